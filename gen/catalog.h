@@ -1,0 +1,95 @@
+/*
+ * catalog: GPU rental offers, read from XML and validated against the
+ * RelaxNG schema catalog/catalog.rng.
+ *
+ * The XML is parsed without network access and without entity expansion;
+ * a document with a DTD is refused. Every claim (memory, price, availability,
+ * software, host) carries the source and the date it was read from, and an
+ * unknown value is absent, never invented.
+ *
+ * Money is kept in hundredths of the currency unit (47.14 USD is 4714).
+ * Nominal memory is the vendor's decimal figure, kept as bytes (GB x 10^9).
+ */
+#ifndef GS_CATALOG_H
+#define GS_CATALOG_H
+
+#include <stdint.h>
+#include "diag.h"
+
+typedef struct {
+	char *source;   /* URL or document name */
+	char *date;     /* YYYY-MM-DD */
+} gs_claim;
+
+typedef struct {
+	uint64_t hours;            /* duration of the plan */
+	int64_t price_hundredths;
+	char *currency;            /* ISO 4217, e.g. "USD" */
+	gs_claim claim;
+} gs_plan;
+
+typedef enum {
+	GS_AVAIL_UNKNOWN = 0,      /* no availability element */
+	GS_AVAIL_STOCK = 1,        /* a declared stock: proves no window */
+	GS_AVAIL_WINDOW = 2,       /* a documented window from..to */
+	GS_AVAIL_ON_REQUEST = 3,
+	GS_AVAIL_UNAVAILABLE = 4
+} gs_avail_kind;
+
+typedef struct {
+	gs_avail_kind kind;
+	uint64_t stock;            /* GS_AVAIL_STOCK with has_stock */
+	int has_stock;
+	char *from, *to;           /* GS_AVAIL_WINDOW: YYYY-MM-DD, inclusive */
+	gs_claim claim;
+} gs_availability;
+
+typedef struct {
+	char *name;                /* e.g. "Ubuntu 22.04, CUDA 12.4, PyTorch 2.5" */
+	int installed;             /* 1: documented as installed; 0: on request */
+	gs_claim claim;
+} gs_software;
+
+typedef struct {
+	char *id;                  /* unique in the catalog */
+	char *provider;
+	char *gpu_model;           /* "RTX 4090" */
+	char *device_name;         /* as the device reports it, or NULL */
+	char *segment;             /* "data-centre" or "workstation", or NULL */
+	uint64_t cards;            /* cards per lot */
+	char *nominal_gb_text;     /* as the vendor states it, e.g. "24" */
+	uint64_t nominal_bytes;    /* nominal GB x 10^9 */
+	gs_claim memory_claim;
+	uint64_t declared_bytes;   /* bytes declared by the device, per card */
+	int has_declared_bytes;
+	gs_claim declared_claim;
+	gs_plan *plans;
+	size_t nplans;
+	gs_availability availability;
+	gs_software *software;
+	size_t nsoftware;
+	uint64_t host_ram_bytes;
+	int has_host_ram;
+	gs_claim host_ram_claim;
+	char *interconnect;        /* or NULL */
+	gs_claim interconnect_claim;
+	char *notes;               /* or NULL */
+} gs_offer;
+
+typedef struct {
+	char *path;
+	char *title;
+	gs_offer *offers;          /* in document order */
+	size_t noffers;
+} gs_catalog;
+
+/*
+ * Reads and validates path against schema_path (the RelaxNG file). Returns 0
+ * on success; on failure adds every error to d and returns -1.
+ */
+int gs_catalog_read(const char *path, const char *schema_path,
+		    gs_catalog *c, gs_diag *d);
+void gs_catalog_release(gs_catalog *c);
+const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id);
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * measurement: raw memory measurements as the companion probe writes them
+ * (schema "gpusheet-measurement", version 1), read strictly from JSON.
+ *
+ * Every counter is optional: a counter that was not read is missing, and is
+ * kept missing (has_ flag 0), never turned into 0. `synthetic` is true for
+ * any file not produced on a real GPU.
+ */
+#ifndef GS_MEASUREMENT_H
+#define GS_MEASUREMENT_H
+
+#include <stdint.h>
+#include "diag.h"
+
+typedef struct {
+	uint64_t v;
+	int has;       /* 0: missing (null in the file) */
+} gs_opt_u64;
+
+typedef enum {
+	GS_PHASE_OK = 0,
+	GS_PHASE_FAILED = 1,
+	GS_PHASE_NOT_RUN = 2
+} gs_phase_status;
+
+typedef struct {
+	char *name;                   /* model_load, inputs, cold_forward, ... */
+	uint64_t device;              /* device index this record is about */
+	gs_phase_status status;
+	char *error;                  /* or NULL */
+	gs_opt_u64 alloc_start, alloc_peak, alloc_end;
+	gs_opt_u64 reserved_start, reserved_peak, reserved_end;
+	/* device-level used bytes (cudaMemGetInfo total - free), read at the
+	 * same synchronized checkpoints as reserved_start / reserved_end */
+	gs_opt_u64 used_start, used_end;
+	gs_opt_u64 elapsed_us;
+	int warm;                     /* 1 for warmup / warm_forward phases */
+} gs_phase;
+
+typedef struct {
+	uint64_t index;
+	char *name;                   /* "NVIDIA H200" */
+	gs_opt_u64 total_bytes;
+	gs_opt_u64 free_bytes;
+	char *compute_capability;     /* or NULL */
+} gs_device;
+
+typedef struct {
+	char *name;
+	char *value;                  /* integers are kept as decimal text */
+	uint64_t number;
+	int is_number;
+} gs_kv;
+
+typedef struct {
+	char *path;
+	char *schema;                 /* "gpusheet-measurement" */
+	uint64_t schema_version;      /* 1 */
+	int synthetic;
+	char *synthetic_note;         /* why / how it was made, or NULL */
+	char *produced_by;            /* tool and version, or NULL */
+	char *date;                   /* YYYY-MM-DD or RFC 3339, or NULL */
+
+	/* identity */
+	char *code;
+	char *revision;               /* or NULL */
+	char *input_set;              /* or NULL */
+	gs_opt_u64 seed;
+
+	gs_kv *dims;                  /* dimensions, integer or string values */
+	size_t ndims;
+
+	/* environment */
+	gs_device *devices;
+	size_t ndevices;
+	char *driver;                 /* or NULL (missing) */
+	char *runtime;                /* or NULL */
+	char *backend;                /* "cuda" or "hip" */
+	char *allocator_backend;      /* e.g. "cudaMallocAsync" */
+	gs_kv *allocator_settings;
+	size_t nallocator_settings;
+	gs_kv *frameworks;
+	size_t nframeworks;
+
+	/* protocol */
+	char *process;                /* "fresh" or "reused" */
+	gs_opt_u64 order;             /* position of this run in its series */
+	gs_opt_u64 warmup;
+	gs_opt_u64 repeats;
+	int empty_cache;              /* 1 when the cache was emptied between repeats */
+
+	gs_phase *phases;             /* in the order they ran */
+	size_t nphases;
+} gs_measurement;
+
+int gs_measurement_read(const char *path, gs_measurement *m, gs_diag *d);
+void gs_measurement_release(gs_measurement *m);
+
+/* 1 when every phase that ran succeeded and none was left not run. */
+int gs_measurement_ok(const gs_measurement *m);
+/* First failed phase, or NULL. */
+const gs_phase *gs_measurement_failure(const gs_measurement *m);
+const gs_kv *gs_measurement_dim(const gs_measurement *m, const char *name);
+const char *gs_phase_status_id(gs_phase_status s);  /* "ok", "failed", "not_run" */
+
+#endif

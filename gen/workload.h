@@ -1,0 +1,135 @@
+/*
+ * workload: the workload sheet ("ficha de carga"), read strictly from JSON.
+ *
+ * The format is documented in docs/formats.md and described by
+ * schemas/workload.schema.json. The reader refuses unknown keys, duplicate
+ * keys, wrong types, zero or negative sizes and numbers beyond range; every
+ * error names the file and the JSON path (or line and column for syntax).
+ *
+ * Optional values use the `has_` flags or NULL pointers: missing is never 0.
+ * Strings are owned by the struct and freed by gs_workload_release().
+ */
+#ifndef GS_WORKLOAD_H
+#define GS_WORKLOAD_H
+
+#include <stdint.h>
+#include "diag.h"
+
+typedef enum {
+	GS_TASK_INFERENCE = 0,
+	GS_TASK_ADAPTATION = 1,
+	GS_TASK_TRAINING = 2
+} gs_task;
+
+typedef enum {
+	GS_CACHE_NONE = 0,   /* no "cache" object in the sheet */
+	GS_CACHE_DENSE = 1,
+	GS_CACHE_STATIC = 2,
+	GS_CACHE_SLIDING = 3
+} gs_cache_kind;
+
+/* A named size, e.g. a reserve item or a training component. */
+typedef struct {
+	char *name;
+	uint64_t bytes;     /* converted exactly from the declared unit */
+	char *unit;         /* "GiB", "GB" or "bytes": as declared, for display */
+	char *amount;       /* the declared amount as written, e.g. "6" or "1.5" */
+	char *reason;
+} gs_item;
+
+/* A named dimension: input_tokens, output_tokens, batch, ... or extra ones. */
+typedef struct {
+	char *name;
+	uint64_t value;
+} gs_dim;
+
+typedef struct {
+	char *label;       /* "usual", "long", "limit" */
+	char *description;
+	gs_dim *dims;      /* the dimensions of that input, may be empty */
+	size_t ndims;
+} gs_input;
+
+typedef struct {
+	char *file;        /* relative to the workload sheet */
+	char *path;        /* resolved path (directory of the sheet + file) */
+	char *covers;      /* what it covers, in words */
+} gs_evidence_ref;
+
+typedef struct {
+	char *path;                 /* the file it was read from */
+	char *id;                   /* [a-z0-9][a-z0-9._-]*, used for output names */
+	char *title;
+
+	/* model */
+	char *model_name;
+	char *model_revision;
+	uint64_t parameters;
+	uint64_t layers;            /* has_kv_geometry: layers..head_dim present */
+	uint64_t attention_heads;
+	uint64_t kv_heads;
+	uint64_t head_dim;
+	int has_kv_geometry;
+	uint64_t sliding_window;    /* 0 when has_sliding_window == 0 */
+	int has_sliding_window;
+
+	gs_task task;
+
+	/* weights */
+	unsigned storage_bits;      /* 1..64 */
+	char *storage_format;       /* e.g. "bf16", "int4-nf4" */
+	char *compute_format;       /* e.g. "bf16", "float32" */
+	char *reference_format;     /* format the quality criterion was set on, or NULL */
+
+	/* dimensions: required; the names are those of docs/formats.md */
+	gs_dim *dims;
+	size_t ndims;
+
+	/* cache */
+	gs_cache_kind cache;
+	uint64_t cache_bytes_per_value;
+	uint64_t cache_max_tokens;  /* static cache: declared maximum; else 0 */
+	int has_cache_max_tokens;
+
+	gs_item *reserve;
+	size_t nreserve;
+
+	/* training / adaptation: only what is declared */
+	uint64_t trainable_parameters;
+	int has_trainable_parameters;
+	gs_item *training;
+	size_t ntraining;
+
+	/* requirements */
+	char *req_software;         /* required software environment, or NULL */
+	char *campaign_start;       /* YYYY-MM-DD, or NULL */
+	uint64_t campaign_days;     /* 0 when has_campaign == 0 */
+	int has_campaign;
+	int64_t budget_hundredths;  /* 0 when has_budget == 0 */
+	char *budget_currency;
+	int has_budget;
+	char *quality_criterion;    /* or NULL */
+	char *quality_evidence;     /* file or reference that shows quality, or NULL */
+	uint64_t host_ram_bytes;
+	int has_host_ram;
+	char *host_interconnect;    /* or NULL */
+	char *placement;            /* documented multi-card placement, or NULL */
+
+	gs_input inputs[3];         /* usual, long, limit; label NULL if absent */
+
+	gs_evidence_ref *evidence;
+	size_t nevidence;
+
+	char *notes_md;             /* Markdown, or NULL */
+} gs_workload;
+
+/* Returns 0 on success; on failure adds every error to d and returns -1. */
+int gs_workload_read(const char *path, gs_workload *w, gs_diag *d);
+void gs_workload_release(gs_workload *w);
+
+const char *gs_task_id(gs_task t);          /* "inference", ... */
+const char *gs_cache_id(gs_cache_kind c);   /* "dense", ... */
+/* Value of a required dimension, or 0 with *found = 0. */
+uint64_t gs_workload_dim(const gs_workload *w, const char *name, int *found);
+
+#endif
