@@ -73,5 +73,11 @@ char *gs_fmt_money(char *buf, int64_t hundredths, gs_lang lang);
  */
 int gs_parse_decimal(const char *s, unsigned scale, uint64_t *out);
 int gs_parse_u64(const char *s, uint64_t *out);
+/*
+ * "1.5" in units of unit_bytes (GS_GIB, GS_GB or 1) -> bytes, exactly:
+ * -1 when malformed, when it overflows, or when it is not a whole number of
+ * bytes.
+ */
+int gs_parse_size(const char *amount, uint64_t unit_bytes, uint64_t *out);
 
 #endif

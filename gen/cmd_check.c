@@ -1,0 +1,102 @@
+/* cmd_check: `gpusheet check FILE...`, validate each input by its kind. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "datadir.h"
+#include "measurement.h"
+#include "workload.h"
+
+static int S_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The kind of a JSON input, from its "schema" key; NULL after an error. */
+static const char *S_json_kind(const char *path, gs_diag *d)
+{
+	json_error_t e;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+	const char *kind = NULL, *schema;
+
+	if (!root) {
+		gs_diag_add(d, path, e.line, e.column, NULL, "invalid JSON: %s", e.text);
+		return NULL;
+	}
+	schema = json_string_value(json_object_get(root, "schema"));
+	if (schema && strcmp(schema, "gpusheet-workload") == 0)
+		kind = "workload";
+	else if (schema && strcmp(schema, "gpusheet-measurement") == 0)
+		kind = "measurement";
+	else
+		gs_diag_add(d, path, 0, 0, "$.schema",
+			    "expected \"gpusheet-workload\" or \"gpusheet-measurement\"");
+	json_decref(root);
+	return kind;
+}
+
+static int S_check_one(const char *path, const char *rng, gs_diag *d)
+{
+	size_t before = gs_diag_count(d);
+	const char *kind;
+
+	if (S_ends_with(path, ".xml")) {
+		gs_catalog c;
+		kind = "catalog";
+		gs_catalog_read(path, rng, &c, d);
+		gs_catalog_release(&c);
+	} else {
+		kind = S_json_kind(path, d);
+		if (kind && strcmp(kind, "workload") == 0) {
+			gs_workload w;
+			gs_workload_read(path, &w, d);
+			gs_workload_release(&w);
+		} else if (kind) {
+			gs_measurement m;
+			gs_measurement_read(path, &m, d);
+			gs_measurement_release(&m);
+		}
+	}
+	if (gs_diag_count(d) > before)
+		return -1;
+	printf("%s: ok (%s)\n", path, kind);
+	return 0;
+}
+
+int gs_cmd_check(int argc, char **argv)
+{
+	char rng[4096];
+	gs_diag d = GS_DIAG_INIT;
+	int i, failed = 0;
+
+	if (argc < 2 || strcmp(argv[1], "--help") == 0) {
+		fputs("usage: gpusheet check FILE...\n"
+		      "  validates workload sheets (.json, schema gpusheet-workload), measurements\n"
+		      "  (.json, schema gpusheet-measurement) and catalogs (.xml)\n",
+		      argc < 2 ? stderr : stdout);
+		return argc < 2 ? GS_EXIT_USAGE : GS_EXIT_OK;
+	}
+	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng")) {
+		fputs("gpusheet check: data folder not found (set GPUSHEET_DATADIR)\n", stderr);
+		return GS_EXIT_INVALID;
+	}
+	for (i = 1; i < argc; i++) {
+		size_t before = gs_diag_count(&d);
+		if (S_check_one(argv[i], rng, &d))
+			failed = 1;
+		/* Print as we go, so errors follow the files' order. */
+		if (gs_diag_count(&d) > before) {
+			gs_diag part = d;
+			part.items = d.items + before;
+			part.count = d.count - before;
+			fflush(stdout);
+			gs_diag_print(&part, stderr);
+		}
+	}
+	gs_diag_release(&d);
+	return failed ? GS_EXIT_INVALID : GS_EXIT_OK;
+}

@@ -1,0 +1,326 @@
+/* cmd_size: `gpusheet estimate` and `gpusheet kv`, the sizer of the guide. */
+#define _DEFAULT_SOURCE
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "quantity.h"
+#include "sizing.h"
+#include "strings.h"
+
+static int S_usage(const char *cmd, const char *msg)
+{
+	fprintf(stderr, "gpusheet %s: %s (see gpusheet --help)\n", cmd, msg);
+	return GS_EXIT_USAGE;
+}
+
+/* Parses a positive integer option; prints why and returns -1 otherwise. */
+static int S_uint(const char *cmd, const char *opt, const char *text,
+		  uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+
+	if (gs_parse_u64(text, &v) || v < min || v > max) {
+		fprintf(stderr, "gpusheet %s: invalid value for --%s: \"%s\" "
+			"(expected a whole number from %llu to %llu)\n",
+			cmd, opt, text, (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static json_t *S_qty_json(uint64_t bytes, gs_prov prov)
+{
+	return json_pack("{s:I,s:s}", "bytes", (json_int_t)bytes, "provenance", gs_prov_id(prov));
+}
+
+static void S_json_print(json_t *j)
+{
+	char *s = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+
+	if (!s)
+		abort();
+	puts(s);
+	free(s);
+	json_decref(j);
+}
+
+/* "14,000,000,000 bytes = 14.00 GB = 13.04 GiB" */
+static void S_print_size(const gs_strings *t, uint64_t bytes)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
+
+	printf("%s %s = %s = %s\n", gs_fmt_int(a, bytes, t->lang), gs_tr(t, "unit.bytes"),
+	       gs_fmt_gb(b, bytes, t->lang), gs_fmt_gib(c, bytes, t->lang));
+}
+
+static int S_load_strings(const char *cmd, gs_lang lang, gs_strings *t)
+{
+	gs_diag d = GS_DIAG_INIT;
+
+	if (gs_strings_load(lang, t, &d)) {
+		fprintf(stderr, "gpusheet %s: cannot load the labels:\n", cmd);
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		return -1;
+	}
+	return 0;
+}
+
+static int S_parse_bits_list(const char *text, unsigned *bits, size_t *n)
+{
+	char buf[256], *tok, *save = NULL;
+
+	if (strlen(text) >= sizeof(buf))
+		return -1;
+	strcpy(buf, text);
+	*n = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		if (gs_parse_u64(tok, &v) || v < 1 || v > 64 || *n == GS_MAX_FORMATS)
+			return -1;
+		bits[(*n)++] = (unsigned)v;
+	}
+	return *n ? 0 : -1;
+}
+
+int gs_cmd_estimate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "parameters", required_argument, NULL, 'p' },
+		{ "bits", required_argument, NULL, 'b' },
+		{ "reserve-gib", required_argument, NULL, 'r' },
+		{ "formats", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *ptext = NULL, *btext = NULL, *rtext = NULL, *ftext = NULL;
+	int json = 0, c, rc = GS_EXIT_INVALID;
+	gs_lang lang = GS_LANG_EN;
+	uint64_t params, bits, reserve, weights, envelope;
+	unsigned fbits[GS_MAX_FORMATS];
+	size_t nf = 0, i;
+	gs_format_row rows[GS_MAX_FORMATS];
+	gs_strings t;
+	gs_prov env_prov;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': ptext = optarg; break;
+		case 'b': btext = optarg; break;
+		case 'r': rtext = optarg; break;
+		case 'f': ftext = optarg; break;
+		case 'j': json = 1; break;
+		case 'l':
+			if (gs_lang_parse(optarg, &lang))
+				return S_usage("estimate", "--lang takes en or es");
+			break;
+		case 'h':
+			printf("usage: gpusheet estimate --parameters N --bits B --reserve-gib R "
+			       "[--formats 16,8,4] [--json] [--lang en|es]\n");
+			return GS_EXIT_OK;
+		default:
+			return S_usage("estimate", "unknown option or missing value");
+		}
+	}
+	if (optind != argc)
+		return S_usage("estimate", "unexpected argument");
+	if (!ptext || !btext || !rtext)
+		return S_usage("estimate", "--parameters, --bits and --reserve-gib are required");
+	if (S_uint("estimate", "parameters", ptext, 1, UINT64_MAX, &params) ||
+	    S_uint("estimate", "bits", btext, 1, 64, &bits))
+		return GS_EXIT_INVALID;
+	if (gs_parse_size(rtext, GS_GIB, &reserve)) {
+		fprintf(stderr, "gpusheet estimate: invalid value for --reserve-gib: \"%s\" "
+			"(expected a decimal number of GiB, at most 9 decimals, "
+			"that is a whole number of bytes and fits in 64 bits)\n", rtext);
+		return GS_EXIT_INVALID;
+	}
+	if (ftext) {
+		if (S_parse_bits_list(ftext, fbits, &nf)) {
+			fprintf(stderr, "gpusheet estimate: invalid value for --formats: \"%s\" "
+				"(expected up to %d bit counts from 1 to 64, comma-separated)\n",
+				ftext, GS_MAX_FORMATS);
+			return GS_EXIT_INVALID;
+		}
+	} else {
+		fbits[nf++] = 16;
+		fbits[nf++] = 8;
+		fbits[nf++] = 4;
+	}
+	if (gs_weights_bytes(params, (unsigned)bits, &weights) ||
+	    gs_add_u64(weights, reserve, &envelope) ||
+	    gs_format_table(params, reserve, fbits, nf, rows)) {
+		fprintf(stderr, "gpusheet estimate: the result does not fit in 64 bits "
+			"(%s parameters x %s bits)\n", ptext, btext);
+		return GS_EXIT_INVALID;
+	}
+	env_prov = reserve ? GS_PROV_ASSUMED : GS_PROV_CALCULATED;
+
+	if (json) {
+		json_t *fmt = json_array();
+		for (i = 0; i < nf; i++)
+			json_array_append_new(fmt, json_pack("{s:I,s:o,s:o,s:b}",
+				"bits", (json_int_t)rows[i].bits,
+				"weights", S_qty_json(rows[i].weights, GS_PROV_CALCULATED),
+				"envelope", S_qty_json(rows[i].envelope, env_prov),
+				"theoretical", rows[i].theoretical));
+		S_json_print(json_pack("{s:s,s:{s:I,s:s},s:I,s:o,s:b,s:o,s:o,s:o}",
+			"command", "estimate",
+			"parameters", "value", (json_int_t)params, "provenance", "assumed",
+			"bits", (json_int_t)bits,
+			"weights", S_qty_json(weights, GS_PROV_CALCULATED),
+			"theoretical", gs_bits_theoretical((unsigned)bits),
+			"reserve", S_qty_json(reserve, GS_PROV_ASSUMED),
+			"envelope", S_qty_json(envelope, env_prov),
+			"formats", fmt));
+		return GS_EXIT_OK;
+	}
+
+	if (S_load_strings("estimate", lang, &t))
+		return GS_EXIT_INVALID;
+	{
+		char a[GS_FMT_MAX], b[GS_FMT_MAX], e[GS_FMT_MAX];
+
+		printf("%s: %s\n", gs_tr(&t, "est.parameters"), gs_fmt_int(a, params, lang));
+		printf("%s: %llu%s\n", gs_tr(&t, "est.bits"), (unsigned long long)bits,
+		       gs_bits_theoretical((unsigned)bits) ? gs_tr(&t, "est.theoretical_suffix") : "");
+		printf("%s (%s): ", gs_tr(&t, "size.weights"), gs_tr(&t, "prov.calculated"));
+		S_print_size(&t, weights);
+		printf("%s (%s): ", gs_tr(&t, "size.reserve"), gs_tr(&t, "prov.assumed"));
+		S_print_size(&t, reserve);
+		printf("%s (%s): ", gs_tr(&t, "size.envelope"),
+		       gs_tr(&t, reserve ? "prov.envelope_assumed" : "prov.calculated"));
+		S_print_size(&t, envelope);
+		printf("%s\n\n", gs_tr(&t, "est.hypothesis"));
+		printf("%s %s\n\n", gs_tr(&t, "est.format_table"), gs_fmt_gib(a, reserve, lang));
+		printf("| %s | %s | %s | %s | %s |\n", gs_tr(&t, "col.bits"),
+		       gs_tr(&t, "col.weights_bytes"), gs_tr(&t, "col.weights_gib"),
+		       gs_tr(&t, "col.envelope_gib"), gs_tr(&t, "col.note"));
+		printf("|---:|---:|---:|---:|---|\n");
+		for (i = 0; i < nf; i++) {
+			gs_fmt_fixed2(b, rows[i].weights, GS_GIB, lang);
+			gs_fmt_fixed2(e, rows[i].envelope, GS_GIB, lang);
+			printf("| %u | %s | %s | %s | %s |\n", rows[i].bits,
+			       gs_fmt_int(a, rows[i].weights, lang), b, e,
+			       rows[i].theoretical ? gs_tr(&t, "note.theoretical") : "");
+		}
+		printf("\n%s\n", gs_tr(&t, "est.format_note"));
+	}
+	gs_strings_release(&t);
+	rc = GS_EXIT_OK;
+	return rc;
+}
+
+int gs_cmd_kv(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "layers", required_argument, NULL, 'L' },
+		{ "kv-heads", required_argument, NULL, 'H' },
+		{ "head-dim", required_argument, NULL, 'D' },
+		{ "tokens", required_argument, NULL, 'T' },
+		{ "bytes-per-value", required_argument, NULL, 'B' },
+		{ "sequences", required_argument, NULL, 'S' },
+		{ "window", required_argument, NULL, 'W' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const names[] = { "layers", "kv-heads", "head-dim", "tokens",
+					     "bytes-per-value", "sequences", "window" };
+	const char *text[7] = { NULL };
+	uint64_t v[7] = { 0 };
+	int json = 0, c, k;
+	gs_lang lang = GS_LANG_EN;
+	gs_kv_geometry g;
+	uint64_t total, per_seq;
+	gs_strings t;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'L': text[0] = optarg; break;
+		case 'H': text[1] = optarg; break;
+		case 'D': text[2] = optarg; break;
+		case 'T': text[3] = optarg; break;
+		case 'B': text[4] = optarg; break;
+		case 'S': text[5] = optarg; break;
+		case 'W': text[6] = optarg; break;
+		case 'j': json = 1; break;
+		case 'l':
+			if (gs_lang_parse(optarg, &lang))
+				return S_usage("kv", "--lang takes en or es");
+			break;
+		case 'h':
+			printf("usage: gpusheet kv --layers L --kv-heads H --head-dim D --tokens T "
+			       "--bytes-per-value B --sequences S [--window W] [--json] [--lang en|es]\n");
+			return GS_EXIT_OK;
+		default:
+			return S_usage("kv", "unknown option or missing value");
+		}
+	}
+	if (optind != argc)
+		return S_usage("kv", "unexpected argument");
+	for (k = 0; k < 6; k++)
+		if (!text[k])
+			return S_usage("kv", "--layers, --kv-heads, --head-dim, --tokens, "
+				       "--bytes-per-value and --sequences are required");
+	for (k = 0; k < 7; k++)
+		if (text[k] && S_uint("kv", names[k], text[k], 1, UINT64_MAX, &v[k]))
+			return GS_EXIT_INVALID;
+	g.layers = v[0];
+	g.kv_heads = v[1];
+	g.head_dim = v[2];
+	g.tokens_kept = gs_kv_tokens_kept(v[3], v[6]);
+	g.bytes_per_value = v[4];
+	g.sequences = 1;
+	if (gs_kv_bytes(&g, &per_seq) || gs_mul_u64(per_seq, v[5], &total)) {
+		fprintf(stderr, "gpusheet kv: the KV cache does not fit in 64 bits\n");
+		return GS_EXIT_INVALID;
+	}
+	if (json) {
+		json_t *j = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o}",
+			"command", "kv", "layers", (json_int_t)v[0], "kv_heads", (json_int_t)v[1],
+			"head_dim", (json_int_t)v[2], "tokens", (json_int_t)v[3],
+			"tokens_kept", (json_int_t)g.tokens_kept,
+			"bytes_per_value", (json_int_t)v[4], "sequences", (json_int_t)v[5],
+			"per_sequence", S_qty_json(per_seq, GS_PROV_CALCULATED),
+			"kv_cache", S_qty_json(total, GS_PROV_CALCULATED));
+		json_object_set_new(j, "window", text[6] ? json_integer((json_int_t)v[6]) : json_null());
+		S_json_print(j);
+		return GS_EXIT_OK;
+	}
+	if (S_load_strings("kv", lang, &t))
+		return GS_EXIT_INVALID;
+	{
+		char a[GS_FMT_MAX], b[GS_FMT_MAX], d[GS_FMT_MAX], e[GS_FMT_MAX], f[GS_FMT_MAX];
+		char s6[GS_FMT_MAX];
+
+		printf("%s\n  2 x %s x %s x %s x %s x %s B x %s\n", gs_tr(&t, "kv.formula"),
+		       gs_fmt_int(a, v[0], lang), gs_fmt_int(b, v[1], lang), gs_fmt_int(d, v[2], lang),
+		       gs_fmt_int(e, g.tokens_kept, lang), gs_fmt_int(f, v[4], lang),
+		       gs_fmt_int(s6, v[5], lang));
+		if (text[6])
+			printf("%s: min(%s, %s) = %s\n", gs_tr(&t, "kv.tokens_kept"),
+			       gs_fmt_int(a, v[3], lang), gs_fmt_int(b, v[6], lang),
+			       gs_fmt_int(d, g.tokens_kept, lang));
+		printf("%s (%s): ", gs_tr(&t, "kv.per_sequence"), gs_tr(&t, "prov.calculated"));
+		S_print_size(&t, per_seq);
+		printf("%s, %s %s (%s): ", gs_tr(&t, "size.kv"), gs_fmt_int(a, v[5], lang),
+		       gs_tr(&t, "kv.sequences"), gs_tr(&t, "prov.calculated"));
+		S_print_size(&t, total);
+		printf("%s\n", gs_tr(&t, "kv.note"));
+	}
+	gs_strings_release(&t);
+	return GS_EXIT_OK;
+}

@@ -1,0 +1,71 @@
+/* datadir: where the bundled catalog, schemas and templates are. */
+#define _DEFAULT_SOURCE
+#include "datadir.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+static char S_dir[PATH_MAX];
+static int S_done;
+
+static int S_has_data(const char *dir)
+{
+	char probe[PATH_MAX];
+
+	if (snprintf(probe, sizeof(probe), "%s/catalog/catalog.rng", dir) >= (int)sizeof(probe))
+		return 0;
+	return access(probe, R_OK) == 0;
+}
+
+static int S_try(const char *dir)
+{
+	if (!dir || !*dir || strlen(dir) >= sizeof(S_dir) || !S_has_data(dir))
+		return 0;
+	strcpy(S_dir, dir);
+	return 1;
+}
+
+static int S_try_installed(void)
+{
+	char exe[PATH_MAX], cand[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	if (snprintf(cand, sizeof(cand), "%s/../%s", exe, GS_INSTALL_DATA_REL) >= (int)sizeof(cand))
+		return 0;
+	return S_try(cand);
+}
+
+const char *gs_datadir(void)
+{
+	if (!S_done) {
+		S_done = 1;
+		if (!S_try(getenv("GPUSHEET_DATADIR")) && !S_try_installed() &&
+		    !S_try(GS_SOURCE_DATADIR))
+			S_dir[0] = '\0';
+	}
+	return S_dir[0] ? S_dir : NULL;
+}
+
+char *gs_datapath(char *buf, size_t len, const char *rel)
+{
+	const char *d = gs_datadir();
+
+	if (!d || snprintf(buf, len, "%s/%s", d, rel) >= (int)len)
+		return NULL;
+	return buf;
+}

@@ -1,0 +1,57 @@
+/* gpusheet: does this workload fit on this GPU, how sure are we, which offer. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const char S_usage[] =
+	"usage: gpusheet <command> [options]\n"
+	"\n"
+	"commands:\n"
+	"  estimate --parameters N --bits B --reserve-gib R [--formats 16,8,4] [--json] [--lang en|es]\n"
+	"           weights, envelope and format table (calculated)\n"
+	"  kv       --layers L --kv-heads H --head-dim D --tokens T --bytes-per-value B\n"
+	"           --sequences S [--window W] [--json] [--lang en|es]\n"
+	"           KV cache of a dense (or sliding-window) cache (calculated)\n"
+	"  check    FILE...   validate workload sheets, catalogs and measurements\n"
+	"  sheet    WORKLOAD.json [--catalog FILE] [--out DIR] [--lang en|es]\n"
+	"           [--require-retained] [--summary FILE]   write the decision sheet\n"
+	"  site     --workloads DIR... [--catalog FILE] --out DIR [--lang en|es]\n"
+	"           the comparison site with its evidence archive\n"
+	"  verify   DIR       recompute evidence hashes and follow every link\n"
+	"\n"
+	"  gpusheet --help | --version\n"
+	"\n"
+	"exit codes: 0 success, 1 invalid input or value (nothing written),\n"
+	"            2 usage error, 3 sheet written but nothing retained (--require-retained)\n";
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*run)(int, char **);
+	} cmds[] = {
+		{ "estimate", gs_cmd_estimate }, { "kv", gs_cmd_kv },
+		{ "check", gs_cmd_check },       { "sheet", gs_cmd_sheet },
+		{ "site", gs_cmd_site },         { "verify", gs_cmd_verify },
+	};
+	size_t i;
+
+	if (argc < 2) {
+		fputs(S_usage, stderr);
+		return GS_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		fputs(S_usage, stdout);
+		return GS_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("gpusheet %s\n", GS_VERSION);
+		return GS_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "gpusheet: unknown command \"%s\"\n\n%s", argv[1], S_usage);
+	return GS_EXIT_USAGE;
+}

@@ -1,0 +1,156 @@
+/* sizing: the arithmetic of the sizing guide, in bytes, exactly. */
+#include "sizing.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int gs_weights_bytes(uint64_t parameters, unsigned bits, uint64_t *out)
+{
+	unsigned __int128 b;
+
+	if (bits < 1 || bits > 64)
+		return -1;
+	b = ((unsigned __int128)parameters * bits + 7u) / 8u;
+	if (b > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)b;
+	return 0;
+}
+
+int gs_bits_theoretical(unsigned bits)
+{
+	return bits < 8 || bits % 8 != 0;
+}
+
+uint64_t gs_kv_tokens_kept(uint64_t tokens, uint64_t window)
+{
+	return window && window < tokens ? window : tokens;
+}
+
+int gs_kv_bytes(const gs_kv_geometry *g, uint64_t *out)
+{
+	uint64_t v = 2;
+
+	if (gs_mul_u64(v, g->layers, &v) || gs_mul_u64(v, g->kv_heads, &v) ||
+	    gs_mul_u64(v, g->head_dim, &v) || gs_mul_u64(v, g->tokens_kept, &v) ||
+	    gs_mul_u64(v, g->bytes_per_value, &v) || gs_mul_u64(v, g->sequences, &v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gs_format_table(uint64_t parameters, uint64_t reserve, const unsigned *bits,
+		    size_t nbits, gs_format_row *rows)
+{
+	size_t i;
+
+	for (i = 0; i < nbits; i++) {
+		rows[i].bits = bits[i];
+		if (gs_weights_bytes(parameters, bits[i], &rows[i].weights) ||
+		    gs_add_u64(rows[i].weights, reserve, &rows[i].envelope))
+			return -1;
+		rows[i].theoretical = gs_bits_theoretical(bits[i]);
+	}
+	return 0;
+}
+
+static int S_sum_items(const gs_item *items, size_t n, uint64_t *out)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (gs_add_u64(sum, items[i].bytes, &sum))
+			return -1;
+	*out = sum;
+	return 0;
+}
+
+static int S_fail(char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "%s does not fit in 64 bits", what);
+	return -1;
+}
+
+int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errlen)
+{
+	static const unsigned defaults[] = { 16, 8, 4 };
+	unsigned bits[GS_MAX_FORMATS];
+	size_t nbits = 0, i;
+	uint64_t v;
+
+	memset(s, 0, sizeof(*s));
+	if (gs_weights_bytes(w->parameters, w->storage_bits, &v))
+		return S_fail(err, errlen, "weights (parameters x bits / 8)");
+	s->weights = gs_qty_make(v, GS_PROV_CALCULATED);
+	s->theoretical = gs_bits_theoretical(w->storage_bits);
+
+	if (S_sum_items(w->reserve, w->nreserve, &v))
+		return S_fail(err, errlen, "the reserve");
+	s->reserve = gs_qty_make(v, w->nreserve ? GS_PROV_ASSUMED : GS_PROV_CALCULATED);
+	if (gs_qty_add(s->weights, s->reserve, &s->envelope))
+		return S_fail(err, errlen, "the envelope");
+
+	s->kv = gs_qty_missing();
+	s->kv_per_sequence = gs_qty_missing();
+	if (w->cache != GS_CACHE_NONE && w->has_kv_geometry) {
+		gs_kv_geometry g;
+		int f1, f2, fs;
+		uint64_t in = gs_workload_dim(w, "input_tokens", &f1);
+		uint64_t outt = gs_workload_dim(w, "output_tokens", &f2);
+		uint64_t seq = gs_workload_dim(w, "sequences", &fs);
+		uint64_t tokens;
+
+		if (gs_add_u64(in, outt, &tokens))
+			return S_fail(err, errlen, "the token count");
+		if (w->cache == GS_CACHE_STATIC && w->has_cache_max_tokens)
+			tokens = w->cache_max_tokens;
+		else if (w->cache == GS_CACHE_SLIDING && w->has_sliding_window)
+			tokens = gs_kv_tokens_kept(tokens, w->sliding_window);
+		g.layers = w->layers;
+		g.kv_heads = w->kv_heads;
+		g.head_dim = w->head_dim;
+		g.tokens_kept = tokens;
+		g.bytes_per_value = w->cache_bytes_per_value;
+		g.sequences = 1;
+		if (tokens > 0 && (f1 || f2 || w->cache == GS_CACHE_STATIC)) {
+			if (gs_kv_bytes(&g, &v))
+				return S_fail(err, errlen, "the KV cache");
+			s->kv_per_sequence = gs_qty_make(v, GS_PROV_CALCULATED);
+			s->kv_sequences = fs ? seq : 1;
+			if (gs_mul_u64(v, s->kv_sequences, &v))
+				return S_fail(err, errlen, "the KV cache");
+			s->kv = gs_qty_make(v, GS_PROV_CALCULATED);
+			s->kv_tokens_kept = tokens;
+		}
+	}
+
+	s->training = gs_qty_missing();
+	if (w->task != GS_TASK_INFERENCE) {
+		if (S_sum_items(w->training, w->ntraining, &v))
+			return S_fail(err, errlen, "the training components");
+		s->training = gs_qty_make(v, GS_PROV_ASSUMED);
+	}
+
+	s->need = s->envelope;
+	if (s->kv.present) {
+		if (gs_add_u64(s->need.bytes, s->kv.bytes, &s->need.bytes))
+			return S_fail(err, errlen, "the calculated need");
+	}
+	if (s->training.present) {
+		if (gs_add_u64(s->need.bytes, s->training.bytes, &s->need.bytes))
+			return S_fail(err, errlen, "the calculated need");
+		s->need.prov = gs_prov_weakest(s->need.prov, s->training.prov);
+	}
+
+	/* Format table: 16, 8, 4 bits, plus the workload's own if it differs. */
+	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
+		bits[nbits++] = defaults[i];
+	if (w->storage_bits != 16 && w->storage_bits != 8 && w->storage_bits != 4) {
+		bits[nbits++] = w->storage_bits;
+	}
+	if (gs_format_table(w->parameters, s->reserve.bytes, bits, nbits, s->formats))
+		return S_fail(err, errlen, "the format table");
+	s->nformats = nbits;
+	return 0;
+}

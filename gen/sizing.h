@@ -1,0 +1,69 @@
+/*
+ * sizing: the arithmetic of the sizing guide, in bytes, exactly.
+ *
+ * Invariants:
+ *  - every function works on integers and reports overflow (-1) instead of
+ *    wrapping; nothing is rounded except weights of a bit count that does
+ *    not fill whole bytes, which round up to the next byte;
+ *  - nothing is multiplied by a hidden factor: training memory is the sum
+ *    of the declared components, nothing else;
+ *  - provenance: weights and KV cache are calculated; reserve items and
+ *    declared training components are assumed; a sum takes the weakest.
+ */
+#ifndef GS_SIZING_H
+#define GS_SIZING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "quantity.h"
+#include "workload.h"
+
+/* weights = parameters x bits / 8, rounded up to a whole byte. */
+int gs_weights_bytes(uint64_t parameters, unsigned bits, uint64_t *out);
+/* Sub-byte formats (bits < 8) and odd widths are theoretical storage. */
+int gs_bits_theoretical(unsigned bits);
+
+typedef struct {
+	uint64_t layers, kv_heads, head_dim, tokens_kept, bytes_per_value, sequences;
+} gs_kv_geometry;
+
+/* 2 x layers x kv_heads x head_dim x tokens_kept x bytes_per_value x sequences */
+int gs_kv_bytes(const gs_kv_geometry *g, uint64_t *out);
+/* tokens kept: min(tokens, window) when window != 0, else tokens. */
+uint64_t gs_kv_tokens_kept(uint64_t tokens, uint64_t window);
+
+typedef struct {
+	unsigned bits;
+	uint64_t weights;
+	uint64_t envelope;       /* weights + the same reserve */
+	int theoretical;
+} gs_format_row;
+
+#define GS_MAX_FORMATS 8
+
+/* One row per requested bit count, with the same reserve. */
+int gs_format_table(uint64_t parameters, uint64_t reserve, const unsigned *bits,
+		    size_t nbits, gs_format_row *rows);
+
+typedef struct {
+	gs_qty weights;          /* calculated */
+	int theoretical;         /* storage bits not a whole number of bytes */
+	gs_qty reserve;          /* sum of the itemized reserve; assumed */
+	gs_qty envelope;         /* weights + reserve: the seeds' envelope */
+	gs_qty kv;               /* calculated; missing without a cache */
+	uint64_t kv_tokens_kept;
+	uint64_t kv_sequences;
+	gs_qty kv_per_sequence;
+	gs_qty training;         /* sum of declared components; missing for inference */
+	gs_qty need;             /* envelope + kv + training: the calculated need */
+	gs_format_row formats[GS_MAX_FORMATS];
+	size_t nformats;
+} gs_sizing;
+
+/*
+ * Sizes a workload. Returns 0, or -1 with a message in err (size errlen)
+ * when a value overflows 64 bits.
+ */
+int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,127 @@
+/* strings: every label a user reads, per language. */
+#include "strings.h"
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datadir.h"
+
+static char *S_dup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = malloc(n);
+
+	if (!r)
+		abort();
+	memcpy(r, s, n);
+	return r;
+}
+
+static int S_cmp(const void *a, const void *b)
+{
+	return strcmp(((const gs_string *)a)->key, ((const gs_string *)b)->key);
+}
+
+int gs_strings_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag *d)
+{
+	json_error_t e;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+	const char *key;
+	json_t *val;
+	size_t i = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->lang = lang;
+	if (!root) {
+		gs_diag_add(d, path, e.line, e.column, NULL, "invalid JSON: %s", e.text);
+		return -1;
+	}
+	if (!json_is_object(root)) {
+		gs_diag_add(d, path, 0, 0, "$", "expected an object of strings");
+		json_decref(root);
+		return -1;
+	}
+	s->items = calloc(json_object_size(root) + 1, sizeof(*s->items));
+	if (!s->items)
+		abort();
+	json_object_foreach(root, key, val) {
+		if (!json_is_string(val)) {
+			gs_diag_add(d, path, 0, 0, NULL, "at $.%s: expected a string", key);
+			continue;
+		}
+		s->items[i].key = S_dup(key);
+		s->items[i].text = S_dup(json_string_value(val));
+		i++;
+	}
+	s->count = i;
+	json_decref(root);
+	qsort(s->items, s->count, sizeof(*s->items), S_cmp);
+	return gs_diag_count(d) ? -1 : 0;
+}
+
+int gs_strings_load(gs_lang lang, gs_strings *s, gs_diag *d)
+{
+	char rel[64], path[4096];
+
+	snprintf(rel, sizeof(rel), "templates/strings/%s.json", gs_lang_id(lang));
+	if (!gs_datapath(path, sizeof(path), rel)) {
+		gs_diag_add(d, rel, 0, 0, NULL,
+			    "data folder not found (set GPUSHEET_DATADIR to the folder holding catalog/ and templates/)");
+		memset(s, 0, sizeof(*s));
+		return -1;
+	}
+	return gs_strings_load_file(path, lang, s, d);
+}
+
+const char *gs_tr_opt(const gs_strings *s, const char *key)
+{
+	gs_string k, *hit;
+
+	k.key = (char *)(uintptr_t)key;
+	k.text = NULL;
+	hit = bsearch(&k, s->items, s->count, sizeof(*s->items), S_cmp);
+	return hit ? hit->text : NULL;
+}
+
+const char *gs_tr(const gs_strings *s, const char *key)
+{
+	const char *t = gs_tr_opt(s, key);
+
+	if (!t) {
+		fprintf(stderr, "gpusheet: internal error: no label \"%s\" for language %s\n",
+			key, gs_lang_id(s->lang));
+		abort();
+	}
+	return t;
+}
+
+void gs_strings_release(gs_strings *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->count; i++) {
+		free(s->items[i].key);
+		free(s->items[i].text);
+	}
+	free(s->items);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *gs_lang_id(gs_lang lang)
+{
+	return lang == GS_LANG_ES ? "es" : "en";
+}
+
+int gs_lang_parse(const char *id, gs_lang *out)
+{
+	if (strcmp(id, "en") == 0)
+		*out = GS_LANG_EN;
+	else if (strcmp(id, "es") == 0)
+		*out = GS_LANG_ES;
+	else
+		return -1;
+	return 0;
+}
