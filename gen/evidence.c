@@ -1,0 +1,916 @@
+/* evidence: the content-addressed archive of raw measurement files. */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+
+#include "evidence.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <nettle/sha2.h>
+
+#define S_CHUNK ((size_t)1 << 20)          /* read size */
+#define S_MEM_LIMIT ((size_t)64 << 20)     /* above this, spill to a temp file */
+
+typedef struct {
+	char **v;
+	size_t n, cap;
+} S_strvec;
+
+typedef struct {
+	char hash[GS_SHA256_HEX_SIZE];
+	char *file;       /* name inside evidence/ */
+	uint64_t size;
+	S_strvec names;
+	S_strvec cited;
+	int verified;     /* the file on disk was checked by this object */
+} S_entry;
+
+struct gs_archive {
+	char *site;       /* without trailing slashes */
+	char *evdir;      /* site/evidence */
+	S_entry *entries;
+	size_t count, cap;
+	size_t *slots;    /* open addressing: index + 1, 0 = empty */
+	size_t nslots;    /* power of two */
+	size_t added;
+	int broken;       /* the old manifest could not be read */
+	int has_err;
+	char err[1024];
+};
+
+/* ---- small helpers ---- */
+
+static void *S_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+static char *S_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = S_xmalloc(n);
+	memcpy(r, s, n);
+	return r;
+}
+
+static char *S_join(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *r = S_xmalloc(na + nb + 2);
+	memcpy(r, a, na);
+	r[na] = '/';
+	memcpy(r + na + 1, b, nb + 1);
+	return r;
+}
+
+static void S_strvec_push(S_strvec *v, const char *s)
+{
+	if (v->n && strcmp(v->v[v->n - 1], s) == 0)
+		return; /* cheap dedup of repeats; full dedup when written */
+	if (v->n == v->cap) {
+		size_t nc = v->cap ? v->cap * 2 : 4;
+		char **nv = realloc(v->v, nc * sizeof(*nv));
+		if (!nv)
+			abort();
+		v->v = nv;
+		v->cap = nc;
+	}
+	v->v[v->n++] = S_xstrdup(s);
+}
+
+static int S_strptr_cmp(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void S_strvec_sort_unique(S_strvec *v)
+{
+	size_t i, o;
+
+	if (v->n < 2)
+		return;
+	qsort(v->v, v->n, sizeof(*v->v), S_strptr_cmp);
+	for (i = 1, o = 1; i < v->n; i++) {
+		if (strcmp(v->v[i], v->v[o - 1]) == 0)
+			free(v->v[i]);
+		else
+			v->v[o++] = v->v[i];
+	}
+	v->n = o;
+}
+
+static void S_strvec_free(S_strvec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		free(v->v[i]);
+	free(v->v);
+	v->v = NULL;
+	v->n = v->cap = 0;
+}
+
+static void S_err(gs_archive *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void S_err(gs_archive *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->err, sizeof(a->err), fmt, ap);
+	va_end(ap);
+	a->has_err = 1;
+}
+
+static int S_write_all(int fd, const void *buf, size_t n)
+{
+	const unsigned char *p = buf;
+
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void S_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+/* ---- hashing ---- */
+
+void gs_hex_encode(const unsigned char *bytes, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[bytes[i] >> 4];
+		out[2 * i + 1] = digits[bytes[i] & 0xf];
+	}
+	out[2 * n] = '\0';
+}
+
+int gs_sha256_hex_valid(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 64; i++) {
+		char c = s[i];
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return 0;
+	}
+	return s[64] == '\0';
+}
+
+void gs_sha256_buffer(const void *data, size_t n, char hex[GS_SHA256_HEX_SIZE])
+{
+	struct sha256_ctx ctx;
+	uint8_t dig[SHA256_DIGEST_SIZE];
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, n, data);
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+}
+
+static int S_sha256_fd(int fd, char hex[GS_SHA256_HEX_SIZE], uint64_t *size_out)
+{
+	struct sha256_ctx ctx;
+	uint8_t dig[SHA256_DIGEST_SIZE];
+	unsigned char *buf = S_xmalloc(S_CHUNK);
+	uint64_t total = 0;
+
+	sha256_init(&ctx);
+	for (;;) {
+		ssize_t r = read(fd, buf, S_CHUNK);
+		if (r < 0) {
+			int e = errno;
+			if (e == EINTR)
+				continue;
+			free(buf);
+			errno = e;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		sha256_update(&ctx, (size_t)r, buf);
+		total += (uint64_t)r;
+	}
+	free(buf);
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+	if (size_out)
+		*size_out = total;
+	return 0;
+}
+
+int gs_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
+		   uint64_t *size_out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc, e;
+
+	if (fd < 0)
+		return -1;
+	rc = S_sha256_fd(fd, hex, size_out);
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+/* ---- the entry table ---- */
+
+static size_t S_slot_of(const char *hash, size_t mask)
+{
+	size_t h = 0;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		char c = hash[i];
+		h = h * 16 + (size_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+	}
+	return h & mask;
+}
+
+static S_entry *S_find(gs_archive *a, const char *hash)
+{
+	size_t mask, i;
+
+	if (!a->nslots)
+		return NULL;
+	mask = a->nslots - 1;
+	for (i = S_slot_of(hash, mask); a->slots[i]; i = (i + 1) & mask) {
+		S_entry *e = &a->entries[a->slots[i] - 1];
+		if (strcmp(e->hash, hash) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static void S_rehash(gs_archive *a, size_t nslots)
+{
+	size_t k, mask = nslots - 1;
+
+	free(a->slots);
+	a->slots = calloc(nslots, sizeof(*a->slots));
+	if (!a->slots)
+		abort();
+	a->nslots = nslots;
+	for (k = 0; k < a->count; k++) {
+		size_t i = S_slot_of(a->entries[k].hash, mask);
+		while (a->slots[i])
+			i = (i + 1) & mask;
+		a->slots[i] = k + 1;
+	}
+}
+
+/* A new entry; hash must not be present. */
+static S_entry *S_insert(gs_archive *a, const char *hash, const char *file,
+			 uint64_t size)
+{
+	S_entry *e;
+
+	if (a->count == a->cap) {
+		size_t nc = a->cap ? a->cap * 2 : 16;
+		S_entry *ne = realloc(a->entries, nc * sizeof(*ne));
+		if (!ne)
+			abort();
+		a->entries = ne;
+		a->cap = nc;
+	}
+	e = &a->entries[a->count++];
+	memset(e, 0, sizeof(*e));
+	memcpy(e->hash, hash, GS_SHA256_HEX_SIZE);
+	e->file = S_xstrdup(file);
+	e->size = size;
+	if ((a->count) * 2 > a->nslots)
+		S_rehash(a, a->nslots ? a->nslots * 2 : 64);
+	else {
+		size_t mask = a->nslots - 1, i = S_slot_of(hash, mask);
+		while (a->slots[i])
+			i = (i + 1) & mask;
+		a->slots[i] = a->count;
+	}
+	return e;
+}
+
+/* ---- file names ---- */
+
+static const char *S_basename(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* ".ext" (lowercased) or "" from a name; dst has GS_EVIDENCE_EXT_MAX + 2. */
+static void S_extension(const char *name, char *dst)
+{
+	const char *base = S_basename(name), *dot = strrchr(base, '.');
+	size_t n, i;
+
+	dst[0] = '\0';
+	if (!dot || dot == base)
+		return; /* none, or a dot file such as ".json" */
+	n = strlen(dot + 1);
+	if (n == 0 || n > GS_EVIDENCE_EXT_MAX)
+		return;
+	for (i = 0; i < n; i++) {
+		char c = dot[1 + i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+			return;
+		dst[1 + i] = c;
+	}
+	dst[0] = '.';
+	dst[1 + n] = '\0';
+}
+
+/* A valid evidence file name for hash: "<hash>" or "<hash>.<ext>". */
+static int S_file_name_valid(const char *file, const char *hash)
+{
+	char ext[GS_EVIDENCE_EXT_MAX + 2];
+
+	if (strncmp(file, hash, 64) != 0)
+		return 0;
+	if (file[64] == '\0')
+		return 1;
+	S_extension(file, ext);
+	return ext[0] && strcmp(file + 64, ext) == 0;
+}
+
+/* ---- manifest loading ---- */
+
+static int S_load_strings(gs_archive *a, json_t *arr, S_strvec *v,
+			  const char *path, const char *key, const char *field)
+{
+	size_t i;
+	json_t *x;
+
+	if (!json_is_array(arr)) {
+		S_err(a, "%s: entry %s: \"%s\" is not an array", path, key, field);
+		return -1;
+	}
+	json_array_foreach(arr, i, x) {
+		if (!json_is_string(x)) {
+			S_err(a, "%s: entry %s: \"%s\" holds a non-string", path,
+			      key, field);
+			return -1;
+		}
+		S_strvec_push(v, json_string_value(x));
+	}
+	return 0;
+}
+
+static int S_load_manifest(gs_archive *a)
+{
+	char *path = S_join(a->evdir, GS_EVIDENCE_MANIFEST);
+	json_error_t jerr;
+	json_t *root, *entries, *fmt, *val;
+	const char *key;
+	int rc = -1;
+
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		struct stat st;
+		if (stat(path, &st) != 0 && errno == ENOENT) {
+			free(path);
+			return 0;
+		}
+		S_err(a, "%s:%d:%d: cannot read manifest: %s", path, jerr.line,
+		      jerr.column, jerr.text);
+		free(path);
+		return -1;
+	}
+	fmt = json_object_get(root, "format");
+	entries = json_object_get(root, "entries");
+	if (!json_is_object(root) || !json_is_string(fmt) ||
+	    strcmp(json_string_value(fmt), GS_EVIDENCE_FORMAT) != 0) {
+		S_err(a, "%s: not a manifest of format %s", path, GS_EVIDENCE_FORMAT);
+		goto out;
+	}
+	if (!json_is_object(entries)) {
+		S_err(a, "%s: \"entries\" is not an object", path);
+		goto out;
+	}
+	json_object_foreach(entries, key, val) {
+		json_t *sha = json_object_get(val, "sha256");
+		json_t *size = json_object_get(val, "size");
+		json_t *file = json_object_get(val, "file");
+		S_entry *e;
+
+		if (!gs_sha256_hex_valid(key) || !json_is_object(val) ||
+		    !json_is_string(sha) ||
+		    strcmp(json_string_value(sha), key) != 0 ||
+		    !json_is_integer(size) || json_integer_value(size) < 0 ||
+		    !json_is_string(file) ||
+		    !S_file_name_valid(json_string_value(file), key)) {
+			S_err(a, "%s: malformed entry %.80s", path, key);
+			goto out;
+		}
+		e = S_insert(a, key, json_string_value(file),
+			     (uint64_t)json_integer_value(size));
+		if (S_load_strings(a, json_object_get(val, "names"), &e->names,
+				   path, key, "names") != 0 ||
+		    S_load_strings(a, json_object_get(val, "cited_by"),
+				   &e->cited, path, key, "cited_by") != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	free(path);
+	return rc;
+}
+
+/* ---- the archive ---- */
+
+gs_archive *gs_evidence_archive(const char *site_dir)
+{
+	gs_archive *a;
+	size_t n;
+
+	if (!site_dir || !*site_dir)
+		return NULL;
+	a = S_xmalloc(sizeof(*a));
+	memset(a, 0, sizeof(*a));
+	a->site = S_xstrdup(site_dir);
+	n = strlen(a->site);
+	while (n > 1 && a->site[n - 1] == '/')
+		a->site[--n] = '\0';
+	a->evdir = S_join(a->site, GS_EVIDENCE_DIR);
+	if (S_load_manifest(a) != 0)
+		a->broken = 1;
+	return a;
+}
+
+const char *gs_archive_error(const gs_archive *a)
+{
+	return a && a->has_err ? a->err : NULL;
+}
+
+size_t gs_archive_count(const gs_archive *a)
+{
+	return a ? a->count : 0;
+}
+
+size_t gs_archive_added(const gs_archive *a)
+{
+	return a ? a->added : 0;
+}
+
+void gs_archive_free(gs_archive *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->count; i++) {
+		free(a->entries[i].file);
+		S_strvec_free(&a->entries[i].names);
+		S_strvec_free(&a->entries[i].cited);
+	}
+	free(a->entries);
+	free(a->slots);
+	free(a->site);
+	free(a->evdir);
+	free(a);
+}
+
+static int S_begin(gs_archive *a)
+{
+	if (a->broken)
+		return -1; /* keep the load error */
+	a->has_err = 0;
+	a->err[0] = '\0';
+	return 0;
+}
+
+static int S_ensure_evdir(gs_archive *a)
+{
+	struct stat st;
+
+	if (mkdir(a->evdir, 0755) != 0 && errno != EEXIST) {
+		S_err(a, "%s: cannot create folder: %s", a->evdir, strerror(errno));
+		return -1;
+	}
+	if (lstat(a->evdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		S_err(a, "%s: not a folder", a->evdir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Create a temporary file in evidence/; path receives its name. */
+static int S_temp(gs_archive *a, char **path)
+{
+	int fd;
+
+	*path = S_join(a->evdir, ".tmp-XXXXXX");
+	fd = mkstemp(*path);
+	if (fd < 0) {
+		S_err(a, "%s: cannot create a temporary file: %s", a->evdir,
+		      strerror(errno));
+		free(*path);
+		*path = NULL;
+		return -1;
+	}
+	(void)fchmod(fd, 0644);
+	return fd;
+}
+
+/* Check an existing target against the expected hash and size. */
+static int S_check_existing(gs_archive *a, const char *target,
+			    const char *hash, uint64_t size)
+{
+	struct stat st;
+	char found[GS_SHA256_HEX_SIZE];
+	uint64_t got;
+	int fd;
+
+	if (lstat(target, &st) != 0) {
+		S_err(a, "%s: %s", target, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		S_err(a, "%s: exists and is not a regular file; not overwritten",
+		      target);
+		return -1;
+	}
+	fd = open(target, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || S_sha256_fd(fd, found, &got) != 0) {
+		S_err(a, "%s: cannot read: %s", target, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (got != size || strcmp(found, hash) != 0) {
+		S_err(a, "%s: exists with other content (expected %s, found %s); "
+		      "not overwritten", target, hash, found);
+		return -1;
+	}
+	return 0;
+}
+
+/* Normalized citation, relative to the site; NULL if none. */
+static char *S_citation(const gs_archive *a, const char *sheet)
+{
+	size_t n = strlen(a->site);
+
+	if (!sheet || !*sheet)
+		return NULL;
+	if (strncmp(sheet, a->site, n) == 0 && sheet[n] == '/')
+		sheet += n + 1;
+	while (sheet[0] == '.' && sheet[1] == '/')
+		sheet += 2;
+	return *sheet ? S_xstrdup(sheet) : NULL;
+}
+
+int gs_archive_add(gs_archive *a, const char *src_path,
+		   const char *original_name, const char *citing_sheet,
+		   char out_rel[GS_EVIDENCE_REL_SIZE])
+{
+	struct sha256_ctx ctx;
+	uint8_t dig[SHA256_DIGEST_SIZE];
+	char hex[GS_SHA256_HEX_SIZE], ext[GS_EVIDENCE_EXT_MAX + 2];
+	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
+	unsigned char *buf = NULL;
+	size_t len = 0, cap = 0;
+	char *tmp = NULL, *target = NULL, *cite;
+	int src = -1, tfd = -1, rc = -1, linked = 0;
+	uint64_t total = 0;
+	struct stat st;
+	S_entry *e;
+
+	if (!a || S_begin(a) != 0)
+		return -1;
+	if (!src_path || !*src_path) {
+		S_err(a, "no source file given");
+		return -1;
+	}
+	if (!original_name || !*original_name)
+		original_name = S_basename(src_path);
+	if (S_ensure_evdir(a) != 0)
+		return -1;
+
+	/* One pass over the source: hash, and keep the bytes (in memory, or
+	 * in a temporary file once they pass S_MEM_LIMIT). */
+	src = open(src_path, O_RDONLY | O_CLOEXEC);
+	if (src < 0 || fstat(src, &st) != 0) {
+		S_err(a, "%s: cannot open: %s", src_path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		S_err(a, "%s: not a regular file", src_path);
+		goto out;
+	}
+	sha256_init(&ctx);
+	for (;;) {
+		ssize_t r;
+
+		if (tfd < 0 && cap - len < S_CHUNK) {
+			if (len + S_CHUNK > S_MEM_LIMIT) {
+				tfd = S_temp(a, &tmp);
+				if (tfd < 0)
+					goto out;
+				if (S_write_all(tfd, buf, len) != 0)
+					goto write_err;
+				len = 0;
+			} else {
+				size_t nc = cap ? cap * 2 : S_CHUNK;
+				unsigned char *nb;
+				if (nc < len + S_CHUNK)
+					nc = len + S_CHUNK;
+				nb = realloc(buf, nc);
+				if (!nb)
+					abort();
+				buf = nb;
+				cap = nc;
+			}
+		}
+		if (tfd >= 0 && !buf) {
+			buf = S_xmalloc(S_CHUNK);
+			cap = S_CHUNK;
+		}
+		r = read(src, buf + len, S_CHUNK);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			S_err(a, "%s: read error: %s", src_path, strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		sha256_update(&ctx, (size_t)r, buf + len);
+		total += (uint64_t)r;
+		if (tfd >= 0) {
+			if (S_write_all(tfd, buf, (size_t)r) != 0)
+				goto write_err;
+		} else {
+			len += (size_t)r;
+		}
+	}
+	close(src);
+	src = -1;
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+
+	e = S_find(a, hex);
+	if (e) {
+		snprintf(fname, sizeof(fname), "%s", e->file);
+		if (e->size != total) {
+			S_err(a, "%s/%s: manifest says %llu bytes, content has %llu",
+			      a->evdir, fname, (unsigned long long)e->size,
+			      (unsigned long long)total);
+			goto out;
+		}
+	} else {
+		S_extension(original_name, ext);
+		snprintf(fname, sizeof(fname), "%s%s", hex, ext);
+	}
+	target = S_join(a->evdir, fname);
+
+	if (e && e->verified) {
+		/* checked earlier by this object */
+	} else if (lstat(target, &st) == 0) {
+		if (S_check_existing(a, target, hex, total) != 0)
+			goto out;
+	} else if (errno != ENOENT) {
+		S_err(a, "%s: %s", target, strerror(errno));
+		goto out;
+	} else {
+		if (tfd < 0) {
+			tfd = S_temp(a, &tmp);
+			if (tfd < 0)
+				goto out;
+			if (S_write_all(tfd, buf, len) != 0)
+				goto write_err;
+		}
+		if (fsync(tfd) != 0)
+			goto write_err;
+		if (close(tfd) != 0) {
+			tfd = -1;
+			goto write_err;
+		}
+		tfd = -1;
+		if (link(tmp, target) == 0) {
+			linked = 1;
+		} else if (errno == EEXIST) {
+			/* someone else archived it meanwhile: check theirs */
+			if (S_check_existing(a, target, hex, total) != 0)
+				goto out;
+		} else if (errno == EPERM || errno == ENOTSUP || errno == ENOSYS) {
+			/* no hard links on this file system */
+			if (lstat(target, &st) == 0) {
+				if (S_check_existing(a, target, hex, total) != 0)
+					goto out;
+			} else if (rename(tmp, target) != 0) {
+				S_err(a, "%s: cannot create: %s", target,
+				      strerror(errno));
+				goto out;
+			} else {
+				free(tmp);
+				tmp = NULL;
+				linked = 1;
+			}
+		} else {
+			S_err(a, "%s: cannot create: %s", target, strerror(errno));
+			goto out;
+		}
+		if (linked) {
+			a->added++;
+			if (tmp) {
+				unlink(tmp);
+				free(tmp);
+				tmp = NULL;
+			}
+			S_fsync_dir(a->evdir);
+		}
+	}
+
+	if (!e)
+		e = S_insert(a, hex, fname, total);
+	e->verified = 1;
+	S_strvec_push(&e->names, original_name);
+	cite = S_citation(a, citing_sheet);
+	if (cite) {
+		S_strvec_push(&e->cited, cite);
+		free(cite);
+	}
+	if (out_rel)
+		snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR,
+			 fname);
+	rc = 0;
+	goto out;
+
+write_err:
+	S_err(a, "%s: cannot write: %s", tmp ? tmp : a->evdir, strerror(errno));
+out:
+	if (src >= 0)
+		close(src);
+	if (tfd >= 0)
+		close(tfd);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(target);
+	free(buf);
+	return rc;
+}
+
+static int S_entry_cmp(const void *x, const void *y)
+{
+	return strcmp(((const S_entry *)x)->hash, ((const S_entry *)y)->hash);
+}
+
+static json_t *S_json_strings(S_strvec *v)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	S_strvec_sort_unique(v);
+	for (i = 0; i < v->n; i++)
+		json_array_append_new(arr, json_string(v->v[i]));
+	return arr;
+}
+
+/* 1 if path holds exactly bytes[0..n). */
+static int S_same_bytes(const char *path, const char *bytes, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *buf;
+	size_t got = 0;
+	int same = 0;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == n) {
+		buf = S_xmalloc(n);
+		while (got < n) {
+			ssize_t r = read(fd, buf + got, n - got);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		same = got == n && memcmp(buf, bytes, n) == 0;
+		free(buf);
+	}
+	close(fd);
+	return same;
+}
+
+int gs_archive_write_manifest(gs_archive *a)
+{
+	json_t *root, *entries;
+	char *text = NULL, *path = NULL, *tmp = NULL;
+	size_t i, n;
+	int fd = -1, rc = -1;
+	struct stat st;
+
+	if (!a || S_begin(a) != 0)
+		return -1;
+	if (a->count == 0 && lstat(a->evdir, &st) != 0 && errno == ENOENT)
+		return 0;
+	if (S_ensure_evdir(a) != 0)
+		return -1;
+	/* sort the entries (and rebuild the index) for a stable order */
+	qsort(a->entries, a->count, sizeof(*a->entries), S_entry_cmp);
+	if (a->count)
+		S_rehash(a, a->nslots);
+
+	root = json_object();
+	entries = json_object();
+	for (i = 0; i < a->count; i++) {
+		S_entry *e = &a->entries[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "sha256", json_string(e->hash));
+		json_object_set_new(o, "size", json_integer((json_int_t)e->size));
+		json_object_set_new(o, "file", json_string(e->file));
+		json_object_set_new(o, "names", S_json_strings(&e->names));
+		json_object_set_new(o, "cited_by", S_json_strings(&e->cited));
+		json_object_set_new(entries, e->hash, o);
+	}
+	json_object_set_new(root, "entries", entries);
+	json_object_set_new(root, "format", json_string(GS_EVIDENCE_FORMAT));
+	text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2));
+	json_decref(root);
+	if (!text)
+		abort();
+	n = strlen(text);
+	{
+		char *t2 = realloc(text, n + 2);
+		if (!t2)
+			abort();
+		text = t2;
+		text[n++] = '\n';
+		text[n] = '\0';
+	}
+
+	path = S_join(a->evdir, GS_EVIDENCE_MANIFEST);
+	if (S_same_bytes(path, text, n)) {
+		rc = 0;
+		goto out;
+	}
+	fd = S_temp(a, &tmp);
+	if (fd < 0)
+		goto out;
+	if (S_write_all(fd, text, n) != 0 || fsync(fd) != 0) {
+		S_err(a, "%s: cannot write: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		S_err(a, "%s: cannot write: %s", tmp, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0) {
+		S_err(a, "%s: cannot replace: %s", path, strerror(errno));
+		goto out;
+	}
+	free(tmp);
+	tmp = NULL;
+	S_fsync_dir(a->evdir);
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(path);
+	free(text);
+	return rc;
+}

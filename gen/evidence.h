@@ -1,0 +1,113 @@
+/*
+ * evidence: the content-addressed archive of raw measurement files inside a
+ * site folder SITE.
+ *
+ * Invariants:
+ *  - an archived file lives at SITE/evidence/<sha256hex>[.<ext>], where the
+ *    hex is the lowercase SHA-256 of its bytes and <ext> is the extension of
+ *    the original name (1..16 ASCII letters/digits, lowercased; none if the
+ *    name has no such extension). A hash archived once keeps its first file
+ *    name (recorded in the manifest), whatever later names say;
+ *  - an archived file is never overwritten: if the target already exists its
+ *    bytes are re-hashed and must match, otherwise gs_archive_add fails;
+ *  - files appear whole or not at all: bytes go to a temporary file in
+ *    SITE/evidence/, which is fsync'ed and then link()ed to its final name
+ *    (link fails rather than replace), and the directory is fsync'ed;
+ *  - each source file is read once, in large chunks (hash and copy from the
+ *    same pass);
+ *  - SITE/evidence/manifest.json is written atomically (temporary file,
+ *    fsync, rename) and merged with the manifest found there when the
+ *    archive was created, so a second build over the same folder loses no
+ *    entry, name or citation; a manifest that cannot be read makes the
+ *    archive refuse to add or write anything;
+ *  - the manifest bytes are deterministic: keys sorted, arrays sorted and
+ *    unique, no dates; when the bytes would not change the file is left
+ *    untouched (same inode, same mtime).
+ *
+ * Manifest format (JSON_SORT_KEYS | JSON_INDENT(2), trailing newline):
+ *   {
+ *     "entries": {
+ *       "<sha256hex>": {
+ *         "cited_by": ["sheets/a.html", ...],   sorted unique, relative to SITE
+ *         "file": "<sha256hex>.json",           name inside evidence/
+ *         "names": ["run-a.json", ...],         sorted unique original names
+ *         "sha256": "<sha256hex>",
+ *         "size": 1234
+ *       }, ...
+ *     },
+ *     "format": "gpusheet-evidence/1"
+ *   }
+ */
+#ifndef GS_EVIDENCE_H
+#define GS_EVIDENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GS_SHA256_HEX_SIZE 65      /* 64 hex digits + NUL */
+#define GS_EVIDENCE_EXT_MAX 16     /* longest kept extension, without dot */
+/* "evidence/" + 64 hex + "." + extension + NUL */
+#define GS_EVIDENCE_REL_SIZE (9 + 64 + 1 + GS_EVIDENCE_EXT_MAX + 1)
+#define GS_EVIDENCE_DIR "evidence"
+#define GS_EVIDENCE_MANIFEST "manifest.json"
+#define GS_EVIDENCE_FORMAT "gpusheet-evidence/1"
+
+typedef struct gs_archive gs_archive;
+
+/* Lowercase hex of n bytes into out (2n + 1 bytes, NUL-terminated). */
+void gs_hex_encode(const unsigned char *bytes, size_t n, char *out);
+
+/* 1 if s is exactly 64 lowercase hex digits. */
+int gs_sha256_hex_valid(const char *s);
+
+/* SHA-256 of a buffer, as lowercase hex. */
+void gs_sha256_buffer(const void *data, size_t n, char hex[GS_SHA256_HEX_SIZE]);
+
+/*
+ * SHA-256 of a file's bytes, as lowercase hex; *size_out (may be NULL)
+ * receives the byte count. 0 on success, -1 with errno set on failure.
+ */
+int gs_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
+		   uint64_t *size_out);
+
+/*
+ * A new archive for site_dir (which should exist; evidence/ is created on
+ * the first add). Reads an existing evidence/manifest.json for merging; if
+ * that fails the archive is created in an error state (gs_archive_error
+ * says why) and refuses every add and write. Returns NULL only when
+ * site_dir is NULL or empty. Free with gs_archive_free.
+ */
+gs_archive *gs_evidence_archive(const char *site_dir);
+
+/*
+ * Archive src_path. original_name (NULL: the base name of src_path) is
+ * recorded in "names" and gives the extension; citing_sheet (NULL: none)
+ * is recorded in "cited_by": a path relative to SITE, or a path that starts
+ * with site_dir + "/" (that prefix is removed); a leading "./" is dropped.
+ * On success out_rel (may be NULL) receives "evidence/<file>", the link to
+ * use from a page at the site root, and 0 is returned. On failure -1 is
+ * returned and gs_archive_error says why; nothing half-written remains.
+ */
+int gs_archive_add(gs_archive *a, const char *src_path,
+		   const char *original_name, const char *citing_sheet,
+		   char out_rel[GS_EVIDENCE_REL_SIZE]);
+
+/*
+ * Write SITE/evidence/manifest.json (merged: see above). Does nothing and
+ * succeeds when the archive is empty and SITE/evidence/ does not exist.
+ * 0 on success, -1 on failure (gs_archive_error says why).
+ */
+int gs_archive_write_manifest(gs_archive *a);
+
+/* The last error message, or NULL if the last call succeeded. */
+const char *gs_archive_error(const gs_archive *a);
+
+/* Entries known (from the old manifest and this session). */
+size_t gs_archive_count(const gs_archive *a);
+
+/* Files copied into evidence/ by this archive object (0 on a rebuild). */
+size_t gs_archive_added(const gs_archive *a);
+
+void gs_archive_free(gs_archive *a);
+
+#endif
