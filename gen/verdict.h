@@ -1,0 +1,113 @@
+/*
+ * verdict: classification of every offer, requirement by requirement, and
+ * the ranking of the retained ones (DESIGN.md, "Classification").
+ *
+ * Invariants:
+ *  - pure: reads the inputs' structs and the sizing, writes a gs_decision;
+ *    no I/O, no text in a language: a reason is a label key plus figures
+ *    and borrowed strings, turned into words by the sheet;
+ *  - admissible needs a piece of evidence (file or catalog claim with its
+ *    date and scope); missing evidence gives "to confirm" with what would
+ *    confirm it; only an observed failure or an arithmetic certainty gives
+ *    "exclude";
+ *  - a candidate is retained only when every required item is admissible;
+ *    nothing compensates an exclusion; cards in a lot never pool memory.
+ */
+#ifndef GS_VERDICT_H
+#define GS_VERDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "catalog.h"
+#include "measurement.h"
+#include "quantity.h"
+#include "sizing.h"
+#include "workload.h"
+
+typedef enum {
+	GS_V_ADMISSIBLE = 0,
+	GS_V_TO_CONFIRM = 1,
+	GS_V_EXCLUDE = 2,
+	GS_V_NOT_REQUIRED = 3   /* the workload states no such requirement */
+} gs_verdict_kind;
+
+typedef enum {
+	GS_REQ_MEMORY = 0,
+	GS_REQ_SOFTWARE,
+	GS_REQ_CALENDAR,
+	GS_REQ_BUDGET,
+	GS_REQ_QUALITY,
+	GS_REQ_HOST,
+	GS_REQ_COUNT
+} gs_req;
+
+/* A measurement as the workload cites it. */
+typedef struct {
+	const gs_measurement *m;
+	const gs_evidence_ref *ref;
+} gs_evidence;
+
+typedef struct {
+	gs_verdict_kind kind;
+	const char *why;        /* label key: "why.memory.observed_fits", ... */
+	gs_qty a, b;            /* figures cited by the reason (bytes) */
+	int64_t margin;         /* signed bytes, when has_margin */
+	int has_margin;
+	const char *s1, *s2;    /* strings cited by the reason, borrowed */
+	const char *evidence;   /* file of the evidence, borrowed, or NULL */
+	const char *evidence_date;  /* its date or version, or NULL */
+	const char *missing;    /* label key of what would confirm it, or NULL */
+} gs_verdict;
+
+typedef enum {
+	GS_CAP_OBSERVED = 0,    /* total bytes read on the device by a measurement */
+	GS_CAP_DECLARED = 1,    /* device-declared bytes, from the catalog */
+	GS_CAP_NOMINAL = 2      /* nominal GB x 10^9, from the catalog */
+} gs_cap_source;
+
+typedef struct {
+	const gs_offer *offer;
+	gs_verdict v[GS_REQ_COUNT];
+	gs_qty capacity;        /* per card */
+	gs_cap_source cap_source;
+	gs_qty need;            /* per card: observed, else calculated */
+	const gs_evidence *need_from;   /* the measurement behind an observed need */
+	int64_t margin;         /* capacity - need, signed */
+	int has_margin;
+	const gs_plan *plan;    /* cheapest plan covering the campaign, or NULL */
+	uint64_t plan_units;    /* how many times that plan is bought */
+	int64_t cost;           /* hundredths, when plan != NULL */
+	int excluded;
+	int retained;
+	size_t missing_count;   /* requirements to confirm */
+} gs_candidate;
+
+typedef struct {
+	gs_candidate *cands;    /* in catalog order */
+	size_t ncands;
+	size_t *order;          /* retained first by rank, then the pre-selection, then excluded */
+	size_t nretained;
+	size_t npreselected;
+	int synthetic;          /* some cited measurement is synthetic */
+} gs_decision;
+
+int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
+		size_t nev, const gs_catalog *c, gs_decision *out);
+void gs_decision_release(gs_decision *d);
+
+const char *gs_verdict_id(gs_verdict_kind k);   /* "admissible", ... */
+const char *gs_req_id(gs_req r);                /* "memory", ... */
+/* Case-insensitive: does the measurement's device belong to this offer's GPU model? */
+int gs_offer_matches_device(const gs_offer *o, const char *device_name);
+/* Does the measurement cover at least every required dimension? */
+int gs_measurement_covers(const gs_workload *w, const gs_measurement *m);
+/* An out-of-memory failure at dimensions no larger than required? */
+int gs_measurement_oom_within(const gs_workload *w, const gs_measurement *m);
+/*
+ * Observed need on the busiest device: peak reserved plus the memory outside
+ * the allocator (device used - reserved, read at the same checkpoint).
+ * Missing when no counter was read.
+ */
+gs_qty gs_measurement_need(const gs_measurement *m, uint64_t *device);
+
+#endif
