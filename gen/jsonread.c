@@ -1,0 +1,712 @@
+/* jsonread: small helpers for reading JSON strictly with jansson. */
+#include "jsonread.h"
+#include "quantity.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define S_INT_MAX ((uint64_t)INT64_MAX)
+#define S_DESCRIBE_MAX 40   /* characters of a string shown in "found ..." */
+
+static void *S_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+char *gs_jr_strdup(const char *s)
+{
+	char *r;
+	size_t n;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	r = S_xmalloc(n);
+	memcpy(r, s, n);
+	return r;
+}
+
+void gs_jr_init(gs_jr *r, const char *file, gs_diag *d)
+{
+	r->file = file;
+	r->diag = d;
+	r->errors = 0;
+}
+
+void gs_jr_error(gs_jr *r, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	msg = S_xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	va_end(ap);
+	gs_diag_add(r->diag, r->file, 0, 0, path, "%s", msg);
+	free(msg);
+	r->errors++;
+}
+
+json_t *gs_jr_load(gs_jr *r)
+{
+	json_error_t err;
+	json_t *root;
+	FILE *f;
+
+	f = fopen(r->file, "rb");
+	if (!f) {
+		gs_diag_add(r->diag, r->file, 0, 0, NULL, "cannot read: %s", strerror(errno));
+		r->errors++;
+		return NULL;
+	}
+	/* Without JSON_DECODE_ANY the top level must be an object or array;
+	 * without JSON_DISABLE_EOF_CHECK trailing text is an error. */
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+	fclose(f);
+	if (!root) {
+		gs_diag_add(r->diag, r->file, err.line > 0 ? err.line : 0,
+			    err.line > 0 && err.column > 0 ? err.column : 0, NULL,
+			    "invalid JSON: %s", err.text);
+		r->errors++;
+		return NULL;
+	}
+	if (!json_is_object(root)) {
+		char *found = gs_jr_describe(root);
+		gs_jr_error(r, "$", "expected an object, found %s", found);
+		free(found);
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* ---- text of paths and values ---- */
+
+typedef struct {
+	char *s;
+	size_t len, alloc;
+} S_buf;
+
+static void S_put(S_buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->alloc) {
+		size_t na = b->alloc ? b->alloc : 32;
+		char *ns;
+		while (na < b->len + n + 1)
+			na *= 2;
+		ns = realloc(b->s, na);
+		if (!ns)
+			abort();
+		b->s = ns;
+		b->alloc = na;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void S_puts(S_buf *b, const char *s)
+{
+	S_put(b, s, strlen(s));
+}
+
+/* A JSON string literal; at most `max` characters of s (0: all), then "...". */
+static void S_put_quoted(S_buf *b, const char *s, size_t max)
+{
+	size_t chars = 0;
+	const unsigned char *p;
+
+	S_puts(b, "\"");
+	for (p = (const unsigned char *)s; *p; p++) {
+		char esc[8];
+		/* count characters, not UTF-8 continuation bytes */
+		if ((*p & 0xC0) != 0x80) {
+			if (max && chars == max) {
+				S_puts(b, "...");
+				break;
+			}
+			chars++;
+		}
+		if (*p == '"' || *p == '\\') {
+			esc[0] = '\\';
+			esc[1] = (char)*p;
+			S_put(b, esc, 2);
+		} else if (*p < 0x20 || *p == 0x7F) {
+			snprintf(esc, sizeof(esc), "\\u%04x", *p);
+			S_puts(b, esc);
+		} else {
+			S_put(b, (const char *)p, 1);
+		}
+	}
+	S_puts(b, "\"");
+}
+
+static int S_is_identifier(const char *s)
+{
+	const char *p;
+
+	if (!*s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return 0;
+	for (p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+char *gs_jr_path_key(const char *parent, const char *key)
+{
+	S_buf b = { NULL, 0, 0 };
+
+	S_puts(&b, parent ? parent : "$");
+	if (S_is_identifier(key)) {
+		S_puts(&b, ".");
+		S_puts(&b, key);
+	} else {
+		/* keys with dots, spaces or quotes would make a dotted path ambiguous */
+		S_puts(&b, "[");
+		S_put_quoted(&b, key, 0);
+		S_puts(&b, "]");
+	}
+	return b.s;
+}
+
+char *gs_jr_path_index(const char *parent, size_t index)
+{
+	char num[32];
+	S_buf b = { NULL, 0, 0 };
+
+	snprintf(num, sizeof(num), "[%zu]", index);
+	S_puts(&b, parent ? parent : "$");
+	S_puts(&b, num);
+	return b.s;
+}
+
+const char *gs_jr_type_name(json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	}
+	return "a value";
+}
+
+char *gs_jr_describe(json_t *v)
+{
+	S_buf b = { NULL, 0, 0 };
+	char num[64];
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		S_puts(&b, "an object");
+		break;
+	case JSON_ARRAY:
+		S_puts(&b, "an array");
+		break;
+	case JSON_STRING:
+		S_put_quoted(&b, json_string_value(v), S_DESCRIBE_MAX);
+		break;
+	case JSON_INTEGER:
+		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		S_puts(&b, num);
+		break;
+	case JSON_REAL:
+		/* say "real" so that 7e9 is not mistaken for an integer */
+		snprintf(num, sizeof(num), "%.17g", json_real_value(v));
+		S_puts(&b, "the real number ");
+		S_puts(&b, num);
+		if (!strpbrk(num, ".eEn"))
+			S_puts(&b, ".0");
+		break;
+	case JSON_TRUE:
+		S_puts(&b, "true");
+		break;
+	case JSON_FALSE:
+		S_puts(&b, "false");
+		break;
+	case JSON_NULL:
+		S_puts(&b, "null");
+		break;
+	}
+	if (!b.s)
+		S_puts(&b, "a value");
+	return b.s;
+}
+
+static void S_wrong(gs_jr *r, const char *path, const char *expected, json_t *v)
+{
+	char *found = gs_jr_describe(v);
+
+	gs_jr_error(r, path, "expected %s, found %s", expected, found);
+	free(found);
+}
+
+/* ---- lexical checks ---- */
+
+static int S_digits(const char *s, size_t n, unsigned *out)
+{
+	unsigned v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	*out = v;
+	return 1;
+}
+
+static int S_days_in_month(unsigned y, unsigned m)
+{
+	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return 29;
+	return days[m - 1];
+}
+
+static int S_date_prefix(const char *s)
+{
+	unsigned y, m, d;
+
+	if (strlen(s) < 10 || s[4] != '-' || s[7] != '-')
+		return 0;
+	if (!S_digits(s, 4, &y) || !S_digits(s + 5, 2, &m) || !S_digits(s + 8, 2, &d))
+		return 0;
+	if (y < 1 || m < 1 || m > 12 || d < 1 || (int)d > S_days_in_month(y, m))
+		return 0;
+	return 1;
+}
+
+int gs_jr_is_date(const char *s)
+{
+	return strlen(s) == 10 && S_date_prefix(s);
+}
+
+int gs_jr_is_datetime(const char *s)
+{
+	unsigned h, mi, se, oh, om;
+	const char *p;
+
+	if (!S_date_prefix(s) || s[10] != 'T')
+		return 0;
+	p = s + 11;
+	if (strlen(p) < 8 || p[2] != ':' || p[5] != ':')
+		return 0;
+	if (!S_digits(p, 2, &h) || !S_digits(p + 3, 2, &mi) || !S_digits(p + 6, 2, &se))
+		return 0;
+	if (h > 23 || mi > 59 || se > 60)   /* 60: leap second */
+		return 0;
+	p += 8;
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p[0] == 'Z' && p[1] == '\0')
+		return 1;
+	if ((p[0] != '+' && p[0] != '-') || strlen(p) != 6 || p[3] != ':')
+		return 0;
+	if (!S_digits(p + 1, 2, &oh) || !S_digits(p + 4, 2, &om))
+		return 0;
+	return oh <= 23 && om <= 59;
+}
+
+int gs_jr_is_id(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (n < 1 || n > 64)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+		if (i > 0)
+			ok = ok || c == '.' || c == '_' || c == '-';
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+int gs_jr_is_decimal(const char *s, unsigned *decimals)
+{
+	const char *p = s;
+	unsigned n = 0;
+
+	if (*p == '0') {
+		p++;
+	} else if (*p >= '1' && *p <= '9') {
+		while (*p >= '0' && *p <= '9')
+			p++;
+	} else {
+		return 0;
+	}
+	if (*p == '.') {
+		p++;
+		while (*p >= '0' && *p <= '9') {
+			p++;
+			n++;
+		}
+		if (n == 0)
+			return 0;
+	}
+	if (*p)
+		return 0;
+	if (decimals)
+		*decimals = n;
+	return 1;
+}
+
+/* ---- value checks ---- */
+
+int gs_jr_v_object(gs_jr *r, json_t *v, const char *path, const char *const *allowed)
+{
+	const char *key;
+	json_t *val;
+
+	if (!json_is_object(v)) {
+		S_wrong(r, path, "an object", v);
+		return -1;
+	}
+	if (!allowed)
+		return 0;
+	json_object_foreach(v, key, val) {
+		const char *const *a;
+		int known = 0;
+		for (a = allowed; *a; a++)
+			if (strcmp(*a, key) == 0)
+				known = 1;
+		if (!known) {
+			S_buf b = { NULL, 0, 0 };
+			char *kp = gs_jr_path_key(path, key);
+			S_puts(&b, "unknown key ");
+			S_put_quoted(&b, key, S_DESCRIBE_MAX);
+			gs_jr_error(r, kp, "%s", b.s);
+			free(b.s);
+			free(kp);
+		}
+	}
+	return 0;
+}
+
+int gs_jr_v_array(gs_jr *r, json_t *v, const char *path)
+{
+	if (!json_is_array(v)) {
+		S_wrong(r, path, "an array", v);
+		return -1;
+	}
+	return 0;
+}
+
+int gs_jr_v_string(gs_jr *r, json_t *v, const char *path, char **out)
+{
+	if (!json_is_string(v)) {
+		S_wrong(r, path, "a string", v);
+		return -1;
+	}
+	if (json_string_length(v) == 0) {
+		S_wrong(r, path, "a non-empty string", v);
+		return -1;
+	}
+	/* jansson refuses \u0000 without JSON_ALLOW_NUL, so the C string is whole */
+	*out = gs_jr_strdup(json_string_value(v));
+	return 0;
+}
+
+int gs_jr_v_uint(gs_jr *r, json_t *v, const char *path,
+		 uint64_t min, uint64_t max, uint64_t *out)
+{
+	char expected[96];
+	json_int_t i;
+
+	if (max > S_INT_MAX)
+		max = S_INT_MAX;
+	if (min == 1 && max == S_INT_MAX)
+		snprintf(expected, sizeof(expected), "a positive integer");
+	else if (min == 0 && max == S_INT_MAX)
+		snprintf(expected, sizeof(expected), "an integer >= 0");
+	else
+		snprintf(expected, sizeof(expected), "an integer from %" PRIu64 " to %" PRIu64,
+			 min, max);
+	if (!json_is_integer(v)) {
+		S_wrong(r, path, expected, v);
+		return -1;
+	}
+	i = json_integer_value(v);
+	if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
+		S_wrong(r, path, expected, v);
+		return -1;
+	}
+	*out = (uint64_t)i;
+	return 0;
+}
+
+int gs_jr_v_bool(gs_jr *r, json_t *v, const char *path, int *out)
+{
+	if (!json_is_boolean(v)) {
+		S_wrong(r, path, "a boolean", v);
+		return -1;
+	}
+	*out = json_is_true(v) ? 1 : 0;
+	return 0;
+}
+
+int gs_jr_v_enum(gs_jr *r, json_t *v, const char *path,
+		 const char *const *names, int *out)
+{
+	S_buf b = { NULL, 0, 0 };
+	const char *const *n;
+
+	if (json_is_string(v)) {
+		for (n = names; *n; n++) {
+			if (strcmp(*n, json_string_value(v)) == 0) {
+				*out = (int)(n - names);
+				return 0;
+			}
+		}
+	}
+	S_puts(&b, "one of ");
+	for (n = names; *n; n++) {
+		if (n != names)
+			S_puts(&b, ", ");
+		S_put_quoted(&b, *n, 0);
+	}
+	S_wrong(r, path, b.s, v);
+	free(b.s);
+	return -1;
+}
+
+/* 10^9: the scale of gs_parse_decimal for sizes */
+#define S_E9 UINT64_C(1000000000)
+
+int gs_jr_v_size(gs_jr *r, json_t *v, const char *path,
+		 uint64_t *bytes, char **amount, char **unit)
+{
+	static const char *const keys[] = { "amount", "unit", NULL };
+	static const char *const units[] = { "GiB", "GB", "bytes", NULL };
+	static const uint64_t mult[] = { UINT64_C(1073741824), S_E9, 1 };
+	char *am = NULL, *ap = NULL;
+	unsigned decimals = 0;
+	int u = -1, rc = -1, ok;
+	size_t before = r->errors;
+	uint64_t q = 0;
+
+	if (!json_is_object(v)) {
+		S_wrong(r, path, "a size {\"amount\": \"...\", \"unit\": \"GiB|GB|bytes\"}", v);
+		return -1;
+	}
+	gs_jr_v_object(r, v, path, keys);
+	gs_jr_string(r, v, path, "amount", GS_JR_REQUIRED, &am);
+	gs_jr_enum(r, v, path, "unit", GS_JR_REQUIRED, units, &u);
+	if (r->errors != before || !am || u < 0)
+		goto out;
+	ap = gs_jr_path_key(path, "amount");
+	if (!gs_jr_is_decimal(am, &decimals)) {
+		gs_jr_error(r, ap, "expected a decimal amount such as \"6\" or \"1.5\" "
+			    "(no sign, no exponent), found \"%s\"", am);
+		goto out;
+	}
+	if (decimals > 9) {
+		gs_jr_error(r, ap, "at most 9 decimals, found \"%s\"", am);
+		goto out;
+	}
+	if (u == 2) {
+		/* bytes: the amount itself, which may exceed what a 10^9 scale holds */
+		char *dot = strchr(am, '.');
+		char *intpart = gs_jr_strdup(am);
+		if (dot && strspn(dot + 1, "0") != strlen(dot + 1)) {
+			free(intpart);
+			gs_jr_error(r, path, "not a whole number of bytes: %s bytes", am);
+			goto out;
+		}
+		if (dot)
+			intpart[dot - am] = '\0';
+		ok = gs_parse_u64(intpart, &q) == 0;
+		free(intpart);
+		if (!ok) {
+			gs_jr_error(r, path, "too large: %s bytes does not fit in 64 bits", am);
+			goto out;
+		}
+	} else {
+		uint64_t scaled;
+		unsigned __int128 p;
+		if (gs_parse_decimal(am, 9, &scaled) != 0) {
+			gs_jr_error(r, path, "too large: %s %s does not fit in 64 bits", am, units[u]);
+			goto out;
+		}
+		p = (unsigned __int128)scaled * mult[u];
+		if (p % S_E9 != 0) {
+			gs_jr_error(r, path, "not a whole number of bytes: %s %s", am, units[u]);
+			goto out;
+		}
+		p /= S_E9;
+		if (p > UINT64_MAX) {
+			gs_jr_error(r, path, "too large: %s %s does not fit in 64 bits", am, units[u]);
+			goto out;
+		}
+		q = (uint64_t)p;
+	}
+	if (q == 0) {
+		gs_jr_error(r, path, "expected a size > 0, found %s %s", am, units[u]);
+		goto out;
+	}
+	*bytes = q;
+	if (amount) {
+		*amount = am;
+		am = NULL;
+	}
+	if (unit)
+		*unit = gs_jr_strdup(units[u]);
+	rc = 0;
+out:
+	free(am);
+	free(ap);
+	return rc;
+}
+
+/* ---- members ---- */
+
+json_t *gs_jr_member(gs_jr *r, json_t *obj, const char *path,
+		     const char *key, int mode, char **child)
+{
+	json_t *v;
+
+	*child = NULL;
+	/* a parent that was missing or wrong is already reported */
+	if (!obj || !json_is_object(obj))
+		return NULL;
+	v = json_object_get(obj, key);
+	if (!v) {
+		if (mode == GS_JR_REQUIRED)
+			gs_jr_error(r, path, "missing required key \"%s\"", key);
+		return NULL;
+	}
+	if (json_is_null(v) && mode == GS_JR_NULLABLE)
+		return NULL;
+	*child = gs_jr_path_key(path, key);
+	return v;
+}
+
+/* Member accessors: look the key up, then check the value at its path. */
+#define S_MEMBER(call)                                                  \
+	do {                                                            \
+		char *cp;                                               \
+		int rc_;                                                \
+		json_t *mv = gs_jr_member(r, obj, path, key, mode, &cp); \
+		if (!mv)                                                \
+			return 0;                                       \
+		rc_ = (call);                                           \
+		free(cp);                                               \
+		return rc_ == 0 ? 1 : -1;                               \
+	} while (0)
+
+int gs_jr_object(gs_jr *r, json_t *obj, const char *path, const char *key,
+		 int mode, const char *const *allowed, json_t **out, char **child)
+{
+	char *cp;
+	json_t *mv = gs_jr_member(r, obj, path, key, mode, &cp);
+
+	*out = NULL;
+	*child = NULL;
+	if (!mv)
+		return 0;
+	if (gs_jr_v_object(r, mv, cp, allowed) != 0) {
+		free(cp);
+		return -1;
+	}
+	*out = mv;
+	*child = cp;
+	return 1;
+}
+
+int gs_jr_array(gs_jr *r, json_t *obj, const char *path, const char *key,
+		int mode, json_t **out, char **child)
+{
+	char *cp;
+	json_t *mv = gs_jr_member(r, obj, path, key, mode, &cp);
+
+	*out = NULL;
+	*child = NULL;
+	if (!mv)
+		return 0;
+	if (gs_jr_v_array(r, mv, cp) != 0) {
+		free(cp);
+		return -1;
+	}
+	*out = mv;
+	*child = cp;
+	return 1;
+}
+
+int gs_jr_string(gs_jr *r, json_t *obj, const char *path, const char *key,
+		 int mode, char **out)
+{
+	S_MEMBER(gs_jr_v_string(r, mv, cp, out));
+}
+
+int gs_jr_uint(gs_jr *r, json_t *obj, const char *path, const char *key,
+	       int mode, uint64_t min, uint64_t max, uint64_t *out)
+{
+	S_MEMBER(gs_jr_v_uint(r, mv, cp, min, max, out));
+}
+
+int gs_jr_bool(gs_jr *r, json_t *obj, const char *path, const char *key,
+	       int mode, int *out)
+{
+	S_MEMBER(gs_jr_v_bool(r, mv, cp, out));
+}
+
+int gs_jr_enum(gs_jr *r, json_t *obj, const char *path, const char *key,
+	       int mode, const char *const *names, int *out)
+{
+	S_MEMBER(gs_jr_v_enum(r, mv, cp, names, out));
+}
+
+int gs_jr_size(gs_jr *r, json_t *obj, const char *path, const char *key,
+	       int mode, uint64_t *bytes, char **amount, char **unit)
+{
+	S_MEMBER(gs_jr_v_size(r, mv, cp, bytes, amount, unit));
+}
+
+static int S_v_date(gs_jr *r, json_t *v, const char *path, char **out)
+{
+	char *s = NULL;
+
+	if (gs_jr_v_string(r, v, path, &s) != 0)
+		return -1;
+	if (!gs_jr_is_date(s)) {
+		S_wrong(r, path, "a calendar date YYYY-MM-DD", v);
+		free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+int gs_jr_date(gs_jr *r, json_t *obj, const char *path, const char *key,
+	       int mode, char **out)
+{
+	S_MEMBER(S_v_date(r, mv, cp, out));
+}

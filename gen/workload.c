@@ -1,0 +1,646 @@
+/* workload: the workload sheet, read strictly from JSON (docs/formats.md §1). */
+#include "workload.h"
+#include "jsonread.h"
+#include "quantity.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define S_MAX ((uint64_t)INT64_MAX)
+/* Generous caps: beyond them a value is a typo, not a model. */
+#define S_MAX_GEOMETRY UINT64_C(1048576)     /* layers, heads, head_dim */
+#define S_MAX_BYTES_PER_VALUE 16
+#define S_MAX_CAMPAIGN_DAYS 3660
+
+/* Standard dimension names, in the order they are kept in gs_workload.dims. */
+static const char *const S_dim_names[] = {
+	"input_tokens", "output_tokens", "batch", "microbatch", "sequences",
+	"image_width", "image_height", "images", NULL
+};
+
+static const char *const S_task_names[] = { "inference", "adaptation", "training", NULL };
+static const char *const S_cache_names[] = { "dense", "static", "sliding", NULL };
+static const char *const S_input_labels[] = { "usual", "long", "limit", NULL };
+
+const char *gs_task_id(gs_task t)
+{
+	switch (t) {
+	case GS_TASK_INFERENCE: return "inference";
+	case GS_TASK_ADAPTATION: return "adaptation";
+	case GS_TASK_TRAINING: return "training";
+	}
+	return "unknown";
+}
+
+const char *gs_cache_id(gs_cache_kind c)
+{
+	switch (c) {
+	case GS_CACHE_NONE: return "none";
+	case GS_CACHE_DENSE: return "dense";
+	case GS_CACHE_STATIC: return "static";
+	case GS_CACHE_SLIDING: return "sliding";
+	}
+	return "unknown";
+}
+
+uint64_t gs_workload_dim(const gs_workload *w, const char *name, int *found)
+{
+	size_t i;
+
+	for (i = 0; i < w->ndims; i++) {
+		if (strcmp(w->dims[i].name, name) == 0) {
+			if (found)
+				*found = 1;
+			return w->dims[i].value;
+		}
+	}
+	if (found)
+		*found = 0;
+	return 0;
+}
+
+static void *S_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+static void S_free_items(gs_item *items, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(items[i].name);
+		free(items[i].unit);
+		free(items[i].amount);
+		free(items[i].reason);
+	}
+	free(items);
+}
+
+static void S_free_dims(gs_dim *dims, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(dims[i].name);
+	free(dims);
+}
+
+void gs_workload_release(gs_workload *w)
+{
+	size_t i;
+
+	if (!w)
+		return;
+	free(w->path);
+	free(w->id);
+	free(w->title);
+	free(w->model_name);
+	free(w->model_revision);
+	free(w->storage_format);
+	free(w->compute_format);
+	free(w->reference_format);
+	S_free_dims(w->dims, w->ndims);
+	S_free_items(w->reserve, w->nreserve);
+	S_free_items(w->training, w->ntraining);
+	free(w->req_software);
+	free(w->campaign_start);
+	free(w->budget_currency);
+	free(w->quality_criterion);
+	free(w->quality_evidence);
+	free(w->host_interconnect);
+	free(w->placement);
+	for (i = 0; i < 3; i++) {
+		free(w->inputs[i].label);
+		free(w->inputs[i].description);
+		S_free_dims(w->inputs[i].dims, w->inputs[i].ndims);
+	}
+	for (i = 0; i < w->nevidence; i++) {
+		free(w->evidence[i].file);
+		free(w->evidence[i].path);
+		free(w->evidence[i].covers);
+	}
+	free(w->evidence);
+	free(w->notes_md);
+	memset(w, 0, sizeof(*w));
+}
+
+/* ---- pieces ---- */
+
+static int S_cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int S_is_dim_name(const char *s)
+{
+	const char *p;
+
+	if (!(*s >= 'a' && *s <= 'z'))
+		return 0;
+	for (p = s + 1; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+/*
+ * A dimensions object: the standard names in their fixed order, then the
+ * names under "extra" sorted, so that output does not depend on key order.
+ */
+static void S_read_dims(gs_jr *r, json_t *obj, const char *path,
+			gs_dim **out, size_t *nout)
+{
+	static const char *allowed[] = {
+		"input_tokens", "output_tokens", "batch", "microbatch", "sequences",
+		"image_width", "image_height", "images", "extra", NULL
+	};
+	gs_dim *dims;
+	size_t n = 0, i, cap;
+	json_t *extra = NULL;
+	char *xpath = NULL;
+
+	if (gs_jr_v_object(r, obj, path, allowed) != 0)
+		return;
+	gs_jr_object(r, obj, path, "extra", GS_JR_OPTIONAL, NULL, &extra, &xpath);
+	cap = 8 + (extra ? json_object_size(extra) : 0);
+	dims = S_calloc(cap, sizeof(*dims));
+	for (i = 0; S_dim_names[i]; i++) {
+		uint64_t v;
+		if (gs_jr_uint(r, obj, path, S_dim_names[i], GS_JR_OPTIONAL, 1, S_MAX, &v) == 1) {
+			dims[n].name = gs_jr_strdup(S_dim_names[i]);
+			dims[n].value = v;
+			n++;
+		}
+	}
+	if (extra) {
+		const char **keys = S_calloc(json_object_size(extra), sizeof(*keys));
+		size_t nk = 0, k;
+		const char *key;
+		json_t *val;
+		json_object_foreach(extra, key, val)
+			keys[nk++] = key;
+		qsort(keys, nk, sizeof(*keys), S_cmp_key);
+		for (k = 0; k < nk; k++) {
+			char *kp = gs_jr_path_key(xpath, keys[k]);
+			uint64_t v;
+			int std = 0;
+			for (i = 0; S_dim_names[i]; i++)
+				if (strcmp(S_dim_names[i], keys[k]) == 0)
+					std = 1;
+			if (!S_is_dim_name(keys[k]))
+				gs_jr_error(r, kp, "a dimension name is [a-z][a-z0-9_]*");
+			else if (std)
+				gs_jr_error(r, kp, "\"%s\" is a standard dimension: give it "
+					    "outside \"extra\"", keys[k]);
+			else if (gs_jr_v_uint(r, json_object_get(extra, keys[k]), kp,
+					      1, S_MAX, &v) == 0) {
+				dims[n].name = gs_jr_strdup(keys[k]);
+				dims[n].value = v;
+				n++;
+			}
+			free(kp);
+		}
+		free(keys);
+	}
+	free(xpath);
+	*out = dims;
+	*nout = n;
+}
+
+/* An array of named sizes: reserve items or training components. */
+static void S_read_items(gs_jr *r, json_t *arr, const char *path,
+			 gs_item **out, size_t *nout)
+{
+	static const char *allowed[] = { "name", "size", "reason", NULL };
+	size_t i, n = 0;
+	gs_item *items;
+
+	items = S_calloc(json_array_size(arr), sizeof(*items));
+	for (i = 0; i < json_array_size(arr); i++) {
+		json_t *o = json_array_get(arr, i);
+		char *ip = gs_jr_path_index(path, i);
+		gs_item it;
+		int ok = 1;
+		memset(&it, 0, sizeof(it));
+		if (gs_jr_v_object(r, o, ip, allowed) == 0) {
+			ok &= gs_jr_string(r, o, ip, "name", GS_JR_REQUIRED, &it.name) == 1;
+			ok &= gs_jr_size(r, o, ip, "size", GS_JR_REQUIRED, &it.bytes,
+					 &it.amount, &it.unit) == 1;
+			ok &= gs_jr_string(r, o, ip, "reason", GS_JR_OPTIONAL, &it.reason) >= 0;
+		} else {
+			ok = 0;
+		}
+		if (ok) {
+			items[n++] = it;
+		} else {
+			free(it.name);
+			free(it.amount);
+			free(it.unit);
+			free(it.reason);
+		}
+		free(ip);
+	}
+	*out = items;
+	*nout = n;
+}
+
+static void S_read_model(gs_jr *r, gs_workload *w, json_t *root)
+{
+	static const char *allowed[] = {
+		"name", "revision", "parameters", "layers", "attention_heads",
+		"kv_heads", "head_dim", "sliding_window", NULL
+	};
+	static const char *geo[] = { "layers", "attention_heads", "kv_heads", "head_dim" };
+	uint64_t *geov[4];
+	int have[4], count = 0, i;
+	json_t *m;
+	char *mp;
+
+	if (gs_jr_object(r, root, "$", "model", GS_JR_REQUIRED, allowed, &m, &mp) != 1)
+		return;
+	gs_jr_string(r, m, mp, "name", GS_JR_REQUIRED, &w->model_name);
+	gs_jr_string(r, m, mp, "revision", GS_JR_OPTIONAL, &w->model_revision);
+	gs_jr_uint(r, m, mp, "parameters", GS_JR_REQUIRED, 1, S_MAX, &w->parameters);
+	geov[0] = &w->layers;
+	geov[1] = &w->attention_heads;
+	geov[2] = &w->kv_heads;
+	geov[3] = &w->head_dim;
+	for (i = 0; i < 4; i++) {
+		have[i] = gs_jr_uint(r, m, mp, geo[i], GS_JR_OPTIONAL, 1, S_MAX_GEOMETRY,
+				     geov[i]) == 1;
+		count += json_object_get(m, geo[i]) != NULL;
+	}
+	/* The four go together, so that none of them is ever "0 meaning missing". */
+	if (count > 0 && count < 4) {
+		for (i = 0; i < 4; i++)
+			if (!json_object_get(m, geo[i]))
+				gs_jr_error(r, mp, "missing required key \"%s\" (layers, "
+					    "attention_heads, kv_heads and head_dim go together)",
+					    geo[i]);
+	}
+	w->has_kv_geometry = have[0] && have[1] && have[2] && have[3];
+	if (!w->has_kv_geometry) {
+		w->layers = w->attention_heads = w->kv_heads = w->head_dim = 0;
+	} else if (w->kv_heads > w->attention_heads) {
+		char *kp = gs_jr_path_key(mp, "kv_heads");
+		gs_jr_error(r, kp, "kv_heads (%llu) is larger than attention_heads (%llu)",
+			    (unsigned long long)w->kv_heads,
+			    (unsigned long long)w->attention_heads);
+		free(kp);
+	}
+	w->has_sliding_window = gs_jr_uint(r, m, mp, "sliding_window", GS_JR_OPTIONAL,
+					   1, S_MAX, &w->sliding_window) == 1;
+	free(mp);
+}
+
+static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root)
+{
+	static const char *allowed[] = {
+		"storage_bits", "storage_format", "compute_format", "reference_format", NULL
+	};
+	uint64_t bits;
+	json_t *o;
+	char *op;
+
+	if (gs_jr_object(r, root, "$", "weights", GS_JR_REQUIRED, allowed, &o, &op) != 1)
+		return;
+	if (gs_jr_uint(r, o, op, "storage_bits", GS_JR_REQUIRED, 1, 64, &bits) == 1) {
+		w->storage_bits = (unsigned)bits;
+		/* parameters x bits is the weights' size in bits: it must fit */
+		if (w->parameters > 0 && w->parameters > UINT64_MAX / bits)
+			gs_jr_error(r, "$.model.parameters",
+				    "parameters x storage_bits (%llu x %u) overflows 64 bits",
+				    (unsigned long long)w->parameters, w->storage_bits);
+	}
+	gs_jr_string(r, o, op, "storage_format", GS_JR_REQUIRED, &w->storage_format);
+	gs_jr_string(r, o, op, "compute_format", GS_JR_REQUIRED, &w->compute_format);
+	gs_jr_string(r, o, op, "reference_format", GS_JR_OPTIONAL, &w->reference_format);
+	free(op);
+}
+
+static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
+{
+	static const char *allowed[] = { "kind", "bytes_per_value", "max_tokens", NULL };
+	json_t *o, *model;
+	char *op;
+	int kind = -1;
+
+	if (gs_jr_object(r, root, "$", "cache", GS_JR_OPTIONAL, allowed, &o, &op) != 1)
+		return;
+	if (gs_jr_enum(r, o, op, "kind", GS_JR_REQUIRED, S_cache_names, &kind) == 1)
+		w->cache = (gs_cache_kind)(kind + 1);
+	gs_jr_uint(r, o, op, "bytes_per_value", GS_JR_REQUIRED, 1, S_MAX_BYTES_PER_VALUE,
+		   &w->cache_bytes_per_value);
+	w->has_cache_max_tokens = gs_jr_uint(r, o, op, "max_tokens", GS_JR_OPTIONAL, 1, S_MAX,
+					     &w->cache_max_tokens) == 1;
+	model = json_object_get(root, "model");
+	/* a partial geometry is reported by S_read_model; here: none at all */
+	if (json_is_object(model) && !json_object_get(model, "layers") &&
+	    !json_object_get(model, "attention_heads") && !json_object_get(model, "kv_heads") &&
+	    !json_object_get(model, "head_dim"))
+		gs_jr_error(r, op, "a KV cache needs model.layers, model.attention_heads, "
+			    "model.kv_heads and model.head_dim");
+	if (w->cache == GS_CACHE_STATIC && !json_object_get(o, "max_tokens"))
+		gs_jr_error(r, op, "missing required key \"max_tokens\" (a static cache "
+			    "preallocates its maximum)");
+	if (kind >= 0 && w->cache != GS_CACHE_STATIC && json_object_get(o, "max_tokens")) {
+		char *kp = gs_jr_path_key(op, "max_tokens");
+		gs_jr_error(r, kp, "max_tokens is only for a static cache");
+		free(kp);
+	}
+	if (w->cache == GS_CACHE_SLIDING && json_is_object(model) &&
+	    !json_object_get(model, "sliding_window"))
+		gs_jr_error(r, op, "a sliding cache needs model.sliding_window");
+	if ((w->cache == GS_CACHE_DENSE || w->cache == GS_CACHE_SLIDING) &&
+	    json_is_object(json_object_get(root, "dimensions")) &&
+	    !json_object_get(json_object_get(root, "dimensions"), "input_tokens") &&
+	    !json_object_get(json_object_get(root, "dimensions"), "output_tokens"))
+		gs_jr_error(r, op, "a %s cache keeps input + output tokens: it needs "
+			    "dimensions.input_tokens or dimensions.output_tokens",
+			    S_cache_names[kind]);
+	if (w->cache == GS_CACHE_NONE) {
+		w->cache_bytes_per_value = 0;
+		w->has_cache_max_tokens = 0;
+		w->cache_max_tokens = 0;
+	}
+	free(op);
+}
+
+static void S_read_training(gs_jr *r, gs_workload *w, json_t *root, int task_ok)
+{
+	static const char *allowed[] = { "trainable_parameters", "components", NULL };
+	json_t *o, *arr;
+	char *op, *ap;
+	int rc;
+
+	if (task_ok && w->task == GS_TASK_INFERENCE) {
+		if (json_object_get(root, "training"))
+			gs_jr_error(r, "$.training", "training is only for the tasks "
+				    "\"adaptation\" and \"training\", not \"inference\"");
+		return;
+	}
+	rc = gs_jr_object(r, root, "$", "training", GS_JR_OPTIONAL, allowed, &o, &op);
+	if (rc == 0 && task_ok)
+		gs_jr_error(r, "$", "missing required key \"training\" (the task is \"%s\")",
+			    gs_task_id(w->task));
+	if (rc != 1)
+		return;
+	w->has_trainable_parameters = gs_jr_uint(r, o, op, "trainable_parameters",
+						 GS_JR_OPTIONAL, 1, S_MAX,
+						 &w->trainable_parameters) == 1;
+	if (gs_jr_array(r, o, op, "components", GS_JR_OPTIONAL, &arr, &ap) == 1) {
+		S_read_items(r, arr, ap, &w->training, &w->ntraining);
+		free(ap);
+	}
+	free(op);
+}
+
+static int S_is_currency(const char *s)
+{
+	return strlen(s) == 3 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z' &&
+	       s[2] >= 'A' && s[2] <= 'Z';
+}
+
+static void S_read_budget(gs_jr *r, gs_workload *w, json_t *req, const char *rp)
+{
+	static const char *allowed[] = { "amount", "currency", NULL };
+	json_t *o;
+	char *op, *amount = NULL, *cur = NULL;
+	size_t before = r->errors;
+
+	if (gs_jr_object(r, req, rp, "budget", GS_JR_OPTIONAL, allowed, &o, &op) != 1)
+		return;
+	if (gs_jr_string(r, o, op, "amount", GS_JR_REQUIRED, &amount) == 1) {
+		char *ap = gs_jr_path_key(op, "amount");
+		unsigned decimals;
+		uint64_t v;
+		if (!gs_jr_is_decimal(amount, &decimals) || decimals > 2)
+			gs_jr_error(r, ap, "expected an amount with at most 2 decimals "
+				    "such as \"60.00\", found \"%s\"", amount);
+		else if (gs_parse_decimal(amount, 2, &v) != 0 || v > (uint64_t)INT64_MAX)
+			gs_jr_error(r, ap, "amount too large: \"%s\"", amount);
+		else if (v == 0)
+			gs_jr_error(r, ap, "expected a positive amount, found \"%s\"", amount);
+		else
+			w->budget_hundredths = (int64_t)v;
+		free(ap);
+	}
+	if (gs_jr_string(r, o, op, "currency", GS_JR_REQUIRED, &cur) == 1 &&
+	    !S_is_currency(cur)) {
+		char *cp = gs_jr_path_key(op, "currency");
+		gs_jr_error(r, cp, "expected an ISO 4217 code such as \"USD\", found \"%s\"", cur);
+		free(cp);
+	}
+	if (r->errors == before) {
+		w->budget_currency = cur;
+		cur = NULL;
+		w->has_budget = 1;
+	} else {
+		w->budget_hundredths = 0;
+	}
+	free(cur);
+	free(amount);
+	free(op);
+}
+
+static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
+{
+	static const char *allowed[] = {
+		"software", "campaign", "budget", "quality", "host", "placement", NULL
+	};
+	static const char *campaign_keys[] = { "start", "days", NULL };
+	static const char *quality_keys[] = { "criterion", "evidence", NULL };
+	static const char *host_keys[] = { "ram", "interconnect", NULL };
+	json_t *req, *o;
+	char *rp, *op;
+
+	if (gs_jr_object(r, root, "$", "requirements", GS_JR_OPTIONAL, allowed, &req, &rp) != 1)
+		return;
+	gs_jr_string(r, req, rp, "software", GS_JR_OPTIONAL, &w->req_software);
+	if (gs_jr_object(r, req, rp, "campaign", GS_JR_OPTIONAL, campaign_keys, &o, &op) == 1) {
+		gs_jr_date(r, o, op, "start", GS_JR_OPTIONAL, &w->campaign_start);
+		w->has_campaign = gs_jr_uint(r, o, op, "days", GS_JR_REQUIRED, 1,
+					     S_MAX_CAMPAIGN_DAYS, &w->campaign_days) == 1;
+		free(op);
+	}
+	S_read_budget(r, w, req, rp);
+	if (gs_jr_object(r, req, rp, "quality", GS_JR_OPTIONAL, quality_keys, &o, &op) == 1) {
+		gs_jr_string(r, o, op, "criterion", GS_JR_REQUIRED, &w->quality_criterion);
+		gs_jr_string(r, o, op, "evidence", GS_JR_OPTIONAL, &w->quality_evidence);
+		free(op);
+	}
+	if (gs_jr_object(r, req, rp, "host", GS_JR_OPTIONAL, host_keys, &o, &op) == 1) {
+		w->has_host_ram = gs_jr_size(r, o, op, "ram", GS_JR_OPTIONAL,
+					     &w->host_ram_bytes, NULL, NULL) == 1;
+		gs_jr_string(r, o, op, "interconnect", GS_JR_OPTIONAL, &w->host_interconnect);
+		free(op);
+	}
+	gs_jr_string(r, req, rp, "placement", GS_JR_OPTIONAL, &w->placement);
+	free(rp);
+}
+
+static void S_read_inputs(gs_jr *r, gs_workload *w, json_t *root)
+{
+	static const char *input_keys[] = { "description", "dimensions", NULL };
+	json_t *o, *in;
+	char *op, *ip;
+	int i;
+
+	if (gs_jr_object(r, root, "$", "inputs", GS_JR_REQUIRED, S_input_labels, &o, &op) != 1)
+		return;
+	for (i = 0; i < 3; i++) {
+		json_t *dims;
+		char *dp;
+		if (gs_jr_object(r, o, op, S_input_labels[i], GS_JR_REQUIRED, input_keys,
+				 &in, &ip) != 1)
+			continue;
+		w->inputs[i].label = gs_jr_strdup(S_input_labels[i]);
+		gs_jr_string(r, in, ip, "description", GS_JR_REQUIRED, &w->inputs[i].description);
+		dims = gs_jr_member(r, in, ip, "dimensions", GS_JR_OPTIONAL, &dp);
+		if (dims) {
+			S_read_dims(r, dims, dp, &w->inputs[i].dims, &w->inputs[i].ndims);
+			free(dp);
+		}
+		free(ip);
+	}
+	free(op);
+}
+
+/* Directory part of the sheet's path, with its trailing '/', or "". */
+static size_t S_dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
+/* Relative, inside the sheet's folder: no absolute path, no "..", no backslash. */
+static int S_check_relative(const char *f)
+{
+	const char *p = f;
+
+	if (f[0] == '/' || strchr(f, '\\') || strchr(f, ':'))
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return 0;
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return 1;
+}
+
+static void S_read_evidence(gs_jr *r, gs_workload *w, json_t *root)
+{
+	static const char *allowed[] = { "file", "covers", NULL };
+	json_t *arr;
+	char *ap;
+	size_t i, n = 0;
+
+	if (gs_jr_array(r, root, "$", "evidence", GS_JR_OPTIONAL, &arr, &ap) != 1)
+		return;
+	w->evidence = S_calloc(json_array_size(arr), sizeof(*w->evidence));
+	for (i = 0; i < json_array_size(arr); i++) {
+		json_t *o = json_array_get(arr, i);
+		char *ip = gs_jr_path_index(ap, i);
+		gs_evidence_ref e;
+		int ok = 1;
+		memset(&e, 0, sizeof(e));
+		if (gs_jr_v_object(r, o, ip, allowed) == 0) {
+			ok &= gs_jr_string(r, o, ip, "file", GS_JR_REQUIRED, &e.file) == 1;
+			ok &= gs_jr_string(r, o, ip, "covers", GS_JR_REQUIRED, &e.covers) == 1;
+		} else {
+			ok = 0;
+		}
+		if (e.file && !S_check_relative(e.file)) {
+			char *fp = gs_jr_path_key(ip, "file");
+			gs_jr_error(r, fp, "expected a path relative to the sheet's folder, "
+				    "without \"..\", found \"%s\"", e.file);
+			free(fp);
+			ok = 0;
+		}
+		if (ok) {
+			size_t dl = S_dir_len(w->path), fl = strlen(e.file);
+			e.path = malloc(dl + fl + 1);
+			if (!e.path)
+				abort();
+			memcpy(e.path, w->path, dl);
+			memcpy(e.path + dl, e.file, fl + 1);
+			w->evidence[n++] = e;
+		} else {
+			free(e.file);
+			free(e.covers);
+		}
+		free(ip);
+	}
+	w->nevidence = n;
+	free(ap);
+}
+
+int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
+{
+	static const char *allowed[] = {
+		"schema", "schema_version", "id", "title", "model", "task", "weights",
+		"dimensions", "cache", "reserve", "training", "requirements", "inputs",
+		"evidence", "notes", NULL
+	};
+	static const char *const schema_names[] = { "gpusheet-workload", NULL };
+	gs_jr r;
+	json_t *root, *v;
+	char *vp;
+	int task = -1, dummy;
+	uint64_t version;
+
+	memset(w, 0, sizeof(*w));
+	gs_jr_init(&r, path, d);
+	root = gs_jr_load(&r);
+	if (!root)
+		return -1;
+	w->path = gs_jr_strdup(path);
+	gs_jr_v_object(&r, root, "$", allowed);
+	gs_jr_enum(&r, root, "$", "schema", GS_JR_REQUIRED, schema_names, &dummy);
+	if (gs_jr_uint(&r, root, "$", "schema_version", GS_JR_REQUIRED, 0, S_MAX, &version) == 1 &&
+	    version != 1)
+		gs_jr_error(&r, "$.schema_version", "unsupported schema_version %llu "
+			    "(this gpusheet reads 1)", (unsigned long long)version);
+	if (gs_jr_string(&r, root, "$", "id", GS_JR_REQUIRED, &w->id) == 1 &&
+	    !gs_jr_is_id(w->id))
+		gs_jr_error(&r, "$.id", "expected an id of 1 to 64 characters "
+			    "[a-z0-9][a-z0-9._-]*, found \"%s\"", w->id);
+	gs_jr_string(&r, root, "$", "title", GS_JR_REQUIRED, &w->title);
+	S_read_model(&r, w, root);
+	if (gs_jr_enum(&r, root, "$", "task", GS_JR_REQUIRED, S_task_names, &task) == 1)
+		w->task = (gs_task)task;
+	S_read_weights(&r, w, root);
+	v = gs_jr_member(&r, root, "$", "dimensions", GS_JR_REQUIRED, &vp);
+	if (v) {
+		size_t before = r.errors;
+		S_read_dims(&r, v, vp, &w->dims, &w->ndims);
+		if (w->ndims == 0 && r.errors == before)
+			gs_jr_error(&r, vp, "expected at least one dimension");
+		free(vp);
+	}
+	S_read_cache(&r, w, root);
+	if (gs_jr_array(&r, root, "$", "reserve", GS_JR_OPTIONAL, &v, &vp) == 1) {
+		S_read_items(&r, v, vp, &w->reserve, &w->nreserve);
+		free(vp);
+	}
+	S_read_training(&r, w, root, task >= 0);
+	S_read_requirements(&r, w, root);
+	S_read_inputs(&r, w, root);
+	S_read_evidence(&r, w, root);
+	gs_jr_string(&r, root, "$", "notes", GS_JR_OPTIONAL, &w->notes_md);
+	json_decref(root);
+	if (r.errors > 0) {
+		gs_workload_release(w);
+		return -1;
+	}
+	return 0;
+}
