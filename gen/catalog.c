@@ -1,0 +1,982 @@
+/*
+ * catalog: GPU rental offers, read from XML and validated against the
+ * RelaxNG schema catalog/catalog.rng.
+ *
+ * Three passes, each reporting every error it finds:
+ *  1. parse: no network, no entity expansion, no DTD loading; a document
+ *     type declaration stops the parser at once and is refused, so that no
+ *     entity (internal or external) is ever declared, let alone expanded;
+ *  2. RelaxNG validation: structure, required attributes, closed lists;
+ *  3. meaning: numbers, dates, currency, unique ids, availability kinds.
+ * Passes 2 and 3 both run on a well-formed document; pass 3 stays silent
+ * about anything the schema already reports (missing or unknown items).
+ *
+ * libxml2's external entity loader is process-wide: while a catalog is read
+ * it is replaced by one that refuses everything but the catalog file and the
+ * schema file. gs_catalog_read is therefore not thread-safe.
+ */
+#include "catalog.h"
+#include "quantity.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/relaxng.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+
+#define S_NS "https://gpusheet.example/ns/catalog/1"
+
+typedef struct {
+	const char *path;       /* the catalog, as given by the caller */
+	const char *schema;     /* the schema, as given by the caller */
+	gs_diag *d;
+	size_t nerrors;
+	int saw_dtd;            /* line of the DOCTYPE, or 0 */
+	const xmlNode **explained; /* elements whose attributes were explained */
+	size_t nexplained, explained_alloc;
+} S_reader;
+
+/*** memory ***/
+
+static void *S_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p) {
+		fputs("gpusheet: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+static char *S_xstrdup(const char *s)
+{
+	size_t n;
+	char *r;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	r = S_xcalloc(n, 1);
+	memcpy(r, s, n);
+	return r;
+}
+
+static void *S_grow(void *p, size_t *alloc, size_t count, size_t size)
+{
+	size_t na;
+	void *np;
+
+	if (count < *alloc)
+		return p;
+	na = *alloc ? *alloc * 2 : 4;
+	if (na > SIZE_MAX / size)
+		abort();
+	np = realloc(p, na * size);
+	if (!np) {
+		fputs("gpusheet: out of memory\n", stderr);
+		abort();
+	}
+	memset((char *)np + *alloc * size, 0, (na - *alloc) * size);
+	*alloc = na;
+	return np;
+}
+
+/*** errors ***/
+
+static int S_line(const xmlNode *n)
+{
+	long l = n ? xmlGetLineNo(n) : 0;
+
+	if (l < 0)
+		return 0;
+	return l > INT_MAX ? INT_MAX : (int)l;
+}
+
+static void S_err(S_reader *r, const xmlNode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void S_err(S_reader *r, const xmlNode *n, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	gs_diag_add(r->d, r->path, S_line(n), 0, NULL, "%s", buf);
+	r->nerrors++;
+}
+
+/* libxml2 messages end with a newline and start with a capital. */
+static void S_clean_message(const char *in, char *out, size_t size)
+{
+	size_t n;
+
+	snprintf(out, size, "%s", in ? in : "unknown error");
+	n = strlen(out);
+	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' '))
+		out[--n] = '\0';
+	if (out[0] >= 'A' && out[0] <= 'Z' && out[1] >= 'a' && out[1] <= 'z')
+		out[0] = (char)(out[0] - 'A' + 'a');
+}
+
+/*
+ * Parser errors. The first argument is what libxml2 calls the user data of
+ * the parser context, which is the context itself: our reader hangs from
+ * ctxt->_private.
+ */
+static void S_on_parse_error(void *ctx, xmlErrorPtr e)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	S_reader *r = ctxt ? ctxt->_private : NULL;
+	char msg[1024];
+
+	if (!r || !e || e->level < XML_ERR_ERROR)
+		return;
+	/* The parser stopped on a DOCTYPE: that error is reported once. */
+	if (r->saw_dtd)
+		return;
+	S_clean_message(e->message, msg, sizeof(msg));
+	gs_diag_add(r->d, r->path, e->line, e->int2, NULL,
+		    "malformed XML: %s", msg);
+	r->nerrors++;
+}
+
+/* A DOCTYPE is seen before its internal subset is read: stop right there. */
+static void S_on_internal_subset(void *ctx, const xmlChar *name,
+				 const xmlChar *external_id,
+				 const xmlChar *system_id)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	S_reader *r = ctxt->_private;
+
+	(void)name;
+	(void)external_id;
+	(void)system_id;
+	if (r && !r->saw_dtd)
+		r->saw_dtd = ctxt->input ? (ctxt->input->line > 0 ? ctxt->input->line : 1) : 1;
+	xmlStopParser(ctxt);
+}
+
+/* Errors that reach no parser context (I/O, stray messages): keep quiet. */
+static void S_on_generic_error(void *ctx, const char *msg, ...)
+{
+	(void)ctx;
+	(void)msg;
+}
+
+static void S_on_global_error(void *ctx, xmlErrorPtr e)
+{
+	(void)ctx;
+	(void)e;
+}
+
+/*** the external entity loader ***/
+
+static const char *S_allow_main;
+static const char *S_allow_schema;
+static S_reader *S_loading;
+
+static xmlParserInputPtr S_entity_loader(const char *url, const char *id,
+					 xmlParserCtxtPtr ctxt)
+{
+	if (url && ((S_allow_main && strcmp(url, S_allow_main) == 0) ||
+		    (S_allow_schema && strcmp(url, S_allow_schema) == 0)))
+		return xmlNoNetExternalEntityLoader(url, id, ctxt);
+	if (S_loading) {
+		gs_diag_add(S_loading->d, S_loading->path, 0, 0, NULL,
+			    "refused to load external resource '%s'",
+			    url ? url : (id ? id : "?"));
+		S_loading->nerrors++;
+	}
+	return NULL;
+}
+
+/*** schema errors ***/
+
+/*
+ * What the schema allows on each element, to turn libxml2's "element X
+ * failed to validate attributes" into messages that name the attribute.
+ * Keep in step with catalog/catalog.rng. A choice lists its words with '|'.
+ */
+typedef struct {
+	const char *name;
+	const char *value;    /* NULL: any text; else "a|b|c" */
+	int required;
+} S_attr_rule;
+
+typedef struct {
+	const char *element;
+	S_attr_rule attrs[8];
+} S_elem_rule;
+
+static const S_elem_rule S_rules[] = {
+	{ "catalog", { { "title", NULL, 1 } } },
+	{ "offer", { { "id", NULL, 1 }, { "provider", NULL, 0 },
+		     { "segment", "data-centre|workstation", 0 } } },
+	{ "gpu", { { "model", NULL, 1 }, { "device-name", NULL, 0 } } },
+	{ "lot", { { "cards", NULL, 1 } } },
+	{ "memory", { { "nominal-gb", NULL, 1 }, { "source", NULL, 1 },
+		      { "date", NULL, 1 } } },
+	{ "declared-bytes", { { "value", NULL, 1 }, { "source", NULL, 1 },
+			      { "date", NULL, 1 } } },
+	{ "plan", { { "hours", NULL, 1 }, { "price", NULL, 1 },
+		    { "currency", NULL, 1 }, { "source", NULL, 1 },
+		    { "date", NULL, 1 } } },
+	{ "availability", { { "kind", "stock|window|on-request|unavailable", 1 },
+			    { "stock", NULL, 0 }, { "from", NULL, 0 },
+			    { "to", NULL, 0 }, { "source", NULL, 1 },
+			    { "date", NULL, 1 } } },
+	{ "software", { { "name", NULL, 1 }, { "installed", "true|false", 1 },
+			{ "source", NULL, 1 }, { "date", NULL, 1 } } },
+	{ "host", { { "ram-gb", NULL, 1 }, { "source", NULL, 1 },
+		    { "date", NULL, 1 } } },
+	{ "interconnect", { { "name", NULL, 1 }, { "source", NULL, 1 },
+			    { "date", NULL, 1 } } },
+	{ "notes", { { NULL, NULL, 0 } } },
+};
+
+static int S_in_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while (*p) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len == n && strncmp(p, word, n) == 0)
+			return 1;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	return 0;
+}
+
+/* "a|b" -> "'a', 'b'" */
+static const char *S_quote_list(const char *list, char *out, size_t size)
+{
+	size_t i = 0;
+	const char *p;
+
+	if (size < 4)
+		return "";
+	out[i++] = '\'';
+	for (p = list; *p && i + 5 < size; p++) {
+		if (*p == '|') {
+			memcpy(out + i, "', '", 4);
+			i += 4;
+		} else {
+			out[i++] = *p;
+		}
+	}
+	out[i++] = '\'';
+	out[i] = '\0';
+	return out;
+}
+
+/* Explains a failed attribute check; returns how many errors it added. */
+static size_t S_explain_attributes(S_reader *r, const xmlNode *n)
+{
+	const S_elem_rule *rule = NULL;
+	const xmlAttr *a;
+	char list[256];
+	size_t i, j, before = r->nerrors;
+
+	for (i = 0; i < sizeof(S_rules) / sizeof(S_rules[0]); i++)
+		if (strcmp(S_rules[i].element, (const char *)n->name) == 0)
+			rule = &S_rules[i];
+	if (!rule)
+		return 0;
+	for (j = 0; j < 8 && rule->attrs[j].name; j++) {
+		const S_attr_rule *ar = &rule->attrs[j];
+		xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)ar->name);
+		if (!v && ar->required)
+			S_err(r, n, "element '%s': missing required attribute '%s'",
+			      rule->element, ar->name);
+		else if (v && ar->value && !S_in_list(ar->value, (const char *)v))
+			S_err(r, n, "element '%s', attribute '%s': expected one of %s, found '%s'",
+			      rule->element, ar->name, S_quote_list(ar->value, list, sizeof(list)),
+			      (const char *)v);
+		xmlFree(v);
+	}
+	for (a = n->properties; a; a = a->next) {
+		int known = 0;
+		if (!a->ns)
+			for (j = 0; j < 8 && rule->attrs[j].name; j++)
+				if (strcmp(rule->attrs[j].name, (const char *)a->name) == 0)
+					known = 1;
+		if (!known)
+			S_err(r, n, "element '%s': unexpected attribute '%s%s%s'",
+			      rule->element,
+			      a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "",
+			      a->ns && a->ns->prefix ? ":" : "",
+			      (const char *)a->name);
+	}
+	return r->nerrors - before;
+}
+
+/* What each element may hold, for messages about missing or misplaced children. */
+static const char *S_children(const char *element)
+{
+	if (strcmp(element, "catalog") == 0)
+		return "one or more 'offer'";
+	if (strcmp(element, "offer") == 0)
+		return "gpu, lot, memory, declared-bytes (optional), plan (any number), "
+		       "availability (optional), software (any number), host (optional), "
+		       "interconnect (optional), notes (optional), in this order";
+	return "no child elements";
+}
+
+/* Copies the word after prefix in msg (up to a space, comma or the end). */
+static int S_word_after(const char *msg, const char *prefix, char *out, size_t size)
+{
+	size_t n = strlen(prefix), i = 0;
+	const char *p;
+
+	if (strncmp(msg, prefix, n) != 0)
+		return 0;
+	for (p = msg + n; *p && *p != ' ' && *p != ',' && i + 1 < size; p++)
+		out[i++] = *p;
+	out[i] = '\0';
+	return i > 0;
+}
+
+static int S_explained(S_reader *r, const xmlNode *n)
+{
+	size_t i;
+
+	for (i = 0; i < r->nexplained; i++)
+		if (r->explained[i] == n)
+			return 1;
+	r->explained = S_grow(r->explained, &r->explained_alloc, r->nexplained,
+			      sizeof(*r->explained));
+	r->explained[r->nexplained++] = n;
+	return 0;
+}
+
+/*
+ * RelaxNG validity errors. libxml2's words are kept when nothing better is
+ * known; the usual ones are rewritten to name the element and attribute.
+ */
+static void S_on_schema_error(void *ctx, xmlErrorPtr e)
+{
+	S_reader *r = ctx;
+	const xmlNode *n;
+	const char *parent;
+	char msg[1024], w[256];
+	int line, ours;
+	size_t i;
+
+	if (!r || !e || e->level < XML_ERR_ERROR)
+		return;
+	n = e->node;
+	S_clean_message(e->message, msg, sizeof(msg));
+	if (!n || n->type != XML_ELEMENT_NODE) {
+		gs_diag_add(r->d, r->path, e->line, 0, NULL, "schema: %s", msg);
+		r->nerrors++;
+		return;
+	}
+	line = S_line(n);
+	ours = n->ns && strcmp((const char *)n->ns->href, S_NS) == 0;
+	parent = n->parent && n->parent->type == XML_ELEMENT_NODE ?
+		 (const char *)n->parent->name : NULL;
+	if (ours && (strstr(msg, "failed to validate attributes") ||
+		     strncmp(msg, "invalid attribute ", 18) == 0)) {
+		size_t before = r->nerrors;
+		if (S_explained(r, n))
+			return;
+		S_explain_attributes(r, n);
+		if (r->nerrors > before)
+			return;
+	}
+	if (S_word_after(msg, "did not expect element ", w, sizeof(w))) {
+		if (parent)
+			S_err(r, n, "element '%s' is not allowed here; '%s' holds %s",
+			      w, parent, S_children(parent));
+		else
+			S_err(r, n, "element '%s' is not allowed here", w);
+		return;
+	}
+	if (strstr(msg, " has extra content: ")) {
+		/* follows a "not allowed here" for the same element */
+		for (i = 0; i < r->d->count; i++)
+			if (r->d->items[i].line == line &&
+			    strstr(r->d->items[i].message, "is not allowed here"))
+				return;
+	}
+	if (S_word_after(msg, "expecting a namespace for element ", w, sizeof(w))) {
+		S_err(r, n, "element '%s' is not in the catalog namespace '%s'", w, S_NS);
+		return;
+	}
+	if (strcmp(msg, "expecting an element , got nothing") == 0) {
+		S_err(r, n, "element '%s' is missing a child element; it holds %s",
+		      (const char *)n->name, S_children((const char *)n->name));
+		return;
+	}
+	if (S_word_after(msg, "expecting element ", w, sizeof(w)) && !parent) {
+		S_err(r, n, "the root element must be 'catalog' in namespace '%s', found '%s'",
+		      S_NS, (const char *)n->name);
+		return;
+	}
+	if (strncmp(msg, "did not expect text in element ", 31) == 0) {
+		S_err(r, n, "element '%s' must not contain text", (const char *)n->name);
+		return;
+	}
+	/* libxml2 sometimes says the same thing twice. */
+	for (i = 0; i < r->d->count; i++)
+		if (r->d->items[i].line == line &&
+		    strncmp(r->d->items[i].message, "schema: ", 8) == 0 &&
+		    strcmp(r->d->items[i].message + 8, msg) == 0)
+			return;
+	gs_diag_add(r->d, r->path, line, 0, NULL, "schema: %s", msg);
+	r->nerrors++;
+}
+
+static void S_on_schema_parse_error(void *ctx, xmlErrorPtr e)
+{
+	S_reader *r = ctx;
+	char msg[1024];
+
+	if (!r || !e || e->level < XML_ERR_ERROR)
+		return;
+	S_clean_message(e->message, msg, sizeof(msg));
+	gs_diag_add(r->d, r->schema, e->line, 0, NULL,
+		    "cannot load the catalog schema: %s", msg);
+	r->nerrors++;
+}
+
+static void S_validate(S_reader *r, xmlDocPtr doc)
+{
+	xmlRelaxNGParserCtxtPtr pctxt;
+	xmlRelaxNGValidCtxtPtr vctxt;
+	xmlRelaxNGPtr schema;
+	size_t before = r->nerrors;
+	int rc;
+
+	pctxt = xmlRelaxNGNewParserCtxt(r->schema);
+	if (!pctxt) {
+		gs_diag_add(r->d, r->schema, 0, 0, NULL, "cannot load the catalog schema");
+		r->nerrors++;
+		return;
+	}
+	xmlRelaxNGSetParserStructuredErrors(pctxt, S_on_schema_parse_error, r);
+	schema = xmlRelaxNGParse(pctxt);
+	xmlRelaxNGFreeParserCtxt(pctxt);
+	if (!schema) {
+		if (r->nerrors == before) {
+			gs_diag_add(r->d, r->schema, 0, 0, NULL, "cannot load the catalog schema");
+			r->nerrors++;
+		}
+		return;
+	}
+	vctxt = xmlRelaxNGNewValidCtxt(schema);
+	if (!vctxt) {
+		xmlRelaxNGFree(schema);
+		fputs("gpusheet: out of memory\n", stderr);
+		abort();
+	}
+	xmlRelaxNGSetValidStructuredErrors(vctxt, S_on_schema_error, r);
+	rc = xmlRelaxNGValidateDoc(vctxt, doc);
+	if (rc != 0 && r->nerrors == before) {
+		gs_diag_add(r->d, r->path, 0, 0, NULL,
+			    "schema: the document does not match catalog.rng");
+		r->nerrors++;
+	}
+	xmlRelaxNGFreeValidCtxt(vctxt);
+	xmlRelaxNGFree(schema);
+}
+
+/*** values ***/
+
+static int S_is(const xmlNode *n, const char *name)
+{
+	return n && n->type == XML_ELEMENT_NODE && n->ns &&
+	       strcmp((const char *)n->ns->href, S_NS) == 0 &&
+	       strcmp((const char *)n->name, name) == 0;
+}
+
+/* The attribute as a malloc'd string, or NULL when absent. */
+static char *S_attr(const xmlNode *n, const char *name)
+{
+	xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
+	char *r;
+
+	if (!v)
+		return NULL;
+	r = S_xstrdup((const char *)v);
+	xmlFree(v);
+	return r;
+}
+
+static int S_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* YYYY-MM-DD, a day that exists in the proleptic Gregorian calendar. */
+static int S_valid_date(const char *s)
+{
+	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, m, dd, max;
+
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-' ||
+	    !S_digits(s, 4) || !S_digits(s + 5, 2) || !S_digits(s + 8, 2))
+		return 0;
+	y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
+	m = (s[5] - '0') * 10 + (s[6] - '0');
+	dd = (s[8] - '0') * 10 + (s[9] - '0');
+	if (y < 1 || m < 1 || m > 12 || dd < 1)
+		return 0;
+	max = days[m - 1];
+	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		max = 29;
+	return dd <= max;
+}
+
+/* Reads a date attribute; NULL when absent or refused (error reported). */
+static char *S_date(S_reader *r, const xmlNode *n, const char *elem,
+		    const char *attr)
+{
+	char *v = S_attr(n, attr);
+
+	if (v && !S_valid_date(v)) {
+		S_err(r, n, "element '%s', attribute '%s': expected a calendar date YYYY-MM-DD, found '%s'",
+		      elem, attr, v);
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static char *S_text(S_reader *r, const xmlNode *n, const char *elem,
+		    const char *attr)
+{
+	char *v = S_attr(n, attr);
+
+	if (v && !v[0])
+		S_err(r, n, "element '%s', attribute '%s': expected a non-empty text",
+		      elem, attr);
+	return v;
+}
+
+static void S_claim(S_reader *r, const xmlNode *n, const char *elem,
+		    gs_claim *c)
+{
+	c->source = S_text(r, n, elem, "source");
+	c->date = S_date(r, n, elem, "date");
+}
+
+/* A positive integer attribute; returns 1 when present and valid. */
+static int S_positive(S_reader *r, const xmlNode *n, const char *elem,
+		      const char *attr, const char *what, uint64_t *out)
+{
+	char *v = S_attr(n, attr);
+	uint64_t x = 0;
+	int ok;
+
+	if (!v)
+		return 0;
+	ok = gs_parse_u64(v, &x) == 0 && x > 0;
+	if (!ok)
+		S_err(r, n, "element '%s', attribute '%s': expected %s, found '%s'",
+		      elem, attr, what, v);
+	else
+		*out = x;
+	free(v);
+	return ok;
+}
+
+/* A positive decimal of GB with at most 9 decimals, into bytes. */
+static int S_gb(S_reader *r, const xmlNode *n, const char *elem,
+		const char *attr, char **text, uint64_t *bytes)
+{
+	char *v = S_attr(n, attr);
+	uint64_t x = 0;
+
+	if (!v)
+		return 0;
+	if (gs_parse_decimal(v, 9, &x) != 0 || x == 0) {
+		S_err(r, n, "element '%s', attribute '%s': expected a positive decimal number of GB (at most 9 decimals, no sign), found '%s'",
+		      elem, attr, v);
+		free(v);
+		return 0;
+	}
+	*bytes = x;
+	if (text)
+		*text = v;
+	else
+		free(v);
+	return 1;
+}
+
+static int S_valid_id(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (n == 0 || n > 64)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char ch = s[i];
+		int alnum = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+		if (!alnum && (i == 0 || (ch != '-' && ch != '.' && ch != '_')))
+			return 0;
+	}
+	return 1;
+}
+
+/*** elements ***/
+
+static void S_read_plan(S_reader *r, const xmlNode *n, gs_plan *p)
+{
+	char *v;
+
+	S_positive(r, n, "plan", "hours", "a positive whole number of hours", &p->hours);
+	v = S_attr(n, "price");
+	if (v) {
+		uint64_t x = 0;
+		if (gs_parse_decimal(v, 2, &x) != 0 || x == 0 || x > INT64_MAX)
+			S_err(r, n, "element 'plan', attribute 'price': expected a positive amount with at most 2 decimals, found '%s'",
+			      v);
+		else
+			p->price_hundredths = (int64_t)x;
+		free(v);
+	}
+	v = S_attr(n, "currency");
+	if (v) {
+		if (strlen(v) != 3 || v[0] < 'A' || v[0] > 'Z' || v[1] < 'A' ||
+		    v[1] > 'Z' || v[2] < 'A' || v[2] > 'Z')
+			S_err(r, n, "element 'plan', attribute 'currency': expected an ISO 4217 code of three capital letters, found '%s'",
+			      v);
+		p->currency = v;
+	}
+	S_claim(r, n, "plan", &p->claim);
+}
+
+static void S_read_availability(S_reader *r, const xmlNode *n,
+				gs_availability *av)
+{
+	char *kind = S_attr(n, "kind");
+	char *stock = S_attr(n, "stock");
+	int has_from = xmlHasNsProp(n, (const xmlChar *)"from", NULL) != NULL;
+	int has_to = xmlHasNsProp(n, (const xmlChar *)"to", NULL) != NULL;
+
+	av->from = S_date(r, n, "availability", "from");
+	av->to = S_date(r, n, "availability", "to");
+	if (kind) {
+		if (strcmp(kind, "stock") == 0)
+			av->kind = GS_AVAIL_STOCK;
+		else if (strcmp(kind, "window") == 0)
+			av->kind = GS_AVAIL_WINDOW;
+		else if (strcmp(kind, "on-request") == 0)
+			av->kind = GS_AVAIL_ON_REQUEST;
+		else if (strcmp(kind, "unavailable") == 0)
+			av->kind = GS_AVAIL_UNAVAILABLE;
+		/* any other word: the schema reports it */
+	}
+	if (av->kind == GS_AVAIL_WINDOW) {
+		if (!has_from)
+			S_err(r, n, "element 'availability' of kind 'window': missing attribute 'from'");
+		if (!has_to)
+			S_err(r, n, "element 'availability' of kind 'window': missing attribute 'to'");
+		if (av->from && av->to && strcmp(av->from, av->to) > 0)
+			S_err(r, n, "element 'availability': window starts after it ends (from '%s' is after to '%s')",
+			      av->from, av->to);
+	} else if (av->kind != GS_AVAIL_UNKNOWN) {
+		if (has_from)
+			S_err(r, n, "element 'availability' of kind '%s': attribute 'from' is only allowed with kind 'window'",
+			      kind);
+		if (has_to)
+			S_err(r, n, "element 'availability' of kind '%s': attribute 'to' is only allowed with kind 'window'",
+			      kind);
+	}
+	if (stock) {
+		if (av->kind != GS_AVAIL_STOCK && av->kind != GS_AVAIL_UNKNOWN)
+			S_err(r, n, "element 'availability' of kind '%s': attribute 'stock' is only allowed with kind 'stock'",
+			      kind);
+		else if (S_positive(r, n, "availability", "stock",
+				    "a positive whole number of lots (use kind 'unavailable' for none)",
+				    &av->stock))
+			av->has_stock = 1;
+	}
+	S_claim(r, n, "availability", &av->claim);
+	free(kind);
+	free(stock);
+}
+
+static void S_read_software(S_reader *r, const xmlNode *n, gs_software *s)
+{
+	char *inst = S_attr(n, "installed");
+
+	s->name = S_text(r, n, "software", "name");
+	s->installed = inst && strcmp(inst, "true") == 0;
+	free(inst);
+	S_claim(r, n, "software", &s->claim);
+}
+
+static char *S_content(const xmlNode *n)
+{
+	xmlChar *v = xmlNodeGetContent(n);
+	char *r = S_xstrdup(v ? (const char *)v : "");
+
+	xmlFree(v);
+	return r;
+}
+
+/*
+ * Reads one offer. The schema has already said whether each element is
+ * where it should be; here a repeated element keeps its first occurrence.
+ */
+static void S_read_offer(S_reader *r, const xmlNode *on, gs_offer *o)
+{
+	const xmlNode *n;
+	size_t plan_alloc = 0, sw_alloc = 0;
+	int seen_gpu = 0, seen_lot = 0, seen_mem = 0, seen_decl = 0;
+	int seen_avail = 0, seen_host = 0, seen_ic = 0, seen_notes = 0;
+
+	o->id = S_attr(on, "id");
+	if (o->id && !S_valid_id(o->id))
+		S_err(r, on, "element 'offer', attribute 'id': expected 1 to 64 of a-z, 0-9, '-', '.', '_' starting with a letter or digit, found '%s'",
+		      o->id);
+	o->provider = S_text(r, on, "offer", "provider");
+	o->segment = S_attr(on, "segment");
+	for (n = on->children; n; n = n->next) {
+		if (S_is(n, "gpu") && !seen_gpu++) {
+			o->gpu_model = S_text(r, n, "gpu", "model");
+			o->device_name = S_text(r, n, "gpu", "device-name");
+		} else if (S_is(n, "lot") && !seen_lot++) {
+			S_positive(r, n, "lot", "cards", "a positive whole number of cards", &o->cards);
+		} else if (S_is(n, "memory") && !seen_mem++) {
+			S_gb(r, n, "memory", "nominal-gb", &o->nominal_gb_text, &o->nominal_bytes);
+			S_claim(r, n, "memory", &o->memory_claim);
+		} else if (S_is(n, "declared-bytes") && !seen_decl++) {
+			if (S_positive(r, n, "declared-bytes", "value",
+				       "a positive whole number of bytes, at most 18446744073709551615",
+				       &o->declared_bytes))
+				o->has_declared_bytes = 1;
+			S_claim(r, n, "declared-bytes", &o->declared_claim);
+		} else if (S_is(n, "plan")) {
+			o->plans = S_grow(o->plans, &plan_alloc, o->nplans, sizeof(*o->plans));
+			S_read_plan(r, n, &o->plans[o->nplans++]);
+		} else if (S_is(n, "availability") && !seen_avail++) {
+			S_read_availability(r, n, &o->availability);
+		} else if (S_is(n, "software")) {
+			o->software = S_grow(o->software, &sw_alloc, o->nsoftware, sizeof(*o->software));
+			S_read_software(r, n, &o->software[o->nsoftware++]);
+		} else if (S_is(n, "host") && !seen_host++) {
+			if (S_gb(r, n, "host", "ram-gb", NULL, &o->host_ram_bytes))
+				o->has_host_ram = 1;
+			S_claim(r, n, "host", &o->host_ram_claim);
+		} else if (S_is(n, "interconnect") && !seen_ic++) {
+			o->interconnect = S_text(r, n, "interconnect", "name");
+			S_claim(r, n, "interconnect", &o->interconnect_claim);
+		} else if (S_is(n, "notes") && !seen_notes++) {
+			o->notes = S_content(n);
+		}
+	}
+}
+
+static void S_read_catalog(S_reader *r, const xmlNode *root, gs_catalog *c)
+{
+	const xmlNode *n, **where = NULL;
+	size_t alloc = 0, i, j;
+
+	if (!S_is(root, "catalog"))
+		return; /* the schema says what the root should be */
+	c->title = S_attr(root, "title");
+	for (n = root->children; n; n = n->next) {
+		if (!S_is(n, "offer"))
+			continue;
+		if (c->noffers == alloc) {
+			size_t wa = alloc;
+			c->offers = S_grow(c->offers, &alloc, c->noffers, sizeof(*c->offers));
+			where = S_grow(where, &wa, c->noffers, sizeof(*where));
+		}
+		where[c->noffers] = n;
+		S_read_offer(r, n, &c->offers[c->noffers++]);
+	}
+	for (i = 1; i < c->noffers; i++) {
+		if (!c->offers[i].id)
+			continue;
+		for (j = 0; j < i; j++) {
+			if (c->offers[j].id && strcmp(c->offers[i].id, c->offers[j].id) == 0) {
+				S_err(r, where[i], "element 'offer': duplicate id '%s' (first used at line %d)",
+				      c->offers[i].id, S_line(where[j]));
+				break;
+			}
+		}
+	}
+	free(where);
+}
+
+/*** the public functions ***/
+
+/*
+ * The schema and the checks of meaning run one after the other: put the
+ * errors of this file back in document order (stable, so that errors on
+ * one line keep the order in which they were found).
+ */
+static void S_sort_by_line(gs_diag *d, size_t first)
+{
+	size_t i, j;
+
+	for (i = first + 1; i < d->count; i++) {
+		gs_diag_item it = d->items[i];
+		for (j = i; j > first && d->items[j - 1].line > it.line; j--)
+			d->items[j] = d->items[j - 1];
+		d->items[j] = it;
+	}
+}
+
+int gs_catalog_read(const char *path, const char *schema_path,
+		    gs_catalog *c, gs_diag *d)
+{
+	S_reader r;
+	xmlParserCtxtPtr ctxt;
+	xmlDocPtr doc = NULL;
+	xmlExternalEntityLoader prev_loader;
+	xmlStructuredErrorFunc prev_serror;
+	void *prev_serror_ctx;
+	xmlGenericErrorFunc prev_generic;
+	void *prev_generic_ctx;
+	size_t first;
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	memset(&r, 0, sizeof(r));
+	first = d->count;
+	r.path = path;
+	r.schema = schema_path;
+	r.d = d;
+	c->path = S_xstrdup(path);
+
+	/* A clear message for the common case, before libxml2 says it its way. */
+	f = fopen(path, "rb");
+	if (!f) {
+		gs_diag_add(d, path, 0, 0, NULL, "cannot open '%s': %s", path, strerror(errno));
+		gs_catalog_release(c);
+		return -1;
+	}
+	fclose(f);
+
+	xmlInitParser();
+	prev_loader = xmlGetExternalEntityLoader();
+	prev_serror = xmlStructuredError;
+	prev_serror_ctx = xmlStructuredErrorContext;
+	prev_generic = xmlGenericError;
+	prev_generic_ctx = xmlGenericErrorContext;
+	S_allow_main = path;
+	S_allow_schema = schema_path;
+	S_loading = &r;
+	xmlSetExternalEntityLoader(S_entity_loader);
+	xmlSetStructuredErrorFunc(NULL, S_on_global_error);
+	xmlSetGenericErrorFunc(NULL, S_on_generic_error);
+
+	ctxt = xmlNewParserCtxt();
+	if (!ctxt) {
+		fputs("gpusheet: out of memory\n", stderr);
+		abort();
+	}
+	ctxt->_private = &r;
+	ctxt->sax->serror = S_on_parse_error;
+	ctxt->sax->internalSubset = S_on_internal_subset;
+	doc = xmlCtxtReadFile(ctxt, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	if (r.saw_dtd || (doc && (doc->intSubset || doc->extSubset))) {
+		gs_diag_add(d, path, r.saw_dtd, 0, NULL,
+			    "document type declaration refused: a catalog must not have a DTD or declare entities");
+		r.nerrors++;
+	} else if (!doc && r.nerrors == 0) {
+		gs_diag_add(d, path, 0, 0, NULL, "cannot parse the catalog");
+		r.nerrors++;
+	} else if (doc && r.nerrors == 0) {
+		S_validate(&r, doc);
+		S_read_catalog(&r, xmlDocGetRootElement(doc), c);
+	}
+	xmlFreeParserCtxt(ctxt);
+	xmlFreeDoc(doc);
+
+	xmlSetExternalEntityLoader(prev_loader);
+	xmlSetStructuredErrorFunc(prev_serror_ctx, prev_serror);
+	xmlSetGenericErrorFunc(prev_generic_ctx, prev_generic);
+	S_allow_main = S_allow_schema = NULL;
+	S_loading = NULL;
+	free(r.explained);
+	S_sort_by_line(d, first);
+
+	if (r.nerrors > 0) {
+		gs_catalog_release(c);
+		return -1;
+	}
+	return 0;
+}
+
+static void S_claim_release(gs_claim *cl)
+{
+	free(cl->source);
+	free(cl->date);
+}
+
+void gs_catalog_release(gs_catalog *c)
+{
+	size_t i, j;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->noffers; i++) {
+		gs_offer *o = &c->offers[i];
+		free(o->id);
+		free(o->provider);
+		free(o->gpu_model);
+		free(o->device_name);
+		free(o->segment);
+		free(o->nominal_gb_text);
+		S_claim_release(&o->memory_claim);
+		S_claim_release(&o->declared_claim);
+		for (j = 0; j < o->nplans; j++) {
+			free(o->plans[j].currency);
+			S_claim_release(&o->plans[j].claim);
+		}
+		free(o->plans);
+		free(o->availability.from);
+		free(o->availability.to);
+		S_claim_release(&o->availability.claim);
+		for (j = 0; j < o->nsoftware; j++) {
+			free(o->software[j].name);
+			S_claim_release(&o->software[j].claim);
+		}
+		free(o->software);
+		S_claim_release(&o->host_ram_claim);
+		free(o->interconnect);
+		S_claim_release(&o->interconnect_claim);
+		free(o->notes);
+	}
+	free(c->offers);
+	free(c->path);
+	free(c->title);
+	memset(c, 0, sizeof(*c));
+}
+
+const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id)
+{
+	size_t i;
+
+	if (!c || !id)
+		return NULL;
+	for (i = 0; i < c->noffers; i++)
+		if (c->offers[i].id && strcmp(c->offers[i].id, id) == 0)
+			return &c->offers[i];
+	return NULL;
+}
