@@ -1,0 +1,352 @@
+/* doc: a small builder over cmark-gfm trees. */
+#include "doc.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Exported by libcmark-gfm-extensions but declared in no installed header. */
+extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
+
+static cmark_syntax_extension *S_table_ext(void)
+{
+	static cmark_syntax_extension *ext;
+
+	if (!ext) {
+		cmark_gfm_core_extensions_ensure_registered();
+		ext = cmark_find_syntax_extension("table");
+		if (!ext)
+			abort();
+	}
+	return ext;
+}
+
+static void *S_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+static char *S_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(S_xmalloc(n), s, n);
+}
+
+int gs_doc_init(gs_doc *d)
+{
+	memset(d, 0, sizeof(*d));
+	S_table_ext();
+	d->root = cmark_node_new(CMARK_NODE_DOCUMENT);
+	return d->root ? 0 : -1;
+}
+
+void gs_doc_release(gs_doc *d)
+{
+	size_t i;
+
+	if (d->root)
+		cmark_node_free(d->root);
+	for (i = 0; i < d->ncaptions; i++)
+		free(d->captions[i]);
+	free(d->captions);
+	memset(d, 0, sizeof(*d));
+}
+
+static cmark_node *S_append(cmark_node *parent, cmark_node *child)
+{
+	if (!child || !cmark_node_append_child(parent, child))
+		abort();
+	return child;
+}
+
+void gs_doc_text(cmark_node *inl, const char *text)
+{
+	cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+
+	cmark_node_set_literal(t, text ? text : "");
+	S_append(inl, t);
+}
+
+void gs_doc_textf(cmark_node *inl, const char *fmt, ...)
+{
+	va_list ap;
+	char *buf;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	buf = S_xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+	va_start(ap, fmt);
+	vsnprintf(buf, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	va_end(ap);
+	gs_doc_text(inl, buf);
+	free(buf);
+}
+
+cmark_node *gs_doc_heading(cmark_node *parent, int level, const char *text)
+{
+	cmark_node *h = S_append(parent, cmark_node_new(CMARK_NODE_HEADING));
+
+	cmark_node_set_heading_level(h, level);
+	gs_doc_text(h, text);
+	return h;
+}
+
+cmark_node *gs_doc_para(cmark_node *parent)
+{
+	return S_append(parent, cmark_node_new(CMARK_NODE_PARAGRAPH));
+}
+
+void gs_doc_strong(cmark_node *inl, const char *text)
+{
+	gs_doc_text(S_append(inl, cmark_node_new(CMARK_NODE_STRONG)), text);
+}
+
+void gs_doc_code(cmark_node *inl, const char *text)
+{
+	cmark_node *c = S_append(inl, cmark_node_new(CMARK_NODE_CODE));
+
+	cmark_node_set_literal(c, text ? text : "");
+}
+
+void gs_doc_link(cmark_node *inl, const char *url, const char *text)
+{
+	cmark_node *l = S_append(inl, cmark_node_new(CMARK_NODE_LINK));
+
+	cmark_node_set_url(l, url);
+	gs_doc_text(l, text);
+}
+
+void gs_doc_image(cmark_node *inl, const char *url, const char *alt)
+{
+	cmark_node *l = S_append(inl, cmark_node_new(CMARK_NODE_IMAGE));
+
+	cmark_node_set_url(l, url);
+	gs_doc_text(l, alt);
+}
+
+cmark_node *gs_doc_list(cmark_node *parent, int ordered)
+{
+	cmark_node *l = S_append(parent, cmark_node_new(CMARK_NODE_LIST));
+
+	cmark_node_set_list_type(l, ordered ? CMARK_ORDERED_LIST : CMARK_BULLET_LIST);
+	cmark_node_set_list_tight(l, 1);
+	if (ordered)
+		cmark_node_set_list_start(l, 1);
+	return l;
+}
+
+cmark_node *gs_doc_item(cmark_node *list)
+{
+	cmark_node *it = S_append(list, cmark_node_new(CMARK_NODE_ITEM));
+
+	return gs_doc_para(it);
+}
+
+cmark_node *gs_doc_quote(cmark_node *parent)
+{
+	return S_append(parent, cmark_node_new(CMARK_NODE_BLOCK_QUOTE));
+}
+
+cmark_node *gs_doc_table(gs_doc *d, cmark_node *parent, const char *caption,
+			 size_t ncols, const char *const *headers)
+{
+	cmark_syntax_extension *ext = S_table_ext();
+	cmark_node *table = cmark_node_new_with_ext(CMARK_NODE_TABLE, ext);
+	uint8_t *align = calloc(ncols, 1);
+	cmark_node *row;
+	size_t i;
+
+	if (!table || !align)
+		abort();
+	S_append(parent, table);
+	cmark_gfm_extensions_set_table_columns(table, (uint16_t)ncols);
+	cmark_gfm_extensions_set_table_alignments(table, (uint16_t)ncols, align);
+	free(align);
+	row = gs_doc_row(table);
+	cmark_gfm_extensions_set_table_row_is_header(row, 1);
+	for (i = 0; i < ncols; i++)
+		gs_doc_cell_text(row, headers[i]);
+	if (d->ncaptions == d->acaptions) {
+		d->acaptions = d->acaptions ? d->acaptions * 2 : 16;
+		d->captions = realloc(d->captions, d->acaptions * sizeof(*d->captions));
+		if (!d->captions)
+			abort();
+	}
+	d->captions[d->ncaptions++] = S_strdup(caption);
+	return table;
+}
+
+cmark_node *gs_doc_row(cmark_node *table)
+{
+	return S_append(table, cmark_node_new_with_ext(CMARK_NODE_TABLE_ROW, S_table_ext()));
+}
+
+cmark_node *gs_doc_cell(cmark_node *row)
+{
+	return S_append(row, cmark_node_new_with_ext(CMARK_NODE_TABLE_CELL, S_table_ext()));
+}
+
+cmark_node *gs_doc_cell_text(cmark_node *row, const char *text)
+{
+	cmark_node *c = gs_doc_cell(row);
+
+	gs_doc_text(c, text);
+	return c;
+}
+
+/* Replaces node by a text node holding `text`; returns the new node. */
+static cmark_node *S_replace_with_text(cmark_node *node, const char *text)
+{
+	cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+
+	cmark_node_set_literal(t, text ? text : "");
+	cmark_node_replace(node, t);
+	cmark_node_free(node);
+	return t;
+}
+
+/* Concatenated text of an inline subtree (alt text of images). */
+static void S_plain(cmark_node *n, char **buf, size_t *len)
+{
+	cmark_node *c;
+	const char *lit;
+
+	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+		lit = cmark_node_get_literal(c);
+		if (lit && (cmark_node_get_type(c) == CMARK_NODE_TEXT ||
+			    cmark_node_get_type(c) == CMARK_NODE_CODE)) {
+			size_t l = strlen(lit);
+			*buf = realloc(*buf, *len + l + 1);
+			if (!*buf)
+				abort();
+			memcpy(*buf + *len, lit, l + 1);
+			*len += l;
+		}
+		S_plain(c, buf, len);
+	}
+}
+
+static void S_defuse(cmark_node *n)
+{
+	cmark_node *c = cmark_node_first_child(n), *next;
+
+	while (c) {
+		cmark_node_type ty = cmark_node_get_type(c);
+		next = cmark_node_next(c);
+		if (ty == CMARK_NODE_HTML_INLINE) {
+			S_replace_with_text(c, cmark_node_get_literal(c));
+		} else if (ty == CMARK_NODE_HTML_BLOCK) {
+			cmark_node *p = cmark_node_new(CMARK_NODE_PARAGRAPH);
+			const char *lit = cmark_node_get_literal(c);
+			gs_doc_text(p, lit);
+			cmark_node_replace(c, p);
+			cmark_node_free(c);
+		} else if (ty == CMARK_NODE_IMAGE || ty == CMARK_NODE_LINK) {
+			char *txt = NULL;
+			size_t len = 0;
+			S_plain(c, &txt, &len);
+			S_replace_with_text(c, txt ? txt : "");
+			free(txt);
+		} else {
+			S_defuse(c);
+		}
+		c = next;
+	}
+}
+
+void gs_doc_user_markdown(cmark_node *parent, const char *md)
+{
+	cmark_node *doc = cmark_parse_document(md, strlen(md), CMARK_OPT_DEFAULT);
+	cmark_node *c;
+
+	if (!doc)
+		abort();
+	S_defuse(doc);
+	while ((c = cmark_node_first_child(doc)) != NULL) {
+		cmark_node_unlink(c);
+		S_append(parent, c);
+	}
+	cmark_node_free(doc);
+}
+
+char *gs_doc_render_markdown(const gs_doc *d)
+{
+	return cmark_render_commonmark(d->root, CMARK_OPT_DEFAULT, 0);
+}
+
+/* Escapes s for HTML text into a fresh string. */
+static void S_buf_escaped(char **out, size_t *len, size_t *cap, const char *s);
+
+static void S_buf_add(char **out, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		while (*len + n + 1 > *cap)
+			*cap = *cap ? *cap * 2 : 4096;
+		*out = realloc(*out, *cap);
+		if (!*out)
+			abort();
+	}
+	memcpy(*out + *len, s, n);
+	*len += n;
+	(*out)[*len] = '\0';
+}
+
+static void S_buf_escaped(char **out, size_t *len, size_t *cap, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': S_buf_add(out, len, cap, "&lt;", 4); break;
+		case '>': S_buf_add(out, len, cap, "&gt;", 4); break;
+		case '&': S_buf_add(out, len, cap, "&amp;", 5); break;
+		case '"': S_buf_add(out, len, cap, "&quot;", 6); break;
+		default: S_buf_add(out, len, cap, s, 1); break;
+		}
+	}
+}
+
+char *gs_doc_render_html(const gs_doc *d)
+{
+	char *html = cmark_render_html(d->root, CMARK_OPT_DEFAULT, NULL);
+	char *out = NULL;
+	size_t len = 0, cap = 0, ntable = 0;
+	const char *p = html;
+
+	/* One linear pass: <table> gets its caption, <th> its scope. */
+	while (*p) {
+		const char *lt = strchr(p, '<');
+		if (!lt) {
+			S_buf_add(&out, &len, &cap, p, strlen(p));
+			break;
+		}
+		S_buf_add(&out, &len, &cap, p, (size_t)(lt - p));
+		if (strncmp(lt, "<table>", 7) == 0) {
+			S_buf_add(&out, &len, &cap, "<table>\n<caption>", 17);
+			if (ntable < d->ncaptions)
+				S_buf_escaped(&out, &len, &cap, d->captions[ntable]);
+			ntable++;
+			S_buf_add(&out, &len, &cap, "</caption>", 10);
+			p = lt + 7;
+		} else if (strncmp(lt, "<th", 3) == 0 && (lt[3] == '>' || lt[3] == ' ')) {
+			S_buf_add(&out, &len, &cap, "<th scope=\"col\"", 15);
+			p = lt + 3;
+		} else {
+			S_buf_add(&out, &len, &cap, "<", 1);
+			p = lt + 1;
+		}
+	}
+	free(html);
+	if (!out)
+		out = S_strdup("");
+	return out;
+}

@@ -1,0 +1,61 @@
+/*
+ * doc: a small builder over cmark-gfm trees, shared by the sheet and the
+ * site pages, so that both are one document rendered several ways.
+ *
+ * Invariants: every string given here enters the tree as a TEXT or CODE
+ * node, never as HTML or Markdown source, so that it is escaped by
+ * construction in both renderings. Tables always get their alignments set
+ * (an unset alignment array crashes cmark-gfm's renderer).
+ */
+#ifndef GS_DOC_H
+#define GS_DOC_H
+
+#define CMARK_NO_SHORT_NAMES
+#include <cmark-gfm.h>
+#include <stddef.h>
+
+typedef struct {
+	cmark_node *root;
+	/* Caption of every table, in document order, for the HTML <caption>. */
+	char **captions;
+	size_t ncaptions, acaptions;
+} gs_doc;
+
+int gs_doc_init(gs_doc *d);
+void gs_doc_release(gs_doc *d);
+
+cmark_node *gs_doc_heading(cmark_node *parent, int level, const char *text);
+cmark_node *gs_doc_para(cmark_node *parent);
+/* Appends inline content to a paragraph, heading or cell. */
+void gs_doc_text(cmark_node *inl, const char *text);
+void gs_doc_textf(cmark_node *inl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gs_doc_strong(cmark_node *inl, const char *text);
+void gs_doc_code(cmark_node *inl, const char *text);
+/* A link whose text and URL are both plain strings (URL built by us). */
+void gs_doc_link(cmark_node *inl, const char *url, const char *text);
+void gs_doc_image(cmark_node *inl, const char *url, const char *alt);
+cmark_node *gs_doc_list(cmark_node *parent, int ordered);
+/* A list item holding one paragraph; returns the paragraph. */
+cmark_node *gs_doc_item(cmark_node *list);
+cmark_node *gs_doc_quote(cmark_node *parent);
+
+/* Tables: a caption (kept for HTML), a header row, then body rows. */
+cmark_node *gs_doc_table(gs_doc *d, cmark_node *parent, const char *caption,
+			 size_t ncols, const char *const *headers);
+cmark_node *gs_doc_row(cmark_node *table);
+/* Appends a cell to a row and returns it, to fill with gs_doc_text etc. */
+cmark_node *gs_doc_cell(cmark_node *row);
+cmark_node *gs_doc_cell_text(cmark_node *row, const char *text);
+
+/*
+ * User-written Markdown (notes): parsed without raw HTML; HTML nodes become
+ * text, images become their alt text and links keep only their text, so that
+ * nothing in it can run, load or point anywhere. Appended to parent.
+ */
+void gs_doc_user_markdown(cmark_node *parent, const char *md);
+
+char *gs_doc_render_markdown(const gs_doc *d);
+/* HTML body, with table captions and header scopes added. */
+char *gs_doc_render_html(const gs_doc *d);
+
+#endif
