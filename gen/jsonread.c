@@ -487,7 +487,8 @@ int gs_jr_v_enum(gs_jr *r, json_t *v, const char *path,
 			}
 		}
 	}
-	S_puts(&b, "one of ");
+	if (names[0] && names[1])
+		S_puts(&b, "one of ");
 	for (n = names; *n; n++) {
 		if (n != names)
 			S_puts(&b, ", ");

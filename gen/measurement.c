@@ -1,0 +1,463 @@
+/* measurement: raw memory measurements, read strictly from JSON (docs/formats.md §3). */
+#include "measurement.h"
+#include "jsonread.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define S_MAX ((uint64_t)INT64_MAX)
+
+static const char *const S_status_names[] = { "ok", "failed", "not_run", NULL };
+
+const char *gs_phase_status_id(gs_phase_status s)
+{
+	switch (s) {
+	case GS_PHASE_OK: return "ok";
+	case GS_PHASE_FAILED: return "failed";
+	case GS_PHASE_NOT_RUN: return "not_run";
+	}
+	return "unknown";
+}
+
+int gs_measurement_ok(const gs_measurement *m)
+{
+	size_t i;
+
+	if (m->nphases == 0)
+		return 0;
+	for (i = 0; i < m->nphases; i++)
+		if (m->phases[i].status != GS_PHASE_OK)
+			return 0;
+	return 1;
+}
+
+const gs_phase *gs_measurement_failure(const gs_measurement *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nphases; i++)
+		if (m->phases[i].status == GS_PHASE_FAILED)
+			return &m->phases[i];
+	return NULL;
+}
+
+const gs_kv *gs_measurement_dim(const gs_measurement *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->ndims; i++)
+		if (strcmp(m->dims[i].name, name) == 0)
+			return &m->dims[i];
+	return NULL;
+}
+
+static void *S_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+static void S_free_kvs(gs_kv *kv, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(kv[i].name);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+void gs_measurement_release(gs_measurement *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	free(m->path);
+	free(m->schema);
+	free(m->synthetic_note);
+	free(m->produced_by);
+	free(m->date);
+	free(m->code);
+	free(m->revision);
+	free(m->input_set);
+	S_free_kvs(m->dims, m->ndims);
+	for (i = 0; i < m->ndevices; i++) {
+		free(m->devices[i].name);
+		free(m->devices[i].compute_capability);
+	}
+	free(m->devices);
+	free(m->driver);
+	free(m->runtime);
+	free(m->backend);
+	free(m->allocator_backend);
+	S_free_kvs(m->allocator_settings, m->nallocator_settings);
+	S_free_kvs(m->frameworks, m->nframeworks);
+	free(m->process);
+	for (i = 0; i < m->nphases; i++) {
+		free(m->phases[i].name);
+		free(m->phases[i].error);
+	}
+	free(m->phases);
+	memset(m, 0, sizeof(*m));
+}
+
+/* A counter: integer >= 0 (0 bytes is a real reading), or null / absent: missing. */
+static void S_opt(gs_jr *r, json_t *obj, const char *path, const char *key,
+		  uint64_t min, gs_opt_u64 *out)
+{
+	uint64_t v;
+
+	out->has = 0;
+	out->v = 0;
+	if (gs_jr_uint(r, obj, path, key, GS_JR_NULLABLE, min, S_MAX, &v) == 1) {
+		out->v = v;
+		out->has = 1;
+	}
+}
+
+static int S_cmp_kv(const void *a, const void *b)
+{
+	return strcmp(((const gs_kv *)a)->name, ((const gs_kv *)b)->name);
+}
+
+/*
+ * An object of name -> value, sorted by name so that output does not
+ * depend on key order. Values are non-empty strings, or (allow_numbers)
+ * integers >= min_number kept also as decimal text.
+ */
+static void S_read_map(gs_jr *r, json_t *obj, const char *path, int allow_numbers,
+		       uint64_t min_number, gs_kv **out, size_t *nout)
+{
+	const char *key;
+	json_t *val;
+	gs_kv *kv;
+	size_t n = 0;
+
+	if (gs_jr_v_object(r, obj, path, NULL) != 0)
+		return;
+	kv = S_calloc(json_object_size(obj), sizeof(*kv));
+	json_object_foreach(obj, key, val) {
+		char *kp = gs_jr_path_key(path, key);
+		gs_kv e;
+		memset(&e, 0, sizeof(e));
+		if (!*key) {
+			gs_jr_error(r, kp, "expected a non-empty name");
+		} else if (allow_numbers && json_is_integer(val)) {
+			char num[32];
+			if (gs_jr_v_uint(r, val, kp, min_number, S_MAX, &e.number) == 0) {
+				snprintf(num, sizeof(num), "%" PRIu64, e.number);
+				e.name = gs_jr_strdup(key);
+				e.value = gs_jr_strdup(num);
+				e.is_number = 1;
+				kv[n++] = e;
+			}
+		} else if (allow_numbers && !json_is_string(val)) {
+			char *found = gs_jr_describe(val);
+			gs_jr_error(r, kp, "expected %s or a string, found %s",
+				    min_number == 1 ? "a positive integer" : "an integer >= 0",
+				    found);
+			free(found);
+		} else if (gs_jr_v_string(r, val, kp, &e.value) == 0) {
+			e.name = gs_jr_strdup(key);
+			kv[n++] = e;
+		}
+		free(kp);
+	}
+	qsort(kv, n, sizeof(*kv), S_cmp_kv);
+	*out = kv;
+	*nout = n;
+}
+
+static void S_read_identity(gs_jr *r, gs_measurement *m, json_t *root)
+{
+	static const char *allowed[] = { "code", "revision", "input_set", "seed", NULL };
+	json_t *o;
+	char *op;
+
+	if (gs_jr_object(r, root, "$", "identity", GS_JR_REQUIRED, allowed, &o, &op) != 1)
+		return;
+	gs_jr_string(r, o, op, "code", GS_JR_REQUIRED, &m->code);
+	gs_jr_string(r, o, op, "revision", GS_JR_NULLABLE, &m->revision);
+	gs_jr_string(r, o, op, "input_set", GS_JR_NULLABLE, &m->input_set);
+	S_opt(r, o, op, "seed", 0, &m->seed);
+	free(op);
+}
+
+static void S_read_devices(gs_jr *r, gs_measurement *m, json_t *env, const char *ep)
+{
+	static const char *allowed[] = {
+		"index", "name", "total_bytes", "free_bytes", "compute_capability", NULL
+	};
+	json_t *arr;
+	char *ap;
+	size_t i, j, n = 0;
+
+	if (gs_jr_array(r, env, ep, "devices", GS_JR_REQUIRED, &arr, &ap) != 1)
+		return;
+	m->devices = S_calloc(json_array_size(arr), sizeof(*m->devices));
+	for (i = 0; i < json_array_size(arr); i++) {
+		json_t *o = json_array_get(arr, i);
+		char *ip = gs_jr_path_index(ap, i);
+		size_t before = r->errors;
+		gs_device dv;
+		memset(&dv, 0, sizeof(dv));
+		if (gs_jr_v_object(r, o, ip, allowed) == 0) {
+			gs_jr_uint(r, o, ip, "index", GS_JR_REQUIRED, 0, S_MAX, &dv.index);
+			gs_jr_string(r, o, ip, "name", GS_JR_REQUIRED, &dv.name);
+			S_opt(r, o, ip, "total_bytes", 1, &dv.total_bytes);
+			S_opt(r, o, ip, "free_bytes", 0, &dv.free_bytes);
+			gs_jr_string(r, o, ip, "compute_capability", GS_JR_NULLABLE,
+				     &dv.compute_capability);
+			if (dv.total_bytes.has && dv.free_bytes.has &&
+			    dv.free_bytes.v > dv.total_bytes.v) {
+				char *fp = gs_jr_path_key(ip, "free_bytes");
+				gs_jr_error(r, fp, "free_bytes (%" PRIu64 ") is larger than "
+					    "total_bytes (%" PRIu64 ")",
+					    dv.free_bytes.v, dv.total_bytes.v);
+				free(fp);
+			}
+			if (r->errors == before) {
+				for (j = 0; j < n; j++) {
+					if (m->devices[j].index == dv.index) {
+						char *xp = gs_jr_path_key(ip, "index");
+						gs_jr_error(r, xp, "device index %" PRIu64
+							    " appears twice", dv.index);
+						free(xp);
+					}
+				}
+			}
+		}
+		if (r->errors == before) {
+			m->devices[n++] = dv;
+		} else {
+			free(dv.name);
+			free(dv.compute_capability);
+		}
+		free(ip);
+	}
+	m->ndevices = n;
+	free(ap);
+}
+
+static void S_read_environment(gs_jr *r, gs_measurement *m, json_t *root)
+{
+	static const char *allowed[] = {
+		"devices", "driver", "runtime", "backend", "allocator", "frameworks", NULL
+	};
+	static const char *alloc_keys[] = { "backend", "settings", NULL };
+	static const char *const backends[] = { "cuda", "hip", NULL };
+	json_t *env, *o, *v;
+	char *ep, *op, *vp;
+	int b;
+
+	if (gs_jr_object(r, root, "$", "environment", GS_JR_REQUIRED, allowed, &env, &ep) != 1)
+		return;
+	S_read_devices(r, m, env, ep);
+	gs_jr_string(r, env, ep, "driver", GS_JR_NULLABLE, &m->driver);
+	gs_jr_string(r, env, ep, "runtime", GS_JR_NULLABLE, &m->runtime);
+	if (gs_jr_enum(r, env, ep, "backend", GS_JR_REQUIRED, backends, &b) == 1)
+		m->backend = gs_jr_strdup(backends[b]);
+	if (gs_jr_object(r, env, ep, "allocator", GS_JR_NULLABLE, alloc_keys, &o, &op) == 1) {
+		gs_jr_string(r, o, op, "backend", GS_JR_NULLABLE, &m->allocator_backend);
+		v = gs_jr_member(r, o, op, "settings", GS_JR_NULLABLE, &vp);
+		if (v) {
+			S_read_map(r, v, vp, 1, 0, &m->allocator_settings,
+				   &m->nallocator_settings);
+			free(vp);
+		}
+		free(op);
+	}
+	v = gs_jr_member(r, env, ep, "frameworks", GS_JR_NULLABLE, &vp);
+	if (v) {
+		S_read_map(r, v, vp, 0, 0, &m->frameworks, &m->nframeworks);
+		free(vp);
+	}
+	free(ep);
+}
+
+static void S_read_protocol(gs_jr *r, gs_measurement *m, json_t *root)
+{
+	static const char *allowed[] = {
+		"process", "order", "warmup", "repeats", "empty_cache", NULL
+	};
+	static const char *const processes[] = { "fresh", "reused", NULL };
+	json_t *o;
+	char *op;
+	int p;
+
+	if (gs_jr_object(r, root, "$", "protocol", GS_JR_REQUIRED, allowed, &o, &op) != 1)
+		return;
+	if (gs_jr_enum(r, o, op, "process", GS_JR_REQUIRED, processes, &p) == 1)
+		m->process = gs_jr_strdup(processes[p]);
+	S_opt(r, o, op, "order", 1, &m->order);
+	S_opt(r, o, op, "warmup", 0, &m->warmup);
+	S_opt(r, o, op, "repeats", 0, &m->repeats);
+	/* required: emptying the cache changes the protocol, it cannot default */
+	gs_jr_bool(r, o, op, "empty_cache", GS_JR_REQUIRED, &m->empty_cache);
+	free(op);
+}
+
+/* A peak is a maximum since the reset that followed `start`: never below start or end. */
+static void S_check_peak(gs_jr *r, const char *path, const char *what,
+			 gs_opt_u64 start, gs_opt_u64 peak, gs_opt_u64 end)
+{
+	if (peak.has && start.has && peak.v < start.v)
+		gs_jr_error(r, path, "%s.peak (%" PRIu64 ") is below %s.start (%" PRIu64 ")",
+			    what, peak.v, what, start.v);
+	if (peak.has && end.has && peak.v < end.v)
+		gs_jr_error(r, path, "%s.peak (%" PRIu64 ") is below %s.end (%" PRIu64 ")",
+			    what, peak.v, what, end.v);
+}
+
+static void S_read_counters(gs_jr *r, json_t *ph, const char *path, const char *key,
+			    int with_peak, gs_opt_u64 *start, gs_opt_u64 *peak, gs_opt_u64 *end)
+{
+	static const char *with[] = { "start", "peak", "end", NULL };
+	static const char *without[] = { "start", "end", NULL };
+	json_t *o;
+	char *op;
+
+	if (gs_jr_object(r, ph, path, key, GS_JR_NULLABLE, with_peak ? with : without,
+			 &o, &op) != 1)
+		return;
+	S_opt(r, o, op, "start", 0, start);
+	if (with_peak)
+		S_opt(r, o, op, "peak", 0, peak);
+	S_opt(r, o, op, "end", 0, end);
+	if (with_peak)
+		S_check_peak(r, op, key, *start, *peak, *end);
+	free(op);
+}
+
+static void S_read_phases(gs_jr *r, gs_measurement *m, json_t *root)
+{
+	static const char *allowed[] = {
+		"name", "device", "status", "error", "allocated", "reserved",
+		"device_used", "elapsed_us", NULL
+	};
+	json_t *arr;
+	char *ap;
+	size_t i, j, n = 0;
+
+	if (gs_jr_array(r, root, "$", "phases", GS_JR_REQUIRED, &arr, &ap) != 1)
+		return;
+	if (json_array_size(arr) == 0)
+		gs_jr_error(r, ap, "expected at least one phase");
+	m->phases = S_calloc(json_array_size(arr), sizeof(*m->phases));
+	for (i = 0; i < json_array_size(arr); i++) {
+		json_t *o = json_array_get(arr, i);
+		char *ip = gs_jr_path_index(ap, i);
+		size_t before = r->errors;
+		gs_phase ph;
+		int st = -1, has_dev = 0;
+		memset(&ph, 0, sizeof(ph));
+		if (gs_jr_v_object(r, o, ip, allowed) == 0) {
+			gs_jr_string(r, o, ip, "name", GS_JR_REQUIRED, &ph.name);
+			has_dev = gs_jr_uint(r, o, ip, "device", GS_JR_REQUIRED, 0, S_MAX,
+					     &ph.device) == 1;
+			if (gs_jr_enum(r, o, ip, "status", GS_JR_REQUIRED, S_status_names,
+				       &st) == 1)
+				ph.status = (gs_phase_status)st;
+			gs_jr_string(r, o, ip, "error", GS_JR_NULLABLE, &ph.error);
+			if (st == GS_PHASE_FAILED && !ph.error && !json_is_string(json_object_get(o, "error")))
+				gs_jr_error(r, ip, "a failed phase needs its error text in \"error\"");
+			if (st == GS_PHASE_OK && ph.error) {
+				char *xp = gs_jr_path_key(ip, "error");
+				gs_jr_error(r, xp, "a phase with status \"ok\" has no error: "
+					    "use \"failed\", or null");
+				free(xp);
+			}
+			S_read_counters(r, o, ip, "allocated", 1, &ph.alloc_start,
+					&ph.alloc_peak, &ph.alloc_end);
+			S_read_counters(r, o, ip, "reserved", 1, &ph.reserved_start,
+					&ph.reserved_peak, &ph.reserved_end);
+			S_read_counters(r, o, ip, "device_used", 0, &ph.used_start, NULL,
+					&ph.used_end);
+			S_opt(r, o, ip, "elapsed_us", 0, &ph.elapsed_us);
+			/* a phase record is about one device of the environment */
+			if (has_dev && m->ndevices > 0) {
+				int known = 0;
+				for (j = 0; j < m->ndevices; j++)
+					if (m->devices[j].index == ph.device)
+						known = 1;
+				if (!known) {
+					char *dp = gs_jr_path_key(ip, "device");
+					gs_jr_error(r, dp, "device %" PRIu64 " is not among "
+						    "environment.devices", ph.device);
+					free(dp);
+				}
+			}
+			if (ph.name)
+				ph.warm = strcmp(ph.name, "warmup") == 0 ||
+					  strcmp(ph.name, "warm_forward") == 0;
+		}
+		if (r->errors == before) {
+			m->phases[n++] = ph;
+		} else {
+			free(ph.name);
+			free(ph.error);
+		}
+		free(ip);
+	}
+	m->nphases = n;
+	free(ap);
+}
+
+int gs_measurement_read(const char *path, gs_measurement *m, gs_diag *d)
+{
+	static const char *allowed[] = {
+		"schema", "schema_version", "synthetic", "synthetic_note", "produced_by",
+		"date", "identity", "dimensions", "environment", "protocol", "phases", NULL
+	};
+	static const char *const schema_names[] = { "gpusheet-measurement", NULL };
+	gs_jr r;
+	json_t *root, *v;
+	char *vp;
+	int s;
+
+	memset(m, 0, sizeof(*m));
+	gs_jr_init(&r, path, d);
+	root = gs_jr_load(&r);
+	if (!root)
+		return -1;
+	m->path = gs_jr_strdup(path);
+	gs_jr_v_object(&r, root, "$", allowed);
+	if (gs_jr_enum(&r, root, "$", "schema", GS_JR_REQUIRED, schema_names, &s) == 1)
+		m->schema = gs_jr_strdup(schema_names[s]);
+	if (gs_jr_uint(&r, root, "$", "schema_version", GS_JR_REQUIRED, 0, S_MAX,
+		       &m->schema_version) == 1 && m->schema_version != 1)
+		gs_jr_error(&r, "$.schema_version", "unsupported schema_version %" PRIu64
+			    " (this gpusheet reads 1)", m->schema_version);
+	gs_jr_bool(&r, root, "$", "synthetic", GS_JR_REQUIRED, &m->synthetic);
+	gs_jr_string(&r, root, "$", "synthetic_note", GS_JR_NULLABLE, &m->synthetic_note);
+	if (m->synthetic && !m->synthetic_note && !json_is_string(json_object_get(root, "synthetic_note")))
+		gs_jr_error(&r, "$", "a synthetic measurement needs \"synthetic_note\" "
+			    "saying how it was made");
+	gs_jr_string(&r, root, "$", "produced_by", GS_JR_NULLABLE, &m->produced_by);
+	if (gs_jr_string(&r, root, "$", "date", GS_JR_NULLABLE, &m->date) == 1 &&
+	    !gs_jr_is_date(m->date) && !gs_jr_is_datetime(m->date))
+		gs_jr_error(&r, "$.date", "expected a calendar date YYYY-MM-DD or an RFC 3339 "
+			    "date-time, found \"%s\"", m->date);
+	S_read_identity(&r, m, root);
+	v = gs_jr_member(&r, root, "$", "dimensions", GS_JR_NULLABLE, &vp);
+	if (v) {
+		S_read_map(&r, v, vp, 1, 1, &m->dims, &m->ndims);
+		free(vp);
+	}
+	S_read_environment(&r, m, root);
+	S_read_protocol(&r, m, root);
+	S_read_phases(&r, m, root);
+	json_decref(root);
+	if (r.errors > 0) {
+		gs_measurement_release(m);
+		return -1;
+	}
+	return 0;
+}
