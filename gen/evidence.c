@@ -845,9 +845,10 @@ int gs_archive_write_manifest(gs_archive *a)
 	if (S_ensure_evdir(a) != 0)
 		return -1;
 	/* sort the entries (and rebuild the index) for a stable order */
-	qsort(a->entries, a->count, sizeof(*a->entries), S_entry_cmp);
-	if (a->count)
+	if (a->count > 1) {
+		qsort(a->entries, a->count, sizeof(*a->entries), S_entry_cmp);
 		S_rehash(a, a->nslots);
+	}
 
 	root = json_object();
 	entries = json_object();

@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -124,6 +123,12 @@ static void S_sort_unique(S_strvec *v)
 			v->v[o++] = v->v[i];
 	}
 	v->n = o;
+}
+
+static void S_sort(S_strvec *v)
+{
+	if (v->n > 1)
+		qsort(v->v, v->n, sizeof(*v->v), S_strptr_cmp);
 }
 
 /* Index of s in a sorted vector, or -1. */
@@ -274,6 +279,23 @@ static char *S_decode(const char *s, size_t n)
 	return r;
 }
 
+/* ASCII case-insensitive equality (not strcasecmp: <strings.h> is
+ * shadowed by gen/strings.h on the include path). */
+static int S_eq_ci(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		char x = *a, y = *b;
+		if (x >= 'A' && x <= 'Z')
+			x = (char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (char)(y - 'A' + 'a');
+		if (x != y)
+			return 0;
+		if (!x)
+			return 1;
+	}
+}
+
 static int S_has_suffix_ci(const char *s, const char *suf)
 {
 	size_t n = strlen(s), m = strlen(suf), i;
@@ -398,7 +420,7 @@ static int S_walk(S_site *s, const char *rel)
 	}
 	closedir(d);
 	free(full);
-	qsort(names.v, names.n, sizeof(*names.v), S_strptr_cmp);
+	S_sort(&names);
 	for (i = 0; i < names.n; i++) {
 		const char *name = names.v[i];
 		char kind = name[strlen(name) + 1];
@@ -577,7 +599,7 @@ static int S_has_id(const S_strvec *ids, const char *frag)
 
 static int S_frag_trivial(const char *frag)
 {
-	return frag[0] == '\0' || strcasecmp(frag, "top") == 0;
+	return frag[0] == '\0' || S_eq_ci(frag, "top");
 }
 
 /* Browsers drop tab/LF/CR anywhere and C0/space at both ends. */
@@ -967,7 +989,7 @@ static void S_check_page_links(S_site *s, xmlDocPtr doc)
 		}
 		if (strcmp(en, "meta") == 0) {
 			xmlChar *he = xmlGetProp(n, (const xmlChar *)"http-equiv");
-			refresh = he && strcasecmp((const char *)he, "refresh") == 0;
+			refresh = he && S_eq_ci((const char *)he, "refresh");
 			xmlFree(he);
 		}
 		for (at = n->properties; at; at = at->next) {
@@ -1079,14 +1101,15 @@ int gs_verify_site(const char *dir, FILE *report)
 				strerror(errno));
 		return -1;
 	}
-	qsort(s.files.v, s.files.n, sizeof(char *), S_strptr_cmp);
-	qsort(s.dirs.v, s.dirs.n, sizeof(char *), S_strptr_cmp);
-	qsort(s.pages.v, s.pages.n, sizeof(char *), S_strptr_cmp);
+	S_sort(&s.files);
+	S_sort(&s.dirs);
+	S_sort(&s.pages);
 
 	S_check_evidence(&s);
 	S_check_pages(&s);
 
-	qsort(s.probs, s.nprobs, sizeof(*s.probs), S_problem_cmp);
+	if (s.nprobs > 1)
+		qsort(s.probs, s.nprobs, sizeof(*s.probs), S_problem_cmp);
 	for (i = 0; i < s.nprobs; i++) {
 		if (report)
 			fprintf(report, "%s: %s\n", s.probs[i].path, s.probs[i].msg);
