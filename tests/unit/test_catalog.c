@@ -428,6 +428,47 @@ static void test_edges(void)
 	gs_diag_release(&d);
 }
 
+/* Nothing but the catalog and the schema is loaded, and no DTD is read. */
+static void test_loader(void)
+{
+	gs_catalog c;
+	gs_diag d = GS_DIAG_INIT;
+	char schema[4096], doc[4096], text[8192], offers[4096];
+	size_t i;
+	int refused = 0;
+
+	/* A schema that includes another file: the include is refused. */
+	snprintf(text, sizeof(text),
+		 "<?xml version=\"1.0\"?>\n"
+		 "<grammar xmlns=\"http://relaxng.org/ns/structure/1.0\">\n"
+		 "  <include href=\"%s\"/>\n"
+		 "</grammar>\n", S_schema);
+	if (OK(S_write_temp(schema, sizeof(schema), text) == 0)) {
+		S_src(offers, sizeof(offers), "catalog/offers.xml");
+		INT_EQ(gs_catalog_read(offers, schema, &c, &d), -1);
+		for (i = 0; i < d.count; i++)
+			if (strstr(d.items[i].message, "refused to load external resource"))
+				refused = 1;
+		OK(refused);
+		gs_diag_release(&d);
+		remove(schema);
+	}
+
+	/* An external DTD by SYSTEM identifier only: refused, never fetched. */
+	if (OK(S_write_temp(doc, sizeof(doc),
+			    "<?xml version=\"1.0\"?>\n"
+			    "<!DOCTYPE catalog SYSTEM \"file:///etc/passwd\">\n"
+			    "<catalog xmlns=\"https://gpusheet.example/ns/catalog/1\" title=\"t\"/>\n") == 0)) {
+		INT_EQ(gs_catalog_read(doc, S_schema, &c, &d), -1);
+		if (INT_EQ(gs_diag_count(&d), 1)) {
+			INT_EQ(d.items[0].line, 2);
+			OK(strstr(d.items[0].message, "document type declaration refused") != NULL);
+		}
+		gs_diag_release(&d);
+		remove(doc);
+	}
+}
+
 int main(void)
 {
 	S_src(S_schema, sizeof(S_schema), "catalog/catalog.rng");
@@ -436,6 +477,7 @@ int main(void)
 	test_bad_files();
 	test_meaning();
 	test_edges();
+	test_loader();
 	printf("test_catalog: %d checks, %d failed\n", S_run, S_failed);
 	return S_failed ? 1 : 0;
 }
