@@ -52,13 +52,13 @@ typedef struct {
 
 typedef struct {
 	char *id;                  /* unique in the catalog */
-	char *provider;
+	char *provider;            /* or NULL: not known (reference entries) */
 	char *gpu_model;           /* "RTX 4090" */
 	char *device_name;         /* as the device reports it, or NULL */
 	char *segment;             /* "data-centre" or "workstation", or NULL */
 	uint64_t cards;            /* cards per lot */
 	char *nominal_gb_text;     /* as the vendor states it, e.g. "24" */
-	uint64_t nominal_bytes;    /* nominal GB x 10^9 */
+	uint64_t nominal_bytes;    /* nominal GB x 10^9, per card */
 	gs_claim memory_claim;
 	uint64_t declared_bytes;   /* bytes declared by the device, per card */
 	int has_declared_bytes;
@@ -85,7 +85,11 @@ typedef struct {
 
 /*
  * Reads and validates path against schema_path (the RelaxNG file). Returns 0
- * on success; on failure adds every error to d and returns -1.
+ * on success; on failure adds every error to d (in line order) and returns
+ * -1, leaving *c zeroed. *c is overwritten: release a previous catalog first.
+ * Errors name path as given. Not thread-safe: libxml2's external entity
+ * loader, process-wide, is replaced during the call (only path and
+ * schema_path may be opened) and restored afterwards.
  */
 int gs_catalog_read(const char *path, const char *schema_path,
 		    gs_catalog *c, gs_diag *d);
