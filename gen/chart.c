@@ -1,0 +1,1530 @@
+/* chart: deterministic Cairo charts (SVG and PNG in memory). See chart.h. */
+#include "chart.h"
+
+#include <cairo.h>
+#include <cairo-ft.h>
+#include <cairo-svg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define S_W GS_CHART_WIDTH
+#define S_H GS_CHART_HEIGHT
+#define S_FONT "DejaVu Sans"
+#define S_FS 12.0          /* body text, px */
+#define S_FS_TITLE 16.0
+#define S_LABEL_MAX 512
+#define S_HALF_PI 1.5707963267948966
+#define S_GIB_D 1073741824.0
+
+/* ---------------------------------------------------------------- colours */
+
+typedef struct {
+	double r, g, b;
+} S_rgb;
+
+/* Okabe-Ito, readable with the common colour-vision deficiencies. */
+static const S_rgb S_pal[] = {
+	{ 0.000, 0.447, 0.698 },   /* blue */
+	{ 0.902, 0.624, 0.000 },   /* orange */
+	{ 0.000, 0.620, 0.451 },   /* bluish green */
+	{ 0.800, 0.475, 0.655 },   /* reddish purple */
+	{ 0.337, 0.706, 0.914 },   /* sky blue */
+	{ 0.835, 0.369, 0.000 },   /* vermillion */
+	{ 0.941, 0.894, 0.259 },   /* yellow */
+};
+#define S_NPAL (sizeof(S_pal) / sizeof(S_pal[0]))
+static const S_rgb S_ink = { 0.10, 0.10, 0.10 };
+static const S_rgb S_grey = { 0.40, 0.40, 0.40 };
+static const S_rgb S_grid = { 0.88, 0.88, 0.88 };
+static const S_rgb S_neutral = { 0.55, 0.55, 0.55 };
+static const S_rgb S_blue = { 0.000, 0.447, 0.698 };
+static const S_rgb S_orange = { 0.902, 0.624, 0.000 };
+static const S_rgb S_verm = { 0.835, 0.369, 0.000 };
+
+static void S_set(cairo_t *cr, S_rgb c)
+{
+	cairo_set_source_rgb(cr, c.r, c.g, c.b);
+}
+
+static S_rgb S_mix_white(S_rgb c, double k)
+{
+	S_rgb r;
+
+	r.r = c.r + (1.0 - c.r) * k;
+	r.g = c.g + (1.0 - c.g) * k;
+	r.b = c.b + (1.0 - c.b) * k;
+	return r;
+}
+
+static S_rgb S_darken(S_rgb c, double k)
+{
+	S_rgb r;
+
+	r.r = c.r * (1.0 - k);
+	r.g = c.g * (1.0 - k);
+	r.b = c.b * (1.0 - k);
+	return r;
+}
+
+/* ------------------------------------------------------------------ words */
+
+static const char *S_w(const char *s, const char *dflt)
+{
+	return s ? s : dflt;
+}
+
+static const char *S_prov_word(const gs_chart_text *t, gs_prov p)
+{
+	switch (p) {
+	case GS_PROV_OBSERVED:
+		return S_w(t->observed, "observed");
+	case GS_PROV_CALCULATED:
+		return S_w(t->calculated, "calculated");
+	default:
+		return S_w(t->assumed, "assumed");
+	}
+}
+
+/*
+ * Copy s into dst as valid UTF-8 without control characters: an invalid
+ * byte becomes '?', a control character a space. Stops at a character
+ * boundary when dst is full (room is kept for an ellipsis).
+ */
+static void S_clean(const char *s, char *dst, size_t cap)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t o = 0;
+
+	while (*p) {
+		unsigned c = *p;
+		size_t n, k;
+		uint32_t cp, min;
+
+		if (c < 0x80) {
+			n = 1;
+		} else if (c >= 0xC2 && c <= 0xDF) {
+			n = 2;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			n = 3;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			n = 4;
+		} else {
+			n = 0;
+		}
+		if (n > 1) {
+			cp = c & (n == 2 ? 0x1Fu : n == 3 ? 0x0Fu : 0x07u);
+			for (k = 1; k < n; k++) {
+				if ((p[k] & 0xC0) != 0x80)
+					break;
+				cp = (cp << 6) | (p[k] & 0x3Fu);
+			}
+			min = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+			if (k < n || cp < min || cp > 0x10FFFF ||
+			    (cp >= 0xD800 && cp <= 0xDFFF) ||
+			    (cp >= 0x80 && cp < 0xA0))
+				n = 0;
+		}
+		if (o + (n ? n : 1) + 4 > cap)
+			break;
+		if (n == 0) {
+			dst[o++] = '?';
+			p++;
+		} else if (n == 1) {
+			dst[o++] = (char)(c < 0x20 || c == 0x7F ? ' ' : c);
+			p++;
+		} else {
+			memcpy(dst + o, p, n);
+			o += n;
+			p += n;
+		}
+	}
+	dst[o] = '\0';
+}
+
+/* ------------------------------------------------------------------- text */
+
+static void S_font(cairo_t *cr, double size, int bold)
+{
+	cairo_select_font_face(cr, S_FONT, CAIRO_FONT_SLANT_NORMAL,
+			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+}
+
+static double S_width(cairo_t *cr, const char *s)
+{
+	cairo_text_extents_t e;
+
+	cairo_text_extents(cr, s, &e);
+	return e.x_advance;
+}
+
+/* Clean s and shorten it with an ellipsis to at most maxw px (maxw <= 0:
+ * no limit). Returns the width. */
+static double S_fit(cairo_t *cr, const char *s, double maxw, char *buf, size_t cap)
+{
+	size_t n;
+	double w;
+
+	S_clean(s, buf, cap);
+	w = S_width(cr, buf);
+	if (maxw <= 0 || w <= maxw)
+		return w;
+	n = strlen(buf);
+	while (n > 0) {
+		do
+			n--;
+		while (n > 0 && ((unsigned char)buf[n] & 0xC0) == 0x80);
+		memcpy(buf + n, "\xE2\x80\xA6", 4);  /* U+2026 and NUL */
+		w = S_width(cr, buf);
+		if (w <= maxw)
+			return w;
+	}
+	return w;
+}
+
+/* Draw s with its baseline at y; align 0 left, 0.5 centre, 1 right. */
+static double S_text(cairo_t *cr, double x, double y, const char *s,
+		     double align, double maxw)
+{
+	char buf[S_LABEL_MAX];
+	double w = S_fit(cr, s, maxw, buf, sizeof(buf));
+
+	cairo_move_to(cr, x - align * w, y);
+	cairo_show_text(cr, buf);
+	cairo_new_path(cr);
+	return w;
+}
+
+/* The same on a translucent white box, for labels drawn over lines. */
+static void S_text_halo(cairo_t *cr, double x, double y, const char *s,
+			double align, double maxw, S_rgb c)
+{
+	char buf[S_LABEL_MAX];
+	double w = S_fit(cr, s, maxw, buf, sizeof(buf));
+	double fs = S_FS;
+
+	cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+	cairo_rectangle(cr, x - align * w - 2, y - fs + 1, w + 4, fs + 3);
+	cairo_fill(cr);
+	S_set(cr, c);
+	cairo_move_to(cr, x - align * w, y);
+	cairo_show_text(cr, buf);
+	cairo_new_path(cr);
+}
+
+/* First character of a word, ASCII letters upper-cased ("start" -> "S"). */
+static void S_initial(const char *word, char *buf, size_t cap)
+{
+	size_t n = 1;
+
+	S_clean(word, buf, cap);
+	if (!buf[0])
+		return;
+	while (buf[n] && ((unsigned char)buf[n] & 0xC0) == 0x80)
+		n++;
+	buf[n] = '\0';
+	if (buf[0] >= 'a' && buf[0] <= 'z')
+		buf[0] = (char)(buf[0] - 'a' + 'A');
+}
+
+/* --------------------------------------------------------------- patterns */
+
+/* Fill a rectangle with the provenance pattern of colour c:
+ * calculated solid, assumed diagonal hatching, observed cross hatching. */
+static void S_fill_prov(cairo_t *cr, double x, double y, double w, double h,
+			S_rgb c, gs_prov p)
+{
+	double k, step = 7.0;
+
+	if (w <= 0 || h <= 0)
+		return;
+	if (p == GS_PROV_CALCULATED) {
+		S_set(cr, c);
+		cairo_rectangle(cr, x, y, w, h);
+		cairo_fill(cr);
+	} else {
+		S_set(cr, S_mix_white(c, 0.72));
+		cairo_rectangle(cr, x, y, w, h);
+		cairo_fill(cr);
+		cairo_save(cr);
+		cairo_rectangle(cr, x, y, w, h);
+		cairo_clip(cr);
+		S_set(cr, S_darken(c, 0.15));
+		cairo_set_line_width(cr, 2.0);
+		for (k = -h; k < w; k += step) {
+			cairo_move_to(cr, x + k, y + h);
+			cairo_line_to(cr, x + k + h, y);
+			if (p == GS_PROV_OBSERVED) {
+				cairo_move_to(cr, x + k, y);
+				cairo_line_to(cr, x + k + h, y + h);
+			}
+		}
+		cairo_stroke(cr);
+		cairo_restore(cr);
+	}
+	S_set(cr, S_ink);
+	cairo_set_line_width(cr, 1.0);
+	cairo_rectangle(cr, x + 0.5, y + 0.5, w - 1 > 0 ? w - 1 : 0, h - 1 > 0 ? h - 1 : 0);
+	cairo_stroke(cr);
+}
+
+static void S_dash(cairo_t *cr, int on)
+{
+	static const double d[] = { 7.0, 4.0 };
+
+	cairo_set_dash(cr, d, on ? 2 : 0, 0);
+}
+
+static void S_diamond(cairo_t *cr, double x, double y, double r)
+{
+	cairo_move_to(cr, x, y - r);
+	cairo_line_to(cr, x + r, y);
+	cairo_line_to(cr, x, y + r);
+	cairo_line_to(cr, x - r, y);
+	cairo_close_path(cr);
+	S_set(cr, S_ink);
+	cairo_fill_preserve(cr);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_set_line_width(cr, 1.0);
+	cairo_stroke(cr);
+}
+
+static void S_circle(cairo_t *cr, double x, double y, double r, int hollow)
+{
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, x, y, r, 0, 4 * S_HALF_PI);
+	if (hollow) {
+		S_set(cr, S_grey);
+		cairo_set_line_width(cr, 1.5);
+		cairo_stroke(cr);
+		return;
+	}
+	S_set(cr, S_blue);
+	cairo_fill_preserve(cr);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_set_line_width(cr, 1.0);
+	cairo_stroke(cr);
+}
+
+static void S_cross(cairo_t *cr, double x, double y, double r, int hollow)
+{
+	cairo_move_to(cr, x - r, y - r);
+	cairo_line_to(cr, x + r, y + r);
+	cairo_move_to(cr, x - r, y + r);
+	cairo_line_to(cr, x + r, y - r);
+	S_set(cr, hollow ? S_grey : S_verm);
+	cairo_set_line_width(cr, hollow ? 1.5 : 3.0);
+	cairo_stroke(cr);
+}
+
+/* ------------------------------------------------------------------- axis */
+
+/* A value axis from 0 to top, in hundredths of a GiB (ticks are exact). */
+typedef struct {
+	uint64_t step_h, top_h;
+	double y0, y1;            /* page y of top_h and of 0 */
+} S_axis;
+
+static uint64_t S_hundredths_up(uint64_t bytes)
+{
+	uint64_t h = bytes / GS_GIB * 100;
+	uint64_t r = bytes % GS_GIB * 100;
+
+	return h + r / GS_GIB + (r % GS_GIB ? 1 : 0);
+}
+
+static void S_axis_make(uint64_t max_bytes, double y0, double y1, S_axis *ax)
+{
+	uint64_t m = S_hundredths_up(max_bytes), step = 1, mult = 1;
+	static const uint64_t f[3] = { 1, 2, 5 };
+	int i = 0;
+
+	if (m == 0)
+		m = 100;
+	m += m / 20;  /* headroom for labels above the highest line */
+	for (;;) {
+		step = f[i] * mult;
+		if ((m + step - 1) / step <= 5)
+			break;
+		if (++i == 3) {
+			i = 0;
+			mult *= 10;
+		}
+	}
+	ax->step_h = step;
+	ax->top_h = (m + step - 1) / step * step;
+	ax->y0 = y0;
+	ax->y1 = y1;
+}
+
+static double S_y(const S_axis *ax, uint64_t bytes)
+{
+	double gib = (double)bytes / S_GIB_D;
+	double top = (double)ax->top_h / 100.0;
+
+	return ax->y1 - gib / top * (ax->y1 - ax->y0);
+}
+
+static void S_axis_draw(cairo_t *cr, const S_axis *ax, double x0, double x1,
+			const gs_chart_text *t)
+{
+	uint64_t v;
+	char buf[GS_FMT_MAX];
+
+	S_font(cr, S_FS, 0);
+	cairo_set_line_width(cr, 1.0);
+	for (v = 0; v <= ax->top_h; v += ax->step_h) {
+		double y = ax->y1 - (double)v / (double)ax->top_h * (ax->y1 - ax->y0);
+		double ys = (double)(long)y + 0.5;
+
+		S_set(cr, v ? S_grid : S_ink);
+		cairo_move_to(cr, x0, ys);
+		cairo_line_to(cr, x1, ys);
+		cairo_stroke(cr);
+		if (v % 100 == 0)
+			gs_fmt_int(buf, v / 100, t->lang);
+		else
+			gs_fmt_fixed2(buf, v, 100, t->lang);
+		S_set(cr, S_ink);
+		S_text(cr, x0 - 6, y + 4, buf, 1.0, x0 - 28);
+	}
+	S_set(cr, S_ink);
+	cairo_move_to(cr, x0 + 0.5, ax->y0);
+	cairo_line_to(cr, x0 + 0.5, ax->y1);
+	cairo_stroke(cr);
+	cairo_save(cr);
+	cairo_translate(cr, 18, (ax->y0 + ax->y1) / 2);
+	cairo_rotate(cr, -S_HALF_PI);
+	S_text(cr, 0, 0, S_w(t->axis_label, "Memory (GiB)"), 0.5, ax->y1 - ax->y0);
+	cairo_restore(cr);
+}
+
+static void S_title(cairo_t *cr, const gs_chart_text *t)
+{
+	if (!t->title)
+		return;
+	S_font(cr, S_FS_TITLE, 1);
+	S_set(cr, S_ink);
+	S_text(cr, 16, 28, t->title, 0, S_W - 32);
+}
+
+static void S_note_center(cairo_t *cr, double x, double y, const char *s)
+{
+	S_font(cr, S_FS, 0);
+	S_set(cr, S_grey);
+	S_text(cr, x, y, s, 0.5, 400);
+}
+
+/*
+ * Spread label positions p[0..n) (ascending) so that neighbours are at
+ * least gap apart, within [lo, hi] when they fit.
+ */
+static void S_spread(double *p, size_t n, double gap, double lo, double hi)
+{
+	size_t i;
+
+	if (n == 0)
+		return;
+	if (p[0] < lo)
+		p[0] = lo;
+	for (i = 1; i < n; i++)
+		if (p[i] < p[i - 1] + gap)
+			p[i] = p[i - 1] + gap;
+	if (p[n - 1] > hi) {
+		p[n - 1] = hi;
+		for (i = n - 1; i > 0; i--)
+			if (p[i - 1] > p[i] - gap)
+				p[i - 1] = p[i] - gap;
+	}
+	if (p[0] < lo) {
+		for (i = 0; i < n; i++)
+			p[i] = n > 1 ? lo + (hi - lo) * (double)i / (double)(n - 1) : lo;
+	}
+}
+
+/* A legend entry's flow position (horizontal legends under the title). */
+typedef struct {
+	double x, y, x0, x1;
+} S_flow;
+
+static void S_flow_room(S_flow *f, double w)
+{
+	if (f->x + w > f->x1 && f->x > f->x0) {
+		f->x = f->x0;
+		f->y += 18;
+	}
+}
+
+static void S_flow_text(cairo_t *cr, S_flow *f, const char *s)
+{
+	char buf[S_LABEL_MAX];
+	double w = S_fit(cr, s, 240, buf, sizeof(buf));
+
+	S_flow_room(f, w);
+	S_set(cr, S_ink);
+	cairo_move_to(cr, f->x, f->y);
+	cairo_show_text(cr, buf);
+	cairo_new_path(cr);
+	f->x += w + 16;
+}
+
+/* ------------------------------------------------------- SVG/PNG backends */
+
+typedef struct {
+	uint8_t *data;
+	size_t len, cap;
+	int failed;
+} S_sink;
+
+static int S_sink_put(S_sink *s, const void *p, size_t n)
+{
+	if (s->failed)
+		return -1;
+	if (n > SIZE_MAX - s->len) {
+		s->failed = 1;
+		return -1;
+	}
+	if (s->len + n > s->cap) {
+		size_t nc = s->cap ? s->cap : 4096;
+		uint8_t *nd;
+
+		while (nc < s->len + n) {
+			if (nc > SIZE_MAX / 2) {
+				s->failed = 1;
+				return -1;
+			}
+			nc *= 2;
+		}
+		nd = realloc(s->data, nc);
+		if (!nd) {
+			s->failed = 1;
+			return -1;
+		}
+		s->data = nd;
+		s->cap = nc;
+	}
+	if (n)
+		memcpy(s->data + s->len, p, n);
+	s->len += n;
+	return 0;
+}
+
+static cairo_status_t S_write(void *closure, const unsigned char *data,
+			      unsigned int length)
+{
+	return S_sink_put(closure, data, length) ? CAIRO_STATUS_WRITE_ERROR
+						 : CAIRO_STATUS_SUCCESS;
+}
+
+/*
+ * Renumber "surfaceN" (Cairo's process-wide surface ids, in id="" and
+ * href="#") from 1 in order of first appearance.
+ */
+static int S_svg_normalise(S_sink *in)
+{
+	static const char key[] = "surface";
+	const size_t kl = sizeof(key) - 1;
+	S_sink o = { NULL, 0, 0, 0 };
+	uint64_t *seen = NULL;
+	size_t nseen = 0, aseen = 0, i = 0, j;
+
+	while (i < in->len) {
+		uint64_t num = 0;
+		size_t d = 0, start;
+		char nb[24];
+		int n;
+
+		if (in->len - i <= kl || memcmp(in->data + i, key, kl) != 0 ||
+		    in->data[i + kl] < '0' || in->data[i + kl] > '9') {
+			if (S_sink_put(&o, in->data + i, 1))
+				goto fail;
+			i++;
+			continue;
+		}
+		start = i + kl;
+		while (start + d < in->len && in->data[start + d] >= '0' &&
+		       in->data[start + d] <= '9' && d < 19) {
+			num = num * 10 + (uint64_t)(in->data[start + d] - '0');
+			d++;
+		}
+		for (j = 0; j < nseen; j++)
+			if (seen[j] == num)
+				break;
+		if (j == nseen) {
+			if (nseen == aseen) {
+				size_t na = aseen ? aseen * 2 : 8;
+				uint64_t *ns = realloc(seen, na * sizeof(*ns));
+
+				if (!ns)
+					goto fail;
+				seen = ns;
+				aseen = na;
+			}
+			seen[nseen++] = num;
+		}
+		n = snprintf(nb, sizeof(nb), "%s%zu", key, j + 1);
+		if (n < 0 || S_sink_put(&o, nb, (size_t)n))
+			goto fail;
+		i = start + d;
+	}
+	free(seen);
+	free(in->data);
+	*in = o;
+	return 0;
+fail:
+	free(seen);
+	free(o.data);
+	return -1;
+}
+
+static void S_context_setup(cairo_t *cr)
+{
+	cairo_font_options_t *fo = cairo_font_options_create();
+
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
+	S_font(cr, S_FS, 0);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
+}
+
+typedef void (*S_draw_fn)(cairo_t *cr, const void *arg);
+
+static int S_draw_on(cairo_surface_t *s, S_draw_fn draw, const void *arg)
+{
+	cairo_t *cr;
+	cairo_status_t st;
+
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
+		return -1;
+	cr = cairo_create(s);
+	S_context_setup(cr);
+	draw(cr, arg);
+	st = cairo_status(cr);
+	cairo_destroy(cr);
+	return st == CAIRO_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int S_render(S_draw_fn draw, const void *arg, gs_chart_out *out)
+{
+	S_sink svg = { NULL, 0, 0, 0 }, png = { NULL, 0, 0, 0 };
+	cairo_surface_t *s;
+	int rc;
+
+	out->svg.data = out->png.data = NULL;
+	out->svg.len = out->png.len = 0;
+
+	s = cairo_svg_surface_create_for_stream(S_write, &svg, S_W, S_H);
+	if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
+		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+	rc = S_draw_on(s, draw, arg);
+	cairo_surface_finish(s);
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS || svg.failed)
+		rc = -1;
+	cairo_surface_destroy(s);
+	if (rc == 0)
+		rc = S_svg_normalise(&svg);
+	if (rc)
+		goto fail;
+
+	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, S_W, S_H);
+	rc = S_draw_on(s, draw, arg);
+	if (rc == 0 && (cairo_surface_write_to_png_stream(s, S_write, &png) !=
+			CAIRO_STATUS_SUCCESS || png.failed))
+		rc = -1;
+	cairo_surface_destroy(s);
+	if (rc)
+		goto fail;
+
+	out->svg.data = svg.data;
+	out->svg.len = svg.len;
+	out->png.data = png.data;
+	out->png.len = png.len;
+	return 0;
+fail:
+	free(svg.data);
+	free(png.data);
+	return -1;
+}
+
+void gs_chart_buf_free(gs_buf *b)
+{
+	if (!b)
+		return;
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
+void gs_chart_out_release(gs_chart_out *out)
+{
+	if (!out)
+		return;
+	gs_chart_buf_free(&out->svg);
+	gs_chart_buf_free(&out->png);
+}
+
+static const gs_chart_text S_no_text;
+
+/* --------------------------------------------------------- 1. the budget */
+
+typedef struct {
+	const gs_chart_text *t;
+	const gs_chart_segment *segs;
+	size_t nsegs;
+	const gs_chart_line *caps;
+	size_t ncaps;
+	const gs_chart_line *peaks;
+	size_t npeaks;
+	uint64_t total;
+	S_axis ax;
+	struct S_ann *ann;        /* room for ncaps + npeaks annotations */
+	double *ann_y;
+} S_budget;
+
+/* layout */
+#define B_X0 72.0
+#define B_X1 360.0
+#define B_Y0 56.0
+#define B_Y1 420.0
+#define B_BAR0 100.0
+#define B_BAR1 200.0
+#define B_PEAK_X 236.0
+#define B_ANN_X 374.0
+#define B_ANN_W 206.0
+#define B_LEG_X 592.0
+#define B_LEG_W 200.0
+
+typedef struct S_ann {
+	double anchor;
+	size_t idx;
+	int is_peak;
+} S_ann;
+
+static int S_ann_cmp(const void *a, const void *b)
+{
+	const S_ann *x = a, *y = b;
+
+	if (x->anchor != y->anchor)
+		return x->anchor < y->anchor ? -1 : 1;
+	if (x->is_peak != y->is_peak)
+		return x->is_peak - y->is_peak;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* "22.35 GiB · assumed" */
+static void S_value_words(char *buf, size_t cap, const gs_chart_text *t, gs_qty q)
+{
+	char v[GS_FMT_MAX];
+
+	if (!q.present) {
+		snprintf(buf, cap, "%s", S_w(t->missing, "missing"));
+		return;
+	}
+	gs_fmt_gib(v, q.bytes, t->lang);
+	snprintf(buf, cap, "%s \xC2\xB7 %s", v, S_prov_word(t, q.prov));
+}
+
+static void S_line_sample(cairo_t *cr, double x, double y, int dashed)
+{
+	S_set(cr, S_ink);
+	cairo_set_line_width(cr, 2.0);
+	S_dash(cr, dashed);
+	cairo_move_to(cr, x, y);
+	cairo_line_to(cr, x + 16, y);
+	cairo_stroke(cr);
+	S_dash(cr, 0);
+}
+
+static void S_budget_annotations(cairo_t *cr, const S_budget *b)
+{
+	const gs_chart_text *t = b->t;
+	S_ann *a = b->ann;
+	double *p = b->ann_y;
+	size_t n = 0, i;
+	char buf[S_LABEL_MAX];
+
+	for (i = 0; i < b->ncaps; i++) {
+		if (!b->caps[i].value.present)
+			continue;
+		a[n].anchor = S_y(&b->ax, b->caps[i].value.bytes);
+		a[n].idx = i;
+		a[n].is_peak = 0;
+		n++;
+	}
+	for (i = 0; i < b->npeaks; i++) {
+		if (!b->peaks[i].value.present)
+			continue;
+		a[n].anchor = S_y(&b->ax, b->peaks[i].value.bytes);
+		a[n].idx = i;
+		a[n].is_peak = 1;
+		n++;
+	}
+	qsort(a, n, sizeof(*a), S_ann_cmp);
+	for (i = 0; i < n; i++)
+		p[i] = a[i].anchor;
+	S_spread(p, n, 30, B_Y0 + 4, B_Y1 - 10);
+
+	for (i = 0; i < n; i++) {
+		const gs_chart_line *l = a[i].is_peak ? &b->peaks[a[i].idx] : &b->caps[a[i].idx];
+		double y = p[i];
+
+		/* leader from the line end (or the marker) to the label */
+		S_set(cr, S_neutral);
+		cairo_set_line_width(cr, 1.0);
+		if (a[i].is_peak) {
+			static const double dots[] = { 1.5, 3.0 };
+
+			cairo_set_dash(cr, dots, 2, 0);
+			cairo_move_to(cr, B_PEAK_X + 7, a[i].anchor);
+			cairo_line_to(cr, B_X1, a[i].anchor);
+			cairo_stroke(cr);
+			S_dash(cr, 0);
+		}
+		cairo_move_to(cr, B_X1, a[i].anchor);
+		cairo_line_to(cr, B_ANN_X - 4, y);
+		cairo_stroke(cr);
+
+		if (a[i].is_peak)
+			S_diamond(cr, B_ANN_X + 8, y - 4, 5);
+		else
+			S_line_sample(cr, B_ANN_X, y - 4, l->value.prov == GS_PROV_ASSUMED);
+		S_font(cr, S_FS, 1);
+		S_set(cr, S_ink);
+		S_text(cr, B_ANN_X + 22, y, l->label ? l->label : "", 0, B_ANN_W - 22);
+		S_font(cr, S_FS, 0);
+		S_set(cr, S_grey);
+		if (a[i].is_peak) {
+			char v[GS_FMT_MAX];
+
+			snprintf(buf, sizeof(buf), "%s %s \xC2\xB7 %s",
+				 S_w(t->peak, "peak"),
+				 gs_fmt_gib(v, l->value.bytes, t->lang),
+				 S_prov_word(t, l->value.prov));
+		} else {
+			char v[GS_FMT_MAX];
+
+			snprintf(buf, sizeof(buf), "%s %s \xC2\xB7 %s",
+				 S_w(t->capacity, "capacity"),
+				 gs_fmt_gib(v, l->value.bytes, t->lang),
+				 S_prov_word(t, l->value.prov));
+		}
+		S_text(cr, B_ANN_X + 22, y + 15, buf, 0, B_ANN_W - 22);
+	}
+}
+
+static void S_budget_legend(cairo_t *cr, const S_budget *b)
+{
+	const gs_chart_text *t = b->t;
+	double y = 66, lim = S_H - 8;
+	size_t i, k;
+	int compact = b->nsegs > 5, seen[3] = { 0, 0, 0 }, assumed_cap = 0;
+	char buf[S_LABEL_MAX], v[GS_FMT_MAX];
+
+	/* segments, top of the stack first (the order they appear in the bar) */
+	for (k = b->nsegs; k > 0 && y < lim; k--) {
+		const gs_chart_segment *s = &b->segs[k - 1];
+		S_rgb c = S_pal[(k - 1) % S_NPAL];
+
+		if (s->value.present) {
+			S_fill_prov(cr, B_LEG_X, y - 11, 14, 14, c, s->value.prov);
+			seen[s->value.prov] = 1;
+		} else {
+			S_set(cr, S_grey);
+			cairo_set_line_width(cr, 1.0);
+			S_dash(cr, 1);
+			cairo_rectangle(cr, B_LEG_X + 0.5, y - 10.5, 13, 13);
+			cairo_stroke(cr);
+			S_dash(cr, 0);
+		}
+		S_font(cr, S_FS, 0);
+		S_set(cr, S_ink);
+		S_value_words(buf, sizeof(buf), t, s->value);
+		if (compact) {
+			char line[S_LABEL_MAX];
+
+			if (s->value.present)
+				gs_fmt_gib(v, s->value.bytes, t->lang);
+			snprintf(line, sizeof(line), "%s", s->label ? s->label : "");
+			S_text(cr, B_LEG_X + 20, y, line, 0, B_LEG_W - 92);
+			S_set(cr, S_grey);
+			S_text(cr, B_LEG_X + B_LEG_W, y,
+			       s->value.present ? v : S_w(t->missing, "missing"), 1.0, 70);
+			y += 19;
+		} else {
+			S_text(cr, B_LEG_X + 20, y, s->label ? s->label : "", 0, B_LEG_W - 20);
+			S_set(cr, S_grey);
+			S_text(cr, B_LEG_X + 20, y + 15, buf, 0, B_LEG_W - 20);
+			y += 36;
+		}
+	}
+	if (y >= lim)
+		return;
+	S_font(cr, S_FS, 1);
+	S_set(cr, S_ink);
+	snprintf(buf, sizeof(buf), "%s: %s", S_w(t->total, "total"),
+		 gs_fmt_gib(v, b->total, t->lang));
+	S_text(cr, B_LEG_X, y, buf, 0, B_LEG_W);
+	y += 26;
+
+	/* key: patterns, lines, markers */
+	S_font(cr, S_FS, 0);
+	seen[GS_PROV_CALCULATED] = seen[GS_PROV_ASSUMED] = 1;
+	for (k = 3; k > 0 && y < lim; k--) {
+		gs_prov pv = (gs_prov)(k - 1);
+
+		if (!seen[pv])
+			continue;
+		S_fill_prov(cr, B_LEG_X, y - 11, 14, 14, S_neutral, pv);
+		S_set(cr, S_ink);
+		S_text(cr, B_LEG_X + 20, y, S_prov_word(t, pv), 0, B_LEG_W - 20);
+		y += 19;
+	}
+	for (i = 0; i < b->ncaps; i++)
+		if (b->caps[i].value.present && b->caps[i].value.prov == GS_PROV_ASSUMED)
+			assumed_cap = 1;
+	if (b->ncaps && y < lim) {
+		S_line_sample(cr, B_LEG_X - 1, y - 4, 0);
+		S_set(cr, S_ink);
+		S_text(cr, B_LEG_X + 20, y, S_w(t->capacity, "capacity"), 0, B_LEG_W - 20);
+		y += 19;
+	}
+	if (assumed_cap && y < lim) {
+		S_line_sample(cr, B_LEG_X - 1, y - 4, 1);
+		S_set(cr, S_ink);
+		snprintf(buf, sizeof(buf), "%s \xC2\xB7 %s", S_w(t->capacity, "capacity"),
+			 S_w(t->assumed, "assumed"));
+		S_text(cr, B_LEG_X + 20, y, buf, 0, B_LEG_W - 20);
+		y += 19;
+	}
+	if (b->npeaks && y < lim) {
+		S_diamond(cr, B_LEG_X + 7, y - 4, 5);
+		S_set(cr, S_ink);
+		S_text(cr, B_LEG_X + 20, y, S_w(t->peak, "peak"), 0, B_LEG_W - 20);
+		y += 19;
+	}
+	/* capacities and peaks without a value */
+	for (i = 0; i < b->ncaps + b->npeaks && y < lim; i++) {
+		const gs_chart_line *l = i < b->ncaps ? &b->caps[i] : &b->peaks[i - b->ncaps];
+
+		if (l->value.present)
+			continue;
+		S_set(cr, S_grey);
+		snprintf(buf, sizeof(buf), "%s: %s", l->label ? l->label : "",
+			 S_w(t->missing, "missing"));
+		S_text(cr, B_LEG_X, y, buf, 0, B_LEG_W);
+		y += 19;
+	}
+}
+
+static void S_budget_draw(cairo_t *cr, const void *arg)
+{
+	const S_budget *b = arg;
+	const gs_chart_text *t = b->t;
+	uint64_t cum = 0;
+	size_t i, npresent = 0;
+	char v[GS_FMT_MAX];
+
+	S_title(cr, t);
+	S_axis_draw(cr, &b->ax, B_X0, B_X1, t);
+
+	for (i = 0; i < b->nsegs; i++) {
+		const gs_chart_segment *s = &b->segs[i];
+		double yb, yt;
+
+		if (!s->value.present)
+			continue;
+		npresent++;
+		yb = S_y(&b->ax, cum);
+		cum += s->value.bytes;  /* cannot wrap: total was checked */
+		yt = S_y(&b->ax, cum);
+		S_fill_prov(cr, B_BAR0, yt, B_BAR1 - B_BAR0, yb - yt,
+			    S_pal[i % S_NPAL], s->value.prov);
+	}
+	S_font(cr, S_FS, 1);
+	S_set(cr, S_ink);
+	if (npresent)
+		S_text(cr, (B_BAR0 + B_BAR1) / 2, S_y(&b->ax, b->total) - 6,
+		       gs_fmt_gib(v, b->total, t->lang), 0.5, 0);
+	else
+		S_note_center(cr, (B_BAR0 + B_BAR1) / 2, B_Y1 - 8, S_w(t->missing, "missing"));
+
+	/* capacity lines over the bar, then peaks */
+	for (i = 0; i < b->ncaps; i++) {
+		double y;
+
+		if (!b->caps[i].value.present)
+			continue;
+		y = S_y(&b->ax, b->caps[i].value.bytes);
+		S_set(cr, S_ink);
+		cairo_set_line_width(cr, 2.0);
+		S_dash(cr, b->caps[i].value.prov == GS_PROV_ASSUMED);
+		cairo_move_to(cr, B_X0, y);
+		cairo_line_to(cr, B_X1, y);
+		cairo_stroke(cr);
+		S_dash(cr, 0);
+	}
+	for (i = 0; i < b->npeaks; i++)
+		if (b->peaks[i].value.present)
+			S_diamond(cr, B_PEAK_X, S_y(&b->ax, b->peaks[i].value.bytes), 6);
+
+	S_budget_annotations(cr, b);
+	S_budget_legend(cr, b);
+}
+
+int gs_chart_budget(const gs_chart_text *t,
+		    const gs_chart_segment *segs, size_t nsegs,
+		    const gs_chart_line *caps, size_t ncaps,
+		    const gs_chart_line *peaks, size_t npeaks,
+		    gs_chart_out *out)
+{
+	S_budget b;
+	uint64_t max = 0;
+	size_t i;
+	int rc;
+
+	if (!out)
+		return -1;
+	out->svg.data = out->png.data = NULL;
+	out->svg.len = out->png.len = 0;
+	if ((nsegs && !segs) || (ncaps && !caps) || (npeaks && !peaks))
+		return -1;
+	b.t = t ? t : &S_no_text;
+	b.segs = segs;
+	b.nsegs = nsegs;
+	b.caps = caps;
+	b.ncaps = ncaps;
+	b.peaks = peaks;
+	b.npeaks = npeaks;
+	b.total = 0;
+	for (i = 0; i < nsegs; i++)
+		if (segs[i].value.present &&
+		    gs_add_u64(b.total, segs[i].value.bytes, &b.total))
+			return -1;
+	max = b.total;
+	for (i = 0; i < ncaps; i++)
+		if (caps[i].value.present && caps[i].value.bytes > max)
+			max = caps[i].value.bytes;
+	for (i = 0; i < npeaks; i++)
+		if (peaks[i].value.present && peaks[i].value.bytes > max)
+			max = peaks[i].value.bytes;
+	S_axis_make(max, B_Y0, B_Y1, &b.ax);
+	b.ann = malloc((ncaps + npeaks + 1) * sizeof(*b.ann));
+	b.ann_y = malloc((ncaps + npeaks + 1) * sizeof(*b.ann_y));
+	rc = b.ann && b.ann_y ? S_render(S_budget_draw, &b, out) : -1;
+	free(b.ann);
+	free(b.ann_y);
+	return rc;
+}
+
+/* ---------------------------------------------------------- 2. the phases */
+
+typedef struct {
+	const gs_chart_text *t;
+	const gs_chart_phase *ph;
+	size_t n;
+	S_axis ax;
+} S_phases;
+
+#define P_X0 72.0
+#define P_X1 784.0
+#define P_Y0 84.0
+#define P_Y1 384.0
+
+static void S_failed_band(cairo_t *cr, double x, double y, double w, double h)
+{
+	static const double d[] = { 4.0, 3.0 };
+
+	cairo_set_source_rgb(cr, 1.0, 0.91, 0.86);
+	cairo_rectangle(cr, x, y, w, h);
+	cairo_fill(cr);
+	S_set(cr, S_verm);
+	cairo_set_line_width(cr, 1.5);
+	cairo_set_dash(cr, d, 2, 0);
+	cairo_rectangle(cr, x + 0.75, y + 0.75, w - 1.5, h - 1.5);
+	cairo_stroke(cr);
+	S_dash(cr, 0);
+}
+
+static void S_notrun_band(cairo_t *cr, double x, double y, double w, double h)
+{
+	cairo_set_source_rgb(cr, 0.94, 0.94, 0.94);
+	cairo_rectangle(cr, x, y, w, h);
+	cairo_fill(cr);
+}
+
+static void S_phases_legend(cairo_t *cr, const S_phases *p)
+{
+	const gs_chart_text *t = p->t;
+	S_flow f = { 16, 54, 16, S_W - 16 };
+	const char *words[GS_CHART_NCHECK];
+	char buf[S_LABEL_MAX], ini[16];
+	size_t i;
+	int any_failed = 0, any_notrun = 0;
+
+	words[GS_CHART_START] = S_w(t->start, "start");
+	words[GS_CHART_PEAK] = S_w(t->peak, "peak");
+	words[GS_CHART_END] = S_w(t->end, "end");
+	S_font(cr, S_FS, 0);
+
+	S_flow_room(&f, 120);
+	S_fill_prov(cr, f.x, f.y - 11, 14, 14, S_blue, GS_PROV_CALCULATED);
+	f.x += 20;
+	S_flow_text(cr, &f, S_w(t->allocated, "allocated"));
+	S_flow_room(&f, 120);
+	S_fill_prov(cr, f.x, f.y - 11, 14, 14, S_orange, GS_PROV_ASSUMED);
+	f.x += 20;
+	S_flow_text(cr, &f, S_w(t->reserved, "reserved"));
+	for (i = 0; i < GS_CHART_NCHECK; i++) {
+		char w[S_LABEL_MAX / 2];
+
+		S_clean(words[i], w, sizeof(w));
+		S_initial(words[i], ini, sizeof(ini));
+		snprintf(buf, sizeof(buf), "%s = %s", ini, w);
+		S_flow_text(cr, &f, buf);
+	}
+	snprintf(buf, sizeof(buf), "? = %s", S_w(t->missing, "missing"));
+	S_flow_text(cr, &f, buf);
+	for (i = 0; i < p->n; i++) {
+		any_failed |= p->ph[i].failed != 0;
+		any_notrun |= p->ph[i].not_run != 0;
+	}
+	if (any_failed) {
+		S_flow_room(&f, 120);
+		S_failed_band(cr, f.x, f.y - 11, 14, 14);
+		f.x += 20;
+		S_flow_text(cr, &f, S_w(t->failed, "failed"));
+	}
+	if (any_notrun) {
+		S_flow_room(&f, 120);
+		S_notrun_band(cr, f.x, f.y - 11, 14, 14);
+		f.x += 20;
+		S_flow_text(cr, &f, S_w(t->not_run, "not run"));
+	}
+}
+
+static void S_phases_draw(cairo_t *cr, const void *arg)
+{
+	const S_phases *p = arg;
+	const gs_chart_text *t = p->t;
+	const char *words[GS_CHART_NCHECK];
+	double gw;
+	size_t i, c;
+
+	words[GS_CHART_START] = S_w(t->start, "start");
+	words[GS_CHART_PEAK] = S_w(t->peak, "peak");
+	words[GS_CHART_END] = S_w(t->end, "end");
+
+	S_title(cr, t);
+	S_phases_legend(cr, p);
+	if (p->n == 0) {
+		S_axis_draw(cr, &p->ax, P_X0, P_X1, t);
+		S_note_center(cr, (P_X0 + P_X1) / 2, (P_Y0 + P_Y1) / 2,
+			      S_w(t->missing, "missing"));
+		return;
+	}
+	gw = (P_X1 - P_X0) / (double)p->n;
+	/* status bands behind the grid */
+	for (i = 0; i < p->n; i++) {
+		double gx = P_X0 + gw * (double)i;
+
+		if (p->ph[i].failed)
+			S_failed_band(cr, gx + 2, P_Y0, gw - 4, P_Y1 - P_Y0);
+		else if (p->ph[i].not_run)
+			S_notrun_band(cr, gx + 2, P_Y0, gw - 4, P_Y1 - P_Y0);
+	}
+	S_axis_draw(cr, &p->ax, P_X0, P_X1, t);
+
+	for (i = 0; i < p->n; i++) {
+		const gs_chart_phase *ph = &p->ph[i];
+		double gx = P_X0 + gw * (double)i;
+		double inner = gw * 0.84, pad = gw * 0.08;
+		double bw = inner / (6.0 + 2 * 0.7), gap = bw * 0.7;
+
+		for (c = 0; c < GS_CHART_NCHECK; c++) {
+			double px = gx + pad + (double)c * (2 * bw + gap);
+			int k;
+			char ini[16];
+
+			for (k = 0; k < 2; k++) {
+				gs_qty q = k ? ph->reserved[c] : ph->allocated[c];
+				double x = px + (double)k * bw, y;
+
+				if (!q.present) {
+					S_font(cr, S_FS, 1);
+					S_set(cr, S_grey);
+					S_text(cr, x + bw / 2, P_Y1 - 5, "?", 0.5, 0);
+					continue;
+				}
+				y = S_y(&p->ax, q.bytes);
+				S_fill_prov(cr, x, y, bw, P_Y1 - y,
+					    k ? S_orange : S_blue,
+					    k ? GS_PROV_ASSUMED : GS_PROV_CALCULATED);
+			}
+			if (2 * bw >= 9) {
+				S_initial(words[c], ini, sizeof(ini));
+				S_font(cr, S_FS, 0);
+				S_set(cr, S_ink);
+				S_text(cr, px + bw, P_Y1 + 15, ini, 0.5, 0);
+			}
+		}
+		S_font(cr, S_FS, 0);
+		S_set(cr, S_ink);
+		S_text(cr, gx + gw / 2, P_Y1 + 33, ph->name ? ph->name : "", 0.5, gw - 6);
+		if (ph->failed || ph->not_run) {
+			S_font(cr, S_FS, 1);
+			S_text_halo(cr, gx + gw / 2, P_Y0 + 16,
+				    ph->failed ? S_w(t->failed, "failed") : S_w(t->not_run, "not run"),
+				    0.5, gw - 8, ph->failed ? S_darken(S_verm, 0.3) : S_grey);
+		}
+	}
+	S_set(cr, S_ink);
+	cairo_set_line_width(cr, 1.0);
+	cairo_move_to(cr, P_X0, P_Y1 + 0.5);
+	cairo_line_to(cr, P_X1, P_Y1 + 0.5);
+	cairo_stroke(cr);
+}
+
+int gs_chart_phases(const gs_chart_text *t,
+		    const gs_chart_phase *phases, size_t nphases,
+		    gs_chart_out *out)
+{
+	S_phases p;
+	uint64_t max = 0;
+	size_t i, c;
+
+	if (!out)
+		return -1;
+	out->svg.data = out->png.data = NULL;
+	out->svg.len = out->png.len = 0;
+	if (nphases && !phases)
+		return -1;
+	p.t = t ? t : &S_no_text;
+	p.ph = phases;
+	p.n = nphases;
+	for (i = 0; i < nphases; i++)
+		for (c = 0; c < GS_CHART_NCHECK; c++) {
+			if (phases[i].allocated[c].present && phases[i].allocated[c].bytes > max)
+				max = phases[i].allocated[c].bytes;
+			if (phases[i].reserved[c].present && phases[i].reserved[c].bytes > max)
+				max = phases[i].reserved[c].bytes;
+		}
+	S_axis_make(max, P_Y0 + 24, P_Y1, &p.ax);
+	return S_render(S_phases_draw, &p, out);
+}
+
+/* ----------------------------------------------------------- 3. the sweep */
+
+typedef struct {
+	uint64_t x;
+	size_t idx;
+} S_pt;
+
+typedef struct {
+	const gs_chart_text *t;
+	const gs_chart_point *pts;
+	size_t n;
+	const gs_chart_line *caps;
+	size_t ncaps;
+	S_pt *order;              /* points sorted by (x, index) */
+	size_t *cat;              /* category of order[i] */
+	size_t *rank, *count;     /* position within its column, column size */
+	size_t ncat;
+	size_t *lab_i;            /* room for ncaps capacity labels */
+	double *lab_y;
+	S_axis ax;
+} S_sweep;
+
+#define W_X0 72.0
+#define W_X1 784.0
+#define W_Y0 84.0
+#define W_Y1 384.0
+
+static int S_pt_cmp(const void *a, const void *b)
+{
+	const S_pt *x = a, *y = b;
+
+	if (x->x != y->x)
+		return x->x < y->x ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static double S_sweep_x(const S_sweep *s, size_t i)
+{
+	double cw = (W_X1 - W_X0) / (double)s->ncat;
+	double off = ((double)s->rank[i] - ((double)s->count[i] - 1) / 2.0) * 10.0;
+
+	return W_X0 + cw * ((double)s->cat[i] + 0.5) + off;
+}
+
+static void S_sweep_legend(cairo_t *cr, const S_sweep *s)
+{
+	const gs_chart_text *t = s->t;
+	S_flow f = { 16, 54, 16, S_W - 16 };
+	char buf[S_LABEL_MAX];
+	size_t i;
+	int assumed = 0, solid = 0;
+
+	S_font(cr, S_FS, 0);
+	S_flow_room(&f, 120);
+	S_circle(cr, f.x + 6, f.y - 4, 5, 0);
+	f.x += 18;
+	S_flow_text(cr, &f, S_w(t->succeeded, "succeeded"));
+	S_flow_room(&f, 120);
+	S_cross(cr, f.x + 6, f.y - 4, 5, 0);
+	f.x += 18;
+	S_flow_text(cr, &f, S_w(t->failed, "failed"));
+	snprintf(buf, sizeof(buf), "? = %s", S_w(t->missing, "missing"));
+	S_flow_text(cr, &f, buf);
+	for (i = 0; i < s->ncaps; i++) {
+		if (!s->caps[i].value.present)
+			continue;
+		if (s->caps[i].value.prov == GS_PROV_ASSUMED)
+			assumed = 1;
+		else
+			solid = 1;
+	}
+	if (solid) {
+		S_flow_room(&f, 120);
+		S_line_sample(cr, f.x, f.y - 4, 0);
+		f.x += 22;
+		S_flow_text(cr, &f, S_w(t->capacity, "capacity"));
+	}
+	if (assumed) {
+		S_flow_room(&f, 160);
+		S_line_sample(cr, f.x, f.y - 4, 1);
+		f.x += 22;
+		snprintf(buf, sizeof(buf), "%s \xC2\xB7 %s", S_w(t->capacity, "capacity"),
+			 S_w(t->assumed, "assumed"));
+		S_flow_text(cr, &f, buf);
+	}
+}
+
+static void S_sweep_draw(cairo_t *cr, const void *arg)
+{
+	const S_sweep *s = arg;
+	const gs_chart_text *t = s->t;
+	double cw, maxw = 0, *ly = s->lab_y;
+	size_t i, stride = 1, nl = 0, *li = s->lab_i;
+	int have_prev = 0;
+	char buf[S_LABEL_MAX];
+
+	S_title(cr, t);
+	S_sweep_legend(cr, s);
+	S_axis_draw(cr, &s->ax, W_X0, W_X1, t);
+	S_font(cr, S_FS, 0);
+	S_set(cr, S_ink);
+	S_text(cr, (W_X0 + W_X1) / 2, W_Y1 + 40, S_w(t->x_label, "context (tokens)"),
+	       0.5, W_X1 - W_X0);
+	if (s->n == 0) {
+		S_note_center(cr, (W_X0 + W_X1) / 2, (W_Y0 + W_Y1) / 2,
+			      S_w(t->missing, "missing"));
+		goto caps;
+	}
+	cw = (W_X1 - W_X0) / (double)s->ncat;
+
+	/* category labels, thinned so that they never overlap */
+	for (i = 0; i < s->n; i++) {
+		double w = S_width(cr, gs_fmt_int(buf, s->order[i].x, t->lang));
+
+		if (w > maxw)
+			maxw = w;
+	}
+	while ((double)stride * cw < maxw + 10 && stride < s->ncat)
+		stride++;
+	S_set(cr, S_ink);
+	for (i = 0; i < s->n; i++) {
+		double x = W_X0 + cw * ((double)s->cat[i] + 0.5);
+
+		if (s->rank[i] != 0 || s->cat[i] % stride != 0)
+			continue;
+		cairo_set_line_width(cr, 1.0);
+		cairo_move_to(cr, (double)(long)x + 0.5, W_Y1);
+		cairo_line_to(cr, (double)(long)x + 0.5, W_Y1 + 5);
+		cairo_stroke(cr);
+		S_text(cr, x, W_Y1 + 19, gs_fmt_int(buf, s->order[i].x, t->lang), 0.5, 0);
+	}
+
+	/* successful points joined in order */
+	S_set(cr, S_blue);
+	cairo_set_line_width(cr, 1.5);
+	for (i = 0; i < s->n; i++) {
+		const gs_chart_point *pt = &s->pts[s->order[i].idx];
+
+		if (pt->failed || !pt->peak.present)
+			continue;
+		if (have_prev)
+			cairo_line_to(cr, S_sweep_x(s, i), S_y(&s->ax, pt->peak.bytes));
+		else
+			cairo_move_to(cr, S_sweep_x(s, i), S_y(&s->ax, pt->peak.bytes));
+		have_prev = 1;
+	}
+	cairo_stroke(cr);
+
+	for (i = 0; i < s->n; i++) {
+		const gs_chart_point *pt = &s->pts[s->order[i].idx];
+		double x = S_sweep_x(s, i);
+
+		if (!pt->peak.present) {
+			if (pt->failed)
+				S_cross(cr, x, W_Y1 - 9, 4, 1);
+			else
+				S_circle(cr, x, W_Y1 - 9, 4, 1);
+			S_font(cr, S_FS, 1);
+			S_set(cr, S_grey);
+			S_text(cr, x, W_Y1 - 18, "?", 0.5, 0);
+			continue;
+		}
+		if (pt->failed)
+			S_cross(cr, x, S_y(&s->ax, pt->peak.bytes), 6, 0);
+		else
+			S_circle(cr, x, S_y(&s->ax, pt->peak.bytes), 5.5, 0);
+	}
+
+caps:
+	/* capacity lines, labelled at the right end above the line */
+	for (i = 0; i < s->ncaps; i++) {
+		const gs_chart_line *l = &s->caps[i];
+		double y;
+
+		if (!l->value.present)
+			continue;
+		y = S_y(&s->ax, l->value.bytes);
+		S_set(cr, S_ink);
+		cairo_set_line_width(cr, 2.0);
+		S_dash(cr, l->value.prov == GS_PROV_ASSUMED);
+		cairo_move_to(cr, W_X0, y);
+		cairo_line_to(cr, W_X1, y);
+		cairo_stroke(cr);
+		S_dash(cr, 0);
+		{
+			/* insertion sort by y (top first), stable */
+			size_t j = nl;
+
+			while (j > 0 && ly[j - 1] > y - 5) {
+				ly[j] = ly[j - 1];
+				li[j] = li[j - 1];
+				j--;
+			}
+			ly[j] = y - 5;
+			li[j] = i;
+			nl++;
+		}
+	}
+	S_spread(ly, nl, 16, W_Y0 + 12, W_Y1 - 4);
+	S_font(cr, S_FS, 0);
+	for (i = 0; i < nl; i++) {
+		const gs_chart_line *l = &s->caps[li[i]];
+		char v[GS_FMT_MAX];
+
+		snprintf(buf, sizeof(buf), "%s \xC2\xB7 %s \xC2\xB7 %s",
+			 l->label ? l->label : "", gs_fmt_gib(v, l->value.bytes, t->lang),
+			 S_prov_word(t, l->value.prov));
+		S_text_halo(cr, W_X1 - 4, ly[i], buf, 1.0, W_X1 - W_X0 - 8, S_ink);
+	}
+}
+
+int gs_chart_sweep(const gs_chart_text *t,
+		   const gs_chart_point *pts, size_t npts,
+		   const gs_chart_line *caps, size_t ncaps,
+		   gs_chart_out *out)
+{
+	S_sweep s;
+	uint64_t max = 0;
+	size_t i, j;
+	int rc;
+
+	if (!out)
+		return -1;
+	out->svg.data = out->png.data = NULL;
+	out->svg.len = out->png.len = 0;
+	if ((npts && !pts) || (ncaps && !caps))
+		return -1;
+	memset(&s, 0, sizeof(s));
+	s.t = t ? t : &S_no_text;
+	s.pts = pts;
+	s.n = npts;
+	s.caps = caps;
+	s.ncaps = ncaps;
+	if (npts) {
+		s.order = malloc(npts * sizeof(*s.order));
+		s.cat = malloc(npts * sizeof(*s.cat));
+		s.rank = malloc(npts * sizeof(*s.rank));
+		s.count = malloc(npts * sizeof(*s.count));
+		if (!s.order || !s.cat || !s.rank || !s.count) {
+			rc = -1;
+			goto done;
+		}
+		for (i = 0; i < npts; i++) {
+			s.order[i].x = pts[i].x;
+			s.order[i].idx = i;
+			if (pts[i].peak.present && pts[i].peak.bytes > max)
+				max = pts[i].peak.bytes;
+		}
+		qsort(s.order, npts, sizeof(*s.order), S_pt_cmp);
+		for (i = 0; i < npts; i = j) {
+			for (j = i; j < npts && s.order[j].x == s.order[i].x; j++) {
+				s.cat[j] = s.ncat;
+				s.rank[j] = j - i;
+			}
+			s.ncat++;
+		}
+		/* column sizes */
+		for (i = 0; i < npts; i = j) {
+			for (j = i; j < npts && s.cat[j] == s.cat[i]; j++)
+				;
+			{
+				size_t k;
+
+				for (k = i; k < j; k++)
+					s.count[k] = j - i;
+			}
+		}
+	}
+	for (i = 0; i < ncaps; i++)
+		if (caps[i].value.present && caps[i].value.bytes > max)
+			max = caps[i].value.bytes;
+	S_axis_make(max, W_Y0 + 24, W_Y1, &s.ax);
+	s.lab_i = malloc((ncaps + 1) * sizeof(*s.lab_i));
+	s.lab_y = malloc((ncaps + 1) * sizeof(*s.lab_y));
+	rc = s.lab_i && s.lab_y ? S_render(S_sweep_draw, &s, out) : -1;
+done:
+	free(s.lab_i);
+	free(s.lab_y);
+	free(s.order);
+	free(s.cat);
+	free(s.rank);
+	free(s.count);
+	return rc;
+}
+
+/* ------------------------------------------------------------ font check */
+
+int gs_chart_font_check(void)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+	cairo_t *cr = cairo_create(s);
+	cairo_scaled_font_t *sf;
+	int rc = -1;
+
+	S_context_setup(cr);
+	sf = cairo_get_scaled_font(cr);
+	if (cairo_scaled_font_status(sf) == CAIRO_STATUS_SUCCESS &&
+	    cairo_scaled_font_get_type(sf) == CAIRO_FONT_TYPE_FT) {
+		FT_Face face = cairo_ft_scaled_font_lock_face(sf);
+
+		if (face && face->family_name && strcmp(face->family_name, S_FONT) == 0)
+			rc = 0;
+		if (face)
+			cairo_ft_scaled_font_unlock_face(sf);
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	return rc;
+}

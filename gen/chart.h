@@ -1,0 +1,134 @@
+/*
+ * chart: the decision sheet's charts (memory budget, per-phase counters,
+ * sweep), drawn with Cairo into SVG and PNG bytes held in memory.
+ *
+ * Invariants:
+ *  - deterministic bytes: the same inputs give byte-identical SVG and PNG,
+ *    whether a chart is the first or the hundredth of the process (font
+ *    options are set explicitly on every context; Cairo's process-wide
+ *    surface numbers in the SVG are renumbered from 1 in order of first
+ *    appearance);
+ *  - sizes arrive as exact bytes (gs_qty); bytes become GiB as a double only
+ *    to place things on the page; tick labels are whole hundredths of a GiB
+ *    formatted by quantity (decimal comma in es);
+ *  - a missing value (present == 0) is drawn as a visible "missing" mark,
+ *    never as a zero-height bar;
+ *  - meaning never rests on colour alone: provenance is a fill pattern
+ *    (calculated: solid, assumed: diagonal hatching, observed: cross
+ *    hatching) and a word, assumed lines are dashed, success and failure
+ *    are marker shapes, and every chart carries a legend in words;
+ *  - text is "DejaVu Sans" through Cairo's toy API, at least 12 px, on an
+ *    800 x 450 px page; long labels are shortened with an ellipsis;
+ *  - no global mutable state; the input is only read; the caller owns the
+ *    output buffers (gs_chart_out_release, or free() each data pointer).
+ *
+ * Every gs_chart_* function returns 0 on success and -1 on failure (a Cairo
+ * error, out of memory, or an impossible total); on failure *out is left
+ * empty (both buffers NULL / 0).
+ */
+#ifndef GS_CHART_H
+#define GS_CHART_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "quantity.h"
+
+#define GS_CHART_WIDTH  800
+#define GS_CHART_HEIGHT 450
+
+typedef struct {
+	uint8_t *data;
+	size_t len;
+} gs_buf;
+
+typedef struct {
+	gs_buf svg, png;
+} gs_chart_out;
+
+void gs_chart_buf_free(gs_buf *b);
+void gs_chart_out_release(gs_chart_out *out);
+
+/*
+ * Words drawn in a chart, already translated by the caller. Any NULL word
+ * is drawn in English (the default in brackets).
+ */
+typedef struct {
+	const char *title;        /* drawn at the top; NULL: no title */
+	const char *axis_label;   /* value axis ["Memory (GiB)"]; the unit is always GiB */
+	const char *x_label;      /* sweep: the varied dimension ["context (tokens)"] */
+	gs_lang lang;             /* number format of tick and value labels */
+	const char *calculated;   /* ["calculated"] */
+	const char *assumed;      /* ["assumed"] */
+	const char *observed;     /* ["observed"] */
+	const char *capacity;     /* ["capacity"] */
+	const char *peak;         /* ["peak"] */
+	const char *total;        /* ["total"] */
+	const char *missing;      /* ["missing"] */
+	const char *failed;       /* ["failed"] */
+	const char *not_run;      /* ["not run"] */
+	const char *succeeded;    /* ["succeeded"] */
+	const char *allocated;    /* ["allocated"] */
+	const char *reserved;     /* ["reserved"] */
+	const char *start;        /* ["start"] */
+	const char *end;          /* ["end"] */
+} gs_chart_text;
+
+/* One part of the budget bar: weights, KV cache, one reserve item, ... */
+typedef struct {
+	const char *label;
+	gs_qty value;             /* missing: listed as missing, not drawn */
+} gs_chart_segment;
+
+/* A horizontal line (a card's capacity) or a marker (an observed peak). */
+typedef struct {
+	const char *label;        /* "RTX 4090 (24 GB)" */
+	gs_qty value;             /* missing: listed as missing, not drawn */
+} gs_chart_line;
+
+/* 1. Memory budget: one stacked bar, drawn bottom to top in array order;
+ *    capacity lines (dashed when assumed) and observed peaks (diamonds). */
+int gs_chart_budget(const gs_chart_text *t,
+		    const gs_chart_segment *segs, size_t nsegs,
+		    const gs_chart_line *caps, size_t ncaps,
+		    const gs_chart_line *peaks, size_t npeaks,
+		    gs_chart_out *out);
+
+/* 2. Per-phase counters: one group per phase, in array order; within a
+ *    group the allocated / reserved pair at start, peak and end. */
+enum { GS_CHART_START = 0, GS_CHART_PEAK = 1, GS_CHART_END = 2, GS_CHART_NCHECK = 3 };
+
+typedef struct {
+	const char *name;                     /* model_load, cold_forward, ... */
+	int failed;                           /* 1: the phase failed */
+	int not_run;                          /* 1: the phase never ran */
+	gs_qty allocated[GS_CHART_NCHECK];    /* indexed by GS_CHART_START.. */
+	gs_qty reserved[GS_CHART_NCHECK];
+} gs_chart_phase;
+
+int gs_chart_phases(const gs_chart_text *t,
+		    const gs_chart_phase *phases, size_t nphases,
+		    gs_chart_out *out);
+
+/* 3. Sweep: peak reserved against one varied integer dimension. Distinct
+ *    x values become evenly spaced categories in ascending order; points
+ *    that share an x share a column. Successful points are filled circles
+ *    joined by a line, failed points are crosses (their peak is partial). */
+typedef struct {
+	uint64_t x;               /* the varied dimension's value */
+	gs_qty peak;              /* peak reserved; missing: "?" mark */
+	int failed;               /* 1: the run failed (e.g. out of memory) */
+} gs_chart_point;
+
+int gs_chart_sweep(const gs_chart_text *t,
+		   const gs_chart_point *pts, size_t npts,
+		   const gs_chart_line *caps, size_t ncaps,
+		   gs_chart_out *out);
+
+/*
+ * 0 when Cairo's toy font "DejaVu Sans" resolves to a face of that family
+ * on this machine, -1 otherwise (Cairo falls back silently, and charts
+ * would then differ from one machine to another).
+ */
+int gs_chart_font_check(void);
+
+#endif
