@@ -1,0 +1,1237 @@
+/* sheet: the decision sheet as one document tree plus its charts. */
+#define _DEFAULT_SOURCE
+#include "sheet.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measurement.h"
+
+typedef struct {
+	const gs_sheet_input *in;
+	const gs_strings *t;
+	gs_lang lang;
+	gs_doc *doc;
+	cmark_node *root;
+	gs_sheet *out;
+} S_ctx;
+
+#define TR(key) gs_tr(c->t, key)
+
+static char *S_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = malloc(n);
+
+	if (!r)
+		abort();
+	return memcpy(r, s, n);
+}
+
+static char *S_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *S_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *buf;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	buf = malloc((size_t)(n < 0 ? 0 : n) + 1);
+	if (!buf)
+		abort();
+	va_start(ap, fmt);
+	vsnprintf(buf, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+const char *gs_sheet_verdict_symbol(gs_verdict_kind k)
+{
+	switch (k) {
+	case GS_V_ADMISSIBLE: return "\xe2\x9c\x94";   /* ✔ */
+	case GS_V_TO_CONFIRM: return "?";
+	case GS_V_EXCLUDE: return "\xe2\x9c\x98";      /* ✘ */
+	case GS_V_NOT_REQUIRED: break;
+	}
+	return "\xe2\x80\x94";                         /* — */
+}
+
+static const char *S_verdict_word(S_ctx *c, gs_verdict_kind k)
+{
+	static const char *const keys[] = { "verdict.admissible", "verdict.to_confirm",
+					     "verdict.exclude", "verdict.not_required" };
+	return TR(keys[k]);
+}
+
+static const char *S_prov(S_ctx *c, gs_prov p)
+{
+	return TR(p == GS_PROV_OBSERVED ? "prov.observed"
+		  : p == GS_PROV_CALCULATED ? "prov.calculated" : "prov.assumed");
+}
+
+/* "13.04 GiB (calculated)" or "missing". Caller frees. */
+static char *S_qty_words(S_ctx *c, gs_qty q)
+{
+	char g[GS_FMT_MAX];
+
+	if (!q.present)
+		return S_strdup(TR("word.missing"));
+	return S_printf("%s (%s)", gs_fmt_gib(g, q.bytes, c->lang), S_prov(c, q.prov));
+}
+
+static char *S_signed_gib(S_ctx *c, int64_t v)
+{
+	char g[GS_FMT_MAX];
+	uint64_t mag = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+
+	return S_printf("%s%s", v < 0 ? "\xe2\x88\x92" : "", gs_fmt_gib(g, mag, c->lang));
+}
+
+/* Expands {a} {b} {margin} {s1} {s2} in a reason label. Caller frees. */
+static char *S_reason(S_ctx *c, const gs_verdict *v)
+{
+	const char *tpl = TR(v->why), *p;
+	size_t cap = strlen(tpl) + 256, len = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		abort();
+	for (p = tpl; *p;) {
+		char *piece = NULL;
+		size_t skip = 0;
+
+		if (strncmp(p, "{a}", 3) == 0) {
+			piece = S_qty_words(c, v->a);
+			skip = 3;
+		} else if (strncmp(p, "{b}", 3) == 0) {
+			piece = S_qty_words(c, v->b);
+			skip = 3;
+		} else if (strncmp(p, "{margin}", 8) == 0) {
+			piece = v->has_margin ? S_signed_gib(c, v->margin) : S_strdup(TR("word.missing"));
+			skip = 8;
+		} else if (strncmp(p, "{s1}", 4) == 0) {
+			piece = S_strdup(v->s1 ? v->s1 : TR("word.missing"));
+			skip = 4;
+		} else if (strncmp(p, "{s2}", 4) == 0) {
+			piece = S_strdup(v->s2 ? v->s2 : TR("word.missing"));
+			skip = 4;
+		}
+		if (piece) {
+			size_t n = strlen(piece);
+			while (len + n + 1 > cap)
+				cap *= 2;
+			out = realloc(out, cap);
+			if (!out)
+				abort();
+			memcpy(out + len, piece, n);
+			len += n;
+			free(piece);
+			p += skip;
+		} else {
+			if (len + 2 > cap) {
+				cap *= 2;
+				out = realloc(out, cap);
+				if (!out)
+					abort();
+			}
+			out[len++] = *p++;
+		}
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* Cells: bytes | GB | GiB | provenance. */
+static void S_size_cells(S_ctx *c, cmark_node *row, gs_qty q)
+{
+	char a[GS_FMT_MAX];
+
+	if (!q.present) {
+		gs_doc_cell_text(row, TR("word.missing"));
+		gs_doc_cell_text(row, TR("word.missing"));
+		gs_doc_cell_text(row, TR("word.missing"));
+		gs_doc_cell_text(row, TR("word.missing"));
+		return;
+	}
+	gs_doc_cell_text(row, gs_fmt_int(a, q.bytes, c->lang));
+	gs_doc_cell_text(row, gs_fmt_fixed2(a, q.bytes, GS_GB, c->lang));
+	gs_doc_cell_text(row, gs_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
+	gs_doc_cell_text(row, S_prov(c, q.prov));
+}
+
+/* "1.00 GiB (1,073,741,824 B)" for counters; "missing" when not read. */
+static char *S_counter(S_ctx *c, gs_opt_u64 v)
+{
+	char g[GS_FMT_MAX], b[GS_FMT_MAX];
+
+	if (!v.has)
+		return S_strdup(TR("word.missing"));
+	return S_printf("%s (%s B)", gs_fmt_gib(g, v.v, c->lang), gs_fmt_int(b, v.v, c->lang));
+}
+
+static void S_cell_owned(cmark_node *row, char *text)
+{
+	gs_doc_cell_text(row, text);
+	free(text);
+}
+
+static void S_add_chart(S_ctx *c, const char *suffix, const char *title, gs_chart_out *o)
+{
+	gs_sheet *s = c->out;
+	gs_sheet_chart *ch;
+	cmark_node *p;
+	char *svg, *png;
+
+	s->charts = realloc(s->charts, (s->ncharts + 1) * sizeof(*s->charts));
+	if (!s->charts)
+		abort();
+	ch = &s->charts[s->ncharts++];
+	ch->name = S_printf("%s-%s", c->in->w->id, suffix);
+	ch->title = S_strdup(title);
+	ch->out = *o;
+	svg = S_printf("%s.svg", ch->name);
+	png = S_printf("%s.png", ch->name);
+	p = gs_doc_para(c->root);
+	gs_doc_image(p, svg, title);
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("chart.png_version"));
+	gs_doc_text(p, " ");
+	gs_doc_link(p, png, png);
+	free(svg);
+	free(png);
+}
+
+static void S_chart_text(S_ctx *c, gs_chart_text *ct, const char *title)
+{
+	memset(ct, 0, sizeof(*ct));
+	ct->title = title;
+	ct->axis_label = TR("chart.axis_gib");
+	ct->x_label = NULL;
+	ct->lang = c->lang;
+	ct->calculated = TR("prov.calculated");
+	ct->assumed = TR("prov.assumed");
+	ct->observed = TR("prov.observed");
+	ct->capacity = TR("chart.capacity");
+	ct->peak = TR("chart.peak");
+	ct->total = TR("chart.total");
+	ct->missing = TR("word.missing");
+	ct->failed = TR("status.failed");
+	ct->not_run = TR("status.not_run");
+	ct->succeeded = TR("status.ok");
+	ct->allocated = TR("counter.allocated");
+	ct->reserved = TR("counter.reserved");
+	ct->start = TR("counter.start");
+	ct->end = TR("counter.end");
+}
+
+/*** sections ***/
+
+static void S_warning_synthetic(S_ctx *c)
+{
+	size_t i;
+	cmark_node *q, *p;
+
+	if (!c->in->d->synthetic)
+		return;
+	q = gs_doc_quote(c->root);
+	p = gs_doc_para(q);
+	gs_doc_strong(p, TR("synthetic.title"));
+	gs_doc_text(p, " ");
+	gs_doc_text(p, TR("synthetic.body"));
+	for (i = 0; i < c->in->nev; i++)
+		if (c->in->ev[i].m->synthetic) {
+			gs_doc_text(p, " ");
+			gs_doc_code(p, c->in->ev[i].ref->file);
+			if (c->in->ev[i].m->synthetic_note) {
+				gs_doc_text(p, ": ");
+				gs_doc_text(p, c->in->ev[i].m->synthetic_note);
+			}
+		}
+}
+
+static const char *S_offer_label(const gs_offer *o)
+{
+	return o->id;
+}
+
+static void S_decision_summary(S_ctx *c)
+{
+	const gs_decision *d = c->in->d;
+	cmark_node *p = gs_doc_para(c->root);
+	size_t i, k = 0;
+
+	gs_doc_strong(p, TR("decision.label"));
+	gs_doc_text(p, " ");
+	if (d->nretained) {
+		gs_doc_text(p, TR("decision.retained"));
+		for (i = 0; i < d->ncands; i++) {
+			const gs_candidate *cd = &d->cands[d->order[i]];
+			if (!cd->retained)
+				continue;
+			gs_doc_text(p, k++ ? ", " : " ");
+			gs_doc_code(p, S_offer_label(cd->offer));
+		}
+		gs_doc_text(p, ".");
+	} else if (d->npreselected) {
+		gs_doc_text(p, TR("decision.preselection"));
+		for (i = 0; i < d->ncands; i++) {
+			const gs_candidate *cd = &d->cands[d->order[i]];
+			if (cd->retained || cd->excluded)
+				continue;
+			gs_doc_text(p, k++ ? ", " : " ");
+			gs_doc_code(p, S_offer_label(cd->offer));
+		}
+		gs_doc_text(p, ".");
+	} else {
+		gs_doc_text(p, TR("decision.none"));
+	}
+}
+
+static void S_identity(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	static const char *hk[] = { "col.field", "col.value" };
+	const char *h[2];
+	cmark_node *tb, *r;
+	char a[GS_FMT_MAX];
+	size_t i;
+
+	h[0] = TR(hk[0]);
+	h[1] = TR(hk[1]);
+	gs_doc_heading(c->root, 2, TR("sec.identity"));
+	tb = gs_doc_table(c->doc, c->root, TR("cap.identity"), 2, h);
+#define ROW(label, value) do { r = gs_doc_row(tb); gs_doc_cell_text(r, label); gs_doc_cell_text(r, value); } while (0)
+	ROW(TR("id.id"), w->id);
+	ROW(TR("id.model"), w->model_name);
+	ROW(TR("id.revision"), w->model_revision ? w->model_revision : TR("word.missing"));
+	ROW(TR("id.task"), TR(w->task == GS_TASK_INFERENCE ? "task.inference"
+			      : w->task == GS_TASK_ADAPTATION ? "task.adaptation" : "task.training"));
+	ROW(TR("id.parameters"), gs_fmt_int(a, w->parameters, c->lang));
+	snprintf(a, sizeof(a), "%u", w->storage_bits);
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("id.storage"));
+	{
+		cmark_node *cell = gs_doc_cell(r);
+		gs_doc_textf(cell, "%s, %s bits", w->storage_format, a);
+		if (c->in->s->theoretical) {
+			gs_doc_text(cell, " — ");
+			gs_doc_text(cell, TR("note.theoretical"));
+		}
+	}
+	ROW(TR("id.compute"), w->compute_format);
+	if (w->has_kv_geometry) {
+		char *g = S_printf("%llu / %llu / %llu / %llu", (unsigned long long)w->layers,
+				   (unsigned long long)w->attention_heads,
+				   (unsigned long long)w->kv_heads, (unsigned long long)w->head_dim);
+		ROW(TR("id.geometry"), g);
+		free(g);
+	}
+	if (w->has_sliding_window)
+		ROW(TR("id.window"), gs_fmt_int(a, w->sliding_window, c->lang));
+	for (i = 0; i < w->ndims; i++) {
+		char *label = S_printf("%s: %s", TR("id.dimension"), w->dims[i].name);
+		ROW(label, gs_fmt_int(a, w->dims[i].value, c->lang));
+		free(label);
+	}
+	if (w->cache != GS_CACHE_NONE) {
+		char *cv = S_printf("%s, %llu B/%s", gs_cache_id(w->cache),
+				    (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
+		ROW(TR("id.cache"), cv);
+		free(cv);
+	}
+#undef ROW
+
+	/* The protocol's three inputs. */
+	{
+		const char *h3[3];
+		h3[0] = TR("col.input");
+		h3[1] = TR("col.description");
+		h3[2] = TR("col.dimensions");
+		gs_doc_heading(c->root, 3, TR("sec.inputs"));
+		tb = gs_doc_table(c->doc, c->root, TR("cap.inputs"), 3, h3);
+		for (i = 0; i < 3; i++) {
+			const gs_input *in = &w->inputs[i];
+			static const char *const lk[] = { "input.usual", "input.long", "input.limit" };
+			cmark_node *cell;
+			size_t k;
+			r = gs_doc_row(tb);
+			gs_doc_cell_text(r, TR(lk[i]));
+			gs_doc_cell_text(r, in->description ? in->description : TR("word.missing"));
+			cell = gs_doc_cell(r);
+			if (!in->ndims)
+				gs_doc_text(cell, TR("word.missing"));
+			for (k = 0; k < in->ndims; k++)
+				gs_doc_textf(cell, "%s%s = %s", k ? ", " : "", in->dims[k].name,
+					     gs_fmt_int(a, in->dims[k].value, c->lang));
+		}
+	}
+}
+
+static void S_sizing(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_sizing *s = c->in->s;
+	const char *h[5];
+	cmark_node *tb, *r, *p;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	size_t i;
+
+	h[0] = TR("col.item");
+	h[1] = TR("col.bytes");
+	h[2] = TR("col.gb");
+	h[3] = TR("col.gib");
+	h[4] = TR("col.provenance");
+	gs_doc_heading(c->root, 2, TR("sec.sizing"));
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("sizing.intro"));
+	tb = gs_doc_table(c->doc, c->root, TR("cap.sizing"), 5, h);
+	r = gs_doc_row(tb);
+	S_cell_owned(r, S_printf("%s (%s x %u / 8)", TR("size.weights"),
+				 gs_fmt_int(a, w->parameters, c->lang), w->storage_bits));
+	S_size_cells(c, r, s->weights);
+	for (i = 0; i < w->nreserve; i++) {
+		r = gs_doc_row(tb);
+		S_cell_owned(r, S_printf("%s: %s (%s %s) — %s", TR("size.reserve_item"),
+					 w->reserve[i].name, w->reserve[i].amount, w->reserve[i].unit,
+					 w->reserve[i].reason ? w->reserve[i].reason : ""));
+		S_size_cells(c, r, gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED));
+	}
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("size.envelope_row"));
+	S_size_cells(c, r, s->envelope);
+	r = gs_doc_row(tb);
+	if (s->kv.present)
+		S_cell_owned(r, S_printf("%s (2 x %llu x %llu x %llu x %s %s x %llu B x %llu)",
+					 TR("size.kv"), (unsigned long long)w->layers,
+					 (unsigned long long)w->kv_heads, (unsigned long long)w->head_dim,
+					 gs_fmt_int(a, s->kv_tokens_kept, c->lang), TR("word.tokens"),
+					 (unsigned long long)w->cache_bytes_per_value,
+					 (unsigned long long)s->kv_sequences));
+	else
+		S_cell_owned(r, S_printf("%s — %s", TR("size.kv"), TR("size.kv_none")));
+	S_size_cells(c, r, s->kv);
+	if (w->task != GS_TASK_INFERENCE) {
+		if (w->has_trainable_parameters) {
+			p = gs_doc_para(c->root);
+			(void)p;
+		}
+		for (i = 0; i < w->ntraining; i++) {
+			r = gs_doc_row(tb);
+			S_cell_owned(r, S_printf("%s: %s (%s %s) — %s", TR("size.training_item"),
+						 w->training[i].name, w->training[i].amount,
+						 w->training[i].unit,
+						 w->training[i].reason ? w->training[i].reason : ""));
+			S_size_cells(c, r, gs_qty_make(w->training[i].bytes, GS_PROV_ASSUMED));
+		}
+	}
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("size.need_row"));
+	S_size_cells(c, r, s->need);
+
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("sizing.envelope_note"));
+	if (w->task != GS_TASK_INFERENCE) {
+		p = gs_doc_para(c->root);
+		if (w->has_trainable_parameters)
+			gs_doc_textf(p, "%s %s. ", TR("sizing.trainable"),
+				     gs_fmt_int(a, w->trainable_parameters, c->lang));
+		gs_doc_text(p, TR("sizing.no_multiplier"));
+	}
+
+	/* Format table, same reserve. */
+	{
+		const char *hf[5];
+		hf[0] = TR("col.bits");
+		hf[1] = TR("col.weights_bytes");
+		hf[2] = TR("col.weights_gib");
+		hf[3] = TR("col.envelope_gib");
+		hf[4] = TR("col.note");
+		gs_doc_heading(c->root, 3, TR("sec.formats"));
+		p = gs_doc_para(c->root);
+		gs_doc_textf(p, "%s %s. %s", TR("est.format_table"),
+			     gs_fmt_gib(b, s->reserve.bytes, c->lang), TR("formats.provenance"));
+		tb = gs_doc_table(c->doc, c->root, TR("cap.formats"), 5, hf);
+		for (i = 0; i < s->nformats; i++) {
+			const gs_format_row *fr = &s->formats[i];
+			r = gs_doc_row(tb);
+			snprintf(a, sizeof(a), "%u", fr->bits);
+			gs_doc_cell_text(r, a);
+			gs_doc_cell_text(r, gs_fmt_int(a, fr->weights, c->lang));
+			gs_doc_cell_text(r, gs_fmt_fixed2(a, fr->weights, GS_GIB, c->lang));
+			gs_doc_cell_text(r, gs_fmt_fixed2(a, fr->envelope, GS_GIB, c->lang));
+			gs_doc_cell_text(r, fr->theoretical ? TR("note.theoretical") : "");
+		}
+	}
+}
+
+static void S_budget_chart(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_sizing *s = c->in->s;
+	const gs_decision *d = c->in->d;
+	gs_chart_segment *segs = calloc(4 + w->nreserve + w->ntraining, sizeof(*segs));
+	gs_chart_line *caps = calloc(d->ncands + 1, sizeof(*caps));
+	gs_chart_line *peaks = calloc(c->in->nev + 1, sizeof(*peaks));
+	char **labels = calloc(d->ncands + c->in->nev + 1, sizeof(*labels));
+	size_t ns = 0, nc = 0, np = 0, nl = 0, i;
+	gs_chart_text ct;
+	gs_chart_out o;
+	const char *h[5];
+	cmark_node *tb, *r;
+
+	if (!segs || !caps || !peaks || !labels)
+		abort();
+	segs[ns].label = TR("size.weights");
+	segs[ns++].value = s->weights;
+	if (s->kv.present) {
+		segs[ns].label = TR("size.kv");
+		segs[ns++].value = s->kv;
+	}
+	for (i = 0; i < w->ntraining; i++) {
+		segs[ns].label = w->training[i].name;
+		segs[ns++].value = gs_qty_make(w->training[i].bytes, GS_PROV_ASSUMED);
+	}
+	for (i = 0; i < w->nreserve; i++) {
+		segs[ns].label = w->reserve[i].name;
+		segs[ns++].value = gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED);
+	}
+	/* One capacity line per distinct (model, capacity) among candidates
+	 * that are not excluded by arithmetic, in ranking order. */
+	for (i = 0; i < d->ncands && nc < 8; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		size_t k;
+		int dup = 0;
+		if (!cd->capacity.present)
+			continue;
+		for (k = 0; k < nc; k++)
+			dup |= caps[k].value.bytes == cd->capacity.bytes;
+		if (dup)
+			continue;
+		labels[nl] = S_printf("%s (%s GB)", cd->offer->gpu_model, cd->offer->nominal_gb_text);
+		caps[nc].label = labels[nl++];
+		caps[nc++].value = cd->capacity;
+	}
+	for (i = 0; i < c->in->nev; i++) {
+		gs_qty n = gs_measurement_need(c->in->ev[i].m, NULL);
+		if (!n.present || !gs_measurement_ok(c->in->ev[i].m))
+			continue;
+		labels[nl] = S_printf("%s", c->in->ev[i].ref->file);
+		peaks[np].label = labels[nl++];
+		peaks[np++].value = n;
+	}
+	gs_doc_heading(c->root, 3, TR("sec.budget_chart"));
+	S_chart_text(c, &ct, TR("chart.budget_title"));
+	if (gs_chart_budget(&ct, segs, ns, caps, nc, peaks, np, &o) == 0)
+		S_add_chart(c, "budget", TR("chart.budget_title"), &o);
+
+	/* The chart's data, beside it. */
+	h[0] = TR("col.item");
+	h[1] = TR("col.kind");
+	h[2] = TR("col.bytes");
+	h[3] = TR("col.gib");
+	h[4] = TR("col.provenance");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.budget_data"), 5, h);
+	for (i = 0; i < ns; i++) {
+		char a[GS_FMT_MAX];
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, segs[i].label);
+		gs_doc_cell_text(r, TR("chart.kind_segment"));
+		gs_doc_cell_text(r, gs_fmt_int(a, segs[i].value.bytes, c->lang));
+		gs_doc_cell_text(r, gs_fmt_fixed2(a, segs[i].value.bytes, GS_GIB, c->lang));
+		gs_doc_cell_text(r, S_prov(c, segs[i].value.prov));
+	}
+	for (i = 0; i < nc; i++) {
+		char a[GS_FMT_MAX];
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, caps[i].label);
+		gs_doc_cell_text(r, TR("chart.kind_capacity"));
+		gs_doc_cell_text(r, gs_fmt_int(a, caps[i].value.bytes, c->lang));
+		gs_doc_cell_text(r, gs_fmt_fixed2(a, caps[i].value.bytes, GS_GIB, c->lang));
+		gs_doc_cell_text(r, S_prov(c, caps[i].value.prov));
+	}
+	for (i = 0; i < np; i++) {
+		char a[GS_FMT_MAX];
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, peaks[i].label);
+		gs_doc_cell_text(r, TR("chart.kind_peak"));
+		gs_doc_cell_text(r, gs_fmt_int(a, peaks[i].value.bytes, c->lang));
+		gs_doc_cell_text(r, gs_fmt_fixed2(a, peaks[i].value.bytes, GS_GIB, c->lang));
+		gs_doc_cell_text(r, S_prov(c, peaks[i].value.prov));
+	}
+	for (i = 0; i < nl; i++)
+		free(labels[i]);
+	free(labels);
+	free(segs);
+	free(caps);
+	free(peaks);
+}
+
+static const char *S_status_word(S_ctx *c, gs_phase_status st)
+{
+	return TR(st == GS_PHASE_OK ? "status.ok" : st == GS_PHASE_FAILED ? "status.failed"
+									  : "status.not_run");
+}
+
+static void S_kv_table(S_ctx *c, const char *caption, const gs_kv *kv, size_t n)
+{
+	const char *h[2];
+	cmark_node *tb, *r;
+	size_t i;
+
+	if (!n)
+		return;
+	h[0] = TR("col.name");
+	h[1] = TR("col.value");
+	tb = gs_doc_table(c->doc, c->root, caption, 2, h);
+	for (i = 0; i < n; i++) {
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, kv[i].name);
+		gs_doc_cell_text(r, kv[i].value);
+	}
+}
+
+static void S_measurement(S_ctx *c, size_t idx)
+{
+	const gs_evidence *e = &c->in->ev[idx];
+	const gs_measurement *m = e->m;
+	const char *h[8];
+	cmark_node *tb, *r, *p;
+	char a[GS_FMT_MAX];
+	size_t i;
+	gs_chart_phase *cp;
+
+	gs_doc_heading(c->root, 3, e->ref->file);
+	p = gs_doc_para(c->root);
+	gs_doc_strong(p, TR("meas.covers"));
+	gs_doc_text(p, " ");
+	gs_doc_text(p, e->ref->covers ? e->ref->covers : TR("word.missing"));
+	gs_doc_text(p, ". ");
+	gs_doc_strong(p, TR("meas.raw"));
+	gs_doc_text(p, " ");
+	gs_doc_link(p, c->in->ev_links[idx], e->ref->file);
+	if (m->synthetic) {
+		p = gs_doc_para(gs_doc_quote(c->root));
+		gs_doc_strong(p, TR("synthetic.title"));
+		gs_doc_text(p, " ");
+		gs_doc_text(p, m->synthetic_note ? m->synthetic_note : TR("synthetic.body"));
+	}
+
+	/* Identity, dimensions, environment, protocol. */
+	h[0] = TR("col.field");
+	h[1] = TR("col.value");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.meas_context"), 2, h);
+#define ROW(label, value) do { r = gs_doc_row(tb); gs_doc_cell_text(r, label); gs_doc_cell_text(r, (value) ? (value) : TR("word.missing")); } while (0)
+	ROW(TR("meas.code"), m->code);
+	ROW(TR("meas.revision"), m->revision);
+	ROW(TR("meas.input_set"), m->input_set);
+	if (m->seed.has) {
+		const char *seed = a;
+		snprintf(a, sizeof(a), "%llu", (unsigned long long)m->seed.v);
+		ROW(TR("meas.seed"), seed);
+	}
+	ROW(TR("meas.date"), m->date);
+	ROW(TR("meas.produced_by"), m->produced_by);
+	for (i = 0; i < m->ndims; i++) {
+		char *label = S_printf("%s: %s", TR("id.dimension"), m->dims[i].name);
+		ROW(label, m->dims[i].value);
+		free(label);
+	}
+	for (i = 0; i < m->ndevices; i++) {
+		const gs_device *dv = &m->devices[i];
+		char g[GS_FMT_MAX], *label = S_printf("%s %llu", TR("meas.device"),
+						      (unsigned long long)dv->index);
+		char *val = S_printf("%s; %s %s; %s %s; %s %s", dv->name, TR("meas.total"),
+				     dv->total_bytes.has ? gs_fmt_gib(g, dv->total_bytes.v, c->lang)
+							 : TR("word.missing"),
+				     TR("meas.free"),
+				     dv->free_bytes.has ? gs_fmt_gib(a, dv->free_bytes.v, c->lang)
+							: TR("word.missing"),
+				     TR("meas.cc"), dv->compute_capability ? dv->compute_capability
+									   : TR("word.missing"));
+		ROW(label, val);
+		free(label);
+		free(val);
+	}
+	ROW(TR("meas.driver"), m->driver);
+	ROW(TR("meas.runtime"), m->runtime);
+	ROW(TR("meas.backend"), m->backend);
+	ROW(TR("meas.allocator"), m->allocator_backend);
+	{
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, TR("meas.protocol"));
+		{
+			cmark_node *cell = gs_doc_cell(r);
+			gs_doc_textf(cell, "%s: %s", TR("meas.process"), m->process ? m->process : TR("word.missing"));
+			if (m->order.has)
+				gs_doc_textf(cell, "; %s %llu", TR("meas.order"), (unsigned long long)m->order.v);
+			if (m->warmup.has)
+				gs_doc_textf(cell, "; %s %llu", TR("meas.warmup"), (unsigned long long)m->warmup.v);
+			if (m->repeats.has)
+				gs_doc_textf(cell, "; %s %llu", TR("meas.repeats"), (unsigned long long)m->repeats.v);
+			gs_doc_textf(cell, "; %s %s", TR("meas.empty_cache"),
+				     TR(m->empty_cache ? "word.yes" : "word.no"));
+		}
+	}
+#undef ROW
+	S_kv_table(c, TR("cap.allocator_settings"), m->allocator_settings, m->nallocator_settings);
+	S_kv_table(c, TR("cap.frameworks"), m->frameworks, m->nframeworks);
+
+	/* Phases: the four counters, first pass and warm passes apart. */
+	h[0] = TR("col.phase");
+	h[1] = TR("col.pass");
+	h[2] = TR("col.device");
+	h[3] = TR("col.status");
+	h[4] = TR("col.counter");
+	h[5] = TR("col.start");
+	h[6] = TR("col.peak");
+	h[7] = TR("col.end");
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("meas.counters_note"));
+	tb = gs_doc_table(c->doc, c->root, TR("cap.phases"), 8, h);
+	cp = calloc(m->nphases + 1, sizeof(*cp));
+	if (!cp)
+		abort();
+	for (i = 0; i < m->nphases; i++) {
+		const gs_phase *ph = &m->phases[i];
+		int k;
+		snprintf(a, sizeof(a), "%llu", (unsigned long long)ph->device);
+		for (k = 0; k < 3; k++) {
+			r = gs_doc_row(tb);
+			gs_doc_cell_text(r, ph->name);
+			gs_doc_cell_text(r, TR(ph->warm ? "pass.warm" : "pass.first"));
+			gs_doc_cell_text(r, a);
+			gs_doc_cell_text(r, S_status_word(c, ph->status));
+			if (k == 0) {
+				gs_doc_cell_text(r, TR("counter.allocated"));
+				S_cell_owned(r, S_counter(c, ph->alloc_start));
+				S_cell_owned(r, S_counter(c, ph->alloc_peak));
+				S_cell_owned(r, S_counter(c, ph->alloc_end));
+			} else if (k == 1) {
+				gs_doc_cell_text(r, TR("counter.reserved"));
+				S_cell_owned(r, S_counter(c, ph->reserved_start));
+				S_cell_owned(r, S_counter(c, ph->reserved_peak));
+				S_cell_owned(r, S_counter(c, ph->reserved_end));
+			} else {
+				/* Same checkpoint only: never max reserved - max allocated. */
+				gs_opt_u64 ds = { 0, 0 }, de = { 0, 0 };
+				if (ph->reserved_start.has && ph->alloc_start.has &&
+				    ph->reserved_start.v >= ph->alloc_start.v) {
+					ds.v = ph->reserved_start.v - ph->alloc_start.v;
+					ds.has = 1;
+				}
+				if (ph->reserved_end.has && ph->alloc_end.has &&
+				    ph->reserved_end.v >= ph->alloc_end.v) {
+					de.v = ph->reserved_end.v - ph->alloc_end.v;
+					de.has = 1;
+				}
+				gs_doc_cell_text(r, TR("counter.difference"));
+				S_cell_owned(r, S_counter(c, ds));
+				gs_doc_cell_text(r, TR("counter.no_peak_difference"));
+				S_cell_owned(r, S_counter(c, de));
+			}
+		}
+		cp[i].name = ph->name;
+		cp[i].failed = ph->status == GS_PHASE_FAILED;
+		cp[i].not_run = ph->status == GS_PHASE_NOT_RUN;
+#define Q(x) ((x).has ? gs_qty_make((x).v, GS_PROV_OBSERVED) : gs_qty_missing())
+		cp[i].allocated[GS_CHART_START] = Q(ph->alloc_start);
+		cp[i].allocated[GS_CHART_PEAK] = Q(ph->alloc_peak);
+		cp[i].allocated[GS_CHART_END] = Q(ph->alloc_end);
+		cp[i].reserved[GS_CHART_START] = Q(ph->reserved_start);
+		cp[i].reserved[GS_CHART_PEAK] = Q(ph->reserved_peak);
+		cp[i].reserved[GS_CHART_END] = Q(ph->reserved_end);
+#undef Q
+	}
+	/* Outside the allocator, elapsed time and errors. */
+	{
+		const char *h5[5];
+		h5[0] = TR("col.phase");
+		h5[1] = TR("col.device");
+		h5[2] = TR("col.outside");
+		h5[3] = TR("col.elapsed");
+		h5[4] = TR("col.error");
+		tb = gs_doc_table(c->doc, c->root, TR("cap.phase_extra"), 5, h5);
+		for (i = 0; i < m->nphases; i++) {
+			const gs_phase *ph = &m->phases[i];
+			r = gs_doc_row(tb);
+			gs_doc_cell_text(r, ph->name);
+			snprintf(a, sizeof(a), "%llu", (unsigned long long)ph->device);
+			gs_doc_cell_text(r, a);
+			if (ph->used_end.has && ph->reserved_end.has && ph->used_end.v >= ph->reserved_end.v) {
+				gs_opt_u64 o = { ph->used_end.v - ph->reserved_end.v, 1 };
+				S_cell_owned(r, S_counter(c, o));
+			} else {
+				gs_doc_cell_text(r, TR("word.missing"));
+			}
+			if (ph->elapsed_us.has) {
+				char ms[GS_FMT_MAX];
+				gs_fmt_fixed2(ms, ph->elapsed_us.v, 1000, c->lang);
+				S_cell_owned(r, S_printf("%s ms", ms));
+			} else {
+				gs_doc_cell_text(r, TR("word.missing"));
+			}
+			gs_doc_cell_text(r, ph->error ? ph->error : "");
+		}
+	}
+	{
+		gs_chart_text ct;
+		gs_chart_out o;
+		char *title = S_printf("%s — %s", TR("chart.phases_title"), e->ref->file);
+		char *suffix = S_printf("phases-%zu", idx + 1);
+		S_chart_text(c, &ct, title);
+		if (gs_chart_phases(&ct, cp, m->nphases, &o) == 0)
+			S_add_chart(c, suffix, title, &o);
+		free(title);
+		free(suffix);
+	}
+	free(cp);
+}
+
+int gs_sheet_find_sweep(const gs_evidence *ev, size_t nev, gs_sweep *sw)
+{
+	size_t i, j, k;
+
+	memset(sw, 0, sizeof(*sw));
+	if (nev < 2 || nev > 64)
+		return 0;
+	/* The varied dimension: the one numeric dimension that differs
+	 * between the first file and the others, all else equal. */
+	for (k = 0; k < ev[0].m->ndims; k++) {
+		const gs_kv *d0 = &ev[0].m->dims[k];
+		int ok = d0->is_number, varies = 0;
+		for (i = 1; i < nev && ok; i++) {
+			const gs_measurement *m = ev[i].m;
+			const gs_kv *di = gs_measurement_dim(m, d0->name);
+			if (m->ndims != ev[0].m->ndims || !di || !di->is_number) {
+				ok = 0;
+				break;
+			}
+			varies |= di->number != d0->number;
+			for (j = 0; j < m->ndims; j++) {
+				const gs_kv *o = gs_measurement_dim(ev[0].m, m->dims[j].name);
+				if (strcmp(m->dims[j].name, d0->name) == 0)
+					continue;
+				if (!o || strcmp(o->value, m->dims[j].value) != 0)
+					ok = 0;
+			}
+		}
+		if (ok && varies) {
+			sw->dim = d0->name;
+			for (i = 0; i < nev; i++)
+				sw->idx[i] = i;
+			sw->n = nev;
+			/* Insertion sort by the dimension's value (n <= 64). */
+			for (i = 1; i < nev; i++)
+				for (j = i; j > 0 &&
+				     gs_measurement_dim(ev[sw->idx[j - 1]].m, d0->name)->number >
+				     gs_measurement_dim(ev[sw->idx[j]].m, d0->name)->number; j--) {
+					size_t tmp = sw->idx[j];
+					sw->idx[j] = sw->idx[j - 1];
+					sw->idx[j - 1] = tmp;
+				}
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void S_sweep(S_ctx *c)
+{
+	gs_sweep sw;
+	const char *h[5];
+	cmark_node *tb, *r, *p;
+	gs_chart_point pts[64];
+	gs_chart_line caps[8];
+	char a[GS_FMT_MAX];
+	const gs_kv *last_ok = NULL, *first_fail = NULL;
+	size_t i, nc = 0;
+
+	if (!gs_sheet_find_sweep(c->in->ev, c->in->nev, &sw))
+		return;
+	gs_doc_heading(c->root, 3, TR("sec.sweep"));
+	h[0] = sw.dim;
+	h[1] = TR("col.status");
+	h[2] = TR("col.peak_reserved");
+	h[3] = TR("col.file");
+	h[4] = TR("col.error");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.sweep"), 5, h);
+	for (i = 0; i < sw.n; i++) {
+		const gs_evidence *e = &c->in->ev[sw.idx[i]];
+		const gs_kv *dv = gs_measurement_dim(e->m, sw.dim);
+		const gs_phase *f = gs_measurement_failure(e->m);
+		gs_qty peak = gs_measurement_need(e->m, NULL);
+		int ok = gs_measurement_ok(e->m);
+
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, gs_fmt_int(a, dv->number, c->lang));
+		gs_doc_cell_text(r, TR(ok ? "status.ok" : "status.failed"));
+		if (ok)
+			S_cell_owned(r, S_qty_words(c, peak));
+		else
+			S_cell_owned(r, S_printf("%s (%s)", TR("sweep.partial"), peak.present ? "" : TR("word.missing")));
+		gs_doc_cell_text(r, e->ref->file);
+		gs_doc_cell_text(r, f && f->error ? f->error : "");
+		if (ok)
+			last_ok = dv;
+		else if (!first_fail)
+			first_fail = dv;
+		pts[i].x = dv->number;
+		pts[i].peak = peak;
+		pts[i].failed = !ok;
+	}
+	p = gs_doc_para(c->root);
+	gs_doc_strong(p, TR("sweep.frontier"));
+	gs_doc_text(p, " ");
+	if (last_ok && first_fail) {
+		char b[GS_FMT_MAX];
+		gs_doc_textf(p, "%s = %s (%s) / %s = %s (%s).", sw.dim,
+			     gs_fmt_int(a, last_ok->number, c->lang), TR("sweep.last_ok"), sw.dim,
+			     gs_fmt_int(b, first_fail->number, c->lang), TR("sweep.first_fail"));
+	} else if (first_fail) {
+		gs_doc_text(p, TR("sweep.all_failed"));
+	} else {
+		gs_doc_text(p, TR("sweep.none_failed"));
+	}
+	/* Capacity of the card the sweep ran on. */
+	{
+		const gs_measurement *m0 = c->in->ev[sw.idx[0]].m;
+		if (m0->ndevices && m0->devices[0].total_bytes.has) {
+			caps[nc].label = m0->devices[0].name;
+			caps[nc++].value = gs_qty_make(m0->devices[0].total_bytes.v, GS_PROV_OBSERVED);
+		}
+	}
+	{
+		gs_chart_text ct;
+		gs_chart_out o;
+		S_chart_text(c, &ct, TR("chart.sweep_title"));
+		ct.x_label = sw.dim;
+		if (gs_chart_sweep(&ct, pts, sw.n, caps, nc, &o) == 0)
+			S_add_chart(c, "sweep", TR("chart.sweep_title"), &o);
+	}
+}
+
+static void S_measurements(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	cmark_node *p;
+	size_t i;
+	const gs_measurement *largest = NULL;
+
+	gs_doc_heading(c->root, 2, TR("sec.measurements"));
+	if (!c->in->nev) {
+		p = gs_doc_para(c->root);
+		gs_doc_text(p, TR("meas.none"));
+		return;
+	}
+	/* Largest load tested: the successful run with the largest dimensions. */
+	for (i = 0; i < c->in->nev; i++) {
+		const gs_measurement *m = c->in->ev[i].m;
+		gs_qty n = gs_measurement_need(m, NULL), best;
+		if (!gs_measurement_ok(m) || !n.present)
+			continue;
+		best = largest ? gs_measurement_need(largest, NULL) : gs_qty_missing();
+		if (!largest || n.bytes > best.bytes)
+			largest = m;
+	}
+	p = gs_doc_para(c->root);
+	gs_doc_strong(p, TR("meas.largest"));
+	gs_doc_text(p, " ");
+	if (largest) {
+		size_t k;
+		for (k = 0; k < largest->ndims; k++)
+			gs_doc_textf(p, "%s%s = %s", k ? ", " : "", largest->dims[k].name,
+				     largest->dims[k].value);
+		gs_doc_text(p, " (");
+		gs_doc_code(p, largest->path);
+		gs_doc_text(p, ")");
+		if (!gs_measurement_covers(w, largest)) {
+			gs_doc_text(p, ". ");
+			gs_doc_text(p, TR("meas.largest_not_covering"));
+		}
+	} else {
+		gs_doc_text(p, TR("meas.no_success"));
+	}
+	S_sweep(c);
+	for (i = 0; i < c->in->nev; i++)
+		S_measurement(c, i);
+}
+
+static void S_candidates(S_ctx *c)
+{
+	const gs_decision *d = c->in->d;
+	const char *h[GS_REQ_COUNT + 4];
+	static const char *const rk[GS_REQ_COUNT] = { "req.memory", "req.software", "req.calendar",
+						      "req.budget", "req.quality", "req.host" };
+	cmark_node *tb, *r, *p;
+	size_t i;
+	int q;
+
+	gs_doc_heading(c->root, 2, TR("sec.candidates"));
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("cand.intro"));
+	h[0] = TR("col.offer");
+	h[1] = TR("col.capacity");
+	for (q = 0; q < GS_REQ_COUNT; q++)
+		h[2 + q] = TR(rk[q]);
+	h[2 + GS_REQ_COUNT] = TR("col.total_cost");
+	h[3 + GS_REQ_COUNT] = TR("col.overall");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), GS_REQ_COUNT + 4, h);
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		char g[GS_FMT_MAX];
+		cmark_node *cell;
+		r = gs_doc_row(tb);
+		cell = gs_doc_cell(r);
+		gs_doc_code(cell, cd->offer->id);
+		gs_doc_textf(cell, " %s, %llu x %s GB", cd->offer->gpu_model,
+			     (unsigned long long)cd->offer->cards, cd->offer->nominal_gb_text);
+		S_cell_owned(r, S_printf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
+					 S_prov(c, cd->capacity.prov),
+					 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
+					    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared" : "cap.nominal")));
+		for (q = 0; q < GS_REQ_COUNT; q++)
+			S_cell_owned(r, S_printf("%s %s", gs_sheet_verdict_symbol(cd->v[q].kind),
+						 S_verdict_word(c, cd->v[q].kind)));
+		if (cd->plan) {
+			char m[GS_FMT_MAX];
+			S_cell_owned(r, S_printf("%s %s", gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency));
+		} else {
+			gs_doc_cell_text(r, TR("word.missing"));
+		}
+		gs_doc_cell_text(r, TR(cd->retained ? "overall.retained" : cd->excluded ? "overall.excluded"
+										 : "overall.preselected"));
+	}
+
+	/* The reasons, offer by offer. */
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		cmark_node *list;
+		gs_doc_heading(c->root, 3, cd->offer->id);
+		p = gs_doc_para(c->root);
+		gs_doc_textf(p, "%s, %llu x %s GB", cd->offer->gpu_model,
+			     (unsigned long long)cd->offer->cards, cd->offer->nominal_gb_text);
+		if (cd->offer->provider)
+			gs_doc_textf(p, " — %s", cd->offer->provider);
+		gs_doc_textf(p, ". %s: %s (%s).", TR("cand.memory_source"),
+			     cd->offer->memory_claim.source, cd->offer->memory_claim.date);
+		if (cd->plan) {
+			char m[GS_FMT_MAX], pm[GS_FMT_MAX];
+			gs_doc_textf(p, " %s: %llu x %llu h x %s %s = %s %s (%s, %s).", TR("cand.cost"),
+				     (unsigned long long)cd->plan_units, (unsigned long long)cd->plan->hours,
+				     gs_fmt_money(pm, cd->plan->price_hundredths, c->lang), cd->plan->currency,
+				     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
+				     cd->plan->claim.source, cd->plan->claim.date);
+		}
+		list = gs_doc_list(c->root, 0);
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			const gs_verdict *v = &cd->v[q];
+			char *why;
+			if (v->kind == GS_V_NOT_REQUIRED)
+				continue;
+			p = gs_doc_item(list);
+			gs_doc_strong(p, TR(rk[q]));
+			gs_doc_textf(p, ": %s %s. ", gs_sheet_verdict_symbol(v->kind), S_verdict_word(c, v->kind));
+			why = S_reason(c, v);
+			gs_doc_text(p, why);
+			free(why);
+			if (v->evidence) {
+				gs_doc_textf(p, " %s ", TR("cand.evidence"));
+				gs_doc_code(p, v->evidence);
+				if (v->evidence_date)
+					gs_doc_textf(p, " (%s)", v->evidence_date);
+				gs_doc_text(p, ".");
+			}
+			if (v->missing)
+				gs_doc_textf(p, " %s %s", TR("cand.to_confirm"), TR(v->missing));
+		}
+		if (cd->offer->notes) {
+			p = gs_doc_para(c->root);
+			gs_doc_textf(p, "%s ", TR("cand.catalog_notes"));
+			gs_doc_text(p, cd->offer->notes);
+		}
+	}
+}
+
+static void S_decision(S_ctx *c)
+{
+	const gs_decision *d = c->in->d;
+	cmark_node *list, *p;
+	size_t i, rank = 0;
+
+	gs_doc_heading(c->root, 2, TR("sec.decision"));
+	p = gs_doc_para(c->root);
+	if (d->nretained) {
+		gs_doc_text(p, TR("decision.ranking_intro"));
+		list = gs_doc_list(c->root, 1);
+		for (i = 0; i < d->ncands; i++) {
+			const gs_candidate *cd = &d->cands[d->order[i]];
+			if (!cd->retained)
+				continue;
+			p = gs_doc_item(list);
+			gs_doc_code(p, cd->offer->id);
+			if (cd->plan) {
+				char m[GS_FMT_MAX];
+				gs_doc_textf(p, " — %s %s %s", TR("col.total_cost"),
+					     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency);
+			}
+			if (cd->has_margin) {
+				char *mg = S_signed_gib(c, cd->margin);
+				gs_doc_textf(p, "; %s %s", TR("cand.margin"), mg);
+				free(mg);
+			}
+			rank++;
+		}
+		p = gs_doc_para(c->root);
+		gs_doc_strong(p, TR("decision.choice"));
+		gs_doc_text(p, " ");
+		gs_doc_code(p, d->cands[d->order[0]].offer->id);
+	} else {
+		gs_doc_text(p, TR(d->npreselected ? "decision.preselection_intro" : "decision.none"));
+		if (d->npreselected) {
+			list = gs_doc_list(c->root, 0);
+			for (i = 0; i < d->ncands; i++) {
+				const gs_candidate *cd = &d->cands[d->order[i]];
+				int q, k = 0;
+				static const char *const rk[GS_REQ_COUNT] = {
+					"req.memory", "req.software", "req.calendar",
+					"req.budget", "req.quality", "req.host" };
+				if (cd->excluded)
+					continue;
+				p = gs_doc_item(list);
+				gs_doc_code(p, cd->offer->id);
+				gs_doc_textf(p, " — %s ", TR("decision.still_needs"));
+				for (q = 0; q < GS_REQ_COUNT; q++)
+					if (cd->v[q].kind == GS_V_TO_CONFIRM)
+						gs_doc_textf(p, "%s%s", k++ ? ", " : "", TR(rk[q]));
+				gs_doc_text(p, ".");
+			}
+		}
+	}
+	(void)rank;
+}
+
+static void S_invalidate(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	cmark_node *list, *p;
+	size_t i;
+	int has_warm = 0, has_cold = 0;
+
+	gs_doc_heading(c->root, 2, TR("sec.invalidate"));
+	list = gs_doc_list(c->root, 0);
+	p = gs_doc_item(list);
+	gs_doc_text(p, TR("inval.longer_input"));
+	if (w->inputs[2].ndims) {
+		size_t k;
+		char a[GS_FMT_MAX];
+		gs_doc_text(p, " (");
+		for (k = 0; k < w->inputs[2].ndims; k++)
+			gs_doc_textf(p, "%s%s = %s", k ? ", " : "", w->inputs[2].dims[k].name,
+				     gs_fmt_int(a, w->inputs[2].dims[k].value, c->lang));
+		gs_doc_text(p, ")");
+	}
+	if (w->has_sliding_window || w->cache == GS_CACHE_SLIDING)
+		gs_doc_text(gs_doc_item(list), TR("inval.window"));
+	gs_doc_text(gs_doc_item(list), TR("inval.evaluation"));
+	gs_doc_text(gs_doc_item(list), TR("inval.library"));
+	for (i = 0; i < c->in->nev; i++) {
+		size_t k;
+		for (k = 0; k < c->in->ev[i].m->nphases; k++) {
+			if (c->in->ev[i].m->phases[k].warm)
+				has_warm = 1;
+			else if (strcmp(c->in->ev[i].m->phases[k].name, "cold_forward") == 0)
+				has_cold = 1;
+		}
+	}
+	if (!c->in->nev)
+		gs_doc_text(gs_doc_item(list), TR("inval.no_measurement"));
+	else if (!has_cold || !has_warm)
+		gs_doc_text(gs_doc_item(list), TR("inval.unmeasured_pass"));
+	if (w->task != GS_TASK_INFERENCE)
+		gs_doc_text(gs_doc_item(list), TR("inval.training_phases"));
+	if (c->in->d->synthetic)
+		gs_doc_text(gs_doc_item(list), TR("inval.synthetic"));
+}
+
+static void S_evidence_links(S_ctx *c)
+{
+	cmark_node *list, *p;
+	size_t i;
+
+	gs_doc_heading(c->root, 2, TR("sec.evidence"));
+	if (!c->in->nev) {
+		gs_doc_text(gs_doc_para(c->root), TR("meas.none"));
+		return;
+	}
+	list = gs_doc_list(c->root, 0);
+	for (i = 0; i < c->in->nev; i++) {
+		p = gs_doc_item(list);
+		gs_doc_link(p, c->in->ev_links[i], c->in->ev[i].ref->file);
+		if (c->in->ev[i].ref->covers)
+			gs_doc_textf(p, " — %s", c->in->ev[i].ref->covers);
+		if (c->in->ev[i].m->synthetic)
+			gs_doc_textf(p, " (%s)", TR("synthetic.short"));
+	}
+}
+
+int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
+{
+	S_ctx ctx, *c = &ctx;
+	cmark_node *p;
+	char *title;
+
+	memset(out, 0, sizeof(*out));
+	if (gs_doc_init(&out->doc))
+		return -1;
+	ctx.in = in;
+	ctx.t = in->t;
+	ctx.lang = in->t->lang;
+	ctx.doc = &out->doc;
+	ctx.root = out->doc.root;
+	ctx.out = out;
+
+	title = S_printf("%s: %s", TR("sheet.title"), in->w->title);
+	gs_doc_heading(c->root, 1, title);
+	free(title);
+	S_warning_synthetic(c);
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("sheet.legend"));
+	S_decision_summary(c);
+	S_identity(c);
+	S_sizing(c);
+	S_budget_chart(c);
+	S_measurements(c);
+	S_candidates(c);
+	S_decision(c);
+	S_invalidate(c);
+	S_evidence_links(c);
+	if (in->w->notes_md) {
+		gs_doc_heading(c->root, 2, TR("sec.notes"));
+		gs_doc_user_markdown(c->root, in->w->notes_md);
+	}
+	p = gs_doc_para(c->root);
+	gs_doc_textf(p, "%s gpusheet %s; %s ", TR("sheet.generated"), GS_VERSION, TR("sheet.catalog"));
+	gs_doc_code(p, in->catalog_name);
+	if (in->date)
+		gs_doc_textf(p, "; %s %s", TR("sheet.date"), in->date);
+	gs_doc_text(p, ".");
+	return 0;
+}
+
+void gs_sheet_release(gs_sheet *s)
+{
+	size_t i;
+
+	gs_doc_release(&s->doc);
+	for (i = 0; i < s->ncharts; i++) {
+		free(s->charts[i].name);
+		free(s->charts[i].title);
+		gs_chart_out_release(&s->charts[i].out);
+	}
+	free(s->charts);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,59 @@
+/*
+ * sheet: the decision sheet as one document tree (gs_doc) plus its charts.
+ *
+ * Invariants: built once from the stages' structs, then rendered as
+ * Markdown and HTML by the render module; every figure carries its
+ * provenance in words; missing values read as missing; user text enters as
+ * text nodes only (notes through gs_doc_user_markdown). Pure: no I/O.
+ */
+#ifndef GS_SHEET_H
+#define GS_SHEET_H
+
+#include "catalog.h"
+#include "chart.h"
+#include "doc.h"
+#include "sizing.h"
+#include "strings.h"
+#include "verdict.h"
+#include "workload.h"
+
+typedef struct {
+	const gs_workload *w;
+	const gs_sizing *s;
+	const gs_evidence *ev;
+	size_t nev;
+	const char *const *ev_links;  /* link to each raw evidence file, from the sheet */
+	const gs_catalog *cat;
+	const gs_decision *d;
+	const gs_strings *t;
+	const char *date;             /* YYYY-MM-DD or NULL (no clock is read) */
+	const char *catalog_name;     /* how the catalog is named in the sheet */
+} gs_sheet_input;
+
+typedef struct {
+	char *name;                   /* file name stem: ID-budget, ID-phases-1, ... */
+	char *title;
+	gs_chart_out out;
+} gs_sheet_chart;
+
+typedef struct {
+	gs_doc doc;
+	gs_sheet_chart *charts;
+	size_t ncharts;
+} gs_sheet;
+
+int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out);
+void gs_sheet_release(gs_sheet *s);
+
+/* "admissible" / "admisible"... with a symbol, for cells: "✔ admissible". */
+const char *gs_sheet_verdict_symbol(gs_verdict_kind k);
+
+/* Sweep: when measurements vary exactly one numeric dimension. */
+typedef struct {
+	const char *dim;              /* the varied dimension */
+	size_t idx[64];               /* evidence indexes, sorted by the dimension */
+	size_t n;
+} gs_sweep;
+int gs_sheet_find_sweep(const gs_evidence *ev, size_t nev, gs_sweep *sw);
+
+#endif
