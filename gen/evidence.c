@@ -41,6 +41,7 @@ struct gs_archive {
 	size_t *slots;    /* open addressing: index + 1, 0 = empty */
 	size_t nslots;    /* power of two */
 	size_t added;
+	int dir_dirty;    /* new names in evidence/ not yet fsync'ed */
 	int broken;       /* the old manifest could not be read */
 	int has_err;
 	char err[1024];
@@ -751,7 +752,7 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 				free(tmp);
 				tmp = NULL;
 			}
-			S_fsync_dir(a->evdir);
+			a->dir_dirty = 1; /* the folder is fsync'ed with the manifest */
 		}
 	}
 
@@ -880,6 +881,9 @@ int gs_archive_write_manifest(gs_archive *a)
 
 	path = S_join(a->evdir, GS_EVIDENCE_MANIFEST);
 	if (S_same_bytes(path, text, n)) {
+		if (a->dir_dirty)
+			S_fsync_dir(a->evdir);
+		a->dir_dirty = 0;
 		rc = 0;
 		goto out;
 	}
@@ -903,6 +907,7 @@ int gs_archive_write_manifest(gs_archive *a)
 	free(tmp);
 	tmp = NULL;
 	S_fsync_dir(a->evdir);
+	a->dir_dirty = 0;
 	rc = 0;
 out:
 	if (fd >= 0)

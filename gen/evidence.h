@@ -12,7 +12,8 @@
  *    bytes are re-hashed and must match, otherwise gs_archive_add fails;
  *  - files appear whole or not at all: bytes go to a temporary file in
  *    SITE/evidence/, which is fsync'ed and then link()ed to its final name
- *    (link fails rather than replace), and the directory is fsync'ed;
+ *    (link fails rather than replace); the folder itself is fsync'ed by
+ *    gs_archive_write_manifest, once per build;
  *  - each source file is read once, in large chunks (hash and copy from the
  *    same pass);
  *  - SITE/evidence/manifest.json is written atomically (temporary file,
