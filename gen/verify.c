@@ -432,7 +432,11 @@ static int S_walk(S_site *s, const char *rel)
 			S_walk(s, child);
 			break;
 		case 'f':
-			if (S_is_page(child))
+			/* archived evidence is raw content, not a page of the
+			 * site: a link target only */
+			if (S_is_page(child) &&
+			    strncmp(child, GS_EVIDENCE_DIR "/",
+				    strlen(GS_EVIDENCE_DIR "/")) != 0)
 				S_push_own(&s->pages, S_xstrdup(child));
 			S_push_own(&s->files, S_xstrdup(child));
 			break;
@@ -1070,6 +1074,18 @@ static void S_check_pages(S_site *s)
 
 /* ---- entry point ---- */
 
+/* A path as printed: control bytes escaped, so one problem = one line. */
+static void S_put_escaped(const char *p, FILE *out)
+{
+	for (; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
 int gs_verify_site(const char *dir, FILE *report)
 {
 	S_site s;
@@ -1111,8 +1127,10 @@ int gs_verify_site(const char *dir, FILE *report)
 	if (s.nprobs > 1)
 		qsort(s.probs, s.nprobs, sizeof(*s.probs), S_problem_cmp);
 	for (i = 0; i < s.nprobs; i++) {
-		if (report)
-			fprintf(report, "%s: %s\n", s.probs[i].path, s.probs[i].msg);
+		if (report) {
+			S_put_escaped(s.probs[i].path, report);
+			fprintf(report, ": %s\n", s.probs[i].msg);
+		}
 		free(s.probs[i].path);
 		free(s.probs[i].msg);
 	}

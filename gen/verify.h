@@ -7,14 +7,15 @@
  *  - every problem is one line "<path relative to DIR>: <problem>" on the
  *    report stream; lines are sorted by path (then in the order found in
  *    that file), so two runs over the same tree print the same bytes;
- *    link text quoted in a line has control characters escaped as \xNN and
- *    is cut at 200 bytes;
+ *    control characters in paths and quoted links are escaped as \xNN and
+ *    a quoted link is cut at 200 bytes (then "...");
  *  - evidence: evidence/manifest.json (see evidence.h) must exist when
  *    evidence/ exists; every entry's file must exist with the recorded size
  *    and SHA-256 ("missing file", "size mismatch (expected N, found M)",
  *    "hash mismatch (expected A, found B)"), and every other file in
  *    evidence/ must be listed ("not in manifest");
- *  - pages: every *.html / *.htm file under DIR is parsed (libxml2 HTML
+ *  - pages: every *.html / *.htm file under DIR, except under evidence/
+ *    (archived raw content: a link target only), is parsed (libxml2 HTML
  *    parser, no network). href, src, srcset, poster, action, formaction,
  *    background, object data, meta refresh URLs and CSS url()/@import in
  *    style attributes and <style> elements are checked:

@@ -540,6 +540,17 @@ static void S_test_archive_edges(const char *tmp)
 		CHECK(sz == bign && strcmp(h2, hex) == 0);
 	}
 	free(big);
+	/* archived HTML is raw evidence, not a page: its links are not
+	 * checked */
+	{
+		const char *cap = "<script src=\"https://cdn.example/x.js\"></script>";
+		S_write(src, cap, strlen(cap));
+	}
+	a = gs_evidence_archive(site);
+	CHECK(gs_archive_add(a, src, "capture.HTML", NULL, rel) == 0);
+	CHECK(strlen(rel) == 9 + 64 + 5 && strcmp(rel + 73, ".html") == 0);
+	CHECK(gs_archive_write_manifest(a) == 0);
+	gs_archive_free(a);
 	/* nothing but the archived files and the manifest: no temp left */
 	{
 		char *report;
