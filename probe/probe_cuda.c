@@ -395,6 +395,9 @@ static int S_phase(S_ctx *c, probe_phase *p, S_run_fn run, uint64_t count)
 		if (e != cudaSuccess)
 			rc = S_fail_cuda(c, "cudaMemPoolSetAttribute (reset of the highs)", e);
 	}
+	/* a read above that failed leaves a non-sticky "last error" behind,
+	 * which a launch check inside the run would otherwise report */
+	(void)cudaGetLastError();
 	t0 = S_now_us();
 	if (rc == 0)
 		rc = run(c, count);

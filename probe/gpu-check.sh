@@ -1,0 +1,272 @@
+#!/bin/sh
+# gpu-check.sh: checks gpusheet-probe on a machine with an NVIDIA GPU.
+#
+# Usage: probe/gpu-check.sh [--probe PATH] [--gpusheet PATH] [--device cuda:N] OUTDIR
+#   --probe     the probe binary      (default build/gpusheet-probe)
+#   --gpusheet  the generator binary  (default build/gpusheet), for `gpusheet check`
+#   --device    the device to use     (default cuda:0)
+#   OUTDIR      a new or empty folder: every file written and every log goes there
+#
+# Builds nothing and needs no network. Runs `environment`, the seed's
+# measurement, a refused overwrite, two runs forced out of memory (a ballast
+# in `inputs`, weights too large in `model_load`), a sweep over context and
+# one over dtype; checks every file with `gpusheet check` and with grep/sed/awk
+# (no jq). Prints a summary; exit 0 when every check passed, 1 otherwise,
+# 2 on a usage error.
+set -u
+
+probe=build/gpusheet-probe
+gpusheet=build/gpusheet
+device=cuda:0
+out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--probe) probe=$2; shift 2 ;;
+	--gpusheet) gpusheet=$2; shift 2 ;;
+	--device) device=$2; shift 2 ;;
+	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+	-*) echo "gpu-check.sh: unknown option $1" >&2; exit 2 ;;
+	*) [ -z "$out" ] || { echo "gpu-check.sh: one OUTDIR only" >&2; exit 2; }
+	   out=$1; shift ;;
+	esac
+done
+[ -n "$out" ] || { echo "usage: gpu-check.sh [--probe PATH] [--gpusheet PATH] [--device cuda:N] OUTDIR" >&2; exit 2; }
+[ -x "$probe" ] || { echo "gpu-check.sh: no probe at '$probe' (build it, or pass --probe)" >&2; exit 2; }
+[ -x "$gpusheet" ] || { echo "gpu-check.sh: no gpusheet at '$gpusheet' (build it, or pass --gpusheet)" >&2; exit 2; }
+if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+	echo "gpu-check.sh: '$out' is not empty: give a new folder" >&2
+	exit 2
+fi
+mkdir -p "$out/logs" || exit 2
+
+pass=0
+fail=0
+summary=$out/summary.txt
+: >"$summary"
+
+ok() {
+	pass=$((pass + 1))
+	echo "PASS  $*" | tee -a "$summary"
+}
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL  $*" | tee -a "$summary"
+}
+# check DESCRIPTION COMMAND...: PASS when the command succeeds
+check() {
+	what=$1
+	shift
+	if "$@"; then ok "$what"; else bad "$what"; fi
+}
+
+# run NAME EXPECTED_RC PROBE_ARGS...: runs the probe, logs in logs/NAME.*
+run() {
+	name=$1 want=$2
+	shift 2
+	"$probe" "$@" >"$out/logs/$name.stdout" 2>"$out/logs/$name.stderr"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		ok "$name: exit $got"
+	else
+		bad "$name: exit $got, expected $want (see logs/$name.stderr)"
+		sed 's/^/      /' "$out/logs/$name.stderr" | head -5
+	fi
+}
+
+gscheck() {
+	if "$gpusheet" check "$1" >"$out/logs/check-$(basename "$1").log" 2>&1; then
+		ok "gpusheet check $(basename "$1")"
+	else
+		bad "gpusheet check $(basename "$1")"
+		sed 's/^/      /' "$out/logs/check-$(basename "$1").log" | head -10
+	fi
+}
+
+# Flattens a measurement into lines "PHASE BLOCK KEY VALUE" and
+# "PHASE status VALUE" / "PHASE elapsed_us VALUE" (the probe's layout:
+# indented by two spaces, one key per line).
+flat() {
+	awk '
+	/"phases": \[/ { inph = 1 }
+	inph && /"name": / { v = $2; gsub(/[",]/, "", v); phase = v }
+	inph && /"(allocated|reserved|device_used)": \{/ { b = $1; gsub(/[":]/, "", b); block = b }
+	inph && block != "" && /"(start|peak|end)": / {
+		k = $1; gsub(/[":]/, "", k); v = $2; gsub(/,/, "", v); print phase, block, k, v
+	}
+	inph && /^ *\},?$/ { block = "" }
+	inph && /"status": / { v = $2; gsub(/[",]/, "", v); print phase, "status", v }
+	inph && /"elapsed_us": / { v = $2; gsub(/,/, "", v); print phase, "elapsed_us", v }
+	' "$1"
+}
+
+# val FILE PHASE BLOCK KEY: one counter ("null" if not read)
+val() {
+	flat "$1" | awk -v p="$2" -v b="$3" -v k="$4" '$1 == p && $2 == b && $3 == k { print $4 }'
+}
+status_of() {
+	flat "$1" | awk -v p="$2" '$1 == p && $2 == "status" { print $3 }'
+}
+is_int() {
+	case $1 in ''|*[!0-9]*) return 1 ;; *) return 0 ;; esac
+}
+ge() {
+	is_int "$1" && is_int "$2" && [ "$1" -ge "$2" ]
+}
+gt() {
+	is_int "$1" && is_int "$2" && [ "$1" -gt "$2" ]
+}
+
+# Every phase of a complete run: ok, every counter read, peaks above the
+# levels, and reserved >= allocated at the same checkpoint.
+complete_run() {
+	f=$1
+	all=1
+	for ph in model_load inputs cold_forward warmup warm_forward; do
+		[ "$(status_of "$f" $ph)" = ok ] || { echo "      $ph: status $(status_of "$f" $ph)"; all=0; }
+		for b in allocated reserved; do
+			s=$(val "$f" $ph $b start) p=$(val "$f" $ph $b peak) e=$(val "$f" $ph $b end)
+			{ ge "$p" "$s" && ge "$p" "$e"; } || { echo "      $ph $b: start $s peak $p end $e"; all=0; }
+		done
+		for k in start end; do
+			a=$(val "$f" $ph allocated $k) r=$(val "$f" $ph reserved $k) u=$(val "$f" $ph device_used $k)
+			ge "$r" "$a" || { echo "      $ph $k: reserved $r < allocated $a"; all=0; }
+			ge "$u" "$r" || { echo "      $ph $k: device_used $u < reserved $r"; all=0; }
+		done
+		is_int "$(flat "$f" | awk -v p=$ph '$1 == p && $2 == "elapsed_us" { print $3 }')" ||
+			{ echo "      $ph: no elapsed_us"; all=0; }
+	done
+	[ $all -eq 1 ]
+}
+
+has() {
+	grep -q -- "$2" "$1"
+}
+hasnt() {
+	! grep -q -- "$2" "$1"
+}
+
+echo "gpusheet-probe GPU check: probe $probe, gpusheet $gpusheet, device $device, output $out"
+"$probe" --version | tee -a "$summary"
+
+# 1. environment
+run environment 0 environment --device "$device" --output "$out/environment.json"
+if [ -f "$out/environment.json" ]; then
+	check "environment: schema" has "$out/environment.json" '"schema": "gpusheet-environment"'
+	check "environment: total bytes declared" has "$out/environment.json" '"total_bytes": [1-9][0-9]*,'
+	check "environment: runtime version" has "$out/environment.json" '"runtime": "[0-9]'
+	sed -n 's/^ *"name": "\(.*\)",$/      GPU: \1/p; s/^  "driver": \(.*\),$/      driver: \1/p' \
+		"$out/environment.json" | tee -a "$summary"
+else
+	bad "environment: no file"
+fi
+run environment-stdout 0 environment --device "$device"
+check "environment on stdout" has "$out/logs/environment-stdout.stdout" '"gpusheet-environment"'
+
+# 2. the seed's command
+seed=$out/seed.json
+run seed 0 measure --device "$device" --batch 2 --context 128 --width 1024 --dtype float32 \
+	--warmup 3 --repeats 5 --output "$seed"
+if [ -f "$seed" ]; then
+	gscheck "$seed"
+	check "seed: real run (synthetic false)" has "$seed" '"synthetic": false'
+	check "seed: protocol fresh, empty_cache false" has "$seed" '"empty_cache": false'
+	check "seed: complete run, counters consistent" complete_run "$seed"
+	# 4 layers of 1024 x 1024 float32 = 16 MiB of weights, at least
+	check "seed: model_load holds the weights" ge "$(val "$seed" model_load allocated end)" 16777216
+	a0=$(val "$seed" inputs allocated start) a1=$(val "$seed" inputs allocated end)
+	check "seed: inputs adds the 1 MiB input" ge "$((a1 - a0))" 1048576
+	check "seed: cold_forward allocates activations" \
+		gt "$(val "$seed" cold_forward allocated peak)" "$(val "$seed" cold_forward allocated start)"
+	flat "$seed" >"$out/logs/seed.flat"
+else
+	bad "seed: no file"
+fi
+
+# 3. an existing output is refused and left as it was
+if [ -f "$seed" ]; then
+	cp "$seed" "$out/logs/seed.copy"
+	run refuse-overwrite 2 measure --device "$device" --batch 2 --context 128 --width 1024 \
+		--dtype float32 --warmup 3 --repeats 5 --output "$seed"
+	check "refused overwrite leaves the file unchanged" cmp -s "$seed" "$out/logs/seed.copy"
+fi
+
+# 4. out of memory in `inputs`: a ballast 1 GiB larger than the whole card
+total=$(sed -n 's/^ *"total_bytes": \([0-9][0-9]*\),$/\1/p' "$out/environment.json" 2>/dev/null | head -1)
+if is_int "$total"; then ballast=$((total + 1073741824)); else ballast=1125899906842624; fi
+oom=$out/oom-ballast.json
+run oom-ballast 1 measure --device "$device" --batch 2 --context 128 --width 1024 --dtype float32 \
+	--warmup 3 --repeats 5 --extra-bytes "$ballast" --output "$oom"
+if [ -f "$oom" ]; then
+	gscheck "$oom"
+	check "oom-ballast: model_load ok" [ "$(status_of "$oom" model_load)" = ok ]
+	check "oom-ballast: inputs failed" [ "$(status_of "$oom" inputs)" = failed ]
+	check "oom-ballast: error says out of memory" has "$oom" '"error": ".*out of memory'
+	check "oom-ballast: later phases not_run" \
+		[ "$(status_of "$oom" cold_forward)$(status_of "$oom" warmup)$(status_of "$oom" warm_forward)" = not_runnot_runnot_run ]
+	check "oom-ballast: last values kept" is_int "$(val "$oom" inputs allocated end)"
+	check "oom-ballast: not_run counters are null" [ "$(val "$oom" warm_forward allocated peak)" = null ]
+	check "oom-ballast: requested ballast recorded" has "$oom" "\"ballast_bytes\": $ballast"
+else
+	bad "oom-ballast: no file"
+fi
+
+# 5. out of memory in `model_load`: 64 layers of 65536 x 65536 float32 (16 GiB each)
+oomw=$out/oom-weights.json
+run oom-weights 1 measure --device "$device" --batch 1 --context 1 --width 65536 --layers 64 \
+	--dtype float32 --warmup 0 --repeats 1 --output "$oomw"
+if [ -f "$oomw" ]; then
+	gscheck "$oomw"
+	check "oom-weights: model_load failed" [ "$(status_of "$oomw" model_load)" = failed ]
+	check "oom-weights: error says out of memory" has "$oomw" '"error": ".*out of memory'
+	check "oom-weights: partial peak recorded" gt "$(val "$oomw" model_load allocated peak)" 0
+	check "oom-weights: inputs not_run" [ "$(status_of "$oomw" inputs)" = not_run ]
+else
+	bad "oom-weights: no file"
+fi
+
+# 6. a sweep over context, one fresh process per point
+sw=$out/sweep-context
+mkdir -p "$sw"
+run sweep-context 0 sweep --device "$device" --batch 2 --width 1024 --dtype float16 --warmup 1 \
+	--repeats 2 --vary context=1024,2048,4096 --output-dir "$sw"
+i=0
+prev=0
+for c in 1024 2048 4096; do
+	i=$((i + 1))
+	f=$sw/context-$c.json
+	if [ -f "$f" ]; then
+		gscheck "$f"
+		check "sweep context=$c: order $i" has "$f" "\"order\": $i,"
+		check "sweep context=$c: dimension recorded" has "$f" "\"context\": $c,"
+		check "sweep context=$c: complete run" complete_run "$f"
+		p=$(val "$f" cold_forward allocated peak)
+		check "sweep context=$c: cold peak grows with context" gt "$p" "$prev"
+		is_int "$p" && prev=$p
+	else
+		bad "sweep context=$c: no file"
+	fi
+done
+
+# 7. a sweep over dtype
+sd=$out/sweep-dtype
+mkdir -p "$sd"
+run sweep-dtype 0 sweep --device "$device" --batch 2 --context 256 --width 2048 --warmup 1 \
+	--repeats 2 --vary dtype=float32,float16,bfloat16 --output-dir "$sd"
+for d in float32 float16 bfloat16; do
+	f=$sd/dtype-$d.json
+	if [ -f "$f" ]; then
+		gscheck "$f"
+		check "sweep dtype=$d: complete run" complete_run "$f"
+	else
+		bad "sweep dtype=$d: no file"
+	fi
+done
+if [ -f "$sd/dtype-float32.json" ] && [ -f "$sd/dtype-float16.json" ]; then
+	check "sweep dtype: float32 weights above float16" \
+		gt "$(val "$sd/dtype-float32.json" model_load allocated end)" \
+		"$(val "$sd/dtype-float16.json" model_load allocated end)"
+fi
+
+echo "----" | tee -a "$summary"
+echo "$pass passed, $fail failed (files and logs in $out)" | tee -a "$summary"
+[ $fail -eq 0 ]
