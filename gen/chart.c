@@ -341,8 +341,9 @@ static void S_axis_make(uint64_t max_bytes, double y0, double y1, S_axis *ax)
 	int i = 0;
 
 	if (m == 0)
-		m = 100;
-	m += m / 20;  /* headroom for labels above the highest line */
+		m = 100;  /* nothing to draw: 0 to 1 GiB */
+	else
+		m += m / 20;  /* headroom for labels above the highest line */
 	for (;;) {
 		step = f[i] * mult;
 		if ((m + step - 1) / step <= 5)
@@ -382,12 +383,12 @@ static void S_axis_draw(cairo_t *cr, const S_axis *ax, double x0, double x1,
 		cairo_move_to(cr, x0, ys);
 		cairo_line_to(cr, x1, ys);
 		cairo_stroke(cr);
-		if (v % 100 == 0)
+		if (ax->step_h % 100 == 0)  /* one format for the whole axis */
 			gs_fmt_int(buf, v / 100, t->lang);
 		else
 			gs_fmt_fixed2(buf, v, 100, t->lang);
 		S_set(cr, S_ink);
-		S_text(cr, x0 - 6, y + 4, buf, 1.0, x0 - 28);
+		S_text(cr, x0 - 6, y + 4, buf, 1.0, 0);  /* numbers are never shortened */
 	}
 	S_set(cr, S_ink);
 	cairo_move_to(cr, x0 + 0.5, ax->y0);
@@ -690,14 +691,14 @@ typedef struct {
 
 /* layout */
 #define B_X0 72.0
-#define B_X1 360.0
+#define B_X1 338.0
 #define B_Y0 56.0
 #define B_Y1 420.0
-#define B_BAR0 100.0
-#define B_BAR1 200.0
-#define B_PEAK_X 236.0
-#define B_ANN_X 374.0
-#define B_ANN_W 206.0
+#define B_BAR0 96.0
+#define B_BAR1 186.0
+#define B_PEAK_X 220.0
+#define B_ANN_X 350.0
+#define B_ANN_W 234.0
 #define B_LEG_X 592.0
 #define B_LEG_W 200.0
 
@@ -847,15 +848,15 @@ static void S_budget_legend(cairo_t *cr, const S_budget *b)
 		S_set(cr, S_ink);
 		S_value_words(buf, sizeof(buf), t, s->value);
 		if (compact) {
-			char line[S_LABEL_MAX];
+			double vw;
 
-			if (s->value.present)
-				gs_fmt_gib(v, s->value.bytes, t->lang);
-			snprintf(line, sizeof(line), "%s", s->label ? s->label : "");
-			S_text(cr, B_LEG_X + 20, y, line, 0, B_LEG_W - 92);
 			S_set(cr, S_grey);
-			S_text(cr, B_LEG_X + B_LEG_W, y,
-			       s->value.present ? v : S_w(t->missing, "missing"), 1.0, 70);
+			vw = S_text(cr, B_LEG_X + B_LEG_W, y, s->value.present ?
+				    gs_fmt_gib(v, s->value.bytes, t->lang) :
+				    S_w(t->missing, "missing"), 1.0, 0);
+			S_set(cr, S_ink);
+			S_text(cr, B_LEG_X + 20, y, s->label ? s->label : "", 0,
+			       B_LEG_W - 26 - vw);
 			y += 19;
 		} else {
 			S_text(cr, B_LEG_X + 20, y, s->label ? s->label : "", 0, B_LEG_W - 20);
@@ -1163,6 +1164,8 @@ static void S_phases_draw(cairo_t *cr, const void *arg)
 					continue;
 				}
 				y = S_y(&p->ax, q.bytes);
+				if (y > P_Y1 - 2)
+					y = P_Y1 - 2;  /* a real zero stays visible */
 				S_fill_prov(cr, x, y, bw, P_Y1 - y,
 					    k ? S_orange : S_blue,
 					    k ? GS_PROV_ASSUMED : GS_PROV_CALCULATED);

@@ -392,6 +392,20 @@ static void check_edges(void)
 		t.title = "Edge cases";
 	}
 
+	/* many segments: the legend switches to one line each */
+	{
+		static gs_chart_segment ms[12];
+		size_t i;
+
+		for (i = 0; i < 12; i++) {
+			ms[i].label = i == 0 ? "Weights" : "Reserve item with a long name";
+			ms[i].value = i == 5 ? none() : q(GIB(0.5 + (double)i), (gs_prov)(i % 3));
+		}
+		CHECK(gs_chart_budget(&t, ms, 12, NULL, 0, NULL, 0, &o) == 0);
+		dump("budget-many", &o);
+		gs_chart_out_release(&o);
+	}
+
 	/* many phases and many sweep points */
 	{
 		static gs_chart_phase many[24];
