@@ -1222,6 +1222,16 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 	return 0;
 }
 
+char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v)
+{
+	S_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.t = t;
+	ctx.lang = t->lang;
+	return S_reason(&ctx, v);
+}
+
 void gs_sheet_release(gs_sheet *s)
 {
 	size_t i;

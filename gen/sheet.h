@@ -48,6 +48,9 @@ void gs_sheet_release(gs_sheet *s);
 /* "admissible" / "admisible"... with a symbol, for cells: "✔ admissible". */
 const char *gs_sheet_verdict_symbol(gs_verdict_kind k);
 
+/* The reason of a verdict in words (figures formatted). Caller frees. */
+char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v);
+
 /* Sweep: when measurements vary exactly one numeric dimension. */
 typedef struct {
 	const char *dim;              /* the varied dimension */

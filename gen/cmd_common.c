@@ -1,0 +1,98 @@
+/* cmd_common: what the sheet and site commands share. */
+#define _POSIX_C_SOURCE 200809L
+#include "cmd_common.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "datadir.h"
+
+static int S_valid_date(const char *s)
+{
+	int y, m, d;
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-' ||
+	    sscanf(s, "%4d-%2d-%2d", &y, &m, &d) != 3)
+		return 0;
+	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return 0;
+	if (m == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return 0;
+	return 1;
+}
+
+int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *catalog_path,
+		    gs_lang lang, const char *date_flag)
+{
+	char rng[4096], bundled[4096], err[512];
+	gs_diag d = GS_DIAG_INIT;
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+
+	memset(rc, 0, sizeof(*rc));
+	if (date_flag) {
+		if (!S_valid_date(date_flag)) {
+			fprintf(stderr, "gpusheet %s: --date takes a date YYYY-MM-DD (got \"%s\")\n",
+				cmd, date_flag);
+			return GS_EXIT_USAGE;
+		}
+		strcpy(rc->date, date_flag);
+	} else if (sde && *sde) {
+		char *end;
+		long long v;
+		struct tm tm;
+		time_t tt;
+		errno = 0;
+		v = strtoll(sde, &end, 10);
+		if (errno || *end || v < 0) {
+			fprintf(stderr, "gpusheet %s: SOURCE_DATE_EPOCH must be a number of seconds "
+				"(got \"%s\")\n", cmd, sde);
+			return GS_EXIT_USAGE;
+		}
+		tt = (time_t)v;
+		if (!gmtime_r(&tt, &tm) || !strftime(rc->date, sizeof(rc->date), "%Y-%m-%d", &tm)) {
+			fprintf(stderr, "gpusheet %s: SOURCE_DATE_EPOCH out of range\n", cmd);
+			return GS_EXIT_USAGE;
+		}
+	}
+	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng") ||
+	    !gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml")) {
+		fprintf(stderr, "gpusheet %s: data folder not found (set GPUSHEET_DATADIR to the "
+			"folder holding catalog/ and templates/)\n", cmd);
+		return GS_EXIT_INVALID;
+	}
+	if (gs_strings_load(lang, &rc->t, &d) ||
+	    gs_catalog_read(catalog_path ? catalog_path : bundled, rng, &rc->cat, &d)) {
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		gs_run_ctx_release(rc);
+		return GS_EXIT_INVALID;
+	}
+	if (gs_templates_load(&rc->tp, err, sizeof(err))) {
+		fprintf(stderr, "gpusheet %s: %s\n", cmd, err);
+		gs_run_ctx_release(rc);
+		return GS_EXIT_INVALID;
+	}
+	{
+		const char *shown = catalog_path ? catalog_path : "offers.xml (bundled)";
+		size_t n = strlen(shown) + 1;
+		rc->catalog_name = malloc(n);
+		if (!rc->catalog_name)
+			abort();
+		memcpy(rc->catalog_name, shown, n);
+	}
+	return 0;
+}
+
+void gs_run_ctx_release(gs_run_ctx *rc)
+{
+	gs_catalog_release(&rc->cat);
+	gs_strings_release(&rc->t);
+	gs_templates_release(&rc->tp);
+	free(rc->catalog_name);
+	memset(rc, 0, sizeof(*rc));
+}

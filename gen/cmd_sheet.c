@@ -1,0 +1,106 @@
+/* cmd_sheet: `gpusheet sheet WORKLOAD.json`, one workload, one decision sheet. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd_common.h"
+#include "commands.h"
+#include "evidence.h"
+#include "outfile.h"
+#include "publish.h"
+
+int gs_cmd_sheet(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "catalog", required_argument, NULL, 'c' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ "require-retained", no_argument, NULL, 'r' },
+		{ "summary", required_argument, NULL, 's' },
+		{ "date", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *catalog = NULL, *out = ".", *summary = NULL, *date = NULL;
+	int require = 0, c, rc;
+	gs_lang lang = GS_LANG_EN;
+	gs_run_ctx ctx;
+	gs_job job;
+	gs_diag d = GS_DIAG_INIT;
+	gs_archive *archive;
+	gs_publish_env env;
+	gs_publish_result res;
+	char err[1024] = "";
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': catalog = optarg; break;
+		case 'o': out = optarg; break;
+		case 'r': require = 1; break;
+		case 's': summary = optarg; break;
+		case 'd': date = optarg; break;
+		case 'l':
+			if (gs_lang_parse(optarg, &lang)) {
+				fputs("gpusheet sheet: --lang takes en or es\n", stderr);
+				return GS_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			puts("usage: gpusheet sheet WORKLOAD.json [--catalog FILE] [--out DIR] "
+			     "[--lang en|es] [--require-retained] [--summary FILE] [--date YYYY-MM-DD]");
+			return GS_EXIT_OK;
+		default:
+			fputs("gpusheet sheet: unknown option or missing value (see gpusheet --help)\n", stderr);
+			return GS_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fputs("gpusheet sheet: exactly one WORKLOAD.json is required (see gpusheet --help)\n", stderr);
+		return GS_EXIT_USAGE;
+	}
+	rc = gs_run_ctx_init(&ctx, "sheet", catalog, lang, date);
+	if (rc)
+		return rc;
+	/* Read and validate everything before writing anything. */
+	if (gs_job_load(argv[optind], &job, &d)) {
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		gs_job_release(&job);
+		gs_run_ctx_release(&ctx);
+		return GS_EXIT_INVALID;
+	}
+	if (gs_mkdirs(out)) {
+		fprintf(stderr, "gpusheet sheet: cannot create %s\n", out);
+		gs_job_release(&job);
+		gs_run_ctx_release(&ctx);
+		return GS_EXIT_INVALID;
+	}
+	archive = gs_evidence_archive(out);
+	memset(&env, 0, sizeof(env));
+	env.cat = &ctx.cat;
+	env.catalog_name = ctx.catalog_name;
+	env.t = &ctx.t;
+	env.tp = &ctx.tp;
+	env.date = ctx.date[0] ? ctx.date : NULL;
+	env.link_prefix = "";
+	rc = GS_EXIT_OK;
+	if (!archive || gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err)) ||
+	    gs_archive_write_manifest(archive)) {
+		fprintf(stderr, "gpusheet sheet: %s\n", archive ? (err[0] ? err : gs_archive_error(archive))
+								: "cannot open the evidence archive");
+		rc = GS_EXIT_INVALID;
+	} else {
+		printf("%s/%s.html\n", out, res.id);
+		if (require && res.nretained == 0)
+			rc = GS_EXIT_NOT_RETAINED;
+		gs_publish_result_release(&res);
+	}
+	if (archive)
+		gs_archive_free(archive);
+	gs_job_release(&job);
+	gs_run_ctx_release(&ctx);
+	return rc;
+}

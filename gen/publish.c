@@ -1,0 +1,212 @@
+/* publish: the pipeline of one workload, edge to edge. */
+#define _POSIX_C_SOURCE 200809L
+#include "publish.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outfile.h"
+#include "sheet.h"
+
+int gs_job_load(const char *workload_path, gs_job *job, gs_diag *d)
+{
+	size_t before = gs_diag_count(d), i;
+	char err[256];
+
+	memset(job, 0, sizeof(*job));
+	if (gs_workload_read(workload_path, &job->w, d))
+		return -1;
+	job->ms = calloc(job->w.nevidence + 1, sizeof(*job->ms));
+	job->ev = calloc(job->w.nevidence + 1, sizeof(*job->ev));
+	if (!job->ms || !job->ev)
+		abort();
+	for (i = 0; i < job->w.nevidence; i++) {
+		if (gs_measurement_read(job->w.evidence[i].path, &job->ms[i], d) == 0) {
+			job->ev[job->nev].m = &job->ms[i];
+			job->ev[job->nev].ref = &job->w.evidence[i];
+			job->nev++;
+		}
+	}
+	if (gs_diag_count(d) > before)
+		return -1;
+	if (gs_size_workload(&job->w, &job->s, err, sizeof(err))) {
+		gs_diag_add(d, workload_path, 0, 0, "$", "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+void gs_job_release(gs_job *job)
+{
+	size_t i;
+
+	if (job->ms)
+		for (i = 0; i < job->w.nevidence; i++)
+			gs_measurement_release(&job->ms[i]);
+	free(job->ms);
+	free(job->ev);
+	gs_workload_release(&job->w);
+	memset(job, 0, sizeof(*job));
+}
+
+static int S_write(const char *dir, const char *name, const char *data, size_t len,
+		   char *err, size_t errlen)
+{
+	return gs_write_atomic(dir, name, data, len, err, errlen);
+}
+
+static char *S_cat(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *r = malloc(na + nb + 1);
+
+	if (!r)
+		abort();
+	memcpy(r, a, na);
+	memcpy(r + na, b, nb + 1);
+	return r;
+}
+
+int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
+		   const char *dir, const char *summary_path, gs_publish_result *res,
+		   char *err, size_t errlen)
+{
+	gs_decision d;
+	gs_sheet sheet;
+	gs_sheet_input in;
+	char **links = calloc(job->nev + 1, sizeof(*links));
+	char *md = NULL, *html = NULL, *json = NULL, *name = NULL, *title = NULL;
+	int rc = -1;
+	size_t i;
+
+	memset(res, 0, sizeof(*res));
+	if (!links)
+		abort();
+	if (gs_classify(&job->w, &job->s, job->ev, job->nev, env->cat, &d)) {
+		snprintf(err, errlen, "out of memory");
+		free(links);
+		return -1;
+	}
+	for (i = 0; i < job->nev; i++) {
+		char rel[GS_EVIDENCE_REL_SIZE];
+		char *sheet_rel = S_cat(job->w.id, ".html");
+		if (gs_archive_add(archive, job->ev[i].ref->path, job->ev[i].ref->file, sheet_rel, rel)) {
+			snprintf(err, errlen, "%s: %s", job->ev[i].ref->path, gs_archive_error(archive));
+			free(sheet_rel);
+			goto out;
+		}
+		free(sheet_rel);
+		links[i] = S_cat(env->link_prefix, rel);
+	}
+	memset(&in, 0, sizeof(in));
+	in.w = &job->w;
+	in.s = &job->s;
+	in.ev = job->ev;
+	in.nev = job->nev;
+	in.ev_links = (const char *const *)links;
+	in.cat = env->cat;
+	in.d = &d;
+	in.t = env->t;
+	in.date = env->date;
+	in.catalog_name = env->catalog_name;
+	if (gs_sheet_build(&in, &sheet)) {
+		snprintf(err, errlen, "cannot build the sheet");
+		goto out;
+	}
+	md = gs_render_markdown(&sheet.doc);
+	title = S_cat(gs_tr(env->t, "sheet.title"), "");
+	{
+		char *full = malloc(strlen(title) + strlen(job->w.title) + 3);
+		if (!full)
+			abort();
+		sprintf(full, "%s: %s", title, job->w.title);
+		free(title);
+		title = full;
+	}
+	html = gs_render_html(env->tp, &sheet.doc, env->t->lang, title, env->nav_html);
+	json = gs_render_decision_json(&in);
+	if (!md || !html || !json) {
+		snprintf(err, errlen, "cannot render the sheet");
+		goto out_sheet;
+	}
+	/* Charts first, then the documents that show them. */
+	for (i = 0; i < sheet.ncharts; i++) {
+		const gs_sheet_chart *ch = &sheet.charts[i];
+		free(name);
+		name = S_cat(ch->name, ".svg");
+		if (S_write(dir, name, (const char *)ch->out.svg.data, ch->out.svg.len, err, errlen))
+			goto out_sheet;
+		free(name);
+		name = S_cat(ch->name, ".png");
+		if (S_write(dir, name, (const char *)ch->out.png.data, ch->out.png.len, err, errlen))
+			goto out_sheet;
+	}
+	free(name);
+	name = S_cat(job->w.id, ".json");
+	if (S_write(dir, name, json, strlen(json), err, errlen))
+		goto out_sheet;
+	free(name);
+	name = S_cat(job->w.id, ".md");
+	if (S_write(dir, name, md, strlen(md), err, errlen))
+		goto out_sheet;
+	free(name);
+	name = S_cat(job->w.id, ".html");
+	if (S_write(dir, name, html, strlen(html), err, errlen))
+		goto out_sheet;
+	if (summary_path) {
+		char *sum = gs_render_summary(&in, name);
+		char *slash, *sdir, *sname;
+		if (!sum) {
+			snprintf(err, errlen, "cannot render the summary");
+			goto out_sheet;
+		}
+		sdir = S_cat(summary_path, "");
+		slash = strrchr(sdir, '/');
+		if (slash) {
+			*slash = '\0';
+			sname = slash + 1;
+		} else {
+			sname = sdir;
+		}
+		rc = gs_write_atomic(slash ? sdir : ".", sname, sum, strlen(sum), err, errlen);
+		free(sdir);
+		free(sum);
+		if (rc)
+			goto out_sheet;
+		rc = -1;
+	}
+	res->id = S_cat(job->w.id, "");
+	res->title = S_cat(job->w.title, "");
+	res->noffers = d.ncands;
+	res->status = calloc(d.ncands + 1, 1);
+	if (!res->status)
+		abort();
+	for (i = 0; i < d.ncands; i++)
+		res->status[i] = d.cands[i].retained ? 0 : d.cands[i].excluded ? 2 : 1;
+	res->synthetic = d.synthetic;
+	res->nretained = d.nretained;
+	res->npreselected = d.npreselected;
+	rc = 0;
+out_sheet:
+	gs_sheet_release(&sheet);
+out:
+	for (i = 0; i < job->nev; i++)
+		free(links[i]);
+	free(links);
+	free(md);
+	free(html);
+	free(json);
+	free(name);
+	free(title);
+	gs_decision_release(&d);
+	return rc;
+}
+
+void gs_publish_result_release(gs_publish_result *r)
+{
+	free(r->id);
+	free(r->title);
+	free(r->status);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,64 @@
+/*
+ * publish: the pipeline of one workload, edge to edge: read and validate
+ * the workload and the measurements it cites, size, classify, archive the
+ * evidence, build the sheet, render it and write its files.
+ *
+ * Invariants: gs_job_load reads and validates everything and writes
+ * nothing; gs_job_publish is only called on a loaded job and writes each
+ * file atomically; the evidence is archived under its SHA-256 before the
+ * sheet that links to it is written.
+ */
+#ifndef GS_PUBLISH_H
+#define GS_PUBLISH_H
+
+#include "catalog.h"
+#include "evidence.h"
+#include "measurement.h"
+#include "render.h"
+#include "sizing.h"
+#include "strings.h"
+#include "verdict.h"
+#include "workload.h"
+
+typedef struct {
+	gs_workload w;
+	gs_measurement *ms;
+	gs_evidence *ev;
+	size_t nev;
+	gs_sizing s;
+} gs_job;
+
+typedef struct {
+	const gs_catalog *cat;
+	const char *catalog_name;
+	const gs_strings *t;
+	const gs_templates *tp;
+	const char *date;          /* or NULL */
+	const char *nav_html;      /* site navigation, or NULL */
+	const char *link_prefix;   /* prefix of links from a sheet to the site root, "" for a lone sheet */
+} gs_publish_env;
+
+/* What the site needs to know of a published sheet. */
+typedef struct {
+	char *id;
+	char *title;
+	unsigned char *status;     /* per offer in catalog order: 0 retained, 1 pre-selected, 2 excluded */
+	size_t noffers;
+	int synthetic;
+	size_t nretained, npreselected;
+} gs_publish_result;
+
+int gs_job_load(const char *workload_path, gs_job *job, gs_diag *d);
+void gs_job_release(gs_job *job);
+
+/*
+ * Writes DIR/ID.md, ID.html, ID.json and the charts; archives the evidence
+ * into archive (its links are relative to DIR). summary_path: also write the
+ * CI summary there (or NULL). Returns 0, or -1 with a message in err.
+ */
+int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
+		   const char *dir, const char *summary_path, gs_publish_result *res,
+		   char *err, size_t errlen);
+void gs_publish_result_release(gs_publish_result *r);
+
+#endif

@@ -1,0 +1,284 @@
+/* render: Markdown, HTML page and decision JSON from one sheet. */
+#include "render.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datadir.h"
+#include "outfile.h"
+#include "verdict.h"
+
+void gs_str_append(char **buf, size_t *len, size_t *cap, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*len + n + 1 > *cap) {
+		while (*len + n + 1 > *cap)
+			*cap = *cap ? *cap * 2 : 4096;
+		*buf = realloc(*buf, *cap);
+		if (!*buf)
+			abort();
+	}
+	memcpy(*buf + *len, s, n + 1);
+	*len += n;
+}
+
+void gs_html_escape_append(char **buf, size_t *len, size_t *cap, const char *s)
+{
+	char one[2] = { 0, 0 };
+
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': gs_str_append(buf, len, cap, "&lt;"); break;
+		case '>': gs_str_append(buf, len, cap, "&gt;"); break;
+		case '&': gs_str_append(buf, len, cap, "&amp;"); break;
+		case '"': gs_str_append(buf, len, cap, "&quot;"); break;
+		case '\'': gs_str_append(buf, len, cap, "&#39;"); break;
+		default:
+			one[0] = *s;
+			gs_str_append(buf, len, cap, one);
+		}
+	}
+}
+
+int gs_templates_load(gs_templates *tp, char *err, size_t errlen)
+{
+	char p1[4096], p2[4096];
+
+	memset(tp, 0, sizeof(*tp));
+	if (!gs_datapath(p1, sizeof(p1), "templates/page.html") ||
+	    !gs_datapath(p2, sizeof(p2), "templates/sheet.css")) {
+		snprintf(err, errlen, "data folder not found (set GPUSHEET_DATADIR)");
+		return -1;
+	}
+	tp->page = gs_read_file(p1, NULL);
+	tp->css = gs_read_file(p2, NULL);
+	if (!tp->page || !tp->css) {
+		snprintf(err, errlen, "cannot read %s", tp->page ? p2 : p1);
+		gs_templates_release(tp);
+		return -1;
+	}
+	return 0;
+}
+
+void gs_templates_release(gs_templates *tp)
+{
+	free(tp->page);
+	free(tp->css);
+	memset(tp, 0, sizeof(*tp));
+}
+
+char *gs_render_markdown(const gs_doc *doc)
+{
+	return gs_doc_render_markdown(doc);
+}
+
+char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
+		     const char *title, const char *nav_html)
+{
+	char *body = gs_doc_render_html(doc);
+	char *out = NULL;
+	size_t len = 0, cap = 0;
+	const char *p = tp->page;
+
+	/* {{lang}} {{title}} {{css}} {{nav}} {{body}}; one pass. */
+	while (*p) {
+		const char *open = strstr(p, "{{");
+		const char *close = open ? strstr(open, "}}") : NULL;
+		char key[16];
+		size_t klen;
+
+		if (!open || !close) {
+			gs_str_append(&out, &len, &cap, p);
+			break;
+		}
+		{
+			size_t n = (size_t)(open - p);
+			char *chunk = malloc(n + 1);
+			if (!chunk)
+				abort();
+			memcpy(chunk, p, n);
+			chunk[n] = '\0';
+			gs_str_append(&out, &len, &cap, chunk);
+			free(chunk);
+		}
+		klen = (size_t)(close - open - 2);
+		if (klen >= sizeof(key))
+			klen = sizeof(key) - 1;
+		memcpy(key, open + 2, klen);
+		key[klen] = '\0';
+		if (strcmp(key, "lang") == 0)
+			gs_str_append(&out, &len, &cap, gs_lang_id(lang));
+		else if (strcmp(key, "title") == 0)
+			gs_html_escape_append(&out, &len, &cap, title);
+		else if (strcmp(key, "css") == 0)
+			gs_str_append(&out, &len, &cap, tp->css);
+		else if (strcmp(key, "nav") == 0)
+			gs_str_append(&out, &len, &cap, nav_html ? nav_html : "");
+		else if (strcmp(key, "body") == 0)
+			gs_str_append(&out, &len, &cap, body);
+		p = close + 2;
+	}
+	free(body);
+	return out;
+}
+
+static json_t *S_qty(gs_qty q)
+{
+	if (!q.present)
+		return json_null();
+	return json_pack("{s:I,s:s}", "bytes", (json_int_t)q.bytes, "provenance", gs_prov_id(q.prov));
+}
+
+static json_t *S_str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static const char *S_status(const gs_candidate *c)
+{
+	return c->retained ? "retained" : c->excluded ? "excluded" : "preselected";
+}
+
+char *gs_render_decision_json(const gs_sheet_input *in)
+{
+	const gs_decision *d = in->d;
+	const gs_sizing *s = in->s;
+	json_t *root = json_object(), *cands = json_array(), *ev = json_array();
+	json_t *retained = json_array(), *pre = json_array();
+	char *out;
+	size_t i;
+	int r;
+
+	json_object_set_new(root, "schema", json_string("gpusheet-decision"));
+	json_object_set_new(root, "schema_version", json_integer(1));
+	json_object_set_new(root, "generator", json_string("gpusheet " GS_VERSION));
+	json_object_set_new(root, "lang", json_string(gs_lang_id(in->t->lang)));
+	json_object_set_new(root, "date", S_str_or_null(in->date));
+	json_object_set_new(root, "catalog", json_string(in->catalog_name));
+	json_object_set_new(root, "workload", json_pack("{s:s,s:s,s:s,s:s}",
+		"id", in->w->id, "title", in->w->title, "model", in->w->model_name,
+		"task", gs_task_id(in->w->task)));
+	json_object_set_new(root, "synthetic_evidence", json_boolean(d->synthetic));
+	json_object_set_new(root, "sizing", json_pack("{s:o,s:b,s:o,s:o,s:o,s:o,s:o}",
+		"weights", S_qty(s->weights), "weights_theoretical", s->theoretical,
+		"reserve", S_qty(s->reserve), "envelope", S_qty(s->envelope),
+		"kv_cache", S_qty(s->kv), "training", S_qty(s->training),
+		"need", S_qty(s->need)));
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *c = &d->cands[d->order[i]];
+		json_t *reqs = json_object(), *jc;
+
+		for (r = 0; r < GS_REQ_COUNT; r++) {
+			const gs_verdict *v = &c->v[r];
+			char *text = gs_sheet_reason_text(in->t, v);
+			json_object_set_new(reqs, gs_req_id((gs_req)r), json_pack("{s:s,s:s,s:s,s:o,s:o,s:o}",
+				"verdict", gs_verdict_id(v->kind), "reason", v->why, "text", text,
+				"evidence", S_str_or_null(v->evidence),
+				"evidence_date", S_str_or_null(v->evidence_date),
+				"missing", S_str_or_null(v->missing)));
+			free(text);
+		}
+		jc = json_pack("{s:s,s:s,s:I,s:I,s:o,s:s,s:o,s:o,s:s,s:o}",
+			"offer", c->offer->id, "gpu_model", c->offer->gpu_model,
+			"cards", (json_int_t)c->offer->cards,
+			"nominal_bytes", (json_int_t)c->offer->nominal_bytes,
+			"capacity_per_card", S_qty(c->capacity),
+			"capacity_source", c->cap_source == GS_CAP_OBSERVED ? "observed"
+					   : c->cap_source == GS_CAP_DECLARED ? "declared" : "nominal",
+			"need_per_card", S_qty(c->need),
+			"margin_bytes", c->has_margin ? json_integer((json_int_t)c->margin) : json_null(),
+			"status", S_status(c), "requirements", reqs);
+		json_object_set_new(jc, "total_cost", c->plan
+			? json_pack("{s:I,s:s,s:I,s:I}", "hundredths", (json_int_t)c->cost,
+				    "currency", c->plan->currency, "plan_hours", (json_int_t)c->plan->hours,
+				    "plan_units", (json_int_t)c->plan_units)
+			: json_null());
+		json_array_append_new(cands, jc);
+		if (c->retained)
+			json_array_append_new(retained, json_string(c->offer->id));
+		else if (!c->excluded)
+			json_array_append_new(pre, json_string(c->offer->id));
+	}
+	json_object_set_new(root, "candidates", cands);
+	json_object_set_new(root, "decision", json_pack("{s:s,s:o,s:o,s:o}",
+		"kind", d->nretained ? "retained" : d->npreselected ? "preselection" : "none",
+		"choice", d->nretained ? json_string(d->cands[d->order[0]].offer->id) : json_null(),
+		"retained", retained,
+		"preselected", d->nretained ? (json_decref(pre), json_array()) : pre));
+	for (i = 0; i < in->nev; i++)
+		json_array_append_new(ev, json_pack("{s:s,s:s,s:b,s:o}",
+			"file", in->ev[i].ref->file, "link", in->ev_links[i],
+			"synthetic", in->ev[i].m->synthetic,
+			"covers", S_str_or_null(in->ev[i].ref->covers)));
+	json_object_set_new(root, "evidence", ev);
+	out = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	json_decref(root);
+	if (out) {
+		size_t n = strlen(out);
+		char *o2 = realloc(out, n + 2);
+		if (!o2)
+			abort();
+		o2[n] = '\n';
+		o2[n + 1] = '\0';
+		out = o2;
+	}
+	return out;
+}
+
+char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
+{
+	const gs_decision *d = in->d;
+	const gs_strings *t = in->t;
+	gs_doc doc;
+	cmark_node *p, *list;
+	char *title, *out;
+	size_t i, shown = 0;
+	int r;
+
+	if (gs_doc_init(&doc))
+		return NULL;
+	title = malloc(strlen(in->w->title) + 64);
+	if (!title)
+		abort();
+	sprintf(title, "%s", in->w->title);
+	gs_doc_heading(doc.root, 3, title);
+	free(title);
+	if (d->synthetic) {
+		p = gs_doc_para(gs_doc_quote(doc.root));
+		gs_doc_strong(p, gs_tr(t, "synthetic.title"));
+		gs_doc_text(p, " ");
+		gs_doc_text(p, gs_tr(t, "synthetic.body"));
+	}
+	p = gs_doc_para(doc.root);
+	gs_doc_strong(p, gs_tr(t, "decision.label"));
+	gs_doc_text(p, " ");
+	gs_doc_text(p, gs_tr(t, d->nretained ? "decision.retained" : d->npreselected
+			     ? "decision.preselection" : "decision.none"));
+	list = gs_doc_list(doc.root, 0);
+	/* Bounded: at most 50 offers listed, so the summary stays small. */
+	for (i = 0; i < d->ncands && shown < 50; i++) {
+		const gs_candidate *c = &d->cands[d->order[i]];
+		int k = 0;
+		if (c->excluded || (d->nretained && !c->retained))
+			continue;
+		p = gs_doc_item(list);
+		gs_doc_code(p, c->offer->id);
+		gs_doc_textf(p, " %s", gs_tr(t, c->retained ? "overall.retained" : "overall.preselected"));
+		for (r = 0; r < GS_REQ_COUNT; r++)
+			if (c->v[r].kind == GS_V_TO_CONFIRM) {
+				gs_doc_textf(p, "%s%s", k++ ? ", " : gs_tr(t, "summary.to_confirm"),
+					     gs_req_id((gs_req)r));
+			}
+		shown++;
+	}
+	p = gs_doc_para(doc.root);
+	gs_doc_text(p, gs_tr(t, "summary.full_sheet"));
+	gs_doc_text(p, " ");
+	gs_doc_code(p, sheet_link);
+	out = gs_doc_render_markdown(&doc);
+	gs_doc_release(&doc);
+	return out;
+}

@@ -1,0 +1,37 @@
+/*
+ * render: one document, several renderings. The sheet's tree becomes GFM
+ * Markdown and a standalone HTML page (skeleton and CSS from templates/);
+ * the decision becomes JSON (schemas/decision.schema.json).
+ *
+ * Invariants: the HTML page requests nothing (styles inline, images are
+ * the sheet's own files, a Content-Security-Policy forbids scripts and
+ * remote loads); every user string is escaped by construction; output is
+ * a pure function of the inputs (no clock).
+ */
+#ifndef GS_RENDER_H
+#define GS_RENDER_H
+
+#include "doc.h"
+#include "sheet.h"
+#include "strings.h"
+
+typedef struct {
+	char *page;   /* templates/page.html */
+	char *css;    /* templates/sheet.css */
+} gs_templates;
+
+int gs_templates_load(gs_templates *tp, char *err, size_t errlen);
+void gs_templates_release(gs_templates *tp);
+
+char *gs_render_markdown(const gs_doc *doc);
+/* nav_html: trusted HTML built by the caller (site navigation), or NULL. */
+char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
+		     const char *title, const char *nav_html);
+char *gs_render_decision_json(const gs_sheet_input *in);
+/* Compact GFM summary for a CI job (decision, offers, what remains, link). */
+char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link);
+/* Appends s to a growable string, HTML-escaped. */
+void gs_html_escape_append(char **buf, size_t *len, size_t *cap, const char *s);
+void gs_str_append(char **buf, size_t *len, size_t *cap, const char *s);
+
+#endif
