@@ -41,6 +41,8 @@ typedef struct {
 	int saw_dtd;            /* line of the DOCTYPE, or 0 */
 	const xmlNode **explained; /* elements whose attributes were explained */
 	size_t nexplained, explained_alloc;
+	size_t validate_first;  /* d->count when validation started */
+	char pending[1024];     /* a schema error that named no element */
 } S_reader;
 
 /*** memory ***/
@@ -100,6 +102,14 @@ static int S_line(const xmlNode *n)
 	return l > INT_MAX ? INT_MAX : (int)l;
 }
 
+/* Values quoted in messages may hold line breaks (&#10;): one line each. */
+static void S_one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
 static void S_err(S_reader *r, const xmlNode *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -111,6 +121,7 @@ static void S_err(S_reader *r, const xmlNode *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	S_one_line(buf);
 	gs_diag_add(r->d, r->path, S_line(n), 0, NULL, "%s", buf);
 	r->nerrors++;
 }
@@ -124,6 +135,7 @@ static void S_clean_message(const char *in, char *out, size_t size)
 	n = strlen(out);
 	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' '))
 		out[--n] = '\0';
+	S_one_line(out);
 	if (out[0] >= 'A' && out[0] <= 'Z' && out[1] >= 'a' && out[1] <= 'z')
 		out[0] = (char)(out[0] - 'A' + 'a');
 }
@@ -374,13 +386,23 @@ static void S_on_schema_error(void *ctx, xmlErrorPtr e)
 	const char *parent;
 	char msg[1024], w[256];
 	int line, ours;
-	size_t i;
+	size_t i, first;
 
 	if (!r || !e || e->level < XML_ERR_ERROR)
 		return;
+	first = r->validate_first;
 	n = e->node;
 	S_clean_message(e->message, msg, sizeof(msg));
 	if (!n || n->type != XML_ELEMENT_NODE) {
+		/*
+		 * libxml2 does not always say which element failed (an offer
+		 * without id, for one): S_validate walks the tree afterwards.
+		 */
+		if (strstr(msg, " failed to validate ")) {
+			if (!r->pending[0])
+				snprintf(r->pending, sizeof(r->pending), "%s", msg);
+			return;
+		}
 		gs_diag_add(r->d, r->path, e->line, 0, NULL, "schema: %s", msg);
 		r->nerrors++;
 		return;
@@ -406,15 +428,20 @@ static void S_on_schema_error(void *ctx, xmlErrorPtr e)
 			S_err(r, n, "element '%s' is not allowed here", w);
 		return;
 	}
-	if (strstr(msg, " has extra content: ")) {
-		/* follows a "not allowed here" for the same element */
-		for (i = 0; i < r->d->count; i++)
-			if (r->d->items[i].line == line &&
-			    strstr(r->d->items[i].message, "is not allowed here"))
+	if (S_word_after(msg, "element ", w, sizeof(w)) && strstr(msg, " has extra content: ")) {
+		/* follows a more precise error about the same line */
+		for (i = first; i < r->d->count; i++)
+			if (r->d->items[i].line == line)
 				return;
+		S_err(r, n, "element '%s' has unexpected content '%s'", w,
+		      strstr(msg, " has extra content: ") + 20);
+		return;
 	}
-	if (S_word_after(msg, "expecting a namespace for element ", w, sizeof(w))) {
-		S_err(r, n, "element '%s' is not in the catalog namespace '%s'", w, S_NS);
+	if (S_word_after(msg, "expecting a namespace for element ", w, sizeof(w)) ||
+	    strstr(msg, " has wrong namespace: ")) {
+		S_err(r, n, "element '%s' is in namespace '%s', expected '%s'",
+		      (const char *)n->name,
+		      n->ns ? (const char *)n->ns->href : "(none)", S_NS);
 		return;
 	}
 	if (strcmp(msg, "expecting an element , got nothing") == 0) {
@@ -439,6 +466,19 @@ static void S_on_schema_error(void *ctx, xmlErrorPtr e)
 			return;
 	gs_diag_add(r->d, r->path, line, 0, NULL, "schema: %s", msg);
 	r->nerrors++;
+}
+
+/* Explains the attributes of every element libxml2 did not name. */
+static void S_explain_all(S_reader *r, const xmlNode *n)
+{
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (n->ns && strcmp((const char *)n->ns->href, S_NS) == 0 &&
+		    !S_explained(r, n))
+			S_explain_attributes(r, n);
+		S_explain_all(r, n->children);
+	}
 }
 
 static void S_on_schema_parse_error(void *ctx, xmlErrorPtr e)
@@ -485,10 +525,14 @@ static void S_validate(S_reader *r, xmlDocPtr doc)
 		abort();
 	}
 	xmlRelaxNGSetValidStructuredErrors(vctxt, S_on_schema_error, r);
+	r->validate_first = r->d->count;
 	rc = xmlRelaxNGValidateDoc(vctxt, doc);
+	if (rc != 0)
+		S_explain_all(r, xmlDocGetRootElement(doc));
 	if (rc != 0 && r->nerrors == before) {
-		gs_diag_add(r->d, r->path, 0, 0, NULL,
-			    "schema: the document does not match catalog.rng");
+		gs_diag_add(r->d, r->path, 0, 0, NULL, "schema: %s",
+			    r->pending[0] ? r->pending :
+			    "the document does not match catalog.rng");
 		r->nerrors++;
 	}
 	xmlRelaxNGFreeValidCtxt(vctxt);

@@ -402,6 +402,13 @@ static void test_meaning(void)
 		 { 7, 0, "attribute 'installed': expected one of 'true', 'false', found 'yes'" });
 	BAD_TEXT("    <plan hours=\"72\" price=\"1.00\" currency=\"USD\" source=\"s\"/>\n",
 		 { 7, 0, "element 'plan': missing required attribute 'date'" });
+	/* a quoted value never breaks the message over two lines */
+	BAD_TEXT("    <plan hours=\"72\" price=\"1\" currency=\"U&#10;S\" source=\"s\" date=\"2026-11-01\"/>\n",
+		 { 7, 0, "found 'U S'" });
+	/* an offer without id: libxml2 names no element, the reader does */
+	BAD_TEXT("  </offer>\n  <offer>\n    <gpu model=\"g\"/>\n    <lot cards=\"1\"/>\n"
+		 "    <memory nominal-gb=\"1\" source=\"s\" date=\"2026-11-01\"/>\n",
+		 { 8, 0, "element 'offer': missing required attribute 'id'" });
 	BAD_TEXT("    <notes>x</notes>\n    <lot cards=\"2\"/>\n",
 		 { 8, 0, "element 'lot' is not allowed here" });
 }
