@@ -1,2 +1,143 @@
+/* cmd_site: `gpusheet site`, many workloads against the catalog, with evidence. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_common.h"
 #include "commands.h"
-int gs_cmd_site(int argc, char **argv) { (void)argc; (void)argv; return 2; }
+#include "outfile.h"
+#include "publish.h"
+#include "site.h"
+
+static int S_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int gs_cmd_site(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "catalog", required_argument, NULL, 'c' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ "date", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *catalog = NULL, *out = NULL, *date = NULL;
+	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
+	size_t ndirs = 0, npaths = 0, i;
+	char **paths = NULL;
+	int c, rc;
+	gs_lang lang = GS_LANG_EN;
+	gs_run_ctx ctx;
+	gs_diag d = GS_DIAG_INIT;
+	gs_publish_env env;
+	char err[1024] = "";
+
+	if (!dirs)
+		abort();
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w': dirs[ndirs++] = optarg; break;
+		case 'c': catalog = optarg; break;
+		case 'o': out = optarg; break;
+		case 'd': date = optarg; break;
+		case 'l':
+			if (gs_lang_parse(optarg, &lang)) {
+				fputs("gpusheet site: --lang takes en or es\n", stderr);
+				free(dirs);
+				return GS_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			puts("usage: gpusheet site --workloads DIR... [--catalog FILE] --out DIR "
+			     "[--lang en|es] [--date YYYY-MM-DD]\n"
+			     "  every file named workload.json under each DIR becomes a sheet");
+			free(dirs);
+			return GS_EXIT_OK;
+		default:
+			fputs("gpusheet site: unknown option or missing value (see gpusheet --help)\n", stderr);
+			free(dirs);
+			return GS_EXIT_USAGE;
+		}
+	}
+	/* --workloads DIR... : folders may follow the first one. */
+	for (; optind < argc; optind++)
+		dirs[ndirs++] = argv[optind];
+	if (!ndirs || !out) {
+		fputs("gpusheet site: --workloads DIR and --out DIR are required (see gpusheet --help)\n", stderr);
+		free(dirs);
+		return GS_EXIT_USAGE;
+	}
+	rc = gs_run_ctx_init(&ctx, "site", catalog, lang, date);
+	if (rc) {
+		free(dirs);
+		return rc;
+	}
+	/* Pass 1: read and validate everything; write nothing on error. */
+	gs_site_find_workloads(dirs, ndirs, &paths, &npaths, &d);
+	{
+		/* Output names come from ids: they must be unique. Sorted
+		 * "id\001path" strings make the check linear after the sort. */
+		char **ids = calloc(npaths + 1, sizeof(*ids));
+		size_t nids = 0;
+		if (!ids)
+			abort();
+		for (i = 0; i < npaths; i++) {
+			gs_job job;
+			if (gs_job_load(paths[i], &job, &d) == 0) {
+				ids[nids] = malloc(strlen(job.w.id) + strlen(paths[i]) + 2);
+				if (!ids[nids])
+					abort();
+				sprintf(ids[nids++], "%s%c%s", job.w.id, '\001', paths[i]);
+			}
+			gs_job_release(&job);
+		}
+		qsort(ids, nids, sizeof(*ids), S_cmp_str);
+		for (i = 1; i < nids; i++) {
+			size_t la = strcspn(ids[i - 1], "\001"), lb = strcspn(ids[i], "\001");
+			if (la == lb && strncmp(ids[i - 1], ids[i], la) == 0)
+				gs_diag_add(&d, ids[i] + lb + 1, 0, 0, "$.id",
+					    "the id \"%.*s\" is also used by %s", (int)la, ids[i],
+					    ids[i - 1] + la + 1);
+		}
+		for (i = 0; i < nids; i++)
+			free(ids[i]);
+		free(ids);
+	}
+	if (gs_diag_count(&d)) {
+		gs_diag_print(&d, stderr);
+		rc = GS_EXIT_INVALID;
+		goto out;
+	}
+	if (gs_mkdirs(out)) {
+		fprintf(stderr, "gpusheet site: cannot create %s\n", out);
+		rc = GS_EXIT_INVALID;
+		goto out;
+	}
+	memset(&env, 0, sizeof(env));
+	env.cat = &ctx.cat;
+	env.catalog_name = ctx.catalog_name;
+	env.t = &ctx.t;
+	env.tp = &ctx.tp;
+	env.date = ctx.date[0] ? ctx.date : NULL;
+	if (gs_site_build(paths, npaths, &env, out, err, sizeof(err))) {
+		fprintf(stderr, "gpusheet site: %s\n", err);
+		rc = GS_EXIT_INVALID;
+		goto out;
+	}
+	printf("%s/index.html (%zu workload%s)\n", out, npaths, npaths == 1 ? "" : "s");
+	rc = GS_EXIT_OK;
+out:
+	gs_diag_release(&d);
+	gs_site_free_paths(paths, npaths);
+	gs_run_ctx_release(&ctx);
+	free(dirs);
+	return rc;
+}

@@ -1,0 +1,449 @@
+/* site: the comparison site of many workloads against the catalog. */
+#define _DEFAULT_SOURCE
+#include "site.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "doc.h"
+#include "evidence.h"
+#include "outfile.h"
+#include "render.h"
+#include "sheet.h"
+
+static char *S_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = malloc(n);
+
+	if (!r)
+		abort();
+	return memcpy(r, s, n);
+}
+
+static int S_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct {
+	char **v;
+	size_t n, cap;
+} S_vec;
+
+static void S_push(S_vec *v, char *s)
+{
+	if (v->n == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 64;
+		v->v = realloc(v->v, v->cap * sizeof(*v->v));
+		if (!v->v)
+			abort();
+	}
+	v->v[v->n++] = s;
+}
+
+static int S_walk(const char *dir, S_vec *out, gs_diag *d, int depth)
+{
+	DIR *dp;
+	struct dirent *e;
+	S_vec names = { NULL, 0, 0 };
+	size_t i;
+
+	if (depth > 32)
+		return 0;
+	dp = opendir(dir);
+	if (!dp) {
+		gs_diag_add(d, dir, 0, 0, NULL, "cannot open the folder");
+		return -1;
+	}
+	while ((e = readdir(dp)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		S_push(&names, S_strdup(e->d_name));
+	}
+	closedir(dp);
+	/* Sorted, so that the site does not depend on the file system's order. */
+	qsort(names.v, names.n, sizeof(*names.v), S_cmp_str);
+	for (i = 0; i < names.n; i++) {
+		size_t n = strlen(dir) + strlen(names.v[i]) + 2;
+		char *p = malloc(n);
+		struct stat st;
+		if (!p)
+			abort();
+		snprintf(p, n, "%s/%s", dir, names.v[i]);
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			S_walk(p, out, d, depth + 1);
+			free(p);
+		} else if (strcmp(names.v[i], "workload.json") == 0 && S_ISREG(st.st_mode)) {
+			S_push(out, p);
+		} else {
+			free(p);
+		}
+		free(names.v[i]);
+	}
+	free(names.v);
+	return 0;
+}
+
+int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
+			   size_t *npaths, gs_diag *d)
+{
+	S_vec v = { NULL, 0, 0 };
+	size_t i, before = gs_diag_count(d);
+
+	for (i = 0; i < ndirs; i++) {
+		size_t n = strlen(dirs[i]);
+		char *dir = S_strdup(dirs[i]);
+		while (n > 1 && dir[n - 1] == '/')
+			dir[--n] = '\0';
+		S_walk(dir, &v, d, 0);
+		free(dir);
+	}
+	*paths = v.v;
+	*npaths = v.n;
+	return gs_diag_count(d) > before ? -1 : 0;
+}
+
+void gs_site_free_paths(char **paths, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+/*** pages ***/
+
+static char *S_nav(const gs_strings *t, const char *prefix)
+{
+	char *out = NULL;
+	size_t len = 0, cap = 0;
+
+	gs_str_append(&out, &len, &cap, "<nav aria-label=\"");
+	gs_html_escape_append(&out, &len, &cap, gs_tr(t, "site.nav"));
+	gs_str_append(&out, &len, &cap, "\"><a href=\"");
+	gs_str_append(&out, &len, &cap, prefix);
+	gs_str_append(&out, &len, &cap, "index.html\">");
+	gs_html_escape_append(&out, &len, &cap, gs_tr(t, "site.index"));
+	gs_str_append(&out, &len, &cap, "</a><a href=\"");
+	gs_str_append(&out, &len, &cap, prefix);
+	gs_str_append(&out, &len, &cap, "offers.html\">");
+	gs_html_escape_append(&out, &len, &cap, gs_tr(t, "site.offers"));
+	gs_str_append(&out, &len, &cap, "</a><a href=\"");
+	gs_str_append(&out, &len, &cap, prefix);
+	gs_str_append(&out, &len, &cap, "evidence/manifest.json\">");
+	gs_html_escape_append(&out, &len, &cap, gs_tr(t, "site.manifest"));
+	gs_str_append(&out, &len, &cap, "</a></nav>");
+	return out;
+}
+
+static int S_write_page(const gs_publish_env *env, const char *dir, const char *name,
+			gs_doc *doc, const char *title, const char *nav, char *err, size_t errlen)
+{
+	char *html = gs_render_html(env->tp, doc, env->t->lang, title, nav);
+	int rc;
+
+	if (!html) {
+		snprintf(err, errlen, "cannot render %s", name);
+		return -1;
+	}
+	rc = gs_write_atomic(dir, name, html, strlen(html), err, errlen);
+	free(html);
+	return rc;
+}
+
+static const char *S_status_key(unsigned char s)
+{
+	return s == 0 ? "overall.retained" : s == 1 ? "overall.preselected" : "overall.excluded";
+}
+
+static const char *S_status_symbol(unsigned char s)
+{
+	return gs_sheet_verdict_symbol(s == 0 ? GS_V_ADMISSIBLE : s == 1 ? GS_V_TO_CONFIRM
+									  : GS_V_EXCLUDE);
+}
+
+static void S_page_name(char *buf, size_t len, size_t page)
+{
+	if (page == 0)
+		snprintf(buf, len, "index.html");
+	else
+		snprintf(buf, len, "index-%zu.html", page + 1);
+}
+
+static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res, size_t n,
+			 const char *dir, const char *nav, char *err, size_t errlen)
+{
+	const gs_strings *t = env->t;
+	const gs_catalog *cat = env->cat;
+	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
+	size_t page, i, k;
+	const char **h = calloc(cat->noffers + 2, sizeof(*h));
+
+	if (!h)
+		abort();
+	h[0] = gs_tr(t, "site.col_workload");
+	h[1] = gs_tr(t, "site.col_decision");
+	for (k = 0; k < cat->noffers; k++)
+		h[k + 2] = cat->offers[k].id;
+	for (page = 0; page < npages; page++) {
+		gs_doc doc;
+		cmark_node *p, *tb, *r, *cell;
+		char name[64];
+		size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
+		int rc;
+
+		if (to > n)
+			to = n;
+		gs_doc_init(&doc);
+		gs_doc_heading(doc.root, 1, gs_tr(t, "site.title"));
+		p = gs_doc_para(doc.root);
+		gs_doc_text(p, gs_tr(t, "site.intro"));
+		p = gs_doc_para(doc.root);
+		gs_doc_textf(p, "%s %s %s, %s %s.", gs_tr(t, "site.legend"),
+			     S_status_symbol(0), gs_tr(t, "overall.retained"), S_status_symbol(1),
+			     gs_tr(t, "overall.preselected"));
+		gs_doc_textf(p, " %s %s.", S_status_symbol(2), gs_tr(t, "overall.excluded"));
+		if (npages > 1) {
+			p = gs_doc_para(doc.root);
+			gs_doc_textf(p, "%s %zu / %zu: ", gs_tr(t, "site.page"), page + 1, npages);
+			for (i = 0; i < npages; i++) {
+				char pn[64], label[32];
+				S_page_name(pn, sizeof(pn), i);
+				snprintf(label, sizeof(label), "%zu", i + 1);
+				if (i)
+					gs_doc_text(p, " ");
+				if (i == page)
+					gs_doc_strong(p, label);
+				else
+					gs_doc_link(p, pn, label);
+			}
+		}
+		tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_matrix"), cat->noffers + 2, h);
+		for (i = from; i < to; i++) {
+			const gs_publish_result *pr = &res[i];
+			char *link = malloc(strlen(pr->id) + 16);
+			if (!link)
+				abort();
+			sprintf(link, "sheets/%s.html", pr->id);
+			r = gs_doc_row(tb);
+			cell = gs_doc_cell(r);
+			gs_doc_link(cell, link, pr->title);
+			if (pr->synthetic)
+				gs_doc_textf(cell, " (%s)", gs_tr(t, "synthetic.short"));
+			gs_doc_cell_text(r, gs_tr(t, pr->nretained ? "site.retained"
+						  : pr->npreselected ? "site.preselection" : "site.none"));
+			for (k = 0; k < pr->noffers; k++) {
+				cell = gs_doc_cell(r);
+				{
+					char *txt = malloc(64);
+					if (!txt)
+						abort();
+					snprintf(txt, 64, "%s %s", S_status_symbol(pr->status[k]),
+						 gs_tr(t, S_status_key(pr->status[k])));
+					gs_doc_link(cell, link, txt);
+					free(txt);
+				}
+			}
+			free(link);
+		}
+		if (!n) {
+			p = gs_doc_para(doc.root);
+			gs_doc_text(p, gs_tr(t, "site.empty"));
+		}
+		S_page_name(name, sizeof(name), page);
+		rc = S_write_page(env, dir, name, &doc, gs_tr(t, "site.title"), nav, err, errlen);
+		gs_doc_release(&doc);
+		if (rc) {
+			free(h);
+			return -1;
+		}
+	}
+	free(h);
+	return 0;
+}
+
+/* price per GiB and day, four decimals: price x 2^30 x 24 / (bytes x cards x hours). */
+static void S_cost_per_gib_day(char *buf, size_t len, const gs_plan *p, uint64_t bytes,
+			       uint64_t cards, gs_lang lang)
+{
+	unsigned __int128 num = (unsigned __int128)(uint64_t)p->price_hundredths * GS_GIB * 24u * 100u;
+	unsigned __int128 den = (unsigned __int128)bytes * cards * p->hours;
+	unsigned __int128 q;
+	char whole[GS_FMT_MAX];
+
+	if (!den) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	q = (num + den / 2) / den;  /* ten-thousandths of the currency unit */
+	gs_fmt_int(whole, (uint64_t)(q / 10000u), lang);
+	if (snprintf(buf, len, "%s%c%04u", whole, lang == GS_LANG_ES ? ',' : '.',
+		     (unsigned)(q % 10000u)) >= (int)len)
+		snprintf(buf, len, "?");
+}
+
+static int S_offers_page(const gs_publish_env *env, const char *dir, const char *nav,
+			 char *err, size_t errlen)
+{
+	const gs_strings *t = env->t;
+	const gs_catalog *cat = env->cat;
+	const gs_lang lang = t->lang;
+	gs_doc doc;
+	cmark_node *p, *tb, *r, *cell;
+	const char *h[7];
+	size_t i, k;
+	int rc;
+
+	gs_doc_init(&doc);
+	gs_doc_heading(doc.root, 1, gs_tr(t, "site.offers"));
+	p = gs_doc_para(doc.root);
+	gs_doc_text(p, gs_tr(t, "site.offers_intro"));
+	gs_doc_text(p, " ");
+	gs_doc_code(p, env->catalog_name);
+	h[0] = gs_tr(t, "col.offer");
+	h[1] = gs_tr(t, "site.col_cards");
+	h[2] = gs_tr(t, "site.col_nominal");
+	h[3] = gs_tr(t, "site.col_declared");
+	h[4] = gs_tr(t, "site.col_plans");
+	h[5] = gs_tr(t, "req.calendar");
+	h[6] = gs_tr(t, "site.col_sources");
+	tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_offers"), 7, h);
+	for (i = 0; i < cat->noffers; i++) {
+		const gs_offer *o = &cat->offers[i];
+		const gs_availability *a = &o->availability;
+		char g1[GS_FMT_MAX], g2[GS_FMT_MAX];
+		uint64_t cap = o->has_declared_bytes ? o->declared_bytes : o->nominal_bytes;
+
+		r = gs_doc_row(tb);
+		cell = gs_doc_cell(r);
+		gs_doc_code(cell, o->id);
+		gs_doc_textf(cell, " %s", o->gpu_model);
+		if (o->provider)
+			gs_doc_textf(cell, " — %s", o->provider);
+		gs_doc_cell_text(r, gs_fmt_int(g1, o->cards, lang));
+		cell = gs_doc_cell(r);
+		gs_doc_textf(cell, "%s GB = %s (%s)", o->nominal_gb_text,
+			     gs_fmt_gib(g2, o->nominal_bytes, lang), gs_tr(t, "prov.assumed"));
+		cell = gs_doc_cell(r);
+		if (o->has_declared_bytes)
+			gs_doc_textf(cell, "%s B = %s (%s, %s)", gs_fmt_int(g1, o->declared_bytes, lang),
+				     gs_fmt_gib(g2, o->declared_bytes, lang), o->declared_claim.source,
+				     o->declared_claim.date);
+		else
+			gs_doc_text(cell, gs_tr(t, "word.missing"));
+		cell = gs_doc_cell(r);
+		if (!o->nplans)
+			gs_doc_text(cell, gs_tr(t, "site.no_price"));
+		for (k = 0; k < o->nplans; k++) {
+			const gs_plan *pl = &o->plans[k];
+			char m[GS_FMT_MAX], c[GS_FMT_MAX];
+			S_cost_per_gib_day(c, sizeof(c), pl, cap, o->cards, lang);
+			gs_doc_textf(cell, "%s%llu h: %s %s (%s %s %s; %s, %s)", k ? "; " : "",
+				     (unsigned long long)pl->hours, gs_fmt_money(m, pl->price_hundredths, lang),
+				     pl->currency, c, pl->currency, gs_tr(t, "site.per_gib_day"),
+				     pl->claim.source, pl->claim.date);
+		}
+		cell = gs_doc_cell(r);
+		switch (a->kind) {
+		case GS_AVAIL_WINDOW:
+			gs_doc_textf(cell, "%s → %s (%s, %s)", a->from, a->to, a->claim.source, a->claim.date);
+			break;
+		case GS_AVAIL_STOCK:
+			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.stock"), a->claim.source, a->claim.date);
+			break;
+		case GS_AVAIL_ON_REQUEST:
+			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.on_request"), a->claim.source, a->claim.date);
+			break;
+		case GS_AVAIL_UNAVAILABLE:
+			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.unavailable"), a->claim.source, a->claim.date);
+			break;
+		default:
+			gs_doc_text(cell, gs_tr(t, "word.missing"));
+		}
+		cell = gs_doc_cell(r);
+		gs_doc_textf(cell, "%s: %s (%s)", gs_tr(t, "site.memory_claim"), o->memory_claim.source,
+			     o->memory_claim.date);
+		for (k = 0; k < o->nsoftware; k++)
+			gs_doc_textf(cell, "; %s: %s (%s, %s)", gs_tr(t, "req.software"), o->software[k].name,
+				     o->software[k].claim.source, o->software[k].claim.date);
+		if (o->has_host_ram)
+			gs_doc_textf(cell, "; RAM %s (%s, %s)", gs_fmt_gib(g1, o->host_ram_bytes, lang),
+				     o->host_ram_claim.source, o->host_ram_claim.date);
+		if (o->interconnect)
+			gs_doc_textf(cell, "; %s (%s, %s)", o->interconnect, o->interconnect_claim.source,
+				     o->interconnect_claim.date);
+	}
+	p = gs_doc_para(doc.root);
+	gs_doc_text(p, gs_tr(t, "site.offers_note"));
+	rc = S_write_page(env, dir, "offers.html", &doc, gs_tr(t, "site.offers"), nav, err, errlen);
+	gs_doc_release(&doc);
+	return rc;
+}
+
+int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
+		  const char *out_dir, char *err, size_t errlen)
+{
+	gs_publish_env env = *env0;
+	gs_publish_result *res = calloc(npaths + 1, sizeof(*res));
+	char *sheets = malloc(strlen(out_dir) + 8);
+	char *nav_root = S_nav(env.t, ""), *nav_sheet = S_nav(env.t, "../");
+	gs_archive *archive = NULL;
+	size_t i, done = 0;
+	int rc = -1;
+
+	if (!res || !sheets)
+		abort();
+	sprintf(sheets, "%s/sheets", out_dir);
+	if (gs_mkdirs(sheets)) {
+		snprintf(err, errlen, "cannot create %s", sheets);
+		goto out;
+	}
+	archive = gs_evidence_archive(out_dir);
+	if (!archive) {
+		snprintf(err, errlen, "cannot open the evidence archive in %s", out_dir);
+		goto out;
+	}
+	env.nav_html = nav_sheet;
+	env.link_prefix = "../";
+	for (i = 0; i < npaths; i++) {
+		gs_job job;
+		gs_diag d = GS_DIAG_INIT;
+		int jrc;
+
+		/* Validated already; a file that changed since is an error. */
+		if (gs_job_load(paths[i], &job, &d)) {
+			snprintf(err, errlen, "%s changed while the site was built", paths[i]);
+			gs_diag_release(&d);
+			gs_job_release(&job);
+			goto out;
+		}
+		jrc = gs_job_publish(&job, &env, archive, sheets, NULL, &res[i], err, errlen);
+		gs_job_release(&job);
+		if (jrc)
+			goto out;
+		done++;
+	}
+	if (gs_archive_write_manifest(archive)) {
+		snprintf(err, errlen, "%s", gs_archive_error(archive));
+		goto out;
+	}
+	if (S_index_pages(&env, res, npaths, out_dir, nav_root, err, errlen) ||
+	    S_offers_page(&env, out_dir, nav_root, err, errlen))
+		goto out;
+	rc = 0;
+out:
+	for (i = 0; i < done; i++)
+		gs_publish_result_release(&res[i]);
+	free(res);
+	free(sheets);
+	free(nav_root);
+	free(nav_sheet);
+	if (archive)
+		gs_archive_free(archive);
+	return rc;
+}
