@@ -38,7 +38,7 @@ static void S_version(char *buf, size_t size, int v)
 	snprintf(buf, size, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
-int probe_cuda_check_device(uint64_t index, char *why, size_t whylen)
+int probe_cuda_check_device(uint64_t index, int *count, char *why, size_t whylen)
 {
 	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
@@ -64,6 +64,8 @@ int probe_cuda_check_device(uint64_t index, char *why, size_t whylen)
 			 index, n, n == 1 ? "" : "s", n == 1 ? "" : " and up");
 		return -1;
 	}
+	if (count)
+		*count = n;
 	return 0;
 }
 
@@ -74,16 +76,11 @@ int probe_cuda_environment(uint64_t index, probe_env *e, char *why, size_t whyle
 	int dev, n = 0, v = 0, major = 0, minor = 0, patch = 0, pools = 0;
 	cudaError_t err;
 
-	if (probe_cuda_check_device(index, why, whylen) != 0)
+	memset(e, 0, sizeof(*e));
+	if (probe_cuda_check_device(index, &n, why, whylen) != 0)
 		return -1;
 	dev = (int)index;
-	memset(e, 0, sizeof(*e));
 	e->index = index;
-	err = cudaGetDeviceCount(&n);
-	if (err != cudaSuccess) {
-		S_cuda_text(why, whylen, "cudaGetDeviceCount", err);
-		return -1;
-	}
 	e->device_count = (uint64_t)n;
 	err = cudaSetDevice(dev);
 	if (err != cudaSuccess) {

@@ -27,10 +27,11 @@ typedef struct {
 
 /*
  * Checks that a CUDA driver and device `index` exist, without creating a
- * context (safe in a parent that forks measuring children).
- * Returns 0, or -1 with a one-line reason.
+ * context (safe in a parent that forks measuring children). Returns 0 with
+ * the number of visible devices in *count (count may be NULL), or -1 with a
+ * one-line reason.
  */
-int probe_cuda_check_device(uint64_t index, char *why, size_t whylen);
+int probe_cuda_check_device(uint64_t index, int *count, char *why, size_t whylen);
 
 /*
  * Selects device `index`, creates its context and fills `e`: name, total and

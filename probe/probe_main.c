@@ -304,6 +304,12 @@ static int S_cmd_measure(int argc, char **argv)
 	if (!r)
 		return S_refuse("out of memory");
 	r->synthetic = 0;
+#ifdef PROBE_MOCK
+	/* the test build runs against a mock CUDA runtime: nothing is measured */
+	r->synthetic = 1;
+	r->synthetic_note = "written by gpusheet-probe's tests through a mock CUDA runtime; "
+			    "no GPU was used";
+#endif
 	probe_today(r->date, sizeof(r->date));
 	r->seed = o.seed;
 	r->batch = o.batch;
@@ -478,7 +484,7 @@ static int S_cmd_sweep(int argc, char **argv)
 		}
 	}
 	/* no context here: only the children touch the device */
-	if (probe_cuda_check_device(o.device, why, sizeof(why)) != 0) {
+	if (probe_cuda_check_device(o.device, NULL, why, sizeof(why)) != 0) {
 		rc = S_refuse(why);
 		goto out;
 	}
