@@ -609,7 +609,7 @@ static void S_measurement(S_ctx *c, size_t idx)
 	gs_doc_strong(p, TR("meas.covers"));
 	gs_doc_text(p, " ");
 	gs_doc_text(p, e->ref->covers ? e->ref->covers : TR("word.missing"));
-	gs_doc_text(p, ". ");
+	p = gs_doc_para(c->root);
 	gs_doc_strong(p, TR("meas.raw"));
 	gs_doc_text(p, " ");
 	gs_doc_link(p, c->in->ev_links[idx], e->ref->file);

@@ -59,6 +59,22 @@ int gs_offer_matches_device(const gs_offer *o, const char *device_name)
 	return S_contains_ci(device_name, o->gpu_model);
 }
 
+/* One name per numeric format: bf16 and bfloat16 are the same dtype. */
+static const char *S_dtype_canon(const char *s)
+{
+	static const char *const alias[][2] = {
+		{ "bf16", "bfloat16" }, { "fp16", "float16" }, { "half", "float16" },
+		{ "fp32", "float32" }, { "float", "float32" }, { "fp64", "float64" },
+		{ "double", "float64" }, { "fp8", "float8" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
+		if (S_eq_ci(s, alias[i][0]))
+			return alias[i][1];
+	return s;
+}
+
 int gs_measurement_covers(const gs_workload *w, const gs_measurement *m)
 {
 	const gs_kv *dt;
@@ -70,7 +86,8 @@ int gs_measurement_covers(const gs_workload *w, const gs_measurement *m)
 			return 0;
 	}
 	dt = gs_measurement_dim(m, "dtype");
-	if (dt && !dt->is_number && !S_eq_ci(dt->value, w->compute_format))
+	if (dt && !dt->is_number &&
+	    !S_eq_ci(S_dtype_canon(dt->value), S_dtype_canon(w->compute_format)))
 		return 0;
 	return 1;
 }
@@ -566,6 +583,11 @@ static int S_rank_cmp(const void *pa, const void *pb)
 
 	if (ga != gb)
 		return ga - gb;
+	/* A pre-selection lists first what is closest to retained. */
+	if (ga == 1 && a->v[GS_REQ_MEMORY].kind != b->v[GS_REQ_MEMORY].kind)
+		return (int)a->v[GS_REQ_MEMORY].kind - (int)b->v[GS_REQ_MEMORY].kind;
+	if (ga == 1 && a->missing_count != b->missing_count)
+		return a->missing_count < b->missing_count ? -1 : 1;
 	/* Total cost (known before unknown), then useful margin, then calendar. */
 	if (!!a->plan != !!b->plan)
 		return a->plan ? -1 : 1;
@@ -576,8 +598,6 @@ static int S_rank_cmp(const void *pa, const void *pb)
 		return a->margin > b->margin ? -1 : 1;
 	if (a->v[GS_REQ_CALENDAR].kind != b->v[GS_REQ_CALENDAR].kind)
 		return (int)a->v[GS_REQ_CALENDAR].kind - (int)b->v[GS_REQ_CALENDAR].kind;
-	if (ga == 1 && a->missing_count != b->missing_count)
-		return a->missing_count < b->missing_count ? -1 : 1;
 	return strcmp(a->offer->id, b->offer->id);
 }
 
