@@ -1,0 +1,19 @@
+#!/bin/sh
+# Installs what gpusheet needs on Debian 12 (run as root).
+#   sh tools/install-deps.sh          build and run gpusheet
+#   sh tools/install-deps.sh --test   also what the test suite needs
+#                                     (xmllint, Chromium and playwright-core for the browser test)
+set -eu
+cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+pkgs="build-essential cmake pkg-config libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
+      libjansson-dev libcairo2-dev nettle-dev fonts-dejavu-core"
+if [ "${1:-}" = "--test" ]; then
+	pkgs="$pkgs libxml2-utils chromium nodejs npm ca-certificates"
+fi
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $pkgs
+if [ "${1:-}" = "--test" ] && [ -f tests/browser/package-lock.json ]; then
+	(cd tests/browser && npm ci --no-audit --no-fund)
+fi
