@@ -499,21 +499,30 @@ static void S_budget_chart(S_ctx *c)
 		segs[ns].label = w->reserve[i].name;
 		segs[ns++].value = gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED);
 	}
-	/* One capacity line per distinct (model, capacity) among candidates
-	 * that are not excluded by arithmetic, in ranking order. */
-	for (i = 0; i < d->ncands && nc < 8; i++) {
-		const gs_candidate *cd = &d->cands[d->order[i]];
-		size_t k;
-		int dup = 0;
-		if (!cd->capacity.present)
-			continue;
-		for (k = 0; k < nc; k++)
-			dup |= caps[k].value.bytes == cd->capacity.bytes;
-		if (dup)
-			continue;
-		labels[nl] = S_printf("%s (%s GB)", cd->offer->gpu_model, cd->offer->nominal_gb_text);
-		caps[nc].label = labels[nl++];
-		caps[nc++].value = cd->capacity;
+	/* One capacity line per distinct capacity, at most six: first the
+	 * offers whose memory verdict rests on a measurement (admissible or
+	 * excluded), then the others in ranking order. */
+	{
+		int pass;
+		for (pass = 0; pass < 2; pass++) {
+			for (i = 0; i < d->ncands && nc < 6; i++) {
+				const gs_candidate *cd = &d->cands[d->order[i]];
+				int decided = cd->v[GS_REQ_MEMORY].kind == GS_V_ADMISSIBLE ||
+					      cd->v[GS_REQ_MEMORY].kind == GS_V_EXCLUDE;
+				size_t k;
+				int dup = 0;
+				if (!cd->capacity.present || decided != (pass == 0))
+					continue;
+				for (k = 0; k < nc; k++)
+					dup |= caps[k].value.bytes == cd->capacity.bytes;
+				if (dup)
+					continue;
+				labels[nl] = S_printf("%s (%s GB)", cd->offer->gpu_model,
+						      cd->offer->nominal_gb_text);
+				caps[nc].label = labels[nl++];
+				caps[nc++].value = cd->capacity;
+			}
+		}
 	}
 	for (i = 0; i < c->in->nev; i++) {
 		gs_qty n = gs_measurement_need(c->in->ev[i].m, NULL);
@@ -872,7 +881,11 @@ static void S_sweep(S_ctx *c)
 		if (ok)
 			S_cell_owned(r, S_qty_words(c, peak));
 		else
-			S_cell_owned(r, S_printf("%s (%s)", TR("sweep.partial"), peak.present ? "" : TR("word.missing")));
+		{
+			char *pw = S_qty_words(c, peak);
+			S_cell_owned(r, S_printf("%s: %s", TR("sweep.partial"), pw));
+			free(pw);
+		}
 		gs_doc_cell_text(r, e->ref->file);
 		gs_doc_cell_text(r, f && f->error ? f->error : "");
 		if (ok)
