@@ -1,0 +1,128 @@
+/* The seeds' figures, as exact integer tests of quantity and sizing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantity.h"
+#include "sizing.h"
+
+static int failures;
+
+#define CHECK(cond) do { if (!(cond)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
+#define CHECK_STR(got, want) do { const char *g_ = (got), *w_ = (want); if (strcmp(g_, w_) != 0) { fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__, __LINE__, g_, w_); failures++; } } while (0)
+
+static void test_weights(void)
+{
+	uint64_t w, r, e;
+	char buf[GS_FMT_MAX];
+
+	/* 7e9 parameters x 16 bits = 14,000,000,000 B = 14 GB ~ 13.04 GiB */
+	CHECK(gs_weights_bytes(7000000000ULL, 16, &w) == 0);
+	CHECK(w == 14000000000ULL);
+	CHECK_STR(gs_fmt_gib(buf, w, GS_LANG_EN), "13.04 GiB");
+	CHECK_STR(gs_fmt_gb(buf, w, GS_LANG_EN), "14.00 GB");
+	CHECK_STR(gs_fmt_gib(buf, w, GS_LANG_ES), "13,04 GiB");
+	CHECK_STR(gs_fmt_int(buf, w, GS_LANG_EN), "14,000,000,000");
+	CHECK_STR(gs_fmt_int(buf, w, GS_LANG_ES), "14\xc2\xa0" "000\xc2\xa0" "000\xc2\xa0" "000");
+
+	/* + 4 GiB -> 17.04 GiB; + 6 GiB -> 19.04 GiB */
+	CHECK(gs_parse_size("4", GS_GIB, &r) == 0 && r == 4 * GS_GIB);
+	CHECK(gs_add_u64(w, r, &e) == 0);
+	CHECK_STR(gs_fmt_gib(buf, e, GS_LANG_EN), "17.04 GiB");
+	CHECK(gs_parse_size("6", GS_GIB, &r) == 0 && r == 6 * GS_GIB);
+	CHECK(gs_add_u64(w, r, &e) == 0);
+	CHECK_STR(gs_fmt_gib(buf, e, GS_LANG_EN), "19.04 GiB");
+	CHECK_STR(gs_fmt_gib(buf, e, GS_LANG_ES), "19,04 GiB");
+
+	/* sub-byte and odd widths round up and are theoretical */
+	CHECK(gs_weights_bytes(3, 4, &w) == 0 && w == 2);
+	CHECK(gs_bits_theoretical(4) && !gs_bits_theoretical(8) && !gs_bits_theoretical(16));
+	CHECK(gs_weights_bytes(1, 0, &w) == -1 && gs_weights_bytes(1, 65, &w) == -1);
+	/* overflow is detected, not wrapped */
+	CHECK(gs_weights_bytes(UINT64_MAX, 64, &w) == -1);
+	CHECK(gs_weights_bytes(UINT64_MAX, 8, &w) == 0 && w == UINT64_MAX);
+	CHECK(gs_add_u64(UINT64_MAX, 1, &w) == -1);
+	CHECK(gs_mul_u64(UINT64_MAX / 2 + 1, 2, &w) == -1);
+}
+
+static void test_format_table(void)
+{
+	static const unsigned bits[] = { 16, 8, 4 };
+	gs_format_row rows[3];
+	char buf[GS_FMT_MAX];
+
+	/* same 6 GiB reserve: 16 -> 19.04, 8 -> 12.52, 4 -> 9.26 GiB */
+	CHECK(gs_format_table(7000000000ULL, 6 * GS_GIB, bits, 3, rows) == 0);
+	CHECK_STR(gs_fmt_gib(buf, rows[0].envelope, GS_LANG_EN), "19.04 GiB");
+	CHECK_STR(gs_fmt_gib(buf, rows[1].envelope, GS_LANG_EN), "12.52 GiB");
+	CHECK_STR(gs_fmt_gib(buf, rows[2].envelope, GS_LANG_EN), "9.26 GiB");
+	CHECK(rows[2].theoretical && !rows[0].theoretical);
+}
+
+static void test_units(void)
+{
+	char buf[GS_FMT_MAX];
+	uint64_t v;
+
+	/* a catalog's 24 GB is 24e9 B ~ 22.35 GiB; 48 GB ~ 44.70 GiB */
+	CHECK(gs_parse_size("24", GS_GB, &v) == 0 && v == 24000000000ULL);
+	CHECK_STR(gs_fmt_gib(buf, v, GS_LANG_EN), "22.35 GiB");
+	CHECK_STR(gs_fmt_gib(buf, v, GS_LANG_ES), "22,35 GiB");
+	CHECK(gs_parse_size("48", GS_GB, &v) == 0);
+	CHECK_STR(gs_fmt_gib(buf, v, GS_LANG_EN), "44.70 GiB");
+	CHECK(gs_parse_size("1.5", GS_GIB, &v) == 0 && v == 1610612736ULL);
+	/* not a whole number of bytes, malformed, signed, exponent */
+	CHECK(gs_parse_size("0.0000000001", GS_GIB, &v) == -1);
+	CHECK(gs_parse_size("1e3", GS_GIB, &v) == -1);
+	CHECK(gs_parse_size("-1", GS_GIB, &v) == -1);
+	CHECK(gs_parse_size("", GS_GIB, &v) == -1);
+	CHECK(gs_parse_size("1.", GS_GIB, &v) == -1);
+	CHECK(gs_parse_size("99999999999999999999", GS_GIB, &v) == -1);
+	CHECK(gs_parse_size("0.5", 1, &v) == -1);
+	/* half-up rounding at two decimals */
+	CHECK_STR(gs_fmt_fixed2(buf, 5, 1000, GS_LANG_EN), "0.01");
+	CHECK_STR(gs_fmt_fixed2(buf, 4, 1000, GS_LANG_EN), "0.00");
+	CHECK_STR(gs_fmt_money(buf, 4714, GS_LANG_EN), "47.14");
+	CHECK_STR(gs_fmt_money(buf, 5571, GS_LANG_ES), "55,71");
+	CHECK_STR(gs_fmt_int(buf, 8192, GS_LANG_ES), "8\xc2\xa0" "192");
+	CHECK_STR(gs_fmt_int(buf, 999, GS_LANG_ES), "999");
+}
+
+static void test_kv(void)
+{
+	gs_kv_geometry g = { 32, 8, 128, 8192, 2, 1 };
+	uint64_t v;
+
+	/* 2 x 32 x 8 x 128 x 8192 x 2 B x 1 = 1 GiB; four sequences = 4 GiB */
+	CHECK(gs_kv_bytes(&g, &v) == 0 && v == GS_GIB);
+	g.sequences = 4;
+	CHECK(gs_kv_bytes(&g, &v) == 0 && v == 4 * GS_GIB);
+	/* a sliding window keeps at most `window` tokens */
+	CHECK(gs_kv_tokens_kept(8192, 4096) == 4096);
+	CHECK(gs_kv_tokens_kept(2048, 4096) == 2048);
+	CHECK(gs_kv_tokens_kept(8192, 0) == 8192);
+	g.layers = UINT64_MAX;
+	CHECK(gs_kv_bytes(&g, &v) == -1);
+}
+
+static void test_provenance(void)
+{
+	gs_qty a = gs_qty_make(1, GS_PROV_CALCULATED), b = gs_qty_make(2, GS_PROV_ASSUMED), s;
+
+	CHECK(gs_qty_add(a, b, &s) == 0 && s.bytes == 3 && s.prov == GS_PROV_ASSUMED);
+	CHECK(gs_qty_add(a, gs_qty_missing(), &s) == 0 && !s.present);
+	CHECK(gs_prov_weakest(GS_PROV_OBSERVED, GS_PROV_CALCULATED) == GS_PROV_CALCULATED);
+	CHECK(strcmp(gs_prov_id(GS_PROV_OBSERVED), "observed") == 0);
+}
+
+int main(void)
+{
+	test_weights();
+	test_format_table();
+	test_units();
+	test_kv();
+	test_provenance();
+	if (failures)
+		fprintf(stderr, "%d failure(s)\n", failures);
+	return failures ? 1 : 0;
+}
