@@ -65,7 +65,7 @@ int gs_cmd_sheet(int argc, char **argv)
 	if (rc)
 		return rc;
 	/* Read and validate everything before writing anything. */
-	if (gs_job_load(argv[optind], &job, &d)) {
+	if (gs_job_load(argv[optind], &ctx.cat, &job, &d)) {
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
 		gs_job_release(&job);
@@ -86,6 +86,7 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.tp = &ctx.tp;
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.link_prefix = "";
+	env.sheet_prefix = "";
 	rc = GS_EXIT_OK;
 	if (!archive || gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err)) ||
 	    gs_archive_write_manifest(archive)) {

@@ -91,7 +91,7 @@ int gs_cmd_site(int argc, char **argv)
 			abort();
 		for (i = 0; i < npaths; i++) {
 			gs_job job;
-			if (gs_job_load(paths[i], &job, &d) == 0) {
+			if (gs_job_load(paths[i], &ctx.cat, &job, &d) == 0) {
 				ids[nids] = malloc(strlen(job.w.id) + strlen(paths[i]) + 2);
 				if (!ids[nids])
 					abort();

@@ -9,7 +9,7 @@
 #include "outfile.h"
 #include "sheet.h"
 
-int gs_job_load(const char *workload_path, gs_job *job, gs_diag *d)
+int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d)
 {
 	size_t before = gs_diag_count(d), i;
 	char err[256];
@@ -28,6 +28,7 @@ int gs_job_load(const char *workload_path, gs_job *job, gs_diag *d)
 			job->nev++;
 		}
 	}
+	gs_check_candidates(&job->w, cat, d);
 	if (gs_diag_count(d) > before)
 		return -1;
 	if (gs_size_workload(&job->w, &job->s, err, sizeof(err))) {
@@ -90,7 +91,10 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	}
 	for (i = 0; i < job->nev; i++) {
 		char rel[GS_EVIDENCE_REL_SIZE];
-		char *sheet_rel = S_cat(job->w.id, ".html");
+		char *sheet_rel = malloc(strlen(env->sheet_prefix) + strlen(job->w.id) + 6);
+		if (!sheet_rel)
+			abort();
+		sprintf(sheet_rel, "%s%s.html", env->sheet_prefix, job->w.id);
 		if (gs_archive_add(archive, job->ev[i].ref->path, job->ev[i].ref->file, sheet_rel, rel)) {
 			snprintf(err, errlen, "%s: %s", job->ev[i].ref->path, gs_archive_error(archive));
 			free(sheet_rel);
@@ -178,12 +182,15 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	}
 	res->id = S_cat(job->w.id, "");
 	res->title = S_cat(job->w.title, "");
-	res->noffers = d.ncands;
-	res->status = calloc(d.ncands + 1, 1);
+	/* Indexed like the catalog; offers the workload does not compare stay 3. */
+	res->noffers = env->cat->noffers;
+	res->status = malloc(res->noffers + 1);
 	if (!res->status)
 		abort();
+	memset(res->status, 3, res->noffers + 1);
 	for (i = 0; i < d.ncands; i++)
-		res->status[i] = d.cands[i].retained ? 0 : d.cands[i].excluded ? 2 : 1;
+		res->status[d.cands[i].offer - env->cat->offers] =
+			d.cands[i].retained ? 0 : d.cands[i].excluded ? 2 : 1;
 	res->synthetic = d.synthetic;
 	res->nretained = d.nretained;
 	res->npreselected = d.npreselected;

@@ -36,19 +36,21 @@ typedef struct {
 	const char *date;          /* or NULL */
 	const char *nav_html;      /* site navigation, or NULL */
 	const char *link_prefix;   /* prefix of links from a sheet to the site root, "" for a lone sheet */
+	const char *sheet_prefix;  /* where sheets are, seen from the site root: "sheets/" or "" */
 } gs_publish_env;
 
 /* What the site needs to know of a published sheet. */
 typedef struct {
 	char *id;
 	char *title;
-	unsigned char *status;     /* per offer in catalog order: 0 retained, 1 pre-selected, 2 excluded */
+	unsigned char *status;     /* per offer in catalog order: 0 retained, 1 pre-selected, 2 excluded, 3 not compared */
 	size_t noffers;
 	int synthetic;
 	size_t nretained, npreselected;
 } gs_publish_result;
 
-int gs_job_load(const char *workload_path, gs_job *job, gs_diag *d);
+/* Reads and validates the workload and its measurements against the catalog. */
+int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d);
 void gs_job_release(gs_job *job);
 
 /*

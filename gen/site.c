@@ -158,13 +158,14 @@ static int S_write_page(const gs_publish_env *env, const char *dir, const char *
 
 static const char *S_status_key(unsigned char s)
 {
-	return s == 0 ? "overall.retained" : s == 1 ? "overall.preselected" : "overall.excluded";
+	return s == 0 ? "overall.retained" : s == 1 ? "overall.preselected"
+	       : s == 2 ? "overall.excluded" : "overall.not_compared";
 }
 
 static const char *S_status_symbol(unsigned char s)
 {
 	return gs_sheet_verdict_symbol(s == 0 ? GS_V_ADMISSIBLE : s == 1 ? GS_V_TO_CONFIRM
-									  : GS_V_EXCLUDE);
+				       : s == 2 ? GS_V_EXCLUDE : GS_V_NOT_REQUIRED);
 }
 
 static void S_page_name(char *buf, size_t len, size_t page)
@@ -207,7 +208,8 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 		gs_doc_textf(p, "%s %s %s, %s %s.", gs_tr(t, "site.legend"),
 			     S_status_symbol(0), gs_tr(t, "overall.retained"), S_status_symbol(1),
 			     gs_tr(t, "overall.preselected"));
-		gs_doc_textf(p, " %s %s.", S_status_symbol(2), gs_tr(t, "overall.excluded"));
+		gs_doc_textf(p, " %s %s, %s %s.", S_status_symbol(2), gs_tr(t, "overall.excluded"),
+			     S_status_symbol(3), gs_tr(t, "overall.not_compared"));
 		if (npages > 1) {
 			p = gs_doc_para(doc.root);
 			gs_doc_textf(p, "%s %zu / %zu: ", gs_tr(t, "site.page"), page + 1, npages);
@@ -239,6 +241,11 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 						  : pr->npreselected ? "site.preselection" : "site.none"));
 			for (k = 0; k < pr->noffers; k++) {
 				cell = gs_doc_cell(r);
+				if (pr->status[k] == 3) {
+					gs_doc_textf(cell, "%s %s", S_status_symbol(3),
+						     gs_tr(t, S_status_key(3)));
+					continue;
+				}
 				{
 					char *txt = malloc(64);
 					if (!txt)
@@ -410,13 +417,14 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
 	}
 	env.nav_html = nav_sheet;
 	env.link_prefix = "../";
+	env.sheet_prefix = "sheets/";
 	for (i = 0; i < npaths; i++) {
 		gs_job job;
 		gs_diag d = GS_DIAG_INIT;
 		int jrc;
 
 		/* Validated already; a file that changed since is an error. */
-		if (gs_job_load(paths[i], &job, &d)) {
+		if (gs_job_load(paths[i], env.cat, &job, &d)) {
 			snprintf(err, errlen, "%s changed while the site was built", paths[i]);
 			gs_diag_release(&d);
 			gs_job_release(&job);

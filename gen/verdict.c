@@ -601,6 +601,33 @@ static int S_rank_cmp(const void *pa, const void *pb)
 	return strcmp(a->offer->id, b->offer->id);
 }
 
+static int S_listed(const gs_workload *w, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < w->ncandidates; i++)
+		if (strcmp(w->candidates[i], id) == 0)
+			return 1;
+	return 0;
+}
+
+int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d)
+{
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < w->ncandidates; i++)
+		if (!gs_catalog_find(cat, w->candidates[i])) {
+			char path[64];
+			snprintf(path, sizeof(path), "$.candidates[%zu]", i);
+			gs_diag_add(d, w->path, 0, 0, path,
+				    "offer \"%s\" is not in the catalog used (%zu offers)",
+				    w->candidates[i], cat->noffers);
+			bad = 1;
+		}
+	return bad ? -1 : 0;
+}
+
 int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 		size_t nev, const gs_catalog *cat, gs_decision *out)
 {
@@ -610,14 +637,18 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < nev; i++)
 		out->synthetic |= ev[i].m->synthetic;
-	out->ncands = cat->noffers;
 	out->cands = calloc(cat->noffers ? cat->noffers : 1, sizeof(*out->cands));
 	out->order = calloc(cat->noffers ? cat->noffers : 1, sizeof(*out->order));
 	if (!out->cands || !out->order)
 		return -1;
 	for (i = 0; i < cat->noffers; i++) {
-		gs_candidate *c = &out->cands[i];
+		gs_candidate *c;
 
+		if (w->ncandidates && !S_listed(w, cat->offers[i].id))
+			continue;
+		c = &out->cands[out->ncands];
+		out->order[out->ncands] = out->ncands;
+		out->ncands++;
 		c->offer = &cat->offers[i];
 		c->need = gs_qty_missing();
 		c->capacity = gs_qty_missing();
@@ -640,7 +671,6 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 			out->nretained++;
 		else if (!c->excluded)
 			out->npreselected++;
-		out->order[i] = i;
 	}
 	S_sort_ctx = out;
 	qsort(out->order, out->ncands, sizeof(*out->order), S_rank_cmp);

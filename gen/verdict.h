@@ -91,6 +91,9 @@ typedef struct {
 	int synthetic;          /* some cited measurement is synthetic */
 } gs_decision;
 
+/* Every offer id the workload lists must be in the catalog; -1 with d otherwise. */
+int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d);
+/* Only the offers listed in w->candidates when there are any, in catalog order. */
 int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 		size_t nev, const gs_catalog *c, gs_decision *out);
 void gs_decision_release(gs_decision *d);

@@ -125,6 +125,9 @@ void gs_workload_release(gs_workload *w)
 		free(w->evidence[i].covers);
 	}
 	free(w->evidence);
+	for (i = 0; i < w->ncandidates; i++)
+		free(w->candidates[i]);
+	free(w->candidates);
 	free(w->notes_md);
 	memset(w, 0, sizeof(*w));
 }
@@ -584,12 +587,46 @@ static void S_read_evidence(gs_jr *r, gs_workload *w, json_t *root)
 	free(ap);
 }
 
+/* Optional list of catalog offer ids to compare; unique, each a valid id. */
+static void S_read_candidates(gs_jr *r, gs_workload *w, json_t *root)
+{
+	json_t *arr;
+	char *ap;
+	size_t i, k;
+
+	if (gs_jr_array(r, root, "$", "candidates", GS_JR_OPTIONAL, &arr, &ap) != 1)
+		return;
+	if (json_array_size(arr) == 0)
+		gs_jr_error(r, ap, "expected at least one offer id (leave \"candidates\" out to compare every offer)");
+	w->candidates = S_calloc(json_array_size(arr) + 1, sizeof(*w->candidates));
+	for (i = 0; i < json_array_size(arr); i++) {
+		char *ip = gs_jr_path_index(ap, i);
+		char *id = NULL;
+		if (gs_jr_v_string(r, json_array_get(arr, i), ip, &id) == 0) {
+			int dup = 0;
+			for (k = 0; k < w->ncandidates; k++)
+				dup |= strcmp(w->candidates[k], id) == 0;
+			if (!gs_jr_is_id(id))
+				gs_jr_error(r, ip, "expected an offer id [a-z0-9][a-z0-9._-]*, found \"%s\"", id);
+			else if (dup)
+				gs_jr_error(r, ip, "offer \"%s\" is listed twice", id);
+			if (gs_jr_is_id(id) && !dup) {
+				w->candidates[w->ncandidates++] = id;
+				id = NULL;
+			}
+		}
+		free(id);
+		free(ip);
+	}
+	free(ap);
+}
+
 int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
 {
 	static const char *allowed[] = {
 		"schema", "schema_version", "id", "title", "model", "task", "weights",
 		"dimensions", "cache", "reserve", "training", "requirements", "inputs",
-		"evidence", "notes", NULL
+		"evidence", "candidates", "notes", NULL
 	};
 	static const char *const schema_names[] = { "gpusheet-workload", NULL };
 	gs_jr r;
@@ -636,6 +673,7 @@ int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
 	S_read_requirements(&r, w, root);
 	S_read_inputs(&r, w, root);
 	S_read_evidence(&r, w, root);
+	S_read_candidates(&r, w, root);
 	gs_jr_string(&r, root, "$", "notes", GS_JR_OPTIONAL, &w->notes_md);
 	json_decref(root);
 	if (r.errors > 0) {

@@ -120,6 +120,9 @@ typedef struct {
 	gs_evidence_ref *evidence;
 	size_t nevidence;
 
+	char **candidates;          /* offer ids to compare; none: every offer */
+	size_t ncandidates;
+
 	char *notes_md;             /* Markdown, or NULL */
 } gs_workload;
 
