@@ -78,7 +78,17 @@ int gs_cmd_sheet(int argc, char **argv)
 		gs_run_ctx_release(&ctx);
 		return GS_EXIT_INVALID;
 	}
+	/* A damaged archive is found before anything is written. */
 	archive = gs_evidence_archive(out);
+	if (!archive || gs_archive_error(archive)) {
+		fprintf(stderr, "gpusheet sheet: %s\n",
+			archive ? gs_archive_error(archive) : "cannot open the evidence archive");
+		if (archive)
+			gs_archive_free(archive);
+		gs_job_release(&job);
+		gs_run_ctx_release(&ctx);
+		return GS_EXIT_INVALID;
+	}
 	memset(&env, 0, sizeof(env));
 	env.cat = &ctx.cat;
 	env.catalog_name = ctx.catalog_name;
@@ -88,15 +98,18 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.link_prefix = "";
 	env.sheet_prefix = "";
 	rc = GS_EXIT_OK;
-	if (!archive || gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err)) ||
-	    gs_archive_write_manifest(archive)) {
-		fprintf(stderr, "gpusheet sheet: %s\n", archive ? (err[0] ? err : gs_archive_error(archive))
-								: "cannot open the evidence archive");
+	if (gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err))) {
+		fprintf(stderr, "gpusheet sheet: %s\n", err);
 		rc = GS_EXIT_INVALID;
 	} else {
-		printf("%s/%s.html\n", out, res.id);
-		if (require && res.nretained == 0)
-			rc = GS_EXIT_NOT_RETAINED;
+		if (gs_archive_write_manifest(archive)) {
+			fprintf(stderr, "gpusheet sheet: %s\n", gs_archive_error(archive));
+			rc = GS_EXIT_INVALID;
+		} else {
+			printf("%s/%s.html\n", out, res.id);
+			if (require && res.nretained == 0)
+				rc = GS_EXIT_NOT_RETAINED;
+		}
 		gs_publish_result_release(&res);
 	}
 	if (archive)

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* doc: a small builder over cmark-gfm trees. */
 #include "doc.h"
 
@@ -247,9 +248,21 @@ static void S_defuse(cmark_node *n)
 		if (ty == CMARK_NODE_HTML_INLINE) {
 			S_replace_with_text(c, cmark_node_get_literal(c));
 		} else if (ty == CMARK_NODE_HTML_BLOCK) {
+			/* Shown as text, line by line, with soft breaks between. */
 			cmark_node *p = cmark_node_new(CMARK_NODE_PARAGRAPH);
 			const char *lit = cmark_node_get_literal(c);
-			gs_doc_text(p, lit);
+			char *copy = malloc(strlen(lit ? lit : "") + 1), *line, *save = NULL;
+			int first = 1;
+			if (!copy)
+				abort();
+			strcpy(copy, lit ? lit : "");
+			for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+				if (!first)
+					S_append(p, cmark_node_new(CMARK_NODE_SOFTBREAK));
+				gs_doc_text(p, line);
+				first = 0;
+			}
+			free(copy);
 			cmark_node_replace(c, p);
 			cmark_node_free(c);
 		} else if (ty == CMARK_NODE_IMAGE || ty == CMARK_NODE_LINK) {
@@ -267,9 +280,15 @@ static void S_defuse(cmark_node *n)
 
 void gs_doc_user_markdown(cmark_node *parent, const char *md)
 {
-	cmark_node *doc = cmark_parse_document(md, strlen(md), CMARK_OPT_DEFAULT);
-	cmark_node *c;
+	cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
+	cmark_node *doc, *c;
 
+	/* GFM tables in notes render as tables in both formats. */
+	if (!parser || !cmark_parser_attach_syntax_extension(parser, S_table_ext()))
+		abort();
+	cmark_parser_feed(parser, md, strlen(md));
+	doc = cmark_parser_finish(parser);
+	cmark_parser_free(parser);
 	if (!doc)
 		abort();
 	S_defuse(doc);

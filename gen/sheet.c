@@ -338,11 +338,54 @@ static void S_identity(S_ctx *c)
 		free(label);
 	}
 	if (w->cache != GS_CACHE_NONE) {
-		char *cv = S_printf("%s, %llu B/%s", gs_cache_id(w->cache),
-				    (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
+		char key[32], *cv;
+		snprintf(key, sizeof(key), "cache.%s", gs_cache_id(w->cache));
+		cv = S_printf("%s, %llu B/%s", TR(key),
+			      (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
+		if (w->has_cache_max_tokens) {
+			char *more = S_printf("%s, %s %s", cv, gs_fmt_int(a, w->cache_max_tokens, c->lang),
+					      TR("word.tokens"));
+			free(cv);
+			cv = more;
+		}
 		ROW(TR("id.cache"), cv);
 		free(cv);
 	}
+	/* The requirements the verdicts are checked against. */
+	ROW(TR("req.software"), w->req_software ? w->req_software : TR("word.not_stated"));
+	if (w->has_campaign) {
+		char *cp = S_printf("%s, %s %s", w->campaign_start,
+				    gs_fmt_int(a, w->campaign_days, c->lang), TR("word.days"));
+		ROW(TR("req.calendar"), cp);
+		free(cp);
+	} else {
+		ROW(TR("req.calendar"), TR("word.not_stated"));
+	}
+	if (w->has_budget) {
+		char *bp = S_printf("%s %s", gs_fmt_money(a, w->budget_hundredths, c->lang),
+				    w->budget_currency);
+		ROW(TR("req.budget"), bp);
+		free(bp);
+	} else {
+		ROW(TR("req.budget"), TR("word.not_stated"));
+	}
+	ROW(TR("req.quality"), w->quality_criterion ? w->quality_criterion : TR("word.not_stated"));
+	if (w->reference_format)
+		ROW(TR("id.reference_format"), w->reference_format);
+	if (w->quality_evidence)
+		ROW(TR("id.quality_evidence"), w->quality_evidence);
+	if (w->has_host_ram || w->host_interconnect) {
+		char g[GS_FMT_MAX];
+		char *hp = S_printf("%s%s%s", w->has_host_ram ? gs_fmt_gib(g, w->host_ram_bytes, c->lang) : "",
+				    w->has_host_ram && w->host_interconnect ? ", " : "",
+				    w->host_interconnect ? w->host_interconnect : "");
+		ROW(TR("req.host"), hp);
+		free(hp);
+	} else {
+		ROW(TR("req.host"), TR("word.not_stated"));
+	}
+	if (w->placement)
+		ROW(TR("id.placement"), w->placement);
 #undef ROW
 
 	/* The protocol's three inputs. */
@@ -499,7 +542,8 @@ static void S_budget_chart(S_ctx *c)
 		segs[ns].label = w->reserve[i].name;
 		segs[ns++].value = gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED);
 	}
-	/* One capacity line per distinct capacity, at most six: first the
+	/* One capacity line per distinct capacity (models of equal capacity
+	 * share it), at most six: first the
 	 * offers whose memory verdict rests on a measurement (admissible or
 	 * excluded), then the others in ranking order. */
 	{
@@ -513,8 +557,23 @@ static void S_budget_chart(S_ctx *c)
 				int dup = 0;
 				if (!cd->capacity.present || decided != (pass == 0))
 					continue;
-				for (k = 0; k < nc; k++)
-					dup |= caps[k].value.bytes == cd->capacity.bytes;
+				for (k = 0; k < nc && !dup; k++) {
+					if (caps[k].value.bytes != cd->capacity.bytes)
+						continue;
+					dup = 1;
+					/* Same capacity: one line, both models named. */
+					if (!strstr(caps[k].label, cd->offer->gpu_model)) {
+						char *merged = S_printf("%s / %s", caps[k].label,
+									cd->offer->gpu_model);
+						size_t li;
+						for (li = 0; li < nl; li++)
+							if (labels[li] == caps[k].label) {
+								free(labels[li]);
+								labels[li] = merged;
+							}
+						caps[k].label = merged;
+					}
+				}
 				if (dup)
 					continue;
 				labels[nl] = S_printf("%s (%s GB)", cd->offer->gpu_model,
@@ -646,7 +705,8 @@ static void S_measurement(S_ctx *c, size_t idx)
 	ROW(TR("meas.produced_by"), m->produced_by);
 	for (i = 0; i < m->ndims; i++) {
 		char *label = S_printf("%s: %s", TR("id.dimension"), m->dims[i].name);
-		ROW(label, m->dims[i].value);
+		ROW(label, m->dims[i].is_number ? gs_fmt_int(a, m->dims[i].number, c->lang)
+						: m->dims[i].value);
 		free(label);
 	}
 	for (i = 0; i < m->ndevices; i++) {
@@ -956,11 +1016,19 @@ static void S_measurements(S_ctx *c)
 	if (largest) {
 		size_t k;
 		for (k = 0; k < largest->ndims; k++)
+		{
+			char a[GS_FMT_MAX];
 			gs_doc_textf(p, "%s%s = %s", k ? ", " : "", largest->dims[k].name,
-				     largest->dims[k].value);
-		gs_doc_text(p, " (");
-		gs_doc_code(p, largest->path);
-		gs_doc_text(p, ")");
+				     largest->dims[k].is_number
+					     ? gs_fmt_int(a, largest->dims[k].number, c->lang)
+					     : largest->dims[k].value);
+		}
+		for (i = 0; i < c->in->nev; i++)
+			if (c->in->ev[i].m == largest) {
+				gs_doc_text(p, " (");
+				gs_doc_code(p, c->in->ev[i].ref->file);
+				gs_doc_text(p, ")");
+			}
 		if (!gs_measurement_covers(w, largest)) {
 			gs_doc_text(p, ". ");
 			gs_doc_text(p, TR("meas.largest_not_covering"));

@@ -411,8 +411,9 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
 		goto out;
 	}
 	archive = gs_evidence_archive(out_dir);
-	if (!archive) {
-		snprintf(err, errlen, "cannot open the evidence archive in %s", out_dir);
+	if (!archive || gs_archive_error(archive)) {
+		snprintf(err, errlen, "%s", archive ? gs_archive_error(archive)
+						    : "cannot open the evidence archive");
 		goto out;
 	}
 	env.nav_html = nav_sheet;

@@ -210,6 +210,10 @@ static void S_memory(const gs_workload *w, const gs_sizing *s, const gs_evidence
 		dev = S_device(m, f->device);
 		if (!dev)
 			continue;
+		/* A documented placement spreads the work over the lot's cards:
+		 * a failure on fewer cards than the lot holds does not exclude it. */
+		if (o->cards > 1 && w->placement && S_devices_used(m) < o->cards)
+			continue;
 		if ((dev->total_bytes.has && dev->total_bytes.v >= c->capacity.bytes) ||
 		    gs_offer_matches_device(o, dev->name)) {
 			gs_verdict v = S_v(GS_V_EXCLUDE, "why.memory.observed_failure");
