@@ -1,0 +1,132 @@
+/* util: allocate-or-abort wrappers, printf to a string, a string vector. */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void S_oom(void)
+{
+	fputs("gpusheet: out of memory\n", stderr);
+	abort();
+}
+
+void *gs_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		S_oom();
+	return p;
+}
+
+void *gs_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		S_oom();
+	return p;
+}
+
+void *gs_xrealloc(void *p, size_t n)
+{
+	void *np = realloc(p, n ? n : 1);
+
+	if (!np)
+		S_oom();
+	return np;
+}
+
+char *gs_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(gs_xmalloc(n), s, n);
+}
+
+char *gs_xstrdup_or_null(const char *s)
+{
+	return s ? gs_xstrdup(s) : NULL;
+}
+
+char *gs_xvasprintf(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	char *buf;
+	int n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		n = 0;
+	buf = gs_xmalloc((size_t)n + 1);
+	buf[0] = '\0';
+	vsnprintf(buf, (size_t)n + 1, fmt, ap);
+	return buf;
+}
+
+char *gs_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *buf;
+
+	va_start(ap, fmt);
+	buf = gs_xvasprintf(fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+int gs_strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void gs_strvec_push(gs_strvec *v, char *s)
+{
+	if (v->n == v->cap) {
+		size_t nc = v->cap ? v->cap * 2 : 16;
+		v->v = gs_xrealloc(v->v, nc * sizeof(*v->v));
+		v->cap = nc;
+	}
+	v->v[v->n++] = s;
+}
+
+void gs_strvec_push_dup(gs_strvec *v, const char *s)
+{
+	gs_strvec_push(v, gs_xstrdup(s));
+}
+
+void gs_strvec_sort(gs_strvec *v)
+{
+	if (v->n > 1)
+		qsort(v->v, v->n, sizeof(*v->v), gs_strcmp_ptr);
+}
+
+void gs_strvec_sort_unique(gs_strvec *v)
+{
+	size_t i, o;
+
+	if (v->n < 2)
+		return;
+	qsort(v->v, v->n, sizeof(*v->v), gs_strcmp_ptr);
+	for (i = 1, o = 1; i < v->n; i++) {
+		if (strcmp(v->v[i], v->v[o - 1]) == 0)
+			free(v->v[i]);
+		else
+			v->v[o++] = v->v[i];
+	}
+	v->n = o;
+}
+
+void gs_strvec_release(gs_strvec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		free(v->v[i]);
+	free(v->v);
+	v->v = NULL;
+	v->n = v->cap = 0;
+}
