@@ -1,0 +1,71 @@
+#!/bin/sh
+# browser: the site in a real browser (Debian's Chromium driven by
+# playwright-core, offline, over file://). Builds examples/ plus a hostile
+# workload (tests/data/browser/hostile: script tags, an onerror image and a
+# javascript: link in its title and notes) and runs tests/browser/browser-test.mjs
+# on index.html and some sheets: no console error, no page error, no request
+# outside the site folder, no injected script run (window.__pwned), chart
+# images loaded; full-page screenshots go to SCRATCH/screenshots/.
+# A negative control (a page with its CSP removed, a script and an image from
+# outside the site added) must make the browser test fail.
+#
+# Skipped (exit 77) when /usr/bin/chromium or tests/browser/node_modules is
+# missing: .ci/run installs both (apt-get chromium, npm ci).
+#
+#   sh browser.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
+set -u
+bin=$1 src=$2 scratch=$3
+chromium=${CHROMIUM:-/usr/bin/chromium}
+
+die() {
+	echo "FAIL: $*"
+	exit 1
+}
+abs() {
+	case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac
+}
+bin=$(abs "$bin") src=$(abs "$src") scratch=$(abs "$scratch")
+if [ ! -x "$chromium" ]; then
+	echo "SKIP: no Chromium at $chromium (apt-get install chromium)"
+	exit 77
+fi
+if [ ! -d "$src/tests/browser/node_modules/playwright-core" ]; then
+	echo "SKIP: tests/browser/node_modules/playwright-core missing (cd tests/browser && npm ci)"
+	exit 77
+fi
+if ! command -v node >/dev/null 2>&1; then
+	echo "SKIP: node not found (apt-get install nodejs)"
+	exit 77
+fi
+rm -rf "$scratch" && mkdir -p "$scratch" || die "cannot create $scratch"
+out=$scratch/site
+test_js=$src/tests/browser/browser-test.mjs
+export CHROMIUM="$chromium"
+
+(cd "$src" && "$bin" site --workloads examples tests/data/browser --out "$out" --date 2026-11-29) \
+	>"$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; die "gpusheet site failed"; }
+[ -f "$out/sheets/hostile.html" ] || die "the hostile workload gave no sheet"
+
+node "$test_js" "$out" "$scratch/screenshots" \
+	index.html offers.html sheets/hostile.html sheets/seed-7b.html sheets/context-sweep.html ||
+	die "the browser found problems (above)"
+
+# Negative control: the harness must catch what it is there to catch.
+ctl=$scratch/control
+cp -R "$out" "$ctl" || die "cannot copy the site"
+printf 'x' >"$scratch/outside.png"
+page=$ctl/sheets/seed-7b.html
+sed '/Content-Security-Policy/d' "$out/sheets/seed-7b.html" >"$page"
+printf '%s\n' '<script>window.__pwned=1</script><img src="../../outside.png" alt="">' >>"$page"
+if node "$test_js" "$ctl" "$scratch/screenshots-control" sheets/seed-7b.html >"$scratch/control.log" 2>&1; then
+	cat "$scratch/control.log"
+	die "negative control: the browser test passed a page that runs a script"
+fi
+grep -q 'window.__pwned is defined' "$scratch/control.log" ||
+	{ cat "$scratch/control.log"; die "negative control: injected script not reported"; }
+grep -q 'request outside the site: file://' "$scratch/control.log" ||
+	{ cat "$scratch/control.log"; die "negative control: request outside the site not reported"; }
+echo "ok: negative control caught ($(grep -c '^FAIL' "$scratch/control.log") problems)"
+echo "screenshots:"
+ls "$scratch"/screenshots/*.png | sed 's/^/  /'
+exit 0

@@ -1,0 +1,124 @@
+#!/bin/sh
+# site-verify: `gpusheet verify` accepts a freshly built site and catches,
+# each on its own, a changed evidence byte, a missing evidence file and a
+# broken link; pages stay under 2 MB and request nothing over http(s); the
+# manifest's cited_by entries name pages that exist.
+#
+#   sh site-verify.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
+set -u
+bin=$1 src=$2 scratch=$3
+MAX_PAGE=2097152   # 2 MB
+
+fails=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+die() {
+	echo "FAIL: $*"
+	exit 1
+}
+abs() {
+	case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac
+}
+bin=$(abs "$bin") src=$(abs "$src") scratch=$(abs "$scratch")
+rm -rf "$scratch" && mkdir -p "$scratch" || die "cannot create $scratch"
+out=$scratch/site
+report=$scratch/verify.txt
+
+(cd "$src" && "$bin" site --workloads examples --out "$out" --date 2026-11-29) \
+	>"$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; die "gpusheet site failed"; }
+
+# verify_ok LABEL: the site must verify cleanly.
+verify_ok() {
+	if "$bin" verify "$out" >"$report" 2>"$report.err"; then
+		echo "ok: verify passes ($1)"
+	else
+		cat "$report" "$report.err"
+		fail "verify rejects the site ($1)"
+	fi
+}
+# verify_finds LABEL PATTERN: verify must exit non-zero and print a line
+# containing PATTERN (fixed string). Problem lines are on stdout ($report),
+# the summary on stderr.
+verify_finds() {
+	"$bin" verify "$out" >"$report" 2>"$report.err"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		cat "$report" "$report.err"
+		fail "$1: verify exits 0"
+	elif ! grep -qF -- "$2" "$report"; then
+		cat "$report"
+		fail "$1: verify exits $rc but does not say \"$2\""
+	else
+		echo "ok: $1 detected (exit $rc): $(grep -F -- "$2" "$report" | head -n 1)"
+	fi
+}
+
+verify_ok "fresh build"
+
+ev=$(cd "$out/evidence" && ls | grep -v '^manifest\.json$' | LC_ALL=C sort | head -n 1)
+[ -n "$ev" ] || die "no archived evidence file in the site"
+cp -p "$out/evidence/$ev" "$scratch/evidence.bak" || die "cannot back up $ev"
+
+# (a) one byte changed (same size): a hash mismatch naming the file.
+byte=$(dd if="$out/evidence/$ev" bs=1 skip=20 count=1 2>/dev/null)
+if [ "$byte" = "Z" ]; then new=Y; else new=Z; fi
+printf '%s' "$new" | dd of="$out/evidence/$ev" bs=1 seek=20 conv=notrunc 2>/dev/null
+verify_finds "changed byte" "evidence/$ev: hash mismatch"
+if [ "$(grep -c . "$report")" -ne 1 ]; then
+	cat "$report"
+	fail "changed byte: expected exactly one problem line"
+fi
+cp -p "$scratch/evidence.bak" "$out/evidence/$ev"
+verify_ok "evidence restored"
+
+# (b) one evidence file deleted: named as missing.
+rm -f "$out/evidence/$ev"
+verify_finds "deleted evidence" "evidence/$ev: missing file"
+cp -p "$scratch/evidence.bak" "$out/evidence/$ev"
+verify_ok "evidence restored again"
+
+# (c) a copy of a page with a broken link appended: named as broken link.
+cp "$out/index.html" "$out/broken-copy.html"
+printf '%s\n' '<a href="nope.html">x</a>' >>"$out/broken-copy.html"
+verify_finds "broken link" "broken-copy.html: broken link: nope.html"
+if [ "$(grep -c . "$report")" -ne 1 ]; then
+	cat "$report"
+	fail "broken link: expected exactly one problem line"
+fi
+rm -f "$out/broken-copy.html"
+verify_ok "page copy removed"
+
+# Page sizes and external requests.
+pages=$(cd "$out" && find . -name '*.html' -type f | LC_ALL=C sort)
+[ -n "$pages" ] || die "no pages in the site"
+npages=0
+largest=0
+for p in $pages; do
+	npages=$((npages + 1))
+	size=$(wc -c <"$out/$p")
+	[ "$size" -gt "$largest" ] && largest=$size
+	[ "$size" -le "$MAX_PAGE" ] || fail "$p is $size bytes (limit $MAX_PAGE)"
+	if grep -Eio "(src|href|srcset)[[:space:]]*=[[:space:]]*[\"']?[[:space:]]*https?://[^\"' >]*" "$out/$p" >"$scratch/ext.txt"; then
+		sed "s|^|  $p: |" "$scratch/ext.txt"
+		fail "$p links to http(s) in src/href"
+	fi
+done
+echo "ok: $npages pages, largest $largest bytes, no http(s) in src/href"
+
+# The manifest's cited_by entries are paths relative to the site (see
+# gen/evidence.h): each must name an existing page.
+awk '/"cited_by": \[/ { c = 1; next } c && /\]/ { c = 0 } c { gsub(/[ ",]/, ""); print }' \
+	"$out/evidence/manifest.json" | LC_ALL=C sort -u >"$scratch/cited.txt"
+[ -s "$scratch/cited.txt" ] || fail "the manifest cites no page"
+while IFS= read -r c; do
+	[ -f "$out/$c" ] || fail "evidence/manifest.json: cited_by \"$c\" is not a page of the site"
+done <"$scratch/cited.txt"
+
+if [ "$fails" -ne 0 ]; then
+	echo "$fails check(s) failed"
+	exit 1
+fi
+echo "all checks passed"
+exit 0
