@@ -10,11 +10,7 @@
 #include "outfile.h"
 #include "publish.h"
 #include "site.h"
-
-static int S_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+#include "util.h"
 
 int gs_cmd_site(int argc, char **argv)
 {
@@ -28,7 +24,7 @@ int gs_cmd_site(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *catalog = NULL, *out = NULL, *date = NULL;
-	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
+	const char **dirs = gs_xcalloc((size_t)argc + 1, sizeof(*dirs));
 	size_t ndirs = 0, npaths = 0, i;
 	char **paths = NULL;
 	int c, rc;
@@ -38,8 +34,6 @@ int gs_cmd_site(int argc, char **argv)
 	gs_publish_env env;
 	char err[1024] = "";
 
-	if (!dirs)
-		abort();
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -85,21 +79,16 @@ int gs_cmd_site(int argc, char **argv)
 	{
 		/* Output names come from ids: they must be unique. Sorted
 		 * "id\001path" strings make the check linear after the sort. */
-		char **ids = calloc(npaths + 1, sizeof(*ids));
+		char **ids = gs_xcalloc(npaths + 1, sizeof(*ids));
 		size_t nids = 0;
-		if (!ids)
-			abort();
 		for (i = 0; i < npaths; i++) {
 			gs_job job;
 			if (gs_job_load(paths[i], &ctx.cat, &job, &d) == 0) {
-				ids[nids] = malloc(strlen(job.w.id) + strlen(paths[i]) + 2);
-				if (!ids[nids])
-					abort();
-				sprintf(ids[nids++], "%s%c%s", job.w.id, '\001', paths[i]);
+				ids[nids++] = gs_xasprintf("%s%c%s", job.w.id, '\001', paths[i]);
 			}
 			gs_job_release(&job);
 		}
-		qsort(ids, nids, sizeof(*ids), S_cmp_str);
+		qsort(ids, nids, sizeof(*ids), gs_strcmp_ptr);
 		for (i = 1; i < nids; i++) {
 			size_t la = strcspn(ids[i - 1], "\001"), lb = strcspn(ids[i], "\001");
 			if (la == lb && strncmp(ids[i - 1], ids[i], la) == 0)

@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 
 #include "evidence.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,16 +21,11 @@
 #define S_MEM_LIMIT ((size_t)64 << 20)     /* above this, spill to a temp file */
 
 typedef struct {
-	char **v;
-	size_t n, cap;
-} S_strvec;
-
-typedef struct {
 	char hash[GS_SHA256_HEX_SIZE];
 	char *file;       /* name inside evidence/ */
 	uint64_t size;
-	S_strvec names;
-	S_strvec cited;
+	gs_strvec names;
+	gs_strvec cited;
 	int verified;     /* the file on disk was checked by this object */
 } S_entry;
 
@@ -49,77 +45,11 @@ struct gs_archive {
 
 /* ---- small helpers ---- */
 
-static void *S_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *S_xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *r = S_xmalloc(n);
-	memcpy(r, s, n);
-	return r;
-}
-
-static char *S_join(const char *a, const char *b)
-{
-	size_t na = strlen(a), nb = strlen(b);
-	char *r = S_xmalloc(na + nb + 2);
-	memcpy(r, a, na);
-	r[na] = '/';
-	memcpy(r + na + 1, b, nb + 1);
-	return r;
-}
-
-static void S_strvec_push(S_strvec *v, const char *s)
+static void S_strvec_push(gs_strvec *v, const char *s)
 {
 	if (v->n && strcmp(v->v[v->n - 1], s) == 0)
 		return; /* cheap dedup of repeats; full dedup when written */
-	if (v->n == v->cap) {
-		size_t nc = v->cap ? v->cap * 2 : 4;
-		char **nv = realloc(v->v, nc * sizeof(*nv));
-		if (!nv)
-			abort();
-		v->v = nv;
-		v->cap = nc;
-	}
-	v->v[v->n++] = S_xstrdup(s);
-}
-
-static int S_strptr_cmp(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-static void S_strvec_sort_unique(S_strvec *v)
-{
-	size_t i, o;
-
-	if (v->n < 2)
-		return;
-	qsort(v->v, v->n, sizeof(*v->v), S_strptr_cmp);
-	for (i = 1, o = 1; i < v->n; i++) {
-		if (strcmp(v->v[i], v->v[o - 1]) == 0)
-			free(v->v[i]);
-		else
-			v->v[o++] = v->v[i];
-	}
-	v->n = o;
-}
-
-static void S_strvec_free(S_strvec *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		free(v->v[i]);
-	free(v->v);
-	v->v = NULL;
-	v->n = v->cap = 0;
+	gs_strvec_push_dup(v, s);
 }
 
 static void S_err(gs_archive *a, const char *fmt, ...)
@@ -203,7 +133,7 @@ static int S_sha256_fd(int fd, char hex[GS_SHA256_HEX_SIZE], uint64_t *size_out)
 {
 	struct sha256_ctx ctx;
 	uint8_t dig[SHA256_DIGEST_SIZE];
-	unsigned char *buf = S_xmalloc(S_CHUNK);
+	unsigned char *buf = gs_xmalloc(S_CHUNK);
 	uint64_t total = 0;
 
 	sha256_init(&ctx);
@@ -279,9 +209,7 @@ static void S_rehash(gs_archive *a, size_t nslots)
 	size_t k, mask = nslots - 1;
 
 	free(a->slots);
-	a->slots = calloc(nslots, sizeof(*a->slots));
-	if (!a->slots)
-		abort();
+	a->slots = gs_xcalloc(nslots, sizeof(*a->slots));
 	a->nslots = nslots;
 	for (k = 0; k < a->count; k++) {
 		size_t i = S_slot_of(a->entries[k].hash, mask);
@@ -299,16 +227,13 @@ static S_entry *S_insert(gs_archive *a, const char *hash, const char *file,
 
 	if (a->count == a->cap) {
 		size_t nc = a->cap ? a->cap * 2 : 16;
-		S_entry *ne = realloc(a->entries, nc * sizeof(*ne));
-		if (!ne)
-			abort();
-		a->entries = ne;
+		a->entries = gs_xrealloc(a->entries, nc * sizeof(*a->entries));
 		a->cap = nc;
 	}
 	e = &a->entries[a->count++];
 	memset(e, 0, sizeof(*e));
 	memcpy(e->hash, hash, GS_SHA256_HEX_SIZE);
-	e->file = S_xstrdup(file);
+	e->file = gs_xstrdup(file);
 	e->size = size;
 	if ((a->count) * 2 > a->nslots)
 		S_rehash(a, a->nslots ? a->nslots * 2 : 64);
@@ -368,7 +293,7 @@ static int S_file_name_valid(const char *file, const char *hash)
 
 /* ---- manifest loading ---- */
 
-static int S_load_strings(gs_archive *a, json_t *arr, S_strvec *v,
+static int S_load_strings(gs_archive *a, json_t *arr, gs_strvec *v,
 			  const char *path, const char *key, const char *field)
 {
 	size_t i;
@@ -391,7 +316,7 @@ static int S_load_strings(gs_archive *a, json_t *arr, S_strvec *v,
 
 static int S_load_manifest(gs_archive *a)
 {
-	char *path = S_join(a->evdir, GS_EVIDENCE_MANIFEST);
+	char *path = gs_xasprintf("%s/%s", a->evdir, GS_EVIDENCE_MANIFEST);
 	json_error_t jerr;
 	json_t *root, *entries, *fmt, *val;
 	const char *key;
@@ -459,13 +384,13 @@ gs_archive *gs_evidence_archive(const char *site_dir)
 
 	if (!site_dir || !*site_dir)
 		return NULL;
-	a = S_xmalloc(sizeof(*a));
+	a = gs_xmalloc(sizeof(*a));
 	memset(a, 0, sizeof(*a));
-	a->site = S_xstrdup(site_dir);
+	a->site = gs_xstrdup(site_dir);
 	n = strlen(a->site);
 	while (n > 1 && a->site[n - 1] == '/')
 		a->site[--n] = '\0';
-	a->evdir = S_join(a->site, GS_EVIDENCE_DIR);
+	a->evdir = gs_xasprintf("%s/%s", a->site, GS_EVIDENCE_DIR);
 	if (S_load_manifest(a) != 0)
 		a->broken = 1;
 	return a;
@@ -494,8 +419,8 @@ void gs_archive_free(gs_archive *a)
 		return;
 	for (i = 0; i < a->count; i++) {
 		free(a->entries[i].file);
-		S_strvec_free(&a->entries[i].names);
-		S_strvec_free(&a->entries[i].cited);
+		gs_strvec_release(&a->entries[i].names);
+		gs_strvec_release(&a->entries[i].cited);
 	}
 	free(a->entries);
 	free(a->slots);
@@ -533,7 +458,7 @@ static int S_temp(gs_archive *a, char **path)
 {
 	int fd;
 
-	*path = S_join(a->evdir, ".tmp-XXXXXX");
+	*path = gs_xasprintf("%s/%s", a->evdir, ".tmp-XXXXXX");
 	fd = mkstemp(*path);
 	if (fd < 0) {
 		S_err(a, "%s: cannot create a temporary file: %s", a->evdir,
@@ -591,7 +516,7 @@ static char *S_citation(const gs_archive *a, const char *sheet)
 		sheet += n + 1;
 	while (sheet[0] == '.' && sheet[1] == '/')
 		sheet += 2;
-	return *sheet ? S_xstrdup(sheet) : NULL;
+	return *sheet ? gs_xstrdup(sheet) : NULL;
 }
 
 int gs_archive_add(gs_archive *a, const char *src_path,
@@ -646,18 +571,14 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 				len = 0;
 			} else {
 				size_t nc = cap ? cap * 2 : S_CHUNK;
-				unsigned char *nb;
 				if (nc < len + S_CHUNK)
 					nc = len + S_CHUNK;
-				nb = realloc(buf, nc);
-				if (!nb)
-					abort();
-				buf = nb;
+				buf = gs_xrealloc(buf, nc);
 				cap = nc;
 			}
 		}
 		if (tfd >= 0 && !buf) {
-			buf = S_xmalloc(S_CHUNK);
+			buf = gs_xmalloc(S_CHUNK);
 			cap = S_CHUNK;
 		}
 		r = read(src, buf + len, S_CHUNK);
@@ -696,7 +617,7 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 		S_extension(original_name, ext);
 		snprintf(fname, sizeof(fname), "%s%s", hex, ext);
 	}
-	target = S_join(a->evdir, fname);
+	target = gs_xasprintf("%s/%s", a->evdir, fname);
 
 	if (e && e->verified) {
 		/* checked earlier by this object */
@@ -792,12 +713,12 @@ static int S_entry_cmp(const void *x, const void *y)
 	return strcmp(((const S_entry *)x)->hash, ((const S_entry *)y)->hash);
 }
 
-static json_t *S_json_strings(S_strvec *v)
+static json_t *S_json_strings(gs_strvec *v)
 {
 	json_t *arr = json_array();
 	size_t i;
 
-	S_strvec_sort_unique(v);
+	gs_strvec_sort_unique(v);
 	for (i = 0; i < v->n; i++)
 		json_array_append_new(arr, json_string(v->v[i]));
 	return arr;
@@ -815,7 +736,7 @@ static int S_same_bytes(const char *path, const char *bytes, size_t n)
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == n) {
-		buf = S_xmalloc(n);
+		buf = gs_xmalloc(n);
 		while (got < n) {
 			ssize_t r = read(fd, buf + got, n - got);
 			if (r < 0 && errno == EINTR)
@@ -871,15 +792,12 @@ int gs_archive_write_manifest(gs_archive *a)
 		abort();
 	n = strlen(text);
 	{
-		char *t2 = realloc(text, n + 2);
-		if (!t2)
-			abort();
-		text = t2;
+		text = gs_xrealloc(text, n + 2);
 		text[n++] = '\n';
 		text[n] = '\0';
 	}
 
-	path = S_join(a->evdir, GS_EVIDENCE_MANIFEST);
+	path = gs_xasprintf("%s/%s", a->evdir, GS_EVIDENCE_MANIFEST);
 	if (S_same_bytes(path, text, n)) {
 		if (a->dir_dirty)
 			S_fsync_dir(a->evdir);

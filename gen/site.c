@@ -13,43 +13,13 @@
 #include "outfile.h"
 #include "render.h"
 #include "sheet.h"
+#include "util.h"
 
-static char *S_strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *r = malloc(n);
-
-	if (!r)
-		abort();
-	return memcpy(r, s, n);
-}
-
-static int S_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-typedef struct {
-	char **v;
-	size_t n, cap;
-} S_vec;
-
-static void S_push(S_vec *v, char *s)
-{
-	if (v->n == v->cap) {
-		v->cap = v->cap ? v->cap * 2 : 64;
-		v->v = realloc(v->v, v->cap * sizeof(*v->v));
-		if (!v->v)
-			abort();
-	}
-	v->v[v->n++] = s;
-}
-
-static int S_walk(const char *dir, S_vec *out, gs_diag *d, int depth)
+static int S_walk(const char *dir, gs_strvec *out, gs_diag *d, int depth)
 {
 	DIR *dp;
 	struct dirent *e;
-	S_vec names = { NULL, 0, 0 };
+	gs_strvec names = GS_STRVEC_INIT;
 	size_t i;
 
 	if (depth > 32)
@@ -62,41 +32,36 @@ static int S_walk(const char *dir, S_vec *out, gs_diag *d, int depth)
 	while ((e = readdir(dp)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		S_push(&names, S_strdup(e->d_name));
+		gs_strvec_push_dup(&names, e->d_name);
 	}
 	closedir(dp);
 	/* Sorted, so that the site does not depend on the file system's order. */
-	qsort(names.v, names.n, sizeof(*names.v), S_cmp_str);
+	gs_strvec_sort(&names);
 	for (i = 0; i < names.n; i++) {
-		size_t n = strlen(dir) + strlen(names.v[i]) + 2;
-		char *p = malloc(n);
+		char *p = gs_xasprintf("%s/%s", dir, names.v[i]);
 		struct stat st;
-		if (!p)
-			abort();
-		snprintf(p, n, "%s/%s", dir, names.v[i]);
 		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
 			S_walk(p, out, d, depth + 1);
 			free(p);
 		} else if (strcmp(names.v[i], "workload.json") == 0 && S_ISREG(st.st_mode)) {
-			S_push(out, p);
+			gs_strvec_push(out, p);
 		} else {
 			free(p);
 		}
-		free(names.v[i]);
 	}
-	free(names.v);
+	gs_strvec_release(&names);
 	return 0;
 }
 
 int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 			   size_t *npaths, gs_diag *d)
 {
-	S_vec v = { NULL, 0, 0 };
+	gs_strvec v = GS_STRVEC_INIT;
 	size_t i, before = gs_diag_count(d);
 
 	for (i = 0; i < ndirs; i++) {
 		size_t n = strlen(dirs[i]);
-		char *dir = S_strdup(dirs[i]);
+		char *dir = gs_xstrdup(dirs[i]);
 		while (n > 1 && dir[n - 1] == '/')
 			dir[--n] = '\0';
 		S_walk(dir, &v, d, 0);
@@ -183,10 +148,8 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 	const gs_catalog *cat = env->cat;
 	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
 	size_t page, i, k;
-	const char **h = calloc(cat->noffers + 2, sizeof(*h));
+	const char **h = gs_xcalloc(cat->noffers + 2, sizeof(*h));
 
-	if (!h)
-		abort();
 	h[0] = gs_tr(t, "site.col_workload");
 	h[1] = gs_tr(t, "site.col_decision");
 	for (k = 0; k < cat->noffers; k++)
@@ -228,10 +191,7 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 		tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_matrix"), cat->noffers + 2, h);
 		for (i = from; i < to; i++) {
 			const gs_publish_result *pr = &res[i];
-			char *link = malloc(strlen(pr->id) + 16);
-			if (!link)
-				abort();
-			sprintf(link, "sheets/%s.html", pr->id);
+			char *link = gs_xasprintf("sheets/%s.html", pr->id);
 			r = gs_doc_row(tb);
 			cell = gs_doc_cell(r);
 			gs_doc_link(cell, link, pr->title);
@@ -247,9 +207,7 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 					continue;
 				}
 				{
-					char *txt = malloc(64);
-					if (!txt)
-						abort();
+					char *txt = gs_xmalloc(64);
 					snprintf(txt, 64, "%s %s", S_status_symbol(pr->status[k]),
 						 gs_tr(t, S_status_key(pr->status[k])));
 					gs_doc_link(cell, link, txt);
@@ -396,16 +354,13 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
 		  const char *out_dir, char *err, size_t errlen)
 {
 	gs_publish_env env = *env0;
-	gs_publish_result *res = calloc(npaths + 1, sizeof(*res));
-	char *sheets = malloc(strlen(out_dir) + 8);
+	gs_publish_result *res = gs_xcalloc(npaths + 1, sizeof(*res));
+	char *sheets = gs_xasprintf("%s/sheets", out_dir);
 	char *nav_root = S_nav(env.t, ""), *nav_sheet = S_nav(env.t, "../");
 	gs_archive *archive = NULL;
 	size_t i, done = 0;
 	int rc = -1;
 
-	if (!res || !sheets)
-		abort();
-	sprintf(sheets, "%s/sheets", out_dir);
 	if (gs_mkdirs(sheets)) {
 		snprintf(err, errlen, "cannot create %s", sheets);
 		goto out;

@@ -4,6 +4,7 @@
 
 #include "verify.h"
 #include "evidence.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,11 +23,6 @@
 #define S_SHOW_MAX 200 /* bytes of a link quoted in a report line */
 
 typedef struct {
-	char **v;
-	size_t n, cap;
-} S_strvec;
-
-typedef struct {
 	char *path;
 	size_t seq;
 	char *msg;
@@ -41,10 +37,10 @@ typedef struct {
 
 typedef struct {
 	const char *root;
-	S_strvec files;      /* relative paths of files (and symlinks), sorted */
-	S_strvec dirs;       /* relative paths of folders, sorted */
-	S_strvec pages;      /* relative paths of *.html / *.htm, sorted */
-	S_strvec *ids;       /* ids per page */
+	gs_strvec files;     /* relative paths of files (and symlinks), sorted */
+	gs_strvec dirs;      /* relative paths of folders, sorted */
+	gs_strvec pages;     /* relative paths of *.html / *.htm, sorted */
+	gs_strvec *ids;      /* ids per page */
 	unsigned char *bad;  /* per page: could not be parsed */
 	S_deferred *defer;
 	size_t ndefer, capdefer;
@@ -56,83 +52,23 @@ typedef struct {
 
 /* ---- small helpers ---- */
 
-static void *S_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
 static char *S_xstrndup(const char *s, size_t n)
 {
-	char *r = S_xmalloc(n + 1);
+	char *r = gs_xmalloc(n + 1);
 	memcpy(r, s, n);
 	r[n] = '\0';
 	return r;
 }
 
-static char *S_xstrdup(const char *s)
-{
-	return S_xstrndup(s, strlen(s));
-}
-
 static char *S_join(const char *a, const char *b)
 {
-	size_t na = strlen(a), nb = strlen(b);
-	char *r;
-
-	if (na == 0)
-		return S_xstrdup(b);
-	r = S_xmalloc(na + nb + 2);
-	memcpy(r, a, na);
-	r[na] = '/';
-	memcpy(r + na + 1, b, nb + 1);
-	return r;
-}
-
-static void S_push_own(S_strvec *v, char *s)
-{
-	if (v->n == v->cap) {
-		size_t nc = v->cap ? v->cap * 2 : 16;
-		char **nv = realloc(v->v, nc * sizeof(*nv));
-		if (!nv)
-			abort();
-		v->v = nv;
-		v->cap = nc;
-	}
-	v->v[v->n++] = s;
-}
-
-static int S_strptr_cmp(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-static void S_sort_unique(S_strvec *v)
-{
-	size_t i, o;
-
-	if (v->n < 2)
-		return;
-	qsort(v->v, v->n, sizeof(*v->v), S_strptr_cmp);
-	for (i = 1, o = 1; i < v->n; i++) {
-		if (strcmp(v->v[i], v->v[o - 1]) == 0)
-			free(v->v[i]);
-		else
-			v->v[o++] = v->v[i];
-	}
-	v->n = o;
-}
-
-static void S_sort(S_strvec *v)
-{
-	if (v->n > 1)
-		qsort(v->v, v->n, sizeof(*v->v), S_strptr_cmp);
+	if (a[0] == '\0')
+		return gs_xstrdup(b);
+	return gs_xasprintf("%s/%s", a, b);
 }
 
 /* Index of s in a sorted vector, or -1. */
-static long S_find(const S_strvec *v, const char *s)
+static long S_find(const gs_strvec *v, const char *s)
 {
 	size_t lo = 0, hi = v->n;
 
@@ -150,7 +86,7 @@ static long S_find(const S_strvec *v, const char *s)
 }
 
 /* First index whose string is >= s. */
-static size_t S_lower_bound(const S_strvec *v, const char *s)
+static size_t S_lower_bound(const gs_strvec *v, const char *s)
 {
 	size_t lo = 0, hi = v->n;
 
@@ -164,17 +100,6 @@ static size_t S_lower_bound(const S_strvec *v, const char *s)
 	return lo;
 }
 
-static void S_strvec_free(S_strvec *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		free(v->v[i]);
-	free(v->v);
-	v->v = NULL;
-	v->n = v->cap = 0;
-}
-
 static void S_problem_add(S_site *s, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -182,27 +107,17 @@ static void S_problem_add(S_site *s, const char *path, const char *fmt, ...)
 {
 	S_problem *p;
 	va_list ap;
-	int n;
 
 	if (s->nprobs == s->capprobs) {
 		size_t nc = s->capprobs ? s->capprobs * 2 : 16;
-		S_problem *np = realloc(s->probs, nc * sizeof(*np));
-		if (!np)
-			abort();
-		s->probs = np;
+		s->probs = gs_xrealloc(s->probs, nc * sizeof(*s->probs));
 		s->capprobs = nc;
 	}
 	p = &s->probs[s->nprobs];
-	p->path = S_xstrdup(path);
+	p->path = gs_xstrdup(path);
 	p->seq = s->nprobs++;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		n = 0;
-	p->msg = S_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(p->msg, (size_t)n + 1, fmt, ap);
+	p->msg = gs_xvasprintf(fmt, ap);
 	va_end(ap);
 }
 
@@ -220,7 +135,7 @@ static int S_problem_cmp(const void *x, const void *y)
 static char *S_show(const char *u)
 {
 	size_t n = strlen(u), i, o = 0;
-	char *r = S_xmalloc(S_SHOW_MAX * 4 + 4);
+	char *r = gs_xmalloc(S_SHOW_MAX * 4 + 4);
 
 	for (i = 0; i < n && i < S_SHOW_MAX; i++) {
 		unsigned char c = (unsigned char)u[i];
@@ -253,7 +168,7 @@ static int S_hexval(char c)
 /* %XX-decode s[0..n) into a new string; NULL if malformed or a NUL byte. */
 static char *S_decode(const char *s, size_t n)
 {
-	char *r = S_xmalloc(n + 1);
+	char *r = gs_xmalloc(n + 1);
 	size_t i, o = 0;
 
 	for (i = 0; i < n; i++) {
@@ -334,16 +249,12 @@ static char *S_read_file(const char *path, size_t *len)
 		return NULL;
 	}
 	cap = (size_t)st.st_size + 1;
-	buf = S_xmalloc(cap);
+	buf = gs_xmalloc(cap);
 	for (;;) {
 		ssize_t r;
 		if (n + 1 >= cap) {
-			char *nb;
 			cap *= 2;
-			nb = realloc(buf, cap);
-			if (!nb)
-				abort();
-			buf = nb;
+			buf = gs_xrealloc(buf, cap);
 		}
 		r = read(fd, buf + n, cap - 1 - n);
 		if (r < 0) {
@@ -369,10 +280,10 @@ static char *S_read_file(const char *path, size_t *len)
 
 static int S_walk(S_site *s, const char *rel)
 {
-	char *full = rel[0] ? S_join(s->root, rel) : S_xstrdup(s->root);
+	char *full = rel[0] ? S_join(s->root, rel) : gs_xstrdup(s->root);
 	DIR *d = opendir(full);
 	struct dirent *de;
-	S_strvec names = { NULL, 0, 0 };
+	gs_strvec names = GS_STRVEC_INIT;
 	size_t i;
 
 	if (!d) {
@@ -412,15 +323,15 @@ static int S_walk(S_site *s, const char *rel)
 		/* name and kind in one string: kind first */
 		{
 			size_t n = strlen(de->d_name);
-			char *e = S_xmalloc(n + 2);
+			char *e = gs_xmalloc(n + 2);
 			memcpy(e, de->d_name, n + 1);
 			e[n + 1] = kind;
-			S_push_own(&names, e);
+			gs_strvec_push(&names, e);
 		}
 	}
 	closedir(d);
 	free(full);
-	S_sort(&names);
+	gs_strvec_sort(&names);
 	for (i = 0; i < names.n; i++) {
 		const char *name = names.v[i];
 		char kind = name[strlen(name) + 1];
@@ -428,7 +339,7 @@ static int S_walk(S_site *s, const char *rel)
 
 		switch (kind) {
 		case 'd':
-			S_push_own(&s->dirs, S_xstrdup(child));
+			gs_strvec_push_dup(&s->dirs, child);
 			S_walk(s, child);
 			break;
 		case 'f':
@@ -437,12 +348,12 @@ static int S_walk(S_site *s, const char *rel)
 			if (S_is_page(child) &&
 			    strncmp(child, GS_EVIDENCE_DIR "/",
 				    strlen(GS_EVIDENCE_DIR "/")) != 0)
-				S_push_own(&s->pages, S_xstrdup(child));
-			S_push_own(&s->files, S_xstrdup(child));
+				gs_strvec_push_dup(&s->pages, child);
+			gs_strvec_push_dup(&s->files, child);
 			break;
 		case 'l':
 			S_problem_add(s, child, "symbolic link");
-			S_push_own(&s->files, S_xstrdup(child));
+			gs_strvec_push_dup(&s->files, child);
 			break;
 		default:
 			S_problem_add(s, child, "not a regular file or folder");
@@ -450,7 +361,7 @@ static int S_walk(S_site *s, const char *rel)
 		}
 		free(child);
 	}
-	S_strvec_free(&names);
+	gs_strvec_release(&names);
 	return 0;
 }
 
@@ -490,7 +401,7 @@ static void S_check_evidence(S_site *s)
 	json_t *root, *entries, *fmt, *val;
 	json_error_t jerr;
 	const char *key;
-	S_strvec listed = { NULL, 0, 0 };
+	gs_strvec listed = GS_STRVEC_INIT;
 	size_t i, plen = strlen(GS_EVIDENCE_DIR "/");
 
 	if (S_find(&s->dirs, GS_EVIDENCE_DIR) < 0)
@@ -554,18 +465,18 @@ static void S_check_evidence(S_site *s)
 			if (k < s->files.n &&
 			    strncmp(s->files.v[k], prefix, pl) == 0 &&
 			    (s->files.v[k][pl] == '\0' || s->files.v[k][pl] == '.'))
-				fbuf = S_xstrdup(s->files.v[k] + plen);
+				fbuf = gs_xstrdup(s->files.v[k] + plen);
 			else
-				fbuf = S_xstrdup(key);
+				fbuf = gs_xstrdup(key);
 			fname = fbuf;
 			free(prefix);
 		}
-		S_push_own(&listed, S_xstrdup(fname));
+		gs_strvec_push_dup(&listed, fname);
 		S_check_entry(s, fname, key, json_integer_value(size));
 		free(fbuf);
 	}
 	json_decref(root);
-	S_sort_unique(&listed);
+	gs_strvec_sort_unique(&listed);
 
 	/* files of evidence/ that the manifest does not list */
 	for (i = S_lower_bound(&s->files, GS_EVIDENCE_DIR "/");
@@ -583,12 +494,12 @@ static void S_check_evidence(S_site *s)
 		if (!strchr(s->dirs.v[i] + plen, '/'))
 			S_problem_add(s, s->dirs.v[i], "folder inside evidence/");
 	}
-	S_strvec_free(&listed);
+	gs_strvec_release(&listed);
 }
 
 /* ---- links ---- */
 
-static int S_has_id(const S_strvec *ids, const char *frag)
+static int S_has_id(const gs_strvec *ids, const char *frag)
 {
 	char *dec;
 	int found;
@@ -610,7 +521,7 @@ static int S_frag_trivial(const char *frag)
 static char *S_clean(const char *raw)
 {
 	size_t n = strlen(raw), i, o = 0;
-	char *r = S_xmalloc(n + 1);
+	char *r = gs_xmalloc(n + 1);
 
 	while (n > 0 && (unsigned char)raw[n - 1] <= 0x20)
 		n--;
@@ -650,7 +561,7 @@ static size_t S_scheme_len(const char *u)
 static char *S_resolve(const char *dir, const char *path, int *is_dir)
 {
 	size_t nd = strlen(dir), np = strlen(path);
-	char *in = S_xmalloc(nd + np + 2), *out = S_xmalloc(nd + np + 2);
+	char *in = gs_xmalloc(nd + np + 2), *out = gs_xmalloc(nd + np + 2);
 	size_t o = 0, i = 0, n;
 
 	memcpy(in, dir, nd);
@@ -698,17 +609,14 @@ static void S_defer(S_site *s, size_t target, const char *frag, const char *show
 
 	if (s->ndefer == s->capdefer) {
 		size_t nc = s->capdefer ? s->capdefer * 2 : 64;
-		S_deferred *nd = realloc(s->defer, nc * sizeof(*nd));
-		if (!nd)
-			abort();
-		s->defer = nd;
+		s->defer = gs_xrealloc(s->defer, nc * sizeof(*s->defer));
 		s->capdefer = nc;
 	}
 	d = &s->defer[s->ndefer++];
 	d->page = s->cur_page;
 	d->target = target;
-	d->frag = S_xstrdup(frag);
-	d->show = S_xstrdup(show);
+	d->frag = gs_xstrdup(frag);
+	d->show = gs_xstrdup(show);
 }
 
 static void S_check_link(S_site *s, const char *raw)
@@ -946,14 +854,14 @@ static xmlNodePtr S_next(xmlNodePtr n)
 static char *S_attr_value(xmlAttrPtr at)
 {
 	xmlChar *v = xmlNodeListGetString(at->doc, at->children, 1);
-	char *r = S_xstrdup(v ? (const char *)v : "");
+	char *r = gs_xstrdup(v ? (const char *)v : "");
 
 	xmlFree(v);
 	return r;
 }
 
 /* Pass 1: ids of the page. */
-static void S_collect_ids(xmlDocPtr doc, S_strvec *ids)
+static void S_collect_ids(xmlDocPtr doc, gs_strvec *ids)
 {
 	xmlNodePtr n = xmlDocGetRootElement(doc);
 
@@ -966,10 +874,10 @@ static void S_collect_ids(xmlDocPtr doc, S_strvec *ids)
 			if (strcmp(an, "id") == 0 ||
 			    (strcmp(an, "name") == 0 &&
 			     strcmp((const char *)n->name, "a") == 0))
-				S_push_own(ids, S_attr_value(at));
+				gs_strvec_push(ids, S_attr_value(at));
 		}
 	}
-	S_sort_unique(ids);
+	gs_strvec_sort_unique(ids);
 }
 
 /* Pass 2: every link of the page. */
@@ -1024,10 +932,8 @@ static void S_check_pages(S_site *s)
 {
 	size_t i;
 
-	s->ids = calloc(s->pages.n ? s->pages.n : 1, sizeof(*s->ids));
-	s->bad = calloc(s->pages.n ? s->pages.n : 1, 1);
-	if (!s->ids || !s->bad)
-		abort();
+	s->ids = gs_xcalloc(s->pages.n, sizeof(*s->ids));
+	s->bad = gs_xcalloc(s->pages.n, 1);
 	for (i = 0; i < s->pages.n; i++) {
 		const char *rel = s->pages.v[i];
 		char *full = S_join(s->root, rel), *buf, *slash;
@@ -1056,7 +962,7 @@ static void S_check_pages(S_site *s)
 		s->cur_page = i;
 		slash = strrchr(rel, '/');
 		s->cur_dir = slash ? S_xstrndup(rel, (size_t)(slash - rel))
-				   : S_xstrdup("");
+				   : gs_xstrdup("");
 		S_collect_ids(doc, &s->ids[i]);
 		S_check_page_links(s, doc);
 		free(s->cur_dir);
@@ -1117,9 +1023,9 @@ int gs_verify_site(const char *dir, FILE *report)
 				strerror(errno));
 		return -1;
 	}
-	S_sort(&s.files);
-	S_sort(&s.dirs);
-	S_sort(&s.pages);
+	gs_strvec_sort(&s.files);
+	gs_strvec_sort(&s.dirs);
+	gs_strvec_sort(&s.pages);
 
 	S_check_evidence(&s);
 	S_check_pages(&s);
@@ -1137,7 +1043,7 @@ int gs_verify_site(const char *dir, FILE *report)
 	count = s.nprobs > INT32_MAX ? INT32_MAX : (int)s.nprobs;
 	free(s.probs);
 	for (i = 0; i < s.pages.n; i++)
-		S_strvec_free(&s.ids[i]);
+		gs_strvec_release(&s.ids[i]);
 	free(s.ids);
 	free(s.bad);
 	for (i = 0; i < s.ndefer; i++) {
@@ -1145,8 +1051,8 @@ int gs_verify_site(const char *dir, FILE *report)
 		free(s.defer[i].show);
 	}
 	free(s.defer);
-	S_strvec_free(&s.files);
-	S_strvec_free(&s.dirs);
-	S_strvec_free(&s.pages);
+	gs_strvec_release(&s.files);
+	gs_strvec_release(&s.dirs);
+	gs_strvec_release(&s.pages);
 	return count;
 }
