@@ -1,53 +1,29 @@
 /* diag: the list of errors found while reading or checking inputs. */
 #include "diag.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *S_strdup_or_null(const char *s)
-{
-	char *r;
-	size_t n;
-
-	if (!s)
-		return NULL;
-	n = strlen(s) + 1;
-	r = malloc(n);
-	if (!r)
-		abort();
-	memcpy(r, s, n);
-	return r;
-}
 
 void gs_diag_add(gs_diag *d, const char *file, int line, int column,
 		 const char *path, const char *fmt, ...)
 {
 	gs_diag_item *it;
 	va_list ap;
-	int n;
 
 	if (d->count == d->alloc) {
 		size_t na = d->alloc ? d->alloc * 2 : 8;
-		gs_diag_item *ni = realloc(d->items, na * sizeof(*ni));
-		if (!ni)
-			abort();
-		d->items = ni;
+		d->items = gs_xrealloc(d->items, na * sizeof(*d->items));
 		d->alloc = na;
 	}
 	it = &d->items[d->count++];
-	it->file = S_strdup_or_null(file ? file : "-");
+	it->file = gs_xstrdup_or_null(file ? file : "-");
 	it->line = line;
 	it->column = column;
-	it->path = S_strdup_or_null(path);
+	it->path = gs_xstrdup_or_null(path);
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	it->message = malloc((size_t)(n < 0 ? 0 : n) + 1);
-	if (!it->message)
-		abort();
-	va_start(ap, fmt);
-	vsnprintf(it->message, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	it->message = gs_xvasprintf(fmt, ap);
 	va_end(ap);
 }
 

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 /* doc: a small builder over cmark-gfm trees. */
 #include "doc.h"
+#include "util.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
@@ -24,22 +25,6 @@ static cmark_syntax_extension *S_table_ext(void)
 			abort();
 	}
 	return ext;
-}
-
-static void *S_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *S_strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	return memcpy(S_xmalloc(n), s, n);
 }
 
 int gs_doc_init(gs_doc *d)
@@ -81,14 +66,9 @@ void gs_doc_textf(cmark_node *inl, const char *fmt, ...)
 {
 	va_list ap;
 	char *buf;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	buf = S_xmalloc((size_t)(n < 0 ? 0 : n) + 1);
-	va_start(ap, fmt);
-	vsnprintf(buf, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	buf = gs_xvasprintf(fmt, ap);
 	va_end(ap);
 	gs_doc_text(inl, buf);
 	free(buf);
@@ -164,11 +144,11 @@ cmark_node *gs_doc_table(gs_doc *d, cmark_node *parent, const char *caption,
 {
 	cmark_syntax_extension *ext = S_table_ext();
 	cmark_node *table = cmark_node_new_with_ext(CMARK_NODE_TABLE, ext);
-	uint8_t *align = calloc(ncols, 1);
+	uint8_t *align = gs_xcalloc(ncols, 1);
 	cmark_node *row;
 	size_t i;
 
-	if (!table || !align)
+	if (!table)
 		abort();
 	S_append(parent, table);
 	cmark_gfm_extensions_set_table_columns(table, (uint16_t)ncols);
@@ -180,11 +160,9 @@ cmark_node *gs_doc_table(gs_doc *d, cmark_node *parent, const char *caption,
 		gs_doc_cell_text(row, headers[i]);
 	if (d->ncaptions == d->acaptions) {
 		d->acaptions = d->acaptions ? d->acaptions * 2 : 16;
-		d->captions = realloc(d->captions, d->acaptions * sizeof(*d->captions));
-		if (!d->captions)
-			abort();
+		d->captions = gs_xrealloc(d->captions, d->acaptions * sizeof(*d->captions));
 	}
-	d->captions[d->ncaptions++] = S_strdup(caption);
+	d->captions[d->ncaptions++] = gs_xstrdup(caption);
 	return table;
 }
 
@@ -228,9 +206,7 @@ static void S_plain(cmark_node *n, char **buf, size_t *len)
 		if (lit && (cmark_node_get_type(c) == CMARK_NODE_TEXT ||
 			    cmark_node_get_type(c) == CMARK_NODE_CODE)) {
 			size_t l = strlen(lit);
-			*buf = realloc(*buf, *len + l + 1);
-			if (!*buf)
-				abort();
+			*buf = gs_xrealloc(*buf, *len + l + 1);
 			memcpy(*buf + *len, lit, l + 1);
 			*len += l;
 		}
@@ -251,11 +227,8 @@ static void S_defuse(cmark_node *n)
 			/* Shown as text, line by line, with soft breaks between. */
 			cmark_node *p = cmark_node_new(CMARK_NODE_PARAGRAPH);
 			const char *lit = cmark_node_get_literal(c);
-			char *copy = malloc(strlen(lit ? lit : "") + 1), *line, *save = NULL;
+			char *copy = gs_xstrdup(lit ? lit : ""), *line, *save = NULL;
 			int first = 1;
-			if (!copy)
-				abort();
-			strcpy(copy, lit ? lit : "");
 			for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 				if (!first)
 					S_append(p, cmark_node_new(CMARK_NODE_SOFTBREAK));
@@ -312,9 +285,7 @@ static void S_buf_add(char **out, size_t *len, size_t *cap, const char *s, size_
 	if (*len + n + 1 > *cap) {
 		while (*len + n + 1 > *cap)
 			*cap = *cap ? *cap * 2 : 4096;
-		*out = realloc(*out, *cap);
-		if (!*out)
-			abort();
+		*out = gs_xrealloc(*out, *cap);
 	}
 	memcpy(*out + *len, s, n);
 	*len += n;
@@ -366,6 +337,6 @@ char *gs_doc_render_html(const gs_doc *d)
 	}
 	free(html);
 	if (!out)
-		out = S_strdup("");
+		out = gs_xstrdup("");
 	return out;
 }

@@ -1,6 +1,7 @@
 /* jsonread: small helpers for reading JSON strictly with jansson. */
 #include "jsonread.h"
 #include "quantity.h"
+#include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,26 +13,9 @@
 #define S_INT_MAX ((uint64_t)INT64_MAX)
 #define S_DESCRIBE_MAX 40   /* characters of a string shown in "found ..." */
 
-static void *S_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p)
-		abort();
-	return p;
-}
-
 char *gs_jr_strdup(const char *s)
 {
-	char *r;
-	size_t n;
-
-	if (!s)
-		return NULL;
-	n = strlen(s) + 1;
-	r = S_xmalloc(n);
-	memcpy(r, s, n);
-	return r;
+	return gs_xstrdup_or_null(s);
 }
 
 void gs_jr_init(gs_jr *r, const char *file, gs_diag *d)
@@ -45,14 +29,9 @@ void gs_jr_error(gs_jr *r, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	msg = S_xmalloc((size_t)(n < 0 ? 0 : n) + 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	msg = gs_xvasprintf(fmt, ap);
 	va_end(ap);
 	gs_diag_add(r->diag, r->file, 0, 0, path, "%s", msg);
 	free(msg);
@@ -103,13 +82,9 @@ static void S_put(S_buf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 > b->alloc) {
 		size_t na = b->alloc ? b->alloc : 32;
-		char *ns;
 		while (na < b->len + n + 1)
 			na *= 2;
-		ns = realloc(b->s, na);
-		if (!ns)
-			abort();
-		b->s = ns;
+		b->s = gs_xrealloc(b->s, na);
 		b->alloc = na;
 	}
 	memcpy(b->s + b->len, s, n);

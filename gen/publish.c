@@ -8,6 +8,7 @@
 
 #include "outfile.h"
 #include "sheet.h"
+#include "util.h"
 
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d)
 {
@@ -17,10 +18,8 @@ int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, g
 	memset(job, 0, sizeof(*job));
 	if (gs_workload_read(workload_path, &job->w, d))
 		return -1;
-	job->ms = calloc(job->w.nevidence + 1, sizeof(*job->ms));
-	job->ev = calloc(job->w.nevidence + 1, sizeof(*job->ev));
-	if (!job->ms || !job->ev)
-		abort();
+	job->ms = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ms));
+	job->ev = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ev));
 	for (i = 0; i < job->w.nevidence; i++) {
 		if (gs_measurement_read(job->w.evidence[i].path, &job->ms[i], d) == 0) {
 			job->ev[job->nev].m = &job->ms[i];
@@ -57,18 +56,6 @@ static int S_write(const char *dir, const char *name, const char *data, size_t l
 	return gs_write_atomic(dir, name, data, len, err, errlen);
 }
 
-static char *S_cat(const char *a, const char *b)
-{
-	size_t na = strlen(a), nb = strlen(b);
-	char *r = malloc(na + nb + 1);
-
-	if (!r)
-		abort();
-	memcpy(r, a, na);
-	memcpy(r + na, b, nb + 1);
-	return r;
-}
-
 int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		   const char *dir, const char *summary_path, gs_publish_result *res,
 		   char *err, size_t errlen)
@@ -76,14 +63,12 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	gs_decision d;
 	gs_sheet sheet;
 	gs_sheet_input in;
-	char **links = calloc(job->nev + 1, sizeof(*links));
+	char **links = gs_xcalloc(job->nev + 1, sizeof(*links));
 	char *md = NULL, *html = NULL, *json = NULL, *name = NULL, *title = NULL;
 	int rc = -1;
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
-	if (!links)
-		abort();
 	if (gs_classify(&job->w, &job->s, job->ev, job->nev, env->cat, &d)) {
 		snprintf(err, errlen, "out of memory");
 		free(links);
@@ -91,17 +76,14 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	}
 	for (i = 0; i < job->nev; i++) {
 		char rel[GS_EVIDENCE_REL_SIZE];
-		char *sheet_rel = malloc(strlen(env->sheet_prefix) + strlen(job->w.id) + 6);
-		if (!sheet_rel)
-			abort();
-		sprintf(sheet_rel, "%s%s.html", env->sheet_prefix, job->w.id);
+		char *sheet_rel = gs_xasprintf("%s%s.html", env->sheet_prefix, job->w.id);
 		if (gs_archive_add(archive, job->ev[i].ref->path, job->ev[i].ref->file, sheet_rel, rel)) {
 			snprintf(err, errlen, "%s: %s", job->ev[i].ref->path, gs_archive_error(archive));
 			free(sheet_rel);
 			goto out;
 		}
 		free(sheet_rel);
-		links[i] = S_cat(env->link_prefix, rel);
+		links[i] = gs_xasprintf("%s%s", env->link_prefix, rel);
 	}
 	memset(&in, 0, sizeof(in));
 	in.w = &job->w;
@@ -119,15 +101,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		goto out;
 	}
 	md = gs_render_markdown(&sheet.doc);
-	title = S_cat(gs_tr(env->t, "sheet.title"), "");
-	{
-		char *full = malloc(strlen(title) + strlen(job->w.title) + 3);
-		if (!full)
-			abort();
-		sprintf(full, "%s: %s", title, job->w.title);
-		free(title);
-		title = full;
-	}
+	title = gs_xasprintf("%s: %s", gs_tr(env->t, "sheet.title"), job->w.title);
 	html = gs_render_html(env->tp, &sheet.doc, env->t->lang, title, env->nav_html);
 	json = gs_render_decision_json(&in);
 	if (!md || !html || !json) {
@@ -138,24 +112,24 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	for (i = 0; i < sheet.ncharts; i++) {
 		const gs_sheet_chart *ch = &sheet.charts[i];
 		free(name);
-		name = S_cat(ch->name, ".svg");
+		name = gs_xasprintf("%s.svg", ch->name);
 		if (S_write(dir, name, (const char *)ch->out.svg.data, ch->out.svg.len, err, errlen))
 			goto out_sheet;
 		free(name);
-		name = S_cat(ch->name, ".png");
+		name = gs_xasprintf("%s.png", ch->name);
 		if (S_write(dir, name, (const char *)ch->out.png.data, ch->out.png.len, err, errlen))
 			goto out_sheet;
 	}
 	free(name);
-	name = S_cat(job->w.id, ".json");
+	name = gs_xasprintf("%s.json", job->w.id);
 	if (S_write(dir, name, json, strlen(json), err, errlen))
 		goto out_sheet;
 	free(name);
-	name = S_cat(job->w.id, ".md");
+	name = gs_xasprintf("%s.md", job->w.id);
 	if (S_write(dir, name, md, strlen(md), err, errlen))
 		goto out_sheet;
 	free(name);
-	name = S_cat(job->w.id, ".html");
+	name = gs_xasprintf("%s.html", job->w.id);
 	if (S_write(dir, name, html, strlen(html), err, errlen))
 		goto out_sheet;
 	if (summary_path) {
@@ -165,7 +139,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 			snprintf(err, errlen, "cannot render the summary");
 			goto out_sheet;
 		}
-		sdir = S_cat(summary_path, "");
+		sdir = gs_xstrdup(summary_path);
 		slash = strrchr(sdir, '/');
 		if (slash) {
 			*slash = '\0';
@@ -180,13 +154,11 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 			goto out_sheet;
 		rc = -1;
 	}
-	res->id = S_cat(job->w.id, "");
-	res->title = S_cat(job->w.title, "");
+	res->id = gs_xstrdup(job->w.id);
+	res->title = gs_xstrdup(job->w.title);
 	/* Indexed like the catalog; offers the workload does not compare stay 3. */
 	res->noffers = env->cat->noffers;
-	res->status = malloc(res->noffers + 1);
-	if (!res->status)
-		abort();
+	res->status = gs_xmalloc(res->noffers + 1);
 	memset(res->status, 3, res->noffers + 1);
 	for (i = 0; i < d.ncands; i++)
 		res->status[d.cands[i].offer - env->cat->offers] =

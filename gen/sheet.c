@@ -2,12 +2,12 @@
 #define _DEFAULT_SOURCE
 #include "sheet.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "measurement.h"
+#include "util.h"
 
 typedef struct {
 	const gs_sheet_input *in;
@@ -19,35 +19,6 @@ typedef struct {
 } S_ctx;
 
 #define TR(key) gs_tr(c->t, key)
-
-static char *S_strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *r = malloc(n);
-
-	if (!r)
-		abort();
-	return memcpy(r, s, n);
-}
-
-static char *S_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *S_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *buf;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	buf = malloc((size_t)(n < 0 ? 0 : n) + 1);
-	if (!buf)
-		abort();
-	va_start(ap, fmt);
-	vsnprintf(buf, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
-	va_end(ap);
-	return buf;
-}
 
 const char *gs_sheet_verdict_symbol(gs_verdict_kind k)
 {
@@ -79,8 +50,8 @@ static char *S_qty_words(S_ctx *c, gs_qty q)
 	char g[GS_FMT_MAX];
 
 	if (!q.present)
-		return S_strdup(TR("word.missing"));
-	return S_printf("%s (%s)", gs_fmt_gib(g, q.bytes, c->lang), S_prov(c, q.prov));
+		return gs_xstrdup(TR("word.missing"));
+	return gs_xasprintf("%s (%s)", gs_fmt_gib(g, q.bytes, c->lang), S_prov(c, q.prov));
 }
 
 static char *S_signed_gib(S_ctx *c, int64_t v)
@@ -88,7 +59,7 @@ static char *S_signed_gib(S_ctx *c, int64_t v)
 	char g[GS_FMT_MAX];
 	uint64_t mag = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
 
-	return S_printf("%s%s", v < 0 ? "\xe2\x88\x92" : "", gs_fmt_gib(g, mag, c->lang));
+	return gs_xasprintf("%s%s", v < 0 ? "\xe2\x88\x92" : "", gs_fmt_gib(g, mag, c->lang));
 }
 
 /* Expands {a} {b} {margin} {s1} {s2} in a reason label. Caller frees. */
@@ -96,10 +67,8 @@ static char *S_reason(S_ctx *c, const gs_verdict *v)
 {
 	const char *tpl = TR(v->why), *p;
 	size_t cap = strlen(tpl) + 256, len = 0;
-	char *out = malloc(cap);
+	char *out = gs_xmalloc(cap);
 
-	if (!out)
-		abort();
 	for (p = tpl; *p;) {
 		char *piece = NULL;
 		size_t skip = 0;
@@ -111,22 +80,20 @@ static char *S_reason(S_ctx *c, const gs_verdict *v)
 			piece = S_qty_words(c, v->b);
 			skip = 3;
 		} else if (strncmp(p, "{margin}", 8) == 0) {
-			piece = v->has_margin ? S_signed_gib(c, v->margin) : S_strdup(TR("word.missing"));
+			piece = v->has_margin ? S_signed_gib(c, v->margin) : gs_xstrdup(TR("word.missing"));
 			skip = 8;
 		} else if (strncmp(p, "{s1}", 4) == 0) {
-			piece = S_strdup(v->s1 ? v->s1 : TR("word.missing"));
+			piece = gs_xstrdup(v->s1 ? v->s1 : TR("word.missing"));
 			skip = 4;
 		} else if (strncmp(p, "{s2}", 4) == 0) {
-			piece = S_strdup(v->s2 ? v->s2 : TR("word.missing"));
+			piece = gs_xstrdup(v->s2 ? v->s2 : TR("word.missing"));
 			skip = 4;
 		}
 		if (piece) {
 			size_t n = strlen(piece);
 			while (len + n + 1 > cap)
 				cap *= 2;
-			out = realloc(out, cap);
-			if (!out)
-				abort();
+			out = gs_xrealloc(out, cap);
 			memcpy(out + len, piece, n);
 			len += n;
 			free(piece);
@@ -134,9 +101,7 @@ static char *S_reason(S_ctx *c, const gs_verdict *v)
 		} else {
 			if (len + 2 > cap) {
 				cap *= 2;
-				out = realloc(out, cap);
-				if (!out)
-					abort();
+				out = gs_xrealloc(out, cap);
 			}
 			out[len++] = *p++;
 		}
@@ -169,8 +134,8 @@ static char *S_counter(S_ctx *c, gs_opt_u64 v)
 	char g[GS_FMT_MAX], b[GS_FMT_MAX];
 
 	if (!v.has)
-		return S_strdup(TR("word.missing"));
-	return S_printf("%s (%s B)", gs_fmt_gib(g, v.v, c->lang), gs_fmt_int(b, v.v, c->lang));
+		return gs_xstrdup(TR("word.missing"));
+	return gs_xasprintf("%s (%s B)", gs_fmt_gib(g, v.v, c->lang), gs_fmt_int(b, v.v, c->lang));
 }
 
 static void S_cell_owned(cmark_node *row, char *text)
@@ -186,15 +151,13 @@ static void S_add_chart(S_ctx *c, const char *suffix, const char *title, gs_char
 	cmark_node *p;
 	char *svg, *png;
 
-	s->charts = realloc(s->charts, (s->ncharts + 1) * sizeof(*s->charts));
-	if (!s->charts)
-		abort();
+	s->charts = gs_xrealloc(s->charts, (s->ncharts + 1) * sizeof(*s->charts));
 	ch = &s->charts[s->ncharts++];
-	ch->name = S_printf("%s-%s", c->in->w->id, suffix);
-	ch->title = S_strdup(title);
+	ch->name = gs_xasprintf("%s-%s", c->in->w->id, suffix);
+	ch->title = gs_xstrdup(title);
 	ch->out = *o;
-	svg = S_printf("%s.svg", ch->name);
-	png = S_printf("%s.png", ch->name);
+	svg = gs_xasprintf("%s.svg", ch->name);
+	png = gs_xasprintf("%s.png", ch->name);
 	p = gs_doc_para(c->root);
 	gs_doc_image(p, svg, title);
 	p = gs_doc_para(c->root);
@@ -324,7 +287,7 @@ static void S_identity(S_ctx *c)
 	}
 	ROW(TR("id.compute"), w->compute_format);
 	if (w->has_kv_geometry) {
-		char *g = S_printf("%llu / %llu / %llu / %llu", (unsigned long long)w->layers,
+		char *g = gs_xasprintf("%llu / %llu / %llu / %llu", (unsigned long long)w->layers,
 				   (unsigned long long)w->attention_heads,
 				   (unsigned long long)w->kv_heads, (unsigned long long)w->head_dim);
 		ROW(TR("id.geometry"), g);
@@ -333,17 +296,17 @@ static void S_identity(S_ctx *c)
 	if (w->has_sliding_window)
 		ROW(TR("id.window"), gs_fmt_int(a, w->sliding_window, c->lang));
 	for (i = 0; i < w->ndims; i++) {
-		char *label = S_printf("%s: %s", TR("id.dimension"), w->dims[i].name);
+		char *label = gs_xasprintf("%s: %s", TR("id.dimension"), w->dims[i].name);
 		ROW(label, gs_fmt_int(a, w->dims[i].value, c->lang));
 		free(label);
 	}
 	if (w->cache != GS_CACHE_NONE) {
 		char key[32], *cv;
 		snprintf(key, sizeof(key), "cache.%s", gs_cache_id(w->cache));
-		cv = S_printf("%s, %llu B/%s", TR(key),
+		cv = gs_xasprintf("%s, %llu B/%s", TR(key),
 			      (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
 		if (w->has_cache_max_tokens) {
-			char *more = S_printf("%s, %s %s", cv, gs_fmt_int(a, w->cache_max_tokens, c->lang),
+			char *more = gs_xasprintf("%s, %s %s", cv, gs_fmt_int(a, w->cache_max_tokens, c->lang),
 					      TR("word.tokens"));
 			free(cv);
 			cv = more;
@@ -354,7 +317,7 @@ static void S_identity(S_ctx *c)
 	/* The requirements the verdicts are checked against. */
 	ROW(TR("req.software"), w->req_software ? w->req_software : TR("word.not_stated"));
 	if (w->has_campaign) {
-		char *cp = S_printf("%s, %s %s", w->campaign_start,
+		char *cp = gs_xasprintf("%s, %s %s", w->campaign_start,
 				    gs_fmt_int(a, w->campaign_days, c->lang), TR("word.days"));
 		ROW(TR("req.calendar"), cp);
 		free(cp);
@@ -362,7 +325,7 @@ static void S_identity(S_ctx *c)
 		ROW(TR("req.calendar"), TR("word.not_stated"));
 	}
 	if (w->has_budget) {
-		char *bp = S_printf("%s %s", gs_fmt_money(a, w->budget_hundredths, c->lang),
+		char *bp = gs_xasprintf("%s %s", gs_fmt_money(a, w->budget_hundredths, c->lang),
 				    w->budget_currency);
 		ROW(TR("req.budget"), bp);
 		free(bp);
@@ -376,7 +339,7 @@ static void S_identity(S_ctx *c)
 		ROW(TR("id.quality_evidence"), w->quality_evidence);
 	if (w->has_host_ram || w->host_interconnect) {
 		char g[GS_FMT_MAX];
-		char *hp = S_printf("%s%s%s", w->has_host_ram ? gs_fmt_gib(g, w->host_ram_bytes, c->lang) : "",
+		char *hp = gs_xasprintf("%s%s%s", w->has_host_ram ? gs_fmt_gib(g, w->host_ram_bytes, c->lang) : "",
 				    w->has_host_ram && w->host_interconnect ? ", " : "",
 				    w->host_interconnect ? w->host_interconnect : "");
 		ROW(TR("req.host"), hp);
@@ -433,12 +396,12 @@ static void S_sizing(S_ctx *c)
 	gs_doc_text(p, TR("sizing.intro"));
 	tb = gs_doc_table(c->doc, c->root, TR("cap.sizing"), 5, h);
 	r = gs_doc_row(tb);
-	S_cell_owned(r, S_printf("%s (%s x %u / 8)", TR("size.weights"),
+	S_cell_owned(r, gs_xasprintf("%s (%s x %u / 8)", TR("size.weights"),
 				 gs_fmt_int(a, w->parameters, c->lang), w->storage_bits));
 	S_size_cells(c, r, s->weights);
 	for (i = 0; i < w->nreserve; i++) {
 		r = gs_doc_row(tb);
-		S_cell_owned(r, S_printf("%s: %s (%s %s) — %s", TR("size.reserve_item"),
+		S_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.reserve_item"),
 					 w->reserve[i].name, w->reserve[i].amount, w->reserve[i].unit,
 					 w->reserve[i].reason ? w->reserve[i].reason : ""));
 		S_size_cells(c, r, gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED));
@@ -448,14 +411,14 @@ static void S_sizing(S_ctx *c)
 	S_size_cells(c, r, s->envelope);
 	r = gs_doc_row(tb);
 	if (s->kv.present)
-		S_cell_owned(r, S_printf("%s (2 x %llu x %llu x %llu x %s %s x %llu B x %llu)",
+		S_cell_owned(r, gs_xasprintf("%s (2 x %llu x %llu x %llu x %s %s x %llu B x %llu)",
 					 TR("size.kv"), (unsigned long long)w->layers,
 					 (unsigned long long)w->kv_heads, (unsigned long long)w->head_dim,
 					 gs_fmt_int(a, s->kv_tokens_kept, c->lang), TR("word.tokens"),
 					 (unsigned long long)w->cache_bytes_per_value,
 					 (unsigned long long)s->kv_sequences));
 	else
-		S_cell_owned(r, S_printf("%s — %s", TR("size.kv"), TR("size.kv_none")));
+		S_cell_owned(r, gs_xasprintf("%s — %s", TR("size.kv"), TR("size.kv_none")));
 	S_size_cells(c, r, s->kv);
 	if (w->task != GS_TASK_INFERENCE) {
 		if (w->has_trainable_parameters) {
@@ -464,7 +427,7 @@ static void S_sizing(S_ctx *c)
 		}
 		for (i = 0; i < w->ntraining; i++) {
 			r = gs_doc_row(tb);
-			S_cell_owned(r, S_printf("%s: %s (%s %s) — %s", TR("size.training_item"),
+			S_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.training_item"),
 						 w->training[i].name, w->training[i].amount,
 						 w->training[i].unit,
 						 w->training[i].reason ? w->training[i].reason : ""));
@@ -516,18 +479,16 @@ static void S_budget_chart(S_ctx *c)
 	const gs_workload *w = c->in->w;
 	const gs_sizing *s = c->in->s;
 	const gs_decision *d = c->in->d;
-	gs_chart_segment *segs = calloc(4 + w->nreserve + w->ntraining, sizeof(*segs));
-	gs_chart_line *caps = calloc(d->ncands + 1, sizeof(*caps));
-	gs_chart_line *peaks = calloc(c->in->nev + 1, sizeof(*peaks));
-	char **labels = calloc(d->ncands + c->in->nev + 1, sizeof(*labels));
+	gs_chart_segment *segs = gs_xcalloc(4 + w->nreserve + w->ntraining, sizeof(*segs));
+	gs_chart_line *caps = gs_xcalloc(d->ncands + 1, sizeof(*caps));
+	gs_chart_line *peaks = gs_xcalloc(c->in->nev + 1, sizeof(*peaks));
+	char **labels = gs_xcalloc(d->ncands + c->in->nev + 1, sizeof(*labels));
 	size_t ns = 0, nc = 0, np = 0, nl = 0, i;
 	gs_chart_text ct;
 	gs_chart_out o;
 	const char *h[5];
 	cmark_node *tb, *r;
 
-	if (!segs || !caps || !peaks || !labels)
-		abort();
 	segs[ns].label = TR("size.weights");
 	segs[ns++].value = s->weights;
 	if (s->kv.present) {
@@ -563,7 +524,7 @@ static void S_budget_chart(S_ctx *c)
 					dup = 1;
 					/* Same capacity: one line, both models named. */
 					if (!strstr(caps[k].label, cd->offer->gpu_model)) {
-						char *merged = S_printf("%s / %s", caps[k].label,
+						char *merged = gs_xasprintf("%s / %s", caps[k].label,
 									cd->offer->gpu_model);
 						size_t li;
 						for (li = 0; li < nl; li++)
@@ -576,7 +537,7 @@ static void S_budget_chart(S_ctx *c)
 				}
 				if (dup)
 					continue;
-				labels[nl] = S_printf("%s (%s GB)", cd->offer->gpu_model,
+				labels[nl] = gs_xasprintf("%s (%s GB)", cd->offer->gpu_model,
 						      cd->offer->nominal_gb_text);
 				caps[nc].label = labels[nl++];
 				caps[nc++].value = cd->capacity;
@@ -587,7 +548,7 @@ static void S_budget_chart(S_ctx *c)
 		gs_qty n = gs_measurement_need(c->in->ev[i].m, NULL);
 		if (!n.present || !gs_measurement_ok(c->in->ev[i].m))
 			continue;
-		labels[nl] = S_printf("%s", c->in->ev[i].ref->file);
+		labels[nl] = gs_xasprintf("%s", c->in->ev[i].ref->file);
 		peaks[np].label = labels[nl++];
 		peaks[np++].value = n;
 	}
@@ -704,16 +665,16 @@ static void S_measurement(S_ctx *c, size_t idx)
 	ROW(TR("meas.date"), m->date);
 	ROW(TR("meas.produced_by"), m->produced_by);
 	for (i = 0; i < m->ndims; i++) {
-		char *label = S_printf("%s: %s", TR("id.dimension"), m->dims[i].name);
+		char *label = gs_xasprintf("%s: %s", TR("id.dimension"), m->dims[i].name);
 		ROW(label, m->dims[i].is_number ? gs_fmt_int(a, m->dims[i].number, c->lang)
 						: m->dims[i].value);
 		free(label);
 	}
 	for (i = 0; i < m->ndevices; i++) {
 		const gs_device *dv = &m->devices[i];
-		char g[GS_FMT_MAX], *label = S_printf("%s %llu", TR("meas.device"),
+		char g[GS_FMT_MAX], *label = gs_xasprintf("%s %llu", TR("meas.device"),
 						      (unsigned long long)dv->index);
-		char *val = S_printf("%s; %s %s; %s %s; %s %s", dv->name, TR("meas.total"),
+		char *val = gs_xasprintf("%s; %s %s; %s %s; %s %s", dv->name, TR("meas.total"),
 				     dv->total_bytes.has ? gs_fmt_gib(g, dv->total_bytes.v, c->lang)
 							 : TR("word.missing"),
 				     TR("meas.free"),
@@ -761,9 +722,7 @@ static void S_measurement(S_ctx *c, size_t idx)
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("meas.counters_note"));
 	tb = gs_doc_table(c->doc, c->root, TR("cap.phases"), 8, h);
-	cp = calloc(m->nphases + 1, sizeof(*cp));
-	if (!cp)
-		abort();
+	cp = gs_xcalloc(m->nphases + 1, sizeof(*cp));
 	for (i = 0; i < m->nphases; i++) {
 		const gs_phase *ph = &m->phases[i];
 		int k;
@@ -839,7 +798,7 @@ static void S_measurement(S_ctx *c, size_t idx)
 			if (ph->elapsed_us.has) {
 				char ms[GS_FMT_MAX];
 				gs_fmt_fixed2(ms, ph->elapsed_us.v, 1000, c->lang);
-				S_cell_owned(r, S_printf("%s ms", ms));
+				S_cell_owned(r, gs_xasprintf("%s ms", ms));
 			} else {
 				gs_doc_cell_text(r, TR("word.missing"));
 			}
@@ -849,8 +808,8 @@ static void S_measurement(S_ctx *c, size_t idx)
 	{
 		gs_chart_text ct;
 		gs_chart_out o;
-		char *title = S_printf("%s — %s", TR("chart.phases_title"), e->ref->file);
-		char *suffix = S_printf("phases-%zu", idx + 1);
+		char *title = gs_xasprintf("%s — %s", TR("chart.phases_title"), e->ref->file);
+		char *suffix = gs_xasprintf("phases-%zu", idx + 1);
 		S_chart_text(c, &ct, title);
 		if (gs_chart_phases(&ct, cp, m->nphases, &o) == 0)
 			S_add_chart(c, suffix, title, &o);
@@ -943,7 +902,7 @@ static void S_sweep(S_ctx *c)
 		else
 		{
 			char *pw = S_qty_words(c, peak);
-			S_cell_owned(r, S_printf("%s: %s", TR("sweep.partial"), pw));
+			S_cell_owned(r, gs_xasprintf("%s: %s", TR("sweep.partial"), pw));
 			free(pw);
 		}
 		gs_doc_cell_text(r, e->ref->file);
@@ -1070,16 +1029,16 @@ static void S_candidates(S_ctx *c)
 		gs_doc_code(cell, cd->offer->id);
 		gs_doc_textf(cell, " %s, %llu x %s GB", cd->offer->gpu_model,
 			     (unsigned long long)cd->offer->cards, cd->offer->nominal_gb_text);
-		S_cell_owned(r, S_printf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
+		S_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
 					 S_prov(c, cd->capacity.prov),
 					 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 					    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared" : "cap.nominal")));
 		for (q = 0; q < GS_REQ_COUNT; q++)
-			S_cell_owned(r, S_printf("%s %s", gs_sheet_verdict_symbol(cd->v[q].kind),
+			S_cell_owned(r, gs_xasprintf("%s %s", gs_sheet_verdict_symbol(cd->v[q].kind),
 						 S_verdict_word(c, cd->v[q].kind)));
 		if (cd->plan) {
 			char m[GS_FMT_MAX];
-			S_cell_owned(r, S_printf("%s %s", gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency));
+			S_cell_owned(r, gs_xasprintf("%s %s", gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency));
 		} else {
 			gs_doc_cell_text(r, TR("word.missing"));
 		}
@@ -1275,7 +1234,7 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 	ctx.root = out->doc.root;
 	ctx.out = out;
 
-	title = S_printf("%s: %s", TR("sheet.title"), in->w->title);
+	title = gs_xasprintf("%s: %s", TR("sheet.title"), in->w->title);
 	gs_doc_heading(c->root, 1, title);
 	free(title);
 	S_warning_synthetic(c);

@@ -8,17 +8,7 @@
 #include <string.h>
 
 #include "datadir.h"
-
-static char *S_dup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *r = malloc(n);
-
-	if (!r)
-		abort();
-	memcpy(r, s, n);
-	return r;
-}
+#include "util.h"
 
 static int S_cmp(const void *a, const void *b)
 {
@@ -44,16 +34,14 @@ int gs_strings_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag 
 		json_decref(root);
 		return -1;
 	}
-	s->items = calloc(json_object_size(root) + 1, sizeof(*s->items));
-	if (!s->items)
-		abort();
+	s->items = gs_xcalloc(json_object_size(root) + 1, sizeof(*s->items));
 	json_object_foreach(root, key, val) {
 		if (!json_is_string(val)) {
 			gs_diag_add(d, path, 0, 0, NULL, "at $.%s: expected a string", key);
 			continue;
 		}
-		s->items[i].key = S_dup(key);
-		s->items[i].text = S_dup(json_string_value(val));
+		s->items[i].key = gs_xstrdup(key);
+		s->items[i].text = gs_xstrdup(json_string_value(val));
 		i++;
 	}
 	s->count = i;
