@@ -17,6 +17,7 @@
  */
 #include "catalog.h"
 #include "quantity.h"
+#include "util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -47,30 +48,6 @@ typedef struct {
 
 /*** memory ***/
 
-static void *S_xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p) {
-		fputs("gpusheet: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static char *S_xstrdup(const char *s)
-{
-	size_t n;
-	char *r;
-
-	if (!s)
-		return NULL;
-	n = strlen(s) + 1;
-	r = S_xcalloc(n, 1);
-	memcpy(r, s, n);
-	return r;
-}
-
 static void *S_grow(void *p, size_t *alloc, size_t count, size_t size)
 {
 	size_t na;
@@ -81,11 +58,7 @@ static void *S_grow(void *p, size_t *alloc, size_t count, size_t size)
 	na = *alloc ? *alloc * 2 : 4;
 	if (na > SIZE_MAX / size)
 		abort();
-	np = realloc(p, na * size);
-	if (!np) {
-		fputs("gpusheet: out of memory\n", stderr);
-		abort();
-	}
+	np = gs_xrealloc(p, na * size);
 	memset((char *)np + *alloc * size, 0, (na - *alloc) * size);
 	*alloc = na;
 	return np;
@@ -556,7 +529,7 @@ static char *S_attr(const xmlNode *n, const char *name)
 
 	if (!v)
 		return NULL;
-	r = S_xstrdup((const char *)v);
+	r = gs_xstrdup((const char *)v);
 	xmlFree(v);
 	return r;
 }
@@ -774,7 +747,7 @@ static void S_read_software(S_reader *r, const xmlNode *n, gs_software *s)
 static char *S_content(const xmlNode *n)
 {
 	xmlChar *v = xmlNodeGetContent(n);
-	char *r = S_xstrdup(v ? (const char *)v : "");
+	char *r = gs_xstrdup(v ? (const char *)v : "");
 
 	xmlFree(v);
 	return r;
@@ -905,7 +878,7 @@ int gs_catalog_read(const char *path, const char *schema_path,
 	r.path = path;
 	r.schema = schema_path;
 	r.d = d;
-	c->path = S_xstrdup(path);
+	c->path = gs_xstrdup_or_null(path);
 
 	/* A clear message for the common case, before libxml2 says it its way. */
 	f = fopen(path, "rb");

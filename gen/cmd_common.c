@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "datadir.h"
+#include "util.h"
 
 static int S_valid_date(const char *s)
 {
@@ -79,11 +80,7 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *catalog_path,
 	}
 	{
 		const char *shown = catalog_path ? catalog_path : "offers.xml (bundled)";
-		size_t n = strlen(shown) + 1;
-		rc->catalog_name = malloc(n);
-		if (!rc->catalog_name)
-			abort();
-		memcpy(rc->catalog_name, shown, n);
+		rc->catalog_name = gs_xstrdup(shown);
 	}
 	return 0;
 }

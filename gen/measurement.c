@@ -1,6 +1,7 @@
 /* measurement: raw memory measurements, read strictly from JSON (docs/formats.md §3). */
 #include "measurement.h"
 #include "jsonread.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -51,15 +52,6 @@ const gs_kv *gs_measurement_dim(const gs_measurement *m, const char *name)
 		if (strcmp(m->dims[i].name, name) == 0)
 			return &m->dims[i];
 	return NULL;
-}
-
-static void *S_calloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		abort();
-	return p;
 }
 
 static void S_free_kvs(gs_kv *kv, size_t n)
@@ -142,7 +134,7 @@ static void S_read_map(gs_jr *r, json_t *obj, const char *path, int allow_number
 
 	if (gs_jr_v_object(r, obj, path, NULL) != 0)
 		return;
-	kv = S_calloc(json_object_size(obj), sizeof(*kv));
+	kv = gs_xcalloc(json_object_size(obj), sizeof(*kv));
 	json_object_foreach(obj, key, val) {
 		char *kp = gs_jr_path_key(path, key);
 		gs_kv e;
@@ -201,7 +193,7 @@ static void S_read_devices(gs_jr *r, gs_measurement *m, json_t *env, const char 
 
 	if (gs_jr_array(r, env, ep, "devices", GS_JR_REQUIRED, &arr, &ap) != 1)
 		return;
-	m->devices = S_calloc(json_array_size(arr), sizeof(*m->devices));
+	m->devices = gs_xcalloc(json_array_size(arr), sizeof(*m->devices));
 	for (i = 0; i < json_array_size(arr); i++) {
 		json_t *o = json_array_get(arr, i);
 		char *ip = gs_jr_path_index(ap, i);
@@ -350,7 +342,7 @@ static void S_read_phases(gs_jr *r, gs_measurement *m, json_t *root)
 		return;
 	if (json_array_size(arr) == 0)
 		gs_jr_error(r, ap, "expected at least one phase");
-	m->phases = S_calloc(json_array_size(arr), sizeof(*m->phases));
+	m->phases = gs_xcalloc(json_array_size(arr), sizeof(*m->phases));
 	for (i = 0; i < json_array_size(arr); i++) {
 		json_t *o = json_array_get(arr, i);
 		char *ip = gs_jr_path_index(ap, i);

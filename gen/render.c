@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "datadir.h"
+#include "util.h"
 #include "outfile.h"
 #include "verdict.h"
 
@@ -17,9 +18,7 @@ void gs_str_append(char **buf, size_t *len, size_t *cap, const char *s)
 	if (*len + n + 1 > *cap) {
 		while (*len + n + 1 > *cap)
 			*cap = *cap ? *cap * 2 : 4096;
-		*buf = realloc(*buf, *cap);
-		if (!*buf)
-			abort();
+		*buf = gs_xrealloc(*buf, *cap);
 	}
 	memcpy(*buf + *len, s, n + 1);
 	*len += n;
@@ -96,9 +95,7 @@ char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 		}
 		{
 			size_t n = (size_t)(open - p);
-			char *chunk = malloc(n + 1);
-			if (!chunk)
-				abort();
+			char *chunk = gs_xmalloc(n + 1);
 			memcpy(chunk, p, n);
 			chunk[n] = '\0';
 			gs_str_append(&out, &len, &cap, chunk);
@@ -218,9 +215,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	json_decref(root);
 	if (out) {
 		size_t n = strlen(out);
-		char *o2 = realloc(out, n + 2);
-		if (!o2)
-			abort();
+		char *o2 = gs_xrealloc(out, n + 2);
 		o2[n] = '\n';
 		o2[n + 1] = '\0';
 		out = o2;
@@ -240,10 +235,7 @@ char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
 
 	if (gs_doc_init(&doc))
 		return NULL;
-	title = malloc(strlen(in->w->title) + 64);
-	if (!title)
-		abort();
-	sprintf(title, "%s", in->w->title);
+	title = gs_xstrdup(in->w->title);
 	gs_doc_heading(doc.root, 3, title);
 	free(title);
 	if (d->synthetic) {

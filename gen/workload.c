@@ -1,6 +1,7 @@
 /* workload: the workload sheet, read strictly from JSON (docs/formats.md §1). */
 #include "workload.h"
 #include "jsonread.h"
+#include "util.h"
 #include "quantity.h"
 
 #include <stdlib.h>
@@ -57,15 +58,6 @@ uint64_t gs_workload_dim(const gs_workload *w, const char *name, int *found)
 	if (found)
 		*found = 0;
 	return 0;
-}
-
-static void *S_calloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		abort();
-	return p;
 }
 
 static void S_free_items(gs_item *items, size_t n)
@@ -171,7 +163,7 @@ static void S_read_dims(gs_jr *r, json_t *obj, const char *path,
 		return;
 	gs_jr_object(r, obj, path, "extra", GS_JR_OPTIONAL, NULL, &extra, &xpath);
 	cap = 8 + (extra ? json_object_size(extra) : 0);
-	dims = S_calloc(cap, sizeof(*dims));
+	dims = gs_xcalloc(cap, sizeof(*dims));
 	for (i = 0; S_dim_names[i]; i++) {
 		uint64_t v;
 		if (gs_jr_uint(r, obj, path, S_dim_names[i], GS_JR_OPTIONAL, 1, S_MAX, &v) == 1) {
@@ -181,7 +173,7 @@ static void S_read_dims(gs_jr *r, json_t *obj, const char *path,
 		}
 	}
 	if (extra) {
-		const char **keys = S_calloc(json_object_size(extra), sizeof(*keys));
+		const char **keys = gs_xcalloc(json_object_size(extra), sizeof(*keys));
 		size_t nk = 0, k;
 		const char *key;
 		json_t *val;
@@ -223,7 +215,7 @@ static void S_read_items(gs_jr *r, json_t *arr, const char *path,
 	size_t i, n = 0;
 	gs_item *items;
 
-	items = S_calloc(json_array_size(arr), sizeof(*items));
+	items = gs_xcalloc(json_array_size(arr), sizeof(*items));
 	for (i = 0; i < json_array_size(arr); i++) {
 		json_t *o = json_array_get(arr, i);
 		char *ip = gs_jr_path_index(path, i);
@@ -549,7 +541,7 @@ static void S_read_evidence(gs_jr *r, gs_workload *w, json_t *root)
 
 	if (gs_jr_array(r, root, "$", "evidence", GS_JR_OPTIONAL, &arr, &ap) != 1)
 		return;
-	w->evidence = S_calloc(json_array_size(arr), sizeof(*w->evidence));
+	w->evidence = gs_xcalloc(json_array_size(arr), sizeof(*w->evidence));
 	for (i = 0; i < json_array_size(arr); i++) {
 		json_t *o = json_array_get(arr, i);
 		char *ip = gs_jr_path_index(ap, i);
@@ -571,9 +563,7 @@ static void S_read_evidence(gs_jr *r, gs_workload *w, json_t *root)
 		}
 		if (ok) {
 			size_t dl = S_dir_len(w->path), fl = strlen(e.file);
-			e.path = malloc(dl + fl + 1);
-			if (!e.path)
-				abort();
+			e.path = gs_xmalloc(dl + fl + 1);
 			memcpy(e.path, w->path, dl);
 			memcpy(e.path + dl, e.file, fl + 1);
 			w->evidence[n++] = e;
@@ -598,7 +588,7 @@ static void S_read_candidates(gs_jr *r, gs_workload *w, json_t *root)
 		return;
 	if (json_array_size(arr) == 0)
 		gs_jr_error(r, ap, "expected at least one offer id (leave \"candidates\" out to compare every offer)");
-	w->candidates = S_calloc(json_array_size(arr) + 1, sizeof(*w->candidates));
+	w->candidates = gs_xcalloc(json_array_size(arr) + 1, sizeof(*w->candidates));
 	for (i = 0; i < json_array_size(arr); i++) {
 		char *ip = gs_jr_path_index(ap, i);
 		char *id = NULL;
