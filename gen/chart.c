@@ -2,6 +2,8 @@
 #include "chart.h"
 
 #include <cairo.h>
+#include <png.h>
+#include <setjmp.h>
 #include <cairo-ft.h>
 #include <cairo-svg.h>
 #include <stdio.h>
@@ -519,6 +521,74 @@ static cairo_status_t S_write(void *closure, const unsigned char *data,
 }
 
 /*
+ * PNG through libpng rather than cairo_surface_write_to_png_stream: Cairo
+ * always compresses hard and tries every filter, which was half of the time
+ * of a sheet. Charts are flat colours on white: the Sub filter with fast
+ * deflate gives nearly the same size several times faster. RGB24 pixels are
+ * 0x00RRGGBB in native order; the PNG is 8-bit RGB, no alpha, no time chunk,
+ * so the bytes depend only on the pixels.
+ */
+static void S_png_write(png_structp png, png_bytep data, size_t n)
+{
+	if (S_sink_put(png_get_io_ptr(png), data, n))
+		png_error(png, "out of memory");
+}
+
+static void S_png_flush(png_structp png)
+{
+	(void)png;
+}
+
+static int S_png_encode(cairo_surface_t *s, S_sink *out)
+{
+	png_structp png;
+	png_infop info;
+	const unsigned char *px;
+	unsigned char *row;
+	int w, h, stride, y, x;
+
+	cairo_surface_flush(s);
+	px = cairo_image_surface_get_data(s);
+	w = cairo_image_surface_get_width(s);
+	h = cairo_image_surface_get_height(s);
+	stride = cairo_image_surface_get_stride(s);
+	if (!px || w <= 0 || h <= 0)
+		return -1;
+	row = malloc((size_t)w * 3);
+	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	info = png ? png_create_info_struct(png) : NULL;
+	if (!row || !png || !info) {
+		png_destroy_write_struct(&png, info ? &info : NULL);
+		free(row);
+		return -1;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, &info);
+		free(row);
+		return -1;
+	}
+	png_set_write_fn(png, out, S_png_write, S_png_flush);
+	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB,
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+	png_set_compression_level(png, 3);
+	png_write_info(png, info);
+	for (y = 0; y < h; y++) {
+		const uint32_t *src = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
+		for (x = 0; x < w; x++) {
+			row[3 * x] = (unsigned char)(src[x] >> 16);
+			row[3 * x + 1] = (unsigned char)(src[x] >> 8);
+			row[3 * x + 2] = (unsigned char)src[x];
+		}
+		png_write_row(png, row);
+	}
+	png_write_end(png, info);
+	png_destroy_write_struct(&png, &info);
+	free(row);
+	return out->failed ? -1 : 0;
+}
+
+/*
  * Renumber "surfaceN" (Cairo's process-wide surface ids, in id="" and
  * href="#") from 1 in order of first appearance.
  */
@@ -636,8 +706,7 @@ static int S_render(S_draw_fn draw, const void *arg, gs_chart_out *out)
 
 	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, S_W, S_H);
 	rc = S_draw_on(s, draw, arg);
-	if (rc == 0 && (cairo_surface_write_to_png_stream(s, S_write, &png) !=
-			CAIRO_STATUS_SUCCESS || png.failed))
+	if (rc == 0 && S_png_encode(s, &png))
 		rc = -1;
 	cairo_surface_destroy(s);
 	if (rc)

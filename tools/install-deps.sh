@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 pkgs="build-essential cmake pkg-config libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
-      libjansson-dev libcairo2-dev nettle-dev fonts-dejavu-core"
+      libjansson-dev libcairo2-dev libpng-dev nettle-dev fonts-dejavu-core"
 if [ "${1:-}" = "--test" ]; then
 	pkgs="$pkgs libxml2-utils chromium nodejs npm ca-certificates"
 fi
