@@ -138,6 +138,17 @@ static char *S_counter(S_ctx *c, gs_opt_u64 v)
 	return gs_xasprintf("%s (%s B)", gs_fmt_gib(g, v.v, c->lang), gs_fmt_int(b, v.v, c->lang));
 }
 
+/* Is the evidence a verdict names a synthetic measurement of this sheet? */
+static int S_evidence_synthetic(S_ctx *c, const char *file)
+{
+	size_t i;
+
+	for (i = 0; file && i < c->in->nev; i++)
+		if (strcmp(c->in->ev[i].ref->file, file) == 0)
+			return c->in->ev[i].m->synthetic;
+	return 0;
+}
+
 static void S_cell_owned(cmark_node *row, char *text)
 {
 	gs_doc_cell_text(row, text);
@@ -1034,8 +1045,10 @@ static void S_candidates(S_ctx *c)
 					 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 					    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared" : "cap.nominal")));
 		for (q = 0; q < GS_REQ_COUNT; q++)
-			S_cell_owned(r, gs_xasprintf("%s %s", gs_sheet_verdict_symbol(cd->v[q].kind),
-						 S_verdict_word(c, cd->v[q].kind)));
+			S_cell_owned(r, gs_xasprintf("%s %s%s", gs_sheet_verdict_symbol(cd->v[q].kind),
+						     S_verdict_word(c, cd->v[q].kind),
+						     S_evidence_synthetic(c, cd->v[q].evidence)
+							     ? TR("verdict.synthetic_suffix") : ""));
 		if (cd->plan) {
 			char m[GS_FMT_MAX];
 			S_cell_owned(r, gs_xasprintf("%s %s", gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency));
@@ -1083,6 +1096,10 @@ static void S_candidates(S_ctx *c)
 				gs_doc_code(p, v->evidence);
 				if (v->evidence_date)
 					gs_doc_textf(p, " (%s)", v->evidence_date);
+				if (S_evidence_synthetic(c, v->evidence)) {
+					gs_doc_text(p, " ");
+					gs_doc_strong(p, TR("synthetic.short"));
+				}
 				gs_doc_text(p, ".");
 			}
 			if (v->missing)

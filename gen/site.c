@@ -168,7 +168,7 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 		p = gs_doc_para(doc.root);
 		gs_doc_text(p, gs_tr(t, "site.intro"));
 		p = gs_doc_para(doc.root);
-		gs_doc_textf(p, "%s %s %s, %s %s.", gs_tr(t, "site.legend"),
+		gs_doc_textf(p, "%s %s %s, %s %s,", gs_tr(t, "site.legend"),
 			     S_status_symbol(0), gs_tr(t, "overall.retained"), S_status_symbol(1),
 			     gs_tr(t, "overall.preselected"));
 		gs_doc_textf(p, " %s %s, %s %s.", S_status_symbol(2), gs_tr(t, "overall.excluded"),
