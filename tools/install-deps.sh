@@ -9,7 +9,10 @@ export DEBIAN_FRONTEND=noninteractive
 pkgs="build-essential cmake pkg-config libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
       libjansson-dev libcairo2-dev libpng-dev nettle-dev fonts-dejavu-core"
 if [ "${1:-}" = "--test" ]; then
-	pkgs="$pkgs libxml2-utils chromium nodejs npm ca-certificates"
+	pkgs="$pkgs libxml2-utils chromium ca-certificates"
+	# Node.js and npm: Debian's, unless the machine already has a Node.js
+	# with its own npm (whose package conflicts with Debian's npm).
+	command -v npm >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
 fi
 apt-get update -q
 # shellcheck disable=SC2086
