@@ -82,6 +82,12 @@ static char *S_reason(S_ctx *c, const gs_verdict *v)
 		} else if (strncmp(p, "{margin}", 8) == 0) {
 			piece = v->has_margin ? S_signed_gib(c, v->margin) : gs_xstrdup(TR("word.missing"));
 			skip = 8;
+		} else if (strncmp(p, "{cost}", 6) == 0 || strncmp(p, "{budget}", 8) == 0) {
+			char m[GS_FMT_MAX];
+			int is_cost = p[1] == 'c';
+			piece = v->has_money ? gs_xstrdup(gs_fmt_money(m, is_cost ? v->cost : v->budget, c->lang))
+					     : gs_xstrdup(TR("word.missing"));
+			skip = is_cost ? 6 : 8;
 		} else if (strncmp(p, "{s1}", 4) == 0) {
 			piece = gs_xstrdup(v->s1 ? v->s1 : TR("word.missing"));
 			skip = 4;

@@ -490,6 +490,9 @@ static void S_budget(const gs_workload *w, gs_candidate *c)
 		v = S_v(c->cost <= w->budget_hundredths ? GS_V_ADMISSIBLE : GS_V_EXCLUDE,
 			c->cost <= w->budget_hundredths ? "why.budget.within" : "why.budget.over");
 		v.s1 = c->plan->currency;
+		v.cost = c->cost;
+		v.budget = w->budget_hundredths;
+		v.has_money = 1;
 		v.evidence = c->plan->claim.source;
 		v.evidence_date = c->plan->claim.date;
 	}

@@ -54,6 +54,8 @@ typedef struct {
 	int64_t margin;         /* signed bytes, when has_margin */
 	int has_margin;
 	const char *s1, *s2;    /* strings cited by the reason, borrowed */
+	int64_t cost, budget;   /* money cited by a budget reason, hundredths (has_money) */
+	int has_money;
 	const char *evidence;   /* file of the evidence, borrowed, or NULL */
 	const char *evidence_date;  /* its date or version, or NULL */
 	const char *missing;    /* label key of what would confirm it, or NULL */
