@@ -101,7 +101,7 @@ int gs_cmd_estimate(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *ptext = NULL, *btext = NULL, *rtext = NULL, *ftext = NULL;
-	int json = 0, c, rc = GS_EXIT_INVALID;
+	int json = 0, c;
 	gs_lang lang = GS_LANG_EN;
 	uint64_t params, bits, reserve, weights, envelope;
 	unsigned fbits[GS_MAX_FORMATS];
@@ -216,8 +216,7 @@ int gs_cmd_estimate(int argc, char **argv)
 		printf("\n%s\n", gs_tr(&t, "est.format_note"));
 	}
 	gs_strings_release(&t);
-	rc = GS_EXIT_OK;
-	return rc;
+	return GS_EXIT_OK;
 }
 
 int gs_cmd_kv(int argc, char **argv)

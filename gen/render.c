@@ -229,15 +229,13 @@ char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
 	const gs_strings *t = in->t;
 	gs_doc doc;
 	cmark_node *p, *list;
-	char *title, *out;
+	char *out;
 	size_t i, shown = 0;
 	int r;
 
 	if (gs_doc_init(&doc))
 		return NULL;
-	title = gs_xstrdup(in->w->title);
-	gs_doc_heading(doc.root, 3, title);
-	free(title);
+	gs_doc_heading(doc.root, 3, in->w->title);
 	if (d->synthetic) {
 		p = gs_doc_para(gs_doc_quote(doc.root));
 		gs_doc_strong(p, gs_tr(t, "synthetic.title"));

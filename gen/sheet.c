@@ -20,6 +20,11 @@ typedef struct {
 
 #define TR(key) gs_tr(c->t, key)
 
+/* Label of each requirement, indexed by gs_req. */
+static const char *const S_req_keys[GS_REQ_COUNT] = {
+	"req.memory", "req.software", "req.calendar", "req.budget", "req.quality", "req.host"
+};
+
 const char *gs_sheet_verdict_symbol(gs_verdict_kind k)
 {
 	switch (k) {
@@ -438,10 +443,6 @@ static void S_sizing(S_ctx *c)
 		S_cell_owned(r, gs_xasprintf("%s — %s", TR("size.kv"), TR("size.kv_none")));
 	S_size_cells(c, r, s->kv);
 	if (w->task != GS_TASK_INFERENCE) {
-		if (w->has_trainable_parameters) {
-			p = gs_doc_para(c->root);
-			(void)p;
-		}
 		for (i = 0; i < w->ntraining; i++) {
 			r = gs_doc_row(tb);
 			S_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.training_item"),
@@ -1021,8 +1022,7 @@ static void S_candidates(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
 	const char *h[GS_REQ_COUNT + 4];
-	static const char *const rk[GS_REQ_COUNT] = { "req.memory", "req.software", "req.calendar",
-						      "req.budget", "req.quality", "req.host" };
+	const char *const *rk = S_req_keys;
 	cmark_node *tb, *r, *p;
 	size_t i;
 	int q;
@@ -1123,7 +1123,7 @@ static void S_decision(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
 	cmark_node *list, *p;
-	size_t i, rank = 0;
+	size_t i;
 
 	gs_doc_heading(c->root, 2, TR("sec.decision"));
 	p = gs_doc_para(c->root);
@@ -1146,7 +1146,6 @@ static void S_decision(S_ctx *c)
 				gs_doc_textf(p, "; %s %s", TR("cand.margin"), mg);
 				free(mg);
 			}
-			rank++;
 		}
 		p = gs_doc_para(c->root);
 		gs_doc_strong(p, TR("decision.choice"));
@@ -1159,9 +1158,7 @@ static void S_decision(S_ctx *c)
 			for (i = 0; i < d->ncands; i++) {
 				const gs_candidate *cd = &d->cands[d->order[i]];
 				int q, k = 0;
-				static const char *const rk[GS_REQ_COUNT] = {
-					"req.memory", "req.software", "req.calendar",
-					"req.budget", "req.quality", "req.host" };
+				const char *const *rk = S_req_keys;
 				if (cd->excluded)
 					continue;
 				p = gs_doc_item(list);
@@ -1174,7 +1171,6 @@ static void S_decision(S_ctx *c)
 			}
 		}
 	}
-	(void)rank;
 }
 
 static void S_invalidate(S_ctx *c)
