@@ -260,9 +260,28 @@ char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
 		for (r = 0; r < GS_REQ_COUNT; r++)
 			if (c->v[r].kind == GS_V_TO_CONFIRM) {
 				gs_doc_textf(p, "%s%s", k++ ? ", " : gs_tr(t, "summary.to_confirm"),
-					     gs_req_id((gs_req)r));
+					     gs_sheet_req_label(t, (gs_req)r));
 			}
 		shown++;
+	}
+	/* The excluded, with what excludes them, within the same bound. */
+	for (i = 0; i < d->ncands && shown < 50; i++) {
+		const gs_candidate *c = &d->cands[d->order[i]];
+		int k = 0;
+		if (!c->excluded)
+			continue;
+		p = gs_doc_item(list);
+		gs_doc_code(p, c->offer->id);
+		gs_doc_textf(p, " %s", gs_tr(t, "overall.excluded"));
+		for (r = 0; r < GS_REQ_COUNT; r++)
+			if (c->v[r].kind == GS_V_EXCLUDE)
+				gs_doc_textf(p, "%s%s", k++ ? ", " : gs_tr(t, "summary.excluded_by"),
+					     gs_sheet_req_label(t, (gs_req)r));
+		shown++;
+	}
+	if (shown == 50 && d->ncands > 50) {
+		p = gs_doc_para(doc.root);
+		gs_doc_textf(p, "%s %zu.", gs_tr(t, "summary.more"), d->ncands - shown);
 	}
 	p = gs_doc_para(doc.root);
 	gs_doc_text(p, gs_tr(t, "summary.full_sheet"));

@@ -1281,6 +1281,11 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 	return 0;
 }
 
+const char *gs_sheet_req_label(const gs_strings *t, gs_req r)
+{
+	return gs_tr(t, S_req_keys[r]);
+}
+
 char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v)
 {
 	S_ctx ctx;

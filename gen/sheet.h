@@ -48,6 +48,8 @@ void gs_sheet_release(gs_sheet *s);
 /* "admissible" / "admisible"... with a symbol, for cells: "✔ admissible". */
 const char *gs_sheet_verdict_symbol(gs_verdict_kind k);
 
+/* "Memory", "Memoria"...: the label of a requirement. */
+const char *gs_sheet_req_label(const gs_strings *t, gs_req r);
 /* The reason of a verdict in words (figures formatted). Caller frees. */
 char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v);
 
