@@ -492,6 +492,19 @@ static void S_sizing(S_ctx *c)
 	}
 }
 
+/* One row of a chart's data table: label | kind | bytes | GiB | provenance. */
+static void S_data_row(S_ctx *c, cmark_node *tb, const char *label, const char *kind_key, gs_qty q)
+{
+	char a[GS_FMT_MAX];
+	cmark_node *r = gs_doc_row(tb);
+
+	gs_doc_cell_text(r, label);
+	gs_doc_cell_text(r, TR(kind_key));
+	gs_doc_cell_text(r, gs_fmt_int(a, q.bytes, c->lang));
+	gs_doc_cell_text(r, gs_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
+	gs_doc_cell_text(r, S_prov(c, q.prov));
+}
+
 static void S_budget_chart(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
@@ -505,7 +518,7 @@ static void S_budget_chart(S_ctx *c)
 	gs_chart_text ct;
 	gs_chart_out o;
 	const char *h[5];
-	cmark_node *tb, *r;
+	cmark_node *tb;
 
 	segs[ns].label = TR("size.weights");
 	segs[ns++].value = s->weights;
@@ -582,33 +595,12 @@ static void S_budget_chart(S_ctx *c)
 	h[3] = TR("col.gib");
 	h[4] = TR("col.provenance");
 	tb = gs_doc_table(c->doc, c->root, TR("cap.budget_data"), 5, h);
-	for (i = 0; i < ns; i++) {
-		char a[GS_FMT_MAX];
-		r = gs_doc_row(tb);
-		gs_doc_cell_text(r, segs[i].label);
-		gs_doc_cell_text(r, TR("chart.kind_segment"));
-		gs_doc_cell_text(r, gs_fmt_int(a, segs[i].value.bytes, c->lang));
-		gs_doc_cell_text(r, gs_fmt_fixed2(a, segs[i].value.bytes, GS_GIB, c->lang));
-		gs_doc_cell_text(r, S_prov(c, segs[i].value.prov));
-	}
-	for (i = 0; i < nc; i++) {
-		char a[GS_FMT_MAX];
-		r = gs_doc_row(tb);
-		gs_doc_cell_text(r, caps[i].label);
-		gs_doc_cell_text(r, TR("chart.kind_capacity"));
-		gs_doc_cell_text(r, gs_fmt_int(a, caps[i].value.bytes, c->lang));
-		gs_doc_cell_text(r, gs_fmt_fixed2(a, caps[i].value.bytes, GS_GIB, c->lang));
-		gs_doc_cell_text(r, S_prov(c, caps[i].value.prov));
-	}
-	for (i = 0; i < np; i++) {
-		char a[GS_FMT_MAX];
-		r = gs_doc_row(tb);
-		gs_doc_cell_text(r, peaks[i].label);
-		gs_doc_cell_text(r, TR("chart.kind_peak"));
-		gs_doc_cell_text(r, gs_fmt_int(a, peaks[i].value.bytes, c->lang));
-		gs_doc_cell_text(r, gs_fmt_fixed2(a, peaks[i].value.bytes, GS_GIB, c->lang));
-		gs_doc_cell_text(r, S_prov(c, peaks[i].value.prov));
-	}
+	for (i = 0; i < ns; i++)
+		S_data_row(c, tb, segs[i].label, "chart.kind_segment", segs[i].value);
+	for (i = 0; i < nc; i++)
+		S_data_row(c, tb, caps[i].label, "chart.kind_capacity", caps[i].value);
+	for (i = 0; i < np; i++)
+		S_data_row(c, tb, peaks[i].label, "chart.kind_peak", peaks[i].value);
 	for (i = 0; i < nl; i++)
 		free(labels[i]);
 	free(labels);

@@ -396,42 +396,34 @@ static void S_calendar(const gs_workload *w, gs_candidate *c)
 	case GS_AVAIL_WINDOW: {
 		long start = S_days(w->campaign_start);
 		long end = start + (long)w->campaign_days - 1;
-		if (S_days(a->from) <= start && end <= S_days(a->to)) {
-			v = S_v(GS_V_ADMISSIBLE, "why.calendar.window_covers");
-			v.missing = NULL;
-		} else {
-			v = S_v(GS_V_TO_CONFIRM, "why.calendar.window_misses");
-			v.missing = "missing.calendar";
-		}
+		int covers = S_days(a->from) <= start && end <= S_days(a->to);
+		v = S_v(covers ? GS_V_ADMISSIBLE : GS_V_TO_CONFIRM,
+			covers ? "why.calendar.window_covers" : "why.calendar.window_misses");
+		v.missing = covers ? NULL : "missing.calendar";
 		v.s1 = a->from;
 		v.s2 = a->to;
-		v.evidence = a->claim.source;
-		v.evidence_date = a->claim.date;
 		break;
 	}
 	case GS_AVAIL_STOCK:
 		v = S_v(GS_V_TO_CONFIRM, "why.calendar.stock_only");
-		v.evidence = a->claim.source;
-		v.evidence_date = a->claim.date;
 		v.missing = "missing.calendar";
 		break;
 	case GS_AVAIL_UNAVAILABLE:
 		v = S_v(GS_V_EXCLUDE, "why.calendar.unavailable");
-		v.evidence = a->claim.source;
-		v.evidence_date = a->claim.date;
 		break;
 	case GS_AVAIL_ON_REQUEST:
 		v = S_v(GS_V_TO_CONFIRM, "why.calendar.on_request");
-		v.evidence = a->claim.source;
-		v.evidence_date = a->claim.date;
 		v.missing = "missing.calendar";
 		break;
 	case GS_AVAIL_UNKNOWN:
 	default:
-		v = S_v(GS_V_TO_CONFIRM, "why.calendar.unknown");
-		v.missing = "missing.calendar";
-		break;
+		c->v[GS_REQ_CALENDAR] = S_v(GS_V_TO_CONFIRM, "why.calendar.unknown");
+		c->v[GS_REQ_CALENDAR].missing = "missing.calendar";
+		return;
 	}
+	/* Every documented availability cites its claim. */
+	v.evidence = a->claim.source;
+	v.evidence_date = a->claim.date;
 	c->v[GS_REQ_CALENDAR] = v;
 }
 
