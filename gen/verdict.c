@@ -170,6 +170,19 @@ static gs_verdict S_v(gs_verdict_kind k, const char *why)
 
 /*** memory ***/
 
+/* capacity - need as a signed count of bytes, saturated at the int64 range. */
+static int64_t S_margin(uint64_t capacity, uint64_t need)
+{
+	uint64_t d;
+
+	if (capacity >= need) {
+		d = capacity - need;
+		return d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
+	}
+	d = need - capacity;
+	return d > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)d;
+}
+
 static void S_memory(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 		     size_t nev, gs_candidate *c)
 {
@@ -268,7 +281,7 @@ static void S_memory(const gs_workload *w, const gs_sizing *s, const gs_evidence
 	if (obs.present) {
 		c->need = obs;
 		c->need_from = best;
-		c->margin = (int64_t)c->capacity.bytes - (int64_t)obs.bytes;
+		c->margin = S_margin(c->capacity.bytes, obs.bytes);
 		c->has_margin = 1;
 		if (S_devices_used(best->m) > 1 && !w->placement) {
 			gs_verdict v = S_v(GS_V_TO_CONFIRM, "why.memory.multi_card_no_placement");
@@ -302,7 +315,7 @@ static void S_memory(const gs_workload *w, const gs_sizing *s, const gs_evidence
 
 	/* Only the calculation: at best to confirm, with the margin shown. */
 	c->need = s->need;
-	c->margin = (int64_t)c->capacity.bytes - (int64_t)s->need.bytes;
+	c->margin = S_margin(c->capacity.bytes, s->need.bytes);
 	c->has_margin = 1;
 	{
 		gs_verdict v;
@@ -440,7 +453,7 @@ static void S_cost(const gs_workload *w, gs_candidate *c)
 		return;
 	for (i = 0; i < o->nplans; i++) {
 		const gs_plan *p = &o->plans[i];
-		uint64_t units = (hours + p->hours - 1) / p->hours, cost;
+		uint64_t units = hours / p->hours + (hours % p->hours != 0), cost;
 
 		if (gs_mul_u64(units, (uint64_t)p->price_hundredths, &cost) || cost > INT64_MAX)
 			continue;
