@@ -147,7 +147,11 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
 		bits[nbits++] = defaults[i];
 	if (w->storage_bits != 16 && w->storage_bits != 8 && w->storage_bits != 4) {
-		bits[nbits++] = w->storage_bits;
+		/* Keep the table in decreasing bits: insert the workload's own. */
+		for (i = nbits; i > 0 && bits[i - 1] < w->storage_bits; i--)
+			bits[i] = bits[i - 1];
+		bits[i] = w->storage_bits;
+		nbits++;
 	}
 	if (gs_format_table(w->parameters, s->reserve.bytes, bits, nbits, s->formats))
 		return S_fail(err, errlen, "the format table");
