@@ -274,6 +274,26 @@ static void S_decision_summary(S_ctx *c)
 	} else {
 		gs_doc_text(p, TR("decision.none"));
 	}
+	/* The excluded, each with the requirements that exclude it. */
+	k = 0;
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		int q, n = 0;
+		if (!cd->excluded)
+			continue;
+		if (k++)
+			gs_doc_text(p, ", ");
+		else
+			gs_doc_textf(p, " %s ", TR("decision.excluded"));
+		gs_doc_code(p, S_offer_label(cd->offer));
+		gs_doc_text(p, " (");
+		for (q = 0; q < GS_REQ_COUNT; q++)
+			if (cd->v[q].kind == GS_V_EXCLUDE)
+				gs_doc_textf(p, "%s%s", n++ ? ", " : "", TR(S_req_keys[q]));
+		gs_doc_text(p, ")");
+	}
+	if (k)
+		gs_doc_text(p, ".");
 }
 
 static void S_identity(S_ctx *c)
