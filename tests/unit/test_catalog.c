@@ -13,50 +13,11 @@
 
 #include <libxml/parser.h>
 
+#include "check.h"
+
 #ifndef GS_TEST_SOURCE_DIR
 #error "GS_TEST_SOURCE_DIR must name the source tree"
 #endif
-
-static int S_failed, S_run;
-
-#define OK(cond) S_ok((cond), #cond, __FILE__, __LINE__)
-#define INT_EQ(a, b) S_int_eq((long long)(a), (long long)(b), #a, __FILE__, __LINE__)
-#define STR_EQ(a, b) S_str_eq((a), (b), #a, __FILE__, __LINE__)
-
-static int S_ok(int cond, const char *what, const char *file, int line)
-{
-	S_run++;
-	if (!cond) {
-		S_failed++;
-		fprintf(stderr, "%s:%d: failed: %s\n", file, line, what);
-	}
-	return cond;
-}
-
-static int S_int_eq(long long a, long long b, const char *what,
-		    const char *file, int line)
-{
-	S_run++;
-	if (a != b) {
-		S_failed++;
-		fprintf(stderr, "%s:%d: %s is %lld, expected %lld\n", file, line, what, a, b);
-		return 0;
-	}
-	return 1;
-}
-
-static int S_str_eq(const char *a, const char *b, const char *what,
-		    const char *file, int line)
-{
-	S_run++;
-	if (!a || !b || strcmp(a, b) != 0) {
-		S_failed++;
-		fprintf(stderr, "%s:%d: %s is '%s', expected '%s'\n", file, line, what,
-			a ? a : "(null)", b ? b : "(null)");
-		return 0;
-	}
-	return 1;
-}
 
 static char S_schema[4096];
 
@@ -71,13 +32,13 @@ static const char *S_src(char *buf, size_t size, const char *rel)
 static void S_check_seed_plan(const gs_offer *o, int64_t hundredths,
 			      const char *source)
 {
-	if (!OK(o != NULL) || !INT_EQ(o->nplans, 1))
+	if (!CHECK(o != NULL) || !CHECK_INT(o->nplans, 1))
 		return;
-	INT_EQ(o->plans[0].hours, 72);
-	INT_EQ(o->plans[0].price_hundredths, hundredths);
-	STR_EQ(o->plans[0].currency, "USD");
-	STR_EQ(o->plans[0].claim.source, source);
-	STR_EQ(o->plans[0].claim.date, "2026-11-01");
+	CHECK_INT(o->plans[0].hours, 72);
+	CHECK_INT(o->plans[0].price_hundredths, hundredths);
+	CHECK_STR(o->plans[0].currency, "USD");
+	CHECK_STR(o->plans[0].claim.source, source);
+	CHECK_STR(o->plans[0].claim.date, "2026-11-01");
 }
 
 static void test_bundled_catalog(void)
@@ -89,68 +50,68 @@ static void test_bundled_catalog(void)
 	size_t i;
 
 	S_src(path, sizeof(path), "catalog/offers.xml");
-	INT_EQ(gs_catalog_read(path, S_schema, &c, &d), 0);
-	INT_EQ(gs_diag_count(&d), 0);
+	CHECK_INT(gs_catalog_read(path, S_schema, &c, &d), 0);
+	CHECK_INT(gs_diag_count(&d), 0);
 	gs_diag_print(&d, stderr);
-	OK(c.noffers >= 10);
+	CHECK(c.noffers >= 10);
 
 	o = gs_catalog_find(&c, "rtx4090-1x");
-	if (OK(o != NULL)) {
-		STR_EQ(o->gpu_model, "RTX 4090");
-		STR_EQ(o->provider, "IteraGPU");
-		STR_EQ(o->segment, "workstation");
-		INT_EQ(o->cards, 1);
-		STR_EQ(o->nominal_gb_text, "24");
-		OK(o->nominal_bytes == UINT64_C(24000000000));
-		STR_EQ(o->memory_claim.source,
+	if (CHECK(o != NULL)) {
+		CHECK_STR(o->gpu_model, "RTX 4090");
+		CHECK_STR(o->provider, "IteraGPU");
+		CHECK_STR(o->segment, "workstation");
+		CHECK_INT(o->cards, 1);
+		CHECK_STR(o->nominal_gb_text, "24");
+		CHECK_U64(o->nominal_bytes, UINT64_C(24000000000));
+		CHECK_STR(o->memory_claim.source,
 		       "IteraGPU GPU sheet: RTX 4090 \xe2\x80\x94 lot, capacity and plans");
-		STR_EQ(o->memory_claim.date, "2026-11-01");
+		CHECK_STR(o->memory_claim.date, "2026-11-01");
 		/* the seed says nothing of these: they stay unknown */
-		INT_EQ(o->has_declared_bytes, 0);
-		INT_EQ(o->availability.kind, GS_AVAIL_UNKNOWN);
-		INT_EQ(o->nsoftware, 0);
-		INT_EQ(o->has_host_ram, 0);
-		OK(o->interconnect == NULL);
+		CHECK_INT(o->has_declared_bytes, 0);
+		CHECK_INT(o->availability.kind, GS_AVAIL_UNKNOWN);
+		CHECK_INT(o->nsoftware, 0);
+		CHECK_INT(o->has_host_ram, 0);
+		CHECK(o->interconnect == NULL);
 	}
 	S_check_seed_plan(o, 4714,
 			  "IteraGPU GPU sheet: RTX 4090 \xe2\x80\x94 lot, capacity and plans");
 
 	o = gs_catalog_find(&c, "rtx6000ada-1x");
-	if (OK(o != NULL)) {
-		STR_EQ(o->gpu_model, "RTX 6000 Ada");
-		INT_EQ(o->cards, 1);
-		OK(o->nominal_bytes == UINT64_C(48000000000));
-		INT_EQ(o->has_declared_bytes, 0);
-		INT_EQ(o->availability.kind, GS_AVAIL_UNKNOWN);
+	if (CHECK(o != NULL)) {
+		CHECK_STR(o->gpu_model, "RTX 6000 Ada");
+		CHECK_INT(o->cards, 1);
+		CHECK_U64(o->nominal_bytes, UINT64_C(48000000000));
+		CHECK_INT(o->has_declared_bytes, 0);
+		CHECK_INT(o->availability.kind, GS_AVAIL_UNKNOWN);
 	}
 	S_check_seed_plan(o, 5571,
 			  "IteraGPU GPU sheet: RTX 6000 Ada \xe2\x80\x94 lot, capacity and plans");
 
 	o = gs_catalog_find(&c, "h200-1x");
-	if (OK(o != NULL)) {
-		OK(o->nominal_bytes == UINT64_C(141000000000));
-		STR_EQ(o->segment, "data-centre");
-		OK(o->provider == NULL);
+	if (CHECK(o != NULL)) {
+		CHECK_U64(o->nominal_bytes, UINT64_C(141000000000));
+		CHECK_STR(o->segment, "data-centre");
+		CHECK(o->provider == NULL);
 	}
 	o = gs_catalog_find(&c, "h100-sxm-2x");
-	if (OK(o != NULL)) {
-		INT_EQ(o->cards, 2);
-		OK(o->nominal_bytes == UINT64_C(80000000000));
+	if (CHECK(o != NULL)) {
+		CHECK_INT(o->cards, 2);
+		CHECK_U64(o->nominal_bytes, UINT64_C(80000000000));
 	}
 	o = gs_catalog_find(&c, "mi300x-1x");
-	if (OK(o != NULL))
-		OK(o->nominal_bytes == UINT64_C(192000000000));
-	OK(gs_catalog_find(&c, "no-such-offer") == NULL);
-	OK(gs_catalog_find(&c, NULL) == NULL);
+	if (CHECK(o != NULL))
+		CHECK_U64(o->nominal_bytes, UINT64_C(192000000000));
+	CHECK(gs_catalog_find(&c, "no-such-offer") == NULL);
+	CHECK(gs_catalog_find(&c, NULL) == NULL);
 
 	/* No price is known beyond the seed's: none is invented. */
 	for (i = 0; i < c.noffers; i++) {
 		const gs_offer *x = &c.offers[i];
-		OK(x->id != NULL && x->memory_claim.source && x->memory_claim.date);
-		OK(x->cards > 0 && x->nominal_bytes > 0);
+		CHECK(x->id != NULL && x->memory_claim.source && x->memory_claim.date);
+		CHECK(x->cards > 0 && x->nominal_bytes > 0);
 		if (strcmp(x->id, "rtx4090-1x") != 0 && strcmp(x->id, "rtx6000ada-1x") != 0)
-			INT_EQ(x->nplans, 0);
-		INT_EQ(x->has_declared_bytes, 0);
+			CHECK_INT(x->nplans, 0);
+		CHECK_INT(x->has_declared_bytes, 0);
 	}
 	gs_catalog_release(&c);
 	gs_diag_release(&d);
@@ -216,49 +177,49 @@ static void test_every_element(void)
 	const gs_offer *o;
 	xmlExternalEntityLoader before = xmlGetExternalEntityLoader();
 
-	if (!OK(S_write_temp(path, sizeof(path), S_full) == 0))
+	if (!CHECK(S_write_temp(path, sizeof(path), S_full) == 0))
 		return;
-	INT_EQ(gs_catalog_read(path, S_schema, &c, &d), 0);
+	CHECK_INT(gs_catalog_read(path, S_schema, &c, &d), 0);
 	gs_diag_print(&d, stderr);
-	OK(xmlGetExternalEntityLoader() == before);
-	STR_EQ(c.title, "full");
-	INT_EQ(c.noffers, 3);
+	CHECK(xmlGetExternalEntityLoader() == before);
+	CHECK_STR(c.title, "full");
+	CHECK_INT(c.noffers, 3);
 	o = gs_catalog_find(&c, "full-2x");
-	if (OK(o != NULL)) {
-		STR_EQ(o->device_name, "NVIDIA H100 80GB HBM3");
-		INT_EQ(o->cards, 2);
-		OK(o->has_declared_bytes && o->declared_bytes == UINT64_MAX);
-		STR_EQ(o->declared_claim.source, "s2");
-		if (INT_EQ(o->nplans, 2)) {
-			INT_EQ(o->plans[0].price_hundredths, 10000);
-			INT_EQ(o->plans[1].price_hundredths, 25050);
-			STR_EQ(o->plans[1].currency, "EUR");
-			STR_EQ(o->plans[1].claim.date, "2000-02-29");
+	if (CHECK(o != NULL)) {
+		CHECK_STR(o->device_name, "NVIDIA H100 80GB HBM3");
+		CHECK_INT(o->cards, 2);
+		CHECK(o->has_declared_bytes && o->declared_bytes == UINT64_MAX);
+		CHECK_STR(o->declared_claim.source, "s2");
+		if (CHECK_INT(o->nplans, 2)) {
+			CHECK_INT(o->plans[0].price_hundredths, 10000);
+			CHECK_INT(o->plans[1].price_hundredths, 25050);
+			CHECK_STR(o->plans[1].currency, "EUR");
+			CHECK_STR(o->plans[1].claim.date, "2000-02-29");
 		}
-		INT_EQ(o->availability.kind, GS_AVAIL_WINDOW);
-		STR_EQ(o->availability.from, "2026-12-01");
-		STR_EQ(o->availability.to, "2026-12-01");
-		STR_EQ(o->availability.claim.source, "s4");
-		if (INT_EQ(o->nsoftware, 2)) {
-			STR_EQ(o->software[0].name, "CUDA 12.4");
-			INT_EQ(o->software[0].installed, 1);
-			INT_EQ(o->software[1].installed, 0);
+		CHECK_INT(o->availability.kind, GS_AVAIL_WINDOW);
+		CHECK_STR(o->availability.from, "2026-12-01");
+		CHECK_STR(o->availability.to, "2026-12-01");
+		CHECK_STR(o->availability.claim.source, "s4");
+		if (CHECK_INT(o->nsoftware, 2)) {
+			CHECK_STR(o->software[0].name, "CUDA 12.4");
+			CHECK_INT(o->software[0].installed, 1);
+			CHECK_INT(o->software[1].installed, 0);
 		}
-		OK(o->has_host_ram && o->host_ram_bytes == UINT64_C(512500000000));
-		STR_EQ(o->interconnect, "NVLink");
-		STR_EQ(o->interconnect_claim.date, "2026-11-06");
-		STR_EQ(o->notes, "a & b");
+		CHECK(o->has_host_ram && o->host_ram_bytes == UINT64_C(512500000000));
+		CHECK_STR(o->interconnect, "NVLink");
+		CHECK_STR(o->interconnect_claim.date, "2026-11-06");
+		CHECK_STR(o->notes, "a & b");
 	}
 	o = gs_catalog_find(&c, "stock-1x");
-	if (OK(o != NULL)) {
-		OK(o->nominal_bytes == UINT64_C(500000000));
-		INT_EQ(o->availability.kind, GS_AVAIL_STOCK);
-		OK(o->availability.has_stock && o->availability.stock == 3);
-		OK(o->notes == NULL && o->segment == NULL);
+	if (CHECK(o != NULL)) {
+		CHECK_U64(o->nominal_bytes, UINT64_C(500000000));
+		CHECK_INT(o->availability.kind, GS_AVAIL_STOCK);
+		CHECK(o->availability.has_stock && o->availability.stock == 3);
+		CHECK(o->notes == NULL && o->segment == NULL);
 	}
 	o = gs_catalog_find(&c, "req-1x");
-	if (OK(o != NULL))
-		INT_EQ(o->availability.kind, GS_AVAIL_ON_REQUEST);
+	if (CHECK(o != NULL))
+		CHECK_INT(o->availability.kind, GS_AVAIL_ON_REQUEST);
 	gs_catalog_release(&c);
 	gs_catalog_release(&c); /* twice is harmless */
 	gs_diag_release(&d);
@@ -281,18 +242,18 @@ static void S_bad(const char *name, const S_want *want, size_t nwant)
 
 	snprintf(rel, sizeof(rel), "tests/bad/catalog/%s", name);
 	S_src(path, sizeof(path), rel);
-	if (!INT_EQ(gs_catalog_read(path, S_schema, &c, &d), -1))
+	if (!CHECK_INT(gs_catalog_read(path, S_schema, &c, &d), -1))
 		fprintf(stderr, "  in %s\n", name);
-	OK(c.noffers == 0 && c.offers == NULL && c.title == NULL);
-	if (!INT_EQ(gs_diag_count(&d), nwant)) {
+	CHECK(c.noffers == 0 && c.offers == NULL && c.title == NULL);
+	if (!CHECK_INT(gs_diag_count(&d), nwant)) {
 		fprintf(stderr, "  in %s:\n", name);
 		gs_diag_print(&d, stderr);
 	}
 	for (i = 0; i < nwant && i < d.count; i++) {
 		const gs_diag_item *it = &d.items[i];
-		STR_EQ(it->file, path);
-		if (!INT_EQ(it->line, want[i].line) || !INT_EQ(it->column, want[i].column) ||
-		    !OK(strstr(it->message, want[i].message) != NULL))
+		CHECK_STR(it->file, path);
+		if (!CHECK_INT(it->line, want[i].line) || !CHECK_INT(it->column, want[i].column) ||
+		    !CHECK(strstr(it->message, want[i].message) != NULL))
 			fprintf(stderr, "  in %s: '%s'\n", name, it->message);
 	}
 	gs_catalog_release(&c);
@@ -356,16 +317,16 @@ static void S_bad_text(const char *body, const S_want *want, size_t nwant)
 
 	n = sizeof(head) + strlen(body) + sizeof(tail);
 	doc = malloc(n);
-	if (!OK(doc != NULL))
+	if (!CHECK(doc != NULL))
 		return;
 	snprintf(doc, n, "%s%s%s", head, body, tail);
-	if (OK(S_write_temp(path, sizeof(path), doc) == 0)) {
-		INT_EQ(gs_catalog_read(path, S_schema, &c, &d), -1);
-		if (!INT_EQ(gs_diag_count(&d), nwant))
+	if (CHECK(S_write_temp(path, sizeof(path), doc) == 0)) {
+		CHECK_INT(gs_catalog_read(path, S_schema, &c, &d), -1);
+		if (!CHECK_INT(gs_diag_count(&d), nwant))
 			gs_diag_print(&d, stderr);
 		for (i = 0; i < nwant && i < d.count; i++) {
-			if (!INT_EQ(d.items[i].line, want[i].line) ||
-			    !OK(strstr(d.items[i].message, want[i].message) != NULL))
+			if (!CHECK_INT(d.items[i].line, want[i].line) ||
+			    !CHECK(strstr(d.items[i].message, want[i].message) != NULL))
 				fprintf(stderr, "  message: '%s'\n", d.items[i].message);
 		}
 		gs_catalog_release(&c);
@@ -421,17 +382,17 @@ static void test_edges(void)
 
 	memset(&c, 0, sizeof(c));
 	gs_catalog_release(&c); /* safe on a zeroed struct */
-	OK(gs_catalog_find(&c, "x") == NULL);
+	CHECK(gs_catalog_find(&c, "x") == NULL);
 
-	INT_EQ(gs_catalog_read("no/such/catalog.xml", S_schema, &c, &d), -1);
-	if (INT_EQ(gs_diag_count(&d), 1))
-		OK(strstr(d.items[0].message, "cannot open 'no/such/catalog.xml'") != NULL);
+	CHECK_INT(gs_catalog_read("no/such/catalog.xml", S_schema, &c, &d), -1);
+	if (CHECK_INT(gs_diag_count(&d), 1))
+		CHECK(strstr(d.items[0].message, "cannot open 'no/such/catalog.xml'") != NULL);
 	gs_diag_release(&d);
 
 	S_src(path, sizeof(path), "catalog/offers.xml");
-	INT_EQ(gs_catalog_read(path, "no/such/schema.rng", &c, &d), -1);
-	OK(gs_diag_count(&d) >= 1);
-	OK(c.noffers == 0);
+	CHECK_INT(gs_catalog_read(path, "no/such/schema.rng", &c, &d), -1);
+	CHECK(gs_diag_count(&d) >= 1);
+	CHECK(c.noffers == 0);
 	gs_diag_release(&d);
 }
 
@@ -450,26 +411,27 @@ static void test_loader(void)
 		 "<grammar xmlns=\"http://relaxng.org/ns/structure/1.0\">\n"
 		 "  <include href=\"%s\"/>\n"
 		 "</grammar>\n", S_schema);
-	if (OK(S_write_temp(schema, sizeof(schema), text) == 0)) {
+	if (CHECK(S_write_temp(schema, sizeof(schema), text) == 0)) {
 		S_src(offers, sizeof(offers), "catalog/offers.xml");
-		INT_EQ(gs_catalog_read(offers, schema, &c, &d), -1);
+		CHECK_INT(gs_catalog_read(offers, schema, &c, &d), -1);
 		for (i = 0; i < d.count; i++)
 			if (strstr(d.items[i].message, "refused to load external resource"))
 				refused = 1;
-		OK(refused);
+		CHECK(refused);
 		gs_diag_release(&d);
 		remove(schema);
 	}
 
 	/* An external DTD by SYSTEM identifier only: refused, never fetched. */
-	if (OK(S_write_temp(doc, sizeof(doc),
+	if (CHECK(S_write_temp(doc, sizeof(doc),
 			    "<?xml version=\"1.0\"?>\n"
 			    "<!DOCTYPE catalog SYSTEM \"file:///etc/passwd\">\n"
 			    "<catalog xmlns=\"https://gpusheet.example/ns/catalog/1\" title=\"t\"/>\n") == 0)) {
-		INT_EQ(gs_catalog_read(doc, S_schema, &c, &d), -1);
-		if (INT_EQ(gs_diag_count(&d), 1)) {
-			INT_EQ(d.items[0].line, 2);
-			OK(strstr(d.items[0].message, "document type declaration refused") != NULL);
+		CHECK_INT(gs_catalog_read(doc, S_schema, &c, &d), -1);
+		if (CHECK_INT(gs_diag_count(&d), 1)) {
+			CHECK_INT(d.items[0].line, 2);
+			CHECK(strstr(d.items[0].message,
+				     "document type declaration refused") != NULL);
 		}
 		gs_diag_release(&d);
 		remove(doc);
@@ -485,6 +447,5 @@ int main(void)
 	test_meaning();
 	test_edges();
 	test_loader();
-	printf("test_catalog: %d checks, %d failed\n", S_run, S_failed);
-	return S_failed ? 1 : 0;
+	return gs_check_exit("test_catalog");
 }

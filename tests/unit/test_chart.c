@@ -6,14 +6,13 @@
  * Set GS_CHART_DUMP to a folder to also write the rendered files there.
  */
 #include "chart.h"
+#include "check.h"
 
 #include <cairo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int failures;
 
 /*
  * Fontconfig keeps what it parsed of its configuration files for the life
@@ -25,13 +24,6 @@ const char *__lsan_default_suppressions(void)
 {
 	return "leak:libfontconfig.so\n";
 }
-
-#define CHECK(c) do { \
-	if (!(c)) { \
-		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); \
-		failures++; \
-	} \
-} while (0)
 
 #define GIB(x) ((uint64_t)((x) * 1073741824.0))
 
@@ -501,11 +493,5 @@ int main(void)
 
 	/* let LeakSanitizer see only our own allocations */
 	cairo_debug_reset_static_data();
-	fflush(stdout);
-	if (failures) {
-		fprintf(stderr, "test_chart: %d failure(s)\n", failures);
-		return 1;
-	}
-	puts("test_chart: ok");
-	return 0;
+	return gs_check_exit("test_chart");
 }

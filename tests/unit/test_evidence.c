@@ -16,16 +16,7 @@
 
 #include <jansson.h>
 
-static int failures;
-
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                            \
-			failures++;                                          \
-		}                                                            \
-	} while (0)
+#include "check.h"
 
 static char *S_path(const char *a, const char *b)
 {
@@ -143,17 +134,17 @@ static void S_test_sha256(const char *tmp)
 	unsigned char bytes[3] = { 0x00, 0xab, 0xff };
 
 	gs_sha256_buffer("abc", 3, hex);
-	CHECK(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
+	CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	S_write(p, "abc", 3);
 	CHECK(gs_sha256_file(p, hex, &size) == 0);
 	CHECK(size == 3);
-	CHECK(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
+	CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	gs_sha256_buffer("", 0, hex);
-	CHECK(strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0);
+	CHECK_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 	CHECK(gs_sha256_hex_valid(hex));
 	CHECK(!gs_sha256_hex_valid("abc"));
 	gs_hex_encode(bytes, 3, hex);
-	CHECK(strcmp(hex, "00abff") == 0);
+	CHECK_STR(hex, "00abff");
 	CHECK(gs_sha256_file("/nonexistent/gs-test", hex, NULL) == -1);
 	free(p);
 }
@@ -195,7 +186,7 @@ static void S_build(const char *site, const char *src_a, const char *src_b,
 	CHECK(gs_archive_error(a) == NULL);
 	CHECK(gs_archive_add(a, src_a, "run-a.json", "sheets/a.html", rel_a) == 0);
 	CHECK(gs_archive_add(a, src_a, "run-a.json", abs_b, again) == 0);
-	CHECK(strcmp(again, rel_a) == 0);
+	CHECK_STR(again, rel_a);
 	CHECK(gs_archive_add(a, src_b, "run-b.JSON", "./sheets/b.html", rel_b) == 0);
 	CHECK(gs_archive_count(a) == 2);
 	CHECK(gs_archive_write_manifest(a) == 0);
@@ -226,17 +217,17 @@ static void S_check_manifest(const char *site, const char *hash_a,
 	CHECK(ea && eb);
 	if (ea && eb) {
 		json_t *c = json_object_get(ea, "cited_by");
-		CHECK(strcmp(json_string_value(json_object_get(ea, "sha256")), hash_a) == 0);
+		CHECK_STR(json_string_value(json_object_get(ea, "sha256")), hash_a);
 		CHECK(json_integer_value(json_object_get(ea, "size")) == 26);
 		CHECK(json_array_size(c) == 2);
-		CHECK(strcmp(json_string_value(json_array_get(c, 0)), "sheets/a.html") == 0);
-		CHECK(strcmp(json_string_value(json_array_get(c, 1)), "sheets/b.html") == 0);
+		CHECK_STR(json_string_value(json_array_get(c, 0)), "sheets/a.html");
+		CHECK_STR(json_string_value(json_array_get(c, 1)), "sheets/b.html");
 		CHECK(json_array_size(json_object_get(ea, "names")) == 1);
-		CHECK(strcmp(json_string_value(json_array_get(json_object_get(eb, "names"), 0)),
-			     "run-b.JSON") == 0);
+		CHECK_STR(json_string_value(json_array_get(json_object_get(eb, "names"), 0)),
+			  "run-b.JSON");
 		c = json_object_get(eb, "cited_by");
 		CHECK(json_array_size(c) == 1);
-		CHECK(strcmp(json_string_value(json_array_get(c, 0)), "sheets/b.html") == 0);
+		CHECK_STR(json_string_value(json_array_get(c, 0)), "sheets/b.html");
 	}
 	json_decref(root);
 	free(p);
@@ -276,9 +267,9 @@ static void S_test_site(const char *tmp)
 	CHECK(added == 2);
 	want = malloc(200);
 	snprintf(want, 200, "evidence/%s.json", hash_a);
-	CHECK(strcmp(rel_a, want) == 0);
+	CHECK_STR(rel_a, want);
 	snprintf(want, 200, "evidence/%s.json", hash_b);
-	CHECK(strcmp(rel_b, want) == 0); /* extension lowercased */
+	CHECK_STR(rel_b, want); /* extension lowercased */
 	ev_a = S_path(site, rel_a);
 	ev_b = S_path(site, rel_b);
 	manifest = S_path(site, "evidence/manifest.json");
@@ -444,7 +435,7 @@ static void S_test_site(const char *tmp)
 		fprintf(stderr, "report:\n%s", report);
 	/* deterministic */
 	CHECK(S_verify(site, &report2) == n);
-	CHECK(strcmp(report, report2) == 0);
+	CHECK_STR(report, report2);
 	free(report);
 	free(report2);
 	p = S_path(site, "sheets/bad.html");
@@ -589,10 +580,5 @@ int main(void)
 	S_test_site(tmp);
 	S_test_archive_edges(tmp);
 	S_rm_rf(tmp);
-	if (failures) {
-		fprintf(stderr, "test_evidence: %d failure(s)\n", failures);
-		return 1;
-	}
-	printf("test_evidence: ok\n");
-	return 0;
+	return gs_check_exit("test_evidence");
 }

@@ -3,22 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "jsonread.h"
 #include "measurement.h"
 #include "workload.h"
-
-static int S_failures;
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			S_failures++;                                          \
-		}                                                              \
-	} while (0)
-
-#define STREQ(a, b) ((a) && strcmp((a), (b)) == 0)
 
 static char S_path_buf[1024];
 
@@ -59,20 +47,20 @@ static void test_workload_full(void)
 	CHECK(gs_workload_read(p, &w, &d) == 0);
 	S_dump(&d);
 	CHECK(gs_diag_count(&d) == 0);
-	CHECK(STREQ(w.path, p));
-	CHECK(STREQ(w.id, "full-7b.lora_1"));
-	CHECK(STREQ(w.title, "7B model, LoRA adaptation"));
-	CHECK(STREQ(w.model_name, "example-7b"));
-	CHECK(STREQ(w.model_revision, "r1"));
-	CHECK(w.parameters == UINT64_C(7000000000));
+	CHECK_STR(w.path, p);
+	CHECK_STR(w.id, "full-7b.lora_1");
+	CHECK_STR(w.title, "7B model, LoRA adaptation");
+	CHECK_STR(w.model_name, "example-7b");
+	CHECK_STR(w.model_revision, "r1");
+	CHECK_U64(w.parameters, UINT64_C(7000000000));
 	CHECK(w.has_kv_geometry == 1);
 	CHECK(w.layers == 32 && w.attention_heads == 32 && w.kv_heads == 8 && w.head_dim == 128);
 	CHECK(w.has_sliding_window == 1 && w.sliding_window == 4096);
 	CHECK(w.task == GS_TASK_ADAPTATION);
 	CHECK(w.storage_bits == 4);
-	CHECK(STREQ(w.storage_format, "int4-nf4"));
-	CHECK(STREQ(w.compute_format, "bf16"));
-	CHECK(STREQ(w.reference_format, "bf16"));
+	CHECK_STR(w.storage_format, "int4-nf4");
+	CHECK_STR(w.compute_format, "bf16");
+	CHECK_STR(w.reference_format, "bf16");
 	/* standard dimensions in fixed order, then extra sorted by name */
 	CHECK(w.ndims == 6);
 	if (w.ndims == 6) {
@@ -91,32 +79,32 @@ static void test_workload_full(void)
 	CHECK(w.has_cache_max_tokens == 0 && w.cache_max_tokens == 0);
 	CHECK(w.nreserve == 3);
 	if (w.nreserve == 3) {
-		CHECK(STREQ(w.reserve[0].name, "runtime"));
+		CHECK_STR(w.reserve[0].name, "runtime");
 		CHECK(w.reserve[0].bytes == UINT64_C(6) * 1073741824);
 		CHECK(STREQ(w.reserve[0].unit, "GiB") && STREQ(w.reserve[0].amount, "6"));
-		CHECK(STREQ(w.reserve[0].reason, "CUDA context and workspaces"));
-		CHECK(w.reserve[1].bytes == UINT64_C(1500000000));
+		CHECK_STR(w.reserve[0].reason, "CUDA context and workspaces");
+		CHECK_U64(w.reserve[1].bytes, UINT64_C(1500000000));
 		CHECK(STREQ(w.reserve[1].unit, "GB") && STREQ(w.reserve[1].amount, "1.5"));
 		CHECK(w.reserve[1].reason == NULL);
 		/* "bytes" amounts beyond what a 10^9 scale can hold still convert */
-		CHECK(w.reserve[2].bytes == UINT64_C(25757220864));
+		CHECK_U64(w.reserve[2].bytes, UINT64_C(25757220864));
 	}
 	CHECK(w.has_trainable_parameters == 1 && w.trainable_parameters == 40000000);
 	CHECK(w.ntraining == 1);
 	if (w.ntraining == 1) {
-		CHECK(STREQ(w.training[0].name, "gradients"));
-		CHECK(w.training[0].bytes == UINT64_C(268435456));
+		CHECK_STR(w.training[0].name, "gradients");
+		CHECK_U64(w.training[0].bytes, UINT64_C(268435456));
 	}
-	CHECK(STREQ(w.req_software, "CUDA 12, PyTorch 2.5"));
+	CHECK_STR(w.req_software, "CUDA 12, PyTorch 2.5");
 	CHECK(w.has_campaign == 1 && w.campaign_days == 3);
-	CHECK(STREQ(w.campaign_start, "2028-02-29"));
+	CHECK_STR(w.campaign_start, "2028-02-29");
 	CHECK(w.has_budget == 1 && w.budget_hundredths == 6050);
-	CHECK(STREQ(w.budget_currency, "USD"));
-	CHECK(STREQ(w.quality_criterion, "perplexity within 2% of bf16"));
-	CHECK(STREQ(w.quality_evidence, "quality.md"));
+	CHECK_STR(w.budget_currency, "USD");
+	CHECK_STR(w.quality_criterion, "perplexity within 2% of bf16");
+	CHECK_STR(w.quality_evidence, "quality.md");
 	CHECK(w.has_host_ram == 1 && w.host_ram_bytes == UINT64_C(64) * 1073741824);
-	CHECK(STREQ(w.host_interconnect, "NVLink"));
-	CHECK(STREQ(w.placement, "one card"));
+	CHECK_STR(w.host_interconnect, "NVLink");
+	CHECK_STR(w.placement, "one card");
 	CHECK(STREQ(w.inputs[0].label, "usual") && STREQ(w.inputs[0].description, "usual"));
 	CHECK(w.inputs[0].ndims == 1 && w.inputs[0].dims[0].value == 2048);
 	CHECK(STREQ(w.inputs[1].label, "long") && w.inputs[1].ndims == 2);
@@ -125,14 +113,14 @@ static void test_workload_full(void)
 	CHECK(STREQ(w.inputs[2].label, "limit") && w.inputs[2].ndims == 2);
 	CHECK(w.nevidence == 2);
 	if (w.nevidence == 2) {
-		CHECK(STREQ(w.evidence[0].file, "measurements/run1.json"));
-		CHECK(STREQ(w.evidence[0].covers, "cold and warm forward, batch 1"));
+		CHECK_STR(w.evidence[0].file, "measurements/run1.json");
+		CHECK_STR(w.evidence[0].covers, "cold and warm forward, batch 1");
 		/* the sheet's directory joined with the file */
 		CHECK(w.evidence[0].path && strncmp(w.evidence[0].path, p, dl) == 0 &&
 		      STREQ(w.evidence[0].path + dl, "measurements/run1.json"));
-		CHECK(STREQ(w.evidence[1].file, "quality.md"));
+		CHECK_STR(w.evidence[1].file, "quality.md");
 	}
-	CHECK(STREQ(w.notes_md, "Some *Markdown* notes."));
+	CHECK_STR(w.notes_md, "Some *Markdown* notes.");
 	gs_workload_release(&w);
 	CHECK(w.id == NULL && w.ndims == 0);
 	gs_workload_release(&w);   /* twice is harmless */
@@ -147,7 +135,7 @@ static void test_workload_min(void)
 
 	CHECK(gs_workload_read(S_path("tests/data/workload-min.json"), &w, &d) == 0);
 	S_dump(&d);
-	CHECK(STREQ(w.id, "min-7b"));
+	CHECK_STR(w.id, "min-7b");
 	CHECK(w.task == GS_TASK_INFERENCE);
 	CHECK(w.storage_bits == 16);
 	/* everything optional stays missing, never a zero standing for it */
@@ -231,12 +219,10 @@ static void test_bad_files(void)
 		gs_diag d = GS_DIAG_INIT;
 		snprintf(rel, sizeof(rel), "tests/bad/%s", b->file);
 		CHECK(gs_workload_read(S_path(rel), &w, &d) == -1);
-		if (!S_has(&d, b->path, b->line, b->needle)) {
-			fprintf(stderr, "%s: no error at %s line %d with \"%s\"; got:\n",
-				b->file, b->path ? b->path : "-", b->line, b->needle);
+		if (!gs_check_at(S_has(&d, b->path, b->line, b->needle), __FILE__, __LINE__,
+				 "%s: no error at %s line %d with \"%s\"; got:",
+				 b->file, b->path ? b->path : "-", b->line, b->needle))
 			S_dump(&d);
-			S_failures++;
-		}
 		/* a failed read leaves nothing behind */
 		CHECK(w.id == NULL && w.dims == NULL && w.path == NULL);
 		gs_workload_release(&w);
@@ -248,12 +234,10 @@ static void test_bad_files(void)
 		gs_diag d = GS_DIAG_INIT;
 		snprintf(rel, sizeof(rel), "tests/bad/%s", b->file);
 		CHECK(gs_measurement_read(S_path(rel), &m, &d) == -1);
-		if (!S_has(&d, b->path, b->line, b->needle)) {
-			fprintf(stderr, "%s: no error at %s line %d with \"%s\"; got:\n",
-				b->file, b->path ? b->path : "-", b->line, b->needle);
+		if (!gs_check_at(S_has(&d, b->path, b->line, b->needle), __FILE__, __LINE__,
+				 "%s: no error at %s line %d with \"%s\"; got:",
+				 b->file, b->path ? b->path : "-", b->line, b->needle))
 			S_dump(&d);
-			S_failures++;
-		}
 		CHECK(m.phases == NULL && m.path == NULL);
 		gs_measurement_release(&m);
 		gs_diag_release(&d);
@@ -288,16 +272,16 @@ static void test_measurement_ok(void)
 	CHECK(m.synthetic == 1 && STREQ(m.synthetic_note, "written by hand for the reader tests"));
 	CHECK(STREQ(m.produced_by, "gpusheet tests") && STREQ(m.date, "2026-11-29"));
 	CHECK(STREQ(m.code, "gpusheet-probe dense-mlp") && STREQ(m.revision, "1"));
-	CHECK(STREQ(m.input_set, "synthetic-uniform"));
+	CHECK_STR(m.input_set, "synthetic-uniform");
 	CHECK(m.seed.has && m.seed.v == 1234);
 	/* dimensions sorted by name */
 	CHECK(m.ndims == 5);
 	if (m.ndims == 5) {
 		CHECK(STREQ(m.dims[0].name, "batch") && m.dims[0].is_number && m.dims[0].number == 2);
-		CHECK(STREQ(m.dims[0].value, "2"));
+		CHECK_STR(m.dims[0].value, "2");
 		CHECK(STREQ(m.dims[2].name, "dtype") && !m.dims[2].is_number &&
 		      STREQ(m.dims[2].value, "float32"));
-		CHECK(STREQ(m.dims[4].name, "width"));
+		CHECK_STR(m.dims[4].name, "width");
 	}
 	kv = gs_measurement_dim(&m, "context");
 	CHECK(kv && kv->number == 128);
@@ -307,18 +291,18 @@ static void test_measurement_ok(void)
 		CHECK(m.devices[0].index == 0 && STREQ(m.devices[0].name, "NVIDIA H200"));
 		CHECK(m.devices[0].total_bytes.has && m.devices[0].total_bytes.v == UINT64_C(150754820096));
 		CHECK(m.devices[0].free_bytes.has && m.devices[0].free_bytes.v == UINT64_C(150000000000));
-		CHECK(STREQ(m.devices[0].compute_capability, "9.0"));
+		CHECK_STR(m.devices[0].compute_capability, "9.0");
 	}
 	CHECK(STREQ(m.driver, "580.65.06") && STREQ(m.runtime, "13.0") && STREQ(m.backend, "cuda"));
-	CHECK(STREQ(m.allocator_backend, "cudaMallocAsync"));
+	CHECK_STR(m.allocator_backend, "cudaMallocAsync");
 	CHECK(m.nallocator_settings == 2);
 	if (m.nallocator_settings == 2) {
-		CHECK(STREQ(m.allocator_settings[0].name, "CUDA_VISIBLE_DEVICES"));
-		CHECK(STREQ(m.allocator_settings[1].name, "release_threshold"));
+		CHECK_STR(m.allocator_settings[0].name, "CUDA_VISIBLE_DEVICES");
+		CHECK_STR(m.allocator_settings[1].name, "release_threshold");
 		CHECK(m.allocator_settings[1].is_number && m.allocator_settings[1].number == 0);
 	}
 	CHECK(m.nframeworks == 2 && STREQ(m.frameworks[0].name, "cublas"));
-	CHECK(STREQ(m.process, "fresh"));
+	CHECK_STR(m.process, "fresh");
 	CHECK(m.order.has && m.order.v == 1 && m.warmup.v == 3 && m.repeats.v == 5);
 	CHECK(m.empty_cache == 0);
 	CHECK(m.nphases == 4);
@@ -345,7 +329,7 @@ static void test_measurement_ok(void)
 	f = gs_measurement_failure(&m);
 	CHECK(f && STREQ(f->name, "warm_forward"));
 	CHECK(gs_measurement_ok(&m) == 0);
-	CHECK(STREQ(gs_phase_status_id(GS_PHASE_NOT_RUN), "not_run"));
+	CHECK_STR(gs_phase_status_id(GS_PHASE_NOT_RUN), "not_run");
 	gs_measurement_release(&m);
 	gs_measurement_release(&m);
 	gs_diag_release(&d);
@@ -355,8 +339,8 @@ static void test_helpers(void)
 {
 	char *s;
 
-	CHECK(STREQ(gs_task_id(GS_TASK_TRAINING), "training"));
-	CHECK(STREQ(gs_cache_id(GS_CACHE_STATIC), "static"));
+	CHECK_STR(gs_task_id(GS_TASK_TRAINING), "training");
+	CHECK_STR(gs_cache_id(GS_CACHE_STATIC), "static");
 	CHECK(gs_jr_is_date("2024-02-29") && !gs_jr_is_date("2023-02-29"));
 	CHECK(gs_jr_is_date("2000-02-29") && !gs_jr_is_date("1900-02-29"));
 	CHECK(!gs_jr_is_date("2024-13-01") && !gs_jr_is_date("2024-1-01") && !gs_jr_is_date("2024-04-31"));
@@ -370,13 +354,13 @@ static void test_helpers(void)
 	CHECK(gs_jr_is_decimal("0.25", NULL) && !gs_jr_is_decimal("01", NULL));
 	CHECK(!gs_jr_is_decimal("1.", NULL) && !gs_jr_is_decimal(".5", NULL) && !gs_jr_is_decimal("1e3", NULL));
 	s = gs_jr_path_key("$.a", "b");
-	CHECK(STREQ(s, "$.a.b"));
+	CHECK_STR(s, "$.a.b");
 	free(s);
 	s = gs_jr_path_key("$", "odd key\"");
-	CHECK(STREQ(s, "$[\"odd key\\\"\"]"));
+	CHECK_STR(s, "$[\"odd key\\\"\"]");
 	free(s);
 	s = gs_jr_path_index("$.phases", 3);
-	CHECK(STREQ(s, "$.phases[3]"));
+	CHECK_STR(s, "$.phases[3]");
 	free(s);
 }
 
@@ -388,9 +372,5 @@ int main(void)
 	test_all_errors_collected();
 	test_measurement_ok();
 	test_helpers();
-	if (S_failures) {
-		fprintf(stderr, "%d check(s) failed\n", S_failures);
-		return 1;
-	}
-	return 0;
+	return gs_check_exit("test_readers");
 }

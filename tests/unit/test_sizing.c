@@ -3,13 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "quantity.h"
 #include "sizing.h"
-
-static int failures;
-
-#define CHECK(cond) do { if (!(cond)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
-#define CHECK_STR(got, want) do { const char *g_ = (got), *w_ = (want); if (strcmp(g_, w_) != 0) { fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__, __LINE__, g_, w_); failures++; } } while (0)
 
 static void test_weights(void)
 {
@@ -18,7 +14,7 @@ static void test_weights(void)
 
 	/* 7e9 parameters x 16 bits = 14,000,000,000 B = 14 GB ~ 13.04 GiB */
 	CHECK(gs_weights_bytes(7000000000ULL, 16, &w) == 0);
-	CHECK(w == 14000000000ULL);
+	CHECK_U64(w, 14000000000ULL);
 	CHECK_STR(gs_fmt_gib(buf, w, GS_LANG_EN), "13.04 GiB");
 	CHECK_STR(gs_fmt_gb(buf, w, GS_LANG_EN), "14.00 GB");
 	CHECK_STR(gs_fmt_gib(buf, w, GS_LANG_ES), "13,04 GiB");
@@ -112,7 +108,7 @@ static void test_provenance(void)
 	CHECK(gs_qty_add(a, b, &s) == 0 && s.bytes == 3 && s.prov == GS_PROV_ASSUMED);
 	CHECK(gs_qty_add(a, gs_qty_missing(), &s) == 0 && !s.present);
 	CHECK(gs_prov_weakest(GS_PROV_OBSERVED, GS_PROV_CALCULATED) == GS_PROV_CALCULATED);
-	CHECK(strcmp(gs_prov_id(GS_PROV_OBSERVED), "observed") == 0);
+	CHECK_STR(gs_prov_id(GS_PROV_OBSERVED), "observed");
 }
 
 int main(void)
@@ -122,7 +118,5 @@ int main(void)
 	test_units();
 	test_kv();
 	test_provenance();
-	if (failures)
-		fprintf(stderr, "%d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	return gs_check_exit("test_sizing");
 }

@@ -6,21 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "util.h"
-
-static int S_run, S_failed;
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		S_run++;                                                       \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			S_failed++;                                            \
-		}                                                              \
-	} while (0)
-
-#define STREQ(a, b) ((a) && (b) && strcmp((a), (b)) == 0)
 
 static void S_test_asprintf(void)
 {
@@ -29,7 +16,7 @@ static void S_test_asprintf(void)
 	char big[3000];
 	char *b;
 
-	CHECK(STREQ(s, "dir/42\001x"));
+	CHECK_STR(s, "dir/42\001x");
 	CHECK(e && e[0] == '\0');
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
@@ -44,7 +31,7 @@ static void S_test_strdup(void)
 {
 	char *s = gs_xstrdup("abc");
 
-	CHECK(STREQ(s, "abc"));
+	CHECK_STR(s, "abc");
 	CHECK(gs_xstrdup_or_null(NULL) == NULL);
 	free(s);
 	s = gs_xstrdup_or_null("");
@@ -102,6 +89,5 @@ int main(void)
 	S_test_strdup();
 	S_test_cmp();
 	S_test_strvec();
-	printf("test_util: %d checks, %d failed\n", S_run, S_failed);
-	return S_failed ? 1 : 0;
+	return gs_check_exit("test_util");
 }

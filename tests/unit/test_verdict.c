@@ -11,24 +11,11 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "check.h"
 #include "measurement.h"
 #include "sizing.h"
 #include "verdict.h"
 #include "workload.h"
-
-static int S_run, S_failed;
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		S_run++;                                                       \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			S_failed++;                                            \
-		}                                                              \
-	} while (0)
-
-#define STREQ(a, b) ((a) && (b) && strcmp((a), (b)) == 0)
 
 /* The structs hold char *; the strings here are literals never written to. */
 static char *S_s(const char *s)
@@ -40,18 +27,17 @@ static char *S_s(const char *s)
 #define GB UINT64_C(1000000000)
 
 /* Checks kind and reason key of one verdict, and says which on failure. */
-#define VERDICT(cand, req, k, key)                                                        \
-	do {                                                                                \
-		const gs_verdict *v_ = &(cand)->v[(req)];                                   \
-		S_run++;                                                                    \
-		if (v_->kind != (k) || !STREQ(v_->why, (key))) {                            \
-			fprintf(stderr, "%s:%d: %s/%s: got %s '%s', expected %s '%s'\n",    \
-				__FILE__, __LINE__, (cand)->offer->id, gs_req_id(req),      \
-				gs_verdict_id(v_->kind), v_->why ? v_->why : "(null)",      \
-				gs_verdict_id(k), (key));                                   \
-			S_failed++;                                                         \
-		}                                                                           \
-	} while (0)
+#define VERDICT(cand, req, k, key) S_verdict((cand), (req), (k), (key), __FILE__, __LINE__)
+
+static void S_verdict(const gs_candidate *c, gs_req req, gs_verdict_kind k, const char *key,
+		      const char *file, int line)
+{
+	const gs_verdict *v = &c->v[req];
+
+	gs_check_at(v->kind == k && STREQ(v->why, key), file, line,
+		    "%s/%s: got %s '%s', expected %s '%s'", c->offer->id, gs_req_id(req),
+		    gs_verdict_id(v->kind), v->why ? v->why : "(null)", gs_verdict_id(k), key);
+}
 
 /*** builders ***/
 
@@ -263,8 +249,8 @@ static void test_memory_observed_fits(void)
 	CHECK(c->need.present && c->need.bytes == 20 * GIB && c->need.prov == GS_PROV_OBSERVED);
 	CHECK(c->need_from && c->need_from->ref == &m.ref);
 	CHECK(c->has_margin && c->margin == (int64_t)(T6000 - 20 * GIB));
-	CHECK(STREQ(c->v[GS_REQ_MEMORY].evidence, "run.json"));
-	CHECK(STREQ(c->v[GS_REQ_MEMORY].evidence_date, "2026-11-20"));
+	CHECK_STR(c->v[GS_REQ_MEMORY].evidence, "run.json");
+	CHECK_STR(c->v[GS_REQ_MEMORY].evidence_date, "2026-11-20");
 	/* nothing else is required: retained */
 	CHECK(c->retained && !c->excluded);
 	CHECK(d.nretained == 1 && d.npreselected == 0);
@@ -308,7 +294,7 @@ static void test_memory_calculated_only(void)
 	CHECK(c->v[GS_REQ_MEMORY].has_margin);
 	CHECK(c->v[GS_REQ_MEMORY].margin == (int64_t)(48 * GB - 14 * GB));
 	CHECK(c->has_margin && c->margin == (int64_t)(34 * GB));
-	CHECK(STREQ(c->v[GS_REQ_MEMORY].missing, "missing.measurement"));
+	CHECK_STR(c->v[GS_REQ_MEMORY].missing, "missing.measurement");
 	CHECK(c->v[GS_REQ_MEMORY].a.present && c->v[GS_REQ_MEMORY].a.bytes == 14 * GB);
 	CHECK(c->need.prov == GS_PROV_CALCULATED);
 	CHECK(c->cap_source == GS_CAP_NOMINAL && c->capacity.bytes == 48 * GB &&
@@ -363,9 +349,9 @@ static void test_memory_observed_failure(void)
 
 	c = S_cand(&d, "rtx4090-1x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
-	CHECK(STREQ(c->v[GS_REQ_MEMORY].s1, "cold_forward"));
-	CHECK(STREQ(c->v[GS_REQ_MEMORY].s2, S_4090));
-	CHECK(STREQ(c->v[GS_REQ_MEMORY].evidence, "oom.json"));
+	CHECK_STR(c->v[GS_REQ_MEMORY].s1, "cold_forward");
+	CHECK_STR(c->v[GS_REQ_MEMORY].s2, S_4090);
+	CHECK_STR(c->v[GS_REQ_MEMORY].evidence, "oom.json");
 	CHECK(c->excluded && !c->retained);
 
 	c = S_cand(&d, "l4-1x");
@@ -439,7 +425,7 @@ static void test_memory_weights_exceed(void)
 	 * no placement: to confirm, placement and a measurement missing */
 	c = S_cand(&d, "h100-2x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_needs_placement");
-	CHECK(STREQ(c->v[GS_REQ_MEMORY].missing, "missing.placement_and_measurement"));
+	CHECK_STR(c->v[GS_REQ_MEMORY].missing, "missing.placement_and_measurement");
 	CHECK(!c->excluded);
 
 	/* two cards of 48 hold 96e9 B: the weights alone exceed the lot */
@@ -453,7 +439,7 @@ static void test_memory_weights_exceed(void)
 	S_classify(&w, o, 2, NULL, 0, &d);
 	c = S_cand(&d, "h100-2x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_placement");
-	CHECK(STREQ(c->v[GS_REQ_MEMORY].missing, "missing.measurement"));
+	CHECK_STR(c->v[GS_REQ_MEMORY].missing, "missing.measurement");
 	VERDICT(S_cand(&d, "h100-1x"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.weights_exceed_card");
 	gs_decision_release(&d);
 }
@@ -483,8 +469,8 @@ static void test_memory_multi_card(void)
 
 	c = S_cand(&d, "h100-2x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.multi_card_no_placement");
-	CHECK(STREQ(c->v[GS_REQ_MEMORY].missing, "missing.placement"));
-	CHECK(c->need.bytes == 41 * GIB);   /* the busiest device, not a sum */
+	CHECK_STR(c->v[GS_REQ_MEMORY].missing, "missing.placement");
+	CHECK_U64(c->need.bytes, 41 * GIB);   /* the busiest device, not a sum */
 	CHECK(!c->retained && !c->excluded);
 	/* a two-device run says nothing of a one-card lot */
 	c = S_cand(&d, "h100-1x");
@@ -580,16 +566,16 @@ static void test_software(void)
 	/* listed as installed and a successful run on the same GPU model */
 	c = S_cand(&d, "ada-1x");
 	VERDICT(c, GS_REQ_SOFTWARE, GS_V_ADMISSIBLE, "why.software.installed_and_ran");
-	CHECK(STREQ(c->v[GS_REQ_SOFTWARE].evidence, "run.json"));
+	CHECK_STR(c->v[GS_REQ_SOFTWARE].evidence, "run.json");
 	CHECK(c->retained);
 	/* on request only: not documented as installed */
 	c = S_cand(&d, "ada-b-1x");
 	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.undocumented");
-	CHECK(STREQ(c->v[GS_REQ_SOFTWARE].missing, "missing.software"));
+	CHECK_STR(c->v[GS_REQ_SOFTWARE].missing, "missing.software");
 	/* listed only: no run on this GPU model */
 	c = S_cand(&d, "h200-1x");
 	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
-	CHECK(STREQ(c->v[GS_REQ_SOFTWARE].missing, "missing.software_run"));
+	CHECK_STR(c->v[GS_REQ_SOFTWARE].missing, "missing.software_run");
 	CHECK(!c->retained);
 	/* not listed */
 	VERDICT(S_cand(&d, "l40s-1x"), GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.undocumented");
@@ -648,11 +634,11 @@ static void test_calendar(void)
 	w.has_campaign = 1;
 	S_classify(&w, o, 6, NULL, 0, &d);
 	VERDICT(S_cand(&d, "cover"), GS_REQ_CALENDAR, GS_V_ADMISSIBLE, "why.calendar.window_covers");
-	CHECK(STREQ(S_cand(&d, "cover")->v[GS_REQ_CALENDAR].evidence, "availability page"));
+	CHECK_STR(S_cand(&d, "cover")->v[GS_REQ_CALENDAR].evidence, "availability page");
 	VERDICT(S_cand(&d, "edge"), GS_REQ_CALENDAR, GS_V_ADMISSIBLE, "why.calendar.window_covers");
 	VERDICT(S_cand(&d, "miss"), GS_REQ_CALENDAR, GS_V_TO_CONFIRM, "why.calendar.window_misses");
 	VERDICT(S_cand(&d, "stock"), GS_REQ_CALENDAR, GS_V_TO_CONFIRM, "why.calendar.stock_only");
-	CHECK(STREQ(S_cand(&d, "stock")->v[GS_REQ_CALENDAR].missing, "missing.calendar"));
+	CHECK_STR(S_cand(&d, "stock")->v[GS_REQ_CALENDAR].missing, "missing.calendar");
 	VERDICT(S_cand(&d, "gone"), GS_REQ_CALENDAR, GS_V_EXCLUDE, "why.calendar.unavailable");
 	CHECK(S_cand(&d, "gone")->excluded);
 	VERDICT(S_cand(&d, "unknown"), GS_REQ_CALENDAR, GS_V_TO_CONFIRM, "why.calendar.unknown");
@@ -717,14 +703,14 @@ static void test_budget(void)
 	S_classify(&w, o, 5, NULL, 0, &d);
 	c = S_cand(&d, "rtx4090-1x");
 	VERDICT(c, GS_REQ_BUDGET, GS_V_ADMISSIBLE, "why.budget.within");
-	CHECK(STREQ(c->v[GS_REQ_BUDGET].evidence, "price page"));
+	CHECK_STR(c->v[GS_REQ_BUDGET].evidence, "price page");
 	c = S_cand(&d, "rtx6000ada-1x");
 	VERDICT(c, GS_REQ_BUDGET, GS_V_EXCLUDE, "why.budget.over");
 	CHECK(c->cost == 5571 && c->excluded);
 	c = S_cand(&d, "eur-1x");
 	VERDICT(c, GS_REQ_BUDGET, GS_V_TO_CONFIRM, "why.budget.other_currency");
 	CHECK(STREQ(c->v[GS_REQ_BUDGET].s1, "EUR") && STREQ(c->v[GS_REQ_BUDGET].s2, "USD"));
-	CHECK(STREQ(c->v[GS_REQ_BUDGET].missing, "missing.exchange"));
+	CHECK_STR(c->v[GS_REQ_BUDGET].missing, "missing.exchange");
 	CHECK(!c->excluded);
 	c = S_cand(&d, "noprice-1x");
 	VERDICT(c, GS_REQ_BUDGET, GS_V_TO_CONFIRM, "why.budget.no_price");
@@ -802,14 +788,14 @@ static void test_quality(void)
 	c = S_cand(&d, "ada-1x");
 	VERDICT(c, GS_REQ_QUALITY, GS_V_TO_CONFIRM, "why.quality.format_changed");
 	CHECK(STREQ(c->v[GS_REQ_QUALITY].s1, "int8") && STREQ(c->v[GS_REQ_QUALITY].s2, "bf16"));
-	CHECK(STREQ(c->v[GS_REQ_QUALITY].missing, "missing.quality"));
+	CHECK_STR(c->v[GS_REQ_QUALITY].missing, "missing.quality");
 	gs_decision_release(&d);
 
 	w.quality_evidence = "eval/int8-perplexity.md";
 	S_classify(&w, o, 1, NULL, 0, &d);
 	c = S_cand(&d, "ada-1x");
 	VERDICT(c, GS_REQ_QUALITY, GS_V_ADMISSIBLE, "why.quality.evidence");
-	CHECK(STREQ(c->v[GS_REQ_QUALITY].evidence, "eval/int8-perplexity.md"));
+	CHECK_STR(c->v[GS_REQ_QUALITY].evidence, "eval/int8-perplexity.md");
 	gs_decision_release(&d);
 
 	w.quality_evidence = NULL;
@@ -859,13 +845,13 @@ static void test_host(void)
 	S_classify(&w, o, 5, NULL, 0, &d);
 	c = S_cand(&d, "enough");
 	VERDICT(c, GS_REQ_HOST, GS_V_ADMISSIBLE, "why.host.documented");
-	CHECK(STREQ(c->v[GS_REQ_HOST].evidence, "host page"));
+	CHECK_STR(c->v[GS_REQ_HOST].evidence, "host page");
 	c = S_cand(&d, "short");
 	VERDICT(c, GS_REQ_HOST, GS_V_EXCLUDE, "why.host.ram_short");
 	CHECK(c->excluded);
 	c = S_cand(&d, "unknown");
 	VERDICT(c, GS_REQ_HOST, GS_V_TO_CONFIRM, "why.host.ram_unknown");
-	CHECK(STREQ(c->v[GS_REQ_HOST].missing, "missing.host"));
+	CHECK_STR(c->v[GS_REQ_HOST].missing, "missing.host");
 	CHECK(!c->excluded);
 	gs_decision_release(&d);
 
@@ -1112,6 +1098,5 @@ int main(void)
 	test_empty_catalog();
 	test_helpers();
 	test_failure_on_one_card_keeps_placed_lot();
-	printf("test_verdict: %d checks, %d failed\n", S_run, S_failed);
-	return S_failed ? 1 : 0;
+	return gs_check_exit("test_verdict");
 }

@@ -1,0 +1,93 @@
+/*
+ * check.h: the assertions of the unit tests, header only (static functions
+ * and macros; include it from the one .c file of a test).
+ *
+ * Every check counts; a failed one prints "file:line: " and what failed,
+ * with both values for the comparisons, and the test goes on. Each check
+ * returns 1 when it held, so a test can skip what depends on it:
+ *
+ *	if (CHECK(p != NULL))
+ *		CHECK_STR(p->name, "x");
+ *
+ * main ends with `return gs_check_exit("test_name");`, which prints the
+ * count and gives the exit status (0, or 1 when any check failed).
+ */
+#ifndef GS_TEST_CHECK_H
+#define GS_TEST_CHECK_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static int gs_check_run, gs_check_failed;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static inline int gs_check_at(int ok, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	gs_check_run++;
+	if (ok)
+		return 1;
+	gs_check_failed++;
+	fprintf(stderr, "%s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 0;
+}
+
+/* 1 when both strings are there and equal. */
+static inline int gs_streq(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+#define STREQ(a, b) gs_streq((a), (b))
+
+static inline int gs_check_str(const char *got, const char *want, const char *expr,
+			       const char *file, int line)
+{
+	return gs_check_at(gs_streq(got, want), file, line,
+			   "CHECK_STR failed: %s is %s%s%s, want %s%s%s", expr,
+			   got ? "\"" : "", got ? got : "(null)", got ? "\"" : "",
+			   want ? "\"" : "", want ? want : "(null)", want ? "\"" : "");
+}
+
+static inline int gs_check_int(intmax_t got, intmax_t want, const char *expr,
+			       const char *file, int line)
+{
+	return gs_check_at(got == want, file, line,
+			   "CHECK_INT failed: %s is %jd, want %jd", expr, got, want);
+}
+
+static inline int gs_check_u64(uint64_t got, uint64_t want, const char *expr,
+			       const char *file, int line)
+{
+	return gs_check_at(got == want, file, line,
+			   "CHECK_U64 failed: %s is %ju, want %ju", expr,
+			   (uintmax_t)got, (uintmax_t)want);
+}
+
+/* cond holds. */
+#define CHECK(cond) gs_check_at(!!(cond), __FILE__, __LINE__, "CHECK failed: %s", #cond)
+/* Two strings are equal; NULL equals nothing, not even NULL. */
+#define CHECK_STR(got, want) gs_check_str((got), (want), #got, __FILE__, __LINE__)
+/* Two integers are equal, compared as intmax_t. */
+#define CHECK_INT(got, want) gs_check_int((intmax_t)(got), (intmax_t)(want), #got, __FILE__, __LINE__)
+/* Two byte counts (or other uint64_t) are equal. */
+#define CHECK_U64(got, want) gs_check_u64((uint64_t)(got), (uint64_t)(want), #got, __FILE__, __LINE__)
+
+/* Prints "name: N checks, M failed"; the exit status for main. */
+static inline int gs_check_exit(const char *name)
+{
+	printf("%s: %d checks, %d failed\n", name, gs_check_run, gs_check_failed);
+	fflush(stdout);
+	return gs_check_failed ? 1 : 0;
+}
+
+#endif
