@@ -15,35 +15,18 @@
 #   sh browser.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
 bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
 chromium=${CHROMIUM:-/usr/bin/chromium}
 
-die() {
-	echo "FAIL: $*"
-	exit 1
-}
-abs() {
-	case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac
-}
-bin=$(abs "$bin") src=$(abs "$src") scratch=$(abs "$scratch")
-if [ ! -x "$chromium" ]; then
-	echo "SKIP: no Chromium at $chromium (apt-get install chromium)"
-	exit 77
-fi
-if [ ! -d "$src/tests/browser/node_modules/playwright-core" ]; then
-	echo "SKIP: tests/browser/node_modules/playwright-core missing (cd tests/browser && npm ci)"
-	exit 77
-fi
-if ! command -v node >/dev/null 2>&1; then
-	echo "SKIP: node not found (apt-get install nodejs)"
-	exit 77
-fi
-rm -rf "$scratch" && mkdir -p "$scratch" || die "cannot create $scratch"
+[ -x "$chromium" ] || skip "no Chromium at $chromium (apt-get install chromium)"
+[ -d "$src/tests/browser/node_modules/playwright-core" ] ||
+	skip "tests/browser/node_modules/playwright-core missing (cd tests/browser && npm ci)"
+need node "apt-get install nodejs"
 out=$scratch/site
 test_js=$src/tests/browser/browser-test.mjs
 export CHROMIUM="$chromium"
 
-(cd "$src" && "$bin" site --workloads examples tests/data/browser --out "$out" --date 2026-11-29) \
-	>"$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; die "gpusheet site failed"; }
+site_build "$out" "$scratch/build.log" tests/data/browser
 [ -f "$out/sheets/hostile.html" ] || die "the hostile workload gave no sheet"
 
 node "$test_js" "$out" "$scratch/screenshots" \

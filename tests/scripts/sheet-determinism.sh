@@ -12,14 +12,10 @@
 #     without either no date is shown (no clock), and two such runs agree.
 set -u
 bin=$1 src=$2 scratch=$3
-rm -rf "$scratch"
-mkdir -p "$scratch" || exit 1
+. "$src/tests/lib/common.sh"
 cd "$src" || exit 1
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
 
-examples=$(cd examples && for d in */; do [ -f "$d/workload.json" ] && printf '%s\n' "${d%/}"; done)
-[ -n "$examples" ] || { echo "no examples found"; exit 1; }
+examples=$(example_ids) || die "no examples found"
 
 renv=
 render() {  # render OUT_DIR EXAMPLE LANG [extra args...]; $renv: NAME=VALUE words for env
@@ -101,5 +97,4 @@ rc=$?
 [ "$rc" = 2 ] || err "SOURCE_DATE_EPOCH=yesterday: exit code $rc, expected 2"
 [ ! -e "$scratch/badsde" ] || [ -z "$(ls -A "$scratch/badsde")" ] || err "SOURCE_DATE_EPOCH=yesterday: something was written"
 
-[ $fail = 0 ] && echo "sheet-determinism: ok"
-exit $fail
+finish "sheet-determinism: ok"

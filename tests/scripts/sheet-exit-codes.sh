@@ -12,11 +12,8 @@
 # sheet-require-retained-*) check the messages; this checks the folders.
 set -u
 bin=$1 src=$2 scratch=$3
-rm -rf "$scratch"
-mkdir -p "$scratch" || exit 1
+. "$src/tests/lib/common.sh"
 cd "$src" || exit 1
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
 d=tests/data/sheet
 
 # A folder with a file and an earlier sheet, and its listing with checksums.
@@ -129,5 +126,4 @@ grep -q 'LeakSanitizer' "$scratch/stderr" && err "foreign manifest: memory leake
 (cd "$scratch/out" && find . -type f | sort | xargs cksum) > "$scratch/after"
 cmp -s "$scratch/before" "$scratch/after" || err "foreign manifest: files were written although the run failed"
 
-[ $fail = 0 ] && echo "sheet-exit-codes: ok"
-exit $fail
+finish "sheet-exit-codes: ok"

@@ -21,12 +21,9 @@
 #  - SVG charts parse as XML and hold no <script or remote reference.
 set -u
 bin=$1 src=$2 scratch=$3
-rm -rf "$scratch"
-mkdir -p "$scratch" || exit 1
+. "$src/tests/lib/common.sh"
 cd "$src" || exit 1
 data=tests/data/sheet/hostile
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
 
 # Markdown with code spans and fenced code blocks replaced by CODE: what a
 # Markdown renderer reads as markup.
@@ -118,7 +115,7 @@ check_html() {  # check_html FILE OUTDIR LABEL
 	# the payloads reached the page, as text
 	grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$scratch/flat" || err "$h_what: the escaped payload is not on the page"
 	grep -q '&lt;img src=x onerror=alert(1)&gt;' "$scratch/flat" || err "$h_what: the escaped <img> payload is not on the page"
-	if command -v xmllint > /dev/null 2>&1; then
+	if have xmllint; then
 		xmllint --html --noout "$h_f" > "$scratch/xmllint" 2>&1
 		if grep 'error' "$scratch/xmllint" | grep -Ev 'Tag (main|nav|section|article|aside|header|footer|figure|figcaption|time|picture|details|summary|mark) invalid' > "$scratch/bad"; then
 			err "$h_what: xmllint --html reports errors:"
@@ -128,10 +125,10 @@ check_html() {  # check_html FILE OUTDIR LABEL
 }
 
 check_json() {  # check_json FILE LABEL; $1 and $2 only
-	if command -v python3 > /dev/null 2>&1; then
+	if have python3; then
 		python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$1" 2> "$scratch/bad" \
 			|| { err "$2: not valid JSON"; cat "$scratch/bad"; }
-	elif command -v jq > /dev/null 2>&1; then
+	elif have jq; then
 		jq empty "$1" 2> "$scratch/bad" || { err "$2: not valid JSON"; cat "$scratch/bad"; }
 	fi
 	grep -q 'title <script>alert(1)</script>' "$1" || err "$2: the title is not kept as is in the JSON"
@@ -161,7 +158,7 @@ for cat in bundled hostile; do
 		check_json "$out/hostile.json" "$what/hostile.json"
 		for svg in "$out"/hostile-*.svg; do
 			[ -f "$svg" ] || continue
-			if command -v xmllint > /dev/null 2>&1; then
+			if have xmllint; then
 				xmllint --noout --nonet "$svg" 2> "$scratch/bad" || { err "$svg: not well-formed"; head -3 "$scratch/bad"; }
 			fi
 			grep -Eiq '<script|(href|src)="(https?:|javascript:)' "$svg" && err "$what: $(basename "$svg") holds a script or a remote reference"
@@ -172,5 +169,4 @@ for cat in bundled hostile; do
 	done
 done
 [ "$n" = 4 ] || err "only $n of 4 sheets rendered"
-[ $fail = 0 ] && echo "sheet-hostile: ok ($n sheets)"
-exit $fail
+finish "sheet-hostile: ok ($n sheets)"

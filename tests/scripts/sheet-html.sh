@@ -12,18 +12,14 @@
 # image points to a file that exists in the output folder.
 set -u
 bin=$1 src=$2 scratch=$3
-command -v xmllint > /dev/null 2>&1 || { echo "xmllint not found: skipped"; exit 77; }
-rm -rf "$scratch"
-mkdir -p "$scratch" || exit 1
+. "$src/tests/lib/common.sh"
+need xmllint "Debian: libxml2-utils"
 cd "$src" || exit 1
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
 
 # HTML5 elements libxml2's HTML 4 parser does not know.
 html5='main|nav|section|article|aside|header|footer|figure|figcaption|time|picture|details|summary|mark|svg'
 
-examples=$(cd examples && for d in */; do [ -f "$d/workload.json" ] && printf '%s\n' "${d%/}"; done)
-[ -n "$examples" ] || { echo "no examples found"; exit 1; }
+examples=$(example_ids) || die "no examples found"
 n=0
 for ex in $examples; do
 	for lang in en es; do
@@ -101,5 +97,4 @@ for ex in $examples; do
 	done
 done
 [ "$n" -gt 0 ] || err "no page checked"
-[ $fail = 0 ] && echo "sheet-html: $n pages ok"
-exit $fail
+finish "sheet-html: $n pages ok"

@@ -6,31 +6,20 @@
 #   sh site-reproducible.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
 bin=$1 src=$2 scratch=$3
-SITE_DATE=2026-11-29   # same as tools/build-site.sh
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-abs() {
-	case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac
-}
-bin=$(abs "$bin") src=$(abs "$src") scratch=$(abs "$scratch")
-rm -rf "$scratch" && mkdir -p "$scratch" || fail "cannot create $scratch"
+. "$src/tests/lib/common.sh"
 out=$scratch/site
 
-[ -d "$src/site" ] || fail "no site/ in the source tree (run tools/build-site.sh)"
+[ -d "$src/site" ] || die "no site/ in the source tree (run tools/build-site.sh)"
 
 # 1. A fresh build, made the way tools/build-site.sh makes it (from the
 #    source root, relative workload folder), equals the committed site/.
-(cd "$src" && "$bin" site --workloads examples --out "$out" --date "$SITE_DATE") \
-	>"$scratch/build1.log" 2>&1 || { cat "$scratch/build1.log"; fail "gpusheet site failed"; }
+site_build "$out" "$scratch/build1.log"
 if ! diff -r "$src/site" "$out" >"$scratch/diff1.txt" 2>&1; then
 	echo "differences between the committed site/ and a fresh build:"
 	diff -rq "$src/site" "$out" | sed 's/^/  /'
 	echo "first lines of the diff:"
 	head -n 60 "$scratch/diff1.txt"
-	fail "site/ is stale: run tools/build-site.sh and commit site/"
+	die "site/ is stale: run tools/build-site.sh and commit site/"
 fi
 echo "ok: committed site/ equals a fresh build ($(find "$out" -type f | wc -l) files)"
 
@@ -42,22 +31,21 @@ snapshot() {
 		printf '%s %s\n' "$(stat -c '%i %y %s' "$f")" "$f"
 	done)
 }
-cp -pR "$out" "$scratch/first" || fail "cannot copy the first build"
+cp -pR "$out" "$scratch/first" || die "cannot copy the first build"
 snapshot "$out" >"$scratch/stat1.txt"
 sleep 1   # so that a rewrite would show in the mtime even on coarse clocks
-(cd "$src" && "$bin" site --workloads examples --out "$out" --date "$SITE_DATE") \
-	>"$scratch/build2.log" 2>&1 || { cat "$scratch/build2.log"; fail "second gpusheet site failed"; }
+site_build "$out" "$scratch/build2.log"
 snapshot "$out" >"$scratch/stat2.txt"
 if ! diff -r "$scratch/first" "$out" >"$scratch/diff2.txt" 2>&1; then
 	head -n 60 "$scratch/diff2.txt"
-	fail "a second build over the same folder changed or lost files"
+	die "a second build over the same folder changed or lost files"
 fi
 grep ' \./evidence/' "$scratch/stat1.txt" >"$scratch/ev1.txt"
 grep ' \./evidence/' "$scratch/stat2.txt" >"$scratch/ev2.txt"
-[ -s "$scratch/ev1.txt" ] || fail "no evidence files in the site"
+[ -s "$scratch/ev1.txt" ] || die "no evidence files in the site"
 if ! diff "$scratch/ev1.txt" "$scratch/ev2.txt" >"$scratch/diff-ev.txt"; then
 	cat "$scratch/diff-ev.txt"
-	fail "a second build touched archived evidence (inode/mtime changed)"
+	die "a second build touched archived evidence (inode/mtime changed)"
 fi
 echo "ok: second build identical, $(wc -l <"$scratch/ev1.txt") evidence files untouched"
 
@@ -65,12 +53,12 @@ echo "ok: second build identical, $(wc -l <"$scratch/ev1.txt") evidence files un
 #    a build given the absolute path of examples/ must be byte-identical
 #    (otherwise the builder's folders leak into published pages).
 (cd "$scratch" && "$bin" site --workloads "$src/examples" --out "$scratch/site-abs" --date "$SITE_DATE") \
-	>"$scratch/build3.log" 2>&1 || { cat "$scratch/build3.log"; fail "gpusheet site (absolute path) failed"; }
+	>"$scratch/build3.log" 2>&1 || { cat "$scratch/build3.log"; die "gpusheet site (absolute path) failed"; }
 if ! diff -r "$out" "$scratch/site-abs" >"$scratch/diff3.txt" 2>&1; then
 	echo "files that depend on the workload path given:"
 	diff -rq "$out" "$scratch/site-abs" | sed 's/^/  /'
 	head -n 20 "$scratch/diff3.txt"
-	fail "the site quotes the workload path as given on the command line"
+	die "the site quotes the workload path as given on the command line"
 fi
 echo "ok: the site does not depend on the path of the workloads folder"
 exit 0

@@ -13,25 +13,12 @@
 #   sh site-scale.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
 bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
 N1=${SITE_SCALE_N:-150}
 N2=$((N1 * 4))
 MAX_PAGE=2097152   # 2 MB
 MAX_RATIO_X100=250 # 2.5x
 
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-die() {
-	echo "FAIL: $*"
-	exit 1
-}
-abs() {
-	case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac
-}
-bin=$(abs "$bin") src=$(abs "$src") scratch=$(abs "$scratch")
-rm -rf "$scratch" && mkdir -p "$scratch" || die "cannot create $scratch"
 seed=$src/examples/seed-7b/workload.json
 grep -q '"id": "seed-7b"' "$seed" || die "$seed has no \"id\": \"seed-7b\" line to rewrite"
 
@@ -73,7 +60,7 @@ build() {
 	make_set "$n" "$dir"
 	child_cpu_ms >"$scratch/cpu0.txt"
 	t0=$(now_ms)
-	"$bin" site --workloads "$dir" --out "$out" --date 2026-11-29 >"$scratch/build$n.log" 2>&1 ||
+	"$bin" site --workloads "$dir" --out "$out" --date "$SITE_DATE" >"$scratch/build$n.log" 2>&1 ||
 		{ cat "$scratch/build$n.log"; die "gpusheet site failed for $n workloads"; }
 	t1=$(now_ms)
 	child_cpu_ms >"$scratch/cpu1.txt"
@@ -83,24 +70,24 @@ build() {
 	echo "N=$n: wall ${wall_ms} ms ($((wall_ms * 1000 / n)) us/workload), cpu ${cpu_ms} ms ($((cpu_ms * 1000 / n)) us/workload)"
 
 	nsheets=$(find "$out/sheets" -name '*.html' | wc -l)
-	[ "$nsheets" -eq "$n" ] || fail "N=$n: $nsheets sheets instead of $n"
+	[ "$nsheets" -eq "$n" ] || err "N=$n: $nsheets sheets instead of $n"
 	pages=$(((n + 99) / 100))
-	[ -f "$out/index.html" ] || fail "N=$n: no index.html"
+	[ -f "$out/index.html" ] || err "N=$n: no index.html"
 	k=2
 	while [ "$k" -le "$pages" ]; do
-		[ -f "$out/index-$k.html" ] || fail "N=$n: index-$k.html missing"
+		[ -f "$out/index-$k.html" ] || err "N=$n: index-$k.html missing"
 		k=$((k + 1))
 	done
-	[ -e "$out/index-$k.html" ] && fail "N=$n: index-$k.html should not exist ($pages pages)"
+	[ -e "$out/index-$k.html" ] && err "N=$n: index-$k.html should not exist ($pages pages)"
 	largest=0 largest_name=
 	for p in "$out"/*.html "$out"/sheets/*.html; do
 		size=$(wc -c <"$p")
 		if [ "$size" -gt "$largest" ]; then largest=$size largest_name=${p#"$out"/}; fi
-		[ "$size" -le "$MAX_PAGE" ] || fail "N=$n: ${p#"$out"/} is $size bytes (limit $MAX_PAGE)"
+		[ "$size" -le "$MAX_PAGE" ] || err "N=$n: ${p#"$out"/} is $size bytes (limit $MAX_PAGE)"
 	done
 	for p in "$out"/index*.html; do
 		rows=$(grep -c '<tr' "$p")
-		[ "$rows" -le 101 ] || fail "N=$n: ${p#"$out"/} has $((rows - 1)) rows (limit 100)"
+		[ "$rows" -le 101 ] || err "N=$n: ${p#"$out"/} has $((rows - 1)) rows (limit 100)"
 	done
 	echo "N=$n: $nsheets sheets, $pages index pages, largest page $largest_name ($largest bytes)"
 }
@@ -115,14 +102,14 @@ w2=$wall_ms c2ms=$cpu_ms
 cpu_ratio=$((c2ms * 100 / (4 * c1ms)))
 wall_ratio=$((w2 * 100 / (4 * w1)))
 echo "time per workload, N=$N2 vs N=$N1: cpu x$((cpu_ratio / 100)).$(printf '%02d' $((cpu_ratio % 100))), wall x$((wall_ratio / 100)).$(printf '%02d' $((wall_ratio % 100)))"
-[ "$cpu_ratio" -le "$MAX_RATIO_X100" ] || fail "CPU time per workload grows more than 2.5x from N=$N1 to N=$N2"
-[ "$wall_ratio" -le "$MAX_RATIO_X100" ] || fail "wall time per workload grows more than 2.5x from N=$N1 to N=$N2"
+[ "$cpu_ratio" -le "$MAX_RATIO_X100" ] || err "CPU time per workload grows more than 2.5x from N=$N1 to N=$N2"
+[ "$wall_ratio" -le "$MAX_RATIO_X100" ] || err "wall time per workload grows more than 2.5x from N=$N1 to N=$N2"
 
-if [ "$fails" -ne 0 ]; then
-	echo "$fails check(s) failed; outputs kept in $scratch"
-	exit 1
+# The outputs are large (about 250 kB a workload): keep only the logs,
+# unless a check failed.
+if [ "$fails" -eq 0 ]; then
+	rm -rf "$scratch/w$N1" "$scratch/w$N2" "$scratch/site$N1" "$scratch/site$N2"
+else
+	echo "outputs kept in $scratch"
 fi
-# The outputs are large (about 250 kB a workload): keep only the logs.
-rm -rf "$scratch/w$N1" "$scratch/w$N2" "$scratch/site$N1" "$scratch/site$N2"
-echo "all checks passed"
-exit 0
+finish "all checks passed"

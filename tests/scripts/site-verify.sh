@@ -7,27 +7,13 @@
 #   sh site-verify.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
 bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
 MAX_PAGE=2097152   # 2 MB
 
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-die() {
-	echo "FAIL: $*"
-	exit 1
-}
-abs() {
-	case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac
-}
-bin=$(abs "$bin") src=$(abs "$src") scratch=$(abs "$scratch")
-rm -rf "$scratch" && mkdir -p "$scratch" || die "cannot create $scratch"
 out=$scratch/site
 report=$scratch/verify.txt
 
-(cd "$src" && "$bin" site --workloads examples --out "$out" --date 2026-11-29) \
-	>"$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; die "gpusheet site failed"; }
+site_build "$out" "$scratch/build.log"
 
 # verify_ok LABEL: the site must verify cleanly.
 verify_ok() {
@@ -35,7 +21,7 @@ verify_ok() {
 		echo "ok: verify passes ($1)"
 	else
 		cat "$report" "$report.err"
-		fail "verify rejects the site ($1)"
+		err "verify rejects the site ($1)"
 	fi
 }
 # verify_finds LABEL PATTERN: verify must exit non-zero and print a line
@@ -46,10 +32,10 @@ verify_finds() {
 	rc=$?
 	if [ "$rc" -eq 0 ]; then
 		cat "$report" "$report.err"
-		fail "$1: verify exits 0"
+		err "$1: verify exits 0"
 	elif ! grep -qF -- "$2" "$report"; then
 		cat "$report"
-		fail "$1: verify exits $rc but does not say \"$2\""
+		err "$1: verify exits $rc but does not say \"$2\""
 	else
 		echo "ok: $1 detected (exit $rc): $(grep -F -- "$2" "$report" | head -n 1)"
 	fi
@@ -68,7 +54,7 @@ printf '%s' "$new" | dd of="$out/evidence/$ev" bs=1 seek=20 conv=notrunc 2>/dev/
 verify_finds "changed byte" "evidence/$ev: hash mismatch"
 if [ "$(grep -c . "$report")" -ne 1 ]; then
 	cat "$report"
-	fail "changed byte: expected exactly one problem line"
+	err "changed byte: expected exactly one problem line"
 fi
 cp -p "$scratch/evidence.bak" "$out/evidence/$ev"
 verify_ok "evidence restored"
@@ -85,7 +71,7 @@ printf '%s\n' '<a href="nope.html">x</a>' >>"$out/broken-copy.html"
 verify_finds "broken link" "broken-copy.html: broken link: nope.html"
 if [ "$(grep -c . "$report")" -ne 1 ]; then
 	cat "$report"
-	fail "broken link: expected exactly one problem line"
+	err "broken link: expected exactly one problem line"
 fi
 rm -f "$out/broken-copy.html"
 verify_ok "page copy removed"
@@ -99,10 +85,10 @@ for p in $pages; do
 	npages=$((npages + 1))
 	size=$(wc -c <"$out/$p")
 	[ "$size" -gt "$largest" ] && largest=$size
-	[ "$size" -le "$MAX_PAGE" ] || fail "$p is $size bytes (limit $MAX_PAGE)"
+	[ "$size" -le "$MAX_PAGE" ] || err "$p is $size bytes (limit $MAX_PAGE)"
 	if grep -Eio "(src|href|srcset)[[:space:]]*=[[:space:]]*[\"']?[[:space:]]*https?://[^\"' >]*" "$out/$p" >"$scratch/ext.txt"; then
 		sed "s|^|  $p: |" "$scratch/ext.txt"
-		fail "$p links to http(s) in src/href"
+		err "$p links to http(s) in src/href"
 	fi
 done
 echo "ok: $npages pages, largest $largest bytes, no http(s) in src/href"
@@ -111,14 +97,9 @@ echo "ok: $npages pages, largest $largest bytes, no http(s) in src/href"
 # gen/evidence.h): each must name an existing page.
 awk '/"cited_by": \[/ { c = 1; next } c && /\]/ { c = 0 } c { gsub(/[ ",]/, ""); print }' \
 	"$out/evidence/manifest.json" | LC_ALL=C sort -u >"$scratch/cited.txt"
-[ -s "$scratch/cited.txt" ] || fail "the manifest cites no page"
+[ -s "$scratch/cited.txt" ] || err "the manifest cites no page"
 while IFS= read -r c; do
-	[ -f "$out/$c" ] || fail "evidence/manifest.json: cited_by \"$c\" is not a page of the site"
+	[ -f "$out/$c" ] || err "evidence/manifest.json: cited_by \"$c\" is not a page of the site"
 done <"$scratch/cited.txt"
 
-if [ "$fails" -ne 0 ]; then
-	echo "$fails check(s) failed"
-	exit 1
-fi
-echo "all checks passed"
-exit 0
+finish "all checks passed"
