@@ -60,6 +60,12 @@ static void S_workload(gs_workload *w)
 	w->cache = GS_CACHE_NONE;
 }
 
+static void S_claim(gs_claim *c, const char *source, const char *date)
+{
+	c->source = S_s(source);
+	c->date = S_s(date);
+}
+
 static void S_offer(gs_offer *o, const char *id, const char *model, const char *device_name,
 		    uint64_t cards, uint64_t nominal_gb)
 {
@@ -70,8 +76,7 @@ static void S_offer(gs_offer *o, const char *id, const char *model, const char *
 	o->cards = cards;
 	o->nominal_gb_text = "x";
 	o->nominal_bytes = nominal_gb * GB;
-	o->memory_claim.source = "vendor page";
-	o->memory_claim.date = "2026-11-01";
+	S_claim(&o->memory_claim, "vendor page", "2026-11-01");
 }
 
 static void S_plan(gs_plan *p, uint64_t hours, int64_t price, const char *currency)
@@ -80,8 +85,66 @@ static void S_plan(gs_plan *p, uint64_t hours, int64_t price, const char *curren
 	p->hours = hours;
 	p->price_hundredths = price;
 	p->currency = S_s(currency);
-	p->claim.source = "price page";
-	p->claim.date = "2026-11-01";
+	S_claim(&p->claim, "price page", "2026-11-01");
+}
+
+static void S_plans(gs_offer *o, gs_plan *plans, size_t nplans)
+{
+	o->plans = plans;
+	o->nplans = nplans;
+}
+
+/* The capacity a card reports, per card. */
+static void S_declared(gs_offer *o, uint64_t bytes)
+{
+	o->declared_bytes = bytes;
+	o->has_declared_bytes = 1;
+	S_claim(&o->declared_claim, "device query", "2026-11-01");
+}
+
+/* Host RAM of the lot, from the host page. */
+static void S_host_ram(gs_offer *o, uint64_t bytes)
+{
+	o->host_ram_bytes = bytes;
+	o->has_host_ram = 1;
+	S_claim(&o->host_ram_claim, "host page", "2026-11-04");
+}
+
+static void S_interconnect(gs_offer *o, const char *name)
+{
+	o->interconnect = S_s(name);
+	S_claim(&o->interconnect_claim, "host page", "2026-11-04");
+}
+
+static void S_software(gs_software *sw, const char *name, int installed, const char *source)
+{
+	memset(sw, 0, sizeof(*sw));
+	sw->name = S_s(name);
+	sw->installed = installed;
+	S_claim(&sw->claim, source, "2026-11-02");
+}
+
+/* Available from one day to another (claim not set). */
+static void S_window(gs_availability *a, const char *from, const char *to)
+{
+	a->kind = GS_AVAIL_WINDOW;
+	a->from = S_s(from);
+	a->to = S_s(to);
+}
+
+/* A campaign of days from start; start NULL: no campaign. */
+static void S_campaign(gs_workload *w, const char *start, uint64_t days)
+{
+	w->campaign_start = S_s(start);
+	w->campaign_days = days;
+	w->has_campaign = start != NULL;
+}
+
+static void S_budget(gs_workload *w, int64_t hundredths, const char *currency)
+{
+	w->budget_hundredths = hundredths;
+	w->budget_currency = S_s(currency);
+	w->has_budget = 1;
 }
 
 static void S_device(gs_device *d, uint64_t index, const char *name, uint64_t total)
@@ -146,13 +209,20 @@ static void S_measurement(S_meas *s, const char *file, uint64_t input_tokens, ui
 	s->ref.covers = "test";
 }
 
-/* One device, phases model_load + cold_forward ok with the given peak. */
-static void S_meas_ok(S_meas *s, const char *file, const char *dev, uint64_t total,
-		      uint64_t input_tokens, uint64_t peak)
+/* A measurement on one device, batch 1; phases still to add. */
+static void S_meas_one(S_meas *s, const char *file, const char *dev, uint64_t total,
+		       uint64_t input_tokens)
 {
 	S_measurement(s, file, input_tokens, 1);
 	S_device(&s->dev[0], 0, dev, total);
 	s->m.ndevices = 1;
+}
+
+/* One device, phases model_load + cold_forward ok with the given peak. */
+static void S_meas_ok(S_meas *s, const char *file, const char *dev, uint64_t total,
+		      uint64_t input_tokens, uint64_t peak)
+{
+	S_meas_one(s, file, dev, total, input_tokens);
 	S_phase(&s->ph[0], "model_load", 0, GS_PHASE_OK, NULL, peak / 2);
 	S_phase(&s->ph[1], "cold_forward", 0, GS_PHASE_OK, NULL, peak);
 	s->m.nphases = 2;
@@ -162,9 +232,7 @@ static void S_meas_ok(S_meas *s, const char *file, const char *dev, uint64_t tot
 static void S_meas_oom(S_meas *s, const char *file, const char *dev, uint64_t total,
 		       uint64_t input_tokens)
 {
-	S_measurement(s, file, input_tokens, 1);
-	S_device(&s->dev[0], 0, dev, total);
-	s->m.ndevices = 1;
+	S_meas_one(s, file, dev, total, input_tokens);
 	S_phase(&s->ph[0], "model_load", 0, GS_PHASE_OK, NULL, 14 * GB);
 	S_phase(&s->ph[1], "cold_forward", 0, GS_PHASE_FAILED,
 		"CUDA out of memory. Tried to allocate 688.00 MiB", total - GIB);
@@ -209,6 +277,23 @@ static const gs_candidate *S_cand(const gs_decision *d, const char *id)
 			return &d->cands[i];
 	fprintf(stderr, "no candidate %s\n", id);
 	abort();
+}
+
+/* Classifies w against the offers and checks one verdict of one of them,
+ * for the cases that need no more of the decision. */
+#define CLASSIFY_VERDICT(w, offers, noffers, ms, nms, id, req, k, key)                 \
+	S_classify_verdict((w), (offers), (noffers), (ms), (nms), (id), (req), (k), (key), \
+			   __FILE__, __LINE__)
+
+static void S_classify_verdict(const gs_workload *w, gs_offer *offers, size_t noffers,
+			       S_meas **ms, size_t nms, const char *id, gs_req req,
+			       gs_verdict_kind k, const char *key, const char *file, int line)
+{
+	gs_decision d;
+
+	S_classify(w, offers, noffers, ms, nms, &d);
+	S_verdict(S_cand(&d, id), req, k, key, file, line);
+	gs_decision_release(&d);
 }
 
 /* Position of an offer in the ranking. */
@@ -368,9 +453,8 @@ static void test_memory_observed_failure(void)
 
 	/* at exactly the required dimensions: excludes as well */
 	S_meas_oom(&m, "oom.json", S_4090, T4090, 8192);
-	S_classify(&w, o, 1, ms, 1, &d);
-	VERDICT(S_cand(&d, "rtx4090-1x"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
-	gs_decision_release(&d);
+	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "rtx4090-1x",
+			 GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
 }
 
 static void test_memory_failure_larger_dims(void)
@@ -396,9 +480,8 @@ static void test_memory_failure_larger_dims(void)
 	/* a failure that is not out of memory does not exclude either */
 	S_meas_oom(&m, "crash.json", S_4090, T4090, 8192);
 	m.ph[1].error = "illegal instruction";
-	S_classify(&w, o, 1, ms, 1, &d);
-	VERDICT(S_cand(&d, "rtx4090-1x"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
-	gs_decision_release(&d);
+	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "rtx4090-1x",
+			 GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 }
 
 static void test_memory_weights_exceed(void)
@@ -496,10 +579,7 @@ static void test_memory_capacity_sources(void)
 
 	S_workload(&w);
 	S_offer(&o[0], "decl-1x", "RTX 4090", NULL, 1, 24);
-	o[0].declared_bytes = T4090;
-	o[0].has_declared_bytes = 1;
-	o[0].declared_claim.source = "device query";
-	o[0].declared_claim.date = "2026-11-01";
+	S_declared(&o[0], T4090);
 	S_offer(&o[1], "nom-1x", "RTX 5090", NULL, 1, 32);
 	S_classify(&w, o, 2, NULL, 0, &d);
 	/* declared bytes beat nominal */
@@ -539,15 +619,9 @@ static void test_software(void)
 	S_offer(&o[1], "ada-b-1x", "RTX 6000 Ada", NULL, 1, 48);
 	S_offer(&o[2], "h200-1x", "H200", NULL, 1, 141);
 	S_offer(&o[3], "l40s-1x", "L40S", NULL, 1, 48);
-	memset(sw, 0, sizeof(sw));
-	sw[0].name = "Ubuntu 22.04, CUDA 12.4, PyTorch 2.5";
-	sw[0].installed = 1;
-	sw[0].claim.source = "provider page";
-	sw[0].claim.date = "2026-11-02";
-	sw[1].name = "Ubuntu 22.04, CUDA 12.4, PyTorch 2.5";
-	sw[1].installed = 0;   /* on request only */
-	sw[1].claim.source = "provider page";
-	sw[1].claim.date = "2026-11-02";
+	S_software(&sw[0], "Ubuntu 22.04, CUDA 12.4, PyTorch 2.5", 1, "provider page");
+	/* on request only */
+	S_software(&sw[1], "Ubuntu 22.04, CUDA 12.4, PyTorch 2.5", 0, "provider page");
 	o[0].software = &sw[0];
 	o[0].nsoftware = 1;
 	o[1].software = &sw[1];
@@ -556,9 +630,8 @@ static void test_software(void)
 	o[2].nsoftware = 1;
 
 	/* not required */
-	S_classify(&w, o, 4, NULL, 0, &d);
-	VERDICT(S_cand(&d, "ada-1x"), GS_REQ_SOFTWARE, GS_V_NOT_REQUIRED, "why.not_required");
-	gs_decision_release(&d);
+	CLASSIFY_VERDICT(&w, o, 4, NULL, 0, "ada-1x",
+			 GS_REQ_SOFTWARE, GS_V_NOT_REQUIRED, "why.not_required");
 
 	w.req_software = "PyTorch 2.5";
 	S_meas_ok(&m, "run.json", S_6000, T6000, 8192, 20 * GIB);
@@ -583,9 +656,8 @@ static void test_software(void)
 
 	/* a failed run is not a run in the environment */
 	S_meas_oom(&m, "oom.json", S_6000, T6000, 16384);
-	S_classify(&w, o, 1, ms, 1, &d);
-	VERDICT(S_cand(&d, "ada-1x"), GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
-	gs_decision_release(&d);
+	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "ada-1x",
+			 GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
 }
 
 /*** calendar ***/
@@ -602,21 +674,13 @@ static void test_calendar(void)
 		S_offer(&o[i], i == 0 ? "cover" : i == 1 ? "edge" : i == 2 ? "miss" :
 			       i == 3 ? "stock" : i == 4 ? "gone" : "unknown",
 			"RTX 6000 Ada", NULL, 1, 48);
-	for (i = 0; i < 5; i++) {
-		o[i].availability.claim.source = "availability page";
-		o[i].availability.claim.date = "2026-11-03";
-	}
-	o[0].availability.kind = GS_AVAIL_WINDOW;
-	o[0].availability.from = "2026-11-15";
-	o[0].availability.to = "2026-12-31";
+	for (i = 0; i < 5; i++)
+		S_claim(&o[i].availability.claim, "availability page", "2026-11-03");
+	S_window(&o[0].availability, "2026-11-15", "2026-12-31");
 	/* the window ends on the campaign's last day (12-01 + 3 days = 12-03) */
-	o[1].availability.kind = GS_AVAIL_WINDOW;
-	o[1].availability.from = "2026-12-01";
-	o[1].availability.to = "2026-12-03";
+	S_window(&o[1].availability, "2026-12-01", "2026-12-03");
 	/* one day short */
-	o[2].availability.kind = GS_AVAIL_WINDOW;
-	o[2].availability.from = "2026-12-01";
-	o[2].availability.to = "2026-12-02";
+	S_window(&o[2].availability, "2026-12-01", "2026-12-02");
 	o[3].availability.kind = GS_AVAIL_STOCK;
 	o[3].availability.stock = 4;
 	o[3].availability.has_stock = 1;
@@ -629,9 +693,7 @@ static void test_calendar(void)
 	CHECK(!S_cand(&d, "gone")->excluded);
 	gs_decision_release(&d);
 
-	w.campaign_start = "2026-12-01";
-	w.campaign_days = 3;
-	w.has_campaign = 1;
+	S_campaign(&w, "2026-12-01", 3);
 	S_classify(&w, o, 6, NULL, 0, &d);
 	VERDICT(S_cand(&d, "cover"), GS_REQ_CALENDAR, GS_V_ADMISSIBLE, "why.calendar.window_covers");
 	CHECK_STR(S_cand(&d, "cover")->v[GS_REQ_CALENDAR].evidence, "availability page");
@@ -646,10 +708,8 @@ static void test_calendar(void)
 
 	/* a window across a month and a leap day: 2028-02-28 + 3 days ends 03-01 */
 	w.campaign_start = "2028-02-28";
-	o[1].availability.from = "2028-02-01";
-	o[1].availability.to = "2028-03-01";
-	o[2].availability.from = "2028-02-01";
-	o[2].availability.to = "2028-02-29";
+	S_window(&o[1].availability, "2028-02-01", "2028-03-01");
+	S_window(&o[2].availability, "2028-02-01", "2028-02-29");
 	S_classify(&w, o, 3, NULL, 0, &d);
 	VERDICT(S_cand(&d, "edge"), GS_REQ_CALENDAR, GS_V_ADMISSIBLE, "why.calendar.window_covers");
 	VERDICT(S_cand(&d, "miss"), GS_REQ_CALENDAR, GS_V_TO_CONFIRM, "why.calendar.window_misses");
@@ -678,28 +738,20 @@ static void test_budget(void)
 	/* a cheaper plan in another currency does not displace the budget's one */
 	S_plan(&pmix[0], 72, 1000, "EUR");
 	S_plan(&pmix[1], 72, 5000, "USD");
-	o[0].plans = p4090;
-	o[0].nplans = 1;
-	o[1].plans = p6000;
-	o[1].nplans = 1;
-	o[2].plans = peur;
-	o[2].nplans = 1;
-	o[4].plans = pmix;
-	o[4].nplans = 2;
+	S_plans(&o[0], p4090, 1);
+	S_plans(&o[1], p6000, 1);
+	S_plans(&o[2], peur, 1);
+	S_plans(&o[4], pmix, 2);
 
 	/* no budget: not required, the cost is still computed */
-	w.campaign_start = "2026-12-01";
-	w.campaign_days = 3;
-	w.has_campaign = 1;
+	S_campaign(&w, "2026-12-01", 3);
 	S_classify(&w, o, 5, NULL, 0, &d);
 	c = S_cand(&d, "rtx4090-1x");
 	VERDICT(c, GS_REQ_BUDGET, GS_V_NOT_REQUIRED, "why.not_required");
 	CHECK(c->plan == &p4090[0] && c->plan_units == 1 && c->cost == 4714);
 	gs_decision_release(&d);
 
-	w.budget_hundredths = 5000;
-	w.budget_currency = "USD";
-	w.has_budget = 1;
+	S_budget(&w, 5000, "USD");
 	S_classify(&w, o, 5, NULL, 0, &d);
 	c = S_cand(&d, "rtx4090-1x");
 	VERDICT(c, GS_REQ_BUDGET, GS_V_ADMISSIBLE, "why.budget.within");
@@ -721,17 +773,12 @@ static void test_budget(void)
 	gs_decision_release(&d);
 
 	/* a budget without a campaign */
-	w.has_campaign = 0;
-	w.campaign_start = NULL;
-	w.campaign_days = 0;
-	S_classify(&w, o, 1, NULL, 0, &d);
-	VERDICT(S_cand(&d, "rtx4090-1x"), GS_REQ_BUDGET, GS_V_TO_CONFIRM, "why.budget.no_campaign");
-	gs_decision_release(&d);
+	S_campaign(&w, NULL, 0);
+	CLASSIFY_VERDICT(&w, o, 1, NULL, 0, "rtx4090-1x",
+			 GS_REQ_BUDGET, GS_V_TO_CONFIRM, "why.budget.no_campaign");
 
 	/* 5 days (120 h) with 72 h plans: two plans back to back */
-	w.campaign_start = "2026-12-01";
-	w.campaign_days = 5;
-	w.has_campaign = 1;
+	S_campaign(&w, "2026-12-01", 5);
 	w.budget_hundredths = 10000;
 	S_classify(&w, o, 2, NULL, 0, &d);
 	c = S_cand(&d, "rtx4090-1x");
@@ -745,8 +792,7 @@ static void test_budget(void)
 	/* the cheapest covering plan: one 168 h plan beats two 72 h plans */
 	S_plan(&plong[0], 72, 6000, "USD");
 	S_plan(&plong[1], 168, 10000, "USD");
-	o[0].plans = plong;
-	o[0].nplans = 2;
+	S_plans(&o[0], plong, 2);
 	S_classify(&w, o, 1, NULL, 0, &d);
 	c = S_cand(&d, "rtx4090-1x");
 	CHECK(c->plan == &plong[1] && c->plan_units == 1 && c->cost == 10000);
@@ -771,15 +817,13 @@ static void test_quality(void)
 
 	S_workload(&w);
 	S_offer(&o[0], "ada-1x", "RTX 6000 Ada", NULL, 1, 48);
-	S_classify(&w, o, 1, NULL, 0, &d);
-	VERDICT(S_cand(&d, "ada-1x"), GS_REQ_QUALITY, GS_V_NOT_REQUIRED, "why.not_required");
-	gs_decision_release(&d);
+	CLASSIFY_VERDICT(&w, o, 1, NULL, 0, "ada-1x",
+			 GS_REQ_QUALITY, GS_V_NOT_REQUIRED, "why.not_required");
 
 	w.quality_criterion = "perplexity within 2% of bf16";
 	w.reference_format = "BF16";   /* compared without case */
-	S_classify(&w, o, 1, NULL, 0, &d);
-	VERDICT(S_cand(&d, "ada-1x"), GS_REQ_QUALITY, GS_V_ADMISSIBLE, "why.quality.reference_format");
-	gs_decision_release(&d);
+	CLASSIFY_VERDICT(&w, o, 1, NULL, 0, "ada-1x",
+			 GS_REQ_QUALITY, GS_V_ADMISSIBLE, "why.quality.reference_format");
 
 	w.storage_bits = 8;
 	w.storage_format = "int8";
@@ -800,9 +844,8 @@ static void test_quality(void)
 
 	w.quality_evidence = NULL;
 	w.reference_format = NULL;
-	S_classify(&w, o, 1, NULL, 0, &d);
-	VERDICT(S_cand(&d, "ada-1x"), GS_REQ_QUALITY, GS_V_TO_CONFIRM, "why.quality.no_reference");
-	gs_decision_release(&d);
+	CLASSIFY_VERDICT(&w, o, 1, NULL, 0, "ada-1x",
+			 GS_REQ_QUALITY, GS_V_TO_CONFIRM, "why.quality.no_reference");
 }
 
 /*** host ***/
@@ -821,24 +864,14 @@ static void test_host(void)
 	S_offer(&o[2], "unknown", "H200", NULL, 1, 141);
 	S_offer(&o[3], "nvlink", "H200", NULL, 2, 141);
 	S_offer(&o[4], "pcie", "H200", NULL, 2, 141);
-	for (i = 0; i < 5; i++) {
-		if (i == 2)
-			continue;
-		o[i].has_host_ram = 1;
-		o[i].host_ram_bytes = (i == 1 ? 32 : 256) * GB;
-		o[i].host_ram_claim.source = "host page";
-		o[i].host_ram_claim.date = "2026-11-04";
-	}
-	o[3].interconnect = "NVLink 4";
-	o[3].interconnect_claim.source = "host page";
-	o[3].interconnect_claim.date = "2026-11-04";
-	o[4].interconnect = "PCIe 5.0";
-	o[4].interconnect_claim.source = "host page";
-	o[4].interconnect_claim.date = "2026-11-04";
+	for (i = 0; i < 5; i++)
+		if (i != 2)   /* "unknown": no host RAM documented */
+			S_host_ram(&o[i], (i == 1 ? 32 : 256) * GB);
+	S_interconnect(&o[3], "NVLink 4");
+	S_interconnect(&o[4], "PCIe 5.0");
 
-	S_classify(&w, o, 5, NULL, 0, &d);
-	VERDICT(S_cand(&d, "short"), GS_REQ_HOST, GS_V_NOT_REQUIRED, "why.not_required");
-	gs_decision_release(&d);
+	CLASSIFY_VERDICT(&w, o, 5, NULL, 0, "short",
+			 GS_REQ_HOST, GS_V_NOT_REQUIRED, "why.not_required");
 
 	w.host_ram_bytes = 64 * GIB;
 	w.has_host_ram = 1;
@@ -873,27 +906,19 @@ static void S_full_offer(gs_offer *o, const char *id, gs_plan *plan, gs_availabi
 			 gs_software *sw, uint64_t nominal_gb)
 {
 	S_offer(o, id, "RTX 6000 Ada", NULL, 1, nominal_gb);
-	o->plans = plan;
-	o->nplans = 1;
+	S_plans(o, plan, 1);
 	o->availability = *av;
 	o->software = sw;
 	o->nsoftware = 1;
-	o->has_host_ram = 1;
-	o->host_ram_bytes = 256 * GB;
-	o->host_ram_claim.source = "host page";
-	o->host_ram_claim.date = "2026-11-04";
+	S_host_ram(o, 256 * GB);
 }
 
 static void S_full_workload(gs_workload *w)
 {
 	S_workload(w);
 	w->req_software = "PyTorch 2.5";
-	w->campaign_start = "2026-12-01";
-	w->campaign_days = 3;
-	w->has_campaign = 1;
-	w->budget_hundredths = 10000;
-	w->budget_currency = "USD";
-	w->has_budget = 1;
+	S_campaign(w, "2026-12-01", 3);
+	S_budget(w, 10000, "USD");
 	w->quality_criterion = "same outputs as bf16";
 	w->reference_format = "bf16";
 	w->host_ram_bytes = 64 * GIB;
@@ -914,19 +939,12 @@ static void test_retained_and_ranking(void)
 
 	S_full_workload(&w);
 	memset(&av, 0, sizeof(av));
-	av.kind = GS_AVAIL_WINDOW;
-	av.from = "2026-11-01";
-	av.to = "2027-01-31";
-	av.claim.source = "availability page";
-	av.claim.date = "2026-11-03";
+	S_window(&av, "2026-11-01", "2027-01-31");
+	S_claim(&av.claim, "availability page", "2026-11-03");
 	gone = av;
 	gone.kind = GS_AVAIL_UNAVAILABLE;
 	gone.from = gone.to = NULL;
-	memset(&sw, 0, sizeof(sw));
-	sw.name = "CUDA 12.4, PyTorch 2.5";
-	sw.installed = 1;
-	sw.claim.source = "software page";
-	sw.claim.date = "2026-11-02";
+	S_software(&sw, "CUDA 12.4, PyTorch 2.5", 1, "software page");
 	S_plan(&p[0], 72, 9000, "USD");
 	S_plan(&p[1], 72, 6000, "USD");
 	S_plan(&p[2], 72, 6000, "USD");
@@ -937,10 +955,7 @@ static void test_retained_and_ranking(void)
 	S_full_offer(&o[1], "cheap-small", &p[1], &av, &sw, 48);
 	S_full_offer(&o[2], "cheap-large", &p[2], &av, &sw, 48);
 	/* the same cost, a larger declared capacity: a larger margin */
-	o[2].has_declared_bytes = 1;
-	o[2].declared_bytes = 60 * GB;
-	o[2].declared_claim.source = "device query";
-	o[2].declared_claim.date = "2026-11-01";
+	S_declared(&o[2], 60 * GB);
 	/* cheapest of all, everything admissible but the calendar: excluded */
 	S_full_offer(&o[3], "gone", &p[3], &gone, &sw, 48);
 	/* cheapest of all, software to confirm */
