@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 
 #include "evidence.h"
+#include "outfile.h"
 #include "util.h"
 
 #include <errno.h>
@@ -63,23 +64,6 @@ static void S_err(gs_archive *a, const char *fmt, ...)
 	vsnprintf(a->err, sizeof(a->err), fmt, ap);
 	va_end(ap);
 	a->has_err = 1;
-}
-
-static int S_write_all(int fd, const void *buf, size_t n)
-{
-	const unsigned char *p = buf;
-
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 static void S_fsync_dir(const char *dir)
@@ -566,7 +550,7 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 				tfd = S_temp(a, &tmp);
 				if (tfd < 0)
 					goto out;
-				if (S_write_all(tfd, buf, len) != 0)
+				if (gs_write_all(tfd, buf, len) != 0)
 					goto write_err;
 				len = 0;
 			} else {
@@ -593,7 +577,7 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 		sha256_update(&ctx, (size_t)r, buf + len);
 		total += (uint64_t)r;
 		if (tfd >= 0) {
-			if (S_write_all(tfd, buf, (size_t)r) != 0)
+			if (gs_write_all(tfd, buf, (size_t)r) != 0)
 				goto write_err;
 		} else {
 			len += (size_t)r;
@@ -632,7 +616,7 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 			tfd = S_temp(a, &tmp);
 			if (tfd < 0)
 				goto out;
-			if (S_write_all(tfd, buf, len) != 0)
+			if (gs_write_all(tfd, buf, len) != 0)
 				goto write_err;
 		}
 		if (fsync(tfd) != 0)
@@ -755,9 +739,9 @@ static int S_same_bytes(const char *path, const char *bytes, size_t n)
 int gs_archive_write_manifest(gs_archive *a)
 {
 	json_t *root, *entries;
-	char *text = NULL, *path = NULL, *tmp = NULL;
+	char *text = NULL, *path = NULL;
 	size_t i, n;
-	int fd = -1, rc = -1;
+	int rc = -1;
 	struct stat st;
 
 	if (!a || S_begin(a) != 0)
@@ -805,35 +789,17 @@ int gs_archive_write_manifest(gs_archive *a)
 		rc = 0;
 		goto out;
 	}
-	fd = S_temp(a, &tmp);
-	if (fd < 0)
-		goto out;
-	if (S_write_all(fd, text, n) != 0 || fsync(fd) != 0) {
-		S_err(a, "%s: cannot write: %s", tmp, strerror(errno));
-		goto out;
+	{
+		char err[512];
+		if (gs_write_atomic(a->evdir, GS_EVIDENCE_MANIFEST, text, n, err, sizeof(err)) != 0) {
+			S_err(a, "%s", err);
+			goto out;
+		}
 	}
-	if (close(fd) != 0) {
-		fd = -1;
-		S_err(a, "%s: cannot write: %s", tmp, strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0) {
-		S_err(a, "%s: cannot replace: %s", path, strerror(errno));
-		goto out;
-	}
-	free(tmp);
-	tmp = NULL;
 	S_fsync_dir(a->evdir);
 	a->dir_dirty = 0;
 	rc = 0;
 out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
 	free(path);
 	free(text);
 	return rc;

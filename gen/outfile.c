@@ -30,6 +30,23 @@ int gs_mkdirs(const char *dir)
 	return 0;
 }
 
+int gs_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
 		    char *err, size_t errlen)
 {
@@ -51,18 +68,11 @@ int gs_write_atomic(const char *dir, const char *name, const void *data, size_t 
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
+	if (gs_write_all(fd, p, len) != 0) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
 	}
 	if (fsync(fd) != 0 || close(fd) != 0) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));

@@ -13,6 +13,8 @@
 
 /* mkdir -p; 0 or -1 with errno. */
 int gs_mkdirs(const char *dir);
+/* write(2) until all n bytes are written (EINTR retried); 0 or -1 with errno. */
+int gs_write_all(int fd, const void *buf, size_t n);
 /* Writes dir/name atomically; 0, or -1 with a message in err. */
 int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
 		    char *err, size_t errlen);
