@@ -19,11 +19,12 @@ int gs_cmd_sheet(int argc, char **argv)
 		{ "require-retained", no_argument, NULL, 'r' },
 		{ "summary", required_argument, NULL, 's' },
 		{ "date", required_argument, NULL, 'd' },
+		{ "accept-synthetic", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *catalog = NULL, *out = ".", *summary = NULL, *date = NULL;
-	int require = 0, c, rc;
+	int require = 0, accept_synthetic = 0, c, rc;
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
 	gs_job job;
@@ -42,6 +43,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		case 'r': require = 1; break;
 		case 's': summary = optarg; break;
 		case 'd': date = optarg; break;
+		case 'a': accept_synthetic = 1; break;
 		case 'l':
 			if (gs_lang_parse(optarg, &lang)) {
 				fputs("gpusheet sheet: --lang takes en or es\n", stderr);
@@ -50,7 +52,8 @@ int gs_cmd_sheet(int argc, char **argv)
 			break;
 		case 'h':
 			puts("usage: gpusheet sheet WORKLOAD.json [--catalog FILE] [--out DIR] "
-			     "[--lang en|es] [--require-retained] [--summary FILE] [--date YYYY-MM-DD]");
+			     "[--lang en|es] [--require-retained] [--accept-synthetic] [--summary FILE] "
+			     "[--date YYYY-MM-DD]");
 			return GS_EXIT_OK;
 		default:
 			fputs("gpusheet sheet: unknown option or missing value (see gpusheet --help)\n", stderr);
@@ -97,6 +100,7 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.link_prefix = "";
 	env.sheet_prefix = "";
+	env.accept_synthetic = accept_synthetic;
 	rc = GS_EXIT_OK;
 	if (gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err))) {
 		fprintf(stderr, "gpusheet sheet: %s\n", err);
@@ -107,8 +111,14 @@ int gs_cmd_sheet(int argc, char **argv)
 			rc = GS_EXIT_INVALID;
 		} else {
 			printf("%s/%s.html\n", out, res.id);
-			if (require && res.nretained == 0)
+			/* A gate passes on evidence only: a retained offer
+			 * resting on a synthetic file fails it too. */
+			if (require && (res.nretained == 0 || res.nretained_synthetic > 0))
 				rc = GS_EXIT_NOT_RETAINED;
+			if (require && res.nretained_synthetic > 0)
+				fprintf(stderr, "gpusheet sheet: --require-retained: %zu retained "
+					"offer(s) rest on synthetic evidence (a demonstration, "
+					"not a measurement)\n", res.nretained_synthetic);
 		}
 		gs_publish_result_release(&res);
 	}

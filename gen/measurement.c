@@ -80,6 +80,7 @@ void gs_measurement_release(gs_measurement *m)
 	free(m->revision);
 	free(m->input_set);
 	S_free_kvs(m->dims, m->ndims);
+	S_free_kvs(m->conditions, m->nconditions);
 	for (i = 0; i < m->ndevices; i++) {
 		free(m->devices[i].name);
 		free(m->devices[i].compute_capability);
@@ -402,11 +403,30 @@ static void S_read_phases(gs_jr *r, gs_measurement *m, json_t *root)
 	free(ap);
 }
 
+/*
+ * A file that says it was produced on a device names what produced it and
+ * the device: otherwise nothing tells it from a hand-written file.
+ */
+static void S_check_provenance(gs_jr *r, const gs_measurement *m, json_t *root)
+{
+	if (m->synthetic || !json_is_false(json_object_get(root, "synthetic")))
+		return;
+	if (!m->produced_by && !json_is_string(json_object_get(root, "produced_by")))
+		gs_jr_error(r, "$.produced_by", "a measurement with \"synthetic\": false needs "
+			    "\"produced_by\" (the tool and version that produced it on the device); "
+			    "a file not produced on a GPU must say \"synthetic\": true");
+	if (m->ndevices == 0 && json_is_object(json_object_get(root, "environment")))
+		gs_jr_error(r, "$.environment.devices", "a measurement with \"synthetic\": false "
+			    "needs the identity of the device it ran on (at least one device with "
+			    "its name)");
+}
+
 int gs_measurement_read(const char *path, gs_measurement *m, gs_diag *d)
 {
 	static const char *allowed[] = {
 		"schema", "schema_version", "synthetic", "synthetic_note", "produced_by",
-		"date", "identity", "dimensions", "environment", "protocol", "phases", NULL
+		"date", "identity", "dimensions", "conditions", "environment", "protocol",
+		"phases", NULL
 	};
 	static const char *const schema_names[] = { "gpusheet-measurement", NULL };
 	gs_jr r;
@@ -443,9 +463,15 @@ int gs_measurement_read(const char *path, gs_measurement *m, gs_diag *d)
 		S_read_map(&r, v, vp, 1, 1, &m->dims, &m->ndims);
 		free(vp);
 	}
+	v = gs_jr_member(&r, root, "$", "conditions", GS_JR_NULLABLE, &vp);
+	if (v) {
+		S_read_map(&r, v, vp, 1, 1, &m->conditions, &m->nconditions);
+		free(vp);
+	}
 	S_read_environment(&r, m, root);
 	S_read_protocol(&r, m, root);
 	S_read_phases(&r, m, root);
+	S_check_provenance(&r, m, root);
 	json_decref(root);
 	if (r.errors > 0) {
 		gs_measurement_release(m);

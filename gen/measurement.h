@@ -69,6 +69,10 @@ typedef struct {
 
 	gs_kv *dims;                  /* dimensions, integer or string values */
 	size_t ndims;
+	/* conditions the run was executed under that a real workload does not
+	 * have (e.g. extra_bytes: a filler allocation), kept sorted by name */
+	gs_kv *conditions;
+	size_t nconditions;
 
 	/* environment */
 	gs_device *devices;

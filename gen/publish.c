@@ -69,7 +69,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
-	if (gs_classify(&job->w, &job->s, job->ev, job->nev, env->cat, &d)) {
+	if (gs_classify(&job->w, &job->s, job->ev, job->nev, env->cat, env->accept_synthetic, &d)) {
 		snprintf(err, errlen, "out of memory");
 		free(links);
 		return -1;
@@ -164,6 +164,10 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		res->status[d.cands[i].offer - env->cat->offers] =
 			d.cands[i].retained ? 0 : d.cands[i].excluded ? 2 : 1;
 	res->synthetic = d.synthetic;
+	res->demonstration = d.demonstration;
+	for (i = 0; i < d.ncands; i++)
+		if (d.cands[i].retained && d.cands[i].synthetic)
+			res->nretained_synthetic++;
 	res->nretained = d.nretained;
 	res->npreselected = d.npreselected;
 	rc = 0;

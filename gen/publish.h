@@ -37,6 +37,7 @@ typedef struct {
 	const char *nav_html;      /* site navigation, or NULL */
 	const char *link_prefix;   /* prefix of links from a sheet to the site root, "" for a lone sheet */
 	const char *sheet_prefix;  /* where sheets are, seen from the site root: "sheets/" or "" */
+	int accept_synthetic;      /* --accept-synthetic: demonstrations on synthetic files */
 } gs_publish_env;
 
 /* What the site needs to know of a published sheet. */
@@ -46,7 +47,9 @@ typedef struct {
 	unsigned char *status;     /* per offer in catalog order: 0 retained, 1 pre-selected, 2 excluded, 3 not compared */
 	size_t noffers;
 	int synthetic;
+	int demonstration;         /* some verdict rests on a synthetic measurement */
 	size_t nretained, npreselected;
+	size_t nretained_synthetic;    /* retained offers resting on synthetic evidence */
 } gs_publish_result;
 
 /* Reads and validates the workload and its measurements against the catalog. */

@@ -10,6 +10,15 @@ gs_qty gs_qty_make(uint64_t bytes, gs_prov prov)
 	q.bytes = bytes;
 	q.prov = prov;
 	q.present = 1;
+	q.synthetic = 0;
+	return q;
+}
+
+gs_qty gs_qty_synthetic(uint64_t bytes)
+{
+	gs_qty q = gs_qty_make(bytes, GS_PROV_ASSUMED);
+
+	q.synthetic = 1;
 	return q;
 }
 
@@ -20,6 +29,7 @@ gs_qty gs_qty_missing(void)
 	q.bytes = 0;
 	q.prov = GS_PROV_ASSUMED;
 	q.present = 0;
+	q.synthetic = 0;
 	return q;
 }
 
@@ -72,6 +82,7 @@ int gs_qty_add(gs_qty a, gs_qty b, gs_qty *out)
 	if (gs_add_u64(a.bytes, b.bytes, &sum))
 		return -1;
 	*out = gs_qty_make(sum, gs_prov_weakest(a.prov, b.prov));
+	out->synthetic = a.synthetic || b.synthetic;
 	return 0;
 }
 

@@ -35,10 +35,13 @@ typedef struct {
 	uint64_t bytes;
 	gs_prov prov;
 	int present; /* 0: missing (bytes and prov are meaningless) */
+	int synthetic; /* read from a file not produced on a GPU: prov is assumed */
 } gs_qty;
 
 gs_qty gs_qty_make(uint64_t bytes, gs_prov prov);
 gs_qty gs_qty_missing(void);
+/* A figure read from a synthetic measurement: assumed, never observed. */
+gs_qty gs_qty_synthetic(uint64_t bytes);
 gs_prov gs_prov_weakest(gs_prov a, gs_prov b);
 /* "calculated", "observed", "assumed" (the JSON identifiers). */
 const char *gs_prov_id(gs_prov p);

@@ -49,6 +49,13 @@ static const char *S_prov(S_ctx *c, gs_prov p)
 		  : p == GS_PROV_CALCULATED ? "prov.calculated" : "prov.assumed");
 }
 
+/* The provenance of a figure in words: "assumed (synthetic measurement)"
+ * for one read from a file not produced on a GPU. */
+static const char *S_qprov(S_ctx *c, gs_qty q)
+{
+	return q.synthetic ? TR("prov.synthetic") : S_prov(c, q.prov);
+}
+
 /* "13.04 GiB (calculated)" or "missing". Caller frees. */
 static char *S_qty_words(S_ctx *c, gs_qty q)
 {
@@ -56,21 +63,26 @@ static char *S_qty_words(S_ctx *c, gs_qty q)
 
 	if (!q.present)
 		return gs_xstrdup(TR("word.missing"));
-	return gs_xasprintf("%s (%s)", gs_fmt_gib(g, q.bytes, c->lang), S_prov(c, q.prov));
+	return gs_xasprintf("%s (%s)", gs_fmt_gib(g, q.bytes, c->lang), S_qprov(c, q));
 }
 
-static char *S_signed_gib(S_ctx *c, int64_t v)
+/* A margin with the provenance of the weaker of its two figures. */
+static char *S_signed_gib(S_ctx *c, int64_t v, gs_qty from_a, gs_qty from_b)
 {
 	char g[GS_FMT_MAX];
 	uint64_t mag = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+	gs_qty q = gs_qty_make(0, gs_prov_weakest(from_a.present ? from_a.prov : GS_PROV_ASSUMED,
+						   from_b.present ? from_b.prov : GS_PROV_ASSUMED));
 
-	return gs_xasprintf("%s%s", v < 0 ? "\xe2\x88\x92" : "", gs_fmt_gib(g, mag, c->lang));
+	q.synthetic = from_a.synthetic || from_b.synthetic;
+	return gs_xasprintf("%s%s (%s)", v < 0 ? "\xe2\x88\x92" : "", gs_fmt_gib(g, mag, c->lang),
+			    S_qprov(c, q));
 }
 
-/* Expands {a} {b} {margin} {s1} {s2} in a reason label. Caller frees. */
-static char *S_reason(S_ctx *c, const gs_verdict *v)
+/* Expands {a} {b} {margin} {cost} {budget} {s1} {s2} {n1} {n2} {n3} in a label. Caller frees. */
+static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 {
-	const char *tpl = TR(v->why), *p;
+	const char *p;
 	size_t cap = strlen(tpl) + 256, len = 0;
 	char *out = gs_xmalloc(cap);
 
@@ -81,11 +93,16 @@ static char *S_reason(S_ctx *c, const gs_verdict *v)
 		if (strncmp(p, "{a}", 3) == 0) {
 			piece = S_qty_words(c, v->a);
 			skip = 3;
+		} else if (p[0] == '{' && p[1] == 'n' && p[2] >= '1' && p[2] <= '3' && p[3] == '}') {
+			const char *n = p[2] == '1' ? v->n1 : p[2] == '2' ? v->n2 : v->n3;
+			piece = gs_xstrdup(n ? n : TR("word.missing"));
+			skip = 4;
 		} else if (strncmp(p, "{b}", 3) == 0) {
 			piece = S_qty_words(c, v->b);
 			skip = 3;
 		} else if (strncmp(p, "{margin}", 8) == 0) {
-			piece = v->has_margin ? S_signed_gib(c, v->margin) : gs_xstrdup(TR("word.missing"));
+			piece = v->has_margin ? S_signed_gib(c, v->margin, v->a, v->b)
+					      : gs_xstrdup(TR("word.missing"));
 			skip = 8;
 		} else if (strncmp(p, "{cost}", 6) == 0 || strncmp(p, "{budget}", 8) == 0) {
 			char m[GS_FMT_MAX];
@@ -121,6 +138,27 @@ static char *S_reason(S_ctx *c, const gs_verdict *v)
 	return out;
 }
 
+/* The reason of a verdict, with what a failure points to and why some
+ * evidence does not decide. Caller frees. */
+static char *S_reason(S_ctx *c, const gs_verdict *v)
+{
+	char *r = S_expand(c, TR(v->why), v), *more;
+
+	if (v->orientation) {
+		more = gs_xasprintf("%s %s", r, TR(v->orientation));
+		free(r);
+		r = more;
+	}
+	if (v->note) {
+		char *n = S_expand(c, TR(v->note), v);
+		more = gs_xasprintf("%s %s", r, n);
+		free(n);
+		free(r);
+		r = more;
+	}
+	return r;
+}
+
 /* Cells: bytes | GB | GiB | provenance. */
 static void S_size_cells(S_ctx *c, cmark_node *row, gs_qty q)
 {
@@ -136,7 +174,7 @@ static void S_size_cells(S_ctx *c, cmark_node *row, gs_qty q)
 	gs_doc_cell_text(row, gs_fmt_int(a, q.bytes, c->lang));
 	gs_doc_cell_text(row, gs_fmt_fixed2(a, q.bytes, GS_GB, c->lang));
 	gs_doc_cell_text(row, gs_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
-	gs_doc_cell_text(row, S_prov(c, q.prov));
+	gs_doc_cell_text(row, S_qprov(c, q));
 }
 
 /* "1.00 GiB (1,073,741,824 B)" for counters; "missing" when not read. */
@@ -224,9 +262,16 @@ static void S_warning_synthetic(S_ctx *c)
 		return;
 	q = gs_doc_quote(c->root);
 	p = gs_doc_para(q);
-	gs_doc_strong(p, TR("synthetic.title"));
-	gs_doc_text(p, " ");
-	gs_doc_text(p, TR("synthetic.body"));
+	if (c->in->d->demonstration) {
+		gs_doc_strong(p, TR("demo.title"));
+		gs_doc_text(p, " ");
+		gs_doc_text(p, TR("demo.sheet_body"));
+	} else {
+		gs_doc_strong(p, TR("synthetic.title"));
+		gs_doc_text(p, " ");
+		gs_doc_text(p, TR(c->in->d->accept_synthetic ? "synthetic.body_accepted"
+							     : "synthetic.body"));
+	}
 	for (i = 0; i < c->in->nev; i++)
 		if (c->in->ev[i].m->synthetic) {
 			gs_doc_text(p, " ");
@@ -236,6 +281,18 @@ static void S_warning_synthetic(S_ctx *c)
 				gs_doc_text(p, c->in->ev[i].m->synthetic_note);
 			}
 		}
+}
+
+/* What an exclusion rests on, in words. */
+static const char *S_basis_key(gs_basis b)
+{
+	switch (b) {
+	case GS_BASIS_OBSERVED_FAILURE: return "basis.observed_failure";
+	case GS_BASIS_CALCULATED_CERTAINTY: return "basis.calculated_certainty";
+	case GS_BASIS_CATALOG: return "basis.catalog";
+	case GS_BASIS_NONE: break;
+	}
+	return "basis.catalog";
 }
 
 static const char *S_offer_label(const gs_offer *o)
@@ -249,7 +306,7 @@ static void S_decision_summary(S_ctx *c)
 	cmark_node *p = gs_doc_para(c->root);
 	size_t i, k = 0;
 
-	gs_doc_strong(p, TR("decision.label"));
+	gs_doc_strong(p, TR(d->demonstration ? "decision.label_demo" : "decision.label"));
 	gs_doc_text(p, " ");
 	if (d->nretained) {
 		gs_doc_text(p, TR("decision.retained"));
@@ -289,7 +346,8 @@ static void S_decision_summary(S_ctx *c)
 		gs_doc_text(p, " (");
 		for (q = 0; q < GS_REQ_COUNT; q++)
 			if (cd->v[q].kind == GS_V_EXCLUDE)
-				gs_doc_textf(p, "%s%s", n++ ? ", " : "", TR(S_req_keys[q]));
+				gs_doc_textf(p, "%s%s: %s", n++ ? ", " : "", TR(S_req_keys[q]),
+					     TR(S_basis_key(cd->v[q].basis)));
 		gs_doc_text(p, ")");
 	}
 	if (k)
@@ -357,7 +415,19 @@ static void S_identity(S_ctx *c)
 		free(cv);
 	}
 	/* The requirements the verdicts are checked against. */
-	ROW(TR("req.software"), w->req_software ? w->req_software : TR("word.not_stated"));
+	if (w->has_req_software) {
+		cmark_node *cell;
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, TR("req.software"));
+		cell = gs_doc_cell(r);
+		if (w->req_software)
+			gs_doc_textf(cell, "%s: ", w->req_software);
+		for (i = 0; i < w->nreq_sw; i++)
+			gs_doc_textf(cell, "%s%s \xe2\x89\xa5 %s", i ? ", " : "", w->req_sw[i].name,
+				     w->req_sw[i].min_version);
+	} else {
+		ROW(TR("req.software"), w->req_software ? w->req_software : TR("word.not_stated"));
+	}
 	if (w->has_campaign) {
 		char *cp = gs_xasprintf("%s, %s %s", w->campaign_start,
 				    gs_fmt_int(a, w->campaign_days, c->lang), TR("word.days"));
@@ -377,8 +447,17 @@ static void S_identity(S_ctx *c)
 	ROW(TR("req.quality"), w->quality_criterion ? w->quality_criterion : TR("word.not_stated"));
 	if (w->reference_format)
 		ROW(TR("id.reference_format"), w->reference_format);
-	if (w->quality_evidence)
-		ROW(TR("id.quality_evidence"), w->quality_evidence);
+	if (w->quality_evidence) {
+		char *qe = gs_xasprintf("%s (%s): %s", w->quality_evidence, w->quality_evidence_date,
+				    w->quality_evidence_scope);
+		ROW(TR("id.quality_evidence"), qe);
+		free(qe);
+	}
+	for (i = 0; i < w->nconditions; i++) {
+		char *label = gs_xasprintf("%s: %s", TR("id.condition"), w->conditions[i].name);
+		ROW(label, w->conditions[i].value);
+		free(label);
+	}
 	if (w->has_host_ram || w->host_interconnect) {
 		char g[GS_FMT_MAX];
 		char *hp = gs_xasprintf("%s%s%s", w->has_host_ram ? gs_fmt_gib(g, w->host_ram_bytes, c->lang) : "",
@@ -417,6 +496,44 @@ static void S_identity(S_ctx *c)
 					     gs_fmt_int(a, in->dims[k].value, c->lang));
 		}
 	}
+}
+
+/* Which item dominates the calculated need, and its share (floor, percent). */
+static void S_dominant(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_sizing *s = c->in->s;
+	const char *label = TR("size.weights");
+	gs_qty best = s->weights;
+	cmark_node *p;
+	char *words;
+	size_t i;
+	unsigned __int128 pct;
+
+	if (s->kv.present && s->kv.bytes > best.bytes) {
+		best = s->kv;
+		label = TR("size.kv");
+	}
+	for (i = 0; i < w->nreserve; i++)
+		if (w->reserve[i].bytes > best.bytes) {
+			best = gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED);
+			label = w->reserve[i].name;
+		}
+	for (i = 0; w->task != GS_TASK_INFERENCE && i < w->ntraining; i++)
+		if (w->training[i].bytes > best.bytes) {
+			best = gs_qty_make(w->training[i].bytes, GS_PROV_ASSUMED);
+			label = w->training[i].name;
+		}
+	if (!s->need.present || s->need.bytes == 0)
+		return;
+	pct = (unsigned __int128)best.bytes * 100 / s->need.bytes;
+	words = S_qty_words(c, best);
+	p = gs_doc_para(c->root);
+	gs_doc_strong(p, TR("sizing.dominant"));
+	gs_doc_text(p, " ");
+	gs_doc_text(p, label);
+	gs_doc_textf(p, ", %s, %u %% %s", words, (unsigned)pct, TR("sizing.of_need"));
+	free(words);
 }
 
 static void S_sizing(S_ctx *c)
@@ -476,6 +593,7 @@ static void S_sizing(S_ctx *c)
 	gs_doc_cell_text(r, TR("size.need_row"));
 	S_size_cells(c, r, s->need);
 
+	S_dominant(c);
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("sizing.envelope_note"));
 	if (w->task != GS_TASK_INFERENCE) {
@@ -488,17 +606,20 @@ static void S_sizing(S_ctx *c)
 
 	/* Format table, same reserve. */
 	{
-		const char *hf[5];
+		const char *hf[6];
+		char *prov = gs_xasprintf("%s: %s; %s: %s", TR("size.weights"), TR("prov.calculated"),
+				      TR("col.envelope_gib"), S_qprov(c, s->envelope));
 		hf[0] = TR("col.bits");
 		hf[1] = TR("col.weights_bytes");
 		hf[2] = TR("col.weights_gib");
 		hf[3] = TR("col.envelope_gib");
-		hf[4] = TR("col.note");
+		hf[4] = TR("col.provenance");
+		hf[5] = TR("col.note");
 		gs_doc_heading(c->root, 3, TR("sec.formats"));
 		p = gs_doc_para(c->root);
 		gs_doc_textf(p, "%s %s. %s", TR("est.format_table"),
 			     gs_fmt_gib(b, s->reserve.bytes, c->lang), TR("formats.provenance"));
-		tb = gs_doc_table(c->doc, c->root, TR("cap.formats"), 5, hf);
+		tb = gs_doc_table(c->doc, c->root, TR("cap.formats"), 6, hf);
 		for (i = 0; i < s->nformats; i++) {
 			const gs_format_row *fr = &s->formats[i];
 			r = gs_doc_row(tb);
@@ -507,8 +628,10 @@ static void S_sizing(S_ctx *c)
 			gs_doc_cell_text(r, gs_fmt_int(a, fr->weights, c->lang));
 			gs_doc_cell_text(r, gs_fmt_fixed2(a, fr->weights, GS_GIB, c->lang));
 			gs_doc_cell_text(r, gs_fmt_fixed2(a, fr->envelope, GS_GIB, c->lang));
+			gs_doc_cell_text(r, prov);
 			gs_doc_cell_text(r, fr->theoretical ? TR("note.theoretical") : "");
 		}
+		free(prov);
 	}
 }
 
@@ -522,7 +645,7 @@ static void S_data_row(S_ctx *c, cmark_node *tb, const char *label, const char *
 	gs_doc_cell_text(r, TR(kind_key));
 	gs_doc_cell_text(r, gs_fmt_int(a, q.bytes, c->lang));
 	gs_doc_cell_text(r, gs_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
-	gs_doc_cell_text(r, S_prov(c, q.prov));
+	gs_doc_cell_text(r, S_qprov(c, q));
 }
 
 static void S_budget_chart(S_ctx *c)
@@ -653,11 +776,42 @@ static void S_kv_table(S_ctx *c, const char *caption, const gs_kv *kv, size_t n)
 	}
 }
 
+/* The failing phase and what a failure there points to. */
+static void S_failure_orientation(S_ctx *c, const gs_measurement *m)
+{
+	const gs_phase *f = gs_measurement_failure(m);
+	cmark_node *p;
+
+	if (!f)
+		return;
+	p = gs_doc_para(c->root);
+	gs_doc_strong(p, TR("meas.failed_phase"));
+	gs_doc_text(p, " ");
+	gs_doc_code(p, f->name);
+	gs_doc_text(p, ". ");
+	gs_doc_text(p, TR(gs_phase_orientation(f->name)));
+}
+
+/* A reading of a measurement with its provenance: observed on a device,
+ * or assumed for a synthetic file. Caller frees. */
+static char *S_reading_words(S_ctx *c, const gs_measurement *m, gs_opt_u64 v)
+{
+	if (!v.has)
+		return gs_xstrdup(TR("word.missing"));
+	return S_qty_words(c, m->synthetic ? gs_qty_synthetic(v.v)
+					   : gs_qty_make(v.v, GS_PROV_OBSERVED));
+}
+
+static const char *S_meas_prov(S_ctx *c, const gs_measurement *m)
+{
+	return TR(m->synthetic ? "prov.synthetic" : "prov.observed");
+}
+
 static void S_measurement(S_ctx *c, size_t idx)
 {
 	const gs_evidence *e = &c->in->ev[idx];
 	const gs_measurement *m = e->m;
-	const char *h[8];
+	const char *h[9];
 	cmark_node *tb, *r, *p;
 	char a[GS_FMT_MAX];
 	size_t i;
@@ -704,17 +858,18 @@ static void S_measurement(S_ctx *c, size_t idx)
 		const gs_device *dv = &m->devices[i];
 		char g[GS_FMT_MAX], *label = gs_xasprintf("%s %llu", TR("meas.device"),
 						      (unsigned long long)dv->index);
-		char *val = gs_xasprintf("%s; %s %s; %s %s; %s %s", dv->name, TR("meas.total"),
-				     dv->total_bytes.has ? gs_fmt_gib(g, dv->total_bytes.v, c->lang)
-							 : TR("word.missing"),
-				     TR("meas.free"),
-				     dv->free_bytes.has ? gs_fmt_gib(a, dv->free_bytes.v, c->lang)
-							: TR("word.missing"),
+		char *tot = S_reading_words(c, m, dv->total_bytes);
+		char *fre = S_reading_words(c, m, dv->free_bytes);
+		char *val = gs_xasprintf("%s; %s %s; %s %s; %s %s", dv->name, TR("meas.total"), tot,
+				     TR("meas.free"), fre,
 				     TR("meas.cc"), dv->compute_capability ? dv->compute_capability
 									   : TR("word.missing"));
 		ROW(label, val);
 		free(label);
 		free(val);
+		free(tot);
+		free(fre);
+		(void)g;
 	}
 	ROW(TR("meas.driver"), m->driver);
 	ROW(TR("meas.runtime"), m->runtime);
@@ -737,6 +892,7 @@ static void S_measurement(S_ctx *c, size_t idx)
 		}
 	}
 #undef ROW
+	S_kv_table(c, TR("cap.conditions"), m->conditions, m->nconditions);
 	S_kv_table(c, TR("cap.allocator_settings"), m->allocator_settings, m->nallocator_settings);
 	S_kv_table(c, TR("cap.frameworks"), m->frameworks, m->nframeworks);
 
@@ -749,9 +905,11 @@ static void S_measurement(S_ctx *c, size_t idx)
 	h[5] = TR("col.start");
 	h[6] = TR("col.peak");
 	h[7] = TR("col.end");
+	h[8] = TR("col.provenance");
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("meas.counters_note"));
-	tb = gs_doc_table(c->doc, c->root, TR("cap.phases"), 8, h);
+	S_failure_orientation(c, m);
+	tb = gs_doc_table(c->doc, c->root, TR("cap.phases"), 9, h);
 	cp = gs_xcalloc(m->nphases + 1, sizeof(*cp));
 	for (i = 0; i < m->nphases; i++) {
 		const gs_phase *ph = &m->phases[i];
@@ -791,11 +949,13 @@ static void S_measurement(S_ctx *c, size_t idx)
 				gs_doc_cell_text(r, TR("counter.no_peak_difference"));
 				S_cell_owned(r, S_counter(c, de));
 			}
+			gs_doc_cell_text(r, S_meas_prov(c, m));
 		}
 		cp[i].name = ph->name;
 		cp[i].failed = ph->status == GS_PHASE_FAILED;
 		cp[i].not_run = ph->status == GS_PHASE_NOT_RUN;
-#define Q(x) ((x).has ? gs_qty_make((x).v, GS_PROV_OBSERVED) : gs_qty_missing())
+#define Q(x) (!(x).has ? gs_qty_missing() : m->synthetic ? gs_qty_synthetic((x).v) \
+					     : gs_qty_make((x).v, GS_PROV_OBSERVED))
 		cp[i].allocated[GS_CHART_START] = Q(ph->alloc_start);
 		cp[i].allocated[GS_CHART_PEAK] = Q(ph->alloc_peak);
 		cp[i].allocated[GS_CHART_END] = Q(ph->alloc_end);
@@ -806,23 +966,30 @@ static void S_measurement(S_ctx *c, size_t idx)
 	}
 	/* Outside the allocator, elapsed time and errors. */
 	{
-		const char *h5[5];
+		const char *h5[6];
 		h5[0] = TR("col.phase");
 		h5[1] = TR("col.device");
 		h5[2] = TR("col.outside");
-		h5[3] = TR("col.elapsed");
-		h5[4] = TR("col.error");
-		tb = gs_doc_table(c->doc, c->root, TR("cap.phase_extra"), 5, h5);
+		h5[3] = TR("col.provenance");
+		h5[4] = TR("col.elapsed");
+		h5[5] = TR("col.error");
+		tb = gs_doc_table(c->doc, c->root, TR("cap.phase_extra"), 6, h5);
 		for (i = 0; i < m->nphases; i++) {
 			const gs_phase *ph = &m->phases[i];
 			r = gs_doc_row(tb);
 			gs_doc_cell_text(r, ph->name);
 			snprintf(a, sizeof(a), "%llu", (unsigned long long)ph->device);
 			gs_doc_cell_text(r, a);
-			if (ph->used_end.has && ph->reserved_end.has && ph->used_end.v >= ph->reserved_end.v) {
-				gs_opt_u64 o = { ph->used_end.v - ph->reserved_end.v, 1 };
+			if (ph->used_end.has && ph->reserved_end.has) {
+				/* used below reserved at one checkpoint: nothing outside */
+				gs_opt_u64 o = { ph->used_end.v >= ph->reserved_end.v
+							 ? ph->used_end.v - ph->reserved_end.v : 0, 1 };
 				S_cell_owned(r, S_counter(c, o));
+				gs_doc_cell_text(r, S_meas_prov(c, m));
 			} else {
+				S_cell_owned(r, gs_xasprintf("%s (%s)", TR("word.missing"),
+							 TR(ph->used_end.has ? "outside.no_reserved_end"
+									     : "outside.no_device_used")));
 				gs_doc_cell_text(r, TR("word.missing"));
 			}
 			if (ph->elapsed_us.has) {
@@ -963,7 +1130,8 @@ static void S_sweep(S_ctx *c)
 		const gs_measurement *m0 = c->in->ev[sw.idx[0]].m;
 		if (m0->ndevices && m0->devices[0].total_bytes.has) {
 			caps[nc].label = m0->devices[0].name;
-			caps[nc++].value = gs_qty_make(m0->devices[0].total_bytes.v, GS_PROV_OBSERVED);
+			caps[nc++].value = m0->synthetic ? gs_qty_synthetic(m0->devices[0].total_bytes.v)
+						    : gs_qty_make(m0->devices[0].total_bytes.v, GS_PROV_OBSERVED);
 		}
 	}
 	{
@@ -1059,13 +1227,13 @@ static void S_candidates(S_ctx *c)
 		gs_doc_textf(cell, " %s, %llu x %s GB", cd->offer->gpu_model,
 			     (unsigned long long)cd->offer->cards, cd->offer->nominal_gb_text);
 		S_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
-					 S_prov(c, cd->capacity.prov),
+					 S_qprov(c, cd->capacity),
 					 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 					    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared" : "cap.nominal")));
 		for (q = 0; q < GS_REQ_COUNT; q++)
 			S_cell_owned(r, gs_xasprintf("%s %s%s", gs_sheet_verdict_symbol(cd->v[q].kind),
 						     S_verdict_word(c, cd->v[q].kind),
-						     S_evidence_synthetic(c, cd->v[q].evidence)
+						     cd->v[q].synthetic && cd->v[q].kind != GS_V_TO_CONFIRM
 							     ? TR("verdict.synthetic_suffix") : ""));
 		if (cd->plan) {
 			char m[GS_FMT_MAX];
@@ -1105,7 +1273,12 @@ static void S_candidates(S_ctx *c)
 				continue;
 			p = gs_doc_item(list);
 			gs_doc_strong(p, TR(rk[q]));
-			gs_doc_textf(p, ": %s %s. ", gs_sheet_verdict_symbol(v->kind), S_verdict_word(c, v->kind));
+			if (v->kind == GS_V_EXCLUDE)
+				gs_doc_textf(p, ": %s %s (%s). ", gs_sheet_verdict_symbol(v->kind),
+					     S_verdict_word(c, v->kind), TR(S_basis_key(v->basis)));
+			else
+				gs_doc_textf(p, ": %s %s. ", gs_sheet_verdict_symbol(v->kind),
+					     S_verdict_word(c, v->kind));
 			why = S_reason(c, v);
 			gs_doc_text(p, why);
 			free(why);
@@ -1116,7 +1289,7 @@ static void S_candidates(S_ctx *c)
 					gs_doc_textf(p, " (%s)", v->evidence_date);
 				if (S_evidence_synthetic(c, v->evidence)) {
 					gs_doc_text(p, " ");
-					gs_doc_strong(p, TR("synthetic.short"));
+					gs_doc_strong(p, TR(v->synthetic ? "demo.rests_on" : "synthetic.short"));
 				}
 				gs_doc_text(p, ".");
 			}
@@ -1154,7 +1327,7 @@ static void S_decision(S_ctx *c)
 					     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency);
 			}
 			if (cd->has_margin) {
-				char *mg = S_signed_gib(c, cd->margin);
+				char *mg = S_signed_gib(c, cd->margin, cd->need, cd->capacity);
 				gs_doc_textf(p, "; %s %s", TR("cand.margin"), mg);
 				free(mg);
 			}
@@ -1224,6 +1397,8 @@ static void S_invalidate(S_ctx *c)
 		gs_doc_text(gs_doc_item(list), TR("inval.unmeasured_pass"));
 	if (w->task != GS_TASK_INFERENCE)
 		gs_doc_text(gs_doc_item(list), TR("inval.training_phases"));
+	if (c->in->nev)
+		gs_doc_text(gs_doc_item(list), TR("inval.instrumentation"));
 	if (c->in->d->synthetic)
 		gs_doc_text(gs_doc_item(list), TR("inval.synthetic"));
 }

@@ -141,8 +141,22 @@ static void S_page_name(char *buf, size_t len, size_t page)
 		snprintf(buf, len, "index-%zu.html", page + 1);
 }
 
+/* Built with --accept-synthetic and some verdict rests on a synthetic file. */
+static void S_demo_banner(gs_doc *doc, const gs_strings *t, int demonstration)
+{
+	cmark_node *p;
+
+	if (!demonstration)
+		return;
+	p = gs_doc_para(gs_doc_quote(doc->root));
+	gs_doc_strong(p, gs_tr(t, "demo.title"));
+	gs_doc_text(p, " ");
+	gs_doc_text(p, gs_tr(t, "demo.site_body"));
+}
+
 static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res, size_t n,
-			 const char *dir, const char *nav, char *err, size_t errlen)
+			 const char *dir, const char *nav, int demonstration, char *err,
+			 size_t errlen)
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
@@ -165,6 +179,7 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 			to = n;
 		gs_doc_init(&doc);
 		gs_doc_heading(doc.root, 1, gs_tr(t, "site.title"));
+		S_demo_banner(&doc, t, demonstration);
 		p = gs_doc_para(doc.root);
 		gs_doc_text(p, gs_tr(t, "site.intro"));
 		p = gs_doc_para(doc.root);
@@ -195,7 +210,9 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 			r = gs_doc_row(tb);
 			cell = gs_doc_cell(r);
 			gs_doc_link(cell, link, pr->title);
-			if (pr->synthetic)
+			if (pr->demonstration)
+				gs_doc_textf(cell, " (%s)", gs_tr(t, "demo.short"));
+			else if (pr->synthetic)
 				gs_doc_textf(cell, " (%s)", gs_tr(t, "synthetic.short"));
 			gs_doc_cell_text(r, gs_tr(t, pr->nretained ? "site.retained"
 						  : pr->npreselected ? "site.preselection" : "site.none"));
@@ -253,7 +270,7 @@ static void S_cost_per_gib_day(char *buf, size_t len, const gs_plan *p, uint64_t
 }
 
 static int S_offers_page(const gs_publish_env *env, const char *dir, const char *nav,
-			 char *err, size_t errlen)
+			 int demonstration, char *err, size_t errlen)
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
@@ -266,6 +283,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 
 	gs_doc_init(&doc);
 	gs_doc_heading(doc.root, 1, gs_tr(t, "site.offers"));
+	S_demo_banner(&doc, t, demonstration);
 	p = gs_doc_para(doc.root);
 	gs_doc_text(p, gs_tr(t, "site.offers_intro"));
 	gs_doc_text(p, " ");
@@ -359,7 +377,7 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
 	char *nav_root = S_nav(env.t, ""), *nav_sheet = S_nav(env.t, "../");
 	gs_archive *archive = NULL;
 	size_t i, done = 0;
-	int rc = -1;
+	int rc = -1, demonstration = 0;
 
 	if (gs_mkdirs(sheets)) {
 		snprintf(err, errlen, "cannot create %s", sheets);
@@ -390,14 +408,15 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
 		gs_job_release(&job);
 		if (jrc)
 			goto out;
+		demonstration |= res[i].demonstration;
 		done++;
 	}
 	if (gs_archive_write_manifest(archive)) {
 		snprintf(err, errlen, "%s", gs_archive_error(archive));
 		goto out;
 	}
-	if (S_index_pages(&env, res, npaths, out_dir, nav_root, err, errlen) ||
-	    S_offers_page(&env, out_dir, nav_root, err, errlen))
+	if (S_index_pages(&env, res, npaths, out_dir, nav_root, demonstration, err, errlen) ||
+	    S_offers_page(&env, out_dir, nav_root, demonstration, err, errlen))
 		goto out;
 	rc = 0;
 out:

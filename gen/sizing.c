@@ -98,7 +98,9 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 		int f1, f2, fs;
 		uint64_t in = gs_workload_dim(w, "input_tokens", &f1);
 		uint64_t outt = gs_workload_dim(w, "output_tokens", &f2);
+		int fb;
 		uint64_t seq = gs_workload_dim(w, "sequences", &fs);
+		uint64_t batch = gs_workload_dim(w, "batch", &fb);
 		uint64_t tokens;
 
 		if (gs_add_u64(in, outt, &tokens))
@@ -117,7 +119,10 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 			if (gs_kv_bytes(&g, &v))
 				return S_fail(err, errlen, "the KV cache");
 			s->kv_per_sequence = gs_qty_make(v, GS_PROV_CALCULATED);
-			s->kv_sequences = fs ? seq : 1;
+			/* Every sequence whose cache is kept at once: `sequences`,
+			 * else the batch processed together, else one
+			 * (docs/formats.md; the reader refuses sequences < batch). */
+			s->kv_sequences = fs ? seq : fb ? batch : 1;
 			if (gs_mul_u64(v, s->kv_sequences, &v))
 				return S_fail(err, errlen, "the KV cache");
 			s->kv = gs_qty_make(v, GS_PROV_CALCULATED);

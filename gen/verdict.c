@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 const char *gs_verdict_id(gs_verdict_kind k)
 {
 	switch (k) {
@@ -99,45 +101,185 @@ static int S_is_oom(const char *err)
 		       S_contains_ci(err, "hipErrorOutOfMemory"));
 }
 
-int gs_measurement_oom_within(const gs_workload *w, const gs_measurement *m)
+/* Settings that only choose which devices a process sees. */
+static int S_device_selection(const char *name)
+{
+	return strcmp(name, "CUDA_VISIBLE_DEVICES") == 0 ||
+	       strcmp(name, "HIP_VISIBLE_DEVICES") == 0 ||
+	       strcmp(name, "ROCR_VISIBLE_DEVICES") == 0;
+}
+
+gs_comparable gs_failure_comparable(const gs_workload *w, const gs_measurement *m,
+				    const char **what)
 {
 	const gs_phase *f = gs_measurement_failure(m);
+	const char *wc;
 	size_t i;
 
+	*what = NULL;
 	if (!f || !S_is_oom(f->error))
-		return 0;
-	for (i = 0; i < w->ndims; i++) {
-		const gs_kv *kv = gs_measurement_dim(m, w->dims[i].name);
-		if (!kv || !kv->is_number || kv->number > w->dims[i].value)
-			return 0;
+		return GS_CMP_NOT_OOM;
+	/* Every dimension the run recorded: known for the workload, no larger.
+	 * A dimension the workload leaves out is never "anything goes". */
+	for (i = 0; i < m->ndims; i++) {
+		const gs_kv *kv = &m->dims[i];
+		int found;
+		uint64_t wv;
+		*what = kv->name;
+		if (!kv->is_number && strcmp(kv->name, "dtype") == 0) {
+			if (!S_eq_ci(S_dtype_canon(kv->value), S_dtype_canon(w->compute_format)))
+				return GS_CMP_DTYPE;
+			continue;
+		}
+		if (!kv->is_number)
+			return GS_CMP_DIM_UNKNOWN;
+		wv = gs_workload_dim(w, kv->name, &found);
+		if (!found)
+			return GS_CMP_DIM_UNKNOWN;
+		if (kv->number > wv)
+			return GS_CMP_DIM_LARGER;
 	}
-	return 1;
+	/* No condition the workload does not have. */
+	for (i = 0; i < m->nconditions; i++) {
+		*what = m->conditions[i].name;
+		wc = gs_workload_condition(w, m->conditions[i].name);
+		if (!wc || strcmp(wc, m->conditions[i].value) != 0)
+			return GS_CMP_CONDITION;
+	}
+	for (i = 0; i < m->nallocator_settings; i++) {
+		if (S_device_selection(m->allocator_settings[i].name))
+			continue;
+		*what = m->allocator_settings[i].name;
+		wc = gs_workload_condition(w, m->allocator_settings[i].name);
+		if (!wc || strcmp(wc, m->allocator_settings[i].value) != 0)
+			return GS_CMP_CONDITION;
+	}
+	wc = gs_workload_condition(w, "allocator_backend");
+	if (wc && (!m->allocator_backend || !S_eq_ci(wc, m->allocator_backend))) {
+		*what = "allocator_backend";
+		return GS_CMP_CONDITION;
+	}
+	*what = NULL;
+	return GS_CMP_COMPARABLE;
+}
+
+/* The largest known reading of a phase's allocator counters, or 0 (*any = 0). */
+static uint64_t S_largest_reading(const gs_phase *p, int *any)
+{
+	const gs_opt_u64 *c[6];
+	uint64_t best = 0;
+	size_t i;
+
+	c[0] = &p->reserved_start;
+	c[1] = &p->reserved_end;
+	c[2] = &p->alloc_start;
+	c[3] = &p->alloc_peak;
+	c[4] = &p->alloc_end;
+	c[5] = &p->reserved_peak;
+	*any = 0;
+	for (i = 0; i < 6; i++)
+		if (c[i]->has) {
+			if (!*any || c[i]->v > best)
+				best = c[i]->v;
+			*any = 1;
+		}
+	return best;
+}
+
+void gs_measurement_need_of(const gs_measurement *m, gs_need *out)
+{
+	size_t i;
+	int have = 0;
+	uint64_t best = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < m->nphases; i++) {
+		const gs_phase *p = &m->phases[i];
+		const char *missing = NULL;
+		uint64_t v;
+		int any;
+
+		if (p->status == GS_PHASE_NOT_RUN)
+			continue;
+		if (p->reserved_peak.has) {
+			v = p->reserved_peak.v;
+		} else {
+			/* Never drop a phase whose other readings are known. */
+			v = S_largest_reading(p, &any);
+			missing = "reserved.peak";
+			if (!any) {
+				if (!out->missing_counter) {
+					out->missing_counter = missing;
+					out->missing_phase = p->name;
+				}
+				out->lower_bound = 1;
+				continue;
+			}
+		}
+		/* Outside the allocator: only from two readings of one checkpoint;
+		 * not read is missing, never 0. */
+		if (p->used_end.has && p->reserved_end.has) {
+			if (p->used_end.v > p->reserved_end.v &&
+			    gs_add_u64(v, p->used_end.v - p->reserved_end.v, &v))
+				v = UINT64_MAX;
+		} else if (!missing) {
+			missing = p->used_end.has ? "reserved.end" : "device_used";
+		}
+		if (missing) {
+			out->lower_bound = 1;
+			if (!out->missing_counter) {
+				out->missing_counter = missing;
+				out->missing_phase = p->name;
+			}
+		}
+		if (!have || v > best) {
+			best = v;
+			out->device = p->device;
+		}
+		have = 1;
+	}
+	if (!have) {
+		out->q = gs_qty_missing();
+		return;
+	}
+	out->q = m->synthetic ? gs_qty_synthetic(best) : gs_qty_make(best, GS_PROV_OBSERVED);
 }
 
 gs_qty gs_measurement_need(const gs_measurement *m, uint64_t *device)
 {
-	gs_qty best = gs_qty_missing();
+	gs_need n;
+
+	gs_measurement_need_of(m, &n);
+	if (device)
+		*device = n.device;
+	return n.q;
+}
+
+const char *gs_phase_orientation(const char *phase)
+{
+	static const char *const loading[] = { "model_load", "load", "loading", "weights", NULL };
+	static const char *const generation[] = {
+		"inputs", "cold_forward", "warmup", "warm_forward", "forward", "prefill",
+		"decode", "generate", "generation", NULL
+	};
+	static const char *const backward[] = {
+		"backward", "optimizer", "optimizer_step", "update", "second_update",
+		"train_step", NULL
+	};
 	size_t i;
 
-	for (i = 0; i < m->nphases; i++) {
-		const gs_phase *p = &m->phases[i];
-		uint64_t v, outside = 0;
-
-		if (!p->reserved_peak.has)
-			continue;
-		v = p->reserved_peak.v;
-		/* Outside the allocator: only from two readings of one checkpoint. */
-		if (p->used_end.has && p->reserved_end.has && p->used_end.v > p->reserved_end.v)
-			outside = p->used_end.v - p->reserved_end.v;
-		if (gs_add_u64(v, outside, &v))
-			v = UINT64_MAX;
-		if (!best.present || v > best.bytes) {
-			best = gs_qty_make(v, GS_PROV_OBSERVED);
-			if (device)
-				*device = p->device;
-		}
-	}
-	return best;
+	if (!phase)
+		return NULL;
+	for (i = 0; loading[i]; i++)
+		if (S_eq_ci(phase, loading[i]))
+			return "orient.loading";
+	for (i = 0; generation[i]; i++)
+		if (S_eq_ci(phase, generation[i]))
+			return "orient.generation";
+	for (i = 0; backward[i]; i++)
+		if (S_eq_ci(phase, backward[i]))
+			return "orient.backward";
+	return "orient.unknown";
 }
 
 static const gs_device *S_device(const gs_measurement *m, uint64_t index)
@@ -156,6 +298,17 @@ static size_t S_devices_used(const gs_measurement *m)
 	return m->ndevices ? m->ndevices : 1;
 }
 
+/* Did the run use a device of this offer's GPU model? */
+static int S_same_model(const gs_offer *o, const gs_measurement *m)
+{
+	size_t k;
+
+	for (k = 0; k < m->ndevices; k++)
+		if (gs_offer_matches_device(o, m->devices[k].name))
+			return 1;
+	return 0;
+}
+
 static gs_verdict S_v(gs_verdict_kind k, const char *why)
 {
 	gs_verdict v;
@@ -166,6 +319,36 @@ static gs_verdict S_v(gs_verdict_kind k, const char *why)
 	v.a = gs_qty_missing();
 	v.b = gs_qty_missing();
 	return v;
+}
+
+/* Classification context: what one offer is checked against. */
+typedef struct {
+	const gs_workload *w;
+	const gs_sizing *s;
+	const gs_evidence *ev;
+	size_t nev;
+	int accept_synthetic;
+} S_in;
+
+/* May this measurement decide a verdict? */
+static int S_usable(const S_in *in, const gs_measurement *m)
+{
+	return !m->synthetic || in->accept_synthetic;
+}
+
+/* Notes that a synthetic file about this offer's GPU model was set aside. */
+static void S_note_synthetic(const S_in *in, const gs_offer *o, gs_verdict *v)
+{
+	size_t i;
+
+	if (v->note || in->accept_synthetic)
+		return;
+	for (i = 0; i < in->nev; i++)
+		if (in->ev[i].m->synthetic && S_same_model(o, in->ev[i].m)) {
+			v->note = "note.synthetic_only";
+			v->n1 = in->ev[i].ref->file;
+			return;
+		}
 }
 
 /*** memory ***/
@@ -183,201 +366,385 @@ static int64_t S_margin(uint64_t capacity, uint64_t need)
 	return d > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)d;
 }
 
-static void S_memory(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
-		     size_t nev, gs_candidate *c)
+/* Capacity per card: what a device read, what the catalog says the device
+ * declares, or the nominal decimal figure. */
+static void S_capacity(const S_in *in, gs_candidate *c)
 {
 	const gs_offer *o = c->offer;
-	const gs_evidence *best = NULL;
-	gs_qty obs = gs_qty_missing();
-	size_t i;
-	uint64_t lot_total;
+	size_t i, k;
 
-	/* Capacity per card: what a device read, what the catalog says the
-	 * device declares, or the nominal decimal figure. */
 	c->capacity = gs_qty_make(o->nominal_bytes, GS_PROV_ASSUMED);
 	c->cap_source = GS_CAP_NOMINAL;
 	if (o->has_declared_bytes) {
 		c->capacity = gs_qty_make(o->declared_bytes, GS_PROV_ASSUMED);
 		c->cap_source = GS_CAP_DECLARED;
 	}
-	for (i = 0; i < nev; i++) {
-		const gs_measurement *m = ev[i].m;
-		size_t k;
+	for (i = 0; i < in->nev; i++) {
+		const gs_measurement *m = in->ev[i].m;
+		if (!S_usable(in, m))
+			continue;
 		for (k = 0; k < m->ndevices; k++)
 			if (m->devices[k].total_bytes.has &&
 			    gs_offer_matches_device(o, m->devices[k].name)) {
-				c->capacity = gs_qty_make(m->devices[k].total_bytes.v, GS_PROV_OBSERVED);
+				uint64_t t = m->devices[k].total_bytes.v;
+				c->capacity = m->synthetic ? gs_qty_synthetic(t)
+							   : gs_qty_make(t, GS_PROV_OBSERVED);
 				c->cap_source = GS_CAP_OBSERVED;
 			}
 	}
+}
 
-	/* An observed failure on a card at least as large, at dimensions no
-	 * larger than required, excludes. */
-	for (i = 0; i < nev; i++) {
-		const gs_measurement *m = ev[i].m;
+static const char *const S_cmp_notes[] = {
+	NULL, "note.failure_not_oom", "note.failure_dim_unknown", "note.failure_dim_larger",
+	"note.failure_dtype", "note.failure_condition"
+};
+
+/*
+ * A comparable observed failure excludes when it happened on this GPU model,
+ * or on a card whose free memory at the run's start was at least this
+ * offer's capacity per card. Returns 1 with c's memory verdict set; else 0,
+ * with *note set to why the first failure does not decide.
+ */
+static int S_failures(const S_in *in, gs_candidate *c, gs_verdict *note)
+{
+	const gs_offer *o = c->offer;
+	size_t i;
+
+	for (i = 0; i < in->nev; i++) {
+		const gs_measurement *m = in->ev[i].m;
 		const gs_phase *f = gs_measurement_failure(m);
 		const gs_device *dev;
+		const char *what;
+		gs_comparable cmp;
+		int same, roomy;
 
-		if (!f || !gs_measurement_oom_within(w, m))
+		if (!f || !S_usable(in, m))
 			continue;
 		dev = S_device(m, f->device);
-		if (!dev)
+		cmp = gs_failure_comparable(in->w, m, &what);
+		if (cmp != GS_CMP_COMPARABLE || !dev) {
+			if (!note->note) {
+				note->note = S_cmp_notes[cmp];
+				note->n1 = in->ev[i].ref->file;
+				note->n2 = what;
+				note->n3 = f->name;
+			}
 			continue;
+		}
 		/* A documented placement spreads the work over the lot's cards:
 		 * a failure on fewer cards than the lot holds does not exclude it. */
-		if (o->cards > 1 && w->placement && S_devices_used(m) < o->cards)
+		if (o->cards > 1 && in->w->placement && S_devices_used(m) < o->cards) {
+			if (!note->note) {
+				note->note = "note.failure_fewer_cards";
+				note->n1 = in->ev[i].ref->file;
+			}
 			continue;
-		if ((dev->total_bytes.has && dev->total_bytes.v >= c->capacity.bytes) ||
-		    gs_offer_matches_device(o, dev->name)) {
-			gs_verdict v = S_v(GS_V_EXCLUDE, "why.memory.observed_failure");
+		}
+		same = gs_offer_matches_device(o, dev->name);
+		roomy = dev->free_bytes.has && dev->free_bytes.v >= c->capacity.bytes;
+		if (!same && !roomy) {
+			if (!note->note) {
+				note->note = dev->free_bytes.has ? "note.failure_other_gpu"
+								 : "note.failure_other_gpu_free_unknown";
+				note->n1 = in->ev[i].ref->file;
+				note->n2 = dev->name;
+			}
+			continue;
+		}
+		{
+			gs_verdict v = S_v(GS_V_EXCLUDE, same ? "why.memory.observed_failure"
+							     : "why.memory.observed_failure_free");
+			v.basis = GS_BASIS_OBSERVED_FAILURE;
 			v.s1 = f->name;
 			v.s2 = dev->name;
-			v.a = dev->total_bytes.has ? gs_qty_make(dev->total_bytes.v, GS_PROV_OBSERVED)
-						   : gs_qty_missing();
+			if (same)
+				v.a = dev->total_bytes.has
+					      ? (m->synthetic ? gs_qty_synthetic(dev->total_bytes.v)
+							      : gs_qty_make(dev->total_bytes.v, GS_PROV_OBSERVED))
+					      : gs_qty_missing();
+			else
+				v.a = m->synthetic ? gs_qty_synthetic(dev->free_bytes.v)
+						   : gs_qty_make(dev->free_bytes.v, GS_PROV_OBSERVED);
 			v.b = c->capacity;
-			v.evidence = ev[i].ref->file;
+			v.evidence = in->ev[i].ref->file;
 			v.evidence_date = m->date;
+			v.orientation = gs_phase_orientation(f->name);
+			v.synthetic = m->synthetic;
 			c->v[GS_REQ_MEMORY] = v;
 			c->need = gs_qty_missing();
-			return;
+			return 1;
 		}
 	}
+	return 0;
+}
 
-	/* Weights alone above what the whole lot holds: an arithmetic certainty. */
+/* Weights alone above what the card (or the whole lot) holds, no offloading. */
+static int S_certainty(const S_in *in, gs_candidate *c)
+{
+	const gs_offer *o = c->offer;
+	uint64_t lot_total;
+	gs_verdict v;
+
 	if (gs_mul_u64(c->capacity.bytes, o->cards, &lot_total))
 		lot_total = UINT64_MAX;
-	if (s->weights.bytes > (o->cards == 1 ? c->capacity.bytes : lot_total)) {
-		gs_verdict v = S_v(GS_V_EXCLUDE, o->cards == 1 ? "why.memory.weights_exceed_card"
-							       : "why.memory.weights_exceed_lot");
-		v.a = s->weights;
-		v.b = c->capacity;
-		c->v[GS_REQ_MEMORY] = v;
-		c->need = s->weights;
-		return;
-	}
+	if (in->s->weights.bytes <= (o->cards == 1 ? c->capacity.bytes : lot_total))
+		return 0;
+	v = S_v(GS_V_EXCLUDE, o->cards == 1 ? "why.memory.weights_exceed_card"
+					    : "why.memory.weights_exceed_lot");
+	v.basis = GS_BASIS_CALCULATED_CERTAINTY;
+	v.a = in->s->weights;
+	v.b = c->capacity;
+	v.synthetic = c->capacity.synthetic;
+	c->v[GS_REQ_MEMORY] = v;
+	c->need = in->s->weights;
+	return 1;
+}
 
-	/* The largest successful measurement covering the required dimensions
-	 * on this GPU model gives the observed need. */
-	for (i = 0; i < nev; i++) {
-		const gs_measurement *m = ev[i].m;
-		uint64_t dev = 0;
-		gs_qty n;
-		size_t k;
-		int same = 0;
+/*
+ * The largest successful run covering the required dimensions on this GPU
+ * model gives the observed need. Returns 1 with the verdict set.
+ */
+static int S_observed(const S_in *in, gs_candidate *c)
+{
+	const gs_offer *o = c->offer;
+	const gs_evidence *best = NULL;
+	gs_need obs, n;
+	gs_verdict v;
+	size_t i;
 
-		if (!gs_measurement_ok(m) || !gs_measurement_covers(w, m))
+	memset(&obs, 0, sizeof(obs));
+	for (i = 0; i < in->nev; i++) {
+		const gs_measurement *m = in->ev[i].m;
+
+		if (!S_usable(in, m) || !gs_measurement_ok(m) || !gs_measurement_covers(in->w, m))
 			continue;
-		for (k = 0; k < m->ndevices; k++)
-			same |= gs_offer_matches_device(o, m->devices[k].name);
-		if (!same || S_devices_used(m) > o->cards)
+		if (!S_same_model(o, m) || S_devices_used(m) > o->cards)
 			continue;
-		n = gs_measurement_need(m, &dev);
-		if (n.present && (!obs.present || n.bytes > obs.bytes)) {
+		gs_measurement_need_of(m, &n);
+		if (n.q.present && (!obs.q.present || n.q.bytes > obs.q.bytes)) {
 			obs = n;
-			best = &ev[i];
+			best = &in->ev[i];
 		}
 	}
-
-	if (obs.present) {
-		c->need = obs;
-		c->need_from = best;
-		c->margin = S_margin(c->capacity.bytes, obs.bytes);
-		c->has_margin = 1;
-		if (S_devices_used(best->m) > 1 && !w->placement) {
-			gs_verdict v = S_v(GS_V_TO_CONFIRM, "why.memory.multi_card_no_placement");
-			v.a = obs;
-			v.b = c->capacity;
-			v.evidence = best->ref->file;
-			v.evidence_date = best->m->date;
-			v.missing = "missing.placement";
-			c->v[GS_REQ_MEMORY] = v;
-		} else if (obs.bytes <= c->capacity.bytes) {
-			gs_verdict v = S_v(GS_V_ADMISSIBLE, "why.memory.observed_fits");
-			v.a = obs;
-			v.b = c->capacity;
-			v.margin = c->margin;
-			v.has_margin = 1;
-			v.evidence = best->ref->file;
-			v.evidence_date = best->m->date;
-			c->v[GS_REQ_MEMORY] = v;
-		} else {
-			gs_verdict v = S_v(GS_V_TO_CONFIRM, "why.memory.observed_above_capacity");
-			v.a = obs;
-			v.b = c->capacity;
-			v.margin = c->margin;
-			v.has_margin = 1;
-			v.evidence = best->ref->file;
-			v.missing = "missing.capacity";
-			c->v[GS_REQ_MEMORY] = v;
-		}
-		return;
+	if (!best)
+		return 0;
+	c->need = obs.q;
+	c->need_from = best;
+	c->margin = S_margin(c->capacity.bytes, obs.q.bytes);
+	c->has_margin = 1;
+	if (S_devices_used(best->m) > 1 && !in->w->placement) {
+		v = S_v(GS_V_TO_CONFIRM, "why.memory.multi_card_no_placement");
+		v.missing = "missing.placement";
+	} else if (obs.lower_bound) {
+		/* A counter is missing: the need is at least this, never a proof. */
+		v = S_v(GS_V_TO_CONFIRM, "why.memory.observed_lower_bound");
+		v.s1 = obs.missing_counter;
+		v.s2 = obs.missing_phase;
+		v.lower_bound = 1;
+		v.margin = c->margin;
+		v.has_margin = 1;
+		v.missing = "missing.counters";
+	} else if (obs.q.bytes <= c->capacity.bytes) {
+		v = S_v(GS_V_ADMISSIBLE, "why.memory.observed_fits");
+		v.margin = c->margin;
+		v.has_margin = 1;
+	} else {
+		v = S_v(GS_V_TO_CONFIRM, "why.memory.observed_above_capacity");
+		v.margin = c->margin;
+		v.has_margin = 1;
+		v.missing = "missing.capacity";
 	}
+	v.a = obs.q;
+	v.b = c->capacity;
+	v.evidence = best->ref->file;
+	v.evidence_date = best->m->date;
+	v.synthetic = best->m->synthetic;
+	c->v[GS_REQ_MEMORY] = v;
+	return 1;
+}
 
-	/* Only the calculation: at best to confirm, with the margin shown. */
+/* Only the calculation: at best to confirm, with the margin shown. */
+static void S_calculated(const S_in *in, gs_candidate *c)
+{
+	const gs_offer *o = c->offer;
+	const gs_sizing *s = in->s;
+	gs_verdict v;
+
 	c->need = s->need;
 	c->margin = S_margin(c->capacity.bytes, s->need.bytes);
 	c->has_margin = 1;
-	{
-		gs_verdict v;
-		if (s->need.bytes > c->capacity.bytes && o->cards > 1)
-			v = S_v(GS_V_TO_CONFIRM, w->placement ? "why.memory.calc_placement"
-							      : "why.memory.calc_needs_placement");
-		else if (s->need.bytes > c->capacity.bytes)
-			v = S_v(GS_V_TO_CONFIRM, "why.memory.calc_above");
-		else
-			v = S_v(GS_V_TO_CONFIRM, "why.memory.calc_fits");
-		v.a = s->need;
-		v.b = c->capacity;
-		v.margin = c->margin;
-		v.has_margin = 1;
-		v.s1 = o->gpu_model;
-		v.missing = (s->need.bytes > c->capacity.bytes && o->cards > 1 && !w->placement)
-				    ? "missing.placement_and_measurement" : "missing.measurement";
-		c->v[GS_REQ_MEMORY] = v;
+	if (s->need.bytes > c->capacity.bytes && o->cards > 1)
+		v = S_v(GS_V_TO_CONFIRM, in->w->placement ? "why.memory.calc_placement"
+							  : "why.memory.calc_needs_placement");
+	else if (s->need.bytes > c->capacity.bytes)
+		v = S_v(GS_V_TO_CONFIRM, "why.memory.calc_above");
+	else
+		v = S_v(GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	v.a = s->need;
+	v.b = c->capacity;
+	v.margin = c->margin;
+	v.has_margin = 1;
+	v.s1 = o->gpu_model;
+	v.synthetic = c->capacity.synthetic;
+	v.missing = (s->need.bytes > c->capacity.bytes && o->cards > 1 && !in->w->placement)
+			    ? "missing.placement_and_measurement" : "missing.measurement";
+	c->v[GS_REQ_MEMORY] = v;
+}
+
+static void S_memory(const S_in *in, gs_candidate *c)
+{
+	gs_verdict note;
+
+	memset(&note, 0, sizeof(note));
+	S_capacity(in, c);
+	if (!S_failures(in, c, &note) && !S_certainty(in, c) && !S_observed(in, c))
+		S_calculated(in, c);
+	/* Say why a failure or a file that was shown does not decide. */
+	if (c->v[GS_REQ_MEMORY].kind != GS_V_EXCLUDE ||
+	    c->v[GS_REQ_MEMORY].basis != GS_BASIS_OBSERVED_FAILURE) {
+		if (note.note && c->v[GS_REQ_MEMORY].kind != GS_V_ADMISSIBLE) {
+			c->v[GS_REQ_MEMORY].note = note.note;
+			c->v[GS_REQ_MEMORY].n1 = note.n1;
+			c->v[GS_REQ_MEMORY].n2 = note.n2;
+			c->v[GS_REQ_MEMORY].n3 = note.n3;
+		}
+		if (c->v[GS_REQ_MEMORY].kind == GS_V_TO_CONFIRM)
+			S_note_synthetic(in, c->offer, &c->v[GS_REQ_MEMORY]);
 	}
 }
 
 /*** software ***/
 
-static void S_software(const gs_workload *w, const gs_evidence *ev, size_t nev, gs_candidate *c)
+/* Frameworks under two names: a requirement of one is met by the other. */
+static int S_sw_name_eq(const char *a, const char *b)
 {
-	const gs_offer *o = c->offer;
-	const gs_software *offered = NULL;
-	const gs_evidence *ran = NULL;
+	static const char *const alias[][2] = {
+		{ "torch", "pytorch" }, { "cuda", "runtime" }, { "cuda_runtime", "runtime" },
+	};
+	size_t i;
+
+	if (S_eq_ci(a, b))
+		return 1;
+	for (i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
+		if ((S_eq_ci(a, alias[i][0]) && S_eq_ci(b, alias[i][1])) ||
+		    (S_eq_ci(a, alias[i][1]) && S_eq_ci(b, alias[i][0])))
+			return 1;
+	return 0;
+}
+
+const char *gs_measurement_version(const gs_measurement *m, const char *name)
+{
+	size_t i;
+
+	if (S_sw_name_eq(name, "runtime"))
+		return m->runtime;
+	if (S_eq_ci(name, "driver"))
+		return m->driver;
+	for (i = 0; i < m->nframeworks; i++)
+		if (S_sw_name_eq(m->frameworks[i].name, name))
+			return m->frameworks[i].value;
+	return NULL;
+}
+
+/* Does the offer's installed software name every required item? */
+static const gs_software *S_sw_offered(const gs_workload *w, const gs_offer *o)
+{
 	size_t i, k;
 
-	if (!w->req_software) {
+	for (i = 0; i < o->nsoftware; i++) {
+		const gs_software *sw = &o->software[i];
+		int all = 1;
+		if (!sw->installed)
+			continue;
+		if (!w->has_req_software) {
+			if (S_contains_ci(sw->name, w->req_software))
+				return sw;
+			continue;
+		}
+		for (k = 0; k < w->nreq_sw && all; k++) {
+			const char *n = w->req_sw[k].name;
+			all = S_contains_ci(sw->name, n) ||
+			      (S_eq_ci(n, "torch") && S_contains_ci(sw->name, "pytorch")) ||
+			      ((S_eq_ci(n, "runtime") || S_eq_ci(n, "cuda_runtime")) &&
+			       S_contains_ci(sw->name, "cuda"));
+		}
+		if (all)
+			return sw;
+	}
+	return NULL;
+}
+
+static void S_software(const S_in *in, gs_candidate *c)
+{
+	const gs_workload *w = in->w;
+	const gs_offer *o = c->offer;
+	const gs_software *offered;
+	const gs_evidence *ran = NULL;
+	gs_verdict v, note;
+	size_t i, k;
+
+	if (!w->req_software && !w->has_req_software) {
 		c->v[GS_REQ_SOFTWARE] = S_v(GS_V_NOT_REQUIRED, "why.not_required");
 		return;
 	}
-	for (i = 0; i < o->nsoftware; i++)
-		if (o->software[i].installed && S_contains_ci(o->software[i].name, w->req_software))
-			offered = &o->software[i];
-	for (i = 0; i < nev && !ran; i++)
-		if (gs_measurement_ok(ev[i].m))
-			for (k = 0; k < ev[i].m->ndevices; k++)
-				if (gs_offer_matches_device(o, ev[i].m->devices[k].name))
-					ran = &ev[i];
+	memset(&note, 0, sizeof(note));
+	offered = S_sw_offered(w, o);
+	/* A successful run on this GPU model confirms the software only when
+	 * the versions it recorded meet every structured requirement. */
+	for (i = 0; i < in->nev && !ran && w->has_req_software; i++) {
+		const gs_measurement *m = in->ev[i].m;
+		int ok = 1;
+		if (!S_usable(in, m) || !gs_measurement_ok(m) || !S_same_model(o, m))
+			continue;
+		for (k = 0; k < w->nreq_sw && ok; k++) {
+			const char *have = gs_measurement_version(m, w->req_sw[k].name);
+			if (!have || gs_version_at_least(have, w->req_sw[k].min_version) != 1) {
+				ok = 0;
+				if (!note.note) {
+					note.note = have ? "note.software_version_below"
+							 : "note.software_version_missing";
+					note.n1 = in->ev[i].ref->file;
+					note.n2 = w->req_sw[k].name;
+					note.n3 = have;
+				}
+			}
+		}
+		if (ok)
+			ran = &in->ev[i];
+	}
 	if (offered && ran) {
-		gs_verdict v = S_v(GS_V_ADMISSIBLE, "why.software.installed_and_ran");
+		v = S_v(GS_V_ADMISSIBLE, "why.software.installed_and_ran");
 		v.s1 = offered->name;
 		v.s2 = offered->claim.source;
 		v.evidence = ran->ref->file;
-		v.evidence_date = offered->claim.date;
-		c->v[GS_REQ_SOFTWARE] = v;
+		v.evidence_date = ran->m->date;
+		v.synthetic = ran->m->synthetic;
+	} else if (ran) {
+		v = S_v(GS_V_TO_CONFIRM, "why.software.ran_not_listed");
+		v.evidence = ran->ref->file;
+		v.evidence_date = ran->m->date;
+		v.synthetic = ran->m->synthetic;
+		v.missing = "missing.software_listed";
 	} else if (offered) {
-		gs_verdict v = S_v(GS_V_TO_CONFIRM, "why.software.listed_only");
+		v = S_v(GS_V_TO_CONFIRM, "why.software.listed_only");
 		v.s1 = offered->name;
 		v.s2 = offered->claim.source;
 		v.evidence_date = offered->claim.date;
-		v.missing = "missing.software_run";
-		c->v[GS_REQ_SOFTWARE] = v;
+		v.missing = w->has_req_software ? "missing.software_run" : "missing.software_structured";
 	} else {
-		gs_verdict v = S_v(GS_V_TO_CONFIRM, "why.software.undocumented");
-		v.s1 = w->req_software;
-		v.missing = "missing.software";
-		c->v[GS_REQ_SOFTWARE] = v;
+		v = S_v(GS_V_TO_CONFIRM, "why.software.undocumented");
+		v.s1 = w->req_software ? w->req_software : w->req_sw[0].name;
+		v.missing = w->has_req_software ? "missing.software" : "missing.software_structured";
 	}
+	if (v.kind != GS_V_ADMISSIBLE && note.note) {
+		v.note = note.note;
+		v.n1 = note.n1;
+		v.n2 = note.n2;
+		v.n3 = note.n3;
+	}
+	if (v.kind == GS_V_TO_CONFIRM && w->has_req_software)
+		S_note_synthetic(in, o, &v);
+	c->v[GS_REQ_SOFTWARE] = v;
 }
 
 /*** calendar ***/
@@ -423,6 +790,7 @@ static void S_calendar(const gs_workload *w, gs_candidate *c)
 		break;
 	case GS_AVAIL_UNAVAILABLE:
 		v = S_v(GS_V_EXCLUDE, "why.calendar.unavailable");
+		v.basis = GS_BASIS_CATALOG;
 		break;
 	case GS_AVAIL_ON_REQUEST:
 		v = S_v(GS_V_TO_CONFIRM, "why.calendar.on_request");
@@ -498,6 +866,7 @@ static void S_budget(const gs_workload *w, gs_candidate *c)
 		v.cost = c->cost;
 		v.budget = w->budget_hundredths;
 		v.has_money = 1;
+		v.basis = v.kind == GS_V_EXCLUDE ? GS_BASIS_CATALOG : GS_BASIS_NONE;
 		v.evidence = c->plan->claim.source;
 		v.evidence_date = c->plan->claim.date;
 	}
@@ -506,6 +875,11 @@ static void S_budget(const gs_workload *w, gs_candidate *c)
 
 /*** quality ***/
 
+/*
+ * Admissible only on a cited evaluation (file or reference, date, scope).
+ * The same weight format as the reference is not by itself evidence: the
+ * guide leaves quality "to verify" for both of its offers.
+ */
 static void S_quality(const gs_workload *w, gs_candidate *c)
 {
 	gs_verdict v;
@@ -514,16 +888,17 @@ static void S_quality(const gs_workload *w, gs_candidate *c)
 		c->v[GS_REQ_QUALITY] = S_v(GS_V_NOT_REQUIRED, "why.not_required");
 		return;
 	}
-	if (w->reference_format && S_eq_ci(w->reference_format, w->storage_format)) {
-		v = S_v(GS_V_ADMISSIBLE, "why.quality.reference_format");
+	if (w->quality_evidence) {
+		v = S_v(GS_V_ADMISSIBLE, "why.quality.cited");
 		v.s1 = w->storage_format;
-	} else if (w->quality_evidence) {
-		v = S_v(GS_V_ADMISSIBLE, "why.quality.evidence");
-		v.s1 = w->storage_format;
+		v.s2 = w->quality_evidence_scope;
 		v.evidence = w->quality_evidence;
+		v.evidence_date = w->quality_evidence_date;
 	} else {
-		v = S_v(GS_V_TO_CONFIRM, w->reference_format ? "why.quality.format_changed"
-							     : "why.quality.no_reference");
+		v = S_v(GS_V_TO_CONFIRM,
+			!w->reference_format ? "why.quality.no_reference"
+			: S_eq_ci(S_dtype_canon(w->reference_format), S_dtype_canon(w->storage_format))
+				? "why.quality.same_format_unverified" : "why.quality.format_changed");
 		v.s1 = w->storage_format;
 		v.s2 = w->reference_format;
 		v.missing = "missing.quality";
@@ -551,6 +926,7 @@ static void S_host(const gs_workload *w, gs_candidate *c)
 			worst = GS_V_TO_CONFIRM;
 		} else if (o->host_ram_bytes < w->host_ram_bytes) {
 			v = S_v(GS_V_EXCLUDE, "why.host.ram_short");
+			v.basis = GS_BASIS_CATALOG;
 			v.evidence = o->host_ram_claim.source;
 			v.evidence_date = o->host_ram_claim.date;
 			worst = GS_V_EXCLUDE;
@@ -570,6 +946,7 @@ static void S_host(const gs_workload *w, gs_candidate *c)
 			}
 		} else if (!S_contains_ci(o->interconnect, w->host_interconnect)) {
 			v = S_v(GS_V_EXCLUDE, "why.host.interconnect_other");
+			v.basis = GS_BASIS_CATALOG;
 			v.evidence = o->interconnect_claim.source;
 			v.evidence_date = o->interconnect_claim.date;
 		} else if (worst < 0) {
@@ -584,33 +961,85 @@ static void S_host(const gs_workload *w, gs_candidate *c)
 
 /*** ranking ***/
 
-static const gs_decision *S_sort_ctx;
+/*
+ * The ranking keys of one candidate, computed once: the comparator reads
+ * only these, so it is a plain lexicographic order (transitive) with no
+ * global state. Cost ranks only within a group whose priced candidates all
+ * share one currency: across currencies the next key decides.
+ */
+typedef struct {
+	size_t idx;
+	int group;              /* 0 retained, 1 pre-selection, 2 excluded */
+	int mem;                /* memory verdict kind (pre-selection) */
+	size_t missing;         /* requirements to confirm (pre-selection) */
+	int priced;             /* 0 when cost ranks and a cost is known, else 1 */
+	int64_t cost;
+	int has_margin;
+	int64_t margin;
+	int calendar;
+	const char *id;
+} S_rank;
 
 static int S_rank_cmp(const void *pa, const void *pb)
 {
-	const gs_candidate *a = &S_sort_ctx->cands[*(const size_t *)pa];
-	const gs_candidate *b = &S_sort_ctx->cands[*(const size_t *)pb];
-	int ga = a->retained ? 0 : a->excluded ? 2 : 1;
-	int gb = b->retained ? 0 : b->excluded ? 2 : 1;
+	const S_rank *a = pa, *b = pb;
 
-	if (ga != gb)
-		return ga - gb;
+	if (a->group != b->group)
+		return a->group - b->group;
 	/* A pre-selection lists first what is closest to retained. */
-	if (ga == 1 && a->v[GS_REQ_MEMORY].kind != b->v[GS_REQ_MEMORY].kind)
-		return (int)a->v[GS_REQ_MEMORY].kind - (int)b->v[GS_REQ_MEMORY].kind;
-	if (ga == 1 && a->missing_count != b->missing_count)
-		return a->missing_count < b->missing_count ? -1 : 1;
+	if (a->group == 1 && a->mem != b->mem)
+		return a->mem - b->mem;
+	if (a->group == 1 && a->missing != b->missing)
+		return a->missing < b->missing ? -1 : 1;
 	/* Total cost (known before unknown), then useful margin, then calendar. */
-	if (!!a->plan != !!b->plan)
-		return a->plan ? -1 : 1;
-	if (a->plan && b->plan && strcmp(a->plan->currency, b->plan->currency) == 0 &&
-	    a->cost != b->cost)
+	if (a->priced != b->priced)
+		return a->priced - b->priced;
+	if (a->priced == 0 && a->cost != b->cost)
 		return a->cost < b->cost ? -1 : 1;
-	if (a->has_margin && b->has_margin && a->margin != b->margin)
+	if (a->has_margin != b->has_margin)
+		return a->has_margin ? -1 : 1;
+	if (a->has_margin && a->margin != b->margin)
 		return a->margin > b->margin ? -1 : 1;
-	if (a->v[GS_REQ_CALENDAR].kind != b->v[GS_REQ_CALENDAR].kind)
-		return (int)a->v[GS_REQ_CALENDAR].kind - (int)b->v[GS_REQ_CALENDAR].kind;
-	return strcmp(a->offer->id, b->offer->id);
+	if (a->calendar != b->calendar)
+		return a->calendar - b->calendar;
+	return strcmp(a->id, b->id);
+}
+
+static void S_rank_all(gs_decision *d)
+{
+	S_rank *k = gs_xcalloc(d->ncands ? d->ncands : 1, sizeof(*k));
+	const char *currency[3] = { NULL, NULL, NULL };
+	int mixed[3] = { 0, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *c = &d->cands[i];
+		int g = c->retained ? 0 : c->excluded ? 2 : 1;
+		if (!c->plan)
+			continue;
+		if (!currency[g])
+			currency[g] = c->plan->currency;
+		else if (strcmp(currency[g], c->plan->currency) != 0)
+			mixed[g] = 1;
+	}
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *c = &d->cands[i];
+		S_rank *r = &k[i];
+		r->idx = i;
+		r->group = c->retained ? 0 : c->excluded ? 2 : 1;
+		r->mem = (int)c->v[GS_REQ_MEMORY].kind;
+		r->missing = c->missing_count;
+		r->priced = (c->plan && !mixed[r->group]) ? 0 : 1;
+		r->cost = c->plan ? c->cost : 0;
+		r->has_margin = c->has_margin;
+		r->margin = c->margin;
+		r->calendar = (int)c->v[GS_REQ_CALENDAR].kind;
+		r->id = c->offer->id;
+	}
+	qsort(k, d->ncands, sizeof(*k), S_rank_cmp);
+	for (i = 0; i < d->ncands; i++)
+		d->order[i] = k[i].idx;
+	free(k);
 }
 
 static int S_listed(const gs_workload *w, const char *id)
@@ -641,12 +1070,19 @@ int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d)
 }
 
 int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
-		size_t nev, const gs_catalog *cat, gs_decision *out)
+		size_t nev, const gs_catalog *cat, int accept_synthetic, gs_decision *out)
 {
+	S_in in;
 	size_t i;
 	int r;
 
 	memset(out, 0, sizeof(*out));
+	in.w = w;
+	in.s = s;
+	in.ev = ev;
+	in.nev = nev;
+	in.accept_synthetic = accept_synthetic;
+	out->accept_synthetic = accept_synthetic;
 	for (i = 0; i < nev; i++)
 		out->synthetic |= ev[i].m->synthetic;
 	out->cands = calloc(cat->noffers ? cat->noffers : 1, sizeof(*out->cands));
@@ -664,8 +1100,8 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 		c->offer = &cat->offers[i];
 		c->need = gs_qty_missing();
 		c->capacity = gs_qty_missing();
-		S_memory(w, s, ev, nev, c);
-		S_software(w, ev, nev, c);
+		S_memory(&in, c);
+		S_software(&in, c);
 		S_calendar(w, c);
 		S_budget(w, c);
 		S_quality(w, c);
@@ -678,15 +1114,16 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 				c->missing_count++;
 			if (c->v[r].kind == GS_V_TO_CONFIRM || c->v[r].kind == GS_V_EXCLUDE)
 				c->retained = 0;
+			if (c->v[r].synthetic && c->v[r].kind != GS_V_TO_CONFIRM)
+				c->synthetic = 1;
 		}
+		out->demonstration |= c->synthetic;
 		if (c->retained)
 			out->nretained++;
 		else if (!c->excluded)
 			out->npreselected++;
 	}
-	S_sort_ctx = out;
-	qsort(out->order, out->ncands, sizeof(*out->order), S_rank_cmp);
-	S_sort_ctx = NULL;
+	S_rank_all(out);
 	return 0;
 }
 

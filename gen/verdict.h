@@ -47,9 +47,18 @@ typedef struct {
 	const gs_evidence_ref *ref;
 } gs_evidence;
 
+/* What an exclusion rests on: kept apart in the sheet and the decision JSON. */
+typedef enum {
+	GS_BASIS_NONE = 0,
+	GS_BASIS_OBSERVED_FAILURE,      /* a comparable observed failure */
+	GS_BASIS_CALCULATED_CERTAINTY,  /* arithmetic: weights alone above the card or lot */
+	GS_BASIS_CATALOG                /* a dated catalog claim (unavailable, host, price) */
+} gs_basis;
+
 typedef struct {
 	gs_verdict_kind kind;
 	const char *why;        /* label key: "why.memory.observed_fits", ... */
+	gs_basis basis;         /* for an exclusion */
 	gs_qty a, b;            /* figures cited by the reason (bytes) */
 	int64_t margin;         /* signed bytes, when has_margin */
 	int has_margin;
@@ -59,6 +68,14 @@ typedef struct {
 	const char *evidence;   /* file of the evidence, borrowed, or NULL */
 	const char *evidence_date;  /* its date or version, or NULL */
 	const char *missing;    /* label key of what would confirm it, or NULL */
+	/* Why a piece of evidence does not decide (a synthetic file, a failure
+	 * that is not comparable, versions that do not meet the requirement):
+	 * a label key with {n1} {n2} {n3}, or NULL. */
+	const char *note;
+	const char *n1, *n2, *n3;
+	const char *orientation;    /* label key: what a failed phase points to, or NULL */
+	int synthetic;          /* rests on a synthetic measurement (accepted for a demonstration) */
+	int lower_bound;        /* the observed need {a} is a lower bound */
 } gs_verdict;
 
 typedef enum {
@@ -81,6 +98,7 @@ typedef struct {
 	int64_t cost;           /* hundredths, when plan != NULL */
 	int excluded;
 	int retained;
+	int synthetic;          /* some verdict rests on a synthetic measurement */
 	size_t missing_count;   /* requirements to confirm */
 } gs_candidate;
 
@@ -91,13 +109,44 @@ typedef struct {
 	size_t nretained;
 	size_t npreselected;
 	int synthetic;          /* some cited measurement is synthetic */
+	int accept_synthetic;   /* --accept-synthetic: demonstrations may use them */
+	int demonstration;      /* some verdict rests on a synthetic measurement */
 } gs_decision;
+
+/*
+ * Observed need of a run on its busiest device: per phase, peak reserved
+ * plus the memory outside the allocator (device used - reserved, read at
+ * the same checkpoint). A counter that was not read never becomes 0: the
+ * need is then the largest known reading and a lower bound, naming the
+ * first missing counter and its phase.
+ */
+typedef struct {
+	gs_qty q;                   /* observed; assumed (synthetic) for a synthetic file */
+	int lower_bound;
+	const char *missing_counter;    /* "reserved.peak", "device_used", ... or NULL */
+	const char *missing_phase;      /* borrowed from the measurement, or NULL */
+	uint64_t device;
+} gs_need;
+
+/* Why a failed run does or does not speak for a workload. */
+typedef enum {
+	GS_CMP_COMPARABLE = 0,
+	GS_CMP_NOT_OOM,             /* it failed for another reason than memory */
+	GS_CMP_DIM_UNKNOWN,         /* it recorded a dimension the workload does not state */
+	GS_CMP_DIM_LARGER,          /* it ran at a dimension above the workload's */
+	GS_CMP_DTYPE,               /* another numeric format */
+	GS_CMP_CONDITION            /* a condition or allocator setting the workload does not have */
+} gs_comparable;
 
 /* Every offer id the workload lists must be in the catalog; -1 with d otherwise. */
 int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d);
-/* Only the offers listed in w->candidates when there are any, in catalog order. */
+/*
+ * Only the offers listed in w->candidates when there are any, in catalog
+ * order. A synthetic measurement decides nothing unless accept_synthetic;
+ * then every verdict resting on one is marked.
+ */
 int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
-		size_t nev, const gs_catalog *c, gs_decision *out);
+		size_t nev, const gs_catalog *c, int accept_synthetic, gs_decision *out);
 void gs_decision_release(gs_decision *d);
 
 const char *gs_verdict_id(gs_verdict_kind k);   /* "admissible", ... */
@@ -106,13 +155,22 @@ const char *gs_req_id(gs_req r);                /* "memory", ... */
 int gs_offer_matches_device(const gs_offer *o, const char *device_name);
 /* Does the measurement cover at least every required dimension? */
 int gs_measurement_covers(const gs_workload *w, const gs_measurement *m);
-/* An out-of-memory failure at dimensions no larger than required? */
-int gs_measurement_oom_within(const gs_workload *w, const gs_measurement *m);
 /*
- * Observed need on the busiest device: peak reserved plus the memory outside
- * the allocator (device used - reserved, read at the same checkpoint).
- * Missing when no counter was read.
+ * Is a failed run comparable with the workload? Every dimension it recorded
+ * is stated by the workload and no larger, its dtype is the workload's
+ * compute format, and every condition and allocator setting it ran under
+ * is one of the workload's conditions with the same value. *what receives
+ * the dimension, dtype or condition at fault (borrowed), or NULL.
  */
+gs_comparable gs_failure_comparable(const gs_workload *w, const gs_measurement *m,
+				    const char **what);
+/* See gs_need. Missing (q.present == 0) when no counter was read at all. */
+void gs_measurement_need_of(const gs_measurement *m, gs_need *out);
+/* The need's figure alone. */
 gs_qty gs_measurement_need(const gs_measurement *m, uint64_t *device);
+/* Label key of what a failure in this phase points to (DESIGN.md, "Phases"). */
+const char *gs_phase_orientation(const char *phase);
+/* Recorded version of a required software name in a run, or NULL. */
+const char *gs_measurement_version(const gs_measurement *m, const char *name);
 
 #endif

@@ -13,6 +13,8 @@
 #define S_MAX_BYTES_PER_VALUE 16
 #define S_MAX_CAMPAIGN_DAYS 3660
 
+static int S_check_relative(const char *f);
+
 /* Standard dimension names, in the order they are kept in gs_workload.dims. */
 static const char *const S_dim_names[] = {
 	"input_tokens", "output_tokens", "batch", "microbatch", "sequences",
@@ -42,6 +44,70 @@ const char *gs_cache_id(gs_cache_kind c)
 	case GS_CACHE_SLIDING: return "sliding";
 	}
 	return "unknown";
+}
+
+const char *gs_workload_condition(const gs_workload *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->nconditions; i++)
+		if (strcmp(w->conditions[i].name, name) == 0)
+			return w->conditions[i].value;
+	return NULL;
+}
+
+int gs_version_valid(const char *v)
+{
+	const char *p = v;
+
+	for (;;) {
+		if (!(*p >= '0' && *p <= '9'))
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == '\0')
+			return 1;
+		if (*p++ != '.')
+			return 0;
+	}
+}
+
+/*
+ * The leading dotted numbers of a version ("2.5.1+cu124" -> 2, 5, 1), at
+ * most 8 parts, each saturated; returns the count (0: no leading number).
+ */
+static size_t S_version_parts(const char *v, uint64_t parts[8])
+{
+	size_t n = 0;
+
+	while (n < 8 && *v >= '0' && *v <= '9') {
+		uint64_t x = 0;
+		while (*v >= '0' && *v <= '9') {
+			x = x < UINT64_MAX / 10 ? x * 10 + (uint64_t)(*v - '0') : UINT64_MAX;
+			v++;
+		}
+		parts[n++] = x;
+		if (!(v[0] == '.' && v[1] >= '0' && v[1] <= '9'))
+			break;
+		v++;
+	}
+	return n;
+}
+
+int gs_version_at_least(const char *have, const char *need)
+{
+	uint64_t h[8], n[8];
+	size_t nh = S_version_parts(have, h), nn = S_version_parts(need, n), i;
+
+	if (nh == 0)
+		return -1;
+	/* A missing part reads as 0: 12 >= 12.0, 12.4 >= 12. */
+	for (i = 0; i < nh || i < nn; i++) {
+		uint64_t a = i < nh ? h[i] : 0, b = i < nn ? n[i] : 0;
+		if (a != b)
+			return a > b;
+	}
+	return 1;
 }
 
 uint64_t gs_workload_dim(const gs_workload *w, const char *name, int *found)
@@ -104,6 +170,18 @@ void gs_workload_release(gs_workload *w)
 	free(w->budget_currency);
 	free(w->quality_criterion);
 	free(w->quality_evidence);
+	free(w->quality_evidence_date);
+	free(w->quality_evidence_scope);
+	for (i = 0; i < w->nreq_sw; i++) {
+		free(w->req_sw[i].name);
+		free(w->req_sw[i].min_version);
+	}
+	free(w->req_sw);
+	for (i = 0; i < w->nconditions; i++) {
+		free(w->conditions[i].name);
+		free(w->conditions[i].value);
+	}
+	free(w->conditions);
 	free(w->host_interconnect);
 	free(w->placement);
 	for (i = 0; i < 3; i++) {
@@ -141,6 +219,60 @@ static int S_is_dim_name(const char *s)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
 			return 0;
 	return 1;
+}
+
+static const gs_dim *S_find_dim(const gs_dim *dims, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(dims[i].name, name) == 0)
+			return &dims[i];
+	return NULL;
+}
+
+static int S_is_env_name(const char *s)
+{
+	const char *p;
+
+	if (!(*s >= 'A' && *s <= 'Z'))
+		return 0;
+	for (p = s + 1; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+/*
+ * One meaning for batch, microbatch and sequences (docs/formats.md):
+ * `batch` sequences are processed together in one step, so their caches are
+ * all kept at once; `sequences` counts every sequence whose cache is kept
+ * at once, so it is never below the batch; a microbatch splits the batch.
+ */
+static void S_check_dims(gs_jr *r, const char *path, const gs_dim *dims, size_t n)
+{
+	const gs_dim *b = S_find_dim(dims, n, "batch");
+	const gs_dim *s = S_find_dim(dims, n, "sequences");
+	const gs_dim *mb = S_find_dim(dims, n, "microbatch");
+	char *kp;
+
+	if (b && s && s->value < b->value) {
+		kp = gs_jr_path_key(path, "sequences");
+		gs_jr_error(r, kp, "sequences (%llu) is below batch (%llu): a batch of %llu "
+			    "keeps the KV cache of %llu sequences at once, and sequences counts "
+			    "every sequence whose cache is kept at once; give sequences >= batch, "
+			    "or leave sequences out",
+			    (unsigned long long)s->value, (unsigned long long)b->value,
+			    (unsigned long long)b->value, (unsigned long long)b->value);
+		free(kp);
+	}
+	if (b && mb && mb->value > b->value) {
+		kp = gs_jr_path_key(path, "microbatch");
+		gs_jr_error(r, kp, "microbatch (%llu) is above batch (%llu): a microbatch is a "
+			    "part of the batch", (unsigned long long)mb->value,
+			    (unsigned long long)b->value);
+		free(kp);
+	}
 }
 
 /*
@@ -205,6 +337,7 @@ static void S_read_dims(gs_jr *r, json_t *obj, const char *path,
 	free(xpath);
 	*out = dims;
 	*nout = n;
+	S_check_dims(r, path, dims, n);
 }
 
 /* An array of named sizes: reserve items or training components. */
@@ -443,6 +576,162 @@ static void S_read_budget(gs_jr *r, gs_workload *w, json_t *req, const char *rp)
 	free(op);
 }
 
+/*
+ * requirements.software: a description (text: a commercial listing can
+ * match it, no run can confirm it), or
+ * {"description": text?, "requires": [{"name": ..., "min_version": ...}]}
+ * whose items a run confirms when its recorded versions satisfy them.
+ */
+static void S_read_software(gs_jr *r, gs_workload *w, json_t *v, const char *path)
+{
+	static const char *allowed[] = { "description", "requires", NULL };
+	static const char *item_keys[] = { "name", "min_version", NULL };
+	json_t *arr;
+	char *ap;
+	size_t i, n = 0;
+
+	if (json_is_string(v)) {
+		gs_jr_v_string(r, v, path, &w->req_software);
+		return;
+	}
+	if (!json_is_object(v)) {
+		char *found = gs_jr_describe(v);
+		gs_jr_error(r, path, "expected a description (a string) or an object "
+			    "{\"description\", \"requires\": [{\"name\", \"min_version\"}]}, found %s",
+			    found);
+		free(found);
+		return;
+	}
+	gs_jr_v_object(r, v, path, allowed);
+	gs_jr_string(r, v, path, "description", GS_JR_OPTIONAL, &w->req_software);
+	if (gs_jr_array(r, v, path, "requires", GS_JR_REQUIRED, &arr, &ap) != 1)
+		return;
+	if (json_array_size(arr) == 0)
+		gs_jr_error(r, ap, "expected at least one {\"name\", \"min_version\"}");
+	w->req_sw = gs_xcalloc(json_array_size(arr) + 1, sizeof(*w->req_sw));
+	for (i = 0; i < json_array_size(arr); i++) {
+		json_t *o = json_array_get(arr, i);
+		char *ip = gs_jr_path_index(ap, i);
+		gs_sw_req q;
+		size_t before = r->errors, k;
+		memset(&q, 0, sizeof(q));
+		if (gs_jr_v_object(r, o, ip, item_keys) == 0) {
+			gs_jr_string(r, o, ip, "name", GS_JR_REQUIRED, &q.name);
+			if (gs_jr_string(r, o, ip, "min_version", GS_JR_REQUIRED, &q.min_version) == 1 &&
+			    !gs_version_valid(q.min_version)) {
+				char *vp = gs_jr_path_key(ip, "min_version");
+				gs_jr_error(r, vp, "expected a version of dot-separated numbers "
+					    "(e.g. \"2.5\" or \"12.4.1\"), found \"%s\"", q.min_version);
+				free(vp);
+			}
+			for (k = 0; q.name && k < n; k++)
+				if (strcmp(w->req_sw[k].name, q.name) == 0) {
+					char *np = gs_jr_path_key(ip, "name");
+					gs_jr_error(r, np, "\"%s\" is required twice", q.name);
+					free(np);
+				}
+		}
+		if (r->errors == before) {
+			w->req_sw[n++] = q;
+		} else {
+			free(q.name);
+			free(q.min_version);
+		}
+		free(ip);
+	}
+	w->nreq_sw = n;
+	w->has_req_software = 1;
+	free(ap);
+}
+
+/*
+ * requirements.quality.evidence: a cited evaluation, in the shape of other
+ * evidence: {"file": relative path} or {"reference": text}, with the date
+ * it was made and the scope it covers. A bare string is not a citation.
+ */
+static void S_read_quality_evidence(gs_jr *r, gs_workload *w, json_t *q, const char *qp)
+{
+	static const char *allowed[] = { "file", "reference", "date", "scope", NULL };
+	json_t *o;
+	char *op;
+	int nf, nr;
+
+	o = gs_jr_member(r, q, qp, "evidence", GS_JR_OPTIONAL, &op);
+	if (!o)
+		return;
+	if (!json_is_object(o)) {
+		char *found = gs_jr_describe(o);
+		gs_jr_error(r, op, "expected a cited evaluation {\"file\" or \"reference\", "
+			    "\"date\", \"scope\"}, found %s: a quality claim needs the evaluation "
+			    "it rests on, its date and what it covers", found);
+		free(found);
+		free(op);
+		return;
+	}
+	gs_jr_v_object(r, o, op, allowed);
+	nf = gs_jr_string(r, o, op, "file", GS_JR_OPTIONAL, &w->quality_evidence);
+	nr = nf == 1 ? 0 : gs_jr_string(r, o, op, "reference", GS_JR_OPTIONAL, &w->quality_evidence);
+	if (nf == 1 && json_object_get(o, "reference"))
+		gs_jr_error(r, op, "give either \"file\" or \"reference\", not both");
+	else if (nf == 0 && nr == 0)
+		gs_jr_error(r, op, "missing \"file\" (an evaluation next to the sheet) or "
+			    "\"reference\" (where the evaluation is published)");
+	w->quality_evidence_is_file = nf == 1;
+	if (nf == 1 && !S_check_relative(w->quality_evidence)) {
+		char *fp = gs_jr_path_key(op, "file");
+		gs_jr_error(r, fp, "expected a path relative to the sheet's folder, "
+			    "without \"..\", found \"%s\"", w->quality_evidence);
+		free(fp);
+	}
+	gs_jr_date(r, o, op, "date", GS_JR_REQUIRED, &w->quality_evidence_date);
+	gs_jr_string(r, o, op, "scope", GS_JR_REQUIRED, &w->quality_evidence_scope);
+	free(op);
+}
+
+/*
+ * Conditions the workload really runs under (an allocator setting, a
+ * filler allocation), name -> text or positive integer as text. A failed
+ * run is comparable only under conditions the workload has.
+ */
+static void S_read_conditions(gs_jr *r, gs_workload *w, json_t *root)
+{
+	json_t *o, *val;
+	char *op;
+	const char *key;
+	const char **keys;
+	size_t n = 0, k;
+
+	if (gs_jr_object(r, root, "$", "conditions", GS_JR_OPTIONAL, NULL, &o, &op) != 1)
+		return;
+	keys = gs_xcalloc(json_object_size(o) + 1, sizeof(*keys));
+	json_object_foreach(o, key, val)
+		keys[n++] = key;
+	qsort(keys, n, sizeof(*keys), S_cmp_key);
+	w->conditions = gs_xcalloc(n + 1, sizeof(*w->conditions));
+	for (k = 0; k < n; k++) {
+		char *kp = gs_jr_path_key(op, keys[k]);
+		json_t *v = json_object_get(o, keys[k]);
+		uint64_t num;
+		char *text = NULL;
+		if (!S_is_dim_name(keys[k]) && !S_is_env_name(keys[k])) {
+			gs_jr_error(r, kp, "a condition name is [a-z][a-z0-9_]* or an environment "
+				    "variable [A-Z][A-Z0-9_]*");
+		} else if (json_is_integer(v)) {
+			if (gs_jr_v_uint(r, v, kp, 1, S_MAX, &num) == 0)
+				text = gs_xasprintf("%llu", (unsigned long long)num);
+		} else {
+			gs_jr_v_string(r, v, kp, &text);
+		}
+		if (text) {
+			w->conditions[w->nconditions].name = gs_jr_strdup(keys[k]);
+			w->conditions[w->nconditions++].value = text;
+		}
+		free(kp);
+	}
+	free(keys);
+	free(op);
+}
+
 static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 {
 	static const char *allowed[] = {
@@ -450,13 +739,19 @@ static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 	};
 	static const char *campaign_keys[] = { "start", "days", NULL };
 	static const char *quality_keys[] = { "criterion", "evidence", NULL };
+	json_t *sw;
+	char *swp;
 	static const char *host_keys[] = { "ram", "interconnect", NULL };
 	json_t *req, *o;
 	char *rp, *op;
 
 	if (gs_jr_object(r, root, "$", "requirements", GS_JR_OPTIONAL, allowed, &req, &rp) != 1)
 		return;
-	gs_jr_string(r, req, rp, "software", GS_JR_OPTIONAL, &w->req_software);
+	sw = gs_jr_member(r, req, rp, "software", GS_JR_OPTIONAL, &swp);
+	if (sw) {
+		S_read_software(r, w, sw, swp);
+		free(swp);
+	}
 	if (gs_jr_object(r, req, rp, "campaign", GS_JR_OPTIONAL, campaign_keys, &o, &op) == 1) {
 		gs_jr_date(r, o, op, "start", GS_JR_OPTIONAL, &w->campaign_start);
 		w->has_campaign = gs_jr_uint(r, o, op, "days", GS_JR_REQUIRED, 1,
@@ -466,7 +761,7 @@ static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 	S_read_budget(r, w, req, rp);
 	if (gs_jr_object(r, req, rp, "quality", GS_JR_OPTIONAL, quality_keys, &o, &op) == 1) {
 		gs_jr_string(r, o, op, "criterion", GS_JR_REQUIRED, &w->quality_criterion);
-		gs_jr_string(r, o, op, "evidence", GS_JR_OPTIONAL, &w->quality_evidence);
+		S_read_quality_evidence(r, w, o, op);
 		free(op);
 	}
 	if (gs_jr_object(r, req, rp, "host", GS_JR_OPTIONAL, host_keys, &o, &op) == 1) {
@@ -616,7 +911,7 @@ int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
 	static const char *allowed[] = {
 		"schema", "schema_version", "id", "title", "model", "task", "weights",
 		"dimensions", "cache", "reserve", "training", "requirements", "inputs",
-		"evidence", "candidates", "notes", NULL
+		"evidence", "candidates", "conditions", "notes", NULL
 	};
 	static const char *const schema_names[] = { "gpusheet-workload", NULL };
 	gs_jr r;
@@ -664,6 +959,7 @@ int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
 	S_read_inputs(&r, w, root);
 	S_read_evidence(&r, w, root);
 	S_read_candidates(&r, w, root);
+	S_read_conditions(&r, w, root);
 	gs_jr_string(&r, root, "$", "notes", GS_JR_OPTIONAL, &w->notes_md);
 	json_decref(root);
 	if (r.errors > 0) {

@@ -56,6 +56,18 @@ typedef struct {
 	char *covers;      /* what it covers, in words */
 } gs_evidence_ref;
 
+/* A required piece of software: a framework as runs record it, "runtime" or "driver". */
+typedef struct {
+	char *name;
+	char *min_version;          /* dot-separated numbers */
+} gs_sw_req;
+
+/* A condition the workload runs under: name and value as text. */
+typedef struct {
+	char *name;
+	char *value;
+} gs_condition;
+
 typedef struct {
 	char *path;                 /* the file it was read from */
 	char *id;                   /* [a-z0-9][a-z0-9._-]*, used for output names */
@@ -101,7 +113,10 @@ typedef struct {
 	size_t ntraining;
 
 	/* requirements */
-	char *req_software;         /* required software environment, or NULL */
+	char *req_software;         /* description of the software environment, or NULL */
+	gs_sw_req *req_sw;          /* structured requirement: what a run must have recorded */
+	size_t nreq_sw;
+	int has_req_software;       /* a structured requirement was given */
 	char *campaign_start;       /* YYYY-MM-DD, or NULL */
 	uint64_t campaign_days;     /* 0 when has_campaign == 0 */
 	int has_campaign;
@@ -109,7 +124,10 @@ typedef struct {
 	char *budget_currency;
 	int has_budget;
 	char *quality_criterion;    /* or NULL */
-	char *quality_evidence;     /* file or reference that shows quality, or NULL */
+	char *quality_evidence;     /* cited evaluation: file or reference, or NULL */
+	int quality_evidence_is_file;
+	char *quality_evidence_date;    /* YYYY-MM-DD, with quality_evidence */
+	char *quality_evidence_scope;   /* what the evaluation covers */
 	uint64_t host_ram_bytes;
 	int has_host_ram;
 	char *host_interconnect;    /* or NULL */
@@ -123,6 +141,9 @@ typedef struct {
 	char **candidates;          /* offer ids to compare; none: every offer */
 	size_t ncandidates;
 
+	gs_condition *conditions;   /* sorted by name */
+	size_t nconditions;
+
 	char *notes_md;             /* Markdown, or NULL */
 } gs_workload;
 
@@ -134,5 +155,17 @@ const char *gs_task_id(gs_task t);          /* "inference", ... */
 const char *gs_cache_id(gs_cache_kind c);   /* "dense", ... */
 /* Value of a required dimension, or 0 with *found = 0. */
 uint64_t gs_workload_dim(const gs_workload *w, const char *name, int *found);
+/* The value of a condition, or NULL. */
+const char *gs_workload_condition(const gs_workload *w, const char *name);
+
+/*
+ * Versions: dot-separated decimal numbers ("2.5", "12.4.1"); a recorded
+ * version may carry a suffix after them ("2.5.1+cu124", "550.54.15").
+ * gs_version_valid: a requirement's form. gs_version_at_least: 1 when
+ * `have` (its leading numbers) is >= `need`, 0 when below, -1 when `have`
+ * does not start with a number.
+ */
+int gs_version_valid(const char *v);
+int gs_version_at_least(const char *have, const char *need);
 
 #endif
