@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "jsonout.h"
 #include "quantity.h"
 #include "sizing.h"
 #include "strings.h"
@@ -35,16 +36,16 @@ static int S_uint(const char *cmd, const char *opt, const char *text,
 
 static json_t *S_qty_json(uint64_t bytes, gs_prov prov)
 {
-	return json_pack("{s:I,s:s}", "bytes", (json_int_t)bytes, "provenance", gs_prov_id(prov));
+	return json_pack("{s:o,s:s}", "bytes", gs_jo_u64(bytes), "provenance", gs_prov_id(prov));
 }
 
 static void S_json_print(json_t *j)
 {
-	char *s = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	char *s = gs_jo_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 
 	if (!s)
 		abort();
-	puts(s);
+	fputs(s, stdout);
 	free(s);
 	json_decref(j);
 }
@@ -173,9 +174,9 @@ int gs_cmd_estimate(int argc, char **argv)
 				"weights", S_qty_json(rows[i].weights, GS_PROV_CALCULATED),
 				"envelope", S_qty_json(rows[i].envelope, env_prov),
 				"theoretical", rows[i].theoretical));
-		S_json_print(json_pack("{s:s,s:{s:I,s:s},s:I,s:o,s:b,s:o,s:o,s:o}",
+		S_json_print(json_pack("{s:s,s:{s:o,s:s},s:I,s:o,s:b,s:o,s:o,s:o}",
 			"command", "estimate",
-			"parameters", "value", (json_int_t)params, "provenance", "assumed",
+			"parameters", "value", gs_jo_u64(params), "provenance", "assumed",
 			"bits", (json_int_t)bits,
 			"weights", S_qty_json(weights, GS_PROV_CALCULATED),
 			"theoretical", gs_bits_theoretical((unsigned)bits),
@@ -288,14 +289,14 @@ int gs_cmd_kv(int argc, char **argv)
 		return GS_EXIT_INVALID;
 	}
 	if (json) {
-		json_t *j = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o}",
-			"command", "kv", "layers", (json_int_t)v[0], "kv_heads", (json_int_t)v[1],
-			"head_dim", (json_int_t)v[2], "tokens", (json_int_t)v[3],
-			"tokens_kept", (json_int_t)g.tokens_kept,
-			"bytes_per_value", (json_int_t)v[4], "sequences", (json_int_t)v[5],
+		json_t *j = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+			"command", "kv", "layers", gs_jo_u64(v[0]), "kv_heads", gs_jo_u64(v[1]),
+			"head_dim", gs_jo_u64(v[2]), "tokens", gs_jo_u64(v[3]),
+			"tokens_kept", gs_jo_u64(g.tokens_kept),
+			"bytes_per_value", gs_jo_u64(v[4]), "sequences", gs_jo_u64(v[5]),
 			"per_sequence", S_qty_json(per_seq, GS_PROV_CALCULATED),
 			"kv_cache", S_qty_json(total, GS_PROV_CALCULATED));
-		json_object_set_new(j, "window", text[6] ? json_integer((json_int_t)v[6]) : json_null());
+		json_object_set_new(j, "window", text[6] ? gs_jo_u64(v[6]) : json_null());
 		S_json_print(j);
 		return GS_EXIT_OK;
 	}

@@ -1,5 +1,6 @@
 /* render: Markdown, HTML page and decision JSON from one sheet. */
 #include "render.h"
+#include "jsonout.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -124,9 +125,25 @@ char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 
 static json_t *S_qty(gs_qty q)
 {
+	json_t *o;
+
 	if (!q.present)
 		return json_null();
-	return json_pack("{s:I,s:s}", "bytes", (json_int_t)q.bytes, "provenance", gs_prov_id(q.prov));
+	o = json_pack("{s:o,s:s}", "bytes", gs_jo_u64(q.bytes), "provenance", gs_prov_id(q.prov));
+	if (q.synthetic)
+		json_object_set_new(o, "synthetic", json_true());
+	return o;
+}
+
+static const char *S_basis_id(gs_basis b)
+{
+	switch (b) {
+	case GS_BASIS_OBSERVED_FAILURE: return "observed_failure";
+	case GS_BASIS_CALCULATED_CERTAINTY: return "calculated_certainty";
+	case GS_BASIS_CATALOG: return "catalog_claim";
+	case GS_BASIS_NONE: break;
+	}
+	return NULL;
 }
 
 static json_t *S_str_or_null(const char *s)
@@ -159,6 +176,8 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		"id", in->w->id, "title", in->w->title, "model", in->w->model_name,
 		"task", gs_task_id(in->w->task)));
 	json_object_set_new(root, "synthetic_evidence", json_boolean(d->synthetic));
+	json_object_set_new(root, "accept_synthetic", json_boolean(d->accept_synthetic));
+	json_object_set_new(root, "demonstration", json_boolean(d->demonstration));
 	json_object_set_new(root, "sizing", json_pack("{s:o,s:b,s:o,s:o,s:o,s:o,s:o}",
 		"weights", S_qty(s->weights), "weights_theoretical", s->theoretical,
 		"reserve", S_qty(s->reserve), "envelope", S_qty(s->envelope),
@@ -171,27 +190,43 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		for (r = 0; r < GS_REQ_COUNT; r++) {
 			const gs_verdict *v = &c->v[r];
 			char *text = gs_sheet_reason_text(in->t, v);
-			json_object_set_new(reqs, gs_req_id((gs_req)r), json_pack("{s:s,s:s,s:s,s:o,s:o,s:o}",
+			json_object_set_new(reqs, gs_req_id((gs_req)r),
+				json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:b}",
 				"verdict", gs_verdict_id(v->kind), "reason", v->why, "text", text,
 				"evidence", S_str_or_null(v->evidence),
 				"evidence_date", S_str_or_null(v->evidence_date),
-				"missing", S_str_or_null(v->missing)));
+				"missing", S_str_or_null(v->missing),
+				"exclusion", S_str_or_null(v->kind == GS_V_EXCLUDE ? S_basis_id(v->basis) : NULL),
+				"note", S_str_or_null(v->note),
+				"orientation", S_str_or_null(v->orientation),
+				"rests_on_synthetic", v->synthetic && v->kind != GS_V_TO_CONFIRM,
+				"lower_bound", v->lower_bound));
 			free(text);
 		}
-		jc = json_pack("{s:s,s:s,s:I,s:I,s:o,s:s,s:o,s:o,s:s,s:o}",
+		jc = json_pack("{s:s,s:s,s:o,s:o,s:o,s:s,s:o,s:o,s:s,s:o,s:b}",
 			"offer", c->offer->id, "gpu_model", c->offer->gpu_model,
-			"cards", (json_int_t)c->offer->cards,
-			"nominal_bytes", (json_int_t)c->offer->nominal_bytes,
+			"cards", gs_jo_u64(c->offer->cards),
+			"nominal_bytes", gs_jo_u64(c->offer->nominal_bytes),
 			"capacity_per_card", S_qty(c->capacity),
 			"capacity_source", c->cap_source == GS_CAP_OBSERVED ? "observed"
 					   : c->cap_source == GS_CAP_DECLARED ? "declared" : "nominal",
 			"need_per_card", S_qty(c->need),
 			"margin_bytes", c->has_margin ? json_integer((json_int_t)c->margin) : json_null(),
-			"status", S_status(c), "requirements", reqs);
+			"status", S_status(c), "requirements", reqs,
+			"rests_on_synthetic", c->synthetic);
+		/* The margin's provenance: the weaker of the capacity and the need. */
+		if (c->has_margin && c->need.present && c->capacity.present) {
+			gs_qty mq = gs_qty_make(0, gs_prov_weakest(c->need.prov, c->capacity.prov));
+			json_object_set_new(jc, "margin_provenance", json_string(gs_prov_id(mq.prov)));
+			if (c->need.synthetic || c->capacity.synthetic)
+				json_object_set_new(jc, "margin_synthetic", json_true());
+		} else {
+			json_object_set_new(jc, "margin_provenance", json_null());
+		}
 		json_object_set_new(jc, "total_cost", c->plan
-			? json_pack("{s:I,s:s,s:I,s:I}", "hundredths", (json_int_t)c->cost,
-				    "currency", c->plan->currency, "plan_hours", (json_int_t)c->plan->hours,
-				    "plan_units", (json_int_t)c->plan_units)
+			? json_pack("{s:o,s:s,s:o,s:o,s:s}", "hundredths", gs_jo_i64(c->cost),
+				    "currency", c->plan->currency, "plan_hours", gs_jo_u64(c->plan->hours),
+				    "plan_units", gs_jo_u64(c->plan_units), "provenance", "assumed")
 			: json_null());
 		json_array_append_new(cands, jc);
 		if (c->retained)
@@ -211,16 +246,24 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 			"synthetic", in->ev[i].m->synthetic,
 			"covers", S_str_or_null(in->ev[i].ref->covers)));
 	json_object_set_new(root, "evidence", ev);
-	out = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	out = gs_jo_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 	json_decref(root);
-	if (out) {
-		size_t n = strlen(out);
-		char *o2 = gs_xrealloc(out, n + 2);
-		o2[n] = '\n';
-		o2[n + 1] = '\0';
-		out = o2;
-	}
 	return out;
+}
+
+/*
+ * A user string cut to at most max bytes at a UTF-8 boundary, marked with
+ * its full length when cut, so that the summary stays bounded. Caller frees.
+ */
+static char *S_cut(const gs_strings *t, const char *s, size_t max)
+{
+	size_t n = strlen(s), k = max;
+
+	if (n <= max)
+		return gs_xstrdup(s);
+	while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+		k--;
+	return gs_xasprintf("%.*s\xe2\x80\xa6 [%s %zu B]", (int)k, s, gs_tr(t, "summary.cut"), n);
 }
 
 char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
@@ -235,15 +278,21 @@ char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
 
 	if (gs_doc_init(&doc))
 		return NULL;
-	gs_doc_heading(doc.root, 3, in->w->title);
+	{
+		/* Bounded: every user string is cut, at most 50 offers are listed. */
+		char *title = S_cut(t, in->w->title, GS_SUMMARY_MAX_STRING);
+		gs_doc_heading(doc.root, 3, title);
+		free(title);
+	}
 	if (d->synthetic) {
 		p = gs_doc_para(gs_doc_quote(doc.root));
-		gs_doc_strong(p, gs_tr(t, "synthetic.title"));
+		gs_doc_strong(p, gs_tr(t, d->demonstration ? "demo.title" : "synthetic.title"));
 		gs_doc_text(p, " ");
-		gs_doc_text(p, gs_tr(t, "synthetic.body"));
+		gs_doc_text(p, gs_tr(t, d->demonstration ? "demo.sheet_body"
+				     : d->accept_synthetic ? "synthetic.body_accepted" : "synthetic.body"));
 	}
 	p = gs_doc_para(doc.root);
-	gs_doc_strong(p, gs_tr(t, "decision.label"));
+	gs_doc_strong(p, gs_tr(t, d->demonstration ? "decision.label_demo" : "decision.label"));
 	gs_doc_text(p, " ");
 	gs_doc_text(p, gs_tr(t, d->nretained ? "decision.retained" : d->npreselected
 			     ? "decision.preselection" : "decision.none"));
@@ -286,7 +335,11 @@ char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
 	p = gs_doc_para(doc.root);
 	gs_doc_text(p, gs_tr(t, "summary.full_sheet"));
 	gs_doc_text(p, " ");
-	gs_doc_code(p, sheet_link);
+	{
+		char *link = S_cut(t, sheet_link, GS_SUMMARY_MAX_STRING);
+		gs_doc_code(p, link);
+		free(link);
+	}
 	out = gs_doc_render_markdown(&doc);
 	gs_doc_release(&doc);
 	return out;

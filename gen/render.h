@@ -28,7 +28,13 @@ char *gs_render_markdown(const gs_doc *doc);
 char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 		     const char *title, const char *nav_html);
 char *gs_render_decision_json(const gs_sheet_input *in);
-/* Compact GFM summary for a CI job (decision, offers, what remains, link). */
+/* Longest user string in the summary, in bytes, before it is cut and marked. */
+#define GS_SUMMARY_MAX_STRING 1000
+/*
+ * Compact GFM summary for a CI job (decision, offers, what remains, link),
+ * at most 1 MiB whatever the input: user strings cut at
+ * GS_SUMMARY_MAX_STRING bytes, at most 50 offers listed.
+ */
 char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link);
 /* Appends s to a growable string, HTML-escaped. */
 void gs_html_escape_append(char **buf, size_t *len, size_t *cap, const char *s);
