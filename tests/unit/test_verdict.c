@@ -167,11 +167,16 @@ static void S_phase(gs_phase *p, const char *name, uint64_t device, gs_phase_sta
 	p->error = S_s(error);
 	p->reserved_peak.v = reserved_peak;
 	p->reserved_peak.has = reserved_peak != 0;
+	/* Reserved and device used read at the same end checkpoint: nothing
+	 * outside the allocator, a real 0 (not a missing reading). */
+	p->reserved_end = p->reserved_peak;
+	p->used_end = p->reserved_peak;
 }
 
 /* A measurement with dims input_tokens and batch, as given. */
 typedef struct {
 	gs_measurement m;
+	gs_kv fw[1];
 	gs_kv dims[3];
 	char num[2][24];
 	gs_device dev[2];
@@ -202,6 +207,13 @@ static void S_measurement(S_meas *s, const char *file, uint64_t input_tokens, ui
 	s->dims[2].is_number = 1;
 	s->m.dims = s->dims;
 	s->m.ndims = 3;
+	/* the versions the run recorded */
+	s->fw[0].name = "torch";
+	s->fw[0].value = "2.5.1+cu124";
+	s->m.frameworks = s->fw;
+	s->m.nframeworks = 1;
+	s->m.runtime = "12.4";
+	s->m.driver = "550.54.15";
 	s->m.devices = s->dev;
 	s->m.phases = s->ph;
 	s->ref.file = S_s(file);
@@ -240,6 +252,9 @@ static void S_meas_oom(S_meas *s, const char *file, const char *dev, uint64_t to
 	s->m.nphases = 3;
 }
 
+/* --accept-synthetic for the next classifications. */
+static int S_accept_synthetic;
+
 /* Classifies w against the offers with the measurements; returns the decision. */
 static void S_classify(const gs_workload *w, gs_offer *offers, size_t noffers,
 		       S_meas **ms, size_t nms, gs_decision *d)
@@ -262,7 +277,7 @@ static void S_classify(const gs_workload *w, gs_offer *offers, size_t noffers,
 		ev[i].m = &ms[i]->m;
 		ev[i].ref = &ms[i]->ref;
 	}
-	if (gs_classify(w, &s, ev, nms, &cat, d)) {
+	if (gs_classify(w, &s, ev, nms, &cat, S_accept_synthetic, d)) {
 		fprintf(stderr, "gs_classify failed\n");
 		abort();
 	}
@@ -306,6 +321,9 @@ static size_t S_rank(const gs_decision *d, const char *id)
 			return i;
 	return (size_t)-1;
 }
+
+/* A structured software requirement: torch >= 2.5. */
+static gs_sw_req S_torch25[] = { { "torch", "2.5" } };
 
 static const char *const S_4090 = "NVIDIA GeForce RTX 4090";
 static const char *const S_6000 = "NVIDIA RTX 6000 Ada Generation";
@@ -439,16 +457,39 @@ static void test_memory_observed_failure(void)
 	CHECK_STR(c->v[GS_REQ_MEMORY].evidence, "oom.json");
 	CHECK(c->excluded && !c->retained);
 
+	/* Another model: the failed card's total (25.76e9 B) is above the L4's
+	 * 24e9 B, but the free memory at the run's start was not recorded, so
+	 * nothing says the L4 would fail too (finding 2). */
 	c = S_cand(&d, "l4-1x");
-	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
-	CHECK(c->excluded);
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_other_gpu_free_unknown");
+	CHECK(!c->excluded);
 
 	c = S_cand(&d, "ada-1x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK(!c->excluded);
-	CHECK(d.npreselected == 1 && d.nretained == 0);
+	CHECK(d.npreselected == 2 && d.nretained == 0);
 	/* excluded ones are ranked last */
-	CHECK(S_rank(&d, "ada-1x") == 0);
+	CHECK(S_rank(&d, "rtx4090-1x") == 2);
+	gs_decision_release(&d);
+
+	/* 24.5e9 B free at the start, at least the L4's 24e9 B: excluded;
+	 * counter-case: 23.9e9 B free is not enough. */
+	m.dev[0].free_bytes.v = UINT64_C(24500000000);
+	m.dev[0].free_bytes.has = 1;
+	S_classify(&w, o, 3, ms, 1, &d);
+	c = S_cand(&d, "l4-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure_free");
+	CHECK(c->v[GS_REQ_MEMORY].basis == GS_BASIS_OBSERVED_FAILURE);
+	CHECK_STR(c->v[GS_REQ_MEMORY].orientation, "orient.generation");
+	CHECK(c->v[GS_REQ_MEMORY].a.bytes == UINT64_C(24500000000));
+	VERDICT(S_cand(&d, "ada-1x"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	gs_decision_release(&d);
+	m.dev[0].free_bytes.v = UINT64_C(23900000000);
+	S_classify(&w, o, 3, ms, 1, &d);
+	c = S_cand(&d, "l4-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_other_gpu");
 	gs_decision_release(&d);
 
 	/* at exactly the required dimensions: excludes as well */
@@ -633,7 +674,9 @@ static void test_software(void)
 	CLASSIFY_VERDICT(&w, o, 4, NULL, 0, "ada-1x",
 			 GS_REQ_SOFTWARE, GS_V_NOT_REQUIRED, "why.not_required");
 
-	w.req_software = "PyTorch 2.5";
+	w.req_sw = S_torch25;
+	w.nreq_sw = 1;
+	w.has_req_software = 1;
 	S_meas_ok(&m, "run.json", S_6000, T6000, 8192, 20 * GIB);
 	S_classify(&w, o, 4, ms, 1, &d);
 	/* listed as installed and a successful run on the same GPU model */
@@ -641,10 +684,11 @@ static void test_software(void)
 	VERDICT(c, GS_REQ_SOFTWARE, GS_V_ADMISSIBLE, "why.software.installed_and_ran");
 	CHECK_STR(c->v[GS_REQ_SOFTWARE].evidence, "run.json");
 	CHECK(c->retained);
-	/* on request only: not documented as installed */
+	/* on request only: not documented as installed, although a run on this
+	 * GPU model met the versions: the offer must document it */
 	c = S_cand(&d, "ada-b-1x");
-	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.undocumented");
-	CHECK_STR(c->v[GS_REQ_SOFTWARE].missing, "missing.software");
+	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.ran_not_listed");
+	CHECK_STR(c->v[GS_REQ_SOFTWARE].missing, "missing.software_listed");
 	/* listed only: no run on this GPU model */
 	c = S_cand(&d, "h200-1x");
 	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
@@ -658,6 +702,66 @@ static void test_software(void)
 	S_meas_oom(&m, "oom.json", S_6000, T6000, 16384);
 	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "ada-1x",
 			 GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
+
+	/* Versions decide: a run that recorded torch 2.4.1 does not meet
+	 * torch >= 2.5, whatever the GPU model (finding 9). */
+	S_meas_ok(&m, "old.json", S_6000, T6000, 8192, 20 * GIB);
+	m.fw[0].value = "2.4.1";
+	S_classify(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "ada-1x");
+	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
+	CHECK_STR(c->v[GS_REQ_SOFTWARE].note, "note.software_version_below");
+	CHECK_STR(c->v[GS_REQ_SOFTWARE].n3, "2.4.1");
+	gs_decision_release(&d);
+	/* counter-case: 2.10 is above 2.5 (numbers, not text) */
+	m.fw[0].value = "2.10.0";
+	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "ada-1x",
+			 GS_REQ_SOFTWARE, GS_V_ADMISSIBLE, "why.software.installed_and_ran");
+	/* a run that recorded no torch version confirms nothing */
+	m.m.nframeworks = 0;
+	S_classify(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "ada-1x");
+	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
+	CHECK_STR(c->v[GS_REQ_SOFTWARE].note, "note.software_version_missing");
+	gs_decision_release(&d);
+	/* the runtime and the driver are structured too */
+	{
+		gs_sw_req rq[] = { { "runtime", "12.4" }, { "driver", "560" } };
+		w.req_sw = rq;
+		w.nreq_sw = 2;
+		m.m.nframeworks = 1;
+		S_software(&sw[0], "CUDA 12.4 runtime, driver 560", 1, "provider page");
+		/* driver 550.54.15 < 560 */
+		CLASSIFY_VERDICT(&w, o, 1, ms, 1, "ada-1x",
+				 GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
+		m.m.driver = "560.35.03";
+		CLASSIFY_VERDICT(&w, o, 1, ms, 1, "ada-1x",
+				 GS_REQ_SOFTWARE, GS_V_ADMISSIBLE, "why.software.installed_and_ran");
+	}
+	/* a description alone: no run can confirm it */
+	w.req_sw = NULL;
+	w.nreq_sw = 0;
+	w.has_req_software = 0;
+	w.req_software = "PyTorch 2.5";
+	S_software(&sw[0], "Ubuntu 22.04, CUDA 12.4, PyTorch 2.5", 1, "provider page");
+	S_classify(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "ada-1x");
+	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
+	CHECK_STR(c->v[GS_REQ_SOFTWARE].missing, "missing.software_structured");
+	gs_decision_release(&d);
+}
+
+static void test_versions(void)
+{
+	CHECK(gs_version_valid("2.5") && gs_version_valid("12") && gs_version_valid("550.54.15"));
+	CHECK(!gs_version_valid("2.5.") && !gs_version_valid("v2") && !gs_version_valid("") &&
+	      !gs_version_valid("2..5"));
+	CHECK(gs_version_at_least("2.5.1+cu124", "2.5") == 1);
+	CHECK(gs_version_at_least("2.5", "2.5.0") == 1);     /* a missing part is 0 */
+	CHECK(gs_version_at_least("2.5", "2.5.1") == 0);
+	CHECK(gs_version_at_least("2.10", "2.9") == 1);      /* numbers, not text */
+	CHECK(gs_version_at_least("12.4", "13") == 0);
+	CHECK(gs_version_at_least("dev", "1") == -1);
 }
 
 /*** calendar ***/
@@ -822,8 +926,13 @@ static void test_quality(void)
 
 	w.quality_criterion = "perplexity within 2% of bf16";
 	w.reference_format = "BF16";   /* compared without case */
-	CLASSIFY_VERDICT(&w, o, 1, NULL, 0, "ada-1x",
-			 GS_REQ_QUALITY, GS_V_ADMISSIBLE, "why.quality.reference_format");
+	/* The same format as the reference is not by itself evidence: the guide
+	 * leaves quality "to verify" for both of its offers (finding 4). */
+	S_classify(&w, o, 1, NULL, 0, &d);
+	c = S_cand(&d, "ada-1x");
+	VERDICT(c, GS_REQ_QUALITY, GS_V_TO_CONFIRM, "why.quality.same_format_unverified");
+	CHECK_STR(c->v[GS_REQ_QUALITY].missing, "missing.quality");
+	gs_decision_release(&d);
 
 	w.storage_bits = 8;
 	w.storage_format = "int8";
@@ -835,11 +944,17 @@ static void test_quality(void)
 	CHECK_STR(c->v[GS_REQ_QUALITY].missing, "missing.quality");
 	gs_decision_release(&d);
 
+	/* a cited evaluation with its date and scope */
 	w.quality_evidence = "eval/int8-perplexity.md";
+	w.quality_evidence_is_file = 1;
+	w.quality_evidence_date = "2026-11-12";
+	w.quality_evidence_scope = "perplexity on the three protocol inputs";
 	S_classify(&w, o, 1, NULL, 0, &d);
 	c = S_cand(&d, "ada-1x");
-	VERDICT(c, GS_REQ_QUALITY, GS_V_ADMISSIBLE, "why.quality.evidence");
+	VERDICT(c, GS_REQ_QUALITY, GS_V_ADMISSIBLE, "why.quality.cited");
 	CHECK_STR(c->v[GS_REQ_QUALITY].evidence, "eval/int8-perplexity.md");
+	CHECK_STR(c->v[GS_REQ_QUALITY].evidence_date, "2026-11-12");
+	CHECK_STR(c->v[GS_REQ_QUALITY].s2, "perplexity on the three protocol inputs");
 	gs_decision_release(&d);
 
 	w.quality_evidence = NULL;
@@ -916,7 +1031,14 @@ static void S_full_offer(gs_offer *o, const char *id, gs_plan *plan, gs_availabi
 static void S_full_workload(gs_workload *w)
 {
 	S_workload(w);
-	w->req_software = "PyTorch 2.5";
+	w->req_sw = S_torch25;
+	w->nreq_sw = 1;
+	w->has_req_software = 1;
+	/* a cited evaluation: the same format alone is not evidence */
+	w->quality_evidence = "eval/bf16-outputs.json";
+	w->quality_evidence_is_file = 1;
+	w->quality_evidence_date = "2026-11-10";
+	w->quality_evidence_scope = "the three protocol inputs";
 	S_campaign(w, "2026-12-01", 3);
 	S_budget(w, 10000, "USD");
 	w->quality_criterion = "same outputs as bf16";
@@ -971,7 +1093,7 @@ static void test_retained_and_ranking(void)
 			r == GS_REQ_SOFTWARE ? "why.software.installed_and_ran" :
 			r == GS_REQ_CALENDAR ? "why.calendar.window_covers" :
 			r == GS_REQ_BUDGET ? "why.budget.within" :
-			r == GS_REQ_QUALITY ? "why.quality.reference_format" : "why.host.documented");
+			r == GS_REQ_QUALITY ? "why.quality.cited" : "why.host.documented");
 	}
 	CHECK(S_cand(&d, "dear")->retained);
 	CHECK(S_cand(&d, "cheap-small")->retained);
@@ -986,7 +1108,7 @@ static void test_retained_and_ranking(void)
 	CHECK(c->excluded && !c->retained);
 	/* one requirement to confirm: pre-selected, not retained */
 	c = S_cand(&d, "nosw");
-	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.undocumented");
+	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.ran_not_listed");
 	CHECK(!c->retained && !c->excluded && c->missing_count == 1);
 
 	CHECK(d.nretained == 3 && d.npreselected == 1);
@@ -1065,9 +1187,13 @@ static void test_helpers(void)
 	CHECK(!gs_measurement_need(&m.m, NULL).present);
 
 	S_meas_oom(&m, "f", S_4090, T4090, 8192);
-	CHECK(gs_measurement_oom_within(&w, &m.m));
-	m.dims[2].number = 8193;
-	CHECK(!gs_measurement_oom_within(&w, &m.m));
+	{
+		const char *what;
+		CHECK(gs_failure_comparable(&w, &m.m, &what) == GS_CMP_COMPARABLE);
+		m.dims[2].number = 8193;
+		CHECK(gs_failure_comparable(&w, &m.m, &what) == GS_CMP_DIM_LARGER);
+		CHECK_STR(what, "input_tokens");
+	}
 }
 
 /*
@@ -1094,6 +1220,295 @@ static void test_failure_on_one_card_keeps_placed_lot(void)
 	gs_decision_release(&d);
 }
 
+
+/*** evidence rules (issue: verdicts that rest only on evidence) ***/
+
+/*
+ * A synthetic file never decides by default: the run would make memory
+ * admissible (20 GiB within 47.99 GiB) and the software confirmed, but it
+ * was not produced on a GPU, so both stay to confirm and say so (finding 1).
+ * With --accept-synthetic it decides, and every verdict resting on it is
+ * marked; its figures stay assumed, never observed.
+ */
+static void test_synthetic_never_decides(void)
+{
+	gs_workload w;
+	gs_offer o[2];
+	gs_software sw;
+	S_meas m, f, *ms[] = { &m }, *fs[] = { &f };
+	gs_decision d;
+	const gs_candidate *c;
+
+	S_workload(&w);
+	w.req_sw = S_torch25;
+	w.nreq_sw = 1;
+	w.has_req_software = 1;
+	S_offer(&o[0], "ada-1x", "RTX 6000 Ada", NULL, 1, 48);
+	S_offer(&o[1], "rtx4090-1x", "RTX 4090", NULL, 1, 24);
+	S_software(&sw, "CUDA 12.4, PyTorch 2.5", 1, "provider page");
+	o[0].software = &sw;
+	o[0].nsoftware = 1;
+	S_meas_ok(&m, "synthetic.json", S_6000, T6000, 8192, 20 * GIB);
+	m.m.synthetic = 1;
+	S_accept_synthetic = 0;
+	S_classify(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "ada-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.synthetic_only");
+	CHECK_STR(c->v[GS_REQ_MEMORY].n1, "synthetic.json");
+	/* the capacity is not read from it either */
+	CHECK(c->cap_source == GS_CAP_NOMINAL && c->capacity.bytes == 48 * GB);
+	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
+	CHECK(!c->retained && !c->synthetic && !d.demonstration && d.synthetic);
+	gs_decision_release(&d);
+
+	/* a synthetic out-of-memory run excludes nothing */
+	S_meas_oom(&f, "synthetic-oom.json", S_4090, T4090, 4096);
+	f.m.synthetic = 1;
+	S_classify(&w, o + 1, 1, fs, 1, &d);
+	c = S_cand(&d, "rtx4090-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.synthetic_only");
+	CHECK(!c->excluded);
+	gs_decision_release(&d);
+
+	/* accepted for a demonstration: it decides, marked, figures assumed */
+	S_accept_synthetic = 1;
+	S_classify(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "ada-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.observed_fits");
+	CHECK(c->v[GS_REQ_MEMORY].synthetic && c->synthetic && d.demonstration);
+	CHECK(c->need.prov == GS_PROV_ASSUMED && c->need.synthetic);
+	CHECK(c->capacity.prov == GS_PROV_ASSUMED && c->capacity.synthetic);
+	VERDICT(c, GS_REQ_SOFTWARE, GS_V_ADMISSIBLE, "why.software.installed_and_ran");
+	CHECK(c->retained);
+	gs_decision_release(&d);
+	S_classify(&w, o + 1, 1, fs, 1, &d);
+	c = S_cand(&d, "rtx4090-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
+	CHECK(c->v[GS_REQ_MEMORY].synthetic && c->excluded);
+	gs_decision_release(&d);
+	S_accept_synthetic = 0;
+}
+
+/*
+ * A failure excludes only when comparable (finding 2). The workload states
+ * input_tokens 8192 and batch 1; each run failed with an out-of-memory
+ * error on the same GPU model at input_tokens 4096.
+ */
+static void test_failure_comparability(void)
+{
+	gs_workload w;
+	gs_offer o[1];
+	S_meas m, *ms[] = { &m };
+	gs_decision d;
+	const gs_candidate *c;
+	gs_kv extra[1], alloc[2];
+	gs_condition wc[1];
+	gs_dim wd[3] = { { "input_tokens", 8192 }, { "batch", 1 }, { "sequences", 16 } };
+
+	S_workload(&w);
+	S_offer(&o[0], "rtx4090-1x", "RTX 4090", NULL, 1, 24);
+
+	/* the run also recorded sequences 16, which the workload leaves out:
+	 * a missing dimension is never "anything goes" */
+	S_meas_oom(&m, "seq16.json", S_4090, T4090, 4096);
+	m.dims[1].name = "sequences";   /* replaces dtype; names stay sorted */
+	m.dims[1].value = "16";
+	m.dims[1].number = 16;
+	m.dims[1].is_number = 1;
+	S_classify(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "rtx4090-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_dim_unknown");
+	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "sequences");
+	gs_decision_release(&d);
+	/* counter-case: the workload states sequences 16: comparable, excluded */
+	w.dims = wd;
+	w.ndims = 3;
+	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "rtx4090-1x",
+			 GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
+	S_workload(&w);
+
+	/* a filler allocation the workload does not have */
+	S_meas_oom(&m, "filler.json", S_4090, T4090, 4096);
+	extra[0].name = "extra_bytes";
+	extra[0].value = "21474836480";
+	extra[0].number = UINT64_C(21474836480);
+	extra[0].is_number = 1;
+	m.m.conditions = extra;
+	m.m.nconditions = 1;
+	S_classify(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "rtx4090-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_condition");
+	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "extra_bytes");
+	gs_decision_release(&d);
+	/* counter-case: the workload runs under the same condition */
+	wc[0].name = "extra_bytes";
+	wc[0].value = "21474836480";
+	w.conditions = wc;
+	w.nconditions = 1;
+	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "rtx4090-1x",
+			 GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
+	S_workload(&w);
+
+	/* another allocator setting; the device selection does not count */
+	S_meas_oom(&m, "alloc.json", S_4090, T4090, 4096);
+	alloc[0].name = "CUDA_VISIBLE_DEVICES";
+	alloc[0].value = "0";
+	alloc[1].name = "PYTORCH_CUDA_ALLOC_CONF";
+	alloc[1].value = "expandable_segments:True";
+	m.m.allocator_settings = alloc;
+	m.m.nallocator_settings = 1;
+	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "rtx4090-1x",
+			 GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
+	m.m.nallocator_settings = 2;
+	S_classify(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "rtx4090-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_condition");
+	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "PYTORCH_CUDA_ALLOC_CONF");
+	gs_decision_release(&d);
+
+	/* another dtype */
+	S_meas_oom(&m, "fp32.json", S_4090, T4090, 4096);
+	m.dims[1].value = "float32";
+	S_classify(&w, o, 1, ms, 1, &d);
+	CHECK_STR(S_cand(&d, "rtx4090-1x")->v[GS_REQ_MEMORY].note, "note.failure_dtype");
+	gs_decision_release(&d);
+
+	/* a failure that is not out of memory */
+	S_meas_oom(&m, "crash.json", S_4090, T4090, 4096);
+	m.ph[1].error = "CUDA error: an illegal memory access was encountered";
+	S_classify(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "rtx4090-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_not_oom");
+	gs_decision_release(&d);
+
+	/* what a failure points to, by phase */
+	CHECK_STR(gs_phase_orientation("model_load"), "orient.loading");
+	CHECK_STR(gs_phase_orientation("cold_forward"), "orient.generation");
+	CHECK_STR(gs_phase_orientation("backward"), "orient.backward");
+	CHECK_STR(gs_phase_orientation("something"), "orient.unknown");
+}
+
+/*
+ * A missing counter never drops a known reading (finding 3). cold_forward:
+ * reserved.peak null, reserved.end 14 GiB: the need is at least 14 GiB, a
+ * lower bound that cannot make memory admissible although 14 GiB < 22.35
+ * GiB. Without device_used the outside-the-allocator term is missing.
+ */
+static void test_need_lower_bound(void)
+{
+	gs_workload w;
+	gs_offer o[1];
+	S_meas m, *ms[] = { &m };
+	gs_decision d;
+	const gs_candidate *c;
+	gs_need n;
+
+	S_workload(&w);
+	S_offer(&o[0], "rtx4090-1x", "RTX 4090", NULL, 1, 24);
+	S_meas_ok(&m, "nopeak.json", S_4090, 0, 8192, UINT64_C(10500000000) + GIB);
+	/* model_load: peak 5.75e9-ish, all read; cold_forward: peak missing */
+	m.ph[1].reserved_peak.has = 0;
+	m.ph[1].reserved_end.v = 14 * GIB;
+	m.ph[1].reserved_end.has = 1;
+	m.ph[1].used_end.v = 14 * GIB;
+	gs_measurement_need_of(&m.m, &n);
+	CHECK(n.q.present && n.q.bytes == 14 * GIB && n.q.prov == GS_PROV_OBSERVED);
+	CHECK(n.lower_bound);
+	CHECK_STR(n.missing_counter, "reserved.peak");
+	CHECK_STR(n.missing_phase, "cold_forward");
+	S_classify(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "rtx4090-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.observed_lower_bound");
+	CHECK(c->v[GS_REQ_MEMORY].lower_bound && c->need.bytes == 14 * GIB);
+	CHECK_STR(c->v[GS_REQ_MEMORY].missing, "missing.counters");
+	gs_decision_release(&d);
+
+	/* counter-case: every counter read: 14 GiB + 0.5 GB outside, admissible */
+	m.ph[1].reserved_peak.v = 14 * GIB;
+	m.ph[1].reserved_peak.has = 1;
+	m.ph[1].used_end.v = 14 * GIB + 500000000;
+	gs_measurement_need_of(&m.m, &n);
+	CHECK(!n.lower_bound && n.q.bytes == 14 * GIB + 500000000);
+	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "rtx4090-1x",
+			 GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.observed_fits");
+
+	/* no device_used: the outside term is missing, not 0 */
+	m.ph[0].used_end.has = 0;
+	gs_measurement_need_of(&m.m, &n);
+	CHECK(n.lower_bound);
+	CHECK_STR(n.missing_counter, "device_used");
+	CHECK_STR(n.missing_phase, "model_load");
+	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "rtx4090-1x",
+			 GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.observed_lower_bound");
+}
+
+/*
+ * Ranking with mixed currencies is transitive and does not depend on the
+ * catalog order (finding 7): USD 10, EUR 5, USD 20 cannot be ranked by
+ * cost, so the margin decides (48, 40, 24 GB cards), then the offer id.
+ */
+static void test_ranking_mixed_currencies(void)
+{
+	static const int perm[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
+					 { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
+	gs_workload w;
+	gs_offer base[3], o[3];
+	gs_plan p[3];
+	gs_decision d;
+	int k, i;
+
+	S_workload(&w);
+	S_campaign(&w, "2026-12-01", 3);
+	S_plan(&p[0], 72, 1000, "USD");
+	S_plan(&p[1], 72, 500, "EUR");
+	S_plan(&p[2], 72, 2000, "USD");
+	S_offer(&base[0], "usd-10", "A", NULL, 1, 24);
+	S_offer(&base[1], "eur-5", "B", NULL, 1, 40);
+	S_offer(&base[2], "usd-20", "C", NULL, 1, 48);
+	for (i = 0; i < 3; i++)
+		S_plans(&base[i], &p[i], 1);
+	for (k = 0; k < 6; k++) {
+		for (i = 0; i < 3; i++)
+			o[i] = base[perm[k][i]];
+		S_classify(&w, o, 3, NULL, 0, &d);
+		CHECK(S_rank(&d, "usd-20") == 0);
+		CHECK(S_rank(&d, "eur-5") == 1);
+		CHECK(S_rank(&d, "usd-10") == 2);
+		gs_decision_release(&d);
+	}
+	/* counter-case: one currency, cost ranks first */
+	S_plan(&p[1], 72, 500, "USD");
+	S_classify(&w, base, 3, NULL, 0, &d);
+	CHECK(S_rank(&d, "eur-5") == 0);
+	CHECK(S_rank(&d, "usd-10") == 1);
+	CHECK(S_rank(&d, "usd-20") == 2);
+	gs_decision_release(&d);
+}
+
+/* The arithmetic exclusion is a calculated certainty, kept apart. */
+static void test_exclusion_basis(void)
+{
+	gs_workload w;
+	gs_offer o[1];
+	gs_decision d;
+	const gs_candidate *c;
+
+	S_workload(&w);
+	S_offer(&o[0], "small-1x", "T4", NULL, 1, 12);
+	S_classify(&w, o, 1, NULL, 0, &d);
+	c = S_cand(&d, "small-1x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.weights_exceed_card");
+	CHECK(c->v[GS_REQ_MEMORY].basis == GS_BASIS_CALCULATED_CERTAINTY);
+	CHECK(c->v[GS_REQ_MEMORY].evidence == NULL);
+	gs_decision_release(&d);
+}
+
 int main(void)
 {
 	test_memory_observed_fits();
@@ -1113,5 +1528,11 @@ int main(void)
 	test_empty_catalog();
 	test_helpers();
 	test_failure_on_one_card_keeps_placed_lot();
+	test_versions();
+	test_synthetic_never_decides();
+	test_failure_comparability();
+	test_need_lower_bound();
+	test_ranking_mixed_currencies();
+	test_exclusion_basis();
 	return gs_check_exit("test_verdict");
 }
