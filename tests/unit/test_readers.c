@@ -96,12 +96,25 @@ static void test_workload_full(void)
 		CHECK_U64(w.training[0].bytes, UINT64_C(268435456));
 	}
 	CHECK_STR(w.req_software, "CUDA 12, PyTorch 2.5");
+	CHECK(w.has_req_software == 1 && w.nreq_sw == 2);
+	if (w.nreq_sw == 2) {
+		CHECK(STREQ(w.req_sw[0].name, "torch") && STREQ(w.req_sw[0].min_version, "2.5"));
+		CHECK(STREQ(w.req_sw[1].name, "runtime") && STREQ(w.req_sw[1].min_version, "12"));
+	}
+	/* conditions sorted by name, integers kept as decimal text */
+	CHECK(w.nconditions == 2);
+	CHECK_STR(gs_workload_condition(&w, "extra_bytes"), "1073741824");
+	CHECK_STR(gs_workload_condition(&w, "PYTORCH_CUDA_ALLOC_CONF"), "expandable_segments:True");
+	CHECK(gs_workload_condition(&w, "other") == NULL);
 	CHECK(w.has_campaign == 1 && w.campaign_days == 3);
 	CHECK_STR(w.campaign_start, "2028-02-29");
 	CHECK(w.has_budget == 1 && w.budget_hundredths == 6050);
 	CHECK_STR(w.budget_currency, "USD");
 	CHECK_STR(w.quality_criterion, "perplexity within 2% of bf16");
 	CHECK_STR(w.quality_evidence, "quality.md");
+	CHECK(w.quality_evidence_is_file == 1);
+	CHECK_STR(w.quality_evidence_date, "2026-11-10");
+	CHECK_STR(w.quality_evidence_scope, "perplexity on the three inputs");
 	CHECK(w.has_host_ram == 1 && w.host_ram_bytes == UINT64_C(64) * 1073741824);
 	CHECK_STR(w.host_interconnect, "NVLink");
 	CHECK_STR(w.placement, "one card");

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "quantity.h"
 #include "sizing.h"
+#include "workload.h"
 
 static void test_weights(void)
 {
@@ -111,6 +112,49 @@ static void test_provenance(void)
 	CHECK_STR(gs_prov_id(GS_PROV_OBSERVED), "observed");
 }
 
+/*
+ * batch and sequences have one meaning (finding 5): the KV cache counts
+ * every sequence whose cache is kept at once. Per sequence: 2 x 32 layers
+ * x 8 KV heads x 128 x 14,336 tokens x 2 B = 1,879,048,192 B = 1.75 GiB.
+ * batch 8 without sequences: 8 x 1.75 = 14 GiB (before: 1.75 GiB).
+ */
+static void test_kv_batch(void)
+{
+	gs_workload w;
+	gs_sizing s;
+	gs_dim d8[] = { { "input_tokens", 14336 }, { "batch", 8 } };
+	gs_dim d1[] = { { "input_tokens", 14336 } };
+	gs_dim ds[] = { { "input_tokens", 14336 }, { "batch", 8 }, { "sequences", 16 } };
+	char err[128];
+
+	memset(&w, 0, sizeof(w));
+	w.parameters = 1000;
+	w.storage_bits = 16;
+	w.task = GS_TASK_INFERENCE;
+	w.layers = 32;
+	w.attention_heads = 32;
+	w.kv_heads = 8;
+	w.head_dim = 128;
+	w.has_kv_geometry = 1;
+	w.cache = GS_CACHE_DENSE;
+	w.cache_bytes_per_value = 2;
+	w.dims = d8;
+	w.ndims = 2;
+	CHECK(gs_size_workload(&w, &s, err, sizeof(err)) == 0);
+	CHECK(s.kv_per_sequence.bytes == UINT64_C(1879048192));
+	CHECK(s.kv_sequences == 8 && s.kv.bytes == UINT64_C(14) * 1073741824);
+	/* counter-case: neither batch nor sequences: one sequence */
+	w.dims = d1;
+	w.ndims = 1;
+	CHECK(gs_size_workload(&w, &s, err, sizeof(err)) == 0);
+	CHECK(s.kv_sequences == 1 && s.kv.bytes == UINT64_C(1879048192));
+	/* sequences (16 kept at once, 8 per step) counts over batch: 28 GiB */
+	w.dims = ds;
+	w.ndims = 3;
+	CHECK(gs_size_workload(&w, &s, err, sizeof(err)) == 0);
+	CHECK(s.kv_sequences == 16 && s.kv.bytes == UINT64_C(28) * 1073741824);
+}
+
 int main(void)
 {
 	test_weights();
@@ -118,5 +162,6 @@ int main(void)
 	test_units();
 	test_kv();
 	test_provenance();
+	test_kv_batch();
 	return gs_check_exit("test_sizing");
 }
