@@ -460,11 +460,15 @@ static void S_identity(S_ctx *c)
 	}
 	if (w->has_host_ram || w->host_interconnect) {
 		char g[GS_FMT_MAX];
-		char *hp = gs_xasprintf("%s%s%s", w->has_host_ram ? gs_fmt_gib(g, w->host_ram_bytes, c->lang) : "",
+		char *ram = w->has_host_ram ? gs_xasprintf("%s (%s)", gs_fmt_gib(g, w->host_ram_bytes, c->lang),
+						       TR("req.stated_assumed"))
+					    : gs_xstrdup("");
+		char *hp = gs_xasprintf("%s%s%s", ram,
 				    w->has_host_ram && w->host_interconnect ? ", " : "",
 				    w->host_interconnect ? w->host_interconnect : "");
 		ROW(TR("req.host"), hp);
 		free(hp);
+		free(ram);
 	} else {
 		ROW(TR("req.host"), TR("word.not_stated"));
 	}
@@ -743,7 +747,9 @@ static void S_budget_chart(S_ctx *c)
 	for (i = 0; i < nc; i++)
 		S_data_row(c, tb, caps[i].label, "chart.kind_capacity", caps[i].value);
 	for (i = 0; i < np; i++)
-		S_data_row(c, tb, peaks[i].label, "chart.kind_peak", peaks[i].value);
+		S_data_row(c, tb, peaks[i].label,
+			   peaks[i].value.synthetic ? "chart.kind_peak_synthetic" : "chart.kind_peak",
+			   peaks[i].value);
 	for (i = 0; i < nl; i++)
 		free(labels[i]);
 	free(labels);
@@ -1224,8 +1230,9 @@ static void S_candidates(S_ctx *c)
 		r = gs_doc_row(tb);
 		cell = gs_doc_cell(r);
 		gs_doc_code(cell, cd->offer->id);
-		gs_doc_textf(cell, " %s, %llu x %s GB", cd->offer->gpu_model,
-			     (unsigned long long)cd->offer->cards, cd->offer->nominal_gb_text);
+		gs_doc_textf(cell, " %s, %llu x %s GB %s", cd->offer->gpu_model,
+			     (unsigned long long)cd->offer->cards, cd->offer->nominal_gb_text,
+			     TR("cand.nominal_assumed"));
 		S_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
 					 S_qprov(c, cd->capacity),
 					 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
@@ -1251,8 +1258,9 @@ static void S_candidates(S_ctx *c)
 		cmark_node *list;
 		gs_doc_heading(c->root, 3, cd->offer->id);
 		p = gs_doc_para(c->root);
-		gs_doc_textf(p, "%s, %llu x %s GB", cd->offer->gpu_model,
-			     (unsigned long long)cd->offer->cards, cd->offer->nominal_gb_text);
+		gs_doc_textf(p, "%s, %llu x %s GB %s", cd->offer->gpu_model,
+			     (unsigned long long)cd->offer->cards, cd->offer->nominal_gb_text,
+			     TR("cand.nominal_assumed"));
 		if (cd->offer->provider)
 			gs_doc_textf(p, " — %s", cd->offer->provider);
 		gs_doc_textf(p, ". %s: %s (%s).", TR("cand.memory_source"),

@@ -416,14 +416,22 @@ static int S_failures(const S_in *in, gs_candidate *c, gs_verdict *note)
 		const gs_device *dev;
 		const char *what;
 		gs_comparable cmp;
-		int same, roomy;
+		int same, roomy, relevant;
 
 		if (!f || !S_usable(in, m))
 			continue;
 		dev = S_device(m, f->device);
+		if (!dev)
+			continue;
+		same = gs_offer_matches_device(o, dev->name);
+		roomy = dev->free_bytes.has && dev->free_bytes.v >= c->capacity.bytes;
+		/* Notes only where the failure could speak for this offer: the
+		 * same GPU model, or a card at least as large. */
+		relevant = same || roomy ||
+			   (dev->total_bytes.has && dev->total_bytes.v >= c->capacity.bytes);
 		cmp = gs_failure_comparable(in->w, m, &what);
-		if (cmp != GS_CMP_COMPARABLE || !dev) {
-			if (!note->note) {
+		if (cmp != GS_CMP_COMPARABLE) {
+			if (!note->note && relevant) {
 				note->note = S_cmp_notes[cmp];
 				note->n1 = in->ev[i].ref->file;
 				note->n2 = what;
@@ -434,16 +442,14 @@ static int S_failures(const S_in *in, gs_candidate *c, gs_verdict *note)
 		/* A documented placement spreads the work over the lot's cards:
 		 * a failure on fewer cards than the lot holds does not exclude it. */
 		if (o->cards > 1 && in->w->placement && S_devices_used(m) < o->cards) {
-			if (!note->note) {
+			if (!note->note && relevant) {
 				note->note = "note.failure_fewer_cards";
 				note->n1 = in->ev[i].ref->file;
 			}
 			continue;
 		}
-		same = gs_offer_matches_device(o, dev->name);
-		roomy = dev->free_bytes.has && dev->free_bytes.v >= c->capacity.bytes;
 		if (!same && !roomy) {
-			if (!note->note) {
+			if (!note->note && relevant) {
 				note->note = dev->free_bytes.has ? "note.failure_other_gpu"
 								 : "note.failure_other_gpu_free_unknown";
 				note->n1 = in->ev[i].ref->file;

@@ -6,8 +6,9 @@
 #    created, an existing one keeps exactly its files, byte for byte
 #    (including an earlier sheet of the same id);
 #  2 (usage): the same;
-#  3 (--require-retained, nothing retained): the sheet is written all the
-#    same; with something retained the exit code is 0.
+#  3 (--require-retained, nothing retained, or a retained offer resting on
+#    synthetic evidence): the sheet is written all the same; with something
+#    retained on evidence the exit code is 0.
 # The golden CLI cases (tests/cli/sheet-bad-*, sheet-usage-*,
 # sheet-require-retained-*) check the messages; this checks the folders.
 set -u
@@ -108,8 +109,32 @@ rc=$?
 [ "$rc" = 0 ] || err "nothing retained without --require-retained: exit code $rc, expected 0"
 cmp -s "$scratch/out/none-retained.md" "$scratch/out2/none-retained.md" \
 	|| err "--require-retained changes the sheet"
-# something retained: 0
+# Only synthetic evidence: nothing is retained, 3 (finding 1: a CI gate
+# passed on a file no GPU produced).
 "$bin" sheet examples/probe-dense/workload.json --out "$scratch/out3" --date 2026-11-29 --require-retained \
+	> /dev/null 2> "$scratch/stderr"
+rc=$?
+[ "$rc" = 3 ] || { err "--require-retained on synthetic evidence only: exit code $rc, expected 3"; cat "$scratch/stderr"; }
+grep -q '"retained": \[\]' "$scratch/out3/probe-dense.json" || err "synthetic evidence retained an offer"
+# Accepted for a demonstration: retained, but the gate still fails (3) and says why.
+"$bin" sheet examples/probe-dense/workload.json --out "$scratch/out4" --date 2026-11-29 --require-retained \
+	--accept-synthetic > /dev/null 2> "$scratch/stderr"
+rc=$?
+[ "$rc" = 3 ] || { err "--require-retained --accept-synthetic: exit code $rc, expected 3"; cat "$scratch/stderr"; }
+grep -q 'synthetic evidence' "$scratch/stderr" || err "--require-retained --accept-synthetic: no reason on stderr"
+grep -q '"demonstration": true' "$scratch/out4/probe-dense.json" || err "demonstration not said in the JSON"
+
+# Something retained on a non-synthetic run: 0. The run is a rule fixture
+# made here from the example and deleted with the scratch folder: it stands
+# for a device run only to test the exit code, and is never committed or
+# published.
+mkdir -p "$scratch/fixture/measurements"
+cp examples/probe-dense/workload.json "$scratch/fixture/workload.json"
+sed -e 's/"synthetic": true/"synthetic": false/' \
+    -e 's/"synthetic_note": ".*",$/"synthetic_note": null,/' \
+    -e 's/"produced_by": ".*",$/"produced_by": "sheet-exit-codes.sh rule fixture (not a GPU run)",/' \
+	examples/probe-dense/measurements/h200-probe-dense.json > "$scratch/fixture/measurements/h200-probe-dense.json"
+"$bin" sheet "$scratch/fixture/workload.json" --out "$scratch/out5" --date 2026-11-29 --require-retained \
 	> /dev/null 2> "$scratch/stderr"
 rc=$?
 [ "$rc" = 0 ] || { err "--require-retained with a retained offer: exit code $rc, expected 0"; cat "$scratch/stderr"; }

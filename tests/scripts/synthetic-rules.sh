@@ -1,0 +1,45 @@
+#!/bin/sh
+# Synthetic evidence never decides by default (finding 1), and the site
+# built with --accept-synthetic says "demonstration" on every page that
+# uses one.
+#  1. without the flag: no example sheet retains or excludes an offer on a
+#     synthetic file (decision JSON: "demonstration": false, no requirement
+#     "rests_on_synthetic"), and no page of the site says "Demonstration";
+#  2. with the flag: the index, the offers page and every sheet whose
+#     decision rests on a synthetic file carry the demonstration banner,
+#     and the sheets that rest on none carry no such banner.
+# Usage: synthetic-rules.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
+set -u
+bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
+cd "$src" || exit 1
+
+"$bin" site --workloads examples --out "$scratch/plain" --date "$SITE_DATE" > "$scratch/log1" 2>&1 \
+	|| { cat "$scratch/log1"; die "site without --accept-synthetic failed"; }
+for j in "$scratch/plain/sheets/"*.json; do
+	grep -q '"demonstration": false' "$j" || err "$(basename "$j"): a demonstration without the flag"
+	grep -q '"rests_on_synthetic": true' "$j" && err "$(basename "$j"): a verdict rests on a synthetic file without the flag"
+done
+grep -l 'Demonstration' "$scratch/plain/"*.html "$scratch/plain/sheets/"*.html 2>/dev/null \
+	&& err "a page says Demonstration without the flag"
+
+site_build "$scratch/demo" "$scratch/log2"
+ndemo=0
+for j in "$scratch/demo/sheets/"*.json; do
+	id=$(basename "$j" .json)
+	if grep -q '"demonstration": true' "$j"; then
+		ndemo=$((ndemo + 1))
+		grep -q 'Demonstration on synthetic evidence' "$scratch/demo/sheets/$id.html" \
+			|| err "$id: rests on synthetic evidence but its page has no banner"
+		grep -q 'demonstration on synthetic evidence' "$scratch/demo/sheets/$id.md" \
+			|| err "$id: the decision line does not read as a demonstration"
+	else
+		grep -q 'Demonstration on synthetic evidence' "$scratch/demo/sheets/$id.html" \
+			&& err "$id: banner on a sheet that rests on no synthetic file"
+	fi
+done
+[ "$ndemo" -gt 0 ] || err "no example sheet is a demonstration with the flag"
+for page in index.html offers.html; do
+	grep -q 'Demonstration on synthetic evidence' "$scratch/demo/$page" || err "$page: no demonstration banner"
+done
+finish "synthetic-rules: ok ($ndemo demonstration sheets)"
