@@ -1,0 +1,34 @@
+#!/bin/sh
+# The JSON schemas in schemas/ stay true: every example workload and
+# measurement validates against its schema, every bad-input workload the
+# strict reader refuses for a rule the schema can express is refused by the
+# schema too, and every decision JSON the goldens hold validates against
+# schemas/decision.schema.json (exact u64 sizes included).
+# Usage: schemas.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
+set -u
+bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
+cd "$src" || exit 1
+need python3 "sh tools/install-deps.sh --test"
+python3 -c 'import jsonschema' 2>/dev/null || die "python3-jsonschema is missing (sh tools/install-deps.sh --test)"
+v=tests/lib/validate_schema.py
+
+# shellcheck disable=SC2046
+python3 "$v" schemas/workload.schema.json examples/*/workload.json tests/data/workload-*.json \
+	$(find tests/data/sheet/rules -name workload.json) || err "workloads do not match their schema"
+# shellcheck disable=SC2046
+python3 "$v" schemas/measurement.schema.json $(find examples -path '*/measurements/*.json') \
+	tests/data/measurement-ok.json || err "measurements do not match their schema"
+# shellcheck disable=SC2046
+python3 "$v" schemas/decision.schema.json $(find tests/cli -path '*/expected-out/*.json' ! -name 'summary*') \
+	|| err "decision JSON does not match its schema"
+# the schema refuses what the reader refuses, for these rules
+for f in quality-evidence-string quality-evidence-no-date software-bad-version condition-bad-name; do
+	python3 "$v" schemas/workload.schema.json "tests/bad/workload/$f.json" > /dev/null \
+		&& err "schema accepts tests/bad/workload/$f.json"
+done
+for f in not-synthetic-no-producer not-synthetic-no-device condition-zero; do
+	python3 "$v" schemas/measurement.schema.json "tests/bad/measurement/$f.json" > /dev/null \
+		&& err "schema accepts tests/bad/measurement/$f.json"
+done
+finish "schemas: ok"
