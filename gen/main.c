@@ -15,15 +15,17 @@ static const char S_usage[] =
 	"           KV cache of a dense (or sliding-window) cache (calculated)\n"
 	"  check    FILE...   validate workload sheets, catalogs and measurements\n"
 	"  sheet    WORKLOAD.json [--catalog FILE] [--out DIR] [--lang en|es]\n"
-	"           [--require-retained] [--summary FILE]   write the decision sheet\n"
+	"           [--require-retained] [--accept-synthetic] [--summary FILE]\n"
+	"           write the decision sheet\n"
 	"  site     --workloads DIR... [--catalog FILE] --out DIR [--lang en|es]\n"
-	"           the comparison site with its evidence archive\n"
+	"           [--accept-synthetic]   the comparison site with its evidence archive\n"
 	"  verify   DIR       recompute evidence hashes and follow every link\n"
 	"\n"
 	"  gpusheet --help | --version\n"
 	"\n"
 	"exit codes: 0 success, 1 invalid input or value (nothing written),\n"
-	"            2 usage error, 3 sheet written but nothing retained (--require-retained)\n";
+	"            2 usage error, 3 sheet written but nothing retained on evidence\n"
+	"            (--require-retained; a retained offer resting on synthetic evidence counts as none)\n";
 
 int main(int argc, char **argv)
 {
