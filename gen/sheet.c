@@ -813,15 +813,11 @@ static const char *S_meas_prov(S_ctx *c, const gs_measurement *m)
 	return TR(m->synthetic ? "prov.synthetic" : "prov.observed");
 }
 
-static void S_measurement(S_ctx *c, size_t idx)
+/* Heading, what the file covers, its raw link and the synthetic flag. */
+static void S_meas_header(S_ctx *c, size_t idx)
 {
 	const gs_evidence *e = &c->in->ev[idx];
-	const gs_measurement *m = e->m;
-	const char *h[9];
-	cmark_node *tb, *r, *p;
-	char a[GS_FMT_MAX];
-	size_t i;
-	gs_chart_phase *cp;
+	cmark_node *p;
 
 	gs_doc_heading(c->root, 3, e->ref->file);
 	p = gs_doc_para(c->root);
@@ -832,14 +828,22 @@ static void S_measurement(S_ctx *c, size_t idx)
 	gs_doc_strong(p, TR("meas.raw"));
 	gs_doc_text(p, " ");
 	gs_doc_link(p, c->in->ev_links[idx], e->ref->file);
-	if (m->synthetic) {
+	if (e->m->synthetic) {
 		p = gs_doc_para(gs_doc_quote(c->root));
 		gs_doc_strong(p, TR("synthetic.title"));
 		gs_doc_text(p, " ");
-		gs_doc_text(p, m->synthetic_note ? m->synthetic_note : TR("synthetic.body"));
+		gs_doc_text(p, e->m->synthetic_note ? e->m->synthetic_note : TR("synthetic.body"));
 	}
+}
 
-	/* Identity, dimensions, environment, protocol. */
+/* Identity, dimensions, environment, protocol, conditions and versions. */
+static void S_meas_context(S_ctx *c, const gs_measurement *m)
+{
+	const char *h[2];
+	cmark_node *tb, *r;
+	char a[GS_FMT_MAX];
+	size_t i;
+
 	h[0] = TR("col.field");
 	h[1] = TR("col.value");
 	tb = gs_doc_table(c->doc, c->root, TR("cap.meas_context"), 2, h);
@@ -862,8 +866,7 @@ static void S_measurement(S_ctx *c, size_t idx)
 	}
 	for (i = 0; i < m->ndevices; i++) {
 		const gs_device *dv = &m->devices[i];
-		char g[GS_FMT_MAX], *label = gs_xasprintf("%s %llu", TR("meas.device"),
-						      (unsigned long long)dv->index);
+		char *label = gs_xasprintf("%s %llu", TR("meas.device"), (unsigned long long)dv->index);
 		char *tot = S_reading_words(c, m, dv->total_bytes);
 		char *fre = S_reading_words(c, m, dv->free_bytes);
 		char *val = gs_xasprintf("%s; %s %s; %s %s; %s %s", dv->name, TR("meas.total"), tot,
@@ -875,34 +878,52 @@ static void S_measurement(S_ctx *c, size_t idx)
 		free(val);
 		free(tot);
 		free(fre);
-		(void)g;
 	}
 	ROW(TR("meas.driver"), m->driver);
 	ROW(TR("meas.runtime"), m->runtime);
 	ROW(TR("meas.backend"), m->backend);
 	ROW(TR("meas.allocator"), m->allocator_backend);
+#undef ROW
 	{
+		cmark_node *cell;
 		r = gs_doc_row(tb);
 		gs_doc_cell_text(r, TR("meas.protocol"));
-		{
-			cmark_node *cell = gs_doc_cell(r);
-			gs_doc_textf(cell, "%s: %s", TR("meas.process"), m->process ? m->process : TR("word.missing"));
-			if (m->order.has)
-				gs_doc_textf(cell, "; %s %llu", TR("meas.order"), (unsigned long long)m->order.v);
-			if (m->warmup.has)
-				gs_doc_textf(cell, "; %s %llu", TR("meas.warmup"), (unsigned long long)m->warmup.v);
-			if (m->repeats.has)
-				gs_doc_textf(cell, "; %s %llu", TR("meas.repeats"), (unsigned long long)m->repeats.v);
-			gs_doc_textf(cell, "; %s %s", TR("meas.empty_cache"),
-				     TR(m->empty_cache ? "word.yes" : "word.no"));
-		}
+		cell = gs_doc_cell(r);
+		gs_doc_textf(cell, "%s: %s", TR("meas.process"), m->process ? m->process : TR("word.missing"));
+		if (m->order.has)
+			gs_doc_textf(cell, "; %s %llu", TR("meas.order"), (unsigned long long)m->order.v);
+		if (m->warmup.has)
+			gs_doc_textf(cell, "; %s %llu", TR("meas.warmup"), (unsigned long long)m->warmup.v);
+		if (m->repeats.has)
+			gs_doc_textf(cell, "; %s %llu", TR("meas.repeats"), (unsigned long long)m->repeats.v);
+		gs_doc_textf(cell, "; %s %s", TR("meas.empty_cache"),
+			     TR(m->empty_cache ? "word.yes" : "word.no"));
 	}
-#undef ROW
 	S_kv_table(c, TR("cap.conditions"), m->conditions, m->nconditions);
 	S_kv_table(c, TR("cap.allocator_settings"), m->allocator_settings, m->nallocator_settings);
 	S_kv_table(c, TR("cap.frameworks"), m->frameworks, m->nframeworks);
+}
 
-	/* Phases: the four counters, first pass and warm passes apart. */
+/* A difference of reserved and allocated read at one checkpoint, or missing. */
+static gs_opt_u64 S_same_checkpoint_diff(gs_opt_u64 reserved, gs_opt_u64 allocated)
+{
+	gs_opt_u64 d = { 0, 0 };
+
+	if (reserved.has && allocated.has && reserved.v >= allocated.v) {
+		d.v = reserved.v - allocated.v;
+		d.has = 1;
+	}
+	return d;
+}
+
+/* Phases: the four counters, first pass and warm passes apart; fills the chart's phases. */
+static void S_meas_counters(S_ctx *c, const gs_measurement *m, gs_chart_phase *cp)
+{
+	const char *h[9];
+	cmark_node *tb, *r, *p;
+	char a[GS_FMT_MAX];
+	size_t i;
+
 	h[0] = TR("col.phase");
 	h[1] = TR("col.pass");
 	h[2] = TR("col.device");
@@ -916,7 +937,6 @@ static void S_measurement(S_ctx *c, size_t idx)
 	gs_doc_text(p, TR("meas.counters_note"));
 	S_failure_orientation(c, m);
 	tb = gs_doc_table(c->doc, c->root, TR("cap.phases"), 9, h);
-	cp = gs_xcalloc(m->nphases + 1, sizeof(*cp));
 	for (i = 0; i < m->nphases; i++) {
 		const gs_phase *ph = &m->phases[i];
 		int k;
@@ -939,21 +959,12 @@ static void S_measurement(S_ctx *c, size_t idx)
 				S_cell_owned(r, S_counter(c, ph->reserved_end));
 			} else {
 				/* Same checkpoint only: never max reserved - max allocated. */
-				gs_opt_u64 ds = { 0, 0 }, de = { 0, 0 };
-				if (ph->reserved_start.has && ph->alloc_start.has &&
-				    ph->reserved_start.v >= ph->alloc_start.v) {
-					ds.v = ph->reserved_start.v - ph->alloc_start.v;
-					ds.has = 1;
-				}
-				if (ph->reserved_end.has && ph->alloc_end.has &&
-				    ph->reserved_end.v >= ph->alloc_end.v) {
-					de.v = ph->reserved_end.v - ph->alloc_end.v;
-					de.has = 1;
-				}
 				gs_doc_cell_text(r, TR("counter.difference"));
-				S_cell_owned(r, S_counter(c, ds));
+				S_cell_owned(r, S_counter(c, S_same_checkpoint_diff(ph->reserved_start,
+										    ph->alloc_start)));
 				gs_doc_cell_text(r, TR("counter.no_peak_difference"));
-				S_cell_owned(r, S_counter(c, de));
+				S_cell_owned(r, S_counter(c, S_same_checkpoint_diff(ph->reserved_end,
+										    ph->alloc_end)));
 			}
 			gs_doc_cell_text(r, S_meas_prov(c, m));
 		}
@@ -970,55 +981,73 @@ static void S_measurement(S_ctx *c, size_t idx)
 		cp[i].reserved[GS_CHART_END] = Q(ph->reserved_end);
 #undef Q
 	}
-	/* Outside the allocator, elapsed time and errors. */
-	{
-		const char *h5[6];
-		h5[0] = TR("col.phase");
-		h5[1] = TR("col.device");
-		h5[2] = TR("col.outside");
-		h5[3] = TR("col.provenance");
-		h5[4] = TR("col.elapsed");
-		h5[5] = TR("col.error");
-		tb = gs_doc_table(c->doc, c->root, TR("cap.phase_extra"), 6, h5);
-		for (i = 0; i < m->nphases; i++) {
-			const gs_phase *ph = &m->phases[i];
-			r = gs_doc_row(tb);
-			gs_doc_cell_text(r, ph->name);
-			snprintf(a, sizeof(a), "%llu", (unsigned long long)ph->device);
-			gs_doc_cell_text(r, a);
-			if (ph->used_end.has && ph->reserved_end.has) {
-				/* used below reserved at one checkpoint: nothing outside */
-				gs_opt_u64 o = { ph->used_end.v >= ph->reserved_end.v
-							 ? ph->used_end.v - ph->reserved_end.v : 0, 1 };
-				S_cell_owned(r, S_counter(c, o));
-				gs_doc_cell_text(r, S_meas_prov(c, m));
-			} else {
-				S_cell_owned(r, gs_xasprintf("%s (%s)", TR("word.missing"),
-							 TR(ph->used_end.has ? "outside.no_reserved_end"
-									     : "outside.no_device_used")));
-				gs_doc_cell_text(r, TR("word.missing"));
-			}
-			if (ph->elapsed_us.has) {
-				char ms[GS_FMT_MAX];
-				gs_fmt_fixed2(ms, ph->elapsed_us.v, 1000, c->lang);
-				S_cell_owned(r, gs_xasprintf("%s ms", ms));
-			} else {
-				gs_doc_cell_text(r, TR("word.missing"));
-			}
-			gs_doc_cell_text(r, ph->error ? ph->error : "");
+}
+
+/* Outside the allocator (same checkpoint only), elapsed time and errors. */
+static void S_meas_outside(S_ctx *c, const gs_measurement *m)
+{
+	const char *h[6];
+	cmark_node *tb, *r;
+	char a[GS_FMT_MAX];
+	size_t i;
+
+	h[0] = TR("col.phase");
+	h[1] = TR("col.device");
+	h[2] = TR("col.outside");
+	h[3] = TR("col.provenance");
+	h[4] = TR("col.elapsed");
+	h[5] = TR("col.error");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.phase_extra"), 6, h);
+	for (i = 0; i < m->nphases; i++) {
+		const gs_phase *ph = &m->phases[i];
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, ph->name);
+		snprintf(a, sizeof(a), "%llu", (unsigned long long)ph->device);
+		gs_doc_cell_text(r, a);
+		if (ph->used_end.has && ph->reserved_end.has) {
+			/* used below reserved at one checkpoint: nothing outside */
+			gs_opt_u64 o = { ph->used_end.v >= ph->reserved_end.v
+						 ? ph->used_end.v - ph->reserved_end.v : 0, 1 };
+			S_cell_owned(r, S_counter(c, o));
+			gs_doc_cell_text(r, S_meas_prov(c, m));
+		} else {
+			/* not read is missing, never 0 */
+			S_cell_owned(r, gs_xasprintf("%s (%s)", TR("word.missing"),
+						 TR(ph->used_end.has ? "outside.no_reserved_end"
+								     : "outside.no_device_used")));
+			gs_doc_cell_text(r, TR("word.missing"));
 		}
+		if (ph->elapsed_us.has) {
+			char ms[GS_FMT_MAX];
+			gs_fmt_fixed2(ms, ph->elapsed_us.v, 1000, c->lang);
+			S_cell_owned(r, gs_xasprintf("%s ms", ms));
+		} else {
+			gs_doc_cell_text(r, TR("word.missing"));
+		}
+		gs_doc_cell_text(r, ph->error ? ph->error : "");
 	}
-	{
-		gs_chart_text ct;
-		gs_chart_out o;
-		char *title = gs_xasprintf("%s — %s", TR("chart.phases_title"), e->ref->file);
-		char *suffix = gs_xasprintf("phases-%zu", idx + 1);
-		S_chart_text(c, &ct, title);
-		if (gs_chart_phases(&ct, cp, m->nphases, &o) == 0)
-			S_add_chart(c, suffix, title, &o);
-		free(title);
-		free(suffix);
-	}
+}
+
+/* One cited measurement: context, counters, outside the allocator, chart. */
+static void S_measurement(S_ctx *c, size_t idx)
+{
+	const gs_evidence *e = &c->in->ev[idx];
+	gs_chart_phase *cp = gs_xcalloc(e->m->nphases + 1, sizeof(*cp));
+	gs_chart_text ct;
+	gs_chart_out o;
+	char *title, *suffix;
+
+	S_meas_header(c, idx);
+	S_meas_context(c, e->m);
+	S_meas_counters(c, e->m, cp);
+	S_meas_outside(c, e->m);
+	title = gs_xasprintf("%s — %s", TR("chart.phases_title"), e->ref->file);
+	suffix = gs_xasprintf("phases-%zu", idx + 1);
+	S_chart_text(c, &ct, title);
+	if (gs_chart_phases(&ct, cp, e->m->nphases, &o) == 0)
+		S_add_chart(c, suffix, title, &o);
+	free(title);
+	free(suffix);
 	free(cp);
 }
 
