@@ -1,0 +1,250 @@
+/*
+ * Sheet content, not only goldens: each case renders a sheet through the
+ * real pipeline (readers, sizing, classification, sheet, Markdown) and
+ * checks what a reader must see, so that a mutation of the sheet (a
+ * provenance word swapped, a missing counter shown as 0, the synthetic
+ * warning dropped, a sliding window ignored) fails a test other than a
+ * golden.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "check.h"
+#include "publish.h"
+#include "render.h"
+#include "sheet.h"
+#include "strings.h"
+
+#ifndef GS_TEST_SOURCE_DIR
+#error "GS_TEST_SOURCE_DIR must name the source tree"
+#endif
+
+static char *S_path(const char *rel)
+{
+	char *p;
+
+	if (asprintf(&p, "%s/%s", GS_TEST_SOURCE_DIR, rel) < 0)
+		abort();
+	return p;
+}
+
+/* The Markdown sheet of a workload against the bundled catalog. Caller frees. */
+static char *S_sheet_md(const char *workload_rel, int accept_synthetic)
+{
+	char *wp = S_path(workload_rel), *cp = S_path("catalog/offers.xml");
+	char *sp = S_path("catalog/catalog.rng"), *md = NULL;
+	gs_diag d = GS_DIAG_INIT;
+	gs_catalog cat;
+	gs_strings t;
+	gs_job job;
+	gs_decision dec;
+	gs_sheet sheet;
+	gs_sheet_input in;
+	const char **links;
+	size_t i;
+
+	if (gs_catalog_read(cp, sp, &cat, &d) || gs_strings_load(GS_LANG_EN, &t, &d) ||
+	    gs_job_load(wp, &cat, &job, &d)) {
+		gs_diag_print(&d, stderr);
+		abort();
+	}
+	if (gs_classify(&job.w, &job.s, job.ev, job.nev, &cat, accept_synthetic, &dec))
+		abort();
+	links = calloc(job.nev + 1, sizeof(*links));
+	for (i = 0; i < job.nev; i++)
+		links[i] = "evidence/x.json";
+	memset(&in, 0, sizeof(in));
+	in.w = &job.w;
+	in.s = &job.s;
+	in.ev = job.ev;
+	in.nev = job.nev;
+	in.ev_links = links;
+	in.cat = &cat;
+	in.d = &dec;
+	in.t = &t;
+	in.catalog_name = "offers.xml";
+	if (gs_sheet_build(&in, &sheet))
+		abort();
+	md = gs_render_markdown(&sheet.doc);
+	gs_sheet_release(&sheet);
+	free(links);
+	gs_decision_release(&dec);
+	gs_job_release(&job);
+	gs_strings_release(&t);
+	gs_catalog_release(&cat);
+	gs_diag_release(&d);
+	free(wp);
+	free(cp);
+	free(sp);
+	return md;
+}
+
+/* The line of md that starts with prefix, or NULL; copied. Caller frees. */
+static char *S_line(const char *md, const char *prefix)
+{
+	const char *p = md;
+	size_t n = strlen(prefix);
+
+	while (p && *p) {
+		const char *e = strchr(p, '\n');
+		if (strncmp(p, prefix, n) == 0)
+			return e ? strndup(p, (size_t)(e - p)) : strdup(p);
+		p = e ? e + 1 : NULL;
+	}
+	return NULL;
+}
+
+static void test_provenance_words(void)
+{
+	char *md = S_sheet_md("examples/seed-7b/workload.json", 0), *l;
+
+	/* weights calculated, the reserve assumed, the KV cache calculated,
+	 * the need assumed (it includes the reserve) */
+	l = S_line(md, "| Weights only (7,000,000,000 x 16 / 8)");
+	CHECK(l && strstr(l, "| 13.04 | calculated |"));
+	free(l);
+	l = S_line(md, "| Reserve: chosen reserve (6 GiB)");
+	CHECK(l && strstr(l, "| 6.00 | assumed |"));
+	free(l);
+	l = S_line(md, "| KV cache (2 x 32 x 8 x 128 x 8,192 tokens x 2 B x 1)");
+	CHECK(l && strstr(l, "| 1.00 | calculated |"));
+	free(l);
+	l = S_line(md, "| Calculated need per workload");
+	CHECK(l && strstr(l, "| 20.04 | assumed |"));
+	free(l);
+	/* the margin carries its provenance in words */
+	CHECK(strstr(md, "margin 2.31 GiB (assumed)") != NULL);
+	/* no measurement: nothing reads observed */
+	CHECK(strstr(md, "(observed)") == NULL);
+	free(md);
+}
+
+static void test_synthetic_warning(void)
+{
+	char *md = S_sheet_md("examples/probe-dense/workload.json", 0), *l;
+
+	CHECK(strstr(md, "> **Warning: synthetic measurement.**") != NULL);
+	CHECK(strstr(md, "no verdict rests on them") != NULL);
+	/* the counters read assumed (synthetic), never observed */
+	l = S_line(md, "| cold\\_forward | first pass | 0 | succeeded | reserved |");
+	CHECK(l && strstr(l, "| assumed, from a synthetic measurement |") && !strstr(l, "observed"));
+	free(l);
+	/* nothing is retained on it */
+	CHECK(strstr(md, "**Decision:** nothing is retained yet") != NULL);
+	CHECK(strstr(md, "Only synthetic evidence exists for this card") != NULL);
+	free(md);
+
+	/* accepted: a demonstration, said on the decision line */
+	md = S_sheet_md("examples/probe-dense/workload.json", 1);
+	CHECK(strstr(md, "**Decision (demonstration on synthetic evidence):** retained: `h200-1x`") != NULL);
+	CHECK(strstr(md, "> **Demonstration on synthetic evidence.**") != NULL);
+	free(md);
+}
+
+static void test_missing_counter(void)
+{
+	char *md = S_sheet_md("tests/data/sheet/rules/lower-bound/workload.json", 1), *l;
+
+	/* reserved.peak of cold_forward was not read: "missing", never 0 */
+	l = S_line(md, "| cold\\_forward | first pass | 0 | succeeded | reserved |");
+	CHECK(l && strstr(l, "| missing |") && !strstr(l, "| 0.00 GiB (0 B) |"));
+	free(l);
+	CHECK(strstr(md, "reserved.peak was not read in phase cold\\_forward, so this is a lower bound") != NULL);
+	free(md);
+}
+
+static void test_sliding_window(void)
+{
+	char dir[] = "/tmp/gs-test-sheet-XXXXXX", *wp, *src, *text;
+	FILE *f;
+	long n;
+	char *md = NULL, *l;
+
+	/* seed-7b with a 4,096-token sliding window: the cache keeps
+	 * min(7,680 + 512, 4,096) = 4,096 tokens: 0.50 GiB instead of 1 GiB */
+	if (!mkdtemp(dir))
+		abort();
+	src = S_path("examples/seed-7b/workload.json");
+	f = fopen(src, "rb");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc((size_t)n + 1, 1);
+	if (fread(text, 1, (size_t)n, f) != (size_t)n)
+		abort();
+	fclose(f);
+	{
+		char *k = strstr(text, "\"head_dim\": 128");
+		char *c = strstr(text, "\"kind\": \"dense\"");
+		CHECK(k && c);
+		if (!k || !c)
+			return;
+		if (asprintf(&wp, "%s/workload.json", dir) < 0)
+			abort();
+		f = fopen(wp, "wb");
+		fwrite(text, 1, (size_t)(k - text), f);
+		fputs("\"head_dim\": 128, \"sliding_window\": 4096", f);
+		fwrite(k + strlen("\"head_dim\": 128"), 1, (size_t)(c - k - strlen("\"head_dim\": 128")), f);
+		fputs("\"kind\": \"sliding\"", f);
+		fputs(c + strlen("\"kind\": \"dense\""), f);
+		fclose(f);
+	}
+	{
+		/* the pipeline on the file written here */
+		char *cp = S_path("catalog/offers.xml"), *sp = S_path("catalog/catalog.rng");
+		gs_diag d = GS_DIAG_INIT;
+		gs_catalog cat;
+		gs_strings t;
+		gs_job job;
+		gs_decision dec;
+		gs_sheet sheet;
+		gs_sheet_input in;
+		if (gs_catalog_read(cp, sp, &cat, &d) || gs_strings_load(GS_LANG_EN, &t, &d) ||
+		    gs_job_load(wp, &cat, &job, &d)) {
+			gs_diag_print(&d, stderr);
+			abort();
+		}
+		gs_classify(&job.w, &job.s, job.ev, job.nev, &cat, 0, &dec);
+		memset(&in, 0, sizeof(in));
+		in.w = &job.w;
+		in.s = &job.s;
+		in.cat = &cat;
+		in.d = &dec;
+		in.t = &t;
+		in.catalog_name = "offers.xml";
+		gs_sheet_build(&in, &sheet);
+		md = gs_render_markdown(&sheet.doc);
+		gs_sheet_release(&sheet);
+		gs_decision_release(&dec);
+		gs_job_release(&job);
+		gs_strings_release(&t);
+		gs_catalog_release(&cat);
+		gs_diag_release(&d);
+		free(cp);
+		free(sp);
+	}
+	l = S_line(md, "| KV cache (2 x 32 x 8 x 128 x 4,096 tokens x 2 B x 1)");
+	CHECK(l && strstr(l, "| 536,870,912 |") && strstr(l, "| 0.50 | calculated |"));
+	free(l);
+	CHECK(strstr(md, "| Sliding window (tokens) | 4,096 |") != NULL);
+	CHECK(strstr(md, "A longer attention window than the declared one.") != NULL);
+	free(md);
+	remove(wp);
+	rmdir(dir);
+	free(wp);
+	free(src);
+	free(text);
+}
+
+int main(void)
+{
+	test_provenance_words();
+	test_synthetic_warning();
+	test_missing_counter();
+	test_sliding_window();
+	return gs_check_exit("test_sheet");
+}
