@@ -32,10 +32,10 @@ static char *S_path(const char *rel)
 	return p;
 }
 
-/* The Markdown sheet of a workload against the bundled catalog. Caller frees. */
-static char *S_sheet_md(const char *workload_rel, int accept_synthetic)
+/* The Markdown sheet of the workload at wp against the bundled catalog. Caller frees. */
+static char *S_sheet_md_at(const char *wp, int accept_synthetic)
 {
-	char *wp = S_path(workload_rel), *cp = S_path("catalog/offers.xml");
+	char *cp = S_path("catalog/offers.xml");
 	char *sp = S_path("catalog/catalog.rng"), *md = NULL;
 	gs_diag d = GS_DIAG_INIT;
 	gs_catalog cat;
@@ -77,9 +77,17 @@ static char *S_sheet_md(const char *workload_rel, int accept_synthetic)
 	gs_strings_release(&t);
 	gs_catalog_release(&cat);
 	gs_diag_release(&d);
-	free(wp);
 	free(cp);
 	free(sp);
+	return md;
+}
+
+/* The same for a workload under the source tree. */
+static char *S_sheet_md(const char *workload_rel, int accept_synthetic)
+{
+	char *wp = S_path(workload_rel), *md = S_sheet_md_at(wp, accept_synthetic);
+
+	free(wp);
 	return md;
 }
 
@@ -162,7 +170,7 @@ static void test_sliding_window(void)
 	char dir[] = "/tmp/gs-test-sheet-XXXXXX", *wp, *src, *text;
 	FILE *f;
 	long n;
-	char *md = NULL, *l;
+	char *md, *l;
 
 	/* seed-7b with a 4,096-token sliding window: the cache keeps
 	 * min(7,680 + 512, 4,096) = 4,096 tokens: 0.50 GiB instead of 1 GiB */
@@ -193,40 +201,7 @@ static void test_sliding_window(void)
 		fputs(c + strlen("\"kind\": \"dense\""), f);
 		fclose(f);
 	}
-	{
-		/* the pipeline on the file written here */
-		char *cp = S_path("catalog/offers.xml"), *sp = S_path("catalog/catalog.rng");
-		gs_diag d = GS_DIAG_INIT;
-		gs_catalog cat;
-		gs_strings t;
-		gs_job job;
-		gs_decision dec;
-		gs_sheet sheet;
-		gs_sheet_input in;
-		if (gs_catalog_read(cp, sp, &cat, &d) || gs_strings_load(GS_LANG_EN, &t, &d) ||
-		    gs_job_load(wp, &cat, &job, &d)) {
-			gs_diag_print(&d, stderr);
-			abort();
-		}
-		gs_classify(&job.w, &job.s, job.ev, job.nev, &cat, 0, &dec);
-		memset(&in, 0, sizeof(in));
-		in.w = &job.w;
-		in.s = &job.s;
-		in.cat = &cat;
-		in.d = &dec;
-		in.t = &t;
-		in.catalog_name = "offers.xml";
-		gs_sheet_build(&in, &sheet);
-		md = gs_render_markdown(&sheet.doc);
-		gs_sheet_release(&sheet);
-		gs_decision_release(&dec);
-		gs_job_release(&job);
-		gs_strings_release(&t);
-		gs_catalog_release(&cat);
-		gs_diag_release(&d);
-		free(cp);
-		free(sp);
-	}
+	md = S_sheet_md_at(wp, 0);
 	l = S_line(md, "| KV cache (2 x 32 x 8 x 128 x 4,096 tokens x 2 B x 1)");
 	CHECK(l && strstr(l, "| 536,870,912 |") && strstr(l, "| 0.50 | calculated |"));
 	free(l);
