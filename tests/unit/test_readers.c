@@ -298,6 +298,13 @@ static void test_measurement_ok(void)
 	}
 	kv = gs_measurement_dim(&m, "context");
 	CHECK(kv && kv->number == 128);
+	/* conditions of the run, sorted by name */
+	CHECK(m.nconditions == 2);
+	if (m.nconditions == 2) {
+		CHECK(STREQ(m.conditions[0].name, "extra_bytes") && m.conditions[0].is_number &&
+		      m.conditions[0].number == UINT64_C(1073741824));
+		CHECK(STREQ(m.conditions[1].name, "note") && STREQ(m.conditions[1].value, "filler"));
+	}
 	CHECK(gs_measurement_dim(&m, "nothing") == NULL);
 	CHECK(m.ndevices == 1);
 	if (m.ndevices == 1) {
