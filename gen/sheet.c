@@ -354,6 +354,90 @@ static void S_decision_summary(S_ctx *c)
 		gs_doc_text(p, ".");
 }
 
+/* "[#######-----]" of need against capacity, 20 cells; text, so that it
+ * reads the same in Markdown, HTML, print and a screen reader. */
+static void S_bar(char *buf, size_t cap, uint64_t need, uint64_t capacity)
+{
+	unsigned __int128 k = capacity ? (unsigned __int128)need * 20 / capacity : 20;
+	size_t i, n = 0, full = k > 20 ? 20 : (size_t)k;
+
+	if (cap < 3 * 20 + 3)
+		return;
+	buf[n++] = '[';
+	for (i = 0; i < 20; i++) {
+		/* U+2588 full block, U+2591 light shade */
+		const char *b = i < full ? "\xe2\x96\x88" : "\xe2\x96\x91";
+		memcpy(buf + n, b, 3);
+		n += 3;
+	}
+	buf[n++] = ']';
+	buf[n] = '\0';
+}
+
+/*
+ * The summary card, before the details: the decision, the offer to take and
+ * its cost, need against capacity as one bar, what remains to confirm, and
+ * the synthetic warning when there is one.
+ */
+static void S_summary_card(S_ctx *c)
+{
+	const gs_decision *d = c->in->d;
+	const gs_candidate *best = gs_decision_best(d);
+	const char *h[2];
+	cmark_node *tb, *r, *cell;
+	int q, k = 0;
+
+	h[0] = TR("card.item");
+	h[1] = TR("col.value");
+	tb = gs_doc_table(c->doc, c->root, TR("card.caption"), 2, h);
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("card.decision"));
+	gs_doc_cell_text(r, TR(d->nretained ? "site.retained" : d->npreselected ? "site.preselection"
+										   : "site.none"));
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR(d->nretained ? "card.best_retained" : "card.best_preselected"));
+	cell = gs_doc_cell(r);
+	if (!best) {
+		gs_doc_text(cell, TR("card.no_offer"));
+		return;
+	}
+	gs_doc_code(cell, best->offer->id);
+	gs_doc_textf(cell, " %s", best->offer->gpu_model);
+	if (best->plan) {
+		char m[GS_FMT_MAX];
+		gs_doc_textf(cell, " — %s %s %s (%s)", TR("col.total_cost"),
+			     gs_fmt_money(m, best->cost, c->lang), best->plan->currency, TR("prov.assumed"));
+	} else {
+		gs_doc_textf(cell, " — %s %s", TR("col.total_cost"), TR("word.missing"));
+	}
+	if (best->v[GS_REQ_MEMORY].synthetic && best->v[GS_REQ_MEMORY].kind != GS_V_TO_CONFIRM)
+		gs_doc_textf(cell, " (%s)", TR("demo.rests_on"));
+	if (best->need.present && best->capacity.present) {
+		char bar[96], *nw = S_qty_words(c, best->need), *cw = S_qty_words(c, best->capacity);
+		S_bar(bar, sizeof(bar), best->need.bytes, best->capacity.bytes);
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, TR("card.need_capacity"));
+		S_cell_owned(r, gs_xasprintf("%s %s %s / %s %s%s", bar, TR("card.need"), nw,
+					 TR("card.capacity"), cw,
+					 best->v[GS_REQ_MEMORY].lower_bound ? TR("card.lower_bound") : ""));
+		free(nw);
+		free(cw);
+	}
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("card.to_confirm"));
+	cell = gs_doc_cell(r);
+	for (q = 0; q < GS_REQ_COUNT; q++)
+		if (best->v[q].kind == GS_V_TO_CONFIRM)
+			gs_doc_textf(cell, "%s%s", k++ ? ", " : "", TR(S_req_keys[q]));
+	if (!k)
+		gs_doc_text(cell, TR("card.nothing"));
+	if (d->synthetic) {
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, TR("card.synthetic"));
+		gs_doc_cell_text(r, TR(d->demonstration ? "demo.title" : "synthetic.title"));
+	}
+}
+
 static void S_identity(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
@@ -1484,6 +1568,7 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("sheet.legend"));
 	S_decision_summary(c);
+	S_summary_card(c);
 	S_identity(c);
 	S_sizing(c);
 	S_budget_chart(c);

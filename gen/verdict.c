@@ -1133,6 +1133,19 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 	return 0;
 }
 
+const gs_candidate *gs_decision_best(const gs_decision *d)
+{
+	size_t i;
+
+	/* The order lists the retained first, then the pre-selection. */
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *c = &d->cands[d->order[i]];
+		if (!c->excluded)
+			return c;
+	}
+	return NULL;
+}
+
 void gs_decision_release(gs_decision *d)
 {
 	free(d->cands);

@@ -148,6 +148,12 @@ int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d)
 int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 		size_t nev, const gs_catalog *c, int accept_synthetic, gs_decision *out);
 void gs_decision_release(gs_decision *d);
+/*
+ * The offer to take: the first retained offer of the ranking; with none
+ * retained, the pre-selected offer closest to retained (the first of the
+ * pre-selection); NULL when every offer is excluded or none is compared.
+ */
+const gs_candidate *gs_decision_best(const gs_decision *d);
 
 const char *gs_verdict_id(gs_verdict_kind k);   /* "admissible", ... */
 const char *gs_req_id(gs_req r);                /* "memory", ... */

@@ -1118,6 +1118,8 @@ static void test_retained_and_ranking(void)
 	CHECK(S_rank(&d, "dear") == 2);
 	CHECK(S_rank(&d, "nosw") == 3);
 	CHECK(S_rank(&d, "gone") == 4);
+	/* the offer to take: the first retained */
+	CHECK(gs_decision_best(&d) == S_cand(&d, "cheap-large"));
 	gs_decision_release(&d);
 
 	/* the order does not depend on the catalog order */
@@ -1477,6 +1479,8 @@ static void test_ranking_mixed_currencies(void)
 		for (i = 0; i < 3; i++)
 			o[i] = base[perm[k][i]];
 		S_classify(&w, o, 3, NULL, 0, &d);
+		/* none retained: the pre-selected offer closest to retained */
+		CHECK(gs_decision_best(&d) == S_cand(&d, "usd-20"));
 		CHECK(S_rank(&d, "usd-20") == 0);
 		CHECK(S_rank(&d, "eur-5") == 1);
 		CHECK(S_rank(&d, "usd-10") == 2);
@@ -1506,6 +1510,8 @@ static void test_exclusion_basis(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.weights_exceed_card");
 	CHECK(c->v[GS_REQ_MEMORY].basis == GS_BASIS_CALCULATED_CERTAINTY);
 	CHECK(c->v[GS_REQ_MEMORY].evidence == NULL);
+	/* every offer excluded: no offer to take */
+	CHECK(gs_decision_best(&d) == NULL);
 	gs_decision_release(&d);
 }
 
