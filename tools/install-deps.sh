@@ -4,14 +4,16 @@
 #   sh tools/install-deps.sh --test   also what the test suite needs
 #                                     (xmllint, Chromium and playwright-core for the browser test,
 #                                     python3 and python3-jsonschema for the provenance
-#                                     scan and the schema checks)
+#                                     scan and the schema checks, python3-torch, a CPU build of
+#                                     PyTorch, for the Python bridge's tests: about 146 MB to
+#                                     download, 633 MB installed)
 set -eu
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 pkgs="build-essential cmake pkg-config libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
       libjansson-dev libcairo2-dev libpng-dev nettle-dev fonts-dejavu-core"
 if [ "${1:-}" = "--test" ]; then
-	pkgs="$pkgs libxml2-utils chromium ca-certificates python3 python3-jsonschema"
+	pkgs="$pkgs libxml2-utils chromium ca-certificates python3 python3-jsonschema python3-torch"
 	# Node.js and npm: Debian's, unless the machine already has a Node.js
 	# with its own npm (whose package conflicts with Debian's npm).
 	command -v npm >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
