@@ -267,6 +267,12 @@ class Recorder:
             raise RuntimeError("plan() comes before the first phase")
         self._plan = list(names)
 
+    def set_dimension(self, name, value):
+        """Add or change a requested dimension (positive integer or text)."""
+        dims = dict(self.dimensions)
+        dims[name] = value
+        self.dimensions = _check_dimensions(dims)
+
     def phase(self, name):
         """Context manager measuring one phase on every recorded device."""
         if not isinstance(name, str) or not name:

@@ -214,6 +214,18 @@ class BackendHelpers(unittest.TestCase):
         self.assertEqual(f("backend:native"), "native")
 
 
+class Examples(unittest.TestCase):
+    def test_examples_compile(self):
+        # they need transformers and a GPU to run; here only their syntax
+        import py_compile
+        folder = os.path.join(PKG_ROOT, "examples")
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".py"))
+        self.assertEqual(names, ["hf_generate.py", "lora_step.py"])
+        for n in names:
+            py_compile.compile(os.path.join(folder, n), cfile=os.path.join(SCRATCH, n + "c"),
+                               doraise=True)
+
+
 class WithoutPyTorch(unittest.TestCase):
     def test_refused(self):
         # torch made unimportable: exit 2, one line, nothing written
