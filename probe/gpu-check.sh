@@ -8,10 +8,11 @@
 #   OUTDIR      a new or empty folder: every file written and every log goes there
 #
 # Builds nothing and needs no network. Runs `environment`, the seed's
-# measurement, a refused overwrite, two runs forced out of memory (a ballast
-# in `inputs`, weights too large in `model_load`), a sweep over context and
-# one over dtype; checks every file with `gpusheet check` and with grep/sed/awk
-# (no jq). Prints a summary; exit 0 when every check passed, 1 otherwise,
+# measurement, a refused overwrite, two runs forced out of memory (an extra
+# allocation in `inputs`, weights too large in `model_load`), a sweep over
+# context and one over dtype, `train` with SGD and with Adam, measure and
+# train on every visible device; checks every file with `gpusheet check` and
+# with grep/sed/awk (no jq). Prints a summary; exit 0 when every check passed, 1 otherwise,
 # 2 on a usage error.
 set -u
 
@@ -115,13 +116,20 @@ ge() {
 gt() {
 	is_int "$1" && is_int "$2" && [ "$1" -gt "$2" ]
 }
+# between V LO HI: LO <= V < HI
+between() {
+	ge "$1" "$2" && is_int "$3" && [ "$1" -lt "$3" ]
+}
 
 # Every phase of a complete run: ok, every counter read, peaks above the
 # levels, and reserved >= allocated at the same checkpoint.
+# complete_run FILE [PHASE...]: the measure phases by default.
 complete_run() {
 	f=$1
+	shift
+	[ $# -gt 0 ] || set -- model_load inputs cold_forward warmup warm_forward
 	all=1
-	for ph in model_load inputs cold_forward warmup warm_forward; do
+	for ph in "$@"; do
 		[ "$(status_of "$f" $ph)" = ok ] || { echo "      $ph: status $(status_of "$f" $ph)"; all=0; }
 		for b in allocated reserved; do
 			s=$(val "$f" $ph $b start) p=$(val "$f" $ph $b peak) e=$(val "$f" $ph $b end)
@@ -205,7 +213,8 @@ if [ -f "$oom" ]; then
 		[ "$(status_of "$oom" cold_forward)$(status_of "$oom" warmup)$(status_of "$oom" warm_forward)" = not_runnot_runnot_run ]
 	check "oom-ballast: last values kept" is_int "$(val "$oom" inputs allocated end)"
 	check "oom-ballast: not_run counters are null" [ "$(val "$oom" warm_forward allocated peak)" = null ]
-	check "oom-ballast: requested ballast recorded" has "$oom" "\"ballast_bytes\": $ballast"
+	check "oom-ballast: extra allocation recorded as a condition" has "$oom" "\"extra_bytes\": $ballast"
+	check "oom-ballast: not a dimension" hasnt "$oom" '"ballast_bytes"'
 else
 	bad "oom-ballast: no file"
 fi
@@ -266,6 +275,69 @@ if [ -f "$sd/dtype-float32.json" ] && [ -f "$sd/dtype-float16.json" ]; then
 		gt "$(val "$sd/dtype-float32.json" model_load allocated end)" \
 		"$(val "$sd/dtype-float16.json" model_load allocated end)"
 fi
+
+# 8. training: forward, backward, optimizer step, second step
+# 4 layers of 1024 x 1024 float32: 16 MiB of weights, and as much of
+# gradients; input (rows 2 x 128 = 256) and each activation 1 MiB.
+TP="model_load inputs forward backward optimizer_step second_step"
+for opt in sgd adam; do
+	f=$out/train-$opt.json
+	run train-$opt 0 train --device "$device" --batch 2 --context 128 --width 1024 --dtype float32 \
+		--optimizer $opt --output "$f"
+	if [ -f "$f" ]; then
+		gscheck "$f"
+		# shellcheck disable=SC2086
+		check "train $opt: complete run" complete_run "$f" $TP
+		check "train $opt: optimizer recorded" has "$f" "\"optimizer\": \"$opt\""
+		i0=$(val "$f" inputs allocated end)
+		check "train $opt: forward keeps 2 x 4 activations (8 MiB)" \
+			ge "$(( $(val "$f" forward allocated end) - i0 ))" 8388608
+		check "train $opt: backward keeps 16 MiB of gradients, releases activations" \
+			between "$(( $(val "$f" backward allocated end) - i0 ))" 16777216 25165824
+		s0=$(val "$f" optimizer_step allocated start) s1=$(val "$f" optimizer_step allocated end)
+		if [ $opt = adam ]; then
+			check "train adam: step allocates two moments (32 MiB)" \
+				ge "$(( $(val "$f" optimizer_step allocated peak) - s0 ))" 33554432
+			check "train adam: step ends 16 MiB higher (states in, gradients out)" \
+				ge "$((s1 - s0))" 16777216
+		else
+			check "train sgd: step allocates nothing" [ "$(val "$f" optimizer_step allocated peak)" = "$s0" ]
+			check "train sgd: step releases the gradients" ge "$((s0 - s1))" 16777216
+		fi
+		check "train $opt: second step returns to its start" \
+			[ "$(val "$f" second_step allocated end)" = "$(val "$f" second_step allocated start)" ]
+	else
+		bad "train $opt: no file"
+	fi
+done
+
+# 9. every visible device, each in its own process and file
+ndev=$(sed -n 's/^  "device_count": \([0-9][0-9]*\),$/\1/p' "$out/environment.json" 2>/dev/null)
+is_int "$ndev" || ndev=0
+for mode in measure train; do
+	dd=$out/all-devices-$mode
+	mkdir -p "$dd"
+	if [ $mode = measure ]; then
+		run all-devices-$mode 0 measure --device all --batch 2 --context 128 --width 1024 \
+			--dtype float32 --warmup 1 --repeats 2 --output-dir "$dd"
+	else
+		run all-devices-$mode 0 train --device all --batch 2 --context 128 --width 1024 \
+			--dtype float32 --optimizer adam --output-dir "$dd"
+	fi
+	check "all devices ($mode): one file per visible device ($ndev)" \
+		[ "$(find "$dd" -name 'cuda-*.json' | wc -l)" -eq "$ndev" ]
+	k=0
+	while [ $k -lt "$ndev" ]; do
+		f=$dd/cuda-$k.json
+		if [ -f "$f" ]; then
+			gscheck "$f"
+			check "all devices ($mode): cuda-$k.json is device $k" has "$f" "\"device\": $k,"
+		else
+			bad "all devices ($mode): no cuda-$k.json"
+		fi
+		k=$((k + 1))
+	done
+done
 
 echo "----" | tee -a "$summary"
 echo "$pass passed, $fail failed (files and logs in $out)" | tee -a "$summary"

@@ -141,7 +141,13 @@ typedef struct {
 	size_t act_bytes;         /* one (B*C) x W activation */
 	size_t workspace_bytes;
 	void **weights;           /* o->layers pointers, NULL until allocated */
-	void *workspace, *input, *ballast, *output;
+	void *workspace, *input, *extra, *output;
+	/* train mode: per layer, NULL when not held */
+	void *target;             /* the regression target, like the input */
+	void **z, **h;            /* saved pre-activations and outputs */
+	void **grads;             /* weight gradients, from backward to the step */
+	void **adam_m, **adam_v;  /* Adam's moments, from the first step on */
+	uint64_t steps;           /* optimizer steps taken */
 	char err[PROBE_TEXT_MAX];
 } S_ctx;
 
@@ -234,44 +240,62 @@ static int S_run_inputs(S_ctx *c, uint64_t count)
 		return -1;
 	if (S_fill(c, c->input, c->act_bytes / c->elem, 0, 1.0f, "fill kernel (input)") != 0)
 		return -1;
+	if (c->o->optimizer != PROBE_OPTIM_NONE) {
+		if (S_alloc(c, &c->target, c->act_bytes, "target") != 0)
+			return -1;
+		if (S_fill(c, c->target, c->act_bytes / c->elem, 0x7a, 1.0f, "fill kernel (target)") != 0)
+			return -1;
+	}
 	if (c->o->extra_bytes) {
 		if (c->o->extra_bytes > SIZE_MAX) {
-			snprintf(c->err, sizeof(c->err), "ballast of %" PRIu64 " bytes exceeds size_t",
-				 c->o->extra_bytes);
+			snprintf(c->err, sizeof(c->err), "extra allocation of %" PRIu64
+				 " bytes exceeds size_t", c->o->extra_bytes);
 			return -1;
 		}
-		if (S_alloc(c, &c->ballast, (size_t)c->o->extra_bytes, "ballast (--extra-bytes)") != 0)
+		if (S_alloc(c, &c->extra, (size_t)c->o->extra_bytes,
+			    "extra allocation (--extra-bytes)") != 0)
 			return -1;
 		/* touch it, so it is used memory and not only an address range */
-		e = cudaMemsetAsync(c->ballast, 0, (size_t)c->o->extra_bytes, c->stream);
+		e = cudaMemsetAsync(c->extra, 0, (size_t)c->o->extra_bytes, c->stream);
 		if (e != cudaSuccess)
-			return S_fail_cuda(c, "cudaMemsetAsync(ballast)", e);
+			return S_fail_cuda(c, "cudaMemsetAsync(extra allocation)", e);
 	}
 	return 0;
 }
 
-static int S_gemm(S_ctx *c, const void *w, const void *in, void *out)
+/*
+ * C = op(A) * op(B) in cuBLAS's column-major terms, every leading dimension
+ * W (all our matrices are rows x W or W x W, stored row-major: a row-major
+ * r x W matrix is the column-major W x r matrix of its transpose).
+ */
+static int S_gemm_op(S_ctx *c, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+		     const void *a, const void *b, void *out)
 {
 	const float alpha = 1.0f, beta = 0.0f;
 	int width = (int)c->o->width;
-	int rows = (int)(c->o->batch * c->o->context);
 	cudaDataType_t t;
 	cublasStatus_t s;
 
-	/*
-	 * Row-major out[rows x W] = in[rows x W] * w[W x W] is, in cuBLAS's
-	 * column-major view, out^T = w^T * in^T: m = W, n = rows, k = W.
-	 */
 	if (c->o->dtype == PROBE_DTYPE_FLOAT32) {
-		s = cublasSgemm(c->blas, CUBLAS_OP_N, CUBLAS_OP_N, width, rows, width,
-				&alpha, w, width, in, width, &beta, out, width);
+		s = cublasSgemm(c->blas, ta, tb, m, n, k, &alpha, a, width, b, width, &beta, out, width);
 		return s == CUBLAS_STATUS_SUCCESS ? 0 : S_fail_blas(c, "cublasSgemm", s);
 	}
 	t = c->o->dtype == PROBE_DTYPE_FLOAT16 ? CUDA_R_16F : CUDA_R_16BF;
-	s = cublasGemmEx(c->blas, CUBLAS_OP_N, CUBLAS_OP_N, width, rows, width,
-			 &alpha, w, t, width, in, t, width, &beta, out, t, width,
-			 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+	s = cublasGemmEx(c->blas, ta, tb, m, n, k, &alpha, a, t, width, b, t, width, &beta, out, t,
+			 width, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 	return s == CUBLAS_STATUS_SUCCESS ? 0 : S_fail_blas(c, "cublasGemmEx", s);
+}
+
+/*
+ * Row-major out[rows x W] = in[rows x W] * w[W x W] is, in cuBLAS's
+ * column-major view, out^T = w^T * in^T: m = W, n = rows, k = W.
+ */
+static int S_gemm(S_ctx *c, const void *w, const void *in, void *out)
+{
+	int width = (int)c->o->width;
+	int rows = (int)(c->o->batch * c->o->context);
+
+	return S_gemm_op(c, CUBLAS_OP_N, CUBLAS_OP_N, width, rows, width, w, in, out);
 }
 
 /*
@@ -322,6 +346,164 @@ static int S_run_forwards(S_ctx *c, uint64_t count)
 		if (S_forward(c) != 0)
 			return -1;
 	return 0;
+}
+
+/*** training ***/
+
+#define S_LR_SGD 1e-3f
+#define S_LR_ADAM 1e-4f
+#define S_ADAM_B1 0.9f
+#define S_ADAM_B2 0.999f
+#define S_ADAM_EPS 1e-8f
+
+static int S_kernel(S_ctx *c, cudaError_t e, const char *what)
+{
+	return e == cudaSuccess ? 0 : S_fail_cuda(c, what, e);
+}
+
+/*
+ * Forward for training: layer l computes z_l = h_{l-1} W_l (h_{-1} is the
+ * input) and h_l = gelu(z_l) into a new tensor; both are kept for backward,
+ * as autograd saves them.
+ */
+static int S_train_forward(S_ctx *c)
+{
+	size_t n = c->act_bytes / c->elem;
+	uint64_t l;
+
+	for (l = 0; l < c->o->layers; l++) {
+		const void *in = l == 0 ? c->input : c->h[l - 1];
+		if (S_alloc(c, &c->z[l], c->act_bytes, "pre-activation (saved for backward)") != 0 ||
+		    S_gemm(c, c->weights[l], in, c->z[l]) != 0 ||
+		    S_alloc(c, &c->h[l], c->act_bytes, "activation (saved for backward)") != 0 ||
+		    S_kernel(c, probe_gelu_tanh_out(c->o->dtype, c->z[l], c->h[l], n, c->stream),
+			     "GELU kernel") != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Backward of the loss 0.5 * sum((h_last - target)^2) / rows. For each layer
+ * from the last: dz = dh * gelu'(z_l) (in place), dW_l = h_{l-1}^T dz, and
+ * dh_{l-1} = dz W_l^T; the saved tensors are released once consumed. The
+ * gradients are kept for the optimizer step.
+ */
+static int S_train_backward(S_ctx *c)
+{
+	int width = (int)c->o->width;
+	int rows = (int)(c->o->batch * c->o->context);
+	size_t n = c->act_bytes / c->elem;
+	void *dh = NULL, *dprev = NULL;
+	uint64_t l = c->o->layers;
+	char what[64];
+
+	if (S_alloc(c, &dh, c->act_bytes, "gradient of the output") != 0 ||
+	    S_kernel(c, probe_mse_grad(c->o->dtype, c->h[l - 1], c->target, dh, n,
+				       1.0f / (float)rows, c->stream), "loss gradient kernel") != 0)
+		goto fail;
+	while (l-- > 0) {
+		const void *in = l == 0 ? c->input : c->h[l - 1];
+		if (S_kernel(c, probe_gelu_tanh_backward(c->o->dtype, c->z[l], dh, n, c->stream),
+			     "GELU backward kernel") != 0 ||
+		    S_free(c, &c->z[l]) != 0 || S_free(c, &c->h[l]) != 0)
+			goto fail;
+		snprintf(what, sizeof(what), "gradient of layer %" PRIu64, l);
+		/* row-major dW[W x W] = in^T dz: column-major dW^T = dz^T in */
+		if (S_alloc(c, &c->grads[l], c->weight_bytes, what) != 0 ||
+		    S_gemm_op(c, CUBLAS_OP_N, CUBLAS_OP_T, width, width, rows, dh, in, c->grads[l]) != 0)
+			goto fail;
+		if (l > 0) {
+			/* row-major dprev[rows x W] = dz W^T: column-major dprev^T = W dz^T */
+			if (S_alloc(c, &dprev, c->act_bytes, "gradient of an activation") != 0 ||
+			    S_gemm_op(c, CUBLAS_OP_T, CUBLAS_OP_N, width, rows, width, c->weights[l], dh,
+				      dprev) != 0)
+				goto fail;
+		}
+		if (S_free(c, &dh) != 0)
+			goto fail;
+		dh = dprev;
+		dprev = NULL;
+	}
+	return 0;
+fail:
+	if (dh)
+		(void)cudaFreeAsync(dh, c->stream);
+	if (dprev)
+		(void)cudaFreeAsync(dprev, c->stream);
+	return -1;
+}
+
+/*
+ * One optimizer step over every layer, then the gradients are released (as
+ * zero_grad(set_to_none=True) does). Adam allocates its two moments, zeroed,
+ * at its first step, in the weights' dtype (as torch.optim.Adam does).
+ */
+static int S_train_step(S_ctx *c)
+{
+	size_t n = c->weight_bytes / c->elem;
+	uint64_t l;
+	char what[64];
+	cudaError_t e;
+	float bc1, bc2;
+
+	c->steps++;
+	bc1 = 1.0f - powf(S_ADAM_B1, (float)c->steps);
+	bc2 = 1.0f - powf(S_ADAM_B2, (float)c->steps);
+	for (l = 0; l < c->o->layers; l++) {
+		if (c->o->optimizer == PROBE_OPTIM_SGD) {
+			e = probe_sgd_step(c->o->dtype, c->weights[l], c->grads[l], n, S_LR_SGD, c->stream);
+			if (S_kernel(c, e, "SGD kernel") != 0)
+				return -1;
+			continue;
+		}
+		if (!c->adam_m[l]) {
+			snprintf(what, sizeof(what), "Adam first moment of layer %" PRIu64, l);
+			if (S_alloc(c, &c->adam_m[l], c->weight_bytes, what) != 0 ||
+			    S_kernel(c, cudaMemsetAsync(c->adam_m[l], 0, c->weight_bytes, c->stream),
+				     "cudaMemsetAsync(Adam state)") != 0)
+				return -1;
+			snprintf(what, sizeof(what), "Adam second moment of layer %" PRIu64, l);
+			if (S_alloc(c, &c->adam_v[l], c->weight_bytes, what) != 0 ||
+			    S_kernel(c, cudaMemsetAsync(c->adam_v[l], 0, c->weight_bytes, c->stream),
+				     "cudaMemsetAsync(Adam state)") != 0)
+				return -1;
+		}
+		e = probe_adam_step(c->o->dtype, c->weights[l], c->grads[l], c->adam_m[l], c->adam_v[l],
+				    n, S_LR_ADAM, S_ADAM_B1, S_ADAM_B2, S_ADAM_EPS, bc1, bc2, c->stream);
+		if (S_kernel(c, e, "Adam kernel") != 0)
+			return -1;
+	}
+	for (l = 0; l < c->o->layers; l++)
+		if (S_free(c, &c->grads[l]) != 0)
+			return -1;
+	return 0;
+}
+
+static int S_run_train_forward(S_ctx *c, uint64_t count)
+{
+	(void)count;
+	return S_train_forward(c);
+}
+
+static int S_run_backward(S_ctx *c, uint64_t count)
+{
+	(void)count;
+	return S_train_backward(c);
+}
+
+static int S_run_step(S_ctx *c, uint64_t count)
+{
+	(void)count;
+	return S_train_step(c);
+}
+
+static int S_run_second_step(S_ctx *c, uint64_t count)
+{
+	(void)count;
+	if (S_train_forward(c) != 0 || S_train_backward(c) != 0)
+		return -1;
+	return S_train_step(c);
 }
 
 static void S_pool_read(S_ctx *c, enum cudaMemPoolAttr a, probe_opt *o)
@@ -427,11 +609,16 @@ static void S_teardown(S_ctx *c)
 	int bad = 0;
 
 	bad |= S_free(c, &c->output) != 0;
-	bad |= S_free(c, &c->ballast) != 0;
+	bad |= S_free(c, &c->extra) != 0;
 	bad |= S_free(c, &c->input) != 0;
-	if (c->weights)
-		for (l = 0; l < c->o->layers; l++)
-			bad |= S_free(c, &c->weights[l]) != 0;
+	bad |= S_free(c, &c->target) != 0;
+	for (l = 0; l < c->o->layers; l++) {
+		void **held[] = { c->weights, c->z, c->h, c->grads, c->adam_m, c->adam_v };
+		size_t k;
+		for (k = 0; k < sizeof(held) / sizeof(held[0]); k++)
+			if (held[k])
+				bad |= S_free(c, &held[k][l]) != 0;
+	}
 	if (c->have_blas) {
 		cublasStatus_t s = cublasDestroy(c->blas);
 		if (s != CUBLAS_STATUS_SUCCESS)
@@ -449,6 +636,11 @@ static void S_teardown(S_ctx *c)
 	if (bad)
 		fprintf(stderr, "gpusheet-probe: warning: cleanup: %s\n", c->err);
 	free(c->weights);
+	free(c->z);
+	free(c->h);
+	free(c->grads);
+	free(c->adam_m);
+	free(c->adam_v);
 }
 
 static size_t S_elem_size(probe_dtype d)
@@ -458,10 +650,15 @@ static size_t S_elem_size(probe_dtype d)
 
 int probe_cuda_measure(const probe_measure_opts *o, probe_report *r, char *why, size_t whylen)
 {
-	static const S_run_fn runs[PROBE_MAX_PHASES] = {
+	static const S_run_fn forward_runs[PROBE_FORWARD_PHASES] = {
 		S_run_model_load, S_run_inputs, S_run_forwards, S_run_forwards, S_run_forwards
 	};
-	uint64_t counts[PROBE_MAX_PHASES];
+	static const S_run_fn train_runs[PROBE_TRAIN_PHASES] = {
+		S_run_model_load, S_run_inputs, S_run_train_forward, S_run_backward, S_run_step,
+		S_run_second_step
+	};
+	const S_run_fn *runs = o->optimizer == PROBE_OPTIM_NONE ? forward_runs : train_runs;
+	uint64_t counts[PROBE_MAX_PHASES] = { 0 };
 	uint64_t keep = UINT64_MAX;
 	S_ctx c;
 	cudaError_t e;
@@ -474,7 +671,7 @@ int probe_cuda_measure(const probe_measure_opts *o, probe_report *r, char *why, 
 	/* the caller checked that these products fit (and the int range of cuBLAS) */
 	c.weight_bytes = (size_t)(o->width * o->width) * c.elem;
 	c.act_bytes = (size_t)(o->batch * o->context * o->width) * c.elem;
-	counts[0] = counts[1] = 0;
+	/* the number of passes of each forward phase; train phases run once */
 	counts[2] = 1;
 	counts[3] = o->warmup;
 	counts[4] = o->repeats;
@@ -507,7 +704,15 @@ int probe_cuda_measure(const probe_measure_opts *o, probe_report *r, char *why, 
 	}
 	c.have_stream = 1;
 	c.weights = calloc((size_t)o->layers, sizeof(*c.weights));
-	if (!c.weights) {
+	if (o->optimizer != PROBE_OPTIM_NONE) {
+		c.z = calloc((size_t)o->layers, sizeof(*c.z));
+		c.h = calloc((size_t)o->layers, sizeof(*c.h));
+		c.grads = calloc((size_t)o->layers, sizeof(*c.grads));
+		c.adam_m = calloc((size_t)o->layers, sizeof(*c.adam_m));
+		c.adam_v = calloc((size_t)o->layers, sizeof(*c.adam_v));
+	}
+	if (!c.weights || (o->optimizer != PROBE_OPTIM_NONE &&
+			   (!c.z || !c.h || !c.grads || !c.adam_m || !c.adam_v))) {
 		snprintf(why, whylen, "out of host memory");
 		S_teardown(&c);
 		return PROBE_EXIT_REFUSED;
@@ -517,7 +722,7 @@ int probe_cuda_measure(const probe_measure_opts *o, probe_report *r, char *why, 
 	probe_env_add_setting_str(&r->env, "stream", "one non-blocking stream");
 	probe_env_read_variables(&r->env);
 
-	for (i = 0; i < PROBE_MAX_PHASES; i++) {
+	for (i = 0; i < r->nphases; i++) {
 		if (S_phase(&c, &r->phases[i], runs[i], counts[i]) != 0) {
 			failed = 1;
 			break;

@@ -16,13 +16,21 @@
 #include "probe_kernels.h"
 #include "probe_report.h"
 
+/* The optimizer of the train mode; NONE: the forward-only measure mode. */
+typedef enum {
+	PROBE_OPTIM_NONE = 0,
+	PROBE_OPTIM_SGD = 1,
+	PROBE_OPTIM_ADAM = 2
+} probe_optimizer;
+
 typedef struct {
 	uint64_t device;               /* N in cuda:N */
 	uint64_t batch, context, width, layers;
 	probe_dtype dtype;
 	uint64_t warmup, repeats;
 	uint64_t seed;
-	uint64_t extra_bytes;          /* ballast allocated in `inputs`; 0: none */
+	uint64_t extra_bytes;          /* filler allocated in `inputs`; 0: none */
+	probe_optimizer optimizer;     /* NONE: measure (forward passes); else train */
 } probe_measure_opts;
 
 /*
@@ -42,8 +50,10 @@ int probe_cuda_check_device(uint64_t index, int *count, char *why, size_t whylen
 int probe_cuda_environment(uint64_t index, probe_env *e, char *why, size_t whylen);
 
 /*
- * Runs the five phases and fills r->env and r->phases (the caller fills the
- * rest of r). Returns PROBE_EXIT_OK, PROBE_EXIT_FAILED (a phase failed, r is
+ * Runs the phases of the mode (measure: model_load, inputs, cold_forward,
+ * warmup, warm_forward; train: model_load, inputs, forward, backward,
+ * optimizer_step, second_step) and fills r->env and r->phases (the caller
+ * fills the rest of r, r->optimizer included). Returns PROBE_EXIT_OK, PROBE_EXIT_FAILED (a phase failed, r is
  * complete and must be written) or PROBE_EXIT_REFUSED (nothing ran; reason
  * in why).
  */

@@ -3,7 +3,11 @@
  *
  *   environment  what the device and its software declare
  *   measure      the five phases of a small dense network, one JSON file
+ *   train        forward, backward and optimizer steps of the same network
  *   sweep        measure for each value of one dimension, one fresh process each
+ *
+ * measure and train take several devices (--device all, or a list): each
+ * device is then measured in its own fresh process, one file each.
  *
  * Exit codes: 0 ok; 1 a run failed but its file was written; 2 usage, no
  * GPU or driver, unknown device, existing output or unwritable file.
@@ -31,21 +35,27 @@ static const char S_usage[] =
 	"                      --dtype float32|float16|bfloat16 [--layers L]\n"
 	"                      --warmup K --repeats R --output FILE\n"
 	"                      [--seed S] [--order N] [--extra-bytes N]\n"
+	"       gpusheet-probe train --device cuda:N --batch B --context C --width W\n"
+	"                      --dtype float32|float16|bfloat16 [--layers L]\n"
+	"                      --optimizer sgd|adam --output FILE\n"
+	"                      [--seed S] [--order N] [--extra-bytes N]\n"
 	"       gpusheet-probe sweep <measure options but --output and --order>\n"
 	"                      --vary NAME=V1,V2,... --output-dir DIR\n"
 	"       gpusheet-probe --help | --version\n"
+	"measure and train: --device all or cuda:N,cuda:M,... with --output-dir DIR\n"
+	"measures each device in its own process into DIR/cuda-N.json.\n"
 	"NAME is batch, context, width, layers or dtype. Exit codes: 0 ok,\n"
 	"1 run failed (file written), 2 usage, no GPU/driver or refused.\n";
 
 /* Option slots, in the order they are passed on to a sweep's children. */
 enum {
 	O_DEVICE, O_BATCH, O_CONTEXT, O_WIDTH, O_LAYERS, O_DTYPE, O_WARMUP,
-	O_REPEATS, O_SEED, O_EXTRA, O_ORDER, O_OUTPUT, O_VARY, O_OUTDIR, O_COUNT
+	O_REPEATS, O_SEED, O_EXTRA, O_OPTIMIZER, O_ORDER, O_OUTPUT, O_VARY, O_OUTDIR, O_COUNT
 };
 
 static const char *const S_opt_names[O_COUNT] = {
 	"device", "batch", "context", "width", "layers", "dtype", "warmup",
-	"repeats", "seed", "extra-bytes", "order", "output", "vary", "output-dir"
+	"repeats", "seed", "extra-bytes", "optimizer", "order", "output", "vary", "output-dir"
 };
 
 typedef struct {
@@ -57,6 +67,8 @@ typedef struct {
 #define S_MEASURE_OPTS (S_BIT(O_DEVICE) | S_BIT(O_BATCH) | S_BIT(O_CONTEXT) | S_BIT(O_WIDTH) | \
 			S_BIT(O_LAYERS) | S_BIT(O_DTYPE) | S_BIT(O_WARMUP) | S_BIT(O_REPEATS) | \
 			S_BIT(O_SEED) | S_BIT(O_EXTRA) | S_BIT(O_ORDER) | S_BIT(O_OUTPUT))
+#define S_TRAIN_OPTS ((S_MEASURE_OPTS & ~(S_BIT(O_WARMUP) | S_BIT(O_REPEATS))) | \
+		      S_BIT(O_OPTIMIZER))
 #define S_SWEEP_OPTS ((S_MEASURE_OPTS & ~(S_BIT(O_OUTPUT) | S_BIT(O_ORDER))) | \
 		      S_BIT(O_VARY) | S_BIT(O_OUTDIR))
 #define S_ENV_OPTS (S_BIT(O_DEVICE) | S_BIT(O_OUTPUT))
@@ -171,6 +183,19 @@ static int S_number(const S_args *a, int slot, int required, uint64_t def, uint6
 	return 0;
 }
 
+static int S_optimizer(const char *s, probe_optimizer *o)
+{
+	if (!s)
+		return S_usage_error("%s", "option '--optimizer' is required");
+	if (strcmp(s, "sgd") == 0)
+		*o = PROBE_OPTIM_SGD;
+	else if (strcmp(s, "adam") == 0)
+		*o = PROBE_OPTIM_ADAM;
+	else
+		return S_usage_error("bad optimizer '%s': expected sgd or adam", s);
+	return 0;
+}
+
 static int S_dtype(const char *s, probe_dtype *d)
 {
 	if (!s)
@@ -187,10 +212,12 @@ static int S_dtype(const char *s, probe_dtype *d)
 }
 
 /*
- * Validates the measure options (all but --output) into o. The products
- * that size the tensors must fit, and cuBLAS takes int dimensions.
+ * Validates the measure options (all but --output) into o; train (nonzero)
+ * takes --optimizer instead of --warmup and --repeats. The products that
+ * size the tensors must fit, and cuBLAS takes int dimensions.
  */
-static int S_measure_opts(const S_args *a, probe_measure_opts *o, uint64_t *order, int *has_order)
+static int S_measure_opts(const S_args *a, int train, probe_measure_opts *o, uint64_t *order,
+			  int *has_order)
 {
 	const uint64_t jmax = (uint64_t)INT64_MAX;
 	uint64_t rows, elems, bytes;
@@ -203,8 +230,9 @@ static int S_measure_opts(const S_args *a, probe_measure_opts *o, uint64_t *orde
 	    (rc = S_number(a, O_WIDTH, 1, 0, 1, INT_MAX, &o->width)) != 0 ||
 	    (rc = S_number(a, O_LAYERS, 0, S_DEFAULT_LAYERS, 1, S_MAX_LAYERS, &o->layers)) != 0 ||
 	    (rc = S_dtype(a->v[O_DTYPE], &o->dtype)) != 0 ||
-	    (rc = S_number(a, O_WARMUP, 1, 0, 0, 1000000, &o->warmup)) != 0 ||
-	    (rc = S_number(a, O_REPEATS, 1, 0, 1, 1000000, &o->repeats)) != 0 ||
+	    (!train && (rc = S_number(a, O_WARMUP, 1, 0, 0, 1000000, &o->warmup)) != 0) ||
+	    (!train && (rc = S_number(a, O_REPEATS, 1, 0, 1, 1000000, &o->repeats)) != 0) ||
+	    (train && (rc = S_optimizer(a->v[O_OPTIMIZER], &o->optimizer)) != 0) ||
 	    (rc = S_number(a, O_SEED, 0, S_DEFAULT_SEED, 0, jmax, &o->seed)) != 0 ||
 	    (rc = S_number(a, O_EXTRA, 0, 0, 1, jmax, &o->extra_bytes)) != 0 ||
 	    (rc = S_number(a, O_ORDER, 0, 0, 1, jmax, order)) != 0)
@@ -280,7 +308,8 @@ static int S_cmd_environment(int argc, char **argv)
 	return rc;
 }
 
-static int S_cmd_measure(int argc, char **argv)
+/* Measures (train: trains) on the one device of a (cuda:N) into --output. */
+static int S_run_one(const S_args *a, int train)
 {
 	char why[PROBE_TEXT_MAX + 64];
 	probe_measure_opts o;
@@ -289,15 +318,13 @@ static int S_cmd_measure(int argc, char **argv)
 	int rc, has_order = 0;
 	size_t i;
 	char *text;
-	S_args a;
 
-	if ((rc = S_parse(argc, argv, S_MEASURE_OPTS, &a)) != 0 ||
-	    (rc = S_measure_opts(&a, &o, &order, &has_order)) != 0)
+	if ((rc = S_measure_opts(a, train, &o, &order, &has_order)) != 0)
 		return rc;
-	if (!a.v[O_OUTPUT])
+	if (!a->v[O_OUTPUT])
 		return S_usage_error("%s", "option '--output' is required");
 	/* refused before any GPU work */
-	if (probe_output_check(a.v[O_OUTPUT], why, sizeof(why)) != 0)
+	if (probe_output_check(a->v[O_OUTPUT], why, sizeof(why)) != 0)
 		return S_refuse(why);
 
 	r = calloc(1, sizeof(*r));
@@ -317,11 +344,16 @@ static int S_cmd_measure(int argc, char **argv)
 	r->width = o.width;
 	r->layers = o.layers;
 	r->dtype = S_dtype_name(o.dtype);
-	r->ballast_bytes = o.extra_bytes;
+	r->optimizer = o.optimizer == PROBE_OPTIM_SGD ? "sgd" :
+		       o.optimizer == PROBE_OPTIM_ADAM ? "adam" : NULL;
+	r->extra_bytes = o.extra_bytes;
 	r->order.v = order;
 	r->order.has = has_order;
-	r->warmup = o.warmup;
-	r->repeats = o.repeats;
+	/* train runs each phase once: warmup and repeats do not apply (null) */
+	r->warmup.v = o.warmup;
+	r->warmup.has = !train;
+	r->repeats.v = o.repeats;
+	r->repeats.has = !train;
 
 	rc = probe_cuda_measure(&o, r, why, sizeof(why));
 	if (rc == PROBE_EXIT_REFUSED) {
@@ -333,7 +365,7 @@ static int S_cmd_measure(int argc, char **argv)
 		free(r);
 		return S_refuse("cannot build the measurement document");
 	}
-	if (S_emit(a.v[O_OUTPUT], text) != 0) {
+	if (S_emit(a->v[O_OUTPUT], text) != 0) {
 		free(text);
 		free(r);
 		return PROBE_EXIT_REFUSED;
@@ -343,9 +375,198 @@ static int S_cmd_measure(int argc, char **argv)
 		if (r->phases[i].status == PROBE_PHASE_FAILED)
 			fprintf(stderr, "gpusheet-probe: phase %s failed: %s\n",
 				r->phases[i].name, r->phases[i].error);
-	printf("%s: %s\n", a.v[O_OUTPUT], rc == PROBE_EXIT_OK ? "all phases ok" : "run failed");
+	printf("%s: %s\n", a->v[O_OUTPUT], rc == PROBE_EXIT_OK ? "all phases ok" : "run failed");
 	free(r);
 	return rc;
+}
+
+/*** fresh processes (several devices, sweep) ***/
+
+/* This program's own file, to run it again as a fresh process. */
+static void S_self(char *buf, size_t size, const char *argv0)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+
+	if (n > 0) {
+		buf[n] = '\0';
+		return;
+	}
+	snprintf(buf, size, "%s", argv0);
+}
+
+/*
+ * Runs `self cmd` with the options of `point` in a child process and waits;
+ * returns its exit code, or -1 if it did not exit.
+ */
+static int S_run_point(const char *self, const char *cmd, const S_args *point)
+{
+	char *child_argv[2 + 2 * O_COUNT + 1];
+	char dashed[O_COUNT][32];
+	char cmd_copy[16];
+	size_t k, nargs = 0;
+	pid_t pid;
+	int status;
+
+	snprintf(cmd_copy, sizeof(cmd_copy), "%s", cmd);
+	child_argv[nargs++] = (char *)(uintptr_t)self;
+	child_argv[nargs++] = cmd_copy;
+	for (k = 0; k < O_COUNT; k++) {
+		if (!point->v[k])
+			continue;
+		snprintf(dashed[k], sizeof(dashed[k]), "--%s", S_opt_names[k]);
+		child_argv[nargs++] = dashed[k];
+		child_argv[nargs++] = point->v[k];
+	}
+	child_argv[nargs] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execv(self, child_argv);
+		fprintf(stderr, "gpusheet-probe: cannot run '%s': %s\n", self, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* One line per point: ok, failed (file written) or no result. */
+static int S_report_point(const char *label, const char *path, int rc)
+{
+	if (rc == PROBE_EXIT_OK)
+		printf("%s: ok: %s\n", label, path);
+	else if (rc == PROBE_EXIT_FAILED)
+		printf("%s: failed: %s\n", label, path);
+	else
+		printf("%s: no result (exit %d)\n", label, rc);
+	fflush(stdout);
+	return rc == PROBE_EXIT_OK ? 0 : 1;
+}
+
+static int S_several_devices(const char *spec)
+{
+	return spec && (strcmp(spec, "all") == 0 || strchr(spec, ',') != NULL);
+}
+
+/*
+ * measure/train on several devices (--device all, or cuda:N,cuda:M,...):
+ * every device checked, every option checked and every output refused if it
+ * exists before the first runs; then one fresh process per device, in
+ * order, writing DIR/cuda-N.json. Exit 0 when every device succeeded.
+ */
+static int S_cmd_devices(const S_args *a, int train, const char *argv0)
+{
+	char why[PROBE_TEXT_MAX + 64], self[PATH_MAX];
+	char dev_text[S_MAX_POINTS][24];
+	char *paths[S_MAX_POINTS];
+	char *list = NULL, *p, *comma;
+	uint64_t idx[S_MAX_POINTS], order = 0;
+	probe_measure_opts o;
+	struct stat st;
+	size_t i, j, n = 0;
+	int rc = 0, count = 0, has_order, failed = 0;
+	S_args point;
+
+	memset(paths, 0, sizeof(paths));
+	if (a->v[O_OUTPUT])
+		return S_usage_error("%s", "several devices write one file each: give --output-dir, "
+				     "not --output");
+	if (!a->v[O_OUTDIR])
+		return S_usage_error("%s", "several devices need --output-dir DIR");
+	if (strcmp(a->v[O_DEVICE], "all") == 0) {
+		/* no context here: only the children touch the devices */
+		if (probe_cuda_check_device(0, &count, why, sizeof(why)) != 0)
+			return S_refuse(why);
+		if (count > S_MAX_POINTS)
+			count = S_MAX_POINTS;
+		for (n = 0; n < (size_t)count; n++)
+			idx[n] = n;
+	} else {
+		list = malloc(strlen(a->v[O_DEVICE]) + 1);
+		if (!list)
+			return S_refuse("out of memory");
+		memcpy(list, a->v[O_DEVICE], strlen(a->v[O_DEVICE]) + 1);
+		for (p = list;; p = comma + 1) {
+			comma = strchr(p, ',');
+			if (comma)
+				*comma = '\0';
+			if (n == S_MAX_POINTS) {
+				rc = S_usage_error("%s", "at most 64 devices");
+				goto out;
+			}
+			if ((rc = S_parse_device(p, &idx[n])) != 0)
+				goto out;
+			for (j = 0; j < n; j++)
+				if (idx[j] == idx[n]) {
+					rc = S_usage_error("device '%s' given twice", p);
+					goto out;
+				}
+			n++;
+			if (!comma)
+				break;
+		}
+	}
+	if (stat(a->v[O_OUTDIR], &st) != 0 || !S_ISDIR(st.st_mode)) {
+		rc = S_usage_error("output folder '%s' does not exist", a->v[O_OUTDIR]);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(a->v[O_OUTDIR]) + 40;
+		snprintf(dev_text[i], sizeof(dev_text[i]), "cuda:%" PRIu64, idx[i]);
+		point = *a;
+		point.v[O_DEVICE] = dev_text[i];
+		point.v[O_OUTDIR] = NULL;
+		if ((rc = S_measure_opts(&point, train, &o, &order, &has_order)) != 0)
+			goto out;
+		paths[i] = malloc(len);
+		if (!paths[i]) {
+			rc = S_refuse("out of memory");
+			goto out;
+		}
+		snprintf(paths[i], len, "%s/cuda-%" PRIu64 ".json", a->v[O_OUTDIR], idx[i]);
+		if (probe_output_check(paths[i], why, sizeof(why)) != 0) {
+			rc = S_refuse(why);
+			goto out;
+		}
+		if (probe_cuda_check_device(idx[i], NULL, why, sizeof(why)) != 0) {
+			rc = S_refuse(why);
+			goto out;
+		}
+	}
+	S_self(self, sizeof(self), argv0);
+	for (i = 0; i < n; i++) {
+		point = *a;
+		point.v[O_DEVICE] = dev_text[i];
+		point.v[O_OUTDIR] = NULL;
+		point.v[O_OUTPUT] = paths[i];
+		failed |= S_report_point(dev_text[i], paths[i],
+					 S_run_point(self, train ? "train" : "measure", &point));
+	}
+	rc = failed ? PROBE_EXIT_FAILED : PROBE_EXIT_OK;
+out:
+	for (i = 0; i < S_MAX_POINTS; i++)
+		free(paths[i]);
+	free(list);
+	return rc;
+}
+
+static int S_cmd_measure(int argc, char **argv, int train)
+{
+	unsigned allowed = (train ? S_TRAIN_OPTS : S_MEASURE_OPTS) | S_BIT(O_OUTDIR);
+	int rc;
+	S_args a;
+
+	if ((rc = S_parse(argc, argv, allowed, &a)) != 0)
+		return rc;
+	if (S_several_devices(a.v[O_DEVICE]))
+		return S_cmd_devices(&a, train, argv[0]);
+	if (a.v[O_OUTDIR])
+		return S_usage_error("%s", "--output-dir goes with several devices (--device all or a "
+				     "list); one device writes --output");
+	return S_run_one(&a, train);
 }
 
 /*** sweep ***/
@@ -397,51 +618,15 @@ static int S_parse_vary(const char *spec, S_vary *v)
 	return 0;
 }
 
-/* This program's own file, to run it again as a fresh process. */
-static void S_self(char *buf, size_t size, const char *argv0)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
-
-	if (n > 0) {
-		buf[n] = '\0';
-		return;
-	}
-	snprintf(buf, size, "%s", argv0);
-}
-
-/* Runs one measure child; returns its exit code, or -1 if it did not exit. */
-static int S_run_child(const char *self, char **child_argv)
-{
-	pid_t pid;
-	int status;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execv(self, child_argv);
-		fprintf(stderr, "gpusheet-probe: cannot run '%s': %s\n", self, strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static int S_cmd_sweep(int argc, char **argv)
 {
-	char why[PROBE_TEXT_MAX + 64], self[PATH_MAX], order_text[24];
+	char why[PROBE_TEXT_MAX + 64], self[PATH_MAX], order_text[24], label[96];
 	char *paths[S_MAX_POINTS];
-	char *child_argv[2 + 2 * O_COUNT + 1];
-	char dashed[O_COUNT][32];
-	char measure[] = "measure";
 	probe_measure_opts o;
 	struct stat st;
 	uint64_t order = 0;
 	int rc, has_order, failed = 0;
-	size_t i, k, nargs;
+	size_t i;
 	S_args a, point;
 	S_vary v;
 
@@ -469,7 +654,7 @@ static int S_cmd_sweep(int argc, char **argv)
 		size_t len;
 		point = a;
 		point.v[v.slot] = v.values[i];
-		if ((rc = S_measure_opts(&point, &o, &order, &has_order)) != 0)
+		if ((rc = S_measure_opts(&point, 0, &o, &order, &has_order)) != 0)
 			goto out;
 		len = strlen(a.v[O_OUTDIR]) + strlen(S_opt_names[v.slot]) + strlen(v.values[i]) + 8;
 		paths[i] = malloc(len);
@@ -496,28 +681,8 @@ static int S_cmd_sweep(int argc, char **argv)
 		point.v[O_ORDER] = order_text;
 		point.v[O_OUTPUT] = paths[i];
 		point.v[O_VARY] = point.v[O_OUTDIR] = NULL;
-		nargs = 0;
-		child_argv[nargs++] = self;
-		child_argv[nargs++] = measure;
-		for (k = 0; k < O_COUNT; k++) {
-			if (!point.v[k])
-				continue;
-			snprintf(dashed[k], sizeof(dashed[k]), "--%s", S_opt_names[k]);
-			child_argv[nargs++] = dashed[k];
-			child_argv[nargs++] = point.v[k];
-		}
-		child_argv[nargs] = NULL;
-		rc = S_run_child(self, child_argv);
-		if (rc == PROBE_EXIT_OK) {
-			printf("%s=%s: ok: %s\n", S_opt_names[v.slot], v.values[i], paths[i]);
-		} else if (rc == PROBE_EXIT_FAILED) {
-			printf("%s=%s: failed: %s\n", S_opt_names[v.slot], v.values[i], paths[i]);
-			failed = 1;
-		} else {
-			printf("%s=%s: no result (exit %d)\n", S_opt_names[v.slot], v.values[i], rc);
-			failed = 1;
-		}
-		fflush(stdout);
+		snprintf(label, sizeof(label), "%s=%s", S_opt_names[v.slot], v.values[i]);
+		failed |= S_report_point(label, paths[i], S_run_point(self, "measure", &point));
 	}
 	rc = failed ? PROBE_EXIT_FAILED : PROBE_EXIT_OK;
 out:
@@ -544,7 +709,9 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "environment") == 0)
 		return S_cmd_environment(argc - 1, argv + 1);
 	if (strcmp(cmd, "measure") == 0)
-		return S_cmd_measure(argc - 1, argv + 1);
+		return S_cmd_measure(argc - 1, argv + 1, 0);
+	if (strcmp(cmd, "train") == 0)
+		return S_cmd_measure(argc - 1, argv + 1, 1);
 	if (strcmp(cmd, "sweep") == 0)
 		return S_cmd_sweep(argc - 1, argv + 1);
 	return S_usage_error("unknown command '%s'", cmd);

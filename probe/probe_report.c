@@ -13,8 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *const probe_phase_names[PROBE_MAX_PHASES] = {
+const char *const probe_phase_names[PROBE_FORWARD_PHASES] = {
 	"model_load", "inputs", "cold_forward", "warmup", "warm_forward"
+};
+
+const char *const probe_train_phase_names[PROBE_TRAIN_PHASES] = {
+	"model_load", "inputs", "forward", "backward", "optimizer_step", "second_step"
 };
 
 /*
@@ -40,10 +44,10 @@ void probe_report_init_phases(probe_report *r)
 {
 	size_t i;
 
-	r->nphases = PROBE_MAX_PHASES;
-	for (i = 0; i < PROBE_MAX_PHASES; i++) {
+	r->nphases = r->optimizer ? PROBE_TRAIN_PHASES : PROBE_FORWARD_PHASES;
+	for (i = 0; i < r->nphases; i++) {
 		memset(&r->phases[i], 0, sizeof(r->phases[i]));
-		r->phases[i].name = probe_phase_names[i];
+		r->phases[i].name = r->optimizer ? probe_train_phase_names[i] : probe_phase_names[i];
 		r->phases[i].status = PROBE_PHASE_NOT_RUN;
 	}
 }
@@ -295,7 +299,7 @@ char *probe_report_dumps(const probe_report *r)
 
 	o = json_object();
 	if (o) {
-		S_set(o, "code", json_string(PROBE_CODE), &bad);
+		S_set(o, "code", json_string(r->optimizer ? PROBE_CODE_TRAIN : PROBE_CODE), &bad);
 		S_set(o, "revision", json_string(PROBE_VERSION), &bad);
 		S_set(o, "input_set", json_string(PROBE_INPUT_SET), &bad);
 		S_set(o, "seed", S_u64(r->seed), &bad);
@@ -309,10 +313,17 @@ char *probe_report_dumps(const probe_report *r)
 		S_set(o, "width", S_u64(r->width), &bad);
 		S_set(o, "layers", S_u64(r->layers), &bad);
 		S_set(o, "dtype", S_str(r->dtype), &bad);
-		if (r->ballast_bytes)
-			S_set(o, "ballast_bytes", S_u64(r->ballast_bytes), &bad);
+		if (r->optimizer)
+			S_set(o, "optimizer", S_str(r->optimizer), &bad);
 	}
 	S_set(root, "dimensions", o, &bad);
+	/* the filler is a condition of the run, not a size of the workload */
+	if (r->extra_bytes) {
+		o = json_object();
+		if (o)
+			S_set(o, "extra_bytes", S_u64(r->extra_bytes), &bad);
+		S_set(root, "conditions", o, &bad);
+	}
 
 	env = json_object();
 	if (env) {
@@ -344,8 +355,8 @@ char *probe_report_dumps(const probe_report *r)
 	if (o) {
 		S_set(o, "process", json_string("fresh"), &bad);
 		S_set(o, "order", S_opt(r->order), &bad);
-		S_set(o, "warmup", S_u64(r->warmup), &bad);
-		S_set(o, "repeats", S_u64(r->repeats), &bad);
+		S_set(o, "warmup", S_opt(r->warmup), &bad);
+		S_set(o, "repeats", S_opt(r->repeats), &bad);
 		S_set(o, "empty_cache", json_false(), &bad);
 	}
 	S_set(root, "protocol", o, &bad);

@@ -23,6 +23,7 @@
 
 #define PROBE_VERSION "0.1.0"
 #define PROBE_CODE "gpusheet-probe dense-mlp"
+#define PROBE_CODE_TRAIN "gpusheet-probe dense-mlp train"
 #define PROBE_INPUT_SET "synthetic-deterministic"
 
 /* Exit codes of every command. */
@@ -64,7 +65,9 @@ typedef struct {
 } probe_kv;
 
 #define PROBE_MAX_SETTINGS 24
-#define PROBE_MAX_PHASES 5
+#define PROBE_MAX_PHASES 6
+#define PROBE_FORWARD_PHASES 5
+#define PROBE_TRAIN_PHASES 6
 
 typedef struct {
 	uint64_t index;                  /* N in cuda:N */
@@ -92,18 +95,22 @@ typedef struct {
 	uint64_t seed;
 	uint64_t batch, context, width, layers;
 	const char *dtype;               /* float32, float16, bfloat16 */
-	uint64_t ballast_bytes;          /* --extra-bytes; 0: none, not written */
+	const char *optimizer;           /* train: "sgd" or "adam"; NULL: forward only */
+	uint64_t extra_bytes;            /* --extra-bytes, written as the condition
+	                                  * "extra_bytes"; 0: none, not written */
 	probe_env env;
 	probe_opt order;
-	uint64_t warmup, repeats;
+	probe_opt warmup, repeats;       /* null in train mode (not passes) */
 	probe_phase phases[PROBE_MAX_PHASES];
 	size_t nphases;
 } probe_report;
 
-/* The five phases in the order they run. */
-extern const char *const probe_phase_names[PROBE_MAX_PHASES];
+/* The phases in the order they run: measure (5) and train (6). */
+extern const char *const probe_phase_names[PROBE_FORWARD_PHASES];
+extern const char *const probe_train_phase_names[PROBE_TRAIN_PHASES];
 
-/* Sets every phase to not_run with null counters, names them. */
+/* Sets every phase of the mode (r->optimizer NULL: measure, else train) to
+ * not_run with null counters, names them. */
 void probe_report_init_phases(probe_report *r);
 
 /* Adds an allocator setting / environment entry (silently ignored when full). */

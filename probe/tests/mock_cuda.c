@@ -132,9 +132,8 @@ cudaError_t cudaSetDevice(int device)
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
 	S_ENTER();
-	(void)device;
 	memset(prop, 0, sizeof(*prop));
-	snprintf(prop->name, sizeof(prop->name), "Mock GPU (no hardware)");
+	snprintf(prop->name, sizeof(prop->name), "Mock GPU %d (no hardware)", device);
 	return cudaSuccess;
 }
 
@@ -321,6 +320,48 @@ cudaError_t probe_gelu_tanh(probe_dtype dtype, void *p, size_t n, cudaStream_t s
 {
 	S_ENTER();
 	(void)dtype; (void)p; (void)n; (void)stream;
+	return cudaSuccess;
+}
+
+cudaError_t probe_gelu_tanh_out(probe_dtype dtype, const void *in, void *out, size_t n,
+				cudaStream_t stream)
+{
+	S_ENTER();
+	(void)dtype; (void)in; (void)out; (void)n; (void)stream;
+	return cudaSuccess;
+}
+
+cudaError_t probe_gelu_tanh_backward(probe_dtype dtype, const void *z, void *grad, size_t n,
+				     cudaStream_t stream)
+{
+	S_ENTER();
+	(void)dtype; (void)z; (void)grad; (void)n; (void)stream;
+	return cudaSuccess;
+}
+
+cudaError_t probe_mse_grad(probe_dtype dtype, const void *y, const void *target, void *grad,
+			   size_t n, float scale, cudaStream_t stream)
+{
+	S_ENTER();
+	(void)dtype; (void)y; (void)target; (void)grad; (void)n; (void)scale; (void)stream;
+	return cudaSuccess;
+}
+
+cudaError_t probe_sgd_step(probe_dtype dtype, void *w, const void *g, size_t n, float lr,
+			   cudaStream_t stream)
+{
+	S_ENTER();
+	(void)dtype; (void)w; (void)g; (void)n; (void)lr; (void)stream;
+	return cudaSuccess;
+}
+
+cudaError_t probe_adam_step(probe_dtype dtype, void *w, const void *g, void *m, void *v, size_t n,
+			    float lr, float b1, float b2, float eps, float bc1, float bc2,
+			    cudaStream_t stream)
+{
+	S_ENTER();
+	(void)dtype; (void)w; (void)g; (void)m; (void)v; (void)n; (void)lr; (void)b1; (void)b2;
+	(void)eps; (void)bc1; (void)bc2; (void)stream;
 	return cudaSuccess;
 }
 

@@ -8,7 +8,10 @@
  * the expected bytes and runs `gpusheet check` on it. The file says
  * synthetic: true, since nothing was measured.
  *
- * Usage: test_probe_report OUTPUT.json     exit 0 when every check passed
+ * A second report, of the train mode, goes to the second path.
+ *
+ * Usage: test_probe_report OUTPUT.json TRAIN_OUTPUT.json
+ *        exit 0 when every check passed
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -90,10 +93,10 @@ static void S_fill(probe_report *r)
 	r->width = 1024;
 	r->layers = 4;
 	r->dtype = "float32";
-	r->ballast_bytes = 1125899906842624u;
+	r->extra_bytes = 1125899906842624u;   /* a condition, not a dimension */
 	r->order.has = 0;       /* no --order: null */
-	r->warmup = 3;
-	r->repeats = 5;
+	r->warmup = S_v(3);
+	r->repeats = S_v(5);
 
 	e->index = 0;
 	/* an invalid UTF-8 byte, a quote and a backslash: all must come out escaped */
@@ -121,9 +124,60 @@ static void S_fill(probe_report *r)
 	p->used_end.has = 0;
 	p->used_end.v = 0;
 	p->status = PROBE_PHASE_FAILED;
-	snprintf(p->error, sizeof(p->error), "cudaMallocAsync(ballast (--extra-bytes), "
+	snprintf(p->error, sizeof(p->error), "cudaMallocAsync(extra allocation (--extra-bytes), "
 		 "1125899906842624 bytes): out of memory (cudaErrorMemoryAllocation)");
 	/* phases 2..4 stay not_run with null counters */
+}
+
+/*
+ * A train report: Adam, no warmup/repeats (null), out of memory in
+ * optimizer_step on an Adam state, second_step not run. The counters are
+ * fixed values for the writer (only their order matters: peak >= start and
+ * end); the phase comments say what a real run would hold.
+ */
+static void S_fill_train(probe_report *r)
+{
+	probe_env *e = &r->env;
+	probe_phase *p;
+
+	memset(r, 0, sizeof(*r));
+	r->synthetic = 1;
+	r->synthetic_note = "written by the probe's writer test with fixed values; "
+			    "no GPU was used";
+	snprintf(r->date, sizeof(r->date), "2026-11-29");
+	r->seed = 7;
+	r->batch = 2;
+	r->context = 128;
+	r->width = 1024;
+	r->layers = 4;
+	r->dtype = "float32";
+	r->optimizer = "adam";
+	r->order = S_v(2);
+	e->index = 1;
+	snprintf(e->name, sizeof(e->name), "Test GPU");
+	e->total_bytes = S_v(25769803776u);
+	e->free_bytes = S_v(25000000000u);
+	e->device_count = 2;
+	snprintf(e->runtime, sizeof(e->runtime), "13.0");
+	probe_report_init_phases(r);
+	/* 4 MiB workspace + 4 x 4 MiB weights = 20 MiB */
+	S_levels(&r->phases[0], 0, 20971520, 20971520, 0, 20971520, 20971520,
+		 314572800, 335544320, 900);
+	/* input and target: 2 x 1 MiB */
+	S_levels(&r->phases[1], 20971520, 23068672, 23068672, 20971520, 23068672, 23068672,
+		 335544320, 337641472, 40);
+	/* forward keeps z and h of 4 layers: 8 MiB */
+	S_levels(&r->phases[2], 23068672, 31457280, 31457280, 23068672, 31457280, 31457280,
+		 337641472, 346030080, 50);
+	/* backward: activations released, 16 MiB of gradients kept */
+	S_levels(&r->phases[3], 31457280, 41943040, 39845888, 31457280, 41943040, 41943040,
+		 346030080, 356515840, 60);
+	p = &r->phases[4];
+	S_levels(p, 39845888, 56623104, 56623104, 41943040, 56623104, 56623104,
+		 356515840, 371195904, 70);
+	p->status = PROBE_PHASE_FAILED;
+	snprintf(p->error, sizeof(p->error), "cudaMallocAsync(Adam second moment of layer 3, "
+		 "4194304 bytes): out of memory (cudaErrorMemoryAllocation)");
 }
 
 int main(int argc, char **argv)
@@ -132,8 +186,8 @@ int main(int argc, char **argv)
 	probe_report *r;
 	char *text, *back;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: test_probe_report OUTPUT.json\n");
+	if (argc != 3) {
+		fprintf(stderr, "usage: test_probe_report OUTPUT.json TRAIN_OUTPUT.json\n");
 		return 2;
 	}
 	r = calloc(1, sizeof(*r));
@@ -169,6 +223,20 @@ int main(int argc, char **argv)
 	/* a missing folder is refused */
 	CHECK(probe_output_check("/nonexistent-gpusheet-dir/x.json", why, sizeof(why)) == -1);
 
+	free(text);
+
+	/* the train report: its code, the optimizer, warmup and repeats null */
+	S_fill_train(r);
+	text = probe_report_dumps(r);
+	CHECK(text != NULL);
+	if (!text)
+		return 1;
+	CHECK(strstr(text, "\"code\": \"gpusheet-probe dense-mlp train\"") != NULL);
+	CHECK(strstr(text, "\"optimizer\": \"adam\"") != NULL);
+	CHECK(strstr(text, "\"warmup\": null") != NULL);
+	CHECK(strstr(text, "\"conditions\"") == NULL);
+	CHECK(strstr(text, "\"name\": \"second_step\"") != NULL);
+	CHECK(probe_write_new(argv[2], text, why, sizeof(why)) == 0);
 	free(text);
 	free(r);
 	if (S_failures)

@@ -57,7 +57,7 @@ def run(rec):
 
     a = _args(rec.args)
     dtype = getattr(torch, a.dtype)
-    device = torch.device("cuda", rec.devices[0])
+    device = torch.device(rec.backend.torch_device(rec.devices[0]))
     rec.plan(["model_load", "inputs", "cold_forward", "warmup", "warm_forward"])
 
     with rec.phase("model_load"):

@@ -85,7 +85,7 @@ def run(rec):
 
     a = _args(rec.args)
     dtype = getattr(torch, a.dtype)
-    device = torch.device("cuda", rec.devices[0])
+    device = torch.device(rec.backend.torch_device(rec.devices[0]))
     rec.plan(["model_load", "inputs", "forward", "backward", "optimizer_step", "second_step"])
     targets = [t for t in a.targets.split(",") if t]
 

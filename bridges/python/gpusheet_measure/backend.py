@@ -108,6 +108,10 @@ class TorchBackend:
     def device_count(self):
         return self.torch.cuda.device_count()
 
+    def torch_device(self, index):
+        """The PyTorch device string of an index (ROCm builds also say "cuda")."""
+        return "cuda:%d" % index
+
     def describe(self, index):
         """Name, total_bytes, free_bytes and compute_capability of one device."""
         t = self.torch

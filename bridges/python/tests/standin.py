@@ -60,6 +60,10 @@ class StandInBackend:
     def device_count(self):
         return len(self.devices)
 
+    def torch_device(self, index):
+        # the examples' code runs on the CPU under the stand-in
+        return "cpu"
+
     def describe(self, index):
         d = self.devices[index]
         return {"name": d.name, "total_bytes": d.total,

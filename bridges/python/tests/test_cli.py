@@ -220,7 +220,7 @@ class Examples(unittest.TestCase):
         import py_compile
         folder = os.path.join(PKG_ROOT, "examples")
         names = sorted(n for n in os.listdir(folder) if n.endswith(".py"))
-        self.assertEqual(names, ["hf_generate.py", "lora_step.py"])
+        self.assertEqual(names, ["hf_generate.py", "lora_step.py", "torch_mlp.py"])
         for n in names:
             py_compile.compile(os.path.join(folder, n), cfile=os.path.join(SCRATCH, n + "c"),
                                doraise=True)

@@ -17,9 +17,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PKG_ROOT = os.path.dirname(HERE)
 sys.path.insert(0, PKG_ROOT)
 
+sys.path.insert(0, HERE)
+
 import torch  # noqa: E402,F401  (this test is about PyTorch without a GPU)
 
-from gpusheet_measure import NoDevice, Recorder, TorchBackend, environment_document  # noqa: E402
+from gpusheet_measure import NoDevice, Recorder, TorchBackend, cli, environment_document  # noqa: E402
+from standin import StandInBackend  # noqa: E402
 
 SCRATCH = None
 # hides the devices of a CUDA build too, so the test holds on a GPU machine
@@ -48,7 +51,7 @@ class NoGpu(unittest.TestCase):
         self.assertRegex(r.stderr, REASON)
         self.assertFalse(os.path.exists(out))
         self.assertFalse(os.path.exists(env_out))
-        self.assertEqual(sorted(os.listdir(SCRATCH)), ["entry.py"])
+        self.assertFalse([n for n in os.listdir(SCRATCH) if n.endswith(".json")])
 
     def test_environment_refused(self):
         for args in (["environment"], ["environment", "--output", "env.json"]):
@@ -77,6 +80,50 @@ class NoGpu(unittest.TestCase):
         self.assertTrue(be.is_out_of_memory(RuntimeError("CUDA out of memory. Tried to allocate")))
         self.assertFalse(be.is_out_of_memory(RuntimeError("device-side assert triggered")))
         self.assertFalse(be.is_out_of_memory(ValueError("x")))
+
+
+class ExampleOnCpuStandIn(unittest.TestCase):
+    """examples/torch_mlp.py run on the CPU under the STAND-IN backend.
+
+    The stand-in's counters stay at 0 (the CPU tensors are not its
+    allocations): this checks the entry's code path and its phases, not
+    memory. The file is synthetic.
+    """
+
+    def run_entry(self, name, extra):
+        import io
+        from contextlib import redirect_stderr
+        folder = os.path.join(SCRATCH, "examples")
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, name)
+        entry = os.path.join(PKG_ROOT, "examples", "torch_mlp.py") + ":run"
+        err = io.StringIO()
+        with redirect_stderr(err):
+            code = cli.main(["measure", "--entry", entry, "--output", path, "--warmup", "1",
+                             "--repeats", "2", "--", "--batch", "2", "--context", "4",
+                             "--width", "8", "--layers", "2"] + extra,
+                            backend=StandInBackend([("Stand-in GPU", 1 << 30, 0)]))
+        self.assertEqual(code, 0, err.getvalue())
+        import json
+        with open(path) as f:
+            return json.load(f)
+
+    def test_forward(self):
+        d = self.run_entry("mlp.json", [])
+        self.assertTrue(d["synthetic"])
+        self.assertEqual(d["dimensions"], {"batch": 2, "context": 4, "dtype": "float32",
+                                           "layers": 2, "width": 8})
+        self.assertEqual([(p["name"], p["status"]) for p in d["phases"]],
+                         [(n, "ok") for n in ("model_load", "inputs", "cold_forward", "warmup",
+                                              "warm_forward")])
+
+    def test_train(self):
+        for opt in ("sgd", "adam"):
+            d = self.run_entry("mlp-%s.json" % opt, ["--train", opt])
+            self.assertEqual(d["dimensions"]["optimizer"], opt)
+            self.assertEqual([(p["name"], p["status"]) for p in d["phases"]],
+                             [(n, "ok") for n in ("model_load", "inputs", "forward", "backward",
+                                                  "optimizer_step", "second_step")])
 
 
 if __name__ == "__main__":
