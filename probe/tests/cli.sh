@@ -50,6 +50,20 @@ expect 2 "is varied" -- sweep $M --vary context=64,128 --output-dir "$scratch"
 expect 2 "cannot vary" -- sweep --device cuda:0 --batch 2 --width 8 --dtype float32 --warmup 0 --repeats 1 --vary seed=1,2 --output-dir "$scratch"
 expect 2 "given twice" -- sweep --device cuda:0 --batch 2 --width 8 --dtype float32 --warmup 0 --repeats 1 --vary context=64,64 --output-dir "$scratch"
 expect 2 "does not apply" -- sweep --device cuda:0 --batch 2 --width 8 --dtype float32 --warmup 0 --repeats 1 --vary context=64 --output "$scratch/a.json" --output-dir "$scratch"
+# train
+TR="--device cuda:0 --batch 2 --context 128 --width 1024 --dtype float32"
+expect 2 "option '--optimizer' is required" -- train $TR --output "$scratch/a.json"
+expect 2 "bad optimizer" -- train $TR --optimizer lamb --output "$scratch/a.json"
+expect 2 "does not apply" -- train $TR --optimizer adam --warmup 3 --output "$scratch/a.json"
+expect 2 "does not apply" -- measure $M --optimizer adam --output "$scratch/a.json"
+expect 2 "option '--output' is required" -- train $TR --optimizer sgd
+# several devices
+expect 2 "goes with several devices" -- measure $M --output-dir "$scratch"
+expect 2 "need --output-dir" -- measure --device all $D --dtype float32 --repeats 5
+expect 2 "not --output" -- train --device all --batch 2 --context 128 --width 1024 --dtype float32 --optimizer sgd --output "$scratch/a.json" --output-dir "$scratch"
+expect 2 "given twice" -- measure --device cuda:0,cuda:0 $D --dtype float32 --repeats 5 --output-dir "$scratch"
+expect 2 "bad device" -- measure --device cuda:0,gpu1 $D --dtype float32 --repeats 5 --output-dir "$scratch"
+expect 2 "bad device" -- sweep --device all --batch 2 --width 8 --dtype float32 --warmup 0 --repeats 1 --vary context=64 --output-dir "$scratch"
 expect 0 "" -- --help
 expect 0 "" -- --version
 [ -e "$scratch/a.json" ] && { echo "FAIL: a refused command wrote a file"; fail=1; }
