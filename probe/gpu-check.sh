@@ -1,10 +1,16 @@
 #!/bin/sh
 # gpu-check.sh: checks gpusheet-probe on a machine with an NVIDIA GPU.
 #
-# Usage: probe/gpu-check.sh [--probe PATH] [--gpusheet PATH] [--device cuda:N] OUTDIR
+# Usage: probe/gpu-check.sh [--probe PATH] [--gpusheet PATH] [--device cuda:N]
+#                           [--python PY] [--no-bridge] [--hf-config CONFIG.json] OUTDIR
 #   --probe     the probe binary      (default build/gpusheet-probe)
 #   --gpusheet  the generator binary  (default build/gpusheet), for `gpusheet check`
 #   --device    the device to use     (default cuda:0)
+#   --python    the Python with PyTorch for the bridge (default python3)
+#   --no-bridge do not run the Python bridge (bridges/python)
+#   --hf-config a Hugging Face config.json: also runs the bridge's generate
+#               (three inputs) and LoRA examples on random weights of that
+#               shape, when transformers is importable
 #   OUTDIR      a new or empty folder: every file written and every log goes there
 #
 # Builds nothing and needs no network. Runs `environment`, the seed's
@@ -12,20 +18,30 @@
 # allocation in `inputs`, weights too large in `model_load`), a sweep over
 # context and one over dtype, `train` with SGD and with Adam, measure and
 # train on every visible device; checks every file with `gpusheet check` and
-# with grep/sed/awk (no jq). Prints a summary; exit 0 when every check passed, 1 otherwise,
-# 2 on a usage error.
+# with grep/sed/awk (no jq). When the Python has PyTorch with CUDA, runs the
+# bridge too (its dense network forward and train, an out-of-memory run, a
+# refused overwrite). Collects the files read from the GPU (synthetic: false)
+# in OUTDIR/example/ (measurements/, workload.json, README.md), ready to copy
+# under examples/. Prints a summary; exit 0 when every check passed, 1
+# otherwise, 2 on a usage error. Paths in the logs are relative to OUTDIR.
 set -u
 
 probe=build/gpusheet-probe
 gpusheet=build/gpusheet
 device=cuda:0
+python=python3
+bridge=1
+hfconfig=
 out=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--probe) probe=$2; shift 2 ;;
 	--gpusheet) gpusheet=$2; shift 2 ;;
 	--device) device=$2; shift 2 ;;
-	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+	--python) python=$2; shift 2 ;;
+	--no-bridge) bridge=0; shift ;;
+	--hf-config) hfconfig=$2; shift 2 ;;
+	-h|--help) sed -n '2,28p' "$0"; exit 0 ;;
 	-*) echo "gpu-check.sh: unknown option $1" >&2; exit 2 ;;
 	*) [ -z "$out" ] || { echo "gpu-check.sh: one OUTDIR only" >&2; exit 2; }
 	   out=$1; shift ;;
@@ -39,6 +55,18 @@ if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 	exit 2
 fi
 mkdir -p "$out/logs" || exit 2
+
+# Absolute tools, then work inside OUTDIR: the logs name files relative to it.
+abspath() {
+	case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac
+}
+root=$(cd "$(dirname "$0")/.." && pwd)
+probe=$(abspath "$probe")
+gpusheet=$(abspath "$gpusheet")
+[ -z "$hfconfig" ] || hfconfig=$(abspath "$hfconfig")
+outname=$out
+cd "$out" || exit 2
+out=.
 
 pass=0
 fail=0
@@ -153,7 +181,7 @@ hasnt() {
 	! grep -q -- "$2" "$1"
 }
 
-echo "gpusheet-probe GPU check: probe $probe, gpusheet $gpusheet, device $device, output $out"
+echo "gpusheet-probe GPU check: probe $probe, gpusheet $gpusheet, device $device, output $outname"
 "$probe" --version | tee -a "$summary"
 
 # 1. environment
@@ -339,6 +367,183 @@ for mode in measure train; do
 	done
 done
 
+# 10. the Python bridge (bridges/python), when this Python has PyTorch with CUDA
+skip() {
+	echo "SKIP  $*" | tee -a "$summary"
+}
+# brun NAME EXPECTED_RC ARGS...: python -m gpusheet_measure ARGS, logs in logs/NAME.*
+brun() {
+	name=$1 want=$2
+	shift 2
+	PYTHONPATH=$root/bridges/python "$python" -m gpusheet_measure "$@" \
+		>"$out/logs/$name.stdout" 2>"$out/logs/$name.stderr"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		ok "$name: exit $got"
+	else
+		bad "$name: exit $got, expected $want (see logs/$name.stderr)"
+		tail -5 "$out/logs/$name.stderr" | sed 's/^/      /'
+	fi
+}
+mlp=$root/bridges/python/examples/torch_mlp.py:run
+MLP="--batch 2 --context 128 --width 1024 --dtype float32"
+torch_cuda='import sys, torch; sys.exit(0 if torch.version.cuda and torch.cuda.is_available() else 1)'
+if [ $bridge -eq 0 ]; then
+	skip "bridge: --no-bridge"
+elif ! "$python" -c "$torch_cuda" >/dev/null 2>&1; then
+	skip "bridge: $python has no PyTorch with CUDA and a visible device"
+else
+	"$python" -c 'import torch; print("      torch", torch.__version__, "CUDA", torch.version.cuda)' |
+		tee -a "$summary"
+	mkdir -p "$out/bridge"
+	brun bridge-environment 0 environment --device "$device" --output "$out/bridge/environment.json"
+	bs=$out/bridge/mlp-seed.json
+	# shellcheck disable=SC2086
+	brun bridge-mlp-seed 0 measure --entry "$mlp" --device "$device" --output "$bs" --seed 1234 \
+		--input-set synthetic-uniform --warmup 3 --repeats 5 -- $MLP
+	if [ -f "$bs" ]; then
+		gscheck "$bs"
+		check "bridge seed: real run (synthetic false)" has "$bs" '"synthetic": false'
+		check "bridge seed: produced_by" has "$bs" '"produced_by": "gpusheet-measure '
+		check "bridge seed: complete run, counters consistent" complete_run "$bs"
+		check "bridge seed: model_load holds the 16 MiB of weights" \
+			ge "$(val "$bs" model_load allocated end)" 16777216
+		if [ -f "$seed" ]; then
+			echo "INFO  model_load allocated end: probe $(val "$seed" model_load allocated end)," \
+				"PyTorch $(val "$bs" model_load allocated end) (the probe counts its cuBLAS workspace)" |
+				tee -a "$summary"
+			echo "INFO  cold_forward allocated peak: probe $(val "$seed" cold_forward allocated peak)," \
+				"PyTorch $(val "$bs" cold_forward allocated peak)" | tee -a "$summary"
+		fi
+	else
+		bad "bridge seed: no file"
+	fi
+	bt=$out/bridge/mlp-train-adam.json
+	# shellcheck disable=SC2086
+	brun bridge-mlp-train-adam 0 measure --entry "$mlp" --device "$device" --output "$bt" --seed 1234 \
+		--input-set synthetic-uniform -- $MLP --train adam
+	if [ -f "$bt" ]; then
+		gscheck "$bt"
+		# shellcheck disable=SC2086
+		check "bridge train adam: complete run" complete_run "$bt" $TP
+		check "bridge train adam: step allocates two moments (32 MiB)" \
+			ge "$(( $(val "$bt" optimizer_step allocated peak) - $(val "$bt" optimizer_step allocated start) ))" 33554432
+	else
+		bad "bridge train adam: no file"
+	fi
+	if [ -f "$bs" ]; then
+		cp "$bs" "$out/logs/bridge-seed.copy"
+		# shellcheck disable=SC2086
+		brun bridge-refuse-overwrite 2 measure --entry "$mlp" --device "$device" --output "$bs" -- $MLP
+		check "bridge: refused overwrite leaves the file unchanged" cmp -s "$bs" "$out/logs/bridge-seed.copy"
+	fi
+	bo=$out/bridge/mlp-oom-extra.json
+	# shellcheck disable=SC2086
+	brun bridge-oom-extra 1 measure --entry "$mlp" --device "$device" --output "$bo" \
+		--extra-bytes "$ballast" -- $MLP
+	if [ -f "$bo" ]; then
+		gscheck "$bo"
+		check "bridge oom: inputs failed" [ "$(status_of "$bo" inputs)" = failed ]
+		check "bridge oom: error says out of memory" has "$bo" '"error": ".*out of memory'
+		check "bridge oom: later phases not_run" [ "$(status_of "$bo" warm_forward)" = not_run ]
+		check "bridge oom: extra allocation recorded as a condition" has "$bo" "\"extra_bytes\": $ballast"
+	else
+		bad "bridge oom: no file"
+	fi
+	if [ -z "$hfconfig" ]; then
+		skip "bridge Hugging Face examples: no --hf-config"
+	elif ! "$python" -c 'import transformers' >/dev/null 2>&1; then
+		skip "bridge Hugging Face examples: transformers is not importable"
+	else
+		# a run that does not fit is evidence too: exit 0 or 1, a file either way
+		for input in usual long limit; do
+			f=$out/bridge/hf-generate-$input.json
+			PYTHONPATH=$root/bridges/python "$python" -m gpusheet_measure measure \
+				--entry "$root/bridges/python/examples/hf_generate.py:run" --device "$device" \
+				--output "$f" --input-set "$input" --seed 1234 --package transformers \
+				--warmup 1 --repeats 2 -- --config "$hfconfig" --dtype bfloat16 --input $input \
+				>"$out/logs/bridge-hf-$input.stdout" 2>"$out/logs/bridge-hf-$input.stderr"
+			echo "INFO  bridge hf generate $input: exit $?" | tee -a "$summary"
+			if [ -f "$f" ]; then gscheck "$f"; else bad "bridge hf generate $input: no file"; fi
+		done
+		f=$out/bridge/lora-step.json
+		PYTHONPATH=$root/bridges/python "$python" -m gpusheet_measure measure \
+			--entry "$root/bridges/python/examples/lora_step.py:run" --device "$device" \
+			--output "$f" --seed 1234 --package transformers \
+			-- --config "$hfconfig" --dtype bfloat16 --batch 1 --seq 1024 \
+			>"$out/logs/bridge-lora.stdout" 2>"$out/logs/bridge-lora.stderr"
+		echo "INFO  bridge LoRA step: exit $?" | tee -a "$summary"
+		if [ -f "$f" ]; then gscheck "$f"; else bad "bridge LoRA step: no file"; fi
+	fi
+fi
+
+# 11. the folder to commit: every file read from the GPU, a workload sheet
+# citing the probe's seed run, a README saying what ran
+ex=$out/example
+mkdir -p "$ex/measurements"
+real=0
+for f in $(find "$out" -path "$ex" -prune -o -name '*.json' -print | sort); do
+	grep -q '"schema": "gpusheet-measurement"' "$f" || continue
+	grep -q '"synthetic": false' "$f" || continue
+	name=$(echo "${f#./}" | sed 's|/|-|g')
+	cp "$f" "$ex/measurements/$name"
+	real=$((real + 1))
+done
+gpu=$(sed -n 's/^ *"name": "\(.*\)",$/\1/p' "$out/environment.json" 2>/dev/null | head -1)
+driver=$(sed -n 's/^  "driver": "\(.*\)",$/\1/p' "$out/environment.json" 2>/dev/null)
+{
+	echo "# GPU check of $(date -u +%Y-%m-%d): ${gpu:-unknown device}"
+	echo
+	echo "Produced by \`probe/gpu-check.sh\` ($("$probe" --version)), device \`$device\`,"
+	echo "driver ${driver:-unknown}. $pass checks passed, $fail failed so far (\`../summary.txt\`)."
+	echo
+	echo "\`measurements/\` holds the $real measurement file(s) read from the GPU"
+	echo "(\`synthetic: false\`), named after their place in the check's folder:"
+	echo
+	for f in "$ex"/measurements/*.json; do
+		[ -f "$f" ] || continue
+		echo "- \`$(basename "$f")\`: $(sed -n 's/^    "code": "\(.*\)",$/\1/p' "$f" | head -1)," \
+			"$(grep -c '"status": "ok"' "$f") phase entries ok, $(grep -c '"status": "failed"' "$f") failed"
+	done
+	echo
+	echo "What did not run is in \`../summary.txt\` (SKIP and FAIL lines)."
+} >"$ex/README.md"
+if [ -f "$ex/measurements/seed.json" ]; then
+	cat >"$ex/workload.json" <<EOF
+{
+  "schema": "gpusheet-workload",
+  "schema_version": 1,
+  "id": "gpu-check-probe-dense",
+  "title": "The probe's small dense network on ${gpu:-the checked device}: batch 2, context 128, width 1024, float32",
+  "model": {"name": "gpusheet-probe dense-mlp", "revision": "0.1.0", "parameters": 4194304},
+  "task": "inference",
+  "weights": {"storage_bits": 32, "storage_format": "float32", "compute_format": "float32",
+              "reference_format": "float32"},
+  "dimensions": {"batch": 2, "extra": {"context": 128, "width": 1024}},
+  "inputs": {
+    "usual": {"description": "The measurement protocol's command: batch 2, context 128, width 1024, 4 layers, float32.",
+              "dimensions": {"batch": 2, "extra": {"context": 128, "width": 1024}}},
+    "long": {"description": "The context sweep of the check: context 1024, 2048 and 4096 at batch 2, width 1024, float16.",
+             "dimensions": {"batch": 2, "extra": {"context": 4096, "width": 1024}}},
+    "limit": {"description": "Not measured by the check: name the limit of your own workload.",
+              "dimensions": {}}
+  },
+  "evidence": [
+    {"file": "measurements/seed.json",
+     "covers": "gpusheet-probe measure on the GPU: model_load, inputs, cold_forward, 3 warm-up and 5 warm passes at batch 2, context 128, width 1024, 4 layers, float32."}
+  ],
+  "notes": "Written by probe/gpu-check.sh from its own run. The dense network of the measurement exercise, not a model: 4 layers of 1024 x 1024 float32 weights. It validates the way of measuring, never the capacity of a card for your own model."
+}
+EOF
+	if "$gpusheet" check "$ex/workload.json" "$ex"/measurements/*.json >"$out/logs/check-example.log" 2>&1; then
+		ok "example folder: gpusheet check"
+	else
+		bad "example folder: gpusheet check (see logs/check-example.log)"
+	fi
+else
+	skip "example folder: no measurement read from a GPU (nothing to commit)"
+fi
+
 echo "----" | tee -a "$summary"
-echo "$pass passed, $fail failed (files and logs in $out)" | tee -a "$summary"
+echo "$pass passed, $fail failed (files and logs in $outname)" | tee -a "$summary"
 [ $fail -eq 0 ]
