@@ -263,8 +263,8 @@ class StandInRecorderExtraBytes(unittest.TestCase):
         p = d["phases"][1]
         self.assertEqual(p["allocated"], levels(104857600, 118489088, 118489088))
         self.assertEqual(rec.exit_code, 0)
-        # Not read back by `gpusheet check` here: the reader of main accepts the
-        # top-level "conditions" object only from the lead's change (issue 8).
+        rc, out = check_file(path)
+        self.assertEqual(rc, 0, out)
 
     def test_filler_out_of_memory(self):
         # a filler larger than the card fails `inputs` honestly
@@ -280,6 +280,9 @@ class StandInRecorderExtraBytes(unittest.TestCase):
         self.assertEqual([p["status"] for p in d["phases"]],
                          ["ok", "failed", "not_run", "not_run", "not_run"])
         self.assertIn("out of memory", d["phases"][1]["error"])
+        self.assertEqual(d["conditions"], {"extra_bytes": 2 * GIB})
+        rc, out = check_file(path)
+        self.assertEqual(rc, 0, out)
 
 
 class StandInRecorderRefusals(unittest.TestCase):
