@@ -140,7 +140,8 @@ class _Phase:
             r.alloc[0], r.reserved[0], r.used[0] = lv
             _guard(be.reset_peaks, r.device)
         self.t0 = time.monotonic_ns()
-        if self.name == "inputs" and rec.extra_bytes and not rec._filler:
+        if self.name == "inputs" and rec.extra_bytes and not rec._filler_tried:
+            rec._filler_tried = True
             try:
                 for d in rec.devices:
                     rec._filler.append(be.allocate(d, rec.extra_bytes))
@@ -254,6 +255,7 @@ class Recorder:
         self.args = list(args)
         self._plan = list(PROTOCOL_PHASES if plan is None else plan)
         self._entries, self._seen, self._filler = [], set(), []
+        self._filler_tried = False
         self.failure = None
         self._written = False
         self.device_info = [dict(index=d, **backend.describe(d)) for d in self.devices]
@@ -348,7 +350,8 @@ class Recorder:
             "dimensions": {k: output.text(v) if isinstance(v, str) else v
                            for k, v in self.dimensions.items()},
         }
-        if self.extra_bytes:
+        # only a filler that was requested from the device is a condition
+        if self.extra_bytes and self._filler_tried:
             doc["conditions"] = {"extra_bytes": self.extra_bytes}
         doc["environment"] = {
             "devices": [{"index": i["index"], "name": output.text(i["name"]),

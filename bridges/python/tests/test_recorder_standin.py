@@ -266,6 +266,18 @@ class StandInRecorderExtraBytes(unittest.TestCase):
         rc, out = check_file(path)
         self.assertEqual(rc, 0, out)
 
+    def test_filler_needs_inputs(self):
+        # no phase named inputs: no filler was allocated, so no condition
+        path = os.path.join(SCRATCH, "standin-extra-none.json")
+        be = StandInBackend([("Stand-in GPU", GIB, 0)])
+        with Recorder(path, code="filler", extra_bytes=10 * MIB, plan=["load"], backend=be) as rec:
+            with rec.phase("load"):
+                pass
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+        self.assertNotIn("conditions", d)
+        self.assertEqual(d["phases"][0]["allocated"], levels(0, 0, 0))
+
     def test_filler_out_of_memory(self):
         # a filler larger than the card fails `inputs` honestly
         path = os.path.join(SCRATCH, "standin-extra-oom.json")
