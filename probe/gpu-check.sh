@@ -158,17 +158,17 @@ complete_run() {
 	[ $# -gt 0 ] || set -- model_load inputs cold_forward warmup warm_forward
 	all=1
 	for ph in "$@"; do
-		[ "$(status_of "$f" $ph)" = ok ] || { echo "      $ph: status $(status_of "$f" $ph)"; all=0; }
+		[ "$(status_of "$f" "$ph")" = ok ] || { echo "      $ph: status $(status_of "$f" "$ph")"; all=0; }
 		for b in allocated reserved; do
-			s=$(val "$f" $ph $b start) p=$(val "$f" $ph $b peak) e=$(val "$f" $ph $b end)
+			s=$(val "$f" "$ph" $b start) p=$(val "$f" "$ph" $b peak) e=$(val "$f" "$ph" $b end)
 			{ ge "$p" "$s" && ge "$p" "$e"; } || { echo "      $ph $b: start $s peak $p end $e"; all=0; }
 		done
 		for k in start end; do
-			a=$(val "$f" $ph allocated $k) r=$(val "$f" $ph reserved $k) u=$(val "$f" $ph device_used $k)
+			a=$(val "$f" "$ph" allocated $k) r=$(val "$f" "$ph" reserved $k) u=$(val "$f" "$ph" device_used $k)
 			ge "$r" "$a" || { echo "      $ph $k: reserved $r < allocated $a"; all=0; }
 			ge "$u" "$r" || { echo "      $ph $k: device_used $u < reserved $r"; all=0; }
 		done
-		is_int "$(flat "$f" | awk -v p=$ph '$1 == p && $2 == "elapsed_us" { print $3 }')" ||
+		is_int "$(flat "$f" | awk -v p="$ph" '$1 == p && $2 == "elapsed_us" { print $3 }')" ||
 			{ echo "      $ph: no elapsed_us"; all=0; }
 	done
 	[ $all -eq 1 ]

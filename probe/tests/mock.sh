@@ -92,8 +92,8 @@ for k in 0 1; do
 		{ echo "FAIL: --device all: cuda-$k.json is not device $k"; fail=1; }
 done
 grep -q '^cuda:1: ok: ' "$scratch/all.out" || { echo "FAIL: --device all: summary"; fail=1; }
-PROBE_MOCK_DEVICES=3 "$probe" train --device cuda:2,cuda:0 $(echo "$T" | sed 's/--device cuda:0//') \
-	--optimizer sgd --output-dir "$scratch/list" >"$scratch/list.out" 2>&1
+PROBE_MOCK_DEVICES=3 "$probe" train --device cuda:2,cuda:0 --batch 2 --context 128 --width 1024 \
+	--dtype float32 --optimizer sgd --output-dir "$scratch/list" >"$scratch/list.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && [ "$(ls "$scratch/list")" = "cuda-0.json
 cuda-2.json" ] && [ "$(grep '^cuda:' "$scratch/list.out" | cut -d: -f1-2 | tr '\n' ' ')" = "cuda:2 cuda:0 " ] ||

@@ -55,6 +55,29 @@ def levels(start, peak, end):
     return {"start": start, "peak": peak, "end": end}
 
 
+SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "schemas",
+                      "measurement.schema.json")
+
+
+class StandInZSchema(unittest.TestCase):
+    """Every file the stand-in tests wrote validates against
+    schemas/measurement.schema.json (runs last: unittest sorts classes by name)."""
+
+    def test_zz_schema(self):
+        try:
+            import jsonschema
+        except ImportError:
+            self.skipTest("python3-jsonschema is not installed (sh tools/install-deps.sh --test)")
+        with open(SCHEMA, encoding="utf-8") as f:
+            validator = jsonschema.Draft202012Validator(json.load(f))
+        files = sorted(n for n in os.listdir(SCRATCH) if n.startswith("standin-"))
+        self.assertGreaterEqual(len(files), 5)
+        for n in files:
+            with open(os.path.join(SCRATCH, n), encoding="utf-8") as f:
+                errors = [e.message for e in validator.iter_errors(json.load(f))]
+            self.assertEqual(errors, [], n)
+
+
 def check_file(path):
     r = subprocess.run([GPUSHEET, "check", path], capture_output=True, text=True)
     return r.returncode, r.stdout + r.stderr
