@@ -78,6 +78,45 @@ class StandInZSchema(unittest.TestCase):
             self.assertEqual(errors, [], n)
 
 
+class StandInZSheet(unittest.TestCase):
+    """The stand-in's file cited by a workload sheet: `gpusheet sheet`
+    shows its phases per device (as assumed figures, since it is synthetic,
+    with --accept-synthetic)."""
+
+    def test_zz_sheet(self):
+        folder = os.path.join(SCRATCH, "sheet")
+        os.makedirs(os.path.join(folder, "measurements"))
+        shutil.copy(os.path.join(SCRATCH, "standin-oom.json"),
+                    os.path.join(folder, "measurements", "run.json"))
+        workload = {
+            "schema": "gpusheet-workload", "schema_version": 1, "id": "bridge-stand-in",
+            "title": "A stand-in run of the Python bridge",
+            "model": {"name": "stand-in workload", "parameters": 50000000},
+            "task": "inference",
+            "weights": {"storage_bits": 16, "storage_format": "bf16", "compute_format": "bf16"},
+            "dimensions": {"batch": 2},
+            "inputs": {"usual": {"description": "fixed-3"}, "long": {"description": "none"},
+                       "limit": {"description": "none"}},
+            "evidence": [{"file": "measurements/run.json",
+                          "covers": "the stand-in recorder test's out-of-memory run"}]}
+        with open(os.path.join(folder, "workload.json"), "w", encoding="utf-8") as f:
+            json.dump(workload, f)
+        r = subprocess.run([GPUSHEET, "sheet", os.path.join(folder, "workload.json"), "--out",
+                            os.path.join(folder, "out"), "--accept-synthetic",
+                            "--date", "2026-11-30"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(folder, "out", "bridge-stand-in.md"), encoding="utf-8") as f:
+            md = f.read()
+        self.assertIn("**Failed phase:** `warmup`", md)
+        self.assertIn("| Device 1 | Stand-in GPU B;", md)
+        # device 0's warmup row: start 104 MiB, peak 155 MiB, end 105 MiB (see above)
+        rows = [line for line in md.splitlines()
+                if line.startswith("| warmup |") and "| 0 | failed | allocated |" in line]
+        self.assertEqual(len(rows), 1, rows)
+        for figure in ("(109,051,904 B)", "(162,529,280 B)", "(110,100,480 B)", "assumed"):
+            self.assertIn(figure, rows[0])
+
+
 def check_file(path):
     r = subprocess.run([GPUSHEET, "check", path], capture_output=True, text=True)
     return r.returncode, r.stdout + r.stderr
