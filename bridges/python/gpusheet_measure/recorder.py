@@ -371,11 +371,28 @@ class Recorder:
         doc["phases"] = list(self._entries)
         return doc
 
+    def _check_on_device(self, doc):
+        """A run that never held a byte on a recorded device ran elsewhere
+        (on the CPU, or on another device): it is not written as a GPU
+        measurement. A failed phase is evidence whatever it held."""
+        if doc["synthetic"] or self.failure is not None:
+            return
+        for p in doc["phases"]:
+            for v in (p["allocated"] or {}).values():
+                if v:
+                    return
+        raise MeasureError("no phase held device memory on %s: the workload ran elsewhere "
+                           "(on the CPU?) and is not written as a GPU measurement"
+                           % ", ".join("cuda:%d" % d for d in self.devices))
+
     def write(self):
-        """Write the file (once); returns exit_code. Raises WriteFailed."""
+        """Write the file (once); returns exit_code. Raises WriteFailed, or
+        MeasureError for a run that held nothing on its devices."""
         if self._written:
             raise RuntimeError("the measurement file is already written")
-        text = output.dumps(self.document())
+        doc = self.document()
+        self._check_on_device(doc)
+        text = output.dumps(doc)
         self._written = True
         self._filler = []
         output.write_new(self.output, text)

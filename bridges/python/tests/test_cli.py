@@ -22,7 +22,7 @@ PKG_ROOT = os.path.dirname(HERE)
 sys.path.insert(0, PKG_ROOT)
 sys.path.insert(0, HERE)
 
-from gpusheet_measure import OutputExists, WriteFailed, cli, output  # noqa: E402
+from gpusheet_measure import OutputExists, TorchBackend, WriteFailed, cli, output  # noqa: E402
 from standin import MIB, StandInBackend  # noqa: E402
 
 SCRATCH = None
@@ -38,6 +38,11 @@ def run(rec):
 
 def nothing(rec):
     pass
+
+def on_cpu(rec):
+    with rec.phase("model_load"):
+        pass
+    rec.passes(lambda: None)
 
 not_a_function = 3
 '''
@@ -242,6 +247,58 @@ class WithoutPyTorch(unittest.TestCase):
                 self.assertEqual(r.stdout, "")
                 self.assertRegex(r.stderr, r"^gpusheet-measure: PyTorch is not installed .*\n$")
                 self.assertFalse(os.path.exists(path))
+
+
+class NothingOnTheDevice(unittest.TestCase):
+    """A run that held nothing on its device is not written (exit 2).
+
+    The backend is TorchBackend with every method replaced by scripted
+    values and PyTorch never imported: a run that took place on the CPU
+    while a GPU was visible, as the recorder would see it.
+    """
+
+    class CpuRun(TorchBackend):
+        def __init__(self):   # noqa: no PyTorch
+            pass
+
+        def check(self):
+            pass
+
+        def device_count(self):
+            return 1
+
+        def describe(self, index):
+            return {"name": "Scripted GPU", "total_bytes": 1 << 30, "free_bytes": 1 << 29,
+                    "compute_capability": "9.0"}
+
+        def environment(self):
+            return {"driver": None, "driver_note": "scripted", "runtime": "12.4",
+                    "backend": "cuda", "allocator": "native", "frameworks": {}}
+
+        def synchronize(self, index):
+            pass
+
+        def reset_peaks(self, index):
+            pass
+
+        def levels(self, index):
+            return 0, 0, 1 << 29
+
+        def peaks(self, index):
+            return 0, 0
+
+        def seed(self, seed):
+            pass
+
+    def test_refused(self):
+        path = os.path.join(SCRATCH, "cpu-run.json")
+        code, out, err = call(["measure", "--entry", os.path.join(SCRATCH, "entry_mod.py") +
+                               ":on_cpu", "--output", path], self.CpuRun())
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, "gpusheet-measure: no phase held device memory on cuda:0: the "
+                         "workload ran elsewhere (on the CPU?) and is not written as a GPU "
+                         "measurement\n")
+        self.assertFalse(os.path.exists(path))
 
 
 class StandInCommands(unittest.TestCase):
