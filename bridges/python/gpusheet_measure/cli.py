@@ -139,7 +139,10 @@ def _measure(a, backend):
         output.check_output(a.environment_output)
     fn = _load_entry(*a.entry)
     dims = dict(a.dimension)
-    rec = Recorder(a.output, code=a.code or "%s:%s" % a.entry, devices=a.device,
+    # the default code names the entry without the folder it lives in
+    code = a.code or "%s:%s" % (os.path.basename(a.entry[0]) if a.entry[0].endswith(".py")
+                                else a.entry[0], a.entry[1])
+    rec = Recorder(a.output, code=code, devices=a.device,
                    revision=a.revision, input_set=a.input_set, seed=a.seed, dimensions=dims,
                    packages=a.package, warmup=a.warmup, repeats=a.repeats, order=a.order,
                    empty_cache=a.empty_cache, extra_bytes=a.extra_bytes, args=args,

@@ -319,7 +319,7 @@ class StandInCommands(unittest.TestCase):
         with open(path) as f:
             d = json.load(f)
         self.assertTrue(d["synthetic"])
-        self.assertTrue(d["identity"]["code"].endswith("entry_mod.py:run"))
+        self.assertEqual(d["identity"]["code"], "entry_mod.py:run")
         self.assertEqual(d["identity"]["seed"], 11)
         self.assertEqual(d["identity"]["input_set"], "three-prompts")
         self.assertEqual(d["dimensions"], {"batch": 4, "dtype": "bfloat16"})
