@@ -51,6 +51,15 @@ def _args(argv):
     return a
 
 
+def _random_revision(cfg, path):
+    """What a random-weight run is, without the machine's folders."""
+    import os
+    shape = (getattr(cfg, "architectures", None) or [getattr(cfg, "model_type", "model")])[0]
+    where = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))),
+                         os.path.basename(path))
+    return "random weights in the shape of %s (%s)" % (shape, where)
+
+
 def run(rec):
     import torch
     import transformers
@@ -86,7 +95,7 @@ def run(rec):
     rec.set_dimension("context", prompt + new)
     rec.set_dimension("dtype", a.dtype)
     if a.config:
-        rec.revision = rec.revision or "random weights from %s" % a.config
+        rec.revision = rec.revision or _random_revision(cfg, a.config)
 
     with rec.phase("inputs"):
         if a.tokenizer or a.model:

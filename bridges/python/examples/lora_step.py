@@ -79,6 +79,15 @@ def _add_lora(torch, model, targets, rank, alpha):
     return swapped
 
 
+def _random_revision(cfg, path):
+    """What a random-weight run is, without the machine's folders."""
+    import os
+    shape = (getattr(cfg, "architectures", None) or [getattr(cfg, "model_type", "model")])[0]
+    where = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))),
+                         os.path.basename(path))
+    return "random weights in the shape of %s (%s)" % (shape, where)
+
+
 def run(rec):
     import torch
     import transformers
@@ -119,7 +128,7 @@ def run(rec):
     if a.gradient_checkpointing:
         rec.set_dimension("gradient_checkpointing", "on")
     if a.config:
-        rec.revision = rec.revision or "random weights from %s" % a.config
+        rec.revision = rec.revision or _random_revision(cfg, a.config)
 
     with rec.phase("inputs"):
         vocab = model.config.vocab_size
