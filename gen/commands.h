@@ -20,5 +20,7 @@ int gs_cmd_check(int argc, char **argv);
 int gs_cmd_sheet(int argc, char **argv);
 int gs_cmd_site(int argc, char **argv);
 int gs_cmd_verify(int argc, char **argv);
+int gs_cmd_model(int argc, char **argv);
+int gs_cmd_init(int argc, char **argv);
 
 #endif

@@ -8,6 +8,12 @@ static const char S_usage[] =
 	"usage: gpusheet <command> [options]\n"
 	"\n"
 	"commands:\n"
+	"  model    PATH [--json] [--lang en|es]\n"
+	"           geometry and exact weight bytes from a model's config.json,\n"
+	"           safetensors headers or GGUF header (never the tensor data)\n"
+	"  init     --model PATH --context N [--output-tokens N] [--sequences N]\n"
+	"           [--task inference|lora|full] [--id ID] --out FILE\n"
+	"           write a complete workload sheet for that model\n"
 	"  estimate --parameters N --bits B --reserve-gib R [--formats 16,8,4] [--json] [--lang en|es]\n"
 	"           weights, envelope and format table (calculated)\n"
 	"  kv       --layers L --kv-heads H --head-dim D --tokens T --bytes-per-value B\n"
@@ -36,6 +42,7 @@ int main(int argc, char **argv)
 		{ "estimate", gs_cmd_estimate }, { "kv", gs_cmd_kv },
 		{ "check", gs_cmd_check },       { "sheet", gs_cmd_sheet },
 		{ "site", gs_cmd_site },         { "verify", gs_cmd_verify },
+		{ "model", gs_cmd_model },       { "init", gs_cmd_init },
 	};
 	size_t i;
 

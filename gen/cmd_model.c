@@ -1,0 +1,363 @@
+/* cmd_model: `gpusheet model PATH`, the model's geometry and weights from its files. */
+#define _DEFAULT_SOURCE
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "model.h"
+#include "quantity.h"
+#include "sizing.h"
+#include "strings.h"
+
+static int S_usage(const char *msg)
+{
+	fprintf(stderr, "gpusheet model: %s (see gpusheet --help)\n", msg);
+	return GS_EXIT_USAGE;
+}
+
+/* ---- JSON ---- */
+
+static json_t *S_opt_uint(int has, uint64_t v)
+{
+	return has ? json_integer((json_int_t)v) : json_null();
+}
+
+static json_t *S_strvec_json(const gs_strvec *v)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		json_array_append_new(a, json_string(v->v[i]));
+	return a;
+}
+
+static json_t *S_model_json(const gs_model *m)
+{
+	json_t *j = json_object(), *g = json_object(), *w = json_object(), *rows = json_array();
+	uint64_t p;
+	size_t i;
+
+	json_object_set_new(j, "command", json_string("model"));
+	json_object_set_new(j, "path", json_string(m->path));
+	json_object_set_new(j, "architecture", m->architecture ? json_string(m->architecture) : json_null());
+	json_object_set_new(j, "covered", json_boolean(m->arch != GS_ARCH_UNKNOWN));
+	json_object_set_new(g, "source", m->geometry_file ? json_string(m->geometry_file) : json_null());
+	json_object_set_new(g, "layers", S_opt_uint(m->has_layers, m->layers));
+	json_object_set_new(g, "attention_heads", S_opt_uint(m->has_attention_heads, m->attention_heads));
+	json_object_set_new(g, "kv_heads", S_opt_uint(m->has_kv_heads, m->kv_heads));
+	json_object_set_new(g, "head_dim", S_opt_uint(m->has_head_dim, m->head_dim));
+	json_object_set_new(g, "hidden_size", S_opt_uint(m->has_hidden, m->hidden));
+	json_object_set_new(g, "intermediate_size", S_opt_uint(m->has_intermediate, m->intermediate));
+	json_object_set_new(g, "vocabulary", S_opt_uint(m->has_vocab, m->vocab));
+	json_object_set_new(g, "context_length", S_opt_uint(m->has_context, m->context));
+	json_object_set_new(g, "sliding_window", S_opt_uint(m->has_sliding_window, m->sliding_window));
+	json_object_set_new(g, "experts", S_opt_uint(m->has_experts, m->experts));
+	json_object_set_new(g, "experts_active", S_opt_uint(m->has_experts, m->experts_active));
+	json_object_set_new(g, "tied_embeddings", m->tied < 0 ? json_null() : json_boolean(m->tied));
+	json_object_set_new(g, "torch_dtype", m->torch_dtype ? json_string(m->torch_dtype) : json_null());
+	json_object_set_new(g, "found_keys", S_strvec_json(&m->found_keys));
+	json_object_set_new(g, "missing_keys", S_strvec_json(&m->missing_keys));
+	json_object_set_new(j, "geometry", g);
+	json_object_set_new(j, "parameters_from_geometry",
+			    S_opt_uint(m->has_config_params, m->config_params));
+	json_object_set_new(j, "parameters_from_headers",
+			    S_opt_uint(m->has_header_params, m->header_params));
+	json_object_set_new(j, "parameters", gs_model_params(m, &p) == 0
+			    ? json_integer((json_int_t)p) : json_null());
+	for (i = 0; i < m->ndtypes; i++)
+		json_array_append_new(rows, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}",
+			"type", m->dtypes[i].name, "tensors", (json_int_t)m->dtypes[i].tensors,
+			"parameters", (json_int_t)m->dtypes[i].params,
+			"bytes", (json_int_t)m->dtypes[i].bytes,
+			"values_per_block", (json_int_t)m->dtypes[i].block,
+			"bytes_per_block", (json_int_t)m->dtypes[i].block_bytes));
+	json_object_set_new(w, "source", json_string(m->weights == GS_WEIGHTS_INDEX ? "index"
+		: m->weights == GS_WEIGHTS_SAFETENSORS ? "safetensors headers"
+		: m->weights == GS_WEIGHTS_GGUF ? "gguf header" : "none"));
+	json_object_set_new(w, "files", S_strvec_json(&m->weight_files));
+	json_object_set_new(w, "index", m->index_file ? json_string(m->index_file) : json_null());
+	json_object_set_new(w, "missing_shards", S_strvec_json(&m->missing_shards));
+	json_object_set_new(w, "bytes", m->weights != GS_WEIGHTS_NONE
+			    ? json_integer((json_int_t)m->weight_bytes) : json_null());
+	json_object_set_new(w, "provenance", json_string(m->weights != GS_WEIGHTS_NONE
+			    ? "calculated" : "missing"));
+	json_object_set_new(w, "per_type", rows);
+	json_object_set_new(w, "buffers", S_strvec_json(&m->buffers));
+	json_object_set_new(w, "gguf_version", m->gguf_version
+			    ? json_integer(m->gguf_version) : json_null());
+	json_object_set_new(j, "weights", w);
+	return j;
+}
+
+/* ---- text ---- */
+
+static void S_size(const gs_strings *t, uint64_t bytes)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
+
+	printf("%s %s = %s = %s", gs_fmt_int(a, bytes, t->lang), gs_tr(t, "unit.bytes"),
+	       gs_fmt_gb(b, bytes, t->lang), gs_fmt_gib(c, bytes, t->lang));
+}
+
+static void S_line(const gs_strings *t, const char *key, int has, uint64_t v)
+{
+	char a[GS_FMT_MAX];
+
+	if (has)
+		printf("  %s: %s\n", gs_tr(t, key), gs_fmt_int(a, v, t->lang));
+	else
+		printf("  %s: %s\n", gs_tr(t, key), gs_tr(t, "model.missing"));
+}
+
+static void S_print_list(const gs_strvec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		printf("%s%s", i ? ", " : "", v->v[i]);
+	printf("\n");
+}
+
+static void S_geometry(const gs_strings *t, const gs_model *m)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
+
+	printf("%s: %s", gs_tr(t, "model.architecture"),
+	       m->architecture ? m->architecture : gs_tr(t, "model.missing"));
+	if (m->model_type)
+		printf(" (model_type %s)", m->model_type);
+	printf("\n");
+	if (!m->geometry_file) {
+		printf("%s\n", gs_tr(t, "model.no_geometry"));
+		if (m->missing_keys.n) {
+			printf("  %s: ", gs_tr(t, "model.keys_missing"));
+			S_print_list(&m->missing_keys);
+		}
+		return;
+	}
+	if (m->arch == GS_ARCH_UNKNOWN && m->weights != GS_WEIGHTS_GGUF)
+		printf("%s\n", gs_tr(t, "model.not_covered"));
+	printf("%s %s:\n", gs_tr(t, "model.geometry"), m->geometry_file);
+	S_line(t, "model.layers", m->has_layers, m->layers);
+	S_line(t, "model.attention_heads", m->has_attention_heads, m->attention_heads);
+	S_line(t, "model.kv_heads", m->has_kv_heads, m->kv_heads);
+	if (m->has_head_dim && !m->head_dim_explicit)
+		printf("  %s: %s (%s / %s)\n", gs_tr(t, "model.head_dim"),
+		       gs_fmt_int(a, m->head_dim, t->lang), gs_fmt_int(b, m->hidden, t->lang),
+		       gs_fmt_int(c, m->attention_heads, t->lang));
+	else
+		S_line(t, "model.head_dim", m->has_head_dim, m->head_dim);
+	S_line(t, "model.hidden", m->has_hidden, m->hidden);
+	S_line(t, "model.intermediate", m->has_intermediate, m->intermediate);
+	S_line(t, "model.vocab", m->has_vocab, m->vocab);
+	S_line(t, "model.context", m->has_context, m->context);
+	if (m->has_sliding_window)
+		printf("  %s: %s (%s)\n", gs_tr(t, "model.sliding_window"),
+		       gs_fmt_int(a, m->sliding_window, t->lang), m->sliding_pattern);
+	else
+		printf("  %s: %s\n", gs_tr(t, "model.sliding_window"), gs_tr(t, "model.none"));
+	if (m->has_experts)
+		printf("  %s: %s, %s %s\n", gs_tr(t, "model.experts"),
+		       gs_fmt_int(a, m->experts, t->lang), gs_fmt_int(b, m->experts_active, t->lang),
+		       gs_tr(t, "model.experts_active"));
+	if (m->tied >= 0)
+		printf("  %s: %s%s\n", gs_tr(t, "model.tied"),
+		       gs_tr(t, m->tied ? "model.yes" : "model.no"),
+		       m->tied_default ? gs_tr(t, "model.arch_default") : "");
+	if (m->torch_dtype)
+		printf("  torch_dtype: %s\n", m->torch_dtype);
+	if (m->missing_keys.n) {
+		printf("  %s: ", gs_tr(t, "model.keys_found"));
+		S_print_list(&m->found_keys);
+		printf("  %s: ", gs_tr(t, "model.keys_missing"));
+		S_print_list(&m->missing_keys);
+	}
+}
+
+static void S_dtype_table(const gs_strings *t, const gs_model *m)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX], e[GS_FMT_MAX];
+	size_t i;
+
+	printf("\n| %s | %s | %s | %s | %s | %s |\n", gs_tr(t, "model.col_type"),
+	       gs_tr(t, "model.col_block"), gs_tr(t, "model.col_tensors"),
+	       gs_tr(t, "model.col_params"), gs_tr(t, "col.weights_bytes"),
+	       gs_tr(t, "col.weights_gib"));
+	printf("|---|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < m->ndtypes; i++) {
+		const gs_model_dtype *r = &m->dtypes[i];
+		printf("| %s | %llu / %llu B | %s | %s | %s | %s |\n", r->name,
+		       (unsigned long long)r->block, (unsigned long long)r->block_bytes,
+		       gs_fmt_int(a, r->tensors, t->lang), gs_fmt_int(b, r->params, t->lang),
+		       gs_fmt_int(c, r->bytes, t->lang), gs_fmt_fixed2(e, r->bytes, GS_GIB, t->lang));
+	}
+}
+
+/* Weights read against parameters x bits: equal, or where they differ and why. */
+static void S_compare(const gs_strings *t, const gs_model *m)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
+	uint64_t params, simple;
+	unsigned bits = m->torch_dtype_bits;
+	const gs_model_dtype *main = gs_model_main_dtype(m);
+
+	if (m->weights == GS_WEIGHTS_GGUF && m->header_params > 0) {
+		unsigned __int128 x = (unsigned __int128)m->weight_bytes * 8;
+		printf("\n%s: %s (%s)\n", gs_tr(t, "model.effective_bits"),
+		       gs_fmt_fixed2(a, (uint64_t)(x * 100 / m->header_params), 100, t->lang),
+		       gs_tr(t, "model.effective_bits_how"));
+		if (main && main->block > 1)
+			printf("%s\n", gs_tr(t, "model.gguf_not_theoretical"));
+		return;
+	}
+	if (!bits && main && m->weights == GS_WEIGHTS_SAFETENSORS)
+		bits = (unsigned)(main->block_bytes * 8);
+	if (!bits || gs_model_params(m, &params) || gs_weights_bytes(params, bits, &simple) ||
+	    m->weights == GS_WEIGHTS_NONE)
+		return;
+	printf("\n%s: %s x %u / 8 = ", gs_tr(t, "model.compare"),
+	       gs_fmt_int(a, params, t->lang), bits);
+	S_size(t, simple);
+	printf("\n");
+	if (simple == m->weight_bytes) {
+		printf("  %s\n", gs_tr(t, "model.compare_equal"));
+	} else {
+		uint64_t diff = simple > m->weight_bytes ? simple - m->weight_bytes
+							 : m->weight_bytes - simple;
+		printf("  %s %s %s.", gs_tr(t, "model.compare_differ"), gs_fmt_int(b, diff, t->lang),
+		       gs_tr(t, "unit.bytes"));
+		if (m->ndtypes > 1)
+			printf(" %s", gs_tr(t, "model.compare_mixed"));
+		printf("\n");
+	}
+	if (m->has_config_params && m->has_header_params && m->config_params != m->header_params) {
+		uint64_t d = m->config_params > m->header_params
+			? m->config_params - m->header_params : m->header_params - m->config_params;
+		printf("  %s %s, %s %s: %s %s.\n", gs_tr(t, "model.params_geometry"),
+		       gs_fmt_int(a, m->config_params, t->lang), gs_tr(t, "model.params_headers"),
+		       gs_fmt_int(b, m->header_params, t->lang), gs_tr(t, "model.params_differ"),
+		       gs_fmt_int(c, d, t->lang));
+		if (m->buffers.n) {
+			printf("  %s %s (%s): ", gs_tr(t, "model.buffers"),
+			       gs_fmt_int(a, m->buffer_params, t->lang), gs_tr(t, "model.values"));
+			S_print_list(&m->buffers);
+		}
+	}
+}
+
+static void S_weights(const gs_strings *t, const gs_model *m)
+{
+	char a[GS_FMT_MAX];
+	uint64_t p;
+	size_t i;
+
+	printf("\n");
+	if (m->has_header_params)
+		printf("%s (%s %s): %s\n", gs_tr(t, "model.parameters"), gs_tr(t, "prov.calculated"),
+		       gs_tr(t, "model.from_headers"), gs_fmt_int(a, m->header_params, t->lang));
+	else if (gs_model_params(m, &p) == 0)
+		printf("%s (%s %s %s): %s\n", gs_tr(t, "model.parameters"),
+		       gs_tr(t, "prov.calculated"), gs_tr(t, "model.from_geometry"),
+		       m->geometry_file, gs_fmt_int(a, p, t->lang));
+	else
+		printf("%s: %s\n", gs_tr(t, "model.parameters"), gs_tr(t, "model.missing"));
+	if (m->has_header_params && m->has_config_params)
+		printf("%s %s: %s\n", gs_tr(t, "model.params_geometry_line"), m->geometry_file,
+		       gs_fmt_int(a, m->config_params, t->lang));
+
+	switch (m->weights) {
+	case GS_WEIGHTS_NONE:
+		printf("%s: %s\n", gs_tr(t, "size.weights"), gs_tr(t, "model.no_weights"));
+		return;
+	case GS_WEIGHTS_INDEX:
+		printf("%s (%s, %s %s, metadata.total_size): ", gs_tr(t, "size.weights"),
+		       gs_tr(t, "prov.calculated"), gs_tr(t, "model.read_from"), m->index_file);
+		S_size(t, m->weight_bytes);
+		printf("\n  %s: ", gs_tr(t, "model.shards_absent"));
+		S_print_list(&m->missing_shards);
+		break;
+	default:
+		printf("%s (%s, %s): ", gs_tr(t, "size.weights"), gs_tr(t, "prov.calculated"),
+		       gs_tr(t, "model.from_headers"));
+		S_size(t, m->weight_bytes);
+		printf("\n  %s: ", gs_tr(t, "model.files"));
+		for (i = 0; i < m->weight_files.n; i++)
+			printf("%s%s", i ? ", " : "", m->weight_files.v[i]);
+		if (m->gguf_version)
+			printf(" (GGUF v%u)", m->gguf_version);
+		printf("\n");
+		if (m->index_file)
+			printf("  %s %s metadata.total_size\n", gs_tr(t, "model.index_agrees"),
+			       m->index_file);
+		S_dtype_table(t, m);
+		break;
+	}
+	S_compare(t, m);
+}
+
+int gs_cmd_model(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int json = 0, c;
+	gs_lang lang = GS_LANG_EN;
+	gs_model m;
+	gs_diag d = GS_DIAG_INIT;
+	gs_strings t;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = 1; break;
+		case 'l':
+			if (gs_lang_parse(optarg, &lang))
+				return S_usage("--lang takes en or es");
+			break;
+		case 'h':
+			printf("usage: gpusheet model PATH [--json] [--lang en|es]\n");
+			return GS_EXIT_OK;
+		default:
+			return S_usage("unknown option or missing value");
+		}
+	}
+	if (optind != argc - 1)
+		return S_usage("expected one PATH (a folder, config.json, index, .safetensors or .gguf)");
+	if (gs_model_read(argv[optind], &m, &d)) {
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		return GS_EXIT_INVALID;
+	}
+	if (json) {
+		json_t *j = S_model_json(&m);
+		char *s = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2));
+		if (!s)
+			abort();
+		puts(s);
+		free(s);
+		json_decref(j);
+		gs_model_release(&m);
+		return GS_EXIT_OK;
+	}
+	if (gs_strings_load(lang, &t, &d)) {
+		fprintf(stderr, "gpusheet model: cannot load the labels:\n");
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		gs_model_release(&m);
+		return GS_EXIT_INVALID;
+	}
+	printf("%s: %s\n", gs_tr(&t, "model.path"), m.path);
+	S_geometry(&t, &m);
+	S_weights(&t, &m);
+	gs_strings_release(&t);
+	gs_model_release(&m);
+	return GS_EXIT_OK;
+}

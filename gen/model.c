@@ -1,0 +1,1368 @@
+/* model: geometry and exact weight bytes from a model's own files (model.h). */
+#define _DEFAULT_SOURCE
+#include "model.h"
+#include "jsonread.h"
+#include "quantity.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Geometry values above this are typos, not models. */
+#define S_MAX_DIM UINT64_C(16777216)
+/* GGUF key and tensor names: ggml keeps names of 64 bytes; keys are short. */
+#define S_MAX_NAME UINT64_C(65535)
+#define S_GGUF_MAX_DIMS 4
+
+/* ---------------------------------------------------------------- tables */
+
+static const struct {
+	const char *name;
+	unsigned bits;
+} S_st_dtypes[] = {
+	{ "F64", 64 }, { "I64", 64 }, { "U64", 64 },
+	{ "F32", 32 }, { "I32", 32 }, { "U32", 32 },
+	{ "BF16", 16 }, { "F16", 16 }, { "I16", 16 }, { "U16", 16 },
+	{ "F8_E4M3", 8 }, { "F8_E5M2", 8 }, { "I8", 8 }, { "U8", 8 }, { "BOOL", 8 },
+};
+#define S_NST (sizeof(S_st_dtypes) / sizeof(S_st_dtypes[0]))
+
+unsigned gs_safetensors_dtype_bits(const char *dtype)
+{
+	size_t i;
+
+	for (i = 0; i < S_NST; i++)
+		if (strcmp(S_st_dtypes[i].name, dtype) == 0)
+			return S_st_dtypes[i].bits;
+	return 0;
+}
+
+/*
+ * ggml's type table (ggml.h enum ggml_type and the block structs of
+ * ggml-common.h): values per block and bytes per block. Numbers 4, 5,
+ * 31-33 and 36-38 were removed from GGUF files and are refused.
+ */
+static const struct {
+	unsigned type;
+	const char *name;
+	uint64_t block, bytes;
+} S_ggml[] = {
+	{ 0, "F32", 1, 4 },          { 1, "F16", 1, 2 },
+	{ 2, "Q4_0", 32, 18 },       { 3, "Q4_1", 32, 20 },
+	{ 6, "Q5_0", 32, 22 },       { 7, "Q5_1", 32, 24 },
+	{ 8, "Q8_0", 32, 34 },       { 9, "Q8_1", 32, 36 },
+	{ 10, "Q2_K", 256, 84 },     { 11, "Q3_K", 256, 110 },
+	{ 12, "Q4_K", 256, 144 },    { 13, "Q5_K", 256, 176 },
+	{ 14, "Q6_K", 256, 210 },    { 15, "Q8_K", 256, 292 },
+	{ 16, "IQ2_XXS", 256, 66 },  { 17, "IQ2_XS", 256, 74 },
+	{ 18, "IQ3_XXS", 256, 98 },  { 19, "IQ1_S", 256, 50 },
+	{ 20, "IQ4_NL", 32, 18 },    { 21, "IQ3_S", 256, 110 },
+	{ 22, "IQ2_S", 256, 82 },    { 23, "IQ4_XS", 256, 136 },
+	{ 24, "I8", 1, 1 },          { 25, "I16", 1, 2 },
+	{ 26, "I32", 1, 4 },         { 27, "I64", 1, 8 },
+	{ 28, "F64", 1, 8 },         { 29, "IQ1_M", 256, 56 },
+	{ 30, "BF16", 1, 2 },        { 34, "TQ1_0", 256, 54 },
+	{ 35, "TQ2_0", 256, 66 },    { 39, "MXFP4", 32, 17 },
+};
+#define S_NGGML (sizeof(S_ggml) / sizeof(S_ggml[0]))
+
+int gs_ggml_type(unsigned type, const char **name, uint64_t *block, uint64_t *block_bytes)
+{
+	size_t i;
+
+	for (i = 0; i < S_NGGML; i++) {
+		if (S_ggml[i].type == type) {
+			if (name)
+				*name = S_ggml[i].name;
+			if (block)
+				*block = S_ggml[i].block;
+			if (block_bytes)
+				*block_bytes = S_ggml[i].bytes;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static const struct {
+	const char *model_type;
+	gs_arch arch;
+	int tied_default;   /* transformers' default for tie_word_embeddings */
+} S_archs[] = {
+	{ "llama", GS_ARCH_LLAMA, 0 },   { "mistral", GS_ARCH_MISTRAL, 0 },
+	{ "qwen2", GS_ARCH_QWEN2, 0 },   { "phi3", GS_ARCH_PHI3, 0 },
+	{ "gemma2", GS_ARCH_GEMMA2, 1 }, { "mixtral", GS_ARCH_MIXTRAL, 0 },
+	{ "gpt_neox", GS_ARCH_GPTNEOX, 0 },
+};
+
+const char *gs_arch_id(gs_arch a)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(S_archs) / sizeof(S_archs[0]); i++)
+		if (S_archs[i].arch == a)
+			return S_archs[i].model_type;
+	return "unknown";
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static void S_err(gs_diag *d, const char *file, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void S_err(gs_diag *d, const char *file, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = gs_xvasprintf(fmt, ap);
+	va_end(ap);
+	gs_diag_add(d, file, 0, 0, NULL, "at byte %llu: %s", (unsigned long long)offset, msg);
+	free(msg);
+}
+
+static int S_has_suffix(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static const char *S_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static char *S_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	if (n == 0)
+		return gs_xstrdup(name);
+	return gs_xasprintf("%s%s%s", dir, dir[n - 1] == '/' ? "" : "/", name);
+}
+
+static uint64_t S_le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static uint32_t S_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Adds a per-dtype row (found by name) and its totals; -1 on overflow. */
+static int S_dtype_add(gs_model *m, const char *name, uint64_t block, uint64_t block_bytes,
+		       uint64_t params, uint64_t bytes)
+{
+	size_t i;
+	gs_model_dtype *t = NULL;
+
+	for (i = 0; i < m->ndtypes; i++)
+		if (strcmp(m->dtypes[i].name, name) == 0)
+			t = &m->dtypes[i];
+	if (!t) {
+		m->dtypes = gs_xrealloc(m->dtypes, (m->ndtypes + 1) * sizeof(*m->dtypes));
+		t = &m->dtypes[m->ndtypes++];
+		memset(t, 0, sizeof(*t));
+		t->name = name;
+		t->block = block;
+		t->block_bytes = block_bytes;
+	}
+	t->tensors++;
+	if (gs_add_u64(t->params, params, &t->params) || gs_add_u64(t->bytes, bytes, &t->bytes) ||
+	    gs_add_u64(m->header_params, params, &m->header_params) ||
+	    gs_add_u64(m->weight_bytes, bytes, &m->weight_bytes) ||
+	    gs_add_u64(m->ntensors, 1, &m->ntensors))
+		return -1;
+	return 0;
+}
+
+/* Tensors that hold buffers, not parameters, in published checkpoints. */
+static int S_is_buffer(const char *name)
+{
+	return S_has_suffix(name, "inv_freq") || S_has_suffix(name, ".attention.bias") ||
+	       S_has_suffix(name, ".attention.masked_bias") || S_has_suffix(name, ".attn.bias") ||
+	       S_has_suffix(name, ".attn.masked_bias");
+}
+
+static void S_note_buffer(gs_model *m, const char *name, uint64_t params)
+{
+	if (!S_is_buffer(name))
+		return;
+	gs_strvec_push_dup(&m->buffers, name);
+	if (gs_add_u64(m->buffer_params, params, &m->buffer_params))
+		m->buffer_params = UINT64_MAX;
+}
+
+/* Size of an open file, or -1. */
+static int S_file_size(FILE *f, uint64_t *out)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
+		return -1;
+	*out = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* Loads a JSON file of at most GS_MODEL_MAX_HEADER bytes, duplicates refused. */
+static json_t *S_load_json(const char *file, gs_diag *d)
+{
+	FILE *f = fopen(file, "rb");
+	uint64_t size;
+	json_t *root;
+	json_error_t e;
+
+	if (!f) {
+		gs_diag_add(d, file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	if (S_file_size(f, &size) || size > GS_MODEL_MAX_HEADER) {
+		gs_diag_add(d, file, 0, 0, NULL, "not a regular file of at most %llu bytes",
+			    (unsigned long long)GS_MODEL_MAX_HEADER);
+		fclose(f);
+		return NULL;
+	}
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &e);
+	fclose(f);
+	if (!root) {
+		gs_diag_add(d, file, e.line, e.column, NULL, "invalid JSON: %s", e.text);
+		return NULL;
+	}
+	if (!json_is_object(root)) {
+		gs_diag_add(d, file, 0, 0, "$", "expected an object");
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* ---------------------------------------------------------------- config.json */
+
+/* Reads a positive integer key; 1 found, 0 absent or null, -1 reported. */
+static int S_cfg_uint(gs_jr *r, json_t *root, const char *key, uint64_t *out, int *has)
+{
+	json_t *v = json_object_get(root, key);
+	char *p;
+	int rc;
+
+	*has = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	p = gs_jr_path_key("$", key);
+	rc = gs_jr_v_uint(r, v, p, 1, S_MAX_DIM, out);
+	free(p);
+	if (rc != 0)
+		return -1;
+	*has = 1;
+	return 1;
+}
+
+static unsigned S_torch_bits(const char *dtype)
+{
+	if (strcmp(dtype, "float32") == 0)
+		return 32;
+	if (strcmp(dtype, "bfloat16") == 0 || strcmp(dtype, "float16") == 0)
+		return 16;
+	if (strcmp(dtype, "float64") == 0)
+		return 64;
+	return 0;
+}
+
+static void S_key_seen(gs_model *m, const char *key, int present)
+{
+	gs_strvec_push_dup(present ? &m->found_keys : &m->missing_keys, key);
+}
+
+static void S_read_config(const char *file, const char *shown, gs_model *m, gs_diag *d)
+{
+	gs_jr r;
+	json_t *root, *v;
+	size_t i, before;
+	uint64_t experts_active = 0, window = 0;
+	int has_active = 0, has_window = 0, use_window = 1;
+	/* what each covered architecture needs from config.json */
+	static const char *const need[] = {
+		"hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
+		"vocab_size", NULL
+	};
+
+	gs_jr_init(&r, file, d);
+	before = gs_diag_count(d);
+	root = S_load_json(file, d);
+	if (!root)
+		return;
+	m->config_file = gs_xstrdup(shown);
+	v = json_object_get(root, "architectures");
+	if (json_is_array(v) && json_array_size(v) > 0 && json_is_string(json_array_get(v, 0)))
+		m->architecture = gs_xstrdup(json_string_value(json_array_get(v, 0)));
+	v = json_object_get(root, "model_type");
+	if (json_is_string(v)) {
+		m->model_type = gs_xstrdup(json_string_value(v));
+		for (i = 0; i < sizeof(S_archs) / sizeof(S_archs[0]); i++) {
+			if (strcmp(S_archs[i].model_type, m->model_type) == 0) {
+				m->arch = S_archs[i].arch;
+				m->tied_default = S_archs[i].tied_default;
+			}
+		}
+	}
+	S_cfg_uint(&r, root, "hidden_size", &m->hidden, &m->has_hidden);
+	S_cfg_uint(&r, root, "num_hidden_layers", &m->layers, &m->has_layers);
+	S_cfg_uint(&r, root, "num_attention_heads", &m->attention_heads, &m->has_attention_heads);
+	S_cfg_uint(&r, root, "intermediate_size", &m->intermediate, &m->has_intermediate);
+	S_cfg_uint(&r, root, "vocab_size", &m->vocab, &m->has_vocab);
+	S_cfg_uint(&r, root, "max_position_embeddings", &m->context, &m->has_context);
+	S_cfg_uint(&r, root, "head_dim", &m->head_dim, &m->head_dim_explicit);
+	m->has_head_dim = m->head_dim_explicit;
+	if (m->arch == GS_ARCH_GPTNEOX) {
+		/* GPT-NeoX is multi-head: one KV head per query head, by its design */
+		m->kv_heads = m->attention_heads;
+		m->has_kv_heads = m->has_attention_heads;
+	} else {
+		S_cfg_uint(&r, root, "num_key_value_heads", &m->kv_heads, &m->has_kv_heads);
+	}
+	if (m->arch == GS_ARCH_MIXTRAL) {
+		S_cfg_uint(&r, root, "num_local_experts", &m->experts, &m->has_experts);
+		S_cfg_uint(&r, root, "num_experts_per_tok", &experts_active, &has_active);
+		m->experts_active = experts_active;
+		if (m->has_experts && !has_active)
+			m->has_experts = 0;
+	}
+	v = json_object_get(root, "use_sliding_window");
+	if (json_is_boolean(v))
+		use_window = json_is_true(v);
+	S_cfg_uint(&r, root, "sliding_window", &window, &has_window);
+	if (has_window && use_window && m->arch != GS_ARCH_GPTNEOX) {
+		m->sliding_window = window;
+		m->has_sliding_window = 1;
+		m->sliding_pattern = m->arch == GS_ARCH_GEMMA2 ? "every other layer"
+				   : m->arch == GS_ARCH_QWEN2 ? "layers from max_window_layers"
+				   : "every layer";
+	}
+	v = json_object_get(root, "tie_word_embeddings");
+	if (json_is_boolean(v)) {
+		m->tied = json_is_true(v);
+		m->tied_default = 0;
+	} else if (m->arch != GS_ARCH_UNKNOWN) {
+		m->tied = m->tied_default;
+	} else {
+		m->tied = -1;
+		m->tied_default = 0;
+	}
+	v = json_object_get(root, "torch_dtype");
+	if (!json_is_string(v))
+		v = json_object_get(root, "dtype");
+	if (json_is_string(v)) {
+		m->torch_dtype = gs_xstrdup(json_string_value(v));
+		m->torch_dtype_bits = S_torch_bits(m->torch_dtype);
+	}
+	if (m->has_attention_heads && !m->has_head_dim && m->has_hidden) {
+		if (m->hidden % m->attention_heads == 0) {
+			m->head_dim = m->hidden / m->attention_heads;
+			m->has_head_dim = 1;
+		} else {
+			gs_jr_error(&r, "$.hidden_size", "hidden_size %llu is not a multiple of "
+				    "num_attention_heads %llu and there is no head_dim",
+				    (unsigned long long)m->hidden,
+				    (unsigned long long)m->attention_heads);
+		}
+	}
+	if (m->has_kv_heads && m->has_attention_heads && m->kv_heads > m->attention_heads)
+		gs_jr_error(&r, "$.num_key_value_heads", "%llu KV heads is more than the %llu "
+			    "attention heads", (unsigned long long)m->kv_heads,
+			    (unsigned long long)m->attention_heads);
+	/* Which keys the geometry rests on: found and missing, never guessed. */
+	for (i = 0; need[i]; i++)
+		S_key_seen(m, need[i], json_object_get(root, need[i]) != NULL);
+	if (m->arch != GS_ARCH_GPTNEOX)
+		S_key_seen(m, "num_key_value_heads", m->has_kv_heads);
+	if (m->arch == GS_ARCH_MIXTRAL) {
+		S_key_seen(m, "num_local_experts", json_object_get(root, "num_local_experts") != NULL);
+		S_key_seen(m, "num_experts_per_tok", has_active);
+	}
+	S_key_seen(m, "max_position_embeddings", m->has_context);
+	if (gs_diag_count(d) == before)
+		m->geometry_file = gs_xstrdup(shown);
+	if (m->arch != GS_ARCH_UNKNOWN && m->missing_keys.n == 0 && gs_diag_count(d) == before)
+		m->has_config_params = gs_model_geometry_params(m, &m->config_params) == 0;
+	json_decref(root);
+}
+
+/*
+ * Parameters of the covered architectures, from their modules in Hugging
+ * Face transformers (weights and biases only, no buffers):
+ *   embed = vocab x hidden; lm_head = the same unless tied;
+ *   Llama / Mistral / Qwen2 / Phi-3 / Mixtral, per layer:
+ *     q, o: hidden x heads*head_dim each; k, v: hidden x kv*head_dim each;
+ *     Qwen2 adds q, k, v biases (heads*hd + 2 kv*hd);
+ *     MLP gate, up, down: 3 x hidden x intermediate (Mixtral: per expert,
+ *     plus a router of hidden x experts);
+ *     two RMS norms of hidden; Gemma-2 has four;
+ *   final norm: hidden;
+ *   GPT-NeoX, per layer: two LayerNorms (weight + bias, 4 x hidden);
+ *     qkv hidden x 3 hidden + 3 hidden; dense hidden x hidden + hidden;
+ *     h->4h hidden x inter + inter; 4h->h inter x hidden + hidden;
+ *     final LayerNorm 2 x hidden.
+ */
+int gs_model_geometry_params(const gs_model *m, uint64_t *out)
+{
+	unsigned __int128 h, v, it, L, q, kv, per, total, embed;
+
+	if (!m->has_hidden || !m->has_vocab || !m->has_layers || !m->has_intermediate ||
+	    !m->has_attention_heads || !m->has_kv_heads || !m->has_head_dim)
+		return -1;
+	h = m->hidden;
+	v = m->vocab;
+	it = m->intermediate;
+	L = m->layers;
+	q = (unsigned __int128)m->attention_heads * m->head_dim;
+	kv = (unsigned __int128)m->kv_heads * m->head_dim;
+	embed = v * h;
+	switch (m->arch) {
+	case GS_ARCH_LLAMA:
+	case GS_ARCH_MISTRAL:
+	case GS_ARCH_QWEN2:
+	case GS_ARCH_PHI3:
+	case GS_ARCH_GEMMA2:
+	case GS_ARCH_MIXTRAL:
+		per = 2 * h * q + 2 * h * kv;
+		if (m->arch == GS_ARCH_QWEN2)
+			per += q + 2 * kv;
+		if (m->arch == GS_ARCH_MIXTRAL) {
+			if (!m->has_experts)
+				return -1;
+			per += (unsigned __int128)m->experts * 3 * h * it + h * m->experts;
+		} else {
+			per += 3 * h * it;
+		}
+		per += (m->arch == GS_ARCH_GEMMA2 ? 4 : 2) * h;
+		total = embed + L * per + h;
+		break;
+	case GS_ARCH_GPTNEOX:
+		per = 4 * h + (h * 3 * h + 3 * h) + (h * h + h) + (h * it + it) + (it * h + h);
+		total = embed + L * per + 2 * h;
+		break;
+	default:
+		return -1;
+	}
+	if (m->tied != 1)
+		total += embed;
+	if (total > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)total;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- safetensors */
+
+typedef struct {
+	const char *name;
+	uint64_t begin, end;
+} S_span;
+
+static int S_span_cmp(const void *a, const void *b)
+{
+	const S_span *x = a, *y = b;
+
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return 0;
+}
+
+/* Shape product as a uint64; -1 reported. */
+static int S_st_shape(json_t *shape, uint64_t *out)
+{
+	size_t i;
+	uint64_t n = 1;
+
+	if (!json_is_array(shape))
+		return -1;
+	for (i = 0; i < json_array_size(shape); i++) {
+		json_t *e = json_array_get(shape, i);
+		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+		    gs_mul_u64(n, (uint64_t)json_integer_value(e), &n))
+			return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+/*
+ * One tensor of a header: dtype known, shape of non-negative integers,
+ * data_offsets [begin, end] with end - begin = shape product x dtype bytes
+ * and end within the data region. Returns 0, or -1 after reporting.
+ */
+static int S_st_tensor(const char *file, uint64_t data_start, uint64_t data_len,
+		       const char *name, json_t *t, S_span *span, gs_model *m, gs_diag *d)
+{
+	json_t *dt = json_object_get(t, "dtype"), *sh = json_object_get(t, "shape");
+	json_t *off = json_object_get(t, "data_offsets");
+	uint64_t count, bytes, b, e;
+	unsigned bits;
+	size_t i;
+
+	if (!json_is_object(t) || !json_is_string(dt) || !sh || !json_is_array(off) ||
+	    json_object_size(t) != 3) {
+		S_err(d, file, 8, "tensor \"%s\": expected exactly dtype, shape and data_offsets",
+		      name);
+		return -1;
+	}
+	bits = gs_safetensors_dtype_bits(json_string_value(dt));
+	if (!bits) {
+		S_err(d, file, 8, "tensor \"%s\": unknown dtype \"%s\"", name,
+		      json_string_value(dt));
+		return -1;
+	}
+	if (S_st_shape(sh, &count) || gs_mul_u64(count, bits / 8, &bytes)) {
+		S_err(d, file, 8, "tensor \"%s\": shape must be non-negative integers whose "
+		      "product in bytes fits in 64 bits", name);
+		return -1;
+	}
+	if (json_array_size(off) != 2 || !json_is_integer(json_array_get(off, 0)) ||
+	    !json_is_integer(json_array_get(off, 1)) ||
+	    json_integer_value(json_array_get(off, 0)) < 0 ||
+	    json_integer_value(json_array_get(off, 1)) < json_integer_value(json_array_get(off, 0))) {
+		S_err(d, file, 8, "tensor \"%s\": data_offsets must be [begin, end] with "
+		      "0 <= begin <= end", name);
+		return -1;
+	}
+	b = (uint64_t)json_integer_value(json_array_get(off, 0));
+	e = (uint64_t)json_integer_value(json_array_get(off, 1));
+	if (e > data_len) {
+		S_err(d, file, data_start + b, "tensor \"%s\": data_offsets [%llu, %llu] end "
+		      "beyond the file (data region of %llu bytes)", name,
+		      (unsigned long long)b, (unsigned long long)e, (unsigned long long)data_len);
+		return -1;
+	}
+	if (e - b != bytes) {
+		S_err(d, file, data_start + b, "tensor \"%s\": data_offsets span %llu bytes, "
+		      "but %s x shape is %llu bytes", name, (unsigned long long)(e - b),
+		      json_string_value(dt), (unsigned long long)bytes);
+		return -1;
+	}
+	span->name = name;
+	span->begin = b;
+	span->end = e;
+	for (i = 0; i < S_NST; i++) {
+		if (strcmp(S_st_dtypes[i].name, json_string_value(dt)) == 0) {
+			if (S_dtype_add(m, S_st_dtypes[i].name, 1, bits / 8, count, bytes)) {
+				S_err(d, file, 8, "the totals overflow 64 bits");
+				return -1;
+			}
+			break;
+		}
+	}
+	S_note_buffer(m, name, count);
+	return 0;
+}
+
+/*
+ * Header of one .safetensors file. `names`, when not NULL, receives every
+ * tensor name (for the index's weight_map check).
+ */
+static int S_read_safetensors(const char *file, gs_model *m, gs_strvec *names, gs_diag *d)
+{
+	FILE *f = fopen(file, "rb");
+	unsigned char len8[8];
+	uint64_t size, n, data_len, pos = 0;
+	char *buf;
+	json_t *root;
+	json_error_t je;
+	const char *key;
+	json_t *val;
+	S_span *spans;
+	size_t ns = 0, i, before = gs_diag_count(d);
+
+	if (!f) {
+		gs_diag_add(d, file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (S_file_size(f, &size)) {
+		gs_diag_add(d, file, 0, 0, NULL, "not a regular file");
+		fclose(f);
+		return -1;
+	}
+	if (size < 8 || fread(len8, 1, 8, f) != 8) {
+		S_err(d, file, 0, "file of %llu bytes: too short for the 8-byte header length",
+		      (unsigned long long)size);
+		fclose(f);
+		return -1;
+	}
+	n = S_le64(len8);
+	if (n > GS_MODEL_MAX_HEADER) {
+		S_err(d, file, 0, "header length %llu is above the %llu-byte limit",
+		      (unsigned long long)n, (unsigned long long)GS_MODEL_MAX_HEADER);
+		fclose(f);
+		return -1;
+	}
+	if (n > size - 8) {
+		S_err(d, file, 0, "header length %llu goes beyond the file (%llu bytes)",
+		      (unsigned long long)n, (unsigned long long)size);
+		fclose(f);
+		return -1;
+	}
+	buf = gs_xmalloc((size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != n) {
+		S_err(d, file, 8, "cannot read the %llu-byte header", (unsigned long long)n);
+		free(buf);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	root = json_loadb(buf, (size_t)n, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
+	if (!root) {
+		S_err(d, file, 8 + (uint64_t)(je.position > 0 ? je.position : 0),
+		      "header: invalid JSON: %s", je.text);
+		return -1;
+	}
+	if (!json_is_object(root)) {
+		S_err(d, file, 8, "header: expected a JSON object");
+		json_decref(root);
+		return -1;
+	}
+	data_len = size - 8 - n;
+	spans = gs_xcalloc(json_object_size(root), sizeof(*spans));
+	json_object_foreach(root, key, val) {
+		if (strcmp(key, "__metadata__") == 0)
+			continue;
+		if (S_st_tensor(file, 8 + n, data_len, key, val, &spans[ns], m, d) == 0) {
+			if (names)
+				gs_strvec_push_dup(names, key);
+			ns++;
+		}
+	}
+	/* No overlap, no hole: the data region is exactly the tensors, in order. */
+	if (gs_diag_count(d) == before) {
+		qsort(spans, ns, sizeof(*spans), S_span_cmp);
+		for (i = 0; i < ns; i++) {
+			if (spans[i].begin < pos) {
+				S_err(d, file, 8 + n + spans[i].begin, "tensor \"%s\" at data "
+				      "offset %llu overlaps \"%s\" (which ends at %llu)",
+				      spans[i].name, (unsigned long long)spans[i].begin,
+				      spans[i - 1].name, (unsigned long long)pos);
+				break;
+			}
+			if (spans[i].begin > pos) {
+				S_err(d, file, 8 + n + pos, "%llu bytes of data not covered by any "
+				      "tensor", (unsigned long long)(spans[i].begin - pos));
+				break;
+			}
+			pos = spans[i].end;
+		}
+		if (gs_diag_count(d) == before && pos != data_len)
+			S_err(d, file, 8 + n + pos, "%llu bytes after the last tensor's data",
+			      (unsigned long long)(data_len - pos));
+	}
+	free(spans);
+	json_decref(root);
+	return gs_diag_count(d) == before ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- index */
+
+static void S_read_index(const char *dir, const char *shown, gs_model *m, gs_diag *d)
+{
+	char *file = S_join(dir, shown);
+	json_t *root = S_load_json(file, d), *meta, *map, *v;
+	const char *key;
+	gs_strvec shards = GS_STRVEC_INIT, names = GS_STRVEC_INIT;
+	size_t i, before = gs_diag_count(d);
+	gs_jr r;
+
+	gs_jr_init(&r, file, d);
+	if (!root) {
+		free(file);
+		return;
+	}
+	m->index_file = gs_xstrdup(shown);
+	meta = json_object_get(root, "metadata");
+	if (json_is_object(meta) && json_object_get(meta, "total_size")) {
+		if (gs_jr_v_uint(&r, json_object_get(meta, "total_size"), "$.metadata.total_size",
+				 1, (uint64_t)INT64_MAX, &m->index_total) == 0)
+			m->has_index_total = 1;
+	} else {
+		gs_jr_error(&r, "$.metadata", "missing required key \"total_size\"");
+	}
+	map = json_object_get(root, "weight_map");
+	if (!json_is_object(map) || json_object_size(map) == 0) {
+		gs_jr_error(&r, "$.weight_map", "expected an object of tensor name -> shard file");
+	} else {
+		json_object_foreach(map, key, v) {
+			const char *s = json_string_value(v);
+			if (!s || strchr(s, '/') || strcmp(s, "..") == 0 || !S_has_suffix(s, ".safetensors")) {
+				char *p = gs_jr_path_key("$.weight_map", key);
+				gs_jr_error(&r, p, "expected a .safetensors file name in the same folder");
+				free(p);
+				continue;
+			}
+			gs_strvec_push_dup(&shards, s);
+		}
+		gs_strvec_sort_unique(&shards);
+	}
+	if (gs_diag_count(d) == before) {
+		/* Every shard present: read their headers; else the index alone. */
+		for (i = 0; i < shards.n; i++) {
+			char *p = S_join(dir, shards.v[i]);
+			struct stat st;
+			if (stat(p, &st) != 0)
+				gs_strvec_push_dup(&m->missing_shards, shards.v[i]);
+			free(p);
+		}
+		if (m->missing_shards.n == 0) {
+			for (i = 0; i < shards.n; i++) {
+				char *p = S_join(dir, shards.v[i]);
+				S_read_safetensors(p, m, &names, d);
+				gs_strvec_push_dup(&m->weight_files, shards.v[i]);
+				free(p);
+			}
+			if (gs_diag_count(d) == before) {
+				m->weights = GS_WEIGHTS_SAFETENSORS;
+				m->has_header_params = 1;
+				gs_strvec_sort(&names);
+				json_object_foreach(map, key, v) {
+					if (!bsearch(&key, names.v, names.n, sizeof(char *), gs_strcmp_ptr))
+						gs_diag_add(d, file, 0, 0, "$.weight_map",
+							    "tensor \"%s\" is not in its shard \"%s\"",
+							    key, json_string_value(v));
+				}
+				if (names.n != json_object_size(map))
+					gs_diag_add(d, file, 0, 0, "$.weight_map", "the index lists "
+						    "%zu tensors, the shards hold %zu",
+						    json_object_size(map), names.n);
+				if (m->has_index_total && m->index_total != m->weight_bytes)
+					gs_diag_add(d, file, 0, 0, "$.metadata.total_size",
+						    "total_size %llu differs from the %llu bytes "
+						    "of tensors in the shards' headers",
+						    (unsigned long long)m->index_total,
+						    (unsigned long long)m->weight_bytes);
+			}
+		} else if (m->has_index_total) {
+			m->weights = GS_WEIGHTS_INDEX;
+			m->weight_bytes = m->index_total;
+		}
+	}
+	gs_strvec_release(&shards);
+	gs_strvec_release(&names);
+	json_decref(root);
+	free(file);
+}
+
+/* ---------------------------------------------------------------- GGUF */
+
+typedef struct {
+	FILE *f;
+	const char *file;
+	uint64_t pos, size;
+	gs_diag *d;
+	int failed;
+} S_rd;
+
+static int S_rd_bytes(S_rd *r, void *out, uint64_t n, const char *what)
+{
+	if (r->failed)
+		return -1;
+	if (n > r->size - r->pos || r->pos + n > GS_MODEL_MAX_HEADER) {
+		S_err(r->d, r->file, r->pos, "%s of %llu bytes goes beyond the %s", what,
+		      (unsigned long long)n,
+		      n > r->size - r->pos ? "file" : "100 MB header limit");
+		r->failed = 1;
+		return -1;
+	}
+	if (out && fread(out, 1, (size_t)n, r->f) != n) {
+		S_err(r->d, r->file, r->pos, "cannot read %s", what);
+		r->failed = 1;
+		return -1;
+	}
+	if (!out && fseek(r->f, (long)n, SEEK_CUR) != 0) {
+		S_err(r->d, r->file, r->pos, "cannot skip %s", what);
+		r->failed = 1;
+		return -1;
+	}
+	r->pos += n;
+	return 0;
+}
+
+static uint64_t S_rd_u64(S_rd *r, const char *what)
+{
+	unsigned char b[8];
+
+	return S_rd_bytes(r, b, 8, what) ? 0 : S_le64(b);
+}
+
+static uint32_t S_rd_u32(S_rd *r, const char *what)
+{
+	unsigned char b[4];
+
+	return S_rd_bytes(r, b, 4, what) ? 0 : S_le32(b);
+}
+
+/* A GGUF string: u64 length then bytes. NULL when keep == 0 or on error. */
+static char *S_rd_str(S_rd *r, int keep, const char *what)
+{
+	uint64_t at = r->pos, n = S_rd_u64(r, what);
+	char *s;
+
+	if (r->failed)
+		return NULL;
+	if (n > r->size - r->pos) {
+		S_err(r->d, r->file, at, "%s: string of %llu bytes is longer than the rest of "
+		      "the file", what, (unsigned long long)n);
+		r->failed = 1;
+		return NULL;
+	}
+	if (!keep) {
+		S_rd_bytes(r, NULL, n, what);
+		return NULL;
+	}
+	if (n > S_MAX_NAME) {
+		S_err(r->d, r->file, at, "%s: string of %llu bytes (at most %llu kept)", what,
+		      (unsigned long long)n, (unsigned long long)S_MAX_NAME);
+		r->failed = 1;
+		return NULL;
+	}
+	s = gs_xmalloc((size_t)n + 1);
+	if (S_rd_bytes(r, s, n, what)) {
+		free(s);
+		return NULL;
+	}
+	s[n] = '\0';
+	if (strlen(s) != n) {
+		S_err(r->d, r->file, at, "%s: string holds a NUL byte", what);
+		r->failed = 1;
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Scalar GGUF value types and their sizes; 8 string, 9 array. */
+static uint64_t S_gguf_scalar_size(uint32_t type)
+{
+	static const uint64_t sizes[] = { 1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8 };
+
+	return type < sizeof(sizes) / sizeof(sizes[0]) ? sizes[type] : 0;
+}
+
+/* Geometry keys kept from the metadata: "<arch>.<suffix>". */
+static const char *const S_gguf_keys[] = {
+	"block_count", "attention.head_count", "attention.head_count_kv", "embedding_length",
+	"context_length", "attention.sliding_window", "attention.key_length",
+	"feed_forward_length", "expert_count", "expert_used_count", "vocab_size", NULL
+};
+
+typedef struct {
+	char *arch;
+	uint64_t vals[16];
+	int has[16];
+	uint64_t alignment;
+	uint64_t tokens;
+	int has_tokens;
+} S_gguf_meta;
+
+static void S_gguf_keep(S_gguf_meta *gm, const char *key, uint64_t v)
+{
+	size_t i, al;
+
+	if (!gm->arch)
+		return;
+	al = strlen(gm->arch);
+	if (strncmp(key, gm->arch, al) != 0 || key[al] != '.')
+		return;
+	for (i = 0; S_gguf_keys[i]; i++)
+		if (strcmp(key + al + 1, S_gguf_keys[i]) == 0) {
+			gm->vals[i] = v;
+			gm->has[i] = 1;
+		}
+}
+
+/* One metadata key-value. Returns -1 when the reader failed. */
+static int S_gguf_kv(S_rd *r, S_gguf_meta *gm)
+{
+	uint64_t at = r->pos;
+	char *key = S_rd_str(r, 1, "metadata key");
+	uint32_t type;
+	int rc = 0;
+
+	if (!key)
+		return -1;
+	type = S_rd_u32(r, "metadata value type");
+	if (r->failed) {
+		free(key);
+		return -1;
+	}
+	if (type == 8) {
+		int keep = strcmp(key, "general.architecture") == 0;
+		char *s = S_rd_str(r, keep, key);
+		if (keep && s) {
+			free(gm->arch);
+			gm->arch = s;
+		}
+	} else if (type == 9) {
+		uint32_t et = S_rd_u32(r, "array type");
+		uint64_t n = S_rd_u64(r, "array length"), i, es = S_gguf_scalar_size(et);
+		if (!r->failed && et != 8 && es == 0) {
+			S_err(r->d, r->file, at, "metadata \"%s\": unknown array element type %u",
+			      key, et);
+			r->failed = 1;
+		} else if (!r->failed && n > (r->size - r->pos) / (et == 8 ? 8 : es)) {
+			S_err(r->d, r->file, at, "metadata \"%s\": array of %llu elements is "
+			      "longer than the rest of the file", key, (unsigned long long)n);
+			r->failed = 1;
+		} else if (!r->failed) {
+			if (strcmp(key, "tokenizer.ggml.tokens") == 0) {
+				gm->tokens = n;
+				gm->has_tokens = 1;
+			}
+			if (et == 8)
+				for (i = 0; i < n && !r->failed; i++)
+					S_rd_str(r, 0, key);
+			else
+				S_rd_bytes(r, NULL, n * es, key);
+		}
+	} else {
+		uint64_t es = S_gguf_scalar_size(type);
+		unsigned char b[8] = { 0 };
+		if (es == 0) {
+			S_err(r->d, r->file, at, "metadata \"%s\": unknown value type %u", key, type);
+			r->failed = 1;
+		} else if (S_rd_bytes(r, b, es, key) == 0) {
+			uint64_t v = S_le64(b);
+			/* signed types: a negative value is not a size */
+			int neg = (type == 1 && (b[0] & 0x80)) || (type == 3 && (b[1] & 0x80)) ||
+				  (type == 5 && (b[3] & 0x80)) || (type == 11 && (b[7] & 0x80));
+			if (type == 6 || type == 12 || neg)
+				v = 0;
+			if (strcmp(key, "general.alignment") == 0) {
+				if (type != 4 || v == 0 || (v & (v - 1)) != 0) {
+					S_err(r->d, r->file, at, "general.alignment must be a "
+					      "uint32 power of two");
+					r->failed = 1;
+				} else {
+					gm->alignment = v;
+				}
+			} else if (v > 0) {
+				S_gguf_keep(gm, key, v);
+			}
+		}
+	}
+	rc = r->failed ? -1 : 0;
+	free(key);
+	return rc;
+}
+
+typedef struct {
+	char *name;
+	uint64_t offset, bytes, params;
+	unsigned type;
+} S_gtensor;
+
+static int S_gt_cmp(const void *a, const void *b)
+{
+	const S_gtensor *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return 0;
+}
+
+/* One tensor info: name, dims, type, offset; sizes from the ggml table. */
+static int S_gguf_tensor(S_rd *r, S_gtensor *t)
+{
+	uint64_t at = r->pos, ne = 1, ne0 = 0, block, bb, rows;
+	uint32_t nd, i;
+	const char *tname;
+
+	t->name = S_rd_str(r, 1, "tensor name");
+	nd = S_rd_u32(r, "tensor dimensions");
+	if (r->failed)
+		return -1;
+	if (nd < 1 || nd > S_GGUF_MAX_DIMS) {
+		S_err(r->d, r->file, at, "tensor \"%s\": %u dimensions (1 to %d)", t->name, nd,
+		      S_GGUF_MAX_DIMS);
+		r->failed = 1;
+		return -1;
+	}
+	for (i = 0; i < nd; i++) {
+		uint64_t v = S_rd_u64(r, "tensor dimension");
+		if (r->failed)
+			return -1;
+		if (i == 0)
+			ne0 = v;
+		if (v == 0 || gs_mul_u64(ne, v, &ne)) {
+			S_err(r->d, r->file, at, "tensor \"%s\": dimension %u is 0 or the element "
+			      "count overflows 64 bits", t->name, i);
+			r->failed = 1;
+			return -1;
+		}
+	}
+	t->type = S_rd_u32(r, "tensor type");
+	t->offset = S_rd_u64(r, "tensor offset");
+	if (r->failed)
+		return -1;
+	if (gs_ggml_type(t->type, &tname, &block, &bb)) {
+		S_err(r->d, r->file, at, "tensor \"%s\": unknown ggml type %u", t->name, t->type);
+		r->failed = 1;
+		return -1;
+	}
+	if (ne0 % block != 0) {
+		S_err(r->d, r->file, at, "tensor \"%s\": first dimension %llu is not a multiple "
+		      "of the %s block of %llu values", t->name, (unsigned long long)ne0, tname,
+		      (unsigned long long)block);
+		r->failed = 1;
+		return -1;
+	}
+	rows = ne / ne0;
+	if (gs_mul_u64(ne0 / block, bb, &t->bytes) || gs_mul_u64(t->bytes, rows, &t->bytes)) {
+		S_err(r->d, r->file, at, "tensor \"%s\": size overflows 64 bits", t->name);
+		r->failed = 1;
+		return -1;
+	}
+	t->params = ne;
+	return 0;
+}
+
+static void S_gguf_geometry(gs_model *m, const S_gguf_meta *gm, const char *shown)
+{
+	uint64_t *dst[] = { &m->layers, &m->attention_heads, &m->kv_heads, &m->hidden,
+			    &m->context, &m->sliding_window, &m->head_dim, &m->intermediate,
+			    &m->experts, &m->experts_active, &m->vocab };
+	int *hdst[] = { &m->has_layers, &m->has_attention_heads, &m->has_kv_heads,
+			&m->has_hidden, &m->has_context, &m->has_sliding_window,
+			&m->head_dim_explicit, &m->has_intermediate, &m->has_experts,
+			NULL, &m->has_vocab };
+	size_t i;
+
+	if (!gm->arch) {
+		gs_strvec_push_dup(&m->missing_keys, "general.architecture");
+		return;
+	}
+	m->architecture = gs_xstrdup(gm->arch);
+	m->geometry_file = gs_xstrdup(shown);
+	for (i = 0; S_gguf_keys[i]; i++) {
+		char *k = gs_xasprintf("%s.%s", gm->arch, S_gguf_keys[i]);
+		if (gm->has[i] && gm->vals[i] <= S_MAX_DIM) {
+			*dst[i] = gm->vals[i];
+			if (hdst[i])
+				*hdst[i] = 1;
+			gs_strvec_push(&m->found_keys, k);
+		} else if (i <= 4) {
+			/* the geometry the sizing needs; the others are optional */
+			gs_strvec_push(&m->missing_keys, k);
+		} else {
+			free(k);
+		}
+	}
+	if (!m->has_vocab && gm->has_tokens && gm->tokens <= S_MAX_DIM) {
+		m->vocab = gm->tokens;
+		m->has_vocab = 1;
+	}
+	m->has_head_dim = m->head_dim_explicit;
+	if (!m->has_head_dim && m->has_hidden && m->has_attention_heads &&
+	    m->hidden % m->attention_heads == 0) {
+		m->head_dim = m->hidden / m->attention_heads;
+		m->has_head_dim = 1;
+	}
+	if (m->has_sliding_window)
+		m->sliding_pattern = "as the architecture applies it";
+	if (m->has_experts && !(gm->has[9] && gm->vals[9] <= S_MAX_DIM))
+		m->has_experts = 0;
+	m->tied = -1;
+}
+
+static void S_read_gguf(const char *file, const char *shown, gs_model *m, gs_diag *d)
+{
+	S_rd r;
+	unsigned char magic[4];
+	uint64_t nt, nkv, i, data_start, end = 0;
+	S_gguf_meta gm;
+	S_gtensor *ts = NULL;
+	size_t before = gs_diag_count(d);
+
+	memset(&r, 0, sizeof(r));
+	memset(&gm, 0, sizeof(gm));
+	gm.alignment = 32;
+	r.file = file;
+	r.d = d;
+	r.f = fopen(file, "rb");
+	if (!r.f) {
+		gs_diag_add(d, file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		return;
+	}
+	if (S_file_size(r.f, &r.size)) {
+		gs_diag_add(d, file, 0, 0, NULL, "not a regular file");
+		fclose(r.f);
+		return;
+	}
+	if (S_rd_bytes(&r, magic, 4, "magic") || memcmp(magic, "GGUF", 4) != 0) {
+		if (!r.failed)
+			S_err(d, file, 0, "not a GGUF file (magic is not \"GGUF\")");
+		fclose(r.f);
+		return;
+	}
+	m->gguf_version = S_rd_u32(&r, "version");
+	if (!r.failed && m->gguf_version != 2 && m->gguf_version != 3) {
+		S_err(d, file, 4, "GGUF version %u (this gpusheet reads 2 and 3)", m->gguf_version);
+		r.failed = 1;
+	}
+	nt = S_rd_u64(&r, "tensor count");
+	nkv = S_rd_u64(&r, "metadata count");
+	/* Bound every count before allocating: a tensor info takes at least 32
+	 * bytes (name length, one dimension, type, offset), a key-value 13. */
+	if (!r.failed && (nt > GS_MODEL_MAX_COUNT || nt > (r.size - r.pos) / 32)) {
+		S_err(d, file, 8, "tensor count %llu is more than the file can hold (at most "
+		      "%llu)", (unsigned long long)nt, (unsigned long long)GS_MODEL_MAX_COUNT);
+		r.failed = 1;
+	}
+	if (!r.failed && (nkv > GS_MODEL_MAX_COUNT || nkv > (r.size - r.pos) / 13)) {
+		S_err(d, file, 16, "metadata count %llu is more than the file can hold (at most "
+		      "%llu)", (unsigned long long)nkv, (unsigned long long)GS_MODEL_MAX_COUNT);
+		r.failed = 1;
+	}
+	for (i = 0; !r.failed && i < nkv; i++)
+		S_gguf_kv(&r, &gm);
+	if (!r.failed)
+		ts = gs_xcalloc((size_t)nt, sizeof(*ts));
+	for (i = 0; !r.failed && i < nt; i++)
+		S_gguf_tensor(&r, &ts[i]);
+	m->gguf_alignment = gm.alignment;
+	if (!r.failed) {
+		data_start = (r.pos + gm.alignment - 1) / gm.alignment * gm.alignment;
+		if (data_start > r.size) {
+			S_err(d, file, r.pos, "the data region starts beyond the file");
+			r.failed = 1;
+		}
+	}
+	if (!r.failed) {
+		qsort(ts, (size_t)nt, sizeof(*ts), S_gt_cmp);
+		for (i = 0; i < nt && gs_diag_count(d) == before; i++) {
+			if (ts[i].offset % gm.alignment != 0)
+				S_err(d, file, data_start + ts[i].offset, "tensor \"%s\": offset "
+				      "%llu is not a multiple of the alignment %llu", ts[i].name,
+				      (unsigned long long)ts[i].offset,
+				      (unsigned long long)gm.alignment);
+			else if (i > 0 && ts[i].offset < end)
+				S_err(d, file, data_start + ts[i].offset, "tensor \"%s\" at offset "
+				      "%llu overlaps \"%s\" (which ends at %llu)", ts[i].name,
+				      (unsigned long long)ts[i].offset, ts[i - 1].name,
+				      (unsigned long long)end);
+			else if (ts[i].offset > r.size - data_start ||
+				 ts[i].bytes > r.size - data_start - ts[i].offset)
+				S_err(d, file, data_start + ts[i].offset, "tensor \"%s\": %llu bytes "
+				      "at offset %llu go beyond the file", ts[i].name,
+				      (unsigned long long)ts[i].bytes, (unsigned long long)ts[i].offset);
+			else
+				end = ts[i].offset + ts[i].bytes;
+		}
+	}
+	if (!r.failed && gs_diag_count(d) == before) {
+		/* per-type rows in ggml type order */
+		size_t k;
+		for (k = 0; k < S_NGGML; k++)
+			for (i = 0; i < nt; i++)
+				if (ts[i].type == S_ggml[k].type) {
+					if (S_dtype_add(m, S_ggml[k].name, S_ggml[k].block,
+							S_ggml[k].bytes, ts[i].params, ts[i].bytes)) {
+						S_err(d, file, 8, "the totals overflow 64 bits");
+						break;
+					}
+					S_note_buffer(m, ts[i].name, ts[i].params);
+				}
+		m->weights = GS_WEIGHTS_GGUF;
+		m->has_header_params = 1;
+		gs_strvec_push_dup(&m->weight_files, shown);
+		if (!m->geometry_file)
+			S_gguf_geometry(m, &gm, shown);
+	}
+	for (i = 0; ts && i < nt; i++)
+		free(ts[i].name);
+	free(ts);
+	free(gm.arch);
+	fclose(r.f);
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static int S_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int S_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/* Sorted lists of the folder's *.safetensors and *.gguf files. */
+static int S_scan(const char *dir, gs_strvec *st, gs_strvec *gg, gs_diag *d)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+
+	if (!dp) {
+		gs_diag_add(d, dir, 0, 0, NULL, "cannot open folder: %s", strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(dp)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (S_has_suffix(e->d_name, ".safetensors"))
+			gs_strvec_push_dup(st, e->d_name);
+		else if (S_has_suffix(e->d_name, ".gguf"))
+			gs_strvec_push_dup(gg, e->d_name);
+	}
+	closedir(dp);
+	gs_strvec_sort(st);
+	gs_strvec_sort(gg);
+	return 0;
+}
+
+static void S_read_dir(const char *dir, gs_model *m, gs_diag *d)
+{
+	gs_strvec st = GS_STRVEC_INIT, gg = GS_STRVEC_INIT;
+	char *p;
+	size_t i, before = gs_diag_count(d);
+
+	if (S_scan(dir, &st, &gg, d))
+		return;
+	p = S_join(dir, "config.json");
+	if (S_exists(p))
+		S_read_config(p, "config.json", m, d);
+	free(p);
+	p = S_join(dir, "model.safetensors.index.json");
+	if (gg.n > 0 && (st.n > 0 || S_exists(p))) {
+		gs_diag_add(d, dir, 0, 0, NULL, "the folder holds both safetensors and GGUF "
+			    "files: name the file to read");
+	} else if (gg.n > 1) {
+		gs_diag_add(d, dir, 0, 0, NULL, "the folder holds %zu GGUF files: name the one "
+			    "to read", gg.n);
+	} else if (gg.n == 1) {
+		char *g = S_join(dir, gg.v[0]);
+		S_read_gguf(g, gg.v[0], m, d);
+		free(g);
+	} else if (S_exists(p)) {
+		S_read_index(dir, "model.safetensors.index.json", m, d);
+	} else if (st.n > 0) {
+		for (i = 0; i < st.n; i++) {
+			char *f = S_join(dir, st.v[i]);
+			S_read_safetensors(f, m, NULL, d);
+			gs_strvec_push_dup(&m->weight_files, st.v[i]);
+			free(f);
+		}
+		if (gs_diag_count(d) == before) {
+			m->weights = GS_WEIGHTS_SAFETENSORS;
+			m->has_header_params = 1;
+		}
+	}
+	free(p);
+	if (gs_diag_count(d) == before && !m->config_file && m->weights == GS_WEIGHTS_NONE)
+		gs_diag_add(d, dir, 0, 0, NULL, "no config.json, safetensors index, "
+			    "*.safetensors or *.gguf file in the folder");
+	gs_strvec_release(&st);
+	gs_strvec_release(&gg);
+}
+
+int gs_model_read(const char *path, gs_model *m, gs_diag *d)
+{
+	size_t before = gs_diag_count(d);
+
+	memset(m, 0, sizeof(*m));
+	m->tied = -1;
+	m->path = gs_xstrdup(path);
+	if (S_is_dir(path)) {
+		S_read_dir(path, m, d);
+	} else if (!S_exists(path)) {
+		gs_diag_add(d, path, 0, 0, NULL, "no such file or folder");
+	} else if (S_has_suffix(path, ".gguf")) {
+		S_read_gguf(path, S_base(path), m, d);
+	} else if (S_has_suffix(path, ".safetensors")) {
+		if (S_read_safetensors(path, m, NULL, d) == 0) {
+			gs_strvec_push_dup(&m->weight_files, S_base(path));
+			m->weights = GS_WEIGHTS_SAFETENSORS;
+			m->has_header_params = 1;
+		}
+	} else if (S_has_suffix(path, ".index.json")) {
+		char *dir = gs_xstrdup(path);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			slash[1] = '\0';
+		else
+			dir[0] = '\0';
+		S_read_index(dir, S_base(path), m, d);
+		free(dir);
+	} else if (S_has_suffix(path, ".json")) {
+		S_read_config(path, S_base(path), m, d);
+	} else {
+		gs_diag_add(d, path, 0, 0, NULL, "expected a folder, a config.json, a "
+			    "*.safetensors.index.json, a *.safetensors or a *.gguf file");
+	}
+	if (gs_diag_count(d) != before) {
+		gs_model_release(m);
+		return -1;
+	}
+	return 0;
+}
+
+void gs_model_release(gs_model *m)
+{
+	if (!m)
+		return;
+	free(m->path);
+	free(m->config_file);
+	free(m->index_file);
+	gs_strvec_release(&m->weight_files);
+	gs_strvec_release(&m->missing_shards);
+	free(m->architecture);
+	free(m->model_type);
+	free(m->geometry_file);
+	free(m->torch_dtype);
+	gs_strvec_release(&m->found_keys);
+	gs_strvec_release(&m->missing_keys);
+	free(m->dtypes);
+	gs_strvec_release(&m->buffers);
+	memset(m, 0, sizeof(*m));
+}
+
+const gs_model_dtype *gs_model_main_dtype(const gs_model *m)
+{
+	const gs_model_dtype *best = NULL;
+	size_t i;
+
+	for (i = 0; i < m->ndtypes; i++)
+		if (!best || m->dtypes[i].bytes > best->bytes)
+			best = &m->dtypes[i];
+	return best;
+}
+
+int gs_model_params(const gs_model *m, uint64_t *out)
+{
+	if (m->has_header_params) {
+		*out = m->header_params;
+		return 0;
+	}
+	if (m->has_config_params) {
+		*out = m->config_params;
+		return 0;
+	}
+	return -1;
+}

@@ -1,0 +1,145 @@
+/*
+ * model: a model's geometry and exact weight bytes, read from its own files.
+ *
+ * Reads a local folder or file, never a download:
+ *  - config.json (Hugging Face): the geometry of the covered architectures
+ *    (Llama, Mistral, Qwen2, Phi-3, Gemma-2, Mixtral, GPT-NeoX) and the
+ *    parameter count that geometry implies;
+ *  - model.safetensors.index.json: metadata.total_size and the shards;
+ *  - the headers of *.safetensors files: the 8-byte little-endian length,
+ *    then the JSON header (dtype, shape, data_offsets of each tensor);
+ *  - the header of one *.gguf file (version 2 or 3): metadata key-values
+ *    and tensor infos, sized with the ggml type table.
+ *
+ * Invariants:
+ *  - tensor data is never read: only the header region of each file, and
+ *    the file's size (fstat) to check every offset against it;
+ *  - nothing is allocated from a count read in a file before that count is
+ *    bounded by the bytes left in the file (and by the caps below);
+ *  - a hostile or malformed file is refused with the file name and the
+ *    byte offset where the problem lies ("at byte N: ...");
+ *  - every figure says where it comes from (gs_model_source); a value no
+ *    file states is missing (has_* == 0), never 0 and never guessed: for an
+ *    architecture outside the covered list, found_keys / missing_keys say
+ *    which geometry keys were present;
+ *  - totals are exact integers with overflow checks; per-dtype rows are
+ *    kept in the order of the dtype table (safetensors) or the ggml type
+ *    number (GGUF), so that output is deterministic.
+ */
+#ifndef GS_MODEL_H
+#define GS_MODEL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "diag.h"
+#include "util.h"
+
+/* A safetensors header longer than this is refused (as the reference
+ * implementation does); the same cap bounds a GGUF header region and
+ * config / index JSON files. */
+#define GS_MODEL_MAX_HEADER UINT64_C(100000000)
+/* GGUF: more tensors or metadata entries than this is refused. */
+#define GS_MODEL_MAX_COUNT UINT64_C(1000000)
+
+typedef enum {
+	GS_ARCH_UNKNOWN = 0,
+	GS_ARCH_LLAMA,
+	GS_ARCH_MISTRAL,
+	GS_ARCH_QWEN2,
+	GS_ARCH_PHI3,
+	GS_ARCH_GEMMA2,
+	GS_ARCH_MIXTRAL,
+	GS_ARCH_GPTNEOX
+} gs_arch;
+
+typedef enum {
+	GS_WEIGHTS_NONE = 0,      /* no weight file found: weight bytes missing */
+	GS_WEIGHTS_INDEX,         /* only the index: metadata.total_size */
+	GS_WEIGHTS_SAFETENSORS,   /* every shard's header read */
+	GS_WEIGHTS_GGUF
+} gs_weights_kind;
+
+/* One row of the per-dtype (or per ggml type) totals. */
+typedef struct {
+	const char *name;         /* "BF16", "Q4_K", ...: static storage */
+	uint64_t tensors;
+	uint64_t params;          /* values: sum of shape products */
+	uint64_t bytes;
+	uint64_t block;           /* values per block (1 for plain types) */
+	uint64_t block_bytes;     /* bytes per block */
+} gs_model_dtype;
+
+typedef struct {
+	char *path;               /* as given */
+	char *config_file;        /* file names as shown (relative to path), or NULL */
+	char *index_file;
+	gs_strvec weight_files;   /* safetensors shards or the GGUF file read */
+	gs_strvec missing_shards; /* listed in the index, not present */
+
+	/* geometry */
+	char *architecture;       /* architectures[0] / general.architecture */
+	char *model_type;         /* config model_type, or NULL */
+	gs_arch arch;
+	char *geometry_file;      /* where the geometry was read, or NULL */
+	uint64_t layers, attention_heads, kv_heads, head_dim, hidden, vocab,
+		 intermediate, context;
+	int has_layers, has_attention_heads, has_kv_heads, has_head_dim, has_hidden,
+	    has_vocab, has_intermediate, has_context;
+	int head_dim_explicit;    /* 1: a head_dim key; 0: hidden / heads */
+	uint64_t sliding_window;
+	int has_sliding_window;
+	const char *sliding_pattern; /* "every layer", "every other layer", ... or NULL */
+	uint64_t experts, experts_active;
+	int has_experts;
+	int tied;                 /* -1 unknown, 0 no, 1 yes */
+	int tied_default;         /* 1: not in the file, the architecture's default */
+	char *torch_dtype;        /* or NULL */
+	unsigned torch_dtype_bits;/* 0 unknown */
+	uint64_t config_params;   /* calculated from the geometry */
+	int has_config_params;
+	gs_strvec found_keys;     /* geometry keys found (unknown architecture) */
+	gs_strvec missing_keys;   /* geometry keys missing */
+
+	/* weights */
+	gs_weights_kind weights;
+	uint64_t weight_bytes;    /* exact, when weights != NONE */
+	uint64_t header_params;   /* sum of shape products, SAFETENSORS/GGUF */
+	int has_header_params;
+	uint64_t index_total;     /* index metadata.total_size */
+	int has_index_total;
+	uint64_t ntensors;
+	gs_model_dtype *dtypes;
+	size_t ndtypes;
+	gs_strvec buffers;        /* tensors named like buffers (inv_freq, masks) */
+	uint64_t buffer_params;
+	unsigned gguf_version;    /* 0 when not GGUF */
+	uint64_t gguf_alignment;
+} gs_model;
+
+/*
+ * Reads PATH (a folder, a config.json, an index, a .safetensors or a .gguf).
+ * Returns 0, or -1 with every error in d (m is released then).
+ */
+int gs_model_read(const char *path, gs_model *m, gs_diag *d);
+void gs_model_release(gs_model *m);
+
+/* "llama", ... or "unknown". */
+const char *gs_arch_id(gs_arch a);
+/* The parameter count the geometry implies; 0 when it cannot be computed. */
+int gs_model_geometry_params(const gs_model *m, uint64_t *out);
+/*
+ * ggml type table: name, values per block and bytes per block of a type
+ * number; -1 for a number that is not (or no longer) a type.
+ */
+int gs_ggml_type(unsigned type, const char **name, uint64_t *block, uint64_t *block_bytes);
+/* safetensors dtype: bits per value (8..64), or 0 when unknown. */
+unsigned gs_safetensors_dtype_bits(const char *dtype);
+/*
+ * The dtype holding the most bytes (the storage format a workload shows),
+ * or NULL without per-dtype totals.
+ */
+const gs_model_dtype *gs_model_main_dtype(const gs_model *m);
+/* Parameters to show: from the headers when read, else from the geometry. */
+int gs_model_params(const gs_model *m, uint64_t *out);
+
+#endif
