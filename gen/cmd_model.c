@@ -11,6 +11,7 @@
 #include "quantity.h"
 #include "sizing.h"
 #include "strings.h"
+#include "util.h"
 
 static int S_usage(const char *msg)
 {
@@ -55,6 +56,8 @@ static json_t *S_model_json(const gs_model *m)
 	json_object_set_new(g, "vocabulary", S_opt_uint(m->has_vocab, m->vocab));
 	json_object_set_new(g, "context_length", S_opt_uint(m->has_context, m->context));
 	json_object_set_new(g, "sliding_window", S_opt_uint(m->has_sliding_window, m->sliding_window));
+	json_object_set_new(g, "sliding_pattern", m->sliding_pattern
+			    ? json_string(m->sliding_pattern) : json_null());
 	json_object_set_new(g, "experts", S_opt_uint(m->has_experts, m->experts));
 	json_object_set_new(g, "experts_active", S_opt_uint(m->has_experts, m->experts_active));
 	json_object_set_new(g, "tied_embeddings", m->tied < 0 ? json_null() : json_boolean(m->tied));
@@ -155,11 +158,15 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 	S_line(t, "model.intermediate", m->has_intermediate, m->intermediate);
 	S_line(t, "model.vocab", m->has_vocab, m->vocab);
 	S_line(t, "model.context", m->has_context, m->context);
-	if (m->has_sliding_window)
+	if (m->has_sliding_window) {
+		char *k = gs_xasprintf("model.pattern.%s", m->sliding_pattern);
 		printf("  %s: %s (%s)\n", gs_tr(t, "model.sliding_window"),
-		       gs_fmt_int(a, m->sliding_window, t->lang), m->sliding_pattern);
+		       gs_fmt_int(a, m->sliding_window, t->lang), gs_tr(t, k));
+		free(k);
+	}
 	else
-		printf("  %s: %s\n", gs_tr(t, "model.sliding_window"), gs_tr(t, "model.none"));
+		printf("  %s: %s\n", gs_tr(t, "model.sliding_window"),
+		       gs_tr(t, m->arch != GS_ARCH_UNKNOWN ? "model.none" : "model.missing"));
 	if (m->has_experts)
 		printf("  %s: %s, %s %s\n", gs_tr(t, "model.experts"),
 		       gs_fmt_int(a, m->experts, t->lang), gs_fmt_int(b, m->experts_active, t->lang),
@@ -206,11 +213,17 @@ static void S_compare(const gs_strings *t, const gs_model *m)
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 
 	if (m->weights == GS_WEIGHTS_GGUF && m->header_params > 0) {
-		unsigned __int128 x = (unsigned __int128)m->weight_bytes * 8;
-		printf("\n%s: %s (%s)\n", gs_tr(t, "model.effective_bits"),
-		       gs_fmt_fixed2(a, (uint64_t)(x * 100 / m->header_params), 100, t->lang),
-		       gs_tr(t, "model.effective_bits_how"));
-		if (main && main->block > 1)
+		size_t i;
+		int blocks = 0;
+		uint64_t bits8;
+		/* bytes x 8 / parameters, two decimals rounded half up */
+		if (gs_mul_u64(m->weight_bytes, 8, &bits8) == 0)
+			printf("\n%s: %s (%s)\n", gs_tr(t, "model.effective_bits"),
+			       gs_fmt_fixed2(a, bits8, m->header_params, t->lang),
+			       gs_tr(t, "model.effective_bits_how"));
+		for (i = 0; i < m->ndtypes; i++)
+			blocks |= m->dtypes[i].block > 1;
+		if (blocks)
 			printf("%s\n", gs_tr(t, "model.gguf_not_theoretical"));
 		return;
 	}
@@ -257,10 +270,10 @@ static void S_weights(const gs_strings *t, const gs_model *m)
 
 	printf("\n");
 	if (m->has_header_params)
-		printf("%s (%s %s): %s\n", gs_tr(t, "model.parameters"), gs_tr(t, "prov.calculated"),
+		printf("%s (%s, %s): %s\n", gs_tr(t, "model.parameters"), gs_tr(t, "prov.calculated"),
 		       gs_tr(t, "model.from_headers"), gs_fmt_int(a, m->header_params, t->lang));
 	else if (gs_model_params(m, &p) == 0)
-		printf("%s (%s %s %s): %s\n", gs_tr(t, "model.parameters"),
+		printf("%s (%s, %s %s): %s\n", gs_tr(t, "model.parameters"),
 		       gs_tr(t, "prov.calculated"), gs_tr(t, "model.from_geometry"),
 		       m->geometry_file, gs_fmt_int(a, p, t->lang));
 	else

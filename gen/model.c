@@ -349,9 +349,9 @@ static void S_read_config(const char *file, const char *shown, gs_model *m, gs_d
 	if (has_window && use_window && m->arch != GS_ARCH_GPTNEOX) {
 		m->sliding_window = window;
 		m->has_sliding_window = 1;
-		m->sliding_pattern = m->arch == GS_ARCH_GEMMA2 ? "every other layer"
-				   : m->arch == GS_ARCH_QWEN2 ? "layers from max_window_layers"
-				   : "every layer";
+		m->sliding_pattern = m->arch == GS_ARCH_GEMMA2 ? "every_other_layer"
+				   : m->arch == GS_ARCH_QWEN2 ? "max_window_layers"
+				   : "every_layer";
 	}
 	v = json_object_get(root, "tie_word_embeddings");
 	if (json_is_boolean(v)) {
@@ -1080,7 +1080,7 @@ static void S_gguf_geometry(gs_model *m, const S_gguf_meta *gm, const char *show
 		m->has_head_dim = 1;
 	}
 	if (m->has_sliding_window)
-		m->sliding_pattern = "as the architecture applies it";
+		m->sliding_pattern = "architecture";
 	if (m->has_experts && !(gm->has[9] && gm->vals[9] <= S_MAX_DIM))
 		m->has_experts = 0;
 	m->tied = -1;

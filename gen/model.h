@@ -88,7 +88,8 @@ typedef struct {
 	int head_dim_explicit;    /* 1: a head_dim key; 0: hidden / heads */
 	uint64_t sliding_window;
 	int has_sliding_window;
-	const char *sliding_pattern; /* "every layer", "every other layer", ... or NULL */
+	const char *sliding_pattern; /* "every_layer", "every_other_layer",
+				      * "max_window_layers", "architecture", or NULL */
 	uint64_t experts, experts_active;
 	int has_experts;
 	int tied;                 /* -1 unknown, 0 no, 1 yes */
