@@ -438,6 +438,24 @@ static void S_summary_card(S_ctx *c)
 	}
 }
 
+/* Where the model's figures were read ("model": {"from": ...}), if anywhere. */
+static void S_model_source_row(S_ctx *c, cmark_node *tb)
+{
+	const gs_workload *w = c->in->w;
+	cmark_node *r, *cell;
+
+	if (!w->model_from)
+		return;
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("id.model_files"));
+	cell = gs_doc_cell(r);
+	if (w->geometry_source)
+		gs_doc_textf(cell, "%s: %s", TR("id.geometry_from"), w->geometry_source);
+	if (w->weights_source)
+		gs_doc_textf(cell, "%s%s: %s", w->geometry_source ? "; " : "",
+			     TR("id.weights_from"), w->weights_source);
+}
+
 static void S_identity(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
@@ -470,6 +488,7 @@ static void S_identity(S_ctx *c)
 		}
 	}
 	ROW(TR("id.compute"), w->compute_format);
+	S_model_source_row(c, tb);
 	if (w->has_kv_geometry) {
 		char *g = gs_xasprintf("%llu / %llu / %llu / %llu", (unsigned long long)w->layers,
 				   (unsigned long long)w->attention_heads,
@@ -624,6 +643,19 @@ static void S_dominant(S_ctx *c)
 	free(words);
 }
 
+/* The weights row's label: parameters x bits, or the checkpoint files read. */
+static char *S_weights_label(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	char a[GS_FMT_MAX];
+
+	if (w->has_weights_bytes)
+		return gs_xasprintf("%s (%s: %s)", TR("size.weights"), TR("size.weights_read"),
+				    w->weights_source);
+	return gs_xasprintf("%s (%s x %u / 8)", TR("size.weights"),
+			    gs_fmt_int(a, w->parameters, c->lang), w->storage_bits);
+}
+
 static void S_sizing(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
@@ -643,8 +675,7 @@ static void S_sizing(S_ctx *c)
 	gs_doc_text(p, TR("sizing.intro"));
 	tb = gs_doc_table(c->doc, c->root, TR("cap.sizing"), 5, h);
 	r = gs_doc_row(tb);
-	S_cell_owned(r, gs_xasprintf("%s (%s x %u / 8)", TR("size.weights"),
-				 gs_fmt_int(a, w->parameters, c->lang), w->storage_bits));
+	S_cell_owned(r, S_weights_label(c));
 	S_size_cells(c, r, s->weights);
 	for (i = 0; i < w->nreserve; i++) {
 		r = gs_doc_row(tb);

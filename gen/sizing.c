@@ -80,10 +80,16 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 	uint64_t v;
 
 	memset(s, 0, sizeof(*s));
-	if (gs_weights_bytes(w->parameters, w->storage_bits, &v))
-		return S_fail(err, errlen, "weights (parameters x bits / 8)");
-	s->weights = gs_qty_make(v, GS_PROV_CALCULATED);
-	s->theoretical = gs_bits_theoretical(w->storage_bits);
+	if (w->has_weights_bytes) {
+		/* exact bytes of the checkpoint's declared shapes: real, not theoretical */
+		s->weights = gs_qty_make(w->weights_bytes, GS_PROV_CALCULATED);
+		s->theoretical = 0;
+	} else {
+		if (gs_weights_bytes(w->parameters, w->storage_bits, &v))
+			return S_fail(err, errlen, "weights (parameters x bits / 8)");
+		s->weights = gs_qty_make(v, GS_PROV_CALCULATED);
+		s->theoretical = gs_bits_theoretical(w->storage_bits);
+	}
 
 	if (S_sum_items(w->reserve, w->nreserve, &v))
 		return S_fail(err, errlen, "the reserve");

@@ -5,6 +5,9 @@
  *  - every function works on integers and reports overflow (-1) instead of
  *    wrapping; nothing is rounded except weights of a bit count that does
  *    not fill whole bytes, which round up to the next byte;
+ *  - a workload whose weights were read from the checkpoint's headers
+ *    (has_weights_bytes) is sized with those exact bytes, not parameters x
+ *    bits, and is never "theoretical";
  *  - nothing is multiplied by a hidden factor: training memory is the sum
  *    of the declared components, nothing else;
  *  - provenance: weights and KV cache are calculated; reserve items and
@@ -46,7 +49,7 @@ int gs_format_table(uint64_t parameters, uint64_t reserve, const unsigned *bits,
 		    size_t nbits, gs_format_row *rows);
 
 typedef struct {
-	gs_qty weights;          /* calculated */
+	gs_qty weights;          /* calculated: parameters x bits, or the checkpoint's bytes */
 	int theoretical;         /* storage bits not a whole number of bytes */
 	gs_qty reserve;          /* sum of the itemized reserve; assumed */
 	gs_qty envelope;         /* weights + reserve: the seeds' envelope */

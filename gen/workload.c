@@ -3,6 +3,7 @@
 #include "jsonread.h"
 #include "util.h"
 #include "quantity.h"
+#include "model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,9 @@ void gs_workload_release(gs_workload *w)
 	free(w->title);
 	free(w->model_name);
 	free(w->model_revision);
+	free(w->model_from);
+	free(w->geometry_source);
+	free(w->weights_source);
 	free(w->storage_format);
 	free(w->compute_format);
 	free(w->reference_format);
@@ -377,41 +381,161 @@ static void S_read_items(gs_jr *r, json_t *arr, const char *path,
 	*nout = n;
 }
 
-static void S_read_model(gs_jr *r, gs_workload *w, json_t *root)
+static size_t S_dir_len(const char *path);
+static int S_check_relative(const char *f);
+
+/*
+ * "model.from": reads the model's files (gen/model.h) from a folder or file
+ * relative to the sheet. Their errors go to the same diagnostics; 1 when
+ * the model was read.
+ */
+static int S_read_model_from(gs_jr *r, gs_workload *w, json_t *m, const char *mp, gs_model *mf)
+{
+	char *fp, *path;
+	size_t dl;
+	int ok;
+
+	if (gs_jr_string(r, m, mp, "from", GS_JR_OPTIONAL, &w->model_from) != 1)
+		return 0;
+	fp = gs_jr_path_key(mp, "from");
+	if (!S_check_relative(w->model_from)) {
+		gs_jr_error(r, fp, "expected a path relative to the sheet's folder, without "
+			    "\"..\", found \"%s\"", w->model_from);
+		free(fp);
+		return 0;
+	}
+	dl = S_dir_len(w->path);
+	path = gs_xasprintf("%.*s%s", (int)dl, w->path, w->model_from);
+	ok = gs_model_read(path, mf, r->diag) == 0;
+	if (!ok)
+		gs_jr_error(r, fp, "cannot read the model from \"%s\" (errors above)", path);
+	free(path);
+	free(fp);
+	return ok;
+}
+
+/* A value stated by hand must agree with the files; absent, the files fill it. */
+static void S_from_value(gs_jr *r, const char *mp, const char *key, int stated,
+			 uint64_t *value, int file_has, uint64_t file_value, const char *source)
+{
+	if (!file_has)
+		return;
+	if (stated && *value != file_value) {
+		char *kp = gs_jr_path_key(mp, key);
+		gs_jr_error(r, kp, "%s is %llu here but %llu in %s: remove it or make them agree",
+			    key, (unsigned long long)*value, (unsigned long long)file_value, source);
+		free(kp);
+		return;
+	}
+	*value = file_value;
+}
+
+static char *S_join_files(const char *from, const gs_strvec *files)
+{
+	char *out = gs_xstrdup(""), *n;
+	size_t i;
+
+	for (i = 0; i < files->n; i++) {
+		n = gs_xasprintf("%s%s%s/%s", out, i ? ", " : "", from, files->v[i]);
+		free(out);
+		out = n;
+	}
+	return out;
+}
+
+static void S_fill_from_model(gs_jr *r, gs_workload *w, json_t *m, const char *mp,
+			      const gs_model *mf, const int *stated)
+{
+	uint64_t params;
+	char *src = mf->geometry_file ? gs_xasprintf("%s/%s", w->model_from, mf->geometry_file)
+				      : NULL;
+	char *wsrc = NULL;
+
+	if (mf->weights == GS_WEIGHTS_INDEX)
+		wsrc = gs_xasprintf("%s/%s (metadata.total_size)", w->model_from, mf->index_file);
+	else if (mf->weights != GS_WEIGHTS_NONE)
+		wsrc = S_join_files(w->model_from, &mf->weight_files);
+	if (!w->model_name)
+		w->model_name = gs_xstrdup(mf->architecture ? mf->architecture : w->model_from);
+	if (gs_model_params(mf, &params) == 0)
+		S_from_value(r, mp, "parameters", json_object_get(m, "parameters") != NULL,
+			     &w->parameters, 1, params, mf->has_header_params ? wsrc : src);
+	else if (!json_object_get(m, "parameters"))
+		gs_jr_error(r, mp, "the model files give no parameter count: state "
+			    "\"parameters\"");
+	if (src) {
+		S_from_value(r, mp, "layers", stated[0], &w->layers, mf->has_layers, mf->layers, src);
+		S_from_value(r, mp, "attention_heads", stated[1], &w->attention_heads,
+			     mf->has_attention_heads, mf->attention_heads, src);
+		S_from_value(r, mp, "kv_heads", stated[2], &w->kv_heads, mf->has_kv_heads,
+			     mf->kv_heads, src);
+		S_from_value(r, mp, "head_dim", stated[3], &w->head_dim, mf->has_head_dim,
+			     mf->head_dim, src);
+		/* one window for every layer only; a per-layer pattern is not one window */
+		if (mf->has_sliding_window && mf->sliding_pattern &&
+		    strcmp(mf->sliding_pattern, "every_layer") == 0) {
+			S_from_value(r, mp, "sliding_window", w->has_sliding_window,
+				     &w->sliding_window, 1, mf->sliding_window, src);
+			w->has_sliding_window = 1;
+		}
+		w->has_kv_geometry = (stated[0] || mf->has_layers) &&
+				     (stated[1] || mf->has_attention_heads) &&
+				     (stated[2] || mf->has_kv_heads) && (stated[3] || mf->has_head_dim);
+		w->geometry_source = src;
+		src = NULL;
+	}
+	if (mf->weights != GS_WEIGHTS_NONE) {
+		w->weights_bytes = mf->weight_bytes;
+		w->has_weights_bytes = 1;
+		w->weights_source = wsrc;
+		wsrc = NULL;
+	}
+	free(src);
+	free(wsrc);
+}
+
+static void S_read_model(gs_jr *r, gs_workload *w, json_t *root, gs_model *mf, int *have)
 {
 	static const char *allowed[] = {
-		"name", "revision", "parameters", "layers", "attention_heads",
+		"name", "revision", "from", "parameters", "layers", "attention_heads",
 		"kv_heads", "head_dim", "sliding_window", NULL
 	};
 	static const char *geo[] = { "layers", "attention_heads", "kv_heads", "head_dim" };
 	uint64_t *geov[4];
-	int have[4], count = 0, i;
+	int have_geo[4], count = 0, i, from;
 	json_t *m;
 	char *mp;
 
 	if (gs_jr_object(r, root, "$", "model", GS_JR_REQUIRED, allowed, &m, &mp) != 1)
 		return;
-	gs_jr_string(r, m, mp, "name", GS_JR_REQUIRED, &w->model_name);
+	from = json_object_get(m, "from") != NULL;
+	*have = S_read_model_from(r, w, m, mp, mf);
+	gs_jr_string(r, m, mp, "name", from ? GS_JR_OPTIONAL : GS_JR_REQUIRED, &w->model_name);
 	gs_jr_string(r, m, mp, "revision", GS_JR_OPTIONAL, &w->model_revision);
-	gs_jr_uint(r, m, mp, "parameters", GS_JR_REQUIRED, 1, S_MAX, &w->parameters);
+	gs_jr_uint(r, m, mp, "parameters", from ? GS_JR_OPTIONAL : GS_JR_REQUIRED, 1, S_MAX,
+		   &w->parameters);
 	geov[0] = &w->layers;
 	geov[1] = &w->attention_heads;
 	geov[2] = &w->kv_heads;
 	geov[3] = &w->head_dim;
 	for (i = 0; i < 4; i++) {
-		have[i] = gs_jr_uint(r, m, mp, geo[i], GS_JR_OPTIONAL, 1, S_MAX_GEOMETRY,
-				     geov[i]) == 1;
+		have_geo[i] = gs_jr_uint(r, m, mp, geo[i], GS_JR_OPTIONAL, 1, S_MAX_GEOMETRY,
+					 geov[i]) == 1;
 		count += json_object_get(m, geo[i]) != NULL;
 	}
 	/* The four go together, so that none of them is ever "0 meaning missing". */
-	if (count > 0 && count < 4) {
+	if (!from && count > 0 && count < 4) {
 		for (i = 0; i < 4; i++)
 			if (!json_object_get(m, geo[i]))
 				gs_jr_error(r, mp, "missing required key \"%s\" (layers, "
 					    "attention_heads, kv_heads and head_dim go together)",
 					    geo[i]);
 	}
-	w->has_kv_geometry = have[0] && have[1] && have[2] && have[3];
+	w->has_kv_geometry = have_geo[0] && have_geo[1] && have_geo[2] && have_geo[3];
+	w->has_sliding_window = gs_jr_uint(r, m, mp, "sliding_window", GS_JR_OPTIONAL,
+					   1, S_MAX, &w->sliding_window) == 1;
+	if (*have)
+		S_fill_from_model(r, w, m, mp, mf, have_geo);
 	if (!w->has_kv_geometry) {
 		w->layers = w->attention_heads = w->kv_heads = w->head_dim = 0;
 	} else if (w->kv_heads > w->attention_heads) {
@@ -421,23 +545,68 @@ static void S_read_model(gs_jr *r, gs_workload *w, json_t *root)
 			    (unsigned long long)w->attention_heads);
 		free(kp);
 	}
-	w->has_sliding_window = gs_jr_uint(r, m, mp, "sliding_window", GS_JR_OPTIONAL,
-					   1, S_MAX, &w->sliding_window) == 1;
 	free(mp);
 }
 
-static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root)
+/* Storage bits of the checkpoint: its main dtype, or bytes x 8 / parameters
+ * rounded up for a quantized GGUF. 0 when the files do not say. */
+static unsigned S_model_bits(const gs_model *mf)
+{
+	const gs_model_dtype *t = gs_model_main_dtype(mf);
+	uint64_t p;
+
+	if (mf->weights == GS_WEIGHTS_GGUF && gs_model_params(mf, &p) == 0 && p > 0) {
+		unsigned __int128 b = ((unsigned __int128)mf->weight_bytes * 8 + p - 1) / p;
+		return b >= 1 && b <= 64 ? (unsigned)b : 0;
+	}
+	if (t && t->block == 1)
+		return (unsigned)(t->block_bytes * 8);
+	return mf->torch_dtype_bits;
+}
+
+/* "bf16" (the main dtype, lower case), "GGUF Q4_K", or the config's torch_dtype. */
+static char *S_model_format(const gs_model *mf)
+{
+	const gs_model_dtype *t = gs_model_main_dtype(mf);
+	char *s;
+	size_t i;
+
+	if (mf->weights == GS_WEIGHTS_GGUF && t)
+		return gs_xasprintf("GGUF %s", t->name);
+	if (t) {
+		s = gs_xstrdup(t->name);
+		for (i = 0; s[i]; i++)
+			if (s[i] >= 'A' && s[i] <= 'Z')
+				s[i] = (char)(s[i] - 'A' + 'a');
+		return s;
+	}
+	return gs_xstrdup_or_null(mf->torch_dtype);
+}
+
+static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root, const gs_model *mf,
+			   int have)
 {
 	static const char *allowed[] = {
 		"storage_bits", "storage_format", "compute_format", "reference_format", NULL
 	};
-	uint64_t bits;
+	uint64_t bits = 0;
+	unsigned file_bits = have ? S_model_bits(mf) : 0;
+	int mode = file_bits ? GS_JR_OPTIONAL : GS_JR_REQUIRED;
+	int mode_compute = file_bits && mf->weights != GS_WEIGHTS_GGUF ? GS_JR_OPTIONAL
+								       : GS_JR_REQUIRED;
 	json_t *o;
 	char *op;
 
 	if (gs_jr_object(r, root, "$", "weights", GS_JR_REQUIRED, allowed, &o, &op) != 1)
 		return;
-	if (gs_jr_uint(r, o, op, "storage_bits", GS_JR_REQUIRED, 1, 64, &bits) == 1) {
+	if (gs_jr_uint(r, o, op, "storage_bits", mode, 1, 64, &bits) == 1 && file_bits &&
+	    bits != file_bits)
+		gs_jr_error(r, "$.weights.storage_bits", "storage_bits is %llu here but the "
+			    "checkpoint in \"%s\" stores %u bits per parameter: remove it or "
+			    "make them agree", (unsigned long long)bits, w->model_from, file_bits);
+	else if (bits == 0 && file_bits)
+		bits = file_bits;
+	if (bits) {
 		w->storage_bits = (unsigned)bits;
 		/* parameters x bits is the weights' size in bits: it must fit */
 		if (w->parameters > 0 && w->parameters > UINT64_MAX / bits)
@@ -445,8 +614,12 @@ static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root)
 				    "parameters x storage_bits (%llu x %u) overflows 64 bits",
 				    (unsigned long long)w->parameters, w->storage_bits);
 	}
-	gs_jr_string(r, o, op, "storage_format", GS_JR_REQUIRED, &w->storage_format);
-	gs_jr_string(r, o, op, "compute_format", GS_JR_REQUIRED, &w->compute_format);
+	gs_jr_string(r, o, op, "storage_format", mode, &w->storage_format);
+	if (!w->storage_format && file_bits)
+		w->storage_format = S_model_format(mf);
+	gs_jr_string(r, o, op, "compute_format", mode_compute, &w->compute_format);
+	if (!w->compute_format && mode_compute == GS_JR_OPTIONAL && w->storage_format)
+		w->compute_format = gs_xstrdup(w->storage_format);
 	gs_jr_string(r, o, op, "reference_format", GS_JR_OPTIONAL, &w->reference_format);
 	free(op);
 }
@@ -467,10 +640,12 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 	w->has_cache_max_tokens = gs_jr_uint(r, o, op, "max_tokens", GS_JR_OPTIONAL, 1, S_MAX,
 					     &w->cache_max_tokens) == 1;
 	model = json_object_get(root, "model");
-	/* a partial geometry is reported by S_read_model; here: none at all */
-	if (json_is_object(model) && !json_object_get(model, "layers") &&
-	    !json_object_get(model, "attention_heads") && !json_object_get(model, "kv_heads") &&
-	    !json_object_get(model, "head_dim"))
+	/* a partial geometry is reported by S_read_model; here: none at all, or
+	 * model files that do not give it */
+	if (json_is_object(model) && !w->has_kv_geometry &&
+	    (json_object_get(model, "from") ||
+	     (!json_object_get(model, "layers") && !json_object_get(model, "attention_heads") &&
+	      !json_object_get(model, "kv_heads") && !json_object_get(model, "head_dim"))))
 		gs_jr_error(r, op, "a KV cache needs model.layers, model.attention_heads, "
 			    "model.kv_heads and model.head_dim");
 	if (w->cache == GS_CACHE_STATIC && !json_object_get(o, "max_tokens"))
@@ -481,7 +656,7 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 		gs_jr_error(r, kp, "max_tokens is only for a static cache");
 		free(kp);
 	}
-	if (w->cache == GS_CACHE_SLIDING && json_is_object(model) &&
+	if (w->cache == GS_CACHE_SLIDING && json_is_object(model) && !w->has_sliding_window &&
 	    !json_object_get(model, "sliding_window"))
 		gs_jr_error(r, op, "a sliding cache needs model.sliding_window");
 	if ((w->cache == GS_CACHE_DENSE || w->cache == GS_CACHE_SLIDING) &&
@@ -917,8 +1092,9 @@ int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
 	gs_jr r;
 	json_t *root, *v;
 	char *vp;
-	int task = -1, dummy;
+	int task = -1, dummy, have_model = 0;
 	uint64_t version;
+	gs_model mf;
 
 	memset(w, 0, sizeof(*w));
 	gs_jr_init(&r, path, d);
@@ -937,10 +1113,12 @@ int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
 		gs_jr_error(&r, "$.id", "expected an id of 1 to 64 characters "
 			    "[a-z0-9][a-z0-9._-]*, found \"%s\"", w->id);
 	gs_jr_string(&r, root, "$", "title", GS_JR_REQUIRED, &w->title);
-	S_read_model(&r, w, root);
+	S_read_model(&r, w, root, &mf, &have_model);
 	if (gs_jr_enum(&r, root, "$", "task", GS_JR_REQUIRED, S_task_names, &task) == 1)
 		w->task = (gs_task)task;
-	S_read_weights(&r, w, root);
+	S_read_weights(&r, w, root, &mf, have_model);
+	if (have_model)
+		gs_model_release(&mf);
 	v = gs_jr_member(&r, root, "$", "dimensions", GS_JR_REQUIRED, &vp);
 	if (v) {
 		size_t before = r.errors;
