@@ -1,10 +1,501 @@
-/* cmd_init: placeholder until the init command lands. */
-#include "commands.h"
+/*
+ * cmd_init: `gpusheet init`, a complete workload sheet for a model read from
+ * its own files. Everything it cannot read is written as an assumed item
+ * with its reason, or left for the user in the notes: it never types a
+ * figure as if it were known.
+ */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "jsonread.h"
+#include "model.h"
+#include "outfile.h"
+#include "quantity.h"
+#include "util.h"
+#include "workload.h"
+
+/* Assumed runtime overhead outside the weights: CUDA context and library
+ * workspaces. A round figure, labelled assumed, to be replaced by a
+ * measurement (gpusheet-probe reports what the allocator does not see). */
+#define S_RUNTIME_GIB "1"
+/* LoRA defaults written into the sheet, each stated in its reason. */
+#define S_LORA_RANK 16
+
+static int S_usage(const char *msg)
+{
+	fprintf(stderr, "gpusheet init: %s (see gpusheet --help)\n", msg);
+	return GS_EXIT_USAGE;
+}
+
+static int S_uint(const char *opt, const char *text, uint64_t max, uint64_t *out)
+{
+	if (gs_parse_u64(text, out) || *out < 1 || *out > max) {
+		fprintf(stderr, "gpusheet init: invalid value for --%s: \"%s\" (expected a whole "
+			"number from 1 to %llu)\n", opt, text, (unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * PATH relative to the folder of OUT, without "..": the workload's
+ * model.from. NULL when PATH is not inside that folder.
+ */
+static char *S_relative(const char *model, const char *out)
+{
+	char mreal[PATH_MAX], dreal[PATH_MAX];
+	char *dir = gs_xstrdup(out), *slash = strrchr(dir, '/'), *rel = NULL;
+	size_t n;
+
+	if (slash)
+		*slash = '\0';
+	if (realpath(model, mreal) && realpath(slash ? (dir[0] ? dir : "/") : ".", dreal)) {
+		n = strlen(dreal);
+		if (strncmp(mreal, dreal, n) == 0 && mreal[n] == '/' && mreal[n + 1])
+			rel = gs_xstrdup(mreal + n + 1);
+		else if (n == 1 && mreal[0] == '/' && mreal[1])
+			rel = gs_xstrdup(mreal + 1);
+	}
+	free(dir);
+	return rel;
+}
+
+/* An id from the model folder's name: lower case, [a-z0-9._-], at most 64. */
+static char *S_default_id(const char *from)
+{
+	const char *base = from;
+	char *id, *p;
+	size_t n = strlen(from);
+
+	while (n > 0 && from[n - 1] == '/')
+		n--;
+	for (p = (char *)(uintptr_t)from; p < from + n; p++)
+		if (*p == '/')
+			base = p + 1;
+	id = gs_xmalloc(65);
+	for (n = 0; base[n] && base[n] != '/' && n < 64; n++) {
+		char c = base[n];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		id[n] = ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			 c == '-') ? c : '-';
+	}
+	id[n] = '\0';
+	/* an id starts with a letter or a digit */
+	if (!((id[0] >= 'a' && id[0] <= 'z') || (id[0] >= '0' && id[0] <= '9')))
+		id[0] = 'm';
+	return id;
+}
+
+static json_t *S_size_bytes(uint64_t bytes)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
+	return json_pack("{s:s,s:s}", "amount", buf, "unit", "bytes");
+}
+
+static json_t *S_item(const char *name, json_t *size, char *reason)
+{
+	json_t *o = json_pack("{s:s,s:o,s:s}", "name", name, "size", size, "reason", reason);
+
+	free(reason);
+	return o;
+}
+
+static json_t *S_dims(uint64_t in, uint64_t out, uint64_t seq)
+{
+	return json_pack("{s:I,s:I,s:I}", "input_tokens", (json_int_t)in,
+			 "output_tokens", (json_int_t)out, "sequences", (json_int_t)seq);
+}
+
+typedef struct {
+	uint64_t context, output, sequences;
+	int task;             /* 0 inference, 1 lora, 2 full */
+	unsigned value_bytes; /* bytes per value of activations and KV: the compute width */
+} S_plan;
+
+/*
+ * Activations kept for the backward pass, per layer and token:
+ * 4 x hidden + 3 x intermediate values (attention input, Q/K/V and output
+ * projections, MLP gate, up and their product), no gradient checkpointing.
+ */
+static int S_train_activations(const gs_model *m, const S_plan *p, uint64_t *out)
+{
+	unsigned __int128 v;
+
+	if (!m->has_layers || !m->has_hidden || !m->has_intermediate)
+		return -1;
+	v = (unsigned __int128)m->layers * p->sequences * p->context *
+	    (4 * (unsigned __int128)m->hidden + 3 * (unsigned __int128)m->intermediate) *
+	    p->value_bytes;
+	if (v > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static json_t *S_training(const gs_model *m, const S_plan *p, uint64_t params)
+{
+	json_t *tr = json_object(), *comp = json_array();
+	uint64_t trainable, act;
+	char a[GS_FMT_MAX];
+
+	if (p->task == 2) {
+		trainable = params;
+		json_array_append_new(comp, S_item("gradients", S_size_bytes(params * p->value_bytes),
+			gs_xasprintf("One gradient per parameter in the compute width: %s x %u B. "
+				     "Assumed: the training code may keep them in float32.",
+				     gs_fmt_int(a, params, GS_LANG_EN), p->value_bytes)));
+		json_array_append_new(comp, S_item("optimizer states (AdamW)",
+			S_size_bytes(params * 8),
+			gs_xasprintf("AdamW keeps two float32 moments per parameter: %s x 8 B. "
+				     "Assumed: another optimizer (SGD, Adafactor, 8-bit Adam) "
+				     "changes this item.", gs_fmt_int(a, params, GS_LANG_EN))));
+		json_array_append_new(comp, S_item("float32 master weights",
+			S_size_bytes(params * 4),
+			gs_xasprintf("Mixed precision keeps a float32 copy of each parameter: %s x "
+				     "4 B. Assumed: remove it for pure bf16 training.",
+				     gs_fmt_int(a, params, GS_LANG_EN))));
+	} else {
+		/* LoRA on q, k, v, o of every layer: r x (in + out) per projection */
+		uint64_t q = m->attention_heads * m->head_dim, kv = m->kv_heads * m->head_dim;
+		trainable = m->layers * S_LORA_RANK *
+			    (2 * (m->hidden + q) + 2 * (m->hidden + kv));
+		json_array_append_new(comp, S_item("LoRA adapter weights, gradients and AdamW states",
+			S_size_bytes(trainable * 16),
+			gs_xasprintf("Rank %d adapters on q, k, v and o of the %llu layers: %s "
+				     "trainable parameters, each with a float32 weight, a float32 "
+				     "gradient and two float32 AdamW moments (16 B). Assumed: "
+				     "another rank or other target modules change this item.",
+				     S_LORA_RANK, (unsigned long long)m->layers,
+				     gs_fmt_int(a, trainable, GS_LANG_EN))));
+	}
+	if (S_train_activations(m, p, &act) == 0)
+		json_array_append_new(comp, S_item("activations", S_size_bytes(act),
+			gs_xasprintf("Kept for the backward pass without gradient checkpointing: "
+				     "%llu layers x %llu sequences x %llu tokens x (4 x %llu hidden + "
+				     "3 x %llu intermediate) values x %u B. Assumed: a rough count of "
+				     "the tensors each layer keeps; checkpointing divides it, "
+				     "measure it.", (unsigned long long)m->layers,
+				     (unsigned long long)p->sequences, (unsigned long long)p->context,
+				     (unsigned long long)m->hidden,
+				     (unsigned long long)m->intermediate, p->value_bytes)));
+	json_object_set_new(tr, "trainable_parameters", json_integer((json_int_t)trainable));
+	json_object_set_new(tr, "components", comp);
+	return tr;
+}
+
+static json_t *S_reserve(const gs_model *m, const S_plan *p)
+{
+	json_t *res = json_array();
+	uint64_t in = p->context - p->output;
+
+	json_array_append_new(res, json_pack("{s:s,s:{s:s,s:s},s:s}", "name",
+		"CUDA context and library workspaces", "size", "amount", S_RUNTIME_GIB,
+		"unit", "GiB", "reason",
+		"Assumed: the CUDA context, cuBLAS and attention-kernel workspaces and the "
+		"allocator's rounding, outside the weights and the KV cache. Replace it by "
+		"the device reading of a measured run (gpusheet-probe)."));
+	if (m->has_intermediate && p->task == 0) {
+		unsigned __int128 v = (unsigned __int128)p->sequences * in * m->intermediate * 2 *
+				      p->value_bytes;
+		if (v <= UINT64_MAX)
+			json_array_append_new(res, S_item("prefill activations", S_size_bytes((uint64_t)v),
+				gs_xasprintf("Assumed: the largest transient of the prefill, the MLP "
+					     "gate and up tensors of one layer: %llu sequences x "
+					     "%llu input tokens x %llu intermediate x 2 x %u B. "
+					     "Chunked prefill makes it smaller; logits over the "
+					     "whole input make it larger.",
+					     (unsigned long long)p->sequences, (unsigned long long)in,
+					     (unsigned long long)m->intermediate, p->value_bytes)));
+	}
+	return res;
+}
+
+static json_t *S_input(char *description, json_t *dims)
+{
+	json_t *o = json_pack("{s:s,s:o}", "description", description, "dimensions", dims);
+
+	free(description);
+	return o;
+}
+
+/* The protocol's three inputs: a quarter, half and all of the context's input. */
+static json_t *S_inputs(const S_plan *p)
+{
+	uint64_t out = p->output, lim = p->context - out;
+	uint64_t usual = lim / 4 ? lim / 4 : 1, lng = lim / 2 ? lim / 2 : 1;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
+	json_t *o = json_object();
+
+	json_object_set_new(o, "usual", S_input(
+		gs_xasprintf("A usual request, a quarter of the input length: %s input tokens and "
+			     "%s generated, %llu sequence(s) at once.", gs_fmt_int(a, usual, GS_LANG_EN),
+			     gs_fmt_int(b, out, GS_LANG_EN), (unsigned long long)p->sequences),
+		S_dims(usual, out, p->sequences)));
+	json_object_set_new(o, "long", S_input(
+		gs_xasprintf("A long but expected request, half of the input length: %s input "
+			     "tokens and %s generated.", gs_fmt_int(a, lng, GS_LANG_EN),
+			     gs_fmt_int(b, out, GS_LANG_EN)),
+		S_dims(lng, out, p->sequences)));
+	json_object_set_new(o, "limit", S_input(
+		gs_xasprintf("The functional limit, the whole context of %s tokens: %s input "
+			     "tokens and %s generated.", gs_fmt_int(c, p->context, GS_LANG_EN),
+			     gs_fmt_int(a, lim, GS_LANG_EN), gs_fmt_int(b, out, GS_LANG_EN)),
+		S_dims(lim, out, p->sequences)));
+	return o;
+}
+
+static const char S_notes_fill[] =
+	"\n\n**To fill before the sheet can retain an offer** (under `requirements`): "
+	"`software` (the stack the run needs), `campaign` (start and days), `budget` "
+	"(amount and currency), `quality` (the criterion and the evaluation that shows it), "
+	"and `host` or `placement` where they matter. Replace the assumed reserve items by "
+	"a measurement as soon as one exists (`gpusheet-probe`), and list it under `evidence`.";
+
+/* The workload as a JSON tree; NULL with a message when the model cannot be sized. */
+static json_t *S_workload(const gs_model *m, const char *from, const char *id, const S_plan *p)
+{
+	static const char *const task_ids[] = { "inference", "adaptation", "training" };
+	static const char *const task_words[] = { "inference", "LoRA adaptation",
+						  "full fine-tuning" };
+	json_t *w = json_object(), *model, *weights, *cache;
+	uint64_t params;
+	char a[GS_FMT_MAX];
+	char *title, *notes;
+	const gs_model_dtype *main = gs_model_main_dtype(m);
+	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
+
+	if (gs_model_params(m, &params)) {
+		fprintf(stderr, "gpusheet init: %s: the model files give no parameter count "
+			"(no safetensors or GGUF header, and no covered architecture in "
+			"config.json)\n", m->path);
+		json_decref(w);
+		return NULL;
+	}
+	title = gs_xasprintf("%s, %s, context of %s tokens", m->architecture ? m->architecture : from,
+			     task_words[p->task], gs_fmt_int(a, p->context, GS_LANG_EN));
+	json_object_set_new(w, "schema", json_string("gpusheet-workload"));
+	json_object_set_new(w, "schema_version", json_integer(1));
+	json_object_set_new(w, "id", json_string(id));
+	json_object_set_new(w, "title", json_string(title));
+	free(title);
+	model = json_object();
+	json_object_set_new(model, "from", json_string(from));
+	json_object_set_new(w, "model", model);
+	json_object_set_new(w, "task", json_string(task_ids[p->task]));
+	weights = json_object();
+	if (m->weights == GS_WEIGHTS_GGUF)
+		json_object_set_new(weights, "compute_format",
+				    json_string("f32 activations, GGUF blocks dequantized by the runtime"));
+	json_object_set_new(w, "weights", weights);
+	json_object_set_new(w, "dimensions", S_dims(p->context - p->output, p->output, p->sequences));
+	if (kv) {
+		int sliding = m->has_sliding_window && m->sliding_pattern &&
+			      strcmp(m->sliding_pattern, "every_layer") == 0;
+		cache = json_pack("{s:s,s:I}", "kind", sliding ? "sliding" : "dense",
+				  "bytes_per_value", (json_int_t)p->value_bytes);
+		json_object_set_new(w, "cache", cache);
+	}
+	json_object_set_new(w, "reserve", S_reserve(m, p));
+	if (p->task != 0)
+		json_object_set_new(w, "training", S_training(m, p, params));
+	json_object_set_new(w, "requirements", json_object());
+	json_object_set_new(w, "inputs", S_inputs(p));
+	notes = gs_xasprintf("Written by `gpusheet init` from the files in `%s`: the geometry, the "
+			     "parameter count and the weight bytes are read from them, nothing "
+			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
+			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
+			     "Every reserve%s item is **assumed**, with its reason.%s%s",
+			     from, gs_fmt_int(a, p->context, GS_LANG_EN),
+			     (unsigned long long)p->output, (unsigned long long)p->sequences,
+			     p->value_bytes, m->weights == GS_WEIGHTS_GGUF
+			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
+			     p->task ? " and training" : "",
+			     kv ? "" : " The model files give no KV geometry: the KV cache is not "
+				       "sized; add `cache` and the geometry by hand.",
+			     S_notes_fill);
+	json_object_set_new(w, "notes", json_string(notes));
+	free(notes);
+	(void)main;
+	return w;
+}
+
+/*
+ * Writes the text to OUT without ever replacing a file: a temporary file in
+ * the same folder, checked as a workload, then linked to its name (link(2)
+ * fails when the name exists) and the temporary removed.
+ */
+static int S_write_new(const char *out, const char *text)
+{
+	char *tmp = gs_xasprintf("%s.tmp-XXXXXX", out);
+	int fd = mkstemp(tmp), rc = -1;
+	gs_diag d = GS_DIAG_INIT;
+	gs_workload w;
+
+	if (fd < 0) {
+		fprintf(stderr, "gpusheet init: cannot create a file next to '%s': %s\n", out,
+			strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (gs_write_all(fd, text, strlen(text)) || fsync(fd)) {
+		fprintf(stderr, "gpusheet init: cannot write '%s': %s\n", tmp, strerror(errno));
+	} else if (gs_workload_read(tmp, &w, &d)) {
+		fprintf(stderr, "gpusheet init: internal error: the sheet written does not pass "
+			"the checks:\n");
+		gs_diag_print(&d, stderr);
+	} else {
+		gs_workload_release(&w);
+		if (link(tmp, out) == 0)
+			rc = 0;
+		else
+			fprintf(stderr, "gpusheet init: '%s': %s (init never overwrites a file)\n",
+				out, errno == EEXIST ? "already exists" : strerror(errno));
+	}
+	close(fd);
+	unlink(tmp);
+	gs_diag_release(&d);
+	free(tmp);
+	return rc;
+}
+
 int gs_cmd_init(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "gpusheet init: not available\n");
-	return GS_EXIT_USAGE;
+	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "context", required_argument, NULL, 'c' },
+		{ "output-tokens", required_argument, NULL, 'o' },
+		{ "sequences", required_argument, NULL, 's' },
+		{ "task", required_argument, NULL, 't' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'O' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const tasks[] = { "inference", "lora", "full", NULL };
+	const char *model = NULL, *ctext = NULL, *otext = NULL, *stext = NULL, *task = NULL;
+	const char *idtext = NULL, *out = NULL;
+	S_plan p;
+	gs_model m;
+	gs_diag d = GS_DIAG_INIT;
+	char *from, *id, *text;
+	json_t *w;
+	struct stat st;
+	int c, rc;
+	unsigned bits;
+	const gs_model_dtype *main;
+
+	memset(&p, 0, sizeof(p));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': model = optarg; break;
+		case 'c': ctext = optarg; break;
+		case 'o': otext = optarg; break;
+		case 's': stext = optarg; break;
+		case 't': task = optarg; break;
+		case 'i': idtext = optarg; break;
+		case 'O': out = optarg; break;
+		case 'h':
+			printf("usage: gpusheet init --model PATH --context N [--output-tokens N] "
+			       "[--sequences N] [--task inference|lora|full] [--id ID] --out FILE\n");
+			return GS_EXIT_OK;
+		default:
+			return S_usage("unknown option or missing value");
+		}
+	}
+	if (optind != argc)
+		return S_usage("unexpected argument");
+	if (!model || !ctext || !out)
+		return S_usage("--model, --context and --out are required");
+	p.sequences = 1;
+	if (S_uint("context", ctext, UINT64_C(1) << 32, &p.context) ||
+	    (otext && S_uint("output-tokens", otext, UINT64_C(1) << 32, &p.output)) ||
+	    (stext && S_uint("sequences", stext, 65536, &p.sequences)))
+		return GS_EXIT_INVALID;
+	/* default: 256 generated tokens, at most a quarter of the context */
+	if (!otext)
+		p.output = p.context / 4 < 256 ? p.context / 4 : 256;
+	if (p.output == 0) {
+		fprintf(stderr, "gpusheet init: --context %llu leaves no room for generated "
+			"tokens: give at least 4, or --output-tokens\n",
+			(unsigned long long)p.context);
+		return GS_EXIT_INVALID;
+	}
+	if (p.output >= p.context) {
+		fprintf(stderr, "gpusheet init: --output-tokens (%llu) must be less than --context "
+			"(%llu): the context holds the input and the generated tokens\n",
+			(unsigned long long)p.output, (unsigned long long)p.context);
+		return GS_EXIT_INVALID;
+	}
+	if (task) {
+		for (c = 0; tasks[c] && strcmp(tasks[c], task) != 0; c++)
+			;
+		if (!tasks[c])
+			return S_usage("--task takes inference, lora or full");
+		p.task = c;
+	}
+	if (idtext && !gs_jr_is_id(idtext)) {
+		fprintf(stderr, "gpusheet init: invalid --id \"%s\" (1 to 64 characters "
+			"[a-z0-9][a-z0-9._-]*)\n", idtext);
+		return GS_EXIT_INVALID;
+	}
+	if (lstat(out, &st) == 0) {
+		fprintf(stderr, "gpusheet init: '%s' already exists (init never overwrites a file)\n",
+			out);
+		return GS_EXIT_INVALID;
+	}
+	from = S_relative(model, out);
+	if (!from) {
+		fprintf(stderr, "gpusheet init: '%s' must be inside the folder of '%s': the sheet "
+			"names its model by a path relative to its own folder\n", model, out);
+		return GS_EXIT_INVALID;
+	}
+	if (gs_model_read(model, &m, &d)) {
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		free(from);
+		return GS_EXIT_INVALID;
+	}
+	/* activations and KV values in the checkpoint's compute width; GGUF: f16 */
+	main = gs_model_main_dtype(&m);
+	bits = m.weights == GS_WEIGHTS_GGUF ? 16 : m.torch_dtype_bits ? m.torch_dtype_bits
+		: main && main->block == 1 ? (unsigned)main->block_bytes * 8 : 16;
+	p.value_bytes = bits / 8;
+	id = idtext ? gs_xstrdup(idtext) : S_default_id(from);
+	w = S_workload(&m, from, id, &p);
+	rc = GS_EXIT_INVALID;
+	if (w) {
+		text = json_dumps(w, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		if (!text)
+			abort();
+		{
+			char *t2 = gs_xasprintf("%s\n", text);
+			free(text);
+			text = t2;
+		}
+		if (S_write_new(out, text) == 0) {
+			printf("%s\n", out);
+			rc = GS_EXIT_OK;
+		}
+		free(text);
+		json_decref(w);
+	}
+	free(id);
+	free(from);
+	gs_model_release(&m);
+	return rc;
 }

@@ -650,7 +650,8 @@ static char *S_weights_label(S_ctx *c)
 	char a[GS_FMT_MAX];
 
 	if (w->has_weights_bytes)
-		return gs_xasprintf("%s (%s: %s)", TR("size.weights"), TR("size.weights_read"),
+		return gs_xasprintf("%s (%s: %s)", TR("size.weights"),
+				    TR(w->weights_from_index ? "size.weights_index" : "size.weights_read"),
 				    w->weights_source);
 	return gs_xasprintf("%s (%s x %u / 8)", TR("size.weights"),
 			    gs_fmt_int(a, w->parameters, c->lang), w->storage_bits);

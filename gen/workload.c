@@ -487,6 +487,7 @@ static void S_fill_from_model(gs_jr *r, gs_workload *w, json_t *m, const char *m
 	if (mf->weights != GS_WEIGHTS_NONE) {
 		w->weights_bytes = mf->weight_bytes;
 		w->has_weights_bytes = 1;
+		w->weights_from_index = mf->weights == GS_WEIGHTS_INDEX;
 		w->weights_source = wsrc;
 		wsrc = NULL;
 	}

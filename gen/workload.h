@@ -93,6 +93,7 @@ typedef struct {
 	char *weights_source;       /* "dir/shard1, dir/shard2" the weights were read from, or NULL */
 	uint64_t weights_bytes;     /* exact bytes from the checkpoint headers (or index) */
 	int has_weights_bytes;
+	int weights_from_index;     /* 1: the index's metadata.total_size, shards not read */
 
 	gs_task task;
 
