@@ -1,0 +1,85 @@
+#!/bin/sh
+# `gpusheet init` -> `gpusheet check` -> `gpusheet sheet`, from the model's
+# own files, with nothing typed by hand but the context.
+# Usage: init-roundtrip.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
+#
+#  - Mistral-7B-v0.1 (the published config.json and safetensors index):
+#    the written sheet equals tests/data/models/init-mistral-7b-v0.1.json
+#    (read by hand), passes check, and its decision sheet carries the exact
+#    weights of the index (14,483,464,192 B, named with its file) and the
+#    sliding-window KV cache 2 x 32 layers x 8 KV heads x 128 x 4,096 tokens
+#    x 2 B = 536,870,912 B;
+#  - the tiny sharded checkpoint with --task lora and the tiny GGUF with
+#    --task full write training items, each assumed, and pass check;
+#  - init refuses to overwrite (exit 1, the file untouched), refuses a model
+#    outside the sheet's folder, and refuses a hostile checkpoint naming the
+#    file and byte offset, writing nothing.
+set -u
+bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
+m=$src/tests/data/models
+w=$scratch/work
+mkdir -p "$w" || die "cannot create $w"
+cp -R "$m/mistral-7b-v0.1" "$m/tiny-llama" "$m/tiny-gguf" "$m/bad" "$w/" || die "copy"
+
+cd "$w" || die "cd $w"
+"$bin" init --model mistral-7b-v0.1 --context 32768 --out mistral.json >"$scratch/log" 2>&1 ||
+	{ cat "$scratch/log"; die "init mistral failed"; }
+cmp -s mistral.json "$m/init-mistral-7b-v0.1.json" ||
+	{ diff -u "$m/init-mistral-7b-v0.1.json" mistral.json; err "init output differs from tests/data/models/init-mistral-7b-v0.1.json"; }
+"$bin" check mistral.json >"$scratch/log" 2>&1 || { cat "$scratch/log"; err "check of the init sheet failed"; }
+"$bin" sheet mistral.json --out sheet --date 2026-11-29 >"$scratch/log" 2>&1 ||
+	{ cat "$scratch/log"; die "sheet of the init sheet failed"; }
+md=sheet/mistral-7b-v0.1.md
+grep -q '| Weights only (calculated by the checkpoint.s index from its declared shapes, read from the index (shards. headers not read): mistral-7b-v0.1/model.safetensors.index.json (metadata.total\\_size)) | 14,483,464,192 |' "$md" ||
+	err "the sheet does not show the index's exact weights with their file"
+grep -q '| Model files | geometry read from: mistral-7b-v0.1/config.json;' "$md" ||
+	err "the sheet does not name config.json as the geometry's source"
+grep -q '| KV cache (2 x 32 x 8 x 128 x 4,096 tokens x 2 B x 1) | 536,870,912 |' "$md" ||
+	err "the sliding-window KV cache is not 536,870,912 B"
+grep -q '| Parameters | 7,241,732,096 |' "$md" || err "parameters are not the geometry's 7,241,732,096"
+
+# training items, each assumed
+"$bin" init --model tiny-llama --context 64 --output-tokens 16 --task lora --id tiny-lora \
+	--out lora.json >/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "init lora failed"; }
+"$bin" check lora.json >/dev/null 2>&1 || err "check lora.json failed"
+# rank 16 on q, k, v, o: 16 x (2 x (8 + 8) + 2 x (8 + 4)) = 896 trainable, x 16 B = 14,336 B
+grep -q '"trainable_parameters": 896' lora.json || err "LoRA trainable parameters are not 896"
+grep -q '"amount": "14336"' lora.json || err "LoRA adapter item is not 14,336 B"
+# three items: the runtime reserve, the adapters with their states, the activations
+n=$(grep -c '"reason": "[^"]*Assumed' lora.json)
+[ "$n" = 3 ] || err "lora.json: expected 3 items that say Assumed, found $n"
+"$bin" init --model tiny-gguf --context 64 --task full --out full.json >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "init full on a GGUF failed"; }
+"$bin" check full.json >/dev/null 2>&1 || err "check full.json failed"
+# 2,048 parameters: AdamW 2,048 x 8 = 16,384 B; master weights 2,048 x 4 = 8,192 B
+grep -q '"amount": "16384"' full.json || err "AdamW states are not 16,384 B"
+grep -q '"amount": "8192"' full.json || err "float32 master weights are not 8,192 B"
+"$bin" sheet full.json --out sheet --date 2026-11-29 >/dev/null 2>&1 || err "sheet of full.json failed"
+grep -q 'read from the checkpoint headers: tiny-gguf/model.gguf) | 2,354 |' sheet/tiny-gguf.md ||
+	err "the GGUF sheet does not carry the file's 2,354 bytes with its name"
+
+# never overwrites
+sum=$(cksum < mistral.json)
+"$bin" init --model mistral-7b-v0.1 --context 4096 --out mistral.json >/dev/null 2>"$scratch/log"
+rc=$?
+[ $rc = 1 ] || err "init over an existing file: exit $rc, expected 1"
+grep -q "already exists" "$scratch/log" || err "init over an existing file: no 'already exists' message"
+[ "$(cksum < mistral.json)" = "$sum" ] || err "init changed an existing file"
+
+# a model outside the sheet's folder
+mkdir -p sub
+"$bin" init --model mistral-7b-v0.1 --context 4096 --out sub/w.json >/dev/null 2>"$scratch/log"
+rc=$?
+[ $rc = 1 ] || err "model outside the folder: exit $rc, expected 1"
+[ ! -e sub/w.json ] || err "model outside the folder: a file was written"
+
+# a hostile checkpoint: refused with file and byte offset, nothing written
+"$bin" init --model bad/st-overlap.safetensors --context 64 --out hostile.json >/dev/null 2>"$scratch/log"
+rc=$?
+[ $rc = 1 ] || err "hostile checkpoint: exit $rc, expected 1"
+grep -q 'st-overlap.safetensors: error: at byte 120:' "$scratch/log" || err "hostile checkpoint: no file and byte offset"
+[ ! -e hostile.json ] || err "hostile checkpoint: a file was written"
+ls | grep -q '\.tmp-' && err "a temporary file was left behind"
+
+finish "init round trip: inference, lora and full; refusals"
