@@ -104,7 +104,9 @@ int gs_cmd_estimate(int argc, char **argv)
 	const char *ptext = NULL, *btext = NULL, *rtext = NULL, *ftext = NULL;
 	int json = 0, c;
 	gs_lang lang = GS_LANG_EN;
-	uint64_t params, bits, reserve, weights, envelope;
+	uint64_t params, milli, reserve, weights, envelope;
+	int rounded = 0;
+	char bt[GS_FMT_MAX];
 	unsigned fbits[GS_MAX_FORMATS];
 	size_t nf = 0, i;
 	gs_format_row rows[GS_MAX_FORMATS];
@@ -136,9 +138,15 @@ int gs_cmd_estimate(int argc, char **argv)
 		return S_usage("estimate", "unexpected argument");
 	if (!ptext || !btext || !rtext)
 		return S_usage("estimate", "--parameters, --bits and --reserve-gib are required");
-	if (S_uint("estimate", "parameters", ptext, 1, UINT64_MAX, &params) ||
-	    S_uint("estimate", "bits", btext, 1, 64, &bits))
+	if (S_uint("estimate", "parameters", ptext, 1, UINT64_MAX, &params))
 		return GS_EXIT_INVALID;
+	/* bits in thousandths: 16, 4.5, 4.125 (a GGUF's block width) exactly */
+	if (gs_parse_decimal(btext, 3, &milli) || milli < 1000 || milli > 64000) {
+		fprintf(stderr, "gpusheet estimate: invalid value for --bits: \"%s\" "
+			"(expected a number from 1 to 64 with at most 3 decimals, such as 4.5)\n",
+			btext);
+		return GS_EXIT_INVALID;
+	}
 	if (gs_parse_size(rtext, GS_GIB, &reserve)) {
 		fprintf(stderr, "gpusheet estimate: invalid value for --reserve-gib: \"%s\" "
 			"(expected a decimal number of GiB, at most 9 decimals, "
@@ -157,7 +165,7 @@ int gs_cmd_estimate(int argc, char **argv)
 		fbits[nf++] = 8;
 		fbits[nf++] = 4;
 	}
-	if (gs_weights_bytes(params, (unsigned)bits, &weights) ||
+	if (gs_weights_bytes_milli(params, milli, &weights, &rounded) ||
 	    gs_add_u64(weights, reserve, &envelope) ||
 	    gs_format_table(params, reserve, fbits, nf, rows)) {
 		fprintf(stderr, "gpusheet estimate: the result does not fit in 64 bits "
@@ -174,12 +182,13 @@ int gs_cmd_estimate(int argc, char **argv)
 				"weights", S_qty_json(rows[i].weights, GS_PROV_CALCULATED),
 				"envelope", S_qty_json(rows[i].envelope, env_prov),
 				"theoretical", rows[i].theoretical));
-		S_json_print(json_pack("{s:s,s:{s:o,s:s},s:I,s:o,s:b,s:o,s:o,s:o}",
+		S_json_print(json_pack("{s:s,s:{s:o,s:s},s:o,s:o,s:b,s:o,s:o,s:o}",
 			"command", "estimate",
 			"parameters", "value", gs_jo_u64(params), "provenance", "assumed",
-			"bits", (json_int_t)bits,
+			"bits", milli % 1000 ? json_real((double)milli / 1000.0)
+					     : json_integer((json_int_t)(milli / 1000)),
 			"weights", S_qty_json(weights, GS_PROV_CALCULATED),
-			"theoretical", gs_bits_theoretical((unsigned)bits),
+			"theoretical", gs_millibits_theoretical(milli),
 			"reserve", S_qty_json(reserve, GS_PROV_ASSUMED),
 			"envelope", S_qty_json(envelope, env_prov),
 			"formats", fmt));
@@ -192,10 +201,12 @@ int gs_cmd_estimate(int argc, char **argv)
 		char a[GS_FMT_MAX], b[GS_FMT_MAX], e[GS_FMT_MAX];
 
 		printf("%s: %s\n", gs_tr(&t, "est.parameters"), gs_fmt_int(a, params, lang));
-		printf("%s: %llu%s\n", gs_tr(&t, "est.bits"), (unsigned long long)bits,
-		       gs_bits_theoretical((unsigned)bits) ? gs_tr(&t, "est.theoretical_suffix") : "");
+		printf("%s: %s%s\n", gs_tr(&t, "est.bits"), gs_fmt_millibits(bt, milli),
+		       gs_millibits_theoretical(milli) ? gs_tr(&t, "est.theoretical_suffix") : "");
 		printf("%s (%s): ", gs_tr(&t, "size.weights"), gs_tr(&t, "prov.calculated"));
 		S_print_size(&t, weights);
+		if (rounded)
+			printf("  %s\n", gs_tr(&t, "est.rounded"));
 		printf("%s (%s): ", gs_tr(&t, "size.reserve"), gs_tr(&t, "prov.assumed"));
 		S_print_size(&t, reserve);
 		printf("%s (%s): ", gs_tr(&t, "size.envelope"),

@@ -1,6 +1,7 @@
 /* quantity: bytes, units, provenance and number formatting per language. */
 #include "quantity.h"
 
+#include <stdio.h>
 #include <string.h>
 
 gs_qty gs_qty_make(uint64_t bytes, gs_prov prov)
@@ -220,4 +221,18 @@ int gs_parse_size(const char *amount, uint64_t unit_bytes, uint64_t *out)
 		return -1;
 	*out = (uint64_t)b;
 	return 0;
+}
+
+char *gs_fmt_millibits(char *buf, uint64_t millibits)
+{
+	uint64_t frac = millibits % 1000;
+	int n = snprintf(buf, GS_FMT_MAX, "%llu", (unsigned long long)(millibits / 1000));
+
+	if (frac) {
+		snprintf(buf + n, (size_t)(GS_FMT_MAX - n), ".%03llu", (unsigned long long)frac);
+		n = (int)strlen(buf);
+		while (buf[n - 1] == '0')
+			buf[--n] = '\0';
+	}
+	return buf;
 }

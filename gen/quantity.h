@@ -65,6 +65,8 @@ char *gs_fmt_int(char *buf, uint64_t v, gs_lang lang);
 char *gs_fmt_fixed2(char *buf, uint64_t value, uint64_t divisor, gs_lang lang);
 char *gs_fmt_gib(char *buf, uint64_t bytes, gs_lang lang);
 char *gs_fmt_gb(char *buf, uint64_t bytes, gs_lang lang);
+/* A width in thousandths of a bit: "4.5", "16", "4.125" (shortest decimal). */
+char *gs_fmt_millibits(char *buf, uint64_t millibits);
 /* Amount in hundredths (47.14 is 4714), without currency. */
 char *gs_fmt_money(char *buf, int64_t hundredths, gs_lang lang);
 

@@ -476,7 +476,7 @@ static void S_identity(S_ctx *c)
 	ROW(TR("id.task"), TR(w->task == GS_TASK_INFERENCE ? "task.inference"
 			      : w->task == GS_TASK_ADAPTATION ? "task.adaptation" : "task.training"));
 	ROW(TR("id.parameters"), gs_fmt_int(a, w->parameters, c->lang));
-	snprintf(a, sizeof(a), "%u", w->storage_bits);
+	gs_fmt_millibits(a, gs_workload_millibits(w));
 	r = gs_doc_row(tb);
 	gs_doc_cell_text(r, TR("id.storage"));
 	{
@@ -647,14 +647,15 @@ static void S_dominant(S_ctx *c)
 static char *S_weights_label(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
-	char a[GS_FMT_MAX];
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 
 	if (w->has_weights_bytes)
 		return gs_xasprintf("%s (%s: %s)", TR("size.weights"),
 				    TR(w->weights_from_index ? "size.weights_index" : "size.weights_read"),
 				    w->weights_source);
-	return gs_xasprintf("%s (%s x %u / 8)", TR("size.weights"),
-			    gs_fmt_int(a, w->parameters, c->lang), w->storage_bits);
+	return gs_xasprintf("%s (%s x %s / 8%s)", TR("size.weights"),
+			    gs_fmt_int(a, w->parameters, c->lang), gs_fmt_millibits(b, gs_workload_millibits(w)),
+			    c->in->s->rounded ? TR("size.rounded_up") : "");
 }
 
 static void S_sizing(S_ctx *c)

@@ -22,6 +22,27 @@ int gs_bits_theoretical(unsigned bits)
 	return bits < 8 || bits % 8 != 0;
 }
 
+int gs_weights_bytes_milli(uint64_t parameters, uint64_t millibits, uint64_t *out, int *rounded)
+{
+	unsigned __int128 num, b;
+
+	if (millibits < 1000 || millibits > 64000)
+		return -1;
+	num = (unsigned __int128)parameters * millibits;
+	b = (num + 7999u) / 8000u;
+	if (b > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)b;
+	if (rounded)
+		*rounded = num % 8000u != 0;
+	return 0;
+}
+
+int gs_millibits_theoretical(uint64_t millibits)
+{
+	return millibits % 1000 != 0 || gs_bits_theoretical((unsigned)(millibits / 1000));
+}
+
 uint64_t gs_kv_tokens_kept(uint64_t tokens, uint64_t window)
 {
 	return window && window < tokens ? window : tokens;
@@ -85,10 +106,10 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 		s->weights = gs_qty_make(w->weights_bytes, GS_PROV_CALCULATED);
 		s->theoretical = 0;
 	} else {
-		if (gs_weights_bytes(w->parameters, w->storage_bits, &v))
+		if (gs_weights_bytes_milli(w->parameters, gs_workload_millibits(w), &v, &s->rounded))
 			return S_fail(err, errlen, "weights (parameters x bits / 8)");
 		s->weights = gs_qty_make(v, GS_PROV_CALCULATED);
-		s->theoretical = gs_bits_theoretical(w->storage_bits);
+		s->theoretical = gs_millibits_theoretical(gs_workload_millibits(w));
 	}
 
 	if (S_sum_items(w->reserve, w->nreserve, &v))
@@ -157,7 +178,9 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 	/* Format table: 16, 8, 4 bits, plus the workload's own if it differs. */
 	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
 		bits[nbits++] = defaults[i];
-	if (w->storage_bits != 16 && w->storage_bits != 8 && w->storage_bits != 4) {
+	/* a fractional width shows in the weights line, not as a row of whole widths */
+	if (gs_workload_millibits(w) % 1000 == 0 && w->storage_bits != 16 && w->storage_bits != 8 &&
+	    w->storage_bits != 4) {
 		/* Keep the table in decreasing bits: insert the workload's own. */
 		for (i = nbits; i > 0 && bits[i - 1] < w->storage_bits; i--)
 			bits[i] = bits[i - 1];

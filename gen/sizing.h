@@ -25,6 +25,15 @@
 int gs_weights_bytes(uint64_t parameters, unsigned bits, uint64_t *out);
 /* Sub-byte formats (bits < 8) and odd widths are theoretical storage. */
 int gs_bits_theoretical(unsigned bits);
+/*
+ * Fractional widths (a GGUF's 4.5 bits, written "4.5"), in thousandths of a
+ * bit: weights = ceil(parameters x millibits / 8000), exact in 128 bits;
+ * *rounded is 1 when the product was not a whole number of bytes.
+ * millibits is 1000..64000. A width that is not a whole number of bytes is
+ * theoretical.
+ */
+int gs_weights_bytes_milli(uint64_t parameters, uint64_t millibits, uint64_t *out, int *rounded);
+int gs_millibits_theoretical(uint64_t millibits);
 
 typedef struct {
 	uint64_t layers, kv_heads, head_dim, tokens_kept, bytes_per_value, sequences;
@@ -51,6 +60,7 @@ int gs_format_table(uint64_t parameters, uint64_t reserve, const unsigned *bits,
 typedef struct {
 	gs_qty weights;          /* calculated: parameters x bits, or the checkpoint's bytes */
 	int theoretical;         /* storage bits not a whole number of bytes */
+	int rounded;             /* parameters x bits / 8 rounded up to a whole byte */
 	gs_qty reserve;          /* sum of the itemized reserve; assumed */
 	gs_qty envelope;         /* weights + reserve: the seeds' envelope */
 	gs_qty kv;               /* calculated; missing without a cache */

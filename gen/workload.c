@@ -111,6 +111,11 @@ int gs_version_at_least(const char *have, const char *need)
 	return 1;
 }
 
+uint64_t gs_workload_millibits(const gs_workload *w)
+{
+	return w->storage_millibits ? w->storage_millibits : (uint64_t)w->storage_bits * 1000;
+}
+
 uint64_t gs_workload_dim(const gs_workload *w, const char *name, int *found)
 {
 	size_t i;
@@ -584,13 +589,43 @@ static char *S_model_format(const gs_model *mf)
 	return gs_xstrdup_or_null(mf->torch_dtype);
 }
 
+/*
+ * weights.storage_bits: 1 to 64, a whole number or a decimal of at most 3
+ * places (4.5). A JSON real is the double nearest its text; m / 1000 is
+ * correctly rounded too, so the two are equal exactly when the text had at
+ * most 3 decimals. Returns as gs_jr_uint.
+ */
+static int S_read_millibits(gs_jr *r, json_t *o, const char *op, int mode, uint64_t *out)
+{
+	json_t *v = json_object_get(o, "storage_bits");
+	char *kp;
+	double x, m;
+
+	if (!json_is_real(v))
+		return gs_jr_uint(r, o, op, "storage_bits", mode, 1, 64, out) == 1
+			? (*out *= 1000, 1) : (v ? -1 : 0);
+	x = json_real_value(v);
+	m = x * 1000.0;
+	kp = gs_jr_path_key(op, "storage_bits");
+	if (!(x >= 1.0 && x <= 64.0) || (double)(uint64_t)(m + 0.5) / 1000.0 != x) {
+		gs_jr_error(r, kp, "expected a number of bits from 1 to 64 with at most 3 "
+			    "decimals, such as 4.5");
+		free(kp);
+		return -1;
+	}
+	free(kp);
+	*out = (uint64_t)(m + 0.5);
+	return 1;
+}
+
 static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root, const gs_model *mf,
 			   int have)
 {
 	static const char *allowed[] = {
 		"storage_bits", "storage_format", "compute_format", "reference_format", NULL
 	};
-	uint64_t bits = 0;
+	uint64_t bits = 0, milli = 0;
+	char mb[GS_FMT_MAX];
 	unsigned file_bits = have ? S_model_bits(mf) : 0;
 	int mode = file_bits ? GS_JR_OPTIONAL : GS_JR_REQUIRED;
 	int mode_compute = file_bits && mf->weights != GS_WEIGHTS_GGUF ? GS_JR_OPTIONAL
@@ -600,14 +635,16 @@ static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root, const gs_mode
 
 	if (gs_jr_object(r, root, "$", "weights", GS_JR_REQUIRED, allowed, &o, &op) != 1)
 		return;
-	if (gs_jr_uint(r, o, op, "storage_bits", mode, 1, 64, &bits) == 1 && file_bits &&
-	    bits != file_bits)
-		gs_jr_error(r, "$.weights.storage_bits", "storage_bits is %llu here but the "
+	if (S_read_millibits(r, o, op, mode, &milli) == 1 && file_bits &&
+	    milli != (uint64_t)file_bits * 1000)
+		gs_jr_error(r, "$.weights.storage_bits", "storage_bits is %s here but the "
 			    "checkpoint in \"%s\" stores %u bits per parameter: remove it or "
-			    "make them agree", (unsigned long long)bits, w->model_from, file_bits);
-	else if (bits == 0 && file_bits)
-		bits = file_bits;
-	if (bits) {
+			    "make them agree", gs_fmt_millibits(mb, milli), w->model_from, file_bits);
+	else if (milli == 0 && file_bits)
+		milli = (uint64_t)file_bits * 1000;
+	if (milli) {
+		bits = (milli + 999) / 1000;
+		w->storage_millibits = milli;
 		w->storage_bits = (unsigned)bits;
 		/* parameters x bits is the weights' size in bits: it must fit */
 		if (w->parameters > 0 && w->parameters > UINT64_MAX / bits)

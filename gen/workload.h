@@ -98,7 +98,9 @@ typedef struct {
 	gs_task task;
 
 	/* weights */
-	unsigned storage_bits;      /* 1..64 */
+	unsigned storage_bits;      /* 1..64; a fractional width rounded up */
+	uint64_t storage_millibits; /* the width in thousandths of a bit, exact (4.5 -> 4500);
+				     * 0 in a struct built in code: storage_bits x 1000 */
 	char *storage_format;       /* e.g. "bf16", "int4-nf4" */
 	char *compute_format;       /* e.g. "bf16", "float32" */
 	char *reference_format;     /* format the quality criterion was set on, or NULL */
@@ -163,6 +165,8 @@ void gs_workload_release(gs_workload *w);
 
 const char *gs_task_id(gs_task t);          /* "inference", ... */
 const char *gs_cache_id(gs_cache_kind c);   /* "dense", ... */
+/* The storage width in thousandths of a bit (see storage_millibits). */
+uint64_t gs_workload_millibits(const gs_workload *w);
 /* Value of a required dimension, or 0 with *found = 0. */
 uint64_t gs_workload_dim(const gs_workload *w, const char *name, int *found);
 /* The value of a condition, or NULL. */

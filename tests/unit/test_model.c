@@ -19,6 +19,8 @@
 #include "diag.h"
 #include "model.h"
 #include "util.h"
+#include "workload.h"
+#include "sizing.h"
 
 /* ------------------------------------------------------------ writers */
 
@@ -479,6 +481,104 @@ static void test_hostile(void)
 	bad("bad/gguf-string-beyond-file.gguf", "at byte 24: metadata key: string of 1099511627776 bytes is longer than the rest of the file");
 }
 
+/* Workloads that read their model: the committed sheets next to the fixtures. */
+static void test_workload_from(void)
+{
+	gs_workload w;
+	gs_sizing sz;
+	gs_diag d = GS_DIAG_INIT;
+	char err[256];
+	char *p = gs_xasprintf("%s/tests/data/models/workload-from-tiny.json", GS_TEST_SOURCE_DIR);
+
+	if (CHECK(gs_workload_read(p, &w, &d) == 0)) {
+		CHECK_U64(w.parameters, 682);            /* the headers' count */
+		CHECK(w.has_weights_bytes && w.weights_bytes == 1416);
+		CHECK_INT(w.weights_from_index, 0);
+		CHECK(w.has_kv_geometry && w.layers == 1 && w.attention_heads == 2 &&
+		      w.kv_heads == 1 && w.head_dim == 4);
+		CHECK_INT(w.storage_bits, 16);           /* BF16 holds the most bytes */
+		CHECK_STR(w.storage_format, "bf16");
+		CHECK_STR(w.compute_format, "bf16");
+		CHECK_STR(w.model_name, "LlamaForCausalLM");
+		CHECK_STR(w.geometry_source, "tiny-llama/config.json");
+		CHECK_STR(w.weights_source, "tiny-llama/model-00001-of-00002.safetensors, "
+			  "tiny-llama/model-00002-of-00002.safetensors");
+		if (CHECK(gs_size_workload(&w, &sz, err, sizeof(err)) == 0)) {
+			/* the checkpoint's bytes, not 682 x 16 / 8 = 1,364 */
+			CHECK_U64(sz.weights.bytes, 1416);
+			CHECK_INT(sz.weights.prov, GS_PROV_CALCULATED);
+			CHECK_INT(sz.theoretical, 0);
+			/* KV: 2 x 1 layer x 1 KV head x 4 x (48 + 16) tokens x 2 B x 2 sequences */
+			CHECK_U64(sz.kv.bytes, 2048);
+		}
+		gs_workload_release(&w);
+	}
+	gs_diag_release(&d);
+	free(p);
+
+	p = gs_xasprintf("%s/tests/data/models/workload-from-disagree.json", GS_TEST_SOURCE_DIR);
+	CHECK(gs_workload_read(p, &w, &d) == -1);
+	/* parameters, kv_heads and storage_bits disagree: three errors, each with both values */
+	if (CHECK_INT(gs_diag_count(&d), 3)) {
+		CHECK(STREQ(d.items[0].path, "$.model.parameters") &&
+		      strstr(d.items[0].message, "680 here but 682") != NULL);
+		CHECK(STREQ(d.items[1].path, "$.model.kv_heads") &&
+		      strstr(d.items[1].message, "2 here but 1 in tiny-llama/config.json") != NULL);
+		CHECK(STREQ(d.items[2].path, "$.weights.storage_bits") &&
+		      strstr(d.items[2].message, "8 here but") != NULL);
+	}
+	gs_diag_release(&d);
+	free(p);
+}
+
+/* weights.storage_bits: a decimal of at most 3 places, kept exactly. */
+static void test_workload_fractional_bits(void)
+{
+	static const char head[] =
+		"{\"schema\": \"gpusheet-workload\", \"schema_version\": 1, \"id\": \"frac\", "
+		"\"title\": \"t\", \"model\": {\"name\": \"m\", \"parameters\": 7000000001}, "
+		"\"task\": \"inference\", \"weights\": {\"storage_bits\": ";
+	static const char tail[] =
+		", \"storage_format\": \"q4\", \"compute_format\": \"f16\"}, "
+		"\"dimensions\": {\"batch\": 1}, \"inputs\": {\"usual\": {\"description\": \"a\"}, "
+		"\"long\": {\"description\": \"b\"}, \"limit\": {\"description\": \"c\"}}}";
+	static const struct {
+		const char *bits;
+		int ok;
+		uint64_t milli;
+	} cases[] = {
+		{ "4.5", 1, 4500 }, { "4.125", 1, 4125 }, { "16", 1, 16000 }, { "16.0", 1, 16000 },
+		{ "4.5001", 0, 0 }, { "0.5", 0, 0 }, { "64.001", 0, 0 }, { "1e1", 1, 10000 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = at("frac.json"), *text = gs_xasprintf("%s%s%s", head, cases[i].bits, tail);
+		gs_workload w;
+		gs_sizing sz;
+		gs_diag d = GS_DIAG_INIT;
+		char err[256];
+		int rc;
+
+		write_text(p, text);
+		rc = gs_workload_read(p, &w, &d);
+		gs_check_at((rc == 0) == cases[i].ok, __FILE__, __LINE__,
+			    "storage_bits %s: read returned %d", cases[i].bits, rc);
+		if (rc == 0) {
+			CHECK_U64(w.storage_millibits, cases[i].milli);
+			if (cases[i].milli == 4500 && CHECK(gs_size_workload(&w, &sz, err, sizeof(err)) == 0)) {
+				/* 7,000,000,001 x 4.5 / 8 = 3,937,500,000.5625 -> rounded up */
+				CHECK_U64(sz.weights.bytes, 3937500001ULL);
+				CHECK(sz.rounded && sz.theoretical);
+			}
+			gs_workload_release(&w);
+		}
+		gs_diag_release(&d);
+		free(text);
+		free(p);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/gs-test-model-XXXXXX";
@@ -498,6 +598,8 @@ int main(int argc, char **argv)
 	test_gguf();
 	test_ggml_table();
 	test_hostile();
+	test_workload_from();
+	test_workload_fractional_bits();
 	{
 		char *cmd = gs_xasprintf("rm -rf '%s'", S_dir);
 		if (system(cmd) != 0)

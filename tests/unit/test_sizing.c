@@ -155,8 +155,39 @@ static void test_kv_batch(void)
 	CHECK(s.kv_sequences == 16 && s.kv.bytes == UINT64_C(28) * 1073741824);
 }
 
+/* Fractional widths, in thousandths of a bit, exact and rounded up. */
+static void test_fractional_bits(void)
+{
+	uint64_t w;
+	int rounded = -1;
+	char buf[GS_FMT_MAX];
+
+	/* 7,000,000,001 x 4.5 / 8 = 3,937,500,000.5625 -> 3,937,500,001, rounded */
+	CHECK(gs_weights_bytes_milli(7000000001ULL, 4500, &w, &rounded) == 0);
+	CHECK_U64(w, 3937500001ULL);
+	CHECK_INT(rounded, 1);
+	/* 16 x 4.5 / 8 = 9 exactly */
+	CHECK(gs_weights_bytes_milli(16, 4500, &w, &rounded) == 0 && w == 9 && rounded == 0);
+	/* 1,000 x 4.125 / 8 = 515.625 -> 516 */
+	CHECK(gs_weights_bytes_milli(1000, 4125, &w, &rounded) == 0 && w == 516 && rounded == 1);
+	/* whole widths agree with gs_weights_bytes */
+	CHECK(gs_weights_bytes_milli(7000000000ULL, 16000, &w, NULL) == 0 && w == 14000000000ULL);
+	CHECK(gs_weights_bytes_milli(1, 999, &w, NULL) == -1);
+	CHECK(gs_weights_bytes_milli(1, 64001, &w, NULL) == -1);
+	/* UINT64_MAX x 64 / 8 overflows; x 8 / 8 does not */
+	CHECK(gs_weights_bytes_milli(UINT64_MAX, 64000, &w, NULL) == -1);
+	CHECK(gs_weights_bytes_milli(UINT64_MAX, 8000, &w, NULL) == 0 && w == UINT64_MAX);
+	CHECK(gs_millibits_theoretical(4500) && !gs_millibits_theoretical(8000) &&
+	      gs_millibits_theoretical(4000) && !gs_millibits_theoretical(16000));
+	CHECK_STR(gs_fmt_millibits(buf, 4500), "4.5");
+	CHECK_STR(gs_fmt_millibits(buf, 4125), "4.125");
+	CHECK_STR(gs_fmt_millibits(buf, 4050), "4.05");
+	CHECK_STR(gs_fmt_millibits(buf, 16000), "16");
+}
+
 int main(void)
 {
+	test_fractional_bits();
 	test_weights();
 	test_format_table();
 	test_units();
