@@ -149,7 +149,7 @@ static json_t *S_training(const gs_model *m, const S_plan *p, uint64_t params)
 {
 	json_t *tr = json_object(), *comp = json_array();
 	uint64_t trainable, act;
-	char a[GS_FMT_MAX];
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
 
 	if (p->task == 2) {
 		trainable = params;
@@ -162,11 +162,13 @@ static json_t *S_training(const gs_model *m, const S_plan *p, uint64_t params)
 			gs_xasprintf("AdamW keeps two float32 moments per parameter: %s x 8 B. "
 				     "Assumed: another optimizer (SGD, Adafactor, 8-bit Adam) "
 				     "changes this item.", gs_fmt_int(a, params, GS_LANG_EN))));
-		json_array_append_new(comp, S_item("float32 master weights",
-			S_size_bytes(params * 4),
-			gs_xasprintf("Mixed precision keeps a float32 copy of each parameter: %s x "
-				     "4 B. Assumed: remove it for pure bf16 training.",
-				     gs_fmt_int(a, params, GS_LANG_EN))));
+		/* mixed precision only: float32 weights are their own master copy */
+		if (p->value_bytes < 4)
+			json_array_append_new(comp, S_item("float32 master weights",
+				S_size_bytes(params * 4),
+				gs_xasprintf("Mixed precision keeps a float32 copy of each parameter: "
+					     "%s x 4 B. Assumed: remove it for pure bf16 training.",
+					     gs_fmt_int(a, params, GS_LANG_EN))));
 	} else {
 		/* LoRA on q, k, v, o of every layer: r x (in + out) per projection */
 		uint64_t q = m->attention_heads * m->head_dim, kv = m->kv_heads * m->head_dim;
@@ -184,13 +186,14 @@ static json_t *S_training(const gs_model *m, const S_plan *p, uint64_t params)
 	if (S_train_activations(m, p, &act) == 0)
 		json_array_append_new(comp, S_item("activations", S_size_bytes(act),
 			gs_xasprintf("Kept for the backward pass without gradient checkpointing: "
-				     "%llu layers x %llu sequences x %llu tokens x (4 x %llu hidden + "
-				     "3 x %llu intermediate) values x %u B. Assumed: a rough count of "
+				     "%llu layers x %llu sequence(s) x %s tokens x (4 x %s hidden + "
+				     "3 x %s intermediate) values x %u B. Assumed: a rough count of "
 				     "the tensors each layer keeps; checkpointing divides it, "
 				     "measure it.", (unsigned long long)m->layers,
-				     (unsigned long long)p->sequences, (unsigned long long)p->context,
-				     (unsigned long long)m->hidden,
-				     (unsigned long long)m->intermediate, p->value_bytes)));
+				     (unsigned long long)p->sequences,
+				     gs_fmt_int(a, p->context, GS_LANG_EN),
+				     gs_fmt_int(b, m->hidden, GS_LANG_EN),
+				     gs_fmt_int(c, m->intermediate, GS_LANG_EN), p->value_bytes)));
 	json_object_set_new(tr, "trainable_parameters", json_integer((json_int_t)trainable));
 	json_object_set_new(tr, "components", comp);
 	return tr;
@@ -198,6 +201,7 @@ static json_t *S_training(const gs_model *m, const S_plan *p, uint64_t params)
 
 static json_t *S_reserve(const gs_model *m, const S_plan *p)
 {
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 	json_t *res = json_array();
 	uint64_t in = p->context - p->output;
 
@@ -213,12 +217,12 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 		if (v <= UINT64_MAX)
 			json_array_append_new(res, S_item("prefill activations", S_size_bytes((uint64_t)v),
 				gs_xasprintf("Assumed: the largest transient of the prefill, the MLP "
-					     "gate and up tensors of one layer: %llu sequences x "
-					     "%llu input tokens x %llu intermediate x 2 x %u B. "
+					     "gate and up tensors of one layer: %llu sequence(s) x "
+					     "%s input tokens x %s intermediate x 2 x %u B. "
 					     "Chunked prefill makes it smaller; logits over the "
 					     "whole input make it larger.",
-					     (unsigned long long)p->sequences, (unsigned long long)in,
-					     (unsigned long long)m->intermediate, p->value_bytes)));
+					     (unsigned long long)p->sequences, gs_fmt_int(a, in, GS_LANG_EN),
+					     gs_fmt_int(b, m->intermediate, GS_LANG_EN), p->value_bytes)));
 	}
 	return res;
 }
@@ -323,8 +327,13 @@ static json_t *S_workload(const gs_model *m, const char *from, const char *id, c
 			     p->value_bytes, m->weights == GS_WEIGHTS_GGUF
 			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
 			     p->task ? " and training" : "",
-			     kv ? "" : " The model files give no KV geometry: the KV cache is not "
-				       "sized; add `cache` and the geometry by hand.",
+			     !kv ? " The model files give no KV geometry: the KV cache is not "
+				   "sized; add `cache` and the geometry by hand."
+			     : m->has_sliding_window && m->sliding_pattern &&
+			       strcmp(m->sliding_pattern, "every_layer") != 0
+			     ? " The architecture keeps a sliding window on some layers only: "
+			       "the dense cache counted here, every layer keeping every token, "
+			       "is an upper bound." : "",
 			     S_notes_fill);
 	json_object_set_new(w, "notes", json_string(notes));
 	free(notes);
