@@ -167,7 +167,16 @@ static const char S_tiny_index[] =
  * Totals: 2,048 values, 576 + 544 + 210 + 1,024 = 2,354 B;
  * effective bits 2,354 x 8 / 2,048 = 9.195... -> 9.20.
  */
-static size_t write_gguf(const char *path)
+/* Variations of tiny-gguf for the hostile cases: version, the second
+ * tensor's type and offset, and the last tensor's offset. */
+typedef struct {
+	uint32_t version, q_type;
+	uint64_t q_offset, norm_offset;
+} gguf_variant;
+
+static const gguf_variant S_tiny = { 3, 8, 576, 1344 };
+
+static size_t write_gguf_v(const char *path, const gguf_variant *v)
 {
 	FILE *f = fopen(path, "wb");
 	long pos;
@@ -177,7 +186,7 @@ static size_t write_gguf(const char *path)
 		exit(2);
 	}
 	fputs("GGUF", f);
-	put_le(f, 3, 4);
+	put_le(f, v->version, 4);
 	put_le(f, 4, 8);  /* tensors */
 	put_le(f, 8, 8);  /* metadata */
 	g_str(f, "general.architecture");
@@ -197,14 +206,19 @@ static size_t write_gguf(const char *path)
 	g_str(f, "b");
 	g_str(f, "c");
 	g_tensor(f, "token_embd.weight", 256, 4, 2, 12, 0);
-	g_tensor(f, "blk.0.attn_q.weight", 256, 2, 2, 8, 576);
+	g_tensor(f, "blk.0.attn_q.weight", 256, 2, 2, v->q_type, v->q_offset);
 	g_tensor(f, "blk.0.ffn_down.weight", 256, 0, 1, 14, 1120);
-	g_tensor(f, "output_norm.weight", 256, 0, 1, 0, 1344);
+	g_tensor(f, "output_norm.weight", 256, 0, 1, 0, v->norm_offset);
 	pos = ftell(f);
 	zeros(f, (uint64_t)((32 - pos % 32) % 32));
 	zeros(f, 2368);
 	fclose(f);
 	return (size_t)pos;
+}
+
+static size_t write_gguf(const char *path)
+{
+	return write_gguf_v(path, &S_tiny);
 }
 
 /* A GGUF header with the given counts and nothing after (hostile counts). */
@@ -468,6 +482,79 @@ static void bad(const char *rel, const char *want)
 	free(p);
 }
 
+/*
+ * GGUF variants of tiny-gguf. Its header: 24 bytes (magic, version, two
+ * counts); the key-values 45 + 33 + 33 + 42 + 45 + 38 + 36 + 72 = 344 (each
+ * key 8 + its length, 4 of type, the value; the tokens array 4 + 8 + 3 x 9);
+ * the tensor infos 57 + 59 + 53 + 50 = 219 (name 8 + length, 4 + 8 per
+ * dimension, 4 of type, 8 of offset). It ends at byte 587, so the data
+ * region starts at 608 (aligned to 32) and holds 2,368 bytes: 2,976 in all.
+ */
+static void test_gguf_variants(void)
+{
+	static const struct {
+		gguf_variant v;
+		const char *want;  /* NULL: read fine */
+	} cases[] = {
+		/* version 2 has the same layout */
+		{ { 2, 8, 576, 1344 }, NULL },
+		{ { 1, 8, 576, 1344 }, "at byte 4: GGUF version 1 (this gpusheet reads 2 and 3)" },
+		/* Q8_0 at 512 overlaps token_embd [0, 576): 608 + 512 = byte 1120 */
+		{ { 3, 8, 512, 1344 }, "at byte 1120: tensor \"blk.0.attn_q.weight\" at offset 512 overlaps \"token_embd.weight\" (which ends at 576)" },
+		/* 600 is not a multiple of 32 */
+		{ { 3, 8, 600, 1344 }, "offset 600 is not a multiple of the alignment 32" },
+		/* F32 [256] = 1,024 B at 1,376 ends at 2,400 > 2,368: byte 608 + 1,376 */
+		{ { 3, 8, 576, 1376 }, "at byte 1984: tensor \"output_norm.weight\": 1024 bytes at offset 1376 go beyond the file" },
+		/* type 4 (Q4_2) was removed */
+		{ { 3, 4, 576, 1344 }, "unknown ggml type 4" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = at("variant.gguf");
+		gs_model m;
+		gs_diag d = GS_DIAG_INIT;
+		size_t hdr = write_gguf_v(p, &cases[i].v);
+		int rc = gs_model_read(p, &m, &d);
+
+		CHECK_INT(hdr, 587);
+		if (!cases[i].want) {
+			if (CHECK_INT(rc, 0)) {
+				CHECK_INT(m.gguf_version, cases[i].v.version);
+				CHECK_U64(m.weight_bytes, 2354);
+				gs_model_release(&m);
+			}
+		} else if (CHECK_INT(rc, -1) && CHECK(gs_diag_count(&d) >= 1)) {
+			gs_check_at(strstr(d.items[0].message, cases[i].want) != NULL, __FILE__,
+				    __LINE__, "case %zu: \"%s\" lacks \"%s\"", i, d.items[0].message,
+				    cases[i].want);
+		}
+		gs_diag_release(&d);
+		free(p);
+	}
+}
+
+/* config.json with a wrong type: refused with its JSON path. */
+static void test_bad_config(void)
+{
+	char *p = at("config.json");
+	gs_model m;
+	gs_diag d = GS_DIAG_INIT;
+
+	write_text(p, "{\"model_type\": \"llama\", \"hidden_size\": \"4096\"}");
+	CHECK_INT(gs_model_read(p, &m, &d), -1);
+	if (CHECK(gs_diag_count(&d) >= 1))
+		CHECK(STREQ(d.items[0].path, "$.hidden_size"));
+	gs_diag_release(&d);
+	/* hidden 10 over 3 heads, no head_dim: refused, not rounded */
+	write_text(p, "{\"model_type\": \"llama\", \"hidden_size\": 10, \"num_attention_heads\": 3}");
+	CHECK_INT(gs_model_read(p, &m, &d), -1);
+	if (CHECK(gs_diag_count(&d) >= 1))
+		CHECK(strstr(d.items[0].message, "not a multiple") != NULL);
+	gs_diag_release(&d);
+	free(p);
+}
+
 static void test_hostile(void)
 {
 	bad("bad/st-header-beyond-file.safetensors", "at byte 0: header length 1000 goes beyond the file (10 bytes)");
@@ -598,6 +685,8 @@ int main(int argc, char **argv)
 	test_gguf();
 	test_ggml_table();
 	test_hostile();
+	test_gguf_variants();
+	test_bad_config();
 	test_workload_from();
 	test_workload_fractional_bits();
 	{
