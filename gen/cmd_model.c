@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "jsonout.h"
 #include "model.h"
 #include "quantity.h"
 #include "sizing.h"
@@ -23,7 +24,7 @@ static int S_usage(const char *msg)
 
 static json_t *S_opt_uint(int has, uint64_t v)
 {
-	return has ? json_integer((json_int_t)v) : json_null();
+	return has ? gs_jo_u64(v) : json_null();
 }
 
 static json_t *S_strvec_json(const gs_strvec *v)
@@ -70,14 +71,14 @@ static json_t *S_model_json(const gs_model *m)
 	json_object_set_new(j, "parameters_from_headers",
 			    S_opt_uint(m->has_header_params, m->header_params));
 	json_object_set_new(j, "parameters", gs_model_params(m, &p) == 0
-			    ? json_integer((json_int_t)p) : json_null());
+			    ? gs_jo_u64(p) : json_null());
 	for (i = 0; i < m->ndtypes; i++)
-		json_array_append_new(rows, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}",
-			"type", m->dtypes[i].name, "tensors", (json_int_t)m->dtypes[i].tensors,
-			"parameters", (json_int_t)m->dtypes[i].params,
-			"bytes", (json_int_t)m->dtypes[i].bytes,
-			"values_per_block", (json_int_t)m->dtypes[i].block,
-			"bytes_per_block", (json_int_t)m->dtypes[i].block_bytes));
+		json_array_append_new(rows, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o}",
+			"type", m->dtypes[i].name, "tensors", gs_jo_u64(m->dtypes[i].tensors),
+			"parameters", gs_jo_u64(m->dtypes[i].params),
+			"bytes", gs_jo_u64(m->dtypes[i].bytes),
+			"values_per_block", gs_jo_u64(m->dtypes[i].block),
+			"bytes_per_block", gs_jo_u64(m->dtypes[i].block_bytes)));
 	json_object_set_new(w, "source", json_string(m->weights == GS_WEIGHTS_INDEX ? "index"
 		: m->weights == GS_WEIGHTS_SAFETENSORS ? "safetensors headers"
 		: m->weights == GS_WEIGHTS_GGUF ? "gguf header" : "none"));
@@ -85,7 +86,7 @@ static json_t *S_model_json(const gs_model *m)
 	json_object_set_new(w, "index", m->index_file ? json_string(m->index_file) : json_null());
 	json_object_set_new(w, "missing_shards", S_strvec_json(&m->missing_shards));
 	json_object_set_new(w, "bytes", m->weights != GS_WEIGHTS_NONE
-			    ? json_integer((json_int_t)m->weight_bytes) : json_null());
+			    ? gs_jo_u64(m->weight_bytes) : json_null());
 	json_object_set_new(w, "provenance", json_string(m->weights != GS_WEIGHTS_NONE
 			    ? "calculated" : "missing"));
 	json_object_set_new(w, "per_type", rows);
@@ -166,7 +167,9 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 	}
 	else
 		printf("  %s: %s\n", gs_tr(t, "model.sliding_window"),
-		       gs_tr(t, m->arch != GS_ARCH_UNKNOWN ? "model.none" : "model.missing"));
+		       /* absent from a covered config.json: none; elsewhere: not said */
+		       gs_tr(t, m->arch != GS_ARCH_UNKNOWN && m->config_file ? "model.none"
+									      : "model.missing"));
 	if (m->has_experts)
 		printf("  %s: %s, %s %s\n", gs_tr(t, "model.experts"),
 		       gs_fmt_int(a, m->experts, t->lang), gs_fmt_int(b, m->experts_active, t->lang),
@@ -351,10 +354,10 @@ int gs_cmd_model(int argc, char **argv)
 	}
 	if (json) {
 		json_t *j = S_model_json(&m);
-		char *s = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2));
+		char *s = gs_jo_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2));
 		if (!s)
 			abort();
-		puts(s);
+		fputs(s, stdout);
 		free(s);
 		json_decref(j);
 		gs_model_release(&m);

@@ -1038,6 +1038,14 @@ static int S_gguf_tensor(S_rd *r, S_gtensor *t)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	gs_arch arch;
+} S_gguf_archs[] = {
+	{ "llama", GS_ARCH_LLAMA }, { "qwen2", GS_ARCH_QWEN2 }, { "phi3", GS_ARCH_PHI3 },
+	{ "gemma2", GS_ARCH_GEMMA2 }, { "gptneox", GS_ARCH_GPTNEOX },
+};
+
 static void S_gguf_geometry(gs_model *m, const S_gguf_meta *gm, const char *shown)
 {
 	uint64_t *dst[] = { &m->layers, &m->attention_heads, &m->kv_heads, &m->hidden,
@@ -1055,6 +1063,10 @@ static void S_gguf_geometry(gs_model *m, const S_gguf_meta *gm, const char *show
 	}
 	m->architecture = gs_xstrdup(gm->arch);
 	m->geometry_file = gs_xstrdup(shown);
+	/* GGUF names of the covered architectures (Mistral and Mixtral are "llama") */
+	for (i = 0; i < sizeof(S_gguf_archs) / sizeof(S_gguf_archs[0]); i++)
+		if (strcmp(gm->arch, S_gguf_archs[i].name) == 0)
+			m->arch = S_gguf_archs[i].arch;
 	for (i = 0; S_gguf_keys[i]; i++) {
 		char *k = gs_xasprintf("%s.%s", gm->arch, S_gguf_keys[i]);
 		if (gm->has[i] && gm->vals[i] <= S_MAX_DIM) {
