@@ -156,6 +156,17 @@ static const char *S_status(const gs_candidate *c)
 	return c->retained ? "retained" : c->excluded ? "excluded" : "preselected";
 }
 
+/* The files the weights were read from ("model": {"from": ...}), when any. */
+static void S_weights_source(json_t *sizing, const gs_workload *w)
+{
+	if (!w->weights_source)
+		return;
+	json_object_set_new(sizing, "weights_source", json_pack("{s:s,s:s}",
+		"files", w->weights_source,
+		"read_from", w->weights_from_index ? "index metadata.total_size" : "checkpoint headers"));
+}
+
+
 char *gs_render_decision_json(const gs_sheet_input *in)
 {
 	const gs_decision *d = in->d;
@@ -183,6 +194,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		"reserve", S_qty(s->reserve), "envelope", S_qty(s->envelope),
 		"kv_cache", S_qty(s->kv), "training", S_qty(s->training),
 		"need", S_qty(s->need)));
+	S_weights_source(json_object_get(root, "sizing"), in->w);
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[d->order[i]];
 		json_t *reqs = json_object(), *jc;
