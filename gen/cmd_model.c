@@ -207,6 +207,41 @@ static void S_dtype_table(const gs_strings *t, const gs_model *m)
 	}
 }
 
+/*
+ * A quantized GGUF against parameters x the nominal width of its main
+ * quantized type (the digit of its name: Q4_K 4, IQ2_XXS 2, Q8_0 8): the
+ * file holds more, the blocks' scales and the tensors kept in other types.
+ */
+static void S_compare_nominal(const gs_strings *t, const gs_model *m)
+{
+	const gs_model_dtype *q = NULL;
+	const char *d;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	unsigned bits;
+	uint64_t nominal;
+	size_t i;
+
+	for (i = 0; i < m->ndtypes; i++)
+		if (m->dtypes[i].block > 1 && (!q || m->dtypes[i].bytes > q->bytes))
+			q = &m->dtypes[i];
+	for (d = q->name; *d && !(*d >= '0' && *d <= '9'); d++)
+		;
+	if (!*d)
+		return;
+	bits = (unsigned)(*d - '0');
+	if (gs_weights_bytes(m->header_params, bits, &nominal))
+		return;
+	printf("%s: %s x %u / 8 (%s %s) = ", gs_tr(t, "model.compare"),
+	       gs_fmt_int(a, m->header_params, t->lang), bits, gs_tr(t, "model.nominal_of"),
+	       q->name);
+	S_size(t, nominal);
+	printf("\n");
+	if (m->weight_bytes > nominal)
+		printf("  %s %s %s %s\n", gs_tr(t, "model.file_holds_more"),
+		       gs_fmt_int(b, m->weight_bytes - nominal, t->lang), gs_tr(t, "unit.bytes"),
+		       gs_tr(t, "model.nominal_why"));
+}
+
 /* Weights read against parameters x bits: equal, or where they differ and why. */
 static void S_compare(const gs_strings *t, const gs_model *m)
 {
@@ -226,8 +261,10 @@ static void S_compare(const gs_strings *t, const gs_model *m)
 			       gs_tr(t, "model.effective_bits_how"));
 		for (i = 0; i < m->ndtypes; i++)
 			blocks |= m->dtypes[i].block > 1;
-		if (blocks)
+		if (blocks) {
 			printf("%s\n", gs_tr(t, "model.gguf_not_theoretical"));
+			S_compare_nominal(t, m);
+		}
 		return;
 	}
 	if (!bits && main && m->weights == GS_WEIGHTS_SAFETENSORS)
