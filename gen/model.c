@@ -1098,11 +1098,49 @@ static void S_gguf_geometry(gs_model *m, const S_gguf_meta *gm, const char *show
 	m->tied = -1;
 }
 
+/*
+ * The tensors' data: it starts at the end of the header aligned up, each
+ * offset is aligned, no two overlap, and each ends within the file.
+ * Sorts ts by offset. Sets r->failed on the first problem.
+ */
+static void S_gguf_spans(S_rd *r, S_gtensor *ts, uint64_t nt, uint64_t align)
+{
+	uint64_t data_start = (r->pos + align - 1) / align * align, end = 0, i;
+	const char *file = r->file;
+
+	if (data_start > r->size) {
+		S_err(r->d, file, r->pos, "the data region starts beyond the file");
+		r->failed = 1;
+		return;
+	}
+	qsort(ts, (size_t)nt, sizeof(*ts), S_gt_cmp);
+	for (i = 0; i < nt && !r->failed; i++) {
+		uint64_t at = data_start + ts[i].offset;
+		r->failed = 1;
+		if (ts[i].offset % align != 0)
+			S_err(r->d, file, at, "tensor \"%s\": offset %llu is not a multiple of the "
+			      "alignment %llu", ts[i].name, (unsigned long long)ts[i].offset,
+			      (unsigned long long)align);
+		else if (i > 0 && ts[i].offset < end)
+			S_err(r->d, file, at, "tensor \"%s\" at offset %llu overlaps \"%s\" (which "
+			      "ends at %llu)", ts[i].name, (unsigned long long)ts[i].offset,
+			      ts[i - 1].name, (unsigned long long)end);
+		else if (ts[i].offset > r->size - data_start ||
+			 ts[i].bytes > r->size - data_start - ts[i].offset)
+			S_err(r->d, file, at, "tensor \"%s\": %llu bytes at offset %llu go beyond "
+			      "the file", ts[i].name, (unsigned long long)ts[i].bytes,
+			      (unsigned long long)ts[i].offset);
+		else
+			r->failed = 0;
+		end = ts[i].offset + ts[i].bytes;
+	}
+}
+
 static void S_read_gguf(const char *file, const char *shown, gs_model *m, gs_diag *d)
 {
 	S_rd r;
 	unsigned char magic[4];
-	uint64_t nt, nkv, i, data_start, end = 0;
+	uint64_t nt, nkv, i;
 	S_gguf_meta gm;
 	S_gtensor *ts = NULL;
 	size_t before = gs_diag_count(d);
@@ -1154,35 +1192,8 @@ static void S_read_gguf(const char *file, const char *shown, gs_model *m, gs_dia
 	for (i = 0; !r.failed && i < nt; i++)
 		S_gguf_tensor(&r, &ts[i]);
 	m->gguf_alignment = gm.alignment;
-	if (!r.failed) {
-		data_start = (r.pos + gm.alignment - 1) / gm.alignment * gm.alignment;
-		if (data_start > r.size) {
-			S_err(d, file, r.pos, "the data region starts beyond the file");
-			r.failed = 1;
-		}
-	}
-	if (!r.failed) {
-		qsort(ts, (size_t)nt, sizeof(*ts), S_gt_cmp);
-		for (i = 0; i < nt && gs_diag_count(d) == before; i++) {
-			if (ts[i].offset % gm.alignment != 0)
-				S_err(d, file, data_start + ts[i].offset, "tensor \"%s\": offset "
-				      "%llu is not a multiple of the alignment %llu", ts[i].name,
-				      (unsigned long long)ts[i].offset,
-				      (unsigned long long)gm.alignment);
-			else if (i > 0 && ts[i].offset < end)
-				S_err(d, file, data_start + ts[i].offset, "tensor \"%s\" at offset "
-				      "%llu overlaps \"%s\" (which ends at %llu)", ts[i].name,
-				      (unsigned long long)ts[i].offset, ts[i - 1].name,
-				      (unsigned long long)end);
-			else if (ts[i].offset > r.size - data_start ||
-				 ts[i].bytes > r.size - data_start - ts[i].offset)
-				S_err(d, file, data_start + ts[i].offset, "tensor \"%s\": %llu bytes "
-				      "at offset %llu go beyond the file", ts[i].name,
-				      (unsigned long long)ts[i].bytes, (unsigned long long)ts[i].offset);
-			else
-				end = ts[i].offset + ts[i].bytes;
-		}
-	}
+	if (!r.failed)
+		S_gguf_spans(&r, ts, nt, gm.alignment);
 	if (!r.failed && gs_diag_count(d) == before) {
 		/* per-type rows in ggml type order */
 		size_t k;
