@@ -208,6 +208,31 @@ static void S_note_buffer(gs_model *m, const char *name, uint64_t params)
 		m->buffer_params = UINT64_MAX;
 }
 
+/*
+ * Opens a regular file for reading; NULL otherwise (errno set). A FIFO or a
+ * device is refused before it is opened, so that opening cannot block.
+ */
+static FILE *S_open(const char *file)
+{
+	struct stat st;
+
+	if (stat(file, &st) != 0)
+		return NULL;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return fopen(file, "rb");
+}
+
+static void S_open_error(gs_diag *d, const char *file)
+{
+	if (errno == EINVAL)
+		gs_diag_add(d, file, 0, 0, NULL, "not a regular file");
+	else
+		gs_diag_add(d, file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+}
+
 /* Size of an open file, or -1. */
 static int S_file_size(FILE *f, uint64_t *out)
 {
@@ -222,13 +247,13 @@ static int S_file_size(FILE *f, uint64_t *out)
 /* Loads a JSON file of at most GS_MODEL_MAX_HEADER bytes, duplicates refused. */
 static json_t *S_load_json(const char *file, gs_diag *d)
 {
-	FILE *f = fopen(file, "rb");
+	FILE *f = S_open(file);
 	uint64_t size;
 	json_t *root;
 	json_error_t e;
 
 	if (!f) {
-		gs_diag_add(d, file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		S_open_error(d, file);
 		return NULL;
 	}
 	if (S_file_size(f, &size) || size > GS_MODEL_MAX_HEADER) {
@@ -578,7 +603,7 @@ static int S_st_tensor(const char *file, uint64_t data_start, uint64_t data_len,
  */
 static int S_read_safetensors(const char *file, gs_model *m, gs_strvec *names, gs_diag *d)
 {
-	FILE *f = fopen(file, "rb");
+	FILE *f = S_open(file);
 	unsigned char len8[8];
 	uint64_t size, n, data_len, pos = 0;
 	char *buf;
@@ -590,7 +615,7 @@ static int S_read_safetensors(const char *file, gs_model *m, gs_strvec *names, g
 	size_t ns = 0, i, before = gs_diag_count(d);
 
 	if (!f) {
-		gs_diag_add(d, file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		S_open_error(d, file);
 		return -1;
 	}
 	if (S_file_size(f, &size)) {
@@ -1150,9 +1175,9 @@ static void S_read_gguf(const char *file, const char *shown, gs_model *m, gs_dia
 	gm.alignment = 32;
 	r.file = file;
 	r.d = d;
-	r.f = fopen(file, "rb");
+	r.f = S_open(file);
 	if (!r.f) {
-		gs_diag_add(d, file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		S_open_error(d, file);
 		return;
 	}
 	if (S_file_size(r.f, &r.size)) {
