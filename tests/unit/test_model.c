@@ -534,6 +534,22 @@ static void test_gguf_variants(void)
 	}
 }
 
+/* A FIFO named like a checkpoint: refused before opening (opening would block). */
+static void test_fifo(void)
+{
+	char *p = at("fifo.safetensors");
+	gs_model m;
+	gs_diag d = GS_DIAG_INIT;
+
+	if (CHECK(mkfifo(p, 0600) == 0)) {
+		CHECK_INT(gs_model_read(p, &m, &d), -1);
+		if (CHECK(gs_diag_count(&d) == 1))
+			CHECK_STR(d.items[0].message, "not a regular file");
+	}
+	gs_diag_release(&d);
+	free(p);
+}
+
 /* config.json with a wrong type: refused with its JSON path. */
 static void test_bad_config(void)
 {
@@ -687,6 +703,7 @@ int main(int argc, char **argv)
 	test_hostile();
 	test_gguf_variants();
 	test_bad_config();
+	test_fifo();
 	test_workload_from();
 	test_workload_fractional_bits();
 	{
