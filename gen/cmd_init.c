@@ -49,17 +49,28 @@ static int S_uint(const char *opt, const char *text, uint64_t max, uint64_t *out
 
 /*
  * PATH relative to the folder of OUT, without "..": the workload's
- * model.from. NULL when PATH is not inside that folder.
+ * model.from. NULL when PATH is not inside that folder, or (*reported = 1,
+ * message printed) when that folder cannot be resolved.
  */
-static char *S_relative(const char *model, const char *out)
+static char *S_relative(const char *model, const char *out, int *reported)
 {
 	char mreal[PATH_MAX], dreal[PATH_MAX];
 	char *dir = gs_xstrdup(out), *slash = strrchr(dir, '/'), *rel = NULL;
+	const char *d;
 	size_t n;
 
 	if (slash)
 		*slash = '\0';
-	if (realpath(model, mreal) && realpath(slash ? (dir[0] ? dir : "/") : ".", dreal)) {
+	d = slash ? (dir[0] ? dir : "/") : ".";
+	if (!realpath(d, dreal)) {
+		fprintf(stderr, "gpusheet init: cannot use the folder '%s' of --out: %s\n", d,
+			strerror(errno));
+		free(dir);
+		*reported = 1;
+		return NULL;
+	}
+	*reported = 0;
+	if (realpath(model, mreal)) {
 		n = strlen(dreal);
 		if (strncmp(mreal, dreal, n) == 0 && mreal[n] == '/' && mreal[n + 1])
 			rel = gs_xstrdup(mreal + n + 1);
@@ -467,8 +478,14 @@ int gs_cmd_init(int argc, char **argv)
 			out);
 		return GS_EXIT_INVALID;
 	}
-	from = S_relative(model, out);
+	if (stat(model, &st) != 0) {
+		fprintf(stderr, "gpusheet init: cannot read '%s': %s\n", model, strerror(errno));
+		return GS_EXIT_INVALID;
+	}
+	from = S_relative(model, out, &rc);
 	if (!from) {
+		if (rc)
+			return GS_EXIT_INVALID;
 		fprintf(stderr, "gpusheet init: '%s' must be inside the folder of '%s': the sheet "
 			"names its model by a path relative to its own folder\n", model, out);
 		return GS_EXIT_INVALID;
