@@ -59,6 +59,8 @@ static json_t *S_model_json(const gs_model *m)
 	json_object_set_new(g, "sliding_window", S_opt_uint(m->has_sliding_window, m->sliding_window));
 	json_object_set_new(g, "sliding_pattern", m->sliding_pattern
 			    ? json_string(m->sliding_pattern) : json_null());
+	json_object_set_new(g, "sliding_layers", S_opt_uint(m->sliding_layers > 0,
+							      m->sliding_layers));
 	json_object_set_new(g, "experts", S_opt_uint(m->has_experts, m->experts));
 	json_object_set_new(g, "experts_active", S_opt_uint(m->has_experts, m->experts_active));
 	json_object_set_new(g, "tied_embeddings", m->tied < 0 ? json_null() : json_boolean(m->tied));
@@ -161,8 +163,12 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 	S_line(t, "model.context", m->has_context, m->context);
 	if (m->has_sliding_window) {
 		char *k = gs_xasprintf("model.pattern.%s", m->sliding_pattern);
-		printf("  %s: %s (%s)\n", gs_tr(t, "model.sliding_window"),
-		       gs_fmt_int(a, m->sliding_window, t->lang), gs_tr(t, k));
+		printf("  %s: %s (", gs_tr(t, "model.sliding_window"),
+		       gs_fmt_int(a, m->sliding_window, t->lang));
+		if (m->sliding_layers && strcmp(m->sliding_pattern, "layer_types") == 0)
+			printf("%s / %s ", gs_fmt_int(b, m->sliding_layers, t->lang),
+			       gs_fmt_int(c, m->layers, t->lang));
+		printf("%s)\n", gs_tr(t, k));
 		free(k);
 	}
 	else

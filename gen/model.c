@@ -308,6 +308,44 @@ static unsigned S_torch_bits(const char *dtype)
 	return 0;
 }
 
+/*
+ * "layer_types" (recent configs): one "sliding_attention" or
+ * "full_attention" per layer, the pattern stated instead of implied by the
+ * architecture. It replaces the architecture's pattern: every layer sliding,
+ * none (no window applies), or a count of the sliding layers.
+ */
+static void S_layer_types(gs_jr *r, json_t *root, gs_model *m)
+{
+	json_t *lt = json_object_get(root, "layer_types"), *e;
+	size_t i, n;
+	uint64_t sliding = 0;
+
+	if (!lt)
+		return;
+	n = json_is_array(lt) ? json_array_size(lt) : 0;
+	if (!m->has_layers || n != m->layers) {
+		gs_jr_error(r, "$.layer_types", "expected one entry per layer (num_hidden_layers)");
+		return;
+	}
+	json_array_foreach(lt, i, e) {
+		const char *t = json_string_value(e);
+		if (!t || (strcmp(t, "sliding_attention") != 0 && strcmp(t, "full_attention") != 0)) {
+			char *p = gs_jr_path_index("$.layer_types", i);
+			gs_jr_error(r, p, "expected \"sliding_attention\" or \"full_attention\"");
+			free(p);
+			return;
+		}
+		sliding += strcmp(t, "sliding_attention") == 0;
+	}
+	m->sliding_layers = sliding;
+	m->sliding_pattern = sliding == n ? "every_layer" : "layer_types";
+	if (sliding == 0) {
+		m->has_sliding_window = 0;
+		m->sliding_window = 0;
+		m->sliding_pattern = NULL;
+	}
+}
+
 static void S_key_seen(gs_model *m, const char *key, int present)
 {
 	gs_strvec_push_dup(present ? &m->found_keys : &m->missing_keys, key);
@@ -377,6 +415,7 @@ static void S_read_config(const char *file, const char *shown, gs_model *m, gs_d
 		m->sliding_pattern = m->arch == GS_ARCH_GEMMA2 ? "every_other_layer"
 				   : m->arch == GS_ARCH_QWEN2 ? "max_window_layers"
 				   : "every_layer";
+		S_layer_types(&r, root, m);
 	}
 	v = json_object_get(root, "tie_word_embeddings");
 	if (json_is_boolean(v)) {

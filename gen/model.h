@@ -89,7 +89,9 @@ typedef struct {
 	uint64_t sliding_window;
 	int has_sliding_window;
 	const char *sliding_pattern; /* "every_layer", "every_other_layer",
-				      * "max_window_layers", "architecture", or NULL */
+				      * "max_window_layers", "layer_types" (see
+				      * sliding_layers), "architecture", or NULL */
+	uint64_t sliding_layers;  /* layers with the window, from layer_types; 0 otherwise */
 	uint64_t experts, experts_active;
 	int has_experts;
 	int tied;                 /* -1 unknown, 0 no, 1 yes */

@@ -534,6 +534,58 @@ static void test_gguf_variants(void)
 	}
 }
 
+/* layer_types states the per-layer window pattern. */
+static void test_layer_types(void)
+{
+	static const char cfg[] =
+		"{\"model_type\": \"gemma2\", \"hidden_size\": 8, \"num_hidden_layers\": 4, "
+		"\"num_attention_heads\": 2, \"num_key_value_heads\": 1, \"head_dim\": 4, "
+		"\"intermediate_size\": 16, \"vocab_size\": 10, \"sliding_window\": 32, "
+		"\"layer_types\": [%s]}";
+	static const struct {
+		const char *types;
+		int ok, has_window;
+		uint64_t sliding;
+		const char *pattern;
+	} cases[] = {
+		{ "\"sliding_attention\", \"full_attention\", \"sliding_attention\", \"full_attention\"",
+		  1, 1, 2, "layer_types" },
+		{ "\"sliding_attention\", \"sliding_attention\", \"sliding_attention\", \"sliding_attention\"",
+		  1, 1, 4, "every_layer" },
+		/* no sliding layer: no window applies */
+		{ "\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\"",
+		  1, 0, 0, NULL },
+		{ "\"sliding_attention\"", 0, 0, 0, NULL },  /* not one per layer */
+		{ "\"sliding\", \"full_attention\", \"full_attention\", \"full_attention\"", 0, 0, 0, NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = at("config.json"), *text = gs_xasprintf(cfg, cases[i].types);
+		gs_model m;
+		gs_diag d = GS_DIAG_INIT;
+		int rc;
+
+		write_text(p, text);
+		rc = gs_model_read(p, &m, &d);
+		gs_check_at((rc == 0) == cases[i].ok, __FILE__, __LINE__, "layer_types case %zu: %d", i, rc);
+		if (rc == 0) {
+			CHECK_INT(m.has_sliding_window, cases[i].has_window);
+			CHECK_U64(m.sliding_layers, cases[i].sliding);
+			if (cases[i].pattern)
+				CHECK_STR(m.sliding_pattern, cases[i].pattern);
+			else
+				CHECK(m.sliding_pattern == NULL);
+			gs_model_release(&m);
+		} else if (CHECK(gs_diag_count(&d) >= 1)) {
+			CHECK(d.items[0].path && strncmp(d.items[0].path, "$.layer_types", 13) == 0);
+		}
+		gs_diag_release(&d);
+		free(text);
+		free(p);
+	}
+}
+
 /* A FIFO named like a checkpoint: refused before opening (opening would block). */
 static void test_fifo(void)
 {
@@ -704,6 +756,7 @@ int main(int argc, char **argv)
 	test_gguf_variants();
 	test_bad_config();
 	test_fifo();
+	test_layer_types();
 	test_workload_from();
 	test_workload_fractional_bits();
 	{
