@@ -601,9 +601,12 @@ static int S_read_millibits(gs_jr *r, json_t *o, const char *op, int mode, uint6
 	char *kp;
 	double x, m;
 
-	if (!json_is_real(v))
-		return gs_jr_uint(r, o, op, "storage_bits", mode, 1, 64, out) == 1
-			? (*out *= 1000, 1) : (v ? -1 : 0);
+	if (!json_is_real(v)) {
+		int rc = gs_jr_uint(r, o, op, "storage_bits", mode, 1, 64, out);
+		if (rc == 1)
+			*out *= 1000;
+		return rc;
+	}
 	x = json_real_value(v);
 	m = x * 1000.0;
 	kp = gs_jr_path_key(op, "storage_bits");
