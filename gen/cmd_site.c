@@ -107,11 +107,6 @@ int gs_cmd_site(int argc, char **argv)
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
-	if (gs_mkdirs(out)) {
-		fprintf(stderr, "gpusheet site: cannot create %s\n", out);
-		rc = GS_EXIT_INVALID;
-		goto out;
-	}
 	memset(&env, 0, sizeof(env));
 	env.cat = &ctx.cat;
 	env.catalog_name = ctx.catalog_name;

@@ -81,6 +81,16 @@ int gs_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
 gs_archive *gs_evidence_archive(const char *site_dir);
 
 /*
+ * The site that the archive's site will replace (a stage, see outfile.h):
+ * a file it already holds with the same bytes is hard-linked into the new
+ * tree instead of copied, so archived evidence keeps its inode and mtime
+ * from build to build; so is its manifest when the bytes are the same.
+ * Its manifest is not merged: the new site holds what this build cites.
+ * NULL: none.
+ */
+void gs_archive_set_previous(gs_archive *a, const char *prev_site);
+
+/*
  * Archive src_path. original_name (NULL: the base name of src_path) is
  * recorded in "names" and gives the extension; citing_sheet (NULL: none)
  * is recorded in "cited_by": a path relative to SITE, or a path that starts

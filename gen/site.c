@@ -368,12 +368,16 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	return rc;
 }
 
-int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
-		  const char *out_dir, char *err, size_t errlen)
+/* What an existing, non-empty OUT must hold to be replaced: a site of ours. */
+static const char *const S_site_marks[] = { "index.html", "sheets", NULL };
+
+/* Builds the whole site into dir (a fresh stage); prev: the site it replaces, or NULL. */
+static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env *env0,
+			const char *dir, const char *prev, char *err, size_t errlen)
 {
 	gs_publish_env env = *env0;
 	gs_publish_result *res = gs_xcalloc(npaths + 1, sizeof(*res));
-	char *sheets = gs_xasprintf("%s/sheets", out_dir);
+	char *sheets = gs_xasprintf("%s/sheets", dir);
 	char *nav_root = S_nav(env.t, ""), *nav_sheet = S_nav(env.t, "../");
 	gs_archive *archive = NULL;
 	size_t i, done = 0;
@@ -383,12 +387,13 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
 		snprintf(err, errlen, "cannot create %s", sheets);
 		goto out;
 	}
-	archive = gs_evidence_archive(out_dir);
+	archive = gs_evidence_archive(dir);
 	if (!archive || gs_archive_error(archive)) {
 		snprintf(err, errlen, "%s", archive ? gs_archive_error(archive)
 						    : "cannot open the evidence archive");
 		goto out;
 	}
+	gs_archive_set_previous(archive, prev);
 	env.nav_html = nav_sheet;
 	env.link_prefix = "../";
 	env.sheet_prefix = "sheets/";
@@ -415,8 +420,8 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
 		snprintf(err, errlen, "%s", gs_archive_error(archive));
 		goto out;
 	}
-	if (S_index_pages(&env, res, npaths, out_dir, nav_root, demonstration, err, errlen) ||
-	    S_offers_page(&env, out_dir, nav_root, demonstration, err, errlen))
+	if (S_index_pages(&env, res, npaths, dir, nav_root, demonstration, err, errlen) ||
+	    S_offers_page(&env, dir, nav_root, demonstration, err, errlen))
 		goto out;
 	rc = 0;
 out:
@@ -428,5 +433,20 @@ out:
 	free(nav_sheet);
 	if (archive)
 		gs_archive_free(archive);
+	return rc;
+}
+
+int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
+		  const char *out_dir, char *err, size_t errlen)
+{
+	gs_stage *st = gs_stage_begin(out_dir, S_site_marks, err, errlen);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = S_build_into(paths, npaths, env, gs_stage_dir(st), gs_stage_previous(st), err, errlen);
+	if (rc == 0)
+		rc = gs_stage_commit(st, err, errlen);
+	gs_stage_free(st);
 	return rc;
 }

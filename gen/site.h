@@ -27,8 +27,14 @@ int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 void gs_site_free_paths(char **paths, size_t n);
 
 /*
- * Builds the site into out_dir from already-validated workloads. Returns 0,
- * or -1 with a message in err.
+ * Builds the site from already-validated workloads into a stage next to
+ * out_dir and swaps it in whole (see gs_stage_* in outfile.h): out_dir is
+ * the complete old site or the complete new one, whatever the failure or
+ * the kill. An existing out_dir must be empty or a site (index.html and
+ * sheets/); it is replaced, not merged: sheets and evidence of workloads no
+ * longer given are gone. Evidence already archived with the same bytes is
+ * hard-linked from the old site. Returns 0, or -1 with a message in err
+ * (out_dir then untouched).
  */
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		  const char *out_dir, char *err, size_t errlen);

@@ -4,6 +4,7 @@
 
 #include "verify.h"
 #include "evidence.h"
+#include "outfile.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -337,6 +338,9 @@ static int S_walk(S_site *s, const char *rel)
 		char kind = name[strlen(name) + 1];
 		char *child = S_join(rel, name);
 
+		/* a write that never finished (or a file planted under such a name) */
+		if (kind != 'd' && gs_is_temp_name(name))
+			S_problem_add(s, child, "temporary file left behind");
 		switch (kind) {
 		case 'd':
 			gs_strvec_push_dup(&s->dirs, child);

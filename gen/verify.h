@@ -32,6 +32,8 @@
  *                              "broken link: URL"; a #fragment into another
  *                              page of the site must name an id there
  *                              ("missing anchor: URL");
+ *  - a file with a temporary name (gs_is_temp_name in outfile.h) is
+ *    reported ("temporary file left behind"): a write that never finished;
  *  - symbolic links under DIR are reported ("symbolic link") and never
  *    followed into folders;
  *  - cost: one directory walk, one parse per page, one hash per evidence
