@@ -101,25 +101,21 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.link_prefix = "";
 	env.sheet_prefix = "";
 	env.accept_synthetic = accept_synthetic;
+	env.write_manifest = 1;
 	rc = GS_EXIT_OK;
 	if (gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err))) {
 		fprintf(stderr, "gpusheet sheet: %s\n", err);
 		rc = GS_EXIT_INVALID;
 	} else {
-		if (gs_archive_write_manifest(archive)) {
-			fprintf(stderr, "gpusheet sheet: %s\n", gs_archive_error(archive));
-			rc = GS_EXIT_INVALID;
-		} else {
-			printf("%s/%s.html\n", out, res.id);
-			/* A gate passes on evidence only: a retained offer
-			 * resting on a synthetic file fails it too. */
-			if (require && (res.nretained == 0 || res.nretained_synthetic > 0))
-				rc = GS_EXIT_NOT_RETAINED;
-			if (require && res.nretained_synthetic > 0)
-				fprintf(stderr, "gpusheet sheet: --require-retained: %zu retained "
-					"offer(s) rest on synthetic evidence (a demonstration, "
-					"not a measurement)\n", res.nretained_synthetic);
-		}
+		printf("%s/%s.html\n", out, res.id);
+		/* A gate passes on evidence only: a retained offer
+		 * resting on a synthetic file fails it too. */
+		if (require && (res.nretained == 0 || res.nretained_synthetic > 0))
+			rc = GS_EXIT_NOT_RETAINED;
+		if (require && res.nretained_synthetic > 0)
+			fprintf(stderr, "gpusheet sheet: --require-retained: %zu retained "
+				"offer(s) rest on synthetic evidence (a demonstration, "
+				"not a measurement)\n", res.nretained_synthetic);
 		gs_publish_result_release(&res);
 	}
 	if (archive)

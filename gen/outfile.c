@@ -210,6 +210,146 @@ char *gs_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/*** transactions ***/
+
+typedef struct {
+	char *tmp;
+	char *dst;
+	int noreplace;
+} S_txfile;
+
+struct gs_outtx {
+	S_txfile *f;
+	size_t n, cap;
+	int done;
+};
+
+gs_outtx *gs_outtx_new(void)
+{
+	return gs_xcalloc(1, sizeof(gs_outtx));
+}
+
+static void S_tx_push(gs_outtx *tx, char *tmp, char *dst, int noreplace)
+{
+	if (tx->n == tx->cap) {
+		tx->cap = tx->cap ? 2 * tx->cap : 16;
+		tx->f = gs_xrealloc(tx->f, tx->cap * sizeof(*tx->f));
+	}
+	tx->f[tx->n].tmp = tmp;
+	tx->f[tx->n].dst = dst;
+	tx->f[tx->n].noreplace = noreplace;
+	tx->n++;
+}
+
+int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *data,
+		 size_t len, char *err, size_t errlen)
+{
+	char *tmp = NULL, *dst;
+	int fd;
+
+	if (strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !*name) {
+		snprintf(err, errlen, "refusing output name \"%s\"", name);
+		return -1;
+	}
+	fd = gs_temp_open(dir, &tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create a temporary file: %s", dir, strerror(errno));
+		return -1;
+	}
+	dst = gs_xasprintf("%s/%s", dir, name);
+	if (gs_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		goto fail;
+	}
+	S_tx_push(tx, tmp, dst, 0);
+	return 0;
+fail:
+	unlink(tmp);
+	free(tmp);
+	free(dst);
+	return -1;
+}
+
+void gs_outtx_add_noreplace(gs_outtx *tx, char *tmp_path, const char *final_path)
+{
+	S_tx_push(tx, tmp_path, gs_xstrdup(final_path), 1);
+}
+
+static void S_fsync_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? gs_xasprintf("%.*s", (int)(slash - path), path) : gs_xstrdup(".");
+	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < tx->n; i++) {
+		S_txfile *f = &tx->f[i];
+		if (!f->noreplace) {
+			if (rename(f->tmp, f->dst) != 0) {
+				snprintf(err, errlen, "%s: %s", f->dst, strerror(errno));
+				return -1;
+			}
+		} else if (link(f->tmp, f->dst) == 0 || errno == EEXIST) {
+			(void)unlink(f->tmp); /* linked, or already there: kept */
+		} else {
+			/* no hard links on this file system: rename unless there */
+			struct stat st;
+			if ((errno != EPERM && errno != ENOTSUP && errno != ENOSYS) ||
+			    (lstat(f->dst, &st) != 0 && rename(f->tmp, f->dst) != 0)) {
+				snprintf(err, errlen, "%s: cannot create: %s", f->dst, strerror(errno));
+				return -1;
+			}
+			(void)unlink(f->tmp);
+		}
+		free(f->tmp);
+		f->tmp = NULL;
+	}
+	/* every new name on disk: the folders of the files, once each in a row */
+	for (i = 0; i < tx->n; i++) {
+		const char *a = tx->f[i].dst, *sa = strrchr(a, '/');
+		if (i > 0) {
+			const char *b = tx->f[i - 1].dst, *sb = strrchr(b, '/');
+			if (sa && sb && sa - a == sb - b && strncmp(a, b, (size_t)(sa - a)) == 0)
+				continue;
+		}
+		S_fsync_parent(a);
+	}
+	tx->done = 1;
+	return 0;
+}
+
+void gs_outtx_free(gs_outtx *tx)
+{
+	size_t i;
+
+	if (!tx)
+		return;
+	for (i = 0; i < tx->n; i++) {
+		if (tx->f[i].tmp) {
+			(void)unlink(tx->f[i].tmp);
+			free(tx->f[i].tmp);
+		}
+		free(tx->f[i].dst);
+	}
+	free(tx->f);
+	free(tx);
+}
+
 /*** removing a tree ***/
 
 static int S_remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -58,6 +58,33 @@ char *gs_read_file(const char *path, size_t *len);
  */
 int gs_remove_tree(const char *path);
 
+/*
+ * A transaction over files in one or more folders: every file's bytes go to
+ * a temporary file (written and fsync'ed) when it is added, and nothing is
+ * visible until gs_outtx_commit renames them, in the order added, then
+ * fsyncs their folders. A write failure (a full disk) therefore happens
+ * before the first rename, and leaves every final name as it was; freeing a
+ * transaction not committed removes its temporary files. The window in
+ * which a kill leaves part of it is the renames only (no byte is written
+ * then); a whole site is made kill-safe by a stage (below).
+ */
+typedef struct gs_outtx gs_outtx;
+
+gs_outtx *gs_outtx_new(void);
+/* Writes dir/name's bytes to a temporary file; 0, or -1 with a message in err. */
+int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *data,
+		 size_t len, char *err, size_t errlen);
+/*
+ * Takes over tmp_path (malloc'd, a complete, fsync'ed temporary file) to be
+ * hard-linked to final_path at commit, never replacing a file there (for
+ * content-addressed files: one already there is kept).
+ */
+void gs_outtx_add_noreplace(gs_outtx *tx, char *tmp_path, const char *final_path);
+/* Makes every file visible; 0, or -1 with a message in err. */
+int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen);
+/* Frees tx, removing the temporary files of a transaction not committed. */
+void gs_outtx_free(gs_outtx *tx);
+
 typedef struct gs_stage gs_stage;
 
 /*

@@ -50,10 +50,10 @@ void gs_job_release(gs_job *job)
 	memset(job, 0, sizeof(*job));
 }
 
-static int S_write(const char *dir, const char *name, const char *data, size_t len,
-		   char *err, size_t errlen)
+static int S_write(gs_outtx *tx, const char *dir, const char *name, const char *data,
+		   size_t len, char *err, size_t errlen)
 {
-	return gs_write_atomic(dir, name, data, len, err, errlen);
+	return gs_outtx_add(tx, dir, name, data, len, err, errlen);
 }
 
 int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
@@ -65,10 +65,14 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	gs_sheet_input in;
 	char **links = gs_xcalloc(job->nev + 1, sizeof(*links));
 	char *md = NULL, *html = NULL, *json = NULL, *name = NULL, *title = NULL;
+	/* Every file of the sheet, its new evidence and (for a lone sheet) the
+	 * manifest: all written before any becomes visible (see outfile.h). */
+	gs_outtx *tx = gs_outtx_new();
 	int rc = -1;
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
+	gs_archive_set_tx(archive, tx);
 	if (gs_classify(&job->w, &job->s, job->ev, job->nev, env->cat, env->accept_synthetic, &d)) {
 		snprintf(err, errlen, "out of memory");
 		free(links);
@@ -113,24 +117,24 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		const gs_sheet_chart *ch = &sheet.charts[i];
 		free(name);
 		name = gs_xasprintf("%s.svg", ch->name);
-		if (S_write(dir, name, (const char *)ch->out.svg.data, ch->out.svg.len, err, errlen))
+		if (S_write(tx, dir, name, (const char *)ch->out.svg.data, ch->out.svg.len, err, errlen))
 			goto out_sheet;
 		free(name);
 		name = gs_xasprintf("%s.png", ch->name);
-		if (S_write(dir, name, (const char *)ch->out.png.data, ch->out.png.len, err, errlen))
+		if (S_write(tx, dir, name, (const char *)ch->out.png.data, ch->out.png.len, err, errlen))
 			goto out_sheet;
 	}
 	free(name);
 	name = gs_xasprintf("%s.json", job->w.id);
-	if (S_write(dir, name, json, strlen(json), err, errlen))
+	if (S_write(tx, dir, name, json, strlen(json), err, errlen))
 		goto out_sheet;
 	free(name);
 	name = gs_xasprintf("%s.md", job->w.id);
-	if (S_write(dir, name, md, strlen(md), err, errlen))
+	if (S_write(tx, dir, name, md, strlen(md), err, errlen))
 		goto out_sheet;
 	free(name);
 	name = gs_xasprintf("%s.html", job->w.id);
-	if (S_write(dir, name, html, strlen(html), err, errlen))
+	if (S_write(tx, dir, name, html, strlen(html), err, errlen))
 		goto out_sheet;
 	if (summary_path) {
 		char *sum = gs_render_summary(&in, name);
@@ -147,13 +151,19 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		} else {
 			sname = sdir;
 		}
-		rc = gs_write_atomic(slash ? sdir : ".", sname, sum, strlen(sum), err, errlen);
+		rc = gs_outtx_add(tx, slash ? sdir : ".", sname, sum, strlen(sum), err, errlen);
 		free(sdir);
 		free(sum);
 		if (rc)
 			goto out_sheet;
 		rc = -1;
 	}
+	if (env->write_manifest && gs_archive_write_manifest(archive)) {
+		snprintf(err, errlen, "%s", gs_archive_error(archive));
+		goto out_sheet;
+	}
+	if (gs_outtx_commit(tx, err, errlen))
+		goto out_sheet;
 	res->id = gs_xstrdup(job->w.id);
 	res->title = gs_xstrdup(job->w.title);
 	/* Indexed like the catalog; offers the workload does not compare stay 3. */
@@ -183,6 +193,8 @@ out:
 	free(name);
 	free(title);
 	gs_decision_release(&d);
+	gs_archive_set_tx(archive, NULL);
+	gs_outtx_free(tx);
 	return rc;
 }
 
