@@ -5,10 +5,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "doc.h"
+#include "infile.h"
 #include "outfile.h"
 #include "sheet.h"
 #include "util.h"
+
+/*
+ * Evidence i must be a regular file inside the workload's folder, reached
+ * without following a symbolic link; checked before any byte is read, so a
+ * refused file (a FIFO, a link to /etc/passwd) is neither read nor quoted.
+ */
+static int S_evidence_confined(const gs_workload *w, size_t i, gs_diag *d)
+{
+	const gs_evidence_ref *e = &w->evidence[i];
+	size_t dl = strlen(e->path) - strlen(e->file);
+	char *dir = gs_xasprintf("%.*s", (int)dl, e->path);
+	char *jp = gs_xasprintf("$.evidence[%zu].file", i);
+	char why[512];
+	int fd = gs_open_beneath(dir, e->file, GS_INPUT_MAX_BYTES, why, sizeof(why));
+
+	if (fd < 0)
+		gs_diag_add(d, w->path, 0, 0, jp, "evidence \"%s\": %s", e->file, why);
+	else
+		close(fd);
+	free(dir);
+	free(jp);
+	return fd < 0 ? -1 : 0;
+}
 
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d)
 {
@@ -21,11 +47,18 @@ int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, g
 	job->ms = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ms));
 	job->ev = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ev));
 	for (i = 0; i < job->w.nevidence; i++) {
+		if (S_evidence_confined(&job->w, i, d) != 0)
+			continue;
 		if (gs_measurement_read(job->w.evidence[i].path, &job->ms[i], d) == 0) {
 			job->ev[job->nev].m = &job->ms[i];
 			job->ev[job->nev].ref = &job->w.evidence[i];
 			job->nev++;
 		}
+	}
+	if (job->w.notes_md) {
+		char why[256];
+		if (gs_doc_markdown_check(job->w.notes_md, why, sizeof(why)))
+			gs_diag_add(d, workload_path, 0, 0, "$.notes", "%s", why);
 	}
 	gs_check_candidates(&job->w, cat, d);
 	if (gs_diag_count(d) > before)
