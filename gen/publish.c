@@ -100,17 +100,18 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	char *md = NULL, *html = NULL, *json = NULL, *name = NULL, *title = NULL;
 	/* Every file of the sheet, its new evidence and (for a lone sheet) the
 	 * manifest: all written before any becomes visible (see outfile.h). */
-	gs_outtx *tx = gs_outtx_new();
+	gs_outtx *tx;
 	int rc = -1;
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
-	gs_archive_set_tx(archive, tx);
 	if (gs_classify(&job->w, &job->s, job->ev, job->nev, env->cat, env->accept_synthetic, &d)) {
 		snprintf(err, errlen, "out of memory");
 		free(links);
 		return -1;
 	}
+	tx = gs_outtx_new();
+	gs_archive_set_tx(archive, tx);
 	for (i = 0; i < job->nev; i++) {
 		char rel[GS_EVIDENCE_REL_SIZE];
 		char *sheet_rel = gs_xasprintf("%s%s.html", env->sheet_prefix, job->w.id);
