@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "diag.h"
 #include "datadir.h"
 #include "util.h"
 
@@ -74,13 +75,15 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *catalog_path,
 		return GS_EXIT_INVALID;
 	}
 	if (gs_templates_load(&rc->tp, err, sizeof(err))) {
-		fprintf(stderr, "gpusheet %s: %s\n", cmd, err);
+		gs_error_print(cmd, "%s", err);
 		gs_run_ctx_release(rc);
 		return GS_EXIT_INVALID;
 	}
 	{
 		const char *shown = catalog_path ? catalog_path : "offers.xml (bundled)";
-		rc->catalog_name = gs_xstrdup(shown);
+		/* shown in every output: valid UTF-8 without control characters,
+		 * whatever bytes the path has (the JSON field would be lost) */
+		rc->catalog_name = gs_show(shown, GS_SHOW_MAX);
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "cmd_common.h"
 #include "commands.h"
+#include "diag.h"
 #include "evidence.h"
 #include "outfile.h"
 #include "publish.h"
@@ -76,7 +77,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		return GS_EXIT_INVALID;
 	}
 	if (gs_mkdirs(out)) {
-		fprintf(stderr, "gpusheet sheet: cannot create %s\n", out);
+		gs_error_print("sheet", "cannot create \"%s\"", out);
 		gs_job_release(&job);
 		gs_run_ctx_release(&ctx);
 		return GS_EXIT_INVALID;
@@ -84,7 +85,7 @@ int gs_cmd_sheet(int argc, char **argv)
 	/* A damaged archive is found before anything is written. */
 	archive = gs_evidence_archive(out);
 	if (!archive || gs_archive_error(archive)) {
-		fprintf(stderr, "gpusheet sheet: %s\n",
+		gs_error_print("sheet", "%s",
 			archive ? gs_archive_error(archive) : "cannot open the evidence archive");
 		if (archive)
 			gs_archive_free(archive);
@@ -104,7 +105,7 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.write_manifest = 1;
 	rc = GS_EXIT_OK;
 	if (gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err))) {
-		fprintf(stderr, "gpusheet sheet: %s\n", err);
+		gs_error_print("sheet", "%s", err);
 		rc = GS_EXIT_INVALID;
 	} else {
 		printf("%s/%s.html\n", out, res.id);

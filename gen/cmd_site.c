@@ -7,6 +7,7 @@
 
 #include "cmd_common.h"
 #include "commands.h"
+#include "diag.h"
 #include "outfile.h"
 #include "publish.h"
 #include "site.h"
@@ -115,7 +116,7 @@ int gs_cmd_site(int argc, char **argv)
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.accept_synthetic = accept_synthetic;
 	if (gs_site_build(paths, npaths, &env, out, err, sizeof(err))) {
-		fprintf(stderr, "gpusheet site: %s\n", err);
+		gs_error_print("site", "%s", err);
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
