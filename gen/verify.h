@@ -14,6 +14,12 @@
  *    and SHA-256 ("missing file", "size mismatch (expected N, found M)",
  *    "hash mismatch (expected A, found B)"), and every other file in
  *    evidence/ must be listed ("not in manifest");
+ *  - manifest and pages agree: each entry's "names" and "cited_by" are
+ *    arrays of strings, sorted and unique; every cited_by names a page
+ *    that exists ("cited_by of F names a missing page: P") and links to F
+ *    ("... names P, which does not link to it"); every page linking to an
+ *    archived file is cited by its entry ("links to F, whose manifest
+ *    entry does not cite this page");
  *  - pages: every *.html / *.htm file under DIR, except under evidence/
  *    (archived raw content: a link target only), is parsed (libxml2 HTML
  *    parser, no network). href, src, srcset, poster, action, formaction,
