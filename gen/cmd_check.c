@@ -88,7 +88,8 @@ int gs_cmd_check(int argc, char **argv)
 		return argc < 2 ? GS_EXIT_USAGE : GS_EXIT_OK;
 	}
 	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng")) {
-		fputs("gpusheet check: data folder not found (set GPUSHEET_DATADIR)\n", stderr);
+		gs_error_print("check", "%s", gs_datadir_error() ? gs_datadir_error()
+			       : "data folder path too long");
 		return GS_EXIT_INVALID;
 	}
 	for (i = 1; i < argc; i++) {

@@ -63,8 +63,8 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *catalog_path,
 	}
 	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng") ||
 	    !gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml")) {
-		fprintf(stderr, "gpusheet %s: data folder not found (set GPUSHEET_DATADIR to the "
-			"folder holding catalog/ and templates/)\n", cmd);
+		gs_error_print(cmd, "%s", gs_datadir_error() ? gs_datadir_error()
+			       : "data folder path too long");
 		return GS_EXIT_INVALID;
 	}
 	if (gs_strings_load(lang, &rc->t, &d) ||
