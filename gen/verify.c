@@ -739,9 +739,11 @@ static void S_check_link(S_site *s, const char *raw)
 		} else {
 			S_problem_add(s, page, "broken link: %s", show);
 		}
-		if (target && strncmp(target, GS_EVIDENCE_DIR "/", strlen(GS_EVIDENCE_DIR "/")) == 0 &&
-		    strcmp(target, GS_EVIDENCE_DIR "/" GS_EVIDENCE_MANIFEST) != 0)
-			gs_strvec_push(&s->evlinks, gs_xasprintf("%s%c%s", target, '\001', page));
+		/* a link to archived evidence, found or not (a missing file is
+		 * reported once, as a broken link, not again as uncited) */
+		if (t && strncmp(t, GS_EVIDENCE_DIR "/", strlen(GS_EVIDENCE_DIR "/")) == 0 &&
+		    strcmp(t, GS_EVIDENCE_DIR "/" GS_EVIDENCE_MANIFEST) != 0)
+			gs_strvec_push(&s->evlinks, gs_xasprintf("%s%c%s", t, '\001', page));
 		if (target && !S_frag_trivial(frag)) {
 			long pi = S_find(&s->pages, target);
 			if (pi < 0) {
