@@ -22,7 +22,7 @@ static cmark_syntax_extension *S_table_ext(void)
 		cmark_gfm_core_extensions_ensure_registered();
 		ext = cmark_find_syntax_extension("table");
 		if (!ext)
-			abort();
+			GS_BUG("cmark-gfm has no \"table\" extension");
 	}
 	return ext;
 }
@@ -50,7 +50,7 @@ void gs_doc_release(gs_doc *d)
 static cmark_node *S_append(cmark_node *parent, cmark_node *child)
 {
 	if (!child || !cmark_node_append_child(parent, child))
-		abort();
+		GS_BUG("cmark-gfm refused a node (out of memory, or a child of the wrong type)");
 	return child;
 }
 
@@ -149,7 +149,7 @@ cmark_node *gs_doc_table(gs_doc *d, cmark_node *parent, const char *caption,
 	size_t i;
 
 	if (!table)
-		abort();
+		GS_BUG("cmark-gfm could not make a table node");
 	S_append(parent, table);
 	cmark_gfm_extensions_set_table_columns(table, (uint16_t)ncols);
 	cmark_gfm_extensions_set_table_alignments(table, (uint16_t)ncols, align);
@@ -179,7 +179,7 @@ cmark_node *gs_doc_cell(cmark_node *row)
 	cmark_node *c = cmark_node_new(CMARK_NODE_TABLE_CELL);
 
 	if (!c || !cmark_node_set_syntax_extension(c, S_table_ext()))
-		abort();
+		GS_BUG("cmark-gfm could not make a table cell");
 	return S_append(row, c);
 }
 
@@ -375,12 +375,12 @@ void gs_doc_user_markdown(cmark_node *parent, const char *md)
 
 	/* GFM tables in notes render as tables in both formats. */
 	if (!parser || !cmark_parser_attach_syntax_extension(parser, S_table_ext()))
-		abort();
+		GS_BUG("cmark-gfm could not make a parser with tables");
 	cmark_parser_feed(parser, md, strlen(md));
 	doc = cmark_parser_finish(parser);
 	cmark_parser_free(parser);
 	if (!doc)
-		abort();
+		GS_BUG("cmark-gfm returned no document");
 	S_defuse(doc);
 	while ((c = cmark_node_first_child(doc)) != NULL) {
 		cmark_node_unlink(c);

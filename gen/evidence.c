@@ -860,7 +860,7 @@ int gs_archive_write_manifest(gs_archive *a)
 	text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2));
 	json_decref(root);
 	if (!text)
-		abort();
+		GS_BUG("json_dumps of the manifest failed (out of memory)");
 	n = strlen(text);
 	{
 		text = gs_xrealloc(text, n + 2);
