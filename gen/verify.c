@@ -283,7 +283,8 @@ static char *S_read_file(const char *path, size_t *len)
 
 /* ---- the walk ---- */
 
-static int S_walk(S_site *s, const char *rel)
+/* One folder: its files recorded, its subfolders pushed onto todo. */
+static int S_walk_one(S_site *s, const char *rel, gs_strvec *todo)
 {
 	char *full = rel[0] ? S_join(s->root, rel) : gs_xstrdup(s->root);
 	DIR *d = opendir(full);
@@ -348,7 +349,7 @@ static int S_walk(S_site *s, const char *rel)
 		switch (kind) {
 		case 'd':
 			gs_strvec_push_dup(&s->dirs, child);
-			S_walk(s, child);
+			gs_strvec_push_dup(todo, child);
 			break;
 		case 'f':
 			/* archived evidence is raw content, not a page of the
@@ -371,6 +372,22 @@ static int S_walk(S_site *s, const char *rel)
 	}
 	gs_strvec_release(&names);
 	return 0;
+}
+
+/* The whole tree, iteratively: a stack of folders to read, so the C stack
+ * does not grow with the depth of the folder tree. -1 if the root fails. */
+static int S_walk(S_site *s)
+{
+	gs_strvec todo = GS_STRVEC_INIT;
+	int rc = S_walk_one(s, "", &todo);
+
+	while (rc == 0 && todo.n > 0) {
+		char *rel = todo.v[--todo.n];
+		S_walk_one(s, rel, &todo);
+		free(rel);
+	}
+	gs_strvec_release(&todo);
+	return rc;
 }
 
 /* ---- evidence ---- */
@@ -1116,7 +1133,7 @@ int gs_verify_site(const char *dir, FILE *report)
 	}
 	memset(&s, 0, sizeof(s));
 	s.root = dir;
-	if (S_walk(&s, "") != 0) {
+	if (S_walk(&s) != 0) {
 		if (report)
 			fprintf(report, "%s: cannot read folder: %s\n", dir,
 				strerror(errno));
