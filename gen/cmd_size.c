@@ -10,7 +10,7 @@
 #include "jsonout.h"
 #include "quantity.h"
 #include "sizing.h"
-#include "strings.h"
+#include "labels.h"
 #include "util.h"
 
 static int S_usage(const char *cmd, const char *msg)

@@ -17,7 +17,7 @@
 #include "measurement.h"
 #include "render.h"
 #include "sizing.h"
-#include "strings.h"
+#include "labels.h"
 #include "verdict.h"
 #include "workload.h"
 

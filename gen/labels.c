@@ -1,5 +1,5 @@
-/* strings: every label a user reads, per language. */
-#include "strings.h"
+/* labels: every label a user reads, per language (named so as not to shadow <strings.h>). */
+#include "labels.h"
 
 #include <jansson.h>
 #include <stdint.h>
