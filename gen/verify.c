@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 
 #include "verify.h"
+#include "diag.h"
 #include "evidence.h"
 #include "outfile.h"
 #include "util.h"
@@ -21,7 +22,6 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
-#define S_SHOW_MAX 200 /* bytes of a link quoted in a report line */
 
 typedef struct {
 	char *path;
@@ -137,26 +137,11 @@ static int S_problem_cmp(const void *x, const void *y)
 }
 
 /* The link as shown in a report: control bytes escaped, cut. */
+/* A value quoted in a report line: the program's one convention (diag.h),
+ * control bytes and invalid UTF-8 as \xNN, cut at 200 bytes with its length. */
 static char *S_show(const char *u)
 {
-	size_t n = strlen(u), i, o = 0;
-	char *r = gs_xmalloc(S_SHOW_MAX * 4 + 4);
-
-	for (i = 0; i < n && i < S_SHOW_MAX; i++) {
-		unsigned char c = (unsigned char)u[i];
-		if (c < 0x20 || c == 0x7f) {
-			snprintf(r + o, 5, "\\x%02x", c);
-			o += 4;
-		} else {
-			r[o++] = (char)c;
-		}
-	}
-	if (i < n) {
-		memcpy(r + o, "...", 3);
-		o += 3;
-	}
-	r[o] = '\0';
-	return r;
+	return gs_show(u, GS_SHOW_MAX);
 }
 
 static int S_hexval(char c)
@@ -1096,16 +1081,13 @@ static void S_check_citations(S_site *s)
 
 /* ---- entry point ---- */
 
-/* A path as printed: control bytes escaped, so one problem = one line. */
+/* A path as printed: escaped as any value (diag.h), so one problem = one line. */
 static void S_put_escaped(const char *p, FILE *out)
 {
-	for (; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
+	char *e = gs_show(p, 0);
+
+	fputs(e, out);
+	free(e);
 }
 
 int gs_verify_site(const char *dir, FILE *report)

@@ -7,8 +7,9 @@
  *  - every problem is one line "<path relative to DIR>: <problem>" on the
  *    report stream; lines are sorted by path (then in the order found in
  *    that file), so two runs over the same tree print the same bytes;
- *    control characters in paths and quoted links are escaped as \xNN and
- *    a quoted link is cut at 200 bytes (then "...");
+ *    control characters and invalid UTF-8 in paths and quoted links are
+ *    escaped as \xNN and a quoted link is cut at 200 bytes, followed by
+ *    its length "...(N bytes)" (the convention of diag.h);
  *  - evidence: evidence/manifest.json (see evidence.h) must exist when
  *    evidence/ exists; every entry's file must exist with the recorded size
  *    and SHA-256 ("missing file", "size mismatch (expected N, found M)",
