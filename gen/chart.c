@@ -1,72 +1,74 @@
-/* chart: deterministic Cairo charts (SVG and PNG in memory). See chart.h. */
+/*
+ * chart: the three charts laid out once as display lists (chart_list.h),
+ * then rendered to SVG (chart_svg.c) and, when asked, PNG (chart_png.c).
+ * Text is measured here with Cairo, with the font options the PNG back end
+ * draws with, so that both outputs share one layout. See chart.h.
+ */
 #include "chart.h"
-#include "util.h"
+#include "chart_list.h"
 
-#include <cairo.h>
-#include <png.h>
-#include <setjmp.h>
 #include <cairo-ft.h>
-#include <cairo-svg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util.h"
 
 #define S_W GS_CHART_WIDTH
 #define S_H GS_CHART_HEIGHT
-#define S_FONT "DejaVu Sans"
 #define S_FS 12.0          /* body text, px */
 #define S_FS_TITLE 16.0
 #define S_LABEL_MAX 512
-#define S_HALF_PI 1.5707963267948966
 #define S_GIB_D 1073741824.0
 
 /* ---------------------------------------------------------------- colours */
 
-typedef struct {
-	double r, g, b;
-} S_rgb;
+typedef gs_chart_rgba S_rgb;
 
 /* Okabe-Ito, readable with the common colour-vision deficiencies. */
 static const S_rgb S_pal[] = {
-	{ 0.000, 0.447, 0.698 },   /* blue */
-	{ 0.902, 0.624, 0.000 },   /* orange */
-	{ 0.000, 0.620, 0.451 },   /* bluish green */
-	{ 0.800, 0.475, 0.655 },   /* reddish purple */
-	{ 0.337, 0.706, 0.914 },   /* sky blue */
-	{ 0.835, 0.369, 0.000 },   /* vermillion */
-	{ 0.941, 0.894, 0.259 },   /* yellow */
+	{ 0, 114, 178, 255 },     /* blue */
+	{ 230, 159, 0, 255 },     /* orange */
+	{ 0, 158, 115, 255 },     /* bluish green */
+	{ 204, 121, 167, 255 },   /* reddish purple */
+	{ 86, 180, 233, 255 },    /* sky blue */
+	{ 213, 94, 0, 255 },      /* vermillion */
+	{ 240, 228, 66, 255 },    /* yellow */
 };
 #define S_NPAL (sizeof(S_pal) / sizeof(S_pal[0]))
-static const S_rgb S_ink = { 0.10, 0.10, 0.10 };
-static const S_rgb S_grey = { 0.40, 0.40, 0.40 };
-static const S_rgb S_grid = { 0.88, 0.88, 0.88 };
-static const S_rgb S_neutral = { 0.55, 0.55, 0.55 };
-static const S_rgb S_blue = { 0.000, 0.447, 0.698 };
-static const S_rgb S_orange = { 0.902, 0.624, 0.000 };
-static const S_rgb S_verm = { 0.835, 0.369, 0.000 };
+static const S_rgb S_ink = { 26, 26, 26, 255 };
+static const S_rgb S_grey = { 102, 102, 102, 255 };
+static const S_rgb S_grid = { 224, 224, 224, 255 };
+static const S_rgb S_neutral = { 140, 140, 140, 255 };
+static const S_rgb S_blue = { 0, 114, 178, 255 };
+static const S_rgb S_orange = { 230, 159, 0, 255 };
+static const S_rgb S_verm = { 213, 94, 0, 255 };
+static const S_rgb S_white = { 255, 255, 255, 255 };
+static const S_rgb S_halo = { 255, 255, 255, 217 };       /* 85 % white */
+static const S_rgb S_fail_bg = { 255, 232, 219, 255 };
+static const S_rgb S_notrun_bg = { 240, 240, 240, 255 };
 
-static void S_set(cairo_t *cr, S_rgb c)
+static uint8_t S_chan(double v)
 {
-	cairo_set_source_rgb(cr, c.r, c.g, c.b);
+	return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5);
 }
 
 static S_rgb S_mix_white(S_rgb c, double k)
 {
-	S_rgb r;
+	S_rgb r = c;
 
-	r.r = c.r + (1.0 - c.r) * k;
-	r.g = c.g + (1.0 - c.g) * k;
-	r.b = c.b + (1.0 - c.b) * k;
+	r.r = S_chan(c.r + (255 - c.r) * k);
+	r.g = S_chan(c.g + (255 - c.g) * k);
+	r.b = S_chan(c.b + (255 - c.b) * k);
 	return r;
 }
 
 static S_rgb S_darken(S_rgb c, double k)
 {
-	S_rgb r;
+	S_rgb r = c;
 
-	r.r = c.r * (1.0 - k);
-	r.g = c.g * (1.0 - k);
-	r.b = c.b * (1.0 - k);
+	r.r = S_chan(c.r * (1.0 - k));
+	r.g = S_chan(c.g * (1.0 - k));
+	r.b = S_chan(c.b * (1.0 - k));
 	return r;
 }
 
@@ -125,7 +127,7 @@ static void S_clean(const char *s, char *dst, size_t cap)
 			min = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
 			if (k < n || cp < min || cp > 0x10FFFF ||
 			    (cp >= 0xD800 && cp <= 0xDFFF) ||
-			    (cp >= 0x80 && cp < 0xA0))
+			    (cp >= 0x80 && cp < 0xA0) || cp == 0xFFFE || cp == 0xFFFF)
 				n = 0;
 		}
 		if (o + (n ? n : 1) + 4 > cap)
@@ -145,32 +147,141 @@ static void S_clean(const char *s, char *dst, size_t cap)
 	dst[o] = '\0';
 }
 
-/* ------------------------------------------------------------------- text */
+/* -------------------------------------------------------------------- pen */
 
-static void S_font(cairo_t *cr, double size, int bold)
+/*
+ * A pen records marks into a display list with Cairo-like calls: a current
+ * colour, line width and dash; a shape is begun (S_move, S_rect, S_arc) and
+ * painted by S_fill / S_fill_keep / S_stroke, which set the paint of the
+ * pending mark. The Cairo context only measures text.
+ */
+typedef struct {
+	gs_chart_list *l;
+	cairo_t *cr;
+	S_rgb col;
+	double lw, fs;
+	uint8_t dash;
+	int bold;
+	int open;                 /* 1: the last mark is a shape not yet painted */
+} S_pen;
+
+static void S_set(S_pen *pn, S_rgb c)
 {
-	cairo_select_font_face(cr, S_FONT, CAIRO_FONT_SLANT_NORMAL,
-			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, size);
+	pn->col = c;
 }
 
-static double S_width(cairo_t *cr, const char *s)
+static void S_lw(S_pen *pn, double w)
+{
+	pn->lw = w;
+}
+
+static void S_dash(S_pen *pn, enum gs_chart_dash d)
+{
+	pn->dash = (uint8_t)d;
+}
+
+static gs_chart_mark *S_shape(S_pen *pn, enum gs_chart_mark_kind kind)
+{
+	if (pn->open && pn->l->m[pn->l->n - 1].kind == kind && kind == GS_MARK_PATH)
+		return &pn->l->m[pn->l->n - 1];
+	pn->open = 1;
+	return gs_chart_list_add(pn->l, kind);
+}
+
+static void S_move(S_pen *pn, double x, double y)
+{
+	S_shape(pn, GS_MARK_PATH);
+	gs_chart_list_pt(pn->l, GS_OP_MOVE, x, y);
+}
+
+static void S_line(S_pen *pn, double x, double y)
+{
+	S_shape(pn, GS_MARK_PATH);
+	gs_chart_list_pt(pn->l, GS_OP_LINE, x, y);
+}
+
+static void S_close(S_pen *pn)
+{
+	S_shape(pn, GS_MARK_PATH);
+	gs_chart_list_pt(pn->l, GS_OP_CLOSE, 0, 0);
+}
+
+static void S_rect(S_pen *pn, double x, double y, double w, double h)
+{
+	gs_chart_mark *m = S_shape(pn, GS_MARK_RECT);
+
+	m->x = x;
+	m->y = y;
+	m->w = w;
+	m->h = h;
+}
+
+static void S_arc(S_pen *pn, double x, double y, double r)
+{
+	gs_chart_mark *m = S_shape(pn, GS_MARK_CIRCLE);
+
+	m->x = x;
+	m->y = y;
+	m->w = r;
+}
+
+static gs_chart_mark *S_pending(S_pen *pn)
+{
+	return pn->open ? &pn->l->m[pn->l->n - 1] : NULL;
+}
+
+static void S_fill_keep(S_pen *pn)
+{
+	gs_chart_mark *m = S_pending(pn);
+
+	if (m)
+		m->fill = pn->col;
+}
+
+static void S_fill(S_pen *pn)
+{
+	S_fill_keep(pn);
+	pn->open = 0;
+}
+
+static void S_stroke(S_pen *pn)
+{
+	gs_chart_mark *m = S_pending(pn);
+
+	if (m) {
+		m->stroke = pn->col;
+		m->lw = pn->lw;
+		m->dash = pn->dash;
+	}
+	pn->open = 0;
+}
+
+/* ------------------------------------------------------------------- text */
+
+static void S_font(S_pen *pn, double size, int bold)
+{
+	pn->fs = size;
+	pn->bold = bold;
+	gs_chart_cairo_font(pn->cr, size, bold);
+}
+
+static double S_width(S_pen *pn, const char *s)
 {
 	cairo_text_extents_t e;
 
-	cairo_text_extents(cr, s, &e);
+	cairo_text_extents(pn->cr, s, &e);
 	return e.x_advance;
 }
 
 /* Clean s and shorten it with an ellipsis to at most maxw px (maxw <= 0:
  * no limit). Returns the width. */
-static double S_fit(cairo_t *cr, const char *s, double maxw, char *buf, size_t cap)
+static double S_fit(S_pen *pn, const char *s, double maxw, char *buf, size_t cap)
 {
 	size_t n;
 	double w;
 
 	S_clean(s, buf, cap);
-	w = S_width(cr, buf);
+	w = S_width(pn, buf);
 	if (maxw <= 0 || w <= maxw)
 		return w;
 	n = strlen(buf);
@@ -179,41 +290,56 @@ static double S_fit(cairo_t *cr, const char *s, double maxw, char *buf, size_t c
 			n--;
 		while (n > 0 && ((unsigned char)buf[n] & 0xC0) == 0x80);
 		memcpy(buf + n, "\xE2\x80\xA6", 4);  /* U+2026 and NUL */
-		w = S_width(cr, buf);
+		w = S_width(pn, buf);
 		if (w <= maxw)
 			return w;
 	}
 	return w;
 }
 
+/* A text mark of clean bytes buf, w px wide, anchored at (x, y). */
+static void S_text_mark(S_pen *pn, double x, double y, const char *buf, double w,
+			double align, int vertical)
+{
+	gs_chart_mark *m;
+
+	pn->open = 0;
+	m = gs_chart_list_add(pn->l, GS_MARK_TEXT);
+	m->x = x;
+	m->y = y;
+	m->w = w;
+	m->h = pn->fs;
+	m->bold = (uint8_t)pn->bold;
+	m->fill = pn->col;
+	m->anchor = align <= 0.25 ? GS_ANCHOR_START : align >= 0.75 ? GS_ANCHOR_END : GS_ANCHOR_MIDDLE;
+	m->vertical = (uint8_t)vertical;
+	m->s0 = gs_chart_list_str(pn->l, buf);
+}
+
 /* Draw s with its baseline at y; align 0 left, 0.5 centre, 1 right. */
-static double S_text(cairo_t *cr, double x, double y, const char *s,
+static double S_text(S_pen *pn, double x, double y, const char *s,
 		     double align, double maxw)
 {
 	char buf[S_LABEL_MAX];
-	double w = S_fit(cr, s, maxw, buf, sizeof(buf));
+	double w = S_fit(pn, s, maxw, buf, sizeof(buf));
 
-	cairo_move_to(cr, x - align * w, y);
-	cairo_show_text(cr, buf);
-	cairo_new_path(cr);
+	S_text_mark(pn, x, y, buf, w, align, 0);
 	return w;
 }
 
 /* The same on a translucent white box, for labels drawn over lines. */
-static void S_text_halo(cairo_t *cr, double x, double y, const char *s,
+static void S_text_halo(S_pen *pn, double x, double y, const char *s,
 			double align, double maxw, S_rgb c)
 {
 	char buf[S_LABEL_MAX];
-	double w = S_fit(cr, s, maxw, buf, sizeof(buf));
+	double w = S_fit(pn, s, maxw, buf, sizeof(buf));
 	double fs = S_FS;
 
-	cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-	cairo_rectangle(cr, x - align * w - 2, y - fs + 1, w + 4, fs + 3);
-	cairo_fill(cr);
-	S_set(cr, c);
-	cairo_move_to(cr, x - align * w, y);
-	cairo_show_text(cr, buf);
-	cairo_new_path(cr);
+	S_set(pn, S_halo);
+	S_rect(pn, x - align * w - 2, y - fs + 1, w + 4, fs + 3);
+	S_fill(pn);
+	S_set(pn, c);
+	S_text_mark(pn, x, y, buf, w, align, 0);
 }
 
 /* First character of a word, ASCII letters upper-cased ("start" -> "S"). */
@@ -235,90 +361,145 @@ static void S_initial(const char *word, char *buf, size_t cap)
 
 /* Fill a rectangle with the provenance pattern of colour c:
  * calculated solid, assumed diagonal hatching, observed cross hatching. */
-static void S_fill_prov(cairo_t *cr, double x, double y, double w, double h,
+static void S_fill_prov(S_pen *pn, double x, double y, double w, double h,
 			S_rgb c, gs_prov p)
 {
-	double k, step = 7.0;
-
 	if (w <= 0 || h <= 0)
 		return;
 	if (p == GS_PROV_CALCULATED) {
-		S_set(cr, c);
-		cairo_rectangle(cr, x, y, w, h);
-		cairo_fill(cr);
+		S_set(pn, c);
+		S_rect(pn, x, y, w, h);
+		S_fill(pn);
 	} else {
-		S_set(cr, S_mix_white(c, 0.72));
-		cairo_rectangle(cr, x, y, w, h);
-		cairo_fill(cr);
-		cairo_save(cr);
-		cairo_rectangle(cr, x, y, w, h);
-		cairo_clip(cr);
-		S_set(cr, S_darken(c, 0.15));
-		cairo_set_line_width(cr, 2.0);
-		for (k = -h; k < w; k += step) {
-			cairo_move_to(cr, x + k, y + h);
-			cairo_line_to(cr, x + k + h, y);
-			if (p == GS_PROV_OBSERVED) {
-				cairo_move_to(cr, x + k, y);
-				cairo_line_to(cr, x + k + h, y + h);
-			}
-		}
-		cairo_stroke(cr);
-		cairo_restore(cr);
+		gs_chart_mark *m;
+
+		S_set(pn, S_mix_white(c, 0.72));
+		S_rect(pn, x, y, w, h);
+		m = S_pending(pn);
+		m->hatch = p == GS_PROV_OBSERVED ? GS_HATCH_CROSS : GS_HATCH_DIAG;
+		m->hatch_ink = S_darken(c, 0.15);
+		S_fill(pn);
 	}
-	S_set(cr, S_ink);
-	cairo_set_line_width(cr, 1.0);
-	cairo_rectangle(cr, x + 0.5, y + 0.5, w - 1 > 0 ? w - 1 : 0, h - 1 > 0 ? h - 1 : 0);
-	cairo_stroke(cr);
+	S_set(pn, S_ink);
+	S_lw(pn, 1.0);
+	S_dash(pn, GS_DASH_NONE);
+	S_rect(pn, x + 0.5, y + 0.5, w - 1 > 0 ? w - 1 : 0, h - 1 > 0 ? h - 1 : 0);
+	S_stroke(pn);
 }
 
-static void S_dash(cairo_t *cr, int on)
+static void S_diamond(S_pen *pn, double x, double y, double r)
 {
-	static const double d[] = { 7.0, 4.0 };
-
-	cairo_set_dash(cr, d, on ? 2 : 0, 0);
+	S_move(pn, x, y - r);
+	S_line(pn, x + r, y);
+	S_line(pn, x, y + r);
+	S_line(pn, x - r, y);
+	S_close(pn);
+	S_set(pn, S_ink);
+	S_fill_keep(pn);
+	S_set(pn, S_white);
+	S_lw(pn, 1.0);
+	S_stroke(pn);
 }
 
-static void S_diamond(cairo_t *cr, double x, double y, double r)
+static void S_circle(S_pen *pn, double x, double y, double r, int hollow)
 {
-	cairo_move_to(cr, x, y - r);
-	cairo_line_to(cr, x + r, y);
-	cairo_line_to(cr, x, y + r);
-	cairo_line_to(cr, x - r, y);
-	cairo_close_path(cr);
-	S_set(cr, S_ink);
-	cairo_fill_preserve(cr);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_set_line_width(cr, 1.0);
-	cairo_stroke(cr);
-}
-
-static void S_circle(cairo_t *cr, double x, double y, double r, int hollow)
-{
-	cairo_new_sub_path(cr);
-	cairo_arc(cr, x, y, r, 0, 4 * S_HALF_PI);
+	S_arc(pn, x, y, r);
 	if (hollow) {
-		S_set(cr, S_grey);
-		cairo_set_line_width(cr, 1.5);
-		cairo_stroke(cr);
+		S_set(pn, S_grey);
+		S_lw(pn, 1.5);
+		S_stroke(pn);
 		return;
 	}
-	S_set(cr, S_blue);
-	cairo_fill_preserve(cr);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_set_line_width(cr, 1.0);
-	cairo_stroke(cr);
+	S_set(pn, S_blue);
+	S_fill_keep(pn);
+	S_set(pn, S_white);
+	S_lw(pn, 1.0);
+	S_stroke(pn);
 }
 
-static void S_cross(cairo_t *cr, double x, double y, double r, int hollow)
+static void S_cross(S_pen *pn, double x, double y, double r, int hollow)
 {
-	cairo_move_to(cr, x - r, y - r);
-	cairo_line_to(cr, x + r, y + r);
-	cairo_move_to(cr, x - r, y + r);
-	cairo_line_to(cr, x + r, y - r);
-	S_set(cr, hollow ? S_grey : S_verm);
-	cairo_set_line_width(cr, hollow ? 1.5 : 3.0);
-	cairo_stroke(cr);
+	S_move(pn, x - r, y - r);
+	S_line(pn, x + r, y + r);
+	S_move(pn, x - r, y + r);
+	S_line(pn, x + r, y - r);
+	S_set(pn, hollow ? S_grey : S_verm);
+	S_lw(pn, hollow ? 1.5 : 3.0);
+	S_stroke(pn);
+}
+
+/* ----------------------------------------------------------- the driver */
+
+typedef void (*S_draw_fn)(S_pen *pn, const void *arg);
+
+void gs_chart_buf_free(gs_buf *b)
+{
+	if (!b)
+		return;
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
+void gs_chart_out_release(gs_chart_out *out)
+{
+	if (!out)
+		return;
+	gs_chart_buf_free(&out->svg);
+	gs_chart_buf_free(&out->png);
+}
+
+static const gs_chart_text S_no_text;
+
+/*
+ * Lay the chart out into a display list (draw, measuring text with a Cairo
+ * context on a 1 x 1 surface), then render the list: SVG always, PNG when
+ * t->flags asks for it. The description (<desc>) is written by draw
+ * through gs_chart_list_desc.
+ */
+static int S_render(S_draw_fn draw, const void *arg, const gs_chart_text *t,
+		    gs_chart_out *out)
+{
+	gs_chart_list l;
+	S_pen pn;
+	cairo_surface_t *s;
+	char title[S_LABEL_MAX];
+	int rc = -1;
+
+	out->svg.data = out->png.data = NULL;
+	out->svg.len = out->png.len = 0;
+	s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+	memset(&pn, 0, sizeof(pn));
+	pn.cr = cairo_create(s);
+	gs_chart_cairo_setup(pn.cr);
+	gs_chart_list_init(&l);
+	pn.l = &l;
+	pn.lw = 1.0;
+	S_font(&pn, S_FS, 0);
+	S_clean(t->title, title, sizeof(title));
+	l.title = gs_xstrdup(title);
+	draw(&pn, arg);
+	if (cairo_status(pn.cr) == CAIRO_STATUS_SUCCESS &&
+	    gs_chart_svg_render(&l, &out->svg) == 0 &&
+	    (!(t->flags & GS_CHART_PNG) || gs_chart_png_render(&l, &out->png) == 0))
+		rc = 0;
+	cairo_destroy(pn.cr);
+	cairo_surface_destroy(s);
+	gs_chart_list_release(&l);
+	if (rc)
+		gs_chart_out_release(out);
+	return rc;
+}
+
+/* "label: words" into the chart's description. */
+static void S_desc2(S_pen *pn, const char *label, const char *words)
+{
+	char a[S_LABEL_MAX], b[S_LABEL_MAX], buf[2 * S_LABEL_MAX + 4];
+
+	S_clean(label, a, sizeof(a));
+	S_clean(words, b, sizeof(b));
+	snprintf(buf, sizeof(buf), "%s: %s", a, b);
+	gs_chart_list_desc(pn->l, buf);
 }
 
 /* ------------------------------------------------------------------- axis */
@@ -370,54 +551,56 @@ static double S_y(const S_axis *ax, uint64_t bytes)
 	return ax->y1 - gib / top * (ax->y1 - ax->y0);
 }
 
-static void S_axis_draw(cairo_t *cr, const S_axis *ax, double x0, double x1,
+static void S_axis_draw(S_pen *pn, const S_axis *ax, double x0, double x1,
 			const gs_chart_text *t)
 {
 	uint64_t v;
 	char buf[GS_FMT_MAX];
 
-	S_font(cr, S_FS, 0);
-	cairo_set_line_width(cr, 1.0);
+	S_font(pn, S_FS, 0);
+	S_lw(pn, 1.0);
 	for (v = 0; v <= ax->top_h; v += ax->step_h) {
 		double y = ax->y1 - (double)v / (double)ax->top_h * (ax->y1 - ax->y0);
 		double ys = (double)(long)y + 0.5;
 
-		S_set(cr, v ? S_grid : S_ink);
-		cairo_move_to(cr, x0, ys);
-		cairo_line_to(cr, x1, ys);
-		cairo_stroke(cr);
+		S_set(pn, v ? S_grid : S_ink);
+		S_move(pn, x0, ys);
+		S_line(pn, x1, ys);
+		S_stroke(pn);
 		if (ax->step_h % 100 == 0)  /* one format for the whole axis */
 			gs_fmt_int(buf, v / 100, t->lang);
 		else
 			gs_fmt_fixed2(buf, v, 100, t->lang);
-		S_set(cr, S_ink);
-		S_text(cr, x0 - 6, y + 4, buf, 1.0, 0);  /* numbers are never shortened */
+		S_set(pn, S_ink);
+		S_text(pn, x0 - 6, y + 4, buf, 1.0, 0);  /* numbers are never shortened */
 	}
-	S_set(cr, S_ink);
-	cairo_move_to(cr, x0 + 0.5, ax->y0);
-	cairo_line_to(cr, x0 + 0.5, ax->y1);
-	cairo_stroke(cr);
-	cairo_save(cr);
-	cairo_translate(cr, 18, (ax->y0 + ax->y1) / 2);
-	cairo_rotate(cr, -S_HALF_PI);
-	S_text(cr, 0, 0, S_w(t->axis_label, "Memory (GiB)"), 0.5, ax->y1 - ax->y0);
-	cairo_restore(cr);
+	S_set(pn, S_ink);
+	S_move(pn, x0 + 0.5, ax->y0);
+	S_line(pn, x0 + 0.5, ax->y1);
+	S_stroke(pn);
+	{
+		char buf2[S_LABEL_MAX];
+		double w = S_fit(pn, S_w(t->axis_label, "Memory (GiB)"), ax->y1 - ax->y0,
+				 buf2, sizeof(buf2));
+
+		S_text_mark(pn, 18, (ax->y0 + ax->y1) / 2, buf2, w, 0.5, 1);
+	}
 }
 
-static void S_title(cairo_t *cr, const gs_chart_text *t)
+static void S_title(S_pen *pn, const gs_chart_text *t)
 {
 	if (!t->title)
 		return;
-	S_font(cr, S_FS_TITLE, 1);
-	S_set(cr, S_ink);
-	S_text(cr, 16, 28, t->title, 0, S_W - 32);
+	S_font(pn, S_FS_TITLE, 1);
+	S_set(pn, S_ink);
+	S_text(pn, 16, 28, t->title, 0, S_W - 32);
 }
 
-static void S_note_center(cairo_t *cr, double x, double y, const char *s)
+static void S_note_center(S_pen *pn, double x, double y, const char *s)
 {
-	S_font(cr, S_FS, 0);
-	S_set(cr, S_grey);
-	S_text(cr, x, y, s, 0.5, 400);
+	S_font(pn, S_FS, 0);
+	S_set(pn, S_grey);
+	S_text(pn, x, y, s, 0.5, 400);
 }
 
 /*
@@ -460,288 +643,16 @@ static void S_flow_room(S_flow *f, double w)
 	}
 }
 
-static void S_flow_text(cairo_t *cr, S_flow *f, const char *s)
+static void S_flow_text(S_pen *pn, S_flow *f, const char *s)
 {
 	char buf[S_LABEL_MAX];
-	double w = S_fit(cr, s, 240, buf, sizeof(buf));
+	double w = S_fit(pn, s, 240, buf, sizeof(buf));
 
 	S_flow_room(f, w);
-	S_set(cr, S_ink);
-	cairo_move_to(cr, f->x, f->y);
-	cairo_show_text(cr, buf);
-	cairo_new_path(cr);
+	S_set(pn, S_ink);
+	S_text_mark(pn, f->x, f->y, buf, w, 0, 0);
 	f->x += w + 16;
 }
-
-/* ------------------------------------------------------- SVG/PNG backends */
-
-typedef struct {
-	uint8_t *data;
-	size_t len, cap;
-	int failed;
-} S_sink;
-
-static int S_sink_put(S_sink *s, const void *p, size_t n)
-{
-	if (s->failed)
-		return -1;
-	if (n > SIZE_MAX - s->len) {
-		s->failed = 1;
-		return -1;
-	}
-	if (s->len + n > s->cap) {
-		size_t nc = s->cap ? s->cap : 4096;
-		uint8_t *nd;
-
-		while (nc < s->len + n) {
-			if (nc > SIZE_MAX / 2) {
-				s->failed = 1;
-				return -1;
-			}
-			nc *= 2;
-		}
-		nd = realloc(s->data, nc);
-		if (!nd) {
-			s->failed = 1;
-			return -1;
-		}
-		s->data = nd;
-		s->cap = nc;
-	}
-	if (n)
-		memcpy(s->data + s->len, p, n);
-	s->len += n;
-	return 0;
-}
-
-static cairo_status_t S_write(void *closure, const unsigned char *data,
-			      unsigned int length)
-{
-	return S_sink_put(closure, data, length) ? CAIRO_STATUS_WRITE_ERROR
-						 : CAIRO_STATUS_SUCCESS;
-}
-
-/*
- * PNG through libpng rather than cairo_surface_write_to_png_stream: Cairo
- * always compresses hard and tries every filter, which was half of the time
- * of a sheet. Charts are flat colours on white: the Sub filter with fast
- * deflate gives nearly the same size several times faster. RGB24 pixels are
- * 0x00RRGGBB in native order; the PNG is 8-bit RGB, no alpha, no time chunk,
- * so the bytes depend only on the pixels.
- */
-static void S_png_write(png_structp png, png_bytep data, size_t n)
-{
-	if (S_sink_put(png_get_io_ptr(png), data, n))
-		png_error(png, "out of memory");
-}
-
-static void S_png_flush(png_structp png)
-{
-	(void)png;
-}
-
-static int S_png_encode(cairo_surface_t *s, S_sink *out)
-{
-	png_structp png;
-	png_infop info;
-	const unsigned char *px;
-	unsigned char *row;
-	int w, h, stride, y, x;
-
-	cairo_surface_flush(s);
-	px = cairo_image_surface_get_data(s);
-	w = cairo_image_surface_get_width(s);
-	h = cairo_image_surface_get_height(s);
-	stride = cairo_image_surface_get_stride(s);
-	if (!px || w <= 0 || h <= 0)
-		return -1;
-	row = malloc((size_t)w * 3);
-	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-	info = png ? png_create_info_struct(png) : NULL;
-	if (!row || !png || !info) {
-		png_destroy_write_struct(&png, info ? &info : NULL);
-		free(row);
-		return -1;
-	}
-	if (setjmp(png_jmpbuf(png))) {
-		png_destroy_write_struct(&png, &info);
-		free(row);
-		return -1;
-	}
-	png_set_write_fn(png, out, S_png_write, S_png_flush);
-	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB,
-		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
-	png_set_compression_level(png, 3);
-	png_write_info(png, info);
-	for (y = 0; y < h; y++) {
-		const uint32_t *src = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
-		for (x = 0; x < w; x++) {
-			row[3 * x] = (unsigned char)(src[x] >> 16);
-			row[3 * x + 1] = (unsigned char)(src[x] >> 8);
-			row[3 * x + 2] = (unsigned char)src[x];
-		}
-		png_write_row(png, row);
-	}
-	png_write_end(png, info);
-	png_destroy_write_struct(&png, &info);
-	free(row);
-	return out->failed ? -1 : 0;
-}
-
-/*
- * Renumber "surfaceN" (Cairo's process-wide surface ids, in id="" and
- * href="#") from 1 in order of first appearance.
- */
-static int S_svg_normalise(S_sink *in)
-{
-	static const char key[] = "surface";
-	const size_t kl = sizeof(key) - 1;
-	S_sink o = { NULL, 0, 0, 0 };
-	uint64_t *seen = NULL;
-	size_t nseen = 0, aseen = 0, i = 0, j;
-
-	while (i < in->len) {
-		uint64_t num = 0;
-		size_t d = 0, start;
-		char nb[24];
-		int n;
-
-		if (in->len - i <= kl || memcmp(in->data + i, key, kl) != 0 ||
-		    in->data[i + kl] < '0' || in->data[i + kl] > '9') {
-			if (S_sink_put(&o, in->data + i, 1))
-				goto fail;
-			i++;
-			continue;
-		}
-		start = i + kl;
-		while (start + d < in->len && in->data[start + d] >= '0' &&
-		       in->data[start + d] <= '9' && d < 19) {
-			num = num * 10 + (uint64_t)(in->data[start + d] - '0');
-			d++;
-		}
-		for (j = 0; j < nseen; j++)
-			if (seen[j] == num)
-				break;
-		if (j == nseen) {
-			if (nseen == aseen) {
-				size_t na = aseen ? aseen * 2 : 8;
-				uint64_t *ns = realloc(seen, na * sizeof(*ns));
-
-				if (!ns)
-					goto fail;
-				seen = ns;
-				aseen = na;
-			}
-			seen[nseen++] = num;
-		}
-		n = snprintf(nb, sizeof(nb), "%s%zu", key, j + 1);
-		if (n < 0 || S_sink_put(&o, nb, (size_t)n))
-			goto fail;
-		i = start + d;
-	}
-	free(seen);
-	free(in->data);
-	*in = o;
-	return 0;
-fail:
-	free(seen);
-	free(o.data);
-	return -1;
-}
-
-static void S_context_setup(cairo_t *cr)
-{
-	cairo_font_options_t *fo = cairo_font_options_create();
-
-	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-	cairo_set_font_options(cr, fo);
-	cairo_font_options_destroy(fo);
-	S_font(cr, S_FS, 0);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-	cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
-}
-
-typedef void (*S_draw_fn)(cairo_t *cr, const void *arg);
-
-static int S_draw_on(cairo_surface_t *s, S_draw_fn draw, const void *arg)
-{
-	cairo_t *cr;
-	cairo_status_t st;
-
-	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
-		return -1;
-	cr = cairo_create(s);
-	S_context_setup(cr);
-	draw(cr, arg);
-	st = cairo_status(cr);
-	cairo_destroy(cr);
-	return st == CAIRO_STATUS_SUCCESS ? 0 : -1;
-}
-
-static int S_render(S_draw_fn draw, const void *arg, gs_chart_out *out)
-{
-	S_sink svg = { NULL, 0, 0, 0 }, png = { NULL, 0, 0, 0 };
-	cairo_surface_t *s;
-	int rc;
-
-	out->svg.data = out->png.data = NULL;
-	out->svg.len = out->png.len = 0;
-
-	s = cairo_svg_surface_create_for_stream(S_write, &svg, S_W, S_H);
-	if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
-		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
-	rc = S_draw_on(s, draw, arg);
-	cairo_surface_finish(s);
-	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS || svg.failed)
-		rc = -1;
-	cairo_surface_destroy(s);
-	if (rc == 0)
-		rc = S_svg_normalise(&svg);
-	if (rc)
-		goto fail;
-
-	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, S_W, S_H);
-	rc = S_draw_on(s, draw, arg);
-	if (rc == 0 && S_png_encode(s, &png))
-		rc = -1;
-	cairo_surface_destroy(s);
-	if (rc)
-		goto fail;
-
-	out->svg.data = svg.data;
-	out->svg.len = svg.len;
-	out->png.data = png.data;
-	out->png.len = png.len;
-	return 0;
-fail:
-	free(svg.data);
-	free(png.data);
-	return -1;
-}
-
-void gs_chart_buf_free(gs_buf *b)
-{
-	if (!b)
-		return;
-	free(b->data);
-	b->data = NULL;
-	b->len = 0;
-}
-
-void gs_chart_out_release(gs_chart_out *out)
-{
-	if (!out)
-		return;
-	gs_chart_buf_free(&out->svg);
-	gs_chart_buf_free(&out->png);
-}
-
-static const gs_chart_text S_no_text;
 
 /* --------------------------------------------------------- 1. the budget */
 
@@ -802,18 +713,18 @@ static void S_value_words(char *buf, size_t cap, const gs_chart_text *t, gs_qty 
 	snprintf(buf, cap, "%s \xC2\xB7 %s", v, S_prov_word(t, q.prov));
 }
 
-static void S_line_sample(cairo_t *cr, double x, double y, int dashed)
+static void S_line_sample(S_pen *pn, double x, double y, int dashed)
 {
-	S_set(cr, S_ink);
-	cairo_set_line_width(cr, 2.0);
-	S_dash(cr, dashed);
-	cairo_move_to(cr, x, y);
-	cairo_line_to(cr, x + 16, y);
-	cairo_stroke(cr);
-	S_dash(cr, 0);
+	S_set(pn, S_ink);
+	S_lw(pn, 2.0);
+	S_dash(pn, dashed ? GS_DASH_LONG : GS_DASH_NONE);
+	S_move(pn, x, y);
+	S_line(pn, x + 16, y);
+	S_stroke(pn);
+	S_dash(pn, GS_DASH_NONE);
 }
 
-static void S_budget_annotations(cairo_t *cr, const S_budget *b)
+static void S_budget_annotations(S_pen *pn, const S_budget *b)
 {
 	const gs_chart_text *t = b->t;
 	S_ann *a = b->ann;
@@ -847,30 +758,28 @@ static void S_budget_annotations(cairo_t *cr, const S_budget *b)
 		double y = p[i];
 
 		/* leader from the line end (or the marker) to the label */
-		S_set(cr, S_neutral);
-		cairo_set_line_width(cr, 1.0);
+		S_set(pn, S_neutral);
+		S_lw(pn, 1.0);
 		if (a[i].is_peak) {
-			static const double dots[] = { 1.5, 3.0 };
-
-			cairo_set_dash(cr, dots, 2, 0);
-			cairo_move_to(cr, B_PEAK_X + 7, a[i].anchor);
-			cairo_line_to(cr, B_X1, a[i].anchor);
-			cairo_stroke(cr);
-			S_dash(cr, 0);
+			S_dash(pn, GS_DASH_DOT);
+			S_move(pn, B_PEAK_X + 7, a[i].anchor);
+			S_line(pn, B_X1, a[i].anchor);
+			S_stroke(pn);
+			S_dash(pn, GS_DASH_NONE);
 		}
-		cairo_move_to(cr, B_X1, a[i].anchor);
-		cairo_line_to(cr, B_ANN_X - 4, y);
-		cairo_stroke(cr);
+		S_move(pn, B_X1, a[i].anchor);
+		S_line(pn, B_ANN_X - 4, y);
+		S_stroke(pn);
 
 		if (a[i].is_peak)
-			S_diamond(cr, B_ANN_X + 8, y - 4, 5);
+			S_diamond(pn, B_ANN_X + 8, y - 4, 5);
 		else
-			S_line_sample(cr, B_ANN_X, y - 4, l->value.prov == GS_PROV_ASSUMED);
-		S_font(cr, S_FS, 1);
-		S_set(cr, S_ink);
-		S_text(cr, B_ANN_X + 22, y, l->label ? l->label : "", 0, B_ANN_W - 22);
-		S_font(cr, S_FS, 0);
-		S_set(cr, S_grey);
+			S_line_sample(pn, B_ANN_X, y - 4, l->value.prov == GS_PROV_ASSUMED);
+		S_font(pn, S_FS, 1);
+		S_set(pn, S_ink);
+		S_text(pn, B_ANN_X + 22, y, l->label ? l->label : "", 0, B_ANN_W - 22);
+		S_font(pn, S_FS, 0);
+		S_set(pn, S_grey);
 		if (a[i].is_peak) {
 			char v[GS_FMT_MAX];
 
@@ -886,11 +795,11 @@ static void S_budget_annotations(cairo_t *cr, const S_budget *b)
 				 gs_fmt_gib(v, l->value.bytes, t->lang),
 				 S_prov_word(t, l->value.prov));
 		}
-		S_text(cr, B_ANN_X + 22, y + 15, buf, 0, B_ANN_W - 22);
+		S_text(pn, B_ANN_X + 22, y + 15, buf, 0, B_ANN_W - 22);
 	}
 }
 
-static void S_budget_legend(cairo_t *cr, const S_budget *b)
+static void S_budget_legend(S_pen *pn, const S_budget *b)
 {
 	const gs_chart_text *t = b->t;
 	double y = 66, lim = S_H - 8;
@@ -904,80 +813,80 @@ static void S_budget_legend(cairo_t *cr, const S_budget *b)
 		S_rgb c = S_pal[(k - 1) % S_NPAL];
 
 		if (s->value.present) {
-			S_fill_prov(cr, B_LEG_X, y - 11, 14, 14, c, s->value.prov);
+			S_fill_prov(pn, B_LEG_X, y - 11, 14, 14, c, s->value.prov);
 			seen[s->value.prov] = 1;
 		} else {
-			S_set(cr, S_grey);
-			cairo_set_line_width(cr, 1.0);
-			S_dash(cr, 1);
-			cairo_rectangle(cr, B_LEG_X + 0.5, y - 10.5, 13, 13);
-			cairo_stroke(cr);
-			S_dash(cr, 0);
+			S_set(pn, S_grey);
+			S_lw(pn, 1.0);
+			S_dash(pn, GS_DASH_LONG);
+			S_rect(pn, B_LEG_X + 0.5, y - 10.5, 13, 13);
+			S_stroke(pn);
+			S_dash(pn, GS_DASH_NONE);
 		}
-		S_font(cr, S_FS, 0);
-		S_set(cr, S_ink);
+		S_font(pn, S_FS, 0);
+		S_set(pn, S_ink);
 		S_value_words(buf, sizeof(buf), t, s->value);
 		if (compact) {
 			double vw;
 
-			S_set(cr, S_grey);
-			vw = S_text(cr, B_LEG_X + B_LEG_W, y, s->value.present ?
+			S_set(pn, S_grey);
+			vw = S_text(pn, B_LEG_X + B_LEG_W, y, s->value.present ?
 				    gs_fmt_gib(v, s->value.bytes, t->lang) :
 				    S_w(t->missing, "missing"), 1.0, 0);
-			S_set(cr, S_ink);
-			S_text(cr, B_LEG_X + 20, y, s->label ? s->label : "", 0,
+			S_set(pn, S_ink);
+			S_text(pn, B_LEG_X + 20, y, s->label ? s->label : "", 0,
 			       B_LEG_W - 26 - vw);
 			y += 19;
 		} else {
-			S_text(cr, B_LEG_X + 20, y, s->label ? s->label : "", 0, B_LEG_W - 20);
-			S_set(cr, S_grey);
-			S_text(cr, B_LEG_X + 20, y + 15, buf, 0, B_LEG_W - 20);
+			S_text(pn, B_LEG_X + 20, y, s->label ? s->label : "", 0, B_LEG_W - 20);
+			S_set(pn, S_grey);
+			S_text(pn, B_LEG_X + 20, y + 15, buf, 0, B_LEG_W - 20);
 			y += 36;
 		}
 	}
 	if (y >= lim)
 		return;
-	S_font(cr, S_FS, 1);
-	S_set(cr, S_ink);
+	S_font(pn, S_FS, 1);
+	S_set(pn, S_ink);
 	snprintf(buf, sizeof(buf), "%s: %s", S_w(t->total, "total"),
 		 gs_fmt_gib(v, b->total, t->lang));
-	S_text(cr, B_LEG_X, y, buf, 0, B_LEG_W);
+	S_text(pn, B_LEG_X, y, buf, 0, B_LEG_W);
 	y += 26;
 
 	/* key: patterns, lines, markers */
-	S_font(cr, S_FS, 0);
+	S_font(pn, S_FS, 0);
 	seen[GS_PROV_CALCULATED] = seen[GS_PROV_ASSUMED] = 1;
 	for (k = 3; k > 0 && y < lim; k--) {
 		gs_prov pv = (gs_prov)(k - 1);
 
 		if (!seen[pv])
 			continue;
-		S_fill_prov(cr, B_LEG_X, y - 11, 14, 14, S_neutral, pv);
-		S_set(cr, S_ink);
-		S_text(cr, B_LEG_X + 20, y, S_prov_word(t, pv), 0, B_LEG_W - 20);
+		S_fill_prov(pn, B_LEG_X, y - 11, 14, 14, S_neutral, pv);
+		S_set(pn, S_ink);
+		S_text(pn, B_LEG_X + 20, y, S_prov_word(t, pv), 0, B_LEG_W - 20);
 		y += 19;
 	}
 	for (i = 0; i < b->ncaps; i++)
 		if (b->caps[i].value.present && b->caps[i].value.prov == GS_PROV_ASSUMED)
 			assumed_cap = 1;
 	if (b->ncaps && y < lim) {
-		S_line_sample(cr, B_LEG_X - 1, y - 4, 0);
-		S_set(cr, S_ink);
-		S_text(cr, B_LEG_X + 20, y, S_w(t->capacity, "capacity"), 0, B_LEG_W - 20);
+		S_line_sample(pn, B_LEG_X - 1, y - 4, 0);
+		S_set(pn, S_ink);
+		S_text(pn, B_LEG_X + 20, y, S_w(t->capacity, "capacity"), 0, B_LEG_W - 20);
 		y += 19;
 	}
 	if (assumed_cap && y < lim) {
-		S_line_sample(cr, B_LEG_X - 1, y - 4, 1);
-		S_set(cr, S_ink);
+		S_line_sample(pn, B_LEG_X - 1, y - 4, 1);
+		S_set(pn, S_ink);
 		snprintf(buf, sizeof(buf), "%s \xC2\xB7 %s", S_w(t->capacity, "capacity"),
 			 S_w(t->assumed, "assumed"));
-		S_text(cr, B_LEG_X + 20, y, buf, 0, B_LEG_W - 20);
+		S_text(pn, B_LEG_X + 20, y, buf, 0, B_LEG_W - 20);
 		y += 19;
 	}
 	if (b->npeaks && y < lim) {
-		S_diamond(cr, B_LEG_X + 7, y - 4, 5);
-		S_set(cr, S_ink);
-		S_text(cr, B_LEG_X + 20, y, S_w(t->peak, "peak"), 0, B_LEG_W - 20);
+		S_diamond(pn, B_LEG_X + 7, y - 4, 5);
+		S_set(pn, S_ink);
+		S_text(pn, B_LEG_X + 20, y, S_w(t->peak, "peak"), 0, B_LEG_W - 20);
 		y += 19;
 	}
 	/* capacities and peaks without a value */
@@ -986,15 +895,38 @@ static void S_budget_legend(cairo_t *cr, const S_budget *b)
 
 		if (l->value.present)
 			continue;
-		S_set(cr, S_grey);
+		S_set(pn, S_grey);
 		snprintf(buf, sizeof(buf), "%s: %s", l->label ? l->label : "",
 			 S_w(t->missing, "missing"));
-		S_text(cr, B_LEG_X, y, buf, 0, B_LEG_W);
+		S_text(pn, B_LEG_X, y, buf, 0, B_LEG_W);
 		y += 19;
 	}
 }
 
-static void S_budget_draw(cairo_t *cr, const void *arg)
+/* The budget in words: parts, total, capacities, peaks. */
+static void S_budget_desc(S_pen *pn, const S_budget *b)
+{
+	const gs_chart_text *t = b->t;
+	char buf[2 * S_LABEL_MAX], v[GS_FMT_MAX];
+	size_t i;
+
+	for (i = 0; i < b->nsegs; i++) {
+		S_value_words(buf, sizeof(buf), t, b->segs[i].value);
+		S_desc2(pn, b->segs[i].label, buf);
+	}
+	S_desc2(pn, S_w(t->total, "total"), gs_fmt_gib(v, b->total, t->lang));
+	for (i = 0; i < b->ncaps + b->npeaks; i++) {
+		const gs_chart_line *l = i < b->ncaps ? &b->caps[i] : &b->peaks[i - b->ncaps];
+		char w[S_LABEL_MAX];
+
+		S_value_words(w, sizeof(w), t, l->value);
+		snprintf(buf, sizeof(buf), "%s %s", i < b->ncaps ? S_w(t->capacity, "capacity") :
+			 S_w(t->peak, "peak"), w);
+		S_desc2(pn, l->label, buf);
+	}
+}
+
+static void S_budget_draw(S_pen *pn, const void *arg)
 {
 	const S_budget *b = arg;
 	const gs_chart_text *t = b->t;
@@ -1002,8 +934,10 @@ static void S_budget_draw(cairo_t *cr, const void *arg)
 	size_t i, npresent = 0;
 	char v[GS_FMT_MAX];
 
-	S_title(cr, t);
-	S_axis_draw(cr, &b->ax, B_X0, B_X1, t);
+	S_budget_desc(pn, b);
+
+	S_title(pn, t);
+	S_axis_draw(pn, &b->ax, B_X0, B_X1, t);
 
 	for (i = 0; i < b->nsegs; i++) {
 		const gs_chart_segment *s = &b->segs[i];
@@ -1015,16 +949,16 @@ static void S_budget_draw(cairo_t *cr, const void *arg)
 		yb = S_y(&b->ax, cum);
 		cum += s->value.bytes;  /* cannot wrap: total was checked */
 		yt = S_y(&b->ax, cum);
-		S_fill_prov(cr, B_BAR0, yt, B_BAR1 - B_BAR0, yb - yt,
+		S_fill_prov(pn, B_BAR0, yt, B_BAR1 - B_BAR0, yb - yt,
 			    S_pal[i % S_NPAL], s->value.prov);
 	}
-	S_font(cr, S_FS, 1);
-	S_set(cr, S_ink);
+	S_font(pn, S_FS, 1);
+	S_set(pn, S_ink);
 	if (npresent)
-		S_text(cr, (B_BAR0 + B_BAR1) / 2, S_y(&b->ax, b->total) - 6,
+		S_text(pn, (B_BAR0 + B_BAR1) / 2, S_y(&b->ax, b->total) - 6,
 		       gs_fmt_gib(v, b->total, t->lang), 0.5, 0);
 	else
-		S_note_center(cr, (B_BAR0 + B_BAR1) / 2, B_Y1 - 8, S_w(t->missing, "missing"));
+		S_note_center(pn, (B_BAR0 + B_BAR1) / 2, B_Y1 - 8, S_w(t->missing, "missing"));
 
 	/* capacity lines over the bar, then peaks */
 	for (i = 0; i < b->ncaps; i++) {
@@ -1033,20 +967,20 @@ static void S_budget_draw(cairo_t *cr, const void *arg)
 		if (!b->caps[i].value.present)
 			continue;
 		y = S_y(&b->ax, b->caps[i].value.bytes);
-		S_set(cr, S_ink);
-		cairo_set_line_width(cr, 2.0);
-		S_dash(cr, b->caps[i].value.prov == GS_PROV_ASSUMED);
-		cairo_move_to(cr, B_X0, y);
-		cairo_line_to(cr, B_X1, y);
-		cairo_stroke(cr);
-		S_dash(cr, 0);
+		S_set(pn, S_ink);
+		S_lw(pn, 2.0);
+		S_dash(pn, b->caps[i].value.prov == GS_PROV_ASSUMED ? GS_DASH_LONG : GS_DASH_NONE);
+		S_move(pn, B_X0, y);
+		S_line(pn, B_X1, y);
+		S_stroke(pn);
+		S_dash(pn, GS_DASH_NONE);
 	}
 	for (i = 0; i < b->npeaks; i++)
 		if (b->peaks[i].value.present)
-			S_diamond(cr, B_PEAK_X, S_y(&b->ax, b->peaks[i].value.bytes), 6);
+			S_diamond(pn, B_PEAK_X, S_y(&b->ax, b->peaks[i].value.bytes), 6);
 
-	S_budget_annotations(cr, b);
-	S_budget_legend(cr, b);
+	S_budget_annotations(pn, b);
+	S_budget_legend(pn, b);
 }
 
 int gs_chart_budget(const gs_chart_text *t,
@@ -1088,12 +1022,11 @@ int gs_chart_budget(const gs_chart_text *t,
 	S_axis_make(max, B_Y0, B_Y1, &b.ax);
 	b.ann = malloc((ncaps + npeaks + 1) * sizeof(*b.ann));
 	b.ann_y = malloc((ncaps + npeaks + 1) * sizeof(*b.ann_y));
-	rc = b.ann && b.ann_y ? S_render(S_budget_draw, &b, out) : -1;
+	rc = b.ann && b.ann_y ? S_render(S_budget_draw, &b, b.t, out) : -1;
 	free(b.ann);
 	free(b.ann_y);
 	return rc;
 }
-
 /* ---------------------------------------------------------- 2. the phases */
 
 typedef struct {
@@ -1108,29 +1041,27 @@ typedef struct {
 #define P_Y0 84.0
 #define P_Y1 384.0
 
-static void S_failed_band(cairo_t *cr, double x, double y, double w, double h)
+static void S_failed_band(S_pen *pn, double x, double y, double w, double h)
 {
-	static const double d[] = { 4.0, 3.0 };
-
-	cairo_set_source_rgb(cr, 1.0, 0.91, 0.86);
-	cairo_rectangle(cr, x, y, w, h);
-	cairo_fill(cr);
-	S_set(cr, S_verm);
-	cairo_set_line_width(cr, 1.5);
-	cairo_set_dash(cr, d, 2, 0);
-	cairo_rectangle(cr, x + 0.75, y + 0.75, w - 1.5, h - 1.5);
-	cairo_stroke(cr);
-	S_dash(cr, 0);
+	S_set(pn, S_fail_bg);
+	S_rect(pn, x, y, w, h);
+	S_fill(pn);
+	S_set(pn, S_verm);
+	S_lw(pn, 1.5);
+	S_dash(pn, GS_DASH_SHORT);
+	S_rect(pn, x + 0.75, y + 0.75, w - 1.5, h - 1.5);
+	S_stroke(pn);
+	S_dash(pn, GS_DASH_NONE);
 }
 
-static void S_notrun_band(cairo_t *cr, double x, double y, double w, double h)
+static void S_notrun_band(S_pen *pn, double x, double y, double w, double h)
 {
-	cairo_set_source_rgb(cr, 0.94, 0.94, 0.94);
-	cairo_rectangle(cr, x, y, w, h);
-	cairo_fill(cr);
+	S_set(pn, S_notrun_bg);
+	S_rect(pn, x, y, w, h);
+	S_fill(pn);
 }
 
-static void S_phases_legend(cairo_t *cr, const S_phases *p)
+static void S_phases_legend(S_pen *pn, const S_phases *p)
 {
 	const gs_chart_text *t = p->t;
 	S_flow f = { 16, 54, 16, S_W - 16 };
@@ -1142,45 +1073,75 @@ static void S_phases_legend(cairo_t *cr, const S_phases *p)
 	words[GS_CHART_START] = S_w(t->start, "start");
 	words[GS_CHART_PEAK] = S_w(t->peak, "peak");
 	words[GS_CHART_END] = S_w(t->end, "end");
-	S_font(cr, S_FS, 0);
+	S_font(pn, S_FS, 0);
 
 	S_flow_room(&f, 120);
-	S_fill_prov(cr, f.x, f.y - 11, 14, 14, S_blue, GS_PROV_CALCULATED);
+	S_fill_prov(pn, f.x, f.y - 11, 14, 14, S_blue, GS_PROV_CALCULATED);
 	f.x += 20;
-	S_flow_text(cr, &f, S_w(t->allocated, "allocated"));
+	S_flow_text(pn, &f, S_w(t->allocated, "allocated"));
 	S_flow_room(&f, 120);
-	S_fill_prov(cr, f.x, f.y - 11, 14, 14, S_orange, GS_PROV_ASSUMED);
+	S_fill_prov(pn, f.x, f.y - 11, 14, 14, S_orange, GS_PROV_ASSUMED);
 	f.x += 20;
-	S_flow_text(cr, &f, S_w(t->reserved, "reserved"));
+	S_flow_text(pn, &f, S_w(t->reserved, "reserved"));
 	for (i = 0; i < GS_CHART_NCHECK; i++) {
 		char w[S_LABEL_MAX / 2];
 
 		S_clean(words[i], w, sizeof(w));
 		S_initial(words[i], ini, sizeof(ini));
 		snprintf(buf, sizeof(buf), "%s = %s", ini, w);
-		S_flow_text(cr, &f, buf);
+		S_flow_text(pn, &f, buf);
 	}
 	snprintf(buf, sizeof(buf), "? = %s", S_w(t->missing, "missing"));
-	S_flow_text(cr, &f, buf);
+	S_flow_text(pn, &f, buf);
 	for (i = 0; i < p->n; i++) {
 		any_failed |= p->ph[i].failed != 0;
 		any_notrun |= p->ph[i].not_run != 0;
 	}
 	if (any_failed) {
 		S_flow_room(&f, 120);
-		S_failed_band(cr, f.x, f.y - 11, 14, 14);
+		S_failed_band(pn, f.x, f.y - 11, 14, 14);
 		f.x += 20;
-		S_flow_text(cr, &f, S_w(t->failed, "failed"));
+		S_flow_text(pn, &f, S_w(t->failed, "failed"));
 	}
 	if (any_notrun) {
 		S_flow_room(&f, 120);
-		S_notrun_band(cr, f.x, f.y - 11, 14, 14);
+		S_notrun_band(pn, f.x, f.y - 11, 14, 14);
 		f.x += 20;
-		S_flow_text(cr, &f, S_w(t->not_run, "not run"));
+		S_flow_text(pn, &f, S_w(t->not_run, "not run"));
 	}
 }
 
-static void S_phases_draw(cairo_t *cr, const void *arg)
+/* Each phase in words: its state, then both counters at start, peak, end. */
+static void S_phases_desc(S_pen *pn, const S_phases *p, const char *const *words)
+{
+	const gs_chart_text *t = p->t;
+	size_t i, c, k;
+
+	for (i = 0; i < p->n; i++) {
+		const gs_chart_phase *ph = &p->ph[i];
+		char buf[S_LABEL_MAX], v[GS_FMT_MAX];
+		size_t o = 0;
+
+		buf[0] = '\0';
+		if (ph->failed || ph->not_run)
+			o += (size_t)snprintf(buf, sizeof(buf), "%s, ", ph->failed ?
+					      S_w(t->failed, "failed") : S_w(t->not_run, "not run"));
+		for (k = 0; k < 2 && o < sizeof(buf); k++) {
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", k ? "; " : "",
+					      k ? S_w(t->reserved, "reserved") : S_w(t->allocated, "allocated"));
+			for (c = 0; c < GS_CHART_NCHECK && o < sizeof(buf); c++) {
+				gs_qty q = k ? ph->reserved[c] : ph->allocated[c];
+
+				o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s %s %s", c ? "," : "",
+						      words[c], q.present ? gs_fmt_gib(v, q.bytes, t->lang) :
+						      S_w(t->missing, "missing"));
+			}
+		}
+		S_desc2(pn, ph->name ? ph->name : "", buf);
+	}
+}
+
+static void S_phases_draw(S_pen *pn, const void *arg)
 {
 	const S_phases *p = arg;
 	const gs_chart_text *t = p->t;
@@ -1192,11 +1153,12 @@ static void S_phases_draw(cairo_t *cr, const void *arg)
 	words[GS_CHART_PEAK] = S_w(t->peak, "peak");
 	words[GS_CHART_END] = S_w(t->end, "end");
 
-	S_title(cr, t);
-	S_phases_legend(cr, p);
+	S_phases_desc(pn, p, words);
+	S_title(pn, t);
+	S_phases_legend(pn, p);
 	if (p->n == 0) {
-		S_axis_draw(cr, &p->ax, P_X0, P_X1, t);
-		S_note_center(cr, (P_X0 + P_X1) / 2, (P_Y0 + P_Y1) / 2,
+		S_axis_draw(pn, &p->ax, P_X0, P_X1, t);
+		S_note_center(pn, (P_X0 + P_X1) / 2, (P_Y0 + P_Y1) / 2,
 			      S_w(t->missing, "missing"));
 		return;
 	}
@@ -1206,11 +1168,11 @@ static void S_phases_draw(cairo_t *cr, const void *arg)
 		double gx = P_X0 + gw * (double)i;
 
 		if (p->ph[i].failed)
-			S_failed_band(cr, gx + 2, P_Y0, gw - 4, P_Y1 - P_Y0);
+			S_failed_band(pn, gx + 2, P_Y0, gw - 4, P_Y1 - P_Y0);
 		else if (p->ph[i].not_run)
-			S_notrun_band(cr, gx + 2, P_Y0, gw - 4, P_Y1 - P_Y0);
+			S_notrun_band(pn, gx + 2, P_Y0, gw - 4, P_Y1 - P_Y0);
 	}
-	S_axis_draw(cr, &p->ax, P_X0, P_X1, t);
+	S_axis_draw(pn, &p->ax, P_X0, P_X1, t);
 
 	for (i = 0; i < p->n; i++) {
 		const gs_chart_phase *ph = &p->ph[i];
@@ -1228,40 +1190,40 @@ static void S_phases_draw(cairo_t *cr, const void *arg)
 				double x = px + (double)k * bw, y;
 
 				if (!q.present) {
-					S_font(cr, S_FS, 1);
-					S_set(cr, S_grey);
-					S_text(cr, x + bw / 2, P_Y1 - 5, "?", 0.5, 0);
+					S_font(pn, S_FS, 1);
+					S_set(pn, S_grey);
+					S_text(pn, x + bw / 2, P_Y1 - 5, "?", 0.5, 0);
 					continue;
 				}
 				y = S_y(&p->ax, q.bytes);
 				if (y > P_Y1 - 2)
 					y = P_Y1 - 2;  /* a real zero stays visible */
-				S_fill_prov(cr, x, y, bw, P_Y1 - y,
+				S_fill_prov(pn, x, y, bw, P_Y1 - y,
 					    k ? S_orange : S_blue,
 					    k ? GS_PROV_ASSUMED : GS_PROV_CALCULATED);
 			}
 			if (2 * bw >= 9) {
 				S_initial(words[c], ini, sizeof(ini));
-				S_font(cr, S_FS, 0);
-				S_set(cr, S_ink);
-				S_text(cr, px + bw, P_Y1 + 15, ini, 0.5, 0);
+				S_font(pn, S_FS, 0);
+				S_set(pn, S_ink);
+				S_text(pn, px + bw, P_Y1 + 15, ini, 0.5, 0);
 			}
 		}
-		S_font(cr, S_FS, 0);
-		S_set(cr, S_ink);
-		S_text(cr, gx + gw / 2, P_Y1 + 33, ph->name ? ph->name : "", 0.5, gw - 6);
+		S_font(pn, S_FS, 0);
+		S_set(pn, S_ink);
+		S_text(pn, gx + gw / 2, P_Y1 + 33, ph->name ? ph->name : "", 0.5, gw - 6);
 		if (ph->failed || ph->not_run) {
-			S_font(cr, S_FS, 1);
-			S_text_halo(cr, gx + gw / 2, P_Y0 + 16,
+			S_font(pn, S_FS, 1);
+			S_text_halo(pn, gx + gw / 2, P_Y0 + 16,
 				    ph->failed ? S_w(t->failed, "failed") : S_w(t->not_run, "not run"),
 				    0.5, gw - 8, ph->failed ? S_darken(S_verm, 0.3) : S_grey);
 		}
 	}
-	S_set(cr, S_ink);
-	cairo_set_line_width(cr, 1.0);
-	cairo_move_to(cr, P_X0, P_Y1 + 0.5);
-	cairo_line_to(cr, P_X1, P_Y1 + 0.5);
-	cairo_stroke(cr);
+	S_set(pn, S_ink);
+	S_lw(pn, 1.0);
+	S_move(pn, P_X0, P_Y1 + 0.5);
+	S_line(pn, P_X1, P_Y1 + 0.5);
+	S_stroke(pn);
 }
 
 /* The highest counter of a phase, over every check. */
@@ -1363,9 +1325,8 @@ int gs_chart_phases(const gs_chart_text *t,
 				max = phases[i].reserved[c].bytes;
 		}
 	S_axis_make(max, P_Y0 + 24, P_Y1, &p.ax);
-	return S_render(S_phases_draw, &p, out);
+	return S_render(S_phases_draw, &p, p.t, out);
 }
-
 /* ----------------------------------------------------------- 3. the sweep */
 
 typedef struct {
@@ -1410,7 +1371,7 @@ static double S_sweep_x(const S_sweep *s, size_t i)
 	return W_X0 + cw * ((double)s->cat[i] + 0.5) + off;
 }
 
-static void S_sweep_legend(cairo_t *cr, const S_sweep *s)
+static void S_sweep_legend(S_pen *pn, const S_sweep *s)
 {
 	const gs_chart_text *t = s->t;
 	S_flow f = { 16, 54, 16, S_W - 16 };
@@ -1418,17 +1379,17 @@ static void S_sweep_legend(cairo_t *cr, const S_sweep *s)
 	size_t i;
 	int assumed = 0, solid = 0;
 
-	S_font(cr, S_FS, 0);
+	S_font(pn, S_FS, 0);
 	S_flow_room(&f, 120);
-	S_circle(cr, f.x + 6, f.y - 4, 5, 0);
+	S_circle(pn, f.x + 6, f.y - 4, 5, 0);
 	f.x += 18;
-	S_flow_text(cr, &f, S_w(t->succeeded, "succeeded"));
+	S_flow_text(pn, &f, S_w(t->succeeded, "succeeded"));
 	S_flow_room(&f, 120);
-	S_cross(cr, f.x + 6, f.y - 4, 5, 0);
+	S_cross(pn, f.x + 6, f.y - 4, 5, 0);
 	f.x += 18;
-	S_flow_text(cr, &f, S_w(t->failed, "failed"));
+	S_flow_text(pn, &f, S_w(t->failed, "failed"));
 	snprintf(buf, sizeof(buf), "? = %s", S_w(t->missing, "missing"));
-	S_flow_text(cr, &f, buf);
+	S_flow_text(pn, &f, buf);
 	for (i = 0; i < s->ncaps; i++) {
 		if (!s->caps[i].value.present)
 			continue;
@@ -1439,21 +1400,43 @@ static void S_sweep_legend(cairo_t *cr, const S_sweep *s)
 	}
 	if (solid) {
 		S_flow_room(&f, 120);
-		S_line_sample(cr, f.x, f.y - 4, 0);
+		S_line_sample(pn, f.x, f.y - 4, 0);
 		f.x += 22;
-		S_flow_text(cr, &f, S_w(t->capacity, "capacity"));
+		S_flow_text(pn, &f, S_w(t->capacity, "capacity"));
 	}
 	if (assumed) {
 		S_flow_room(&f, 160);
-		S_line_sample(cr, f.x, f.y - 4, 1);
+		S_line_sample(pn, f.x, f.y - 4, 1);
 		f.x += 22;
 		snprintf(buf, sizeof(buf), "%s \xC2\xB7 %s", S_w(t->capacity, "capacity"),
 			 S_w(t->assumed, "assumed"));
-		S_flow_text(cr, &f, buf);
+		S_flow_text(pn, &f, buf);
 	}
 }
 
-static void S_sweep_draw(cairo_t *cr, const void *arg)
+/* Each point in words, in ascending order of x; then the capacities. */
+static void S_sweep_desc(S_pen *pn, const S_sweep *s)
+{
+	const gs_chart_text *t = s->t;
+	char buf[2 * S_LABEL_MAX], w[S_LABEL_MAX], x[GS_FMT_MAX];
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		const gs_chart_point *pt = &s->pts[s->order[i].idx];
+
+		S_value_words(w, sizeof(w), t, pt->peak);
+		snprintf(buf, sizeof(buf), "%s %s%s%s", S_w(t->peak, "peak"), w,
+			 pt->failed ? ", " : "", pt->failed ? S_w(t->failed, "failed") : "");
+		S_desc2(pn, gs_fmt_int(x, pt->x, t->lang), buf);
+	}
+	for (i = 0; i < s->ncaps; i++) {
+		S_value_words(w, sizeof(w), t, s->caps[i].value);
+		snprintf(buf, sizeof(buf), "%s %s", S_w(t->capacity, "capacity"), w);
+		S_desc2(pn, s->caps[i].label, buf);
+	}
+}
+
+static void S_sweep_draw(S_pen *pn, const void *arg)
 {
 	const S_sweep *s = arg;
 	const gs_chart_text *t = s->t;
@@ -1462,15 +1445,16 @@ static void S_sweep_draw(cairo_t *cr, const void *arg)
 	int have_prev = 0;
 	char buf[S_LABEL_MAX];
 
-	S_title(cr, t);
-	S_sweep_legend(cr, s);
-	S_axis_draw(cr, &s->ax, W_X0, W_X1, t);
-	S_font(cr, S_FS, 0);
-	S_set(cr, S_ink);
-	S_text(cr, (W_X0 + W_X1) / 2, W_Y1 + 40, S_w(t->x_label, "context (tokens)"),
+	S_sweep_desc(pn, s);
+	S_title(pn, t);
+	S_sweep_legend(pn, s);
+	S_axis_draw(pn, &s->ax, W_X0, W_X1, t);
+	S_font(pn, S_FS, 0);
+	S_set(pn, S_ink);
+	S_text(pn, (W_X0 + W_X1) / 2, W_Y1 + 40, S_w(t->x_label, "context (tokens)"),
 	       0.5, W_X1 - W_X0);
 	if (s->n == 0) {
-		S_note_center(cr, (W_X0 + W_X1) / 2, (W_Y0 + W_Y1) / 2,
+		S_note_center(pn, (W_X0 + W_X1) / 2, (W_Y0 + W_Y1) / 2,
 			      S_w(t->missing, "missing"));
 		goto caps;
 	}
@@ -1478,41 +1462,41 @@ static void S_sweep_draw(cairo_t *cr, const void *arg)
 
 	/* category labels, thinned so that they never overlap */
 	for (i = 0; i < s->n; i++) {
-		double w = S_width(cr, gs_fmt_int(buf, s->order[i].x, t->lang));
+		double w = S_width(pn, gs_fmt_int(buf, s->order[i].x, t->lang));
 
 		if (w > maxw)
 			maxw = w;
 	}
 	while ((double)stride * cw < maxw + 10 && stride < s->ncat)
 		stride++;
-	S_set(cr, S_ink);
+	S_set(pn, S_ink);
 	for (i = 0; i < s->n; i++) {
 		double x = W_X0 + cw * ((double)s->cat[i] + 0.5);
 
 		if (s->rank[i] != 0 || s->cat[i] % stride != 0)
 			continue;
-		cairo_set_line_width(cr, 1.0);
-		cairo_move_to(cr, (double)(long)x + 0.5, W_Y1);
-		cairo_line_to(cr, (double)(long)x + 0.5, W_Y1 + 5);
-		cairo_stroke(cr);
-		S_text(cr, x, W_Y1 + 19, gs_fmt_int(buf, s->order[i].x, t->lang), 0.5, 0);
+		S_lw(pn, 1.0);
+		S_move(pn, (double)(long)x + 0.5, W_Y1);
+		S_line(pn, (double)(long)x + 0.5, W_Y1 + 5);
+		S_stroke(pn);
+		S_text(pn, x, W_Y1 + 19, gs_fmt_int(buf, s->order[i].x, t->lang), 0.5, 0);
 	}
 
 	/* successful points joined in order */
-	S_set(cr, S_blue);
-	cairo_set_line_width(cr, 1.5);
+	S_set(pn, S_blue);
+	S_lw(pn, 1.5);
 	for (i = 0; i < s->n; i++) {
 		const gs_chart_point *pt = &s->pts[s->order[i].idx];
 
 		if (pt->failed || !pt->peak.present)
 			continue;
 		if (have_prev)
-			cairo_line_to(cr, S_sweep_x(s, i), S_y(&s->ax, pt->peak.bytes));
+			S_line(pn, S_sweep_x(s, i), S_y(&s->ax, pt->peak.bytes));
 		else
-			cairo_move_to(cr, S_sweep_x(s, i), S_y(&s->ax, pt->peak.bytes));
+			S_move(pn, S_sweep_x(s, i), S_y(&s->ax, pt->peak.bytes));
 		have_prev = 1;
 	}
-	cairo_stroke(cr);
+	S_stroke(pn);
 
 	for (i = 0; i < s->n; i++) {
 		const gs_chart_point *pt = &s->pts[s->order[i].idx];
@@ -1520,18 +1504,18 @@ static void S_sweep_draw(cairo_t *cr, const void *arg)
 
 		if (!pt->peak.present) {
 			if (pt->failed)
-				S_cross(cr, x, W_Y1 - 9, 4, 1);
+				S_cross(pn, x, W_Y1 - 9, 4, 1);
 			else
-				S_circle(cr, x, W_Y1 - 9, 4, 1);
-			S_font(cr, S_FS, 1);
-			S_set(cr, S_grey);
-			S_text(cr, x, W_Y1 - 18, "?", 0.5, 0);
+				S_circle(pn, x, W_Y1 - 9, 4, 1);
+			S_font(pn, S_FS, 1);
+			S_set(pn, S_grey);
+			S_text(pn, x, W_Y1 - 18, "?", 0.5, 0);
 			continue;
 		}
 		if (pt->failed)
-			S_cross(cr, x, S_y(&s->ax, pt->peak.bytes), 6, 0);
+			S_cross(pn, x, S_y(&s->ax, pt->peak.bytes), 6, 0);
 		else
-			S_circle(cr, x, S_y(&s->ax, pt->peak.bytes), 5.5, 0);
+			S_circle(pn, x, S_y(&s->ax, pt->peak.bytes), 5.5, 0);
 	}
 
 caps:
@@ -1543,13 +1527,13 @@ caps:
 		if (!l->value.present)
 			continue;
 		y = S_y(&s->ax, l->value.bytes);
-		S_set(cr, S_ink);
-		cairo_set_line_width(cr, 2.0);
-		S_dash(cr, l->value.prov == GS_PROV_ASSUMED);
-		cairo_move_to(cr, W_X0, y);
-		cairo_line_to(cr, W_X1, y);
-		cairo_stroke(cr);
-		S_dash(cr, 0);
+		S_set(pn, S_ink);
+		S_lw(pn, 2.0);
+		S_dash(pn, l->value.prov == GS_PROV_ASSUMED ? GS_DASH_LONG : GS_DASH_NONE);
+		S_move(pn, W_X0, y);
+		S_line(pn, W_X1, y);
+		S_stroke(pn);
+		S_dash(pn, GS_DASH_NONE);
 		{
 			/* insertion sort by y (top first), stable */
 			size_t j = nl;
@@ -1565,7 +1549,7 @@ caps:
 		}
 	}
 	S_spread(ly, nl, 16, W_Y0 + 12, W_Y1 - 4);
-	S_font(cr, S_FS, 0);
+	S_font(pn, S_FS, 0);
 	for (i = 0; i < nl; i++) {
 		const gs_chart_line *l = &s->caps[li[i]];
 		char v[GS_FMT_MAX];
@@ -1573,7 +1557,7 @@ caps:
 		snprintf(buf, sizeof(buf), "%s \xC2\xB7 %s \xC2\xB7 %s",
 			 l->label ? l->label : "", gs_fmt_gib(v, l->value.bytes, t->lang),
 			 S_prov_word(t, l->value.prov));
-		S_text_halo(cr, W_X1 - 4, ly[i], buf, 1.0, W_X1 - W_X0 - 8, S_ink);
+		S_text_halo(pn, W_X1 - 4, ly[i], buf, 1.0, W_X1 - W_X0 - 8, S_ink);
 	}
 }
 
@@ -1640,7 +1624,7 @@ int gs_chart_sweep(const gs_chart_text *t,
 	S_axis_make(max, W_Y0 + 24, W_Y1, &s.ax);
 	s.lab_i = malloc((ncaps + 1) * sizeof(*s.lab_i));
 	s.lab_y = malloc((ncaps + 1) * sizeof(*s.lab_y));
-	rc = s.lab_i && s.lab_y ? S_render(S_sweep_draw, &s, out) : -1;
+	rc = s.lab_i && s.lab_y ? S_render(S_sweep_draw, &s, s.t, out) : -1;
 done:
 	free(s.lab_i);
 	free(s.lab_y);
@@ -1660,13 +1644,13 @@ int gs_chart_font_check(void)
 	cairo_scaled_font_t *sf;
 	int rc = -1;
 
-	S_context_setup(cr);
+	gs_chart_cairo_setup(cr);
 	sf = cairo_get_scaled_font(cr);
 	if (cairo_scaled_font_status(sf) == CAIRO_STATUS_SUCCESS &&
 	    cairo_scaled_font_get_type(sf) == CAIRO_FONT_TYPE_FT) {
 		FT_Face face = cairo_ft_scaled_font_lock_face(sf);
 
-		if (face && face->family_name && strcmp(face->family_name, S_FONT) == 0)
+		if (face && face->family_name && strcmp(face->family_name, GS_CHART_FONT) == 0)
 			rc = 0;
 		if (face)
 			cairo_ft_scaled_font_unlock_face(sf);

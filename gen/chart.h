@@ -1,13 +1,20 @@
 /*
  * chart: the decision sheet's charts (memory budget, per-phase counters,
- * sweep), drawn with Cairo into SVG and PNG bytes held in memory.
+ * sweep). Each chart is described once, as a display list of marks
+ * (rectangles, paths, circles, text with an anchor), then rendered twice:
+ * SVG written directly, with real <text> in DejaVu Sans and no glyph
+ * outlines (a few KB per chart), and, only when GS_CHART_PNG is asked,
+ * PNG rasterised by Cairo. Text is measured with Cairo, so that both
+ * outputs share one layout.
  *
  * Invariants:
  *  - deterministic bytes: the same inputs give byte-identical SVG and PNG,
  *    whether a chart is the first or the hundredth of the process (font
- *    options are set explicitly on every context; Cairo's process-wide
- *    surface numbers in the SVG are renumbered from 1 in order of first
- *    appearance);
+ *    options are set explicitly on every Cairo context; SVG coordinates
+ *    are written in hundredths of a pixel without printf or the locale);
+ *  - the SVG is readable without the picture: a <title> (the chart's
+ *    title) and a <desc> (every drawn value in words) for screen readers,
+ *    and its labels are text that a search finds;
  *  - sizes arrive as exact bytes (gs_qty); bytes become GiB as a double only
  *    to place things on the page; tick labels are whole hundredths of a GiB
  *    formatted by quantity (decimal comma in es);
@@ -23,8 +30,9 @@
  *    output buffers (gs_chart_out_release, or free() each data pointer).
  *
  * Every gs_chart_* function returns 0 on success and -1 on failure (a Cairo
- * error, out of memory, or an impossible total); on failure *out is left
- * empty (both buffers NULL / 0).
+ * error or an impossible total; out of memory aborts, as util.h says); on
+ * failure *out is left empty (both buffers NULL / 0), and without
+ * GS_CHART_PNG out->png is empty too.
  */
 #ifndef GS_CHART_H
 #define GS_CHART_H
@@ -48,11 +56,17 @@ typedef struct {
 void gs_chart_buf_free(gs_buf *b);
 void gs_chart_out_release(gs_chart_out *out);
 
+/* What to render besides the SVG. */
+enum gs_chart_flags {
+	GS_CHART_PNG = 1 << 0     /* also the PNG (out->png); else it stays empty */
+};
+
 /*
  * Words drawn in a chart, already translated by the caller. Any NULL word
  * is drawn in English (the default in brackets).
  */
 typedef struct {
+	unsigned flags;           /* enum gs_chart_flags */
 	const char *title;        /* drawn at the top; NULL: no title */
 	const char *axis_label;   /* value axis ["Memory (GiB)"]; the unit is always GiB */
 	const char *x_label;      /* sweep: the varied dimension ["context (tokens)"] */

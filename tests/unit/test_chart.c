@@ -50,6 +50,7 @@ static gs_chart_text text_en(const char *title)
 	gs_chart_text t;
 
 	memset(&t, 0, sizeof(t));
+	t.flags = GS_CHART_PNG;
 	t.title = title;
 	t.axis_label = "Memory (GiB)";
 	t.x_label = "context (tokens)";
@@ -227,40 +228,43 @@ static void dump(const char *name, const gs_chart_out *o)
 	}
 }
 
-/* The SVG is well begun, its surface ids start at 1 and are small, and the
- * PNG has its signature. */
+/*
+ * The SVG is well begun and ended, names its title and description for
+ * screen readers, draws its words as <text> in DejaVu Sans and no glyph
+ * outlines (Cairo's SVG surface wrote each glyph as a <symbol> with an
+ * id "glyph..."), and stays under 15 KB (97-142 KB with Cairo's SVG
+ * surface); the PNG has its signature.
+ */
 static void check_shape(const gs_chart_out *o)
 {
 	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
-	const char *s, *end;
-	int saw = 0;
+	const char *s;
 
 	CHECK(o->svg.len > 5 && memcmp(o->svg.data, "<?xml", 5) == 0);
 	CHECK(o->png.len > 8 && memcmp(o->png.data, sig, 8) == 0);
 	if (o->svg.len == 0)
 		return;
 	s = (const char *)o->svg.data;
-	end = s + o->svg.len;
-	while (s < end) {
-		const char *h = memchr(s, 's', (size_t)(end - s));
-		size_t k = 7;
-		unsigned long v = 0;
+	CHECK(strlen(s) == o->svg.len);  /* one NUL-terminated text, no stray NUL */
+	CHECK(strstr(s, "</svg>\n") == s + o->svg.len - 7);
+	CHECK(strstr(s, "role=\"img\" aria-labelledby=\"title desc\"") != NULL);
+	CHECK(strstr(s, "<title id=\"title\">") != NULL);
+	CHECK(strstr(s, "<desc id=\"desc\">") != NULL);
+	CHECK(strstr(s, "font-family=\"DejaVu Sans, sans-serif\"") != NULL);
+	CHECK(strstr(s, "<text ") != NULL);
+	CHECK(strstr(s, "<symbol") == NULL);
+	CHECK(strstr(s, "glyph") == NULL);
+	CHECK(strstr(s, "<image") == NULL);
+	CHECK(o->svg.len < 15000);
+}
 
-		if (!h || end - h < 8)
-			break;
-		if (memcmp(h, "surface", 7) != 0 || h[7] < '0' || h[7] > '9') {
-			s = h + 1;
-			continue;
-		}
-		while (h + k < end && h[k] >= '0' && h[k] <= '9')
-			v = v * 10 + (unsigned long)(h[k++] - '0');
-		if (!saw)
-			CHECK(v == 1);
-		CHECK(v >= 1 && v <= 4);
-		saw = 1;
-		s = h + k;
-	}
-	CHECK(strstr((const char *)o->svg.data, "</svg>") != NULL);
+/* s contains the text needle, in an element of its own: ">needle<". */
+static int has_text(const gs_chart_out *o, const char *needle)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), ">%s<", needle);
+	return o->svg.len && strstr((const char *)o->svg.data, buf) != NULL;
 }
 
 typedef int (*render_fn)(const gs_chart_text *t, gs_chart_out *o);
@@ -514,8 +518,46 @@ int main(void)
 	CHECK(render_budget(&en, &a) == 0);
 	CHECK(render_budget(&es, &b) == 0);
 	CHECK(!same_buf(&a.svg, &b.svg));
+	/*
+	 * The words are text a search finds. Fixture: 14e9 B + 4 GiB + 2 GiB =
+	 * 14e9 + 6 * 1073741824 = 20,442,450,944 B = 19.038... GiB -> "19.04
+	 * GiB" bold over the bar (es: "19,04 GiB"); 24e9 B = 22.35 GiB, assumed.
+	 */
+	CHECK(has_text(&a, "Memory budget against per-card capacity"));
+	CHECK(has_text(&a, "19.04 GiB"));
+	CHECK(has_text(&b, "19,04 GiB"));
+	CHECK(has_text(&a, "RTX 4090 (24 GB)"));
+	CHECK(has_text(&a, "capacity 22.35 GiB \xc2\xb7 assumed"));
+	CHECK(has_text(&a, "Memory (GiB)"));
+	/* the description says every value in words, the missing one too */
+	CHECK(strstr((const char *)a.svg.data, "<desc id=\"desc\">Weights (7B, 16-bit): "
+		     "13.04 GiB \xc2\xb7 calculated; ") != NULL);
+	CHECK(strstr((const char *)a.svg.data, "Evaluation buffers: missing; total: 19.04 GiB") != NULL);
+	/* the title is the chart's title, escaped */
+	CHECK(strstr((const char *)a.svg.data,
+		     "<title id=\"title\">Memory budget against per-card capacity</title>") != NULL);
 	gs_chart_out_release(&a);
 	gs_chart_out_release(&b);
+
+	/* without GS_CHART_PNG there is no PNG, and the SVG is the same */
+	CHECK(render_budget(&en, &a) == 0);
+	en.flags = 0;
+	CHECK(render_budget(&en, &b) == 0);
+	en.flags = GS_CHART_PNG;
+	CHECK(b.png.data == NULL && b.png.len == 0);
+	CHECK(same_buf(&a.svg, &b.svg));
+	gs_chart_out_release(&a);
+	gs_chart_out_release(&b);
+
+	/* markup in a label stays text: <, > and & are escaped */
+	{
+		gs_chart_text mt = text_en("<script>alert(1)</script> & \"q\"");
+
+		CHECK(render_budget(&mt, &a) == 0);
+		CHECK(strstr((const char *)a.svg.data, "<script") == NULL);
+		CHECK(has_text(&a, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;"));
+		gs_chart_out_release(&a);
+	}
 
 	check_edges();
 
