@@ -21,11 +21,12 @@ int gs_cmd_sheet(int argc, char **argv)
 		{ "summary", required_argument, NULL, 's' },
 		{ "date", required_argument, NULL, 'd' },
 		{ "accept-synthetic", no_argument, NULL, 'a' },
+		{ "png", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *catalog = NULL, *out = ".", *summary = NULL, *date = NULL;
-	int require = 0, accept_synthetic = 0, c, rc;
+	int require = 0, accept_synthetic = 0, png = 0, c, rc;
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
 	gs_job job;
@@ -45,6 +46,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		case 's': summary = optarg; break;
 		case 'd': date = optarg; break;
 		case 'a': accept_synthetic = 1; break;
+		case 'p': png = 1; break;
 		case 'l':
 			if (gs_lang_parse(optarg, &lang)) {
 				fputs("gpusheet sheet: --lang takes en or es\n", stderr);
@@ -54,7 +56,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		case 'h':
 			puts("usage: gpusheet sheet WORKLOAD.json [--catalog FILE] [--out DIR] "
 			     "[--lang en|es] [--require-retained] [--accept-synthetic] [--summary FILE] "
-			     "[--date YYYY-MM-DD]");
+			     "[--date YYYY-MM-DD] [--png]");
 			return GS_EXIT_OK;
 		default:
 			fputs("gpusheet sheet: unknown option or missing value (see gpusheet --help)\n", stderr);
@@ -103,6 +105,7 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.sheet_prefix = "";
 	env.accept_synthetic = accept_synthetic;
 	env.write_manifest = 1;
+	env.png = png;
 	rc = GS_EXIT_OK;
 	if (gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err))) {
 		gs_error_print("sheet", "%s", err);

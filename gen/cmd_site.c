@@ -22,6 +22,7 @@ int gs_cmd_site(int argc, char **argv)
 		{ "lang", required_argument, NULL, 'l' },
 		{ "date", required_argument, NULL, 'd' },
 		{ "accept-synthetic", no_argument, NULL, 'a' },
+		{ "png", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -29,7 +30,7 @@ int gs_cmd_site(int argc, char **argv)
 	const char **dirs = gs_xcalloc((size_t)argc + 1, sizeof(*dirs));
 	size_t ndirs = 0, npaths = 0, i;
 	char **paths = NULL;
-	int c, rc, accept_synthetic = 0;
+	int c, rc, accept_synthetic = 0, png = 0;
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
 	gs_diag d = GS_DIAG_INIT;
@@ -45,6 +46,7 @@ int gs_cmd_site(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'd': date = optarg; break;
 		case 'a': accept_synthetic = 1; break;
+		case 'p': png = 1; break;
 		case 'l':
 			if (gs_lang_parse(optarg, &lang)) {
 				fputs("gpusheet site: --lang takes en or es\n", stderr);
@@ -54,7 +56,7 @@ int gs_cmd_site(int argc, char **argv)
 			break;
 		case 'h':
 			puts("usage: gpusheet site --workloads DIR... [--catalog FILE] --out DIR "
-			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic]\n"
+			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png]\n"
 			     "  every file named workload.json under each DIR becomes a sheet");
 			free(dirs);
 			return GS_EXIT_OK;
@@ -115,6 +117,7 @@ int gs_cmd_site(int argc, char **argv)
 	env.tp = &ctx.tp;
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.accept_synthetic = accept_synthetic;
+	env.png = png;
 	if (gs_site_build(paths, npaths, &env, out, err, sizeof(err))) {
 		gs_error_print("site", "%s", err);
 		rc = GS_EXIT_INVALID;

@@ -134,6 +134,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	in.t = env->t;
 	in.date = env->date;
 	in.catalog_name = env->catalog_name;
+	in.png = env->png;
 	if (gs_sheet_build(&in, &sheet)) {
 		snprintf(err, errlen, "cannot build the sheet");
 		goto out;
@@ -153,6 +154,8 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		name = gs_xasprintf("%s.svg", ch->name);
 		if (S_write(tx, dir, name, (const char *)ch->out.svg.data, ch->out.svg.len, err, errlen))
 			goto out_sheet;
+		if (!env->png)
+			continue;
 		free(name);
 		name = gs_xasprintf("%s.png", ch->name);
 		if (S_write(tx, dir, name, (const char *)ch->out.png.data, ch->out.png.len, err, errlen))

@@ -40,6 +40,7 @@ typedef struct {
 	const char *sheet_prefix;  /* where sheets are, seen from the site root: "sheets/" or "" */
 	int accept_synthetic;      /* --accept-synthetic: demonstrations on synthetic files */
 	int write_manifest;        /* 1: the evidence manifest goes with the sheet (a lone sheet) */
+	int png;                   /* --png: each chart also as PNG, linked from the sheet */
 } gs_publish_env;
 
 /* What the site needs to know of a published sheet. */

@@ -217,20 +217,23 @@ static void S_add_chart(S_ctx *c, const char *suffix, const char *title, gs_char
 	ch->title = gs_xstrdup(title);
 	ch->out = *o;
 	svg = gs_xasprintf("%s.svg", ch->name);
-	png = gs_xasprintf("%s.png", ch->name);
 	p = gs_doc_para(c->root);
 	gs_doc_image(p, svg, title);
+	free(svg);
+	if (!c->in->png)
+		return;  /* PNG only when asked (--png) */
+	png = gs_xasprintf("%s.png", ch->name);
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("chart.png_version"));
 	gs_doc_text(p, " ");
 	gs_doc_link(p, png, png);
-	free(svg);
 	free(png);
 }
 
 static void S_chart_text(S_ctx *c, gs_chart_text *ct, const char *title)
 {
 	memset(ct, 0, sizeof(*ct));
+	ct->flags = c->in->png ? GS_CHART_PNG : 0;
 	ct->title = title;
 	ct->axis_label = TR("chart.axis_gib");
 	ct->x_label = NULL;

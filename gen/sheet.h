@@ -28,6 +28,7 @@ typedef struct {
 	const gs_strings *t;
 	const char *date;             /* YYYY-MM-DD or NULL (no clock is read) */
 	const char *catalog_name;     /* how the catalog is named in the sheet */
+	int png;                      /* 1: charts also as PNG, each linked below its SVG */
 } gs_sheet_input;
 
 typedef struct {

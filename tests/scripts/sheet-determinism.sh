@@ -3,13 +3,14 @@
 # outputs (md, html, json, charts, evidence archive and manifest).
 # Usage: sheet-determinism.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
 #
-#  1. every example, in both languages, rendered twice with the same --date
-#     into two folders (the second run with another time zone, locale and
+#  1. every example, in both languages, rendered twice with --png and the
+#     same --date into two folders (the second run with another time zone, locale and
 #     working environment): `diff -r` finds nothing;
 #  2. no output names the folder it was written to;
 #  3. with SOURCE_DATE_EPOCH and no --date the date shown is the UTC day of
 #     the epoch, in every time zone; --date wins over SOURCE_DATE_EPOCH;
-#     without either no date is shown (no clock), and two such runs agree.
+#     without either no date is shown (no clock), and two such runs agree;
+#  4. without --png no PNG is written and no page names one.
 set -u
 bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
@@ -34,9 +35,9 @@ render() {  # render OUT_DIR EXAMPLE LANG [extra args...]; $renv: NAME=VALUE wor
 # 1. twice, same date
 for ex in $examples; do
 	for lang in en es; do
-		render "$scratch/a/$lang" "$ex" "$lang" --date 2026-11-29
+		render "$scratch/a/$lang" "$ex" "$lang" --date 2026-11-29 --png
 		renv="TZ=Pacific/Kiritimati LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8 SOURCE_DATE_EPOCH=0"
-		render "$scratch/b/$lang" "$ex" "$lang" --date 2026-11-29
+		render "$scratch/b/$lang" "$ex" "$lang" --date 2026-11-29 --png
 		renv=
 	done
 done
@@ -91,6 +92,12 @@ render "$scratch/nodate2" "$ex" en
 grep -q '"date": null' "$scratch/nodate1/$ex.json" || err "without --date or SOURCE_DATE_EPOCH the json date is not null"
 tail -1 "$scratch/nodate1/$ex.md" | grep -q 'date ' && err "without --date or SOURCE_DATE_EPOCH the md shows a date"
 diff -r "$scratch/nodate1" "$scratch/nodate2" > /dev/null || err "two runs without a date differ"
+# 4. PNG only when asked: the SVG charts are there, no PNG and no link to one
+ls "$scratch/nodate1/$ex"-*.svg > /dev/null 2>&1 || err "without --png: no SVG chart"
+ls "$scratch/nodate1/$ex"-*.png > /dev/null 2>&1 && err "without --png: a PNG was written"
+grep -l '\.png' "$scratch/nodate1/$ex.md" "$scratch/nodate1/$ex.html" 2>/dev/null &&
+	err "without --png: a page names a PNG"
+grep -q "$ex-budget\.png" "$scratch/a/en/$ex.md" || err "with --png: the md does not link the PNG"
 # a bad SOURCE_DATE_EPOCH is a usage error and writes nothing
 SOURCE_DATE_EPOCH=yesterday "$bin" sheet "examples/$ex/workload.json" --out "$scratch/badsde" > /dev/null 2>&1
 rc=$?
