@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "renderpart.h"
 
 static const char S_usage[] =
 	"usage: gpusheet <command> [options]\n"
@@ -40,8 +41,8 @@ int main(int argc, char **argv)
 		int (*run)(int, char **);
 	} cmds[] = {
 		{ "estimate", gs_cmd_estimate }, { "kv", gs_cmd_kv },
-		{ "check", gs_cmd_check },       { "sheet", gs_cmd_sheet },
-		{ "site", gs_cmd_site },         { "verify", gs_cmd_verify },
+		{ "check", gs_cmd_check },       { "sheet", gs_part_sheet },
+		{ "site", gs_part_site },        { "verify", gs_part_verify },
 		{ "model", gs_cmd_model },       { "init", gs_cmd_init },
 	};
 	size_t i;

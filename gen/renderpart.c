@@ -1,0 +1,118 @@
+/* renderpart: load the rendering part on first use. See renderpart.h. */
+#define _DEFAULT_SOURCE
+#include "renderpart.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+#ifdef GS_RENDER_LINKED
+
+static const gs_render_part *S_part(void)
+{
+	return &gs_render_part_table;
+}
+
+#else
+
+#include <dlfcn.h>
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+#define S_NAME "gpusheet-render.so"
+
+/* The folder of the running executable into dir; 0, or -1. */
+static int S_exe_dir(char *dir, size_t cap)
+{
+	ssize_t n = readlink("/proc/self/exe", dir, cap - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	return 0;
+}
+
+static const gs_render_part *S_open(const char *path, char *why, size_t whylen)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	const gs_render_part *p;
+
+	if (!h) {
+		const char *e = dlerror();
+
+		snprintf(why, whylen, "%s", e ? e : "dlopen failed");
+		return NULL;
+	}
+	p = (const gs_render_part *)dlsym(h, GS_RENDER_PART_SYMBOL);
+	if (!p || p->size != sizeof(*p) || !p->version || strcmp(p->version, GS_VERSION) != 0) {
+		snprintf(why, whylen, "'%s' is not the rendering part of gpusheet %s", path, GS_VERSION);
+		dlclose(h);
+		return NULL;
+	}
+	return p;  /* never unloaded: its code runs until exit */
+}
+
+static const gs_render_part *S_part(void)
+{
+	static const gs_render_part *part;
+	char dir[PATH_MAX], path[PATH_MAX], why[PATH_MAX + 128] = "not found";
+	int n;
+
+	if (part)
+		return part;
+	if (S_exe_dir(dir, sizeof(dir)) == 0) {
+		n = snprintf(path, sizeof(path), "%s/%s", dir, S_NAME);
+		if (n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0)
+			part = S_open(path, why, sizeof(why));
+		n = snprintf(path, sizeof(path), "%s/../%s/%s", dir, GS_INSTALL_PART_REL, S_NAME);
+		if (!part && n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0)
+			part = S_open(path, why, sizeof(why));
+	}
+	if (!part)
+		fprintf(stderr, "gpusheet: cannot load the rendering part %s (next to the "
+			"executable or in ../%s): %s\n", S_NAME, GS_INSTALL_PART_REL, why);
+	return part;
+}
+
+#endif
+
+int gs_part_sheet(int argc, char **argv)
+{
+	const gs_render_part *p = S_part();
+
+	return p ? p->cmd_sheet(argc, argv) : GS_EXIT_INVALID;
+}
+
+int gs_part_site(int argc, char **argv)
+{
+	const gs_render_part *p = S_part();
+
+	return p ? p->cmd_site(argc, argv) : GS_EXIT_INVALID;
+}
+
+int gs_part_verify(int argc, char **argv)
+{
+	const gs_render_part *p = S_part();
+
+	return p ? p->cmd_verify(argc, argv) : GS_EXIT_INVALID;
+}
+
+int gs_part_catalog_check(const char *path, const char *rng, gs_diag *d)
+{
+	const gs_render_part *p = S_part();
+
+	if (!p)
+		return -1;
+	p->catalog_check(path, rng, d);
+	return 0;
+}
