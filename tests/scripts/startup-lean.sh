@@ -1,0 +1,70 @@
+#!/bin/sh
+# startup-lean: the commands that render nothing do not load the rendering
+# part (gen/renderpart.h): estimate, kv and check of a JSON file start
+# without Cairo, fontconfig, X11, libxml2 (and its ICU), cmark-gfm, nettle
+# or libpng; sheet and check of a catalog load them. Without the part next to
+# the executable, those commands still work, and sheet says why it cannot
+# render, exits 1 and writes nothing.
+# Skipped (77) for a build with -DGPUSHEET_LAZY_RENDER=OFF (no part to load).
+#
+#   sh startup-lean.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
+set -u
+bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
+cd "$src" || exit 1
+part=$(dirname "$bin")/gpusheet-render.so
+[ -f "$part" ] || skip "no gpusheet-render.so next to $bin (GPUSHEET_LAZY_RENDER=OFF)"
+heavy='lib(cairo|fontconfig|freetype|X11|xcb|xml2|icu[a-z]*|cmark-gfm|nettle|png16)\.so'
+
+# libraries the dynamic loader maps, as LD_DEBUG names them
+loaded() {  # loaded OUTFILE COMMAND...
+	o=$1
+	shift
+	LD_DEBUG=libs "$@" > /dev/null 2> "$o.ld"
+	rc=$?
+	grep -E 'calling init: ' "$o.ld" | sed 's/.*calling init: //' > "$o"
+	return $rc
+}
+
+ldd "$bin" > "$scratch/ldd" 2>&1 || die "ldd $bin failed"
+if grep -E "$heavy" "$scratch/ldd"; then
+	err "the executable links a rendering library directly (above)"
+fi
+
+loaded "$scratch/estimate" "$bin" estimate --parameters 7000000000 --bits 16 --reserve-gib 6 ||
+	err "estimate failed"
+loaded "$scratch/kv" "$bin" kv --layers 32 --kv-heads 8 --head-dim 128 --tokens 8192 \
+	--bytes-per-value 2 --sequences 1 || err "kv failed"
+loaded "$scratch/check" "$bin" check examples/seed-7b/workload.json || err "check (JSON) failed"
+for c in estimate kv check; do
+	[ -s "$scratch/$c" ] || err "$c: LD_DEBUG shows no library at all (cannot tell)"
+	if grep -E "$heavy" "$scratch/$c"; then
+		err "$c loads a rendering library (above)"
+	fi
+	grep -q 'gpusheet-render' "$scratch/$c" && err "$c loads the rendering part"
+done
+
+# the commands that render do load it (the check above can fail)
+loaded "$scratch/catalog" "$bin" check catalog/offers.xml || err "check (catalog) failed"
+grep -q 'gpusheet-render\.so' "$scratch/catalog" || err "check of a catalog did not load the part"
+grep -qE 'libxml2\.so' "$scratch/catalog" || err "check of a catalog did not load libxml2"
+loaded "$scratch/sheet" "$bin" sheet examples/seed-7b/workload.json --out "$scratch/out" ||
+	err "sheet failed"
+grep -qE 'libcairo\.so' "$scratch/sheet" || err "sheet did not load Cairo"
+
+# an executable without its part
+mkdir "$scratch/alone" || die "mkdir"
+cp "$bin" "$scratch/alone/gpusheet" || die "cp"
+"$scratch/alone/gpusheet" estimate --parameters 7000000000 --bits 16 --reserve-gib 6 > /dev/null ||
+	err "estimate without the part failed"
+"$scratch/alone/gpusheet" check examples/seed-7b/workload.json > /dev/null ||
+	err "check (JSON) without the part failed"
+"$scratch/alone/gpusheet" sheet examples/seed-7b/workload.json --out "$scratch/alone-out" \
+	> /dev/null 2> "$scratch/alone.err"
+rc=$?
+[ "$rc" = 1 ] || err "sheet without the part: exit code $rc, expected 1"
+grep -q "cannot load the rendering part gpusheet-render.so" "$scratch/alone.err" ||
+	{ cat "$scratch/alone.err"; err "sheet without the part: no message naming the part"; }
+[ ! -e "$scratch/alone-out" ] || err "sheet without the part wrote something"
+
+finish "startup-lean: ok"
