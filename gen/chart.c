@@ -364,26 +364,32 @@ static void S_initial(const char *word, char *buf, size_t cap)
 static void S_fill_prov(S_pen *pn, double x, double y, double w, double h,
 			S_rgb c, gs_prov p)
 {
+	gs_chart_mark *m;
+
 	if (w <= 0 || h <= 0)
 		return;
-	if (p == GS_PROV_CALCULATED) {
-		S_set(pn, c);
+	/*
+	 * One mark: the fill on the rectangle inset by half a pixel, and its
+	 * 1 px outline centred on that edge, which covers the outer half pixel
+	 * (what a fill of the whole rectangle plus an inset outline drew, in
+	 * one element instead of two).
+	 */
+	S_set(pn, p == GS_PROV_CALCULATED ? c : S_mix_white(c, 0.72));
+	if (w < 1 || h < 1) {
 		S_rect(pn, x, y, w, h);
 		S_fill(pn);
-	} else {
-		gs_chart_mark *m;
-
-		S_set(pn, S_mix_white(c, 0.72));
-		S_rect(pn, x, y, w, h);
-		m = S_pending(pn);
+		return;
+	}
+	S_rect(pn, x + 0.5, y + 0.5, w - 1, h - 1);
+	m = S_pending(pn);
+	if (p != GS_PROV_CALCULATED) {
 		m->hatch = p == GS_PROV_OBSERVED ? GS_HATCH_CROSS : GS_HATCH_DIAG;
 		m->hatch_ink = S_darken(c, 0.15);
-		S_fill(pn);
 	}
+	S_fill_keep(pn);
 	S_set(pn, S_ink);
 	S_lw(pn, 1.0);
 	S_dash(pn, GS_DASH_NONE);
-	S_rect(pn, x + 0.5, y + 0.5, w - 1 > 0 ? w - 1 : 0, h - 1 > 0 ? h - 1 : 0);
 	S_stroke(pn);
 }
 

@@ -130,6 +130,9 @@ static void S_esc(S_out *o, const char *s)
 	S_put(o, run, (size_t)(s - run));
 }
 
+/* The colour of most text, written once on the <svg> element. */
+static const gs_chart_rgba S_text_ink = { 26, 26, 26, 255 };
+
 /* ------------------------------------------------------------- patterns */
 
 typedef struct {
@@ -183,6 +186,8 @@ static void S_paint(S_out *o, const gs_chart_mark *m, const S_pat *pats, size_t 
 		S_puts(o, " fill=\"url(#p");
 		S_uint(o, S_pat_find(pats, npats, m));
 		S_puts(o, ")\"");
+	} else if (m->kind == GS_MARK_TEXT && memcmp(&m->fill, &S_text_ink, sizeof(m->fill)) == 0) {
+		/* inherited from <svg fill=...> */
 	} else if (m->fill.a) {
 		S_puts(o, " fill=\"");
 		S_hex(o, m->fill);
@@ -299,7 +304,7 @@ int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out)
 	S_put(&o, " ", 1);
 	S_uint(&o, GS_CHART_HEIGHT);
 	S_puts(&o, "\" role=\"img\" aria-labelledby=\"title desc\""
-		   " font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\">\n"
+		   " font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\" fill=\"#1a1a1a\">\n"
 		   "<title id=\"title\">");
 	S_esc(&o, l->title ? l->title : "");
 	S_puts(&o, "</title>\n<desc id=\"desc\">");
