@@ -24,8 +24,11 @@
  *    (calculated: solid, assumed: diagonal hatching, observed: cross
  *    hatching) and a word, assumed lines are dashed, success and failure
  *    are marker shapes, and every chart carries a legend in words;
- *  - text is "DejaVu Sans" through Cairo's toy API, at least 12 px, on an
- *    800 x 450 px page; long labels are shortened with an ellipsis;
+ *  - text is "DejaVu Sans" (measured through Cairo's toy API; in the SVG
+ *    "DejaVu Sans, sans-serif"), at least 12 px, on an 800 x 450 px page;
+ *    long labels are shortened with an ellipsis; a text keeps its anchor
+ *    (start, middle, end), so that a viewer's slightly different metrics
+ *    never move it off its mark;
  *  - no global mutable state; the input is only read; the caller owns the
  *    output buffers (gs_chart_out_release, or free() each data pointer).
  *

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Benchmarks of gpusheet, run by hand (never from ctest). See bench/README.md.
+
+    python3 bench/run.py --gpusheet build-release/gpusheet [--runs 5] [--py-runs 3]
+                         [--only startup,sheet,loop,site] [--scratch DIR]
+                         [--python /usr/bin/python3]
+
+Every figure is measured here, on this machine, as min / median / max over
+several runs: CPU is user + system time of the child process (wait4), wall is
+the elapsed time around it. Prints a Markdown report on stdout.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(HERE)
+
+
+def run(cmd, quiet=True):
+    """Runs cmd; returns (cpu seconds, wall seconds, max RSS KiB)."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL if quiet else None,
+                         stderr=subprocess.PIPE, cwd=SRC)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit("bench: %s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, err))
+    return ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss
+
+
+def stats(xs, scale=1000.0, fmt="%.2f"):
+    return " / ".join(fmt % (v * scale) for v in (min(xs), statistics.median(xs), max(xs)))
+
+
+def fresh(path):
+    shutil.rmtree(path, ignore_errors=True)
+    return path
+
+
+def bench_startup(gs, runs, out):
+    out.append("## Start-up: commands that render nothing\n")
+    out.append("| command | CPU ms (min / median / max) | wall ms (min / median / max) |")
+    out.append("| --- | --- | --- |")
+    cmds = {
+        "estimate": ["estimate", "--parameters", "7000000000", "--bits", "16", "--reserve-gib", "6"],
+        "kv": ["kv", "--layers", "32", "--kv-heads", "8", "--head-dim", "128", "--tokens", "8192",
+               "--bytes-per-value", "2", "--sequences", "4"],
+        "check (JSON)": ["check", "examples/seed-7b/workload.json"],
+    }
+    for name, args in cmds.items():
+        cpu, wall = [], []
+        for _ in range(runs):
+            c, w, _ = run([gs] + args)
+            cpu.append(c)
+            wall.append(w)
+        out.append("| `%s` | %s | %s |" % (name, stats(cpu), stats(wall)))
+    out.append("")
+
+
+def bench_sheet(gs, runs, scratch, out):
+    out.append("## One sheet of examples/seed-7b, `gpusheet sheet` process (SVG only)\n")
+    cpu, wall = [], []
+    for _ in range(runs):
+        d = fresh(os.path.join(scratch, "sheet"))
+        c, w, _ = run([gs, "sheet", "examples/seed-7b/workload.json", "--out", d,
+                       "--date", "2026-11-29"])
+        cpu.append(c)
+        wall.append(w)
+    out.append("| | min / median / max (ms) |")
+    out.append("| --- | --- |")
+    out.append("| CPU | %s |" % stats(cpu))
+    out.append("| wall | %s |" % stats(wall))
+    out.append("")
+
+
+def gen(scratch, name, n, offers, same):
+    d = os.path.join(scratch, name)
+    if not os.path.isdir(os.path.join(d, "workloads")):
+        args = [sys.executable, os.path.join(HERE, "gen_workloads.py"), d,
+                "--workloads", str(n), "--offers", str(offers)]
+        if same:
+            args.append("--same")
+        subprocess.run(args, check=True, cwd=SRC)
+    return d
+
+
+def site(gs, inputs, out_dir, catalog=True, extra=()):
+    cmd = [gs, "site", "--workloads", os.path.join(inputs, "workloads"), "--out", out_dir,
+           "--date", "2026-11-29", "--accept-synthetic"]
+    if catalog:
+        cmd += ["--catalog", os.path.join(inputs, "offers.xml")]
+    return run(cmd + list(extra))
+
+
+def bench_loop(gs, runs, scratch, out):
+    """CPU of one seed-7b sheet inside the site loop: a site of 101 copies
+    of seed-7b minus a site of 1, divided by 100 (start-up, catalog, index
+    and offers pages cancel out)."""
+    one = gen(scratch, "same-1", 1, 12, True)
+    many = gen(scratch, "same-101", 101, 12, True)
+    per = []
+    for _ in range(runs):
+        c1, _, _ = site(gs, one, fresh(os.path.join(scratch, "s1")), catalog=False)
+        c2, _, _ = site(gs, many, fresh(os.path.join(scratch, "s101")), catalog=False)
+        per.append((c2 - c1) / 100)
+    out.append("## One seed-7b sheet inside the site loop (bundled catalog, 12 offers)\n")
+    out.append("(site of 101 copies − site of 1) / 100, CPU ms: %s\n" % stats(per))
+
+
+def bench_site(gs, py, runs, py_runs, scratch, out):
+    inputs = gen(scratch, "w200", 200, 50, False)
+    pysheet = os.path.join(HERE, "python", "pysheet.py")
+    g_cpu, g_wall, g_rss, p_cpu, p_wall, p_rss = [], [], [], [], [], []
+    for i in range(max(runs, py_runs)):
+        if i < runs:
+            c, w, r = site(gs, inputs, fresh(os.path.join(scratch, "site-c")))
+            g_cpu.append(c / 200)
+            g_wall.append(w)
+            g_rss.append(r)
+        if i < py_runs:
+            c, w, r = run([py, pysheet, "--workloads",
+                           os.path.join(inputs, "workloads"), "--catalog",
+                           os.path.join(inputs, "offers.xml"), "--out",
+                           fresh(os.path.join(scratch, "site-py"))])
+            p_cpu.append(c / 200)
+            p_wall.append(w)
+            p_rss.append(r)
+    out.append("## 200 workloads × 50 offers, side by side (SVG only)\n")
+    out.append("| program | CPU per sheet, ms (min / median / max) | wall, s (min / median / max) | peak RSS, MiB (median) | runs |")
+    out.append("| --- | --- | --- | --- | --- |")
+    out.append("| gpusheet site | %s | %s | %.1f | %d |" % (
+        stats(g_cpu), stats(g_wall, 1.0), statistics.median(g_rss) / 1024, len(g_cpu)))
+    if p_cpu:
+        out.append("| Python (jinja2 + matplotlib) | %s | %s | %.1f | %d |" % (
+            stats(p_cpu), stats(p_wall, 1.0), statistics.median(p_rss) / 1024, len(p_cpu)))
+    out.append("")
+    if p_cpu:
+        out.append("CPU ratio, Python / gpusheet (medians): **%.1f×**\n" % (
+            statistics.median(p_cpu) / statistics.median(g_cpu)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description="gpusheet benchmarks (by hand)")
+    ap.add_argument("--gpusheet", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--py-runs", type=int, default=3, help="0: gpusheet only")
+    ap.add_argument("--only", default="startup,sheet,loop,site")
+    ap.add_argument("--scratch")
+    ap.add_argument("--python", default="/usr/bin/python3",
+                    help="the Python with Debian's python3-jinja2 and python3-matplotlib")
+    a = ap.parse_args()
+    gs = os.path.abspath(a.gpusheet)
+    scratch = a.scratch or tempfile.mkdtemp(prefix="gpusheet-bench.")
+    os.makedirs(scratch, exist_ok=True)
+    only = set(a.only.split(","))
+    out = ["# gpusheet bench: %s, %d CPUs (%s)\n" % (
+        os.uname().machine, os.cpu_count(), " ".join(os.uname()[2:3]))]
+    if "startup" in only:
+        bench_startup(gs, max(a.runs, 20), out)
+    if "sheet" in only:
+        bench_sheet(gs, max(a.runs, 20), scratch, out)
+    if "loop" in only:
+        bench_loop(gs, a.runs, scratch, out)
+    if "site" in only:
+        bench_site(gs, a.python, a.runs, a.py_runs, scratch, out)
+    print("\n".join(out))
+    if not a.scratch:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
