@@ -9,6 +9,7 @@
 #include "check.h"
 
 #include <cairo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -536,6 +537,24 @@ int main(void)
 	/* the title is the chart's title, escaped */
 	CHECK(strstr((const char *)a.svg.data,
 		     "<title id=\"title\">Memory budget against per-card capacity</title>") != NULL);
+
+	/*
+	 * Coordinates by the fixed-point writer: the value axis of the budget
+	 * runs from x 72 to 338 at y 420 (B_X0, B_X1, B_Y1 in chart.c), drawn on
+	 * the pixel centre 420 + 0.5: "M72 420.5L338 420.5", no trailing zeros.
+	 */
+	CHECK(strstr((const char *)a.svg.data, "<path d=\"M72 420.5L338 420.5\"") != NULL);
+	gs_chart_out_release(&b);
+	/* a locale with a decimal comma changes no byte */
+	if (setlocale(LC_ALL, "de_DE.UTF-8") || setlocale(LC_ALL, "fr_FR.UTF-8")) {
+		CHECK(render_budget(&en, &b) == 0);
+		CHECK(same_buf(&a.svg, &b.svg));
+		CHECK(same_buf(&a.png, &b.png));
+		setlocale(LC_ALL, "C");
+	} else {
+		printf("no de_DE or fr_FR locale here: the locale check is not run\n");
+		CHECK(render_budget(&en, &b) == 0);
+	}
 	gs_chart_out_release(&a);
 	gs_chart_out_release(&b);
 
