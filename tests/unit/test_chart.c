@@ -9,6 +9,7 @@
 #include "check.h"
 
 #include <cairo.h>
+#include <libxml/parser.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +258,14 @@ static void check_shape(const gs_chart_out *o)
 	CHECK(strstr(s, "glyph") == NULL);
 	CHECK(strstr(s, "<image") == NULL);
 	CHECK(o->svg.len < 15000);
+	/* well-formed XML, whatever the labels held */
+	{
+		xmlDocPtr doc = xmlReadMemory(s, (int)o->svg.len, "chart.svg", NULL,
+					      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+
+		CHECK(doc != NULL);
+		xmlFreeDoc(doc);
+	}
 }
 
 /* s contains the text needle, in an element of its own: ">needle<". */
@@ -360,7 +369,7 @@ static void check_edges(void)
 		static char longlab[3000];
 
 		memset(longlab, 'W', sizeof(longlab) - 1);
-		bad[0].label = "bad \xff\xfe utf-8 \xc3( \xed\xa0\x80 \x01\t end";
+		bad[0].label = "bad \xff\xfe utf-8 \xc3( \xed\xa0\x80 \x01\t \xef\xbf\xbe <a> &amp end";
 		bad[0].value = q(GIB(10), GS_PROV_ASSUMED);
 		bad[1].label = longlab;
 		bad[1].value = q(GIB(11), GS_PROV_OBSERVED);
@@ -370,6 +379,7 @@ static void check_edges(void)
 		huge[1].value = q(GIB(1), GS_PROV_OBSERVED);
 		t.title = longlab;
 		CHECK(gs_chart_budget(&t, huge, 2, bad, 2, bad, 2, &o) == 0);
+		check_shape(&o);
 		dump("budget-hostile", &o);
 		gs_chart_out_release(&o);
 		memset(&ph, 0, sizeof(ph));
@@ -384,6 +394,7 @@ static void check_edges(void)
 		pt[1].peak = none();
 		pt[1].failed = 1;
 		CHECK(gs_chart_sweep(&t, pt, 2, bad, 2, &o) == 0);
+		check_shape(&o);
 		dump("sweep-hostile", &o);
 		gs_chart_out_release(&o);
 		t.title = "Edge cases";
@@ -586,5 +597,6 @@ int main(void)
 
 	/* let LeakSanitizer see only our own allocations */
 	cairo_debug_reset_static_data();
+	xmlCleanupParser();
 	return gs_check_exit("test_chart");
 }
