@@ -18,13 +18,16 @@
 
 typedef struct {
 	char *source;   /* URL or document name */
-	char *date;     /* YYYY-MM-DD */
+	char *date;     /* YYYY-MM-DD, or NULL: not known (then ref is set) */
+	char *ref;      /* the source's revision (e.g. a commit), or NULL */
 } gs_claim;
 
 typedef struct {
-	uint64_t hours;            /* duration of the plan */
+	uint64_t hours;            /* duration of the plan (1: priced per hour) */
 	int64_t price_hundredths;
 	char *currency;            /* ISO 4217, e.g. "USD" */
+	uint64_t billing_hours;    /* the provider's billing unit, 0: not stated */
+	int interruptible;         /* 1: the provider may stop the lot (spot) */
 	gs_claim claim;
 } gs_plan;
 
@@ -57,9 +60,14 @@ typedef struct {
 	char *device_name;         /* as the device reports it, or NULL */
 	char *segment;             /* "data-centre" or "workstation", or NULL */
 	uint64_t cards;            /* cards per lot */
-	char *nominal_gb_text;     /* as the vendor states it, e.g. "24" */
-	uint64_t nominal_bytes;    /* nominal GB x 10^9, per card */
+	int has_memory;            /* 0: no memory figure known */
+	char *nominal_gb_text;     /* as the vendor states it, e.g. "24", or NULL */
+	char *mib_text;            /* a provider's MiB figure, e.g. "40960", or NULL */
+	uint64_t nominal_bytes;    /* GB x 10^9 or MiB x 2^20, per card (has_memory) */
 	gs_claim memory_claim;
+	char **regions;            /* where it is sold, as the source names them */
+	size_t nregions;
+	gs_claim regions_claim;
 	uint64_t declared_bytes;   /* bytes declared by the device, per card */
 	int has_declared_bytes;
 	gs_claim declared_claim;
@@ -79,8 +87,10 @@ typedef struct {
 typedef struct {
 	char *path;
 	char *title;
+	char *label;               /* how pages name this catalog, or NULL: path */
 	gs_offer *offers;          /* in document order */
 	size_t noffers;
+	char **origins;            /* merged catalogs: label of offers[i], or NULL */
 } gs_catalog;
 
 /*
@@ -95,5 +105,17 @@ int gs_catalog_read(const char *path, const char *schema_path,
 		    gs_catalog *c, gs_diag *d);
 void gs_catalog_release(gs_catalog *c);
 const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id);
+
+/*
+ * Moves every offer of src to the end of dst (src is left empty) and
+ * remembers which catalog each came from (gs_catalog_origin). An id of src
+ * already in dst is an error naming both files: -1, nothing moved.
+ */
+int gs_catalog_merge(gs_catalog *dst, gs_catalog *src, gs_diag *d);
+/* The label of the catalog an offer was read from (the path when unset). */
+const char *gs_catalog_origin(const gs_catalog *c, const gs_offer *o);
+
+/* The memory per card as written: "24 GB", "40960 MiB", or NULL (unknown). */
+char *gs_offer_memory_text(const gs_offer *o);
 
 #endif
