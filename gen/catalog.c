@@ -929,8 +929,8 @@ static void S_sort_by_line(gs_diag *d, size_t first)
 	}
 }
 
-int gs_catalog_read(const char *path, const char *schema_path,
-		    gs_catalog *c, gs_diag *d)
+static int S_read(const char *path, const char *data, size_t len,
+		  const char *schema_path, gs_catalog *c, gs_diag *d)
 {
 	S_reader r;
 	xmlParserCtxtPtr ctxt;
@@ -952,13 +952,19 @@ int gs_catalog_read(const char *path, const char *schema_path,
 	c->path = gs_xstrdup_or_null(path);
 
 	/* A clear message for the common case, before libxml2 says it its way. */
-	f = fopen(path, "rb");
-	if (!f) {
+	f = data ? NULL : fopen(path, "rb");
+	if (!data && !f) {
 		gs_diag_add(d, path, 0, 0, NULL, "cannot open '%s': %s", path, strerror(errno));
 		gs_catalog_release(c);
 		return -1;
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
+	if (data && len > INT_MAX) {
+		gs_diag_add(d, path, 0, 0, NULL, "catalog too large");
+		gs_catalog_release(c);
+		return -1;
+	}
 
 	xmlInitParser();
 	prev_loader = xmlGetExternalEntityLoader();
@@ -981,7 +987,11 @@ int gs_catalog_read(const char *path, const char *schema_path,
 	ctxt->_private = &r;
 	ctxt->sax->serror = S_on_parse_error;
 	ctxt->sax->internalSubset = S_on_internal_subset;
-	doc = xmlCtxtReadFile(ctxt, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	if (data)
+		doc = xmlCtxtReadMemory(ctxt, data, (int)len, path, NULL,
+					XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	else
+		doc = xmlCtxtReadFile(ctxt, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
 	if (r.saw_dtd || (doc && (doc->intSubset || doc->extSubset))) {
 		gs_diag_add(d, path, r.saw_dtd, 0, NULL,
 			    "document type declaration refused: a catalog must not have a DTD or declare entities");
@@ -1009,6 +1019,18 @@ int gs_catalog_read(const char *path, const char *schema_path,
 		return -1;
 	}
 	return 0;
+}
+
+int gs_catalog_read(const char *path, const char *schema_path,
+		    gs_catalog *c, gs_diag *d)
+{
+	return S_read(path, NULL, 0, schema_path, c, d);
+}
+
+int gs_catalog_read_memory(const char *name, const char *data, size_t len,
+			   const char *schema_path, gs_catalog *c, gs_diag *d)
+{
+	return S_read(name, data, len, schema_path, c, d);
 }
 
 static void S_claim_release(gs_claim *cl)

@@ -103,6 +103,9 @@ typedef struct {
  */
 int gs_catalog_read(const char *path, const char *schema_path,
 		    gs_catalog *c, gs_diag *d);
+/* The same, over a document held in memory; name is used in messages. */
+int gs_catalog_read_memory(const char *name, const char *data, size_t len,
+			   const char *schema_path, gs_catalog *c, gs_diag *d);
 void gs_catalog_release(gs_catalog *c);
 const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id);
 

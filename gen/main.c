@@ -26,6 +26,8 @@ static const char S_usage[] =
 	"  site     --workloads DIR... [--catalog FILE] --out DIR [--lang en|es]\n"
 	"           [--accept-synthetic]   the comparison site with its evidence archive\n"
 	"  verify   DIR       recompute evidence hashes and follow every link\n"
+	"  catalog  import --from skypilot FILE.csv --provider NAME [--source-date YYYY-MM-DD]\n"
+	"           [--source-ref TEXT] --out catalog.xml   import a public price catalog\n"
 	"\n"
 	"  gpusheet --help | --version\n"
 	"\n"
@@ -43,6 +45,7 @@ int main(int argc, char **argv)
 		{ "check", gs_cmd_check },       { "sheet", gs_cmd_sheet },
 		{ "site", gs_cmd_site },         { "verify", gs_cmd_verify },
 		{ "model", gs_cmd_model },       { "init", gs_cmd_init },
+		{ "catalog", gs_cmd_catalog },
 	};
 	size_t i;
 
