@@ -777,8 +777,7 @@ static void S_read_memory(S_reader *r, const xmlNode *n, gs_offer *o)
 	char *mib = S_attr(n, "mib");
 
 	if (xmlHasNsProp(n, (const xmlChar *)"nominal-gb", NULL)) {
-		o->has_memory = S_gb(r, n, "memory", "nominal-gb", &o->nominal_gb_text,
-				     &o->nominal_bytes);
+		S_gb(r, n, "memory", "nominal-gb", &o->nominal_gb_text, &o->nominal_bytes);
 	} else if (mib) {
 		uint64_t x = 0;
 		if (gs_parse_u64(mib, &x) != 0 || x == 0 || x > (UINT64_MAX >> 20))
@@ -787,7 +786,6 @@ static void S_read_memory(S_reader *r, const xmlNode *n, gs_offer *o)
 		else {
 			o->nominal_bytes = x << 20;
 			o->mib_text = gs_xstrdup(mib);
-			o->has_memory = 1;
 		}
 	}
 	free(mib);
@@ -875,6 +873,7 @@ static void S_read_offer(S_reader *r, const xmlNode *on, gs_offer *o)
 			o->notes = S_content(n);
 		}
 	}
+	o->memory_unknown = !seen_mem;
 }
 
 static void S_read_catalog(S_reader *r, const xmlNode *root, gs_catalog *c)
@@ -1151,11 +1150,25 @@ int gs_catalog_merge(gs_catalog *dst, gs_catalog *src, gs_diag *d)
 	return 0;
 }
 
-char *gs_offer_memory_text(const gs_offer *o)
+const char *gs_offer_memory_label(const gs_offer *o, const char *missing_word,
+				  char *buf, size_t n)
 {
-	if (!o->has_memory)
-		return NULL;
-	if (o->mib_text)
-		return gs_xasprintf("%s MiB", o->mib_text);
-	return gs_xasprintf("%s GB", o->nominal_gb_text ? o->nominal_gb_text : "?");
+	if (o->memory_unknown)
+		snprintf(buf, n, "%s", missing_word);
+	else if (o->mib_text)
+		snprintf(buf, n, "%s MiB", o->mib_text);
+	else
+		snprintf(buf, n, "%s GB", o->nominal_gb_text ? o->nominal_gb_text : missing_word);
+	return buf;
+}
+
+const char *gs_claim_when(const gs_claim *c, const char *undated_word, char *buf, size_t n)
+{
+	if (c->date)
+		snprintf(buf, n, "%s", c->date);
+	else if (c->ref)
+		snprintf(buf, n, "%s, %s", undated_word, c->ref);
+	else
+		snprintf(buf, n, "%s", undated_word);
+	return buf;
 }

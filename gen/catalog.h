@@ -60,10 +60,10 @@ typedef struct {
 	char *device_name;         /* as the device reports it, or NULL */
 	char *segment;             /* "data-centre" or "workstation", or NULL */
 	uint64_t cards;            /* cards per lot */
-	int has_memory;            /* 0: no memory figure known */
+	int memory_unknown;        /* 1: the catalog gives no memory figure */
 	char *nominal_gb_text;     /* as the vendor states it, e.g. "24", or NULL */
 	char *mib_text;            /* a provider's MiB figure, e.g. "40960", or NULL */
-	uint64_t nominal_bytes;    /* GB x 10^9 or MiB x 2^20, per card (has_memory) */
+	uint64_t nominal_bytes;    /* GB x 10^9 or MiB x 2^20, per card, unless memory_unknown */
 	gs_claim memory_claim;
 	char **regions;            /* where it is sold, as the source names them */
 	size_t nregions;
@@ -118,7 +118,16 @@ int gs_catalog_merge(gs_catalog *dst, gs_catalog *src, gs_diag *d);
 /* The label of the catalog an offer was read from (the path when unset). */
 const char *gs_catalog_origin(const gs_catalog *c, const gs_offer *o);
 
-/* The memory per card as written: "24 GB", "40960 MiB", or NULL (unknown). */
-char *gs_offer_memory_text(const gs_offer *o);
+/*
+ * The memory per card as the catalog writes it: "24 GB", "40960 MiB", or
+ * missing_word when no figure is known. Writes into buf; returns buf.
+ */
+const char *gs_offer_memory_label(const gs_offer *o, const char *missing_word,
+				  char *buf, size_t n);
+/*
+ * When a claim was read: its date, or "<undated_word>, <ref>" when the
+ * date is not known. Writes into buf; returns buf.
+ */
+const char *gs_claim_when(const gs_claim *c, const char *undated_word, char *buf, size_t n);
 
 #endif

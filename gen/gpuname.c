@@ -125,3 +125,55 @@ const gs_gpu_nominal *gs_gpu_nominal_of(const char *model)
 			return &S_nominal[i];
 	return NULL;
 }
+
+static int S_lower(int ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch;
+}
+
+static int S_eq_ci(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (S_lower((unsigned char)*a) != S_lower((unsigned char)*b))
+			return 0;
+	return *a == *b;
+}
+
+static int S_contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	if (!n)
+		return 0;
+	for (; *hay; hay++) {
+		for (i = 0; i < n && hay[i]; i++)
+			if (S_lower((unsigned char)hay[i]) != S_lower((unsigned char)needle[i]))
+				break;
+		if (i == n)
+			return 1;
+	}
+	return 0;
+}
+
+int gs_gpu_same(const char *offer_model, const char *offer_device, const char *device_name)
+{
+	gs_gpu_match hd, ho = GS_GPU_UNKNOWN;
+	const char *cd, *co = NULL;
+
+	if (!device_name)
+		return 0;
+	if (offer_device && S_eq_ci(offer_device, device_name))
+		return 1;
+	cd = gs_gpu_canonical(device_name, &hd);
+	if (offer_device)
+		co = gs_gpu_canonical(offer_device, &ho);
+	if (ho == GS_GPU_UNKNOWN && offer_model)
+		co = gs_gpu_canonical(offer_model, &ho);
+	if (hd == GS_GPU_AMBIGUOUS || ho == GS_GPU_AMBIGUOUS)
+		return 0;
+	if (hd == GS_GPU_KNOWN && ho == GS_GPU_KNOWN)
+		return strcmp(cd, co) == 0;
+	if (hd == GS_GPU_KNOWN || ho == GS_GPU_KNOWN)
+		return 0;
+	return !offer_device && offer_model && S_contains_ci(device_name, offer_model);
+}

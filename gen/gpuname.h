@@ -29,6 +29,17 @@ typedef enum {
 /* Canonical model of name (e.g. "A100 80GB"), or NULL; *how says why. */
 const char *gs_gpu_canonical(const char *name, gs_gpu_match *how);
 
+/*
+ * Does a device that reports device_name belong to an offer of model
+ * offer_model (and, when the catalog gives it, offer_device, the name the
+ * offer's device reports)? The same reported name matches; otherwise both
+ * names must resolve to the same model. An ambiguous name matches nothing;
+ * a name the table knows never matches one it does not. Two names the
+ * table does not know match only when the offer states no device name and
+ * its model is part of the device's name (case-insensitive).
+ */
+int gs_gpu_same(const char *offer_model, const char *offer_device, const char *device_name);
+
 typedef struct {
 	const char *model;       /* canonical model */
 	const char *nominal_gb;  /* vendor's decimal GB per card, e.g. "80" */
