@@ -576,10 +576,11 @@ static int S_cmp_offer(const void *a, const void *b)
 
 /*
  * "Lambda, SkyPilot catalog file vms.csv, lines 189-205": the lines of the
- * rows behind a claim (which: 0 on-demand, 1 spot, -1 every row), runs of
+ * rows behind a claim (which: 0 on-demand, 1 spot, -1 every row; with
+ * price > 0, only the rows at that price), runs of
  * consecutive lines written as ranges, at most 8 runs, then "and N more".
  */
-static char *S_source(const S_import *im, const S_offer *o, int which)
+static char *S_source(const S_import *im, const S_offer *o, int which, uint64_t price)
 {
 	char *lines = gs_xstrdup(""), *s;
 	size_t i, runs = 0, rest = 0, total = 0;
@@ -589,7 +590,8 @@ static char *S_source(const S_import *im, const S_offer *o, int which)
 		int line = 0;
 		if (i < o->nrows) {
 			const S_row *r = &o->rows[i];
-			if ((which == 0 && !r->price) || (which == 1 && !r->spot))
+			uint64_t rp = which == 1 ? r->spot : r->price;
+			if (which >= 0 && (!rp || (price && rp != price)))
 				continue;
 			line = r->line;
 			total++;
@@ -651,7 +653,7 @@ static void S_plans(xmlTextWriterPtr w, const S_import *im, const S_offer *o, in
 		seen[nseen++] = p;
 		snprintf(price, sizeof(price), "%llu.%02llu", (unsigned long long)(p / 100),
 			 (unsigned long long)(p % 100));
-		src = S_source(im, o, spot ? 1 : 0);
+		src = S_source(im, o, spot ? 1 : 0, p);
 		xmlTextWriterStartElement(w, BAD_CAST "plan");
 		xmlTextWriterWriteAttribute(w, BAD_CAST "hours", BAD_CAST "1");
 		xmlTextWriterWriteAttribute(w, BAD_CAST "price", BAD_CAST price);
@@ -670,7 +672,7 @@ static void S_offer_xml(xmlTextWriterPtr w, const S_import *im, const S_offer *o
 	gs_gpu_match how;
 	const char *model = gs_gpu_canonical(o->accel, &how);
 	const gs_gpu_nominal *nom = gs_gpu_nominal_of(model);
-	char buf[64], *src = S_source(im, o, -1), *names;
+	char buf[64], *src = S_source(im, o, -1, 0), *names;
 	gs_strvec regions = GS_STRVEC_INIT;
 	size_t i, len = 0;
 
