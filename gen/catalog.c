@@ -1119,7 +1119,7 @@ int gs_catalog_merge(gs_catalog *dst, gs_catalog *src, gs_diag *d)
 			if (src->offers[i].id && dst->offers[j].id &&
 			    strcmp(src->offers[i].id, dst->offers[j].id) == 0) {
 				gs_diag_add(d, src->path, 0, 0, NULL,
-					    "offer id '%s' is also in '%s': offer ids must be unique across catalogs",
+					    "offer id '%s' is also in the catalog '%s': offer ids must be unique across catalogs",
 					    src->offers[i].id, gs_catalog_origin(dst, &dst->offers[j]));
 				clash = 1;
 			}

@@ -28,8 +28,8 @@ static int S_valid_date(const char *s)
 }
 
 /*
- * Reads every catalog, each labelled as the pages name it, and merges them
- * in the order given; rc->catalog_name lists them.
+ * Reads every catalog, each labelled as the pages name it (its file name),
+ * and merges them in the order given; rc->catalog_name lists them.
  */
 static int S_load_catalogs(gs_run_ctx *rc, const char *const *catalogs, size_t n,
 			   const char *bundled, const char *rng, gs_diag *d)
@@ -44,22 +44,26 @@ static int S_load_catalogs(gs_run_ctx *rc, const char *const *catalogs, size_t n
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
-		gs_catalog one;
+		gs_catalog one, *c = i ? &one : &rc->cat;
+		const char *base = strrchr(catalogs[i], '/');
 		char *names;
-		if (gs_catalog_read(catalogs[i], rng, i ? &one : &rc->cat, d))
+		if (gs_catalog_read(catalogs[i], rng, c, d))
 			return -1;
+		/* Pages name a catalog by its file name, not by the path it was
+		 * given as: the builder's folders stay out of published pages. */
+		c->label = gs_xstrdup(base ? base + 1 : catalogs[i]);
 		if (i == 0) {
-			rc->catalog_name = gs_xstrdup(catalogs[0]);
+			rc->catalog_name = gs_xstrdup(c->label);
 			continue;
 		}
+		names = gs_xasprintf("%s, %s", rc->catalog_name, c->label);
+		free(rc->catalog_name);
+		rc->catalog_name = names;
 		if (gs_catalog_merge(&rc->cat, &one, d)) {
 			gs_catalog_release(&one);
 			return -1;
 		}
 		gs_catalog_release(&one);
-		names = gs_xasprintf("%s, %s", rc->catalog_name, catalogs[i]);
-		free(rc->catalog_name);
-		rc->catalog_name = names;
 	}
 	return 0;
 }

@@ -1365,6 +1365,12 @@ static void S_cost_line(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 		     cd->plan->interruptible ? "; " : "",
 		     cd->plan->claim.source,
 		     gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1)));
+	/* A per-hour price: say how the campaign's hours are billed. */
+	if (cd->plan->billing_hours)
+		gs_doc_textf(p, " %s %llu h.", TR("cost.billing_unit"),
+			     (unsigned long long)cd->plan->billing_hours);
+	else if (cd->plan->hours == 1)
+		gs_doc_textf(p, " %s.", TR("cost.billing_unstated"));
 }
 
 static void S_candidates(S_ctx *c)
@@ -1405,7 +1411,8 @@ static void S_candidates(S_ctx *c)
 			S_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
 						 S_qprov(c, cd->capacity),
 						 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
-						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared" : "cap.nominal")));
+						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
+						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal")));
 		for (q = 0; q < GS_REQ_COUNT; q++)
 			S_cell_owned(r, gs_xasprintf("%s %s%s", gs_sheet_verdict_symbol(cd->v[q].kind),
 						     S_verdict_word(c, cd->v[q].kind),
