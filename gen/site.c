@@ -359,6 +359,11 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 		default:
 			gs_doc_text(cell, gs_tr(t, "word.missing"));
 		}
+		for (k = 0; k < o->nplans; k++)
+			if (o->plans[k].interruptible) {
+				gs_doc_textf(cell, "; %s", gs_tr(t, "site.spot_calendar"));
+				break;
+			}
 		cell = gs_doc_cell(r);
 		if (!o->memory_unknown)
 			gs_doc_textf(cell, "%s: %s (%s)", gs_tr(t, "site.memory_claim"), o->memory_claim.source,

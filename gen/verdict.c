@@ -845,7 +845,8 @@ static void S_cost(const gs_workload *w, gs_candidate *c)
 		gs_cost pc;
 		uint64_t units, cost;
 
-		if (gs_cost_of_plan(p, hours, 1, &pc))
+		/* An interruptible (spot) plan does not promise the campaign. */
+		if (p->interruptible || gs_cost_of_plan(p, hours, 1, &pc))
 			continue;
 		units = pc.units;
 		cost = (uint64_t)pc.cost;
