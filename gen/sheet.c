@@ -1404,7 +1404,8 @@ static void S_candidates(S_ctx *c)
 			     (unsigned long long)cd->offer->cards,
 			     gs_offer_memory_label(cd->offer, TR("word.missing"), mem, sizeof(mem)),
 			     cd->offer->memory_unknown ? "" : " ",
-			     cd->offer->memory_unknown ? "" : TR("cand.nominal_assumed"));
+			     cd->offer->memory_unknown ? ""
+			     : TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed"));
 		if (!cd->capacity.present)
 			gs_doc_cell_text(r, TR("word.missing"));
 		else
@@ -1439,7 +1440,8 @@ static void S_candidates(S_ctx *c)
 			     (unsigned long long)cd->offer->cards,
 			     gs_offer_memory_label(cd->offer, TR("word.missing"), mem, sizeof(mem)),
 			     cd->offer->memory_unknown ? "" : " ",
-			     cd->offer->memory_unknown ? "" : TR("cand.nominal_assumed"));
+			     cd->offer->memory_unknown ? ""
+			     : TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed"));
 		if (cd->offer->provider)
 			gs_doc_textf(p, " — %s", cd->offer->provider);
 		if (c->in->cat->origins)
