@@ -308,10 +308,10 @@ static int S_price(const char *s, uint64_t *hundredths)
 
 /*** rows and offers ***/
 
-enum { C_TYPE, C_ACCEL, C_COUNT, C_PRICE, C_REGION, C_SPOT, C_GPUINFO, C_ZONE, C_N };
+enum { C_TYPE, C_ACCEL, C_COUNT, C_PRICE, C_REGION, C_SPOT, C_GPUINFO, C_ZONE, C_RAM, C_N };
 static const char *const S_cols[C_N] = {
 	"InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region",
-	"SpotPrice", "GpuInfo", "AvailabilityZone"
+	"SpotPrice", "GpuInfo", "AvailabilityZone", "MemoryGiB"
 };
 #define S_REQUIRED 5   /* the first five */
 
@@ -327,6 +327,7 @@ typedef struct {
 	char *accel;
 	uint64_t cards;
 	uint64_t mib;               /* 0: not given */
+	uint64_t ram;               /* host memory in bytes (MemoryGiB x 2^30), 0: not given */
 	int line;                   /* first row */
 	S_row *rows;
 	size_t nrows;
@@ -456,7 +457,8 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 	const char *spot = col[C_SPOT] >= 0 ? f[col[C_SPOT]] : "";
 	const char *zone = col[C_ZONE] >= 0 ? f[col[C_ZONE]] : "";
 	const char *info = col[C_GPUINFO] >= 0 ? f[col[C_GPUINFO]] : "";
-	uint64_t cards = 0, p = 0, sp = 0, mib = 0;
+	const char *ramtext = col[C_RAM] >= 0 ? f[col[C_RAM]] : "";
+	uint64_t cards = 0, p = 0, sp = 0, mib = 0, ram = 0;
 	char *gname = NULL;
 	S_offer *o;
 	S_row *r;
@@ -497,6 +499,12 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 	}
 	if (S_gpuinfo(im, line, info, &gname, &mib) != 0)
 		bad = 1;
+	/* MemoryGiB is the host's: GiB x 2^30 bytes, exactly, or refused */
+	if (*ramtext && (gs_parse_size(ramtext, GS_GIB, &ram) != 0 || ram == 0)) {
+		S_err(im, line, "column 'MemoryGiB': expected a positive number of GiB that is a whole number of bytes, found '%s'",
+		      ramtext);
+		bad = 1;
+	}
 	free(gname);   /* the model is AcceleratorName; GpuInfo gives the memory */
 	if (bad)
 		return;
@@ -511,7 +519,12 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 		o->accel = gs_xstrdup(accel);
 		o->cards = cards;
 		o->mib = mib;
+		o->ram = ram;
 		o->line = line;
+	} else if (o->ram != ram) {
+		S_err(im, line, "instance type '%s' disagrees with line %d on its host memory (MemoryGiB)",
+		      type, o->line);
+		return;
 	} else if (strcmp(o->accel, accel) != 0 || o->cards != cards || o->mib != mib) {
 		S_err(im, line, "instance type '%s' disagrees with line %d on its GPU (%s x %llu, %llu MiB here; %s x %llu, %llu MiB there)",
 		      type, o->line, accel, (unsigned long long)cards, (unsigned long long)mib,
@@ -720,6 +733,20 @@ static void S_offer_xml(xmlTextWriterPtr w, const S_import *im, const S_offer *o
 	xmlTextWriterEndElement(w);
 	S_plans(w, im, o, 0);
 	S_plans(w, im, o, 1);
+	if (o->ram) {
+		/* bytes / 10^9 with every decimal: exact, at most 9 of them */
+		char gb[48];
+		int n = snprintf(gb, sizeof(gb), "%llu.%09llu", (unsigned long long)(o->ram / 1000000000u),
+				 (unsigned long long)(o->ram % 1000000000u));
+		while (n > 0 && gb[n - 1] == '0')
+			gb[--n] = '\0';
+		if (n > 0 && gb[n - 1] == '.')
+			gb[--n] = '\0';
+		xmlTextWriterStartElement(w, BAD_CAST "host");
+		xmlTextWriterWriteAttribute(w, BAD_CAST "ram-gb", BAD_CAST gb);
+		S_claim(w, im, src);
+		xmlTextWriterEndElement(w);
+	}
 	xmlTextWriterStartElement(w, BAD_CAST "notes");
 	xmlTextWriterWriteFormatString(w,
 		"Instance type %s of %s, imported from a SkyPilot catalog file. Prices are per hour of one lot; "

@@ -5,8 +5,8 @@
  * The one format read today is SkyPilot's per-provider `vms.csv`. Columns
  * are found by their header name, never by position: InstanceType,
  * AcceleratorName, AcceleratorCount, Price and Region are required;
- * SpotPrice, GpuInfo and AvailabilityZone are read when present; any other
- * column is ignored.
+ * SpotPrice, GpuInfo, AvailabilityZone and MemoryGiB (the host's memory)
+ * are read when present; any other column is ignored.
  *
  * Invariants:
  *  - one offer per instance type, with the regions it is offered in; the

@@ -94,6 +94,9 @@ static void test_lambda(void)
 			CHECK_STR(S_plan(of, 0)->claim.ref, "commit 1158013");
 		}
 		CHECK(of->memory_claim.date == NULL);
+		/* MemoryGiB 200.0 is the host's: 200 x 2^30 = 214748364800 B */
+		CHECK_INT(of->has_host_ram, 1);
+		CHECK_U64(of->host_ram_bytes, 214748364800ull);
 	}
 	/* line 206: gpu_8x_a100_80gb_sxm4,A100-80GB,8.0,...,14.32,...,'SizeInMiB': 81920
 	 * 8 cards of 81920 MiB = 85899345920 B each, 14.32 USD per hour for the lot */
@@ -104,6 +107,8 @@ static void test_lambda(void)
 		CHECK_U64(of->nominal_bytes, 85899345920ull);
 		if (CHECK(S_plan(of, 0) != NULL))
 			CHECK_INT(S_plan(of, 0)->price_hundredths, 1432);
+		/* MemoryGiB 1800.0: 1800 x 2^30 = 1932735283200 B */
+		CHECK_U64(of->host_ram_bytes, 1932735283200ull);
 	}
 	/* line 19: gpu_8x_v100,V100,8.0,...,4.4,...,'SizeInMiB': 16384
 	 * 8 cards of 16384 MiB = 17179869184 B, 4.40 USD per hour */
@@ -300,6 +305,12 @@ static void test_bad(void)
 	S_bad(H "a,A10,1,1,r1,,\"{'Gpus': [], 'Gpus': []}\"\n", 2, "duplicate key", __LINE__);
 	/* a malformed CSV: the quote is never closed */
 	S_bad(H "a,A10,1,1,r1,,\"{'Gpus'\n", 2, "quoted field is not closed", __LINE__);
+	/* host memory that is not a whole number of bytes: 0.1 GiB = 107374182.4 B */
+	S_bad("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,MemoryGiB\na,A10,1,1,r1,0.1\n", 2,
+	      "column 'MemoryGiB'", __LINE__);
+	/* one instance type, two host memories */
+	S_bad("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,MemoryGiB\na,A10,1,1,r1,16\na,A10,1,1,r2,32\n", 3,
+	      "disagrees with line 2 on its host memory", __LINE__);
 	/* a bad region name */
 	S_bad(H "a,A10,1,1,r 1,,\n", 2, "column 'Region'", __LINE__);
 	/* an empty file, a file without a GPU row */
