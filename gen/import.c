@@ -22,6 +22,9 @@
 
 /* Errors beyond this many are summed up in one line. */
 #define S_MAX_ERRORS 20
+/* Instance types (offers) in one file; names listed in the report. */
+#define S_MAX_OFFERS 10000
+#define S_MAX_LISTED 40
 /* Depth and node count of a GpuInfo literal. */
 #define S_PY_MAX_DEPTH 8
 #define S_PY_MAX_NODES 1024
@@ -315,6 +318,79 @@ static const char *const S_cols[C_N] = {
 };
 #define S_REQUIRED 5   /* the first five */
 
+/*** a string map, so that a file of many rows is read in linear time ***/
+
+typedef struct {
+	char **keys;
+	size_t *vals;
+	size_t cap, n;              /* cap: 0 or a power of two */
+} S_map;
+
+static size_t S_hash(const char *s)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= UINT64_C(1099511628211);
+	}
+	return (size_t)h;
+}
+
+/* The slot of key: its own, or the empty one where it would go. */
+static size_t S_map_slot(const S_map *m, const char *key)
+{
+	size_t i = S_hash(key) & (m->cap - 1);
+
+	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static const size_t *S_map_get(const S_map *m, const char *key)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	i = S_map_slot(m, key);
+	return m->keys[i] ? &m->vals[i] : NULL;
+}
+
+/* Adds key (taken over) -> val; key must not be there yet. */
+static void S_map_put(S_map *m, char *key, size_t val)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		S_map old = *m;
+		m->cap = old.cap ? old.cap * 2 : 64;
+		m->keys = gs_xcalloc(m->cap, sizeof(*m->keys));
+		m->vals = gs_xcalloc(m->cap, sizeof(*m->vals));
+		m->n = 0;
+		for (i = 0; i < old.cap; i++)
+			if (old.keys[i])
+				S_map_put(m, old.keys[i], old.vals[i]);
+		free(old.keys);
+		free(old.vals);
+	}
+	i = S_map_slot(m, key);
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->n++;
+}
+
+static void S_map_release(S_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
 typedef struct {
 	int line;
 	char *region, *zone;        /* zone "" when none */
@@ -330,7 +406,7 @@ typedef struct {
 	uint64_t ram;               /* host memory in bytes (MemoryGiB x 2^30), 0: not given */
 	int line;                   /* first row */
 	S_row *rows;
-	size_t nrows;
+	size_t nrows, rows_alloc;
 } S_offer;
 
 typedef struct {
@@ -338,7 +414,9 @@ typedef struct {
 	gs_diag *d;
 	size_t nerrors;
 	S_offer *offers;
-	size_t noffers;
+	size_t noffers, offers_alloc;
+	S_map by_type;              /* InstanceType -> index in offers */
+	S_map by_place;             /* type, region, zone -> index in the offer's rows */
 	size_t nrows, ncpu, nduplicates, nspot_above;
 	gs_strvec cpu_types;
 } S_import;
@@ -441,12 +519,9 @@ static int S_gpuinfo(S_import *im, int line, const char *text, char **name, uint
 
 static S_offer *S_offer_of(S_import *im, const char *type)
 {
-	size_t i;
+	const size_t *i = S_map_get(&im->by_type, type);
 
-	for (i = 0; i < im->noffers; i++)
-		if (strcmp(im->offers[i].type, type) == 0)
-			return &im->offers[i];
-	return NULL;
+	return i ? &im->offers[*i] : NULL;
 }
 
 static void S_read_row(S_import *im, char **f, const int *col, int line)
@@ -462,7 +537,8 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 	char *gname = NULL;
 	S_offer *o;
 	S_row *r;
-	size_t i;
+	const size_t *at;
+	char *place;
 	int bad = 0, rc;
 
 	im->nrows++;
@@ -510,8 +586,16 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 		return;
 
 	o = S_offer_of(im, type);
+	if (!o && im->noffers == S_MAX_OFFERS) {
+		S_err(im, line, "more than %d instance types with a GPU in one file", S_MAX_OFFERS);
+		return;
+	}
 	if (!o) {
-		im->offers = gs_xrealloc(im->offers, (im->noffers + 1) * sizeof(*im->offers));
+		if (im->noffers == im->offers_alloc) {
+			im->offers_alloc = im->offers_alloc ? im->offers_alloc * 2 : 16;
+			im->offers = gs_xrealloc(im->offers, im->offers_alloc * sizeof(*im->offers));
+		}
+		S_map_put(&im->by_type, gs_xstrdup(type), im->noffers);
 		o = &im->offers[im->noffers++];
 		memset(o, 0, sizeof(*o));
 		o->type = gs_xstrdup(type);
@@ -531,10 +615,13 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 		      o->accel, (unsigned long long)o->cards, (unsigned long long)o->mib);
 		return;
 	}
-	for (i = 0; i < o->nrows; i++) {
-		r = &o->rows[i];
-		if (strcmp(r->region, region) != 0 || strcmp(r->zone, zone) != 0)
-			continue;
+	/* Names hold no control character (CSV fields may, but not these
+	 * three: the region and zone were checked, the type is the key). */
+	place = gs_xasprintf("%s\x1f%s\x1f%s", type, region, zone);
+	at = S_map_get(&im->by_place, place);
+	if (at) {
+		r = &o->rows[*at];
+		free(place);
 		if (r->price == p && r->spot == sp) {
 			im->nduplicates++;
 			return;
@@ -543,7 +630,11 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 		      type, region, *zone ? ", zone " : "", zone, r->line);
 		return;
 	}
-	o->rows = gs_xrealloc(o->rows, (o->nrows + 1) * sizeof(*o->rows));
+	S_map_put(&im->by_place, place, o->nrows);
+	if (o->nrows == o->rows_alloc) {
+		o->rows_alloc = o->rows_alloc ? o->rows_alloc * 2 : 4;
+		o->rows = gs_xrealloc(o->rows, o->rows_alloc * sizeof(*o->rows));
+	}
 	r = &o->rows[o->nrows++];
 	r->line = line;
 	r->region = gs_xstrdup(region);
@@ -820,6 +911,8 @@ static char *S_report(S_import *im, size_t from_mib, size_t from_table, size_t m
 		nplans += (size_t)has_price;
 		nspot += (size_t)has_spot;
 		noprice += (size_t)(!has_price && !has_spot);
+		if (i >= S_MAX_LISTED)
+			continue;
 		if (i)
 			strcat(offers, ", ");
 		strcat(offers, o->id);
@@ -828,10 +921,20 @@ static char *S_report(S_import *im, size_t from_mib, size_t from_table, size_t m
 	for (i = 0, len = 1; i < im->cpu_types.n; i++)
 		len += strlen(im->cpu_types.v[i]) + 2;
 	cpu = gs_xcalloc(len, 1);
-	for (i = 0; i < im->cpu_types.n; i++) {
+	for (i = 0; i < im->cpu_types.n && i < S_MAX_LISTED; i++) {
 		if (i)
 			strcat(cpu, ", ");
 		strcat(cpu, im->cpu_types.v[i]);
+	}
+	if (im->noffers > S_MAX_LISTED) {
+		char *n = gs_xasprintf("%s and %zu more", offers, im->noffers - S_MAX_LISTED);
+		free(offers);
+		offers = n;
+	}
+	if (im->cpu_types.n > S_MAX_LISTED) {
+		char *n = gs_xasprintf("%s and %zu more", cpu, im->cpu_types.n - S_MAX_LISTED);
+		free(cpu);
+		cpu = n;
 	}
 	r = gs_xasprintf(
 		"Read %zu rows of %s (%s). Made %zu offers, one per instance type: %s. "
@@ -869,6 +972,8 @@ static void S_release(S_import *im)
 	}
 	free(im->offers);
 	gs_strvec_release(&im->cpu_types);
+	S_map_release(&im->by_type);
+	S_map_release(&im->by_place);
 }
 
 int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
