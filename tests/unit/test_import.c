@@ -357,6 +357,16 @@ static void test_bad(void)
 	/* garbage: bytes that are not a CSV file */
 	S_bad("\x7f" "ELF\x02\x01\x01\0\0\0", 1, "no column 'InstanceType'", __LINE__);
 	{
+		/* 10001 instance types: the 10001st (line 10002) is refused */
+		size_t cap = 40 * 10002, n = 0, k;
+		char *csv = malloc(cap);
+		n += (size_t)snprintf(csv + n, cap - n, "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n");
+		for (k = 0; k < 10001; k++)
+			n += (size_t)snprintf(csv + n, cap - n, "t%zu,A10,1,1,r1\n", k);
+		S_bad(csv, 10002, "more than 10000 instance types", __LINE__);
+		free(csv);
+	}
+	{
 		/* too large: refused before any parsing */
 		size_t n = GS_IMPORT_MAX_BYTES + 1;
 		char *big = calloc(n, 1), *xml = NULL, *report = NULL;
