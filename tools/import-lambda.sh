@@ -17,9 +17,17 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 src=$here/catalog/sources/lambda-vms.csv
 ref="SkyPilot catalog commit 11580132cea293395776b033c8533714d42abb4e"
 if [ $# -ge 3 ]; then
-	cp "$2" "$src.new"
+	# Import the fresh file under the bundled name (claims cite it), and
+	# keep it only when the import succeeded.
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	cp "$2" "$tmp/lambda-vms.csv"
+	"$bin" catalog import --from skypilot "$tmp/lambda-vms.csv" --provider Lambda \
+		--source-ref "$3" --out "$here/catalog/lambda.xml"
+	cp "$tmp/lambda-vms.csv" "$src.new"
 	mv "$src.new" "$src"
-	ref=$3
+	echo "import-lambda: update the reference in catalog/sources/README.md and this script" >&2
+	exit 0
 fi
 "$bin" catalog import --from skypilot "$src" --provider Lambda --source-ref "$ref" \
 	--out "$here/catalog/lambda.xml"
