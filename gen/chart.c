@@ -1,5 +1,6 @@
 /* chart: deterministic Cairo charts (SVG and PNG in memory). See chart.h. */
 #include "chart.h"
+#include "util.h"
 
 #include <cairo.h>
 #include <png.h>
@@ -1263,6 +1264,78 @@ static void S_phases_draw(cairo_t *cr, const void *arg)
 	cairo_stroke(cr);
 }
 
+/* The highest counter of a phase, over every check. */
+static uint64_t S_phase_top(const gs_chart_phase *ph)
+{
+	uint64_t m = 0;
+	size_t c;
+
+	for (c = 0; c < GS_CHART_NCHECK; c++) {
+		if (ph->allocated[c].present && ph->allocated[c].bytes > m)
+			m = ph->allocated[c].bytes;
+		if (ph->reserved[c].present && ph->reserved[c].bytes > m)
+			m = ph->reserved[c].bytes;
+	}
+	return m;
+}
+
+typedef struct {
+	uint64_t top;
+	size_t idx;
+} S_top;
+
+static int S_top_cmp(const void *a, const void *b)
+{
+	const S_top *x = a, *y = b;
+
+	if (x->top != y->top)
+		return x->top > y->top ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int S_idx_cmp(const void *a, const void *b)
+{
+	const S_top *x = a, *y = b;
+
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * More phases than a chart can show: the GS_CHART_MAX_PHASES with the
+ * highest counters are drawn, in their order, and the title starts with
+ * how many of how many (every phase stays in the sheet's table). Keeps the chart's
+ * size and cost bounded whatever the measurement.
+ */
+static int S_phases_capped(const S_phases *p0, gs_chart_out *out)
+{
+	size_t n = p0->n, k = GS_CHART_MAX_PHASES, i;
+	S_top *tops = gs_xcalloc(n, sizeof(*tops));
+	gs_chart_phase *sel = gs_xcalloc(k, sizeof(*sel));
+	gs_chart_text t = *p0->t;
+	char *title;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		tops[i].top = S_phase_top(&p0->ph[i]);
+		tops[i].idx = i;
+	}
+	qsort(tops, n, sizeof(*tops), S_top_cmp);
+	qsort(tops, k, sizeof(*tops), S_idx_cmp);
+	for (i = 0; i < k; i++)
+		sel[i] = p0->ph[tops[i].idx];
+	/* the two languages of the sheets; no label file entry needed */
+	title = gs_xasprintf(t.lang == GS_LANG_ES
+			     ? "%zu de %zu fases (picos más altos; todas en la tabla)%s%s"
+			     : "%zu of %zu phases (the highest peaks; all in the table)%s%s",
+			     k, n, t.title ? ": " : "", t.title ? t.title : "");
+	t.title = title;
+	rc = gs_chart_phases(&t, sel, k, out);
+	free(title);
+	free(sel);
+	free(tops);
+	return rc;
+}
+
 int gs_chart_phases(const gs_chart_text *t,
 		    const gs_chart_phase *phases, size_t nphases,
 		    gs_chart_out *out)
@@ -1280,6 +1353,8 @@ int gs_chart_phases(const gs_chart_text *t,
 	p.t = t ? t : &S_no_text;
 	p.ph = phases;
 	p.n = nphases;
+	if (nphases > GS_CHART_MAX_PHASES)
+		return S_phases_capped(&p, out);
 	for (i = 0; i < nphases; i++)
 		for (c = 0; c < GS_CHART_NCHECK; c++) {
 			if (phases[i].allocated[c].present && phases[i].allocated[c].bytes > max)

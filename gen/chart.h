@@ -105,6 +105,11 @@ typedef struct {
 	gs_qty reserved[GS_CHART_NCHECK];
 } gs_chart_phase;
 
+/* At most this many phases are drawn: beyond, the ones with the highest
+ * counters, in their order, and the title starts "K of N phases (the
+ * highest peaks; all in the table)". */
+#define GS_CHART_MAX_PHASES 24
+
 int gs_chart_phases(const gs_chart_text *t,
 		    const gs_chart_phase *phases, size_t nphases,
 		    gs_chart_out *out);

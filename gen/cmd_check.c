@@ -6,6 +6,8 @@
 #include "catalog.h"
 #include "commands.h"
 #include "datadir.h"
+#include "doc.h"
+#include "jsonread.h"
 #include "measurement.h"
 #include "workload.h"
 
@@ -19,14 +21,15 @@ static int S_ends_with(const char *s, const char *suffix)
 /* The kind of a JSON input, from its "schema" key; NULL after an error. */
 static const char *S_json_kind(const char *path, gs_diag *d)
 {
-	json_error_t e;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+	gs_jr r;
+	json_t *root;
 	const char *kind = NULL, *schema;
 
-	if (!root) {
-		gs_diag_add(d, path, e.line, e.column, NULL, "invalid JSON: %s", e.text);
+	/* the reader's bounds and file checks, once, before the kind is known */
+	gs_jr_init(&r, path, d);
+	root = gs_jr_load(&r);
+	if (!root)
 		return NULL;
-	}
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (schema && strcmp(schema, "gpusheet-workload") == 0)
 		kind = "workload";
@@ -53,7 +56,11 @@ static int S_check_one(const char *path, const char *rng, gs_diag *d)
 		kind = S_json_kind(path, d);
 		if (kind && strcmp(kind, "workload") == 0) {
 			gs_workload w;
-			gs_workload_read(path, &w, d);
+			char why[256];
+			/* the notes' Markdown bounds, as `sheet` checks them */
+			if (gs_workload_read(path, &w, d) == 0 && w.notes_md &&
+			    gs_doc_markdown_check(w.notes_md, why, sizeof(why)))
+				gs_diag_add(d, path, 0, 0, "$.notes", "%s", why);
 			gs_workload_release(&w);
 		} else if (kind) {
 			gs_measurement m;
@@ -81,7 +88,8 @@ int gs_cmd_check(int argc, char **argv)
 		return argc < 2 ? GS_EXIT_USAGE : GS_EXIT_OK;
 	}
 	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng")) {
-		fputs("gpusheet check: data folder not found (set GPUSHEET_DATADIR)\n", stderr);
+		gs_error_print("check", "%s", gs_datadir_error() ? gs_datadir_error()
+			       : "data folder path too long");
 		return GS_EXIT_INVALID;
 	}
 	for (i = 1; i < argc; i++) {

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "diag.h"
 #include "datadir.h"
 #include "util.h"
 
@@ -103,8 +104,8 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs
 	}
 	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng") ||
 	    !gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml")) {
-		fprintf(stderr, "gpusheet %s: data folder not found (set GPUSHEET_DATADIR to the "
-			"folder holding catalog/ and templates/)\n", cmd);
+		gs_error_print(cmd, "%s", gs_datadir_error() ? gs_datadir_error()
+			       : "data folder path too long");
 		return GS_EXIT_INVALID;
 	}
 	if (gs_strings_load(lang, &rc->t, &d) || S_load_catalogs(rc, catalogs, ncatalogs, bundled, rng, &d)) {
@@ -114,9 +115,16 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs
 		return GS_EXIT_INVALID;
 	}
 	if (gs_templates_load(&rc->tp, err, sizeof(err))) {
-		fprintf(stderr, "gpusheet %s: %s\n", cmd, err);
+		gs_error_print(cmd, "%s", err);
 		gs_run_ctx_release(rc);
 		return GS_EXIT_INVALID;
+	}
+	{
+		/* shown in every output: valid UTF-8 without control characters,
+		 * whatever bytes the paths have (the JSON field would be lost) */
+		char *shown = gs_show(rc->catalog_name, GS_SHOW_MAX);
+		free(rc->catalog_name);
+		rc->catalog_name = shown;
 	}
 	return 0;
 }

@@ -7,7 +7,7 @@
 
 #include "catalog.h"
 #include "render.h"
-#include "strings.h"
+#include "labels.h"
 
 typedef struct {
 	gs_catalog cat;

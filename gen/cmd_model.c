@@ -11,7 +11,7 @@
 #include "model.h"
 #include "quantity.h"
 #include "sizing.h"
-#include "strings.h"
+#include "labels.h"
 #include "util.h"
 
 static int S_usage(const char *msg)

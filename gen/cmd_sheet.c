@@ -6,6 +6,7 @@
 
 #include "cmd_common.h"
 #include "commands.h"
+#include "diag.h"
 #include "evidence.h"
 #include "outfile.h"
 #include "publish.h"
@@ -83,7 +84,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		return GS_EXIT_INVALID;
 	}
 	if (gs_mkdirs(out)) {
-		fprintf(stderr, "gpusheet sheet: cannot create %s\n", out);
+		gs_error_print("sheet", "cannot create \"%s\"", out);
 		gs_job_release(&job);
 		gs_run_ctx_release(&ctx);
 		return GS_EXIT_INVALID;
@@ -91,7 +92,7 @@ int gs_cmd_sheet(int argc, char **argv)
 	/* A damaged archive is found before anything is written. */
 	archive = gs_evidence_archive(out);
 	if (!archive || gs_archive_error(archive)) {
-		fprintf(stderr, "gpusheet sheet: %s\n",
+		gs_error_print("sheet", "%s",
 			archive ? gs_archive_error(archive) : "cannot open the evidence archive");
 		if (archive)
 			gs_archive_free(archive);
@@ -108,25 +109,21 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.link_prefix = "";
 	env.sheet_prefix = "";
 	env.accept_synthetic = accept_synthetic;
+	env.write_manifest = 1;
 	rc = GS_EXIT_OK;
 	if (gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err))) {
-		fprintf(stderr, "gpusheet sheet: %s\n", err);
+		gs_error_print("sheet", "%s", err);
 		rc = GS_EXIT_INVALID;
 	} else {
-		if (gs_archive_write_manifest(archive)) {
-			fprintf(stderr, "gpusheet sheet: %s\n", gs_archive_error(archive));
-			rc = GS_EXIT_INVALID;
-		} else {
-			printf("%s/%s.html\n", out, res.id);
-			/* A gate passes on evidence only: a retained offer
-			 * resting on a synthetic file fails it too. */
-			if (require && (res.nretained == 0 || res.nretained_synthetic > 0))
-				rc = GS_EXIT_NOT_RETAINED;
-			if (require && res.nretained_synthetic > 0)
-				fprintf(stderr, "gpusheet sheet: --require-retained: %zu retained "
-					"offer(s) rest on synthetic evidence (a demonstration, "
-					"not a measurement)\n", res.nretained_synthetic);
-		}
+		printf("%s/%s.html\n", out, res.id);
+		/* A gate passes on evidence only: a retained offer
+		 * resting on a synthetic file fails it too. */
+		if (require && (res.nretained == 0 || res.nretained_synthetic > 0))
+			rc = GS_EXIT_NOT_RETAINED;
+		if (require && res.nretained_synthetic > 0)
+			fprintf(stderr, "gpusheet sheet: --require-retained: %zu retained "
+				"offer(s) rest on synthetic evidence (a demonstration, "
+				"not a measurement)\n", res.nretained_synthetic);
 		gs_publish_result_release(&res);
 	}
 	if (archive)

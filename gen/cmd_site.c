@@ -7,6 +7,7 @@
 
 #include "cmd_common.h"
 #include "commands.h"
+#include "diag.h"
 #include "outfile.h"
 #include "publish.h"
 #include "site.h"
@@ -114,11 +115,6 @@ int gs_cmd_site(int argc, char **argv)
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
-	if (gs_mkdirs(out)) {
-		fprintf(stderr, "gpusheet site: cannot create %s\n", out);
-		rc = GS_EXIT_INVALID;
-		goto out;
-	}
 	memset(&env, 0, sizeof(env));
 	env.cat = &ctx.cat;
 	env.catalog_name = ctx.catalog_name;
@@ -127,7 +123,7 @@ int gs_cmd_site(int argc, char **argv)
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.accept_synthetic = accept_synthetic;
 	if (gs_site_build(paths, npaths, &env, out, err, sizeof(err))) {
-		fprintf(stderr, "gpusheet site: %s\n", err);
+		gs_error_print("site", "%s", err);
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}

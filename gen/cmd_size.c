@@ -10,7 +10,8 @@
 #include "jsonout.h"
 #include "quantity.h"
 #include "sizing.h"
-#include "strings.h"
+#include "labels.h"
+#include "util.h"
 
 static int S_usage(const char *cmd, const char *msg)
 {
@@ -44,7 +45,7 @@ static void S_json_print(json_t *j)
 	char *s = gs_jo_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 
 	if (!s)
-		abort();
+		GS_BUG("json_dumps failed (out of memory)");
 	fputs(s, stdout);
 	free(s);
 	json_decref(j);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "diag.h"
 #include "verify.h"
 
 int gs_cmd_verify(int argc, char **argv)
@@ -21,12 +22,12 @@ int gs_cmd_verify(int argc, char **argv)
 	}
 	problems = gs_verify_site(argv[1], stdout);
 	if (problems < 0) {
-		fprintf(stderr, "gpusheet verify: cannot read %s\n", argv[1]);
+		gs_error_print("verify", "cannot read \"%s\"", argv[1]);
 		return GS_EXIT_INVALID;
 	}
 	if (problems > 0) {
-		fprintf(stderr, "gpusheet verify: %d problem%s in %s\n", problems,
-			problems == 1 ? "" : "s", argv[1]);
+		gs_error_print("verify", "%d problem%s in \"%s\"", problems,
+			       problems == 1 ? "" : "s", argv[1]);
 		return GS_EXIT_INVALID;
 	}
 	printf("%s: ok\n", argv[1]);

@@ -13,6 +13,7 @@
 #endif
 
 static char S_dir[PATH_MAX];
+static char S_err[PATH_MAX + 256];
 static int S_done;
 
 static int S_has_data(const char *dir)
@@ -50,15 +51,43 @@ static int S_try_installed(void)
 	return S_try(cand);
 }
 
+/* 1 if the running executable lies in the build tree it was built in. */
+static int S_in_build_tree(void)
+{
+	char exe[PATH_MAX], build[PATH_MAX];
+	size_t n;
+
+	if (!realpath("/proc/self/exe", exe) || !realpath(GS_BUILD_DIR, build))
+		return 0;
+	n = strlen(build);
+	return strncmp(exe, build, n) == 0 && exe[n] == '/';
+}
+
 const char *gs_datadir(void)
 {
-	if (!S_done) {
-		S_done = 1;
-		if (!S_try(getenv("GPUSHEET_DATADIR")) && !S_try_installed() &&
-		    !S_try(GS_SOURCE_DATADIR))
-			S_dir[0] = '\0';
+	const char *env;
+
+	if (S_done)
+		return S_dir[0] ? S_dir : NULL;
+	S_done = 1;
+	S_dir[0] = '\0';
+	env = getenv("GPUSHEET_DATADIR");
+	if (env && *env) {
+		/* asked for: used, or refused with a word, never passed over */
+		if (!S_try(env))
+			snprintf(S_err, sizeof(S_err), "GPUSHEET_DATADIR is \"%s\", which holds no "
+				 "catalog/catalog.rng", env);
+	} else if (!S_try_installed() && !(S_in_build_tree() && S_try(GS_SOURCE_DATADIR))) {
+		snprintf(S_err, sizeof(S_err), "no data folder next to the binary (../%s with "
+			 "catalog/, schemas/ and templates/); set GPUSHEET_DATADIR to one",
+			 GS_INSTALL_DATA_REL);
 	}
 	return S_dir[0] ? S_dir : NULL;
+}
+
+const char *gs_datadir_error(void)
+{
+	return gs_datadir() ? NULL : S_err;
 }
 
 char *gs_datapath(char *buf, size_t len, const char *rel)

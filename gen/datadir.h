@@ -1,9 +1,12 @@
 /*
  * datadir: where the bundled catalog, schemas and templates are.
  *
- * Order: $GPUSHEET_DATADIR if set; the install location relative to the
- * running executable (BIN/../share/gpusheet); the source tree the binary was
- * built from. The first folder holding catalog/catalog.rng wins.
+ * A data folder holds catalog/catalog.rng. $GPUSHEET_DATADIR, when set and
+ * not empty, is the only one tried: used, or refused with a message (never
+ * passed over in silence). Else the install location relative to the
+ * running executable (BIN/../share/gpusheet), and only for a binary that
+ * lies in its own build tree, the source tree it was built from: an
+ * installed binary never falls back to a source tree.
  */
 #ifndef GS_DATADIR_H
 #define GS_DATADIR_H
@@ -12,6 +15,8 @@
 
 /* Returns a static string, or NULL when no data folder is found. */
 const char *gs_datadir(void);
+/* Why gs_datadir found none (a message naming what was tried), or NULL. */
+const char *gs_datadir_error(void);
 /* Writes DATADIR/rel into buf; returns buf, or NULL if it does not fit or no data dir. */
 char *gs_datapath(char *buf, size_t len, const char *rel);
 

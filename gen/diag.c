@@ -3,12 +3,138 @@
 #include "util.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is not one. */
+static size_t S_utf8_len(const unsigned char *p)
+{
+	unsigned char c = p[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
+			return 0;
+		if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0))
+			return 0; /* overlong, or a surrogate */
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
+			return 0;
+		if ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+typedef struct {
+	char *s;
+	size_t len, cap;
+} S_out;
+
+static void S_put(S_out *o, const char *p, size_t n)
+{
+	if (o->len + n + 1 > o->cap) {
+		while (o->len + n + 1 > o->cap)
+			o->cap = o->cap ? 2 * o->cap : 64;
+		o->s = gs_xrealloc(o->s, o->cap);
+	}
+	memcpy(o->s + o->len, p, n);
+	o->len += n;
+	o->s[o->len] = '\0';
+}
+
+/* Appends s[0..n) escaped, cut after max bytes of input (0: no cut). */
+static void S_show_append(S_out *o, const char *s, size_t n, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t k = S_utf8_len(p + i);
+		if (max && i + (k ? k : 1) > max) {
+			char tail[64];
+			snprintf(tail, sizeof(tail), "...(%zu bytes)", n);
+			S_put(o, tail, strlen(tail));
+			return;
+		}
+		if (k == 0 || (k == 1 && (p[i] < 0x20 || p[i] == 0x7f))) {
+			char hex[5];
+			snprintf(hex, sizeof(hex), "\\x%02x", p[i]);
+			S_put(o, hex, 4);
+			i++;
+		} else {
+			S_put(o, s + i, k);
+			i += k;
+		}
+	}
+}
+
+char *gs_show(const char *s, size_t max)
+{
+	S_out o = { NULL, 0, 0 };
+
+	S_put(&o, "", 0);
+	S_show_append(&o, s, strlen(s), max);
+	return o.s;
+}
+
+/* The message escaped, each "quoted" value cut at GS_SHOW_MAX, the whole at
+ * GS_SHOW_MAX_MESSAGE. */
+static char *S_clean_message(const char *m)
+{
+	S_out o = { NULL, 0, 0 };
+	const char *p = m;
+
+	S_put(&o, "", 0);
+	while (*p) {
+		const char *q = strchr(p, '"'), *end;
+		if (!q) {
+			S_show_append(&o, p, strlen(p), 0);
+			break;
+		}
+		S_show_append(&o, p, (size_t)(q - p) + 1, 0);
+		end = strchr(q + 1, '"');
+		if (!end) {
+			S_show_append(&o, q + 1, strlen(q + 1), GS_SHOW_MAX);
+			break;
+		}
+		S_show_append(&o, q + 1, (size_t)(end - q - 1), GS_SHOW_MAX);
+		S_put(&o, "\"", 1);
+		p = end + 1;
+	}
+	if (o.len > GS_SHOW_MAX_MESSAGE) {
+		char *cut = gs_show(o.s, GS_SHOW_MAX_MESSAGE);
+		free(o.s);
+		return cut;
+	}
+	return o.s;
+}
+
+void gs_error_print(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	char *m, *c;
+
+	va_start(ap, fmt);
+	m = gs_xvasprintf(fmt, ap);
+	va_end(ap);
+	c = S_clean_message(m);
+	fprintf(stderr, "gpusheet %s: %s\n", cmd, c);
+	free(c);
+	free(m);
+}
 
 void gs_diag_add(gs_diag *d, const char *file, int line, int column,
 		 const char *path, const char *fmt, ...)
 {
+	char *msg;
 	gs_diag_item *it;
 	va_list ap;
 
@@ -18,13 +144,15 @@ void gs_diag_add(gs_diag *d, const char *file, int line, int column,
 		d->alloc = na;
 	}
 	it = &d->items[d->count++];
-	it->file = gs_xstrdup_or_null(file ? file : "-");
+	it->file = gs_show(file ? file : "-", GS_SHOW_MAX);
 	it->line = line;
 	it->column = column;
-	it->path = gs_xstrdup_or_null(path);
+	it->path = path ? gs_show(path, GS_SHOW_MAX) : NULL;
 	va_start(ap, fmt);
-	it->message = gs_xvasprintf(fmt, ap);
+	msg = gs_xvasprintf(fmt, ap);
 	va_end(ap);
+	it->message = S_clean_message(msg);
+	free(msg);
 }
 
 size_t gs_diag_count(const gs_diag *d)

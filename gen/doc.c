@@ -22,7 +22,7 @@ static cmark_syntax_extension *S_table_ext(void)
 		cmark_gfm_core_extensions_ensure_registered();
 		ext = cmark_find_syntax_extension("table");
 		if (!ext)
-			abort();
+			GS_BUG("cmark-gfm has no \"table\" extension");
 	}
 	return ext;
 }
@@ -50,7 +50,7 @@ void gs_doc_release(gs_doc *d)
 static cmark_node *S_append(cmark_node *parent, cmark_node *child)
 {
 	if (!child || !cmark_node_append_child(parent, child))
-		abort();
+		GS_BUG("cmark-gfm refused a node (out of memory, or a child of the wrong type)");
 	return child;
 }
 
@@ -149,7 +149,7 @@ cmark_node *gs_doc_table(gs_doc *d, cmark_node *parent, const char *caption,
 	size_t i;
 
 	if (!table)
-		abort();
+		GS_BUG("cmark-gfm could not make a table node");
 	S_append(parent, table);
 	cmark_gfm_extensions_set_table_columns(table, (uint16_t)ncols);
 	cmark_gfm_extensions_set_table_alignments(table, (uint16_t)ncols, align);
@@ -173,7 +173,14 @@ cmark_node *gs_doc_row(cmark_node *table)
 
 cmark_node *gs_doc_cell(cmark_node *row)
 {
-	return S_append(row, cmark_node_new_with_ext(CMARK_NODE_TABLE_CELL, S_table_ext()));
+	/* Not cmark_node_new_with_ext: in cmark-gfm 0.29 the table extension
+	 * allocates 24 bytes per cell made that way and never frees them
+	 * (LIBRARIES.md); a plain cell given the extension renders the same. */
+	cmark_node *c = cmark_node_new(CMARK_NODE_TABLE_CELL);
+
+	if (!c || !cmark_node_set_syntax_extension(c, S_table_ext()))
+		GS_BUG("cmark-gfm could not make a table cell");
+	return S_append(row, c);
 }
 
 cmark_node *gs_doc_cell_text(cmark_node *row, const char *text)
@@ -195,60 +202,170 @@ static cmark_node *S_replace_with_text(cmark_node *node, const char *text)
 	return t;
 }
 
-/* Concatenated text of an inline subtree (alt text of images). */
-static void S_plain(cmark_node *n, char **buf, size_t *len)
-{
-	cmark_node *c;
-	const char *lit;
+static void S_buf_add(char **out, size_t *len, size_t *cap, const char *s, size_t n);
 
-	for (c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+/* Concatenated text of an inline subtree (alt text of images). Iterative. */
+static char *S_plain(cmark_node *n)
+{
+	cmark_iter *it = cmark_iter_new(n);
+	cmark_event_type ev;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *c = cmark_iter_get_node(it);
+		cmark_node_type ty = cmark_node_get_type(c);
+		const char *lit;
+		if (ev != CMARK_EVENT_ENTER || c == n ||
+		    (ty != CMARK_NODE_TEXT && ty != CMARK_NODE_CODE))
+			continue;
 		lit = cmark_node_get_literal(c);
-		if (lit && (cmark_node_get_type(c) == CMARK_NODE_TEXT ||
-			    cmark_node_get_type(c) == CMARK_NODE_CODE)) {
-			size_t l = strlen(lit);
-			*buf = gs_xrealloc(*buf, *len + l + 1);
-			memcpy(*buf + *len, lit, l + 1);
-			*len += l;
-		}
-		S_plain(c, buf, len);
+		if (lit)
+			S_buf_add(&buf, &len, &cap, lit, strlen(lit));
 	}
+	cmark_iter_free(it);
+	return buf ? buf : gs_xstrdup("");
 }
 
-static void S_defuse(cmark_node *n)
+/* An HTML block shown as text, line by line, with soft breaks between. */
+static void S_defuse_html_block(cmark_node *c)
 {
-	cmark_node *c = cmark_node_first_child(n), *next;
+	cmark_node *p = cmark_node_new(CMARK_NODE_PARAGRAPH);
+	const char *lit = cmark_node_get_literal(c);
+	char *copy = gs_xstrdup(lit ? lit : ""), *line, *save = NULL;
+	int first = 1;
 
-	while (c) {
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!first)
+			S_append(p, cmark_node_new(CMARK_NODE_SOFTBREAK));
+		gs_doc_text(p, line);
+		first = 0;
+	}
+	free(copy);
+	cmark_node_replace(c, p);
+	cmark_node_free(c);
+}
+
+/*
+ * Replaces what could run, load or point anywhere. Iterative: the nodes to
+ * replace are listed in one walk (none inside a link or image, which is
+ * replaced whole by its text), then replaced, so the walk never sees a node
+ * it freed and the C stack does not grow with the nesting.
+ */
+static void S_defuse(cmark_node *root)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	cmark_node **todo = NULL;
+	size_t n = 0, cap = 0, i, inside = 0;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *c = cmark_iter_get_node(it);
 		cmark_node_type ty = cmark_node_get_type(c);
-		next = cmark_node_next(c);
+		int linkish = ty == CMARK_NODE_IMAGE || ty == CMARK_NODE_LINK;
+
+		if (linkish && ev == CMARK_EVENT_EXIT) {
+			inside--;
+			continue;
+		}
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (!inside && (linkish || ty == CMARK_NODE_HTML_INLINE ||
+				ty == CMARK_NODE_HTML_BLOCK)) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				todo = gs_xrealloc(todo, cap * sizeof(*todo));
+			}
+			todo[n++] = c;
+		}
+		if (linkish)
+			inside++;
+	}
+	cmark_iter_free(it);
+	for (i = 0; i < n; i++) {
+		cmark_node *c = todo[i];
+		cmark_node_type ty = cmark_node_get_type(c);
 		if (ty == CMARK_NODE_HTML_INLINE) {
 			S_replace_with_text(c, cmark_node_get_literal(c));
 		} else if (ty == CMARK_NODE_HTML_BLOCK) {
-			/* Shown as text, line by line, with soft breaks between. */
-			cmark_node *p = cmark_node_new(CMARK_NODE_PARAGRAPH);
-			const char *lit = cmark_node_get_literal(c);
-			char *copy = gs_xstrdup(lit ? lit : ""), *line, *save = NULL;
-			int first = 1;
-			for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-				if (!first)
-					S_append(p, cmark_node_new(CMARK_NODE_SOFTBREAK));
-				gs_doc_text(p, line);
-				first = 0;
-			}
-			free(copy);
-			cmark_node_replace(c, p);
-			cmark_node_free(c);
-		} else if (ty == CMARK_NODE_IMAGE || ty == CMARK_NODE_LINK) {
-			char *txt = NULL;
-			size_t len = 0;
-			S_plain(c, &txt, &len);
-			S_replace_with_text(c, txt ? txt : "");
-			free(txt);
+			S_defuse_html_block(c);
 		} else {
-			S_defuse(c);
+			char *txt = S_plain(c);
+			S_replace_with_text(c, txt);
+			free(txt);
 		}
-		c = next;
 	}
+	free(todo);
+}
+
+int gs_doc_markdown_check(const char *md, char *why, size_t whylen)
+{
+	size_t len = strlen(md), line = 1;
+	const char *p = md;
+
+	if (len > GS_DOC_MD_MAX_BYTES) {
+		snprintf(why, whylen, "Markdown of %zu bytes, more than the bound of %d bytes",
+			 len, GS_DOC_MD_MAX_BYTES);
+		return -1;
+	}
+	while (*p) {
+		/* Containers opened at the start of a line: '>' and list markers
+		 * ("-", "*", "+", "1." or "1)"), with the spaces between them. */
+		const char *q = p;
+		int depth = 0, indent = 0;
+		size_t run = 0;
+		char prev = 0;
+
+		while (*q == ' ' || *q == '\t') {
+			indent += *q == '\t' ? 4 : 1;
+			q++;
+		}
+		for (;;) {
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '>') {
+				depth++;
+				q++;
+			} else if ((*q == '-' || *q == '*' || *q == '+') && (q[1] == ' ' || q[1] == '\t')) {
+				depth++;
+				q++;
+			} else if (*q >= '0' && *q <= '9') {
+				const char *d = q;
+				while (*d >= '0' && *d <= '9' && d - q < 9)
+					d++;
+				if ((*d == '.' || *d == ')') && (d[1] == ' ' || d[1] == '\t')) {
+					depth++;
+					q = d + 1;
+				} else {
+					break;
+				}
+			} else {
+				break;
+			}
+		}
+		/* every 2 columns of leading indentation may open a nested list */
+		if (depth + indent / 2 > GS_DOC_MD_MAX_NESTING) {
+			snprintf(why, whylen, "Markdown nested %d levels deep on line %zu, more than "
+				 "the bound of %d", depth + indent / 2, line, GS_DOC_MD_MAX_NESTING);
+			return -1;
+		}
+		/* runs of one delimiter character: emphasis, links, code spans */
+		for (; *q && *q != '\n'; q++) {
+			if (strchr("*_~`[]!<>\\", *q) && *q == prev)
+				run++;
+			else
+				run = 1;
+			prev = *q;
+			if (run > GS_DOC_MD_MAX_RUN) {
+				snprintf(why, whylen, "a run of more than %d '%c' on line %zu",
+					 GS_DOC_MD_MAX_RUN, *q, line);
+				return -1;
+			}
+		}
+		p = *q ? q + 1 : q;
+		line++;
+	}
+	return 0;
 }
 
 void gs_doc_user_markdown(cmark_node *parent, const char *md)
@@ -258,12 +375,12 @@ void gs_doc_user_markdown(cmark_node *parent, const char *md)
 
 	/* GFM tables in notes render as tables in both formats. */
 	if (!parser || !cmark_parser_attach_syntax_extension(parser, S_table_ext()))
-		abort();
+		GS_BUG("cmark-gfm could not make a parser with tables");
 	cmark_parser_feed(parser, md, strlen(md));
 	doc = cmark_parser_finish(parser);
 	cmark_parser_free(parser);
 	if (!doc)
-		abort();
+		GS_BUG("cmark-gfm returned no document");
 	S_defuse(doc);
 	while ((c = cmark_node_first_child(doc)) != NULL) {
 		cmark_node_unlink(c);

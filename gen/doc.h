@@ -54,6 +54,19 @@ cmark_node *gs_doc_cell_text(cmark_node *row, const char *text);
  */
 void gs_doc_user_markdown(cmark_node *parent, const char *md);
 
+/*
+ * Bounds of user-written Markdown, checked before cmark-gfm sees it
+ * (docs/formats.md): its size, the containers opened at the start of one
+ * line (block quotes, list markers, and one level per 2 columns of
+ * indentation), and the longest run of one delimiter character (* _ ~ `
+ * [ ] ! < > \). Within them no input known to be slow in cmark-gfm 0.29
+ * reaches it. 0, or -1 with the reason (and its line) in why.
+ */
+#define GS_DOC_MD_MAX_BYTES 16384
+#define GS_DOC_MD_MAX_NESTING 16
+#define GS_DOC_MD_MAX_RUN 32
+int gs_doc_markdown_check(const char *md, char *why, size_t whylen);
+
 char *gs_doc_render_markdown(const gs_doc *d);
 /* HTML body, with table captions and header scopes added. */
 char *gs_doc_render_html(const gs_doc *d);

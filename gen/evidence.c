@@ -33,6 +33,7 @@ typedef struct {
 struct gs_archive {
 	char *site;       /* without trailing slashes */
 	char *evdir;      /* site/evidence */
+	char *prev_evdir; /* evidence/ of the site being replaced, or NULL */
 	S_entry *entries;
 	size_t count, cap;
 	size_t *slots;    /* open addressing: index + 1, 0 = empty */
@@ -40,6 +41,7 @@ struct gs_archive {
 	size_t added;
 	int dir_dirty;    /* new names in evidence/ not yet fsync'ed */
 	int broken;       /* the old manifest could not be read */
+	gs_outtx *tx;     /* where new files and the manifest go, or NULL: now */
 	int has_err;
 	char err[1024];
 };
@@ -410,6 +412,7 @@ void gs_archive_free(gs_archive *a)
 	free(a->slots);
 	free(a->site);
 	free(a->evdir);
+	free(a->prev_evdir);
 	free(a);
 }
 
@@ -437,18 +440,25 @@ static int S_ensure_evdir(gs_archive *a)
 	return 0;
 }
 
+void gs_archive_set_tx(gs_archive *a, gs_outtx *tx)
+{
+	a->tx = tx;
+}
+
+void gs_archive_set_previous(gs_archive *a, const char *prev_site)
+{
+	free(a->prev_evdir);
+	a->prev_evdir = prev_site ? gs_xasprintf("%s/%s", prev_site, GS_EVIDENCE_DIR) : NULL;
+}
+
 /* Create a temporary file in evidence/; path receives its name. */
 static int S_temp(gs_archive *a, char **path)
 {
-	int fd;
+	int fd = gs_temp_open(a->evdir, path);
 
-	*path = gs_xasprintf("%s/%s", a->evdir, ".tmp-XXXXXX");
-	fd = mkstemp(*path);
 	if (fd < 0) {
 		S_err(a, "%s: cannot create a temporary file: %s", a->evdir,
 		      strerror(errno));
-		free(*path);
-		*path = NULL;
 		return -1;
 	}
 	(void)fchmod(fd, 0644);
@@ -489,6 +499,43 @@ static int S_check_existing(gs_archive *a, const char *target,
 	return 0;
 }
 
+/* 1 if path is a regular file (not a symlink) of that size and hash. */
+static int S_matches(const char *path, const char *hash, uint64_t size)
+{
+	struct stat st;
+	char found[GS_SHA256_HEX_SIZE];
+	uint64_t got;
+	int fd, same;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       (uint64_t)st.st_size == size && S_sha256_fd(fd, found, &got) == 0 &&
+	       got == size && strcmp(found, hash) == 0;
+	close(fd);
+	return same;
+}
+
+/*
+ * The site being replaced already holds this file, checked byte for byte:
+ * link it into the new tree (same inode, same mtime) instead of copying.
+ * 1 if linked, 0 if not (the caller copies).
+ */
+static int S_reuse_previous(gs_archive *a, const char *fname, const char *target,
+			    const char *hash, uint64_t size)
+{
+	char *prev;
+	int ok;
+
+	if (!a->prev_evdir)
+		return 0;
+	prev = gs_xasprintf("%s/%s", a->prev_evdir, fname);
+	ok = S_matches(prev, hash, size) && link(prev, target) == 0;
+	free(prev);
+	return ok;
+}
+
 /* Normalized citation, relative to the site; NULL if none. */
 static char *S_citation(const gs_archive *a, const char *sheet)
 {
@@ -503,21 +550,183 @@ static char *S_citation(const gs_archive *a, const char *sheet)
 	return *sheet ? gs_xstrdup(sheet) : NULL;
 }
 
+/* The bytes of one source file, read once: hashed, and kept in memory or,
+ * past S_MEM_LIMIT, in a temporary file of evidence/. */
+typedef struct {
+	unsigned char *buf;
+	size_t len, cap;
+	int tfd;          /* spill file, or -1 */
+	char *tmp;        /* its path, or NULL */
+	uint64_t total;
+	char hex[GS_SHA256_HEX_SIZE];
+} S_copy;
+
+static void S_copy_release(S_copy *c)
+{
+	if (c->tfd >= 0)
+		close(c->tfd);
+	if (c->tmp) {
+		unlink(c->tmp);
+		free(c->tmp);
+	}
+	free(c->buf);
+}
+
+/* Step 1: one pass over the source, which must be a regular file. */
+static int S_read_source(gs_archive *a, const char *src_path, S_copy *c)
+{
+	struct sha256_ctx ctx;
+	uint8_t dig[SHA256_DIGEST_SIZE];
+	struct stat st;
+	int src;
+
+	/* O_NONBLOCK: a FIFO planted as evidence must not hang the open. */
+	src = open(src_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (src < 0 || fstat(src, &st) != 0) {
+		S_err(a, "%s: cannot open: %s", src_path, strerror(errno));
+		if (src >= 0)
+			close(src);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		S_err(a, "%s: not a regular file", src_path);
+		close(src);
+		return -1;
+	}
+	sha256_init(&ctx);
+	for (;;) {
+		ssize_t r;
+
+		if (c->tfd < 0 && c->cap - c->len < S_CHUNK) {
+			if (c->len + S_CHUNK > S_MEM_LIMIT) {
+				c->tfd = S_temp(a, &c->tmp);
+				if (c->tfd < 0)
+					goto fail;
+				if (gs_write_all(c->tfd, c->buf, c->len) != 0)
+					goto write_err;
+				c->len = 0;
+			} else {
+				size_t nc = c->cap ? c->cap * 2 : S_CHUNK;
+				if (nc < c->len + S_CHUNK)
+					nc = c->len + S_CHUNK;
+				c->buf = gs_xrealloc(c->buf, nc);
+				c->cap = nc;
+			}
+		}
+		r = read(src, c->buf + c->len, S_CHUNK);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			S_err(a, "%s: read error: %s", src_path, strerror(errno));
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		sha256_update(&ctx, (size_t)r, c->buf + c->len);
+		c->total += (uint64_t)r;
+		if (c->tfd >= 0) {
+			if (gs_write_all(c->tfd, c->buf, (size_t)r) != 0)
+				goto write_err;
+		} else {
+			c->len += (size_t)r;
+		}
+	}
+	close(src);
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, c->hex);
+	return 0;
+write_err:
+	S_err(a, "%s: cannot write: %s", c->tmp ? c->tmp : a->evdir, strerror(errno));
+fail:
+	close(src);
+	return -1;
+}
+
+/* Step 3, new file: the bytes to a complete, fsync'ed temporary file, then
+ * linked to target now, or at the commit of the archive's transaction. */
+static int S_write_new(gs_archive *a, const char *target, S_copy *c)
+{
+	struct stat st;
+
+	if (c->tfd < 0) {
+		c->tfd = S_temp(a, &c->tmp);
+		if (c->tfd < 0)
+			return -1;
+		if (gs_write_all(c->tfd, c->buf, c->len) != 0)
+			goto write_err;
+	}
+	if (fsync(c->tfd) != 0)
+		goto write_err;
+	if (close(c->tfd) != 0) {
+		c->tfd = -1;
+		goto write_err;
+	}
+	c->tfd = -1;
+	a->added++;
+	a->dir_dirty = 1; /* the folder is fsync'ed with the manifest */
+	if (a->tx) {
+		gs_outtx_add_noreplace(a->tx, c->tmp, target);
+		c->tmp = NULL;
+		return 0;
+	}
+	if (link(c->tmp, target) == 0)
+		return 0;
+	if (errno == EEXIST) /* someone else archived it meanwhile: check theirs */
+		return S_check_existing(a, target, c->hex, c->total);
+	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS) {
+		S_err(a, "%s: cannot create: %s", target, strerror(errno));
+		return -1;
+	}
+	/* no hard links on this file system */
+	if (lstat(target, &st) == 0)
+		return S_check_existing(a, target, c->hex, c->total);
+	if (rename(c->tmp, target) != 0) {
+		S_err(a, "%s: cannot create: %s", target, strerror(errno));
+		return -1;
+	}
+	free(c->tmp);
+	c->tmp = NULL;
+	return 0;
+write_err:
+	S_err(a, "%s: cannot write: %s", c->tmp ? c->tmp : a->evdir, strerror(errno));
+	return -1;
+}
+
+/* Step 3: the file in evidence/: already there (checked), reused from the
+ * replaced site, or written. */
+static int S_place(gs_archive *a, S_entry *e, const char *fname, S_copy *c)
+{
+	char *target = gs_xasprintf("%s/%s", a->evdir, fname);
+	struct stat st;
+	int rc;
+
+	if (e && e->verified)
+		rc = 0; /* checked earlier by this object */
+	else if (lstat(target, &st) == 0)
+		rc = S_check_existing(a, target, c->hex, c->total);
+	else if (errno != ENOENT) {
+		S_err(a, "%s: %s", target, strerror(errno));
+		rc = -1;
+	} else if (S_reuse_previous(a, fname, target, c->hex, c->total)) {
+		a->dir_dirty = 1;
+		rc = 0;
+	} else {
+		rc = S_write_new(a, target, c);
+	}
+	free(target);
+	return rc;
+}
+
 int gs_archive_add(gs_archive *a, const char *src_path,
 		   const char *original_name, const char *citing_sheet,
 		   char out_rel[GS_EVIDENCE_REL_SIZE])
 {
-	struct sha256_ctx ctx;
-	uint8_t dig[SHA256_DIGEST_SIZE];
-	char hex[GS_SHA256_HEX_SIZE], ext[GS_EVIDENCE_EXT_MAX + 2];
+	char ext[GS_EVIDENCE_EXT_MAX + 2];
 	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0;
-	char *tmp = NULL, *target = NULL, *cite;
-	int src = -1, tfd = -1, rc = -1, linked = 0;
-	uint64_t total = 0;
-	struct stat st;
+	S_copy c;
 	S_entry *e;
+	char *cite;
+	int rc = -1;
 
 	if (!a || S_begin(a) != 0)
 		return -1;
@@ -529,140 +738,31 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 		original_name = S_basename(src_path);
 	if (S_ensure_evdir(a) != 0)
 		return -1;
-
-	/* One pass over the source: hash, and keep the bytes (in memory, or
-	 * in a temporary file once they pass S_MEM_LIMIT). */
-	src = open(src_path, O_RDONLY | O_CLOEXEC);
-	if (src < 0 || fstat(src, &st) != 0) {
-		S_err(a, "%s: cannot open: %s", src_path, strerror(errno));
+	memset(&c, 0, sizeof(c));
+	c.tfd = -1;
+	if (S_read_source(a, src_path, &c) != 0)
 		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		S_err(a, "%s: not a regular file", src_path);
-		goto out;
-	}
-	sha256_init(&ctx);
-	for (;;) {
-		ssize_t r;
 
-		if (tfd < 0 && cap - len < S_CHUNK) {
-			if (len + S_CHUNK > S_MEM_LIMIT) {
-				tfd = S_temp(a, &tmp);
-				if (tfd < 0)
-					goto out;
-				if (gs_write_all(tfd, buf, len) != 0)
-					goto write_err;
-				len = 0;
-			} else {
-				size_t nc = cap ? cap * 2 : S_CHUNK;
-				if (nc < len + S_CHUNK)
-					nc = len + S_CHUNK;
-				buf = gs_xrealloc(buf, nc);
-				cap = nc;
-			}
-		}
-		if (tfd >= 0 && !buf) {
-			buf = gs_xmalloc(S_CHUNK);
-			cap = S_CHUNK;
-		}
-		r = read(src, buf + len, S_CHUNK);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			S_err(a, "%s: read error: %s", src_path, strerror(errno));
-			goto out;
-		}
-		if (r == 0)
-			break;
-		sha256_update(&ctx, (size_t)r, buf + len);
-		total += (uint64_t)r;
-		if (tfd >= 0) {
-			if (gs_write_all(tfd, buf, (size_t)r) != 0)
-				goto write_err;
-		} else {
-			len += (size_t)r;
-		}
-	}
-	close(src);
-	src = -1;
-	sha256_digest(&ctx, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
-
-	e = S_find(a, hex);
+	/* Step 2: the name in evidence/; a hash known keeps its first name. */
+	e = S_find(a, c.hex);
 	if (e) {
 		snprintf(fname, sizeof(fname), "%s", e->file);
-		if (e->size != total) {
+		if (e->size != c.total) {
 			S_err(a, "%s/%s: manifest says %llu bytes, content has %llu",
 			      a->evdir, fname, (unsigned long long)e->size,
-			      (unsigned long long)total);
+			      (unsigned long long)c.total);
 			goto out;
 		}
 	} else {
 		S_extension(original_name, ext);
-		snprintf(fname, sizeof(fname), "%s%s", hex, ext);
+		snprintf(fname, sizeof(fname), "%s%s", c.hex, ext);
 	}
-	target = gs_xasprintf("%s/%s", a->evdir, fname);
-
-	if (e && e->verified) {
-		/* checked earlier by this object */
-	} else if (lstat(target, &st) == 0) {
-		if (S_check_existing(a, target, hex, total) != 0)
-			goto out;
-	} else if (errno != ENOENT) {
-		S_err(a, "%s: %s", target, strerror(errno));
+	if (S_place(a, e, fname, &c) != 0)
 		goto out;
-	} else {
-		if (tfd < 0) {
-			tfd = S_temp(a, &tmp);
-			if (tfd < 0)
-				goto out;
-			if (gs_write_all(tfd, buf, len) != 0)
-				goto write_err;
-		}
-		if (fsync(tfd) != 0)
-			goto write_err;
-		if (close(tfd) != 0) {
-			tfd = -1;
-			goto write_err;
-		}
-		tfd = -1;
-		if (link(tmp, target) == 0) {
-			linked = 1;
-		} else if (errno == EEXIST) {
-			/* someone else archived it meanwhile: check theirs */
-			if (S_check_existing(a, target, hex, total) != 0)
-				goto out;
-		} else if (errno == EPERM || errno == ENOTSUP || errno == ENOSYS) {
-			/* no hard links on this file system */
-			if (lstat(target, &st) == 0) {
-				if (S_check_existing(a, target, hex, total) != 0)
-					goto out;
-			} else if (rename(tmp, target) != 0) {
-				S_err(a, "%s: cannot create: %s", target,
-				      strerror(errno));
-				goto out;
-			} else {
-				free(tmp);
-				tmp = NULL;
-				linked = 1;
-			}
-		} else {
-			S_err(a, "%s: cannot create: %s", target, strerror(errno));
-			goto out;
-		}
-		if (linked) {
-			a->added++;
-			if (tmp) {
-				unlink(tmp);
-				free(tmp);
-				tmp = NULL;
-			}
-			a->dir_dirty = 1; /* the folder is fsync'ed with the manifest */
-		}
-	}
 
+	/* Step 4: the manifest entry. */
 	if (!e)
-		e = S_insert(a, hex, fname, total);
+		e = S_insert(a, c.hex, fname, c.total);
 	e->verified = 1;
 	S_strvec_push(&e->names, original_name);
 	cite = S_citation(a, citing_sheet);
@@ -674,21 +774,8 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 		snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR,
 			 fname);
 	rc = 0;
-	goto out;
-
-write_err:
-	S_err(a, "%s: cannot write: %s", tmp ? tmp : a->evdir, strerror(errno));
 out:
-	if (src >= 0)
-		close(src);
-	if (tfd >= 0)
-		close(tfd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
-	free(target);
-	free(buf);
+	S_copy_release(&c);
 	return rc;
 }
 
@@ -711,7 +798,7 @@ static json_t *S_json_strings(gs_strvec *v)
 /* 1 if path holds exactly bytes[0..n). */
 static int S_same_bytes(const char *path, const char *bytes, size_t n)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	struct stat st;
 	char *buf;
 	size_t got = 0;
@@ -773,7 +860,7 @@ int gs_archive_write_manifest(gs_archive *a)
 	text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2));
 	json_decref(root);
 	if (!text)
-		abort();
+		GS_BUG("json_dumps of the manifest failed (out of memory)");
 	n = strlen(text);
 	{
 		text = gs_xrealloc(text, n + 2);
@@ -782,8 +869,20 @@ int gs_archive_write_manifest(gs_archive *a)
 	}
 
 	path = gs_xasprintf("%s/%s", a->evdir, GS_EVIDENCE_MANIFEST);
+	if (a->prev_evdir && lstat(path, &st) != 0) {
+		/* the replaced site's manifest, when the same bytes: linked, untouched */
+		char *prev = gs_xasprintf("%s/%s", a->prev_evdir, GS_EVIDENCE_MANIFEST);
+		int same = S_same_bytes(prev, text, n) && link(prev, path) == 0;
+		free(prev);
+		if (same) {
+			S_fsync_dir(a->evdir);
+			a->dir_dirty = 0;
+			rc = 0;
+			goto out;
+		}
+	}
 	if (S_same_bytes(path, text, n)) {
-		if (a->dir_dirty)
+		if (a->dir_dirty && !a->tx)
 			S_fsync_dir(a->evdir);
 		a->dir_dirty = 0;
 		rc = 0;
@@ -791,12 +890,14 @@ int gs_archive_write_manifest(gs_archive *a)
 	}
 	{
 		char err[512];
-		if (gs_write_atomic(a->evdir, GS_EVIDENCE_MANIFEST, text, n, err, sizeof(err)) != 0) {
+		if (a->tx ? gs_outtx_add(a->tx, a->evdir, GS_EVIDENCE_MANIFEST, text, n, err, sizeof(err))
+			  : gs_write_atomic(a->evdir, GS_EVIDENCE_MANIFEST, text, n, err, sizeof(err))) {
 			S_err(a, "%s", err);
 			goto out;
 		}
 	}
-	S_fsync_dir(a->evdir);
+	if (!a->tx) /* else the commit fsyncs the folder */
+		S_fsync_dir(a->evdir);
 	a->dir_dirty = 0;
 	rc = 0;
 out:

@@ -45,6 +45,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "outfile.h"
+
 #define GS_SHA256_HEX_SIZE 65      /* 64 hex digits + NUL */
 #define GS_EVIDENCE_EXT_MAX 16     /* longest kept extension, without dot */
 /* "evidence/" + 64 hex + "." + extension + NUL */
@@ -79,6 +81,25 @@ int gs_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
  * site_dir is NULL or empty. Free with gs_archive_free.
  */
 gs_archive *gs_evidence_archive(const char *site_dir);
+
+/*
+ * From now on, new files and the manifest are not made visible by
+ * gs_archive_add / gs_archive_write_manifest but staged into tx (see
+ * outfile.h) and made visible by gs_outtx_commit, together with the files
+ * of the sheet that cites them. An archive whose transaction is not
+ * committed must be freed, not used further. NULL: back to writing at once.
+ */
+void gs_archive_set_tx(gs_archive *a, gs_outtx *tx);
+
+/*
+ * The site that the archive's site will replace (a stage, see outfile.h):
+ * a file it already holds with the same bytes is hard-linked into the new
+ * tree instead of copied, so archived evidence keeps its inode and mtime
+ * from build to build; so is its manifest when the bytes are the same.
+ * Its manifest is not merged: the new site holds what this build cites.
+ * NULL: none.
+ */
+void gs_archive_set_previous(gs_archive *a, const char *prev_site);
 
 /*
  * Archive src_path. original_name (NULL: the base name of src_path) is

@@ -1,5 +1,7 @@
 /* jsonread: small helpers for reading JSON strictly with jansson. */
+#define _POSIX_C_SOURCE 200809L
 #include "jsonread.h"
+#include "infile.h"
 #include "quantity.h"
 #include "util.h"
 
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define S_INT_MAX ((uint64_t)INT64_MAX)
 #define S_DESCRIBE_MAX 40   /* characters of a string shown in "found ..." */
@@ -38,15 +41,97 @@ void gs_jr_error(gs_jr *r, const char *path, const char *fmt, ...)
 	r->errors++;
 }
 
+/*
+ * Every array and string of the document within its bound (jsonread.h),
+ * checked before any reader sees the values. Iterative, with an explicit
+ * stack of containers and their paths: the walk is linear in the document
+ * and its depth bounded by jansson's (2048), not by the C stack.
+ */
+static int S_check_bounds(gs_jr *r, json_t *root)
+{
+	typedef struct {
+		json_t *v;
+		char *path;
+	} S_item;
+	S_item *st = gs_xmalloc(16 * sizeof(*st));
+	size_t n = 0, cap = 16, before = r->errors;
+
+	st[n].v = root;
+	st[n++].path = gs_xstrdup("$");
+	while (n > 0) {
+		S_item it = st[--n];
+		size_t i, count;
+		const char *key;
+		json_t *x;
+
+		if (r->errors > before) {
+			free(it.path);
+			continue; /* one error is enough: empty the stack */
+		}
+		if (json_is_string(it.v)) {
+			if (json_string_length(it.v) > GS_JR_MAX_STRING)
+				gs_jr_error(r, it.path, "a string of %zu bytes, more than the bound "
+					    "of %d bytes", json_string_length(it.v), GS_JR_MAX_STRING);
+			free(it.path);
+			continue;
+		}
+		count = json_is_array(it.v) ? json_array_size(it.v)
+			: json_is_object(it.v) ? json_object_size(it.v) : 0;
+		if (count > GS_JR_MAX_ITEMS) {
+			gs_jr_error(r, it.path, "%s of %zu items, more than the bound of %d items",
+				    json_is_array(it.v) ? "an array" : "an object", count,
+				    GS_JR_MAX_ITEMS);
+			free(it.path);
+			continue;
+		}
+		if (n + count > cap) {
+			cap = 2 * (n + count);
+			st = gs_xrealloc(st, cap * sizeof(*st));
+		}
+		if (json_is_array(it.v)) {
+			json_array_foreach(it.v, i, x) {
+				if (json_is_string(x) || json_is_array(x) || json_is_object(x)) {
+					st[n].v = x;
+					st[n++].path = gs_jr_path_index(it.path, i);
+				}
+			}
+		} else if (json_is_object(it.v)) {
+			json_object_foreach(it.v, key, x) {
+				if (strlen(key) > GS_JR_MAX_STRING) {
+					gs_jr_error(r, it.path, "a key of %zu bytes, more than the bound "
+						    "of %d bytes", strlen(key), GS_JR_MAX_STRING);
+					break;
+				}
+				if (json_is_string(x) || json_is_array(x) || json_is_object(x)) {
+					st[n].v = x;
+					st[n++].path = gs_jr_path_key(it.path, key);
+				}
+			}
+		}
+		free(it.path);
+	}
+	free(st);
+	return r->errors > before ? -1 : 0;
+}
+
 json_t *gs_jr_load(gs_jr *r)
 {
 	json_error_t err;
 	json_t *root;
 	FILE *f;
+	char why[256];
+	int fd;
 
-	f = fopen(r->file, "rb");
+	/* A regular file within the size bound, before any byte is read
+	 * (a FIFO would hang the read, a huge file cost memory and time). */
+	fd = gs_open_regular(r->file, GS_INPUT_MAX_BYTES, why, sizeof(why));
+	f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	if (!f) {
-		gs_diag_add(r->diag, r->file, 0, 0, NULL, "cannot read: %s", strerror(errno));
+		if (fd >= 0) {
+			snprintf(why, sizeof(why), "cannot read: %s", strerror(errno));
+			close(fd);
+		}
+		gs_diag_add(r->diag, r->file, 0, 0, NULL, "%s", why);
 		r->errors++;
 		return NULL;
 	}
@@ -65,6 +150,10 @@ json_t *gs_jr_load(gs_jr *r)
 		char *found = gs_jr_describe(root);
 		gs_jr_error(r, "$", "expected an object, found %s", found);
 		free(found);
+		json_decref(root);
+		return NULL;
+	}
+	if (S_check_bounds(r, root) != 0) {
 		json_decref(root);
 		return NULL;
 	}

@@ -41,9 +41,20 @@ typedef struct {
 void gs_jr_init(gs_jr *r, const char *file, gs_diag *d);
 
 /*
+ * Bounds of every JSON input (docs/formats.md), checked by gs_jr_load
+ * before a reader sees the document: the file (GS_INPUT_MAX_BYTES, 8 MiB,
+ * infile.h), each string and key, each array or object (items).
+ */
+#define GS_JR_MAX_STRING 65536
+#define GS_JR_MAX_ITEMS 1000
+
+/*
  * Reads r->file with duplicate keys rejected. Returns the root value, which
  * must be an object (caller json_decref()s it), or NULL with the error
- * added: `cannot read: ...` or `invalid JSON: <jansson text>` at line:col.
+ * added: `cannot read: ...`, `is a FIFO, not a regular file` (only regular
+ * files are read, see infile.h), `is N bytes, more than the bound of M`,
+ * `invalid JSON: <jansson text>` at line:col, or a bound above exceeded at
+ * the JSON path of the value.
  */
 json_t *gs_jr_load(gs_jr *r);
 

@@ -1,14 +1,21 @@
 /* outfile: writing outputs so that nothing is ever half-written. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* renameat2, syncfs; nftw and flock come with it */
 #include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "util.h"
 
 int gs_mkdirs(const char *dir)
 {
@@ -30,10 +37,40 @@ int gs_mkdirs(const char *dir)
 	return 0;
 }
 
+#ifdef GS_FAULT_INJECTION
+/* The test seam of the header: a byte budget, as on a disk about to fill. */
+static int S_budget_exceeded(size_t n)
+{
+	static int read_env;
+	static int64_t left = -1;
+
+	if (!read_env) {
+		const char *v = getenv("GS_TEST_WRITE_BUDGET");
+		read_env = 1;
+		if (v && *v)
+			left = strtoll(v, NULL, 10);
+	}
+	if (left < 0)
+		return 0;
+	if ((uint64_t)left < n) {
+		left = 0;
+		return 1;
+	}
+	left -= (int64_t)n;
+	return 0;
+}
+#endif
+
 int gs_write_all(int fd, const void *buf, size_t n)
 {
 	const char *p = buf;
 
+#ifdef GS_FAULT_INJECTION
+	if (S_budget_exceeded(n)) {
+		errno = ENOSPC;
+		return -1;
+	}
+#endif
 	while (n > 0) {
 		ssize_t w = write(fd, p, n);
 		if (w < 0) {
@@ -47,44 +84,107 @@ int gs_write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
+/* 16 hex digits from the kernel's random source. */
+static int S_random_hex(char out[17])
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char b[8];
+	size_t got = 0;
+	int i;
+
+	while (got < sizeof(b)) {
+		ssize_t r = getrandom(b + got, sizeof(b) - got, 0);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		got += (size_t)r;
+	}
+	for (i = 0; i < 8; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 0xf];
+	}
+	out[16] = '\0';
+	return 0;
+}
+
+int gs_temp_open(const char *dir, char **path)
+{
+	int tries;
+
+	*path = NULL;
+	for (tries = 0; tries < 100; tries++) {
+		char hex[17];
+		char *p;
+		int fd;
+
+		if (S_random_hex(hex) != 0)
+			return -1;
+		p = gs_xasprintf("%s/%s%s", dir, GS_TEMP_PREFIX, hex);
+		/* O_EXCL: never an existing file, never through a symlink. */
+		fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			*path = p;
+			return fd;
+		}
+		free(p);
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+int gs_is_temp_name(const char *name)
+{
+	const char *t;
+
+	if (strncmp(name, GS_TEMP_PREFIX, strlen(GS_TEMP_PREFIX)) == 0 ||
+	    strncmp(name, ".tmp-", 5) == 0)
+		return 1;
+	/* the names of earlier versions: ".NAME.tmp-PID" */
+	t = strstr(name, ".tmp-");
+	return name[0] == '.' && t != NULL;
+}
+
 int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
 		    char *err, size_t errlen)
 {
-	char tmp[4096], dst[4096];
-	const char *p = data;
+	char *tmp = NULL, *dst;
 	int fd;
 
 	if (strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !*name) {
 		snprintf(err, errlen, "refusing output name \"%s\"", name);
 		return -1;
 	}
-	if (snprintf(dst, sizeof(dst), "%s/%s", dir, name) >= (int)sizeof(dst) ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp-%ld", dir, name, (long)getpid()) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "path too long: %s/%s", dir, name);
-		return -1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	fd = gs_temp_open(dir, &tmp);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "%s: cannot create a temporary file: %s", dir, strerror(errno));
 		return -1;
 	}
-	if (gs_write_all(fd, p, len) != 0) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+	dst = gs_xasprintf("%s/%s", dir, name);
+	if (gs_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
 		close(fd);
-		unlink(tmp);
-		return -1;
+		goto fail;
 	}
-	if (fsync(fd) != 0 || close(fd) != 0) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		return -1;
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		goto fail;
 	}
 	if (rename(tmp, dst) != 0) {
 		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
-		unlink(tmp);
-		return -1;
+		goto fail;
 	}
+	free(tmp);
+	free(dst);
 	return 0;
+fail:
+	unlink(tmp);
+	free(tmp);
+	free(dst);
+	return -1;
 }
 
 char *gs_read_file(const char *path, size_t *len)
@@ -108,4 +208,408 @@ char *gs_read_file(const char *path, size_t *len)
 	}
 	fclose(f);
 	return buf;
+}
+
+/*** transactions ***/
+
+typedef struct {
+	char *tmp;
+	char *dst;
+	int noreplace;
+} S_txfile;
+
+struct gs_outtx {
+	S_txfile *f;
+	size_t n, cap;
+	int done;
+};
+
+gs_outtx *gs_outtx_new(void)
+{
+	return gs_xcalloc(1, sizeof(gs_outtx));
+}
+
+static void S_tx_push(gs_outtx *tx, char *tmp, char *dst, int noreplace)
+{
+	if (tx->n == tx->cap) {
+		tx->cap = tx->cap ? 2 * tx->cap : 16;
+		tx->f = gs_xrealloc(tx->f, tx->cap * sizeof(*tx->f));
+	}
+	tx->f[tx->n].tmp = tmp;
+	tx->f[tx->n].dst = dst;
+	tx->f[tx->n].noreplace = noreplace;
+	tx->n++;
+}
+
+int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *data,
+		 size_t len, char *err, size_t errlen)
+{
+	char *tmp = NULL, *dst;
+	int fd;
+
+	if (strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !*name) {
+		snprintf(err, errlen, "refusing output name \"%s\"", name);
+		return -1;
+	}
+	fd = gs_temp_open(dir, &tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create a temporary file: %s", dir, strerror(errno));
+		return -1;
+	}
+	dst = gs_xasprintf("%s/%s", dir, name);
+	if (gs_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		goto fail;
+	}
+	S_tx_push(tx, tmp, dst, 0);
+	return 0;
+fail:
+	unlink(tmp);
+	free(tmp);
+	free(dst);
+	return -1;
+}
+
+void gs_outtx_add_noreplace(gs_outtx *tx, char *tmp_path, const char *final_path)
+{
+	S_tx_push(tx, tmp_path, gs_xstrdup(final_path), 1);
+}
+
+static void S_fsync_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? gs_xasprintf("%.*s", (int)(slash - path), path) : gs_xstrdup(".");
+	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < tx->n; i++) {
+		S_txfile *f = &tx->f[i];
+		if (!f->noreplace) {
+			if (rename(f->tmp, f->dst) != 0) {
+				snprintf(err, errlen, "%s: %s", f->dst, strerror(errno));
+				return -1;
+			}
+		} else if (link(f->tmp, f->dst) == 0 || errno == EEXIST) {
+			(void)unlink(f->tmp); /* linked, or already there: kept */
+		} else {
+			/* no hard links on this file system: rename unless there */
+			struct stat st;
+			if ((errno != EPERM && errno != ENOTSUP && errno != ENOSYS) ||
+			    (lstat(f->dst, &st) != 0 && rename(f->tmp, f->dst) != 0)) {
+				snprintf(err, errlen, "%s: cannot create: %s", f->dst, strerror(errno));
+				return -1;
+			}
+			(void)unlink(f->tmp);
+		}
+		free(f->tmp);
+		f->tmp = NULL;
+	}
+	/* every new name on disk: the folders of the files, once each in a row */
+	for (i = 0; i < tx->n; i++) {
+		const char *a = tx->f[i].dst, *sa = strrchr(a, '/');
+		if (i > 0) {
+			const char *b = tx->f[i - 1].dst, *sb = strrchr(b, '/');
+			if (sa && sb && sa - a == sb - b && strncmp(a, b, (size_t)(sa - a)) == 0)
+				continue;
+		}
+		S_fsync_parent(a);
+	}
+	tx->done = 1;
+	return 0;
+}
+
+void gs_outtx_free(gs_outtx *tx)
+{
+	size_t i;
+
+	if (!tx)
+		return;
+	for (i = 0; i < tx->n; i++) {
+		if (tx->f[i].tmp) {
+			(void)unlink(tx->f[i].tmp);
+			free(tx->f[i].tmp);
+		}
+		free(tx->f[i].dst);
+	}
+	free(tx->f);
+	free(tx);
+}
+
+/*** removing a tree ***/
+
+static int S_remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP || flag == FTW_D)
+		return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
+	return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int gs_remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	/* FTW_PHYS: symlinks are removed, never followed; FTW_DEPTH: children first. */
+	return nftw(path, S_remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+/*** stages ***/
+
+struct gs_stage {
+	char *out;       /* without trailing slashes */
+	char *parent;    /* folder of out */
+	char *base;      /* last component of out */
+	char *dir;       /* the stage */
+	char *previous;  /* out, when it existed */
+	int lock_fd;     /* flock'ed descriptor of the stage folder */
+	int committed;
+};
+
+/* 1 if the folder path is empty (only "." and ".."); -1 if unreadable. */
+static int S_dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int empty = 1;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			empty = 0;
+			break;
+		}
+	}
+	closedir(d);
+	return empty;
+}
+
+/* Removes stages (and old trees) of the same out that no live run holds. */
+static void S_remove_stale(const gs_stage *st)
+{
+	char *p1 = gs_xasprintf(".%s%s", st->base, GS_STAGE_INFIX);
+	char *p2 = gs_xasprintf(".%s%s", st->base, GS_STAGE_OLD_INFIX);
+	DIR *d = opendir(st->parent);
+	struct dirent *e;
+	gs_strvec stale = GS_STRVEC_INIT;
+	size_t i;
+
+	if (d) {
+		while ((e = readdir(d)) != NULL) {
+			const char *n = e->d_name;
+			if ((strncmp(n, p1, strlen(p1)) == 0 && strlen(n) == strlen(p1) + 6) ||
+			    (strncmp(n, p2, strlen(p2)) == 0 && strlen(n) == strlen(p2) + 6))
+				gs_strvec_push(&stale, gs_xasprintf("%s/%s", st->parent, n));
+		}
+		closedir(d);
+	}
+	for (i = 0; i < stale.n; i++) {
+		int fd = open(stale.v[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		/* a live run holds its stage locked; a killed one does not */
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			(void)gs_remove_tree(stale.v[i]);
+		close(fd);
+	}
+	gs_strvec_release(&stale);
+	free(p1);
+	free(p2);
+}
+
+static void S_fsync_path(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
+			 char *err, size_t errlen)
+{
+	gs_stage *st;
+	struct stat sb;
+	char *slash;
+	size_t n;
+
+	if (!out || !*out) {
+		snprintf(err, errlen, "no output folder given");
+		return NULL;
+	}
+	st = gs_xcalloc(1, sizeof(*st));
+	st->lock_fd = -1;
+	st->out = gs_xstrdup(out);
+	n = strlen(st->out);
+	while (n > 1 && st->out[n - 1] == '/')
+		st->out[--n] = '\0';
+	slash = strrchr(st->out, '/');
+	if (slash) {
+		st->parent = slash == st->out ? gs_xstrdup("/") : gs_xasprintf("%.*s", (int)(slash - st->out), st->out);
+		st->base = gs_xstrdup(slash + 1);
+	} else {
+		st->parent = gs_xstrdup(".");
+		st->base = gs_xstrdup(st->out);
+	}
+	if (!*st->base || strcmp(st->base, ".") == 0 || strcmp(st->base, "..") == 0 ||
+	    strcmp(st->out, "/") == 0) {
+		snprintf(err, errlen, "%s: give the output folder by its own name "
+			 "(it is replaced whole)", out);
+		goto fail;
+	}
+	if (lstat(st->out, &sb) == 0) {
+		size_t i;
+		if (S_ISLNK(sb.st_mode)) {
+			snprintf(err, errlen, "%s: is a symbolic link; not replaced", st->out);
+			goto fail;
+		}
+		if (!S_ISDIR(sb.st_mode)) {
+			snprintf(err, errlen, "%s: exists and is not a folder; not replaced", st->out);
+			goto fail;
+		}
+		if (S_dir_empty(st->out) == 0) {
+			for (i = 0; must_hold && must_hold[i]; i++) {
+				char *p = gs_xasprintf("%s/%s", st->out, must_hold[i]);
+				int there = lstat(p, &sb) == 0;
+				free(p);
+				if (!there) {
+					snprintf(err, errlen, "%s: exists, is not empty and has no %s: "
+						 "not a site made by gpusheet, so not replaced",
+						 st->out, must_hold[i]);
+					goto fail;
+				}
+			}
+		}
+		st->previous = gs_xstrdup(st->out);
+	} else if (errno != ENOENT) {
+		snprintf(err, errlen, "%s: %s", st->out, strerror(errno));
+		goto fail;
+	} else if (gs_mkdirs(st->parent) != 0) {
+		snprintf(err, errlen, "%s: cannot create the folder: %s", st->parent, strerror(errno));
+		goto fail;
+	}
+	S_remove_stale(st);
+	st->dir = gs_xasprintf("%s/.%s%sXXXXXX", st->parent, st->base, GS_STAGE_INFIX);
+	if (!mkdtemp(st->dir)) {
+		snprintf(err, errlen, "%s: cannot create a staging folder: %s", st->parent,
+			 strerror(errno));
+		free(st->dir);
+		st->dir = NULL;
+		goto fail;
+	}
+	{
+		/* mkdtemp makes it 0700; a site is as readable as any new folder */
+		mode_t um = umask(0);
+		umask(um);
+		(void)chmod(st->dir, 0777 & ~um);
+	}
+	st->lock_fd = open(st->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (st->lock_fd < 0 || flock(st->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		snprintf(err, errlen, "%s: cannot lock the staging folder: %s", st->dir,
+			 strerror(errno));
+		goto fail;
+	}
+	return st;
+fail:
+	gs_stage_free(st);
+	return NULL;
+}
+
+const char *gs_stage_dir(const gs_stage *st)
+{
+	return st->dir;
+}
+
+const char *gs_stage_previous(const gs_stage *st)
+{
+	return st->previous;
+}
+
+int gs_stage_commit(gs_stage *st, char *err, size_t errlen)
+{
+	char *old = NULL;
+
+	/* Every byte and every name of the stage on disk before it is visible. */
+	if (syncfs(st->lock_fd) != 0) {
+		snprintf(err, errlen, "%s: cannot flush to disk: %s", st->dir, strerror(errno));
+		return -1;
+	}
+	if (!st->previous) {
+		/* No old tree: one rename (over an empty folder made meanwhile, too). */
+		if (rename(st->dir, st->out) != 0) {
+			snprintf(err, errlen, "%s: cannot move the new site in place: %s", st->out,
+				 strerror(errno));
+			return -1;
+		}
+	} else if (renameat2(AT_FDCWD, st->dir, AT_FDCWD, st->out, RENAME_EXCHANGE) == 0) {
+		old = gs_xstrdup(st->dir); /* the old tree now has the stage's name */
+	} else if (errno == ENOSYS || errno == EINVAL || errno == ENOTSUP) {
+		/* No exchange here: move the old tree aside, then the new one in. */
+		char hex[17];
+		if (S_random_hex(hex) != 0) {
+			snprintf(err, errlen, "no random source: %s", strerror(errno));
+			return -1;
+		}
+		old = gs_xasprintf("%s/.%s%s%.6s", st->parent, st->base, GS_STAGE_OLD_INFIX, hex);
+		if (rename(st->out, old) != 0) {
+			snprintf(err, errlen, "%s: cannot move the old site aside: %s", st->out,
+				 strerror(errno));
+			free(old);
+			return -1;
+		}
+		if (rename(st->dir, st->out) != 0) {
+			snprintf(err, errlen, "%s: cannot move the new site in place (the old one is "
+				 "kept as %s): %s", st->out, old, strerror(errno));
+			free(old);
+			return -1;
+		}
+	} else {
+		snprintf(err, errlen, "%s: cannot swap the new site in: %s", st->out, strerror(errno));
+		return -1;
+	}
+	st->committed = 1;
+	S_fsync_path(st->parent);
+	if (old) {
+		(void)gs_remove_tree(old);
+		free(old);
+	}
+	return 0;
+}
+
+void gs_stage_free(gs_stage *st)
+{
+	if (!st)
+		return;
+	if (st->dir && !st->committed)
+		(void)gs_remove_tree(st->dir);
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
+	free(st->out);
+	free(st->parent);
+	free(st->base);
+	free(st->dir);
+	free(st->previous);
+	free(st);
 }

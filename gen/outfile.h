@@ -1,24 +1,111 @@
 /*
  * outfile: writing outputs so that nothing is ever half-written.
  *
- * Each file goes to a temporary name in its destination folder, is flushed
- * to disk, then renamed over its final name: a reader sees the old file or
- * the new one, never a part. Names are confined to their folder (no '/',
- * no "..").
+ * Invariants:
+ *  - each file goes to a temporary file in its destination folder, is
+ *    flushed to disk, then renamed over its final name: a reader sees the
+ *    old file or the new one, never a part;
+ *  - temporary files are created with O_CREAT|O_EXCL|O_NOFOLLOW under an
+ *    unpredictable name, GS_TEMP_PREFIX followed by 16 random hex digits:
+ *    a symlink or file planted in the folder is never followed nor reused;
+ *    gs_is_temp_name recognises these names (and the older ".NAME.tmp-PID"
+ *    ones), so that `verify` can report a stray one;
+ *  - names given to gs_write_atomic are confined to their folder (no '/',
+ *    no "..");
+ *  - a stage (gs_stage_*) is a folder next to OUT, named
+ *    ".BASE" GS_STAGE_INFIX "XXXXXX", where a whole output tree is built
+ *    and then swapped in with one rename: renameat2(RENAME_EXCHANGE) where
+ *    the kernel and file system have it, else OUT moves aside and the stage
+ *    takes its name (a crash between the two renames leaves no OUT, the old
+ *    tree kept under ".BASE" GS_STAGE_OLD_INFIX "XXXXXX"). Whatever the
+ *    kill or the write failure before the swap, OUT is the complete old
+ *    tree; after it, the complete new one. A stage holds an flock on its
+ *    folder while it lives; the next stage of the same OUT removes the
+ *    unlocked ones (left by a killed run);
+ *  - test builds (GS_FAULT_INJECTION) read GS_TEST_WRITE_BUDGET=N from the
+ *    environment: once N bytes have gone through gs_write_all in this
+ *    process, every further write fails with ENOSPC, as on a full disk.
  */
 #ifndef GS_OUTFILE_H
 #define GS_OUTFILE_H
 
 #include <stddef.h>
 
+#define GS_TEMP_PREFIX ".gs-tmp-"
+#define GS_STAGE_INFIX ".gs-staging-"
+#define GS_STAGE_OLD_INFIX ".gs-old-"
+
 /* mkdir -p; 0 or -1 with errno. */
 int gs_mkdirs(const char *dir);
 /* write(2) until all n bytes are written (EINTR retried); 0 or -1 with errno. */
 int gs_write_all(int fd, const void *buf, size_t n);
+/*
+ * A new temporary file in dir (see the invariants), opened for writing,
+ * mode 0666 less the umask. Returns the descriptor and sets *path to the
+ * malloc'd "dir/name" (the caller frees it), or -1 with errno (*path NULL).
+ */
+int gs_temp_open(const char *dir, char **path);
+/* 1 if name (a base name) is one of the temporary names above. */
+int gs_is_temp_name(const char *name);
 /* Writes dir/name atomically; 0, or -1 with a message in err. */
 int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
 		    char *err, size_t errlen);
 /* Reads a whole file into a NUL-terminated buffer; NULL on error. */
 char *gs_read_file(const char *path, size_t *len);
+/*
+ * Removes path and everything under it, never following a symbolic link
+ * (iterative, through nftw). 0, or -1 with errno (what could be removed is).
+ */
+int gs_remove_tree(const char *path);
+
+/*
+ * A transaction over files in one or more folders: every file's bytes go to
+ * a temporary file (written and fsync'ed) when it is added, and nothing is
+ * visible until gs_outtx_commit renames them, in the order added, then
+ * fsyncs their folders. A write failure (a full disk) therefore happens
+ * before the first rename, and leaves every final name as it was; freeing a
+ * transaction not committed removes its temporary files. The window in
+ * which a kill leaves part of it is the renames only (no byte is written
+ * then); a whole site is made kill-safe by a stage (below).
+ */
+typedef struct gs_outtx gs_outtx;
+
+gs_outtx *gs_outtx_new(void);
+/* Writes dir/name's bytes to a temporary file; 0, or -1 with a message in err. */
+int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *data,
+		 size_t len, char *err, size_t errlen);
+/*
+ * Takes over tmp_path (malloc'd, a complete, fsync'ed temporary file) to be
+ * hard-linked to final_path at commit, never replacing a file there (for
+ * content-addressed files: one already there is kept).
+ */
+void gs_outtx_add_noreplace(gs_outtx *tx, char *tmp_path, const char *final_path);
+/* Makes every file visible; 0, or -1 with a message in err. */
+int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen);
+/* Frees tx, removing the temporary files of a transaction not committed. */
+void gs_outtx_free(gs_outtx *tx);
+
+typedef struct gs_stage gs_stage;
+
+/*
+ * Starts a stage for out. out must not be a symbolic link, and if it exists
+ * it must be a folder that is empty or holds every name in must_hold
+ * (NULL-terminated, may be NULL): a guard against replacing a folder that is
+ * not ours. Returns NULL with a message in err on failure.
+ */
+gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
+			 char *err, size_t errlen);
+/* The folder to build into. */
+const char *gs_stage_dir(const gs_stage *st);
+/* out as it was when the stage began (a folder), or NULL when there was none. */
+const char *gs_stage_previous(const gs_stage *st);
+/*
+ * Flushes the stage to disk and swaps it in for out, then removes the old
+ * tree. 0, or -1 with a message in err (out is then untouched, unless the
+ * fallback's second rename failed, which err says).
+ */
+int gs_stage_commit(gs_stage *st, char *err, size_t errlen);
+/* Frees the stage; a stage not committed is removed from disk. */
+void gs_stage_free(gs_stage *st);
 
 #endif

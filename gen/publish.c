@@ -5,10 +5,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "doc.h"
+#include "infile.h"
 #include "outfile.h"
 #include "sheet.h"
 #include "util.h"
+
+/*
+ * Evidence i must be a regular file inside the workload's folder, reached
+ * without following a symbolic link; checked before any byte is read, so a
+ * refused file (a FIFO, a link to /etc/passwd) is neither read nor quoted.
+ */
+static int S_evidence_confined(const gs_workload *w, size_t i, gs_diag *d)
+{
+	const gs_evidence_ref *e = &w->evidence[i];
+	size_t dl = strlen(e->path) - strlen(e->file);
+	char *dir = gs_xasprintf("%.*s", (int)dl, e->path);
+	char *jp = gs_xasprintf("$.evidence[%zu].file", i);
+	char why[512];
+	int fd = gs_open_beneath(dir, e->file, GS_INPUT_MAX_BYTES, why, sizeof(why));
+
+	if (fd < 0)
+		gs_diag_add(d, w->path, 0, 0, jp, "evidence \"%s\": %s", e->file, why);
+	else
+		close(fd);
+	free(dir);
+	free(jp);
+	return fd < 0 ? -1 : 0;
+}
 
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d)
 {
@@ -21,11 +47,18 @@ int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, g
 	job->ms = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ms));
 	job->ev = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ev));
 	for (i = 0; i < job->w.nevidence; i++) {
+		if (S_evidence_confined(&job->w, i, d) != 0)
+			continue;
 		if (gs_measurement_read(job->w.evidence[i].path, &job->ms[i], d) == 0) {
 			job->ev[job->nev].m = &job->ms[i];
 			job->ev[job->nev].ref = &job->w.evidence[i];
 			job->nev++;
 		}
+	}
+	if (job->w.notes_md) {
+		char why[256];
+		if (gs_doc_markdown_check(job->w.notes_md, why, sizeof(why)))
+			gs_diag_add(d, workload_path, 0, 0, "$.notes", "%s", why);
 	}
 	gs_check_candidates(&job->w, cat, d);
 	if (gs_diag_count(d) > before)
@@ -50,10 +83,10 @@ void gs_job_release(gs_job *job)
 	memset(job, 0, sizeof(*job));
 }
 
-static int S_write(const char *dir, const char *name, const char *data, size_t len,
-		   char *err, size_t errlen)
+static int S_write(gs_outtx *tx, const char *dir, const char *name, const char *data,
+		   size_t len, char *err, size_t errlen)
 {
-	return gs_write_atomic(dir, name, data, len, err, errlen);
+	return gs_outtx_add(tx, dir, name, data, len, err, errlen);
 }
 
 int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
@@ -65,6 +98,9 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	gs_sheet_input in;
 	char **links = gs_xcalloc(job->nev + 1, sizeof(*links));
 	char *md = NULL, *html = NULL, *json = NULL, *name = NULL, *title = NULL;
+	/* Every file of the sheet, its new evidence and (for a lone sheet) the
+	 * manifest: all written before any becomes visible (see outfile.h). */
+	gs_outtx *tx;
 	int rc = -1;
 	size_t i;
 
@@ -74,6 +110,8 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		free(links);
 		return -1;
 	}
+	tx = gs_outtx_new();
+	gs_archive_set_tx(archive, tx);
 	for (i = 0; i < job->nev; i++) {
 		char rel[GS_EVIDENCE_REL_SIZE];
 		char *sheet_rel = gs_xasprintf("%s%s.html", env->sheet_prefix, job->w.id);
@@ -113,24 +151,24 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		const gs_sheet_chart *ch = &sheet.charts[i];
 		free(name);
 		name = gs_xasprintf("%s.svg", ch->name);
-		if (S_write(dir, name, (const char *)ch->out.svg.data, ch->out.svg.len, err, errlen))
+		if (S_write(tx, dir, name, (const char *)ch->out.svg.data, ch->out.svg.len, err, errlen))
 			goto out_sheet;
 		free(name);
 		name = gs_xasprintf("%s.png", ch->name);
-		if (S_write(dir, name, (const char *)ch->out.png.data, ch->out.png.len, err, errlen))
+		if (S_write(tx, dir, name, (const char *)ch->out.png.data, ch->out.png.len, err, errlen))
 			goto out_sheet;
 	}
 	free(name);
 	name = gs_xasprintf("%s.json", job->w.id);
-	if (S_write(dir, name, json, strlen(json), err, errlen))
+	if (S_write(tx, dir, name, json, strlen(json), err, errlen))
 		goto out_sheet;
 	free(name);
 	name = gs_xasprintf("%s.md", job->w.id);
-	if (S_write(dir, name, md, strlen(md), err, errlen))
+	if (S_write(tx, dir, name, md, strlen(md), err, errlen))
 		goto out_sheet;
 	free(name);
 	name = gs_xasprintf("%s.html", job->w.id);
-	if (S_write(dir, name, html, strlen(html), err, errlen))
+	if (S_write(tx, dir, name, html, strlen(html), err, errlen))
 		goto out_sheet;
 	if (summary_path) {
 		char *sum = gs_render_summary(&in, name);
@@ -147,13 +185,19 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		} else {
 			sname = sdir;
 		}
-		rc = gs_write_atomic(slash ? sdir : ".", sname, sum, strlen(sum), err, errlen);
+		rc = gs_outtx_add(tx, slash ? sdir : ".", sname, sum, strlen(sum), err, errlen);
 		free(sdir);
 		free(sum);
 		if (rc)
 			goto out_sheet;
 		rc = -1;
 	}
+	if (env->write_manifest && gs_archive_write_manifest(archive)) {
+		snprintf(err, errlen, "%s", gs_archive_error(archive));
+		goto out_sheet;
+	}
+	if (gs_outtx_commit(tx, err, errlen))
+		goto out_sheet;
 	res->id = gs_xstrdup(job->w.id);
 	res->title = gs_xstrdup(job->w.title);
 	/* Indexed like the catalog; offers the workload does not compare stay 3. */
@@ -183,6 +227,8 @@ out:
 	free(name);
 	free(title);
 	gs_decision_release(&d);
+	gs_archive_set_tx(archive, NULL);
+	gs_outtx_free(tx);
 	return rc;
 }
 

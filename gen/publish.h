@@ -4,9 +4,10 @@
  * evidence, build the sheet, render it and write its files.
  *
  * Invariants: gs_job_load reads and validates everything and writes
- * nothing; gs_job_publish is only called on a loaded job and writes each
- * file atomically; the evidence is archived under its SHA-256 before the
- * sheet that links to it is written.
+ * nothing; gs_job_publish is only called on a loaded job and writes the
+ * sheet's files, its new evidence and (write_manifest) the manifest as one
+ * transaction (gs_outtx, outfile.h): every byte written before any of them
+ * becomes visible, so a failed write leaves the folder as it was.
  */
 #ifndef GS_PUBLISH_H
 #define GS_PUBLISH_H
@@ -16,7 +17,7 @@
 #include "measurement.h"
 #include "render.h"
 #include "sizing.h"
-#include "strings.h"
+#include "labels.h"
 #include "verdict.h"
 #include "workload.h"
 
@@ -38,6 +39,7 @@ typedef struct {
 	const char *link_prefix;   /* prefix of links from a sheet to the site root, "" for a lone sheet */
 	const char *sheet_prefix;  /* where sheets are, seen from the site root: "sheets/" or "" */
 	int accept_synthetic;      /* --accept-synthetic: demonstrations on synthetic files */
+	int write_manifest;        /* 1: the evidence manifest goes with the sheet (a lone sheet) */
 } gs_publish_env;
 
 /* What the site needs to know of a published sheet. */

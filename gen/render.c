@@ -50,7 +50,8 @@ int gs_templates_load(gs_templates *tp, char *err, size_t errlen)
 	memset(tp, 0, sizeof(*tp));
 	if (!gs_datapath(p1, sizeof(p1), "templates/page.html") ||
 	    !gs_datapath(p2, sizeof(p2), "templates/sheet.css")) {
-		snprintf(err, errlen, "data folder not found (set GPUSHEET_DATADIR)");
+		snprintf(err, errlen, "%s", gs_datadir_error() ? gs_datadir_error()
+			 : "data folder path too long");
 		return -1;
 	}
 	tp->page = gs_read_file(p1, NULL);

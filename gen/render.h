@@ -13,7 +13,7 @@
 
 #include "doc.h"
 #include "sheet.h"
-#include "strings.h"
+#include "labels.h"
 
 typedef struct {
 	char *page;   /* templates/page.html */

@@ -13,7 +13,7 @@
 #include "chart.h"
 #include "doc.h"
 #include "sizing.h"
-#include "strings.h"
+#include "labels.h"
 #include "verdict.h"
 #include "workload.h"
 

@@ -133,12 +133,68 @@ static const char *S_status_symbol(unsigned char s)
 				       : s == 2 ? GS_V_EXCLUDE : GS_V_NOT_REQUIRED);
 }
 
-static void S_page_name(char *buf, size_t len, size_t page)
+/* index.html, index-2.html (workload page 2), index-1-2.html (offer page 2), ... */
+static void S_page_name(char *buf, size_t len, size_t page, size_t col)
+{
+	if (page == 0 && col == 0)
+		snprintf(buf, len, "index.html");
+	else if (col == 0)
+		snprintf(buf, len, "index-%zu.html", page + 1);
+	else
+		snprintf(buf, len, "index-%zu-%zu.html", page + 1, col + 1);
+}
+
+/* offers.html, offers-2.html, ... */
+static void S_offers_name(char *buf, size_t len, size_t page)
 {
 	if (page == 0)
-		snprintf(buf, len, "index.html");
+		snprintf(buf, len, "offers.html");
 	else
-		snprintf(buf, len, "index-%zu.html", page + 1);
+		snprintf(buf, len, "offers-%zu.html", page + 1);
+}
+
+/* "LABEL k / n: 1 2 3" with links to the other pages (name_of(i)). */
+static void S_pager(cmark_node *parent, const char *label, size_t cur, size_t n,
+		    void (*name_of)(char *, size_t, size_t, size_t, size_t), size_t other)
+{
+	cmark_node *p;
+	size_t i;
+
+	if (n <= 1)
+		return;
+	p = gs_doc_para(parent);
+	gs_doc_textf(p, "%s %zu / %zu: ", label, cur + 1, n);
+	for (i = 0; i < n; i++) {
+		char pn[64], num[32];
+		name_of(pn, sizeof(pn), i, other, cur);
+		snprintf(num, sizeof(num), "%zu", i + 1);
+		if (i)
+			gs_doc_text(p, " ");
+		if (i == cur)
+			gs_doc_strong(p, num);
+		else
+			gs_doc_link(p, pn, num);
+	}
+}
+
+/* name_of for S_pager: rows vary (other = the column page), or columns vary. */
+static void S_row_page(char *buf, size_t len, size_t i, size_t col, size_t cur)
+{
+	(void)cur;
+	S_page_name(buf, len, i, col);
+}
+
+static void S_col_page(char *buf, size_t len, size_t i, size_t row, size_t cur)
+{
+	(void)cur;
+	S_page_name(buf, len, row, i);
+}
+
+static void S_offer_page(char *buf, size_t len, size_t i, size_t other, size_t cur)
+{
+	(void)other;
+	(void)cur;
+	S_offers_name(buf, len, i);
 }
 
 /* Built with --accept-synthetic and some verdict rests on a synthetic file. */
@@ -154,98 +210,102 @@ static void S_demo_banner(gs_doc *doc, const gs_strings *t, int demonstration)
 	gs_doc_text(p, gs_tr(t, "demo.site_body"));
 }
 
+/* One page of the matrix: workloads [from, to) x offers [c0, c1). */
+static int S_index_page(const gs_publish_env *env, const gs_publish_result *res, size_t n,
+			size_t page, size_t npages, size_t col, size_t ncols, const char *dir,
+			const char *nav, int demonstration, char *err, size_t errlen)
+{
+	const gs_strings *t = env->t;
+	const gs_catalog *cat = env->cat;
+	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
+	size_t c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS, i, k;
+	const char **h;
+	gs_doc doc;
+	cmark_node *p, *tb, *r, *cell;
+	char name[64];
+	int rc;
+
+	if (to > n)
+		to = n;
+	if (c1 > cat->noffers)
+		c1 = cat->noffers;
+	h = gs_xcalloc(c1 - c0 + 2, sizeof(*h));
+	h[0] = gs_tr(t, "site.col_workload");
+	h[1] = gs_tr(t, "site.col_decision");
+	for (k = c0; k < c1; k++)
+		h[k - c0 + 2] = cat->offers[k].id;
+	gs_doc_init(&doc);
+	gs_doc_heading(doc.root, 1, gs_tr(t, "site.title"));
+	S_demo_banner(&doc, t, demonstration);
+	p = gs_doc_para(doc.root);
+	gs_doc_text(p, gs_tr(t, "site.intro"));
+	p = gs_doc_para(doc.root);
+	gs_doc_textf(p, "%s %s %s, %s %s,", gs_tr(t, "site.legend"),
+		     S_status_symbol(0), gs_tr(t, "overall.retained"), S_status_symbol(1),
+		     gs_tr(t, "overall.preselected"));
+	gs_doc_textf(p, " %s %s, %s %s.", S_status_symbol(2), gs_tr(t, "overall.excluded"),
+		     S_status_symbol(3), gs_tr(t, "overall.not_compared"));
+	S_pager(doc.root, gs_tr(t, "site.page"), page, npages, S_row_page, col);
+	S_pager(doc.root, gs_tr(t, "site.offers"), col, ncols, S_col_page, page);
+	tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_matrix"), c1 - c0 + 2, h);
+	for (i = from; i < to; i++) {
+		const gs_publish_result *pr = &res[i];
+		char *link = gs_xasprintf("sheets/%s.html", pr->id);
+		r = gs_doc_row(tb);
+		cell = gs_doc_cell(r);
+		gs_doc_link(cell, link, pr->title);
+		if (pr->demonstration)
+			gs_doc_textf(cell, " (%s)", gs_tr(t, "demo.short"));
+		else if (pr->synthetic)
+			gs_doc_textf(cell, " (%s)", gs_tr(t, "synthetic.short"));
+		gs_doc_cell_text(r, gs_tr(t, pr->nretained ? "site.retained"
+					  : pr->npreselected ? "site.preselection" : "site.none"));
+		for (k = c0; k < c1 && k < pr->noffers; k++) {
+			cell = gs_doc_cell(r);
+			if (pr->status[k] == 3) {
+				gs_doc_textf(cell, "%s %s", S_status_symbol(3),
+					     gs_tr(t, S_status_key(3)));
+				continue;
+			}
+			{
+				char *txt = gs_xasprintf("%s %s", S_status_symbol(pr->status[k]),
+							 gs_tr(t, S_status_key(pr->status[k])));
+				gs_doc_link(cell, link, txt);
+				free(txt);
+			}
+		}
+		free(link);
+	}
+	if (!n) {
+		p = gs_doc_para(doc.root);
+		gs_doc_text(p, gs_tr(t, "site.empty"));
+	}
+	S_page_name(name, sizeof(name), page, col);
+	rc = S_write_page(env, dir, name, &doc, gs_tr(t, "site.title"), nav, err, errlen);
+	gs_doc_release(&doc);
+	free(h);
+	return rc;
+}
+
+/*
+ * The workload x offer matrix, paginated both ways: GS_SITE_PAGE_ROWS
+ * workloads by GS_SITE_PAGE_COLS offers a page, so that no page grows with
+ * the catalog or the number of workloads.
+ */
 static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res, size_t n,
 			 const char *dir, const char *nav, int demonstration, char *err,
 			 size_t errlen)
 {
-	const gs_strings *t = env->t;
-	const gs_catalog *cat = env->cat;
 	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
-	size_t page, i, k;
-	const char **h = gs_xcalloc(cat->noffers + 2, sizeof(*h));
+	size_t noff = env->cat->noffers;
+	size_t ncols = noff ? (noff + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
+	size_t page, col;
 
-	h[0] = gs_tr(t, "site.col_workload");
-	h[1] = gs_tr(t, "site.col_decision");
-	for (k = 0; k < cat->noffers; k++)
-		h[k + 2] = cat->offers[k].id;
-	for (page = 0; page < npages; page++) {
-		gs_doc doc;
-		cmark_node *p, *tb, *r, *cell;
-		char name[64];
-		size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
-		int rc;
-
-		if (to > n)
-			to = n;
-		gs_doc_init(&doc);
-		gs_doc_heading(doc.root, 1, gs_tr(t, "site.title"));
-		S_demo_banner(&doc, t, demonstration);
-		p = gs_doc_para(doc.root);
-		gs_doc_text(p, gs_tr(t, "site.intro"));
-		p = gs_doc_para(doc.root);
-		gs_doc_textf(p, "%s %s %s, %s %s,", gs_tr(t, "site.legend"),
-			     S_status_symbol(0), gs_tr(t, "overall.retained"), S_status_symbol(1),
-			     gs_tr(t, "overall.preselected"));
-		gs_doc_textf(p, " %s %s, %s %s.", S_status_symbol(2), gs_tr(t, "overall.excluded"),
-			     S_status_symbol(3), gs_tr(t, "overall.not_compared"));
-		if (npages > 1) {
-			p = gs_doc_para(doc.root);
-			gs_doc_textf(p, "%s %zu / %zu: ", gs_tr(t, "site.page"), page + 1, npages);
-			for (i = 0; i < npages; i++) {
-				char pn[64], label[32];
-				S_page_name(pn, sizeof(pn), i);
-				snprintf(label, sizeof(label), "%zu", i + 1);
-				if (i)
-					gs_doc_text(p, " ");
-				if (i == page)
-					gs_doc_strong(p, label);
-				else
-					gs_doc_link(p, pn, label);
-			}
-		}
-		tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_matrix"), cat->noffers + 2, h);
-		for (i = from; i < to; i++) {
-			const gs_publish_result *pr = &res[i];
-			char *link = gs_xasprintf("sheets/%s.html", pr->id);
-			r = gs_doc_row(tb);
-			cell = gs_doc_cell(r);
-			gs_doc_link(cell, link, pr->title);
-			if (pr->demonstration)
-				gs_doc_textf(cell, " (%s)", gs_tr(t, "demo.short"));
-			else if (pr->synthetic)
-				gs_doc_textf(cell, " (%s)", gs_tr(t, "synthetic.short"));
-			gs_doc_cell_text(r, gs_tr(t, pr->nretained ? "site.retained"
-						  : pr->npreselected ? "site.preselection" : "site.none"));
-			for (k = 0; k < pr->noffers; k++) {
-				cell = gs_doc_cell(r);
-				if (pr->status[k] == 3) {
-					gs_doc_textf(cell, "%s %s", S_status_symbol(3),
-						     gs_tr(t, S_status_key(3)));
-					continue;
-				}
-				{
-					char *txt = gs_xmalloc(64);
-					snprintf(txt, 64, "%s %s", S_status_symbol(pr->status[k]),
-						 gs_tr(t, S_status_key(pr->status[k])));
-					gs_doc_link(cell, link, txt);
-					free(txt);
-				}
-			}
-			free(link);
-		}
-		if (!n) {
-			p = gs_doc_para(doc.root);
-			gs_doc_text(p, gs_tr(t, "site.empty"));
-		}
-		S_page_name(name, sizeof(name), page);
-		rc = S_write_page(env, dir, name, &doc, gs_tr(t, "site.title"), nav, err, errlen);
-		gs_doc_release(&doc);
-		if (rc) {
-			free(h);
-			return -1;
-		}
-	}
-	free(h);
+	for (page = 0; page < npages; page++)
+		for (col = 0; col < ncols; col++)
+			if (S_index_page(env, res, n, page, npages, col, ncols, dir, nav,
+					 demonstration, err, errlen))
+				return -1;
 	return 0;
 }
 
@@ -270,7 +330,7 @@ static void S_cost_per_gib_day(char *buf, size_t len, const gs_plan *p, uint64_t
 }
 
 static int S_offers_page(const gs_publish_env *env, const char *dir, const char *nav,
-			 int demonstration, char *err, size_t errlen)
+			 int demonstration, size_t page, size_t npages, char *err, size_t errlen)
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
@@ -288,6 +348,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	gs_doc_text(p, gs_tr(t, "site.offers_intro"));
 	gs_doc_text(p, " ");
 	gs_doc_code(p, env->catalog_name);
+	S_pager(doc.root, gs_tr(t, "site.page"), page, npages, S_offer_page, 0);
 	h[0] = gs_tr(t, "col.offer");
 	h[1] = gs_tr(t, "site.col_cards");
 	h[2] = gs_tr(t, "site.col_nominal");
@@ -296,7 +357,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	h[5] = gs_tr(t, "req.calendar");
 	h[6] = gs_tr(t, "site.col_sources");
 	tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_offers"), 7, h);
-	for (i = 0; i < cat->noffers; i++) {
+	for (i = page * GS_SITE_PAGE_OFFERS; i < cat->noffers && i < (page + 1) * GS_SITE_PAGE_OFFERS; i++) {
 		const gs_offer *o = &cat->offers[i];
 		const gs_availability *a = &o->availability;
 		char g1[GS_FMT_MAX], g2[GS_FMT_MAX], w1[256], mem[GS_FMT_MAX];
@@ -386,17 +447,38 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	}
 	p = gs_doc_para(doc.root);
 	gs_doc_text(p, gs_tr(t, "site.offers_note"));
-	rc = S_write_page(env, dir, "offers.html", &doc, gs_tr(t, "site.offers"), nav, err, errlen);
+	{
+		char name[64];
+		S_offers_name(name, sizeof(name), page);
+		rc = S_write_page(env, dir, name, &doc, gs_tr(t, "site.offers"), nav, err, errlen);
+	}
 	gs_doc_release(&doc);
 	return rc;
 }
 
-int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
-		  const char *out_dir, char *err, size_t errlen)
+/* The catalog, GS_SITE_PAGE_OFFERS offers a page. */
+static int S_offers_pages(const gs_publish_env *env, const char *dir, const char *nav,
+			  int demonstration, char *err, size_t errlen)
+{
+	size_t n = env->cat->noffers;
+	size_t npages = n ? (n + GS_SITE_PAGE_OFFERS - 1) / GS_SITE_PAGE_OFFERS : 1, page;
+
+	for (page = 0; page < npages; page++)
+		if (S_offers_page(env, dir, nav, demonstration, page, npages, err, errlen))
+			return -1;
+	return 0;
+}
+
+/* What an existing, non-empty OUT must hold to be replaced: a site of ours. */
+static const char *const S_site_marks[] = { "index.html", "sheets", NULL };
+
+/* Builds the whole site into dir (a fresh stage); prev: the site it replaces, or NULL. */
+static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env *env0,
+			const char *dir, const char *prev, char *err, size_t errlen)
 {
 	gs_publish_env env = *env0;
 	gs_publish_result *res = gs_xcalloc(npaths + 1, sizeof(*res));
-	char *sheets = gs_xasprintf("%s/sheets", out_dir);
+	char *sheets = gs_xasprintf("%s/sheets", dir);
 	char *nav_root = S_nav(env.t, ""), *nav_sheet = S_nav(env.t, "../");
 	gs_archive *archive = NULL;
 	size_t i, done = 0;
@@ -406,12 +488,13 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
 		snprintf(err, errlen, "cannot create %s", sheets);
 		goto out;
 	}
-	archive = gs_evidence_archive(out_dir);
+	archive = gs_evidence_archive(dir);
 	if (!archive || gs_archive_error(archive)) {
 		snprintf(err, errlen, "%s", archive ? gs_archive_error(archive)
 						    : "cannot open the evidence archive");
 		goto out;
 	}
+	gs_archive_set_previous(archive, prev);
 	env.nav_html = nav_sheet;
 	env.link_prefix = "../";
 	env.sheet_prefix = "sheets/";
@@ -438,8 +521,8 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env0,
 		snprintf(err, errlen, "%s", gs_archive_error(archive));
 		goto out;
 	}
-	if (S_index_pages(&env, res, npaths, out_dir, nav_root, demonstration, err, errlen) ||
-	    S_offers_page(&env, out_dir, nav_root, demonstration, err, errlen))
+	if (S_index_pages(&env, res, npaths, dir, nav_root, demonstration, err, errlen) ||
+	    S_offers_pages(&env, dir, nav_root, demonstration, err, errlen))
 		goto out;
 	rc = 0;
 out:
@@ -451,5 +534,20 @@ out:
 	free(nav_sheet);
 	if (archive)
 		gs_archive_free(archive);
+	return rc;
+}
+
+int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
+		  const char *out_dir, char *err, size_t errlen)
+{
+	gs_stage *st = gs_stage_begin(out_dir, S_site_marks, err, errlen);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = S_build_into(paths, npaths, env, gs_stage_dir(st), gs_stage_previous(st), err, errlen);
+	if (rc == 0)
+		rc = gs_stage_commit(st, err, errlen);
+	gs_stage_free(st);
 	return rc;
 }

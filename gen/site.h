@@ -2,8 +2,11 @@
  * site: the comparison site of many workloads against the catalog.
  *
  * Layout of the output folder:
- *   index.html, index-2.html, ...  workload x offer matrix, 100 workloads a page
- *   offers.html                     the catalog: capacity, plans, cost per GiB-day, sources
+ *   index.html, index-2.html, ...  workload x offer matrix, 100 workloads by
+ *   index-1-2.html, ...             20 offers a page (index-R-C: workload page R,
+ *                                   offer page C; C = 1 is index-R.html)
+ *   offers.html, offers-2.html, ... the catalog, 100 offers a page: capacity,
+ *                                   plans, cost per GiB-day, sources
  *   sheets/ID.{html,md,json,*.svg,*.png}   one decision sheet per workload
  *   evidence/SHA256.json + manifest.json   raw measurements, content-addressed
  *
@@ -19,7 +22,9 @@
 #include "diag.h"
 #include "publish.h"
 
-#define GS_SITE_PAGE_ROWS 100
+#define GS_SITE_PAGE_ROWS 100    /* workloads on an index page */
+#define GS_SITE_PAGE_COLS 20     /* offers on an index page */
+#define GS_SITE_PAGE_OFFERS 100  /* offers on an offers page */
 
 /* Finds every file named workload.json under each dir, sorted; caller frees. */
 int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
@@ -27,8 +32,14 @@ int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 void gs_site_free_paths(char **paths, size_t n);
 
 /*
- * Builds the site into out_dir from already-validated workloads. Returns 0,
- * or -1 with a message in err.
+ * Builds the site from already-validated workloads into a stage next to
+ * out_dir and swaps it in whole (see gs_stage_* in outfile.h): out_dir is
+ * the complete old site or the complete new one, whatever the failure or
+ * the kill. An existing out_dir must be empty or a site (index.html and
+ * sheets/); it is replaced, not merged: sheets and evidence of workloads no
+ * longer given are gone. Evidence already archived with the same bytes is
+ * hard-linked from the old site. Returns 0, or -1 with a message in err
+ * (out_dir then untouched).
  */
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		  const char *out_dir, char *err, size_t errlen);

@@ -1,56 +1,69 @@
 /* util: allocate-or-abort wrappers, printf to a string, a string vector. */
 #include "util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void S_oom(void)
+void gs_bug(const char *file, int line, const char *fmt, ...)
 {
-	fputs("gpusheet: out of memory\n", stderr);
+	va_list ap;
+
+	fprintf(stderr, "gpusheet: BUG at %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 	abort();
 }
 
-void *gs_xmalloc(size_t n)
+static void S_oom(const char *file, int line, size_t n)
+{
+	fprintf(stderr, "gpusheet: out of memory (%zu bytes asked at %s:%d)\n", n, file, line);
+	abort();
+}
+
+void *gs_xmalloc_at(size_t n, const char *file, int line)
 {
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		S_oom();
+		S_oom(file, line, n);
 	return p;
 }
 
-void *gs_xcalloc(size_t n, size_t size)
+void *gs_xcalloc_at(size_t n, size_t size, const char *file, int line)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (!p)
-		S_oom();
+		S_oom(file, line, n * size);
 	return p;
 }
 
-void *gs_xrealloc(void *p, size_t n)
+void *gs_xrealloc_at(void *p, size_t n, const char *file, int line)
 {
 	void *np = realloc(p, n ? n : 1);
 
 	if (!np)
-		S_oom();
+		S_oom(file, line, n);
 	return np;
 }
 
-char *gs_xstrdup(const char *s)
+char *gs_xstrdup_at(const char *s, const char *file, int line)
 {
 	size_t n = strlen(s) + 1;
 
-	return memcpy(gs_xmalloc(n), s, n);
+	return memcpy(gs_xmalloc_at(n, file, line), s, n);
 }
 
-char *gs_xstrdup_or_null(const char *s)
+char *gs_xstrdup_or_null_at(const char *s, const char *file, int line)
 {
-	return s ? gs_xstrdup(s) : NULL;
+	return s ? gs_xstrdup_at(s, file, line) : NULL;
 }
 
-char *gs_xvasprintf(const char *fmt, va_list ap)
+char *gs_xvasprintf_at(const char *file, int line, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	char *buf;
@@ -61,19 +74,19 @@ char *gs_xvasprintf(const char *fmt, va_list ap)
 	va_end(ap2);
 	if (n < 0)
 		n = 0;
-	buf = gs_xmalloc((size_t)n + 1);
+	buf = gs_xmalloc_at((size_t)n + 1, file, line);
 	buf[0] = '\0';
 	vsnprintf(buf, (size_t)n + 1, fmt, ap);
 	return buf;
 }
 
-char *gs_xasprintf(const char *fmt, ...)
+char *gs_xasprintf_at(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 	char *buf;
 
 	va_start(ap, fmt);
-	buf = gs_xvasprintf(fmt, ap);
+	buf = gs_xvasprintf_at(file, line, fmt, ap);
 	va_end(ap);
 	return buf;
 }

@@ -4,8 +4,9 @@
  *
  * Invariants:
  *  - Out of memory aborts, as cmark's xcalloc does: "gpusheet: out of
- *    memory" goes to stderr and the process calls abort(). Callers never
- *    check the result of a gs_x* function for NULL.
+ *    memory (N bytes asked at FILE:LINE)" goes to stderr and the process
+ *    calls abort(). Callers never check the result of a gs_x* function for
+ *    NULL. Every other abort goes through GS_BUG, with a message.
  *  - A request for 0 bytes (or 0 elements) allocates 1, so that the result
  *    is never NULL and can always be passed to free().
  *  - gs_xstrdup takes a string, never NULL; gs_xstrdup_or_null maps NULL
@@ -26,13 +27,36 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-void *gs_xmalloc(size_t n);
-void *gs_xcalloc(size_t n, size_t size);
-void *gs_xrealloc(void *p, size_t n);
-char *gs_xstrdup(const char *s);
-char *gs_xstrdup_or_null(const char *s);
-char *gs_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *gs_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/*
+ * The gs_x* family: each call site's file and line go with the request, so
+ * that "gpusheet: out of memory (N bytes asked at FILE:LINE)" says where.
+ */
+void *gs_xmalloc_at(size_t n, const char *file, int line);
+void *gs_xcalloc_at(size_t n, size_t size, const char *file, int line);
+void *gs_xrealloc_at(void *p, size_t n, const char *file, int line);
+char *gs_xstrdup_at(const char *s, const char *file, int line);
+char *gs_xstrdup_or_null_at(const char *s, const char *file, int line);
+char *gs_xasprintf_at(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+char *gs_xvasprintf_at(const char *file, int line, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+#define gs_xmalloc(n) gs_xmalloc_at((n), __FILE__, __LINE__)
+#define gs_xcalloc(n, size) gs_xcalloc_at((n), (size), __FILE__, __LINE__)
+#define gs_xrealloc(p, n) gs_xrealloc_at((p), (n), __FILE__, __LINE__)
+#define gs_xstrdup(s) gs_xstrdup_at((s), __FILE__, __LINE__)
+#define gs_xstrdup_or_null(s) gs_xstrdup_or_null_at((s), __FILE__, __LINE__)
+#define gs_xasprintf(...) gs_xasprintf_at(__FILE__, __LINE__, __VA_ARGS__)
+#define gs_xvasprintf(fmt, ap) gs_xvasprintf_at(__FILE__, __LINE__, (fmt), (ap))
+
+/*
+ * An impossible state, or a library that failed where only memory could
+ * make it fail: "gpusheet: BUG at FILE:LINE: MESSAGE", then abort(). The
+ * one way the program aborts (git's BUG()).
+ */
+void gs_bug(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+#define GS_BUG(...) gs_bug(__FILE__, __LINE__, __VA_ARGS__)
 
 /* qsort / bsearch comparator over an array of char * (strcmp order). */
 int gs_strcmp_ptr(const void *a, const void *b);

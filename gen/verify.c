@@ -3,7 +3,9 @@
 #define _DEFAULT_SOURCE
 
 #include "verify.h"
+#include "diag.h"
 #include "evidence.h"
+#include "outfile.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -20,7 +22,6 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
-#define S_SHOW_MAX 200 /* bytes of a link quoted in a report line */
 
 typedef struct {
 	char *path;
@@ -46,6 +47,10 @@ typedef struct {
 	size_t ndefer, capdefer;
 	S_problem *probs;
 	size_t nprobs, capprobs;
+	gs_strvec cited;     /* "evidence/FILE\001PAGE" from the manifest's cited_by */
+	gs_strvec evlinks;   /* "evidence/FILE\001PAGE" from the pages' links */
+	gs_strvec listed;    /* "evidence/FILE" of every manifest entry */
+	int have_manifest;   /* the manifest was read: its citations are checked */
 	char *cur_dir;       /* folder of the page being checked ("" = root) */
 	size_t cur_page;
 } S_site;
@@ -132,26 +137,11 @@ static int S_problem_cmp(const void *x, const void *y)
 }
 
 /* The link as shown in a report: control bytes escaped, cut. */
+/* A value quoted in a report line: the program's one convention (diag.h),
+ * control bytes and invalid UTF-8 as \xNN, cut at 200 bytes with its length. */
 static char *S_show(const char *u)
 {
-	size_t n = strlen(u), i, o = 0;
-	char *r = gs_xmalloc(S_SHOW_MAX * 4 + 4);
-
-	for (i = 0; i < n && i < S_SHOW_MAX; i++) {
-		unsigned char c = (unsigned char)u[i];
-		if (c < 0x20 || c == 0x7f) {
-			snprintf(r + o, 5, "\\x%02x", c);
-			o += 4;
-		} else {
-			r[o++] = (char)c;
-		}
-	}
-	if (i < n) {
-		memcpy(r + o, "...", 3);
-		o += 3;
-	}
-	r[o] = '\0';
-	return r;
+	return gs_show(u, GS_SHOW_MAX);
 }
 
 static int S_hexval(char c)
@@ -278,7 +268,8 @@ static char *S_read_file(const char *path, size_t *len)
 
 /* ---- the walk ---- */
 
-static int S_walk(S_site *s, const char *rel)
+/* One folder: its files recorded, its subfolders pushed onto todo. */
+static int S_walk_one(S_site *s, const char *rel, gs_strvec *todo)
 {
 	char *full = rel[0] ? S_join(s->root, rel) : gs_xstrdup(s->root);
 	DIR *d = opendir(full);
@@ -337,10 +328,13 @@ static int S_walk(S_site *s, const char *rel)
 		char kind = name[strlen(name) + 1];
 		char *child = S_join(rel, name);
 
+		/* a write that never finished (or a file planted under such a name) */
+		if (kind != 'd' && gs_is_temp_name(name))
+			S_problem_add(s, child, "temporary file left behind");
 		switch (kind) {
 		case 'd':
 			gs_strvec_push_dup(&s->dirs, child);
-			S_walk(s, child);
+			gs_strvec_push_dup(todo, child);
 			break;
 		case 'f':
 			/* archived evidence is raw content, not a page of the
@@ -363,6 +357,22 @@ static int S_walk(S_site *s, const char *rel)
 	}
 	gs_strvec_release(&names);
 	return 0;
+}
+
+/* The whole tree, iteratively: a stack of folders to read, so the C stack
+ * does not grow with the depth of the folder tree. -1 if the root fails. */
+static int S_walk(S_site *s)
+{
+	gs_strvec todo = GS_STRVEC_INIT;
+	int rc = S_walk_one(s, "", &todo);
+
+	while (rc == 0 && todo.n > 0) {
+		char *rel = todo.v[--todo.n];
+		S_walk_one(s, rel, &todo);
+		free(rel);
+	}
+	gs_strvec_release(&todo);
+	return rc;
 }
 
 /* ---- evidence ---- */
@@ -392,6 +402,53 @@ static void S_check_entry(S_site *s, const char *file, const char *hash,
 	}
 	free(full);
 	free(rel);
+}
+
+/* 1 if v is an array of non-empty strings. */
+static int S_string_array(json_t *v)
+{
+	size_t i;
+	json_t *x;
+
+	if (!json_is_array(v))
+		return 0;
+	json_array_foreach(v, i, x)
+		if (!json_is_string(x) || !*json_string_value(x))
+			return 0;
+	return 1;
+}
+
+/* An entry's "names" and "cited_by": arrays of strings, sorted and unique
+ * as the archive writes them; the citations are kept for S_check_citations. */
+static void S_entry_lists(S_site *s, const char *mrel, const char *key, const char *fname,
+			  json_t *val)
+{
+	static const char *const fields[] = { "names", "cited_by" };
+	size_t f, i;
+
+	for (f = 0; f < 2; f++) {
+		json_t *v = json_object_get(val, fields[f]);
+		if (!v)
+			continue;
+		if (!S_string_array(v)) {
+			S_problem_add(s, mrel, "entry %s: \"%s\" is not an array of strings",
+				      key, fields[f]);
+			continue;
+		}
+		for (i = 1; i < json_array_size(v); i++) {
+			if (strcmp(json_string_value(json_array_get(v, i - 1)),
+				   json_string_value(json_array_get(v, i))) >= 0) {
+				S_problem_add(s, mrel, "entry %s: \"%s\" is not sorted and unique",
+					      key, fields[f]);
+				break;
+			}
+		}
+		if (f == 1)
+			for (i = 0; i < json_array_size(v); i++)
+				gs_strvec_push(&s->cited, gs_xasprintf("%s/%s%c%s", GS_EVIDENCE_DIR, fname,
+								     '\001', json_string_value(json_array_get(v, i))));
+	}
+	gs_strvec_push(&s->listed, gs_xasprintf("%s/%s", GS_EVIDENCE_DIR, fname));
 }
 
 static void S_check_evidence(S_site *s)
@@ -430,6 +487,7 @@ static void S_check_evidence(S_site *s)
 		json_decref(root);
 		return;
 	}
+	s->have_manifest = 1;
 	json_object_foreach(entries, key, val) {
 		json_t *sha = json_object_get(val, "sha256");
 		json_t *size = json_object_get(val, "size");
@@ -473,6 +531,7 @@ static void S_check_evidence(S_site *s)
 		}
 		gs_strvec_push_dup(&listed, fname);
 		S_check_entry(s, fname, key, json_integer_value(size));
+		S_entry_lists(s, mrel, key, fname, val);
 		free(fbuf);
 	}
 	json_decref(root);
@@ -682,6 +741,11 @@ static void S_check_link(S_site *s, const char *raw)
 		} else {
 			S_problem_add(s, page, "broken link: %s", show);
 		}
+		/* a link to archived evidence, found or not (a missing file is
+		 * reported once, as a broken link, not again as uncited) */
+		if (t && strncmp(t, GS_EVIDENCE_DIR "/", strlen(GS_EVIDENCE_DIR "/")) == 0 &&
+		    strcmp(t, GS_EVIDENCE_DIR "/" GS_EVIDENCE_MANIFEST) != 0)
+			gs_strvec_push(&s->evlinks, gs_xasprintf("%s%c%s", t, '\001', page));
 		if (target && !S_frag_trivial(frag)) {
 			long pi = S_find(&s->pages, target);
 			if (pi < 0) {
@@ -978,18 +1042,52 @@ static void S_check_pages(S_site *s)
 	}
 }
 
+/*
+ * Manifest and pages agree: every cited_by names a page that exists and
+ * links to that evidence; every link from a page to archived evidence is
+ * to a file in the manifest whose cited_by names the page.
+ */
+static void S_check_citations(S_site *s)
+{
+	const char *mrel = GS_EVIDENCE_DIR "/" GS_EVIDENCE_MANIFEST;
+	size_t i;
+
+	if (!s->have_manifest)
+		return;
+	gs_strvec_sort_unique(&s->cited);
+	gs_strvec_sort_unique(&s->evlinks);
+	gs_strvec_sort(&s->listed);
+	for (i = 0; i < s->cited.n; i++) {
+		const char *c = s->cited.v[i], *pg = strchr(c, '\001') + 1;
+		long pi = S_find(&s->pages, pg);
+		char *show = S_show(pg);
+		if (pi < 0)
+			S_problem_add(s, mrel, "cited_by of %.*s names a missing page: %s",
+				      (int)(pg - 1 - c), c, show);
+		else if (!s->bad[pi] && S_find(&s->evlinks, c) < 0)
+			S_problem_add(s, mrel, "cited_by of %.*s names %s, which does not link to it",
+				      (int)(pg - 1 - c), c, show);
+		free(show);
+	}
+	for (i = 0; i < s->evlinks.n; i++) {
+		const char *l = s->evlinks.v[i], *pg = strchr(l, '\001') + 1;
+		char *ev = S_xstrndup(l, (size_t)(pg - 1 - l));
+		if (S_find(&s->listed, ev) >= 0 && S_find(&s->cited, l) < 0)
+			S_problem_add(s, pg, "links to %s, whose manifest entry does not cite this page",
+				      ev);
+		free(ev);
+	}
+}
+
 /* ---- entry point ---- */
 
-/* A path as printed: control bytes escaped, so one problem = one line. */
+/* A path as printed: escaped as any value (diag.h), so one problem = one line. */
 static void S_put_escaped(const char *p, FILE *out)
 {
-	for (; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
+	char *e = gs_show(p, 0);
+
+	fputs(e, out);
+	free(e);
 }
 
 int gs_verify_site(const char *dir, FILE *report)
@@ -1017,7 +1115,7 @@ int gs_verify_site(const char *dir, FILE *report)
 	}
 	memset(&s, 0, sizeof(s));
 	s.root = dir;
-	if (S_walk(&s, "") != 0) {
+	if (S_walk(&s) != 0) {
 		if (report)
 			fprintf(report, "%s: cannot read folder: %s\n", dir,
 				strerror(errno));
@@ -1029,6 +1127,7 @@ int gs_verify_site(const char *dir, FILE *report)
 
 	S_check_evidence(&s);
 	S_check_pages(&s);
+	S_check_citations(&s);
 
 	if (s.nprobs > 1)
 		qsort(s.probs, s.nprobs, sizeof(*s.probs), S_problem_cmp);
@@ -1054,5 +1153,8 @@ int gs_verify_site(const char *dir, FILE *report)
 	gs_strvec_release(&s.files);
 	gs_strvec_release(&s.dirs);
 	gs_strvec_release(&s.pages);
+	gs_strvec_release(&s.cited);
+	gs_strvec_release(&s.evlinks);
+	gs_strvec_release(&s.listed);
 	return count;
 }

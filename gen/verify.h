@@ -7,13 +7,20 @@
  *  - every problem is one line "<path relative to DIR>: <problem>" on the
  *    report stream; lines are sorted by path (then in the order found in
  *    that file), so two runs over the same tree print the same bytes;
- *    control characters in paths and quoted links are escaped as \xNN and
- *    a quoted link is cut at 200 bytes (then "...");
+ *    control characters and invalid UTF-8 in paths and quoted links are
+ *    escaped as \xNN and a quoted link is cut at 200 bytes, followed by
+ *    its length "...(N bytes)" (the convention of diag.h);
  *  - evidence: evidence/manifest.json (see evidence.h) must exist when
  *    evidence/ exists; every entry's file must exist with the recorded size
  *    and SHA-256 ("missing file", "size mismatch (expected N, found M)",
  *    "hash mismatch (expected A, found B)"), and every other file in
  *    evidence/ must be listed ("not in manifest");
+ *  - manifest and pages agree: each entry's "names" and "cited_by" are
+ *    arrays of strings, sorted and unique; every cited_by names a page
+ *    that exists ("cited_by of F names a missing page: P") and links to F
+ *    ("... names P, which does not link to it"); every page linking to an
+ *    archived file is cited by its entry ("links to F, whose manifest
+ *    entry does not cite this page");
  *  - pages: every *.html / *.htm file under DIR, except under evidence/
  *    (archived raw content: a link target only), is parsed (libxml2 HTML
  *    parser, no network). href, src, srcset, poster, action, formaction,
@@ -32,6 +39,8 @@
  *                              "broken link: URL"; a #fragment into another
  *                              page of the site must name an id there
  *                              ("missing anchor: URL");
+ *  - a file with a temporary name (gs_is_temp_name in outfile.h) is
+ *    reported ("temporary file left behind"): a write that never finished;
  *  - symbolic links under DIR are reported ("symbolic link") and never
  *    followed into folders;
  *  - cost: one directory walk, one parse per page, one hash per evidence

@@ -76,6 +76,28 @@ fi
 rm -f "$out/broken-copy.html"
 verify_ok "page copy removed"
 
+# (d) the manifest's cited_by changed to a missing page, then to another
+#     page that does not link to the evidence; (e) names no longer sorted;
+#     (f) a page's evidence link whose entry does not cite it; (g) a stray
+#     temporary file. Each is named by verify (item 5 of issue 13).
+m=$out/evidence/manifest.json
+cp -p "$m" "$scratch/manifest.bak"
+c1=$(grep -m 1 -A 1 '"cited_by": \[' "$m" | tail -n 1 | tr -d ' ",')
+[ -n "$c1" ] || die "no cited_by entry in the manifest"
+sed "0,\|\"$c1\"|s|\"$c1\"|\"sheets/nope.html\"|" "$scratch/manifest.bak" >"$m"
+verify_finds "cited_by to a missing page" "names a missing page: sheets/nope.html"
+sed "0,\|\"$c1\"|s|\"$c1\"|\"offers.html\"|" "$scratch/manifest.bak" >"$m"
+verify_finds "cited_by to a page without the link" "names offers.html, which does not link to it"
+verify_finds "a page's link not cited" "$c1: links to evidence/"
+awk '/"names": \[/ { print; print "        \"zzz.json\","; next } { print }' "$scratch/manifest.bak" >"$m"
+verify_finds "names not sorted" "\"names\" is not sorted and unique"
+cp -p "$scratch/manifest.bak" "$m"
+verify_ok "manifest restored"
+: >"$out/sheets/.gs-tmp-0123456789abcdef"
+verify_finds "stray temporary file" "sheets/.gs-tmp-0123456789abcdef: temporary file left behind"
+rm -f "$out/sheets/.gs-tmp-0123456789abcdef"
+verify_ok "temporary file removed"
+
 # Page sizes and external requests.
 pages=$(cd "$out" && find . -name '*.html' -type f | LC_ALL=C sort)
 [ -n "$pages" ] || die "no pages in the site"

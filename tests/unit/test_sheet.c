@@ -17,7 +17,7 @@
 #include "publish.h"
 #include "render.h"
 #include "sheet.h"
-#include "strings.h"
+#include "labels.h"
 
 #ifndef GS_TEST_SOURCE_DIR
 #error "GS_TEST_SOURCE_DIR must name the source tree"

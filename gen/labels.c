@@ -1,5 +1,5 @@
-/* strings: every label a user reads, per language. */
-#include "strings.h"
+/* labels: every label a user reads, per language (named so as not to shadow <strings.h>). */
+#include "labels.h"
 
 #include <jansson.h>
 #include <stdint.h>
@@ -78,11 +78,8 @@ const char *gs_tr(const gs_strings *s, const char *key)
 {
 	const char *t = gs_tr_opt(s, key);
 
-	if (!t) {
-		fprintf(stderr, "gpusheet: internal error: no label \"%s\" for language %s\n",
-			key, gs_lang_id(s->lang));
-		abort();
-	}
+	if (!t)
+		GS_BUG("no label \"%s\" for language %s", key, gs_lang_id(s->lang));
 	return t;
 }
 

@@ -1,13 +1,13 @@
 /*
- * strings: every label a user reads, per language, from
+ * labels: every label a user reads, per language, from
  * templates/strings/LANG.json (a flat object of key -> text).
  *
  * Invariants: both languages hold the same keys (a unit test checks it);
  * a lookup of an unknown key is a programming error and aborts with the key,
  * so that a missing label is found by the tests, not by a reader.
  */
-#ifndef GS_STRINGS_H
-#define GS_STRINGS_H
+#ifndef GS_LABELS_H
+#define GS_LABELS_H
 
 #include <stddef.h>
 #include "diag.h"

@@ -1,0 +1,127 @@
+/* infile: opening input files so that a hostile path cannot hang, escape or leak. */
+#define _POSIX_C_SOURCE 200809L
+#include "infile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *S_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a folder" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+	       : S_ISLNK(m) ? "a symbolic link" : "not a regular file";
+}
+
+/* fd open with O_NONBLOCK: a regular file within the bound, back to blocking. */
+static int S_check_fd(int fd, size_t max_bytes, char *err, size_t errlen)
+{
+	struct stat st;
+	int fl;
+
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "is %s, not a regular file", S_kind(st.st_mode));
+		goto fail;
+	}
+	if (max_bytes && (unsigned long long)st.st_size > (unsigned long long)max_bytes) {
+		snprintf(err, errlen, "is %llu bytes, more than the bound of %llu bytes",
+			 (unsigned long long)st.st_size, (unsigned long long)max_bytes);
+		goto fail;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+int gs_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	return S_check_fd(fd, max_bytes, err, errlen);
+}
+
+int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *err,
+		    size_t errlen)
+{
+	int dfd, fd;
+	const char *p = rel;
+
+	if (!*rel || rel[0] == '/') {
+		snprintf(err, errlen, "expected a path relative to the folder");
+		return -1;
+	}
+	dfd = open(*dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		snprintf(err, errlen, "cannot open the folder: %s", strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		char comp[256];
+		struct stat st;
+
+		if (n == 0 || n >= sizeof(comp) || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.')) {
+			snprintf(err, errlen, "a component of the path is empty, \".\", \"..\" "
+				 "or longer than 255 bytes");
+			close(dfd);
+			return -1;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		/* fstatat first: say what a refused component is without opening it */
+		if (fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			snprintf(err, errlen, "cannot read: %s", strerror(errno));
+			close(dfd);
+			return -1;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			snprintf(err, errlen, "\"%.*s\" is a symbolic link (not followed: evidence "
+				 "must be a regular file inside the workload's folder)",
+				 (int)(p - rel + (ptrdiff_t)n), rel);
+			close(dfd);
+			return -1;
+		}
+		if (!slash && !S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "is %s, not a regular file", S_kind(st.st_mode));
+			close(dfd);
+			return -1;
+		}
+		if (slash) {
+			fd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			close(dfd);
+			if (fd < 0) {
+				snprintf(err, errlen, "cannot read: %s", strerror(errno));
+				return -1;
+			}
+			dfd = fd;
+			p = slash + 1;
+			continue;
+		}
+		fd = openat(dfd, comp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		close(dfd);
+		if (fd < 0) {
+			snprintf(err, errlen, "cannot read: %s", strerror(errno));
+			return -1;
+		}
+		return S_check_fd(fd, max_bytes, err, errlen);
+	}
+}

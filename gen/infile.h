@@ -1,0 +1,39 @@
+/*
+ * infile: opening input files so that a hostile path cannot hang, escape
+ * or leak.
+ *
+ * Invariants:
+ *  - only regular files are opened for reading: a FIFO, a device, a socket
+ *    or a folder is refused after an open that cannot block (O_NONBLOCK)
+ *    and before any byte is read;
+ *  - gs_open_beneath resolves a relative path one component at a time with
+ *    openat(O_NOFOLLOW) from its base folder: no symbolic link is followed
+ *    (so none leads out of the folder), no component may be "..", "." or
+ *    empty, and the path may not be absolute;
+ *  - messages quote the path and say what it is, never a byte of the file;
+ *  - GS_INPUT_MAX_BYTES bounds every JSON input (see docs/formats.md).
+ */
+#ifndef GS_INFILE_H
+#define GS_INFILE_H
+
+#include <stddef.h>
+
+#define GS_INPUT_MAX_BYTES ((size_t)8 << 20) /* 8 MiB */
+
+/*
+ * Opens path for reading if it is a regular file of at most max_bytes (0:
+ * no bound). Returns the descriptor (blocking mode, close-on-exec), or -1
+ * with a message in err ("cannot read: ...", "is a FIFO, not a regular
+ * file", "is N bytes, more than the bound of M").
+ */
+int gs_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen);
+
+/*
+ * Opens dir/rel as gs_open_regular does, rel resolved beneath dir without
+ * following any symbolic link (see the invariants). -1 with a message in
+ * err naming the component at fault.
+ */
+int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *err,
+		    size_t errlen);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * fuzz_notes: user Markdown as the notes of a sheet: the bounds, and for
+ * what passes them cmark-gfm, the defusing walk and both renderings.
+ */
+#include "fuzz.h"
+
+#include "doc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *md = malloc(size + 1), why[256];
+	gs_doc doc;
+
+	if (!md)
+		abort();
+	memcpy(md, data, size);
+	md[size] = '\0'; /* notes are a JSON string: no NUL inside */
+	if (gs_doc_markdown_check(md, why, sizeof(why)) == 0) {
+		char *a, *b;
+		gs_doc_init(&doc);
+		gs_doc_user_markdown(doc.root, md);
+		a = gs_doc_render_markdown(&doc);
+		b = gs_doc_render_html(&doc);
+		free(a);
+		free(b);
+		gs_doc_release(&doc);
+	}
+	free(md);
+	return 0;
+}

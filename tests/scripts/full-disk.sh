@@ -1,0 +1,72 @@
+#!/bin/sh
+# full-disk: a write that fails (a disk that fills, injected through the
+# test seam GS_TEST_WRITE_BUDGET, see gen/outfile.h) at any byte leaves the
+# output folder exactly as it was: for `sheet`, no evidence without its
+# manifest entry and no sheet whose JSON is new while its HTML is old
+# (finding D8); for `site`, the old site whole. Skipped when the binary was
+# built without the seam (GPUSHEET_FAULT_INJECTION=OFF).
+#
+#   sh full-disk.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
+set -u
+bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
+STEPS=30
+
+sheet() { # sheet OUT LANG WORKLOAD [env...]: runs from the source root
+	s_out=$1 s_lang=$2 s_w=$3
+	shift 3
+	(cd "$src" && env "$@" "$bin" sheet "examples/$s_w/workload.json" --out "$s_out" \
+		--lang "$s_lang" --date "$SITE_DATE") >"$scratch/run.log" 2>&1
+}
+
+# The old state: another workload's sheet, so that this one's evidence is new.
+sheet "$scratch/old" en context-sweep || { cat "$scratch/run.log"; die "first sheet failed"; }
+cp -a "$scratch/old" "$scratch/new" && sheet "$scratch/new" es seed-7b ||
+	{ cat "$scratch/run.log"; die "reference sheet failed"; }
+cp -a "$scratch/old" "$scratch/w" && sheet "$scratch/w" es seed-7b GS_TEST_WRITE_BUDGET=0
+[ $? -ne 0 ] || skip "gpusheet built without the fault-injection seam"
+grep -q 'No space left on device' "$scratch/run.log" || { cat "$scratch/run.log"; err "budget 0: no ENOSPC message"; }
+
+# Bytes a run writes: the files it adds or changes.
+total=$( (cd "$scratch/new" && find . -type f | while IFS= read -r f; do
+	cmp -s "$f" "$scratch/old/$f" 2>/dev/null || wc -c <"$f"
+done) | awk '{ s += $1 } END { print s + 0 }')
+[ "$total" -gt 0 ] || die "the sheet writes nothing?"
+step=$((total / STEPS + 1))
+echo "sheet: $total bytes written; failing the write at every ${step}th byte"
+
+failed=0 ok=0 b=0
+while [ "$b" -le $((total + step)) ]; do
+	rm -rf "$scratch/w" && cp -a "$scratch/old" "$scratch/w"
+	if sheet "$scratch/w" es seed-7b GS_TEST_WRITE_BUDGET=$b; then
+		want=$scratch/new ok=$((ok + 1))
+	else
+		want=$scratch/old failed=$((failed + 1))
+		grep -q 'No space left on device' "$scratch/run.log" ||
+			{ cat "$scratch/run.log"; err "budget $b: the failure does not say why"; }
+	fi
+	if ! diff -r "$scratch/w" "$want" >"$scratch/diff.txt" 2>&1; then
+		head -n 10 "$scratch/diff.txt"
+		err "budget $b bytes: the folder is neither the old one nor the new one"
+	fi
+	b=$((b + step))
+done
+[ "$failed" -gt 0 ] && [ "$ok" -gt 0 ] || err "expected failed and complete runs ($failed failed, $ok complete)"
+echo "ok: sheet: $failed failed writes left the folder as it was, $ok complete runs"
+
+# site: the old site whole after any failed write.
+site_build "$scratch/site-old" "$scratch/site.log"
+sfailed=0
+for b in 0 1000 50000 200000 400000 800000; do
+	rm -rf "$scratch/s" && cp -a "$scratch/site-old" "$scratch/s"
+	if (cd "$src" && env GS_TEST_WRITE_BUDGET=$b "$bin" site --workloads examples --out "$scratch/s" \
+		--lang es --date "$SITE_DATE") >"$scratch/run.log" 2>&1; then
+		continue # the budget was enough
+	fi
+	sfailed=$((sfailed + 1))
+	diff -r "$scratch/s" "$scratch/site-old" >/dev/null 2>&1 || err "site, budget $b: the old site was changed"
+	left=$(ls -a "$scratch" | grep -c -e '\.gs-staging-' -e '\.gs-old-')
+	[ "$left" -eq 0 ] || err "site, budget $b: a stage was left behind"
+done
+[ "$sfailed" -ge 3 ] || err "site: only $sfailed runs failed"
+finish "ok: site: $sfailed failed writes left the old site whole, no stage left"

@@ -1,0 +1,222 @@
+/*
+ * outfile tests: temporary files never follow a planted symlink (finding
+ * D11), temporary names are unpredictable and recognised, a transaction
+ * shows nothing before its commit and leaves nothing when freed, a stage
+ * replaces a folder whole and refuses a folder that is not ours.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "outfile.h"
+#include "util.h"
+
+static char *S_read(const char *path)
+{
+	return gs_read_file(path, NULL);
+}
+
+static void S_put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Number of entries of dir other than "." and "..". */
+static int S_count(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void S_test_planted_symlinks(const char *tmp)
+{
+	char *dir = gs_xasprintf("%s/out", tmp), *outside = gs_xasprintf("%s/outside.txt", tmp);
+	char *planted = gs_xasprintf("%s/.x.json.tmp-%ld", dir, (long)getpid());
+	char *final = gs_xasprintf("%s/y.json", dir), *p;
+	char err[256];
+	struct stat st;
+
+	mkdir(dir, 0777);
+	S_put(outside, "precious\n");
+	/* the temporary name earlier versions used, predictable from the pid */
+	CHECK(symlink(outside, planted) == 0);
+	CHECK_INT(gs_write_atomic(dir, "x.json", "new\n", 4, err, sizeof(err)), 0);
+	p = S_read(outside);
+	CHECK_STR(p, "precious\n");
+	free(p);
+	/* a symlink at the final name is replaced, not followed */
+	CHECK(symlink(outside, final) == 0);
+	CHECK_INT(gs_write_atomic(dir, "y.json", "y\n", 2, err, sizeof(err)), 0);
+	p = S_read(outside);
+	CHECK_STR(p, "precious\n");
+	free(p);
+	CHECK(lstat(final, &st) == 0 && S_ISREG(st.st_mode));
+	/* x.json, y.json and the planted link: no temporary file left */
+	CHECK_INT(S_count(dir), 3);
+	free(dir);
+	free(outside);
+	free(planted);
+	free(final);
+}
+
+static void S_test_temp_names(const char *tmp)
+{
+	char *a = NULL, *b = NULL;
+	int fa = gs_temp_open(tmp, &a), fb = gs_temp_open(tmp, &b);
+	const char *na, *nb;
+
+	CHECK(fa >= 0 && fb >= 0);
+	if (fa >= 0 && fb >= 0) {
+		na = strrchr(a, '/') + 1;
+		nb = strrchr(b, '/') + 1;
+		/* ".gs-tmp-" + 16 hex digits: 64 random bits, two draws differ */
+		CHECK_INT((long)strlen(na), 8 + 16);
+		CHECK(strcmp(na, nb) != 0);
+		CHECK(gs_is_temp_name(na));
+		close(fa);
+		close(fb);
+		unlink(a);
+		unlink(b);
+	}
+	CHECK(gs_is_temp_name(".x.json.tmp-123"));
+	CHECK(gs_is_temp_name(".tmp-AbC123"));
+	CHECK(!gs_is_temp_name("x.json"));
+	CHECK(!gs_is_temp_name(".nojekyll"));
+	free(a);
+	free(b);
+}
+
+static void S_test_tx(const char *tmp)
+{
+	char *dir = gs_xasprintf("%s/tx", tmp), *f1 = gs_xasprintf("%s/a.txt", dir);
+	char *f2 = gs_xasprintf("%s/b.txt", dir), *p;
+	char err[256];
+	gs_outtx *tx;
+
+	mkdir(dir, 0777);
+	S_put(f1, "old a\n");
+	tx = gs_outtx_new();
+	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "new a\n", 6, err, sizeof(err)), 0);
+	CHECK_INT(gs_outtx_add(tx, dir, "b.txt", "new b\n", 6, err, sizeof(err)), 0);
+	CHECK_INT(gs_outtx_add(tx, dir, "../c.txt", "c", 1, err, sizeof(err)), -1);
+	/* before the commit: the old a, no b */
+	p = S_read(f1);
+	CHECK_STR(p, "old a\n");
+	free(p);
+	CHECK(access(f2, F_OK) != 0);
+	gs_outtx_free(tx); /* not committed: its temporary files go */
+	CHECK_INT(S_count(dir), 1);
+	tx = gs_outtx_new();
+	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "new a\n", 6, err, sizeof(err)), 0);
+	CHECK_INT(gs_outtx_add(tx, dir, "b.txt", "new b\n", 6, err, sizeof(err)), 0);
+	CHECK_INT(gs_outtx_commit(tx, err, sizeof(err)), 0);
+	gs_outtx_free(tx);
+	p = S_read(f1);
+	CHECK_STR(p, "new a\n");
+	free(p);
+	p = S_read(f2);
+	CHECK_STR(p, "new b\n");
+	free(p);
+	CHECK_INT(S_count(dir), 2);
+	free(dir);
+	free(f1);
+	free(f2);
+}
+
+static void S_test_stage(const char *tmp)
+{
+	static const char *const marks[] = { "index.html", NULL };
+	char *out = gs_xasprintf("%s/site", tmp), *idx = gs_xasprintf("%s/site/index.html", tmp);
+	char *other = gs_xasprintf("%s/notours", tmp), *link = gs_xasprintf("%s/linked", tmp);
+	char err[512], *p, *f;
+	gs_stage *st;
+
+	/* no OUT yet: created by the commit */
+	st = gs_stage_begin(out, marks, err, sizeof(err));
+	if (CHECK(st != NULL)) {
+		CHECK(gs_stage_previous(st) == NULL);
+		f = gs_xasprintf("%s/index.html", gs_stage_dir(st));
+		S_put(f, "one\n");
+		free(f);
+		CHECK(access(out, F_OK) != 0);
+		CHECK_INT(gs_stage_commit(st, err, sizeof(err)), 0);
+		gs_stage_free(st);
+	}
+	p = S_read(idx);
+	CHECK_STR(p, "one\n");
+	free(p);
+	/* an existing site: swapped whole; an abandoned stage changes nothing */
+	st = gs_stage_begin(out, marks, err, sizeof(err));
+	if (CHECK(st != NULL)) {
+		CHECK_STR(gs_stage_previous(st), out);
+		gs_stage_free(st);
+	}
+	p = S_read(idx);
+	CHECK_STR(p, "one\n");
+	free(p);
+	st = gs_stage_begin(out, marks, err, sizeof(err));
+	if (CHECK(st != NULL)) {
+		f = gs_xasprintf("%s/index.html", gs_stage_dir(st));
+		S_put(f, "two\n");
+		free(f);
+		CHECK_INT(gs_stage_commit(st, err, sizeof(err)), 0);
+		gs_stage_free(st);
+	}
+	p = S_read(idx);
+	CHECK_STR(p, "two\n");
+	free(p);
+	/* tmp holds out, outside.txt, tx and site: no stage, no old tree left */
+	CHECK_INT(S_count(tmp), 4);
+	/* a non-empty folder without the marks, and a symlink: refused */
+	mkdir(other, 0777);
+	f = gs_xasprintf("%s/thesis.tex", other);
+	S_put(f, "mine\n");
+	st = gs_stage_begin(other, marks, err, sizeof(err));
+	CHECK(st == NULL && strstr(err, "not replaced") != NULL);
+	gs_stage_free(st);
+	p = S_read(f);
+	CHECK_STR(p, "mine\n");
+	free(p);
+	free(f);
+	CHECK(symlink(out, link) == 0);
+	st = gs_stage_begin(link, marks, err, sizeof(err));
+	CHECK(st == NULL && strstr(err, "symbolic link") != NULL);
+	gs_stage_free(st);
+	free(out);
+	free(idx);
+	free(other);
+	free(link);
+}
+
+int main(void)
+{
+	char tmpl[] = "/tmp/gs-outfile-XXXXXX";
+	char *tmp = mkdtemp(tmpl);
+
+	if (!CHECK(tmp != NULL))
+		return gs_check_exit("test_outfile");
+	S_test_planted_symlinks(tmp);
+	S_test_temp_names(tmp);
+	S_test_tx(tmp);
+	S_test_stage(tmp);
+	gs_remove_tree(tmp);
+	return gs_check_exit("test_outfile");
+}
