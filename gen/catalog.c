@@ -15,6 +15,7 @@
  * it is replaced by one that refuses everything but the catalog file and the
  * schema file. gs_catalog_read is therefore not thread-safe.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "catalog.h"
 #include "quantity.h"
 #include "util.h"
@@ -209,23 +210,28 @@ static const S_elem_rule S_rules[] = {
 		     { "segment", "data-centre|workstation", 0 } } },
 	{ "gpu", { { "model", NULL, 1 }, { "device-name", NULL, 0 } } },
 	{ "lot", { { "cards", NULL, 1 } } },
-	{ "memory", { { "nominal-gb", NULL, 1 }, { "source", NULL, 1 },
-		      { "date", NULL, 1 } } },
+	/* 'date' may be left out for 'ref' (S_claim checks one is there);
+	 * 'memory' takes 'nominal-gb' or 'mib' (S_read_memory). */
+	{ "memory", { { "nominal-gb", NULL, 0 }, { "mib", NULL, 0 },
+		      { "source", NULL, 1 }, { "date", NULL, 0 }, { "ref", NULL, 0 } } },
 	{ "declared-bytes", { { "value", NULL, 1 }, { "source", NULL, 1 },
-			      { "date", NULL, 1 } } },
+			      { "date", NULL, 0 }, { "ref", NULL, 0 } } },
+	{ "regions", { { "names", NULL, 1 }, { "source", NULL, 1 },
+		       { "date", NULL, 0 }, { "ref", NULL, 0 } } },
 	{ "plan", { { "hours", NULL, 1 }, { "price", NULL, 1 },
-		    { "currency", NULL, 1 }, { "source", NULL, 1 },
-		    { "date", NULL, 1 } } },
+		    { "currency", NULL, 1 }, { "billing-hours", NULL, 0 },
+		    { "interruptible", "true|false", 0 }, { "source", NULL, 1 },
+		    { "date", NULL, 0 }, { "ref", NULL, 0 } } },
 	{ "availability", { { "kind", "stock|window|on-request|unavailable", 1 },
 			    { "stock", NULL, 0 }, { "from", NULL, 0 },
 			    { "to", NULL, 0 }, { "source", NULL, 1 },
-			    { "date", NULL, 1 } } },
+			    { "date", NULL, 0 }, { "ref", NULL, 0 } } },
 	{ "software", { { "name", NULL, 1 }, { "installed", "true|false", 1 },
-			{ "source", NULL, 1 }, { "date", NULL, 1 } } },
+			{ "source", NULL, 1 }, { "date", NULL, 0 }, { "ref", NULL, 0 } } },
 	{ "host", { { "ram-gb", NULL, 1 }, { "source", NULL, 1 },
-		    { "date", NULL, 1 } } },
+		    { "date", NULL, 0 }, { "ref", NULL, 0 } } },
 	{ "interconnect", { { "name", NULL, 1 }, { "source", NULL, 1 },
-			    { "date", NULL, 1 } } },
+			    { "date", NULL, 0 }, { "ref", NULL, 0 } } },
 	{ "notes", { { NULL, NULL, 0 } } },
 };
 
@@ -315,7 +321,7 @@ static const char *S_children(const char *element)
 	if (strcmp(element, "catalog") == 0)
 		return "one or more 'offer'";
 	if (strcmp(element, "offer") == 0)
-		return "gpu, lot, memory, declared-bytes (optional), plan (any number), "
+		return "gpu, lot, memory (optional), declared-bytes (optional), regions (optional), plan (any number), "
 		       "availability (optional), software (any number), host (optional), "
 		       "interconnect (optional), notes (optional), in this order";
 	return "no child elements";
@@ -590,11 +596,18 @@ static char *S_text(S_reader *r, const xmlNode *n, const char *elem,
 	return v;
 }
 
+/* A claim's date may be unknown; then its source's revision stands in. */
 static void S_claim(S_reader *r, const xmlNode *n, const char *elem,
 		    gs_claim *c)
 {
+	int has_date = xmlHasNsProp(n, (const xmlChar *)"date", NULL) != NULL;
+
 	c->source = S_text(r, n, elem, "source");
 	c->date = S_date(r, n, elem, "date");
+	c->ref = S_text(r, n, elem, "ref");
+	if (!has_date && !c->ref)
+		S_err(r, n, "element '%s': missing required attribute 'date' (or 'ref' when the date is not known)",
+		      elem);
 }
 
 /* A positive integer attribute; returns 1 when present and valid. */
@@ -662,6 +675,11 @@ static void S_read_plan(S_reader *r, const xmlNode *n, gs_plan *p)
 	char *v;
 
 	S_positive(r, n, "plan", "hours", "a positive whole number of hours", &p->hours);
+	S_positive(r, n, "plan", "billing-hours", "a positive whole number of hours",
+		   &p->billing_hours);
+	v = S_attr(n, "interruptible");
+	p->interruptible = v && strcmp(v, "true") == 0;
+	free(v);
 	v = S_attr(n, "price");
 	if (v) {
 		uint64_t x = 0;
@@ -753,6 +771,56 @@ static char *S_content(const xmlNode *n)
 	return r;
 }
 
+/* nominal-gb (decimal GB, the vendor's) or mib (a provider's MiB x 2^20). */
+static void S_read_memory(S_reader *r, const xmlNode *n, gs_offer *o)
+{
+	char *mib = S_attr(n, "mib");
+
+	if (xmlHasNsProp(n, (const xmlChar *)"nominal-gb", NULL)) {
+		S_gb(r, n, "memory", "nominal-gb", &o->nominal_gb_text, &o->nominal_bytes);
+	} else if (mib) {
+		uint64_t x = 0;
+		if (gs_parse_u64(mib, &x) != 0 || x == 0 || x > (UINT64_MAX >> 20))
+			S_err(r, n, "element 'memory', attribute 'mib': expected a positive whole number of MiB, at most 17592186044415, found '%s'",
+			      mib);
+		else {
+			o->nominal_bytes = x << 20;
+			o->mib_text = gs_xstrdup(mib);
+		}
+	}
+	free(mib);
+	S_claim(r, n, "memory", &o->memory_claim);
+}
+
+/* names="a b c": at most 1024 names, each of a-z, 0-9, '-', '_', '.'. */
+static void S_read_regions(S_reader *r, const xmlNode *n, gs_offer *o)
+{
+	char *v = S_attr(n, "names"), *p, *save = NULL;
+	size_t alloc = 0;
+
+	if (v) {
+		for (p = v; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
+			      *p == '.' || *p == ' '))
+				break;
+		if (*p) {
+			S_err(r, n, "element 'regions', attribute 'names': expected region names of letters, digits, '-', '_', '.' separated by spaces, found '%s'",
+			      v);
+		} else {
+			for (p = strtok_r(v, " ", &save); p && o->nregions < 1024;
+			     p = strtok_r(NULL, " ", &save)) {
+				o->regions = S_grow(o->regions, &alloc, o->nregions, sizeof(*o->regions));
+				o->regions[o->nregions++] = gs_xstrdup(p);
+			}
+			if (o->nregions == 0)
+				S_err(r, n, "element 'regions', attribute 'names': expected at least one region name");
+		}
+		free(v);
+	}
+	S_claim(r, n, "regions", &o->regions_claim);
+}
+
 /*
  * Reads one offer. The schema has already said whether each element is
  * where it should be; here a repeated element keeps its first occurrence.
@@ -762,7 +830,7 @@ static void S_read_offer(S_reader *r, const xmlNode *on, gs_offer *o)
 	const xmlNode *n;
 	size_t plan_alloc = 0, sw_alloc = 0;
 	int seen_gpu = 0, seen_lot = 0, seen_mem = 0, seen_decl = 0;
-	int seen_avail = 0, seen_host = 0, seen_ic = 0, seen_notes = 0;
+	int seen_avail = 0, seen_host = 0, seen_ic = 0, seen_notes = 0, seen_regions = 0;
 
 	o->id = S_attr(on, "id");
 	if (o->id && !S_valid_id(o->id))
@@ -777,8 +845,9 @@ static void S_read_offer(S_reader *r, const xmlNode *on, gs_offer *o)
 		} else if (S_is(n, "lot") && !seen_lot++) {
 			S_positive(r, n, "lot", "cards", "a positive whole number of cards", &o->cards);
 		} else if (S_is(n, "memory") && !seen_mem++) {
-			S_gb(r, n, "memory", "nominal-gb", &o->nominal_gb_text, &o->nominal_bytes);
-			S_claim(r, n, "memory", &o->memory_claim);
+			S_read_memory(r, n, o);
+		} else if (S_is(n, "regions") && !seen_regions++) {
+			S_read_regions(r, n, o);
 		} else if (S_is(n, "declared-bytes") && !seen_decl++) {
 			if (S_positive(r, n, "declared-bytes", "value",
 				       "a positive whole number of bytes, at most 18446744073709551615",
@@ -804,6 +873,7 @@ static void S_read_offer(S_reader *r, const xmlNode *on, gs_offer *o)
 			o->notes = S_content(n);
 		}
 	}
+	o->memory_unknown = !seen_mem;
 }
 
 static void S_read_catalog(S_reader *r, const xmlNode *root, gs_catalog *c)
@@ -858,8 +928,8 @@ static void S_sort_by_line(gs_diag *d, size_t first)
 	}
 }
 
-int gs_catalog_read(const char *path, const char *schema_path,
-		    gs_catalog *c, gs_diag *d)
+static int S_read(const char *path, const char *data, size_t len,
+		  const char *schema_path, gs_catalog *c, gs_diag *d)
 {
 	S_reader r;
 	xmlParserCtxtPtr ctxt;
@@ -881,13 +951,19 @@ int gs_catalog_read(const char *path, const char *schema_path,
 	c->path = gs_xstrdup_or_null(path);
 
 	/* A clear message for the common case, before libxml2 says it its way. */
-	f = fopen(path, "rb");
-	if (!f) {
+	f = data ? NULL : fopen(path, "rb");
+	if (!data && !f) {
 		gs_diag_add(d, path, 0, 0, NULL, "cannot open '%s': %s", path, strerror(errno));
 		gs_catalog_release(c);
 		return -1;
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
+	if (data && len > INT_MAX) {
+		gs_diag_add(d, path, 0, 0, NULL, "catalog too large");
+		gs_catalog_release(c);
+		return -1;
+	}
 
 	xmlInitParser();
 	prev_loader = xmlGetExternalEntityLoader();
@@ -910,7 +986,11 @@ int gs_catalog_read(const char *path, const char *schema_path,
 	ctxt->_private = &r;
 	ctxt->sax->serror = S_on_parse_error;
 	ctxt->sax->internalSubset = S_on_internal_subset;
-	doc = xmlCtxtReadFile(ctxt, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	if (data)
+		doc = xmlCtxtReadMemory(ctxt, data, (int)len, path, NULL,
+					XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	else
+		doc = xmlCtxtReadFile(ctxt, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
 	if (r.saw_dtd || (doc && (doc->intSubset || doc->extSubset))) {
 		gs_diag_add(d, path, r.saw_dtd, 0, NULL,
 			    "document type declaration refused: a catalog must not have a DTD or declare entities");
@@ -940,10 +1020,23 @@ int gs_catalog_read(const char *path, const char *schema_path,
 	return 0;
 }
 
+int gs_catalog_read(const char *path, const char *schema_path,
+		    gs_catalog *c, gs_diag *d)
+{
+	return S_read(path, NULL, 0, schema_path, c, d);
+}
+
+int gs_catalog_read_memory(const char *name, const char *data, size_t len,
+			   const char *schema_path, gs_catalog *c, gs_diag *d)
+{
+	return S_read(name, data, len, schema_path, c, d);
+}
+
 static void S_claim_release(gs_claim *cl)
 {
 	free(cl->source);
 	free(cl->date);
+	free(cl->ref);
 }
 
 void gs_catalog_release(gs_catalog *c)
@@ -960,7 +1053,12 @@ void gs_catalog_release(gs_catalog *c)
 		free(o->device_name);
 		free(o->segment);
 		free(o->nominal_gb_text);
+		free(o->mib_text);
 		S_claim_release(&o->memory_claim);
+		for (j = 0; j < o->nregions; j++)
+			free(o->regions[j]);
+		free(o->regions);
+		S_claim_release(&o->regions_claim);
 		S_claim_release(&o->declared_claim);
 		for (j = 0; j < o->nplans; j++) {
 			free(o->plans[j].currency);
@@ -980,9 +1078,14 @@ void gs_catalog_release(gs_catalog *c)
 		S_claim_release(&o->interconnect_claim);
 		free(o->notes);
 	}
+	if (c->origins)
+		for (i = 0; i < c->noffers; i++)
+			free(c->origins[i]);
+	free(c->origins);
 	free(c->offers);
 	free(c->path);
 	free(c->title);
+	free(c->label);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -996,4 +1099,76 @@ const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id)
 		if (c->offers[i].id && strcmp(c->offers[i].id, id) == 0)
 			return &c->offers[i];
 	return NULL;
+}
+
+const char *gs_catalog_origin(const gs_catalog *c, const gs_offer *o)
+{
+	if (c->origins && o >= c->offers && o < c->offers + c->noffers &&
+	    c->origins[o - c->offers])
+		return c->origins[o - c->offers];
+	return c->label ? c->label : c->path;
+}
+
+int gs_catalog_merge(gs_catalog *dst, gs_catalog *src, gs_diag *d)
+{
+	size_t i, j, n = dst->noffers + src->noffers;
+	int clash = 0;
+
+	for (i = 0; i < src->noffers; i++)
+		for (j = 0; j < dst->noffers; j++)
+			if (src->offers[i].id && dst->offers[j].id &&
+			    strcmp(src->offers[i].id, dst->offers[j].id) == 0) {
+				gs_diag_add(d, src->path, 0, 0, NULL,
+					    "offer id '%s' is also in the catalog '%s': offer ids must be unique across catalogs",
+					    src->offers[i].id, gs_catalog_origin(dst, &dst->offers[j]));
+				clash = 1;
+			}
+	if (clash)
+		return -1;
+	/* Each offer keeps the label of the catalog it came from. */
+	if (!dst->origins) {
+		dst->origins = gs_xcalloc(n, sizeof(*dst->origins));
+		for (i = 0; i < dst->noffers; i++)
+			dst->origins[i] = gs_xstrdup(dst->label ? dst->label : dst->path);
+	} else {
+		dst->origins = gs_xrealloc(dst->origins, n * sizeof(*dst->origins));
+	}
+	dst->offers = gs_xrealloc(dst->offers, n * sizeof(*dst->offers));
+	for (i = 0; i < src->noffers; i++) {
+		dst->origins[dst->noffers + i] = gs_xstrdup(gs_catalog_origin(src, &src->offers[i]));
+		dst->offers[dst->noffers + i] = src->offers[i];
+	}
+	dst->noffers = n;
+	if (src->origins)
+		for (i = 0; i < src->noffers; i++)
+			free(src->origins[i]);
+	free(src->origins);
+	free(src->offers);
+	src->origins = NULL;
+	src->offers = NULL;
+	src->noffers = 0;
+	return 0;
+}
+
+const char *gs_offer_memory_label(const gs_offer *o, const char *missing_word,
+				  char *buf, size_t n)
+{
+	if (o->memory_unknown)
+		snprintf(buf, n, "%s", missing_word);
+	else if (o->mib_text)
+		snprintf(buf, n, "%s MiB", o->mib_text);
+	else
+		snprintf(buf, n, "%s GB", o->nominal_gb_text ? o->nominal_gb_text : missing_word);
+	return buf;
+}
+
+const char *gs_claim_when(const gs_claim *c, const char *undated_word, char *buf, size_t n)
+{
+	if (c->date)
+		snprintf(buf, n, "%s", c->date);
+	else if (c->ref)
+		snprintf(buf, n, "%s, %s", undated_word, c->ref);
+	else
+		snprintf(buf, n, "%s", undated_word);
+	return buf;
 }

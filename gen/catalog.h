@@ -18,13 +18,16 @@
 
 typedef struct {
 	char *source;   /* URL or document name */
-	char *date;     /* YYYY-MM-DD */
+	char *date;     /* YYYY-MM-DD, or NULL: not known (then ref is set) */
+	char *ref;      /* the source's revision (e.g. a commit), or NULL */
 } gs_claim;
 
 typedef struct {
-	uint64_t hours;            /* duration of the plan */
+	uint64_t hours;            /* duration of the plan (1: priced per hour) */
 	int64_t price_hundredths;
 	char *currency;            /* ISO 4217, e.g. "USD" */
+	uint64_t billing_hours;    /* the provider's billing unit, 0: not stated */
+	int interruptible;         /* 1: the provider may stop the lot (spot) */
 	gs_claim claim;
 } gs_plan;
 
@@ -57,9 +60,14 @@ typedef struct {
 	char *device_name;         /* as the device reports it, or NULL */
 	char *segment;             /* "data-centre" or "workstation", or NULL */
 	uint64_t cards;            /* cards per lot */
-	char *nominal_gb_text;     /* as the vendor states it, e.g. "24" */
-	uint64_t nominal_bytes;    /* nominal GB x 10^9, per card */
+	int memory_unknown;        /* 1: the catalog gives no memory figure */
+	char *nominal_gb_text;     /* as the vendor states it, e.g. "24", or NULL */
+	char *mib_text;            /* a provider's MiB figure, e.g. "40960", or NULL */
+	uint64_t nominal_bytes;    /* GB x 10^9 or MiB x 2^20, per card, unless memory_unknown */
 	gs_claim memory_claim;
+	char **regions;            /* where it is sold, as the source names them */
+	size_t nregions;
+	gs_claim regions_claim;
 	uint64_t declared_bytes;   /* bytes declared by the device, per card */
 	int has_declared_bytes;
 	gs_claim declared_claim;
@@ -79,8 +87,10 @@ typedef struct {
 typedef struct {
 	char *path;
 	char *title;
+	char *label;               /* how pages name this catalog, or NULL: path */
 	gs_offer *offers;          /* in document order */
 	size_t noffers;
+	char **origins;            /* merged catalogs: label of offers[i], or NULL */
 } gs_catalog;
 
 /*
@@ -93,7 +103,31 @@ typedef struct {
  */
 int gs_catalog_read(const char *path, const char *schema_path,
 		    gs_catalog *c, gs_diag *d);
+/* The same, over a document held in memory; name is used in messages. */
+int gs_catalog_read_memory(const char *name, const char *data, size_t len,
+			   const char *schema_path, gs_catalog *c, gs_diag *d);
 void gs_catalog_release(gs_catalog *c);
 const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id);
+
+/*
+ * Moves every offer of src to the end of dst (src is left empty) and
+ * remembers which catalog each came from (gs_catalog_origin). An id of src
+ * already in dst is an error naming both files: -1, nothing moved.
+ */
+int gs_catalog_merge(gs_catalog *dst, gs_catalog *src, gs_diag *d);
+/* The label of the catalog an offer was read from (the path when unset). */
+const char *gs_catalog_origin(const gs_catalog *c, const gs_offer *o);
+
+/*
+ * The memory per card as the catalog writes it: "24 GB", "40960 MiB", or
+ * missing_word when no figure is known. Writes into buf; returns buf.
+ */
+const char *gs_offer_memory_label(const gs_offer *o, const char *missing_word,
+				  char *buf, size_t n);
+/*
+ * When a claim was read: its date, or "<undated_word>, <ref>" when the
+ * date is not known. Writes into buf; returns buf.
+ */
+const char *gs_claim_when(const gs_claim *c, const char *undated_word, char *buf, size_t n);
 
 #endif

@@ -28,8 +28,49 @@ static int S_valid_date(const char *s)
 	return 1;
 }
 
-int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *catalog_path,
-		    gs_lang lang, const char *date_flag)
+/*
+ * Reads every catalog, each labelled as the pages name it (its file name),
+ * and merges them in the order given; rc->catalog_name lists them.
+ */
+static int S_load_catalogs(gs_run_ctx *rc, const char *const *catalogs, size_t n,
+			   const char *bundled, const char *rng, gs_diag *d)
+{
+	size_t i;
+
+	if (n == 0) {
+		if (gs_catalog_read(bundled, rng, &rc->cat, d))
+			return -1;
+		rc->cat.label = gs_xstrdup("offers.xml (bundled)");
+		rc->catalog_name = gs_xstrdup(rc->cat.label);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		gs_catalog one, *c = i ? &one : &rc->cat;
+		const char *base = strrchr(catalogs[i], '/');
+		char *names;
+		if (gs_catalog_read(catalogs[i], rng, c, d))
+			return -1;
+		/* Pages name a catalog by its file name, not by the path it was
+		 * given as: the builder's folders stay out of published pages. */
+		c->label = gs_xstrdup(base ? base + 1 : catalogs[i]);
+		if (i == 0) {
+			rc->catalog_name = gs_xstrdup(c->label);
+			continue;
+		}
+		names = gs_xasprintf("%s, %s", rc->catalog_name, c->label);
+		free(rc->catalog_name);
+		rc->catalog_name = names;
+		if (gs_catalog_merge(&rc->cat, &one, d)) {
+			gs_catalog_release(&one);
+			return -1;
+		}
+		gs_catalog_release(&one);
+	}
+	return 0;
+}
+
+int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs,
+		    size_t ncatalogs, gs_lang lang, const char *date_flag)
 {
 	char rng[4096], bundled[4096], err[512];
 	gs_diag d = GS_DIAG_INIT;
@@ -67,8 +108,7 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *catalog_path,
 			       : "data folder path too long");
 		return GS_EXIT_INVALID;
 	}
-	if (gs_strings_load(lang, &rc->t, &d) ||
-	    gs_catalog_read(catalog_path ? catalog_path : bundled, rng, &rc->cat, &d)) {
+	if (gs_strings_load(lang, &rc->t, &d) || S_load_catalogs(rc, catalogs, ncatalogs, bundled, rng, &d)) {
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
 		gs_run_ctx_release(rc);
@@ -80,10 +120,11 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *catalog_path,
 		return GS_EXIT_INVALID;
 	}
 	{
-		const char *shown = catalog_path ? catalog_path : "offers.xml (bundled)";
 		/* shown in every output: valid UTF-8 without control characters,
-		 * whatever bytes the path has (the JSON field would be lost) */
-		rc->catalog_name = gs_show(shown, GS_SHOW_MAX);
+		 * whatever bytes the paths have (the JSON field would be lost) */
+		char *shown = gs_show(rc->catalog_name, GS_SHOW_MAX);
+		free(rc->catalog_name);
+		rc->catalog_name = shown;
 	}
 	return 0;
 }

@@ -11,19 +11,24 @@
 
 typedef struct {
 	gs_catalog cat;
-	char *catalog_name;   /* as shown in the sheet: "bundled: offers.xml" or the path given */
+	char *catalog_name;   /* as shown in the sheet: "offers.xml (bundled)" or the paths given, comma-separated */
 	gs_strings t;
 	gs_templates tp;
 	char date[16];        /* YYYY-MM-DD, or "" when neither --date nor SOURCE_DATE_EPOCH */
 } gs_run_ctx;
 
 /*
- * Loads the catalog (NULL: the bundled one), labels and templates; resolves
- * the date from date_flag or SOURCE_DATE_EPOCH. Returns 0, or the exit code
- * after printing why (1 invalid input, 2 usage).
+ * Loads the catalogs (each --catalog in order, merged into one; none: the
+ * bundled offers.xml), labels and templates; resolves the date from
+ * date_flag or SOURCE_DATE_EPOCH. An offer id found in two catalogs is an
+ * error naming both. Returns 0, or the exit code after printing why
+ * (1 invalid input, 2 usage).
  */
-int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *catalog_path,
-		    gs_lang lang, const char *date_flag);
+int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs,
+		    size_t ncatalogs, gs_lang lang, const char *date_flag);
+
+/* The most --catalog options one run takes. */
+#define GS_MAX_CATALOGS 16
 void gs_run_ctx_release(gs_run_ctx *rc);
 
 #endif

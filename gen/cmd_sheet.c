@@ -25,8 +25,9 @@ int gs_cmd_sheet(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *catalog = NULL, *out = ".", *summary = NULL, *date = NULL;
+	const char *catalogs[GS_MAX_CATALOGS], *out = ".", *summary = NULL, *date = NULL;
 	int require = 0, accept_synthetic = 0, png = 0, c, rc;
+	size_t ncatalogs = 0;
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
 	gs_job job;
@@ -40,7 +41,13 @@ int gs_cmd_sheet(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': catalog = optarg; break;
+		case 'c':
+			if (ncatalogs == GS_MAX_CATALOGS) {
+				fputs("gpusheet sheet: at most 16 --catalog\n", stderr);
+				return GS_EXIT_USAGE;
+			}
+			catalogs[ncatalogs++] = optarg;
+			break;
 		case 'o': out = optarg; break;
 		case 'r': require = 1; break;
 		case 's': summary = optarg; break;
@@ -54,7 +61,7 @@ int gs_cmd_sheet(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			puts("usage: gpusheet sheet WORKLOAD.json [--catalog FILE] [--out DIR] "
+			puts("usage: gpusheet sheet WORKLOAD.json [--catalog FILE]... [--out DIR] "
 			     "[--lang en|es] [--require-retained] [--accept-synthetic] [--summary FILE] "
 			     "[--date YYYY-MM-DD] [--png]");
 			return GS_EXIT_OK;
@@ -67,7 +74,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		fputs("gpusheet sheet: exactly one WORKLOAD.json is required (see gpusheet --help)\n", stderr);
 		return GS_EXIT_USAGE;
 	}
-	rc = gs_run_ctx_init(&ctx, "sheet", catalog, lang, date);
+	rc = gs_run_ctx_init(&ctx, "sheet", catalogs, ncatalogs, lang, date);
 	if (rc)
 		return rc;
 	/* Read and validate everything before writing anything. */

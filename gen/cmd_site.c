@@ -26,9 +26,9 @@ int gs_cmd_site(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *catalog = NULL, *out = NULL, *date = NULL;
+	const char *catalogs[GS_MAX_CATALOGS], *out = NULL, *date = NULL;
 	const char **dirs = gs_xcalloc((size_t)argc + 1, sizeof(*dirs));
-	size_t ndirs = 0, npaths = 0, i;
+	size_t ndirs = 0, npaths = 0, i, ncatalogs = 0;
 	char **paths = NULL;
 	int c, rc, accept_synthetic = 0, png = 0;
 	gs_lang lang = GS_LANG_EN;
@@ -42,7 +42,14 @@ int gs_cmd_site(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w': dirs[ndirs++] = optarg; break;
-		case 'c': catalog = optarg; break;
+		case 'c':
+			if (ncatalogs == GS_MAX_CATALOGS) {
+				fputs("gpusheet site: at most 16 --catalog\n", stderr);
+				free(dirs);
+				return GS_EXIT_USAGE;
+			}
+			catalogs[ncatalogs++] = optarg;
+			break;
 		case 'o': out = optarg; break;
 		case 'd': date = optarg; break;
 		case 'a': accept_synthetic = 1; break;
@@ -55,7 +62,7 @@ int gs_cmd_site(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			puts("usage: gpusheet site --workloads DIR... [--catalog FILE] --out DIR "
+			puts("usage: gpusheet site --workloads DIR... [--catalog FILE]... --out DIR "
 			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png]\n"
 			     "  every file named workload.json under each DIR becomes a sheet");
 			free(dirs);
@@ -74,7 +81,7 @@ int gs_cmd_site(int argc, char **argv)
 		free(dirs);
 		return GS_EXIT_USAGE;
 	}
-	rc = gs_run_ctx_init(&ctx, "site", catalog, lang, date);
+	rc = gs_run_ctx_init(&ctx, "site", catalogs, ncatalogs, lang, date);
 	if (rc) {
 		free(dirs);
 		return rc;

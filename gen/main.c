@@ -21,12 +21,14 @@ static const char S_usage[] =
 	"           --sequences S [--window W] [--json] [--lang en|es]\n"
 	"           KV cache of a dense (or sliding-window) cache (calculated)\n"
 	"  check    FILE...   validate workload sheets, catalogs and measurements\n"
-	"  sheet    WORKLOAD.json [--catalog FILE] [--out DIR] [--lang en|es]\n"
+	"  sheet    WORKLOAD.json [--catalog FILE]... [--out DIR] [--lang en|es]\n"
 	"           [--require-retained] [--accept-synthetic] [--summary FILE] [--png]\n"
 	"           write the decision sheet\n"
-	"  site     --workloads DIR... [--catalog FILE] --out DIR [--lang en|es]\n"
+	"  site     --workloads DIR... [--catalog FILE]... --out DIR [--lang en|es]\n"
 	"           [--accept-synthetic] [--png]   the comparison site with its evidence archive\n"
 	"  verify   DIR       recompute evidence hashes and follow every link\n"
+	"  catalog  import --from skypilot FILE.csv --provider NAME [--source-date YYYY-MM-DD]\n"
+	"           [--source-ref TEXT] --out catalog.xml   import a public price catalog\n"
 	"\n"
 	"  gpusheet --help | --version\n"
 	"\n"
@@ -44,6 +46,7 @@ int main(int argc, char **argv)
 		{ "check", gs_cmd_check },       { "sheet", gs_part_sheet },
 		{ "site", gs_part_site },        { "verify", gs_part_verify },
 		{ "model", gs_cmd_model },       { "init", gs_cmd_init },
+		{ "catalog", gs_part_catalog },
 	};
 	size_t i;
 

@@ -219,7 +219,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		jc = json_pack("{s:s,s:s,s:o,s:o,s:o,s:s,s:o,s:o,s:s,s:o,s:b}",
 			"offer", c->offer->id, "gpu_model", c->offer->gpu_model,
 			"cards", gs_jo_u64(c->offer->cards),
-			"nominal_bytes", gs_jo_u64(c->offer->nominal_bytes),
+			"nominal_bytes", c->offer->memory_unknown ? json_null() : gs_jo_u64(c->offer->nominal_bytes),
 			"capacity_per_card", S_qty(c->capacity),
 			"capacity_source", c->cap_source == GS_CAP_OBSERVED ? "observed"
 					   : c->cap_source == GS_CAP_DECLARED ? "declared" : "nominal",

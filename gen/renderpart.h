@@ -1,5 +1,6 @@
 /*
- * renderpart: the commands that render (sheet, site, verify) and the
+ * renderpart: the commands that render (sheet, site, verify), the catalog
+ * import (libxml2's writer) and the
  * catalog reader live in a separately loaded part, gpusheet-render.so, so
  * that `estimate`, `kv` and `check` of a JSON file start without loading
  * Cairo, fontconfig, FreeType, X11, libxml2 and its ICU, cmark-gfm, nettle
@@ -35,6 +36,7 @@ typedef struct {
 	int (*cmd_sheet)(int argc, char **argv);
 	int (*cmd_site)(int argc, char **argv);
 	int (*cmd_verify)(int argc, char **argv);
+	int (*cmd_catalog)(int argc, char **argv);   /* catalog import: libxml2's writer */
 	/* Reads and validates a catalog, adding every error to d. */
 	void (*catalog_check)(const char *path, const char *rng, gs_diag *d);
 } gs_render_part;
@@ -45,6 +47,7 @@ extern const gs_render_part gs_render_part_table;  /* defined in the part only *
 int gs_part_sheet(int argc, char **argv);
 int gs_part_site(int argc, char **argv);
 int gs_part_verify(int argc, char **argv);
+int gs_part_catalog(int argc, char **argv);
 /* 0 after the check ran (errors, if any, are in d); -1 when the part
  * cannot be loaded (said on stderr). */
 int gs_part_catalog_check(const char *path, const char *rng, gs_diag *d);

@@ -835,8 +835,10 @@ static void S_budget_chart(S_ctx *c)
 				}
 				if (dup)
 					continue;
-				labels[nl] = gs_xasprintf("%s (%s GB)", cd->offer->gpu_model,
-						      cd->offer->nominal_gb_text);
+				char mem[GS_FMT_MAX];
+				labels[nl] = gs_xasprintf("%s (%s)", cd->offer->gpu_model,
+						      gs_offer_memory_label(cd->offer, TR("word.missing"),
+									    mem, sizeof(mem)));
 				caps[nc].label = labels[nl++];
 				caps[nc++].value = cd->capacity;
 			}
@@ -1353,6 +1355,27 @@ static void S_measurements(S_ctx *c)
 		S_measurement(c, i);
 }
 
+/* The campaign cost with its arithmetic: lots x units x hours x price. */
+static void S_cost_line(S_ctx *c, cmark_node *p, const gs_candidate *cd)
+{
+	char m[GS_FMT_MAX], pm[GS_FMT_MAX], w1[256];
+
+	gs_doc_textf(p, " %s: %llu x %llu h x %s %s = %s %s (%s%s%s, %s).", TR("cand.cost"),
+		     (unsigned long long)cd->plan_units, (unsigned long long)cd->plan->hours,
+		     gs_fmt_money(pm, cd->plan->price_hundredths, c->lang), cd->plan->currency,
+		     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
+		     cd->plan->interruptible ? TR("site.interruptible") : "",
+		     cd->plan->interruptible ? "; " : "",
+		     cd->plan->claim.source,
+		     gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1)));
+	/* A per-hour price: say how the campaign's hours are billed. */
+	if (cd->plan->billing_hours)
+		gs_doc_textf(p, " %s %llu h.", TR("cost.billing_unit"),
+			     (unsigned long long)cd->plan->billing_hours);
+	else if (cd->plan->hours == 1)
+		gs_doc_textf(p, " %s.", TR("cost.billing_unstated"));
+}
+
 static void S_candidates(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
@@ -1376,16 +1399,24 @@ static void S_candidates(S_ctx *c)
 		const gs_candidate *cd = &d->cands[d->order[i]];
 		char g[GS_FMT_MAX];
 		cmark_node *cell;
+		char mem[GS_FMT_MAX];
 		r = gs_doc_row(tb);
 		cell = gs_doc_cell(r);
 		gs_doc_code(cell, cd->offer->id);
-		gs_doc_textf(cell, " %s, %llu x %s GB %s", cd->offer->gpu_model,
-			     (unsigned long long)cd->offer->cards, cd->offer->nominal_gb_text,
-			     TR("cand.nominal_assumed"));
-		S_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
-					 S_qprov(c, cd->capacity),
-					 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
-					    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared" : "cap.nominal")));
+		gs_doc_textf(cell, " %s, %llu x %s%s%s", cd->offer->gpu_model,
+			     (unsigned long long)cd->offer->cards,
+			     gs_offer_memory_label(cd->offer, TR("word.missing"), mem, sizeof(mem)),
+			     cd->offer->memory_unknown ? "" : " ",
+			     cd->offer->memory_unknown ? ""
+			     : TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed"));
+		if (!cd->capacity.present)
+			gs_doc_cell_text(r, TR("word.missing"));
+		else
+			S_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
+						 S_qprov(c, cd->capacity),
+						 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
+						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
+						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal")));
 		for (q = 0; q < GS_REQ_COUNT; q++)
 			S_cell_owned(r, gs_xasprintf("%s %s%s", gs_sheet_verdict_symbol(cd->v[q].kind),
 						     S_verdict_word(c, cd->v[q].kind),
@@ -1405,23 +1436,28 @@ static void S_candidates(S_ctx *c)
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[d->order[i]];
 		cmark_node *list;
+		char mem[GS_FMT_MAX], w1[256];
 		gs_doc_heading(c->root, 3, cd->offer->id);
 		p = gs_doc_para(c->root);
-		gs_doc_textf(p, "%s, %llu x %s GB %s", cd->offer->gpu_model,
-			     (unsigned long long)cd->offer->cards, cd->offer->nominal_gb_text,
-			     TR("cand.nominal_assumed"));
+		gs_doc_textf(p, "%s, %llu x %s%s%s", cd->offer->gpu_model,
+			     (unsigned long long)cd->offer->cards,
+			     gs_offer_memory_label(cd->offer, TR("word.missing"), mem, sizeof(mem)),
+			     cd->offer->memory_unknown ? "" : " ",
+			     cd->offer->memory_unknown ? ""
+			     : TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed"));
 		if (cd->offer->provider)
 			gs_doc_textf(p, " — %s", cd->offer->provider);
-		gs_doc_textf(p, ". %s: %s (%s).", TR("cand.memory_source"),
-			     cd->offer->memory_claim.source, cd->offer->memory_claim.date);
-		if (cd->plan) {
-			char m[GS_FMT_MAX], pm[GS_FMT_MAX];
-			gs_doc_textf(p, " %s: %llu x %llu h x %s %s = %s %s (%s, %s).", TR("cand.cost"),
-				     (unsigned long long)cd->plan_units, (unsigned long long)cd->plan->hours,
-				     gs_fmt_money(pm, cd->plan->price_hundredths, c->lang), cd->plan->currency,
-				     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
-				     cd->plan->claim.source, cd->plan->claim.date);
-		}
+		if (c->in->cat->origins)
+			gs_doc_textf(p, " (%s: %s)", TR("site.catalog"),
+				     gs_catalog_origin(c->in->cat, cd->offer));
+		if (!cd->offer->memory_unknown)
+			gs_doc_textf(p, ". %s: %s (%s).", TR("cand.memory_source"),
+				     cd->offer->memory_claim.source,
+				     gs_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1)));
+		else
+			gs_doc_text(p, ".");
+		if (cd->plan)
+			S_cost_line(c, p, cd);
 		list = gs_doc_list(c->root, 0);
 		for (q = 0; q < GS_REQ_COUNT; q++) {
 			const gs_verdict *v = &cd->v[q];

@@ -360,8 +360,10 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	for (i = page * GS_SITE_PAGE_OFFERS; i < cat->noffers && i < (page + 1) * GS_SITE_PAGE_OFFERS; i++) {
 		const gs_offer *o = &cat->offers[i];
 		const gs_availability *a = &o->availability;
-		char g1[GS_FMT_MAX], g2[GS_FMT_MAX];
-		uint64_t cap = o->has_declared_bytes ? o->declared_bytes : o->nominal_bytes;
+		char g1[GS_FMT_MAX], g2[GS_FMT_MAX], w1[256], mem[GS_FMT_MAX];
+		const char *und = gs_tr(t, "claim.undated");
+		uint64_t cap = o->has_declared_bytes ? o->declared_bytes
+			       : !o->memory_unknown ? o->nominal_bytes : 0;
 
 		r = gs_doc_row(tb);
 		cell = gs_doc_cell(r);
@@ -369,15 +371,22 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 		gs_doc_textf(cell, " %s", o->gpu_model);
 		if (o->provider)
 			gs_doc_textf(cell, " — %s", o->provider);
+		if (cat->origins)
+			gs_doc_textf(cell, " (%s: %s)", gs_tr(t, "site.catalog"), gs_catalog_origin(cat, o));
+		if (o->nregions)
+			gs_doc_textf(cell, "; %s: %zu", gs_tr(t, "site.regions"), o->nregions);
 		gs_doc_cell_text(r, gs_fmt_int(g1, o->cards, lang));
 		cell = gs_doc_cell(r);
-		gs_doc_textf(cell, "%s GB = %s (%s)", o->nominal_gb_text,
-			     gs_fmt_gib(g2, o->nominal_bytes, lang), gs_tr(t, "prov.assumed"));
+		if (!o->memory_unknown)
+			gs_doc_textf(cell, "%s = %s (%s)", gs_offer_memory_label(o, "", mem, sizeof(mem)),
+				     gs_fmt_gib(g2, o->nominal_bytes, lang), gs_tr(t, "prov.assumed"));
+		else
+			gs_doc_text(cell, gs_tr(t, "word.missing"));
 		cell = gs_doc_cell(r);
 		if (o->has_declared_bytes)
 			gs_doc_textf(cell, "%s B = %s (%s, %s)", gs_fmt_int(g1, o->declared_bytes, lang),
 				     gs_fmt_gib(g2, o->declared_bytes, lang), o->declared_claim.source,
-				     o->declared_claim.date);
+				     gs_claim_when(&o->declared_claim, und, w1, sizeof(w1)));
 		else
 			gs_doc_text(cell, gs_tr(t, "word.missing"));
 		cell = gs_doc_cell(r);
@@ -387,40 +396,54 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 			const gs_plan *pl = &o->plans[k];
 			char m[GS_FMT_MAX], c[GS_FMT_MAX];
 			S_cost_per_gib_day(c, sizeof(c), pl, cap, o->cards, lang);
-			gs_doc_textf(cell, "%s%llu h: %s %s (%s %s %s; %s, %s)", k ? "; " : "",
+			gs_doc_textf(cell, "%s%llu h: %s %s (%s %s %s; %s%s%s, %s)", k ? "; " : "",
 				     (unsigned long long)pl->hours, gs_fmt_money(m, pl->price_hundredths, lang),
 				     pl->currency, c, pl->currency, gs_tr(t, "site.per_gib_day"),
-				     pl->claim.source, pl->claim.date);
+				     pl->interruptible ? gs_tr(t, "site.interruptible") : "",
+				     pl->interruptible ? "; " : "",
+				     pl->claim.source, gs_claim_when(&pl->claim, und, w1, sizeof(w1)));
 		}
 		cell = gs_doc_cell(r);
 		switch (a->kind) {
 		case GS_AVAIL_WINDOW:
-			gs_doc_textf(cell, "%s → %s (%s, %s)", a->from, a->to, a->claim.source, a->claim.date);
+			gs_doc_textf(cell, "%s → %s (%s, %s)", a->from, a->to, a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
 			break;
 		case GS_AVAIL_STOCK:
-			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.stock"), a->claim.source, a->claim.date);
+			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.stock"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
 			break;
 		case GS_AVAIL_ON_REQUEST:
-			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.on_request"), a->claim.source, a->claim.date);
+			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.on_request"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
 			break;
 		case GS_AVAIL_UNAVAILABLE:
-			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.unavailable"), a->claim.source, a->claim.date);
+			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.unavailable"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
 			break;
 		default:
 			gs_doc_text(cell, gs_tr(t, "word.missing"));
 		}
+		for (k = 0; k < o->nplans; k++)
+			if (o->plans[k].interruptible) {
+				gs_doc_textf(cell, "; %s", gs_tr(t, "site.spot_calendar"));
+				break;
+			}
 		cell = gs_doc_cell(r);
-		gs_doc_textf(cell, "%s: %s (%s)", gs_tr(t, "site.memory_claim"), o->memory_claim.source,
-			     o->memory_claim.date);
+		if (!o->memory_unknown)
+			gs_doc_textf(cell, "%s: %s (%s)", gs_tr(t, "site.memory_claim"), o->memory_claim.source,
+				     gs_claim_when(&o->memory_claim, und, w1, sizeof(w1)));
+		else
+			gs_doc_textf(cell, "%s: %s", gs_tr(t, "site.memory_claim"), gs_tr(t, "word.missing"));
+		if (o->nregions)
+			gs_doc_textf(cell, "; %s: %s (%s)", gs_tr(t, "site.regions"), o->regions_claim.source,
+				     gs_claim_when(&o->regions_claim, und, w1, sizeof(w1)));
 		for (k = 0; k < o->nsoftware; k++)
 			gs_doc_textf(cell, "; %s: %s (%s, %s)", gs_tr(t, "req.software"), o->software[k].name,
-				     o->software[k].claim.source, o->software[k].claim.date);
+				     o->software[k].claim.source,
+				     gs_claim_when(&o->software[k].claim, und, w1, sizeof(w1)));
 		if (o->has_host_ram)
 			gs_doc_textf(cell, "; RAM %s (%s, %s)", gs_fmt_gib(g1, o->host_ram_bytes, lang),
-				     o->host_ram_claim.source, o->host_ram_claim.date);
+				     o->host_ram_claim.source, gs_claim_when(&o->host_ram_claim, und, w1, sizeof(w1)));
 		if (o->interconnect)
 			gs_doc_textf(cell, "; %s (%s, %s)", o->interconnect, o->interconnect_claim.source,
-				     o->interconnect_claim.date);
+				     gs_claim_when(&o->interconnect_claim, und, w1, sizeof(w1)));
 	}
 	p = gs_doc_para(doc.root);
 	gs_doc_text(p, gs_tr(t, "site.offers_note"));

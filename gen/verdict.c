@@ -1,5 +1,7 @@
 /* verdict: classification of every offer, requirement by requirement. */
 #include "verdict.h"
+#include "cost.h"
+#include "gpuname.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -54,11 +56,7 @@ static int S_eq_ci(const char *a, const char *b)
 
 int gs_offer_matches_device(const gs_offer *o, const char *device_name)
 {
-	if (!device_name)
-		return 0;
-	if (o->device_name)
-		return S_eq_ci(o->device_name, device_name);
-	return S_contains_ci(device_name, o->gpu_model);
+	return gs_gpu_same(o->gpu_model, o->device_name, device_name);
 }
 
 /* One name per numeric format: bf16 and bfloat16 are the same dtype. */
@@ -597,11 +595,28 @@ static void S_calculated(const S_in *in, gs_candidate *c)
 	c->v[GS_REQ_MEMORY] = v;
 }
 
+/* No memory figure in the catalog: nothing to compare, to confirm. */
+static int S_memory_unknown(gs_candidate *c)
+{
+	gs_verdict v;
+
+	if (!c->offer->memory_unknown || c->offer->has_declared_bytes)
+		return 0;
+	v = S_v(GS_V_TO_CONFIRM, "why.memory.capacity_unknown");
+	v.missing = "missing.capacity";
+	c->v[GS_REQ_MEMORY] = v;
+	c->capacity = gs_qty_missing();
+	c->need = gs_qty_missing();
+	return 1;
+}
+
 static void S_memory(const S_in *in, gs_candidate *c)
 {
 	gs_verdict note;
 
 	memset(&note, 0, sizeof(note));
+	if (S_memory_unknown(c))
+		return;
 	S_capacity(in, c);
 	if (!S_failures(in, c, &note) && !S_certainty(in, c) && !S_observed(in, c))
 		S_calculated(in, c);
@@ -827,10 +842,14 @@ static void S_cost(const gs_workload *w, gs_candidate *c)
 		return;
 	for (i = 0; i < o->nplans; i++) {
 		const gs_plan *p = &o->plans[i];
-		uint64_t units = hours / p->hours + (hours % p->hours != 0), cost;
+		gs_cost pc;
+		uint64_t units, cost;
 
-		if (gs_mul_u64(units, (uint64_t)p->price_hundredths, &cost) || cost > INT64_MAX)
+		/* An interruptible (spot) plan does not promise the campaign. */
+		if (p->interruptible || gs_cost_of_plan(p, hours, 1, &pc))
 			continue;
+		units = pc.units;
+		cost = (uint64_t)pc.cost;
 		/* Prefer the workload's currency, then the lowest cost. */
 		if (!c->plan ||
 		    (w->has_budget && strcmp(p->currency, w->budget_currency) == 0 &&

@@ -43,8 +43,11 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 rm -rf "$tmp"
-# Relative paths on purpose: the pages quote the workload folders as given.
-"$bin" site --workloads examples --out "$tmp" --date "$SITE_DATE" --accept-synthetic
+# Relative paths on purpose: the pages quote the workload folders as given
+# (catalogs are named by their file name). Both bundled catalogs: the seed's
+# offers and the dated Lambda snapshot (catalog/sources/README.md).
+"$bin" site --workloads examples --catalog catalog/offers.xml --catalog catalog/lambda.xml \
+	--out "$tmp" --date "$SITE_DATE" --accept-synthetic
 "$bin" verify "$tmp" >/dev/null || {
 	"$bin" verify "$tmp" >&2 || true
 	echo "build-site: the new site does not verify; site/ left as it was" >&2

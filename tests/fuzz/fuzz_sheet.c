@@ -22,7 +22,7 @@ static void S_init(void)
 	size_t n;
 	char *bytes;
 
-	if (gs_run_ctx_init(&S_ctx, "fuzz", NULL, GS_LANG_EN, "2026-11-29"))
+	if (gs_run_ctx_init(&S_ctx, "fuzz", NULL, 0, GS_LANG_EN, "2026-11-29"))
 		abort();
 	if (!gs_datapath(src, sizeof(src), "examples/lora-adapt/measurements/rtx6000ada-lora-step.json"))
 		abort();

@@ -19,7 +19,8 @@
 #                  line; fails when there is none
 #   site_build OUT LOG [DIR...]
 #                  `gpusheet site` from the source root over examples/ (and
-#                  the workload folders DIR) into OUT, dated $SITE_DATE,
+#                  the workload folders DIR) against both bundled catalogs,
+#                  as tools/build-site.sh does, into OUT, dated $SITE_DATE,
 #                  with --accept-synthetic as the committed site/ is built,
 #                  output to LOG; dies, showing LOG, when it fails
 #   finish MSG     exit 1 after "N check(s) failed" when err ran, else
@@ -75,6 +76,7 @@ example_ids() {
 site_build() {
 	sb_out=$1 sb_log=$2
 	shift 2
-	(cd "$src" && "$bin" site --workloads examples "$@" --out "$sb_out" --date "$SITE_DATE" --accept-synthetic) \
+	(cd "$src" && "$bin" site --workloads examples "$@" --catalog catalog/offers.xml \
+		--catalog catalog/lambda.xml --out "$sb_out" --date "$SITE_DATE" --accept-synthetic) \
 		>"$sb_log" 2>&1 || { cat "$sb_log"; die "gpusheet site failed (log above: $sb_log)"; }
 }

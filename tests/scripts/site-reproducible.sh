@@ -50,9 +50,10 @@ fi
 echo "ok: second build identical, $(wc -l <"$scratch/ev1.txt") evidence files untouched"
 
 # 3. The pages must not depend on the path the workloads were named by:
-#    a build given the absolute path of examples/ must be byte-identical
+#    a build given the absolute paths of examples/ and of the catalogs must be byte-identical
 #    (otherwise the builder's folders leak into published pages).
-(cd "$scratch" && "$bin" site --workloads "$src/examples" --out "$scratch/site-abs" --date "$SITE_DATE" \
+(cd "$scratch" && "$bin" site --workloads "$src/examples" --catalog "$src/catalog/offers.xml" \
+	--catalog "$src/catalog/lambda.xml" --out "$scratch/site-abs" --date "$SITE_DATE" \
 	--accept-synthetic) \
 	>"$scratch/build3.log" 2>&1 || { cat "$scratch/build3.log"; die "gpusheet site (absolute path) failed"; }
 if ! diff -r "$out" "$scratch/site-abs" >"$scratch/diff3.txt" 2>&1; then

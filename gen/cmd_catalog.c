@@ -1,0 +1,195 @@
+/*
+ * cmd_catalog: `gpusheet catalog import --from skypilot FILE.csv --provider
+ * NAME [--source-date YYYY-MM-DD] [--source-ref TEXT] --out catalog.xml`.
+ *
+ * Reads the whole file (bounded), imports it, validates the XML against the
+ * catalog schema and the reader's checks, and only then writes it
+ * atomically. Any error: the message with its line, exit 1, nothing
+ * written and an existing --out left as it was.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "datadir.h"
+#include "import.h"
+#include "outfile.h"
+#include "util.h"
+
+static const char S_usage[] =
+	"usage: gpusheet catalog import --from skypilot FILE.csv --provider NAME\n"
+	"       [--source-date YYYY-MM-DD] [--source-ref TEXT] --out catalog.xml\n";
+
+/* The last component of a path, as claims cite the file. */
+static const char *S_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* YYYY-MM-DD, a day that exists. */
+static int S_date_ok(const char *s)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, m, dd, i;
+
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return 0;
+	for (i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+			return 0;
+	y = atoi(s);
+	m = atoi(s + 5);
+	dd = atoi(s + 8);
+	if (y < 1 || m < 1 || m > 12 || dd < 1 || dd > mdays[m - 1])
+		return 0;
+	return !(m == 2 && dd == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+}
+
+/* Reads path whole when it is at most GS_IMPORT_MAX_BYTES; NULL after a message. */
+static char *S_slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	char *data;
+
+	if (stat(path, &st) != 0) {
+		fprintf(stderr, "%s: error: cannot open '%s': %s\n", path, path, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: error: not a regular file\n", path);
+		return NULL;
+	}
+	if ((unsigned long long)st.st_size > GS_IMPORT_MAX_BYTES) {
+		fprintf(stderr, "%s: error: the file is %lld bytes; the limit is %u bytes (16 MiB)\n",
+			path, (long long)st.st_size, GS_IMPORT_MAX_BYTES);
+		return NULL;
+	}
+	data = gs_read_file(path, len);
+	if (!data)
+		fprintf(stderr, "%s: error: cannot read '%s': %s\n", path, path, strerror(errno));
+	return data;
+}
+
+static int S_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "from", required_argument, NULL, 'f' },
+		{ "provider", required_argument, NULL, 'p' },
+		{ "source-date", required_argument, NULL, 'd' },
+		{ "source-ref", required_argument, NULL, 'r' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *from = NULL, *out = NULL;
+	gs_import_opts io;
+	gs_diag d = GS_DIAG_INIT;
+	gs_catalog check;
+	char rng[4096], err[512], *data, *xml = NULL, *report = NULL, *dir, *slash;
+	size_t len, xml_len = 0;
+	int c, rc = GS_EXIT_INVALID;
+
+	memset(&io, 0, sizeof(io));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': from = optarg; break;
+		case 'p': io.provider = optarg; break;
+		case 'd': io.source_date = optarg; break;
+		case 'r': io.source_ref = optarg; break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(S_usage, stdout); return GS_EXIT_OK;
+		default:
+			fprintf(stderr, "gpusheet catalog import: unknown option or missing value\n%s", S_usage);
+			return GS_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1 || !from || !io.provider || !*io.provider || !out || !*out) {
+		fprintf(stderr, "gpusheet catalog import: one FILE.csv, --from, --provider and --out are required\n%s",
+			S_usage);
+		return GS_EXIT_USAGE;
+	}
+	if (strcmp(from, "skypilot") != 0) {
+		fprintf(stderr, "gpusheet catalog import: --from takes 'skypilot' (got '%s')\n", from);
+		return GS_EXIT_USAGE;
+	}
+	if (io.source_date && !S_date_ok(io.source_date)) {
+		fprintf(stderr, "gpusheet catalog import: --source-date takes a date YYYY-MM-DD (got '%s')\n",
+			io.source_date);
+		return GS_EXIT_USAGE;
+	}
+	if (!io.source_date && !io.source_ref) {
+		fputs("gpusheet catalog import: give --source-date, --source-ref or both: a claim "
+		      "without a date must carry the source's reference\n", stderr);
+		return GS_EXIT_USAGE;
+	}
+	if ((io.source_ref && !*io.source_ref)) {
+		fputs("gpusheet catalog import: --source-ref must not be empty\n", stderr);
+		return GS_EXIT_USAGE;
+	}
+	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng")) {
+		fputs("gpusheet catalog import: data folder not found (set GPUSHEET_DATADIR)\n", stderr);
+		return GS_EXIT_INVALID;
+	}
+	io.file = S_base(argv[optind]);
+	data = S_slurp(argv[optind], &len);
+	if (!data)
+		return GS_EXIT_INVALID;
+	if (gs_import_skypilot(data, len, &io, &xml, &xml_len, &report, &d) != 0) {
+		/* messages name the file as given on the command line */
+		size_t i;
+		for (i = 0; i < d.count; i++) {
+			free(d.items[i].file);
+			d.items[i].file = gs_xstrdup(argv[optind]);
+		}
+		gs_diag_print(&d, stderr);
+		goto done;
+	}
+	/* What we write must read back: the schema and every check of meaning. */
+	if (gs_catalog_read_memory(out, xml, xml_len, rng, &check, &d) != 0) {
+		fputs("gpusheet catalog import: the catalog made from this file does not validate:\n", stderr);
+		gs_diag_print(&d, stderr);
+		goto done;
+	}
+	gs_catalog_release(&check);
+	dir = gs_xstrdup(out);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	if (gs_write_atomic(slash ? (*dir ? dir : "/") : ".", slash ? slash + 1 : out, xml, xml_len,
+			    err, sizeof(err)) != 0) {
+		fprintf(stderr, "gpusheet catalog import: %s\n", err);
+		free(dir);
+		goto done;
+	}
+	free(dir);
+	fputs(report, stdout);
+	rc = GS_EXIT_OK;
+done:
+	gs_diag_release(&d);
+	free(data);
+	free(xml);
+	free(report);
+	return rc;
+}
+
+int gs_cmd_catalog(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "import") == 0)
+		return S_import(argc - 1, argv + 1);
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		fputs(S_usage, stdout);
+		return GS_EXIT_OK;
+	}
+	fprintf(stderr, "gpusheet catalog: expected the subcommand 'import'\n%s", S_usage);
+	return GS_EXIT_USAGE;
+}

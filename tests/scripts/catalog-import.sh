@@ -1,0 +1,41 @@
+#!/bin/sh
+# `gpusheet catalog import`: what it leaves on disk.
+# Usage: catalog-import.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
+#
+#  - the bundled catalog/lambda.xml is what the import of the bundled
+#    catalog/sources/lambda-vms.csv gives, byte for byte (as
+#    tools/import-lambda.sh writes it), and it passes `gpusheet check`;
+#  - on bad input (one file per rule, a 50 MB file of garbage) the exit code
+#    is 1, an existing --out file keeps its bytes and no other file appears;
+#  - a 50 MB file is refused from its size, before it is read.
+# The golden CLI cases (tests/cli/catalog-import-*) check the messages.
+set -u
+bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
+cd "$src" || exit 1
+
+ref="SkyPilot catalog commit 11580132cea293395776b033c8533714d42abb4e"
+"$bin" catalog import --from skypilot catalog/sources/lambda-vms.csv --provider Lambda \
+	--source-ref "$ref" --out "$scratch/lambda.xml" >"$scratch/report.txt" 2>&1 ||
+	{ cat "$scratch/report.txt"; die "import of the bundled Lambda file failed"; }
+cmp -s "$scratch/lambda.xml" catalog/lambda.xml ||
+	err "catalog/lambda.xml differs from a fresh import (run tools/import-lambda.sh)"
+"$bin" check catalog/lambda.xml >/dev/null 2>&1 || err "catalog/lambda.xml does not pass check"
+
+# 50 MB of garbage, made here (not committed).
+head -c 50000000 /dev/urandom >"$scratch/garbage-50mb.csv"
+
+mkdir -p "$scratch/out"
+for f in tests/bad/import/*.csv "$scratch/garbage-50mb.csv"; do
+	printf 'earlier catalog\n' >"$scratch/out/catalog.xml"
+	"$bin" catalog import --from skypilot "$f" --provider P --source-ref r \
+		--out "$scratch/out/catalog.xml" >"$scratch/log" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] || err "$f: exit code $rc, expected 1"
+	grep -q 'error' "$scratch/log" || err "$f: no error message"
+	[ "$(cat "$scratch/out/catalog.xml")" = "earlier catalog" ] || err "$f: the existing output was changed"
+	[ "$(ls -A "$scratch/out" | wc -l)" = 1 ] || err "$f: files left behind: $(ls -A "$scratch/out")"
+done
+grep -q 'the limit is 16777216 bytes' "$scratch/log" || err "the 50 MB file is not refused for its size"
+rm -f "$scratch/garbage-50mb.csv"
+finish "ok: bundled catalog reproducible; bad input writes nothing"
