@@ -101,6 +101,9 @@ typedef struct {
  * loader, process-wide, is replaced during the call (only path and
  * schema_path may be opened) and restored afterwards.
  */
+/* At most this many offers in one catalog file (docs/formats.md, bounds). */
+#define GS_CATALOG_MAX_OFFERS 50000
+
 int gs_catalog_read(const char *path, const char *schema_path,
 		    gs_catalog *c, gs_diag *d);
 /* The same, over a document held in memory; name is used in messages. */
