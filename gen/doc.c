@@ -44,6 +44,10 @@ void gs_doc_release(gs_doc *d)
 	for (i = 0; i < d->ncaptions; i++)
 		free(d->captions[i]);
 	free(d->captions);
+	for (i = 0; i < d->nanchors; i++)
+		free(d->anchor_ids[i]);
+	free(d->anchor_ids);
+	free(d->anchor_nodes);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -80,6 +84,29 @@ cmark_node *gs_doc_heading(cmark_node *parent, int level, const char *text)
 
 	cmark_node_set_heading_level(h, level);
 	gs_doc_text(h, text);
+	return h;
+}
+
+cmark_node *gs_doc_heading_id(gs_doc *d, cmark_node *parent, int level, const char *text,
+			      const char *id)
+{
+	cmark_node *h = gs_doc_heading(parent, level, text);
+	const char *q;
+
+	if (!*id)
+		GS_BUG("empty heading id");
+	for (q = id; *q; q++)
+		if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+		      (*q >= '0' && *q <= '9') || *q == '-' || *q == '.' || *q == '_'))
+			GS_BUG("heading id with a character outside [A-Za-z0-9._-]");
+	if (d->nanchors == d->aanchors) {
+		d->aanchors = d->aanchors ? d->aanchors * 2 : 8;
+		d->anchor_nodes = gs_xrealloc(d->anchor_nodes, d->aanchors * sizeof(*d->anchor_nodes));
+		d->anchor_ids = gs_xrealloc(d->anchor_ids, d->aanchors * sizeof(*d->anchor_ids));
+	}
+	d->anchor_nodes[d->nanchors] = h;
+	d->anchor_ids[d->nanchors] = gs_xstrdup(id);
+	d->nanchors++;
 	return h;
 }
 
@@ -356,8 +383,24 @@ char *gs_doc_render_html(const gs_doc *d)
 {
 	char *html = cmark_render_html(d->root, CMARK_OPT_DEFAULT, NULL);
 	char *out = NULL;
-	size_t len = 0, cap = 0, ntable = 0;
+	size_t len = 0, cap = 0, ntable = 0, nhead = 0, nheads = 0, j = 0;
 	const char *p = html;
+	const char **head_ids = NULL;
+	cmark_iter *it = cmark_iter_new(d->root);
+	cmark_event_type ev;
+
+	/* The id of every heading in document order (NULL for none); anchors
+	 * were registered in document order, so one merge pairs them. */
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_HEADING)
+			continue;
+		head_ids = gs_xrealloc(head_ids, (nheads + 1) * sizeof(*head_ids));
+		head_ids[nheads++] = j < d->nanchors && d->anchor_nodes[j] == n ? d->anchor_ids[j++] : NULL;
+	}
+	cmark_iter_free(it);
+	if (j != d->nanchors)
+		GS_BUG("a heading id was registered out of document order");
 
 	/* One linear pass: <table> gets its caption, <th> its scope. */
 	while (*p) {
@@ -374,6 +417,17 @@ char *gs_doc_render_html(const gs_doc *d)
 			ntable++;
 			S_buf_add(&out, &len, &cap, "</caption>", 10);
 			p = lt + 7;
+		} else if (lt[1] == 'h' && lt[2] >= '1' && lt[2] <= '6' && lt[3] == '>') {
+			/* <hN>: cmark-gfm writes headings so, and escapes every '<' of text. */
+			S_buf_add(&out, &len, &cap, lt, 3);
+			if (nhead < nheads && head_ids[nhead]) {
+				S_buf_add(&out, &len, &cap, " id=\"", 5);
+				S_buf_escaped(&out, &len, &cap, head_ids[nhead]);
+				S_buf_add(&out, &len, &cap, "\"", 1);
+			}
+			nhead++;
+			S_buf_add(&out, &len, &cap, ">", 1);
+			p = lt + 4;
 		} else if (strncmp(lt, "<th", 3) == 0 && (lt[3] == '>' || lt[3] == ' ')) {
 			S_buf_add(&out, &len, &cap, "<th scope=\"col\"", 15);
 			p = lt + 3;
@@ -383,6 +437,7 @@ char *gs_doc_render_html(const gs_doc *d)
 		}
 	}
 	free(html);
+	free(head_ids);
 	if (!out)
 		out = gs_xstrdup("");
 	return out;

@@ -19,12 +19,22 @@ typedef struct {
 	/* Caption of every table, in document order, for the HTML <caption>. */
 	char **captions;
 	size_t ncaptions, acaptions;
+	/* Headings given a stable HTML id (gs_doc_heading_id), with that id. */
+	cmark_node **anchor_nodes;
+	char **anchor_ids;
+	size_t nanchors, aanchors;
 } gs_doc;
 
 int gs_doc_init(gs_doc *d);
 void gs_doc_release(gs_doc *d);
 
 cmark_node *gs_doc_heading(cmark_node *parent, int level, const char *text);
+/*
+ * A heading whose HTML rendering carries id="ID", a fragment other pages can
+ * link to. id is built by us: letters, digits, '-', '.', '_' only (checked).
+ */
+cmark_node *gs_doc_heading_id(gs_doc *d, cmark_node *parent, int level, const char *text,
+			      const char *id);
 cmark_node *gs_doc_para(cmark_node *parent);
 /* Appends inline content to a paragraph, heading or cell. */
 void gs_doc_text(cmark_node *inl, const char *text);
@@ -68,7 +78,7 @@ void gs_doc_user_markdown(cmark_node *parent, const char *md);
 int gs_doc_markdown_check(const char *md, char *why, size_t whylen);
 
 char *gs_doc_render_markdown(const gs_doc *d);
-/* HTML body, with table captions and header scopes added. */
+/* HTML body, with table captions, header scopes and heading ids added. */
 char *gs_doc_render_html(const gs_doc *d);
 
 #endif

@@ -203,20 +203,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		goto out_sheet;
 	res->id = gs_xstrdup(job->w.id);
 	res->title = gs_xstrdup(job->w.title);
-	/* Indexed like the catalog; offers the workload does not compare stay 3. */
-	res->noffers = env->cat->noffers;
-	res->status = gs_xmalloc(res->noffers + 1);
-	memset(res->status, 3, res->noffers + 1);
-	for (i = 0; i < d.ncands; i++)
-		res->status[d.cands[i].offer - env->cat->offers] =
-			d.cands[i].retained ? 0 : d.cands[i].excluded ? 2 : 1;
-	res->synthetic = d.synthetic;
-	res->demonstration = d.demonstration;
-	for (i = 0; i < d.ncands; i++)
-		if (d.cands[i].retained && d.cands[i].synthetic)
-			res->nretained_synthetic++;
-	res->nretained = d.nretained;
-	res->npreselected = d.npreselected;
+	gs_publish_result_from_decision(&d, env->cat, res);
 	rc = 0;
 out_sheet:
 	gs_sheet_release(&sheet);
@@ -235,10 +222,48 @@ out:
 	return rc;
 }
 
+void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat,
+				     gs_publish_result *res)
+{
+	const gs_candidate *best = gs_decision_best(d);
+	size_t i;
+	int q;
+
+	/* Indexed like the catalog; offers the workload does not compare stay 3. */
+	res->noffers = cat->noffers;
+	res->status = gs_xmalloc(res->noffers + 1);
+	memset(res->status, 3, res->noffers + 1);
+	res->cost = gs_xcalloc(res->noffers + 1, sizeof(*res->cost));
+	res->currency = gs_xcalloc(res->noffers + 1, sizeof(*res->currency));
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *c = &d->cands[i];
+		size_t k = (size_t)(c->offer - cat->offers);
+		res->status[k] = c->retained ? 0 : c->excluded ? 2 : 1;
+		if (c->plan) {
+			res->cost[k] = c->cost;
+			res->currency[k] = c->plan->currency;
+		}
+		if (c->retained && c->synthetic)
+			res->nretained_synthetic++;
+	}
+	res->synthetic = d->synthetic;
+	res->demonstration = d->demonstration;
+	res->nretained = d->nretained;
+	res->npreselected = d->npreselected;
+	res->best = best ? (size_t)(best->offer - cat->offers) : GS_PUBLISH_NO_BEST;
+	res->best_missing = 0;
+	if (best)
+		for (q = 0; q < GS_REQ_COUNT; q++)
+			if (best->v[q].kind == GS_V_TO_CONFIRM)
+				res->best_missing |= 1u << q;
+}
+
 void gs_publish_result_release(gs_publish_result *r)
 {
 	free(r->id);
 	free(r->title);
 	free(r->status);
+	free(r->cost);
+	free(r->currency);
 	memset(r, 0, sizeof(*r));
 }

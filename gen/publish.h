@@ -53,7 +53,26 @@ typedef struct {
 	int demonstration;         /* some verdict rests on a synthetic measurement */
 	size_t nretained, npreselected;
 	size_t nretained_synthetic;    /* retained offers resting on synthetic evidence */
+	/* Total campaign cost per offer in catalog order, in hundredths, with the
+	 * plan's currency (borrowed from the catalog); NULL currency: no plan. */
+	int64_t *cost;
+	const char **currency;
+	/* The offer to take (gs_decision_best): its catalog index, or
+	 * GS_PUBLISH_NO_BEST; best_missing: bit q set when requirement q
+	 * (gs_req) is still to confirm on it. */
+	size_t best;
+	unsigned best_missing;
 } gs_publish_result;
+
+#define GS_PUBLISH_NO_BEST ((size_t)-1)
+
+/*
+ * Fills the per-offer status, cost and best offer of res from a decision
+ * (res->status, cost and currency allocated for noffers offers). Pure: the
+ * site's matrix and its tests use it.
+ */
+void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat,
+				     gs_publish_result *res);
 
 /* Reads and validates the workload and its measurements against the catalog. */
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d);

@@ -79,6 +79,12 @@ char *gs_render_markdown(const gs_doc *doc)
 char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 		     const char *title, const char *nav_html)
 {
+	return gs_render_html_tail(tp, doc, lang, title, nav_html, NULL);
+}
+
+char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
+			  const char *title, const char *nav_html, const char *tail_html)
+{
 	char *body = gs_doc_render_html(doc);
 	char *out = NULL;
 	size_t len = 0, cap = 0;
@@ -116,8 +122,11 @@ char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 			gs_str_append(&out, &len, &cap, tp->css);
 		else if (strcmp(key, "nav") == 0)
 			gs_str_append(&out, &len, &cap, nav_html ? nav_html : "");
-		else if (strcmp(key, "body") == 0)
+		else if (strcmp(key, "body") == 0) {
 			gs_str_append(&out, &len, &cap, body);
+			if (tail_html)
+				gs_str_append(&out, &len, &cap, tail_html);
+		}
 		p = close + 2;
 	}
 	free(body);

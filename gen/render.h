@@ -27,6 +27,10 @@ char *gs_render_markdown(const gs_doc *doc);
 /* nav_html: trusted HTML built by the caller (site navigation), or NULL. */
 char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 		     const char *title, const char *nav_html);
+/* Same, with tail_html (trusted HTML built by the caller, every user string
+ * escaped) appended to the body after the document. */
+char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
+			  const char *title, const char *nav_html, const char *tail_html);
 char *gs_render_decision_json(const gs_sheet_input *in);
 /* Longest user string in the summary, in bytes, before it is cut and marked. */
 #define GS_SUMMARY_MAX_STRING 1000

@@ -1437,7 +1437,12 @@ static void S_candidates(S_ctx *c)
 		const gs_candidate *cd = &d->cands[d->order[i]];
 		cmark_node *list;
 		char mem[GS_FMT_MAX], w1[256];
-		gs_doc_heading(c->root, 3, cd->offer->id);
+		{
+			/* sheets/ID.html#offer-OFFER: the site's matrix links here. */
+			char *anchor = gs_xasprintf("offer-%s", cd->offer->id);
+			gs_doc_heading_id(c->doc, c->root, 3, cd->offer->id, anchor);
+			free(anchor);
+		}
 		p = gs_doc_para(c->root);
 		gs_doc_textf(p, "%s, %llu x %s%s%s", cd->offer->gpu_model,
 			     (unsigned long long)cd->offer->cards,

@@ -3,6 +3,7 @@
 #include "site.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,30 +211,278 @@ static void S_demo_banner(gs_doc *doc, const gs_strings *t, int demonstration)
 	gs_doc_text(p, gs_tr(t, "demo.site_body"));
 }
 
-/* One page of the matrix: workloads [from, to) x offers [c0, c1). */
+/*** the matrix ***/
+
+void gs_site_offer_counts(const gs_publish_result *res, size_t n, size_t noffers,
+			  size_t (*counts)[3])
+{
+	size_t i, k;
+
+	memset(counts, 0, noffers * sizeof(*counts));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < noffers && k < res[i].noffers; k++)
+			if (res[i].status[k] < 3)
+				counts[k][res[i].status[k]]++;
+}
+
+/* Capacity per card the matrix groups offers by: declared, else nominal; unknown last. */
+static uint64_t S_offer_memory(const gs_offer *o)
+{
+	return o->has_declared_bytes ? o->declared_bytes : !o->memory_unknown ? o->nominal_bytes
+										 : UINT64_MAX;
+}
+
+typedef struct {
+	uint64_t mem;
+	size_t k;
+} S_memkey;
+
+static int S_by_memory(const void *a, const void *b)
+{
+	const S_memkey *x = a, *y = b;
+
+	if (x->mem != y->mem)
+		return x->mem < y->mem ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+void gs_site_offer_order(const gs_catalog *cat, size_t *order)
+{
+	S_memkey *keys = gs_xcalloc(cat->noffers + 1, sizeof(*keys));
+	size_t k;
+
+	for (k = 0; k < cat->noffers; k++) {
+		keys[k].mem = S_offer_memory(&cat->offers[k]);
+		keys[k].k = k;
+	}
+	qsort(keys, cat->noffers, sizeof(*keys), S_by_memory);
+	for (k = 0; k < cat->noffers; k++)
+		order[k] = keys[k].k;
+	free(keys);
+}
+
+/* A short title: at most GS_SITE_SHORT_TITLE bytes, cut on a character boundary. */
+static char *S_short_title(const char *title, int *cut)
+{
+	size_t n = strlen(title), k;
+
+	*cut = n > GS_SITE_SHORT_TITLE;
+	if (!*cut)
+		return gs_xstrdup(title);
+	k = GS_SITE_SHORT_TITLE;
+	while (k > 0 && ((unsigned char)title[k] & 0xC0) == 0x80)
+		k--;
+	return gs_xasprintf("%.*s…", (int)k, title);
+}
+
+#define H(s) gs_str_append(&out, &len, &cap, (s))
+#define E(s) gs_html_escape_append(&out, &len, &cap, (s))
+
+/* "1,234.00 USD (assumed)" or nothing when no plan is known. */
+static void S_cost_html(char **o, size_t *l, size_t *c, const gs_strings *t,
+			const gs_publish_result *pr, size_t k)
+{
+	char m[GS_FMT_MAX];
+
+	if (!pr->currency[k])
+		return;
+	gs_str_append(o, l, c, "<span class=\"cost\">");
+	gs_html_escape_append(o, l, c, gs_fmt_money(m, pr->cost[k], t->lang));
+	gs_str_append(o, l, c, " ");
+	gs_html_escape_append(o, l, c, pr->currency[k]);
+	gs_str_append(o, l, c, "</span>");
+}
+
+/* The best-offer cell: the first retained and its cost, else the closest pre-selected and what it needs. */
+static void S_best_html(char **o, size_t *l, size_t *c, const gs_strings *t,
+			const gs_catalog *cat, const gs_publish_result *pr, const char *link)
+{
+	const char *id;
+	int q, k = 0;
+
+	if (pr->best == GS_PUBLISH_NO_BEST || pr->best >= cat->noffers) {
+		gs_html_escape_append(o, l, c, gs_tr(t, "card.no_offer"));
+		return;
+	}
+	id = cat->offers[pr->best].id;
+	gs_str_append(o, l, c, "<a href=\"");
+	gs_html_escape_append(o, l, c, link);
+	gs_str_append(o, l, c, "#offer-");
+	gs_html_escape_append(o, l, c, id);
+	gs_str_append(o, l, c, "\"><code>");
+	gs_html_escape_append(o, l, c, id);
+	gs_str_append(o, l, c, "</code></a> ");
+	gs_html_escape_append(o, l, c, S_status_symbol(pr->status[pr->best]));
+	gs_str_append(o, l, c, " ");
+	gs_html_escape_append(o, l, c, gs_tr(t, S_status_key(pr->status[pr->best])));
+	gs_str_append(o, l, c, "<br>");
+	gs_html_escape_append(o, l, c, gs_tr(t, "col.total_cost"));
+	gs_str_append(o, l, c, ": ");
+	if (pr->currency[pr->best]) {
+		S_cost_html(o, l, c, t, pr, pr->best);
+		gs_str_append(o, l, c, " (");
+		gs_html_escape_append(o, l, c, gs_tr(t, "prov.assumed"));
+		gs_str_append(o, l, c, ")");
+	} else {
+		gs_html_escape_append(o, l, c, gs_tr(t, "word.missing"));
+	}
+	if (!pr->best_missing)
+		return;
+	gs_str_append(o, l, c, "<br>");
+	gs_html_escape_append(o, l, c, gs_tr(t, "site.still_needs"));
+	gs_str_append(o, l, c, " ");
+	for (q = 0; q < GS_REQ_COUNT; q++)
+		if (pr->best_missing & (1u << q)) {
+			if (k++)
+				gs_str_append(o, l, c, ", ");
+			gs_html_escape_append(o, l, c, gs_sheet_req_label(t, (gs_req)q));
+		}
+}
+
+/*
+ * The matrix of one index page as HTML built here (every user string
+ * escaped): a table in its own scrolling box, sticky header row and first
+ * column, a best-offer column and a footer row per verdict with how many
+ * workloads each offer gets.
+ */
+static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *res, size_t from,
+			   size_t to, const size_t *cols, size_t ncols, const size_t (*counts)[3])
+{
+	const gs_strings *t = env->t;
+	const gs_catalog *cat = env->cat;
+	char *out = NULL;
+	size_t len = 0, cap = 0, i, j;
+	int s;
+	static const char *const foot[3] = { "site.foot_retained", "site.foot_preselected",
+					     "site.foot_excluded" };
+
+	H("<div class=\"matrix-box\" role=\"region\" tabindex=\"0\" aria-labelledby=\"matrix-caption\">\n");
+	H("<table class=\"matrix\" id=\"matrix\">\n<caption id=\"matrix-caption\">");
+	E(gs_tr(t, "site.cap_matrix"));
+	H("</caption>\n<thead>\n<tr><th scope=\"col\" class=\"wl\">");
+	E(gs_tr(t, "site.col_workload"));
+	H("</th><th scope=\"col\" class=\"best\">");
+	E(gs_tr(t, "site.col_best"));
+	H("</th>");
+	for (j = 0; j < ncols; j++) {
+		const gs_offer *o = &cat->offers[cols[j]];
+		char mem[GS_FMT_MAX];
+		H("<th scope=\"col\"><code>");
+		E(o->id);
+		H("</code><br><span class=\"sub\">");
+		E(o->gpu_model);
+		H(", ");
+		E(gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+		H("</span></th>");
+	}
+	H("</tr>\n</thead>\n<tbody>\n");
+	for (i = from; i < to; i++) {
+		const gs_publish_result *pr = &res[i];
+		char *link = gs_xasprintf("sheets/%s.html", pr->id);
+		int cut;
+		char *shrt = S_short_title(pr->title, &cut);
+		H("<tr><th scope=\"row\" class=\"wl\"><a href=\"");
+		E(link);
+		H("\"><code>");
+		E(pr->id);
+		H("</code> ");
+		E(shrt);
+		H("</a>");
+		if (cut) {
+			H("<span class=\"sub full\">");
+			E(pr->title);
+			H("</span>");
+		}
+		H("<span class=\"sub\">");
+		E(gs_tr(t, "site.col_decision"));
+		H(": ");
+		E(gs_tr(t, pr->nretained ? "site.retained" : pr->npreselected ? "site.preselection"
+				 : "site.none"));
+		if (pr->demonstration) {
+			H(" (");
+			E(gs_tr(t, "demo.short"));
+			H(")");
+		} else if (pr->synthetic) {
+			H(" (");
+			E(gs_tr(t, "synthetic.short"));
+			H(")");
+		}
+		H("</span></th><td class=\"best\">");
+		S_best_html(&out, &len, &cap, t, cat, pr, link);
+		H("</td>");
+		for (j = 0; j < ncols; j++) {
+			size_t k = cols[j];
+			unsigned st = k < pr->noffers ? pr->status[k] : 3;
+			char cls[32];
+			snprintf(cls, sizeof(cls), "<td class=\"v v%u\">", st);
+			H(cls);
+			if (st == 3) {
+				E(S_status_symbol(3));
+				H(" ");
+				E(gs_tr(t, S_status_key(3)));
+				H("</td>");
+				continue;
+			}
+			H("<a href=\"");
+			E(link);
+			H("#offer-");
+			E(cat->offers[k].id);
+			H("\">");
+			E(S_status_symbol(st));
+			H(" ");
+			E(gs_tr(t, S_status_key(st)));
+			H("</a>");
+			if (pr->currency[k]) {
+				H("<br>");
+				S_cost_html(&out, &len, &cap, t, pr, k);
+			}
+			H("</td>");
+		}
+		H("</tr>\n");
+		free(shrt);
+		free(link);
+	}
+	H("</tbody>\n<tfoot>\n");
+	for (s = 0; s < 3; s++) {
+		H("<tr><th scope=\"row\" colspan=\"2\" class=\"wl\">");
+		E(S_status_symbol((unsigned char)s));
+		H(" ");
+		E(gs_tr(t, foot[s]));
+		H("</th>");
+		for (j = 0; j < ncols; j++) {
+			char num[GS_FMT_MAX];
+			H("<td>");
+			E(gs_fmt_int(num, counts[cols[j]][s], t->lang));
+			H("</td>");
+		}
+		H("</tr>\n");
+	}
+	H("</tfoot>\n</table>\n</div>\n");
+	return out;
+}
+
+#undef H
+#undef E
+
+/* One page of the matrix: workloads [from, to) x offers cols[c0, c1) (memory order). */
 static int S_index_page(const gs_publish_env *env, const gs_publish_result *res, size_t n,
+			const size_t *order, const size_t (*counts)[3],
 			size_t page, size_t npages, size_t col, size_t ncols, const char *dir,
 			const char *nav, int demonstration, char *err, size_t errlen)
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
 	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
-	size_t c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS, i, k;
-	const char **h;
+	size_t c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS;
 	gs_doc doc;
-	cmark_node *p, *tb, *r, *cell;
-	char name[64];
+	cmark_node *p;
+	char name[64], *matrix = NULL, *html;
 	int rc;
 
 	if (to > n)
 		to = n;
 	if (c1 > cat->noffers)
 		c1 = cat->noffers;
-	h = gs_xcalloc(c1 - c0 + 2, sizeof(*h));
-	h[0] = gs_tr(t, "site.col_workload");
-	h[1] = gs_tr(t, "site.col_decision");
-	for (k = c0; k < c1; k++)
-		h[k - c0 + 2] = cat->offers[k].id;
 	gs_doc_init(&doc);
 	gs_doc_heading(doc.root, 1, gs_tr(t, "site.title"));
 	S_demo_banner(&doc, t, demonstration);
@@ -245,52 +494,35 @@ static int S_index_page(const gs_publish_env *env, const gs_publish_result *res,
 		     gs_tr(t, "overall.preselected"));
 	gs_doc_textf(p, " %s %s, %s %s.", S_status_symbol(2), gs_tr(t, "overall.excluded"),
 		     S_status_symbol(3), gs_tr(t, "overall.not_compared"));
+	p = gs_doc_para(doc.root);
+	gs_doc_text(p, gs_tr(t, "site.matrix_help"));
 	S_pager(doc.root, gs_tr(t, "site.page"), page, npages, S_row_page, col);
 	S_pager(doc.root, gs_tr(t, "site.offers"), col, ncols, S_col_page, page);
-	tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_matrix"), c1 - c0 + 2, h);
-	for (i = from; i < to; i++) {
-		const gs_publish_result *pr = &res[i];
-		char *link = gs_xasprintf("sheets/%s.html", pr->id);
-		r = gs_doc_row(tb);
-		cell = gs_doc_cell(r);
-		gs_doc_link(cell, link, pr->title);
-		if (pr->demonstration)
-			gs_doc_textf(cell, " (%s)", gs_tr(t, "demo.short"));
-		else if (pr->synthetic)
-			gs_doc_textf(cell, " (%s)", gs_tr(t, "synthetic.short"));
-		gs_doc_cell_text(r, gs_tr(t, pr->nretained ? "site.retained"
-					  : pr->npreselected ? "site.preselection" : "site.none"));
-		for (k = c0; k < c1 && k < pr->noffers; k++) {
-			cell = gs_doc_cell(r);
-			if (pr->status[k] == 3) {
-				gs_doc_textf(cell, "%s %s", S_status_symbol(3),
-					     gs_tr(t, S_status_key(3)));
-				continue;
-			}
-			{
-				char *txt = gs_xasprintf("%s %s", S_status_symbol(pr->status[k]),
-							 gs_tr(t, S_status_key(pr->status[k])));
-				gs_doc_link(cell, link, txt);
-				free(txt);
-			}
-		}
-		free(link);
-	}
 	if (!n) {
 		p = gs_doc_para(doc.root);
 		gs_doc_text(p, gs_tr(t, "site.empty"));
+	} else {
+		matrix = S_matrix_html(env, res, from, to, order + c0, c1 - c0, counts);
 	}
 	S_page_name(name, sizeof(name), page, col);
-	rc = S_write_page(env, dir, name, &doc, gs_tr(t, "site.title"), nav, err, errlen);
+	html = gs_render_html_tail(env->tp, &doc, t->lang, gs_tr(t, "site.title"), nav, matrix);
+	if (!html) {
+		snprintf(err, errlen, "cannot render %s", name);
+		rc = -1;
+	} else {
+		rc = gs_write_atomic(dir, name, html, strlen(html), err, errlen);
+	}
+	free(html);
+	free(matrix);
 	gs_doc_release(&doc);
-	free(h);
 	return rc;
 }
 
 /*
  * The workload x offer matrix, paginated both ways: GS_SITE_PAGE_ROWS
  * workloads by GS_SITE_PAGE_COLS offers a page, so that no page grows with
- * the catalog or the number of workloads.
+ * the catalog or the number of workloads. Offers go in order of memory per
+ * card (gs_site_offer_order), so that a page groups like cards.
  */
 static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res, size_t n,
 			 const char *dir, const char *nav, int demonstration, char *err,
@@ -300,13 +532,19 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 	size_t noff = env->cat->noffers;
 	size_t ncols = noff ? (noff + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
 	size_t page, col;
+	size_t *order = gs_xcalloc(noff + 1, sizeof(*order));
+	size_t (*counts)[3] = gs_xcalloc(noff + 1, sizeof(*counts));
+	int rc = 0;
 
-	for (page = 0; page < npages; page++)
-		for (col = 0; col < ncols; col++)
-			if (S_index_page(env, res, n, page, npages, col, ncols, dir, nav,
-					 demonstration, err, errlen))
-				return -1;
-	return 0;
+	gs_site_offer_order(env->cat, order);
+	gs_site_offer_counts(res, n, noff, counts);
+	for (page = 0; page < npages && !rc; page++)
+		for (col = 0; col < ncols && !rc; col++)
+			rc = S_index_page(env, res, n, order, (const size_t (*)[3])counts, page,
+					  npages, col, ncols, dir, nav, demonstration, err, errlen);
+	free(order);
+	free(counts);
+	return rc ? -1 : 0;
 }
 
 /* price per GiB and day, four decimals: price x 2^30 x 24 / (bytes x cards x hours). */

@@ -4,7 +4,9 @@
  * Layout of the output folder:
  *   index.html, index-2.html, ...  workload x offer matrix, 100 workloads by
  *   index-1-2.html, ...             20 offers a page (index-R-C: workload page R,
- *                                   offer page C; C = 1 is index-R.html)
+ *                                   offer page C; C = 1 is index-R.html), offers
+ *                                   in order of memory per card; each cell links
+ *                                   to sheets/ID.html#offer-OFFER
  *   offers.html, offers-2.html, ... the catalog, 100 offers a page: capacity,
  *                                   plans, cost per GiB-day, sources
  *   sheets/ID.{html,md,json,*.svg,*.png}   one decision sheet per workload
@@ -30,6 +32,23 @@
 int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 			   size_t *npaths, gs_diag *d);
 void gs_site_free_paths(char **paths, size_t n);
+
+/* Longest short title in the matrix's first column, in bytes (then "…"). */
+#define GS_SITE_SHORT_TITLE 48
+
+/*
+ * counts[k][s]: how many of the n workloads give offer k (catalog order) the
+ * overall status s (0 retained, 1 pre-selected, 2 excluded); "not compared"
+ * is not counted. counts has noffers rows.
+ */
+void gs_site_offer_counts(const gs_publish_result *res, size_t n, size_t noffers,
+			  size_t (*counts)[3]);
+/*
+ * The matrix's column order: catalog indexes sorted by memory per card
+ * (device-declared, else nominal; unknown last), ties in catalog order.
+ * order has cat->noffers entries.
+ */
+void gs_site_offer_order(const gs_catalog *cat, size_t *order);
 
 /*
  * Builds the site from already-validated workloads into a stage next to

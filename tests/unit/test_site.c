@@ -1,0 +1,155 @@
+/*
+ * test_site: what the site's matrix shows of each workload: the offer to
+ * take (gs_publish_result_from_decision over gs_decision_best), the total
+ * cost per offer, the per-offer counts of the footer rows and the column
+ * order by memory per card. Decisions are built by hand here, so that every
+ * expectation below follows from the case alone.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "publish.h"
+#include "site.h"
+
+#define GB 1000000000ull
+
+/*
+ * The catalog, in catalog order:
+ *   0 "a": 80 GB nominal          2 "c": no memory figure
+ *   1 "b": 24 GB nominal          3 "d": 40 GB nominal, 42 949 672 960 B declared (40 GiB)
+ */
+static void S_catalog(gs_catalog *cat, gs_offer *o, gs_plan *usd)
+{
+	memset(cat, 0, sizeof(*cat));
+	memset(o, 0, 4 * sizeof(*o));
+	memset(usd, 0, sizeof(*usd));
+	usd->currency = "USD";
+	o[0].id = "a";
+	o[0].nominal_bytes = 80 * GB;
+	o[1].id = "b";
+	o[1].nominal_bytes = 24 * GB;
+	o[2].id = "c";
+	o[2].memory_unknown = 1;
+	o[3].id = "d";
+	o[3].nominal_bytes = 40 * GB;
+	o[3].has_declared_bytes = 1;
+	o[3].declared_bytes = 40ull << 30;
+	cat->offers = o;
+	cat->noffers = 4;
+}
+
+/* A candidate on offer o: 0 retained, 1 pre-selected, 2 excluded; every requirement admissible. */
+static void S_cand(gs_candidate *c, const gs_offer *o, int status, const gs_plan *plan,
+		   int64_t cost)
+{
+	int q;
+
+	memset(c, 0, sizeof(*c));
+	c->offer = o;
+	c->retained = status == 0;
+	c->excluded = status == 2;
+	for (q = 0; q < GS_REQ_COUNT; q++)
+		c->v[q].kind = status == 2 ? GS_V_EXCLUDE : GS_V_ADMISSIBLE;
+	c->plan = plan;
+	c->cost = cost;
+}
+
+int main(void)
+{
+	gs_catalog cat;
+	gs_offer o[4];
+	gs_plan usd;
+	gs_candidate cands[3];
+	size_t order[3];
+	gs_decision d;
+	gs_publish_result res[3];
+	size_t counts[4][3], cols[4];
+
+	S_catalog(&cat, o, &usd);
+	memset(res, 0, sizeof(res));
+
+	/*
+	 * Workload 1 compares a, b, d (not c). a and b are retained, b ranked
+	 * first (50.00 USD against 120.00 USD); d is excluded. The offer to
+	 * take is b, the first retained, at 5 000 hundredths; nothing to confirm.
+	 */
+	S_cand(&cands[0], &o[0], 0, &usd, 12000);
+	S_cand(&cands[1], &o[1], 0, &usd, 5000);
+	S_cand(&cands[2], &o[3], 2, NULL, 0);
+	order[0] = 1, order[1] = 0, order[2] = 2;
+	memset(&d, 0, sizeof(d));
+	d.cands = cands, d.ncands = 3, d.order = order, d.nretained = 2;
+	gs_publish_result_from_decision(&d, &cat, &res[0]);
+	CHECK(res[0].best == 1);
+	CHECK(res[0].best_missing == 0);
+	CHECK(res[0].status[0] == 0 && res[0].status[1] == 0 && res[0].status[2] == 3 &&
+	      res[0].status[3] == 2);
+	CHECK(res[0].cost[1] == 5000 && STREQ(res[0].currency[1], "USD"));
+	CHECK(res[0].cost[0] == 12000 && STREQ(res[0].currency[0], "USD"));
+	CHECK(res[0].currency[2] == NULL && res[0].currency[3] == NULL);   /* no plan: no cost, not 0 */
+	CHECK(res[0].nretained == 2 && res[0].npreselected == 0);
+
+	/*
+	 * Workload 2 compares a and d, both pre-selected: a still needs memory
+	 * and calendar, d only calendar, so the ranking puts d first. The offer
+	 * to take is d, closest to retained; it still needs the calendar
+	 * (bit GS_REQ_CALENDAR = 2, so best_missing = 1 << 2 = 4); no plan.
+	 */
+	S_cand(&cands[0], &o[0], 1, &usd, 9900);
+	cands[0].v[GS_REQ_MEMORY].kind = GS_V_TO_CONFIRM;
+	cands[0].v[GS_REQ_CALENDAR].kind = GS_V_TO_CONFIRM;
+	S_cand(&cands[1], &o[3], 1, NULL, 0);
+	cands[1].v[GS_REQ_CALENDAR].kind = GS_V_TO_CONFIRM;
+	order[0] = 1, order[1] = 0;
+	memset(&d, 0, sizeof(d));
+	d.cands = cands, d.ncands = 2, d.order = order, d.npreselected = 2;
+	gs_publish_result_from_decision(&d, &cat, &res[1]);
+	CHECK(res[1].best == 3);
+	CHECK(res[1].best_missing == 4u);
+	CHECK(res[1].currency[3] == NULL);
+	CHECK(res[1].status[0] == 1 && res[1].status[1] == 3 && res[1].status[2] == 3 &&
+	      res[1].status[3] == 1);
+
+	/* Workload 3 compares a and b, both excluded: no offer to take. */
+	S_cand(&cands[0], &o[0], 2, NULL, 0);
+	S_cand(&cands[1], &o[1], 2, NULL, 0);
+	order[0] = 0, order[1] = 1;
+	memset(&d, 0, sizeof(d));
+	d.cands = cands, d.ncands = 2, d.order = order;
+	gs_publish_result_from_decision(&d, &cat, &res[2]);
+	CHECK(res[2].best == GS_PUBLISH_NO_BEST);
+	CHECK(res[2].best_missing == 0);
+
+	/*
+	 * Footer counts [retained, pre-selected, excluded] per offer:
+	 *   a: w1 retained, w2 pre-selected, w3 excluded   -> 1 1 1
+	 *   b: w1 retained, w3 excluded                     -> 1 0 1
+	 *   c: compared by none ("not compared" not counted)-> 0 0 0
+	 *   d: w1 excluded, w2 pre-selected                 -> 0 1 1
+	 */
+	gs_site_offer_counts(res, 3, 4, counts);
+	CHECK(counts[0][0] == 1 && counts[0][1] == 1 && counts[0][2] == 1);
+	CHECK(counts[1][0] == 1 && counts[1][1] == 0 && counts[1][2] == 1);
+	CHECK(counts[2][0] == 0 && counts[2][1] == 0 && counts[2][2] == 0);
+	CHECK(counts[3][0] == 0 && counts[3][1] == 1 && counts[3][2] == 1);
+	/* Only the first workload: a and b retained once, d excluded once. */
+	gs_site_offer_counts(res, 1, 4, counts);
+	CHECK(counts[0][0] == 1 && counts[1][0] == 1 && counts[3][2] == 1 && counts[0][2] == 0);
+
+	/*
+	 * Columns by memory per card: b 24e9 B < d 42 949 672 960 B (declared
+	 * wins over its 40e9 nominal) < a 80e9 B < c unknown (last).
+	 */
+	gs_site_offer_order(&cat, cols);
+	CHECK(cols[0] == 1 && cols[1] == 3 && cols[2] == 0 && cols[3] == 2);
+	/* Ties keep catalog order: with d declared at exactly 80e9 B, a (0) comes before d (3). */
+	o[3].declared_bytes = 80 * GB;
+	gs_site_offer_order(&cat, cols);
+	CHECK(cols[0] == 1 && cols[1] == 0 && cols[2] == 3 && cols[3] == 2);
+
+	gs_publish_result_release(&res[0]);
+	gs_publish_result_release(&res[1]);
+	gs_publish_result_release(&res[2]);
+	return gs_check_exit("test_site");
+}
