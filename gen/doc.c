@@ -402,7 +402,7 @@ char *gs_doc_render_html(const gs_doc *d)
 	if (j != d->nanchors)
 		GS_BUG("a heading id was registered out of document order");
 
-	/* One linear pass: <table> gets its caption, <th> its scope. */
+	/* One linear pass: <table> gets its caption and a tab stop, <th> its scope. */
 	while (*p) {
 		const char *lt = strchr(p, '<');
 		if (!lt) {
@@ -411,7 +411,9 @@ char *gs_doc_render_html(const gs_doc *d)
 		}
 		S_buf_add(&out, &len, &cap, p, (size_t)(lt - p));
 		if (strncmp(lt, "<table>", 7) == 0) {
-			S_buf_add(&out, &len, &cap, "<table>\n<caption>", 17);
+			/* Focusable: a table wider than the page scrolls in its own
+			 * box (sheet.css), which the keyboard must reach too. */
+			S_buf_add(&out, &len, &cap, "<table tabindex=\"0\">\n<caption>", 30);
 			if (ntable < d->ncaptions)
 				S_buf_escaped(&out, &len, &cap, d->captions[ntable]);
 			ntable++;

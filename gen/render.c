@@ -45,19 +45,21 @@ void gs_html_escape_append(char **buf, size_t *len, size_t *cap, const char *s)
 
 int gs_templates_load(gs_templates *tp, char *err, size_t errlen)
 {
-	char p1[4096], p2[4096];
+	char p1[4096], p2[4096], p3[4096];
 
 	memset(tp, 0, sizeof(*tp));
 	if (!gs_datapath(p1, sizeof(p1), "templates/page.html") ||
-	    !gs_datapath(p2, sizeof(p2), "templates/sheet.css")) {
+	    !gs_datapath(p2, sizeof(p2), "templates/sheet.css") ||
+	    !gs_datapath(p3, sizeof(p3), "templates/matrix.js")) {
 		snprintf(err, errlen, "%s", gs_datadir_error() ? gs_datadir_error()
 			 : "data folder path too long");
 		return -1;
 	}
 	tp->page = gs_read_file(p1, NULL);
 	tp->css = gs_read_file(p2, NULL);
-	if (!tp->page || !tp->css) {
-		snprintf(err, errlen, "cannot read %s", tp->page ? p2 : p1);
+	tp->script = gs_read_file(p3, NULL);
+	if (!tp->page || !tp->css || !tp->script) {
+		snprintf(err, errlen, "cannot read %s", !tp->page ? p1 : !tp->css ? p2 : p3);
 		gs_templates_release(tp);
 		return -1;
 	}
@@ -68,6 +70,7 @@ void gs_templates_release(gs_templates *tp)
 {
 	free(tp->page);
 	free(tp->css);
+	free(tp->script);
 	memset(tp, 0, sizeof(*tp));
 }
 
@@ -79,11 +82,12 @@ char *gs_render_markdown(const gs_doc *doc)
 char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 		     const char *title, const char *nav_html)
 {
-	return gs_render_html_tail(tp, doc, lang, title, nav_html, NULL);
+	return gs_render_html_tail(tp, doc, lang, title, nav_html, NULL, NULL);
 }
 
 char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
-			  const char *title, const char *nav_html, const char *tail_html)
+			  const char *title, const char *nav_html, const char *tail_html,
+			  const char *script_src)
 {
 	char *body = gs_doc_render_html(doc);
 	char *out = NULL;
@@ -122,7 +126,13 @@ char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lan
 			gs_str_append(&out, &len, &cap, tp->css);
 		else if (strcmp(key, "nav") == 0)
 			gs_str_append(&out, &len, &cap, nav_html ? nav_html : "");
-		else if (strcmp(key, "body") == 0) {
+		else if (strcmp(key, "csp_script") == 0 && script_src)
+			gs_str_append(&out, &len, &cap, " script-src 'self';");
+		else if (strcmp(key, "script") == 0 && script_src) {
+			gs_str_append(&out, &len, &cap, "\n<script src=\"");
+			gs_html_escape_append(&out, &len, &cap, script_src);
+			gs_str_append(&out, &len, &cap, "\" defer></script>");
+		} else if (strcmp(key, "body") == 0) {
 			gs_str_append(&out, &len, &cap, body);
 			if (tail_html)
 				gs_str_append(&out, &len, &cap, tail_html);

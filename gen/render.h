@@ -3,9 +3,10 @@
  * Markdown and a standalone HTML page (skeleton and CSS from templates/);
  * the decision becomes JSON (schemas/decision.schema.json).
  *
- * Invariants: the HTML page requests nothing (styles inline, images are
- * the sheet's own files, a Content-Security-Policy forbids scripts and
- * remote loads); every user string is escaped by construction; output is
+ * Invariants: the HTML page requests nothing outside its folder (styles
+ * inline, images are the sheet's own files, a Content-Security-Policy
+ * forbids remote loads and every script but the site's own matrix.js, on
+ * the index pages only); every user string is escaped by construction; output is
  * a pure function of the inputs (no clock).
  */
 #ifndef GS_RENDER_H
@@ -18,6 +19,7 @@
 typedef struct {
 	char *page;   /* templates/page.html */
 	char *css;    /* templates/sheet.css */
+	char *script; /* templates/matrix.js: the index matrix's sorting and filters */
 } gs_templates;
 
 int gs_templates_load(gs_templates *tp, char *err, size_t errlen);
@@ -27,10 +29,15 @@ char *gs_render_markdown(const gs_doc *doc);
 /* nav_html: trusted HTML built by the caller (site navigation), or NULL. */
 char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 		     const char *title, const char *nav_html);
-/* Same, with tail_html (trusted HTML built by the caller, every user string
- * escaped) appended to the body after the document. */
+/*
+ * Same, with tail_html (trusted HTML built by the caller, every user string
+ * escaped) appended to the body after the document, and script_src (a file
+ * name of ours in the page's folder, or NULL): loaded deferred, and the only
+ * script the page's CSP allows ('self').
+ */
 char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
-			  const char *title, const char *nav_html, const char *tail_html);
+			  const char *title, const char *nav_html, const char *tail_html,
+			  const char *script_src);
 char *gs_render_decision_json(const gs_sheet_input *in);
 /* Longest user string in the summary, in bytes, before it is cut and marked. */
 #define GS_SUMMARY_MAX_STRING 1000

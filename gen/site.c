@@ -339,6 +339,30 @@ static void S_best_html(char **o, size_t *l, size_t *c, const gs_strings *t,
 		}
 }
 
+/* For matrix.js: data-l-NAME (attribute) = label key. */
+static const char *const S_js_labels[][2] = {
+	{ "all", "site.js_all" }, { "decision", "site.col_decision" },
+	{ "filter", "site.js_filter" }, { "mem", "site.js_min_mem" },
+	{ "none", "site.none" }, { "preselected", "site.preselection" },
+	{ "retained", "site.retained" }, { "shown", "site.js_shown" },
+	{ "sort", "site.js_sort" }, { "text", "site.js_text" },
+};
+
+/* <td class="CLS" data-v="S" data-cost="HUNDREDTHS">: what matrix.js sorts by. */
+static void S_td_open(char **o, size_t *l, size_t *c, const char *cls, unsigned st,
+		      const gs_publish_result *pr, size_t k)
+{
+	char b[96];
+
+	snprintf(b, sizeof(b), "<td class=\"%s\" data-v=\"%u\"", cls, st);
+	gs_str_append(o, l, c, b);
+	if (k < pr->noffers && pr->currency[k]) {
+		snprintf(b, sizeof(b), " data-cost=\"%lld\"", (long long)pr->cost[k]);
+		gs_str_append(o, l, c, b);
+	}
+	gs_str_append(o, l, c, ">");
+}
+
 /*
  * The matrix of one index page as HTML built here (every user string
  * escaped): a table in its own scrolling box, sticky header row and first
@@ -357,7 +381,16 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 					     "site.foot_excluded" };
 
 	H("<div class=\"matrix-box\" role=\"region\" tabindex=\"0\" aria-labelledby=\"matrix-caption\">\n");
-	H("<table class=\"matrix\" id=\"matrix\">\n<caption id=\"matrix-caption\">");
+	/* Labels of matrix.js's controls, in the page's language. */
+	H("<table class=\"matrix\" id=\"matrix\"");
+	for (j = 0; j < sizeof(S_js_labels) / sizeof(S_js_labels[0]); j++) {
+		H(" data-l-");
+		H(S_js_labels[j][0]);
+		H("=\"");
+		E(gs_tr(t, S_js_labels[j][1]));
+		H("\"");
+	}
+	H(">\n<caption id=\"matrix-caption\">");
 	E(gs_tr(t, "site.cap_matrix"));
 	H("</caption>\n<thead>\n<tr><th scope=\"col\" class=\"wl\">");
 	E(gs_tr(t, "site.col_workload"));
@@ -367,7 +400,13 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 	for (j = 0; j < ncols; j++) {
 		const gs_offer *o = &cat->offers[cols[j]];
 		char mem[GS_FMT_MAX];
-		H("<th scope=\"col\"><code>");
+		H("<th scope=\"col\"");
+		if (S_offer_memory(o) != UINT64_MAX) {
+			char b[32];
+			snprintf(b, sizeof(b), " data-mem=\"%llu\"", (unsigned long long)S_offer_memory(o));
+			H(b);
+		}
+		H("><code>");
 		E(o->id);
 		H("</code><br><span class=\"sub\">");
 		E(o->gpu_model);
@@ -381,7 +420,11 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 		char *link = gs_xasprintf("sheets/%s.html", pr->id);
 		int cut;
 		char *shrt = S_short_title(pr->title, &cut);
-		H("<tr><th scope=\"row\" class=\"wl\"><a href=\"");
+		H("<tr data-decision=\"");
+		H(pr->nretained ? "0" : pr->npreselected ? "1" : "2");
+		H("\" data-id=\"");
+		E(pr->id);
+		H("\"><th scope=\"row\" class=\"wl\"><a href=\"");
 		E(link);
 		H("\"><code>");
 		E(pr->id);
@@ -407,15 +450,17 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 			E(gs_tr(t, "synthetic.short"));
 			H(")");
 		}
-		H("</span></th><td class=\"best\">");
+		H("</span></th>");
+		S_td_open(&out, &len, &cap, "best", pr->best < pr->noffers ? pr->status[pr->best] : 3,
+			  pr, pr->best);
 		S_best_html(&out, &len, &cap, t, cat, pr, link);
 		H("</td>");
 		for (j = 0; j < ncols; j++) {
 			size_t k = cols[j];
 			unsigned st = k < pr->noffers ? pr->status[k] : 3;
-			char cls[32];
-			snprintf(cls, sizeof(cls), "<td class=\"v v%u\">", st);
-			H(cls);
+			char cls[8];
+			snprintf(cls, sizeof(cls), "v v%u", st);
+			S_td_open(&out, &len, &cap, cls, st, pr, k);
 			if (st == 3) {
 				E(S_status_symbol(3));
 				H(" ");
@@ -505,7 +550,8 @@ static int S_index_page(const gs_publish_env *env, const gs_publish_result *res,
 		matrix = S_matrix_html(env, res, from, to, order + c0, c1 - c0, counts);
 	}
 	S_page_name(name, sizeof(name), page, col);
-	html = gs_render_html_tail(env->tp, &doc, t->lang, gs_tr(t, "site.title"), nav, matrix);
+	html = gs_render_html_tail(env->tp, &doc, t->lang, gs_tr(t, "site.title"), nav, matrix,
+				   matrix ? "matrix.js" : NULL);
 	if (!html) {
 		snprintf(err, errlen, "cannot render %s", name);
 		rc = -1;
@@ -536,6 +582,12 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 	size_t (*counts)[3] = gs_xcalloc(noff + 1, sizeof(*counts));
 	int rc = 0;
 
+	/* Sorting and filters (templates/matrix.js), optional: the pages are complete without. */
+	if (gs_write_atomic(dir, "matrix.js", env->tp->script, strlen(env->tp->script), err, errlen)) {
+		free(order);
+		free(counts);
+		return -1;
+	}
 	gs_site_offer_order(env->cat, order);
 	gs_site_offer_counts(res, n, noff, counts);
 	for (page = 0; page < npages && !rc; page++)

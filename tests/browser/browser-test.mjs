@@ -5,15 +5,30 @@
 //
 // PAGE is a path relative to SITE_DIR (default: index.html, offers.html,
 // sheets/hostile.html, sheets/seed-7b.html, sheets/context-sweep.html).
-// For each page: no console message of type error, no uncaught page error,
-// no request whose URL is not a file:// URL inside SITE_DIR, window.__pwned
-// never defined, no javascript: link, every <img> loaded (naturalWidth > 0).
-// A full-page screenshot of each page goes to SCREENSHOT_DIR/<name>.png.
+// Each page is opened at 1280 and 390 px wide, in light and dark colour
+// schemes. Each time: no console message of type error, no uncaught page
+// error, no request whose URL is not a file:// URL inside SITE_DIR,
+// window.__pwned never defined, no inline script and no script from outside
+// the site, no javascript: link, every <img> loaded (naturalWidth > 0), the
+// page itself never scrolls sideways, and axe-core (injected through the
+// DevTools protocol, not the page) finds no WCAG 2.1 A or AA violation.
+// A full-page screenshot of each goes to SCREENSHOT_DIR/<name>-<width>-<scheme>.png.
+// On a page with the matrix (#matrix): the header row and the first column
+// stay in view when its box is scrolled; matrix.js sorts (by id, both ways;
+// by an offer's verdict) and filters (decision, text, minimum memory) the
+// visible rows as the data says; with scripts disabled every row is shown.
 // The browser is Debian's Chromium ($CHROMIUM, default /usr/bin/chromium).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const axeSource = fs.readFileSync(path.join(here, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const views = [
+  { width: 1280, scheme: 'light' }, { width: 1280, scheme: 'dark' },
+  { width: 390, scheme: 'light' }, { width: 390, scheme: 'dark' },
+];
 
 const [siteArg, shotArg, ...pageArgs] = process.argv.slice(2);
 if (!siteArg || !shotArg) {
@@ -29,6 +44,67 @@ const pages = pageArgs.length
 // Every request must stay inside the site folder.
 const sitePrefix = pathToFileURL(site).href.replace(/\/?$/, '/');
 
+// The matrix: sticky header and first column, sorting and filters (matrix.js).
+async function matrixChecks(page, own) {
+  await page.setViewportSize({ width: 1280, height: 500 });
+  const sticky = await page.evaluate(() => {
+    const box = document.querySelector('.matrix-box');
+    box.scrollTop = box.scrollHeight;
+    box.scrollLeft = box.scrollWidth;
+    const b = box.getBoundingClientRect();
+    const th = document.querySelector('#matrix thead th:nth-child(3)').getBoundingClientRect();
+    const first = document.querySelector('#matrix tbody tr:last-child th').getBoundingClientRect();
+    const r = {
+      scrolledDown: box.scrollTop > 0, scrolledRight: box.scrollLeft > 0,
+      headTop: th.top - b.top, firstLeft: first.left - b.left,
+    };
+    box.scrollTop = 0;
+    box.scrollLeft = 0;
+    return r;
+  });
+  if (!sticky.scrolledDown) own.push('matrix: its box does not scroll down at 1280 x 500');
+  else if (Math.abs(sticky.headTop) > 2) own.push(`matrix: header row not in view after scrolling (${sticky.headTop} px from the box top)`);
+  if (!sticky.scrolledRight) own.push('matrix: its box does not scroll sideways at 1280 px');
+  else if (Math.abs(sticky.firstLeft) > 2) own.push(`matrix: first column not in view after scrolling (${sticky.firstLeft} px from the box left)`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  const ids = () => page.$$eval('#matrix tbody tr', (rs) => rs.filter((r) => !r.hidden).map((r) => r.dataset.id));
+  const all = await page.$$eval('#matrix tbody tr', (rs) => rs.map((r) => ({ id: r.dataset.id, d: r.dataset.decision, text: r.cells[0].textContent.toLowerCase() })));
+  const sorted = all.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sortButtons = await page.$$('#matrix thead button.sort');
+  if (sortButtons.length < 3) { own.push(`matrix: ${sortButtons.length} sort buttons (matrix.js did not run)`); return; }
+  await sortButtons[0].click();
+  let got = await ids();
+  if (got.join() !== sorted.join()) own.push(`matrix: sorting by workload gave ${got.join()}`);
+  await sortButtons[0].click();
+  got = await ids();
+  if (got.join() !== sorted.slice().reverse().join()) own.push(`matrix: sorting by workload again did not reverse: ${got.join()}`);
+  await sortButtons[2].click();
+  const verdicts = await page.$$eval('#matrix tbody tr', (rs) => rs.map((r) => Number(r.cells[2].dataset.v)));
+  if (verdicts.some((v, i) => i && v < verdicts[i - 1])) own.push(`matrix: sorting by the first offer gave verdicts ${verdicts.join()}`);
+
+  for (const d of ['0', '1', '2']) {
+    await page.selectOption('#filter-decision', d);
+    got = await ids();
+    const want = all.filter((r) => r.d === d).map((r) => r.id).sort();
+    if (got.slice().sort().join() !== want.join()) own.push(`matrix: decision filter ${d} shows ${got.join()} (want ${want.join()})`);
+  }
+  await page.selectOption('#filter-decision', '');
+  const q = all[all.length - 1].id;
+  await page.fill('#filter-text', q);
+  got = await ids();
+  const wantq = all.filter((r) => r.text.includes(q)).map((r) => r.id).sort();
+  if (!wantq.length || got.slice().sort().join() !== wantq.join()) own.push(`matrix: text filter "${q}" shows ${got.join()} (want ${wantq.join()})`);
+  await page.fill('#filter-text', '');
+  await page.fill('#filter-mem', '100000');
+  got = await ids();
+  const cols = await page.$$eval('#matrix thead th', (ths) => ths.filter((th) => !th.hidden).length);
+  if (got.length || cols !== 2) own.push(`matrix: minimum memory 100000 GiB leaves ${got.length} rows and ${cols - 2} offers`);
+  await page.fill('#filter-mem', '');
+  got = await ids();
+  if (got.length !== all.length) own.push(`matrix: clearing the filters shows ${got.length} of ${all.length} rows`);
+}
+
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
 const problems = [];
@@ -41,8 +117,10 @@ try {
       continue;
     }
     const url = pathToFileURL(file).href;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    for (const view of views) {
+    const context = await browser.newContext({ viewport: { width: view.width, height: 900 }, colorScheme: view.scheme });
     const page = await context.newPage();
+    const tag = `${view.width}px ${view.scheme}`;
     const own = [];
     page.on('console', (msg) => {
       if (msg.type() === 'error') {
@@ -69,7 +147,9 @@ try {
 
     const state = await page.evaluate(() => ({
       pwned: typeof window.__pwned !== 'undefined',
-      scripts: document.querySelectorAll('script').length,
+      // Scripts: only files of the site (checked as requests), never inline.
+      scripts: Array.from(document.querySelectorAll('script')).filter((el) => !el.src).length,
+      sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
       handlers: Array.from(document.querySelectorAll('*'))
         .flatMap((el) => Array.from(el.attributes).filter((a) => /^on/i.test(a.name)).map((a) => `<${el.tagName.toLowerCase()} ${a.name}>`)),
       jsLinks: Array.from(document.querySelectorAll('[href], [src]'))
@@ -82,7 +162,8 @@ try {
       })),
     }));
     if (state.pwned) own.push('window.__pwned is defined: injected script ran');
-    if (state.scripts) own.push(`${state.scripts} <script> element(s) in the page`);
+    if (state.scripts) own.push(`${state.scripts} inline <script> element(s) in the page`);
+    if (state.sideways > 0) own.push(`the page scrolls sideways by ${state.sideways} px at ${tag}`);
     for (const h of state.handlers) own.push(`event handler attribute in the DOM: ${h}`);
     for (const l of state.jsLinks) own.push(`javascript: link in the DOM: ${l}`);
     for (const img of state.images) {
@@ -92,13 +173,42 @@ try {
     if (rel.startsWith('sheets/') && state.images.length === 0)
       own.push('no chart image in the sheet');
 
-    const shot = path.join(shots, rel.replace(/[\/\\]/g, '_').replace(/\.html?$/, '') + '.png');
+    // axe-core through the DevTools protocol (the page's CSP does not apply to it).
+    await page.evaluate(axeSource);
+    const axe = await page.evaluate(async () => {
+      const r = await window.axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.length} node(s), first ${v.nodes[0] ? v.nodes[0].target.join(' ') : '?'}`);
+    });
+    for (const v of axe) own.push(`axe, ${tag}: ${v}`);
+    if (view.width === 1280 && view.scheme === 'light' && await page.$('#matrix'))
+      await matrixChecks(page, own);
+
+    const shot = path.join(shots, rel.replace(/[\/\\]/g, '_').replace(/\.html?$/, '') + `-${view.width}-${view.scheme}.png`);
     await page.screenshot({ path: shot, fullPage: true });
     const loaded = state.images.filter((i) => i.complete && i.naturalWidth > 0).length;
-    console.log(`${rel}: ${own.length ? own.length + ' problem(s)' : 'ok'}; ` +
+    console.log(`${rel} (${tag}): ${own.length ? own.length + ' problem(s)' : 'ok'}; ` +
       `${loaded}/${state.images.length} images loaded; screenshot ${shot}`);
     for (const p of own) problems.push(`${rel}: ${p}`);
     await context.close();
+    own.length = 0;
+    }
+    if (fs.readFileSync(file, 'utf8').includes('id="matrix"')) {
+      // Scripts disabled: the page is complete, every workload row shown.
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(url, { waitUntil: 'load' });
+      const r = await page.evaluate(() => ({
+        rows: document.querySelectorAll('#matrix tbody tr').length,
+        visible: Array.from(document.querySelectorAll('#matrix tbody tr')).filter((tr) => tr.offsetParent !== null).length,
+        filters: document.querySelectorAll('.filters').length,
+      }));
+      if (!r.rows || r.visible !== r.rows) problems.push(`${rel}: without scripts ${r.visible} of ${r.rows} rows are visible`);
+      if (r.filters) problems.push(`${rel}: without scripts a filter bar is shown`);
+      console.log(`${rel} (scripts disabled): ${r.visible}/${r.rows} rows visible`);
+      await context.close();
+    }
   }
 } finally {
   await browser.close();

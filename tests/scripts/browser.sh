@@ -3,9 +3,13 @@
 # playwright-core, offline, over file://). Builds examples/ plus a hostile
 # workload (tests/data/browser/hostile: script tags, an onerror image and a
 # javascript: link in its title and notes) and runs tests/browser/browser-test.mjs
-# on index.html and some sheets: no console error, no page error, no request
-# outside the site folder, no injected script run (window.__pwned), chart
-# images loaded; full-page screenshots go to SCRATCH/screenshots/.
+# on index.html, offers.html and three sheets, each at 1280 and 390 px wide in
+# light and dark colour schemes: no console error, no page error, no request
+# outside the site folder, no injected script run (window.__pwned), no inline
+# script, chart images loaded, no sideways page scroll, zero WCAG 2.1 A/AA
+# violations from axe-core; on the index, the sticky header and first column,
+# matrix.js's sorting and filters, and every row shown with scripts disabled.
+# Full-page screenshots go to SCRATCH/screenshots/ (kept as test artifacts).
 # A negative control (a page with its CSP removed, a script and an image from
 # outside the site added) must make the browser test fail.
 #
@@ -21,6 +25,8 @@ chromium=${CHROMIUM:-/usr/bin/chromium}
 [ -x "$chromium" ] || skip "no Chromium at $chromium (apt-get install chromium)"
 [ -d "$src/tests/browser/node_modules/playwright-core" ] ||
 	skip "tests/browser/node_modules/playwright-core missing (cd tests/browser && npm ci)"
+[ -f "$src/tests/browser/node_modules/axe-core/axe.min.js" ] ||
+	skip "tests/browser/node_modules/axe-core missing (cd tests/browser && npm ci)"
 need node "apt-get install nodejs"
 out=$scratch/site
 test_js=$src/tests/browser/browser-test.mjs

@@ -1,0 +1,143 @@
+// matrix.js: sorting and filters for the gpusheet index matrix.
+//
+// Copied into the site folder and loaded by the index pages only, as the one
+// script their Content-Security-Policy allows ('self'). It loads nothing and
+// sends nothing. Without it the pages are complete: every row and column is
+// there, in the order gpusheet wrote them. With it:
+//  - each column header becomes a button that sorts the workloads by that
+//    column (workload id; or verdict, then total cost, unknown cost last);
+//    a second press reverses the order;
+//  - a filter bar shows only the workloads with a given decision, whose id
+//    or title contains a text, and (minimum memory per card, in GiB = 2^30
+//    bytes) hides the offers with less memory per card or none known, then
+//    the workloads left with no retained or pre-selected offer on the page.
+// Labels come from the table's data-l-* attributes (written in the page's
+// language by gpusheet).
+(function () {
+  'use strict';
+  var table = document.getElementById('matrix');
+  if (!table || !table.tHead || !table.tBodies.length) return;
+  var body = table.tBodies[0];
+  var head = table.tHead.rows[0].cells;
+  var rows = Array.prototype.slice.call(body.rows);
+  var L = table.dataset;
+  var GIB = 1073741824;
+  var sortCol = -1, sortDir = 1;
+
+  rows.forEach(function (r, i) { r.dataset.pos = String(i); });
+
+  function verdictOf(cell) {
+    if (cell.dataset.v !== undefined) return Number(cell.dataset.v);
+    var m = /\bv([0-3])\b/.exec(cell.className);
+    return m ? Number(m[1]) : 3;
+  }
+
+  function key(row, col) {
+    if (col === 0) return [row.dataset.id || ''];
+    var c = row.cells[col];
+    var cost = c.dataset.cost !== undefined ? Number(c.dataset.cost) : Infinity;
+    return [verdictOf(c), cost];
+  }
+
+  function compare(a, b) {
+    var ka = key(a, sortCol), kb = key(b, sortCol), i;
+    for (i = 0; i < ka.length; i++) {
+      if (ka[i] < kb[i]) return -sortDir;
+      if (ka[i] > kb[i]) return sortDir;
+    }
+    return Number(a.dataset.pos) - Number(b.dataset.pos);
+  }
+
+  function sortBy(col) {
+    sortDir = col === sortCol ? -sortDir : 1;
+    sortCol = col;
+    rows.slice().sort(compare).forEach(function (r) { body.appendChild(r); });
+    Array.prototype.forEach.call(head, function (th, i) {
+      if (i === col) th.setAttribute('aria-sort', sortDir > 0 ? 'ascending' : 'descending');
+      else th.removeAttribute('aria-sort');
+    });
+  }
+
+  Array.prototype.forEach.call(head, function (th, i) {
+    var b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'sort';
+    b.title = L.lSort || '';
+    while (th.firstChild) b.appendChild(th.firstChild);
+    th.appendChild(b);
+    b.addEventListener('click', function () { sortBy(i); });
+  });
+
+  // The filter bar, before the table's box.
+  var bar = document.createElement('div');
+  bar.className = 'filters';
+  bar.setAttribute('role', 'group');
+  bar.setAttribute('aria-label', L.lFilter || '');
+
+  function field(labelText, control, id) {
+    var lab = document.createElement('label');
+    lab.htmlFor = id;
+    lab.textContent = labelText + ' ';
+    control.id = id;
+    lab.appendChild(control);
+    bar.appendChild(lab);
+    return control;
+  }
+
+  var decision = document.createElement('select');
+  [['', L.lAll], ['0', L.lRetained], ['1', L.lPreselected], ['2', L.lNone]].forEach(function (o) {
+    var opt = document.createElement('option');
+    opt.value = o[0];
+    opt.textContent = o[1] || o[0];
+    decision.appendChild(opt);
+  });
+  field(L.lDecision || '', decision, 'filter-decision');
+  var text = document.createElement('input');
+  text.type = 'search';
+  field(L.lText || '', text, 'filter-text');
+  var mem = document.createElement('input');
+  mem.type = 'number';
+  mem.min = '0';
+  mem.step = '1';
+  mem.inputMode = 'numeric';
+  field(L.lMem || '', mem, 'filter-mem');
+  var shown = document.createElement('output');
+  shown.setAttribute('aria-live', 'polite');
+  shown.id = 'filter-shown';
+  bar.appendChild(shown);
+  var box = table.parentNode;
+  box.parentNode.insertBefore(bar, box);
+
+  function apply() {
+    var want = decision.value;
+    var q = text.value.trim().toLowerCase();
+    var min = mem.value === '' ? 0 : Number(mem.value) * GIB;
+    var keep = [], n = 0, j;
+    for (j = 2; j < head.length; j++) {
+      var m = head[j].dataset.mem;
+      keep[j] = !(min > 0) || (m !== undefined && Number(m) >= min);
+      head[j].hidden = !keep[j];
+    }
+    Array.prototype.forEach.call(table.tFoot ? table.tFoot.rows : [], function (r) {
+      // The footer's first cell spans the workload and best-offer columns.
+      for (j = 2; j < head.length; j++) if (r.cells[j - 1]) r.cells[j - 1].hidden = !keep[j];
+    });
+    rows.forEach(function (r) {
+      var ok = (want === '' || r.dataset.decision === want) &&
+        (q === '' || r.cells[0].textContent.toLowerCase().indexOf(q) >= 0);
+      var any = !(min > 0);
+      for (j = 2; j < head.length; j++) {
+        r.cells[j].hidden = !keep[j];
+        if (keep[j] && verdictOf(r.cells[j]) < 2) any = true;
+      }
+      r.hidden = !(ok && any);
+      if (!r.hidden) n++;
+    });
+    shown.textContent = n + ' / ' + rows.length + ' ' + (L.lShown || '');
+  }
+
+  decision.addEventListener('change', apply);
+  text.addEventListener('input', apply);
+  mem.addEventListener('input', apply);
+  apply();
+}());
