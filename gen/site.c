@@ -619,8 +619,54 @@ static void S_cost_per_gib_day(char *buf, size_t len, const gs_plan *p, uint64_t
 		snprintf(buf, len, "?");
 }
 
+typedef struct {
+	const gs_offer *o;
+	size_t k;
+} S_groupkey;
+
+static int S_by_group(const void *a, const void *b)
+{
+	const S_groupkey *x = a, *y = b;
+	int c;
+
+	/* Offers without a provider (reference entries) after those with one. */
+	if (!x->o->provider != !y->o->provider)
+		return x->o->provider ? -1 : 1;
+	if (x->o->provider && (c = strcmp(x->o->provider, y->o->provider)) != 0)
+		return c;
+	if ((c = strcmp(x->o->gpu_model, y->o->gpu_model)) != 0)
+		return c;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+void gs_site_offer_groups(const gs_catalog *cat, size_t *order)
+{
+	S_groupkey *keys = gs_xcalloc(cat->noffers + 1, sizeof(*keys));
+	size_t k;
+
+	for (k = 0; k < cat->noffers; k++) {
+		keys[k].o = &cat->offers[k];
+		keys[k].k = k;
+	}
+	qsort(keys, cat->noffers, sizeof(*keys), S_by_group);
+	for (k = 0; k < cat->noffers; k++)
+		order[k] = keys[k].k;
+	free(keys);
+}
+
+/* Same provider (both NULL counts as same) and same GPU model. */
+static int S_same_group(const gs_offer *a, const gs_offer *b)
+{
+	if (!a->provider != !b->provider)
+		return 0;
+	if (a->provider && strcmp(a->provider, b->provider) != 0)
+		return 0;
+	return strcmp(a->gpu_model, b->gpu_model) == 0;
+}
+
 static int S_offers_page(const gs_publish_env *env, const char *dir, const char *nav,
-			 int demonstration, size_t page, size_t npages, char *err, size_t errlen)
+			 int demonstration, const size_t *order, size_t page, size_t npages,
+			 char *err, size_t errlen)
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
@@ -646,15 +692,25 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	h[4] = gs_tr(t, "site.col_plans");
 	h[5] = gs_tr(t, "req.calendar");
 	h[6] = gs_tr(t, "site.col_sources");
-	tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_offers"), 7, h);
+	tb = NULL;
 	for (i = page * GS_SITE_PAGE_OFFERS; i < cat->noffers && i < (page + 1) * GS_SITE_PAGE_OFFERS; i++) {
-		const gs_offer *o = &cat->offers[i];
+		const gs_offer *o = &cat->offers[order[i]];
 		const gs_availability *a = &o->availability;
 		char g1[GS_FMT_MAX], g2[GS_FMT_MAX], w1[256], mem[GS_FMT_MAX];
 		const char *und = gs_tr(t, "claim.undated");
 		uint64_t cap = o->has_declared_bytes ? o->declared_bytes
 			       : !o->memory_unknown ? o->nominal_bytes : 0;
 
+		/* A heading and a table per provider and GPU model. */
+		if (!tb || !S_same_group(o, &cat->offers[order[i - 1]])) {
+			char *head = gs_xasprintf("%s — %s", o->provider ? o->provider
+						  : gs_tr(t, "site.no_provider"), o->gpu_model);
+			char *capt = gs_xasprintf("%s: %s", gs_tr(t, "site.cap_offers"), head);
+			gs_doc_heading(doc.root, 2, head);
+			tb = gs_doc_table(&doc, doc.root, capt, 7, h);
+			free(head);
+			free(capt);
+		}
 		r = gs_doc_row(tb);
 		cell = gs_doc_cell(r);
 		gs_doc_code(cell, o->id);
@@ -752,11 +808,14 @@ static int S_offers_pages(const gs_publish_env *env, const char *dir, const char
 {
 	size_t n = env->cat->noffers;
 	size_t npages = n ? (n + GS_SITE_PAGE_OFFERS - 1) / GS_SITE_PAGE_OFFERS : 1, page;
+	size_t *order = gs_xcalloc(n + 1, sizeof(*order));
+	int rc = 0;
 
-	for (page = 0; page < npages; page++)
-		if (S_offers_page(env, dir, nav, demonstration, page, npages, err, errlen))
-			return -1;
-	return 0;
+	gs_site_offer_groups(env->cat, order);
+	for (page = 0; page < npages && !rc; page++)
+		rc = S_offers_page(env, dir, nav, demonstration, order, page, npages, err, errlen);
+	free(order);
+	return rc ? -1 : 0;
 }
 
 /* What an existing, non-empty OUT must hold to be replaced: a site of ours. */

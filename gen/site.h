@@ -7,8 +7,9 @@
  *                                   offer page C; C = 1 is index-R.html), offers
  *                                   in order of memory per card; each cell links
  *                                   to sheets/ID.html#offer-OFFER
- *   offers.html, offers-2.html, ... the catalog, 100 offers a page: capacity,
- *                                   plans, cost per GiB-day, sources
+ *   offers.html, offers-2.html, ... the catalog, 100 offers a page, grouped by
+ *                                   provider and GPU model: capacity, plans,
+ *                                   cost per GiB-day, sources
  *   sheets/ID.{html,md,json,*.svg,*.png}   one decision sheet per workload
  *   evidence/SHA256.json + manifest.json   raw measurements, content-addressed
  *
@@ -49,6 +50,12 @@ void gs_site_offer_counts(const gs_publish_result *res, size_t n, size_t noffers
  * order has cat->noffers entries.
  */
 void gs_site_offer_order(const gs_catalog *cat, size_t *order);
+/*
+ * The offers page's order: grouped by provider (byte order; offers without
+ * one last), then GPU model, ties in catalog order. order has cat->noffers
+ * entries.
+ */
+void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
 
 /*
  * Builds the site from already-validated workloads into a stage next to

@@ -148,6 +148,22 @@ int main(void)
 	gs_site_offer_order(&cat, cols);
 	CHECK(cols[0] == 1 && cols[1] == 0 && cols[2] == 3 && cols[3] == 2);
 
+	/*
+	 * The offers page's groups: provider, then GPU model, then catalog order;
+	 * no provider last. a (p2, H100), b (p1, L4), c (none, A10), d (p1, A10):
+	 * p1 before p2 -> d (p1 A10), b (p1 L4), then a (p2), then c (no provider).
+	 */
+	o[0].provider = "p2", o[0].gpu_model = "H100";
+	o[1].provider = "p1", o[1].gpu_model = "L4";
+	o[2].provider = NULL, o[2].gpu_model = "A10";
+	o[3].provider = "p1", o[3].gpu_model = "A10";
+	gs_site_offer_groups(&cat, cols);
+	CHECK(cols[0] == 3 && cols[1] == 1 && cols[2] == 0 && cols[3] == 2);
+	/* same provider and model: catalog order (b before d) */
+	o[3].gpu_model = "L4";
+	gs_site_offer_groups(&cat, cols);
+	CHECK(cols[0] == 1 && cols[1] == 3 && cols[2] == 0 && cols[3] == 2);
+
 	gs_publish_result_release(&res[0]);
 	gs_publish_result_release(&res[1]);
 	gs_publish_result_release(&res[2]);
