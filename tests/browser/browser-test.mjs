@@ -17,6 +17,7 @@
 // stay in view when its box is scrolled; matrix.js sorts (by id, both ways;
 // by an offer's verdict) and filters (decision, text, minimum memory) the
 // visible rows as the data says; with scripts disabled every row is shown.
+// At 1280 px light, Tab from the top reaches every link and control.
 // The browser is Debian's Chromium ($CHROMIUM, default /usr/bin/chromium).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -43,6 +44,25 @@ const pages = pageArgs.length
   : ['index.html', 'offers.html', 'sheets/hostile.html', 'sheets/seed-7b.html', 'sheets/context-sweep.html'];
 // Every request must stay inside the site folder.
 const sitePrefix = pathToFileURL(site).href.replace(/\/?$/, '/');
+
+// Keyboard: Tab from the top reaches every link, button, field and focusable
+// box of the page, in at most as many presses as there are of them (+ slack).
+async function keyboardChecks(page, own) {
+  const want = await page.evaluate(() => {
+    const els = Array.from(document.querySelectorAll('a[href], button, input, select, [tabindex="0"]'))
+      .filter((el) => el.offsetParent !== null || el === document.body);
+    els.forEach((el, i) => { el.dataset.kbd = String(i); });
+    return els.length;
+  });
+  const seen = new Set();
+  await page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
+  for (let i = 0; i < want + 5 && seen.size < want; i++) {
+    await page.keyboard.press('Tab');
+    const k = await page.evaluate(() => (document.activeElement ? document.activeElement.dataset.kbd : undefined));
+    if (k !== undefined) seen.add(k);
+  }
+  if (seen.size !== want) own.push(`keyboard: Tab reached ${seen.size} of ${want} links and controls`);
+}
 
 // The matrix: sticky header and first column, sorting and filters (matrix.js).
 async function matrixChecks(page, own) {
@@ -182,8 +202,10 @@ try {
       return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.length} node(s), first ${v.nodes[0] ? v.nodes[0].target.join(' ') : '?'}`);
     });
     for (const v of axe) own.push(`axe, ${tag}: ${v}`);
-    if (view.width === 1280 && view.scheme === 'light' && await page.$('#matrix'))
-      await matrixChecks(page, own);
+    if (view.width === 1280 && view.scheme === 'light') {
+      await keyboardChecks(page, own);
+      if (await page.$('#matrix')) await matrixChecks(page, own);
+    }
 
     const shot = path.join(shots, rel.replace(/[\/\\]/g, '_').replace(/\.html?$/, '') + `-${view.width}-${view.scheme}.png`);
     await page.screenshot({ path: shot, fullPage: true });
