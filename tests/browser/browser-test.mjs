@@ -17,7 +17,8 @@
 // stay in view when its box is scrolled; matrix.js sorts (by id, both ways;
 // by an offer's verdict) and filters (decision, text, minimum memory) the
 // visible rows as the data says; with scripts disabled every row is shown.
-// At 1280 px light, Tab from the top reaches every link and control.
+// At 1280 px light, Tab from the top reaches every link and control; at
+// 1280 px, chart text is at least 11 px as drawn.
 // The browser is Debian's Chromium ($CHROMIUM, default /usr/bin/chromium).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -179,6 +180,7 @@ try {
         src: img.getAttribute('src'),
         complete: img.complete,
         naturalWidth: img.naturalWidth,
+        shownWidth: img.clientWidth,
       })),
     }));
     if (state.pwned) own.push('window.__pwned is defined: injected script ran');
@@ -189,6 +191,18 @@ try {
     for (const img of state.images) {
       if (!img.complete || img.naturalWidth <= 0)
         own.push(`image not loaded: ${img.src} (complete=${img.complete}, naturalWidth=${img.naturalWidth})`);
+    }
+    // Chart text at least 11 px as shown at 1280 px: the SVG's smallest
+    // font-size times the scale the page draws the image at.
+    if (view.width === 1280) {
+      for (const img of state.images) {
+        if (!/\.svg$/.test(img.src || '') || !img.naturalWidth) continue;
+        const svg = fs.readFileSync(path.resolve(path.dirname(file), img.src), 'utf8');
+        const sizes = Array.from(svg.matchAll(/font-size[=:]\s*"?([0-9.]+)/g), (m) => Number(m[1]));
+        if (!sizes.length) continue;
+        const px = Math.min(...sizes) * img.shownWidth / img.naturalWidth;
+        if (px < 11) own.push(`chart ${img.src}: smallest text ${px.toFixed(1)} px at ${tag} (want >= 11)`);
+      }
     }
     if (rel.startsWith('sheets/') && state.images.length === 0)
       own.push('no chart image in the sheet');
