@@ -204,6 +204,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	res->id = gs_xstrdup(job->w.id);
 	res->title = gs_xstrdup(job->w.title);
 	gs_publish_result_from_decision(&d, env->cat, res);
+	gs_publish_result_reasons(&d, env->cat, env->t, res);
 	rc = 0;
 out_sheet:
 	gs_sheet_release(&sheet);
@@ -258,8 +259,45 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 				res->best_missing |= 1u << q;
 }
 
+void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
+			       const gs_strings *t, gs_publish_result *res)
+{
+	size_t i;
+	int q;
+
+	res->reason = gs_xcalloc(res->noffers + 1, sizeof(*res->reason));
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *c = &d->cands[i];
+		size_t k = (size_t)(c->offer - cat->offers), len = 0, cap = 0;
+		char *out = NULL;
+		int n = 0;
+
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			const gs_verdict *v = &c->v[q];
+			char *why;
+			/* Excluded: every exclusion; pre-selected: what remains; retained: all. */
+			if (c->excluded ? v->kind != GS_V_EXCLUDE
+			    : !c->retained ? v->kind != GS_V_TO_CONFIRM : v->kind == GS_V_NOT_REQUIRED)
+				continue;
+			why = gs_sheet_reason_text(t, v);
+			gs_str_append(&out, &len, &cap, n++ ? " " : "");
+			gs_str_append(&out, &len, &cap, gs_sheet_req_label(t, (gs_req)q));
+			gs_str_append(&out, &len, &cap, ": ");
+			gs_str_append(&out, &len, &cap, why);
+			free(why);
+		}
+		res->reason[k] = out ? out : gs_xstrdup("");
+	}
+}
+
 void gs_publish_result_release(gs_publish_result *r)
 {
+	size_t k;
+
+	if (r->reason)
+		for (k = 0; k < r->noffers; k++)
+			free(r->reason[k]);
+	free(r->reason);
 	free(r->id);
 	free(r->title);
 	free(r->status);

@@ -62,6 +62,9 @@ typedef struct {
 	 * (gs_req) is still to confirm on it. */
 	size_t best;
 	unsigned best_missing;
+	/* Per offer in catalog order: why it has its status, in words (an
+	 * exclusion's reason, what remains to confirm); NULL: not compared. */
+	char **reason;
 } gs_publish_result;
 
 #define GS_PUBLISH_NO_BEST ((size_t)-1)
@@ -73,6 +76,9 @@ typedef struct {
  */
 void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat,
 				     gs_publish_result *res);
+/* Fills res->reason (after gs_publish_result_from_decision), in t's language. */
+void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
+			       const gs_strings *t, gs_publish_result *res);
 
 /* Reads and validates the workload and its measurements against the catalog. */
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d);

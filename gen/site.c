@@ -406,9 +406,11 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 			snprintf(b, sizeof(b), " data-mem=\"%llu\"", (unsigned long long)S_offer_memory(o));
 			H(b);
 		}
-		H("><code>");
+		H("><a href=\"offers/");
 		E(o->id);
-		H("</code><br><span class=\"sub\">");
+		H(".html\"><code>");
+		E(o->id);
+		H("</code></a><br><span class=\"sub\">");
 		E(o->gpu_model);
 		H(", ");
 		E(gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
@@ -715,6 +717,13 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 		cell = gs_doc_cell(r);
 		gs_doc_code(cell, o->id);
 		gs_doc_textf(cell, " %s", o->gpu_model);
+		{
+			char *link = gs_xasprintf("offers/%s.html", o->id);
+			gs_doc_text(cell, " (");
+			gs_doc_link(cell, link, gs_tr(t, "site.offer_link"));
+			gs_doc_text(cell, ")");
+			free(link);
+		}
 		if (o->provider)
 			gs_doc_textf(cell, " — %s", o->provider);
 		if (cat->origins)
@@ -818,6 +827,125 @@ static int S_offers_pages(const gs_publish_env *env, const char *dir, const char
 	return rc ? -1 : 0;
 }
 
+/* offers/ID.html, offers/ID~2.html, ... ('~' is never in an offer id). */
+static void S_offer_detail_name(char *buf, size_t len, const char *id, size_t page)
+{
+	if (page == 0)
+		snprintf(buf, len, "%s.html", id);
+	else
+		snprintf(buf, len, "%s~%zu.html", id, page + 1);
+}
+
+/* One page of an offer's workloads: [from, to) of res, each with its verdict and reason. */
+static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_result *res, size_t n,
+			       size_t k, size_t page, size_t npages, const char *dir,
+			       const char *nav, int demonstration, char *err, size_t errlen)
+{
+	const gs_strings *t = env->t;
+	const gs_offer *o = &env->cat->offers[k];
+	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i;
+	const char *h[4];
+	gs_doc doc;
+	cmark_node *p, *tb, *r, *cell;
+	char name[128], mem[GS_FMT_MAX];
+	char *title = gs_xasprintf("%s %s", gs_tr(t, "site.offer_title"), o->id);
+	int rc;
+
+	if (to > n)
+		to = n;
+	gs_doc_init(&doc);
+	gs_doc_heading(doc.root, 1, title);
+	S_demo_banner(&doc, t, demonstration);
+	p = gs_doc_para(doc.root);
+	gs_doc_code(p, o->id);
+	gs_doc_textf(p, " %s, %llu x %s", o->gpu_model, (unsigned long long)o->cards,
+		     gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+	if (o->provider)
+		gs_doc_textf(p, " — %s", o->provider);
+	gs_doc_text(p, ". ");
+	gs_doc_text(p, gs_tr(t, "site.offer_intro"));
+	if (npages > 1) {
+		/* The pager, inline: its page names depend on the offer's id. */
+		p = gs_doc_para(doc.root);
+		gs_doc_textf(p, "%s %zu / %zu: ", gs_tr(t, "site.page"), page + 1, npages);
+		for (i = 0; i < npages; i++) {
+			char pn[128], num[32];
+			S_offer_detail_name(pn, sizeof(pn), o->id, i);
+			snprintf(num, sizeof(num), "%zu", i + 1);
+			if (i)
+				gs_doc_text(p, " ");
+			if (i == page)
+				gs_doc_strong(p, num);
+			else
+				gs_doc_link(p, pn, num);
+		}
+	}
+	h[0] = gs_tr(t, "site.col_workload");
+	h[1] = gs_tr(t, "site.col_verdict");
+	h[2] = gs_tr(t, "col.total_cost");
+	h[3] = gs_tr(t, "site.col_reason");
+	tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_offer"), 4, h);
+	for (i = from; i < to; i++) {
+		const gs_publish_result *pr = &res[i];
+		unsigned st = k < pr->noffers ? pr->status[k] : 3;
+		char *link = gs_xasprintf("../sheets/%s.html#offer-%s", pr->id, o->id);
+		r = gs_doc_row(tb);
+		cell = gs_doc_cell(r);
+		gs_doc_code(cell, pr->id);
+		gs_doc_textf(cell, " %s", pr->title);
+		cell = gs_doc_cell(r);
+		if (st == 3) {
+			gs_doc_textf(cell, "%s %s", S_status_symbol(3), gs_tr(t, S_status_key(3)));
+		} else {
+			char *txt = gs_xasprintf("%s %s", S_status_symbol((unsigned char)st),
+						 gs_tr(t, S_status_key((unsigned char)st)));
+			gs_doc_link(cell, link, txt);
+			free(txt);
+		}
+		cell = gs_doc_cell(r);
+		if (st != 3 && pr->currency[k]) {
+			char m[GS_FMT_MAX];
+			gs_doc_textf(cell, "%s %s (%s)", gs_fmt_money(m, pr->cost[k], t->lang),
+				     pr->currency[k], gs_tr(t, "prov.assumed"));
+		} else {
+			gs_doc_text(cell, st == 3 ? "" : gs_tr(t, "word.missing"));
+		}
+		gs_doc_cell_text(r, st != 3 && pr->reason && pr->reason[k] ? pr->reason[k] : "");
+		free(link);
+	}
+	if (!n) {
+		p = gs_doc_para(doc.root);
+		gs_doc_text(p, gs_tr(t, "site.empty"));
+	}
+	S_offer_detail_name(name, sizeof(name), o->id, page);
+	rc = S_write_page(env, dir, name, &doc, title, nav, err, errlen);
+	gs_doc_release(&doc);
+	free(title);
+	return rc;
+}
+
+/* offers/: one page per offer (GS_SITE_PAGE_ROWS workloads a page). */
+static int S_offer_detail_pages(const gs_publish_env *env, const gs_publish_result *res,
+				size_t n, const char *dir, int demonstration, char *err,
+				size_t errlen)
+{
+	char *sub = gs_xasprintf("%s/offers", dir), *nav = S_nav(env->t, "../");
+	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1, k, page;
+	int rc = 0;
+
+	if (gs_mkdirs(sub)) {
+		snprintf(err, errlen, "cannot create %s", sub);
+		rc = -1;
+	}
+	for (k = 0; k < env->cat->noffers && !rc; k++)
+		for (page = 0; page < npages && !rc; page++)
+			rc = S_offer_detail_page(env, res, n, k, page, npages, sub, nav,
+						 demonstration, err, errlen);
+	free(sub);
+	free(nav);
+	return rc ? -1 : 0;
+}
+
 /* What an existing, non-empty OUT must hold to be replaced: a site of ours. */
 static const char *const S_site_marks[] = { "index.html", "sheets", NULL };
 
@@ -871,7 +999,8 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		goto out;
 	}
 	if (S_index_pages(&env, res, npaths, dir, nav_root, demonstration, err, errlen) ||
-	    S_offers_pages(&env, dir, nav_root, demonstration, err, errlen))
+	    S_offers_pages(&env, dir, nav_root, demonstration, err, errlen) ||
+	    S_offer_detail_pages(&env, res, npaths, dir, demonstration, err, errlen))
 		goto out;
 	rc = 0;
 out:

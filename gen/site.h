@@ -10,6 +10,9 @@
  *   offers.html, offers-2.html, ... the catalog, 100 offers a page, grouped by
  *                                   provider and GPU model: capacity, plans,
  *                                   cost per GiB-day, sources
+ *   offers/OFFER.html, OFFER~2.html, ...   one page per offer: every workload
+ *                                   (100 a page) with its verdict and reason
+ *   matrix.js                       the index's sorting and filters (optional)
  *   sheets/ID.{html,md,json,*.svg,*.png}   one decision sheet per workload
  *   evidence/SHA256.json + manifest.json   raw measurements, content-addressed
  *

@@ -4,7 +4,7 @@
 // script their Content-Security-Policy allows ('self'). It loads nothing and
 // sends nothing. Without it the pages are complete: every row and column is
 // there, in the order gpusheet wrote them. With it:
-//  - each column header becomes a button that sorts the workloads by that
+//  - each column header gets a button that sorts the workloads by that
 //    column (workload id; or verdict, then total cost, unknown cost last);
 //    a second press reverses the order;
 //  - a filter bar shows only the workloads with a given decision, whose id
@@ -58,12 +58,16 @@
     });
   }
 
+  // A sort button after each header's content (which may hold a link).
   Array.prototype.forEach.call(head, function (th, i) {
     var b = document.createElement('button');
+    var name = th.textContent.replace(/\s+/g, ' ').trim();
     b.type = 'button';
     b.className = 'sort';
+    b.textContent = '\u21C5';
     b.title = L.lSort || '';
-    while (th.firstChild) b.appendChild(th.firstChild);
+    b.setAttribute('aria-label', (L.lSort || '') + ': ' + name);
+    th.appendChild(document.createTextNode(' '));
     th.appendChild(b);
     b.addEventListener('click', function () { sortBy(i); });
   });

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "labels.h"
 #include "publish.h"
 #include "site.h"
 
@@ -105,6 +106,27 @@ int main(void)
 	memset(&d, 0, sizeof(d));
 	d.cands = cands, d.ncands = 2, d.order = order, d.npreselected = 2;
 	gs_publish_result_from_decision(&d, &cat, &res[1]);
+	/*
+	 * The reasons in words, per offer: a pre-selected offer gives what
+	 * remains to confirm, requirement by requirement (its label, then the
+	 * verdict's reason); an offer not compared gives none.
+	 */
+	cands[0].v[GS_REQ_MEMORY].why = "why.budget.no_price";
+	cands[0].v[GS_REQ_CALENDAR].why = "why.calendar.on_request";
+	cands[1].v[GS_REQ_CALENDAR].why = "why.calendar.stock_only";
+	{
+		gs_strings t;
+		gs_diag dg = GS_DIAG_INIT;
+		if (CHECK(gs_strings_load(GS_LANG_EN, &t, &dg) == 0)) {
+			gs_publish_result_reasons(&d, &cat, &t, &res[1]);
+			CHECK_STR(res[1].reason[0], "Memory: The catalog gives no price for this offer. "
+				  "Calendar: Availability on request only.");
+			CHECK_STR(res[1].reason[3], "Calendar: A declared stock proves no availability window.");
+			CHECK(res[1].reason[1] == NULL && res[1].reason[2] == NULL);
+			gs_strings_release(&t);
+		}
+		gs_diag_release(&dg);
+	}
 	CHECK(res[1].best == 3);
 	CHECK(res[1].best_missing == 4u);
 	CHECK(res[1].currency[3] == NULL);
