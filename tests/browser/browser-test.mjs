@@ -17,7 +17,8 @@
 // stay in view when its box is scrolled; matrix.js sorts (by id, both ways;
 // by an offer's verdict) and filters (decision, text, minimum memory) the
 // visible rows as the data says; with scripts disabled every row is shown.
-// At 1280 px light, Tab from the top reaches every link and control; at
+// At 1280 px light, printing hides navigation and filters and clips or
+// sticks nothing, and Tab from the top reaches every link and control; at
 // 1280 px, chart text is at least 11 px as drawn.
 // The browser is Debian's Chromium ($CHROMIUM, default /usr/bin/chromium).
 import { chromium } from 'playwright-core';
@@ -45,6 +46,26 @@ const pages = pageArgs.length
   : ['index.html', 'offers.html', 'sheets/hostile.html', 'sheets/seed-7b.html', 'sheets/context-sweep.html'];
 // Every request must stay inside the site folder.
 const sitePrefix = pathToFileURL(site).href.replace(/\/?$/, '/');
+
+// Print: navigation and filters hidden, nothing sticky or clipped in a
+// scrolling box, every workload row of a matrix printed.
+async function printChecks(page, own) {
+  await page.emulateMedia({ media: 'print' });
+  const r = await page.evaluate(() => {
+    const all = Array.from(document.querySelectorAll('body *'));
+    return {
+      shownNav: Array.from(document.querySelectorAll('nav, .filters, .pager')).filter((e) => getComputedStyle(e).display !== 'none').length,
+      sticky: all.filter((e) => getComputedStyle(e).position === 'sticky').length,
+      clipped: all.filter((e) => /auto|scroll|hidden/.test(getComputedStyle(e).overflowX) && e.scrollHeight > e.clientHeight + 1).length,
+      rows: Array.from(document.querySelectorAll('#matrix tbody tr')).filter((tr) => tr.offsetParent === null).length,
+    };
+  });
+  if (r.shownNav) own.push(`print: ${r.shownNav} navigation or filter element(s) printed`);
+  if (r.sticky) own.push(`print: ${r.sticky} sticky element(s)`);
+  if (r.clipped) own.push(`print: ${r.clipped} box(es) clip their content vertically`);
+  if (r.rows) own.push(`print: ${r.rows} matrix row(s) not printed`);
+  await page.emulateMedia({ media: 'screen' });
+}
 
 // Keyboard: Tab from the top reaches every link, button, field and focusable
 // box of the page, in at most as many presses as there are of them (+ slack).
@@ -217,6 +238,7 @@ try {
     });
     for (const v of axe) own.push(`axe, ${tag}: ${v}`);
     if (view.width === 1280 && view.scheme === 'light') {
+      await printChecks(page, own);
       await keyboardChecks(page, own);
       if (await page.$('#matrix')) await matrixChecks(page, own);
     }

@@ -7,7 +7,9 @@
 # light and dark colour schemes: no console error, no page error, no request
 # outside the site folder, no injected script run (window.__pwned), no inline
 # script, chart images loaded, no sideways page scroll, zero WCAG 2.1 A/AA
-# violations from axe-core; on the index, the sticky header and first column,
+# violations from axe-core, Tab reaching every link and control, chart text
+# >= 11 px at 1280 px, a clean print (no navigation, nothing sticky or
+# clipped); on the index, the sticky header and first column,
 # matrix.js's sorting and filters, and every row shown with scripts disabled.
 # Full-page screenshots go to SCRATCH/screenshots/ (kept as test artifacts).
 # A negative control (a page with its CSP removed, a script and an image from
