@@ -12,6 +12,7 @@
 #include "publish.h"
 #include "site.h"
 #include "util.h"
+#include "workers.h"
 
 int gs_cmd_site(int argc, char **argv)
 {
@@ -23,6 +24,7 @@ int gs_cmd_site(int argc, char **argv)
 		{ "date", required_argument, NULL, 'd' },
 		{ "accept-synthetic", no_argument, NULL, 'a' },
 		{ "png", no_argument, NULL, 'p' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -31,6 +33,7 @@ int gs_cmd_site(int argc, char **argv)
 	size_t ndirs = 0, npaths = 0, i, ncatalogs = 0;
 	char **paths = NULL;
 	int c, rc, accept_synthetic = 0, png = 0;
+	unsigned jobs = gs_workers_default();
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
 	gs_diag d = GS_DIAG_INIT;
@@ -39,7 +42,7 @@ int gs_cmd_site(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w': dirs[ndirs++] = optarg; break;
 		case 'c':
@@ -54,6 +57,17 @@ int gs_cmd_site(int argc, char **argv)
 		case 'd': date = optarg; break;
 		case 'a': accept_synthetic = 1; break;
 		case 'p': png = 1; break;
+		case 'j': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || optarg[0] == '-' || v < 1 || v > 256) {
+				fputs("gpusheet site: -j takes a number of processes from 1 to 256\n", stderr);
+				free(dirs);
+				return GS_EXIT_USAGE;
+			}
+			jobs = (unsigned)v;
+			break;
+		}
 		case 'l':
 			if (gs_lang_parse(optarg, &lang)) {
 				fputs("gpusheet site: --lang takes en or es\n", stderr);
@@ -63,8 +77,10 @@ int gs_cmd_site(int argc, char **argv)
 			break;
 		case 'h':
 			puts("usage: gpusheet site --workloads DIR... [--catalog FILE]... --out DIR "
-			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png]\n"
-			     "  every file named workload.json under each DIR becomes a sheet");
+			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [-j N]\n"
+			     "  every file named workload.json under each DIR becomes a sheet;\n"
+			     "  -j N, --jobs N: sheets rendered by N processes (default: the number\n"
+			     "  of online processors); the output is the same for any N");
 			free(dirs);
 			return GS_EXIT_OK;
 		default:
@@ -125,7 +141,7 @@ int gs_cmd_site(int argc, char **argv)
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.accept_synthetic = accept_synthetic;
 	env.png = png;
-	if (gs_site_build(paths, npaths, &env, out, err, sizeof(err))) {
+	if (gs_site_build(paths, npaths, &env, jobs, out, err, sizeof(err))) {
 		gs_error_print("site", "%s", err);
 		rc = GS_EXIT_INVALID;
 		goto out;

@@ -300,36 +300,26 @@ static int S_load_strings(gs_archive *a, json_t *arr, gs_strvec *v,
 	return 0;
 }
 
-static int S_load_manifest(gs_archive *a)
+/*
+ * The entries of a parsed manifest (root) into a. merge: an entry already
+ * known gets the names and citations added (same size and file name, else
+ * 1 is returned: the same bytes under another name); else none may be known.
+ */
+static int S_load_entries(gs_archive *a, json_t *root, const char *path, int merge)
 {
-	char *path = gs_xasprintf("%s/%s", a->evdir, GS_EVIDENCE_MANIFEST);
-	json_error_t jerr;
-	json_t *root, *entries, *fmt, *val;
+	json_t *entries, *fmt, *val;
 	const char *key;
-	int rc = -1;
 
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		struct stat st;
-		if (stat(path, &st) != 0 && errno == ENOENT) {
-			free(path);
-			return 0;
-		}
-		S_err(a, "%s:%d:%d: cannot read manifest: %s", path, jerr.line,
-		      jerr.column, jerr.text);
-		free(path);
-		return -1;
-	}
 	fmt = json_object_get(root, "format");
 	entries = json_object_get(root, "entries");
 	if (!json_is_object(root) || !json_is_string(fmt) ||
 	    strcmp(json_string_value(fmt), GS_EVIDENCE_FORMAT) != 0) {
 		S_err(a, "%s: not a manifest of format %s", path, GS_EVIDENCE_FORMAT);
-		goto out;
+		return -1;
 	}
 	if (!json_is_object(entries)) {
 		S_err(a, "%s: \"entries\" is not an object", path);
-		goto out;
+		return -1;
 	}
 	json_object_foreach(entries, key, val) {
 		json_t *sha = json_object_get(val, "sha256");
@@ -344,18 +334,47 @@ static int S_load_manifest(gs_archive *a)
 		    !json_is_string(file) ||
 		    !S_file_name_valid(json_string_value(file), key)) {
 			S_err(a, "%s: malformed entry %.80s", path, key);
-			goto out;
+			return -1;
 		}
-		e = S_insert(a, key, json_string_value(file),
-			     (uint64_t)json_integer_value(size));
+		e = merge ? S_find(a, key) : NULL;
+		if (e && (e->size != (uint64_t)json_integer_value(size) ||
+			  strcmp(e->file, json_string_value(file)) != 0)) {
+			S_err(a, "%s: %s is archived as %s and as %s", path, key, e->file,
+			      json_string_value(file));
+			return 1;
+		}
+		if (!e)
+			e = S_insert(a, key, json_string_value(file),
+				     (uint64_t)json_integer_value(size));
 		if (S_load_strings(a, json_object_get(val, "names"), &e->names,
 				   path, key, "names") != 0 ||
 		    S_load_strings(a, json_object_get(val, "cited_by"),
 				   &e->cited, path, key, "cited_by") != 0)
-			goto out;
+			return -1;
 	}
-	rc = 0;
-out:
+	return 0;
+}
+
+static int S_load_manifest(gs_archive *a)
+{
+	char *path = gs_xasprintf("%s/%s", a->evdir, GS_EVIDENCE_MANIFEST);
+	json_error_t jerr;
+	json_t *root;
+	int rc;
+
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		struct stat st;
+		if (stat(path, &st) != 0 && errno == ENOENT) {
+			free(path);
+			return 0;
+		}
+		S_err(a, "%s:%d:%d: cannot read manifest: %s", path, jerr.line,
+		      jerr.column, jerr.text);
+		free(path);
+		return -1;
+	}
+	rc = S_load_entries(a, root, path, 0) ? -1 : 0;
 	json_decref(root);
 	free(path);
 	return rc;
@@ -823,20 +842,13 @@ static int S_same_bytes(const char *path, const char *bytes, size_t n)
 	return same;
 }
 
-int gs_archive_write_manifest(gs_archive *a)
+/* The manifest's bytes (sorted, unique, trailing newline); caller frees. */
+static char *S_manifest_text(gs_archive *a, size_t *len)
 {
 	json_t *root, *entries;
-	char *text = NULL, *path = NULL;
+	char *text;
 	size_t i, n;
-	int rc = -1;
-	struct stat st;
 
-	if (!a || S_begin(a) != 0)
-		return -1;
-	if (a->count == 0 && lstat(a->evdir, &st) != 0 && errno == ENOENT)
-		return 0;
-	if (S_ensure_evdir(a) != 0)
-		return -1;
 	/* sort the entries (and rebuild the index) for a stable order */
 	if (a->count > 1) {
 		qsort(a->entries, a->count, sizeof(*a->entries), S_entry_cmp);
@@ -867,6 +879,24 @@ int gs_archive_write_manifest(gs_archive *a)
 		text[n++] = '\n';
 		text[n] = '\0';
 	}
+	*len = n;
+	return text;
+}
+
+int gs_archive_write_manifest(gs_archive *a)
+{
+	char *text = NULL, *path = NULL;
+	size_t n;
+	int rc = -1;
+	struct stat st;
+
+	if (!a || S_begin(a) != 0)
+		return -1;
+	if (a->count == 0 && lstat(a->evdir, &st) != 0 && errno == ENOENT)
+		return 0;
+	if (S_ensure_evdir(a) != 0)
+		return -1;
+	text = S_manifest_text(a, &n);
 
 	path = gs_xasprintf("%s/%s", a->evdir, GS_EVIDENCE_MANIFEST);
 	if (a->prev_evdir && lstat(path, &st) != 0) {
@@ -903,5 +933,28 @@ int gs_archive_write_manifest(gs_archive *a)
 out:
 	free(path);
 	free(text);
+	return rc;
+}
+
+char *gs_archive_export(gs_archive *a, size_t *len)
+{
+	return S_manifest_text(a, len);
+}
+
+int gs_archive_import(gs_archive *a, const char *text, size_t len)
+{
+	json_error_t jerr;
+	json_t *root;
+	int rc;
+
+	if (!a || S_begin(a) != 0)
+		return -1;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		S_err(a, "a worker's manifest:%d:%d: %s", jerr.line, jerr.column, jerr.text);
+		return -1;
+	}
+	rc = S_load_entries(a, root, "a worker's manifest", 1);
+	json_decref(root);
 	return rc;
 }

@@ -130,6 +130,17 @@ size_t gs_archive_count(const gs_archive *a);
 /* Files copied into evidence/ by this archive object (0 on a rebuild). */
 size_t gs_archive_added(const gs_archive *a);
 
+/*
+ * For worker processes (workers.h) that archive into the same site: the
+ * entries of a worker's archive as manifest text (caller frees), and their
+ * merge into the parent's archive (names and citations added). The import
+ * returns 0; 1 when a hash is known under another file name (two workers
+ * named the same bytes differently: a one-process build would have kept the
+ * first name); -1 on text that is not a manifest. gs_archive_error says why.
+ */
+char *gs_archive_export(gs_archive *a, size_t *len);
+int gs_archive_import(gs_archive *a, const char *text, size_t len);
+
 void gs_archive_free(gs_archive *a);
 
 #endif

@@ -3,6 +3,7 @@
 #include "site.h"
 
 #include <dirent.h>
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "render.h"
 #include "sheet.h"
 #include "util.h"
+#include "workers.h"
 
 static int S_walk(const char *dir, gs_strvec *out, gs_diag *d, int depth)
 {
@@ -949,15 +951,184 @@ static int S_offer_detail_pages(const gs_publish_env *env, const gs_publish_resu
 /* What an existing, non-empty OUT must hold to be replaced: a site of ours. */
 static const char *const S_site_marks[] = { "index.html", "sheets", NULL };
 
-/* Builds the whole site into dir (a fresh stage); prev: the site it replaces, or NULL. */
+/* What the workers share (each a copy of its own, after fork). */
+typedef struct {
+	char *const *paths;
+	const gs_publish_env *env;
+	gs_archive *archive;
+	const char *sheets;
+	gs_publish_result *res;
+	char *err;
+	size_t errlen;
+} S_render_ctx;
+
+/* Renders workloads [from, to) into res[from..to); 0, or -1 with err naming the workload. */
+static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
+{
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		gs_job job;
+		gs_diag d = GS_DIAG_INIT;
+		char e[1024];
+		int jrc;
+
+		/* Validated already; a file that changed since is an error. */
+		if (gs_job_load(c->paths[i], c->env->cat, &job, &d)) {
+			snprintf(c->err, c->errlen, "%s changed while the site was built", c->paths[i]);
+			gs_diag_release(&d);
+			gs_job_release(&job);
+			return -1;
+		}
+		e[0] = '\0';
+		jrc = gs_job_publish(&job, c->env, c->archive, c->sheets, NULL, &c->res[i], e, sizeof(e));
+		gs_job_release(&job);
+		if (jrc) {
+			if (strncmp(e, c->paths[i], strlen(c->paths[i])) == 0)
+				snprintf(c->err, c->errlen, "%s", e);
+			else
+				snprintf(c->err, c->errlen, "%s: %s", c->paths[i], e);
+			return -1;
+		}
+		(*done)++;
+	}
+	return 0;
+}
+
+/*
+ * A worker's report, one JSON object: "manifest" (its evidence entries, see
+ * gs_archive_export) and "results", every field of gs_publish_result of its
+ * workloads in order. A field added to gs_publish_result must be added to
+ * S_result_pack and S_result_unpack, or -j N would lose it.
+ */
+static json_t *S_result_pack(const gs_publish_result *r)
+{
+	json_t *o = json_object();
+	char *st = gs_xmalloc(r->noffers + 1);
+	size_t k;
+
+	for (k = 0; k < r->noffers; k++)
+		st[k] = (char)('0' + r->status[k]);
+	st[k] = '\0';
+	json_object_set_new(o, "id", json_string(r->id));
+	json_object_set_new(o, "title", json_string(r->title));
+	json_object_set_new(o, "status", json_string(st));
+	json_object_set_new(o, "synthetic", json_integer(r->synthetic));
+	json_object_set_new(o, "demonstration", json_integer(r->demonstration));
+	json_object_set_new(o, "nretained", json_integer((json_int_t)r->nretained));
+	json_object_set_new(o, "npreselected", json_integer((json_int_t)r->npreselected));
+	json_object_set_new(o, "nretained_synthetic", json_integer((json_int_t)r->nretained_synthetic));
+	free(st);
+	return o;
+}
+
+static int S_result_unpack(json_t *o, gs_publish_result *r)
+{
+	const char *id = json_string_value(json_object_get(o, "id"));
+	const char *title = json_string_value(json_object_get(o, "title"));
+	const char *st = json_string_value(json_object_get(o, "status"));
+	size_t k;
+
+	if (!id || !title || !st)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->id = gs_xstrdup(id);
+	r->title = gs_xstrdup(title);
+	r->noffers = strlen(st);
+	r->status = gs_xmalloc(r->noffers + 1);
+	memset(r->status, 3, r->noffers + 1);
+	for (k = 0; k < r->noffers; k++)
+		r->status[k] = (unsigned char)(st[k] - '0');
+	r->synthetic = (int)json_integer_value(json_object_get(o, "synthetic"));
+	r->demonstration = (int)json_integer_value(json_object_get(o, "demonstration"));
+	r->nretained = (size_t)json_integer_value(json_object_get(o, "nretained"));
+	r->npreselected = (size_t)json_integer_value(json_object_get(o, "npreselected"));
+	r->nretained_synthetic = (size_t)json_integer_value(json_object_get(o, "nretained_synthetic"));
+	return 0;
+}
+
+/* In a worker: render [from, to), then write the report (or the error) to out. */
+static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
+{
+	S_render_ctx *c = ctx;
+	size_t done = 0, i, n;
+	json_t *root, *arr;
+	char *man;
+
+	if (S_render_range(c, from, to, &done)) {
+		fputs(c->err, out);
+		return -1;
+	}
+	arr = json_array();
+	for (i = from; i < to; i++)
+		json_array_append_new(arr, S_result_pack(&c->res[i]));
+	man = gs_archive_export(c->archive, &n);
+	root = json_object();
+	json_object_set_new(root, "manifest", json_stringn(man, n));
+	json_object_set_new(root, "results", arr);
+	free(man);
+	if (json_dumpf(root, out, JSON_COMPACT) != 0)
+		GS_BUG("cannot write a worker's report");
+	json_decref(root);
+	return 0;
+}
+
+/*
+ * Renders every workload in jobs worker processes (workers.h), then merges
+ * their results and evidence entries in worker order, which is workload
+ * order: the same bytes as one process. 1: two workers named the same
+ * evidence bytes differently (the caller builds again in one process).
+ */
+static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size_t *done)
+{
+	gs_worker_reports rep;
+	size_t k, i;
+	int rc = 0;
+
+	if (gs_workers_run(npaths, jobs, S_worker, c, &rep, c->err, c->errlen))
+		return -1;
+	for (k = 0; k < rep.n && rc == 0; k++) {
+		json_error_t jerr;
+		json_t *root = json_loadb(rep.text[k], rep.len[k], 0, &jerr);
+		json_t *arr = json_object_get(root, "results");
+		const char *man = json_string_value(json_object_get(root, "manifest"));
+
+		if (!man || json_array_size(arr) != rep.to[k] - rep.from[k]) {
+			snprintf(c->err, c->errlen, "the report of a worker cannot be read: %s", jerr.text);
+			rc = -1;
+		}
+		for (i = rep.from[k]; rc == 0 && i < rep.to[k]; i++) {
+			if (S_result_unpack(json_array_get(arr, i - rep.from[k]), &c->res[i])) {
+				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				rc = -1;
+			} else {
+				(*done)++;
+			}
+		}
+		if (rc == 0) {
+			rc = gs_archive_import(c->archive, man, strlen(man));
+			if (rc < 0)
+				snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));
+		}
+		json_decref(root);
+	}
+	gs_worker_reports_release(&rep);
+	return rc;
+}
+
+/*
+ * Builds the whole site into dir (a fresh stage); prev: the site it replaces,
+ * or NULL. 0, -1 with err, or 1 (see S_render_parallel).
+ */
 static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env *env0,
-			const char *dir, const char *prev, char *err, size_t errlen)
+			unsigned jobs, const char *dir, const char *prev, char *err, size_t errlen)
 {
 	gs_publish_env env = *env0;
 	gs_publish_result *res = gs_xcalloc(npaths + 1, sizeof(*res));
 	char *sheets = gs_xasprintf("%s/sheets", dir);
 	char *nav_root = S_nav(env.t, ""), *nav_sheet = S_nav(env.t, "../");
 	gs_archive *archive = NULL;
+	S_render_ctx c;
 	size_t i, done = 0;
 	int rc = -1, demonstration = 0;
 
@@ -975,25 +1146,23 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	env.nav_html = nav_sheet;
 	env.link_prefix = "../";
 	env.sheet_prefix = "sheets/";
-	for (i = 0; i < npaths; i++) {
-		gs_job job;
-		gs_diag d = GS_DIAG_INIT;
-		int jrc;
-
-		/* Validated already; a file that changed since is an error. */
-		if (gs_job_load(paths[i], env.cat, &job, &d)) {
-			snprintf(err, errlen, "%s changed while the site was built", paths[i]);
-			gs_diag_release(&d);
-			gs_job_release(&job);
+	c.paths = paths;
+	c.env = &env;
+	c.archive = archive;
+	c.sheets = sheets;
+	c.res = res;
+	c.err = err;
+	c.errlen = errlen;
+	if (jobs > 1 && npaths > 1) {
+		rc = S_render_parallel(&c, npaths, jobs, &done);
+		if (rc)
 			goto out;
-		}
-		jrc = gs_job_publish(&job, &env, archive, sheets, NULL, &res[i], err, errlen);
-		gs_job_release(&job);
-		if (jrc)
-			goto out;
-		demonstration |= res[i].demonstration;
-		done++;
+		rc = -1;
+	} else if (S_render_range(&c, 0, npaths, &done)) {
+		goto out;
 	}
+	for (i = 0; i < npaths; i++)
+		demonstration |= res[i].demonstration;
 	if (gs_archive_write_manifest(archive)) {
 		snprintf(err, errlen, "%s", gs_archive_error(archive));
 		goto out;
@@ -1016,16 +1185,21 @@ out:
 }
 
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
-		  const char *out_dir, char *err, size_t errlen)
+		  unsigned jobs, const char *out_dir, char *err, size_t errlen)
 {
-	gs_stage *st = gs_stage_begin(out_dir, S_site_marks, err, errlen);
-	int rc;
+	for (;;) {
+		gs_stage *st = gs_stage_begin(out_dir, S_site_marks, err, errlen);
+		int rc;
 
-	if (!st)
-		return -1;
-	rc = S_build_into(paths, npaths, env, gs_stage_dir(st), gs_stage_previous(st), err, errlen);
-	if (rc == 0)
-		rc = gs_stage_commit(st, err, errlen);
-	gs_stage_free(st);
-	return rc;
+		if (!st)
+			return -1;
+		rc = S_build_into(paths, npaths, env, jobs, gs_stage_dir(st),
+				  gs_stage_previous(st), err, errlen);
+		if (rc == 0)
+			rc = gs_stage_commit(st, err, errlen);
+		gs_stage_free(st);
+		if (rc != 1)
+			return rc;
+		jobs = 1; /* evidence named differently by two workers: once more, in one process */
+	}
 }

@@ -69,8 +69,12 @@ void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
  * longer given are gone. Evidence already archived with the same bytes is
  * hard-linked from the old site. Returns 0, or -1 with a message in err
  * (out_dir then untouched).
+ *
+ * jobs: the number of worker processes that render the sheets (workers.h);
+ * the output is the same bytes for any jobs >= 1. An error in a workload
+ * names it and stops the build.
  */
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
-		  const char *out_dir, char *err, size_t errlen);
+		  unsigned jobs, const char *out_dir, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,181 @@
+/* workers: a range of independent items split among worker processes. */
+#define _GNU_SOURCE
+#include "workers.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+unsigned gs_workers_default(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1u : n > 256 ? 256u : (unsigned)n;
+}
+
+/* The whole of f from its start, NUL-terminated. */
+static char *S_slurp(FILE *f, size_t *len)
+{
+	size_t n = 0, cap = 4096;
+	char *buf = gs_xmalloc(cap);
+
+	if (fseek(f, 0, SEEK_SET) == 0) {
+		for (;;) {
+			size_t got = fread(buf + n, 1, cap - n - 1, f);
+			n += got;
+			if (got == 0)
+				break;
+			if (cap - n - 1 == 0) {
+				cap *= 2;
+				buf = gs_xrealloc(buf, cap);
+			}
+		}
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static void S_child(size_t k, size_t from, size_t to, gs_worker_fn fn, void *ctx,
+		    FILE *out, pid_t parent)
+{
+	int rc;
+
+	/* Dies with the parent; if the parent is already gone, stop here. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(3);
+	rc = fn(from, to, ctx, out);
+	if (fflush(out) != 0 || ferror(out)) {
+		(void)k;
+		_exit(2);
+	}
+	_exit(rc ? 1 : 0);
+}
+
+int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx,
+		   gs_worker_reports *rep, char *err, size_t errlen)
+{
+	size_t nw = jobs < 1 ? 1 : jobs, k, alive = 0, failed = (size_t)-1;
+	pid_t *pids, self = getpid();
+	FILE **outs;
+	int *status;
+	int rc = -1;
+
+	memset(rep, 0, sizeof(*rep));
+	if (nw > n)
+		nw = n ? n : 1;
+	pids = gs_xcalloc(nw, sizeof(*pids));
+	outs = gs_xcalloc(nw, sizeof(*outs));
+	status = gs_xcalloc(nw, sizeof(*status));
+	rep->n = nw;
+	rep->from = gs_xcalloc(nw, sizeof(*rep->from));
+	rep->to = gs_xcalloc(nw, sizeof(*rep->to));
+	rep->text = gs_xcalloc(nw, sizeof(*rep->text));
+	rep->len = gs_xcalloc(nw, sizeof(*rep->len));
+	/* Nothing buffered may be written twice (once by a worker). */
+	fflush(NULL);
+	for (k = 0; k < nw; k++) {
+		rep->from[k] = (size_t)((unsigned __int128)n * k / nw);
+		rep->to[k] = (size_t)((unsigned __int128)n * (k + 1) / nw);
+		outs[k] = tmpfile();
+		if (!outs[k]) {
+			snprintf(err, errlen, "cannot create a temporary file for a worker: %s",
+				 strerror(errno));
+			goto stop;
+		}
+		pids[k] = fork();
+		if (pids[k] < 0) {
+			snprintf(err, errlen, "cannot start a worker process: %s", strerror(errno));
+			pids[k] = 0;
+			goto stop;
+		}
+		if (pids[k] == 0)
+			S_child(k, rep->from[k], rep->to[k], fn, ctx, outs[k], self);
+		alive++;
+	}
+	while (alive) {
+		int st;
+		pid_t p = waitpid(-1, &st, 0);
+
+		if (p < 0) {
+			if (errno == EINTR)
+				continue;
+			GS_BUG("waitpid: %s", strerror(errno));
+		}
+		for (k = 0; k < nw && pids[k] != p; k++)
+			;
+		if (k == nw)
+			continue; /* not one of ours */
+		pids[k] = 0;
+		alive--;
+		status[k] = st;
+		if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) && failed == (size_t)-1) {
+			failed = k;
+			goto stop;
+		}
+	}
+	for (k = 0; k < nw; k++)
+		rep->text[k] = S_slurp(outs[k], &rep->len[k]);
+	rc = 0;
+	goto out;
+stop:
+	/* Stop the others, then report the lowest-numbered failed worker. */
+	for (k = 0; k < nw; k++)
+		if (pids[k] > 0)
+			kill(pids[k], SIGKILL);
+	for (k = 0; k < nw; k++)
+		if (pids[k] > 0) {
+			int st;
+			while (waitpid(pids[k], &st, 0) < 0 && errno == EINTR)
+				;
+			status[k] = st;
+			if (WIFEXITED(st) && WEXITSTATUS(st) == 1 && k < failed)
+				failed = k;
+		}
+	if (failed != (size_t)-1) {
+		int st = status[failed];
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 1) {
+			size_t len;
+			char *msg = S_slurp(outs[failed], &len);
+			snprintf(err, errlen, "%s", len ? msg : "a worker failed");
+			free(msg);
+		} else if (WIFSIGNALED(st)) {
+			snprintf(err, errlen, "the worker of items %zu to %zu died of signal %d",
+				 rep->from[failed] + 1, rep->to[failed], WTERMSIG(st));
+		} else {
+			snprintf(err, errlen, "the worker of items %zu to %zu failed (exit %d)",
+				 rep->from[failed] + 1, rep->to[failed], WEXITSTATUS(st));
+		}
+	}
+out:
+	for (k = 0; k < nw; k++)
+		if (outs[k])
+			fclose(outs[k]);
+	free(pids);
+	free(outs);
+	free(status);
+	if (rc)
+		gs_worker_reports_release(rep);
+	return rc;
+}
+
+void gs_worker_reports_release(gs_worker_reports *rep)
+{
+	size_t k;
+
+	if (rep->text)
+		for (k = 0; k < rep->n; k++)
+			free(rep->text[k]);
+	free(rep->text);
+	free(rep->len);
+	free(rep->from);
+	free(rep->to);
+	memset(rep, 0, sizeof(*rep));
+}
