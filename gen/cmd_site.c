@@ -3,16 +3,57 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "cmd_common.h"
 #include "commands.h"
+#include "datadir.h"
 #include "diag.h"
+#include "evidence.h"
 #include "outfile.h"
 #include "publish.h"
 #include "site.h"
 #include "util.h"
 #include "workers.h"
+
+/*
+ * The SHA-256 of the catalogs' bytes, in the order given (none: the bundled
+ * one), for the sheets' keys (site.h). 0, or -1 after an error message.
+ */
+static int S_catalog_key(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE])
+{
+	char bundled[4096];
+	const char *one[1];
+	gs_strvec parts = GS_STRVEC_INIT;
+	char *joined = NULL;
+	size_t i, len = 0, cap = 0;
+
+	if (!n) {
+		if (!gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml")) {
+			gs_error_print("site", "data folder path too long");
+			return -1;
+		}
+		one[0] = bundled;
+		catalogs = one;
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		char h[GS_SHA256_HEX_SIZE];
+		if (gs_sha256_file(catalogs[i], h, NULL)) {
+			gs_error_print("site", "%s: cannot read: %s", catalogs[i], strerror(errno));
+			gs_strvec_release(&parts);
+			return -1;
+		}
+		gs_strvec_push(&parts, gs_xasprintf("%s %s\n", h, catalogs[i]));
+	}
+	for (i = 0; i < parts.n; i++)
+		gs_str_append(&joined, &len, &cap, parts.v[i]);
+	gs_sha256_buffer(joined, len, hex);
+	free(joined);
+	gs_strvec_release(&parts);
+	return 0;
+}
 
 int gs_cmd_site(int argc, char **argv)
 {
@@ -25,6 +66,7 @@ int gs_cmd_site(int argc, char **argv)
 		{ "accept-synthetic", no_argument, NULL, 'a' },
 		{ "png", no_argument, NULL, 'p' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "stats", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -34,6 +76,10 @@ int gs_cmd_site(int argc, char **argv)
 	char **paths = NULL;
 	int c, rc, accept_synthetic = 0, png = 0;
 	unsigned jobs = gs_workers_default();
+	int stats = 0;
+	size_t rendered = 0;
+	gs_site_opts sopts;
+	char catalog_key[GS_SHA256_HEX_SIZE];
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
 	gs_diag d = GS_DIAG_INIT;
@@ -57,6 +103,7 @@ int gs_cmd_site(int argc, char **argv)
 		case 'd': date = optarg; break;
 		case 'a': accept_synthetic = 1; break;
 		case 'p': png = 1; break;
+		case 's': stats = 1; break;
 		case 'j': {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
@@ -77,10 +124,12 @@ int gs_cmd_site(int argc, char **argv)
 			break;
 		case 'h':
 			puts("usage: gpusheet site --workloads DIR... [--catalog FILE]... --out DIR "
-			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [-j N]\n"
+			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [-j N] [--stats]\n"
 			     "  every file named workload.json under each DIR becomes a sheet;\n"
 			     "  -j N, --jobs N: sheets rendered by N processes (default: the number\n"
-			     "  of online processors); the output is the same for any N");
+			     "  of online processors); the output is the same for any N;\n"
+			     "  a sheet whose inputs are unchanged since the site in DIR was built\n"
+			     "  is taken from it (--stats: how many were rendered and reused)");
 			free(dirs);
 			return GS_EXIT_OK;
 		default:
@@ -141,12 +190,22 @@ int gs_cmd_site(int argc, char **argv)
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.accept_synthetic = accept_synthetic;
 	env.png = png;
-	if (gs_site_build(paths, npaths, &env, jobs, out, err, sizeof(err))) {
+	if (S_catalog_key(catalogs, ncatalogs, catalog_key)) {
+		rc = GS_EXIT_INVALID;
+		goto out;
+	}
+	sopts.jobs = jobs;
+	sopts.catalog_key = catalog_key;
+	sopts.rendered = &rendered;
+	if (gs_site_build(paths, npaths, &env, &sopts, out, err, sizeof(err))) {
 		gs_error_print("site", "%s", err);
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
 	printf("%s/index.html (%zu workload%s)\n", out, npaths, npaths == 1 ? "" : "s");
+	if (stats)
+		printf("stats: %zu sheet%s rendered, %zu reused from the previous site\n", rendered,
+		       rendered == 1 ? "" : "s", npaths - rendered);
 	rc = GS_EXIT_OK;
 out:
 	gs_diag_release(&d);

@@ -89,6 +89,21 @@ static int S_write(gs_outtx *tx, const char *dir, const char *name, const char *
 	return gs_outtx_add(tx, dir, name, data, len, err, errlen);
 }
 
+/* The names of the files gs_job_publish writes into its folder, in order. */
+static void S_result_files(gs_publish_result *res, const gs_sheet *sheet, int png)
+{
+	size_t i;
+
+	for (i = 0; i < sheet->ncharts; i++) {
+		gs_strvec_push(&res->files, gs_xasprintf("%s.svg", sheet->charts[i].name));
+		if (png)
+			gs_strvec_push(&res->files, gs_xasprintf("%s.png", sheet->charts[i].name));
+	}
+	gs_strvec_push(&res->files, gs_xasprintf("%s.json", res->id));
+	gs_strvec_push(&res->files, gs_xasprintf("%s.md", res->id));
+	gs_strvec_push(&res->files, gs_xasprintf("%s.html", res->id));
+}
+
 int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		   const char *dir, const char *summary_path, gs_publish_result *res,
 		   char *err, size_t errlen)
@@ -205,6 +220,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	res->title = gs_xstrdup(job->w.title);
 	gs_publish_result_from_decision(&d, env->cat, res);
 	gs_publish_result_reasons(&d, env->cat, env->t, res);
+	S_result_files(res, &sheet, env->png);
 	rc = 0;
 out_sheet:
 	gs_sheet_release(&sheet);
@@ -303,5 +319,6 @@ void gs_publish_result_release(gs_publish_result *r)
 	free(r->status);
 	free(r->cost);
 	free(r->currency);
+	gs_strvec_release(&r->files);
 	memset(r, 0, sizeof(*r));
 }

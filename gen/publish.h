@@ -19,6 +19,7 @@
 #include "sizing.h"
 #include "labels.h"
 #include "verdict.h"
+#include "util.h"
 #include "workload.h"
 
 typedef struct {
@@ -65,6 +66,7 @@ typedef struct {
 	/* Per offer in catalog order: why it has its status, in words (an
 	 * exclusion's reason, what remains to confirm); NULL: not compared. */
 	char **reason;
+	gs_strvec files;           /* names of the files written into the sheets' folder, in order */
 } gs_publish_result;
 
 #define GS_PUBLISH_NO_BEST ((size_t)-1)

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <nettle/sha2.h>
 
 #include "doc.h"
 #include "evidence.h"
@@ -960,7 +962,195 @@ typedef struct {
 	gs_publish_result *res;
 	char *err;
 	size_t errlen;
+	/* incremental builds (NULL site_key: none) */
+	const char *site_key;      /* hex SHA-256 of what every sheet depends on */
+	char *prev_sheets;         /* sheets/ of the site replaced, or NULL */
+	json_t *old;               /* "sheets" of its keys file, or NULL */
+	char (*keys)[GS_SHA256_HEX_SIZE];  /* per workload */
+	size_t rendered;           /* sheets rendered, not reused */
 } S_render_ctx;
+
+static json_t *S_result_pack(const gs_publish_result *r);
+static int S_result_unpack(json_t *o, gs_publish_result *r);
+
+/*** incremental builds ***/
+
+static void S_hash_str(struct sha256_ctx *h, const char *s)
+{
+	sha256_update(h, strlen(s) + 1, (const uint8_t *)s); /* with its NUL: a separator */
+}
+
+/*
+ * What every sheet depends on besides its own files: the generator's
+ * version, the options that change a sheet, the labels, the templates and
+ * the catalogs' bytes (catalog_key, from the caller).
+ */
+static void S_site_key(const gs_publish_env *env, const char *catalog_key,
+		       char hex[GS_SHA256_HEX_SIZE])
+{
+	struct sha256_ctx h;
+	uint8_t dig[SHA256_DIGEST_SIZE];
+	size_t i;
+
+	sha256_init(&h);
+	S_hash_str(&h, GS_SITE_KEYS_FORMAT);
+	S_hash_str(&h, "gpusheet " GS_VERSION);
+	S_hash_str(&h, gs_lang_id(env->t->lang));
+	S_hash_str(&h, env->date ? env->date : "");
+	S_hash_str(&h, env->png ? "png" : "");
+	S_hash_str(&h, env->accept_synthetic ? "accept-synthetic" : "");
+	S_hash_str(&h, env->catalog_name ? env->catalog_name : "");
+	S_hash_str(&h, catalog_key);
+	S_hash_str(&h, env->tp->page ? env->tp->page : "");
+	S_hash_str(&h, env->tp->css ? env->tp->css : "");
+	for (i = 0; i < env->t->count; i++) {
+		S_hash_str(&h, env->t->items[i].key);
+		S_hash_str(&h, env->t->items[i].text);
+	}
+	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+}
+
+/*
+ * The key of workload i: the site key, the workload's path and bytes, and
+ * each cited file as archived (its name in the workload and the archive's
+ * file, which holds the SHA-256 of its bytes). The evidence is archived
+ * here (once; the publishing finds it there), so that the name it gets in
+ * this site, first name wins, is part of the key.
+ */
+static int S_sheet_key(S_render_ctx *c, size_t i, const gs_job *job, char hex[GS_SHA256_HEX_SIZE])
+{
+	struct sha256_ctx h;
+	uint8_t dig[SHA256_DIGEST_SIZE];
+	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, job->w.id);
+	size_t n, k;
+	char *bytes = gs_read_file(c->paths[i], &n);
+	int rc = -1;
+
+	if (!bytes) {
+		snprintf(c->err, c->errlen, "%s changed while the site was built", c->paths[i]);
+		goto out;
+	}
+	sha256_init(&h);
+	S_hash_str(&h, c->site_key);
+	S_hash_str(&h, c->paths[i]);
+	sha256_update(&h, n, (const uint8_t *)bytes);
+	for (k = 0; k < job->nev; k++) {
+		char rel[GS_EVIDENCE_REL_SIZE];
+		if (gs_archive_add(c->archive, job->ev[k].ref->path, job->ev[k].ref->file, sheet_rel, rel)) {
+			snprintf(c->err, c->errlen, "%s: %s", job->ev[k].ref->path, gs_archive_error(c->archive));
+			goto out;
+		}
+		S_hash_str(&h, job->ev[k].ref->file);
+		S_hash_str(&h, rel);
+	}
+	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+	rc = 0;
+out:
+	free(bytes);
+	free(sheet_rel);
+	return rc;
+}
+
+/* dst as a hard link to src, else a copy; 0 or -1. */
+static int S_link_or_copy(const char *src, const char *dir, const char *name)
+{
+	char *dst = gs_xasprintf("%s/%s", dir, name);
+	int rc = link(src, dst);
+
+	if (rc != 0) {
+		size_t n;
+		char *bytes = gs_read_file(src, &n), e[256];
+		rc = bytes ? gs_write_atomic(dir, name, bytes, n, e, sizeof(e)) : -1;
+		free(bytes);
+	}
+	free(dst);
+	return rc;
+}
+
+/*
+ * Workload i's sheet from the replaced site, when its key is the one it had
+ * there and its files are all there: 1 (res[i] filled), else 0.
+ */
+static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *key)
+{
+	json_t *o = c->old ? json_object_get(c->old, id) : NULL;
+	json_t *files = json_object_get(o, "files"), *f;
+	const char *old_key = json_string_value(json_object_get(o, "key"));
+	size_t k;
+
+	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
+	    S_result_unpack(json_object_get(o, "result"), &c->res[i]))
+		return 0;
+	if (strcmp(c->res[i].id, id) != 0)
+		goto no;
+	json_array_foreach(files, k, f) {
+		const char *name = json_string_value(f);
+		char *src;
+		int rc;
+		if (!name || !*name || strchr(name, '/') || name[0] == '.')
+			goto no;
+		src = gs_xasprintf("%s/%s", c->prev_sheets, name);
+		rc = S_link_or_copy(src, c->sheets, name);
+		free(src);
+		if (rc)
+			goto no;
+		gs_strvec_push_dup(&c->res[i].files, name);
+	}
+	return 1;
+no:
+	/* the files linked so far are overwritten by the rendering */
+	gs_publish_result_release(&c->res[i]);
+	return 0;
+}
+
+/* The old site's keys ("sheets"), or NULL: a file that cannot be read means a full build. */
+static json_t *S_load_keys(const char *prev)
+{
+	char *path;
+	json_t *root, *sheets = NULL;
+	const char *fmt;
+
+	if (!prev)
+		return NULL;
+	path = gs_xasprintf("%s/%s", prev, GS_SITE_KEYS_FILE);
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
+	free(path);
+	fmt = json_string_value(json_object_get(root, "format"));
+	if (fmt && strcmp(fmt, GS_SITE_KEYS_FORMAT) == 0 && json_is_object(json_object_get(root, "sheets")))
+		sheets = json_incref(json_object_get(root, "sheets"));
+	json_decref(root);
+	return sheets;
+}
+
+/* DIR/.gpusheet-keys.json: per sheet its key, its files and its result. */
+static int S_write_keys(const S_render_ctx *c, size_t n, const char *dir, char *err, size_t errlen)
+{
+	json_t *root = json_object(), *sheets = json_object();
+	char *text;
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object(), *files = json_array();
+		for (k = 0; k < c->res[i].files.n; k++)
+			json_array_append_new(files, json_string(c->res[i].files.v[k]));
+		json_object_set_new(o, "key", json_string(c->keys[i]));
+		json_object_set_new(o, "files", files);
+		json_object_set_new(o, "result", S_result_pack(&c->res[i]));
+		json_object_set_new(sheets, c->res[i].id, o);
+	}
+	json_object_set_new(root, "format", json_string(GS_SITE_KEYS_FORMAT));
+	json_object_set_new(root, "sheets", sheets);
+	text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(1));
+	json_decref(root);
+	if (!text)
+		GS_BUG("json_dumps of the keys failed (out of memory)");
+	rc = gs_write_atomic(dir, GS_SITE_KEYS_FILE, text, strlen(text), err, errlen);
+	free(text);
+	return rc;
+}
 
 /* Renders workloads [from, to) into res[from..to); 0, or -1 with err naming the workload. */
 static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
@@ -980,9 +1170,21 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 			gs_job_release(&job);
 			return -1;
 		}
+		if (c->site_key) {
+			if (S_sheet_key(c, i, &job, c->keys[i])) {
+				gs_job_release(&job);
+				return -1;
+			}
+			if (S_reuse(c, i, job.w.id, c->keys[i])) {
+				gs_job_release(&job);
+				(*done)++;
+				continue;
+			}
+		}
 		e[0] = '\0';
 		jrc = gs_job_publish(&job, c->env, c->archive, c->sheets, NULL, &c->res[i], e, sizeof(e));
 		gs_job_release(&job);
+		c->rendered++;
 		if (jrc) {
 			if (strncmp(e, c->paths[i], strlen(c->paths[i])) == 0)
 				snprintf(c->err, c->errlen, "%s", e);
@@ -1019,6 +1221,19 @@ static json_t *S_result_pack(const gs_publish_result *r)
 	json_object_set_new(o, "npreselected", json_integer((json_int_t)r->npreselected));
 	json_object_set_new(o, "nretained_synthetic", json_integer((json_int_t)r->nretained_synthetic));
 	free(st);
+	return o;
+}
+
+/* For a worker's report: the result, its files and its key. */
+static json_t *S_result_pack_all(const S_render_ctx *c, size_t i)
+{
+	json_t *o = S_result_pack(&c->res[i]), *files = json_array();
+	size_t k;
+
+	for (k = 0; k < c->res[i].files.n; k++)
+		json_array_append_new(files, json_string(c->res[i].files.v[k]));
+	json_object_set_new(o, "files", files);
+	json_object_set_new(o, "key", json_string(c->site_key ? c->keys[i] : ""));
 	return o;
 }
 
@@ -1061,9 +1276,10 @@ static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
 	}
 	arr = json_array();
 	for (i = from; i < to; i++)
-		json_array_append_new(arr, S_result_pack(&c->res[i]));
+		json_array_append_new(arr, S_result_pack_all(c, i));
 	man = gs_archive_export(c->archive, &n);
 	root = json_object();
+	json_object_set_new(root, "rendered", json_integer((json_int_t)c->rendered));
 	json_object_set_new(root, "manifest", json_stringn(man, n));
 	json_object_set_new(root, "results", arr);
 	free(man);
@@ -1098,13 +1314,21 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 			rc = -1;
 		}
 		for (i = rep.from[k]; rc == 0 && i < rep.to[k]; i++) {
-			if (S_result_unpack(json_array_get(arr, i - rep.from[k]), &c->res[i])) {
+			json_t *o = json_array_get(arr, i - rep.from[k]), *f;
+			const char *key = json_string_value(json_object_get(o, "key"));
+			size_t m;
+			if (S_result_unpack(o, &c->res[i]) || !key || strlen(key) >= GS_SHA256_HEX_SIZE) {
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
 				rc = -1;
-			} else {
-				(*done)++;
+				break;
 			}
+			(*done)++;
+			json_array_foreach(json_object_get(o, "files"), m, f)
+				gs_strvec_push_dup(&c->res[i].files, json_string_value(f));
+			if (c->site_key)
+				snprintf(c->keys[i], GS_SHA256_HEX_SIZE, "%s", key);
 		}
+		c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
 		if (rc == 0) {
 			rc = gs_archive_import(c->archive, man, strlen(man));
 			if (rc < 0)
@@ -1121,17 +1345,20 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
  * or NULL. 0, -1 with err, or 1 (see S_render_parallel).
  */
 static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env *env0,
-			unsigned jobs, const char *dir, const char *prev, char *err, size_t errlen)
+			const gs_site_opts *opts, unsigned jobs, const char *dir, const char *prev,
+			char *err, size_t errlen)
 {
 	gs_publish_env env = *env0;
 	gs_publish_result *res = gs_xcalloc(npaths + 1, sizeof(*res));
 	char *sheets = gs_xasprintf("%s/sheets", dir);
 	char *nav_root = S_nav(env.t, ""), *nav_sheet = S_nav(env.t, "../");
+	char site_key[GS_SHA256_HEX_SIZE];
 	gs_archive *archive = NULL;
 	S_render_ctx c;
 	size_t i, done = 0;
 	int rc = -1, demonstration = 0;
 
+	memset(&c, 0, sizeof(c));
 	if (gs_mkdirs(sheets)) {
 		snprintf(err, errlen, "cannot create %s", sheets);
 		goto out;
@@ -1153,6 +1380,13 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	c.res = res;
 	c.err = err;
 	c.errlen = errlen;
+	if (opts->catalog_key) {
+		S_site_key(&env, opts->catalog_key, site_key);
+		c.site_key = site_key;
+		c.keys = gs_xcalloc(npaths + 1, sizeof(*c.keys));
+		c.old = S_load_keys(prev);
+		c.prev_sheets = prev ? gs_xasprintf("%s/sheets", prev) : NULL;
+	}
 	if (jobs > 1 && npaths > 1) {
 		rc = S_render_parallel(&c, npaths, jobs, &done);
 		if (rc)
@@ -1171,6 +1405,10 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	    S_offers_pages(&env, dir, nav_root, demonstration, err, errlen) ||
 	    S_offer_detail_pages(&env, res, npaths, dir, demonstration, err, errlen))
 		goto out;
+	if (c.site_key && S_write_keys(&c, npaths, dir, err, errlen))
+		goto out;
+	if (opts->rendered)
+		*opts->rendered = c.rendered;
 	rc = 0;
 out:
 	for (i = 0; i < done; i++)
@@ -1179,21 +1417,26 @@ out:
 	free(sheets);
 	free(nav_root);
 	free(nav_sheet);
+	free(c.keys);
+	free(c.prev_sheets);
+	json_decref(c.old);
 	if (archive)
 		gs_archive_free(archive);
 	return rc;
 }
 
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
-		  unsigned jobs, const char *out_dir, char *err, size_t errlen)
+		  const gs_site_opts *opts, const char *out_dir, char *err, size_t errlen)
 {
+	unsigned jobs = opts->jobs ? opts->jobs : 1;
+
 	for (;;) {
 		gs_stage *st = gs_stage_begin(out_dir, S_site_marks, err, errlen);
 		int rc;
 
 		if (!st)
 			return -1;
-		rc = S_build_into(paths, npaths, env, jobs, gs_stage_dir(st),
+		rc = S_build_into(paths, npaths, env, opts, jobs, gs_stage_dir(st),
 				  gs_stage_previous(st), err, errlen);
 		if (rc == 0)
 			rc = gs_stage_commit(st, err, errlen);

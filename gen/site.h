@@ -32,6 +32,29 @@
 #define GS_SITE_PAGE_COLS 20     /* offers on an index page */
 #define GS_SITE_PAGE_OFFERS 100  /* offers on an offers page */
 
+/*
+ * Incremental builds: OUT/.gpusheet-keys.json (GS_SITE_KEYS_FILE) holds, per
+ * sheet id, the key of its inputs (hex SHA-256 of: GS_SITE_KEYS_FORMAT, the
+ * generator's version, lang, date, --png, --accept-synthetic, the catalogs'
+ * names and bytes, the templates, the labels, the workload's path and bytes,
+ * and each cited file's name and archived file, which holds the SHA-256 of
+ * its bytes), the names of its files in sheets/ and what the index pages
+ * need of it. A rebuild links a sheet's files from the old site when its key
+ * is unchanged, and renders it otherwise; the index, offers pages, manifest
+ * and keys are always rebuilt. JSON_SORT_KEYS, indent 1, no newline at end:
+ *   {"format": "gpusheet-keys/1",
+ *    "sheets": {"ID": {"files": ["ID-budget.svg", ..., "ID.html"],
+ *                      "key": "<sha256hex>", "result": {...}}}}
+ */
+#define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
+#define GS_SITE_KEYS_FORMAT "gpusheet-keys/1"
+
+typedef struct {
+	unsigned jobs;            /* worker processes (workers.h); 0 or 1: none */
+	const char *catalog_key;  /* hex SHA-256 of the catalogs' bytes; NULL: no keys, no reuse */
+	size_t *rendered;         /* or NULL: receives the number of sheets rendered (not reused) */
+} gs_site_opts;
+
 /* Finds every file named workload.json under each dir, sorted; caller frees. */
 int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 			   size_t *npaths, gs_diag *d);
@@ -70,11 +93,11 @@ void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
  * hard-linked from the old site. Returns 0, or -1 with a message in err
  * (out_dir then untouched).
  *
- * jobs: the number of worker processes that render the sheets (workers.h);
- * the output is the same bytes for any jobs >= 1. An error in a workload
- * names it and stops the build.
+ * The output is the same bytes for any opts->jobs, and for a rebuild that
+ * reuses sheets as for a clean build. An error in a workload names it and
+ * stops the build.
  */
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
-		  unsigned jobs, const char *out_dir, char *err, size_t errlen);
+		  const gs_site_opts *opts, const char *out_dir, char *err, size_t errlen);
 
 #endif
