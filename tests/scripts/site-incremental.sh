@@ -1,0 +1,83 @@
+#!/bin/sh
+# site-incremental: a rebuild over an existing site renders only the sheets
+# whose inputs changed (their keys in OUT/.gpusheet-keys.json, see
+# gen/site.h) and is byte-identical to a clean build; an option that changes
+# every sheet (--lang) re-renders all of them; a changed measurement file
+# re-renders the sheet that cites it; `verify` accepts the keys file.
+#
+# Uses a generated folder of 12 workloads (copies of examples/probe-dense
+# and examples/seed-7b with their measurements).
+#
+#   sh site-incremental.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
+set -u
+bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
+N=12
+
+build() { # build OUT LOG [options]: prints the "stats:" line to LOG
+	b_out=$1 b_log=$2
+	shift 2
+	(cd "$scratch" && "$bin" site --workloads w --out "$b_out" --date "$SITE_DATE" \
+		--accept-synthetic --stats "$@") >"$scratch/$b_log" 2>&1 ||
+		{ cat "$scratch/$b_log"; die "gpusheet site $* failed"; }
+}
+expect_stats() { # expect_stats LOG RENDERED REUSED
+	grep -q "^stats: $2 sheets\{0,1\} rendered, $3 reused from the previous site$" "$1" ||
+		{ cat "$1"; err "$1: expected $2 rendered and $3 reused"; }
+}
+same() { # same A B WHAT
+	diff -r "$1" "$2" >"$scratch/diff.txt" 2>&1 || { head -n 20 "$scratch/diff.txt"; err "$3"; }
+}
+
+i=1
+while [ "$i" -le "$N" ]; do
+	case $((i % 2)) in 0) ex=seed-7b ;; *) ex=probe-dense ;; esac
+	id=$(printf 'w%02d' "$i")
+	mkdir -p "$scratch/w" && cp -R "$src/examples/$ex" "$scratch/w/$id" || die "cannot copy $ex"
+	sed -e "s/\"id\": \"$ex\"/\"id\": \"$id\"/" "$src/examples/$ex/workload.json" >"$scratch/w/$id/workload.json"
+	i=$((i + 1))
+done
+
+build out b1.log -j 2
+expect_stats "$scratch/b1.log" $N 0
+[ -f "$scratch/out/.gpusheet-keys.json" ] || err "no keys file"
+"$bin" verify "$scratch/out" >"$scratch/verify.log" 2>&1 || { cat "$scratch/verify.log"; err "verify refuses the site with its keys"; }
+
+# Nothing changed: nothing rendered, same bytes.
+cp -R "$scratch/out" "$scratch/first"
+build out b2.log -j 2
+expect_stats "$scratch/b2.log" 0 $N
+same "$scratch/first" "$scratch/out" "a rebuild with nothing changed differs"
+
+# One workload changed (its title): only it is rendered; equals a clean build.
+sed -i 's/"title": "/"title": "Changed: /' "$scratch/w/w03/workload.json"
+grep -q '"title": "Changed: ' "$scratch/w/w03/workload.json" || die "cannot change w03's title"
+build out b3.log -j 2
+expect_stats "$scratch/b3.log" 1 $((N - 1))
+build clean3 c3.log -j 1
+expect_stats "$scratch/c3.log" $N 0
+same "$scratch/clean3" "$scratch/out" "a rebuild after one change differs from a clean build"
+grep -q 'Changed: ' "$scratch/out/sheets/w03.html" || err "w03 was not rendered again"
+
+# One measurement file changed (a trailing blank line: new bytes, new hash):
+# only the sheet that cites it; one process this time.
+printf '\n' >>"$scratch/w/w05/measurements/h200-probe-dense.json"
+build out b4.log -j 1
+expect_stats "$scratch/b4.log" 1 $((N - 1))
+build clean4 c4.log -j 2
+same "$scratch/clean4" "$scratch/out" "a rebuild after a new measurement differs from a clean build"
+
+# A workload gone, an option that changes every sheet.
+rm -r "$scratch/w/w12"
+build out b5.log --lang es
+expect_stats "$scratch/b5.log" $((N - 1)) 0
+build clean5 c5.log --lang es
+same "$scratch/clean5" "$scratch/out" "a rebuild in another language differs from a clean build"
+[ ! -e "$scratch/out/sheets/w12.html" ] || err "the sheet of a removed workload is still there"
+
+# A keys file that cannot be read: a full build, same bytes.
+printf 'not json' >"$scratch/out/.gpusheet-keys.json"
+build out b6.log --lang es
+expect_stats "$scratch/b6.log" $((N - 1)) 0
+same "$scratch/clean5" "$scratch/out" "a build over an unreadable keys file differs from a clean build"
+finish "ok: rebuilds render only what changed and equal clean builds"
