@@ -2,7 +2,7 @@
 """Benchmarks of gpusheet, run by hand (never from ctest). See bench/README.md.
 
     python3 bench/run.py --gpusheet build-release/gpusheet [--runs 5] [--py-runs 3]
-                         [--only startup,sheet,loop,site] [--scratch DIR]
+                         [--only startup,sheet,loop,site,jobs] [--scratch DIR]
                          [--python /usr/bin/python3]
 
 Every figure is measured here, on this machine, as min / median / max over
@@ -148,12 +148,56 @@ def bench_site(gs, py, runs, py_runs, scratch, out):
             statistics.median(p_cpu) / statistics.median(g_cpu)))
 
 
+def bench_jobs(gs, runs, scratch, out):
+    """Wall time of a 1,000-workload site (50 offers) with -j 1 and -j 2, and
+    of a rebuild over it after one workload changed (one sheet rendered, the
+    other 999 linked from the old site) and after none changed."""
+    n = 1000
+    inputs = gen(scratch, "w1000", n, 50, False)
+    walls = {"-j 1": [], "-j 2": [], "rebuild, one changed (-j 2)": [],
+             "rebuild, none changed (-j 2)": []}
+    cpus = {k: [] for k in walls}
+    for _ in range(runs):
+        for j in ("1", "2"):
+            c, w, _ = site(gs, inputs, fresh(os.path.join(scratch, "jobs-" + j)), extra=("-j", j))
+            walls["-j " + j].append(w)
+            cpus["-j " + j].append(c)
+    inc = fresh(os.path.join(scratch, "jobs-inc"))
+    site(gs, inputs, inc, extra=("-j", "2"))
+    wdir = os.path.join(inputs, "workloads")
+    first = sorted(d for d in os.listdir(wdir) if os.path.isdir(os.path.join(wdir, d)))[0]
+    victim = os.path.join(wdir, first, "workload.json")
+    with open(victim, "rb") as f:
+        original = f.read()
+    try:
+        for i in range(runs):
+            with open(victim, "wb") as f:   # new bytes (trailing blanks): a new key
+                f.write(original + b" " * (i + 1))
+            c, w, _ = site(gs, inputs, inc, extra=("-j", "2"))
+            walls["rebuild, one changed (-j 2)"].append(w)
+            cpus["rebuild, one changed (-j 2)"].append(c)
+            c, w, _ = site(gs, inputs, inc, extra=("-j", "2"))
+            walls["rebuild, none changed (-j 2)"].append(w)
+            cpus["rebuild, none changed (-j 2)"].append(c)
+    finally:
+        with open(victim, "wb") as f:
+            f.write(original)
+    out.append("## 1,000 workloads × 50 offers: -j and incremental rebuilds (SVG only)\n")
+    out.append("| build | wall, s (min / median / max) | CPU, s (min / median / max) | runs |")
+    out.append("| --- | --- | --- | --- |")
+    for k in walls:
+        out.append("| %s | %s | %s | %d |" % (k, stats(walls[k], 1.0), stats(cpus[k], 1.0), len(walls[k])))
+    out.append("")
+    out.append("Speed-up of -j 2 over -j 1 (medians of wall): **%.2f×**\n" % (
+        statistics.median(walls["-j 1"]) / statistics.median(walls["-j 2"])))
+
+
 def main():
     ap = argparse.ArgumentParser(description="gpusheet benchmarks (by hand)")
     ap.add_argument("--gpusheet", required=True)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--py-runs", type=int, default=3, help="0: gpusheet only")
-    ap.add_argument("--only", default="startup,sheet,loop,site")
+    ap.add_argument("--only", default="startup,sheet,loop,site,jobs")
     ap.add_argument("--scratch")
     ap.add_argument("--python", default="/usr/bin/python3",
                     help="the Python with Debian's python3-jinja2 and python3-matplotlib")
@@ -172,6 +216,8 @@ def main():
         bench_loop(gs, a.runs, scratch, out)
     if "site" in only:
         bench_site(gs, a.python, a.runs, a.py_runs, scratch, out)
+    if "jobs" in only:
+        bench_jobs(gs, a.runs, scratch, out)
     print("\n".join(out))
     if not a.scratch:
         shutil.rmtree(scratch, ignore_errors=True)
