@@ -19,7 +19,8 @@
 
 /*
  * The SHA-256 of the catalogs' bytes, in the order given (none: the bundled
- * one), for the sheets' keys (site.h). 0, or -1 after an error message.
+ * one), for the sheets' keys (site.h); not of their paths, which the site
+ * does not depend on. 0, or -1 after an error message.
  */
 static int S_catalog_key(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE])
 {
@@ -45,7 +46,7 @@ static int S_catalog_key(const char *const *catalogs, size_t n, char hex[GS_SHA2
 			gs_strvec_release(&parts);
 			return -1;
 		}
-		gs_strvec_push(&parts, gs_xasprintf("%s %s\n", h, catalogs[i]));
+		gs_strvec_push(&parts, gs_xasprintf("%s\n", h));
 	}
 	for (i = 0; i < parts.n; i++)
 		gs_str_append(&joined, &len, &cap, parts.v[i]);

@@ -73,7 +73,7 @@ static void S_fsync_dir(const char *dir)
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd >= 0) {
-		(void)fsync(fd);
+		(void)gs_fsync(fd);
 		close(fd);
 	}
 }
@@ -674,7 +674,7 @@ static int S_write_new(gs_archive *a, const char *target, S_copy *c)
 		if (gs_write_all(c->tfd, c->buf, c->len) != 0)
 			goto write_err;
 	}
-	if (fsync(c->tfd) != 0)
+	if (gs_fsync(c->tfd) != 0)
 		goto write_err;
 	if (close(c->tfd) != 0) {
 		c->tfd = -1;

@@ -148,6 +148,14 @@ int gs_is_temp_name(const char *name)
 	return name[0] == '.' && t != NULL;
 }
 
+/* Stages alive in this process (their commit flushes everything at once). */
+static int S_stages_alive;
+
+int gs_fsync(int fd)
+{
+	return S_stages_alive ? 0 : fsync(fd);
+}
+
 int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
 		    char *err, size_t errlen)
 {
@@ -164,7 +172,7 @@ int gs_write_atomic(const char *dir, const char *name, const void *data, size_t 
 		return -1;
 	}
 	dst = gs_xasprintf("%s/%s", dir, name);
-	if (gs_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+	if (gs_write_all(fd, data, len) != 0 || gs_fsync(fd) != 0) {
 		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
 		close(fd);
 		goto fail;
@@ -257,7 +265,7 @@ int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *da
 		return -1;
 	}
 	dst = gs_xasprintf("%s/%s", dir, name);
-	if (gs_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+	if (gs_write_all(fd, data, len) != 0 || gs_fsync(fd) != 0) {
 		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
 		close(fd);
 		goto fail;
@@ -287,7 +295,7 @@ static void S_fsync_parent(const char *path)
 	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd >= 0) {
-		(void)fsync(fd);
+		(void)gs_fsync(fd);
 		close(fd);
 	}
 	free(dir);
@@ -460,6 +468,7 @@ gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
 		return NULL;
 	}
 	st = gs_xcalloc(1, sizeof(*st));
+	S_stages_alive++; /* until gs_stage_free */
 	st->lock_fd = -1;
 	st->out = gs_xstrdup(out);
 	n = strlen(st->out);
@@ -602,6 +611,7 @@ void gs_stage_free(gs_stage *st)
 {
 	if (!st)
 		return;
+	S_stages_alive--;
 	if (st->dir && !st->committed)
 		(void)gs_remove_tree(st->dir);
 	if (st->lock_fd >= 0)

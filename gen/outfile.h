@@ -37,6 +37,13 @@
 
 /* mkdir -p; 0 or -1 with errno. */
 int gs_mkdirs(const char *dir);
+/*
+ * fsync(fd), unless a stage is alive in this process (gs_stage_begin until
+ * gs_stage_free): its commit flushes the whole tree with one syncfs(2)
+ * before the swap, then fsyncs OUT's folder, so that a site costs one flush
+ * instead of one per file. 0, or -1 with errno.
+ */
+int gs_fsync(int fd);
 /* write(2) until all n bytes are written (EINTR retried); 0 or -1 with errno. */
 int gs_write_all(int fd, const void *buf, size_t n);
 /*

@@ -1012,7 +1012,8 @@ static void S_site_key(const gs_publish_env *env, const char *catalog_key,
 }
 
 /*
- * The key of workload i: the site key, the workload's path and bytes, and
+ * The key of workload i: the site key, the workload's bytes (not its path:
+ * the site does not depend on the path given), and
  * each cited file as archived (its name in the workload and the archive's
  * file, which holds the SHA-256 of its bytes). The evidence is archived
  * here (once; the publishing finds it there), so that the name it gets in
@@ -1033,7 +1034,6 @@ static int S_sheet_key(S_render_ctx *c, size_t i, const gs_job *job, char hex[GS
 	}
 	sha256_init(&h);
 	S_hash_str(&h, c->site_key);
-	S_hash_str(&h, c->paths[i]);
 	sha256_update(&h, n, (const uint8_t *)bytes);
 	for (k = 0; k < job->nev; k++) {
 		char rel[GS_EVIDENCE_REL_SIZE];

@@ -36,7 +36,7 @@
  * Incremental builds: OUT/.gpusheet-keys.json (GS_SITE_KEYS_FILE) holds, per
  * sheet id, the key of its inputs (hex SHA-256 of: GS_SITE_KEYS_FORMAT, the
  * generator's version, lang, date, --png, --accept-synthetic, the catalogs'
- * names and bytes, the templates, the labels, the workload's path and bytes,
+ * names and bytes, the templates, the labels, the workload's bytes,
  * and each cited file's name and archived file, which holds the SHA-256 of
  * its bytes), the names of its files in sheets/ and what the index pages
  * need of it. A rebuild links a sheet's files from the old site when its key
