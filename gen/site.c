@@ -1038,7 +1038,8 @@ static int S_sheet_key(S_render_ctx *c, size_t i, const gs_job *job, char hex[GS
 	for (k = 0; k < job->nev; k++) {
 		char rel[GS_EVIDENCE_REL_SIZE];
 		if (gs_archive_add(c->archive, job->ev[k].ref->path, job->ev[k].ref->file, sheet_rel, rel)) {
-			snprintf(c->err, c->errlen, "%s: %s", job->ev[k].ref->path, gs_archive_error(c->archive));
+			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], job->ev[k].ref->path,
+				 gs_archive_error(c->archive));
 			goto out;
 		}
 		S_hash_str(&h, job->ev[k].ref->file);
@@ -1073,8 +1074,9 @@ static int S_link_or_copy(const char *src, const char *dir, const char *name)
  * Workload i's sheet from the replaced site, when its key is the one it had
  * there and its files are all there: 1 (res[i] filled), else 0.
  */
-static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *key)
+static int S_reuse(S_render_ctx *c, size_t i, const gs_job *job, const char *key)
 {
+	const char *id = job->w.id;
 	json_t *o = c->old ? json_object_get(c->old, id) : NULL;
 	json_t *files = json_object_get(o, "files"), *f;
 	const char *old_key = json_string_value(json_object_get(o, "key"));
@@ -1083,7 +1085,9 @@ static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *key)
 	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
 	    S_result_unpack(json_object_get(o, "result"), &c->res[i]))
 		return 0;
-	if (strcmp(c->res[i].id, id) != 0)
+	/* a keys file edited by hand must not change the index */
+	if (strcmp(c->res[i].id, id) != 0 || strcmp(c->res[i].title, job->w.title) != 0 ||
+	    c->res[i].noffers != c->env->cat->noffers)
 		goto no;
 	json_array_foreach(files, k, f) {
 		const char *name = json_string_value(f);
@@ -1175,7 +1179,7 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 				gs_job_release(&job);
 				return -1;
 			}
-			if (S_reuse(c, i, job.w.id, c->keys[i])) {
+			if (S_reuse(c, i, &job, c->keys[i])) {
 				gs_job_release(&job);
 				(*done)++;
 				continue;
@@ -1252,8 +1256,13 @@ static int S_result_unpack(json_t *o, gs_publish_result *r)
 	r->noffers = strlen(st);
 	r->status = gs_xmalloc(r->noffers + 1);
 	memset(r->status, 3, r->noffers + 1);
-	for (k = 0; k < r->noffers; k++)
+	for (k = 0; k < r->noffers; k++) {
+		if (st[k] < '0' || st[k] > '3') {
+			gs_publish_result_release(r);
+			return -1;
+		}
 		r->status[k] = (unsigned char)(st[k] - '0');
+	}
 	r->synthetic = (int)json_integer_value(json_object_get(o, "synthetic"));
 	r->demonstration = (int)json_integer_value(json_object_get(o, "demonstration"));
 	r->nretained = (size_t)json_integer_value(json_object_get(o, "nretained"));
@@ -1304,7 +1313,7 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 	if (gs_workers_run(npaths, jobs, S_worker, c, &rep, c->err, c->errlen))
 		return -1;
 	for (k = 0; k < rep.n && rc == 0; k++) {
-		json_error_t jerr;
+		json_error_t jerr = { .text = "a field is missing" };
 		json_t *root = json_loadb(rep.text[k], rep.len[k], 0, &jerr);
 		json_t *arr = json_object_get(root, "results");
 		const char *man = json_string_value(json_object_get(root, "manifest"));

@@ -43,8 +43,8 @@ static char *S_slurp(FILE *f, size_t *len)
 	return buf;
 }
 
-static void S_child(size_t k, size_t from, size_t to, gs_worker_fn fn, void *ctx,
-		    FILE *out, pid_t parent)
+static void S_child(size_t from, size_t to, gs_worker_fn fn, void *ctx, FILE *out,
+		    pid_t parent)
 {
 	int rc;
 
@@ -52,10 +52,8 @@ static void S_child(size_t k, size_t from, size_t to, gs_worker_fn fn, void *ctx
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 		_exit(3);
 	rc = fn(from, to, ctx, out);
-	if (fflush(out) != 0 || ferror(out)) {
-		(void)k;
+	if (fflush(out) != 0 || ferror(out))
 		_exit(2);
-	}
 	_exit(rc ? 1 : 0);
 }
 
@@ -97,7 +95,7 @@ int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx,
 			goto stop;
 		}
 		if (pids[k] == 0)
-			S_child(k, rep->from[k], rep->to[k], fn, ctx, outs[k], self);
+			S_child(rep->from[k], rep->to[k], fn, ctx, outs[k], self);
 		alive++;
 	}
 	while (alive) {

@@ -80,4 +80,14 @@ printf 'not json' >"$scratch/out/.gpusheet-keys.json"
 build out b6.log --lang es
 expect_stats "$scratch/b6.log" $((N - 1)) 0
 same "$scratch/clean5" "$scratch/out" "a build over an unreadable keys file differs from a clean build"
+# A keys file edited by hand (a title, a status digit out of range): those
+# sheets are rendered, the index is a clean build's.
+sed -i -e '0,/"title": "/s//"title": "Edited /' -e '0,/"status": "[0-3]/s//"status": "9/' \
+	"$scratch/out/.gpusheet-keys.json"
+grep -q '"title": "Edited ' "$scratch/out/.gpusheet-keys.json" &&
+	grep -q '"status": "9' "$scratch/out/.gpusheet-keys.json" || die "cannot edit the keys file"
+build out b7.log --lang es
+grep -q '^stats: [12] sheets\{0,1\} rendered' "$scratch/b7.log" ||
+	{ cat "$scratch/b7.log"; err "an edited keys entry was reused"; }
+same "$scratch/clean5" "$scratch/out" "a build over an edited keys file differs from a clean build"
 finish "ok: rebuilds render only what changed and equal clean builds"
