@@ -569,6 +569,80 @@ static void S_test_archive_edges(const char *tmp)
 	free(src);
 }
 
+/*
+ * Worker archives (gs_archive_export / gs_archive_import): two archives of
+ * one site, as two worker processes have, merged into a third. Expected by
+ * hand: the bytes "x" cited by sheets/a.html as x.json (worker 1) and by
+ * sheets/b.html as y.json (worker 2) make one entry, names [x.json, y.json],
+ * cited_by [sheets/a.html, sheets/b.html]; the merged manifest is the one a
+ * single archive that added both would write. The same bytes named z.txt by
+ * a worker that saw them first are a conflict (1).
+ */
+static void S_test_export_import(const char *tmp)
+{
+	char *site = S_path(tmp, "workers"), *x = S_path(tmp, "workers-x.json");
+	char *y = S_path(tmp, "workers-y.json"), *z = S_path(tmp, "workers-z.txt");
+	gs_archive *w1, *w2, *parent, *one;
+	char rel[GS_EVIDENCE_REL_SIZE];
+	char *t1, *t2, *merged, *single;
+	size_t n1, n2, nm, ns;
+
+	CHECK(mkdir(site, 0755) == 0);
+	S_write(x, "x", 1);
+	S_write(y, "x", 1);
+	S_write(z, "x", 1);
+	w1 = gs_evidence_archive(site);
+	w2 = gs_evidence_archive(site);
+	CHECK(gs_archive_add(w1, x, "x.json", "sheets/a.html", rel) == 0);
+	CHECK(gs_archive_add(w2, y, "y.json", "sheets/b.html", rel) == 0);
+	t1 = gs_archive_export(w1, &n1);
+	t2 = gs_archive_export(w2, &n2);
+	parent = gs_evidence_archive(site);
+	CHECK(gs_archive_import(parent, t1, n1) == 0);
+	CHECK(gs_archive_import(parent, t2, n2) == 0);
+	CHECK(gs_archive_count(parent) == 1);
+	merged = gs_archive_export(parent, &nm);
+	one = gs_evidence_archive(site);
+	CHECK(gs_archive_add(one, x, "x.json", "sheets/a.html", rel) == 0);
+	CHECK(gs_archive_add(one, y, "y.json", "sheets/b.html", rel) == 0);
+	single = gs_archive_export(one, &ns);
+	CHECK(nm == ns && strcmp(merged, single) == 0);
+	CHECK(strstr(merged, "\"x.json\",\n        \"y.json\"") != NULL);
+	CHECK(strstr(merged, "\"sheets/a.html\",\n        \"sheets/b.html\"") != NULL);
+	gs_archive_free(w1);
+	gs_archive_free(w2);
+	free(t1);
+	free(t2);
+	free(merged);
+	free(single);
+	gs_archive_free(one);
+
+	/* the same bytes under another file name: a conflict, said */
+	{
+		char *sub = S_path(tmp, "workers2");
+		gs_archive *w3;
+		char *t3;
+		size_t n3;
+		CHECK(mkdir(sub, 0755) == 0);
+		w3 = gs_evidence_archive(sub);
+		CHECK(gs_archive_add(w3, z, "z.txt", "sheets/c.html", rel) == 0);
+		t3 = gs_archive_export(w3, &n3);
+		CHECK(gs_archive_import(parent, t3, n3) == 1);
+		CHECK(gs_archive_error(parent) != NULL && strstr(gs_archive_error(parent), ".txt"));
+		/* not a manifest */
+		CHECK(gs_archive_import(parent, "{\"format\": 2}", 13) == -1);
+		CHECK(gs_archive_import(parent, "nope", 4) == -1);
+		free(t3);
+		gs_archive_free(w3);
+		free(sub);
+	}
+	gs_archive_free(parent);
+	free(site);
+	free(x);
+	free(y);
+	free(z);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/gs-test-evidence-XXXXXX";
@@ -581,6 +655,7 @@ int main(void)
 	S_test_sha256(tmp);
 	S_test_site(tmp);
 	S_test_archive_edges(tmp);
+	S_test_export_import(tmp);
 	S_rm_rf(tmp);
 	return gs_check_exit("test_evidence");
 }
