@@ -971,7 +971,7 @@ typedef struct {
 } S_render_ctx;
 
 static json_t *S_result_pack(const gs_publish_result *r);
-static int S_result_unpack(json_t *o, gs_publish_result *r);
+static int S_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r);
 
 /*** incremental builds ***/
 
@@ -1083,7 +1083,7 @@ static int S_reuse(S_render_ctx *c, size_t i, const gs_job *job, const char *key
 	size_t k;
 
 	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
-	    S_result_unpack(json_object_get(o, "result"), &c->res[i]))
+	    S_result_unpack(json_object_get(o, "result"), c->env->cat, &c->res[i]))
 		return 0;
 	/* a keys file edited by hand must not change the index */
 	if (strcmp(c->res[i].id, id) != 0 || strcmp(c->res[i].title, job->w.title) != 0 ||
@@ -1224,6 +1224,22 @@ static json_t *S_result_pack(const gs_publish_result *r)
 	json_object_set_new(o, "nretained", json_integer((json_int_t)r->nretained));
 	json_object_set_new(o, "npreselected", json_integer((json_int_t)r->npreselected));
 	json_object_set_new(o, "nretained_synthetic", json_integer((json_int_t)r->nretained_synthetic));
+	{
+		json_t *cost = json_array(), *cur = json_array(), *why = json_array();
+		for (k = 0; k < r->noffers; k++) {
+			json_array_append_new(cost, json_integer(r->cost ? (json_int_t)r->cost[k] : 0));
+			json_array_append_new(cur, r->currency && r->currency[k]
+					      ? json_string(r->currency[k]) : json_null());
+			json_array_append_new(why, r->reason && r->reason[k]
+					      ? json_string(r->reason[k]) : json_null());
+		}
+		json_object_set_new(o, "cost", cost);
+		json_object_set_new(o, "currency", cur);
+		json_object_set_new(o, "reason", why);
+	}
+	json_object_set_new(o, "best", r->best == GS_PUBLISH_NO_BEST ? json_null()
+				: json_integer((json_int_t)r->best));
+	json_object_set_new(o, "best_missing", json_integer((json_int_t)r->best_missing));
 	free(st);
 	return o;
 }
@@ -1241,8 +1257,22 @@ static json_t *S_result_pack_all(const S_render_ctx *c, size_t i)
 	return o;
 }
 
-static int S_result_unpack(json_t *o, gs_publish_result *r)
+/* The catalog's own string for offer k's plan in currency cur (borrowed, as gs_publish_result's). */
+static const char *S_currency(const gs_catalog *cat, size_t k, const char *cur)
 {
+	size_t p;
+
+	for (p = 0; k < cat->noffers && p < cat->offers[k].nplans; p++)
+		if (cat->offers[k].plans[p].currency &&
+		    strcmp(cat->offers[k].plans[p].currency, cur) == 0)
+			return cat->offers[k].plans[p].currency;
+	return NULL;
+}
+
+static int S_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r)
+{
+	json_t *cost = json_object_get(o, "cost"), *cur = json_object_get(o, "currency");
+	json_t *why = json_object_get(o, "reason"), *best = json_object_get(o, "best");
 	const char *id = json_string_value(json_object_get(o, "id"));
 	const char *title = json_string_value(json_object_get(o, "title"));
 	const char *st = json_string_value(json_object_get(o, "status"));
@@ -1268,6 +1298,31 @@ static int S_result_unpack(json_t *o, gs_publish_result *r)
 	r->nretained = (size_t)json_integer_value(json_object_get(o, "nretained"));
 	r->npreselected = (size_t)json_integer_value(json_object_get(o, "npreselected"));
 	r->nretained_synthetic = (size_t)json_integer_value(json_object_get(o, "nretained_synthetic"));
+	if (json_array_size(cost) != r->noffers || json_array_size(cur) != r->noffers ||
+	    json_array_size(why) != r->noffers || (!json_is_null(best) && !json_is_integer(best)) ||
+	    r->noffers != cat->noffers) {
+		gs_publish_result_release(r);
+		return -1;
+	}
+	r->cost = gs_xcalloc(r->noffers + 1, sizeof(*r->cost));
+	r->currency = gs_xcalloc(r->noffers + 1, sizeof(*r->currency));
+	r->reason = gs_xcalloc(r->noffers + 1, sizeof(*r->reason));
+	for (k = 0; k < r->noffers; k++) {
+		const char *c = json_string_value(json_array_get(cur, k));
+		const char *w = json_string_value(json_array_get(why, k));
+		r->cost[k] = (int64_t)json_integer_value(json_array_get(cost, k));
+		if (c && !(r->currency[k] = S_currency(cat, k, c))) {
+			gs_publish_result_release(r);
+			return -1;
+		}
+		r->reason[k] = w ? gs_xstrdup(w) : NULL;
+	}
+	r->best = json_is_null(best) ? GS_PUBLISH_NO_BEST : (size_t)json_integer_value(best);
+	if (r->best != GS_PUBLISH_NO_BEST && r->best >= r->noffers) {
+		gs_publish_result_release(r);
+		return -1;
+	}
+	r->best_missing = (unsigned)json_integer_value(json_object_get(o, "best_missing"));
 	return 0;
 }
 
@@ -1326,7 +1381,7 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 			json_t *o = json_array_get(arr, i - rep.from[k]), *f;
 			const char *key = json_string_value(json_object_get(o, "key"));
 			size_t m;
-			if (S_result_unpack(o, &c->res[i]) || !key || strlen(key) >= GS_SHA256_HEX_SIZE) {
+			if (S_result_unpack(o, c->env->cat, &c->res[i]) || !key || strlen(key) >= GS_SHA256_HEX_SIZE) {
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
 				rc = -1;
 				break;
