@@ -156,8 +156,13 @@ int gs_fsync(int fd)
 	return S_stages_alive ? 0 : fsync(fd);
 }
 
-int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
-		    char *err, size_t errlen)
+/*
+ * Writes data to a new temporary file in dir, synced and closed: 0 with the
+ * temporary path and the final path dir/name (caller frees both), or -1 with
+ * err and nothing left behind.
+ */
+static int S_write_temp(const char *dir, const char *name, const void *data, size_t len,
+			char **tmp_out, char **dst_out, char *err, size_t errlen)
 {
 	char *tmp = NULL, *dst;
 	int fd;
@@ -181,18 +186,32 @@ int gs_write_atomic(const char *dir, const char *name, const void *data, size_t 
 		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
 		goto fail;
 	}
-	if (rename(tmp, dst) != 0) {
-		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
-		goto fail;
-	}
-	free(tmp);
-	free(dst);
+	*tmp_out = tmp;
+	*dst_out = dst;
 	return 0;
 fail:
 	unlink(tmp);
 	free(tmp);
 	free(dst);
 	return -1;
+}
+
+int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
+		    char *err, size_t errlen)
+{
+	char *tmp, *dst;
+	int rc = 0;
+
+	if (S_write_temp(dir, name, data, len, &tmp, &dst, err, errlen))
+		return -1;
+	if (rename(tmp, dst) != 0) {
+		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
+		unlink(tmp);
+		rc = -1;
+	}
+	free(tmp);
+	free(dst);
+	return rc;
 }
 
 char *gs_read_file(const char *path, size_t *len)
@@ -252,35 +271,12 @@ static void S_tx_push(gs_outtx *tx, char *tmp, char *dst, int noreplace)
 int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *data,
 		 size_t len, char *err, size_t errlen)
 {
-	char *tmp = NULL, *dst;
-	int fd;
+	char *tmp, *dst;
 
-	if (strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !*name) {
-		snprintf(err, errlen, "refusing output name \"%s\"", name);
+	if (S_write_temp(dir, name, data, len, &tmp, &dst, err, errlen))
 		return -1;
-	}
-	fd = gs_temp_open(dir, &tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create a temporary file: %s", dir, strerror(errno));
-		return -1;
-	}
-	dst = gs_xasprintf("%s/%s", dir, name);
-	if (gs_write_all(fd, data, len) != 0 || gs_fsync(fd) != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
-		close(fd);
-		goto fail;
-	}
-	if (close(fd) != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
-		goto fail;
-	}
 	S_tx_push(tx, tmp, dst, 0);
 	return 0;
-fail:
-	unlink(tmp);
-	free(tmp);
-	free(dst);
-	return -1;
 }
 
 void gs_outtx_add_noreplace(gs_outtx *tx, char *tmp_path, const char *final_path)
