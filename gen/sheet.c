@@ -127,11 +127,16 @@ static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			free(piece);
 			p += skip;
 		} else {
-			if (len + 2 > cap) {
+			/* the text up to the next placeholder, at once */
+			const char *brace = strchr(p + 1, '{');
+			size_t n = brace ? (size_t)(brace - p) : strlen(p);
+
+			while (len + n + 1 > cap)
 				cap *= 2;
-				out = gs_xrealloc(out, cap);
-			}
-			out[len++] = *p++;
+			out = gs_xrealloc(out, cap);
+			memcpy(out + len, p, n);
+			len += n;
+			p += n;
 		}
 	}
 	out[len] = '\0';

@@ -29,8 +29,127 @@ static void test_u64(void)
 	json_decref(o);
 }
 
+/* A small deterministic generator (xorshift64*), so that a failure reproduces. */
+static uint64_t S_state = UINT64_C(0x2545F4914F6CDD1D);
+
+static uint64_t S_rand(void)
+{
+	S_state ^= S_state >> 12;
+	S_state ^= S_state << 25;
+	S_state ^= S_state >> 27;
+	return S_state * UINT64_C(0x2545F4914F6CDD1D);
+}
+
+/* Text with what the serializer must escape or keep: quotes, backslashes,
+ * control characters, slashes, 2-, 3- and 4-byte UTF-8. */
+static json_t *S_text(char *buf, size_t cap)
+{
+	static const char *const pieces[] = {
+		"a", "Z", "\"", "\\", "/", "\n", "\r", "\t", "\b", "\f", "\001", "\037", "\177",
+		"é", "—", "€", "𝄞", "GiB", " ", "{a}", "\001u64:", "0"
+	};
+	size_t n = S_rand() % 8, len = 0, i;
+
+	for (i = 0; i < n; i++) {
+		const char *p = pieces[S_rand() % (sizeof(pieces) / sizeof(pieces[0]))];
+		size_t k = strlen(p);
+		if (len + k + 1 > cap)
+			break;
+		memcpy(buf + len, p, k);
+		len += k;
+	}
+	buf[len] = '\0';
+	if (S_rand() % 16 == 0 && len + 1 < cap)
+		return json_stringn(buf, len + 1);   /* with a NUL inside: \u0000 */
+	return json_string(buf);
+}
+
+static json_t *S_tree(int depth)
+{
+	char buf[128];
+	unsigned kind = (unsigned)(S_rand() % (depth > 4 ? 7 : 9));
+	json_t *v;
+	size_t i, n;
+
+	switch (kind) {
+	case 0: return json_null();
+	case 1: return json_true();
+	case 2: return json_false();
+	case 3: return json_integer((json_int_t)S_rand() >> (S_rand() % 64));
+	case 4: return json_integer(-(json_int_t)(S_rand() % 100000));
+	case 5: return json_real((double)(S_rand() % 100000) / 7.0);
+	case 6: return S_text(buf, sizeof(buf));
+	case 7:
+		v = json_array();
+		n = S_rand() % 5;
+		for (i = 0; i < n; i++)
+			json_array_append_new(v, S_tree(depth + 1));
+		return v;
+	default:
+		v = json_object();
+		n = S_rand() % 6;
+		for (i = 0; i < n; i++) {
+			json_t *k = S_text(buf, sizeof(buf));
+			json_object_setn_new(v, json_string_value(k), json_string_length(k), S_tree(depth + 1));
+			json_decref(k);
+		}
+		return v;
+	}
+}
+
+/*
+ * gs_jo_dumps writes its own bytes for speed: they must be json_dumps's
+ * bytes and a newline, for every flag set gpusheet uses, on documents that
+ * hold every kind of value, escape and nesting.
+ */
+static void test_same_as_jansson(void)
+{
+	static const size_t flags[] = {
+		JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15),
+		JSON_SORT_KEYS | JSON_INDENT(2),
+		JSON_SORT_KEYS | JSON_INDENT(1),
+		JSON_SORT_KEYS | JSON_COMPACT,
+		JSON_COMPACT,
+		JSON_INDENT(4),
+		0,
+	};
+	int t, f, differ = 0;
+
+	for (t = 0; t < 2000; t++) {
+		json_t *root = json_object();
+		json_object_set_new(root, "doc", S_tree(0));
+		json_object_set_new(root, "more", S_tree(0));
+		for (f = 0; f < (int)(sizeof(flags) / sizeof(flags[0])); f++) {
+			char *want = json_dumps(root, flags[f]), *got = gs_jo_dumps(root, flags[f]);
+			if (!want || !got || strlen(got) != strlen(want) + 1 ||
+			    strncmp(got, want, strlen(want)) != 0 || got[strlen(want)] != '\n') {
+				if (differ++ < 3)
+					fprintf(stderr, "flags %#zx:\nwant %s\ngot  %s\n", flags[f],
+						want ? want : "(null)", got ? got : "(null)");
+			}
+			free(want);
+			free(got);
+		}
+		json_decref(root);
+	}
+	CHECK_INT(differ, 0);
+}
+
+/* Invalid UTF-8 (json_string_nocheck lets it in) fails as in json_dumps. */
+static void test_invalid_utf8(void)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "bad", json_string_nocheck("\xC0\xAF"));
+	CHECK(gs_jo_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2)) == NULL);
+	CHECK(json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2)) == NULL);
+	json_decref(o);
+}
+
 int main(void)
 {
 	test_u64();
+	test_same_as_jansson();
+	test_invalid_utf8();
 	return gs_check_exit("test_jsonout");
 }
