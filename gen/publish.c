@@ -302,7 +302,8 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 			gs_str_append(&out, &len, &cap, why);
 			free(why);
 		}
-		res->reason[k] = out ? out : gs_xstrdup("");
+		/* kept for the whole build: no slack (gs_str_append grows by 4 KiB) */
+		res->reason[k] = out ? gs_xrealloc(out, len + 1) : gs_xstrdup("");
 	}
 }
 
