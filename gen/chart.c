@@ -1,16 +1,17 @@
 /*
  * chart: the three charts laid out once as display lists (chart_list.h),
  * then rendered to SVG (chart_svg.c) and, when asked, PNG (chart_png.c).
- * Text is measured here with Cairo, with the font options the PNG back end
- * draws with, so that both outputs share one layout. See chart.h.
+ * Text is measured with the font's own advance widths (fontmetrics.h), the
+ * widths Cairo draws the PNG with, so that both outputs share one layout
+ * and laying out loads no font. See chart.h.
  */
 #include "chart.h"
 #include "chart_list.h"
 
-#include <cairo-ft.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fontmetrics.h"
 #include "util.h"
 
 #define S_W GS_CHART_WIDTH
@@ -93,7 +94,8 @@ static const char *S_prov_word(const gs_chart_text *t, gs_prov p)
 
 /*
  * Copy s into dst as valid UTF-8 without control characters: an invalid
- * byte becomes '?', a control character a space. Stops at a character
+ * byte becomes '?', so does a C1 control or a noncharacter (one '?' for the
+ * character), a C0 control character a space. Stops at a character
  * boundary when dst is full (room is kept for an ellipsis).
  */
 static void S_clean(const char *s, char *dst, size_t cap)
@@ -103,7 +105,7 @@ static void S_clean(const char *s, char *dst, size_t cap)
 
 	while (*p) {
 		unsigned c = *p;
-		size_t n, k;
+		size_t n, k, skip = 1;
 		uint32_t cp, min;
 
 		if (c < 0x80) {
@@ -125,16 +127,17 @@ static void S_clean(const char *s, char *dst, size_t cap)
 				cp = (cp << 6) | (p[k] & 0x3Fu);
 			}
 			min = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
-			if (k < n || cp < min || cp > 0x10FFFF ||
-			    (cp >= 0xD800 && cp <= 0xDFFF) ||
-			    (cp >= 0x80 && cp < 0xA0) || cp == 0xFFFE || cp == 0xFFFF)
+			if (k < n || cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
 				n = 0;
+			else if ((cp >= 0x80 && cp < 0xA0) || (cp & 0xFFFEu) == 0xFFFEu ||
+				 (cp >= 0xFDD0 && cp <= 0xFDEF))
+				skip = n, n = 0;   /* C1 controls, noncharacters: Cairo refuses these */
 		}
 		if (o + (n ? n : 1) + 4 > cap)
 			break;
 		if (n == 0) {
 			dst[o++] = '?';
-			p++;
+			p += skip;
 		} else if (n == 1) {
 			dst[o++] = (char)(c < 0x20 || c == 0x7F ? ' ' : c);
 			p++;
@@ -153,11 +156,10 @@ static void S_clean(const char *s, char *dst, size_t cap)
  * A pen records marks into a display list with Cairo-like calls: a current
  * colour, line width and dash; a shape is begun (S_move, S_rect, S_arc) and
  * painted by S_fill / S_fill_keep / S_stroke, which set the paint of the
- * pending mark. The Cairo context only measures text.
+ * pending mark. Text is measured with fontmetrics.h.
  */
 typedef struct {
 	gs_chart_list *l;
-	cairo_t *cr;
 	S_rgb col;
 	double lw, fs;
 	uint8_t dash;
@@ -262,15 +264,11 @@ static void S_font(S_pen *pn, double size, int bold)
 {
 	pn->fs = size;
 	pn->bold = bold;
-	gs_chart_cairo_font(pn->cr, size, bold);
 }
 
 static double S_width(S_pen *pn, const char *s)
 {
-	cairo_text_extents_t e;
-
-	cairo_text_extents(pn->cr, s, &e);
-	return e.x_advance;
+	return gs_font_width(s, pn->fs, pn->bold);
 }
 
 /* Clean s and shorten it with an ellipsis to at most maxw px (maxw <= 0:
@@ -458,8 +456,7 @@ void gs_chart_out_release(gs_chart_out *out)
 static const gs_chart_text S_no_text;
 
 /*
- * Lay the chart out into a display list (draw, measuring text with a Cairo
- * context on a 1 x 1 surface), then render the list: SVG always, PNG when
+ * Lay the chart out into a display list (draw), then render the list: SVG always, PNG when
  * t->flags asks for it. The description (<desc>) is written by draw
  * through gs_chart_list_desc.
  */
@@ -468,16 +465,12 @@ static int S_render(S_draw_fn draw, const void *arg, const gs_chart_text *t,
 {
 	gs_chart_list l;
 	S_pen pn;
-	cairo_surface_t *s;
 	char title[S_LABEL_MAX];
 	int rc = -1;
 
 	out->svg.data = out->png.data = NULL;
 	out->svg.len = out->png.len = 0;
-	s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
 	memset(&pn, 0, sizeof(pn));
-	pn.cr = cairo_create(s);
-	gs_chart_cairo_setup(pn.cr);
 	gs_chart_list_init(&l);
 	pn.l = &l;
 	pn.lw = 1.0;
@@ -485,12 +478,9 @@ static int S_render(S_draw_fn draw, const void *arg, const gs_chart_text *t,
 	S_clean(t->title, title, sizeof(title));
 	l.title = gs_xstrdup(title);
 	draw(&pn, arg);
-	if (cairo_status(pn.cr) == CAIRO_STATUS_SUCCESS &&
-	    gs_chart_svg_render(&l, &out->svg) == 0 &&
+	if (gs_chart_svg_render(&l, &out->svg) == 0 &&
 	    (!(t->flags & GS_CHART_PNG) || gs_chart_png_render(&l, &out->png) == 0))
 		rc = 0;
-	cairo_destroy(pn.cr);
-	cairo_surface_destroy(s);
 	gs_chart_list_release(&l);
 	if (rc)
 		gs_chart_out_release(out);
@@ -1638,30 +1628,5 @@ done:
 	free(s.cat);
 	free(s.rank);
 	free(s.count);
-	return rc;
-}
-
-/* ------------------------------------------------------------ font check */
-
-int gs_chart_font_check(void)
-{
-	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
-	cairo_t *cr = cairo_create(s);
-	cairo_scaled_font_t *sf;
-	int rc = -1;
-
-	gs_chart_cairo_setup(cr);
-	sf = cairo_get_scaled_font(cr);
-	if (cairo_scaled_font_status(sf) == CAIRO_STATUS_SUCCESS &&
-	    cairo_scaled_font_get_type(sf) == CAIRO_FONT_TYPE_FT) {
-		FT_Face face = cairo_ft_scaled_font_lock_face(sf);
-
-		if (face && face->family_name && strcmp(face->family_name, GS_CHART_FONT) == 0)
-			rc = 0;
-		if (face)
-			cairo_ft_scaled_font_unlock_face(sf);
-	}
-	cairo_destroy(cr);
-	cairo_surface_destroy(s);
 	return rc;
 }

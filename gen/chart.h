@@ -4,14 +4,17 @@
  * (rectangles, paths, circles, text with an anchor), then rendered twice:
  * SVG written directly, with real <text> in DejaVu Sans and no glyph
  * outlines (a few KB per chart), and, only when GS_CHART_PNG is asked,
- * PNG rasterised by Cairo. Text is measured with Cairo, so that both
- * outputs share one layout.
+ * PNG rasterised by Cairo. Text is measured with the font's advance widths
+ * (fontmetrics.h), the ones Cairo draws with, so that both outputs share
+ * one layout and an SVG chart loads no font library.
  *
  * Invariants:
  *  - deterministic bytes: the same inputs give byte-identical SVG and PNG,
- *    whether a chart is the first or the hundredth of the process (font
- *    options are set explicitly on every Cairo context; SVG coordinates
- *    are written in hundredths of a pixel without printf or the locale);
+ *    whether a chart is the first or the hundredth of the process and
+ *    whatever fonts the machine has (widths come from a built-in table;
+ *    font options are set explicitly on every Cairo context; SVG
+ *    coordinates are written in hundredths of a pixel without printf or
+ *    the locale);
  *  - the SVG is readable without the picture: a <title> (the chart's
  *    title) and a <desc> (every drawn value in words) for screen readers,
  *    and its labels are text that a search finds;
@@ -24,7 +27,7 @@
  *    (calculated: solid, assumed: diagonal hatching, observed: cross
  *    hatching) and a word, assumed lines are dashed, success and failure
  *    are marker shapes, and every chart carries a legend in words;
- *  - text is "DejaVu Sans" (measured through Cairo's toy API; in the SVG
+ *  - text is "DejaVu Sans" (measured with its own advances; in the SVG
  *    "DejaVu Sans, sans-serif"), at least 12 px, on an 800 x 450 px page;
  *    long labels are shortened with an ellipsis; a text keeps its anchor
  *    (start, middle, end), so that a viewer's slightly different metrics
@@ -148,8 +151,8 @@ int gs_chart_sweep(const gs_chart_text *t,
 
 /*
  * 0 when Cairo's toy font "DejaVu Sans" resolves to a face of that family
- * on this machine, -1 otherwise (Cairo falls back silently, and charts
- * would then differ from one machine to another).
+ * on this machine, -1 otherwise (Cairo falls back silently, and the PNG
+ * would then be drawn in another font than the layout was measured for).
  */
 int gs_chart_font_check(void);
 

@@ -10,8 +10,9 @@
  *    laid out: a back end never measures or moves anything except to place
  *    a text by its anchor;
  *  - text is clean UTF-8 without control characters (chart.c cleans and
- *    shortens it before it enters the list); a text mark carries the width
- *    Cairo measured for it, so that both back ends agree on the layout;
+ *    shortens it before it enters the list); a text mark carries its width
+ *    (fontmetrics.h, as Cairo measures it), so that both back ends agree on
+ *    the layout;
  *  - colours are 8-bit sRGB with an alpha byte; alpha 0 means "none"
  *    (no fill, no stroke);
  *  - the list owns its arrays (gs_chart_list_release frees them); out of

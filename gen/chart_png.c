@@ -1,6 +1,8 @@
 /* chart_png: a chart's display list rasterised by Cairo, encoded by libpng. */
+#include "chart.h"
 #include "chart_list.h"
 
+#include <cairo-ft.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -297,4 +299,29 @@ int gs_chart_png_render(const gs_chart_list *l, gs_buf *out)
 	out->data = png.data;
 	out->len = png.len;
 	return 0;
+}
+
+/* ------------------------------------------------------------ font check */
+
+int gs_chart_font_check(void)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+	cairo_t *cr = cairo_create(s);
+	cairo_scaled_font_t *sf;
+	int rc = -1;
+
+	gs_chart_cairo_setup(cr);
+	sf = cairo_get_scaled_font(cr);
+	if (cairo_scaled_font_status(sf) == CAIRO_STATUS_SUCCESS &&
+	    cairo_scaled_font_get_type(sf) == CAIRO_FONT_TYPE_FT) {
+		FT_Face face = cairo_ft_scaled_font_lock_face(sf);
+
+		if (face && face->family_name && strcmp(face->family_name, GS_CHART_FONT) == 0)
+			rc = 0;
+		if (face)
+			cairo_ft_scaled_font_unlock_face(sf);
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	return rc;
 }

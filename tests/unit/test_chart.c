@@ -6,7 +6,9 @@
  * Set GS_CHART_DUMP to a folder to also write the rendered files there.
  */
 #include "chart.h"
+#include "chart_list.h"
 #include "check.h"
+#include "fontmetrics.h"
 
 #include <cairo.h>
 #include <libxml/parser.h>
@@ -509,6 +511,97 @@ static void timing(const char *name, render_fn f, const gs_chart_text *t)
 	       name, (t1 - t0) / 100.0, svg, png);
 }
 
+/* UTF-8 of cp into b (NUL-terminated). */
+static void utf8(uint32_t cp, char *b)
+{
+	if (cp < 0x80) {
+		b[0] = (char)cp, b[1] = 0;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xC0 | (cp >> 6)), b[1] = (char)(0x80 | (cp & 63)), b[2] = 0;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xE0 | (cp >> 12)), b[1] = (char)(0x80 | ((cp >> 6) & 63));
+		b[2] = (char)(0x80 | (cp & 63)), b[3] = 0;
+	} else {
+		b[0] = (char)(0xF0 | (cp >> 18)), b[1] = (char)(0x80 | ((cp >> 12) & 63));
+		b[2] = (char)(0x80 | ((cp >> 6) & 63)), b[3] = (char)(0x80 | (cp & 63)), b[4] = 0;
+	}
+}
+
+/*
+ * The built-in widths are Cairo's: every character of the Basic
+ * Multilingual Plane and of the mathematical alphanumerics, in both
+ * weights, at the body and title sizes, measured by Cairo with the
+ * module's font options on the installed DejaVu fonts, equals the table
+ * exactly (advances are whole font units scaled by size / 2048, exact in
+ * binary). Characters the font lacks measure as its missing glyph in both.
+ * Then whole strings: no kerning on either side.
+ */
+static void test_font_table(void)
+{
+	static const double sizes[] = { 12.0, 16.0 };
+	static const char *const strings[] = {
+		"Need 3.99 GiB \xe2\x80\x94 AVWAY To", "Pico reservado seg\xc3\xban el contexto",
+		"\xe4\xb8\xad\xe6\x96\x87 RTX 4090 \xc3\x97 8", ""
+	};
+	cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+	cairo_t *cr = cairo_create(sf);
+	int bold, z, differ = 0;
+	uint32_t cp;
+	size_t i;
+
+	gs_chart_cairo_setup(cr);
+	for (bold = 0; bold <= 1; bold++) {
+		for (z = 0; z < 2; z++) {
+			gs_chart_cairo_font(cr, sizes[z], bold);
+			for (cp = 0x20; cp < 0x1D800; cp++) {
+				char b[8];
+				cairo_text_extents_t e;
+				/* not text: surrogates and noncharacters (Cairo refuses
+				 * them; the charts replace them with '?') */
+				if ((cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x10000 && cp < 0x1D400) ||
+				    (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFEu) == 0xFFFEu)
+					continue;
+				utf8(cp, b);
+				cairo_text_extents(cr, b, &e);
+				if (e.x_advance != gs_font_width(b, sizes[z], bold) && differ++ < 5)
+					fprintf(stderr, "U+%04X bold %d size %g: cairo %.6f, table %.6f\n",
+						(unsigned)cp, bold, sizes[z], e.x_advance,
+						gs_font_width(b, sizes[z], bold));
+			}
+			for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+				cairo_text_extents_t e;
+				cairo_text_extents(cr, strings[i], &e);
+				if (e.x_advance != gs_font_width(strings[i], sizes[z], bold) && differ++ < 5)
+					fprintf(stderr, "\"%s\": cairo %.6f, table %.6f\n", strings[i],
+						e.x_advance, gs_font_width(strings[i], sizes[z], bold));
+			}
+		}
+	}
+	CHECK_INT(differ, 0);
+	CHECK_INT(cairo_status(cr), CAIRO_STATUS_SUCCESS);
+	cairo_destroy(cr);
+	cairo_surface_destroy(sf);
+	/* by hand: "A" 1401 + "V" 1401 units in DejaVu Sans = 2802 * 12 / 2048 = 16.41796875 px */
+	CHECK_U64(gs_font_units("AV", 0), 2802);
+	CHECK(gs_font_width("AV", 12.0, 0) == 16.41796875);
+	/* a byte that is not UTF-8 is one missing glyph (1229 units) */
+	CHECK_U64(gs_font_units("\xff", 0), 1229);
+	CHECK_U64(gs_font_units("\xe4\xb8", 0), 1229 * 2);
+}
+
+/* A noncharacter in a title (U+FDD0, U+FFFE) is drawn as '?' in both
+ * outputs: Cairo refuses such text, and the PNG used to fail. */
+static void test_noncharacter_title(void)
+{
+	gs_chart_text t = text_en("Budget \xef\xb7\x90 \xef\xbf\xbe end");
+	gs_chart_out o;
+
+	CHECK(render_budget(&t, &o) == 0);
+	CHECK(o.png.len > 0);
+	CHECK(o.svg.len && strstr((const char *)o.svg.data, "<title id=\"title\">Budget ? ? end</title>"));
+	gs_chart_out_release(&o);
+}
+
 int main(void)
 {
 	gs_chart_text en = text_en("Memory budget against per-card capacity");
@@ -519,6 +612,8 @@ int main(void)
 	gs_chart_out a, b;
 
 	CHECK(gs_chart_font_check() == 0);
+	test_font_table();
+	test_noncharacter_title();
 
 	check_stable("budget-en", render_budget, &en);
 	check_stable("budget-es", render_budget, &es);

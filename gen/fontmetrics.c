@@ -1,0 +1,100 @@
+/* fontmetrics: advance widths of the charts' font from a built-in table. */
+#include "fontmetrics.h"
+
+#include <stdlib.h>
+
+typedef struct {
+	uint32_t first;    /* first codepoint of a run of consecutive ones */
+	uint16_t count;
+	uint16_t at;       /* index of its first advance */
+} S_run;
+
+#include "fontmetrics_table.h"
+
+#if S_REGULAR_UPEM != GS_FONT_UNITS_PER_EM || S_BOLD_UPEM != GS_FONT_UNITS_PER_EM
+#error "the table's fonts must have GS_FONT_UNITS_PER_EM units per em"
+#endif
+
+static int S_by_cp(const void *key, const void *elt)
+{
+	uint32_t cp = *(const uint32_t *)key;
+	const S_run *r = elt;
+
+	if (cp < r->first)
+		return -1;
+	return cp >= r->first + r->count ? 1 : 0;
+}
+
+unsigned gs_font_advance(uint32_t cp, int bold)
+{
+	const S_run *runs = bold ? S_bold_runs : S_regular_runs;
+	size_t n = bold ? sizeof(S_bold_runs) / sizeof(S_bold_runs[0])
+			: sizeof(S_regular_runs) / sizeof(S_regular_runs[0]);
+	const uint16_t *adv = bold ? S_bold_adv : S_regular_adv;
+	const S_run *r;
+
+	if (cp < 0x80 && cp >= runs[0].first && cp < runs[0].first + runs[0].count)
+		return adv[runs[0].at + (cp - runs[0].first)];   /* ASCII: the first run */
+	r = bsearch(&cp, runs, n, sizeof(*runs), S_by_cp);
+	if (!r)
+		return bold ? S_BOLD_NOTDEF : S_REGULAR_NOTDEF;
+	return adv[r->at + (cp - r->first)];
+}
+
+/* The codepoint at s (its length in *len), or UINT32_MAX for a byte that
+ * does not start valid UTF-8 (*len = 1). */
+static uint32_t S_next(const unsigned char *s, size_t *len)
+{
+	uint32_t cp;
+	size_t k, i;
+
+	if (s[0] < 0x80) {
+		*len = 1;
+		return s[0];
+	}
+	*len = 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		k = 2, cp = s[0] & 0x1Fu;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		k = 3, cp = s[0] & 0x0Fu;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		k = 4, cp = s[0] & 0x07u;
+	else
+		return UINT32_MAX;
+	for (i = 1; i < k; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return UINT32_MAX;
+		cp = (cp << 6) | (s[i] & 0x3Fu);
+	}
+	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return UINT32_MAX;
+	*len = k;
+	return cp;
+}
+
+uint64_t gs_font_units(const char *s, int bold)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t sum = 0;
+
+	while (*p) {
+		size_t len;
+		uint32_t cp = S_next(p, &len);
+
+		sum += cp == UINT32_MAX ? (bold ? S_BOLD_NOTDEF : S_REGULAR_NOTDEF)
+					: gs_font_advance(cp, bold);
+		p += len;
+	}
+	return sum;
+}
+
+double gs_font_width(const char *s, double size, int bold)
+{
+	return (double)gs_font_units(s, bold) * size / GS_FONT_UNITS_PER_EM;
+}
+
+const char *gs_font_version(int bold)
+{
+	return bold ? S_BOLD_VERSION : S_REGULAR_VERSION;
+}
