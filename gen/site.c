@@ -406,7 +406,7 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 		char mem[GS_FMT_MAX];
 		H("<th scope=\"col\"");
 		if (S_offer_memory(o) != UINT64_MAX) {
-			char b[32];
+			char b[48];
 			snprintf(b, sizeof(b), " data-mem=\"%llu\"", (unsigned long long)S_offer_memory(o));
 			H(b);
 		}
