@@ -348,7 +348,9 @@ void gs_doc_user_markdown(cmark_node *parent, const char *md)
 
 char *gs_doc_render_markdown(const gs_doc *d)
 {
-	return cmark_render_commonmark(d->root, CMARK_OPT_DEFAULT, 0);
+	char *md = gs_doc_md_direct(d->root);
+
+	return md ? md : cmark_render_commonmark(d->root, CMARK_OPT_DEFAULT, 0);
 }
 
 /* Escapes s for HTML text into a fresh string. */

@@ -1,0 +1,582 @@
+/*
+ * doc_md: the Markdown rendering of a document, written directly.
+ *
+ * cmark-gfm's CommonMark renderer goes through a per-character callback
+ * that re-encodes every code point and looks up the syntax extension of
+ * every node for every character: it was a fifth of a sheet's CPU in the
+ * site. This writer walks the same tree once and writes the same bytes for
+ * the nodes gpusheet builds (headings, paragraphs, text, strong, emphasis,
+ * code, links, images, line breaks, tight lists, block quotes, GFM tables,
+ * thematic breaks). Any other node (code blocks, HTML, footnotes, ...; they
+ * can only come from a user's notes) sends the whole document to
+ * cmark_render_commonmark, so the output never depends on which writer ran.
+ *
+ * The rules it follows are CommonMark's as cmark-gfm 0.29 writes them, with
+ * a width of 0 (no wrapping): blocks separated by a blank line, a block
+ * quote's and a list item's prefix repeated on every line they hold, tight
+ * lists without blank lines, a backslash before punctuation that could
+ * start markup (and before '|' inside a table), an entity for a control
+ * character. test_doc compares it with cmark-gfm's renderer on generated
+ * documents.
+ */
+#include "doc.h"
+#include "util.h"
+
+#include <cmark-gfm-core-extensions.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
+
+typedef enum { S_LITERAL, S_NORMAL, S_URL, S_TITLE } S_esc;
+
+typedef struct {
+	char *buf;
+	size_t len, cap;
+	char *prefix;
+	size_t plen, pcap;
+	int need_cr;               /* 1: a newline is due; 2: a blank line */
+	bool begin_line, begin_content, tight, no_linebreaks;
+	int list_number;
+} S_md;
+
+static void S_grow(S_md *m, size_t n)
+{
+	if (m->len + n + 1 <= m->cap)
+		return;
+	while (m->len + n + 1 > m->cap)
+		m->cap = m->cap ? m->cap * 2 : 8192;
+	m->buf = gs_xrealloc(m->buf, m->cap);
+}
+
+static void S_put(S_md *m, const char *s, size_t n)
+{
+	if (n == 0)
+		return;
+	S_grow(m, n);
+	memcpy(m->buf + m->len, s, n);
+	m->len += n;
+}
+
+static void S_prefix_push(S_md *m, const char *s, size_t n)
+{
+	if (m->plen + n + 1 > m->pcap) {
+		while (m->plen + n + 1 > m->pcap)
+			m->pcap = m->pcap ? m->pcap * 2 : 64;
+		m->prefix = gs_xrealloc(m->prefix, m->pcap);
+	}
+	memcpy(m->prefix + m->plen, s, n);
+	m->plen += n;
+}
+
+static bool S_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool S_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool S_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static bool S_punct(int c)
+{
+	return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) ||
+	       (c >= 123 && c <= 126);
+}
+
+/* Length of the UTF-8 sequence at s (n bytes left) and its code point in
+ * *out, or 0 when it is not valid. */
+static size_t S_utf8(const unsigned char *s, size_t n, uint32_t *out)
+{
+	uint32_t cp;
+	size_t k, i;
+
+	*out = s[0];
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		k = 2, cp = s[0] & 0x1Fu;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		k = 3, cp = s[0] & 0x0Fu;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		k = 4, cp = s[0] & 0x07u;
+	else
+		return 0;
+	if (k > n)
+		return 0;
+	for (i = 1; i < k; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3Fu);
+	}
+	if ((k == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+		return 0;
+	*out = cp;
+	return k;
+}
+
+/*
+ * The newlines due before new text: need_cr newlines, counted back from
+ * the newlines already at the end of the buffer; a blank line carries the
+ * prefix of the containers it is in.
+ */
+static void S_flush_cr(S_md *m)
+{
+	size_t k = m->len;   /* the byte looked at is k - 1; 0: before the start */
+
+	if (m->tight && m->need_cr > 1)
+		m->need_cr = 1;
+	while (m->need_cr) {
+		if (k == 0 || m->buf[k - 1] == '\n') {
+			if (k > 0)
+				k--;
+		} else {
+			S_put(m, "\n", 1);
+			if (m->need_cr > 1)
+				S_put(m, m->prefix, m->plen);
+		}
+		m->begin_line = m->begin_content = true;
+		m->need_cr--;
+	}
+}
+
+/*
+ * Writes s as text of a node: escape says how; pipe: a '|' gets a
+ * backslash (text inside a GFM table). Stops at a byte that is not UTF-8,
+ * as cmark-gfm does.
+ */
+static void S_out(S_md *m, const char *str, S_esc escape, bool pipe)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), i = 0;
+
+	S_flush_cr(m);
+	while (i < n) {
+		size_t len;
+		uint32_t cp;
+		int c, next;
+
+		if (m->begin_line)
+			S_put(m, m->prefix, m->plen);
+		len = S_utf8(s + i, n - i, &cp);
+		if (!len)
+			return;
+		c = s[i];
+		next = s[i + len];
+		if (pipe && c == '|')
+			S_put(m, "\\", 1);
+		if (len > 1) {
+			S_put(m, str + i, len);
+			m->begin_line = false;
+			/* cmark-gfm tests the code point's low byte for a digit */
+			m->begin_content = m->begin_content && S_digit((int)(cp & 0xFF));
+			i += len;
+			continue;
+		}
+		if (escape == S_LITERAL) {
+			if (c == '\n') {
+				S_put(m, "\n", 1);
+				m->begin_line = m->begin_content = true;
+			} else {
+				S_put(m, str + i, 1);
+				m->begin_line = false;
+				m->begin_content = m->begin_content && S_digit(c);
+			}
+			i++;
+			continue;
+		} else {
+			bool follows_digit = m->len > 0 && S_digit((unsigned char)m->buf[m->len - 1]);
+			bool esc = false;
+
+			if (escape == S_NORMAL)
+				esc = c < 0x20 || c == '*' || c == '_' || c == '[' || c == ']' || c == '#' ||
+				      c == '<' || c == '>' || c == '\\' || c == '`' || c == '~' || c == '!' ||
+				      (c == '&' && S_alpha(next)) ||
+				      (m->begin_content && (c == '-' || c == '+' || c == '=') && !follows_digit) ||
+				      (m->begin_content && (c == '.' || c == ')') && follows_digit &&
+				       (next == 0 || S_space(next)));
+			else if (escape == S_URL)
+				esc = c == '`' || c == '<' || c == '>' || S_space(c) || c == '\\' || c == ')' ||
+				      c == '(';
+			else
+				esc = c == '`' || c == '<' || c == '>' || c == '"' || c == '\\';
+			if (esc && escape == S_URL && S_space(c)) {
+				char e[8];
+				int k = snprintf(e, sizeof(e), "%%%2X", c);
+				S_put(m, e, (size_t)k);
+			} else if (esc && S_punct(c)) {
+				S_put(m, "\\", 1);
+				S_put(m, str + i, 1);
+			} else if (esc) {
+				char e[16];
+				int k = snprintf(e, sizeof(e), "&#%d;", c);
+				S_put(m, e, (size_t)k);
+			} else {
+				S_put(m, str + i, 1);
+			}
+			m->begin_line = false;
+			m->begin_content = m->begin_content && S_digit(c);
+			i++;
+		}
+	}
+}
+
+static void S_lit(S_md *m, const char *s)
+{
+	S_out(m, s, S_LITERAL, false);
+}
+
+static void S_cr(S_md *m)
+{
+	if (m->need_cr < 1)
+		m->need_cr = 1;
+}
+
+static void S_blank(S_md *m)
+{
+	if (m->need_cr < 2)
+		m->need_cr = 2;
+}
+
+/* Whether the text of node n gets a backslash before '|': inside a table. */
+static bool S_in_table(cmark_node *n)
+{
+	cmark_node_type t = cmark_node_get_type(n);
+
+	if (t == CMARK_NODE_TABLE || t == CMARK_NODE_TABLE_ROW || t == CMARK_NODE_TABLE_CELL)
+		return false;
+	for (n = cmark_node_parent(n); n; n = cmark_node_parent(n)) {
+		t = cmark_node_get_type(n);
+		if (t == CMARK_NODE_TABLE || t == CMARK_NODE_TABLE_ROW || t == CMARK_NODE_TABLE_CELL)
+			return true;
+	}
+	return false;
+}
+
+/* A URL with a scheme (CommonMark: a letter, then 1 to 31 letters, digits, + . -, then ':'). */
+static bool S_has_scheme(const char *u)
+{
+	size_t i = 1;
+
+	if (!S_alpha((unsigned char)u[0]))
+		return false;
+	while (i <= 32 && (S_alpha((unsigned char)u[i]) || S_digit((unsigned char)u[i]) ||
+			   u[i] == '+' || u[i] == '.' || u[i] == '-'))
+		i++;
+	return i >= 2 && i <= 32 && u[i] == ':';
+}
+
+/* A link written <URL>: a URL with a scheme, no title, its text the URL. */
+static bool S_autolink(cmark_node *n)
+{
+	const char *url = cmark_node_get_url(n), *title = cmark_node_get_title(n), *text;
+	cmark_node *c = cmark_node_first_child(n);
+
+	if (!url || !*url || !S_has_scheme(url) || (title && *title) || !c)
+		return false;
+	if (cmark_node_get_type(c) != CMARK_NODE_TEXT || cmark_node_next(c))
+		return false;   /* several nodes: cmark-gfm would merge them first; not ours */
+	text = cmark_node_get_literal(c);
+	if (strncmp(url, "mailto:", 7) == 0)
+		url += 7;
+	return text && strcmp(url, text) == 0;
+}
+
+/* 0: this writer renders every node of the tree; -1: some it does not. */
+static int S_supported(cmark_node *root)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	int rc = 0;
+
+	while (rc == 0 && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		switch (t) {
+		case CMARK_NODE_DOCUMENT: case CMARK_NODE_BLOCK_QUOTE: case CMARK_NODE_LIST:
+		case CMARK_NODE_ITEM: case CMARK_NODE_HEADING: case CMARK_NODE_PARAGRAPH:
+		case CMARK_NODE_THEMATIC_BREAK: case CMARK_NODE_TEXT: case CMARK_NODE_SOFTBREAK:
+		case CMARK_NODE_LINEBREAK: case CMARK_NODE_CODE: case CMARK_NODE_STRONG:
+		case CMARK_NODE_EMPH: case CMARK_NODE_IMAGE:
+			break;
+		case CMARK_NODE_LINK:
+			/* several text nodes in an autolink-like link: cmark-gfm merges them */
+			if (cmark_node_first_child(n) && cmark_node_next(cmark_node_first_child(n)) &&
+			    S_has_scheme(cmark_node_get_url(n) ? cmark_node_get_url(n) : ""))
+				rc = -1;
+			break;
+		default:
+			if (t == CMARK_NODE_TABLE || t == CMARK_NODE_TABLE_ROW || t == CMARK_NODE_TABLE_CELL)
+				break;
+			rc = -1;
+			break;
+		}
+		/* nodes of the core types carrying an extension render through it */
+		if (rc == 0 && t != CMARK_NODE_TABLE && t != CMARK_NODE_TABLE_ROW &&
+		    t != CMARK_NODE_TABLE_CELL && cmark_node_get_syntax_extension(n))
+			rc = -1;
+		if (rc == 0 && t == CMARK_NODE_LIST && cmark_node_next(n) &&
+		    (cmark_node_get_type(cmark_node_next(n)) == CMARK_NODE_LIST ||
+		     cmark_node_get_type(cmark_node_next(n)) == CMARK_NODE_CODE_BLOCK))
+			rc = -1;   /* cmark-gfm writes an "end list" comment there */
+	}
+	cmark_iter_free(it);
+	return rc;
+}
+
+/* The shortest run of backticks that does not occur in code. */
+static int S_ticks(const char *code)
+{
+	uint32_t used = 1;
+	int run = 0, i = 0;
+	const char *p = code;
+
+	for (;; p++) {
+		if (*p == '`') {
+			run++;
+		} else {
+			if (run > 0 && run < 32)
+				used |= 1u << run;
+			run = 0;
+		}
+		if (!*p)
+			break;
+	}
+	while (i < 32 && (used & 1)) {
+		used >>= 1;
+		i++;
+	}
+	return i;
+}
+
+/* Enters (entering) or leaves node n. Returns 0 to skip n's children. */
+static int S_node(S_md *m, cmark_node *n, bool entering)
+{
+	cmark_node_type t = cmark_node_get_type(n);
+	cmark_node *parent = cmark_node_parent(n);
+	bool pipe;
+
+	if (entering) {
+		if (parent && cmark_node_get_type(parent) == CMARK_NODE_ITEM)
+			m->tight = cmark_node_get_list_tight(cmark_node_parent(parent)) != 0;
+	} else if (t == CMARK_NODE_LIST) {
+		m->tight = parent && cmark_node_get_type(parent) == CMARK_NODE_ITEM &&
+			   cmark_node_get_list_tight(cmark_node_parent(parent));
+	}
+
+	if (t == CMARK_NODE_TABLE) {
+		S_blank(m);
+		return 1;
+	}
+	if (t == CMARK_NODE_TABLE_ROW) {
+		if (entering) {
+			S_cr(m);
+			S_lit(m, "|");
+		}
+		return 1;
+	}
+	if (t == CMARK_NODE_TABLE_CELL) {
+		if (entering) {
+			S_lit(m, " ");
+		} else {
+			S_lit(m, " |");
+			if (cmark_gfm_extensions_get_table_row_is_header(parent) && !cmark_node_next(n)) {
+				cmark_node *table = cmark_node_parent(parent);
+				uint16_t i, ncols = cmark_gfm_extensions_get_table_columns(table);
+				uint8_t *al = cmark_gfm_extensions_get_table_alignments(table);
+
+				S_cr(m);
+				S_lit(m, "|");
+				for (i = 0; i < ncols; i++)
+					S_lit(m, al[i] == 'l' ? " :-- |" : al[i] == 'c' ? " :-: |"
+						 : al[i] == 'r' ? " --: |" : " --- |");
+				S_cr(m);
+			}
+		}
+		return 1;
+	}
+
+	switch (t) {
+	case CMARK_NODE_DOCUMENT:
+		break;
+	case CMARK_NODE_BLOCK_QUOTE:
+		if (entering) {
+			S_lit(m, "> ");
+			m->begin_content = true;
+			S_prefix_push(m, "> ", 2);
+		} else {
+			m->plen -= 2;
+			S_blank(m);
+		}
+		break;
+	case CMARK_NODE_LIST:
+		m->list_number = cmark_node_get_list_start(n);
+		break;
+	case CMARK_NODE_ITEM: {
+		char marker[24];
+		size_t width;
+
+		if (cmark_node_get_list_type(parent) == CMARK_BULLET_LIST) {
+			snprintf(marker, sizeof(marker), "  - ");
+		} else {
+			int num = m->list_number;
+			if (entering)
+				m->list_number++;
+			snprintf(marker, sizeof(marker), "%d%s%s", num,
+				 cmark_node_get_list_delim(parent) == CMARK_PAREN_DELIM ? ")" : ".",
+				 num < 10 ? "  " : " ");
+		}
+		width = strlen(marker);
+		if (entering) {
+			S_lit(m, marker);
+			m->begin_content = true;
+			{
+				char sp[24];
+				memset(sp, ' ', width);
+				S_prefix_push(m, sp, width);
+			}
+		} else {
+			m->plen -= width < m->plen ? width : m->plen;
+			S_cr(m);
+		}
+		break;
+	}
+	case CMARK_NODE_HEADING:
+		if (entering) {
+			int i;
+			for (i = cmark_node_get_heading_level(n); i > 0; i--)
+				S_lit(m, "#");
+			S_lit(m, " ");
+			m->begin_content = true;
+			m->no_linebreaks = true;
+		} else {
+			m->no_linebreaks = false;
+			S_blank(m);
+		}
+		break;
+	case CMARK_NODE_THEMATIC_BREAK:
+		S_blank(m);
+		S_lit(m, "-----");
+		S_blank(m);
+		break;
+	case CMARK_NODE_PARAGRAPH:
+		if (!entering)
+			S_blank(m);
+		break;
+	case CMARK_NODE_TEXT:
+		S_out(m, cmark_node_get_literal(n), S_NORMAL, S_in_table(n));
+		break;
+	case CMARK_NODE_LINEBREAK:
+		S_lit(m, "  ");
+		S_cr(m);
+		break;
+	case CMARK_NODE_SOFTBREAK:
+		if (!m->no_linebreaks)
+			S_cr(m);
+		else
+			S_lit(m, " ");
+		break;
+	case CMARK_NODE_CODE: {
+		const char *code = cmark_node_get_literal(n);
+		size_t len = strlen(code);
+		int i, ticks = S_ticks(code);
+		bool spaces = len == 0 || code[0] == '`' || code[len - 1] == '`' || code[0] == ' ' ||
+			      code[len - 1] == ' ';
+
+		pipe = S_in_table(n);
+		for (i = 0; i < ticks; i++)
+			S_out(m, "`", S_LITERAL, pipe);
+		if (spaces)
+			S_out(m, " ", S_LITERAL, pipe);
+		S_out(m, code, S_LITERAL, pipe);
+		if (spaces)
+			S_out(m, " ", S_LITERAL, pipe);
+		for (i = 0; i < ticks; i++)
+			S_out(m, "`", S_LITERAL, pipe);
+		break;
+	}
+	case CMARK_NODE_STRONG:
+		if (!parent || cmark_node_get_type(parent) != CMARK_NODE_STRONG)
+			S_lit(m, "**");
+		break;
+	case CMARK_NODE_EMPH:
+		S_lit(m, parent && cmark_node_get_type(parent) == CMARK_NODE_EMPH &&
+			 !cmark_node_next(n) && !cmark_node_previous(n) ? "_" : "*");
+		break;
+	case CMARK_NODE_LINK:
+		pipe = S_in_table(n);
+		if (S_autolink(n)) {
+			if (entering) {
+				const char *url = cmark_node_get_url(n);
+				S_out(m, "<", S_LITERAL, pipe);
+				S_out(m, strncmp(url, "mailto:", 7) == 0 ? url + 7 : url, S_LITERAL, pipe);
+				S_out(m, ">", S_LITERAL, pipe);
+				return 0;
+			}
+			break;
+		}
+		/* a link is written as an image without its "!" */
+		/* fall through */
+	case CMARK_NODE_IMAGE: {
+		const char *title;
+
+		pipe = S_in_table(n);
+		if (entering) {
+			S_out(m, t == CMARK_NODE_IMAGE ? "![" : "[", S_LITERAL, pipe);
+			break;
+		}
+		S_out(m, "](", S_LITERAL, pipe);
+		S_out(m, cmark_node_get_url(n) ? cmark_node_get_url(n) : "", S_URL, pipe);
+		title = cmark_node_get_title(n);
+		if (title && *title) {
+			S_out(m, " \"", S_LITERAL, pipe);
+			S_out(m, title, S_TITLE, pipe);
+			S_out(m, "\"", S_LITERAL, pipe);
+		}
+		S_out(m, ")", S_LITERAL, pipe);
+		break;
+	}
+	default:
+		GS_BUG("doc_md: a node type S_supported let through");
+	}
+	return 1;
+}
+
+char *gs_doc_md_direct(cmark_node *root)
+{
+	S_md m;
+	cmark_iter *it;
+	cmark_event_type ev;
+
+	if (S_supported(root))
+		return NULL;
+	memset(&m, 0, sizeof(m));
+	m.begin_line = m.begin_content = true;
+	S_grow(&m, 0);
+	it = cmark_iter_new(root);
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (!S_node(&m, n, ev == CMARK_EVENT_ENTER))
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+	}
+	cmark_iter_free(it);
+	if (m.len == 0 || m.buf[m.len - 1] != '\n')
+		S_put(&m, "\n", 1);
+	m.buf[m.len] = '\0';
+	free(m.prefix);
+	return m.buf;
+}
