@@ -127,6 +127,27 @@ static size_t S_utf8(const unsigned char *s, size_t n, uint32_t *out)
 }
 
 /*
+ * Per byte: 2 when written as it is in literal and normal text alike (inside
+ * a line, past its start), 1 when so in literal text only, 0 otherwise
+ * (control characters, newlines, bytes of UTF-8 sequences); normal text
+ * escapes * _ [ ] # < > \ ` ~ ! and & before a letter.
+ */
+static unsigned char S_plain[256];
+
+static void S_plain_init(void)
+{
+	const char *special = "*_[]#<>\\`~!&";
+	int c;
+
+	if (S_plain[' '])
+		return;
+	for (c = 0x20; c < 0x80; c++)
+		S_plain[c] = 2;
+	for (; *special; special++)
+		S_plain[(unsigned char)*special] = 1;
+}
+
+/*
  * The newlines due before new text: need_cr newlines, counted back from
  * the newlines already at the end of the buffer; a blank line carries the
  * prefix of the containers it is in.
@@ -166,6 +187,20 @@ static void S_out(S_md *m, const char *str, S_esc escape, bool pipe)
 		size_t len;
 		uint32_t cp;
 		int c, next;
+
+		/* fast path: a run of ASCII that no rule touches here (inside a
+		 * line, past its start) goes in at once */
+		if (!m->begin_line && !m->begin_content && (escape == S_NORMAL || escape == S_LITERAL)) {
+			size_t j = i;
+			while (j < n && S_plain[s[j]] >= (escape == S_NORMAL ? 2 : 1) &&
+			       !(pipe && s[j] == '|'))
+				j++;
+			if (j > i) {
+				S_put(m, str + i, j - i);
+				i = j;
+				continue;
+			}
+		}
 
 		if (m->begin_line)
 			S_put(m, m->prefix, m->plen);
@@ -564,6 +599,7 @@ char *gs_doc_md_direct(cmark_node *root)
 
 	if (S_supported(root))
 		return NULL;
+	S_plain_init();
 	memset(&m, 0, sizeof(m));
 	m.begin_line = m.begin_content = true;
 	S_grow(&m, 0);

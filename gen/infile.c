@@ -1,10 +1,12 @@
 /* infile: opening input files so that a hostile path cannot hang, escape or leak. */
 #define _POSIX_C_SOURCE 200809L
 #include "infile.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -124,4 +126,53 @@ int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *er
 		}
 		return S_check_fd(fd, max_bytes, err, errlen);
 	}
+}
+
+char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	size_t cap = 4096, n = 0;
+	char *buf;
+
+	if (fstat(fd, &st) == 0 && st.st_size > 0)
+		cap = (size_t)st.st_size + 1;
+	if (max_bytes && cap > max_bytes + 1)
+		cap = max_bytes + 1;
+	buf = gs_xmalloc(cap + 1);
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			if (max_bytes && cap > max_bytes) {
+				snprintf(err, errlen, "is more than the bound of %zu bytes", max_bytes);
+				goto fail;
+			}
+			cap *= 2;
+			if (max_bytes && cap > max_bytes + 1)
+				cap = max_bytes + 1;
+			buf = gs_xrealloc(buf, cap + 1);
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "cannot read: %s", strerror(errno));
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (max_bytes && n > max_bytes) {
+		snprintf(err, errlen, "is more than the bound of %zu bytes", max_bytes);
+		goto fail;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	close(fd);
+	free(buf);
+	return NULL;
 }

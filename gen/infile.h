@@ -36,4 +36,12 @@ int gs_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen
 int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *err,
 		    size_t errlen);
 
+/*
+ * Reads the whole of fd (opened by the functions above) into a fresh
+ * NUL-terminated buffer, in as few read calls as its size allows, and
+ * closes it. At most max_bytes (0: no bound): a file that grew past the
+ * bound since it was checked is refused. NULL with a message in err.
+ */
+char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen);
+
 #endif

@@ -118,27 +118,26 @@ json_t *gs_jr_load(gs_jr *r)
 {
 	json_error_t err;
 	json_t *root;
-	FILE *f;
-	char why[256];
+	char why[256], *text = NULL;
+	size_t len = 0;
 	int fd;
 
 	/* A regular file within the size bound, before any byte is read
-	 * (a FIFO would hang the read, a huge file cost memory and time). */
+	 * (a FIFO would hang the read, a huge file cost memory and time);
+	 * read at once, then parsed from memory (jansson's stream reader
+	 * costs a call per byte). */
 	fd = gs_open_regular(r->file, GS_INPUT_MAX_BYTES, why, sizeof(why));
-	f = fd >= 0 ? fdopen(fd, "rb") : NULL;
-	if (!f) {
-		if (fd >= 0) {
-			snprintf(why, sizeof(why), "cannot read: %s", strerror(errno));
-			close(fd);
-		}
+	if (fd >= 0)
+		text = gs_read_fd(fd, GS_INPUT_MAX_BYTES, &len, why, sizeof(why));
+	if (!text) {
 		gs_diag_add(r->diag, r->file, 0, 0, NULL, "%s", why);
 		r->errors++;
 		return NULL;
 	}
 	/* Without JSON_DECODE_ANY the top level must be an object or array;
 	 * without JSON_DISABLE_EOF_CHECK trailing text is an error. */
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
-	fclose(f);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	free(text);
 	if (!root) {
 		gs_diag_add(r->diag, r->file, err.line > 0 ? err.line : 0,
 			    err.line > 0 && err.column > 0 ? err.column : 0, NULL,
