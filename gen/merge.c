@@ -131,15 +131,19 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 			what = "--accept-synthetic", theirs = s->accept_synthetic ? "yes" : "no",
 			ours = env->accept_synthetic ? "yes" : "no";
 		else if (strcmp(s->catalog_sha256, catalog_key) != 0)
-			what = "catalogs (SHA-256 of their bytes)", theirs = s->catalog_sha256,
-			ours = catalog_key;
+			what = "catalogs than this merge's --catalog files (the SHA-256 of their "
+			       "bytes differs)";
 		else if (strcmp(s->generator, "gpusheet " GS_VERSION) != 0)
 			what = "generator", theirs = s->generator, ours = "gpusheet " GS_VERSION;
 		else if (strcmp(s->site_key, site_key) != 0)
-			what = "templates or labels (site key)", theirs = s->site_key, ours = site_key;
-		if (what) {
-			snprintf(err, errlen, "%s: shard %u/%u was built with other %s: %s, this "
+			what = "templates or labels than this merge's (the site key differs)";
+		if (what && theirs) {
+			snprintf(err, errlen, "%s: shard %u/%u was built with another %s: %s, this "
 				 "merge: %s", shards[i], s->k, s->n, what, theirs, ours);
+			goto out;
+		} else if (what) {
+			snprintf(err, errlen, "%s: shard %u/%u was built with other %s", shards[i],
+				 s->k, s->n, what);
 			goto out;
 		}
 	}

@@ -1147,7 +1147,7 @@ int gs_verify_site(const char *dir, FILE *report)
 	}
 	count = s.nprobs > INT32_MAX ? INT32_MAX : (int)s.nprobs;
 	free(s.probs);
-	for (i = 0; i < s.pages.n; i++)
+	for (i = 0; s.ids && i < s.pages.n; i++)
 		gs_strvec_release(&s.ids[i]);
 	free(s.ids);
 	free(s.bad);
