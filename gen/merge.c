@@ -178,12 +178,12 @@ static int S_evidence(gs_archive *a, const char *dir, const char *out, char *err
 				 GS_EVIDENCE_MANIFEST, strerror(errno));
 		goto out;
 	}
-	irc = gs_archive_import(a, text, n);
+	irc = gs_archive_import_from(a, text, n, path);
 	if (irc) {
-		snprintf(err, errlen, "%s: %s/%s: %s%s", dir, GS_EVIDENCE_DIR, GS_EVIDENCE_MANIFEST,
-			 gs_archive_error(a), irc > 0 ? " (an earlier shard archived the same bytes "
-			 "under another extension, which its sheets link: build those workloads "
-			 "in one shard, or give the files the same extension)" : "");
+		snprintf(err, errlen, "%s%s", gs_archive_error(a), irc > 0 ? ": an earlier shard "
+			 "archived the same bytes under the other name, which a one-machine build "
+			 "would link from this shard's sheets too: give the cited files the same "
+			 "extension" : "");
 		goto out;
 	}
 	if (gs_mkdirs(dst_dir)) {

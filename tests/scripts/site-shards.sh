@@ -142,7 +142,7 @@ sed -i 's|measurements/h200-probe-dense.json|measurements/h200-probe-dense.measu
 shards "$scratch/gen" 4 "$scratch/genx4"
 merge "$scratch/gen-merged" "$scratch/genx.log" "$scratch"/genx4-1 "$scratch"/genx4-2 \
 	"$scratch"/genx4-3 "$scratch"/genx4-4 && err "evidence under two extensions was merged"
-grep -q 'genx4-4: evidence/manifest.json: .* is archived as .*\.json and as .*\.measure' "$scratch/genx.log" ||
+grep -q 'genx4-4/evidence/manifest.json: .* is archived as .*\.json and as .*\.measure' "$scratch/genx.log" ||
 	{ cat "$scratch/genx.log"; err "the evidence conflict does not name the shard and both names"; }
 same "$scratch/gen-whole" "$scratch/gen-merged" "a site after a refused merge"
 
