@@ -13,7 +13,9 @@
  *  - OUT is built in a stage and swapped in whole (gs_stage_*, outfile.h);
  *    an existing OUT must be empty or a site;
  *  - the sheets' files are hard-linked from the shards (copied where a
- *    link fails: another file system); the evidence files too, and the
+ *    link fails: another file system), which is safe because no file of a
+ *    site or shard is ever rewritten in place (a rebuild writes new files
+ *    and renames them, outfile.h); the evidence files too, and the
  *    shards' manifests are merged in K order, which is the site's order
  *    (gs_archive_import, evidence.h): bytes that two shards archived under
  *    different file names are refused (a one-machine build names them

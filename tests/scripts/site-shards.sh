@@ -108,6 +108,20 @@ grep -q 'shard 2/3 is missing' "$scratch/refused.log" || { cat "$scratch/refused
 	$(opts) --lang es) >"$scratch/refused.log" 2>&1 && err "a merge with another --lang succeeded"
 grep -q 'ex3-1: shard 1/3 was built with another --lang: en, this merge: es' "$scratch/refused.log" ||
 	{ cat "$scratch/refused.log"; err "another --lang not named"; }
+# A sheet's file missing from a shard: named, refused.
+cp -R "$scratch/ex3-3" "$scratch/ex3-3-hole"
+rm "$scratch/ex3-3-hole/sheets/seed-7b.md"
+merge "$scratch/merged3" "$scratch/refused.log" "$scratch"/ex3-1 "$scratch"/ex3-2 "$scratch"/ex3-3-hole &&
+	err "a merge with a sheet's file missing succeeded"
+grep -q 'ex3-3-hole: sheets/seed-7b.md: cannot link or copy: No such file' "$scratch/refused.log" ||
+	{ cat "$scratch/refused.log"; err "a missing sheet file not named"; }
+# A full disk while merging (the fault-injection seam, gen/outfile.h; no
+# seam: the merge succeeds and this check says nothing).
+(cd "$src" && env GS_TEST_WRITE_BUDGET=0 "$bin" merge "$scratch/merged3" "$scratch"/ex3-1 \
+	"$scratch"/ex3-2 "$scratch"/ex3-3 $(opts)) >"$scratch/full.log" 2>&1
+st=$?
+[ "$st" -eq 0 ] || [ "$st" -eq 1 ] && { [ "$st" -eq 0 ] || grep -q 'No space left on device' "$scratch/full.log"; } ||
+	{ cat "$scratch/full.log"; err "a merge on a full disk: exit $st, or the error does not say why"; }
 diff -r "$scratch/keep-site" "$scratch/merged3" >/dev/null 2>&1 || err "a refused merge changed OUT"
 [ "$(find "$scratch" -maxdepth 1 -name '.merged3.gs-*' | wc -l)" -eq 0 ] || err "a refused merge left a stage"
 
