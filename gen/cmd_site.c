@@ -42,7 +42,7 @@ int gs_cmd_site(int argc, char **argv)
 	unsigned jobs = gs_workers_default();
 	int stats = 0;
 	unsigned shard_k = 0, shard_n = 0;
-	char workloads_key[GS_SHA256_HEX_SIZE];
+	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
 	size_t rendered = 0, nbuilt;
 	gs_site_opts sopts;
 	char catalog_key[GS_SHA256_HEX_SIZE];
@@ -134,20 +134,38 @@ int gs_cmd_site(int argc, char **argv)
 		/* Output names come from ids: they must be unique. Sorted
 		 * "id\001path" strings make the check linear after the sort. */
 		char **ids = gs_xcalloc(npaths + 1, sizeof(*ids));
-		size_t nids = 0, len = 0, cap = 0;
-		char *inorder = NULL;
+		size_t nids = 0, len = 0, cap = 0, ilen = 0, icap = 0, k;
+		char *inorder = NULL, *inputs = NULL, hex[GS_SHA256_HEX_SIZE];
 		for (i = 0; i < npaths; i++) {
 			gs_job job;
 			if (gs_job_load(paths[i], &ctx.cat, &job, &d) == 0) {
 				ids[nids++] = gs_xasprintf("%s%c%s", job.w.id, '\001', paths[i]);
 				gs_str_append(&inorder, &len, &cap, job.w.id);
 				gs_str_append(&inorder, &len, &cap, "\n");
+				/* the inputs' bytes: the workload and each file it cites */
+				if (gs_sha256_file(paths[i], hex, NULL) != 0)
+					gs_diag_add(&d, paths[i], 0, 0, NULL, "cannot read: %s", strerror(errno));
+				gs_str_append(&inputs, &ilen, &icap, job.w.id);
+				gs_str_append(&inputs, &ilen, &icap, "\n");
+				gs_str_append(&inputs, &ilen, &icap, hex);
+				gs_str_append(&inputs, &ilen, &icap, "\n");
+				for (k = 0; k < job.nev; k++) {
+					if (gs_sha256_file(job.ev[k].ref->path, hex, NULL) != 0)
+						gs_diag_add(&d, job.ev[k].ref->path, 0, 0, NULL,
+							    "cannot read: %s", strerror(errno));
+					gs_str_append(&inputs, &ilen, &icap, job.ev[k].ref->file);
+					gs_str_append(&inputs, &ilen, &icap, "\n");
+					gs_str_append(&inputs, &ilen, &icap, hex);
+					gs_str_append(&inputs, &ilen, &icap, "\n");
+				}
 			}
 			gs_job_release(&job);
 		}
 		/* the shards' check that they split the same list (shard.h) */
 		gs_sha256_buffer(inorder ? inorder : "", len, workloads_key);
+		gs_sha256_buffer(inputs ? inputs : "", ilen, inputs_key);
 		free(inorder);
+		free(inputs);
 		qsort(ids, nids, sizeof(*ids), gs_strcmp_ptr);
 		for (i = 1; i < nids; i++) {
 			size_t la = strcspn(ids[i - 1], "\001"), lb = strcspn(ids[i], "\001");
@@ -182,6 +200,7 @@ int gs_cmd_site(int argc, char **argv)
 	sopts.shard_k = shard_k;
 	sopts.shard_n = shard_n;
 	sopts.workloads_key = workloads_key;
+	sopts.inputs_key = inputs_key;
 	sopts.catalog_key = catalog_key;
 	sopts.rendered = &rendered;
 	if (gs_site_build(paths, npaths, &env, &sopts, out, err, sizeof(err))) {

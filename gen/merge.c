@@ -75,6 +75,12 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 				 sh[i].workloads_sha256, shards[0], sh[0].workloads, sh[0].workloads_sha256);
 			return -1;
 		}
+		if (strcmp(sh[i].inputs_sha256, sh[0].inputs_sha256) != 0) {
+			snprintf(err, errlen, "%s: a shard of other inputs than %s: the same workload "
+				 "ids, but a workload or a file it cites has other bytes "
+				 "($.inputs_sha256; built from another checkout?)", shards[i], shards[0]);
+			return -1;
+		}
 		if (byk[sh[i].k - 1] != (size_t)-1) {
 			snprintf(err, errlen, "%s: shard %u/%u given twice (%s is that shard too)",
 				 shards[i], sh[i].k, sh[i].n, shards[byk[sh[i].k - 1]]);

@@ -4,7 +4,8 @@
  *
  * Invariants:
  *  - every shard is read and checked before anything is written: each is
- *    a shard folder; all have the same N, the same list of workloads and
+ *    a shard folder; all have the same N, the same list of workloads, the
+ *    same inputs (the bytes of every workload and cited file, shard.h) and
  *    the same generator; no K twice, none missing; no workload id in two
  *    shards; each was built with this run's options (lang, date, --png,
  *    --accept-synthetic), catalogs (their bytes) and templates and labels

@@ -64,6 +64,7 @@ int gs_shard_write(const gs_shard *s, const char *dir, char *err, size_t errlen)
 	json_object_set_new(root, "shards", json_integer(s->n));
 	json_object_set_new(root, "workloads", json_integer((json_int_t)s->workloads));
 	json_object_set_new(root, "workloads_sha256", json_string(s->workloads_sha256));
+	json_object_set_new(root, "inputs_sha256", json_string(s->inputs_sha256));
 	json_object_set_new(root, "from", json_integer((json_int_t)s->from));
 	json_object_set_new(root, "ids", ids);
 	json_object_set_new(root, "options", opt);
@@ -165,8 +166,9 @@ int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
 		gs_strvec_push_dup(&s->ids, id);
 	}
 	if (S_hex(root, "workloads_sha256", s->workloads_sha256) ||
+	    S_hex(root, "inputs_sha256", s->inputs_sha256) ||
 	    S_hex(root, "catalog_sha256", s->catalog_sha256) || S_hex(root, "site_key", s->site_key)) {
-		snprintf(err, errlen, "%s: $.workloads_sha256, $.catalog_sha256, $.site_key: "
+		snprintf(err, errlen, "%s: $.workloads_sha256, $.inputs_sha256, $.catalog_sha256, $.site_key: "
 			 "expected 64 lowercase hex digits", GS_SHARD_FILE);
 		goto bad;
 	}

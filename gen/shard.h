@@ -19,6 +19,12 @@
  *    "from": 0,                      index of the shard's first workload
  *    "generator": "gpusheet X.Y.Z",
  *    "ids": ["a", ...],              the shard's workload ids, in order
+ *    "inputs_sha256": "<hex>",       SHA-256 of, per workload in order: its id,
+ *                                    the hex SHA-256 of its workload.json, and
+ *                                    per cited file its name in the workload and
+ *                                    the hex SHA-256 of its bytes, each followed
+ *                                    by a newline: shards built from other
+ *                                    checkouts of the inputs differ here
  *    "options": {"accept_synthetic": false, "date": "YYYY-MM-DD" or null,
  *                "lang": "en", "png": false},
  *    "shard": K, "shards": N,
@@ -43,6 +49,7 @@ typedef struct {
 	size_t from;                 /* first workload of the shard */
 	gs_strvec ids;               /* the shard's ids, in order (to = from + ids.n) */
 	char workloads_sha256[65];
+	char inputs_sha256[65];
 	char catalog_sha256[65];
 	char site_key[65];
 	char *generator;

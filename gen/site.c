@@ -1515,6 +1515,7 @@ static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, si
 	for (i = 0; i < n; i++)
 		gs_strvec_push_dup(&s.ids, res[i].id);
 	snprintf(s.workloads_sha256, sizeof(s.workloads_sha256), "%s", opts->workloads_key);
+	snprintf(s.inputs_sha256, sizeof(s.inputs_sha256), "%s", opts->inputs_key);
 	snprintf(s.catalog_sha256, sizeof(s.catalog_sha256), "%s", opts->catalog_key);
 	snprintf(s.site_key, sizeof(s.site_key), "%s", site_key);
 	s.generator = gs_xstrdup("gpusheet " GS_VERSION);
@@ -1619,7 +1620,7 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 {
 	unsigned jobs = opts->jobs ? opts->jobs : 1;
 
-	if (opts->shard_n && (!opts->catalog_key || !opts->workloads_key))
+	if (opts->shard_n && (!opts->catalog_key || !opts->workloads_key || !opts->inputs_key))
 		GS_BUG("a shard needs the catalog's and the workloads' keys");
 	for (;;) {
 		gs_stage *st = gs_stage_begin(out_dir, opts->shard_n ? S_shard_marks : S_site_marks,

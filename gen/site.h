@@ -55,10 +55,11 @@ typedef struct {
 	const char *catalog_key;  /* hex SHA-256 of the catalogs' bytes; NULL: no keys, no reuse */
 	size_t *rendered;         /* or NULL: receives the number of sheets rendered (not reused) */
 	/* --shard K/N (shard.h): shard_n 0: the whole site. A shard needs
-	 * catalog_key and workloads_key (hex SHA-256 of every workload's id in
-	 * the paths' order, each followed by a newline). */
+	 * catalog_key, workloads_key and inputs_key (shard.h: the SHA-256 of
+	 * the ids, and of the ids with their inputs' bytes, in the paths'
+	 * order). */
 	unsigned shard_k, shard_n;
-	const char *workloads_key;
+	const char *workloads_key, *inputs_key;
 } gs_site_opts;
 
 /*

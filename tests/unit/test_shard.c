@@ -86,6 +86,7 @@ static void S_sample(gs_shard *s)
 	gs_strvec_push_dup(&s->ids, "c");
 	gs_strvec_push_dup(&s->ids, "d");
 	memcpy(s->workloads_sha256, S_HEX_A, 65);
+	memcpy(s->inputs_sha256, S_HEX_B, 65);
 	memcpy(s->catalog_sha256, S_HEX_B, 65);
 	memcpy(s->site_key, S_HEX_A, 65);
 	s->generator = strdup("gpusheet 9.9.9");
@@ -137,6 +138,7 @@ static void S_test_file(const char *tmp)
 		CHECK_INT(r.ids.n, 2);
 		CHECK_STR(r.ids.v[1], "d");
 		CHECK_STR(r.workloads_sha256, S_HEX_A);
+		CHECK_STR(r.inputs_sha256, S_HEX_B);
 		CHECK_STR(r.catalog_sha256, S_HEX_B);
 		CHECK_STR(r.generator, "gpusheet 9.9.9");
 		CHECK_STR(r.lang, "es");
