@@ -2,12 +2,15 @@
 """Benchmarks of gpusheet, run by hand (never from ctest). See bench/README.md.
 
     python3 bench/run.py --gpusheet build-release/gpusheet [--runs 5] [--py-runs 3]
-                         [--only startup,sheet,loop,site,jobs] [--scratch DIR]
-                         [--python /usr/bin/python3]
+                         [--only startup,sheet,loop,site,jobs,shards,scale] [--scratch DIR]
+                         [--python /usr/bin/python3] [--shards-workloads 1000] [--scale-sizes 1000,10000]
 
 Every figure is measured here, on this machine, as min / median / max over
 several runs: CPU is user + system time of the child process (wait4), wall is
-the elapsed time around it. Prints a Markdown report on stdout.
+the elapsed time around it; peak RSS is wait4's ru_maxrss, the largest of the
+process and its children (the -j workers). Prints a Markdown report on stdout.
+The default --only leaves out shards and scale (minutes; scale at 10,000
+workloads writes gigabytes).
 """
 import argparse
 import os
@@ -192,6 +195,105 @@ def bench_jobs(gs, runs, scratch, out):
         statistics.median(walls["-j 1"]) / statistics.median(walls["-j 2"])))
 
 
+def tree_size(path):
+    """Bytes and files under path, each inode once (hard links are not copies)."""
+    seen, total, files = set(), 0, 0
+    for d, _, names in os.walk(path):
+        for n in names:
+            st = os.lstat(os.path.join(d, n))
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            total += st.st_size
+            files += 1
+    return total, files
+
+
+def same_tree(a, b):
+    return subprocess.run(["diff", "-r", "-q", a, b], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0
+
+
+def bench_shards(gs, runs, scratch, out, n=1000):
+    """A 1,000-workload site (50 offers) built whole with -j 1, against two
+    shards built one after the other with -j 1 (as two CI jobs would, here
+    on one machine) and merged; the merged site is compared byte for byte."""
+    inputs = gen(scratch, "w%d" % n, n, 50, False)
+    rows = {"one build (-j 1)": [], "shard 1/2 (-j 1)": [], "shard 2/2 (-j 1)": [],
+            "merge of the 2 shards": []}
+    cpus = {k: [] for k in rows}
+    whole = os.path.join(scratch, "shards-whole")
+    merged = os.path.join(scratch, "shards-merged")
+    common = ["--catalog", os.path.join(inputs, "offers.xml"), "--date", "2026-11-29",
+              "--accept-synthetic"]
+    identical = True
+    for _ in range(runs):
+        c, w, _ = site(gs, inputs, fresh(whole), extra=("-j", "1"))
+        rows["one build (-j 1)"].append(w)
+        cpus["one build (-j 1)"].append(c)
+        for k in (1, 2):
+            c, w, _ = site(gs, inputs, fresh(os.path.join(scratch, "shard-%d" % k)),
+                           extra=("-j", "1", "--shard", "%d/2" % k))
+            rows["shard %d/2 (-j 1)" % k].append(w)
+            cpus["shard %d/2 (-j 1)" % k].append(c)
+        c, w, _ = run([gs, "merge", fresh(merged), os.path.join(scratch, "shard-1"),
+                       os.path.join(scratch, "shard-2")] + common)
+        rows["merge of the 2 shards"].append(w)
+        cpus["merge of the 2 shards"].append(c)
+        identical = identical and same_tree(whole, merged)
+    out.append("## %s workloads × 50 offers: two shards and a merge (SVG only)\n" % format(n, ","))
+    out.append("| build | wall, s (min / median / max) | CPU, s (min / median / max) | runs |")
+    out.append("| --- | --- | --- | --- |")
+    for k in rows:
+        out.append("| %s | %s | %s | %d |" % (k, stats(rows[k], 1.0), stats(cpus[k], 1.0), len(rows[k])))
+    out.append("")
+    out.append("Merged site byte-identical to the one build (diff -r): **%s**\n" % (
+        "yes" if identical else "NO"))
+
+
+def bench_scale(gs, runs, scratch, out, sizes):
+    """Sites of each size × 50 offers with -j 2: wall, CPU and peak RSS (of
+    the process and its workers), output bytes and files without and with
+    --png, and the rebuild after one workload changed."""
+    out.append("## Scale: workloads × 50 offers, -j 2\n")
+    out.append("| workloads | wall, s | CPU, s | peak RSS, MiB | output, bytes (files) | with --png, bytes (files) | rebuild, one changed: wall, s | runs |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for n in sizes:
+        inputs = gen(scratch, "w%d" % n, n, 50, False)
+        svg = os.path.join(scratch, "scale-%d" % n)
+        png = os.path.join(scratch, "scale-%d-png" % n)
+        walls, cpus, rss, rebuild = [], [], [], []
+        for _ in range(runs):
+            c, w, r = site(gs, inputs, fresh(svg), extra=("-j", "2"))
+            walls.append(w)
+            cpus.append(c)
+            rss.append(r)
+        size, files = tree_size(svg)
+        site(gs, inputs, fresh(png), extra=("-j", "2", "--png"))
+        psize, pfiles = tree_size(png)
+        shutil.rmtree(png, ignore_errors=True)
+        wdir = os.path.join(inputs, "workloads")
+        first = sorted(d for d in os.listdir(wdir) if os.path.isdir(os.path.join(wdir, d)))[0]
+        victim = os.path.join(wdir, first, "workload.json")
+        with open(victim, "rb") as f:
+            original = f.read()
+        try:
+            for i in range(runs):
+                with open(victim, "wb") as f:   # new bytes (trailing blanks): a new key
+                    f.write(original + b" " * (i + 1))
+                _, w, _ = site(gs, inputs, svg, extra=("-j", "2"))
+                rebuild.append(w)
+        finally:
+            with open(victim, "wb") as f:
+                f.write(original)
+        shutil.rmtree(svg, ignore_errors=True)
+        out.append("| %d | %s | %s | %s | %d (%d) | %d (%d) | %s | %d |" % (
+            n, stats(walls, 1.0), stats(cpus, 1.0), stats(rss, 1 / 1024.0, "%.1f"),
+            size, files, psize, pfiles, stats(rebuild, 1.0), runs))
+    out.append("")
+    out.append("Figures are min / median / max; bytes count each file once (hard links too).\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description="gpusheet benchmarks (by hand)")
     ap.add_argument("--gpusheet", required=True)
@@ -199,6 +301,10 @@ def main():
     ap.add_argument("--py-runs", type=int, default=3, help="0: gpusheet only")
     ap.add_argument("--only", default="startup,sheet,loop,site,jobs")
     ap.add_argument("--scratch")
+    ap.add_argument("--shards-workloads", type=int, default=1000,
+                    help="workloads of --only shards")
+    ap.add_argument("--scale-sizes", default="1000,10000",
+                    help="workload counts of --only scale, comma-separated")
     ap.add_argument("--python", default="/usr/bin/python3",
                     help="the Python with Debian's python3-jinja2 and python3-matplotlib")
     a = ap.parse_args()
@@ -218,6 +324,10 @@ def main():
         bench_site(gs, a.python, a.runs, a.py_runs, scratch, out)
     if "jobs" in only:
         bench_jobs(gs, a.runs, scratch, out)
+    if "shards" in only:
+        bench_shards(gs, a.runs, scratch, out, a.shards_workloads)
+    if "scale" in only:
+        bench_scale(gs, a.runs, scratch, out, [int(x) for x in a.scale_sizes.split(",")])
     print("\n".join(out))
     if not a.scratch:
         shutil.rmtree(scratch, ignore_errors=True)

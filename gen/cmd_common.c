@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "datadir.h"
+#include "evidence.h"
 #include "util.h"
 
 static int S_valid_date(const char *s)
@@ -136,4 +137,40 @@ void gs_run_ctx_release(gs_run_ctx *rc)
 	gs_templates_release(&rc->tp);
 	free(rc->catalog_name);
 	memset(rc, 0, sizeof(*rc));
+}
+
+/* gs_catalog_key: see cmd_common.h */
+int gs_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
+		   char hex[GS_SHA256_HEX_SIZE])
+{
+	char bundled[4096];
+	const char *one[1];
+	gs_strvec parts = GS_STRVEC_INIT;
+	char *joined = NULL;
+	size_t i, len = 0, cap = 0;
+
+	if (!n) {
+		if (!gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml")) {
+			gs_error_print(cmd, "data folder path too long");
+			return -1;
+		}
+		one[0] = bundled;
+		catalogs = one;
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		char h[GS_SHA256_HEX_SIZE];
+		if (gs_sha256_file(catalogs[i], h, NULL)) {
+			gs_error_print(cmd, "%s: cannot read: %s", catalogs[i], strerror(errno));
+			gs_strvec_release(&parts);
+			return -1;
+		}
+		gs_strvec_push(&parts, gs_xasprintf("%s\n", h));
+	}
+	for (i = 0; i < parts.n; i++)
+		gs_str_append(&joined, &len, &cap, parts.v[i]);
+	gs_sha256_buffer(joined, len, hex);
+	free(joined);
+	gs_strvec_release(&parts);
+	return 0;
 }

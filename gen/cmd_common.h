@@ -6,6 +6,7 @@
 #define GS_CMD_COMMON_H
 
 #include "catalog.h"
+#include "evidence.h"
 #include "render.h"
 #include "labels.h"
 
@@ -30,5 +31,14 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs
 /* The most --catalog options one run takes. */
 #define GS_MAX_CATALOGS 16
 void gs_run_ctx_release(gs_run_ctx *rc);
+
+/*
+ * The SHA-256 of the catalogs' bytes (each file's hex SHA-256 and a
+ * newline, in the order given; none: the bundled one), for the sheets' keys
+ * (site.h) and the shards' identity (shard.h); not of their paths, which
+ * the site does not depend on. 0, or -1 after an error message for cmd.
+ */
+int gs_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
+		   char hex[GS_SHA256_HEX_SIZE]);
 
 #endif

@@ -13,48 +13,10 @@
 #include "evidence.h"
 #include "outfile.h"
 #include "publish.h"
+#include "shard.h"
 #include "site.h"
 #include "util.h"
 #include "workers.h"
-
-/*
- * The SHA-256 of the catalogs' bytes, in the order given (none: the bundled
- * one), for the sheets' keys (site.h); not of their paths, which the site
- * does not depend on. 0, or -1 after an error message.
- */
-static int S_catalog_key(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE])
-{
-	char bundled[4096];
-	const char *one[1];
-	gs_strvec parts = GS_STRVEC_INIT;
-	char *joined = NULL;
-	size_t i, len = 0, cap = 0;
-
-	if (!n) {
-		if (!gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml")) {
-			gs_error_print("site", "data folder path too long");
-			return -1;
-		}
-		one[0] = bundled;
-		catalogs = one;
-		n = 1;
-	}
-	for (i = 0; i < n; i++) {
-		char h[GS_SHA256_HEX_SIZE];
-		if (gs_sha256_file(catalogs[i], h, NULL)) {
-			gs_error_print("site", "%s: cannot read: %s", catalogs[i], strerror(errno));
-			gs_strvec_release(&parts);
-			return -1;
-		}
-		gs_strvec_push(&parts, gs_xasprintf("%s\n", h));
-	}
-	for (i = 0; i < parts.n; i++)
-		gs_str_append(&joined, &len, &cap, parts.v[i]);
-	gs_sha256_buffer(joined, len, hex);
-	free(joined);
-	gs_strvec_release(&parts);
-	return 0;
-}
 
 int gs_cmd_site(int argc, char **argv)
 {
@@ -68,6 +30,7 @@ int gs_cmd_site(int argc, char **argv)
 		{ "png", no_argument, NULL, 'p' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "shard", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -78,7 +41,9 @@ int gs_cmd_site(int argc, char **argv)
 	int c, rc, accept_synthetic = 0, png = 0;
 	unsigned jobs = gs_workers_default();
 	int stats = 0;
-	size_t rendered = 0;
+	unsigned shard_k = 0, shard_n = 0;
+	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
+	size_t rendered = 0, nbuilt;
 	gs_site_opts sopts;
 	char catalog_key[GS_SHA256_HEX_SIZE];
 	gs_lang lang = GS_LANG_EN;
@@ -105,6 +70,14 @@ int gs_cmd_site(int argc, char **argv)
 		case 'a': accept_synthetic = 1; break;
 		case 'p': png = 1; break;
 		case 's': stats = 1; break;
+		case 'k':
+			if (gs_shard_parse(optarg, &shard_k, &shard_n)) {
+				fprintf(stderr, "gpusheet site: --shard takes K/N, 1 <= K <= N <= %d\n",
+					GS_SHARD_MAX);
+				free(dirs);
+				return GS_EXIT_USAGE;
+			}
+			break;
 		case 'j': {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
@@ -126,11 +99,14 @@ int gs_cmd_site(int argc, char **argv)
 		case 'h':
 			puts("usage: gpusheet site --workloads DIR... [--catalog FILE]... --out DIR "
 			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [-j N] [--stats]\n"
+			     "       [--shard K/N]\n"
 			     "  every file named workload.json under each DIR becomes a sheet;\n"
 			     "  -j N, --jobs N: sheets rendered by N processes (default: the number\n"
 			     "  of online processors); the output is the same for any N;\n"
 			     "  a sheet whose inputs are unchanged since the site in DIR was built\n"
-			     "  is taken from it (--stats: how many were rendered and reused)");
+			     "  is taken from it (--stats: how many were rendered and reused);\n"
+			     "  --shard K/N: only the K-th of N parts of the workloads, into a shard\n"
+			     "  folder for `gpusheet merge` (README: a CI matrix)");
 			free(dirs);
 			return GS_EXIT_OK;
 		default:
@@ -158,14 +134,38 @@ int gs_cmd_site(int argc, char **argv)
 		/* Output names come from ids: they must be unique. Sorted
 		 * "id\001path" strings make the check linear after the sort. */
 		char **ids = gs_xcalloc(npaths + 1, sizeof(*ids));
-		size_t nids = 0;
+		size_t nids = 0, len = 0, cap = 0, ilen = 0, icap = 0, k;
+		char *inorder = NULL, *inputs = NULL, hex[GS_SHA256_HEX_SIZE];
 		for (i = 0; i < npaths; i++) {
 			gs_job job;
 			if (gs_job_load(paths[i], &ctx.cat, &job, &d) == 0) {
 				ids[nids++] = gs_xasprintf("%s%c%s", job.w.id, '\001', paths[i]);
+				gs_str_append(&inorder, &len, &cap, job.w.id);
+				gs_str_append(&inorder, &len, &cap, "\n");
+				/* the inputs' bytes: the workload and each file it cites */
+				if (gs_sha256_file(paths[i], hex, NULL) != 0)
+					gs_diag_add(&d, paths[i], 0, 0, NULL, "cannot read: %s", strerror(errno));
+				gs_str_append(&inputs, &ilen, &icap, job.w.id);
+				gs_str_append(&inputs, &ilen, &icap, "\n");
+				gs_str_append(&inputs, &ilen, &icap, hex);
+				gs_str_append(&inputs, &ilen, &icap, "\n");
+				for (k = 0; k < job.nev; k++) {
+					if (gs_sha256_file(job.ev[k].ref->path, hex, NULL) != 0)
+						gs_diag_add(&d, job.ev[k].ref->path, 0, 0, NULL,
+							    "cannot read: %s", strerror(errno));
+					gs_str_append(&inputs, &ilen, &icap, job.ev[k].ref->file);
+					gs_str_append(&inputs, &ilen, &icap, "\n");
+					gs_str_append(&inputs, &ilen, &icap, hex);
+					gs_str_append(&inputs, &ilen, &icap, "\n");
+				}
 			}
 			gs_job_release(&job);
 		}
+		/* the shards' check that they split the same list (shard.h) */
+		gs_sha256_buffer(inorder ? inorder : "", len, workloads_key);
+		gs_sha256_buffer(inputs ? inputs : "", ilen, inputs_key);
+		free(inorder);
+		free(inputs);
 		qsort(ids, nids, sizeof(*ids), gs_strcmp_ptr);
 		for (i = 1; i < nids; i++) {
 			size_t la = strcspn(ids[i - 1], "\001"), lb = strcspn(ids[i], "\001");
@@ -191,11 +191,16 @@ int gs_cmd_site(int argc, char **argv)
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.accept_synthetic = accept_synthetic;
 	env.png = png;
-	if (S_catalog_key(catalogs, ncatalogs, catalog_key)) {
+	if (gs_catalog_key("site", catalogs, ncatalogs, catalog_key)) {
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
+	memset(&sopts, 0, sizeof(sopts));
 	sopts.jobs = jobs;
+	sopts.shard_k = shard_k;
+	sopts.shard_n = shard_n;
+	sopts.workloads_key = workloads_key;
+	sopts.inputs_key = inputs_key;
 	sopts.catalog_key = catalog_key;
 	sopts.rendered = &rendered;
 	if (gs_site_build(paths, npaths, &env, &sopts, out, err, sizeof(err))) {
@@ -203,10 +208,19 @@ int gs_cmd_site(int argc, char **argv)
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
-	printf("%s/index.html (%zu workload%s)\n", out, npaths, npaths == 1 ? "" : "s");
+	nbuilt = npaths;
+	if (shard_n) {
+		size_t from, to;
+		gs_shard_range(npaths, shard_k, shard_n, &from, &to);
+		printf("%s: shard %u/%u (%zu of %zu workload%s)\n", out, shard_k, shard_n, to - from,
+		       npaths, npaths == 1 ? "" : "s");
+		nbuilt = to - from;
+	} else {
+		printf("%s/index.html (%zu workload%s)\n", out, npaths, npaths == 1 ? "" : "s");
+	}
 	if (stats)
 		printf("stats: %zu sheet%s rendered, %zu reused from the previous site\n", rendered,
-		       rendered == 1 ? "" : "s", npaths - rendered);
+		       rendered == 1 ? "" : "s", nbuilt - rendered);
 	rc = GS_EXIT_OK;
 out:
 	gs_diag_release(&d);

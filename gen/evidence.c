@@ -943,6 +943,11 @@ char *gs_archive_export(gs_archive *a, size_t *len)
 
 int gs_archive_import(gs_archive *a, const char *text, size_t len)
 {
+	return gs_archive_import_from(a, text, len, "a worker's manifest");
+}
+
+int gs_archive_import_from(gs_archive *a, const char *text, size_t len, const char *name)
+{
 	json_error_t jerr;
 	json_t *root;
 	int rc;
@@ -951,10 +956,10 @@ int gs_archive_import(gs_archive *a, const char *text, size_t len)
 		return -1;
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		S_err(a, "a worker's manifest:%d:%d: %s", jerr.line, jerr.column, jerr.text);
+		S_err(a, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
 		return -1;
 	}
-	rc = S_load_entries(a, root, "a worker's manifest", 1);
+	rc = S_load_entries(a, root, name, 1);
 	json_decref(root);
 	return rc;
 }

@@ -140,6 +140,9 @@ size_t gs_archive_added(const gs_archive *a);
  */
 char *gs_archive_export(gs_archive *a, size_t *len);
 int gs_archive_import(gs_archive *a, const char *text, size_t len);
+/* The same, for a manifest read from elsewhere (a shard's, merge.h): name
+ * says where in the messages. */
+int gs_archive_import_from(gs_archive *a, const char *text, size_t len, const char *name);
 
 void gs_archive_free(gs_archive *a);
 

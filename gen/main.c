@@ -25,7 +25,10 @@ static const char S_usage[] =
 	"           [--require-retained] [--accept-synthetic] [--summary FILE] [--png]\n"
 	"           write the decision sheet\n"
 	"  site     --workloads DIR... [--catalog FILE]... --out DIR [--lang en|es]\n"
-	"           [--accept-synthetic] [--png]   the comparison site with its evidence archive\n"
+	"           [--accept-synthetic] [--png] [-j N] [--shard K/N]\n"
+	"           the comparison site with its evidence archive (or one shard of it)\n"
+	"  merge    OUT SHARD... [--catalog FILE]... [--lang en|es] [--date YYYY-MM-DD]\n"
+	"           [--accept-synthetic] [--png]   the site from its shards, no sheet rendered\n"
 	"  verify   DIR       recompute evidence hashes and follow every link\n"
 	"  catalog  import --from skypilot FILE.csv --provider NAME [--source-date YYYY-MM-DD]\n"
 	"           [--source-ref TEXT] --out catalog.xml   import a public price catalog\n"
@@ -46,7 +49,7 @@ int main(int argc, char **argv)
 		{ "check", gs_cmd_check },       { "sheet", gs_part_sheet },
 		{ "site", gs_part_site },        { "verify", gs_part_verify },
 		{ "model", gs_cmd_model },       { "init", gs_cmd_init },
-		{ "catalog", gs_part_catalog },
+		{ "catalog", gs_part_catalog },  { "merge", gs_part_merge },
 	};
 	size_t i;
 

@@ -107,6 +107,13 @@ int gs_part_verify(int argc, char **argv)
 	return p ? p->cmd_verify(argc, argv) : GS_EXIT_INVALID;
 }
 
+int gs_part_merge(int argc, char **argv)
+{
+	const gs_render_part *p = S_part();
+
+	return p ? p->cmd_merge(argc, argv) : GS_EXIT_INVALID;
+}
+
 int gs_part_catalog(int argc, char **argv)
 {
 	const gs_render_part *p = S_part();

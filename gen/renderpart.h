@@ -1,5 +1,5 @@
 /*
- * renderpart: the commands that render (sheet, site, verify), the catalog
+ * renderpart: the commands that render (sheet, site, merge, verify), the catalog
  * import (libxml2's writer) and the
  * catalog reader live in a separately loaded part, gpusheet-render.so, so
  * that `estimate`, `kv` and `check` of a JSON file start without loading
@@ -37,6 +37,7 @@ typedef struct {
 	int (*cmd_site)(int argc, char **argv);
 	int (*cmd_verify)(int argc, char **argv);
 	int (*cmd_catalog)(int argc, char **argv);   /* catalog import: libxml2's writer */
+	int (*cmd_merge)(int argc, char **argv);
 	/* Reads and validates a catalog, adding every error to d. */
 	void (*catalog_check)(const char *path, const char *rng, gs_diag *d);
 } gs_render_part;
@@ -48,6 +49,7 @@ int gs_part_sheet(int argc, char **argv);
 int gs_part_site(int argc, char **argv);
 int gs_part_verify(int argc, char **argv);
 int gs_part_catalog(int argc, char **argv);
+int gs_part_merge(int argc, char **argv);
 /* 0 after the check ran (errors, if any, are in d); -1 when the part
  * cannot be loaded (said on stderr). */
 int gs_part_catalog_check(const char *path, const char *rng, gs_diag *d);

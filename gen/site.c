@@ -16,6 +16,7 @@
 #include "evidence.h"
 #include "outfile.h"
 #include "render.h"
+#include "shard.h"
 #include "sheet.h"
 #include "util.h"
 #include "workers.h"
@@ -985,8 +986,8 @@ static void S_hash_str(struct sha256_ctx *h, const char *s)
  * version, the options that change a sheet, the labels, the templates and
  * the catalogs' bytes (catalog_key, from the caller).
  */
-static void S_site_key(const gs_publish_env *env, const char *catalog_key,
-		       char hex[GS_SHA256_HEX_SIZE])
+void gs_site_key(const gs_publish_env *env, const char *catalog_key,
+		 char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
 	uint8_t dig[SHA256_DIGEST_SIZE];
@@ -1129,7 +1130,8 @@ static json_t *S_load_keys(const char *prev)
 }
 
 /* DIR/.gpusheet-keys.json: per sheet its key, its files and its result. */
-static int S_write_keys(const S_render_ctx *c, size_t n, const char *dir, char *err, size_t errlen)
+static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA256_HEX_SIZE],
+			size_t n, const char *dir, char *err, size_t errlen)
 {
 	json_t *root = json_object(), *sheets = json_object();
 	char *text;
@@ -1138,12 +1140,12 @@ static int S_write_keys(const S_render_ctx *c, size_t n, const char *dir, char *
 
 	for (i = 0; i < n; i++) {
 		json_t *o = json_object(), *files = json_array();
-		for (k = 0; k < c->res[i].files.n; k++)
-			json_array_append_new(files, json_string(c->res[i].files.v[k]));
-		json_object_set_new(o, "key", json_string(c->keys[i]));
+		for (k = 0; k < res[i].files.n; k++)
+			json_array_append_new(files, json_string(res[i].files.v[k]));
+		json_object_set_new(o, "key", json_string(keys[i]));
 		json_object_set_new(o, "files", files);
-		json_object_set_new(o, "result", S_result_pack(&c->res[i]));
-		json_object_set_new(sheets, c->res[i].id, o);
+		json_object_set_new(o, "result", S_result_pack(&res[i]));
+		json_object_set_new(sheets, res[i].id, o);
 	}
 	json_object_set_new(root, "format", json_string(GS_SITE_KEYS_FORMAT));
 	json_object_set_new(root, "sheets", sheets);
@@ -1154,6 +1156,53 @@ static int S_write_keys(const S_render_ctx *c, size_t n, const char *dir, char *
 	rc = gs_write_atomic(dir, GS_SITE_KEYS_FILE, text, strlen(text), err, errlen);
 	free(text);
 	return rc;
+}
+
+int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
+		      gs_publish_result *res, char (*keys)[GS_SHA256_HEX_SIZE], size_t *done,
+		      char *err, size_t errlen)
+{
+	json_t *sheets = S_load_keys(dir);
+	size_t i, m;
+
+	if (!sheets) {
+		snprintf(err, errlen, "%s: cannot be read as a keys file of format %s",
+			 GS_SITE_KEYS_FILE, GS_SITE_KEYS_FORMAT);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object_get(sheets, ids[i]), *f;
+		json_t *files = json_object_get(o, "files");
+		const char *key = json_string_value(json_object_get(o, "key"));
+
+		if (!key || !gs_sha256_hex_valid(key) || !json_is_array(files) ||
+		    S_result_unpack(json_object_get(o, "result"), cat, &res[i])) {
+			snprintf(err, errlen, "%s: $.sheets.%s: missing, or not a sheet's key, files "
+				 "and result for this catalog", GS_SITE_KEYS_FILE, ids[i]);
+			json_decref(sheets);
+			return -1;
+		}
+		(*done)++;
+		snprintf(keys[i], GS_SHA256_HEX_SIZE, "%s", key);
+		if (strcmp(res[i].id, ids[i]) != 0) {
+			snprintf(err, errlen, "%s: $.sheets.%s.result.id: another id", GS_SITE_KEYS_FILE,
+				 ids[i]);
+			json_decref(sheets);
+			return -1;
+		}
+		json_array_foreach(files, m, f) {
+			const char *name = json_string_value(f);
+			if (!name || !*name || strchr(name, '/') || name[0] == '.') {
+				snprintf(err, errlen, "%s: $.sheets.%s.files[%zu]: expected a file name",
+					 GS_SITE_KEYS_FILE, ids[i], m);
+				json_decref(sheets);
+				return -1;
+			}
+			gs_strvec_push_dup(&res[i].files, name);
+		}
+	}
+	json_decref(sheets);
+	return 0;
 }
 
 /* Renders workloads [from, to) into res[from..to); 0, or -1 with err naming the workload. */
@@ -1405,23 +1454,106 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 }
 
 /*
- * Builds the whole site into dir (a fresh stage); prev: the site it replaces,
- * or NULL. 0, -1 with err, or 1 (see S_render_parallel).
+ * Phase 1: renders workloads c->paths[0, n) into dir: their sheets in
+ * sheets/, their evidence in evidence/ with its manifest, res[] and keys[]
+ * filled. 0, -1 with err, or 1 (see S_render_parallel).
+ */
+static int S_render_sheets(S_render_ctx *c, size_t n, unsigned jobs, size_t *done)
+{
+	int rc;
+
+	if (jobs > 1 && n > 1) {
+		rc = S_render_parallel(c, n, jobs, done);
+		if (rc)
+			return rc;
+	} else if (S_render_range(c, 0, n, done)) {
+		return -1;
+	}
+	if (gs_archive_write_manifest(c->archive)) {
+		snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));
+		return -1;
+	}
+	return 0;
+}
+
+int gs_site_pages(const gs_publish_env *env, const gs_publish_result *res,
+		  const char (*keys)[GS_SHA256_HEX_SIZE], size_t n, const char *dir,
+		  char *err, size_t errlen)
+{
+	char *nav_root = S_nav(env->t, "");
+	size_t i;
+	int rc = -1, demonstration = 0;
+
+	for (i = 0; i < n; i++)
+		demonstration |= res[i].demonstration;
+	if (S_index_pages(env, res, n, dir, nav_root, demonstration, err, errlen) ||
+	    S_offers_pages(env, dir, nav_root, demonstration, err, errlen) ||
+	    S_offer_detail_pages(env, res, n, dir, demonstration, err, errlen))
+		goto out;
+	if (keys && S_write_keys(res, keys, n, dir, err, errlen))
+		goto out;
+	rc = 0;
+out:
+	free(nav_root);
+	return rc;
+}
+
+/* A shard's identity (shard.h) from what it rendered. */
+static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, size_t npaths,
+			 size_t from, const gs_publish_result *res, size_t n, const char *site_key,
+			 const char *dir, char *err, size_t errlen)
+{
+	gs_shard s;
+	size_t i;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	s.k = opts->shard_k;
+	s.n = opts->shard_n;
+	s.workloads = npaths;
+	s.from = from;
+	for (i = 0; i < n; i++)
+		gs_strvec_push_dup(&s.ids, res[i].id);
+	snprintf(s.workloads_sha256, sizeof(s.workloads_sha256), "%s", opts->workloads_key);
+	snprintf(s.inputs_sha256, sizeof(s.inputs_sha256), "%s", opts->inputs_key);
+	snprintf(s.catalog_sha256, sizeof(s.catalog_sha256), "%s", opts->catalog_key);
+	snprintf(s.site_key, sizeof(s.site_key), "%s", site_key);
+	s.generator = gs_xstrdup("gpusheet " GS_VERSION);
+	s.lang = gs_xstrdup(gs_lang_id(env->t->lang));
+	s.date = gs_xstrdup_or_null(env->date);
+	s.png = env->png;
+	s.accept_synthetic = env->accept_synthetic;
+	rc = gs_shard_write(&s, dir, err, errlen);
+	gs_shard_release(&s);
+	return rc;
+}
+
+/*
+ * Builds the whole site, or one shard of it (opts->shard_n), into dir (a
+ * fresh stage): phase 1 renders the sheets (S_render_sheets), phase 2 builds
+ * the pages from their results (gs_site_pages), or for a shard writes the
+ * results and the shard's identity for `merge`. prev: the site or shard it
+ * replaces, or NULL. 0, -1 with err, or 1 (see S_render_parallel).
  */
 static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env *env0,
 			const gs_site_opts *opts, unsigned jobs, const char *dir, const char *prev,
 			char *err, size_t errlen)
 {
 	gs_publish_env env = *env0;
-	gs_publish_result *res = gs_xcalloc(npaths + 1, sizeof(*res));
+	size_t from = 0, to = npaths, n;
+	gs_publish_result *res;
 	char *sheets = gs_xasprintf("%s/sheets", dir);
-	char *nav_root = S_nav(env.t, ""), *nav_sheet = S_nav(env.t, "../");
+	char *nav_sheet = S_nav(env.t, "../");
 	char site_key[GS_SHA256_HEX_SIZE];
 	gs_archive *archive = NULL;
 	S_render_ctx c;
 	size_t i, done = 0;
-	int rc = -1, demonstration = 0;
+	int rc = -1;
 
+	if (opts->shard_n)
+		gs_shard_range(npaths, opts->shard_k, opts->shard_n, &from, &to);
+	n = to - from;
+	res = gs_xcalloc(n + 1, sizeof(*res));
 	memset(&c, 0, sizeof(c));
 	if (gs_mkdirs(sheets)) {
 		snprintf(err, errlen, "cannot create %s", sheets);
@@ -1437,7 +1569,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	env.nav_html = nav_sheet;
 	env.link_prefix = "../";
 	env.sheet_prefix = "sheets/";
-	c.paths = paths;
+	c.paths = paths + from;
 	c.env = &env;
 	c.archive = archive;
 	c.sheets = sheets;
@@ -1445,32 +1577,24 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	c.err = err;
 	c.errlen = errlen;
 	if (opts->catalog_key) {
-		S_site_key(&env, opts->catalog_key, site_key);
+		gs_site_key(&env, opts->catalog_key, site_key);
 		c.site_key = site_key;
-		c.keys = gs_xcalloc(npaths + 1, sizeof(*c.keys));
+		c.keys = gs_xcalloc(n + 1, sizeof(*c.keys));
 		c.old = S_load_keys(prev);
 		c.prev_sheets = prev ? gs_xasprintf("%s/sheets", prev) : NULL;
 	}
-	if (jobs > 1 && npaths > 1) {
-		rc = S_render_parallel(&c, npaths, jobs, &done);
-		if (rc)
+	rc = S_render_sheets(&c, n, jobs, &done);
+	if (rc)
+		goto out;
+	rc = -1;
+	if (opts->shard_n) {
+		if (S_write_keys(res, (const char (*)[GS_SHA256_HEX_SIZE])c.keys, n, dir, err, errlen) ||
+		    S_write_shard(&env, opts, npaths, from, res, n, site_key, dir, err, errlen))
 			goto out;
-		rc = -1;
-	} else if (S_render_range(&c, 0, npaths, &done)) {
+	} else if (gs_site_pages(&env, res, (const char (*)[GS_SHA256_HEX_SIZE])c.keys, n, dir,
+				 err, errlen)) {
 		goto out;
 	}
-	for (i = 0; i < npaths; i++)
-		demonstration |= res[i].demonstration;
-	if (gs_archive_write_manifest(archive)) {
-		snprintf(err, errlen, "%s", gs_archive_error(archive));
-		goto out;
-	}
-	if (S_index_pages(&env, res, npaths, dir, nav_root, demonstration, err, errlen) ||
-	    S_offers_pages(&env, dir, nav_root, demonstration, err, errlen) ||
-	    S_offer_detail_pages(&env, res, npaths, dir, demonstration, err, errlen))
-		goto out;
-	if (c.site_key && S_write_keys(&c, npaths, dir, err, errlen))
-		goto out;
 	if (opts->rendered)
 		*opts->rendered = c.rendered;
 	rc = 0;
@@ -1479,7 +1603,6 @@ out:
 		gs_publish_result_release(&res[i]);
 	free(res);
 	free(sheets);
-	free(nav_root);
 	free(nav_sheet);
 	free(c.keys);
 	free(c.prev_sheets);
@@ -1489,13 +1612,19 @@ out:
 	return rc;
 }
 
+/* What an existing, non-empty shard folder must hold to be replaced. */
+static const char *const S_shard_marks[] = { GS_SHARD_FILE, "sheets", NULL };
+
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		  const gs_site_opts *opts, const char *out_dir, char *err, size_t errlen)
 {
 	unsigned jobs = opts->jobs ? opts->jobs : 1;
 
+	if (opts->shard_n && (!opts->catalog_key || !opts->workloads_key || !opts->inputs_key))
+		GS_BUG("a shard needs the catalog's and the workloads' keys");
 	for (;;) {
-		gs_stage *st = gs_stage_begin(out_dir, S_site_marks, err, errlen);
+		gs_stage *st = gs_stage_begin(out_dir, opts->shard_n ? S_shard_marks : S_site_marks,
+					      err, errlen);
 		int rc;
 
 		if (!st)

@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include "diag.h"
+#include "evidence.h"
 #include "publish.h"
 
 #define GS_SITE_PAGE_ROWS 100    /* workloads on an index page */
@@ -53,7 +54,21 @@ typedef struct {
 	unsigned jobs;            /* worker processes (workers.h); 0 or 1: none */
 	const char *catalog_key;  /* hex SHA-256 of the catalogs' bytes; NULL: no keys, no reuse */
 	size_t *rendered;         /* or NULL: receives the number of sheets rendered (not reused) */
+	/* --shard K/N (shard.h): shard_n 0: the whole site. A shard needs
+	 * catalog_key, workloads_key and inputs_key (shard.h: the SHA-256 of
+	 * the ids, and of the ids with their inputs' bytes, in the paths'
+	 * order). */
+	unsigned shard_k, shard_n;
+	const char *workloads_key, *inputs_key;
 } gs_site_opts;
+
+/*
+ * The key of what every sheet depends on besides its own files: the keys
+ * format, the generator's version, lang, date, --png, --accept-synthetic,
+ * the catalogs' names and bytes (catalog_key), the templates and labels.
+ */
+void gs_site_key(const gs_publish_env *env, const char *catalog_key,
+		 char hex[GS_SHA256_HEX_SIZE]);
 
 /* Finds every file named workload.json under each dir, sorted; caller frees. */
 int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
@@ -84,6 +99,28 @@ void gs_site_offer_order(const gs_catalog *cat, size_t *order);
 void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
 
 /*
+ * Phase 2 of a site, from the results of its n sheets in the site's order:
+ * the index pages with matrix.js, the offers pages, the per-offer pages
+ * and, when keys is not NULL, the keys file (keys[i]: sheet i's key; the
+ * files listed in res[i].files). Writes nothing else: the sheets and the
+ * evidence archive are the caller's. Used by the site and by `merge`.
+ * 0, or -1 with a message in err.
+ */
+int gs_site_pages(const gs_publish_env *env, const gs_publish_result *res,
+		  const char (*keys)[GS_SHA256_HEX_SIZE], size_t n, const char *dir,
+		  char *err, size_t errlen);
+
+/*
+ * Reads dir's keys file (a site's or a shard's): for each of the n ids,
+ * in order, its result, its files and its key into res[i] and keys[i]
+ * (*done counts the results filled, to release). 0, or -1 with a message
+ * in err naming the file and the JSON path.
+ */
+int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
+		      gs_publish_result *res, char (*keys)[GS_SHA256_HEX_SIZE], size_t *done,
+		      char *err, size_t errlen);
+
+/*
  * Builds the site from already-validated workloads into a stage next to
  * out_dir and swaps it in whole (see gs_stage_* in outfile.h): out_dir is
  * the complete old site or the complete new one, whatever the failure or
@@ -94,7 +131,13 @@ void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
  * (out_dir then untouched).
  *
  * The output is the same bytes for any opts->jobs, and for a rebuild that
- * reuses sheets as for a clean build. An error in a workload names it and
+ * reuses sheets as for a clean build.
+ *
+ * With opts->shard_n, out_dir is shard K's folder instead (shard.h): the
+ * sheets and evidence of its workloads, the keys file of its sheets and
+ * GS_SHARD_FILE, no pages; an existing out_dir must be empty or a shard
+ * (GS_SHARD_FILE and sheets/), and a site is never replaced by a shard nor
+ * a shard by a site. An error in a workload names it and
  * stops the build.
  */
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,

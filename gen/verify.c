@@ -6,6 +6,7 @@
 #include "diag.h"
 #include "evidence.h"
 #include "outfile.h"
+#include "shard.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -1124,10 +1125,15 @@ int gs_verify_site(const char *dir, FILE *report)
 	gs_strvec_sort(&s.files);
 	gs_strvec_sort(&s.dirs);
 	gs_strvec_sort(&s.pages);
-
-	S_check_evidence(&s);
-	S_check_pages(&s);
-	S_check_citations(&s);
+	if (S_find(&s.files, GS_SHARD_FILE) >= 0) {
+		/* its pages link to pages only the merged site has: one problem, not one per link */
+		S_problem_add(&s, GS_SHARD_FILE, "a shard of a site (gpusheet site --shard), not a "
+			      "site: build the site with gpusheet merge, then verify it");
+	} else {
+		S_check_evidence(&s);
+		S_check_pages(&s);
+		S_check_citations(&s);
+	}
 
 	if (s.nprobs > 1)
 		qsort(s.probs, s.nprobs, sizeof(*s.probs), S_problem_cmp);
@@ -1141,7 +1147,7 @@ int gs_verify_site(const char *dir, FILE *report)
 	}
 	count = s.nprobs > INT32_MAX ? INT32_MAX : (int)s.nprobs;
 	free(s.probs);
-	for (i = 0; i < s.pages.n; i++)
+	for (i = 0; s.ids && i < s.pages.n; i++)
 		gs_strvec_release(&s.ids[i]);
 	free(s.ids);
 	free(s.bad);

@@ -41,6 +41,9 @@
  *                              ("missing anchor: URL");
  *  - a file with a temporary name (gs_is_temp_name in outfile.h) is
  *    reported ("temporary file left behind"): a write that never finished;
+ *  - a shard folder (GS_SHARD_FILE at its root, shard.h) is not a site:
+ *    reported ("a shard of a site ...") and nothing else is checked (its
+ *    sheets link to pages that only the merged site has);
  *  - symbolic links under DIR are reported ("symbolic link") and never
  *    followed into folders;
  *  - cost: one directory walk, one parse per page, one hash per evidence

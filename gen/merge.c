@@ -1,0 +1,317 @@
+/* merge: a site built from its shards (merge.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "merge.h"
+#include "outfile.h"
+#include "shard.h"
+#include "site.h"
+#include "util.h"
+
+/* What an existing, non-empty OUT must hold to be replaced: a site of ours. */
+static const char *const S_site_marks[] = { "index.html", "sheets", NULL };
+
+/* dir/name as a hard link to src, else (another file system) a copy; 0, or -1 with errno. */
+static int S_link_or_copy(const char *src, const char *dir, const char *name)
+{
+	char *dst = gs_xasprintf("%s/%s", dir, name), e[256];
+	size_t n;
+	char *bytes;
+	int rc = link(src, dst);
+
+	if (rc != 0 && errno != EEXIST && errno != ENOENT) {
+		bytes = gs_read_file(src, &n);
+		rc = bytes ? gs_write_atomic(dir, name, bytes, n, e, sizeof(e)) : -1;
+		if (rc && bytes)
+			errno = EIO;
+		free(bytes);
+	}
+	free(dst);
+	return rc;
+}
+
+static const char *S_or_none(const char *s)
+{
+	return s ? s : "none";
+}
+
+/*
+ * Every shard read, and checked against the others and this run: 0, or -1
+ * with err naming the shard folder. byk[k - 1]: the index in shards of
+ * shard k.
+ */
+static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size_t *byk,
+		   const gs_publish_env *env, const char *catalog_key, char *err, size_t errlen)
+{
+	char e[512], site_key[GS_SHA256_HEX_SIZE], hex[GS_SHA256_HEX_SIZE];
+	const char *lang = gs_lang_id(env->t->lang);
+	gs_strvec all = GS_STRVEC_INIT;
+	char *joined = NULL;
+	size_t i, k, len = 0, cap = 0;
+	unsigned n;
+	int rc = -1;
+
+	for (i = 0; i < nshards; i++) {
+		if (gs_shard_read(shards[i], &sh[i], e, sizeof(e))) {
+			snprintf(err, errlen, "%s: %s", shards[i], e);
+			return -1;
+		}
+		if (sh[i].n != sh[0].n) {
+			snprintf(err, errlen, "%s: shard %u/%u, but %s is shard %u/%u: shards of "
+				 "different N", shards[i], sh[i].k, sh[i].n, shards[0], sh[0].k, sh[0].n);
+			return -1;
+		}
+		if (sh[i].workloads != sh[0].workloads ||
+		    strcmp(sh[i].workloads_sha256, sh[0].workloads_sha256) != 0) {
+			snprintf(err, errlen, "%s: a shard of another list of workloads (%zu, ids' "
+				 "SHA-256 %.12s...) than %s (%zu, %.12s...)", shards[i], sh[i].workloads,
+				 sh[i].workloads_sha256, shards[0], sh[0].workloads, sh[0].workloads_sha256);
+			return -1;
+		}
+		if (strcmp(sh[i].inputs_sha256, sh[0].inputs_sha256) != 0) {
+			snprintf(err, errlen, "%s: a shard of other inputs than %s: the same workload "
+				 "ids, but a workload or a file it cites has other bytes "
+				 "($.inputs_sha256; built from another checkout?)", shards[i], shards[0]);
+			return -1;
+		}
+		if (byk[sh[i].k - 1] != (size_t)-1) {
+			snprintf(err, errlen, "%s: shard %u/%u given twice (%s is that shard too)",
+				 shards[i], sh[i].k, sh[i].n, shards[byk[sh[i].k - 1]]);
+			return -1;
+		}
+		byk[sh[i].k - 1] = i;
+	}
+	n = sh[0].n;
+	for (k = 0; k < n; k++)
+		if (byk[k] == (size_t)-1) {
+			snprintf(err, errlen, "shard %zu/%u is missing (%zu shard folder%s given, "
+				 "the first %s)", k + 1, n, nshards, nshards == 1 ? "" : "s", shards[0]);
+			return -1;
+		}
+	/* a workload id in two shards; then the ids are the list they were split from */
+	for (i = 0; i < nshards; i++)
+		for (k = 0; k < sh[i].ids.n; k++)
+			gs_strvec_push(&all, gs_xasprintf("%s%c%zu", sh[i].ids.v[k], '\001', i));
+	gs_strvec_sort(&all);
+	for (k = 1; k < all.n; k++) {
+		size_t la = strcspn(all.v[k - 1], "\001"), lb = strcspn(all.v[k], "\001");
+		if (la == lb && strncmp(all.v[k - 1], all.v[k], la) == 0) {
+			snprintf(err, errlen, "%s: the workload id \"%.*s\" is also in %s",
+				 shards[strtoul(all.v[k] + lb + 1, NULL, 10)], (int)la, all.v[k],
+				 shards[strtoul(all.v[k - 1] + la + 1, NULL, 10)]);
+			goto out;
+		}
+	}
+	for (k = 0; k < n; k++)
+		for (i = 0; i < sh[byk[k]].ids.n; i++) {
+			gs_str_append(&joined, &len, &cap, sh[byk[k]].ids.v[i]);
+			gs_str_append(&joined, &len, &cap, "\n");
+		}
+	gs_sha256_buffer(joined ? joined : "", len, hex);
+	if (strcmp(hex, sh[0].workloads_sha256) != 0) {
+		snprintf(err, errlen, "%s: the ids of the %u shards are not the list of workloads "
+			 "they say they were split from ($.workloads_sha256)", shards[0], n);
+		goto out;
+	}
+	/* this run's options, catalogs, generator, templates and labels */
+	gs_site_key(env, catalog_key, site_key);
+	for (i = 0; i < nshards; i++) {
+		const gs_shard *s = &sh[i];
+		const char *what = NULL, *theirs = NULL, *ours = NULL;
+
+		if (strcmp(s->lang, lang) != 0)
+			what = "--lang", theirs = s->lang, ours = lang;
+		else if ((s->date == NULL) != (env->date == NULL) ||
+			 (s->date && strcmp(s->date, env->date) != 0))
+			what = "--date", theirs = S_or_none(s->date), ours = S_or_none(env->date);
+		else if (s->png != (env->png != 0))
+			what = "--png", theirs = s->png ? "yes" : "no", ours = env->png ? "yes" : "no";
+		else if (s->accept_synthetic != (env->accept_synthetic != 0))
+			what = "--accept-synthetic", theirs = s->accept_synthetic ? "yes" : "no",
+			ours = env->accept_synthetic ? "yes" : "no";
+		else if (strcmp(s->catalog_sha256, catalog_key) != 0)
+			what = "catalogs than this merge's --catalog files (the SHA-256 of their "
+			       "bytes differs)";
+		else if (strcmp(s->generator, "gpusheet " GS_VERSION) != 0)
+			what = "generator", theirs = s->generator, ours = "gpusheet " GS_VERSION;
+		else if (strcmp(s->site_key, site_key) != 0)
+			what = "templates or labels than this merge's (the site key differs)";
+		if (what && theirs) {
+			snprintf(err, errlen, "%s: shard %u/%u was built with another %s: %s, this "
+				 "merge: %s", shards[i], s->k, s->n, what, theirs, ours);
+			goto out;
+		} else if (what) {
+			snprintf(err, errlen, "%s: shard %u/%u was built with other %s", shards[i],
+				 s->k, s->n, what);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(joined);
+	gs_strvec_release(&all);
+	return rc;
+}
+
+/*
+ * The evidence of shard dir: its files linked into out's evidence/, its
+ * manifest merged into a. 0, or -1 with err.
+ */
+static int S_evidence(gs_archive *a, const char *dir, const char *out, char *err, size_t errlen)
+{
+	char *path = gs_xasprintf("%s/%s/%s", dir, GS_EVIDENCE_DIR, GS_EVIDENCE_MANIFEST);
+	char *src_dir = gs_xasprintf("%s/%s", dir, GS_EVIDENCE_DIR);
+	char *dst_dir = gs_xasprintf("%s/%s", out, GS_EVIDENCE_DIR);
+	size_t n;
+	char *text = gs_read_file(path, &n);
+	json_t *root = NULL, *v;
+	const char *hash;
+	struct stat st;
+	int rc = -1, irc;
+
+	if (!text) {
+		if (lstat(src_dir, &st) != 0 && errno == ENOENT)
+			rc = 0; /* no evidence in this shard */
+		else
+			snprintf(err, errlen, "%s: %s/%s: cannot read: %s", dir, GS_EVIDENCE_DIR,
+				 GS_EVIDENCE_MANIFEST, strerror(errno));
+		goto out;
+	}
+	irc = gs_archive_import_from(a, text, n, path);
+	if (irc) {
+		snprintf(err, errlen, "%s%s", gs_archive_error(a), irc > 0 ? ": an earlier shard "
+			 "archived the same bytes under the other name, which a one-machine build "
+			 "would link from this shard's sheets too: give the cited files the same "
+			 "extension" : "");
+		goto out;
+	}
+	if (gs_mkdirs(dst_dir)) {
+		snprintf(err, errlen, "cannot create %s: %s", dst_dir, strerror(errno));
+		goto out;
+	}
+	root = json_loadb(text, n, 0, NULL);
+	json_object_foreach(json_object_get(root, "entries"), hash, v) {
+		const char *file = json_string_value(json_object_get(v, "file"));
+		char *src = gs_xasprintf("%s/%s", src_dir, file);
+		int lrc = S_link_or_copy(src, dst_dir, file);
+		free(src);
+		if (lrc && errno != EEXIST) {
+			snprintf(err, errlen, "%s: %s/%s: cannot link or copy: %s", dir,
+				 GS_EVIDENCE_DIR, file, strerror(errno));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	free(text);
+	free(path);
+	free(src_dir);
+	free(dst_dir);
+	return rc;
+}
+
+/* The site from the checked shards into dir (a fresh stage). */
+static int S_build_into(const char *const *shards, const gs_shard *sh, const size_t *byk,
+			const gs_publish_env *env, const char *dir, char *err, size_t errlen)
+{
+	size_t w = sh[0].workloads, filled = 0, i, k, m;
+	gs_publish_result *res = gs_xcalloc(w + 1, sizeof(*res));
+	char (*keys)[GS_SHA256_HEX_SIZE] = gs_xcalloc(w + 1, sizeof(*keys));
+	char *sheets = gs_xasprintf("%s/sheets", dir), e[512];
+	gs_archive *archive = NULL;
+	int rc = -1;
+
+	if (gs_mkdirs(sheets)) {
+		snprintf(err, errlen, "cannot create %s: %s", sheets, strerror(errno));
+		goto out;
+	}
+	archive = gs_evidence_archive(dir);
+	if (!archive || gs_archive_error(archive)) {
+		snprintf(err, errlen, "%s", archive ? gs_archive_error(archive)
+						    : "cannot open the evidence archive");
+		goto out;
+	}
+	/* in K order, which is the site's order (shard.h) */
+	for (k = 0; k < sh[0].n; k++) {
+		const char *d = shards[byk[k]];
+		const gs_shard *s = &sh[byk[k]];
+		size_t done = 0;
+		int krc = gs_site_read_keys(d, env->cat, s->ids.v, s->ids.n, res + s->from,
+					    keys + s->from, &done, e, sizeof(e));
+
+		filled = s->from + done;
+		if (krc) {
+			snprintf(err, errlen, "%s: %s", d, e);
+			goto out;
+		}
+		for (i = s->from; i < s->from + s->ids.n; i++)
+			for (m = 0; m < res[i].files.n; m++) {
+				char *src = gs_xasprintf("%s/sheets/%s", d, res[i].files.v[m]);
+				int lrc = S_link_or_copy(src, sheets, res[i].files.v[m]);
+				free(src);
+				if (lrc) {
+					snprintf(err, errlen, "%s: sheets/%s: cannot link or copy: %s", d,
+						 res[i].files.v[m], strerror(errno));
+					goto out;
+				}
+			}
+		if (S_evidence(archive, d, dir, err, errlen))
+			goto out;
+	}
+	if (gs_archive_write_manifest(archive)) {
+		snprintf(err, errlen, "%s", gs_archive_error(archive));
+		goto out;
+	}
+	if (gs_site_pages(env, res, (const char (*)[GS_SHA256_HEX_SIZE])keys, w, dir, err, errlen))
+		goto out;
+	rc = 0;
+out:
+	for (i = 0; i < filled; i++)
+		gs_publish_result_release(&res[i]);
+	free(res);
+	free(keys);
+	free(sheets);
+	if (archive)
+		gs_archive_free(archive);
+	return rc;
+}
+
+int gs_merge_build(const char *out, const char *const *shards, size_t nshards,
+		   const gs_publish_env *env, const char *catalog_key, char *err, size_t errlen)
+{
+	gs_shard *sh = gs_xcalloc(nshards + 1, sizeof(*sh));
+	size_t *byk = NULL, i;
+	gs_stage *st = NULL;
+	int rc = -1;
+
+	if (!nshards) {
+		snprintf(err, errlen, "no shard folder given");
+		goto out;
+	}
+	byk = gs_xmalloc(GS_SHARD_MAX * sizeof(*byk));
+	for (i = 0; i < GS_SHARD_MAX; i++)
+		byk[i] = (size_t)-1;
+	if (S_check(shards, nshards, sh, byk, env, catalog_key, err, errlen))
+		goto out;
+	st = gs_stage_begin(out, S_site_marks, err, errlen);
+	if (!st)
+		goto out;
+	if (S_build_into(shards, sh, byk, env, gs_stage_dir(st), err, errlen) == 0)
+		rc = gs_stage_commit(st, err, errlen);
+out:
+	if (st)
+		gs_stage_free(st);
+	for (i = 0; i < nshards; i++)
+		gs_shard_release(&sh[i]);
+	free(sh);
+	free(byk);
+	return rc;
+}
