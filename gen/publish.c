@@ -113,6 +113,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	gs_sheet_input in;
 	char **links = gs_xcalloc(job->nev + 1, sizeof(*links));
 	char *md = NULL, *html = NULL, *json = NULL, *name = NULL, *title = NULL;
+	char **reasons = NULL;
 	/* Every file of the sheet, its new evidence and (for a lone sheet) the
 	 * manifest: all written before any becomes visible (see outfile.h). */
 	gs_outtx *tx;
@@ -150,6 +151,8 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	in.date = env->date;
 	in.catalog_name = env->catalog_name;
 	in.png = env->png;
+	reasons = gs_sheet_reasons(env->t, &d);
+	in.reasons = reasons;
 	if (gs_sheet_build(&in, &sheet)) {
 		snprintf(err, errlen, "cannot build the sheet");
 		goto out;
@@ -219,7 +222,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	res->id = gs_xstrdup(job->w.id);
 	res->title = gs_xstrdup(job->w.title);
 	gs_publish_result_from_decision(&d, env->cat, res);
-	gs_publish_result_reasons(&d, env->cat, env->t, res);
+	gs_publish_result_reasons(&d, env->cat, env->t, reasons, res);
 	S_result_files(res, &sheet, env->png);
 	rc = 0;
 out_sheet:
@@ -233,6 +236,7 @@ out:
 	free(json);
 	free(name);
 	free(title);
+	gs_sheet_reasons_free(reasons, d.ncands);
 	gs_decision_release(&d);
 	gs_archive_set_tx(archive, NULL);
 	gs_outtx_free(tx);
@@ -276,7 +280,8 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 }
 
 void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
-			       const gs_strings *t, gs_publish_result *res)
+			       const gs_strings *t, char *const *reasons,
+			       gs_publish_result *res)
 {
 	size_t i;
 	int q;
@@ -295,12 +300,13 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 			if (c->excluded ? v->kind != GS_V_EXCLUDE
 			    : !c->retained ? v->kind != GS_V_TO_CONFIRM : v->kind == GS_V_NOT_REQUIRED)
 				continue;
-			why = gs_sheet_reason_text(t, v);
+			why = reasons ? reasons[i * GS_REQ_COUNT + (size_t)q] : gs_sheet_reason_text(t, v);
 			gs_str_append(&out, &len, &cap, n++ ? " " : "");
 			gs_str_append(&out, &len, &cap, gs_sheet_req_label(t, (gs_req)q));
 			gs_str_append(&out, &len, &cap, ": ");
 			gs_str_append(&out, &len, &cap, why);
-			free(why);
+			if (!reasons)
+				free(why);
 		}
 		/* kept for the whole build: no slack (gs_str_append grows by 4 KiB) */
 		res->reason[k] = out ? gs_xrealloc(out, len + 1) : gs_xstrdup("");

@@ -78,9 +78,11 @@ typedef struct {
  */
 void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat,
 				     gs_publish_result *res);
-/* Fills res->reason (after gs_publish_result_from_decision), in t's language. */
+/* Fills res->reason (after gs_publish_result_from_decision), in t's
+ * language; reasons: from gs_sheet_reasons, or NULL to make them. */
 void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
-			       const gs_strings *t, gs_publish_result *res);
+			       const gs_strings *t, char *const *reasons,
+			       gs_publish_result *res);
 
 /* Reads and validates the workload and its measurements against the catalog. */
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d);

@@ -221,7 +221,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 
 		for (r = 0; r < GS_REQ_COUNT; r++) {
 			const gs_verdict *v = &c->v[r];
-			char *text = gs_sheet_reason_text(in->t, v);
+			char *text = gs_sheet_reason_of(in, d->order[i], r);
 			json_object_set_new(reqs, gs_req_id((gs_req)r),
 				json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:b}",
 				"verdict", gs_verdict_id(v->kind), "reason", v->why, "text", text,

@@ -1482,7 +1482,7 @@ static void S_candidates(S_ctx *c)
 			else
 				gs_doc_textf(p, ": %s %s. ", gs_sheet_verdict_symbol(v->kind),
 					     S_verdict_word(c, v->kind));
-			why = S_reason(c, v);
+			why = gs_sheet_reason_of(c->in, (size_t)(cd - c->in->d->cands), q);
 			gs_doc_text(p, why);
 			free(why);
 			if (v->evidence) {
@@ -1685,6 +1685,36 @@ char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v)
 	ctx.t = t;
 	ctx.lang = t->lang;
 	return S_reason(&ctx, v);
+}
+
+char **gs_sheet_reasons(const gs_strings *t, const gs_decision *d)
+{
+	char **r = gs_xcalloc(d->ncands * GS_REQ_COUNT + 1, sizeof(*r));
+	size_t i;
+	int q;
+
+	for (i = 0; i < d->ncands; i++)
+		for (q = 0; q < GS_REQ_COUNT; q++)
+			r[i * GS_REQ_COUNT + (size_t)q] = gs_sheet_reason_text(t, &d->cands[i].v[q]);
+	return r;
+}
+
+void gs_sheet_reasons_free(char **r, size_t ncands)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < ncands * GS_REQ_COUNT; i++)
+		free(r[i]);
+	free(r);
+}
+
+char *gs_sheet_reason_of(const gs_sheet_input *in, size_t c, int q)
+{
+	if (in->reasons)
+		return gs_xstrdup(in->reasons[c * GS_REQ_COUNT + (size_t)q]);
+	return gs_sheet_reason_text(in->t, &in->d->cands[c].v[q]);
 }
 
 void gs_sheet_release(gs_sheet *s)

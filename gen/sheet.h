@@ -29,6 +29,10 @@ typedef struct {
 	const char *date;             /* YYYY-MM-DD or NULL (no clock is read) */
 	const char *catalog_name;     /* how the catalog is named in the sheet */
 	int png;                      /* 1: charts also as PNG, each linked below its SVG */
+	/* Or NULL: the reason of every verdict, made once by gs_sheet_reasons
+	 * for the sheet, the decision JSON and the site (a third of their text
+	 * formatting was the same sentences made three times). */
+	char *const *reasons;
 } gs_sheet_input;
 
 typedef struct {
@@ -53,6 +57,16 @@ const char *gs_sheet_verdict_symbol(gs_verdict_kind k);
 const char *gs_sheet_req_label(const gs_strings *t, gs_req r);
 /* The reason of a verdict in words (figures formatted). Caller frees. */
 char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v);
+/*
+ * The reasons of every verdict of d: element c * GS_REQ_COUNT + q is the
+ * reason of requirement q of d->cands[c] (gs_sheet_reason_text). Free with
+ * gs_sheet_reasons_free(r, d->ncands).
+ */
+char **gs_sheet_reasons(const gs_strings *t, const gs_decision *d);
+void gs_sheet_reasons_free(char **r, size_t ncands);
+/* The reason of v, a verdict of d->cands[c] for requirement q: from
+ * in->reasons, else made now. Caller frees. */
+char *gs_sheet_reason_of(const gs_sheet_input *in, size_t c, int q);
 
 /* Sweep: when measurements vary exactly one numeric dimension. */
 typedef struct {

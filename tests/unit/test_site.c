@@ -118,7 +118,7 @@ int main(void)
 		gs_strings t;
 		gs_diag dg = GS_DIAG_INIT;
 		if (CHECK(gs_strings_load(GS_LANG_EN, &t, &dg) == 0)) {
-			gs_publish_result_reasons(&d, &cat, &t, &res[1]);
+			gs_publish_result_reasons(&d, &cat, &t, NULL, &res[1]);
 			CHECK_STR(res[1].reason[0], "Memory: The catalog gives no price for this offer. "
 				  "Calendar: Availability on request only.");
 			CHECK_STR(res[1].reason[3], "Calendar: A declared stock proves no availability window.");
