@@ -191,6 +191,7 @@ int gs_cmd_site(int argc, char **argv)
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.accept_synthetic = accept_synthetic;
 	env.png = png;
+	env.in_stage = 1;   /* gs_site_build renders every sheet into its stage */
 	if (gs_catalog_key("site", catalogs, ncatalogs, catalog_key)) {
 		rc = GS_EXIT_INVALID;
 		goto out;

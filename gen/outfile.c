@@ -249,11 +249,55 @@ struct gs_outtx {
 	S_txfile *f;
 	size_t n, cap;
 	int done;
+	int direct;   /* gs_outtx_new_direct: files written under their final names */
 };
 
 gs_outtx *gs_outtx_new(void)
 {
 	return gs_xcalloc(1, sizeof(gs_outtx));
+}
+
+gs_outtx *gs_outtx_new_direct(void)
+{
+	gs_outtx *tx = gs_outtx_new();
+
+	tx->direct = 1;
+	return tx;
+}
+
+/* dir/name created (never replacing anything, never through a link) and written. */
+static int S_write_direct(const char *dir, const char *name, const void *data, size_t len,
+			  char **dst_out, char *err, size_t errlen)
+{
+	char *dst;
+	int fd;
+
+	if (strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !*name) {
+		snprintf(err, errlen, "refusing output name \"%s\"", name);
+		return -1;
+	}
+	dst = gs_xasprintf("%s/%s", dir, name);
+	fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create: %s", dst, strerror(errno));
+		free(dst);
+		return -1;
+	}
+	if (gs_write_all(fd, data, len) != 0 || gs_fsync(fd) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		goto fail;
+	}
+	*dst_out = dst;
+	return 0;
+fail:
+	unlink(dst);
+	free(dst);
+	return -1;
 }
 
 static void S_tx_push(gs_outtx *tx, char *tmp, char *dst, int noreplace)
@@ -273,6 +317,12 @@ int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *da
 {
 	char *tmp, *dst;
 
+	if (tx->direct) {
+		if (S_write_direct(dir, name, data, len, &dst, err, errlen))
+			return -1;
+		S_tx_push(tx, NULL, dst, 0);
+		return 0;
+	}
 	if (S_write_temp(dir, name, data, len, &tmp, &dst, err, errlen))
 		return -1;
 	S_tx_push(tx, tmp, dst, 0);
@@ -303,7 +353,9 @@ int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
 
 	for (i = 0; i < tx->n; i++) {
 		S_txfile *f = &tx->f[i];
-		if (!f->noreplace) {
+		if (!f->tmp) {
+			continue;   /* written under its final name (direct) */
+		} else if (!f->noreplace) {
 			if (rename(f->tmp, f->dst) != 0) {
 				snprintf(err, errlen, "%s: %s", f->dst, strerror(errno));
 				return -1;
@@ -347,6 +399,8 @@ void gs_outtx_free(gs_outtx *tx)
 		if (tx->f[i].tmp) {
 			(void)unlink(tx->f[i].tmp);
 			free(tx->f[i].tmp);
+		} else if (tx->direct && !tx->done && !tx->f[i].noreplace) {
+			(void)unlink(tx->f[i].dst);   /* a direct file of a transaction not committed */
 		}
 		free(tx->f[i].dst);
 	}

@@ -78,6 +78,14 @@ int gs_remove_tree(const char *path);
 typedef struct gs_outtx gs_outtx;
 
 gs_outtx *gs_outtx_new(void);
+/*
+ * For a folder nobody sees until it is swapped in whole (a site's stage,
+ * below): gs_outtx_add creates each file under its final name at once
+ * (O_EXCL: never replacing one), saving a temporary name and a rename per
+ * file; the stage gives the atomicity. Freed uncommitted, its files are
+ * removed as well.
+ */
+gs_outtx *gs_outtx_new_direct(void);
 /* Writes dir/name's bytes to a temporary file; 0, or -1 with a message in err. */
 int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *data,
 		 size_t len, char *err, size_t errlen);

@@ -126,7 +126,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		free(links);
 		return -1;
 	}
-	tx = gs_outtx_new();
+	tx = env->in_stage ? gs_outtx_new_direct() : gs_outtx_new();
 	gs_archive_set_tx(archive, tx);
 	for (i = 0; i < job->nev; i++) {
 		char rel[GS_EVIDENCE_REL_SIZE];

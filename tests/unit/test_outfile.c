@@ -141,6 +141,43 @@ static void S_test_tx(const char *tmp)
 	free(f2);
 }
 
+/* Direct transactions (a stage's files): final names at once, never
+ * replacing a file, never through a link; removed when not committed. */
+static void S_test_tx_direct(const char *tmp)
+{
+	char *dir = gs_xasprintf("%s/txd", tmp), *f1 = gs_xasprintf("%s/a.txt", dir);
+	char *lnk = gs_xasprintf("%s/l.txt", dir), *p;
+	char err[256];
+	gs_outtx *tx;
+
+	mkdir(dir, 0777);
+	CHECK(symlink(f1, lnk) == 0);
+	tx = gs_outtx_new_direct();
+	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "a\n", 2, err, sizeof(err)), 0);
+	p = S_read(f1);   /* visible at once: the stage hides it */
+	CHECK_STR(p, "a\n");
+	free(p);
+	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "again\n", 6, err, sizeof(err)), -1);
+	CHECK(strstr(err, "cannot create") != NULL);
+	CHECK_INT(gs_outtx_add(tx, dir, "l.txt", "via link\n", 9, err, sizeof(err)), -1);
+	CHECK_INT(gs_outtx_add(tx, dir, "../x.txt", "x", 1, err, sizeof(err)), -1);
+	gs_outtx_free(tx);   /* not committed: a.txt goes, the link stays */
+	CHECK(access(f1, F_OK) != 0);
+	CHECK_INT(S_count(dir), 1);
+	tx = gs_outtx_new_direct();
+	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "kept\n", 5, err, sizeof(err)), 0);
+	CHECK_INT(gs_outtx_commit(tx, err, sizeof(err)), 0);
+	gs_outtx_free(tx);
+	p = S_read(f1);
+	CHECK_STR(p, "kept\n");
+	free(p);
+	CHECK_INT(S_count(dir), 2);
+	gs_remove_tree(dir);
+	free(dir);
+	free(f1);
+	free(lnk);
+}
+
 static void S_test_stage(const char *tmp)
 {
 	static const char *const marks[] = { "index.html", NULL };
@@ -216,6 +253,7 @@ int main(void)
 	S_test_planted_symlinks(tmp);
 	S_test_temp_names(tmp);
 	S_test_tx(tmp);
+	S_test_tx_direct(tmp);
 	S_test_stage(tmp);
 	gs_remove_tree(tmp);
 	return gs_check_exit("test_outfile");
