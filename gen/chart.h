@@ -156,4 +156,11 @@ int gs_chart_sweep(const gs_chart_text *t,
  */
 int gs_chart_font_check(void);
 
+/*
+ * 1 when charts can be rendered as PNG: the PNG part loads (pngpart.h), or
+ * is linked in; else 0, having said why on stderr. `sheet --png` and
+ * `site --png` ask before anything is read or written.
+ */
+int gs_chart_png_ready(void);
+
 #endif

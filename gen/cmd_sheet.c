@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chart.h"
 #include "cmd_common.h"
 #include "commands.h"
 #include "diag.h"
@@ -74,6 +75,8 @@ int gs_cmd_sheet(int argc, char **argv)
 		fputs("gpusheet sheet: exactly one WORKLOAD.json is required (see gpusheet --help)\n", stderr);
 		return GS_EXIT_USAGE;
 	}
+	if (png && !gs_chart_png_ready())
+		return GS_EXIT_INVALID;   /* said why; nothing written */
 	rc = gs_run_ctx_init(&ctx, "sheet", catalogs, ncatalogs, lang, date);
 	if (rc)
 		return rc;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "chart.h"
 #include "cmd_common.h"
 #include "commands.h"
 #include "datadir.h"
@@ -122,6 +123,10 @@ int gs_cmd_site(int argc, char **argv)
 		fputs("gpusheet site: --workloads DIR and --out DIR are required (see gpusheet --help)\n", stderr);
 		free(dirs);
 		return GS_EXIT_USAGE;
+	}
+	if (png && !gs_chart_png_ready()) {
+		free(dirs);
+		return GS_EXIT_INVALID;   /* said why; nothing written */
 	}
 	rc = gs_run_ctx_init(&ctx, "site", catalogs, ncatalogs, lang, date);
 	if (rc) {

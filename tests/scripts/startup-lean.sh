@@ -2,7 +2,8 @@
 # startup-lean: the commands that render nothing do not load the rendering
 # part (gen/renderpart.h): estimate, kv and check of a JSON file start
 # without Cairo, fontconfig, X11, libxml2 (and its ICU), cmark-gfm, nettle
-# or libpng; sheet and check of a catalog load them. Without the part next to
+# or libpng; sheet and check of a catalog load the rendering part, and only
+# sheet --png loads the PNG part (gen/pngpart.h: Cairo, libpng, X11...). Without the part next to
 # the executable, those commands still work, and sheet says why it cannot
 # render, exits 1 and writes nothing.
 # Skipped (77) for a build with -DGPUSHEET_LAZY_RENDER=OFF (no part to load).
@@ -48,9 +49,43 @@ done
 loaded "$scratch/catalog" "$bin" check catalog/offers.xml || err "check (catalog) failed"
 grep -q 'gpusheet-render\.so' "$scratch/catalog" || err "check of a catalog did not load the part"
 grep -qE 'libxml2\.so' "$scratch/catalog" || err "check of a catalog did not load libxml2"
+# a sheet loads the rendering part but, without --png, none of the PNG
+# part's libraries (the charts are SVG, laid out with built-in metrics)
 loaded "$scratch/sheet" "$bin" sheet examples/seed-7b/workload.json --out "$scratch/out" ||
 	err "sheet failed"
-grep -qE 'libcairo\.so' "$scratch/sheet" || err "sheet did not load Cairo"
+grep -qE 'libcmark-gfm\.so' "$scratch/sheet" || err "sheet did not load cmark-gfm"
+pngheavy='lib(cairo|fontconfig|freetype|X11|xcb|pixman-1|png16)\.so|gpusheet-png'
+if grep -E "$pngheavy" "$scratch/sheet"; then
+	err "sheet without --png loads the PNG part or its libraries (above)"
+fi
+loaded "$scratch/sheet-png" "$bin" sheet examples/seed-7b/workload.json --png \
+	--out "$scratch/out-png" || err "sheet --png failed"
+grep -q 'gpusheet-png\.so' "$scratch/sheet-png" || err "sheet --png did not load the PNG part"
+grep -qE 'libcairo\.so' "$scratch/sheet-png" || err "sheet --png did not load Cairo"
+ls "$scratch/out-png"/*.png > /dev/null 2>&1 || err "sheet --png wrote no PNG"
+
+# a rendering part without its PNG part: SVG sheets still work, --png says
+# why it cannot and writes nothing
+mkdir "$scratch/nopng" || die "mkdir"
+cp "$bin" "$(dirname "$bin")/gpusheet-render.so" "$scratch/nopng/" || die "cp"
+"$scratch/nopng/gpusheet" sheet examples/seed-7b/workload.json --out "$scratch/nopng-out" \
+	> /dev/null || err "sheet without the PNG part failed"
+"$scratch/nopng/gpusheet" sheet examples/seed-7b/workload.json --png \
+	--out "$scratch/nopng-png" > /dev/null 2> "$scratch/nopng.err"
+rc=$?
+[ "$rc" = 1 ] || err "sheet --png without the PNG part: exit code $rc, expected 1"
+grep -q "cannot load the PNG part gpusheet-png.so" "$scratch/nopng.err" ||
+	{ cat "$scratch/nopng.err"; err "sheet --png without the PNG part: no message naming it"; }
+[ ! -e "$scratch/nopng-png" ] || err "sheet --png without the PNG part wrote something"
+mkdir -p "$scratch/nopng-site-w/a" && cp examples/seed-7b/workload.json "$scratch/nopng-site-w/a/" ||
+	die "cp"
+"$scratch/nopng/gpusheet" site --workloads "$scratch/nopng-site-w" --png \
+	--out "$scratch/nopng-site" > /dev/null 2> "$scratch/nopng-site.err"
+rc=$?
+[ "$rc" = 1 ] || err "site --png without the PNG part: exit code $rc, expected 1"
+grep -q "cannot load the PNG part gpusheet-png.so" "$scratch/nopng-site.err" ||
+	{ cat "$scratch/nopng-site.err"; err "site --png without the PNG part: no message naming it"; }
+[ ! -e "$scratch/nopng-site" ] || err "site --png without the PNG part wrote something"
 
 # an executable without its part
 mkdir "$scratch/alone" || die "mkdir"

@@ -1,0 +1,73 @@
+/*
+ * pngpart: gs_chart_png_render of the rendering part, which loads the PNG
+ * part on first use and calls it. See pngpart.h.
+ */
+#define _GNU_SOURCE
+#include "chart_list.h"
+#include "pngpart.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+static const gs_png_part *S_load(void)
+{
+	static const gs_png_part *part;
+	static int tried;
+	char path[PATH_MAX], why[PATH_MAX + 128];
+	const char *slash;
+	Dl_info info;
+	void *h;
+	int n;
+
+	if (part || tried)
+		return part;
+	tried = 1;
+	/* next to the part this code is in */
+	if (!dladdr((void *)S_load, &info) || !info.dli_fname || !(slash = strrchr(info.dli_fname, '/'))) {
+		fprintf(stderr, "gpusheet: cannot load the PNG part %s: cannot tell where the "
+			"rendering part is\n", GS_PNG_PART_NAME);
+		return NULL;
+	}
+	n = snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - info.dli_fname), info.dli_fname,
+		     GS_PNG_PART_NAME);
+	if (n <= 0 || (size_t)n >= sizeof(path)) {
+		fprintf(stderr, "gpusheet: cannot load the PNG part %s: path too long\n", GS_PNG_PART_NAME);
+		return NULL;
+	}
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *e = dlerror();
+		snprintf(why, sizeof(why), "%s", e ? e : "dlopen failed");
+	} else {
+		const gs_png_part *p = (const gs_png_part *)dlsym(h, GS_PNG_PART_SYMBOL);
+		if (p && p->size == sizeof(*p) && p->version && strcmp(p->version, GS_VERSION) == 0 &&
+		    p->render) {
+			part = p;   /* never unloaded */
+			return part;
+		}
+		snprintf(why, sizeof(why), "'%s' is not the PNG part of gpusheet %s", path, GS_VERSION);
+		dlclose(h);
+	}
+	fprintf(stderr, "gpusheet: cannot load the PNG part %s (needed by --png): %s\n",
+		GS_PNG_PART_NAME, why);
+	return NULL;
+}
+
+int gs_chart_png_ready(void)
+{
+	return S_load() != NULL;
+}
+
+int gs_chart_png_render(const gs_chart_list *l, gs_buf *out)
+{
+	const gs_png_part *p = S_load();
+
+	return p ? p->render(l, out) : -1;
+}
