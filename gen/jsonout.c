@@ -309,8 +309,12 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 			m[i].value = json_object_iter_value(it);
 		}
 		n = i;
-		if (flags & JSON_SORT_KEYS)
-			qsort(m, n, sizeof(*m), S_by_key);
+		if (flags & JSON_SORT_KEYS) {
+			for (i = 1; i < n && S_by_key(&m[i - 1], &m[i]) < 0; i++)
+				;
+			if (i < n)   /* built in another order than the keys' */
+				qsort(m, n, sizeof(*m), S_by_key);
+		}
 		S_put(b, "{", 1);
 		S_indent(b, flags, depth + 1, 0);
 		for (i = 0; i < n && !rc; i++) {

@@ -222,17 +222,24 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		for (r = 0; r < GS_REQ_COUNT; r++) {
 			const gs_verdict *v = &c->v[r];
 			char *text = gs_sheet_reason_of(in, d->order[i], r);
-			json_object_set_new(reqs, gs_req_id((gs_req)r),
-				json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:b}",
-				"verdict", gs_verdict_id(v->kind), "reason", v->why, "text", text,
-				"evidence", S_str_or_null(v->evidence),
-				"evidence_date", S_str_or_null(v->evidence_date),
-				"missing", S_str_or_null(v->missing),
-				"exclusion", S_str_or_null(v->kind == GS_V_EXCLUDE ? S_basis_id(v->basis) : NULL),
-				"note", S_str_or_null(v->note),
-				"orientation", S_str_or_null(v->orientation),
-				"rests_on_synthetic", v->synthetic && v->kind != GS_V_TO_CONFIRM,
-				"lower_bound", v->lower_bound));
+			/* one per requirement of every offer: set directly (json_pack
+			 * parses its format each time), keys in sorted order (the
+			 * serializer then has nothing to sort) */
+			json_t *jv = json_object();
+			json_object_set_new(jv, "evidence", S_str_or_null(v->evidence));
+			json_object_set_new(jv, "evidence_date", S_str_or_null(v->evidence_date));
+			json_object_set_new(jv, "exclusion",
+				S_str_or_null(v->kind == GS_V_EXCLUDE ? S_basis_id(v->basis) : NULL));
+			json_object_set_new(jv, "lower_bound", json_boolean(v->lower_bound));
+			json_object_set_new(jv, "missing", S_str_or_null(v->missing));
+			json_object_set_new(jv, "note", S_str_or_null(v->note));
+			json_object_set_new(jv, "orientation", S_str_or_null(v->orientation));
+			json_object_set_new(jv, "reason", json_string(v->why));
+			json_object_set_new(jv, "rests_on_synthetic",
+				json_boolean(v->synthetic && v->kind != GS_V_TO_CONFIRM));
+			json_object_set_new(jv, "text", json_string(text));
+			json_object_set_new(jv, "verdict", json_string(gs_verdict_id(v->kind)));
+			json_object_set_new(reqs, gs_req_id((gs_req)r), jv);
 			free(text);
 		}
 		jc = json_pack("{s:s,s:s,s:o,s:o,s:o,s:s,s:o,s:o,s:s,s:o,s:b}",
