@@ -7,32 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is not one. */
-static size_t S_utf8_len(const unsigned char *p)
-{
-	unsigned char c = p[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-			return 0;
-		if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0))
-			return 0; /* overlong, or a surrogate */
-		return 3;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
-			return 0;
-		if ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
 typedef struct {
 	char *s;
 	size_t len, cap;
@@ -57,7 +31,8 @@ static void S_show_append(S_out *o, const char *s, size_t n, size_t max)
 	size_t i = 0;
 
 	while (i < n) {
-		size_t k = S_utf8_len(p + i);
+		uint32_t cp;
+		size_t k = gs_utf8_decode(p + i, n - i, &cp);
 		if (max && i + (k ? k : 1) > max) {
 			char tail[64];
 			snprintf(tail, sizeof(tail), "...(%zu bytes)", n);

@@ -44,22 +44,9 @@ typedef struct {
 	int list_number;
 } S_md;
 
-static void S_grow(S_md *m, size_t n)
-{
-	if (m->len + n + 1 <= m->cap)
-		return;
-	while (m->len + n + 1 > m->cap)
-		m->cap = m->cap ? m->cap * 2 : 8192;
-	m->buf = gs_xrealloc(m->buf, m->cap);
-}
-
 static void S_put(S_md *m, const char *s, size_t n)
 {
-	if (n == 0)
-		return;
-	S_grow(m, n);
-	memcpy(m->buf + m->len, s, n);
-	m->len += n;
+	gs_mem_append(&m->buf, &m->len, &m->cap, s, n);
 }
 
 static void S_prefix_push(S_md *m, const char *s, size_t n)
@@ -92,38 +79,6 @@ static bool S_punct(int c)
 {
 	return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) ||
 	       (c >= 123 && c <= 126);
-}
-
-/* Length of the UTF-8 sequence at s (n bytes left) and its code point in
- * *out, or 0 when it is not valid. */
-static size_t S_utf8(const unsigned char *s, size_t n, uint32_t *out)
-{
-	uint32_t cp;
-	size_t k, i;
-
-	*out = s[0];
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		k = 2, cp = s[0] & 0x1Fu;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		k = 3, cp = s[0] & 0x0Fu;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		k = 4, cp = s[0] & 0x07u;
-	else
-		return 0;
-	if (k > n)
-		return 0;
-	for (i = 1; i < k; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3Fu);
-	}
-	if ((k == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-	    (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-		return 0;
-	*out = cp;
-	return k;
 }
 
 /*
@@ -204,7 +159,7 @@ static void S_out(S_md *m, const char *str, S_esc escape, bool pipe)
 
 		if (m->begin_line)
 			S_put(m, m->prefix, m->plen);
-		len = S_utf8(s + i, n - i, &cp);
+		len = gs_utf8_decode(s + i, n - i, &cp);
 		if (!len)
 			return;
 		c = s[i];
@@ -602,7 +557,7 @@ char *gs_doc_md_direct(cmark_node *root)
 	S_plain_init();
 	memset(&m, 0, sizeof(m));
 	m.begin_line = m.begin_content = true;
-	S_grow(&m, 0);
+	S_put(&m, "", 0);   /* a buffer even for an empty document */
 	it = cmark_iter_new(root);
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);

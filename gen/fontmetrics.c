@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "util.h"
+
 typedef struct {
 	uint32_t first;    /* first codepoint of a run of consecutive ones */
 	uint16_t count;
@@ -41,50 +43,18 @@ unsigned gs_font_advance(uint32_t cp, int bold)
 	return adv[r->at + (cp - r->first)];
 }
 
-/* The codepoint at s (its length in *len), or UINT32_MAX for a byte that
- * does not start valid UTF-8 (*len = 1). */
-static uint32_t S_next(const unsigned char *s, size_t *len)
-{
-	uint32_t cp;
-	size_t k, i;
-
-	if (s[0] < 0x80) {
-		*len = 1;
-		return s[0];
-	}
-	*len = 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		k = 2, cp = s[0] & 0x1Fu;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		k = 3, cp = s[0] & 0x0Fu;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		k = 4, cp = s[0] & 0x07u;
-	else
-		return UINT32_MAX;
-	for (i = 1; i < k; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return UINT32_MAX;
-		cp = (cp << 6) | (s[i] & 0x3Fu);
-	}
-	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return UINT32_MAX;
-	*len = k;
-	return cp;
-}
-
 uint64_t gs_font_units(const char *s, int bold)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	uint64_t sum = 0;
 
 	while (*p) {
-		size_t len;
-		uint32_t cp = S_next(p, &len);
+		uint32_t cp;
+		size_t len = gs_utf8_decode(p, 4, &cp);
 
-		sum += cp == UINT32_MAX ? (bold ? S_BOLD_NOTDEF : S_REGULAR_NOTDEF)
-					: gs_font_advance(cp, bold);
-		p += len;
+		/* a byte that is not UTF-8: one missing glyph */
+		sum += len ? gs_font_advance(cp, bold) : (bold ? S_BOLD_NOTDEF : S_REGULAR_NOTDEF);
+		p += len ? len : 1;
 	}
 	return sum;
 }

@@ -100,20 +100,9 @@ typedef struct {
 	size_t len, cap;
 } S_buf;
 
-static void S_grow(S_buf *b, size_t n)
-{
-	if (b->len + n + 2 <= b->cap)
-		return;
-	while (b->len + n + 2 > b->cap)
-		b->cap = b->cap ? b->cap * 2 : 4096;
-	b->p = gs_xrealloc(b->p, b->cap);
-}
-
 static void S_put(S_buf *b, const char *s, size_t n)
 {
-	S_grow(b, n);
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
+	gs_mem_append(&b->p, &b->len, &b->cap, s, n);
 }
 
 /* jansson's dump_indent: a newline and depth * indent spaces, or one space. */
@@ -122,42 +111,18 @@ static void S_indent(S_buf *b, size_t flags, size_t depth, int space)
 	size_t w = flags & JSON_MAX_INDENT;
 
 	if (w > 0) {
-		S_grow(b, 1 + depth * w);
-		b->p[b->len++] = '\n';
-		memset(b->p + b->len, ' ', depth * w);
-		b->len += depth * w;
+		static const char spaces[] = "                                ";
+		size_t left = depth * w;
+
+		S_put(b, "\n", 1);
+		while (left > 0) {
+			size_t k = left < sizeof(spaces) - 1 ? left : sizeof(spaces) - 1;
+			S_put(b, spaces, k);
+			left -= k;
+		}
 	} else if (space && !(flags & JSON_COMPACT)) {
 		S_put(b, " ", 1);
 	}
-}
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t S_utf8_len(const unsigned char *s, size_t n)
-{
-	uint32_t cp;
-	size_t k, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		k = 2, cp = s[0] & 0x1F;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		k = 3, cp = s[0] & 0x0F;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		k = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (k > n)
-		return 0;
-	for (i = 1; i < k; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return k;
 }
 
 /* A string as jansson writes it; -1 on invalid UTF-8 (as json_dumps fails). */
@@ -166,8 +131,7 @@ static int S_string(S_buf *b, const char *str, size_t n)
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, run = 0;
 
-	S_grow(b, n + 2);
-	b->p[b->len++] = '"';
+	S_put(b, "\"", 1);
 	while (i < n) {
 		unsigned char c = s[i];
 		const char *esc = NULL;
@@ -180,7 +144,8 @@ static int S_string(S_buf *b, const char *str, size_t n)
 			continue;
 		}
 		if (c >= 0x80) {
-			k = S_utf8_len(s + i, n - i);
+			uint32_t cp;
+			k = gs_utf8_decode(s + i, n - i, &cp);
 			if (!k)
 				return -1;
 			i += k;

@@ -156,6 +156,23 @@ int gs_fsync(int fd)
 	return S_stages_alive ? 0 : fsync(fd);
 }
 
+/* Writes data to fd, syncs (see gs_fsync) and closes it; 0, or -1 with
+ * "dst: cannot write: ..." in err (fd closed either way). */
+static int S_fill(int fd, const char *dst, const void *data, size_t len, char *err,
+		  size_t errlen)
+{
+	if (gs_write_all(fd, data, len) != 0 || gs_fsync(fd) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Writes data to a new temporary file in dir, synced and closed: 0 with the
  * temporary path and the final path dir/name (caller frees both), or -1 with
@@ -177,15 +194,8 @@ static int S_write_temp(const char *dir, const char *name, const void *data, siz
 		return -1;
 	}
 	dst = gs_xasprintf("%s/%s", dir, name);
-	if (gs_write_all(fd, data, len) != 0 || gs_fsync(fd) != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
-		close(fd);
+	if (S_fill(fd, dst, data, len, err, errlen))
 		goto fail;
-	}
-	if (close(fd) != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
-		goto fail;
-	}
 	*tmp_out = tmp;
 	*dst_out = dst;
 	return 0;
@@ -283,21 +293,13 @@ static int S_write_direct(const char *dir, const char *name, const void *data, s
 		free(dst);
 		return -1;
 	}
-	if (gs_write_all(fd, data, len) != 0 || gs_fsync(fd) != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
-		close(fd);
-		goto fail;
-	}
-	if (close(fd) != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
-		goto fail;
+	if (S_fill(fd, dst, data, len, err, errlen)) {
+		unlink(dst);
+		free(dst);
+		return -1;
 	}
 	*dst_out = dst;
 	return 0;
-fail:
-	unlink(dst);
-	free(dst);
-	return -1;
 }
 
 static void S_tx_push(gs_outtx *tx, char *tmp, char *dst, int noreplace)

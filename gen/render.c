@@ -14,15 +14,8 @@
 
 void gs_str_append(char **buf, size_t *len, size_t *cap, const char *s)
 {
-	size_t n = strlen(s);
-
-	if (*len + n + 1 > *cap) {
-		while (*len + n + 1 > *cap)
-			*cap = *cap ? *cap * 2 : 4096;
-		*buf = gs_xrealloc(*buf, *cap);
-	}
-	memcpy(*buf + *len, s, n + 1);
-	*len += n;
+	gs_mem_append(buf, len, cap, s, strlen(s));
+	(*buf)[*len] = '\0';
 }
 
 void gs_html_escape_append(char **buf, size_t *len, size_t *cap, const char *s)

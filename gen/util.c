@@ -143,3 +143,49 @@ void gs_strvec_release(gs_strvec *v)
 	v->v = NULL;
 	v->n = v->cap = 0;
 }
+
+void gs_mem_append(char **buf, size_t *len, size_t *cap, const void *s, size_t n)
+{
+	if (n == 0 && *buf)
+		return;
+	if (!*buf || *len + n + 1 > *cap) {
+		size_t c = *cap ? *cap : 4096;
+		while (*len + n + 1 > c)
+			c *= 2;
+		*buf = gs_xrealloc(*buf, c);
+		*cap = c;
+	}
+	if (n)
+		memcpy(*buf + *len, s, n);
+	*len += n;
+}
+
+size_t gs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	uint32_t c;
+	size_t k, i;
+
+	*cp = n ? s[0] : 0;
+	if (n == 0)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		k = 2, c = s[0] & 0x1Fu;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		k = 3, c = s[0] & 0x0Fu;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		k = 4, c = s[0] & 0x07u;
+	else
+		return 0;
+	for (i = 1; i < k; i++) {
+		if (i >= n || (s[i] & 0xC0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3Fu);
+	}
+	if ((k == 3 && (c < 0x800 || (c >= 0xD800 && c <= 0xDFFF))) ||
+	    (k == 4 && (c < 0x10000 || c > 0x10FFFF)))
+		return 0;
+	*cp = c;
+	return k;
+}

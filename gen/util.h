@@ -26,6 +26,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * The gs_x* family: each call site's file and line go with the request, so
@@ -73,5 +74,21 @@ void gs_strvec_push_dup(gs_strvec *v, const char *s);  /* pushes a copy of s */
 void gs_strvec_sort(gs_strvec *v);
 void gs_strvec_sort_unique(gs_strvec *v);
 void gs_strvec_release(gs_strvec *v);
+
+/*
+ * Appends n bytes of s to the growable buffer *buf (*len used, *cap
+ * allocated; all 0 / NULL to start), keeping one byte beyond *len for a
+ * terminating NUL the caller may write. Grows by doubling.
+ */
+void gs_mem_append(char **buf, size_t *len, size_t *cap, const void *s, size_t n);
+
+/*
+ * The UTF-8 sequence at s, of which n bytes may be read: its length (1 to
+ * 4) with its code point in *cp, or 0 when it is not valid UTF-8 (overlong,
+ * a surrogate, above U+10FFFF, cut short; *cp then holds s[0]). Reading
+ * stops at the first byte that does not continue the sequence, so a
+ * NUL-terminated string may be passed with n = 4.
+ */
+size_t gs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
 #endif
