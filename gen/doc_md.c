@@ -500,8 +500,8 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 		break;
 	}
 	case CMARK_NODE_STRONG:
-		if (!parent || cmark_node_get_type(parent) != CMARK_NODE_STRONG)
-			S_lit(m, "**");
+		/* nested too: cmark-gfm 0.29.0.gfm.6 (Debian 12) writes both */
+		S_lit(m, "**");
 		break;
 	case CMARK_NODE_EMPH:
 		S_lit(m, parent && cmark_node_get_type(parent) == CMARK_NODE_EMPH &&

@@ -1,6 +1,8 @@
 /*
  * fuzz_notes: user Markdown as the notes of a sheet: the bounds, and for
- * what passes them cmark-gfm, the defusing walk and both renderings.
+ * what passes them cmark-gfm, the defusing walk and both renderings; the
+ * Markdown written directly (doc_md.c) must be cmark-gfm's, byte for byte,
+ * whenever it writes one (else the harness aborts: a finding).
  */
 #include "fuzz.h"
 
@@ -23,6 +25,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		b = gs_doc_render_html(&doc);
 		free(a);
 		free(b);
+		a = gs_doc_md_direct(doc.root);
+		if (a) {
+			b = cmark_render_commonmark(doc.root, CMARK_OPT_DEFAULT, 0);
+			if (strcmp(a, b) != 0) {
+				fprintf(stderr, "direct Markdown differs from cmark-gfm's:\n%s---\n%s", a, b);
+				abort();
+			}
+			free(b);
+			free(a);
+		}
 		gs_doc_release(&doc);
 	}
 	free(md);

@@ -90,6 +90,7 @@ static const char *const S_notes[] = {
 	"| a | b |\n| :-- | --: |\n| 1 \\| 2 | <x> |\n",
 	"[text](http://x.y \"title\") and <http://a.b> and ![alt](i.png)",
 	"*a **b** c* _x_ ***y***",
+	"**a\n;**b**c** and *x *y* z*",  /* nested strong and emphasis */
 	"```\ncode block\n```\n",        /* left to cmark-gfm */
 	"    indented code\n",          /* left to cmark-gfm */
 	"<div>html</div>\n",            /* defused into text by doc */
