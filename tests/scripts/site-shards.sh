@@ -16,9 +16,10 @@ bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
 N=40
 
+REF=$SITE_REFERENCE  # the offers page's reference workload (examples/)
 opts() { # the options of tools/build-site.sh, for site and merge alike
 	printf '%s\n' --catalog catalog/offers.xml --catalog catalog/lambda.xml \
-		--date "$SITE_DATE" --accept-synthetic
+		--date "$SITE_DATE" --accept-synthetic --reference "$REF"
 }
 
 # shards DIR N PREFIX [OPTION...]: shards 1..N of DIR into PREFIX-K, in reverse order.
@@ -126,6 +127,7 @@ diff -r "$scratch/keep-site" "$scratch/merged3" >/dev/null 2>&1 || err "a refuse
 [ "$(find "$scratch" -maxdepth 1 -name '.merged3.gs-*' | wc -l)" -eq 0 ] || err "a refused merge left a stage"
 
 # 40 workloads, copies of three examples: shards share evidence.
+REF=g01  # a copy of llama70b-2card
 mkdir -p "$scratch/gen" || die "cannot create $scratch/gen"
 i=1
 while [ "$i" -le "$N" ]; do
