@@ -109,6 +109,12 @@ grep -q 'shard 2/3 is missing' "$scratch/refused.log" || { cat "$scratch/refused
 	$(opts) --lang es) >"$scratch/refused.log" 2>&1 && err "a merge with another --lang succeeded"
 grep -q 'ex3-1: shard 1/3 was built with another --lang: en, this merge: es' "$scratch/refused.log" ||
 	{ cat "$scratch/refused.log"; err "another --lang not named"; }
+# --reference naming no workload: said, refused, OUT as it was.
+(cd "$src" && "$bin" merge "$scratch/merged3" "$scratch"/ex3-1 "$scratch"/ex3-2 "$scratch"/ex3-3 \
+	$(opts) --reference no-such-workload) >"$scratch/refused.log" 2>&1 &&
+	err "a merge with an unknown --reference succeeded"
+grep -q "reference 'no-such-workload': no workload of the site has this id" "$scratch/refused.log" ||
+	{ cat "$scratch/refused.log"; err "an unknown --reference not named"; }
 # A sheet's file missing from a shard: named, refused.
 cp -R "$scratch/ex3-3" "$scratch/ex3-3-hole"
 rm "$scratch/ex3-3-hole/sheets/seed-7b.md"
