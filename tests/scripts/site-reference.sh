@@ -41,6 +41,18 @@ for id in h100-sxm-1x b200-1x mi300x-1x; do
 	grep -q ">$id<" "$scratch/ref/offers-gib-day-1.svg" && err "$id (no price) drawn in the cost per GiB-day chart"
 done
 grep -q '<p>No price known: ' "$scratch/ref/offers.html" || err "the offers without a price are not listed under the chart"
+# The data tables, by hand: rtx4090-1x 47.14 USD / 3 days / (24e9 B = 22.3517 GiB)
+# = 0.7030 USD per GiB-day; rtx6000ada-1x 55.71 / 3 / 44.7035 = 0.4154; an
+# offer without a plan is a row that says so, with its memory per card
+# (h100-sxm-1x: 80e9 B = 74.51 GiB).
+page() { tr -d '\n' <"$scratch/ref/offers.html"; }
+page | grep -q '<td><code>rtx4090-1x</code></td><td>22.35</td><td>0.7030</td><td>72 h</td><td>calculated from catalog claims (assumed)</td>' ||
+	err "the cost per GiB-day table lacks rtx4090-1x at 0.7030"
+page | grep -q '<td><code>rtx6000ada-1x</code></td><td>44.70</td><td>0.4154</td>' ||
+	err "the cost per GiB-day table lacks rtx6000ada-1x at 0.4154"
+page | grep -q '<td><code>h100-sxm-1x</code></td><td>74.51</td><td>no price known</td>' ||
+	err "the table does not say h100-sxm-1x has no price"
+page | grep -q '<th scope="col">Cost per GiB-day (USD)</th>' || err "no unit in the cost per GiB-day header"
 echo "ok: --reference changes the offers page and its campaign chart only"
 
 # 2. -j 2 gives the same bytes.
