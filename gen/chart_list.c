@@ -11,11 +11,6 @@ void gs_chart_list_init(gs_chart_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-unsigned gs_chart_list_height(const gs_chart_list *l)
-{
-	return l->height ? l->height : GS_CHART_HEIGHT;
-}
-
 void gs_chart_list_release(gs_chart_list *l)
 {
 	free(l->m);

@@ -101,8 +101,12 @@ size_t gs_chart_list_str(gs_chart_list *l, const char *s);
 /* Append a sentence to the description ("; " between sentences). */
 void gs_chart_list_desc(gs_chart_list *l, const char *s);
 
-/* The list's page height in px (its height, or GS_CHART_HEIGHT). */
-unsigned gs_chart_list_height(const gs_chart_list *l);
+/* The list's page height in px (its height, or GS_CHART_HEIGHT). Inline:
+ * the PNG part (chart_png.c) calls nothing of the render part's files. */
+static inline unsigned gs_chart_list_height(const gs_chart_list *l)
+{
+	return l->height ? l->height : GS_CHART_HEIGHT;
+}
 
 /* SVG: real <text> in DejaVu Sans, fixed-point coordinates, no glyph
  * outlines; deterministic. Fills *out (caller frees out->data). */
