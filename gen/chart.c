@@ -1630,3 +1630,208 @@ done:
 	free(s.count);
 	return rc;
 }
+
+/* ------------------------------------------------------------ 4. the bars */
+
+typedef struct {
+	const gs_chart_text *t;
+	const gs_chart_bar *bars;
+	size_t n;
+	unsigned decimals;
+	const char *unit;
+	uint64_t step, top;       /* axis, in 10^-decimals of the unit */
+} S_bars;
+
+#define R_LBL 228.0           /* labels end here (anchored at their end) */
+#define R_X0 236.0            /* value 0 */
+#define R_X1 560.0            /* value top */
+#define R_ROW 22.0            /* one bar or heading */
+
+static const S_rgb S_green = { 0, 158, 115, 255 };
+
+/* v in 10^-d units, d decimals, the language's separators: "1,234.5678". */
+static char *S_fmt_dec(char *buf, uint64_t v, unsigned d, gs_lang lang)
+{
+	uint64_t p = 1, frac;
+	unsigned i;
+	size_t n;
+
+	for (i = 0; i < d; i++)
+		p *= 10;
+	gs_fmt_int(buf, v / p, lang);
+	if (!d)
+		return buf;
+	n = strlen(buf);  /* at most 20 digits and 6 two-byte separators: room for 8 more */
+	buf[n++] = lang == GS_LANG_ES ? ',' : '.';
+	frac = v % p;
+	for (i = d; i > 0; i--) {
+		buf[n + i - 1] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	buf[n + d] = '\0';
+	return buf;
+}
+
+static S_rgb S_bar_colour(int mark)
+{
+	switch (mark) {
+	case GS_BAR_RETAINED: return S_green;
+	case GS_BAR_PRESELECTED: return S_orange;
+	case GS_BAR_EXCLUDED: return S_verm;
+	default: return S_blue;
+	}
+}
+
+static const char *S_bar_word(const gs_chart_text *t, int mark)
+{
+	switch (mark) {
+	case GS_BAR_RETAINED: return S_w(t->retained, "retained");
+	case GS_BAR_PRESELECTED: return S_w(t->preselected, "pre-selected");
+	case GS_BAR_EXCLUDED: return S_w(t->excluded, "excluded");
+	default: return "";
+	}
+}
+
+static double S_bar_x(const S_bars *b, uint64_t v)
+{
+	return R_X0 + (double)v / (double)b->top * (R_X1 - R_X0);
+}
+
+/* Rows: one per bar, one per heading (a group differing from the previous bar's). */
+static int S_new_group(const S_bars *b, size_t i)
+{
+	const char *g = b->bars[i].group, *p = i ? b->bars[i - 1].group : NULL;
+
+	if (!g)
+		return 0;
+	return !p || strcmp(g, p) != 0;
+}
+
+static void S_bars_draw(S_pen *pn, const void *arg)
+{
+	const S_bars *b = arg;
+	const gs_chart_text *t = b->t;
+	char buf[S_LABEL_MAX], v[GS_FMT_MAX];
+	double y, y0, y1;
+	uint64_t tick;
+	size_t i;
+	int used[4] = { 0, 0, 0, 0 }, m;
+
+	for (i = 0; i < b->n; i++) {
+		const gs_chart_bar *r = &b->bars[i];
+		snprintf(buf, sizeof(buf), "%s %s%s%s", S_fmt_dec(v, r->value, b->decimals, t->lang),
+			 b->unit ? b->unit : "", r->words ? ", " : "", r->words ? r->words : "");
+		S_desc2(pn, r->label, buf);
+		if (r->mark >= 0 && r->mark < 4)
+			used[r->mark] = 1;
+	}
+	S_title(pn, t);
+	/* the legend of the marks used, in words */
+	y0 = 48;
+	if (used[1] || used[2] || used[3]) {
+		S_flow f = { 16, 54, 16, S_W - 16 };
+		S_font(pn, S_FS, 0);
+		for (m = 1; m < 4; m++) {
+			if (!used[m])
+				continue;
+			S_flow_room(&f, 140);
+			S_set(pn, S_bar_colour(m));
+			S_rect(pn, f.x, f.y - 11, 14, 14);
+			S_fill(pn);
+			f.x += 20;
+			S_flow_text(pn, &f, S_bar_word(t, m));
+		}
+		y0 = f.y + 12;
+	}
+	/* rows */
+	y = y0;
+	for (i = 0; i < b->n; i++) {
+		if (S_new_group(b, i)) {
+			S_font(pn, S_FS, 1);
+			S_set(pn, S_ink);
+			S_text(pn, 16, y + 16, b->bars[i].group, 0, S_W - 32);
+			y += R_ROW;
+		}
+		y += R_ROW;
+	}
+	y1 = y;
+	pn->l->height = (unsigned)(y1 + 52);
+	/* grid and ticks */
+	S_font(pn, S_FS, 0);
+	S_lw(pn, 1.0);
+	for (tick = 0; tick <= b->top; tick += b->step) {
+		double x = (double)(long)S_bar_x(b, tick) + 0.5;
+		S_set(pn, tick ? S_grid : S_ink);
+		S_move(pn, x, y0);
+		S_line(pn, x, y1);
+		S_stroke(pn);
+		S_set(pn, S_ink);
+		S_text(pn, x, y1 + 16, S_fmt_dec(v, tick, b->decimals, t->lang), 0.5, 0);
+	}
+	S_set(pn, S_ink);
+	S_text(pn, (R_X0 + R_X1) / 2, y1 + 38, S_w(t->axis_label, ""), 0.5, S_W - 32);
+	/* bars, labels, values */
+	y = y0;
+	for (i = 0; i < b->n; i++) {
+		const gs_chart_bar *r = &b->bars[i];
+		double xe;
+		if (S_new_group(b, i))
+			y += R_ROW;
+		xe = S_bar_x(b, r->value);
+		S_set(pn, S_bar_colour(r->mark));
+		S_rect(pn, R_X0, y + 4, xe - R_X0 < 1 ? 1 : xe - R_X0, R_ROW - 8);
+		S_fill(pn);
+		S_font(pn, S_FS, 0);
+		S_set(pn, S_ink);
+		S_text(pn, R_LBL, y + 15, r->label ? r->label : "", 1.0, R_LBL - 16);
+		snprintf(buf, sizeof(buf), "%s %s%s%s", S_fmt_dec(v, r->value, b->decimals, t->lang),
+			 b->unit ? b->unit : "", r->words ? " " : "", r->words ? r->words : "");
+		S_text(pn, xe + 6, y + 15, buf, 0, S_W - 8 - xe - 6);
+		y += R_ROW;
+	}
+}
+
+int gs_chart_bars(const gs_chart_text *t, const gs_chart_bar *bars, size_t nbars,
+		  unsigned decimals, const char *unit, gs_chart_out *out)
+{
+	S_bars b;
+	uint64_t max = 0, step = 1, mult = 1;
+	static const uint64_t f[3] = { 1, 2, 5 };
+	size_t i;
+	int k = 0;
+
+	if (!out)
+		return -1;
+	out->svg.data = out->png.data = NULL;
+	out->svg.len = out->png.len = 0;
+	if ((nbars && !bars) || nbars > GS_CHART_MAX_BARS || decimals > 6)
+		return -1;
+	memset(&b, 0, sizeof(b));
+	b.t = t ? t : &S_no_text;
+	b.bars = bars;
+	b.n = nbars;
+	b.decimals = decimals;
+	b.unit = unit;
+	for (i = 0; i < nbars; i++)
+		if (bars[i].value > max)
+			max = bars[i].value;
+	if (max > UINT64_MAX / 4)
+		return -1;
+	if (max == 0) {
+		for (i = 0, max = 1; i < decimals; i++)
+			max *= 10;  /* nothing above 0: an axis to one unit */
+	}
+	/* the smallest step 1, 2, 5 x 10^k giving at most 5 intervals */
+	for (;;) {
+		step = f[k] * mult;
+		if ((max + step - 1) / step <= 5)
+			break;
+		if (++k == 3) {
+			k = 0;
+			mult *= 10;
+		}
+	}
+	b.step = step;
+	b.top = (max + step - 1) / step * step;
+	return S_render(S_bars_draw, &b, b.t, out);
+}

@@ -1,6 +1,6 @@
 /*
  * chart: the decision sheet's charts (memory budget, per-phase counters,
- * sweep). Each chart is described once, as a display list of marks
+ * sweep) and the offers page's bars of money. Each chart is described once, as a display list of marks
  * (rectangles, paths, circles, text with an anchor), then rendered twice:
  * SVG written directly, with real <text> in DejaVu Sans and no glyph
  * outlines (a few KB per chart), and, only when GS_CHART_PNG is asked,
@@ -28,7 +28,8 @@
  *    hatching) and a word, assumed lines are dashed, success and failure
  *    are marker shapes, and every chart carries a legend in words;
  *  - text is "DejaVu Sans" (measured with its own advances; in the SVG
- *    "DejaVu Sans, sans-serif"), at least 12 px, on an 800 x 450 px page;
+ *    "DejaVu Sans, sans-serif"), at least 12 px, on an 800 x 450 px page
+ *    (bars: 800 px wide, as high as their rows need);
  *    long labels are shortened with an ellipsis; a text keeps its anchor
  *    (start, middle, end), so that a viewer's slightly different metrics
  *    never move it off its mark;
@@ -91,6 +92,9 @@ typedef struct {
 	const char *reserved;     /* ["reserved"] */
 	const char *start;        /* ["start"] */
 	const char *end;          /* ["end"] */
+	const char *retained;     /* bars: ["retained"] */
+	const char *preselected;  /* bars: ["pre-selected"] */
+	const char *excluded;     /* bars: ["excluded"] */
 } gs_chart_text;
 
 /* One part of the budget bar: weights, KV cache, one reserve item, ... */
@@ -148,6 +152,40 @@ int gs_chart_sweep(const gs_chart_text *t,
 		   const gs_chart_point *pts, size_t npts,
 		   const gs_chart_line *caps, size_t ncaps,
 		   gs_chart_out *out);
+
+/*
+ * 4. Bars of money: one horizontal bar per item, top to bottom in array
+ *    order, its label on the left, its value (with the unit and the item's
+ *    words) at its end; a heading row comes before an item whose group
+ *    differs from the previous item's. Values are exact integers in units
+ *    of 10^-decimals of the unit (hundredths: decimals 2; at most 6); the
+ *    axis label (t->axis_label) names the unit. A missing value is never
+ *    passed: the caller lists it beside the chart, so that nothing missing
+ *    reads as a zero bar. The page is GS_CHART_WIDTH wide and grows
+ *    downwards, one row per bar and per heading; more than
+ *    GS_CHART_MAX_BARS items is -1 (the caller splits or says so).
+ *    The mark is a verdict shown by colour, by the symbol and word in
+ *    words (drawn after the value) and by the legend, never by colour alone.
+ */
+enum gs_chart_bar_mark {
+	GS_BAR_PLAIN = 0,         /* no verdict (a catalog figure) */
+	GS_BAR_RETAINED,
+	GS_BAR_PRESELECTED,
+	GS_BAR_EXCLUDED
+};
+
+typedef struct {
+	const char *label;        /* left of the bar ("rtx4090-1x") */
+	const char *group;        /* heading of its group, or NULL: none */
+	uint64_t value;           /* bar length, 10^-decimals of the unit */
+	int mark;                 /* enum gs_chart_bar_mark */
+	const char *words;        /* after the value ("\u2713 retained"), or NULL */
+} gs_chart_bar;
+
+#define GS_CHART_MAX_BARS 100
+
+int gs_chart_bars(const gs_chart_text *t, const gs_chart_bar *bars, size_t nbars,
+		  unsigned decimals, const char *unit, gs_chart_out *out);
 
 /*
  * 0 when Cairo's toy font "DejaVu Sans" resolves to a face of that family

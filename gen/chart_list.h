@@ -6,7 +6,7 @@
  *
  * Invariants:
  *  - a list holds marks in painting order; every coordinate is in page
- *    pixels (0..GS_CHART_WIDTH, 0..GS_CHART_HEIGHT, y downwards), already
+ *    pixels (0..GS_CHART_WIDTH, 0..height, y downwards), already
  *    laid out: a back end never measures or moves anything except to place
  *    a text by its anchor;
  *  - text is clean UTF-8 without control characters (chart.c cleans and
@@ -82,6 +82,7 @@ typedef struct {
 	size_t npt, ptcap;
 	char *str;                /* text bytes, each NUL-terminated */
 	size_t nstr, strcap;
+	unsigned height;          /* page height in px; 0: GS_CHART_HEIGHT (bars grow downwards) */
 	char *title;              /* <title>: the chart's title ("" if none) */
 	char *desc;               /* <desc>: its legend and annotations in words */
 	size_t ndesc, desccap;
@@ -99,6 +100,13 @@ void gs_chart_list_pt(gs_chart_list *l, enum gs_chart_op op, double x, double y)
 size_t gs_chart_list_str(gs_chart_list *l, const char *s);
 /* Append a sentence to the description ("; " between sentences). */
 void gs_chart_list_desc(gs_chart_list *l, const char *s);
+
+/* The list's page height in px (its height, or GS_CHART_HEIGHT). Inline:
+ * the PNG part (chart_png.c) calls nothing of the render part's files. */
+static inline unsigned gs_chart_list_height(const gs_chart_list *l)
+{
+	return l->height ? l->height : GS_CHART_HEIGHT;
+}
 
 /* SVG: real <text> in DejaVu Sans, fixed-point coordinates, no glyph
  * outlines; deterministic. Fills *out (caller frees out->data). */

@@ -276,7 +276,7 @@ int gs_chart_png_render(const gs_chart_list *l, gs_buf *out)
 {
 	S_sink png = { NULL, 0, 0, 0 };
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
-							GS_CHART_WIDTH, GS_CHART_HEIGHT);
+							GS_CHART_WIDTH, (int)gs_chart_list_height(l));
 	cairo_t *cr;
 	int rc = -1;
 

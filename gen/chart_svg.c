@@ -298,11 +298,11 @@ int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out)
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"");
 	S_uint(&o, GS_CHART_WIDTH);
 	S_puts(&o, "\" height=\"");
-	S_uint(&o, GS_CHART_HEIGHT);
+	S_uint(&o, gs_chart_list_height(l));
 	S_puts(&o, "\" viewBox=\"0 0 ");
 	S_uint(&o, GS_CHART_WIDTH);
 	S_put(&o, " ", 1);
-	S_uint(&o, GS_CHART_HEIGHT);
+	S_uint(&o, gs_chart_list_height(l));
 	S_puts(&o, "\" role=\"img\" aria-labelledby=\"title desc\""
 		   " font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\" fill=\"#1a1a1a\">\n"
 		   "<title id=\"title\">");

@@ -19,10 +19,11 @@ int gs_cmd_merge(int argc, char **argv)
 		{ "date", required_argument, NULL, 'd' },
 		{ "accept-synthetic", no_argument, NULL, 'a' },
 		{ "png", no_argument, NULL, 'p' },
+		{ "reference", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *catalogs[GS_MAX_CATALOGS], *date = NULL;
+	const char *catalogs[GS_MAX_CATALOGS], *date = NULL, *reference = NULL;
 	size_t ncatalogs = 0, nshards;
 	int c, rc, accept_synthetic = 0, png = 0;
 	char catalog_key[GS_SHA256_HEX_SIZE], err[2048] = "";
@@ -44,6 +45,7 @@ int gs_cmd_merge(int argc, char **argv)
 		case 'd': date = optarg; break;
 		case 'a': accept_synthetic = 1; break;
 		case 'p': png = 1; break;
+		case 'r': reference = optarg; break;
 		case 'l':
 			if (gs_lang_parse(optarg, &lang)) {
 				fputs("gpusheet merge: --lang takes en or es\n", stderr);
@@ -52,11 +54,13 @@ int gs_cmd_merge(int argc, char **argv)
 			break;
 		case 'h':
 			puts("usage: gpusheet merge OUT SHARD... [--catalog FILE]... [--lang en|es]\n"
-			     "       [--date YYYY-MM-DD] [--accept-synthetic] [--png]\n"
+			     "       [--date YYYY-MM-DD] [--accept-synthetic] [--png] [--reference ID]\n"
 			     "  builds the site OUT from the folders of `gpusheet site --shard K/N`,\n"
 			     "  all N of them, without rendering a sheet again: the same bytes as\n"
 			     "  `gpusheet site` on one machine. The catalogs and options must be the\n"
-			     "  shards' own; shards that do not belong together are refused");
+			     "  shards' own; shards that do not belong together are refused;\n"
+			     "  --reference ID: as for `gpusheet site`, the workload whose total\n"
+			     "  campaign cost per offer the offers page charts");
 			return GS_EXIT_OK;
 		default:
 			fputs("gpusheet merge: unknown option or missing value (see gpusheet --help)\n", stderr);
@@ -84,6 +88,7 @@ int gs_cmd_merge(int argc, char **argv)
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.accept_synthetic = accept_synthetic;
 	env.png = png;
+	env.reference = reference;
 	if (gs_merge_build(argv[optind], (const char *const *)argv + optind + 1, nshards, &env,
 			   catalog_key, err, sizeof(err))) {
 		gs_error_print("merge", "%s", err);

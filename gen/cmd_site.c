@@ -32,10 +32,11 @@ int gs_cmd_site(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "shard", required_argument, NULL, 'k' },
+		{ "reference", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *catalogs[GS_MAX_CATALOGS], *out = NULL, *date = NULL;
+	const char *catalogs[GS_MAX_CATALOGS], *out = NULL, *date = NULL, *reference = NULL;
 	const char **dirs = gs_xcalloc((size_t)argc + 1, sizeof(*dirs));
 	size_t ndirs = 0, npaths = 0, i, ncatalogs = 0;
 	char **paths = NULL;
@@ -71,6 +72,7 @@ int gs_cmd_site(int argc, char **argv)
 		case 'a': accept_synthetic = 1; break;
 		case 'p': png = 1; break;
 		case 's': stats = 1; break;
+		case 'r': reference = optarg; break;
 		case 'k':
 			if (gs_shard_parse(optarg, &shard_k, &shard_n)) {
 				fprintf(stderr, "gpusheet site: --shard takes K/N, 1 <= K <= N <= %d\n",
@@ -100,14 +102,16 @@ int gs_cmd_site(int argc, char **argv)
 		case 'h':
 			puts("usage: gpusheet site --workloads DIR... [--catalog FILE]... --out DIR "
 			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [-j N] [--stats]\n"
-			     "       [--shard K/N]\n"
+			     "       [--shard K/N] [--reference ID]\n"
 			     "  every file named workload.json under each DIR becomes a sheet;\n"
 			     "  -j N, --jobs N: sheets rendered by N processes (default: the number\n"
 			     "  of online processors); the output is the same for any N;\n"
 			     "  a sheet whose inputs are unchanged since the site in DIR was built\n"
 			     "  is taken from it (--stats: how many were rendered and reused);\n"
 			     "  --shard K/N: only the K-th of N parts of the workloads, into a shard\n"
-			     "  folder for `gpusheet merge` (README: a CI matrix)");
+			     "  folder for `gpusheet merge` (README: a CI matrix);\n"
+			     "  --reference ID: the workload whose total campaign cost per offer the\n"
+			     "  offers page charts (default: each offer's cheapest hourly price)");
 			free(dirs);
 			return GS_EXIT_OK;
 		default:
@@ -141,10 +145,12 @@ int gs_cmd_site(int argc, char **argv)
 		char **ids = gs_xcalloc(npaths + 1, sizeof(*ids));
 		size_t nids = 0, len = 0, cap = 0, ilen = 0, icap = 0, k;
 		char *inorder = NULL, *inputs = NULL, hex[GS_SHA256_HEX_SIZE];
+		int found = 0;
 		for (i = 0; i < npaths; i++) {
 			gs_job job;
 			if (gs_job_load(paths[i], &ctx.cat, &job, &d) == 0) {
 				ids[nids++] = gs_xasprintf("%s%c%s", job.w.id, '\001', paths[i]);
+				found |= reference && strcmp(job.w.id, reference) == 0;
 				gs_str_append(&inorder, &len, &cap, job.w.id);
 				gs_str_append(&inorder, &len, &cap, "\n");
 				/* the inputs' bytes: the workload and each file it cites */
@@ -182,6 +188,12 @@ int gs_cmd_site(int argc, char **argv)
 		for (i = 0; i < nids; i++)
 			free(ids[i]);
 		free(ids);
+		if (reference && !found && !gs_diag_count(&d)) {
+			gs_error_print("site", "--reference '%s': no workload under --workloads has this id",
+				       reference);
+			rc = GS_EXIT_INVALID;
+			goto out;
+		}
 	}
 	if (gs_diag_count(&d)) {
 		gs_diag_print(&d, stderr);
@@ -197,6 +209,7 @@ int gs_cmd_site(int argc, char **argv)
 	env.accept_synthetic = accept_synthetic;
 	env.png = png;
 	env.in_stage = 1;   /* gs_site_build renders every sheet into its stage */
+	env.reference = reference;
 	if (gs_catalog_key("site", catalogs, ncatalogs, catalog_key)) {
 		rc = GS_EXIT_INVALID;
 		goto out;

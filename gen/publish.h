@@ -44,6 +44,8 @@ typedef struct {
 	int png;                   /* --png: each chart also as PNG, linked from the sheet */
 	int in_stage;              /* 1: dir is inside a stage nobody sees before it is swapped
 				    * in whole (outfile.h): files go under their final names */
+	const char *reference;     /* site, merge: the workload id of the offers page's
+				      campaign chart (--reference), or NULL */
 } gs_publish_env;
 
 /* What the site needs to know of a published sheet. */

@@ -15,6 +15,7 @@
 #include "doc.h"
 #include "evidence.h"
 #include "outfile.h"
+#include "chart.h"
 #include "render.h"
 #include "shard.h"
 #include "sheet.h"
@@ -231,11 +232,13 @@ void gs_site_offer_counts(const gs_publish_result *res, size_t n, size_t noffers
 }
 
 /* Capacity per card the matrix groups offers by: declared, else nominal; unknown last. */
-static uint64_t S_offer_memory(const gs_offer *o)
+uint64_t gs_site_offer_memory(const gs_offer *o)
 {
 	return o->has_declared_bytes ? o->declared_bytes : !o->memory_unknown ? o->nominal_bytes
 										 : UINT64_MAX;
 }
+
+#define S_offer_memory gs_site_offer_memory
 
 typedef struct {
 	uint64_t mem;
@@ -279,6 +282,8 @@ static char *S_short_title(const char *title, int *cut)
 		k--;
 	return gs_xasprintf("%.*s…", (int)k, title);
 }
+
+static char *S_mem_group(const gs_strings *t, uint64_t mem);
 
 #define H(s) gs_str_append(&out, &len, &cap, (s))
 #define E(s) gs_html_escape_append(&out, &len, &cap, (s))
@@ -380,7 +385,7 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
 	char *out = NULL;
-	size_t len = 0, cap = 0, i, j;
+	size_t len = 0, cap = 0, i, j, g;
 	int s;
 	static const char *const foot[3] = { "site.foot_retained", "site.foot_preselected",
 					     "site.foot_excluded" };
@@ -397,11 +402,40 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 	}
 	H(">\n<caption id=\"matrix-caption\">");
 	E(gs_tr(t, "site.cap_matrix"));
-	H("</caption>\n<thead>\n<tr><th scope=\"col\" class=\"wl\">");
+	H("</caption>\n");
+	/*
+	 * Offers grouped by memory per card (cols come in that order): a
+	 * <colgroup> and a heading cell (scope="colgroup") per group above the
+	 * offers' row; the workload and best-offer headings span both rows.
+	 */
+	H("<colgroup span=\"2\"></colgroup>");
+	for (j = 0; j < ncols; j = g) {
+		char b[64];
+		for (g = j + 1; g < ncols && S_offer_memory(&cat->offers[cols[g]]) ==
+					      S_offer_memory(&cat->offers[cols[j]]); g++)
+			;
+		snprintf(b, sizeof(b), "<colgroup span=\"%zu\"></colgroup>", g - j);
+		H(b);
+	}
+	H("\n<thead>\n<tr class=\"groups\"><th scope=\"col\" rowspan=\"2\" class=\"wl\">");
 	E(gs_tr(t, "site.col_workload"));
-	H("</th><th scope=\"col\" class=\"best\">");
+	H("</th><th scope=\"col\" rowspan=\"2\" class=\"best\">");
 	E(gs_tr(t, "site.col_best"));
 	H("</th>");
+	for (j = 0; j < ncols; j = g) {
+		char b[96], *label;
+		for (g = j + 1; g < ncols && S_offer_memory(&cat->offers[cols[g]]) ==
+					      S_offer_memory(&cat->offers[cols[j]]); g++)
+			;
+		snprintf(b, sizeof(b), "<th scope=\"colgroup\" colspan=\"%zu\" class=\"group\">",
+			 g - j);
+		H(b);
+		label = S_mem_group(t, S_offer_memory(&cat->offers[cols[j]]));
+		E(label);
+		free(label);
+		H("</th>");
+	}
+	H("</tr>\n<tr>");
 	for (j = 0; j < ncols; j++) {
 		const gs_offer *o = &cat->offers[cols[j]];
 		char mem[GS_FMT_MAX];
@@ -606,24 +640,46 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 	return rc ? -1 : 0;
 }
 
-/* price per GiB and day, four decimals: price x 2^30 x 24 / (bytes x cards x hours). */
+int gs_site_gib_day(const gs_plan *p, uint64_t bytes_per_card, uint64_t cards, uint64_t *q)
+{
+	/* price x 2^30 x 24 / (bytes x cards x hours), in ten-thousandths */
+	unsigned __int128 num, den, r;
+
+	if (p->price_hundredths < 0)
+		return -1;
+	num = (unsigned __int128)(uint64_t)p->price_hundredths * GS_GIB * 24u * 100u;
+	den = (unsigned __int128)bytes_per_card * cards * p->hours;
+	if (!den)
+		return -1;
+	r = (num + den / 2) / den;
+	if (r > UINT64_MAX)
+		return -1;
+	*q = (uint64_t)r;
+	return 0;
+}
+
+/* v ten-thousandths with four decimals: "0.7030", "0,7030". */
+static char *S_fmt_q4(char *buf, size_t len, uint64_t v, gs_lang lang)
+{
+	char whole[GS_FMT_MAX];
+
+	gs_fmt_int(whole, v / 10000u, lang);
+	if (snprintf(buf, len, "%s%c%04u", whole, lang == GS_LANG_ES ? ',' : '.',
+		     (unsigned)(v % 10000u)) >= (int)len)
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+/* price per GiB and day, four decimals (gs_site_gib_day), or "?". */
 static void S_cost_per_gib_day(char *buf, size_t len, const gs_plan *p, uint64_t bytes,
 			       uint64_t cards, gs_lang lang)
 {
-	unsigned __int128 num = (unsigned __int128)(uint64_t)p->price_hundredths * GS_GIB * 24u * 100u;
-	unsigned __int128 den = (unsigned __int128)bytes * cards * p->hours;
-	unsigned __int128 q;
-	char whole[GS_FMT_MAX];
+	uint64_t q;
 
-	if (!den) {
+	if (gs_site_gib_day(p, bytes, cards, &q))
 		snprintf(buf, len, "?");
-		return;
-	}
-	q = (num + den / 2) / den;  /* ten-thousandths of the currency unit */
-	gs_fmt_int(whole, (uint64_t)(q / 10000u), lang);
-	if (snprintf(buf, len, "%s%c%04u", whole, lang == GS_LANG_ES ? ',' : '.',
-		     (unsigned)(q % 10000u)) >= (int)len)
-		snprintf(buf, len, "?");
+	else
+		S_fmt_q4(buf, len, q, lang);
 }
 
 typedef struct {
@@ -671,9 +727,531 @@ static int S_same_group(const gs_offer *a, const gs_offer *b)
 	return strcmp(a->gpu_model, b->gpu_model) == 0;
 }
 
+/*** the offers page's charts ***/
+
+void gs_site_chart_data_release(gs_site_chart_data *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nseries; i++)
+		free(d->series[i].pts);
+	free(d->series);
+	free(d->missing);
+	free(d->why);
+	memset(d, 0, sizeof(*d));
+}
+
+static void S_missing(gs_site_chart_data *d, size_t k, enum gs_site_why why, size_t cap)
+{
+	if (!d->missing) {
+		d->missing = gs_xcalloc(cap + 1, sizeof(*d->missing));
+		d->why = gs_xcalloc(cap + 1, 1);
+	}
+	d->missing[d->nmissing] = k;
+	d->why[d->nmissing++] = (unsigned char)why;
+}
+
+/* The series of currency cur (created in byte order of currencies); room for cap points. */
+static gs_site_series *S_series(gs_site_chart_data *d, const char *cur, size_t cap)
+{
+	size_t i, j;
+
+	for (i = 0; i < d->nseries; i++) {
+		int c = strcmp(d->series[i].currency, cur);
+		if (c == 0)
+			return &d->series[i];
+		if (c > 0)
+			break;
+	}
+	d->series = gs_xrealloc(d->series, (d->nseries + 1) * sizeof(*d->series));
+	for (j = d->nseries; j > i; j--)
+		d->series[j] = d->series[j - 1];
+	d->nseries++;
+	d->series[i].currency = cur;
+	d->series[i].pts = gs_xcalloc(cap + 1, sizeof(*d->series[i].pts));
+	d->series[i].n = 0;
+	return &d->series[i];
+}
+
+typedef struct {
+	gs_site_point p;
+	uint64_t mem;             /* 0 for the cost per GiB-day: order by value alone */
+	size_t pos;               /* order of arrival (page order) */
+} S_sortpt;
+
+static int S_by_mem_value(const void *a, const void *b)
+{
+	const S_sortpt *x = a, *y = b;
+
+	if (x->mem != y->mem)
+		return x->mem < y->mem ? -1 : 1;
+	if (x->p.value != y->p.value)
+		return x->p.value < y->p.value ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Sort each series' points (memory, then value, then arrival). */
+static void S_series_sort(gs_site_chart_data *d, const gs_catalog *cat, int by_memory)
+{
+	size_t i, j;
+
+	for (i = 0; i < d->nseries; i++) {
+		gs_site_series *s = &d->series[i];
+		S_sortpt *v = gs_xcalloc(s->n + 1, sizeof(*v));
+		for (j = 0; j < s->n; j++) {
+			v[j].p = s->pts[j];
+			v[j].mem = by_memory ? gs_site_offer_memory(&cat->offers[s->pts[j].offer]) : 0;
+			v[j].pos = j;
+		}
+		qsort(v, s->n, sizeof(*v), S_by_mem_value);
+		for (j = 0; j < s->n; j++)
+			s->pts[j] = v[j].p;
+		free(v);
+	}
+}
+
+void gs_site_gib_day_data(const gs_catalog *cat, const size_t *offers, size_t n,
+			  gs_site_chart_data *out)
+{
+	size_t i, p, nplans = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++)
+		nplans += cat->offers[offers[i]].nplans;
+	for (i = 0; i < n; i++) {
+		const gs_offer *o = &cat->offers[offers[i]];
+		uint64_t mem = gs_site_offer_memory(o);
+		if (!o->nplans) {
+			S_missing(out, offers[i], GS_SITE_NO_PRICE, n);
+			continue;
+		}
+		if (mem == UINT64_MAX) {
+			S_missing(out, offers[i], GS_SITE_NO_MEMORY, n);
+			continue;
+		}
+		for (p = 0; p < o->nplans; p++) {
+			gs_site_series *s;
+			uint64_t q;
+			if (gs_site_gib_day(&o->plans[p], mem, o->cards, &q))
+				continue;  /* zero hours or cards: refused by the catalog reader */
+			s = S_series(out, o->plans[p].currency, nplans);
+			s->pts[s->n].offer = offers[i];
+			s->pts[s->n].plan = p;
+			s->pts[s->n].value = q;
+			s->pts[s->n++].status = 3;
+		}
+	}
+	S_series_sort(out, cat, 0);
+}
+
+void gs_site_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n,
+			   const gs_publish_result *ref, gs_site_chart_data *out)
+{
+	size_t i, p, nplans = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++)
+		nplans += cat->offers[offers[i]].nplans + 1;
+	for (i = 0; i < n; i++) {
+		size_t k = offers[i];
+		const gs_offer *o = &cat->offers[k];
+		gs_site_series *s;
+		if (ref) {
+			unsigned st = k < ref->noffers ? ref->status[k] : 3;
+			if (st > 2) {
+				S_missing(out, k, GS_SITE_NOT_COMPARED, n);
+				continue;
+			}
+			if (!ref->currency || !ref->cost || !ref->currency[k] || ref->cost[k] < 0) {
+				S_missing(out, k, o->nplans ? GS_SITE_NO_COST : GS_SITE_NO_PRICE, n);
+				continue;
+			}
+			s = S_series(out, ref->currency[k], nplans);
+			s->pts[s->n].offer = k;
+			s->pts[s->n].plan = 0;
+			s->pts[s->n].value = (uint64_t)ref->cost[k];
+			s->pts[s->n++].status = (unsigned char)st;
+			continue;
+		}
+		if (!o->nplans) {
+			S_missing(out, k, GS_SITE_NO_PRICE, n);
+			continue;
+		}
+		/* the cheapest hourly price per currency: price x 100 / hours, half up */
+		for (p = 0; p < o->nplans; p++) {
+			const gs_plan *pl = &o->plans[p];
+			unsigned __int128 r;
+			uint64_t v;
+			size_t j;
+			if (!pl->hours || pl->price_hundredths < 0)
+				continue;
+			r = ((unsigned __int128)(uint64_t)pl->price_hundredths * 100u + pl->hours / 2) /
+			    pl->hours;
+			if (r > UINT64_MAX / 4)
+				continue;  /* beyond what a chart draws; the table still gives the plan */
+			v = (uint64_t)r;
+			s = S_series(out, pl->currency, nplans);
+			for (j = 0; j < s->n && s->pts[j].offer != k; j++)
+				;
+			if (j < s->n) {
+				if (v < s->pts[j].value) {
+					s->pts[j].value = v;
+					s->pts[j].plan = p;
+				}
+				continue;
+			}
+			s->pts[s->n].offer = k;
+			s->pts[s->n].plan = p;
+			s->pts[s->n].value = v;
+			s->pts[s->n++].status = 3;
+		}
+	}
+	S_series_sort(out, cat, 1);
+}
+
+/* "74.51 GiB per card", or "memory per card unknown". */
+static char *S_mem_group(const gs_strings *t, uint64_t mem)
+{
+	char g[GS_FMT_MAX];
+
+	if (mem == UINT64_MAX)
+		return gs_xstrdup(gs_tr(t, "site.mem_unknown"));
+	return gs_xasprintf("%s %s", gs_fmt_gib(g, mem, t->lang), gs_tr(t, "site.per_card"));
+}
+
+static const char *S_why_key(unsigned char why)
+{
+	switch (why) {
+	case GS_SITE_NO_PRICE: return "site.no_price";
+	case GS_SITE_NO_MEMORY: return "site.no_memory_figure";
+	case GS_SITE_NOT_COMPARED: return "site.ref_not_compared";
+	default: return "site.ref_no_cost";
+	}
+}
+
+/* The same, leading a list under the charts. */
+static const char *S_why_list_key(unsigned char why)
+{
+	switch (why) {
+	case GS_SITE_NO_PRICE: return "site.list_no_price";
+	case GS_SITE_NO_MEMORY: return "site.list_no_memory";
+	case GS_SITE_NOT_COMPARED: return "site.list_not_compared";
+	default: return "site.list_no_cost";
+	}
+}
+
+/* "No price known: a, b." then "No memory figure, ...: c." under a chart. */
+static void S_missing_para(cmark_node *root, const gs_strings *t, const gs_catalog *cat,
+			   const gs_site_chart_data *d)
+{
+	unsigned char w;
+	size_t i;
+
+	for (w = 0; w <= GS_SITE_NO_COST; w++) {
+		cmark_node *p = NULL;
+		for (i = 0; i < d->nmissing; i++) {
+			if (d->why[i] != w)
+				continue;
+			if (!p) {
+				p = gs_doc_para(root);
+				gs_doc_textf(p, "%s: ", gs_tr(t, S_why_list_key(w)));
+			} else {
+				gs_doc_text(p, ", ");
+			}
+			gs_doc_code(p, cat->offers[d->missing[i]].id);
+		}
+		if (p)
+			gs_doc_text(p, ".");
+	}
+}
+
+/* Chart kinds on the offers page. */
+enum { S_GIB_DAY, S_CAMPAIGN, S_HOURLY };
+
+/* The SVG (and PNG) of one chart into dir, its image and PNG link into root. */
+static int S_offers_chart_files(const gs_publish_env *env, cmark_node *root, const char *dir,
+				const char *stem, const char *title, gs_chart_out *o, char *err,
+				size_t errlen)
+{
+	char *svg = gs_xasprintf("%s.svg", stem), *png = gs_xasprintf("%s.png", stem);
+	cmark_node *p;
+	int rc;
+
+	rc = gs_write_atomic(dir, svg, o->svg.data, o->svg.len, err, errlen);
+	if (!rc && env->png)
+		rc = gs_write_atomic(dir, png, o->png.data, o->png.len, err, errlen);
+	p = gs_doc_para(root);
+	gs_doc_image(p, svg, title);
+	if (env->png) {
+		p = gs_doc_para(root);
+		gs_doc_text(p, gs_tr(env->t, "chart.png_version"));
+		gs_doc_text(p, " ");
+		gs_doc_link(p, png, png);
+	}
+	free(svg);
+	free(png);
+	return rc;
+}
+
+static void S_chart_words(const gs_publish_env *env, gs_chart_text *ct, const char *title,
+			  const char *axis)
+{
+	const gs_strings *t = env->t;
+
+	memset(ct, 0, sizeof(*ct));
+	ct->flags = env->png ? GS_CHART_PNG : 0;
+	ct->title = title;
+	ct->axis_label = axis;
+	ct->lang = t->lang;
+	ct->missing = gs_tr(t, "word.missing");
+	ct->retained = gs_tr(t, "overall.retained");
+	ct->preselected = gs_tr(t, "overall.preselected");
+	ct->excluded = gs_tr(t, "overall.excluded");
+}
+
+/* The words and figures of one kind of chart. */
+typedef struct {
+	int kind;                 /* S_GIB_DAY, S_CAMPAIGN, S_HOURLY */
+	const char *heading;      /* label keys: the section's heading, */
+	const char *title;        /* the chart's title, */
+	const char *note;         /* what it shows and where its figures come from, */
+	const char *col;          /* the value's column (the unit follows) */
+	const char *file;         /* file name part */
+	unsigned decimals;        /* of the values: 4 ten-thousandths, 2 hundredths */
+} S_chart_kind;
+
+static const S_chart_kind S_kinds[] = {
+	{ S_GIB_DAY, "site.chart_gib_day", "site.chart_gib_day", "site.chart_note_gib_day",
+	  "site.col_gib_day", "gib-day", 4 },
+	{ S_CAMPAIGN, "site.chart_campaign", "site.chart_campaign_title",
+	  "site.chart_note_campaign", "col.total_cost", "campaign", 2 },
+	{ S_HOURLY, "site.chart_hourly", "site.chart_hourly_title", "site.chart_note_hourly",
+	  "site.col_hourly", "hourly", 4 },
+};
+
+/*
+ * The bars of series s (at most nb): labels, groups by memory per card
+ * (campaign and hourly), verdict marks and words. Strings made here go to
+ * own[*no] (the caller frees them).
+ */
+static void S_series_bars(const gs_strings *t, const gs_catalog *cat, const S_chart_kind *k,
+			  const gs_site_series *s, size_t nb, gs_chart_bar *bars, char **own,
+			  size_t *no)
+{
+	size_t j;
+
+	for (j = 0; j < nb; j++) {
+		const gs_site_point *pt = &s->pts[j];
+		const gs_offer *o = &cat->offers[pt->offer];
+		const gs_plan *pl = &o->plans[pt->plan];
+		bars[j].value = pt->value;
+		if (k->kind == S_GIB_DAY && o->nplans > 1)
+			bars[j].label = own[(*no)++] = gs_xasprintf("%s (%llu h)", o->id,
+								    (unsigned long long)pl->hours);
+		else
+			bars[j].label = o->id;
+		if (k->kind != S_GIB_DAY)
+			bars[j].group = own[(*no)++] = S_mem_group(t, gs_site_offer_memory(o));
+		if (k->kind == S_CAMPAIGN && pt->status < 3) {
+			bars[j].mark = pt->status == 0 ? GS_BAR_RETAINED : pt->status == 1
+				       ? GS_BAR_PRESELECTED : GS_BAR_EXCLUDED;
+			bars[j].words = own[(*no)++] = gs_xasprintf("%s %s", S_status_symbol(pt->status),
+								    gs_tr(t, S_status_key(pt->status)));
+		} else if (pl->interruptible) {
+			bars[j].words = gs_tr(t, "site.interruptible");
+		}
+	}
+}
+
+/* Memory per card in GiB, two decimals (the unit is in the header), or "missing". */
+static void S_mem_cell(cmark_node *r, const gs_strings *t, const gs_offer *o)
+{
+	uint64_t mem = gs_site_offer_memory(o);
+	char g[GS_FMT_MAX];
+
+	gs_doc_cell_text(r, mem == UINT64_MAX ? gs_tr(t, "word.missing")
+			 : gs_fmt_fixed2(g, mem, GS_GIB, t->lang));
+}
+
+/*
+ * The chart's data table: every figure of series s (all of them, also
+ * beyond what the chart draws), then the offers not drawn, with why.
+ */
+static void S_series_table(const gs_strings *t, const gs_catalog *cat, gs_doc *doc,
+			   cmark_node *root, const S_chart_kind *k, const gs_site_series *s,
+			   const gs_site_chart_data *d, const gs_publish_result *ref,
+			   const char *title)
+{
+	const char *und = gs_tr(t, "claim.undated");
+	char *h[6], *capt;
+	const char *hc[6];
+	cmark_node *tb;
+	size_t j;
+
+	h[0] = gs_xstrdup(gs_tr(t, "col.offer"));
+	h[1] = gs_xasprintf("%s (GiB)", gs_tr(t, "site.col_mem"));
+	h[2] = gs_xasprintf("%s (%s)", gs_tr(t, k->col), s->currency);
+	h[3] = gs_xstrdup(gs_tr(t, k->kind == S_CAMPAIGN ? "site.col_verdict" : "site.col_plan"));
+	h[4] = gs_xstrdup(gs_tr(t, "col.provenance"));
+	h[5] = gs_xstrdup(gs_tr(t, "site.col_sources"));
+	for (j = 0; j < 6; j++)
+		hc[j] = h[j];
+	capt = gs_xasprintf("%s: %s", gs_tr(t, "site.cap_chart_data"), title);
+	tb = gs_doc_table(doc, root, capt, 6, hc);
+	for (j = 0; j < s->n; j++) {
+		const gs_site_point *pt = &s->pts[j];
+		const gs_offer *o = &cat->offers[pt->offer];
+		const gs_plan *pl = &o->plans[pt->plan];
+		char v[GS_FMT_MAX], w1[256];
+		cmark_node *r = gs_doc_row(tb), *cell = gs_doc_cell(r);
+		gs_doc_code(cell, o->id);
+		S_mem_cell(r, t, o);
+		if (k->kind == S_CAMPAIGN)
+			gs_fmt_money(v, (int64_t)pt->value, t->lang);
+		else
+			S_fmt_q4(v, sizeof(v), pt->value, t->lang);
+		gs_doc_cell_text(r, v);
+		cell = gs_doc_cell(r);
+		if (k->kind == S_CAMPAIGN && pt->status < 3)
+			gs_doc_textf(cell, "%s %s", S_status_symbol(pt->status),
+				     gs_tr(t, S_status_key(pt->status)));
+		else
+			gs_doc_textf(cell, "%llu h%s%s", (unsigned long long)pl->hours,
+				     pl->interruptible ? ", " : "",
+				     pl->interruptible ? gs_tr(t, "site.interruptible") : "");
+		gs_doc_cell_text(r, gs_tr(t, k->kind == S_HOURLY ? "site.prov_catalog"
+					     : "site.prov_from_catalog"));
+		cell = gs_doc_cell(r);
+		if (k->kind == S_CAMPAIGN)
+			gs_doc_textf(cell, "%s: %s", gs_tr(t, "site.sheet_of"), ref ? ref->id : "");
+		else
+			gs_doc_textf(cell, "%s (%s)", pl->claim.source,
+				     gs_claim_when(&pl->claim, und, w1, sizeof(w1)));
+	}
+	for (j = 0; j < d->nmissing; j++) {
+		const gs_offer *o = &cat->offers[d->missing[j]];
+		cmark_node *r = gs_doc_row(tb), *cell = gs_doc_cell(r);
+		gs_doc_code(cell, o->id);
+		S_mem_cell(r, t, o);
+		gs_doc_cell_text(r, gs_tr(t, S_why_key(d->why[j])));
+		gs_doc_cell_text(r, "");
+		gs_doc_cell_text(r, "");
+		gs_doc_cell_text(r, "");
+	}
+	for (j = 0; j < 6; j++)
+		free(h[j]);
+	free(capt);
+}
+
+/* The heading and note of a kind of chart (naming the reference workload, if any). */
+static void S_chart_intro(const gs_strings *t, cmark_node *root, const S_chart_kind *k,
+			  const gs_publish_result *ref)
+{
+	cmark_node *p;
+
+	gs_doc_heading(root, 3, gs_tr(t, k->heading));
+	p = gs_doc_para(root);
+	gs_doc_text(p, gs_tr(t, k->note));
+	if (ref) {
+		char *link = gs_xasprintf("sheets/%s.html", ref->id);
+		gs_doc_text(p, " ");
+		gs_doc_text(p, gs_tr(t, "site.chart_reference"));
+		gs_doc_text(p, " ");
+		gs_doc_link(p, link, ref->id);
+		gs_doc_textf(p, " (%s).", ref->title);
+		free(link);
+	}
+}
+
+/*
+ * One chart per currency of d, each followed by its data table (the same
+ * figures in words, units in the headers), then the offers not drawn.
+ */
+static int S_offers_chart(const gs_publish_env *env, cmark_node *root, gs_doc *doc,
+			  const char *dir, const char *prefix, int kind,
+			  const gs_site_chart_data *d, const gs_publish_result *ref, char *err,
+			  size_t errlen)
+{
+	const gs_strings *t = env->t;
+	const S_chart_kind *k = &S_kinds[kind];
+	size_t i, j;
+	int rc = 0;
+
+	S_chart_intro(t, root, k, ref);
+	if (!d->nseries)
+		gs_doc_text(gs_doc_para(root), gs_tr(t, "site.chart_none"));
+	for (i = 0; i < d->nseries && !rc; i++) {
+		const gs_site_series *s = &d->series[i];
+		size_t nb = s->n < GS_CHART_MAX_BARS ? s->n : GS_CHART_MAX_BARS, no = 0;
+		gs_chart_bar *bars = gs_xcalloc(nb + 1, sizeof(*bars));
+		char **own = gs_xcalloc(3 * nb + 1, sizeof(*own));
+		char *title, *axis, *stem;
+		gs_chart_text ct;
+		gs_chart_out co;
+
+		if (ref)
+			title = gs_xasprintf("%s: %s, %s", gs_tr(t, k->title), ref->id, s->currency);
+		else
+			title = gs_xasprintf("%s, %s", gs_tr(t, k->title), s->currency);
+		if (nb < s->n) {
+			char *more = gs_xasprintf("%s (%zu / %zu; %s)", title, nb, s->n,
+						  gs_tr(t, "site.chart_all_in_table"));
+			free(title);
+			title = more;
+		}
+		axis = gs_xasprintf("%s (%s)", gs_tr(t, k->col), s->currency);
+		S_series_bars(t, env->cat, k, s, nb, bars, own, &no);
+		S_chart_words(env, &ct, title, axis);
+		stem = gs_xasprintf("%s-%s-%zu", prefix, k->file, i + 1);
+		if (gs_chart_bars(&ct, bars, nb, k->decimals, s->currency, &co) != 0) {
+			snprintf(err, errlen, "cannot draw the chart %s", stem);
+			rc = -1;
+		} else {
+			rc = S_offers_chart_files(env, root, dir, stem, title, &co, err, errlen);
+			gs_chart_out_release(&co);
+		}
+		S_series_table(t, env->cat, doc, root, k, s, d, ref, title);
+		for (j = 0; j < no; j++)
+			free(own[j]);
+		free(own);
+		free(bars);
+		free(stem);
+		free(axis);
+		free(title);
+	}
+	S_missing_para(root, t, env->cat, d);
+	return rc;
+}
+
+/* The charts of one offers page (its offers, page order), before its tables. */
+static int S_offers_charts(const gs_publish_env *env, gs_doc *doc, const char *dir, size_t page,
+			   const size_t *offers, size_t n, const gs_publish_result *ref,
+			   char *err, size_t errlen)
+{
+	gs_site_chart_data d;
+	char prefix[64];
+	int rc;
+
+	if (page == 0)
+		snprintf(prefix, sizeof(prefix), "offers");
+	else
+		snprintf(prefix, sizeof(prefix), "offers-%zu", page + 1);
+	gs_doc_heading(doc->root, 2, gs_tr(env->t, "site.charts"));
+	gs_site_gib_day_data(env->cat, offers, n, &d);
+	rc = S_offers_chart(env, doc->root, doc, dir, prefix, S_GIB_DAY, &d, NULL, err, errlen);
+	gs_site_chart_data_release(&d);
+	if (rc)
+		return rc;
+	gs_site_campaign_data(env->cat, offers, n, ref, &d);
+	rc = S_offers_chart(env, doc->root, doc, dir, prefix, ref ? S_CAMPAIGN : S_HOURLY, &d, ref,
+			    err, errlen);
+	gs_site_chart_data_release(&d);
+	return rc;
+}
+
 static int S_offers_page(const gs_publish_env *env, const char *dir, const char *nav,
 			 int demonstration, const size_t *order, size_t page, size_t npages,
-			 char *err, size_t errlen)
+			 const gs_publish_result *ref, char *err, size_t errlen)
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
@@ -692,6 +1270,15 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	gs_doc_text(p, " ");
 	gs_doc_code(p, env->catalog_name);
 	S_pager(doc.root, gs_tr(t, "site.page"), page, npages, S_offer_page, 0);
+	{
+		size_t from = page * GS_SITE_PAGE_OFFERS, to = from + GS_SITE_PAGE_OFFERS;
+		if (to > cat->noffers)
+			to = cat->noffers;
+		if (S_offers_charts(env, &doc, dir, page, order + from, to - from, ref, err, errlen)) {
+			gs_doc_release(&doc);
+			return -1;
+		}
+	}
 	h[0] = gs_tr(t, "col.offer");
 	h[1] = gs_tr(t, "site.col_cards");
 	h[2] = gs_tr(t, "site.col_nominal");
@@ -816,18 +1403,33 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	return rc;
 }
 
-/* The catalog, GS_SITE_PAGE_OFFERS offers a page. */
-static int S_offers_pages(const gs_publish_env *env, const char *dir, const char *nav,
-			  int demonstration, char *err, size_t errlen)
+/*
+ * The catalog, GS_SITE_PAGE_OFFERS offers a page, each page with its charts
+ * (from the catalog and the results alone; env->reference: the workload id
+ * of the campaign chart, or NULL).
+ */
+static int S_offers_pages(const gs_publish_env *env, const gs_publish_result *res, size_t nres,
+			  const char *dir, const char *nav, int demonstration, char *err,
+			  size_t errlen)
 {
+	const char *reference = env->reference;
 	size_t n = env->cat->noffers;
-	size_t npages = n ? (n + GS_SITE_PAGE_OFFERS - 1) / GS_SITE_PAGE_OFFERS : 1, page;
-	size_t *order = gs_xcalloc(n + 1, sizeof(*order));
+	size_t npages = n ? (n + GS_SITE_PAGE_OFFERS - 1) / GS_SITE_PAGE_OFFERS : 1, page, i;
+	size_t *order;
+	const gs_publish_result *ref = NULL;
 	int rc = 0;
 
+	for (i = 0; reference && i < nres && !ref; i++)
+		if (strcmp(res[i].id, reference) == 0)
+			ref = &res[i];
+	if (reference && !ref) {
+		snprintf(err, errlen, "--reference '%s': no workload of the site has this id", reference);
+		return -1;
+	}
+	order = gs_xcalloc(n + 1, sizeof(*order));
 	gs_site_offer_groups(env->cat, order);
 	for (page = 0; page < npages && !rc; page++)
-		rc = S_offers_page(env, dir, nav, demonstration, order, page, npages, err, errlen);
+		rc = S_offers_page(env, dir, nav, demonstration, order, page, npages, ref, err, errlen);
 	free(order);
 	return rc ? -1 : 0;
 }
@@ -1487,7 +2089,7 @@ int gs_site_pages(const gs_publish_env *env, const gs_publish_result *res,
 	for (i = 0; i < n; i++)
 		demonstration |= res[i].demonstration;
 	if (S_index_pages(env, res, n, dir, nav_root, demonstration, err, errlen) ||
-	    S_offers_pages(env, dir, nav_root, demonstration, err, errlen) ||
+	    S_offers_pages(env, res, n, dir, nav_root, demonstration, err, errlen) ||
 	    S_offer_detail_pages(env, res, n, dir, demonstration, err, errlen))
 		goto out;
 	if (keys && S_write_keys(res, keys, n, dir, err, errlen))

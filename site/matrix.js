@@ -6,7 +6,8 @@
 // there, in the order gpusheet wrote them. With it:
 //  - each column header gets a button that sorts the workloads by that
 //    column (workload id; or verdict, then total cost, unknown cost last);
-//    a second press reverses the order;
+//    a second press reverses the order; the headings of the groups of
+//    offers by memory per card get none, and follow the filters' columns;
 //  - a filter bar shows only the workloads with a given decision, whose id
 //    or title contains a text, and (minimum memory per card, in GiB = 2^30
 //    bytes) hides the offers with less memory per card or none known, then
@@ -18,7 +19,16 @@
   var table = document.getElementById('matrix');
   if (!table || !table.tHead || !table.tBodies.length) return;
   var body = table.tBodies[0];
-  var head = table.tHead.rows[0].cells;
+  // Column headings: with two header rows, the first row's cells that span
+  // both (workload, offer to take) then the last row's (the offers); the
+  // first row's other cells head groups of offers (scope="colgroup").
+  var hrows = table.tHead.rows, head = [], groups = [];
+  Array.prototype.forEach.call(hrows[0].cells, function (th) {
+    if (hrows.length === 1 || th.rowSpan >= hrows.length) head.push(th);
+    else groups.push(th);
+  });
+  if (hrows.length > 1) Array.prototype.forEach.call(hrows[hrows.length - 1].cells, function (th) { head.push(th); });
+  groups.forEach(function (g) { g.dataset.span = String(g.colSpan); });
   var rows = Array.prototype.slice.call(body.rows);
   var L = table.dataset;
   var GIB = 1073741824;
@@ -122,6 +132,15 @@
       keep[j] = !(min > 0) || (m !== undefined && Number(m) >= min);
       head[j].hidden = !keep[j];
     }
+    // A group heading spans the offers still shown, and hides with the last.
+    var col = 2;
+    groups.forEach(function (g) {
+      var span = Number(g.dataset.span), k = 0, c;
+      for (c = col; c < col + span; c++) if (keep[c]) k++;
+      col += span;
+      g.colSpan = Math.max(k, 1);
+      g.hidden = k === 0;
+    });
     Array.prototype.forEach.call(table.tFoot ? table.tFoot.rows : [], function (r) {
       // The footer's first cell spans the workload and best-offer columns.
       for (j = 2; j < head.length; j++) if (r.cells[j - 1]) r.cells[j - 1].hidden = !keep[j];

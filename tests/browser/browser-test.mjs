@@ -17,6 +17,9 @@
 // stay in view when its box is scrolled; matrix.js sorts (by id, both ways;
 // by an offer's verdict) and filters (decision, text, minimum memory) the
 // visible rows as the data says; with scripts disabled every row is shown.
+// The offers page has its charts (SVG), each followed by its data table
+// with units in the headers; the matrix has two header rows (groups of
+// offers by memory per card, then the offers), both in view when scrolled.
 // At 1280 px light, printing hides navigation and filters and clips or
 // sticks nothing, and Tab from the top reaches every link and control; at
 // 1280 px, chart text is at least 11 px as drawn.
@@ -94,11 +97,16 @@ async function matrixChecks(page, own) {
     box.scrollTop = box.scrollHeight;
     box.scrollLeft = box.scrollWidth;
     const b = box.getBoundingClientRect();
-    const th = document.querySelector('#matrix thead th:nth-child(3)').getBoundingClientRect();
+    // Two header rows: the groups of offers by memory per card, then the offers.
+    const th = document.querySelector('#matrix thead tr:first-child th:nth-child(3)').getBoundingClientRect();
+    const offer = document.querySelector('#matrix thead tr:last-child th').getBoundingClientRect();
     const first = document.querySelector('#matrix tbody tr:last-child th').getBoundingClientRect();
     const r = {
       scrolledDown: box.scrollTop > 0, scrolledRight: box.scrollLeft > 0,
       headTop: th.top - b.top, firstLeft: first.left - b.left,
+      rows: document.querySelectorAll('#matrix thead tr').length,
+      offerTop: offer.top - th.bottom,
+      groups: document.querySelectorAll('#matrix thead th[scope="colgroup"]').length,
     };
     box.scrollTop = 0;
     box.scrollLeft = 0;
@@ -106,6 +114,8 @@ async function matrixChecks(page, own) {
   });
   if (!sticky.scrolledDown) own.push('matrix: its box does not scroll down at 1280 x 500');
   else if (Math.abs(sticky.headTop) > 2) own.push(`matrix: header row not in view after scrolling (${sticky.headTop} px from the box top)`);
+  if (sticky.rows !== 2 || !sticky.groups) own.push(`matrix: ${sticky.rows} header rows and ${sticky.groups} groups of offers by memory (want 2 rows, groups)`);
+  else if (Math.abs(sticky.offerTop) > 2) own.push(`matrix: the offers' header row is ${sticky.offerTop} px from the groups' row after scrolling`);
   if (!sticky.scrolledRight) own.push('matrix: its box does not scroll sideways at 1280 px');
   else if (Math.abs(sticky.firstLeft) > 2) own.push(`matrix: first column not in view after scrolling (${sticky.firstLeft} px from the box left)`);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -141,7 +151,19 @@ async function matrixChecks(page, own) {
   await page.fill('#filter-mem', '100000');
   got = await ids();
   const cols = await page.$$eval('#matrix thead th', (ths) => ths.filter((th) => !th.hidden).length);
-  if (got.length || cols !== 2) own.push(`matrix: minimum memory 100000 GiB leaves ${got.length} rows and ${cols - 2} offers`);
+  if (got.length || cols !== 2) own.push(`matrix: minimum memory 100000 GiB leaves ${got.length} rows and ${cols - 2} offers or groups`);
+  // A minimum that keeps some offers: each group heading spans the offers it still shows.
+  const mid = await page.$$eval('#matrix thead tr:last-child th[data-mem]', (ths) => ths.map((th) => Number(th.dataset.mem)).sort((a, b) => a - b));
+  if (mid.length > 1) {
+    const min = Math.ceil(mid[Math.floor(mid.length / 2)] / 1073741824);
+    await page.fill('#filter-mem', String(min));
+    const g = await page.evaluate(() => {
+      const shown = Array.from(document.querySelectorAll('#matrix thead tr:last-child th')).filter((th) => !th.hidden).length;
+      const spans = Array.from(document.querySelectorAll('#matrix thead th[scope="colgroup"]')).filter((th) => !th.hidden).reduce((n, th) => n + th.colSpan, 0);
+      return { shown, spans };
+    });
+    if (g.shown !== g.spans) own.push(`matrix: minimum memory ${min} GiB shows ${g.shown} offers under groups spanning ${g.spans}`);
+  }
   await page.fill('#filter-mem', '');
   got = await ids();
   if (got.length !== all.length) own.push(`matrix: clearing the filters shows ${got.length} of ${all.length} rows`);
@@ -227,6 +249,21 @@ try {
     }
     if (rel.startsWith('sheets/') && state.images.length === 0)
       own.push('no chart image in the sheet');
+    // The offers page: its charts, each followed by its data table (units in the headers).
+    if (/^offers(-[0-9]+)?\.html$/.test(rel)) {
+      const charts = await page.evaluate(() => Array.from(document.querySelectorAll('img[src$=".svg"]')).map((img) => {
+        let el = img.closest('p');
+        while (el && el.tagName !== 'TABLE' && el.tagName !== 'H3' && el.tagName !== 'H2') el = el.nextElementSibling;
+        return { src: img.getAttribute('src'), alt: img.alt, table: !!el && el.tagName === 'TABLE',
+          units: el && el.tagName === 'TABLE' ? Array.from(el.querySelectorAll('th')).filter((th) => /\(.+\)/.test(th.textContent)).length : 0 };
+      }));
+      if (charts.length < 2) own.push(`offers page: ${charts.length} chart(s) (want cost per GiB-day and campaign or hourly prices)`);
+      for (const c of charts) {
+        if (!c.alt) own.push(`offers page: chart ${c.src} has no text alternative`);
+        if (!c.table) own.push(`offers page: chart ${c.src} is not followed by its data table`);
+        else if (c.units < 2) own.push(`offers page: the data table of ${c.src} names ${c.units} unit(s) in its headers`);
+      }
+    }
 
     // axe-core through the DevTools protocol (the page's CSP does not apply to it).
     await page.evaluate(axeSource);

@@ -21,6 +21,7 @@
 #                  `gpusheet site` from the source root over examples/ (and
 #                  the workload folders DIR) against both bundled catalogs,
 #                  as tools/build-site.sh does, into OUT, dated $SITE_DATE,
+#                  with the reference workload $SITE_REFERENCE,
 #                  with --accept-synthetic as the committed site/ is built,
 #                  output to LOG; dies, showing LOG, when it fails
 #   finish MSG     exit 1 after "N check(s) failed" when err ran, else
@@ -32,6 +33,7 @@ if [ -z "${bin:-}" ] || [ -z "${src:-}" ] || [ -z "${scratch:-}" ]; then
 fi
 
 SITE_DATE=2026-11-29   # the date tools/build-site.sh gives the site
+SITE_REFERENCE=llama70b-2card   # its --reference: the workload of the offers page's campaign chart
 fails=0
 
 err() {
@@ -77,6 +79,7 @@ site_build() {
 	sb_out=$1 sb_log=$2
 	shift 2
 	(cd "$src" && "$bin" site --workloads examples "$@" --catalog catalog/offers.xml \
-		--catalog catalog/lambda.xml --out "$sb_out" --date "$SITE_DATE" --accept-synthetic) \
+		--catalog catalog/lambda.xml --out "$sb_out" --date "$SITE_DATE" --accept-synthetic \
+		--reference "$SITE_REFERENCE") \
 		>"$sb_log" 2>&1 || { cat "$sb_log"; die "gpusheet site failed (log above: $sb_log)"; }
 }

@@ -54,7 +54,7 @@ echo "ok: second build identical, $(wc -l <"$scratch/ev1.txt") evidence files un
 #    (otherwise the builder's folders leak into published pages).
 (cd "$scratch" && "$bin" site --workloads "$src/examples" --catalog "$src/catalog/offers.xml" \
 	--catalog "$src/catalog/lambda.xml" --out "$scratch/site-abs" --date "$SITE_DATE" \
-	--accept-synthetic) \
+	--accept-synthetic --reference "$SITE_REFERENCE") \
 	>"$scratch/build3.log" 2>&1 || { cat "$scratch/build3.log"; die "gpusheet site (absolute path) failed"; }
 if ! diff -r "$out" "$scratch/site-abs" >"$scratch/diff3.txt" 2>&1; then
 	echo "files that depend on the workload path given:"

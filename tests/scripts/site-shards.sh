@@ -16,9 +16,10 @@ bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
 N=40
 
+REF=$SITE_REFERENCE  # the offers page's reference workload (examples/)
 opts() { # the options of tools/build-site.sh, for site and merge alike
 	printf '%s\n' --catalog catalog/offers.xml --catalog catalog/lambda.xml \
-		--date "$SITE_DATE" --accept-synthetic
+		--date "$SITE_DATE" --accept-synthetic --reference "$REF"
 }
 
 # shards DIR N PREFIX [OPTION...]: shards 1..N of DIR into PREFIX-K, in reverse order.
@@ -108,6 +109,12 @@ grep -q 'shard 2/3 is missing' "$scratch/refused.log" || { cat "$scratch/refused
 	$(opts) --lang es) >"$scratch/refused.log" 2>&1 && err "a merge with another --lang succeeded"
 grep -q 'ex3-1: shard 1/3 was built with another --lang: en, this merge: es' "$scratch/refused.log" ||
 	{ cat "$scratch/refused.log"; err "another --lang not named"; }
+# --reference naming no workload: said, refused, OUT as it was.
+(cd "$src" && "$bin" merge "$scratch/merged3" "$scratch"/ex3-1 "$scratch"/ex3-2 "$scratch"/ex3-3 \
+	$(opts) --reference no-such-workload) >"$scratch/refused.log" 2>&1 &&
+	err "a merge with an unknown --reference succeeded"
+grep -q "reference 'no-such-workload': no workload of the site has this id" "$scratch/refused.log" ||
+	{ cat "$scratch/refused.log"; err "an unknown --reference not named"; }
 # A sheet's file missing from a shard: named, refused.
 cp -R "$scratch/ex3-3" "$scratch/ex3-3-hole"
 rm "$scratch/ex3-3-hole/sheets/seed-7b.md"
@@ -126,6 +133,7 @@ diff -r "$scratch/keep-site" "$scratch/merged3" >/dev/null 2>&1 || err "a refuse
 [ "$(find "$scratch" -maxdepth 1 -name '.merged3.gs-*' | wc -l)" -eq 0 ] || err "a refused merge left a stage"
 
 # 40 workloads, copies of three examples: shards share evidence.
+REF=g01  # a copy of llama70b-2card
 mkdir -p "$scratch/gen" || die "cannot create $scratch/gen"
 i=1
 while [ "$i" -le "$N" ]; do

@@ -203,6 +203,24 @@ static int render_sweep(const gs_chart_text *t, gs_chart_out *o)
 	return gs_chart_sweep(t, p, n, &cap, 1, o);
 }
 
+/*
+ * Bars of money: two groups, three bars in hundredths of USD: 47.14
+ * (retained), 1,733.76 (excluded, with words), 0.00 (a real zero, drawn
+ * as a 1 px bar, not left out).
+ */
+static int render_bars(const gs_chart_text *t, gs_chart_out *o)
+{
+	gs_chart_bar b[3];
+
+	memset(b, 0, sizeof(b));
+	b[0].label = "rtx4090-1x", b[0].group = "22.35 GiB per card", b[0].value = 4714;
+	b[0].mark = GS_BAR_RETAINED, b[0].words = "\xe2\x9c\x94 retained";
+	b[1].label = "lambda-gpu_8x_a100", b[1].group = "40.00 GiB per card", b[1].value = 173376;
+	b[1].mark = GS_BAR_EXCLUDED, b[1].words = "\xe2\x9c\x98 excluded";
+	b[2].label = "free-1x", b[2].group = "40.00 GiB per card", b[2].value = 0;
+	return gs_chart_bars(t, b, 3, 2, "USD", o);
+}
+
 /* -------------------------------------------------------------- checks */
 
 static int same_buf(const gs_buf *a, const gs_buf *b)
@@ -682,6 +700,45 @@ int main(void)
 		CHECK(strstr((const char *)a.svg.data, "<script") == NULL);
 		CHECK(has_text(&a, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;"));
 		gs_chart_out_release(&a);
+	}
+
+	/*
+	 * Bars: values with two decimals and the unit, the words after them;
+	 * two group headings, three bars: rows start at 66 (title, then the
+	 * legend's line at 54 + 12), + 5 rows of 22 px = 176, + 52 for the axis
+	 * = 228 px high. The axis: the smallest step of 1, 2, 5 x 10^k
+	 * hundredths giving at most 5 intervals up to 1,733.76 is 500.00 (20000
+	 * would need 9), so 4 intervals: ticks "0.00" .. "2,000.00".
+	 * Every value in the description; more than GS_CHART_MAX_BARS, or more
+	 * than 6 decimals, is refused.
+	 */
+	{
+		gs_chart_text bt = text_en("Total campaign cost per offer: seed-7b, USD");
+		gs_chart_bar many[GS_CHART_MAX_BARS + 1];
+
+		check_stable("bars-en", render_bars, &bt);
+		CHECK(render_bars(&bt, &a) == 0);
+		CHECK(has_text(&a, "47.14 USD \xe2\x9c\x94 retained"));
+		CHECK(has_text(&a, "1,733.76 USD \xe2\x9c\x98 excluded"));
+		CHECK(has_text(&a, "0.00 USD"));
+		CHECK(has_text(&a, "40.00 GiB per card"));
+		CHECK(has_text(&a, "2,000.00") && !has_text(&a, "2,500.00"));
+		CHECK(has_text(&a, "retained") && has_text(&a, "excluded"));   /* the legend */
+		CHECK(strstr((const char *)a.svg.data, "height=\"228\" viewBox=\"0 0 800 228\"") != NULL);
+		CHECK(strstr((const char *)a.svg.data, "<desc id=\"desc\">rtx4090-1x: 47.14 USD, "
+			     "\xe2\x9c\x94 retained; lambda-gpu_8x_a100: 1,733.76 USD, \xe2\x9c\x98 excluded; "
+			     "free-1x: 0.00 USD</desc>") != NULL);
+		CHECK(strstr((const char *)a.svg.data, "font-size=\"1") != NULL);
+		gs_chart_out_release(&a);
+		bt.lang = GS_LANG_ES;
+		CHECK(render_bars(&bt, &a) == 0);
+		/* es: decimal comma, a no-break space between thousands */
+		CHECK(has_text(&a, "1\xc2\xa0" "733,76 USD \xe2\x9c\x98 excluded"));
+		gs_chart_out_release(&a);
+		memset(many, 0, sizeof(many));
+		CHECK(gs_chart_bars(&bt, many, GS_CHART_MAX_BARS + 1, 2, "USD", &a) == -1);
+		CHECK(a.svg.data == NULL);
+		CHECK(gs_chart_bars(&bt, many, 1, 7, "USD", &a) == -1);
 	}
 
 	check_edges();
