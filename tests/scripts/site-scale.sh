@@ -106,7 +106,8 @@ cpu_ratio=$((c2ms * 100 / (4 * c1ms)))
 wall_ratio=$((w2 * 100 / (4 * w1)))
 echo "time per workload, N=$N2 vs N=$N1: cpu x$((cpu_ratio / 100)).$(printf '%02d' $((cpu_ratio % 100))), wall x$((wall_ratio / 100)).$(printf '%02d' $((wall_ratio % 100)))"
 [ "$cpu_ratio" -le "$MAX_RATIO_X100" ] || err "CPU time per workload grows more than 2.5x from N=$N1 to N=$N2"
-[ "$wall_ratio" -le "$MAX_RATIO_X100" ] || err "wall time per workload grows more than 2.5x from N=$N1 to N=$N2"
+# wall time is shown, not checked: on a shared machine another job's load
+# between the two runs moves it more than any quadratic step would
 
 # The outputs are large (about 250 kB a workload): keep only the logs,
 # unless a check failed.
