@@ -41,6 +41,7 @@ struct gs_archive {
 	size_t added;
 	int dir_dirty;    /* new names in evidence/ not yet fsync'ed */
 	int broken;       /* the old manifest could not be read */
+	int always;       /* gs_archive_always_manifest: written even when empty */
 	gs_outtx *tx;     /* where new files and the manifest go, or NULL: now */
 	int has_err;
 	char err[1024];
@@ -883,6 +884,11 @@ static char *S_manifest_text(gs_archive *a, size_t *len)
 	return text;
 }
 
+void gs_archive_always_manifest(gs_archive *a)
+{
+	a->always = 1;
+}
+
 int gs_archive_write_manifest(gs_archive *a)
 {
 	char *text = NULL, *path = NULL;
@@ -892,7 +898,7 @@ int gs_archive_write_manifest(gs_archive *a)
 
 	if (!a || S_begin(a) != 0)
 		return -1;
-	if (a->count == 0 && lstat(a->evdir, &st) != 0 && errno == ENOENT)
+	if (a->count == 0 && !a->always && lstat(a->evdir, &st) != 0 && errno == ENOENT)
 		return 0;
 	if (S_ensure_evdir(a) != 0)
 		return -1;

@@ -116,10 +116,13 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 
 /*
  * Write SITE/evidence/manifest.json (merged: see above). Does nothing and
- * succeeds when the archive is empty and SITE/evidence/ does not exist.
+ * succeeds when the archive is empty and SITE/evidence/ does not exist,
+ * unless gs_archive_always_manifest was called (a site, whose every page
+ * links to the manifest: an empty one is written).
  * 0 on success, -1 on failure (gs_archive_error says why).
  */
 int gs_archive_write_manifest(gs_archive *a);
+void gs_archive_always_manifest(gs_archive *a);
 
 /* The last error message, or NULL if the last call succeeded. */
 const char *gs_archive_error(const gs_archive *a);

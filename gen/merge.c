@@ -239,6 +239,7 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 						    : "cannot open the evidence archive");
 		goto out;
 	}
+	gs_archive_always_manifest(archive);   /* every page's navigation links to it */
 	/* in K order, which is the site's order (shard.h) */
 	for (k = 0; k < sh[0].n; k++) {
 		const char *d = shards[byk[k]];

@@ -2167,6 +2167,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 						    : "cannot open the evidence archive");
 		goto out;
 	}
+	gs_archive_always_manifest(archive);   /* every page's navigation links to it */
 	gs_archive_set_previous(archive, prev);
 	env.nav_html = nav_sheet;
 	env.link_prefix = "../";

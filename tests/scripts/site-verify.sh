@@ -124,4 +124,13 @@ while IFS= read -r c; do
 	[ -f "$out/$c" ] || err "evidence/manifest.json: cited_by \"$c\" is not a page of the site"
 done <"$scratch/cited.txt"
 
+# A site whose workloads cite no evidence still has the manifest every
+# page's navigation links to (empty), so that it verifies.
+"$bin" site --workloads examples/seed-7b --catalog catalog/offers.xml --out "$scratch/noev" \
+	--date 2026-11-29 > /dev/null 2> "$scratch/noev.err" || { cat "$scratch/noev.err"; err "site of seed-7b failed"; }
+grep -q '"entries": {}' "$scratch/noev/evidence/manifest.json" ||
+	err "a site without evidence has no empty manifest"
+"$bin" verify "$scratch/noev" > "$scratch/noev.verify" 2>&1 ||
+	{ cat "$scratch/noev.verify"; err "a site without evidence does not verify"; }
+
 finish "all checks passed"
