@@ -126,7 +126,7 @@ done <"$scratch/cited.txt"
 
 # A site whose workloads cite no evidence still has the manifest every
 # page's navigation links to (empty), so that it verifies.
-"$bin" site --workloads examples/seed-7b --catalog catalog/offers.xml --out "$scratch/noev" \
+"$bin" site --workloads "$src/examples/seed-7b" --catalog "$src/catalog/offers.xml" --out "$scratch/noev" \
 	--date 2026-11-29 > /dev/null 2> "$scratch/noev.err" || { cat "$scratch/noev.err"; err "site of seed-7b failed"; }
 grep -q '"entries": {}' "$scratch/noev/evidence/manifest.json" ||
 	err "a site without evidence has no empty manifest"
