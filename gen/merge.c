@@ -227,6 +227,7 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 	char (*keys)[GS_SHA256_HEX_SIZE] = gs_xcalloc(w + 1, sizeof(*keys));
 	char *sheets = gs_xasprintf("%s/sheets", dir), e[512];
 	gs_archive *archive = NULL;
+	gs_spool *why = NULL;
 	int rc = -1;
 
 	if (gs_mkdirs(sheets)) {
@@ -240,13 +241,17 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 		goto out;
 	}
 	gs_archive_always_manifest(archive);   /* every page's navigation links to it */
+	/* the results' reasons (site.h), appended in K order: item i is workload i's */
+	why = gs_spool_new(dir, err, errlen);
+	if (!why)
+		goto out;
 	/* in K order, which is the site's order (shard.h) */
 	for (k = 0; k < sh[0].n; k++) {
 		const char *d = shards[byk[k]];
 		const gs_shard *s = &sh[byk[k]];
 		size_t done = 0;
 		int krc = gs_site_read_keys(d, env->cat, s->ids.v, s->ids.n, res + s->from,
-					    keys + s->from, &done, e, sizeof(e));
+					    keys + s->from, &done, why, e, sizeof(e));
 
 		filled = s->from + done;
 		if (krc) {
@@ -271,7 +276,7 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 		snprintf(err, errlen, "%s", gs_archive_error(archive));
 		goto out;
 	}
-	if (gs_site_pages(env, res, (const char (*)[GS_SHA256_HEX_SIZE])keys, w, dir, err, errlen))
+	if (gs_site_pages(env, res, (const char (*)[GS_SHA256_HEX_SIZE])keys, w, why, dir, err, errlen))
 		goto out;
 	rc = 0;
 out:
@@ -280,6 +285,7 @@ out:
 	free(res);
 	free(keys);
 	free(sheets);
+	gs_spool_free(why);
 	if (archive)
 		gs_archive_free(archive);
 	return rc;

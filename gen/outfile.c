@@ -224,6 +224,85 @@ int gs_write_atomic(const char *dir, const char *name, const void *data, size_t 
 	return rc;
 }
 
+struct gs_outstream {
+	FILE *f;
+	char *tmp, *dst;
+};
+
+gs_outstream *gs_outstream_open(const char *dir, const char *name, char *err, size_t errlen)
+{
+	gs_outstream *o;
+	char *tmp = NULL;
+	int fd;
+	FILE *f;
+
+	if (strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !*name) {
+		snprintf(err, errlen, "refusing output name \"%s\"", name);
+		return NULL;
+	}
+	fd = gs_temp_open(dir, &tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create a temporary file: %s", dir, strerror(errno));
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot create a temporary file: %s", dir, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return NULL;
+	}
+	o = gs_xcalloc(1, sizeof(*o));
+	o->f = f;
+	o->tmp = tmp;
+	o->dst = gs_xasprintf("%s/%s", dir, name);
+	return o;
+}
+
+FILE *gs_outstream_file(gs_outstream *o)
+{
+	return o->f;
+}
+
+static void S_outstream_free(gs_outstream *o)
+{
+	free(o->tmp);
+	free(o->dst);
+	free(o);
+}
+
+int gs_outstream_commit(gs_outstream *o, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (fflush(o->f) != 0 || ferror(o->f) || gs_fsync(fileno(o->f)) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", o->dst, strerror(errno));
+		rc = -1;
+	}
+	if (fclose(o->f) != 0 && rc == 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", o->dst, strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0 && rename(o->tmp, o->dst) != 0) {
+		snprintf(err, errlen, "%s: %s", o->dst, strerror(errno));
+		rc = -1;
+	}
+	if (rc)
+		unlink(o->tmp);
+	S_outstream_free(o);
+	return rc;
+}
+
+void gs_outstream_abort(gs_outstream *o)
+{
+	if (!o)
+		return;
+	fclose(o->f);
+	unlink(o->tmp);
+	S_outstream_free(o);
+}
+
 char *gs_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -30,6 +30,7 @@
 #define GS_OUTFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define GS_TEMP_PREFIX ".gs-tmp-"
 #define GS_STAGE_INFIX ".gs-staging-"
@@ -57,6 +58,19 @@ int gs_is_temp_name(const char *name);
 /* Writes dir/name atomically; 0, or -1 with a message in err. */
 int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
 		    char *err, size_t errlen);
+/*
+ * dir/name written atomically a piece at a time (a file too large to build
+ * in memory first): gs_outstream_open gives a temporary file in dir to
+ * write through gs_outstream_file; gs_outstream_commit flushes, syncs
+ * (gs_fsync) and renames it to dir/name, gs_outstream_abort removes it.
+ * Both free the stream. NULL or -1 with a message in err.
+ */
+typedef struct gs_outstream gs_outstream;
+
+gs_outstream *gs_outstream_open(const char *dir, const char *name, char *err, size_t errlen);
+FILE *gs_outstream_file(gs_outstream *o);
+int gs_outstream_commit(gs_outstream *o, char *err, size_t errlen);
+void gs_outstream_abort(gs_outstream *o);
 /* Reads a whole file into a NUL-terminated buffer; NULL on error. */
 char *gs_read_file(const char *path, size_t *len);
 /*

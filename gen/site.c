@@ -14,11 +14,13 @@
 
 #include "doc.h"
 #include "evidence.h"
+#include "jsonscan.h"
 #include "outfile.h"
 #include "chart.h"
 #include "render.h"
 #include "shard.h"
 #include "sheet.h"
+#include "spool.h"
 #include "util.h"
 #include "workers.h"
 
@@ -1443,10 +1445,14 @@ static void S_offer_detail_name(char *buf, size_t len, const char *id, size_t pa
 		snprintf(buf, len, "%s~%zu.html", id, page + 1);
 }
 
-/* One page of an offer's workloads: [from, to) of res, each with its verdict and reason. */
+/*
+ * One page of an offer's workloads: [from, to) of res, each with its verdict
+ * and reason (why: item i holds res[i]'s reasons, loaded for [from, to)).
+ */
 static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_result *res, size_t n,
-			       size_t k, size_t page, size_t npages, const char *dir,
-			       const char *nav, int demonstration, char *err, size_t errlen)
+			       const gs_spool *why, size_t k, size_t page, size_t npages,
+			       const char *dir, const char *nav, int demonstration, char *err,
+			       size_t errlen)
 {
 	const gs_strings *t = env->t;
 	const gs_offer *o = &env->cat->offers[k];
@@ -1517,7 +1523,7 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 		} else {
 			gs_doc_text(cell, st == 3 ? "" : gs_tr(t, "word.missing"));
 		}
-		gs_doc_cell_text(r, st != 3 && pr->reason && pr->reason[k] ? pr->reason[k] : "");
+		gs_doc_cell_text(r, st != 3 && gs_spool_get(why, i, k) ? gs_spool_get(why, i, k) : "");
 		free(link);
 	}
 	if (!n) {
@@ -1531,10 +1537,14 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 	return rc;
 }
 
-/* offers/: one page per offer (GS_SITE_PAGE_ROWS workloads a page). */
+/*
+ * offers/: one page per offer (GS_SITE_PAGE_ROWS workloads a page). Page
+ * by page of workloads, every offer's: the reasons of a page's workloads
+ * are read back from the spool once (one read), used by every offer.
+ */
 static int S_offer_detail_pages(const gs_publish_env *env, const gs_publish_result *res,
-				size_t n, const char *dir, int demonstration, char *err,
-				size_t errlen)
+				size_t n, gs_spool *why, const char *dir, int demonstration,
+				char *err, size_t errlen)
 {
 	char *sub = gs_xasprintf("%s/offers", dir), *nav = S_nav(env->t, "../");
 	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1, k, page;
@@ -1544,10 +1554,14 @@ static int S_offer_detail_pages(const gs_publish_env *env, const gs_publish_resu
 		snprintf(err, errlen, "cannot create %s", sub);
 		rc = -1;
 	}
-	for (k = 0; k < env->cat->noffers && !rc; k++)
-		for (page = 0; page < npages && !rc; page++)
-			rc = S_offer_detail_page(env, res, n, k, page, npages, sub, nav,
+	for (page = 0; page < npages && !rc; page++) {
+		size_t to = (page + 1) * GS_SITE_PAGE_ROWS < n ? (page + 1) * GS_SITE_PAGE_ROWS : n;
+		rc = gs_spool_load(why, page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n,
+				   to, err, errlen);
+		for (k = 0; k < env->cat->noffers && !rc; k++)
+			rc = S_offer_detail_page(env, res, n, why, k, page, npages, sub, nav,
 						 demonstration, err, errlen);
+	}
 	free(sub);
 	free(nav);
 	return rc ? -1 : 0;
@@ -1555,6 +1569,60 @@ static int S_offer_detail_pages(const gs_publish_env *env, const gs_publish_resu
 
 /* What an existing, non-empty OUT must hold to be replaced: a site of ours. */
 static const char *const S_site_marks[] = { "index.html", "sheets", NULL };
+
+/*
+ * A keys file open for reading (site.h), scanned once (jsonscan.h): each
+ * sheet's entry is parsed only when asked for, so that reading the keys of
+ * a large site costs an id and two offsets per sheet, not the whole file as
+ * a tree. Workers share the descriptor (pread only).
+ */
+typedef struct {
+	FILE *f;                   /* NULL: no keys file usable */
+	gs_jscan scan;             /* its members and those of "sheets" */
+} S_keys;
+
+static void S_keys_close(S_keys *k)
+{
+	if (k->f)
+		fclose(k->f);
+	gs_jscan_release(&k->scan);
+	memset(k, 0, sizeof(*k));
+}
+
+/* dir's keys file: 0 when it is an object of this format with "sheets", else -1 (k empty). */
+static int S_keys_open(const char *dir, S_keys *k)
+{
+	char *path = gs_xasprintf("%s/%s", dir, GS_SITE_KEYS_FILE);
+	json_t *fmt;
+	const char *fs;
+
+	memset(k, 0, sizeof(*k));
+	k->f = fopen(path, "rb");
+	free(path);
+	if (!k->f)
+		return -1;
+	if (gs_jscan_file(k->f, "sheets", &k->scan) || !k->scan.inner)
+		goto no;
+	fmt = gs_jscan_load(fileno(k->f), gs_jscan_find(&k->scan, 1, "format"), 0);
+	fs = json_string_value(fmt);
+	if (!fs || strcmp(fs, GS_SITE_KEYS_FORMAT) != 0) {
+		json_decref(fmt);
+		goto no;
+	}
+	json_decref(fmt);
+	return 0;
+no:
+	S_keys_close(k);
+	return -1;
+}
+
+/* The entry of sheet id ({"files", "key", "result"}, unchecked), or NULL. */
+static json_t *S_keys_entry(const S_keys *k, const char *id)
+{
+	const gs_jscan_member *m = k->f ? gs_jscan_find(&k->scan, 0, id) : NULL;
+
+	return m ? gs_jscan_load(fileno(k->f), m, JSON_REJECT_DUPLICATES) : NULL;
+}
 
 /* What the workers share (each a copy of its own, after fork). */
 typedef struct {
@@ -1568,13 +1636,38 @@ typedef struct {
 	/* incremental builds (NULL site_key: none) */
 	const char *site_key;      /* hex SHA-256 of what every sheet depends on */
 	char *prev_sheets;         /* sheets/ of the site replaced, or NULL */
-	json_t *old;               /* "sheets" of its keys file, or NULL */
+	S_keys old;                /* its keys file (old.f NULL: none usable) */
 	char (*keys)[GS_SHA256_HEX_SIZE];  /* per workload */
 	size_t rendered;           /* sheets rendered, not reused */
+	/* Where a finished result goes (S_finish): in a worker, its report;
+	 * else its reasons to the spool (item i: workload i's). */
+	FILE *report;
+	gs_spool *why;
 } S_render_ctx;
 
-static json_t *S_result_pack(const gs_publish_result *r);
+static json_t *S_result_pack(const gs_publish_result *r, const gs_spool *why, size_t i);
 static int S_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r);
+
+/*** what a build keeps per workload ***/
+
+/*
+ * Result r is complete: its reasons go to the spool (the next item) and
+ * out of memory, which keeps per workload only what the index pages need
+ * (see spool.h); the per-offer pages and the keys file read them back.
+ */
+static int S_spool_reasons(gs_spool *why, gs_publish_result *r, char *err, size_t errlen)
+{
+	size_t k;
+	int rc = gs_spool_put(why, r->reason, r->reason ? r->noffers : 0, err, errlen);
+
+	if (r->reason) {
+		for (k = 0; k < r->noffers; k++)
+			free(r->reason[k]);
+		free(r->reason);
+		r->reason = NULL;
+	}
+	return rc;
+}
 
 /*** incremental builds ***/
 
@@ -1680,14 +1773,16 @@ static int S_link_or_copy(const char *src, const char *dir, const char *name)
 static int S_reuse(S_render_ctx *c, size_t i, const gs_job *job, const char *key)
 {
 	const char *id = job->w.id;
-	json_t *o = c->old ? json_object_get(c->old, id) : NULL;
+	json_t *o = S_keys_entry(&c->old, id);
 	json_t *files = json_object_get(o, "files"), *f;
 	const char *old_key = json_string_value(json_object_get(o, "key"));
 	size_t k;
 
 	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
-	    S_result_unpack(json_object_get(o, "result"), c->env->cat, &c->res[i]))
+	    S_result_unpack(json_object_get(o, "result"), c->env->cat, &c->res[i])) {
+		json_decref(o);
 		return 0;
+	}
 	/* a keys file edited by hand must not change the index */
 	if (strcmp(c->res[i].id, id) != 0 || strcmp(c->res[i].title, job->w.title) != 0 ||
 	    c->res[i].noffers != c->env->cat->noffers)
@@ -1705,75 +1800,117 @@ static int S_reuse(S_render_ctx *c, size_t i, const gs_job *job, const char *key
 			goto no;
 		gs_strvec_push_dup(&c->res[i].files, name);
 	}
+	json_decref(o);
 	return 1;
 no:
 	/* the files linked so far are overwritten by the rendering */
 	gs_publish_result_release(&c->res[i]);
+	json_decref(o);
 	return 0;
 }
 
-/* The old site's keys ("sheets"), or NULL: a file that cannot be read means a full build. */
-static json_t *S_load_keys(const char *prev)
-{
-	char *path;
-	json_t *root, *sheets = NULL;
-	const char *fmt;
+typedef struct {
+	const char *id;
+	size_t i;
+} S_idref;
 
-	if (!prev)
-		return NULL;
-	path = gs_xasprintf("%s/%s", prev, GS_SITE_KEYS_FILE);
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
-	free(path);
-	fmt = json_string_value(json_object_get(root, "format"));
-	if (fmt && strcmp(fmt, GS_SITE_KEYS_FORMAT) == 0 && json_is_object(json_object_get(root, "sheets")))
-		sheets = json_incref(json_object_get(root, "sheets"));
-	json_decref(root);
-	return sheets;
+static int S_by_id(const void *a, const void *b)
+{
+	return strcmp(((const S_idref *)a)->id, ((const S_idref *)b)->id);
 }
 
-/* DIR/.gpusheet-keys.json: per sheet its key, its files and its result. */
-static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA256_HEX_SIZE],
-			size_t n, const char *dir, char *err, size_t errlen)
+/* Writes text with "  " after each newline: a dump moved two levels deeper. */
+static void S_put_indented(FILE *f, const char *text)
 {
-	json_t *root = json_object(), *sheets = json_object();
-	char *text;
-	size_t i, k;
-	int rc;
+	const char *nl;
 
+	while ((nl = strchr(text, '\n')) != NULL) {
+		fwrite(text, 1, (size_t)(nl - text) + 1, f);
+		fputs("  ", f);
+		text = nl + 1;
+	}
+	fputs(text, f);
+}
+
+/*
+ * DIR/.gpusheet-keys.json: per sheet its key, its files and its result,
+ * written a sheet at a time (its reasons read back from why, item i), not
+ * built as one tree: the bytes are those of json_dumps(JSON_SORT_KEYS |
+ * JSON_INDENT(1)) of the whole document, as before: the sheets sorted by
+ * id with strcmp (jansson sorts keys by their bytes), each sheet's object
+ * dumped alone with the same flags and indented two levels deeper, which
+ * is right because a dump holds no newline but those of its indentation
+ * (strings escape theirs). test_site checks the bytes against jansson's.
+ */
+static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA256_HEX_SIZE],
+			size_t n, gs_spool *why, const char *dir, char *err, size_t errlen)
+{
+	gs_outstream *os = gs_outstream_open(dir, GS_SITE_KEYS_FILE, err, errlen);
+	S_idref *order;
+	FILE *f;
+	size_t i, j, k;
+
+	if (!os)
+		return -1;
+	f = gs_outstream_file(os);
+	order = gs_xcalloc(n + 1, sizeof(*order));
 	for (i = 0; i < n; i++) {
-		json_t *o = json_object(), *files = json_array();
+		order[i].id = res[i].id;
+		order[i].i = i;
+	}
+	qsort(order, n, sizeof(*order), S_by_id);
+	fputs("{\n \"format\": \"" GS_SITE_KEYS_FORMAT "\",\n \"sheets\": {", f);
+	for (j = 0; j < n; j++) {
+		json_t *o = json_object(), *files = json_array(), *name;
+		char *tname, *text;
+
+		i = order[j].i;
+		if (gs_spool_load(why, i, i + 1, err, errlen)) {
+			json_decref(o);
+			json_decref(files);
+			free(order);
+			gs_outstream_abort(os);
+			return -1;
+		}
 		for (k = 0; k < res[i].files.n; k++)
 			json_array_append_new(files, json_string(res[i].files.v[k]));
 		json_object_set_new(o, "key", json_string(keys[i]));
 		json_object_set_new(o, "files", files);
-		json_object_set_new(o, "result", S_result_pack(&res[i]));
-		json_object_set_new(sheets, res[i].id, o);
+		json_object_set_new(o, "result", S_result_pack(&res[i], why, i));
+		name = json_string(res[i].id);
+		tname = json_dumps(name, JSON_ENCODE_ANY);
+		text = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(1));
+		json_decref(name);
+		json_decref(o);
+		if (!tname || !text)
+			GS_BUG("json_dumps of a sheet's keys failed (out of memory)");
+		fputs(j ? ",\n  " : "\n  ", f);
+		fputs(tname, f);
+		fputs(": ", f);
+		S_put_indented(f, text);
+		free(tname);
+		free(text);
 	}
-	json_object_set_new(root, "format", json_string(GS_SITE_KEYS_FORMAT));
-	json_object_set_new(root, "sheets", sheets);
-	text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(1));
-	json_decref(root);
-	if (!text)
-		GS_BUG("json_dumps of the keys failed (out of memory)");
-	rc = gs_write_atomic(dir, GS_SITE_KEYS_FILE, text, strlen(text), err, errlen);
-	free(text);
-	return rc;
+	fputs(n ? "\n }\n}" : "}\n}", f);
+	free(order);
+	return gs_outstream_commit(os, err, errlen);
 }
 
 int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
 		      gs_publish_result *res, char (*keys)[GS_SHA256_HEX_SIZE], size_t *done,
-		      char *err, size_t errlen)
+		      gs_spool *why, char *err, size_t errlen)
 {
-	json_t *sheets = S_load_keys(dir);
+	S_keys kf;
 	size_t i, m;
+	int rc = -1;
 
-	if (!sheets) {
+	if (S_keys_open(dir, &kf)) {
 		snprintf(err, errlen, "%s: cannot be read as a keys file of format %s",
 			 GS_SITE_KEYS_FILE, GS_SITE_KEYS_FORMAT);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		json_t *o = json_object_get(sheets, ids[i]), *f;
+		json_t *o = S_keys_entry(&kf, ids[i]), *f;
 		json_t *files = json_object_get(o, "files");
 		const char *key = json_string_value(json_object_get(o, "key"));
 
@@ -1781,30 +1918,59 @@ int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, 
 		    S_result_unpack(json_object_get(o, "result"), cat, &res[i])) {
 			snprintf(err, errlen, "%s: $.sheets.%s: missing, or not a sheet's key, files "
 				 "and result for this catalog", GS_SITE_KEYS_FILE, ids[i]);
-			json_decref(sheets);
-			return -1;
+			json_decref(o);
+			goto out;
 		}
 		(*done)++;
 		snprintf(keys[i], GS_SHA256_HEX_SIZE, "%s", key);
 		if (strcmp(res[i].id, ids[i]) != 0) {
 			snprintf(err, errlen, "%s: $.sheets.%s.result.id: another id", GS_SITE_KEYS_FILE,
 				 ids[i]);
-			json_decref(sheets);
-			return -1;
+			json_decref(o);
+			goto out;
 		}
 		json_array_foreach(files, m, f) {
 			const char *name = json_string_value(f);
 			if (!name || !*name || strchr(name, '/') || name[0] == '.') {
 				snprintf(err, errlen, "%s: $.sheets.%s.files[%zu]: expected a file name",
 					 GS_SITE_KEYS_FILE, ids[i], m);
-				json_decref(sheets);
-				return -1;
+				json_decref(o);
+				goto out;
 			}
 			gs_strvec_push_dup(&res[i].files, name);
 		}
+		json_decref(o);
+		if (S_spool_reasons(why, &res[i], err, errlen))
+			goto out;
 	}
-	json_decref(sheets);
-	return 0;
+	rc = 0;
+out:
+	S_keys_close(&kf);
+	return rc;
+}
+
+static json_t *S_result_pack_all(const S_render_ctx *c, size_t i);
+
+/*
+ * Result i is complete: a worker writes it to its report, one line, and
+ * forgets it, so that a worker's memory does not grow with its range; one
+ * process (or the parent) spools its reasons (S_spool_reasons).
+ */
+static int S_finish(S_render_ctx *c, size_t i)
+{
+	if (c->report) {
+		json_t *o = S_result_pack_all(c, i);
+		int rc = json_dumpf(o, c->report, JSON_COMPACT);
+
+		json_decref(o);
+		gs_publish_result_release(&c->res[i]);
+		if (rc || fputc('\n', c->report) == EOF) {
+			snprintf(c->err, c->errlen, "cannot write a worker's report");
+			return -1;
+		}
+		return 0;
+	}
+	return S_spool_reasons(c->why, &c->res[i], c->err, c->errlen);
 }
 
 /* Renders workloads [from, to) into res[from..to); 0, or -1 with err naming the workload. */
@@ -1833,6 +1999,8 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 			if (S_reuse(c, i, &job, c->keys[i])) {
 				gs_job_release(&job);
 				(*done)++;
+				if (S_finish(c, i))
+					return -1;
 				continue;
 			}
 		}
@@ -1848,17 +2016,25 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 			return -1;
 		}
 		(*done)++;
+		if (S_finish(c, i))
+			return -1;
 	}
 	return 0;
 }
 
 /*
- * A worker's report, one JSON object: "manifest" (its evidence entries, see
- * gs_archive_export) and "results", every field of gs_publish_result of its
- * workloads in order. A field added to gs_publish_result must be added to
- * S_result_pack and S_result_unpack, or -j N would lose it.
+ * A worker's report, one compact JSON object a line (JSON escapes the
+ * newlines of strings): per workload of its range in order, every field of
+ * its gs_publish_result with its "files" and "key" (written as each is
+ * done, S_finish), then {"manifest": its evidence entries (see
+ * gs_archive_export), "rendered": N}. The parent reads a line at a time.
+ * A field added to gs_publish_result must be added to S_result_pack and
+ * S_result_unpack, or -j N would lose it.
+ *
+ * The reasons come from r->reason, or when why is not NULL from its item i
+ * (loaded).
  */
-static json_t *S_result_pack(const gs_publish_result *r)
+static json_t *S_result_pack(const gs_publish_result *r, const gs_spool *spool, size_t i)
 {
 	json_t *o = json_object();
 	char *st = gs_xmalloc(r->noffers + 1);
@@ -1881,8 +2057,9 @@ static json_t *S_result_pack(const gs_publish_result *r)
 			json_array_append_new(cost, json_integer(r->cost ? (json_int_t)r->cost[k] : 0));
 			json_array_append_new(cur, r->currency && r->currency[k]
 					      ? json_string(r->currency[k]) : json_null());
-			json_array_append_new(why, r->reason && r->reason[k]
-					      ? json_string(r->reason[k]) : json_null());
+			const char *w = spool ? gs_spool_get(spool, i, k)
+					: r->reason ? r->reason[k] : NULL;
+			json_array_append_new(why, w ? json_string(w) : json_null());
 		}
 		json_object_set_new(o, "cost", cost);
 		json_object_set_new(o, "currency", cur);
@@ -1898,7 +2075,7 @@ static json_t *S_result_pack(const gs_publish_result *r)
 /* For a worker's report: the result, its files and its key. */
 static json_t *S_result_pack_all(const S_render_ctx *c, size_t i)
 {
-	json_t *o = S_result_pack(&c->res[i]), *files = json_array();
+	json_t *o = S_result_pack(&c->res[i], NULL, 0), *files = json_array();
 	size_t k;
 
 	for (k = 0; k < c->res[i].files.n; k++)
@@ -1977,28 +2154,28 @@ static int S_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *
 	return 0;
 }
 
-/* In a worker: render [from, to), then write the report (or the error) to out. */
+/* In a worker: render [from, to), writing the report as it goes (or the error alone) to out. */
 static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
 {
 	S_render_ctx *c = ctx;
-	size_t done = 0, i, n;
-	json_t *root, *arr;
+	size_t done = 0, n;
+	json_t *root;
 	char *man;
 
+	c->report = out;
 	if (S_render_range(c, from, to, &done)) {
+		/* the report of a failure is its message alone */
+		if (fflush(out) != 0 || ftruncate(fileno(out), 0) != 0 || fseek(out, 0, SEEK_SET) != 0)
+			return -1;
 		fputs(c->err, out);
 		return -1;
 	}
-	arr = json_array();
-	for (i = from; i < to; i++)
-		json_array_append_new(arr, S_result_pack_all(c, i));
 	man = gs_archive_export(c->archive, &n);
 	root = json_object();
 	json_object_set_new(root, "rendered", json_integer((json_int_t)c->rendered));
 	json_object_set_new(root, "manifest", json_stringn(man, n));
-	json_object_set_new(root, "results", arr);
 	free(man);
-	if (json_dumpf(root, out, JSON_COMPACT) != 0)
+	if (json_dumpf(root, out, JSON_COMPACT) != 0 || fputc('\n', out) == EOF)
 		GS_BUG("cannot write a worker's report");
 	json_decref(root);
 	return 0;
@@ -2007,50 +2184,67 @@ static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
 /*
  * Renders every workload in jobs worker processes (workers.h), then merges
  * their results and evidence entries in worker order, which is workload
- * order: the same bytes as one process. 1: two workers named the same
- * evidence bytes differently (the caller builds again in one process).
+ * order: the same bytes as one process. A report is read a line (a result)
+ * at a time, its reasons spooled as in one process. 1: two workers named
+ * the same evidence bytes differently (the caller builds again in one
+ * process).
  */
 static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size_t *done)
 {
 	gs_worker_reports rep;
-	size_t k, i;
+	size_t k, i, cap = 0;
+	char *line = NULL;
 	int rc = 0;
 
 	if (gs_workers_run(npaths, jobs, S_worker, c, &rep, c->err, c->errlen))
 		return -1;
 	for (k = 0; k < rep.n && rc == 0; k++) {
-		json_error_t jerr = { .text = "a field is missing" };
-		json_t *root = json_loadb(rep.text[k], rep.len[k], 0, &jerr);
-		json_t *arr = json_object_get(root, "results");
-		const char *man = json_string_value(json_object_get(root, "manifest"));
+		FILE *f = rep.report[k];
+		json_t *root;
+		const char *man;
+		ssize_t len;
 
-		if (!man || json_array_size(arr) != rep.to[k] - rep.from[k]) {
-			snprintf(c->err, c->errlen, "the report of a worker cannot be read: %s", jerr.text);
-			rc = -1;
-		}
 		for (i = rep.from[k]; rc == 0 && i < rep.to[k]; i++) {
-			json_t *o = json_array_get(arr, i - rep.from[k]), *f;
-			const char *key = json_string_value(json_object_get(o, "key"));
+			json_t *o, *fl;
+			const char *key;
 			size_t m;
-			if (S_result_unpack(o, c->env->cat, &c->res[i]) || !key || strlen(key) >= GS_SHA256_HEX_SIZE) {
+
+			len = getline(&line, &cap, f);
+			o = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
+			key = json_string_value(json_object_get(o, "key"));
+			if (!o || S_result_unpack(o, c->env->cat, &c->res[i]) || !key ||
+			    strlen(key) >= GS_SHA256_HEX_SIZE) {
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				json_decref(o);
 				rc = -1;
 				break;
 			}
 			(*done)++;
-			json_array_foreach(json_object_get(o, "files"), m, f)
-				gs_strvec_push_dup(&c->res[i].files, json_string_value(f));
+			json_array_foreach(json_object_get(o, "files"), m, fl)
+				gs_strvec_push_dup(&c->res[i].files, json_string_value(fl));
 			if (c->site_key)
 				snprintf(c->keys[i], GS_SHA256_HEX_SIZE, "%s", key);
+			json_decref(o);
+			if (S_spool_reasons(c->why, &c->res[i], c->err, c->errlen))
+				rc = -1;
 		}
-		c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
-		if (rc == 0) {
+		if (rc)
+			break;
+		len = getline(&line, &cap, f);
+		root = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
+		man = json_string_value(json_object_get(root, "manifest"));
+		if (!man) {
+			snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+			rc = -1;
+		} else {
+			c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
 			rc = gs_archive_import(c->archive, man, strlen(man));
 			if (rc < 0)
 				snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));
 		}
 		json_decref(root);
 	}
+	free(line);
 	gs_worker_reports_release(&rep);
 	return rc;
 }
@@ -2079,20 +2273,23 @@ static int S_render_sheets(S_render_ctx *c, size_t n, unsigned jobs, size_t *don
 }
 
 int gs_site_pages(const gs_publish_env *env, const gs_publish_result *res,
-		  const char (*keys)[GS_SHA256_HEX_SIZE], size_t n, const char *dir,
+		  const char (*keys)[GS_SHA256_HEX_SIZE], size_t n, gs_spool *why, const char *dir,
 		  char *err, size_t errlen)
 {
-	char *nav_root = S_nav(env->t, "");
+	char *nav_root;
 	size_t i;
 	int rc = -1, demonstration = 0;
 
+	if (gs_spool_count(why) != n)
+		GS_BUG("%zu results but the reasons of %zu", n, gs_spool_count(why));
+	nav_root = S_nav(env->t, "");
 	for (i = 0; i < n; i++)
 		demonstration |= res[i].demonstration;
 	if (S_index_pages(env, res, n, dir, nav_root, demonstration, err, errlen) ||
 	    S_offers_pages(env, res, n, dir, nav_root, demonstration, err, errlen) ||
-	    S_offer_detail_pages(env, res, n, dir, demonstration, err, errlen))
+	    S_offer_detail_pages(env, res, n, why, dir, demonstration, err, errlen))
 		goto out;
-	if (keys && S_write_keys(res, keys, n, dir, err, errlen))
+	if (keys && S_write_keys(res, keys, n, why, dir, err, errlen))
 		goto out;
 	rc = 0;
 out:
@@ -2168,6 +2365,9 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		goto out;
 	}
 	gs_archive_always_manifest(archive);   /* every page's navigation links to it */
+	c.why = gs_spool_new(dir, err, errlen);
+	if (!c.why)
+		goto out;
 	gs_archive_set_previous(archive, prev);
 	env.nav_html = nav_sheet;
 	env.link_prefix = "../";
@@ -2183,7 +2383,8 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		gs_site_key(&env, opts->catalog_key, site_key);
 		c.site_key = site_key;
 		c.keys = gs_xcalloc(n + 1, sizeof(*c.keys));
-		c.old = S_load_keys(prev);
+		if (prev)
+			S_keys_open(prev, &c.old); /* none usable: a full build */
 		c.prev_sheets = prev ? gs_xasprintf("%s/sheets", prev) : NULL;
 	}
 	rc = S_render_sheets(&c, n, jobs, &done);
@@ -2191,11 +2392,12 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		goto out;
 	rc = -1;
 	if (opts->shard_n) {
-		if (S_write_keys(res, (const char (*)[GS_SHA256_HEX_SIZE])c.keys, n, dir, err, errlen) ||
+		if (S_write_keys(res, (const char (*)[GS_SHA256_HEX_SIZE])c.keys, n, c.why, dir, err,
+				 errlen) ||
 		    S_write_shard(&env, opts, npaths, from, res, n, site_key, dir, err, errlen))
 			goto out;
-	} else if (gs_site_pages(&env, res, (const char (*)[GS_SHA256_HEX_SIZE])c.keys, n, dir,
-				 err, errlen)) {
+	} else if (gs_site_pages(&env, res, (const char (*)[GS_SHA256_HEX_SIZE])c.keys, n, c.why,
+				 dir, err, errlen)) {
 		goto out;
 	}
 	if (opts->rendered)
@@ -2209,7 +2411,8 @@ out:
 	free(nav_sheet);
 	free(c.keys);
 	free(c.prev_sheets);
-	json_decref(c.old);
+	S_keys_close(&c.old);
+	gs_spool_free(c.why);
 	if (archive)
 		gs_archive_free(archive);
 	return rc;

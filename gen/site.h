@@ -29,6 +29,7 @@
 #include "diag.h"
 #include "evidence.h"
 #include "publish.h"
+#include "spool.h"
 
 #define GS_SITE_PAGE_ROWS 100    /* workloads on an index page */
 #define GS_SITE_PAGE_COLS 20     /* offers on an index page */
@@ -103,23 +104,26 @@ void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
  * Phase 2 of a site, from the results of its n sheets in the site's order:
  * the index pages with matrix.js, the offers pages, the per-offer pages
  * and, when keys is not NULL, the keys file (keys[i]: sheet i's key; the
- * files listed in res[i].files). Writes nothing else: the sheets and the
- * evidence archive are the caller's. Used by the site and by `merge`.
- * 0, or -1 with a message in err.
+ * files listed in res[i].files). The results' reasons are not in res but
+ * in why, item i for sheet i (spool.h: memory stays flat whatever n).
+ * Writes nothing else: the sheets and the evidence archive are the
+ * caller's. Used by the site and by `merge`. 0, or -1 with a message in err.
  */
 int gs_site_pages(const gs_publish_env *env, const gs_publish_result *res,
-		  const char (*keys)[GS_SHA256_HEX_SIZE], size_t n, const char *dir,
+		  const char (*keys)[GS_SHA256_HEX_SIZE], size_t n, gs_spool *why, const char *dir,
 		  char *err, size_t errlen);
 
 /*
  * Reads dir's keys file (a site's or a shard's): for each of the n ids,
- * in order, its result, its files and its key into res[i] and keys[i]
- * (*done counts the results filled, to release). 0, or -1 with a message
- * in err naming the file and the JSON path.
+ * in order, its result, its files and its key into res[i] and keys[i], its
+ * reasons appended to why (*done counts the results filled, to release).
+ * Only the entries of those ids are parsed (the file is scanned, not
+ * loaded, jsonscan.h). 0, or -1 with a message in err naming the file and
+ * the JSON path.
  */
 int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
 		      gs_publish_result *res, char (*keys)[GS_SHA256_HEX_SIZE], size_t *done,
-		      char *err, size_t errlen);
+		      gs_spool *why, char *err, size_t errlen);
 
 /*
  * The offers page's charts (S_offers_page), computed from the catalog and

@@ -75,8 +75,7 @@ int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx,
 	rep->n = nw;
 	rep->from = gs_xcalloc(nw, sizeof(*rep->from));
 	rep->to = gs_xcalloc(nw, sizeof(*rep->to));
-	rep->text = gs_xcalloc(nw, sizeof(*rep->text));
-	rep->len = gs_xcalloc(nw, sizeof(*rep->len));
+	rep->report = gs_xcalloc(nw, sizeof(*rep->report));
 	/* Nothing buffered may be written twice (once by a worker). */
 	fflush(NULL);
 	for (k = 0; k < nw; k++) {
@@ -119,8 +118,14 @@ int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx,
 			goto stop;
 		}
 	}
-	for (k = 0; k < nw; k++)
-		rep->text[k] = S_slurp(outs[k], &rep->len[k]);
+	for (k = 0; k < nw; k++) {
+		if (fseek(outs[k], 0, SEEK_SET) != 0) {
+			snprintf(err, errlen, "cannot read the report of a worker: %s", strerror(errno));
+			goto out;
+		}
+		rep->report[k] = outs[k];
+		outs[k] = NULL;
+	}
 	rc = 0;
 	goto out;
 stop:
@@ -168,11 +173,11 @@ void gs_worker_reports_release(gs_worker_reports *rep)
 {
 	size_t k;
 
-	if (rep->text)
+	if (rep->report)
 		for (k = 0; k < rep->n; k++)
-			free(rep->text[k]);
-	free(rep->text);
-	free(rep->len);
+			if (rep->report[k])
+				fclose(rep->report[k]);
+	free(rep->report);
 	free(rep->from);
 	free(rep->to);
 	memset(rep, 0, sizeof(*rep));

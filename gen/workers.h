@@ -15,8 +15,9 @@
  *    worker k gets [k*n/w, (k+1)*n/w); the cut depends only on n and jobs;
  *  - each worker writes its report (bytes of its choosing) into a private
  *    anonymous temporary file and ends with _exit (no atexit handler, no
- *    stdio buffer of the parent flushed twice); the parent reads the reports
- *    back in worker order, whatever the order in which the workers ended;
+ *    stdio buffer of the parent flushed twice); the parent gets the reports
+ *    as open files, rewound, to read in worker order, whatever the order in
+ *    which the workers ended, a piece at a time (a report may be large);
  *  - a worker dies with the parent (PR_SET_PDEATHSIG), so a killed build
  *    leaves no process writing into its stage;
  *  - when a worker fails (non-zero return, a signal), the others are killed
@@ -39,8 +40,7 @@ typedef int (*gs_worker_fn)(size_t from, size_t to, void *ctx, FILE *out);
 typedef struct {
 	size_t n;             /* number of workers */
 	size_t *from, *to;    /* the range of each */
-	char **text;          /* the report of each, NUL-terminated */
-	size_t *len;
+	FILE **report;        /* the report of each, open for reading from its start */
 } gs_worker_reports;
 
 /* The number of online processors (at least 1). */

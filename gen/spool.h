@@ -1,0 +1,44 @@
+/*
+ * spool: per-item lists of strings kept in a temporary file instead of in
+ * memory, read back a range of items at a time.
+ *
+ * Why: a site keeps, per workload, a sentence per offer on why it has its
+ * status (gs_publish_result.reason, about 150 bytes x 50 offers), needed
+ * only at the end, by the per-offer pages and the keys file. Held in
+ * memory, they made the build's peak grow by ~80 KB per workload; spooled,
+ * what stays in memory per workload is its offset (8 bytes), and the
+ * reader holds one range (a page of workloads) at a time.
+ *
+ * Invariants:
+ *  - the file is anonymous (O_TMPFILE, else created and unlinked at once)
+ *    in the folder given, so that it never appears in an output, however
+ *    the process ends; it is a site's stage, on the output's file system,
+ *    rather than /tmp, which may be memory;
+ *  - items are appended in order 0, 1, 2, ...; each is a list of strings,
+ *    any of them NULL; the bytes are kept as given;
+ *  - gs_spool_load reads a range of items with one read, then
+ *    gs_spool_get returns pointers into that buffer, valid until the next
+ *    load or the free: one system call per range, never one per string.
+ */
+#ifndef GS_SPOOL_H
+#define GS_SPOOL_H
+
+#include <stddef.h>
+
+typedef struct gs_spool gs_spool;
+
+/* A new, empty spool in dir; NULL with a message in err. */
+gs_spool *gs_spool_new(const char *dir, char *err, size_t errlen);
+/* Appends item gs_spool_count(s): its nv strings (each may be NULL). 0, or -1 with err. */
+int gs_spool_put(gs_spool *s, char *const *v, size_t nv, char *err, size_t errlen);
+/* Items appended so far. */
+size_t gs_spool_count(const gs_spool *s);
+/* Makes items [from, to) readable (to <= count). 0, or -1 with err. */
+int gs_spool_load(gs_spool *s, size_t from, size_t to, char *err, size_t errlen);
+/* String j of item i (loaded), or NULL: a NULL string, or j past the item's list. */
+const char *gs_spool_get(const gs_spool *s, size_t i, size_t j);
+/* The number of strings of item i (loaded). */
+size_t gs_spool_size(const gs_spool *s, size_t i);
+void gs_spool_free(gs_spool *s);
+
+#endif
