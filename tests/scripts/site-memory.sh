@@ -1,0 +1,92 @@
+#!/bin/sh
+# site-memory: the peak memory of `gpusheet site` (parent and workers), of a
+# shard, of `merge` and of a rebuild that reuses every sheet does not grow
+# with the number of workloads (issue 11: what a build keeps per workload is
+# a few bytes per offer; the reasons are spooled to a file, the keys file
+# and the workers' reports are read and written a sheet at a time).
+#
+# Builds SMALL and LARGE = 8 x SMALL generated workloads x 50 offers
+# (bench/gen_workloads.py) the same way: shard 1/2 with -j 1 and shard 2/2
+# with -j 2 (the one-process and the worker paths), `merge` of the two, then
+# `site -j 1` over the merged site (a rebuild: every sheet reused through
+# the keys file), and checks for each step that LARGE's peak RSS (getrusage
+# of the finished children: the largest of the process and its workers) is
+# at most MARGIN above SMALL's. Before the spool, a workload cost ~80 KB:
+# 280 more workloads were ~22 MiB more; now they are well under 1 MiB. Not a
+# timed test: the margin is in bytes. Under AddressSanitizer freed memory
+# sits in a quarantine that grows with every allocation made, live or not,
+# so the quarantine is turned off for these runs (ASAN_OPTIONS, ignored by
+# other builds). Also checks that the merged site equals the rebuilt one,
+# and that the keys file is exactly jansson's dump of itself
+# (JSON_SORT_KEYS | JSON_INDENT(1)), as when it was built as one tree.
+# Override the sizes with SITE_MEMORY_N (the small one; the large is 8x).
+#
+#   sh site-memory.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
+set -u
+bin=$1 src=$2 scratch=$3
+. "$src/tests/lib/common.sh"
+need python3 "sh tools/install-deps.sh --test"
+SMALL=${SITE_MEMORY_N:-40}
+LARGE=$((SMALL * 8))
+MARGIN_KB=8192   # 8 MiB: 280 workloads at the old ~80 KB each would be 22 MiB
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0
+export ASAN_OPTIONS
+
+# peak_kb LOG CMD...: runs CMD, prints its peak RSS in KiB (largest of it and
+# its waited-for descendants); its output goes to LOG; dies when it fails.
+peak_kb() {
+	p_log=$1
+	shift
+	python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "wb") as log:
+    rc = subprocess.call(sys.argv[2:], stdout=log, stderr=subprocess.STDOUT)
+if rc != 0:
+    sys.exit("exit %d" % rc)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+' "$p_log" "$@" || { cat "$p_log"; die "$* failed"; }
+}
+
+# run N: the four steps over N workloads; sets shard1_kb shard2_kb merge_kb rebuild_kb.
+run() {
+	n=$1
+	in=$scratch/in$n
+	python3 "$src/bench/gen_workloads.py" "$in" --workloads "$n" --offers 50 >/dev/null ||
+		die "gen_workloads.py failed for $n workloads"
+	set -- --workloads "$in/workloads" --catalog "$in/offers.xml" --date "$SITE_DATE" --accept-synthetic
+	shard1_kb=$(peak_kb "$scratch/shard1-$n.log" "$bin" site "$@" --out "$scratch/s1-$n" --shard 1/2 -j 1) || exit 1
+	shard2_kb=$(peak_kb "$scratch/shard2-$n.log" "$bin" site "$@" --out "$scratch/s2-$n" --shard 2/2 -j 2) || exit 1
+	merge_kb=$(peak_kb "$scratch/merge-$n.log" "$bin" merge "$scratch/m-$n" "$scratch/s1-$n" "$scratch/s2-$n" \
+		--catalog "$in/offers.xml" --date "$SITE_DATE" --accept-synthetic) || exit 1
+	cp -R "$scratch/m-$n" "$scratch/r-$n"
+	rebuild_kb=$(peak_kb "$scratch/rebuild-$n.log" "$bin" site "$@" --out "$scratch/r-$n" -j 1) || exit 1
+	diff -r "$scratch/m-$n" "$scratch/r-$n" >/dev/null || err "N=$n: the rebuild differs from the merged site"
+	python3 -c '
+import json, sys
+raw = open(sys.argv[1], encoding="utf-8").read()
+again = json.dumps(json.loads(raw), sort_keys=True, indent=1, ensure_ascii=False)
+sys.exit(0 if raw == again else 1)
+' "$scratch/m-$n/.gpusheet-keys.json" || err "N=$n: the keys file is not its own sorted, indented dump"
+	echo "N=$n: peak RSS, KiB: shard 1/2 -j 1 $shard1_kb, shard 2/2 -j 2 $shard2_kb, merge $merge_kb, rebuild $rebuild_kb"
+}
+
+# check STEP SMALL_KB LARGE_KB
+check() {
+	[ "$3" -le $(($2 + MARGIN_KB)) ] ||
+		err "$1: peak RSS grows from $2 KiB ($SMALL workloads) to $3 KiB ($LARGE workloads), more than $MARGIN_KB KiB"
+}
+
+run "$SMALL"
+a1=$shard1_kb a2=$shard2_kb am=$merge_kb ar=$rebuild_kb
+run "$LARGE"
+check "shard 1/2 -j 1" "$a1" "$shard1_kb"
+check "shard 2/2 -j 2" "$a2" "$shard2_kb"
+check "merge" "$am" "$merge_kb"
+check "rebuild -j 1" "$ar" "$rebuild_kb"
+
+if [ "$fails" -eq 0 ]; then
+	rm -rf "$scratch"/in* "$scratch"/s1-* "$scratch"/s2-* "$scratch"/m-* "$scratch"/r-*
+else
+	echo "outputs kept in $scratch"
+fi
+finish "all checks passed"
