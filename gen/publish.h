@@ -68,7 +68,9 @@ typedef struct {
 	size_t best;
 	unsigned best_missing;
 	/* Per offer in catalog order: why it has its status, in words (an
-	 * exclusion's reason, what remains to confirm); NULL: not compared. */
+	 * exclusion's reason, what remains to confirm); NULL: not compared.
+	 * A site moves them to its spool once the result is complete and
+	 * sets reason to NULL (site.h: memory per workload stays small). */
 	char **reason;
 	gs_strvec files;           /* names of the files written into the sheets' folder, in order */
 } gs_publish_result;
