@@ -2,7 +2,7 @@
 """Benchmarks of gpusheet, run by hand (never from ctest). See bench/README.md.
 
     python3 bench/run.py --gpusheet build-release/gpusheet [--runs 5] [--py-runs 3]
-                         [--only startup,sheet,loop,site,jobs,shards,scale] [--scratch DIR]
+                         [--only startup,sheet,loop,site,jobs,shards,scale,memory] [--scratch DIR]
                          [--python /usr/bin/python3] [--shards-workloads 1000] [--scale-sizes 1000,10000]
 
 Every figure is measured here, on this machine, as min / median / max over
@@ -294,6 +294,59 @@ def bench_scale(gs, runs, scratch, out, sizes):
     out.append("Figures are min / median / max; bytes count each file once (hard links too).\n")
 
 
+def bench_memory(gs, scratch, out, sizes):
+    """Peak RSS (wait4's ru_maxrss: the largest of the process and its
+    workers) of every way a site is built, at each size × 50 offers, side by
+    side: -j 1 and -j 2 into a fresh folder, a rebuild after one workload
+    changed (-j 1 and -j 2), two shards (-j 1 and -j 2) and their merge.
+    One run each: the peak depends on the inputs, not on the load."""
+    steps = ["site -j 1, fresh", "site -j 2, fresh", "rebuild -j 1, one changed",
+             "rebuild -j 2, one changed", "shard 1/2 -j 1", "shard 2/2 -j 2", "merge of the 2 shards"]
+    rss = {k: [] for k in steps}
+    walls = {k: [] for k in steps}
+    for n in sizes:
+        inputs = gen(scratch, "w%d" % n, n, 50, False)
+        d = os.path.join(scratch, "mem-%d" % n)
+        common = ["--catalog", os.path.join(inputs, "offers.xml"), "--date", "2026-11-29",
+                  "--accept-synthetic"]
+
+        def note(step, r):
+            walls[step].append(r[1])
+            rss[step].append(r[2])
+
+        note(steps[0], site(gs, inputs, fresh(d), extra=("-j", "1")))
+        note(steps[1], site(gs, inputs, fresh(d), extra=("-j", "2")))
+        wdir = os.path.join(inputs, "workloads")
+        first = sorted(x for x in os.listdir(wdir) if os.path.isdir(os.path.join(wdir, x)))[0]
+        victim = os.path.join(wdir, first, "workload.json")
+        with open(victim, "rb") as f:
+            original = f.read()
+        try:
+            for i, step in enumerate((steps[2], steps[3])):
+                with open(victim, "wb") as f:   # new bytes (trailing blanks): a new key
+                    f.write(original + b" " * (i + 1))
+                note(step, site(gs, inputs, d, extra=("-j", "1" if i == 0 else "2")))
+        finally:
+            with open(victim, "wb") as f:
+                f.write(original)
+        shutil.rmtree(d, ignore_errors=True)
+        for k, j in ((1, "1"), (2, "2")):
+            note(steps[3 + k], site(gs, inputs, fresh(os.path.join(scratch, "mem-shard-%d" % k)),
+                                    extra=("-j", j, "--shard", "%d/2" % k)))
+        note(steps[6], run([gs, "merge", fresh(d), os.path.join(scratch, "mem-shard-1"),
+                            os.path.join(scratch, "mem-shard-2")] + common))
+        for x in (d, os.path.join(scratch, "mem-shard-1"), os.path.join(scratch, "mem-shard-2")):
+            shutil.rmtree(x, ignore_errors=True)
+    out.append("## Peak RSS: workloads × 50 offers\n")
+    out.append("| build | " + " | ".join("%s workloads: peak RSS, MiB (wall, s)" % format(n, ",")
+                                        for n in sizes) + " |")
+    out.append("| --- |" + " --- |" * len(sizes))
+    for k in steps:
+        out.append("| %s | %s |" % (k, " | ".join("%.1f (%.1f)" % (r / 1024.0, w)
+                                                  for r, w in zip(rss[k], walls[k]))))
+    out.append("")
+
+
 def main():
     ap = argparse.ArgumentParser(description="gpusheet benchmarks (by hand)")
     ap.add_argument("--gpusheet", required=True)
@@ -304,7 +357,7 @@ def main():
     ap.add_argument("--shards-workloads", type=int, default=1000,
                     help="workloads of --only shards")
     ap.add_argument("--scale-sizes", default="1000,10000",
-                    help="workload counts of --only scale, comma-separated")
+                    help="workload counts of --only scale and memory, comma-separated")
     ap.add_argument("--python", default="/usr/bin/python3",
                     help="the Python with Debian's python3-jinja2 and python3-matplotlib")
     a = ap.parse_args()
@@ -328,6 +381,8 @@ def main():
         bench_shards(gs, a.runs, scratch, out, a.shards_workloads)
     if "scale" in only:
         bench_scale(gs, a.runs, scratch, out, [int(x) for x in a.scale_sizes.split(",")])
+    if "memory" in only:
+        bench_memory(gs, scratch, out, [int(x) for x in a.scale_sizes.split(",")])
     print("\n".join(out))
     if not a.scratch:
         shutil.rmtree(scratch, ignore_errors=True)
