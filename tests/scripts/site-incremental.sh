@@ -3,7 +3,9 @@
 # whose inputs changed (their keys in OUT/.gpusheet-keys.json, see
 # gen/site.h) and is byte-identical to a clean build; an option that changes
 # every sheet (--lang) re-renders all of them; a changed measurement file
-# re-renders the sheet that cites it; `verify` accepts the keys file.
+# re-renders the sheet that cites it; `verify` accepts the keys file; keys
+# files edited, reformatted, with a broken entry or cut short are trusted no
+# further than each entry's key.
 #
 # Uses a generated folder of 12 workloads (copies of examples/probe-dense
 # and examples/seed-7b with their measurements).
@@ -90,4 +92,22 @@ build out b7.log --lang es
 grep -q '^stats: [12] sheets\{0,1\} rendered' "$scratch/b7.log" ||
 	{ cat "$scratch/b7.log"; err "an edited keys entry was reused"; }
 same "$scratch/clean5" "$scratch/out" "a build over an edited keys file differs from a clean build"
+# The keys file is scanned, then read a sheet at a time (gen/jsonscan.h):
+# its layout does not matter (newlines removed: every sheet reused); an
+# entry that jansson refuses (a bad escape) is that sheet rendered, the
+# others reused; a file cut short is not one object: a full build.
+keys=$scratch/out/.gpusheet-keys.json
+tr -d '\n' <"$keys" >"$scratch/keys.tmp" && mv "$scratch/keys.tmp" "$keys"
+build out b8.log --lang es
+expect_stats "$scratch/b8.log" 0 $((N - 1))
+same "$scratch/clean5" "$scratch/out" "a build over a reformatted keys file differs from a clean build"
+sed -i '0,/"key": "/s//"key": "\\x/' "$keys"
+grep -q '"key": "\\x' "$keys" || die "cannot break a keys entry"
+build out b9.log --lang es
+expect_stats "$scratch/b9.log" 1 $((N - 2))
+same "$scratch/clean5" "$scratch/out" "a build over a broken keys entry differs from a clean build"
+head -c 3000 "$keys" >"$scratch/keys.tmp" && mv "$scratch/keys.tmp" "$keys"
+build out b10.log --lang es
+expect_stats "$scratch/b10.log" $((N - 1)) 0
+same "$scratch/clean5" "$scratch/out" "a build over a truncated keys file differs from a clean build"
 finish "ok: rebuilds render only what changed and equal clean builds"
