@@ -1629,6 +1629,7 @@ typedef struct {
 	char *const *paths;
 	const gs_publish_env *env;
 	gs_archive *archive;
+	const char *dir;           /* the stage: the workers' reports go there */
 	const char *sheets;
 	gs_publish_result *res;
 	char *err;
@@ -2196,7 +2197,7 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 	char *line = NULL;
 	int rc = 0;
 
-	if (gs_workers_run(npaths, jobs, S_worker, c, &rep, c->err, c->errlen))
+	if (gs_workers_run(npaths, jobs, S_worker, c, c->dir, &rep, c->err, c->errlen))
 		return -1;
 	for (k = 0; k < rep.n && rc == 0; k++) {
 		FILE *f = rep.report[k];
@@ -2375,6 +2376,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	c.paths = paths + from;
 	c.env = &env;
 	c.archive = archive;
+	c.dir = dir;
 	c.sheets = sheets;
 	c.res = res;
 	c.err = err;

@@ -3,6 +3,7 @@
 #include "workers.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,24 @@ static void S_child(size_t from, size_t to, gs_worker_fn fn, void *ctx, FILE *ou
 	_exit(rc ? 1 : 0);
 }
 
-int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx,
+/* A new anonymous file for a report, in dir when it allows O_TMPFILE; NULL with errno. */
+static FILE *S_report_file(const char *dir)
+{
+	if (dir) {
+		int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		FILE *f;
+
+		if (fd >= 0) {
+			f = fdopen(fd, "w+b");
+			if (f)
+				return f;
+			close(fd);
+		}
+	}
+	return tmpfile();
+}
+
+int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const char *dir,
 		   gs_worker_reports *rep, char *err, size_t errlen)
 {
 	size_t nw = jobs < 1 ? 1 : jobs, k, alive = 0, failed = (size_t)-1;
@@ -81,7 +99,7 @@ int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx,
 	for (k = 0; k < nw; k++) {
 		rep->from[k] = (size_t)((unsigned __int128)n * k / nw);
 		rep->to[k] = (size_t)((unsigned __int128)n * (k + 1) / nw);
-		outs[k] = tmpfile();
+		outs[k] = S_report_file(dir);
 		if (!outs[k]) {
 			snprintf(err, errlen, "cannot create a temporary file for a worker: %s",
 				 strerror(errno));

@@ -47,11 +47,14 @@ typedef struct {
 unsigned gs_workers_default(void);
 
 /*
- * Runs fn over [0, n) in min(jobs, n) workers (jobs >= 1; n >= 1). Returns
- * 0 with every report in *rep (free with gs_worker_reports_release), or -1
- * with a message in err.
+ * Runs fn over [0, n) in min(jobs, n) workers (jobs >= 1; n >= 1). The
+ * reports are anonymous files in dir (O_TMPFILE) when dir is not NULL and
+ * allows it, else tmpfile()'s: a site passes its stage, on disk, because
+ * reports grow with the items and /tmp may be memory. Returns 0 with every
+ * report in *rep (free with gs_worker_reports_release), or -1 with a
+ * message in err.
  */
-int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx,
+int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const char *dir,
 		   gs_worker_reports *rep, char *err, size_t errlen);
 void gs_worker_reports_release(gs_worker_reports *rep);
 
