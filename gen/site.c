@@ -1841,7 +1841,10 @@ static void S_put_indented(FILE *f, const char *text)
  * id with strcmp (jansson sorts keys by their bytes), each sheet's object
  * dumped alone with the same flags and indented two levels deeper, which
  * is right because a dump holds no newline but those of its indentation
- * (strings escape theirs). test_site checks the bytes against jansson's.
+ * (strings escape theirs). Checked: the committed site/'s keys file, written
+ * by the tree before, equals a fresh build's (site-reproducible), and
+ * site-memory compares a 320-workload keys file with its own sorted,
+ * indented dump.
  */
 static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA256_HEX_SIZE],
 			size_t n, gs_spool *why, const char *dir, char *err, size_t errlen)
