@@ -325,6 +325,9 @@ static void S_defuse(cmark_node *root)
 	free(todo);
 }
 
+/* The mark of a block that came from a user's notes (its address). */
+static char S_user_mark;
+
 void gs_doc_user_markdown(cmark_node *parent, const char *md)
 {
 	cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
@@ -341,9 +344,15 @@ void gs_doc_user_markdown(cmark_node *parent, const char *md)
 	S_defuse(doc);
 	while ((c = cmark_node_first_child(doc)) != NULL) {
 		cmark_node_unlink(c);
+		cmark_node_set_user_data(c, &S_user_mark);   /* see gs_doc_is_user_block */
 		S_append(parent, c);
 	}
 	cmark_node_free(doc);
+}
+
+int gs_doc_is_user_block(cmark_node *n)
+{
+	return cmark_node_get_user_data(n) == (void *)&S_user_mark;
 }
 
 char *gs_doc_render_markdown(const gs_doc *d)

@@ -7,9 +7,9 @@
  * site. This writer walks the same tree once and writes the same bytes for
  * the nodes gpusheet builds (headings, paragraphs, text, strong, emphasis,
  * code, links, images, line breaks, tight lists, block quotes, GFM tables,
- * thematic breaks). Any other node (code blocks, HTML, footnotes, ...; they
- * can only come from a user's notes) sends the whole document to
- * cmark_render_commonmark, so the output never depends on which writer ran.
+ * thematic breaks). A document with a user's notes (any Markdown), or with
+ * any other node, goes to cmark_render_commonmark whole, so the output never
+ * depends on which writer ran.
  *
  * The rules it follows are CommonMark's as cmark-gfm 0.29 writes them, with
  * a width of 0 (no wrapping): blocks separated by a blank line, a block
@@ -296,6 +296,10 @@ static int S_supported(cmark_node *root)
 
 		if (ev != CMARK_EVENT_ENTER)
 			continue;
+		if (gs_doc_is_user_block(n)) {
+			rc = -1;   /* a user's notes: cmark-gfm writes the document */
+			break;
+		}
 		switch (t) {
 		case CMARK_NODE_DOCUMENT: case CMARK_NODE_BLOCK_QUOTE: case CMARK_NODE_LIST:
 		case CMARK_NODE_ITEM: case CMARK_NODE_HEADING: case CMARK_NODE_PARAGRAPH:
@@ -353,6 +357,20 @@ static int S_ticks(const char *code)
 	return i;
 }
 
+static bool S_tight_item(cmark_node *n)
+{
+	return n && cmark_node_get_type(n) == CMARK_NODE_ITEM && cmark_node_parent(n) &&
+	       cmark_node_get_list_tight(cmark_node_parent(n));
+}
+
+/* See S_node. */
+static bool S_in_tight_item(cmark_node *n)
+{
+	while (n && (cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) != CMARK_NODE_TYPE_BLOCK)
+		n = cmark_node_parent(n);
+	return n && (S_tight_item(n) || S_tight_item(cmark_node_parent(n)));
+}
+
 /* Enters (entering) or leaves node n. Returns 0 to skip n's children. */
 static int S_node(S_md *m, cmark_node *n, bool entering)
 {
@@ -360,13 +378,14 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 	cmark_node *parent = cmark_node_parent(n);
 	bool pipe;
 
-	if (entering) {
-		if (parent && cmark_node_get_type(parent) == CMARK_NODE_ITEM)
-			m->tight = cmark_node_get_list_tight(cmark_node_parent(parent)) != 0;
-	} else if (t == CMARK_NODE_LIST) {
-		m->tight = parent && cmark_node_get_type(parent) == CMARK_NODE_ITEM &&
-			   cmark_node_get_list_tight(cmark_node_parent(parent));
-	}
+	/*
+	 * Tight lists, as cmark-gfm 0.29.0.gfm.6 decides for every node but the
+	 * first item's entry: the node's containing block (itself when a
+	 * block) is an item of a tight list, or the child of one. A blank
+	 * line then shrinks to a newline.
+	 */
+	if (!(t == CMARK_NODE_ITEM && entering && !cmark_node_previous(n)))
+		m->tight = S_in_tight_item(n);
 
 	if (t == CMARK_NODE_TABLE) {
 		S_blank(m);

@@ -1,8 +1,9 @@
 /*
  * fuzz_notes: user Markdown as the notes of a sheet: the bounds, and for
- * what passes them cmark-gfm, the defusing walk and both renderings; the
- * Markdown written directly (doc_md.c) must be cmark-gfm's, byte for byte,
- * whenever it writes one (else the harness aborts: a finding).
+ * what passes them cmark-gfm, the defusing walk and both renderings. A
+ * document with notes is never written by the direct Markdown writer
+ * (doc_md.c, for the trees gpusheet builds): cmark-gfm writes it (else the
+ * harness aborts: a finding).
  */
 #include "fuzz.h"
 
@@ -26,15 +27,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(a);
 		free(b);
 		a = gs_doc_md_direct(doc.root);
-		if (a) {
-			b = cmark_render_commonmark(doc.root, CMARK_OPT_DEFAULT, 0);
-			if (strcmp(a, b) != 0) {
-				fprintf(stderr, "direct Markdown differs from cmark-gfm's:\n%s---\n%s", a, b);
-				abort();
-			}
-			free(b);
-			free(a);
+		if (a && cmark_node_first_child(doc.root)) {
+			fprintf(stderr, "notes went through the direct Markdown writer:\n%s", a);
+			abort();
 		}
+		free(a);
 		gs_doc_release(&doc);
 	}
 	free(md);
