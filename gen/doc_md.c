@@ -51,13 +51,7 @@ static void S_put(S_md *m, const char *s, size_t n)
 
 static void S_prefix_push(S_md *m, const char *s, size_t n)
 {
-	if (m->plen + n + 1 > m->pcap) {
-		while (m->plen + n + 1 > m->pcap)
-			m->pcap = m->pcap ? m->pcap * 2 : 64;
-		m->prefix = gs_xrealloc(m->prefix, m->pcap);
-	}
-	memcpy(m->prefix + m->plen, s, n);
-	m->plen += n;
+	gs_mem_append(&m->prefix, &m->plen, &m->pcap, s, n);
 }
 
 static bool S_digit(int c)
