@@ -21,16 +21,7 @@ typedef struct {
 
 static void S_put(S_out *o, const char *s, size_t n)
 {
-	if (o->len + n + 1 > o->cap) {
-		size_t nc = o->cap ? o->cap : 8192;
-
-		while (nc < o->len + n + 1)
-			nc *= 2;
-		o->d = gs_xrealloc(o->d, nc);
-		o->cap = nc;
-	}
-	memcpy(o->d + o->len, s, n);
-	o->len += n;
+	gs_mem_append(&o->d, &o->len, &o->cap, s, n);
 }
 
 static void S_puts(S_out *o, const char *s)

@@ -14,13 +14,7 @@ typedef struct {
 
 static void S_put(S_out *o, const char *p, size_t n)
 {
-	if (o->len + n + 1 > o->cap) {
-		while (o->len + n + 1 > o->cap)
-			o->cap = o->cap ? 2 * o->cap : 64;
-		o->s = gs_xrealloc(o->s, o->cap);
-	}
-	memcpy(o->s + o->len, p, n);
-	o->len += n;
+	gs_mem_append(&o->s, &o->len, &o->cap, p, n);
 	o->s[o->len] = '\0';
 }
 

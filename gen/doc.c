@@ -367,13 +367,7 @@ static void S_buf_escaped(char **out, size_t *len, size_t *cap, const char *s);
 
 static void S_buf_add(char **out, size_t *len, size_t *cap, const char *s, size_t n)
 {
-	if (*len + n + 1 > *cap) {
-		while (*len + n + 1 > *cap)
-			*cap = *cap ? *cap * 2 : 4096;
-		*out = gs_xrealloc(*out, *cap);
-	}
-	memcpy(*out + *len, s, n);
-	*len += n;
+	gs_mem_append(out, len, cap, s, n);
 	(*out)[*len] = '\0';
 }
 

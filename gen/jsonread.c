@@ -168,15 +168,7 @@ typedef struct {
 
 static void S_put(S_buf *b, const char *s, size_t n)
 {
-	if (b->len + n + 1 > b->alloc) {
-		size_t na = b->alloc ? b->alloc : 32;
-		while (na < b->len + n + 1)
-			na *= 2;
-		b->s = gs_xrealloc(b->s, na);
-		b->alloc = na;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
+	gs_mem_append(&b->s, &b->len, &b->alloc, s, n);
 	b->s[b->len] = '\0';
 }
 

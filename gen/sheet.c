@@ -83,9 +83,10 @@ static char *S_signed_gib(S_ctx *c, int64_t v, gs_qty from_a, gs_qty from_b)
 static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 {
 	const char *p;
-	size_t cap = strlen(tpl) + 256, len = 0;
-	char *out = gs_xmalloc(cap);
+	size_t cap = 0, len = 0;
+	char *out = NULL;
 
+	gs_mem_append(&out, &len, &cap, "", 0);   /* a buffer even for "" */
 	for (p = tpl; *p;) {
 		char *piece = NULL;
 		size_t skip = 0;
@@ -118,12 +119,7 @@ static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			skip = 4;
 		}
 		if (piece) {
-			size_t n = strlen(piece);
-			while (len + n + 1 > cap)
-				cap *= 2;
-			out = gs_xrealloc(out, cap);
-			memcpy(out + len, piece, n);
-			len += n;
+			gs_mem_append(&out, &len, &cap, piece, strlen(piece));
 			free(piece);
 			p += skip;
 		} else {
@@ -131,11 +127,7 @@ static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			const char *brace = strchr(p + 1, '{');
 			size_t n = brace ? (size_t)(brace - p) : strlen(p);
 
-			while (len + n + 1 > cap)
-				cap *= 2;
-			out = gs_xrealloc(out, cap);
-			memcpy(out + len, p, n);
-			len += n;
+			gs_mem_append(&out, &len, &cap, p, n);
 			p += n;
 		}
 	}

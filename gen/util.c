@@ -149,7 +149,7 @@ void gs_mem_append(char **buf, size_t *len, size_t *cap, const void *s, size_t n
 	if (n == 0 && *buf)
 		return;
 	if (!*buf || *len + n + 1 > *cap) {
-		size_t c = *cap ? *cap : 4096;
+		size_t c = *cap ? *cap : 64;   /* small: some buffers are kept (paths, messages) */
 		while (*len + n + 1 > c)
 			c *= 2;
 		*buf = gs_xrealloc(*buf, c);
