@@ -1,6 +1,7 @@
 /* outfile: writing outputs so that nothing is ever half-written. */
 #define _GNU_SOURCE /* renameat2, syncfs; nftw and flock come with it */
 #include "outfile.h"
+#include "infile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -305,24 +306,15 @@ void gs_outstream_abort(gs_outstream *o)
 
 char *gs_read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char why[256], *buf;
+	size_t n = 0;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-			buf[n] = '\0';
-			if (len)
-				*len = (size_t)n;
-		} else {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
+	buf = gs_read_fd(fd, 0, &n, why, sizeof(why));
+	if (buf && len)
+		*len = n;
 	return buf;
 }
 

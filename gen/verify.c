@@ -5,6 +5,7 @@
 #include "verify.h"
 #include "diag.h"
 #include "evidence.h"
+#include "infile.h"
 #include "outfile.h"
 #include "shard.h"
 #include "util.h"
@@ -223,48 +224,16 @@ static int S_is_page(const char *rel)
 	return S_has_suffix_ci(rel, ".html") || S_has_suffix_ci(rel, ".htm");
 }
 
-/* Read a whole file; NULL with errno on failure. */
-static char *S_read_file(const char *path, size_t *len)
+/* Read a whole file; NULL with the reason in why ("cannot read: ..."). */
+static char *S_read_file(const char *path, size_t *len, char *why, size_t whylen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	char *buf;
-	size_t cap, n = 0;
 
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot read: %s", strerror(errno));
 		return NULL;
 	}
-	cap = (size_t)st.st_size + 1;
-	buf = gs_xmalloc(cap);
-	for (;;) {
-		ssize_t r;
-		if (n + 1 >= cap) {
-			cap *= 2;
-			buf = gs_xrealloc(buf, cap);
-		}
-		r = read(fd, buf + n, cap - 1 - n);
-		if (r < 0) {
-			int e = errno;
-			if (e == EINTR)
-				continue;
-			free(buf);
-			close(fd);
-			errno = e;
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	return gs_read_fd(fd, 0, len, why, whylen);
 }
 
 /* ---- the walk ---- */
@@ -1001,14 +970,14 @@ static void S_check_pages(S_site *s)
 	s->bad = gs_xcalloc(s->pages.n, 1);
 	for (i = 0; i < s->pages.n; i++) {
 		const char *rel = s->pages.v[i];
-		char *full = S_join(s->root, rel), *buf, *slash;
+		char *full = S_join(s->root, rel), *buf, *slash, why[512];
 		size_t len = 0;
 		xmlDocPtr doc = NULL;
 
-		buf = S_read_file(full, &len);
+		buf = S_read_file(full, &len, why, sizeof(why));
 		free(full);
 		if (!buf) {
-			S_problem_add(s, rel, "cannot read: %s", strerror(errno));
+			S_problem_add(s, rel, "%s", why);
 			s->bad[i] = 1;
 			continue;
 		}
