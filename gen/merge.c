@@ -234,13 +234,9 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 		snprintf(err, errlen, "cannot create %s: %s", sheets, strerror(errno));
 		goto out;
 	}
-	archive = gs_evidence_archive(dir);
-	if (!archive || gs_archive_error(archive)) {
-		snprintf(err, errlen, "%s", archive ? gs_archive_error(archive)
-						    : "cannot open the evidence archive");
+	archive = gs_site_archive(dir, err, errlen);
+	if (!archive)
 		goto out;
-	}
-	gs_archive_always_manifest(archive);   /* every page's navigation links to it */
 	/* the results' reasons (site.h), appended in K order: item i is workload i's */
 	why = gs_spool_new(dir, err, errlen);
 	if (!why)

@@ -704,6 +704,20 @@ static int S_by_group(const void *a, const void *b)
 	return x->k < y->k ? -1 : x->k > y->k;
 }
 
+gs_archive *gs_site_archive(const char *dir, char *err, size_t errlen)
+{
+	gs_archive *a = gs_evidence_archive(dir);
+
+	if (!a || gs_archive_error(a)) {
+		snprintf(err, errlen, "%s", a ? gs_archive_error(a) : "cannot open the evidence archive");
+		if (a)
+			gs_archive_free(a);
+		return NULL;
+	}
+	gs_archive_always_manifest(a);
+	return a;
+}
+
 void gs_site_offer_groups(const gs_catalog *cat, size_t *order)
 {
 	S_groupkey *keys = gs_xcalloc(cat->noffers + 1, sizeof(*keys));
@@ -2362,13 +2376,9 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		snprintf(err, errlen, "cannot create %s", sheets);
 		goto out;
 	}
-	archive = gs_evidence_archive(dir);
-	if (!archive || gs_archive_error(archive)) {
-		snprintf(err, errlen, "%s", archive ? gs_archive_error(archive)
-						    : "cannot open the evidence archive");
+	archive = gs_site_archive(dir, err, errlen);
+	if (!archive)
 		goto out;
-	}
-	gs_archive_always_manifest(archive);   /* every page's navigation links to it */
 	c.why = gs_spool_new(dir, err, errlen);
 	if (!c.why)
 		goto out;

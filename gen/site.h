@@ -113,6 +113,13 @@ void gs_site_offer_order(const gs_catalog *cat, size_t *order);
 void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
 
 /*
+ * The evidence archive of a site (or shard) folder dir: opened, checked,
+ * and set to write its manifest even when empty (every page's navigation
+ * links to it). NULL with a message in err.
+ */
+gs_archive *gs_site_archive(const char *dir, char *err, size_t errlen);
+
+/*
  * Phase 2 of a site, from the results of its n sheets in the site's order:
  * the index pages with matrix.js, the offers pages, the per-offer pages
  * and, when keys is not NULL, the keys file (keys[i]: sheet i's key; the
