@@ -5,6 +5,7 @@
 #include "evidence.h"
 #include "outfile.h"
 #include "util.h"
+#include "jsonread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -363,7 +364,7 @@ static int S_load_manifest(gs_archive *a)
 	json_t *root;
 	int rc;
 
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	root = gs_json_load_path(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		struct stat st;
 		if (stat(path, &st) != 0 && errno == ENOENT) {

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "jsonread.h"
 #include "infile.h"
+#include "outfile.h"
 #include "quantity.h"
 #include "util.h"
 
@@ -112,6 +113,27 @@ static int S_check_bounds(gs_jr *r, json_t *root)
 	}
 	free(st);
 	return r->errors > before ? -1 : 0;
+}
+
+json_t *gs_json_load_path(const char *path, size_t flags, json_error_t *e)
+{
+	size_t len = 0;
+	char *text = gs_read_file(path, &len);
+	json_t *root;
+
+	if (!text) {
+		int saved = errno;
+		e->line = -1;
+		e->column = -1;
+		e->position = 0;
+		snprintf(e->source, sizeof(e->source), "%s", "<path>");
+		snprintf(e->text, sizeof(e->text), "unable to open %s: %s", path, strerror(saved));
+		errno = saved;
+		return NULL;
+	}
+	root = json_loadb(text, len, flags, e);
+	free(text);
+	return root;
 }
 
 json_t *gs_jr_load(gs_jr *r)

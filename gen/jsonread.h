@@ -58,6 +58,15 @@ void gs_jr_init(gs_jr *r, const char *file, gs_diag *d);
  */
 json_t *gs_jr_load(gs_jr *r);
 
+/*
+ * json_load_file's contract (the same value, the same error text for a file
+ * that cannot be opened: "unable to open PATH: ...", line and column -1),
+ * but the file is read at once and parsed from memory: jansson's stream
+ * reader costs a library call per byte. For our own files (labels,
+ * manifests, shard identities), which gs_jr_load's bounds are not for.
+ */
+json_t *gs_json_load_path(const char *path, size_t flags, json_error_t *e);
+
 /* Adds an error at a JSON path (NULL: the whole file) and counts it. */
 void gs_jr_error(gs_jr *r, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -9,6 +9,7 @@
 
 #include "datadir.h"
 #include "util.h"
+#include "jsonread.h"
 
 static int S_cmp(const void *a, const void *b)
 {
@@ -18,7 +19,7 @@ static int S_cmp(const void *a, const void *b)
 int gs_strings_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag *d)
 {
 	json_error_t e;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+	json_t *root = gs_json_load_path(path, JSON_REJECT_DUPLICATES, &e);
 	const char *key;
 	json_t *val;
 	size_t i = 0;

@@ -262,8 +262,22 @@ static json_t *S_load_json(const char *file, gs_diag *d)
 		fclose(f);
 		return NULL;
 	}
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &e);
-	fclose(f);
+	{
+		/* read at once (size is bounded above), parsed from memory: the
+		 * stream reader costs a library call per byte */
+		char *text = gs_xmalloc((size_t)size + 1);
+		size_t len = fread(text, 1, (size_t)size + 1, f);
+		int bad = ferror(f) || len > size;
+		fclose(f);
+		if (bad) {
+			gs_diag_add(d, file, 0, 0, NULL, "cannot read: %s",
+				    len > size ? "the file grew while read" : strerror(errno));
+			free(text);
+			return NULL;
+		}
+		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
+		free(text);
+	}
 	if (!root) {
 		gs_diag_add(d, file, e.line, e.column, NULL, "invalid JSON: %s", e.text);
 		return NULL;

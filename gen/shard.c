@@ -11,6 +11,7 @@
 #include "evidence.h"
 #include "outfile.h"
 #include "shard.h"
+#include "jsonread.h"
 
 void gs_shard_range(size_t w, unsigned k, unsigned n, size_t *from, size_t *to)
 {
@@ -103,7 +104,7 @@ int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
 {
 	char *path = gs_xasprintf("%s/%s", dir, GS_SHARD_FILE);
 	json_error_t jerr;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *root = gs_json_load_path(path, JSON_REJECT_DUPLICATES, &jerr);
 	json_t *opt = json_object_get(root, "options"), *ids = json_object_get(root, "ids");
 	json_t *k = json_object_get(root, "shard"), *n = json_object_get(root, "shards");
 	json_t *w = json_object_get(root, "workloads"), *from = json_object_get(root, "from");

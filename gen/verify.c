@@ -9,6 +9,7 @@
 #include "outfile.h"
 #include "shard.h"
 #include "util.h"
+#include "jsonread.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -438,7 +439,7 @@ static void S_check_evidence(S_site *s)
 		return;
 	}
 	mfull = S_join(s->root, mrel);
-	root = json_load_file(mfull, JSON_REJECT_DUPLICATES, &jerr);
+	root = gs_json_load_path(mfull, JSON_REJECT_DUPLICATES, &jerr);
 	free(mfull);
 	if (!root) {
 		show = S_show(jerr.text);
