@@ -158,14 +158,22 @@ int gs_fsync(int fd)
 }
 
 /* Writes data to fd, syncs (see gs_fsync) and closes it; 0, or -1 with
- * "dst: cannot write: ..." in err (fd closed either way). */
-static int S_fill(int fd, const char *dst, const void *data, size_t len, char *err,
-		  size_t errlen)
+ * "dst: cannot write: ..." in err (fd closed either way). With keep, the
+ * file's write-back is only started (sync_file_range) and fd stays open:
+ * the caller waits for it with fdatasync, so that the writes of several
+ * files go to the disk together instead of one after the other. */
+static int S_fill(int fd, const char *dst, const void *data, size_t len, int keep,
+		  char *err, size_t errlen)
 {
-	if (gs_write_all(fd, data, len) != 0 || gs_fsync(fd) != 0) {
+	if (gs_write_all(fd, data, len) != 0 || (!keep && gs_fsync(fd) != 0)) {
 		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
 		close(fd);
 		return -1;
+	}
+	if (keep) {
+		if (!S_stages_alive)
+			(void)sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE); /* a hint */
+		return 0;
 	}
 	if (close(fd) != 0) {
 		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
@@ -177,10 +185,11 @@ static int S_fill(int fd, const char *dst, const void *data, size_t len, char *e
 /*
  * Writes data to a new temporary file in dir, synced and closed: 0 with the
  * temporary path and the final path dir/name (caller frees both), or -1 with
- * err and nothing left behind.
+ * err and nothing left behind. With fd_out, the file is left open there,
+ * its write-back started but not waited for (see S_fill).
  */
 static int S_write_temp(const char *dir, const char *name, const void *data, size_t len,
-			char **tmp_out, char **dst_out, char *err, size_t errlen)
+			int *fd_out, char **tmp_out, char **dst_out, char *err, size_t errlen)
 {
 	char *tmp = NULL, *dst;
 	int fd;
@@ -195,8 +204,10 @@ static int S_write_temp(const char *dir, const char *name, const void *data, siz
 		return -1;
 	}
 	dst = gs_xasprintf("%s/%s", dir, name);
-	if (S_fill(fd, dst, data, len, err, errlen))
+	if (S_fill(fd, dst, data, len, fd_out != NULL, err, errlen))
 		goto fail;
+	if (fd_out)
+		*fd_out = fd;
 	*tmp_out = tmp;
 	*dst_out = dst;
 	return 0;
@@ -213,7 +224,7 @@ int gs_write_atomic(const char *dir, const char *name, const void *data, size_t 
 	char *tmp, *dst;
 	int rc = 0;
 
-	if (S_write_temp(dir, name, data, len, &tmp, &dst, err, errlen))
+	if (S_write_temp(dir, name, data, len, NULL, &tmp, &dst, err, errlen))
 		return -1;
 	if (rename(tmp, dst) != 0) {
 		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
@@ -324,11 +335,17 @@ typedef struct {
 	char *tmp;
 	char *dst;
 	int noreplace;
+	int fd;       /* tmp still open, its write-back under way; or -1 */
 } S_txfile;
+
+/* Temporary files a transaction keeps open until its commit (the rest are
+ * synced as they are written): a bound on descriptors, not on files. */
+#define S_TX_MAX_OPEN 32
 
 struct gs_outtx {
 	S_txfile *f;
 	size_t n, cap;
+	size_t open;  /* entries whose fd is open */
 	int done;
 	int direct;   /* gs_outtx_new_direct: files written under their final names */
 };
@@ -364,7 +381,7 @@ static int S_write_direct(const char *dir, const char *name, const void *data, s
 		free(dst);
 		return -1;
 	}
-	if (S_fill(fd, dst, data, len, err, errlen)) {
+	if (S_fill(fd, dst, data, len, 0, err, errlen)) {
 		unlink(dst);
 		free(dst);
 		return -1;
@@ -382,6 +399,7 @@ static void S_tx_push(gs_outtx *tx, char *tmp, char *dst, int noreplace)
 	tx->f[tx->n].tmp = tmp;
 	tx->f[tx->n].dst = dst;
 	tx->f[tx->n].noreplace = noreplace;
+	tx->f[tx->n].fd = -1;
 	tx->n++;
 }
 
@@ -389,6 +407,7 @@ int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *da
 		 size_t len, char *err, size_t errlen)
 {
 	char *tmp, *dst;
+	int fd = -1;
 
 	if (tx->direct) {
 		if (S_write_direct(dir, name, data, len, &dst, err, errlen))
@@ -396,9 +415,13 @@ int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *da
 		S_tx_push(tx, NULL, dst, 0);
 		return 0;
 	}
-	if (S_write_temp(dir, name, data, len, &tmp, &dst, err, errlen))
+	if (S_write_temp(dir, name, data, len, tx->open < S_TX_MAX_OPEN ? &fd : NULL, &tmp,
+			 &dst, err, errlen))
 		return -1;
 	S_tx_push(tx, tmp, dst, 0);
+	tx->f[tx->n - 1].fd = fd;
+	if (fd >= 0)
+		tx->open++;
 	return 0;
 }
 
@@ -420,10 +443,35 @@ static void S_fsync_parent(const char *path)
 	free(dir);
 }
 
+/* Closes an entry's open descriptor; with sync, waits for its bytes first
+ * (fdatasync: the data and the size, all a new file needs). 0 or -1. */
+static int S_tx_close(gs_outtx *tx, S_txfile *f, int sync)
+{
+	int rc = 0;
+
+	if (f->fd < 0)
+		return 0;
+	if (sync && !S_stages_alive && fdatasync(f->fd) != 0)
+		rc = -1;
+	if (close(f->fd) != 0)
+		rc = -1;
+	f->fd = -1;
+	tx->open--;
+	return rc;
+}
+
 int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
 {
 	size_t i;
 
+	/* Every byte on disk before the first rename. The write-back of every
+	 * file was started as it was written, so these waits overlap. */
+	for (i = 0; i < tx->n; i++) {
+		if (S_tx_close(tx, &tx->f[i], 1) != 0) {
+			snprintf(err, errlen, "%s: cannot write: %s", tx->f[i].dst, strerror(errno));
+			return -1;
+		}
+	}
 	for (i = 0; i < tx->n; i++) {
 		S_txfile *f = &tx->f[i];
 		if (!f->tmp) {
@@ -469,6 +517,7 @@ void gs_outtx_free(gs_outtx *tx)
 	if (!tx)
 		return;
 	for (i = 0; i < tx->n; i++) {
+		(void)S_tx_close(tx, &tx->f[i], 0);
 		if (tx->f[i].tmp) {
 			(void)unlink(tx->f[i].tmp);
 			free(tx->f[i].tmp);

@@ -81,9 +81,10 @@ int gs_remove_tree(const char *path);
 
 /*
  * A transaction over files in one or more folders: every file's bytes go to
- * a temporary file (written and fsync'ed) when it is added, and nothing is
- * visible until gs_outtx_commit renames them, in the order added, then
- * fsyncs their folders. A write failure (a full disk) therefore happens
+ * a temporary file when it is added (its write-back to the disk started
+ * then), and nothing is visible until gs_outtx_commit has waited for all of
+ * them (fdatasync: the files' writes overlap instead of one fsync after the
+ * other), renamed them, in the order added, then fsynced their folders. A write failure (a full disk) therefore happens
  * before the first rename, and leaves every final name as it was; freeing a
  * transaction not committed removes its temporary files. The window in
  * which a kill leaves part of it is the renames only (no byte is written

@@ -1,7 +1,8 @@
 /*
  * outfile tests: temporary files never follow a planted symlink (finding
  * D11), temporary names are unpredictable and recognised, a transaction
- * shows nothing before its commit and leaves nothing when freed, a stage
+ * shows nothing before its commit and leaves nothing when freed (nor an
+ * open descriptor, however many files it holds), a stage
  * replaces a folder whole and refuses a folder that is not ours.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -141,6 +142,49 @@ static void S_test_tx(const char *tmp)
 	free(f2);
 }
 
+/* Descriptors this process has open (from /proc/self/fd), -1 if unknown. */
+static int S_open_fds(void)
+{
+	return S_count("/proc/self/fd");
+}
+
+/* More files than a transaction keeps open until its commit (32): the
+ * first ones wait for the commit, the rest are synced as written; every
+ * file arrives with its bytes, and no descriptor is left open, committed
+ * or not. */
+static void S_test_tx_many(const char *tmp)
+{
+	char *dir = gs_xasprintf("%s/txm", tmp), name[32], text[32], err[256], *p, *path;
+	int fds = S_open_fds(), i, round;
+	gs_outtx *tx;
+
+	mkdir(dir, 0777);
+	for (round = 0; round < 2; round++) {
+		tx = gs_outtx_new();
+		for (i = 0; i < 40; i++) {
+			snprintf(name, sizeof(name), "f%02d.txt", i);
+			snprintf(text, sizeof(text), "file %d, round %d\n", i, round);
+			CHECK_INT(gs_outtx_add(tx, dir, name, text, strlen(text), err, sizeof(err)), 0);
+		}
+		CHECK_INT(S_open_fds(), fds + 32);   /* the first 32 wait for the commit */
+		if (round == 1)
+			CHECK_INT(gs_outtx_commit(tx, err, sizeof(err)), 0);
+		gs_outtx_free(tx);
+		CHECK_INT(S_open_fds(), fds);
+		CHECK_INT(S_count(dir), round == 0 ? 0 : 40);
+	}
+	for (i = 0; i < 40; i += 13) {
+		snprintf(text, sizeof(text), "file %d, round 1\n", i);
+		path = gs_xasprintf("%s/f%02d.txt", dir, i);
+		p = S_read(path);
+		CHECK_STR(p, text);
+		free(p);
+		free(path);
+	}
+	gs_remove_tree(dir);
+	free(dir);
+}
+
 /* Direct transactions (a stage's files): final names at once, never
  * replacing a file, never through a link; removed when not committed. */
 static void S_test_tx_direct(const char *tmp)
@@ -253,6 +297,7 @@ int main(void)
 	S_test_planted_symlinks(tmp);
 	S_test_temp_names(tmp);
 	S_test_tx(tmp);
+	S_test_tx_many(tmp);
 	S_test_tx_direct(tmp);
 	S_test_stage(tmp);
 	gs_remove_tree(tmp);
