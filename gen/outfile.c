@@ -1,11 +1,10 @@
 /* outfile: writing outputs so that nothing is ever half-written. */
-#define _GNU_SOURCE /* renameat2, syncfs; nftw and flock come with it */
+#define _GNU_SOURCE /* renameat2, syncfs; flock comes with it */
 #include "outfile.h"
 #include "infile.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -532,25 +531,90 @@ void gs_outtx_free(gs_outtx *tx)
 
 /*** removing a tree ***/
 
-static int S_remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/*
+ * Removes name, a folder's entry open as dfd, and everything under it:
+ * by descriptors (openat, unlinkat), so that each of a site's 45,000 names
+ * costs one unlinkat and no path walk nor stat (nftw did both). A symbolic
+ * link is removed, never followed (O_NOFOLLOW); a folder on another file
+ * system (a mount point) is not entered, so its removal fails. 0, or -1
+ * with errno.
+ */
+static int S_remove_at(int dfd, const char *name, dev_t dev, int depth)
 {
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP || flag == FTW_D)
-		return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
-	return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
+	struct stat sb;
+	DIR *d;
+	struct dirent *e;
+	int fd, pass, rc = 0;
+
+	if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -1;
+	if (depth > 64) {
+		errno = ELOOP;
+		return -1;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) != 0 || sb.st_dev != dev) {
+		close(fd);
+		errno = EXDEV;
+		return -1;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
+	/* a second pass in case removing entries while reading skipped some */
+	for (pass = 0; pass < 2 && rc == 0; pass++) {
+		rewinddir(d);
+		while ((e = readdir(d)) != NULL) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) {
+				if (unlinkat(fd, e->d_name, 0) != 0 && errno != ENOENT)
+					rc = -1;
+			} else if (S_remove_at(fd, e->d_name, dev, depth + 1) != 0) {
+				rc = -1;
+			}
+		}
+		if (rc == 0 && unlinkat(dfd, name, AT_REMOVEDIR) == 0) {
+			closedir(d);
+			return 0;
+		}
+		if (rc == 0 && errno != ENOTEMPTY)
+			rc = -1;
+	}
+	closedir(d);
+	return -1;
 }
 
 int gs_remove_tree(const char *path)
 {
 	struct stat st;
+	char *parent, *slash;
+	int dfd, rc;
 
 	if (lstat(path, &st) != 0)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode))
 		return unlink(path);
-	/* FTW_PHYS: symlinks are removed, never followed; FTW_DEPTH: children first. */
-	return nftw(path, S_remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	parent = gs_xstrdup(path);
+	for (slash = parent + strlen(parent); slash > parent + 1 && slash[-1] == '/'; )
+		*--slash = '\0';
+	slash = strrchr(parent, '/');
+	if (slash == parent)
+		parent[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	dfd = slash ? open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : AT_FDCWD;
+	rc = dfd >= 0 || dfd == AT_FDCWD ? S_remove_at(dfd, slash ? slash + 1 : parent, st.st_dev, 0) : -1;
+	if (dfd >= 0)
+		close(dfd);
+	free(parent);
+	return rc;
 }
 
 /*** stages ***/

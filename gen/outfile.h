@@ -75,7 +75,9 @@ void gs_outstream_abort(gs_outstream *o);
 char *gs_read_file(const char *path, size_t *len);
 /*
  * Removes path and everything under it, never following a symbolic link
- * (iterative, through nftw). 0, or -1 with errno (what could be removed is).
+ * nor entering another file system, by descriptors (openat, unlinkat: no
+ * path walk nor stat per name). 0, or -1 with errno (what could be removed
+ * is).
  */
 int gs_remove_tree(const char *path);
 
