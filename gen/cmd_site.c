@@ -45,7 +45,7 @@ int gs_cmd_site(int argc, char **argv)
 	int stats = 0;
 	unsigned shard_k = 0, shard_n = 0;
 	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
-	size_t rendered = 0, nbuilt;
+	size_t rendered = 0, pages_reused = 0, pages_rendered = 0, nbuilt;
 	gs_site_opts sopts;
 	char catalog_key[GS_SHA256_HEX_SIZE];
 	gs_lang lang = GS_LANG_EN;
@@ -107,7 +107,8 @@ int gs_cmd_site(int argc, char **argv)
 			     "  -j N, --jobs N: sheets rendered by N processes (default: the number\n"
 			     "  of online processors); the output is the same for any N;\n"
 			     "  a sheet whose inputs are unchanged since the site in DIR was built\n"
-			     "  is taken from it (--stats: how many were rendered and reused);\n"
+			     "  is taken from it, and so is an index or offer page whose content is\n"
+			     "  unchanged (--stats: how many of each were rendered and reused);\n"
 			     "  --shard K/N: only the K-th of N parts of the workloads, into a shard\n"
 			     "  folder for `gpusheet merge` (README: a CI matrix);\n"
 			     "  --reference ID: the workload whose total campaign cost per offer the\n"
@@ -222,6 +223,8 @@ int gs_cmd_site(int argc, char **argv)
 	sopts.inputs_key = inputs_key;
 	sopts.catalog_key = catalog_key;
 	sopts.rendered = &rendered;
+	sopts.pages_reused = &pages_reused;
+	sopts.pages_rendered = &pages_rendered;
 	if (gs_site_build(paths, npaths, &env, &sopts, out, err, sizeof(err))) {
 		gs_error_print("site", "%s", err);
 		rc = GS_EXIT_INVALID;
@@ -237,9 +240,13 @@ int gs_cmd_site(int argc, char **argv)
 	} else {
 		printf("%s/index.html (%zu workload%s)\n", out, npaths, npaths == 1 ? "" : "s");
 	}
-	if (stats)
+	if (stats) {
 		printf("stats: %zu sheet%s rendered, %zu reused from the previous site\n", rendered,
 		       rendered == 1 ? "" : "s", nbuilt - rendered);
+		if (!shard_n)
+			printf("stats: %zu page%s rendered, %zu reused from the previous site\n",
+			       pages_rendered, pages_rendered == 1 ? "" : "s", pages_reused);
+	}
 	rc = GS_EXIT_OK;
 out:
 	gs_diag_release(&d);

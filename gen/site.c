@@ -3,6 +3,8 @@
 #include "site.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,6 +93,177 @@ void gs_site_free_paths(char **paths, size_t n)
 }
 
 /*** pages ***/
+
+/*
+ * Where a reused sheet's reasons lie in the replaced site's keys file: the
+ * bytes of its entry's "why" array (len 0: not reused, its reasons are in
+ * the spool). They are copied into the new keys file as they are, and
+ * parsed only for a page that shows them and is rendered again.
+ */
+typedef struct {
+	uint64_t off, len;
+} S_span;
+
+/* A page's key (S_page_key) and its name in the site, for the keys file. */
+typedef struct {
+	char *name;
+	char key[GS_SHA256_HEX_SIZE];
+} S_pagekey;
+
+typedef struct {
+	S_pagekey *v;
+	size_t n, cap;
+} S_pagekeys;
+
+/*
+ * What phase 2 (the pages) may take from the site it replaces. A page whose
+ * key (S_page_key: the keys of the sheets it shows and the figures it
+ * shows of the others) is the one recorded in the replaced site's keys file
+ * is linked from there instead of rendered.
+ */
+typedef struct {
+	const char (*keys)[GS_SHA256_HEX_SIZE];  /* per sheet; NULL: no page keys, render all */
+	const S_span *span;       /* per sheet (len 0: reasons in the spool), or NULL */
+	int old_fd;               /* the replaced keys file (span's bytes), or -1 */
+	json_t *old_pages;        /* its "pages" object, or NULL */
+	const char *prev;         /* the replaced site, or NULL */
+	S_pagekeys pk;            /* this build's page keys */
+	size_t pages_reused, pages_rendered;  /* of those with a key */
+	char ***why_page;         /* reasons of the reused sheets of the rows loaded: [i - why_from][k] */
+	size_t why_from, why_to, noffers;
+} S_pages;
+
+static void S_hash_str(struct sha256_ctx *h, const char *s);
+
+/*
+ * The key of page name showing sheets [from, to) (at least one: their keys
+ * hold the site key, so the catalog, templates, labels and options) and
+ * nums (what it shows of the site as a whole: page counts, counts per
+ * status, the demonstration flag).
+ */
+static void S_page_key(const S_pages *pp, const char *name, const size_t *nums, size_t nn,
+		       size_t from, size_t to, char hex[GS_SHA256_HEX_SIZE])
+{
+	struct sha256_ctx h;
+	uint8_t dig[SHA256_DIGEST_SIZE];
+	size_t i;
+
+	sha256_init(&h);
+	S_hash_str(&h, GS_SITE_KEYS_FORMAT);
+	S_hash_str(&h, name);
+	for (i = 0; i < nn; i++) {
+		char num[32];
+		snprintf(num, sizeof(num), "%zu", nums[i]);
+		S_hash_str(&h, num);
+	}
+	for (i = from; i < to; i++)
+		S_hash_str(&h, pp->keys[i]);
+	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+}
+
+/*
+ * Records page name's key; 1 when the replaced site has the page under the
+ * same key and it is linked from there into dir, else 0 (render it).
+ */
+static int S_page_reuse(S_pages *pp, const char *dir, const char *name,
+			const char key[GS_SHA256_HEX_SIZE])
+{
+	const char *old = pp->old_pages ? json_string_value(json_object_get(pp->old_pages, name)) : NULL;
+	S_pagekey *e;
+	int rc = 0;
+
+	if (pp->pk.n == pp->pk.cap) {
+		pp->pk.cap = pp->pk.cap ? pp->pk.cap * 2 : 256;
+		pp->pk.v = gs_xrealloc(pp->pk.v, pp->pk.cap * sizeof(*pp->pk.v));
+	}
+	e = &pp->pk.v[pp->pk.n++];
+	e->name = gs_xstrdup(name);
+	memcpy(e->key, key, GS_SHA256_HEX_SIZE);
+	if (old && pp->prev && strcmp(old, key) == 0) {
+		char *src = gs_xasprintf("%s/%s", pp->prev, name);
+		char *dst = gs_xasprintf("%s/%s", dir, name);
+		rc = link(src, dst) == 0;
+		free(src);
+		free(dst);
+	}
+	if (rc)
+		pp->pages_reused++;
+	else
+		pp->pages_rendered++;
+	return rc;
+}
+
+/*
+ * The reasons of the reused sheets of [from, to) from the replaced keys
+ * file, for a page rendered again (S_reason); 0 or -1 with err.
+ */
+static void S_why_page_free(S_pages *pp);
+static int S_why_page_load(S_pages *pp, size_t from, size_t to, char *err, size_t errlen)
+{
+	size_t i, k;
+
+	S_why_page_free(pp);
+	if (!pp->span)
+		return 0;
+	pp->why_page = gs_xcalloc(to - from + 1, sizeof(*pp->why_page));
+	pp->why_from = from;
+	pp->why_to = to;
+	for (i = from; i < to; i++) {
+		json_t *a;
+		char *buf;
+		size_t got = 0, n = (size_t)pp->span[i].len;
+		if (!n)
+			continue;
+		buf = gs_xmalloc(n + 1);
+		while (got < n) {
+			ssize_t r = pread(pp->old_fd, buf + got, n - got, (off_t)(pp->span[i].off + got));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		a = got == n ? json_loadb(buf, n, 0, NULL) : NULL;
+		free(buf);
+		if (json_array_size(a) != pp->noffers) {
+			json_decref(a);
+			snprintf(err, errlen, "%s: cannot read the replaced keys file back",
+				 GS_SITE_KEYS_FILE);
+			return -1;
+		}
+		pp->why_page[i - from] = gs_xcalloc(pp->noffers + 1, sizeof(char *));
+		for (k = 0; k < pp->noffers; k++) {
+			const char *w = json_string_value(json_array_get(a, k));
+			pp->why_page[i - from][k] = w ? gs_xstrdup(w) : NULL;
+		}
+		json_decref(a);
+	}
+	return 0;
+}
+
+/* Offer k's reason for sheet i (its rows loaded): from the replaced keys file or the spool. */
+static const char *S_reason(const S_pages *pp, const gs_spool *why, size_t i, size_t k)
+{
+	if (pp && pp->why_page && i >= pp->why_from && i < pp->why_to && pp->why_page[i - pp->why_from])
+		return pp->why_page[i - pp->why_from][k];
+	return gs_spool_get(why, i, k);
+}
+
+static void S_why_page_free(S_pages *pp)
+{
+	size_t i, k;
+
+	for (i = 0; pp->why_page && i < pp->why_to - pp->why_from; i++) {
+		for (k = 0; pp->why_page[i] && k < pp->noffers; k++)
+			free(pp->why_page[i][k]);
+		free(pp->why_page[i]);
+	}
+	free(pp->why_page);
+	pp->why_page = NULL;
+	pp->why_from = pp->why_to = 0;
+}
+
 
 static char *S_nav(const gs_strings *t, const char *prefix)
 {
@@ -614,8 +787,8 @@ static int S_index_page(const gs_publish_env *env, const gs_publish_result *res,
  * card (gs_site_offer_order), so that a page groups like cards.
  */
 static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res, size_t n,
-			 const char *dir, const char *nav, int demonstration, char *err,
-			 size_t errlen)
+			 const char *dir, const char *nav, int demonstration, S_pages *pp,
+			 char *err, size_t errlen)
 {
 	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
 	size_t noff = env->cat->noffers;
@@ -634,9 +807,36 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 	gs_site_offer_order(env->cat, order);
 	gs_site_offer_counts(res, n, noff, counts);
 	for (page = 0; page < npages && !rc; page++)
-		for (col = 0; col < ncols && !rc; col++)
+		for (col = 0; col < ncols && !rc; col++) {
+			size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
+			size_t c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS, c;
+			if (to > n)
+				to = n;
+			if (c1 > noff)
+				c1 = noff;
+			if (pp->keys && from < to) {
+				/* what the page shows of every sheet: the counts of its offers */
+				size_t *nums = gs_xcalloc(6 + 3 * (c1 - c0) + 1, sizeof(*nums));
+				char name[64], key[GS_SHA256_HEX_SIZE];
+				int reused;
+				nums[0] = page;
+				nums[1] = npages;
+				nums[2] = col;
+				nums[3] = ncols;
+				nums[4] = n;
+				nums[5] = (size_t)demonstration;
+				for (c = c0; c < c1; c++)
+					memcpy(nums + 6 + 3 * (c - c0), counts[order[c]], sizeof(counts[0]));
+				S_page_name(name, sizeof(name), page, col);
+				S_page_key(pp, name, nums, 6 + 3 * (c1 - c0), from, to, key);
+				free(nums);
+				reused = S_page_reuse(pp, dir, name, key);
+				if (reused)
+					continue;
+			}
 			rc = S_index_page(env, res, n, order, (const size_t (*)[3])counts, page,
 					  npages, col, ncols, dir, nav, demonstration, err, errlen);
+		}
 	free(order);
 	free(counts);
 	return rc ? -1 : 0;
@@ -1464,7 +1664,7 @@ static void S_offer_detail_name(char *buf, size_t len, const char *id, size_t pa
  * and reason (why: item i holds res[i]'s reasons, loaded for [from, to)).
  */
 static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_result *res, size_t n,
-			       const gs_spool *why, size_t k, size_t page, size_t npages,
+			       const gs_spool *why, const S_pages *pp, size_t k, size_t page, size_t npages,
 			       const char *dir, const char *nav, int demonstration, char *err,
 			       size_t errlen)
 {
@@ -1537,7 +1737,7 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 		} else {
 			gs_doc_text(cell, st == 3 ? "" : gs_tr(t, "word.missing"));
 		}
-		gs_doc_cell_text(r, st != 3 && gs_spool_get(why, i, k) ? gs_spool_get(why, i, k) : "");
+		gs_doc_cell_text(r, st != 3 && S_reason(pp, why, i, k) ? S_reason(pp, why, i, k) : "");
 		free(link);
 	}
 	if (!n) {
@@ -1558,10 +1758,12 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
  */
 static int S_offer_detail_pages(const gs_publish_env *env, const gs_publish_result *res,
 				size_t n, gs_spool *why, const char *dir, int demonstration,
-				char *err, size_t errlen)
+				S_pages *pp, char *err, size_t errlen)
 {
 	char *sub = gs_xasprintf("%s/offers", dir), *nav = S_nav(env->t, "../");
 	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1, k, page;
+	size_t noff = env->cat->noffers;
+	unsigned char *todo = gs_xcalloc(noff + 1, 1);
 	int rc = 0;
 
 	if (gs_mkdirs(sub)) {
@@ -1569,13 +1771,33 @@ static int S_offer_detail_pages(const gs_publish_env *env, const gs_publish_resu
 		rc = -1;
 	}
 	for (page = 0; page < npages && !rc; page++) {
+		size_t from = page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n;
 		size_t to = (page + 1) * GS_SITE_PAGE_ROWS < n ? (page + 1) * GS_SITE_PAGE_ROWS : n;
-		rc = gs_spool_load(why, page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n,
-				   to, err, errlen);
-		for (k = 0; k < env->cat->noffers && !rc; k++)
-			rc = S_offer_detail_page(env, res, n, why, k, page, npages, sub, nav,
-						 demonstration, err, errlen);
+		size_t ntodo = 0;
+		for (k = 0; k < noff; k++) {
+			todo[k] = 1;
+			if (pp->keys && from < to) {
+				size_t nums[4] = { page, npages, n, (size_t)demonstration };
+				char dn[128], name[160], key[GS_SHA256_HEX_SIZE];
+				S_offer_detail_name(dn, sizeof(dn), env->cat->offers[k].id, page);
+				snprintf(name, sizeof(name), "offers/%s", dn);
+				S_page_key(pp, name, nums, 4, from, to, key);
+				todo[k] = !S_page_reuse(pp, dir, name, key);
+			}
+			ntodo += todo[k];
+		}
+		if (!ntodo)
+			continue;
+		rc = gs_spool_load(why, from, to, err, errlen);
+		if (!rc)
+			rc = S_why_page_load(pp, from, to, err, errlen);
+		for (k = 0; k < noff && !rc; k++)
+			if (todo[k])
+				rc = S_offer_detail_page(env, res, n, why, pp, k, page, npages, sub, nav,
+							 demonstration, err, errlen);
 	}
+	S_why_page_free(pp);
+	free(todo);
 	free(sub);
 	free(nav);
 	return rc ? -1 : 0;
@@ -1651,8 +1873,10 @@ typedef struct {
 	/* incremental builds (NULL site_key: none) */
 	const char *site_key;      /* hex SHA-256 of what every sheet depends on */
 	char *prev_sheets;         /* sheets/ of the site replaced, or NULL */
+	int prev_sheets_fd, sheets_fd;  /* open folders (-1: none) for linkat */
 	S_keys old;                /* its keys file (old.f NULL: none usable) */
 	char (*keys)[GS_SHA256_HEX_SIZE];  /* per workload */
+	S_span *span;              /* per workload: its reasons in old's file, when reused */
 	size_t rendered;           /* sheets rendered, not reused */
 	/* Where a finished result goes (S_finish): in a worker, its report;
 	 * else its reasons to the spool (item i: workload i's). */
@@ -1660,7 +1884,9 @@ typedef struct {
 	gs_spool *why;
 } S_render_ctx;
 
-static json_t *S_result_pack(const gs_publish_result *r, const gs_spool *why, size_t i);
+static json_t *S_result_pack(const gs_publish_result *r);
+static json_t *S_why_pack(const gs_publish_result *r, const gs_spool *spool, size_t i);
+static int S_why_unpack(json_t *why, gs_publish_result *r);
 static int S_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r);
 
 /*** what a build keeps per workload ***/
@@ -1782,45 +2008,135 @@ static int S_link_or_copy(const char *src, const char *dir, const char *name)
 }
 
 /*
+ * name linked from the folder open as from_fd (path from) into to_fd (path
+ * to), by descriptors (no path walked per file), else copied; 0 or -1.
+ */
+static int S_link_at(int from_fd, int to_fd, const char *name, const char *from, const char *to)
+{
+	char *src;
+	int rc;
+
+	if (from_fd >= 0 && to_fd >= 0 && linkat(from_fd, name, to_fd, name, 0) == 0)
+		return 0;
+	src = gs_xasprintf("%s/%s", from, name);
+	rc = S_link_or_copy(src, to, name);
+	free(src);
+	return rc;
+}
+
+/*
+ * The number of elements of a "why" array as this program writes it
+ * (compact: '[', strings or null separated by ',', ']'; inside strings only
+ * the escapes jansson writes), or -1. A reused entry's array is copied into
+ * the new keys file as it is, so it must be what a fresh build writes.
+ */
+static long S_why_count(const char *p, size_t n)
+{
+	size_t i = 1;
+	long count = 0;
+
+	if (n < 2 || p[0] != '[' || p[n - 1] != ']')
+		return -1;
+	if (n == 2)
+		return 0;
+	for (;;) {
+		if (i + 4 <= n - 1 && memcmp(p + i, "null", 4) == 0) {
+			i += 4;
+		} else if (p[i] == '"') {
+			for (i++; i < n - 1 && p[i] != '"'; i++) {
+				if ((unsigned char)p[i] < 0x20)
+					return -1;
+				if (p[i] == '\\') {
+					i++;
+					if (i >= n - 1 || !p[i] || !strchr("\"\\bfnrtu", p[i]))
+						return -1;
+				}
+			}
+			if (i >= n - 1)
+				return -1;
+			i++;
+		} else {
+			return -1;
+		}
+		count++;
+		if (i == n - 1)
+			return count;
+		if (p[i] != ',')
+			return -1;
+		i++;
+	}
+}
+
+/* "why" is the last member of an entry (S_write_keys): its name can occur nowhere else. */
+#define S_WHY_MEMBER ",\"why\":"
+
+/*
  * Workload i's sheet from the replaced site, when its key is the one it had
- * there and its files are all there: 1 (res[i] filled), else 0.
+ * there and its files are all there: 1 (res[i] filled, its reasons left in
+ * the old keys file: c->span[i]), else 0. The entry is parsed without its
+ * reasons (most of its bytes).
  */
 static int S_reuse(S_render_ctx *c, size_t i, const gs_job *job, const char *key)
 {
 	const char *id = job->w.id;
-	json_t *o = S_keys_entry(&c->old, id);
-	json_t *files = json_object_get(o, "files"), *f;
-	const char *old_key = json_string_value(json_object_get(o, "key"));
-	size_t k;
+	const gs_jscan_member *m = c->old.f ? gs_jscan_find(&c->old.scan, 0, id) : NULL;
+	const size_t wl = sizeof(S_WHY_MEMBER) - 1;
+	json_t *o = NULL, *files, *f;
+	const char *old_key;
+	char *buf = NULL, *w, *at;
+	size_t k, n, got = 0;
 
-	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
-	    S_result_unpack(json_object_get(o, "result"), c->env->cat, &c->res[i])) {
-		json_decref(o);
+	if (!m || m->len < wl + 4 || m->len > (1u << 26))
 		return 0;
+	n = (size_t)m->len;
+	buf = gs_xmalloc(n + 1);
+	while (got < n) {
+		ssize_t r = pread(fileno(c->old.f), buf + got, n - got, (off_t)(m->off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			goto none;
+		got += (size_t)r;
 	}
+	buf[n] = '\0';
+	/* (a NUL byte, which JSON text never holds, ends the search: no reuse) */
+	for (w = NULL, at = buf; (at = strstr(at, S_WHY_MEMBER)) != NULL; at++)
+		w = at;
+	if (!w || buf[n - 1] != '}' ||
+	    S_why_count(w + wl, n - 1 - (size_t)(w - buf) - wl) != (long)c->env->cat->noffers)
+		goto none;
+	*w = '}';
+	o = json_loadb(buf, (size_t)(w - buf) + 1, JSON_REJECT_DUPLICATES, NULL);
+	files = json_object_get(o, "files");
+	old_key = json_string_value(json_object_get(o, "key"));
+	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
+	    S_result_unpack(json_object_get(o, "result"), c->env->cat, &c->res[i]))
+		goto none;
 	/* a keys file edited by hand must not change the index */
 	if (strcmp(c->res[i].id, id) != 0 || strcmp(c->res[i].title, job->w.title) != 0 ||
 	    c->res[i].noffers != c->env->cat->noffers)
 		goto no;
 	json_array_foreach(files, k, f) {
 		const char *name = json_string_value(f);
-		char *src;
-		int rc;
 		if (!name || !*name || strchr(name, '/') || name[0] == '.')
 			goto no;
-		src = gs_xasprintf("%s/%s", c->prev_sheets, name);
-		rc = S_link_or_copy(src, c->sheets, name);
-		free(src);
-		if (rc)
+		if (S_link_at(c->prev_sheets_fd, c->sheets_fd, name, c->prev_sheets, c->sheets))
 			goto no;
 		gs_strvec_push_dup(&c->res[i].files, name);
 	}
+	c->span[i].off = m->off + (uint64_t)(w - buf) + wl;
+	c->span[i].len = n - 1 - (size_t)(w - buf) - wl;
 	json_decref(o);
+	free(buf);
 	return 1;
 no:
-	/* the files linked so far are overwritten by the rendering */
+	/* the rendering creates its files anew (never over a name) */
+	for (k = 0; k < c->res[i].files.n; k++)
+		(void)unlinkat(c->sheets_fd, c->res[i].files.v[k], 0);
 	gs_publish_result_release(&c->res[i]);
+none:
 	json_decref(o);
+	free(buf);
 	return 0;
 }
 
@@ -1834,34 +2150,42 @@ static int S_by_id(const void *a, const void *b)
 	return strcmp(((const S_idref *)a)->id, ((const S_idref *)b)->id);
 }
 
-/* Writes text with "  " after each newline: a dump moved two levels deeper. */
-static void S_put_indented(FILE *f, const char *text)
+static int S_by_page_name(const void *a, const void *b)
 {
-	const char *nl;
+	return strcmp(((const S_pagekey *)a)->name, ((const S_pagekey *)b)->name);
+}
 
-	while ((nl = strchr(text, '\n')) != NULL) {
-		fwrite(text, 1, (size_t)(nl - text) + 1, f);
-		fputs("  ", f);
-		text = nl + 1;
+/* n bytes of fd at off to f; 0 or -1. */
+static int S_copy_range(int fd, uint64_t off, uint64_t n, FILE *f)
+{
+	char buf[16384];
+
+	while (n) {
+		size_t want = n < sizeof(buf) ? (size_t)n : sizeof(buf);
+		ssize_t r = pread(fd, buf, want, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || fwrite(buf, 1, (size_t)r, f) != (size_t)r)
+			return -1;
+		off += (uint64_t)r;
+		n -= (uint64_t)r;
 	}
-	fputs(text, f);
+	return 0;
 }
 
 /*
- * DIR/.gpusheet-keys.json: per sheet its key, its files and its result,
- * written a sheet at a time (its reasons read back from why, item i), not
- * built as one tree: the bytes are those of json_dumps(JSON_SORT_KEYS |
- * JSON_INDENT(1)) of the whole document, as before: the sheets sorted by
- * id with strcmp (jansson sorts keys by their bytes), each sheet's object
- * dumped alone with the same flags and indented two levels deeper, which
- * is right because a dump holds no newline but those of its indentation
- * (strings escape theirs). Checked: the committed site/'s keys file, written
- * by the tree before, equals a fresh build's (site-reproducible), and
- * site-memory compares a 320-workload keys file with its own sorted,
- * indented dump.
+ * DIR/.gpusheet-keys.json (site.h), a line per page key and a line per
+ * sheet, written a sheet at a time, never built as one tree: the sheets
+ * sorted by id with strcmp (as jansson sorts keys), each entry the compact
+ * dump of {"files", "key", "result"} (JSON_SORT_KEYS) with "why" appended
+ * last: its reasons dumped from the spool (why, item i), or for a reused
+ * sheet (span[i].len) the bytes of the replaced keys file (old_fd), which
+ * S_reuse checked to be what a dump writes. pages: the page keys (sorted
+ * here), or NULL.
  */
 static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA256_HEX_SIZE],
-			size_t n, gs_spool *why, const char *dir, char *err, size_t errlen)
+			size_t n, gs_spool *why, const S_span *span, int old_fd,
+			S_pagekeys *pages, const char *dir, char *err, size_t errlen)
 {
 	gs_outstream *os = gs_outstream_open(dir, GS_SITE_KEYS_FILE, err, errlen);
 	S_idref *order;
@@ -1871,47 +2195,79 @@ static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA2
 	if (!os)
 		return -1;
 	f = gs_outstream_file(os);
+	fputs("{\"format\":\"" GS_SITE_KEYS_FORMAT "\",\"pages\":{", f);
+	if (pages && pages->n) {
+		qsort(pages->v, pages->n, sizeof(*pages->v), S_by_page_name);
+		for (j = 0; j < pages->n; j++) {
+			json_t *name = json_string(pages->v[j].name);
+			char *tname = json_dumps(name, JSON_ENCODE_ANY);
+			if (!tname)
+				GS_BUG("json_dumps of a page's name failed (out of memory)");
+			fprintf(f, "\n%s:\"%s\"%s", tname, pages->v[j].key, j + 1 < pages->n ? "," : "\n");
+			free(tname);
+			json_decref(name);
+		}
+	}
+	fputs("},\"sheets\":{", f);
 	order = gs_xcalloc(n + 1, sizeof(*order));
 	for (i = 0; i < n; i++) {
 		order[i].id = res[i].id;
 		order[i].i = i;
 	}
 	qsort(order, n, sizeof(*order), S_by_id);
-	fputs("{\n \"format\": \"" GS_SITE_KEYS_FORMAT "\",\n \"sheets\": {", f);
 	for (j = 0; j < n; j++) {
 		json_t *o = json_object(), *files = json_array(), *name;
 		char *tname, *text;
+		size_t tl;
 
 		i = order[j].i;
-		if (gs_spool_load(why, i, i + 1, err, errlen)) {
-			json_decref(o);
-			json_decref(files);
-			free(order);
-			gs_outstream_abort(os);
-			return -1;
-		}
 		for (k = 0; k < res[i].files.n; k++)
 			json_array_append_new(files, json_string(res[i].files.v[k]));
 		json_object_set_new(o, "key", json_string(keys[i]));
 		json_object_set_new(o, "files", files);
-		json_object_set_new(o, "result", S_result_pack(&res[i], why, i));
+		json_object_set_new(o, "result", S_result_pack(&res[i]));
 		name = json_string(res[i].id);
 		tname = json_dumps(name, JSON_ENCODE_ANY);
-		text = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(1));
+		text = json_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
 		json_decref(name);
 		json_decref(o);
 		if (!tname || !text)
 			GS_BUG("json_dumps of a sheet's keys failed (out of memory)");
-		fputs(j ? ",\n  " : "\n  ", f);
+		tl = strlen(text);
+		fputc('\n', f);
 		fputs(tname, f);
-		fputs(": ", f);
-		S_put_indented(f, text);
+		fputc(':', f);
+		fwrite(text, 1, tl - 1, f); /* without its final '}' */
+		fputs(S_WHY_MEMBER, f);
 		free(tname);
 		free(text);
+		if (span && span[i].len) {
+			if (S_copy_range(old_fd, span[i].off, span[i].len, f)) {
+				snprintf(err, errlen, "%s: cannot read the replaced keys file: %s",
+					 GS_SITE_KEYS_FILE, strerror(errno));
+				goto fail;
+			}
+		} else {
+			json_t *w;
+			if (gs_spool_load(why, i, i + 1, err, errlen))
+				goto fail;
+			w = S_why_pack(&res[i], why, i);
+			text = json_dumps(w, JSON_COMPACT);
+			json_decref(w);
+			if (!text)
+				GS_BUG("json_dumps of a sheet's reasons failed (out of memory)");
+			fputs(text, f);
+			free(text);
+		}
+		fputs(j + 1 < n ? "}," : "}\n", f);
 	}
-	fputs(n ? "\n }\n}" : "}\n}", f);
+	fputs("}}\n", f);
 	free(order);
 	return gs_outstream_commit(os, err, errlen);
+fail:
+	free(order);
+	gs_outstream_abort(os);
+	return -1;
 }
 
 int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
@@ -1941,6 +2297,12 @@ int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, 
 		}
 		(*done)++;
 		snprintf(keys[i], GS_SHA256_HEX_SIZE, "%s", key);
+		if (S_why_unpack(json_object_get(o, "why"), &res[i])) {
+			snprintf(err, errlen, "%s: $.sheets.%s.why: expected a reason (or null) per offer",
+				 GS_SITE_KEYS_FILE, ids[i]);
+			json_decref(o);
+			goto out;
+		}
 		if (strcmp(res[i].id, ids[i]) != 0) {
 			snprintf(err, errlen, "%s: $.sheets.%s.result.id: another id", GS_SITE_KEYS_FILE,
 				 ids[i]);
@@ -2044,15 +2406,14 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
  * A worker's report, one compact JSON object a line (JSON escapes the
  * newlines of strings): per workload of its range in order, every field of
  * its gs_publish_result with its "files" and "key" (written as each is
- * done, S_finish), then {"manifest": its evidence entries (see
- * gs_archive_export), "rendered": N}. The parent reads a line at a time.
- * A field added to gs_publish_result must be added to S_result_pack and
- * S_result_unpack, or -j N would lose it.
- *
- * The reasons come from r->reason, or when why is not NULL from its item i
- * (loaded).
+ * done, S_finish), and its reasons: "reason" (an array, S_why_pack) for a
+ * sheet rendered, "span" ([offset, length] of its "why" in the replaced
+ * site's keys file) for a sheet reused; then {"manifest": its evidence
+ * entries (see gs_archive_export), "rendered": N}. The parent reads a line
+ * at a time. A field added to gs_publish_result must be added to
+ * S_result_pack and S_result_unpack, or -j N would lose it.
  */
-static json_t *S_result_pack(const gs_publish_result *r, const gs_spool *spool, size_t i)
+static json_t *S_result_pack(const gs_publish_result *r)
 {
 	json_t *o = json_object();
 	char *st = gs_xmalloc(r->noffers + 1);
@@ -2070,18 +2431,14 @@ static json_t *S_result_pack(const gs_publish_result *r, const gs_spool *spool, 
 	json_object_set_new(o, "npreselected", json_integer((json_int_t)r->npreselected));
 	json_object_set_new(o, "nretained_synthetic", json_integer((json_int_t)r->nretained_synthetic));
 	{
-		json_t *cost = json_array(), *cur = json_array(), *why = json_array();
+		json_t *cost = json_array(), *cur = json_array();
 		for (k = 0; k < r->noffers; k++) {
 			json_array_append_new(cost, json_integer(r->cost ? (json_int_t)r->cost[k] : 0));
 			json_array_append_new(cur, r->currency && r->currency[k]
 					      ? json_string(r->currency[k]) : json_null());
-			const char *w = spool ? gs_spool_get(spool, i, k)
-					: r->reason ? r->reason[k] : NULL;
-			json_array_append_new(why, w ? json_string(w) : json_null());
 		}
 		json_object_set_new(o, "cost", cost);
 		json_object_set_new(o, "currency", cur);
-		json_object_set_new(o, "reason", why);
 	}
 	json_object_set_new(o, "best", r->best == GS_PUBLISH_NO_BEST ? json_null()
 				: json_integer((json_int_t)r->best));
@@ -2090,16 +2447,52 @@ static json_t *S_result_pack(const gs_publish_result *r, const gs_spool *spool, 
 	return o;
 }
 
-/* For a worker's report: the result, its files and its key. */
+/* The reasons of a result, per offer (null: none): from r->reason, or when spool is not NULL from its item i (loaded). */
+static json_t *S_why_pack(const gs_publish_result *r, const gs_spool *spool, size_t i)
+{
+	json_t *why = json_array();
+	size_t k;
+
+	for (k = 0; k < r->noffers; k++) {
+		const char *w = spool ? gs_spool_get(spool, i, k) : r->reason ? r->reason[k] : NULL;
+		json_array_append_new(why, w ? json_string(w) : json_null());
+	}
+	return why;
+}
+
+/* r->reason from an array of r->noffers strings or nulls; 0 or -1. */
+static int S_why_unpack(json_t *why, gs_publish_result *r)
+{
+	size_t k;
+
+	if (!json_is_array(why) || json_array_size(why) != r->noffers)
+		return -1;
+	for (k = 0; k < r->noffers; k++)
+		if (!json_is_string(json_array_get(why, k)) && !json_is_null(json_array_get(why, k)))
+			return -1;
+	r->reason = gs_xcalloc(r->noffers + 1, sizeof(*r->reason));
+	for (k = 0; k < r->noffers; k++) {
+		const char *w = json_string_value(json_array_get(why, k));
+		r->reason[k] = w ? gs_xstrdup(w) : NULL;
+	}
+	return 0;
+}
+
+/* For a worker's report: the result, its files, its key and its reasons (or where they lie). */
 static json_t *S_result_pack_all(const S_render_ctx *c, size_t i)
 {
-	json_t *o = S_result_pack(&c->res[i], NULL, 0), *files = json_array();
+	json_t *o = S_result_pack(&c->res[i]), *files = json_array();
 	size_t k;
 
 	for (k = 0; k < c->res[i].files.n; k++)
 		json_array_append_new(files, json_string(c->res[i].files.v[k]));
 	json_object_set_new(o, "files", files);
 	json_object_set_new(o, "key", json_string(c->site_key ? c->keys[i] : ""));
+	if (c->span && c->span[i].len)
+		json_object_set_new(o, "span", json_pack("[II]", (json_int_t)c->span[i].off,
+							 (json_int_t)c->span[i].len));
+	else
+		json_object_set_new(o, "reason", S_why_pack(&c->res[i], NULL, 0));
 	return o;
 }
 
@@ -2118,7 +2511,7 @@ static const char *S_currency(const gs_catalog *cat, size_t k, const char *cur)
 static int S_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r)
 {
 	json_t *cost = json_object_get(o, "cost"), *cur = json_object_get(o, "currency");
-	json_t *why = json_object_get(o, "reason"), *best = json_object_get(o, "best");
+	json_t *best = json_object_get(o, "best");
 	const char *id = json_string_value(json_object_get(o, "id"));
 	const char *title = json_string_value(json_object_get(o, "title"));
 	const char *st = json_string_value(json_object_get(o, "status"));
@@ -2145,23 +2538,20 @@ static int S_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *
 	r->npreselected = (size_t)json_integer_value(json_object_get(o, "npreselected"));
 	r->nretained_synthetic = (size_t)json_integer_value(json_object_get(o, "nretained_synthetic"));
 	if (json_array_size(cost) != r->noffers || json_array_size(cur) != r->noffers ||
-	    json_array_size(why) != r->noffers || (!json_is_null(best) && !json_is_integer(best)) ||
+	    (!json_is_null(best) && !json_is_integer(best)) ||
 	    r->noffers != cat->noffers) {
 		gs_publish_result_release(r);
 		return -1;
 	}
 	r->cost = gs_xcalloc(r->noffers + 1, sizeof(*r->cost));
 	r->currency = gs_xcalloc(r->noffers + 1, sizeof(*r->currency));
-	r->reason = gs_xcalloc(r->noffers + 1, sizeof(*r->reason));
 	for (k = 0; k < r->noffers; k++) {
 		const char *c = json_string_value(json_array_get(cur, k));
-		const char *w = json_string_value(json_array_get(why, k));
 		r->cost[k] = (int64_t)json_integer_value(json_array_get(cost, k));
 		if (c && !(r->currency[k] = S_currency(cat, k, c))) {
 			gs_publish_result_release(r);
 			return -1;
 		}
-		r->reason[k] = w ? gs_xstrdup(w) : NULL;
 	}
 	r->best = json_is_null(best) ? GS_PUBLISH_NO_BEST : (size_t)json_integer_value(best);
 	if (r->best != GS_PUBLISH_NO_BEST && r->best >= r->noffers) {
@@ -2238,6 +2628,23 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 				break;
 			}
 			(*done)++;
+			if (json_object_get(o, "span")) {
+				json_int_t off = -1, sl = -1;
+				if (!c->span || json_unpack(json_object_get(o, "span"), "[II]", &off, &sl) ||
+				    off < 0 || sl <= 0) {
+					snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+					json_decref(o);
+					rc = -1;
+					break;
+				}
+				c->span[i].off = (uint64_t)off;
+				c->span[i].len = (uint64_t)sl;
+			} else if (S_why_unpack(json_object_get(o, "reason"), &c->res[i])) {
+				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				json_decref(o);
+				rc = -1;
+				break;
+			}
 			json_array_foreach(json_object_get(o, "files"), m, fl)
 				gs_strvec_push_dup(&c->res[i].files, json_string_value(fl));
 			if (c->site_key)
@@ -2290,9 +2697,9 @@ static int S_render_sheets(S_render_ctx *c, size_t n, unsigned jobs, size_t *don
 	return 0;
 }
 
-int gs_site_pages(const gs_publish_env *env, const gs_publish_result *res,
-		  const char (*keys)[GS_SHA256_HEX_SIZE], size_t n, gs_spool *why, const char *dir,
-		  char *err, size_t errlen)
+/* gs_site_pages, taking from the replaced site what pp allows (S_pages). */
+static int S_site_pages(const gs_publish_env *env, const gs_publish_result *res, size_t n,
+			gs_spool *why, const char *dir, S_pages *pp, char *err, size_t errlen)
 {
 	char *nav_root;
 	size_t i;
@@ -2301,17 +2708,45 @@ int gs_site_pages(const gs_publish_env *env, const gs_publish_result *res,
 	if (gs_spool_count(why) != n)
 		GS_BUG("%zu results but the reasons of %zu", n, gs_spool_count(why));
 	nav_root = S_nav(env->t, "");
+	pp->noffers = env->cat->noffers;
 	for (i = 0; i < n; i++)
 		demonstration |= res[i].demonstration;
-	if (S_index_pages(env, res, n, dir, nav_root, demonstration, err, errlen) ||
+	if (S_index_pages(env, res, n, dir, nav_root, demonstration, pp, err, errlen) ||
 	    S_offers_pages(env, res, n, dir, nav_root, demonstration, err, errlen) ||
-	    S_offer_detail_pages(env, res, n, why, dir, demonstration, err, errlen))
+	    S_offer_detail_pages(env, res, n, why, dir, demonstration, pp, err, errlen))
 		goto out;
-	if (keys && S_write_keys(res, keys, n, why, dir, err, errlen))
+	if (pp->keys && S_write_keys(res, pp->keys, n, why, pp->span, pp->old_fd, &pp->pk, dir,
+				     err, errlen))
 		goto out;
 	rc = 0;
 out:
 	free(nav_root);
+	return rc;
+}
+
+static void S_pages_release(S_pages *pp)
+{
+	size_t i;
+
+	for (i = 0; i < pp->pk.n; i++)
+		free(pp->pk.v[i].name);
+	free(pp->pk.v);
+	json_decref(pp->old_pages);
+	S_why_page_free(pp);
+}
+
+int gs_site_pages(const gs_publish_env *env, const gs_publish_result *res,
+		  const char (*keys)[GS_SHA256_HEX_SIZE], size_t n, gs_spool *why, const char *dir,
+		  char *err, size_t errlen)
+{
+	S_pages pp;
+	int rc;
+
+	memset(&pp, 0, sizeof(pp));
+	pp.keys = keys;
+	pp.old_fd = -1;
+	rc = S_site_pages(env, res, n, why, dir, &pp, err, errlen);
+	S_pages_release(&pp);
 	return rc;
 }
 
@@ -2372,6 +2807,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	n = to - from;
 	res = gs_xcalloc(n + 1, sizeof(*res));
 	memset(&c, 0, sizeof(c));
+	c.prev_sheets_fd = c.sheets_fd = -1;
 	if (gs_mkdirs(sheets)) {
 		snprintf(err, errlen, "cannot create %s", sheets);
 		goto out;
@@ -2398,22 +2834,48 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		gs_site_key(&env, opts->catalog_key, site_key);
 		c.site_key = site_key;
 		c.keys = gs_xcalloc(n + 1, sizeof(*c.keys));
+		c.span = gs_xcalloc(n + 1, sizeof(*c.span));
 		if (prev)
 			S_keys_open(prev, &c.old); /* none usable: a full build */
 		c.prev_sheets = prev ? gs_xasprintf("%s/sheets", prev) : NULL;
+		if (c.prev_sheets)
+			c.prev_sheets_fd = open(c.prev_sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	}
+	c.sheets_fd = open(sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	rc = S_render_sheets(&c, n, jobs, &done);
 	if (rc)
 		goto out;
 	rc = -1;
 	if (opts->shard_n) {
-		if (S_write_keys(res, (const char (*)[GS_SHA256_HEX_SIZE])c.keys, n, c.why, dir, err,
-				 errlen) ||
+		if (S_write_keys(res, (const char (*)[GS_SHA256_HEX_SIZE])c.keys, n, c.why, c.span,
+				 c.old.f ? fileno(c.old.f) : -1, NULL, dir, err, errlen) ||
 		    S_write_shard(&env, opts, npaths, from, res, n, site_key, dir, err, errlen))
 			goto out;
-	} else if (gs_site_pages(&env, res, (const char (*)[GS_SHA256_HEX_SIZE])c.keys, n, c.why,
-				 dir, err, errlen)) {
-		goto out;
+	} else {
+		S_pages pp;
+		memset(&pp, 0, sizeof(pp));
+		pp.keys = opts->catalog_key ? (const char (*)[GS_SHA256_HEX_SIZE])c.keys : NULL;
+		pp.span = c.span;
+		pp.old_fd = c.old.f ? fileno(c.old.f) : -1;
+		pp.prev = prev;
+		if (c.old.f)
+			pp.old_pages = gs_jscan_load(fileno(c.old.f), gs_jscan_find(&c.old.scan, 1, "pages"),
+						     JSON_REJECT_DUPLICATES);
+		if (!json_is_object(pp.old_pages)) {
+			json_decref(pp.old_pages);
+			pp.old_pages = NULL;
+		}
+		rc = S_site_pages(&env, res, n, c.why, dir, &pp, err, errlen);
+		if (opts->pages_reused)
+			*opts->pages_reused = pp.pages_reused;
+		if (opts->pages_rendered)
+			*opts->pages_rendered = pp.pages_rendered;
+		S_pages_release(&pp);
+		if (rc) {
+			rc = -1;
+			goto out;
+		}
+		rc = -1;
 	}
 	if (opts->rendered)
 		*opts->rendered = c.rendered;
@@ -2425,7 +2887,12 @@ out:
 	free(sheets);
 	free(nav_sheet);
 	free(c.keys);
+	free(c.span);
 	free(c.prev_sheets);
+	if (c.prev_sheets_fd >= 0)
+		close(c.prev_sheets_fd);
+	if (c.sheets_fd >= 0)
+		close(c.sheets_fd);
 	S_keys_close(&c.old);
 	gs_spool_free(c.why);
 	if (archive)

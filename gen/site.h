@@ -53,21 +53,32 @@
  * generator's version, lang, date, --png, --accept-synthetic, the catalogs'
  * names and bytes, the templates, the labels, the workload's bytes,
  * and each cited file's name and archived file, which holds the SHA-256 of
- * its bytes), the names of its files in sheets/ and what the index pages
- * need of it. A rebuild links a sheet's files from the old site when its key
- * is unchanged, and renders it otherwise; the index, offers pages, manifest
- * and keys are always rebuilt. JSON_SORT_KEYS, indent 1, no newline at end:
- *   {"format": "gpusheet-keys/1",
- *    "sheets": {"ID": {"files": ["ID-budget.svg", ..., "ID.html"],
- *                      "key": "<sha256hex>", "result": {...}}}}
+ * its bytes), the names of its files in sheets/, what the index pages
+ * need of it and, last, its reasons ("why"); and per index and per-offer
+ * page a key: the keys of the sheets it shows and what it shows of the
+ * others (counts). A rebuild links a sheet's files from the old site when
+ * its key is unchanged, and renders it otherwise; it links a page whose key
+ * is unchanged; the offers pages, manifest and keys are always written.
+ * Compact, keys sorted, a line per page and per sheet (docs/formats.md 6):
+ *   {"format":"gpusheet-keys/2","pages":{
+ *   "index.html":"<sha256hex>",
+ *   ...},"sheets":{
+ *   "ID":{"files":["ID-budget.svg",...,"ID.html"],"key":"<sha256hex>","result":{...},"why":[...]},
+ *   ...}}
+ * A reused sheet's entry is parsed without its "why" (most of its bytes),
+ * which is copied into the new file as it is and parsed only for a page
+ * rendered again.
  */
 #define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
-#define GS_SITE_KEYS_FORMAT "gpusheet-keys/1"
+#define GS_SITE_KEYS_FORMAT "gpusheet-keys/2"
 
 typedef struct {
 	unsigned jobs;            /* worker processes (workers.h); 0 or 1: none */
 	const char *catalog_key;  /* hex SHA-256 of the catalogs' bytes; NULL: no keys, no reuse */
 	size_t *rendered;         /* or NULL: receives the number of sheets rendered (not reused) */
+	/* or NULL: the index and per-offer pages with a key, linked from the
+	 * replaced site (reused) or rendered */
+	size_t *pages_reused, *pages_rendered;
 	/* --shard K/N (shard.h): shard_n 0: the whole site. A shard needs
 	 * catalog_key, workloads_key and inputs_key (shard.h: the SHA-256 of
 	 * the ids, and of the ids with their inputs' bytes, in the paths'

@@ -27,6 +27,10 @@ expect_stats() { # expect_stats LOG RENDERED REUSED
 	grep -q "^stats: $2 sheets\{0,1\} rendered, $3 reused from the previous site$" "$1" ||
 		{ cat "$1"; err "$1: expected $2 rendered and $3 reused"; }
 }
+expect_pages() { # expect_pages LOG RENDERED REUSED (patterns)
+	grep -q "^stats: $2 pages\{0,1\} rendered, $3 reused from the previous site$" "$1" ||
+		{ cat "$1"; err "$1: expected $2 pages rendered and $3 reused"; }
+}
 same() { # same A B WHAT
 	diff -r "$1" "$2" >"$scratch/diff.txt" 2>&1 || { head -n 20 "$scratch/diff.txt"; err "$3"; }
 }
@@ -45,10 +49,11 @@ expect_stats "$scratch/b1.log" $N 0
 [ -f "$scratch/out/.gpusheet-keys.json" ] || err "no keys file"
 "$bin" verify "$scratch/out" >"$scratch/verify.log" 2>&1 || { cat "$scratch/verify.log"; err "verify refuses the site with its keys"; }
 
-# Nothing changed: nothing rendered, same bytes.
+# Nothing changed: nothing rendered (sheets, index and offer pages), same bytes.
 cp -R "$scratch/out" "$scratch/first"
 build out b2.log -j 2
 expect_stats "$scratch/b2.log" 0 $N
+expect_pages "$scratch/b2.log" 0 "[1-9][0-9]*"
 same "$scratch/first" "$scratch/out" "a rebuild with nothing changed differs"
 
 # One workload changed (its title): only it is rendered; equals a clean build.
@@ -84,10 +89,10 @@ expect_stats "$scratch/b6.log" $((N - 1)) 0
 same "$scratch/clean5" "$scratch/out" "a build over an unreadable keys file differs from a clean build"
 # A keys file edited by hand (a title, a status digit out of range): those
 # sheets are rendered, the index is a clean build's.
-sed -i -e '0,/"title": "/s//"title": "Edited /' -e '0,/"status": "[0-3]/s//"status": "9/' \
+sed -i -e '0,/"title":"/s//"title":"Edited /' -e '0,/"status":"[0-3]/s//"status":"9/' \
 	"$scratch/out/.gpusheet-keys.json"
-grep -q '"title": "Edited ' "$scratch/out/.gpusheet-keys.json" &&
-	grep -q '"status": "9' "$scratch/out/.gpusheet-keys.json" || die "cannot edit the keys file"
+grep -q '"title":"Edited ' "$scratch/out/.gpusheet-keys.json" &&
+	grep -q '"status":"9' "$scratch/out/.gpusheet-keys.json" || die "cannot edit the keys file"
 build out b7.log --lang es
 grep -q '^stats: [12] sheets\{0,1\} rendered' "$scratch/b7.log" ||
 	{ cat "$scratch/b7.log"; err "an edited keys entry was reused"; }
@@ -101,11 +106,19 @@ tr -d '\n' <"$keys" >"$scratch/keys.tmp" && mv "$scratch/keys.tmp" "$keys"
 build out b8.log --lang es
 expect_stats "$scratch/b8.log" 0 $((N - 1))
 same "$scratch/clean5" "$scratch/out" "a build over a reformatted keys file differs from a clean build"
-sed -i '0,/"key": "/s//"key": "\\x/' "$keys"
-grep -q '"key": "\\x' "$keys" || die "cannot break a keys entry"
+sed -i '0,/"key":"/s//"key":"\\x/' "$keys"
+grep -q '"key":"\\x' "$keys" || die "cannot break a keys entry"
 build out b9.log --lang es
 expect_stats "$scratch/b9.log" 1 $((N - 2))
 same "$scratch/clean5" "$scratch/out" "a build over a broken keys entry differs from a clean build"
+# A reused sheet's reasons are copied into the new keys file as they are:
+# an array not written the way a build writes it (a blank after '[') is
+# that sheet rendered, the keys file a clean build's.
+sed -i '0,/"why":\[/s//"why":[ /' "$keys"
+grep -q '"why":\[ ' "$keys" || die "cannot reformat a sheet's reasons"
+build out b9b.log --lang es
+expect_stats "$scratch/b9b.log" 1 $((N - 2))
+same "$scratch/clean5" "$scratch/out" "a build over reformatted reasons differs from a clean build"
 head -c 3000 "$keys" >"$scratch/keys.tmp" && mv "$scratch/keys.tmp" "$keys"
 build out b10.log --lang es
 expect_stats "$scratch/b10.log" $((N - 1)) 0

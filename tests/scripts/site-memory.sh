@@ -17,8 +17,9 @@
 # sits in a quarantine that grows with every allocation made, live or not,
 # so the quarantine is turned off for these runs (ASAN_OPTIONS, ignored by
 # other builds). Also checks that the merged site equals the rebuilt one,
-# and that the keys file is exactly jansson's dump of itself
-# (JSON_SORT_KEYS | JSON_INDENT(1)), as when it was built as one tree.
+# and that the keys file is exactly the sorted compact dump of itself, a
+# line per page key and per sheet, "why" last in each sheet's entry
+# (docs/formats.md, section 6).
 # Override the sizes with SITE_MEMORY_N (the small one; the large is 8x).
 #
 #   sh site-memory.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
@@ -64,9 +65,19 @@ run() {
 	python3 -c '
 import json, sys
 raw = open(sys.argv[1], encoding="utf-8").read()
-again = json.dumps(json.loads(raw), sort_keys=True, indent=1, ensure_ascii=False)
+d = json.loads(raw)
+def dump(v):
+    return json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def block(lines):
+    return "{" + ",".join("\n" + x for x in lines) + ("\n" if lines else "") + "}"
+pages = [dump(k) + ":" + dump(v) for k, v in sorted(d["pages"].items())]
+sheets = []
+for k, e in sorted(d["sheets"].items()):
+    why = e.pop("why")
+    sheets.append(dump(k) + ":" + dump(e)[:-1] + ",\"why\":" + dump(why) + "}")
+again = "{\"format\":" + dump(d["format"]) + ",\"pages\":" + block(pages) + ",\"sheets\":" + block(sheets) + "}\n"
 sys.exit(0 if raw == again else 1)
-' "$scratch/m-$n/.gpusheet-keys.json" || err "N=$n: the keys file is not its own sorted, indented dump"
+' "$scratch/m-$n/.gpusheet-keys.json" || err "N=$n: the keys file is not its own sorted compact dump, a line per page and sheet"
 	echo "N=$n: peak RSS, KiB: shard 1/2 -j 1 $shard1_kb, shard 2/2 -j 2 $shard2_kb, merge $merge_kb, rebuild $rebuild_kb"
 }
 
