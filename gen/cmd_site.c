@@ -47,6 +47,7 @@ int gs_cmd_site(int argc, char **argv)
 	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
 	size_t rendered = 0, pages_reused = 0, pages_rendered = 0, nbuilt;
 	gs_site_opts sopts;
+	gs_site_input *learnt = NULL;  /* what pass 1 learnt of each workload */
 	char catalog_key[GS_SHA256_HEX_SIZE];
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
@@ -147,9 +148,12 @@ int gs_cmd_site(int argc, char **argv)
 		size_t nids = 0, len = 0, cap = 0, ilen = 0, icap = 0, k;
 		char *inorder = NULL, *inputs = NULL, hex[GS_SHA256_HEX_SIZE];
 		int found = 0;
+		learnt = gs_xcalloc(npaths + 1, sizeof(*learnt));
 		for (i = 0; i < npaths; i++) {
 			gs_job job;
 			if (gs_job_load(paths[i], &ctx.cat, &job, &d) == 0) {
+				learnt[i].id = gs_xstrdup(job.w.id);
+				learnt[i].title = gs_xstrdup(job.w.title);
 				ids[nids++] = gs_xasprintf("%s%c%s", job.w.id, '\001', paths[i]);
 				found |= reference && strcmp(job.w.id, reference) == 0;
 				gs_str_append(&inorder, &len, &cap, job.w.id);
@@ -157,11 +161,14 @@ int gs_cmd_site(int argc, char **argv)
 				/* the inputs' bytes: the workload and each file it cites */
 				if (gs_sha256_file(paths[i], hex, NULL) != 0)
 					gs_diag_add(&d, paths[i], 0, 0, NULL, "cannot read: %s", strerror(errno));
+				memcpy(learnt[i].sha256, hex, sizeof(learnt[i].sha256));
 				gs_str_append(&inputs, &ilen, &icap, job.w.id);
 				gs_str_append(&inputs, &ilen, &icap, "\n");
 				gs_str_append(&inputs, &ilen, &icap, hex);
 				gs_str_append(&inputs, &ilen, &icap, "\n");
 				for (k = 0; k < job.nev; k++) {
+					gs_strvec_push_dup(&learnt[i].ev_path, job.ev[k].ref->path);
+					gs_strvec_push_dup(&learnt[i].ev_file, job.ev[k].ref->file);
 					if (gs_sha256_file(job.ev[k].ref->path, hex, NULL) != 0)
 						gs_diag_add(&d, job.ev[k].ref->path, 0, 0, NULL,
 							    "cannot read: %s", strerror(errno));
@@ -217,6 +224,7 @@ int gs_cmd_site(int argc, char **argv)
 	}
 	memset(&sopts, 0, sizeof(sopts));
 	sopts.jobs = jobs;
+	sopts.inputs = learnt;
 	sopts.shard_k = shard_k;
 	sopts.shard_n = shard_n;
 	sopts.workloads_key = workloads_key;
@@ -249,6 +257,9 @@ int gs_cmd_site(int argc, char **argv)
 	}
 	rc = GS_EXIT_OK;
 out:
+	for (i = 0; learnt && i < npaths; i++)
+		gs_site_input_release(&learnt[i]);
+	free(learnt);
 	gs_diag_release(&d);
 	gs_site_free_paths(paths, npaths);
 	gs_run_ctx_release(&ctx);

@@ -83,6 +83,15 @@ int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 	return gs_diag_count(d) > before ? -1 : 0;
 }
 
+void gs_site_input_release(gs_site_input *in)
+{
+	free(in->id);
+	free(in->title);
+	gs_strvec_release(&in->ev_path);
+	gs_strvec_release(&in->ev_file);
+	memset(in, 0, sizeof(*in));
+}
+
 void gs_site_free_paths(char **paths, size_t n)
 {
 	size_t i;
@@ -134,6 +143,7 @@ typedef struct {
 } S_pages;
 
 static void S_hash_str(struct sha256_ctx *h, const char *s);
+static int S_why_strings(json_t *why, size_t n, char **out);
 
 /*
  * The key of page name showing sheets [from, to) (at least one: their keys
@@ -226,18 +236,14 @@ static int S_why_page_load(S_pages *pp, size_t from, size_t to, char *err, size_
 		}
 		a = got == n ? json_loadb(buf, n, 0, NULL) : NULL;
 		free(buf);
-		if (json_array_size(a) != pp->noffers) {
-			json_decref(a);
+		pp->why_page[i - from] = gs_xcalloc(pp->noffers + 1, sizeof(char *));
+		k = (size_t)S_why_strings(a, pp->noffers, pp->why_page[i - from]);
+		json_decref(a);
+		if (k) {
 			snprintf(err, errlen, "%s: cannot read the replaced keys file back",
 				 GS_SITE_KEYS_FILE);
 			return -1;
 		}
-		pp->why_page[i - from] = gs_xcalloc(pp->noffers + 1, sizeof(char *));
-		for (k = 0; k < pp->noffers; k++) {
-			const char *w = json_string_value(json_array_get(a, k));
-			pp->why_page[i - from][k] = w ? gs_xstrdup(w) : NULL;
-		}
-		json_decref(a);
 	}
 	return 0;
 }
@@ -1863,6 +1869,7 @@ static json_t *S_keys_entry(const S_keys *k, const char *id)
 /* What the workers share (each a copy of its own, after fork). */
 typedef struct {
 	char *const *paths;
+	const gs_site_input *inputs;  /* per path, or NULL */
 	const gs_publish_env *env;
 	gs_archive *archive;
 	const char *dir;           /* the stage: the workers' reports go there */
@@ -1949,45 +1956,64 @@ void gs_site_key(const gs_publish_env *env, const char *catalog_key,
 }
 
 /*
- * The key of workload i: the site key, the workload's bytes (not its path:
- * the site does not depend on the path given), and
- * each cited file as archived (its name in the workload and the archive's
- * file, which holds the SHA-256 of its bytes). The evidence is archived
- * here (once; the publishing finds it there), so that the name it gets in
- * this site, first name wins, is part of the key.
+ * The key of workload i (id): the site key, the SHA-256 of the workload's
+ * bytes (wsha: not its path, the site does not depend on the path given),
+ * and each cited file as archived (its name in the workload and the
+ * archive's file, which holds the SHA-256 of its bytes). The evidence is
+ * archived here (once; the publishing finds it there), so that the name it
+ * gets in this site, first name wins, is part of the key.
  */
-static int S_sheet_key(S_render_ctx *c, size_t i, const gs_job *job, char hex[GS_SHA256_HEX_SIZE])
+static int S_sheet_key(S_render_ctx *c, size_t i, const char *id, const char *wsha, size_t nev,
+		       const char *const *ev_path, const char *const *ev_file,
+		       char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
 	uint8_t dig[SHA256_DIGEST_SIZE];
-	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, job->w.id);
-	size_t n, k;
-	char *bytes = gs_read_file(c->paths[i], &n);
+	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, id);
+	size_t k;
 	int rc = -1;
 
-	if (!bytes) {
-		snprintf(c->err, c->errlen, "%s changed while the site was built", c->paths[i]);
-		goto out;
-	}
 	sha256_init(&h);
 	S_hash_str(&h, c->site_key);
-	sha256_update(&h, n, (const uint8_t *)bytes);
-	for (k = 0; k < job->nev; k++) {
+	S_hash_str(&h, wsha);
+	for (k = 0; k < nev; k++) {
 		char rel[GS_EVIDENCE_REL_SIZE];
-		if (gs_archive_add(c->archive, job->ev[k].ref->path, job->ev[k].ref->file, sheet_rel, rel)) {
-			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], job->ev[k].ref->path,
+		if (gs_archive_add(c->archive, ev_path[k], ev_file[k], sheet_rel, rel)) {
+			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], ev_path[k],
 				 gs_archive_error(c->archive));
 			goto out;
 		}
-		S_hash_str(&h, job->ev[k].ref->file);
+		S_hash_str(&h, ev_file[k]);
 		S_hash_str(&h, rel);
 	}
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 	rc = 0;
 out:
-	free(bytes);
 	free(sheet_rel);
+	return rc;
+}
+
+/* S_sheet_key of a loaded job (its workload's bytes hashed again here). */
+static int S_job_key(S_render_ctx *c, size_t i, const gs_job *job, char hex[GS_SHA256_HEX_SIZE])
+{
+	const char **path = gs_xcalloc(job->nev + 1, sizeof(*path));
+	const char **file = gs_xcalloc(job->nev + 1, sizeof(*file));
+	char wsha[GS_SHA256_HEX_SIZE];
+	size_t k;
+	int rc = -1;
+
+	if (gs_sha256_file(c->paths[i], wsha, NULL) != 0) {
+		snprintf(c->err, c->errlen, "%s changed while the site was built", c->paths[i]);
+	} else {
+		for (k = 0; k < job->nev; k++) {
+			path[k] = job->ev[k].ref->path;
+			file[k] = job->ev[k].ref->file;
+		}
+		rc = S_sheet_key(c, i, job->w.id, wsha, job->nev, path, file, hex);
+	}
+	free(path);
+	free(file);
 	return rc;
 }
 
@@ -2026,45 +2052,72 @@ static int S_link_at(int from_fd, int to_fd, const char *name, const char *from,
 
 /*
  * The number of elements of a "why" array as this program writes it
- * (compact: '[', strings or null separated by ',', ']'; inside strings only
- * the escapes jansson writes), or -1. A reused entry's array is copied into
- * the new keys file as it is, so it must be what a fresh build writes.
+ * (compact: '[', then strings, null or the index of an earlier string,
+ * separated by ',', then ']'; inside strings only the escapes jansson
+ * writes), or -1. A reused entry's array is copied into the new keys file
+ * as it is, so it must be what a fresh build writes.
  */
 static long S_why_count(const char *p, size_t n)
 {
-	size_t i = 1;
-	long count = 0;
+	size_t i = 1, j;
+	long count = 0, ret = -1;
+	unsigned char *is_str = gs_xcalloc(n / 2 + 1, 1);  /* fewer elements than n / 2 */
+	size_t *str_at = gs_xcalloc(n / 2 + 1, sizeof(*str_at)), *str_len = gs_xcalloc(n / 2 + 1, sizeof(*str_len));
 
 	if (n < 2 || p[0] != '[' || p[n - 1] != ']')
-		return -1;
-	if (n == 2)
-		return 0;
+		goto out;
+	if (n == 2) {
+		ret = 0;
+		goto out;
+	}
 	for (;;) {
 		if (i + 4 <= n - 1 && memcmp(p + i, "null", 4) == 0) {
 			i += 4;
+		} else if (p[i] >= '0' && p[i] <= '9') {
+			size_t v = 0, start = i;
+			for (; i < n - 1 && p[i] >= '0' && p[i] <= '9' && i - start < 12; i++)
+				v = v * 10 + (size_t)(p[i] - '0');
+			if ((p[start] == '0' && i - start > 1) || v >= (size_t)count || !is_str[v])
+				goto out;
 		} else if (p[i] == '"') {
+			size_t start_s = i;
 			for (i++; i < n - 1 && p[i] != '"'; i++) {
 				if ((unsigned char)p[i] < 0x20)
-					return -1;
+					goto out;
 				if (p[i] == '\\') {
 					i++;
 					if (i >= n - 1 || !p[i] || !strchr("\"\\bfnrtu", p[i]))
-						return -1;
+						goto out;
 				}
 			}
 			if (i >= n - 1)
-				return -1;
+				goto out;
 			i++;
+			/* a text written twice would have been the index of the first */
+			str_at[count] = start_s;
+			str_len[count] = i - start_s;
+			for (j = 0; j < (size_t)count; j++)
+				if (is_str[j] && str_len[j] == str_len[count] &&
+				    memcmp(p + str_at[j], p + start_s, str_len[j]) == 0)
+					goto out;
+			is_str[count] = 1;
 		} else {
-			return -1;
+			goto out;
 		}
 		count++;
-		if (i == n - 1)
-			return count;
+		if (i == n - 1) {
+			ret = count;
+			goto out;
+		}
 		if (p[i] != ',')
-			return -1;
+			goto out;
 		i++;
 	}
+out:
+	free(is_str);
+	free(str_at);
+	free(str_len);
+	return ret;
 }
 
 /* "why" is the last member of an entry (S_write_keys): its name can occur nowhere else. */
@@ -2076,9 +2129,8 @@ static long S_why_count(const char *p, size_t n)
  * the old keys file: c->span[i]), else 0. The entry is parsed without its
  * reasons (most of its bytes).
  */
-static int S_reuse(S_render_ctx *c, size_t i, const gs_job *job, const char *key)
+static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *title, const char *key)
 {
-	const char *id = job->w.id;
 	const gs_jscan_member *m = c->old.f ? gs_jscan_find(&c->old.scan, 0, id) : NULL;
 	const size_t wl = sizeof(S_WHY_MEMBER) - 1;
 	json_t *o = NULL, *files, *f;
@@ -2113,7 +2165,7 @@ static int S_reuse(S_render_ctx *c, size_t i, const gs_job *job, const char *key
 	    S_result_unpack(json_object_get(o, "result"), c->env->cat, &c->res[i]))
 		goto none;
 	/* a keys file edited by hand must not change the index */
-	if (strcmp(c->res[i].id, id) != 0 || strcmp(c->res[i].title, job->w.title) != 0 ||
+	if (strcmp(c->res[i].id, id) != 0 || strcmp(c->res[i].title, title) != 0 ||
 	    c->res[i].noffers != c->env->cat->noffers)
 		goto no;
 	json_array_foreach(files, k, f) {
@@ -2362,8 +2414,23 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 		gs_job job;
 		gs_diag d = GS_DIAG_INIT;
 		char e[1024];
-		int jrc;
+		int jrc, keyed = 0;
 
+		/* What the validation learnt of it: enough to reuse its sheet unread. */
+		if (c->site_key && c->inputs && c->old.f) {
+			const gs_site_input *in = &c->inputs[i];
+			if (S_sheet_key(c, i, in->id, in->sha256, in->ev_path.n,
+					(const char *const *)in->ev_path.v,
+					(const char *const *)in->ev_file.v, c->keys[i]))
+				return -1;
+			keyed = 1;
+			if (S_reuse(c, i, in->id, in->title, c->keys[i])) {
+				(*done)++;
+				if (S_finish(c, i))
+					return -1;
+				continue;
+			}
+		}
 		/* Validated already; a file that changed since is an error. */
 		if (gs_job_load(c->paths[i], c->env->cat, &job, &d)) {
 			snprintf(c->err, c->errlen, "%s changed while the site was built", c->paths[i]);
@@ -2371,12 +2438,12 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 			gs_job_release(&job);
 			return -1;
 		}
-		if (c->site_key) {
-			if (S_sheet_key(c, i, &job, c->keys[i])) {
+		if (c->site_key && !keyed) {
+			if (S_job_key(c, i, &job, c->keys[i])) {
 				gs_job_release(&job);
 				return -1;
 			}
-			if (S_reuse(c, i, &job, c->keys[i])) {
+			if (S_reuse(c, i, job.w.id, job.w.title, c->keys[i])) {
 				gs_job_release(&job);
 				(*done)++;
 				if (S_finish(c, i))
@@ -2447,34 +2514,67 @@ static json_t *S_result_pack(const gs_publish_result *r)
 	return o;
 }
 
-/* The reasons of a result, per offer (null: none): from r->reason, or when spool is not NULL from its item i (loaded). */
+/*
+ * The reasons of a result, per offer: a string, null (none), or the index
+ * of the first earlier offer with the same reason (offers of one GPU model
+ * share most of theirs: a third of the bytes). From r->reason, or when
+ * spool is not NULL from its item i (loaded).
+ */
 static json_t *S_why_pack(const gs_publish_result *r, const gs_spool *spool, size_t i)
 {
 	json_t *why = json_array();
-	size_t k;
+	size_t k, j;
 
 	for (k = 0; k < r->noffers; k++) {
 		const char *w = spool ? gs_spool_get(spool, i, k) : r->reason ? r->reason[k] : NULL;
-		json_array_append_new(why, w ? json_string(w) : json_null());
+		if (!w) {
+			json_array_append_new(why, json_null());
+			continue;
+		}
+		for (j = 0; j < k; j++) {
+			const char *x = spool ? gs_spool_get(spool, i, j) : r->reason[j];
+			if (x && strcmp(x, w) == 0)
+				break;
+		}
+		json_array_append_new(why, j < k ? json_integer((json_int_t)j) : json_string(w));
 	}
 	return why;
 }
 
-/* r->reason from an array of r->noffers strings or nulls; 0 or -1. */
-static int S_why_unpack(json_t *why, gs_publish_result *r)
+/* out[0, n) from a "why" array of n (S_why_pack); 0, or -1 (out untouched). */
+static int S_why_strings(json_t *why, size_t n, char **out)
 {
 	size_t k;
 
-	if (!json_is_array(why) || json_array_size(why) != r->noffers)
+	if (!json_is_array(why) || json_array_size(why) != n)
 		return -1;
-	for (k = 0; k < r->noffers; k++)
-		if (!json_is_string(json_array_get(why, k)) && !json_is_null(json_array_get(why, k)))
+	for (k = 0; k < n; k++) {
+		json_t *e = json_array_get(why, k);
+		json_int_t j = json_integer_value(e);
+		if (!json_is_string(e) && !json_is_null(e) &&
+		    !(json_is_integer(e) && j >= 0 && (size_t)j < k &&
+		      json_is_string(json_array_get(why, (size_t)j))))
 			return -1;
-	r->reason = gs_xcalloc(r->noffers + 1, sizeof(*r->reason));
-	for (k = 0; k < r->noffers; k++) {
-		const char *w = json_string_value(json_array_get(why, k));
-		r->reason[k] = w ? gs_xstrdup(w) : NULL;
 	}
+	for (k = 0; k < n; k++) {
+		json_t *e = json_array_get(why, k);
+		if (json_is_integer(e))
+			e = json_array_get(why, (size_t)json_integer_value(e));
+		out[k] = json_is_string(e) ? gs_xstrdup(json_string_value(e)) : NULL;
+	}
+	return 0;
+}
+
+/* r->reason from a "why" array of r->noffers; 0 or -1. */
+static int S_why_unpack(json_t *why, gs_publish_result *r)
+{
+	char **v = gs_xcalloc(r->noffers + 1, sizeof(*v));
+
+	if (S_why_strings(why, r->noffers, v)) {
+		free(v);
+		return -1;
+	}
+	r->reason = v;
 	return 0;
 }
 
@@ -2823,6 +2923,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	env.link_prefix = "../";
 	env.sheet_prefix = "sheets/";
 	c.paths = paths + from;
+	c.inputs = opts->inputs ? opts->inputs + from : NULL;
 	c.env = &env;
 	c.archive = archive;
 	c.dir = dir;

@@ -51,8 +51,8 @@
  * Incremental builds: OUT/.gpusheet-keys.json (GS_SITE_KEYS_FILE) holds, per
  * sheet id, the key of its inputs (hex SHA-256 of: GS_SITE_KEYS_FORMAT, the
  * generator's version, lang, date, --png, --accept-synthetic, the catalogs'
- * names and bytes, the templates, the labels, the workload's bytes,
- * and each cited file's name and archived file, which holds the SHA-256 of
+ * names and bytes, the templates, the labels, the SHA-256 of the workload's
+ * bytes, and each cited file's name and archived file, which holds the SHA-256 of
  * its bytes), the names of its files in sheets/, what the index pages
  * need of it and, last, its reasons ("why"); and per index and per-offer
  * page a key: the keys of the sheets it shows and what it shows of the
@@ -72,8 +72,22 @@
 #define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
 #define GS_SITE_KEYS_FORMAT "gpusheet-keys/2"
 
+/*
+ * What the caller's validation of a workload learnt of it, so that a
+ * rebuild reuses its sheet without reading and parsing it again (a sheet's
+ * key needs only these; gs_site_input_release frees them).
+ */
+typedef struct {
+	char *id, *title;
+	char sha256[GS_SHA256_HEX_SIZE];   /* of the workload's bytes, as validated */
+	gs_strvec ev_path, ev_file;        /* each cited file read: its path, its name in the workload */
+} gs_site_input;
+
+void gs_site_input_release(gs_site_input *in);
+
 typedef struct {
 	unsigned jobs;            /* worker processes (workers.h); 0 or 1: none */
+	const gs_site_input *inputs;  /* per path, or NULL: each workload is read again */
 	const char *catalog_key;  /* hex SHA-256 of the catalogs' bytes; NULL: no keys, no reuse */
 	size_t *rendered;         /* or NULL: receives the number of sheets rendered (not reused) */
 	/* or NULL: the index and per-offer pages with a key, linked from the
