@@ -2,7 +2,7 @@
 """Benchmarks of gpusheet, run by hand (never from ctest). See bench/README.md.
 
     python3 bench/run.py --gpusheet build-release/gpusheet [--runs 5] [--py-runs 3]
-                         [--only startup,sheet,loop,site,jobs,shards,scale,memory] [--scratch DIR]
+                         [--only startup,sheet,loop,site,jobs,shards,scale,rebuild,memory] [--scratch DIR]
                          [--python /usr/bin/python3] [--shards-workloads 1000] [--scale-sizes 1000,10000]
 
 Every figure is measured here, on this machine, as min / median / max over
@@ -13,6 +13,7 @@ The default --only leaves out shards and scale (minutes; scale at 10,000
 workloads writes gigabytes).
 """
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -294,6 +295,55 @@ def bench_scale(gs, runs, scratch, out, sizes):
     out.append("Figures are min / median / max; bytes count each file once (hard links too).\n")
 
 
+def bench_rebuild(gs, runs, scratch, out, sizes):
+    """Incremental rebuilds at each size × 50 offers: a site built once with
+    -j 2, then, with -j 1 and -j 2, rebuilds after one workload changed (new
+    bytes only: trailing blanks, same results; and a new title: its sheet,
+    the index pages of its rows and the per-offer pages of its page of 100
+    workloads change) and with none changed. Wall and CPU (the process and
+    its workers), and the load average before and after."""
+    out.append("## Incremental rebuilds: workloads × 50 offers\n")
+    out.append("| workloads | rebuild | wall, s (min / median / max) | CPU, s (min / median / max) | runs |")
+    out.append("| --- | --- | --- | --- | --- |")
+    loads = ["%.1f" % os.getloadavg()[0]]
+    for n in sizes:
+        inputs = gen(scratch, "w%d" % n, n, 50, False)
+        d = os.path.join(scratch, "rebuild-%d" % n)
+        site(gs, inputs, fresh(d), extra=("-j", "2"))
+        wdir = os.path.join(inputs, "workloads")
+        first = sorted(x for x in os.listdir(wdir) if os.path.isdir(os.path.join(wdir, x)))[0]
+        victim = os.path.join(wdir, first, "workload.json")
+        with open(victim, "rb") as f:
+            original = f.read()
+        rows = {}
+        try:
+            for i in range(runs):
+                for j in ("1", "2"):
+                    with open(victim, "wb") as f:   # new bytes (trailing blanks): a new key
+                        f.write(original + b" " * (2 * i + int(j)))
+                    rows.setdefault("-j %s, one changed (blanks)" % j, []).append(
+                        site(gs, inputs, d, extra=("-j", j)))
+                    w = json.loads(original)
+                    w["title"] = "%s (changed %d-%s)" % (w["title"], i, j)
+                    with open(victim, "w", encoding="utf-8") as f:
+                        json.dump(w, f, indent=2, ensure_ascii=False)
+                    rows.setdefault("-j %s, one changed (title)" % j, []).append(
+                        site(gs, inputs, d, extra=("-j", j)))
+                    rows.setdefault("-j %s, none changed" % j, []).append(
+                        site(gs, inputs, d, extra=("-j", j)))
+        finally:
+            with open(victim, "wb") as f:
+                f.write(original)
+        shutil.rmtree(d, ignore_errors=True)
+        for k in sorted(rows):
+            out.append("| %d | %s | %s | %s | %d |" % (
+                n, k, stats([r[1] for r in rows[k]], 1.0), stats([r[0] for r in rows[k]], 1.0),
+                len(rows[k])))
+        loads.append("%.1f" % os.getloadavg()[0])
+    out.append("")
+    out.append("Load average (1 min) at the start and after each size: %s.\n" % ", ".join(loads))
+
+
 def bench_memory(gs, scratch, out, sizes):
     """Peak RSS (wait4's ru_maxrss: the largest of the process and its
     workers) of every way a site is built, at each size × 50 offers, side by
@@ -357,7 +407,7 @@ def main():
     ap.add_argument("--shards-workloads", type=int, default=1000,
                     help="workloads of --only shards")
     ap.add_argument("--scale-sizes", default="1000,10000",
-                    help="workload counts of --only scale and memory, comma-separated")
+                    help="workload counts of --only scale, rebuild and memory, comma-separated")
     ap.add_argument("--python", default="/usr/bin/python3",
                     help="the Python with Debian's python3-jinja2 and python3-matplotlib")
     a = ap.parse_args()
@@ -379,6 +429,8 @@ def main():
         bench_jobs(gs, a.runs, scratch, out)
     if "shards" in only:
         bench_shards(gs, a.runs, scratch, out, a.shards_workloads)
+    if "rebuild" in only:
+        bench_rebuild(gs, a.runs, scratch, out, [int(x) for x in a.scale_sizes.split(",")])
     if "scale" in only:
         bench_scale(gs, a.runs, scratch, out, [int(x) for x in a.scale_sizes.split(",")])
     if "memory" in only:
