@@ -138,6 +138,9 @@ typedef struct {
 	const char *prev;         /* the replaced site, or NULL */
 	S_pagekeys pk;            /* this build's page keys */
 	size_t pages_reused, pages_rendered;  /* of those with a key */
+	/* the SHA-256 of the keys of sheets [rows_from, rows_to), for S_page_key */
+	char rows[GS_SHA256_HEX_SIZE];
+	size_t rows_from, rows_to;
 	char ***why_page;         /* reasons of the reused sheets of the rows loaded: [i - why_from][k] */
 	size_t why_from, why_to, noffers;
 } S_pages;
@@ -149,15 +152,25 @@ static int S_why_strings(json_t *why, size_t n, char **out);
  * The key of page name showing sheets [from, to) (at least one: their keys
  * hold the site key, so the catalog, templates, labels and options) and
  * nums (what it shows of the site as a whole: page counts, counts per
- * status, the demonstration flag).
+ * status, the demonstration flag). The sheets' keys are hashed once per
+ * range (the 50 per-offer pages of a range share it).
  */
-static void S_page_key(const S_pages *pp, const char *name, const size_t *nums, size_t nn,
+static void S_page_key(S_pages *pp, const char *name, const size_t *nums, size_t nn,
 		       size_t from, size_t to, char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
 	uint8_t dig[SHA256_DIGEST_SIZE];
 	size_t i;
 
+	if (!pp->rows[0] || pp->rows_from != from || pp->rows_to != to) {
+		sha256_init(&h);
+		for (i = from; i < to; i++)
+			S_hash_str(&h, pp->keys[i]);
+		sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
+		gs_hex_encode(dig, SHA256_DIGEST_SIZE, pp->rows);
+		pp->rows_from = from;
+		pp->rows_to = to;
+	}
 	sha256_init(&h);
 	S_hash_str(&h, GS_SITE_KEYS_FORMAT);
 	S_hash_str(&h, name);
@@ -166,8 +179,7 @@ static void S_page_key(const S_pages *pp, const char *name, const size_t *nums, 
 		snprintf(num, sizeof(num), "%zu", nums[i]);
 		S_hash_str(&h, num);
 	}
-	for (i = from; i < to; i++)
-		S_hash_str(&h, pp->keys[i]);
+	S_hash_str(&h, pp->rows);
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
