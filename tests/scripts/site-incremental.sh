@@ -123,4 +123,31 @@ head -c 3000 "$keys" >"$scratch/keys.tmp" && mv "$scratch/keys.tmp" "$keys"
 build out b10.log --lang es
 expect_stats "$scratch/b10.log" $((N - 1)) 0
 same "$scratch/clean5" "$scratch/out" "a build over a truncated keys file differs from a clean build"
+# Pages: 150 generated workloads x 3 offers are two index pages and two
+# pages per offer (100 workloads a page). A new title for a workload of the
+# second hundred re-renders its sheet, its index page and its offers'
+# pages of that hundred (1 + 3 pages); the first hundred's pages (1 + 3)
+# are linked from the old site; the site equals a clean build.
+need python3 "sh tools/install-deps.sh --test"
+python3 "$src/bench/gen_workloads.py" "$scratch/g" --workloads 150 --offers 3 >/dev/null ||
+	die "gen_workloads.py failed"
+gbuild() { # gbuild OUT LOG
+	"$bin" site --workloads "$scratch/g/workloads" --catalog "$scratch/g/offers.xml" --out "$scratch/$1" \
+		--date "$SITE_DATE" --accept-synthetic --stats -j 2 >"$scratch/$2" 2>&1 ||
+		{ cat "$scratch/$2"; err "site failed ($2)"; }
+}
+gbuild gout g1.log
+expect_pages "$scratch/g1.log" 8 0
+python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1], encoding="utf-8"))
+w["title"] = "Changed: " + w["title"]
+json.dump(w, open(sys.argv[1], "w", encoding="utf-8"), indent=2)
+' "$scratch/g/workloads/w00120/workload.json" || die "cannot change w00120's title"
+gbuild gout g2.log
+expect_stats "$scratch/g2.log" 1 149
+expect_pages "$scratch/g2.log" 4 4
+gbuild gclean g3.log
+same "$scratch/gclean" "$scratch/gout" "a rebuild after one change on the second index page differs from a clean build"
+grep -q 'Changed: ' "$scratch/gout/index-2.html" || err "index-2.html was not rendered again"
 finish "ok: rebuilds render only what changed and equal clean builds"
