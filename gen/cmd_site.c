@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <jansson.h>
 #include <string.h>
 
 #include "chart.h"
@@ -18,6 +19,156 @@
 #include "site.h"
 #include "util.h"
 #include "workers.h"
+
+/*
+ * Pass 1 of a site, for one workload: read and validate it, hash it and
+ * each file it cites. Writes one line to out (compact JSON): "d", its
+ * errors in printed form ([file, line, column, path or null, message]),
+ * and when it is valid "id", "title", "sha" and "ev" ([path, name, SHA-256
+ * or "" when unreadable] per cited file).
+ */
+static int S_validate_one(const char *path, const gs_catalog *cat, FILE *out)
+{
+	gs_diag d = GS_DIAG_INIT;
+	json_t *o = json_object(), *items = json_array();
+	char hex[GS_SHA256_HEX_SIZE];
+	gs_job job;
+	size_t k;
+	int rc;
+
+	if (gs_job_load(path, cat, &job, &d) == 0) {
+		json_t *ev = json_array();
+		json_object_set_new(o, "id", json_string(job.w.id));
+		json_object_set_new(o, "title", json_string(job.w.title));
+		if (gs_sha256_file(path, hex, NULL) != 0) {
+			gs_diag_add(&d, path, 0, 0, NULL, "cannot read: %s", strerror(errno));
+			hex[0] = '\0';
+		}
+		json_object_set_new(o, "sha", json_string(hex));
+		for (k = 0; k < job.nev; k++) {
+			if (gs_sha256_file(job.ev[k].ref->path, hex, NULL) != 0) {
+				gs_diag_add(&d, job.ev[k].ref->path, 0, 0, NULL, "cannot read: %s",
+					    strerror(errno));
+				hex[0] = '\0';
+			}
+			json_array_append_new(ev, json_pack("[sss]", job.ev[k].ref->path,
+							    job.ev[k].ref->file, hex));
+		}
+		json_object_set_new(o, "ev", ev);
+	}
+	gs_job_release(&job);
+	for (k = 0; k < d.count; k++)
+		json_array_append_new(items, json_pack("[siios]", d.items[k].file, d.items[k].line,
+						       d.items[k].column,
+						       d.items[k].path ? json_string(d.items[k].path)
+								       : json_null(),
+						       d.items[k].message));
+	json_object_set_new(o, "d", items);
+	gs_diag_release(&d);
+	rc = json_dumpf(o, out, JSON_COMPACT) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+	json_decref(o);
+	return rc;
+}
+
+typedef struct {
+	char *const *paths;
+	const gs_catalog *cat;
+} S_validate_ctx;
+
+static int S_validate_range(size_t from, size_t to, void *ctx, FILE *out)
+{
+	const S_validate_ctx *c = ctx;
+	size_t i;
+
+	for (i = from; i < to; i++)
+		if (S_validate_one(c->paths[i], c->cat, out)) {
+			fputs("cannot write a worker's report", out);
+			return -1;
+		}
+	return 0;
+}
+
+/* One line of S_validate_one into learnt and d; 0 or -1. */
+static int S_validate_read(const char *line, size_t len, gs_site_input *learnt, gs_diag *d)
+{
+	json_t *o = json_loadb(line, len, 0, NULL), *e;
+	const char *id = json_string_value(json_object_get(o, "id"));
+	size_t k;
+
+	if (!json_is_array(json_object_get(o, "d"))) {
+		json_decref(o);
+		return -1;
+	}
+	json_array_foreach(json_object_get(o, "d"), k, e)
+		gs_diag_add_shown(d, json_string_value(json_array_get(e, 0)),
+				  (int)json_integer_value(json_array_get(e, 1)),
+				  (int)json_integer_value(json_array_get(e, 2)),
+				  json_string_value(json_array_get(e, 3)),
+				  json_string_value(json_array_get(e, 4)));
+	if (id) {
+		learnt->id = gs_xstrdup(id);
+		learnt->title = gs_xstrdup(json_string_value(json_object_get(o, "title")));
+		snprintf(learnt->sha256, sizeof(learnt->sha256), "%s",
+			 json_string_value(json_object_get(o, "sha")));
+		json_array_foreach(json_object_get(o, "ev"), k, e) {
+			gs_strvec_push_dup(&learnt->ev_path, json_string_value(json_array_get(e, 0)));
+			gs_strvec_push_dup(&learnt->ev_file, json_string_value(json_array_get(e, 1)));
+			gs_strvec_push_dup(&learnt->ev_sha256, json_string_value(json_array_get(e, 2)));
+		}
+	}
+	json_decref(o);
+	return 0;
+}
+
+/*
+ * Pass 1: every workload read and validated, in jobs worker processes
+ * (workers.h) when there are many, else here; what each one is (learnt)
+ * and its errors (d) in the paths' order, the same for any jobs. 0, or -1
+ * after printing why the workers failed.
+ */
+static int S_validate(char *const *paths, size_t n, const gs_catalog *cat, unsigned jobs,
+		      gs_site_input *learnt, gs_diag *d)
+{
+	S_validate_ctx c = { paths, cat };
+	gs_worker_reports rep;
+	char err[1024], *line = NULL;
+	size_t cap = 0, k, i;
+	int rc = 0;
+
+	if (!n)
+		return 0;
+	if (jobs < 2 || n < 2) {
+		/* in this process, through the same lines */
+		FILE *f = tmpfile();
+		if (!f || S_validate_range(0, n, &c, f) || fseek(f, 0, SEEK_SET) != 0) {
+			gs_error_print("site", "cannot write a temporary file: %s", strerror(errno));
+			if (f)
+				fclose(f);
+			return -1;
+		}
+		memset(&rep, 0, sizeof(rep));
+		rep.n = 1;
+		rep.from = gs_xcalloc(1, sizeof(*rep.from));
+		rep.to = gs_xcalloc(1, sizeof(*rep.to));
+		rep.report = gs_xcalloc(1, sizeof(*rep.report));
+		rep.to[0] = n;
+		rep.report[0] = f;
+	} else if (gs_workers_run(n, jobs, S_validate_range, &c, NULL, &rep, err, sizeof(err))) {
+		gs_error_print("site", "%s", err);
+		return -1;
+	}
+	for (k = 0; k < rep.n && !rc; k++)
+		for (i = rep.from[k]; i < rep.to[k] && !rc; i++) {
+			ssize_t len = getline(&line, &cap, rep.report[k]);
+			if (len <= 0 || S_validate_read(line, (size_t)len, &learnt[i], d)) {
+				gs_error_print("site", "the report of a worker cannot be read");
+				rc = -1;
+			}
+		}
+	free(line);
+	gs_worker_reports_release(&rep);
+	return rc;
+}
 
 int gs_cmd_site(int argc, char **argv)
 {
@@ -146,39 +297,34 @@ int gs_cmd_site(int argc, char **argv)
 		 * "id\001path" strings make the check linear after the sort. */
 		char **ids = gs_xcalloc(npaths + 1, sizeof(*ids));
 		size_t nids = 0, len = 0, cap = 0, ilen = 0, icap = 0, k;
-		char *inorder = NULL, *inputs = NULL, hex[GS_SHA256_HEX_SIZE];
+		char *inorder = NULL, *inputs = NULL;
 		int found = 0;
 		learnt = gs_xcalloc(npaths + 1, sizeof(*learnt));
+		if (S_validate(paths, npaths, &ctx.cat, jobs, learnt, &d) != 0) {
+			rc = GS_EXIT_INVALID;
+			for (i = 0; i < nids; i++)
+				free(ids[i]);
+			free(ids);
+			goto out;
+		}
 		for (i = 0; i < npaths; i++) {
-			gs_job job;
-			if (gs_job_load(paths[i], &ctx.cat, &job, &d) == 0) {
-				learnt[i].id = gs_xstrdup(job.w.id);
-				learnt[i].title = gs_xstrdup(job.w.title);
-				ids[nids++] = gs_xasprintf("%s%c%s", job.w.id, '\001', paths[i]);
-				found |= reference && strcmp(job.w.id, reference) == 0;
-				gs_str_append(&inorder, &len, &cap, job.w.id);
-				gs_str_append(&inorder, &len, &cap, "\n");
-				/* the inputs' bytes: the workload and each file it cites */
-				if (gs_sha256_file(paths[i], hex, NULL) != 0)
-					gs_diag_add(&d, paths[i], 0, 0, NULL, "cannot read: %s", strerror(errno));
-				memcpy(learnt[i].sha256, hex, sizeof(learnt[i].sha256));
-				gs_str_append(&inputs, &ilen, &icap, job.w.id);
+			if (!learnt[i].id)
+				continue;
+			ids[nids++] = gs_xasprintf("%s%c%s", learnt[i].id, '\001', paths[i]);
+			found |= reference && strcmp(learnt[i].id, reference) == 0;
+			gs_str_append(&inorder, &len, &cap, learnt[i].id);
+			gs_str_append(&inorder, &len, &cap, "\n");
+			/* the inputs' bytes: the workload and each file it cites */
+			gs_str_append(&inputs, &ilen, &icap, learnt[i].id);
+			gs_str_append(&inputs, &ilen, &icap, "\n");
+			gs_str_append(&inputs, &ilen, &icap, learnt[i].sha256);
+			gs_str_append(&inputs, &ilen, &icap, "\n");
+			for (k = 0; k < learnt[i].ev_file.n; k++) {
+				gs_str_append(&inputs, &ilen, &icap, learnt[i].ev_file.v[k]);
 				gs_str_append(&inputs, &ilen, &icap, "\n");
-				gs_str_append(&inputs, &ilen, &icap, hex);
+				gs_str_append(&inputs, &ilen, &icap, learnt[i].ev_sha256.v[k]);
 				gs_str_append(&inputs, &ilen, &icap, "\n");
-				for (k = 0; k < job.nev; k++) {
-					gs_strvec_push_dup(&learnt[i].ev_path, job.ev[k].ref->path);
-					gs_strvec_push_dup(&learnt[i].ev_file, job.ev[k].ref->file);
-					if (gs_sha256_file(job.ev[k].ref->path, hex, NULL) != 0)
-						gs_diag_add(&d, job.ev[k].ref->path, 0, 0, NULL,
-							    "cannot read: %s", strerror(errno));
-					gs_str_append(&inputs, &ilen, &icap, job.ev[k].ref->file);
-					gs_str_append(&inputs, &ilen, &icap, "\n");
-					gs_str_append(&inputs, &ilen, &icap, hex);
-					gs_str_append(&inputs, &ilen, &icap, "\n");
-				}
 			}
-			gs_job_release(&job);
 		}
 		/* the shards' check that they split the same list (shard.h) */
 		gs_sha256_buffer(inorder ? inorder : "", len, workloads_key);

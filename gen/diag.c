@@ -124,6 +124,24 @@ void gs_diag_add(gs_diag *d, const char *file, int line, int column,
 	free(msg);
 }
 
+void gs_diag_add_shown(gs_diag *d, const char *file, int line, int column,
+		       const char *path, const char *message)
+{
+	gs_diag_item *it;
+
+	if (d->count == d->alloc) {
+		size_t na = d->alloc ? d->alloc * 2 : 8;
+		d->items = gs_xrealloc(d->items, na * sizeof(*d->items));
+		d->alloc = na;
+	}
+	it = &d->items[d->count++];
+	it->file = gs_xstrdup(file);
+	it->line = line;
+	it->column = column;
+	it->path = path ? gs_xstrdup(path) : NULL;
+	it->message = gs_xstrdup(message);
+}
+
 size_t gs_diag_count(const gs_diag *d)
 {
 	return d->count;

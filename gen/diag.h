@@ -51,6 +51,13 @@ void gs_error_print(const char *cmd, const char *fmt, ...)
 void gs_diag_add(gs_diag *d, const char *file, int line, int column,
 		 const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/*
+ * Adds an item whose file, path and message are already in printed form
+ * (taken from another gs_diag, e.g. one a worker process serialised): kept
+ * as they are, not escaped or cut again.
+ */
+void gs_diag_add_shown(gs_diag *d, const char *file, int line, int column,
+		       const char *path, const char *message);
 size_t gs_diag_count(const gs_diag *d);
 void gs_diag_print(const gs_diag *d, FILE *out);
 void gs_diag_release(gs_diag *d);

@@ -89,6 +89,7 @@ void gs_site_input_release(gs_site_input *in)
 	free(in->title);
 	gs_strvec_release(&in->ev_path);
 	gs_strvec_release(&in->ev_file);
+	gs_strvec_release(&in->ev_sha256);
 	memset(in, 0, sizeof(*in));
 }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # site-jobs: `gpusheet site -j N` writes the same bytes for any N (sheets,
 # index and offers pages, evidence archive and manifest), and an error in
-# one workload names it, fails the build and leaves OUT as it was.
+# one workload names it, fails the build and leaves OUT as it was; the
+# validation's messages are the same for any N.
 #
 # Builds examples/ and a generated folder of 60 workloads (copies of three
 # examples with their measurements, so that workers share evidence and the
@@ -76,6 +77,28 @@ grep -q 'h200-probe-dense.measure"' "$scratch/gen-j1/evidence/manifest.json" ||
 grep -q '"sheets/g01.html"' "$scratch/gen-j1/evidence/manifest.json" &&
 	grep -q '"sheets/g58.html"' "$scratch/gen-j1/evidence/manifest.json" ||
 	err "gen: the manifest lacks citations of the first or the last worker"
+
+# The validation pass runs in the workers too: with errors in workloads of
+# different workers (a syntax error, an id used twice, a cited file
+# missing), every -j prints the same messages in the same order, fails and
+# writes nothing.
+cp -R "$scratch/gen" "$scratch/broken" || die "cannot copy the generated set"
+printf '{"id": ' >"$scratch/broken/g05/workload.json"
+sed -i 's/"id": "g57"/"id": "g03"/' "$scratch/broken/g57/workload.json"
+rm "$scratch/broken/g40/measurements/"*
+for j in 1 2 4; do
+	if build "$scratch/broken-j$j" "$scratch/broken-j$j.log" "$j" "$scratch/broken"; then
+		err "broken: site -j $j succeeded"
+	fi
+	[ ! -e "$scratch/broken-j$j" ] || err "broken: site -j $j wrote OUT"
+done
+grep -q 'g05/workload.json' "$scratch/broken-j1.log" && grep -q '"g03" is also used' "$scratch/broken-j1.log" &&
+	grep -q 'g40/' "$scratch/broken-j1.log" ||
+	{ cat "$scratch/broken-j1.log"; err "broken: -j 1 does not name the three errors"; }
+for j in 2 4; do
+	cmp -s "$scratch/broken-j1.log" "$scratch/broken-j$j.log" ||
+		{ diff "$scratch/broken-j1.log" "$scratch/broken-j$j.log"; err "broken: -j $j's messages differ from -j 1's"; }
+done
 
 # -j takes a positive number.
 for bad in 0 -1 x 257 ''; do
