@@ -386,6 +386,13 @@ static void S_buf_escaped(char **out, size_t *len, size_t *cap, const char *s)
 
 char *gs_doc_render_html(const gs_doc *d)
 {
+	char *html = gs_doc_html_body_direct(d);
+
+	return html ? html : gs_doc_render_html_cmark(d);
+}
+
+char *gs_doc_render_html_cmark(const gs_doc *d)
+{
 	char *html = cmark_render_html(d->root, CMARK_OPT_DEFAULT, NULL);
 	char *out = NULL;
 	size_t len = 0, cap = 0, ntable = 0, nhead = 0, nheads = 0, j = 0;

@@ -91,5 +91,16 @@ char *gs_doc_md_direct(cmark_node *root);
 int gs_doc_is_user_block(cmark_node *n);
 /* HTML body, with table captions, header scopes and heading ids added. */
 char *gs_doc_render_html(const gs_doc *d);
+/* The same, always through cmark-gfm's HTML renderer (for the tests). */
+char *gs_doc_render_html_cmark(const gs_doc *d);
+/*
+ * The HTML of the tree at root written directly (doc_html.c): the bytes
+ * cmark_render_html(root, CMARK_OPT_DEFAULT, NULL) gives, for the trees
+ * gpusheet builds. NULL when the tree holds a user's notes or a node it
+ * does not write, as gs_doc_md_direct.
+ */
+char *gs_doc_html_direct(cmark_node *root);
+/* gs_doc_render_html's bytes written directly; NULL as gs_doc_html_direct. */
+char *gs_doc_html_body_direct(const gs_doc *d);
 
 #endif

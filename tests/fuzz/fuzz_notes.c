@@ -32,6 +32,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		}
 		free(a);
+		a = gs_doc_html_direct(doc.root);
+		b = gs_doc_html_body_direct(&doc);
+		if ((a || b) && cmark_node_first_child(doc.root)) {
+			fprintf(stderr, "notes went through the direct HTML writer:\n%s", a ? a : b);
+			abort();
+		}
+		free(a);
+		free(b);
 		gs_doc_release(&doc);
 	}
 	free(md);
