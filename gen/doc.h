@@ -96,8 +96,8 @@ char *gs_doc_render_html_cmark(const gs_doc *d);
 /*
  * The HTML of the tree at root written directly (doc_html.c): the bytes
  * cmark_render_html(root, CMARK_OPT_DEFAULT, NULL) gives, for the trees
- * gpusheet builds. NULL when the tree holds a user's notes or a node it
- * does not write, as gs_doc_md_direct.
+ * gpusheet builds; the blocks of a user's notes in it are written by
+ * cmark-gfm, each whole. NULL when the tree holds a node it does not write.
  */
 char *gs_doc_html_direct(cmark_node *root);
 /* gs_doc_render_html's bytes written directly; NULL as gs_doc_html_direct. */

@@ -8,10 +8,11 @@
  * gpusheet builds (headings, paragraphs, text, strong, emphasis, code,
  * links, images, line breaks, lists, block quotes, GFM tables, thematic
  * breaks), the bytes cmark_render_html(root, CMARK_OPT_DEFAULT, NULL) of
- * cmark-gfm 0.29.0.gfm.6 gives, with those additions made on the way. A
- * document with a user's notes (any Markdown), or with any other node, is
- * refused: doc.c renders it through cmark-gfm, so the output never depends
- * on which writer ran.
+ * cmark-gfm 0.29.0.gfm.6 gives, with those additions made on the way. The
+ * blocks of a user's notes (any Markdown) are written by cmark-gfm, each
+ * whole (S_user_block); a document with any other node is refused and
+ * doc.c renders it through cmark-gfm, so the output never depends on which
+ * writer ran.
  *
  * The rules, as cmark-gfm 0.29 writes HTML with its default options: a
  * block starts on a new line (a newline is added unless the output is empty
@@ -400,6 +401,52 @@ static int S_node(S_html *h, cmark_node *n, bool entering)
 	return 0;
 }
 
+/*
+ * A block of a user's notes, written by cmark-gfm's renderer. It writes a
+ * block the same alone as within its document: the block is still in the
+ * tree (what it asks of its parent, its siblings, gets the same answer),
+ * every block starts with a new line (added here, as cmark-gfm's renderer
+ * adds it), and no state of that renderer crosses from one block to the
+ * next (a table's, reset when a table starts; an image's alt text, inline
+ * only; footnotes, not enabled). Decorated as gs_doc_render_html's pass
+ * does: a table takes the next caption, a header cell its scope; a heading
+ * of the notes has no id.
+ */
+static void S_user_block(S_html *h, cmark_node *n)
+{
+	char *html = cmark_render_html(n, CMARK_OPT_DEFAULT, NULL);
+	const char *p = html;
+
+	if (!html)
+		GS_BUG("cmark-gfm rendered no HTML");
+	S_cr(h);
+	while (h->d && *p) {
+		/* every '<' of this HTML starts a tag: the notes' raw HTML is
+		 * text (gs_doc_user_markdown) and text escapes '<' */
+		const char *lt = strchr(p, '<');
+
+		if (!lt)
+			break;
+		S_put(h, p, (size_t)(lt - p));
+		if (strncmp(lt, "<table>", 7) == 0) {
+			S_PUTS(h, "<table tabindex=\"0\">\n<caption>");
+			if (h->ntable < h->d->ncaptions)
+				S_text(h, h->d->captions[h->ntable]);
+			h->ntable++;
+			S_PUTS(h, "</caption>");
+			p = lt + 7;
+		} else if (strncmp(lt, "<th", 3) == 0 && (lt[3] == '>' || lt[3] == ' ')) {
+			S_PUTS(h, "<th scope=\"col\"");
+			p = lt + 3;
+		} else {
+			S_put(h, "<", 1);
+			p = lt + 1;
+		}
+	}
+	S_put(h, p, strlen(p));
+	free(html);
+}
+
 /* The walk; d NULL: cmark-gfm's bytes alone. NULL when refused. */
 static char *S_write(const gs_doc *d, cmark_node *root)
 {
@@ -417,10 +464,13 @@ static char *S_write(const gs_doc *d, cmark_node *root)
 		cmark_node *n = cmark_iter_get_node(it);
 		bool entering = ev == CMARK_EVENT_ENTER;
 
-		if (entering && gs_doc_is_user_block(n))
-			rc = -1;   /* a user's notes: cmark-gfm writes the document */
-		else
+		if (entering && gs_doc_is_user_block(n)) {
+			/* a user's notes: cmark-gfm writes the block, whole */
+			S_user_block(&h, n);
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+		} else {
 			rc = S_node(&h, n, entering);
+		}
 	}
 	cmark_iter_free(it);
 	if (rc == 0 && d && h.nanchor != d->nanchors)

@@ -2,8 +2,10 @@
  * fuzz_notes: user Markdown as the notes of a sheet: the bounds, and for
  * what passes them cmark-gfm, the defusing walk and both renderings. A
  * document with notes is never written by the direct Markdown writer
- * (doc_md.c, for the trees gpusheet builds): cmark-gfm writes it (else the
- * harness aborts: a finding).
+ * (doc_md.c, for the trees gpusheet builds): cmark-gfm writes it. The direct
+ * HTML writer (doc_html.c) hands each block of notes to cmark-gfm: its
+ * bytes must be those of cmark-gfm's renderer for the whole document, bare
+ * and decorated. Else the harness aborts: a finding.
  */
 #include "fuzz.h"
 
@@ -33,9 +35,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		free(a);
 		a = gs_doc_html_direct(doc.root);
-		b = gs_doc_html_body_direct(&doc);
-		if ((a || b) && cmark_node_first_child(doc.root)) {
-			fprintf(stderr, "notes went through the direct HTML writer:\n%s", a ? a : b);
+		b = cmark_render_html(doc.root, CMARK_OPT_DEFAULT, NULL);
+		if (!a || strcmp(a, b) != 0) {
+			fprintf(stderr, "direct HTML differs from cmark-gfm's:\n%s---\n%s",
+				a ? a : "(refused)\n", b);
+			abort();
+		}
+		free(a);
+		free(b);
+		a = gs_doc_html_body_direct(&doc);
+		b = gs_doc_render_html_cmark(&doc);
+		if (!a || strcmp(a, b) != 0) {
+			fprintf(stderr, "decorated direct HTML differs:\n%s---\n%s",
+				a ? a : "(refused)\n", b);
 			abort();
 		}
 		free(a);
