@@ -7,8 +7,9 @@
  * site. This writer walks the same tree once and writes the same bytes for
  * the nodes gpusheet builds (headings, paragraphs, text, strong, emphasis,
  * code, links, images, line breaks, tight lists, block quotes, GFM tables,
- * thematic breaks). A document with a user's notes (any Markdown), or with
- * any other node, goes to cmark_render_commonmark whole, so the output never
+ * thematic breaks). The top-level blocks of a user's notes (any Markdown)
+ * are written by cmark_render_commonmark, each whole (S_user_block); a
+ * document with any other node goes to it whole, so the output never
  * depends on which writer ran.
  *
  * The rules it follows are CommonMark's as cmark-gfm 0.29 writes them, with
@@ -291,8 +292,12 @@ static int S_supported(cmark_node *root)
 		if (ev != CMARK_EVENT_ENTER)
 			continue;
 		if (gs_doc_is_user_block(n)) {
-			rc = -1;   /* a user's notes: cmark-gfm writes the document */
-			break;
+			/* a user's notes: cmark-gfm writes each block (S_user_block),
+			 * at the top level only (no container's prefix to repeat) */
+			if (cmark_node_get_type(cmark_node_parent(n)) != CMARK_NODE_DOCUMENT)
+				rc = -1;
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+			continue;
 		}
 		switch (t) {
 		case CMARK_NODE_DOCUMENT: case CMARK_NODE_BLOCK_QUOTE: case CMARK_NODE_LIST:
@@ -559,6 +564,78 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 	return 1;
 }
 
+/*
+ * The newlines cmark-gfm's writer has due after the top-level block n: a
+ * blank line after every block but a list, whose last item ends with the
+ * newline of its end unless that item holds a block (then what that block
+ * leaves due), or an "end list" comment and a blank line before a list or
+ * a code block.
+ */
+static int S_due_after(cmark_node *n)
+{
+	for (;;) {
+		cmark_node *item, *last, *next = cmark_node_next(n);
+
+		if (cmark_node_get_type(n) != CMARK_NODE_LIST)
+			return 2;
+		if (next && (cmark_node_get_type(next) == CMARK_NODE_LIST ||
+			     cmark_node_get_type(next) == CMARK_NODE_CODE_BLOCK))
+			return 2;
+		item = cmark_node_last_child(n);
+		last = item ? cmark_node_last_child(item) : NULL;
+		if (!last)
+			return 1;
+		n = last;
+	}
+}
+
+/*
+ * The newlines cmark-gfm's writer makes due before the top-level block n
+ * (which, written alone, it cannot write: nothing precedes them there): a
+ * blank line before a table, a code block, an HTML block or a thematic
+ * break.
+ */
+static int S_due_before(cmark_node *n)
+{
+	cmark_node_type t = cmark_node_get_type(n);
+
+	return t == CMARK_NODE_TABLE || t == CMARK_NODE_CODE_BLOCK || t == CMARK_NODE_HTML_BLOCK ||
+	       t == CMARK_NODE_THEMATIC_BREAK ? 2 : 0;
+}
+
+/*
+ * A top-level block of a user's notes, written by cmark-gfm's CommonMark
+ * renderer alone: the same bytes as within the whole document. The block
+ * is still in the tree (an "end list" comment before the next block is
+ * written by it as in the document); the newlines due before it (those
+ * left by the block before, and S_due_before) are written here, those it
+ * leaves due (S_due_after) are kept for the next block, and the newline
+ * cmark-gfm ends its text with is one of them.
+ * -1 when cmark-gfm writes nothing for it (the document would differ).
+ */
+static int S_user_block(S_md *m, cmark_node *n)
+{
+	char *md = cmark_render_commonmark(n, CMARK_OPT_DEFAULT, 0);
+	size_t len;
+
+	if (!md)
+		GS_BUG("cmark-gfm rendered no Markdown");
+	len = strlen(md);
+	if (len <= 1) {
+		free(md);
+		return -1;
+	}
+	m->tight = false;   /* a top-level block is in no list */
+	if (S_due_before(n) > m->need_cr)
+		m->need_cr = S_due_before(n);
+	S_flush_cr(m);
+	S_put(m, md, len);
+	free(md);
+	m->need_cr = S_due_after(n);
+	m->begin_line = m->begin_content = true;
+	return 0;
+}
+
 char *gs_doc_md_direct(cmark_node *root)
 {
 	S_md m;
@@ -574,8 +651,17 @@ char *gs_doc_md_direct(cmark_node *root)
 	it = cmark_iter_new(root);
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
-		if (!S_node(&m, n, ev == CMARK_EVENT_ENTER))
+		if (ev == CMARK_EVENT_ENTER && gs_doc_is_user_block(n)) {
+			if (S_user_block(&m, n)) {
+				cmark_iter_free(it);
+				free(m.buf);
+				free(m.prefix);
+				return NULL;
+			}
 			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+		} else if (!S_node(&m, n, ev == CMARK_EVENT_ENTER)) {
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+		}
 	}
 	cmark_iter_free(it);
 	if (m.len == 0 || m.buf[m.len - 1] != '\n')
