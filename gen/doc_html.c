@@ -54,7 +54,8 @@ static void S_put(S_html *h, const char *s, size_t n)
 	if (h->len + n + 1 > h->cap)
 		gs_mem_append(&h->buf, &h->len, &h->cap, s, n);
 	else {
-		memcpy(h->buf + h->len, s, n);
+		if (n)
+			memcpy(h->buf + h->len, s, n);
 		h->len += n;
 	}
 }

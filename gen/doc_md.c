@@ -47,7 +47,13 @@ typedef struct {
 
 static void S_put(S_md *m, const char *s, size_t n)
 {
-	gs_mem_append(&m->buf, &m->len, &m->cap, s, n);
+	if (m->len + n + 1 > m->cap) {
+		gs_mem_append(&m->buf, &m->len, &m->cap, s, n);
+		return;
+	}
+	if (n)   /* s may be NULL then (an empty prefix) */
+		memcpy(m->buf + m->len, s, n);
+	m->len += n;
 }
 
 static void S_prefix_push(S_md *m, const char *s, size_t n)
@@ -647,7 +653,8 @@ char *gs_doc_md_direct(cmark_node *root)
 	S_plain_init();
 	memset(&m, 0, sizeof(m));
 	m.begin_line = m.begin_content = true;
-	S_put(&m, "", 0);   /* a buffer even for an empty document */
+	m.cap = 16384;   /* a buffer even for an empty document; a sheet's is tens of KB */
+	m.buf = gs_xmalloc(m.cap);
 	it = cmark_iter_new(root);
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);

@@ -16,6 +16,7 @@
  */
 static char S_mark[64];      /* as json_dumps writes it: "\u0001u64:<secret>: */
 static char S_raw[48];       /* as stored in the string */
+static size_t S_raw_len;
 
 static void S_init(void)
 {
@@ -26,6 +27,7 @@ static void S_init(void)
 	if (getrandom(&secret, sizeof(secret), 0) != (ssize_t)sizeof(secret))
 		secret = (uint64_t)(uintptr_t)&secret ^ UINT64_C(0x9e3779b97f4a7c15);
 	snprintf(S_raw, sizeof(S_raw), "\001u64:%016" PRIx64 ":", secret);
+	S_raw_len = strlen(S_raw);
 	snprintf(S_mark, sizeof(S_mark), "\"\\u0001u64:%016" PRIx64 ":", secret);
 }
 
@@ -102,7 +104,29 @@ typedef struct {
 
 static void S_put(S_buf *b, const char *s, size_t n)
 {
-	gs_mem_append(&b->p, &b->len, &b->cap, s, n);
+	if (b->len + n + 1 > b->cap) {
+		gs_mem_append(&b->p, &b->len, &b->cap, s, n);
+		return;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
+/* A signed integer in decimal, as "%" JSON_INTEGER_FORMAT writes it. */
+static void S_int(S_buf *b, json_int_t v)
+{
+	char d[24];
+	size_t k = sizeof(d);
+	/* the magnitude as unsigned: -INT64_MIN does not fit in json_int_t */
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+	do {
+		d[--k] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		d[--k] = '-';
+	S_put(b, d + k, sizeof(d) - k);
 }
 
 /* jansson's dump_indent: a newline and depth * indent spaces, or one space. */
@@ -194,8 +218,6 @@ static int S_by_key(const void *a, const void *b)
 
 static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 {
-	char num[64];
-
 	if (depth > S_MAX_DEPTH)
 		return -1;
 	switch (json_typeof(v)) {
@@ -208,11 +230,9 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 	case JSON_FALSE:
 		S_put(b, "false", 5);
 		return 0;
-	case JSON_INTEGER: {
-		int n = snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		S_put(b, num, (size_t)n);
+	case JSON_INTEGER:
+		S_int(b, json_integer_value(v));
 		return 0;
-	}
 	case JSON_REAL: {
 		char *r = json_dumps(v, JSON_ENCODE_ANY | (flags & JSON_REAL_PRECISION(31)));
 		if (!r)
@@ -223,7 +243,7 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 	}
 	case JSON_STRING: {
 		const char *s = json_string_value(v);
-		size_t n = json_string_length(v), ml = strlen(S_raw);
+		size_t n = json_string_length(v), ml = S_raw_len;
 
 		if (n > ml && memcmp(s, S_raw, ml) == 0 && strspn(s + ml, "0123456789") == n - ml) {
 			S_put(b, s + ml, n - ml);   /* one of gs_jo_u64's numbers */
@@ -256,7 +276,7 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 	case JSON_OBJECT: {
 		size_t i = 0, n = json_object_size(v);
 		const char *sep = (flags & JSON_COMPACT) ? ":" : ": ";
-		S_member *m;
+		S_member small[16], *m;
 		json_t *obj;
 		void *it;
 		int rc = 0;
@@ -267,7 +287,7 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 		}
 		/* jansson's iterators take a non-const object; nothing is changed */
 		memcpy(&obj, &v, sizeof(obj));
-		m = gs_xcalloc(n, sizeof(*m));
+		m = n <= sizeof(small) / sizeof(small[0]) ? small : gs_xcalloc(n, sizeof(*m));
 		for (it = json_object_iter(obj); it && i < n; it = json_object_iter_next(obj, it), i++) {
 			m[i].key = json_object_iter_key(it);
 			m[i].len = json_object_iter_key_len(it);
@@ -297,7 +317,8 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 				S_indent(b, flags, depth, 0);
 			}
 		}
-		free(m);
+		if (m != small)
+			free(m);
 		if (rc)
 			return -1;
 		S_put(b, "}", 1);
@@ -321,11 +342,15 @@ char *gs_jo_dumps(const json_t *root, size_t flags)
 		return S_dumps_jansson(root, flags);
 	if (!json_is_object(root) && !json_is_array(root))
 		return NULL;   /* json_dumps wants JSON_ENCODE_ANY for those */
+	/* a sheet's decision JSON is tens of KB: no doubling from 64 bytes */
+	b.cap = 16384;
+	b.p = gs_xmalloc(b.cap);
 	if (S_dump(&b, root, flags, 0)) {
 		free(b.p);
 		return NULL;
 	}
 	S_put(&b, "\n", 1);
 	b.p[b.len] = '\0';
-	return b.p;
+	/* some documents are kept (a site's keys): no slack */
+	return b.len + 1 < b.cap ? gs_xrealloc(b.p, b.len + 1) : b.p;
 }
