@@ -51,13 +51,13 @@ typedef struct {
 
 static void S_put(S_html *h, const char *s, size_t n)
 {
-	if (h->len + n + 1 > h->cap)
+	if (h->len + n + 1 > h->cap) {
 		gs_mem_append(&h->buf, &h->len, &h->cap, s, n);
-	else {
-		if (n)
-			memcpy(h->buf + h->len, s, n);
-		h->len += n;
+		return;
 	}
+	if (n)   /* s may be NULL then */
+		memcpy(h->buf + h->len, s, n);
+	h->len += n;
 }
 
 #define S_PUTS(h, lit) S_put((h), (lit), sizeof(lit) - 1)
