@@ -69,8 +69,17 @@ void gs_doc_text(cmark_node *inl, const char *text)
 void gs_doc_textf(cmark_node *inl, const char *fmt, ...)
 {
 	va_list ap;
-	char *buf;
+	char small[256], *buf;
+	int n;
 
+	/* formatted on the stack when short (most are): no allocation */
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(small)) {
+		gs_doc_text(inl, small);
+		return;
+	}
 	va_start(ap, fmt);
 	buf = gs_xvasprintf(fmt, ap);
 	va_end(ap);
@@ -385,6 +394,13 @@ static void S_buf_escaped(char **out, size_t *len, size_t *cap, const char *s)
 }
 
 char *gs_doc_render_html(const gs_doc *d)
+{
+	char *html = gs_doc_html_body_direct(d);
+
+	return html ? html : gs_doc_render_html_cmark(d);
+}
+
+char *gs_doc_render_html_cmark(const gs_doc *d)
 {
 	char *html = cmark_render_html(d->root, CMARK_OPT_DEFAULT, NULL);
 	char *out = NULL;

@@ -81,15 +81,27 @@ char *gs_doc_render_markdown(const gs_doc *d);
 /*
  * The Markdown of the tree at root written directly (doc_md.c): the bytes
  * cmark_render_commonmark(root, CMARK_OPT_DEFAULT, 0) gives, several times
- * faster, for the trees gpusheet builds. NULL when the tree holds a user's
- * notes (gs_doc_user_markdown: any Markdown, with all the corner cases of
- * cmark-gfm's writer) or a node it does not write; gs_doc_render_markdown
- * then asks cmark-gfm.
+ * faster, for the trees gpusheet builds. The blocks of a user's notes
+ * (gs_doc_user_markdown: any Markdown, with all the corner cases of
+ * cmark-gfm's writer) are written by cmark-gfm, each whole. NULL when the
+ * tree holds a node it does not write (or notes below the top level);
+ * gs_doc_render_markdown then asks cmark-gfm.
  */
 char *gs_doc_md_direct(cmark_node *root);
 /* 1 when n is a top-level block appended by gs_doc_user_markdown. */
 int gs_doc_is_user_block(cmark_node *n);
 /* HTML body, with table captions, header scopes and heading ids added. */
 char *gs_doc_render_html(const gs_doc *d);
+/* The same, always through cmark-gfm's HTML renderer (for the tests). */
+char *gs_doc_render_html_cmark(const gs_doc *d);
+/*
+ * The HTML of the tree at root written directly (doc_html.c): the bytes
+ * cmark_render_html(root, CMARK_OPT_DEFAULT, NULL) gives, for the trees
+ * gpusheet builds; the blocks of a user's notes in it are written by
+ * cmark-gfm, each whole. NULL when the tree holds a node it does not write.
+ */
+char *gs_doc_html_direct(cmark_node *root);
+/* gs_doc_render_html's bytes written directly; NULL as gs_doc_html_direct. */
+char *gs_doc_html_body_direct(const gs_doc *d);
 
 #endif

@@ -7,8 +7,9 @@
  * site. This writer walks the same tree once and writes the same bytes for
  * the nodes gpusheet builds (headings, paragraphs, text, strong, emphasis,
  * code, links, images, line breaks, tight lists, block quotes, GFM tables,
- * thematic breaks). A document with a user's notes (any Markdown), or with
- * any other node, goes to cmark_render_commonmark whole, so the output never
+ * thematic breaks). The top-level blocks of a user's notes (any Markdown)
+ * are written by cmark_render_commonmark, each whole (S_user_block); a
+ * document with any other node goes to it whole, so the output never
  * depends on which writer ran.
  *
  * The rules it follows are CommonMark's as cmark-gfm 0.29 writes them, with
@@ -41,12 +42,19 @@ typedef struct {
 	size_t plen, pcap;
 	int need_cr;               /* 1: a newline is due; 2: a blank line */
 	bool begin_line, begin_content, tight, no_linebreaks;
+	bool in_table;             /* inside a GFM table: '|' gets a backslash */
 	int list_number;
 } S_md;
 
 static void S_put(S_md *m, const char *s, size_t n)
 {
-	gs_mem_append(&m->buf, &m->len, &m->cap, s, n);
+	if (m->len + n + 1 > m->cap) {
+		gs_mem_append(&m->buf, &m->len, &m->cap, s, n);
+		return;
+	}
+	if (n)   /* s may be NULL then (an empty prefix) */
+		memcpy(m->buf + m->len, s, n);
+	m->len += n;
 }
 
 static void S_prefix_push(S_md *m, const char *s, size_t n)
@@ -233,21 +241,6 @@ static void S_blank(S_md *m)
 		m->need_cr = 2;
 }
 
-/* Whether the text of node n gets a backslash before '|': inside a table. */
-static bool S_in_table(cmark_node *n)
-{
-	cmark_node_type t = cmark_node_get_type(n);
-
-	if (t == CMARK_NODE_TABLE || t == CMARK_NODE_TABLE_ROW || t == CMARK_NODE_TABLE_CELL)
-		return false;
-	for (n = cmark_node_parent(n); n; n = cmark_node_parent(n)) {
-		t = cmark_node_get_type(n);
-		if (t == CMARK_NODE_TABLE || t == CMARK_NODE_TABLE_ROW || t == CMARK_NODE_TABLE_CELL)
-			return true;
-	}
-	return false;
-}
-
 /* A URL with a scheme (CommonMark: a letter, then 1 to 31 letters, digits, + . -, then ':'). */
 static bool S_has_scheme(const char *u)
 {
@@ -277,53 +270,38 @@ static bool S_autolink(cmark_node *n)
 	return text && strcmp(url, text) == 0;
 }
 
-/* 0: this writer renders every node of the tree; -1: some it does not. */
-static int S_supported(cmark_node *root)
+/* 0: this writer renders node n (entered, not of a user's notes); -1: it does not. */
+static int S_node_ok(cmark_node *n)
 {
-	cmark_iter *it = cmark_iter_new(root);
-	cmark_event_type ev;
-	int rc = 0;
+	cmark_node_type t = cmark_node_get_type(n);
+	cmark_node *next;
 
-	while (rc == 0 && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		cmark_node_type t = cmark_node_get_type(n);
-
-		if (ev != CMARK_EVENT_ENTER)
-			continue;
-		if (gs_doc_is_user_block(n)) {
-			rc = -1;   /* a user's notes: cmark-gfm writes the document */
-			break;
-		}
-		switch (t) {
-		case CMARK_NODE_DOCUMENT: case CMARK_NODE_BLOCK_QUOTE: case CMARK_NODE_LIST:
-		case CMARK_NODE_ITEM: case CMARK_NODE_HEADING: case CMARK_NODE_PARAGRAPH:
-		case CMARK_NODE_THEMATIC_BREAK: case CMARK_NODE_TEXT: case CMARK_NODE_SOFTBREAK:
-		case CMARK_NODE_LINEBREAK: case CMARK_NODE_CODE: case CMARK_NODE_STRONG:
-		case CMARK_NODE_EMPH: case CMARK_NODE_IMAGE:
-			break;
-		case CMARK_NODE_LINK:
-			/* several text nodes in an autolink-like link: cmark-gfm merges them */
-			if (cmark_node_first_child(n) && cmark_node_next(cmark_node_first_child(n)) &&
-			    S_has_scheme(cmark_node_get_url(n) ? cmark_node_get_url(n) : ""))
-				rc = -1;
-			break;
-		default:
-			if (t == CMARK_NODE_TABLE || t == CMARK_NODE_TABLE_ROW || t == CMARK_NODE_TABLE_CELL)
-				break;
-			rc = -1;
-			break;
-		}
-		/* nodes of the core types carrying an extension render through it */
-		if (rc == 0 && t != CMARK_NODE_TABLE && t != CMARK_NODE_TABLE_ROW &&
-		    t != CMARK_NODE_TABLE_CELL && cmark_node_get_syntax_extension(n))
-			rc = -1;
-		if (rc == 0 && t == CMARK_NODE_LIST && cmark_node_next(n) &&
-		    (cmark_node_get_type(cmark_node_next(n)) == CMARK_NODE_LIST ||
-		     cmark_node_get_type(cmark_node_next(n)) == CMARK_NODE_CODE_BLOCK))
-			rc = -1;   /* cmark-gfm writes an "end list" comment there */
+	switch (t) {
+	case CMARK_NODE_DOCUMENT: case CMARK_NODE_BLOCK_QUOTE: case CMARK_NODE_LIST:
+	case CMARK_NODE_ITEM: case CMARK_NODE_HEADING: case CMARK_NODE_PARAGRAPH:
+	case CMARK_NODE_THEMATIC_BREAK: case CMARK_NODE_TEXT: case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK: case CMARK_NODE_CODE: case CMARK_NODE_STRONG:
+	case CMARK_NODE_EMPH: case CMARK_NODE_IMAGE:
+		break;
+	case CMARK_NODE_LINK:
+		/* several text nodes in an autolink-like link: cmark-gfm merges them */
+		if (cmark_node_first_child(n) && cmark_node_next(cmark_node_first_child(n)) &&
+		    S_has_scheme(cmark_node_get_url(n) ? cmark_node_get_url(n) : ""))
+			return -1;
+		break;
+	default:
+		if (t == CMARK_NODE_TABLE || t == CMARK_NODE_TABLE_ROW || t == CMARK_NODE_TABLE_CELL)
+			return 0;
+		return -1;
 	}
-	cmark_iter_free(it);
-	return rc;
+	/* nodes of the core types carrying an extension render through it */
+	if (cmark_node_get_syntax_extension(n))
+		return -1;
+	next = t == CMARK_NODE_LIST ? cmark_node_next(n) : NULL;
+	if (next && (cmark_node_get_type(next) == CMARK_NODE_LIST ||
+		     cmark_node_get_type(next) == CMARK_NODE_CODE_BLOCK))
+		return -1;   /* cmark-gfm writes an "end list" comment there */
+	return 0;
 }
 
 /* The shortest run of backticks that does not occur in code. */
@@ -378,10 +356,14 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 	 * block) is an item of a tight list, or the child of one. A blank
 	 * line then shrinks to a newline.
 	 */
-	if (!(t == CMARK_NODE_ITEM && entering && !cmark_node_previous(n)))
+	if ((t & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK &&
+	    !(t == CMARK_NODE_ITEM && entering && !cmark_node_previous(n)))
 		m->tight = S_in_tight_item(n);
+	/* an inline node's containing block is the block last entered or
+	 * left: it has the same answer, already in m->tight */
 
 	if (t == CMARK_NODE_TABLE) {
+		m->in_table = entering;
 		S_blank(m);
 		return 1;
 	}
@@ -481,7 +463,7 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 			S_blank(m);
 		break;
 	case CMARK_NODE_TEXT:
-		S_out(m, cmark_node_get_literal(n), S_NORMAL, S_in_table(n));
+		S_out(m, cmark_node_get_literal(n), S_NORMAL, m->in_table);
 		break;
 	case CMARK_NODE_LINEBREAK:
 		S_lit(m, "  ");
@@ -500,7 +482,7 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 		bool spaces = len == 0 || code[0] == '`' || code[len - 1] == '`' || code[0] == ' ' ||
 			      code[len - 1] == ' ';
 
-		pipe = S_in_table(n);
+		pipe = m->in_table;
 		for (i = 0; i < ticks; i++)
 			S_out(m, "`", S_LITERAL, pipe);
 		if (spaces)
@@ -521,7 +503,7 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 			 !cmark_node_next(n) && !cmark_node_previous(n) ? "_" : "*");
 		break;
 	case CMARK_NODE_LINK:
-		pipe = S_in_table(n);
+		pipe = m->in_table;
 		if (S_autolink(n)) {
 			if (entering) {
 				const char *url = cmark_node_get_url(n);
@@ -537,7 +519,7 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 	case CMARK_NODE_IMAGE: {
 		const char *title;
 
-		pipe = S_in_table(n);
+		pipe = m->in_table;
 		if (entering) {
 			S_out(m, t == CMARK_NODE_IMAGE ? "![" : "[", S_LITERAL, pipe);
 			break;
@@ -554,9 +536,81 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 		break;
 	}
 	default:
-		GS_BUG("doc_md: a node type S_supported let through");
+		GS_BUG("doc_md: a node type S_node_ok let through");
 	}
 	return 1;
+}
+
+/*
+ * The newlines cmark-gfm's writer has due after the top-level block n: a
+ * blank line after every block but a list, whose last item ends with the
+ * newline of its end unless that item holds a block (then what that block
+ * leaves due), or an "end list" comment and a blank line before a list or
+ * a code block.
+ */
+static int S_due_after(cmark_node *n)
+{
+	for (;;) {
+		cmark_node *item, *last, *next = cmark_node_next(n);
+
+		if (cmark_node_get_type(n) != CMARK_NODE_LIST)
+			return 2;
+		if (next && (cmark_node_get_type(next) == CMARK_NODE_LIST ||
+			     cmark_node_get_type(next) == CMARK_NODE_CODE_BLOCK))
+			return 2;
+		item = cmark_node_last_child(n);
+		last = item ? cmark_node_last_child(item) : NULL;
+		if (!last)
+			return 1;
+		n = last;
+	}
+}
+
+/*
+ * The newlines cmark-gfm's writer makes due before the top-level block n
+ * (which, written alone, it cannot write: nothing precedes them there): a
+ * blank line before a table, a code block, an HTML block or a thematic
+ * break.
+ */
+static int S_due_before(cmark_node *n)
+{
+	cmark_node_type t = cmark_node_get_type(n);
+
+	return t == CMARK_NODE_TABLE || t == CMARK_NODE_CODE_BLOCK || t == CMARK_NODE_HTML_BLOCK ||
+	       t == CMARK_NODE_THEMATIC_BREAK ? 2 : 0;
+}
+
+/*
+ * A top-level block of a user's notes, written by cmark-gfm's CommonMark
+ * renderer alone: the same bytes as within the whole document. The block
+ * is still in the tree (an "end list" comment before the next block is
+ * written by it as in the document); the newlines due before it (those
+ * left by the block before, and S_due_before) are written here, those it
+ * leaves due (S_due_after) are kept for the next block, and the newline
+ * cmark-gfm ends its text with is one of them.
+ * -1 when cmark-gfm writes nothing for it (the document would differ).
+ */
+static int S_user_block(S_md *m, cmark_node *n)
+{
+	char *md = cmark_render_commonmark(n, CMARK_OPT_DEFAULT, 0);
+	size_t len;
+
+	if (!md)
+		GS_BUG("cmark-gfm rendered no Markdown");
+	len = strlen(md);
+	if (len <= 1) {
+		free(md);
+		return -1;
+	}
+	m->tight = false;   /* a top-level block is in no list */
+	if (S_due_before(n) > m->need_cr)
+		m->need_cr = S_due_before(n);
+	S_flush_cr(m);
+	S_put(m, md, len);
+	free(md);
+	m->need_cr = S_due_after(n);
+	m->begin_line = m->begin_content = true;
+	return 0;
 }
 
 char *gs_doc_md_direct(cmark_node *root)
@@ -565,17 +619,37 @@ char *gs_doc_md_direct(cmark_node *root)
 	cmark_iter *it;
 	cmark_event_type ev;
 
-	if (S_supported(root))
-		return NULL;
 	S_plain_init();
 	memset(&m, 0, sizeof(m));
 	m.begin_line = m.begin_content = true;
-	S_put(&m, "", 0);   /* a buffer even for an empty document */
+	m.cap = 16384;   /* a buffer even for an empty document; a sheet's is tens of KB */
+	m.buf = gs_xmalloc(m.cap);
 	it = cmark_iter_new(root);
+	/* one walk: a node this writer does not write, met on the way,
+	 * drops what was written (cmark-gfm then writes the document) */
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
-		if (!S_node(&m, n, ev == CMARK_EVENT_ENTER))
+		int rc = 0;
+
+		if (ev == CMARK_EVENT_ENTER && gs_doc_is_user_block(n)) {
+			/* a user's notes: cmark-gfm writes each block, at the
+			 * top level only (no container's prefix to repeat) */
+			if (cmark_node_get_type(cmark_node_parent(n)) != CMARK_NODE_DOCUMENT)
+				rc = -1;
+			else
+				rc = S_user_block(&m, n);
 			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+		} else if (ev == CMARK_EVENT_ENTER && S_node_ok(n)) {
+			rc = -1;
+		} else if (!S_node(&m, n, ev == CMARK_EVENT_ENTER)) {
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+		}
+		if (rc) {
+			cmark_iter_free(it);
+			free(m.buf);
+			free(m.prefix);
+			return NULL;
+		}
 	}
 	cmark_iter_free(it);
 	if (m.len == 0 || m.buf[m.len - 1] != '\n')

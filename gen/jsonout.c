@@ -16,6 +16,7 @@
  */
 static char S_mark[64];      /* as json_dumps writes it: "\u0001u64:<secret>: */
 static char S_raw[48];       /* as stored in the string */
+static size_t S_raw_len;
 
 static void S_init(void)
 {
@@ -26,6 +27,7 @@ static void S_init(void)
 	if (getrandom(&secret, sizeof(secret), 0) != (ssize_t)sizeof(secret))
 		secret = (uint64_t)(uintptr_t)&secret ^ UINT64_C(0x9e3779b97f4a7c15);
 	snprintf(S_raw, sizeof(S_raw), "\001u64:%016" PRIx64 ":", secret);
+	S_raw_len = strlen(S_raw);
 	snprintf(S_mark, sizeof(S_mark), "\"\\u0001u64:%016" PRIx64 ":", secret);
 }
 
@@ -102,7 +104,34 @@ typedef struct {
 
 static void S_put(S_buf *b, const char *s, size_t n)
 {
-	gs_mem_append(&b->p, &b->len, &b->cap, s, n);
+	if (b->len + n + 1 > b->cap) {
+		gs_mem_append(&b->p, &b->len, &b->cap, s, n);
+		return;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
+/* An integer in decimal (magnitude u, negative when neg), as printf writes it. */
+static void S_dec(S_buf *b, uint64_t u, int neg)
+{
+	char d[24];
+	size_t k = sizeof(d);
+
+	do {
+		d[--k] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (neg)
+		d[--k] = '-';
+	S_put(b, d + k, sizeof(d) - k);
+}
+
+/* A signed integer in decimal, as "%" JSON_INTEGER_FORMAT writes it. */
+static void S_int(S_buf *b, json_int_t v)
+{
+	/* the magnitude as unsigned: -INT64_MIN does not fit in json_int_t */
+	S_dec(b, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0);
 }
 
 /* jansson's dump_indent: a newline and depth * indent spaces, or one space. */
@@ -194,8 +223,6 @@ static int S_by_key(const void *a, const void *b)
 
 static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 {
-	char num[64];
-
 	if (depth > S_MAX_DEPTH)
 		return -1;
 	switch (json_typeof(v)) {
@@ -208,11 +235,9 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 	case JSON_FALSE:
 		S_put(b, "false", 5);
 		return 0;
-	case JSON_INTEGER: {
-		int n = snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		S_put(b, num, (size_t)n);
+	case JSON_INTEGER:
+		S_int(b, json_integer_value(v));
 		return 0;
-	}
 	case JSON_REAL: {
 		char *r = json_dumps(v, JSON_ENCODE_ANY | (flags & JSON_REAL_PRECISION(31)));
 		if (!r)
@@ -223,7 +248,7 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 	}
 	case JSON_STRING: {
 		const char *s = json_string_value(v);
-		size_t n = json_string_length(v), ml = strlen(S_raw);
+		size_t n = json_string_length(v), ml = S_raw_len;
 
 		if (n > ml && memcmp(s, S_raw, ml) == 0 && strspn(s + ml, "0123456789") == n - ml) {
 			S_put(b, s + ml, n - ml);   /* one of gs_jo_u64's numbers */
@@ -256,7 +281,7 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 	case JSON_OBJECT: {
 		size_t i = 0, n = json_object_size(v);
 		const char *sep = (flags & JSON_COMPACT) ? ":" : ": ";
-		S_member *m;
+		S_member small[16], *m;
 		json_t *obj;
 		void *it;
 		int rc = 0;
@@ -267,7 +292,7 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 		}
 		/* jansson's iterators take a non-const object; nothing is changed */
 		memcpy(&obj, &v, sizeof(obj));
-		m = gs_xcalloc(n, sizeof(*m));
+		m = n <= sizeof(small) / sizeof(small[0]) ? small : gs_xcalloc(n, sizeof(*m));
 		for (it = json_object_iter(obj); it && i < n; it = json_object_iter_next(obj, it), i++) {
 			m[i].key = json_object_iter_key(it);
 			m[i].len = json_object_iter_key_len(it);
@@ -297,7 +322,8 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 				S_indent(b, flags, depth, 0);
 			}
 		}
-		free(m);
+		if (m != small)
+			free(m);
 		if (rc)
 			return -1;
 		S_put(b, "}", 1);
@@ -321,11 +347,192 @@ char *gs_jo_dumps(const json_t *root, size_t flags)
 		return S_dumps_jansson(root, flags);
 	if (!json_is_object(root) && !json_is_array(root))
 		return NULL;   /* json_dumps wants JSON_ENCODE_ANY for those */
+	/* a sheet's decision JSON is tens of KB: no doubling from 64 bytes */
+	b.cap = 16384;
+	b.p = gs_xmalloc(b.cap);
 	if (S_dump(&b, root, flags, 0)) {
 		free(b.p);
 		return NULL;
 	}
 	S_put(&b, "\n", 1);
 	b.p[b.len] = '\0';
-	return b.p;
+	/* some documents are kept (a site's keys): no slack */
+	return b.len + 1 < b.cap ? gs_xrealloc(b.p, b.len + 1) : b.p;
+}
+
+/*
+ * The streaming writer. Its layout is S_dump's with JSON_INDENT(2): a
+ * container's first member on a new line indented one level deeper, the
+ * next ones after ",", the closing bracket on a new line at the
+ * container's own level; an empty container as "{}" or "[]".
+ */
+static void S_jw_nl(gs_jw *w, size_t depth)
+{
+	S_buf b = { w->p, w->len, w->cap };
+
+	S_indent(&b, JSON_INDENT(2), depth, 0);
+	w->p = b.p;
+	w->len = b.len;
+	w->cap = b.cap;
+}
+
+static void S_jw_put(gs_jw *w, const char *s, size_t n)
+{
+	S_buf b = { w->p, w->len, w->cap };
+
+	S_put(&b, s, n);
+	w->p = b.p;
+	w->len = b.len;
+	w->cap = b.cap;
+}
+
+/* Before a value: in an array, the separator of the member it is. */
+static void S_jw_value(gs_jw *w)
+{
+	if (w->depth == 0 || w->key[w->depth - 1])
+		return;   /* the document itself, or an object's member (after its key) */
+	if (w->any[w->depth - 1])
+		S_jw_put(w, ",", 1);
+	w->any[w->depth - 1] = 1;
+	S_jw_nl(w, w->depth);
+}
+
+void gs_jw_init(gs_jw *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->cap = 16384;
+	w->p = gs_xmalloc(w->cap);
+}
+
+static void S_jw_open(gs_jw *w, const char *bracket, int object)
+{
+	S_jw_value(w);
+	if (w->depth >= GS_JW_MAX_DEPTH)
+		GS_BUG("gs_jw: nested deeper than %d", GS_JW_MAX_DEPTH);
+	S_jw_put(w, bracket, 1);
+	w->any[w->depth] = 0;
+	/* an object's key slot: "" until its first key (set); NULL in an array */
+	w->key[w->depth] = object ? "" : NULL;
+	w->depth++;
+}
+
+void gs_jw_object(gs_jw *w)
+{
+	S_jw_open(w, "{", 1);
+}
+
+void gs_jw_array(gs_jw *w)
+{
+	S_jw_open(w, "[", 0);
+}
+
+void gs_jw_end(gs_jw *w)
+{
+	int object;
+
+	if (w->depth == 0)
+		GS_BUG("gs_jw: end without a container");
+	object = w->key[w->depth - 1] != NULL;
+	w->depth--;
+	if (w->any[w->depth])
+		S_jw_nl(w, w->depth);
+	S_jw_put(w, object ? "}" : "]", 1);
+}
+
+void gs_jw_key(gs_jw *w, const char *key)
+{
+	S_buf b;
+	const char *last;
+
+	if (w->depth == 0 || !w->key[w->depth - 1])
+		GS_BUG("gs_jw: a key outside an object");
+	last = w->key[w->depth - 1];
+	if (w->any[w->depth - 1] && strcmp(last, key) >= 0)
+		GS_BUG("gs_jw: key \"%s\" after \"%s\" (keys are written sorted)", key, last);
+	if (w->any[w->depth - 1])
+		S_jw_put(w, ",", 1);
+	w->any[w->depth - 1] = 1;
+	w->key[w->depth - 1] = key;
+	S_jw_nl(w, w->depth);
+	b = (S_buf){ w->p, w->len, w->cap };
+	if (S_string(&b, key, strlen(key)))
+		w->bad = 1;
+	S_put(&b, ": ", 2);
+	w->p = b.p;
+	w->len = b.len;
+	w->cap = b.cap;
+}
+
+void gs_jw_str(gs_jw *w, const char *s)
+{
+	S_buf b;
+
+	if (!s) {
+		gs_jw_null(w);
+		return;
+	}
+	S_jw_value(w);
+	b = (S_buf){ w->p, w->len, w->cap };
+	if (S_string(&b, s, strlen(s)))
+		w->bad = 1;
+	w->p = b.p;
+	w->len = b.len;
+	w->cap = b.cap;
+}
+
+void gs_jw_u64(gs_jw *w, uint64_t v)
+{
+	S_buf b;
+
+	S_jw_value(w);
+	b = (S_buf){ w->p, w->len, w->cap };
+	S_dec(&b, v, 0);
+	w->p = b.p;
+	w->len = b.len;
+	w->cap = b.cap;
+}
+
+void gs_jw_i64(gs_jw *w, int64_t v)
+{
+	S_buf b;
+
+	S_jw_value(w);
+	b = (S_buf){ w->p, w->len, w->cap };
+	S_int(&b, (json_int_t)v);
+	w->p = b.p;
+	w->len = b.len;
+	w->cap = b.cap;
+}
+
+void gs_jw_bool(gs_jw *w, int v)
+{
+	S_jw_value(w);
+	if (v)
+		S_jw_put(w, "true", 4);
+	else
+		S_jw_put(w, "false", 5);
+}
+
+void gs_jw_null(gs_jw *w)
+{
+	S_jw_value(w);
+	S_jw_put(w, "null", 4);
+}
+
+char *gs_jw_finish(gs_jw *w)
+{
+	char *out;
+
+	if (w->depth)
+		GS_BUG("gs_jw: %zu containers left open", w->depth);
+	if (w->bad) {
+		free(w->p);
+		memset(w, 0, sizeof(*w));
+		return NULL;
+	}
+	S_jw_put(w, "\n", 1);
+	w->p[w->len] = '\0';
+	out = w->len + 1 < w->cap ? gs_xrealloc(w->p, w->len + 1) : w->p;
+	memset(w, 0, sizeof(*w));
+	return out;
 }

@@ -65,14 +65,35 @@ int gs_strings_load(gs_lang lang, gs_strings *s, gs_diag *d)
 	return gs_strings_load_file(path, lang, s, d);
 }
 
+/*
+ * The place of a key in the last table it was found in, by the key's
+ * address (the keys asked for are mostly string literals, asked for again
+ * and again): a sheet of 50 offers asks thousands of times, each a binary
+ * search of strcmp. Checked before use (the key at that place is the key
+ * asked for; a table's keys are unique), so a stale or shared entry only
+ * costs the search. Per process: the site's workers are processes.
+ */
+static struct {
+	const char *key;
+	size_t at;
+} S_seen[256];
+
 const char *gs_tr_opt(const gs_strings *s, const char *key)
 {
+	size_t slot = ((uintptr_t)key >> 3 ^ (uintptr_t)key >> 11) % (sizeof(S_seen) / sizeof(S_seen[0]));
 	gs_string k, *hit;
 
+	if (S_seen[slot].key == key && S_seen[slot].at < s->count &&
+	    strcmp(s->items[S_seen[slot].at].key, key) == 0)
+		return s->items[S_seen[slot].at].text;
 	k.key = (char *)(uintptr_t)key;
 	k.text = NULL;
 	hit = bsearch(&k, s->items, s->count, sizeof(*s->items), S_cmp);
-	return hit ? hit->text : NULL;
+	if (!hit)
+		return NULL;
+	S_seen[slot].key = key;
+	S_seen[slot].at = (size_t)(hit - s->items);
+	return hit->text;
 }
 
 const char *gs_tr(const gs_strings *s, const char *key)

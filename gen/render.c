@@ -136,16 +136,22 @@ char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lan
 	return out;
 }
 
-static json_t *S_qty(gs_qty q)
+static void S_qty(gs_jw *w, gs_qty q)
 {
-	json_t *o;
-
-	if (!q.present)
-		return json_null();
-	o = json_pack("{s:o,s:s}", "bytes", gs_jo_u64(q.bytes), "provenance", gs_prov_id(q.prov));
-	if (q.synthetic)
-		json_object_set_new(o, "synthetic", json_true());
-	return o;
+	if (!q.present) {
+		gs_jw_null(w);
+		return;
+	}
+	gs_jw_object(w);
+	gs_jw_key(w, "bytes");
+	gs_jw_u64(w, q.bytes);
+	gs_jw_key(w, "provenance");
+	gs_jw_str(w, gs_prov_id(q.prov));
+	if (q.synthetic) {
+		gs_jw_key(w, "synthetic");
+		gs_jw_bool(w, 1);
+	}
+	gs_jw_end(w);
 }
 
 static const char *S_basis_id(gs_basis b)
@@ -159,128 +165,232 @@ static const char *S_basis_id(gs_basis b)
 	return NULL;
 }
 
-static json_t *S_str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static const char *S_status(const gs_candidate *c)
 {
 	return c->retained ? "retained" : c->excluded ? "excluded" : "preselected";
 }
 
-/* The files the weights were read from ("model": {"from": ...}), when any. */
-static void S_weights_source(json_t *sizing, const gs_workload *w)
+/* A member whose value is a string, or null. */
+static void S_member_str(gs_jw *w, const char *key, const char *v)
 {
-	if (!w->weights_source)
-		return;
-	json_object_set_new(sizing, "weights_source", json_pack("{s:s,s:s}",
-		"files", w->weights_source,
-		"read_from", w->weights_from_index ? "index metadata.total_size" : "checkpoint headers"));
+	gs_jw_key(w, key);
+	gs_jw_str(w, v);
 }
 
+/* A candidate's requirements: one object per requirement, keys sorted. */
+static void S_requirements(gs_jw *w, const gs_sheet_input *in, size_t ci)
+{
+	const gs_candidate *c = &in->d->cands[ci];
+	int order[GS_REQ_COUNT], r, k;
 
+	/* the requirements by their ids' order (insertion sort of a handful) */
+	for (r = 0; r < GS_REQ_COUNT; r++) {
+		for (k = r; k > 0 && strcmp(gs_req_id((gs_req)order[k - 1]), gs_req_id((gs_req)r)) > 0; k--)
+			order[k] = order[k - 1];
+		order[k] = r;
+	}
+	gs_jw_object(w);
+	for (k = 0; k < GS_REQ_COUNT; k++) {
+		const gs_verdict *v = &c->v[order[k]];
+		char *text = gs_sheet_reason_of(in, ci, order[k]);
+
+		gs_jw_key(w, gs_req_id((gs_req)order[k]));
+		gs_jw_object(w);
+		S_member_str(w, "evidence", v->evidence);
+		S_member_str(w, "evidence_date", v->evidence_date);
+		S_member_str(w, "exclusion", v->kind == GS_V_EXCLUDE ? S_basis_id(v->basis) : NULL);
+		gs_jw_key(w, "lower_bound");
+		gs_jw_bool(w, v->lower_bound);
+		S_member_str(w, "missing", v->missing);
+		S_member_str(w, "note", v->note);
+		S_member_str(w, "orientation", v->orientation);
+		if (v->why)   /* a string, never null */
+			S_member_str(w, "reason", v->why);
+		gs_jw_key(w, "rests_on_synthetic");
+		gs_jw_bool(w, v->synthetic && v->kind != GS_V_TO_CONFIRM);
+		if (text)
+			S_member_str(w, "text", text);
+		S_member_str(w, "verdict", gs_verdict_id(v->kind));
+		gs_jw_end(w);
+		free(text);
+	}
+	gs_jw_end(w);
+}
+
+static void S_candidate(gs_jw *w, const gs_sheet_input *in, size_t ci)
+{
+	const gs_candidate *c = &in->d->cands[ci];
+
+	gs_jw_object(w);
+	gs_jw_key(w, "capacity_per_card");
+	S_qty(w, c->capacity);
+	S_member_str(w, "capacity_source", c->cap_source == GS_CAP_OBSERVED ? "observed"
+					    : c->cap_source == GS_CAP_DECLARED ? "declared" : "nominal");
+	gs_jw_key(w, "cards");
+	gs_jw_u64(w, c->offer->cards);
+	S_member_str(w, "gpu_model", c->offer->gpu_model);
+	gs_jw_key(w, "margin_bytes");
+	if (c->has_margin)
+		gs_jw_i64(w, (int64_t)c->margin);
+	else
+		gs_jw_null(w);
+	/* The margin's provenance: the weaker of the capacity and the need. */
+	gs_jw_key(w, "margin_provenance");
+	if (c->has_margin && c->need.present && c->capacity.present) {
+		gs_qty mq = gs_qty_make(0, gs_prov_weakest(c->need.prov, c->capacity.prov));
+		gs_jw_str(w, gs_prov_id(mq.prov));
+		if (c->need.synthetic || c->capacity.synthetic) {
+			gs_jw_key(w, "margin_synthetic");
+			gs_jw_bool(w, 1);
+		}
+	} else {
+		gs_jw_null(w);
+	}
+	gs_jw_key(w, "need_per_card");
+	S_qty(w, c->need);
+	gs_jw_key(w, "nominal_bytes");
+	if (c->offer->memory_unknown)
+		gs_jw_null(w);
+	else
+		gs_jw_u64(w, c->offer->nominal_bytes);
+	S_member_str(w, "offer", c->offer->id);
+	gs_jw_key(w, "requirements");
+	S_requirements(w, in, ci);
+	gs_jw_key(w, "rests_on_synthetic");
+	gs_jw_bool(w, c->synthetic);
+	S_member_str(w, "status", S_status(c));
+	if (!c->plan || c->plan->currency) {   /* a plan without currency: no member */
+		gs_jw_key(w, "total_cost");
+		if (c->plan) {
+			gs_jw_object(w);
+			S_member_str(w, "currency", c->plan->currency);
+			gs_jw_key(w, "hundredths");
+			gs_jw_i64(w, c->cost);
+			gs_jw_key(w, "plan_hours");
+			gs_jw_u64(w, c->plan->hours);
+			gs_jw_key(w, "plan_units");
+			gs_jw_u64(w, c->plan_units);
+			S_member_str(w, "provenance", "assumed");
+			gs_jw_end(w);
+		} else {
+			gs_jw_null(w);
+		}
+	}
+	gs_jw_end(w);
+}
+
+/*
+ * The decision JSON, written as it goes (gs_jw), every object's keys in
+ * sorted order (docs/formats.md lists them). What a NULL string would do
+ * to jansson's tree, which this writer replaced, is kept: a member or an
+ * element built from it is left out.
+ */
 char *gs_render_decision_json(const gs_sheet_input *in)
 {
 	const gs_decision *d = in->d;
 	const gs_sizing *s = in->s;
-	json_t *root = json_object(), *cands = json_array(), *ev = json_array();
-	json_t *retained = json_array(), *pre = json_array();
-	char *out;
+	const gs_workload *wl = in->w;
+	gs_jw w;
 	size_t i;
-	int r;
 
-	json_object_set_new(root, "schema", json_string("gpusheet-decision"));
-	json_object_set_new(root, "schema_version", json_integer(1));
-	json_object_set_new(root, "generator", json_string("gpusheet " GS_VERSION));
-	json_object_set_new(root, "lang", json_string(gs_lang_id(in->t->lang)));
-	json_object_set_new(root, "date", S_str_or_null(in->date));
-	json_object_set_new(root, "catalog", json_string(in->catalog_name));
-	json_object_set_new(root, "workload", json_pack("{s:s,s:s,s:s,s:s}",
-		"id", in->w->id, "title", in->w->title, "model", in->w->model_name,
-		"task", gs_task_id(in->w->task)));
-	json_object_set_new(root, "synthetic_evidence", json_boolean(d->synthetic));
-	json_object_set_new(root, "accept_synthetic", json_boolean(d->accept_synthetic));
-	json_object_set_new(root, "demonstration", json_boolean(d->demonstration));
-	json_object_set_new(root, "sizing", json_pack("{s:o,s:b,s:o,s:o,s:o,s:o,s:o}",
-		"weights", S_qty(s->weights), "weights_theoretical", s->theoretical,
-		"reserve", S_qty(s->reserve), "envelope", S_qty(s->envelope),
-		"kv_cache", S_qty(s->kv), "training", S_qty(s->training),
-		"need", S_qty(s->need)));
-	S_weights_source(json_object_get(root, "sizing"), in->w);
+	gs_jw_init(&w);
+	gs_jw_object(&w);
+	gs_jw_key(&w, "accept_synthetic");
+	gs_jw_bool(&w, d->accept_synthetic);
+	gs_jw_key(&w, "candidates");
+	gs_jw_array(&w);
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[d->order[i]];
-		json_t *reqs = json_object(), *jc;
-
-		for (r = 0; r < GS_REQ_COUNT; r++) {
-			const gs_verdict *v = &c->v[r];
-			char *text = gs_sheet_reason_of(in, d->order[i], r);
-			/* one per requirement of every offer: set directly (json_pack
-			 * parses its format each time), keys in sorted order (the
-			 * serializer then has nothing to sort) */
-			json_t *jv = json_object();
-			json_object_set_new(jv, "evidence", S_str_or_null(v->evidence));
-			json_object_set_new(jv, "evidence_date", S_str_or_null(v->evidence_date));
-			json_object_set_new(jv, "exclusion",
-				S_str_or_null(v->kind == GS_V_EXCLUDE ? S_basis_id(v->basis) : NULL));
-			json_object_set_new(jv, "lower_bound", json_boolean(v->lower_bound));
-			json_object_set_new(jv, "missing", S_str_or_null(v->missing));
-			json_object_set_new(jv, "note", S_str_or_null(v->note));
-			json_object_set_new(jv, "orientation", S_str_or_null(v->orientation));
-			json_object_set_new(jv, "reason", json_string(v->why));
-			json_object_set_new(jv, "rests_on_synthetic",
-				json_boolean(v->synthetic && v->kind != GS_V_TO_CONFIRM));
-			json_object_set_new(jv, "text", json_string(text));
-			json_object_set_new(jv, "verdict", json_string(gs_verdict_id(v->kind)));
-			json_object_set_new(reqs, gs_req_id((gs_req)r), jv);
-			free(text);
-		}
-		jc = json_pack("{s:s,s:s,s:o,s:o,s:o,s:s,s:o,s:o,s:s,s:o,s:b}",
-			"offer", c->offer->id, "gpu_model", c->offer->gpu_model,
-			"cards", gs_jo_u64(c->offer->cards),
-			"nominal_bytes", c->offer->memory_unknown ? json_null() : gs_jo_u64(c->offer->nominal_bytes),
-			"capacity_per_card", S_qty(c->capacity),
-			"capacity_source", c->cap_source == GS_CAP_OBSERVED ? "observed"
-					   : c->cap_source == GS_CAP_DECLARED ? "declared" : "nominal",
-			"need_per_card", S_qty(c->need),
-			"margin_bytes", c->has_margin ? json_integer((json_int_t)c->margin) : json_null(),
-			"status", S_status(c), "requirements", reqs,
-			"rests_on_synthetic", c->synthetic);
-		/* The margin's provenance: the weaker of the capacity and the need. */
-		if (c->has_margin && c->need.present && c->capacity.present) {
-			gs_qty mq = gs_qty_make(0, gs_prov_weakest(c->need.prov, c->capacity.prov));
-			json_object_set_new(jc, "margin_provenance", json_string(gs_prov_id(mq.prov)));
-			if (c->need.synthetic || c->capacity.synthetic)
-				json_object_set_new(jc, "margin_synthetic", json_true());
-		} else {
-			json_object_set_new(jc, "margin_provenance", json_null());
-		}
-		json_object_set_new(jc, "total_cost", c->plan
-			? json_pack("{s:o,s:s,s:o,s:o,s:s}", "hundredths", gs_jo_i64(c->cost),
-				    "currency", c->plan->currency, "plan_hours", gs_jo_u64(c->plan->hours),
-				    "plan_units", gs_jo_u64(c->plan_units), "provenance", "assumed")
-			: json_null());
-		json_array_append_new(cands, jc);
-		if (c->retained)
-			json_array_append_new(retained, json_string(c->offer->id));
-		else if (!c->excluded)
-			json_array_append_new(pre, json_string(c->offer->id));
+		if (c->offer->id && c->offer->gpu_model)
+			S_candidate(&w, in, d->order[i]);
 	}
-	json_object_set_new(root, "candidates", cands);
-	json_object_set_new(root, "decision", json_pack("{s:s,s:o,s:o,s:o}",
-		"kind", d->nretained ? "retained" : d->npreselected ? "preselection" : "none",
-		"choice", d->nretained ? json_string(d->cands[d->order[0]].offer->id) : json_null(),
-		"retained", retained,
-		"preselected", d->nretained ? (json_decref(pre), json_array()) : pre));
-	for (i = 0; i < in->nev; i++)
-		json_array_append_new(ev, json_pack("{s:s,s:s,s:b,s:o}",
-			"file", in->ev[i].ref->file, "link", in->ev_links[i],
-			"synthetic", in->ev[i].m->synthetic,
-			"covers", S_str_or_null(in->ev[i].ref->covers)));
-	json_object_set_new(root, "evidence", ev);
-	out = gs_jo_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-	json_decref(root);
-	return out;
+	gs_jw_end(&w);
+	if (in->catalog_name)
+		S_member_str(&w, "catalog", in->catalog_name);
+	S_member_str(&w, "date", in->date);
+	if (!d->nretained || d->cands[d->order[0]].offer->id) {
+		gs_jw_key(&w, "decision");
+		gs_jw_object(&w);
+		S_member_str(&w, "choice", d->nretained ? d->cands[d->order[0]].offer->id : NULL);
+		S_member_str(&w, "kind", d->nretained ? "retained" : d->npreselected ? "preselection" : "none");
+		gs_jw_key(&w, "preselected");
+		gs_jw_array(&w);
+		for (i = 0; i < d->ncands && !d->nretained; i++) {
+			const gs_candidate *c = &d->cands[d->order[i]];
+			if (!c->retained && !c->excluded && c->offer->id)
+				gs_jw_str(&w, c->offer->id);
+		}
+		gs_jw_end(&w);
+		gs_jw_key(&w, "retained");
+		gs_jw_array(&w);
+		for (i = 0; i < d->ncands; i++) {
+			const gs_candidate *c = &d->cands[d->order[i]];
+			if (c->retained && c->offer->id)
+				gs_jw_str(&w, c->offer->id);
+		}
+		gs_jw_end(&w);
+		gs_jw_end(&w);
+	}
+	gs_jw_key(&w, "demonstration");
+	gs_jw_bool(&w, d->demonstration);
+	gs_jw_key(&w, "evidence");
+	gs_jw_array(&w);
+	for (i = 0; i < in->nev; i++) {
+		if (!in->ev[i].ref->file || !in->ev_links[i])
+			continue;
+		gs_jw_object(&w);
+		S_member_str(&w, "covers", in->ev[i].ref->covers);
+		S_member_str(&w, "file", in->ev[i].ref->file);
+		S_member_str(&w, "link", in->ev_links[i]);
+		gs_jw_key(&w, "synthetic");
+		gs_jw_bool(&w, in->ev[i].m->synthetic);
+		gs_jw_end(&w);
+	}
+	gs_jw_end(&w);
+	S_member_str(&w, "generator", "gpusheet " GS_VERSION);
+	S_member_str(&w, "lang", gs_lang_id(in->t->lang));
+	S_member_str(&w, "schema", "gpusheet-decision");
+	gs_jw_key(&w, "schema_version");
+	gs_jw_i64(&w, 1);
+	gs_jw_key(&w, "sizing");
+	gs_jw_object(&w);
+	gs_jw_key(&w, "envelope");
+	S_qty(&w, s->envelope);
+	gs_jw_key(&w, "kv_cache");
+	S_qty(&w, s->kv);
+	gs_jw_key(&w, "need");
+	S_qty(&w, s->need);
+	gs_jw_key(&w, "reserve");
+	S_qty(&w, s->reserve);
+	gs_jw_key(&w, "training");
+	S_qty(&w, s->training);
+	gs_jw_key(&w, "weights");
+	S_qty(&w, s->weights);
+	if (wl->weights_source) {
+		/* the files the weights were read from ("model": {"from": ...}) */
+		gs_jw_key(&w, "weights_source");
+		gs_jw_object(&w);
+		S_member_str(&w, "files", wl->weights_source);
+		S_member_str(&w, "read_from", wl->weights_from_index ? "index metadata.total_size"
+								    : "checkpoint headers");
+		gs_jw_end(&w);
+	}
+	gs_jw_key(&w, "weights_theoretical");
+	gs_jw_bool(&w, s->theoretical);
+	gs_jw_end(&w);
+	gs_jw_key(&w, "synthetic_evidence");
+	gs_jw_bool(&w, d->synthetic);
+	if (wl->id && wl->title && wl->model_name) {
+		gs_jw_key(&w, "workload");
+		gs_jw_object(&w);
+		S_member_str(&w, "id", wl->id);
+		S_member_str(&w, "model", wl->model_name);
+		S_member_str(&w, "task", gs_task_id(wl->task));
+		S_member_str(&w, "title", wl->title);
+		gs_jw_end(&w);
+	}
+	gs_jw_end(&w);
+	return gs_jw_finish(&w);
 }
 
 /*

@@ -69,12 +69,19 @@ char *gs_xvasprintf_at(const char *file, int line, const char *fmt, va_list ap)
 	char *buf;
 	int n;
 
+	char small[256];
+
+	/* one formatting for the short texts (most), two for the others */
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
+	n = vsnprintf(small, sizeof(small), fmt, ap2);
 	va_end(ap2);
 	if (n < 0)
 		n = 0;
 	buf = gs_xmalloc_at((size_t)n + 1, file, line);
+	if ((size_t)n < sizeof(small)) {
+		memcpy(buf, small, (size_t)n + 1);
+		return buf;
+	}
 	buf[0] = '\0';
 	vsnprintf(buf, (size_t)n + 1, fmt, ap);
 	return buf;

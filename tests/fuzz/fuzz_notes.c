@@ -1,9 +1,10 @@
 /*
  * fuzz_notes: user Markdown as the notes of a sheet: the bounds, and for
- * what passes them cmark-gfm, the defusing walk and both renderings. A
- * document with notes is never written by the direct Markdown writer
- * (doc_md.c, for the trees gpusheet builds): cmark-gfm writes it (else the
- * harness aborts: a finding).
+ * what passes them cmark-gfm, the defusing walk and both renderings. The
+ * the direct writers (doc_md.c, doc_html.c, for the trees gpusheet builds)
+ * hand each block of notes to cmark-gfm: their bytes must be those of
+ * cmark-gfm's renderers for the whole document (the HTML bare and
+ * decorated). Else the harness aborts: a finding.
  */
 #include "fuzz.h"
 
@@ -27,11 +28,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(a);
 		free(b);
 		a = gs_doc_md_direct(doc.root);
-		if (a && cmark_node_first_child(doc.root)) {
-			fprintf(stderr, "notes went through the direct Markdown writer:\n%s", a);
+		b = cmark_render_commonmark(doc.root, CMARK_OPT_DEFAULT, 0);
+		if (a && strcmp(a, b) != 0) {
+			fprintf(stderr, "direct Markdown differs from cmark-gfm's:\n%s---\n%s", a, b);
 			abort();
 		}
 		free(a);
+		free(b);
+		a = gs_doc_html_direct(doc.root);
+		b = cmark_render_html(doc.root, CMARK_OPT_DEFAULT, NULL);
+		if (!a || strcmp(a, b) != 0) {
+			fprintf(stderr, "direct HTML differs from cmark-gfm's:\n%s---\n%s",
+				a ? a : "(refused)\n", b);
+			abort();
+		}
+		free(a);
+		free(b);
+		a = gs_doc_html_body_direct(&doc);
+		b = gs_doc_render_html_cmark(&doc);
+		if (!a || strcmp(a, b) != 0) {
+			fprintf(stderr, "decorated direct HTML differs:\n%s---\n%s",
+				a ? a : "(refused)\n", b);
+			abort();
+		}
+		free(a);
+		free(b);
 		gs_doc_release(&doc);
 	}
 	free(md);

@@ -135,6 +135,123 @@ static void test_same_as_jansson(void)
 	CHECK_INT(differ, 0);
 }
 
+static int S_by_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* v written through gs_jw, keys sorted; -1 for what it does not write (reals, NULs). */
+static int S_emit(gs_jw *w, json_t *v)
+{
+	size_t i, n;
+
+	switch (json_typeof(v)) {
+	case JSON_NULL: gs_jw_null(w); return 0;
+	case JSON_TRUE: gs_jw_bool(w, 1); return 0;
+	case JSON_FALSE: gs_jw_bool(w, 0); return 0;
+	case JSON_INTEGER: gs_jw_i64(w, json_integer_value(v)); return 0;
+	case JSON_REAL: return -1;
+	case JSON_STRING:
+		if (strlen(json_string_value(v)) != json_string_length(v))
+			return -1;
+		gs_jw_str(w, json_string_value(v));
+		return 0;
+	case JSON_ARRAY:
+		gs_jw_array(w);
+		for (i = 0; i < json_array_size(v); i++)
+			if (S_emit(w, json_array_get(v, i)))
+				return -1;
+		gs_jw_end(w);
+		return 0;
+	case JSON_OBJECT: {
+		const char **keys = calloc(json_object_size(v) + 1, sizeof(*keys));
+		const char *k;
+		json_t *x;
+		int rc = 0;
+
+		n = 0;
+		json_object_foreach(v, k, x) {
+			if (strlen(k) != json_object_iter_key_len(json_object_key_to_iter(k)))
+				rc = -1;
+			keys[n++] = k;
+		}
+		qsort(keys, n, sizeof(*keys), S_by_key);
+		gs_jw_object(w);
+		for (i = 0; i < n && !rc; i++) {
+			gs_jw_key(w, keys[i]);
+			rc = S_emit(w, json_object_get(v, keys[i]));
+		}
+		if (!rc)
+			gs_jw_end(w);
+		free(keys);
+		return rc;
+	}
+	}
+	return -1;
+}
+
+/*
+ * The streaming writer (gs_jw, the decision JSON's) writes what
+ * gs_jo_dumps(JSON_SORT_KEYS | JSON_INDENT(2)) writes for the same
+ * document: on the generated documents without reals or NULs in strings,
+ * and on u64 and i64 extremes.
+ */
+static void test_writer(void)
+{
+	int t, written = 0, differ = 0;
+	gs_jw w;
+	char *got, *want;
+	json_t *root;
+
+	for (t = 0; t < 2000; t++) {
+		root = json_object();
+		json_object_set_new(root, "doc", S_tree(0));
+		json_object_set_new(root, "more", S_tree(0));
+		gs_jw_init(&w);
+		if (S_emit(&w, root) == 0) {
+			written++;
+			got = gs_jw_finish(&w);
+			want = gs_jo_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2));
+			if ((!got || !want || strcmp(got, want) != 0) && differ++ < 3)
+				fprintf(stderr, "want %s\ngot  %s\n", want ? want : "(null)", got ? got : "(null)");
+			free(got);
+			free(want);
+		} else {
+			free(w.p);   /* left half-written: open containers */
+		}
+		json_decref(root);
+	}
+	CHECK_INT(differ, 0);
+	CHECK(written > 500);
+
+	/* by hand */
+	gs_jw_init(&w);
+	gs_jw_object(&w);
+	gs_jw_key(&w, "a");
+	gs_jw_array(&w);
+	gs_jw_u64(&w, UINT64_MAX);
+	gs_jw_i64(&w, INT64_MIN);
+	gs_jw_str(&w, NULL);
+	gs_jw_object(&w);
+	gs_jw_end(&w);
+	gs_jw_array(&w);
+	gs_jw_end(&w);
+	gs_jw_end(&w);
+	gs_jw_key(&w, "b\"");
+	gs_jw_str(&w, "x\n\001é");
+	gs_jw_end(&w);
+	got = gs_jw_finish(&w);
+	CHECK_STR(got, "{\n  \"a\": [\n    18446744073709551615,\n    -9223372036854775808,\n"
+		       "    null,\n    {},\n    []\n  ],\n  \"b\\\"\": \"x\\n\\u0001é\"\n}\n");
+	free(got);
+	/* a string not UTF-8: no document */
+	gs_jw_init(&w);
+	gs_jw_array(&w);
+	gs_jw_str(&w, "\xC0\xAF");
+	gs_jw_end(&w);
+	CHECK(gs_jw_finish(&w) == NULL);
+}
+
 /* Invalid UTF-8 (json_string_nocheck lets it in) fails as in json_dumps. */
 static void test_invalid_utf8(void)
 {
@@ -150,6 +267,7 @@ int main(void)
 {
 	test_u64();
 	test_same_as_jansson();
+	test_writer();
 	test_invalid_utf8();
 	return gs_check_exit("test_jsonout");
 }

@@ -1,12 +1,15 @@
 /*
  * util tests: gs_xasprintf, gs_strcmp_ptr, and gs_strvec (push, push_dup,
- * sort, sort_unique, release).
+ * sort, sort_unique, release); the labels' lookup (gs_tr_opt) with its
+ * memory of where a key was found.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "diag.h"
+#include "labels.h"
 #include "util.h"
 
 static void S_test_asprintf(void)
@@ -25,6 +28,43 @@ static void S_test_asprintf(void)
 	free(s);
 	free(e);
 	free(b);
+	/* 255 and 256 bytes: the last formatted on the stack, the first not */
+	b = gs_xasprintf("%.*s", 255, big);
+	CHECK(b && strlen(b) == 255 && b[254] == 'a');
+	free(b);
+	b = gs_xasprintf("%.*s", 256, big);
+	CHECK(b && strlen(b) == 256 && b[255] == 'a');
+	free(b);
+}
+
+/*
+ * The same key in two tables, asked for in turn; a key in a buffer reused
+ * for another key; an unknown key: each answer is the table's own
+ * (en.json and es.json, by hand).
+ */
+static void S_test_labels(void)
+{
+	gs_strings en, es;
+	gs_diag d = GS_DIAG_INIT;
+	char key[32];
+	int i;
+
+	if (!CHECK(gs_strings_load(GS_LANG_EN, &en, &d) == 0 && gs_strings_load(GS_LANG_ES, &es, &d) == 0))
+		return;
+	for (i = 0; i < 3; i++) {
+		CHECK_STR(gs_tr_opt(&en, "sheet.title"), "Decision sheet");
+		CHECK_STR(gs_tr_opt(&es, "sheet.title"), "Ficha de decisión");
+	}
+	snprintf(key, sizeof(key), "%s", "site.title");
+	CHECK_STR(gs_tr_opt(&en, key), "Workloads against offers");
+	snprintf(key, sizeof(key), "%s", "sheet.title");
+	CHECK_STR(gs_tr_opt(&en, key), "Decision sheet");
+	snprintf(key, sizeof(key), "%s", "no.such.key");
+	CHECK(gs_tr_opt(&en, key) == NULL);
+	CHECK(gs_tr_opt(&es, key) == NULL);
+	gs_strings_release(&en);
+	gs_strings_release(&es);
+	gs_diag_release(&d);
 }
 
 static void S_test_strdup(void)
@@ -89,5 +129,6 @@ int main(void)
 	S_test_strdup();
 	S_test_cmp();
 	S_test_strvec();
+	S_test_labels();
 	return gs_check_exit("test_util");
 }
