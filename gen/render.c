@@ -185,13 +185,14 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	const gs_decision *d = in->d;
 	const gs_sizing *s = in->s;
 	json_t *root = json_object(), *cands = json_array(), *ev = json_array();
-	json_t *retained = json_array(), *pre = json_array();
+	json_t *retained = json_array(), *pre = json_array(), *reasons = json_array();
+	gs_sheet_reasonset rs;
 	char *out;
 	size_t i;
 	int r;
 
 	json_object_set_new(root, "schema", json_string("gpusheet-decision"));
-	json_object_set_new(root, "schema_version", json_integer(1));
+	json_object_set_new(root, "schema_version", json_integer(2));
 	json_object_set_new(root, "generator", json_string("gpusheet " GS_VERSION));
 	json_object_set_new(root, "lang", json_string(gs_lang_id(in->t->lang)));
 	json_object_set_new(root, "date", S_str_or_null(in->date));
@@ -208,32 +209,40 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		"kv_cache", S_qty(s->kv), "training", S_qty(s->training),
 		"need", S_qty(s->need)));
 	S_weights_source(json_object_get(root, "sizing"), in->w);
+	/* Each distinct reason once ("reasons"), each verdict with its index. */
+	gs_sheet_reasonset_build(in, &rs);
+	for (i = 0; i < rs.n; i++) {
+		const gs_verdict *v = rs.r[i].v;
+		/* one per distinct reason: set directly (json_pack parses its
+		 * format each time), keys in sorted order (the serializer then
+		 * has nothing to sort) */
+		json_t *jv = json_object();
+		json_object_set_new(jv, "evidence", S_str_or_null(v->evidence));
+		json_object_set_new(jv, "evidence_date", S_str_or_null(v->evidence_date));
+		json_object_set_new(jv, "exclusion",
+			S_str_or_null(v->kind == GS_V_EXCLUDE ? S_basis_id(v->basis) : NULL));
+		json_object_set_new(jv, "lower_bound", json_boolean(v->lower_bound));
+		json_object_set_new(jv, "missing", S_str_or_null(v->missing));
+		json_object_set_new(jv, "note", S_str_or_null(v->note));
+		json_object_set_new(jv, "orientation", S_str_or_null(v->orientation));
+		json_object_set_new(jv, "reason", json_string(v->why));
+		json_object_set_new(jv, "requirement", json_string(gs_req_id(rs.r[i].req)));
+		json_object_set_new(jv, "rests_on_synthetic",
+			json_boolean(v->synthetic && v->kind != GS_V_TO_CONFIRM));
+		json_object_set_new(jv, "text", json_string(rs.r[i].text));
+		json_object_set_new(jv, "verdict", json_string(gs_verdict_id(v->kind)));
+		json_array_append_new(reasons, jv);
+	}
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[d->order[i]];
 		json_t *reqs = json_object(), *jc;
 
 		for (r = 0; r < GS_REQ_COUNT; r++) {
-			const gs_verdict *v = &c->v[r];
-			char *text = gs_sheet_reason_of(in, d->order[i], r);
-			/* one per requirement of every offer: set directly (json_pack
-			 * parses its format each time), keys in sorted order (the
-			 * serializer then has nothing to sort) */
 			json_t *jv = json_object();
-			json_object_set_new(jv, "evidence", S_str_or_null(v->evidence));
-			json_object_set_new(jv, "evidence_date", S_str_or_null(v->evidence_date));
-			json_object_set_new(jv, "exclusion",
-				S_str_or_null(v->kind == GS_V_EXCLUDE ? S_basis_id(v->basis) : NULL));
-			json_object_set_new(jv, "lower_bound", json_boolean(v->lower_bound));
-			json_object_set_new(jv, "missing", S_str_or_null(v->missing));
-			json_object_set_new(jv, "note", S_str_or_null(v->note));
-			json_object_set_new(jv, "orientation", S_str_or_null(v->orientation));
-			json_object_set_new(jv, "reason", json_string(v->why));
-			json_object_set_new(jv, "rests_on_synthetic",
-				json_boolean(v->synthetic && v->kind != GS_V_TO_CONFIRM));
-			json_object_set_new(jv, "text", json_string(text));
-			json_object_set_new(jv, "verdict", json_string(gs_verdict_id(v->kind)));
+			json_object_set_new(jv, "verdict", json_string(gs_verdict_id(c->v[r].kind)));
+			json_object_set_new(jv, "why", json_integer(
+				(json_int_t)rs.of[d->order[i] * GS_REQ_COUNT + (size_t)r]));
 			json_object_set_new(reqs, gs_req_id((gs_req)r), jv);
-			free(text);
 		}
 		jc = json_pack("{s:s,s:s,s:o,s:o,s:o,s:s,s:o,s:o,s:s,s:o,s:b}",
 			"offer", c->offer->id, "gpu_model", c->offer->gpu_model,
@@ -267,6 +276,8 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 			json_array_append_new(pre, json_string(c->offer->id));
 	}
 	json_object_set_new(root, "candidates", cands);
+	json_object_set_new(root, "reasons", reasons);
+	gs_sheet_reasonset_release(&rs);
 	json_object_set_new(root, "decision", json_pack("{s:s,s:o,s:o,s:o}",
 		"kind", d->nretained ? "retained" : d->npreselected ? "preselection" : "none",
 		"choice", d->nretained ? json_string(d->cands[d->order[0]].offer->id) : json_null(),
