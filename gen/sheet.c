@@ -1378,15 +1378,14 @@ static void S_cost_line(S_ctx *c, cmark_node *p, const gs_candidate *cd)
  * per distinct reason with its verdict and the offers it applies to (in
  * table order), then its sentence, evidence and what would confirm it.
  */
-static void S_reasons(S_ctx *c)
+static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rsp)
 {
 	const gs_decision *d = c->in->d;
-	gs_sheet_reasonset rs;
+	const gs_sheet_reasonset rs = *rsp;
 	cmark_node *list, *p;
 	size_t i, k;
 	int q;
 
-	gs_sheet_reasonset_build(c->in, &rs);
 	for (i = 0; i < rs.n && rs.r[i].v->kind == GS_V_NOT_REQUIRED; i++)
 		;
 	if (i < rs.n) {
@@ -1408,6 +1407,13 @@ static void S_reasons(S_ctx *c)
 				list = gs_doc_list(c->root, 0);
 			}
 			p = gs_doc_item(list);
+			{
+				/* sheets/ID.html#why-N: reasons[N] of the decision JSON;
+				 * the table's verdict cells link here */
+				char *anchor = gs_xasprintf("why-%zu", i);
+				gs_doc_item_id(c->doc, p, anchor);
+				free(anchor);
+			}
 			{
 				char *verdict = gs_xasprintf("%s %s", gs_sheet_verdict_symbol(v->kind),
 							     S_verdict_word(c, v->kind));
@@ -1443,7 +1449,6 @@ static void S_reasons(S_ctx *c)
 				gs_doc_textf(p, " %s %s", TR("cand.to_confirm"), TR(v->missing));
 		}
 	}
-	gs_sheet_reasonset_release(&rs);
 }
 
 static void S_candidates(S_ctx *c)
@@ -1452,9 +1457,11 @@ static void S_candidates(S_ctx *c)
 	const char *h[GS_REQ_COUNT + 4];
 	const char *const *rk = S_req_keys;
 	cmark_node *tb, *r, *p;
+	gs_sheet_reasonset rs;
 	size_t i;
 	int q;
 
+	gs_sheet_reasonset_build(c->in, &rs);
 	gs_doc_heading(c->root, 2, TR("sec.candidates"));
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("cand.intro"));
@@ -1487,11 +1494,22 @@ static void S_candidates(S_ctx *c)
 						 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
 						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal")));
-		for (q = 0; q < GS_REQ_COUNT; q++)
-			S_cell_owned(r, gs_xasprintf("%s %s%s", gs_sheet_verdict_symbol(cd->v[q].kind),
-						     S_verdict_word(c, cd->v[q].kind),
-						     cd->v[q].synthetic && cd->v[q].kind != GS_V_TO_CONFIRM
-							     ? TR("verdict.synthetic_suffix") : ""));
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			char *text = gs_xasprintf("%s %s%s", gs_sheet_verdict_symbol(cd->v[q].kind),
+						  S_verdict_word(c, cd->v[q].kind),
+						  cd->v[q].synthetic && cd->v[q].kind != GS_V_TO_CONFIRM
+							  ? TR("verdict.synthetic_suffix") : "");
+			cell = gs_doc_cell_text(r, text);
+			free(text);
+			/* In the HTML, the verdict links to its reason (listed below
+			 * unless not required). */
+			if (cd->v[q].kind != GS_V_NOT_REQUIRED) {
+				char *anchor = gs_xasprintf("why-%zu",
+					rs.of[d->order[i] * GS_REQ_COUNT + (size_t)q]);
+				gs_doc_cell_link(c->doc, cell, anchor);
+				free(anchor);
+			}
+		}
 		if (cd->plan) {
 			char m[GS_FMT_MAX];
 			S_cell_owned(r, gs_xasprintf("%s %s", gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency));
@@ -1502,7 +1520,8 @@ static void S_candidates(S_ctx *c)
 										 : "overall.preselected"));
 	}
 
-	S_reasons(c);
+	S_reasons(c, &rs);
+	gs_sheet_reasonset_release(&rs);
 	/* What is the offer's own, offer by offer. */
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[d->order[i]];
