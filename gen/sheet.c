@@ -1378,24 +1378,23 @@ static void S_cost_line(S_ctx *c, cmark_node *p, const gs_candidate *cd)
  * per distinct reason with its verdict and the offers it applies to (in
  * table order), then its sentence, evidence and what would confirm it.
  */
-static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rsp)
+static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs)
 {
 	const gs_decision *d = c->in->d;
-	const gs_sheet_reasonset rs = *rsp;
 	cmark_node *list, *p;
 	size_t i, k;
 	int q;
 
-	for (i = 0; i < rs.n && rs.r[i].v->kind == GS_V_NOT_REQUIRED; i++)
+	for (i = 0; i < rs->n && rs->r[i].v->kind == GS_V_NOT_REQUIRED; i++)
 		;
-	if (i < rs.n) {
+	if (i < rs->n) {
 		p = gs_doc_para(c->root);
 		gs_doc_text(p, TR("cand.reasons_intro"));
 	}
 	for (q = 0; q < GS_REQ_COUNT; q++) {
 		list = NULL;
-		for (i = 0; i < rs.n; i++) {
-			const gs_sheet_reason *r = &rs.r[i];
+		for (i = 0; i < rs->n; i++) {
+			const gs_sheet_reason *r = &rs->r[i];
 			const gs_verdict *v = r->v;
 			if (r->req != (gs_req)q || v->kind == GS_V_NOT_REQUIRED)
 				continue;
