@@ -48,6 +48,14 @@ void gs_doc_release(gs_doc *d)
 		free(d->anchor_ids[i]);
 	free(d->anchor_ids);
 	free(d->anchor_nodes);
+	for (i = 0; i < d->nlinks; i++)
+		free(d->link_ids[i]);
+	free(d->link_ids);
+	free(d->link_cells);
+	for (i = 0; i < d->nitems; i++)
+		free(d->item_ids[i]);
+	free(d->item_ids);
+	free(d->id_items);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -96,18 +104,50 @@ cmark_node *gs_doc_heading(cmark_node *parent, int level, const char *text)
 	return h;
 }
 
+/* An id we build: letters, digits, '-', '.', '_' only. */
+static void S_check_id(const char *id)
+{
+	const char *q;
+
+	if (!*id)
+		GS_BUG("empty HTML id");
+	for (q = id; *q; q++)
+		if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+		      (*q >= '0' && *q <= '9') || *q == '-' || *q == '.' || *q == '_'))
+			GS_BUG("HTML id with a character outside [A-Za-z0-9._-]");
+}
+
+/* Appends (node, id) to a pair of growing arrays. */
+static void S_note(cmark_node ***nodes, char ***ids, size_t *n, size_t *a, cmark_node *node,
+		   const char *id)
+{
+	S_check_id(id);
+	if (*n == *a) {
+		*a = *a ? *a * 2 : 8;
+		*nodes = gs_xrealloc(*nodes, *a * sizeof(**nodes));
+		*ids = gs_xrealloc(*ids, *a * sizeof(**ids));
+	}
+	(*nodes)[*n] = node;
+	(*ids)[*n] = gs_xstrdup(id);
+	(*n)++;
+}
+
+void gs_doc_cell_link(gs_doc *d, cmark_node *cell, const char *id)
+{
+	S_note(&d->link_cells, &d->link_ids, &d->nlinks, &d->alinks, cell, id);
+}
+
+void gs_doc_item_id(gs_doc *d, cmark_node *item, const char *id)
+{
+	S_note(&d->id_items, &d->item_ids, &d->nitems, &d->aitems, cmark_node_parent(item), id);
+}
+
 cmark_node *gs_doc_heading_id(gs_doc *d, cmark_node *parent, int level, const char *text,
 			      const char *id)
 {
 	cmark_node *h = gs_doc_heading(parent, level, text);
-	const char *q;
 
-	if (!*id)
-		GS_BUG("empty heading id");
-	for (q = id; *q; q++)
-		if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-		      (*q >= '0' && *q <= '9') || *q == '-' || *q == '.' || *q == '_'))
-			GS_BUG("heading id with a character outside [A-Za-z0-9._-]");
+	S_check_id(id);
 	if (d->nanchors == d->aanchors) {
 		d->aanchors = d->aanchors ? d->aanchors * 2 : 8;
 		d->anchor_nodes = gs_xrealloc(d->anchor_nodes, d->aanchors * sizeof(*d->anchor_nodes));
@@ -405,23 +445,37 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	char *html = cmark_render_html(d->root, CMARK_OPT_DEFAULT, NULL);
 	char *out = NULL;
 	size_t len = 0, cap = 0, ntable = 0, nhead = 0, nheads = 0, j = 0;
+	size_t ntd = 0, ntds = 0, jl = 0, nli = 0, nlis = 0, ji = 0;
 	const char *p = html;
-	const char **head_ids = NULL;
+	const char **head_ids = NULL, **td_links = NULL, **li_ids = NULL;
+	int close_link = 0;
 	cmark_iter *it = cmark_iter_new(d->root);
 	cmark_event_type ev;
 
-	/* The id of every heading in document order (NULL for none); anchors
-	 * were registered in document order, so one merge pairs them. */
+	/* The id of every heading, the link of every body cell and the id of
+	 * every list item, in document order (NULL for none); each kind was
+	 * registered in document order, so one merge pairs them. */
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
-		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_HEADING)
+		cmark_node_type ty = cmark_node_get_type(n);
+		if (ev != CMARK_EVENT_ENTER)
 			continue;
-		head_ids = gs_xrealloc(head_ids, (nheads + 1) * sizeof(*head_ids));
-		head_ids[nheads++] = j < d->nanchors && d->anchor_nodes[j] == n ? d->anchor_ids[j++] : NULL;
+		if (ty == CMARK_NODE_HEADING) {
+			head_ids = gs_xrealloc(head_ids, (nheads + 1) * sizeof(*head_ids));
+			head_ids[nheads++] = j < d->nanchors && d->anchor_nodes[j] == n ? d->anchor_ids[j++] : NULL;
+		} else if (ty == CMARK_NODE_TABLE_CELL && d->nlinks &&
+			   !cmark_gfm_extensions_get_table_row_is_header(cmark_node_parent(n))) {
+			/* a <td>: header rows' cells are <th> */
+			td_links = gs_xrealloc(td_links, (ntds + 1) * sizeof(*td_links));
+			td_links[ntds++] = jl < d->nlinks && d->link_cells[jl] == n ? d->link_ids[jl++] : NULL;
+		} else if (ty == CMARK_NODE_ITEM && d->nitems) {
+			li_ids = gs_xrealloc(li_ids, (nlis + 1) * sizeof(*li_ids));
+			li_ids[nlis++] = ji < d->nitems && d->id_items[ji] == n ? d->item_ids[ji++] : NULL;
+		}
 	}
 	cmark_iter_free(it);
-	if (j != d->nanchors)
-		GS_BUG("a heading id was registered out of document order");
+	if (j != d->nanchors || jl != d->nlinks || ji != d->nitems)
+		GS_BUG("a heading id, cell link or item id was registered out of document order");
 
 	/* One linear pass: <table> gets its caption and a tab stop, <th> its scope. */
 	while (*p) {
@@ -454,6 +508,34 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 		} else if (strncmp(lt, "<th", 3) == 0 && (lt[3] == '>' || lt[3] == ' ')) {
 			S_buf_add(&out, &len, &cap, "<th scope=\"col\"", 15);
 			p = lt + 3;
+		} else if (ntds && strncmp(lt, "<td", 3) == 0 && (lt[3] == '>' || lt[3] == ' ')) {
+			/* <td> or <td align="...">: the link opens inside the cell */
+			const char *gt = strchr(lt, '>');
+			if (!gt)
+				GS_BUG("cmark-gfm wrote an unclosed <td");
+			S_buf_add(&out, &len, &cap, lt, (size_t)(gt + 1 - lt));
+			if (ntd < ntds && td_links[ntd]) {
+				S_buf_add(&out, &len, &cap, "<a href=\"#", 10);
+				S_buf_escaped(&out, &len, &cap, td_links[ntd]);
+				S_buf_add(&out, &len, &cap, "\">", 2);
+				close_link = 1;
+			}
+			ntd++;
+			p = gt + 1;
+		} else if (close_link && strncmp(lt, "</td>", 5) == 0) {
+			S_buf_add(&out, &len, &cap, "</a></td>", 9);
+			close_link = 0;
+			p = lt + 5;
+		} else if (nlis && strncmp(lt, "<li>", 4) == 0) {
+			S_buf_add(&out, &len, &cap, "<li", 3);
+			if (nli < nlis && li_ids[nli]) {
+				S_buf_add(&out, &len, &cap, " id=\"", 5);
+				S_buf_escaped(&out, &len, &cap, li_ids[nli]);
+				S_buf_add(&out, &len, &cap, "\"", 1);
+			}
+			nli++;
+			S_buf_add(&out, &len, &cap, ">", 1);
+			p = lt + 4;
 		} else {
 			S_buf_add(&out, &len, &cap, "<", 1);
 			p = lt + 1;
@@ -461,6 +543,8 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	}
 	free(html);
 	free(head_ids);
+	free(td_links);
+	free(li_ids);
 	if (!out)
 		out = gs_xstrdup("");
 	return out;

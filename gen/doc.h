@@ -23,6 +23,14 @@ typedef struct {
 	cmark_node **anchor_nodes;
 	char **anchor_ids;
 	size_t nanchors, aanchors;
+	/* HTML only, each in document order: table cells whose content links
+	 * to a fragment (gs_doc_cell_link), list items given an id (gs_doc_item_id). */
+	cmark_node **link_cells;
+	char **link_ids;
+	size_t nlinks, alinks;
+	cmark_node **id_items;
+	char **item_ids;
+	size_t nitems, aitems;
 } gs_doc;
 
 int gs_doc_init(gs_doc *d);
@@ -35,6 +43,14 @@ cmark_node *gs_doc_heading(cmark_node *parent, int level, const char *text);
  */
 cmark_node *gs_doc_heading_id(gs_doc *d, cmark_node *parent, int level, const char *text,
 			      const char *id);
+/*
+ * HTML only: the content of cell (a body cell, from gs_doc_cell) links to
+ * "#ID", and the list item of item (a paragraph from gs_doc_item) carries
+ * id="ID". The Markdown stays plain: these ids exist in the HTML alone.
+ * Each kind must be registered in document order; ids as gs_doc_heading_id.
+ */
+void gs_doc_cell_link(gs_doc *d, cmark_node *cell, const char *id);
+void gs_doc_item_id(gs_doc *d, cmark_node *item, const char *id);
 cmark_node *gs_doc_para(cmark_node *parent);
 /* Appends inline content to a paragraph, heading or cell. */
 void gs_doc_text(cmark_node *inl, const char *text);

@@ -8,7 +8,8 @@
  * gpusheet builds (headings, paragraphs, text, strong, emphasis, code,
  * links, images, line breaks, lists, block quotes, GFM tables, thematic
  * breaks), the bytes cmark_render_html(root, CMARK_OPT_DEFAULT, NULL) of
- * cmark-gfm 0.29.0.gfm.6 gives, with those additions made on the way. The
+ * cmark-gfm 0.29.0.gfm.6 gives, with those additions made on the way (and,
+ * HTML only, the links of gs_doc_cell_link and the ids of gs_doc_item_id). The
  * blocks of a user's notes (any Markdown) are written by cmark-gfm, each
  * whole (S_user_block); a document with any other node is refused and
  * doc.c renders it through cmark-gfm, so the output never depends on which
@@ -44,6 +45,8 @@ typedef struct {
 	size_t len, cap;
 	const gs_doc *d;           /* NULL: cmark-gfm's bytes, nothing added */
 	size_t ntable, nanchor;
+	size_t nlink, nitem;       /* the next gs_doc_cell_link, gs_doc_item_id */
+	bool link_open;            /* a cell's link to close with the cell */
 	cmark_node *plain;         /* an image whose children are its alt text */
 	size_t col;                /* the place of the next cell in its row */
 	bool in_head, need_tbody_close;
@@ -247,9 +250,20 @@ static int S_table_node(S_html *h, cmark_node *n, cmark_node_type t, bool enteri
 		else if (align[col] == 'r')
 			S_PUTS(h, " align=\"right\"");
 		S_put(h, ">", 1);
+		if (!h->in_head && h->d && h->nlink < h->d->nlinks &&
+		    h->d->link_cells[h->nlink] == n) {
+			/* the ids are ours: letters, digits, - . _ (gs_doc_cell_link) */
+			S_PUTS(h, "<a href=\"#");
+			S_text(h, h->d->link_ids[h->nlink++]);
+			S_PUTS(h, "\">");
+			h->link_open = true;
+		}
 	} else if (h->in_head) {
 		S_PUTS(h, "</th>");
 	} else {
+		if (h->link_open)
+			S_PUTS(h, "</a>");
+		h->link_open = false;
 		S_PUTS(h, "</td>");
 	}
 	return 0;
@@ -310,7 +324,14 @@ static int S_node(S_html *h, cmark_node *n, bool entering)
 	case CMARK_NODE_ITEM:
 		if (entering) {
 			S_cr(h);
-			S_PUTS(h, "<li>");
+			if (h->d && h->nitem < h->d->nitems && h->d->id_items[h->nitem] == n) {
+				/* the ids are ours (gs_doc_item_id) */
+				S_PUTS(h, "<li id=\"");
+				S_text(h, h->d->item_ids[h->nitem++]);
+				S_PUTS(h, "\">");
+			} else {
+				S_PUTS(h, "<li>");
+			}
 		} else {
 			S_PUTS(h, "</li>\n");
 		}
@@ -474,8 +495,9 @@ static char *S_write(const gs_doc *d, cmark_node *root)
 		}
 	}
 	cmark_iter_free(it);
-	if (rc == 0 && d && h.nanchor != d->nanchors)
-		GS_BUG("a heading id was registered out of document order");
+	if (rc == 0 && d && (h.nanchor != d->nanchors || h.nlink != d->nlinks ||
+			     h.nitem != d->nitems))
+		GS_BUG("a heading id, cell link or item id was registered out of document order");
 	if (rc) {
 		free(h.buf);
 		return NULL;

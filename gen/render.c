@@ -177,8 +177,12 @@ static void S_member_str(gs_jw *w, const char *key, const char *v)
 	gs_jw_str(w, v);
 }
 
-/* A candidate's requirements: one object per requirement, keys sorted. */
-static void S_requirements(gs_jw *w, const gs_sheet_input *in, size_t ci)
+/*
+ * A candidate's requirements: one object per requirement, keys sorted, each
+ * {verdict, why}: why is the index of its reason in the "reasons" array.
+ */
+static void S_requirements(gs_jw *w, const gs_sheet_input *in,
+			   const gs_sheet_reasonset *rs, size_t ci)
 {
 	const gs_candidate *c = &in->d->cands[ci];
 	int order[GS_REQ_COUNT], r, k;
@@ -191,10 +195,25 @@ static void S_requirements(gs_jw *w, const gs_sheet_input *in, size_t ci)
 	}
 	gs_jw_object(w);
 	for (k = 0; k < GS_REQ_COUNT; k++) {
-		const gs_verdict *v = &c->v[order[k]];
-		char *text = gs_sheet_reason_of(in, ci, order[k]);
-
 		gs_jw_key(w, gs_req_id((gs_req)order[k]));
+		gs_jw_object(w);
+		S_member_str(w, "verdict", gs_verdict_id(c->v[order[k]].kind));
+		gs_jw_key(w, "why");
+		gs_jw_u64(w, rs->of[ci * GS_REQ_COUNT + (size_t)order[k]]);
+		gs_jw_end(w);
+	}
+	gs_jw_end(w);
+}
+
+/* The distinct reasons (gs_sheet_reasonset), each once, keys sorted. */
+static void S_reasons(gs_jw *w, const gs_sheet_reasonset *rs)
+{
+	size_t i;
+
+	gs_jw_array(w);
+	for (i = 0; i < rs->n; i++) {
+		const gs_verdict *v = rs->r[i].v;
+
 		gs_jw_object(w);
 		S_member_str(w, "evidence", v->evidence);
 		S_member_str(w, "evidence_date", v->evidence_date);
@@ -206,18 +225,19 @@ static void S_requirements(gs_jw *w, const gs_sheet_input *in, size_t ci)
 		S_member_str(w, "orientation", v->orientation);
 		if (v->why)   /* a string, never null */
 			S_member_str(w, "reason", v->why);
+		S_member_str(w, "requirement", gs_req_id(rs->r[i].req));
 		gs_jw_key(w, "rests_on_synthetic");
 		gs_jw_bool(w, v->synthetic && v->kind != GS_V_TO_CONFIRM);
-		if (text)
-			S_member_str(w, "text", text);
+		if (rs->r[i].text)
+			S_member_str(w, "text", rs->r[i].text);
 		S_member_str(w, "verdict", gs_verdict_id(v->kind));
 		gs_jw_end(w);
-		free(text);
 	}
 	gs_jw_end(w);
 }
 
-static void S_candidate(gs_jw *w, const gs_sheet_input *in, size_t ci)
+static void S_candidate(gs_jw *w, const gs_sheet_input *in,
+			const gs_sheet_reasonset *rs, size_t ci)
 {
 	const gs_candidate *c = &in->d->cands[ci];
 
@@ -255,7 +275,7 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in, size_t ci)
 		gs_jw_u64(w, c->offer->nominal_bytes);
 	S_member_str(w, "offer", c->offer->id);
 	gs_jw_key(w, "requirements");
-	S_requirements(w, in, ci);
+	S_requirements(w, in, rs, ci);
 	gs_jw_key(w, "rests_on_synthetic");
 	gs_jw_bool(w, c->synthetic);
 	S_member_str(w, "status", S_status(c));
@@ -290,9 +310,12 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	const gs_decision *d = in->d;
 	const gs_sizing *s = in->s;
 	const gs_workload *wl = in->w;
+	gs_sheet_reasonset rs;
 	gs_jw w;
 	size_t i;
 
+	/* each distinct reason once ("reasons"), each verdict with its index */
+	gs_sheet_reasonset_build(in, &rs);
 	gs_jw_init(&w);
 	gs_jw_object(&w);
 	gs_jw_key(&w, "accept_synthetic");
@@ -302,7 +325,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[d->order[i]];
 		if (c->offer->id && c->offer->gpu_model)
-			S_candidate(&w, in, d->order[i]);
+			S_candidate(&w, in, &rs, d->order[i]);
 	}
 	gs_jw_end(&w);
 	if (in->catalog_name)
@@ -349,9 +372,12 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	gs_jw_end(&w);
 	S_member_str(&w, "generator", "gpusheet " GS_VERSION);
 	S_member_str(&w, "lang", gs_lang_id(in->t->lang));
+	gs_jw_key(&w, "reasons");
+	S_reasons(&w, &rs);
+	gs_sheet_reasonset_release(&rs);
 	S_member_str(&w, "schema", "gpusheet-decision");
 	gs_jw_key(&w, "schema_version");
-	gs_jw_i64(&w, 1);
+	gs_jw_i64(&w, 2);
 	gs_jw_key(&w, "sizing");
 	gs_jw_object(&w);
 	gs_jw_key(&w, "envelope");

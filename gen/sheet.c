@@ -1373,15 +1373,94 @@ static void S_cost_line(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 		gs_doc_textf(p, " %s.", TR("cost.billing_unstated"));
 }
 
+/*
+ * The reasons, each written once: a subsection per requirement, an item
+ * per distinct reason with its verdict and the offers it applies to (in
+ * table order), then its sentence, evidence and what would confirm it.
+ */
+static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs)
+{
+	const gs_decision *d = c->in->d;
+	cmark_node *list, *p;
+	size_t i, k;
+	int q;
+
+	for (i = 0; i < rs->n && rs->r[i].v->kind == GS_V_NOT_REQUIRED; i++)
+		;
+	if (i < rs->n) {
+		p = gs_doc_para(c->root);
+		gs_doc_text(p, TR("cand.reasons_intro"));
+	}
+	for (q = 0; q < GS_REQ_COUNT; q++) {
+		list = NULL;
+		for (i = 0; i < rs->n; i++) {
+			const gs_sheet_reason *r = &rs->r[i];
+			const gs_verdict *v = r->v;
+			if (r->req != (gs_req)q || v->kind == GS_V_NOT_REQUIRED)
+				continue;
+			if (!list) {
+				/* sheets/ID.html#reasons-memory: stable, one per requirement */
+				char *anchor = gs_xasprintf("reasons-%s", gs_req_id((gs_req)q));
+				gs_doc_heading_id(c->doc, c->root, 3, TR(S_req_keys[q]), anchor);
+				free(anchor);
+				list = gs_doc_list(c->root, 0);
+			}
+			p = gs_doc_item(list);
+			{
+				/* sheets/ID.html#why-N: reasons[N] of the decision JSON;
+				 * the table's verdict cells link here */
+				char *anchor = gs_xasprintf("why-%zu", i);
+				gs_doc_item_id(c->doc, p, anchor);
+				free(anchor);
+			}
+			{
+				char *verdict = gs_xasprintf("%s %s", gs_sheet_verdict_symbol(v->kind),
+							     S_verdict_word(c, v->kind));
+				gs_doc_strong(p, verdict);
+				free(verdict);
+			}
+			if (v->kind == GS_V_EXCLUDE)
+				gs_doc_textf(p, " (%s)", TR(S_basis_key(v->basis)));
+			gs_doc_textf(p, " %s ", TR("cand.applies_to"));
+			if (r->npos == d->ncands && d->ncands > 1) {
+				gs_doc_textf(p, "%s (%zu)", TR("cand.every_offer"), d->ncands);
+			} else {
+				for (k = 0; k < r->npos; k++) {
+					if (k)
+						gs_doc_text(p, ", ");
+					gs_doc_code(p, d->cands[d->order[r->pos[k]]].offer->id);
+				}
+			}
+			gs_doc_text(p, ". ");
+			gs_doc_text(p, r->text);
+			if (v->evidence) {
+				gs_doc_textf(p, " %s ", TR("cand.evidence"));
+				gs_doc_code(p, v->evidence);
+				if (v->evidence_date)
+					gs_doc_textf(p, " (%s)", v->evidence_date);
+				if (S_evidence_synthetic(c, v->evidence)) {
+					gs_doc_text(p, " ");
+					gs_doc_strong(p, TR(v->synthetic ? "demo.rests_on" : "synthetic.short"));
+				}
+				gs_doc_text(p, ".");
+			}
+			if (v->missing)
+				gs_doc_textf(p, " %s %s", TR("cand.to_confirm"), TR(v->missing));
+		}
+	}
+}
+
 static void S_candidates(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
 	const char *h[GS_REQ_COUNT + 4];
 	const char *const *rk = S_req_keys;
 	cmark_node *tb, *r, *p;
+	gs_sheet_reasonset rs;
 	size_t i;
 	int q;
 
+	gs_sheet_reasonset_build(c->in, &rs);
 	gs_doc_heading(c->root, 2, TR("sec.candidates"));
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("cand.intro"));
@@ -1414,11 +1493,22 @@ static void S_candidates(S_ctx *c)
 						 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
 						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal")));
-		for (q = 0; q < GS_REQ_COUNT; q++)
-			S_cell_owned(r, gs_xasprintf("%s %s%s", gs_sheet_verdict_symbol(cd->v[q].kind),
-						     S_verdict_word(c, cd->v[q].kind),
-						     cd->v[q].synthetic && cd->v[q].kind != GS_V_TO_CONFIRM
-							     ? TR("verdict.synthetic_suffix") : ""));
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			char *text = gs_xasprintf("%s %s%s", gs_sheet_verdict_symbol(cd->v[q].kind),
+						  S_verdict_word(c, cd->v[q].kind),
+						  cd->v[q].synthetic && cd->v[q].kind != GS_V_TO_CONFIRM
+							  ? TR("verdict.synthetic_suffix") : "");
+			cell = gs_doc_cell_text(r, text);
+			free(text);
+			/* In the HTML, the verdict links to its reason (listed below
+			 * unless not required). */
+			if (cd->v[q].kind != GS_V_NOT_REQUIRED) {
+				char *anchor = gs_xasprintf("why-%zu",
+					rs.of[d->order[i] * GS_REQ_COUNT + (size_t)q]);
+				gs_doc_cell_link(c->doc, cell, anchor);
+				free(anchor);
+			}
+		}
 		if (cd->plan) {
 			char m[GS_FMT_MAX];
 			S_cell_owned(r, gs_xasprintf("%s %s", gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency));
@@ -1429,10 +1519,11 @@ static void S_candidates(S_ctx *c)
 										 : "overall.preselected"));
 	}
 
-	/* The reasons, offer by offer. */
+	S_reasons(c, &rs);
+	gs_sheet_reasonset_release(&rs);
+	/* What is the offer's own, offer by offer. */
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[d->order[i]];
-		cmark_node *list;
 		char mem[GS_FMT_MAX], w1[256];
 		{
 			/* sheets/ID.html#offer-OFFER: the site's matrix links here. */
@@ -1460,37 +1551,6 @@ static void S_candidates(S_ctx *c)
 			gs_doc_text(p, ".");
 		if (cd->plan)
 			S_cost_line(c, p, cd);
-		list = gs_doc_list(c->root, 0);
-		for (q = 0; q < GS_REQ_COUNT; q++) {
-			const gs_verdict *v = &cd->v[q];
-			char *why;
-			if (v->kind == GS_V_NOT_REQUIRED)
-				continue;
-			p = gs_doc_item(list);
-			gs_doc_strong(p, TR(rk[q]));
-			if (v->kind == GS_V_EXCLUDE)
-				gs_doc_textf(p, ": %s %s (%s). ", gs_sheet_verdict_symbol(v->kind),
-					     S_verdict_word(c, v->kind), TR(S_basis_key(v->basis)));
-			else
-				gs_doc_textf(p, ": %s %s. ", gs_sheet_verdict_symbol(v->kind),
-					     S_verdict_word(c, v->kind));
-			why = gs_sheet_reason_of(c->in, (size_t)(cd - c->in->d->cands), q);
-			gs_doc_text(p, why);
-			free(why);
-			if (v->evidence) {
-				gs_doc_textf(p, " %s ", TR("cand.evidence"));
-				gs_doc_code(p, v->evidence);
-				if (v->evidence_date)
-					gs_doc_textf(p, " (%s)", v->evidence_date);
-				if (S_evidence_synthetic(c, v->evidence)) {
-					gs_doc_text(p, " ");
-					gs_doc_strong(p, TR(v->synthetic ? "demo.rests_on" : "synthetic.short"));
-				}
-				gs_doc_text(p, ".");
-			}
-			if (v->missing)
-				gs_doc_textf(p, " %s %s", TR("cand.to_confirm"), TR(v->missing));
-		}
 		if (cd->offer->notes) {
 			p = gs_doc_para(c->root);
 			gs_doc_textf(p, "%s ", TR("cand.catalog_notes"));
@@ -1707,6 +1767,102 @@ char *gs_sheet_reason_of(const gs_sheet_input *in, size_t c, int q)
 	if (in->reasons)
 		return gs_xstrdup(in->reasons[c * GS_REQ_COUNT + (size_t)q]);
 	return gs_sheet_reason_text(in->t, &in->d->cands[c].v[q]);
+}
+
+static int S_same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Do two verdicts of one requirement say the same thing, in every field
+ * the sheet and the decision JSON write? (The texts are compared apart.) */
+static int S_same_verdict(const gs_verdict *a, const gs_verdict *b)
+{
+	return a->kind == b->kind && S_same_str(a->why, b->why) &&
+	       (a->kind != GS_V_EXCLUDE || a->basis == b->basis) &&
+	       S_same_str(a->evidence, b->evidence) &&
+	       S_same_str(a->evidence_date, b->evidence_date) &&
+	       S_same_str(a->missing, b->missing) && S_same_str(a->note, b->note) &&
+	       S_same_str(a->orientation, b->orientation) &&
+	       !a->synthetic == !b->synthetic && !a->lower_bound == !b->lower_bound;
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t S_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
+{
+	const gs_decision *d = in->d;
+	/* per requirement, its reasons' indexes, to look only among those */
+	size_t *byreq = gs_xmalloc((d->ncands * GS_REQ_COUNT + 1) * sizeof(*byreq));
+	size_t nbyreq[GS_REQ_COUNT] = { 0 };
+	size_t i, k, acap = 0;
+	int q;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->of = gs_xmalloc((d->ncands * GS_REQ_COUNT + 1) * sizeof(*rs->of));
+	for (i = 0; i < d->ncands; i++) {
+		size_t c = d->order[i];
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			const gs_verdict *v = &d->cands[c].v[q];
+			char *text = gs_sheet_reason_of(in, c, q);
+			uint64_t h = S_hash(text);
+			size_t *mine = byreq + (size_t)q * d->ncands;
+			gs_sheet_reason *r = NULL;
+
+			for (k = 0; k < nbyreq[q]; k++) {
+				gs_sheet_reason *o = &rs->r[mine[k]];
+				if (o->hash == h && S_same_verdict(o->v, v) && strcmp(o->text, text) == 0) {
+					r = o;
+					break;
+				}
+			}
+			if (r) {
+				free(text);
+			} else {
+				if (rs->n == acap) {
+					acap = acap ? acap * 2 : 16;
+					rs->r = gs_xrealloc(rs->r, acap * sizeof(*rs->r));
+				}
+				mine[nbyreq[q]++] = rs->n;
+				r = &rs->r[rs->n++];
+				r->req = (gs_req)q;
+				r->v = v;
+				r->text = text;
+				r->hash = h;
+				r->npos = 0;
+				r->pos = gs_xmalloc(4 * sizeof(*r->pos));
+			}
+			/* room for 4, then doubled at each power of two */
+			if (r->npos >= 4 && (r->npos & (r->npos - 1)) == 0)
+				r->pos = gs_xrealloc(r->pos, 2 * r->npos * sizeof(*r->pos));
+			r->pos[r->npos++] = i;
+			rs->of[c * GS_REQ_COUNT + (size_t)q] = (size_t)(r - rs->r);
+		}
+	}
+	free(byreq);
+}
+
+void gs_sheet_reasonset_release(gs_sheet_reasonset *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		free(rs->r[i].text);
+		free(rs->r[i].pos);
+	}
+	free(rs->r);
+	free(rs->of);
+	memset(rs, 0, sizeof(*rs));
 }
 
 void gs_sheet_release(gs_sheet *s)

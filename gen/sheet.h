@@ -9,6 +9,8 @@
 #ifndef GS_SHEET_H
 #define GS_SHEET_H
 
+#include <stdint.h>
+
 #include "catalog.h"
 #include "chart.h"
 #include "doc.h"
@@ -67,6 +69,36 @@ void gs_sheet_reasons_free(char **r, size_t ncands);
 /* The reason of v, a verdict of d->cands[c] for requirement q: from
  * in->reasons, else made now. Caller frees. */
 char *gs_sheet_reason_of(const gs_sheet_input *in, size_t c, int q);
+
+/*
+ * The distinct reasons of a decision. The verdicts of one requirement that
+ * say the same thing (verdict, reason key, text, evidence and its date,
+ * exclusion, what would confirm it, note, orientation, synthetic marks,
+ * lower bound) are one reason, written once with the offers it applies to:
+ * at 50 offers, 300 verdicts say about 26 things. Reasons are numbered in
+ * first-appearance order over the candidates in table order (d->order),
+ * then the requirements in gs_req order; the Markdown and HTML sheets list
+ * them per requirement, the decision JSON in its "reasons" array.
+ */
+typedef struct {
+	gs_req req;
+	const gs_verdict *v;          /* the first verdict that says it, borrowed from d */
+	char *text;                   /* its reason in words (gs_sheet_reason_of) */
+	size_t *pos;                  /* positions in d->order of the offers it applies to, ascending */
+	size_t npos;
+	uint64_t hash;                /* of text, to compare quickly */
+} gs_sheet_reason;
+
+typedef struct {
+	gs_sheet_reason *r;
+	size_t n;
+	/* of[c * GS_REQ_COUNT + q]: the reason of requirement q of d->cands[c] */
+	size_t *of;
+} gs_sheet_reasonset;
+
+/* Groups every verdict of in->d. Release with gs_sheet_reasonset_release. */
+void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs);
+void gs_sheet_reasonset_release(gs_sheet_reasonset *rs);
 
 /* Sweep: when measurements vary exactly one numeric dimension. */
 typedef struct {

@@ -3,7 +3,8 @@
 # measurement validates against its schema, every bad-input workload the
 # strict reader refuses for a rule the schema can express is refused by the
 # schema too, and every decision JSON the goldens hold validates against
-# schemas/decision.schema.json (exact u64 sizes included).
+# schemas/decision.schema.json (exact u64 sizes included), each verdict's
+# "why" naming a reason of its requirement and verdict (decision_reasons.py).
 # Usage: schemas.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
 set -u
 bin=$1 src=$2 scratch=$3
@@ -23,6 +24,10 @@ python3 "$v" schemas/measurement.schema.json $(find examples -path '*/measuremen
 # shellcheck disable=SC2046
 python3 "$v" schemas/decision.schema.json $(find tests/cli -path '*/expected-out/*.json' ! -name 'summary*') \
 	|| err "decision JSON does not match its schema"
+# and what the schema cannot say: each verdict's why names its reason
+# shellcheck disable=SC2046
+python3 tests/lib/decision_reasons.py $(find tests/cli -path '*/expected-out/*.json' ! -name 'summary*') \
+	|| err "decision JSON: a verdict's why does not name its reason"
 # the schema refuses what the reader refuses, for these rules
 for f in quality-evidence-string quality-evidence-no-date software-bad-version condition-bad-name; do
 	python3 "$v" schemas/workload.schema.json "tests/bad/workload/$f.json" > /dev/null \

@@ -271,8 +271,14 @@ static void S_blocks(gs_doc *d, cmark_node *parent, int depth)
 		case 3: {
 			cmark_node *list = gs_doc_list(parent, (int)S_rand(2));
 			unsigned k, items = 1 + S_rand(S_rand(4) ? 4 : 14);
-			for (k = 0; k < items; k++)
-				S_inlines(gs_doc_item(list));
+			for (k = 0; k < items; k++) {
+				cmark_node *item = gs_doc_item(list);
+				S_inlines(item);
+				if (S_rand(4) == 0) {   /* HTML only: the item's id */
+					snprintf(a, sizeof(a), "why-%u", S_rand(100));
+					gs_doc_item_id(d, item, a);
+				}
+			}
 			break;
 		}
 		case 4: {
@@ -286,10 +292,17 @@ static void S_blocks(gs_doc *d, cmark_node *parent, int depth)
 			for (k = 0; k < rows; k++) {
 				cmark_node *row = gs_doc_row(t);
 				for (c = 0; c < cols; c++) {
-					if (S_rand(3))
-						gs_doc_cell_text(row, S_text(a, sizeof(a)));
-					else
-						S_inlines(gs_doc_cell(row));
+					cmark_node *cell;
+					if (S_rand(3)) {
+						cell = gs_doc_cell_text(row, S_text(a, sizeof(a)));
+					} else {
+						cell = gs_doc_cell(row);
+						S_inlines(cell);
+					}
+					if (S_rand(4) == 0) {   /* HTML only: a link to a reason */
+						snprintf(a, sizeof(a), "why-%u", S_rand(100));
+						gs_doc_cell_link(d, cell, a);
+					}
 				}
 			}
 			break;
@@ -501,9 +514,50 @@ static void test_by_hand(void)
 	gs_doc_release(&d);
 }
 
+/*
+ * HTML only: a body cell links to a fragment and a list item carries an
+ * id; the Markdown stays as it was. Cells counted are <td> only (the
+ * header row's are <th>); the second cell of the second row and the
+ * second item are the ones registered.
+ */
+static void test_html_links(void)
+{
+	gs_doc d;
+	cmark_node *t, *row, *cell, *list, *item;
+	const char *h[2] = { "Offer", "Memory" };
+	char *md, *html;
+
+	CHECK(gs_doc_init(&d) == 0);
+	t = gs_doc_table(&d, d.root, "cap", 2, h);
+	row = gs_doc_row(t);
+	gs_doc_cell_text(row, "a");
+	gs_doc_cell_text(row, "? to confirm");
+	row = gs_doc_row(t);
+	gs_doc_cell_text(row, "b");
+	cell = gs_doc_cell_text(row, "x < y");
+	gs_doc_cell_link(&d, cell, "why-1");
+	list = gs_doc_list(d.root, 0);
+	gs_doc_text(gs_doc_item(list), "first");
+	item = gs_doc_item(list);
+	gs_doc_code(item, "b");
+	gs_doc_item_id(&d, item, "why-1");
+	md = gs_doc_render_markdown(&d);
+	CHECK_STR(md, "| Offer | Memory |\n| --- | --- |\n| a | ? to confirm |\n| b | x \\< y |\n\n"
+		      "  - first\n  - `b`\n");
+	html = gs_doc_render_html(&d);
+	CHECK(strstr(html, "<td>? to confirm</td>") != NULL);
+	CHECK(strstr(html, "<td><a href=\"#why-1\">x &lt; y</a></td>") != NULL);
+	CHECK(strstr(html, "<li>first</li>\n<li id=\"why-1\"><code>b</code></li>") != NULL);
+	CHECK(strstr(html, "<th scope=\"col\">Memory</th>") != NULL);
+	free(md);
+	free(html);
+	gs_doc_release(&d);
+}
+
 int main(void)
 {
 	test_by_hand();
+	test_html_links();
 	test_fallback();
 	test_same_as_cmark();
 	test_html_by_hand();

@@ -215,11 +215,101 @@ static void test_sliding_window(void)
 	free(text);
 }
 
+/*
+ * The distinct reasons of a hand-made decision. Three candidates in table
+ * order 2, 0, 1; the texts are given (in.reasons), so no label is read.
+ *   memory:   cand 2 "A", cand 0 "A" (one reason), cand 1 "A" with an
+ *             evidence file (same text, another reason);
+ *   budget:   cand 1 excludes with the same text "N" as the others' "not
+ *             required" (another verdict: another reason);
+ *   the rest: "not required", "N", one reason per requirement.
+ * First appearance over cand 2, 0, 1 x memory..host:
+ *   cand 2: memory 0, software 1, calendar 2, budget 3, quality 4, host 5
+ *   cand 0: the same six
+ *   cand 1: memory 6 (evidence), software 1, calendar 2, budget 7 (exclude),
+ *           quality 4, host 5
+ * so 8 reasons; reason 0 applies to positions 0 and 1 (cands 2 and 0),
+ * reason 1 to all three, reasons 6 and 7 to position 2 only.
+ */
+static void test_reason_set(void)
+{
+	gs_candidate cands[3];
+	size_t order[3] = { 2, 0, 1 };
+	char *texts[3 * GS_REQ_COUNT];
+	gs_decision dec;
+	gs_sheet_input in;
+	gs_sheet_reasonset rs;
+	size_t c;
+	int q;
+
+	memset(cands, 0, sizeof(cands));
+	for (c = 0; c < 3; c++)
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			gs_verdict *v = &cands[c].v[q];
+			v->kind = q == GS_REQ_MEMORY ? GS_V_TO_CONFIRM : GS_V_NOT_REQUIRED;
+			v->why = q == GS_REQ_MEMORY ? "why.m" : "why.x";
+			texts[c * GS_REQ_COUNT + (size_t)q] = (char *)(q == GS_REQ_MEMORY ? "A" : "N");
+		}
+	cands[1].v[GS_REQ_MEMORY].evidence = "m.json";
+	cands[1].v[GS_REQ_BUDGET].kind = GS_V_EXCLUDE;
+	cands[1].v[GS_REQ_BUDGET].basis = GS_BASIS_CATALOG;
+	memset(&dec, 0, sizeof(dec));
+	dec.cands = cands;
+	dec.ncands = 3;
+	dec.order = order;
+	memset(&in, 0, sizeof(in));
+	in.d = &dec;
+	in.reasons = texts;
+	gs_sheet_reasonset_build(&in, &rs);
+	if (CHECK_U64(rs.n, 8)) {
+		CHECK(rs.r[0].req == GS_REQ_MEMORY && rs.r[0].v == &cands[2].v[GS_REQ_MEMORY]);
+		CHECK_STR(rs.r[0].text, "A");
+		CHECK(rs.r[0].npos == 2 && rs.r[0].pos[0] == 0 && rs.r[0].pos[1] == 1);
+		CHECK(rs.r[1].req == GS_REQ_SOFTWARE && rs.r[1].npos == 3 && rs.r[1].pos[2] == 2);
+		CHECK(rs.r[6].req == GS_REQ_MEMORY && rs.r[6].npos == 1 && rs.r[6].pos[0] == 2);
+		CHECK_STR(rs.r[6].v->evidence, "m.json");
+		CHECK(rs.r[7].req == GS_REQ_BUDGET && rs.r[7].v->kind == GS_V_EXCLUDE &&
+		      rs.r[7].npos == 1);
+	}
+	CHECK_U64(rs.of[0 * GS_REQ_COUNT + GS_REQ_MEMORY], 0);
+	CHECK_U64(rs.of[2 * GS_REQ_COUNT + GS_REQ_MEMORY], 0);
+	CHECK_U64(rs.of[1 * GS_REQ_COUNT + GS_REQ_MEMORY], 6);
+	CHECK_U64(rs.of[1 * GS_REQ_COUNT + GS_REQ_BUDGET], 7);
+	CHECK_U64(rs.of[0 * GS_REQ_COUNT + GS_REQ_BUDGET], 3);
+	CHECK_U64(rs.of[1 * GS_REQ_COUNT + GS_REQ_HOST], 5);
+	gs_sheet_reasonset_release(&rs);
+}
+
+/* Each reason once, with the offers it applies to; the per-offer
+ * paragraphs no longer repeat them. */
+static void test_reasons_once(void)
+{
+	char *md = S_sheet_md("examples/seed-7b/workload.json", 0);
+	const char *sw = strstr(md, "### Software\n\n");
+
+	CHECK(sw != NULL);
+	CHECK(strstr(md, "  - **? to confirm** for every offer (2). The catalog documents "
+		      "no availability.") != NULL);
+	CHECK(strstr(md, "  - **? to confirm** for `rtx4090-1x`. Calculated need 20.04 GiB") != NULL);
+	CHECK(strstr(md, "  - **✔ admissible** for `rtx6000ada-1x`. The cheapest plan") != NULL);
+	/* said once, not per offer */
+	{
+		const char *p = strstr(md, "The catalog documents no availability.");
+		CHECK(p && !strstr(p + 1, "The catalog documents no availability."));
+	}
+	CHECK(strstr(md, "  - **Memory**:") == NULL);
+	/* the offer's own paragraph stays */
+	CHECK(strstr(md, "### rtx4090-1x\n\nRTX 4090, 1 x 24 GB nominal") != NULL);
+	free(md);
+}
+
 int main(void)
 {
 	test_provenance_words();
 	test_synthetic_warning();
 	test_missing_counter();
 	test_sliding_window();
+	test_reason_set();
+	test_reasons_once();
 	return gs_check_exit("test_sheet");
 }
