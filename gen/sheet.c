@@ -1353,24 +1353,143 @@ static void S_measurements(S_ctx *c)
 }
 
 /* The campaign cost with its arithmetic: lots x units x hours x price. */
-static void S_cost_line(S_ctx *c, cmark_node *p, const gs_candidate *cd)
+static void S_cost_line(S_ctx *c, cmark_node *p, const gs_candidate *cd, size_t source)
 {
-	char m[GS_FMT_MAX], pm[GS_FMT_MAX], w1[256];
+	char m[GS_FMT_MAX], pm[GS_FMT_MAX];
 
-	gs_doc_textf(p, " %s: %llu x %llu h x %s %s = %s %s (%s%s%s, %s).", TR("cand.cost"),
+	gs_doc_textf(p, " %s: %llu x %llu h x %s %s = %s %s (%s%s%s %zu).", TR("cand.cost"),
 		     (unsigned long long)cd->plan_units, (unsigned long long)cd->plan->hours,
 		     gs_fmt_money(pm, cd->plan->price_hundredths, c->lang), cd->plan->currency,
 		     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
 		     cd->plan->interruptible ? TR("site.interruptible") : "",
 		     cd->plan->interruptible ? "; " : "",
-		     cd->plan->claim.source,
-		     gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1)));
+		     TR("cand.source"), source + 1);
 	/* A per-hour price: say how the campaign's hours are billed. */
 	if (cd->plan->billing_hours)
 		gs_doc_textf(p, " %s %llu h.", TR("cost.billing_unit"),
 			     (unsigned long long)cd->plan->billing_hours);
 	else if (cd->plan->hours == 1)
 		gs_doc_textf(p, " %s.", TR("cost.billing_unstated"));
+}
+
+/*
+ * What several offers share, written once: a source document (the memory
+ * figure's or the price's, with its date) or a catalog note. Each distinct
+ * text is numbered in first-appearance order over the offers in table
+ * order; an offer's own paragraph names it by that number.
+ */
+typedef struct {
+	char *text;            /* the source with its date, or the note */
+	uint64_t hash;
+	size_t *pos[2];        /* positions in d->order: [0] memory figure or note, [1] price */
+	size_t npos[2];
+} S_shared;
+
+typedef struct {
+	S_shared *s;
+	size_t n, cap;
+} S_sharedset;
+
+static uint64_t S_hash(const char *s);
+
+/* The number of text in set (added when new), noting position pos in list k. */
+static size_t S_share(S_sharedset *set, char *text, int k, size_t pos)
+{
+	uint64_t h = S_hash(text);
+	S_shared *e = NULL;
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (set->s[i].hash == h && strcmp(set->s[i].text, text) == 0) {
+			e = &set->s[i];
+			break;
+		}
+	if (e) {
+		free(text);
+	} else {
+		if (set->n == set->cap) {
+			set->cap = set->cap ? set->cap * 2 : 8;
+			set->s = gs_xrealloc(set->s, set->cap * sizeof(*set->s));
+		}
+		e = &set->s[set->n++];
+		memset(e, 0, sizeof(*e));
+		e->text = text;
+		e->hash = h;
+	}
+	/* at most one entry per offer and list: positions come in order */
+	if (!e->npos[k] || e->pos[k][e->npos[k] - 1] != pos) {
+		e->pos[k] = gs_xrealloc(e->pos[k], (e->npos[k] + 1) * sizeof(*e->pos[k]));
+		e->pos[k][e->npos[k]++] = pos;
+	}
+	return (size_t)(e - set->s);
+}
+
+static void S_shared_release(S_sharedset *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++) {
+		free(set->s[i].text);
+		free(set->s[i].pos[0]);
+		free(set->s[i].pos[1]);
+	}
+	free(set->s);
+}
+
+/* ", "-separated offer ids of positions pos (in d->order), as code. */
+static void S_offer_list(S_ctx *c, cmark_node *p, const size_t *pos, size_t n)
+{
+	const gs_decision *d = c->in->d;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (k)
+			gs_doc_text(p, ", ");
+		gs_doc_code(p, d->cands[d->order[pos[k]]].offer->id);
+	}
+}
+
+/*
+ * The numbered list of a shared set under its heading (id heading_id):
+ * each item's id (HTML) is PREFIX-N. A source: its text, then "memory figure of a, b;
+ * price of c"; a note: "a, b: " then its text, as the catalog wrote it.
+ */
+static void S_shared_list(S_ctx *c, const S_sharedset *set, const char *heading_key,
+			  const char *heading_id, const char *prefix, int sources)
+{
+	cmark_node *list, *p;
+	size_t i;
+
+	if (!set->n)
+		return;
+	gs_doc_heading_id(c->doc, c->root, 3, TR(heading_key), heading_id);
+	list = gs_doc_list(c->root, 1);
+	for (i = 0; i < set->n; i++) {
+		const S_shared *e = &set->s[i];
+		char *anchor = gs_xasprintf("%s-%zu", prefix, i + 1);
+
+		p = gs_doc_item(list);
+		gs_doc_item_id(c->doc, p, anchor);
+		free(anchor);
+		if (!sources) {
+			/* a note: the offers it is written for, then the note */
+			S_offer_list(c, p, e->pos[0], e->npos[0]);
+			gs_doc_text(p, ": ");
+		}
+		gs_doc_text(p, e->text);
+		if (sources) {
+			gs_doc_text(p, ": ");
+			if (e->npos[0]) {
+				gs_doc_textf(p, "%s ", TR("cand.memory_figure_of"));
+				S_offer_list(c, p, e->pos[0], e->npos[0]);
+			}
+			if (e->npos[1]) {
+				gs_doc_textf(p, "%s%s ", e->npos[0] ? "; " : "", TR("cand.price_of"));
+				S_offer_list(c, p, e->pos[1], e->npos[1]);
+			}
+			gs_doc_text(p, ".");
+		}
+	}
 }
 
 /*
@@ -1457,10 +1576,13 @@ static void S_candidates(S_ctx *c)
 	const char *const *rk = S_req_keys;
 	cmark_node *tb, *r, *p;
 	gs_sheet_reasonset rs;
-	size_t i;
+	S_sharedset sources = { 0 }, notes = { 0 };
+	size_t i, *src_of, *note_of;
 	int q;
 
 	gs_sheet_reasonset_build(c->in, &rs);
+	src_of = gs_xcalloc(2 * d->ncands + 1, sizeof(*src_of));
+	note_of = gs_xcalloc(d->ncands + 1, sizeof(*note_of));
 	gs_doc_heading(c->root, 2, TR("sec.candidates"));
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("cand.intro"));
@@ -1521,10 +1643,29 @@ static void S_candidates(S_ctx *c)
 
 	S_reasons(c, &rs);
 	gs_sheet_reasonset_release(&rs);
+
+	/* The sources and catalog notes the offers share, numbered once. */
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		char w1[256];
+
+		if (!cd->offer->memory_unknown)
+			src_of[2 * i] = S_share(&sources, gs_xasprintf("%s (%s)",
+				cd->offer->memory_claim.source,
+				gs_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1))), 0, i);
+		if (cd->plan)
+			src_of[2 * i + 1] = S_share(&sources, gs_xasprintf("%s (%s)",
+				cd->plan->claim.source,
+				gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
+		if (cd->offer->notes)
+			note_of[i] = S_share(&notes, gs_xstrdup(cd->offer->notes), 0, i);
+	}
+	S_shared_list(c, &sources, "cand.sources", "sources", "source", 1);
+	S_shared_list(c, &notes, "cand.notes", "catalog-notes", "note", 0);
 	/* What is the offer's own, offer by offer. */
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[d->order[i]];
-		char mem[GS_FMT_MAX], w1[256];
+		char mem[GS_FMT_MAX];
 		{
 			/* sheets/ID.html#offer-OFFER: the site's matrix links here. */
 			char *anchor = gs_xasprintf("offer-%s", cd->offer->id);
@@ -1544,19 +1685,20 @@ static void S_candidates(S_ctx *c)
 			gs_doc_textf(p, " (%s: %s)", TR("site.catalog"),
 				     gs_catalog_origin(c->in->cat, cd->offer));
 		if (!cd->offer->memory_unknown)
-			gs_doc_textf(p, ". %s: %s (%s).", TR("cand.memory_source"),
-				     cd->offer->memory_claim.source,
-				     gs_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1)));
+			gs_doc_textf(p, ". %s: %s %zu.", TR("cand.memory_source"), TR("cand.source"),
+				     src_of[2 * i] + 1);
 		else
 			gs_doc_text(p, ".");
 		if (cd->plan)
-			S_cost_line(c, p, cd);
-		if (cd->offer->notes) {
-			p = gs_doc_para(c->root);
-			gs_doc_textf(p, "%s ", TR("cand.catalog_notes"));
-			gs_doc_text(p, cd->offer->notes);
-		}
+			S_cost_line(c, p, cd, src_of[2 * i + 1]);
+		if (cd->offer->notes)
+			gs_doc_textf(p, " %s %s %zu.", TR("cand.catalog_notes"), TR("cand.note"),
+				     note_of[i] + 1);
 	}
+	S_shared_release(&sources);
+	S_shared_release(&notes);
+	free(src_of);
+	free(note_of);
 }
 
 static void S_decision(S_ctx *c)
