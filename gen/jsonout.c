@@ -364,7 +364,9 @@ char *gs_jo_dumps(const json_t *root, size_t flags)
  * The streaming writer. Its layout is S_dump's with JSON_INDENT(2): a
  * container's first member on a new line indented one level deeper, the
  * next ones after ",", the closing bracket on a new line at the
- * container's own level; an empty container as "{}" or "[]".
+ * container's own level; an empty container as "{}" or "[]". With flat
+ * (gs_jw_init_flat), the members of a container at depth flat or deeper
+ * follow each other on its line, as JSON_COMPACT writes them ("," and ":").
  */
 static void S_jw_nl(gs_jw *w, size_t depth)
 {
@@ -386,6 +388,12 @@ static void S_jw_put(gs_jw *w, const char *s, size_t n)
 	w->cap = b.cap;
 }
 
+/* A member at depth level: on one line from w->flat down (gs_jw_init_flat). */
+static int S_jw_flat(const gs_jw *w, size_t level)
+{
+	return w->flat && level >= w->flat;
+}
+
 /* Before a value: in an array, the separator of the member it is. */
 static void S_jw_value(gs_jw *w)
 {
@@ -394,7 +402,8 @@ static void S_jw_value(gs_jw *w)
 	if (w->any[w->depth - 1])
 		S_jw_put(w, ",", 1);
 	w->any[w->depth - 1] = 1;
-	S_jw_nl(w, w->depth);
+	if (!S_jw_flat(w, w->depth))
+		S_jw_nl(w, w->depth);
 }
 
 void gs_jw_init(gs_jw *w)
@@ -402,6 +411,14 @@ void gs_jw_init(gs_jw *w)
 	memset(w, 0, sizeof(*w));
 	w->cap = 16384;
 	w->p = gs_xmalloc(w->cap);
+}
+
+void gs_jw_init_flat(gs_jw *w, size_t flat)
+{
+	if (flat < 2)
+		GS_BUG("gs_jw: flat from depth %zu (2 at least)", flat);
+	gs_jw_init(w);
+	w->flat = flat;
 }
 
 static void S_jw_open(gs_jw *w, const char *bracket, int object)
@@ -434,7 +451,7 @@ void gs_jw_end(gs_jw *w)
 		GS_BUG("gs_jw: end without a container");
 	object = w->key[w->depth - 1] != NULL;
 	w->depth--;
-	if (w->any[w->depth])
+	if (w->any[w->depth] && !S_jw_flat(w, w->depth + 1))
 		S_jw_nl(w, w->depth);
 	S_jw_put(w, object ? "}" : "]", 1);
 }
@@ -443,6 +460,7 @@ void gs_jw_key(gs_jw *w, const char *key)
 {
 	S_buf b;
 	const char *last;
+	int flat;
 
 	if (w->depth == 0 || !w->key[w->depth - 1])
 		GS_BUG("gs_jw: a key outside an object");
@@ -453,11 +471,13 @@ void gs_jw_key(gs_jw *w, const char *key)
 		S_jw_put(w, ",", 1);
 	w->any[w->depth - 1] = 1;
 	w->key[w->depth - 1] = key;
-	S_jw_nl(w, w->depth);
+	flat = S_jw_flat(w, w->depth);
+	if (!flat)
+		S_jw_nl(w, w->depth);
 	b = (S_buf){ w->p, w->len, w->cap };
 	if (S_string(&b, key, strlen(key)))
 		w->bad = 1;
-	S_put(&b, ": ", 2);
+	S_put(&b, ": ", flat ? 1 : 2);
 	w->p = b.p;
 	w->len = b.len;
 	w->cap = b.cap;

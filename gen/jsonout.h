@@ -33,11 +33,19 @@ typedef struct {
 	char *p;
 	size_t len, cap, depth;
 	int bad;                                /* a string not UTF-8 */
+	size_t flat;                            /* 0, or the depth from which a container is on one line */
 	unsigned char any[GS_JW_MAX_DEPTH];     /* the container has a member */
 	const char *key[GS_JW_MAX_DEPTH];       /* its last key */
 } gs_jw;
 
 void gs_jw_init(gs_jw *w);
+/*
+ * The same, but the members of a container opened at depth flat - 1 or
+ * deeper (the document is depth 0) are written on the container's line,
+ * compact: flat 3 puts each element of a top-level array on a line of its
+ * own, which keeps a line-oriented diff readable at a fraction of the size.
+ */
+void gs_jw_init_flat(gs_jw *w, size_t flat);
 void gs_jw_object(gs_jw *w);     /* { */
 void gs_jw_array(gs_jw *w);      /* [ */
 void gs_jw_end(gs_jw *w);        /* } or ] */

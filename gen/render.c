@@ -316,7 +316,8 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 
 	/* each distinct reason once ("reasons"), each verdict with its index */
 	gs_sheet_reasonset_build(in, &rs);
-	gs_jw_init(&w);
+	/* each candidate, reason and quantity on one line (docs/formats.md) */
+	gs_jw_init_flat(&w, 3);
 	gs_jw_object(&w);
 	gs_jw_key(&w, "accept_synthetic");
 	gs_jw_bool(&w, d->accept_synthetic);

@@ -224,6 +224,77 @@ static void test_writer(void)
 	CHECK_INT(differ, 0);
 	CHECK(written > 500);
 
+	/* flat from depth 2, 3 or 4: the same document (read back by jansson,
+	 * where its numbers fit an int64), and no line break below the flat depth */
+	for (t = 0, written = 0, differ = 0; t < 2000; t++) {
+		size_t flat = 2 + (size_t)(t % 3), depth = 0;
+		const char *q;
+		int in_str = 0;
+		root = json_object();
+		json_object_set_new(root, "doc", S_tree(0));
+		gs_jw_init_flat(&w, flat);
+		if (S_emit(&w, root) == 0) {
+			json_t *back;
+			got = gs_jw_finish(&w);
+			back = got ? json_loads(got, 0, NULL) : NULL;
+			if (back) {
+				written++;
+				if (!json_equal(back, root) && differ++ < 3)
+					fprintf(stderr, "flat %zu: not the same document: %s\n", flat, got);
+				json_decref(back);
+			}
+			for (q = got; q && *q; q++) {
+				if (in_str) {
+					if (*q == '\\')
+						q++;
+					else if (*q == '"')
+						in_str = 0;
+				} else if (*q == '"') {
+					in_str = 1;
+				} else if (*q == '{' || *q == '[') {
+					depth++;
+				} else if (*q == '}' || *q == ']') {
+					/* a closing bracket on its own line is at the container's depth */
+					if (depth >= flat && q > got && q[-1] == ' ' && differ++ < 3)
+						fprintf(stderr, "flat %zu: a line break at depth %zu: %s\n", flat, depth, got);
+					depth--;
+				} else if (*q == '\n' && q[1] && depth >= flat && differ++ < 3) {
+					fprintf(stderr, "flat %zu: a line break at depth %zu: %s\n", flat, depth, got);
+				}
+			}
+			free(got);
+		} else {
+			free(w.p);
+		}
+		json_decref(root);
+	}
+	CHECK_INT(differ, 0);
+	CHECK(written > 300);
+
+	/* flat, by hand: members of the array's elements on their line */
+	gs_jw_init_flat(&w, 3);
+	gs_jw_object(&w);
+	gs_jw_key(&w, "a");
+	gs_jw_array(&w);
+	gs_jw_object(&w);
+	gs_jw_key(&w, "k");
+	gs_jw_array(&w);
+	gs_jw_u64(&w, 1);
+	gs_jw_str(&w, "x");
+	gs_jw_end(&w);
+	gs_jw_key(&w, "m");
+	gs_jw_object(&w);
+	gs_jw_end(&w);
+	gs_jw_end(&w);
+	gs_jw_u64(&w, 2);
+	gs_jw_end(&w);
+	gs_jw_key(&w, "b");
+	gs_jw_bool(&w, 1);
+	gs_jw_end(&w);
+	got = gs_jw_finish(&w);
+	CHECK_STR(got, "{\n  \"a\": [\n    {\"k\":[1,\"x\"],\"m\":{}},\n    2\n  ],\n  \"b\": true\n}\n");
+	free(got);
+
 	/* by hand */
 	gs_jw_init(&w);
 	gs_jw_object(&w);
