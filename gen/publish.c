@@ -293,12 +293,45 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 		char *out = NULL;
 		int n = 0;
 
-		for (q = 0; q < GS_REQ_COUNT; q++) {
+		if (!c->excluded && !c->retained) {
+			/* Pre-selected: the memory verdict's reason when memory is
+			 * to confirm (the figures of the fit), then the other
+			 * requirements still to confirm, by name; their reasons are
+			 * in the sheet, where the row links (at 50 offers, their
+			 * sentences were most of an offer page). */
+			int named = 0;
+			if (c->v[GS_REQ_MEMORY].kind == GS_V_TO_CONFIRM) {
+				char *why = reasons ? reasons[i * GS_REQ_COUNT + GS_REQ_MEMORY]
+						    : gs_sheet_reason_text(t, &c->v[GS_REQ_MEMORY]);
+				gs_str_append(&out, &len, &cap, gs_sheet_req_label(t, GS_REQ_MEMORY));
+				gs_str_append(&out, &len, &cap, ": ");
+				gs_str_append(&out, &len, &cap, why);
+				if (!reasons)
+					free(why);
+				n++;
+			}
+			for (q = 0; q < GS_REQ_COUNT; q++) {
+				if (q == GS_REQ_MEMORY || c->v[q].kind != GS_V_TO_CONFIRM)
+					continue;
+				if (!named++) {
+					if (n)
+						gs_str_append(&out, &len, &cap, " ");
+					gs_str_append(&out, &len, &cap,
+						      gs_tr(t, n ? "site.also_to_confirm" : "cand.to_confirm"));
+					gs_str_append(&out, &len, &cap, " ");
+				} else {
+					gs_str_append(&out, &len, &cap, ", ");
+				}
+				gs_str_append(&out, &len, &cap, gs_sheet_req_label(t, (gs_req)q));
+			}
+			if (named)
+				gs_str_append(&out, &len, &cap, ".");
+		}
+		for (q = 0; q < GS_REQ_COUNT && (c->excluded || c->retained); q++) {
 			const gs_verdict *v = &c->v[q];
 			char *why;
-			/* Excluded: every exclusion; pre-selected: what remains; retained: all. */
-			if (c->excluded ? v->kind != GS_V_EXCLUDE
-			    : !c->retained ? v->kind != GS_V_TO_CONFIRM : v->kind == GS_V_NOT_REQUIRED)
+			/* Excluded: every exclusion; retained: every reason. */
+			if (c->excluded ? v->kind != GS_V_EXCLUDE : v->kind == GS_V_NOT_REQUIRED)
 				continue;
 			why = reasons ? reasons[i * GS_REQ_COUNT + (size_t)q] : gs_sheet_reason_text(t, v);
 			gs_str_append(&out, &len, &cap, n++ ? " " : "");

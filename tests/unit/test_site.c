@@ -107,9 +107,11 @@ int main(void)
 	d.cands = cands, d.ncands = 2, d.order = order, d.npreselected = 2;
 	gs_publish_result_from_decision(&d, &cat, &res[1]);
 	/*
-	 * The reasons in words, per offer: a pre-selected offer gives what
-	 * remains to confirm, requirement by requirement (its label, then the
-	 * verdict's reason); an offer not compared gives none.
+	 * The reasons in words, per offer: a pre-selected offer gives its
+	 * memory verdict's reason when memory is to confirm, then names what
+	 * else remains to confirm, in gs_req order (those reasons are in its
+	 * sheet, where the offer page's row links); an offer not compared
+	 * gives none.
 	 */
 	cands[0].v[GS_REQ_MEMORY].why = "why.budget.no_price";
 	cands[0].v[GS_REQ_CALENDAR].why = "why.calendar.on_request";
@@ -120,8 +122,8 @@ int main(void)
 		if (CHECK(gs_strings_load(GS_LANG_EN, &t, &dg) == 0)) {
 			gs_publish_result_reasons(&d, &cat, &t, NULL, &res[1]);
 			CHECK_STR(res[1].reason[0], "Memory: The catalog gives no price for this offer. "
-				  "Calendar: Availability on request only.");
-			CHECK_STR(res[1].reason[3], "Calendar: A declared stock proves no availability window.");
+				  "Also to confirm: Calendar.");
+			CHECK_STR(res[1].reason[3], "To confirm: Calendar.");
 			CHECK(res[1].reason[1] == NULL && res[1].reason[2] == NULL);
 			gs_strings_release(&t);
 		}
