@@ -56,6 +56,10 @@ void gs_doc_release(gs_doc *d)
 		free(d->item_ids[i]);
 	free(d->item_ids);
 	free(d->id_items);
+	for (i = 0; i < d->nrows; i++)
+		free(d->row_ids[i]);
+	free(d->row_ids);
+	free(d->id_rows);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -140,6 +144,11 @@ void gs_doc_cell_link(gs_doc *d, cmark_node *cell, const char *id)
 void gs_doc_item_id(gs_doc *d, cmark_node *item, const char *id)
 {
 	S_note(&d->id_items, &d->item_ids, &d->nitems, &d->aitems, cmark_node_parent(item), id);
+}
+
+void gs_doc_row_id(gs_doc *d, cmark_node *row, const char *id)
+{
+	S_note(&d->id_rows, &d->row_ids, &d->nrows, &d->arows, row, id);
 }
 
 cmark_node *gs_doc_heading_id(gs_doc *d, cmark_node *parent, int level, const char *text,
@@ -445,9 +454,9 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	char *html = cmark_render_html(d->root, CMARK_OPT_DEFAULT, NULL);
 	char *out = NULL;
 	size_t len = 0, cap = 0, ntable = 0, nhead = 0, nheads = 0, j = 0;
-	size_t ntd = 0, ntds = 0, jl = 0, nli = 0, nlis = 0, ji = 0;
+	size_t ntd = 0, ntds = 0, jl = 0, nli = 0, nlis = 0, ji = 0, ntr = 0, ntrs = 0, jr = 0;
 	const char *p = html;
-	const char **head_ids = NULL, **td_links = NULL, **li_ids = NULL;
+	const char **head_ids = NULL, **td_links = NULL, **li_ids = NULL, **tr_ids = NULL;
 	int close_link = 0;
 	cmark_iter *it = cmark_iter_new(d->root);
 	cmark_event_type ev;
@@ -471,11 +480,15 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 		} else if (ty == CMARK_NODE_ITEM && d->nitems) {
 			li_ids = gs_xrealloc(li_ids, (nlis + 1) * sizeof(*li_ids));
 			li_ids[nlis++] = ji < d->nitems && d->id_items[ji] == n ? d->item_ids[ji++] : NULL;
+		} else if (ty == CMARK_NODE_TABLE_ROW && d->nrows) {
+			/* every row is a <tr>, the header row's too */
+			tr_ids = gs_xrealloc(tr_ids, (ntrs + 1) * sizeof(*tr_ids));
+			tr_ids[ntrs++] = jr < d->nrows && d->id_rows[jr] == n ? d->row_ids[jr++] : NULL;
 		}
 	}
 	cmark_iter_free(it);
-	if (j != d->nanchors || jl != d->nlinks || ji != d->nitems)
-		GS_BUG("a heading id, cell link or item id was registered out of document order");
+	if (j != d->nanchors || jl != d->nlinks || ji != d->nitems || jr != d->nrows)
+		GS_BUG("a heading id, cell link, item id or row id was registered out of document order");
 
 	/* One linear pass: <table> gets its caption and a tab stop, <th> its scope. */
 	while (*p) {
@@ -526,6 +539,16 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 			S_buf_add(&out, &len, &cap, "</a></td>", 9);
 			close_link = 0;
 			p = lt + 5;
+		} else if (ntrs && strncmp(lt, "<tr>", 4) == 0) {
+			S_buf_add(&out, &len, &cap, "<tr", 3);
+			if (ntr < ntrs && tr_ids[ntr]) {
+				S_buf_add(&out, &len, &cap, " id=\"", 5);
+				S_buf_escaped(&out, &len, &cap, tr_ids[ntr]);
+				S_buf_add(&out, &len, &cap, "\"", 1);
+			}
+			ntr++;
+			S_buf_add(&out, &len, &cap, ">", 1);
+			p = lt + 4;
 		} else if (nlis && strncmp(lt, "<li>", 4) == 0) {
 			S_buf_add(&out, &len, &cap, "<li", 3);
 			if (nli < nlis && li_ids[nli]) {
@@ -545,6 +568,7 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	free(head_ids);
 	free(td_links);
 	free(li_ids);
+	free(tr_ids);
 	if (!out)
 		out = gs_xstrdup("");
 	return out;

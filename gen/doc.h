@@ -31,6 +31,9 @@ typedef struct {
 	cmark_node **id_items;
 	char **item_ids;
 	size_t nitems, aitems;
+	cmark_node **id_rows;      /* table rows given an id (gs_doc_row_id) */
+	char **row_ids;
+	size_t nrows, arows;
 } gs_doc;
 
 int gs_doc_init(gs_doc *d);
@@ -51,6 +54,8 @@ cmark_node *gs_doc_heading_id(gs_doc *d, cmark_node *parent, int level, const ch
  */
 void gs_doc_cell_link(gs_doc *d, cmark_node *cell, const char *id);
 void gs_doc_item_id(gs_doc *d, cmark_node *item, const char *id);
+/* HTML only: the body row (from gs_doc_row) carries id="ID"; as above. */
+void gs_doc_row_id(gs_doc *d, cmark_node *row, const char *id);
 cmark_node *gs_doc_para(cmark_node *parent);
 /* Appends inline content to a paragraph, heading or cell. */
 void gs_doc_text(cmark_node *inl, const char *text);

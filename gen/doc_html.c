@@ -9,7 +9,8 @@
  * links, images, line breaks, lists, block quotes, GFM tables, thematic
  * breaks), the bytes cmark_render_html(root, CMARK_OPT_DEFAULT, NULL) of
  * cmark-gfm 0.29.0.gfm.6 gives, with those additions made on the way (and,
- * HTML only, the links of gs_doc_cell_link and the ids of gs_doc_item_id). The
+ * HTML only, the links of gs_doc_cell_link and the ids of gs_doc_item_id and
+ * gs_doc_row_id). The
  * blocks of a user's notes (any Markdown) are written by cmark-gfm, each
  * whole (S_user_block); a document with any other node is refused and
  * doc.c renders it through cmark-gfm, so the output never depends on which
@@ -45,7 +46,7 @@ typedef struct {
 	size_t len, cap;
 	const gs_doc *d;           /* NULL: cmark-gfm's bytes, nothing added */
 	size_t ntable, nanchor;
-	size_t nlink, nitem;       /* the next gs_doc_cell_link, gs_doc_item_id */
+	size_t nlink, nitem, nrow; /* the next gs_doc_cell_link, gs_doc_item_id, gs_doc_row_id */
 	bool link_open;            /* a cell's link to close with the cell */
 	cmark_node *plain;         /* an image whose children are its alt text */
 	size_t col;                /* the place of the next cell in its row */
@@ -218,7 +219,14 @@ static int S_table_node(S_html *h, cmark_node *n, cmark_node_type t, bool enteri
 				S_cr(h);
 				h->need_tbody_close = true;
 			}
-			S_PUTS(h, "<tr>");
+			if (h->d && h->nrow < h->d->nrows && h->d->id_rows[h->nrow] == n) {
+				/* the ids are ours (gs_doc_row_id) */
+				S_PUTS(h, "<tr id=\"");
+				S_text(h, h->d->row_ids[h->nrow++]);
+				S_PUTS(h, "\">");
+			} else {
+				S_PUTS(h, "<tr>");
+			}
 		} else {
 			S_cr(h);
 			S_PUTS(h, "</tr>");
@@ -496,8 +504,8 @@ static char *S_write(const gs_doc *d, cmark_node *root)
 	}
 	cmark_iter_free(it);
 	if (rc == 0 && d && (h.nanchor != d->nanchors || h.nlink != d->nlinks ||
-			     h.nitem != d->nitems))
-		GS_BUG("a heading id, cell link or item id was registered out of document order");
+			     h.nitem != d->nitems || h.nrow != d->nrows))
+		GS_BUG("a heading id, cell link, item id or row id was registered out of document order");
 	if (rc) {
 		free(h.buf);
 		return NULL;

@@ -1353,23 +1353,28 @@ static void S_measurements(S_ctx *c)
 }
 
 /* The campaign cost with its arithmetic: lots x units x hours x price. */
-static void S_cost_line(S_ctx *c, cmark_node *p, const gs_candidate *cd, size_t source)
+/*
+ * The total cost cell: the total, then how it is made (units x plan hours
+ * x the plan's price), interruptible, and how a per-hour plan's hours are
+ * billed.
+ */
+static void S_cost_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd)
 {
 	char m[GS_FMT_MAX], pm[GS_FMT_MAX];
+	cmark_node *cell = gs_doc_cell(row);
 
-	gs_doc_textf(p, " %s: %llu x %llu h x %s %s = %s %s (%s%s%s %zu).", TR("cand.cost"),
+	gs_doc_textf(cell, "%s %s = %llu x %llu h x %s %s%s%s",
+		     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
 		     (unsigned long long)cd->plan_units, (unsigned long long)cd->plan->hours,
 		     gs_fmt_money(pm, cd->plan->price_hundredths, c->lang), cd->plan->currency,
-		     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
-		     cd->plan->interruptible ? TR("site.interruptible") : "",
-		     cd->plan->interruptible ? "; " : "",
-		     TR("cand.source"), source + 1);
+		     cd->plan->interruptible ? ", " : "",
+		     cd->plan->interruptible ? TR("site.interruptible") : "");
 	/* A per-hour price: say how the campaign's hours are billed. */
 	if (cd->plan->billing_hours)
-		gs_doc_textf(p, " %s %llu h.", TR("cost.billing_unit"),
+		gs_doc_textf(cell, ". %s %llu h.", TR("cost.billing_unit"),
 			     (unsigned long long)cd->plan->billing_hours);
 	else if (cd->plan->hours == 1)
-		gs_doc_textf(p, " %s.", TR("cost.billing_unstated"));
+		gs_doc_textf(cell, ". %s.", TR("cost.billing_unstated"));
 }
 
 /*
@@ -1572,7 +1577,7 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs)
 static void S_candidates(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
-	const char *h[GS_REQ_COUNT + 4];
+	const char *h[GS_REQ_COUNT + 5];
 	const char *const *rk = S_req_keys;
 	cmark_node *tb, *r, *p;
 	gs_sheet_reasonset rs;
@@ -1581,8 +1586,27 @@ static void S_candidates(S_ctx *c)
 	int q;
 
 	gs_sheet_reasonset_build(c->in, &rs);
-	src_of = gs_xcalloc(2 * d->ncands + 1, sizeof(*src_of));
-	note_of = gs_xcalloc(d->ncands + 1, sizeof(*note_of));
+	/* The sources and catalog notes the offers share, numbered once in
+	 * table order (SIZE_MAX: none). */
+	src_of = gs_xmalloc((2 * d->ncands + 1) * sizeof(*src_of));
+	note_of = gs_xmalloc((d->ncands + 1) * sizeof(*note_of));
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		char w1[256];
+
+		src_of[2 * i] = src_of[2 * i + 1] = note_of[i] = SIZE_MAX;
+		if (!cd->offer->memory_unknown)
+			src_of[2 * i] = S_share(&sources, gs_xasprintf("%s (%s)",
+				cd->offer->memory_claim.source,
+				gs_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1))), 0, i);
+		if (cd->plan)
+			src_of[2 * i + 1] = S_share(&sources, gs_xasprintf("%s (%s)",
+				cd->plan->claim.source,
+				gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
+		if (cd->offer->notes)
+			note_of[i] = S_share(&notes, gs_xstrdup(cd->offer->notes), 0, i);
+	}
+
 	gs_doc_heading(c->root, 2, TR("sec.candidates"));
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("cand.intro"));
@@ -1592,13 +1616,21 @@ static void S_candidates(S_ctx *c)
 		h[2 + q] = TR(rk[q]);
 	h[2 + GS_REQ_COUNT] = TR("col.total_cost");
 	h[3 + GS_REQ_COUNT] = TR("col.overall");
-	tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), GS_REQ_COUNT + 4, h);
+	h[4 + GS_REQ_COUNT] = TR("col.sources_notes");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), GS_REQ_COUNT + 5, h);
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[d->order[i]];
 		char g[GS_FMT_MAX];
 		cmark_node *cell;
 		char mem[GS_FMT_MAX];
 		r = gs_doc_row(tb);
+		{
+			/* sheets/ID.html#offer-OFFER: the site's matrix and offer
+			 * pages link to the offer's row */
+			char *anchor = gs_xasprintf("offer-%s", cd->offer->id);
+			gs_doc_row_id(c->doc, r, anchor);
+			free(anchor);
+		}
 		cell = gs_doc_cell(r);
 		gs_doc_code(cell, cd->offer->id);
 		gs_doc_textf(cell, " %s, %llu x %s%s%s", cd->offer->gpu_model,
@@ -1607,6 +1639,11 @@ static void S_candidates(S_ctx *c)
 			     cd->offer->memory_unknown ? "" : " ",
 			     cd->offer->memory_unknown ? ""
 			     : TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed"));
+		if (cd->offer->provider)
+			gs_doc_textf(cell, " — %s", cd->offer->provider);
+		if (c->in->cat->origins)
+			gs_doc_textf(cell, " (%s: %s)", TR("site.catalog"),
+				     gs_catalog_origin(c->in->cat, cd->offer));
 		if (!cd->capacity.present)
 			gs_doc_cell_text(r, TR("word.missing"));
 		else
@@ -1631,70 +1668,38 @@ static void S_candidates(S_ctx *c)
 				free(anchor);
 			}
 		}
-		if (cd->plan) {
-			char m[GS_FMT_MAX];
-			S_cell_owned(r, gs_xasprintf("%s %s", gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency));
-		} else {
+		if (cd->plan)
+			S_cost_cell(c, r, cd);
+		else
 			gs_doc_cell_text(r, TR("word.missing"));
-		}
 		gs_doc_cell_text(r, TR(cd->retained ? "overall.retained" : cd->excluded ? "overall.excluded"
 										 : "overall.preselected"));
+		/* its sources (the memory figure's, the price's) and note, by number */
+		cell = gs_doc_cell(r);
+		{
+			size_t m = src_of[2 * i], pr = src_of[2 * i + 1];
+			int any = 0;
+			if (m != SIZE_MAX) {
+				gs_doc_textf(cell, "%s %zu", TR("cand.source"), m + 1);
+				any = 1;
+			}
+			if (pr != SIZE_MAX && pr != m) {
+				gs_doc_textf(cell, "%s%s %zu", any ? ", " : "", TR("cand.source"), pr + 1);
+				any = 1;
+			}
+			if (note_of[i] != SIZE_MAX) {
+				gs_doc_textf(cell, "%s%s %zu", any ? "; " : "", TR("cand.note"), note_of[i] + 1);
+				any = 1;
+			}
+			if (!any)
+				gs_doc_text(cell, "—");
+		}
 	}
 
 	S_reasons(c, &rs);
 	gs_sheet_reasonset_release(&rs);
-
-	/* The sources and catalog notes the offers share, numbered once. */
-	for (i = 0; i < d->ncands; i++) {
-		const gs_candidate *cd = &d->cands[d->order[i]];
-		char w1[256];
-
-		if (!cd->offer->memory_unknown)
-			src_of[2 * i] = S_share(&sources, gs_xasprintf("%s (%s)",
-				cd->offer->memory_claim.source,
-				gs_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1))), 0, i);
-		if (cd->plan)
-			src_of[2 * i + 1] = S_share(&sources, gs_xasprintf("%s (%s)",
-				cd->plan->claim.source,
-				gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
-		if (cd->offer->notes)
-			note_of[i] = S_share(&notes, gs_xstrdup(cd->offer->notes), 0, i);
-	}
 	S_shared_list(c, &sources, "cand.sources", "sources", "source", 1);
 	S_shared_list(c, &notes, "cand.notes", "catalog-notes", "note", 0);
-	/* What is the offer's own, offer by offer. */
-	for (i = 0; i < d->ncands; i++) {
-		const gs_candidate *cd = &d->cands[d->order[i]];
-		char mem[GS_FMT_MAX];
-		{
-			/* sheets/ID.html#offer-OFFER: the site's matrix links here. */
-			char *anchor = gs_xasprintf("offer-%s", cd->offer->id);
-			gs_doc_heading_id(c->doc, c->root, 3, cd->offer->id, anchor);
-			free(anchor);
-		}
-		p = gs_doc_para(c->root);
-		gs_doc_textf(p, "%s, %llu x %s%s%s", cd->offer->gpu_model,
-			     (unsigned long long)cd->offer->cards,
-			     gs_offer_memory_label(cd->offer, TR("word.missing"), mem, sizeof(mem)),
-			     cd->offer->memory_unknown ? "" : " ",
-			     cd->offer->memory_unknown ? ""
-			     : TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed"));
-		if (cd->offer->provider)
-			gs_doc_textf(p, " — %s", cd->offer->provider);
-		if (c->in->cat->origins)
-			gs_doc_textf(p, " (%s: %s)", TR("site.catalog"),
-				     gs_catalog_origin(c->in->cat, cd->offer));
-		if (!cd->offer->memory_unknown)
-			gs_doc_textf(p, ". %s: %s %zu.", TR("cand.memory_source"), TR("cand.source"),
-				     src_of[2 * i] + 1);
-		else
-			gs_doc_text(p, ".");
-		if (cd->plan)
-			S_cost_line(c, p, cd, src_of[2 * i + 1]);
-		if (cd->offer->notes)
-			gs_doc_textf(p, " %s %s %zu.", TR("cand.catalog_notes"), TR("cand.note"),
-				     note_of[i] + 1);
-	}
 	S_shared_release(&sources);
 	S_shared_release(&notes);
 	free(src_of);

@@ -291,6 +291,10 @@ static void S_blocks(gs_doc *d, cmark_node *parent, int depth)
 			t = gs_doc_table(d, parent, "caption", cols, h);
 			for (k = 0; k < rows; k++) {
 				cmark_node *row = gs_doc_row(t);
+				if (S_rand(3) == 0) {   /* HTML only: the row's id */
+					snprintf(a, sizeof(a), "offer-%u", S_rand(100));
+					gs_doc_row_id(d, row, a);
+				}
 				for (c = 0; c < cols; c++) {
 					cmark_node *cell;
 					if (S_rand(3)) {
@@ -533,6 +537,7 @@ static void test_html_links(void)
 	gs_doc_cell_text(row, "a");
 	gs_doc_cell_text(row, "? to confirm");
 	row = gs_doc_row(t);
+	gs_doc_row_id(&d, row, "offer-b");
 	gs_doc_cell_text(row, "b");
 	cell = gs_doc_cell_text(row, "x < y");
 	gs_doc_cell_link(&d, cell, "why-1");
@@ -547,6 +552,8 @@ static void test_html_links(void)
 	html = gs_doc_render_html(&d);
 	CHECK(strstr(html, "<td>? to confirm</td>") != NULL);
 	CHECK(strstr(html, "<td><a href=\"#why-1\">x &lt; y</a></td>") != NULL);
+	CHECK(strstr(html, "<tr>\n<td>a</td>") != NULL);
+	CHECK(strstr(html, "<tr id=\"offer-b\">\n<td>b</td>") != NULL);
 	CHECK(strstr(html, "<li>first</li>\n<li id=\"why-1\"><code>b</code></li>") != NULL);
 	CHECK(strstr(html, "<th scope=\"col\">Memory</th>") != NULL);
 	free(md);
