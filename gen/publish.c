@@ -111,6 +111,8 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	gs_decision d;
 	gs_sheet sheet;
 	gs_sheet_input in;
+	gs_sheet_reasonset rs;
+	int have_rs = 0;
 	char **links = gs_xcalloc(job->nev + 1, sizeof(*links));
 	char *md = NULL, *html = NULL, *json = NULL, *name = NULL, *title = NULL;
 	char **reasons = NULL;
@@ -153,6 +155,10 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	in.png = env->png;
 	reasons = gs_sheet_reasons(env->t, &d);
 	in.reasons = reasons;
+	/* the distinct reasons, once for the sheet and its decision JSON */
+	gs_sheet_reasonset_build(&in, &rs);
+	have_rs = 1;
+	in.rs = &rs;
 	if (gs_sheet_build(&in, &sheet)) {
 		snprintf(err, errlen, "cannot build the sheet");
 		goto out;
@@ -236,6 +242,8 @@ out:
 	free(json);
 	free(name);
 	free(title);
+	if (have_rs)
+		gs_sheet_reasonset_release(&rs);
 	gs_sheet_reasons_free(reasons, d.ncands);
 	gs_decision_release(&d);
 	gs_archive_set_tx(archive, NULL);

@@ -310,12 +310,16 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	const gs_decision *d = in->d;
 	const gs_sizing *s = in->s;
 	const gs_workload *wl = in->w;
-	gs_sheet_reasonset rs;
+	gs_sheet_reasonset own;
+	const gs_sheet_reasonset *rs = in->rs;
 	gs_jw w;
 	size_t i;
 
 	/* each distinct reason once ("reasons"), each verdict with its index */
-	gs_sheet_reasonset_build(in, &rs);
+	if (!rs) {
+		gs_sheet_reasonset_build(in, &own);
+		rs = &own;
+	}
 	/* each candidate, reason and quantity on one line (docs/formats.md) */
 	gs_jw_init_flat(&w, 3);
 	gs_jw_object(&w);
@@ -326,7 +330,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[d->order[i]];
 		if (c->offer->id && c->offer->gpu_model)
-			S_candidate(&w, in, &rs, d->order[i]);
+			S_candidate(&w, in, rs, d->order[i]);
 	}
 	gs_jw_end(&w);
 	if (in->catalog_name)
@@ -374,8 +378,9 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	S_member_str(&w, "generator", "gpusheet " GS_VERSION);
 	S_member_str(&w, "lang", gs_lang_id(in->t->lang));
 	gs_jw_key(&w, "reasons");
-	S_reasons(&w, &rs);
-	gs_sheet_reasonset_release(&rs);
+	S_reasons(&w, rs);
+	if (rs == &own)
+		gs_sheet_reasonset_release(&own);
 	S_member_str(&w, "schema", "gpusheet-decision");
 	gs_jw_key(&w, "schema_version");
 	gs_jw_i64(&w, 2);

@@ -1580,12 +1580,16 @@ static void S_candidates(S_ctx *c)
 	const char *h[GS_REQ_COUNT + 5];
 	const char *const *rk = S_req_keys;
 	cmark_node *tb, *r, *p;
-	gs_sheet_reasonset rs;
+	gs_sheet_reasonset own;
+	const gs_sheet_reasonset *rs = c->in->rs;
 	S_sharedset sources = { 0 }, notes = { 0 };
 	size_t i, *src_of, *note_of;
 	int q;
 
-	gs_sheet_reasonset_build(c->in, &rs);
+	if (!rs) {
+		gs_sheet_reasonset_build(c->in, &own);
+		rs = &own;
+	}
 	/* The sources and catalog notes the offers share, numbered once in
 	 * table order (SIZE_MAX: none). */
 	src_of = gs_xmalloc((2 * d->ncands + 1) * sizeof(*src_of));
@@ -1663,7 +1667,7 @@ static void S_candidates(S_ctx *c)
 			 * unless not required). */
 			if (cd->v[q].kind != GS_V_NOT_REQUIRED) {
 				char *anchor = gs_xasprintf("why-%zu",
-					rs.of[d->order[i] * GS_REQ_COUNT + (size_t)q]);
+					rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q]);
 				gs_doc_cell_link(c->doc, cell, anchor);
 				free(anchor);
 			}
@@ -1696,8 +1700,9 @@ static void S_candidates(S_ctx *c)
 		}
 	}
 
-	S_reasons(c, &rs);
-	gs_sheet_reasonset_release(&rs);
+	S_reasons(c, rs);
+	if (rs == &own)
+		gs_sheet_reasonset_release(&own);
 	S_shared_list(c, &sources, "cand.sources", "sources", "source", 1);
 	S_shared_list(c, &notes, "cand.notes", "catalog-notes", "note", 0);
 	S_shared_release(&sources);
@@ -1956,12 +1961,15 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 	int q;
 
 	memset(rs, 0, sizeof(*rs));
+	rs->borrowed = in->reasons != NULL;
 	rs->of = gs_xmalloc((d->ncands * GS_REQ_COUNT + 1) * sizeof(*rs->of));
 	for (i = 0; i < d->ncands; i++) {
 		size_t c = d->order[i];
 		for (q = 0; q < GS_REQ_COUNT; q++) {
 			const gs_verdict *v = &d->cands[c].v[q];
-			char *text = gs_sheet_reason_of(in, c, q);
+			/* borrowed from in->reasons when there, else made */
+			char *text = in->reasons ? in->reasons[c * GS_REQ_COUNT + (size_t)q]
+					     : gs_sheet_reason_of(in, c, q);
 			uint64_t h = S_hash(text);
 			size_t *mine = byreq + (size_t)q * d->ncands;
 			gs_sheet_reason *r = NULL;
@@ -1974,7 +1982,8 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 				}
 			}
 			if (r) {
-				free(text);
+				if (!in->reasons)
+					free(text);
 			} else {
 				if (rs->n == acap) {
 					acap = acap ? acap * 2 : 16;
@@ -2004,7 +2013,8 @@ void gs_sheet_reasonset_release(gs_sheet_reasonset *rs)
 	size_t i;
 
 	for (i = 0; i < rs->n; i++) {
-		free(rs->r[i].text);
+		if (!rs->borrowed)
+			free(rs->r[i].text);
 		free(rs->r[i].pos);
 	}
 	free(rs->r);

@@ -19,6 +19,8 @@
 #include "verdict.h"
 #include "workload.h"
 
+struct gs_sheet_reasonset;
+
 typedef struct {
 	const gs_workload *w;
 	const gs_sizing *s;
@@ -35,6 +37,9 @@ typedef struct {
 	 * for the sheet, the decision JSON and the site (a third of their text
 	 * formatting was the same sentences made three times). */
 	char *const *reasons;
+	/* Or NULL: the distinct reasons (gs_sheet_reasonset_build), made once
+	 * for the sheet and the decision JSON, each borrowing in->reasons. */
+	const struct gs_sheet_reasonset *rs;
 } gs_sheet_input;
 
 typedef struct {
@@ -89,9 +94,10 @@ typedef struct {
 	uint64_t hash;                /* of text, to compare quickly */
 } gs_sheet_reason;
 
-typedef struct {
+typedef struct gs_sheet_reasonset {
 	gs_sheet_reason *r;
 	size_t n;
+	int borrowed;                 /* 1: each text is in->reasons' (not freed here) */
 	/* of[c * GS_REQ_COUNT + q]: the reason of requirement q of d->cands[c] */
 	size_t *of;
 } gs_sheet_reasonset;
