@@ -449,6 +449,19 @@ char *gs_doc_render_html(const gs_doc *d)
 	return html ? html : gs_doc_render_html_cmark(d);
 }
 
+/* The n bytes of a tag's start ("<li", "<h2"), id="ID" when id, then ">". */
+static void S_buf_id_tag(char **out, size_t *len, size_t *cap, const char *start, size_t n,
+			 const char *id)
+{
+	S_buf_add(out, len, cap, start, n);
+	if (id) {
+		S_buf_add(out, len, cap, " id=\"", 5);
+		S_buf_escaped(out, len, cap, id);
+		S_buf_add(out, len, cap, "\"", 1);
+	}
+	S_buf_add(out, len, cap, ">", 1);
+}
+
 char *gs_doc_render_html_cmark(const gs_doc *d)
 {
 	char *html = cmark_render_html(d->root, CMARK_OPT_DEFAULT, NULL);
@@ -509,14 +522,8 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 			p = lt + 7;
 		} else if (lt[1] == 'h' && lt[2] >= '1' && lt[2] <= '6' && lt[3] == '>') {
 			/* <hN>: cmark-gfm writes headings so, and escapes every '<' of text. */
-			S_buf_add(&out, &len, &cap, lt, 3);
-			if (nhead < nheads && head_ids[nhead]) {
-				S_buf_add(&out, &len, &cap, " id=\"", 5);
-				S_buf_escaped(&out, &len, &cap, head_ids[nhead]);
-				S_buf_add(&out, &len, &cap, "\"", 1);
-			}
+			S_buf_id_tag(&out, &len, &cap, lt, 3, nhead < nheads ? head_ids[nhead] : NULL);
 			nhead++;
-			S_buf_add(&out, &len, &cap, ">", 1);
 			p = lt + 4;
 		} else if (strncmp(lt, "<th", 3) == 0 && (lt[3] == '>' || lt[3] == ' ')) {
 			S_buf_add(&out, &len, &cap, "<th scope=\"col\"", 15);
@@ -540,24 +547,12 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 			close_link = 0;
 			p = lt + 5;
 		} else if (ntrs && strncmp(lt, "<tr>", 4) == 0) {
-			S_buf_add(&out, &len, &cap, "<tr", 3);
-			if (ntr < ntrs && tr_ids[ntr]) {
-				S_buf_add(&out, &len, &cap, " id=\"", 5);
-				S_buf_escaped(&out, &len, &cap, tr_ids[ntr]);
-				S_buf_add(&out, &len, &cap, "\"", 1);
-			}
+			S_buf_id_tag(&out, &len, &cap, lt, 3, ntr < ntrs ? tr_ids[ntr] : NULL);
 			ntr++;
-			S_buf_add(&out, &len, &cap, ">", 1);
 			p = lt + 4;
 		} else if (nlis && strncmp(lt, "<li>", 4) == 0) {
-			S_buf_add(&out, &len, &cap, "<li", 3);
-			if (nli < nlis && li_ids[nli]) {
-				S_buf_add(&out, &len, &cap, " id=\"", 5);
-				S_buf_escaped(&out, &len, &cap, li_ids[nli]);
-				S_buf_add(&out, &len, &cap, "\"", 1);
-			}
+			S_buf_id_tag(&out, &len, &cap, lt, 3, nli < nlis ? li_ids[nli] : NULL);
 			nli++;
-			S_buf_add(&out, &len, &cap, ">", 1);
 			p = lt + 4;
 		} else {
 			S_buf_add(&out, &len, &cap, "<", 1);

@@ -173,6 +173,24 @@ static bool S_tight_para(cmark_node *n)
 	       cmark_node_get_list_tight(grand);
 }
 
+/*
+ * <TAG> or <TAG id="ID"> when n is the next node given an id (nodes[*next],
+ * registered in document order: gs_doc_row_id, gs_doc_item_id). The ids
+ * are ours: letters, digits, - . _ (doc.c checks them).
+ */
+static void S_open_tag(S_html *h, const char *tag, cmark_node *n, cmark_node *const *nodes,
+		       char *const *ids, size_t count, size_t *next)
+{
+	S_put(h, "<", 1);
+	S_put(h, tag, strlen(tag));
+	if (*next < count && nodes[*next] == n) {
+		S_PUTS(h, " id=\"");
+		S_text(h, ids[(*next)++]);
+		S_put(h, "\"", 1);
+	}
+	S_put(h, ">", 1);
+}
+
 static int S_table_node(S_html *h, cmark_node *n, cmark_node_type t, bool entering)
 {
 	if (!cmark_node_get_syntax_extension(n))
@@ -219,14 +237,8 @@ static int S_table_node(S_html *h, cmark_node *n, cmark_node_type t, bool enteri
 				S_cr(h);
 				h->need_tbody_close = true;
 			}
-			if (h->d && h->nrow < h->d->nrows && h->d->id_rows[h->nrow] == n) {
-				/* the ids are ours (gs_doc_row_id) */
-				S_PUTS(h, "<tr id=\"");
-				S_text(h, h->d->row_ids[h->nrow++]);
-				S_PUTS(h, "\">");
-			} else {
-				S_PUTS(h, "<tr>");
-			}
+			S_open_tag(h, "tr", n, h->d ? h->d->id_rows : NULL,
+				   h->d ? h->d->row_ids : NULL, h->d ? h->d->nrows : 0, &h->nrow);
 		} else {
 			S_cr(h);
 			S_PUTS(h, "</tr>");
@@ -332,14 +344,8 @@ static int S_node(S_html *h, cmark_node *n, bool entering)
 	case CMARK_NODE_ITEM:
 		if (entering) {
 			S_cr(h);
-			if (h->d && h->nitem < h->d->nitems && h->d->id_items[h->nitem] == n) {
-				/* the ids are ours (gs_doc_item_id) */
-				S_PUTS(h, "<li id=\"");
-				S_text(h, h->d->item_ids[h->nitem++]);
-				S_PUTS(h, "\">");
-			} else {
-				S_PUTS(h, "<li>");
-			}
+			S_open_tag(h, "li", n, h->d ? h->d->id_items : NULL,
+				   h->d ? h->d->item_ids : NULL, h->d ? h->d->nitems : 0, &h->nitem);
 		} else {
 			S_PUTS(h, "</li>\n");
 		}
