@@ -51,16 +51,31 @@ static int S_try_installed(void)
 	return S_try(cand);
 }
 
-/* 1 if the running executable lies in the build tree it was built in. */
+/* 1 if path starts with the folder dir followed by '/'. */
+static int S_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return n > 0 && strncmp(path, dir, n) == 0 && path[n] == '/';
+}
+
+/*
+ * 1 if the running executable lies in the build tree it was built in. The
+ * kernel's /proc/self/exe is already the resolved path; GS_BUILD_DIR is
+ * resolved (realpath: a readlink per component) only when it is not
+ * literally a prefix of it: a prefix of a resolved path is resolved too.
+ */
 static int S_in_build_tree(void)
 {
 	char exe[PATH_MAX], build[PATH_MAX];
-	size_t n;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	if (!realpath("/proc/self/exe", exe) || !realpath(GS_BUILD_DIR, build))
+	if (n <= 0)
 		return 0;
-	n = strlen(build);
-	return strncmp(exe, build, n) == 0 && exe[n] == '/';
+	exe[n] = '\0';
+	if (S_under(exe, GS_BUILD_DIR))
+		return 1;
+	return realpath(GS_BUILD_DIR, build) && S_under(exe, build);
 }
 
 const char *gs_datadir(void)

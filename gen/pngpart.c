@@ -41,7 +41,7 @@ static const gs_png_part *S_load(void)
 		fprintf(stderr, "gpusheet: cannot load the PNG part %s: path too long\n", GS_PNG_PART_NAME);
 		return NULL;
 	}
-	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);   /* the part is linked -z now: see renderpart.c */
 	if (!h) {
 		const char *e = dlerror();
 		snprintf(why, sizeof(why), "%s", e ? e : "dlopen failed");

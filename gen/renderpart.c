@@ -42,9 +42,18 @@ static int S_exe_dir(char *dir, size_t cap)
 	return 0;
 }
 
+/*
+ * RTLD_LAZY: the part itself is linked with -z now (CMakeLists.txt), so its
+ * own references are all bound here and a symbol missing from a library it
+ * needs makes dlopen fail, with the loader's "undefined symbol: NAME" in
+ * why. What the lazy mode defers are the function references between the
+ * system libraries loaded under it that are not linked with -z now
+ * themselves (libstdc++, pulled in by ICU under libxml2, has over 1,000),
+ * most of which a run never calls.
+ */
 static const gs_render_part *S_open(const char *path, char *why, size_t whylen)
 {
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 	const gs_render_part *p;
 
 	if (!h) {

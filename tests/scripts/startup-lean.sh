@@ -87,6 +87,29 @@ grep -q "cannot load the PNG part gpusheet-png.so" "$scratch/nopng-site.err" ||
 	{ cat "$scratch/nopng-site.err"; err "site --png without the PNG part: no message naming it"; }
 [ ! -e "$scratch/nopng-site" ] || err "site --png without the PNG part wrote something"
 
+# The parts are loaded RTLD_LAZY (the references between the system
+# libraries under them bound on first call) but are linked -z now
+# themselves: a symbol of theirs that no library defines is refused when
+# the part is loaded, with its name, and the command writes nothing
+# (instead of "symbol lookup error" halfway through it).
+if have readelf; then
+	for p in "$part" "$(dirname "$bin")/gpusheet-png.so"; do
+		readelf -d "$p" | grep -q 'BIND_NOW' || err "$p is not linked with -z now"
+	done
+fi
+badpart=$(dirname "$bin")/tests/badpart/gpusheet-render.so
+[ -f "$badpart" ] || die "no $badpart (built by tests/CMakeLists.txt)"
+mkdir "$scratch/badpart" || die "mkdir"
+cp "$bin" "$badpart" "$scratch/badpart/" || die "cp"
+"$scratch/badpart/gpusheet" sheet examples/seed-7b/workload.json --out "$scratch/badpart-out" \
+	> /dev/null 2> "$scratch/badpart.err"
+rc=$?
+[ "$rc" = 1 ] || err "sheet with a part missing a symbol: exit code $rc, expected 1"
+grep -q "cannot load the rendering part gpusheet-render.so.*undefined symbol: gs_test_missing_symbol" \
+	"$scratch/badpart.err" ||
+	{ cat "$scratch/badpart.err"; err "sheet with a part missing a symbol: no message naming it"; }
+[ ! -e "$scratch/badpart-out" ] || err "sheet with a part missing a symbol wrote something"
+
 # an executable without its part
 mkdir "$scratch/alone" || die "mkdir"
 cp "$bin" "$scratch/alone/gpusheet" || die "cp"
