@@ -1,15 +1,20 @@
 /*
  * util tests: gs_xasprintf, gs_strcmp_ptr, and gs_strvec (push, push_dup,
  * sort, sort_unique, release); the labels' lookup (gs_tr_opt) with its
- * memory of where a key was found.
+ * memory of where a key was found; the labels' own reader
+ * (gs_strings_parse_flat) against jansson: by hand, on both bundled files,
+ * and on generated documents.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "check.h"
 #include "diag.h"
 #include "labels.h"
+#include "outfile.h"
 #include "util.h"
 
 static void S_test_asprintf(void)
@@ -123,6 +128,126 @@ static void S_test_strvec(void)
 	gs_strvec_release(&v);
 }
 
+/* 1 when parse_flat and jansson agree on text: both refuse it (or jansson
+ * reads it but not as an object of distinct string members), or both give
+ * the same members. */
+static int S_flat_agrees(const char *text, size_t len)
+{
+	gs_strings s;
+	json_error_t e;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e), *v;
+	const char *key;
+	int flat = gs_strings_parse_flat(text, len, &s), ok = 1;
+	size_t i, n = 0;
+
+	if (root && json_is_object(root)) {
+		json_object_foreach(root, key, v)
+			if (json_is_string(v))
+				n++;
+		if (n != json_object_size(root)) {
+			json_decref(root);
+			root = NULL;   /* jansson's reader then reports the member */
+		}
+	} else if (root) {
+		json_decref(root);
+		root = NULL;
+	}
+	if (!root)
+		ok = flat == -1 && s.count == 0 && s.items == NULL;
+	else if (flat != 0 || s.count != n)
+		ok = 0;
+	for (i = 0; ok && root && i < s.count; i++) {
+		v = json_object_get(root, s.items[i].key);
+		ok = v && strcmp(json_string_value(v), s.items[i].text) == 0 &&
+		     (i == 0 || strcmp(s.items[i - 1].key, s.items[i].key) < 0);
+	}
+	if (!ok)
+		fprintf(stderr, "parse_flat %d, jansson %s on: %.*s\n", flat,
+			root ? "reads it" : "refuses it", (int)len, text);
+	if (flat == 0)
+		gs_strings_release(&s);
+	json_decref(root);
+	return ok;
+}
+
+static void S_test_parse_flat(void)
+{
+	/* by hand: a = "x", e-acute (C3 A9), U+1F600 from its surrogate pair
+	 * (F0 9F 98 80), then newline, quote, backslash, slash; b = raw C3 A9 */
+	static const char good[] = " {\"b\":\"\xC3\xA9\",\r\n\t\"a\" : \"x\\u00e9\\ud83d\\ude00\\n\\\"\\\\\\/\"} \n";
+	static const char *const refused[] = {
+		"{\"a\":1}", "{\"a\":\"x\",\"a\":\"y\"}", "{\"a\":\"\\u0000\"}",
+		"{\"a\":\"\\ud800\"}", "{\"a\":\"\\ud800\\u0041\"}", "{\"a\":\"\\udc00\"}",
+		"{\"a\":\"\xC0\xAF\"}", "{\"a\":\"\xE0\x80\xAF\"}", "{\"a\":\"\xF0\x80\x80\xAF\"}",
+		"{\"a\":\"\xED\xA0\x80\"}", "{\"a\":\"\xF4\x90\x80\x80\"}",
+		"{\"a\":\"\xE2\x82\"}", "{\"a\":\"x\"} x", "{\"a\":\"x\",}", "{\"a\":\"tab\there\"}",
+		"[]", "{\"a\":\"x\"", "{\"a\" \"x\"}", "{\"a\":\"\\q\"}", "{\"a\":\"\\u12\"}",
+		"", "\xEF\xBB\xBF{}", "{\"a\":null}", "{\"a\":\"x\"}{}",
+	};
+	const char *paths[2] = { "templates/strings/en.json", "templates/strings/es.json" };
+	static const char alphabet[][8] = {
+		"a", "z", " ", "\"", "\\", "\\n", "\\u00e9", "\\ud83d", "\\ude00", "\\u0000",
+		"\xC3\xA9", "\xC3", "\xA9", "\xF0\x9F\x98\x80", "\t", ":", ",", "{", "}", "\\x",
+	};
+	gs_strings s;
+	char path[4096], doc[512];
+	unsigned seed = 12345;
+	size_t i, k;
+
+	if (CHECK(gs_strings_parse_flat(good, sizeof(good) - 1, &s) == 0) && CHECK(s.count == 2)) {
+		CHECK_STR(s.items[0].key, "a");
+		CHECK_STR(s.items[0].text, "x\xC3\xA9\xF0\x9F\x98\x80\n\"\\/");
+		CHECK_STR(s.items[1].key, "b");
+		CHECK_STR(s.items[1].text, "\xC3\xA9");
+		CHECK(s.items[2].key == NULL);
+		gs_strings_release(&s);
+	}
+	CHECK(gs_strings_parse_flat(" {} ", 4, &s) == 0 && s.count == 0);
+	gs_strings_release(&s);
+	CHECK(S_flat_agrees(good, sizeof(good) - 1));
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		CHECK(gs_strings_parse_flat(refused[i], strlen(refused[i]), &s) == -1);
+		CHECK(S_flat_agrees(refused[i], strlen(refused[i])));
+	}
+	/* the bundled files: every member the same as jansson's */
+	for (i = 0; i < 2; i++) {
+		size_t len;
+		char *text;
+
+		snprintf(path, sizeof(path), "%s/%s", GS_TEST_SOURCE_DIR, paths[i]);
+		text = gs_read_file(path, &len);
+		if (CHECK(text != NULL))
+			CHECK(S_flat_agrees(text, len));
+		free(text);
+	}
+	/* 3,000 generated documents of 1 to 4 members, from pieces that make
+	 * valid and invalid strings and structure */
+	for (k = 0; k < 3000; k++) {
+		size_t n = 0, m, members;
+
+		seed = seed * 1103515245u + 12345u;
+		members = 1 + (seed >> 16) % 4;
+		n += (size_t)snprintf(doc + n, sizeof(doc) - n, "{");
+		for (m = 0; m < members; m++) {
+			size_t pieces, j;
+
+			n += (size_t)snprintf(doc + n, sizeof(doc) - n, "%s\"%c\":\"", m ? "," : "",
+					      (int)('a' + (seed >> 8) % 3 + m));
+			seed = seed * 1103515245u + 12345u;
+			pieces = (seed >> 16) % 6;
+			for (j = 0; j < pieces; j++) {
+				seed = seed * 1103515245u + 12345u;
+				n += (size_t)snprintf(doc + n, sizeof(doc) - n, "%s",
+						      alphabet[(seed >> 16) % (sizeof(alphabet) / sizeof(alphabet[0]))]);
+			}
+			n += (size_t)snprintf(doc + n, sizeof(doc) - n, "\"");
+		}
+		n += (size_t)snprintf(doc + n, sizeof(doc) - n, "}");
+		if (!CHECK(S_flat_agrees(doc, n)))
+			break;
+	}
+}
+
 int main(void)
 {
 	S_test_asprintf();
@@ -130,5 +255,6 @@ int main(void)
 	S_test_cmp();
 	S_test_strvec();
 	S_test_labels();
+	S_test_parse_flat();
 	return gs_check_exit("test_util");
 }
