@@ -2,6 +2,7 @@
 """Benchmarks of gpusheet, run by hand (never from ctest). See bench/README.md.
 
     python3 bench/run.py --gpusheet build-release/gpusheet [--runs 5] [--py-runs 3]
+                         [--before OTHER/build-release/gpusheet]
                          [--only startup,sheet,loop,site,jobs,shards,scale,rebuild,memory] [--scratch DIR]
                          [--python /usr/bin/python3] [--shards-workloads 1000] [--scale-sizes 1000,10000]
 
@@ -50,10 +51,38 @@ def fresh(path):
     return path
 
 
-def bench_startup(gs, runs, out):
+def load():
+    return "%.2f / %.2f / %.2f" % os.getloadavg()
+
+
+def side_by_side(bins, runs, one_run):
+    """Runs one_run(binary) for each binary in turn, runs times (alternated:
+    both see the same moments of a shared machine); per binary, the lists of
+    CPU and wall seconds."""
+    res = {b: ([], []) for b in bins}
+    for _ in range(runs):
+        for b in bins:
+            c, w, _ = one_run(b)
+            res[b][0].append(c)
+            res[b][1].append(w)
+    return res
+
+
+def columns(gs, before):
+    """(label, binary) of each column: the binary alone, or before then after."""
+    return [("", gs)] if not before else [("before", before), ("after", gs)]
+
+
+def bench_startup(gs, runs, out, before=None):
+    cols = columns(gs, before)
     out.append("## Start-up: commands that render nothing\n")
-    out.append("| command | CPU ms (min / median / max) | wall ms (min / median / max) |")
-    out.append("| --- | --- | --- |")
+    out.append("Load average (1 / 5 / 15 min) before: %s.\n" % load())
+    head = ["command"]
+    for label, _ in cols:
+        head += ["%sCPU ms (min / median / max)" % (label + " " if label else ""),
+                 "%swall ms (min / median / max)" % (label + " " if label else "")]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|" + " --- |" * len(head))
     cmds = {
         "estimate": ["estimate", "--parameters", "7000000000", "--bits", "16", "--reserve-gib", "6"],
         "kv": ["kv", "--layers", "32", "--kv-heads", "8", "--head-dim", "128", "--tokens", "8192",
@@ -61,29 +90,32 @@ def bench_startup(gs, runs, out):
         "check (JSON)": ["check", "examples/seed-7b/workload.json"],
     }
     for name, args in cmds.items():
-        cpu, wall = [], []
-        for _ in range(runs):
-            c, w, _ = run([gs] + args)
-            cpu.append(c)
-            wall.append(w)
-        out.append("| `%s` | %s | %s |" % (name, stats(cpu), stats(wall)))
-    out.append("")
+        res = side_by_side([b for _, b in cols], runs, lambda b: run([b] + args))
+        row = ["`%s`" % name]
+        for _, b in cols:
+            row += [stats(res[b][0]), stats(res[b][1])]
+        out.append("| " + " | ".join(row) + " |")
+    out.append("\nLoad average after: %s.\n" % load())
 
 
-def bench_sheet(gs, runs, scratch, out):
+def bench_sheet(gs, runs, scratch, out, before=None):
+    cols = columns(gs, before)
     out.append("## One sheet of examples/seed-7b, `gpusheet sheet` process (SVG only)\n")
-    cpu, wall = [], []
-    for _ in range(runs):
+    out.append("Into a fresh folder each run%s. Load average (1 / 5 / 15 min) before: %s.\n" % (
+        ", before and after alternated" if before else "", load()))
+
+    def one(b):
         d = fresh(os.path.join(scratch, "sheet"))
-        c, w, _ = run([gs, "sheet", "examples/seed-7b/workload.json", "--out", d,
-                       "--date", "2026-11-29"])
-        cpu.append(c)
-        wall.append(w)
-    out.append("| | min / median / max (ms) |")
-    out.append("| --- | --- |")
-    out.append("| CPU | %s |" % stats(cpu))
-    out.append("| wall | %s |" % stats(wall))
-    out.append("")
+        return run([b, "sheet", "examples/seed-7b/workload.json", "--out", d,
+                    "--date", "2026-11-29"])
+
+    res = side_by_side([b for _, b in cols], runs, one)
+    out.append("| | %s |" % " | ".join(
+        "%smin / median / max (ms)" % (label + ": " if label else "") for label, _ in cols))
+    out.append("|" + " --- |" * (len(cols) + 1))
+    out.append("| CPU | %s |" % " | ".join(stats(res[b][0]) for _, b in cols))
+    out.append("| wall | %s |" % " | ".join(stats(res[b][1]) for _, b in cols))
+    out.append("\nLoad average after: %s.\n" % load())
 
 
 def gen(scratch, name, n, offers, same):
@@ -410,17 +442,21 @@ def main():
                     help="workload counts of --only scale, rebuild and memory, comma-separated")
     ap.add_argument("--python", default="/usr/bin/python3",
                     help="the Python with Debian's python3-jinja2 and python3-matplotlib")
+    ap.add_argument("--before",
+                    help="another gpusheet (an older build, its parts and data beside it): "
+                    "startup and sheet measure it and --gpusheet alternately, side by side")
     a = ap.parse_args()
     gs = os.path.abspath(a.gpusheet)
+    before = os.path.abspath(a.before) if a.before else None
     scratch = a.scratch or tempfile.mkdtemp(prefix="gpusheet-bench.")
     os.makedirs(scratch, exist_ok=True)
     only = set(a.only.split(","))
     out = ["# gpusheet bench: %s, %d CPUs (%s)\n" % (
         os.uname().machine, os.cpu_count(), " ".join(os.uname()[2:3]))]
     if "startup" in only:
-        bench_startup(gs, max(a.runs, 20), out)
+        bench_startup(gs, max(a.runs, 20), out, before)
     if "sheet" in only:
-        bench_sheet(gs, max(a.runs, 20), scratch, out)
+        bench_sheet(gs, max(a.runs, 20), scratch, out, before)
     if "loop" in only:
         bench_loop(gs, a.runs, scratch, out)
     if "site" in only:

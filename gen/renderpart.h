@@ -18,6 +18,12 @@
  *    found is loaded, once per process, and never unloaded;
  *  - a part from another version or layout is refused (its table carries
  *    GS_VERSION and the table's size);
+ *  - the part is loaded RTLD_LAZY but linked -z now: its own references are
+ *    all bound at load (one that no library defines is refused there, with
+ *    the loader's "undefined symbol: NAME"), while those between the
+ *    system libraries it pulls in that are not linked -z now themselves
+ *    (libstdc++ under ICU under libxml2: over 1,000) are bound only if
+ *    called; the same for the PNG part (pngpart.h);
  *  - when it cannot be loaded, each gs_part_* prints why on stderr and
  *    returns GS_EXIT_INVALID (1); nothing has been written;
  *  - built with -DGPUSHEET_LAZY_RENDER=OFF, everything is linked into the
