@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,6 +336,7 @@ typedef struct {
 	char *dst;
 	int noreplace;
 	int fd;       /* tmp still open, its write-back under way; or -1 */
+	int sync_errno;  /* S_tx_sync_all: 0, or the errno of its fdatasync */
 } S_txfile;
 
 /* Temporary files a transaction keeps open until its commit (the rest are
@@ -399,6 +401,7 @@ static void S_tx_push(gs_outtx *tx, char *tmp, char *dst, int noreplace)
 	tx->f[tx->n].dst = dst;
 	tx->f[tx->n].noreplace = noreplace;
 	tx->f[tx->n].fd = -1;
+	tx->f[tx->n].sync_errno = 0;
 	tx->n++;
 }
 
@@ -442,31 +445,114 @@ static void S_fsync_parent(const char *path)
 	free(dir);
 }
 
-/* Closes an entry's open descriptor; with sync, waits for its bytes first
- * (fdatasync: the data and the size, all a new file needs). 0 or -1. */
-static int S_tx_close(gs_outtx *tx, S_txfile *f, int sync)
+/* Closes an entry's open descriptor: 0, or -1 with errno when its
+ * fdatasync (S_tx_sync_all) or the close failed. */
+static int S_tx_close(gs_outtx *tx, S_txfile *f)
 {
 	int rc = 0;
 
 	if (f->fd < 0)
 		return 0;
-	if (sync && !S_stages_alive && fdatasync(f->fd) != 0)
+	if (f->sync_errno) {
+		errno = f->sync_errno;
 		rc = -1;
-	if (close(f->fd) != 0)
+	}
+	if (close(f->fd) != 0 && rc == 0)
 		rc = -1;
 	f->fd = -1;
 	tx->open--;
 	return rc;
 }
 
+/*
+ * The fdatasync of a transaction's open files (fdatasync: the data and the
+ * size, all a new file needs), each in a thread of its own, at most
+ * S_SYNC_THREADS with the calling one (more files are shared out among
+ * them by index). Each fdatasync ends with a flush of the disk's cache;
+ * asked for together, flushes are merged by the block layer, where one
+ * after the other each waits for its own, behind whatever else the disk
+ * is writing (other jobs): measured on a shared 2-core machine whose disk
+ * others were writing to, a lone sheet's median wall went from 17-20 ms to
+ * 12-15 ms, for ~0.2 ms more CPU (bench/README.md). Every file is still
+ * synced by its own fdatasync before the first rename: the guarantee of
+ * the loop this replaces. A thread that cannot be started leaves its files
+ * to the calling one; errors are kept per file (sync_errno) for the
+ * commit to report in order.
+ */
+#define S_SYNC_THREADS 8
+
+typedef struct {
+	gs_outtx *tx;
+	size_t first, step;
+	size_t fail_at;   /* test seam: 1 + the index whose sync fails, or 0 */
+} S_syncer;
+
+static void *S_sync_some(void *arg)
+{
+	S_syncer *w = arg;
+	size_t i;
+
+	for (i = w->first; i < w->tx->n; i += w->step) {
+		S_txfile *f = &w->tx->f[i];
+		if (f->fd < 0)
+			continue;
+		if (w->fail_at == i + 1)
+			f->sync_errno = EIO;
+		else if (fdatasync(f->fd) != 0)
+			f->sync_errno = errno ? errno : EIO;
+	}
+	return NULL;
+}
+
+static void S_tx_sync_all(gs_outtx *tx)
+{
+	pthread_t th[S_SYNC_THREADS];
+	S_syncer w[S_SYNC_THREADS];
+	int started[S_SYNC_THREADS] = { 0 };
+	size_t n = tx->open < S_SYNC_THREADS ? tx->open : S_SYNC_THREADS, t, fail_at = 0;
+	pthread_attr_t attr;
+
+#ifdef GS_FAULT_INJECTION
+	{
+		/* GS_TEST_SYNC_FAIL=N (outfile.h): the N-th file's sync fails */
+		const char *v = getenv("GS_TEST_SYNC_FAIL");
+		if (v && *v)
+			fail_at = (size_t)strtoull(v, NULL, 10);
+	}
+#endif
+	if (n < 2)
+		n = 1;
+	for (t = 0; t < n; t++) {
+		w[t].tx = tx;
+		w[t].first = t;
+		w[t].step = n;
+		w[t].fail_at = fail_at;
+	}
+	/* a thread's stack: a few frames of ours and the syscall */
+	pthread_attr_init(&attr);
+	(void)pthread_attr_setstacksize(&attr, 256 * 1024);
+	for (t = 1; t < n; t++)
+		started[t] = pthread_create(&th[t], &attr, S_sync_some, &w[t]) == 0;
+	pthread_attr_destroy(&attr);
+	S_sync_some(&w[0]);
+	for (t = 1; t < n; t++) {
+		if (started[t])
+			(void)pthread_join(th[t], NULL);
+		else
+			S_sync_some(&w[t]);
+	}
+}
+
 int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
 {
 	size_t i;
 
-	/* Every byte on disk before the first rename. The write-back of every
-	 * file was started as it was written, so these waits overlap. */
+	/* Every byte on disk before the first rename: the write-back of every
+	 * file was started as it was written, and the waits run together. */
+	if (!S_stages_alive)
+		S_tx_sync_all(tx);
 	for (i = 0; i < tx->n; i++) {
-		if (S_tx_close(tx, &tx->f[i], 1) != 0) {
+		if (S_tx_close(tx, &tx->f[i]) != 0) {
 			snprintf(err, errlen, "%s: cannot write: %s", tx->f[i].dst, strerror(errno));
 			return -1;
 		}
@@ -516,7 +602,7 @@ void gs_outtx_free(gs_outtx *tx)
 	if (!tx)
 		return;
 	for (i = 0; i < tx->n; i++) {
-		(void)S_tx_close(tx, &tx->f[i], 0);
+		(void)S_tx_close(tx, &tx->f[i]);
 		if (tx->f[i].tmp) {
 			(void)unlink(tx->f[i].tmp);
 			free(tx->f[i].tmp);

@@ -24,7 +24,9 @@
  *    unlocked ones (left by a killed run);
  *  - test builds (GS_FAULT_INJECTION) read GS_TEST_WRITE_BUDGET=N from the
  *    environment: once N bytes have gone through gs_write_all in this
- *    process, every further write fails with ENOSPC, as on a full disk.
+ *    process, every further write fails with ENOSPC, as on a full disk;
+ *    and GS_TEST_SYNC_FAIL=N: in each transaction (gs_outtx_*), the sync
+ *    of the N-th file added (from 1) fails with EIO, as on a failing disk.
  */
 #ifndef GS_OUTFILE_H
 #define GS_OUTFILE_H
@@ -85,8 +87,9 @@ int gs_remove_tree(const char *path);
  * A transaction over files in one or more folders: every file's bytes go to
  * a temporary file when it is added (its write-back to the disk started
  * then), and nothing is visible until gs_outtx_commit has waited for all of
- * them (fdatasync: the files' writes overlap instead of one fsync after the
- * other), renamed them, in the order added, then fsynced their folders. A write failure (a full disk) therefore happens
+ * them (an fdatasync per file, the files' in threads side by side: their
+ * writes and the disk's cache flushes overlap instead of one fsync after
+ * the other), renamed them, in the order added, then fsynced their folders. A write failure (a full disk) therefore happens
  * before the first rename, and leaves every final name as it was; freeing a
  * transaction not committed removes its temporary files. The window in
  * which a kill leaves part of it is the renames only (no byte is written

@@ -54,6 +54,25 @@ done
 [ "$failed" -gt 0 ] && [ "$ok" -gt 0 ] || err "expected failed and complete runs ($failed failed, $ok complete)"
 echo "ok: sheet: $failed failed writes left the folder as it was, $ok complete runs"
 
+# A sync that fails (GS_TEST_SYNC_FAIL=N, gen/outfile.h: the N-th file of a
+# transaction; the files are synced by threads side by side): the sheet
+# says why, exits 1, and the folder is the old one, whichever file it was.
+for n in 1 2 3 4; do
+	rm -rf "$scratch/w" && cp -a "$scratch/old" "$scratch/w"
+	if sheet "$scratch/w" es seed-7b GS_TEST_SYNC_FAIL=$n; then
+		err "sync $n failing: the sheet reported success"
+	else
+		grep -q 'cannot write: Input/output error' "$scratch/run.log" ||
+			{ cat "$scratch/run.log"; err "sync $n failing: the failure does not say why"; }
+	fi
+	diff -r "$scratch/w" "$scratch/old" >"$scratch/diff.txt" 2>&1 ||
+		{ head -n 10 "$scratch/diff.txt"; err "sync $n failing: the folder is not the old one"; }
+done
+rm -rf "$scratch/w" && cp -a "$scratch/old" "$scratch/w"
+sheet "$scratch/w" es seed-7b GS_TEST_SYNC_FAIL=1000 || { cat "$scratch/run.log"; err "sync 1000: failed"; }
+diff -r "$scratch/w" "$scratch/new" >/dev/null 2>&1 || err "sync 1000 (no such file): not the new folder"
+echo "ok: sheet: a failing sync of any of the first 4 files left the folder as it was"
+
 # site: the old site whole after any failed write.
 site_build "$scratch/site-old" "$scratch/site.log"
 sfailed=0
