@@ -18,6 +18,31 @@
 
 #include "util.h"
 
+static void S_fsync_parent(const char *path);
+static int S_stages_alive;
+
+/*
+ * Folders gs_mkdirs created outside a stage, whose names in their parent
+ * folders are not yet known to be on disk: the next transaction's commit
+ * syncs those parents along with its files (S_tx_sync_all), so that a
+ * sheet written into a new folder does not lose the folder in a crash.
+ * Past S_NEW_DIRS_MAX, a parent is synced at once. (A stage's commit
+ * flushes its whole file system, and syncs the folder it is in.)
+ */
+#define S_NEW_DIRS_MAX 16
+static char *S_new_dirs[S_NEW_DIRS_MAX];
+static size_t S_nnew_dirs;
+
+static void S_note_new_dir(const char *dir)
+{
+	if (S_stages_alive)
+		return;
+	if (S_nnew_dirs < S_NEW_DIRS_MAX)
+		S_new_dirs[S_nnew_dirs++] = gs_xstrdup(dir);
+	else
+		S_fsync_parent(dir);
+}
+
 int gs_mkdirs(const char *dir)
 {
 	char buf[4096];
@@ -30,7 +55,9 @@ int gs_mkdirs(const char *dir)
 		if (buf[i] == '/' || buf[i] == '\0') {
 			char saved = buf[i];
 			buf[i] = '\0';
-			if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			if (mkdir(buf, 0777) == 0)
+				S_note_new_dir(buf);
+			else if (errno != EEXIST)
 				return -1;
 			buf[i] = saved;
 		}
@@ -149,8 +176,8 @@ int gs_is_temp_name(const char *name)
 	return name[0] == '.' && t != NULL;
 }
 
-/* Stages alive in this process (their commit flushes everything at once). */
-static int S_stages_alive;
+/* Stages alive in this process (their commit flushes everything at once);
+ * declared above gs_mkdirs. */
 
 int gs_fsync(int fd)
 {
@@ -441,6 +468,11 @@ static void S_fsync_parent(const char *path)
 	if (fd >= 0) {
 		(void)gs_fsync(fd);
 		close(fd);
+#ifdef GS_FAULT_INJECTION
+		/* GS_TEST_SYNC_SAY=1 (outfile.h): each folder synced, on stderr */
+		if (!S_stages_alive && getenv("GS_TEST_SYNC_SAY"))
+			fprintf(stderr, "gs-test: folder synced: %s\n", *dir ? dir : "/");
+#endif
 	}
 	free(dir);
 }
@@ -501,6 +533,10 @@ static void *S_sync_some(void *arg)
 		else if (fdatasync(f->fd) != 0)
 			f->sync_errno = errno ? errno : EIO;
 	}
+	/* the parents of the folders gs_mkdirs created (a folder's own sync
+	 * failing is not reported, as for the commit's folders below) */
+	for (i = w->first; i < S_nnew_dirs; i += w->step)
+		S_fsync_parent(S_new_dirs[i]);
 	return NULL;
 }
 
@@ -509,7 +545,8 @@ static void S_tx_sync_all(gs_outtx *tx)
 	pthread_t th[S_SYNC_THREADS];
 	S_syncer w[S_SYNC_THREADS];
 	int started[S_SYNC_THREADS] = { 0 };
-	size_t n = tx->open < S_SYNC_THREADS ? tx->open : S_SYNC_THREADS, t, fail_at = 0;
+	size_t jobs = tx->open > S_nnew_dirs ? tx->open : S_nnew_dirs;
+	size_t n = jobs < S_SYNC_THREADS ? jobs : S_SYNC_THREADS, t, fail_at = 0;
 	pthread_attr_t attr;
 
 #ifdef GS_FAULT_INJECTION
@@ -541,6 +578,9 @@ static void S_tx_sync_all(gs_outtx *tx)
 		else
 			S_sync_some(&w[t]);
 	}
+	for (t = 0; t < S_nnew_dirs; t++)
+		free(S_new_dirs[t]);
+	S_nnew_dirs = 0;
 }
 
 int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)

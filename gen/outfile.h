@@ -25,8 +25,10 @@
  *  - test builds (GS_FAULT_INJECTION) read GS_TEST_WRITE_BUDGET=N from the
  *    environment: once N bytes have gone through gs_write_all in this
  *    process, every further write fails with ENOSPC, as on a full disk;
- *    and GS_TEST_SYNC_FAIL=N: in each transaction (gs_outtx_*), the sync
- *    of the N-th file added (from 1) fails with EIO, as on a failing disk.
+ *    GS_TEST_SYNC_FAIL=N: in each transaction (gs_outtx_*), the sync of
+ *    the N-th file added (from 1) fails with EIO, as on a failing disk;
+ *    GS_TEST_SYNC_SAY=1: each folder a transaction syncs is named on
+ *    stderr ("gs-test: folder synced: DIR").
  */
 #ifndef GS_OUTFILE_H
 #define GS_OUTFILE_H
@@ -38,7 +40,12 @@
 #define GS_STAGE_INFIX ".gs-staging-"
 #define GS_STAGE_OLD_INFIX ".gs-old-"
 
-/* mkdir -p; 0 or -1 with errno. */
+/*
+ * mkdir -p; 0 or -1 with errno. Outside a stage, the folders it creates
+ * are remembered, and the next gs_outtx_commit syncs their parent folders
+ * with its files: a file committed into a new folder survives a crash
+ * with its folder.
+ */
 int gs_mkdirs(const char *dir);
 /*
  * fsync(fd), unless a stage is alive in this process (gs_stage_begin until
