@@ -504,7 +504,7 @@ static int S_tx_close(gs_outtx *tx, S_txfile *f)
  * asked for together, flushes are merged by the block layer, where one
  * after the other each waits for its own, behind whatever else the disk
  * is writing (other jobs): measured on a shared 2-core machine whose disk
- * others were writing to, a lone sheet's median wall went from 17-20 ms to
+ * others were writing to, a lone sheet's median wall went from 14-18 ms to
  * 12-15 ms, for ~0.2 ms more CPU (bench/README.md). Every file is still
  * synced by its own fdatasync before the first rename: the guarantee of
  * the loop this replaces. A thread that cannot be started leaves its files
