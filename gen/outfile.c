@@ -507,9 +507,10 @@ static int S_tx_close(gs_outtx *tx, S_txfile *f)
  * others were writing to, a lone sheet's median wall went from 14-18 ms to
  * 12-15 ms, for ~0.2 ms more CPU (bench/README.md). Every file is still
  * synced by its own fdatasync before the first rename: the guarantee of
- * the loop this replaces. A thread that cannot be started leaves its files
- * to the calling one; errors are kept per file (sync_errno) for the
- * commit to report in order.
+ * the loop this replaces. The parents of the folders gs_mkdirs created
+ * (S_new_dirs) are synced by the same threads. A thread that cannot be
+ * started leaves its share to the calling one; errors are kept per file
+ * (sync_errno) for the commit to report in order.
  */
 #define S_SYNC_THREADS 8
 
