@@ -82,12 +82,20 @@ static const unsigned char S_entity_len[] = { 0, 6, 5, 4, 4 };
 
 static void S_text(S_html *h, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
 
 	for (;;) {
 		const unsigned char *q = p;
 		unsigned e;
 
+		/* eight bytes at once while none is escaped */
+		while (end - q >= 8) {
+			uint64_t x = gs_swar_load(q);
+			if (gs_swar_eq(x, '"') | gs_swar_eq(x, '&') | gs_swar_eq(x, '<') |
+			    gs_swar_eq(x, '>'))
+				break;
+			q += 8;
+		}
 		while (*q && !S_esc_text[*q])
 			q++;
 		S_put(h, (const char *)p, (size_t)(q - p));

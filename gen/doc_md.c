@@ -90,11 +90,13 @@ static bool S_punct(int c)
  * escapes * _ [ ] # < > \ ` ~ ! and & before a letter.
  */
 static unsigned char S_plain[256];
+/* S_run[normal][pipe][c]: 1 when byte c goes in as it is in S_out's fast path. */
+static unsigned char S_run[2][2][256];
 
 static void S_plain_init(void)
 {
 	const char *special = "*_[]#<>\\`~!&";
-	int c;
+	int c, normal, pipe;
 
 	if (S_plain[' '])
 		return;
@@ -102,6 +104,11 @@ static void S_plain_init(void)
 		S_plain[c] = 2;
 	for (; *special; special++)
 		S_plain[(unsigned char)*special] = 1;
+	for (normal = 0; normal < 2; normal++)
+		for (pipe = 0; pipe < 2; pipe++)
+			for (c = 0; c < 256; c++)
+				S_run[normal][pipe][c] = S_plain[c] >= (normal ? 2 : 1) &&
+							 !(pipe && c == '|');
 }
 
 /*
@@ -148,9 +155,9 @@ static void S_out(S_md *m, const char *str, S_esc escape, bool pipe)
 		/* fast path: a run of ASCII that no rule touches here (inside a
 		 * line, past its start) goes in at once */
 		if (!m->begin_line && !m->begin_content && (escape == S_NORMAL || escape == S_LITERAL)) {
+			const unsigned char *run = S_run[escape == S_NORMAL][pipe];
 			size_t j = i;
-			while (j < n && S_plain[s[j]] >= (escape == S_NORMAL ? 2 : 1) &&
-			       !(pipe && s[j] == '|'))
+			while (j < n && run[s[j]])
 				j++;
 			if (j > i) {
 				S_put(m, str + i, j - i);

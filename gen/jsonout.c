@@ -154,35 +154,44 @@ static void S_indent(S_buf *b, size_t flags, size_t depth, int space)
 	}
 }
 
+/* Nonzero when one of s[0..7] is not written as it is in a JSON string:
+ * a control character, '"', '\\', or a byte of a UTF-8 sequence. */
+static uint64_t S_special8(const unsigned char *s)
+{
+	uint64_t x = gs_swar_load(s);
+
+	return gs_swar_below(x, 0x20) | gs_swar_eq(x, '"') | gs_swar_eq(x, '\\') | gs_swar_high(x);
+}
+
 /* A string as jansson writes it; -1 on invalid UTF-8 (as json_dumps fails). */
 static int S_string(S_buf *b, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, run = 0;
+	size_t i = 0, from = 0;   /* s[from, i): plain bytes not yet written */
 
 	S_put(b, "\"", 1);
 	while (i < n) {
-		unsigned char c = s[i];
+		unsigned char c;
 		const char *esc = NULL;
 		char u[8];
 		size_t k;
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+		while (n - i >= 8 && !S_special8(s + i))
+			i += 8;
+		while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
 			i++;
-			run++;
-			continue;
-		}
+		if (i >= n)
+			break;
+		c = s[i];
 		if (c >= 0x80) {
 			uint32_t cp;
 			k = gs_utf8_decode(s + i, n - i, &cp);
 			if (!k)
 				return -1;
 			i += k;
-			run += k;
 			continue;
 		}
-		S_put(b, str + i - run, run);
-		run = 0;
+		S_put(b, str + from, i - from);
 		switch (c) {
 		case '"': esc = "\\\""; break;
 		case '\\': esc = "\\\\"; break;
@@ -198,8 +207,9 @@ static int S_string(S_buf *b, const char *str, size_t n)
 		}
 		S_put(b, esc, strlen(esc));
 		i++;
+		from = i;
 	}
-	S_put(b, str + i - run, run);
+	S_put(b, str + from, n - from);
 	S_put(b, "\"", 1);
 	return 0;
 }

@@ -27,6 +27,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /*
  * The gs_x* family: each call site's file and line go with the request, so
@@ -91,5 +92,39 @@ void gs_mem_append(char **buf, size_t *len, size_t *cap, const void *s, size_t n
  * NUL-terminated string may be passed with n = 4.
  */
 size_t gs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+
+/*
+ * Eight bytes looked at at once (SWAR), for the writers that scan text for
+ * the few bytes they escape: gs_swar_load reads s[0..7] (all readable);
+ * gs_swar_eq(x, c) is nonzero when one of the eight equals c,
+ * gs_swar_below(x, c) when one is below c (c <= 0x80), gs_swar_high(x)
+ * when one is at or above 0x80. Exact whether any is found: a borrow only
+ * ever starts at a byte that matches (which one is not told).
+ */
+#define GS_SWAR_ONES UINT64_C(0x0101010101010101)
+#define GS_SWAR_HIGH UINT64_C(0x8080808080808080)
+
+static inline uint64_t gs_swar_load(const void *s)
+{
+	uint64_t x;
+
+	memcpy(&x, s, sizeof(x));
+	return x;
+}
+
+static inline uint64_t gs_swar_below(uint64_t x, unsigned char c)
+{
+	return (x - GS_SWAR_ONES * c) & ~x & GS_SWAR_HIGH;
+}
+
+static inline uint64_t gs_swar_eq(uint64_t x, unsigned char c)
+{
+	return gs_swar_below(x ^ (GS_SWAR_ONES * c), 1);
+}
+
+static inline uint64_t gs_swar_high(uint64_t x)
+{
+	return x & GS_SWAR_HIGH;
+}
 
 #endif

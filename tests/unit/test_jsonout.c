@@ -48,7 +48,8 @@ static json_t *S_text(char *buf, size_t cap)
 		"a", "Z", "\"", "\\", "/", "\n", "\r", "\t", "\b", "\f", "\001", "\037", "\177",
 		"é", "—", "€", "𝄞", "GiB", " ", "{a}", "\001u64:", "0"
 	};
-	size_t n = S_rand() % 8, len = 0, i;
+	/* up to 23 pieces: runs of eight bytes and more, scanned at once */
+	size_t n = S_rand() % 24, len = 0, i;
 
 	for (i = 0; i < n; i++) {
 		const char *p = pieces[S_rand() % (sizeof(pieces) / sizeof(pieces[0]))];

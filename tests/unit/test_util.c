@@ -3,7 +3,8 @@
  * sort, sort_unique, release); the labels' lookup (gs_tr_opt) with its
  * memory of where a key was found; the labels' own reader
  * (gs_strings_parse_flat) against jansson: by hand, on both bundled files,
- * and on generated documents.
+ * and on generated documents; the eight-bytes-at-once tests (gs_swar_*)
+ * against a byte-by-byte loop.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,6 +249,45 @@ static void S_test_parse_flat(void)
 	}
 }
 
+/*
+ * gs_swar_eq / below / high against the byte-by-byte answer, for every byte
+ * value at every one of the 8 places, among fillers around the bytes tested
+ * (a borrow out of a byte below must not make a match that is not there).
+ */
+static void S_test_swar(void)
+{
+	static const unsigned char fill[] = { 0x00, 0x01, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b,
+					      0x5c, 0x5d, 0x7f, 0x80, 0xc3, 0xff, 'a' };
+	static const unsigned char eq[] = { '"', '\\', '&', '<', '>', '|', 0x01, 0x7f };
+	static const unsigned char below[] = { 0x01, 0x20, 0x21, 0x80 };
+	size_t f, pos, k, j, bad = 0;
+	unsigned v;
+
+	for (f = 0; f < sizeof(fill); f++)
+		for (pos = 0; pos < 8; pos++)
+			for (v = 0; v < 256; v++) {
+				unsigned char b[8];
+				uint64_t x;
+				memset(b, fill[f], sizeof(b));
+				b[pos] = (unsigned char)v;
+				x = gs_swar_load(b);
+				for (k = 0; k < sizeof(eq); k++) {
+					int want = 0;
+					for (j = 0; j < 8; j++)
+						want |= b[j] == eq[k];
+					bad += !gs_swar_eq(x, eq[k]) != !want;
+				}
+				for (k = 0; k < sizeof(below); k++) {
+					int want = 0;
+					for (j = 0; j < 8; j++)
+						want |= b[j] < below[k];
+					bad += !gs_swar_below(x, below[k]) != !want;
+				}
+				bad += !gs_swar_high(x) != !(fill[f] >= 0x80 || v >= 0x80);
+			}
+	CHECK(bad == 0);
+}
+
 int main(void)
 {
 	S_test_asprintf();
@@ -256,5 +296,6 @@ int main(void)
 	S_test_strvec();
 	S_test_labels();
 	S_test_parse_flat();
+	S_test_swar();
 	return gs_check_exit("test_util");
 }
