@@ -57,6 +57,14 @@ void gs_doc_item_id(gs_doc *d, cmark_node *item, const char *id);
 /* HTML only: the body row (from gs_doc_row) carries id="ID"; as above. */
 void gs_doc_row_id(gs_doc *d, cmark_node *row, const char *id);
 cmark_node *gs_doc_para(cmark_node *parent);
+/*
+ * A node of type (with the extension ext, or NULL), not yet attached, made
+ * in the document of parent, for what the builders here do not make.
+ * A document's nodes share one allocator (an arena, see doc.c), and
+ * cmark-gfm attaches a node only to a node of the same allocator: a node of
+ * cmark_node_new cannot join the tree.
+ */
+cmark_node *gs_doc_new(cmark_node *parent, cmark_node_type type, cmark_syntax_extension *ext);
 /* Appends inline content to a paragraph, heading or cell. */
 void gs_doc_text(cmark_node *inl, const char *text);
 void gs_doc_textf(cmark_node *inl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
