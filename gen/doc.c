@@ -311,8 +311,13 @@ void gs_doc_textf(cmark_node *inl, const char *fmt, ...)
 
 	/* formatted on the stack when short (most are): no allocation */
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
+	n = gs_vfmt(small, sizeof(small), fmt, ap);
 	va_end(ap);
+	if (n == -2) {
+		va_start(ap, fmt);
+		n = vsnprintf(small, sizeof(small), fmt, ap);
+		va_end(ap);
+	}
 	if (n >= 0 && (size_t)n < sizeof(small)) {
 		gs_doc_text(inl, small);
 		return;

@@ -1,6 +1,7 @@
 /* util: allocate-or-abort wrappers, printf to a string, a string vector. */
 #include "util.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,115 @@ char *gs_xstrdup_or_null_at(const char *s, const char *file, int line)
 	return s ? gs_xstrdup_at(s, file, line) : NULL;
 }
 
+/* Bytes of a gs_vfmt output: written while they fit (cap - 1 at most), all counted. */
+typedef struct {
+	char *p;
+	size_t cap, n;
+} S_fmt_out;
+
+static void S_fmt_put(S_fmt_out *o, const char *s, size_t k)
+{
+	if (o->cap && o->n < o->cap - 1) {
+		size_t room = o->cap - 1 - o->n;
+		memcpy(o->p + o->n, s, k < room ? k : room);
+	}
+	o->n += k;
+}
+
+static void S_fmt_dec(S_fmt_out *o, unsigned long long u, int neg)
+{
+	char d[24];
+	size_t k = sizeof(d);
+
+	do {
+		d[--k] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (neg)
+		d[--k] = '-';
+	S_fmt_put(o, d + k, sizeof(d) - k);
+}
+
+int gs_vfmt(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+	S_fmt_out o = { buf, cap, 0 };
+	const char *f;
+
+	/* every conversion one of ours, before anything is read from ap */
+	for (f = fmt; *f; f++) {
+		if (*f != '%')
+			continue;
+		f++;
+		if (*f == 's' || *f == 'd' || *f == 'u' || *f == 'c' || *f == '%')
+			continue;
+		if (f[0] == 'z' && f[1] == 'u')
+			f++;
+		else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'u')
+			f += 2;
+		else
+			return -2;
+	}
+	for (f = fmt; *f;) {
+		const char *lit = f;
+
+		while (*f && *f != '%')
+			f++;
+		S_fmt_put(&o, lit, (size_t)(f - lit));
+		if (!*f)
+			break;
+		f++;
+		switch (*f) {
+		case 's': {
+			const char *s = va_arg(ap, const char *);
+			if (!s)
+				s = "(null)";   /* as the C library writes it */
+			S_fmt_put(&o, s, strlen(s));
+			break;
+		}
+		case 'd': {
+			int v = va_arg(ap, int);
+			S_fmt_dec(&o, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0);
+			break;
+		}
+		case 'u':
+			S_fmt_dec(&o, va_arg(ap, unsigned), 0);
+			break;
+		case 'c': {
+			char c = (char)va_arg(ap, int);
+			S_fmt_put(&o, &c, 1);
+			break;
+		}
+		case 'z':
+			S_fmt_dec(&o, va_arg(ap, size_t), 0);
+			f++;
+			break;
+		case 'l':
+			S_fmt_dec(&o, va_arg(ap, unsigned long long), 0);
+			f += 2;
+			break;
+		default:   /* '%' */
+			S_fmt_put(&o, "%", 1);
+			break;
+		}
+		f++;
+	}
+	if (cap)
+		buf[o.n < cap - 1 ? o.n : cap - 1] = '\0';
+	return o.n > INT_MAX ? -1 : (int)o.n;
+}
+
+/* vsnprintf, through gs_vfmt when the format is one of its own. */
+static int S_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	int n;
+
+	va_copy(ap2, ap);
+	n = gs_vfmt(buf, cap, fmt, ap2);
+	va_end(ap2);
+	return n == -2 ? vsnprintf(buf, cap, fmt, ap) : n;
+}
+
 char *gs_xvasprintf_at(const char *file, int line, const char *fmt, va_list ap)
 {
 	va_list ap2;
@@ -73,7 +183,7 @@ char *gs_xvasprintf_at(const char *file, int line, const char *fmt, va_list ap)
 
 	/* one formatting for the short texts (most), two for the others */
 	va_copy(ap2, ap);
-	n = vsnprintf(small, sizeof(small), fmt, ap2);
+	n = S_vsnprintf(small, sizeof(small), fmt, ap2);
 	va_end(ap2);
 	if (n < 0)
 		n = 0;
@@ -83,7 +193,7 @@ char *gs_xvasprintf_at(const char *file, int line, const char *fmt, va_list ap)
 		return buf;
 	}
 	buf[0] = '\0';
-	vsnprintf(buf, (size_t)n + 1, fmt, ap);
+	S_vsnprintf(buf, (size_t)n + 1, fmt, ap);
 	return buf;
 }
 

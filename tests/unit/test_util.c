@@ -4,8 +4,10 @@
  * memory of where a key was found; the labels' own reader
  * (gs_strings_parse_flat) against jansson: by hand, on both bundled files,
  * and on generated documents; the eight-bytes-at-once tests (gs_swar_*)
- * against a byte-by-byte loop.
+ * against a byte-by-byte loop; gs_vfmt against vsnprintf.
  */
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +290,59 @@ static void S_test_swar(void)
 	CHECK(bad == 0);
 }
 
+/* gs_vfmt and vsnprintf on the same arguments: the same bytes and count. */
+static int S_fmt_same(size_t cap, const char *fmt, ...)
+{
+	char a[64], b[64];
+	va_list ap;
+	int na, nb;
+
+	memset(a, 'x', sizeof(a));
+	memset(b, 'x', sizeof(b));
+	va_start(ap, fmt);
+	na = gs_vfmt(a, cap, fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	nb = vsnprintf(b, cap, fmt, ap);
+	va_end(ap);
+	return na == nb && memcmp(a, b, sizeof(a)) == 0;
+}
+
+static int S_fmt_refused(const char *fmt, ...)
+{
+	char a[16];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = gs_vfmt(a, sizeof(a), fmt, ap);
+	va_end(ap);
+	return n == -2;
+}
+
+static void S_test_vfmt(void)
+{
+	size_t cap;
+
+	/* every cap from none to past the end: truncated as vsnprintf does */
+	for (cap = 0; cap <= 40; cap++) {
+		CHECK(S_fmt_same(cap, "%s: %s (%s)", "GPU", "H100 80 GB", "é"));
+		CHECK(S_fmt_same(cap, "%d|%d|%d|%u", 0, -7, INT_MIN, UINT_MAX));
+		CHECK(S_fmt_same(cap, "%zu / %llu %%", (size_t)SIZE_MAX, ULLONG_MAX));
+		CHECK(S_fmt_same(cap, "%c%c%s", 'a', 0, "b"));
+		CHECK(S_fmt_same(cap, "plain text, no conversion"));
+		CHECK(S_fmt_same(cap, "%s", ""));
+	}
+	CHECK(S_fmt_same(32, "[%s]", (const char *)NULL));   /* "(null)", as glibc writes it */
+	/* what it does not write: flags, widths, precisions, other conversions */
+	CHECK(S_fmt_refused("%.*s", 2, "abc"));
+	CHECK(S_fmt_refused("%5s", "a"));
+	CHECK(S_fmt_refused("%x", 10u));
+	CHECK(S_fmt_refused("%lu", 10ul));
+	CHECK(S_fmt_refused("%s %f", "a", 1.0));
+	CHECK(S_fmt_refused("100%"));
+}
+
 int main(void)
 {
 	S_test_asprintf();
@@ -297,5 +352,6 @@ int main(void)
 	S_test_labels();
 	S_test_parse_flat();
 	S_test_swar();
+	S_test_vfmt();
 	return gs_check_exit("test_util");
 }
