@@ -378,14 +378,49 @@ char *gs_jo_dumps(const json_t *root, size_t flags)
  * (gs_jw_init_flat), the members of a container at depth flat or deeper
  * follow each other on its line, as JSON_COMPACT writes them ("," and ":").
  */
+/* Room for n more bytes (and a NUL) in the writer's buffer; where they go. */
+static char *S_jw_room(gs_jw *w, size_t n)
+{
+	if (n > SIZE_MAX / 4 - w->len)
+		GS_BUG("gs_jw: a document past SIZE_MAX / 4 bytes");
+	if (w->len + n + 1 > w->cap) {
+		size_t c = w->cap ? w->cap : 64;
+		while (w->len + n + 1 > c)
+			c *= 2;
+		w->p = gs_xrealloc(w->p, c);
+		w->cap = c;
+	}
+	return w->p + w->len;
+}
+
+/* A newline and depth levels of indentation (2 spaces each), at p. */
+static char *S_jw_indent(char *p, size_t depth)
+{
+	*p++ = '\n';
+	memset(p, ' ', 2 * depth);
+	return p + 2 * depth;
+}
+
 static void S_jw_nl(gs_jw *w, size_t depth)
 {
-	S_buf b = { w->p, w->len, w->cap };
+	char *p = S_jw_room(w, 1 + 2 * depth);
 
-	S_indent(&b, JSON_INDENT(2), depth, 0);
-	w->p = b.p;
-	w->len = b.len;
-	w->cap = b.cap;
+	w->len = (size_t)(S_jw_indent(p, depth) - w->p);
+}
+
+/* 1 when the n bytes at s go into a JSON string as they are. */
+static int S_plain(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+
+	for (; n - i >= 8; i += 8)
+		if (S_special8(s + i))
+			return 0;
+	for (; i < n; i++)
+		if (s[i] < 0x20 || s[i] >= 0x80 || s[i] == '"' || s[i] == '\\')
+			return 0;
+	return 1;
 }
 
 static void S_jw_put(gs_jw *w, const char *s, size_t n)
@@ -470,22 +505,38 @@ void gs_jw_key(gs_jw *w, const char *key)
 {
 	S_buf b;
 	const char *last;
+	char *p;
+	size_t n;
 	int flat;
 
 	if (w->depth == 0 || !w->key[w->depth - 1])
 		GS_BUG("gs_jw: a key outside an object");
 	last = w->key[w->depth - 1];
-	if (w->any[w->depth - 1] && strcmp(last, key) >= 0)
+	/* in order: the first bytes tell, mostly */
+	if (w->any[w->depth - 1] && (unsigned char)last[0] >= (unsigned char)key[0] &&
+	    strcmp(last, key) >= 0)
 		GS_BUG("gs_jw: key \"%s\" after \"%s\" (keys are written sorted)", key, last);
+	n = strlen(key);
+	flat = S_jw_flat(w, w->depth);
+	/* ",", the newline and indentation, the key in quotes and ": " at once */
+	p = S_jw_room(w, 1 + 1 + 2 * w->depth + n + 4);
 	if (w->any[w->depth - 1])
-		S_jw_put(w, ",", 1);
+		*p++ = ',';
 	w->any[w->depth - 1] = 1;
 	w->key[w->depth - 1] = key;
-	flat = S_jw_flat(w, w->depth);
 	if (!flat)
-		S_jw_nl(w, w->depth);
+		p = S_jw_indent(p, w->depth);
+	if (S_plain(key, n)) {
+		*p++ = '"';
+		memcpy(p, key, n);
+		p += n;
+		memcpy(p, "\": ", 3);
+		w->len = (size_t)(p + (flat ? 2 : 3) - w->p);
+		return;
+	}
+	w->len = (size_t)(p - w->p);
 	b = (S_buf){ w->p, w->len, w->cap };
-	if (S_string(&b, key, strlen(key)))
+	if (S_string(&b, key, n))
 		w->bad = 1;
 	S_put(&b, ": ", flat ? 1 : 2);
 	w->p = b.p;
@@ -496,14 +547,24 @@ void gs_jw_key(gs_jw *w, const char *key)
 void gs_jw_str(gs_jw *w, const char *s)
 {
 	S_buf b;
+	size_t n;
 
 	if (!s) {
 		gs_jw_null(w);
 		return;
 	}
 	S_jw_value(w);
+	n = strlen(s);
+	if (S_plain(s, n)) {
+		char *p = S_jw_room(w, n + 2);
+		*p++ = '"';
+		memcpy(p, s, n);
+		p[n] = '"';
+		w->len += n + 2;
+		return;
+	}
 	b = (S_buf){ w->p, w->len, w->cap };
-	if (S_string(&b, s, strlen(s)))
+	if (S_string(&b, s, n))
 		w->bad = 1;
 	w->p = b.p;
 	w->len = b.len;
