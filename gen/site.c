@@ -16,6 +16,7 @@
 
 #include "doc.h"
 #include "evidence.h"
+#include "jsonout.h"
 #include "jsonscan.h"
 #include "outfile.h"
 #include "chart.h"
@@ -2293,7 +2294,8 @@ static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA2
 		json_object_set_new(o, "result", S_result_pack(&res[i]));
 		name = json_string(res[i].id);
 		tname = json_dumps(name, JSON_ENCODE_ANY);
-		text = json_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
+		/* gs_jo_dumps: json_dumps's bytes, several times faster, and a newline */
+		text = gs_jo_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
 		json_decref(name);
 		json_decref(o);
 		if (!tname || !text)
@@ -2302,7 +2304,7 @@ static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA2
 		fputc('\n', f);
 		fputs(tname, f);
 		fputc(':', f);
-		fwrite(text, 1, tl - 1, f); /* without its final '}' */
+		fwrite(text, 1, tl - 2, f); /* without its final "}\n" */
 		fputs(S_WHY_MEMBER, f);
 		free(tname);
 		free(text);
@@ -2317,11 +2319,11 @@ static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA2
 			if (gs_spool_load(why, i, i + 1, err, errlen))
 				goto fail;
 			w = S_why_pack(&res[i], why, i);
-			text = json_dumps(w, JSON_COMPACT);
+			text = gs_jo_dumps(w, JSON_COMPACT);
 			json_decref(w);
 			if (!text)
 				GS_BUG("json_dumps of a sheet's reasons failed (out of memory)");
-			fputs(text, f);
+			fwrite(text, 1, strlen(text) - 1, f);   /* without gs_jo_dumps's newline */
 			free(text);
 		}
 		fputs(j + 1 < n ? "}," : "}\n", f);
