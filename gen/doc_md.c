@@ -157,6 +157,9 @@ static void S_out(S_md *m, const char *str, S_esc escape, bool pipe)
 		if (!m->begin_line && !m->begin_content && (escape == S_NORMAL || escape == S_LITERAL)) {
 			const unsigned char *run = S_run[escape == S_NORMAL][pipe];
 			size_t j = i;
+			/* four bytes a step while all go in as they are */
+			while (n - j >= 4 && (run[s[j]] & run[s[j + 1]] & run[s[j + 2]] & run[s[j + 3]]))
+				j += 4;
 			while (j < n && run[s[j]])
 				j++;
 			if (j > i) {
