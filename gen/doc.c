@@ -46,6 +46,24 @@ static cmark_syntax_extension *S_table_ext(void)
  * apart by address. Chunks of released arenas are kept for the next
  * document (a few: memory stays flat).
  */
+/* Under AddressSanitizer a kept chunk is poisoned until it is taken again,
+ * so that a node used after its document's release is still caught. */
+#if defined(__SANITIZE_ADDRESS__)
+#define S_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define S_ASAN 1
+#endif
+#endif
+#ifdef S_ASAN
+#include <sanitizer/asan_interface.h>
+#define S_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define S_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define S_POISON(p, n) ((void)(p), (void)(n))
+#define S_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 #define S_CHUNK_BYTES (256u * 1024u)
 #define S_SPARE_MAX 16
 
@@ -116,6 +134,7 @@ static void *S_take(S_arena *a, size_t n)
 				c = S_spare;
 				S_spare = c->next;
 				S_nspare--;
+				S_UNPOISON(c->align, c->size);
 			} else {
 				c = gs_xmalloc(sizeof(*c) + S_CHUNK_BYTES);
 				c->size = S_CHUNK_BYTES;
@@ -222,6 +241,7 @@ static void S_arena_free(S_arena *a)
 	for (c = a->chunks; c; c = next) {
 		next = c->next;
 		if (c->size == S_CHUNK_BYTES && S_nspare < S_SPARE_MAX) {
+			S_POISON(c->align, c->size);
 			c->next = S_spare;
 			S_spare = c;
 			S_nspare++;
