@@ -20,19 +20,28 @@ void gs_str_append(char **buf, size_t *len, size_t *cap, const char *s)
 
 void gs_html_escape_append(char **buf, size_t *len, size_t *cap, const char *s)
 {
-	char one[2] = { 0, 0 };
+	for (;;) {
+		/* the plain run up to the next byte to escape (or the end), at once */
+		size_t n = strcspn(s, "<>&\"'");
+		const char *ent;
 
-	for (; *s; s++) {
+		if (n)
+			gs_mem_append(buf, len, cap, s, n);
+		s += n;
 		switch (*s) {
-		case '<': gs_str_append(buf, len, cap, "&lt;"); break;
-		case '>': gs_str_append(buf, len, cap, "&gt;"); break;
-		case '&': gs_str_append(buf, len, cap, "&amp;"); break;
-		case '"': gs_str_append(buf, len, cap, "&quot;"); break;
-		case '\'': gs_str_append(buf, len, cap, "&#39;"); break;
+		case '<': ent = "&lt;"; break;
+		case '>': ent = "&gt;"; break;
+		case '&': ent = "&amp;"; break;
+		case '"': ent = "&quot;"; break;
+		case '\'': ent = "&#39;"; break;
 		default:
-			one[0] = *s;
-			gs_str_append(buf, len, cap, one);
+			/* the end: a buffer even for "", terminated (gs_str_append's contract) */
+			gs_mem_append(buf, len, cap, "", 0);
+			(*buf)[*len] = '\0';
+			return;
 		}
+		gs_mem_append(buf, len, cap, ent, strlen(ent));
+		s++;
 	}
 }
 

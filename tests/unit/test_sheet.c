@@ -311,8 +311,29 @@ static void test_reasons_once(void)
 	free(md);
 }
 
+/*
+ * HTML escaping of the pages' strings (titles, navigation, the site's
+ * cells): & < > " ' as entities, runs of other bytes (UTF-8 included)
+ * copied as they are, appended after what the buffer holds, terminated.
+ */
+static void test_html_escape(void)
+{
+	char *b = NULL;
+	size_t len = 0, cap = 0;
+
+	gs_html_escape_append(&b, &len, &cap, "");
+	CHECK_STR(b, "");
+	gs_html_escape_append(&b, &len, &cap, "a<b>&\"c'd");
+	CHECK_STR(b, "a&lt;b&gt;&amp;&quot;c&#39;d");
+	gs_html_escape_append(&b, &len, &cap, "<<é>>");
+	CHECK_STR(b, "a&lt;b&gt;&amp;&quot;c&#39;d&lt;&lt;é&gt;&gt;");
+	CHECK_INT((int)len, (int)strlen(b));
+	free(b);
+}
+
 int main(void)
 {
+	test_html_escape();
 	test_provenance_words();
 	test_synthetic_warning();
 	test_missing_counter();
