@@ -1891,15 +1891,59 @@ char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v)
 	return S_reason(&ctx, v);
 }
 
+static int S_same_str(const char *a, const char *b);
+
+static int S_same_qty(gs_qty a, gs_qty b)
+{
+	return a.present == b.present && a.synthetic == b.synthetic &&
+	       (!a.present || (a.bytes == b.bytes && a.prov == b.prov));
+}
+
+/* Do two verdicts give the same sentence? S_reason reads these fields only. */
+static int S_same_text(const gs_verdict *a, const gs_verdict *b)
+{
+	return S_same_str(a->why, b->why) && S_same_qty(a->a, b->a) && S_same_qty(a->b, b->b) &&
+	       a->has_margin == b->has_margin && (!a->has_margin || a->margin == b->margin) &&
+	       a->has_money == b->has_money &&
+	       (!a->has_money || (a->cost == b->cost && a->budget == b->budget)) &&
+	       S_same_str(a->s1, b->s1) && S_same_str(a->s2, b->s2) &&
+	       S_same_str(a->note, b->note) && S_same_str(a->n1, b->n1) &&
+	       S_same_str(a->n2, b->n2) && S_same_str(a->n3, b->n3) &&
+	       S_same_str(a->orientation, b->orientation);
+}
+
+/*
+ * Most offers of a sheet give the same sentence for a requirement (all of
+ * them for software, calendar, quality, host; one per GPU model for
+ * memory): a sentence already made for the same inputs is copied instead
+ * of made again, looking among the first S_SAME_MAX distinct ones of the
+ * requirement (the scan stays short whatever the number of offers).
+ */
+#define S_SAME_MAX 64
+
 char **gs_sheet_reasons(const gs_strings *t, const gs_decision *d)
 {
 	char **r = gs_xcalloc(d->ncands * GS_REQ_COUNT + 1, sizeof(*r));
-	size_t i;
+	size_t seen[GS_REQ_COUNT][S_SAME_MAX], nseen[GS_REQ_COUNT] = { 0 };
+	size_t i, k;
 	int q;
 
 	for (i = 0; i < d->ncands; i++)
-		for (q = 0; q < GS_REQ_COUNT; q++)
-			r[i * GS_REQ_COUNT + (size_t)q] = gs_sheet_reason_text(t, &d->cands[i].v[q]);
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			const gs_verdict *v = &d->cands[i].v[q];
+			char **slot = &r[i * GS_REQ_COUNT + (size_t)q];
+
+			for (k = 0; k < nseen[q]; k++)
+				if (S_same_text(&d->cands[seen[q][k]].v[q], v)) {
+					*slot = gs_xstrdup(r[seen[q][k] * GS_REQ_COUNT + (size_t)q]);
+					break;
+				}
+			if (*slot)
+				continue;
+			*slot = gs_sheet_reason_text(t, v);
+			if (nseen[q] < S_SAME_MAX)
+				seen[q][nseen[q]++] = i;
+		}
 	return r;
 }
 

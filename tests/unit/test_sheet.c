@@ -280,6 +280,67 @@ static void test_reason_set(void)
 	gs_sheet_reasonset_release(&rs);
 }
 
+/*
+ * gs_sheet_reasons copies a sentence already made for the same inputs: it
+ * must give, for every verdict, the sentence made for it alone. Offers 0
+ * and 1 have the same inputs; 2 another capacity, 3 the same capacity read
+ * from a synthetic file ("assumed (synthetic measurement)"), 4 another GPU
+ * model ({s1}); budgets: 0 and 4 the same cost, the others not.
+ */
+static void test_reasons_memo(void)
+{
+	gs_candidate cands[5];
+	gs_decision dec;
+	gs_strings t;
+	gs_diag dg = GS_DIAG_INIT;
+	char **r;
+	size_t c;
+	int q;
+
+	memset(cands, 0, sizeof(cands));
+	for (c = 0; c < 5; c++)
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			gs_verdict *v = &cands[c].v[q];
+			v->kind = GS_V_TO_CONFIRM;
+			v->why = q == GS_REQ_MEMORY ? "why.memory.calc_fits"
+				: q == GS_REQ_BUDGET ? "why.budget.within" : "why.software.undocumented";
+			v->a = gs_qty_make(20000000000ull, GS_PROV_CALCULATED);
+			v->b = gs_qty_make(24000000000ull, GS_PROV_ASSUMED);
+			v->margin = 4000000000;
+			v->has_margin = 1;
+			v->s1 = q == GS_REQ_BUDGET ? "USD" : "RTX 4090";
+			v->has_money = q == GS_REQ_BUDGET;
+			v->cost = 4714 + (int64_t)(c % 4);
+			v->budget = 6000;
+		}
+	cands[2].v[GS_REQ_MEMORY].b.bytes = 48000000000ull;
+	cands[3].v[GS_REQ_MEMORY].b.synthetic = 1;
+	cands[4].v[GS_REQ_MEMORY].s1 = "RTX 6000 Ada";
+	memset(&dec, 0, sizeof(dec));
+	dec.cands = cands;
+	dec.ncands = 5;
+	if (!CHECK(gs_strings_load(GS_LANG_EN, &t, &dg) == 0)) {
+		gs_diag_release(&dg);
+		return;
+	}
+	r = gs_sheet_reasons(&t, &dec);
+	for (c = 0; c < 5; c++)
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			char *alone = gs_sheet_reason_text(&t, &cands[c].v[q]);
+			CHECK_STR(r[c * GS_REQ_COUNT + (size_t)q], alone);
+			free(alone);
+		}
+	CHECK(strcmp(r[0], r[1 * GS_REQ_COUNT]) == 0);
+	CHECK(strcmp(r[0], r[2 * GS_REQ_COUNT]) != 0);
+	CHECK(strstr(r[3 * GS_REQ_COUNT], "synthetic") != NULL);
+	CHECK(strstr(r[4 * GS_REQ_COUNT], "RTX 6000 Ada") != NULL);
+	CHECK(strcmp(r[GS_REQ_BUDGET], r[4 * GS_REQ_COUNT + GS_REQ_BUDGET]) == 0);
+	CHECK(strcmp(r[GS_REQ_BUDGET], r[1 * GS_REQ_COUNT + GS_REQ_BUDGET]) != 0);
+	gs_sheet_reasons_free(r, dec.ncands);
+	gs_strings_release(&t);
+	gs_diag_release(&dg);
+}
+
 /* Each reason once, with the offers it applies to; the per-offer
  * paragraphs no longer repeat them. */
 static void test_reasons_once(void)
@@ -339,6 +400,7 @@ int main(void)
 	test_missing_counter();
 	test_sliding_window();
 	test_reason_set();
+	test_reasons_memo();
 	test_reasons_once();
 	return gs_check_exit("test_sheet");
 }
