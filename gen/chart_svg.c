@@ -32,14 +32,9 @@ static void S_puts(S_out *o, const char *s)
 /* An unsigned integer in decimal. */
 static void S_uint(S_out *o, uint64_t v)
 {
-	char b[24];
-	size_t i = sizeof(b);
+	char b[GS_DEC_MAX], *p = gs_dec(b, v, 0);
 
-	do {
-		b[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	S_put(o, b + i, sizeof(b) - i);
+	S_put(o, p, (size_t)(b + GS_DEC_MAX - p));
 }
 
 /*

@@ -115,16 +115,9 @@ static void S_put(S_buf *b, const char *s, size_t n)
 /* An integer in decimal (magnitude u, negative when neg), as printf writes it. */
 static void S_dec(S_buf *b, uint64_t u, int neg)
 {
-	char d[24];
-	size_t k = sizeof(d);
+	char d[GS_DEC_MAX], *p = gs_dec(d, u, neg);
 
-	do {
-		d[--k] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (neg)
-		d[--k] = '-';
-	S_put(b, d + k, sizeof(d) - k);
+	S_put(b, p, (size_t)(d + GS_DEC_MAX - p));
 }
 
 /* A signed integer in decimal, as "%" JSON_INTEGER_FORMAT writes it. */

@@ -81,16 +81,9 @@ static void S_fmt_put(S_fmt_out *o, const char *s, size_t k)
 
 static void S_fmt_dec(S_fmt_out *o, unsigned long long u, int neg)
 {
-	char d[24];
-	size_t k = sizeof(d);
+	char d[GS_DEC_MAX], *p = gs_dec(d, u, neg);
 
-	do {
-		d[--k] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (neg)
-		d[--k] = '-';
-	S_fmt_put(o, d + k, sizeof(d) - k);
+	S_fmt_put(o, p, (size_t)(d + GS_DEC_MAX - p));
 }
 
 int gs_vfmt(char *buf, size_t cap, const char *fmt, va_list ap)

@@ -94,6 +94,25 @@ void gs_strvec_release(gs_strvec *v);
 void gs_mem_append(char **buf, size_t *len, size_t *cap, const void *s, size_t n);
 
 /*
+ * u in decimal, '-' first when neg (the magnitude of a negative number),
+ * written at the end of d: returns where it starts; it ends at
+ * d + GS_DEC_MAX. printf's "%llu" (or "%lld") bytes, without printf.
+ */
+#define GS_DEC_MAX 24
+static inline char *gs_dec(char d[GS_DEC_MAX], uint64_t u, int neg)
+{
+	char *p = d + GS_DEC_MAX;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (neg)
+		*--p = '-';
+	return p;
+}
+
+/*
  * The UTF-8 sequence at s, of which n bytes may be read: its length (1 to
  * 4) with its code point in *cp, or 0 when it is not valid UTF-8 (overlong,
  * a surrogate, above U+10FFFF, cut short; *cp then holds s[0]). Reading

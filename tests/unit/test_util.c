@@ -343,8 +343,29 @@ static void S_test_vfmt(void)
 	CHECK(S_fmt_refused("100%"));
 }
 
+/* gs_dec: printf's %llu / %lld bytes, at the end of its buffer. */
+static void S_test_dec(void)
+{
+	char d[GS_DEC_MAX], want[32];
+	const uint64_t v[] = { 0, 1, 9, 10, 4714, 9223372036854775807ull,
+			       9223372036854775808ull, UINT64_MAX };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char *p = gs_dec(d, v[i], 0);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)v[i]);
+		CHECK(strlen(want) == (size_t)(d + GS_DEC_MAX - p) && memcmp(p, want, strlen(want)) == 0);
+	}
+	/* INT64_MIN's magnitude, negative */
+	{
+		char *p = gs_dec(d, 9223372036854775808ull, 1);
+		CHECK(memcmp(p, "-9223372036854775808", 20) == 0 && d + GS_DEC_MAX - p == 20);
+	}
+}
+
 int main(void)
 {
+	S_test_dec();
 	S_test_asprintf();
 	S_test_strdup();
 	S_test_cmp();
