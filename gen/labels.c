@@ -47,38 +47,6 @@ static int S_hex4(const char *p, const char *end, unsigned *out)
 	return 0;
 }
 
-/* The length of the valid UTF-8 sequence at p (2 to 4 bytes: no overlong
- * form, no surrogate, nothing above U+10FFFF), or 0. */
-static size_t S_utf8_len(const unsigned char *p, const unsigned char *end)
-{
-	size_t n, i;
-	unsigned cp;
-
-	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
-		n = 2;
-		cp = p[0] & 0x1Fu;
-	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		n = 3;
-		cp = p[0] & 0x0Fu;
-	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		n = 4;
-		cp = p[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	if ((size_t)(end - p) < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3Fu);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-		return 0;
-	return n;
-}
-
 static char *S_put_utf8(char *o, unsigned cp)
 {
 	if (cp < 0x80) {
@@ -124,7 +92,9 @@ static char *S_string(const char **pp, const char *end)
 		if (c < 0x20) {
 			goto bad;
 		} else if (c >= 0x80) {
-			if (!(n = S_utf8_len((const unsigned char *)p, (const unsigned char *)q)))
+			uint32_t u;
+			/* 2 to 4 bytes: no overlong form, surrogate or code point above U+10FFFF */
+			if (!(n = gs_utf8_decode((const unsigned char *)p, (size_t)(q - p), &u)))
 				goto bad;
 			memcpy(o, p, n);
 			o += n;
