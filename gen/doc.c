@@ -275,6 +275,17 @@ int gs_doc_init(gs_doc *d)
 	return 0;
 }
 
+/* A list of (node, id) pairs: the ids and both arrays. */
+static void S_free_ids(cmark_node **nodes, char **ids, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	free(nodes);
+}
+
 void gs_doc_release(gs_doc *d)
 {
 	S_arena *a = d->root ? S_owner(d->root) : NULL;
@@ -289,22 +300,10 @@ void gs_doc_release(gs_doc *d)
 	for (i = 0; i < d->ncaptions; i++)
 		free(d->captions[i]);
 	free(d->captions);
-	for (i = 0; i < d->nanchors; i++)
-		free(d->anchor_ids[i]);
-	free(d->anchor_ids);
-	free(d->anchor_nodes);
-	for (i = 0; i < d->nlinks; i++)
-		free(d->link_ids[i]);
-	free(d->link_ids);
-	free(d->link_cells);
-	for (i = 0; i < d->nitems; i++)
-		free(d->item_ids[i]);
-	free(d->item_ids);
-	free(d->id_items);
-	for (i = 0; i < d->nrows; i++)
-		free(d->row_ids[i]);
-	free(d->row_ids);
-	free(d->id_rows);
+	S_free_ids(d->anchor_nodes, d->anchor_ids, d->nanchors);
+	S_free_ids(d->link_cells, d->link_ids, d->nlinks);
+	S_free_ids(d->id_items, d->item_ids, d->nitems);
+	S_free_ids(d->id_rows, d->row_ids, d->nrows);
 	memset(d, 0, sizeof(*d));
 }
 
