@@ -97,10 +97,7 @@ static char *S_dumps_jansson(const json_t *root, size_t flags)
  * the site's CPU. test_jsonout compares it with json_dumps on generated
  * documents. Other flags go through json_dumps.
  */
-typedef struct {
-	char *p;
-	size_t len, cap;
-} S_buf;
+typedef gs_jw_buf S_buf;   /* the streaming writer's buffer too */
 
 static void S_put(S_buf *b, const char *s, size_t n)
 {
@@ -374,16 +371,16 @@ char *gs_jo_dumps(const json_t *root, size_t flags)
 /* Room for n more bytes (and a NUL) in the writer's buffer; where they go. */
 static char *S_jw_room(gs_jw *w, size_t n)
 {
-	if (n > SIZE_MAX / 4 - w->len)
+	if (n > SIZE_MAX / 4 - w->b.len)
 		GS_BUG("gs_jw: a document past SIZE_MAX / 4 bytes");
-	if (w->len + n + 1 > w->cap) {
-		size_t c = w->cap ? w->cap : 64;
-		while (w->len + n + 1 > c)
+	if (w->b.len + n + 1 > w->b.cap) {
+		size_t c = w->b.cap ? w->b.cap : 64;
+		while (w->b.len + n + 1 > c)
 			c *= 2;
-		w->p = gs_xrealloc(w->p, c);
-		w->cap = c;
+		w->b.p = gs_xrealloc(w->b.p, c);
+		w->b.cap = c;
 	}
-	return w->p + w->len;
+	return w->b.p + w->b.len;
 }
 
 /* A newline and depth levels of indentation (2 spaces each), at p. */
@@ -398,7 +395,7 @@ static void S_jw_nl(gs_jw *w, size_t depth)
 {
 	char *p = S_jw_room(w, 1 + 2 * depth);
 
-	w->len = (size_t)(S_jw_indent(p, depth) - w->p);
+	w->b.len = (size_t)(S_jw_indent(p, depth) - w->b.p);
 }
 
 /* 1 when the n bytes at s go into a JSON string as they are. */
@@ -418,12 +415,7 @@ static int S_plain(const char *str, size_t n)
 
 static void S_jw_put(gs_jw *w, const char *s, size_t n)
 {
-	S_buf b = { w->p, w->len, w->cap };
-
-	S_put(&b, s, n);
-	w->p = b.p;
-	w->len = b.len;
-	w->cap = b.cap;
+	S_put(&w->b, s, n);
 }
 
 /* A member at depth level: on one line from w->flat down (gs_jw_init_flat). */
@@ -447,8 +439,8 @@ static void S_jw_value(gs_jw *w)
 void gs_jw_init(gs_jw *w)
 {
 	memset(w, 0, sizeof(*w));
-	w->cap = 16384;
-	w->p = gs_xmalloc(w->cap);
+	w->b.cap = 16384;
+	w->b.p = gs_xmalloc(w->b.cap);
 }
 
 void gs_jw_init_flat(gs_jw *w, size_t flat)
@@ -496,7 +488,6 @@ void gs_jw_end(gs_jw *w)
 
 void gs_jw_key(gs_jw *w, const char *key)
 {
-	S_buf b;
 	const char *last;
 	char *p;
 	size_t n;
@@ -524,22 +515,17 @@ void gs_jw_key(gs_jw *w, const char *key)
 		memcpy(p, key, n);
 		p += n;
 		memcpy(p, "\": ", 3);
-		w->len = (size_t)(p + (flat ? 2 : 3) - w->p);
+		w->b.len = (size_t)(p + (flat ? 2 : 3) - w->b.p);
 		return;
 	}
-	w->len = (size_t)(p - w->p);
-	b = (S_buf){ w->p, w->len, w->cap };
-	if (S_string(&b, key, n))
+	w->b.len = (size_t)(p - w->b.p);
+	if (S_string(&w->b, key, n))
 		w->bad = 1;
-	S_put(&b, ": ", flat ? 1 : 2);
-	w->p = b.p;
-	w->len = b.len;
-	w->cap = b.cap;
+	S_put(&w->b, ": ", flat ? 1 : 2);
 }
 
 void gs_jw_str(gs_jw *w, const char *s)
 {
-	S_buf b;
 	size_t n;
 
 	if (!s) {
@@ -553,39 +539,23 @@ void gs_jw_str(gs_jw *w, const char *s)
 		*p++ = '"';
 		memcpy(p, s, n);
 		p[n] = '"';
-		w->len += n + 2;
+		w->b.len += n + 2;
 		return;
 	}
-	b = (S_buf){ w->p, w->len, w->cap };
-	if (S_string(&b, s, n))
+	if (S_string(&w->b, s, n))
 		w->bad = 1;
-	w->p = b.p;
-	w->len = b.len;
-	w->cap = b.cap;
 }
 
 void gs_jw_u64(gs_jw *w, uint64_t v)
 {
-	S_buf b;
-
 	S_jw_value(w);
-	b = (S_buf){ w->p, w->len, w->cap };
-	S_dec(&b, v, 0);
-	w->p = b.p;
-	w->len = b.len;
-	w->cap = b.cap;
+	S_dec(&w->b, v, 0);
 }
 
 void gs_jw_i64(gs_jw *w, int64_t v)
 {
-	S_buf b;
-
 	S_jw_value(w);
-	b = (S_buf){ w->p, w->len, w->cap };
-	S_int(&b, (json_int_t)v);
-	w->p = b.p;
-	w->len = b.len;
-	w->cap = b.cap;
+	S_int(&w->b, (json_int_t)v);
 }
 
 void gs_jw_bool(gs_jw *w, int v)
@@ -610,13 +580,13 @@ char *gs_jw_finish(gs_jw *w)
 	if (w->depth)
 		GS_BUG("gs_jw: %zu containers left open", w->depth);
 	if (w->bad) {
-		free(w->p);
+		free(w->b.p);
 		memset(w, 0, sizeof(*w));
 		return NULL;
 	}
 	S_jw_put(w, "\n", 1);
-	w->p[w->len] = '\0';
-	out = w->len + 1 < w->cap ? gs_xrealloc(w->p, w->len + 1) : w->p;
+	w->b.p[w->b.len] = '\0';
+	out = w->b.len + 1 < w->b.cap ? gs_xrealloc(w->b.p, w->b.len + 1) : w->b.p;
 	memset(w, 0, sizeof(*w));
 	return out;
 }

@@ -30,8 +30,13 @@ char *gs_jo_dumps(const json_t *root, size_t flags);
  */
 #define GS_JW_MAX_DEPTH 32
 typedef struct {
-	char *p;
-	size_t len, cap, depth;
+	char *p;                                /* the document so far, len bytes of cap */
+	size_t len, cap;
+} gs_jw_buf;
+
+typedef struct {
+	gs_jw_buf b;
+	size_t depth;
 	int bad;                                /* a string not UTF-8 */
 	size_t flat;                            /* 0, or the depth from which a container is on one line */
 	unsigned char any[GS_JW_MAX_DEPTH];     /* the container has a member */

@@ -218,7 +218,7 @@ static void test_writer(void)
 			free(got);
 			free(want);
 		} else {
-			free(w.p);   /* left half-written: open containers */
+			free(w.b.p);   /* left half-written: open containers */
 		}
 		json_decref(root);
 	}
@@ -265,7 +265,7 @@ static void test_writer(void)
 			}
 			free(got);
 		} else {
-			free(w.p);
+			free(w.b.p);
 		}
 		json_decref(root);
 	}
