@@ -1352,7 +1352,6 @@ static void S_measurements(S_ctx *c)
 		S_measurement(c, i);
 }
 
-/* The campaign cost with its arithmetic: lots x units x hours x price. */
 /*
  * The total cost cell: the total, then how it is made (units x plan hours
  * x the plan's price), interruptible, and how a per-hour plan's hours are
@@ -1381,7 +1380,7 @@ static void S_cost_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd)
  * What several offers share, written once: a source document (the memory
  * figure's or the price's, with its date) or a catalog note. Each distinct
  * text is numbered in first-appearance order over the offers in table
- * order; an offer's own paragraph names it by that number.
+ * order; an offer's row names it by that number.
  */
 typedef struct {
 	char *text;            /* the source with its date, or the note */
@@ -1396,6 +1395,17 @@ typedef struct {
 } S_sharedset;
 
 static uint64_t S_hash(const char *s);
+
+/* Appends pos to the growing array *a of *n positions: room for 4, then
+ * doubled at each power of two (the count alone tells the room). */
+static void S_pos_push(size_t **a, size_t *n, size_t pos)
+{
+	if (*n == 0)
+		*a = gs_xmalloc(4 * sizeof(**a));
+	else if (*n >= 4 && (*n & (*n - 1)) == 0)
+		*a = gs_xrealloc(*a, 2 * *n * sizeof(**a));
+	(*a)[(*n)++] = pos;
+}
 
 /* The number of text in set (added when new), noting position pos in list k. */
 static size_t S_share(S_sharedset *set, char *text, int k, size_t pos)
@@ -1422,10 +1432,8 @@ static size_t S_share(S_sharedset *set, char *text, int k, size_t pos)
 		e->hash = h;
 	}
 	/* at most one entry per offer and list: positions come in order */
-	if (!e->npos[k] || e->pos[k][e->npos[k] - 1] != pos) {
-		e->pos[k] = gs_xrealloc(e->pos[k], (e->npos[k] + 1) * sizeof(*e->pos[k]));
-		e->pos[k][e->npos[k]++] = pos;
-	}
+	if (!e->npos[k] || e->pos[k][e->npos[k] - 1] != pos)
+		S_pos_push(&e->pos[k], &e->npos[k], pos);
 	return (size_t)(e - set->s);
 }
 
@@ -1506,7 +1514,7 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs)
 {
 	const gs_decision *d = c->in->d;
 	cmark_node *list, *p;
-	size_t i, k;
+	size_t i;
 	int q;
 
 	for (i = 0; i < rs->n && rs->r[i].v->kind == GS_V_NOT_REQUIRED; i++)
@@ -1546,15 +1554,10 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs)
 			if (v->kind == GS_V_EXCLUDE)
 				gs_doc_textf(p, " (%s)", TR(S_basis_key(v->basis)));
 			gs_doc_textf(p, " %s ", TR("cand.applies_to"));
-			if (r->npos == d->ncands && d->ncands > 1) {
+			if (r->npos == d->ncands && d->ncands > 1)
 				gs_doc_textf(p, "%s (%zu)", TR("cand.every_offer"), d->ncands);
-			} else {
-				for (k = 0; k < r->npos; k++) {
-					if (k)
-						gs_doc_text(p, ", ");
-					gs_doc_code(p, d->cands[d->order[r->pos[k]]].offer->id);
-				}
-			}
+			else
+				S_offer_list(c, p, r->pos, r->npos);
 			gs_doc_text(p, ". ");
 			gs_doc_text(p, r->text);
 			if (v->evidence) {
@@ -2040,12 +2043,9 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 				r->text = text;
 				r->hash = h;
 				r->npos = 0;
-				r->pos = gs_xmalloc(4 * sizeof(*r->pos));
+				r->pos = NULL;
 			}
-			/* room for 4, then doubled at each power of two */
-			if (r->npos >= 4 && (r->npos & (r->npos - 1)) == 0)
-				r->pos = gs_xrealloc(r->pos, 2 * r->npos * sizeof(*r->pos));
-			r->pos[r->npos++] = i;
+			S_pos_push(&r->pos, &r->npos, i);
 			rs->of[c * GS_REQ_COUNT + (size_t)q] = (size_t)(r - rs->r);
 		}
 	}
