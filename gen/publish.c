@@ -165,7 +165,9 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	}
 	md = gs_render_markdown(&sheet.doc);
 	title = gs_xasprintf("%s: %s", gs_tr(env->t, "sheet.title"), job->w.title);
-	html = gs_render_html(env->tp, &sheet.doc, env->t->lang, title, env->nav_html);
+	/* a site's sheet (with its navigation) links the site's style sheet */
+	html = gs_render_html(env->tp, &sheet.doc, env->t->lang, title, env->nav_html,
+			      env->nav_html ? env->link_prefix : NULL);
 	json = gs_render_decision_json(&in);
 	if (!md || !html || !json) {
 		snprintf(err, errlen, "cannot render the sheet");

@@ -82,21 +82,21 @@ char *gs_render_markdown(const gs_doc *doc)
 }
 
 char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
-		     const char *title, const char *nav_html)
+		     const char *title, const char *nav_html, const char *site_root)
 {
-	return gs_render_html_tail(tp, doc, lang, title, nav_html, NULL, NULL);
+	return gs_render_html_tail(tp, doc, lang, title, nav_html, site_root, NULL, NULL);
 }
 
 char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
-			  const char *title, const char *nav_html, const char *tail_html,
-			  const char *script_src)
+			  const char *title, const char *nav_html, const char *site_root,
+			  const char *tail_html, const char *script_src)
 {
 	char *body = gs_doc_render_html(doc);
 	char *out = NULL;
 	size_t len = 0, cap = 0;
 	const char *p = tp->page;
 
-	/* {{lang}} {{title}} {{css}} {{nav}} {{body}}; one pass. */
+	/* {{lang}} {{title}} {{csp_style}} {{css}} {{nav}} {{body}}; one pass. */
 	while (*p) {
 		const char *open = strstr(p, "{{");
 		const char *close = open ? strstr(open, "}}") : NULL;
@@ -124,8 +124,17 @@ char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lan
 			gs_str_append(&out, &len, &cap, gs_lang_id(lang));
 		else if (strcmp(key, "title") == 0)
 			gs_html_escape_append(&out, &len, &cap, title);
-		else if (strcmp(key, "css") == 0)
+		else if (strcmp(key, "csp_style") == 0)
+			gs_str_append(&out, &len, &cap, site_root ? "'self'" : "'unsafe-inline'");
+		else if (strcmp(key, "css") == 0 && site_root) {
+			gs_str_append(&out, &len, &cap, "<link rel=\"stylesheet\" href=\"");
+			gs_html_escape_append(&out, &len, &cap, site_root);
+			gs_str_append(&out, &len, &cap, GS_SITE_CSS "\">");
+		} else if (strcmp(key, "css") == 0) {
+			gs_str_append(&out, &len, &cap, "<style>\n");
 			gs_str_append(&out, &len, &cap, tp->css);
+			gs_str_append(&out, &len, &cap, "\n</style>");
+		}
 		else if (strcmp(key, "nav") == 0)
 			gs_str_append(&out, &len, &cap, nav_html ? nav_html : "");
 		else if (strcmp(key, "csp_script") == 0 && script_src)

@@ -26,9 +26,16 @@ int gs_templates_load(gs_templates *tp, char *err, size_t errlen);
 void gs_templates_release(gs_templates *tp);
 
 char *gs_render_markdown(const gs_doc *doc);
-/* nav_html: trusted HTML built by the caller (site navigation), or NULL. */
+/*
+ * nav_html: trusted HTML built by the caller (site navigation), or NULL.
+ * site_root: NULL for a page that stands alone (its style sheet inline), or
+ * the relative path from the page's folder to the site's root ("" or
+ * "../"), where the site writes the style sheet once (GS_SITE_CSS): a
+ * site's pages link to it instead of each carrying a copy.
+ */
+#define GS_SITE_CSS "style.css"
 char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
-		     const char *title, const char *nav_html);
+		     const char *title, const char *nav_html, const char *site_root);
 /*
  * Same, with tail_html (trusted HTML built by the caller, every user string
  * escaped) appended to the body after the document, and script_src (a file
@@ -36,8 +43,8 @@ char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
  * script the page's CSP allows ('self').
  */
 char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
-			  const char *title, const char *nav_html, const char *tail_html,
-			  const char *script_src);
+			  const char *title, const char *nav_html, const char *site_root,
+			  const char *tail_html, const char *script_src);
 char *gs_render_decision_json(const gs_sheet_input *in);
 /* Longest user string in the summary, in bytes, before it is cut and marked. */
 #define GS_SUMMARY_MAX_STRING 1000

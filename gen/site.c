@@ -308,10 +308,12 @@ static char *S_nav(const gs_strings *t, const char *prefix)
 	return out;
 }
 
+/* root: the relative path from dir to the site's root, "" or "../" */
 static int S_write_page(const gs_publish_env *env, const char *dir, const char *name,
-			gs_doc *doc, const char *title, const char *nav, char *err, size_t errlen)
+			gs_doc *doc, const char *title, const char *nav, const char *root,
+			char *err, size_t errlen)
 {
-	char *html = gs_render_html(env->tp, doc, env->t->lang, title, nav);
+	char *html = gs_render_html(env->tp, doc, env->t->lang, title, nav, root);
 	int rc;
 
 	if (!html) {
@@ -786,7 +788,7 @@ static int S_index_page(const gs_publish_env *env, const gs_publish_result *res,
 		matrix = S_matrix_html(env, res, from, to, order + c0, c1 - c0, counts);
 	}
 	S_page_name(name, sizeof(name), page, col);
-	html = gs_render_html_tail(env->tp, &doc, t->lang, gs_tr(t, "site.title"), nav, matrix,
+	html = gs_render_html_tail(env->tp, &doc, t->lang, gs_tr(t, "site.title"), nav, "", matrix,
 				   matrix ? "matrix.js" : NULL);
 	if (!html) {
 		snprintf(err, errlen, "cannot render %s", name);
@@ -1633,7 +1635,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	{
 		char name[64];
 		S_offers_name(name, sizeof(name), page);
-		rc = S_write_page(env, dir, name, &doc, gs_tr(t, "site.offers"), nav, err, errlen);
+		rc = S_write_page(env, dir, name, &doc, gs_tr(t, "site.offers"), nav, "", err, errlen);
 	}
 	gs_doc_release(&doc);
 	return rc;
@@ -1765,7 +1767,7 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 		gs_doc_text(p, gs_tr(t, "site.empty"));
 	}
 	S_offer_detail_name(name, sizeof(name), o->id, page);
-	rc = S_write_page(env, dir, name, &doc, title, nav, err, errlen);
+	rc = S_write_page(env, dir, name, &doc, title, nav, "../", err, errlen);
 	gs_doc_release(&doc);
 	free(title);
 	return rc;
@@ -2826,6 +2828,9 @@ static int S_site_pages(const gs_publish_env *env, const gs_publish_result *res,
 	pp->noffers = env->cat->noffers;
 	for (i = 0; i < n; i++)
 		demonstration |= res[i].demonstration;
+	/* the style sheet every page of the site links (GS_SITE_CSS), once */
+	if (gs_write_atomic(dir, GS_SITE_CSS, env->tp->css, strlen(env->tp->css), err, errlen))
+		goto out;
 	if (S_index_pages(env, res, n, dir, nav_root, demonstration, pp, err, errlen) ||
 	    S_offers_pages(env, res, n, dir, nav_root, demonstration, err, errlen) ||
 	    S_offer_detail_pages(env, res, n, why, dir, demonstration, pp, err, errlen))
