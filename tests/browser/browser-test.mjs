@@ -170,7 +170,10 @@ async function matrixChecks(page, own) {
 }
 
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+// File pages read one another as a web server would serve them from one
+// origin: axe-core reads the site's linked style sheet (style.css) through
+// the CSSOM instead of fetching it, which the pages' CSP rightly forbids.
+const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--allow-file-access-from-files'] });
 const problems = [];
 
 try {
