@@ -1463,9 +1463,25 @@ static void S_offer_list(S_ctx *c, cmark_node *p, const size_t *pos, size_t n)
 }
 
 /*
+ * The offers of a source or note: their ids when they are few, else their
+ * number; the table's last column gives each offer's numbers, so that a
+ * list of fifty ids would only repeat it.
+ */
+#define S_FEW_OFFERS 3
+static void S_offer_list_or_count(S_ctx *c, cmark_node *p, const size_t *pos, size_t n)
+{
+	if (n <= S_FEW_OFFERS)
+		S_offer_list(c, p, pos, n);
+	else
+		gs_doc_textf(p, "%zu %s", n, TR("cand.offers"));
+}
+
+/*
  * The numbered list of a shared set under its heading (id heading_id):
- * each item's id (HTML) is PREFIX-N. A source: its text, then "memory figure of a, b;
- * price of c"; a note: "a, b: " then its text, as the catalog wrote it.
+ * each item's id (HTML) is PREFIX-N. A source: its text, then "memory
+ * figure of a, b; price of c" (or "memory figure and price of" when both
+ * are of the same offers); a note: "a, b: " then its text, as the catalog
+ * wrote it. Beyond S_FEW_OFFERS offers, their number instead of their ids.
  */
 static void S_shared_list(S_ctx *c, const S_sharedset *set, const char *heading_key,
 			  const char *heading_id, const char *prefix, int sources)
@@ -1486,19 +1502,25 @@ static void S_shared_list(S_ctx *c, const S_sharedset *set, const char *heading_
 		free(anchor);
 		if (!sources) {
 			/* a note: the offers it is written for, then the note */
-			S_offer_list(c, p, e->pos[0], e->npos[0]);
+			S_offer_list_or_count(c, p, e->pos[0], e->npos[0]);
 			gs_doc_text(p, ": ");
 		}
 		gs_doc_text(p, e->text);
 		if (sources) {
 			gs_doc_text(p, ": ");
-			if (e->npos[0]) {
-				gs_doc_textf(p, "%s ", TR("cand.memory_figure_of"));
-				S_offer_list(c, p, e->pos[0], e->npos[0]);
-			}
-			if (e->npos[1]) {
-				gs_doc_textf(p, "%s%s ", e->npos[0] ? "; " : "", TR("cand.price_of"));
-				S_offer_list(c, p, e->pos[1], e->npos[1]);
+			if (e->npos[0] && e->npos[0] == e->npos[1] &&
+			    memcmp(e->pos[0], e->pos[1], e->npos[0] * sizeof(*e->pos[0])) == 0) {
+				gs_doc_textf(p, "%s ", TR("cand.memory_price_of"));
+				S_offer_list_or_count(c, p, e->pos[0], e->npos[0]);
+			} else {
+				if (e->npos[0]) {
+					gs_doc_textf(p, "%s ", TR("cand.memory_figure_of"));
+					S_offer_list_or_count(c, p, e->pos[0], e->npos[0]);
+				}
+				if (e->npos[1]) {
+					gs_doc_textf(p, "%s%s ", e->npos[0] ? "; " : "", TR("cand.price_of"));
+					S_offer_list_or_count(c, p, e->pos[1], e->npos[1]);
+				}
 			}
 			gs_doc_text(p, ".");
 		}
@@ -1506,11 +1528,33 @@ static void S_shared_list(S_ctx *c, const S_sharedset *set, const char *heading_
 }
 
 /*
+ * The number (from 1) of the source "SOURCE (DATE)" among the sources of
+ * the memory figures and prices, or 0: a dated catalog claim that is one
+ * of them is cited by its number, not written again for every offer.
+ */
+static size_t S_source_number(const S_sharedset *sources, const char *source, const char *date)
+{
+	char *key;
+	uint64_t h;
+	size_t i;
+
+	if (!date)
+		return 0;
+	key = gs_xasprintf("%s (%s)", source, date);
+	h = S_hash(key);
+	for (i = 0; i < sources->n; i++)
+		if (sources->s[i].hash == h && strcmp(sources->s[i].text, key) == 0)
+			break;
+	free(key);
+	return i < sources->n ? i + 1 : 0;
+}
+
+/*
  * The reasons, each written once: a subsection per requirement, an item
  * per distinct reason with its verdict and the offers it applies to (in
  * table order), then its sentence, evidence and what would confirm it.
  */
-static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs)
+static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset *sources)
 {
 	const gs_decision *d = c->in->d;
 	cmark_node *list, *p;
@@ -1561,10 +1605,16 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs)
 			gs_doc_text(p, ". ");
 			gs_doc_text(p, r->text);
 			if (v->evidence) {
+				size_t src = S_source_number(sources, v->evidence, v->evidence_date);
 				gs_doc_textf(p, " %s ", TR("cand.evidence"));
-				gs_doc_code(p, v->evidence);
-				if (v->evidence_date)
-					gs_doc_textf(p, " (%s)", v->evidence_date);
+				if (src) {
+					/* a price or memory figure: its source by number, listed below */
+					gs_doc_textf(p, "%s %zu", TR("cand.source"), src);
+				} else {
+					gs_doc_code(p, v->evidence);
+					if (v->evidence_date)
+						gs_doc_textf(p, " (%s)", v->evidence_date);
+				}
 				if (S_evidence_synthetic(c, v->evidence)) {
 					gs_doc_text(p, " ");
 					gs_doc_strong(p, TR(v->synthetic ? "demo.rests_on" : "synthetic.short"));
@@ -1703,7 +1753,7 @@ static void S_candidates(S_ctx *c)
 		}
 	}
 
-	S_reasons(c, rs);
+	S_reasons(c, rs, &sources);
 	if (rs == &own)
 		gs_sheet_reasonset_release(&own);
 	S_shared_list(c, &sources, "cand.sources", "sources", "source", 1);
@@ -1712,6 +1762,58 @@ static void S_candidates(S_ctx *c)
 	S_shared_release(&notes);
 	free(src_of);
 	free(note_of);
+}
+
+/* The requirements of cd still to confirm, as a bit set (1 << requirement). */
+static unsigned S_to_confirm_set(const gs_candidate *cd)
+{
+	unsigned set = 0;
+	int q;
+
+	for (q = 0; q < GS_REQ_COUNT; q++)
+		if (cd->v[q].kind == GS_V_TO_CONFIRM)
+			set |= 1u << q;
+	return set;
+}
+
+/*
+ * The pre-selection: the offers without exclusion, grouped by the
+ * requirements they still have to confirm, a group per distinct set in
+ * order of its first offer in the table, its offers in the table's order.
+ * Fifty offers often share two or three sets: each set is written once.
+ * (Without a retained offer, an offer not excluded has one at least.)
+ */
+static void S_preselection(S_ctx *c)
+{
+	const gs_decision *d = c->in->d;
+	const char *const *rk = S_req_keys;
+	unsigned char done[1u << GS_REQ_COUNT] = { 0 };
+	cmark_node *list = gs_doc_list(c->root, 0), *p;
+	size_t i, j;
+	int q, k;
+
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		unsigned set;
+		if (cd->excluded || done[set = S_to_confirm_set(cd)])
+			continue;
+		done[set] = 1;
+		p = gs_doc_item(list);
+		gs_doc_textf(p, "%s ", TR("decision.group_needs"));
+		for (q = 0, k = 0; q < GS_REQ_COUNT; q++)
+			if (set & (1u << q))
+				gs_doc_textf(p, "%s%s", k++ ? ", " : "", TR(rk[q]));
+		gs_doc_text(p, ": ");
+		for (j = i, k = 0; j < d->ncands; j++) {
+			const gs_candidate *cj = &d->cands[d->order[j]];
+			if (cj->excluded || S_to_confirm_set(cj) != set)
+				continue;
+			if (k++)
+				gs_doc_text(p, ", ");
+			gs_doc_code(p, cj->offer->id);
+		}
+		gs_doc_text(p, ".");
+	}
 }
 
 static void S_decision(S_ctx *c)
@@ -1748,23 +1850,8 @@ static void S_decision(S_ctx *c)
 		gs_doc_code(p, d->cands[d->order[0]].offer->id);
 	} else {
 		gs_doc_text(p, TR(d->npreselected ? "decision.preselection_intro" : "decision.none"));
-		if (d->npreselected) {
-			list = gs_doc_list(c->root, 0);
-			for (i = 0; i < d->ncands; i++) {
-				const gs_candidate *cd = &d->cands[d->order[i]];
-				int q, k = 0;
-				const char *const *rk = S_req_keys;
-				if (cd->excluded)
-					continue;
-				p = gs_doc_item(list);
-				gs_doc_code(p, cd->offer->id);
-				gs_doc_textf(p, " — %s ", TR("decision.still_needs"));
-				for (q = 0; q < GS_REQ_COUNT; q++)
-					if (cd->v[q].kind == GS_V_TO_CONFIRM)
-						gs_doc_textf(p, "%s%s", k++ ? ", " : "", TR(rk[q]));
-				gs_doc_text(p, ".");
-			}
-		}
+		if (d->npreselected)
+			S_preselection(c);
 	}
 }
 

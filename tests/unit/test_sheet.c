@@ -361,13 +361,16 @@ static void test_reasons_once(void)
 	CHECK(strstr(md, "  - **Memory**:") == NULL);
 	/* the offer's own facts are in its row: description, provider, the
 	 * cost's arithmetic, its source and note by number */
-	CHECK(strstr(md, "| `rtx4090-1x` RTX 4090, 1 x 24 GB nominal (assumed, from the catalog) "
+	CHECK(strstr(md, "| `rtx4090-1x` RTX 4090, 1 x 24 GB nominal (assumed) "
 		      "— IteraGPU |") != NULL);
 	CHECK(strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | pre-selected | source 1; note 1 |") != NULL);
 	CHECK(strstr(md, "### rtx4090-1x") == NULL);
-	/* each source and note once, numbered */
+	/* each source and note once, numbered; a source of both the memory
+	 * figure and the price of the same offers says so once */
 	CHECK(strstr(md, "1.  IteraGPU GPU sheet: RTX 4090 — lot, capacity and plans (2026-11-01): "
-		      "memory figure of `rtx4090-1x`; price of `rtx4090-1x`.") != NULL);
+		      "memory figure and price of `rtx4090-1x`.") != NULL);
+	/* a price's evidence in a reason: its source by number */
+	CHECK(strstr(md, "within the budget of 60.00 USD. Evidence: source 1.") != NULL);
 	CHECK(strstr(md, "1.  `rtx4090-1x`, `rtx6000ada-1x`: Declared offer") != NULL);
 	free(md);
 }
