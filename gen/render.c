@@ -196,13 +196,12 @@ static void S_member_str(gs_jw *w, const char *key, const char *v)
 }
 
 /*
- * A candidate's requirements: one object per requirement, keys sorted, each
- * {verdict, why}: why is the index of its reason in the "reasons" array.
+ * A candidate's requirements: one member per requirement, keys sorted, each
+ * the index of its reason in the "reasons" array, which holds the verdict
+ * with everything else it says (schema 3: the verdict is not repeated).
  */
-static void S_requirements(gs_jw *w, const gs_sheet_input *in,
-			   const gs_sheet_reasonset *rs, size_t ci)
+static void S_requirements(gs_jw *w, const gs_sheet_reasonset *rs, size_t ci)
 {
-	const gs_candidate *c = &in->d->cands[ci];
 	int order[GS_REQ_COUNT], r, k;
 
 	/* the requirements by their ids' order (insertion sort of a handful) */
@@ -214,11 +213,7 @@ static void S_requirements(gs_jw *w, const gs_sheet_input *in,
 	gs_jw_object(w);
 	for (k = 0; k < GS_REQ_COUNT; k++) {
 		gs_jw_key(w, gs_req_id((gs_req)order[k]));
-		gs_jw_object(w);
-		S_member_str(w, "verdict", gs_verdict_id(c->v[order[k]].kind));
-		gs_jw_key(w, "why");
 		gs_jw_u64(w, rs->of[ci * GS_REQ_COUNT + (size_t)order[k]]);
-		gs_jw_end(w);
 	}
 	gs_jw_end(w);
 }
@@ -293,7 +288,7 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 		gs_jw_u64(w, c->offer->nominal_bytes);
 	S_member_str(w, "offer", c->offer->id);
 	gs_jw_key(w, "requirements");
-	S_requirements(w, in, rs, ci);
+	S_requirements(w, rs, ci);
 	gs_jw_key(w, "rests_on_synthetic");
 	gs_jw_bool(w, c->synthetic);
 	S_member_str(w, "status", S_status(c));
@@ -401,7 +396,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		gs_sheet_reasonset_release(&own);
 	S_member_str(&w, "schema", "gpusheet-decision");
 	gs_jw_key(&w, "schema_version");
-	gs_jw_i64(&w, 2);
+	gs_jw_i64(&w, 3);
 	gs_jw_key(&w, "sizing");
 	gs_jw_object(&w);
 	gs_jw_key(&w, "envelope");

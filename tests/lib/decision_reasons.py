@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Checks what the decision schema cannot say about "reasons" (schema 2).
+"""Checks what the decision schema cannot say about "reasons" (schema 3).
 
 Usage: decision_reasons.py FILE... ; exit 1 and one line per fault.
-  - every candidate's requirements.NAME.why indexes a reason of the same
-    requirement and the same verdict;
+  - every candidate's requirements.NAME indexes a reason of the same
+    requirement (the reason holds the verdict), and the candidate's status
+    agrees with its reasons' verdicts (excluded: one exclude at least;
+    retained: every one admissible or not required);
   - the reasons are distinct (no two equal objects) and each is used;
   - they are numbered in first-appearance order over the candidates (in
     their order) and the requirements (memory, software, calendar, budget,
@@ -28,19 +30,24 @@ for path in sys.argv[1:]:
     seen = []
     for ci, cand in enumerate(doc["candidates"]):
         for name in REQS:
-            v = cand["requirements"][name]
-            i = v["why"]
+            i = cand["requirements"][name]
             where = f"candidates[{ci}].requirements.{name}"
             if i >= len(reasons):
-                fail(path, f"{where}.why = {i}: only {len(reasons)} reasons")
+                fail(path, f"{where} = {i}: only {len(reasons)} reasons")
                 continue
-            if reasons[i]["requirement"] != name or reasons[i]["verdict"] != v["verdict"]:
-                fail(path, f"{where}: reasons[{i}] is {reasons[i]['requirement']} "
-                     f"{reasons[i]['verdict']}, not {name} {v['verdict']}")
+            if reasons[i]["requirement"] != name:
+                fail(path, f"{where}: reasons[{i}] is of {reasons[i]['requirement']}, not {name}")
             if i not in seen:
                 if i != len(seen):
-                    fail(path, f"{where}.why = {i}: expected {len(seen)} (first-appearance order)")
+                    fail(path, f"{where} = {i}: expected {len(seen)} (first-appearance order)")
                 seen.append(i)
+        verdicts = [reasons[cand["requirements"][n]]["verdict"] for n in REQS
+                    if cand["requirements"][n] < len(reasons)]
+        excluded = "exclude" in verdicts
+        retained = all(v in ("admissible", "not_required") for v in verdicts)
+        want = "excluded" if excluded else "retained" if retained else "preselected"
+        if cand["status"] != want:
+            fail(path, f"candidates[{ci}]: status {cand['status']}, its reasons say {want}")
     if len(seen) != len(reasons):
         fail(path, f"{len(reasons) - len(seen)} reasons used by no verdict")
     keys = [json.dumps(r, sort_keys=True) for r in reasons]
