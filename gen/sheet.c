@@ -1627,10 +1627,31 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 	}
 }
 
+/* An id PREFIX + NAME given to node through set (gs_doc_row_id,
+ * gs_doc_cell_link), built on the stack when it fits. */
+static void S_anchor(gs_doc *doc, cmark_node *node, const char *prefix, const char *name,
+		     void (*set)(gs_doc *, cmark_node *, const char *))
+{
+	char buf[256];
+	size_t a = strlen(prefix), b = strlen(name);
+
+	if (a + b < sizeof(buf)) {
+		memcpy(buf, prefix, a);
+		memcpy(buf + a, name, b + 1);
+		set(doc, node, buf);
+	} else {
+		char *id = gs_xasprintf("%s%s", prefix, name);
+		set(doc, node, id);
+		free(id);
+	}
+}
+
 static void S_candidates(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
 	const char *h[GS_REQ_COUNT + 5];
+	char *vtext[4][2];
+	const char *w_missing, *w_source, *w_note, *w_status[3];
 	const char *const *rk = S_req_keys;
 	cmark_node *tb, *r, *p;
 	gs_sheet_reasonset own;
@@ -1675,24 +1696,34 @@ static void S_candidates(S_ctx *c)
 	h[3 + GS_REQ_COUNT] = TR("col.overall");
 	h[4 + GS_REQ_COUNT] = TR("col.sources_notes");
 	tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), GS_REQ_COUNT + 5, h);
+	/* What every row repeats, looked up and formatted once: the verdict
+	 * cells' texts (by kind, then synthetic), the words of the last
+	 * columns. */
+	for (q = 0; q < 4; q++) {
+		vtext[q][0] = gs_xasprintf("%s %s", gs_sheet_verdict_symbol((gs_verdict_kind)q),
+					   S_verdict_word(c, (gs_verdict_kind)q));
+		vtext[q][1] = gs_xasprintf("%s%s", vtext[q][0], TR("verdict.synthetic_suffix"));
+	}
+	w_missing = TR("word.missing");
+	w_source = TR("cand.source");
+	w_note = TR("cand.note");
+	w_status[0] = TR("overall.retained");
+	w_status[1] = TR("overall.excluded");
+	w_status[2] = TR("overall.preselected");
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[d->order[i]];
 		char g[GS_FMT_MAX];
 		cmark_node *cell;
 		char mem[GS_FMT_MAX];
 		r = gs_doc_row(tb);
-		{
-			/* sheets/ID.html#offer-OFFER: the site's matrix and offer
-			 * pages link to the offer's row */
-			char *anchor = gs_xasprintf("offer-%s", cd->offer->id);
-			gs_doc_row_id(c->doc, r, anchor);
-			free(anchor);
-		}
+		/* sheets/ID.html#offer-OFFER: the site's matrix and offer pages
+		 * link to the offer's row */
+		S_anchor(c->doc, r, "offer-", cd->offer->id, gs_doc_row_id);
 		cell = gs_doc_cell(r);
 		gs_doc_code(cell, cd->offer->id);
 		gs_doc_textf(cell, " %s, %llu x %s%s%s", cd->offer->gpu_model,
 			     (unsigned long long)cd->offer->cards,
-			     gs_offer_memory_label(cd->offer, TR("word.missing"), mem, sizeof(mem)),
+			     gs_offer_memory_label(cd->offer, w_missing, mem, sizeof(mem)),
 			     cd->offer->memory_unknown ? "" : " ",
 			     cd->offer->memory_unknown ? ""
 			     : TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed"));
@@ -1702,7 +1733,7 @@ static void S_candidates(S_ctx *c)
 			gs_doc_textf(cell, " (%s: %s)", TR("site.catalog"),
 				     gs_catalog_origin(c->in->cat, cd->offer));
 		if (!cd->capacity.present)
-			gs_doc_cell_text(r, TR("word.missing"));
+			gs_doc_cell_text(r, w_missing);
 		else
 			S_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
 						 S_qprov(c, cd->capacity),
@@ -1710,47 +1741,47 @@ static void S_candidates(S_ctx *c)
 						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
 						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal")));
 		for (q = 0; q < GS_REQ_COUNT; q++) {
-			char *text = gs_xasprintf("%s %s%s", gs_sheet_verdict_symbol(cd->v[q].kind),
-						  S_verdict_word(c, cd->v[q].kind),
-						  cd->v[q].synthetic && cd->v[q].kind != GS_V_TO_CONFIRM
-							  ? TR("verdict.synthetic_suffix") : "");
-			cell = gs_doc_cell_text(r, text);
-			free(text);
+			const gs_verdict *v = &cd->v[q];
+			cell = gs_doc_cell_text(r, vtext[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
 			/* In the HTML, the verdict links to its reason (listed below
 			 * unless not required). */
-			if (cd->v[q].kind != GS_V_NOT_REQUIRED) {
-				char *anchor = gs_xasprintf("why-%zu",
-					rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q]);
-				gs_doc_cell_link(c->doc, cell, anchor);
-				free(anchor);
+			if (v->kind != GS_V_NOT_REQUIRED) {
+				char n[GS_DEC_MAX + 1];
+				n[GS_DEC_MAX] = '\0';
+				S_anchor(c->doc, cell, "why-",
+					 gs_dec(n, rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q], 0),
+					 gs_doc_cell_link);
 			}
 		}
 		if (cd->plan)
 			S_cost_cell(c, r, cd);
 		else
-			gs_doc_cell_text(r, TR("word.missing"));
-		gs_doc_cell_text(r, TR(cd->retained ? "overall.retained" : cd->excluded ? "overall.excluded"
-										 : "overall.preselected"));
+			gs_doc_cell_text(r, w_missing);
+		gs_doc_cell_text(r, w_status[cd->retained ? 0 : cd->excluded ? 1 : 2]);
 		/* its sources (the memory figure's, the price's) and note, by number */
 		cell = gs_doc_cell(r);
 		{
 			size_t m = src_of[2 * i], pr = src_of[2 * i + 1];
 			int any = 0;
 			if (m != SIZE_MAX) {
-				gs_doc_textf(cell, "%s %zu", TR("cand.source"), m + 1);
+				gs_doc_textf(cell, "%s %zu", w_source, m + 1);
 				any = 1;
 			}
 			if (pr != SIZE_MAX && pr != m) {
-				gs_doc_textf(cell, "%s%s %zu", any ? ", " : "", TR("cand.source"), pr + 1);
+				gs_doc_textf(cell, "%s%s %zu", any ? ", " : "", w_source, pr + 1);
 				any = 1;
 			}
 			if (note_of[i] != SIZE_MAX) {
-				gs_doc_textf(cell, "%s%s %zu", any ? "; " : "", TR("cand.note"), note_of[i] + 1);
+				gs_doc_textf(cell, "%s%s %zu", any ? "; " : "", w_note, note_of[i] + 1);
 				any = 1;
 			}
 			if (!any)
 				gs_doc_text(cell, "—");
 		}
+	}
+	for (q = 0; q < 4; q++) {
+		free(vtext[q][0]);
+		free(vtext[q][1]);
 	}
 
 	S_reasons(c, rs, &sources);
