@@ -300,12 +300,33 @@ static const char *S_offer_label(const gs_offer *o)
 	return o->id;
 }
 
+/*
+ * The summary's lists of offers stop at S_SUMMARY_OFFERS, in the table's
+ * order (retained by rank): the rest is counted, and listed in the table
+ * and the decision below. At fifty offers, a paragraph of fifty ids would
+ * hide the decision it opens with. One more than the limit is listed.
+ */
+#define S_SUMMARY_OFFERS 5
+
+/* After the k-th offer of a summary list of n (k from 1): 1 to go on. */
+static int S_summary_more(S_ctx *c, cmark_node *p, size_t k, size_t n)
+{
+	if (k <= S_SUMMARY_OFFERS || n <= S_SUMMARY_OFFERS + 1)   /* never "and 1 more" */
+		return 1;
+	if (k == S_SUMMARY_OFFERS + 1)
+		gs_doc_textf(p, " %s %zu %s", TR("decision.and"), n - S_SUMMARY_OFFERS,
+			     TR("decision.more"));
+	return 0;
+}
+
 static void S_decision_summary(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
 	cmark_node *p = gs_doc_para(c->root);
-	size_t i, k = 0;
+	size_t i, k = 0, nexcluded = 0;
 
+	for (i = 0; i < d->ncands; i++)
+		nexcluded += d->cands[i].excluded != 0;
 	gs_doc_strong(p, TR(d->demonstration ? "decision.label_demo" : "decision.label"));
 	gs_doc_text(p, " ");
 	if (d->nretained) {
@@ -314,7 +335,9 @@ static void S_decision_summary(S_ctx *c)
 			const gs_candidate *cd = &d->cands[d->order[i]];
 			if (!cd->retained)
 				continue;
-			gs_doc_text(p, k++ ? ", " : " ");
+			if (!S_summary_more(c, p, ++k, d->nretained))
+				break;
+			gs_doc_text(p, k > 1 ? ", " : " ");
 			gs_doc_code(p, S_offer_label(cd->offer));
 		}
 		gs_doc_text(p, ".");
@@ -324,7 +347,9 @@ static void S_decision_summary(S_ctx *c)
 			const gs_candidate *cd = &d->cands[d->order[i]];
 			if (cd->retained || cd->excluded)
 				continue;
-			gs_doc_text(p, k++ ? ", " : " ");
+			if (!S_summary_more(c, p, ++k, d->npreselected))
+				break;
+			gs_doc_text(p, k > 1 ? ", " : " ");
 			gs_doc_code(p, S_offer_label(cd->offer));
 		}
 		gs_doc_text(p, ".");
@@ -338,7 +363,9 @@ static void S_decision_summary(S_ctx *c)
 		int q, n = 0;
 		if (!cd->excluded)
 			continue;
-		if (k++)
+		if (!S_summary_more(c, p, ++k, nexcluded))
+			break;
+		if (k > 1)
 			gs_doc_text(p, ", ");
 		else
 			gs_doc_textf(p, " %s ", TR("decision.excluded"));
