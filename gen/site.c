@@ -412,6 +412,180 @@ static void S_demo_banner(gs_doc *doc, const gs_strings *t, int demonstration)
 	gs_doc_text(p, gs_tr(t, "demo.site_body"));
 }
 
+/*** pages written as HTML directly ***/
+
+/*
+ * The index pages and the per-offer pages are written here as HTML, the
+ * bytes their document tree gave (gs_doc, then doc_html.c) with the same
+ * escaping (gs_html_text_append, gs_html_url_append): building a tree for
+ * each page and walking it took about a tenth of a 200 x 50 site's CPU.
+ * The layout is the one doc_html.c writes: a block ends with a newline,
+ * a table's rows and cells each start on a new line.
+ */
+typedef struct {
+	char *b;
+	size_t n, cap;
+} S_w;
+
+#define S_LIT(w, lit) gs_mem_append(&(w)->b, &(w)->n, &(w)->cap, (lit), sizeof(lit) - 1)
+
+static void S_w_raw(S_w *w, const char *s)
+{
+	gs_mem_append(&w->b, &w->n, &w->cap, s, strlen(s));
+}
+
+static void S_w_text(S_w *w, const char *s)
+{
+	gs_html_text_append(&w->b, &w->n, &w->cap, s);
+}
+
+static void S_w_num(S_w *w, uint64_t v)
+{
+	char d[GS_DEC_MAX], *p = gs_dec(d, v, 0);
+
+	gs_mem_append(&w->b, &w->n, &w->cap, p, (size_t)(d + GS_DEC_MAX - p));
+}
+
+static void S_w_code(S_w *w, const char *s)
+{
+	S_LIT(w, "<code>");
+	S_w_text(w, s);
+	S_LIT(w, "</code>");
+}
+
+/* <a href="URL">, url as a whole (a link's href: the check of its scheme sees all of it). */
+static void S_w_a(S_w *w, const char *url)
+{
+	S_LIT(w, "<a href=\"");
+	gs_html_url_append(&w->b, &w->n, &w->cap, url);
+	S_LIT(w, "\">");
+}
+
+static void S_w_para(S_w *w, const char *text)
+{
+	S_LIT(w, "<p>");
+	S_w_text(w, text);
+	S_LIT(w, "</p>\n");
+}
+
+static void S_w_h1(S_w *w, const char *text)
+{
+	S_LIT(w, "<h1>");
+	S_w_text(w, text);
+	S_LIT(w, "</h1>\n");
+}
+
+/* A table up to its header row's end; its body rows follow (S_w_row). */
+static void S_w_table(S_w *w, const char *caption, const char *const *heads, size_t ncols)
+{
+	size_t j;
+
+	S_LIT(w, "<table tabindex=\"0\">\n<caption>");
+	S_w_text(w, caption);
+	S_LIT(w, "</caption>\n<thead>\n<tr>");
+	for (j = 0; j < ncols; j++) {
+		S_LIT(w, "\n<th scope=\"col\">");
+		S_w_text(w, heads[j]);
+		S_LIT(w, "</th>");
+	}
+	S_LIT(w, "\n</tr>\n</thead>");
+}
+
+/* A body row's start (the first opens <tbody>), and the table's end. */
+static void S_w_row(S_w *w, size_t *rows)
+{
+	if ((*rows)++)
+		S_LIT(w, "\n<tr>");
+	else
+		S_LIT(w, "\n<tbody>\n<tr>");
+}
+
+static void S_w_table_end(S_w *w, size_t rows)
+{
+	if (rows)
+		S_LIT(w, "\n</tbody>\n</table>\n");
+	else
+		S_LIT(w, "\n</table>\n");
+}
+
+/* The pager of S_pager, written directly. */
+static void S_w_pager(S_w *w, const char *label, size_t cur, size_t n,
+		      void (*name_of)(char *, size_t, size_t, size_t, size_t), size_t other)
+{
+	size_t i;
+
+	if (n <= 1)
+		return;
+	S_LIT(w, "<p>");
+	S_w_text(w, label);
+	S_LIT(w, " ");
+	S_w_num(w, cur + 1);
+	S_LIT(w, " / ");
+	S_w_num(w, n);
+	S_LIT(w, ": ");
+	for (i = 0; i < n; i++) {
+		char pn[160];
+		name_of(pn, sizeof(pn), i, other, cur);
+		if (i)
+			S_LIT(w, " ");
+		if (i == cur) {
+			S_LIT(w, "<strong>");
+			S_w_num(w, i + 1);
+			S_LIT(w, "</strong>");
+		} else {
+			S_w_a(w, pn);
+			S_w_num(w, i + 1);
+			S_LIT(w, "</a>");
+		}
+	}
+	S_LIT(w, "</p>\n");
+}
+
+/* S_demo_banner, written directly. */
+static void S_w_demo(S_w *w, const gs_strings *t, int demonstration)
+{
+	if (!demonstration)
+		return;
+	S_LIT(w, "<blockquote>\n<p><strong>");
+	S_w_text(w, gs_tr(t, "demo.title"));
+	S_LIT(w, "</strong> ");
+	S_w_text(w, gs_tr(t, "demo.site_body"));
+	S_LIT(w, "</p>\n</blockquote>\n");
+}
+
+/*
+ * The page: body (taken) in the page template, written to dir/name. The
+ * template's renderer takes a document; an empty one adds nothing before
+ * the body, given as its tail.
+ */
+static int S_w_page(const gs_publish_env *env, const char *dir, const char *name, S_w *body,
+		    const char *title, const char *nav, const char *script, char *err,
+		    size_t errlen)
+{
+	gs_doc empty;
+	char *html;
+	int rc;
+
+	gs_mem_append(&body->b, &body->n, &body->cap, "", 0);
+	body->b[body->n] = '\0';
+	if (gs_doc_init(&empty)) {
+		html = NULL;
+	} else {
+		html = gs_render_html_tail(env->tp, &empty, env->t->lang, title, nav, body->b,
+					   script);
+		gs_doc_release(&empty);
+	}
+	free(body->b);
+	memset(body, 0, sizeof(*body));
+	if (!html) {
+		snprintf(err, errlen, "cannot render %s", name);
+		return -1;
+	}
+	rc = gs_write_atomic(dir, name, html, strlen(html), err, errlen);
+	free(html);
+	return rc;
+}
+
 /*** the matrix ***/
 
 void gs_site_offer_counts(const gs_publish_result *res, size_t n, size_t noffers,
@@ -574,13 +748,14 @@ static void S_td_open(char **o, size_t *l, size_t *c, const char *cls, unsigned 
  * column, a best-offer column and a footer row per verdict with how many
  * workloads each offer gets.
  */
-static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *res, size_t from,
-			   size_t to, const size_t *cols, size_t ncols, const size_t (*counts)[3])
+static void S_matrix_html(S_w *w, const gs_publish_env *env, const gs_publish_result *res,
+			  size_t from, size_t to, const size_t *cols, size_t ncols,
+			  const size_t (*counts)[3])
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
-	char *out = NULL;
-	size_t len = 0, cap = 0, i, j, g;
+	char *out = w->b;
+	size_t len = w->n, cap = w->cap, i, j, g;
 	int s;
 	static const char *const foot[3] = { "site.foot_retained", "site.foot_preselected",
 					     "site.foot_excluded" };
@@ -739,7 +914,9 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 		H("</tr>\n");
 	}
 	H("</tfoot>\n</table>\n</div>\n");
-	return out;
+	w->b = out;
+	w->n = len;
+	w->cap = cap;
 }
 
 #undef H
@@ -755,49 +932,45 @@ static int S_index_page(const gs_publish_env *env, const gs_publish_result *res,
 	const gs_catalog *cat = env->cat;
 	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
 	size_t c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS;
-	gs_doc doc;
-	cmark_node *p;
-	char name[64], *matrix = NULL, *html;
-	int rc;
+	S_w w = { 0 };
+	char name[64];
 
 	if (to > n)
 		to = n;
 	if (c1 > cat->noffers)
 		c1 = cat->noffers;
-	gs_doc_init(&doc);
-	gs_doc_heading(doc.root, 1, gs_tr(t, "site.title"));
-	S_demo_banner(&doc, t, demonstration);
-	p = gs_doc_para(doc.root);
-	gs_doc_text(p, gs_tr(t, "site.intro"));
-	p = gs_doc_para(doc.root);
-	gs_doc_textf(p, "%s %s %s, %s %s,", gs_tr(t, "site.legend"),
-		     S_status_symbol(0), gs_tr(t, "overall.retained"), S_status_symbol(1),
-		     gs_tr(t, "overall.preselected"));
-	gs_doc_textf(p, " %s %s, %s %s.", S_status_symbol(2), gs_tr(t, "overall.excluded"),
-		     S_status_symbol(3), gs_tr(t, "overall.not_compared"));
-	p = gs_doc_para(doc.root);
-	gs_doc_text(p, gs_tr(t, "site.matrix_help"));
-	S_pager(doc.root, gs_tr(t, "site.page"), page, npages, S_row_page, col);
-	S_pager(doc.root, gs_tr(t, "site.offers"), col, ncols, S_col_page, page);
-	if (!n) {
-		p = gs_doc_para(doc.root);
-		gs_doc_text(p, gs_tr(t, "site.empty"));
-	} else {
-		matrix = S_matrix_html(env, res, from, to, order + c0, c1 - c0, counts);
-	}
+	S_w_h1(&w, gs_tr(t, "site.title"));
+	S_w_demo(&w, t, demonstration);
+	S_w_para(&w, gs_tr(t, "site.intro"));
+	S_LIT(&w, "<p>");
+	S_w_text(&w, gs_tr(t, "site.legend"));
+	S_LIT(&w, " ");
+	S_w_text(&w, S_status_symbol(0));
+	S_LIT(&w, " ");
+	S_w_text(&w, gs_tr(t, "overall.retained"));
+	S_LIT(&w, ", ");
+	S_w_text(&w, S_status_symbol(1));
+	S_LIT(&w, " ");
+	S_w_text(&w, gs_tr(t, "overall.preselected"));
+	S_LIT(&w, ", ");
+	S_w_text(&w, S_status_symbol(2));
+	S_LIT(&w, " ");
+	S_w_text(&w, gs_tr(t, "overall.excluded"));
+	S_LIT(&w, ", ");
+	S_w_text(&w, S_status_symbol(3));
+	S_LIT(&w, " ");
+	S_w_text(&w, gs_tr(t, "overall.not_compared"));
+	S_LIT(&w, ".</p>\n");
+	S_w_para(&w, gs_tr(t, "site.matrix_help"));
+	S_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_row_page, col);
+	S_w_pager(&w, gs_tr(t, "site.offers"), col, ncols, S_col_page, page);
+	if (!n)
+		S_w_para(&w, gs_tr(t, "site.empty"));
+	else
+		S_matrix_html(&w, env, res, from, to, order + c0, c1 - c0, counts);
 	S_page_name(name, sizeof(name), page, col);
-	html = gs_render_html_tail(env->tp, &doc, t->lang, gs_tr(t, "site.title"), nav, matrix,
-				   matrix ? "matrix.js" : NULL);
-	if (!html) {
-		snprintf(err, errlen, "cannot render %s", name);
-		rc = -1;
-	} else {
-		rc = gs_write_atomic(dir, name, html, strlen(html), err, errlen);
-	}
-	free(html);
-	free(matrix);
-	gs_doc_release(&doc);
-	return rc;
+	return S_w_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, n ? "matrix.js" : NULL,
+			err, errlen);
 }
 
 /*
@@ -1690,83 +1863,114 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 {
 	const gs_strings *t = env->t;
 	const gs_offer *o = &env->cat->offers[k];
-	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i;
+	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i, rows = 0;
 	const char *h[4];
-	gs_doc doc;
-	cmark_node *p, *tb, *r, *cell;
+	S_w w = { 0 }, link = { 0 };
 	char name[128], mem[GS_FMT_MAX];
 	char *title = gs_xasprintf("%s %s", gs_tr(t, "site.offer_title"), o->id);
 	int rc;
 
 	if (to > n)
 		to = n;
-	gs_doc_init(&doc);
-	gs_doc_heading(doc.root, 1, title);
-	S_demo_banner(&doc, t, demonstration);
-	p = gs_doc_para(doc.root);
-	gs_doc_code(p, o->id);
-	gs_doc_textf(p, " %s, %llu x %s", o->gpu_model, (unsigned long long)o->cards,
-		     gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
-	if (o->provider)
-		gs_doc_textf(p, " — %s", o->provider);
-	gs_doc_text(p, ". ");
-	gs_doc_text(p, gs_tr(t, "site.offer_intro"));
+	S_w_h1(&w, title);
+	S_w_demo(&w, t, demonstration);
+	S_LIT(&w, "<p>");
+	S_w_code(&w, o->id);
+	S_LIT(&w, " ");
+	S_w_text(&w, o->gpu_model);
+	S_LIT(&w, ", ");
+	S_w_num(&w, o->cards);
+	S_LIT(&w, " x ");
+	S_w_text(&w, gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+	if (o->provider) {
+		S_LIT(&w, " — ");
+		S_w_text(&w, o->provider);
+	}
+	S_LIT(&w, ". ");
+	S_w_text(&w, gs_tr(t, "site.offer_intro"));
+	S_LIT(&w, "</p>\n");
 	if (npages > 1) {
 		/* The pager, inline: its page names depend on the offer's id. */
-		p = gs_doc_para(doc.root);
-		gs_doc_textf(p, "%s %zu / %zu: ", gs_tr(t, "site.page"), page + 1, npages);
+		S_LIT(&w, "<p>");
+		S_w_text(&w, gs_tr(t, "site.page"));
+		S_LIT(&w, " ");
+		S_w_num(&w, page + 1);
+		S_LIT(&w, " / ");
+		S_w_num(&w, npages);
+		S_LIT(&w, ": ");
 		for (i = 0; i < npages; i++) {
-			char pn[128], num[32];
-			S_offer_detail_name(pn, sizeof(pn), o->id, i);
-			snprintf(num, sizeof(num), "%zu", i + 1);
+			char pn[128];
 			if (i)
-				gs_doc_text(p, " ");
-			if (i == page)
-				gs_doc_strong(p, num);
-			else
-				gs_doc_link(p, pn, num);
+				S_LIT(&w, " ");
+			if (i == page) {
+				S_LIT(&w, "<strong>");
+				S_w_num(&w, i + 1);
+				S_LIT(&w, "</strong>");
+				continue;
+			}
+			S_offer_detail_name(pn, sizeof(pn), o->id, i);
+			S_w_a(&w, pn);
+			S_w_num(&w, i + 1);
+			S_LIT(&w, "</a>");
 		}
+		S_LIT(&w, "</p>\n");
 	}
 	h[0] = gs_tr(t, "site.col_workload");
 	h[1] = gs_tr(t, "site.col_verdict");
 	h[2] = gs_tr(t, "col.total_cost");
 	h[3] = gs_tr(t, "site.col_reason");
-	tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_offer"), 4, h);
+	S_w_table(&w, gs_tr(t, "site.cap_offer"), h, 4);
 	for (i = from; i < to; i++) {
 		const gs_publish_result *pr = &res[i];
 		unsigned st = k < pr->noffers ? pr->status[k] : 3;
-		char *link = gs_xasprintf("../sheets/%s.html#offer-%s", pr->id, o->id);
-		r = gs_doc_row(tb);
-		cell = gs_doc_cell(r);
-		gs_doc_code(cell, pr->id);
-		gs_doc_textf(cell, " %s", pr->title);
-		cell = gs_doc_cell(r);
+		const char *why_k = st != 3 ? S_reason(pp, why, i, k) : NULL;
+		S_w_row(&w, &rows);
+		S_LIT(&w, "\n<td>");
+		S_w_code(&w, pr->id);
+		S_LIT(&w, " ");
+		S_w_text(&w, pr->title);
+		S_LIT(&w, "</td>\n<td>");
 		if (st == 3) {
-			gs_doc_textf(cell, "%s %s", S_status_symbol(3), gs_tr(t, S_status_key(3)));
+			S_w_text(&w, S_status_symbol(3));
+			S_LIT(&w, " ");
+			S_w_text(&w, gs_tr(t, S_status_key(3)));
 		} else {
-			char *txt = gs_xasprintf("%s %s", S_status_symbol((unsigned char)st),
-						 gs_tr(t, S_status_key((unsigned char)st)));
-			gs_doc_link(cell, link, txt);
-			free(txt);
+			link.n = 0;
+			S_LIT(&link, "../sheets/");
+			S_w_raw(&link, pr->id);
+			S_LIT(&link, ".html#offer-");
+			S_w_raw(&link, o->id);
+			gs_mem_append(&link.b, &link.n, &link.cap, "", 0);
+			link.b[link.n] = '\0';
+			S_w_a(&w, link.b);
+			S_w_text(&w, S_status_symbol((unsigned char)st));
+			S_LIT(&w, " ");
+			S_w_text(&w, gs_tr(t, S_status_key((unsigned char)st)));
+			S_LIT(&w, "</a>");
 		}
-		cell = gs_doc_cell(r);
+		S_LIT(&w, "</td>\n<td>");
 		if (st != 3 && pr->currency[k]) {
 			char m[GS_FMT_MAX];
-			gs_doc_textf(cell, "%s %s (%s)", gs_fmt_money(m, pr->cost[k], t->lang),
-				     pr->currency[k], gs_tr(t, "prov.assumed"));
-		} else {
-			gs_doc_text(cell, st == 3 ? "" : gs_tr(t, "word.missing"));
+			S_w_text(&w, gs_fmt_money(m, pr->cost[k], t->lang));
+			S_LIT(&w, " ");
+			S_w_text(&w, pr->currency[k]);
+			S_LIT(&w, " (");
+			S_w_text(&w, gs_tr(t, "prov.assumed"));
+			S_LIT(&w, ")");
+		} else if (st != 3) {
+			S_w_text(&w, gs_tr(t, "word.missing"));
 		}
-		gs_doc_cell_text(r, st != 3 && S_reason(pp, why, i, k) ? S_reason(pp, why, i, k) : "");
-		free(link);
+		S_LIT(&w, "</td>\n<td>");
+		if (why_k)
+			S_w_text(&w, why_k);
+		S_LIT(&w, "</td>\n</tr>");
 	}
-	if (!n) {
-		p = gs_doc_para(doc.root);
-		gs_doc_text(p, gs_tr(t, "site.empty"));
-	}
+	S_w_table_end(&w, rows);
+	if (!n)
+		S_w_para(&w, gs_tr(t, "site.empty"));
 	S_offer_detail_name(name, sizeof(name), o->id, page);
-	rc = S_write_page(env, dir, name, &doc, title, nav, err, errlen);
-	gs_doc_release(&doc);
+	rc = S_w_page(env, dir, name, &w, title, nav, NULL, err, errlen);
+	free(link.b);
 	free(title);
 	return rc;
 }
