@@ -654,7 +654,8 @@ static char *S_short_title(const char *title, int *cut)
 
 static char *S_mem_group(const gs_strings *t, uint64_t mem);
 
-#define H(s) gs_str_append(&out, &len, &cap, (s))
+/* (strlen of a literal is folded by the compiler: no scan) */
+#define H(s) gs_mem_append(&out, &len, &cap, (s), strlen(s))
 #define E(s) gs_html_escape_append(&out, &len, &cap, (s))
 
 /* "1,234.00 USD (assumed)" or nothing when no plan is known. */
@@ -665,11 +666,11 @@ static void S_cost_html(char **o, size_t *l, size_t *c, const gs_strings *t,
 
 	if (!pr->currency[k])
 		return;
-	gs_str_append(o, l, c, "<span class=\"cost\">");
+	gs_mem_append(o, l, c, "<span class=\"cost\">", 19);
 	gs_html_escape_append(o, l, c, gs_fmt_money(m, pr->cost[k], t->lang));
-	gs_str_append(o, l, c, " ");
+	gs_mem_append(o, l, c, " ", 1);
 	gs_html_escape_append(o, l, c, pr->currency[k]);
-	gs_str_append(o, l, c, "</span>");
+	gs_mem_append(o, l, c, "</span>", 7);
 }
 
 /* The best-offer cell: the first retained and its cost, else the closest pre-selected and what it needs. */
@@ -731,15 +732,23 @@ static const char *const S_js_labels[][2] = {
 static void S_td_open(char **o, size_t *l, size_t *c, const char *cls, unsigned st,
 		      const gs_publish_result *pr, size_t k)
 {
-	char b[96];
+	char d[GS_DEC_MAX], *p;
 
-	snprintf(b, sizeof(b), "<td class=\"%s\" data-v=\"%u\"", cls, st);
-	gs_str_append(o, l, c, b);
+	gs_mem_append(o, l, c, "<td class=\"", 11);
+	gs_mem_append(o, l, c, cls, strlen(cls));
+	gs_mem_append(o, l, c, "\" data-v=\"", 10);
+	p = gs_dec(d, st, 0);
+	gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
+	gs_mem_append(o, l, c, "\"", 1);
 	if (k < pr->noffers && pr->currency[k]) {
-		snprintf(b, sizeof(b), " data-cost=\"%lld\"", (long long)pr->cost[k]);
-		gs_str_append(o, l, c, b);
+		int64_t v = pr->cost[k];
+		uint64_t mag = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+		gs_mem_append(o, l, c, " data-cost=\"", 12);
+		p = gs_dec(d, mag, v < 0);
+		gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
+		gs_mem_append(o, l, c, "\"", 1);
 	}
-	gs_str_append(o, l, c, ">");
+	gs_mem_append(o, l, c, ">", 1);
 }
 
 /*
@@ -869,9 +878,8 @@ static void S_matrix_html(S_w *w, const gs_publish_env *env, const gs_publish_re
 		for (j = 0; j < ncols; j++) {
 			size_t k = cols[j];
 			unsigned st = k < pr->noffers ? pr->status[k] : 3;
-			char cls[8];
-			snprintf(cls, sizeof(cls), "v v%u", st);
-			S_td_open(&out, &len, &cap, cls, st, pr, k);
+			static const char *const cls[4] = { "v v0", "v v1", "v v2", "v v3" };
+			S_td_open(&out, &len, &cap, cls[st & 3], st, pr, k);
 			if (st == 3) {
 				E(S_status_symbol(3));
 				H(" ");
