@@ -475,7 +475,7 @@ static void S_w_h1(S_w *w, const char *text)
 	S_LIT(w, "</h1>\n");
 }
 
-/* A table up to its header row's end; its body rows follow (S_w_row). */
+/* A table up to its header row's end; its body rows follow. */
 static void S_w_table(S_w *w, const char *caption, const char *const *heads, size_t ncols)
 {
 	size_t j;
@@ -489,23 +489,6 @@ static void S_w_table(S_w *w, const char *caption, const char *const *heads, siz
 		S_LIT(w, "</th>");
 	}
 	S_LIT(w, "\n</tr>\n</thead>");
-}
-
-/* A body row's start (the first opens <tbody>), and the table's end. */
-static void S_w_row(S_w *w, size_t *rows)
-{
-	if ((*rows)++)
-		S_LIT(w, "\n<tr>");
-	else
-		S_LIT(w, "\n<tbody>\n<tr>");
-}
-
-static void S_w_table_end(S_w *w, size_t rows)
-{
-	if (rows)
-		S_LIT(w, "\n</tbody>\n</table>\n");
-	else
-		S_LIT(w, "\n</table>\n");
 }
 
 /* The pager of S_pager, written directly. */
@@ -658,6 +641,9 @@ static char *S_mem_group(const gs_strings *t, uint64_t mem);
 #define H(s) gs_mem_append(&out, &len, &cap, (s), strlen(s))
 #define E(s) gs_html_escape_append(&out, &len, &cap, (s))
 
+/* A literal appended to (o, l, c), its length counted by the compiler. */
+#define S_OLIT(o, l, c, lit) gs_mem_append((o), (l), (c), (lit), sizeof(lit) - 1)
+
 /* "1,234.00 USD (assumed)" or nothing when no plan is known. */
 static void S_cost_html(char **o, size_t *l, size_t *c, const gs_strings *t,
 			const gs_publish_result *pr, size_t k)
@@ -666,11 +652,11 @@ static void S_cost_html(char **o, size_t *l, size_t *c, const gs_strings *t,
 
 	if (!pr->currency[k])
 		return;
-	gs_mem_append(o, l, c, "<span class=\"cost\">", 19);
+	S_OLIT(o, l, c, "<span class=\"cost\">");
 	gs_html_escape_append(o, l, c, gs_fmt_money(m, pr->cost[k], t->lang));
-	gs_mem_append(o, l, c, " ", 1);
+	S_OLIT(o, l, c, " ");
 	gs_html_escape_append(o, l, c, pr->currency[k]);
-	gs_mem_append(o, l, c, "</span>", 7);
+	S_OLIT(o, l, c, "</span>");
 }
 
 /* The best-offer cell: the first retained and its cost, else the closest pre-selected and what it needs. */
@@ -728,27 +714,35 @@ static const char *const S_js_labels[][2] = {
 	{ "sort", "site.js_sort" }, { "text", "site.js_text" },
 };
 
-/* <td class="CLS" data-v="S" data-cost="HUNDREDTHS">: what matrix.js sorts by. */
-static void S_td_open(char **o, size_t *l, size_t *c, const char *cls, unsigned st,
+/*
+ * What matrix.js sorts by: an offer's cell <td class="vS"> (the verdict,
+ * also its colour: no other attribute repeats it on every cell), the best
+ * offer's <td class="best" data-v="S">; data-cost="HUNDREDTHS" when known.
+ */
+static void S_td_open(char **o, size_t *l, size_t *c, int best, unsigned st,
 		      const gs_publish_result *pr, size_t k)
 {
 	char d[GS_DEC_MAX], *p;
 
-	gs_mem_append(o, l, c, "<td class=\"", 11);
-	gs_mem_append(o, l, c, cls, strlen(cls));
-	gs_mem_append(o, l, c, "\" data-v=\"", 10);
-	p = gs_dec(d, st, 0);
-	gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
-	gs_mem_append(o, l, c, "\"", 1);
+	if (best) {
+		S_OLIT(o, l, c, "<td class=\"best\" data-v=\"");
+		p = gs_dec(d, st, 0);
+		gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
+		S_OLIT(o, l, c, "\"");
+	} else {
+		char v[14] = "<td class=\"vS\"";
+		v[12] = (char)('0' + (st & 3));
+		gs_mem_append(o, l, c, v, 14);
+	}
 	if (k < pr->noffers && pr->currency[k]) {
 		int64_t v = pr->cost[k];
 		uint64_t mag = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
-		gs_mem_append(o, l, c, " data-cost=\"", 12);
+		S_OLIT(o, l, c, " data-cost=\"");
 		p = gs_dec(d, mag, v < 0);
 		gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
-		gs_mem_append(o, l, c, "\"", 1);
+		S_OLIT(o, l, c, "\"");
 	}
-	gs_mem_append(o, l, c, ">", 1);
+	S_OLIT(o, l, c, ">");
 }
 
 /*
@@ -871,15 +865,14 @@ static void S_matrix_html(S_w *w, const gs_publish_env *env, const gs_publish_re
 			H(")");
 		}
 		H("</span></th>");
-		S_td_open(&out, &len, &cap, "best", pr->best < pr->noffers ? pr->status[pr->best] : 3,
+		S_td_open(&out, &len, &cap, 1, pr->best < pr->noffers ? pr->status[pr->best] : 3,
 			  pr, pr->best);
 		S_best_html(&out, &len, &cap, t, cat, pr, link);
 		H("</td>");
 		for (j = 0; j < ncols; j++) {
 			size_t k = cols[j];
 			unsigned st = k < pr->noffers ? pr->status[k] : 3;
-			static const char *const cls[4] = { "v v0", "v v1", "v v2", "v v3" };
-			S_td_open(&out, &len, &cap, cls[st & 3], st, pr, k);
+			S_td_open(&out, &len, &cap, 0, st, pr, k);
 			if (st == 3) {
 				E(S_status_symbol(3));
 				H(" ");
@@ -1861,6 +1854,35 @@ static void S_offer_detail_name(char *buf, size_t len, const char *id, size_t pa
 }
 
 /*
+ * The last three cells of an offer page's row from the sheet's reason on
+ * the offer (gs_publish_result_reasons): need per card, margin, then what
+ * remains to confirm or why it is excluded, tab-separated. The cells
+ * between are written here: the row's "<td>" before, "</td>" after.
+ */
+static void S_w_reason_cells(S_w *w, const char *why)
+{
+	int cell;
+
+	for (cell = 0; cell < 2; cell++) {
+		const char *tab = why ? strchr(why, '\t') : NULL;
+		if (tab) {
+			/* a figure and its provenance: short, on the stack */
+			size_t n = (size_t)(tab - why);
+			char small[128], *part = n < sizeof(small) ? small : gs_xmalloc(n + 1);
+			memcpy(part, why, n);
+			part[n] = '\0';
+			S_w_text(w, part);
+			if (part != small)
+				free(part);
+			why = tab + 1;
+		}
+		S_LIT(w, "</td><td>");
+	}
+	if (why)
+		S_w_text(w, why);
+}
+
+/*
  * One page of an offer's workloads: [from, to) of res, each with its verdict
  * and reason (why: item i holds res[i]'s reasons, loaded for [from, to)).
  */
@@ -1872,7 +1894,7 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 	const gs_strings *t = env->t;
 	const gs_offer *o = &env->cat->offers[k];
 	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i, rows = 0;
-	const char *h[4];
+	const char *h[6];
 	S_w w = { 0 }, link = { 0 };
 	char name[128], mem[GS_FMT_MAX];
 	char *title = gs_xasprintf("%s %s", gs_tr(t, "site.offer_title"), o->id);
@@ -1893,6 +1915,20 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 	if (o->provider) {
 		S_LIT(&w, " — ");
 		S_w_text(&w, o->provider);
+	}
+	/* what every row's margin is against, once for the page */
+	S_LIT(&w, ". ");
+	S_w_text(&w, gs_tr(t, "site.offer_capacity"));
+	S_LIT(&w, ": ");
+	if (o->memory_unknown && !o->has_declared_bytes) {
+		S_w_text(&w, gs_tr(t, "word.missing"));
+	} else {
+		S_w_text(&w, gs_fmt_gib(mem, o->has_declared_bytes ? o->declared_bytes
+					: o->nominal_bytes, t->lang));
+		S_LIT(&w, " (");
+		S_w_text(&w, gs_tr(t, o->has_declared_bytes ? "site.cap_src_declared"
+				   : "site.cap_src_nominal"));
+		S_LIT(&w, ")");
 	}
 	S_LIT(&w, ". ");
 	S_w_text(&w, gs_tr(t, "site.offer_intro"));
@@ -1926,18 +1962,27 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 	h[0] = gs_tr(t, "site.col_workload");
 	h[1] = gs_tr(t, "site.col_verdict");
 	h[2] = gs_tr(t, "col.total_cost");
-	h[3] = gs_tr(t, "site.col_reason");
-	S_w_table(&w, gs_tr(t, "site.cap_offer"), h, 4);
+	h[3] = gs_tr(t, "site.col_need");
+	h[4] = gs_tr(t, "site.col_margin");
+	h[5] = gs_tr(t, "site.col_remains");
+	S_w_table(&w, gs_tr(t, "site.cap_offer"), h, 6);
 	for (i = from; i < to; i++) {
 		const gs_publish_result *pr = &res[i];
 		unsigned st = k < pr->noffers ? pr->status[k] : 3;
 		const char *why_k = st != 3 ? S_reason(pp, why, i, k) : NULL;
-		S_w_row(&w, &rows);
-		S_LIT(&w, "\n<td>");
+		int cut;
+		char *shrt = S_short_title(pr->title, &cut);
+		/* A row on one line, its cells without the newlines of a tree's
+		 * table: the bytes a row needs (at 10,000 workloads x 50 offers,
+		 * these pages are a quarter of a site's bytes). */
+		if (!rows++)
+			S_LIT(&w, "\n<tbody>\n");
+		S_LIT(&w, "<tr><td>");
 		S_w_code(&w, pr->id);
 		S_LIT(&w, " ");
-		S_w_text(&w, pr->title);
-		S_LIT(&w, "</td>\n<td>");
+		S_w_text(&w, shrt);
+		free(shrt);
+		S_LIT(&w, "</td><td>");
 		if (st == 3) {
 			S_w_text(&w, S_status_symbol(3));
 			S_LIT(&w, " ");
@@ -1956,7 +2001,7 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 			S_w_text(&w, gs_tr(t, S_status_key((unsigned char)st)));
 			S_LIT(&w, "</a>");
 		}
-		S_LIT(&w, "</td>\n<td>");
+		S_LIT(&w, "</td><td>");
 		if (st != 3 && pr->currency[k]) {
 			char m[GS_FMT_MAX];
 			S_w_text(&w, gs_fmt_money(m, pr->cost[k], t->lang));
@@ -1968,12 +2013,14 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 		} else if (st != 3) {
 			S_w_text(&w, gs_tr(t, "word.missing"));
 		}
-		S_LIT(&w, "</td>\n<td>");
-		if (why_k)
-			S_w_text(&w, why_k);
-		S_LIT(&w, "</td>\n</tr>");
+		S_LIT(&w, "</td><td>");
+		S_w_reason_cells(&w, why_k);
+		S_LIT(&w, "</td></tr>\n");
 	}
-	S_w_table_end(&w, rows);
+	if (rows)
+		S_LIT(&w, "</tbody>\n</table>\n");
+	else
+		S_LIT(&w, "\n</table>\n");
 	if (!n)
 		S_w_para(&w, gs_tr(t, "site.empty"));
 	S_offer_detail_name(name, sizeof(name), o->id, page);
