@@ -1935,7 +1935,7 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 	const gs_offer *o = &env->cat->offers[k];
 	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i, rows = 0;
 	const char *h[6];
-	S_w w = { 0 }, link = { 0 };
+	S_w w = { 0 }, link = { 0 }, sfx = { 0 };
 	char name[128], mem[GS_FMT_MAX];
 	char *title = gs_xasprintf("%s %s", gs_tr(t, "site.offer_title"), o->id);
 	int rc;
@@ -2028,14 +2028,26 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 			S_LIT(&w, " ");
 			S_w_text(&w, gs_tr(t, S_status_key(3)));
 		} else {
+			/*
+			 * ../sheets/ID.html#offer-OFFER: the href of the whole,
+			 * as the part up to ID then the rest, written once for
+			 * the page (the href escapes byte by byte; neither part
+			 * nor the whole starts with a scheme it would drop).
+			 */
+			if (!sfx.n) {   /* not yet written: it ends with "> */
+				char *rest = gs_xasprintf(".html#offer-%s", o->id);
+				gs_html_url_append(&sfx.b, &sfx.n, &sfx.cap, rest);
+				S_LIT(&sfx, "\">");
+				free(rest);
+			}
 			link.n = 0;
 			S_LIT(&link, "../sheets/");
 			S_w_raw(&link, pr->id);
-			S_LIT(&link, ".html#offer-");
-			S_w_raw(&link, o->id);
 			gs_mem_append(&link.b, &link.n, &link.cap, "", 0);
 			link.b[link.n] = '\0';
-			S_w_a(&w, link.b);
+			S_LIT(&w, "<a href=\"");
+			gs_html_url_append(&w.b, &w.n, &w.cap, link.b);
+			gs_mem_append(&w.b, &w.n, &w.cap, sfx.b, sfx.n);
 			S_w_text(&w, S_status_symbol((unsigned char)st));
 			S_LIT(&w, " ");
 			S_w_text(&w, gs_tr(t, S_status_key((unsigned char)st)));
@@ -2066,6 +2078,7 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 	S_offer_detail_name(name, sizeof(name), o->id, page);
 	rc = S_w_page(env, dir, name, &w, title, nav, NULL, err, errlen);
 	free(link.b);
+	free(sfx.b);
 	free(title);
 	return rc;
 }
