@@ -367,8 +367,9 @@ static void S_offer_page(char *buf, size_t len, size_t i, size_t other, size_t c
  * bytes their document tree gave (gs_doc, then doc_html.c) with the same
  * escaping (gs_html_text_append, gs_html_url_append): building a tree for
  * each page and walking it took about a tenth of a 200 x 50 site's CPU.
- * The layout is the one doc_html.c writes: a block ends with a newline,
- * a table's rows and cells each start on a new line.
+ * The layout is the one doc_html.c writes (a block ends with a newline,
+ * a table's rows and cells each start on a new line), but for the rows of
+ * a per-offer page, a line each (S_offer_detail_page).
  */
 typedef struct {
 	char *b;
