@@ -132,5 +132,13 @@ char *gs_doc_render_html_cmark(const gs_doc *d);
 char *gs_doc_html_direct(cmark_node *root);
 /* gs_doc_render_html's bytes written directly; NULL as gs_doc_html_direct. */
 char *gs_doc_html_body_direct(const gs_doc *d);
+/*
+ * For pages written as HTML directly (the site's own pages), the same bytes
+ * as the tree would give: s as a text node's HTML (& < > " escaped), and
+ * url as a link's href (left empty when cmark-gfm would drop it), appended
+ * to the growable buffer (gs_mem_append's; not NUL-terminated).
+ */
+void gs_html_text_append(char **buf, size_t *len, size_t *cap, const char *s);
+void gs_html_url_append(char **buf, size_t *len, size_t *cap, const char *url);
 
 #endif

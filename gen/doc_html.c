@@ -537,3 +537,24 @@ char *gs_doc_html_body_direct(const gs_doc *d)
 {
 	return S_write(d, d->root);
 }
+
+void gs_html_text_append(char **buf, size_t *len, size_t *cap, const char *s)
+{
+	S_html h = { .buf = *buf, .len = *len, .cap = *cap };
+
+	S_text(&h, s);
+	*buf = h.buf;
+	*len = h.len;
+	*cap = h.cap;
+}
+
+void gs_html_url_append(char **buf, size_t *len, size_t *cap, const char *url)
+{
+	S_html h = { .buf = *buf, .len = *len, .cap = *cap };
+
+	if (!S_dangerous(url))
+		S_href(&h, url);
+	*buf = h.buf;
+	*len = h.len;
+	*cap = h.cap;
+}

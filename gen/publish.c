@@ -289,6 +289,48 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 				res->best_missing |= 1u << q;
 }
 
+/* A figure's provenance in words, as the sheet gives it. */
+static const char *S_prov_words(const gs_strings *t, gs_prov prov, int synthetic)
+{
+	return gs_tr(t, synthetic ? "prov.synthetic" : prov == GS_PROV_OBSERVED ? "prov.observed"
+		     : prov == GS_PROV_CALCULATED ? "prov.calculated" : "prov.assumed");
+}
+
+/* "3.99 (assumed)": GiB with two decimals (the offer page's header gives the unit), '−' first when neg. */
+static void S_gib_words(char **o, size_t *l, size_t *c, const gs_strings *t, uint64_t mag,
+			int neg, gs_prov prov, int synthetic)
+{
+	char g[GS_FMT_MAX];
+
+	if (neg)
+		gs_str_append(o, l, c, "\xe2\x88\x92");
+	gs_str_append(o, l, c, gs_fmt_fixed2(g, mag, GS_GIB, t->lang));
+	gs_str_append(o, l, c, " (");
+	gs_str_append(o, l, c, S_prov_words(t, prov, synthetic));
+	gs_str_append(o, l, c, ")");
+}
+
+/*
+ * An exclusion's reason on the offer page: the sheet's sentence (label
+ * why.X), or its shorter form where one exists (label site.why.X), without
+ * what the page's header or the row's other cells give (the capacity per
+ * card, the total cost).
+ */
+static char *S_short_reason(const gs_strings *t, const gs_verdict *v, char *const *reasons,
+			    size_t at)
+{
+	char key[128];
+	gs_verdict sv;
+
+	if (v->why && (size_t)snprintf(key, sizeof(key), "site.%s", v->why) < sizeof(key) &&
+	    gs_tr_opt(t, key)) {
+		sv = *v;
+		sv.why = key;
+		return gs_sheet_reason_text(t, &sv);
+	}
+	return reasons ? gs_xstrdup(reasons[at]) : gs_sheet_reason_text(t, v);
+}
+
 void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 			       const gs_strings *t, char *const *reasons,
 			       gs_publish_result *res)
@@ -299,57 +341,75 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 	res->reason = gs_xcalloc(res->noffers + 1, sizeof(*res->reason));
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[i];
+		const gs_offer *o = c->offer;
 		size_t k = (size_t)(c->offer - cat->offers), len = 0, cap = 0;
+		uint64_t listed = o->has_declared_bytes ? o->declared_bytes : o->nominal_bytes;
 		char *out = NULL;
 		int n = 0;
 
+		/* the need per card, then the margin, each with its provenance */
+		if (c->need.present)
+			S_gib_words(&out, &len, &cap, t, c->need.bytes, 0, c->need.prov,
+				    c->need.synthetic);
+		else
+			gs_str_append(&out, &len, &cap, gs_tr(t, "word.missing"));
+		gs_str_append(&out, &len, &cap, "\t");
+		if (c->has_margin) {
+			int64_t m = c->margin;
+			gs_prov p = gs_prov_weakest(c->need.present ? c->need.prov : GS_PROV_ASSUMED,
+						    c->capacity.present ? c->capacity.prov
+						    : GS_PROV_ASSUMED);
+			S_gib_words(&out, &len, &cap, t, m < 0 ? (uint64_t)(-(m + 1)) + 1 : (uint64_t)m,
+				    m < 0, p, c->need.synthetic || c->capacity.synthetic);
+		} else {
+			gs_str_append(&out, &len, &cap, gs_tr(t, "word.missing"));
+		}
+		gs_str_append(&out, &len, &cap, "\t");
+		/* a capacity other than the catalog's (the page's header gives that one) */
+		if (c->capacity.present && (c->cap_source == GS_CAP_OBSERVED || o->memory_unknown ||
+					    c->capacity.bytes != listed)) {
+			char g[GS_FMT_MAX];
+			gs_str_append(&out, &len, &cap, gs_tr(t, "site.row_capacity"));
+			gs_str_append(&out, &len, &cap, " ");
+			gs_str_append(&out, &len, &cap, gs_fmt_gib(g, c->capacity.bytes, t->lang));
+			gs_str_append(&out, &len, &cap, " (");
+			gs_str_append(&out, &len, &cap,
+				      S_prov_words(t, c->capacity.prov, c->capacity.synthetic));
+			gs_str_append(&out, &len, &cap, ").");
+			n++;
+		}
 		if (!c->excluded && !c->retained) {
-			/* Pre-selected: the memory verdict's reason when memory is
-			 * to confirm (the figures of the fit), then the other
-			 * requirements still to confirm, by name; their reasons are
-			 * in the sheet, where the row links (at 50 offers, their
-			 * sentences were most of an offer page). */
+			/* Pre-selected: the requirements still to confirm, by name
+			 * (the column says what they are); their reasons are in the
+			 * sheet, where the row links. */
 			int named = 0;
-			if (c->v[GS_REQ_MEMORY].kind == GS_V_TO_CONFIRM) {
-				char *why = reasons ? reasons[i * GS_REQ_COUNT + GS_REQ_MEMORY]
-						    : gs_sheet_reason_text(t, &c->v[GS_REQ_MEMORY]);
-				gs_str_append(&out, &len, &cap, gs_sheet_req_label(t, GS_REQ_MEMORY));
-				gs_str_append(&out, &len, &cap, ": ");
-				gs_str_append(&out, &len, &cap, why);
-				if (!reasons)
-					free(why);
-				n++;
-			}
 			for (q = 0; q < GS_REQ_COUNT; q++) {
-				if (q == GS_REQ_MEMORY || c->v[q].kind != GS_V_TO_CONFIRM)
+				if (c->v[q].kind != GS_V_TO_CONFIRM)
 					continue;
-				if (!named++) {
-					if (n)
-						gs_str_append(&out, &len, &cap, " ");
-					gs_str_append(&out, &len, &cap,
-						      gs_tr(t, n ? "site.also_to_confirm" : "cand.to_confirm"));
-					gs_str_append(&out, &len, &cap, " ");
-				} else {
+				if (named++) {
 					gs_str_append(&out, &len, &cap, ", ");
+				} else if (n) {
+					/* after a capacity: say what the names are */
+					gs_str_append(&out, &len, &cap, " ");
+					gs_str_append(&out, &len, &cap, gs_tr(t, "cand.to_confirm"));
+					gs_str_append(&out, &len, &cap, " ");
 				}
 				gs_str_append(&out, &len, &cap, gs_sheet_req_label(t, (gs_req)q));
 			}
-			if (named)
-				gs_str_append(&out, &len, &cap, ".");
 		}
-		for (q = 0; q < GS_REQ_COUNT && (c->excluded || c->retained); q++) {
+		for (q = 0; q < GS_REQ_COUNT && c->excluded; q++) {
 			const gs_verdict *v = &c->v[q];
 			char *why;
-			/* Excluded: every exclusion; retained: every reason. */
-			if (c->excluded ? v->kind != GS_V_EXCLUDE : v->kind == GS_V_NOT_REQUIRED)
+			/* Excluded: every exclusion, by its reason; a retained
+			 * offer needs none here (its reasons are in the sheet). */
+			if (v->kind != GS_V_EXCLUDE)
 				continue;
-			why = reasons ? reasons[i * GS_REQ_COUNT + (size_t)q] : gs_sheet_reason_text(t, v);
+			why = S_short_reason(t, v, reasons, i * GS_REQ_COUNT + (size_t)q);
 			gs_str_append(&out, &len, &cap, n++ ? " " : "");
 			gs_str_append(&out, &len, &cap, gs_sheet_req_label(t, (gs_req)q));
 			gs_str_append(&out, &len, &cap, ": ");
 			gs_str_append(&out, &len, &cap, why);
-			if (!reasons)
-				free(why);
+			free(why);
 		}
 		/* kept for the whole build: no slack (gs_str_append grows by 4 KiB) */
 		res->reason[k] = out ? gs_xrealloc(out, len + 1) : gs_xstrdup("");

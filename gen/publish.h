@@ -67,10 +67,14 @@ typedef struct {
 	 * (gs_req) is still to confirm on it. */
 	size_t best;
 	unsigned best_missing;
-	/* Per offer in catalog order: why it has its status, in words (an
-	 * exclusion's reason, what remains to confirm); NULL: not compared.
-	 * A site moves them to its spool once the result is complete and
-	 * sets reason to NULL (site.h: memory per workload stays small). */
+	/* Per offer in catalog order: the last three cells of the offer
+	 * page's row, tab-separated: the need per card and the margin (GiB,
+	 * two decimals, provenance in words, or "missing"), then a capacity
+	 * other than the catalog's, what remains to confirm by name
+	 * (pre-selected) or every exclusion's reason (excluded); NULL: not
+	 * compared. A site moves them to its spool once the result is
+	 * complete and sets reason to NULL (site.h: memory per workload
+	 * stays small). */
 	char **reason;
 	gs_strvec files;           /* names of the files written into the sheets' folder, in order */
 } gs_publish_result;
@@ -85,7 +89,7 @@ typedef struct {
 void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat,
 				     gs_publish_result *res);
 /* Fills res->reason (after gs_publish_result_from_decision), in t's
- * language; reasons: from gs_sheet_reasons, or NULL to make them. */
+ * language; reasons: the sheet's (gs_sheet_reasons), or NULL to make them. */
 void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 			       const gs_strings *t, char *const *reasons,
 			       gs_publish_result *res);

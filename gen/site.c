@@ -308,23 +308,6 @@ static char *S_nav(const gs_strings *t, const char *prefix)
 	return out;
 }
 
-/* root: the relative path from dir to the site's root, "" or "../" */
-static int S_write_page(const gs_publish_env *env, const char *dir, const char *name,
-			gs_doc *doc, const char *title, const char *nav, const char *root,
-			char *err, size_t errlen)
-{
-	char *html = gs_render_html(env->tp, doc, env->t->lang, title, nav, root);
-	int rc;
-
-	if (!html) {
-		snprintf(err, errlen, "cannot render %s", name);
-		return -1;
-	}
-	rc = gs_write_atomic(dir, name, html, strlen(html), err, errlen);
-	free(html);
-	return rc;
-}
-
 static const char *S_status_key(unsigned char s)
 {
 	return s == 0 ? "overall.retained" : s == 1 ? "overall.preselected"
@@ -357,31 +340,7 @@ static void S_offers_name(char *buf, size_t len, size_t page)
 		snprintf(buf, len, "offers-%zu.html", page + 1);
 }
 
-/* "LABEL k / n: 1 2 3" with links to the other pages (name_of(i)). */
-static void S_pager(cmark_node *parent, const char *label, size_t cur, size_t n,
-		    void (*name_of)(char *, size_t, size_t, size_t, size_t), size_t other)
-{
-	cmark_node *p;
-	size_t i;
-
-	if (n <= 1)
-		return;
-	p = gs_doc_para(parent);
-	gs_doc_textf(p, "%s %zu / %zu: ", label, cur + 1, n);
-	for (i = 0; i < n; i++) {
-		char pn[64], num[32];
-		name_of(pn, sizeof(pn), i, other, cur);
-		snprintf(num, sizeof(num), "%zu", i + 1);
-		if (i)
-			gs_doc_text(p, " ");
-		if (i == cur)
-			gs_doc_strong(p, num);
-		else
-			gs_doc_link(p, pn, num);
-	}
-}
-
-/* name_of for S_pager: rows vary (other = the column page), or columns vary. */
+/* name_of for S_w_pager: rows vary (other = the column page), or columns vary. */
 static void S_row_page(char *buf, size_t len, size_t i, size_t col, size_t cur)
 {
 	(void)cur;
@@ -401,17 +360,212 @@ static void S_offer_page(char *buf, size_t len, size_t i, size_t other, size_t c
 	S_offers_name(buf, len, i);
 }
 
-/* Built with --accept-synthetic and some verdict rests on a synthetic file. */
-static void S_demo_banner(gs_doc *doc, const gs_strings *t, int demonstration)
-{
-	cmark_node *p;
+/*** pages written as HTML directly ***/
 
+/*
+ * The index, offers and per-offer pages are written here as HTML, the
+ * bytes their document tree gave (gs_doc, then doc_html.c) with the same
+ * escaping (gs_html_text_append, gs_html_url_append): building a tree for
+ * each page and walking it took about a tenth of a 200 x 50 site's CPU.
+ * The layout is the one doc_html.c writes (a block ends with a newline,
+ * a table's rows and cells each start on a new line), but for the rows of
+ * a per-offer page, a line each (S_offer_detail_page).
+ */
+typedef struct {
+	char *b;
+	size_t n, cap;
+} S_w;
+
+#define S_LIT(w, lit) gs_mem_append(&(w)->b, &(w)->n, &(w)->cap, (lit), sizeof(lit) - 1)
+
+static void S_w_raw(S_w *w, const char *s)
+{
+	gs_mem_append(&w->b, &w->n, &w->cap, s, strlen(s));
+}
+
+static void S_w_text(S_w *w, const char *s)
+{
+	gs_html_text_append(&w->b, &w->n, &w->cap, s);
+}
+
+/* gs_doc_textf's text, written directly (the same formatter: gs_vfmt, else vsnprintf). */
+static void S_w_textf(S_w *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void S_w_textf(S_w *w, const char *fmt, ...)
+{
+	va_list ap;
+	char small[256], *buf;
+	int n;
+
+	va_start(ap, fmt);
+	n = gs_vfmt(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n == -2) {
+		va_start(ap, fmt);
+		n = vsnprintf(small, sizeof(small), fmt, ap);
+		va_end(ap);
+	}
+	if (n >= 0 && (size_t)n < sizeof(small)) {
+		S_w_text(w, small);
+		return;
+	}
+	va_start(ap, fmt);
+	buf = gs_xvasprintf(fmt, ap);
+	va_end(ap);
+	S_w_text(w, buf);
+	free(buf);
+}
+
+static void S_w_num(S_w *w, uint64_t v)
+{
+	char d[GS_DEC_MAX], *p = gs_dec(d, v, 0);
+
+	gs_mem_append(&w->b, &w->n, &w->cap, p, (size_t)(d + GS_DEC_MAX - p));
+}
+
+static void S_w_code(S_w *w, const char *s)
+{
+	S_LIT(w, "<code>");
+	S_w_text(w, s);
+	S_LIT(w, "</code>");
+}
+
+/* <a href="URL">, url as a whole (a link's href: the check of its scheme sees all of it). */
+static void S_w_a(S_w *w, const char *url)
+{
+	S_LIT(w, "<a href=\"");
+	gs_html_url_append(&w->b, &w->n, &w->cap, url);
+	S_LIT(w, "\">");
+}
+
+static void S_w_para(S_w *w, const char *text)
+{
+	S_LIT(w, "<p>");
+	S_w_text(w, text);
+	S_LIT(w, "</p>\n");
+}
+
+static void S_w_h1(S_w *w, const char *text)
+{
+	S_LIT(w, "<h1>");
+	S_w_text(w, text);
+	S_LIT(w, "</h1>\n");
+}
+
+/* A table up to its header row's end; its body rows follow. */
+static void S_w_table(S_w *w, const char *caption, const char *const *heads, size_t ncols)
+{
+	size_t j;
+
+	S_LIT(w, "<table tabindex=\"0\">\n<caption>");
+	S_w_text(w, caption);
+	S_LIT(w, "</caption>\n<thead>\n<tr>");
+	for (j = 0; j < ncols; j++) {
+		S_LIT(w, "\n<th scope=\"col\">");
+		S_w_text(w, heads[j]);
+		S_LIT(w, "</th>");
+	}
+	S_LIT(w, "\n</tr>\n</thead>");
+}
+
+/* A body row's start (the first opens <tbody>), a cell's start, and the table's end. */
+static void S_w_row(S_w *w, size_t *rows)
+{
+	if ((*rows)++)
+		S_LIT(w, "\n</tr>\n<tr>");
+	else
+		S_LIT(w, "\n<tbody>\n<tr>");
+}
+
+static void S_w_td(S_w *w)
+{
+	S_LIT(w, "\n<td>");
+}
+
+static void S_w_table_end(S_w *w, size_t rows)
+{
+	if (rows)
+		S_LIT(w, "\n</tr>\n</tbody>\n</table>\n");
+	else
+		S_LIT(w, "\n</table>\n");
+}
+
+/* "LABEL k / n: 1 2 3" with links to the other pages (name_of(i)). */
+static void S_w_pager(S_w *w, const char *label, size_t cur, size_t n,
+		      void (*name_of)(char *, size_t, size_t, size_t, size_t), size_t other)
+{
+	size_t i;
+
+	if (n <= 1)
+		return;
+	S_LIT(w, "<p>");
+	S_w_text(w, label);
+	S_LIT(w, " ");
+	S_w_num(w, cur + 1);
+	S_LIT(w, " / ");
+	S_w_num(w, n);
+	S_LIT(w, ": ");
+	for (i = 0; i < n; i++) {
+		char pn[160];
+		name_of(pn, sizeof(pn), i, other, cur);
+		if (i)
+			S_LIT(w, " ");
+		if (i == cur) {
+			S_LIT(w, "<strong>");
+			S_w_num(w, i + 1);
+			S_LIT(w, "</strong>");
+		} else {
+			S_w_a(w, pn);
+			S_w_num(w, i + 1);
+			S_LIT(w, "</a>");
+		}
+	}
+	S_LIT(w, "</p>\n");
+}
+
+/* Built with --accept-synthetic and some verdict rests on a synthetic file. */
+static void S_w_demo(S_w *w, const gs_strings *t, int demonstration)
+{
 	if (!demonstration)
 		return;
-	p = gs_doc_para(gs_doc_quote(doc->root));
-	gs_doc_strong(p, gs_tr(t, "demo.title"));
-	gs_doc_text(p, " ");
-	gs_doc_text(p, gs_tr(t, "demo.site_body"));
+	S_LIT(w, "<blockquote>\n<p><strong>");
+	S_w_text(w, gs_tr(t, "demo.title"));
+	S_LIT(w, "</strong> ");
+	S_w_text(w, gs_tr(t, "demo.site_body"));
+	S_LIT(w, "</p>\n</blockquote>\n");
+}
+
+/*
+ * The page: body (taken) in the page template, written to dir/name. The
+ * template's renderer takes a document; an empty one adds nothing before
+ * the body, given as its tail.
+ */
+/* root: the relative path from dir to the site's root, "" or "../" */
+static int S_w_page(const gs_publish_env *env, const char *dir, const char *name, S_w *body,
+		    const char *title, const char *nav, const char *root, const char *script,
+		    char *err, size_t errlen)
+{
+	gs_doc empty;
+	char *html;
+	int rc;
+
+	gs_mem_append(&body->b, &body->n, &body->cap, "", 0);
+	body->b[body->n] = '\0';
+	if (gs_doc_init(&empty)) {
+		html = NULL;
+	} else {
+		html = gs_render_html_tail(env->tp, &empty, env->t->lang, title, nav, root,
+					   body->b, script);
+		gs_doc_release(&empty);
+	}
+	free(body->b);
+	memset(body, 0, sizeof(*body));
+	if (!html) {
+		snprintf(err, errlen, "cannot render %s", name);
+		return -1;
+	}
+	rc = gs_write_atomic(dir, name, html, strlen(html), err, errlen);
+	free(html);
+	return rc;
 }
 
 /*** the matrix ***/
@@ -482,8 +636,12 @@ static char *S_short_title(const char *title, int *cut)
 
 static char *S_mem_group(const gs_strings *t, uint64_t mem);
 
-#define H(s) gs_str_append(&out, &len, &cap, (s))
+/* (strlen of a literal is folded by the compiler: no scan) */
+#define H(s) gs_mem_append(&out, &len, &cap, (s), strlen(s))
 #define E(s) gs_html_escape_append(&out, &len, &cap, (s))
+
+/* A literal appended to (o, l, c), its length counted by the compiler. */
+#define S_OLIT(o, l, c, lit) gs_mem_append((o), (l), (c), (lit), sizeof(lit) - 1)
 
 /* "1,234.00 USD (assumed)" or nothing when no plan is known. */
 static void S_cost_html(char **o, size_t *l, size_t *c, const gs_strings *t,
@@ -493,11 +651,11 @@ static void S_cost_html(char **o, size_t *l, size_t *c, const gs_strings *t,
 
 	if (!pr->currency[k])
 		return;
-	gs_str_append(o, l, c, "<span class=\"cost\">");
+	S_OLIT(o, l, c, "<span class=\"cost\">");
 	gs_html_escape_append(o, l, c, gs_fmt_money(m, pr->cost[k], t->lang));
-	gs_str_append(o, l, c, " ");
+	S_OLIT(o, l, c, " ");
 	gs_html_escape_append(o, l, c, pr->currency[k]);
-	gs_str_append(o, l, c, "</span>");
+	S_OLIT(o, l, c, "</span>");
 }
 
 /* The best-offer cell: the first retained and its cost, else the closest pre-selected and what it needs. */
@@ -555,19 +713,35 @@ static const char *const S_js_labels[][2] = {
 	{ "sort", "site.js_sort" }, { "text", "site.js_text" },
 };
 
-/* <td class="CLS" data-v="S" data-cost="HUNDREDTHS">: what matrix.js sorts by. */
-static void S_td_open(char **o, size_t *l, size_t *c, const char *cls, unsigned st,
+/*
+ * What matrix.js sorts by: an offer's cell <td class="vS"> (the verdict,
+ * also its colour: no other attribute repeats it on every cell), the best
+ * offer's <td class="best" data-v="S">; data-cost="HUNDREDTHS" when known.
+ */
+static void S_td_open(char **o, size_t *l, size_t *c, int best, unsigned st,
 		      const gs_publish_result *pr, size_t k)
 {
-	char b[96];
+	char d[GS_DEC_MAX], *p;
 
-	snprintf(b, sizeof(b), "<td class=\"%s\" data-v=\"%u\"", cls, st);
-	gs_str_append(o, l, c, b);
-	if (k < pr->noffers && pr->currency[k]) {
-		snprintf(b, sizeof(b), " data-cost=\"%lld\"", (long long)pr->cost[k]);
-		gs_str_append(o, l, c, b);
+	if (best) {
+		S_OLIT(o, l, c, "<td class=\"best\" data-v=\"");
+		p = gs_dec(d, st, 0);
+		gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
+		S_OLIT(o, l, c, "\"");
+	} else {
+		char v[14] = "<td class=\"vS\"";
+		v[12] = (char)('0' + (st & 3));
+		gs_mem_append(o, l, c, v, 14);
 	}
-	gs_str_append(o, l, c, ">");
+	if (k < pr->noffers && pr->currency[k]) {
+		int64_t v = pr->cost[k];
+		uint64_t mag = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+		S_OLIT(o, l, c, " data-cost=\"");
+		p = gs_dec(d, mag, v < 0);
+		gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
+		S_OLIT(o, l, c, "\"");
+	}
+	S_OLIT(o, l, c, ">");
 }
 
 /*
@@ -576,13 +750,14 @@ static void S_td_open(char **o, size_t *l, size_t *c, const char *cls, unsigned 
  * column, a best-offer column and a footer row per verdict with how many
  * workloads each offer gets.
  */
-static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *res, size_t from,
-			   size_t to, const size_t *cols, size_t ncols, const size_t (*counts)[3])
+static void S_matrix_html(S_w *w, const gs_publish_env *env, const gs_publish_result *res,
+			  size_t from, size_t to, const size_t *cols, size_t ncols,
+			  const size_t (*counts)[3])
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
-	char *out = NULL;
-	size_t len = 0, cap = 0, i, j, g;
+	char *out = w->b;
+	size_t len = w->n, cap = w->cap, i, j, g;
 	int s;
 	static const char *const foot[3] = { "site.foot_retained", "site.foot_preselected",
 					     "site.foot_excluded" };
@@ -689,16 +864,14 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 			H(")");
 		}
 		H("</span></th>");
-		S_td_open(&out, &len, &cap, "best", pr->best < pr->noffers ? pr->status[pr->best] : 3,
+		S_td_open(&out, &len, &cap, 1, pr->best < pr->noffers ? pr->status[pr->best] : 3,
 			  pr, pr->best);
 		S_best_html(&out, &len, &cap, t, cat, pr, link);
 		H("</td>");
 		for (j = 0; j < ncols; j++) {
 			size_t k = cols[j];
 			unsigned st = k < pr->noffers ? pr->status[k] : 3;
-			char cls[8];
-			snprintf(cls, sizeof(cls), "v v%u", st);
-			S_td_open(&out, &len, &cap, cls, st, pr, k);
+			S_td_open(&out, &len, &cap, 0, st, pr, k);
 			if (st == 3) {
 				E(S_status_symbol(3));
 				H(" ");
@@ -741,7 +914,9 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 		H("</tr>\n");
 	}
 	H("</tfoot>\n</table>\n</div>\n");
-	return out;
+	w->b = out;
+	w->n = len;
+	w->cap = cap;
 }
 
 #undef H
@@ -757,49 +932,45 @@ static int S_index_page(const gs_publish_env *env, const gs_publish_result *res,
 	const gs_catalog *cat = env->cat;
 	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
 	size_t c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS;
-	gs_doc doc;
-	cmark_node *p;
-	char name[64], *matrix = NULL, *html;
-	int rc;
+	S_w w = { 0 };
+	char name[64];
 
 	if (to > n)
 		to = n;
 	if (c1 > cat->noffers)
 		c1 = cat->noffers;
-	gs_doc_init(&doc);
-	gs_doc_heading(doc.root, 1, gs_tr(t, "site.title"));
-	S_demo_banner(&doc, t, demonstration);
-	p = gs_doc_para(doc.root);
-	gs_doc_text(p, gs_tr(t, "site.intro"));
-	p = gs_doc_para(doc.root);
-	gs_doc_textf(p, "%s %s %s, %s %s,", gs_tr(t, "site.legend"),
-		     S_status_symbol(0), gs_tr(t, "overall.retained"), S_status_symbol(1),
-		     gs_tr(t, "overall.preselected"));
-	gs_doc_textf(p, " %s %s, %s %s.", S_status_symbol(2), gs_tr(t, "overall.excluded"),
-		     S_status_symbol(3), gs_tr(t, "overall.not_compared"));
-	p = gs_doc_para(doc.root);
-	gs_doc_text(p, gs_tr(t, "site.matrix_help"));
-	S_pager(doc.root, gs_tr(t, "site.page"), page, npages, S_row_page, col);
-	S_pager(doc.root, gs_tr(t, "site.offers"), col, ncols, S_col_page, page);
-	if (!n) {
-		p = gs_doc_para(doc.root);
-		gs_doc_text(p, gs_tr(t, "site.empty"));
-	} else {
-		matrix = S_matrix_html(env, res, from, to, order + c0, c1 - c0, counts);
-	}
+	S_w_h1(&w, gs_tr(t, "site.title"));
+	S_w_demo(&w, t, demonstration);
+	S_w_para(&w, gs_tr(t, "site.intro"));
+	S_LIT(&w, "<p>");
+	S_w_text(&w, gs_tr(t, "site.legend"));
+	S_LIT(&w, " ");
+	S_w_text(&w, S_status_symbol(0));
+	S_LIT(&w, " ");
+	S_w_text(&w, gs_tr(t, "overall.retained"));
+	S_LIT(&w, ", ");
+	S_w_text(&w, S_status_symbol(1));
+	S_LIT(&w, " ");
+	S_w_text(&w, gs_tr(t, "overall.preselected"));
+	S_LIT(&w, ", ");
+	S_w_text(&w, S_status_symbol(2));
+	S_LIT(&w, " ");
+	S_w_text(&w, gs_tr(t, "overall.excluded"));
+	S_LIT(&w, ", ");
+	S_w_text(&w, S_status_symbol(3));
+	S_LIT(&w, " ");
+	S_w_text(&w, gs_tr(t, "overall.not_compared"));
+	S_LIT(&w, ".</p>\n");
+	S_w_para(&w, gs_tr(t, "site.matrix_help"));
+	S_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_row_page, col);
+	S_w_pager(&w, gs_tr(t, "site.offers"), col, ncols, S_col_page, page);
+	if (!n)
+		S_w_para(&w, gs_tr(t, "site.empty"));
+	else
+		S_matrix_html(&w, env, res, from, to, order + c0, c1 - c0, counts);
 	S_page_name(name, sizeof(name), page, col);
-	html = gs_render_html_tail(env->tp, &doc, t->lang, gs_tr(t, "site.title"), nav, "", matrix,
-				   matrix ? "matrix.js" : NULL);
-	if (!html) {
-		snprintf(err, errlen, "cannot render %s", name);
-		rc = -1;
-	} else {
-		rc = gs_write_atomic(dir, name, html, strlen(html), err, errlen);
-	}
-	free(html);
-	free(matrix);
-	gs_doc_release(&doc);
-	return rc;
+	return S_w_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, "", n ? "matrix.js" : NULL,
+			err, errlen);
 }
 
 /*
@@ -1179,52 +1350,57 @@ static const char *S_why_list_key(unsigned char why)
 }
 
 /* "No price known: a, b." then "No memory figure, ...: c." under a chart. */
-static void S_missing_para(cmark_node *root, const gs_strings *t, const gs_catalog *cat,
+static void S_missing_para(S_w *w, const gs_strings *t, const gs_catalog *cat,
 			   const gs_site_chart_data *d)
 {
-	unsigned char w;
+	unsigned char y;
 	size_t i;
 
-	for (w = 0; w <= GS_SITE_NO_COST; w++) {
-		cmark_node *p = NULL;
+	for (y = 0; y <= GS_SITE_NO_COST; y++) {
+		int open = 0;
 		for (i = 0; i < d->nmissing; i++) {
-			if (d->why[i] != w)
+			if (d->why[i] != y)
 				continue;
-			if (!p) {
-				p = gs_doc_para(root);
-				gs_doc_textf(p, "%s: ", gs_tr(t, S_why_list_key(w)));
+			if (!open++) {
+				S_LIT(w, "<p>");
+				S_w_text(w, gs_tr(t, S_why_list_key(y)));
+				S_LIT(w, ": ");
 			} else {
-				gs_doc_text(p, ", ");
+				S_LIT(w, ", ");
 			}
-			gs_doc_code(p, cat->offers[d->missing[i]].id);
+			S_w_code(w, cat->offers[d->missing[i]].id);
 		}
-		if (p)
-			gs_doc_text(p, ".");
+		if (open)
+			S_LIT(w, ".</p>\n");
 	}
 }
 
 /* Chart kinds on the offers page. */
 enum { S_GIB_DAY, S_CAMPAIGN, S_HOURLY };
 
-/* The SVG (and PNG) of one chart into dir, its image and PNG link into root. */
-static int S_offers_chart_files(const gs_publish_env *env, cmark_node *root, const char *dir,
+/* The SVG (and PNG) of one chart into dir, its image and PNG link into w. */
+static int S_offers_chart_files(const gs_publish_env *env, S_w *w, const char *dir,
 				const char *stem, const char *title, gs_chart_out *o, char *err,
 				size_t errlen)
 {
 	char *svg = gs_xasprintf("%s.svg", stem), *png = gs_xasprintf("%s.png", stem);
-	cmark_node *p;
 	int rc;
 
 	rc = gs_write_atomic(dir, svg, o->svg.data, o->svg.len, err, errlen);
 	if (!rc && env->png)
 		rc = gs_write_atomic(dir, png, o->png.data, o->png.len, err, errlen);
-	p = gs_doc_para(root);
-	gs_doc_image(p, svg, title);
+	S_LIT(w, "<p><img src=\"");
+	gs_html_url_append(&w->b, &w->n, &w->cap, svg);
+	S_LIT(w, "\" alt=\"");
+	S_w_text(w, title);
+	S_LIT(w, "\" /></p>\n");
 	if (env->png) {
-		p = gs_doc_para(root);
-		gs_doc_text(p, gs_tr(env->t, "chart.png_version"));
-		gs_doc_text(p, " ");
-		gs_doc_link(p, png, png);
+		S_LIT(w, "<p>");
+		S_w_text(w, gs_tr(env->t, "chart.png_version"));
+		S_LIT(w, " ");
+		S_w_a(w, png);
+		S_w_text(w, png);
+		S_LIT(w, "</a></p>\n");
 	}
 	free(svg);
 	free(png);
@@ -1302,29 +1478,30 @@ static void S_series_bars(const gs_strings *t, const gs_catalog *cat, const S_ch
 }
 
 /* Memory per card in GiB, two decimals (the unit is in the header), or "missing". */
-static void S_mem_cell(cmark_node *r, const gs_strings *t, const gs_offer *o)
+static void S_mem_cell(S_w *w, const gs_strings *t, const gs_offer *o)
 {
 	uint64_t mem = gs_site_offer_memory(o);
 	char g[GS_FMT_MAX];
 
-	gs_doc_cell_text(r, mem == UINT64_MAX ? gs_tr(t, "word.missing")
-			 : gs_fmt_fixed2(g, mem, GS_GIB, t->lang));
+	S_w_td(w);
+	S_w_text(w, mem == UINT64_MAX ? gs_tr(t, "word.missing")
+		 : gs_fmt_fixed2(g, mem, GS_GIB, t->lang));
+	S_LIT(w, "</td>");
 }
 
 /*
  * The chart's data table: every figure of series s (all of them, also
  * beyond what the chart draws), then the offers not drawn, with why.
  */
-static void S_series_table(const gs_strings *t, const gs_catalog *cat, gs_doc *doc,
-			   cmark_node *root, const S_chart_kind *k, const gs_site_series *s,
+static void S_series_table(const gs_strings *t, const gs_catalog *cat, S_w *w,
+			   const S_chart_kind *k, const gs_site_series *s,
 			   const gs_site_chart_data *d, const gs_publish_result *ref,
 			   const char *title)
 {
 	const char *und = gs_tr(t, "claim.undated");
 	char *h[6], *capt;
 	const char *hc[6];
-	cmark_node *tb;
-	size_t j;
+	size_t j, rows = 0;
 
 	h[0] = gs_xstrdup(gs_tr(t, "col.offer"));
 	h[1] = gs_xasprintf("%s (GiB)", gs_tr(t, "site.col_mem"));
@@ -1335,77 +1512,100 @@ static void S_series_table(const gs_strings *t, const gs_catalog *cat, gs_doc *d
 	for (j = 0; j < 6; j++)
 		hc[j] = h[j];
 	capt = gs_xasprintf("%s: %s", gs_tr(t, "site.cap_chart_data"), title);
-	tb = gs_doc_table(doc, root, capt, 6, hc);
+	S_w_table(w, capt, hc, 6);
 	for (j = 0; j < s->n; j++) {
 		const gs_site_point *pt = &s->pts[j];
 		const gs_offer *o = &cat->offers[pt->offer];
 		const gs_plan *pl = &o->plans[pt->plan];
 		char v[GS_FMT_MAX], w1[256];
-		cmark_node *r = gs_doc_row(tb), *cell = gs_doc_cell(r);
-		gs_doc_code(cell, o->id);
-		S_mem_cell(r, t, o);
+		S_w_row(w, &rows);
+		S_w_td(w);
+		S_w_code(w, o->id);
+		S_LIT(w, "</td>");
+		S_mem_cell(w, t, o);
 		if (k->kind == S_CAMPAIGN)
 			gs_fmt_money(v, (int64_t)pt->value, t->lang);
 		else
 			S_fmt_q4(v, sizeof(v), pt->value, t->lang);
-		gs_doc_cell_text(r, v);
-		cell = gs_doc_cell(r);
-		if (k->kind == S_CAMPAIGN && pt->status < 3)
-			gs_doc_textf(cell, "%s %s", S_status_symbol(pt->status),
-				     gs_tr(t, S_status_key(pt->status)));
-		else
-			gs_doc_textf(cell, "%llu h%s%s", (unsigned long long)pl->hours,
-				     pl->interruptible ? ", " : "",
-				     pl->interruptible ? gs_tr(t, "site.interruptible") : "");
-		gs_doc_cell_text(r, gs_tr(t, k->kind == S_HOURLY ? "site.prov_catalog"
-					     : "site.prov_from_catalog"));
-		cell = gs_doc_cell(r);
-		if (k->kind == S_CAMPAIGN)
-			gs_doc_textf(cell, "%s: %s", gs_tr(t, "site.sheet_of"), ref ? ref->id : "");
-		else
-			gs_doc_textf(cell, "%s (%s)", pl->claim.source,
-				     gs_claim_when(&pl->claim, und, w1, sizeof(w1)));
+		S_w_td(w);
+		S_w_text(w, v);
+		S_LIT(w, "</td>");
+		S_w_td(w);
+		if (k->kind == S_CAMPAIGN && pt->status < 3) {
+			S_w_text(w, S_status_symbol(pt->status));
+			S_LIT(w, " ");
+			S_w_text(w, gs_tr(t, S_status_key(pt->status)));
+		} else {
+			S_w_num(w, pl->hours);
+			S_LIT(w, " h");
+			if (pl->interruptible) {
+				S_LIT(w, ", ");
+				S_w_text(w, gs_tr(t, "site.interruptible"));
+			}
+		}
+		S_LIT(w, "</td>");
+		S_w_td(w);
+		S_w_text(w, gs_tr(t, k->kind == S_HOURLY ? "site.prov_catalog"
+				  : "site.prov_from_catalog"));
+		S_LIT(w, "</td>");
+		S_w_td(w);
+		if (k->kind == S_CAMPAIGN) {
+			S_w_text(w, gs_tr(t, "site.sheet_of"));
+			S_LIT(w, ": ");
+			S_w_text(w, ref ? ref->id : "");
+		} else {
+			S_w_text(w, pl->claim.source);
+			S_LIT(w, " (");
+			S_w_text(w, gs_claim_when(&pl->claim, und, w1, sizeof(w1)));
+			S_LIT(w, ")");
+		}
+		S_LIT(w, "</td>");
 	}
 	for (j = 0; j < d->nmissing; j++) {
 		const gs_offer *o = &cat->offers[d->missing[j]];
-		cmark_node *r = gs_doc_row(tb), *cell = gs_doc_cell(r);
-		gs_doc_code(cell, o->id);
-		S_mem_cell(r, t, o);
-		gs_doc_cell_text(r, gs_tr(t, S_why_key(d->why[j])));
-		gs_doc_cell_text(r, "");
-		gs_doc_cell_text(r, "");
-		gs_doc_cell_text(r, "");
+		S_w_row(w, &rows);
+		S_w_td(w);
+		S_w_code(w, o->id);
+		S_LIT(w, "</td>");
+		S_mem_cell(w, t, o);
+		S_w_td(w);
+		S_w_text(w, gs_tr(t, S_why_key(d->why[j])));
+		S_LIT(w, "</td>\n<td></td>\n<td></td>\n<td></td>");
 	}
+	S_w_table_end(w, rows);
 	for (j = 0; j < 6; j++)
 		free(h[j]);
 	free(capt);
 }
 
 /* The heading and note of a kind of chart (naming the reference workload, if any). */
-static void S_chart_intro(const gs_strings *t, cmark_node *root, const S_chart_kind *k,
+static void S_chart_intro(const gs_strings *t, S_w *w, const S_chart_kind *k,
 			  const gs_publish_result *ref)
 {
-	cmark_node *p;
-
-	gs_doc_heading(root, 3, gs_tr(t, k->heading));
-	p = gs_doc_para(root);
-	gs_doc_text(p, gs_tr(t, k->note));
+	S_LIT(w, "<h3>");
+	S_w_text(w, gs_tr(t, k->heading));
+	S_LIT(w, "</h3>\n<p>");
+	S_w_text(w, gs_tr(t, k->note));
 	if (ref) {
 		char *link = gs_xasprintf("sheets/%s.html", ref->id);
-		gs_doc_text(p, " ");
-		gs_doc_text(p, gs_tr(t, "site.chart_reference"));
-		gs_doc_text(p, " ");
-		gs_doc_link(p, link, ref->id);
-		gs_doc_textf(p, " (%s).", ref->title);
+		S_LIT(w, " ");
+		S_w_text(w, gs_tr(t, "site.chart_reference"));
+		S_LIT(w, " ");
+		S_w_a(w, link);
+		S_w_text(w, ref->id);
+		S_LIT(w, "</a> (");
+		S_w_text(w, ref->title);
+		S_LIT(w, ").");
 		free(link);
 	}
+	S_LIT(w, "</p>\n");
 }
 
 /*
  * One chart per currency of d, each followed by its data table (the same
  * figures in words, units in the headers), then the offers not drawn.
  */
-static int S_offers_chart(const gs_publish_env *env, cmark_node *root, gs_doc *doc,
+static int S_offers_chart(const gs_publish_env *env, S_w *w,
 			  const char *dir, const char *prefix, int kind,
 			  const gs_site_chart_data *d, const gs_publish_result *ref, char *err,
 			  size_t errlen)
@@ -1415,9 +1615,9 @@ static int S_offers_chart(const gs_publish_env *env, cmark_node *root, gs_doc *d
 	size_t i, j;
 	int rc = 0;
 
-	S_chart_intro(t, root, k, ref);
+	S_chart_intro(t, w, k, ref);
 	if (!d->nseries)
-		gs_doc_text(gs_doc_para(root), gs_tr(t, "site.chart_none"));
+		S_w_para(w, gs_tr(t, "site.chart_none"));
 	for (i = 0; i < d->nseries && !rc; i++) {
 		const gs_site_series *s = &d->series[i];
 		size_t nb = s->n < GS_CHART_MAX_BARS ? s->n : GS_CHART_MAX_BARS, no = 0;
@@ -1445,10 +1645,10 @@ static int S_offers_chart(const gs_publish_env *env, cmark_node *root, gs_doc *d
 			snprintf(err, errlen, "cannot draw the chart %s", stem);
 			rc = -1;
 		} else {
-			rc = S_offers_chart_files(env, root, dir, stem, title, &co, err, errlen);
+			rc = S_offers_chart_files(env, w, dir, stem, title, &co, err, errlen);
 			gs_chart_out_release(&co);
 		}
-		S_series_table(t, env->cat, doc, root, k, s, d, ref, title);
+		S_series_table(t, env->cat, w, k, s, d, ref, title);
 		for (j = 0; j < no; j++)
 			free(own[j]);
 		free(own);
@@ -1457,12 +1657,12 @@ static int S_offers_chart(const gs_publish_env *env, cmark_node *root, gs_doc *d
 		free(axis);
 		free(title);
 	}
-	S_missing_para(root, t, env->cat, d);
+	S_missing_para(w, t, env->cat, d);
 	return rc;
 }
 
 /* The charts of one offers page (its offers, page order), before its tables. */
-static int S_offers_charts(const gs_publish_env *env, gs_doc *doc, const char *dir, size_t page,
+static int S_offers_charts(const gs_publish_env *env, S_w *w, const char *dir, size_t page,
 			   const size_t *offers, size_t n, const gs_publish_result *ref,
 			   char *err, size_t errlen)
 {
@@ -1474,14 +1674,16 @@ static int S_offers_charts(const gs_publish_env *env, gs_doc *doc, const char *d
 		snprintf(prefix, sizeof(prefix), "offers");
 	else
 		snprintf(prefix, sizeof(prefix), "offers-%zu", page + 1);
-	gs_doc_heading(doc->root, 2, gs_tr(env->t, "site.charts"));
+	S_LIT(w, "<h2>");
+	S_w_text(w, gs_tr(env->t, "site.charts"));
+	S_LIT(w, "</h2>\n");
 	gs_site_gib_day_data(env->cat, offers, n, &d);
-	rc = S_offers_chart(env, doc->root, doc, dir, prefix, S_GIB_DAY, &d, NULL, err, errlen);
+	rc = S_offers_chart(env, w, dir, prefix, S_GIB_DAY, &d, NULL, err, errlen);
 	gs_site_chart_data_release(&d);
 	if (rc)
 		return rc;
 	gs_site_campaign_data(env->cat, offers, n, ref, &d);
-	rc = S_offers_chart(env, doc->root, doc, dir, prefix, ref ? S_CAMPAIGN : S_HOURLY, &d, ref,
+	rc = S_offers_chart(env, w, dir, prefix, ref ? S_CAMPAIGN : S_HOURLY, &d, ref,
 			    err, errlen);
 	gs_site_chart_data_release(&d);
 	return rc;
@@ -1494,26 +1696,25 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
 	const gs_lang lang = t->lang;
-	gs_doc doc;
-	cmark_node *p, *tb, *r, *cell;
+	S_w w = { 0 }, *cell = &w;
 	const char *h[7];
-	size_t i, k;
-	int rc;
+	size_t i, k, rows = 0;
+	int tb = 0;
 
-	gs_doc_init(&doc);
-	gs_doc_heading(doc.root, 1, gs_tr(t, "site.offers"));
-	S_demo_banner(&doc, t, demonstration);
-	p = gs_doc_para(doc.root);
-	gs_doc_text(p, gs_tr(t, "site.offers_intro"));
-	gs_doc_text(p, " ");
-	gs_doc_code(p, env->catalog_name);
-	S_pager(doc.root, gs_tr(t, "site.page"), page, npages, S_offer_page, 0);
+	S_w_h1(&w, gs_tr(t, "site.offers"));
+	S_w_demo(&w, t, demonstration);
+	S_LIT(&w, "<p>");
+	S_w_text(&w, gs_tr(t, "site.offers_intro"));
+	S_LIT(&w, " ");
+	S_w_code(&w, env->catalog_name);
+	S_LIT(&w, "</p>\n");
+	S_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_offer_page, 0);
 	{
 		size_t from = page * GS_SITE_PAGE_OFFERS, to = from + GS_SITE_PAGE_OFFERS;
 		if (to > cat->noffers)
 			to = cat->noffers;
-		if (S_offers_charts(env, &doc, dir, page, order + from, to - from, ref, err, errlen)) {
-			gs_doc_release(&doc);
+		if (S_offers_charts(env, &w, dir, page, order + from, to - from, ref, err, errlen)) {
+			free(w.b);
 			return -1;
 		}
 	}
@@ -1524,7 +1725,6 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	h[4] = gs_tr(t, "site.col_plans");
 	h[5] = gs_tr(t, "req.calendar");
 	h[6] = gs_tr(t, "site.col_sources");
-	tb = NULL;
 	for (i = page * GS_SITE_PAGE_OFFERS; i < cat->noffers && i < (page + 1) * GS_SITE_PAGE_OFFERS; i++) {
 		const gs_offer *o = &cat->offers[order[i]];
 		const gs_availability *a = &o->availability;
@@ -1538,107 +1738,121 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 			char *head = gs_xasprintf("%s — %s", o->provider ? o->provider
 						  : gs_tr(t, "site.no_provider"), o->gpu_model);
 			char *capt = gs_xasprintf("%s: %s", gs_tr(t, "site.cap_offers"), head);
-			gs_doc_heading(doc.root, 2, head);
-			tb = gs_doc_table(&doc, doc.root, capt, 7, h);
+			if (tb)
+				S_w_table_end(&w, rows);
+			S_LIT(&w, "<h2>");
+			S_w_text(&w, head);
+			S_LIT(&w, "</h2>\n");
+			S_w_table(&w, capt, h, 7);
+			tb = 1;
+			rows = 0;
 			free(head);
 			free(capt);
 		}
-		r = gs_doc_row(tb);
-		cell = gs_doc_cell(r);
-		gs_doc_code(cell, o->id);
-		gs_doc_textf(cell, " %s", o->gpu_model);
+		S_w_row(&w, &rows);
+		S_w_td(&w);
+		S_w_code(&w, o->id);
+		S_w_textf(cell, " %s", o->gpu_model);
 		{
 			char *link = gs_xasprintf("offers/%s.html", o->id);
-			gs_doc_text(cell, " (");
-			gs_doc_link(cell, link, gs_tr(t, "site.offer_link"));
-			gs_doc_text(cell, ")");
+			S_LIT(&w, " (");
+			S_w_a(&w, link);
+			S_w_text(&w, gs_tr(t, "site.offer_link"));
+			S_LIT(&w, "</a>)");
 			free(link);
 		}
 		if (o->provider)
-			gs_doc_textf(cell, " — %s", o->provider);
+			S_w_textf(cell, " — %s", o->provider);
 		if (cat->origins)
-			gs_doc_textf(cell, " (%s: %s)", gs_tr(t, "site.catalog"), gs_catalog_origin(cat, o));
+			S_w_textf(cell, " (%s: %s)", gs_tr(t, "site.catalog"), gs_catalog_origin(cat, o));
 		if (o->nregions)
-			gs_doc_textf(cell, "; %s: %zu", gs_tr(t, "site.regions"), o->nregions);
-		gs_doc_cell_text(r, gs_fmt_int(g1, o->cards, lang));
-		cell = gs_doc_cell(r);
+			S_w_textf(cell, "; %s: %zu", gs_tr(t, "site.regions"), o->nregions);
+		S_LIT(&w, "</td>");
+		S_w_td(&w);
+		S_w_text(&w, gs_fmt_int(g1, o->cards, lang));
+		S_LIT(&w, "</td>");
+		S_w_td(&w);
 		if (!o->memory_unknown)
-			gs_doc_textf(cell, "%s = %s (%s)", gs_offer_memory_label(o, "", mem, sizeof(mem)),
+			S_w_textf(cell, "%s = %s (%s)", gs_offer_memory_label(o, "", mem, sizeof(mem)),
 				     gs_fmt_gib(g2, o->nominal_bytes, lang), gs_tr(t, "prov.assumed"));
 		else
-			gs_doc_text(cell, gs_tr(t, "word.missing"));
-		cell = gs_doc_cell(r);
+			S_w_text(cell, gs_tr(t, "word.missing"));
+		S_LIT(&w, "</td>");
+		S_w_td(&w);
 		if (o->has_declared_bytes)
-			gs_doc_textf(cell, "%s B = %s (%s, %s)", gs_fmt_int(g1, o->declared_bytes, lang),
+			S_w_textf(cell, "%s B = %s (%s, %s)", gs_fmt_int(g1, o->declared_bytes, lang),
 				     gs_fmt_gib(g2, o->declared_bytes, lang), o->declared_claim.source,
 				     gs_claim_when(&o->declared_claim, und, w1, sizeof(w1)));
 		else
-			gs_doc_text(cell, gs_tr(t, "word.missing"));
-		cell = gs_doc_cell(r);
+			S_w_text(cell, gs_tr(t, "word.missing"));
+		S_LIT(&w, "</td>");
+		S_w_td(&w);
 		if (!o->nplans)
-			gs_doc_text(cell, gs_tr(t, "site.no_price"));
+			S_w_text(cell, gs_tr(t, "site.no_price"));
 		for (k = 0; k < o->nplans; k++) {
 			const gs_plan *pl = &o->plans[k];
 			char m[GS_FMT_MAX], c[GS_FMT_MAX];
 			S_cost_per_gib_day(c, sizeof(c), pl, cap, o->cards, lang);
-			gs_doc_textf(cell, "%s%llu h: %s %s (%s %s %s; %s%s%s, %s)", k ? "; " : "",
+			S_w_textf(cell, "%s%llu h: %s %s (%s %s %s; %s%s%s, %s)", k ? "; " : "",
 				     (unsigned long long)pl->hours, gs_fmt_money(m, pl->price_hundredths, lang),
 				     pl->currency, c, pl->currency, gs_tr(t, "site.per_gib_day"),
 				     pl->interruptible ? gs_tr(t, "site.interruptible") : "",
 				     pl->interruptible ? "; " : "",
 				     pl->claim.source, gs_claim_when(&pl->claim, und, w1, sizeof(w1)));
 		}
-		cell = gs_doc_cell(r);
+		S_LIT(&w, "</td>");
+		S_w_td(&w);
 		switch (a->kind) {
 		case GS_AVAIL_WINDOW:
-			gs_doc_textf(cell, "%s → %s (%s, %s)", a->from, a->to, a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+			S_w_textf(cell, "%s → %s (%s, %s)", a->from, a->to, a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
 			break;
 		case GS_AVAIL_STOCK:
-			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.stock"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+			S_w_textf(cell, "%s (%s, %s)", gs_tr(t, "site.stock"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
 			break;
 		case GS_AVAIL_ON_REQUEST:
-			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.on_request"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+			S_w_textf(cell, "%s (%s, %s)", gs_tr(t, "site.on_request"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
 			break;
 		case GS_AVAIL_UNAVAILABLE:
-			gs_doc_textf(cell, "%s (%s, %s)", gs_tr(t, "site.unavailable"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+			S_w_textf(cell, "%s (%s, %s)", gs_tr(t, "site.unavailable"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
 			break;
 		default:
-			gs_doc_text(cell, gs_tr(t, "word.missing"));
+			S_w_text(cell, gs_tr(t, "word.missing"));
 		}
 		for (k = 0; k < o->nplans; k++)
 			if (o->plans[k].interruptible) {
-				gs_doc_textf(cell, "; %s", gs_tr(t, "site.spot_calendar"));
+				S_w_textf(cell, "; %s", gs_tr(t, "site.spot_calendar"));
 				break;
 			}
-		cell = gs_doc_cell(r);
+		S_LIT(&w, "</td>");
+		S_w_td(&w);
 		if (!o->memory_unknown)
-			gs_doc_textf(cell, "%s: %s (%s)", gs_tr(t, "site.memory_claim"), o->memory_claim.source,
+			S_w_textf(cell, "%s: %s (%s)", gs_tr(t, "site.memory_claim"), o->memory_claim.source,
 				     gs_claim_when(&o->memory_claim, und, w1, sizeof(w1)));
 		else
-			gs_doc_textf(cell, "%s: %s", gs_tr(t, "site.memory_claim"), gs_tr(t, "word.missing"));
+			S_w_textf(cell, "%s: %s", gs_tr(t, "site.memory_claim"), gs_tr(t, "word.missing"));
 		if (o->nregions)
-			gs_doc_textf(cell, "; %s: %s (%s)", gs_tr(t, "site.regions"), o->regions_claim.source,
+			S_w_textf(cell, "; %s: %s (%s)", gs_tr(t, "site.regions"), o->regions_claim.source,
 				     gs_claim_when(&o->regions_claim, und, w1, sizeof(w1)));
 		for (k = 0; k < o->nsoftware; k++)
-			gs_doc_textf(cell, "; %s: %s (%s, %s)", gs_tr(t, "req.software"), o->software[k].name,
+			S_w_textf(cell, "; %s: %s (%s, %s)", gs_tr(t, "req.software"), o->software[k].name,
 				     o->software[k].claim.source,
 				     gs_claim_when(&o->software[k].claim, und, w1, sizeof(w1)));
 		if (o->has_host_ram)
-			gs_doc_textf(cell, "; RAM %s (%s, %s)", gs_fmt_gib(g1, o->host_ram_bytes, lang),
+			S_w_textf(cell, "; RAM %s (%s, %s)", gs_fmt_gib(g1, o->host_ram_bytes, lang),
 				     o->host_ram_claim.source, gs_claim_when(&o->host_ram_claim, und, w1, sizeof(w1)));
 		if (o->interconnect)
-			gs_doc_textf(cell, "; %s (%s, %s)", o->interconnect, o->interconnect_claim.source,
+			S_w_textf(cell, "; %s (%s, %s)", o->interconnect, o->interconnect_claim.source,
 				     gs_claim_when(&o->interconnect_claim, und, w1, sizeof(w1)));
+		S_LIT(&w, "</td>");
 	}
-	p = gs_doc_para(doc.root);
-	gs_doc_text(p, gs_tr(t, "site.offers_note"));
+	if (tb)
+		S_w_table_end(&w, rows);
+	S_w_para(&w, gs_tr(t, "site.offers_note"));
 	{
 		char name[64];
 		S_offers_name(name, sizeof(name), page);
-		rc = S_write_page(env, dir, name, &doc, gs_tr(t, "site.offers"), nav, "", err, errlen);
+		return S_w_page(env, dir, name, &w, gs_tr(t, "site.offers"), nav, "", NULL, err, errlen);
 	}
-	gs_doc_release(&doc);
-	return rc;
 }
 
 /*
@@ -1682,6 +1896,35 @@ static void S_offer_detail_name(char *buf, size_t len, const char *id, size_t pa
 }
 
 /*
+ * The last three cells of an offer page's row from the sheet's reason on
+ * the offer (gs_publish_result_reasons): need per card, margin, then what
+ * remains to confirm or why it is excluded, tab-separated. The cells
+ * between are written here: the row's "<td>" before, "</td>" after.
+ */
+static void S_w_reason_cells(S_w *w, const char *why)
+{
+	int cell;
+
+	for (cell = 0; cell < 2; cell++) {
+		const char *tab = why ? strchr(why, '\t') : NULL;
+		if (tab) {
+			/* a figure and its provenance: short, on the stack */
+			size_t n = (size_t)(tab - why);
+			char small[128], *part = n < sizeof(small) ? small : gs_xmalloc(n + 1);
+			memcpy(part, why, n);
+			part[n] = '\0';
+			S_w_text(w, part);
+			if (part != small)
+				free(part);
+			why = tab + 1;
+		}
+		S_LIT(w, "</td><td>");
+	}
+	if (why)
+		S_w_text(w, why);
+}
+
+/*
  * One page of an offer's workloads: [from, to) of res, each with its verdict
  * and reason (why: item i holds res[i]'s reasons, loaded for [from, to)).
  */
@@ -1692,83 +1935,152 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 {
 	const gs_strings *t = env->t;
 	const gs_offer *o = &env->cat->offers[k];
-	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i;
-	const char *h[4];
-	gs_doc doc;
-	cmark_node *p, *tb, *r, *cell;
+	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i, rows = 0;
+	const char *h[6];
+	S_w w = { 0 }, link = { 0 }, sfx = { 0 };
 	char name[128], mem[GS_FMT_MAX];
 	char *title = gs_xasprintf("%s %s", gs_tr(t, "site.offer_title"), o->id);
 	int rc;
 
 	if (to > n)
 		to = n;
-	gs_doc_init(&doc);
-	gs_doc_heading(doc.root, 1, title);
-	S_demo_banner(&doc, t, demonstration);
-	p = gs_doc_para(doc.root);
-	gs_doc_code(p, o->id);
-	gs_doc_textf(p, " %s, %llu x %s", o->gpu_model, (unsigned long long)o->cards,
-		     gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
-	if (o->provider)
-		gs_doc_textf(p, " — %s", o->provider);
-	gs_doc_text(p, ". ");
-	gs_doc_text(p, gs_tr(t, "site.offer_intro"));
+	S_w_h1(&w, title);
+	S_w_demo(&w, t, demonstration);
+	S_LIT(&w, "<p>");
+	S_w_code(&w, o->id);
+	S_LIT(&w, " ");
+	S_w_text(&w, o->gpu_model);
+	S_LIT(&w, ", ");
+	S_w_num(&w, o->cards);
+	S_LIT(&w, " x ");
+	S_w_text(&w, gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+	if (o->provider) {
+		S_LIT(&w, " — ");
+		S_w_text(&w, o->provider);
+	}
+	/* what every row's margin is against, once for the page */
+	S_LIT(&w, ". ");
+	S_w_text(&w, gs_tr(t, "site.offer_capacity"));
+	S_LIT(&w, ": ");
+	if (o->memory_unknown && !o->has_declared_bytes) {
+		S_w_text(&w, gs_tr(t, "word.missing"));
+	} else {
+		S_w_text(&w, gs_fmt_gib(mem, o->has_declared_bytes ? o->declared_bytes
+					: o->nominal_bytes, t->lang));
+		S_LIT(&w, " (");
+		S_w_text(&w, gs_tr(t, o->has_declared_bytes ? "site.cap_src_declared"
+				   : "site.cap_src_nominal"));
+		S_LIT(&w, ")");
+	}
+	S_LIT(&w, ". ");
+	S_w_text(&w, gs_tr(t, "site.offer_intro"));
+	S_LIT(&w, "</p>\n");
 	if (npages > 1) {
 		/* The pager, inline: its page names depend on the offer's id. */
-		p = gs_doc_para(doc.root);
-		gs_doc_textf(p, "%s %zu / %zu: ", gs_tr(t, "site.page"), page + 1, npages);
+		S_LIT(&w, "<p>");
+		S_w_text(&w, gs_tr(t, "site.page"));
+		S_LIT(&w, " ");
+		S_w_num(&w, page + 1);
+		S_LIT(&w, " / ");
+		S_w_num(&w, npages);
+		S_LIT(&w, ": ");
 		for (i = 0; i < npages; i++) {
-			char pn[128], num[32];
-			S_offer_detail_name(pn, sizeof(pn), o->id, i);
-			snprintf(num, sizeof(num), "%zu", i + 1);
+			char pn[128];
 			if (i)
-				gs_doc_text(p, " ");
-			if (i == page)
-				gs_doc_strong(p, num);
-			else
-				gs_doc_link(p, pn, num);
+				S_LIT(&w, " ");
+			if (i == page) {
+				S_LIT(&w, "<strong>");
+				S_w_num(&w, i + 1);
+				S_LIT(&w, "</strong>");
+				continue;
+			}
+			S_offer_detail_name(pn, sizeof(pn), o->id, i);
+			S_w_a(&w, pn);
+			S_w_num(&w, i + 1);
+			S_LIT(&w, "</a>");
 		}
+		S_LIT(&w, "</p>\n");
 	}
 	h[0] = gs_tr(t, "site.col_workload");
 	h[1] = gs_tr(t, "site.col_verdict");
 	h[2] = gs_tr(t, "col.total_cost");
-	h[3] = gs_tr(t, "site.col_reason");
-	tb = gs_doc_table(&doc, doc.root, gs_tr(t, "site.cap_offer"), 4, h);
+	h[3] = gs_tr(t, "site.col_need");
+	h[4] = gs_tr(t, "site.col_margin");
+	h[5] = gs_tr(t, "site.col_remains");
+	S_w_table(&w, gs_tr(t, "site.cap_offer"), h, 6);
 	for (i = from; i < to; i++) {
 		const gs_publish_result *pr = &res[i];
 		unsigned st = k < pr->noffers ? pr->status[k] : 3;
-		char *link = gs_xasprintf("../sheets/%s.html#offer-%s", pr->id, o->id);
-		r = gs_doc_row(tb);
-		cell = gs_doc_cell(r);
-		gs_doc_code(cell, pr->id);
-		gs_doc_textf(cell, " %s", pr->title);
-		cell = gs_doc_cell(r);
+		const char *why_k = st != 3 ? S_reason(pp, why, i, k) : NULL;
+		int cut;
+		char *shrt = S_short_title(pr->title, &cut);
+		/* A row on one line, its cells without the newlines of a tree's
+		 * table: the bytes a row needs (at 10,000 workloads x 50 offers,
+		 * these pages are a quarter of a site's bytes). */
+		if (!rows++)
+			S_LIT(&w, "\n<tbody>\n");
+		S_LIT(&w, "<tr><td>");
+		S_w_code(&w, pr->id);
+		S_LIT(&w, " ");
+		S_w_text(&w, shrt);
+		free(shrt);
+		S_LIT(&w, "</td><td>");
 		if (st == 3) {
-			gs_doc_textf(cell, "%s %s", S_status_symbol(3), gs_tr(t, S_status_key(3)));
+			S_w_text(&w, S_status_symbol(3));
+			S_LIT(&w, " ");
+			S_w_text(&w, gs_tr(t, S_status_key(3)));
 		} else {
-			char *txt = gs_xasprintf("%s %s", S_status_symbol((unsigned char)st),
-						 gs_tr(t, S_status_key((unsigned char)st)));
-			gs_doc_link(cell, link, txt);
-			free(txt);
+			/*
+			 * ../sheets/ID.html#offer-OFFER: the href of the whole,
+			 * as the part up to ID then the rest, written once for
+			 * the page (the href escapes byte by byte; neither part
+			 * nor the whole starts with a scheme it would drop).
+			 */
+			if (!sfx.n) {   /* not yet written: it ends with "> */
+				char *rest = gs_xasprintf(".html#offer-%s", o->id);
+				gs_html_url_append(&sfx.b, &sfx.n, &sfx.cap, rest);
+				S_LIT(&sfx, "\">");
+				free(rest);
+			}
+			link.n = 0;
+			S_LIT(&link, "../sheets/");
+			S_w_raw(&link, pr->id);
+			gs_mem_append(&link.b, &link.n, &link.cap, "", 0);
+			link.b[link.n] = '\0';
+			S_LIT(&w, "<a href=\"");
+			gs_html_url_append(&w.b, &w.n, &w.cap, link.b);
+			gs_mem_append(&w.b, &w.n, &w.cap, sfx.b, sfx.n);
+			S_w_text(&w, S_status_symbol((unsigned char)st));
+			S_LIT(&w, " ");
+			S_w_text(&w, gs_tr(t, S_status_key((unsigned char)st)));
+			S_LIT(&w, "</a>");
 		}
-		cell = gs_doc_cell(r);
+		S_LIT(&w, "</td><td>");
 		if (st != 3 && pr->currency[k]) {
 			char m[GS_FMT_MAX];
-			gs_doc_textf(cell, "%s %s (%s)", gs_fmt_money(m, pr->cost[k], t->lang),
-				     pr->currency[k], gs_tr(t, "prov.assumed"));
-		} else {
-			gs_doc_text(cell, st == 3 ? "" : gs_tr(t, "word.missing"));
+			S_w_text(&w, gs_fmt_money(m, pr->cost[k], t->lang));
+			S_LIT(&w, " ");
+			S_w_text(&w, pr->currency[k]);
+			S_LIT(&w, " (");
+			S_w_text(&w, gs_tr(t, "prov.assumed"));
+			S_LIT(&w, ")");
+		} else if (st != 3) {
+			S_w_text(&w, gs_tr(t, "word.missing"));
 		}
-		gs_doc_cell_text(r, st != 3 && S_reason(pp, why, i, k) ? S_reason(pp, why, i, k) : "");
-		free(link);
+		S_LIT(&w, "</td><td>");
+		S_w_reason_cells(&w, why_k);
+		S_LIT(&w, "</td></tr>\n");
 	}
-	if (!n) {
-		p = gs_doc_para(doc.root);
-		gs_doc_text(p, gs_tr(t, "site.empty"));
-	}
+	if (rows)
+		S_LIT(&w, "</tbody>\n</table>\n");
+	else
+		S_LIT(&w, "\n</table>\n");
+	if (!n)
+		S_w_para(&w, gs_tr(t, "site.empty"));
 	S_offer_detail_name(name, sizeof(name), o->id, page);
-	rc = S_write_page(env, dir, name, &doc, title, nav, "../", err, errlen);
-	gs_doc_release(&doc);
+	rc = S_w_page(env, dir, name, &w, title, nav, "../", NULL, err, errlen);
+	free(link.b);
+	free(sfx.b);
 	free(title);
 	return rc;
 }

@@ -60,7 +60,7 @@
  * its key is unchanged, and renders it otherwise; it links a page whose key
  * is unchanged; the offers pages, manifest and keys are always written.
  * Compact, keys sorted, a line per page and per sheet (docs/formats.md 6):
- *   {"format":"gpusheet-keys/2","pages":{
+ *   {"format":"gpusheet-keys/3","pages":{
  *   "index.html":"<sha256hex>",
  *   ...},"sheets":{
  *   "ID":{"files":["ID-budget.svg",...,"ID.html"],"key":"<sha256hex>","result":{...},"why":[...]},
@@ -70,7 +70,7 @@
  * rendered again.
  */
 #define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
-#define GS_SITE_KEYS_FORMAT "gpusheet-keys/2"
+#define GS_SITE_KEYS_FORMAT "gpusheet-keys/3"
 
 /*
  * What the caller's validation of a workload learnt of it, so that a

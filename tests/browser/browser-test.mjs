@@ -132,7 +132,7 @@ async function matrixChecks(page, own) {
   got = await ids();
   if (got.join() !== sorted.slice().reverse().join()) own.push(`matrix: sorting by workload again did not reverse: ${got.join()}`);
   await sortButtons[2].click();
-  const verdicts = await page.$$eval('#matrix tbody tr', (rs) => rs.map((r) => Number(r.cells[2].dataset.v)));
+  const verdicts = await page.$$eval('#matrix tbody tr', (rs) => rs.map((r) => Number((/\bv([0-3])\b/.exec(r.cells[2].className) || [0, 3])[1])));
   if (verdicts.some((v, i) => i && v < verdicts[i - 1])) own.push(`matrix: sorting by the first offer gave verdicts ${verdicts.join()}`);
 
   for (const d of ['0', '1', '2']) {

@@ -107,24 +107,76 @@ int main(void)
 	d.cands = cands, d.ncands = 2, d.order = order, d.npreselected = 2;
 	gs_publish_result_from_decision(&d, &cat, &res[1]);
 	/*
-	 * The reasons in words, per offer: a pre-selected offer gives its
-	 * memory verdict's reason when memory is to confirm, then names what
-	 * else remains to confirm, in gs_req order (those reasons are in its
-	 * sheet, where the offer page's row links); an offer not compared
-	 * gives none.
+	 * The offer page's cells, per offer (tab-separated): the need per card
+	 * and the margin in GiB with their provenance, then, pre-selected, the
+	 * requirements still to confirm by name (their reasons are in the
+	 * sheet, where the row links), after a capacity other than the
+	 * catalog's; an offer not compared gives none. a: 30 GiB calculated
+	 * against 80 GB nominal (assumed): margin 80e9 - 30 x 2^30 =
+	 * 47 787 745 280 B = 44.51 GiB, assumed (the weaker). d: no need
+	 * known, a capacity of 39 GiB read on the device (not the catalog's
+	 * 40 GiB declared).
 	 */
 	cands[0].v[GS_REQ_MEMORY].why = "why.budget.no_price";
 	cands[0].v[GS_REQ_CALENDAR].why = "why.calendar.on_request";
+	cands[0].need = gs_qty_make(30ull << 30, GS_PROV_CALCULATED);
+	cands[0].capacity = gs_qty_make(80 * GB, GS_PROV_ASSUMED);
+	cands[0].cap_source = GS_CAP_NOMINAL;
+	cands[0].has_margin = 1;
+	cands[0].margin = (int64_t)(80 * GB) - (int64_t)(30ull << 30);
 	cands[1].v[GS_REQ_CALENDAR].why = "why.calendar.stock_only";
+	cands[1].capacity = gs_qty_make(39ull << 30, GS_PROV_OBSERVED);
+	cands[1].cap_source = GS_CAP_OBSERVED;
 	{
 		gs_strings t;
 		gs_diag dg = GS_DIAG_INIT;
 		if (CHECK(gs_strings_load(GS_LANG_EN, &t, &dg) == 0)) {
+			gs_candidate x;
+			gs_decision dx;
+			gs_publish_result rx;
+			size_t ox = 0;
+			int q;
 			gs_publish_result_reasons(&d, &cat, &t, NULL, &res[1]);
-			CHECK_STR(res[1].reason[0], "Memory: The catalog gives no price for this offer. "
-				  "Also to confirm: Calendar.");
-			CHECK_STR(res[1].reason[3], "To confirm: Calendar.");
+			CHECK_STR(res[1].reason[0], "30.00 (calculated)\t44.51 (assumed)\tMemory, Calendar");
+			CHECK_STR(res[1].reason[3], "missing\tmissing\tCapacity per card for this workload: "
+				  "39.00 GiB (observed). To confirm: Calendar");
 			CHECK(res[1].reason[1] == NULL && res[1].reason[2] == NULL);
+			/*
+			 * Excluded: each exclusion's reason, in its short form when
+			 * it has one (no capacity: the page's header gives it; no
+			 * cost: the row's total cost gives it). b: the weights,
+			 * 30 GiB, above 24 GB; over a budget of 50.00 USD; a
+			 * margin of 24e9 - 30 x 2^30 = -8 212 254 720 B =
+			 * -7.65 GiB.
+			 */
+			S_cand(&x, &o[1], 2, &usd, 9900);
+			for (q = 0; q < GS_REQ_COUNT; q++)
+				x.v[q].kind = GS_V_ADMISSIBLE;
+			x.need = gs_qty_make(30ull << 30, GS_PROV_CALCULATED);
+			x.capacity = gs_qty_make(24 * GB, GS_PROV_ASSUMED);
+			x.cap_source = GS_CAP_NOMINAL;
+			x.has_margin = 1;
+			x.margin = (int64_t)(24 * GB) - (int64_t)(30ull << 30);
+			x.v[GS_REQ_MEMORY].kind = GS_V_EXCLUDE;
+			x.v[GS_REQ_MEMORY].why = "why.memory.weights_exceed_card";
+			x.v[GS_REQ_MEMORY].a = gs_qty_make(30ull << 30, GS_PROV_CALCULATED);
+			x.v[GS_REQ_MEMORY].b = gs_qty_make(24 * GB, GS_PROV_ASSUMED);
+			x.v[GS_REQ_BUDGET].kind = GS_V_EXCLUDE;
+			x.v[GS_REQ_BUDGET].why = "why.budget.over";
+			x.v[GS_REQ_BUDGET].cost = 9900;
+			x.v[GS_REQ_BUDGET].budget = 5000;
+			x.v[GS_REQ_BUDGET].has_money = 1;
+			x.v[GS_REQ_BUDGET].s1 = "USD";
+			memset(&dx, 0, sizeof(dx));
+			memset(&rx, 0, sizeof(rx));
+			dx.cands = &x, dx.ncands = 1, dx.order = &ox;
+			gs_publish_result_from_decision(&dx, &cat, &rx);
+			gs_publish_result_reasons(&dx, &cat, &t, NULL, &rx);
+			CHECK_STR(rx.reason[1], "30.00 (calculated)\t\xe2\x88\x92" "7.65 (assumed)\t"
+				  "Memory: Calculated certainty: the weights alone (30.00 GiB (calculated)) "
+				  "exceed the card, and no offloading is declared. "
+				  "Budget: The total cost is above the budget of 50.00 USD.");
+			gs_publish_result_release(&rx);
 			gs_strings_release(&t);
 		}
 		gs_diag_release(&dg);
