@@ -30,6 +30,7 @@ import datetime
 import hashlib
 import json
 import os
+import shutil
 import sys
 import xml.etree.ElementTree as ET
 from decimal import Decimal
@@ -50,7 +51,7 @@ plt.rcParams.update({
 
 NS = {"c": "https://gpusheet.example/ns/catalog/1"}
 GIB = 1 << 30
-UNITS = {"GiB": GIB, "GB": 10**9, "MiB": 1 << 20, "MB": 10**6, "B": 1}
+UNITS = {"GiB": GIB, "GB": 10**9, "bytes": 1}
 HERE = os.path.dirname(os.path.abspath(__file__))
 GENERATOR = "pysheet 0.1.0"
 
@@ -117,6 +118,13 @@ def hundredths(text):
 
 def size_bytes(s):
     return int(Decimal(s["amount"]) * UNITS[s["unit"]])
+
+
+def dims(d):
+    """A workload's dimensions as (name, value) pairs, its named extra
+    dimensions included."""
+    out = [(k, v) for k, v in d.items() if k != "extra"]
+    return out + sorted(d.get("extra", {}).items())
 
 
 def offer_list(ids, total, count_beyond=None):
@@ -575,7 +583,7 @@ def budget_chart(s, caps, path, png):
         bottom += b
     ax.text(0, bottom / GIB, gib(bottom) + " GiB", ha="center", va="bottom", weight="bold")
     for c in caps:
-        ax.axhline(c["bytes"] / GIB, color="black", lw=1.5)
+        ax.axhline(c["bytes"] / GIB, color="black", lw=1.5, ls="--")    # assumed capacities
     ax.set_xlim(-1, 2)
     ax.set_xticks([])
     ax.set_ylabel("Memory (GiB)")
@@ -629,7 +637,7 @@ ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE, "temp
                                                              default_for_string=False),
                          trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 ENV.filters.update(gib=gib, gb=gb, num=num, money=money, qty=qty, md=md_escape)
-ENV.globals.update(REQS=REQS, REQ_TITLE=REQ_TITLE, VERDICT=VERDICT, STATUS=STATUS,
+ENV.globals.update(dims=dims, REQS=REQS, REQ_TITLE=REQ_TITLE, VERDICT=VERDICT, STATUS=STATUS,
                    MISSING=MISSING, EXCLUSION=EXCLUSION, GENERATOR=GENERATOR,
                    root="")    # the site's root from a page: "../" below it
 
@@ -673,8 +681,8 @@ def need_bar(need, capacity, width=20):
 
 def invalidators(w):
     d = w["dimensions"]
-    dims = ", ".join("%s = %s" % (k, num(v)) for k, v in d.items())
-    items = ["A longer input or more concurrent sequences than the limit input (%s)" % dims,
+    text = ", ".join("%s = %s" % (k, num(v)) for k, v in dims(d))
+    items = ["A longer input or more concurrent sequences than the limit input (%s)" % text,
              "Another evaluation or export run after the measured phases, with its own peak.",
              "Another driver, runtime, framework or allocator version or setting than the ones "
              "recorded."]
@@ -831,6 +839,9 @@ def offers_charts(out, offers, page, png):
         cheapest = min(plans, key=lambda p: p["price"] * 10**6 // p["hours"])
         v = (cheapest["price"] * 100 * 2 // cheapest["hours"] + 1) // 2
         hourly.setdefault(cheapest["currency"], []).append((o, cheapest, v))
+    # an offer without a figure is no bar, but a row of each table with why
+    unpriced = [(o, "no price known") for o in offers if not o["plans"]]
+    unpriced += [(o, "no memory figure") for o in offers if o["plans"] and o["capacity"] is None]
     charts = []
     for n, cur in enumerate(sorted(gib_day), 1):
         rows = sorted(gib_day[cur], key=lambda t: t[2])
@@ -842,7 +853,7 @@ def offers_charts(out, offers, page, png):
         charts.append({"stem": stem, "title": title, "unit": "Cost per GiB-day (%s)" % cur,
                        "prov": "calculated from catalog claims (assumed)",
                        "rows": [{"offer": o, "plan": p, "value": "%d.%04d" % divmod(v, 10**4)}
-                                for o, p, v in rows]})
+                                for o, p, v in rows], "missing": unpriced})
     for n, cur in enumerate(sorted(hourly), 1):
         rows = sorted(hourly[cur], key=lambda t: (mem_order(t[0]), t[2]))
         stem = "%s-hourly-%d" % (prefix, n)
@@ -853,7 +864,7 @@ def offers_charts(out, offers, page, png):
         charts.append({"stem": stem, "title": title, "unit": "Price per hour (%s)" % cur,
                        "prov": "assumed (catalog claim)",
                        "rows": [{"offer": o, "plan": p, "value": "%d.%04d" % divmod(v, 10**4)}
-                                for o, p, v in rows]})
+                                for o, p, v in rows], "missing": unpriced[:len(no_price)]})
     return charts, no_price
 
 
@@ -899,6 +910,11 @@ def write_manifest(out, workloads):
     doc = {"format": "gpusheet-evidence/1", "entries": entries,
            "workloads": {w["id"]: {"sha256": w["sha256"], "bytes": w["size"]} for w in workloads}}
     os.makedirs(os.path.join(out, "evidence"), exist_ok=True)
+    for w in workloads:
+        for m in w["measurements"]:
+            dst = os.path.join(out, "evidence", m["sha256"] + ".json")
+            if not os.path.exists(dst):
+                shutil.copyfile(m["path"], dst)
     write(os.path.join(out, "evidence", "manifest.json"),
           json.dumps(doc, indent=2, sort_keys=True) + "\n")
 
@@ -925,12 +941,12 @@ def main():
         try:
             w = read_workload(p)
             done.append(sheet(w, cat, offers, sheets_dir, a.png, date))
-        except (OSError, ValueError, KeyError) as e:
+        except (OSError, ValueError, KeyError, TypeError) as e:
             print("pysheet: %s: %s" % (p, e), file=sys.stderr)
             return 1
         # the manifest needs the hashes only, not the parsed files
         workloads.append({"id": w["id"], "sha256": w["sha256"], "size": w["size"],
-                          "measurements": [{k: m[k] for k in ("file", "sha256", "size")}
+                          "measurements": [{k: m[k] for k in ("file", "path", "sha256", "size")}
                                            for m in w["measurements"]]})
     write_index(a.out, done, offers, cat)
     write_offers(a.out, offers, cat, a.png)
