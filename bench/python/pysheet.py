@@ -598,9 +598,9 @@ def phases_chart(name, m, path, png):
     labels, alloc, resv = [], [], []
     for p in phases:
         labels.append(p.get("name", "?"))
-        c = p.get("counters", p)
-        alloc.append((c.get("max_allocated") or 0) / GIB)
-        resv.append((c.get("max_reserved") or 0) / GIB)
+        # a missing counter is no bar (matplotlib skips NaN), never a zero
+        alloc.append(((p.get("allocated") or {}).get("peak") or float("nan")) / GIB)
+        resv.append(((p.get("reserved") or {}).get("peak") or float("nan")) / GIB)
     x = range(len(labels))
     ax.bar([i - 0.2 for i in x], alloc, width=0.4, label="allocated")
     ax.bar([i + 0.2 for i in x], resv, width=0.4, hatch="//", label="reserved")
