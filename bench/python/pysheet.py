@@ -127,10 +127,10 @@ def dims(d):
     return out + sorted(d.get("extra", {}).items())
 
 
-def offer_list(ids, total, count_beyond=None):
-    """How a reason, a source or a note names its offers: all of them, a
-    count beyond count_beyond, or their ids."""
-    if len(ids) == total and total > 1:
+def offer_list(ids, total=None, count_beyond=None):
+    """How a reason names its offers (all of the total, or their ids), or
+    a source or a note (a count beyond count_beyond, or their ids)."""
+    if total is not None and len(ids) == total and total > 1:
         return "every offer (%d)" % total
     if count_beyond is not None and len(ids) > count_beyond:
         return "%d offers" % len(ids)
@@ -702,9 +702,9 @@ def sheet(w, cat, offers, out, png, date):
         r["for"] = offer_list(r["offers"], total)
         r["source_no"] = sidx.get((r["evidence"], r["evidence_date"]), -1) + 1
     for src in sources:
-        src["what"] = [(label, offer_list(ids, total, 3)) for label, ids in src["what"]]
+        src["what"] = [(label, offer_list(ids, count_beyond=3)) for label, ids in src["what"]]
     for n in notes:
-        n["for"] = offer_list(n["offers"], total, 3)
+        n["for"] = offer_list(n["offers"], count_beyond=3)
     by_req = {name: [(i, r) for i, r in enumerate(reasons)
                      if r["requirement"] == name and r["verdict"] != "not_required"]
               for name in REQS}
