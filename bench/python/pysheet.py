@@ -251,7 +251,8 @@ def sizing(w):
             "kv": kv, "kv_formula": kv_formula, "reserve": reserve,
             "reserve_total": reserve_total, "envelope": envelope, "need": need,
             "formats": formats, "parts": parts, "largest": largest,
-            "largest_pct": largest[1] * 100 // need if need else 0}
+            "largest_pct": largest[1] * 100 // need if need else 0,
+            "theoretical": bits < 8}    # 4 bits: no scales, no modules kept wider
 
 
 # ---------------------------------------------------------------- verdicts
@@ -709,16 +710,26 @@ def sheet(w, cat, offers, out, png, date):
                      if r["requirement"] == name and r["verdict"] != "not_required"]
               for name in REQS}
     wid = w["id"]
-    caps, seen = [], set()    # the chart's lines: the first 6 capacities not excluded
-    for r in rows:
+    # The chart's capacity lines: one per distinct capacity (the models
+    # sharing it named together), at most 6, first the offers whose memory
+    # verdict is decided, then the others, in the table's order.
+    caps, by_bytes = [], {}
+    decided = [r for r in rows if r["verdicts"]["memory"]["verdict"] in ("admissible", "exclude")]
+    for r in decided + [r for r in rows if r not in decided]:
         o = r["offer"]
-        if r["status"] == "excluded":
+        if len(caps) == 6:
+            break
+        if o["capacity"] is None:
             continue
-        if o["capacity"] is not None and o["capacity"] not in seen and len(caps) < 6:
-            seen.add(o["capacity"])
-            caps.append({"label": "%s (%s)" % (o["model"], ("%s GB" % o["nominal_gb"]) if o["nominal_gb"]
-                                               else "%s MiB" % o["mib"]),
-                         "bytes": o["capacity"]})
+        cap = by_bytes.get(o["capacity"])
+        if cap is not None:
+            if o["model"] not in cap["label"]:
+                cap["label"] += " / " + o["model"]
+            continue
+        mem = ("%s GB" % o["nominal_gb"]) if o["nominal_gb"] else "%s MiB" % o["mib"]
+        cap = {"label": "%s (%s)" % (o["model"], mem), "bytes": o["capacity"]}
+        by_bytes[o["capacity"]] = cap
+        caps.append(cap)
     charts = [(wid + "-budget", "Memory budget per card against capacities")]
     budget_chart(s, caps, os.path.join(out, wid + "-budget"), png)
     for i, m in enumerate(w["measurements"], 1):
@@ -771,7 +782,7 @@ def decision_json(w, s, rows, reasons, dec, cat, date):
         "sizing": {"weights": q(s["weights"], "calculated"), "kv_cache": q(s["kv"], "calculated"),
                    "reserve": q(s["reserve_total"], "assumed"),
                    "envelope": q(s["envelope"], "assumed"), "need": q(s["need"], "assumed"),
-                   "training": None, "weights_theoretical": w["weights"]["storage_bits"] < 8},
+                   "training": None, "weights_theoretical": s["theoretical"]},
         "candidates": cands,
         "reasons": [{k: v for k, v in r.items() if k not in ("offers", "for", "source_no")}
                     for r in reasons],
