@@ -1903,6 +1903,17 @@ typedef struct {
 	 * else its reasons to the spool (item i: workload i's). */
 	FILE *report;
 	gs_spool *why;
+	/* The pass that reads every workload as it renders (gs_site_opts.learn;
+	 * all NULL: the caller read them, inputs). */
+	char *const *all;          /* every path of the site, a shard's too */
+	size_t nall, from;         /* rendered: all[from, from + n), paths above */
+	size_t n;
+	gs_site_input *learn;      /* per path of all, filled in the parent */
+	gs_diag *diag;             /* the errors, in the paths' order */
+	gs_diag *item_diag;        /* per path of all, while the workers' reports come in another order */
+	size_t *order;             /* the workers' order of all (S_order), or NULL: the paths' */
+	int failed;                /* a sheet failed (its message in err): the rest is only read */
+	json_t *pending;           /* in a worker: the result of the item being done (S_finish) */
 } S_render_ctx;
 
 static json_t *S_result_pack(const gs_publish_result *r);
@@ -2405,6 +2416,12 @@ static json_t *S_result_pack_all(const S_render_ctx *c, size_t i);
  */
 static int S_finish(S_render_ctx *c, size_t i)
 {
+	if (c->report && c->all) {
+		/* goes into the line of its workload (S_item) */
+		c->pending = S_result_pack_all(c, i);
+		gs_publish_result_release(&c->res[i]);
+		return 0;
+	}
 	if (c->report) {
 		json_t *o = S_result_pack_all(c, i);
 		int rc = json_dumpf(o, c->report, JSON_COMPACT);
@@ -2420,6 +2437,26 @@ static int S_finish(S_render_ctx *c, size_t i)
 	return S_spool_reasons(c->why, &c->res[i], c->err, c->errlen);
 }
 
+/* Renders loaded workload i into res[i]; 0, or -1 with err naming the workload. */
+static int S_publish_one(S_render_ctx *c, size_t i, gs_job *job, size_t *done)
+{
+	char e[1024];
+	int jrc;
+
+	e[0] = '\0';
+	jrc = gs_job_publish(job, c->env, c->archive, c->sheets, NULL, &c->res[i], e, sizeof(e));
+	c->rendered++;
+	if (jrc) {
+		if (strncmp(e, c->paths[i], strlen(c->paths[i])) == 0)
+			snprintf(c->err, c->errlen, "%s", e);
+		else
+			snprintf(c->err, c->errlen, "%s: %s", c->paths[i], e);
+		return -1;
+	}
+	(*done)++;
+	return S_finish(c, i);
+}
+
 /* Renders workloads [from, to) into res[from..to); 0, or -1 with err naming the workload. */
 static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 {
@@ -2428,7 +2465,6 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 	for (i = from; i < to; i++) {
 		gs_job job;
 		gs_diag d = GS_DIAG_INIT;
-		char e[1024];
 		int jrc, keyed = 0;
 
 		/* What the validation learnt of it: enough to reuse its sheet unread. */
@@ -2466,19 +2502,9 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 				continue;
 			}
 		}
-		e[0] = '\0';
-		jrc = gs_job_publish(&job, c->env, c->archive, c->sheets, NULL, &c->res[i], e, sizeof(e));
+		jrc = S_publish_one(c, i, &job, done);
 		gs_job_release(&job);
-		c->rendered++;
-		if (jrc) {
-			if (strncmp(e, c->paths[i], strlen(c->paths[i])) == 0)
-				snprintf(c->err, c->errlen, "%s", e);
-			else
-				snprintf(c->err, c->errlen, "%s: %s", c->paths[i], e);
-			return -1;
-		}
-		(*done)++;
-		if (S_finish(c, i))
+		if (jrc)
 			return -1;
 	}
 	return 0;
@@ -2712,6 +2738,41 @@ static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
  * the same evidence bytes differently (the caller builds again in one
  * process).
  */
+/*
+ * Result i from its line in a worker's report (S_result_pack_all): into
+ * res[i], keys[i] and span[i], its reasons spooled as in one process. 0,
+ * or -1 with err.
+ */
+static int S_take_result(S_render_ctx *c, size_t i, json_t *o, size_t *done)
+{
+	const char *key = json_string_value(json_object_get(o, "key"));
+	json_t *fl;
+	size_t m;
+
+	if (S_result_unpack(o, c->env->cat, &c->res[i]) || !key ||
+	    strlen(key) >= GS_SHA256_HEX_SIZE)
+		goto bad;
+	(*done)++;
+	if (json_object_get(o, "span")) {
+		json_int_t off = -1, sl = -1;
+		if (!c->span || json_unpack(json_object_get(o, "span"), "[II]", &off, &sl) ||
+		    off < 0 || sl <= 0)
+			goto bad;
+		c->span[i].off = (uint64_t)off;
+		c->span[i].len = (uint64_t)sl;
+	} else if (S_why_unpack(json_object_get(o, "reason"), &c->res[i])) {
+		goto bad;
+	}
+	json_array_foreach(json_object_get(o, "files"), m, fl)
+		gs_strvec_push_dup(&c->res[i].files, json_string_value(fl));
+	if (c->site_key)
+		snprintf(c->keys[i], GS_SHA256_HEX_SIZE, "%s", key);
+	return S_spool_reasons(c->why, &c->res[i], c->err, c->errlen);
+bad:
+	snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+	return -1;
+}
+
 static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size_t *done)
 {
 	gs_worker_reports rep;
@@ -2728,45 +2789,17 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 		ssize_t len;
 
 		for (i = rep.from[k]; rc == 0 && i < rep.to[k]; i++) {
-			json_t *o, *fl;
-			const char *key;
-			size_t m;
+			json_t *o;
 
 			len = getline(&line, &cap, f);
 			o = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
-			key = json_string_value(json_object_get(o, "key"));
-			if (!o || S_result_unpack(o, c->env->cat, &c->res[i]) || !key ||
-			    strlen(key) >= GS_SHA256_HEX_SIZE) {
+			if (!o) {
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
-				json_decref(o);
 				rc = -1;
-				break;
-			}
-			(*done)++;
-			if (json_object_get(o, "span")) {
-				json_int_t off = -1, sl = -1;
-				if (!c->span || json_unpack(json_object_get(o, "span"), "[II]", &off, &sl) ||
-				    off < 0 || sl <= 0) {
-					snprintf(c->err, c->errlen, "the report of a worker cannot be read");
-					json_decref(o);
-					rc = -1;
-					break;
-				}
-				c->span[i].off = (uint64_t)off;
-				c->span[i].len = (uint64_t)sl;
-			} else if (S_why_unpack(json_object_get(o, "reason"), &c->res[i])) {
-				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
-				json_decref(o);
+			} else if (S_take_result(c, i, o, done)) {
 				rc = -1;
-				break;
 			}
-			json_array_foreach(json_object_get(o, "files"), m, fl)
-				gs_strvec_push_dup(&c->res[i].files, json_string_value(fl));
-			if (c->site_key)
-				snprintf(c->keys[i], GS_SHA256_HEX_SIZE, "%s", key);
 			json_decref(o);
-			if (S_spool_reasons(c->why, &c->res[i], c->err, c->errlen))
-				rc = -1;
 		}
 		if (rc)
 			break;
@@ -2789,16 +2822,357 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 	return rc;
 }
 
+/*** the pass that reads every workload as it renders it ***/
+
+/*
+ * Reads and validates the workload at path and hashes its bytes (as read
+ * and parsed: the file is read once) and each file it cites: what a build
+ * keeps of it (in: id and title once it is read, sha256 and the cited
+ * files) and its errors (d, empty before). 0 when it is valid, with job
+ * loaded; else -1. The caller releases job and in.
+ */
+static int S_learn_one(const char *path, const gs_catalog *cat, gs_job *job, gs_site_input *in,
+		       gs_diag *d)
+{
+	char hex[GS_SHA256_HEX_SIZE];
+	size_t k;
+
+	memset(in, 0, sizeof(*in));
+	if (gs_job_load_sha(path, cat, job, d, in->sha256)) {
+		in->sha256[0] = '\0';
+		return -1;
+	}
+	in->id = gs_xstrdup(job->w.id);
+	in->title = gs_xstrdup(job->w.title);
+	for (k = 0; k < job->nev; k++) {
+		if (gs_sha256_file(job->ev[k].ref->path, hex, NULL) != 0) {
+			gs_diag_add(d, job->ev[k].ref->path, 0, 0, NULL, "cannot read: %s",
+				    strerror(errno));
+			hex[0] = '\0';
+		}
+		gs_strvec_push_dup(&in->ev_path, job->ev[k].ref->path);
+		gs_strvec_push_dup(&in->ev_file, job->ev[k].ref->file);
+		gs_strvec_push_dup(&in->ev_sha256, hex);
+	}
+	return gs_diag_count(d) ? -1 : 0;
+}
+
+/*
+ * In a worker's report, what S_learn_one found (compact JSON): "d", its
+ * errors in printed form ([file, line, column, path or null, message]),
+ * and once it was read "id", "title", "sha" and "ev" ([path, name, SHA-256
+ * or "" when unreadable] per cited file).
+ */
+static json_t *S_learn_pack(const gs_site_input *in, const gs_diag *d)
+{
+	json_t *o = json_object(), *items = json_array();
+	size_t k;
+
+	if (in->id) {
+		json_t *ev = json_array();
+		json_object_set_new(o, "id", json_string(in->id));
+		json_object_set_new(o, "title", json_string(in->title));
+		json_object_set_new(o, "sha", json_string(in->sha256));
+		for (k = 0; k < in->ev_path.n; k++)
+			json_array_append_new(ev, json_pack("[sss]", in->ev_path.v[k], in->ev_file.v[k],
+							    in->ev_sha256.v[k]));
+		json_object_set_new(o, "ev", ev);
+	}
+	for (k = 0; k < d->count; k++)
+		json_array_append_new(items, json_pack("[siios]", d->items[k].file, d->items[k].line,
+						       d->items[k].column,
+						       d->items[k].path ? json_string(d->items[k].path)
+								       : json_null(),
+						       d->items[k].message));
+	json_object_set_new(o, "d", items);
+	return o;
+}
+
+/* S_learn_pack's object o into in and d; 0 or -1. */
+static int S_learn_unpack(json_t *o, gs_site_input *in, gs_diag *d)
+{
+	const char *id = json_string_value(json_object_get(o, "id"));
+	json_t *e;
+	size_t k;
+
+	if (!json_is_array(json_object_get(o, "d")))
+		return -1;
+	json_array_foreach(json_object_get(o, "d"), k, e)
+		gs_diag_add_shown(d, json_string_value(json_array_get(e, 0)),
+				  (int)json_integer_value(json_array_get(e, 1)),
+				  (int)json_integer_value(json_array_get(e, 2)),
+				  json_string_value(json_array_get(e, 3)),
+				  json_string_value(json_array_get(e, 4)));
+	if (id) {
+		in->id = gs_xstrdup(id);
+		in->title = gs_xstrdup(json_string_value(json_object_get(o, "title")));
+		snprintf(in->sha256, sizeof(in->sha256), "%s",
+			 json_string_value(json_object_get(o, "sha")));
+		json_array_foreach(json_object_get(o, "ev"), k, e) {
+			gs_strvec_push_dup(&in->ev_path, json_string_value(json_array_get(e, 0)));
+			gs_strvec_push_dup(&in->ev_file, json_string_value(json_array_get(e, 1)));
+			gs_strvec_push_dup(&in->ev_sha256, json_string_value(json_array_get(e, 2)));
+		}
+	}
+	return 0;
+}
+
+/* Every error of src after those of dst, as they are (already in printed form). */
+static void S_diag_append(gs_diag *dst, const gs_diag *src)
+{
+	size_t k;
+
+	for (k = 0; k < src->count; k++)
+		gs_diag_add_shown(dst, src->items[k].file, src->items[k].line, src->items[k].column,
+				  src->items[k].path, src->items[k].message);
+}
+
+/* Loaded, valid workload i of this build's range: its sheet reused (its key unchanged) or rendered. */
+static int S_sheet_job(S_render_ctx *c, size_t i, gs_job *job, const gs_site_input *in,
+		       size_t *done)
+{
+	if (c->site_key) {
+		if (S_sheet_key(c, i, in->id, in->sha256, in->ev_path.n,
+				(const char *const *)in->ev_path.v,
+				(const char *const *)in->ev_file.v, c->keys[i]))
+			return -1;
+		if (S_reuse(c, i, in->id, in->title, c->keys[i])) {
+			(*done)++;
+			return S_finish(c, i);
+		}
+	}
+	return S_publish_one(c, i, job, done);
+}
+
+/*
+ * Workload a of all: read (S_learn_one) and, when it is valid and in this
+ * build's range, its sheet reused or rendered at once, from what was read,
+ * unless a sheet failed already (the rest is only read: a workload's error
+ * comes before a sheet's). In a worker, one line to out: S_learn_pack's
+ * object, with "r": the result (S_result_pack_all) when there is one;
+ * else into c->learn[a] and c->diag. 0, or -1 when out cannot be written.
+ */
+static int S_item(S_render_ctx *c, size_t a, FILE *out, size_t *done)
+{
+	gs_diag d = GS_DIAG_INIT;
+	gs_site_input in;
+	gs_job job;
+	int rc = 0;
+
+	if (S_learn_one(c->all[a], c->env->cat, &job, &in, &d) == 0 && !c->failed &&
+	    c->archive && a >= c->from && a - c->from < c->n &&
+	    S_sheet_job(c, a - c->from, &job, &in, done)) {
+		c->failed = 1;
+		gs_publish_result_release(&c->res[a - c->from]);
+	}
+	gs_job_release(&job);
+	if (out) {
+		json_t *o = S_learn_pack(&in, &d);
+		if (c->pending)
+			json_object_set_new(o, "r", c->pending);
+		c->pending = NULL;
+		rc = json_dumpf(o, out, JSON_COMPACT) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+		json_decref(o);
+		gs_site_input_release(&in);
+	} else {
+		c->learn[a] = in;
+		S_diag_append(c->diag, &d);
+	}
+	gs_diag_release(&d);
+	return rc;
+}
+
+/*
+ * The order in which the workers take the paths when only some are
+ * rendered (a shard): each path rendered followed by its share of those
+ * only read, so that the workers' equal ranges (workers.h) are about equal
+ * work. The rendered keep their order, and so do their reasons spooled
+ * and the evidence's first names.
+ */
+static size_t *S_order(size_t nall, size_t from, size_t n)
+{
+	size_t *v = gs_xcalloc(nall + 1, sizeof(*v)), o = nall - n, j = 0, q, x = 0;
+
+	if (!n) {
+		for (j = 0; j < nall; j++)
+			v[j] = j;
+		return v;
+	}
+	for (q = 0; q < n; q++) {
+		v[j++] = from + q;
+		for (; x < (q + 1) * o / n; x++)
+			v[j++] = x < from ? x : x + n;
+	}
+	return v;
+}
+
+/* In a worker: the items [from, to) of c->order, then a last line (S_learn_parallel). */
+static int S_learn_worker(size_t from, size_t to, void *ctx, FILE *out)
+{
+	S_render_ctx *c = ctx;
+	size_t j, done = 0, n;
+	json_t *root;
+	char *man;
+
+	c->report = out;
+	for (j = from; j < to; j++)
+		if (S_item(c, c->order ? c->order[j] : j, out, &done)) {
+			/* the report of a failure is its message alone */
+			if (fflush(out) == 0 && ftruncate(fileno(out), 0) == 0 &&
+			    fseek(out, 0, SEEK_SET) == 0)
+				fputs("cannot write a worker's report", out);
+			return -1;
+		}
+	if (c->failed) {
+		/* the message as it is (a path need not be UTF-8), to the end */
+		fputs("!\n", out);
+		fputs(c->err, out);
+		return 0;
+	}
+	man = c->archive ? gs_archive_export(c->archive, &n) : NULL;
+	root = json_object();
+	json_object_set_new(root, "rendered", json_integer((json_int_t)c->rendered));
+	json_object_set_new(root, "manifest", man ? json_stringn(man, n) : json_string(""));
+	free(man);
+	if (json_dumpf(root, out, JSON_COMPACT) != 0 || fputc('\n', out) == EOF)
+		GS_BUG("cannot write a worker's report");
+	json_decref(root);
+	return 0;
+}
+
+/*
+ * S_item over all, in jobs workers: their reports read in worker order,
+ * each item's errors put back in the paths' order, the results taken as
+ * S_render_parallel takes them, each worker's evidence entries imported
+ * unless a sheet failed. 0, 1 (as S_render_parallel), or -1 with err.
+ */
+static int S_learn_parallel(S_render_ctx *c, unsigned jobs, size_t *done)
+{
+	gs_worker_reports rep;
+	size_t k, j, cap = 0;
+	char *line = NULL;
+	int rc = 0;
+
+	if (c->from || c->n < c->nall) {
+		c->order = S_order(c->nall, c->from, c->n);
+		c->item_diag = gs_xcalloc(c->nall + 1, sizeof(*c->item_diag));
+	}
+	if (gs_workers_run(c->nall, jobs, S_learn_worker, c, c->dir, &rep, c->err, c->errlen))
+		return -1;
+	for (k = 0; k < rep.n && rc >= 0; k++) {
+		FILE *f = rep.report[k];
+		json_t *root;
+		const char *man;
+		ssize_t len;
+
+		for (j = rep.from[k]; rc >= 0 && j < rep.to[k]; j++) {
+			size_t a = c->order ? c->order[j] : j;
+			json_t *o, *r;
+
+			len = getline(&line, &cap, f);
+			o = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
+			r = json_object_get(o, "r");
+			if (!o || S_learn_unpack(o, &c->learn[a],
+						 c->item_diag ? &c->item_diag[a] : c->diag)) {
+				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				rc = -1;
+			} else if (r && !c->failed && (a < c->from || a - c->from >= c->n ||
+						       S_take_result(c, a - c->from, r, done))) {
+				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				rc = -1;
+			}
+			json_decref(o);
+		}
+		if (rc < 0)
+			break;
+		len = getline(&line, &cap, f);
+		if (len == 2 && line[0] == '!') {
+			/* a sheet failed: its message, the first in the paths' order */
+			char *msg = gs_xmalloc(c->errlen);
+			size_t got = fread(msg, 1, c->errlen - 1, f);
+			if (!c->failed) {
+				memcpy(c->err, msg, got);
+				c->err[got] = '\0';
+				c->failed = 1;
+			}
+			free(msg);
+			continue;
+		}
+		root = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
+		man = json_string_value(json_object_get(root, "manifest"));
+		if (!man) {
+			snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+			rc = -1;
+		} else if (!c->failed && rc == 0 && c->archive) {
+			int ir;
+			c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
+			ir = gs_archive_import(c->archive, man, strlen(man));
+			if (ir < 0) {
+				snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));
+				c->failed = 1;
+			} else if (ir > 0) {
+				rc = 1;
+			}
+		}
+		json_decref(root);
+	}
+	free(line);
+	gs_worker_reports_release(&rep);
+	return rc;
+}
+
+/*
+ * Every workload of c->all read and validated, and the sheets of this
+ * build's range rendered as they are read (S_item), in jobs workers when
+ * there are several; then the caller's check (validated). 0, 1 (as
+ * S_render_parallel), 2 when validated stopped the build, or -1 with err
+ * (a sheet failed, or the workers).
+ */
+static int S_learn_pass(S_render_ctx *c, unsigned jobs, size_t *done,
+			int (*validated)(void *), void *arg)
+{
+	size_t a;
+	int rc = 0;
+
+	if (jobs > 1 && c->nall > 1) {
+		rc = S_learn_parallel(c, jobs, done);
+	} else {
+		for (a = 0; a < c->nall; a++)
+			(void)S_item(c, a, NULL, done);
+	}
+	if (c->item_diag) {
+		for (a = 0; a < c->nall; a++) {
+			if (rc >= 0)
+				S_diag_append(c->diag, &c->item_diag[a]);
+			gs_diag_release(&c->item_diag[a]);
+		}
+		free(c->item_diag);
+		c->item_diag = NULL;
+	}
+	free(c->order);
+	c->order = NULL;
+	if (rc < 0)
+		return -1;
+	if (validated && validated(arg))
+		return 2;
+	return c->failed ? -1 : rc;
+}
+
 /*
  * Phase 1: renders workloads c->paths[0, n) into dir: their sheets in
  * sheets/, their evidence in evidence/ with its manifest, res[] and keys[]
  * filled. 0, -1 with err, or 1 (see S_render_parallel).
  */
-static int S_render_sheets(S_render_ctx *c, size_t n, unsigned jobs, size_t *done)
+static int S_render_sheets(S_render_ctx *c, size_t n, unsigned jobs, size_t *done,
+			   const gs_site_opts *opts)
 {
 	int rc;
 
-	if (jobs > 1 && n > 1) {
+	if (c->all) {
+		rc = S_learn_pass(c, jobs, done, opts->validated, opts->validated_arg);
+		if (rc)
+			return rc;
+	} else if (jobs > 1 && n > 1) {
 		rc = S_render_parallel(c, n, jobs, done);
 		if (rc)
 			return rc;
@@ -2958,7 +3332,16 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 			c.prev_sheets_fd = open(c.prev_sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	}
 	c.sheets_fd = open(sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	rc = S_render_sheets(&c, n, jobs, &done);
+	if (opts->learn) {
+		c.all = paths;
+		c.nall = npaths;
+		c.from = from;
+		c.n = n;
+		c.learn = opts->learn;
+		c.diag = opts->diag;
+		c.inputs = NULL;
+	}
+	rc = S_render_sheets(&c, n, jobs, &done, opts);
 	if (rc)
 		goto out;
 	rc = -1;
@@ -2997,7 +3380,8 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		*opts->rendered = c.rendered;
 	rc = 0;
 out:
-	for (i = 0; i < done; i++)
+	/* (all of them: a build that failed may have left gaps) */
+	for (i = 0; i < n; i++)
 		gs_publish_result_release(&res[i]);
 	free(res);
 	free(sheets);
@@ -3019,21 +3403,84 @@ out:
 /* What an existing, non-empty shard folder must hold to be replaced. */
 static const char *const S_shard_marks[] = { GS_SHARD_FILE, "sheets", NULL };
 
-int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
-		  const gs_site_opts *opts, const char *out_dir, char *err, size_t errlen)
+/*
+ * opts->learn without a stage: every workload read and validated, nothing
+ * rendered or written, then opts->validated. 0, 2 (validated stopped the
+ * build) or -1 with err.
+ */
+static int S_learn_only(char *const *paths, size_t npaths, const gs_publish_env *env,
+			const gs_site_opts *opts, unsigned jobs, char *err, size_t errlen)
 {
-	unsigned jobs = opts->jobs ? opts->jobs : 1;
+	S_render_ctx c;
+	size_t done = 0;
 
-	if (opts->shard_n && (!opts->catalog_key || !opts->workloads_key || !opts->inputs_key))
+	memset(&c, 0, sizeof(c));
+	c.prev_sheets_fd = c.sheets_fd = -1;
+	c.env = env;
+	c.err = err;
+	c.errlen = errlen;
+	c.all = c.paths = paths;
+	c.nall = npaths;
+	c.learn = opts->learn;
+	c.diag = opts->diag;
+	return S_learn_pass(&c, jobs, &done, opts->validated, opts->validated_arg);
+}
+
+/* Whether out's parent folder exists (gs_stage_begin would create it). */
+static int S_parent_exists(const char *out)
+{
+	char *p = gs_xstrdup(out), *slash;
+	size_t n = strlen(p);
+	struct stat sb;
+	int rc = 1;
+
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	slash = strrchr(p, '/');
+	if (slash && slash != p) {
+		*slash = '\0';
+		rc = stat(p, &sb) == 0;
+	}
+	free(p);
+	return rc;
+}
+
+int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
+		  const gs_site_opts *opts0, const char *out_dir, char *err, size_t errlen)
+{
+	unsigned jobs = opts0->jobs ? opts0->jobs : 1;
+	gs_site_opts opts = *opts0;
+	int rc;
+
+	if (opts.learn && (!out_dir || !S_parent_exists(out_dir))) {
+		/* Nothing may be written before every workload is read: not even
+		 * OUT's parent folder, which the stage would create. They are read
+		 * first, then rendered as when the caller reads them. */
+		rc = S_learn_only(paths, npaths, env, &opts, jobs, err, errlen);
+		if (rc || !out_dir)
+			return rc;
+		opts.inputs = opts.learn;
+		opts.learn = NULL;
+	}
+	if (opts.shard_n && (!opts.catalog_key || !opts.workloads_key || !opts.inputs_key))
 		GS_BUG("a shard needs the catalog's and the workloads' keys");
 	for (;;) {
-		gs_stage *st = gs_stage_begin(out_dir, opts->shard_n ? S_shard_marks : S_site_marks,
+		gs_stage *st = gs_stage_begin(out_dir, opts.shard_n ? S_shard_marks : S_site_marks,
 					      err, errlen);
-		int rc;
 
-		if (!st)
+		if (!st) {
+			if (opts.learn) {
+				/* the workloads' errors come first, as when nothing is staged */
+				char *said = gs_xstrdup(err);
+				rc = S_learn_only(paths, npaths, env, &opts, jobs, err, errlen);
+				if (rc == 0)
+					snprintf(err, errlen, "%s", said);
+				free(said);
+				return rc ? rc : -1;
+			}
 			return -1;
-		rc = S_build_into(paths, npaths, env, opts, jobs, gs_stage_dir(st),
+		}
+		rc = S_build_into(paths, npaths, env, &opts, jobs, gs_stage_dir(st),
 				  gs_stage_previous(st), err, errlen);
 		if (rc == 0)
 			rc = gs_stage_commit(st, err, errlen);
@@ -3041,5 +3488,10 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		if (rc != 1)
 			return rc;
 		jobs = 1; /* evidence named differently by two workers: once more, in one process */
+		if (opts.learn) {
+			/* read already: rendered as when the caller reads them */
+			opts.inputs = opts.learn;
+			opts.learn = NULL;
+		}
 	}
 }
