@@ -27,6 +27,26 @@
 #include "util.h"
 #include "workers.h"
 
+/*
+ * An entry's kind as lstat(2) would tell it, from the folder's own listing
+ * where the file system gives it (d_type: no lstat per name), else lstat.
+ * 'd' folder, 'f' regular file, 'o' anything else or gone.
+ */
+static char S_kind(const char *path, unsigned char type)
+{
+	struct stat st;
+
+	switch (type) {
+	case DT_DIR: return 'd';
+	case DT_REG: return 'f';
+	case DT_UNKNOWN: break;
+	default: return 'o';
+	}
+	if (lstat(path, &st) != 0)
+		return 'o';
+	return S_ISDIR(st.st_mode) ? 'd' : S_ISREG(st.st_mode) ? 'f' : 'o';
+}
+
 static int S_walk(const char *dir, gs_strvec *out, gs_diag *d, int depth)
 {
 	DIR *dp;
@@ -42,20 +62,27 @@ static int S_walk(const char *dir, gs_strvec *out, gs_diag *d, int depth)
 		return -1;
 	}
 	while ((e = readdir(dp)) != NULL) {
+		size_t n = strlen(e->d_name);
+		char *name;
 		if (e->d_name[0] == '.')
 			continue;
-		gs_strvec_push_dup(&names, e->d_name);
+		/* "NAME\0T": sorted by NAME, with its d_type T after the NUL */
+		name = gs_xmalloc(n + 2);
+		memcpy(name, e->d_name, n + 1);
+		name[n + 1] = (char)e->d_type;
+		gs_strvec_push(&names, name);
 	}
 	closedir(dp);
 	/* Sorted, so that the site does not depend on the file system's order. */
 	gs_strvec_sort(&names);
 	for (i = 0; i < names.n; i++) {
-		char *p = gs_xasprintf("%s/%s", dir, names.v[i]);
-		struct stat st;
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+		const char *name = names.v[i];
+		char *p = gs_xasprintf("%s/%s", dir, name);
+		char kind = S_kind(p, (unsigned char)name[strlen(name) + 1]);
+		if (kind == 'd') {
 			S_walk(p, out, d, depth + 1);
 			free(p);
-		} else if (strcmp(names.v[i], "workload.json") == 0 && S_ISREG(st.st_mode)) {
+		} else if (kind == 'f' && strcmp(name, "workload.json") == 0) {
 			gs_strvec_push(out, p);
 		} else {
 			free(p);
@@ -2731,14 +2758,6 @@ static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
 }
 
 /*
- * Renders every workload in jobs worker processes (workers.h), then merges
- * their results and evidence entries in worker order, which is workload
- * order: the same bytes as one process. A report is read a line (a result)
- * at a time, its reasons spooled as in one process. 1: two workers named
- * the same evidence bytes differently (the caller builds again in one
- * process).
- */
-/*
  * Result i from its line in a worker's report (S_result_pack_all): into
  * res[i], keys[i] and span[i], its reasons spooled as in one process. 0,
  * or -1 with err.
@@ -2773,6 +2792,14 @@ bad:
 	return -1;
 }
 
+/*
+ * Renders every workload in jobs worker processes (workers.h), then merges
+ * their results and evidence entries in worker order, which is workload
+ * order: the same bytes as one process. A report is read a line (a result)
+ * at a time, its reasons spooled as in one process. 1: two workers named
+ * the same evidence bytes differently (the caller builds again in one
+ * process).
+ */
 static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size_t *done)
 {
 	gs_worker_reports rep;
