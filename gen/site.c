@@ -1941,6 +1941,8 @@ typedef struct {
 	size_t *order;             /* the workers' order of all (S_order), or NULL: the paths' */
 	int failed;                /* a sheet failed (its message in err): the rest is only read */
 	json_t *pending;           /* in a worker: the result of the item being done (S_finish) */
+	char *pending_why;         /* and its reasons (S_why_block), or NULL */
+	size_t pending_whylen;
 } S_render_ctx;
 
 static json_t *S_result_pack(const gs_publish_result *r);
@@ -2434,7 +2436,7 @@ out:
 	return rc;
 }
 
-static json_t *S_result_pack_all(const S_render_ctx *c, size_t i);
+static json_t *S_result_pack_all(const S_render_ctx *c, size_t i, char **why, size_t *whylen);
 
 /*
  * Result i is complete: a worker writes it to its report, one line, and
@@ -2445,17 +2447,24 @@ static int S_finish(S_render_ctx *c, size_t i)
 {
 	if (c->report && c->all) {
 		/* goes into the line of its workload (S_item) */
-		c->pending = S_result_pack_all(c, i);
+		c->pending = S_result_pack_all(c, i, &c->pending_why, &c->pending_whylen);
 		gs_publish_result_release(&c->res[i]);
 		return 0;
 	}
 	if (c->report) {
-		json_t *o = S_result_pack_all(c, i);
+		char *why;
+		size_t wl;
+		json_t *o = S_result_pack_all(c, i, &why, &wl);
 		int rc = json_dumpf(o, c->report, JSON_COMPACT);
 
 		json_decref(o);
 		gs_publish_result_release(&c->res[i]);
-		if (rc || fputc('\n', c->report) == EOF) {
+		if (!rc && fputc('\n', c->report) == EOF)
+			rc = -1;
+		if (!rc && why && fwrite(why, 1, wl, c->report) != wl)
+			rc = -1;
+		free(why);
+		if (rc) {
 			snprintf(c->err, c->errlen, "cannot write a worker's report");
 			return -1;
 		}
@@ -2541,9 +2550,10 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
  * A worker's report, one compact JSON object a line (JSON escapes the
  * newlines of strings): per workload of its range in order, every field of
  * its gs_publish_result with its "files" and "key" (written as each is
- * done, S_finish), and its reasons: "reason" (an array, S_why_pack) for a
- * sheet rendered, "span" ([offset, length] of its "why" in the replaced
- * site's keys file) for a sheet reused; then {"manifest": its evidence
+ * done, S_finish), and its reasons: "why": the length of the block of
+ * them (S_why_block) that follows the line, for a sheet rendered, or
+ * "span" ([offset, length] of its "why" in the replaced site's keys
+ * file) for a sheet reused; then {"manifest": its evidence
  * entries (see gs_archive_export), "rendered": N}. The parent reads a line
  * at a time. A field added to gs_publish_result must be added to
  * S_result_pack and S_result_unpack, or -j N would lose it.
@@ -2646,8 +2656,83 @@ static int S_why_unpack(json_t *why, gs_publish_result *r)
 	return 0;
 }
 
-/* For a worker's report: the result, its files, its key and its reasons (or where they lie). */
-static json_t *S_result_pack_all(const S_render_ctx *c, size_t i)
+/*
+ * r's reasons for a worker's report, in a block after its line: per offer
+ * a 4-byte length in the host's order (the same program reads it back,
+ * S_why_read), UINT32_MAX for none, then the bytes. Not in the JSON line:
+ * they are most of its bytes, and a JSON parser costs ~150 instructions a
+ * byte (a site of 200 x 50 with -j 2: 6% of its instructions).
+ */
+static char *S_why_block(const gs_publish_result *r, size_t *len)
+{
+	size_t k, n = 0, at = 0;
+	char *b;
+
+	for (k = 0; k < r->noffers; k++)
+		n += 4 + (r->reason && r->reason[k] ? strlen(r->reason[k]) : 0);
+	b = gs_xmalloc(n + 1);
+	for (k = 0; k < r->noffers; k++) {
+		const char *w = r->reason ? r->reason[k] : NULL;
+		size_t wl = w ? strlen(w) : 0;
+		uint32_t l = w ? (uint32_t)wl : UINT32_MAX;
+		if (w && wl >= UINT32_MAX)
+			GS_BUG("a reason of %zu bytes", wl);
+		memcpy(b + at, &l, 4);
+		memcpy(b + at + 4, w ? w : "", wl);
+		at += 4 + wl;
+	}
+	*len = n;
+	return b;
+}
+
+/* r->reason, r->noffers of them, from the n bytes of f that S_why_block wrote; 0 or -1. */
+static int S_why_read(FILE *f, size_t n, gs_publish_result *r)
+{
+	char *b, **v;
+	size_t k, at = 0;
+
+	if (n > ((size_t)1 << 30))
+		return -1;
+	b = gs_xmalloc(n + 1);
+	if (fread(b, 1, n, f) != n) {
+		free(b);
+		return -1;
+	}
+	v = gs_xcalloc(r->noffers + 1, sizeof(*v));
+	for (k = 0; k < r->noffers; k++) {
+		uint32_t l;
+		if (n - at < 4)
+			goto bad;
+		memcpy(&l, b + at, 4);
+		at += 4;
+		if (l == UINT32_MAX)
+			continue;
+		if (l > n - at)
+			goto bad;
+		v[k] = gs_xmalloc((size_t)l + 1);
+		memcpy(v[k], b + at, l);
+		v[k][l] = '\0';
+		at += l;
+	}
+	if (at != n)
+		goto bad;
+	free(b);
+	r->reason = v;
+	return 0;
+bad:
+	for (k = 0; k < r->noffers; k++)
+		free(v[k]);
+	free(v);
+	free(b);
+	return -1;
+}
+
+/*
+ * For a worker's report: the result, its files, its key and where its
+ * reasons lie, or their block's length ("why"; *why: the block, to write
+ * after the line; NULL when reused).
+ */
+static json_t *S_result_pack_all(const S_render_ctx *c, size_t i, char **why, size_t *whylen)
 {
 	json_t *o = S_result_pack(&c->res[i]), *files = json_array();
 	size_t k;
@@ -2656,11 +2741,15 @@ static json_t *S_result_pack_all(const S_render_ctx *c, size_t i)
 		json_array_append_new(files, json_string(c->res[i].files.v[k]));
 	json_object_set_new(o, "files", files);
 	json_object_set_new(o, "key", json_string(c->site_key ? c->keys[i] : ""));
-	if (c->span && c->span[i].len)
+	*why = NULL;
+	*whylen = 0;
+	if (c->span && c->span[i].len) {
 		json_object_set_new(o, "span", json_pack("[II]", (json_int_t)c->span[i].off,
 							 (json_int_t)c->span[i].len));
-	else
-		json_object_set_new(o, "reason", S_why_pack(&c->res[i], NULL, 0));
+	} else {
+		*why = S_why_block(&c->res[i], whylen);
+		json_object_set_new(o, "why", json_integer((json_int_t)*whylen));
+	}
 	return o;
 }
 
@@ -2762,8 +2851,9 @@ static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
  * res[i], keys[i] and span[i], its reasons spooled as in one process. 0,
  * or -1 with err.
  */
-static int S_take_result(S_render_ctx *c, size_t i, json_t *o, size_t *done)
+static int S_take_result(S_render_ctx *c, size_t i, json_t *o, FILE *f, size_t *done)
 {
+	json_t *why = json_object_get(o, "why");
 	const char *key = json_string_value(json_object_get(o, "key"));
 	json_t *fl;
 	size_t m;
@@ -2779,7 +2869,8 @@ static int S_take_result(S_render_ctx *c, size_t i, json_t *o, size_t *done)
 			goto bad;
 		c->span[i].off = (uint64_t)off;
 		c->span[i].len = (uint64_t)sl;
-	} else if (S_why_unpack(json_object_get(o, "reason"), &c->res[i])) {
+	} else if (!json_is_integer(why) || json_integer_value(why) < 0 ||
+		   S_why_read(f, (size_t)json_integer_value(why), &c->res[i])) {
 		goto bad;
 	}
 	json_array_foreach(json_object_get(o, "files"), m, fl)
@@ -2823,7 +2914,7 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 			if (!o) {
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
 				rc = -1;
-			} else if (S_take_result(c, i, o, done)) {
+			} else if (S_take_result(c, i, o, f, done)) {
 				rc = -1;
 			}
 			json_decref(o);
@@ -2999,6 +3090,11 @@ static int S_item(S_render_ctx *c, size_t a, FILE *out, size_t *done)
 			json_object_set_new(o, "r", c->pending);
 		c->pending = NULL;
 		rc = json_dumpf(o, out, JSON_COMPACT) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+		if (!rc && c->pending_why &&
+		    fwrite(c->pending_why, 1, c->pending_whylen, out) != c->pending_whylen)
+			rc = -1;
+		free(c->pending_why);
+		c->pending_why = NULL;
 		json_decref(o);
 		gs_site_input_release(&in);
 	} else {
@@ -3067,6 +3163,14 @@ static int S_learn_worker(size_t from, size_t to, void *ctx, FILE *out)
 	return 0;
 }
 
+/* Past the reasons' block of result r in f, not read (a sheet failed already); 0 or -1. */
+static int S_skip_why(FILE *f, json_t *r)
+{
+	json_int_t n = json_integer_value(json_object_get(r, "why"));
+
+	return n < 0 || n > ((json_int_t)1 << 30) || fseeko(f, (off_t)n, SEEK_CUR) != 0 ? -1 : 0;
+}
+
 /*
  * S_item over all, in jobs workers: their reports read in worker order,
  * each item's errors put back in the paths' order, the results taken as
@@ -3104,7 +3208,10 @@ static int S_learn_parallel(S_render_ctx *c, unsigned jobs, size_t *done)
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
 				rc = -1;
 			} else if (r && !c->failed && (a < c->from || a - c->from >= c->n ||
-						       S_take_result(c, a - c->from, r, done))) {
+						       S_take_result(c, a - c->from, r, f, done))) {
+				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				rc = -1;
+			} else if (r && c->failed && S_skip_why(f, r)) {
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
 				rc = -1;
 			}
