@@ -584,13 +584,21 @@ static const char *const S_js_labels[][2] = {
 static void S_td_open(char **o, size_t *l, size_t *c, const char *cls, unsigned st,
 		      const gs_publish_result *pr, size_t k)
 {
-	char b[96];
+	/* (a cell per workload and offer: appended, not through snprintf) */
+	char d[GS_DEC_MAX], *p;
 
-	snprintf(b, sizeof(b), "<td class=\"%s\" data-v=\"%u\"", cls, st);
-	gs_str_append(o, l, c, b);
+	gs_str_append(o, l, c, "<td class=\"");
+	gs_str_append(o, l, c, cls);
+	gs_str_append(o, l, c, "\" data-v=\"");
+	p = gs_dec(d, st, 0);
+	gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
+	gs_str_append(o, l, c, "\"");
 	if (k < pr->noffers && pr->currency[k]) {
-		snprintf(b, sizeof(b), " data-cost=\"%lld\"", (long long)pr->cost[k]);
-		gs_str_append(o, l, c, b);
+		int64_t v = pr->cost[k];
+		gs_str_append(o, l, c, " data-cost=\"");
+		p = gs_dec(d, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+		gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
+		gs_str_append(o, l, c, "\"");
 	}
 	gs_str_append(o, l, c, ">");
 }
@@ -721,9 +729,11 @@ static char *S_matrix_html(const gs_publish_env *env, const gs_publish_result *r
 		for (j = 0; j < ncols; j++) {
 			size_t k = cols[j];
 			unsigned st = k < pr->noffers ? pr->status[k] : 3;
-			char cls[8];
-			snprintf(cls, sizeof(cls), "v v%u", st);
-			S_td_open(&out, &len, &cap, cls, st, pr, k);
+			static const char *const cls[] = { "v v0", "v v1", "v v2", "v v3" };
+			char other[16];
+			if (st > 3)
+				snprintf(other, sizeof(other), "v v%u", st);
+			S_td_open(&out, &len, &cap, st > 3 ? other : cls[st], st, pr, k);
 			if (st == 3) {
 				E(S_status_symbol(3));
 				H(" ");
