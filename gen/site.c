@@ -2988,8 +2988,10 @@ static int S_learn_one(const char *path, const gs_catalog *cat, gs_job *job, gs_
 /*
  * In a worker's report, what S_learn_one found (compact JSON): "d", its
  * errors in printed form ([file, line, column, path or null, message]),
- * and once it was read "id", "title", "sha" and "ev" ([path, name, SHA-256
- * or "" when unreadable] per cited file).
+ * and once it was read "id", "title", "sha" and "ev" ([name, SHA-256 or
+ * "" when unreadable] per cited file). Not the cited files' paths, which
+ * S_learn_unpack makes as the workload's reader does: a JSON string must
+ * be UTF-8, a folder's name need not.
  */
 static json_t *S_learn_pack(const gs_site_input *in, const gs_diag *d)
 {
@@ -3002,7 +3004,7 @@ static json_t *S_learn_pack(const gs_site_input *in, const gs_diag *d)
 		json_object_set_new(o, "title", json_string(in->title));
 		json_object_set_new(o, "sha", json_string(in->sha256));
 		for (k = 0; k < in->ev_path.n; k++)
-			json_array_append_new(ev, json_pack("[sss]", in->ev_path.v[k], in->ev_file.v[k],
+			json_array_append_new(ev, json_pack("[ss]", in->ev_file.v[k],
 							    in->ev_sha256.v[k]));
 		json_object_set_new(o, "ev", ev);
 	}
@@ -3016,9 +3018,12 @@ static json_t *S_learn_pack(const gs_site_input *in, const gs_diag *d)
 	return o;
 }
 
-/* S_learn_pack's object o into in and d; 0 or -1. */
-static int S_learn_unpack(json_t *o, gs_site_input *in, gs_diag *d)
+/* S_learn_pack's object o of the workload at path into in and d; 0 or -1. */
+static int S_learn_unpack(json_t *o, const char *path, gs_site_input *in, gs_diag *d)
 {
+	const char *slash = strrchr(path, '/');
+	/* a cited file's path: the workload's folder (up to its last '/') and its name */
+	int dl = slash ? (int)(slash - path) + 1 : 0;
 	const char *id = json_string_value(json_object_get(o, "id"));
 	json_t *e;
 	size_t k;
@@ -3037,9 +3042,13 @@ static int S_learn_unpack(json_t *o, gs_site_input *in, gs_diag *d)
 		snprintf(in->sha256, sizeof(in->sha256), "%s",
 			 json_string_value(json_object_get(o, "sha")));
 		json_array_foreach(json_object_get(o, "ev"), k, e) {
-			gs_strvec_push_dup(&in->ev_path, json_string_value(json_array_get(e, 0)));
-			gs_strvec_push_dup(&in->ev_file, json_string_value(json_array_get(e, 1)));
-			gs_strvec_push_dup(&in->ev_sha256, json_string_value(json_array_get(e, 2)));
+			const char *name = json_string_value(json_array_get(e, 0));
+			const char *sha = json_string_value(json_array_get(e, 1));
+			if (!name || !sha)
+				return -1;
+			gs_strvec_push(&in->ev_path, gs_xasprintf("%.*s%s", dl, path, name));
+			gs_strvec_push_dup(&in->ev_file, name);
+			gs_strvec_push_dup(&in->ev_sha256, sha);
 		}
 	}
 	return 0;
@@ -3213,7 +3222,7 @@ static int S_learn_parallel(S_render_ctx *c, unsigned jobs, size_t *done)
 			len = getline(&line, &cap, f);
 			o = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
 			r = json_object_get(o, "r");
-			if (!o || S_learn_unpack(o, &c->learn[a],
+			if (!o || S_learn_unpack(o, c->all[a], &c->learn[a],
 						 c->item_diag ? &c->item_diag[a] : c->diag)) {
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
 				rc = -1;
