@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <nettle/sha2.h>
@@ -1950,6 +1951,10 @@ typedef struct {
 	gs_diag *item_diag;        /* per path of all, while the workers' reports come in another order */
 	size_t *order;             /* the workers' order of all (S_order), or NULL: the paths' */
 	int failed;                /* a sheet failed (its message in err): the rest is only read */
+	/* Set when a workload has an error (the build will stop): the rest
+	 * is only read, so that the errors come without rendering the site
+	 * first; shared between the workers (mapped before they fork). */
+	volatile int *invalid;
 	json_t *pending;           /* in a worker: the result of the item being done (S_finish) */
 	char *pending_why;         /* and its reasons (S_why_block), or NULL */
 	size_t pending_whylen;
@@ -3096,9 +3101,12 @@ static int S_item(S_render_ctx *c, size_t a, FILE *out, size_t *done)
 	gs_job job;
 	int rc = 0;
 
-	if (S_learn_one(c->all[a], c->env->cat, &job, &in, &d) == 0 && !c->failed &&
-	    c->archive && a >= c->from && a - c->from < c->n &&
-	    S_sheet_job(c, a - c->from, &job, &in, done)) {
+	if (S_learn_one(c->all[a], c->env->cat, &job, &in, &d) != 0) {
+		if (c->invalid && d.count)
+			*c->invalid = 1;
+	} else if (!c->failed && !(c->invalid && *c->invalid) && c->archive &&
+		   a >= c->from && a - c->from < c->n &&
+		   S_sheet_job(c, a - c->from, &job, &in, done)) {
 		c->failed = 1;
 		gs_publish_result_release(&c->res[a - c->from]);
 	}
@@ -3286,13 +3294,22 @@ static int S_learn_pass(S_render_ctx *c, unsigned jobs, size_t *done,
 {
 	size_t a;
 	int rc = 0;
+	void *shared = mmap(NULL, sizeof(*c->invalid), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
+	/* (without the mapping, a workload's error just comes after the rendering) */
+	c->invalid = shared != MAP_FAILED ? shared : NULL;
+	if (c->invalid)
+		*c->invalid = 0;
 	if (jobs > 1 && c->nall > 1) {
 		rc = S_learn_parallel(c, jobs, done);
 	} else {
 		for (a = 0; a < c->nall; a++)
 			(void)S_item(c, a, NULL, done);
 	}
+	if (c->invalid)
+		(void)munmap(shared, sizeof(*c->invalid));
+	c->invalid = NULL;
 	if (c->item_diag) {
 		for (a = 0; a < c->nall; a++) {
 			if (rc >= 0)
@@ -3308,6 +3325,9 @@ static int S_learn_pass(S_render_ctx *c, unsigned jobs, size_t *done,
 		return -1;
 	if (validated && validated(arg))
 		return 2;
+	/* a workload's error stopped the rendering: the build must stop */
+	if (gs_diag_count(c->diag))
+		GS_BUG("%zu errors in the workloads, and the build goes on", gs_diag_count(c->diag));
 	return c->failed ? -1 : rc;
 }
 

@@ -112,7 +112,9 @@ typedef struct {
 	 * workloads_key and inputs_key, and print the errors: 0 goes on, -1
 	 * stops the build (said why; gs_site_build then returns 2 and out_dir
 	 * is untouched). A sheet is rendered only for a valid workload, and its
-	 * failure reported only when validated goes on. Where the stage cannot
+	 * failure reported only when validated goes on. Once any workload has
+	 * an error, every worker only reads the rest (the build will stop):
+	 * validated must stop the build when diag is not empty. Where the stage cannot
 	 * be made, or only by creating out_dir's parent, the workloads are read
 	 * first with nothing written, then read again to be rendered.
 	 */
