@@ -3089,8 +3089,9 @@ static int S_sheet_job(S_render_ctx *c, size_t i, gs_job *job, const gs_site_inp
 /*
  * Workload a of all: read (S_learn_one) and, when it is valid and in this
  * build's range, its sheet reused or rendered at once, from what was read,
- * unless a sheet failed already (the rest is only read: a workload's error
- * comes before a sheet's). In a worker, one line to out: S_learn_pack's
+ * unless a sheet failed already (a workload's error comes before a
+ * sheet's) or a workload has an error (c->invalid): the rest is then only
+ * read, for its errors. In a worker, one line to out: S_learn_pack's
  * object, with "r": the result (S_result_pack_all) when there is one;
  * else into c->learn[a] and c->diag. 0, or -1 when out cannot be written.
  */
