@@ -1942,7 +1942,7 @@ typedef struct {
 	FILE *report;
 	gs_spool *why;
 	/* The pass that reads every workload as it renders (gs_site_opts.learn;
-	 * all NULL: the caller read them, inputs). */
+	 * learn NULL: the caller read them, inputs). */
 	char *const *all;          /* every path of the site, a shard's too */
 	size_t nall, from;         /* rendered: all[from, from + n), paths above */
 	size_t n;
@@ -2460,7 +2460,7 @@ static json_t *S_result_pack_all(const S_render_ctx *c, size_t i, char **why, si
  */
 static int S_finish(S_render_ctx *c, size_t i)
 {
-	if (c->report && c->all) {
+	if (c->report && c->learn) {
 		/* goes into the line of its workload (S_item) */
 		c->pending = S_result_pack_all(c, i, &c->pending_why, &c->pending_whylen);
 		gs_publish_result_release(&c->res[i]);
@@ -3342,7 +3342,7 @@ static int S_render_sheets(S_render_ctx *c, size_t n, unsigned jobs, size_t *don
 {
 	int rc;
 
-	if (c->all) {
+	if (c->learn) {
 		rc = S_learn_pass(c, jobs, done, opts->validated, opts->validated_arg);
 		if (rc)
 			return rc;
