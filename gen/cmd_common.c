@@ -143,6 +143,18 @@ void gs_run_ctx_release(gs_run_ctx *rc)
 int gs_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
 		   char hex[GS_SHA256_HEX_SIZE])
 {
+	char err[4400];
+
+	if (gs_catalog_key_err(catalogs, n, hex, err, sizeof(err))) {
+		gs_error_print(cmd, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE],
+		       char *err, size_t errlen)
+{
 	char bundled[4096];
 	const char *one[1];
 	gs_strvec parts = GS_STRVEC_INIT;
@@ -151,7 +163,7 @@ int gs_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
 
 	if (!n) {
 		if (!gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml")) {
-			gs_error_print(cmd, "data folder path too long");
+			snprintf(err, errlen, "data folder path too long");
 			return -1;
 		}
 		one[0] = bundled;
@@ -161,7 +173,7 @@ int gs_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
 	for (i = 0; i < n; i++) {
 		char h[GS_SHA256_HEX_SIZE];
 		if (gs_sha256_file(catalogs[i], h, NULL)) {
-			gs_error_print(cmd, "%s: cannot read: %s", catalogs[i], strerror(errno));
+			snprintf(err, errlen, "%s: cannot read: %s", catalogs[i], strerror(errno));
 			gs_strvec_release(&parts);
 			return -1;
 		}

@@ -40,5 +40,8 @@ void gs_run_ctx_release(gs_run_ctx *rc);
  */
 int gs_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
 		   char hex[GS_SHA256_HEX_SIZE]);
+/* The same, the error message (what gs_catalog_key prints) in err instead. */
+int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE],
+		       char *err, size_t errlen);
 
 #endif

@@ -20,154 +20,76 @@
 #include "util.h"
 #include "workers.h"
 
-/*
- * Pass 1 of a site, for one workload: read and validate it, hash it and
- * each file it cites. Writes one line to out (compact JSON): "d", its
- * errors in printed form ([file, line, column, path or null, message]),
- * and when it is valid "id", "title", "sha" and "ev" ([path, name, SHA-256
- * or "" when unreadable] per cited file).
- */
-static int S_validate_one(const char *path, const gs_catalog *cat, FILE *out)
-{
-	gs_diag d = GS_DIAG_INIT;
-	json_t *o = json_object(), *items = json_array();
-	char hex[GS_SHA256_HEX_SIZE];
-	gs_job job;
-	size_t k;
-	int rc;
-
-	if (gs_job_load(path, cat, &job, &d) == 0) {
-		json_t *ev = json_array();
-		json_object_set_new(o, "id", json_string(job.w.id));
-		json_object_set_new(o, "title", json_string(job.w.title));
-		if (gs_sha256_file(path, hex, NULL) != 0) {
-			gs_diag_add(&d, path, 0, 0, NULL, "cannot read: %s", strerror(errno));
-			hex[0] = '\0';
-		}
-		json_object_set_new(o, "sha", json_string(hex));
-		for (k = 0; k < job.nev; k++) {
-			if (gs_sha256_file(job.ev[k].ref->path, hex, NULL) != 0) {
-				gs_diag_add(&d, job.ev[k].ref->path, 0, 0, NULL, "cannot read: %s",
-					    strerror(errno));
-				hex[0] = '\0';
-			}
-			json_array_append_new(ev, json_pack("[sss]", job.ev[k].ref->path,
-							    job.ev[k].ref->file, hex));
-		}
-		json_object_set_new(o, "ev", ev);
-	}
-	gs_job_release(&job);
-	for (k = 0; k < d.count; k++)
-		json_array_append_new(items, json_pack("[siios]", d.items[k].file, d.items[k].line,
-						       d.items[k].column,
-						       d.items[k].path ? json_string(d.items[k].path)
-								       : json_null(),
-						       d.items[k].message));
-	json_object_set_new(o, "d", items);
-	gs_diag_release(&d);
-	rc = json_dumpf(o, out, JSON_COMPACT) == 0 && fputc('\n', out) != EOF ? 0 : -1;
-	json_decref(o);
-	return rc;
-}
-
+/* What S_validated checks, once every workload was read (gs_site_opts.validated). */
 typedef struct {
 	char *const *paths;
-	const gs_catalog *cat;
-} S_validate_ctx;
-
-static int S_validate_range(size_t from, size_t to, void *ctx, FILE *out)
-{
-	const S_validate_ctx *c = ctx;
-	size_t i;
-
-	for (i = from; i < to; i++)
-		if (S_validate_one(c->paths[i], c->cat, out)) {
-			fputs("cannot write a worker's report", out);
-			return -1;
-		}
-	return 0;
-}
-
-/* One line of S_validate_one into learnt and d; 0 or -1. */
-static int S_validate_read(const char *line, size_t len, gs_site_input *learnt, gs_diag *d)
-{
-	json_t *o = json_loadb(line, len, 0, NULL), *e;
-	const char *id = json_string_value(json_object_get(o, "id"));
-	size_t k;
-
-	if (!json_is_array(json_object_get(o, "d"))) {
-		json_decref(o);
-		return -1;
-	}
-	json_array_foreach(json_object_get(o, "d"), k, e)
-		gs_diag_add_shown(d, json_string_value(json_array_get(e, 0)),
-				  (int)json_integer_value(json_array_get(e, 1)),
-				  (int)json_integer_value(json_array_get(e, 2)),
-				  json_string_value(json_array_get(e, 3)),
-				  json_string_value(json_array_get(e, 4)));
-	if (id) {
-		learnt->id = gs_xstrdup(id);
-		learnt->title = gs_xstrdup(json_string_value(json_object_get(o, "title")));
-		snprintf(learnt->sha256, sizeof(learnt->sha256), "%s",
-			 json_string_value(json_object_get(o, "sha")));
-		json_array_foreach(json_object_get(o, "ev"), k, e) {
-			gs_strvec_push_dup(&learnt->ev_path, json_string_value(json_array_get(e, 0)));
-			gs_strvec_push_dup(&learnt->ev_file, json_string_value(json_array_get(e, 1)));
-			gs_strvec_push_dup(&learnt->ev_sha256, json_string_value(json_array_get(e, 2)));
-		}
-	}
-	json_decref(o);
-	return 0;
-}
+	size_t npaths;
+	const gs_site_input *learnt;   /* what was learnt of each workload */
+	gs_diag *d;
+	const char *reference;
+	char *workloads_key, *inputs_key;  /* filled: the shards' check (shard.h) */
+} S_checks;
 
 /*
- * Pass 1: every workload read and validated, in jobs worker processes
- * (workers.h) when there are many, else here; what each one is (learnt)
- * and its errors (d) in the paths' order, the same for any jobs. 0, or -1
- * after printing why the workers failed.
+ * Output names come from ids: they must be unique; --reference must name
+ * one of them. Then the errors, if any, are printed: 0 when there is none,
+ * else -1.
  */
-static int S_validate(char *const *paths, size_t n, const gs_catalog *cat, unsigned jobs,
-		      gs_site_input *learnt, gs_diag *d)
+static int S_validated(void *arg)
 {
-	S_validate_ctx c = { paths, cat };
-	gs_worker_reports rep;
-	char err[1024], *line = NULL;
-	size_t cap = 0, k, i;
-	int rc = 0;
+	S_checks *x = arg;
+	const gs_site_input *learnt = x->learnt;
+	/* Sorted "id\001path" strings make the check linear after the sort. */
+	char **ids = gs_xcalloc(x->npaths + 1, sizeof(*ids));
+	size_t nids = 0, len = 0, cap = 0, ilen = 0, icap = 0, i, k;
+	char *inorder = NULL, *inputs = NULL;
+	int found = 0;
 
-	if (!n)
-		return 0;
-	if (jobs < 2 || n < 2) {
-		/* in this process, through the same lines */
-		FILE *f = tmpfile();
-		if (!f || S_validate_range(0, n, &c, f) || fseek(f, 0, SEEK_SET) != 0) {
-			gs_error_print("site", "cannot write a temporary file: %s", strerror(errno));
-			if (f)
-				fclose(f);
-			return -1;
+	for (i = 0; i < x->npaths; i++) {
+		if (!learnt[i].id)
+			continue;
+		ids[nids++] = gs_xasprintf("%s%c%s", learnt[i].id, '\001', x->paths[i]);
+		found |= x->reference && strcmp(learnt[i].id, x->reference) == 0;
+		gs_str_append(&inorder, &len, &cap, learnt[i].id);
+		gs_str_append(&inorder, &len, &cap, "\n");
+		/* the inputs' bytes: the workload and each file it cites */
+		gs_str_append(&inputs, &ilen, &icap, learnt[i].id);
+		gs_str_append(&inputs, &ilen, &icap, "\n");
+		gs_str_append(&inputs, &ilen, &icap, learnt[i].sha256);
+		gs_str_append(&inputs, &ilen, &icap, "\n");
+		for (k = 0; k < learnt[i].ev_file.n; k++) {
+			gs_str_append(&inputs, &ilen, &icap, learnt[i].ev_file.v[k]);
+			gs_str_append(&inputs, &ilen, &icap, "\n");
+			gs_str_append(&inputs, &ilen, &icap, learnt[i].ev_sha256.v[k]);
+			gs_str_append(&inputs, &ilen, &icap, "\n");
 		}
-		memset(&rep, 0, sizeof(rep));
-		rep.n = 1;
-		rep.from = gs_xcalloc(1, sizeof(*rep.from));
-		rep.to = gs_xcalloc(1, sizeof(*rep.to));
-		rep.report = gs_xcalloc(1, sizeof(*rep.report));
-		rep.to[0] = n;
-		rep.report[0] = f;
-	} else if (gs_workers_run(n, jobs, S_validate_range, &c, NULL, &rep, err, sizeof(err))) {
-		gs_error_print("site", "%s", err);
+	}
+	/* the shards' check that they split the same list (shard.h) */
+	gs_sha256_buffer(inorder ? inorder : "", len, x->workloads_key);
+	gs_sha256_buffer(inputs ? inputs : "", ilen, x->inputs_key);
+	free(inorder);
+	free(inputs);
+	qsort(ids, nids, sizeof(*ids), gs_strcmp_ptr);
+	for (i = 1; i < nids; i++) {
+		size_t la = strcspn(ids[i - 1], "\001"), lb = strcspn(ids[i], "\001");
+		if (la == lb && strncmp(ids[i - 1], ids[i], la) == 0)
+			gs_diag_add(x->d, ids[i] + lb + 1, 0, 0, "$.id",
+				    "the id \"%.*s\" is also used by %s", (int)la, ids[i],
+				    ids[i - 1] + la + 1);
+	}
+	for (i = 0; i < nids; i++)
+		free(ids[i]);
+	free(ids);
+	if (x->reference && !found && !gs_diag_count(x->d)) {
+		gs_error_print("site", "--reference '%s': no workload under --workloads has this id",
+			       x->reference);
 		return -1;
 	}
-	for (k = 0; k < rep.n && !rc; k++)
-		for (i = rep.from[k]; i < rep.to[k] && !rc; i++) {
-			ssize_t len = getline(&line, &cap, rep.report[k]);
-			if (len <= 0 || S_validate_read(line, (size_t)len, &learnt[i], d)) {
-				gs_error_print("site", "the report of a worker cannot be read");
-				rc = -1;
-			}
-		}
-	free(line);
-	gs_worker_reports_release(&rep);
-	return rc;
+	if (gs_diag_count(x->d)) {
+		gs_diag_print(x->d, stderr);
+		return -1;
+	}
+	return 0;
 }
 
 int gs_cmd_site(int argc, char **argv)
@@ -198,8 +120,10 @@ int gs_cmd_site(int argc, char **argv)
 	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
 	size_t rendered = 0, pages_reused = 0, pages_rendered = 0, nbuilt;
 	gs_site_opts sopts;
-	gs_site_input *learnt = NULL;  /* what pass 1 learnt of each workload */
-	char catalog_key[GS_SHA256_HEX_SIZE];
+	gs_site_input *learnt = NULL;  /* what the build learnt of each workload */
+	char catalog_key[GS_SHA256_HEX_SIZE], key_err[4400];
+	S_checks checks;
+	int key_ok, brc;
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
 	gs_diag d = GS_DIAG_INIT;
@@ -291,70 +215,14 @@ int gs_cmd_site(int argc, char **argv)
 		free(dirs);
 		return rc;
 	}
-	/* Pass 1: read and validate everything; write nothing on error. */
+	/*
+	 * Every workload is read, validated, hashed and (when the build goes on)
+	 * rendered in one pass, in the build's workers; nothing is kept unless
+	 * every one of them is valid (S_validated), and nothing is written but
+	 * the stage, which is then removed.
+	 */
 	gs_site_find_workloads(dirs, ndirs, &paths, &npaths, &d);
-	{
-		/* Output names come from ids: they must be unique. Sorted
-		 * "id\001path" strings make the check linear after the sort. */
-		char **ids = gs_xcalloc(npaths + 1, sizeof(*ids));
-		size_t nids = 0, len = 0, cap = 0, ilen = 0, icap = 0, k;
-		char *inorder = NULL, *inputs = NULL;
-		int found = 0;
-		learnt = gs_xcalloc(npaths + 1, sizeof(*learnt));
-		if (S_validate(paths, npaths, &ctx.cat, jobs, learnt, &d) != 0) {
-			rc = GS_EXIT_INVALID;
-			for (i = 0; i < nids; i++)
-				free(ids[i]);
-			free(ids);
-			goto out;
-		}
-		for (i = 0; i < npaths; i++) {
-			if (!learnt[i].id)
-				continue;
-			ids[nids++] = gs_xasprintf("%s%c%s", learnt[i].id, '\001', paths[i]);
-			found |= reference && strcmp(learnt[i].id, reference) == 0;
-			gs_str_append(&inorder, &len, &cap, learnt[i].id);
-			gs_str_append(&inorder, &len, &cap, "\n");
-			/* the inputs' bytes: the workload and each file it cites */
-			gs_str_append(&inputs, &ilen, &icap, learnt[i].id);
-			gs_str_append(&inputs, &ilen, &icap, "\n");
-			gs_str_append(&inputs, &ilen, &icap, learnt[i].sha256);
-			gs_str_append(&inputs, &ilen, &icap, "\n");
-			for (k = 0; k < learnt[i].ev_file.n; k++) {
-				gs_str_append(&inputs, &ilen, &icap, learnt[i].ev_file.v[k]);
-				gs_str_append(&inputs, &ilen, &icap, "\n");
-				gs_str_append(&inputs, &ilen, &icap, learnt[i].ev_sha256.v[k]);
-				gs_str_append(&inputs, &ilen, &icap, "\n");
-			}
-		}
-		/* the shards' check that they split the same list (shard.h) */
-		gs_sha256_buffer(inorder ? inorder : "", len, workloads_key);
-		gs_sha256_buffer(inputs ? inputs : "", ilen, inputs_key);
-		free(inorder);
-		free(inputs);
-		qsort(ids, nids, sizeof(*ids), gs_strcmp_ptr);
-		for (i = 1; i < nids; i++) {
-			size_t la = strcspn(ids[i - 1], "\001"), lb = strcspn(ids[i], "\001");
-			if (la == lb && strncmp(ids[i - 1], ids[i], la) == 0)
-				gs_diag_add(&d, ids[i] + lb + 1, 0, 0, "$.id",
-					    "the id \"%.*s\" is also used by %s", (int)la, ids[i],
-					    ids[i - 1] + la + 1);
-		}
-		for (i = 0; i < nids; i++)
-			free(ids[i]);
-		free(ids);
-		if (reference && !found && !gs_diag_count(&d)) {
-			gs_error_print("site", "--reference '%s': no workload under --workloads has this id",
-				       reference);
-			rc = GS_EXIT_INVALID;
-			goto out;
-		}
-	}
-	if (gs_diag_count(&d)) {
-		gs_diag_print(&d, stderr);
-		rc = GS_EXIT_INVALID;
-		goto out;
-	}
+	learnt = gs_xcalloc(npaths + 1, sizeof(*learnt));
 	memset(&env, 0, sizeof(env));
 	env.cat = &ctx.cat;
 	env.catalog_name = ctx.catalog_name;
@@ -365,23 +233,42 @@ int gs_cmd_site(int argc, char **argv)
 	env.png = png;
 	env.in_stage = 1;   /* gs_site_build renders every sheet into its stage */
 	env.reference = reference;
-	if (gs_catalog_key("site", catalogs, ncatalogs, catalog_key)) {
-		rc = GS_EXIT_INVALID;
-		goto out;
-	}
+	/* (a catalog that cannot be read again is said after the workloads' errors) */
+	key_ok = gs_catalog_key_err(catalogs, ncatalogs, catalog_key, key_err, sizeof(key_err)) == 0;
+	memset(&checks, 0, sizeof(checks));
+	checks.paths = paths;
+	checks.npaths = npaths;
+	checks.learnt = learnt;
+	checks.d = &d;
+	checks.reference = reference;
+	checks.workloads_key = workloads_key;
+	checks.inputs_key = inputs_key;
 	memset(&sopts, 0, sizeof(sopts));
 	sopts.jobs = jobs;
-	sopts.inputs = learnt;
+	sopts.learn = learnt;
+	sopts.diag = &d;
+	sopts.validated = S_validated;
+	sopts.validated_arg = &checks;
 	sopts.shard_k = shard_k;
 	sopts.shard_n = shard_n;
 	sopts.workloads_key = workloads_key;
 	sopts.inputs_key = inputs_key;
-	sopts.catalog_key = catalog_key;
+	sopts.catalog_key = key_ok ? catalog_key : NULL;
 	sopts.rendered = &rendered;
 	sopts.pages_reused = &pages_reused;
 	sopts.pages_rendered = &pages_rendered;
-	if (gs_site_build(paths, npaths, &env, &sopts, out, err, sizeof(err))) {
+	brc = gs_site_build(paths, npaths, &env, &sopts, key_ok ? out : NULL, err, sizeof(err));
+	if (brc == 2) {
+		rc = GS_EXIT_INVALID;   /* said why */
+		goto out;
+	}
+	if (brc) {
 		gs_error_print("site", "%s", err);
+		rc = GS_EXIT_INVALID;
+		goto out;
+	}
+	if (!key_ok) {
+		gs_error_print("site", "%s", key_err);
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}

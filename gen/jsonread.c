@@ -27,6 +27,8 @@ void gs_jr_init(gs_jr *r, const char *file, gs_diag *d)
 	r->file = file;
 	r->diag = d;
 	r->errors = 0;
+	r->on_bytes = NULL;
+	r->on_bytes_arg = NULL;
 }
 
 void gs_jr_error(gs_jr *r, const char *path, const char *fmt, ...)
@@ -156,6 +158,8 @@ json_t *gs_jr_load(gs_jr *r)
 		r->errors++;
 		return NULL;
 	}
+	if (r->on_bytes)
+		r->on_bytes(r->on_bytes_arg, text, len);
 	/* Without JSON_DECODE_ANY the top level must be an object or array;
 	 * without JSON_DISABLE_EOF_CHECK trailing text is an error. */
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);

@@ -32,10 +32,17 @@ enum {
 	GS_JR_NULLABLE = 2
 };
 
+typedef void (*gs_jr_bytes_fn)(void *arg, const char *text, size_t len);
+
 typedef struct {
 	const char *file;   /* as given by the user, used in every message */
 	gs_diag *diag;
 	size_t errors;      /* errors added through this reader */
+	/* or NULL: gs_jr_load gives it the bytes it read, before parsing
+	 * them, so that a caller that needs them too (a site hashes each
+	 * workload for its incremental keys) reads the file once */
+	gs_jr_bytes_fn on_bytes;
+	void *on_bytes_arg;
 } gs_jr;
 
 void gs_jr_init(gs_jr *r, const char *file, gs_diag *d);

@@ -622,8 +622,10 @@ int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
 		free(f->tmp);
 		f->tmp = NULL;
 	}
-	/* every new name on disk: the folders of the files, once each in a row */
-	for (i = 0; i < tx->n; i++) {
+	/* every new name on disk: the folders of the files, once each in a row
+	 * (inside a stage, whose commit flushes the whole tree, a folder's sync
+	 * is nothing: not even opened) */
+	for (i = 0; i < tx->n && !S_stages_alive; i++) {
 		const char *a = tx->f[i].dst, *sa = strrchr(a, '/');
 		if (i > 0) {
 			const char *b = tx->f[i - 1].dst, *sb = strrchr(b, '/');

@@ -38,11 +38,23 @@ static int S_evidence_confined(const gs_workload *w, size_t i, gs_diag *d)
 
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d)
 {
+	return gs_job_load_sha(workload_path, cat, job, d, NULL);
+}
+
+static void S_hash_bytes(void *arg, const char *text, size_t len)
+{
+	gs_sha256_buffer(text, len, arg);
+}
+
+int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d,
+		    char *sha256_hex)
+{
 	size_t before = gs_diag_count(d), i;
 	char err[256];
 
 	memset(job, 0, sizeof(*job));
-	if (gs_workload_read(workload_path, &job->w, d))
+	if (gs_workload_read_with(workload_path, &job->w, d, sha256_hex ? S_hash_bytes : NULL,
+				  sha256_hex))
 		return -1;
 	job->ms = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ms));
 	job->ev = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ev));

@@ -96,6 +96,10 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 
 /* Reads and validates the workload and its measurements against the catalog. */
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d);
+/* The same, and the SHA-256 of the workload's bytes as read and parsed
+ * into sha256_hex (65 bytes) when it returns 0: the file is read once. */
+int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d,
+		    char *sha256_hex);
 void gs_job_release(gs_job *job);
 
 /*

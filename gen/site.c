@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <nettle/sha2.h>
@@ -27,6 +28,26 @@
 #include "util.h"
 #include "workers.h"
 
+/*
+ * An entry's kind as lstat(2) would tell it, from the folder's own listing
+ * where the file system gives it (d_type: no lstat per name), else lstat.
+ * 'd' folder, 'f' regular file, 'o' anything else or gone.
+ */
+static char S_kind(const char *path, unsigned char type)
+{
+	struct stat st;
+
+	switch (type) {
+	case DT_DIR: return 'd';
+	case DT_REG: return 'f';
+	case DT_UNKNOWN: break;
+	default: return 'o';
+	}
+	if (lstat(path, &st) != 0)
+		return 'o';
+	return S_ISDIR(st.st_mode) ? 'd' : S_ISREG(st.st_mode) ? 'f' : 'o';
+}
+
 static int S_walk(const char *dir, gs_strvec *out, gs_diag *d, int depth)
 {
 	DIR *dp;
@@ -42,20 +63,27 @@ static int S_walk(const char *dir, gs_strvec *out, gs_diag *d, int depth)
 		return -1;
 	}
 	while ((e = readdir(dp)) != NULL) {
+		size_t n = strlen(e->d_name);
+		char *name;
 		if (e->d_name[0] == '.')
 			continue;
-		gs_strvec_push_dup(&names, e->d_name);
+		/* "NAME\0T": sorted by NAME, with its d_type T after the NUL */
+		name = gs_xmalloc(n + 2);
+		memcpy(name, e->d_name, n + 1);
+		name[n + 1] = (char)e->d_type;
+		gs_strvec_push(&names, name);
 	}
 	closedir(dp);
 	/* Sorted, so that the site does not depend on the file system's order. */
 	gs_strvec_sort(&names);
 	for (i = 0; i < names.n; i++) {
-		char *p = gs_xasprintf("%s/%s", dir, names.v[i]);
-		struct stat st;
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+		const char *name = names.v[i];
+		char *p = gs_xasprintf("%s/%s", dir, name);
+		char kind = S_kind(p, (unsigned char)name[strlen(name) + 1]);
+		if (kind == 'd') {
 			S_walk(p, out, d, depth + 1);
 			free(p);
-		} else if (strcmp(names.v[i], "workload.json") == 0 && S_ISREG(st.st_mode)) {
+		} else if (kind == 'f' && strcmp(name, "workload.json") == 0) {
 			gs_strvec_push(out, p);
 		} else {
 			free(p);
@@ -2217,6 +2245,23 @@ typedef struct {
 	 * else its reasons to the spool (item i: workload i's). */
 	FILE *report;
 	gs_spool *why;
+	/* The pass that reads every workload as it renders (gs_site_opts.learn;
+	 * learn NULL: the caller read them, inputs). */
+	char *const *all;          /* every path of the site, a shard's too */
+	size_t nall, from;         /* rendered: all[from, from + n), paths above */
+	size_t n;
+	gs_site_input *learn;      /* per path of all, filled in the parent */
+	gs_diag *diag;             /* the errors, in the paths' order */
+	gs_diag *item_diag;        /* per path of all, while the workers' reports come in another order */
+	size_t *order;             /* the workers' order of all (S_order), or NULL: the paths' */
+	int failed;                /* a sheet failed (its message in err): the rest is only read */
+	/* Set when a workload has an error (the build will stop): the rest
+	 * is only read, so that the errors come without rendering the site
+	 * first; shared between the workers (mapped before they fork). */
+	volatile int *invalid;
+	json_t *pending;           /* in a worker: the result of the item being done (S_finish) */
+	char *pending_why;         /* and its reasons (S_why_block), or NULL */
+	size_t pending_whylen;
 } S_render_ctx;
 
 static json_t *S_result_pack(const gs_publish_result *r);
@@ -2710,7 +2755,7 @@ out:
 	return rc;
 }
 
-static json_t *S_result_pack_all(const S_render_ctx *c, size_t i);
+static json_t *S_result_pack_all(const S_render_ctx *c, size_t i, char **why, size_t *whylen);
 
 /*
  * Result i is complete: a worker writes it to its report, one line, and
@@ -2719,19 +2764,52 @@ static json_t *S_result_pack_all(const S_render_ctx *c, size_t i);
  */
 static int S_finish(S_render_ctx *c, size_t i)
 {
+	if (c->report && c->learn) {
+		/* goes into the line of its workload (S_item) */
+		c->pending = S_result_pack_all(c, i, &c->pending_why, &c->pending_whylen);
+		gs_publish_result_release(&c->res[i]);
+		return 0;
+	}
 	if (c->report) {
-		json_t *o = S_result_pack_all(c, i);
+		char *why;
+		size_t wl;
+		json_t *o = S_result_pack_all(c, i, &why, &wl);
 		int rc = json_dumpf(o, c->report, JSON_COMPACT);
 
 		json_decref(o);
 		gs_publish_result_release(&c->res[i]);
-		if (rc || fputc('\n', c->report) == EOF) {
+		if (!rc && fputc('\n', c->report) == EOF)
+			rc = -1;
+		if (!rc && why && fwrite(why, 1, wl, c->report) != wl)
+			rc = -1;
+		free(why);
+		if (rc) {
 			snprintf(c->err, c->errlen, "cannot write a worker's report");
 			return -1;
 		}
 		return 0;
 	}
 	return S_spool_reasons(c->why, &c->res[i], c->err, c->errlen);
+}
+
+/* Renders loaded workload i into res[i]; 0, or -1 with err naming the workload. */
+static int S_publish_one(S_render_ctx *c, size_t i, gs_job *job, size_t *done)
+{
+	char e[1024];
+	int jrc;
+
+	e[0] = '\0';
+	jrc = gs_job_publish(job, c->env, c->archive, c->sheets, NULL, &c->res[i], e, sizeof(e));
+	c->rendered++;
+	if (jrc) {
+		if (strncmp(e, c->paths[i], strlen(c->paths[i])) == 0)
+			snprintf(c->err, c->errlen, "%s", e);
+		else
+			snprintf(c->err, c->errlen, "%s: %s", c->paths[i], e);
+		return -1;
+	}
+	(*done)++;
+	return S_finish(c, i);
 }
 
 /* Renders workloads [from, to) into res[from..to); 0, or -1 with err naming the workload. */
@@ -2742,7 +2820,6 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 	for (i = from; i < to; i++) {
 		gs_job job;
 		gs_diag d = GS_DIAG_INIT;
-		char e[1024];
 		int jrc, keyed = 0;
 
 		/* What the validation learnt of it: enough to reuse its sheet unread. */
@@ -2780,19 +2857,9 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 				continue;
 			}
 		}
-		e[0] = '\0';
-		jrc = gs_job_publish(&job, c->env, c->archive, c->sheets, NULL, &c->res[i], e, sizeof(e));
+		jrc = S_publish_one(c, i, &job, done);
 		gs_job_release(&job);
-		c->rendered++;
-		if (jrc) {
-			if (strncmp(e, c->paths[i], strlen(c->paths[i])) == 0)
-				snprintf(c->err, c->errlen, "%s", e);
-			else
-				snprintf(c->err, c->errlen, "%s: %s", c->paths[i], e);
-			return -1;
-		}
-		(*done)++;
-		if (S_finish(c, i))
+		if (jrc)
 			return -1;
 	}
 	return 0;
@@ -2802,9 +2869,10 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
  * A worker's report, one compact JSON object a line (JSON escapes the
  * newlines of strings): per workload of its range in order, every field of
  * its gs_publish_result with its "files" and "key" (written as each is
- * done, S_finish), and its reasons: "reason" (an array, S_why_pack) for a
- * sheet rendered, "span" ([offset, length] of its "why" in the replaced
- * site's keys file) for a sheet reused; then {"manifest": its evidence
+ * done, S_finish), and its reasons: "why": the length of the block of
+ * them (S_why_block) that follows the line, for a sheet rendered, or
+ * "span" ([offset, length] of its "why" in the replaced site's keys
+ * file) for a sheet reused; then {"manifest": its evidence
  * entries (see gs_archive_export), "rendered": N}. The parent reads a line
  * at a time. A field added to gs_publish_result must be added to
  * S_result_pack and S_result_unpack, or -j N would lose it.
@@ -2907,8 +2975,83 @@ static int S_why_unpack(json_t *why, gs_publish_result *r)
 	return 0;
 }
 
-/* For a worker's report: the result, its files, its key and its reasons (or where they lie). */
-static json_t *S_result_pack_all(const S_render_ctx *c, size_t i)
+/*
+ * r's reasons for a worker's report, in a block after its line: per offer
+ * a 4-byte length in the host's order (the same program reads it back,
+ * S_why_read), UINT32_MAX for none, then the bytes. Not in the JSON line:
+ * they are most of its bytes, and a JSON parser costs ~150 instructions a
+ * byte (a site of 200 x 50 with -j 2: 6% of its instructions).
+ */
+static char *S_why_block(const gs_publish_result *r, size_t *len)
+{
+	size_t k, n = 0, at = 0;
+	char *b;
+
+	for (k = 0; k < r->noffers; k++)
+		n += 4 + (r->reason && r->reason[k] ? strlen(r->reason[k]) : 0);
+	b = gs_xmalloc(n + 1);
+	for (k = 0; k < r->noffers; k++) {
+		const char *w = r->reason ? r->reason[k] : NULL;
+		size_t wl = w ? strlen(w) : 0;
+		uint32_t l = w ? (uint32_t)wl : UINT32_MAX;
+		if (w && wl >= UINT32_MAX)
+			GS_BUG("a reason of %zu bytes", wl);
+		memcpy(b + at, &l, 4);
+		memcpy(b + at + 4, w ? w : "", wl);
+		at += 4 + wl;
+	}
+	*len = n;
+	return b;
+}
+
+/* r->reason, r->noffers of them, from the n bytes of f that S_why_block wrote; 0 or -1. */
+static int S_why_read(FILE *f, size_t n, gs_publish_result *r)
+{
+	char *b, **v;
+	size_t k, at = 0;
+
+	if (n > ((size_t)1 << 30))
+		return -1;
+	b = gs_xmalloc(n + 1);
+	if (fread(b, 1, n, f) != n) {
+		free(b);
+		return -1;
+	}
+	v = gs_xcalloc(r->noffers + 1, sizeof(*v));
+	for (k = 0; k < r->noffers; k++) {
+		uint32_t l;
+		if (n - at < 4)
+			goto bad;
+		memcpy(&l, b + at, 4);
+		at += 4;
+		if (l == UINT32_MAX)
+			continue;
+		if (l > n - at)
+			goto bad;
+		v[k] = gs_xmalloc((size_t)l + 1);
+		memcpy(v[k], b + at, l);
+		v[k][l] = '\0';
+		at += l;
+	}
+	if (at != n)
+		goto bad;
+	free(b);
+	r->reason = v;
+	return 0;
+bad:
+	for (k = 0; k < r->noffers; k++)
+		free(v[k]);
+	free(v);
+	free(b);
+	return -1;
+}
+
+/*
+ * For a worker's report: the result, its files, its key and where its
+ * reasons lie, or their block's length ("why"; *why: the block, to write
+ * after the line; NULL when reused).
+ */
+static json_t *S_result_pack_all(const S_render_ctx *c, size_t i, char **why, size_t *whylen)
 {
 	json_t *o = S_result_pack(&c->res[i]), *files = json_array();
 	size_t k;
@@ -2917,11 +3060,15 @@ static json_t *S_result_pack_all(const S_render_ctx *c, size_t i)
 		json_array_append_new(files, json_string(c->res[i].files.v[k]));
 	json_object_set_new(o, "files", files);
 	json_object_set_new(o, "key", json_string(c->site_key ? c->keys[i] : ""));
-	if (c->span && c->span[i].len)
+	*why = NULL;
+	*whylen = 0;
+	if (c->span && c->span[i].len) {
 		json_object_set_new(o, "span", json_pack("[II]", (json_int_t)c->span[i].off,
 							 (json_int_t)c->span[i].len));
-	else
-		json_object_set_new(o, "reason", S_why_pack(&c->res[i], NULL, 0));
+	} else {
+		*why = S_why_block(&c->res[i], whylen);
+		json_object_set_new(o, "why", json_integer((json_int_t)*whylen));
+	}
 	return o;
 }
 
@@ -3019,6 +3166,43 @@ static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
 }
 
 /*
+ * Result i from its line in a worker's report (S_result_pack_all): into
+ * res[i], keys[i] and span[i], its reasons spooled as in one process. 0,
+ * or -1 with err.
+ */
+static int S_take_result(S_render_ctx *c, size_t i, json_t *o, FILE *f, size_t *done)
+{
+	json_t *why = json_object_get(o, "why");
+	const char *key = json_string_value(json_object_get(o, "key"));
+	json_t *fl;
+	size_t m;
+
+	if (S_result_unpack(o, c->env->cat, &c->res[i]) || !key ||
+	    strlen(key) >= GS_SHA256_HEX_SIZE)
+		goto bad;
+	(*done)++;
+	if (json_object_get(o, "span")) {
+		json_int_t off = -1, sl = -1;
+		if (!c->span || json_unpack(json_object_get(o, "span"), "[II]", &off, &sl) ||
+		    off < 0 || sl <= 0)
+			goto bad;
+		c->span[i].off = (uint64_t)off;
+		c->span[i].len = (uint64_t)sl;
+	} else if (!json_is_integer(why) || json_integer_value(why) < 0 ||
+		   S_why_read(f, (size_t)json_integer_value(why), &c->res[i])) {
+		goto bad;
+	}
+	json_array_foreach(json_object_get(o, "files"), m, fl)
+		gs_strvec_push_dup(&c->res[i].files, json_string_value(fl));
+	if (c->site_key)
+		snprintf(c->keys[i], GS_SHA256_HEX_SIZE, "%s", key);
+	return S_spool_reasons(c->why, &c->res[i], c->err, c->errlen);
+bad:
+	snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+	return -1;
+}
+
+/*
  * Renders every workload in jobs worker processes (workers.h), then merges
  * their results and evidence entries in worker order, which is workload
  * order: the same bytes as one process. A report is read a line (a result)
@@ -3042,45 +3226,17 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 		ssize_t len;
 
 		for (i = rep.from[k]; rc == 0 && i < rep.to[k]; i++) {
-			json_t *o, *fl;
-			const char *key;
-			size_t m;
+			json_t *o;
 
 			len = getline(&line, &cap, f);
 			o = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
-			key = json_string_value(json_object_get(o, "key"));
-			if (!o || S_result_unpack(o, c->env->cat, &c->res[i]) || !key ||
-			    strlen(key) >= GS_SHA256_HEX_SIZE) {
+			if (!o) {
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
-				json_decref(o);
 				rc = -1;
-				break;
-			}
-			(*done)++;
-			if (json_object_get(o, "span")) {
-				json_int_t off = -1, sl = -1;
-				if (!c->span || json_unpack(json_object_get(o, "span"), "[II]", &off, &sl) ||
-				    off < 0 || sl <= 0) {
-					snprintf(c->err, c->errlen, "the report of a worker cannot be read");
-					json_decref(o);
-					rc = -1;
-					break;
-				}
-				c->span[i].off = (uint64_t)off;
-				c->span[i].len = (uint64_t)sl;
-			} else if (S_why_unpack(json_object_get(o, "reason"), &c->res[i])) {
-				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
-				json_decref(o);
+			} else if (S_take_result(c, i, o, f, done)) {
 				rc = -1;
-				break;
 			}
-			json_array_foreach(json_object_get(o, "files"), m, fl)
-				gs_strvec_push_dup(&c->res[i].files, json_string_value(fl));
-			if (c->site_key)
-				snprintf(c->keys[i], GS_SHA256_HEX_SIZE, "%s", key);
 			json_decref(o);
-			if (S_spool_reasons(c->why, &c->res[i], c->err, c->errlen))
-				rc = -1;
 		}
 		if (rc)
 			break;
@@ -3103,16 +3259,398 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 	return rc;
 }
 
+/*** the pass that reads every workload as it renders it ***/
+
+/*
+ * Reads and validates the workload at path and hashes its bytes (as read
+ * and parsed: the file is read once) and each file it cites: what a build
+ * keeps of it (in: id and title once it is read, sha256 and the cited
+ * files) and its errors (d, empty before). 0 when it is valid, with job
+ * loaded; else -1. The caller releases job and in.
+ */
+static int S_learn_one(const char *path, const gs_catalog *cat, gs_job *job, gs_site_input *in,
+		       gs_diag *d)
+{
+	char hex[GS_SHA256_HEX_SIZE];
+	size_t k;
+
+	memset(in, 0, sizeof(*in));
+	if (gs_job_load_sha(path, cat, job, d, in->sha256)) {
+		in->sha256[0] = '\0';
+		return -1;
+	}
+	in->id = gs_xstrdup(job->w.id);
+	in->title = gs_xstrdup(job->w.title);
+	for (k = 0; k < job->nev; k++) {
+		if (gs_sha256_file(job->ev[k].ref->path, hex, NULL) != 0) {
+			gs_diag_add(d, job->ev[k].ref->path, 0, 0, NULL, "cannot read: %s",
+				    strerror(errno));
+			hex[0] = '\0';
+		}
+		gs_strvec_push_dup(&in->ev_path, job->ev[k].ref->path);
+		gs_strvec_push_dup(&in->ev_file, job->ev[k].ref->file);
+		gs_strvec_push_dup(&in->ev_sha256, hex);
+	}
+	return gs_diag_count(d) ? -1 : 0;
+}
+
+/*
+ * In a worker's report, what S_learn_one found (compact JSON): "d", its
+ * errors in printed form ([file, line, column, path or null, message]),
+ * and once it was read "id", "title", "sha" and "ev" ([name, SHA-256 or
+ * "" when unreadable] per cited file). Not the cited files' paths, which
+ * S_learn_unpack makes as the workload's reader does: a JSON string must
+ * be UTF-8, a folder's name need not.
+ */
+static json_t *S_learn_pack(const gs_site_input *in, const gs_diag *d)
+{
+	json_t *o = json_object(), *items = json_array();
+	size_t k;
+
+	if (in->id) {
+		json_t *ev = json_array();
+		json_object_set_new(o, "id", json_string(in->id));
+		json_object_set_new(o, "title", json_string(in->title));
+		json_object_set_new(o, "sha", json_string(in->sha256));
+		for (k = 0; k < in->ev_path.n; k++)
+			json_array_append_new(ev, json_pack("[ss]", in->ev_file.v[k],
+							    in->ev_sha256.v[k]));
+		json_object_set_new(o, "ev", ev);
+	}
+	for (k = 0; k < d->count; k++)
+		json_array_append_new(items, json_pack("[siios]", d->items[k].file, d->items[k].line,
+						       d->items[k].column,
+						       d->items[k].path ? json_string(d->items[k].path)
+								       : json_null(),
+						       d->items[k].message));
+	json_object_set_new(o, "d", items);
+	return o;
+}
+
+/* S_learn_pack's object o of the workload at path into in and d; 0 or -1. */
+static int S_learn_unpack(json_t *o, const char *path, gs_site_input *in, gs_diag *d)
+{
+	const char *slash = strrchr(path, '/');
+	/* a cited file's path: the workload's folder (up to its last '/') and its name */
+	int dl = slash ? (int)(slash - path) + 1 : 0;
+	const char *id = json_string_value(json_object_get(o, "id"));
+	json_t *e;
+	size_t k;
+
+	if (!json_is_array(json_object_get(o, "d")))
+		return -1;
+	json_array_foreach(json_object_get(o, "d"), k, e)
+		gs_diag_add_shown(d, json_string_value(json_array_get(e, 0)),
+				  (int)json_integer_value(json_array_get(e, 1)),
+				  (int)json_integer_value(json_array_get(e, 2)),
+				  json_string_value(json_array_get(e, 3)),
+				  json_string_value(json_array_get(e, 4)));
+	if (id) {
+		in->id = gs_xstrdup(id);
+		in->title = gs_xstrdup(json_string_value(json_object_get(o, "title")));
+		snprintf(in->sha256, sizeof(in->sha256), "%s",
+			 json_string_value(json_object_get(o, "sha")));
+		json_array_foreach(json_object_get(o, "ev"), k, e) {
+			const char *name = json_string_value(json_array_get(e, 0));
+			const char *sha = json_string_value(json_array_get(e, 1));
+			if (!name || !sha)
+				return -1;
+			gs_strvec_push(&in->ev_path, gs_xasprintf("%.*s%s", dl, path, name));
+			gs_strvec_push_dup(&in->ev_file, name);
+			gs_strvec_push_dup(&in->ev_sha256, sha);
+		}
+	}
+	return 0;
+}
+
+/* Every error of src after those of dst, as they are (already in printed form). */
+static void S_diag_append(gs_diag *dst, const gs_diag *src)
+{
+	size_t k;
+
+	for (k = 0; k < src->count; k++)
+		gs_diag_add_shown(dst, src->items[k].file, src->items[k].line, src->items[k].column,
+				  src->items[k].path, src->items[k].message);
+}
+
+/* Loaded, valid workload i of this build's range: its sheet reused (its key unchanged) or rendered. */
+static int S_sheet_job(S_render_ctx *c, size_t i, gs_job *job, const gs_site_input *in,
+		       size_t *done)
+{
+	if (c->site_key) {
+		if (S_sheet_key(c, i, in->id, in->sha256, in->ev_path.n,
+				(const char *const *)in->ev_path.v,
+				(const char *const *)in->ev_file.v, c->keys[i]))
+			return -1;
+		if (S_reuse(c, i, in->id, in->title, c->keys[i])) {
+			(*done)++;
+			return S_finish(c, i);
+		}
+	}
+	return S_publish_one(c, i, job, done);
+}
+
+/*
+ * Workload a of all: read (S_learn_one) and, when it is valid and in this
+ * build's range, its sheet reused or rendered at once, from what was read,
+ * unless a sheet failed already (a workload's error comes before a
+ * sheet's) or a workload has an error (c->invalid): the rest is then only
+ * read, for its errors. In a worker, one line to out: S_learn_pack's
+ * object, with "r": the result (S_result_pack_all) when there is one;
+ * else into c->learn[a] and c->diag. 0, or -1 when out cannot be written.
+ */
+static int S_item(S_render_ctx *c, size_t a, FILE *out, size_t *done)
+{
+	gs_diag d = GS_DIAG_INIT;
+	gs_site_input in;
+	gs_job job;
+	int rc = 0;
+
+	if (S_learn_one(c->all[a], c->env->cat, &job, &in, &d) != 0) {
+		if (c->invalid && d.count)
+			*c->invalid = 1;
+	} else if (!c->failed && !(c->invalid && *c->invalid) && c->archive &&
+		   a >= c->from && a - c->from < c->n &&
+		   S_sheet_job(c, a - c->from, &job, &in, done)) {
+		c->failed = 1;
+		gs_publish_result_release(&c->res[a - c->from]);
+	}
+	gs_job_release(&job);
+	if (out) {
+		json_t *o = S_learn_pack(&in, &d);
+		if (c->pending)
+			json_object_set_new(o, "r", c->pending);
+		c->pending = NULL;
+		rc = json_dumpf(o, out, JSON_COMPACT) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+		if (!rc && c->pending_why &&
+		    fwrite(c->pending_why, 1, c->pending_whylen, out) != c->pending_whylen)
+			rc = -1;
+		free(c->pending_why);
+		c->pending_why = NULL;
+		json_decref(o);
+		gs_site_input_release(&in);
+	} else {
+		c->learn[a] = in;
+		S_diag_append(c->diag, &d);
+	}
+	gs_diag_release(&d);
+	return rc;
+}
+
+/*
+ * The order in which the workers take the paths when only some are
+ * rendered (a shard): each path rendered followed by its share of those
+ * only read, so that the workers' equal ranges (workers.h) are about equal
+ * work. The rendered keep their order, and so do their reasons spooled
+ * and the evidence's first names.
+ */
+static size_t *S_order(size_t nall, size_t from, size_t n)
+{
+	size_t *v = gs_xcalloc(nall + 1, sizeof(*v)), o = nall - n, j = 0, q, x = 0;
+
+	if (!n) {
+		for (j = 0; j < nall; j++)
+			v[j] = j;
+		return v;
+	}
+	for (q = 0; q < n; q++) {
+		v[j++] = from + q;
+		for (; x < (q + 1) * o / n; x++)
+			v[j++] = x < from ? x : x + n;
+	}
+	return v;
+}
+
+/* In a worker: the items [from, to) of c->order, then a last line (S_learn_parallel). */
+static int S_learn_worker(size_t from, size_t to, void *ctx, FILE *out)
+{
+	S_render_ctx *c = ctx;
+	size_t j, done = 0, n;
+	json_t *root;
+	char *man;
+
+	c->report = out;
+	for (j = from; j < to; j++)
+		if (S_item(c, c->order ? c->order[j] : j, out, &done)) {
+			/* the report of a failure is its message alone */
+			if (fflush(out) == 0 && ftruncate(fileno(out), 0) == 0 &&
+			    fseek(out, 0, SEEK_SET) == 0)
+				fputs("cannot write a worker's report", out);
+			return -1;
+		}
+	if (c->failed) {
+		/* the message as it is (a path need not be UTF-8), to the end */
+		fputs("!\n", out);
+		fputs(c->err, out);
+		return 0;
+	}
+	man = c->archive ? gs_archive_export(c->archive, &n) : NULL;
+	root = json_object();
+	json_object_set_new(root, "rendered", json_integer((json_int_t)c->rendered));
+	json_object_set_new(root, "manifest", man ? json_stringn(man, n) : json_string(""));
+	free(man);
+	if (json_dumpf(root, out, JSON_COMPACT) != 0 || fputc('\n', out) == EOF)
+		GS_BUG("cannot write a worker's report");
+	json_decref(root);
+	return 0;
+}
+
+/* Past the reasons' block of result r in f, not read (a sheet failed already); 0 or -1. */
+static int S_skip_why(FILE *f, json_t *r)
+{
+	json_int_t n = json_integer_value(json_object_get(r, "why"));
+
+	return n < 0 || n > ((json_int_t)1 << 30) || fseeko(f, (off_t)n, SEEK_CUR) != 0 ? -1 : 0;
+}
+
+/*
+ * S_item over all, in jobs workers: their reports read in worker order,
+ * each item's errors put back in the paths' order, the results taken as
+ * S_render_parallel takes them, each worker's evidence entries imported
+ * unless a sheet failed. 0, 1 (as S_render_parallel), or -1 with err.
+ */
+static int S_learn_parallel(S_render_ctx *c, unsigned jobs, size_t *done)
+{
+	gs_worker_reports rep;
+	size_t k, j, cap = 0;
+	char *line = NULL;
+	int rc = 0;
+
+	if (c->from || c->n < c->nall) {
+		c->order = S_order(c->nall, c->from, c->n);
+		c->item_diag = gs_xcalloc(c->nall + 1, sizeof(*c->item_diag));
+	}
+	if (gs_workers_run(c->nall, jobs, S_learn_worker, c, c->dir, &rep, c->err, c->errlen))
+		return -1;
+	for (k = 0; k < rep.n && rc >= 0; k++) {
+		FILE *f = rep.report[k];
+		json_t *root;
+		const char *man;
+		ssize_t len;
+
+		for (j = rep.from[k]; rc >= 0 && j < rep.to[k]; j++) {
+			size_t a = c->order ? c->order[j] : j;
+			json_t *o, *r;
+
+			len = getline(&line, &cap, f);
+			o = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
+			r = json_object_get(o, "r");
+			if (!o || S_learn_unpack(o, c->all[a], &c->learn[a],
+						 c->item_diag ? &c->item_diag[a] : c->diag)) {
+				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				rc = -1;
+			} else if (r && !c->failed && (a < c->from || a - c->from >= c->n ||
+						       S_take_result(c, a - c->from, r, f, done))) {
+				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				rc = -1;
+			} else if (r && c->failed && S_skip_why(f, r)) {
+				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				rc = -1;
+			}
+			json_decref(o);
+		}
+		if (rc < 0)
+			break;
+		len = getline(&line, &cap, f);
+		if (len == 2 && line[0] == '!') {
+			/* a sheet failed: its message, the first in the paths' order */
+			char *msg = gs_xmalloc(c->errlen);
+			size_t got = fread(msg, 1, c->errlen - 1, f);
+			if (!c->failed) {
+				memcpy(c->err, msg, got);
+				c->err[got] = '\0';
+				c->failed = 1;
+			}
+			free(msg);
+			continue;
+		}
+		root = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
+		man = json_string_value(json_object_get(root, "manifest"));
+		if (!man) {
+			snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+			rc = -1;
+		} else if (!c->failed && rc == 0 && c->archive) {
+			int ir;
+			c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
+			ir = gs_archive_import(c->archive, man, strlen(man));
+			if (ir < 0) {
+				snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));
+				c->failed = 1;
+			} else if (ir > 0) {
+				rc = 1;
+			}
+		}
+		json_decref(root);
+	}
+	free(line);
+	gs_worker_reports_release(&rep);
+	return rc;
+}
+
+/*
+ * Every workload of c->all read and validated, and the sheets of this
+ * build's range rendered as they are read (S_item), in jobs workers when
+ * there are several; then the caller's check (validated). 0, 1 (as
+ * S_render_parallel), 2 when validated stopped the build, or -1 with err
+ * (a sheet failed, or the workers).
+ */
+static int S_learn_pass(S_render_ctx *c, unsigned jobs, size_t *done,
+			int (*validated)(void *), void *arg)
+{
+	size_t a;
+	int rc = 0;
+	void *shared = mmap(NULL, sizeof(*c->invalid), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	/* (without the mapping, a workload's error just comes after the rendering) */
+	c->invalid = shared != MAP_FAILED ? shared : NULL;
+	if (c->invalid)
+		*c->invalid = 0;
+	if (jobs > 1 && c->nall > 1) {
+		rc = S_learn_parallel(c, jobs, done);
+	} else {
+		for (a = 0; a < c->nall; a++)
+			(void)S_item(c, a, NULL, done);
+	}
+	if (c->invalid)
+		(void)munmap(shared, sizeof(*c->invalid));
+	c->invalid = NULL;
+	if (c->item_diag) {
+		for (a = 0; a < c->nall; a++) {
+			if (rc >= 0)
+				S_diag_append(c->diag, &c->item_diag[a]);
+			gs_diag_release(&c->item_diag[a]);
+		}
+		free(c->item_diag);
+		c->item_diag = NULL;
+	}
+	free(c->order);
+	c->order = NULL;
+	if (rc < 0)
+		return -1;
+	if (validated && validated(arg))
+		return 2;
+	/* a workload's error stopped the rendering: the build must stop */
+	if (gs_diag_count(c->diag))
+		GS_BUG("%zu errors in the workloads, and the build goes on", gs_diag_count(c->diag));
+	return c->failed ? -1 : rc;
+}
+
 /*
  * Phase 1: renders workloads c->paths[0, n) into dir: their sheets in
  * sheets/, their evidence in evidence/ with its manifest, res[] and keys[]
  * filled. 0, -1 with err, or 1 (see S_render_parallel).
  */
-static int S_render_sheets(S_render_ctx *c, size_t n, unsigned jobs, size_t *done)
+static int S_render_sheets(S_render_ctx *c, size_t n, unsigned jobs, size_t *done,
+			   const gs_site_opts *opts)
 {
 	int rc;
 
-	if (jobs > 1 && n > 1) {
+	if (c->learn) {
+		rc = S_learn_pass(c, jobs, done, opts->validated, opts->validated_arg);
+		if (rc)
+			return rc;
+	} else if (jobs > 1 && n > 1) {
 		rc = S_render_parallel(c, n, jobs, done);
 		if (rc)
 			return rc;
@@ -3275,7 +3813,16 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 			c.prev_sheets_fd = open(c.prev_sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	}
 	c.sheets_fd = open(sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	rc = S_render_sheets(&c, n, jobs, &done);
+	if (opts->learn) {
+		c.all = paths;
+		c.nall = npaths;
+		c.from = from;
+		c.n = n;
+		c.learn = opts->learn;
+		c.diag = opts->diag;
+		c.inputs = NULL;
+	}
+	rc = S_render_sheets(&c, n, jobs, &done, opts);
 	if (rc)
 		goto out;
 	rc = -1;
@@ -3314,7 +3861,8 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		*opts->rendered = c.rendered;
 	rc = 0;
 out:
-	for (i = 0; i < done; i++)
+	/* (all of them: a build that failed may have left gaps) */
+	for (i = 0; i < n; i++)
 		gs_publish_result_release(&res[i]);
 	free(res);
 	free(sheets);
@@ -3336,21 +3884,84 @@ out:
 /* What an existing, non-empty shard folder must hold to be replaced. */
 static const char *const S_shard_marks[] = { GS_SHARD_FILE, "sheets", NULL };
 
-int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
-		  const gs_site_opts *opts, const char *out_dir, char *err, size_t errlen)
+/*
+ * opts->learn without a stage: every workload read and validated, nothing
+ * rendered or written, then opts->validated. 0, 2 (validated stopped the
+ * build) or -1 with err.
+ */
+static int S_learn_only(char *const *paths, size_t npaths, const gs_publish_env *env,
+			const gs_site_opts *opts, unsigned jobs, char *err, size_t errlen)
 {
-	unsigned jobs = opts->jobs ? opts->jobs : 1;
+	S_render_ctx c;
+	size_t done = 0;
 
-	if (opts->shard_n && (!opts->catalog_key || !opts->workloads_key || !opts->inputs_key))
+	memset(&c, 0, sizeof(c));
+	c.prev_sheets_fd = c.sheets_fd = -1;
+	c.env = env;
+	c.err = err;
+	c.errlen = errlen;
+	c.all = c.paths = paths;
+	c.nall = npaths;
+	c.learn = opts->learn;
+	c.diag = opts->diag;
+	return S_learn_pass(&c, jobs, &done, opts->validated, opts->validated_arg);
+}
+
+/* Whether out's parent folder exists (gs_stage_begin would create it). */
+static int S_parent_exists(const char *out)
+{
+	char *p = gs_xstrdup(out), *slash;
+	size_t n = strlen(p);
+	struct stat sb;
+	int rc = 1;
+
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	slash = strrchr(p, '/');
+	if (slash && slash != p) {
+		*slash = '\0';
+		rc = stat(p, &sb) == 0;
+	}
+	free(p);
+	return rc;
+}
+
+int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
+		  const gs_site_opts *opts0, const char *out_dir, char *err, size_t errlen)
+{
+	unsigned jobs = opts0->jobs ? opts0->jobs : 1;
+	gs_site_opts opts = *opts0;
+	int rc;
+
+	if (opts.learn && (!out_dir || !S_parent_exists(out_dir))) {
+		/* Nothing may be written before every workload is read: not even
+		 * OUT's parent folder, which the stage would create. They are read
+		 * first, then rendered as when the caller reads them. */
+		rc = S_learn_only(paths, npaths, env, &opts, jobs, err, errlen);
+		if (rc || !out_dir)
+			return rc;
+		opts.inputs = opts.learn;
+		opts.learn = NULL;
+	}
+	if (opts.shard_n && (!opts.catalog_key || !opts.workloads_key || !opts.inputs_key))
 		GS_BUG("a shard needs the catalog's and the workloads' keys");
 	for (;;) {
-		gs_stage *st = gs_stage_begin(out_dir, opts->shard_n ? S_shard_marks : S_site_marks,
+		gs_stage *st = gs_stage_begin(out_dir, opts.shard_n ? S_shard_marks : S_site_marks,
 					      err, errlen);
-		int rc;
 
-		if (!st)
+		if (!st) {
+			if (opts.learn) {
+				/* the workloads' errors come first, as when nothing is staged */
+				char *said = gs_xstrdup(err);
+				rc = S_learn_only(paths, npaths, env, &opts, jobs, err, errlen);
+				if (rc == 0)
+					snprintf(err, errlen, "%s", said);
+				free(said);
+				return rc ? rc : -1;
+			}
 			return -1;
-		rc = S_build_into(paths, npaths, env, opts, jobs, gs_stage_dir(st),
+		}
+		rc = S_build_into(paths, npaths, env, &opts, jobs, gs_stage_dir(st),
 				  gs_stage_previous(st), err, errlen);
 		if (rc == 0)
 			rc = gs_stage_commit(st, err, errlen);
@@ -3358,5 +3969,10 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		if (rc != 1)
 			return rc;
 		jobs = 1; /* evidence named differently by two workers: once more, in one process */
+		if (opts.learn) {
+			/* read already: rendered as when the caller reads them */
+			opts.inputs = opts.learn;
+			opts.learn = NULL;
+		}
 	}
 }

@@ -17,7 +17,8 @@
  *   evidence/SHA256.json + manifest.json   raw measurements, content-addressed
  *
  * Invariants: every workload is read and validated before anything is
- * written; the work per workload is constant (linear in the number of
+ * kept (a sheet rendered as its workload is read goes into the stage,
+ * which is discarded when any workload has an error); the work per workload is constant (linear in the number of
  * workloads); pages are bounded in size by pagination; no page requests
  * anything outside the folder.
  *
@@ -100,6 +101,27 @@ typedef struct {
 	 * order). */
 	unsigned shard_k, shard_n;
 	const char *workloads_key, *inputs_key;
+	/*
+	 * Or NULL. Else the build reads and validates every one of the
+	 * npaths itself (a shard's too; inputs is not used), in the same
+	 * pass as it renders them: each workload file is read, parsed and
+	 * hashed once. It fills learn[i] (npaths of them) and adds each
+	 * workload's errors to diag, in the paths' order for any jobs; then,
+	 * before anything else is kept, it calls validated(validated_arg),
+	 * which may check what was learnt (ids used twice), fill
+	 * workloads_key and inputs_key, and print the errors: 0 goes on, -1
+	 * stops the build (said why; gs_site_build then returns 2 and out_dir
+	 * is untouched). A sheet is rendered only for a valid workload, and its
+	 * failure reported only when validated goes on. Once any workload has
+	 * an error, every worker only reads the rest (the build will stop):
+	 * validated must stop the build when diag is not empty. Where the stage cannot
+	 * be made, or only by creating out_dir's parent, the workloads are read
+	 * first with nothing written, then read again to be rendered.
+	 */
+	gs_site_input *learn;
+	gs_diag *diag;
+	int (*validated)(void *arg);
+	void *validated_arg;
 } gs_site_opts;
 
 /*
@@ -231,7 +253,8 @@ void gs_site_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n
 void gs_site_chart_data_release(gs_site_chart_data *d);
 
 /*
- * Builds the site from already-validated workloads into a stage next to
+ * Builds the site from the workloads (already validated by the caller, or
+ * read in the build: opts->learn) into a stage next to
  * out_dir and swaps it in whole (see gs_stage_* in outfile.h): out_dir is
  * the complete old site or the complete new one, whatever the failure or
  * the kill. An existing out_dir must be empty or a site (index.html and
@@ -249,6 +272,10 @@ void gs_site_chart_data_release(gs_site_chart_data *d);
  * (GS_SHARD_FILE and sheets/), and a site is never replaced by a shard nor
  * a shard by a site. An error in a workload names it and
  * stops the build.
+ *
+ * With opts->learn, out_dir NULL: the workloads are read and validated and
+ * opts->validated called, nothing else (0 or 2). 2: opts->validated
+ * stopped the build.
  */
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		  const gs_site_opts *opts, const char *out_dir, char *err, size_t errlen);

@@ -1124,6 +1124,12 @@ static void S_read_candidates(gs_jr *r, gs_workload *w, json_t *root)
 
 int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
 {
+	return gs_workload_read_with(path, w, d, NULL, NULL);
+}
+
+int gs_workload_read_with(const char *path, gs_workload *w, gs_diag *d,
+			  void (*fn)(void *arg, const char *text, size_t len), void *arg)
+{
 	static const char *allowed[] = {
 		"schema", "schema_version", "id", "title", "model", "task", "weights",
 		"dimensions", "cache", "reserve", "training", "requirements", "inputs",
@@ -1139,6 +1145,8 @@ int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
 
 	memset(w, 0, sizeof(*w));
 	gs_jr_init(&r, path, d);
+	r.on_bytes = fn;
+	r.on_bytes_arg = arg;
 	root = gs_jr_load(&r);
 	if (!root)
 		return -1;

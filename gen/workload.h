@@ -12,6 +12,7 @@
 #ifndef GS_WORKLOAD_H
 #define GS_WORKLOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
 
@@ -161,6 +162,9 @@ typedef struct {
 
 /* Returns 0 on success; on failure adds every error to d and returns -1. */
 int gs_workload_read(const char *path, gs_workload *w, gs_diag *d);
+/* The same, giving fn (when not NULL) the file's bytes once read (gs_jr.on_bytes). */
+int gs_workload_read_with(const char *path, gs_workload *w, gs_diag *d,
+			  void (*fn)(void *arg, const char *text, size_t len), void *arg);
 void gs_workload_release(gs_workload *w);
 
 const char *gs_task_id(gs_task t);          /* "inference", ... */

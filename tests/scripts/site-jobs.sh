@@ -100,6 +100,23 @@ for j in 2 4; do
 		{ diff "$scratch/broken-j1.log" "$scratch/broken-j$j.log"; err "broken: -j $j's messages differ from -j 1's"; }
 done
 
+# The workloads are read as the sheets are rendered, into the stage: their
+# errors still come first, and nothing is created, where OUT is inside a
+# folder still to create, or OUT is a file (the stage cannot be made).
+printf 'x\n' >"$scratch/afile"
+for j in 1 2; do
+	for out in "$scratch/nope/deeper/out" "$scratch/afile"; do
+		if build "$out" "$scratch/other-j$j.log" "$j" "$scratch/broken"; then
+			err "broken, OUT $out: site -j $j succeeded"
+		fi
+		cmp -s "$scratch/broken-j1.log" "$scratch/other-j$j.log" ||
+			{ diff "$scratch/broken-j1.log" "$scratch/other-j$j.log"; err "broken, OUT $out: -j $j's messages differ"; }
+	done
+	[ ! -e "$scratch/nope" ] || err "broken: site -j $j created OUT's parent folder"
+	[ "$(cat "$scratch/afile")" = x ] || err "broken: site -j $j changed the file given as OUT"
+	[ "$(find "$scratch" -maxdepth 1 -name '.afile.gs-*' | wc -l)" -eq 0 ] || err "broken: a stage was left"
+done
+
 # -j takes a positive number.
 for bad in 0 -1 x 257 ''; do
 	if (cd "$src" && "$bin" site --workloads examples --out "$scratch/bad" -j "$bad") \
