@@ -441,7 +441,7 @@ def main():
     ap.add_argument("--scale-sizes", default="1000,10000",
                     help="workload counts of --only scale, rebuild and memory, comma-separated")
     ap.add_argument("--python", default="/usr/bin/python3",
-                    help="the Python with Debian's python3-jinja2 and python3-matplotlib")
+                    help="the Python with Debian's python3-jinja2, python3-matplotlib and python3-markdown")
     ap.add_argument("--before",
                     help="another gpusheet (an older build, its parts and data beside it): "
                     "startup and sheet measure it and --gpusheet alternately, side by side")
