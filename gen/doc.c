@@ -325,27 +325,13 @@ void gs_doc_text(cmark_node *inl, const char *text)
 void gs_doc_textf(cmark_node *inl, const char *fmt, ...)
 {
 	va_list ap;
-	char small[256], *buf;
-	int n;
+	char small[256], *heap;
 
 	/* formatted on the stack when short (most are): no allocation */
 	va_start(ap, fmt);
-	n = gs_vfmt(small, sizeof(small), fmt, ap);
+	gs_doc_text(inl, gs_vfmt_small(small, sizeof(small), &heap, fmt, ap));
 	va_end(ap);
-	if (n == -2) {
-		va_start(ap, fmt);
-		n = vsnprintf(small, sizeof(small), fmt, ap);
-		va_end(ap);
-	}
-	if (n >= 0 && (size_t)n < sizeof(small)) {
-		gs_doc_text(inl, small);
-		return;
-	}
-	va_start(ap, fmt);
-	buf = gs_xvasprintf(fmt, ap);
-	va_end(ap);
-	gs_doc_text(inl, buf);
-	free(buf);
+	free(heap);
 }
 
 cmark_node *gs_doc_heading(cmark_node *parent, int level, const char *text)

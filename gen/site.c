@@ -421,26 +421,12 @@ static void S_w_textf(S_w *w, const char *fmt, ...) __attribute__((format(printf
 static void S_w_textf(S_w *w, const char *fmt, ...)
 {
 	va_list ap;
-	char small[256], *buf;
-	int n;
+	char small[256], *heap;
 
 	va_start(ap, fmt);
-	n = gs_vfmt(small, sizeof(small), fmt, ap);
+	S_w_text(w, gs_vfmt_small(small, sizeof(small), &heap, fmt, ap));
 	va_end(ap);
-	if (n == -2) {
-		va_start(ap, fmt);
-		n = vsnprintf(small, sizeof(small), fmt, ap);
-		va_end(ap);
-	}
-	if (n >= 0 && (size_t)n < sizeof(small)) {
-		S_w_text(w, small);
-		return;
-	}
-	va_start(ap, fmt);
-	buf = gs_xvasprintf(fmt, ap);
-	va_end(ap);
-	S_w_text(w, buf);
-	free(buf);
+	free(heap);
 }
 
 static void S_w_num(S_w *w, uint64_t v)

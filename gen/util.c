@@ -190,6 +190,21 @@ char *gs_xvasprintf_at(const char *file, int line, const char *fmt, va_list ap)
 	return buf;
 }
 
+const char *gs_vfmt_small(char *small, size_t cap, char **heap, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	int n;
+
+	va_copy(ap2, ap);
+	n = S_vsnprintf(small, cap, fmt, ap2);
+	va_end(ap2);
+	*heap = NULL;
+	if (n >= 0 && (size_t)n < cap)
+		return small;
+	*heap = gs_xvasprintf(fmt, ap);
+	return *heap;
+}
+
 char *gs_xasprintf_at(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;

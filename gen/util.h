@@ -57,6 +57,12 @@ char *gs_xvasprintf_at(const char *file, int line, const char *fmt, va_list ap)
  * gs_xasprintf and gs_doc_textf go through it.
  */
 int gs_vfmt(char *buf, size_t cap, const char *fmt, va_list ap);
+/*
+ * fmt and ap formatted into small (cap bytes) when the text fits, else into
+ * a new string left in *heap (NULL otherwise; the caller frees it): the
+ * text, without an allocation for the short ones (most of a sheet's).
+ */
+const char *gs_vfmt_small(char *small, size_t cap, char **heap, const char *fmt, va_list ap);
 #define gs_xasprintf(...) gs_xasprintf_at(__FILE__, __LINE__, __VA_ARGS__)
 #define gs_xvasprintf(fmt, ap) gs_xvasprintf_at(__FILE__, __LINE__, (fmt), (ap))
 
