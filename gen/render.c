@@ -134,8 +134,7 @@ char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lan
 			gs_str_append(&out, &len, &cap, "<style>\n");
 			gs_str_append(&out, &len, &cap, tp->css);
 			gs_str_append(&out, &len, &cap, "\n</style>");
-		}
-		else if (strcmp(key, "nav") == 0)
+		} else if (strcmp(key, "nav") == 0)
 			gs_str_append(&out, &len, &cap, nav_html ? nav_html : "");
 		else if (strcmp(key, "csp_script") == 0 && script_src)
 			gs_str_append(&out, &len, &cap, " script-src 'self';");
