@@ -777,6 +777,47 @@ static int S_dir_empty(const char *path)
 	return empty;
 }
 
+/*
+ * The stage locks this process holds. A forked worker would share each
+ * lock (flock belongs to the open file, which fork shares), so that a run
+ * killed while its workers are still dying would leave its stage looking
+ * live to the next run, which would not remove it. A child drops its copy
+ * at once (pthread_atfork): the lock lives and dies with the run's process.
+ */
+#define S_MAX_LOCKS 4
+static int S_locks[S_MAX_LOCKS];
+static size_t S_nlocks;
+
+static void S_locks_child(void)
+{
+	size_t i;
+
+	for (i = 0; i < S_nlocks; i++)
+		close(S_locks[i]);
+	S_nlocks = 0;
+}
+
+static void S_lock_keep(int fd)
+{
+	static int registered;
+
+	if (!registered && pthread_atfork(NULL, NULL, S_locks_child) == 0)
+		registered = 1;
+	if (S_nlocks < S_MAX_LOCKS)
+		S_locks[S_nlocks++] = fd;
+}
+
+static void S_lock_forget(int fd)
+{
+	size_t i;
+
+	for (i = 0; i < S_nlocks; i++)
+		if (S_locks[i] == fd) {
+			S_locks[i] = S_locks[--S_nlocks];
+			return;
+		}
+}
+
 /* Removes stages (and old trees) of the same out that no live run holds. */
 static void S_remove_stale(const gs_stage *st)
 {
@@ -905,6 +946,7 @@ gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
 			 strerror(errno));
 		goto fail;
 	}
+	S_lock_keep(st->lock_fd);
 	return st;
 fail:
 	gs_stage_free(st);
@@ -979,8 +1021,10 @@ void gs_stage_free(gs_stage *st)
 	S_stages_alive--;
 	if (st->dir && !st->committed)
 		(void)gs_remove_tree(st->dir);
-	if (st->lock_fd >= 0)
+	if (st->lock_fd >= 0) {
+		S_lock_forget(st->lock_fd);
 		close(st->lock_fd);
+	}
 	free(st->out);
 	free(st->parent);
 	free(st->base);
