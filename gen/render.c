@@ -84,14 +84,19 @@ char *gs_render_markdown(const gs_doc *doc)
 char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 		     const char *title, const char *nav_html, const char *site_root)
 {
-	return gs_render_html_tail(tp, doc, lang, title, nav_html, site_root, NULL, NULL);
+	char *body = gs_doc_render_html(doc), *out;
+
+	if (!body)
+		return NULL;
+	out = gs_render_page(tp, lang, title, nav_html, site_root, body, NULL);
+	free(body);
+	return out;
 }
 
-char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
-			  const char *title, const char *nav_html, const char *site_root,
-			  const char *tail_html, const char *script_src)
+char *gs_render_page(const gs_templates *tp, gs_lang lang, const char *title,
+		     const char *nav_html, const char *site_root, const char *body_html,
+		     const char *script_src)
 {
-	char *body = gs_doc_render_html(doc);
 	char *out = NULL;
 	size_t len = 0, cap = 0;
 	const char *p = tp->page;
@@ -107,14 +112,7 @@ char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lan
 			gs_str_append(&out, &len, &cap, p);
 			break;
 		}
-		{
-			size_t n = (size_t)(open - p);
-			char *chunk = gs_xmalloc(n + 1);
-			memcpy(chunk, p, n);
-			chunk[n] = '\0';
-			gs_str_append(&out, &len, &cap, chunk);
-			free(chunk);
-		}
+		gs_mem_append(&out, &len, &cap, p, (size_t)(open - p));
 		klen = (size_t)(close - open - 2);
 		if (klen >= sizeof(key))
 			klen = sizeof(key) - 1;
@@ -143,13 +141,12 @@ char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lan
 			gs_html_escape_append(&out, &len, &cap, script_src);
 			gs_str_append(&out, &len, &cap, "\" defer></script>");
 		} else if (strcmp(key, "body") == 0) {
-			gs_str_append(&out, &len, &cap, body);
-			if (tail_html)
-				gs_str_append(&out, &len, &cap, tail_html);
+			gs_str_append(&out, &len, &cap, body_html);
 		}
 		p = close + 2;
 	}
-	free(body);
+	gs_mem_append(&out, &len, &cap, "", 0);   /* room for the end, terminated */
+	out[len] = '\0';
 	return out;
 }
 

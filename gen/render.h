@@ -37,14 +37,15 @@ char *gs_render_markdown(const gs_doc *doc);
 char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 		     const char *title, const char *nav_html, const char *site_root);
 /*
- * Same, with tail_html (trusted HTML built by the caller, every user string
- * escaped) appended to the body after the document, and script_src (a file
- * name of ours in the page's folder, or NULL): loaded deferred, and the only
- * script the page's CSP allows ('self').
+ * The page template around body_html (trusted HTML built by the caller,
+ * every user string escaped: a page written without a document tree), the
+ * rest as gs_render_html, and script_src (a file name of ours in the page's
+ * folder, or NULL): loaded deferred, and the only script the page's CSP
+ * allows ('self'). gs_render_html is this with the document's HTML.
  */
-char *gs_render_html_tail(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
-			  const char *title, const char *nav_html, const char *site_root,
-			  const char *tail_html, const char *script_src);
+char *gs_render_page(const gs_templates *tp, gs_lang lang, const char *title,
+		     const char *nav_html, const char *site_root, const char *body_html,
+		     const char *script_src);
 char *gs_render_decision_json(const gs_sheet_input *in);
 /* Longest user string in the summary, in bytes, before it is cut and marked. */
 #define GS_SUMMARY_MAX_STRING 1000

@@ -549,28 +549,19 @@ static void S_w_demo(S_w *w, const gs_strings *t, int demonstration)
 }
 
 /*
- * The page: body (taken) in the page template, written to dir/name. The
- * template's renderer takes a document; an empty one adds nothing before
- * the body, given as its tail.
+ * The page: body (taken) in the page template, written to dir/name. root:
+ * the relative path from dir to the site's root, "" or "../".
  */
-/* root: the relative path from dir to the site's root, "" or "../" */
 static int S_w_page(const gs_publish_env *env, const char *dir, const char *name, S_w *body,
 		    const char *title, const char *nav, const char *root, const char *script,
 		    char *err, size_t errlen)
 {
-	gs_doc empty;
 	char *html;
 	int rc;
 
 	gs_mem_append(&body->b, &body->n, &body->cap, "", 0);
 	body->b[body->n] = '\0';
-	if (gs_doc_init(&empty)) {
-		html = NULL;
-	} else {
-		html = gs_render_html_tail(env->tp, &empty, env->t->lang, title, nav, root,
-					   body->b, script);
-		gs_doc_release(&empty);
-	}
+	html = gs_render_page(env->tp, env->t->lang, title, nav, root, body->b, script);
 	free(body->b);
 	memset(body, 0, sizeof(*body));
 	if (!html) {
