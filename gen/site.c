@@ -368,23 +368,27 @@ static void S_offers_name(char *buf, size_t len, size_t page)
 		snprintf(buf, len, "offers-%zu.html", page + 1);
 }
 
-/* name_of for S_w_pager: rows vary (other = the column page), or columns vary. */
-static void S_row_page(char *buf, size_t len, size_t i, size_t col, size_t cur)
+/*
+ * name_of for S_w_pager, the name of page i: index pages whose rows vary
+ * (other = the column page) or whose columns vary, offers pages, and (see
+ * S_detail_page) the pages of one offer (id).
+ */
+static void S_row_page(char *buf, size_t len, size_t i, size_t col, const char *id)
 {
-	(void)cur;
+	(void)id;
 	S_page_name(buf, len, i, col);
 }
 
-static void S_col_page(char *buf, size_t len, size_t i, size_t row, size_t cur)
+static void S_col_page(char *buf, size_t len, size_t i, size_t row, const char *id)
 {
-	(void)cur;
+	(void)id;
 	S_page_name(buf, len, row, i);
 }
 
-static void S_offer_page(char *buf, size_t len, size_t i, size_t other, size_t cur)
+static void S_offer_page(char *buf, size_t len, size_t i, size_t other, const char *id)
 {
 	(void)other;
-	(void)cur;
+	(void)id;
 	S_offers_name(buf, len, i);
 }
 
@@ -503,9 +507,10 @@ static void S_w_table_end(S_w *w, size_t rows)
 		S_LIT(w, "\n</table>\n");
 }
 
-/* "LABEL k / n: 1 2 3" with links to the other pages (name_of(i)). */
+/* "LABEL k / n: 1 2 3" with links to the other pages (name_of(i, other, id)). */
 static void S_w_pager(S_w *w, const char *label, size_t cur, size_t n,
-		      void (*name_of)(char *, size_t, size_t, size_t, size_t), size_t other)
+		      void (*name_of)(char *, size_t, size_t, size_t, const char *), size_t other,
+		      const char *id)
 {
 	size_t i;
 
@@ -520,7 +525,7 @@ static void S_w_pager(S_w *w, const char *label, size_t cur, size_t n,
 	S_LIT(w, ": ");
 	for (i = 0; i < n; i++) {
 		char pn[160];
-		name_of(pn, sizeof(pn), i, other, cur);
+		name_of(pn, sizeof(pn), i, other, id);
 		if (i)
 			S_LIT(w, " ");
 		if (i == cur) {
@@ -967,8 +972,8 @@ static int S_index_page(const gs_publish_env *env, const gs_publish_result *res,
 	S_w_text(&w, gs_tr(t, "overall.not_compared"));
 	S_LIT(&w, ".</p>\n");
 	S_w_para(&w, gs_tr(t, "site.matrix_help"));
-	S_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_row_page, col);
-	S_w_pager(&w, gs_tr(t, "site.offers"), col, ncols, S_col_page, page);
+	S_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_row_page, col, NULL);
+	S_w_pager(&w, gs_tr(t, "site.offers"), col, ncols, S_col_page, page, NULL);
 	if (!n)
 		S_w_para(&w, gs_tr(t, "site.empty"));
 	else
@@ -1713,7 +1718,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	S_LIT(&w, " ");
 	S_w_code(&w, env->catalog_name);
 	S_LIT(&w, "</p>\n");
-	S_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_offer_page, 0);
+	S_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_offer_page, 0, NULL);
 	{
 		size_t from = page * GS_SITE_PAGE_OFFERS, to = from + GS_SITE_PAGE_OFFERS;
 		if (to > cat->noffers)
@@ -1900,6 +1905,13 @@ static void S_offer_detail_name(char *buf, size_t len, const char *id, size_t pa
 		snprintf(buf, len, "%s~%zu.html", id, page + 1);
 }
 
+/* name_of for S_w_pager: page i of the offer id. */
+static void S_detail_page(char *buf, size_t len, size_t i, size_t other, const char *id)
+{
+	(void)other;
+	S_offer_detail_name(buf, len, id, i);
+}
+
 /*
  * The last three cells of an offer page's row from the sheet's reason on
  * the offer (gs_publish_result_reasons): need per card, margin, then what
@@ -1980,32 +1992,7 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 	S_LIT(&w, ". ");
 	S_w_text(&w, gs_tr(t, "site.offer_intro"));
 	S_LIT(&w, "</p>\n");
-	if (npages > 1) {
-		/* The pager, inline: its page names depend on the offer's id. */
-		S_LIT(&w, "<p>");
-		S_w_text(&w, gs_tr(t, "site.page"));
-		S_LIT(&w, " ");
-		S_w_num(&w, page + 1);
-		S_LIT(&w, " / ");
-		S_w_num(&w, npages);
-		S_LIT(&w, ": ");
-		for (i = 0; i < npages; i++) {
-			char pn[128];
-			if (i)
-				S_LIT(&w, " ");
-			if (i == page) {
-				S_LIT(&w, "<strong>");
-				S_w_num(&w, i + 1);
-				S_LIT(&w, "</strong>");
-				continue;
-			}
-			S_offer_detail_name(pn, sizeof(pn), o->id, i);
-			S_w_a(&w, pn);
-			S_w_num(&w, i + 1);
-			S_LIT(&w, "</a>");
-		}
-		S_LIT(&w, "</p>\n");
-	}
+	S_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_detail_page, 0, o->id);
 	h[0] = gs_tr(t, "site.col_workload");
 	h[1] = gs_tr(t, "site.col_verdict");
 	h[2] = gs_tr(t, "col.total_cost");
