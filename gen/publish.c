@@ -301,13 +301,6 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 				res->best_missing |= 1u << q;
 }
 
-/* A figure's provenance in words, as the sheet gives it. */
-static const char *S_prov_words(const gs_strings *t, gs_prov prov, int synthetic)
-{
-	return gs_tr(t, synthetic ? "prov.synthetic" : prov == GS_PROV_OBSERVED ? "prov.observed"
-		     : prov == GS_PROV_CALCULATED ? "prov.calculated" : "prov.assumed");
-}
-
 /* "3.99 (assumed)": GiB with two decimals (the offer page's header gives the unit), '−' first when neg. */
 static void S_gib_words(char **o, size_t *l, size_t *c, const gs_strings *t, uint64_t mag,
 			int neg, gs_prov prov, int synthetic)
@@ -318,7 +311,7 @@ static void S_gib_words(char **o, size_t *l, size_t *c, const gs_strings *t, uin
 		gs_str_append(o, l, c, "\xe2\x88\x92");
 	gs_str_append(o, l, c, gs_fmt_fixed2(g, mag, GS_GIB, t->lang));
 	gs_str_append(o, l, c, " (");
-	gs_str_append(o, l, c, S_prov_words(t, prov, synthetic));
+	gs_str_append(o, l, c, gs_sheet_prov_words(t, prov, synthetic));
 	gs_str_append(o, l, c, ")");
 }
 
@@ -386,7 +379,7 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 			gs_str_append(&out, &len, &cap, gs_fmt_gib(g, c->capacity.bytes, t->lang));
 			gs_str_append(&out, &len, &cap, " (");
 			gs_str_append(&out, &len, &cap,
-				      S_prov_words(t, c->capacity.prov, c->capacity.synthetic));
+				      gs_sheet_prov_words(t, c->capacity.prov, c->capacity.synthetic));
 			gs_str_append(&out, &len, &cap, ").");
 			n++;
 		}

@@ -43,17 +43,17 @@ static const char *S_verdict_word(S_ctx *c, gs_verdict_kind k)
 	return TR(keys[k]);
 }
 
-static const char *S_prov(S_ctx *c, gs_prov p)
+const char *gs_sheet_prov_words(const gs_strings *t, gs_prov prov, int synthetic)
 {
-	return TR(p == GS_PROV_OBSERVED ? "prov.observed"
-		  : p == GS_PROV_CALCULATED ? "prov.calculated" : "prov.assumed");
+	return gs_tr(t, synthetic ? "prov.synthetic" : prov == GS_PROV_OBSERVED ? "prov.observed"
+		     : prov == GS_PROV_CALCULATED ? "prov.calculated" : "prov.assumed");
 }
 
 /* The provenance of a figure in words: "assumed (synthetic measurement)"
  * for one read from a file not produced on a GPU. */
 static const char *S_qprov(S_ctx *c, gs_qty q)
 {
-	return q.synthetic ? TR("prov.synthetic") : S_prov(c, q.prov);
+	return gs_sheet_prov_words(c->t, q.prov, q.synthetic);
 }
 
 /* "13.04 GiB (calculated)" or "missing". Caller frees. */

@@ -62,6 +62,10 @@ const char *gs_sheet_verdict_symbol(gs_verdict_kind k);
 
 /* "Memory", "Memoria"...: the label of a requirement. */
 const char *gs_sheet_req_label(const gs_strings *t, gs_req r);
+/* A figure's provenance in words ("calculated", "observed", "assumed"), or
+ * the synthetic measurement's words for one read from a file not produced
+ * on a GPU: as every figure of a sheet and of the site's pages says it. */
+const char *gs_sheet_prov_words(const gs_strings *t, gs_prov prov, int synthetic);
 /* The reason of a verdict in words (figures formatted). Caller frees. */
 char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v);
 /*
