@@ -364,7 +364,7 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 			gs_prov p = gs_prov_weakest(c->need.present ? c->need.prov : GS_PROV_ASSUMED,
 						    c->capacity.present ? c->capacity.prov
 						    : GS_PROV_ASSUMED);
-			S_gib_words(&out, &len, &cap, t, m < 0 ? (uint64_t)(-(m + 1)) + 1 : (uint64_t)m,
+			S_gib_words(&out, &len, &cap, t, gs_i64_mag(m),
 				    m < 0, p, c->need.synthetic || c->capacity.synthetic);
 		} else {
 			gs_str_append(&out, &len, &cap, gs_tr(t, "word.missing"));

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util.h"
+
 gs_qty gs_qty_make(uint64_t bytes, gs_prov prov)
 {
 	gs_qty q;
@@ -160,7 +162,7 @@ char *gs_fmt_money(char *buf, int64_t hundredths, gs_lang lang)
 
 	if (hundredths < 0) {
 		buf[0] = '-';
-		mag = (uint64_t)(-(hundredths + 1)) + 1;
+		mag = gs_i64_mag(hundredths);
 		gs_fmt_fixed2(buf + 1, mag, 100, lang);
 		return buf;
 	}

@@ -70,7 +70,7 @@ static char *S_qty_words(S_ctx *c, gs_qty q)
 static char *S_signed_gib(S_ctx *c, int64_t v, gs_qty from_a, gs_qty from_b)
 {
 	char g[GS_FMT_MAX];
-	uint64_t mag = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+	uint64_t mag = gs_i64_mag(v);
 	gs_qty q = gs_qty_make(0, gs_prov_weakest(from_a.present ? from_a.prov : GS_PROV_ASSUMED,
 						   from_b.present ? from_b.prov : GS_PROV_ASSUMED));
 

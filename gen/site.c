@@ -745,7 +745,7 @@ static void S_td_open(char **o, size_t *l, size_t *c, int best, unsigned st,
 	}
 	if (k < pr->noffers && pr->currency[k]) {
 		int64_t v = pr->cost[k];
-		uint64_t mag = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+		uint64_t mag = gs_i64_mag(v);
 		S_OLIT(o, l, c, " data-cost=\"");
 		p = gs_dec(d, mag, v < 0);
 		gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));

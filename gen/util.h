@@ -104,6 +104,12 @@ void gs_mem_append(char **buf, size_t *len, size_t *cap, const void *s, size_t n
  * written at the end of d: returns where it starts; it ends at
  * d + GS_DEC_MAX. printf's "%llu" (or "%lld") bytes, without printf.
  */
+/* |v| as unsigned, INT64_MIN included (no signed overflow). */
+static inline uint64_t gs_i64_mag(int64_t v)
+{
+	return v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+}
+
 #define GS_DEC_MAX 24
 static inline char *gs_dec(char d[GS_DEC_MAX], uint64_t u, int neg)
 {

@@ -361,6 +361,11 @@ static void S_test_dec(void)
 		char *p = gs_dec(d, 9223372036854775808ull, 1);
 		CHECK(memcmp(p, "-9223372036854775808", 20) == 0 && d + GS_DEC_MAX - p == 20);
 	}
+	/* gs_i64_mag: |v| without signed overflow, INT64_MIN included */
+	CHECK(gs_i64_mag(0) == 0);
+	CHECK(gs_i64_mag(-4714) == 4714 && gs_i64_mag(4714) == 4714);
+	CHECK(gs_i64_mag(INT64_MAX) == 9223372036854775807ull);
+	CHECK(gs_i64_mag(INT64_MIN) == 9223372036854775808ull);
 }
 
 int main(void)
