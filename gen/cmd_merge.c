@@ -19,13 +19,14 @@ int gs_cmd_merge(int argc, char **argv)
 		{ "date", required_argument, NULL, 'd' },
 		{ "accept-synthetic", no_argument, NULL, 'a' },
 		{ "png", no_argument, NULL, 'p' },
+		{ "md", no_argument, NULL, 'm' },
 		{ "reference", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *catalogs[GS_MAX_CATALOGS], *date = NULL, *reference = NULL;
 	size_t ncatalogs = 0, nshards;
-	int c, rc, accept_synthetic = 0, png = 0;
+	int c, rc, accept_synthetic = 0, png = 0, md = 0;
 	char catalog_key[GS_SHA256_HEX_SIZE], err[2048] = "";
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
@@ -45,6 +46,7 @@ int gs_cmd_merge(int argc, char **argv)
 		case 'd': date = optarg; break;
 		case 'a': accept_synthetic = 1; break;
 		case 'p': png = 1; break;
+		case 'm': md = 1; break;
 		case 'r': reference = optarg; break;
 		case 'l':
 			if (gs_lang_parse(optarg, &lang)) {
@@ -54,7 +56,8 @@ int gs_cmd_merge(int argc, char **argv)
 			break;
 		case 'h':
 			puts("usage: gpusheet merge OUT SHARD... [--catalog FILE]... [--lang en|es]\n"
-			     "       [--date YYYY-MM-DD] [--accept-synthetic] [--png] [--reference ID]\n"
+			     "       [--date YYYY-MM-DD] [--accept-synthetic] [--png] [--md]\n"
+			     "       [--reference ID]\n"
 			     "  builds the site OUT from the folders of `gpusheet site --shard K/N`,\n"
 			     "  all N of them, without rendering a sheet again: the same bytes as\n"
 			     "  `gpusheet site` on one machine. The catalogs and options must be the\n"
@@ -88,6 +91,7 @@ int gs_cmd_merge(int argc, char **argv)
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.accept_synthetic = accept_synthetic;
 	env.png = png;
+	env.md = md;
 	env.reference = reference;
 	if (gs_merge_build(argv[optind], (const char *const *)argv + optind + 1, nshards, &env,
 			   catalog_key, err, sizeof(err))) {

@@ -116,6 +116,7 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.accept_synthetic = accept_synthetic;
 	env.write_manifest = 1;
 	env.png = png;
+	env.md = 1;
 	rc = GS_EXIT_OK;
 	if (gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err))) {
 		gs_error_print("sheet", "%s", err);

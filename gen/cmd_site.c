@@ -102,6 +102,7 @@ int gs_cmd_site(int argc, char **argv)
 		{ "date", required_argument, NULL, 'd' },
 		{ "accept-synthetic", no_argument, NULL, 'a' },
 		{ "png", no_argument, NULL, 'p' },
+		{ "md", no_argument, NULL, 'm' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "shard", required_argument, NULL, 'k' },
@@ -113,7 +114,7 @@ int gs_cmd_site(int argc, char **argv)
 	const char **dirs = gs_xcalloc((size_t)argc + 1, sizeof(*dirs));
 	size_t ndirs = 0, npaths = 0, i, ncatalogs = 0;
 	char **paths = NULL;
-	int c, rc, accept_synthetic = 0, png = 0;
+	int c, rc, accept_synthetic = 0, png = 0, md = 0;
 	unsigned jobs = gs_workers_default();
 	int stats = 0;
 	unsigned shard_k = 0, shard_n = 0;
@@ -147,6 +148,7 @@ int gs_cmd_site(int argc, char **argv)
 		case 'd': date = optarg; break;
 		case 'a': accept_synthetic = 1; break;
 		case 'p': png = 1; break;
+		case 'm': md = 1; break;
 		case 's': stats = 1; break;
 		case 'r': reference = optarg; break;
 		case 'k':
@@ -177,9 +179,11 @@ int gs_cmd_site(int argc, char **argv)
 			break;
 		case 'h':
 			puts("usage: gpusheet site --workloads DIR... [--catalog FILE]... --out DIR "
-			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [-j N] [--stats]\n"
-			     "       [--shard K/N] [--reference ID]\n"
-			     "  every file named workload.json under each DIR becomes a sheet;\n"
+			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [--md]\n"
+			     "       [-j N] [--stats] [--shard K/N] [--reference ID]\n"
+			     "  every file named workload.json under each DIR becomes a sheet\n"
+			     "  (HTML, decision JSON and charts; --md: also its Markdown, which\n"
+			     "  no page links; --png: each chart also as PNG);\n"
 			     "  -j N, --jobs N: workloads checked and sheets rendered by N processes\n"
 			     "  (default: the number of online processors); the output is the same\n"
 			     "  for any N;\n"
@@ -231,6 +235,7 @@ int gs_cmd_site(int argc, char **argv)
 	env.date = ctx.date[0] ? ctx.date : NULL;
 	env.accept_synthetic = accept_synthetic;
 	env.png = png;
+	env.md = md;
 	env.in_stage = 1;   /* gs_site_build renders every sheet into its stage */
 	env.reference = reference;
 	/* (a catalog that cannot be read again is said after the workloads' errors) */

@@ -133,6 +133,8 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 			what = "--date", theirs = S_or_none(s->date), ours = S_or_none(env->date);
 		else if (s->png != (env->png != 0))
 			what = "--png", theirs = s->png ? "yes" : "no", ours = env->png ? "yes" : "no";
+		else if (s->md != (env->md != 0))
+			what = "--md", theirs = s->md ? "yes" : "no", ours = env->md ? "yes" : "no";
 		else if (s->accept_synthetic != (env->accept_synthetic != 0))
 			what = "--accept-synthetic", theirs = s->accept_synthetic ? "yes" : "no",
 			ours = env->accept_synthetic ? "yes" : "no";

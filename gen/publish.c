@@ -102,7 +102,7 @@ static int S_write(gs_outtx *tx, const char *dir, const char *name, const char *
 }
 
 /* The names of the files gs_job_publish writes into its folder, in order. */
-static void S_result_files(gs_publish_result *res, const gs_sheet *sheet, int png)
+static void S_result_files(gs_publish_result *res, const gs_sheet *sheet, int png, int md)
 {
 	size_t i;
 
@@ -112,7 +112,8 @@ static void S_result_files(gs_publish_result *res, const gs_sheet *sheet, int pn
 			gs_strvec_push(&res->files, gs_xasprintf("%s.png", sheet->charts[i].name));
 	}
 	gs_strvec_push(&res->files, gs_xasprintf("%s.json", res->id));
-	gs_strvec_push(&res->files, gs_xasprintf("%s.md", res->id));
+	if (md)
+		gs_strvec_push(&res->files, gs_xasprintf("%s.md", res->id));
 	gs_strvec_push(&res->files, gs_xasprintf("%s.html", res->id));
 }
 
@@ -175,13 +176,14 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		snprintf(err, errlen, "cannot build the sheet");
 		goto out;
 	}
-	md = gs_render_markdown(&sheet.doc);
+	if (env->md)
+		md = gs_render_markdown(&sheet.doc);
 	title = gs_xasprintf("%s: %s", gs_tr(env->t, "sheet.title"), job->w.title);
 	/* a site's sheet (with its navigation) links the site's style sheet */
 	html = gs_render_html(env->tp, &sheet.doc, env->t->lang, title, env->nav_html,
 			      env->nav_html ? env->link_prefix : NULL);
 	json = gs_render_decision_json(&in);
-	if (!md || !html || !json) {
+	if ((env->md && !md) || !html || !json) {
 		snprintf(err, errlen, "cannot render the sheet");
 		goto out_sheet;
 	}
@@ -203,10 +205,12 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	name = gs_xasprintf("%s.json", job->w.id);
 	if (S_write(tx, dir, name, json, strlen(json), err, errlen))
 		goto out_sheet;
-	free(name);
-	name = gs_xasprintf("%s.md", job->w.id);
-	if (S_write(tx, dir, name, md, strlen(md), err, errlen))
-		goto out_sheet;
+	if (md) {
+		free(name);
+		name = gs_xasprintf("%s.md", job->w.id);
+		if (S_write(tx, dir, name, md, strlen(md), err, errlen))
+			goto out_sheet;
+	}
 	free(name);
 	name = gs_xasprintf("%s.html", job->w.id);
 	if (S_write(tx, dir, name, html, strlen(html), err, errlen))
@@ -243,7 +247,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	res->title = gs_xstrdup(job->w.title);
 	gs_publish_result_from_decision(&d, env->cat, res);
 	gs_publish_result_reasons(&d, env->cat, env->t, reasons, res);
-	S_result_files(res, &sheet, env->png);
+	S_result_files(res, &sheet, env->png, env->md);
 	rc = 0;
 out_sheet:
 	gs_sheet_release(&sheet);

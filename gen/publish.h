@@ -42,6 +42,8 @@ typedef struct {
 	int accept_synthetic;      /* --accept-synthetic: demonstrations on synthetic files */
 	int write_manifest;        /* 1: the evidence manifest goes with the sheet (a lone sheet) */
 	int png;                   /* --png: each chart also as PNG, linked from the sheet */
+	int md;                    /* write ID.md: a lone sheet always, a site with --md (its
+				    * pages never link it: a copy of the HTML sheet) */
 	int in_stage;              /* 1: dir is inside a stage nobody sees before it is swapped
 				    * in whole (outfile.h): files go under their final names */
 	const char *reference;     /* site, merge: the workload id of the offers page's

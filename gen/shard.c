@@ -58,6 +58,7 @@ int gs_shard_write(const gs_shard *s, const char *dir, char *err, size_t errlen)
 	json_object_set_new(opt, "lang", json_string(s->lang));
 	json_object_set_new(opt, "date", s->date ? json_string(s->date) : json_null());
 	json_object_set_new(opt, "png", json_boolean(s->png));
+	json_object_set_new(opt, "md", json_boolean(s->md));
 	json_object_set_new(opt, "accept_synthetic", json_boolean(s->accept_synthetic));
 	json_object_set_new(root, "format", json_string(GS_SHARD_FORMAT));
 	json_object_set_new(root, "generator", json_string(s->generator));
@@ -175,15 +176,17 @@ int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
 	}
 	if (!gen || !lang || !(json_is_null(date) || json_is_string(date)) ||
 	    !json_is_boolean(json_object_get(opt, "png")) ||
+	    !json_is_boolean(json_object_get(opt, "md")) ||
 	    !json_is_boolean(json_object_get(opt, "accept_synthetic"))) {
 		snprintf(err, errlen, "%s: $.generator, $.options: expected the generator and "
-			 "lang, date, png, accept_synthetic", GS_SHARD_FILE);
+			 "lang, date, png, md, accept_synthetic", GS_SHARD_FILE);
 		goto bad;
 	}
 	s->generator = gs_xstrdup(gen);
 	s->lang = gs_xstrdup(lang);
 	s->date = json_is_string(date) ? gs_xstrdup(json_string_value(date)) : NULL;
 	s->png = json_is_true(json_object_get(opt, "png"));
+	s->md = json_is_true(json_object_get(opt, "md"));
 	s->accept_synthetic = json_is_true(json_object_get(opt, "accept_synthetic"));
 	json_decref(root);
 	return 0;

@@ -26,7 +26,7 @@
  *                                    by a newline: shards built from other
  *                                    checkouts of the inputs differ here
  *    "options": {"accept_synthetic": false, "date": "YYYY-MM-DD" or null,
- *                "lang": "en", "png": false},
+ *                "lang": "en", "md": false, "png": false},
  *    "shard": K, "shards": N,
  *    "site_key": "<hex>",            everything every sheet depends on (site.h)
  *    "workloads": W,
@@ -55,7 +55,7 @@ typedef struct {
 	char *generator;
 	char *lang;
 	char *date;                  /* or NULL */
-	int png, accept_synthetic;
+	int png, md, accept_synthetic;
 } gs_shard;
 
 /* [*from, *to): the workloads of shard k of n among w (see above). */

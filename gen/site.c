@@ -2279,6 +2279,7 @@ void gs_site_key(const gs_publish_env *env, const char *catalog_key,
 	S_hash_str(&h, gs_lang_id(env->t->lang));
 	S_hash_str(&h, env->date ? env->date : "");
 	S_hash_str(&h, env->png ? "png" : "");
+	S_hash_str(&h, env->md ? "md" : "");
 	S_hash_str(&h, env->accept_synthetic ? "accept-synthetic" : "");
 	S_hash_str(&h, env->catalog_name ? env->catalog_name : "");
 	S_hash_str(&h, catalog_key);
@@ -3708,6 +3709,7 @@ static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, si
 	s.lang = gs_xstrdup(gs_lang_id(env->t->lang));
 	s.date = gs_xstrdup_or_null(env->date);
 	s.png = env->png;
+	s.md = env->md;
 	s.accept_synthetic = env->accept_synthetic;
 	rc = gs_shard_write(&s, dir, err, errlen);
 	gs_shard_release(&s);

@@ -13,7 +13,8 @@
  *   offers/OFFER.html, OFFER~2.html, ...   one page per offer: every workload
  *                                   (100 a page) with its verdict and reason
  *   matrix.js                       the index's sorting and filters (optional)
- *   sheets/ID.{html,md,json,*.svg,*.png}   one decision sheet per workload
+ *   sheets/ID.{html,json,*.svg}            one decision sheet per workload
+ *                                         (ID.md with --md, *.png with --png)
  *   evidence/SHA256.json + manifest.json   raw measurements, content-addressed
  *
  * Invariants: every workload is read and validated before anything is
@@ -51,7 +52,7 @@
 /*
  * Incremental builds: OUT/.gpusheet-keys.json (GS_SITE_KEYS_FILE) holds, per
  * sheet id, the key of its inputs (hex SHA-256 of: GS_SITE_KEYS_FORMAT, the
- * generator's version, lang, date, --png, --accept-synthetic, the catalogs'
+ * generator's version, lang, date, --png, --md, --accept-synthetic, the catalogs'
  * names and bytes, the templates, the labels, the SHA-256 of the workload's
  * bytes, and each cited file's name and archived file, which holds the SHA-256 of
  * its bytes), the names of its files in sheets/, what the index pages
@@ -126,7 +127,7 @@ typedef struct {
 
 /*
  * The key of what every sheet depends on besides its own files: the keys
- * format, the generator's version, lang, date, --png, --accept-synthetic,
+ * format, the generator's version, lang, date, --png, --md, --accept-synthetic,
  * the catalogs' names and bytes (catalog_key), the templates and labels.
  */
 void gs_site_key(const gs_publish_env *env, const char *catalog_key,

@@ -5,9 +5,9 @@ Reads the same inputs (workload JSON files, the XML offer catalog, the
 measurement JSON files a workload cites) and writes the same kinds of files
 as `gpusheet site`:
 
-- for each workload sheets/ID.md, ID.html, ID.json (the decision, schema 3
-  with its reasons array) and its charts as SVG (ID-budget.svg,
-  ID-phases-N.svg; with --png also .png);
+- for each workload sheets/ID.html, ID.json (the decision, schema 3 with
+  its reasons array) and its charts as SVG (ID-budget.svg, ID-phases-N.svg;
+  with --png also .png; with --md also ID.md);
 - index.html and its pages (a workload x offer matrix, 100 workloads x 20
   offers a page: index-P.html, index-P-C.html), offers.html (the catalog
   grouped by provider and GPU model, with its two charts, 100 offers a
@@ -23,7 +23,7 @@ six requirements per offer with simple rules in the spirit of gpusheet's
 from what the catalog and the workload document); measurements are charted
 but decide no verdict.
 
-    python3 bench/python/pysheet.py --workloads DIR --catalog FILE --out DIR [--png]
+    python3 bench/python/pysheet.py --workloads DIR --catalog FILE --out DIR [--png] [--md]
 """
 import argparse
 import datetime
@@ -693,7 +693,7 @@ def invalidators(w):
     return items
 
 
-def sheet(w, cat, offers, out, png, date):
+def sheet(w, cat, offers, out, png, md, date):
     s = sizing(w)
     rows, reasons = decide(w, s, offers)
     sources, sidx, notes = sources_and_notes(rows)
@@ -741,7 +741,8 @@ def sheet(w, cat, offers, out, png, date):
            "png": png, "cat": cat, "date": date, "invalid": invalidators(w),
            "cost_text": cost_text, "need_bar": need_bar, "capacity_text": capacity_text, "offer_text": offer_text,
            "notes_html": markdown.markdown(w.get("notes") or "")}
-    write(os.path.join(out, wid + ".md"), ENV.get_template("sheet.md.j2").render(ctx))
+    if md:
+        write(os.path.join(out, wid + ".md"), ENV.get_template("sheet.md.j2").render(ctx))
     write(os.path.join(out, wid + ".html"), ENV.get_template("sheet.html.j2").render(ctx))
     write(os.path.join(out, wid + ".json"), decision_json(w, s, rows, reasons, dec, cat, date))
     return {"id": wid, "title": w["title"], "kind": dec["kind"], "best": dec["best"],
@@ -936,6 +937,7 @@ def main():
     ap.add_argument("--catalog", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--png", action="store_true")
+    ap.add_argument("--md", action="store_true")
     a = ap.parse_args()
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     date = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date()
@@ -951,7 +953,7 @@ def main():
     for p in paths:
         try:
             w = read_workload(p)
-            done.append(sheet(w, cat, offers, sheets_dir, a.png, date))
+            done.append(sheet(w, cat, offers, sheets_dir, a.png, a.md, date))
         except (OSError, ValueError, KeyError, TypeError) as e:
             print("pysheet: %s: %s" % (p, e), file=sys.stderr)
             return 1

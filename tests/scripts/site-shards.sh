@@ -64,6 +64,13 @@ for n in 1 3 9; do
 	"$bin" verify "$scratch/merged$n" >"$scratch/verify$n.log" 2>&1 ||
 		{ cat "$scratch/verify$n.log"; err "the merge of $n shards does not verify"; }
 done
+# --md: shards with the Markdown sheets merge into the one-machine --md site
+site_build "$scratch/whole-md" "$scratch/whole-md.log" --md
+[ -f "$scratch/whole-md/sheets/seed-7b.md" ] || err "site --md wrote no Markdown sheet"
+shards examples 2 "$scratch/md2" --md
+merge "$scratch/merged-md" "$scratch/merged-md.log" "$scratch/md2-1" "$scratch/md2-2" --md ||
+	{ cat "$scratch/merged-md.log"; die "merge of 2 --md shards failed"; }
+same "$scratch/whole-md" "$scratch/merged-md" "examples, 2 shards, --md"
 # 9 shards of 6 workloads: cuts at floor(6*K/9) = 0 0 1 2 2 3 4 4 5 6 for
 # K = 0..9, so shards 1, 4 and 7 are empty and shard 2 holds workload 0.
 for k in 1 4 7; do
@@ -117,10 +124,10 @@ grep -q "reference 'no-such-workload': no workload of the site has this id" "$sc
 	{ cat "$scratch/refused.log"; err "an unknown --reference not named"; }
 # A sheet's file missing from a shard: named, refused.
 cp -R "$scratch/ex3-3" "$scratch/ex3-3-hole"
-rm "$scratch/ex3-3-hole/sheets/seed-7b.md"
+rm "$scratch/ex3-3-hole/sheets/seed-7b.html"
 merge "$scratch/merged3" "$scratch/refused.log" "$scratch"/ex3-1 "$scratch"/ex3-2 "$scratch"/ex3-3-hole &&
 	err "a merge with a sheet's file missing succeeded"
-grep -q 'ex3-3-hole: sheets/seed-7b.md: cannot link or copy: No such file' "$scratch/refused.log" ||
+grep -q 'ex3-3-hole: sheets/seed-7b.html: cannot link or copy: No such file' "$scratch/refused.log" ||
 	{ cat "$scratch/refused.log"; err "a missing sheet file not named"; }
 # A full disk while merging (the fault-injection seam, gen/outfile.h; no
 # seam: the merge succeeds and this check says nothing).

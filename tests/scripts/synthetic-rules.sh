@@ -23,7 +23,8 @@ done
 grep -l 'Demonstration' "$scratch/plain/"*.html "$scratch/plain/sheets/"*.html 2>/dev/null \
 	&& err "a page says Demonstration without the flag"
 
-site_build "$scratch/demo" "$scratch/log2"
+# --md: the Markdown sheets too, whose decision line is checked below
+site_build "$scratch/demo" "$scratch/log2" --md
 ndemo=0
 for j in "$scratch/demo/sheets/"*.json; do
 	id=$(basename "$j" .json)
@@ -42,4 +43,6 @@ done
 for page in index.html offers.html; do
 	grep -q 'Demonstration on synthetic evidence' "$scratch/demo/$page" || err "$page: no demonstration banner"
 done
+# without --md a site writes no Markdown sheet (no page links one)
+ls "$scratch/plain/sheets/"*.md >/dev/null 2>&1 && err "a site without --md wrote Markdown sheets"
 finish "synthetic-rules: ok ($ndemo demonstration sheets)"
