@@ -1,6 +1,7 @@
 /* cmd_check: `gpusheet check FILE...`, validate each input by its kind. */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -18,8 +19,9 @@ static int S_ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* The kind of a JSON input, from its "schema" key; NULL after an error. */
-static const char *S_json_kind(const char *path, gs_diag *d)
+/* The kind of a JSON input, from its "schema" key (its bytes, read once,
+ * into *text: the reader of that kind parses them); NULL after an error. */
+static const char *S_json_kind(const char *path, gs_diag *d, char **text, size_t *len)
 {
 	gs_jr r;
 	json_t *root;
@@ -27,6 +29,11 @@ static const char *S_json_kind(const char *path, gs_diag *d)
 
 	/* the reader's bounds and file checks, once, before the kind is known */
 	gs_jr_init(&r, path, d);
+	*text = gs_jr_read(&r, len);
+	if (!*text)
+		return NULL;
+	r.text = *text;
+	r.len = *len;
 	root = gs_jr_load(&r);
 	if (!root)
 		return NULL;
@@ -44,8 +51,9 @@ static const char *S_json_kind(const char *path, gs_diag *d)
 
 static int S_check_one(const char *path, const char *rng, gs_diag *d)
 {
-	size_t before = gs_diag_count(d);
+	size_t before = gs_diag_count(d), len = 0;
 	const char *kind;
+	char *text = NULL;
 
 	if (S_ends_with(path, ".xml")) {
 		kind = "catalog";
@@ -53,20 +61,21 @@ static int S_check_one(const char *path, const char *rng, gs_diag *d)
 		if (gs_part_catalog_check(path, rng, d))
 			return -1;
 	} else {
-		kind = S_json_kind(path, d);
+		kind = S_json_kind(path, d, &text, &len);
 		if (kind && strcmp(kind, "workload") == 0) {
 			gs_workload w;
 			char why[256];
 			/* the notes' Markdown bounds, as `sheet` checks them */
-			if (gs_workload_read(path, &w, d) == 0 && w.notes_md &&
+			if (gs_workload_parse(path, text, len, &w, d) == 0 && w.notes_md &&
 			    gs_doc_markdown_check(w.notes_md, why, sizeof(why)))
 				gs_diag_add(d, path, 0, 0, "$.notes", "%s", why);
 			gs_workload_release(&w);
 		} else if (kind) {
 			gs_measurement m;
-			gs_measurement_read(path, &m, d);
+			gs_measurement_parse(path, text, len, &m, d);
 			gs_measurement_release(&m);
 		}
+		free(text);
 	}
 	if (gs_diag_count(d) > before)
 		return -1;

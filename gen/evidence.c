@@ -572,7 +572,8 @@ static char *S_citation(const gs_archive *a, const char *sheet)
 }
 
 /* The bytes of one source file, read once: hashed, and kept in memory or,
- * past S_MEM_LIMIT, in a temporary file of evidence/. */
+ * past S_MEM_LIMIT, in a temporary file of evidence/; or the caller's bytes
+ * and hash (gs_archive_add_bytes). */
 typedef struct {
 	unsigned char *buf;
 	size_t len, cap;
@@ -580,6 +581,7 @@ typedef struct {
 	char *tmp;        /* its path, or NULL */
 	uint64_t total;
 	char hex[GS_SHA256_HEX_SIZE];
+	const void *given; /* or NULL: the caller's bytes (gs_archive_add_bytes), len of them */
 } S_copy;
 
 static void S_copy_release(S_copy *c)
@@ -673,7 +675,7 @@ static int S_write_new(gs_archive *a, const char *target, S_copy *c)
 		c->tfd = S_temp(a, &c->tmp);
 		if (c->tfd < 0)
 			return -1;
-		if (gs_write_all(c->tfd, c->buf, c->len) != 0)
+		if (gs_write_all(c->tfd, c->given ? c->given : c->buf, c->len) != 0)
 			goto write_err;
 	}
 	if (gs_fsync(c->tfd) != 0)
@@ -738,15 +740,63 @@ static int S_place(gs_archive *a, S_entry *e, const char *fname, S_copy *c)
 	return rc;
 }
 
+/* The name in evidence/ of hash for a file named original_name: a hash
+ * known keeps its first name. The entry, or NULL when the hash is new. */
+static S_entry *S_name(gs_archive *a, const char *hash, const char *original_name,
+		       char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1])
+{
+	char ext[GS_EVIDENCE_EXT_MAX + 2];
+	S_entry *e = S_find(a, hash);
+
+	if (e) {
+		snprintf(fname, GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1, "%s", e->file);
+	} else {
+		S_extension(original_name, ext);
+		snprintf(fname, GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1, "%s%s", hash, ext);
+	}
+	return e;
+}
+
+/* Steps 2 to 4 of the bytes in c (read, or given), named original_name. */
+static int S_add(gs_archive *a, S_copy *c, const char *original_name,
+		 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE])
+{
+	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
+	S_entry *e;
+	char *cite;
+
+	/* Step 2: the name in evidence/; a hash known keeps its first name. */
+	e = S_name(a, c->hex, original_name, fname);
+	if (e && e->size != c->total) {
+		S_err(a, "%s/%s: manifest says %llu bytes, content has %llu",
+		      a->evdir, fname, (unsigned long long)e->size,
+		      (unsigned long long)c->total);
+		return -1;
+	}
+	if (S_place(a, e, fname, c) != 0)
+		return -1;
+
+	/* Step 4: the manifest entry. */
+	if (!e)
+		e = S_insert(a, c->hex, fname, c->total);
+	e->verified = 1;
+	S_strvec_push(&e->names, original_name);
+	cite = S_citation(a, citing_sheet);
+	if (cite) {
+		S_strvec_push(&e->cited, cite);
+		free(cite);
+	}
+	if (out_rel)
+		snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR,
+			 fname);
+	return 0;
+}
+
 int gs_archive_add(gs_archive *a, const char *src_path,
 		   const char *original_name, const char *citing_sheet,
 		   char out_rel[GS_EVIDENCE_REL_SIZE])
 {
-	char ext[GS_EVIDENCE_EXT_MAX + 2];
-	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
 	S_copy c;
-	S_entry *e;
-	char *cite;
 	int rc = -1;
 
 	if (!a || S_begin(a) != 0)
@@ -761,43 +811,46 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 		return -1;
 	memset(&c, 0, sizeof(c));
 	c.tfd = -1;
-	if (S_read_source(a, src_path, &c) != 0)
-		goto out;
-
-	/* Step 2: the name in evidence/; a hash known keeps its first name. */
-	e = S_find(a, c.hex);
-	if (e) {
-		snprintf(fname, sizeof(fname), "%s", e->file);
-		if (e->size != c.total) {
-			S_err(a, "%s/%s: manifest says %llu bytes, content has %llu",
-			      a->evdir, fname, (unsigned long long)e->size,
-			      (unsigned long long)c.total);
-			goto out;
-		}
-	} else {
-		S_extension(original_name, ext);
-		snprintf(fname, sizeof(fname), "%s%s", c.hex, ext);
-	}
-	if (S_place(a, e, fname, &c) != 0)
-		goto out;
-
-	/* Step 4: the manifest entry. */
-	if (!e)
-		e = S_insert(a, c.hex, fname, c.total);
-	e->verified = 1;
-	S_strvec_push(&e->names, original_name);
-	cite = S_citation(a, citing_sheet);
-	if (cite) {
-		S_strvec_push(&e->cited, cite);
-		free(cite);
-	}
-	if (out_rel)
-		snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR,
-			 fname);
-	rc = 0;
-out:
+	if (S_read_source(a, src_path, &c) == 0)
+		rc = S_add(a, &c, original_name, citing_sheet, out_rel);
 	S_copy_release(&c);
 	return rc;
+}
+
+int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
+			 const char *sha256_hex, const char *original_name,
+			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE])
+{
+	S_copy c;
+	int rc;
+
+	if (!a || S_begin(a) != 0)
+		return -1;
+	if (!original_name || !*original_name || (!bytes && len) || !sha256_hex ||
+	    !gs_sha256_hex_valid(sha256_hex)) {
+		S_err(a, "no file name, bytes or SHA-256 given");
+		return -1;
+	}
+	if (S_ensure_evdir(a) != 0)
+		return -1;
+	memset(&c, 0, sizeof(c));
+	c.tfd = -1;
+	c.given = bytes;
+	c.len = len;
+	c.total = len;
+	memcpy(c.hex, sha256_hex, GS_SHA256_HEX_SIZE);
+	rc = S_add(a, &c, original_name, citing_sheet, out_rel);
+	S_copy_release(&c);
+	return rc;
+}
+
+void gs_archive_name(gs_archive *a, const char *sha256_hex, const char *original_name,
+		     char out_rel[GS_EVIDENCE_REL_SIZE])
+{
+	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
+
+	(void)S_name(a, sha256_hex, original_name, fname);
+	snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR, fname);
 }
 
 static int S_entry_cmp(const void *x, const void *y)

@@ -14,8 +14,10 @@
  *    SITE/evidence/, which is fsync'ed and then link()ed to its final name
  *    (link fails rather than replace); the folder itself is fsync'ed by
  *    gs_archive_write_manifest, once per build;
- *  - each source file is read once, in large chunks (hash and copy from the
- *    same pass);
+ *  - the bytes archived are the bytes given (gs_archive_add_bytes: a
+ *    workload's cited files as they were read and parsed, publish.h) or
+ *    read once from a path, in large chunks (hash and copy from the same
+ *    pass); never read again from the source;
  *  - SITE/evidence/manifest.json is written atomically (temporary file,
  *    fsync, rename) and merged with the manifest found there when the
  *    archive was created, so a second build over the same folder loses no
@@ -113,6 +115,27 @@ void gs_archive_set_previous(gs_archive *a, const char *prev_site);
 int gs_archive_add(gs_archive *a, const char *src_path,
 		   const char *original_name, const char *citing_sheet,
 		   char out_rel[GS_EVIDENCE_REL_SIZE]);
+
+/*
+ * gs_archive_add of bytes held already: len bytes, whose SHA-256 the caller
+ * computed from them as lowercase hex (sha256_hex, checked for its form
+ * only), named original_name (required: the name in the workload). The
+ * archive stores these bytes, never a file's, so that what is archived is
+ * what was parsed; the checks, the first name kept, the link from the
+ * replaced site and the transaction are gs_archive_add's.
+ */
+int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
+			 const char *sha256_hex, const char *original_name,
+			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE]);
+
+/*
+ * The link gs_archive_add would give now to bytes of that SHA-256 named
+ * original_name ("evidence/<file>": the hash's first name when it is
+ * known, else from original_name's extension), without adding anything:
+ * for a key computed before the bytes are at hand (site.c).
+ */
+void gs_archive_name(gs_archive *a, const char *sha256_hex, const char *original_name,
+		     char out_rel[GS_EVIDENCE_REL_SIZE]);
 
 /*
  * Write SITE/evidence/manifest.json (merged: see above). Does nothing and

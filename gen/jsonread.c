@@ -29,6 +29,8 @@ void gs_jr_init(gs_jr *r, const char *file, gs_diag *d)
 	r->errors = 0;
 	r->on_bytes = NULL;
 	r->on_bytes_arg = NULL;
+	r->text = NULL;
+	r->len = 0;
 }
 
 void gs_jr_error(gs_jr *r, const char *path, const char *fmt, ...)
@@ -138,32 +140,45 @@ json_t *gs_json_load_path(const char *path, size_t flags, json_error_t *e)
 	return root;
 }
 
-json_t *gs_jr_load(gs_jr *r)
+char *gs_jr_read(gs_jr *r, size_t *len)
 {
-	json_error_t err;
-	json_t *root;
 	char why[256], *text = NULL;
-	size_t len = 0;
 	int fd;
 
 	/* A regular file within the size bound, before any byte is read
 	 * (a FIFO would hang the read, a huge file cost memory and time);
 	 * read at once, then parsed from memory (jansson's stream reader
 	 * costs a call per byte). */
+	*len = 0;
 	fd = gs_open_regular(r->file, GS_INPUT_MAX_BYTES, why, sizeof(why));
 	if (fd >= 0)
-		text = gs_read_fd(fd, GS_INPUT_MAX_BYTES, &len, why, sizeof(why));
+		text = gs_read_fd(fd, GS_INPUT_MAX_BYTES, len, why, sizeof(why));
 	if (!text) {
 		gs_diag_add(r->diag, r->file, 0, 0, NULL, "%s", why);
 		r->errors++;
-		return NULL;
+	}
+	return text;
+}
+
+json_t *gs_jr_load(gs_jr *r)
+{
+	json_error_t err;
+	json_t *root;
+	char *own = NULL;
+	const char *text = r->text;
+	size_t len = r->len;
+
+	if (!text) {
+		text = own = gs_jr_read(r, &len);
+		if (!text)
+			return NULL;
 	}
 	if (r->on_bytes)
 		r->on_bytes(r->on_bytes_arg, text, len);
 	/* Without JSON_DECODE_ANY the top level must be an object or array;
 	 * without JSON_DISABLE_EOF_CHECK trailing text is an error. */
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-	free(text);
+	free(own);
 	if (!root) {
 		gs_diag_add(r->diag, r->file, err.line > 0 ? err.line : 0,
 			    err.line > 0 && err.column > 0 ? err.column : 0, NULL,

@@ -43,6 +43,12 @@ typedef struct {
 	 * workload for its incremental keys) reads the file once */
 	gs_jr_bytes_fn on_bytes;
 	void *on_bytes_arg;
+	/* or NULL: the file's bytes, read already (gs_jr_read, or a caller's
+	 * own confined read), which gs_jr_load parses instead of reading the
+	 * file: the bytes a caller hashes or archives are then the bytes
+	 * parsed, and the file is opened once */
+	const char *text;
+	size_t len;
 } gs_jr;
 
 void gs_jr_init(gs_jr *r, const char *file, gs_diag *d);
@@ -64,6 +70,13 @@ void gs_jr_init(gs_jr *r, const char *file, gs_diag *d);
  * the JSON path of the value.
  */
 json_t *gs_jr_load(gs_jr *r);
+
+/*
+ * The bytes of r->file as gs_jr_load reads them (a regular file within
+ * GS_INPUT_MAX_BYTES; NUL-terminated, *len without the NUL; caller frees),
+ * or NULL with the error added as gs_jr_load adds it.
+ */
+char *gs_jr_read(gs_jr *r, size_t *len);
 
 /*
  * json_load_file's contract (the same value, the same error text for a file

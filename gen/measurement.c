@@ -423,6 +423,12 @@ static void S_check_provenance(gs_jr *r, const gs_measurement *m, json_t *root)
 
 int gs_measurement_read(const char *path, gs_measurement *m, gs_diag *d)
 {
+	return gs_measurement_parse(path, NULL, 0, m, d);
+}
+
+int gs_measurement_parse(const char *path, const char *text, size_t len, gs_measurement *m,
+			 gs_diag *d)
+{
 	static const char *allowed[] = {
 		"schema", "schema_version", "synthetic", "synthetic_note", "produced_by",
 		"date", "identity", "dimensions", "conditions", "environment", "protocol",
@@ -436,6 +442,8 @@ int gs_measurement_read(const char *path, gs_measurement *m, gs_diag *d)
 
 	memset(m, 0, sizeof(*m));
 	gs_jr_init(&r, path, d);
+	r.text = text;
+	r.len = len;
 	root = gs_jr_load(&r);
 	if (!root)
 		return -1;

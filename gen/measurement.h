@@ -9,6 +9,7 @@
 #ifndef GS_MEASUREMENT_H
 #define GS_MEASUREMENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
 
@@ -98,6 +99,10 @@ typedef struct {
 } gs_measurement;
 
 int gs_measurement_read(const char *path, gs_measurement *m, gs_diag *d);
+/* The same from the file's bytes, read already (text, len; NULL: read
+ * path): path names the file in m and in the messages. */
+int gs_measurement_parse(const char *path, const char *text, size_t len, gs_measurement *m,
+			 gs_diag *d);
 void gs_measurement_release(gs_measurement *m);
 
 /* 1 when every phase that ran succeeded and none was left not run. */

@@ -14,26 +14,60 @@
 #include "util.h"
 
 /*
- * Evidence i must be a regular file inside the workload's folder, reached
- * without following a symbolic link; checked before any byte is read, so a
- * refused file (a FIFO, a link to /etc/passwd) is neither read nor quoted.
+ * Reads cited file i of the workload once: it must be a regular file inside
+ * the workload's folder, reached without following a symbolic link, and
+ * that is checked on the descriptor its bytes are read from, before any
+ * byte is read, so a refused file (a FIFO, a link to /etc/passwd) is
+ * neither read nor quoted, and no link swapped in after the check is
+ * followed. Its bytes are parsed into ms[i] and kept with their SHA-256
+ * (the same file cited again shares the bytes read first). 0, or -1 with
+ * the error in d.
  */
-static int S_evidence_confined(const gs_workload *w, size_t i, gs_diag *d)
+static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 {
-	const gs_evidence_ref *e = &w->evidence[i];
-	size_t dl = strlen(e->path) - strlen(e->file);
-	char *dir = gs_xasprintf("%.*s", (int)dl, e->path);
-	char *jp = gs_xasprintf("$.evidence[%zu].file", i);
-	char why[512];
-	int fd = gs_open_beneath(dir, e->file, GS_INPUT_MAX_BYTES, why, sizeof(why));
+	const gs_evidence_ref *e = &job->w.evidence[i];
+	gs_job_file f;
+	size_t dl, k;
+	char *dir, why[512];
+	int fd;
 
-	if (fd < 0)
-		gs_diag_add(d, w->path, 0, 0, jp, "evidence \"%s\": %s", e->file, why);
-	else
-		close(fd);
-	free(dir);
-	free(jp);
-	return fd < 0 ? -1 : 0;
+	memset(&f, 0, sizeof(f));
+	for (k = 0; k < job->nev; k++)
+		if (strcmp(job->ev[k].ref->file, e->file) == 0) {
+			f = job->files[k];
+			f.shared = 1;
+			break;
+		}
+	if (!f.shared) {
+		dl = strlen(e->path) - strlen(e->file);
+		dir = gs_xasprintf("%.*s", (int)dl, e->path);
+		fd = gs_open_beneath(dir, e->file, GS_INPUT_MAX_BYTES, why, sizeof(why));
+		free(dir);
+		if (fd < 0) {
+			char *jp = gs_xasprintf("$.evidence[%zu].file", i);
+			gs_diag_add(d, job->w.path, 0, 0, jp, "evidence \"%s\": %s", e->file, why);
+			free(jp);
+			return -1;
+		}
+		/* (the message gs_measurement_read gives for a file it cannot read) */
+		f.bytes = gs_read_fd(fd, GS_INPUT_MAX_BYTES, &f.len, why, sizeof(why));
+		if (!f.bytes) {
+			gs_diag_add(d, e->path, 0, 0, NULL, "%s", why);
+			return -1;
+		}
+		gs_sha256_buffer(f.bytes, f.len, f.sha256);
+	}
+	f.rel[0] = '\0';
+	if (gs_measurement_parse(e->path, f.bytes, f.len, &job->ms[i], d) != 0) {
+		if (!f.shared)
+			free(f.bytes);
+		return -1;
+	}
+	job->ev[job->nev].m = &job->ms[i];
+	job->ev[job->nev].ref = e;
+	job->files[job->nev] = f;
+	job->nev++;
+	return 0;
 }
 
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d)
@@ -58,15 +92,9 @@ int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *jo
 		return -1;
 	job->ms = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ms));
 	job->ev = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ev));
-	for (i = 0; i < job->w.nevidence; i++) {
-		if (S_evidence_confined(&job->w, i, d) != 0)
-			continue;
-		if (gs_measurement_read(job->w.evidence[i].path, &job->ms[i], d) == 0) {
-			job->ev[job->nev].m = &job->ms[i];
-			job->ev[job->nev].ref = &job->w.evidence[i];
-			job->nev++;
-		}
-	}
+	job->files = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->files));
+	for (i = 0; i < job->w.nevidence; i++)
+		(void)S_read_cited(job, i, d);
 	if (job->w.notes_md) {
 		char why[256];
 		if (gs_doc_markdown_check(job->w.notes_md, why, sizeof(why)))
@@ -90,9 +118,32 @@ void gs_job_release(gs_job *job)
 		for (i = 0; i < job->w.nevidence; i++)
 			gs_measurement_release(&job->ms[i]);
 	free(job->ms);
+	for (i = 0; i < job->nev; i++)
+		if (!job->files[i].shared)
+			free(job->files[i].bytes);
+	free(job->files);
 	free(job->ev);
 	gs_workload_release(&job->w);
 	memset(job, 0, sizeof(*job));
+}
+
+int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
+		   char *err, size_t errlen)
+{
+	size_t k;
+
+	for (k = 0; k < job->nev; k++) {
+		gs_job_file *f = &job->files[k];
+		if (f->rel[0])
+			continue;
+		if (gs_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->ev[k].ref->file,
+					 citing_sheet, f->rel)) {
+			f->rel[0] = '\0';
+			snprintf(err, errlen, "%s: %s", job->ev[k].ref->path, gs_archive_error(archive));
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int S_write(gs_outtx *tx, const char *dir, const char *name, const char *data,
@@ -143,17 +194,16 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	}
 	tx = env->in_stage ? gs_outtx_new_direct() : gs_outtx_new();
 	gs_archive_set_tx(archive, tx);
-	for (i = 0; i < job->nev; i++) {
-		char rel[GS_EVIDENCE_REL_SIZE];
+	{
+		/* (a site's key archived them already: their links are kept) */
 		char *sheet_rel = gs_xasprintf("%s%s.html", env->sheet_prefix, job->w.id);
-		if (gs_archive_add(archive, job->ev[i].ref->path, job->ev[i].ref->file, sheet_rel, rel)) {
-			snprintf(err, errlen, "%s: %s", job->ev[i].ref->path, gs_archive_error(archive));
-			free(sheet_rel);
-			goto out;
-		}
+		int arc = gs_job_archive(job, archive, sheet_rel, err, errlen);
 		free(sheet_rel);
-		links[i] = gs_xasprintf("%s%s", env->link_prefix, rel);
+		if (arc)
+			goto out;
 	}
+	for (i = 0; i < job->nev; i++)
+		links[i] = gs_xasprintf("%s%s", env->link_prefix, job->files[i].rel);
 	memset(&in, 0, sizeof(in));
 	in.w = &job->w;
 	in.s = &job->s;

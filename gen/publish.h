@@ -4,7 +4,11 @@
  * evidence, build the sheet, render it and write its files.
  *
  * Invariants: gs_job_load reads and validates everything and writes
- * nothing; gs_job_publish is only called on a loaded job and writes the
+ * nothing; it reads each cited file once, and the job keeps its bytes and
+ * their SHA-256 (gs_job_file): every later use (a site's keys, the
+ * archive) takes them from there, never from the file again, so the bytes
+ * archived are the bytes that decided the verdicts, whatever happens to
+ * the file meanwhile. gs_job_publish is only called on a loaded job and writes the
  * sheet's files, its new evidence and (write_manifest) the manifest as one
  * transaction (gs_outtx, outfile.h): every byte written before any of them
  * becomes visible, so a failed write leaves the folder as it was.
@@ -22,10 +26,25 @@
 #include "util.h"
 #include "workload.h"
 
+/*
+ * A cited file as gs_job_load read it: its bytes (parsed into its
+ * measurement; at most GS_INPUT_MAX_BYTES, as a measurement's, so a job
+ * holds about twice what its measurements take), their SHA-256 and, once
+ * archived (gs_job_archive), its link from the site's root.
+ */
+typedef struct {
+	char *bytes;                      /* NUL-terminated, len bytes before the NUL */
+	size_t len;
+	char sha256[GS_SHA256_HEX_SIZE];
+	char rel[GS_EVIDENCE_REL_SIZE];   /* "evidence/<file>" once archived, else "" */
+	int shared;                       /* bytes are an earlier file's (the same file cited twice) */
+} gs_job_file;
+
 typedef struct {
 	gs_workload w;
 	gs_measurement *ms;
 	gs_evidence *ev;
+	gs_job_file *files;               /* per ev[k], k < nev */
 	size_t nev;
 	gs_sizing s;
 } gs_job;
@@ -102,11 +121,23 @@ int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, g
  * into sha256_hex (65 bytes) when it returns 0: the file is read once. */
 int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d,
 		    char *sha256_hex);
+/* Frees everything the job holds, its cited files' bytes too. */
 void gs_job_release(gs_job *job);
 
 /*
+ * Archives each cited file of a loaded job from the bytes it holds
+ * (gs_archive_add_bytes), cited by citing_sheet, and keeps its link in
+ * job->files[k].rel; a file archived already by this job is not archived
+ * again (a site's key needs the links before gs_job_publish, which calls
+ * this too: they are computed once). A job is archived into one archive.
+ * 0, or -1 with "PATH: why" in err.
+ */
+int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
+		   char *err, size_t errlen);
+
+/*
  * Writes DIR/ID.md, ID.html, ID.json and the charts; archives the evidence
- * into archive (its links are relative to DIR). summary_path: also write the
+ * into archive (gs_job_archive; its links are relative to DIR). summary_path: also write the
  * CI summary there (or NULL). Returns 0, or -1 with a message in err.
  */
 int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,

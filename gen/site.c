@@ -2294,65 +2294,119 @@ void gs_site_key(const gs_publish_env *env, const char *catalog_key,
 }
 
 /*
- * The key of workload i (id): the site key, the SHA-256 of the workload's
- * bytes (wsha: not its path, the site does not depend on the path given),
- * and each cited file as archived (its name in the workload and the
- * archive's file, which holds the SHA-256 of its bytes). The evidence is
- * archived here (once; the publishing finds it there), so that the name it
- * gets in this site, first name wins, is part of the key.
+ * The key of a sheet: the site key, the SHA-256 of its workload's bytes
+ * (wsha: not its path, the site does not depend on the path given), and
+ * each cited file as archived: its name in the workload and its link in
+ * the site ("evidence/<file>", which holds the SHA-256 of its bytes and
+ * the name it gets in this site, first name wins). S_key_begin, a
+ * S_key_file per cited file, S_key_end.
  */
-static int S_sheet_key(S_render_ctx *c, size_t i, const char *id, const char *wsha, size_t nev,
-		       const char *const *ev_path, const char *const *ev_file,
-		       char hex[GS_SHA256_HEX_SIZE])
+static void S_key_begin(const S_render_ctx *c, const char *wsha, struct sha256_ctx *h)
+{
+	sha256_init(h);
+	S_hash_str(h, c->site_key);
+	S_hash_str(h, wsha);
+}
+
+static void S_key_file(struct sha256_ctx *h, const char *file, const char *rel)
+{
+	S_hash_str(h, file);
+	S_hash_str(h, rel);
+}
+
+static void S_key_end(struct sha256_ctx *h, char hex[GS_SHA256_HEX_SIZE])
+{
+	uint8_t dig[SHA256_DIGEST_SIZE];
+
+	sha256_digest(h, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+}
+
+/*
+ * The key of loaded workload i, whose bytes hash to wsha: its cited files
+ * are archived here, from the bytes the job read (gs_job_archive), so that
+ * their links are known; the publishing keeps them (the archive is not
+ * asked twice).
+ */
+static int S_job_key(S_render_ctx *c, size_t i, gs_job *job, const char *wsha,
+		     char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
-	uint8_t dig[SHA256_DIGEST_SIZE];
-	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, id);
+	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, job->w.id), e[1024];
 	size_t k;
-	int rc = -1;
+	int rc = gs_job_archive(job, c->archive, sheet_rel, e, sizeof(e));
 
-	sha256_init(&h);
-	S_hash_str(&h, c->site_key);
-	S_hash_str(&h, wsha);
-	for (k = 0; k < nev; k++) {
-		char rel[GS_EVIDENCE_REL_SIZE];
-		if (gs_archive_add(c->archive, ev_path[k], ev_file[k], sheet_rel, rel)) {
-			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], ev_path[k],
-				 gs_archive_error(c->archive));
-			goto out;
-		}
-		S_hash_str(&h, ev_file[k]);
-		S_hash_str(&h, rel);
+	free(sheet_rel);
+	if (rc) {
+		snprintf(c->err, c->errlen, "%s: %s", c->paths[i], e);
+		return -1;
 	}
-	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
-	rc = 0;
-out:
+	S_key_begin(c, wsha, &h);
+	for (k = 0; k < job->nev; k++)
+		S_key_file(&h, job->ev[k].ref->file, job->files[k].rel);
+	S_key_end(&h, hex);
+	return 0;
+}
+
+/*
+ * The key of workload i from what its validation learnt (in), before its
+ * cited files are at hand: their links are the archive's names for the
+ * SHA-256 of the bytes validated (gs_archive_name), into rels (in->ev_path.n
+ * of them), which the archiving must then give (S_input_archive).
+ */
+static void S_input_key(const S_render_ctx *c, const gs_site_input *in,
+			char (*rels)[GS_EVIDENCE_REL_SIZE], char hex[GS_SHA256_HEX_SIZE])
+{
+	struct sha256_ctx h;
+	size_t k;
+
+	S_key_begin(c, in->sha256, &h);
+	for (k = 0; k < in->ev_path.n; k++) {
+		gs_archive_name(c->archive, in->ev_sha256.v[k], in->ev_file.v[k], rels[k]);
+		S_key_file(&h, in->ev_file.v[k], rels[k]);
+	}
+	S_key_end(&h, hex);
+}
+
+/*
+ * Sheet i reused unread (S_input_key): its cited files archived from their
+ * paths, each read once, which must give the links of its key (the bytes
+ * validated), else the file changed since. 0, or -1 with err.
+ */
+static int S_input_archive(S_render_ctx *c, size_t i, const gs_site_input *in,
+			   char (*rels)[GS_EVIDENCE_REL_SIZE])
+{
+	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, in->id);
+	char rel[GS_EVIDENCE_REL_SIZE];
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < in->ev_path.n && rc == 0; k++) {
+		rc = -1;
+		if (gs_archive_add(c->archive, in->ev_path.v[k], in->ev_file.v[k], sheet_rel, rel))
+			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], in->ev_path.v[k],
+				 gs_archive_error(c->archive));
+		else if (strcmp(rel, rels[k]) != 0)
+			snprintf(c->err, c->errlen, "%s changed while the site was built",
+				 in->ev_path.v[k]);
+		else
+			rc = 0;
+	}
 	free(sheet_rel);
 	return rc;
 }
 
-/* S_sheet_key of a loaded job (its workload's bytes hashed again here). */
-static int S_job_key(S_render_ctx *c, size_t i, const gs_job *job, char hex[GS_SHA256_HEX_SIZE])
+/* 1 if loaded job read the bytes in was validated with (its workload's: wsha). */
+static int S_same_input(const gs_job *job, const char *wsha, const gs_site_input *in)
 {
-	const char **path = gs_xcalloc(job->nev + 1, sizeof(*path));
-	const char **file = gs_xcalloc(job->nev + 1, sizeof(*file));
-	char wsha[GS_SHA256_HEX_SIZE];
 	size_t k;
-	int rc = -1;
 
-	if (gs_sha256_file(c->paths[i], wsha, NULL) != 0) {
-		snprintf(c->err, c->errlen, "%s changed while the site was built", c->paths[i]);
-	} else {
-		for (k = 0; k < job->nev; k++) {
-			path[k] = job->ev[k].ref->path;
-			file[k] = job->ev[k].ref->file;
-		}
-		rc = S_sheet_key(c, i, job->w.id, wsha, job->nev, path, file, hex);
-	}
-	free(path);
-	free(file);
-	return rc;
+	if (strcmp(wsha, in->sha256) != 0 || job->nev != in->ev_sha256.n)
+		return 0;
+	for (k = 0; k < job->nev; k++)
+		if (strcmp(job->files[k].sha256, in->ev_sha256.v[k]) != 0)
+			return 0;
+	return 1;
 }
 
 /* dst as a hard link to src, else a copy; 0 or -1. */
@@ -2787,30 +2841,36 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 		gs_diag d = GS_DIAG_INIT;
 		int jrc, keyed = 0;
 
-		/* What the validation learnt of it: enough to reuse its sheet unread. */
-		if (c->site_key && c->inputs && c->old.f) {
-			const gs_site_input *in = &c->inputs[i];
-			if (S_sheet_key(c, i, in->id, in->sha256, in->ev_path.n,
-					(const char *const *)in->ev_path.v,
-					(const char *const *)in->ev_file.v, c->keys[i]))
-				return -1;
+		/* What the validation learnt of it: enough to reuse its sheet
+		 * unread, and what its reading now must find again. */
+		const gs_site_input *in = c->inputs ? &c->inputs[i] : NULL;
+		char (*rels)[GS_EVIDENCE_REL_SIZE] = NULL;
+		char wsha[GS_SHA256_HEX_SIZE];
+
+		if (in && c->site_key && c->old.f) {
+			rels = gs_xcalloc(in->ev_path.n + 1, sizeof(*rels));
+			S_input_key(c, in, rels, c->keys[i]);
 			keyed = 1;
 			if (S_reuse(c, i, in->id, in->title, c->keys[i])) {
+				jrc = S_input_archive(c, i, in, rels);
+				free(rels);
 				(*done)++;
-				if (S_finish(c, i))
+				if (jrc || S_finish(c, i))
 					return -1;
 				continue;
 			}
+			free(rels);
 		}
 		/* Validated already; a file that changed since is an error. */
-		if (gs_job_load(c->paths[i], c->env->cat, &job, &d)) {
+		if (gs_job_load_sha(c->paths[i], c->env->cat, &job, &d, wsha) ||
+		    (in && !S_same_input(&job, wsha, in))) {
 			snprintf(c->err, c->errlen, "%s changed while the site was built", c->paths[i]);
 			gs_diag_release(&d);
 			gs_job_release(&job);
 			return -1;
 		}
 		if (c->site_key && !keyed) {
-			if (S_job_key(c, i, &job, c->keys[i])) {
+			if (S_job_key(c, i, &job, wsha, c->keys[i])) {
 				gs_job_release(&job);
 				return -1;
 			}
@@ -3236,7 +3296,6 @@ static int S_render_parallel(S_render_ctx *c, size_t npaths, unsigned jobs, size
 static int S_learn_one(const char *path, const gs_catalog *cat, gs_job *job, gs_site_input *in,
 		       gs_diag *d)
 {
-	char hex[GS_SHA256_HEX_SIZE];
 	size_t k;
 
 	memset(in, 0, sizeof(*in));
@@ -3247,16 +3306,12 @@ static int S_learn_one(const char *path, const gs_catalog *cat, gs_job *job, gs_
 	in->id = gs_xstrdup(job->w.id);
 	in->title = gs_xstrdup(job->w.title);
 	for (k = 0; k < job->nev; k++) {
-		if (gs_sha256_file(job->ev[k].ref->path, hex, NULL) != 0) {
-			gs_diag_add(d, job->ev[k].ref->path, 0, 0, NULL, "cannot read: %s",
-				    strerror(errno));
-			hex[0] = '\0';
-		}
 		gs_strvec_push_dup(&in->ev_path, job->ev[k].ref->path);
 		gs_strvec_push_dup(&in->ev_file, job->ev[k].ref->file);
-		gs_strvec_push_dup(&in->ev_sha256, hex);
+		/* hashed as they were read (gs_job_file), not read again */
+		gs_strvec_push_dup(&in->ev_sha256, job->files[k].sha256);
 	}
-	return gs_diag_count(d) ? -1 : 0;
+	return 0;
 }
 
 /*
@@ -3343,9 +3398,7 @@ static int S_sheet_job(S_render_ctx *c, size_t i, gs_job *job, const gs_site_inp
 		       size_t *done)
 {
 	if (c->site_key) {
-		if (S_sheet_key(c, i, in->id, in->sha256, in->ev_path.n,
-				(const char *const *)in->ev_path.v,
-				(const char *const *)in->ev_file.v, c->keys[i]))
+		if (S_job_key(c, i, job, in->sha256, c->keys[i]))
 			return -1;
 		if (S_reuse(c, i, in->id, in->title, c->keys[i])) {
 			(*done)++;

@@ -83,7 +83,7 @@ typedef struct {
 	char *id, *title;
 	char sha256[GS_SHA256_HEX_SIZE];   /* of the workload's bytes, as validated */
 	gs_strvec ev_path, ev_file;        /* each cited file read: its path, its name in the workload */
-	gs_strvec ev_sha256;               /* and the SHA-256 of its bytes */
+	gs_strvec ev_sha256;               /* and the SHA-256 of its bytes, as read and parsed */
 } gs_site_input;
 
 void gs_site_input_release(gs_site_input *in);

@@ -1122,6 +1122,9 @@ static void S_read_candidates(gs_jr *r, gs_workload *w, json_t *root)
 	free(ap);
 }
 
+static int S_read(const char *path, const char *text, size_t len, gs_workload *w, gs_diag *d,
+		  void (*fn)(void *arg, const char *text, size_t len), void *arg);
+
 int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
 {
 	return gs_workload_read_with(path, w, d, NULL, NULL);
@@ -1129,6 +1132,18 @@ int gs_workload_read(const char *path, gs_workload *w, gs_diag *d)
 
 int gs_workload_read_with(const char *path, gs_workload *w, gs_diag *d,
 			  void (*fn)(void *arg, const char *text, size_t len), void *arg)
+{
+	return S_read(path, NULL, 0, w, d, fn, arg);
+}
+
+int gs_workload_parse(const char *path, const char *text, size_t len, gs_workload *w,
+		      gs_diag *d)
+{
+	return S_read(path, text, len, w, d, NULL, NULL);
+}
+
+static int S_read(const char *path, const char *text, size_t len, gs_workload *w, gs_diag *d,
+		  void (*fn)(void *arg, const char *text, size_t len), void *arg)
 {
 	static const char *allowed[] = {
 		"schema", "schema_version", "id", "title", "model", "task", "weights",
@@ -1147,6 +1162,8 @@ int gs_workload_read_with(const char *path, gs_workload *w, gs_diag *d,
 	gs_jr_init(&r, path, d);
 	r.on_bytes = fn;
 	r.on_bytes_arg = arg;
+	r.text = text;
+	r.len = len;
 	root = gs_jr_load(&r);
 	if (!root)
 		return -1;

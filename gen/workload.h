@@ -165,6 +165,9 @@ int gs_workload_read(const char *path, gs_workload *w, gs_diag *d);
 /* The same, giving fn (when not NULL) the file's bytes once read (gs_jr.on_bytes). */
 int gs_workload_read_with(const char *path, gs_workload *w, gs_diag *d,
 			  void (*fn)(void *arg, const char *text, size_t len), void *arg);
+/* The same from the file's bytes, read already: path names the file. */
+int gs_workload_parse(const char *path, const char *text, size_t len, gs_workload *w,
+		      gs_diag *d);
 void gs_workload_release(gs_workload *w);
 
 const char *gs_task_id(gs_task t);          /* "inference", ... */

@@ -643,6 +643,138 @@ static void S_test_export_import(const char *tmp)
 	free(z);
 }
 
+/*
+ * gs_archive_add_bytes: the archive stores the bytes given, as they are
+ * (a NUL byte in them too), under the SHA-256 given: a file of the same
+ * name with other bytes is never read. The rules of gs_archive_add hold:
+ * the name gs_archive_name said, a known hash keeps its first name, the
+ * size checked against the manifest, a file of the replaced site with the
+ * same bytes linked (same inode), one with other bytes not, a transaction
+ * shows nothing before its commit. Expected by hand: 13 bytes, one entry
+ * named [run.json, second.txt].
+ */
+static void S_test_add_bytes(const char *tmp)
+{
+	static const char bytes[13] = "parsed\0bytes\n";
+	char *site = S_path(tmp, "site-bytes"), *next = S_path(tmp, "site-bytes-next");
+	char *decoy = S_path(tmp, "run.json"), *p = NULL, *got;
+	char hex[GS_SHA256_HEX_SIZE], other[GS_SHA256_HEX_SIZE];
+	char rel[GS_EVIDENCE_REL_SIZE], named[GS_EVIDENCE_REL_SIZE];
+	char err[256];
+	struct stat st1, st2;
+	gs_archive *a;
+	gs_outtx *tx;
+	size_t n = 0;
+
+	CHECK(mkdir(site, 0755) == 0);
+	CHECK(mkdir(next, 0755) == 0);
+	/* a file of the name given, with other bytes: not what is archived */
+	S_write(decoy, "changed since it was parsed", 27);
+	gs_sha256_buffer(bytes, sizeof(bytes), hex);
+	a = gs_evidence_archive(site);
+	gs_archive_name(a, hex, "run.json", named);
+	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", "sheets/a.html",
+				   rel) == 0);
+	CHECK_STR(rel, named);
+	CHECK(strncmp(rel, "evidence/", 9) == 0 && strncmp(rel + 9, hex, 64) == 0 &&
+	      strcmp(rel + 73, ".json") == 0);
+	CHECK(gs_archive_added(a) == 1);
+	/* the same bytes under another name keep the first */
+	gs_archive_name(a, hex, "second.txt", named);
+	CHECK_STR(named, rel);
+	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "second.txt", "sheets/b.html",
+				   named) == 0);
+	CHECK_STR(named, rel);
+	CHECK(gs_archive_added(a) == 1);
+	/* a SHA-256 that is not 64 lowercase hex digits, no name: refused */
+	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), "ABC", "x.json", NULL, NULL) == -1);
+	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "", NULL, NULL) == -1);
+	CHECK(gs_archive_write_manifest(a) == 0);
+	gs_archive_free(a);
+	p = S_path(site, rel);
+	got = S_read(p, &n);
+	CHECK(got && n == sizeof(bytes) && memcmp(got, bytes, n) == 0);
+	free(got);
+	got = S_read(decoy, &n);
+	CHECK(got && n == 27);
+	free(got);
+	{
+		char *man = S_path(site, "evidence/manifest.json");
+		got = S_read(man, NULL);
+		CHECK(got && strstr(got, "\"run.json\",\n") && strstr(got, "\"second.txt\"") &&
+		      strstr(got, "\"size\": 13"));
+		free(got);
+		free(man);
+	}
+
+	/* the replaced site holds the same bytes: linked, not written */
+	a = gs_evidence_archive(next);
+	gs_archive_set_previous(a, site);
+	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel) == 0);
+	CHECK(gs_archive_added(a) == 0);
+	gs_archive_free(a);
+	{
+		char *q = S_path(next, rel);
+		CHECK(stat(p, &st1) == 0 && stat(q, &st2) == 0 && st1.st_ino == st2.st_ino);
+		unlink(q);
+		free(q);
+	}
+	/* ... but not when its file has other bytes: the bytes given are written */
+	S_write(p, "tampered bytes", 14);
+	a = gs_evidence_archive(next);
+	gs_archive_set_previous(a, site);
+	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel) == 0);
+	CHECK(gs_archive_added(a) == 1);
+	gs_archive_free(a);
+	{
+		char *q = S_path(next, rel);
+		got = S_read(q, &n);
+		CHECK(got && n == sizeof(bytes) && memcmp(got, bytes, n) == 0);
+		CHECK(stat(p, &st1) == 0 && stat(q, &st2) == 0 && st1.st_ino != st2.st_ino);
+		free(got);
+		/* an archived file with other bytes under the name: refused, kept */
+		S_write(q, "planted", 7);
+		a = gs_evidence_archive(next);
+		CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel) == -1);
+		CHECK(gs_archive_error(a) && strstr(gs_archive_error(a), "other content"));
+		gs_archive_free(a);
+		got = S_read(q, &n);
+		CHECK(got && n == 7);
+		free(got);
+		unlink(q);
+		free(q);
+	}
+
+	/* the manifest knows the hash with another size: refused */
+	a = gs_evidence_archive(site);
+	CHECK(gs_archive_add_bytes(a, bytes, 6, hex, "run.json", NULL, rel) == -1);
+	CHECK(gs_archive_error(a) && strstr(gs_archive_error(a), "manifest says 13 bytes, content has 6"));
+	gs_archive_free(a);
+
+	/* in a transaction: nothing visible before the commit */
+	gs_sha256_buffer("other", 5, other);
+	a = gs_evidence_archive(next);
+	tx = gs_outtx_new();
+	gs_archive_set_tx(a, tx);
+	CHECK(gs_archive_add_bytes(a, "other", 5, other, "o.json", NULL, rel) == 0);
+	{
+		char *q = S_path(next, rel);
+		CHECK(lstat(q, &st1) != 0);
+		CHECK(gs_outtx_commit(tx, err, sizeof(err)) == 0);
+		got = S_read(q, &n);
+		CHECK(got && n == 5 && memcmp(got, "other", 5) == 0);
+		free(got);
+		free(q);
+	}
+	gs_archive_set_tx(a, NULL);
+	gs_outtx_free(tx);
+	gs_archive_free(a);
+	free(p);
+	free(decoy);
+	free(site);
+	free(next);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/gs-test-evidence-XXXXXX";
@@ -656,6 +788,7 @@ int main(void)
 	S_test_site(tmp);
 	S_test_archive_edges(tmp);
 	S_test_export_import(tmp);
+	S_test_add_bytes(tmp);
 	S_rm_rf(tmp);
 	return gs_check_exit("test_evidence");
 }

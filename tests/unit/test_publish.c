@@ -1,0 +1,223 @@
+/*
+ * test_publish: a cited file is read once, by gs_job_load, and what the
+ * job does later takes its bytes from the job: the SHA-256 kept, the
+ * archive (gs_job_archive) and the published sheet's evidence hold the
+ * bytes that were parsed, even when the file changes on disk after the
+ * load (the file is not read again). The same file cited twice is read
+ * once (its bytes shared, freed once: the sanitizers check it).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "catalog.h"
+#include "check.h"
+#include "evidence.h"
+#include "labels.h"
+#include "publish.h"
+#include "render.h"
+
+#ifndef GS_TEST_SOURCE_DIR
+#error "GS_TEST_SOURCE_DIR must name the source tree"
+#endif
+
+static char *S_cat(const char *a, const char *b)
+{
+	char *p;
+
+	if (asprintf(&p, "%s/%s", a, b) < 0)
+		abort();
+	return p;
+}
+
+static char *S_read(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
+		abort();
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void S_write(const char *path, const char *text, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(text, 1, n, f) != n || fclose(f) != 0) {
+		perror(path);
+		exit(2);
+	}
+}
+
+/* 1 if path holds exactly bytes[0..n). */
+static int S_holds(const char *path, const char *bytes, size_t n)
+{
+	size_t got = 0;
+	char *b = S_read(path, &got);
+	int same = b && got == n && memcmp(b, bytes, n) == 0;
+
+	free(b);
+	return same;
+}
+
+/*
+ * The probe-dense example copied into dir (its workload, citing its
+ * measurement twice when twice), the measurement's bytes into *orig.
+ */
+static char *S_copy_example(const char *dir, int twice, char **orig, size_t *orig_len)
+{
+	char *src_w = S_cat(GS_TEST_SOURCE_DIR, "examples/probe-dense/workload.json");
+	char *src_m = S_cat(GS_TEST_SOURCE_DIR,
+			    "examples/probe-dense/measurements/h200-probe-dense.json");
+	char *wp = S_cat(dir, "workload.json"), *md = S_cat(dir, "measurements");
+	char *mp = S_cat(md, "h200-probe-dense.json"), *text;
+	json_t *root, *ev;
+	size_t n;
+
+	CHECK(mkdir(dir, 0755) == 0 && mkdir(md, 0755) == 0);
+	*orig = S_read(src_m, orig_len);
+	if (!*orig)
+		abort();
+	S_write(mp, *orig, *orig_len);
+	root = json_load_file(src_w, 0, NULL);
+	ev = json_object_get(root, "evidence");
+	if (!json_is_array(ev) || json_array_size(ev) != 1)
+		abort();
+	if (twice)
+		json_array_append(ev, json_array_get(ev, 0));
+	text = json_dumps(root, JSON_INDENT(2));
+	n = strlen(text);
+	S_write(wp, text, n);
+	free(text);
+	json_decref(root);
+	free(src_w);
+	free(src_m);
+	free(md);
+	free(mp);
+	return wp;
+}
+
+static void S_test(const char *tmp, const gs_catalog *cat, const gs_strings *t,
+		   const gs_templates *tp)
+{
+	char *wdir = S_cat(tmp, "w"), *site = S_cat(tmp, "site"), *wp, *orig, *mp, *p, *html;
+	char hex[GS_SHA256_HEX_SIZE], rel[GS_EVIDENCE_REL_SIZE], err[1024];
+	static const char changed[] = "{\"changed\": \"after the load\"}\n";
+	gs_diag d = GS_DIAG_INIT;
+	gs_publish_env env;
+	gs_publish_result res;
+	gs_archive *a;
+	gs_job job;
+	size_t orig_len, n;
+
+	wp = S_copy_example(wdir, 1, &orig, &orig_len);
+	mp = S_cat(wdir, "measurements/h200-probe-dense.json");
+	gs_sha256_buffer(orig, orig_len, hex);
+	if (!CHECK(gs_job_load(wp, cat, &job, &d) == 0)) {
+		gs_diag_print(&d, stderr);
+		abort();
+	}
+	/* kept with the job: the bytes read, their SHA-256; once, for two citations */
+	CHECK(job.nev == 2);
+	CHECK(job.files[0].len == orig_len && memcmp(job.files[0].bytes, orig, orig_len) == 0);
+	CHECK_STR(job.files[0].sha256, hex);
+	CHECK(job.files[1].bytes == job.files[0].bytes && job.files[1].shared);
+	CHECK_STR(job.files[1].sha256, hex);
+	CHECK(job.files[0].rel[0] == '\0');
+
+	/* the file changes on disk after the load: the job's bytes are archived */
+	S_write(mp, changed, sizeof(changed) - 1);
+	CHECK(mkdir(site, 0755) == 0);
+	a = gs_evidence_archive(site);
+	CHECK(gs_job_archive(&job, a, "sheets/w.html", err, sizeof(err)) == 0);
+	snprintf(rel, sizeof(rel), "evidence/%s.json", hex);
+	CHECK_STR(job.files[0].rel, rel);
+	CHECK_STR(job.files[1].rel, rel);
+	CHECK(gs_archive_added(a) == 1);
+	p = S_cat(site, rel);
+	CHECK(S_holds(p, orig, orig_len));
+	/* archived once: publishing keeps the links (and writes the sheet) */
+	memset(&env, 0, sizeof(env));
+	env.cat = cat;
+	env.catalog_name = "offers.xml";
+	env.t = t;
+	env.tp = tp;
+	env.date = "2026-11-29";
+	env.link_prefix = "";
+	env.sheet_prefix = "";
+	env.accept_synthetic = 1;
+	env.write_manifest = 1;
+	CHECK(gs_job_publish(&job, &env, a, site, NULL, &res, err, sizeof(err)) == 0);
+	CHECK(gs_archive_added(a) == 1);
+	CHECK(S_holds(p, orig, orig_len));
+	free(p);
+	p = S_cat(site, "probe-dense.html");
+	html = S_read(p, &n);
+	CHECK(html && strstr(html, rel));
+	free(html);
+	free(p);
+	gs_publish_result_release(&res);
+	gs_archive_free(a);
+	gs_job_release(&job);
+	gs_diag_release(&d);
+
+	free(mp);
+	free(wp);
+	free(orig);
+	free(wdir);
+	free(site);
+}
+
+int main(void)
+{
+	char tmpl[] = "/tmp/gs-test-publish-XXXXXX";
+	char *tmp = mkdtemp(tmpl), *cp, *rng, *cmd, err[256];
+	gs_diag d = GS_DIAG_INIT;
+	gs_catalog cat;
+	gs_strings t;
+	gs_templates tp;
+
+	if (!tmp) {
+		perror("mkdtemp");
+		return 2;
+	}
+	err[0] = '\0';
+	setenv("GPUSHEET_DATADIR", GS_TEST_SOURCE_DIR, 1);
+	cp = S_cat(GS_TEST_SOURCE_DIR, "catalog/offers.xml");
+	rng = S_cat(GS_TEST_SOURCE_DIR, "catalog/catalog.rng");
+	if (gs_catalog_read(cp, rng, &cat, &d) || gs_strings_load(GS_LANG_EN, &t, &d) ||
+	    gs_templates_load(&tp, err, sizeof(err))) {
+		gs_diag_print(&d, stderr);
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	S_test(tmp, &cat, &t, &tp);
+	gs_templates_release(&tp);
+	gs_strings_release(&t);
+	gs_catalog_release(&cat);
+	gs_diag_release(&d);
+	if (asprintf(&cmd, "rm -rf '%s'", tmp) < 0)
+		abort();
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", tmp);
+	free(cmd);
+	free(cp);
+	free(rng);
+	return gs_check_exit("test_publish");
+}
