@@ -67,15 +67,41 @@ static char *S_put_utf8(char *o, unsigned cp)
 	return o;
 }
 
-/* The JSON string at *pp (its opening quote), decoded into a new string, as
- * jansson decodes it; *pp moves past its closing quote. NULL for anything
- * jansson would refuse (a control character, a bad escape or \u0000, a
- * lone surrogate, invalid UTF-8) or the end of the text. */
-static char *S_string(const char **pp, const char *end)
+/* The JSON string at *pp (its opening quote), decoded as jansson decodes
+ * it, in place: decoding never lengthens, so the text goes where it was
+ * read and its closing quote becomes the terminating NUL. Returns its
+ * start, *pp past the closing quote; NULL for anything jansson would
+ * refuse (a control character, a bad escape or \u0000, a lone surrogate,
+ * invalid UTF-8) or the end of the text. */
+static char *S_string(char **pp, char *end)
 {
-	const char *p = *pp + 1, *q = p;
-	char *out, *o;
+	char *p = *pp + 1, *q, *out, *o;
 
+	/* Most strings hold no escape, control character nor UTF-8: found by
+	 * memchr and eight bytes at a time, and left where they are (the
+	 * loops below cost ~18 instructions a byte). Any other string takes
+	 * the loops. */
+	q = memchr(p, '"', (size_t)(end - p));
+	if (q && !memchr(p, '\\', (size_t)(q - p))) {
+		size_t i, n = (size_t)(q - p);
+		uint64_t odd = 0, w;
+
+		/* a byte from 0x80 on has its top bit; one below 0x20 (top bit
+		 * clear) is the one whose low 7 bits plus 0x60 stay below 0x80:
+		 * eight bytes at a time, no carry between them */
+		for (i = 0; i + 8 <= n; i += 8) {
+			memcpy(&w, p + i, 8);
+			odd |= w | ~((w & 0x7f7f7f7f7f7f7f7fu) + 0x6060606060606060u);
+		}
+		for (; i < n; i++)
+			odd |= (unsigned char)((unsigned char)p[i] - 0x20) >= 0x60 ? 0x80u : 0u;
+		if (!(odd & 0x8080808080808080u)) {
+			*q = '\0';
+			*pp = q + 1;
+			return p;
+		}
+	}
+	q = p;
 	while (q < end && *q != '"') {
 		if (*q == '\\' && ++q == end)
 			return NULL;
@@ -83,20 +109,20 @@ static char *S_string(const char **pp, const char *end)
 	}
 	if (q >= end)
 		return NULL;
-	o = out = gs_xmalloc((size_t)(q - p) + 1);   /* decoding never lengthens */
+	o = out = p;
 	while (p < q) {
 		unsigned char c = (unsigned char)*p;
 		unsigned cp, lo;
 		size_t n;
 
 		if (c < 0x20) {
-			goto bad;
+			return NULL;
 		} else if (c >= 0x80) {
 			uint32_t u;
 			/* 2 to 4 bytes: no overlong form, surrogate or code point above U+10FFFF */
 			if (!(n = gs_utf8_decode((const unsigned char *)p, (size_t)(q - p), &u)))
-				goto bad;
-			memcpy(o, p, n);
+				return NULL;
+			memmove(o, p, n);
 			o += n;
 			p += n;
 		} else if (c != '\\') {
@@ -112,41 +138,49 @@ static char *S_string(const char **pp, const char *end)
 			case 't': *o++ = '\t'; p += 2; break;
 			case 'u':
 				if (S_hex4(p + 2, q, &cp) || cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF))
-					goto bad;
+					return NULL;
 				p += 6;
 				if (cp >= 0xD800 && cp <= 0xDBFF) {
 					if (q - p < 6 || p[0] != '\\' || p[1] != 'u' ||
 					    S_hex4(p + 2, q, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-						goto bad;
+						return NULL;
 					cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 					p += 6;
 				}
+				/* at most 4 bytes from at least 6 read: o stays behind p */
 				o = S_put_utf8(o, cp);
 				break;
 			default:
-				goto bad;
+				return NULL;
 			}
 		}
 	}
 	*o = '\0';
 	*pp = q + 1;
 	return out;
-bad:
-	free(out);
-	return NULL;
 }
 
-int gs_strings_parse_flat(const char *text, size_t len, gs_strings *s)
+/* S_ws on text the caller may write */
+static char *S_wsm(char *p, char *end)
 {
-	const char *p = text, *end = text + len;
+	return p + (S_ws(p, end) - p);
+}
+
+/* gs_strings_parse_flat on text (len bytes), which it takes: on success
+ * the keys and texts point into it and s->pool owns it; on failure it is
+ * freed. */
+static int S_parse_flat_owned(char *text, size_t len, gs_strings *s)
+{
+	char *p = text, *end = text + len;
 	size_t cap = 0, i;
 
 	s->items = NULL;
 	s->count = 0;
-	p = S_ws(p, end);
+	s->pool = NULL;
+	p = S_wsm(p, end);
 	if (p == end || *p++ != '{')
 		goto bad;
-	p = S_ws(p, end);
+	p = S_wsm(p, end);
 	if (p < end && *p == '}') {
 		p++;
 	} else {
@@ -155,29 +189,26 @@ int gs_strings_parse_flat(const char *text, size_t len, gs_strings *s)
 
 			if (p == end || *p != '"' || !(it.key = S_string(&p, end)))
 				goto bad;
-			p = S_ws(p, end);
+			p = S_wsm(p, end);
 			if (p == end || *p++ != ':')
-				goto bad_key;
-			p = S_ws(p, end);
+				goto bad;
+			p = S_wsm(p, end);
 			if (p == end || *p != '"' || !(it.text = S_string(&p, end)))
-				goto bad_key;
+				goto bad;
 			if (s->count + 1 >= cap) {
 				cap = cap ? 2 * cap : 512;
 				s->items = gs_xrealloc(s->items, cap * sizeof(*s->items));
 			}
 			s->items[s->count++] = it;
-			p = S_ws(p, end);
+			p = S_wsm(p, end);
 			if (p < end && *p == ',') {
-				p = S_ws(p + 1, end);
+				p = S_wsm(p + 1, end);
 				continue;
 			}
 			if (p < end && *p == '}') {
 				p++;
 				break;
 			}
-			goto bad;
-bad_key:
-			free(it.key);
 			goto bad;
 		}
 	}
@@ -186,20 +217,32 @@ bad_key:
 	if (!s->items)
 		s->items = gs_xcalloc(1, sizeof(*s->items));
 	memset(&s->items[s->count], 0, sizeof(*s->items));
-	qsort(s->items, s->count, sizeof(*s->items), S_cmp);
+	/* the bundled files are written in key order: sorted only if not */
+	for (i = 1; i < s->count; i++)
+		if (strcmp(s->items[i - 1].key, s->items[i].key) >= 0)
+			break;
+	if (i < s->count)
+		qsort(s->items, s->count, sizeof(*s->items), S_cmp);
 	for (i = 1; i < s->count; i++)
 		if (strcmp(s->items[i - 1].key, s->items[i].key) == 0)
 			goto bad;   /* a duplicate: jansson's error */
+	s->pool = text;
 	return 0;
 bad:
-	for (i = 0; i < s->count; i++) {
-		free(s->items[i].key);
-		free(s->items[i].text);
-	}
 	free(s->items);
+	free(text);
 	s->items = NULL;
 	s->count = 0;
 	return -1;
+}
+
+int gs_strings_parse_flat(const char *text, size_t len, gs_strings *s)
+{
+	char *copy = gs_xmalloc(len + 1);
+
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	return S_parse_flat_owned(copy, len, s);
 }
 
 int gs_strings_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag *d)
@@ -214,14 +257,11 @@ int gs_strings_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag 
 	memset(s, 0, sizeof(*s));
 	s->lang = lang;
 	text = gs_read_file(path, &len);
-	if (text && gs_strings_parse_flat(text, len, s) == 0) {
-		free(text);
-		return 0;
-	}
-	/* not a flat object of strings (or unreadable): jansson says why */
-	root = text ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &e)
-		    : gs_json_load_path(path, JSON_REJECT_DUPLICATES, &e);
-	free(text);
+	if (text && S_parse_flat_owned(text, len, s) == 0)
+		return 0;   /* text is s->pool now */
+	/* not a flat object of strings (or unreadable): jansson says why,
+	 * reading the file again (the flat reader took and changed text) */
+	root = gs_json_load_path(path, JSON_REJECT_DUPLICATES, &e);
 	if (!root) {
 		gs_diag_add(d, path, e.line, e.column, NULL, "invalid JSON: %s", e.text);
 		return -1;
@@ -305,11 +345,13 @@ void gs_strings_release(gs_strings *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->count; i++) {
+	/* the flat reader's keys and texts live in its pool, jansson's apart */
+	for (i = 0; !s->pool && i < s->count; i++) {
 		free(s->items[i].key);
 		free(s->items[i].text);
 	}
 	free(s->items);
+	free(s->pool);
 	memset(s, 0, sizeof(*s));
 }
 

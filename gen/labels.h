@@ -22,6 +22,7 @@ typedef struct {
 	gs_lang lang;
 	gs_string *items;  /* sorted by key */
 	size_t count;
+	char *pool;        /* the flat reader's: holds every key and text; or NULL */
 } gs_strings;
 
 /* Loads the bundled file for lang from the data folder. 0 or -1 (with d). */
@@ -32,8 +33,9 @@ int gs_strings_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag 
  * text must be a JSON object whose members are all strings, with distinct
  * names; each name and string is decoded as jansson decodes it (escapes,
  * \u with surrogate pairs; \u0000, control characters and invalid UTF-8
- * refused). 0 with s->items sorted and s->count set (s->lang untouched),
- * or -1 with s empty: gs_strings_load_file then parses the file with
+ * refused). 0 with s->items sorted and s->count set, the keys and texts in
+ * one block (s->pool; gs_strings_release frees it; s->lang untouched), or
+ * -1 with s empty: gs_strings_load_file then parses the file with
  * jansson, whose messages it reports. Why: jansson's reader costs a
  * function call per byte; it was the largest part of a lone sheet's own
  * CPU (bench/README.md).
