@@ -224,12 +224,10 @@ out:
 static int S_build_into(const char *const *shards, const gs_shard *sh, const size_t *byk,
 			const gs_publish_env *env, const char *dir, char *err, size_t errlen)
 {
-	size_t w = sh[0].workloads, filled = 0, i, k, m;
-	gs_publish_result *res = gs_xcalloc(w + 1, sizeof(*res));
-	char (*keys)[GS_SHA256_HEX_SIZE] = gs_xcalloc(w + 1, sizeof(*keys));
+	size_t i, k, m;
 	char *sheets = gs_xasprintf("%s/sheets", dir), e[512];
 	gs_archive *archive = NULL;
-	gs_spool *why = NULL;
+	gs_site_results *rs = NULL;
 	int rc = -1;
 
 	if (gs_mkdirs(sheets)) {
@@ -239,34 +237,41 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 	archive = gs_site_archive(dir, err, errlen);
 	if (!archive)
 		goto out;
-	/* the results' reasons (site.h), appended in K order: item i is workload i's */
-	why = gs_spool_new(dir, err, errlen);
-	if (!why)
+	/* the results (siteresults.h), appended in K order: item i is workload i's */
+	rs = gs_site_results_new(dir, env->cat, err, errlen);
+	if (!rs)
 		goto out;
 	/* in K order, which is the site's order (shard.h) */
 	for (k = 0; k < sh[0].n; k++) {
 		const char *d = shards[byk[k]];
 		const gs_shard *s = &sh[byk[k]];
-		size_t done = 0;
-		int krc = gs_site_read_keys(d, env->cat, s->ids.v, s->ids.n, res + s->from,
-					    keys + s->from, &done, why, e, sizeof(e));
 
-		filled = s->from + done;
-		if (krc) {
+		if (gs_site_read_keys(d, env->cat, s->ids.v, s->ids.n, rs, e, sizeof(e))) {
 			snprintf(err, errlen, "%s: %s", d, e);
 			goto out;
 		}
-		for (i = s->from; i < s->from + s->ids.n; i++)
-			for (m = 0; m < res[i].files.n; m++) {
-				char *src = gs_xasprintf("%s/sheets/%s", d, res[i].files.v[m]);
-				int lrc = S_link_or_copy(src, sheets, res[i].files.v[m]);
+		/* its sheets' files, read back a page of results at a time */
+		for (i = s->from; i < s->from + s->ids.n; i++) {
+			const gs_publish_result *r;
+			if ((i - s->from) % GS_SITE_PAGE_ROWS == 0) {
+				size_t to = i + GS_SITE_PAGE_ROWS;
+				if (to > s->from + s->ids.n)
+					to = s->from + s->ids.n;
+				if (gs_site_results_load(rs, i, to, 0, err, errlen))
+					goto out;
+			}
+			r = gs_site_results_get(rs, i);
+			for (m = 0; m < r->files.n; m++) {
+				char *src = gs_xasprintf("%s/sheets/%s", d, r->files.v[m]);
+				int lrc = S_link_or_copy(src, sheets, r->files.v[m]);
 				free(src);
 				if (lrc) {
 					snprintf(err, errlen, "%s: sheets/%s: cannot link or copy: %s", d,
-						 res[i].files.v[m], strerror(errno));
+						 r->files.v[m], strerror(errno));
 					goto out;
 				}
 			}
+		}
 		if (S_evidence(archive, d, dir, err, errlen))
 			goto out;
 	}
@@ -274,16 +279,14 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 		snprintf(err, errlen, "%s", gs_archive_error(archive));
 		goto out;
 	}
-	if (gs_site_pages(env, res, (const char (*)[GS_SHA256_HEX_SIZE])keys, w, why, dir, err, errlen))
+	if (gs_site_results_count(rs) != sh[0].workloads)
+		GS_BUG("%zu workloads but %zu results", sh[0].workloads, gs_site_results_count(rs));
+	if (gs_site_pages(env, rs, dir, err, errlen))
 		goto out;
 	rc = 0;
 out:
-	for (i = 0; i < filled; i++)
-		gs_publish_result_release(&res[i]);
-	free(res);
-	free(keys);
 	free(sheets);
-	gs_spool_free(why);
+	gs_site_results_free(rs);
 	if (archive)
 		gs_archive_free(archive);
 	return rc;
