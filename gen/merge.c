@@ -238,7 +238,7 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 	if (!archive)
 		goto out;
 	/* the results (siteresults.h), appended in K order: item i is workload i's */
-	rs = gs_site_results_new(dir, env->cat, err, errlen);
+	rs = gs_site_results_new(dir, env->cat, GS_SITE_PAGE_ROWS, err, errlen);
 	if (!rs)
 		goto out;
 	/* in K order, which is the site's order (shard.h) */

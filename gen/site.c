@@ -139,64 +139,56 @@ void gs_site_free_paths(char **paths, size_t n)
  * parsed only for a page that shows them and is rendered again.
  */
 
-/* A page's key (S_page_key) and its name in the site, for the keys file. */
-typedef struct {
-	char *name;
-	char key[GS_SHA256_HEX_SIZE];
-} S_pagekey;
-
-typedef struct {
-	S_pagekey *v;
-	size_t n, cap;
-} S_pagekeys;
-
 /*
  * What phase 2 (the pages) may take from the site it replaces. A page whose
  * key (S_page_key: the keys of the sheets it shows and the figures it
  * shows of the others) is the one recorded in the replaced site's keys file
  * is linked from there instead of rendered.
+ *
+ * The pages with a key, numbered (a "page number" t below): first the index
+ * pages, t = page x ncols + col, then the per-offer pages, t = npages x
+ * ncols + page x noffers + offer. A page's key is a function of its number,
+ * of what was summed of all results (counts, demonstration) and of the hash
+ * of its workloads' keys (gs_site_results_rows): computed again when
+ * needed, never kept, so that no memory goes per page; what is kept of the
+ * replaced keys file is a bit per page (its key is the one this build
+ * gives it).
  */
 typedef struct {
 	gs_site_results *rs;      /* the sheets' results, keys and spans (siteresults.h) */
 	int keyed;                /* 0: no page keys, render all */
 	int old_fd;               /* the replaced keys file (the spans' bytes), or -1 */
-	json_t *old_pages;        /* its "pages" object, or NULL */
+	const gs_jscan_member *old_pages;  /* its "pages" object's bytes, or NULL */
 	const char *prev;         /* the replaced site, or NULL */
-	S_pagekeys pk;            /* this build's page keys */
+	const gs_catalog *cat;
+	size_t n, npages, ncols, noffers, ntuples;  /* ntuples: pages with a key */
+	int demonstration;
+	const size_t (*counts)[3];  /* gs_site_results_counts */
+	size_t *order;            /* the matrix's column order (gs_site_offer_order) */
+	unsigned char *reuse;     /* bit t: page t has the same key in the replaced keys file */
 	size_t pages_reused, pages_rendered;  /* of those with a key */
-	/* the SHA-256 of the keys of sheets [rows_from, rows_to), for S_page_key */
-	char rows[GS_SHA256_HEX_SIZE];
-	size_t rows_from, rows_to;
 	char ***why_page;         /* reasons of the reused sheets of the rows loaded: [i - why_from][k] */
-	size_t why_from, why_to, noffers;
+	size_t why_from, why_to;
 } S_pages;
 
 static void S_hash_str(struct sha256_ctx *h, const char *s);
 static int S_why_strings(json_t *why, size_t n, char **out);
+static void S_page_name(char *buf, size_t len, size_t page, size_t col);
+static void S_offer_detail_name(char *buf, size_t len, const char *id, size_t page);
 
 /*
- * The key of page name showing sheets [from, to) (loaded; at least one: their keys
- * hold the site key, so the catalog, templates, labels and options) and
- * nums (what it shows of the site as a whole: page counts, counts per
- * status, the demonstration flag). The sheets' keys are hashed once per
- * range (the 50 per-offer pages of a range share it).
+ * The key of page name showing a page of sheets (rows: the hash of their
+ * keys, which hold the site key, so the catalog, templates, labels and
+ * options) and nums (what it shows of the site as a whole: page counts,
+ * counts per status, the demonstration flag).
  */
-static void S_page_key(S_pages *pp, const char *name, const size_t *nums, size_t nn,
-		       size_t from, size_t to, char hex[GS_SHA256_HEX_SIZE])
+static void S_page_key(const char *name, const size_t *nums, size_t nn, const char *rows,
+		       char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
 	uint8_t dig[SHA256_DIGEST_SIZE];
 	size_t i;
 
-	if (!pp->rows[0] || pp->rows_from != from || pp->rows_to != to) {
-		sha256_init(&h);
-		for (i = from; i < to; i++)
-			S_hash_str(&h, gs_site_results_key(pp->rs, i));
-		sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
-		gs_hex_encode(dig, SHA256_DIGEST_SIZE, pp->rows);
-		pp->rows_from = from;
-		pp->rows_to = to;
-	}
 	sha256_init(&h);
 	S_hash_str(&h, GS_SITE_KEYS_FORMAT);
 	S_hash_str(&h, name);
@@ -205,30 +197,295 @@ static void S_page_key(S_pages *pp, const char *name, const size_t *nums, size_t
 		snprintf(num, sizeof(num), "%zu", nums[i]);
 		S_hash_str(&h, num);
 	}
-	S_hash_str(&h, pp->rows);
+	S_hash_str(&h, rows);
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
 
-/*
- * Records page name's key; 1 when the replaced site has the page under the
- * same key and it is linked from there into dir, else 0 (render it).
- */
-static int S_page_reuse(S_pages *pp, const char *dir, const char *name,
-			const char key[GS_SHA256_HEX_SIZE])
+/* Page t's name in the site (offers/ for a per-offer page). */
+static void S_tuple_name(const S_pages *pp, size_t t, char *name, size_t len)
 {
-	const char *old = pp->old_pages ? json_string_value(json_object_get(pp->old_pages, name)) : NULL;
-	S_pagekey *e;
+	size_t u = pp->npages * pp->ncols;
+
+	if (t < u) {
+		S_page_name(name, len, t / pp->ncols, t % pp->ncols);
+	} else {
+		char dn[128];
+		u = t - u;
+		S_offer_detail_name(dn, sizeof(dn), pp->cat->offers[u % pp->noffers].id,
+				    u / pp->noffers);
+		snprintf(name, len, "offers/%s", dn);
+	}
+}
+
+/*
+ * Page t's key: an index page shows the counts of its offers, a per-offer
+ * page the number of workloads; both the page numbers and the
+ * demonstration flag.
+ */
+static void S_tuple_key(const S_pages *pp, size_t t, char hex[GS_SHA256_HEX_SIZE])
+{
+	size_t u = pp->npages * pp->ncols, page, c;
+	char name[160], rows[GS_SHA256_HEX_SIZE];
+
+	S_tuple_name(pp, t, name, sizeof(name));
+	if (t < u) {
+		size_t col = t % pp->ncols, c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS;
+		size_t *nums;
+		page = t / pp->ncols;
+		if (c1 > pp->noffers)
+			c1 = pp->noffers;
+		nums = gs_xcalloc(6 + 3 * (c1 - c0) + 1, sizeof(*nums));
+		nums[0] = page;
+		nums[1] = pp->npages;
+		nums[2] = col;
+		nums[3] = pp->ncols;
+		nums[4] = pp->n;
+		nums[5] = (size_t)pp->demonstration;
+		for (c = c0; c < c1; c++)
+			memcpy(nums + 6 + 3 * (c - c0), pp->counts[pp->order[c]], sizeof(pp->counts[0]));
+		gs_site_results_rows(pp->rs, page, rows);
+		S_page_key(name, nums, 6 + 3 * (c1 - c0), rows, hex);
+		free(nums);
+	} else {
+		size_t nums[4];
+		page = (t - u) / pp->noffers;
+		nums[0] = page;
+		nums[1] = pp->npages;
+		nums[2] = pp->n;
+		nums[3] = (size_t)pp->demonstration;
+		gs_site_results_rows(pp->rs, page, rows);
+		S_page_key(name, nums, 4, rows, hex);
+	}
+}
+
+/* A decimal of at most 9 digits, no leading 0, from *p; 0 (past it) or -1. */
+static int S_dec(const char **p, size_t *v)
+{
+	size_t x = 0, d = 0;
+
+	if (**p < '1' || **p > '9')
+		return -1;
+	for (; **p >= '0' && **p <= '9' && d < 9; (*p)++, d++)
+		x = x * 10 + (size_t)(**p - '0');
+	*v = x;
+	return 0;
+}
+
+/* An id (a sheet's, an offer's) and its index, to sort by id (strcmp, as jansson sorts keys). */
+typedef struct {
+	const char *id;
+	size_t i;
+} S_idref;
+
+static int S_by_id(const void *a, const void *b)
+{
+	return strcmp(((const S_idref *)a)->id, ((const S_idref *)b)->id);
+}
+
+/*
+ * The number of the page named name in this build (byid: the offers'
+ * indexes sorted by id), or (size_t)-1: no page of this build has that
+ * name. A name is taken only when it is exactly the one this build gives.
+ */
+static size_t S_tuple_of(const S_pages *pp, const S_idref *byid, const char *name)
+{
+	char again[160];
+	size_t t = (size_t)-1, page = 0, col = 0;
+	const char *p = name;
+
+	if (strncmp(name, "index", 5) == 0) {
+		p += 5;
+		if (*p == '-' && (p++, S_dec(&p, &page) || !page--))
+			return (size_t)-1;
+		if (*p == '-' && (p++, S_dec(&p, &col) || !col--))
+			return (size_t)-1;
+		if (page < pp->npages && col < pp->ncols)
+			t = page * pp->ncols + col;
+	} else if (strncmp(name, "offers/", 7) == 0 && pp->noffers) {
+		size_t len = strlen(p += 7), lo = 0, hi = pp->noffers;
+		const char *tilde = strrchr(p, '~');
+		char id[128];
+		if (len < 5 || strcmp(p + len - 5, ".html") != 0)
+			return (size_t)-1;
+		if (tilde) {
+			const char *q = tilde + 1;
+			if (S_dec(&q, &page) || page < 2 || strcmp(q, ".html") != 0)
+				return (size_t)-1;
+			page--;
+			len = (size_t)(tilde - p);
+		} else {
+			len -= 5;
+		}
+		if (len >= sizeof(id))
+			return (size_t)-1;
+		memcpy(id, p, len);
+		id[len] = '\0';
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = strcmp(byid[mid].id, id);
+			if (c == 0) {
+				lo = mid;
+				break;
+			}
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < pp->noffers && strcmp(byid[lo].id, id) == 0 && page < pp->npages)
+			t = pp->npages * pp->ncols + page * pp->noffers + byid[lo].i;
+	}
+	if (t == (size_t)-1)
+		return t;
+	S_tuple_name(pp, t, again, sizeof(again));
+	return strcmp(again, name) == 0 ? t : (size_t)-1;
+}
+
+/* A character of the replaced keys file's "pages" object, read in order (S_old_pages). */
+typedef struct {
+	FILE *f;
+	uint64_t left;
+} S_rd;
+
+static int S_rd_getc(S_rd *r)
+{
+	if (!r->left)
+		return EOF;
+	r->left--;
+	return getc(r->f);
+}
+
+static int S_rd_skip_ws(S_rd *r)
+{
+	int ch;
+
+	do
+		ch = S_rd_getc(r);
+	while (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r');
+	return ch;
+}
+
+/*
+ * A JSON string's text (its opening quote read) into buf (len bytes):
+ * 1 when it fits and has no \\u escape (no page name or key of ours has
+ * one), 0 when it is valid but not so, -1 when it is not a string.
+ */
+static int S_rd_string(S_rd *r, char *buf, size_t len)
+{
+	size_t n = 0;
+	int ok = 1, ch;
+
+	while ((ch = S_rd_getc(r)) != '"') {
+		if (ch == EOF || ch < 0x20)
+			return -1;
+		if (ch == '\\') {
+			ch = S_rd_getc(r);
+			switch (ch) {
+			case '"': case '\\': case '/': break;
+			case 'b': ch = '\b'; break;
+			case 'f': ch = '\f'; break;
+			case 'n': ch = '\n'; break;
+			case 'r': ch = '\r'; break;
+			case 't': ch = '\t'; break;
+			case 'u': ok = 0; continue;
+			default: return -1;
+			}
+		}
+		if (n + 1 < len)
+			buf[n++] = (char)ch;
+		else
+			ok = 0;
+	}
+	buf[n] = '\0';
+	return ok;
+}
+
+/*
+ * The replaced keys file's "pages" object, read once in order, a member at
+ * a time (it is not loaded as a tree: its size grows with the site): bit t
+ * of pp->reuse set for each page t of this build it names with the key
+ * this build gives it. Anything that is not an object of names and strings
+ * leaves every bit clear (every page rendered).
+ */
+static void S_old_pages(S_pages *pp, FILE *f)
+{
+	S_idref *byid = gs_xcalloc(pp->noffers + 1, sizeof(*byid));
+	size_t k;
+	S_rd r;
+	int ch, bad = 1;
+
+	for (k = 0; k < pp->noffers; k++) {
+		byid[k].id = pp->cat->offers[k].id;
+		byid[k].i = k;
+	}
+	qsort(byid, pp->noffers, sizeof(*byid), S_by_id);
+	r.f = f;
+	r.left = pp->old_pages->len;
+	if (fseeko(f, (off_t)pp->old_pages->off, SEEK_SET) != 0 || S_rd_skip_ws(&r) != '{')
+		goto out;
+	ch = S_rd_skip_ws(&r);
+	if (ch == '}') {
+		bad = 0;
+		goto out;
+	}
+	for (;;) {
+		char name[160], val[GS_SHA256_HEX_SIZE + 1], key[GS_SHA256_HEX_SIZE];
+		int nok, vok;
+		size_t t;
+		if (ch != '"' || (nok = S_rd_string(&r, name, sizeof(name))) < 0 ||
+		    S_rd_skip_ws(&r) != ':' || S_rd_skip_ws(&r) != '"' ||
+		    (vok = S_rd_string(&r, val, sizeof(val))) < 0)
+			goto out;
+		if (nok && vok && (t = S_tuple_of(pp, byid, name)) != (size_t)-1) {
+			S_tuple_key(pp, t, key);
+			if (strcmp(key, val) == 0)
+				pp->reuse[t / 8] |= (unsigned char)(1u << (t % 8));
+		}
+		ch = S_rd_skip_ws(&r);
+		if (ch == '}')
+			break;
+		if (ch != ',')
+			goto out;
+		ch = S_rd_skip_ws(&r);
+	}
+	bad = S_rd_skip_ws(&r) != EOF;
+out:
+	if (bad)
+		memset(pp->reuse, 0, pp->ntuples / 8 + 1);
+	free(byid);
+}
+
+/* What the pages' keys need (S_pages), once the results are all in. */
+static void S_pages_setup(S_pages *pp, const gs_catalog *cat, FILE *old)
+{
+	pp->cat = cat;
+	pp->n = gs_site_results_count(pp->rs);
+	pp->demonstration = gs_site_results_demonstration(pp->rs);
+	pp->counts = gs_site_results_counts(pp->rs);
+	pp->noffers = cat->noffers;
+	pp->npages = pp->n ? (pp->n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
+	pp->ncols = pp->noffers ? (pp->noffers + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
+	/* every page has a key when there is a workload, none without */
+	pp->ntuples = pp->n ? pp->npages * (pp->ncols + pp->noffers) : 0;
+	pp->order = gs_xcalloc(pp->noffers + 1, sizeof(*pp->order));
+	gs_site_offer_order(cat, pp->order);
+	pp->reuse = gs_xcalloc(pp->ntuples / 8 + 1, 1);
+	if (pp->keyed && pp->ntuples && pp->prev && pp->old_pages && old)
+		S_old_pages(pp, old);
+}
+
+/*
+ * Page t (named name): 1 when the replaced site has it under the key this
+ * build gives it and it is linked from there into dir, else 0 (render it).
+ */
+static int S_page_reuse(S_pages *pp, const char *dir, const char *name, size_t t)
+{
 	int rc = 0;
 
-	if (pp->pk.n == pp->pk.cap) {
-		pp->pk.cap = pp->pk.cap ? pp->pk.cap * 2 : 256;
-		pp->pk.v = gs_xrealloc(pp->pk.v, pp->pk.cap * sizeof(*pp->pk.v));
-	}
-	e = &pp->pk.v[pp->pk.n++];
-	e->name = gs_xstrdup(name);
-	memcpy(e->key, key, GS_SHA256_HEX_SIZE);
-	if (old && pp->prev && strcmp(old, key) == 0) {
+	if (t >= pp->ntuples)
+		GS_BUG("page %zu of %zu", t, pp->ntuples);
+	if (pp->reuse[t / 8] & (1u << (t % 8))) {
 		char *src = gs_xasprintf("%s/%s", pp->prev, name);
 		char *dst = gs_xasprintf("%s/%s", dir, name);
 		rc = link(src, dst) == 0;
@@ -1007,37 +1264,20 @@ static int S_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t 
 	}
 	gs_site_offer_order(env->cat, order);
 	for (page = 0; page < npages && !rc; page++) {
-		size_t pfrom = page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n;
-		size_t pto = (page + 1) * GS_SITE_PAGE_ROWS < n ? (page + 1) * GS_SITE_PAGE_ROWS : n;
-		rc = gs_site_results_load(rs, pfrom, pto, 0, err, errlen);
+		size_t from = page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n;
+		size_t to = (page + 1) * GS_SITE_PAGE_ROWS < n ? (page + 1) * GS_SITE_PAGE_ROWS : n;
 		for (col = 0; col < ncols && !rc; col++) {
-			size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
-			size_t c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS, c;
-			if (to > n)
-				to = n;
-			if (c1 > noff)
-				c1 = noff;
 			if (pp->keyed && from < to) {
-				/* what the page shows of every sheet: the counts of its offers */
-				size_t *nums = gs_xcalloc(6 + 3 * (c1 - c0) + 1, sizeof(*nums));
-				char name[64], key[GS_SHA256_HEX_SIZE];
-				int reused;
-				nums[0] = page;
-				nums[1] = npages;
-				nums[2] = col;
-				nums[3] = ncols;
-				nums[4] = n;
-				nums[5] = (size_t)demonstration;
-				for (c = c0; c < c1; c++)
-					memcpy(nums + 6 + 3 * (c - c0), counts[order[c]], sizeof(counts[0]));
+				/* its key: S_tuple_key */
+				char name[64];
 				S_page_name(name, sizeof(name), page, col);
-				S_page_key(pp, name, nums, 6 + 3 * (c1 - c0), from, to, key);
-				free(nums);
-				reused = S_page_reuse(pp, dir, name, key);
-				if (reused)
+				if (S_page_reuse(pp, dir, name, page * ncols + col))
 					continue;
 			}
-			rc = S_index_page(env, rs, n, order, counts, page,
+			/* the page's results read back, once for its columns */
+			rc = gs_site_results_load(rs, from, to, 0, err, errlen);
+			if (!rc)
+				rc = S_index_page(env, rs, n, order, counts, page,
 					  npages, col, ncols, dir, nav, demonstration, err, errlen);
 		}
 	}
@@ -2106,21 +2346,19 @@ static int S_offer_detail_pages(const gs_publish_env *env, size_t n, const char 
 		size_t from = page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n;
 		size_t to = (page + 1) * GS_SITE_PAGE_ROWS < n ? (page + 1) * GS_SITE_PAGE_ROWS : n;
 		size_t ntodo = 0;
-		/* (the keys first: the reasons only for a page rendered) */
-		rc = gs_site_results_load(pp->rs, from, to, !pp->keyed, err, errlen);
-		for (k = 0; k < noff && !rc; k++) {
+		for (k = 0; k < noff; k++) {
 			todo[k] = 1;
 			if (pp->keyed && from < to) {
-				size_t nums[4] = { page, npages, n, (size_t)demonstration };
-				char dn[128], name[160], key[GS_SHA256_HEX_SIZE];
+				/* its key: S_tuple_key */
+				char dn[128], name[160];
 				S_offer_detail_name(dn, sizeof(dn), env->cat->offers[k].id, page);
 				snprintf(name, sizeof(name), "offers/%s", dn);
-				S_page_key(pp, name, nums, 4, from, to, key);
-				todo[k] = !S_page_reuse(pp, dir, name, key);
+				todo[k] = !S_page_reuse(pp, dir, name,
+							npages * pp->ncols + page * noff + k);
 			}
 			ntodo += todo[k];
 		}
-		if (rc || !ntodo)
+		if (!ntodo)
 			continue;
 		rc = gs_site_results_load(pp->rs, from, to, 1, err, errlen);
 		if (!rc)
@@ -2518,20 +2756,6 @@ none:
 	return 0;
 }
 
-typedef struct {
-	const char *id;
-	size_t i;
-} S_idref;
-
-static int S_by_id(const void *a, const void *b)
-{
-	return strcmp(((const S_idref *)a)->id, ((const S_idref *)b)->id);
-}
-
-static int S_by_page_name(const void *a, const void *b)
-{
-	return strcmp(((const S_pagekey *)a)->name, ((const S_pagekey *)b)->name);
-}
 
 /* n bytes of fd at off to f; 0 or -1. */
 static int S_copy_range(int fd, uint64_t off, uint64_t n, FILE *f)
@@ -2559,9 +2783,10 @@ static int S_copy_range(int fd, uint64_t off, uint64_t n, FILE *f)
  * last: its reasons dumped from the spool, or for a reused sheet (its
  * span) the bytes of the replaced keys file (old_fd), which S_reuse
  * checked to be what a dump writes. Each sheet's result is read back from
- * rs as it is written. pages: the page keys (sorted here), or NULL.
+ * rs as it is written. pages: the pages' keys (S_pages, computed again
+ * here, sorted by name), or NULL.
  */
-static int S_write_keys(gs_site_results *rs, int old_fd, S_pagekeys *pages, const char *dir,
+static int S_write_keys(gs_site_results *rs, int old_fd, const S_pages *pages, const char *dir,
 			char *err, size_t errlen)
 {
 	gs_outstream *os = gs_outstream_open(dir, GS_SITE_KEYS_FILE, err, errlen);
@@ -2574,17 +2799,36 @@ static int S_write_keys(gs_site_results *rs, int old_fd, S_pagekeys *pages, cons
 		return -1;
 	f = gs_outstream_file(os);
 	fputs("{\"format\":\"" GS_SITE_KEYS_FORMAT "\",\"pages\":{", f);
-	if (pages && pages->n) {
-		qsort(pages->v, pages->n, sizeof(*pages->v), S_by_page_name);
-		for (j = 0; j < pages->n; j++) {
-			json_t *name = json_string(pages->v[j].name);
-			char *tname = json_dumps(name, JSON_ENCODE_ANY);
+	if (pages && pages->ntuples) {
+		/* the pages' names, made for the sort and dropped (a few bytes a page) */
+		char *names = NULL;
+		size_t nl = 0, nc = 0, nt = pages->ntuples;
+		size_t *at = gs_xcalloc(nt + 1, sizeof(*at));
+		S_idref *by = gs_xcalloc(nt + 1, sizeof(*by));
+		for (j = 0; j < nt; j++) {
+			char name[160];
+			S_tuple_name(pages, j, name, sizeof(name));
+			at[j] = nl;
+			gs_mem_append(&names, &nl, &nc, name, strlen(name) + 1);
+		}
+		for (j = 0; j < nt; j++) {
+			by[j].id = names + at[j];
+			by[j].i = j;
+		}
+		free(at);
+		qsort(by, nt, sizeof(*by), S_by_id);
+		for (j = 0; j < nt; j++) {
+			json_t *name = json_string(by[j].id);
+			char *tname = json_dumps(name, JSON_ENCODE_ANY), key[GS_SHA256_HEX_SIZE];
 			if (!tname)
 				GS_BUG("json_dumps of a page's name failed (out of memory)");
-			fprintf(f, "\n%s:\"%s\"%s", tname, pages->v[j].key, j + 1 < pages->n ? "," : "\n");
+			S_tuple_key(pages, by[j].i, key);
+			fprintf(f, "\n%s:\"%s\"%s", tname, key, j + 1 < nt ? "," : "\n");
 			free(tname);
 			json_decref(name);
 		}
+		free(by);
+		free(names);
 	}
 	fputs("},\"sheets\":{", f);
 	/* (the ids stay in memory, siteresults.h: an id and an index a sheet here) */
@@ -3644,15 +3888,15 @@ static int S_render_sheets(S_render_ctx *c, size_t n, unsigned jobs, size_t *don
 }
 
 /* gs_site_pages, taking from the replaced site what pp allows (S_pages). */
-static int S_site_pages(const gs_publish_env *env, const char *dir, S_pages *pp, char *err,
-			size_t errlen)
+static int S_site_pages(const gs_publish_env *env, const char *dir, S_pages *pp, FILE *old,
+			char *err, size_t errlen)
 {
 	size_t n = gs_site_results_count(pp->rs);
 	int demonstration = gs_site_results_demonstration(pp->rs);
 	char *nav_root = S_nav(env->t, "");
 	int rc = -1;
 
-	pp->noffers = env->cat->noffers;
+	S_pages_setup(pp, env->cat, old);
 	/* the style sheet every page of the site links (GS_SITE_CSS), once */
 	if (gs_write_atomic(dir, GS_SITE_CSS, env->tp->css, strlen(env->tp->css), err, errlen))
 		goto out;
@@ -3660,7 +3904,7 @@ static int S_site_pages(const gs_publish_env *env, const char *dir, S_pages *pp,
 	    S_offers_pages(env, pp->rs, n, dir, nav_root, demonstration, err, errlen) ||
 	    S_offer_detail_pages(env, n, dir, demonstration, pp, err, errlen))
 		goto out;
-	if (pp->keyed && S_write_keys(pp->rs, pp->old_fd, &pp->pk, dir, err, errlen))
+	if (pp->keyed && S_write_keys(pp->rs, pp->old_fd, pp, dir, err, errlen))
 		goto out;
 	rc = 0;
 out:
@@ -3670,12 +3914,8 @@ out:
 
 static void S_pages_release(S_pages *pp)
 {
-	size_t i;
-
-	for (i = 0; i < pp->pk.n; i++)
-		free(pp->pk.v[i].name);
-	free(pp->pk.v);
-	json_decref(pp->old_pages);
+	free(pp->order);
+	free(pp->reuse);
 	S_why_page_free(pp);
 }
 
@@ -3689,7 +3929,7 @@ int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *di
 	pp.rs = rs;
 	pp.keyed = 1;
 	pp.old_fd = -1;
-	rc = S_site_pages(env, dir, &pp, err, errlen);
+	rc = S_site_pages(env, dir, &pp, NULL, err, errlen);
 	S_pages_release(&pp);
 	return rc;
 }
@@ -3758,7 +3998,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	archive = gs_site_archive(dir, err, errlen);
 	if (!archive)
 		goto out;
-	c.out = gs_site_results_new(dir, env.cat, err, errlen);
+	c.out = gs_site_results_new(dir, env.cat, GS_SITE_PAGE_ROWS, err, errlen);
 	if (!c.out)
 		goto out;
 	gs_archive_set_previous(archive, prev);
@@ -3810,13 +4050,8 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		pp.old_fd = c.old.f ? fileno(c.old.f) : -1;
 		pp.prev = prev;
 		if (c.old.f)
-			pp.old_pages = gs_jscan_load(fileno(c.old.f), gs_jscan_find(&c.old.scan, 1, "pages"),
-						     JSON_REJECT_DUPLICATES);
-		if (!json_is_object(pp.old_pages)) {
-			json_decref(pp.old_pages);
-			pp.old_pages = NULL;
-		}
-		rc = S_site_pages(&env, dir, &pp, err, errlen);
+			pp.old_pages = gs_jscan_find(&c.old.scan, 1, "pages");
+		rc = S_site_pages(&env, dir, &pp, c.old.f, err, errlen);
 		if (opts->pages_reused)
 			*opts->pages_reused = pp.pages_reused;
 		if (opts->pages_rendered)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <nettle/sha2.h>
 
 #include "spool.h"
 #include "util.h"
@@ -26,6 +27,11 @@ struct gs_site_results {
 	size_t n, cap;
 	size_t (*counts)[3];         /* cat->noffers rows */
 	int demonstration;
+	/* the keys of each group of page_rows results hashed (gs_site_results_rows) */
+	size_t page_rows;
+	struct sha256_ctx rows_h;    /* of the group being put */
+	char (*rows)[GS_SHA256_HEX_SIZE];  /* of each full group */
+	size_t nrows, rows_cap;
 	S_loaded *page;              /* [from, to) */
 	size_t from, to;
 	int why_loaded;
@@ -56,12 +62,16 @@ static size_t S_plan_of(const gs_catalog *cat, size_t k, const char *cur)
 	GS_BUG("a result's currency %s is none of offer %zu's plans", cur, k);
 }
 
-gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, char *err,
-				     size_t errlen)
+gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, size_t page_rows,
+				     char *err, size_t errlen)
 {
 	gs_site_results *rs = gs_xcalloc(1, sizeof(*rs));
 
+	if (!page_rows)
+		GS_BUG("groups of 0 results");
 	rs->cat = cat;
+	rs->page_rows = page_rows;
+	sha256_init(&rs->rows_h);
 	rs->res = gs_spool_new(dir, err, errlen);
 	rs->why = rs->res ? gs_spool_new(dir, err, errlen) : NULL;
 	if (!rs->why) {
@@ -123,6 +133,18 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 		idl = strlen(r->id ? r->id : "");
 		rs->id_at[rs->n++] = rs->ids_len;
 		gs_mem_append(&rs->ids, &rs->ids_len, &rs->ids_cap, r->id ? r->id : "", idl + 1);
+		/* with its NUL: a separator */
+		sha256_update(&rs->rows_h, strlen(key ? key : "") + 1,
+			      (const uint8_t *)(key ? key : ""));
+		if (rs->n % rs->page_rows == 0) {
+			uint8_t dig[SHA256_DIGEST_SIZE];
+			if (rs->nrows == rs->rows_cap) {
+				rs->rows_cap = rs->rows_cap ? rs->rows_cap * 2 : 16;
+				rs->rows = gs_xrealloc(rs->rows, rs->rows_cap * sizeof(*rs->rows));
+			}
+			sha256_digest(&rs->rows_h, SHA256_DIGEST_SIZE, dig); /* (and starts again) */
+			gs_hex_encode(dig, SHA256_DIGEST_SIZE, rs->rows[rs->nrows++]);
+		}
 	}
 	free(v);
 	free(status);
@@ -152,6 +174,21 @@ const size_t (*gs_site_results_counts(const gs_site_results *rs))[3]
 int gs_site_results_demonstration(const gs_site_results *rs)
 {
 	return rs->demonstration;
+}
+
+void gs_site_results_rows(const gs_site_results *rs, size_t g, char hex[GS_SHA256_HEX_SIZE])
+{
+	if (g < rs->nrows) {
+		memcpy(hex, rs->rows[g], GS_SHA256_HEX_SIZE);
+	} else if (g == rs->nrows && rs->n % rs->page_rows) {
+		/* the last group, not full: a copy of its state finished */
+		struct sha256_ctx h = rs->rows_h;
+		uint8_t dig[SHA256_DIGEST_SIZE];
+		sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
+		gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+	} else {
+		GS_BUG("group %zu of %zu results by %zu", g, rs->n, rs->page_rows);
+	}
 }
 
 static void S_page_free(gs_site_results *rs)
@@ -345,5 +382,6 @@ void gs_site_results_free(gs_site_results *rs)
 	free(rs->ids);
 	free(rs->id_at);
 	free(rs->counts);
+	free(rs->rows);
 	free(rs);
 }

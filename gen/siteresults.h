@@ -12,7 +12,8 @@
  * its two offsets in the spools and its id (for the keys file's order and
  * --reference); what the pages show of all of them (the counts per offer
  * and status of the footers, the demonstration flag) is summed as they
- * come, in O(offers).
+ * come, in O(offers), and the keys of each page of workloads hashed, in
+ * O(pages).
  *
  * Invariants:
  *  - results are appended in the site's order, item i is workload i's; the
@@ -44,9 +45,10 @@ typedef struct {
 
 typedef struct gs_site_results gs_site_results;
 
-/* New and empty, for results against cat, spooled in dir; NULL with err. */
-gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, char *err,
-				     size_t errlen);
+/* New and empty, for results against cat, spooled in dir, in groups of
+ * page_rows (a page of workloads, gs_site_results_rows); NULL with err. */
+gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, size_t page_rows,
+				     char *err, size_t errlen);
 /*
  * Appends result gs_site_results_count(rs): r with its reasons (r->reason,
  * or none), key (hex, or NULL: a build without keys) and span (or NULL:
@@ -62,6 +64,13 @@ const char *gs_site_results_id(const gs_site_results *rs, size_t i);
 const size_t (*gs_site_results_counts(const gs_site_results *rs))[3];
 /* Whether any result put so far is a demonstration. */
 int gs_site_results_demonstration(const gs_site_results *rs);
+/*
+ * The SHA-256 (hex) of the keys, each with its NUL, of group g: results
+ * [g x page_rows, (g + 1) x page_rows) of those put (at least one), hashed
+ * as they come: what a page of workloads' key needs of its sheets, without
+ * reading them back.
+ */
+void gs_site_results_rows(const gs_site_results *rs, size_t g, char hex[GS_SHA256_HEX_SIZE]);
 
 /*
  * Makes results [from, to) readable (to <= count), and their reasons when
