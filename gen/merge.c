@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <nettle/sha2.h>
 
 #include "merge.h"
 #include "outfile.h"
@@ -42,6 +43,26 @@ static const char *S_or_none(const char *s)
 	return s ? s : "none";
 }
 
+/* A workload id and the index of the shard folder that holds it (S_check). */
+typedef struct {
+	const char *id;
+	size_t shard;
+} S_idat;
+
+/* By id, then by the shard's index written in decimal (bytes: "10" before "2"). */
+static int S_by_id_shard(const void *a, const void *b)
+{
+	const S_idat *x = a, *y = b;
+	char dx[32], dy[32];
+	int c = strcmp(x->id, y->id);
+
+	if (c)
+		return c;
+	snprintf(dx, sizeof(dx), "%zu", x->shard);
+	snprintf(dy, sizeof(dy), "%zu", y->shard);
+	return strcmp(dx, dy);
+}
+
 /*
  * Every shard read, and checked against the others and this run: 0, or -1
  * with err naming the shard folder. byk[k - 1]: the index in shards of
@@ -52,9 +73,10 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 {
 	char e[512], site_key[GS_SHA256_HEX_SIZE], hex[GS_SHA256_HEX_SIZE];
 	const char *lang = gs_lang_id(env->t->lang);
-	gs_strvec all = GS_STRVEC_INIT;
-	char *joined = NULL;
-	size_t i, k, len = 0, cap = 0;
+	S_idat *all = NULL;
+	size_t i, k, nall = 0;
+	struct sha256_ctx h;
+	uint8_t dig[SHA256_DIGEST_SIZE];
 	unsigned n;
 	int rc = -1;
 
@@ -97,24 +119,29 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 		}
 	/* a workload id in two shards; then the ids are the list they were split from */
 	for (i = 0; i < nshards; i++)
-		for (k = 0; k < sh[i].ids.n; k++)
-			gs_strvec_push(&all, gs_xasprintf("%s%c%zu", sh[i].ids.v[k], '\001', i));
-	gs_strvec_sort(&all);
-	for (k = 1; k < all.n; k++) {
-		size_t la = strcspn(all.v[k - 1], "\001"), lb = strcspn(all.v[k], "\001");
-		if (la == lb && strncmp(all.v[k - 1], all.v[k], la) == 0) {
-			snprintf(err, errlen, "%s: the workload id \"%.*s\" is also in %s",
-				 shards[strtoul(all.v[k] + lb + 1, NULL, 10)], (int)la, all.v[k],
-				 shards[strtoul(all.v[k - 1] + la + 1, NULL, 10)]);
+		nall += sh[i].ids.n;
+	all = gs_xcalloc(nall + 1, sizeof(*all));
+	for (i = 0, nall = 0; i < nshards; i++)
+		for (k = 0; k < sh[i].ids.n; k++) {
+			all[nall].id = sh[i].ids.v[k];
+			all[nall++].shard = i;
+		}
+	qsort(all, nall, sizeof(*all), S_by_id_shard);
+	for (k = 1; k < nall; k++)
+		if (strcmp(all[k - 1].id, all[k].id) == 0) {
+			snprintf(err, errlen, "%s: the workload id \"%s\" is also in %s",
+				 shards[all[k].shard], all[k].id, shards[all[k - 1].shard]);
 			goto out;
 		}
-	}
+	/* (hashed as they come, never joined into one text) */
+	sha256_init(&h);
 	for (k = 0; k < n; k++)
 		for (i = 0; i < sh[byk[k]].ids.n; i++) {
-			gs_str_append(&joined, &len, &cap, sh[byk[k]].ids.v[i]);
-			gs_str_append(&joined, &len, &cap, "\n");
+			sha256_update(&h, strlen(sh[byk[k]].ids.v[i]), (const uint8_t *)sh[byk[k]].ids.v[i]);
+			sha256_update(&h, 1, (const uint8_t *)"\n");
 		}
-	gs_sha256_buffer(joined ? joined : "", len, hex);
+	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 	if (strcmp(hex, sh[0].workloads_sha256) != 0) {
 		snprintf(err, errlen, "%s: the ids of the %u shards are not the list of workloads "
 			 "they say they were split from ($.workloads_sha256)", shards[0], n);
@@ -157,8 +184,7 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 	}
 	rc = 0;
 out:
-	free(joined);
-	gs_strvec_release(&all);
+	free(all);
 	return rc;
 }
 
