@@ -65,10 +65,11 @@ static int S_by_id_shard(const void *a, const void *b)
 
 /*
  * Every shard read, and checked against the others and this run: 0, or -1
- * with err naming the shard folder. byk[k - 1]: the index in shards of
- * shard k.
+ * with err naming the shard folder. *byk_out (the caller frees it, also on
+ * failure): byk[k - 1], the index in shards of shard k, N of them (sized
+ * by the first shard's N, not by the largest N allowed).
  */
-static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size_t *byk,
+static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size_t **byk_out,
 		   const gs_publish_env *env, const char *catalog_key, char *err, size_t errlen)
 {
 	char e[512], site_key[GS_SHA256_HEX_SIZE], hex[GS_SHA256_HEX_SIZE];
@@ -78,12 +79,19 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 	struct sha256_ctx h;
 	uint8_t dig[SHA256_DIGEST_SIZE];
 	unsigned n;
+	size_t *byk = NULL;
 	int rc = -1;
 
 	for (i = 0; i < nshards; i++) {
 		if (gs_shard_read(shards[i], &sh[i], e, sizeof(e))) {
 			snprintf(err, errlen, "%s: %s", shards[i], e);
 			return -1;
+		}
+		if (i == 0) {
+			/* (every shard's K is at most its N, and every N is the first's) */
+			byk = *byk_out = gs_xmalloc((sh[0].n + 1) * sizeof(*byk));
+			for (k = 0; k < sh[0].n; k++)
+				byk[k] = (size_t)-1;
 		}
 		if (sh[i].n != sh[0].n) {
 			snprintf(err, errlen, "%s: shard %u/%u, but %s is shard %u/%u: shards of "
@@ -330,10 +338,7 @@ int gs_merge_build(const char *out, const char *const *shards, size_t nshards,
 		snprintf(err, errlen, "no shard folder given");
 		goto out;
 	}
-	byk = gs_xmalloc(GS_SHARD_MAX * sizeof(*byk));
-	for (i = 0; i < GS_SHARD_MAX; i++)
-		byk[i] = (size_t)-1;
-	if (S_check(shards, nshards, sh, byk, env, catalog_key, err, errlen))
+	if (S_check(shards, nshards, sh, &byk, env, catalog_key, err, errlen))
 		goto out;
 	st = gs_stage_begin(out, S_site_marks, err, errlen);
 	if (!st)
