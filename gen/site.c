@@ -3429,7 +3429,7 @@ bad:
  * Renders every workload in jobs worker processes (workers.h), then merges
  * their results and evidence entries in worker order, which is workload
  * order: the same bytes as one process. A report is read a line (a result)
- * at a time, its reasons spooled as in one process. 1: two workers named
+ * at a time, each result spooled as in one process. 1: two workers named
  * the same evidence bytes differently (the caller builds again in one
  * process).
  */
@@ -3664,7 +3664,7 @@ static int S_item(S_render_ctx *c, size_t a, FILE *out, size_t *done)
  * The order in which the workers take the paths when only some are
  * rendered (a shard): each path rendered followed by its share of those
  * only read, so that the workers' equal ranges (workers.h) are about equal
- * work. The rendered keep their order, and so do their reasons spooled
+ * work. The rendered keep their order, and so do their results spooled
  * and the evidence's first names.
  */
 static size_t *S_order(size_t nall, size_t from, size_t n)
