@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <string.h>
+#include <nettle/sha2.h>
 
 #include "chart.h"
 #include "cmd_common.h"
@@ -30,55 +31,74 @@ typedef struct {
 	char *workloads_key, *inputs_key;  /* filled: the shards' check (shard.h) */
 } S_checks;
 
+/* An id and the index of its path, sorted by id then path (S_validated). */
+typedef struct {
+	const char *id;
+	size_t i;
+	char *const *paths;
+} S_idpath;
+
+static int S_by_id_path(const void *a, const void *b)
+{
+	const S_idpath *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : strcmp(x->paths[x->i], x->paths[y->i]);
+}
+
+/* s and a newline into h (the bytes the shards' keys hash, shard.h). */
+static void S_hash_line(struct sha256_ctx *h, const char *s)
+{
+	sha256_update(h, strlen(s), (const uint8_t *)s);
+	sha256_update(h, 1, (const uint8_t *)"\n");
+}
+
 /*
  * Output names come from ids: they must be unique; --reference must name
  * one of them. Then the errors, if any, are printed: 0 when there is none,
- * else -1.
+ * else -1. The shards' keys are hashed as the workloads are gone through,
+ * never built as one text (memory flat in the number of workloads, site.h).
  */
 static int S_validated(void *arg)
 {
 	S_checks *x = arg;
 	const gs_site_input *learnt = x->learnt;
-	/* Sorted "id\001path" strings make the check linear after the sort. */
-	char **ids = gs_xcalloc(x->npaths + 1, sizeof(*ids));
-	size_t nids = 0, len = 0, cap = 0, ilen = 0, icap = 0, i, k;
-	char *inorder = NULL, *inputs = NULL;
+	/* sorted by id, then path, the check is linear after the sort */
+	S_idpath *ids = gs_xcalloc(x->npaths + 1, sizeof(*ids));
+	size_t nids = 0, i, k;
+	struct sha256_ctx inorder, inputs;
+	uint8_t dig[SHA256_DIGEST_SIZE];
 	int found = 0;
 
+	sha256_init(&inorder);
+	sha256_init(&inputs);
 	for (i = 0; i < x->npaths; i++) {
 		if (!learnt[i].id)
 			continue;
-		ids[nids++] = gs_xasprintf("%s%c%s", learnt[i].id, '\001', x->paths[i]);
+		ids[nids].id = learnt[i].id;
+		ids[nids].i = i;
+		ids[nids++].paths = x->paths;
 		found |= x->reference && strcmp(learnt[i].id, x->reference) == 0;
-		gs_str_append(&inorder, &len, &cap, learnt[i].id);
-		gs_str_append(&inorder, &len, &cap, "\n");
+		S_hash_line(&inorder, learnt[i].id);
 		/* the inputs' bytes: the workload and each file it cites */
-		gs_str_append(&inputs, &ilen, &icap, learnt[i].id);
-		gs_str_append(&inputs, &ilen, &icap, "\n");
-		gs_str_append(&inputs, &ilen, &icap, learnt[i].sha256);
-		gs_str_append(&inputs, &ilen, &icap, "\n");
+		S_hash_line(&inputs, learnt[i].id);
+		S_hash_line(&inputs, learnt[i].sha256);
 		for (k = 0; k < learnt[i].ev_file.n; k++) {
-			gs_str_append(&inputs, &ilen, &icap, learnt[i].ev_file.v[k]);
-			gs_str_append(&inputs, &ilen, &icap, "\n");
-			gs_str_append(&inputs, &ilen, &icap, learnt[i].ev_sha256.v[k]);
-			gs_str_append(&inputs, &ilen, &icap, "\n");
+			S_hash_line(&inputs, learnt[i].ev_file.v[k]);
+			S_hash_line(&inputs, learnt[i].ev_sha256.v[k]);
 		}
 	}
 	/* the shards' check that they split the same list (shard.h) */
-	gs_sha256_buffer(inorder ? inorder : "", len, x->workloads_key);
-	gs_sha256_buffer(inputs ? inputs : "", ilen, x->inputs_key);
-	free(inorder);
-	free(inputs);
-	qsort(ids, nids, sizeof(*ids), gs_strcmp_ptr);
-	for (i = 1; i < nids; i++) {
-		size_t la = strcspn(ids[i - 1], "\001"), lb = strcspn(ids[i], "\001");
-		if (la == lb && strncmp(ids[i - 1], ids[i], la) == 0)
-			gs_diag_add(x->d, ids[i] + lb + 1, 0, 0, "$.id",
-				    "the id \"%.*s\" is also used by %s", (int)la, ids[i],
-				    ids[i - 1] + la + 1);
-	}
-	for (i = 0; i < nids; i++)
-		free(ids[i]);
+	sha256_digest(&inorder, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, x->workloads_key);
+	sha256_digest(&inputs, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, x->inputs_key);
+	qsort(ids, nids, sizeof(*ids), S_by_id_path);
+	for (i = 1; i < nids; i++)
+		if (strcmp(ids[i - 1].id, ids[i].id) == 0)
+			gs_diag_add(x->d, x->paths[ids[i].i], 0, 0, "$.id",
+				    "the id \"%s\" is also used by %s", ids[i].id,
+				    x->paths[ids[i - 1].i]);
 	free(ids);
 	if (x->reference && !found && !gs_diag_count(x->d)) {
 		gs_error_print("site", "--reference '%s': no workload under --workloads has this id",

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <nettle/sha2.h>
 
 #include "merge.h"
 #include "outfile.h"
@@ -42,26 +43,55 @@ static const char *S_or_none(const char *s)
 	return s ? s : "none";
 }
 
+/* A workload id and the index of the shard folder that holds it (S_check). */
+typedef struct {
+	const char *id;
+	size_t shard;
+} S_idat;
+
+/* By id, then by the shard's index written in decimal (bytes: "10" before "2"). */
+static int S_by_id_shard(const void *a, const void *b)
+{
+	const S_idat *x = a, *y = b;
+	char dx[32], dy[32];
+	int c = strcmp(x->id, y->id);
+
+	if (c)
+		return c;
+	snprintf(dx, sizeof(dx), "%zu", x->shard);
+	snprintf(dy, sizeof(dy), "%zu", y->shard);
+	return strcmp(dx, dy);
+}
+
 /*
  * Every shard read, and checked against the others and this run: 0, or -1
- * with err naming the shard folder. byk[k - 1]: the index in shards of
- * shard k.
+ * with err naming the shard folder. *byk_out (the caller frees it, also on
+ * failure): byk[k - 1], the index in shards of shard k, N of them (sized
+ * by the first shard's N, not by the largest N allowed).
  */
-static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size_t *byk,
+static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size_t **byk_out,
 		   const gs_publish_env *env, const char *catalog_key, char *err, size_t errlen)
 {
 	char e[512], site_key[GS_SHA256_HEX_SIZE], hex[GS_SHA256_HEX_SIZE];
 	const char *lang = gs_lang_id(env->t->lang);
-	gs_strvec all = GS_STRVEC_INIT;
-	char *joined = NULL;
-	size_t i, k, len = 0, cap = 0;
+	S_idat *all = NULL;
+	size_t i, k, nall = 0;
+	struct sha256_ctx h;
+	uint8_t dig[SHA256_DIGEST_SIZE];
 	unsigned n;
+	size_t *byk = NULL;
 	int rc = -1;
 
 	for (i = 0; i < nshards; i++) {
 		if (gs_shard_read(shards[i], &sh[i], e, sizeof(e))) {
 			snprintf(err, errlen, "%s: %s", shards[i], e);
 			return -1;
+		}
+		if (i == 0) {
+			/* (every shard's K is at most its N, and every N is the first's) */
+			byk = *byk_out = gs_xmalloc((sh[0].n + 1) * sizeof(*byk));
+			for (k = 0; k < sh[0].n; k++)
+				byk[k] = (size_t)-1;
 		}
 		if (sh[i].n != sh[0].n) {
 			snprintf(err, errlen, "%s: shard %u/%u, but %s is shard %u/%u: shards of "
@@ -97,24 +127,29 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 		}
 	/* a workload id in two shards; then the ids are the list they were split from */
 	for (i = 0; i < nshards; i++)
-		for (k = 0; k < sh[i].ids.n; k++)
-			gs_strvec_push(&all, gs_xasprintf("%s%c%zu", sh[i].ids.v[k], '\001', i));
-	gs_strvec_sort(&all);
-	for (k = 1; k < all.n; k++) {
-		size_t la = strcspn(all.v[k - 1], "\001"), lb = strcspn(all.v[k], "\001");
-		if (la == lb && strncmp(all.v[k - 1], all.v[k], la) == 0) {
-			snprintf(err, errlen, "%s: the workload id \"%.*s\" is also in %s",
-				 shards[strtoul(all.v[k] + lb + 1, NULL, 10)], (int)la, all.v[k],
-				 shards[strtoul(all.v[k - 1] + la + 1, NULL, 10)]);
+		nall += sh[i].ids.n;
+	all = gs_xcalloc(nall + 1, sizeof(*all));
+	for (i = 0, nall = 0; i < nshards; i++)
+		for (k = 0; k < sh[i].ids.n; k++) {
+			all[nall].id = sh[i].ids.v[k];
+			all[nall++].shard = i;
+		}
+	qsort(all, nall, sizeof(*all), S_by_id_shard);
+	for (k = 1; k < nall; k++)
+		if (strcmp(all[k - 1].id, all[k].id) == 0) {
+			snprintf(err, errlen, "%s: the workload id \"%s\" is also in %s",
+				 shards[all[k].shard], all[k].id, shards[all[k - 1].shard]);
 			goto out;
 		}
-	}
+	/* (hashed as they come, never joined into one text) */
+	sha256_init(&h);
 	for (k = 0; k < n; k++)
 		for (i = 0; i < sh[byk[k]].ids.n; i++) {
-			gs_str_append(&joined, &len, &cap, sh[byk[k]].ids.v[i]);
-			gs_str_append(&joined, &len, &cap, "\n");
+			sha256_update(&h, strlen(sh[byk[k]].ids.v[i]), (const uint8_t *)sh[byk[k]].ids.v[i]);
+			sha256_update(&h, 1, (const uint8_t *)"\n");
 		}
-	gs_sha256_buffer(joined ? joined : "", len, hex);
+	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 	if (strcmp(hex, sh[0].workloads_sha256) != 0) {
 		snprintf(err, errlen, "%s: the ids of the %u shards are not the list of workloads "
 			 "they say they were split from ($.workloads_sha256)", shards[0], n);
@@ -157,8 +192,7 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 	}
 	rc = 0;
 out:
-	free(joined);
-	gs_strvec_release(&all);
+	free(all);
 	return rc;
 }
 
@@ -224,12 +258,10 @@ out:
 static int S_build_into(const char *const *shards, const gs_shard *sh, const size_t *byk,
 			const gs_publish_env *env, const char *dir, char *err, size_t errlen)
 {
-	size_t w = sh[0].workloads, filled = 0, i, k, m;
-	gs_publish_result *res = gs_xcalloc(w + 1, sizeof(*res));
-	char (*keys)[GS_SHA256_HEX_SIZE] = gs_xcalloc(w + 1, sizeof(*keys));
+	size_t i, k, m;
 	char *sheets = gs_xasprintf("%s/sheets", dir), e[512];
 	gs_archive *archive = NULL;
-	gs_spool *why = NULL;
+	gs_site_results *rs = NULL;
 	int rc = -1;
 
 	if (gs_mkdirs(sheets)) {
@@ -239,34 +271,41 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 	archive = gs_site_archive(dir, err, errlen);
 	if (!archive)
 		goto out;
-	/* the results' reasons (site.h), appended in K order: item i is workload i's */
-	why = gs_spool_new(dir, err, errlen);
-	if (!why)
+	/* the results (siteresults.h), appended in K order: item i is workload i's */
+	rs = gs_site_results_new(dir, env->cat, GS_SITE_PAGE_ROWS, err, errlen);
+	if (!rs)
 		goto out;
 	/* in K order, which is the site's order (shard.h) */
 	for (k = 0; k < sh[0].n; k++) {
 		const char *d = shards[byk[k]];
 		const gs_shard *s = &sh[byk[k]];
-		size_t done = 0;
-		int krc = gs_site_read_keys(d, env->cat, s->ids.v, s->ids.n, res + s->from,
-					    keys + s->from, &done, why, e, sizeof(e));
 
-		filled = s->from + done;
-		if (krc) {
+		if (gs_site_read_keys(d, env->cat, s->ids.v, s->ids.n, rs, e, sizeof(e))) {
 			snprintf(err, errlen, "%s: %s", d, e);
 			goto out;
 		}
-		for (i = s->from; i < s->from + s->ids.n; i++)
-			for (m = 0; m < res[i].files.n; m++) {
-				char *src = gs_xasprintf("%s/sheets/%s", d, res[i].files.v[m]);
-				int lrc = S_link_or_copy(src, sheets, res[i].files.v[m]);
+		/* its sheets' files, read back a page of results at a time */
+		for (i = s->from; i < s->from + s->ids.n; i++) {
+			const gs_publish_result *r;
+			if ((i - s->from) % GS_SITE_PAGE_ROWS == 0) {
+				size_t to = i + GS_SITE_PAGE_ROWS;
+				if (to > s->from + s->ids.n)
+					to = s->from + s->ids.n;
+				if (gs_site_results_load(rs, i, to, 0, err, errlen))
+					goto out;
+			}
+			r = gs_site_results_get(rs, i);
+			for (m = 0; m < r->files.n; m++) {
+				char *src = gs_xasprintf("%s/sheets/%s", d, r->files.v[m]);
+				int lrc = S_link_or_copy(src, sheets, r->files.v[m]);
 				free(src);
 				if (lrc) {
 					snprintf(err, errlen, "%s: sheets/%s: cannot link or copy: %s", d,
-						 res[i].files.v[m], strerror(errno));
+						 r->files.v[m], strerror(errno));
 					goto out;
 				}
 			}
+		}
 		if (S_evidence(archive, d, dir, err, errlen))
 			goto out;
 	}
@@ -274,16 +313,14 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 		snprintf(err, errlen, "%s", gs_archive_error(archive));
 		goto out;
 	}
-	if (gs_site_pages(env, res, (const char (*)[GS_SHA256_HEX_SIZE])keys, w, why, dir, err, errlen))
+	if (gs_site_results_count(rs) != sh[0].workloads)
+		GS_BUG("%zu workloads but %zu results", sh[0].workloads, gs_site_results_count(rs));
+	if (gs_site_pages(env, rs, dir, err, errlen))
 		goto out;
 	rc = 0;
 out:
-	for (i = 0; i < filled; i++)
-		gs_publish_result_release(&res[i]);
-	free(res);
-	free(keys);
 	free(sheets);
-	gs_spool_free(why);
+	gs_site_results_free(rs);
 	if (archive)
 		gs_archive_free(archive);
 	return rc;
@@ -301,10 +338,7 @@ int gs_merge_build(const char *out, const char *const *shards, size_t nshards,
 		snprintf(err, errlen, "no shard folder given");
 		goto out;
 	}
-	byk = gs_xmalloc(GS_SHARD_MAX * sizeof(*byk));
-	for (i = 0; i < GS_SHARD_MAX; i++)
-		byk[i] = (size_t)-1;
-	if (S_check(shards, nshards, sh, byk, env, catalog_key, err, errlen))
+	if (S_check(shards, nshards, sh, &byk, env, catalog_key, err, errlen))
 		goto out;
 	st = gs_stage_begin(out, S_site_marks, err, errlen);
 	if (!st)

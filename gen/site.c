@@ -24,7 +24,7 @@
 #include "render.h"
 #include "shard.h"
 #include "sheet.h"
-#include "spool.h"
+#include "siteresults.h"
 #include "util.h"
 #include "workers.h"
 
@@ -134,73 +134,61 @@ void gs_site_free_paths(char **paths, size_t n)
 /*** pages ***/
 
 /*
- * Where a reused sheet's reasons lie in the replaced site's keys file: the
- * bytes of its entry's "why" array (len 0: not reused, its reasons are in
- * the spool). They are copied into the new keys file as they are, and
+ * A reused sheet's reasons lie in the replaced site's keys file
+ * (gs_site_span): they are copied into the new keys file as they are, and
  * parsed only for a page that shows them and is rendered again.
  */
-typedef struct {
-	uint64_t off, len;
-} S_span;
-
-/* A page's key (S_page_key) and its name in the site, for the keys file. */
-typedef struct {
-	char *name;
-	char key[GS_SHA256_HEX_SIZE];
-} S_pagekey;
-
-typedef struct {
-	S_pagekey *v;
-	size_t n, cap;
-} S_pagekeys;
 
 /*
  * What phase 2 (the pages) may take from the site it replaces. A page whose
  * key (S_page_key: the keys of the sheets it shows and the figures it
  * shows of the others) is the one recorded in the replaced site's keys file
  * is linked from there instead of rendered.
+ *
+ * The pages with a key, numbered (a "page number" t below): first the index
+ * pages, t = page x ncols + col, then the per-offer pages, t = npages x
+ * ncols + page x noffers + offer. A page's key is a function of its number,
+ * of what was summed of all results (counts, demonstration) and of the hash
+ * of its workloads' keys (gs_site_results_rows): computed again when
+ * needed, never kept, so that no memory goes per page; what is kept of the
+ * replaced keys file is a bit per page (its key is the one this build
+ * gives it).
  */
 typedef struct {
-	const char (*keys)[GS_SHA256_HEX_SIZE];  /* per sheet; NULL: no page keys, render all */
-	const S_span *span;       /* per sheet (len 0: reasons in the spool), or NULL */
-	int old_fd;               /* the replaced keys file (span's bytes), or -1 */
-	json_t *old_pages;        /* its "pages" object, or NULL */
+	gs_site_results *rs;      /* the sheets' results, keys and spans (siteresults.h) */
+	int keyed;                /* 0: no page keys, render all */
+	int old_fd;               /* the replaced keys file (the spans' bytes), or -1 */
+	const gs_jscan_member *old_pages;  /* its "pages" object's bytes, or NULL */
 	const char *prev;         /* the replaced site, or NULL */
-	S_pagekeys pk;            /* this build's page keys */
+	const gs_catalog *cat;
+	size_t n, npages, ncols, noffers, ntuples;  /* ntuples: pages with a key */
+	int demonstration;
+	const size_t (*counts)[3];  /* gs_site_results_counts */
+	size_t *order;            /* the matrix's column order (gs_site_offer_order) */
+	unsigned char *reuse;     /* bit t: page t has the same key in the replaced keys file */
 	size_t pages_reused, pages_rendered;  /* of those with a key */
-	/* the SHA-256 of the keys of sheets [rows_from, rows_to), for S_page_key */
-	char rows[GS_SHA256_HEX_SIZE];
-	size_t rows_from, rows_to;
 	char ***why_page;         /* reasons of the reused sheets of the rows loaded: [i - why_from][k] */
-	size_t why_from, why_to, noffers;
+	size_t why_from, why_to;
 } S_pages;
 
 static void S_hash_str(struct sha256_ctx *h, const char *s);
 static int S_why_strings(json_t *why, size_t n, char **out);
+static void S_page_name(char *buf, size_t len, size_t page, size_t col);
+static void S_offer_detail_name(char *buf, size_t len, const char *id, size_t page);
 
 /*
- * The key of page name showing sheets [from, to) (at least one: their keys
- * hold the site key, so the catalog, templates, labels and options) and
- * nums (what it shows of the site as a whole: page counts, counts per
- * status, the demonstration flag). The sheets' keys are hashed once per
- * range (the 50 per-offer pages of a range share it).
+ * The key of page name showing a page of sheets (rows: the hash of their
+ * keys, which hold the site key, so the catalog, templates, labels and
+ * options) and nums (what it shows of the site as a whole: page counts,
+ * counts per status, the demonstration flag).
  */
-static void S_page_key(S_pages *pp, const char *name, const size_t *nums, size_t nn,
-		       size_t from, size_t to, char hex[GS_SHA256_HEX_SIZE])
+static void S_page_key(const char *name, const size_t *nums, size_t nn, const char *rows,
+		       char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
 	uint8_t dig[SHA256_DIGEST_SIZE];
 	size_t i;
 
-	if (!pp->rows[0] || pp->rows_from != from || pp->rows_to != to) {
-		sha256_init(&h);
-		for (i = from; i < to; i++)
-			S_hash_str(&h, pp->keys[i]);
-		sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
-		gs_hex_encode(dig, SHA256_DIGEST_SIZE, pp->rows);
-		pp->rows_from = from;
-		pp->rows_to = to;
-	}
 	sha256_init(&h);
 	S_hash_str(&h, GS_SITE_KEYS_FORMAT);
 	S_hash_str(&h, name);
@@ -209,30 +197,295 @@ static void S_page_key(S_pages *pp, const char *name, const size_t *nums, size_t
 		snprintf(num, sizeof(num), "%zu", nums[i]);
 		S_hash_str(&h, num);
 	}
-	S_hash_str(&h, pp->rows);
+	S_hash_str(&h, rows);
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
 
-/*
- * Records page name's key; 1 when the replaced site has the page under the
- * same key and it is linked from there into dir, else 0 (render it).
- */
-static int S_page_reuse(S_pages *pp, const char *dir, const char *name,
-			const char key[GS_SHA256_HEX_SIZE])
+/* Page t's name in the site (offers/ for a per-offer page). */
+static void S_tuple_name(const S_pages *pp, size_t t, char *name, size_t len)
 {
-	const char *old = pp->old_pages ? json_string_value(json_object_get(pp->old_pages, name)) : NULL;
-	S_pagekey *e;
+	size_t u = pp->npages * pp->ncols;
+
+	if (t < u) {
+		S_page_name(name, len, t / pp->ncols, t % pp->ncols);
+	} else {
+		char dn[128];
+		u = t - u;
+		S_offer_detail_name(dn, sizeof(dn), pp->cat->offers[u % pp->noffers].id,
+				    u / pp->noffers);
+		snprintf(name, len, "offers/%s", dn);
+	}
+}
+
+/*
+ * Page t's key: an index page shows the counts of its offers, a per-offer
+ * page the number of workloads; both the page numbers and the
+ * demonstration flag.
+ */
+static void S_tuple_key(const S_pages *pp, size_t t, char hex[GS_SHA256_HEX_SIZE])
+{
+	size_t u = pp->npages * pp->ncols, page, c;
+	char name[160], rows[GS_SHA256_HEX_SIZE];
+
+	S_tuple_name(pp, t, name, sizeof(name));
+	if (t < u) {
+		size_t col = t % pp->ncols, c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS;
+		size_t *nums;
+		page = t / pp->ncols;
+		if (c1 > pp->noffers)
+			c1 = pp->noffers;
+		nums = gs_xcalloc(6 + 3 * (c1 - c0) + 1, sizeof(*nums));
+		nums[0] = page;
+		nums[1] = pp->npages;
+		nums[2] = col;
+		nums[3] = pp->ncols;
+		nums[4] = pp->n;
+		nums[5] = (size_t)pp->demonstration;
+		for (c = c0; c < c1; c++)
+			memcpy(nums + 6 + 3 * (c - c0), pp->counts[pp->order[c]], sizeof(pp->counts[0]));
+		gs_site_results_rows(pp->rs, page, rows);
+		S_page_key(name, nums, 6 + 3 * (c1 - c0), rows, hex);
+		free(nums);
+	} else {
+		size_t nums[4];
+		page = (t - u) / pp->noffers;
+		nums[0] = page;
+		nums[1] = pp->npages;
+		nums[2] = pp->n;
+		nums[3] = (size_t)pp->demonstration;
+		gs_site_results_rows(pp->rs, page, rows);
+		S_page_key(name, nums, 4, rows, hex);
+	}
+}
+
+/* A decimal of at most 9 digits, no leading 0, from *p; 0 (past it) or -1. */
+static int S_dec(const char **p, size_t *v)
+{
+	size_t x = 0, d = 0;
+
+	if (**p < '1' || **p > '9')
+		return -1;
+	for (; **p >= '0' && **p <= '9' && d < 9; (*p)++, d++)
+		x = x * 10 + (size_t)(**p - '0');
+	*v = x;
+	return 0;
+}
+
+/* An id (a sheet's, an offer's) and its index, to sort by id (strcmp, as jansson sorts keys). */
+typedef struct {
+	const char *id;
+	size_t i;
+} S_idref;
+
+static int S_by_id(const void *a, const void *b)
+{
+	return strcmp(((const S_idref *)a)->id, ((const S_idref *)b)->id);
+}
+
+/*
+ * The number of the page named name in this build (byid: the offers'
+ * indexes sorted by id), or (size_t)-1: no page of this build has that
+ * name. A name is taken only when it is exactly the one this build gives.
+ */
+static size_t S_tuple_of(const S_pages *pp, const S_idref *byid, const char *name)
+{
+	char again[160];
+	size_t t = (size_t)-1, page = 0, col = 0;
+	const char *p = name;
+
+	if (strncmp(name, "index", 5) == 0) {
+		p += 5;
+		if (*p == '-' && (p++, S_dec(&p, &page) || !page--))
+			return (size_t)-1;
+		if (*p == '-' && (p++, S_dec(&p, &col) || !col--))
+			return (size_t)-1;
+		if (page < pp->npages && col < pp->ncols)
+			t = page * pp->ncols + col;
+	} else if (strncmp(name, "offers/", 7) == 0 && pp->noffers) {
+		size_t len = strlen(p += 7), lo = 0, hi = pp->noffers;
+		const char *tilde = strrchr(p, '~');
+		char id[128];
+		if (len < 5 || strcmp(p + len - 5, ".html") != 0)
+			return (size_t)-1;
+		if (tilde) {
+			const char *q = tilde + 1;
+			if (S_dec(&q, &page) || page < 2 || strcmp(q, ".html") != 0)
+				return (size_t)-1;
+			page--;
+			len = (size_t)(tilde - p);
+		} else {
+			len -= 5;
+		}
+		if (len >= sizeof(id))
+			return (size_t)-1;
+		memcpy(id, p, len);
+		id[len] = '\0';
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = strcmp(byid[mid].id, id);
+			if (c == 0) {
+				lo = mid;
+				break;
+			}
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < pp->noffers && strcmp(byid[lo].id, id) == 0 && page < pp->npages)
+			t = pp->npages * pp->ncols + page * pp->noffers + byid[lo].i;
+	}
+	if (t == (size_t)-1)
+		return t;
+	S_tuple_name(pp, t, again, sizeof(again));
+	return strcmp(again, name) == 0 ? t : (size_t)-1;
+}
+
+/* A character of the replaced keys file's "pages" object, read in order (S_old_pages). */
+typedef struct {
+	FILE *f;
+	uint64_t left;
+} S_rd;
+
+static int S_rd_getc(S_rd *r)
+{
+	if (!r->left)
+		return EOF;
+	r->left--;
+	return getc(r->f);
+}
+
+static int S_rd_skip_ws(S_rd *r)
+{
+	int ch;
+
+	do
+		ch = S_rd_getc(r);
+	while (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r');
+	return ch;
+}
+
+/*
+ * A JSON string's text (its opening quote read) into buf (len bytes):
+ * 1 when it fits and has no \\u escape (no page name or key of ours has
+ * one), 0 when it is valid but not so, -1 when it is not a string.
+ */
+static int S_rd_string(S_rd *r, char *buf, size_t len)
+{
+	size_t n = 0;
+	int ok = 1, ch;
+
+	while ((ch = S_rd_getc(r)) != '"') {
+		if (ch == EOF || ch < 0x20)
+			return -1;
+		if (ch == '\\') {
+			ch = S_rd_getc(r);
+			switch (ch) {
+			case '"': case '\\': case '/': break;
+			case 'b': ch = '\b'; break;
+			case 'f': ch = '\f'; break;
+			case 'n': ch = '\n'; break;
+			case 'r': ch = '\r'; break;
+			case 't': ch = '\t'; break;
+			case 'u': ok = 0; continue;
+			default: return -1;
+			}
+		}
+		if (n + 1 < len)
+			buf[n++] = (char)ch;
+		else
+			ok = 0;
+	}
+	buf[n] = '\0';
+	return ok;
+}
+
+/*
+ * The replaced keys file's "pages" object, read once in order, a member at
+ * a time (it is not loaded as a tree: its size grows with the site): bit t
+ * of pp->reuse set for each page t of this build it names with the key
+ * this build gives it. Anything that is not an object of names and strings
+ * leaves every bit clear (every page rendered).
+ */
+static void S_old_pages(S_pages *pp, FILE *f)
+{
+	S_idref *byid = gs_xcalloc(pp->noffers + 1, sizeof(*byid));
+	size_t k;
+	S_rd r;
+	int ch, bad = 1;
+
+	for (k = 0; k < pp->noffers; k++) {
+		byid[k].id = pp->cat->offers[k].id;
+		byid[k].i = k;
+	}
+	qsort(byid, pp->noffers, sizeof(*byid), S_by_id);
+	r.f = f;
+	r.left = pp->old_pages->len;
+	if (fseeko(f, (off_t)pp->old_pages->off, SEEK_SET) != 0 || S_rd_skip_ws(&r) != '{')
+		goto out;
+	ch = S_rd_skip_ws(&r);
+	if (ch == '}') {
+		bad = 0;
+		goto out;
+	}
+	for (;;) {
+		char name[160], val[GS_SHA256_HEX_SIZE + 1], key[GS_SHA256_HEX_SIZE];
+		int nok, vok;
+		size_t t;
+		if (ch != '"' || (nok = S_rd_string(&r, name, sizeof(name))) < 0 ||
+		    S_rd_skip_ws(&r) != ':' || S_rd_skip_ws(&r) != '"' ||
+		    (vok = S_rd_string(&r, val, sizeof(val))) < 0)
+			goto out;
+		if (nok && vok && (t = S_tuple_of(pp, byid, name)) != (size_t)-1) {
+			S_tuple_key(pp, t, key);
+			if (strcmp(key, val) == 0)
+				pp->reuse[t / 8] |= (unsigned char)(1u << (t % 8));
+		}
+		ch = S_rd_skip_ws(&r);
+		if (ch == '}')
+			break;
+		if (ch != ',')
+			goto out;
+		ch = S_rd_skip_ws(&r);
+	}
+	bad = S_rd_skip_ws(&r) != EOF;
+out:
+	if (bad)
+		memset(pp->reuse, 0, pp->ntuples / 8 + 1);
+	free(byid);
+}
+
+/* What the pages' keys need (S_pages), once the results are all in. */
+static void S_pages_setup(S_pages *pp, const gs_catalog *cat, FILE *old)
+{
+	pp->cat = cat;
+	pp->n = gs_site_results_count(pp->rs);
+	pp->demonstration = gs_site_results_demonstration(pp->rs);
+	pp->counts = gs_site_results_counts(pp->rs);
+	pp->noffers = cat->noffers;
+	pp->npages = pp->n ? (pp->n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
+	pp->ncols = pp->noffers ? (pp->noffers + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
+	/* every page has a key when there is a workload, none without */
+	pp->ntuples = pp->n ? pp->npages * (pp->ncols + pp->noffers) : 0;
+	pp->order = gs_xcalloc(pp->noffers + 1, sizeof(*pp->order));
+	gs_site_offer_order(cat, pp->order);
+	pp->reuse = gs_xcalloc(pp->ntuples / 8 + 1, 1);
+	if (pp->keyed && pp->ntuples && pp->prev && pp->old_pages && old)
+		S_old_pages(pp, old);
+}
+
+/*
+ * Page t (named name): 1 when the replaced site has it under the key this
+ * build gives it and it is linked from there into dir, else 0 (render it).
+ */
+static int S_page_reuse(S_pages *pp, const char *dir, const char *name, size_t t)
+{
 	int rc = 0;
 
-	if (pp->pk.n == pp->pk.cap) {
-		pp->pk.cap = pp->pk.cap ? pp->pk.cap * 2 : 256;
-		pp->pk.v = gs_xrealloc(pp->pk.v, pp->pk.cap * sizeof(*pp->pk.v));
-	}
-	e = &pp->pk.v[pp->pk.n++];
-	e->name = gs_xstrdup(name);
-	memcpy(e->key, key, GS_SHA256_HEX_SIZE);
-	if (old && pp->prev && strcmp(old, key) == 0) {
+	if (t >= pp->ntuples)
+		GS_BUG("page %zu of %zu", t, pp->ntuples);
+	if (pp->reuse[t / 8] & (1u << (t % 8))) {
 		char *src = gs_xasprintf("%s/%s", pp->prev, name);
 		char *dst = gs_xasprintf("%s/%s", dir, name);
 		rc = link(src, dst) == 0;
@@ -247,8 +500,8 @@ static int S_page_reuse(S_pages *pp, const char *dir, const char *name,
 }
 
 /*
- * The reasons of the reused sheets of [from, to) from the replaced keys
- * file, for a page rendered again (S_reason); 0 or -1 with err.
+ * The reasons of the reused sheets of [from, to) (loaded) from the replaced
+ * keys file, for a page rendered again (S_reason); 0 or -1 with err.
  */
 static void S_why_page_free(S_pages *pp);
 static int S_why_page_load(S_pages *pp, size_t from, size_t to, char *err, size_t errlen)
@@ -256,7 +509,7 @@ static int S_why_page_load(S_pages *pp, size_t from, size_t to, char *err, size_
 	size_t i, k;
 
 	S_why_page_free(pp);
-	if (!pp->span)
+	if (pp->old_fd < 0)
 		return 0;
 	pp->why_page = gs_xcalloc(to - from + 1, sizeof(*pp->why_page));
 	pp->why_from = from;
@@ -264,12 +517,13 @@ static int S_why_page_load(S_pages *pp, size_t from, size_t to, char *err, size_
 	for (i = from; i < to; i++) {
 		json_t *a;
 		char *buf;
-		size_t got = 0, n = (size_t)pp->span[i].len;
+		gs_site_span sp = gs_site_results_span(pp->rs, i);
+		size_t got = 0, n = (size_t)sp.len;
 		if (!n)
 			continue;
 		buf = gs_xmalloc(n + 1);
 		while (got < n) {
-			ssize_t r = pread(pp->old_fd, buf + got, n - got, (off_t)(pp->span[i].off + got));
+			ssize_t r = pread(pp->old_fd, buf + got, n - got, (off_t)(sp.off + got));
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r <= 0)
@@ -291,11 +545,11 @@ static int S_why_page_load(S_pages *pp, size_t from, size_t to, char *err, size_
 }
 
 /* Offer k's reason for sheet i (its rows loaded): from the replaced keys file or the spool. */
-static const char *S_reason(const S_pages *pp, const gs_spool *why, size_t i, size_t k)
+static const char *S_reason(const S_pages *pp, size_t i, size_t k)
 {
-	if (pp && pp->why_page && i >= pp->why_from && i < pp->why_to && pp->why_page[i - pp->why_from])
+	if (pp->why_page && i >= pp->why_from && i < pp->why_to && pp->why_page[i - pp->why_from])
 		return pp->why_page[i - pp->why_from][k];
-	return gs_spool_get(why, i, k);
+	return gs_site_results_reason(pp->rs, i, k);
 }
 
 static void S_why_page_free(S_pages *pp)
@@ -760,7 +1014,7 @@ static void S_td_open(char **o, size_t *l, size_t *c, int best, unsigned st,
  * column, a best-offer column and a footer row per verdict with how many
  * workloads each offer gets.
  */
-static void S_matrix_html(S_w *w, const gs_publish_env *env, const gs_publish_result *res,
+static void S_matrix_html(S_w *w, const gs_publish_env *env, const gs_site_results *rs,
 			  size_t from, size_t to, const size_t *cols, size_t ncols,
 			  const size_t (*counts)[3])
 {
@@ -839,7 +1093,7 @@ static void S_matrix_html(S_w *w, const gs_publish_env *env, const gs_publish_re
 	}
 	H("</tr>\n</thead>\n<tbody>\n");
 	for (i = from; i < to; i++) {
-		const gs_publish_result *pr = &res[i];
+		const gs_publish_result *pr = gs_site_results_get(rs, i);
 		char *link = gs_xasprintf("sheets/%s.html", pr->id);
 		int cut;
 		char *shrt = S_short_title(pr->title, &cut);
@@ -932,8 +1186,8 @@ static void S_matrix_html(S_w *w, const gs_publish_env *env, const gs_publish_re
 #undef H
 #undef E
 
-/* One page of the matrix: workloads [from, to) x offers cols[c0, c1) (memory order). */
-static int S_index_page(const gs_publish_env *env, const gs_publish_result *res, size_t n,
+/* One page of the matrix: workloads [from, to) (loaded) x offers cols[c0, c1) (memory order). */
+static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, size_t n,
 			const size_t *order, const size_t (*counts)[3],
 			size_t page, size_t npages, size_t col, size_t ncols, const char *dir,
 			const char *nav, int demonstration, char *err, size_t errlen)
@@ -977,7 +1231,7 @@ static int S_index_page(const gs_publish_env *env, const gs_publish_result *res,
 	if (!n)
 		S_w_para(&w, gs_tr(t, "site.empty"));
 	else
-		S_matrix_html(&w, env, res, from, to, order + c0, c1 - c0, counts);
+		S_matrix_html(&w, env, rs, from, to, order + c0, c1 - c0, counts);
 	S_page_name(name, sizeof(name), page, col);
 	return S_w_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, "", n ? "matrix.js" : NULL,
 			err, errlen);
@@ -987,9 +1241,11 @@ static int S_index_page(const gs_publish_env *env, const gs_publish_result *res,
  * The workload x offer matrix, paginated both ways: GS_SITE_PAGE_ROWS
  * workloads by GS_SITE_PAGE_COLS offers a page, so that no page grows with
  * the catalog or the number of workloads. Offers go in order of memory per
- * card (gs_site_offer_order), so that a page groups like cards.
+ * card (gs_site_offer_order), so that a page groups like cards. The
+ * results are read back a page of workloads at a time; the footers' counts
+ * were summed as they came (siteresults.h).
  */
-static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res, size_t n,
+static int S_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n,
 			 const char *dir, const char *nav, int demonstration, S_pages *pp,
 			 char *err, size_t errlen)
 {
@@ -998,50 +1254,34 @@ static int S_index_pages(const gs_publish_env *env, const gs_publish_result *res
 	size_t ncols = noff ? (noff + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
 	size_t page, col;
 	size_t *order = gs_xcalloc(noff + 1, sizeof(*order));
-	size_t (*counts)[3] = gs_xcalloc(noff + 1, sizeof(*counts));
+	const size_t (*counts)[3] = gs_site_results_counts(rs);
 	int rc = 0;
 
 	/* Sorting and filters (templates/matrix.js), optional: the pages are complete without. */
 	if (gs_write_atomic(dir, "matrix.js", env->tp->script, strlen(env->tp->script), err, errlen)) {
 		free(order);
-		free(counts);
 		return -1;
 	}
 	gs_site_offer_order(env->cat, order);
-	gs_site_offer_counts(res, n, noff, counts);
-	for (page = 0; page < npages && !rc; page++)
+	for (page = 0; page < npages && !rc; page++) {
+		size_t from = page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n;
+		size_t to = (page + 1) * GS_SITE_PAGE_ROWS < n ? (page + 1) * GS_SITE_PAGE_ROWS : n;
 		for (col = 0; col < ncols && !rc; col++) {
-			size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
-			size_t c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS, c;
-			if (to > n)
-				to = n;
-			if (c1 > noff)
-				c1 = noff;
-			if (pp->keys && from < to) {
-				/* what the page shows of every sheet: the counts of its offers */
-				size_t *nums = gs_xcalloc(6 + 3 * (c1 - c0) + 1, sizeof(*nums));
-				char name[64], key[GS_SHA256_HEX_SIZE];
-				int reused;
-				nums[0] = page;
-				nums[1] = npages;
-				nums[2] = col;
-				nums[3] = ncols;
-				nums[4] = n;
-				nums[5] = (size_t)demonstration;
-				for (c = c0; c < c1; c++)
-					memcpy(nums + 6 + 3 * (c - c0), counts[order[c]], sizeof(counts[0]));
+			if (pp->keyed && from < to) {
+				/* its key: S_tuple_key */
+				char name[64];
 				S_page_name(name, sizeof(name), page, col);
-				S_page_key(pp, name, nums, 6 + 3 * (c1 - c0), from, to, key);
-				free(nums);
-				reused = S_page_reuse(pp, dir, name, key);
-				if (reused)
+				if (S_page_reuse(pp, dir, name, page * ncols + col))
 					continue;
 			}
-			rc = S_index_page(env, res, n, order, (const size_t (*)[3])counts, page,
+			/* the page's results read back, once for its columns */
+			rc = gs_site_results_load(rs, from, to, 0, err, errlen);
+			if (!rc)
+				rc = S_index_page(env, rs, n, order, counts, page,
 					  npages, col, ncols, dir, nav, demonstration, err, errlen);
 		}
+	}
 	free(order);
-	free(counts);
 	return rc ? -1 : 0;
 }
 
@@ -1870,7 +2110,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
  * (from the catalog and the results alone; env->reference: the workload id
  * of the campaign chart, or NULL).
  */
-static int S_offers_pages(const gs_publish_env *env, const gs_publish_result *res, size_t nres,
+static int S_offers_pages(const gs_publish_env *env, gs_site_results *rs, size_t nres,
 			  const char *dir, const char *nav, int demonstration, char *err,
 			  size_t errlen)
 {
@@ -1881,12 +2121,18 @@ static int S_offers_pages(const gs_publish_env *env, const gs_publish_result *re
 	const gs_publish_result *ref = NULL;
 	int rc = 0;
 
-	for (i = 0; reference && i < nres && !ref; i++)
-		if (strcmp(res[i].id, reference) == 0)
-			ref = &res[i];
-	if (reference && !ref) {
+	for (i = 0; reference && i < nres; i++)
+		if (strcmp(gs_site_results_id(rs, i), reference) == 0)
+			break;
+	if (reference && i == nres) {
 		snprintf(err, errlen, "--reference '%s': no workload of the site has this id", reference);
 		return -1;
+	}
+	if (reference) {
+		/* the one result these pages show, read back */
+		if (gs_site_results_load(rs, i, i + 1, 0, err, errlen))
+			return -1;
+		ref = gs_site_results_get(rs, i);
 	}
 	order = gs_xcalloc(n + 1, sizeof(*order));
 	gs_site_offer_groups(env->cat, order);
@@ -1942,11 +2188,11 @@ static void S_w_reason_cells(S_w *w, const char *why)
 }
 
 /*
- * One page of an offer's workloads: [from, to) of res, each with its verdict
- * and reason (why: item i holds res[i]'s reasons, loaded for [from, to)).
+ * One page of an offer's workloads: [from, to) of pp->rs (loaded with their
+ * reasons), each with its verdict and reason.
  */
-static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_result *res, size_t n,
-			       const gs_spool *why, const S_pages *pp, size_t k, size_t page, size_t npages,
+static int S_offer_detail_page(const gs_publish_env *env, size_t n,
+			       const S_pages *pp, size_t k, size_t page, size_t npages,
 			       const char *dir, const char *nav, int demonstration, char *err,
 			       size_t errlen)
 {
@@ -2001,9 +2247,9 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 	h[5] = gs_tr(t, "site.col_remains");
 	S_w_table(&w, gs_tr(t, "site.cap_offer"), h, 6);
 	for (i = from; i < to; i++) {
-		const gs_publish_result *pr = &res[i];
+		const gs_publish_result *pr = gs_site_results_get(pp->rs, i);
 		unsigned st = k < pr->noffers ? pr->status[k] : 3;
-		const char *why_k = st != 3 ? S_reason(pp, why, i, k) : NULL;
+		const char *why_k = st != 3 ? S_reason(pp, i, k) : NULL;
 		int cut;
 		char *shrt = S_short_title(pr->title, &cut);
 		/* A row on one line, its cells without the newlines of a tree's
@@ -2079,12 +2325,12 @@ static int S_offer_detail_page(const gs_publish_env *env, const gs_publish_resul
 
 /*
  * offers/: one page per offer (GS_SITE_PAGE_ROWS workloads a page). Page
- * by page of workloads, every offer's: the reasons of a page's workloads
- * are read back from the spool once (one read), used by every offer.
+ * by page of workloads, every offer's: the results of a page's workloads
+ * are read back once (one read), their reasons too when a page is
+ * rendered, used by every offer.
  */
-static int S_offer_detail_pages(const gs_publish_env *env, const gs_publish_result *res,
-				size_t n, gs_spool *why, const char *dir, int demonstration,
-				S_pages *pp, char *err, size_t errlen)
+static int S_offer_detail_pages(const gs_publish_env *env, size_t n, const char *dir,
+				int demonstration, S_pages *pp, char *err, size_t errlen)
 {
 	char *sub = gs_xasprintf("%s/offers", dir), *nav = S_nav(env->t, "../");
 	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1, k, page;
@@ -2102,24 +2348,24 @@ static int S_offer_detail_pages(const gs_publish_env *env, const gs_publish_resu
 		size_t ntodo = 0;
 		for (k = 0; k < noff; k++) {
 			todo[k] = 1;
-			if (pp->keys && from < to) {
-				size_t nums[4] = { page, npages, n, (size_t)demonstration };
-				char dn[128], name[160], key[GS_SHA256_HEX_SIZE];
+			if (pp->keyed && from < to) {
+				/* its key: S_tuple_key */
+				char dn[128], name[160];
 				S_offer_detail_name(dn, sizeof(dn), env->cat->offers[k].id, page);
 				snprintf(name, sizeof(name), "offers/%s", dn);
-				S_page_key(pp, name, nums, 4, from, to, key);
-				todo[k] = !S_page_reuse(pp, dir, name, key);
+				todo[k] = !S_page_reuse(pp, dir, name,
+							npages * pp->ncols + page * noff + k);
 			}
 			ntodo += todo[k];
 		}
 		if (!ntodo)
 			continue;
-		rc = gs_spool_load(why, from, to, err, errlen);
+		rc = gs_site_results_load(pp->rs, from, to, 1, err, errlen);
 		if (!rc)
 			rc = S_why_page_load(pp, from, to, err, errlen);
 		for (k = 0; k < noff && !rc; k++)
 			if (todo[k])
-				rc = S_offer_detail_page(env, res, n, why, pp, k, page, npages, sub, nav,
+				rc = S_offer_detail_page(env, n, pp, k, page, npages, sub, nav,
 							 demonstration, err, errlen);
 	}
 	S_why_page_free(pp);
@@ -2194,7 +2440,7 @@ typedef struct {
 	gs_archive *archive;
 	const char *dir;           /* the stage: the workers' reports go there */
 	const char *sheets;
-	gs_publish_result *res;
+	gs_publish_result cur;     /* the result of the workload being done (S_finish takes it) */
 	char *err;
 	size_t errlen;
 	/* incremental builds (NULL site_key: none) */
@@ -2202,13 +2448,13 @@ typedef struct {
 	char *prev_sheets;         /* sheets/ of the site replaced, or NULL */
 	int prev_sheets_fd, sheets_fd;  /* open folders (-1: none) for linkat */
 	S_keys old;                /* its keys file (old.f NULL: none usable) */
-	char (*keys)[GS_SHA256_HEX_SIZE];  /* per workload */
-	S_span *span;              /* per workload: its reasons in old's file, when reused */
+	char key[GS_SHA256_HEX_SIZE];  /* cur's key */
+	gs_site_span span;         /* cur's reasons in old's file, when reused (else len 0) */
 	size_t rendered;           /* sheets rendered, not reused */
 	/* Where a finished result goes (S_finish): in a worker, its report;
-	 * else its reasons to the spool (item i: workload i's). */
+	 * else the results' spools (siteresults.h; item i: workload i's). */
 	FILE *report;
-	gs_spool *why;
+	gs_site_results *out;
 	/* The pass that reads every workload as it renders (gs_site_opts.learn;
 	 * learn NULL: the caller read them, inputs). */
 	char *const *all;          /* every path of the site, a shard's too */
@@ -2229,30 +2475,9 @@ typedef struct {
 } S_render_ctx;
 
 static json_t *S_result_pack(const gs_publish_result *r);
-static json_t *S_why_pack(const gs_publish_result *r, const gs_spool *spool, size_t i);
+static json_t *S_why_pack(const gs_site_results *rs, size_t i, size_t noffers);
 static int S_why_unpack(json_t *why, gs_publish_result *r);
 static int S_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r);
-
-/*** what a build keeps per workload ***/
-
-/*
- * Result r is complete: its reasons go to the spool (the next item) and
- * out of memory, which keeps per workload only what the index pages need
- * (see spool.h); the per-offer pages and the keys file read them back.
- */
-static int S_spool_reasons(gs_spool *why, gs_publish_result *r, char *err, size_t errlen)
-{
-	size_t k;
-	int rc = gs_spool_put(why, r->reason, r->reason ? r->noffers : 0, err, errlen);
-
-	if (r->reason) {
-		for (k = 0; k < r->noffers; k++)
-			free(r->reason[k]);
-		free(r->reason);
-		r->reason = NULL;
-	}
-	return rc;
-}
 
 /*** incremental builds ***/
 
@@ -2517,8 +2742,8 @@ out:
 
 /*
  * Workload i's sheet from the replaced site, when its key is the one it had
- * there and its files are all there: 1 (res[i] filled, its reasons left in
- * the old keys file: c->span[i]), else 0. The entry is parsed without its
+ * there and its files are all there: 1 (c->cur filled, its reasons left in
+ * the old keys file: c->span), else 0. The entry is parsed without its
  * reasons (most of its bytes).
  */
 static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *title, const char *key)
@@ -2530,6 +2755,7 @@ static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *title,
 	char *buf = NULL, *w, *at;
 	size_t k, n, got = 0;
 
+	(void)i;
 	if (!m || m->len < wl + 4 || m->len > (1u << 26))
 		return 0;
 	n = (size_t)m->len;
@@ -2554,11 +2780,11 @@ static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *title,
 	files = json_object_get(o, "files");
 	old_key = json_string_value(json_object_get(o, "key"));
 	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
-	    S_result_unpack(json_object_get(o, "result"), c->env->cat, &c->res[i]))
+	    S_result_unpack(json_object_get(o, "result"), c->env->cat, &c->cur))
 		goto none;
 	/* a keys file edited by hand must not change the index */
-	if (strcmp(c->res[i].id, id) != 0 || strcmp(c->res[i].title, title) != 0 ||
-	    c->res[i].noffers != c->env->cat->noffers)
+	if (strcmp(c->cur.id, id) != 0 || strcmp(c->cur.title, title) != 0 ||
+	    c->cur.noffers != c->env->cat->noffers)
 		goto no;
 	json_array_foreach(files, k, f) {
 		const char *name = json_string_value(f);
@@ -2566,38 +2792,24 @@ static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *title,
 			goto no;
 		if (S_link_at(c->prev_sheets_fd, c->sheets_fd, name, c->prev_sheets, c->sheets))
 			goto no;
-		gs_strvec_push_dup(&c->res[i].files, name);
+		gs_strvec_push_dup(&c->cur.files, name);
 	}
-	c->span[i].off = m->off + (uint64_t)(w - buf) + wl;
-	c->span[i].len = n - 1 - (size_t)(w - buf) - wl;
+	c->span.off = m->off + (uint64_t)(w - buf) + wl;
+	c->span.len = n - 1 - (size_t)(w - buf) - wl;
 	json_decref(o);
 	free(buf);
 	return 1;
 no:
 	/* the rendering creates its files anew (never over a name) */
-	for (k = 0; k < c->res[i].files.n; k++)
-		(void)unlinkat(c->sheets_fd, c->res[i].files.v[k], 0);
-	gs_publish_result_release(&c->res[i]);
+	for (k = 0; k < c->cur.files.n; k++)
+		(void)unlinkat(c->sheets_fd, c->cur.files.v[k], 0);
+	gs_publish_result_release(&c->cur);
 none:
 	json_decref(o);
 	free(buf);
 	return 0;
 }
 
-typedef struct {
-	const char *id;
-	size_t i;
-} S_idref;
-
-static int S_by_id(const void *a, const void *b)
-{
-	return strcmp(((const S_idref *)a)->id, ((const S_idref *)b)->id);
-}
-
-static int S_by_page_name(const void *a, const void *b)
-{
-	return strcmp(((const S_pagekey *)a)->name, ((const S_pagekey *)b)->name);
-}
 
 /* n bytes of fd at off to f; 0 or -1. */
 static int S_copy_range(int fd, uint64_t off, uint64_t n, FILE *f)
@@ -2622,16 +2834,17 @@ static int S_copy_range(int fd, uint64_t off, uint64_t n, FILE *f)
  * sheet, written a sheet at a time, never built as one tree: the sheets
  * sorted by id with strcmp (as jansson sorts keys), each entry the compact
  * dump of {"files", "key", "result"} (JSON_SORT_KEYS) with "why" appended
- * last: its reasons dumped from the spool (why, item i), or for a reused
- * sheet (span[i].len) the bytes of the replaced keys file (old_fd), which
- * S_reuse checked to be what a dump writes. pages: the page keys (sorted
- * here), or NULL.
+ * last: its reasons dumped from the spool, or for a reused sheet (its
+ * span) the bytes of the replaced keys file (old_fd), which S_reuse
+ * checked to be what a dump writes. Each sheet's result is read back from
+ * rs as it is written. pages: the pages' keys (S_pages, computed again
+ * here, sorted by name), or NULL.
  */
-static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA256_HEX_SIZE],
-			size_t n, gs_spool *why, const S_span *span, int old_fd,
-			S_pagekeys *pages, const char *dir, char *err, size_t errlen)
+static int S_write_keys(gs_site_results *rs, int old_fd, const S_pages *pages, const char *dir,
+			char *err, size_t errlen)
 {
 	gs_outstream *os = gs_outstream_open(dir, GS_SITE_KEYS_FILE, err, errlen);
+	size_t n = gs_site_results_count(rs);
 	S_idref *order;
 	FILE *f;
 	size_t i, j, k;
@@ -2640,37 +2853,65 @@ static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA2
 		return -1;
 	f = gs_outstream_file(os);
 	fputs("{\"format\":\"" GS_SITE_KEYS_FORMAT "\",\"pages\":{", f);
-	if (pages && pages->n) {
-		qsort(pages->v, pages->n, sizeof(*pages->v), S_by_page_name);
-		for (j = 0; j < pages->n; j++) {
-			json_t *name = json_string(pages->v[j].name);
-			char *tname = json_dumps(name, JSON_ENCODE_ANY);
+	if (pages && pages->ntuples) {
+		/* the pages' names, made for the sort and dropped (a few bytes a page) */
+		char *names = NULL;
+		size_t nl = 0, nc = 0, nt = pages->ntuples;
+		size_t *at = gs_xcalloc(nt + 1, sizeof(*at));
+		S_idref *by = gs_xcalloc(nt + 1, sizeof(*by));
+		for (j = 0; j < nt; j++) {
+			char name[160];
+			S_tuple_name(pages, j, name, sizeof(name));
+			at[j] = nl;
+			gs_mem_append(&names, &nl, &nc, name, strlen(name) + 1);
+		}
+		for (j = 0; j < nt; j++) {
+			by[j].id = names + at[j];
+			by[j].i = j;
+		}
+		free(at);
+		qsort(by, nt, sizeof(*by), S_by_id);
+		for (j = 0; j < nt; j++) {
+			json_t *name = json_string(by[j].id);
+			char *tname = json_dumps(name, JSON_ENCODE_ANY), key[GS_SHA256_HEX_SIZE];
 			if (!tname)
 				GS_BUG("json_dumps of a page's name failed (out of memory)");
-			fprintf(f, "\n%s:\"%s\"%s", tname, pages->v[j].key, j + 1 < pages->n ? "," : "\n");
+			S_tuple_key(pages, by[j].i, key);
+			fprintf(f, "\n%s:\"%s\"%s", tname, key, j + 1 < nt ? "," : "\n");
 			free(tname);
 			json_decref(name);
 		}
+		free(by);
+		free(names);
 	}
 	fputs("},\"sheets\":{", f);
+	/* (the ids stay in memory, siteresults.h: an id and an index a sheet here) */
 	order = gs_xcalloc(n + 1, sizeof(*order));
 	for (i = 0; i < n; i++) {
-		order[i].id = res[i].id;
+		order[i].id = gs_site_results_id(rs, i);
 		order[i].i = i;
 	}
 	qsort(order, n, sizeof(*order), S_by_id);
 	for (j = 0; j < n; j++) {
-		json_t *o = json_object(), *files = json_array(), *name;
+		json_t *o, *files, *name;
+		const gs_publish_result *r;
+		gs_site_span sp;
 		char *tname, *text;
 		size_t tl;
 
 		i = order[j].i;
-		for (k = 0; k < res[i].files.n; k++)
-			json_array_append_new(files, json_string(res[i].files.v[k]));
-		json_object_set_new(o, "key", json_string(keys[i]));
+		if (gs_site_results_load(rs, i, i + 1, 0, err, errlen))
+			goto fail;
+		r = gs_site_results_get(rs, i);
+		sp = gs_site_results_span(rs, i);
+		o = json_object();
+		files = json_array();
+		for (k = 0; k < r->files.n; k++)
+			json_array_append_new(files, json_string(r->files.v[k]));
+		json_object_set_new(o, "key", json_string(gs_site_results_key(rs, i)));
 		json_object_set_new(o, "files", files);
-		json_object_set_new(o, "result", S_result_pack(&res[i]));
-		name = json_string(res[i].id);
+		json_object_set_new(o, "result", S_result_pack(r));
+		name = json_string(r->id);
 		tname = json_dumps(name, JSON_ENCODE_ANY);
 		/* gs_jo_dumps: json_dumps's bytes, several times faster, and a newline */
 		text = gs_jo_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
@@ -2686,17 +2927,17 @@ static int S_write_keys(const gs_publish_result *res, const char (*keys)[GS_SHA2
 		fputs(S_WHY_MEMBER, f);
 		free(tname);
 		free(text);
-		if (span && span[i].len) {
-			if (S_copy_range(old_fd, span[i].off, span[i].len, f)) {
+		if (sp.len) {
+			if (S_copy_range(old_fd, sp.off, sp.len, f)) {
 				snprintf(err, errlen, "%s: cannot read the replaced keys file: %s",
 					 GS_SITE_KEYS_FILE, strerror(errno));
 				goto fail;
 			}
 		} else {
 			json_t *w;
-			if (gs_spool_load(why, i, i + 1, err, errlen))
+			if (gs_site_results_load(rs, i, i + 1, 1, err, errlen))
 				goto fail;
-			w = S_why_pack(&res[i], why, i);
+			w = S_why_pack(rs, i, r->noffers);
 			text = gs_jo_dumps(w, JSON_COMPACT);
 			json_decref(w);
 			if (!text)
@@ -2716,8 +2957,7 @@ fail:
 }
 
 int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
-		      gs_publish_result *res, char (*keys)[GS_SHA256_HEX_SIZE], size_t *done,
-		      gs_spool *why, char *err, size_t errlen)
+		      gs_site_results *rs, char *err, size_t errlen)
 {
 	S_keys kf;
 	size_t i, m;
@@ -2732,25 +2972,27 @@ int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, 
 		json_t *o = S_keys_entry(&kf, ids[i]), *f;
 		json_t *files = json_object_get(o, "files");
 		const char *key = json_string_value(json_object_get(o, "key"));
+		gs_publish_result r;
 
+		memset(&r, 0, sizeof(r));
 		if (!key || !gs_sha256_hex_valid(key) || !json_is_array(files) ||
-		    S_result_unpack(json_object_get(o, "result"), cat, &res[i])) {
+		    S_result_unpack(json_object_get(o, "result"), cat, &r)) {
 			snprintf(err, errlen, "%s: $.sheets.%s: missing, or not a sheet's key, files "
 				 "and result for this catalog", GS_SITE_KEYS_FILE, ids[i]);
 			json_decref(o);
 			goto out;
 		}
-		(*done)++;
-		snprintf(keys[i], GS_SHA256_HEX_SIZE, "%s", key);
-		if (S_why_unpack(json_object_get(o, "why"), &res[i])) {
+		if (S_why_unpack(json_object_get(o, "why"), &r)) {
 			snprintf(err, errlen, "%s: $.sheets.%s.why: expected a reason (or null) per offer",
 				 GS_SITE_KEYS_FILE, ids[i]);
+			gs_publish_result_release(&r);
 			json_decref(o);
 			goto out;
 		}
-		if (strcmp(res[i].id, ids[i]) != 0) {
+		if (strcmp(r.id, ids[i]) != 0) {
 			snprintf(err, errlen, "%s: $.sheets.%s.result.id: another id", GS_SITE_KEYS_FILE,
 				 ids[i]);
+			gs_publish_result_release(&r);
 			json_decref(o);
 			goto out;
 		}
@@ -2759,14 +3001,20 @@ int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, 
 			if (!name || !*name || strchr(name, '/') || name[0] == '.') {
 				snprintf(err, errlen, "%s: $.sheets.%s.files[%zu]: expected a file name",
 					 GS_SITE_KEYS_FILE, ids[i], m);
+				gs_publish_result_release(&r);
 				json_decref(o);
 				goto out;
 			}
-			gs_strvec_push_dup(&res[i].files, name);
+			gs_strvec_push_dup(&r.files, name);
 		}
-		json_decref(o);
-		if (S_spool_reasons(why, &res[i], err, errlen))
-			goto out;
+		/* (its key copied out before the entry goes) */
+		{
+			char k[GS_SHA256_HEX_SIZE];
+			snprintf(k, sizeof(k), "%s", key);
+			json_decref(o);
+			if (gs_site_results_put(rs, &r, k, NULL, err, errlen))
+				goto out;
+		}
 	}
 	rc = 0;
 out:
@@ -2777,26 +3025,31 @@ out:
 static json_t *S_result_pack_all(const S_render_ctx *c, size_t i, char **why, size_t *whylen);
 
 /*
- * Result i is complete: a worker writes it to its report, one line, and
- * forgets it, so that a worker's memory does not grow with its range; one
- * process (or the parent) spools its reasons (S_spool_reasons).
+ * Result i (c->cur) is complete: a worker writes it to its report, one
+ * line, and forgets it, so that a worker's memory does not grow with its
+ * range; one process (or the parent) spools it (siteresults.h: memory
+ * stays flat whatever the number of workloads).
  */
 static int S_finish(S_render_ctx *c, size_t i)
 {
+	int rc;
+
 	if (c->report && c->learn) {
 		/* goes into the line of its workload (S_item) */
 		c->pending = S_result_pack_all(c, i, &c->pending_why, &c->pending_whylen);
-		gs_publish_result_release(&c->res[i]);
+		gs_publish_result_release(&c->cur);
+		memset(&c->span, 0, sizeof(c->span));
 		return 0;
 	}
 	if (c->report) {
 		char *why;
 		size_t wl;
 		json_t *o = S_result_pack_all(c, i, &why, &wl);
-		int rc = json_dumpf(o, c->report, JSON_COMPACT);
 
+		rc = json_dumpf(o, c->report, JSON_COMPACT);
 		json_decref(o);
-		gs_publish_result_release(&c->res[i]);
+		gs_publish_result_release(&c->cur);
+		memset(&c->span, 0, sizeof(c->span));
 		if (!rc && fputc('\n', c->report) == EOF)
 			rc = -1;
 		if (!rc && why && fwrite(why, 1, wl, c->report) != wl)
@@ -2808,17 +3061,20 @@ static int S_finish(S_render_ctx *c, size_t i)
 		}
 		return 0;
 	}
-	return S_spool_reasons(c->why, &c->res[i], c->err, c->errlen);
+	rc = gs_site_results_put(c->out, &c->cur, c->site_key ? c->key : NULL, &c->span, c->err,
+				 c->errlen);
+	memset(&c->span, 0, sizeof(c->span));
+	return rc;
 }
 
-/* Renders loaded workload i into res[i]; 0, or -1 with err naming the workload. */
+/* Renders loaded workload i into c->cur; 0, or -1 with err naming the workload. */
 static int S_publish_one(S_render_ctx *c, size_t i, gs_job *job, size_t *done)
 {
 	char e[1024];
 	int jrc;
 
 	e[0] = '\0';
-	jrc = gs_job_publish(job, c->env, c->archive, c->sheets, NULL, &c->res[i], e, sizeof(e));
+	jrc = gs_job_publish(job, c->env, c->archive, c->sheets, NULL, &c->cur, e, sizeof(e));
 	c->rendered++;
 	if (jrc) {
 		if (strncmp(e, c->paths[i], strlen(c->paths[i])) == 0)
@@ -2831,7 +3087,7 @@ static int S_publish_one(S_render_ctx *c, size_t i, gs_job *job, size_t *done)
 	return S_finish(c, i);
 }
 
-/* Renders workloads [from, to) into res[from..to); 0, or -1 with err naming the workload. */
+/* Renders workloads [from, to), each finished (S_finish); 0, or -1 with err naming the workload. */
 static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 {
 	size_t i;
@@ -2849,9 +3105,9 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 
 		if (in && c->site_key && c->old.f) {
 			rels = gs_xcalloc(in->ev_path.n + 1, sizeof(*rels));
-			S_input_key(c, in, rels, c->keys[i]);
+			S_input_key(c, in, rels, c->key);
 			keyed = 1;
-			if (S_reuse(c, i, in->id, in->title, c->keys[i])) {
+			if (S_reuse(c, i, in->id, in->title, c->key)) {
 				jrc = S_input_archive(c, i, in, rels);
 				free(rels);
 				(*done)++;
@@ -2870,11 +3126,11 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 			return -1;
 		}
 		if (c->site_key && !keyed) {
-			if (S_job_key(c, i, &job, wsha, c->keys[i])) {
+			if (S_job_key(c, i, &job, wsha, c->key)) {
 				gs_job_release(&job);
 				return -1;
 			}
-			if (S_reuse(c, i, job.w.id, job.w.title, c->keys[i])) {
+			if (S_reuse(c, i, job.w.id, job.w.title, c->key)) {
 				gs_job_release(&job);
 				(*done)++;
 				if (S_finish(c, i))
@@ -2939,22 +3195,22 @@ static json_t *S_result_pack(const gs_publish_result *r)
 /*
  * The reasons of a result, per offer: a string, null (none), or the index
  * of the first earlier offer with the same reason (offers of one GPU model
- * share most of theirs: a third of the bytes). From r->reason, or when
- * spool is not NULL from its item i (loaded).
+ * share most of theirs: a third of the bytes). Of result i of rs (loaded
+ * with its reasons), noffers of them.
  */
-static json_t *S_why_pack(const gs_publish_result *r, const gs_spool *spool, size_t i)
+static json_t *S_why_pack(const gs_site_results *rs, size_t i, size_t noffers)
 {
 	json_t *why = json_array();
 	size_t k, j;
 
-	for (k = 0; k < r->noffers; k++) {
-		const char *w = spool ? gs_spool_get(spool, i, k) : r->reason ? r->reason[k] : NULL;
+	for (k = 0; k < noffers; k++) {
+		const char *w = gs_site_results_reason(rs, i, k);
 		if (!w) {
 			json_array_append_new(why, json_null());
 			continue;
 		}
 		for (j = 0; j < k; j++) {
-			const char *x = spool ? gs_spool_get(spool, i, j) : r->reason[j];
+			const char *x = gs_site_results_reason(rs, i, j);
 			if (x && strcmp(x, w) == 0)
 				break;
 		}
@@ -3078,20 +3334,21 @@ bad:
  */
 static json_t *S_result_pack_all(const S_render_ctx *c, size_t i, char **why, size_t *whylen)
 {
-	json_t *o = S_result_pack(&c->res[i]), *files = json_array();
+	json_t *o = S_result_pack(&c->cur), *files = json_array();
 	size_t k;
 
-	for (k = 0; k < c->res[i].files.n; k++)
-		json_array_append_new(files, json_string(c->res[i].files.v[k]));
+	(void)i;
+	for (k = 0; k < c->cur.files.n; k++)
+		json_array_append_new(files, json_string(c->cur.files.v[k]));
 	json_object_set_new(o, "files", files);
-	json_object_set_new(o, "key", json_string(c->site_key ? c->keys[i] : ""));
+	json_object_set_new(o, "key", json_string(c->site_key ? c->key : ""));
 	*why = NULL;
 	*whylen = 0;
-	if (c->span && c->span[i].len) {
-		json_object_set_new(o, "span", json_pack("[II]", (json_int_t)c->span[i].off,
-							 (json_int_t)c->span[i].len));
+	if (c->span.len) {
+		json_object_set_new(o, "span", json_pack("[II]", (json_int_t)c->span.off,
+							 (json_int_t)c->span.len));
 	} else {
-		*why = S_why_block(&c->res[i], whylen);
+		*why = S_why_block(&c->cur, whylen);
 		json_object_set_new(o, "why", json_integer((json_int_t)*whylen));
 	}
 	return o;
@@ -3191,9 +3448,8 @@ static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
 }
 
 /*
- * Result i from its line in a worker's report (S_result_pack_all): into
- * res[i], keys[i] and span[i], its reasons spooled as in one process. 0,
- * or -1 with err.
+ * Result i from its line in a worker's report (S_result_pack_all): with
+ * its key and span, spooled as in one process (S_finish). 0, or -1 with err.
  */
 static int S_take_result(S_render_ctx *c, size_t i, json_t *o, FILE *f, size_t *done)
 {
@@ -3202,27 +3458,29 @@ static int S_take_result(S_render_ctx *c, size_t i, json_t *o, FILE *f, size_t *
 	json_t *fl;
 	size_t m;
 
-	if (S_result_unpack(o, c->env->cat, &c->res[i]) || !key ||
+	if (S_result_unpack(o, c->env->cat, &c->cur) || !key ||
 	    strlen(key) >= GS_SHA256_HEX_SIZE)
 		goto bad;
 	(*done)++;
 	if (json_object_get(o, "span")) {
 		json_int_t off = -1, sl = -1;
-		if (!c->span || json_unpack(json_object_get(o, "span"), "[II]", &off, &sl) ||
+		if (!c->site_key || json_unpack(json_object_get(o, "span"), "[II]", &off, &sl) ||
 		    off < 0 || sl <= 0)
 			goto bad;
-		c->span[i].off = (uint64_t)off;
-		c->span[i].len = (uint64_t)sl;
+		c->span.off = (uint64_t)off;
+		c->span.len = (uint64_t)sl;
 	} else if (!json_is_integer(why) || json_integer_value(why) < 0 ||
-		   S_why_read(f, (size_t)json_integer_value(why), &c->res[i])) {
+		   S_why_read(f, (size_t)json_integer_value(why), &c->cur)) {
 		goto bad;
 	}
 	json_array_foreach(json_object_get(o, "files"), m, fl)
-		gs_strvec_push_dup(&c->res[i].files, json_string_value(fl));
+		gs_strvec_push_dup(&c->cur.files, json_string_value(fl));
 	if (c->site_key)
-		snprintf(c->keys[i], GS_SHA256_HEX_SIZE, "%s", key);
-	return S_spool_reasons(c->why, &c->res[i], c->err, c->errlen);
+		snprintf(c->key, GS_SHA256_HEX_SIZE, "%s", key);
+	return S_finish(c, i);
 bad:
+	gs_publish_result_release(&c->cur);
+	memset(&c->span, 0, sizeof(c->span));
 	snprintf(c->err, c->errlen, "the report of a worker cannot be read");
 	return -1;
 }
@@ -3231,7 +3489,7 @@ bad:
  * Renders every workload in jobs worker processes (workers.h), then merges
  * their results and evidence entries in worker order, which is workload
  * order: the same bytes as one process. A report is read a line (a result)
- * at a time, its reasons spooled as in one process. 1: two workers named
+ * at a time, each result spooled as in one process. 1: two workers named
  * the same evidence bytes differently (the caller builds again in one
  * process).
  */
@@ -3398,9 +3656,9 @@ static int S_sheet_job(S_render_ctx *c, size_t i, gs_job *job, const gs_site_inp
 		       size_t *done)
 {
 	if (c->site_key) {
-		if (S_job_key(c, i, job, in->sha256, c->keys[i]))
+		if (S_job_key(c, i, job, in->sha256, c->key))
 			return -1;
-		if (S_reuse(c, i, in->id, in->title, c->keys[i])) {
+		if (S_reuse(c, i, in->id, in->title, c->key)) {
 			(*done)++;
 			return S_finish(c, i);
 		}
@@ -3431,7 +3689,7 @@ static int S_item(S_render_ctx *c, size_t a, FILE *out, size_t *done)
 		   a >= c->from && a - c->from < c->n &&
 		   S_sheet_job(c, a - c->from, &job, &in, done)) {
 		c->failed = 1;
-		gs_publish_result_release(&c->res[a - c->from]);
+		gs_publish_result_release(&c->cur);
 	}
 	gs_job_release(&job);
 	if (out) {
@@ -3459,7 +3717,7 @@ static int S_item(S_render_ctx *c, size_t a, FILE *out, size_t *done)
  * The order in which the workers take the paths when only some are
  * rendered (a shard): each path rendered followed by its share of those
  * only read, so that the workers' equal ranges (workers.h) are about equal
- * work. The rendered keep their order, and so do their reasons spooled
+ * work. The rendered keep their order, and so do their results spooled
  * and the evidence's first names.
  */
 static size_t *S_order(size_t nall, size_t from, size_t n)
@@ -3683,28 +3941,23 @@ static int S_render_sheets(S_render_ctx *c, size_t n, unsigned jobs, size_t *don
 }
 
 /* gs_site_pages, taking from the replaced site what pp allows (S_pages). */
-static int S_site_pages(const gs_publish_env *env, const gs_publish_result *res, size_t n,
-			gs_spool *why, const char *dir, S_pages *pp, char *err, size_t errlen)
+static int S_site_pages(const gs_publish_env *env, const char *dir, S_pages *pp, FILE *old,
+			char *err, size_t errlen)
 {
-	char *nav_root;
-	size_t i;
-	int rc = -1, demonstration = 0;
+	size_t n = gs_site_results_count(pp->rs);
+	int demonstration = gs_site_results_demonstration(pp->rs);
+	char *nav_root = S_nav(env->t, "");
+	int rc = -1;
 
-	if (gs_spool_count(why) != n)
-		GS_BUG("%zu results but the reasons of %zu", n, gs_spool_count(why));
-	nav_root = S_nav(env->t, "");
-	pp->noffers = env->cat->noffers;
-	for (i = 0; i < n; i++)
-		demonstration |= res[i].demonstration;
+	S_pages_setup(pp, env->cat, old);
 	/* the style sheet every page of the site links (GS_SITE_CSS), once */
 	if (gs_write_atomic(dir, GS_SITE_CSS, env->tp->css, strlen(env->tp->css), err, errlen))
 		goto out;
-	if (S_index_pages(env, res, n, dir, nav_root, demonstration, pp, err, errlen) ||
-	    S_offers_pages(env, res, n, dir, nav_root, demonstration, err, errlen) ||
-	    S_offer_detail_pages(env, res, n, why, dir, demonstration, pp, err, errlen))
+	if (S_index_pages(env, pp->rs, n, dir, nav_root, demonstration, pp, err, errlen) ||
+	    S_offers_pages(env, pp->rs, n, dir, nav_root, demonstration, err, errlen) ||
+	    S_offer_detail_pages(env, n, dir, demonstration, pp, err, errlen))
 		goto out;
-	if (pp->keys && S_write_keys(res, pp->keys, n, why, pp->span, pp->old_fd, &pp->pk, dir,
-				     err, errlen))
+	if (pp->keyed && S_write_keys(pp->rs, pp->old_fd, pp, dir, err, errlen))
 		goto out;
 	rc = 0;
 out:
@@ -3714,33 +3967,29 @@ out:
 
 static void S_pages_release(S_pages *pp)
 {
-	size_t i;
-
-	for (i = 0; i < pp->pk.n; i++)
-		free(pp->pk.v[i].name);
-	free(pp->pk.v);
-	json_decref(pp->old_pages);
+	free(pp->order);
+	free(pp->reuse);
 	S_why_page_free(pp);
 }
 
-int gs_site_pages(const gs_publish_env *env, const gs_publish_result *res,
-		  const char (*keys)[GS_SHA256_HEX_SIZE], size_t n, gs_spool *why, const char *dir,
-		  char *err, size_t errlen)
+int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *dir, char *err,
+		  size_t errlen)
 {
 	S_pages pp;
 	int rc;
 
 	memset(&pp, 0, sizeof(pp));
-	pp.keys = keys;
+	pp.rs = rs;
+	pp.keyed = 1;
 	pp.old_fd = -1;
-	rc = S_site_pages(env, res, n, why, dir, &pp, err, errlen);
+	rc = S_site_pages(env, dir, &pp, NULL, err, errlen);
 	S_pages_release(&pp);
 	return rc;
 }
 
 /* A shard's identity (shard.h) from what it rendered. */
 static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, size_t npaths,
-			 size_t from, const gs_publish_result *res, size_t n, const char *site_key,
+			 size_t from, const gs_site_results *rs, const char *site_key,
 			 const char *dir, char *err, size_t errlen)
 {
 	gs_shard s;
@@ -3752,8 +4001,8 @@ static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, si
 	s.n = opts->shard_n;
 	s.workloads = npaths;
 	s.from = from;
-	for (i = 0; i < n; i++)
-		gs_strvec_push_dup(&s.ids, res[i].id);
+	for (i = 0; i < gs_site_results_count(rs); i++)
+		gs_strvec_push_dup(&s.ids, gs_site_results_id(rs, i));
 	snprintf(s.workloads_sha256, sizeof(s.workloads_sha256), "%s", opts->workloads_key);
 	snprintf(s.inputs_sha256, sizeof(s.inputs_sha256), "%s", opts->inputs_key);
 	snprintf(s.catalog_sha256, sizeof(s.catalog_sha256), "%s", opts->catalog_key);
@@ -3782,19 +4031,17 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 {
 	gs_publish_env env = *env0;
 	size_t from = 0, to = npaths, n;
-	gs_publish_result *res;
 	char *sheets = gs_xasprintf("%s/sheets", dir);
 	char *nav_sheet = S_nav(env.t, "../");
 	char site_key[GS_SHA256_HEX_SIZE];
 	gs_archive *archive = NULL;
 	S_render_ctx c;
-	size_t i, done = 0;
+	size_t done = 0;
 	int rc = -1;
 
 	if (opts->shard_n)
 		gs_shard_range(npaths, opts->shard_k, opts->shard_n, &from, &to);
 	n = to - from;
-	res = gs_xcalloc(n + 1, sizeof(*res));
 	memset(&c, 0, sizeof(c));
 	c.prev_sheets_fd = c.sheets_fd = -1;
 	if (gs_mkdirs(sheets)) {
@@ -3804,8 +4051,8 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	archive = gs_site_archive(dir, err, errlen);
 	if (!archive)
 		goto out;
-	c.why = gs_spool_new(dir, err, errlen);
-	if (!c.why)
+	c.out = gs_site_results_new(dir, env.cat, GS_SITE_PAGE_ROWS, err, errlen);
+	if (!c.out)
 		goto out;
 	gs_archive_set_previous(archive, prev);
 	env.nav_html = nav_sheet;
@@ -3817,14 +4064,11 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	c.archive = archive;
 	c.dir = dir;
 	c.sheets = sheets;
-	c.res = res;
 	c.err = err;
 	c.errlen = errlen;
 	if (opts->catalog_key) {
 		gs_site_key(&env, opts->catalog_key, site_key);
 		c.site_key = site_key;
-		c.keys = gs_xcalloc(n + 1, sizeof(*c.keys));
-		c.span = gs_xcalloc(n + 1, sizeof(*c.span));
 		if (prev)
 			S_keys_open(prev, &c.old); /* none usable: a full build */
 		c.prev_sheets = prev ? gs_xasprintf("%s/sheets", prev) : NULL;
@@ -3845,26 +4089,22 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	if (rc)
 		goto out;
 	rc = -1;
+	if (gs_site_results_count(c.out) != n)
+		GS_BUG("%zu workloads but %zu results", n, gs_site_results_count(c.out));
 	if (opts->shard_n) {
-		if (S_write_keys(res, (const char (*)[GS_SHA256_HEX_SIZE])c.keys, n, c.why, c.span,
-				 c.old.f ? fileno(c.old.f) : -1, NULL, dir, err, errlen) ||
-		    S_write_shard(&env, opts, npaths, from, res, n, site_key, dir, err, errlen))
+		if (S_write_keys(c.out, c.old.f ? fileno(c.old.f) : -1, NULL, dir, err, errlen) ||
+		    S_write_shard(&env, opts, npaths, from, c.out, site_key, dir, err, errlen))
 			goto out;
 	} else {
 		S_pages pp;
 		memset(&pp, 0, sizeof(pp));
-		pp.keys = opts->catalog_key ? (const char (*)[GS_SHA256_HEX_SIZE])c.keys : NULL;
-		pp.span = c.span;
+		pp.rs = c.out;
+		pp.keyed = opts->catalog_key != NULL;
 		pp.old_fd = c.old.f ? fileno(c.old.f) : -1;
 		pp.prev = prev;
 		if (c.old.f)
-			pp.old_pages = gs_jscan_load(fileno(c.old.f), gs_jscan_find(&c.old.scan, 1, "pages"),
-						     JSON_REJECT_DUPLICATES);
-		if (!json_is_object(pp.old_pages)) {
-			json_decref(pp.old_pages);
-			pp.old_pages = NULL;
-		}
-		rc = S_site_pages(&env, res, n, c.why, dir, &pp, err, errlen);
+			pp.old_pages = gs_jscan_find(&c.old.scan, 1, "pages");
+		rc = S_site_pages(&env, dir, &pp, c.old.f, err, errlen);
 		if (opts->pages_reused)
 			*opts->pages_reused = pp.pages_reused;
 		if (opts->pages_rendered)
@@ -3880,21 +4120,17 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		*opts->rendered = c.rendered;
 	rc = 0;
 out:
-	/* (all of them: a build that failed may have left gaps) */
-	for (i = 0; i < n; i++)
-		gs_publish_result_release(&res[i]);
-	free(res);
+	/* (a build that failed may have left one) */
+	gs_publish_result_release(&c.cur);
 	free(sheets);
 	free(nav_sheet);
-	free(c.keys);
-	free(c.span);
 	free(c.prev_sheets);
 	if (c.prev_sheets_fd >= 0)
 		close(c.prev_sheets_fd);
 	if (c.sheets_fd >= 0)
 		close(c.sheets_fd);
 	S_keys_close(&c.old);
-	gs_spool_free(c.why);
+	gs_site_results_free(c.out);
 	if (archive)
 		gs_archive_free(archive);
 	return rc;

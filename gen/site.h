@@ -23,17 +23,20 @@
  * workloads); pages are bounded in size by pagination; no page requests
  * anything outside the folder.
  *
- * Memory does not grow with the workloads' text: what a build keeps per
- * workload is gs_publish_result less its reasons (a status, a cost and a
- * currency pointer per offer, the id, title and file names); the reasons,
- * a sentence per offer, are spooled to an anonymous file in the stage as
- * each result completes (spool.h) and read back a page of workloads at a
- * time by the per-offer pages and a sheet at a time by the keys file. The
- * keys file is written a sheet at a time and read by a scan that parses
- * only the entries used (jsonscan.h); a worker writes its report a result
- * a line as it goes, and the parent reads it a line at a time. Peak RSS is
- * then about flat: 13 MiB for 300 as for 1,000 workloads x 50 offers
- * (tests/scripts/site-memory.sh checks it, bench/README.md gives figures).
+ * Memory is flat in the number of workloads: each result (gs_publish_result:
+ * a status, a cost and a currency per offer, the id, title and file names,
+ * its key and, a sentence per offer, its reasons) is spooled to anonymous
+ * files in the stage as it completes (siteresults.h, spool.h) and read
+ * back a page of workloads at a time by the index and per-offer pages, a
+ * sheet at a time by the keys file; what the pages show of all of them
+ * (the footers' counts per offer, the demonstration flag) is summed as they
+ * come. What stays in memory per workload is its id and two offsets (the
+ * keys file is sorted by id), and the caller's list of paths with what the
+ * validation learnt of each (gs_site_input). The keys file is written a
+ * sheet at a time and read by a scan that parses only the entries used
+ * (jsonscan.h); a worker writes its report a result a line as it goes, and
+ * the parent reads it a line at a time (tests/scripts/site-memory.sh
+ * checks the peak, bench/README.md gives figures).
  */
 #ifndef GS_SITE_H
 #define GS_SITE_H
@@ -43,7 +46,7 @@
 #include "diag.h"
 #include "evidence.h"
 #include "publish.h"
-#include "spool.h"
+#include "siteresults.h"
 
 #define GS_SITE_PAGE_ROWS 100    /* workloads on an index page */
 #define GS_SITE_PAGE_COLS 20     /* offers on an index page */
@@ -169,29 +172,27 @@ void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
 gs_archive *gs_site_archive(const char *dir, char *err, size_t errlen);
 
 /*
- * Phase 2 of a site, from the results of its n sheets in the site's order:
- * the index pages with matrix.js, the offers pages, the per-offer pages
- * and, when keys is not NULL, the keys file (keys[i]: sheet i's key; the
- * files listed in res[i].files). The results' reasons are not in res but
- * in why, item i for sheet i (spool.h: memory stays flat whatever n).
- * Writes nothing else: the sheets and the evidence archive are the
- * caller's. Used by the site and by `merge`. 0, or -1 with a message in err.
+ * Phase 2 of a site, from the results of its sheets in the site's order,
+ * each with its key (rs, siteresults.h: item i is sheet i's; memory stays
+ * flat whatever their number): the index pages with matrix.js, the offers
+ * pages, the per-offer pages and the keys file (the files listed in each
+ * result's files). Writes nothing else: the sheets and the evidence
+ * archive are the caller's. Used by `merge` (the site itself goes through
+ * the same code with what it may take from the site it replaces). 0, or -1
+ * with a message in err.
  */
-int gs_site_pages(const gs_publish_env *env, const gs_publish_result *res,
-		  const char (*keys)[GS_SHA256_HEX_SIZE], size_t n, gs_spool *why, const char *dir,
-		  char *err, size_t errlen);
+int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *dir, char *err,
+		  size_t errlen);
 
 /*
  * Reads dir's keys file (a site's or a shard's): for each of the n ids,
- * in order, its result, its files and its key into res[i] and keys[i], its
- * reasons appended to why (*done counts the results filled, to release).
+ * in order, its result with its files, reasons and key appended to rs.
  * Only the entries of those ids are parsed (the file is scanned, not
  * loaded, jsonscan.h). 0, or -1 with a message in err naming the file and
  * the JSON path.
  */
 int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
-		      gs_publish_result *res, char (*keys)[GS_SHA256_HEX_SIZE], size_t *done,
-		      gs_spool *why, char *err, size_t errlen);
+		      gs_site_results *rs, char *err, size_t errlen);
 
 /*
  * The offers page's charts (S_offers_page), computed from the catalog and

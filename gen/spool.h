@@ -2,12 +2,15 @@
  * spool: per-item lists of strings kept in a temporary file instead of in
  * memory, read back a range of items at a time.
  *
- * Why: a site keeps, per workload, a sentence per offer on why it has its
- * status (gs_publish_result.reason, about 150 bytes x 50 offers), needed
- * only at the end, by the per-offer pages and the keys file. Held in
- * memory, they made the build's peak grow by ~80 KB per workload; spooled,
- * what stays in memory per workload is its offset (8 bytes), and the
- * reader holds one range (a page of workloads) at a time.
+ * Why: a site needs each workload's result (gs_publish_result: a status,
+ * a cost and a currency per offer, its id, title and files, and a sentence
+ * per offer on why it has its status, about 150 bytes x 50 offers) only at
+ * the end, for the index and per-offer pages and the keys file. Held in
+ * memory, the reasons made the build's peak grow by ~80 KB per workload,
+ * the rest by ~1.4 KB; spooled (siteresults.h keeps a result in two
+ * spools, its fields and its reasons), what stays in memory per workload
+ * is an offset per spool (8 bytes), and the reader holds one range (a page
+ * of workloads) at a time.
  *
  * Invariants:
  *  - the file is anonymous (O_TMPFILE, else created and unlinked at once)

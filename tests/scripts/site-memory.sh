@@ -1,51 +1,61 @@
 #!/bin/sh
 # site-memory: the peak memory of `gpusheet site` (parent and workers), of a
 # shard, of `merge` and of a rebuild that reuses every sheet does not grow
-# with the number of workloads (issue 11: what a build keeps per workload is
-# a few bytes per offer; the reasons are spooled to a file, the keys file
-# and the workers' reports are read and written a sheet at a time).
+# with the number of workloads (issue 11: each result is spooled to a file
+# as it completes and read back a page at a time, site.h and
+# siteresults.h; what stays per workload is its path, what its validation
+# learnt, its id and a few offsets: a few hundred bytes).
 #
-# Builds SMALL and LARGE = 8 x SMALL generated workloads x 50 offers
+# Builds SMALL and LARGE = 4 x SMALL generated workloads x 50 offers
 # (bench/gen_workloads.py) the same way: shard 1/2 with -j 1 and shard 2/2
 # with -j 2 (the one-process and the worker paths), `merge` of the two, then
 # `site -j 1` over the merged site (a rebuild: every sheet reused through
-# the keys file), and checks for each step that LARGE's peak RSS (getrusage
-# of the finished children: the largest of the process and its workers) is
-# at most MARGIN above SMALL's. Before the spool, a workload cost ~80 KB:
-# 280 more workloads were ~22 MiB more; now they are well under 1 MiB. Not a
-# timed test: the margin is in bytes. Under AddressSanitizer freed memory
-# sits in a quarantine that grows with every allocation made, live or not,
-# so the quarantine is turned off for these runs (ASAN_OPTIONS, ignored by
-# other builds). Also checks that the merged site equals the rebuilt one,
-# and that the keys file is exactly the sorted compact dump of itself, a
-# line per page key and per sheet, "why" last in each sheet's entry
-# (docs/formats.md, section 6).
-# Override the sizes with SITE_MEMORY_N (the small one; the large is 8x).
+# the keys file), and checks for each step that LARGE's peak RSS (wait4 of
+# the command, through tests/lib/peakrss.c: the largest of the process and
+# its workers) is at most MARGIN above SMALL's. SMALL is two full pages of
+# workloads (200), so that a page's buffers are as large at both sizes and
+# what remains is what grows per workload. From 200 to 800 workloads under
+# AddressSanitizer: before the spool (~80 KB a workload) that was ~47 MiB;
+# with the results in memory (~1.5 KB a workload in a release build) 0.65
+# to 1.6 MiB (shard 2/2, the merge and the rebuild fail the margin); now
+# 0.05 to 0.5 MiB. Not a timed test: the margin is in bytes.
+# Under AddressSanitizer freed memory sits in a quarantine that grows with
+# every allocation made, live or not, so the quarantine is turned off for
+# these runs (ASAN_OPTIONS, ignored by other builds). Also checks that the
+# merged site equals the rebuilt one, and that the keys file is exactly the
+# sorted compact dump of itself, a line per page key and per sheet, "why"
+# last in each sheet's entry (docs/formats.md, section 6).
+# Override the sizes with SITE_MEMORY_N (the small one) and
+# SITE_MEMORY_FACTOR (the large one is that many times it, 4).
 #
 #   sh site-memory.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
 bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
 need python3 "sh tools/install-deps.sh --test"
-SMALL=${SITE_MEMORY_N:-40}
-LARGE=$((SMALL * 8))
-MARGIN_KB=8192   # 8 MiB: 280 workloads at the old ~80 KB each would be 22 MiB
+SMALL=${SITE_MEMORY_N:-200}
+LARGE=$((SMALL * ${SITE_MEMORY_FACTOR:-4}))
+MARGIN_KB=768    # ~1.3 KB a workload (600 of them)
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0
 export ASAN_OPTIONS
+
+# The peaks are measured by tests/lib/peakrss.c, a small process the
+# command is forked from (ctest gives its path in GS_PEAKRSS; by hand it is
+# built here): a peak measured from Python is never below Python's own.
+peakrss=${GS_PEAKRSS:-}
+if [ -z "$peakrss" ]; then
+	have cc || skip "GS_PEAKRSS is not set (ctest sets it) and there is no cc to build tests/lib/peakrss.c"
+	cc -O2 -o "$scratch/peakrss" "$src/tests/lib/peakrss.c" || die "cannot build tests/lib/peakrss.c"
+	peakrss=$scratch/peakrss
+fi
 
 # peak_kb LOG CMD...: runs CMD, prints its peak RSS in KiB (largest of it and
 # its waited-for descendants); its output goes to LOG; dies when it fails.
 peak_kb() {
 	p_log=$1
 	shift
-	python3 -c '
-import resource, subprocess, sys
-with open(sys.argv[1], "wb") as log:
-    rc = subprocess.call(sys.argv[2:], stdout=log, stderr=subprocess.STDOUT)
-if rc != 0:
-    sys.exit("exit %d" % rc)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-' "$p_log" "$@" || { cat "$p_log"; die "$* failed"; }
+	"$peakrss" "$scratch/peak.kb" "$@" >"$p_log" 2>&1 || { cat "$p_log"; die "$* failed"; }
+	cat "$scratch/peak.kb"
 }
 
 # run N: the four steps over N workloads; sets shard1_kb shard2_kb merge_kb rebuild_kb.
