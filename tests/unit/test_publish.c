@@ -19,6 +19,7 @@
 #include "check.h"
 #include "evidence.h"
 #include "labels.h"
+#include "outfile.h"
 #include "publish.h"
 #include "render.h"
 
@@ -35,26 +36,6 @@ static char *S_cat(const char *a, const char *b)
 	return p;
 }
 
-static char *S_read(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		abort();
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 static void S_write(const char *path, const char *text, size_t n)
 {
 	FILE *f = fopen(path, "wb");
@@ -69,7 +50,7 @@ static void S_write(const char *path, const char *text, size_t n)
 static int S_holds(const char *path, const char *bytes, size_t n)
 {
 	size_t got = 0;
-	char *b = S_read(path, &got);
+	char *b = gs_read_file(path, &got);
 	int same = b && got == n && memcmp(b, bytes, n) == 0;
 
 	free(b);
@@ -91,7 +72,7 @@ static char *S_copy_example(const char *dir, int twice, char **orig, size_t *ori
 	size_t n;
 
 	CHECK(mkdir(dir, 0755) == 0 && mkdir(md, 0755) == 0);
-	*orig = S_read(src_m, orig_len);
+	*orig = gs_read_file(src_m, orig_len);
 	if (!*orig)
 		abort();
 	S_write(mp, *orig, *orig_len);
@@ -168,7 +149,7 @@ static void S_test(const char *tmp, const gs_catalog *cat, const gs_strings *t,
 	CHECK(S_holds(p, orig, orig_len));
 	free(p);
 	p = S_cat(site, "probe-dense.html");
-	html = S_read(p, &n);
+	html = gs_read_file(p, &n);
 	CHECK(html && strstr(html, rel));
 	free(html);
 	free(p);
