@@ -123,6 +123,23 @@ head -c 3000 "$keys" >"$scratch/keys.tmp" && mv "$scratch/keys.tmp" "$keys"
 build out b10.log --lang es
 expect_stats "$scratch/b10.log" $((N - 1)) 0
 same "$scratch/clean5" "$scratch/out" "a build over a truncated keys file differs from a clean build"
+# The "pages" object is read by its own strict reader, a member at a time
+# (gen/site.c, S_old_pages): a page's key that is not a string is no page
+# reused; a name written with a \u escape is that page rendered, the others
+# reused; the same bytes each time.
+build out b10b.log --lang es
+total=$(sed -n 's/^stats: 0 pages\{0,1\} rendered, \([0-9]*\) reused from the previous site$/\1/p' "$scratch/b10b.log")
+[ -n "$total" ] && [ "$total" -gt 1 ] || { cat "$scratch/b10b.log"; die "no pages reused to start from"; }
+sed -E -i '0,/"index.html":"[0-9a-f]{64}"/s//"index.html":7/' "$keys"
+grep -q '"index.html":7' "$keys" || die "cannot break a page's key"
+build out b10c.log --lang es
+expect_pages "$scratch/b10c.log" "$total" 0
+same "$scratch/clean5" "$scratch/out" "a build over a page key that is not a string differs from a clean build"
+sed -i '0,/"index.html":"/s//"index\\u002ehtml":"/' "$keys"
+grep -q '"index\\u002ehtml":"' "$keys" || die "cannot escape a page's name"
+build out b10d.log --lang es
+expect_pages "$scratch/b10d.log" 1 $((total - 1))
+same "$scratch/clean5" "$scratch/out" "a build over an escaped page name differs from a clean build"
 # Pages: 150 generated workloads x 3 offers are two index pages and two
 # pages per offer (100 workloads a page). A new title for a workload of the
 # second hundred re-renders its sheet, its index page and its offers'
