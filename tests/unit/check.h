@@ -15,6 +15,7 @@
 #ifndef GS_TEST_CHECK_H
 #define GS_TEST_CHECK_H
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,6 +82,23 @@ static inline int gs_check_u64(uint64_t got, uint64_t want, const char *expr,
 #define CHECK_INT(got, want) gs_check_int((intmax_t)(got), (intmax_t)(want), #got, __FILE__, __LINE__)
 /* Two byte counts (or other uint64_t) are equal. */
 #define CHECK_U64(got, want) gs_check_u64((uint64_t)(got), (uint64_t)(want), #got, __FILE__, __LINE__)
+
+/* The entries of dir other than "." and ".." (the tests that watch a
+ * folder for leftovers), or -1 when it cannot be opened. */
+static inline int gs_check_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	closedir(d);
+	return n;
+}
 
 /* Prints "name: N checks, M failed"; the exit status for main. */
 static inline int gs_check_exit(const char *name)

@@ -31,22 +31,6 @@ static void S_put(const char *path, const char *text)
 	}
 }
 
-/* Number of entries of dir other than "." and "..". */
-static int S_count(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
-
 static void S_test_planted_symlinks(const char *tmp)
 {
 	char *dir = gs_xasprintf("%s/out", tmp), *outside = gs_xasprintf("%s/outside.txt", tmp);
@@ -71,7 +55,7 @@ static void S_test_planted_symlinks(const char *tmp)
 	free(p);
 	CHECK(lstat(final, &st) == 0 && S_ISREG(st.st_mode));
 	/* x.json, y.json and the planted link: no temporary file left */
-	CHECK_INT(S_count(dir), 3);
+	CHECK_INT(gs_check_entries(dir), 3);
 	free(dir);
 	free(outside);
 	free(planted);
@@ -124,7 +108,7 @@ static void S_test_tx(const char *tmp)
 	free(p);
 	CHECK(access(f2, F_OK) != 0);
 	gs_outtx_free(tx); /* not committed: its temporary files go */
-	CHECK_INT(S_count(dir), 1);
+	CHECK_INT(gs_check_entries(dir), 1);
 	tx = gs_outtx_new();
 	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "new a\n", 6, err, sizeof(err)), 0);
 	CHECK_INT(gs_outtx_add(tx, dir, "b.txt", "new b\n", 6, err, sizeof(err)), 0);
@@ -136,7 +120,7 @@ static void S_test_tx(const char *tmp)
 	p = S_read(f2);
 	CHECK_STR(p, "new b\n");
 	free(p);
-	CHECK_INT(S_count(dir), 2);
+	CHECK_INT(gs_check_entries(dir), 2);
 	free(dir);
 	free(f1);
 	free(f2);
@@ -145,7 +129,7 @@ static void S_test_tx(const char *tmp)
 /* Descriptors this process has open (from /proc/self/fd), -1 if unknown. */
 static int S_open_fds(void)
 {
-	return S_count("/proc/self/fd");
+	return gs_check_entries("/proc/self/fd");
 }
 
 /* More files than a transaction keeps open until its commit (32): the
@@ -171,7 +155,7 @@ static void S_test_tx_many(const char *tmp)
 			CHECK_INT(gs_outtx_commit(tx, err, sizeof(err)), 0);
 		gs_outtx_free(tx);
 		CHECK_INT(S_open_fds(), fds);
-		CHECK_INT(S_count(dir), round == 0 ? 0 : 40);
+		CHECK_INT(gs_check_entries(dir), round == 0 ? 0 : 40);
 	}
 	for (i = 0; i < 40; i += 13) {
 		snprintf(text, sizeof(text), "file %d, round 1\n", i);
@@ -207,7 +191,7 @@ static void S_test_tx_direct(const char *tmp)
 	CHECK_INT(gs_outtx_add(tx, dir, "../x.txt", "x", 1, err, sizeof(err)), -1);
 	gs_outtx_free(tx);   /* not committed: a.txt goes, the link stays */
 	CHECK(access(f1, F_OK) != 0);
-	CHECK_INT(S_count(dir), 1);
+	CHECK_INT(gs_check_entries(dir), 1);
 	tx = gs_outtx_new_direct();
 	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "kept\n", 5, err, sizeof(err)), 0);
 	CHECK_INT(gs_outtx_commit(tx, err, sizeof(err)), 0);
@@ -215,7 +199,7 @@ static void S_test_tx_direct(const char *tmp)
 	p = S_read(f1);
 	CHECK_STR(p, "kept\n");
 	free(p);
-	CHECK_INT(S_count(dir), 2);
+	CHECK_INT(gs_check_entries(dir), 2);
 	gs_remove_tree(dir);
 	free(dir);
 	free(f1);
@@ -265,7 +249,7 @@ static void S_test_stage(const char *tmp)
 	CHECK_STR(p, "two\n");
 	free(p);
 	/* tmp holds out, outside.txt, tx and site: no stage, no old tree left */
-	CHECK_INT(S_count(tmp), 4);
+	CHECK_INT(gs_check_entries(tmp), 4);
 	/* a non-empty folder without the marks, and a symlink: refused */
 	mkdir(other, 0777);
 	f = gs_xasprintf("%s/thesis.tex", other);

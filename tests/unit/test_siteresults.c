@@ -22,21 +22,6 @@
 #define S_OFFERS 3
 #define S_ROWS 100
 
-static int S_count(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			n++;
-	closedir(d);
-	return n;
-}
-
 /* Offer ids and currencies (offer 1 has two USD plans: a read back gives the first's). */
 static char S_a[] = "a", S_b[] = "b", S_c[] = "c", S_usd[] = "USD", S_usd2[] = "USD", S_eur[] = "EUR";
 
@@ -149,7 +134,7 @@ static void S_test(const char *dir)
 	rs = gs_site_results_new(dir, &cat, S_ROWS, err, sizeof(err));
 	if (!CHECK(rs != NULL))
 		return;
-	CHECK_INT(S_count(dir), 0);
+	CHECK_INT(gs_check_entries(dir), 0);
 	memset(counts, 0, sizeof(counts));
 	for (i = 0; i < S_N; i++) {
 		gs_publish_result r;
@@ -223,7 +208,7 @@ static void S_test(const char *dir)
 	}
 	/* an empty range */
 	CHECK_INT(gs_site_results_load(rs, S_N, S_N, 1, err, sizeof(err)), 0);
-	CHECK_INT(S_count(dir), 0);
+	CHECK_INT(gs_check_entries(dir), 0);
 	gs_site_results_free(rs);
 }
 

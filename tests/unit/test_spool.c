@@ -16,22 +16,6 @@
 #include "spool.h"
 #include "util.h"
 
-/* Entries of dir other than "." and "..". */
-static int S_count(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			n++;
-	closedir(d);
-	return n;
-}
-
 static void S_test_spool(const char *dir)
 {
 	char err[256] = "";
@@ -43,7 +27,7 @@ static void S_test_spool(const char *dir)
 	if (!CHECK(s != NULL))
 		return;
 	/* anonymous: nothing visible in the folder */
-	CHECK_INT(S_count(dir), 0);
+	CHECK_INT(gs_check_entries(dir), 0);
 	/* item 0: "a", NULL, "" (an empty string is not NULL) */
 	v[0] = "a";
 	v[1] = NULL;
@@ -94,7 +78,7 @@ static void S_test_spool(const char *dir)
 	CHECK_INT(gs_spool_load(s, 5, 5, err, sizeof(err)), 0);
 	gs_spool_free(s);
 	free(big);
-	CHECK_INT(S_count(dir), 0);
+	CHECK_INT(gs_check_entries(dir), 0);
 	/* a folder that is not there */
 	s = gs_spool_new("/nonexistent-gs-folder", err, sizeof(err));
 	CHECK(s == NULL && strstr(err, "/nonexistent-gs-folder") != NULL);
