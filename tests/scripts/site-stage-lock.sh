@@ -5,7 +5,8 @@
 # run killed while its workers were still dying left a stage that looked
 # live to the next run, which kept it: site-kill.sh saw a stage left after
 # a complete build. Here the workers of `site -j 2` are watched while they
-# run: none may hold a descriptor of the stage folder itself.
+# run: none may hold a descriptor of the stage folder itself (beyond the
+# instant between the fork and its child handler, outfile.c).
 #
 #   sh site-stage-lock.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
@@ -30,7 +31,14 @@ for round in 1 2 3; do
 				l=$(readlink "$f" 2>/dev/null) || continue
 				watched=1
 				case "$l" in
-				*/.site.gs-staging-??????) held="worker $k holds $l" ;;
+				*/.site.gs-staging-??????)
+					# A forked worker has its parent's descriptors until
+					# fork's child handler drops the stage's (outfile.c,
+					# pthread_atfork): a look in that instant sees it. Held
+					# a tenth of a second later, it is held for good.
+					sleep 0.1
+					l2=$(readlink "$f" 2>/dev/null) || continue
+					[ "$l2" = "$l" ] && held="worker $k holds $l" ;;
 				esac
 			done
 		done
