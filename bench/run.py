@@ -3,8 +3,9 @@
 
     python3 bench/run.py --gpusheet build-release/gpusheet [--runs 5] [--py-runs 3]
                          [--before OTHER/build-release/gpusheet]
-                         [--only startup,sheet,loop,site,jobs,shards,scale,rebuild,memory] [--scratch DIR]
+                         [--only startup,sheet,loop,site,jobs,shards,scale,rebuild,memory,bytes] [--scratch DIR]
                          [--python /usr/bin/python3] [--shards-workloads 1000] [--scale-sizes 1000,10000]
+                         [--bytes-workloads 1000]
 
 Every figure is measured here, on this machine, as min / median / max over
 several runs: CPU is user + system time of the child process (wait4), wall is
@@ -466,6 +467,96 @@ def bench_memory(gs, scratch, out, sizes):
     out.append("")
 
 
+# What each kind of file of a site weighs, and what each way of reaching the
+# 1 GB goal that the generator does not take would save (bench/README.md,
+# "Output bytes: where they go and the options left").
+BYTES_KINDS = (
+    ("sheet HTML", lambda r: r.startswith("sheets/") and r.endswith(".html")),
+    ("decision JSON", lambda r: r.startswith("sheets/") and r.endswith(".json")),
+    ("sheet charts (SVG)", lambda r: r.startswith("sheets/") and r.endswith(".svg")),
+    ("per-offer pages", lambda r: r.startswith("offers/")),
+    ("index pages", lambda r: r.startswith("index")),
+    ("keys file", lambda r: r == ".gpusheet-keys.json"),
+    ("the rest (offers page, its charts, style, script, manifest)", lambda r: True),
+)
+
+
+def _html_optional_end_tags(b):
+    """The bytes without the end tags HTML lets a writer omit in what the
+    site writes (</td>, </th>, </tr>, </li>), each table cell on its row's
+    line: the same document tree for an HTML parser."""
+    import re
+    s = re.sub(rb"</td>|</th>|</tr>|</li>", b"", b)
+    return re.sub(rb"\n(?=<t[dh][ >])", b"", s)
+
+
+def _json_without_defaults(b):
+    """The decision JSON with every null and false member left out, written
+    as compactly as the generator writes it (a schema version 4)."""
+    def strip(o):
+        if isinstance(o, dict):
+            return {k: strip(v) for k, v in o.items() if v is not None and v is not False}
+        if isinstance(o, list):
+            return [strip(x) for x in o]
+        return o
+    d = json.loads(b)
+    return (len(json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()),
+            len(json.dumps(strip(d), separators=(",", ":"), ensure_ascii=False).encode()))
+
+
+def bench_bytes(gs, scratch, out, n):
+    """One site of n workloads × 50 offers (no PNG, no Markdown): its bytes
+    per kind of file, per workload; then what each option not taken would
+    save, measured on these bytes (each option's transformation applied to
+    the files it touches)."""
+    inputs = gen(scratch, "w%d" % n, n, 50, False)
+    d = fresh(os.path.join(scratch, "bytes-%d" % n))
+    site(gs, inputs, d, extra=("-j", "2"))
+    kinds = {k: 0 for k, _ in BYTES_KINDS}
+    end_tags = {"sheet HTML": 0, "per-offer pages": 0, "index pages": 0}
+    json_defaults = 0
+    total = 0
+    for root, _, names in os.walk(d):
+        for name in names:
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, d)
+            with open(path, "rb") as f:
+                b = f.read()
+            total += len(b)
+            kind = next(k for k, match in BYTES_KINDS if match(rel))
+            kinds[kind] += len(b)
+            if kind in end_tags:
+                end_tags[kind] += len(b) - len(_html_optional_end_tags(b))
+            elif kind == "decision JSON":
+                before, after = _json_without_defaults(b)
+                json_defaults += before - after
+    shutil.rmtree(d, ignore_errors=True)
+    per = lambda x: "%.1f" % (x / n / 1000.0)
+    at10k = lambda x: "%.3f" % (x / n * 10000 / 1e9)
+    out.append("## Output bytes: %s workloads × 50 offers, no PNG, no Markdown\n" % format(n, ","))
+    out.append("| file | KB a workload (1 KB = 1,000 bytes) |")
+    out.append("| --- | --- |")
+    for k, _ in BYTES_KINDS:
+        out.append("| %s | %s |" % (k, per(kinds[k])))
+    out.append("| **all** | **%s** (%s GB at 10,000 workloads) |" % (per(total), at10k(total)))
+    out.append("")
+    eh = sum(end_tags.values())
+    options = (
+        ("HTML: the optional end tags left out (%s)" % ", ".join(
+            "%s %s" % (k, per(v)) for k, v in end_tags.items()), eh),
+        ("decision JSON: null and false members left out (schema version 4)", json_defaults),
+        ("per-offer pages only when asked", kinds["per-offer pages"]),
+    )
+    out.append("Options not taken, each measured alone on these bytes:\n")
+    out.append("| option | saves, KB a workload | site at 10,000 workloads, GB |")
+    out.append("| --- | --- | --- |")
+    for label, saved in options:
+        out.append("| %s | %s | %s |" % (label, per(saved), at10k(total - saved)))
+    out.append("| the first two together | %s | %s |" % (
+        per(eh + json_defaults), at10k(total - eh - json_defaults)))
+    out.append("")
+
+
 def main():
     ap = argparse.ArgumentParser(description="gpusheet benchmarks (by hand)")
     ap.add_argument("--gpusheet", required=True)
@@ -475,6 +566,8 @@ def main():
     ap.add_argument("--scratch")
     ap.add_argument("--shards-workloads", type=int, default=1000,
                     help="workloads of --only shards")
+    ap.add_argument("--bytes-workloads", type=int, default=1000,
+                    help="workloads of --only bytes (bytes per workload do not depend on it)")
     ap.add_argument("--scale-sizes", default="1000,10000",
                     help="workload counts of --only scale, rebuild and memory, comma-separated")
     ap.add_argument("--python", default="/usr/bin/python3",
@@ -508,6 +601,8 @@ def main():
         bench_scale(gs, a.runs, scratch, out, [int(x) for x in a.scale_sizes.split(",")])
     if "memory" in only:
         bench_memory(gs, scratch, out, [int(x) for x in a.scale_sizes.split(",")])
+    if "bytes" in only:
+        bench_bytes(gs, scratch, out, a.bytes_workloads)
     print("\n".join(out))
     if not a.scratch:
         shutil.rmtree(scratch, ignore_errors=True)
