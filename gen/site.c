@@ -761,15 +761,58 @@ static void S_w_table_end(S_w *w, size_t rows)
 		S_LIT(w, "\n</table>\n");
 }
 
-/* "LABEL k / n: 1 2 3" with links to the other pages (name_of(i, other, id)). */
+static int S_cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t gs_site_pager_pages(size_t cur, size_t n, size_t *pages)
+{
+	size_t k = 0, i, m, p, lo, hi;
+
+	if (n <= GS_SITE_PAGER_ALL) {
+		for (i = 0; i < n; i++)
+			pages[i] = i;
+		return n;
+	}
+	if (cur >= n)
+		cur = n - 1;
+	pages[k++] = 0;
+	pages[k++] = n - 1;
+	lo = cur > 2 ? cur - 2 : 0;
+	hi = cur + 2 < n ? cur + 2 : n - 1;
+	for (i = lo; i <= hi; i++)
+		pages[k++] = i;
+	/* page numbers from 1: the multiples of p in the block of 10 p holding cur + 1 */
+	for (p = 10; p < n && p <= SIZE_MAX / 10; p *= 10) {
+		size_t base = cur / (10 * p) * (10 * p);
+		for (i = 1; i <= 10 && base + i * p <= n; i++)
+			pages[k++] = base + i * p - 1;
+	}
+	/* at most 2 + 5 + 10 a scale, and fewer than 20 scales in a size_t */
+	qsort(pages, k, sizeof(*pages), S_cmp_size);
+	for (i = m = 0; i < k; i++)
+		if (!m || pages[i] != pages[m - 1])
+			pages[m++] = pages[i];
+	return m;
+}
+
+/*
+ * "LABEL k / n: 1 2 3" with links to the other pages (name_of(i, other,
+ * id)); beyond GS_SITE_PAGER_ALL pages, those of gs_site_pager_pages with
+ * "…" where pages are left out.
+ */
 static void S_w_pager(S_w *w, const char *label, size_t cur, size_t n,
 		      void (*name_of)(char *, size_t, size_t, size_t, const char *), size_t other,
 		      const char *id)
 {
-	size_t i;
+	size_t pages[GS_SITE_PAGER_MAX], np, j;
 
 	if (n <= 1)
 		return;
+	np = gs_site_pager_pages(cur, n, pages);
 	S_LIT(w, "<p>");
 	S_w_text(w, label);
 	S_LIT(w, " ");
@@ -777,16 +820,19 @@ static void S_w_pager(S_w *w, const char *label, size_t cur, size_t n,
 	S_LIT(w, " / ");
 	S_w_num(w, n);
 	S_LIT(w, ": ");
-	for (i = 0; i < n; i++) {
+	for (j = 0; j < np; j++) {
+		size_t i = pages[j];
 		char pn[160];
-		name_of(pn, sizeof(pn), i, other, id);
-		if (i)
+		if (j && i == pages[j - 1] + 1)
 			S_LIT(w, " ");
+		else if (j)
+			S_LIT(w, " … ");
 		if (i == cur) {
 			S_LIT(w, "<strong>");
 			S_w_num(w, i + 1);
 			S_LIT(w, "</strong>");
 		} else {
+			name_of(pn, sizeof(pn), i, other, id);
 			S_w_a(w, pn);
 			S_w_num(w, i + 1);
 			S_LIT(w, "</a>");
@@ -2486,9 +2532,12 @@ static void S_hash_str(struct sha256_ctx *h, const char *s)
 	sha256_update(h, strlen(s) + 1, (const uint8_t *)s); /* with its NUL: a separator */
 }
 
+#define S_STR_(x) #x
+#define S_STR(x) S_STR_(x)
+
 /*
  * What every sheet depends on besides its own files: the generator's
- * version, the options that change a sheet, the labels, the templates and
+ * version and render revision, the options that change a sheet, the labels, the templates and
  * the catalogs' bytes (catalog_key, from the caller).
  */
 void gs_site_key(const gs_publish_env *env, const char *catalog_key,
@@ -2501,6 +2550,7 @@ void gs_site_key(const gs_publish_env *env, const char *catalog_key,
 	sha256_init(&h);
 	S_hash_str(&h, GS_SITE_KEYS_FORMAT);
 	S_hash_str(&h, "gpusheet " GS_VERSION);
+	S_hash_str(&h, "render " S_STR(GS_SITE_RENDER_REVISION));
 	S_hash_str(&h, gs_lang_id(env->t->lang));
 	S_hash_str(&h, env->date ? env->date : "");
 	S_hash_str(&h, env->png ? "png" : "");

@@ -74,6 +74,16 @@
  * which is copied into the new file as it is and parsed only for a page
  * rendered again.
  */
+/*
+ * The revision of what this generator renders, in every sheet's key (and so
+ * in every page's): a rebuild by a gpusheet that renders other bytes for
+ * the same inputs must not reuse what an older one rendered, and the
+ * version alone (GS_VERSION) does not change with every such commit. Bump
+ * it with any change to the bytes of a sheet or a page;
+ * tests/scripts/render-revision.sh fails when the committed site/ renders
+ * otherwise than at the revision recorded in tests/render-revision.txt.
+ */
+#define GS_SITE_RENDER_REVISION 1
 #define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
 #define GS_SITE_KEYS_FORMAT "gpusheet-keys/3"
 
@@ -163,6 +173,20 @@ void gs_site_offer_order(const gs_catalog *cat, size_t *order);
  * entries.
  */
 void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
+
+/*
+ * The pages a pager of n pages links from page cur (0-based), in order,
+ * into pages (at most GS_SITE_PAGER_MAX); returns how many. Every page when
+ * n <= GS_SITE_PAGER_ALL; else the first and the last, cur and two on each
+ * side, and at each scale p = 10, 100, ... below n the multiples of p
+ * (in page numbers, from 1) in the block of 10 p pages that holds cur: a
+ * page links O(log n) others instead of n (a pager of every page made the
+ * per-offer pages grow as the square of the workloads), and any page is a
+ * few links away from any other.
+ */
+#define GS_SITE_PAGER_ALL 15
+#define GS_SITE_PAGER_MAX 200
+size_t gs_site_pager_pages(size_t cur, size_t n, size_t *pages);
 
 /*
  * The evidence archive of a site (or shard) folder dir: opened, checked,

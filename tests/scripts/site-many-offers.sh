@@ -3,7 +3,8 @@
 # and 2,000 copies of one) does not make any page of the site grow with it
 # (finding D6: 10,000 offers gave an index of 10,002 columns): the index is
 # paginated by 20 offers (index-1-2.html, ...) and the offers page by 100
-# (offers-2.html, ...); every page stays under 400 kB and the site verifies.
+# (offers-2.html, ...); every page stays under 400 kB and the site verifies;
+# the pagers link a few pages each, and lead to every page.
 #
 #   sh site-many-offers.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
@@ -38,6 +39,40 @@ grep -q 'href="offers-2.html"' "$scratch/site/offers.html" || err "offers.html d
 for f in "$scratch"/site/index*.html "$scratch"/site/offers*.html; do
 	size=$(wc -c <"$f")
 	[ "$size" -le "$MAX_PAGE" ] || err "$(basename "$f"): $size bytes, over $MAX_PAGE"
+done
+# The pagers (101 and 21 pages): a page links a few pages around it and at
+# each scale (gs_site_pager_pages), not every page; every link leads to a
+# page of the site, every page ends whole, and every page is reached from
+# the first by following them.
+for f in "$scratch"/site/index*.html "$scratch"/site/offers*.html; do
+	[ "$(tail -n 1 "$f")" = "</html>" ] || err "$(basename "$f") does not end with </html>"
+	grep -o 'href="\(index\|offers\)[-0-9]*\.html"' "$f" | sed 's/^href="//; s/"$//' | sort -u |
+	while read -r t; do
+		[ -f "$scratch/site/$t" ] || echo "$(basename "$f") links $t, which is not there"
+	done
+done >"$scratch/links.txt"
+[ -s "$scratch/links.txt" ] && { head -n 5 "$scratch/links.txt"; err "pager links lead nowhere"; }
+n_links=$(grep -o '<p>Offers 50 / 101: .*</p>' "$scratch/site/index-1-50.html" | grep -o '<a href' | wc -l)
+[ "$n_links" -ge 10 ] && [ "$n_links" -le 30 ] || err "index-1-50.html's pager has $n_links links, want 10 to 30"
+grep -q '<strong>50</strong>' "$scratch/site/index-1-50.html" || err "index-1-50.html's pager does not show its page"
+for first in index.html offers.html; do
+	echo "$first" >"$scratch/reached"
+	while :; do
+		before=$(wc -l <"$scratch/reached")
+		while read -r f; do
+			grep -o '<p>\(Page\|Offers\) [0-9]* / [0-9]*: .*</p>' "$scratch/site/$f" |
+				grep -o 'href="[^"]*"' | sed 's/^href="//; s/"$//'
+		done <"$scratch/reached" >"$scratch/next"
+		sort -u "$scratch/reached" "$scratch/next" >"$scratch/reached.new"
+		mv "$scratch/reached.new" "$scratch/reached"
+		[ "$(wc -l <"$scratch/reached")" -eq "$before" ] && break
+	done
+	case $first in
+	index.html) want=$n_index ;;
+	*) want=$n_offers ;;
+	esac
+	[ "$(wc -l <"$scratch/reached")" -eq "$want" ] ||
+		err "$(wc -l <"$scratch/reached") pages reached from $first by its pagers, want $want"
 done
 largest=$(ls -S "$scratch"/site/*.html | head -n 1)
 echo "largest root page: $(basename "$largest"), $(wc -c <"$largest") bytes"

@@ -56,6 +56,71 @@ static void S_cand(gs_candidate *c, const gs_offer *o, int status, const gs_plan
 	c->cost = cost;
 }
 
+/* Decimal digits of n. */
+static size_t S_digits(size_t n)
+{
+	size_t d = 1;
+
+	while (n >= 10)
+		n /= 10, d++;
+	return d;
+}
+
+/*
+ * The pager of n pages: from every page cur (every 7th from 2,000 up), the
+ * pages it links are in order, once, below n, and hold the first, the last
+ * and cur with two on each side; there are at most 7 + 10 a scale of ten;
+ * and every page is at most 2 + digits(n) links away from the first
+ * (breadth first over the links).
+ */
+static void S_pager(size_t n)
+{
+	size_t *dist = malloc(n * sizeof(*dist)), *queue = malloc(n * sizeof(*queue));
+	size_t pages[GS_SITE_PAGER_MAX], np, cur, i, head = 0, tail = 0, seen = 1, far = 0;
+	size_t step = n >= 2000 ? 7 : 1;
+
+	if (!CHECK(dist && queue))
+		goto out;
+	for (cur = 0; cur < n; cur += step) {
+		int ok = 1, has_first = 0, has_last = 0;
+		size_t near = 0;
+		np = gs_site_pager_pages(cur, n, pages);
+		for (i = 0; i < np; i++) {
+			ok &= pages[i] < n && (i == 0 || pages[i] > pages[i - 1]);
+			has_first |= pages[i] == 0;
+			has_last |= pages[i] == n - 1;
+			near += (size_t)(pages[i] + 2 >= cur && pages[i] <= cur + 2);
+		}
+		if (!CHECK(ok && has_first && has_last) ||
+		    !CHECK(near == (cur >= 2 ? 3 : cur + 1) + (cur + 2 < n ? 2 : n - 1 - cur)) ||
+		    !CHECK(n <= GS_SITE_PAGER_ALL ? np == n : np <= 7 + 10 * (S_digits(n) - 1))) {
+			fprintf(stderr, "  pager of %zu pages from page %zu: %zu links\n", n, cur, np);
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++)
+		dist[i] = SIZE_MAX;
+	dist[0] = 0;
+	queue[tail++] = 0;
+	while (head < tail) {
+		size_t u = queue[head++];
+		np = gs_site_pager_pages(u, n, pages);
+		for (i = 0; i < np; i++)
+			if (dist[pages[i]] == SIZE_MAX) {
+				dist[pages[i]] = dist[u] + 1;
+				far = dist[pages[i]] > far ? dist[pages[i]] : far;
+				queue[tail++] = pages[i];
+				seen++;
+			}
+	}
+	if (!CHECK(seen == n && far <= 2 + S_digits(n)))
+		fprintf(stderr, "  pager of %zu pages: %zu reached, the farthest %zu links away\n",
+			n, seen, far);
+out:
+	free(dist);
+	free(queue);
+}
+
 int main(void)
 {
 	gs_catalog cat;
@@ -243,5 +308,21 @@ int main(void)
 	gs_publish_result_release(&res[0]);
 	gs_publish_result_release(&res[1]);
 	gs_publish_result_release(&res[2]);
+
+	/* The pagers: every page up to 15, else a few around and at each scale. */
+	{
+		size_t pages[GS_SITE_PAGER_MAX], np, i;
+		static const size_t want[] = { 0, 9, 19, 29, 39, 47, 48, 49, 50, 51,
+					       59, 69, 79, 89, 99 };
+		size_t sizes[] = { 2, 15, 16, 99, 100, 101, 1000, 1001, 12345 };
+		np = gs_site_pager_pages(49, 100, pages);   /* page 50 of 100 */
+		if (CHECK(np == sizeof(want) / sizeof(want[0])))
+			for (i = 0; i < np; i++)
+				CHECK(pages[i] == want[i]);
+		np = gs_site_pager_pages(3, 15, pages);
+		CHECK(np == 15 && pages[14] == 14);
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+			S_pager(sizes[i]);
+	}
 	return gs_check_exit("test_site");
 }
