@@ -429,11 +429,8 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 		gs_str_append(&out, &len, &cap, "\t");
 		if (c->has_margin) {
 			int64_t m = c->margin;
-			gs_prov p = gs_prov_weakest(c->need.present ? c->need.prov : GS_PROV_ASSUMED,
-						    c->capacity.present ? c->capacity.prov
-						    : GS_PROV_ASSUMED);
-			S_gib_words(&out, &len, &cap, t, gs_i64_mag(m),
-				    m < 0, p, c->need.synthetic || c->capacity.synthetic);
+			gs_qty p = gs_margin_prov(c->need, c->capacity);
+			S_gib_words(&out, &len, &cap, t, gs_i64_mag(m), m < 0, p.prov, p.synthetic);
 		} else {
 			gs_str_append(&out, &len, &cap, gs_tr(t, "word.missing"));
 		}
