@@ -20,8 +20,9 @@
  * byte is read, so a refused file (a FIFO, a link to /etc/passwd) is
  * neither read nor quoted, and no link swapped in after the check is
  * followed. Its bytes are parsed into ms[i] and kept with their SHA-256
- * (the same file cited again shares the bytes read first). 0, or -1 with
- * the error in d.
+ * (the same file cited again shares the bytes read first). The bytes kept
+ * of distinct files are at most GS_JOB_EVIDENCE_MAX_BYTES together. 0, or
+ * -1 with the error in d (-2: that bound crossed, no more to read).
  */
 static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 {
@@ -55,6 +56,16 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 			gs_diag_add(d, e->path, 0, 0, NULL, "%s", why);
 			return -1;
 		}
+		if (f.len > GS_JOB_EVIDENCE_MAX_BYTES - job->held) {
+			char *jp = gs_xasprintf("$.evidence[%zu].file", i);
+			gs_diag_add(d, job->w.path, 0, 0, jp,
+				    "evidence \"%s\": the files cited up to it are %zu bytes "
+				    "together, more than the bound of %zu bytes for a workload",
+				    e->file, job->held + f.len, GS_JOB_EVIDENCE_MAX_BYTES);
+			free(jp);
+			free(f.bytes);
+			return -2;
+		}
 		gs_sha256_buffer(f.bytes, f.len, f.sha256);
 	}
 	f.rel[0] = '\0';
@@ -67,6 +78,8 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 	job->ev[job->nev].ref = e;
 	job->files[job->nev] = f;
 	job->nev++;
+	if (!f.shared)
+		job->held += f.len;
 	return 0;
 }
 
@@ -94,7 +107,8 @@ int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *jo
 	job->ev = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ev));
 	job->files = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->files));
 	for (i = 0; i < job->w.nevidence; i++)
-		(void)S_read_cited(job, i, d);
+		if (S_read_cited(job, i, d) == -2)
+			break;
 	if (job->w.notes_md) {
 		char why[256];
 		if (gs_doc_markdown_check(job->w.notes_md, why, sizeof(why)))
@@ -415,11 +429,8 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 		gs_str_append(&out, &len, &cap, "\t");
 		if (c->has_margin) {
 			int64_t m = c->margin;
-			gs_prov p = gs_prov_weakest(c->need.present ? c->need.prov : GS_PROV_ASSUMED,
-						    c->capacity.present ? c->capacity.prov
-						    : GS_PROV_ASSUMED);
-			S_gib_words(&out, &len, &cap, t, gs_i64_mag(m),
-				    m < 0, p, c->need.synthetic || c->capacity.synthetic);
+			gs_qty p = gs_margin_prov(c->need, c->capacity);
+			S_gib_words(&out, &len, &cap, t, gs_i64_mag(m), m < 0, p.prov, p.synthetic);
 		} else {
 			gs_str_append(&out, &len, &cap, gs_tr(t, "word.missing"));
 		}

@@ -31,7 +31,14 @@
  * measurement; at most GS_INPUT_MAX_BYTES, as a measurement's, so a job
  * holds about twice what its measurements take), their SHA-256 and, once
  * archived (gs_job_archive), its link from the site's root.
+ *
+ * The bytes a job keeps of its distinct cited files are at most
+ * GS_JOB_EVIDENCE_MAX_BYTES together (a file cited twice counts once): the
+ * file that crosses it is refused with its JSON path and the bound, and
+ * no later one is read.
  */
+#define GS_JOB_EVIDENCE_MAX_BYTES ((size_t)64 << 20) /* 64 MiB */
+
 typedef struct {
 	char *bytes;                      /* NUL-terminated, len bytes before the NUL */
 	size_t len;
@@ -46,6 +53,7 @@ typedef struct {
 	gs_evidence *ev;
 	gs_job_file *files;               /* per ev[k], k < nev */
 	size_t nev;
+	size_t held;                      /* bytes of files[] not shared, together */
 	gs_sizing s;
 } gs_job;
 

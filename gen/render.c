@@ -249,6 +249,7 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 			const gs_sheet_reasonset *rs, size_t ci)
 {
 	const gs_candidate *c = &in->d->cands[ci];
+	gs_qty mq;
 
 	gs_jw_object(w);
 	gs_jw_key(w, "capacity_per_card");
@@ -265,10 +266,10 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 		gs_jw_null(w);
 	/* The margin's provenance: the weaker of the capacity and the need. */
 	gs_jw_key(w, "margin_provenance");
-	if (c->has_margin && c->need.present && c->capacity.present) {
-		gs_qty mq = gs_qty_make(0, gs_prov_weakest(c->need.prov, c->capacity.prov));
+	mq = gs_margin_prov(c->need, c->capacity);
+	if (c->has_margin && mq.present) {
 		gs_jw_str(w, gs_prov_id(mq.prov));
-		if (c->need.synthetic || c->capacity.synthetic) {
+		if (mq.synthetic) {
 			gs_jw_key(w, "margin_synthetic");
 			gs_jw_bool(w, 1);
 		}

@@ -66,15 +66,13 @@ static char *S_qty_words(S_ctx *c, gs_qty q)
 	return gs_xasprintf("%s (%s)", gs_fmt_gib(g, q.bytes, c->lang), S_qprov(c, q));
 }
 
-/* A margin with the provenance of the weaker of its two figures. */
-static char *S_signed_gib(S_ctx *c, int64_t v, gs_qty from_a, gs_qty from_b)
+/* A margin with its provenance (gs_margin_prov of the need and the capacity). */
+static char *S_signed_gib(S_ctx *c, int64_t v, gs_qty need, gs_qty capacity)
 {
 	char g[GS_FMT_MAX];
 	uint64_t mag = gs_i64_mag(v);
-	gs_qty q = gs_qty_make(0, gs_prov_weakest(from_a.present ? from_a.prov : GS_PROV_ASSUMED,
-						   from_b.present ? from_b.prov : GS_PROV_ASSUMED));
+	gs_qty q = gs_margin_prov(need, capacity);
 
-	q.synthetic = from_a.synthetic || from_b.synthetic;
 	return gs_xasprintf("%s%s (%s)", v < 0 ? "\xe2\x88\x92" : "", gs_fmt_gib(g, mag, c->lang),
 			    S_qprov(c, q));
 }

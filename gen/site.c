@@ -19,6 +19,7 @@
 #include "evidence.h"
 #include "jsonout.h"
 #include "jsonscan.h"
+#include "keysread.h"
 #include "outfile.h"
 #include "chart.h"
 #include "render.h"
@@ -342,116 +343,47 @@ static size_t S_tuple_of(const S_pages *pp, const S_idref *byid, const char *nam
 	return strcmp(again, name) == 0 ? t : (size_t)-1;
 }
 
-/* A character of the replaced keys file's "pages" object, read in order (S_old_pages). */
+/* What S_old_pages's reader hands each member to. */
 typedef struct {
-	FILE *f;
-	uint64_t left;
-} S_rd;
+	S_pages *pp;
+	const S_idref *byid;
+} S_old_page_arg;
 
-static int S_rd_getc(S_rd *r)
+static void S_old_page(void *arg, const char *name, const char *value)
 {
-	if (!r->left)
-		return EOF;
-	r->left--;
-	return getc(r->f);
-}
+	S_old_page_arg *a = arg;
+	char key[GS_SHA256_HEX_SIZE];
+	size_t t = S_tuple_of(a->pp, a->byid, name);
 
-static int S_rd_skip_ws(S_rd *r)
-{
-	int ch;
-
-	do
-		ch = S_rd_getc(r);
-	while (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r');
-	return ch;
-}
-
-/*
- * A JSON string's text (its opening quote read) into buf (len bytes):
- * 1 when it fits and has no \\u escape (no page name or key of ours has
- * one), 0 when it is valid but not so, -1 when it is not a string.
- */
-static int S_rd_string(S_rd *r, char *buf, size_t len)
-{
-	size_t n = 0;
-	int ok = 1, ch;
-
-	while ((ch = S_rd_getc(r)) != '"') {
-		if (ch == EOF || ch < 0x20)
-			return -1;
-		if (ch == '\\') {
-			ch = S_rd_getc(r);
-			switch (ch) {
-			case '"': case '\\': case '/': break;
-			case 'b': ch = '\b'; break;
-			case 'f': ch = '\f'; break;
-			case 'n': ch = '\n'; break;
-			case 'r': ch = '\r'; break;
-			case 't': ch = '\t'; break;
-			case 'u': ok = 0; continue;
-			default: return -1;
-			}
-		}
-		if (n + 1 < len)
-			buf[n++] = (char)ch;
-		else
-			ok = 0;
-	}
-	buf[n] = '\0';
-	return ok;
+	if (t == (size_t)-1)
+		return;
+	S_tuple_key(a->pp, t, key);
+	if (strcmp(key, value) == 0)
+		a->pp->reuse[t / 8] |= (unsigned char)(1u << (t % 8));
 }
 
 /*
  * The replaced keys file's "pages" object, read once in order, a member at
- * a time (it is not loaded as a tree: its size grows with the site): bit t
- * of pp->reuse set for each page t of this build it names with the key
- * this build gives it. Anything that is not an object of names and strings
+ * a time by gs_keys_read_pages (it is not loaded as a tree: its size grows
+ * with the site): bit t of pp->reuse set for each page t of this build it
+ * names with the key this build gives it. Anything that is not an object of names and strings
  * leaves every bit clear (every page rendered).
  */
 static void S_old_pages(S_pages *pp, FILE *f)
 {
 	S_idref *byid = gs_xcalloc(pp->noffers + 1, sizeof(*byid));
+	S_old_page_arg arg;
 	size_t k;
-	S_rd r;
-	int ch, bad = 1;
 
 	for (k = 0; k < pp->noffers; k++) {
 		byid[k].id = pp->cat->offers[k].id;
 		byid[k].i = k;
 	}
 	qsort(byid, pp->noffers, sizeof(*byid), S_by_id);
-	r.f = f;
-	r.left = pp->old_pages->len;
-	if (fseeko(f, (off_t)pp->old_pages->off, SEEK_SET) != 0 || S_rd_skip_ws(&r) != '{')
-		goto out;
-	ch = S_rd_skip_ws(&r);
-	if (ch == '}') {
-		bad = 0;
-		goto out;
-	}
-	for (;;) {
-		char name[160], val[GS_SHA256_HEX_SIZE + 1], key[GS_SHA256_HEX_SIZE];
-		int nok, vok;
-		size_t t;
-		if (ch != '"' || (nok = S_rd_string(&r, name, sizeof(name))) < 0 ||
-		    S_rd_skip_ws(&r) != ':' || S_rd_skip_ws(&r) != '"' ||
-		    (vok = S_rd_string(&r, val, sizeof(val))) < 0)
-			goto out;
-		if (nok && vok && (t = S_tuple_of(pp, byid, name)) != (size_t)-1) {
-			S_tuple_key(pp, t, key);
-			if (strcmp(key, val) == 0)
-				pp->reuse[t / 8] |= (unsigned char)(1u << (t % 8));
-		}
-		ch = S_rd_skip_ws(&r);
-		if (ch == '}')
-			break;
-		if (ch != ',')
-			goto out;
-		ch = S_rd_skip_ws(&r);
-	}
-	bad = S_rd_skip_ws(&r) != EOF;
-out:
-	if (bad)
+	arg.pp = pp;
+	arg.byid = byid;
+	if (fseeko(f, (off_t)pp->old_pages->off, SEEK_SET) != 0 ||
+	    gs_keys_read_pages(f, pp->old_pages->len, S_old_page, &arg) != 0)
 		memset(pp->reuse, 0, pp->ntuples / 8 + 1);
 	free(byid);
 }
@@ -2717,77 +2649,8 @@ static int S_link_at(int from_fd, int to_fd, const char *name, const char *from,
 	return rc;
 }
 
-/*
- * The number of elements of a "why" array as this program writes it
- * (compact: '[', then strings, null or the index of an earlier string,
- * separated by ',', then ']'; inside strings only the escapes jansson
- * writes), or -1. A reused entry's array is copied into the new keys file
- * as it is, so it must be what a fresh build writes.
- */
-static long S_why_count(const char *p, size_t n)
-{
-	size_t i = 1, j;
-	long count = 0, ret = -1;
-	unsigned char *is_str = gs_xcalloc(n / 2 + 1, 1);  /* fewer elements than n / 2 */
-	size_t *str_at = gs_xcalloc(n / 2 + 1, sizeof(*str_at)), *str_len = gs_xcalloc(n / 2 + 1, sizeof(*str_len));
 
-	if (n < 2 || p[0] != '[' || p[n - 1] != ']')
-		goto out;
-	if (n == 2) {
-		ret = 0;
-		goto out;
-	}
-	for (;;) {
-		if (i + 4 <= n - 1 && memcmp(p + i, "null", 4) == 0) {
-			i += 4;
-		} else if (p[i] >= '0' && p[i] <= '9') {
-			size_t v = 0, start = i;
-			for (; i < n - 1 && p[i] >= '0' && p[i] <= '9' && i - start < 12; i++)
-				v = v * 10 + (size_t)(p[i] - '0');
-			if ((p[start] == '0' && i - start > 1) || v >= (size_t)count || !is_str[v])
-				goto out;
-		} else if (p[i] == '"') {
-			size_t start_s = i;
-			for (i++; i < n - 1 && p[i] != '"'; i++) {
-				if ((unsigned char)p[i] < 0x20)
-					goto out;
-				if (p[i] == '\\') {
-					i++;
-					if (i >= n - 1 || !p[i] || !strchr("\"\\bfnrtu", p[i]))
-						goto out;
-				}
-			}
-			if (i >= n - 1)
-				goto out;
-			i++;
-			/* a text written twice would have been the index of the first */
-			str_at[count] = start_s;
-			str_len[count] = i - start_s;
-			for (j = 0; j < (size_t)count; j++)
-				if (is_str[j] && str_len[j] == str_len[count] &&
-				    memcmp(p + str_at[j], p + start_s, str_len[j]) == 0)
-					goto out;
-			is_str[count] = 1;
-		} else {
-			goto out;
-		}
-		count++;
-		if (i == n - 1) {
-			ret = count;
-			goto out;
-		}
-		if (p[i] != ',')
-			goto out;
-		i++;
-	}
-out:
-	free(is_str);
-	free(str_at);
-	free(str_len);
-	return ret;
-}
-
-/* "why" is the last member of an entry (S_write_keys): its name can occur nowhere else. */
+/* "why" is the last member of an entry (S_write_keys, keysread.h). */
 #define S_WHY_MEMBER ",\"why\":"
 
 /*
@@ -2802,8 +2665,9 @@ static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *title,
 	const size_t wl = sizeof(S_WHY_MEMBER) - 1;
 	json_t *o = NULL, *files, *f;
 	const char *old_key;
-	char *buf = NULL, *w, *at;
-	size_t k, n, got = 0;
+	char *buf = NULL;
+	size_t k, n, got = 0, why_len;
+	long why;
 
 	(void)i;
 	if (!m || m->len < wl + 4 || m->len > (1u << 26))
@@ -2819,14 +2683,12 @@ static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *title,
 		got += (size_t)r;
 	}
 	buf[n] = '\0';
-	/* (a NUL byte, which JSON text never holds, ends the search: no reuse) */
-	for (w = NULL, at = buf; (at = strstr(at, S_WHY_MEMBER)) != NULL; at++)
-		w = at;
-	if (!w || buf[n - 1] != '}' ||
-	    S_why_count(w + wl, n - 1 - (size_t)(w - buf) - wl) != (long)c->env->cat->noffers)
+	why = gs_keys_why_at(buf, n, c->env->cat->noffers, &why_len);
+	if (why < 0)
 		goto none;
-	*w = '}';
-	o = json_loadb(buf, (size_t)(w - buf) + 1, JSON_REJECT_DUPLICATES, NULL);
+	/* the entry without its reasons: up to ,"why": and a closing brace */
+	buf[(size_t)why - wl] = '}';
+	o = json_loadb(buf, (size_t)why - wl + 1, JSON_REJECT_DUPLICATES, NULL);
 	files = json_object_get(o, "files");
 	old_key = json_string_value(json_object_get(o, "key"));
 	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
@@ -2844,8 +2706,8 @@ static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *title,
 			goto no;
 		gs_strvec_push_dup(&c->cur.files, name);
 	}
-	c->span.off = m->off + (uint64_t)(w - buf) + wl;
-	c->span.len = n - 1 - (size_t)(w - buf) - wl;
+	c->span.off = m->off + (uint64_t)why;
+	c->span.len = why_len;
 	json_decref(o);
 	free(buf);
 	return 1;

@@ -351,6 +351,16 @@ static void S_note_synthetic(const S_in *in, const gs_offer *o, gs_verdict *v)
 
 /*** memory ***/
 
+gs_qty gs_margin_prov(gs_qty need, gs_qty capacity)
+{
+	gs_qty q = gs_qty_make(0, gs_prov_weakest(need.present ? need.prov : GS_PROV_ASSUMED,
+						  capacity.present ? capacity.prov : GS_PROV_ASSUMED));
+
+	q.synthetic = need.synthetic || capacity.synthetic;
+	q.present = need.present && capacity.present;
+	return q;
+}
+
 /* capacity - need as a signed count of bytes, saturated at the int64 range. */
 static int64_t S_margin(uint64_t capacity, uint64_t need)
 {

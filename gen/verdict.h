@@ -155,6 +155,16 @@ void gs_decision_release(gs_decision *d);
  */
 const gs_candidate *gs_decision_best(const gs_decision *d);
 
+/*
+ * The provenance of a margin (capacity - need, has_margin) as a figure
+ * without bytes: the weakest of the need's and the capacity's (observed >
+ * calculated > assumed; a figure missing counts as assumed), synthetic when
+ * either is; present only when both figures are (the decision JSON's
+ * margin_provenance is null otherwise). The sheet, the decision JSON and
+ * the per-offer pages' rows take it from here.
+ */
+gs_qty gs_margin_prov(gs_qty need, gs_qty capacity);
+
 const char *gs_verdict_id(gs_verdict_kind k);   /* "admissible", ... */
 const char *gs_req_id(gs_req r);                /* "memory", ... */
 /* Case-insensitive: does the measurement's device belong to this offer's GPU model? */

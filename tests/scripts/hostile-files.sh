@@ -9,7 +9,9 @@
 #    the way, a symlink to /etc/passwd: refused, and no byte of the target
 #    in any message nor any file written;
 #  - a file over 8 MiB, an array of 1,001 items, a string of 65,537 bytes:
-#    refused with the JSON path and the bound, in seconds, in little memory.
+#    refused with the JSON path and the bound, in seconds, in little memory;
+#  - cited files of more than 64 MiB together (each under 8 MiB): refused
+#    with the citation that crosses the bound, nothing written.
 #
 #   sh hostile-files.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
@@ -108,4 +110,31 @@ else
 fi
 t1=$(date +%s)
 [ $((t1 - t0)) -le 5 ] || err "10^6 phases: refused in $((t1 - t0)) s, want <= 5"
+# A workload's cited files together: 64 MiB at most. Nine distinct files
+# of 7.5 MiB (a valid measurement padded with blanks, each one alone
+# accepted: 8 of them are 60 MiB), hard links of one so the disk holds one.
+fresh total
+{ cat "$w/$EV"; head -c $((7680 * 1024 - $(wc -c <"$w/$EV"))) /dev/zero | tr '\0' ' '; } \
+	>"$w/measurements/big-0.json" || die "cannot write a 7.5 MiB measurement"
+cites=
+for i in 0 1 2 3 4 5 6 7 8; do
+	[ "$i" = 0 ] || ln "$w/measurements/big-0.json" "$w/measurements/big-$i.json" ||
+		skip "hard links not available"
+	cites="$cites{\"file\": \"measurements/big-$i.json\", \"covers\": \"the same run\"}, "
+done
+sed "s|\"evidence\": \[|\"evidence\": [$cites|" "$src/examples/lora-adapt/workload.json" >"$w/workload.json"
+grep -q 'big-8.json' "$w/workload.json" || die "the citations were not added"
+pat="$w/workload.json: error: at \$.evidence[8].file: evidence \"measurements/big-8.json\": the files cited up to it are 70778880 bytes together, more than the bound of 67108864 bytes for a workload"
+refused "cited files of 67.5 MiB together (sheet)" "$pat" \
+	"$bin" sheet "$w/workload.json" --out "$scratch/out-total"
+[ ! -e "$scratch/out-total" ] || err "cited files over the bound: an output folder was written"
+refused "cited files of 67.5 MiB together (site)" "$pat" \
+	"$bin" site --workloads "$w" --out "$scratch/site-total"
+[ ! -e "$scratch/site-total" ] || err "cited files over the bound: a site was written"
+# 8 of them (60 MiB) are within it
+sed "s|, *{\"file\": \"measurements/big-8.json\"[^}]*}||" "$w/workload.json" >"$w/w8.json"
+mv "$w/w8.json" "$w/workload.json"
+timeout "$TIME_LIMIT" "$bin" sheet "$w/workload.json" --out "$scratch/out-total8" >"$scratch/out.txt" 2>&1 ||
+	{ cat "$scratch/out.txt"; err "cited files of 60 MiB together: refused"; }
+
 finish "ok: hostile files refused"

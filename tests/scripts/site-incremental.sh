@@ -119,12 +119,22 @@ grep -q '"why":\[ ' "$keys" || die "cannot reformat a sheet's reasons"
 build out b9b.log --lang es
 expect_stats "$scratch/b9b.log" 1 $((N - 2))
 same "$scratch/clean5" "$scratch/out" "a build over reformatted reasons differs from a clean build"
+# Reasons as a build writes them but for a string that jansson refuses (an
+# escape \u not followed by four hex digits; likewise a byte that is not
+# UTF-8, \u0000, a lone surrogate: gen/keysread.h): that sheet rendered,
+# not its bytes copied into the new keys file, where no reader could parse
+# them again.
+sed -i '0,/"why":\["/s//"why":["\\uZZZZ/' "$keys"
+grep -q '"why":\["\\uZZZZ' "$keys" || die "cannot break a sheet's reasons"
+build out b9c.log --lang es
+expect_stats "$scratch/b9c.log" 1 $((N - 2))
+same "$scratch/clean5" "$scratch/out" "a build over reasons jansson refuses differs from a clean build"
 head -c 3000 "$keys" >"$scratch/keys.tmp" && mv "$scratch/keys.tmp" "$keys"
 build out b10.log --lang es
 expect_stats "$scratch/b10.log" $((N - 1)) 0
 same "$scratch/clean5" "$scratch/out" "a build over a truncated keys file differs from a clean build"
 # The "pages" object is read by its own strict reader, a member at a time
-# (gen/site.c, S_old_pages): a page's key that is not a string is no page
+# (gen/keysread.h): a page's key that is not a string is no page
 # reused; a name written with a \u escape is that page rendered, the others
 # reused; the same bytes each time.
 build out b10b.log --lang es

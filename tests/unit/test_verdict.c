@@ -1151,6 +1151,49 @@ static void test_empty_catalog(void)
 }
 
 /* Helpers exported by verdict.h. */
+/*
+ * The margin's provenance (the sheet, the decision JSON and the per-offer
+ * pages' rows all take it from gs_margin_prov): every pair of the three
+ * provenances, a synthetic figure on either side, a figure missing on
+ * either side or both.
+ */
+static void test_margin_prov(void)
+{
+	static const gs_prov P[3] = { GS_PROV_ASSUMED, GS_PROV_CALCULATED, GS_PROV_OBSERVED };
+	/* [need][capacity] */
+	static const gs_prov want[3][3] = {
+		{ GS_PROV_ASSUMED, GS_PROV_ASSUMED, GS_PROV_ASSUMED },
+		{ GS_PROV_ASSUMED, GS_PROV_CALCULATED, GS_PROV_CALCULATED },
+		{ GS_PROV_ASSUMED, GS_PROV_CALCULATED, GS_PROV_OBSERVED },
+	};
+	gs_qty q, obs = gs_qty_make(20 * GIB, GS_PROV_OBSERVED);
+	gs_qty calc = gs_qty_make(48 * GIB, GS_PROV_CALCULATED);
+	size_t i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++) {
+			q = gs_margin_prov(gs_qty_make(20 * GIB, P[i]), gs_qty_make(48 * GIB, P[j]));
+			gs_check_at(q.present && q.prov == want[i][j] && !q.synthetic, __FILE__,
+				    __LINE__, "need %s, capacity %s: got %s (present %d, synthetic %d)",
+				    gs_prov_id(P[i]), gs_prov_id(P[j]), gs_prov_id(q.prov), q.present,
+				    q.synthetic);
+		}
+	/* a synthetic measurement's figure is assumed: so is the margin, and synthetic */
+	q = gs_margin_prov(gs_qty_synthetic(20 * GIB), calc);
+	CHECK(q.present && q.prov == GS_PROV_ASSUMED && q.synthetic);
+	q = gs_margin_prov(obs, gs_qty_synthetic(48 * GIB));
+	CHECK(q.present && q.prov == GS_PROV_ASSUMED && q.synthetic);
+	/* a figure missing: no provenance to give (null in the JSON), assumed in words */
+	q = gs_margin_prov(gs_qty_missing(), obs);
+	CHECK(!q.present && q.prov == GS_PROV_ASSUMED && !q.synthetic);
+	q = gs_margin_prov(calc, gs_qty_missing());
+	CHECK(!q.present && q.prov == GS_PROV_ASSUMED && !q.synthetic);
+	q = gs_margin_prov(gs_qty_missing(), gs_qty_missing());
+	CHECK(!q.present && q.prov == GS_PROV_ASSUMED);
+	q = gs_margin_prov(gs_qty_missing(), gs_qty_synthetic(48 * GIB));
+	CHECK(!q.present && q.prov == GS_PROV_ASSUMED && q.synthetic);
+}
+
 static void test_helpers(void)
 {
 	gs_workload w;
@@ -1533,6 +1576,7 @@ int main(void)
 	test_retained_and_ranking();
 	test_empty_catalog();
 	test_helpers();
+	test_margin_prov();
 	test_failure_on_one_card_keeps_placed_lot();
 	test_versions();
 	test_synthetic_never_decides();
