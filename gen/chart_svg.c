@@ -28,9 +28,42 @@ typedef struct {
 	size_t len, cap;
 } S_out;
 
-static void S_put(S_out *o, const char *s, size_t n)
+/* Bytes appended in place while they fit (the common case: the buffer
+ * starts at S_OUT_START bytes), else through gs_mem_append. */
+#define S_OUT_START 8192
+
+static inline void S_put(S_out *o, const char *s, size_t n)
 {
-	gs_mem_append(&o->d, &o->len, &o->cap, s, n);
+	if (o->cap - o->len > n) {
+		memcpy(o->d + o->len, s, n);
+		o->len += n;
+	} else {
+		gs_mem_append(&o->d, &o->len, &o->cap, s, n);
+	}
+}
+
+/* Room for n more bytes and the NUL. */
+static void S_reserve(S_out *o, size_t n)
+{
+	size_t c = o->cap;
+
+	if (c - o->len > n)
+		return;
+	while (c - o->len <= n) {
+		if (c > ((size_t)-1) / 2)
+			abort();
+		c *= 2;
+	}
+	o->d = gs_xrealloc(o->d, c);
+	o->cap = c;
+}
+
+static inline void S_putc(S_out *o, char c)
+{
+	if (o->cap - o->len > 1)
+		o->d[o->len++] = c;
+	else
+		gs_mem_append(&o->d, &o->len, &o->cap, &c, 1);
 }
 
 static void S_puts(S_out *o, const char *s)
@@ -92,11 +125,16 @@ static size_t S_fmt_h(char *b, int64_t h)
 	return n;
 }
 
+/* A number of hundredths h, formatted in place. */
+static void S_h(S_out *o, int64_t h)
+{
+	S_reserve(o, S_NUM_MAX);
+	o->len += S_fmt_h(o->d + o->len, h);
+}
+
 static void S_num(S_out *o, double v)
 {
-	char b[S_NUM_MAX];
-
-	S_put(o, b, S_fmt_h(b, S_hundredths(v)));
+	S_h(o, S_hundredths(v));
 }
 
 /* name="number" with a leading space. */
@@ -105,7 +143,7 @@ static void S_attr_num(S_out *o, const char *name, double v)
 	S_puts(o, name);
 	S_put(o, "=\"", 2);
 	S_num(o, v);
-	S_put(o, "\"", 1);
+	S_putc(o, '"');
 }
 
 /* "#rrggbb", or "#rgb" where each channel's two digits are the same, into
@@ -220,6 +258,13 @@ static const char *const S_prop_name[S_NPROP] = {
 	"fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray",
 	"text-anchor", "font-size", "font-weight"
 };
+
+/* ' name="' of each */
+static const char *const S_prop_attr[S_NPROP] = {
+	" fill=\"", " fill-opacity=\"", " stroke=\"", " stroke-width=\"", " stroke-dasharray=\"",
+	" text-anchor=\"", " font-size=\"", " font-weight=\""
+};
+static const uint8_t S_prop_attr_len[S_NPROP] = { 7, 15, 9, 15, 19, 14, 12, 14 };
 
 #define S_ANY 0xFFFFu
 #define S_VAL_MAX 32
@@ -387,11 +432,9 @@ static void S_paint(S_out *o, const S_paintset *ps, const uint16_t *in, const ui
 		if (in[p] == S_ANY || in[p] == ctx[p])
 			continue;
 		v = &ps->v[p][in[p]];
-		S_put(o, " ", 1);
-		S_puts(o, S_prop_name[p]);
-		S_put(o, "=\"", 2);
+		S_put(o, S_prop_attr[p], S_prop_attr_len[p]);
 		S_put(o, v->s, v->len);
-		S_put(o, "\"", 1);
+		S_putc(o, '"');
 	}
 }
 
@@ -456,15 +499,16 @@ static void S_group_values(const S_paintset *ps, size_t i, size_t j, uint64_t *s
  * value 0 (which a group with another value makes the mark write). */
 typedef struct {
 	uint32_t slot, cost;
-	uint8_t prop, zero;
+	uint8_t prop;
 } S_use;
 
 static void S_plan(const S_paintset *ps, size_t n, S_step *best)
 {
 	size_t vtot = 0, i, j, k, nuse = 0;
 	size_t off[S_NPROP];
-	uint64_t *save, *bare, zero[S_NPROP], gain[S_NPROP], part[S_NPROP];
+	uint64_t *save, *bare, *zpre, gain[S_NPROP];
 	int active[S_NPROP];
+	uint8_t gp[S_NPROP];
 	S_use *use;
 	size_t *u0;
 	int p;
@@ -489,30 +533,39 @@ static void S_plan(const S_paintset *ps, size_t n, S_step *best)
 			if (save[off[p] + k] > 1)
 				active[p] = 1;
 	}
-	/* each mark's uses, u0[k] .. u0[k + 1]; bare[k]: marks [0, k) bare */
+	/*
+	 * Each mark's uses of a value other than 0, u0[k] .. u0[k + 1];
+	 * bare[k]: the bytes of marks [0, k) bare; zpre[k * S_NPROP + p]: the
+	 * bytes of their uses of value 0 of p, which a group taking another
+	 * value of p makes them write.
+	 */
 	use = gs_xmalloc((n ? n : 1) * S_NPROP * sizeof(*use));
 	u0 = gs_xmalloc((n + 1) * sizeof(*u0));
 	bare = gs_xmalloc((n + 1) * sizeof(*bare));
+	zpre = gs_xmalloc((n + 1) * S_NPROP * sizeof(*zpre));
 	bare[0] = 0;
+	for (p = 0; p < S_NPROP; p++)
+		zpre[p] = 0;
 	for (k = 0; k < n; k++) {
 		const uint16_t *need = &ps->need[k * S_NPROP];
 
 		u0[k] = nuse;
 		bare[k + 1] = bare[k];
 		for (p = 0; p < S_NPROP; p++) {
+			uint16_t v = need[p];
 			S_use *u;
 
-			if (need[p] == S_ANY)
+			zpre[(k + 1) * S_NPROP + p] = zpre[k * S_NPROP + p] +
+						      (v == 0 ? ps->v[p][0].cost : 0);
+			if (v == S_ANY || v == 0)
 				continue;
-			if (need[p])
-				bare[k + 1] += ps->v[p][need[p]].cost;
-			if (!active[p] || (need[p] && save[off[p] + need[p]] < 2))
+			bare[k + 1] += ps->v[p][v].cost;
+			if (!active[p] || save[off[p] + v] < 2)
 				continue;
 			u = &use[nuse++];
-			u->slot = (uint32_t)(off[p] + need[p]);
-			u->cost = ps->v[p][need[p]].cost;
+			u->slot = (uint32_t)(off[p] + v);
+			u->cost = ps->v[p][v].cost;
 			u->prop = (uint8_t)p;
-			u->zero = need[p] == 0;
 		}
 	}
 	u0[n] = nuse;
@@ -522,7 +575,8 @@ static void S_plan(const S_paintset *ps, size_t n, S_step *best)
 	for (j = 1; j <= n; j++)
 		best[j].cost = UINT64_MAX;
 	for (i = 0; i < n; i++) {
-		uint64_t base = best[i].cost, g = 0, c;
+		uint64_t base = best[i].cost, c;
+		size_t ngp = 0;
 
 		c = base + bare[i + 1] - bare[i];
 		if (c < best[i + 1].cost) {
@@ -532,33 +586,34 @@ static void S_plan(const S_paintset *ps, size_t n, S_step *best)
 		}
 		/* a group whose first mark takes none of its values costs no less
 		 * than that mark bare and the group after it: none starts here */
-		for (k = u0[i]; k < u0[i + 1] && use[k].zero; k++)
-			;
-		if (k == u0[i + 1])
+		if (u0[i] == u0[i + 1])
 			continue;
 		memset(save, 0, vtot * sizeof(*save));
 		for (p = 0; p < S_NPROP; p++)
-			zero[p] = gain[p] = part[p] = 0;
-		/* g: the bytes the group [i, j + 1) saves, property by property:
-		 * its best value's uses less the value's own bytes, less the
-		 * bytes of the uses of value 0 it makes written */
+			gain[p] = 0;
+		/* the bytes the group [i, j + 1) saves, property by property: its
+		 * best value's uses less the value's own bytes, less the bytes of
+		 * the uses of value 0 it makes written; gp[]: the properties with
+		 * a value worth taking so far */
 		for (j = i; j < n && j < i + S_GROUP_MAX; j++) {
+			const uint64_t *z0 = &zpre[i * S_NPROP], *z1 = &zpre[(j + 1) * S_NPROP];
+			uint64_t g = 0;
+
 			for (k = u0[j]; k < u0[j + 1]; k++) {
 				const S_use *u = &use[k];
-				uint64_t np;
+				uint64_t sv = save[u->slot] += u->cost;
 
-				p = u->prop;
-				if (u->zero) {
-					zero[p] += u->cost;
-				} else {
-					uint64_t sv = save[u->slot] += u->cost;
-
-					if (sv - u->cost > gain[p])
-						gain[p] = sv - u->cost;
+				if (sv - u->cost > gain[u->prop]) {
+					if (gain[u->prop] == 0)
+						gp[ngp++] = u->prop;
+					gain[u->prop] = sv - u->cost;
 				}
-				np = gain[p] > zero[p] ? gain[p] - zero[p] : 0;
-				g += np - part[p];
-				part[p] = np;
+			}
+			for (k = 0; k < ngp; k++) {
+				uint64_t z = z1[gp[k]] - z0[gp[k]];
+
+				if (gain[gp[k]] > z)
+					g += gain[gp[k]] - z;
 			}
 			if (g <= S_GROUP_COST)
 				continue;
@@ -571,6 +626,7 @@ static void S_plan(const S_paintset *ps, size_t n, S_step *best)
 		}
 	}
 	free(save);
+	free(zpre);
 	free(bare);
 	free(u0);
 	free(use);
@@ -586,11 +642,10 @@ static void S_path_data(S_out *o, const gs_chart_list *l, const gs_chart_mark *m
 
 	for (i = m->p0; i < m->p0 + m->np; i++) {
 		const gs_chart_pt *p = &l->pt[i];
-		char b[S_NUM_MAX];
 		int64_t x, y;
 
 		if (p->op == GS_OP_CLOSE) {
-			S_put(o, "Z", 1);
+			S_putc(o, 'Z');
 			cx = sx;
 			cy = sy;
 			continue;
@@ -599,17 +654,17 @@ static void S_path_data(S_out *o, const gs_chart_list *l, const gs_chart_mark *m
 		y = S_hundredths(p->y);
 		/* a line along an axis from the current point: "H x" or "V y" */
 		if (p->op == GS_OP_LINE && cur && y == cy) {
-			S_put(o, "H", 1);
-			S_put(o, b, S_fmt_h(b, x));
+			S_putc(o, 'H');
+			S_h(o, x);
 		} else if (p->op == GS_OP_LINE && cur && x == cx) {
-			S_put(o, "V", 1);
-			S_put(o, b, S_fmt_h(b, y));
+			S_putc(o, 'V');
+			S_h(o, y);
 		} else {
-			S_put(o, p->op == GS_OP_MOVE ? "M" : "L", 1);
-			S_put(o, b, S_fmt_h(b, x));
+			S_putc(o, p->op == GS_OP_MOVE ? 'M' : 'L');
+			S_h(o, x);
 			if (y >= 0)
-				S_put(o, " ", 1);
-			S_put(o, b, S_fmt_h(b, y));
+				S_putc(o, ' ');
+			S_h(o, y);
 		}
 		cx = x;
 		cy = y;
@@ -649,12 +704,12 @@ static void S_mark(S_out *o, const gs_chart_list *l, const gs_chart_mark *m,
 		if (m->vertical) {
 			S_puts(o, " transform=\"rotate(-90 ");
 			S_num(o, m->x);
-			S_put(o, " ", 1);
+			S_putc(o, ' ');
 			S_num(o, m->y);
 			S_puts(o, ")\"");
 		}
 		S_paint(o, ps, need, ctx);
-		S_put(o, ">", 1);
+		S_putc(o, '>');
 		S_esc(o, l->str + m->s0);
 		S_puts(o, "</text>\n");
 		return;
@@ -667,7 +722,7 @@ static void S_mark(S_out *o, const gs_chart_list *l, const gs_chart_mark *m,
 
 int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out)
 {
-	S_out o = { NULL, 0, 0 };
+	S_out o = { NULL, 0, S_OUT_START };
 	S_pat *pats = NULL;
 	S_paintset ps;
 	S_step *best;
@@ -675,6 +730,7 @@ int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out)
 	uint64_t *save;
 	int p;
 
+	o.d = gs_xmalloc(S_OUT_START);
 	S_puts(&o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"");
 	S_uint(&o, GS_CHART_WIDTH);
@@ -682,7 +738,7 @@ int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out)
 	S_uint(&o, gs_chart_list_height(l));
 	S_puts(&o, "\" viewBox=\"0 0 ");
 	S_uint(&o, GS_CHART_WIDTH);
-	S_put(&o, " ", 1);
+	S_putc(&o, ' ');
 	S_uint(&o, gs_chart_list_height(l));
 	S_puts(&o, "\" role=\"img\" aria-labelledby=\"title desc\""
 		   " font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\" fill=\"#1a1a1a\">\n"
