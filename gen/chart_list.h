@@ -109,7 +109,9 @@ static inline unsigned gs_chart_list_height(const gs_chart_list *l)
 }
 
 /* SVG: real <text> in DejaVu Sans, fixed-point coordinates, no glyph
- * outlines; deterministic. Fills *out (caller frees out->data). */
+ * outlines, attributes that neighbouring marks share written once on a
+ * <g> (no <style>, no classes); deterministic. Fills *out (caller frees
+ * out->data). */
 int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out);
 /* PNG through Cairo and libpng; deterministic. Fills *out. */
 int gs_chart_png_render(const gs_chart_list *l, gs_buf *out);

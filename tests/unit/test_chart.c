@@ -665,9 +665,10 @@ int main(void)
 	/*
 	 * Coordinates by the fixed-point writer: the value axis of the budget
 	 * runs from x 72 to 338 at y 420 (B_X0, B_X1, B_Y1 in chart.c), drawn on
-	 * the pixel centre 420 + 0.5: "M72 420.5L338 420.5", no trailing zeros.
+	 * the pixel centre 420 + 0.5: "M72 420.5H338", no trailing zeros, a
+	 * horizontal line as H.
 	 */
-	CHECK(strstr((const char *)a.svg.data, "<path d=\"M72 420.5L338 420.5\"") != NULL);
+	CHECK(strstr((const char *)a.svg.data, "<path d=\"M72 420.5H338\"") != NULL);
 	gs_chart_out_release(&b);
 	/* a locale with a decimal comma changes no byte */
 	if (setlocale(LC_ALL, "de_DE.UTF-8") || setlocale(LC_ALL, "fr_FR.UTF-8")) {
