@@ -97,7 +97,8 @@ int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 			   size_t *npaths, gs_diag *d)
 {
 	gs_strvec v = GS_STRVEC_INIT;
-	size_t i, before = gs_diag_count(d);
+	size_t i, before = gs_diag_count(d), len = 0, at = 0;
+	char *block;
 
 	for (i = 0; i < ndirs; i++) {
 		size_t n = strlen(dirs[i]);
@@ -107,17 +108,27 @@ int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 		S_walk(dir, &v, d, 0);
 		free(dir);
 	}
-	*paths = v.v;
-	*npaths = v.n;
+	/* end to end in one block, paths[0] at its start (gs_site_free_paths) */
+	for (i = 0; i < v.n; i++)
+		len += strlen(v.v[i]) + 1;
+	*paths = gs_xcalloc(v.n + 1, sizeof(**paths));
+	block = gs_xmalloc(len + 1);
+	for (i = 0; i < v.n; i++) {
+		size_t n = strlen(v.v[i]) + 1;
+		(*paths)[i] = memcpy(block + at, v.v[i], n);
+		at += n;
+	}
+	if (!v.n)
+		free(block);
+	gs_strvec_release(&v);
+	*npaths = i;
 	return gs_diag_count(d) > before ? -1 : 0;
 }
 
 void gs_site_free_paths(char **paths, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(paths[i]);
+	if (paths && n)
+		free(paths[0]);
 	free(paths);
 }
 

@@ -132,7 +132,12 @@ typedef struct {
 void gs_site_key(const gs_publish_env *env, const char *catalog_key,
 		 char hex[GS_SHA256_HEX_SIZE]);
 
-/* Finds every file named workload.json under each dir, sorted; caller frees. */
+/*
+ * Finds every file named workload.json under each dir, sorted; the caller
+ * frees them with gs_site_free_paths. The paths lie end to end in one
+ * block (no allocation's overhead per path: the list stays in memory for
+ * the whole build).
+ */
 int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 			   size_t *npaths, gs_diag *d);
 void gs_site_free_paths(char **paths, size_t n);
