@@ -35,8 +35,8 @@
  * read, and read back in order by the caller's check (the ids used twice
  * are found through a hash of each) and by a rendering that reuses sheets
  * from it. What stays in memory per workload is its path (the caller's
- * list), its id (the keys file is sorted by id) and an offset per spool:
- * about 0.15 KB. The keys file is written a
+ * list, end to end in one block), its id (the keys file is sorted by id)
+ * and an offset per spool: about 0.11 KB. The keys file is written a
  * sheet at a time and read by a scan that parses only the entries used
  * (jsonscan.h); a worker writes its report a result a line as it goes, and
  * the parent reads it a line at a time (tests/scripts/site-memory.sh
