@@ -19,14 +19,16 @@
 # AddressSanitizer: before the spool (~80 KB a workload) that was ~47 MiB;
 # with the results in memory (~1.5 KB a workload in a release build) 0.65
 # to 1.6 MiB (shard 2/2, the merge and the rebuild fail the margin); now
-# 0.1 to 0.4 MiB. Then `site -j 1` and `-j 2` over SMALL and VLARGE = 32 x
+# 0.1 to 0.4 MiB. Then `site -j 1` and `-j 2` over SMALL and VLARGE = 64 x
 # SMALL workloads whose first is invalid: every workload is read and
 # validated, none rendered, so that what the validation keeps of each is
-# not hidden under a sheet's buffers; the -j 1 peak may grow by at most
-# 1,750 KiB (~0.29 KB a workload): under AddressSanitizer it grew by
-# 2.1-2.3 MiB with what was learnt kept in an array (main at 1fa68dd,
-# which fails it), by 1.1-1.4 MiB with it spooled; -j 2 (1.6-2.3 MiB
-# before, 1.0-1.8 now, the workers' timing in it) by at most 2,500 KiB.
+# not hidden under a sheet's buffers; each peak (the smaller of two runs)
+# may grow by at most 3,400 KiB (~0.27 KB a workload): under
+# AddressSanitizer it grew by 4.2-4.9 MiB (-j 1 and -j 2) with what was
+# learnt kept in an array (main at 1fa68dd, which fails it), by 2.3-2.5 MiB
+# with it spooled. These runs are made from the scratch folder, so that
+# the paths kept (a workload's path stays in memory) are as long wherever
+# it lies.
 # Not a timed test: the margins are in bytes.
 # Under AddressSanitizer freed memory sits in a quarantine that grows with
 # every allocation made, live or not, so the quarantine is turned off for
@@ -47,9 +49,8 @@ need python3 "sh tools/install-deps.sh --test"
 SMALL=${SITE_MEMORY_N:-200}
 LARGE=$((SMALL * ${SITE_MEMORY_FACTOR:-4}))
 MARGIN_KB=768    # ~1.3 KB a workload (600 of them)
-VLARGE=$((SMALL * 32))
-VMARGIN1_KB=1750   # ~0.29 KB a workload (6,200 of them); -j 2 varies more
-VMARGIN2_KB=2500   # with the workers' timing (their peaks count)
+VLARGE=$((SMALL * 64))
+VMARGIN_KB=3400  # ~0.27 KB a workload (12,600 of them)
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0:detect_leaks=0
 export ASAN_OPTIONS
 
@@ -62,6 +63,9 @@ if [ -z "$peakrss" ]; then
 	cc -O2 -o "$scratch/peakrss" "$src/tests/lib/peakrss.c" || die "cannot build tests/lib/peakrss.c"
 	peakrss=$scratch/peakrss
 fi
+# absolute, for the runs made from the scratch folder (validate; common.sh
+# makes bin, src and scratch absolute)
+case $peakrss in /*) ;; *) peakrss=$PWD/$peakrss ;; esac
 
 # peak_kb LOG CMD...: runs CMD, prints its peak RSS in KiB (largest of it and
 # its waited-for descendants); its output goes to LOG; dies when it fails.
@@ -113,9 +117,10 @@ check() {
 
 # validate N: site -j 1 and -j 2 over N workloads whose first has an error
 # (its id a number): every workload is read and validated, none rendered,
-# nothing written; sets val1_kb val2_kb. What the validation learns of each
-# workload is all that grows here, without a sheet's or a page's buffers
-# to hide it under.
+# nothing written; sets val1_kb val2_kb, each the smaller peak of two runs
+# (a run's peak moves by up to ~0.5 MiB under AddressSanitizer, with the
+# load). What the validation learns of each workload is all that grows
+# here, without a sheet's or a page's buffers to hide it under.
 validate() {
 	n=$1
 	in=$scratch/v$n
@@ -123,15 +128,22 @@ validate() {
 		die "gen_workloads.py failed for $n workloads"
 	sed -i 's/"id": "w00000"/"id": 7/' "$in/workloads/w00000/workload.json"
 	for j in 1 2; do
-		"$peakrss" "$scratch/peak.kb" "$bin" site --workloads "$in/workloads" --catalog "$in/offers.xml" \
-			--date "$SITE_DATE" --accept-synthetic --out "$scratch/vo-$n" -j "$j" >"$scratch/val-$n.log" 2>&1
-		st=$?
-		[ "$st" -eq 1 ] && grep -q 'w00000/workload.json' "$scratch/val-$n.log" ||
-			{ cat "$scratch/val-$n.log"; die "N=$n -j $j: exit $st, expected 1 naming w00000"; }
-		[ ! -e "$scratch/vo-$n" ] || die "N=$n -j $j: an invalid set wrote OUT"
-		eval "val${j}_kb=\$(cat "\$scratch/peak.kb")"
+		best=
+		for try in 1 2; do
+			# (from the scratch folder: the paths kept are as long wherever it is)
+			(cd "$scratch" && "$peakrss" peak.kb "$bin" site --workloads "v$n/workloads" \
+				--catalog "v$n/offers.xml" --date "$SITE_DATE" --accept-synthetic \
+				--out "vo-$n" -j "$j") >"$scratch/val-$n.log" 2>&1
+			st=$?
+			[ "$st" -eq 1 ] && grep -q 'w00000/workload.json' "$scratch/val-$n.log" ||
+				{ cat "$scratch/val-$n.log"; die "N=$n -j $j: exit $st, expected 1 naming w00000"; }
+			[ ! -e "$scratch/vo-$n" ] || die "N=$n -j $j: an invalid set wrote OUT"
+			kb=$(cat "$scratch/peak.kb")
+			[ -n "$best" ] && [ "$best" -le "$kb" ] || best=$kb
+		done
+		eval "val${j}_kb=\$best"
 	done
-	echo "N=$n, the first workload invalid: peak RSS, KiB: -j 1 $val1_kb, -j 2 $val2_kb"
+	echo "N=$n, the first workload invalid: peak RSS, KiB (the smaller of two runs): -j 1 $val1_kb, -j 2 $val2_kb"
 }
 
 run "$SMALL"
@@ -145,12 +157,12 @@ check "rebuild -j 1" "$ar" "$rebuild_kb"
 validate "$SMALL"
 v1=$val1_kb v2=$val2_kb
 validate "$VLARGE"
-vcheck() { # vcheck STEP SMALL_KB LARGE_KB MARGIN_KB
-	[ "$3" -le $(($2 + $4)) ] ||
-		err "$1: peak RSS grows from $2 KiB ($SMALL workloads) to $3 KiB ($VLARGE workloads), more than $4 KiB"
+vcheck() { # vcheck STEP SMALL_KB LARGE_KB
+	[ "$3" -le $(($2 + VMARGIN_KB)) ] ||
+		err "$1: peak RSS grows from $2 KiB ($SMALL workloads) to $3 KiB ($VLARGE workloads), more than $VMARGIN_KB KiB"
 }
-vcheck "validation -j 1" "$v1" "$val1_kb" "$VMARGIN1_KB"
-vcheck "validation -j 2" "$v2" "$val2_kb" "$VMARGIN2_KB"
+vcheck "validation -j 1" "$v1" "$val1_kb"
+vcheck "validation -j 2" "$v2" "$val2_kb"
 
 if [ "$fails" -eq 0 ]; then
 	rm -rf "$scratch"/in* "$scratch"/v[0-9]* "$scratch"/s1-* "$scratch"/s2-* "$scratch"/m-* "$scratch"/r-*
