@@ -25,7 +25,6 @@
 typedef struct {
 	char *const *paths;
 	size_t npaths;
-	const gs_site_input *learnt;   /* what was learnt of each workload */
 	gs_diag *d;
 	const char *reference;
 	char *workloads_key, *inputs_key;  /* filled: the shards' check (shard.h) */
@@ -33,7 +32,7 @@ typedef struct {
 
 /* An id and the index of its path, sorted by id then path (S_validated). */
 typedef struct {
-	const char *id;
+	char *id;
 	size_t i;
 	char *const *paths;
 } S_idpath;
@@ -46,6 +45,29 @@ static int S_by_id_path(const void *a, const void *b)
 	return c ? c : strcmp(x->paths[x->i], x->paths[y->i]);
 }
 
+/* A hash of an id and the index of its path (S_validated). */
+typedef struct {
+	uint64_t h;
+	size_t i;
+} S_idhash;
+
+static int S_by_hash(const void *a, const void *b)
+{
+	const S_idhash *x = a, *y = b;
+
+	return x->h != y->h ? (x->h < y->h ? -1 : 1) : (x->i > y->i) - (x->i < y->i);
+}
+
+/* 64-bit FNV-1a of s: ids that hash alike are compared as text. */
+static uint64_t S_fnv(const char *s)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
 /* s and a newline into h (the bytes the shards' keys hash, shard.h). */
 static void S_hash_line(struct sha256_ctx *h, const char *s)
 {
@@ -56,36 +78,41 @@ static void S_hash_line(struct sha256_ctx *h, const char *s)
 /*
  * Output names come from ids: they must be unique; --reference must name
  * one of them. Then the errors, if any, are printed: 0 when there is none,
- * else -1. The shards' keys are hashed as the workloads are gone through,
- * never built as one text (memory flat in the number of workloads, site.h).
+ * else -1. What was learnt of each workload is read back from its spool
+ * in the paths' order (sitelearnt.h), and the shards' keys hashed as it
+ * comes, never built as one text; the ids are checked through a hash of
+ * each (16 bytes a workload), only those that hash alike compared as text
+ * (memory flat in the number of workloads, site.h).
  */
-static int S_validated(void *arg)
+static int S_validated(void *arg, gs_site_learnt *learnt)
 {
 	S_checks *x = arg;
-	const gs_site_input *learnt = x->learnt;
-	/* sorted by id, then path, the check is linear after the sort */
-	S_idpath *ids = gs_xcalloc(x->npaths + 1, sizeof(*ids));
-	size_t nids = 0, i, k;
+	S_idhash *ids = gs_xcalloc(x->npaths + 1, sizeof(*ids));
+	S_idpath *same = NULL;
+	size_t nids = 0, nsame = 0, i, j, k;
 	struct sha256_ctx inorder, inputs;
 	uint8_t dig[SHA256_DIGEST_SIZE];
+	gs_site_learnt_item it;
+	char err[1024];
 	int found = 0;
 
 	sha256_init(&inorder);
 	sha256_init(&inputs);
 	for (i = 0; i < x->npaths; i++) {
-		if (!learnt[i].id)
+		if (gs_site_learnt_get(learnt, i, &it, err, sizeof(err)))
+			goto lost;
+		if (!it.id)
 			continue;
-		ids[nids].id = learnt[i].id;
-		ids[nids].i = i;
-		ids[nids++].paths = x->paths;
-		found |= x->reference && strcmp(learnt[i].id, x->reference) == 0;
-		S_hash_line(&inorder, learnt[i].id);
+		ids[nids].h = S_fnv(it.id);
+		ids[nids++].i = i;
+		found |= x->reference && strcmp(it.id, x->reference) == 0;
+		S_hash_line(&inorder, it.id);
 		/* the inputs' bytes: the workload and each file it cites */
-		S_hash_line(&inputs, learnt[i].id);
-		S_hash_line(&inputs, learnt[i].sha256);
-		for (k = 0; k < learnt[i].ev_file.n; k++) {
-			S_hash_line(&inputs, learnt[i].ev_file.v[k]);
-			S_hash_line(&inputs, learnt[i].ev_sha256.v[k]);
+		S_hash_line(&inputs, it.id);
+		S_hash_line(&inputs, it.sha256);
+		for (k = 0; k < it.nev; k++) {
+			S_hash_line(&inputs, gs_site_learnt_ev_file(&it, k));
+			S_hash_line(&inputs, gs_site_learnt_ev_sha256(&it, k));
 		}
 	}
 	/* the shards' check that they split the same list (shard.h) */
@@ -93,13 +120,33 @@ static int S_validated(void *arg)
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, x->workloads_key);
 	sha256_digest(&inputs, SHA256_DIGEST_SIZE, dig);
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, x->inputs_key);
-	qsort(ids, nids, sizeof(*ids), S_by_id_path);
-	for (i = 1; i < nids; i++)
-		if (strcmp(ids[i - 1].id, ids[i].id) == 0)
-			gs_diag_add(x->d, x->paths[ids[i].i], 0, 0, "$.id",
-				    "the id \"%s\" is also used by %s", ids[i].id,
-				    x->paths[ids[i - 1].i]);
+	/* the ids that hash alike, read again, then sorted by id and path: the
+	 * check is linear after the sorts, and says what it said of all */
+	qsort(ids, nids, sizeof(*ids), S_by_hash);
+	for (i = 0; i < nids; i = j) {
+		for (j = i + 1; j < nids && ids[j].h == ids[i].h; j++)
+			;
+		for (k = i; j - i > 1 && k < j; k++) {
+			if (gs_site_learnt_get(learnt, ids[k].i, &it, err, sizeof(err)))
+				goto lost;
+			same = gs_xrealloc(same, (nsame + 1) * sizeof(*same));
+			same[nsame].id = gs_xstrdup(it.id);
+			same[nsame].i = ids[k].i;
+			same[nsame++].paths = x->paths;
+		}
+	}
 	free(ids);
+	ids = NULL;
+	if (nsame)
+		qsort(same, nsame, sizeof(*same), S_by_id_path);
+	for (i = 1; i < nsame; i++)
+		if (strcmp(same[i - 1].id, same[i].id) == 0)
+			gs_diag_add(x->d, x->paths[same[i].i], 0, 0, "$.id",
+				    "the id \"%s\" is also used by %s", same[i].id,
+				    x->paths[same[i - 1].i]);
+	for (i = 0; i < nsame; i++)
+		free(same[i].id);
+	free(same);
 	if (x->reference && !found && !gs_diag_count(x->d)) {
 		gs_error_print("site", "--reference '%s': no workload under --workloads has this id",
 			       x->reference);
@@ -110,6 +157,13 @@ static int S_validated(void *arg)
 		return -1;
 	}
 	return 0;
+lost:
+	for (i = 0; i < nsame; i++)
+		free(same[i].id);
+	free(same);
+	free(ids);
+	gs_error_print("site", "%s", err);
+	return -1;
 }
 
 int gs_cmd_site(int argc, char **argv)
@@ -132,7 +186,7 @@ int gs_cmd_site(int argc, char **argv)
 	};
 	const char *catalogs[GS_MAX_CATALOGS], *out = NULL, *date = NULL, *reference = NULL;
 	const char **dirs = gs_xcalloc((size_t)argc + 1, sizeof(*dirs));
-	size_t ndirs = 0, npaths = 0, i, ncatalogs = 0;
+	size_t ndirs = 0, npaths = 0, ncatalogs = 0;
 	char **paths = NULL;
 	int c, rc, accept_synthetic = 0, png = 0, md = 0;
 	unsigned jobs = gs_workers_default();
@@ -141,7 +195,6 @@ int gs_cmd_site(int argc, char **argv)
 	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
 	size_t rendered = 0, pages_reused = 0, pages_rendered = 0, nbuilt;
 	gs_site_opts sopts;
-	gs_site_input *learnt = NULL;  /* what the build learnt of each workload */
 	char catalog_key[GS_SHA256_HEX_SIZE], key_err[4400];
 	S_checks checks;
 	int key_ok, brc;
@@ -246,7 +299,6 @@ int gs_cmd_site(int argc, char **argv)
 	 * the stage, which is then removed.
 	 */
 	gs_site_find_workloads(dirs, ndirs, &paths, &npaths, &d);
-	learnt = gs_xcalloc(npaths + 1, sizeof(*learnt));
 	memset(&env, 0, sizeof(env));
 	env.cat = &ctx.cat;
 	env.catalog_name = ctx.catalog_name;
@@ -263,14 +315,13 @@ int gs_cmd_site(int argc, char **argv)
 	memset(&checks, 0, sizeof(checks));
 	checks.paths = paths;
 	checks.npaths = npaths;
-	checks.learnt = learnt;
 	checks.d = &d;
 	checks.reference = reference;
 	checks.workloads_key = workloads_key;
 	checks.inputs_key = inputs_key;
 	memset(&sopts, 0, sizeof(sopts));
 	sopts.jobs = jobs;
-	sopts.learn = learnt;
+	sopts.learn = 1;
 	sopts.diag = &d;
 	sopts.validated = S_validated;
 	sopts.validated_arg = &checks;
@@ -316,9 +367,6 @@ int gs_cmd_site(int argc, char **argv)
 	}
 	rc = GS_EXIT_OK;
 out:
-	for (i = 0; learnt && i < npaths; i++)
-		gs_site_input_release(&learnt[i]);
-	free(learnt);
 	gs_diag_release(&d);
 	gs_site_free_paths(paths, npaths);
 	gs_run_ctx_release(&ctx);

@@ -98,7 +98,8 @@ int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 			   size_t *npaths, gs_diag *d)
 {
 	gs_strvec v = GS_STRVEC_INIT;
-	size_t i, before = gs_diag_count(d);
+	size_t i, before = gs_diag_count(d), len = 0, at = 0;
+	char *block;
 
 	for (i = 0; i < ndirs; i++) {
 		size_t n = strlen(dirs[i]);
@@ -108,27 +109,27 @@ int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 		S_walk(dir, &v, d, 0);
 		free(dir);
 	}
-	*paths = v.v;
-	*npaths = v.n;
+	/* end to end in one block, paths[0] at its start (gs_site_free_paths) */
+	for (i = 0; i < v.n; i++)
+		len += strlen(v.v[i]) + 1;
+	*paths = gs_xcalloc(v.n + 1, sizeof(**paths));
+	block = gs_xmalloc(len + 1);
+	for (i = 0; i < v.n; i++) {
+		size_t n = strlen(v.v[i]) + 1;
+		(*paths)[i] = memcpy(block + at, v.v[i], n);
+		at += n;
+	}
+	if (!v.n)
+		free(block);
+	gs_strvec_release(&v);
+	*npaths = i;
 	return gs_diag_count(d) > before ? -1 : 0;
-}
-
-void gs_site_input_release(gs_site_input *in)
-{
-	free(in->id);
-	free(in->title);
-	gs_strvec_release(&in->ev_path);
-	gs_strvec_release(&in->ev_file);
-	gs_strvec_release(&in->ev_sha256);
-	memset(in, 0, sizeof(*in));
 }
 
 void gs_site_free_paths(char **paths, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(paths[i]);
+	if (paths && n)
+		free(paths[0]);
 	free(paths);
 }
 
@@ -2413,7 +2414,10 @@ static json_t *S_keys_entry(const S_keys *k, const char *id)
 /* What the workers share (each a copy of its own, after fork). */
 typedef struct {
 	char *const *paths;
-	const gs_site_input *inputs;  /* per path, or NULL */
+	/* What the validation learnt of each path (sitelearnt.h), paths[i]'s
+	 * at inputs_from + i, or NULL */
+	gs_site_learnt *inputs;
+	size_t inputs_from;
 	const gs_publish_env *env;
 	gs_archive *archive;
 	const char *dir;           /* the stage: the workers' reports go there */
@@ -2434,11 +2438,12 @@ typedef struct {
 	FILE *report;
 	gs_site_results *out;
 	/* The pass that reads every workload as it renders (gs_site_opts.learn;
-	 * learn NULL: the caller read them, inputs). */
+	 * learn NULL: read before, inputs). */
 	char *const *all;          /* every path of the site, a shard's too */
 	size_t nall, from;         /* rendered: all[from, from + n), paths above */
 	size_t n;
-	gs_site_input *learn;      /* per path of all, filled in the parent */
+	gs_site_learnt *learn;     /* per path of all, put by the parent */
+	int lost;                  /* a record could not be put (its message in err) */
 	gs_diag *diag;             /* the errors, in the paths' order */
 	gs_diag *item_diag;        /* per path of all, while the workers' reports come in another order */
 	size_t *order;             /* the workers' order of all (S_order), or NULL: the paths' */
@@ -2558,19 +2563,20 @@ static int S_job_key(S_render_ctx *c, size_t i, gs_job *job, const char *wsha,
 /*
  * The key of workload i from what its validation learnt (in), before its
  * cited files are at hand: their links are the archive's names for the
- * SHA-256 of the bytes validated (gs_archive_name), into rels (in->ev_path.n
+ * SHA-256 of the bytes validated (gs_archive_name), into rels (in->nev
  * of them), which the archiving must then give (S_input_archive).
  */
-static void S_input_key(const S_render_ctx *c, const gs_site_input *in,
+static void S_input_key(const S_render_ctx *c, const gs_site_learnt_item *in,
 			char (*rels)[GS_EVIDENCE_REL_SIZE], char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
 	size_t k;
 
 	S_key_begin(c, in->sha256, &h);
-	for (k = 0; k < in->ev_path.n; k++) {
-		gs_archive_name(c->archive, in->ev_sha256.v[k], in->ev_file.v[k], rels[k]);
-		S_key_file(&h, in->ev_file.v[k], rels[k]);
+	for (k = 0; k < in->nev; k++) {
+		gs_archive_name(c->archive, gs_site_learnt_ev_sha256(in, k),
+				gs_site_learnt_ev_file(in, k), rels[k]);
+		S_key_file(&h, gs_site_learnt_ev_file(in, k), rels[k]);
 	}
 	S_key_end(&h, hex);
 }
@@ -2580,7 +2586,7 @@ static void S_input_key(const S_render_ctx *c, const gs_site_input *in,
  * paths, each read once, which must give the links of its key (the bytes
  * validated), else the file changed since. 0, or -1 with err.
  */
-static int S_input_archive(S_render_ctx *c, size_t i, const gs_site_input *in,
+static int S_input_archive(S_render_ctx *c, size_t i, const gs_site_learnt_item *in,
 			   char (*rels)[GS_EVIDENCE_REL_SIZE])
 {
 	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, in->id);
@@ -2588,14 +2594,14 @@ static int S_input_archive(S_render_ctx *c, size_t i, const gs_site_input *in,
 	size_t k;
 	int rc = 0;
 
-	for (k = 0; k < in->ev_path.n && rc == 0; k++) {
+	for (k = 0; k < in->nev && rc == 0; k++) {
+		const char *path = gs_site_learnt_ev_path(in, k);
 		rc = -1;
-		if (gs_archive_add(c->archive, in->ev_path.v[k], in->ev_file.v[k], sheet_rel, rel))
-			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], in->ev_path.v[k],
+		if (gs_archive_add(c->archive, path, gs_site_learnt_ev_file(in, k), sheet_rel, rel))
+			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], path,
 				 gs_archive_error(c->archive));
 		else if (strcmp(rel, rels[k]) != 0)
-			snprintf(c->err, c->errlen, "%s changed while the site was built",
-				 in->ev_path.v[k]);
+			snprintf(c->err, c->errlen, "%s changed while the site was built", path);
 		else
 			rc = 0;
 	}
@@ -2604,14 +2610,14 @@ static int S_input_archive(S_render_ctx *c, size_t i, const gs_site_input *in,
 }
 
 /* 1 if loaded job read the bytes in was validated with (its workload's: wsha). */
-static int S_same_input(const gs_job *job, const char *wsha, const gs_site_input *in)
+static int S_same_input(const gs_job *job, const char *wsha, const gs_site_learnt_item *in)
 {
 	size_t k;
 
-	if (strcmp(wsha, in->sha256) != 0 || job->nev != in->ev_sha256.n)
+	if (strcmp(wsha, in->sha256) != 0 || job->nev != in->nev)
 		return 0;
 	for (k = 0; k < job->nev; k++)
-		if (strcmp(job->files[k].sha256, in->ev_sha256.v[k]) != 0)
+		if (strcmp(job->files[k].sha256, gs_site_learnt_ev_sha256(in, k)) != 0)
 			return 0;
 	return 1;
 }
@@ -3011,12 +3017,17 @@ static int S_render_range(S_render_ctx *c, size_t from, size_t to, size_t *done)
 
 		/* What the validation learnt of it: enough to reuse its sheet
 		 * unread, and what its reading now must find again. */
-		const gs_site_input *in = c->inputs ? &c->inputs[i] : NULL;
+		gs_site_learnt_item item, *in = NULL;
 		char (*rels)[GS_EVIDENCE_REL_SIZE] = NULL;
 		char wsha[GS_SHA256_HEX_SIZE];
 
+		if (c->inputs) {
+			if (gs_site_learnt_get(c->inputs, c->inputs_from + i, &item, c->err, c->errlen))
+				return -1;
+			in = &item;
+		}
 		if (in && c->site_key && c->old.f) {
-			rels = gs_xcalloc(in->ev_path.n + 1, sizeof(*rels));
+			rels = gs_xcalloc(in->nev + 1, sizeof(*rels));
 			S_input_key(c, in, rels, c->key);
 			keyed = 1;
 			if (S_reuse(c, i, in->id, in->title, c->key)) {
@@ -3585,7 +3596,7 @@ static int S_sheet_job(S_render_ctx *c, size_t i, gs_job *job, const gs_site_inp
  * sheet's) or a workload has an error (c->invalid): the rest is then only
  * read, for its errors. In a worker, one line to out: S_learn_pack's
  * object, with "r": the result (S_result_pack_all) when there is one;
- * else into c->learn[a] and c->diag. 0, or -1 when out cannot be written.
+ * else into c->learn (path a's record) and c->diag. 0, or -1 when out cannot be written.
  */
 static int S_item(S_render_ctx *c, size_t a, FILE *out, size_t *done)
 {
@@ -3616,11 +3627,12 @@ static int S_item(S_render_ctx *c, size_t a, FILE *out, size_t *done)
 		free(c->pending_why);
 		c->pending_why = NULL;
 		json_decref(o);
-		gs_site_input_release(&in);
 	} else {
-		c->learn[a] = in;
+		if (!c->lost && gs_site_learnt_put(c->learn, a, &in, c->err, c->errlen))
+			c->lost = 1;
 		S_diag_append(c->diag, &d);
 	}
+	gs_site_input_release(&in);
 	gs_diag_release(&d);
 	return rc;
 }
@@ -3718,13 +3730,19 @@ static int S_learn_parallel(S_render_ctx *c, unsigned jobs, size_t *done)
 
 		for (j = rep.from[k]; rc >= 0 && j < rep.to[k]; j++) {
 			size_t a = c->order ? c->order[j] : j;
+			gs_site_input in;
 			json_t *o, *r;
+			int bad;
 
 			len = getline(&line, &cap, f);
 			o = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
 			r = json_object_get(o, "r");
-			if (!o || S_learn_unpack(o, c->all[a], &c->learn[a],
-						 c->item_diag ? &c->item_diag[a] : c->diag)) {
+			memset(&in, 0, sizeof(in));
+			bad = !o || S_learn_unpack(o, c->all[a], &in,
+						   c->item_diag ? &c->item_diag[a] : c->diag);
+			if (!bad && gs_site_learnt_put(c->learn, a, &in, c->err, c->errlen)) {
+				rc = -1;   /* said why */
+			} else if (bad) {
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
 				rc = -1;
 			} else if (r && !c->failed && (a < c->from || a - c->from >= c->n ||
@@ -3735,6 +3753,7 @@ static int S_learn_parallel(S_render_ctx *c, unsigned jobs, size_t *done)
 				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
 				rc = -1;
 			}
+			gs_site_input_release(&in);
 			json_decref(o);
 		}
 		if (rc < 0)
@@ -3783,7 +3802,7 @@ static int S_learn_parallel(S_render_ctx *c, unsigned jobs, size_t *done)
  * (a sheet failed, or the workers).
  */
 static int S_learn_pass(S_render_ctx *c, unsigned jobs, size_t *done,
-			int (*validated)(void *), void *arg)
+			int (*validated)(void *, gs_site_learnt *), void *arg)
 {
 	size_t a;
 	int rc = 0;
@@ -3814,9 +3833,9 @@ static int S_learn_pass(S_render_ctx *c, unsigned jobs, size_t *done,
 	}
 	free(c->order);
 	c->order = NULL;
-	if (rc < 0)
+	if (rc < 0 || c->lost)
 		return -1;
-	if (validated && validated(arg))
+	if (validated && validated(arg, c->learn))
 		return 2;
 	/* a workload's error stopped the rendering: the build must stop */
 	if (gs_diag_count(c->diag))
@@ -3935,11 +3954,13 @@ static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, si
  * fresh stage): phase 1 renders the sheets (S_render_sheets), phase 2 builds
  * the pages from their results (gs_site_pages), or for a shard writes the
  * results and the shard's identity for `merge`. prev: the site or shard it
- * replaces, or NULL. 0, -1 with err, or 1 (see S_render_parallel).
+ * replaces, or NULL. With opts->learn, what the pass learns is spooled in
+ * dir, into *learnt (the caller frees it); else *learnt is what was
+ * learnt before, or NULL. 0, -1 with err, or 1 (see S_render_parallel).
  */
 static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env *env0,
-			const gs_site_opts *opts, unsigned jobs, const char *dir, const char *prev,
-			char *err, size_t errlen)
+			const gs_site_opts *opts, gs_site_learnt **learnt, unsigned jobs,
+			const char *dir, const char *prev, char *err, size_t errlen)
 {
 	gs_publish_env env = *env0;
 	size_t from = 0, to = npaths, n;
@@ -3971,7 +3992,8 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	env.link_prefix = "../";
 	env.sheet_prefix = "sheets/";
 	c.paths = paths + from;
-	c.inputs = opts->inputs ? opts->inputs + from : NULL;
+	c.inputs = *learnt;
+	c.inputs_from = from;
 	c.env = &env;
 	c.archive = archive;
 	c.dir = dir;
@@ -3989,13 +4011,18 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	}
 	c.sheets_fd = open(sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (opts->learn) {
+		*learnt = gs_site_learnt_new(dir, npaths, err, errlen);
+		if (!*learnt)
+			goto out;
 		c.all = paths;
 		c.nall = npaths;
 		c.from = from;
 		c.n = n;
-		c.learn = opts->learn;
+		c.learn = *learnt;
 		c.diag = opts->diag;
 		c.inputs = NULL;
+	} else if (c.inputs && jobs > 1 && gs_site_learnt_flush(c.inputs, err, errlen)) {
+		goto out;   /* (the workers read it) */
 	}
 	rc = S_render_sheets(&c, n, jobs, &done, opts);
 	if (rc)
@@ -4053,15 +4080,22 @@ static const char *const S_shard_marks[] = { GS_SHARD_FILE, "sheets", NULL };
 
 /*
  * opts->learn without a stage: every workload read and validated, nothing
- * rendered or written, then opts->validated. 0, 2 (validated stopped the
- * build) or -1 with err.
+ * rendered or written (what was learnt spooled into *learnt, an anonymous
+ * file in the temporary folder; the caller frees it), then
+ * opts->validated. 0, 2 (validated stopped the build) or -1 with err.
  */
 static int S_learn_only(char *const *paths, size_t npaths, const gs_publish_env *env,
-			const gs_site_opts *opts, unsigned jobs, char *err, size_t errlen)
+			const gs_site_opts *opts, gs_site_learnt **learnt, unsigned jobs, char *err,
+			size_t errlen)
 {
+	const char *tmp = getenv("TMPDIR");
 	S_render_ctx c;
 	size_t done = 0;
 
+	/* what is learnt goes to the temporary folder: nothing visible is written */
+	*learnt = gs_site_learnt_new(tmp && *tmp ? tmp : P_tmpdir, npaths, err, errlen);
+	if (!*learnt)
+		return -1;
 	memset(&c, 0, sizeof(c));
 	c.prev_sheets_fd = c.sheets_fd = -1;
 	c.env = env;
@@ -4069,7 +4103,7 @@ static int S_learn_only(char *const *paths, size_t npaths, const gs_publish_env 
 	c.errlen = errlen;
 	c.all = c.paths = paths;
 	c.nall = npaths;
-	c.learn = opts->learn;
+	c.learn = *learnt;
 	c.diag = opts->diag;
 	return S_learn_pass(&c, jobs, &done, opts->validated, opts->validated_arg);
 }
@@ -4098,17 +4132,17 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 {
 	unsigned jobs = opts0->jobs ? opts0->jobs : 1;
 	gs_site_opts opts = *opts0;
+	gs_site_learnt *learnt = NULL;   /* what the validation learnt, once it did */
 	int rc;
 
 	if (opts.learn && (!out_dir || !S_parent_exists(out_dir))) {
 		/* Nothing may be written before every workload is read: not even
 		 * OUT's parent folder, which the stage would create. They are read
-		 * first, then rendered as when the caller reads them. */
-		rc = S_learn_only(paths, npaths, env, &opts, jobs, err, errlen);
+		 * first, then rendered from what was learnt. */
+		rc = S_learn_only(paths, npaths, env, &opts, &learnt, jobs, err, errlen);
 		if (rc || !out_dir)
-			return rc;
-		opts.inputs = opts.learn;
-		opts.learn = NULL;
+			goto out;
+		opts.learn = 0;
 	}
 	if (opts.shard_n && (!opts.catalog_key || !opts.workloads_key || !opts.inputs_key))
 		GS_BUG("a shard needs the catalog's and the workloads' keys");
@@ -4120,26 +4154,28 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 			if (opts.learn) {
 				/* the workloads' errors come first, as when nothing is staged */
 				char *said = gs_xstrdup(err);
-				rc = S_learn_only(paths, npaths, env, &opts, jobs, err, errlen);
+				rc = S_learn_only(paths, npaths, env, &opts, &learnt, jobs, err, errlen);
 				if (rc == 0)
 					snprintf(err, errlen, "%s", said);
 				free(said);
-				return rc ? rc : -1;
+				rc = rc ? rc : -1;
+				goto out;
 			}
-			return -1;
+			rc = -1;
+			goto out;
 		}
-		rc = S_build_into(paths, npaths, env, &opts, jobs, gs_stage_dir(st),
+		rc = S_build_into(paths, npaths, env, &opts, &learnt, jobs, gs_stage_dir(st),
 				  gs_stage_previous(st), err, errlen);
 		if (rc == 0)
 			rc = gs_stage_commit(st, err, errlen);
 		gs_stage_free(st);
 		if (rc != 1)
-			return rc;
+			goto out;
 		jobs = 1; /* evidence named differently by two workers: once more, in one process */
-		if (opts.learn) {
-			/* read already: rendered as when the caller reads them */
-			opts.inputs = opts.learn;
-			opts.learn = NULL;
-		}
+		/* read already: rendered from what was learnt (its spool outlives the stage) */
+		opts.learn = 0;
 	}
+out:
+	gs_site_learnt_free(learnt);
+	return rc;
 }

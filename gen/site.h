@@ -30,9 +30,13 @@
  * back a page of workloads at a time by the index and per-offer pages, a
  * sheet at a time by the keys file; what the pages show of all of them
  * (the footers' counts per offer, the demonstration flag) is summed as they
- * come. What stays in memory per workload is its id and two offsets (the
- * keys file is sorted by id), and the caller's list of paths with what the
- * validation learnt of each (gs_site_input). The keys file is written a
+ * come. What the validation learnt of each workload (its id, title,
+ * SHA-256 and cited files, sitelearnt.h) is spooled likewise as it is
+ * read, and read back in order by the caller's check (the ids used twice
+ * are found through a hash of each) and by a rendering that reuses sheets
+ * from it. What stays in memory per workload is its path (the caller's
+ * list, end to end in one block), its id (the keys file is sorted by id)
+ * and an offset per spool: about 0.11 KB. The keys file is written a
  * sheet at a time and read by a scan that parses only the entries used
  * (jsonscan.h); a worker writes its report a result a line as it goes, and
  * the parent reads it a line at a time (tests/scripts/site-memory.sh
@@ -46,6 +50,7 @@
 #include "diag.h"
 #include "evidence.h"
 #include "publish.h"
+#include "sitelearnt.h"
 #include "siteresults.h"
 
 #define GS_SITE_PAGE_ROWS 100    /* workloads on an index page */
@@ -87,23 +92,8 @@
 #define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
 #define GS_SITE_KEYS_FORMAT "gpusheet-keys/3"
 
-/*
- * What the caller's validation of a workload learnt of it, so that a
- * rebuild reuses its sheet without reading and parsing it again (a sheet's
- * key needs only these; gs_site_input_release frees them).
- */
-typedef struct {
-	char *id, *title;
-	char sha256[GS_SHA256_HEX_SIZE];   /* of the workload's bytes, as validated */
-	gs_strvec ev_path, ev_file;        /* each cited file read: its path, its name in the workload */
-	gs_strvec ev_sha256;               /* and the SHA-256 of its bytes, as read and parsed */
-} gs_site_input;
-
-void gs_site_input_release(gs_site_input *in);
-
 typedef struct {
 	unsigned jobs;            /* worker processes (workers.h); 0 or 1: none */
-	const gs_site_input *inputs;  /* per path, or NULL: each workload is read again */
 	const char *catalog_key;  /* hex SHA-256 of the catalogs' bytes; NULL: no keys, no reuse */
 	size_t *rendered;         /* or NULL: receives the number of sheets rendered (not reused) */
 	/* or NULL: the index and per-offer pages with a key, linked from the
@@ -116,13 +106,14 @@ typedef struct {
 	unsigned shard_k, shard_n;
 	const char *workloads_key, *inputs_key;
 	/*
-	 * Or NULL. Else the build reads and validates every one of the
-	 * npaths itself (a shard's too; inputs is not used), in the same
-	 * pass as it renders them: each workload file is read, parsed and
-	 * hashed once. It fills learn[i] (npaths of them) and adds each
-	 * workload's errors to diag, in the paths' order for any jobs; then,
-	 * before anything else is kept, it calls validated(validated_arg),
-	 * which may check what was learnt (ids used twice), fill
+	 * Or 0: each workload is read again as it is rendered, unchecked.
+	 * Else the build reads and validates every one of the npaths itself
+	 * (a shard's too), in the same pass as it renders them: each workload
+	 * file is read, parsed and hashed once. What it learns of each
+	 * (sitelearnt.h) is spooled in the stage as it is read, and its
+	 * errors added to diag, in the paths' order for any jobs; then,
+	 * before anything else is kept, it calls validated(validated_arg,
+	 * learnt), which may read what was learnt (ids used twice), fill
 	 * workloads_key and inputs_key, and print the errors: 0 goes on, -1
 	 * stops the build (said why; gs_site_build then returns 2 and out_dir
 	 * is untouched). A sheet is rendered only for a valid workload, and its
@@ -130,11 +121,16 @@ typedef struct {
 	 * an error, every worker only reads the rest (the build will stop):
 	 * validated must stop the build when diag is not empty. Where the stage cannot
 	 * be made, or only by creating out_dir's parent, the workloads are read
-	 * first with nothing written, then read again to be rendered.
+	 * first with nothing written (what was learnt spooled in the temporary
+	 * folder, TMPDIR), then read again to be rendered. A rendering in one
+	 * process after the pass (workers.h: evidence named differently by two
+	 * workers) or after that first reading reuses a sheet from what was
+	 * learnt, without reading its workload, and finds the same bytes in
+	 * what it reads (else the workload changed while the site was built).
 	 */
-	gs_site_input *learn;
+	int learn;
 	gs_diag *diag;
-	int (*validated)(void *arg);
+	int (*validated)(void *arg, gs_site_learnt *learnt);
 	void *validated_arg;
 } gs_site_opts;
 
@@ -146,7 +142,12 @@ typedef struct {
 void gs_site_key(const gs_publish_env *env, const char *catalog_key,
 		 char hex[GS_SHA256_HEX_SIZE]);
 
-/* Finds every file named workload.json under each dir, sorted; caller frees. */
+/*
+ * Finds every file named workload.json under each dir, sorted; the caller
+ * frees them with gs_site_free_paths. The paths lie end to end in one
+ * block (no allocation's overhead per path: the list stays in memory for
+ * the whole build).
+ */
 int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 			   size_t *npaths, gs_diag *d);
 void gs_site_free_paths(char **paths, size_t n);

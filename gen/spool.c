@@ -123,6 +123,11 @@ int gs_spool_put(gs_spool *s, char *const *v, size_t nv, char *err, size_t errle
 	return 0;
 }
 
+int gs_spool_flush(gs_spool *s, char *err, size_t errlen)
+{
+	return S_flush(s, err, errlen);
+}
+
 size_t gs_spool_count(const gs_spool *s)
 {
 	return s->count;
@@ -135,8 +140,6 @@ int gs_spool_load(gs_spool *s, size_t from, size_t to, char *err, size_t errlen)
 
 	if (from > to || to > s->count)
 		GS_BUG("spool range [%zu, %zu) of %zu items", from, to, s->count);
-	if (S_flush(s, err, errlen))
-		return -1;
 	a = s->off[from];
 	b = s->off[to];
 	if (b - a > SIZE_MAX - 1)
@@ -145,6 +148,14 @@ int gs_spool_load(gs_spool *s, size_t from, size_t to, char *err, size_t errlen)
 	if (n + 1 > s->rcap) {
 		s->rcap = n + 1;
 		s->rbuf = gs_xrealloc(s->rbuf, s->rcap);
+	}
+	if (a >= s->written) {
+		/* not written yet: copied from the buffer, nothing written or read */
+		memcpy(s->rbuf, s->wbuf + (size_t)(a - s->written), n);
+		got = n;
+	} else if (S_flush(s, err, errlen)) {
+		s->rfrom = s->rto = 0;
+		return -1;
 	}
 	while (got < n) {
 		ssize_t r = pread(s->fd, s->rbuf + got, n - got, (off_t)(a + got));

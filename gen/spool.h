@@ -21,7 +21,12 @@
  *    any of them NULL; the bytes are kept as given;
  *  - gs_spool_load reads a range of items with one read, then
  *    gs_spool_get returns pointers into that buffer, valid until the next
- *    load or the free: one system call per range, never one per string.
+ *    load or the free: one system call per range, never one per string; a
+ *    range still in the write buffer (64 KiB) is copied from it, with
+ *    nothing written or read (a small site's spool never touches the
+ *    disk, and a failure to write comes only when something must be);
+ *  - the write buffer is written out before worker processes are forked
+ *    (gs_spool_flush), which may then only read (pread: no shared offset).
  */
 #ifndef GS_SPOOL_H
 #define GS_SPOOL_H
@@ -34,6 +39,9 @@ typedef struct gs_spool gs_spool;
 gs_spool *gs_spool_new(const char *dir, char *err, size_t errlen);
 /* Appends item gs_spool_count(s): its nv strings (each may be NULL). 0, or -1 with err. */
 int gs_spool_put(gs_spool *s, char *const *v, size_t nv, char *err, size_t errlen);
+/* Writes out the items appended and still buffered (before a fork: the
+ * processes forked may then only read). 0, or -1 with err. */
+int gs_spool_flush(gs_spool *s, char *err, size_t errlen);
 /* Items appended so far. */
 size_t gs_spool_count(const gs_spool *s);
 /* Makes items [from, to) readable (to <= count). 0, or -1 with err. */
