@@ -152,12 +152,27 @@ static size_t S_string_end(const char *p, size_t i, size_t end)
 	return i < end ? i + 1 : 0;
 }
 
+/* A string of a "why" array: its bytes, quotes included. */
+typedef struct {
+	const char *s;
+	size_t len;
+} S_text;
+
+static int S_text_cmp(const void *a, const void *b)
+{
+	const S_text *x = a, *y = b;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(x->s, y->s, x->len);
+}
+
 long gs_keys_why_count(const char *p, size_t n)
 {
-	size_t i = 1, j;
+	size_t i = 1, k, ntext = 0;
 	long count = 0, ret = -1;
 	unsigned char *is_str = gs_xcalloc(n / 2 + 1, 1);  /* fewer elements than n / 2 */
-	size_t *str_at = gs_xcalloc(n / 2 + 1, sizeof(*str_at)), *str_len = gs_xcalloc(n / 2 + 1, sizeof(*str_len));
+	S_text *text = gs_xcalloc(n / 2 + 1, sizeof(*text));
 
 	if (n < 2 || p[0] != '[' || p[n - 1] != ']')
 		goto out;
@@ -178,45 +193,41 @@ long gs_keys_why_count(const char *p, size_t n)
 			size_t start_s = i;
 			if ((i = S_string_end(p, i, n - 1)) == 0)
 				goto out;
-			/* a text written twice would have been the index of the first */
-			str_at[count] = start_s;
-			str_len[count] = i - start_s;
-			for (j = 0; j < (size_t)count; j++)
-				if (is_str[j] && str_len[j] == str_len[count] &&
-				    memcmp(p + str_at[j], p + start_s, str_len[j]) == 0)
-					goto out;
+			text[ntext].s = p + start_s;
+			text[ntext++].len = i - start_s;
 			is_str[count] = 1;
 		} else {
 			goto out;
 		}
 		count++;
-		if (i == n - 1) {
-			ret = count;
-			goto out;
-		}
+		if (i == n - 1)
+			break;
 		if (p[i] != ',')
 			goto out;
 		i++;
 	}
+	/* a text written twice would have been the index of the first: sorted,
+	 * equal texts are neighbours (n log n, not a comparison of each pair) */
+	qsort(text, ntext, sizeof(*text), S_text_cmp);
+	for (k = 1; k < ntext; k++)
+		if (S_text_cmp(&text[k - 1], &text[k]) == 0)
+			goto out;
+	ret = count;
 out:
 	free(is_str);
-	free(str_at);
-	free(str_len);
+	free(text);
 	return ret;
 }
 
-/* "why" is the last member of an entry: its name can occur nowhere else. */
-#define S_WHY_MEMBER ",\"why\":"
-
 long gs_keys_why_at(const char *buf, size_t n, size_t noffers, size_t *why_len)
 {
-	const size_t wl = sizeof(S_WHY_MEMBER) - 1;
+	const size_t wl = sizeof(GS_KEYS_WHY_MEMBER) - 1;
 	const char *w, *at;
 	size_t len;
 
 	if (n < wl + 4)
 		return -1;
-	for (w = NULL, at = buf; (at = strstr(at, S_WHY_MEMBER)) != NULL; at++)
+	for (w = NULL, at = buf; (at = strstr(at, GS_KEYS_WHY_MEMBER)) != NULL; at++)
 		w = at;
 	if (!w || buf[n - 1] != '}')
 		return -1;

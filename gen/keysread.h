@@ -26,6 +26,8 @@
 
 #define GS_KEYS_NAME_MAX 159   /* bytes of a page's name handed over (longer: skipped) */
 #define GS_KEYS_VALUE_MAX 64   /* bytes of a page's key handed over (longer: skipped) */
+/* "why" is the last member of a sheet's entry: this can occur nowhere else in it. */
+#define GS_KEYS_WHY_MEMBER ",\"why\":"
 
 /* A member of "pages": its name and value, NUL-terminated, decoded. */
 typedef void (*gs_keys_page_fn)(void *arg, const char *name, const char *value);
@@ -57,7 +59,7 @@ long gs_keys_why_count(const char *p, size_t n);
  * -1 when the entry does not end with a "why" of noffers elements
  * (gs_keys_why_count). buf[n] must be readable and NUL (the search stops at
  * a NUL byte, which JSON text never holds). The entry without its reasons
- * is then buf[0, offset - 7) followed by '}'.
+ * is then buf[0, offset - (sizeof(GS_KEYS_WHY_MEMBER) - 1)) followed by '}'.
  */
 long gs_keys_why_at(const char *buf, size_t n, size_t noffers, size_t *why_len);
 

@@ -2655,10 +2655,6 @@ static int S_link_at(int from_fd, int to_fd, const char *name, const char *from,
 	return rc;
 }
 
-
-/* "why" is the last member of an entry (S_write_keys, keysread.h). */
-#define S_WHY_MEMBER ",\"why\":"
-
 /*
  * Workload i's sheet from the replaced site, when its key is the one it had
  * there and its files are all there: 1 (c->cur filled, its reasons left in
@@ -2668,7 +2664,7 @@ static int S_link_at(int from_fd, int to_fd, const char *name, const char *from,
 static int S_reuse(S_render_ctx *c, size_t i, const char *id, const char *title, const char *key)
 {
 	const gs_jscan_member *m = c->old.f ? gs_jscan_find(&c->old.scan, 0, id) : NULL;
-	const size_t wl = sizeof(S_WHY_MEMBER) - 1;
+	const size_t wl = sizeof(GS_KEYS_WHY_MEMBER) - 1;
 	json_t *o = NULL, *files, *f;
 	const char *old_key;
 	char *buf = NULL;
@@ -2842,7 +2838,7 @@ static int S_write_keys(gs_site_results *rs, int old_fd, const S_pages *pages, c
 		fputs(tname, f);
 		fputc(':', f);
 		fwrite(text, 1, tl - 2, f); /* without its final "}\n" */
-		fputs(S_WHY_MEMBER, f);
+		fputs(GS_KEYS_WHY_MEMBER, f);
 		free(tname);
 		free(text);
 		if (sp.len) {
