@@ -51,7 +51,7 @@ static void S_reserve(S_out *o, size_t n)
 		return;
 	while (c - o->len <= n) {
 		if (c > ((size_t)-1) / 2)
-			abort();
+			GS_BUG("chart: an SVG of more than %zu bytes", c);
 		c *= 2;
 	}
 	o->d = gs_xrealloc(o->d, c);
@@ -254,17 +254,16 @@ enum {
 	S_P_ANCHOR, S_P_FONT_SIZE, S_P_FONT_WEIGHT, S_NPROP
 };
 
-static const char *const S_prop_name[S_NPROP] = {
-	"fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray",
-	"text-anchor", "font-size", "font-weight"
+/* ' name="' of each, and its length */
+#define S_ATTR(name) { " " name "=\"", sizeof(" " name "=\"") - 1 }
+static const struct {
+	const char *s;
+	uint8_t len;
+} S_prop_attr[S_NPROP] = {
+	S_ATTR("fill"), S_ATTR("fill-opacity"), S_ATTR("stroke"), S_ATTR("stroke-width"),
+	S_ATTR("stroke-dasharray"), S_ATTR("text-anchor"), S_ATTR("font-size"), S_ATTR("font-weight")
 };
-
-/* ' name="' of each */
-static const char *const S_prop_attr[S_NPROP] = {
-	" fill=\"", " fill-opacity=\"", " stroke=\"", " stroke-width=\"", " stroke-dasharray=\"",
-	" text-anchor=\"", " font-size=\"", " font-weight=\""
-};
-static const uint8_t S_prop_attr_len[S_NPROP] = { 7, 15, 9, 15, 19, 14, 12, 14 };
+#undef S_ATTR
 
 #define S_ANY 0xFFFFu
 #define S_VAL_MAX 32
@@ -301,13 +300,13 @@ static uint16_t S_find(const S_paintset *ps, int p, uint64_t key)
 
 /* Add value s (n bytes) of property p under key; returns its index.
  * Distinct values are few (colours, widths, sizes); more than 65,534 of
- * one property are not expected and abort. */
+ * one property are not expected: a bug (GS_BUG). */
 static uint16_t S_add(S_paintset *ps, int p, uint64_t key, const char *s, size_t n)
 {
 	S_val *v;
 
 	if (ps->nv[p] >= S_ANY - 1 || n >= S_VAL_MAX)
-		abort();
+		GS_BUG("chart: %zu values of one SVG property, or one of %zu bytes", ps->nv[p], n);
 	if (ps->nv[p] == ps->cap[p]) {
 		ps->cap[p] = ps->cap[p] ? ps->cap[p] * 2 : 8;
 		ps->v[p] = gs_xrealloc(ps->v[p], ps->cap[p] * sizeof(*ps->v[p]));
@@ -316,7 +315,7 @@ static uint16_t S_add(S_paintset *ps, int p, uint64_t key, const char *s, size_t
 	v->key = key;
 	memcpy(v->s, s, n);
 	v->len = (uint8_t)n;
-	v->cost = (uint32_t)(strlen(S_prop_name[p]) + n + 4);
+	v->cost = (uint32_t)(S_prop_attr[p].len + n + 1);   /* ' name="', the value, '"' */
 	return (uint16_t)ps->nv[p]++;
 }
 
@@ -432,7 +431,7 @@ static void S_paint(S_out *o, const S_paintset *ps, const uint16_t *in, const ui
 		if (in[p] == S_ANY || in[p] == ctx[p])
 			continue;
 		v = &ps->v[p][in[p]];
-		S_put(o, S_prop_attr[p], S_prop_attr_len[p]);
+		S_put(o, S_prop_attr[p].s, S_prop_attr[p].len);
 		S_put(o, v->s, v->len);
 		S_putc(o, '"');
 	}
