@@ -1157,6 +1157,18 @@ const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id)
 	return NULL;
 }
 
+int gs_offer_is_reference(const gs_offer *o)
+{
+	size_t i;
+
+	if (!o->provider)
+		return 1;
+	for (i = 0; i < o->nplans; i++)
+		if (o->plans[i].currency)
+			return 0;
+	return 1;
+}
+
 const char *gs_catalog_origin(const gs_catalog *c, const gs_offer *o)
 {
 	if (c->origins && o >= c->offers && o < c->offers + c->noffers &&

@@ -111,6 +111,12 @@ int gs_catalog_read_memory(const char *name, const char *data, size_t len,
 			   const char *schema_path, gs_catalog *c, gs_diag *d);
 void gs_catalog_release(gs_catalog *c);
 const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id);
+/*
+ * A reference card, not an offer: no provider, or no priced plan. It is
+ * shown apart and never proposed (DESIGN.md, "The order is the
+ * recommendation").
+ */
+int gs_offer_is_reference(const gs_offer *o);
 
 /*
  * Moves every offer of src to the end of dst (src is left empty) and
