@@ -137,6 +137,34 @@ char *gs_fmt_fixed2(char *buf, uint64_t value, uint64_t divisor, gs_lang lang)
 	return buf;
 }
 
+char *gs_fmt_micro(char *buf, int64_t micro, gs_lang lang)
+{
+	uint64_t mag = micro < 0 ? gs_i64_mag(micro) : (uint64_t)micro;
+	char *p = buf;
+	uint64_t q, whole;
+	unsigned frac;
+	size_t o;
+
+	if (micro < 0)
+		*p++ = '-';
+	if (mag % 10000 == 0)
+		{
+		gs_fmt_fixed2(p, mag, 1000000, lang);
+		return buf;
+	}
+	q = mag / 100 + (mag % 100 >= 50);   /* ten-thousandths, half up */
+	whole = q / 10000;
+	frac = (unsigned)(q % 10000);
+	o = S_group(p, whole, lang);
+	p[o++] = lang == GS_LANG_ES ? ',' : '.';
+	p[o++] = (char)('0' + frac / 1000);
+	p[o++] = (char)('0' + frac / 100 % 10);
+	p[o++] = (char)('0' + frac / 10 % 10);
+	p[o++] = (char)('0' + frac % 10);
+	p[o] = '\0';
+	return buf;
+}
+
 static char *S_with_unit(char *buf, const char *unit)
 {
 	size_t n = strlen(buf);

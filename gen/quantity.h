@@ -63,6 +63,9 @@ int gs_qty_add(gs_qty a, gs_qty b, gs_qty *out);
 #define GS_FMT_MAX 64
 char *gs_fmt_int(char *buf, uint64_t v, gs_lang lang);
 char *gs_fmt_fixed2(char *buf, uint64_t value, uint64_t divisor, gs_lang lang);
+/* A price in millionths of its currency: two decimals when that is exact
+ * to the cent, else four (half up); no unit. */
+char *gs_fmt_micro(char *buf, int64_t micro, gs_lang lang);
 char *gs_fmt_gib(char *buf, uint64_t bytes, gs_lang lang);
 char *gs_fmt_gb(char *buf, uint64_t bytes, gs_lang lang);
 /* A width in thousandths of a bit: "4.5", "16", "4.125" (shortest decimal). */

@@ -181,7 +181,8 @@ static const char *S_basis_id(gs_basis b)
 
 static const char *S_status(const gs_candidate *c)
 {
-	return c->retained ? "retained" : c->excluded ? "excluded" : "preselected";
+	return c->retained ? "retained" : c->excluded ? "excluded"
+	       : c->cls == GS_CLASS_REFERENCE ? "reference" : "preselected";
 }
 
 /* A member whose value is a string, or null. */
@@ -245,6 +246,44 @@ static void S_reasons(gs_jw *w, const gs_sheet_reasonset *rs)
 	gs_jw_end(w);
 }
 
+/* One rate: {currency, micro_per_hour, micro_per_card_hour, micro_per_gib_hour,
+ * plan_hours, interruptible, provenance, source, date}, or null. */
+static void S_rate(gs_jw *w, const gs_rate *r)
+{
+	if (!r->plan) {
+		gs_jw_null(w);
+		return;
+	}
+	gs_jw_object(w);
+	S_member_str(w, "currency", r->plan->currency);
+	S_member_str(w, "date", r->plan->claim.date);
+	gs_jw_key(w, "micro_per_card_hour");
+	gs_jw_i64(w, r->micro_per_card_hour);
+	gs_jw_key(w, "micro_per_gib_hour");
+	if (r->has_per_gib)
+		gs_jw_i64(w, r->micro_per_gib_hour);
+	else
+		gs_jw_null(w);
+	gs_jw_key(w, "micro_per_hour");
+	gs_jw_i64(w, r->micro_per_hour);
+	gs_jw_key(w, "plan_hours");
+	gs_jw_u64(w, r->plan->hours);
+	S_member_str(w, "provenance", "calculated");
+	S_member_str(w, "source", r->plan->claim.source);
+	gs_jw_end(w);
+}
+
+/* The cheapest price per hour of each kind: {interruptible, on_demand}. */
+static void S_rates(gs_jw *w, const gs_candidate *c)
+{
+	gs_jw_object(w);
+	gs_jw_key(w, "interruptible");
+	S_rate(w, &c->interruptible);
+	gs_jw_key(w, "on_demand");
+	S_rate(w, &c->on_demand);
+	gs_jw_end(w);
+}
+
 static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 			const gs_sheet_reasonset *rs, size_t ci)
 {
@@ -256,9 +295,14 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	S_qty(w, c->capacity);
 	S_member_str(w, "capacity_source", c->cap_source == GS_CAP_OBSERVED ? "observed"
 					    : c->cap_source == GS_CAP_DECLARED ? "declared" : "nominal");
+	gs_jw_key(w, "capacity_upper_per_card");
+	S_qty(w, c->upper);
 	gs_jw_key(w, "cards");
 	gs_jw_u64(w, c->offer->cards);
+	S_member_str(w, "class", gs_class_id(c->cls));
 	S_member_str(w, "gpu_model", c->offer->gpu_model);
+	gs_jw_key(w, "lower_bound_per_card");
+	S_qty(w, c->lower);
 	gs_jw_key(w, "margin_bytes");
 	if (c->has_margin)
 		gs_jw_i64(w, (int64_t)c->margin);
@@ -284,6 +328,8 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	else
 		gs_jw_u64(w, c->offer->nominal_bytes);
 	S_member_str(w, "offer", c->offer->id);
+	gs_jw_key(w, "price_per_hour");
+	S_rates(w, c);
 	gs_jw_key(w, "requirements");
 	S_requirements(w, rs, ci);
 	gs_jw_key(w, "rests_on_synthetic");
@@ -350,12 +396,32 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		gs_jw_key(&w, "decision");
 		gs_jw_object(&w);
 		S_member_str(&w, "choice", d->nretained ? d->cands[d->order[0]].offer->id : NULL);
+		gs_jw_key(&w, "classes");
+		gs_jw_object(&w);
+		{
+			/* the class ids in sorted order */
+			static const gs_class sorted[GS_CLASS_COUNT] = {
+				GS_CLASS_UNKNOWN, GS_CLASS_EXCLUDED, GS_CLASS_FITS,
+				GS_CLASS_LOWER_FITS, GS_CLASS_UNSURE, GS_CLASS_REFERENCE,
+				GS_CLASS_RETAINED
+			};
+			int k;
+			for (k = 0; k < GS_CLASS_COUNT; k++) {
+				gs_jw_key(&w, gs_class_id(sorted[k]));
+				gs_jw_u64(&w, d->nclass[sorted[k]]);
+			}
+		}
+		gs_jw_end(&w);
 		S_member_str(&w, "kind", d->nretained ? "retained" : d->npreselected ? "preselection" : "none");
+		{
+			const gs_candidate *b = gs_decision_best(d);
+			S_member_str(&w, "offer_to_take", b ? b->offer->id : NULL);
+		}
 		gs_jw_key(&w, "preselected");
 		gs_jw_array(&w);
 		for (i = 0; i < d->ncands && !d->nretained; i++) {
 			const gs_candidate *c = &d->cands[d->order[i]];
-			if (!c->retained && !c->excluded && c->offer->id)
+			if (!c->retained && !c->excluded && c->cls != GS_CLASS_REFERENCE && c->offer->id)
 				gs_jw_str(&w, c->offer->id);
 		}
 		gs_jw_end(&w);
@@ -393,7 +459,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		gs_sheet_reasonset_release(&own);
 	S_member_str(&w, "schema", "gpusheet-decision");
 	gs_jw_key(&w, "schema_version");
-	gs_jw_i64(&w, 3);
+	gs_jw_i64(&w, 4);
 	gs_jw_key(&w, "sizing");
 	gs_jw_object(&w);
 	gs_jw_key(&w, "envelope");
@@ -485,11 +551,12 @@ char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
 	for (i = 0; i < d->ncands && shown < 50; i++) {
 		const gs_candidate *c = &d->cands[d->order[i]];
 		int k = 0;
-		if (c->excluded || (d->nretained && !c->retained))
+		if (c->excluded || c->cls == GS_CLASS_REFERENCE || (d->nretained && !c->retained))
 			continue;
 		p = gs_doc_item(list);
 		gs_doc_code(p, c->offer->id);
 		gs_doc_textf(p, " %s", gs_tr(t, c->retained ? "overall.retained" : "overall.preselected"));
+		gs_doc_textf(p, " (%s)", gs_tr(t, gs_sheet_class_key(c->cls)));
 		for (r = 0; r < GS_REQ_COUNT; r++)
 			if (c->v[r].kind == GS_V_TO_CONFIRM) {
 				gs_doc_textf(p, "%s%s", k++ ? ", " : gs_tr(t, "summary.to_confirm"),

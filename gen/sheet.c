@@ -77,7 +77,7 @@ static char *S_signed_gib(S_ctx *c, int64_t v, gs_qty need, gs_qty capacity)
 			    S_qprov(c, q));
 }
 
-/* Expands {a} {b} {margin} {cost} {budget} {s1} {s2} {n1} {n2} {n3} in a label. Caller frees. */
+/* Expands {a} {b} {w} {kv} {split} {margin} {cost} {budget} {s1} {s2} {n1} {n2} {n3} in a label. Caller frees. */
 static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 {
 	const char *p;
@@ -109,6 +109,15 @@ static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			piece = v->has_money ? gs_xstrdup(gs_fmt_money(m, is_cost ? v->cost : v->budget, c->lang))
 					     : gs_xstrdup(TR("word.missing"));
 			skip = is_cost ? 6 : 8;
+		} else if (strncmp(p, "{w}", 3) == 0) {
+			piece = S_qty_words(c, v->w);
+			skip = 3;
+		} else if (strncmp(p, "{kv}", 4) == 0) {
+			piece = v->kv.present ? S_qty_words(c, v->kv) : gs_xstrdup(TR("word.missing"));
+			skip = 4;
+		} else if (strncmp(p, "{split}", 7) == 0) {
+			piece = gs_xasprintf("%llu", (unsigned long long)v->split);
+			skip = 7;
 		} else if (strncmp(p, "{s1}", 4) == 0) {
 			piece = gs_xstrdup(v->s1 ? v->s1 : TR("word.missing"));
 			skip = 4;
@@ -293,90 +302,147 @@ static const char *S_basis_key(gs_basis b)
 	return "basis.catalog";
 }
 
-static const char *S_offer_label(const gs_offer *o)
+const char *gs_sheet_class_key(gs_class k)
 {
-	return o->id;
+	static const char *const keys[GS_CLASS_COUNT] = {
+		"class.retained", "class.fits", "class.lower_bound_fits", "class.only_a_measurement",
+		"class.capacity_unknown", "class.excluded", "class.reference"
+	};
+	return (unsigned)k < GS_CLASS_COUNT ? keys[k] : "class.excluded";
+}
+
+/* The class's words. */
+static const char *S_class_words(S_ctx *c, gs_class k)
+{
+	return TR(gs_sheet_class_key(k));
+}
+
+/* "3.99 USD/h on-demand, 3.59 interruptible", or the campaign's total;
+ * text appended to p. Returns 0 when the candidate has no price at all. */
+static int S_price_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
+{
+	char m[GS_FMT_MAX];
+	int any = 0;
+
+	if (cd->plan) {
+		gs_doc_textf(p, "%s %s %s", gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
+			     TR("answer.campaign"));
+		any = 1;
+	}
+	if (cd->on_demand.plan) {
+		gs_doc_textf(p, "%s%s %s/h %s", any ? "; " : "",
+			     gs_fmt_micro(m, cd->on_demand.micro_per_hour, c->lang),
+			     cd->on_demand.plan->currency, TR("price.on_demand"));
+		any = 1;
+	}
+	if (cd->interruptible.plan) {
+		gs_doc_textf(p, "%s%s %s/h %s", any ? (cd->plan ? "; " : ", ") : "",
+			     gs_fmt_micro(m, cd->interruptible.micro_per_hour, c->lang),
+			     cd->interruptible.plan->currency, TR("price.interruptible"));
+		any = 1;
+	}
+	if (!any)
+		gs_doc_text(p, TR("answer.no_price"));
+	return any;
+}
+
+/* The requirements still to confirm, in words, or "nothing". */
+static void S_to_confirm_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
+{
+	int q, k = 0;
+
+	for (q = 0; q < GS_REQ_COUNT; q++)
+		if (cd->v[q].kind == GS_V_TO_CONFIRM)
+			gs_doc_textf(p, "%s%s", k++ ? ", " : "", TR(S_req_keys[q]));
+	if (!k)
+		gs_doc_text(p, TR("answer.nothing"));
 }
 
 /*
- * The summary's lists of offers stop at S_SUMMARY_OFFERS, in the table's
- * order (retained by rank): the rest is counted, and listed in the table
- * and the decision below. At fifty offers, a paragraph of fifty ids would
- * hide the decision it opens with. One more than the limit is listed.
+ * The first screen answers: one sentence that names the offer to take (or
+ * says that there is none, and why), its price, its capacity against the
+ * need with the margin, and what remains to confirm; then the best offer of
+ * each class with the count of each.
  */
-#define S_SUMMARY_OFFERS 5
-
-/* After the k-th offer of a summary list of n (k from 1): 1 to go on. */
-static int S_summary_more(S_ctx *c, cmark_node *p, size_t k, size_t n)
-{
-	if (k <= S_SUMMARY_OFFERS || n <= S_SUMMARY_OFFERS + 1)   /* never "and 1 more" */
-		return 1;
-	if (k == S_SUMMARY_OFFERS + 1)
-		gs_doc_textf(p, " %s %zu %s", TR("decision.and"), n - S_SUMMARY_OFFERS,
-			     TR("decision.more"));
-	return 0;
-}
-
 static void S_decision_summary(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
-	cmark_node *p = gs_doc_para(c->root);
-	size_t i, k = 0, nexcluded = 0;
+	const gs_candidate *best = gs_decision_best(d);
+	cmark_node *p = gs_doc_para(c->root), *tb, *r, *cell;
+	const char *h[5];
+	int k;
 
-	for (i = 0; i < d->ncands; i++)
-		nexcluded += d->cands[i].excluded != 0;
-	gs_doc_strong(p, TR(d->demonstration ? "decision.label_demo" : "decision.label"));
+	gs_doc_strong(p, TR(d->demonstration ? "decision.label_demo" : "answer.label"));
 	gs_doc_text(p, " ");
-	if (d->nretained) {
-		gs_doc_text(p, TR("decision.retained"));
-		for (i = 0; i < d->ncands; i++) {
-			const gs_candidate *cd = &d->cands[d->order[i]];
-			if (!cd->retained)
-				continue;
-			if (!S_summary_more(c, p, ++k, d->nretained))
-				break;
-			gs_doc_text(p, k > 1 ? ", " : " ");
-			gs_doc_code(p, S_offer_label(cd->offer));
+	if (!d->ncands) {
+		gs_doc_text(p, TR("answer.none_compared"));
+		return;
+	}
+	if (best) {
+		char *nw, *cw;
+		gs_doc_textf(p, "%s ", TR("answer.take"));
+		gs_doc_code(p, best->offer->id);
+		gs_doc_textf(p, " (%s, %llu x %s) — %s; %s ", best->offer->provider,
+			     (unsigned long long)best->offer->cards, best->offer->gpu_model,
+			     TR(best->cls == GS_CLASS_RETAINED ? "answer.retained"
+				: best->cls == GS_CLASS_FITS ? "answer.fits" : "answer.lower_fits"),
+			     TR("answer.price"));
+		S_price_text(c, p, best);
+		if (best->cls == GS_CLASS_LOWER_FITS) {
+			nw = S_qty_words(c, best->lower);
+			gs_doc_textf(p, "; %s %s", TR("answer.lower"), nw);
+		} else {
+			nw = S_qty_words(c, best->need);
+			gs_doc_textf(p, "; %s %s", TR("answer.need"), nw);
 		}
-		gs_doc_text(p, ".");
-	} else if (d->npreselected) {
-		gs_doc_text(p, TR("decision.preselection"));
-		for (i = 0; i < d->ncands; i++) {
-			const gs_candidate *cd = &d->cands[d->order[i]];
-			if (cd->retained || cd->excluded)
-				continue;
-			if (!S_summary_more(c, p, ++k, d->npreselected))
-				break;
-			gs_doc_text(p, k > 1 ? ", " : " ");
-			gs_doc_code(p, S_offer_label(cd->offer));
+		free(nw);
+		cw = S_qty_words(c, best->capacity);
+		gs_doc_textf(p, " %s %s", TR("answer.against"), cw);
+		free(cw);
+		if (best->has_margin) {
+			char *mg = S_signed_gib(c, best->margin, best->need, best->capacity);
+			gs_doc_textf(p, " (%s %s)", TR("answer.margin"), mg);
+			free(mg);
 		}
+		gs_doc_textf(p, "; %s ", TR("answer.to_confirm"));
+		S_to_confirm_text(c, p, best);
 		gs_doc_text(p, ".");
 	} else {
-		gs_doc_text(p, TR("decision.none"));
-	}
-	/* The excluded, each with the requirements that exclude it. */
-	k = 0;
-	for (i = 0; i < d->ncands; i++) {
-		const gs_candidate *cd = &d->cands[d->order[i]];
-		int q, n = 0;
-		if (!cd->excluded)
-			continue;
-		if (!S_summary_more(c, p, ++k, nexcluded))
-			break;
-		if (k > 1)
-			gs_doc_text(p, ", ");
-		else
-			gs_doc_textf(p, " %s ", TR("decision.excluded"));
-		gs_doc_code(p, S_offer_label(cd->offer));
-		gs_doc_text(p, " (");
-		for (q = 0; q < GS_REQ_COUNT; q++)
-			if (cd->v[q].kind == GS_V_EXCLUDE)
-				gs_doc_textf(p, "%s%s: %s", n++ ? ", " : "", TR(S_req_keys[q]),
-					     TR(S_basis_key(cd->v[q].basis)));
-		gs_doc_text(p, ")");
-	}
-	if (k)
+		gs_doc_textf(p, "%s %s", TR("answer.none"), TR("answer.why_none"));
 		gs_doc_text(p, ".");
+	}
+	/* The best of each class, at most five rows; the excluded and the
+	 * reference cards counted below. */
+	h[0] = TR("answer.col_class");
+	h[1] = TR("answer.col_count");
+	h[2] = TR("answer.col_best");
+	h[3] = TR("answer.col_price");
+	h[4] = TR("answer.col_needs");
+	tb = gs_doc_table(c->doc, c->root, TR("answer.table_caption"), 5, h);
+	for (k = GS_CLASS_RETAINED; k <= GS_CLASS_UNKNOWN; k++) {
+		const gs_candidate *cd = gs_decision_first_of(d, (gs_class)k);
+		char n[GS_DEC_MAX + 1];
+		if (!cd)
+			continue;
+		n[GS_DEC_MAX] = '\0';
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, S_class_words(c, (gs_class)k));
+		gs_doc_cell_text(r, gs_dec(n, d->nclass[k], 0));
+		cell = gs_doc_cell(r);
+		gs_doc_code(cell, cd->offer->id);
+		gs_doc_textf(cell, " %llu x %s", (unsigned long long)cd->offer->cards,
+			     cd->offer->gpu_model);
+		cell = gs_doc_cell(r);
+		S_price_text(c, cell, cd);
+		cell = gs_doc_cell(r);
+		if (k == GS_CLASS_UNKNOWN)
+			gs_doc_text(cell, TR("answer.unknown_lacks"));
+		else
+			S_to_confirm_text(c, cell, cd);
+	}
+	p = gs_doc_para(c->root);
+	gs_doc_textf(p, "%s %zu", TR("answer.excluded_count"), d->nclass[GS_CLASS_EXCLUDED]);
+	gs_doc_textf(p, ". %s %zu.", TR("answer.reference_count"), d->nclass[GS_CLASS_REFERENCE]);
 }
 
 /* "[#######-----]" of need against capacity, 20 cells; text, so that it
@@ -428,13 +494,9 @@ static void S_summary_card(S_ctx *c)
 	}
 	gs_doc_code(cell, best->offer->id);
 	gs_doc_textf(cell, " %s", best->offer->gpu_model);
-	if (best->plan) {
-		char m[GS_FMT_MAX];
-		gs_doc_textf(cell, " — %s %s %s (%s)", TR("col.total_cost"),
-			     gs_fmt_money(m, best->cost, c->lang), best->plan->currency, TR("prov.assumed"));
-	} else {
-		gs_doc_textf(cell, " — %s %s", TR("col.total_cost"), TR("word.missing"));
-	}
+	gs_doc_textf(cell, " — %s ", TR("card.price"));
+	S_price_text(c, cell, best);
+	gs_doc_textf(cell, " (%s)", TR("price.calculated"));
 	if (best->v[GS_REQ_MEMORY].synthetic && best->v[GS_REQ_MEMORY].kind != GS_V_TO_CONFIRM)
 		gs_doc_textf(cell, " (%s)", TR("demo.rests_on"));
 	if (best->need.present && best->capacity.present) {
@@ -1676,7 +1738,7 @@ static void S_candidates(S_ctx *c)
 	const gs_decision *d = c->in->d;
 	const char *h[GS_REQ_COUNT + 5];
 	char *vtext[4][2];
-	const char *w_missing, *w_source, *w_note, *w_status[3];
+	const char *w_missing, *w_source, *w_note, *w_status[GS_CLASS_COUNT];
 	const char *const *rk = S_req_keys;
 	cmark_node *tb, *r, *p;
 	gs_sheet_reasonset own;
@@ -1717,7 +1779,7 @@ static void S_candidates(S_ctx *c)
 	h[1] = TR("col.capacity");
 	for (q = 0; q < GS_REQ_COUNT; q++)
 		h[2 + q] = TR(rk[q]);
-	h[2 + GS_REQ_COUNT] = TR("col.total_cost");
+	h[2 + GS_REQ_COUNT] = TR("col.price");
 	h[3 + GS_REQ_COUNT] = TR("col.overall");
 	h[4 + GS_REQ_COUNT] = TR("col.sources_notes");
 	tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), GS_REQ_COUNT + 5, h);
@@ -1732,9 +1794,8 @@ static void S_candidates(S_ctx *c)
 	w_missing = TR("word.missing");
 	w_source = TR("cand.source");
 	w_note = TR("cand.note");
-	w_status[0] = TR("overall.retained");
-	w_status[1] = TR("overall.excluded");
-	w_status[2] = TR("overall.preselected");
+	for (q = 0; q < GS_CLASS_COUNT; q++)
+		w_status[q] = S_class_words(c, (gs_class)q);
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[d->order[i]];
 		char g[GS_FMT_MAX];
@@ -1778,11 +1839,15 @@ static void S_candidates(S_ctx *c)
 					 gs_doc_cell_link);
 			}
 		}
-		if (cd->plan)
+		if (cd->plan) {
 			S_cost_cell(c, r, cd);
-		else
+		} else if (cd->on_demand.plan || cd->interruptible.plan) {
+			cell = gs_doc_cell(r);
+			S_price_text(c, cell, cd);
+		} else {
 			gs_doc_cell_text(r, w_missing);
-		gs_doc_cell_text(r, w_status[cd->retained ? 0 : cd->excluded ? 1 : 2]);
+		}
+		gs_doc_cell_text(r, w_status[cd->cls]);
 		/* its sources (the memory figure's, the price's) and note, by number */
 		cell = gs_doc_cell(r);
 		{
@@ -1851,7 +1916,7 @@ static void S_preselection(S_ctx *c)
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[d->order[i]];
 		unsigned set;
-		if (cd->excluded || done[set = S_to_confirm_set(cd)])
+		if (cd->excluded || cd->cls == GS_CLASS_REFERENCE || done[set = S_to_confirm_set(cd)])
 			continue;
 		done[set] = 1;
 		p = gs_doc_item(list);
@@ -1862,7 +1927,7 @@ static void S_preselection(S_ctx *c)
 		gs_doc_text(p, ": ");
 		for (j = i, k = 0; j < d->ncands; j++) {
 			const gs_candidate *cj = &d->cands[d->order[j]];
-			if (cj->excluded || S_to_confirm_set(cj) != set)
+			if (cj->excluded || cj->cls == GS_CLASS_REFERENCE || S_to_confirm_set(cj) != set)
 				continue;
 			if (k++)
 				gs_doc_text(p, ", ");

@@ -61,6 +61,8 @@ void gs_sheet_release(gs_sheet *s);
 const char *gs_sheet_verdict_symbol(gs_verdict_kind k);
 
 /* "Memory", "Memoria"...: the label of a requirement. */
+/* The label key of a candidate's class ("class.fits", ...). */
+const char *gs_sheet_class_key(gs_class k);
 const char *gs_sheet_req_label(const gs_strings *t, gs_req r);
 /* A figure's provenance in words ("calculated", "observed", "assumed"), or
  * the synthetic measurement's words for one read from a file not produced

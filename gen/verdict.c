@@ -316,6 +316,8 @@ static gs_verdict S_v(gs_verdict_kind k, const char *why)
 	v.why = why;
 	v.a = gs_qty_missing();
 	v.b = gs_qty_missing();
+	v.w = gs_qty_missing();
+	v.kv = gs_qty_missing();
 	return v;
 }
 
@@ -492,25 +494,127 @@ static int S_failures(const S_in *in, gs_candidate *c, gs_verdict *note)
 	return 0;
 }
 
-/* Weights alone above what the card (or the whole lot) holds, no offloading. */
+/*
+ * The upper bound of what one card can hold: the device's total where a
+ * measurement read it on this GPU model (the capacity is then observed),
+ * else the nominal figure read in GiB (N GB -> N x 2^30 B; a MiB figure is
+ * already binary), or the declared bytes when larger. No card we know
+ * reports more than its nominal figure in GiB (docs/formats.md).
+ */
+static void S_upper(gs_candidate *c)
+{
+	const gs_offer *o = c->offer;
+	uint64_t u;
+
+	if (!c->capacity.present) {
+		c->upper = gs_qty_missing();
+		return;
+	}
+	if (c->cap_source == GS_CAP_OBSERVED) {
+		c->upper = c->capacity;
+		return;
+	}
+	if (o->mib_text) {
+		u = o->nominal_bytes;
+	} else {
+		/* GB x 10^9 -> GB x 2^30, rounded up, exactly in 128 bits */
+		unsigned __int128 g = ((unsigned __int128)o->nominal_bytes << 30) + 999999999u;
+		g /= 1000000000u;
+		u = g > UINT64_MAX ? UINT64_MAX : (uint64_t)g;
+	}
+	if (o->has_declared_bytes && o->declared_bytes > u)
+		u = o->declared_bytes;
+	c->upper = gs_qty_make(u, GS_PROV_ASSUMED);
+	c->upper.synthetic = c->capacity.synthetic;
+}
+
+/* ceil(a / n), n > 0 */
+static uint64_t S_ceil_div(uint64_t a, uint64_t n)
+{
+	return a / n + (a % n != 0);
+}
+
+/* How many cards the need per card is split over: a declared tensor-parallel
+ * degree, at most the lot's cards; 1 otherwise. */
+static uint64_t S_split(const S_in *in, const gs_offer *o)
+{
+	uint64_t tp = in->w->tensor_parallel;
+
+	if (tp <= 1 || o->cards <= 1)
+		return 1;
+	return tp < o->cards ? tp : o->cards;
+}
+
+/*
+ * The calculated terms per card over a split of n cards: weights / n, the
+ * KV cache / n when the KV heads divide by n (replicated otherwise).
+ */
+static void S_terms(const S_in *in, uint64_t n, gs_qty *w, gs_qty *kv)
+{
+	const gs_sizing *s = in->s;
+
+	*w = s->weights;
+	*kv = s->kv;
+	if (n <= 1)
+		return;
+	w->bytes = S_ceil_div(s->weights.bytes, n);
+	if (kv->present && in->w->kv_heads && in->w->kv_heads % n == 0)
+		kv->bytes = S_ceil_div(s->kv.bytes, n);
+}
+
+/* The calculated lower bound per card (weights + KV cache, calculated terms
+ * only: the assumed reserve and declared components never enter it). */
+static void S_lower(const S_in *in, gs_candidate *c)
+{
+	gs_qty w, kv;
+
+	c->split = S_split(in, c->offer);
+	S_terms(in, c->split, &w, &kv);
+	c->lower = w;
+	if (kv.present && gs_add_u64(c->lower.bytes, kv.bytes, &c->lower.bytes))
+		c->lower.bytes = UINT64_MAX;
+}
+
+/*
+ * Calculated certainty: the lower bound per card above the upper bound of
+ * the card, no offloading declared. Without a declared placement, a lot of
+ * several cards is excluded only when even the best possible split (the
+ * lower bound divided by its cards) does not fit.
+ */
 static int S_certainty(const S_in *in, gs_candidate *c)
 {
 	const gs_offer *o = c->offer;
-	uint64_t lot_total;
+	uint64_t n = c->split, bound;
+	const char *why;
+	gs_qty w, kv;
 	gs_verdict v;
 
-	if (gs_mul_u64(c->capacity.bytes, o->cards, &lot_total))
-		lot_total = UINT64_MAX;
-	if (in->s->weights.bytes <= (o->cards == 1 ? c->capacity.bytes : lot_total))
+	if (o->cards > 1 && n == 1) {
+		uint64_t total = in->s->weights.bytes;
+		if (in->s->kv.present && gs_add_u64(total, in->s->kv.bytes, &total))
+			total = UINT64_MAX;
+		n = o->cards;
+		bound = S_ceil_div(total, n);
+		w = in->s->weights;
+		kv = in->s->kv;
+		why = "why.memory.lower_exceeds_lot";
+	} else {
+		bound = c->lower.bytes;
+		S_terms(in, n, &w, &kv);
+		why = n > 1 ? "why.memory.lower_exceeds_split" : "why.memory.lower_exceeds_card";
+	}
+	if (bound <= c->upper.bytes)
 		return 0;
-	v = S_v(GS_V_EXCLUDE, o->cards == 1 ? "why.memory.weights_exceed_card"
-					    : "why.memory.weights_exceed_lot");
+	v = S_v(GS_V_EXCLUDE, why);
 	v.basis = GS_BASIS_CALCULATED_CERTAINTY;
-	v.a = in->s->weights;
-	v.b = c->capacity;
-	v.synthetic = c->capacity.synthetic;
+	v.a = gs_qty_make(bound, GS_PROV_CALCULATED);
+	v.b = c->upper;
+	v.w = w;
+	v.kv = kv;
+	v.split = n > 1 ? n : 0;
+	v.synthetic = c->upper.synthetic;
 	c->v[GS_REQ_MEMORY] = v;
-	c->need = in->s->weights;
+	c->need = c->lower;
 	return 1;
 }
 
@@ -577,30 +681,58 @@ static int S_observed(const S_in *in, gs_candidate *c)
 	return 1;
 }
 
+/*
+ * The calculated need per card: the sizing's need, or under a declared
+ * tensor-parallel split the terms per card plus the reserve and the
+ * declared components, which every card carries.
+ */
+static gs_qty S_need_per_card(const S_in *in, const gs_candidate *c)
+{
+	const gs_sizing *s = in->s;
+	gs_qty need, w, kv;
+
+	if (c->split <= 1)
+		return s->need;
+	S_terms(in, c->split, &w, &kv);
+	need = s->need;
+	need.bytes = c->lower.bytes;
+	if (gs_add_u64(need.bytes, s->reserve.bytes, &need.bytes) ||
+	    (s->training.present && gs_add_u64(need.bytes, s->training.bytes, &need.bytes)))
+		need.bytes = UINT64_MAX;
+	return need;
+}
+
 /* Only the calculation: at best to confirm, with the margin shown. */
 static void S_calculated(const S_in *in, gs_candidate *c)
 {
 	const gs_offer *o = c->offer;
-	const gs_sizing *s = in->s;
+	gs_qty need = S_need_per_card(in, c);
+	int placed = in->w->placement || c->split > 1;
 	gs_verdict v;
 
-	c->need = s->need;
-	c->margin = S_margin(c->capacity.bytes, s->need.bytes);
+	c->need = need;
+	c->margin = S_margin(c->capacity.bytes, need.bytes);
 	c->has_margin = 1;
-	if (s->need.bytes > c->capacity.bytes && o->cards > 1)
-		v = S_v(GS_V_TO_CONFIRM, in->w->placement ? "why.memory.calc_placement"
-							  : "why.memory.calc_needs_placement");
-	else if (s->need.bytes > c->capacity.bytes)
+	if (c->split > 1)
+		v = S_v(GS_V_TO_CONFIRM, "why.memory.calc_split");
+	else if (need.bytes > c->capacity.bytes && o->cards > 1)
+		v = S_v(GS_V_TO_CONFIRM, placed ? "why.memory.calc_placement"
+						: "why.memory.calc_needs_placement");
+	else if (need.bytes > c->capacity.bytes)
 		v = S_v(GS_V_TO_CONFIRM, "why.memory.calc_above");
 	else
 		v = S_v(GS_V_TO_CONFIRM, "why.memory.calc_fits");
-	v.a = s->need;
+	v.a = need;
 	v.b = c->capacity;
 	v.margin = c->margin;
 	v.has_margin = 1;
 	v.s1 = o->gpu_model;
 	v.synthetic = c->capacity.synthetic;
-	v.missing = (s->need.bytes > c->capacity.bytes && o->cards > 1 && !in->w->placement)
+	if (c->split > 1) {
+		S_terms(in, c->split, &v.w, &v.kv);
+		v.split = c->split;
+	}
+	v.missing = (need.bytes > c->capacity.bytes && o->cards > 1 && !placed)
 			    ? "missing.placement_and_measurement" : "missing.measurement";
 	c->v[GS_REQ_MEMORY] = v;
 }
@@ -625,9 +757,11 @@ static void S_memory(const S_in *in, gs_candidate *c)
 	gs_verdict note;
 
 	memset(&note, 0, sizeof(note));
+	S_lower(in, c);
 	if (S_memory_unknown(c))
 		return;
 	S_capacity(in, c);
+	S_upper(c);
 	if (!S_failures(in, c, &note) && !S_certainty(in, c) && !S_observed(in, c))
 		S_calculated(in, c);
 	/* Say why a failure or a file that was shown does not decide. */
@@ -994,21 +1128,128 @@ static void S_host(const gs_workload *w, gs_candidate *c)
 	c->v[GS_REQ_HOST] = v;
 }
 
-/*** ranking ***/
+/*** prices ***/
+
+/* price x 10^4 x mul / div, half up, exactly; -1 when it does not fit. */
+static int S_micro(int64_t hundredths, unsigned __int128 mul, unsigned __int128 div, int64_t *out)
+{
+	unsigned __int128 v;
+
+	if (hundredths < 0 || div == 0)
+		return -1;
+	v = (unsigned __int128)(uint64_t)hundredths * 10000u;
+	if (mul > 1 && v > (~(unsigned __int128)0) / mul)
+		return -1;
+	v = (v * mul + div / 2) / div;
+	if (v > (unsigned __int128)INT64_MAX)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* The rate of one plan: per hour of the lot, per card-hour, per GiB-hour. */
+static int S_rate_of(const gs_plan *p, const gs_candidate *c, gs_rate *r)
+{
+	uint64_t cards = c->offer->cards ? c->offer->cards : 1;
+
+	memset(r, 0, sizeof(*r));
+	if (!p->currency || p->hours == 0 ||
+	    S_micro(p->price_hundredths, 1, p->hours, &r->micro_per_hour) ||
+	    S_micro(p->price_hundredths, 1, (unsigned __int128)p->hours * cards,
+		    &r->micro_per_card_hour))
+		return -1;
+	if (c->capacity.present && c->capacity.bytes > 0 &&
+	    S_micro(p->price_hundredths, (unsigned __int128)1 << 30,
+		    (unsigned __int128)p->hours * cards * c->capacity.bytes,
+		    &r->micro_per_gib_hour) == 0)
+		r->has_per_gib = 1;
+	r->plan = p;
+	return 0;
+}
+
+/*
+ * The cheapest plan per hour of each kind (on-demand, interruptible), in
+ * one currency: the budget's when a plan has it, else the first plan's.
+ */
+static void S_rates(const gs_workload *w, gs_candidate *c)
+{
+	const gs_offer *o = c->offer;
+	const char *cur = NULL;
+	size_t i;
+
+	for (i = 0; i < o->nplans; i++) {
+		const char *pc = o->plans[i].currency;
+		if (!pc)
+			continue;
+		if (!cur || (w->has_budget && strcmp(pc, w->budget_currency) == 0))
+			cur = pc;
+	}
+	for (i = 0; cur && i < o->nplans; i++) {
+		const gs_plan *p = &o->plans[i];
+		gs_rate r, *best = p->interruptible ? &c->interruptible : &c->on_demand;
+
+		if (!p->currency || strcmp(p->currency, cur) != 0 || S_rate_of(p, c, &r))
+			continue;
+		if (!best->plan || r.micro_per_hour < best->micro_per_hour)
+			*best = r;
+	}
+}
+
+/*** classes and ranking ***/
+
+const char *gs_class_id(gs_class k)
+{
+	static const char *const ids[GS_CLASS_COUNT] = {
+		"retained", "fits", "lower_bound_fits", "only_a_measurement", "capacity_unknown",
+		"excluded", "reference"
+	};
+	return (unsigned)k < GS_CLASS_COUNT ? ids[k] : "?";
+}
+
+/*
+ * Where a candidate stands: retained; its capacity holds the whole need;
+ * holds the calculated lower bound only; neither a fit nor an exclusion;
+ * capacity unknown; excluded; a reference card.
+ */
+static gs_class S_class(const S_in *in, const gs_candidate *c)
+{
+	const gs_verdict *m = &c->v[GS_REQ_MEMORY];
+
+	if (gs_offer_is_reference(c->offer))
+		return GS_CLASS_REFERENCE;
+	if (c->excluded)
+		return GS_CLASS_EXCLUDED;
+	if (c->retained)
+		return GS_CLASS_RETAINED;
+	if (!c->capacity.present)
+		return GS_CLASS_UNKNOWN;
+	if (m->kind == GS_V_ADMISSIBLE)
+		return GS_CLASS_FITS;
+	if (c->need_from)
+		return c->need.present && !m->lower_bound && c->need.bytes <= c->capacity.bytes
+			       ? GS_CLASS_FITS : GS_CLASS_UNSURE;
+	/* Several cards hold it only under a placement: without one, the
+	 * whole need must fit on one card (memories never pool). */
+	(void)in;
+	if (c->need.present && c->need.bytes <= c->capacity.bytes)
+		return GS_CLASS_FITS;
+	if (c->lower.present && c->lower.bytes <= c->capacity.bytes)
+		return GS_CLASS_LOWER_FITS;
+	return GS_CLASS_UNSURE;
+}
 
 /*
  * The ranking keys of one candidate, computed once: the comparator reads
  * only these, so it is a plain lexicographic order (transitive) with no
- * global state. Cost ranks only within a group whose priced candidates all
+ * global state. Cost ranks only within a class whose priced candidates all
  * share one currency: across currencies the next key decides.
  */
 typedef struct {
 	size_t idx;
-	int group;              /* 0 retained, 1 pre-selection, 2 excluded */
-	int mem;                /* memory verdict kind (pre-selection) */
-	size_t missing;         /* requirements to confirm (pre-selection) */
+	int cls;
+	size_t missing;         /* requirements to confirm */
 	int priced;             /* 0 when cost ranks and a cost is known, else 1 */
-	int64_t cost;
+	int64_t cost;           /* the campaign's total, else the price per hour */
 	int has_margin;
 	int64_t margin;
 	int calendar;
@@ -1019,14 +1260,9 @@ static int S_rank_cmp(const void *pa, const void *pb)
 {
 	const S_rank *a = pa, *b = pb;
 
-	if (a->group != b->group)
-		return a->group - b->group;
-	/* A pre-selection lists first what is closest to retained. */
-	if (a->group == 1 && a->mem != b->mem)
-		return a->mem - b->mem;
-	if (a->group == 1 && a->missing != b->missing)
-		return a->missing < b->missing ? -1 : 1;
-	/* Total cost (known before unknown), then useful margin, then calendar. */
+	if (a->cls != b->cls)
+		return a->cls - b->cls;
+	/* Cost (known before unknown), then useful margin, then calendar. */
 	if (a->priced != b->priced)
 		return a->priced - b->priced;
 	if (a->priced == 0 && a->cost != b->cost)
@@ -1035,37 +1271,60 @@ static int S_rank_cmp(const void *pa, const void *pb)
 		return a->has_margin ? -1 : 1;
 	if (a->has_margin && a->margin != b->margin)
 		return a->margin > b->margin ? -1 : 1;
+	if (a->missing != b->missing)
+		return a->missing < b->missing ? -1 : 1;
 	if (a->calendar != b->calendar)
 		return a->calendar - b->calendar;
 	return strcmp(a->id, b->id);
 }
 
-static void S_rank_all(gs_decision *d)
+/* What a candidate costs for the ranking: the campaign's total when the
+ * workload states one, else the price per hour of the lot (on-demand, else
+ * interruptible); its currency, or NULL when there is no price. */
+static const char *S_rank_cost(const gs_workload *w, const gs_candidate *c, int64_t *cost)
+{
+	if (w->has_campaign) {
+		*cost = c->plan ? c->cost : 0;
+		return c->plan ? c->plan->currency : NULL;
+	}
+	if (c->on_demand.plan) {
+		*cost = c->on_demand.micro_per_hour;
+		return c->on_demand.plan->currency;
+	}
+	if (c->interruptible.plan) {
+		*cost = c->interruptible.micro_per_hour;
+		return c->interruptible.plan->currency;
+	}
+	*cost = 0;
+	return NULL;
+}
+
+static void S_rank_all(const gs_workload *w, gs_decision *d)
 {
 	S_rank *k = gs_xcalloc(d->ncands ? d->ncands : 1, sizeof(*k));
-	const char *currency[3] = { NULL, NULL, NULL };
-	int mixed[3] = { 0, 0, 0 };
+	const char *currency[GS_CLASS_COUNT] = { NULL };
+	int mixed[GS_CLASS_COUNT] = { 0 };
 	size_t i;
 
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[i];
-		int g = c->retained ? 0 : c->excluded ? 2 : 1;
-		if (!c->plan)
+		int64_t cost;
+		const char *cur = S_rank_cost(w, c, &cost);
+		if (!cur)
 			continue;
-		if (!currency[g])
-			currency[g] = c->plan->currency;
-		else if (strcmp(currency[g], c->plan->currency) != 0)
-			mixed[g] = 1;
+		if (!currency[c->cls])
+			currency[c->cls] = cur;
+		else if (strcmp(currency[c->cls], cur) != 0)
+			mixed[c->cls] = 1;
 	}
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[i];
 		S_rank *r = &k[i];
+		const char *cur = S_rank_cost(w, c, &r->cost);
 		r->idx = i;
-		r->group = c->retained ? 0 : c->excluded ? 2 : 1;
-		r->mem = (int)c->v[GS_REQ_MEMORY].kind;
+		r->cls = (int)c->cls;
 		r->missing = c->missing_count;
-		r->priced = (c->plan && !mixed[r->group]) ? 0 : 1;
-		r->cost = c->plan ? c->cost : 0;
+		r->priced = (cur && !mixed[c->cls]) ? 0 : 1;
 		r->has_margin = c->has_margin;
 		r->margin = c->margin;
 		r->calendar = (int)c->v[GS_REQ_CALENDAR].kind;
@@ -1120,10 +1379,8 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 	out->accept_synthetic = accept_synthetic;
 	for (i = 0; i < nev; i++)
 		out->synthetic |= ev[i].m->synthetic;
-	out->cands = calloc(cat->noffers ? cat->noffers : 1, sizeof(*out->cands));
-	out->order = calloc(cat->noffers ? cat->noffers : 1, sizeof(*out->order));
-	if (!out->cands || !out->order)
-		return -1;
+	out->cands = gs_xcalloc(cat->noffers ? cat->noffers : 1, sizeof(*out->cands));
+	out->order = gs_xcalloc(cat->noffers ? cat->noffers : 1, sizeof(*out->order));
 	for (i = 0; i < cat->noffers; i++) {
 		gs_candidate *c;
 
@@ -1135,6 +1392,9 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 		c->offer = &cat->offers[i];
 		c->need = gs_qty_missing();
 		c->capacity = gs_qty_missing();
+		c->lower = gs_qty_missing();
+		c->upper = gs_qty_missing();
+		c->split = 1;
 		S_memory(&in, c);
 		S_software(&in, c);
 		S_calendar(w, c);
@@ -1152,13 +1412,18 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 			if (c->v[r].synthetic && c->v[r].kind != GS_V_TO_CONFIRM)
 				c->synthetic = 1;
 		}
+		S_rates(w, c);
+		c->cls = S_class(&in, c);
+		if (c->cls == GS_CLASS_REFERENCE)
+			c->retained = 0;    /* a reference card is never proposed */
+		out->nclass[c->cls]++;
 		out->demonstration |= c->synthetic;
 		if (c->retained)
 			out->nretained++;
-		else if (!c->excluded)
+		else if (!c->excluded && c->cls != GS_CLASS_REFERENCE)
 			out->npreselected++;
 	}
-	S_rank_all(out);
+	S_rank_all(w, out);
 	return 0;
 }
 
@@ -1166,10 +1431,24 @@ const gs_candidate *gs_decision_best(const gs_decision *d)
 {
 	size_t i;
 
-	/* The order lists the retained first, then the pre-selection. */
+	/* The order lists the candidates by class: the first is the best of
+	 * its class, and only the first three classes may be proposed. */
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[d->order[i]];
-		if (!c->excluded)
+		if (c->cls <= GS_CLASS_LOWER_FITS)
+			return c;
+		break;
+	}
+	return NULL;
+}
+
+const gs_candidate *gs_decision_first_of(const gs_decision *d, gs_class k)
+{
+	size_t i;
+
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *c = &d->cands[d->order[i]];
+		if (c->cls == k)
 			return c;
 	}
 	return NULL;

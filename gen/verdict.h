@@ -76,7 +76,38 @@ typedef struct {
 	const char *orientation;    /* label key: what a failed phase points to, or NULL */
 	int synthetic;          /* rests on a synthetic measurement (accepted for a demonstration) */
 	int lower_bound;        /* the observed need {a} is a lower bound */
+	/* The terms of a calculated lower bound ({w} weights, {kv} KV cache,
+	 * per card) and the cards it is split over ({split}, 0: not split). */
+	gs_qty w, kv;
+	uint64_t split;
 } gs_verdict;
+
+/*
+ * The class of a candidate: the order in which candidates are listed
+ * wherever they are (DESIGN.md, "The order is the recommendation").
+ */
+typedef enum {
+	GS_CLASS_RETAINED = 0,   /* every requirement admissible */
+	GS_CLASS_FITS = 1,       /* capacity known, holds the whole need (observed or calculated) */
+	GS_CLASS_LOWER_FITS = 2, /* capacity known, holds the calculated lower bound, not the reserve on top */
+	GS_CLASS_UNSURE = 3,     /* capacity known, the lower bound between the conservative and the upper figure, or a placement to document */
+	GS_CLASS_UNKNOWN = 4,    /* no memory figure */
+	GS_CLASS_EXCLUDED = 5,   /* some requirement excludes it */
+	GS_CLASS_REFERENCE = 6,  /* a reference card: no provider or no priced plan; never proposed */
+	GS_CLASS_COUNT
+} gs_class;
+
+/*
+ * A price per hour of the lot, exact to the millionth of its currency
+ * (half-up), calculated from a catalog claim (the plan's source and date).
+ */
+typedef struct {
+	const gs_plan *plan;    /* NULL: no such plan */
+	int64_t micro_per_hour;         /* per hour of the lot */
+	int64_t micro_per_card_hour;
+	int64_t micro_per_gib_hour;     /* per GiB-hour of card memory (capacity per card x cards) */
+	int has_per_gib;                /* 0 when the capacity is missing */
+} gs_rate;
 
 typedef enum {
 	GS_CAP_OBSERVED = 0,    /* total bytes read on the device by a measurement */
@@ -100,12 +131,18 @@ typedef struct {
 	int retained;
 	int synthetic;          /* some verdict rests on a synthetic measurement */
 	size_t missing_count;   /* requirements to confirm */
+	gs_class cls;
+	gs_qty lower;           /* calculated lower bound of the need per card, or missing */
+	gs_qty upper;           /* upper bound of the capacity per card, or missing */
+	uint64_t split;         /* cards the need per card is split over (1: none) */
+	gs_rate on_demand, interruptible;   /* the cheapest plan of each kind, per hour */
 } gs_candidate;
 
 typedef struct {
 	gs_candidate *cands;    /* in catalog order */
 	size_t ncands;
-	size_t *order;          /* retained first by rank, then the pre-selection, then excluded */
+	size_t *order;          /* by class (gs_class), then cost, then margin */
+	size_t nclass[GS_CLASS_COUNT];
 	size_t nretained;
 	size_t npreselected;
 	int synthetic;          /* some cited measurement is synthetic */
@@ -150,8 +187,10 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 void gs_decision_release(gs_decision *d);
 /*
  * The offer to take: the first retained offer of the ranking; with none
- * retained, the pre-selected offer closest to retained (the first of the
- * pre-selection); NULL when every offer is excluded or none is compared.
+ * retained, the first of the pre-selection whose capacity is known to hold
+ * at least the calculated lower bound (classes FITS and LOWER_FITS); NULL
+ * otherwise: an offer of unknown memory, a reference card or an excluded
+ * offer is never proposed.
  */
 const gs_candidate *gs_decision_best(const gs_decision *d);
 
@@ -165,6 +204,9 @@ const gs_candidate *gs_decision_best(const gs_decision *d);
  */
 gs_qty gs_margin_prov(gs_qty need, gs_qty capacity);
 
+/* The first candidate of a class in the order, or NULL. */
+const gs_candidate *gs_decision_first_of(const gs_decision *d, gs_class k);
+const char *gs_class_id(gs_class k);            /* "retained", "fits", ... */
 const char *gs_verdict_id(gs_verdict_kind k);   /* "admissible", ... */
 const char *gs_req_id(gs_req r);                /* "memory", ... */
 /* Case-insensitive: does the measurement's device belong to this offer's GPU model? */

@@ -951,7 +951,8 @@ static void S_read_conditions(gs_jr *r, gs_workload *w, json_t *root)
 static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 {
 	static const char *allowed[] = {
-		"software", "campaign", "budget", "quality", "host", "placement", NULL
+		"software", "campaign", "budget", "quality", "host", "placement",
+		"tensor_parallel", NULL
 	};
 	static const char *campaign_keys[] = { "start", "days", NULL };
 	static const char *quality_keys[] = { "criterion", "evidence", NULL };
@@ -987,6 +988,7 @@ static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 		free(op);
 	}
 	gs_jr_string(r, req, rp, "placement", GS_JR_OPTIONAL, &w->placement);
+	gs_jr_uint(r, req, rp, "tensor_parallel", GS_JR_OPTIONAL, 1, 64, &w->tensor_parallel);
 	free(rp);
 }
 

@@ -145,6 +145,7 @@ typedef struct {
 	int has_host_ram;
 	char *host_interconnect;    /* or NULL */
 	char *placement;            /* documented multi-card placement, or NULL */
+	uint64_t tensor_parallel;   /* declared tensor-parallel degree over a lot's cards, 0: none */
 
 	gs_input inputs[3];         /* usual, long, limit; label NULL if absent */
 

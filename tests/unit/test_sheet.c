@@ -141,14 +141,18 @@ static void test_synthetic_warning(void)
 	l = S_line(md, "| cold\\_forward | first pass | 0 | succeeded | reserved |");
 	CHECK(l && strstr(l, "| assumed, from a synthetic measurement |") && !strstr(l, "observed"));
 	free(l);
-	/* nothing is retained on it */
-	CHECK(strstr(md, "**Decision:** nothing is retained yet") != NULL);
+	/* nothing is retained on it: the answer names the rentable card that
+	 * holds the calculated need, not the reference card of the file */
+	CHECK(strstr(md, "**Answer:** take `rtx4090-1x` (IteraGPU, 1 x RTX 4090) — its capacity per card holds the whole calculated need") != NULL);
 	CHECK(strstr(md, "Only synthetic evidence exists for this card") != NULL);
 	free(md);
 
 	/* accepted: a demonstration, said on the decision line */
 	md = S_sheet_md("examples/probe-dense/workload.json", 1);
-	CHECK(strstr(md, "**Decision (demonstration on synthetic evidence):** retained: `h200-1x`") != NULL);
+	/* h200-1x, which the file would make admissible, is a reference card
+	 * (no provider, no price): never proposed, even in a demonstration */
+	CHECK(strstr(md, "**Decision (demonstration on synthetic evidence):** take `rtx4090-1x`") != NULL);
+	CHECK(strstr(md, "Reference cards, never proposed: 10.") != NULL);
 	CHECK(strstr(md, "> **Demonstration on synthetic evidence.**") != NULL);
 	free(md);
 }
@@ -363,7 +367,7 @@ static void test_reasons_once(void)
 	 * cost's arithmetic, its source and note by number */
 	CHECK(strstr(md, "| `rtx4090-1x` RTX 4090, 1 x 24 GB nominal (assumed) "
 		      "— IteraGPU |") != NULL);
-	CHECK(strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | pre-selected | source 1; note 1 |") != NULL);
+	CHECK(strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | Capacity holds the whole calculated need | source 1; note 1 |") != NULL);
 	CHECK(strstr(md, "### rtx4090-1x") == NULL);
 	/* each source and note once, numbered; a source of both the memory
 	 * figure and the price of the same offers says so once */

@@ -66,6 +66,9 @@ static void S_claim(gs_claim *c, const char *source, const char *date)
 	c->date = S_s(date);
 }
 
+/* 1.00 USD per hour, never written */
+static gs_plan S_default_plan = { 1, 100, (char *)"USD", 0, 0, { (char *)"price page", (char *)"2026-11-01", NULL } };
+
 static void S_offer(gs_offer *o, const char *id, const char *model, const char *device_name,
 		    uint64_t cards, uint64_t nominal_gb)
 {
@@ -77,6 +80,19 @@ static void S_offer(gs_offer *o, const char *id, const char *model, const char *
 	o->nominal_gb_text = "x";
 	o->nominal_bytes = nominal_gb * GB;
 	S_claim(&o->memory_claim, "vendor page", "2026-11-01");
+	/* a rentable offer: a provider and a priced plan (S_plans replaces it,
+	 * S_reference removes both) */
+	o->provider = S_s("prov");
+	o->plans = &S_default_plan;
+	o->nplans = 1;
+}
+
+/* A reference card: no provider, no plan. */
+static void S_reference(gs_offer *o)
+{
+	o->provider = NULL;
+	o->plans = NULL;
+	o->nplans = 0;
 }
 
 static void S_plan(gs_plan *p, uint64_t hours, int64_t price, const char *currency)
@@ -406,7 +422,7 @@ static void test_memory_calculated_only(void)
 	/* need above a one-card capacity (weights alone 14e9 > 12e9 would exclude,
 	 * so this one is excluded by arithmetic; see test_memory_weights_exceed) */
 	c = S_cand(&d, "small-1x");
-	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.weights_exceed_card");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_card");
 	gs_decision_release(&d);
 
 	/* need above capacity but weights below: to confirm, negative margin */
@@ -539,10 +555,13 @@ static void test_memory_weights_exceed(void)
 	S_offer(&o[2], "l40s-2x", "L40S", NULL, 2, 48);
 	S_classify(&w, o, 3, NULL, 0, &d);
 
+	/* the lower bound (the weights: no cache) against the upper bound of
+	 * the card, its nominal 80 GB read in GiB */
 	c = S_cand(&d, "h100-1x");
-	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.weights_exceed_card");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_card");
 	CHECK(c->v[GS_REQ_MEMORY].a.bytes == 140 * GB);
-	CHECK(c->v[GS_REQ_MEMORY].b.bytes == 80 * GB);
+	CHECK(c->v[GS_REQ_MEMORY].b.bytes == 80 * GIB);
+	CHECK(c->v[GS_REQ_MEMORY].w.bytes == 140 * GB && !c->v[GS_REQ_MEMORY].kv.present);
 	CHECK(c->excluded && !c->retained);
 
 	/* two cards of 80: the weights fit the lot, the need is above one card,
@@ -554,7 +573,8 @@ static void test_memory_weights_exceed(void)
 
 	/* two cards of 48 hold 96e9 B: the weights alone exceed the lot */
 	c = S_cand(&d, "l40s-2x");
-	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.weights_exceed_lot");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_lot");
+	CHECK(c->v[GS_REQ_MEMORY].a.bytes == 70 * GB && c->v[GS_REQ_MEMORY].split == 2);
 	CHECK(c->excluded);
 	gs_decision_release(&d);
 
@@ -564,7 +584,7 @@ static void test_memory_weights_exceed(void)
 	c = S_cand(&d, "h100-2x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_placement");
 	CHECK_STR(c->v[GS_REQ_MEMORY].missing, "missing.measurement");
-	VERDICT(S_cand(&d, "h100-1x"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.weights_exceed_card");
+	VERDICT(S_cand(&d, "h100-1x"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_card");
 	gs_decision_release(&d);
 }
 
@@ -835,6 +855,7 @@ static void test_budget(void)
 	S_offer(&o[1], "rtx6000ada-1x", "RTX 6000 Ada", NULL, 1, 48);
 	S_offer(&o[2], "eur-1x", "L40S", NULL, 1, 48);
 	S_offer(&o[3], "noprice-1x", "H200", NULL, 1, 141);
+	S_plans(&o[3], NULL, 0);    /* a provider, no plan: a reference card */
 	S_offer(&o[4], "mix-1x", "A100 80GB", NULL, 1, 80);
 	S_plan(&p4090[0], 72, 4714, "USD");
 	S_plan(&p6000[0], 72, 5571, "USD");
@@ -1550,7 +1571,7 @@ static void test_exclusion_basis(void)
 	S_offer(&o[0], "small-1x", "T4", NULL, 1, 12);
 	S_classify(&w, o, 1, NULL, 0, &d);
 	c = S_cand(&d, "small-1x");
-	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.weights_exceed_card");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_card");
 	CHECK(c->v[GS_REQ_MEMORY].basis == GS_BASIS_CALCULATED_CERTAINTY);
 	CHECK(c->v[GS_REQ_MEMORY].evidence == NULL);
 	/* every offer excluded: no offer to take */
@@ -1558,8 +1579,251 @@ static void test_exclusion_basis(void)
 	gs_decision_release(&d);
 }
 
+
+/*** classes: the order is the recommendation ***/
+
+/*
+ * Mistral-7B's geometry (32 layers, 8 KV heads of 128, bf16 cache) at
+ * 32,768 tokens x 8 sequences: KV = 2 x 32 x 8 x 128 x 32768 x 2 x 8 =
+ * 32 GiB exactly; weights 14,483,464,192 B (13.49 GiB, the checkpoint's).
+ */
+static gs_dim S_mdims[] = { { "input_tokens", 32768 }, { "sequences", 8 } };
+
+static void S_mistral(gs_workload *w)
+{
+	S_workload(w);
+	w->has_weights_bytes = 1;
+	w->weights_bytes = UINT64_C(14483464192);
+	w->dims = S_mdims;
+	w->ndims = 2;
+	w->cache = GS_CACHE_DENSE;
+	w->has_kv_geometry = 1;
+	w->layers = 32;
+	w->kv_heads = 8;
+	w->attention_heads = 32;
+	w->head_dim = 128;
+	w->cache_bytes_per_value = 2;
+}
+
+static void test_classes_and_order(void)
+{
+	gs_workload w;
+	gs_offer o[6];
+	gs_plan p[6];
+	gs_decision d;
+	const gs_candidate *c;
+
+	S_mistral(&w);
+	/* 45.49 GiB of lower bound; no reserve: the need is the lower bound */
+	S_offer(&o[0], "cheap-unknown", "RTX A5000", NULL, 1, 0);
+	o[0].memory_unknown = 1;
+	o[0].nominal_gb_text = NULL;
+	S_plan(&p[0], 1, 20, "USD");           /* 0.20 USD/h: the cheapest */
+	S_plans(&o[0], &p[0], 1);
+	S_offer(&o[1], "l40s", "L40S", NULL, 1, 48);   /* 44.70 GiB conservative, 48 GiB upper */
+	S_plan(&p[1], 1, 129, "USD");
+	S_plans(&o[1], &p[1], 1);
+	S_offer(&o[2], "a100", "A100 80GB", NULL, 1, 80);
+	S_plan(&p[2], 1, 199, "USD");
+	S_plans(&o[2], &p[2], 1);
+	S_offer(&o[3], "h100", "H100 SXM", NULL, 1, 80);
+	S_plan(&p[3], 1, 299, "USD");
+	S_plans(&o[3], &p[3], 1);
+	S_offer(&o[4], "rtx4090", "RTX 4090", NULL, 1, 24);
+	S_plan(&p[4], 1, 10, "USD");
+	S_plans(&o[4], &p[4], 1);
+	S_offer(&o[5], "vendor-b200", "B200", NULL, 1, 180);
+	S_reference(&o[5]);
+	S_classify(&w, o, 6, NULL, 0, &d);
+
+	/* the 24 GB card: 45.49 GiB of weights and cache above its 24 GiB
+	 * upper bound, while each term alone (13.49, 32) is not: excluded */
+	c = S_cand(&d, "rtx4090");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_card");
+	CHECK(c->v[GS_REQ_MEMORY].basis == GS_BASIS_CALCULATED_CERTAINTY);
+	CHECK(c->v[GS_REQ_MEMORY].b.bytes == 24 * GIB);
+	CHECK(c->v[GS_REQ_MEMORY].w.bytes == UINT64_C(14483464192));
+	CHECK(c->v[GS_REQ_MEMORY].kv.bytes == 32 * GIB);
+	CHECK(c->cls == GS_CLASS_EXCLUDED);
+	/* L40S: 45.49 GiB between its conservative 44.70 and its upper 48 GiB:
+	 * neither a fit nor an exclusion */
+	c = S_cand(&d, "l40s");
+	CHECK(!c->excluded && c->cls == GS_CLASS_UNSURE);
+	CHECK(c->upper.bytes == 48 * GIB && c->capacity.bytes == 48 * GB);
+	CHECK(c->lower.bytes == UINT64_C(14483464192) + 32 * GIB);
+	CHECK(S_cand(&d, "a100")->cls == GS_CLASS_FITS);
+	CHECK(S_cand(&d, "h100")->cls == GS_CLASS_FITS);
+	CHECK(S_cand(&d, "cheap-unknown")->cls == GS_CLASS_UNKNOWN);
+	CHECK(S_cand(&d, "vendor-b200")->cls == GS_CLASS_REFERENCE);
+	CHECK(!S_cand(&d, "vendor-b200")->retained);
+	/* the order: the fits by price per hour, then the unsure, then the
+	 * cheap card of unknown memory, then the excluded, then the reference */
+	CHECK(S_rank(&d, "a100") == 0);
+	CHECK(S_rank(&d, "h100") == 1);
+	CHECK(S_rank(&d, "l40s") == 2);
+	CHECK(S_rank(&d, "cheap-unknown") == 3);
+	CHECK(S_rank(&d, "rtx4090") == 4);
+	CHECK(S_rank(&d, "vendor-b200") == 5);
+	CHECK(gs_decision_best(&d) == S_cand(&d, "a100"));
+	CHECK(d.nclass[GS_CLASS_FITS] == 2 && d.nclass[GS_CLASS_UNSURE] == 1 &&
+	      d.nclass[GS_CLASS_UNKNOWN] == 1 && d.nclass[GS_CLASS_EXCLUDED] == 1 &&
+	      d.nclass[GS_CLASS_REFERENCE] == 1);
+	CHECK(d.npreselected == 4 && d.nretained == 0);
+	gs_decision_release(&d);
+
+	/* a reserve of 4 GiB on top: the A100 (74.51 GiB) still holds the
+	 * whole need; alone, an L40S-like 48 GiB... card of 50 GB (46.57 GiB)
+	 * holds the lower bound but not the reserve */
+	{
+		static gs_item res[] = { { (char *)"runtime", 4 * GIB, (char *)"GiB", (char *)"4", NULL } };
+		w.reserve = res;
+		w.nreserve = 1;
+	}
+	S_offer(&o[1], "fifty", "X50", NULL, 1, 50);
+	S_plans(&o[1], &p[1], 1);
+	S_classify(&w, o, 3, NULL, 0, &d);
+	CHECK(S_cand(&d, "fifty")->cls == GS_CLASS_LOWER_FITS);
+	CHECK(S_cand(&d, "a100")->cls == GS_CLASS_FITS);
+	/* dearer, but known to hold the whole need: first */
+	CHECK(S_rank(&d, "a100") == 0 && S_rank(&d, "fifty") == 1 && S_rank(&d, "cheap-unknown") == 2);
+	gs_decision_release(&d);
+	/* only the lower-bound fit and the unknown: the lower-bound fit is the
+	 * offer to take; only the unknown and a reference: none */
+	S_classify(&w, o + 1, 1, NULL, 0, &d);
+	CHECK(gs_decision_best(&d) == S_cand(&d, "fifty"));
+	gs_decision_release(&d);
+	o[4] = o[5];
+	S_classify(&w, o, 1, NULL, 0, &d);
+	CHECK(gs_decision_best(&d) == NULL);
+	gs_decision_release(&d);
+	S_classify(&w, o + 4, 1, NULL, 0, &d);
+	CHECK(gs_decision_best(&d) == NULL);
+	gs_decision_release(&d);
+}
+
+/* A reference card that an observation would retain is never proposed. */
+static void test_reference_never_proposed(void)
+{
+	static const char *const dev = "NVIDIA H100 80GB HBM3";
+	gs_workload w;
+	gs_offer o[1];
+	S_meas m, *ms[] = { &m };
+	gs_decision d;
+
+	S_workload(&w);
+	S_offer(&o[0], "h100-ref", "H100 SXM", dev, 1, 80);
+	S_reference(&o[0]);
+	S_measurement(&m, "run.json", 8192, 1);
+	S_device(&m.dev[0], 0, dev, UINT64_C(85520809984));
+	m.m.ndevices = 1;
+	S_phase(&m.ph[0], "cold_forward", 0, GS_PHASE_OK, NULL, 20 * GIB);
+	m.m.nphases = 1;
+	S_classify(&w, o, 1, ms, 1, &d);
+	VERDICT(&d.cands[0], GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.observed_fits");
+	CHECK(d.cands[0].cls == GS_CLASS_REFERENCE && !d.cands[0].retained);
+	CHECK(d.nretained == 0 && d.npreselected == 0);
+	CHECK(gs_decision_best(&d) == NULL);
+	/* the upper bound is the observed total */
+	CHECK(d.cands[0].upper.bytes == UINT64_C(85520809984) && d.cands[0].upper.prov == GS_PROV_OBSERVED);
+	gs_decision_release(&d);
+}
+
+/*
+ * Tensor parallelism over 2 cards: weights / 2; the KV cache / 2 when the
+ * KV heads divide by 2, replicated otherwise. Without a declared
+ * placement, the best split still excludes 2 x 24 GB for a 70B in fp16.
+ */
+static void test_tensor_parallel(void)
+{
+	gs_workload w;
+	gs_offer o[2];
+	gs_decision d;
+	const gs_candidate *c;
+
+	S_mistral(&w);
+	w.tensor_parallel = 2;
+	S_offer(&o[0], "l40s-2x", "L40S", NULL, 2, 48);
+	S_classify(&w, o, 1, NULL, 0, &d);
+	c = &d.cands[0];
+	CHECK(c->split == 2);
+	/* 7,241,732,096 + 16 GiB per card */
+	CHECK(c->lower.bytes == UINT64_C(7241732096) + 16 * GIB);
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_split");
+	CHECK(c->v[GS_REQ_MEMORY].kv.bytes == 16 * GIB && c->v[GS_REQ_MEMORY].split == 2);
+	CHECK(c->cls == GS_CLASS_FITS);
+	gs_decision_release(&d);
+
+	/* 7 KV heads do not divide by 2: the cache is replicated */
+	w.kv_heads = 7;
+	S_classify(&w, o, 1, NULL, 0, &d);
+	c = &d.cands[0];
+	CHECK(c->lower.bytes == UINT64_C(7241732096) + 28 * GIB);
+	CHECK(c->v[GS_REQ_MEMORY].kv.bytes == 28 * GIB);
+	gs_decision_release(&d);
+
+	/* a 70B in fp16 (140e9 B), no placement declared: 70e9 B per card at
+	 * best, above 24 GiB: excluded; 2 x 80 GB: to confirm */
+	S_workload(&w);
+	w.parameters = UINT64_C(70000000000);
+	S_offer(&o[0], "a5000-2x", "RTX A5000", NULL, 2, 24);
+	S_offer(&o[1], "h100-2x", "H100 SXM", NULL, 2, 80);
+	S_classify(&w, o, 2, NULL, 0, &d);
+	VERDICT(S_cand(&d, "a5000-2x"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_lot");
+	CHECK(S_cand(&d, "a5000-2x")->v[GS_REQ_MEMORY].a.bytes == 70 * GB);
+	CHECK(S_cand(&d, "h100-2x")->cls == GS_CLASS_UNSURE);
+	gs_decision_release(&d);
+}
+
+/* Prices per hour, exact to the millionth, with and without a campaign. */
+static void test_prices_per_hour(void)
+{
+	gs_workload w;
+	gs_offer o[2];
+	gs_plan p[3];
+	gs_decision d;
+	const gs_candidate *c;
+
+	S_workload(&w);
+	S_offer(&o[0], "rtx4090-1x", "RTX 4090", NULL, 1, 24);
+	S_plan(&p[0], 72, 4714, "USD");          /* the seeds' 47.14 USD for 3 days */
+	S_plans(&o[0], &p[0], 1);
+	S_offer(&o[1], "h100-2x", "H100 SXM", NULL, 2, 80);
+	S_plan(&p[1], 1, 598, "USD");
+	S_plan(&p[2], 1, 399, "USD");
+	p[2].interruptible = 1;
+	S_plans(&o[1], &p[1], 2);
+	S_classify(&w, o, 2, NULL, 0, &d);
+	c = S_cand(&d, "rtx4090-1x");
+	/* 47.14 / 72 = 0.654722... USD/h; per GiB-hour of 24e9 B:
+	 * 47.14 x 2^30 / (72 x 24e9) = 0.029291... -> 29,292 millionths */
+	CHECK(c->on_demand.plan == &p[0] && c->on_demand.micro_per_hour == 654722);
+	CHECK(c->on_demand.micro_per_card_hour == 654722);
+	CHECK(c->on_demand.has_per_gib && c->on_demand.micro_per_gib_hour == 29292);
+	CHECK(c->interruptible.plan == NULL);
+	CHECK(c->plan == NULL);     /* no campaign: no total */
+	c = S_cand(&d, "h100-2x");
+	CHECK(c->on_demand.micro_per_hour == 5980000 && c->on_demand.micro_per_card_hour == 2990000);
+	CHECK(c->interruptible.plan == &p[2] && c->interruptible.micro_per_hour == 3990000);
+	/* without a campaign the price per hour ranks: 0.65 before 5.98 */
+	CHECK(S_rank(&d, "rtx4090-1x") == 0);
+	gs_decision_release(&d);
+
+	/* with a campaign of 3 days: the total, 47.14 against 2 x 72 x 5.98 */
+	S_campaign(&w, "2026-12-01", 3);
+	S_classify(&w, o, 2, NULL, 0, &d);
+	c = S_cand(&d, "h100-2x");
+	CHECK(c->plan == &p[1] && c->cost == 72 * 598);
+	CHECK(S_cand(&d, "rtx4090-1x")->cost == 4714);
+	CHECK(S_rank(&d, "rtx4090-1x") == 0);
+	gs_decision_release(&d);
+}
+
 int main(void)
 {
+	test_classes_and_order();
+	test_reference_never_proposed();
+	test_tensor_parallel();
+	test_prices_per_hour();
 	test_memory_observed_fits();
 	test_memory_observed_not_covering();
 	test_memory_calculated_only();
