@@ -293,7 +293,9 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	gs_jw_object(w);
 	gs_jw_key(w, "capacity_per_card");
 	S_qty(w, c->capacity);
-	S_member_str(w, "capacity_source", c->cap_source == GS_CAP_OBSERVED ? "observed"
+	/* a missing figure has no source */
+	S_member_str(w, "capacity_source", !c->capacity.present ? NULL
+					    : c->cap_source == GS_CAP_OBSERVED ? "observed"
 					    : c->cap_source == GS_CAP_DECLARED ? "declared" : "nominal");
 	gs_jw_key(w, "capacity_upper_per_card");
 	S_qty(w, c->upper);

@@ -418,12 +418,14 @@ static void S_decision_summary(S_ctx *c)
 	h[2] = TR("answer.col_best");
 	h[3] = TR("answer.col_price");
 	h[4] = TR("answer.col_needs");
-	tb = gs_doc_table(c->doc, c->root, TR("answer.table_caption"), 5, h);
+	tb = NULL;
 	for (k = GS_CLASS_RETAINED; k <= GS_CLASS_UNKNOWN; k++) {
 		const gs_candidate *cd = gs_decision_first_of(d, (gs_class)k);
 		char n[GS_DEC_MAX + 1];
 		if (!cd)
 			continue;
+		if (!tb)
+			tb = gs_doc_table(c->doc, c->root, TR("answer.table_caption"), 5, h);
 		n[GS_DEC_MAX] = '\0';
 		r = gs_doc_row(tb);
 		gs_doc_cell_text(r, S_class_words(c, (gs_class)k));
