@@ -181,8 +181,8 @@ static const char *S_basis_id(gs_basis b)
 
 static const char *S_status(const gs_candidate *c)
 {
-	return c->retained ? "retained" : c->excluded ? "excluded"
-	       : c->cls == GS_CLASS_REFERENCE ? "reference" : "preselected";
+	return c->cls == GS_CLASS_REFERENCE ? "reference" : c->retained ? "retained"
+	       : c->excluded ? "excluded" : "preselected";
 }
 
 /* A member whose value is a string, or null. */

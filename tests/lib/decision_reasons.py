@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Checks what the decision schema cannot say about "reasons" (schema 3).
+"""Checks what the decision schema cannot say about "reasons" (schemas 3 and 4).
 
 Usage: decision_reasons.py FILE... ; exit 1 and one line per fault.
   - every candidate's requirements.NAME indexes a reason of the same
     requirement (the reason holds the verdict), and the candidate's status
     agrees with its reasons' verdicts (excluded: one exclude at least;
-    retained: every one admissible or not required);
+    retained: every one admissible or not required; a reference card's
+    status is "reference", and only an excluded candidate is of class
+    "excluded");
   - the reasons are distinct (no two equal objects) and each is used;
   - they are numbered in first-appearance order over the candidates (in
     their order) and the requirements (memory, software, calendar, budget,
@@ -46,6 +48,12 @@ for path in sys.argv[1:]:
         excluded = "exclude" in verdicts
         retained = all(v in ("admissible", "not_required") for v in verdicts)
         want = "excluded" if excluded else "retained" if retained else "preselected"
+        # A reference card (no provider or no priced plan) is never retained
+        # nor pre-selected, whatever its verdicts (schema 4).
+        if cand.get("class") == "reference":
+            want = "reference"
+        elif cand.get("class") is not None and (cand["class"] == "excluded") != excluded:
+            fail(path, f"candidates[{ci}]: class {cand['class']}, its reasons say {want}")
         if cand["status"] != want:
             fail(path, f"candidates[{ci}]: status {cand['status']}, its reasons say {want}")
     if len(seen) != len(reasons):

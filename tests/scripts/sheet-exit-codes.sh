@@ -117,8 +117,11 @@ rc=$?
 [ "$rc" = 3 ] || { err "--require-retained on synthetic evidence only: exit code $rc, expected 3"; cat "$scratch/stderr"; }
 grep -q '"retained": \[\]' "$scratch/out3/probe-dense.json" || err "synthetic evidence retained an offer"
 # Accepted for a demonstration: retained, but the gate still fails (3) and says why.
-"$bin" sheet examples/probe-dense/workload.json --out "$scratch/out4" --date 2026-11-29 --require-retained \
-	--accept-synthetic > /dev/null 2> "$scratch/stderr"
+# The catalog is the constructed one of that case: an H200 lot with a provider
+# and a price (the seed catalog's H200 is a reference card, never retained).
+rentable=tests/cli/sheet-require-retained-synthetic/catalog.xml
+"$bin" sheet examples/probe-dense/workload.json --catalog "$rentable" --out "$scratch/out4" \
+	--date 2026-11-29 --require-retained --accept-synthetic > /dev/null 2> "$scratch/stderr"
 rc=$?
 [ "$rc" = 3 ] || { err "--require-retained --accept-synthetic: exit code $rc, expected 3"; cat "$scratch/stderr"; }
 grep -q 'synthetic evidence' "$scratch/stderr" || err "--require-retained --accept-synthetic: no reason on stderr"
@@ -134,7 +137,7 @@ sed -e 's/"synthetic": true/"synthetic": false/' \
     -e 's/"synthetic_note": ".*",$/"synthetic_note": null,/' \
     -e 's/"produced_by": ".*",$/"produced_by": "sheet-exit-codes.sh rule fixture (not a GPU run)",/' \
 	examples/probe-dense/measurements/h200-probe-dense.json > "$scratch/fixture/measurements/h200-probe-dense.json"
-"$bin" sheet "$scratch/fixture/workload.json" --out "$scratch/out5" --date 2026-11-29 --require-retained \
+"$bin" sheet "$scratch/fixture/workload.json" --catalog "$rentable" --out "$scratch/out5" --date 2026-11-29 --require-retained \
 	> /dev/null 2> "$scratch/stderr"
 rc=$?
 [ "$rc" = 0 ] || { err "--require-retained with a retained offer: exit code $rc, expected 0"; cat "$scratch/stderr"; }
