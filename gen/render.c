@@ -303,6 +303,24 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	gs_jw_u64(w, c->offer->cards);
 	S_member_str(w, "class", gs_class_id(c->cls));
 	S_member_str(w, "gpu_model", c->offer->gpu_model);
+	gs_jw_key(w, "headroom");
+	if (c->has_headroom) {
+		gs_jw_object(w);
+		gs_jw_key(w, "max_sequences_at_context");
+		gs_jw_u64(w, c->headroom_sequences);
+		gs_jw_key(w, "max_tokens_at_sequences");
+		gs_jw_u64(w, c->headroom_tokens);
+		S_member_str(w, "provenance", gs_prov_id(c->headroom_prov));
+		if (c->headroom_synthetic) {
+			gs_jw_key(w, "synthetic");
+			gs_jw_bool(w, 1);
+		}
+		gs_jw_key(w, "without_reserve");
+		gs_jw_bool(w, c->headroom_without_reserve);
+		gs_jw_end(w);
+	} else {
+		gs_jw_null(w);
+	}
 	gs_jw_key(w, "lower_bound_per_card");
 	S_qty(w, c->lower);
 	gs_jw_key(w, "margin_bytes");

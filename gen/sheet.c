@@ -346,6 +346,27 @@ static int S_price_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 	return any;
 }
 
+/* "up to 61,440 tokens at 8 sequences; up to 15 sequences at 32,768 tokens
+ * (assumed)", or "—" when the headroom is not calculated. */
+static void S_headroom_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
+{
+	const gs_sizing *s = c->in->s;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], t[GS_FMT_MAX], q[GS_FMT_MAX];
+
+	if (!cd->has_headroom) {
+		gs_doc_text(p, "—");
+		return;
+	}
+	gs_doc_textf(p, "%s %s %s %s %s; %s %s %s %s %s (%s%s)", TR("headroom.up_to"),
+		     gs_fmt_int(a, cd->headroom_tokens, c->lang), TR("headroom.tokens_at"),
+		     gs_fmt_int(q, s->kv_sequences, c->lang), TR("headroom.sequences"),
+		     TR("headroom.up_to"), gs_fmt_int(b, cd->headroom_sequences, c->lang),
+		     TR("headroom.sequences_at"), gs_fmt_int(t, s->kv_tokens_kept, c->lang),
+		     TR("headroom.tokens"),
+		     gs_sheet_prov_words(c->t, cd->headroom_prov, cd->headroom_synthetic),
+		     cd->headroom_without_reserve ? TR("headroom.without_reserve") : "");
+}
+
 /* The requirements still to confirm, in words, or "nothing". */
 static void S_to_confirm_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 {
@@ -1738,7 +1759,7 @@ static void S_anchor(gs_doc *doc, cmark_node *node, const char *prefix, const ch
 static void S_candidates(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
-	const char *h[GS_REQ_COUNT + 5];
+	const char *h[GS_REQ_COUNT + 6];
 	char *vtext[4][2];
 	const char *w_missing, *w_source, *w_note, *w_status[GS_CLASS_COUNT];
 	const char *const *rk = S_req_keys;
@@ -1782,9 +1803,10 @@ static void S_candidates(S_ctx *c)
 	for (q = 0; q < GS_REQ_COUNT; q++)
 		h[2 + q] = TR(rk[q]);
 	h[2 + GS_REQ_COUNT] = TR("col.price");
-	h[3 + GS_REQ_COUNT] = TR("col.overall");
-	h[4 + GS_REQ_COUNT] = TR("col.sources_notes");
-	tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), GS_REQ_COUNT + 5, h);
+	h[3 + GS_REQ_COUNT] = TR("col.headroom");
+	h[4 + GS_REQ_COUNT] = TR("col.overall");
+	h[5 + GS_REQ_COUNT] = TR("col.sources_notes");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), GS_REQ_COUNT + 6, h);
 	/* What every row repeats, looked up and formatted once: the verdict
 	 * cells' texts (by kind, then synthetic), the words of the last
 	 * columns. */
@@ -1849,6 +1871,8 @@ static void S_candidates(S_ctx *c)
 		} else {
 			gs_doc_cell_text(r, w_missing);
 		}
+		cell = gs_doc_cell(r);
+		S_headroom_text(c, cell, cd);
 		gs_doc_cell_text(r, w_status[cd->cls]);
 		/* its sources (the memory figure's, the price's) and note, by number */
 		cell = gs_doc_cell(r);

@@ -1195,6 +1195,58 @@ static void S_rates(const gs_workload *w, gs_candidate *c)
 	}
 }
 
+/*** headroom ***/
+
+/*
+ * What the capacity per card holds beyond the fixed terms (weights per
+ * card, the reserve unless left out, the declared components), divided by
+ * the KV bytes of one token of one sequence per card: a dense cache only
+ * (a window or a static cache does not grow with the context).
+ */
+static void S_headroom(const S_in *in, gs_candidate *c)
+{
+	const gs_sizing *s = in->s;
+	uint64_t fixed, per_token, room, seqs, tokens;
+	gs_qty w, kv;
+	gs_prov prov;
+
+	if ((c->cls != GS_CLASS_FITS && c->cls != GS_CLASS_LOWER_FITS) ||
+	    in->w->cache != GS_CACHE_DENSE || !s->kv.present || !s->kv_tokens_kept ||
+	    !s->kv_sequences || !c->capacity.present)
+		return;
+	S_terms(in, c->split, &w, &kv);
+	/* KV bytes of one token of one sequence, per card (exact: the cache
+	 * is that times tokens kept times sequences) */
+	per_token = s->kv.bytes / s->kv_tokens_kept / s->kv_sequences;
+	if (kv.bytes != s->kv.bytes)
+		per_token = S_ceil_div(per_token, c->split);
+	if (!per_token)
+		return;
+	fixed = w.bytes;
+	prov = gs_prov_weakest(c->capacity.prov, w.prov);
+	c->headroom_without_reserve = c->cls == GS_CLASS_LOWER_FITS;
+	if (!c->headroom_without_reserve) {
+		if (gs_add_u64(fixed, s->reserve.bytes, &fixed))
+			return;
+		prov = gs_prov_weakest(prov, s->reserve.prov);
+		if (s->training.present) {
+			if (gs_add_u64(fixed, s->training.bytes, &fixed))
+				return;
+			prov = gs_prov_weakest(prov, s->training.prov);
+		}
+	}
+	if (fixed >= c->capacity.bytes)
+		return;
+	room = c->capacity.bytes - fixed;
+	seqs = s->kv_sequences;
+	tokens = s->kv_tokens_kept;
+	c->headroom_tokens = room / per_token / seqs;
+	c->headroom_sequences = room / per_token / tokens;
+	c->headroom_prov = prov;
+	c->headroom_synthetic = c->capacity.synthetic;
+	c->has_headroom = 1;
+}
+
 /*** classes and ranking ***/
 
 const char *gs_class_id(gs_class k)
@@ -1414,6 +1466,7 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 		}
 		S_rates(w, c);
 		c->cls = S_class(&in, c);
+		S_headroom(&in, c);
 		if (c->cls == GS_CLASS_REFERENCE)
 			c->retained = 0;    /* a reference card is never proposed */
 		out->nclass[c->cls]++;

@@ -136,6 +136,19 @@ typedef struct {
 	gs_qty upper;           /* upper bound of the capacity per card, or missing */
 	uint64_t split;         /* cards the need per card is split over (1: none) */
 	gs_rate on_demand, interruptible;   /* the cheapest plan of each kind, per hour */
+	/*
+	 * Headroom in the user's terms (classes FITS and LOWER_FITS, a dense
+	 * cache): the longest context (tokens kept per sequence) at the
+	 * required sequences, and the most sequences at the required context,
+	 * that the capacity per card holds by calculation, with the weakest
+	 * provenance of the terms; without_reserve: the assumed reserve left
+	 * out (class LOWER_FITS, where it does not fit), so an upper limit.
+	 */
+	int has_headroom;
+	uint64_t headroom_tokens, headroom_sequences;
+	gs_prov headroom_prov;
+	int headroom_synthetic;
+	int headroom_without_reserve;
 } gs_candidate;
 
 typedef struct {

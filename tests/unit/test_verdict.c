@@ -1665,6 +1665,14 @@ static void test_classes_and_order(void)
 	CHECK(S_rank(&d, "rtx4090") == 4);
 	CHECK(S_rank(&d, "vendor-b200") == 5);
 	CHECK(gs_decision_best(&d) == S_cand(&d, "a100"));
+	/* headroom on the A100 (80e9 B): 80e9 - 14,483,464,192 B of weights =
+	 * 65,516,535,808 B for the cache, 131,072 B a token of a sequence:
+	 * 62,481 tokens at 8 sequences, 15 sequences at 32,768 tokens; the
+	 * capacity is a catalog claim, so assumed */
+	c = S_cand(&d, "a100");
+	CHECK(c->has_headroom && c->headroom_tokens == 62481 && c->headroom_sequences == 15);
+	CHECK(c->headroom_prov == GS_PROV_ASSUMED && !c->headroom_without_reserve);
+	CHECK(!S_cand(&d, "l40s")->has_headroom && !S_cand(&d, "cheap-unknown")->has_headroom);
 	CHECK(d.nclass[GS_CLASS_FITS] == 2 && d.nclass[GS_CLASS_UNSURE] == 1 &&
 	      d.nclass[GS_CLASS_UNKNOWN] == 1 && d.nclass[GS_CLASS_EXCLUDED] == 1 &&
 	      d.nclass[GS_CLASS_REFERENCE] == 1);
@@ -1683,6 +1691,11 @@ static void test_classes_and_order(void)
 	S_plans(&o[1], &p[1], 1);
 	S_classify(&w, o, 3, NULL, 0, &d);
 	CHECK(S_cand(&d, "fifty")->cls == GS_CLASS_LOWER_FITS);
+	/* 50e9 - 14,483,464,192 = 35,516,535,808 B without the reserve (which
+	 * does not fit): 33,871 tokens at 8 sequences, 8 sequences at 32,768 */
+	c = S_cand(&d, "fifty");
+	CHECK(c->has_headroom && c->headroom_without_reserve);
+	CHECK(c->headroom_tokens == 33871 && c->headroom_sequences == 8);
 	CHECK(S_cand(&d, "a100")->cls == GS_CLASS_FITS);
 	/* dearer, but known to hold the whole need: first */
 	CHECK(S_rank(&d, "a100") == 0 && S_rank(&d, "fifty") == 1 && S_rank(&d, "cheap-unknown") == 2);
