@@ -30,7 +30,7 @@ static int S_import(const char *data, size_t len, const gs_import_opts *o, gs_ca
 
 	*report = NULL;
 	memset(cat, 0, sizeof(*cat));
-	if (gs_import_skypilot(data, len, o, &xml, &xml_len, report, d) != 0)
+	if (gs_import_skypilot(data, len, o, &xml, &xml_len, report, NULL, d) != 0)
 		return -1;
 	rc = gs_catalog_read_memory("imported.xml", xml, xml_len, S_rng(), cat, d);
 	free(xml);
@@ -154,8 +154,8 @@ static void test_lambda(void)
 		for (i = 0; i < len; i++)
 			if (data[i] != '\r')
 				lf[n++] = data[i];
-		CHECK_INT(gs_import_skypilot(data, len, &o, &xml1, &l1, &r1, &d2), 0);
-		CHECK_INT(gs_import_skypilot(lf, n, &o, &xml2, &l2, &r2, &d2), 0);
+		CHECK_INT(gs_import_skypilot(data, len, &o, &xml1, &l1, &r1, NULL, &d2), 0);
+		CHECK_INT(gs_import_skypilot(lf, n, &o, &xml2, &l2, &r2, NULL, &d2), 0);
 		CHECK(xml1 && xml2 && l1 == l2 && memcmp(xml1, xml2, l1) == 0);
 		free(xml1);
 		free(xml2);
@@ -182,7 +182,7 @@ static void test_lambda(void)
 				continue;
 			copy = malloc(k ? k : 1);
 			memcpy(copy, data, k);
-			if (gs_import_skypilot(copy, k, &o, &xml, &xl, &r, &d2) == 0) {
+			if (gs_import_skypilot(copy, k, &o, &xml, &xl, &r, NULL, &d2) == 0) {
 				gs_catalog back;
 				ok++;
 				if (gs_catalog_read_memory("t.xml", xml, xl, S_rng(), &back, &d2) != 0)
@@ -294,7 +294,7 @@ static void S_bad(const char *csv, int want_line, const char *want, int line)
 	gs_diag d = GS_DIAG_INIT;
 	char *xml = NULL, *report = NULL;
 	size_t n = 0;
-	int rc = gs_import_skypilot(csv, strlen(csv), &o, &xml, &n, &report, &d);
+	int rc = gs_import_skypilot(csv, strlen(csv), &o, &xml, &n, &report, NULL, &d);
 
 	gs_check_at(rc == -1 && !xml && !report && d.count >= 1, __FILE__, line,
 		    "expected a refusal, got rc %d with %zu errors", rc, d.count);
@@ -373,7 +373,7 @@ static void test_bad(void)
 		gs_import_opts o = { "big.csv", "P", NULL, "r" };
 		gs_diag d = GS_DIAG_INIT;
 		size_t xl;
-		CHECK_INT(gs_import_skypilot(big, n, &o, &xml, &xl, &report, &d), -1);
+		CHECK_INT(gs_import_skypilot(big, n, &o, &xml, &xl, &report, NULL, &d), -1);
 		if (CHECK_INT(d.count, 1))
 			CHECK(strstr(d.items[0].message, "the limit is 16777216 bytes") != NULL);
 		gs_diag_release(&d);
