@@ -56,7 +56,7 @@ static void test_lambda(void)
 	char *data, *report = NULL;
 	size_t len;
 
-	data = gs_read_file(GS_TEST_SOURCE_DIR "/catalog/sources/lambda-vms.csv", &len);
+	data = gs_read_file(GS_TEST_SOURCE_DIR "/tests/data/import/lambda-v7-vms.csv", &len);
 	if (!CHECK(data != NULL))
 		return;
 	if (!CHECK_INT(S_import(data, len, &o, &cat, &report, &d), 0)) {
