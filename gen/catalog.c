@@ -207,12 +207,13 @@ typedef struct {
 static const S_elem_rule S_rules[] = {
 	{ "catalog", { { "title", NULL, 1 } } },
 	{ "offer", { { "id", NULL, 1 }, { "provider", NULL, 0 },
-		     { "segment", "data-centre|workstation", 0 } } },
+		     { "segment", "data-centre|workstation", 0 }, { "reference", "true|false", 0 } } },
 	{ "gpu", { { "model", NULL, 1 }, { "device-name", NULL, 0 } } },
 	{ "lot", { { "cards", NULL, 1 } } },
 	/* 'date' may be left out for 'ref' (S_claim checks one is there);
 	 * 'memory' takes 'nominal-gb' or 'mib' (S_read_memory). */
 	{ "memory", { { "nominal-gb", NULL, 0 }, { "mib", NULL, 0 },
+		      { "origin", "catalog|vendor", 0 }, { "rejected-mib", NULL, 0 },
 		      { "source", NULL, 1 }, { "date", NULL, 0 }, { "ref", NULL, 0 } } },
 	{ "declared-bytes", { { "value", NULL, 1 }, { "source", NULL, 1 },
 			      { "date", NULL, 0 }, { "ref", NULL, 0 } } },
@@ -773,7 +774,7 @@ static char *S_content(const xmlNode *n)
 /* nominal-gb (decimal GB, the vendor's) or mib (a provider's MiB x 2^20). */
 static void S_read_memory(S_reader *r, const xmlNode *n, gs_offer *o)
 {
-	char *mib = S_attr(n, "mib");
+	char *mib = S_attr(n, "mib"), *origin = S_attr(n, "origin"), *rej = S_attr(n, "rejected-mib");
 
 	if (xmlHasNsProp(n, (const xmlChar *)"nominal-gb", NULL)) {
 		S_gb(r, n, "memory", "nominal-gb", &o->nominal_gb_text, &o->nominal_bytes);
@@ -788,6 +789,19 @@ static void S_read_memory(S_reader *r, const xmlNode *n, gs_offer *o)
 		}
 	}
 	free(mib);
+	o->memory_origin = origin && strcmp(origin, "vendor") == 0 ? GS_MEMORY_FROM_VENDOR : GS_MEMORY_FROM_CATALOG;
+	if (rej) {
+		uint64_t x = 0;
+		if (gs_parse_u64(rej, &x) != 0 || x == 0 || x > (UINT64_MAX >> 20))
+			S_err(r, n, "element 'memory', attribute 'rejected-mib': expected a positive whole number of MiB, found '%s'",
+			      rej);
+		else if (o->memory_origin != GS_MEMORY_FROM_VENDOR)
+			S_err(r, n, "element 'memory', attribute 'rejected-mib': only with origin=\"vendor\" (the provider's figure the vendor's replaced)");
+		else
+			o->rejected_mib_text = gs_xstrdup(rej);
+	}
+	free(origin);
+	free(rej);
 	S_claim(r, n, "memory", &o->memory_claim);
 }
 
@@ -830,6 +844,7 @@ static void S_read_offer(S_reader *r, const xmlNode *on, gs_offer *o)
 	size_t plan_alloc = 0, sw_alloc = 0;
 	int seen_gpu = 0, seen_lot = 0, seen_mem = 0, seen_decl = 0;
 	int seen_avail = 0, seen_host = 0, seen_ic = 0, seen_notes = 0, seen_regions = 0;
+	int reference_false = 0;
 
 	o->id = S_attr(on, "id");
 	if (o->id && !S_valid_id(o->id))
@@ -837,6 +852,12 @@ static void S_read_offer(S_reader *r, const xmlNode *on, gs_offer *o)
 		      o->id);
 	o->provider = S_text(r, on, "offer", "provider");
 	o->segment = S_attr(on, "segment");
+	{
+		char *ref = S_attr(on, "reference");
+		o->reference_flag = ref && strcmp(ref, "true") == 0;
+		reference_false = ref && strcmp(ref, "false") == 0;
+		free(ref);
+	}
 	for (n = on->children; n; n = n->next) {
 		if (S_is(n, "gpu") && !seen_gpu++) {
 			o->gpu_model = S_text(r, n, "gpu", "model");
@@ -873,6 +894,11 @@ static void S_read_offer(S_reader *r, const xmlNode *on, gs_offer *o)
 		}
 	}
 	o->memory_unknown = !seen_mem;
+	if (o->memory_unknown)
+		o->memory_origin = GS_MEMORY_FROM_NONE;
+	if (reference_false && gs_offer_is_reference(o))
+		S_err(r, on, "element 'offer', attribute 'reference': 'false', but the offer has no %s: it is a reference card (give a provider and a priced plan, or leave the attribute out)",
+		      !o->provider ? "provider" : "priced plan");
 }
 
 /* An offer id with its position, for the sort-based duplicate check. */
@@ -986,6 +1012,35 @@ static void S_sort_by_line(gs_diag *d, size_t first)
 	free(v);
 }
 
+/*
+ * A SkyPilot vms.csv given where a catalog XML is expected: one error that
+ * says which layout it has and names the command that imports it.
+ */
+static void S_refuse_csv(const char *path, FILE *f, gs_diag *d, S_reader *r)
+{
+	char buf[65536];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f), i = 0;
+	const char *layout;
+
+	buf[n] = '\0';
+	if (n >= 3 && (unsigned char)buf[0] == 0xef && (unsigned char)buf[1] == 0xbb && (unsigned char)buf[2] == 0xbf)
+		i = 3;
+	if (strncmp(buf + i, "InstanceType", 12) != 0 && !(strstr(buf + i, "AcceleratorName") &&
+							    strchr(buf + i, '\n') > strstr(buf + i, "AcceleratorName")))
+		return;
+	if (!strstr(buf, "GpuInfo"))
+		layout = "catalog version not told: no GpuInfo column";
+	else if (strstr(buf, "Gpus"))
+		layout = "catalog version 8 layout: GpuInfo a dict, MemoryGiB host RAM";
+	else
+		layout = "catalog version 7 layout: GpuInfo a bare name, MemoryGiB the lot's GPU memory";
+	gs_diag_add(d, path, 1, 0, NULL,
+		    "this is a SkyPilot price catalog file (CSV, %s), not a catalog XML: import it first with "
+		    "'gpusheet catalog import --from skypilot %s --provider NAME --source-ref REF --out FILE.xml'",
+		    layout, path);
+	r->nerrors++;
+}
+
 static int S_read(const char *path, const char *data, size_t len,
 		  const char *schema_path, gs_catalog *c, gs_diag *d)
 {
@@ -1015,8 +1070,14 @@ static int S_read(const char *path, const char *data, size_t len,
 		gs_catalog_release(c);
 		return -1;
 	}
-	if (f)
+	if (f) {
+		S_refuse_csv(path, f, d, &r);
 		fclose(f);
+		if (r.nerrors) {
+			gs_catalog_release(c);
+			return -1;
+		}
+	}
 	if (data && len > INT_MAX) {
 		gs_diag_add(d, path, 0, 0, NULL, "catalog too large");
 		gs_catalog_release(c);
@@ -1076,6 +1137,11 @@ static int S_read(const char *path, const char *data, size_t len,
 	return 0;
 }
 
+const char *gs_memory_origin_word(gs_memory_origin o)
+{
+	return o == GS_MEMORY_FROM_CATALOG ? "catalog" : o == GS_MEMORY_FROM_VENDOR ? "vendor" : NULL;
+}
+
 int gs_catalog_read(const char *path, const char *schema_path,
 		    gs_catalog *c, gs_diag *d)
 {
@@ -1110,6 +1176,7 @@ void gs_catalog_release(gs_catalog *c)
 		free(o->segment);
 		free(o->nominal_gb_text);
 		free(o->mib_text);
+		free(o->rejected_mib_text);
 		S_claim_release(&o->memory_claim);
 		for (j = 0; j < o->nregions; j++)
 			free(o->regions[j]);
@@ -1161,7 +1228,7 @@ int gs_offer_is_reference(const gs_offer *o)
 {
 	size_t i;
 
-	if (!o->provider)
+	if (o->reference_flag || !o->provider)
 		return 1;
 	for (i = 0; i < o->nplans; i++)
 		if (o->plans[i].currency)

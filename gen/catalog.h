@@ -53,6 +53,13 @@ typedef struct {
 	gs_claim claim;
 } gs_software;
 
+/* Where an offer's memory per card comes from (docs/formats.md, 2). */
+typedef enum {
+	GS_MEMORY_FROM_NONE = 0,     /* no figure (memory_unknown): never a source */
+	GS_MEMORY_FROM_CATALOG = 1,  /* a claim of the catalog: the provider's page or file */
+	GS_MEMORY_FROM_VENDOR = 2    /* the GPU vendor's datasheet (the vendor table) */
+} gs_memory_origin;
+
 typedef struct {
 	char *id;                  /* unique in the catalog */
 	char *provider;            /* or NULL: not known (reference entries) */
@@ -64,7 +71,10 @@ typedef struct {
 	char *nominal_gb_text;     /* as the vendor states it, e.g. "24", or NULL */
 	char *mib_text;            /* a provider's MiB figure, e.g. "40960", or NULL */
 	uint64_t nominal_bytes;    /* GB x 10^9 or MiB x 2^20, per card, unless memory_unknown */
-	gs_claim memory_claim;
+	gs_claim memory_claim;     /* where the figure comes from (empty when memory_unknown) */
+	gs_memory_origin memory_origin;   /* GS_MEMORY_FROM_NONE exactly when memory_unknown */
+	char *rejected_mib_text;   /* the provider's figure per card the vendor's replaced, or NULL */
+	int reference_flag;        /* reference="true" on the offer */
 	char **regions;            /* where it is sold, as the source names them */
 	size_t nregions;
 	gs_claim regions_claim;
@@ -112,9 +122,9 @@ int gs_catalog_read_memory(const char *name, const char *data, size_t len,
 void gs_catalog_release(gs_catalog *c);
 const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id);
 /*
- * A reference card, not an offer: no provider, or no priced plan. It is
- * shown apart and never proposed (DESIGN.md, "The order is the
- * recommendation").
+ * A reference card, not an offer: marked reference="true", or with no
+ * provider, or no priced plan. It is shown apart and never proposed
+ * (DESIGN.md, "The order is the recommendation").
  */
 int gs_offer_is_reference(const gs_offer *o);
 
@@ -138,5 +148,7 @@ const char *gs_offer_memory_label(const gs_offer *o, const char *missing_word,
  * date is not known. Writes into buf; returns buf.
  */
 const char *gs_claim_when(const gs_claim *c, const char *undated_word, char *buf, size_t n);
+/* "catalog", "vendor" or NULL (no figure): the word the XML and the JSON use. */
+const char *gs_memory_origin_word(gs_memory_origin o);
 
 #endif

@@ -93,7 +93,7 @@ static int S_import(int argc, char **argv)
 	gs_import_opts io;
 	gs_diag d = GS_DIAG_INIT;
 	gs_catalog check;
-	char rng[4096], err[512], *data, *xml = NULL, *report = NULL, *dir, *slash;
+	char rng[4096], err[512], *data, *xml = NULL, *report = NULL, *notes = NULL, *dir, *slash;
 	size_t len, xml_len = 0;
 	int c, rc = GS_EXIT_INVALID;
 
@@ -144,7 +144,7 @@ static int S_import(int argc, char **argv)
 	data = S_slurp(argv[optind], &len);
 	if (!data)
 		return GS_EXIT_INVALID;
-	if (gs_import_skypilot(data, len, &io, &xml, &xml_len, &report, &d) != 0) {
+	if (gs_import_skypilot(data, len, &io, &xml, &xml_len, &report, &notes, &d) != 0) {
 		/* messages name the file as given on the command line */
 		size_t i;
 		for (i = 0; i < d.count; i++) {
@@ -173,12 +173,15 @@ static int S_import(int argc, char **argv)
 	}
 	free(dir);
 	fputs(report, stdout);
+	if (notes)
+		fputs(notes, stderr);
 	rc = GS_EXIT_OK;
 done:
 	gs_diag_release(&d);
 	free(data);
 	free(xml);
 	free(report);
+	free(notes);
 	return rc;
 }
 

@@ -55,7 +55,9 @@ static int S_check_one(const char *path, const char *rng, gs_diag *d)
 	const char *kind;
 	char *text = NULL;
 
-	if (S_ends_with(path, ".xml")) {
+	if (S_ends_with(path, ".xml") || S_ends_with(path, ".csv")) {
+		/* a .csv goes to the catalog reader, which names the import
+		 * command for a SkyPilot price file */
 		kind = "catalog";
 		/* libxml2 lives in the rendering part: loaded only for catalogs */
 		if (gs_part_catalog_check(path, rng, d))

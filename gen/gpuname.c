@@ -2,97 +2,215 @@
 #include "gpuname.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /*
- * Normalised alias -> canonical model. NULL model: ambiguous. Keep in step
- * with docs/formats.md, section 2.2.
+ * Normalised alias -> canonical model. NULL model: ambiguous (S_ambiguous
+ * lists what it may mean). Keep in step with docs/formats.md, section 2.2.
  */
 static const struct {
 	const char *alias;
 	const char *model;
 } S_aliases[] = {
-	{ "a100", NULL },                 /* 40 GB or 80 GB */
+	{ "a10", "A10" },
+	{ "a100", NULL },
 	{ "a10040gb", "A100 40GB" },
-	{ "a100sxm440gb", "A100 40GB" },
 	{ "a100pcie40gb", "A100 40GB" },
+	{ "a100sxm440gb", "A100 40GB" },
 	{ "a10080gb", "A100 80GB" },
 	{ "a10080gbpcie", "A100 80GB" },
+	{ "a10080gbsxm", "A100 80GB" },
 	{ "a10080gbsxm4", "A100 80GB" },
-	{ "a100sxm480gb", "A100 80GB" },
+	{ "a10080gpcie", "A100 80GB" },
+	{ "a10080gpcienvlink", "A100 80GB" },
 	{ "a100pcie80gb", "A100 80GB" },
-	{ "a10", "A10" },
+	{ "a100sxm480gb", "A100 80GB" },
+	{ "a10g", "A10G" },
+	{ "a40", "A40" },
+	{ "a4000", "RTX A4000" },
+	{ "a4500", "RTX A4500" },
 	{ "a6000", "RTX A6000" },
-	{ "rtxa6000", "RTX A6000" },
-	{ "gh200", NULL },                /* 96 GB HBM3 or 144 GB HBM3e */
-	{ "h100", NULL },                 /* SXM, PCIe or NVL */
+	{ "a800", NULL },
+	{ "a80040gb", "A800 40GB" },
+	{ "a800pcie40gb", "A800 40GB" },
+	{ "a80080gb", "A800 80GB" },
+	{ "amdinstinctmi300x", "MI300X" },
+	{ "amdinstinctmi325x", "MI325X" },
+	{ "b200", "B200" },
+	{ "gh200", NULL },
+	{ "gh20096gb", "GH200 96GB" },
+	{ "h100", NULL },
+	{ "h10080gbhbm3", "H100 SXM" },
+	{ "h10080gpcie", "H100 PCIe" },
+	{ "h10080gpcienvlink", "H100 PCIe" },
+	{ "h10080gsxm5", "H100 SXM" },
+	{ "h100nvl", "H100 NVL" },
+	{ "h100nvlink", NULL },
+	{ "h100pcie", "H100 PCIe" },
 	{ "h100sxm", "H100 SXM" },
 	{ "h100sxm5", "H100 SXM" },
 	{ "h100sxm580gb", "H100 SXM" },
-	{ "h10080gbhbm3", "H100 SXM" },
-	{ "h100pcie", "H100 PCIe" },
-	{ "h100nvl", "H100 NVL" },
 	{ "h200", "H200" },
+	{ "h200nvl", "H200" },
+	{ "h200sxm", "H200" },
+	{ "instinctmi300x", "MI300X" },
+	{ "instinctmi325x", "MI325X" },
 	{ "l4", "L4" },
 	{ "l40", "L40" },
 	{ "l40s", "L40S" },
+	{ "mi300x", "MI300X" },
+	{ "mi325x", "MI325X" },
+	{ "rtx3090", "RTX 3090" },
+	{ "rtx4000ada", "RTX 4000 Ada" },
+	{ "rtx4000adageneration", "RTX 4000 Ada" },
 	{ "rtx4090", "RTX 4090" },
-	{ "rtx6000", NULL },              /* Quadro RTX 6000 (24 GB) or RTX 6000 Ada (48 GB) */
+	{ "rtx5090", "RTX 5090" },
+	{ "rtx6000", NULL },
 	{ "rtx6000ada", "RTX 6000 Ada" },
 	{ "rtx6000adageneration", "RTX 6000 Ada" },
+	{ "rtxa4000", "RTX A4000" },
+	{ "rtxa4500", "RTX A4500" },
+	{ "rtxa6000", "RTX A6000" },
+	{ "rtxpro6000", "RTX PRO 6000 Blackwell" },
+	{ "rtxpro6000blackwell", "RTX PRO 6000 Blackwell" },
+	{ "rtxpro6000s", "RTX PRO 6000 Blackwell" },
+	{ "rtxpro6000ws", "RTX PRO 6000 Blackwell" },
 	{ "t4", "T4" },
-	{ "v100", NULL },                 /* 16 GB or 32 GB */
+	{ "t4g", "T4G" },
+	{ "v100", NULL },
 	{ "v10016gb", "V100 16GB" },
-	{ "v100sxm216gb", "V100 16GB" },
 	{ "v100pcie16gb", "V100 16GB" },
+	{ "v100sxm216gb", "V100 16GB" },
 	{ "v10032gb", "V100 32GB" },
-	{ "v100sxm232gb", "V100 32GB" },
 	{ "v100pcie32gb", "V100 32GB" },
+	{ "v100sxm232gb", "V100 32GB" },
 };
 
-#define S_DATASHEETS "2026-11-30"
+/*
+ * What an ambiguous name may mean. A variant the table cannot cite (the
+ * GH200 with HBM3e) is not listed: the name stays ambiguous even with one
+ * candidate, so only the file's figure can pick it.
+ */
+static const struct {
+	const char *alias;
+	const char *models[3];
+} S_ambiguous[] = {
+	{ "a100", { "A100 40GB", "A100 80GB", NULL } },
+	{ "a800", { "A800 40GB", "A800 80GB", NULL } },
+	{ "gh200", { "GH200 96GB", NULL, NULL } },
+	{ "h100", { "H100 SXM", "H100 PCIe", "H100 NVL" } },
+	{ "h100nvlink", { "H100 SXM", "H100 PCIe", "H100 NVL" } },
+	{ "rtx6000", { "Quadro RTX 6000", "RTX 6000 Ada", NULL } },
+	{ "v100", { "V100 16GB", "V100 32GB", NULL } },
+};
 
+/* The day every figure below was read and checked. */
+#define S_READ "2026-12-01"
+
+/*
+ * The vendor table, by model. source names the vendor's document and its
+ * figure; checked is the public page the figure was checked against on
+ * S_READ; reported is a device total a public source gives, with where.
+ * A figure no page could be found for is left out (docs/formats.md, 2.2).
+ */
 static const gs_gpu_nominal S_nominal[] = {
-	{ "A10", "24", "NVIDIA A10 Tensor Core GPU datasheet (24 GB GDDR6)", S_DATASHEETS },
-	{ "A100 40GB", "40", "NVIDIA A100 Tensor Core GPU datasheet (A100 40GB)", S_DATASHEETS },
-	{ "A100 80GB", "80", "NVIDIA A100 Tensor Core GPU datasheet (A100 80GB)", S_DATASHEETS },
-	{ "H100 NVL", "94", "NVIDIA H100 Tensor Core GPU datasheet (H100 NVL: 94 GB)", S_DATASHEETS },
-	{ "H100 PCIe", "80", "NVIDIA H100 Tensor Core GPU datasheet (H100 PCIe: 80 GB)", S_DATASHEETS },
-	{ "H100 SXM", "80", "NVIDIA H100 Tensor Core GPU datasheet (H100 SXM: 80 GB)", S_DATASHEETS },
-	{ "H200", "141", "NVIDIA H200 Tensor Core GPU datasheet (141 GB HBM3e)", S_DATASHEETS },
-	{ "L4", "24", "NVIDIA L4 Tensor Core GPU datasheet (24 GB GDDR6)", S_DATASHEETS },
-	{ "L40", "48", "NVIDIA L40 GPU datasheet (48 GB GDDR6)", S_DATASHEETS },
-	{ "L40S", "48", "NVIDIA L40S GPU datasheet (48 GB GDDR6)", S_DATASHEETS },
-	{ "RTX 4090", "24", "NVIDIA GeForce RTX 4090 specifications (24 GB GDDR6X)", S_DATASHEETS },
-	{ "RTX 6000 Ada", "48", "NVIDIA RTX 6000 Ada Generation datasheet (48 GB GDDR6)", S_DATASHEETS },
-	{ "RTX A6000", "48", "NVIDIA RTX A6000 datasheet (48 GB GDDR6)", S_DATASHEETS },
-	{ "T4", "16", "NVIDIA T4 Tensor Core GPU datasheet (16 GB GDDR6)", S_DATASHEETS },
-	{ "V100 16GB", "16", "NVIDIA V100 Tensor Core GPU datasheet (16 GB HBM2)", S_DATASHEETS },
-	{ "V100 32GB", "32", "NVIDIA V100 Tensor Core GPU datasheet (32 GB HBM2)", S_DATASHEETS },
+	{ "A10", "24", "NVIDIA A10 Tensor Core GPU datasheet (24 GB GDDR6)", S_READ, 24,
+	  "https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/", NULL, NULL },
+	{ "A100 40GB", "40", "NVIDIA A100 Tensor Core GPU datasheet, nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (A100 40GB: 40 GB HBM2)", S_READ, 40,
+	  "https://glennklockwood.com/garden/processors/A100",
+	  "42405855232 bytes (CUDA deviceQuery, total amount of global memory)",
+	  "https://upb-pc2.atlassian.net/wiki/spaces/PC2DOK/pages/1900609/NVIDIA+A100+40GB+with+NVLINK" },
+	{ "A100 80GB", "80", "NVIDIA A100 Tensor Core GPU datasheet, nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (A100 80GB: 80 GB HBM2e)", S_READ, 80,
+	  "https://glennklockwood.com/garden/processors/A100",
+	  "79.32 GiB total capacity (PyTorch out-of-memory message)",
+	  "https://github.com/hiyouga/LlamaFactory/issues/257" },
+	{ "A10G", "24", "Amazon EC2 G5 instances, NVIDIA A10G (24 GB GDDR6; 24 GiB per GPU in the AWS Batch user guide)", S_READ, 24,
+	  "https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/", NULL, NULL },
+	{ "A40", "48", "NVIDIA A40 GPU Accelerator product brief PB-09976-001_v04, January 2021 (48 GB GDDR6 with ECC)", S_READ, 48,
+	  "http://www.relationship-nepal.org/900-2g133-0000-000.html", NULL, NULL },
+	{ "A800 40GB", "40", "NVIDIA A800 PCIe 40 GB (40 GB HBM2e)", S_READ, 40,
+	  "https://siliconcat.net/gpu/nvidia-a800-pcie-40-gb", NULL, NULL },
+	{ "A800 80GB", "80", "NVIDIA A800 80GB (80 GB HBM2e)", S_READ, 80,
+	  "https://hmc-tech.com/gpu/nvidia-a800-vs-nvidia-t40", NULL, NULL },
+	{ "B200", "180", "NVIDIA DGX B200 datasheet, https://www.nvidia.com/en-us/data-center/dgx-b200/ (1,440 GB HBM3e for 8 GPUs: 180 GB per GPU; the 192 GB of early announcements is not the system's figure)", S_READ, 180,
+	  "https://www.server-parts.eu/post/nvidia-b200-gb200-blackwell-gpu-server-comparison", NULL, NULL },
+	{ "GH200 96GB", "96", "NVIDIA GH200 Grace Hopper Superchip (96 GB HBM3 on the GPU)", S_READ, 96,
+	  "https://spheron.network/blog/nvidia-gh200-guide", NULL, NULL },
+	{ "H100 NVL", "94", "NVIDIA H100 NVL (94 GB HBM3 per GPU)", S_READ, 94,
+	  "https://gpu.blog/gpus/nvidia-h100-nvl", NULL, NULL },
+	{ "H100 PCIe", "80", "NVIDIA H100 PCIe product brief PB-11133-001_v02, November 2022; NVIDIA LaunchPad H100 MIG guide (80 GB HBM2e)", S_READ, 80,
+	  "https://docs.nvidia.com/launchpad/ai/h100-mig/latest/h100-mig-gpu.html", NULL, NULL },
+	{ "H100 SXM", "80", "NVIDIA H100 Tensor Core GPU datasheet (H100 SXM: 80 GB HBM3)", S_READ, 80,
+	  "https://hawkvelt.id.au/post/2024-08-04-nvidia-h100",
+	  "79.22 GiB total GPU memory (vLLM memory profile, H100-80G)",
+	  "https://github.com/vllm-project/vllm/pull/12126" },
+	{ "H200", "141", "NVIDIA H200 Tensor Core GPU datasheet (H200 SXM and H200 NVL: 141 GB HBM3e)", S_READ, 141,
+	  "https://hwcooling.net/en/nvidias-new-fastest-ai-gpu-h200-with-141gb-of-hbm3e-memory", NULL, NULL },
+	{ "L4", "24", "NVIDIA L4 Tensor Core GPU datasheet (24 GB GDDR6)", S_READ, 24,
+	  "https://grokipedia.com/page/NVIDIA_L4_vs_L40S", NULL, NULL },
+	{ "L40", "48", "NVIDIA L40 GPU datasheet (48 GB GDDR6 with ECC)", S_READ, 48,
+	  "https://www.mullet.se/product.html?product_id=355414", NULL, NULL },
+	{ "L40S", "48", "NVIDIA L40S GPU datasheet (48 GB GDDR6 with ECC)", S_READ, 48,
+	  "https://www.mullet.se/product.html?product_id=355414", NULL, NULL },
+	{ "MI300X", "192", "AMD Instinct MI300X accelerator data sheet (192 GB HBM3)", S_READ, 192,
+	  "https://gpu.blog/gpus/instinct-mi300x-mi300x", NULL, NULL },
+	{ "MI325X", "256", "AMD Instinct MI325X accelerator (256 GB HBM3E)", S_READ, 256,
+	  "https://yobitel.com/knowledge-base/amd-mi325x", NULL, NULL },
+	{ "Quadro RTX 6000", "24", "NVIDIA Quadro RTX 6000 (Turing, 24 GB GDDR6)", S_READ, 24,
+	  "https://chip.pl/2018/10/bestia-dla-profesjonalistow-quadro-rtx-6000", NULL, NULL },
+	{ "RTX 3090", "24", "NVIDIA GeForce RTX 3090 specifications (24 GB GDDR6X)", S_READ, 24,
+	  "https://www.hardwaredb.net/geforce-rtx-3090-benchmark", NULL, NULL },
+	{ "RTX 4000 Ada", "20", "NVIDIA RTX 4000 Ada Generation (20 GB GDDR6 with ECC)", S_READ, 20,
+	  "https://store.sourcecode.com/en-us/bg-bucket-compare/125/9820", NULL, NULL },
+	{ "RTX 4090", "24", "NVIDIA GeForce RTX 4090 specifications (24 GB GDDR6X)", S_READ, 24,
+	  "https://pcspecchart.com/pc_parts/gpu/25",
+	  "24564 MiB (nvidia-smi, Memory-Usage total)",
+	  "https://github.com/vllm-project/vllm/issues/7553" },
+	{ "RTX 5090", "32", "NVIDIA GeForce RTX 5090 specifications (32 GB GDDR7)", S_READ, 32,
+	  "https://fpsbench.com/compare/gpu/nvidia-geforce-rtx-4090-d-vs-nvidia-geforce-rtx-5090", NULL, NULL },
+	{ "RTX 6000 Ada", "48", "NVIDIA RTX 6000 Ada Generation datasheet (48 GB GDDR6 with ECC)", S_READ, 48,
+	  "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026", NULL, NULL },
+	{ "RTX A4000", "16", "NVIDIA RTX A4000 (16 GB GDDR6)", S_READ, 16,
+	  "https://clickthis.blog/de/nvidia-rtx-a4000-kompaktnaya-plata-s-graficheskim-proczessorom-ga104-i-pamyatyu-gddr6-obemom-16-gb", NULL, NULL },
+	{ "RTX A4500", "20", "NVIDIA RTX A4500 (20 GB GDDR6)", S_READ, 20,
+	  "https://cputronic.com/gpu/compare/nvidia-rtx-a4500-vs-nvidia-rtx-pro-2000-blackwell", NULL, NULL },
+	{ "RTX A6000", "48", "NVIDIA RTX A6000 datasheet (48 GB GDDR6 with ECC)", S_READ, 48,
+	  "https://pt.techbriefly.com/rtx-a6000-e-rtx-a40-sao-as-novas-placas-graficas-profissionais-da-nvidia-tech-14900", NULL, NULL },
+	{ "RTX PRO 6000 Blackwell", "96", "NVIDIA RTX PRO 6000 Blackwell datasheet (workstation, Max-Q and server editions: 96 GB GDDR7 with ECC)", S_READ, 96,
+	  "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026", NULL, NULL },
+	{ "T4", "16", "NVIDIA T4 Tensor Core GPU datasheet (16 GB GDDR6)", S_READ, 16,
+	  "https://sysrqmts.com/gpus/compare/nvidia-a100-sxm4-40-gb-vs-nvidia-tesla-t4", NULL, NULL },
+	{ "T4G", "16", "Amazon EC2 G5g instances, NVIDIA T4G (16 GB per GPU in the AWS Batch user guide)", S_READ, 16,
+	  "https://docs---aws.amazon.com.rproxy.govskope.ca/pt_br/batch/latest/userguide/gpu-jobs.html", NULL, NULL },
+	{ "V100 16GB", "16", "NVIDIA V100 Tensor Core GPU datasheet (16 GB HBM2)", S_READ, 16,
+	  "https://www.prodisknetwork.com/blog/nvidia-datacenter-gpu-comparison", NULL, NULL },
+	{ "V100 32GB", "32", "NVIDIA V100 Tensor Core GPU datasheet (32 GB HBM2)", S_READ, 32,
+	  "https://www.prodisknetwork.com/blog/nvidia-datacenter-gpu-comparison",
+	  "31.72 GiB total capacity (PyTorch out-of-memory message)",
+	  "https://github.com/pytorch/pytorch/issues/32101" },
 };
+
+#define S_N(a) (sizeof(a) / sizeof((a)[0]))
 
 static int S_starts(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-const char *gs_gpu_canonical(const char *name, gs_gpu_match *how)
+/* The normalised key of name in key[64]: NULL when longer than any alias. */
+static const char *S_key(const char *name, char *key)
 {
-	char key[64];
 	const char *k = key;
-	size_t i, n = 0;
+	size_t n = 0;
 
-	if (how)
-		*how = GS_GPU_UNKNOWN;
-	if (!name)
-		return NULL;
 	for (; *name; name++) {
 		char ch = *name;
 		if (ch >= 'A' && ch <= 'Z')
 			ch = (char)(ch - 'A' + 'a');
 		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
-			if (n + 1 >= sizeof(key))
-				return NULL;   /* longer than any alias */
+			if (n + 1 >= 64)
+				return NULL;
 			key[n++] = ch;
 		}
 	}
@@ -105,7 +223,20 @@ const char *gs_gpu_canonical(const char *name, gs_gpu_match *how)
 		k += 5;
 	else if (S_starts(k, "quadro"))
 		k += 6;
-	for (i = 0; i < sizeof(S_aliases) / sizeof(S_aliases[0]); i++)
+	return k;
+}
+
+const char *gs_gpu_canonical(const char *name, gs_gpu_match *how)
+{
+	char key[64];
+	const char *k;
+	size_t i;
+
+	if (how)
+		*how = GS_GPU_UNKNOWN;
+	if (!name || !(k = S_key(name, key)))
+		return NULL;
+	for (i = 0; i < S_N(S_aliases); i++)
 		if (strcmp(S_aliases[i].alias, k) == 0) {
 			if (how)
 				*how = S_aliases[i].model ? GS_GPU_KNOWN : GS_GPU_AMBIGUOUS;
@@ -114,13 +245,105 @@ const char *gs_gpu_canonical(const char *name, gs_gpu_match *how)
 	return NULL;
 }
 
+/* The candidates of an ambiguous name, or NULL. */
+static const char *const *S_candidates(const char *name)
+{
+	char key[64];
+	const char *k;
+	size_t i;
+
+	if (!name || !(k = S_key(name, key)))
+		return NULL;
+	for (i = 0; i < S_N(S_ambiguous); i++)
+		if (strcmp(S_ambiguous[i].alias, k) == 0)
+			return S_ambiguous[i].models;
+	return NULL;
+}
+
+const gs_gpu_nominal *gs_gpu_table(size_t *n)
+{
+	*n = S_N(S_nominal);
+	return S_nominal;
+}
+
+void gs_gpu_window(const gs_gpu_nominal *e, uint64_t *lo, uint64_t *hi)
+{
+	/* gb <= 256 in the table: no product overflows */
+	*lo = (uint64_t)e->gb * UINT64_C(1000000000) / 100u * 93u;
+	*hi = (uint64_t)e->gb << 30;
+}
+
+static int S_agrees(const gs_gpu_nominal *e, uint64_t bytes)
+{
+	uint64_t lo, hi;
+
+	gs_gpu_window(e, &lo, &hi);
+	return bytes >= lo && bytes <= hi;
+}
+
+gs_gpu_check gs_gpu_check_memory(const char *name, uint64_t bytes, const gs_gpu_nominal **e)
+{
+	gs_gpu_match how;
+	const char *model = gs_gpu_canonical(name, &how);
+	const char *const *cand;
+	const gs_gpu_nominal *pick = NULL;
+	size_t i;
+
+	*e = NULL;
+	if (how == GS_GPU_KNOWN) {
+		const gs_gpu_nominal *n = gs_gpu_nominal_of(model);
+		if (!n)
+			return GS_GPU_CHECK_UNKNOWN;
+		*e = n;
+		if (!bytes)
+			return GS_GPU_CHECK_VENDOR;
+		return S_agrees(n, bytes) ? GS_GPU_CHECK_AGREES : GS_GPU_CHECK_DISAGREES;
+	}
+	if (how == GS_GPU_UNKNOWN || !(cand = S_candidates(name)))
+		return GS_GPU_CHECK_UNKNOWN;
+	if (!bytes)
+		return GS_GPU_CHECK_AMBIGUOUS;
+	/* the figure picks the candidates it agrees with; they must share one nominal figure */
+	for (i = 0; i < 3 && cand[i]; i++) {
+		const gs_gpu_nominal *n = gs_gpu_nominal_of(cand[i]);
+		if (!n || !S_agrees(n, bytes))
+			continue;
+		if (pick && pick->gb != n->gb)
+			return GS_GPU_CHECK_AMBIGUOUS;
+		if (!pick)
+			pick = n;
+	}
+	if (!pick)
+		return GS_GPU_CHECK_AMBIGUOUS;
+	*e = pick;
+	return GS_GPU_CHECK_AGREES;
+}
+
+const char *gs_gpu_candidates_text(const char *name, char *buf, size_t n)
+{
+	const char *const *cand = S_candidates(name);
+	size_t i, at = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (i = 0; cand && i < 3 && cand[i] && at < n; i++) {
+		const gs_gpu_nominal *e = gs_gpu_nominal_of(cand[i]);
+		int k = snprintf(buf + at, n - at, "%s%s%s%s%s", i ? " or " : "", cand[i],
+				 e ? " (" : "", e ? e->nominal_gb : "", e ? " GB)" : "");
+		if (k < 0)
+			break;
+		at += (size_t)k;
+	}
+	return buf;
+}
+
 const gs_gpu_nominal *gs_gpu_nominal_of(const char *model)
 {
 	size_t i;
 
 	if (!model)
 		return NULL;
-	for (i = 0; i < sizeof(S_nominal) / sizeof(S_nominal[0]); i++)
+	for (i = 0; i < S_N(S_nominal); i++)
 		if (strcmp(S_nominal[i].model, model) == 0)
 			return &S_nominal[i];
 	return NULL;

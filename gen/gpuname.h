@@ -18,6 +18,7 @@
 #ifndef GS_GPUNAME_H
 #define GS_GPUNAME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum {
@@ -43,11 +44,47 @@ int gs_gpu_same(const char *offer_model, const char *offer_device, const char *d
 typedef struct {
 	const char *model;       /* canonical model */
 	const char *nominal_gb;  /* vendor's decimal GB per card, e.g. "80" */
-	const char *source;      /* vendor document */
+	const char *source;      /* vendor document named, with the figure */
 	const char *date;        /* YYYY-MM-DD the figure was read */
+	unsigned gb;             /* nominal_gb as a number */
+	const char *checked;     /* public page the figure was checked against (URL) */
+	const char *reported;    /* a device total a public source reports, or NULL */
+	const char *reported_source;   /* where (URL), or NULL */
 } gs_gpu_nominal;
 
 /* The vendor's nominal memory of a canonical model, or NULL. */
 const gs_gpu_nominal *gs_gpu_nominal_of(const char *model);
+
+/* Every entry of the vendor table, in model order (for listings and tests). */
+const gs_gpu_nominal *gs_gpu_table(size_t *n);
+
+/*
+ * The bytes per card a figure for entry e may take and still agree with
+ * it: from 7 % below the nominal decimal figure (GB x 10^9 x 93 / 100; a
+ * device reports 1.5-7 % below nominal, and GDDR cards with ECC on give
+ * 15/16, which lies above that bound) to the nominal figure read as GiB
+ * (GB x 2^30, what providers write: 81920 MiB for an 80 GB card).
+ */
+void gs_gpu_window(const gs_gpu_nominal *e, uint64_t *lo, uint64_t *hi);
+
+typedef enum {
+	GS_GPU_CHECK_UNKNOWN = 0,    /* no vendor figure for this name: the file's figure stands unchecked */
+	GS_GPU_CHECK_AGREES = 1,     /* the file's figure is within *e's window: kept */
+	GS_GPU_CHECK_DISAGREES = 2,  /* the file's figure is outside it: *e's figure is used instead */
+	GS_GPU_CHECK_VENDOR = 3,     /* no figure in the file: *e's figure is used */
+	GS_GPU_CHECK_AMBIGUOUS = 4   /* the name means several cards and the figure does not pick one */
+} gs_gpu_check;
+
+/*
+ * Cross-checks a provider's per-card figure (bytes, 0: none given) for a
+ * GPU named name against the vendor table. A name that means several
+ * cards (A100: 40 or 80 GB) is resolved only by the figure, when it
+ * agrees with exactly one nominal figure among them; never by the name.
+ * *e is the entry to cite, or NULL (UNKNOWN, AMBIGUOUS).
+ */
+gs_gpu_check gs_gpu_check_memory(const char *name, uint64_t bytes, const gs_gpu_nominal **e);
+
+/* The candidates' models of an ambiguous name, joined with " or ", in buf. */
+const char *gs_gpu_candidates_text(const char *name, char *buf, size_t n);
 
 #endif

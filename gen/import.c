@@ -44,6 +44,8 @@ typedef struct {
 	const char *p, *end;
 	int nodes;
 	const char *err;  /* first error, static text */
+	int single, dbl;  /* strings quoted with ' and with " */
+	int pyconst, jsonconst;  /* None/True/False; null/true/false */
 } S_pyparser;
 
 static void S_py_free(S_py *v)
@@ -75,6 +77,11 @@ static char *S_py_string(S_pyparser *ps)
 {
 	char q = *ps->p++, *out = gs_xmalloc((size_t)(ps->end - ps->p) + 1);
 	size_t n = 0;
+
+	if (q == '\'')
+		ps->single++;
+	else
+		ps->dbl++;
 
 	while (ps->p < ps->end && *ps->p != q) {
 		char ch = *ps->p++;
@@ -233,9 +240,14 @@ static S_py *S_py_value(S_pyparser *ps, int depth)
 	} else {
 		while (ps->p < ps->end && ((*ps->p >= 'A' && *ps->p <= 'Z') || (*ps->p >= 'a' && *ps->p <= 'z')))
 			ps->p++;
-		if (!((ps->p - start == 4 && (strncmp(start, "True", 4) == 0 || strncmp(start, "None", 4) == 0)) ||
-		      (ps->p - start == 5 && strncmp(start, "False", 5) == 0))) {
-			ps->err = "expected a dict, list, string, number, True, False or None";
+		if ((ps->p - start == 4 && (strncmp(start, "True", 4) == 0 || strncmp(start, "None", 4) == 0)) ||
+		    (ps->p - start == 5 && strncmp(start, "False", 5) == 0)) {
+			ps->pyconst++;
+		} else if ((ps->p - start == 4 && (strncmp(start, "true", 4) == 0 || strncmp(start, "null", 4) == 0)) ||
+			   (ps->p - start == 5 && strncmp(start, "false", 5) == 0)) {
+			ps->jsonconst++;   /* JSON's words, as some files write them inside a Python literal */
+		} else {
+			ps->err = "expected a dict, list, string, number, True, False, None, true, false or null";
 			return NULL;
 		}
 		v = S_py_new(ps, 'c');
@@ -395,6 +407,7 @@ typedef struct {
 	int line;
 	char *region, *zone;        /* zone "" when none */
 	uint64_t price, spot;       /* hundredths, 0: none */
+	char *odd_price, *odd_spot; /* a price not in whole cents, as written; NULL: none */
 } S_row;
 
 typedef struct {
@@ -402,8 +415,11 @@ typedef struct {
 	char *id;
 	char *accel;
 	uint64_t cards;
-	uint64_t mib;               /* 0: not given */
-	uint64_t ram;               /* host memory in bytes (MemoryGiB x 2^30), 0: not given */
+	uint64_t bytes;             /* GPU memory per card the file states, in bytes; 0: none */
+	char *how;                  /* where in the row that figure comes from, or NULL */
+	char *why;                  /* why the file gives no usable figure, or NULL */
+	uint64_t ram;               /* MemoryGiB x 2^30 bytes, 0: not given (host RAM in version 8) */
+	int ram_conflict;           /* a row with another MemoryGiB (line), 0: none */
 	int line;                   /* first row */
 	S_row *rows;
 	size_t nrows, rows_alloc;
@@ -419,7 +435,61 @@ typedef struct {
 	S_map by_place;             /* type, region, zone -> index in the offer's rows */
 	size_t nrows, ncpu, nduplicates, nspot_above;
 	gs_strvec cpu_types;
+	int rule;                   /* S_RULE_*: how this provider's GpuInfo gives memory */
+	int has_gpuinfo, has_ram;   /* the header has these columns */
+	int first_bare, first_dict; /* first line of a GPU row whose GpuInfo is a bare name / a dict */
+	int single, dbl, pyconst, jsonconst;   /* GpuInfo dialect, over the file */
+	size_t nodd;                /* prices not in whole cents */
+	int first_odd;
+	char *notes;                /* messages for stderr, one per line */
 } S_import;
+
+/* How a provider's GpuInfo gives the memory (docs/formats.md, 2.3). */
+enum {
+	S_RULE_STANDARD = 0,        /* SizeInMiB per card, TotalGpuMemoryInMiB = SizeInMiB x count */
+	S_RULE_TOTAL_PER_CARD = 1,  /* Lambda: TotalGpuMemoryInMiB is per card too */
+	S_RULE_SIZE_PER_LOT = 2     /* Prime Intellect: SizeInMiB per lot, TotalGpuMemoryInMiB counts it twice */
+};
+
+static void S_note(S_import *im, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void S_note(S_import *im, int line, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg, *n;
+
+	va_start(ap, fmt);
+	msg = gs_xvasprintf(fmt, ap);
+	va_end(ap);
+	if (line)
+		n = gs_xasprintf("%s%s:%d: note: %s\n", im->notes ? im->notes : "", im->opt->file, line, msg);
+	else
+		n = gs_xasprintf("%s%s: note: %s\n", im->notes ? im->notes : "", im->opt->file, msg);
+	free(im->notes);
+	im->notes = n;
+	free(msg);
+}
+
+/* The provider's rule, from its name: letters and digits, lower-cased. */
+static int S_rule_of(const char *provider)
+{
+	char key[64];
+	size_t n = 0;
+
+	for (; *provider && n + 1 < sizeof(key); provider++) {
+		char ch = *provider;
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (char)(ch - 'A' + 'a');
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
+			key[n++] = ch;
+	}
+	key[n] = '\0';
+	if (strcmp(key, "lambda") == 0)
+		return S_RULE_TOTAL_PER_CARD;
+	if (strcmp(key, "primeintellect") == 0)
+		return S_RULE_SIZE_PER_LOT;
+	return S_RULE_STANDARD;
+}
 
 static void S_err(S_import *im, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -464,23 +534,38 @@ static int S_region_ok(const char *s)
 	return 1;
 }
 
-/* GPU name and MiB per card from GpuInfo; 0, or -1 after an error. */
-static int S_gpuinfo(S_import *im, int line, const char *text, char **name, uint64_t *mib)
+typedef struct {
+	int form;                   /* 0 empty, 1 a bare name, 2 a dict */
+	uint64_t size, total;       /* MemoryInfo.SizeInMiB, TotalGpuMemoryInMiB; 0: not given */
+	uint64_t count;             /* Gpus[0].Count; 0: not given */
+	int has_count;
+} S_info;
+
+/* A positive whole number given as a number or as a string ('8.0'). */
+static int S_num(const S_py *v, uint64_t *out)
+{
+	if (!v || (v->kind != 'n' && v->kind != 's'))
+		return -1;
+	return S_whole(v->text, out) == 0 ? 0 : -1;
+}
+
+/* What GpuInfo says; 0, or -1 after an error. */
+static int S_gpuinfo(S_import *im, int line, const char *text, S_info *info)
 {
 	S_pyparser ps;
 	S_py *root;
-	const S_py *gpus, *g, *mem, *size;
+	const S_py *gpus, *g, *mem, *size, *total, *count;
 	int rc = 0;
 
-	*name = NULL;
-	*mib = 0;
+	memset(info, 0, sizeof(*info));
 	if (!*text)
 		return 0;
 	if (text[0] != '{') {
-		/* a plain name, as some providers write it */
-		*name = gs_xstrdup(text);
+		/* a bare name: SkyPilot's version 7 layout of some providers */
+		info->form = 1;
 		return 0;
 	}
+	info->form = 2;
 	memset(&ps, 0, sizeof(ps));
 	ps.p = text;
 	ps.end = text + strlen(text);
@@ -489,32 +574,165 @@ static int S_gpuinfo(S_import *im, int line, const char *text, char **name, uint
 	if (root && ps.p != ps.end)
 		ps.err = "text after the dict";
 	if (!root || ps.err) {
-		S_err(im, line, "column 'GpuInfo': not a Python literal dict (%s at character %d)",
+		S_err(im, line, "column 'GpuInfo': not a Python literal or JSON dict (%s at character %d)",
 		      ps.err ? ps.err : "malformed", (int)(ps.p - text) + 1);
 		S_py_free(root);
 		return -1;
 	}
+	im->single += ps.single;
+	im->dbl += ps.dbl;
+	im->pyconst += ps.pyconst;
+	im->jsonconst += ps.jsonconst;
 	gpus = S_py_get(root, "Gpus");
+	total = S_py_get(root, "TotalGpuMemoryInMiB");
+	if (total && total->kind != 'c' &&
+	    (S_num(total, &info->total) != 0 || info->total == 0 || info->total > (UINT64_MAX >> 20))) {
+		S_err(im, line, "column 'GpuInfo': TotalGpuMemoryInMiB must be a positive whole number of MiB, found '%s'",
+		      total->text ? total->text : "a container");
+		rc = -1;
+	}
 	if (gpus && gpus->kind == 'l' && gpus->n > 1) {
 		S_err(im, line, "column 'GpuInfo': %zu kinds of GPU in one instance type; one is supported",
 		      gpus->n);
 		rc = -1;
 	} else if (gpus && gpus->kind == 'l' && gpus->n == 1) {
 		g = gpus->kids[0];
-		if (S_py_get(g, "Name") && S_py_get(g, "Name")->kind == 's')
-			*name = gs_xstrdup(S_py_get(g, "Name")->text);
 		mem = S_py_get(g, "MemoryInfo");
 		size = S_py_get(mem, "SizeInMiB");
-		if (size && (size->kind != 'n' || S_whole(size->text, mib) != 0 || *mib == 0 ||
-			     *mib > (UINT64_MAX >> 20))) {
+		count = S_py_get(g, "Count");
+		if (size && size->kind != 'c' &&
+		    (S_num(size, &info->size) != 0 || info->size == 0 || info->size > (UINT64_MAX >> 20))) {
 			S_err(im, line, "column 'GpuInfo': MemoryInfo.SizeInMiB must be a positive whole number of MiB, found '%s'",
 			      size->text ? size->text : "a container");
-			*mib = 0;
+			info->size = 0;
 			rc = -1;
+		}
+		if (count && count->kind != 'c') {
+			if (S_num(count, &info->count) != 0 || info->count == 0) {
+				S_err(im, line, "column 'GpuInfo': Gpus[0].Count must be a positive whole number, found '%s'",
+				      count->text ? count->text : "a container");
+				rc = -1;
+			} else {
+				info->has_count = 1;
+			}
 		}
 	}
 	S_py_free(root);
 	return rc;
+}
+
+/*
+ * The GPU memory per card the row states (docs/formats.md, 2.3), in
+ * *bytes with *how; or 0 with *why when the columns do not say it.
+ */
+static void S_memory_of_row(const S_import *im, const S_info *info, uint64_t cards, uint64_t ram,
+			    int has_ramtext, uint64_t *bytes, char **how, char **why)
+{
+	uint64_t mib = 0;
+
+	*bytes = 0;
+	*how = *why = NULL;
+	if (info->form == 1) {
+		/* version 7, bare name: MemoryGiB is the lot's GPU memory */
+		if (!has_ramtext) {
+			*why = gs_xstrdup("GpuInfo is a bare name (catalog version 7) and the row has no MemoryGiB");
+		} else if (ram % cards) {
+			*why = gs_xasprintf("column 'MemoryGiB': the lot's GPU memory of %llu bytes does not divide by %llu cards",
+					    (unsigned long long)ram, (unsigned long long)cards);
+		} else {
+			if ((ram / cards) % (UINT64_C(1) << 20)) {
+				*why = gs_xasprintf("column 'MemoryGiB': the lot's GPU memory of %llu bytes / %llu cards is not a whole number of MiB",
+						    (unsigned long long)ram, (unsigned long long)cards);
+				return;
+			}
+			*bytes = ram / cards;
+			*how = gs_xasprintf("MemoryGiB, the lot's GPU memory in a catalog version 7 file (GpuInfo a bare name), / %llu cards",
+					    (unsigned long long)cards);
+		}
+		return;
+	}
+	if (info->form != 2)
+		return;
+	switch (im->rule) {
+	case S_RULE_SIZE_PER_LOT:
+		if (info->size) {
+			if (info->size % cards) {
+				*why = gs_xasprintf("column 'GpuInfo': SizeInMiB %llu is per lot in this provider's file and does not divide by %llu cards",
+						    (unsigned long long)info->size, (unsigned long long)cards);
+				return;
+			}
+			mib = info->size / cards;
+			*how = gs_xasprintf("GpuInfo SizeInMiB %llu, per lot in this provider's file, / %llu cards",
+					    (unsigned long long)info->size, (unsigned long long)cards);
+		} else if (info->total) {
+			if (info->total % (cards * cards)) {
+				*why = gs_xasprintf("column 'GpuInfo': TotalGpuMemoryInMiB %llu counts the lot twice in this provider's file and does not divide by %llu x %llu",
+						    (unsigned long long)info->total, (unsigned long long)cards,
+						    (unsigned long long)cards);
+				return;
+			}
+			mib = info->total / cards / cards;
+			*how = gs_xasprintf("GpuInfo TotalGpuMemoryInMiB %llu, the lot counted twice in this provider's file, / %llu / %llu cards",
+					    (unsigned long long)info->total, (unsigned long long)cards,
+					    (unsigned long long)cards);
+		}
+		break;
+	case S_RULE_TOTAL_PER_CARD:
+		if (info->size || info->total) {
+			mib = info->size ? info->size : info->total;
+			*how = gs_xasprintf("GpuInfo %s %llu, per card in this provider's file",
+					    info->size ? "SizeInMiB" : "TotalGpuMemoryInMiB", (unsigned long long)mib);
+		}
+		break;
+	default:
+		if (info->size && info->total && info->total != info->size * cards) {
+			if (info->total == info->size)
+				*why = gs_xasprintf("column 'GpuInfo': TotalGpuMemoryInMiB %llu equals SizeInMiB with %llu cards: the columns do not say which one is per card",
+						    (unsigned long long)info->total, (unsigned long long)cards);
+			else
+				*why = gs_xasprintf("column 'GpuInfo': TotalGpuMemoryInMiB %llu is neither SizeInMiB %llu x %llu cards nor SizeInMiB: the columns do not say which one is per card",
+						    (unsigned long long)info->total, (unsigned long long)info->size,
+						    (unsigned long long)cards);
+			return;
+		}
+		if (info->size) {
+			mib = info->size;
+			*how = gs_xasprintf("GpuInfo SizeInMiB %llu, per card", (unsigned long long)mib);
+		} else if (info->total) {
+			if (info->total % cards) {
+				*why = gs_xasprintf("column 'GpuInfo': TotalGpuMemoryInMiB %llu does not divide by %llu cards",
+						    (unsigned long long)info->total, (unsigned long long)cards);
+				return;
+			}
+			mib = info->total / cards;
+			*how = gs_xasprintf("GpuInfo TotalGpuMemoryInMiB %llu, the lot's, / %llu cards",
+					    (unsigned long long)info->total, (unsigned long long)cards);
+		}
+		break;
+	}
+	*bytes = mib << 20;   /* mib <= UINT64_MAX >> 20, checked when read */
+}
+
+/* A plain positive decimal (digits, one dot), as a price may be written. */
+static int S_decimal_ok(const char *s)
+{
+	int dots = 0, digits = 0, nonzero = 0;
+
+	for (; *s; s++) {
+		if (*s == '.')
+			dots++;
+		else if (*s >= '0' && *s <= '9') {
+			digits++;
+			nonzero |= *s != '0';
+		} else
+			return 0;
+	}
+	return dots <= 1 && digits > 0 && digits <= 30 && nonzero;
+}
+
+static int S_same_text(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
 static S_offer *S_offer_of(S_import *im, const char *type)
@@ -531,10 +749,12 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 	const char *region = f[col[C_REGION]];
 	const char *spot = col[C_SPOT] >= 0 ? f[col[C_SPOT]] : "";
 	const char *zone = col[C_ZONE] >= 0 ? f[col[C_ZONE]] : "";
-	const char *info = col[C_GPUINFO] >= 0 ? f[col[C_GPUINFO]] : "";
+	const char *gpuinfo = col[C_GPUINFO] >= 0 ? f[col[C_GPUINFO]] : "";
 	const char *ramtext = col[C_RAM] >= 0 ? f[col[C_RAM]] : "";
-	uint64_t cards = 0, p = 0, sp = 0, mib = 0, ram = 0;
-	char *gname = NULL;
+	uint64_t cards = 0, p = 0, sp = 0, bytes = 0, ram = 0;
+	char *how = NULL, *why = NULL;
+	const char *odd_p = NULL, *odd_sp = NULL;
+	S_info info;
 	S_offer *o;
 	S_row *r;
 	const size_t *at;
@@ -560,30 +780,55 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 		S_err(im, line, "column 'AcceleratorCount': expected a whole number of cards (at most 4096), found '%s'", count);
 		bad = 1;
 	}
+	/* a positive decimal in more than whole cents is kept as written and
+	 * makes no plan (the catalog holds cents); anything else is refused */
 	if (*price && (rc = S_price(price, &p)) != 0) {
-		S_err(im, line, "column 'Price': expected a positive amount with at most 2 decimals, found '%s'", price);
-		bad = 1;
+		if (S_decimal_ok(price))
+			odd_p = price;
+		else {
+			S_err(im, line, "column 'Price': expected a positive amount, found '%s'", price);
+			bad = 1;
+		}
 	}
 	if (*spot && (rc = S_price(spot, &sp)) != 0) {
-		S_err(im, line, "column 'SpotPrice': expected a positive amount with at most 2 decimals, found '%s'", spot);
-		bad = 1;
+		if (S_decimal_ok(spot))
+			odd_sp = spot;
+		else {
+			S_err(im, line, "column 'SpotPrice': expected a positive amount, found '%s'", spot);
+			bad = 1;
+		}
 	}
 	if (!S_region_ok(region) || (*zone && !S_region_ok(zone))) {
 		S_err(im, line, "column '%s': expected a name of letters, digits, '-', '_', '.', found '%s'",
 		      S_region_ok(region) ? "AvailabilityZone" : "Region", S_region_ok(region) ? zone : region);
 		bad = 1;
 	}
-	if (S_gpuinfo(im, line, info, &gname, &mib) != 0)
+	if (S_gpuinfo(im, line, gpuinfo, &info) != 0)
 		bad = 1;
-	/* MemoryGiB is the host's: GiB x 2^30 bytes, exactly, or refused */
+	if (info.has_count && !bad && info.count != cards) {
+		S_err(im, line, "column 'GpuInfo': Gpus[0].Count %llu disagrees with AcceleratorCount %llu",
+		      (unsigned long long)info.count, (unsigned long long)cards);
+		bad = 1;
+	}
+	if (info.form == 1 && !im->first_bare)
+		im->first_bare = line;
+	if (info.form == 2 && !im->first_dict)
+		im->first_dict = line;
+	if (info.form && im->first_bare && im->first_dict) {
+		S_err(im, line, "column 'GpuInfo': a bare name at line %d and a dict at line %d: the file mixes the layouts of catalog versions 7 and 8",
+		      im->first_bare, im->first_dict);
+		bad = 1;
+	}
+	/* MemoryGiB: GiB x 2^30 bytes, exactly, or refused (host RAM in
+	 * version 8, the lot's GPU memory in version 7; decided per file) */
 	if (*ramtext && (gs_parse_size(ramtext, GS_GIB, &ram) != 0 || ram == 0)) {
 		S_err(im, line, "column 'MemoryGiB': expected a positive number of GiB that is a whole number of bytes, found '%s'",
 		      ramtext);
 		bad = 1;
 	}
-	free(gname);   /* the model is AcceleratorName; GpuInfo gives the memory */
 	if (bad)
 		return;
+	S_memory_of_row(im, &info, cards, ram, *ramtext != 0, &bytes, &how, &why);
 
 	o = S_offer_of(im, type);
 	if (!o && im->noffers == S_MAX_OFFERS) {
@@ -602,18 +847,33 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 		o->id = S_make_id(im->opt->provider, type);
 		o->accel = gs_xstrdup(accel);
 		o->cards = cards;
-		o->mib = mib;
+		o->bytes = bytes;
+		o->how = how;
+		o->why = why;
+		how = why = NULL;
 		o->ram = ram;
 		o->line = line;
-	} else if (o->ram != ram) {
-		S_err(im, line, "instance type '%s' disagrees with line %d on its host memory (MemoryGiB)",
+	} else if (o->ram != ram && info.form == 1) {
+		S_err(im, line, "instance type '%s' disagrees with line %d on its MemoryGiB (the lot's GPU memory in this layout)",
 		      type, o->line);
+		free(how);
+		free(why);
 		return;
-	} else if (strcmp(o->accel, accel) != 0 || o->cards != cards || o->mib != mib) {
-		S_err(im, line, "instance type '%s' disagrees with line %d on its GPU (%s x %llu, %llu MiB here; %s x %llu, %llu MiB there)",
-		      type, o->line, accel, (unsigned long long)cards, (unsigned long long)mib,
-		      o->accel, (unsigned long long)o->cards, (unsigned long long)o->mib);
+	} else if (strcmp(o->accel, accel) != 0 || o->cards != cards || o->bytes != bytes) {
+		S_err(im, line, "instance type '%s' disagrees with line %d on its GPU (%s x %llu, %llu bytes per card here; %s x %llu, %llu bytes per card there)",
+		      type, o->line, accel, (unsigned long long)cards, (unsigned long long)bytes,
+		      o->accel, (unsigned long long)o->cards, (unsigned long long)o->bytes);
+		free(how);
+		free(why);
 		return;
+	}
+	free(how);
+	free(why);
+	if (o->ram != ram && !o->ram_conflict) {
+		/* host RAM that differs between regions: not one figure of the offer */
+		o->ram_conflict = line;
+		S_note(im, line, "instance type '%s': MemoryGiB '%s' here and another figure at line %d (host RAM differing by region): no host RAM given for the offer",
+		       type, ramtext, o->line);
 	}
 	/* Names hold no control character (CSV fields may, but not these
 	 * three: the region and zone were checked, the type is the key). */
@@ -622,7 +882,8 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 	if (at) {
 		r = &o->rows[*at];
 		free(place);
-		if (r->price == p && r->spot == sp) {
+		if (r->price == p && r->spot == sp && S_same_text(r->odd_price, odd_p) &&
+		    S_same_text(r->odd_spot, odd_sp)) {
 			im->nduplicates++;
 			return;
 		}
@@ -641,6 +902,13 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 	r->zone = gs_xstrdup(zone);
 	r->price = p;
 	r->spot = sp;
+	r->odd_price = odd_p ? gs_xstrdup(odd_p) : NULL;
+	r->odd_spot = odd_sp ? gs_xstrdup(odd_sp) : NULL;
+	if (odd_p || odd_sp) {
+		im->nodd++;
+		if (!im->first_odd)
+			im->first_odd = line;
+	}
 	if (p && sp && sp > p)
 		im->nspot_above++;
 }
@@ -662,6 +930,8 @@ static int S_header(S_import *im, const gs_csv_record *h, int *col)
 				}
 				col[j] = (int)i;
 			}
+	im->has_gpuinfo = col[C_GPUINFO] >= 0;
+	im->has_ram = col[C_RAM] >= 0;
 	for (j = 0; j < S_REQUIRED; j++)
 		if (col[j] < 0) {
 			S_err(im, h->line, "the header has no column '%s' (required; columns are found by name: InstanceType, AcceleratorName, AcceleratorCount, Price, Region)",
@@ -770,12 +1040,94 @@ static void S_plans(xmlTextWriterPtr w, const S_import *im, const S_offer *o, in
 	free(seen);
 }
 
-static void S_offer_xml(xmlTextWriterPtr w, const S_import *im, const S_offer *o,
-			size_t *from_mib, size_t *from_table, size_t *missing)
+typedef struct {
+	size_t file, unchecked, vendor, missing, rejected;
+	char *missing_list;         /* "NAME x N (reason); ..." */
+} S_counts;
+
+static void S_missing(S_counts *k, const S_offer *o, const char *reason)
 {
-	gs_gpu_match how;
-	const char *model = gs_gpu_canonical(o->accel, &how);
-	const gs_gpu_nominal *nom = gs_gpu_nominal_of(model);
+	char *n = gs_xasprintf("%s%s%s (%s): %s", k->missing_list ? k->missing_list : "",
+			       k->missing_list ? "; " : "", o->accel, o->type, reason);
+	free(k->missing_list);
+	k->missing_list = n;
+	k->missing++;
+}
+
+/* The memory element: the file's figure when it agrees with the vendor's (or no vendor figure is known), else the vendor's, else none. */
+static void S_memory_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, const char *src, S_counts *k)
+{
+	const gs_gpu_nominal *e = NULL;
+	gs_gpu_check chk = gs_gpu_check_memory(o->accel, o->bytes, &e);
+	char buf[64], cand[256];
+	char *text;
+
+	if (o->why)
+		S_note(im, o->line, "instance type '%s': %s; no GPU memory taken from the file", o->type, o->why);
+	if (o->bytes && (chk == GS_GPU_CHECK_AGREES || chk == GS_GPU_CHECK_UNKNOWN)) {
+		xmlTextWriterStartElement(w, BAD_CAST "memory");
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(o->bytes >> 20));
+		xmlTextWriterWriteAttribute(w, BAD_CAST "mib", BAD_CAST buf);
+		xmlTextWriterWriteAttribute(w, BAD_CAST "origin", BAD_CAST "catalog");
+		if (chk == GS_GPU_CHECK_AGREES)
+			text = gs_xasprintf("%s: %s; within the range of the vendor's %s GB (%s)", src, o->how,
+					    e->nominal_gb, e->source);
+		else
+			text = gs_xasprintf("%s: %s; not checked: no vendor figure for '%s'", src, o->how, o->accel);
+		S_claim(w, im, text);
+		free(text);
+		xmlTextWriterEndElement(w);
+		k->file++;
+		if (chk == GS_GPU_CHECK_UNKNOWN)
+			k->unchecked++;
+		return;
+	}
+	if (e && (chk == GS_GPU_CHECK_DISAGREES || chk == GS_GPU_CHECK_VENDOR)) {
+		uint64_t lo, hi;
+		gs_gpu_window(e, &lo, &hi);
+		xmlTextWriterStartElement(w, BAD_CAST "memory");
+		xmlTextWriterWriteAttribute(w, BAD_CAST "nominal-gb", BAD_CAST e->nominal_gb);
+		xmlTextWriterWriteAttribute(w, BAD_CAST "origin", BAD_CAST "vendor");
+		if (chk == GS_GPU_CHECK_DISAGREES) {
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(o->bytes >> 20));
+			xmlTextWriterWriteAttribute(w, BAD_CAST "rejected-mib", BAD_CAST buf);
+			text = gs_xasprintf("%s, checked at %s; the file's %llu MiB per card (%s; %s) is not used: outside %llu-%llu bytes for a %s GB card",
+					    e->source, e->checked, (unsigned long long)(o->bytes >> 20), o->how, src,
+					    (unsigned long long)lo, (unsigned long long)hi, e->nominal_gb);
+			S_note(im, o->line, "instance type '%s' (%s x %llu): the file's %llu MiB per card (%s) is outside %llu-%llu bytes for the vendor's %s GB (%s): not used; the vendor figure is",
+			       o->type, o->accel, (unsigned long long)o->cards, (unsigned long long)(o->bytes >> 20),
+			       o->how, (unsigned long long)lo, (unsigned long long)hi, e->nominal_gb, e->source);
+			k->rejected++;
+		} else {
+			text = gs_xasprintf("%s, checked at %s", e->source, e->checked);
+		}
+		xmlTextWriterWriteAttribute(w, BAD_CAST "source", BAD_CAST text);
+		xmlTextWriterWriteAttribute(w, BAD_CAST "date", BAD_CAST e->date);
+		free(text);
+		xmlTextWriterEndElement(w);
+		k->vendor++;
+		return;
+	}
+	if (chk == GS_GPU_CHECK_AMBIGUOUS) {
+		gs_gpu_candidates_text(o->accel, cand, sizeof(cand));
+		if (o->bytes) {
+			text = gs_xasprintf("the name means %s and the file's %llu MiB per card agrees with none of them, or with two of different sizes",
+					    cand, (unsigned long long)(o->bytes >> 20));
+			S_note(im, o->line, "instance type '%s': the name '%s' means %s; the file's %llu MiB per card (%s) does not say which: memory missing",
+			       o->type, o->accel, cand, (unsigned long long)(o->bytes >> 20), o->how);
+		} else {
+			text = gs_xasprintf("the name means %s and the file gives no figure to tell them apart", cand);
+		}
+		S_missing(k, o, text);
+		free(text);
+		return;
+	}
+	S_missing(k, o, o->why ? "the file's figure is not usable and no vendor figure is known"
+			       : "no figure in the file and no vendor figure for this name");
+}
+
+static void S_offer_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, S_counts *k)
+{
 	char buf[64], *src = S_source(im, o, -1, 0), *names;
 	gs_strvec regions = GS_STRVEC_INIT;
 	size_t i, len = 0;
@@ -790,23 +1142,7 @@ static void S_offer_xml(xmlTextWriterPtr w, const S_import *im, const S_offer *o
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->cards);
 	xmlTextWriterWriteAttribute(w, BAD_CAST "cards", BAD_CAST buf);
 	xmlTextWriterEndElement(w);
-	if (o->mib) {
-		xmlTextWriterStartElement(w, BAD_CAST "memory");
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->mib);
-		xmlTextWriterWriteAttribute(w, BAD_CAST "mib", BAD_CAST buf);
-		S_claim(w, im, src);
-		xmlTextWriterEndElement(w);
-		(*from_mib)++;
-	} else if (nom) {
-		xmlTextWriterStartElement(w, BAD_CAST "memory");
-		xmlTextWriterWriteAttribute(w, BAD_CAST "nominal-gb", BAD_CAST nom->nominal_gb);
-		xmlTextWriterWriteAttribute(w, BAD_CAST "source", BAD_CAST nom->source);
-		xmlTextWriterWriteAttribute(w, BAD_CAST "date", BAD_CAST nom->date);
-		xmlTextWriterEndElement(w);
-		(*from_table)++;
-	} else {
-		(*missing)++;
-	}
+	S_memory_xml(w, im, o, src, k);
 	for (i = 0; i < o->nrows; i++)
 		gs_strvec_push_dup(&regions, o->rows[i].region);
 	gs_strvec_sort_unique(&regions);
@@ -824,8 +1160,9 @@ static void S_offer_xml(xmlTextWriterPtr w, const S_import *im, const S_offer *o
 	xmlTextWriterEndElement(w);
 	S_plans(w, im, o, 0);
 	S_plans(w, im, o, 1);
-	if (o->ram) {
-		/* bytes / 10^9 with every decimal: exact, at most 9 of them */
+	if (o->ram && !o->ram_conflict && im->first_dict && !im->first_bare) {
+		/* version 8 layout: MemoryGiB is host RAM.
+		 * bytes / 10^9 with every decimal: exact, at most 9 of them */
 		char gb[48];
 		int n = snprintf(gb, sizeof(gb), "%llu.%09llu", (unsigned long long)(o->ram / 1000000000u),
 				 (unsigned long long)(o->ram % 1000000000u));
@@ -838,21 +1175,43 @@ static void S_offer_xml(xmlTextWriterPtr w, const S_import *im, const S_offer *o
 		S_claim(w, im, src);
 		xmlTextWriterEndElement(w);
 	}
-	xmlTextWriterStartElement(w, BAD_CAST "notes");
-	xmlTextWriterWriteFormatString(w,
-		"Instance type %s of %s, imported from a SkyPilot catalog file. Prices are per hour of one lot; "
-		"a spot plan is interruptible. A commercial listing proves what is offered, not what runs; "
-		"the price says nothing about speed.",
-		o->type, im->opt->provider);
-	xmlTextWriterEndElement(w);
+	{
+		/* prices in more than whole cents: kept in words, not as plans */
+		char *odd = gs_xstrdup("");
+		size_t nodd = 0;
+		for (i = 0; i < o->nrows; i++) {
+			const char *t[2] = { o->rows[i].odd_price, o->rows[i].odd_spot };
+			int j;
+			for (j = 0; j < 2; j++) {
+				char *n;
+				if (!t[j] || strstr(odd, t[j]))
+					continue;
+				if (nodd++ == 4)
+					continue;
+				n = gs_xasprintf("%s%s%s (%s, line %d)", odd, *odd ? ", " : "", t[j],
+						 j ? "spot" : "on demand", o->rows[i].line);
+				free(odd);
+				odd = n;
+			}
+		}
+		xmlTextWriterStartElement(w, BAD_CAST "notes");
+		xmlTextWriterWriteFormatString(w,
+			"Instance type %s of %s, imported from a SkyPilot catalog file. Prices are per hour of one lot; "
+			"a spot plan is interruptible. A commercial listing proves what is offered, not what runs; "
+			"the price says nothing about speed.%s%s%s",
+			o->type, im->opt->provider,
+			nodd ? " Hourly prices the file gives in more than whole cents, not made plans (the catalog holds cents): " : "",
+			odd, nodd ? "." : "");
+		xmlTextWriterEndElement(w);
+		free(odd);
+	}
 	xmlTextWriterEndElement(w);
 	free(names);
 	free(src);
 	gs_strvec_release(&regions);
 }
 
-static char *S_write(S_import *im, size_t *xml_len, size_t *from_mib, size_t *from_table,
-		     size_t *missing)
+static char *S_write(S_import *im, size_t *xml_len, S_counts *k)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
 	xmlTextWriterPtr w;
@@ -877,7 +1236,7 @@ static char *S_write(S_import *im, size_t *xml_len, size_t *from_mib, size_t *fr
 	free(title);
 	qsort(im->offers, im->noffers, sizeof(*im->offers), S_cmp_offer);
 	for (i = 0; i < im->noffers; i++) {
-		S_offer_xml(w, im, &im->offers[i], from_mib, from_table, missing);
+		S_offer_xml(w, im, &im->offers[i], k);
 	}
 	xmlTextWriterEndElement(w);
 	xmlTextWriterEndDocument(w);
@@ -892,7 +1251,40 @@ static char *S_write(S_import *im, size_t *xml_len, size_t *from_mib, size_t *fr
 
 /*** report ***/
 
-static char *S_report(S_import *im, size_t from_mib, size_t from_table, size_t missing)
+/* The catalog version and GpuInfo dialect the file was read as, in words. */
+static const char *S_layout(const S_import *im)
+{
+	if (im->first_bare)
+		return "catalog version 7 layout (GpuInfo a bare name: MemoryGiB is the lot's GPU memory, no host RAM given)";
+	if (im->first_dict)
+		return "catalog version 8 layout (GpuInfo a dict: MemoryGiB is host RAM)";
+	return "layout unknown (no GpuInfo on any GPU row: MemoryGiB not used)";
+}
+
+static const char *S_dialect(const S_import *im)
+{
+	if (!im->first_dict)
+		return "none";
+	if (im->single && im->jsonconst)
+		return "Python literal with JSON null/true/false";
+	if (im->single || im->pyconst)
+		return "Python literal";
+	return "JSON";
+}
+
+static const char *S_rule_text(int rule)
+{
+	switch (rule) {
+	case S_RULE_TOTAL_PER_CARD:
+		return "SizeInMiB per card, TotalGpuMemoryInMiB per card too (this provider's rule)";
+	case S_RULE_SIZE_PER_LOT:
+		return "SizeInMiB per lot, TotalGpuMemoryInMiB the lot counted twice (this provider's rule)";
+	default:
+		return "SizeInMiB per card, TotalGpuMemoryInMiB the lot's (the standard rule)";
+	}
+}
+
+static char *S_report(S_import *im, const S_counts *k)
 {
 	size_t i, nplans = 0, nspot = 0, noprice = 0, len;
 	char *offers, *cpu, *r;
@@ -902,11 +1294,11 @@ static char *S_report(S_import *im, size_t from_mib, size_t from_table, size_t m
 	offers = gs_xcalloc(len, 1);
 	for (i = 0; i < im->noffers; i++) {
 		const S_offer *o = &im->offers[i];
-		size_t k;
+		size_t q;
 		int has_price = 0, has_spot = 0;
-		for (k = 0; k < o->nrows; k++) {
-			has_price |= o->rows[k].price != 0;
-			has_spot |= o->rows[k].spot != 0;
+		for (q = 0; q < o->nrows; q++) {
+			has_price |= o->rows[q].price != 0;
+			has_spot |= o->rows[q].spot != 0;
 		}
 		nplans += (size_t)has_price;
 		nspot += (size_t)has_spot;
@@ -940,12 +1332,17 @@ static char *S_report(S_import *im, size_t from_mib, size_t from_table, size_t m
 		"Read %zu rows of %s (%s). Made %zu offers, one per instance type: %s. "
 		"%zu have an on-demand plan and %zu a spot plan (interruptible), priced per hour; "
 		"%zu have no price and so no plan; %zu spot prices are above the on-demand one. "
-		"Memory per card: %zu from the provider's MiB figure (assumed), %zu from the vendor table, %zu missing. "
+		"Read as %s; GpuInfo dialect: %s; GPU memory: %s. "
+		"Memory per card: %zu from the file (assumed; %zu of them with no vendor figure to check against), "
+		"%zu from the vendor table (%zu of them replacing a figure of the file outside the vendor's range), %zu missing. "
+		"%zu rows give a price in more than whole cents, kept in the notes and not made plans. "
 		"Skipped %zu rows without a GPU%s%s%s; counted %zu identical duplicate rows once. "
 		"Claim dates: %s; source reference: %s.\n",
 		im->nrows, im->opt->file, im->opt->provider, im->noffers,
 		im->noffers ? offers : "none", nplans, nspot, noprice, im->nspot_above,
-		from_mib, from_table, missing, im->ncpu, im->ncpu ? " (" : "", cpu,
+		S_layout(im), S_dialect(im), im->first_bare ? "MemoryGiB / cards" : S_rule_text(im->rule),
+		k->file, k->unchecked, k->vendor, k->rejected, k->missing, im->nodd,
+		im->ncpu, im->ncpu ? " (" : "", cpu,
 		im->ncpu ? ")" : "", im->nduplicates,
 		im->opt->source_date ? im->opt->source_date : "missing (no --source-date)",
 		im->opt->source_ref ? im->opt->source_ref : "none given");
@@ -964,12 +1361,17 @@ static void S_release(S_import *im)
 		for (j = 0; j < im->offers[i].nrows; j++) {
 			free(im->offers[i].rows[j].region);
 			free(im->offers[i].rows[j].zone);
+			free(im->offers[i].rows[j].odd_price);
+			free(im->offers[i].rows[j].odd_spot);
 		}
 		free(im->offers[i].rows);
 		free(im->offers[i].type);
 		free(im->offers[i].id);
 		free(im->offers[i].accel);
+		free(im->offers[i].how);
+		free(im->offers[i].why);
 	}
+	free(im->notes);
 	free(im->offers);
 	gs_strvec_release(&im->cpu_types);
 	S_map_release(&im->by_type);
@@ -977,16 +1379,19 @@ static void S_release(S_import *im)
 }
 
 int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
-		       char **xml, size_t *xml_len, char **report, gs_diag *d)
+		       char **xml, size_t *xml_len, char **report, char **notes, gs_diag *d)
 {
 	S_import im;
 	gs_csv *csv;
 	gs_csv_record rec;
 	int col[C_N], rc;
-	size_t i, j, from_mib = 0, from_table = 0, missing = 0;
+	size_t i, j;
+	S_counts k;
 
 	memset(&im, 0, sizeof(im));
+	memset(&k, 0, sizeof(k));
 	im.opt = opt;
+	im.rule = S_rule_of(opt->provider);
 	im.d = d;
 	if (len > GS_IMPORT_MAX_BYTES) {
 		gs_diag_add(d, opt->file, 0, 0, NULL, "the file is %zu bytes; the limit is %u bytes (16 MiB)",
@@ -1020,8 +1425,18 @@ int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
 		S_release(&im);
 		return -1;
 	}
-	*xml = S_write(&im, xml_len, &from_mib, &from_table, &missing);
-	*report = S_report(&im, from_mib, from_table, missing);
+	if (im.has_ram && !im.first_dict && !im.first_bare)
+		S_note(&im, 1, "column 'MemoryGiB': host RAM in catalog version 8, the lot's GPU memory in version 7 files whose GpuInfo is a bare name; no GPU row here has a GpuInfo to tell which: not used");
+	*xml = S_write(&im, xml_len, &k);
+	*report = S_report(&im, &k);
+	S_note(&im, 0, "memory per card of %zu offers: %zu from the file, %zu from the vendor table, %zu missing%s%s",
+	       im.noffers, k.file, k.vendor, k.missing, k.missing ? ": " : "",
+	       k.missing ? k.missing_list : "");
+	if (notes) {
+		*notes = im.notes;
+		im.notes = NULL;
+	}
+	free(k.missing_list);
 	S_release(&im);
 	return 0;
 }

@@ -46,10 +46,11 @@ typedef struct {
 /*
  * Imports data[0..len) in SkyPilot's vms.csv format. On success returns 0,
  * *xml (malloc'd, NUL-terminated, *xml_len bytes) and *report (malloc'd,
- * one paragraph). On failure returns -1 with every error in d and sets
+ * one paragraph) and, when notes is not NULL, *notes (malloc'd: one line per
+ * figure of the file not used, and the memory summary, for stderr). On failure returns -1 with every error in d and sets
  * neither output. The caller validates the XML against the schema.
  */
 int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
-		       char **xml, size_t *xml_len, char **report, gs_diag *d);
+		       char **xml, size_t *xml_len, char **report, char **notes, gs_diag *d);
 
 #endif

@@ -47,9 +47,11 @@ trap 'exit 130' INT TERM HUP
 
 rm -rf "$tmp"
 # Relative paths on purpose: the pages quote the workload folders as given
-# (catalogs are named by their file name). Both bundled catalogs: the seed's
-# offers and the dated Lambda snapshot (catalog/sources/README.md).
+# (catalogs are named by their file name). Every bundled catalog: the seed's
+# offers and the five providers' snapshots (catalog/sources/README.md).
 "$bin" site --workloads examples --catalog catalog/offers.xml --catalog catalog/lambda.xml \
+	--catalog catalog/nebius.xml --catalog catalog/hyperstack.xml --catalog catalog/cudo.xml \
+	--catalog catalog/primeintellect.xml \
 	--out "$tmp" --date "$SITE_DATE" --accept-synthetic --reference "$SITE_REFERENCE"
 "$bin" verify "$tmp" >/dev/null || {
 	"$bin" verify "$tmp" >&2 || true

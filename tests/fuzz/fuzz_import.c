@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gs_diag_release(&d);
 	/* the whole import (grouping, GpuInfo parser, XML writer) */
 	d = (gs_diag)GS_DIAG_INIT;
-	if (gs_import_skypilot((const char *)data, size, &opt, &xml, &xml_len, &report, &d) == 0) {
+	if (gs_import_skypilot((const char *)data, size, &opt, &xml, &xml_len, &report, NULL, &d) == 0) {
 		free(xml);
 		free(report);
 	}

@@ -2,9 +2,10 @@
 # `gpusheet catalog import`: what it leaves on disk.
 # Usage: catalog-import.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
 #
-#  - the bundled catalog/lambda.xml is what the import of the bundled
-#    catalog/sources/lambda-vms.csv gives, byte for byte (as
-#    tools/import-lambda.sh writes it), and it passes `gpusheet check`;
+#  - the bundled provider catalogs (catalog/lambda.xml, nebius.xml,
+#    hyperstack.xml, cudo.xml, primeintellect.xml) are what
+#    tools/import-catalogs.sh gives from catalog/sources/, byte for byte,
+#    and each passes `gpusheet check`;
 #  - on bad input (one file per rule, a 50 MB file of garbage) the exit code
 #    is 1, an existing --out file keeps its bytes and no other file appears;
 #  - a 50 MB file is refused from its size, before it is read.
@@ -14,13 +15,19 @@ bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
 cd "$src" || exit 1
 
-ref="SkyPilot catalog commit 11580132cea293395776b033c8533714d42abb4e"
-"$bin" catalog import --from skypilot catalog/sources/lambda-vms.csv --provider Lambda \
-	--source-ref "$ref" --out "$scratch/lambda.xml" >"$scratch/report.txt" 2>&1 ||
-	{ cat "$scratch/report.txt"; die "import of the bundled Lambda file failed"; }
-cmp -s "$scratch/lambda.xml" catalog/lambda.xml ||
-	err "catalog/lambda.xml differs from a fresh import (run tools/import-lambda.sh)"
-"$bin" check catalog/lambda.xml >/dev/null 2>&1 || err "catalog/lambda.xml does not pass check"
+# The bundled snapshots: tools/import-catalogs.sh, run on a copy of the
+# tree, gives every catalog/<name>.xml byte for byte, and each passes check.
+mkdir -p "$scratch/tree/tools" "$scratch/tree/catalog"
+cp tools/import-catalogs.sh "$scratch/tree/tools/"
+cp -R catalog/sources "$scratch/tree/catalog/"
+"$scratch/tree/tools/import-catalogs.sh" "$bin" >"$scratch/report.txt" 2>&1 ||
+	{ cat "$scratch/report.txt"; die "tools/import-catalogs.sh failed"; }
+for x in lambda nebius hyperstack cudo primeintellect; do
+	cmp -s "$scratch/tree/catalog/$x.xml" "catalog/$x.xml" ||
+		err "catalog/$x.xml differs from a fresh import (run tools/import-catalogs.sh)"
+	"$bin" check "catalog/$x.xml" >/dev/null 2>&1 || err "catalog/$x.xml does not pass check"
+done
+rm -rf "$scratch/tree"
 
 # 50 MB of garbage, made here (not committed).
 head -c 50000000 /dev/urandom >"$scratch/garbage-50mb.csv"

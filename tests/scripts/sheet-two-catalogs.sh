@@ -31,6 +31,7 @@ row lambda-gpu_1x_h100_sxm5 | grep -q '| 80.00 GiB (assumed, a provider.s MiB x 
 # Each offer says which catalog it comes from.
 grep -q '^| `lambda-gpu_8x_a100_80gb_sxm4` A100-80GB, 8 x 81920 MiB .* — Lambda (catalog: lambda.xml) |' "$md" || err "origin of the Lambda offer not shown"
 grep -q '^| `a100-80gb-1x` A100 80GB, 1 x 80 GB .*(catalog: offers.xml) |' "$md" || err "origin of the bundled offer not shown"
-# 72 h x 14.32 USD = 1,031.04 USD for the 8-card lot, billed by the hour.
-grep -q '1,031.04 USD = 72 x 1 h x 14.32 USD. Billed by the whole hour' "$md" || err "per-hour cost arithmetic not shown"
+# 72 h x 22.32 USD = 1,607.04 USD for the 8-card lot (the v8 snapshot's price,
+# lambda-v8-vms.csv), billed by the hour.
+grep -q '1,607.04 USD = 72 x 1 h x 22.32 USD. Billed by the whole hour' "$md" || err "per-hour cost arithmetic not shown"
 finish "ok: one device, offers of two providers, no guess"

@@ -30,7 +30,7 @@ static int S_import(const char *data, size_t len, const gs_import_opts *o, gs_ca
 
 	*report = NULL;
 	memset(cat, 0, sizeof(*cat));
-	if (gs_import_skypilot(data, len, o, &xml, &xml_len, report, d) != 0)
+	if (gs_import_skypilot(data, len, o, &xml, &xml_len, report, NULL, d) != 0)
 		return -1;
 	rc = gs_catalog_read_memory("imported.xml", xml, xml_len, S_rng(), cat, d);
 	free(xml);
@@ -56,7 +56,7 @@ static void test_lambda(void)
 	char *data, *report = NULL;
 	size_t len;
 
-	data = gs_read_file(GS_TEST_SOURCE_DIR "/catalog/sources/lambda-vms.csv", &len);
+	data = gs_read_file(GS_TEST_SOURCE_DIR "/tests/data/import/lambda-v7-vms.csv", &len);
 	if (!CHECK(data != NULL))
 		return;
 	if (!CHECK_INT(S_import(data, len, &o, &cat, &report, &d), 0)) {
@@ -154,8 +154,8 @@ static void test_lambda(void)
 		for (i = 0; i < len; i++)
 			if (data[i] != '\r')
 				lf[n++] = data[i];
-		CHECK_INT(gs_import_skypilot(data, len, &o, &xml1, &l1, &r1, &d2), 0);
-		CHECK_INT(gs_import_skypilot(lf, n, &o, &xml2, &l2, &r2, &d2), 0);
+		CHECK_INT(gs_import_skypilot(data, len, &o, &xml1, &l1, &r1, NULL, &d2), 0);
+		CHECK_INT(gs_import_skypilot(lf, n, &o, &xml2, &l2, &r2, NULL, &d2), 0);
 		CHECK(xml1 && xml2 && l1 == l2 && memcmp(xml1, xml2, l1) == 0);
 		free(xml1);
 		free(xml2);
@@ -182,7 +182,7 @@ static void test_lambda(void)
 				continue;
 			copy = malloc(k ? k : 1);
 			memcpy(copy, data, k);
-			if (gs_import_skypilot(copy, k, &o, &xml, &xl, &r, &d2) == 0) {
+			if (gs_import_skypilot(copy, k, &o, &xml, &xl, &r, NULL, &d2) == 0) {
 				gs_catalog back;
 				ok++;
 				if (gs_catalog_read_memory("t.xml", xml, xl, S_rng(), &back, &d2) != 0)
@@ -279,7 +279,7 @@ static void test_other_provider(void)
 	CHECK(strstr(report, "Read 6 rows") != NULL);
 	CHECK(strstr(report, "1 have no price") != NULL);
 	CHECK(strstr(report, "1 spot prices are above") != NULL);
-	CHECK(strstr(report, "1 from the vendor table, 1 missing") != NULL);
+	CHECK(strstr(report, "1 from the vendor table (0 of them replacing a figure of the file outside the vendor's range), 1 missing") != NULL);
 	CHECK(strstr(report, "Skipped 1 rows without a GPU (c.small)") != NULL);
 	CHECK(strstr(report, "counted 1 identical duplicate rows once") != NULL);
 	free(report);
@@ -294,7 +294,7 @@ static void S_bad(const char *csv, int want_line, const char *want, int line)
 	gs_diag d = GS_DIAG_INIT;
 	char *xml = NULL, *report = NULL;
 	size_t n = 0;
-	int rc = gs_import_skypilot(csv, strlen(csv), &o, &xml, &n, &report, &d);
+	int rc = gs_import_skypilot(csv, strlen(csv), &o, &xml, &n, &report, NULL, &d);
 
 	gs_check_at(rc == -1 && !xml && !report && d.count >= 1, __FILE__, line,
 		    "expected a refusal, got rc %d with %zu errors", rc, d.count);
@@ -321,8 +321,8 @@ static void test_bad(void)
 	      "column 'Price' appears twice", __LINE__);
 	/* a non-numeric price on line 3 */
 	S_bad(H "a,A10,1,0.75,r1,,\na,A10,1,abc,r2,,\n", 3, "column 'Price': expected a positive amount", __LINE__);
-	/* a price with more than 2 significant decimals */
-	S_bad(H "a,A10,1,0.526,r1,,\n", 2, "column 'Price'", __LINE__);
+	/* a price that is not a plain decimal */
+	S_bad(H "a,A10,1,1e3,r1,,\n", 2, "column 'Price'", __LINE__);
 	/* a negative price, a negative spot price */
 	S_bad(H "a,A10,1,-1,r1,,\n", 2, "column 'Price'", __LINE__);
 	S_bad(H "a,A10,1,1,r1,-0.5,\n", 2, "column 'SpotPrice'", __LINE__);
@@ -335,7 +335,7 @@ static void test_bad(void)
 	/* one instance type, two GPU counts */
 	S_bad(H "a,A10,1,1,r1,,\na,A10,2,1,r2,,\n", 3, "disagrees with line 2 on its GPU", __LINE__);
 	/* GpuInfo that is not a Python literal, or deeper than 8 levels */
-	S_bad(H "a,A10,1,1,r1,,\"{'Gpus': [{'Name': 'A10',}\"\n", 2, "column 'GpuInfo': not a Python literal dict",
+	S_bad(H "a,A10,1,1,r1,,\"{'Gpus': [{'Name': 'A10',}\"\n", 2, "column 'GpuInfo': not a Python literal or JSON dict",
 	      __LINE__);
 	S_bad(H "a,A10,1,1,r1,,\"{'a': [[[[[[[[[[1]]]]]]]]]]}\"\n", 2, "nested deeper than 8", __LINE__);
 	S_bad(H "a,A10,1,1,r1,,\"{'Gpus': [{'Name': 'A10', 'MemoryInfo': {'SizeInMiB': -5}}]}\"\n", 2,
@@ -346,9 +346,16 @@ static void test_bad(void)
 	/* host memory that is not a whole number of bytes: 0.1 GiB = 107374182.4 B */
 	S_bad("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,MemoryGiB\na,A10,1,1,r1,0.1\n", 2,
 	      "column 'MemoryGiB'", __LINE__);
-	/* one instance type, two host memories */
-	S_bad("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,MemoryGiB\na,A10,1,1,r1,16\na,A10,1,1,r2,32\n", 3,
-	      "disagrees with line 2 on its host memory", __LINE__);
+	/* version 7 layout (GpuInfo a bare name): two GPU memories for one instance type */
+	S_bad("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,MemoryGiB,GpuInfo\na,A10,1,1,r1,16,A10\na,A10,1,1,r2,32,A10\n", 3,
+	      "disagrees with line 2 on its MemoryGiB", __LINE__);
+	/* a bare name and a dict in one file: two layouts */
+	S_bad("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,MemoryGiB,GpuInfo\na,A10,1,1,r1,16,A10\n"
+	      "b,A10,1,1,r1,16,\"{'Gpus': [{'Name': 'A10', 'MemoryInfo': {'SizeInMiB': 24576}}]}\"\n", 3,
+	      "mixes the layouts of catalog versions 7 and 8", __LINE__);
+	/* GpuInfo's count against AcceleratorCount */
+	S_bad(H "a,A10,2,1,r1,,\"{'Gpus': [{'Name': 'A10', 'Count': '1.0', 'MemoryInfo': {'SizeInMiB': 24576}}]}\"\n", 2,
+	      "Gpus[0].Count 1 disagrees with AcceleratorCount 2", __LINE__);
 	/* a bad region name */
 	S_bad(H "a,A10,1,1,r 1,,\n", 2, "column 'Region'", __LINE__);
 	/* an empty file, a file without a GPU row */
@@ -373,7 +380,7 @@ static void test_bad(void)
 		gs_import_opts o = { "big.csv", "P", NULL, "r" };
 		gs_diag d = GS_DIAG_INIT;
 		size_t xl;
-		CHECK_INT(gs_import_skypilot(big, n, &o, &xml, &xl, &report, &d), -1);
+		CHECK_INT(gs_import_skypilot(big, n, &o, &xml, &xl, &report, NULL, &d), -1);
 		if (CHECK_INT(d.count, 1))
 			CHECK(strstr(d.items[0].message, "the limit is 16777216 bytes") != NULL);
 		gs_diag_release(&d);
@@ -410,13 +417,98 @@ static void test_gpu_names(void)
 	/* the vendor table: a figure with its source and date */
 	if (CHECK(gs_gpu_nominal_of("A100 80GB") != NULL)) {
 		CHECK_STR(gs_gpu_nominal_of("A100 80GB")->nominal_gb, "80");
-		CHECK_STR(gs_gpu_nominal_of("A100 80GB")->date, "2026-11-30");
+		CHECK_STR(gs_gpu_nominal_of("A100 80GB")->date, "2026-12-01");
 	}
 	CHECK(gs_gpu_nominal_of(NULL) == NULL);
 }
 
+/* The vendor table: names, windows and the cross-check of a file's figure. */
+static void test_vendor_table(void)
+{
+	const gs_gpu_nominal *e = NULL, *t;
+	uint64_t lo, hi;
+	size_t i, n;
+	char buf[256];
+	gs_gpu_match how;
+
+	/* the providers' spellings */
+	CHECK_STR(gs_gpu_canonical("A100-80G-PCIe", &how), "A100 80GB");
+	CHECK_STR(gs_gpu_canonical("H100-80G-SXM5", &how), "H100 SXM");
+	CHECK_STR(gs_gpu_canonical("H100-80G-PCIe-NVLink", &how), "H100 PCIe");
+	CHECK_STR(gs_gpu_canonical("RTXA4000", &how), "RTX A4000");
+	CHECK_STR(gs_gpu_canonical("RTX-A4000", &how), "RTX A4000");
+	CHECK_STR(gs_gpu_canonical("RTX6000Ada", &how), "RTX 6000 Ada");
+	CHECK_STR(gs_gpu_canonical("AMD Instinct MI300X", &how), "MI300X");
+	CHECK_STR(gs_gpu_canonical("RTX PRO 6000 Blackwell", &how), "RTX PRO 6000 Blackwell");
+	CHECK(gs_gpu_canonical("GH200", &how) == NULL);
+	CHECK_INT(how, GS_GPU_AMBIGUOUS);
+	/* every entry cites a page and a day, and its number is its text */
+	t = gs_gpu_table(&n);
+	CHECK(n >= 30);
+	for (i = 0; i < n; i++) {
+		char gb[16];
+		snprintf(gb, sizeof(gb), "%u", t[i].gb);
+		CHECK_STR(t[i].nominal_gb, gb);
+		CHECK(strncmp(t[i].checked, "http", 4) == 0);
+		CHECK(t[i].source && *t[i].source);
+		CHECK_INT((int)strlen(t[i].date), 10);
+		CHECK((t[i].reported == NULL) == (t[i].reported_source == NULL));
+		if (i)
+			CHECK(strcmp(t[i - 1].model, t[i].model) < 0);
+	}
+	/* the window of an 80 GB card: 74.4e9 bytes to 80 GiB */
+	gs_gpu_window(gs_gpu_nominal_of("A100 80GB"), &lo, &hi);
+	CHECK_U64(lo, UINT64_C(74400000000));
+	CHECK_U64(hi, UINT64_C(85899345920));
+	/* a figure the providers write (the GB figure as GiB) agrees */
+	CHECK_INT(gs_gpu_check_memory("A100-80GB", UINT64_C(81920) << 20, &e), GS_GPU_CHECK_AGREES);
+	/* a device's reported total (79.65 GiB ~ 81562 MiB) is within the gap: kept */
+	CHECK_INT(gs_gpu_check_memory("H100-SXM", UINT64_C(81562) << 20, &e), GS_GPU_CHECK_AGREES);
+	/* ECC on a GDDR card: 15/16 of 48 GiB = 46080 MiB, kept */
+	CHECK_INT(gs_gpu_check_memory("RTXA6000", UINT64_C(46080) << 20, &e), GS_GPU_CHECK_AGREES);
+	/* the wrong unit: 80 "MiB" for an 80 GB card */
+	CHECK_INT(gs_gpu_check_memory("A100-80GB", UINT64_C(80) << 20, &e), GS_GPU_CHECK_DISAGREES);
+	if (CHECK(e != NULL))
+		CHECK_STR(e->model, "A100 80GB");
+	/* per lot read as per card, and a total counted twice */
+	CHECK_INT(gs_gpu_check_memory("A100-80GB", UINT64_C(655360) << 20, &e), GS_GPU_CHECK_DISAGREES);
+	CHECK_INT(gs_gpu_check_memory("H100-SXM", UINT64_C(5242880) << 20, &e), GS_GPU_CHECK_DISAGREES);
+	/* 7.5 % below nominal is out */
+	CHECK_INT(gs_gpu_check_memory("L40S", UINT64_C(44400000000), &e), GS_GPU_CHECK_DISAGREES);
+	/* no figure: the vendor's */
+	CHECK_INT(gs_gpu_check_memory("B200", 0, &e), GS_GPU_CHECK_VENDOR);
+	if (CHECK(e != NULL))
+		CHECK_STR(e->nominal_gb, "180");
+	/* a name that means two cards: only the figure tells */
+	CHECK_INT(gs_gpu_check_memory("A100", UINT64_C(40960) << 20, &e), GS_GPU_CHECK_AGREES);
+	if (CHECK(e != NULL))
+		CHECK_STR(e->model, "A100 40GB");
+	CHECK_INT(gs_gpu_check_memory("A100", UINT64_C(81920) << 20, &e), GS_GPU_CHECK_AGREES);
+	if (CHECK(e != NULL))
+		CHECK_STR(e->model, "A100 80GB");
+	CHECK_INT(gs_gpu_check_memory("A100", 0, &e), GS_GPU_CHECK_AMBIGUOUS);
+	CHECK(e == NULL);
+	CHECK_INT(gs_gpu_check_memory("A100", UINT64_C(80) << 20, &e), GS_GPU_CHECK_AMBIGUOUS);
+	CHECK_INT(gs_gpu_check_memory("H100", UINT64_C(81920) << 20, &e), GS_GPU_CHECK_AGREES);
+	if (CHECK(e != NULL))
+		CHECK_STR(e->nominal_gb, "80");
+	CHECK_INT(gs_gpu_check_memory("H100", UINT64_C(96256) << 20, &e), GS_GPU_CHECK_AGREES);
+	if (CHECK(e != NULL))
+		CHECK_STR(e->model, "H100 NVL");
+	CHECK_INT(gs_gpu_check_memory("GH200", UINT64_C(98304) << 20, &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpu_check_memory("GH200", 0, &e), GS_GPU_CHECK_AMBIGUOUS);
+	CHECK_INT(gs_gpu_check_memory("RTX6000", UINT64_C(24576) << 20, &e), GS_GPU_CHECK_AGREES);
+	if (CHECK(e != NULL))
+		CHECK_STR(e->model, "Quadro RTX 6000");
+	CHECK_STR(gs_gpu_candidates_text("A100", buf, sizeof(buf)), "A100 40GB (40 GB) or A100 80GB (80 GB)");
+	/* no cited figure: unknown, the file's figure stands unchecked */
+	CHECK_INT(gs_gpu_check_memory("RTXA5000", UINT64_C(24576) << 20, &e), GS_GPU_CHECK_UNKNOWN);
+	CHECK_INT(gs_gpu_check_memory("tpu-v4", 0, &e), GS_GPU_CHECK_UNKNOWN);
+}
+
 int main(void)
 {
+	test_vendor_table();
 	test_lambda();
 	test_other_provider();
 	test_bad();
