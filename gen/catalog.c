@@ -683,11 +683,13 @@ static void S_read_plan(S_reader *r, const xmlNode *n, gs_plan *p)
 	v = S_attr(n, "price");
 	if (v) {
 		uint64_t x = 0;
-		if (gs_parse_decimal(v, 2, &x) != 0 || x == 0 || x > INT64_MAX)
-			S_err(r, n, "element 'plan', attribute 'price': expected a positive amount with at most 2 decimals, found '%s'",
+		if (gs_parse_decimal(v, 6, &x) != 0 || x == 0 || x > INT64_MAX)
+			S_err(r, n, "element 'plan', attribute 'price': expected a positive amount with at most 6 decimals, found '%s'",
 			      v);
-		else
-			p->price_hundredths = (int64_t)x;
+		else {
+			p->price_micro = (int64_t)x;
+			p->price_hundredths = (int64_t)(x / 10000 + (x % 10000 != 0));
+		}
 		free(v);
 	}
 	v = S_attr(n, "currency");
@@ -1222,6 +1224,13 @@ const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id)
 		if (c->offers[i].id && strcmp(c->offers[i].id, id) == 0)
 			return &c->offers[i];
 	return NULL;
+}
+
+int64_t gs_plan_micro(const gs_plan *p)
+{
+	if (p->price_micro > 0)
+		return p->price_micro;
+	return p->price_hundredths > INT64_MAX / 10000 ? -1 : p->price_hundredths * 10000;
 }
 
 int gs_offer_is_reference(const gs_offer *o)

@@ -24,7 +24,8 @@ typedef struct {
 
 typedef struct {
 	uint64_t hours;            /* duration of the plan (1: priced per hour) */
-	int64_t price_hundredths;
+	int64_t price_hundredths;  /* the price rounded up to the cent (price_micro exact) */
+	int64_t price_micro;       /* the price as written, in millionths: up to 6 decimals */
 	char *currency;            /* ISO 4217, e.g. "USD" */
 	uint64_t billing_hours;    /* the provider's billing unit, 0: not stated */
 	int interruptible;         /* 1: the provider may stop the lot (spot) */
@@ -127,6 +128,8 @@ const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id);
  * (DESIGN.md, "The order is the recommendation").
  */
 int gs_offer_is_reference(const gs_offer *o);
+/* A plan's price in millionths of its currency, exactly (-1: out of range). */
+int64_t gs_plan_micro(const gs_plan *p);
 
 /*
  * Moves every offer of src to the end of dst (src is left empty) and

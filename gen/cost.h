@@ -9,7 +9,8 @@
  *    whole hour; whole plans of p->hours hours are then bought back to
  *    back: units = ceil(billed hours / plan hours);
  *  - cost = units x price x lots (a lot is what one plan buys: its cards
- *    come together).
+ *    come together), exact in millionths of the currency when the plan has
+ *    price_micro, then rounded up to the cent once.
  */
 #ifndef GS_COST_H
 #define GS_COST_H

@@ -300,8 +300,8 @@ static int S_whole(const char *s, uint64_t *out)
 	return gs_parse_u64(buf, out) == 0 ? 0 : -1;
 }
 
-/* A price: at most 2 significant decimals (trailing zeros dropped), > 0. */
-static int S_price(const char *s, uint64_t *hundredths)
+/* A price in millionths of the currency: up to 6 decimals, exactly. */
+static int S_price(const char *s, uint64_t *micro)
 {
 	char buf[40];
 	size_t n = strlen(s);
@@ -316,9 +316,33 @@ static int S_price(const char *s, uint64_t *hundredths)
 			buf[--n] = '\0';
 	if (n > 0 && buf[n - 1] == '.')
 		buf[--n] = '\0';
-	if (gs_parse_decimal(buf, 2, hundredths) != 0)
+	if (gs_parse_decimal(buf, 6, micro) != 0)
 		return -1;
-	return *hundredths > 0 && *hundredths <= INT64_MAX ? 0 : -1;
+	return *micro > 0 && *micro <= INT64_MAX ? 0 : -1;
+}
+
+/*
+ * A price written with more than six decimals (a binary float printed in
+ * full: Cudo's 0.36979999999999996), rounded half up to the millionth:
+ * 0 with *micro > 0, else -1 (then no plan is made).
+ */
+static int S_price_rounded(const char *s, uint64_t *micro)
+{
+	char buf[40];
+	const char *dot = strchr(s, '.');
+	size_t whole;
+	int up;
+
+	if (!dot || strlen(dot + 1) <= 6 || (size_t)(dot - s) + 8 >= sizeof(buf))
+		return -1;
+	whole = (size_t)(dot - s);
+	memcpy(buf, s, whole + 7);   /* the whole part, the point, six decimals */
+	buf[whole + 7] = '\0';
+	up = dot[7] >= '5';
+	if (gs_parse_decimal(buf, 6, micro) != 0 || *micro > INT64_MAX - 1)
+		return -1;
+	*micro += (uint64_t)up;
+	return *micro > 0 ? 0 : -1;
 }
 
 /*** rows and offers ***/
@@ -407,7 +431,7 @@ typedef struct {
 	int line;
 	char *region, *zone;        /* zone "" when none */
 	uint64_t price, spot;       /* hundredths, 0: none */
-	char *odd_price, *odd_spot; /* a price not in whole cents, as written; NULL: none */
+	char *odd_price, *odd_spot; /* a price in more than 6 decimals (rounded in the plan), as written; NULL: none */
 } S_row;
 
 typedef struct {
@@ -439,7 +463,7 @@ typedef struct {
 	int has_gpuinfo, has_ram;   /* the header has these columns */
 	int first_bare, first_dict; /* first line of a GPU row whose GpuInfo is a bare name / a dict */
 	int single, dbl, pyconst, jsonconst;   /* GpuInfo dialect, over the file */
-	size_t nodd;                /* prices not in whole cents */
+	size_t nodd;                /* prices in more than 6 decimals */
 	int first_odd;
 	char *notes;                /* messages for stderr, one per line */
 } S_import;
@@ -780,10 +804,11 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 		S_err(im, line, "column 'AcceleratorCount': expected a whole number of cards (at most 4096), found '%s'", count);
 		bad = 1;
 	}
-	/* a positive decimal in more than whole cents is kept as written and
-	 * makes no plan (the catalog holds cents); anything else is refused */
+	/* a positive decimal in more than six decimals is rounded half up to
+	 * the millionth, and the note keeps it as written; anything else is
+	 * refused */
 	if (*price && (rc = S_price(price, &p)) != 0) {
-		if (S_decimal_ok(price))
+		if (S_decimal_ok(price) && S_price_rounded(price, &p) == 0)
 			odd_p = price;
 		else {
 			S_err(im, line, "column 'Price': expected a positive amount, found '%s'", price);
@@ -791,7 +816,7 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 		}
 	}
 	if (*spot && (rc = S_price(spot, &sp)) != 0) {
-		if (S_decimal_ok(spot))
+		if (S_decimal_ok(spot) && S_price_rounded(spot, &sp) == 0)
 			odd_sp = spot;
 		else {
 			S_err(im, line, "column 'SpotPrice': expected a positive amount, found '%s'", spot);
@@ -1025,8 +1050,13 @@ static void S_plans(xmlTextWriterPtr w, const S_import *im, const S_offer *o, in
 		if (dup)
 			continue;
 		seen[nseen++] = p;
-		snprintf(price, sizeof(price), "%llu.%02llu", (unsigned long long)(p / 100),
-			 (unsigned long long)(p % 100));
+		/* the price as the file gives it: two decimals at least, six at most */
+		{
+			int n = snprintf(price, sizeof(price), "%llu.%06llu",
+					 (unsigned long long)(p / 1000000), (unsigned long long)(p % 1000000));
+			while (n > 0 && price[n - 1] == '0' && price[n - 3] != '.')
+				price[--n] = '\0';
+		}
 		src = S_source(im, o, spot ? 1 : 0, p);
 		xmlTextWriterStartElement(w, BAD_CAST "plan");
 		xmlTextWriterWriteAttribute(w, BAD_CAST "hours", BAD_CAST "1");
@@ -1200,7 +1230,7 @@ static void S_offer_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, S_co
 			"a spot plan is interruptible. A commercial listing proves what is offered, not what runs; "
 			"the price says nothing about speed.%s%s%s",
 			o->type, im->opt->provider,
-			nodd ? " Hourly prices the file gives in more than whole cents, not made plans (the catalog holds cents): " : "",
+			nodd ? " Hourly prices the file gives in more than six decimals, rounded half up to the millionth in the plans: " : "",
 			odd, nodd ? "." : "");
 		xmlTextWriterEndElement(w);
 		free(odd);
@@ -1335,7 +1365,7 @@ static char *S_report(S_import *im, const S_counts *k)
 		"Read as %s; GpuInfo dialect: %s; GPU memory: %s. "
 		"Memory per card: %zu from the file (assumed; %zu of them with no vendor figure to check against), "
 		"%zu from the vendor table (%zu of them replacing a figure of the file outside the vendor's range), %zu missing. "
-		"%zu rows give a price in more than whole cents, kept in the notes and not made plans. "
+		"%zu rows give a price in more than six decimals, rounded half up to the millionth (kept as written in the notes). "
 		"Skipped %zu rows without a GPU%s%s%s; counted %zu identical duplicate rows once. "
 		"Claim dates: %s; source reference: %s.\n",
 		im->nrows, im->opt->file, im->opt->provider, im->noffers,

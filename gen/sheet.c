@@ -1475,7 +1475,7 @@ static void S_cost_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd)
 	gs_doc_textf(cell, "%s %s = %llu x %llu h x %s %s%s%s",
 		     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
 		     (unsigned long long)cd->plan_units, (unsigned long long)cd->plan->hours,
-		     gs_fmt_money(pm, cd->plan->price_hundredths, c->lang), cd->plan->currency,
+		     gs_fmt_micro(pm, gs_plan_micro(cd->plan), c->lang), cd->plan->currency,
 		     cd->plan->interruptible ? ", " : "",
 		     cd->plan->interruptible ? TR("site.interruptible") : "");
 	/* A per-hour price: say how the campaign's hours are billed. */

@@ -1266,13 +1266,15 @@ static int S_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t 
 
 int gs_site_gib_day(const gs_plan *p, uint64_t bytes_per_card, uint64_t cards, uint64_t *q)
 {
-	/* price x 2^30 x 24 / (bytes x cards x hours), in ten-thousandths */
+	/* price x 2^30 x 24 / (bytes x cards x hours), in ten-thousandths:
+	 * millionths x 2^30 x 24 / (bytes x cards x hours x 100), half up */
 	unsigned __int128 num, den, r;
+	int64_t micro = gs_plan_micro(p);
 
-	if (p->price_hundredths < 0)
+	if (micro < 0)
 		return -1;
-	num = (unsigned __int128)(uint64_t)p->price_hundredths * GS_GIB * 24u * 100u;
-	den = (unsigned __int128)bytes_per_card * cards * p->hours;
+	num = (unsigned __int128)(uint64_t)micro * GS_GIB * 24u;
+	den = (unsigned __int128)bytes_per_card * cards * p->hours * 100u;
 	if (!den)
 		return -1;
 	r = (num + den / 2) / den;
@@ -1521,10 +1523,11 @@ void gs_site_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n
 			unsigned __int128 r;
 			uint64_t v;
 			size_t j;
-			if (!pl->hours || pl->price_hundredths < 0)
+			if (!pl->hours || gs_plan_micro(pl) < 0)
 				continue;
-			r = ((unsigned __int128)(uint64_t)pl->price_hundredths * 100u + pl->hours / 2) /
-			    pl->hours;
+			/* ten-thousandths per hour: millionths / 100 / hours, half up */
+			r = ((unsigned __int128)(uint64_t)gs_plan_micro(pl) + (unsigned __int128)pl->hours * 50u) /
+			    ((unsigned __int128)pl->hours * 100u);
 			if (r > UINT64_MAX / 4)
 				continue;  /* beyond what a chart draws; the table still gives the plan */
 			v = (uint64_t)r;
@@ -2023,7 +2026,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 			char m[GS_FMT_MAX], c[GS_FMT_MAX];
 			S_cost_per_gib_day(c, sizeof(c), pl, cap, o->cards, lang);
 			S_w_textf(cell, "%s%llu h: %s %s (%s %s %s; %s%s%s, %s)", k ? "; " : "",
-				     (unsigned long long)pl->hours, gs_fmt_money(m, pl->price_hundredths, lang),
+				     (unsigned long long)pl->hours, gs_fmt_micro(m, gs_plan_micro(pl), lang),
 				     pl->currency, c, pl->currency, gs_tr(t, "site.per_gib_day"),
 				     pl->interruptible ? gs_tr(t, "site.interruptible") : "",
 				     pl->interruptible ? "; " : "",

@@ -1130,14 +1130,14 @@ static void S_host(const gs_workload *w, gs_candidate *c)
 
 /*** prices ***/
 
-/* price x 10^4 x mul / div, half up, exactly; -1 when it does not fit. */
-static int S_micro(int64_t hundredths, unsigned __int128 mul, unsigned __int128 div, int64_t *out)
+/* price (millionths) x mul / div, half up, exactly; -1 when it does not fit. */
+static int S_micro(int64_t micro, unsigned __int128 mul, unsigned __int128 div, int64_t *out)
 {
 	unsigned __int128 v;
 
-	if (hundredths < 0 || div == 0)
+	if (micro < 0 || div == 0)
 		return -1;
-	v = (unsigned __int128)(uint64_t)hundredths * 10000u;
+	v = (unsigned __int128)(uint64_t)micro;
 	if (mul > 1 && v > (~(unsigned __int128)0) / mul)
 		return -1;
 	v = (v * mul + div / 2) / div;
@@ -1154,12 +1154,12 @@ static int S_rate_of(const gs_plan *p, const gs_candidate *c, gs_rate *r)
 
 	memset(r, 0, sizeof(*r));
 	if (!p->currency || p->hours == 0 ||
-	    S_micro(p->price_hundredths, 1, p->hours, &r->micro_per_hour) ||
-	    S_micro(p->price_hundredths, 1, (unsigned __int128)p->hours * cards,
+	    S_micro(gs_plan_micro(p), 1, p->hours, &r->micro_per_hour) ||
+	    S_micro(gs_plan_micro(p), 1, (unsigned __int128)p->hours * cards,
 		    &r->micro_per_card_hour))
 		return -1;
 	if (c->capacity.present && c->capacity.bytes > 0 &&
-	    S_micro(p->price_hundredths, (unsigned __int128)1 << 30,
+	    S_micro(gs_plan_micro(p), (unsigned __int128)1 << 30,
 		    (unsigned __int128)p->hours * cards * c->capacity.bytes,
 		    &r->micro_per_gib_hour) == 0)
 		r->has_per_gib = 1;

@@ -24,14 +24,14 @@ gen() {  # gen N ID_MODE PRICE > file  (ID_MODE: same | unique)
 	}'
 }
 
-gen 20000 same 47.141 > "$scratch/bad.xml"
+gen 20000 same 47.1410001 > "$scratch/bad.xml"
 start=$(date +%s)
 timeout 60 "$bin" check "$scratch/bad.xml" > "$scratch/out" 2> "$scratch/err"
 rc=$? end=$(date +%s)
 [ "$rc" = 1 ] || err "20,000 invalid offers: exit code $rc, expected 1"
 dups=$(grep -c "duplicate id 'dup-1x' (first used at line 3)" "$scratch/err")
 [ "$dups" = 19999 ] || err "20,000 offers with one id: $dups duplicate errors, expected 19,999"
-prices=$(grep -c "expected a positive amount with at most 2 decimals" "$scratch/err")
+prices=$(grep -c "expected a positive amount with at most 6 decimals" "$scratch/err")
 [ "$prices" = 20000 ] || err "20,000 bad prices: $prices errors, expected 20,000"
 # errors in line order: the first error is on line 3
 head -n 1 "$scratch/err" | grep -q ':3: ' || err "errors not in line order: $(head -n 1 "$scratch/err")"

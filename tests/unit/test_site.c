@@ -223,7 +223,7 @@ int main(void)
 			x.has_margin = 1;
 			x.margin = (int64_t)(24 * GB) - (int64_t)(30ull << 30);
 			x.v[GS_REQ_MEMORY].kind = GS_V_EXCLUDE;
-			x.v[GS_REQ_MEMORY].why = "why.memory.weights_exceed_card";
+			x.v[GS_REQ_MEMORY].why = "why.memory.lower_exceeds_card";
 			x.v[GS_REQ_MEMORY].a = gs_qty_make(30ull << 30, GS_PROV_CALCULATED);
 			x.v[GS_REQ_MEMORY].b = gs_qty_make(24 * GB, GS_PROV_ASSUMED);
 			x.v[GS_REQ_BUDGET].kind = GS_V_EXCLUDE;

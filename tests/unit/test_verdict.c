@@ -67,7 +67,8 @@ static void S_claim(gs_claim *c, const char *source, const char *date)
 }
 
 /* 1.00 USD per hour, never written */
-static gs_plan S_default_plan = { 1, 100, (char *)"USD", 0, 0, { (char *)"price page", (char *)"2026-11-01", NULL } };
+static gs_plan S_default_plan = { .hours = 1, .price_hundredths = 100, .currency = (char *)"USD",
+	.claim = { (char *)"price page", (char *)"2026-11-01", NULL } };
 
 static void S_offer(gs_offer *o, const char *id, const char *model, const char *device_name,
 		    uint64_t cards, uint64_t nominal_gb)
