@@ -50,6 +50,8 @@ static void S_cand(gs_candidate *c, const gs_offer *o, int status, const gs_plan
 	c->offer = o;
 	c->retained = status == 0;
 	c->excluded = status == 2;
+	/* the class the ranking gives: a pre-selected one here holds the need */
+	c->cls = status == 0 ? GS_CLASS_RETAINED : status == 2 ? GS_CLASS_EXCLUDED : GS_CLASS_FITS;
 	for (q = 0; q < GS_REQ_COUNT; q++)
 		c->v[q].kind = status == 2 ? GS_V_EXCLUDE : GS_V_ADMISSIBLE;
 	c->plan = plan;
@@ -238,8 +240,8 @@ int main(void)
 			gs_publish_result_from_decision(&dx, &cat, &rx);
 			gs_publish_result_reasons(&dx, &cat, &t, NULL, &rx);
 			CHECK_STR(rx.reason[1], "30.00 (calculated)\t\xe2\x88\x92" "7.65 (assumed)\t"
-				  "Memory: Calculated certainty: the weights alone (30.00 GiB (calculated)) "
-				  "exceed the card, and no offloading is declared. "
+				  "Memory: Calculated certainty: the calculated lower bound (30.00 GiB (calculated)) "
+				  "exceeds the most this card can hold, and no offloading is declared. "
 				  "Budget: The total cost is above the budget of 50.00 USD.");
 			gs_publish_result_release(&rx);
 			gs_strings_release(&t);
