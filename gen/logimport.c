@@ -36,7 +36,7 @@ const char *gs_log_kind_id(gs_log_kind k)
 const char *gs_log_unit_id(gs_log_unit u)
 {
 	static const char *const ids[] = { "bytes", "tokens", "blocks", "count", "times",
-					   "seconds", "fraction" };
+					   "seconds", "fraction", "as_printed" };
 	return (unsigned)u < sizeof(ids) / sizeof(ids[0]) ? ids[u] : "unknown";
 }
 
@@ -214,19 +214,20 @@ static void S_add_fig(S_ctx *c, const S_fig *f)
 			     (f->is_int ? e->value == f->value
 					: strlen(e->decimal) == f->dec_len &&
 						  memcmp(e->decimal, f->dec, f->dec_len) == 0);
-		if (same_value && strcmp(e->text, c->text) == 0)
-			return;   /* the same line again: read once */
-		if (f->nosplit) {
-			if (same_value)
-				return;
+		if (c->kind == GS_LOG_TORCH_OOM && !(same_value && strcmp(e->text, c->text) == 0))
+			continue;   /* each message is its own failure */
+		/* vLLM prints its weights once per start: the same line again later
+		 * (not printed twice in a row) is the next start; another line with
+		 * the same figure is the same figure (V1 prints the weights twice) */
+		if (same_value && !(c->kind == GS_LOG_VLLM && strcmp(f->name, "weights") == 0 &&
+				    strcmp(e->text, c->text) == 0 && e->line + 1 < c->line))
+			return;
+		if (f->nosplit)
 			continue;
-		}
 		if (c->kind == GS_LOG_VLLM) {
 			S_new_run(c);
 			break;
 		}
-		if (same_value)
-			return;
 		S_err(c, f->aw, "%s of device %" PRId64 " is %.*s here but line %zu says %s",
 		      f->name, f->device, (int)f->aw_len, f->aw, e->line, e->as_written);
 		return;
@@ -681,11 +682,37 @@ static int S_oom(S_ctx *c, const char *p, int64_t force_device)
 				if ((r = S_number(c, &s, 0, &x)) != S_OK)
 					goto bad;
 				pid = x.s;
-				if ((r = S_lit(&s, " has ")) != S_OK ||
-				    (r = S_size(c, &s, S_torch_units, &v, &aw, &n)) != S_OK ||
-				    (r = S_lit(&s, " memory in use. ")) != S_OK)
-					goto bad;
 				(void)pid;
+				if ((r = S_lit(&s, " has ")) != S_OK || (r = S_number(c, &s, 0, &x)) != S_OK)
+					goto bad;
+				{
+					uint64_t mult = S_unit_at(&s, S_torch_units);
+					const char *why, *unit_end = s;
+					if (!mult) {
+						r = *s ? S_NO : S_MORE;
+						goto bad;
+					}
+					if ((r = S_lit(&s, " memory in use. ")) != S_OK)
+						goto bad;
+					if (gs_log_decimal_bytes(x.s, x.n, mult, &v, &why) != 0) {
+						/* NVML's garbage (17179869184.00 GiB): kept as printed */
+						S_fig f;
+						memset(&f, 0, sizeof(f));
+						f.name = "process_memory_nvml";
+						f.device = force_device >= 0 ? force_device : gpu;
+						f.unit = GS_LU_AS_PRINTED;
+						f.dec = x.s;
+						f.dec_len = x.n;
+						f.aw = x.s;
+						f.aw_len = (size_t)(unit_end - x.s);
+						f.note = "NVML's figure for one process, beyond 2^63 - 1 bytes: "
+							 "kept as printed, never decides";
+						f.nosplit = 1;
+						S_add_fig(c, &f);
+						q = s;
+						continue;
+					}
+				}
 				{
 					S_fig f;
 					memset(&f, 0, sizeof(f));
@@ -741,6 +768,9 @@ static int S_oom(S_ctx *c, const char *p, int64_t force_device)
 	}
 	if (force_device >= 0)
 		gpu = force_device;
+	S_total(c, gpu, total, aw_t, n_t);
+	if (c->errors)
+		return S_FAIL;
 	S_fig_size(c, "oom_request", gpu, req, aw_q, n_q, S_note_torch);
 	S_fig_size(c, "device_total", gpu, total, aw_t, n_t, S_note_torch);
 	S_fig_size(c, "device_free", gpu, freeb, aw_f, n_f, S_note_torch);
@@ -760,7 +790,6 @@ static int S_oom(S_ctx *c, const char *p, int64_t force_device)
 		S_err(c, aw_f, "free (%.*s) above the total (%.*s)", (int)n_f, aw_f, (int)n_t, aw_t);
 		return S_FAIL;
 	}
-	S_total(c, gpu, total, aw_t, n_t);
 	err = gs_xasprintf("%s", msg_start);
 	/* the message ends with its sentence; a hint after it is kept too */
 	ph = S_add_phase(c, c->o && c->o->phase ? c->o->phase : "unknown", gpu, 1, err);
@@ -1172,7 +1201,7 @@ static int S_line_vllm(S_ctx *c)
 						S_fig_size(c, "usable_memory", c->device, v, aw, n, S_note_2d);
 				}
 			}
-			if (strstr(q, "is less than desired GPU memory utilization"))
+			if (strstr(t, "is less than desired GPU memory utilization"))
 				S_vllm_failure(c, t);
 		}
 	}
@@ -2010,7 +2039,8 @@ static int S_finish(S_ctx *c)
 				}
 			}
 		}
-		qsort(li->figs, li->nfigs, sizeof(*li->figs), S_cmp_fig);
+		if (li->nfigs > 1)
+			qsort(li->figs, li->nfigs, sizeof(*li->figs), S_cmp_fig);
 	}
 	/* devices that the kept run does not mention go */
 	for (i = k = 0; i < li->ndevices; i++) {

@@ -55,7 +55,8 @@ typedef enum {
 	GS_LU_COUNT,      /* a count of something else (layers, retries) */
 	GS_LU_TIMES,      /* a ratio (vLLM's maximum concurrency) */
 	GS_LU_SECONDS,
-	GS_LU_FRACTION    /* a share, 0..1 */
+	GS_LU_FRACTION,   /* a share, 0..1 */
+	GS_LU_AS_PRINTED  /* a size beyond range, kept as its decimal in as_written's unit */
 } gs_log_unit;
 
 const char *gs_log_unit_id(gs_log_unit u);  /* "bytes", "tokens", ... */

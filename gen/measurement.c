@@ -352,7 +352,7 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 					  "note", "estimate", "line", "last_line", "text", NULL };
 	static const char *const froms[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", NULL };
 	static const char *const units[] = { "bytes", "tokens", "blocks", "count", "times",
-					     "seconds", "fraction", NULL };
+					     "seconds", "fraction", "as_printed", NULL };
 	json_t *o, *lo, *arr;
 	char *op, *lp, *ap, *dummy = NULL;
 	uint64_t u;
