@@ -24,5 +24,6 @@ int gs_cmd_model(int argc, char **argv);
 int gs_cmd_init(int argc, char **argv);
 int gs_cmd_catalog(int argc, char **argv);
 int gs_cmd_merge(int argc, char **argv);
+int gs_cmd_evidence(int argc, char **argv);
 
 #endif

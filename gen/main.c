@@ -32,6 +32,10 @@ static const char S_usage[] =
 	"  verify   DIR       recompute evidence hashes and follow every link\n"
 	"  catalog  import --from skypilot FILE.csv --provider NAME [--source-date YYYY-MM-DD]\n"
 	"           [--source-ref TEXT] --out catalog.xml   import a public price catalog\n"
+	"  evidence import --from vllm|torch-oom|torch-stats|llama.cpp LOG --source TEXT\n"
+	"           --out FILE.json [--gpu [K=]NAME]... [--model NAME] [--dims NAME=N,...]\n"
+	"           [--dtype NAME] [--start N] [--block-size N] [--phase NAME] [--device N]\n"
+	"           a measurement from an engine's log, every figure citing its line\n"
 	"\n"
 	"  gpusheet --help | --version\n"
 	"\n"
@@ -50,6 +54,7 @@ int main(int argc, char **argv)
 		{ "site", gs_part_site },        { "verify", gs_part_verify },
 		{ "model", gs_cmd_model },       { "init", gs_cmd_init },
 		{ "catalog", gs_part_catalog },  { "merge", gs_part_merge },
+		{ "evidence", gs_part_evidence },
 	};
 	size_t i;
 

@@ -54,6 +54,27 @@ const gs_kv *gs_measurement_dim(const gs_measurement *m, const char *name)
 	return NULL;
 }
 
+const gs_mfigure *gs_measurement_figure(const gs_measurement *m, const char *name, int64_t device)
+{
+	size_t i;
+
+	for (i = 0; i < m->nimport_figures; i++)
+		if (strcmp(m->import_figures[i].name, name) == 0 &&
+		    (device == -2 || m->import_figures[i].device == device))
+			return &m->import_figures[i];
+	return NULL;
+}
+
+const gs_msetting *gs_measurement_setting(const gs_measurement *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nimport_settings; i++)
+		if (strcmp(m->import_settings[i].name, name) == 0)
+			return &m->import_settings[i];
+	return NULL;
+}
+
 static void S_free_kvs(gs_kv *kv, size_t n)
 {
 	size_t i;
@@ -98,6 +119,20 @@ void gs_measurement_release(gs_measurement *m)
 		free(m->phases[i].error);
 	}
 	free(m->phases);
+	free(m->import_from);
+	free(m->import_source);
+	free(m->import_log_sha256);
+	for (i = 0; i < m->nimport_settings; i++) {
+		free(m->import_settings[i].name);
+		free(m->import_settings[i].value);
+	}
+	free(m->import_settings);
+	for (i = 0; i < m->nimport_figures; i++) {
+		free(m->import_figures[i].name);
+		free(m->import_figures[i].decimal);
+		free(m->import_figures[i].unit);
+	}
+	free(m->import_figures);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -280,7 +315,7 @@ static void S_read_protocol(gs_jr *r, gs_measurement *m, json_t *root)
 	static const char *allowed[] = {
 		"process", "order", "warmup", "repeats", "empty_cache", NULL
 	};
-	static const char *const processes[] = { "fresh", "reused", NULL };
+	static const char *const processes[] = { "fresh", "reused", "unknown", NULL };
 	json_t *o;
 	char *op;
 	int p;
@@ -292,8 +327,148 @@ static void S_read_protocol(gs_jr *r, gs_measurement *m, json_t *root)
 	S_opt(r, o, op, "order", 1, &m->order);
 	S_opt(r, o, op, "warmup", 0, &m->warmup);
 	S_opt(r, o, op, "repeats", 0, &m->repeats);
-	/* required: emptying the cache changes the protocol, it cannot default */
-	gs_jr_bool(r, o, op, "empty_cache", GS_JR_REQUIRED, &m->empty_cache);
+	/* required: emptying the cache changes the protocol, it cannot default;
+	 * null only in a file imported from a log, which does not say */
+	if (json_is_null(json_object_get(o, "empty_cache")) && json_object_get(root, "import")) {
+		m->has_empty_cache = 0;
+	} else if (gs_jr_bool(r, o, op, "empty_cache", GS_JR_REQUIRED, &m->empty_cache) == 1) {
+		m->has_empty_cache = 1;
+	}
+	free(op);
+}
+
+/*
+ * The record of an import (docs/formats.md §3.2): where the log comes
+ * from, its archived copy, and every figure with the line it was read from.
+ */
+static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
+{
+	static const char *allowed[] = { "from", "source", "log", "engine", "version",
+					 "version_line", "start", "starts", "settings", "figures",
+					 NULL };
+	static const char *log_keys[] = { "name", "sha256", "bytes", "lines", "archived_as", NULL };
+	static const char *set_keys[] = { "name", "value", "line", "text", NULL };
+	static const char *fig_keys[] = { "name", "device", "value", "unit", "as_written",
+					  "note", "estimate", "line", "last_line", "text", NULL };
+	static const char *const froms[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", NULL };
+	static const char *const units[] = { "bytes", "tokens", "blocks", "count", "times",
+					     "seconds", "fraction", "as_printed", NULL };
+	json_t *o, *lo, *arr;
+	char *op, *lp, *ap, *dummy = NULL;
+	uint64_t u;
+	size_t i;
+	int e;
+
+	if (gs_jr_object(r, root, "$", "import", GS_JR_NULLABLE, allowed, &o, &op) != 1)
+		return;
+	if (gs_jr_enum(r, o, op, "from", GS_JR_REQUIRED, froms, &e) == 1)
+		m->import_from = gs_jr_strdup(froms[e]);
+	gs_jr_string(r, o, op, "source", GS_JR_REQUIRED, &m->import_source);
+	gs_jr_string(r, o, op, "engine", GS_JR_REQUIRED, &dummy);
+	free(dummy);
+	dummy = NULL;
+	gs_jr_string(r, o, op, "version", GS_JR_NULLABLE, &dummy);
+	free(dummy);
+	dummy = NULL;
+	gs_jr_uint(r, o, op, "version_line", GS_JR_NULLABLE, 1, S_MAX, &u);
+	gs_jr_uint(r, o, op, "start", GS_JR_REQUIRED, 1, S_MAX, &u);
+	gs_jr_uint(r, o, op, "starts", GS_JR_REQUIRED, 1, S_MAX, &u);
+	if (gs_jr_object(r, o, op, "log", GS_JR_REQUIRED, log_keys, &lo, &lp) == 1) {
+		gs_jr_string(r, lo, lp, "name", GS_JR_REQUIRED, &dummy);
+		free(dummy);
+		dummy = NULL;
+		if (gs_jr_string(r, lo, lp, "sha256", GS_JR_REQUIRED, &m->import_log_sha256) == 1 &&
+		    (strlen(m->import_log_sha256) != 64 ||
+		     strspn(m->import_log_sha256, "0123456789abcdef") != 64)) {
+			char *sp = gs_jr_path_key(lp, "sha256");
+			gs_jr_error(r, sp, "expected 64 lowercase hex digits");
+			free(sp);
+		}
+		gs_jr_uint(r, lo, lp, "bytes", GS_JR_REQUIRED, 0, S_MAX, &u);
+		gs_jr_uint(r, lo, lp, "lines", GS_JR_REQUIRED, 0, S_MAX, &u);
+		gs_jr_string(r, lo, lp, "archived_as", GS_JR_REQUIRED, &dummy);
+		free(dummy);
+		dummy = NULL;
+		free(lp);
+	}
+	if (gs_jr_array(r, o, op, "settings", GS_JR_REQUIRED, &arr, &ap) == 1) {
+		m->import_settings = gs_xcalloc(json_array_size(arr) + 1, sizeof(*m->import_settings));
+		for (i = 0; i < json_array_size(arr); i++) {
+			json_t *it = json_array_get(arr, i);
+			char *ip = gs_jr_path_index(ap, i);
+			gs_msetting st;
+			memset(&st, 0, sizeof(st));
+			if (gs_jr_v_object(r, it, ip, set_keys) == 0) {
+				gs_jr_string(r, it, ip, "name", GS_JR_REQUIRED, &st.name);
+				gs_jr_string(r, it, ip, "value", GS_JR_REQUIRED, &st.value);
+				gs_jr_uint(r, it, ip, "line", GS_JR_REQUIRED, 1, S_MAX, &st.line);
+				gs_jr_string(r, it, ip, "text", GS_JR_REQUIRED, &dummy);
+				free(dummy);
+				dummy = NULL;
+			}
+			if (st.name && st.value) {
+				m->import_settings[m->nimport_settings++] = st;
+			} else {
+				free(st.name);
+				free(st.value);
+			}
+			free(ip);
+		}
+		free(ap);
+	}
+	if (gs_jr_array(r, o, op, "figures", GS_JR_REQUIRED, &arr, &ap) == 1) {
+		m->import_figures = gs_xcalloc(json_array_size(arr) + 1, sizeof(*m->import_figures));
+		for (i = 0; i < json_array_size(arr); i++) {
+			json_t *it = json_array_get(arr, i), *v;
+			char *ip = gs_jr_path_index(ap, i);
+			size_t before = r->errors;
+			gs_mfigure f;
+			memset(&f, 0, sizeof(f));
+			f.device = -1;
+			if (gs_jr_v_object(r, it, ip, fig_keys) == 0) {
+				gs_jr_string(r, it, ip, "name", GS_JR_REQUIRED, &f.name);
+				v = json_object_get(it, "device");
+				if (v && !json_is_null(v)) {
+					if (gs_jr_v_uint(r, v, ip, 0, S_MAX, &u) == 0)
+						f.device = (int64_t)u;
+				}
+				if (gs_jr_enum(r, it, ip, "unit", GS_JR_REQUIRED, units, &e) == 1)
+					f.unit = gs_jr_strdup(units[e]);
+				v = json_object_get(it, "value");
+				if (json_is_integer(v)) {
+					f.is_int = 1;
+					f.value = (int64_t)json_integer_value(v);
+				} else if (json_is_string(v) && gs_jr_is_decimal(json_string_value(v), NULL)) {
+					f.decimal = gs_jr_strdup(json_string_value(v));
+				} else {
+					char *vp = gs_jr_path_key(ip, "value");
+					gs_jr_error(r, vp, "expected an integer or a decimal string");
+					free(vp);
+				}
+				gs_jr_string(r, it, ip, "as_written", GS_JR_REQUIRED, &dummy);
+				free(dummy);
+				dummy = NULL;
+				gs_jr_string(r, it, ip, "note", GS_JR_NULLABLE, &dummy);
+				free(dummy);
+				dummy = NULL;
+				gs_jr_bool(r, it, ip, "estimate", GS_JR_REQUIRED, &f.estimate);
+				gs_jr_uint(r, it, ip, "line", GS_JR_REQUIRED, 1, S_MAX, &f.line);
+				gs_jr_uint(r, it, ip, "last_line", GS_JR_NULLABLE, 1, S_MAX, &u);
+				gs_jr_string(r, it, ip, "text", GS_JR_REQUIRED, &dummy);
+				free(dummy);
+				dummy = NULL;
+			}
+			if (r->errors == before && f.name && f.unit) {
+				m->import_figures[m->nimport_figures++] = f;
+			} else {
+				free(f.name);
+				free(f.unit);
+				free(f.decimal);
+			}
+			free(ip);
+		}
+		free(ap);
+	}
 	free(op);
 }
 
@@ -432,7 +607,7 @@ int gs_measurement_parse(const char *path, const char *text, size_t len, gs_meas
 	static const char *allowed[] = {
 		"schema", "schema_version", "synthetic", "synthetic_note", "produced_by",
 		"date", "identity", "dimensions", "conditions", "environment", "protocol",
-		"phases", NULL
+		"phases", "import", NULL
 	};
 	static const char *const schema_names[] = { "gpusheet-measurement", NULL };
 	gs_jr r;
@@ -479,6 +654,7 @@ int gs_measurement_parse(const char *path, const char *text, size_t len, gs_meas
 	S_read_environment(&r, m, root);
 	S_read_protocol(&r, m, root);
 	S_read_phases(&r, m, root);
+	S_read_import(&r, m, root);
 	S_check_provenance(&r, m, root);
 	json_decref(root);
 	if (r.errors > 0) {

@@ -53,6 +53,24 @@ typedef struct {
 	int is_number;
 } gs_kv;
 
+/* A figure an imported log printed (docs/formats.md §3.2), with its line. */
+typedef struct {
+	char *name;                   /* "kv_cache_tokens", "weights", ... */
+	int64_t device;               /* -1: no device's */
+	int is_int;                   /* 1: value; 0: decimal (ratios, seconds) */
+	int64_t value;
+	char *decimal;                /* !is_int: as printed */
+	char *unit;                   /* "bytes", "tokens", "blocks", ... */
+	int estimate;                 /* the engine's own estimate: never observed */
+	uint64_t line;
+} gs_mfigure;
+
+typedef struct {
+	char *name;                   /* "max_model_len", "kv_cache_dtype", ... */
+	char *value;
+	uint64_t line;
+} gs_msetting;
+
 typedef struct {
 	char *path;
 	char *schema;                 /* "gpusheet-measurement" */
@@ -96,6 +114,16 @@ typedef struct {
 
 	gs_phase *phases;             /* in the order they ran */
 	size_t nphases;
+
+	/* imported from an engine's log (`gpusheet evidence import`), or all NULL / 0 */
+	char *import_from;            /* "vllm", "torch-oom", "torch-stats", "llama.cpp" */
+	char *import_source;          /* where the log comes from, as the user said */
+	char *import_log_sha256;      /* the archived log */
+	gs_msetting *import_settings;
+	size_t nimport_settings;
+	gs_mfigure *import_figures;
+	size_t nimport_figures;
+	int has_empty_cache;          /* 0: protocol.empty_cache null (an imported log does not say) */
 } gs_measurement;
 
 int gs_measurement_read(const char *path, gs_measurement *m, gs_diag *d);
@@ -111,5 +139,8 @@ int gs_measurement_ok(const gs_measurement *m);
 const gs_phase *gs_measurement_failure(const gs_measurement *m);
 const gs_kv *gs_measurement_dim(const gs_measurement *m, const char *name);
 const char *gs_phase_status_id(gs_phase_status s);  /* "ok", "failed", "not_run" */
+/* An imported figure of that name on that device (-2: any), or NULL. */
+const gs_mfigure *gs_measurement_figure(const gs_measurement *m, const char *name, int64_t device);
+const gs_msetting *gs_measurement_setting(const gs_measurement *m, const char *name);
 
 #endif

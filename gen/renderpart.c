@@ -130,6 +130,13 @@ int gs_part_catalog(int argc, char **argv)
 	return p ? p->cmd_catalog(argc, argv) : GS_EXIT_INVALID;
 }
 
+int gs_part_evidence(int argc, char **argv)
+{
+	const gs_render_part *p = S_part();
+
+	return p ? p->cmd_evidence(argc, argv) : GS_EXIT_INVALID;
+}
+
 int gs_part_catalog_check(const char *path, const char *rng, gs_diag *d)
 {
 	const gs_render_part *p = S_part();

@@ -46,6 +46,7 @@ typedef struct {
 	int (*cmd_merge)(int argc, char **argv);
 	/* Reads and validates a catalog, adding every error to d. */
 	void (*catalog_check)(const char *path, const char *rng, gs_diag *d);
+	int (*cmd_evidence)(int argc, char **argv);  /* evidence import: the archive's SHA-256 */
 } gs_render_part;
 
 #define GS_RENDER_PART_SYMBOL "gs_render_part_table"
@@ -56,6 +57,7 @@ int gs_part_site(int argc, char **argv);
 int gs_part_verify(int argc, char **argv);
 int gs_part_catalog(int argc, char **argv);
 int gs_part_merge(int argc, char **argv);
+int gs_part_evidence(int argc, char **argv);
 /* 0 after the check ran (errors, if any, are in d); -1 when the part
  * cannot be loaded (said on stderr). */
 int gs_part_catalog_check(const char *path, const char *rng, gs_diag *d);

@@ -14,4 +14,5 @@ static void S_catalog_check(const char *path, const char *rng, gs_diag *d)
 const gs_render_part gs_render_part_table = {
 	GS_VERSION, sizeof(gs_render_part),
 	gs_cmd_sheet, gs_cmd_site, gs_cmd_verify, gs_cmd_catalog, gs_cmd_merge, S_catalog_check,
+	gs_cmd_evidence,
 };

@@ -20,13 +20,15 @@ python3 "$v" schemas/workload.schema.json examples/*/workload.json tests/data/wo
 	$(find tests/data/sheet/rules -name workload.json) || err "workloads do not match their schema"
 # shellcheck disable=SC2046
 python3 "$v" schemas/measurement.schema.json $(find examples -path '*/measurements/*.json') \
-	tests/data/measurement-ok.json || err "measurements do not match their schema"
+	tests/data/measurement-ok.json $(find tests/cli -path '*/evidence-import-*/expected-out/*.json') \
+	|| err "measurements do not match their schema"
 # shellcheck disable=SC2046
-python3 "$v" schemas/decision.schema.json $(find tests/cli -path '*/expected-out/*.json' ! -name 'summary*') \
+python3 "$v" schemas/decision.schema.json $(find tests/cli -path '*/expected-out/*.json' ! -name 'summary*' ! -path '*/evidence-import-*') \
 	|| err "decision JSON does not match its schema"
+# (the evidence imports' goldens are measurements, checked above)
 # and what the schema cannot say: each verdict's why names its reason
 # shellcheck disable=SC2046
-python3 tests/lib/decision_reasons.py $(find tests/cli -path '*/expected-out/*.json' ! -name 'summary*') \
+python3 tests/lib/decision_reasons.py $(find tests/cli -path '*/expected-out/*.json' ! -name 'summary*' ! -path '*/evidence-import-*') \
 	|| err "decision JSON: a verdict's why does not name its reason"
 # the schema refuses what the reader refuses, for these rules
 for f in quality-evidence-string quality-evidence-no-date software-bad-version condition-bad-name; do

@@ -1,0 +1,29 @@
+/* fuzz_logimport: every log reader (gen/logimport.h) on any bytes. */
+#include "fuzz.h"
+
+#include "logimport.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	gs_logimport_opts o = { 0, 16, "fuzz", 0 };
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		gs_diag d = GS_DIAG_INIT;
+		gs_logimport li;
+		if (gs_logimport_parse((gs_log_kind)k, "fuzz.log", (const char *)data, size, &o, &li,
+				       &d) == 0)
+			gs_logimport_release(&li);
+		gs_diag_release(&d);
+	}
+	/* and the first start of a log holding several */
+	o.run = 1;
+	{
+		gs_diag d = GS_DIAG_INIT;
+		gs_logimport li;
+		if (gs_logimport_parse(GS_LOG_VLLM, "fuzz.log", (const char *)data, size, &o, &li, &d) == 0)
+			gs_logimport_release(&li);
+		gs_diag_release(&d);
+	}
+	return 0;
+}
