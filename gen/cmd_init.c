@@ -174,6 +174,45 @@ static char *S_from_path(const char *model, const char *out)
 	return rel;
 }
 
+/* Creates the missing folders of OUT's folder (as mkdir -p does); -1 printed. */
+static int S_make_folder(const char *out)
+{
+	char *dir = gs_xstrdup(out), *p;
+	struct stat st;
+	int rc = 0;
+
+	p = strrchr(dir, '/');
+	if (!p || p == dir) {
+		free(dir);
+		return 0;
+	}
+	*p = '\0';
+	for (p = dir + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+			*p = '\0';
+			if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+				fprintf(stderr, "gpusheet init: cannot create the folder '%s' of --out: "
+					"%s\n", dir, strerror(errno));
+				rc = -1;
+				break;
+			}
+			if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+				int bad = stat(dir, &st) != 0;
+				fprintf(stderr, "gpusheet init: cannot use '%s' as a folder of --out: "
+					"%s\n", dir, bad ? strerror(errno) : "not a folder");
+				rc = -1;
+				break;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	free(dir);
+	return rc;
+}
+
 /* An id from the model folder's name: lower case, [a-z0-9._-], at most 64. */
 static char *S_default_id(const char *from)
 {
@@ -594,25 +633,27 @@ int gs_cmd_init(int argc, char **argv)
 			out);
 		return GS_EXIT_INVALID;
 	}
+	from = NULL;
 	if (lstat(model, &st) != 0 && gs_hf_split_ref(model, &repo, &rev) == 0) {
 		/* a repo id of the Hugging Face cache: named so in the sheet */
 		rc = gs_model_read_repo(repo, rev, &m, &d);
 		free(rev);
-		from = NULL;
 	} else if (stat(model, &st) != 0) {
 		fprintf(stderr, "gpusheet init: cannot read '%s': %s\n", model, strerror(errno));
 		return GS_EXIT_INVALID;
 	} else {
-		from = S_from_path(model, out);
-		if (!from)
-			return GS_EXIT_INVALID;
 		rc = gs_model_read(model, &m, &d);
 	}
 	if (rc) {
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
-		free(from);
 		free(repo);
+		return GS_EXIT_INVALID;
+	}
+	/* the model read: the sheet's folder, created when missing, then the path to it */
+	if (S_make_folder(out) || (!repo && !(from = S_from_path(model, out)))) {
+		free(repo);
+		gs_model_release(&m);
 		return GS_EXIT_INVALID;
 	}
 	/* activations and KV values in the checkpoint's compute width; GGUF: f16 */
