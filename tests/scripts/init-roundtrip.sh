@@ -44,6 +44,11 @@ grep -q '| Parameters | 7,241,732,096 |' "$md" || err "parameters are not the ge
 "$bin" init --model tiny-llama --context 64 --output-tokens 16 --task lora --id tiny-lora \
 	--out lora.json >/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "init lora failed"; }
 "$bin" check lora.json >/dev/null 2>&1 || err "check lora.json failed"
+# the workload's word for it, the same sheet
+"$bin" init --model tiny-llama --context 64 --output-tokens 16 --task adaptation --id tiny-lora \
+	--out lora2.json >/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "init --task adaptation failed"; }
+cmp -s lora.json lora2.json || err "--task adaptation and --task lora write different sheets"
+grep -q '"task": "adaptation"' lora.json || err "lora.json's task is not adaptation"
 # rank 16 on q, k, v, o: 16 x (2 x (8 + 8) + 2 x (8 + 4)) = 896 trainable, x 16 B = 14,336 B
 grep -q '"trainable_parameters": 896' lora.json || err "LoRA trainable parameters are not 896"
 grep -q '"amount": "14336"' lora.json || err "LoRA adapter item is not 14,336 B"
