@@ -22,6 +22,7 @@
 #include "model.h"
 #include "outfile.h"
 #include "quantity.h"
+#include "suggest.h"
 #include "util.h"
 #include "workload.h"
 
@@ -585,7 +586,8 @@ int gs_cmd_init(int argc, char **argv)
 			       "[--task inference|adaptation|training] [--id ID] --out FILE\n");
 			return GS_EXIT_OK;
 		default:
-			return S_usage("unknown option or missing value");
+			gs_cli_bad_option("init", opts, argv, optind);
+			return GS_EXIT_USAGE;
 		}
 	}
 	if (optind != argc)

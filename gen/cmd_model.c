@@ -12,6 +12,7 @@
 #include "quantity.h"
 #include "sizing.h"
 #include "labels.h"
+#include "suggest.h"
 #include "util.h"
 
 static int S_usage(const char *msg)
@@ -390,7 +391,8 @@ int gs_cmd_model(int argc, char **argv)
 			       "[--lang en|es]\n");
 			return GS_EXIT_OK;
 		default:
-			return S_usage("unknown option or missing value");
+			gs_cli_bad_option("model", opts, argv, optind);
+			return GS_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1)

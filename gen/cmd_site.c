@@ -18,6 +18,7 @@
 #include "publish.h"
 #include "shard.h"
 #include "site.h"
+#include "suggest.h"
 #include "util.h"
 #include "workers.h"
 
@@ -272,7 +273,7 @@ int gs_cmd_site(int argc, char **argv)
 			free(dirs);
 			return GS_EXIT_OK;
 		default:
-			fputs("gpusheet site: unknown option or missing value (see gpusheet --help)\n", stderr);
+			gs_cli_bad_option("site", opts, argv, optind);
 			free(dirs);
 			return GS_EXIT_USAGE;
 		}

@@ -1,6 +1,7 @@
 /* jsonread: small helpers for reading JSON strictly with jansson. */
 #define _POSIX_C_SOURCE 200809L
 #include "jsonread.h"
+#include "suggest.h"
 #include "infile.h"
 #include "outfile.h"
 #include "quantity.h"
@@ -497,8 +498,18 @@ int gs_jr_v_object(gs_jr *r, json_t *v, const char *path, const char *const *all
 		if (!known) {
 			S_buf b = { NULL, 0, 0 };
 			char *kp = gs_jr_path_key(path, key);
+			const char *note, *best = gs_suggest(key, allowed, &note);
 			S_puts(&b, "unknown key ");
 			S_put_quoted(&b, key, S_DESCRIBE_MAX);
+			if (best) {
+				S_puts(&b, " (did you mean ");
+				S_put_quoted(&b, best, S_DESCRIBE_MAX);
+				S_puts(&b, note ? "? " : "?)");
+				if (note) {
+					S_puts(&b, note);
+					S_puts(&b, ")");
+				}
+			}
 			gs_jr_error(r, kp, "%s", b.s);
 			free(b.s);
 			free(kp);
