@@ -15,6 +15,15 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A file named *.csv (any case). */
+static int S_csv_name(const char *file)
+{
+	size_t n = file ? strlen(file) : 0;
+
+	return n > 4 && file[n - 4] == '.' && (file[n - 3] | 32) == 'c' &&
+	       (file[n - 2] | 32) == 's' && (file[n - 1] | 32) == 'v';
+}
+
 #define S_INT_MAX ((uint64_t)INT64_MAX)
 #define S_DESCRIBE_MAX 40   /* characters of a string shown in "found ..." */
 
@@ -183,7 +192,9 @@ json_t *gs_jr_load(gs_jr *r)
 	if (!root) {
 		gs_diag_add(r->diag, r->file, err.line > 0 ? err.line : 0,
 			    err.line > 0 && err.column > 0 ? err.column : 0, NULL,
-			    "invalid JSON: %s", err.text);
+			    "invalid JSON: %s%s", err.text, S_csv_name(r->file)
+			    ? " (a CSV price list is not read here: import it into a catalog "
+			      "with gpusheet catalog import --from skypilot FILE.csv ...)" : "");
 		r->errors++;
 		return NULL;
 	}
