@@ -1133,6 +1133,12 @@ static int S_read(const char *path, const char *data, size_t len,
 	S_sort_by_line(d, first);
 
 	if (r.nerrors > 0) {
+		size_t n = strlen(path);
+		if (n > 4 && path[n - 4] == '.' && (path[n - 3] | 32) == 'c' &&
+		    (path[n - 2] | 32) == 's' && (path[n - 1] | 32) == 'v')
+			gs_diag_add(d, path, 0, 0, NULL, "a CSV price list is not a catalog: import "
+				    "it into one first, with gpusheet catalog import --from skypilot "
+				    "FILE.csv --provider NAME --out catalog.xml");
 		gs_catalog_release(c);
 		return -1;
 	}

@@ -20,6 +20,7 @@
 #include "datadir.h"
 #include "import.h"
 #include "outfile.h"
+#include "suggest.h"
 #include "util.h"
 
 static const char S_usage[] =
@@ -109,7 +110,8 @@ static int S_import(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'h': fputs(S_usage, stdout); return GS_EXIT_OK;
 		default:
-			fprintf(stderr, "gpusheet catalog import: unknown option or missing value\n%s", S_usage);
+			gs_cli_bad_option("catalog import", opts, argv, optind);
+			fputs(S_usage, stderr);
 			return GS_EXIT_USAGE;
 		}
 	}

@@ -17,10 +17,12 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "hfcache.h"
 #include "jsonread.h"
 #include "model.h"
 #include "outfile.h"
 #include "quantity.h"
+#include "suggest.h"
 #include "util.h"
 #include "workload.h"
 
@@ -47,17 +49,65 @@ static int S_uint(const char *opt, const char *text, uint64_t max, uint64_t *out
 	return 0;
 }
 
+/* path made absolute from the current folder, "." and empty components dropped,
+ * ".." taken lexically (the caller checks the result against the file system). */
+static char *S_lexical_abs(const char *path)
+{
+	char cwd[PATH_MAX], *buf, *out, *tok, *save = NULL;
+	size_t n = 0;
+
+	if (path[0] == '/')
+		buf = gs_xstrdup(path);
+	else if (getcwd(cwd, sizeof(cwd)))
+		buf = gs_xasprintf("%s/%s", cwd, path);
+	else
+		return NULL;
+	out = gs_xmalloc(strlen(buf) + 2);
+	out[0] = '\0';
+	for (tok = strtok_r(buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (strcmp(tok, ".") == 0)
+			continue;
+		if (strcmp(tok, "..") == 0) {
+			char *slash = strrchr(out, '/');
+			if (slash)
+				*slash = '\0';
+			n = strlen(out);
+			continue;
+		}
+		n += (size_t)sprintf(out + n, "/%s", tok);
+	}
+	if (!out[0])
+		strcpy(out, "/");
+	free(buf);
+	return out;
+}
+
+/* 1 when DIR/REL is the file or folder whose real path is want. */
+static int S_same(const char *dir, const char *rel, const char *want)
+{
+	char got[PATH_MAX];
+	char *p = gs_xasprintf("%s/%s", dir, rel);
+	int ok = realpath(p, got) && strcmp(got, want) == 0;
+
+	free(p);
+	return ok;
+}
+
 /*
- * PATH relative to the folder of OUT, without "..": the workload's
- * model.from. NULL when PATH is not inside that folder, or (*reported = 1,
- * message printed) when that folder cannot be resolved.
+ * How the sheet at OUT names the model at PATH (model.from), checked to
+ * lead to it from the sheet's folder: inside that folder, the path beneath
+ * it as typed (a folder link inside it is followed like a folder) or as
+ * resolved; elsewhere a path up with "..", when the two share more than
+ * the root, else the absolute path. NULL (message printed) when the folder
+ * of OUT or PATH cannot be resolved.
  */
-static char *S_relative(const char *model, const char *out, int *reported)
+static char *S_from_path(const char *model, const char *out)
 {
 	char mreal[PATH_MAX], dreal[PATH_MAX];
 	char *dir = gs_xstrdup(out), *slash = strrchr(dir, '/'), *rel = NULL;
+	char *lm = NULL, *ld = NULL;
 	const char *d;
-	size_t n;
+	size_t n, common, k;
 
 	if (slash)
 		*slash = '\0';
@@ -66,19 +116,102 @@ static char *S_relative(const char *model, const char *out, int *reported)
 		fprintf(stderr, "gpusheet init: cannot use the folder '%s' of --out: %s\n", d,
 			strerror(errno));
 		free(dir);
-		*reported = 1;
 		return NULL;
 	}
-	*reported = 0;
-	if (realpath(model, mreal)) {
-		n = strlen(dreal);
-		if (strncmp(mreal, dreal, n) == 0 && mreal[n] == '/' && mreal[n + 1])
-			rel = gs_xstrdup(mreal + n + 1);
-		else if (n == 1 && mreal[0] == '/' && mreal[1])
-			rel = gs_xstrdup(mreal + 1);
+	if (!realpath(model, mreal)) {
+		fprintf(stderr, "gpusheet init: cannot read '%s': %s\n", model, strerror(errno));
+		free(dir);
+		return NULL;
 	}
+	/* inside the folder, as typed */
+	lm = S_lexical_abs(model);
+	ld = S_lexical_abs(d);
+	if (lm && ld) {
+		n = strlen(ld);
+		if (n == 1 && lm[1])
+			rel = gs_xstrdup(lm + 1);
+		else if (strncmp(lm, ld, n) == 0 && lm[n] == '/' && lm[n + 1])
+			rel = gs_xstrdup(lm + n + 1);
+		if (rel && !S_same(dreal, rel, mreal)) {
+			free(rel);
+			rel = NULL;
+		}
+	}
+	/* inside the folder, resolved */
+	n = strlen(dreal);
+	if (!rel && strncmp(mreal, dreal, n) == 0 && mreal[n] == '/' && mreal[n + 1])
+		rel = gs_xstrdup(mreal + n + 1);
+	else if (!rel && n == 1 && mreal[1])
+		rel = gs_xstrdup(mreal + 1);
+	/* elsewhere: up from the folder to what they share, then down */
+	if (!rel) {
+		for (common = 0, k = 0; dreal[k] && dreal[k] == mreal[k]; k++)
+			if (dreal[k] == '/')
+				common = k;
+		if (!dreal[k] && mreal[k] == '/')
+			common = k;
+		if (common > 0) {
+			char *up = gs_xstrdup("");
+			for (k = common; dreal[k]; k++) {
+				if (dreal[k] == '/') {
+					char *u = gs_xasprintf("%s../", up);
+					free(up);
+					up = u;
+				}
+			}
+			rel = gs_xasprintf("%s%s", up, mreal + common + 1);
+			free(up);
+			if (!S_same(dreal, rel, mreal)) {
+				free(rel);
+				rel = NULL;
+			}
+		}
+	}
+	if (!rel)
+		rel = gs_xstrdup(mreal);
+	free(lm);
+	free(ld);
 	free(dir);
 	return rel;
+}
+
+/* Creates the missing folders of OUT's folder (as mkdir -p does); -1 printed. */
+static int S_make_folder(const char *out)
+{
+	char *dir = gs_xstrdup(out), *p;
+	struct stat st;
+	int rc = 0;
+
+	p = strrchr(dir, '/');
+	if (!p || p == dir) {
+		free(dir);
+		return 0;
+	}
+	*p = '\0';
+	for (p = dir + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+			*p = '\0';
+			if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+				fprintf(stderr, "gpusheet init: cannot create the folder '%s' of --out: "
+					"%s\n", dir, strerror(errno));
+				rc = -1;
+				break;
+			}
+			if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+				int bad = stat(dir, &st) != 0;
+				fprintf(stderr, "gpusheet init: cannot use '%s' as a folder of --out: "
+					"%s\n", dir, bad ? strerror(errno) : "not a folder");
+				rc = -1;
+				break;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	free(dir);
+	return rc;
 }
 
 /* An id from the model folder's name: lower case, [a-z0-9._-], at most 64. */
@@ -279,8 +412,13 @@ static const char S_notes_fill[] =
 	"and `host` or `placement` where they matter. Replace the assumed reserve items by "
 	"a measurement as soon as one exists (`gpusheet-probe`), and list it under `evidence`.";
 
-/* The workload as a JSON tree; NULL with a message when the model cannot be sized. */
-static json_t *S_workload(const gs_model *m, const char *from, const char *id, const S_plan *p)
+/*
+ * The workload as a JSON tree; NULL with a message when the model cannot be
+ * sized. The model is named by repo (a repo id of the Hugging Face cache,
+ * at its commit) or by from (a path).
+ */
+static json_t *S_workload(const gs_model *m, const char *repo, const char *from, const char *id,
+			  const S_plan *p)
 {
 	static const char *const task_ids[] = { "inference", "adaptation", "training" };
 	static const char *const task_words[] = { "inference", "LoRA adaptation",
@@ -288,7 +426,7 @@ static json_t *S_workload(const gs_model *m, const char *from, const char *id, c
 	json_t *w = json_object(), *model, *weights, *cache;
 	uint64_t params;
 	char a[GS_FMT_MAX];
-	char *title, *notes;
+	char *title, *notes, *where;
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
 
@@ -307,7 +445,12 @@ static json_t *S_workload(const gs_model *m, const char *from, const char *id, c
 	json_object_set_new(w, "title", json_string(title));
 	free(title);
 	model = json_object();
-	json_object_set_new(model, "from", json_string(from));
+	if (repo)
+		json_object_set_new(model, "repo", json_string(repo));
+	else
+		json_object_set_new(model, "from", json_string(from));
+	if (m->commit)
+		json_object_set_new(model, "revision", json_string(m->commit));
 	json_object_set_new(w, "model", model);
 	json_object_set_new(w, "task", json_string(task_ids[p->task]));
 	weights = json_object();
@@ -328,12 +471,17 @@ static json_t *S_workload(const gs_model *m, const char *from, const char *id, c
 		json_object_set_new(w, "training", S_training(m, p, params));
 	json_object_set_new(w, "requirements", json_object());
 	json_object_set_new(w, "inputs", S_inputs(p));
-	notes = gs_xasprintf("Written by `gpusheet init` from the files in `%s`: the geometry, the "
+	if (repo)
+		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
+				     m->commit);
+	else
+		where = gs_xasprintf("in `%s`", from);
+	notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry, the "
 			     "parameter count and the weight bytes are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
 			     "Every reserve%s item is **assumed**, with its reason.%s%s",
-			     from, gs_fmt_int(a, p->context, GS_LANG_EN),
+			     where, gs_fmt_int(a, p->context, GS_LANG_EN),
 			     (unsigned long long)p->output, (unsigned long long)p->sequences,
 			     p->value_bytes, m->weights == GS_WEIGHTS_GGUF
 			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
@@ -348,6 +496,7 @@ static json_t *S_workload(const gs_model *m, const char *from, const char *id, c
 			     S_notes_fill);
 	json_object_set_new(w, "notes", json_string(notes));
 	free(notes);
+	free(where);
 	(void)main;
 	return w;
 }
@@ -404,13 +553,15 @@ int gs_cmd_init(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const tasks[] = { "inference", "lora", "full", NULL };
+	/* the workload's words, and the older ones of this option */
+	static const char *const tasks[] = { "inference", "adaptation", "training", "lora",
+					     "full", NULL };
 	const char *model = NULL, *ctext = NULL, *otext = NULL, *stext = NULL, *task = NULL;
 	const char *idtext = NULL, *out = NULL;
 	S_plan p;
 	gs_model m;
 	gs_diag d = GS_DIAG_INIT;
-	char *from, *id, *text;
+	char *from, *id, *text, *repo = NULL, *rev = NULL;
 	json_t *w;
 	struct stat st;
 	int c, rc;
@@ -430,11 +581,13 @@ int gs_cmd_init(int argc, char **argv)
 		case 'i': idtext = optarg; break;
 		case 'O': out = optarg; break;
 		case 'h':
-			printf("usage: gpusheet init --model PATH --context N [--output-tokens N] "
-			       "[--sequences N] [--task inference|lora|full] [--id ID] --out FILE\n");
+			printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
+			       "[--output-tokens N] [--sequences N] "
+			       "[--task inference|adaptation|training] [--id ID] --out FILE\n");
 			return GS_EXIT_OK;
 		default:
-			return S_usage("unknown option or missing value");
+			gs_cli_bad_option("init", opts, argv, optind);
+			return GS_EXIT_USAGE;
 		}
 	}
 	if (optind != argc)
@@ -464,9 +617,13 @@ int gs_cmd_init(int argc, char **argv)
 	if (task) {
 		for (c = 0; tasks[c] && strcmp(tasks[c], task) != 0; c++)
 			;
-		if (!tasks[c])
-			return S_usage("--task takes inference, lora or full");
-		p.task = c;
+		if (!tasks[c]) {
+			fprintf(stderr, "gpusheet init: --task takes inference, adaptation (LoRA) "
+				"or training (full fine-tuning), not \"%s\" (see gpusheet --help)\n",
+				task);
+			return GS_EXIT_USAGE;
+		}
+		p.task = c == 3 ? 1 : c == 4 ? 2 : c;
 	}
 	if (idtext && !gs_jr_is_id(idtext)) {
 		fprintf(stderr, "gpusheet init: invalid --id \"%s\" (1 to 64 characters "
@@ -478,22 +635,27 @@ int gs_cmd_init(int argc, char **argv)
 			out);
 		return GS_EXIT_INVALID;
 	}
-	if (stat(model, &st) != 0) {
+	from = NULL;
+	if (lstat(model, &st) != 0 && gs_hf_split_ref(model, &repo, &rev) == 0) {
+		/* a repo id of the Hugging Face cache: named so in the sheet */
+		rc = gs_model_read_repo(repo, rev, &m, &d);
+		free(rev);
+	} else if (stat(model, &st) != 0) {
 		fprintf(stderr, "gpusheet init: cannot read '%s': %s\n", model, strerror(errno));
 		return GS_EXIT_INVALID;
+	} else {
+		rc = gs_model_read(model, &m, &d);
 	}
-	from = S_relative(model, out, &rc);
-	if (!from) {
-		if (rc)
-			return GS_EXIT_INVALID;
-		fprintf(stderr, "gpusheet init: '%s' must be inside the folder of '%s': the sheet "
-			"names its model by a path relative to its own folder\n", model, out);
-		return GS_EXIT_INVALID;
-	}
-	if (gs_model_read(model, &m, &d)) {
+	if (rc) {
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
-		free(from);
+		free(repo);
+		return GS_EXIT_INVALID;
+	}
+	/* the model read: the sheet's folder, created when missing, then the path to it */
+	if (S_make_folder(out) || (!repo && !(from = S_from_path(model, out)))) {
+		free(repo);
+		gs_model_release(&m);
 		return GS_EXIT_INVALID;
 	}
 	/* activations and KV values in the checkpoint's compute width; GGUF: f16 */
@@ -501,8 +663,9 @@ int gs_cmd_init(int argc, char **argv)
 	bits = m.weights == GS_WEIGHTS_GGUF ? 16 : m.torch_dtype_bits ? m.torch_dtype_bits
 		: main && main->block == 1 ? (unsigned)main->block_bytes * 8 : 16;
 	p.value_bytes = bits / 8;
-	id = idtext ? gs_xstrdup(idtext) : S_default_id(from);
-	w = S_workload(&m, from, id, &p);
+	/* named after the model, never after a snapshot's commit */
+	id = idtext ? gs_xstrdup(idtext) : S_default_id(m.repo_id ? m.repo_id : from);
+	w = S_workload(&m, repo, from, id, &p);
 	rc = GS_EXIT_INVALID;
 	if (w) {
 		text = json_dumps(w, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -522,6 +685,7 @@ int gs_cmd_init(int argc, char **argv)
 	}
 	free(id);
 	free(from);
+	free(repo);
 	gs_model_release(&m);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
 #include "cmd_common.h"
 #include "commands.h"
 #include "diag.h"
@@ -66,7 +67,7 @@ int gs_cmd_merge(int argc, char **argv)
 			     "  campaign cost per offer the offers page charts");
 			return GS_EXIT_OK;
 		default:
-			fputs("gpusheet merge: unknown option or missing value (see gpusheet --help)\n", stderr);
+			gs_cli_bad_option("merge", opts, argv, optind);
 			return GS_EXIT_USAGE;
 		}
 	}

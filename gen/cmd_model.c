@@ -1,4 +1,4 @@
-/* cmd_model: `gpusheet model PATH`, the model's geometry and weights from its files. */
+/* cmd_model: `gpusheet model PATH|ORG/NAME[@REVISION]`, the model's geometry and weights from its files. */
 #define _DEFAULT_SOURCE
 #include <getopt.h>
 #include <jansson.h>
@@ -12,6 +12,7 @@
 #include "quantity.h"
 #include "sizing.h"
 #include "labels.h"
+#include "suggest.h"
 #include "util.h"
 
 static int S_usage(const char *msg)
@@ -45,6 +46,9 @@ static json_t *S_model_json(const gs_model *m)
 
 	json_object_set_new(j, "command", json_string("model"));
 	json_object_set_new(j, "path", json_string(m->path));
+	json_object_set_new(j, "hub", m->repo_id ? json_pack("{s:s,s:s,s:s,s:s}", "repo_id",
+			    m->repo_id, "revision", m->revision, "commit", m->commit, "snapshot",
+			    m->folder) : json_null());
 	json_object_set_new(j, "architecture", m->architecture ? json_string(m->architecture) : json_null());
 	json_object_set_new(j, "covered", json_boolean(m->arch != GS_ARCH_UNKNOWN));
 	json_object_set_new(g, "source", m->geometry_file ? json_string(m->geometry_file) : json_null());
@@ -336,7 +340,8 @@ static void S_weights(const gs_strings *t, const gs_model *m)
 		printf("%s (%s, %s %s, metadata.total_size): ", gs_tr(t, "size.weights"),
 		       gs_tr(t, "prov.calculated"), gs_tr(t, "model.read_from"), m->index_file);
 		S_size(t, m->weight_bytes);
-		printf("\n  %s: ", gs_tr(t, "model.shards_absent"));
+		printf("\n  %s: ", gs_tr(t, m->bin_index ? "model.shards_pickle"
+							      : "model.shards_absent"));
 		S_print_list(&m->missing_shards);
 		break;
 	default:
@@ -382,15 +387,18 @@ int gs_cmd_model(int argc, char **argv)
 				return S_usage("--lang takes en or es");
 			break;
 		case 'h':
-			printf("usage: gpusheet model PATH [--json] [--lang en|es]\n");
+			printf("usage: gpusheet model PATH|ORG/NAME[@REVISION] [--json] "
+			       "[--lang en|es]\n");
 			return GS_EXIT_OK;
 		default:
-			return S_usage("unknown option or missing value");
+			gs_cli_bad_option("model", opts, argv, optind);
+			return GS_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1)
-		return S_usage("expected one PATH (a folder, config.json, index, .safetensors or .gguf)");
-	if (gs_model_read(argv[optind], &m, &d)) {
+		return S_usage("expected one PATH (a folder, config.json, index, .safetensors or "
+			       ".gguf) or a repo id ORG/NAME[@REVISION] of the Hugging Face cache");
+	if (gs_model_read_ref(argv[optind], &m, &d)) {
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
 		return GS_EXIT_INVALID;
@@ -414,6 +422,10 @@ int gs_cmd_model(int argc, char **argv)
 		return GS_EXIT_INVALID;
 	}
 	printf("%s: %s\n", gs_tr(&t, "model.path"), m.path);
+	if (m.repo_id)
+		printf("%s: %s, %s %s = %s %s\n  %s: %s\n", gs_tr(&t, "model.hf_cache"), m.repo_id,
+		       gs_tr(&t, "model.hf_revision"), m.revision, gs_tr(&t, "model.hf_commit"),
+		       m.commit, gs_tr(&t, "model.hf_snapshot"), m.folder);
 	S_geometry(&t, &m);
 	S_weights(&t, &m);
 	gs_strings_release(&t);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "suggest.h"
 #include "chart.h"
 #include "cmd_common.h"
 #include "commands.h"
@@ -67,7 +68,7 @@ int gs_cmd_sheet(int argc, char **argv)
 			     "[--date YYYY-MM-DD] [--png]");
 			return GS_EXIT_OK;
 		default:
-			fputs("gpusheet sheet: unknown option or missing value (see gpusheet --help)\n", stderr);
+			gs_cli_bad_option("sheet", opts, argv, optind);
 			return GS_EXIT_USAGE;
 		}
 	}

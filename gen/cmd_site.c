@@ -18,6 +18,7 @@
 #include "publish.h"
 #include "shard.h"
 #include "site.h"
+#include "suggest.h"
 #include "util.h"
 #include "workers.h"
 
@@ -194,6 +195,8 @@ int gs_cmd_site(int argc, char **argv)
 	unsigned shard_k = 0, shard_n = 0;
 	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
 	size_t rendered = 0, pages_reused = 0, pages_rendered = 0, nbuilt;
+	size_t k;
+	gs_strvec skipped = GS_STRVEC_INIT;
 	gs_site_opts sopts;
 	char catalog_key[GS_SHA256_HEX_SIZE], key_err[4400];
 	S_checks checks;
@@ -270,7 +273,7 @@ int gs_cmd_site(int argc, char **argv)
 			free(dirs);
 			return GS_EXIT_OK;
 		default:
-			fputs("gpusheet site: unknown option or missing value (see gpusheet --help)\n", stderr);
+			gs_cli_bad_option("site", opts, argv, optind);
 			free(dirs);
 			return GS_EXIT_USAGE;
 		}
@@ -298,7 +301,17 @@ int gs_cmd_site(int argc, char **argv)
 	 * every one of them is valid (S_validated), and nothing is written but
 	 * the stage, which is then removed.
 	 */
-	gs_site_find_workloads(dirs, ndirs, &paths, &npaths, &d);
+	gs_site_find_workloads(dirs, ndirs, &paths, &npaths, &skipped, &d);
+	for (k = 0; k < skipped.n; k++)
+		gs_error_print("site", "skipped %s", skipped.v[k]);
+	if (npaths == 0 && skipped.n > 0 && gs_diag_count(&d) == 0) {
+		gs_error_print("site", "no workload.json under the folders given (the files above "
+			       "were skipped): nothing built");
+		gs_strvec_release(&skipped);
+		rc = GS_EXIT_INVALID;
+		goto out;
+	}
+	gs_strvec_release(&skipped);
 	memset(&env, 0, sizeof(env));
 	env.cat = &ctx.cat;
 	env.catalog_name = ctx.catalog_name;

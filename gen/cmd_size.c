@@ -11,6 +11,7 @@
 #include "quantity.h"
 #include "sizing.h"
 #include "labels.h"
+#include "suggest.h"
 #include "util.h"
 
 static int S_usage(const char *cmd, const char *msg)
@@ -132,7 +133,8 @@ int gs_cmd_estimate(int argc, char **argv)
 			       "[--formats 16,8,4] [--json] [--lang en|es]\n");
 			return GS_EXIT_OK;
 		default:
-			return S_usage("estimate", "unknown option or missing value");
+			gs_cli_bad_option("estimate", opts, argv, optind);
+			return GS_EXIT_USAGE;
 		}
 	}
 	if (optind != argc)
@@ -278,7 +280,8 @@ int gs_cmd_kv(int argc, char **argv)
 			       "--bytes-per-value B --sequences S [--window W] [--json] [--lang en|es]\n");
 			return GS_EXIT_OK;
 		default:
-			return S_usage("kv", "unknown option or missing value");
+			gs_cli_bad_option("kv", opts, argv, optind);
+			return GS_EXIT_USAGE;
 		}
 	}
 	if (optind != argc)

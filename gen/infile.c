@@ -59,6 +59,36 @@ int gs_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen
 	return S_check_fd(fd, max_bytes, err, errlen);
 }
 
+int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, char *err,
+	       size_t errlen)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+			(follow ? 0 : O_NOFOLLOW));
+
+	if (fd < 0) {
+		int e = errno;
+		struct stat st;
+		char target[512];
+		ssize_t n;
+
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+			if (!follow) {
+				snprintf(err, errlen, "is a symbolic link (not followed)");
+				return -1;
+			}
+			if (e == ENOENT && (n = readlinkat(dfd, name, target, sizeof(target) - 1)) >= 0) {
+				target[n] = '\0';
+				snprintf(err, errlen, "is a dangling symbolic link to '%s' (its target "
+					 "does not exist)", target);
+				return -1;
+			}
+		}
+		snprintf(err, errlen, "cannot read: %s", strerror(e));
+		return -1;
+	}
+	return S_check_fd(fd, max_bytes, err, errlen);
+}
+
 int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *err,
 		    size_t errlen)
 {

@@ -37,6 +37,15 @@ int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *er
 		    size_t errlen);
 
 /*
+ * Opens NAME, one component, in the open folder DFD as gs_open_regular
+ * does. follow = 0: a symbolic link is refused (O_NOFOLLOW); follow = 1: it
+ * is followed, and one whose target does not exist is named so ("is a
+ * dangling symbolic link to 'TARGET'").
+ */
+int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, char *err,
+	       size_t errlen);
+
+/*
  * Reads the whole of fd (opened by the functions above) into a fresh
  * NUL-terminated buffer, in as few read calls as its size allows, and
  * closes it. At most max_bytes (0: no bound): a file that grew past the

@@ -1,6 +1,7 @@
 /* jsonread: small helpers for reading JSON strictly with jansson. */
 #define _POSIX_C_SOURCE 200809L
 #include "jsonread.h"
+#include "suggest.h"
 #include "infile.h"
 #include "outfile.h"
 #include "quantity.h"
@@ -13,6 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* A file named *.csv (any case). */
+static int S_csv_name(const char *file)
+{
+	size_t n = file ? strlen(file) : 0;
+
+	return n > 4 && file[n - 4] == '.' && (file[n - 3] | 32) == 'c' &&
+	       (file[n - 2] | 32) == 's' && (file[n - 1] | 32) == 'v';
+}
 
 #define S_INT_MAX ((uint64_t)INT64_MAX)
 #define S_DESCRIBE_MAX 40   /* characters of a string shown in "found ..." */
@@ -182,7 +192,9 @@ json_t *gs_jr_load(gs_jr *r)
 	if (!root) {
 		gs_diag_add(r->diag, r->file, err.line > 0 ? err.line : 0,
 			    err.line > 0 && err.column > 0 ? err.column : 0, NULL,
-			    "invalid JSON: %s", err.text);
+			    "invalid JSON: %s%s", err.text, S_csv_name(r->file)
+			    ? " (a CSV price list is not read here: import it into a catalog "
+			      "with gpusheet catalog import --from skypilot FILE.csv ...)" : "");
 		r->errors++;
 		return NULL;
 	}
@@ -497,8 +509,18 @@ int gs_jr_v_object(gs_jr *r, json_t *v, const char *path, const char *const *all
 		if (!known) {
 			S_buf b = { NULL, 0, 0 };
 			char *kp = gs_jr_path_key(path, key);
+			const char *note, *best = gs_suggest(key, allowed, &note);
 			S_puts(&b, "unknown key ");
 			S_put_quoted(&b, key, S_DESCRIBE_MAX);
+			if (best) {
+				S_puts(&b, " (did you mean ");
+				S_put_quoted(&b, best, S_DESCRIBE_MAX);
+				S_puts(&b, note ? "? " : "?)");
+				if (note) {
+					S_puts(&b, note);
+					S_puts(&b, ")");
+				}
+			}
 			gs_jr_error(r, kp, "%s", b.s);
 			free(b.s);
 			free(kp);

@@ -1,16 +1,20 @@
 /* model: geometry and exact weight bytes from a model's own files (model.h). */
 #define _DEFAULT_SOURCE
 #include "model.h"
+#include "hfcache.h"
+#include "infile.h"
 #include "jsonread.h"
 #include "quantity.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Geometry values above this are typos, not models. */
 #define S_MAX_DIM UINT64_C(16777216)
@@ -133,13 +137,6 @@ static int S_has_suffix(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-static const char *S_base(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 static char *S_join(const char *dir, const char *name)
 {
 	size_t n = strlen(dir);
@@ -209,28 +206,60 @@ static void S_note_buffer(gs_model *m, const char *name, uint64_t params)
 }
 
 /*
- * Opens a regular file for reading; NULL otherwise (errno set). A FIFO or a
- * device is refused before it is opened, so that opening cannot block.
+ * The folder the model's files are read from: a plain folder, whose links
+ * are followed (the model is read, never published), or a snapshot of the
+ * Hugging Face cache, whose links are followed only into its own blobs/
+ * (hfcache.h). Every file is opened by name from the folder's descriptor.
  */
-static FILE *S_open(const char *file)
+typedef struct {
+	const char *dir;          /* as shown in messages ("" for the current folder) */
+	int dfd;
+	const gs_hf_model *hf;    /* NULL: a plain folder */
+} S_src;
+
+/* A file's path as shown: dir/name. */
+static char *S_file(const S_src *s, const char *name)
+{
+	return S_join(s->dir, name);
+}
+
+/* 1 when the folder has an entry NAME (a dangling link counts: it is named). */
+static int S_has(const S_src *s, const char *name)
 {
 	struct stat st;
 
-	if (stat(file, &st) != 0)
-		return NULL;
-	if (!S_ISREG(st.st_mode)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	return fopen(file, "rb");
+	return fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
-static void S_open_error(gs_diag *d, const char *file)
+/*
+ * Opens NAME of the folder: a regular file, opened without blocking (a
+ * FIFO or a device is refused before a byte is read). NULL after reporting
+ * with the file's path.
+ */
+static FILE *S_open(const S_src *s, const char *name, gs_diag *d)
 {
-	if (errno == EINVAL)
-		gs_diag_add(d, file, 0, 0, NULL, "not a regular file");
-	else
-		gs_diag_add(d, file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+	char err[1024];
+	int fd = s->hf ? gs_hf_open_file(s->hf, name, 0, err, sizeof(err))
+		       : gs_open_at(s->dfd, name, 1, 0, err, sizeof(err));
+	FILE *f;
+
+	if (fd < 0) {
+		char *file = S_file(s, name);
+		if (!s->hf && strstr(err, "dangling") && strstr(err, "blobs/"))
+			gs_diag_add(d, file, 0, 0, NULL, "%s: a copy of a Hugging Face cache's "
+				    "snapshot without its blobs/; name the model by its repo id, "
+				    "or the cache's models--ORG--NAME folder, or copy it with cp -rL", err);
+		else
+			gs_diag_add(d, file, 0, 0, NULL, "%s", err);
+		free(file);
+		return NULL;
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		abort();
+	}
+	return f;
 }
 
 /* Size of an open file, or -1. */
@@ -245,17 +274,15 @@ static int S_file_size(FILE *f, uint64_t *out)
 }
 
 /* Loads a JSON file of at most GS_MODEL_MAX_HEADER bytes, duplicates refused. */
-static json_t *S_load_json(const char *file, gs_diag *d)
+static json_t *S_load_json(const S_src *s, const char *name, const char *file, gs_diag *d)
 {
-	FILE *f = S_open(file);
+	FILE *f = S_open(s, name, d);
 	uint64_t size;
 	json_t *root;
 	json_error_t e;
 
-	if (!f) {
-		S_open_error(d, file);
+	if (!f)
 		return NULL;
-	}
 	if (S_file_size(f, &size) || size > GS_MODEL_MAX_HEADER) {
 		gs_diag_add(d, file, 0, 0, NULL, "not a regular file of at most %llu bytes",
 			    (unsigned long long)GS_MODEL_MAX_HEADER);
@@ -365,8 +392,10 @@ static void S_key_seen(gs_model *m, const char *key, int present)
 	gs_strvec_push_dup(present ? &m->found_keys : &m->missing_keys, key);
 }
 
-static void S_read_config(const char *file, const char *shown, gs_model *m, gs_diag *d)
+static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag *d)
 {
+	char *file = S_file(s, name);
+	const char *shown = name;
 	gs_jr r;
 	json_t *root, *v;
 	size_t i, before;
@@ -380,9 +409,11 @@ static void S_read_config(const char *file, const char *shown, gs_model *m, gs_d
 
 	gs_jr_init(&r, file, d);
 	before = gs_diag_count(d);
-	root = S_load_json(file, d);
-	if (!root)
+	root = S_load_json(s, name, file, d);
+	if (!root) {
+		free(file);
 		return;
+	}
 	m->config_file = gs_xstrdup(shown);
 	v = json_object_get(root, "architectures");
 	if (json_is_array(v) && json_array_size(v) > 0 && json_is_string(json_array_get(v, 0)))
@@ -478,6 +509,7 @@ static void S_read_config(const char *file, const char *shown, gs_model *m, gs_d
 	if (m->arch != GS_ARCH_UNKNOWN && m->missing_keys.n == 0 && gs_diag_count(d) == before)
 		m->has_config_params = gs_model_geometry_params(m, &m->config_params) == 0;
 	json_decref(root);
+	free(file);
 }
 
 /*
@@ -654,9 +686,23 @@ static int S_st_tensor(const char *file, uint64_t data_start, uint64_t data_len,
  * Header of one .safetensors file. `names`, when not NULL, receives every
  * tensor name (for the index's weight_map check).
  */
-static int S_read_safetensors(const char *file, gs_model *m, gs_strvec *names, gs_diag *d)
+static int S_read_safetensors_file(const S_src *s, const char *sname, const char *file,
+				   gs_model *m, gs_strvec *names, gs_diag *d);
+
+static int S_read_safetensors(const S_src *s, const char *name, gs_model *m, gs_strvec *names,
+			      gs_diag *d)
 {
-	FILE *f = S_open(file);
+	char *file = S_file(s, name);
+	int rc = S_read_safetensors_file(s, name, file, m, names, d);
+
+	free(file);
+	return rc;
+}
+
+static int S_read_safetensors_file(const S_src *s, const char *sname, const char *file,
+				   gs_model *m, gs_strvec *names, gs_diag *d)
+{
+	FILE *f = S_open(s, sname, d);
 	unsigned char len8[8];
 	uint64_t size, n, data_len, pos = 0;
 	char *buf;
@@ -667,10 +713,8 @@ static int S_read_safetensors(const char *file, gs_model *m, gs_strvec *names, g
 	S_span *spans;
 	size_t ns = 0, i, before = gs_diag_count(d);
 
-	if (!f) {
-		S_open_error(d, file);
+	if (!f)
 		return -1;
-	}
 	if (S_file_size(f, &size)) {
 		gs_diag_add(d, file, 0, 0, NULL, "not a regular file");
 		fclose(f);
@@ -755,10 +799,17 @@ static int S_read_safetensors(const char *file, gs_model *m, gs_strvec *names, g
 
 /* ---------------------------------------------------------------- index */
 
-static void S_read_index(const char *dir, const char *shown, gs_model *m, gs_diag *d)
+/*
+ * model.safetensors.index.json, or pytorch_model.bin.index.json: the same
+ * metadata.total_size and weight_map, whose shards are pickles there and
+ * are never opened (a pickle is a program, not a header).
+ */
+static void S_read_index(const S_src *src, const char *shown, gs_model *m, gs_diag *d)
 {
-	char *file = S_join(dir, shown);
-	json_t *root = S_load_json(file, d), *meta, *map, *v;
+	char *file = S_file(src, shown);
+	int bin = S_has_suffix(shown, ".bin.index.json");
+	const char *shard_ext = bin ? ".bin" : ".safetensors";
+	json_t *root = S_load_json(src, shown, file, d), *meta, *map, *v;
 	const char *key;
 	gs_strvec shards = GS_STRVEC_INIT, names = GS_STRVEC_INIT;
 	size_t i, before = gs_diag_count(d);
@@ -770,6 +821,7 @@ static void S_read_index(const char *dir, const char *shown, gs_model *m, gs_dia
 		return;
 	}
 	m->index_file = gs_xstrdup(shown);
+	m->bin_index = bin;
 	meta = json_object_get(root, "metadata");
 	if (json_is_object(meta) && json_object_get(meta, "total_size")) {
 		if (gs_jr_v_uint(&r, json_object_get(meta, "total_size"), "$.metadata.total_size",
@@ -783,32 +835,36 @@ static void S_read_index(const char *dir, const char *shown, gs_model *m, gs_dia
 		gs_jr_error(&r, "$.weight_map", "expected an object of tensor name -> shard file");
 	} else {
 		json_object_foreach(map, key, v) {
-			const char *s = json_string_value(v);
-			if (!s || strchr(s, '/') || strcmp(s, "..") == 0 || !S_has_suffix(s, ".safetensors")) {
+			const char *sv = json_string_value(v);
+			if (!sv || strchr(sv, '/') || sv[0] == '.' || !S_has_suffix(sv, shard_ext) ||
+			    strlen(sv) > 255) {
 				char *p = gs_jr_path_key("$.weight_map", key);
-				gs_jr_error(&r, p, "expected a .safetensors file name in the same folder");
+				gs_jr_error(&r, p, "expected a %s file name in the same folder",
+					    shard_ext);
 				free(p);
 				continue;
 			}
-			gs_strvec_push_dup(&shards, s);
+			gs_strvec_push_dup(&shards, sv);
 		}
 		gs_strvec_sort_unique(&shards);
 	}
-	if (gs_diag_count(d) == before) {
-		/* Every shard present: read their headers; else the index alone. */
-		for (i = 0; i < shards.n; i++) {
-			char *p = S_join(dir, shards.v[i]);
-			struct stat st;
-			if (stat(p, &st) != 0)
-				gs_strvec_push_dup(&m->missing_shards, shards.v[i]);
-			free(p);
+	if (gs_diag_count(d) == before && bin) {
+		/* the shards are pickles: never read, whether present or not */
+		for (i = 0; i < shards.n; i++)
+			gs_strvec_push_dup(&m->missing_shards, shards.v[i]);
+		if (m->has_index_total) {
+			m->weights = GS_WEIGHTS_INDEX;
+			m->weight_bytes = m->index_total;
 		}
+	} else if (gs_diag_count(d) == before) {
+		/* Every shard present: read their headers; else the index alone. */
+		for (i = 0; i < shards.n; i++)
+			if (!S_has(src, shards.v[i]))
+				gs_strvec_push_dup(&m->missing_shards, shards.v[i]);
 		if (m->missing_shards.n == 0) {
 			for (i = 0; i < shards.n; i++) {
-				char *p = S_join(dir, shards.v[i]);
-				S_read_safetensors(p, m, &names, d);
+				S_read_safetensors(src, shards.v[i], m, &names, d);
 				gs_strvec_push_dup(&m->weight_files, shards.v[i]);
-				free(p);
 			}
 			if (gs_diag_count(d) == before) {
 				m->weights = GS_WEIGHTS_SAFETENSORS;
@@ -1214,8 +1270,9 @@ static void S_gguf_spans(S_rd *r, S_gtensor *ts, uint64_t nt, uint64_t align)
 	}
 }
 
-static void S_read_gguf(const char *file, const char *shown, gs_model *m, gs_diag *d)
+static void S_read_gguf(const S_src *src, const char *shown, gs_model *m, gs_diag *d)
 {
+	char *file = S_file(src, shown);
 	S_rd r;
 	unsigned char magic[4];
 	uint64_t nt, nkv, i;
@@ -1228,20 +1285,22 @@ static void S_read_gguf(const char *file, const char *shown, gs_model *m, gs_dia
 	gm.alignment = 32;
 	r.file = file;
 	r.d = d;
-	r.f = S_open(file);
+	r.f = S_open(src, shown, d);
 	if (!r.f) {
-		S_open_error(d, file);
+		free(file);
 		return;
 	}
 	if (S_file_size(r.f, &r.size)) {
 		gs_diag_add(d, file, 0, 0, NULL, "not a regular file");
 		fclose(r.f);
+		free(file);
 		return;
 	}
 	if (S_rd_bytes(&r, magic, 4, "magic") || memcmp(magic, "GGUF", 4) != 0) {
 		if (!r.failed)
 			S_err(d, file, 0, "not a GGUF file (magic is not \"GGUF\")");
 		fclose(r.f);
+		free(file);
 		return;
 	}
 	m->gguf_version = S_rd_u32(&r, "version");
@@ -1296,34 +1355,26 @@ static void S_read_gguf(const char *file, const char *shown, gs_model *m, gs_dia
 	free(ts);
 	free(gm.arch);
 	fclose(r.f);
+	free(file);
 }
 
 /* ---------------------------------------------------------------- driver */
 
-static int S_is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int S_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
 /* Sorted lists of the folder's *.safetensors and *.gguf files. */
-static int S_scan(const char *dir, gs_strvec *st, gs_strvec *gg, gs_diag *d)
+static int S_scan(const S_src *src, gs_strvec *st, gs_strvec *gg, gs_diag *d)
 {
-	DIR *dp = opendir(dir);
+	int fd = dup(src->dfd);
+	DIR *dp = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 
 	if (!dp) {
-		gs_diag_add(d, dir, 0, 0, NULL, "cannot open folder: %s", strerror(errno));
+		gs_diag_add(d, src->dir[0] ? src->dir : ".", 0, 0, NULL, "cannot open folder: %s",
+			    strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
+	rewinddir(dp);
 	while ((e = readdir(dp)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -1338,85 +1389,100 @@ static int S_scan(const char *dir, gs_strvec *st, gs_strvec *gg, gs_diag *d)
 	return 0;
 }
 
-static void S_read_dir(const char *dir, gs_model *m, gs_diag *d)
+#define S_ST_INDEX "model.safetensors.index.json"
+#define S_BIN_INDEX "pytorch_model.bin.index.json"
+
+static void S_read_dir(const S_src *src, gs_model *m, gs_diag *d)
 {
 	gs_strvec st = GS_STRVEC_INIT, gg = GS_STRVEC_INIT;
-	char *p;
 	size_t i, before = gs_diag_count(d);
+	int st_index, bin_index;
 
-	if (S_scan(dir, &st, &gg, d))
+	if (S_scan(src, &st, &gg, d))
 		return;
-	p = S_join(dir, "config.json");
-	if (S_exists(p))
-		S_read_config(p, "config.json", m, d);
-	free(p);
-	p = S_join(dir, "model.safetensors.index.json");
-	if (gg.n > 0 && (st.n > 0 || S_exists(p))) {
-		gs_diag_add(d, dir, 0, 0, NULL, "the folder holds both safetensors and GGUF "
+	if (S_has(src, "config.json"))
+		S_read_config(src, "config.json", m, d);
+	st_index = S_has(src, S_ST_INDEX);
+	bin_index = S_has(src, S_BIN_INDEX);
+	if (gg.n > 0 && (st.n > 0 || st_index)) {
+		gs_diag_add(d, src->dir, 0, 0, NULL, "the folder holds both safetensors and GGUF "
 			    "files: name the file to read");
 	} else if (gg.n > 1) {
-		gs_diag_add(d, dir, 0, 0, NULL, "the folder holds %zu GGUF files: name the one "
+		gs_diag_add(d, src->dir, 0, 0, NULL, "the folder holds %zu GGUF files: name the one "
 			    "to read", gg.n);
 	} else if (gg.n == 1) {
-		char *g = S_join(dir, gg.v[0]);
-		S_read_gguf(g, gg.v[0], m, d);
-		free(g);
-	} else if (S_exists(p)) {
-		S_read_index(dir, "model.safetensors.index.json", m, d);
+		S_read_gguf(src, gg.v[0], m, d);
+	} else if (st_index) {
+		S_read_index(src, S_ST_INDEX, m, d);
 	} else if (st.n > 0) {
 		for (i = 0; i < st.n; i++) {
-			char *f = S_join(dir, st.v[i]);
-			S_read_safetensors(f, m, NULL, d);
+			S_read_safetensors(src, st.v[i], m, NULL, d);
 			gs_strvec_push_dup(&m->weight_files, st.v[i]);
-			free(f);
 		}
 		if (gs_diag_count(d) == before) {
 			m->weights = GS_WEIGHTS_SAFETENSORS;
 			m->has_header_params = 1;
 		}
+	} else if (bin_index) {
+		/* an older checkpoint: only its index's total, never its pickles */
+		S_read_index(src, S_BIN_INDEX, m, d);
 	}
-	free(p);
 	if (gs_diag_count(d) == before && !m->config_file && m->weights == GS_WEIGHTS_NONE)
-		gs_diag_add(d, dir, 0, 0, NULL, "no config.json, safetensors index, "
-			    "*.safetensors or *.gguf file in the folder");
+		gs_diag_add(d, src->dir[0] ? src->dir : ".", 0, 0, NULL, "no config.json, "
+			    "safetensors or pytorch_model.bin index, *.safetensors or *.gguf file in "
+			    "the folder");
 	gs_strvec_release(&st);
 	gs_strvec_release(&gg);
 }
 
-int gs_model_read(const char *path, gs_model *m, gs_diag *d)
+/* Reads the file NAME of the open folder src by its kind. */
+static void S_read_file(const S_src *src, const char *name, gs_model *m, gs_diag *d)
 {
-	size_t before = gs_diag_count(d);
-
-	memset(m, 0, sizeof(*m));
-	m->tied = -1;
-	m->path = gs_xstrdup(path);
-	if (S_is_dir(path)) {
-		S_read_dir(path, m, d);
-	} else if (!S_exists(path)) {
-		gs_diag_add(d, path, 0, 0, NULL, "no such file or folder");
-	} else if (S_has_suffix(path, ".gguf")) {
-		S_read_gguf(path, S_base(path), m, d);
-	} else if (S_has_suffix(path, ".safetensors")) {
-		if (S_read_safetensors(path, m, NULL, d) == 0) {
-			gs_strvec_push_dup(&m->weight_files, S_base(path));
+	if (S_has_suffix(name, ".gguf")) {
+		S_read_gguf(src, name, m, d);
+	} else if (S_has_suffix(name, ".safetensors")) {
+		if (S_read_safetensors(src, name, m, NULL, d) == 0) {
+			gs_strvec_push_dup(&m->weight_files, name);
 			m->weights = GS_WEIGHTS_SAFETENSORS;
 			m->has_header_params = 1;
 		}
-	} else if (S_has_suffix(path, ".index.json")) {
-		char *dir = gs_xstrdup(path);
-		char *slash = strrchr(dir, '/');
-		if (slash)
-			slash[1] = '\0';
-		else
-			dir[0] = '\0';
-		S_read_index(dir, S_base(path), m, d);
-		free(dir);
-	} else if (S_has_suffix(path, ".json")) {
-		S_read_config(path, S_base(path), m, d);
+	} else if (S_has_suffix(name, ".safetensors.index.json") ||
+		   S_has_suffix(name, ".bin.index.json")) {
+		S_read_index(src, name, m, d);
+	} else if (S_has_suffix(name, ".json")) {
+		S_read_config(src, name, m, d);
 	} else {
-		gs_diag_add(d, path, 0, 0, NULL, "expected a folder, a config.json, a "
-			    "*.safetensors.index.json, a *.safetensors or a *.gguf file");
+		char *file = S_file(src, name);
+		gs_diag_add(d, file, 0, 0, NULL, "expected a folder, a config.json, a "
+			    "*.safetensors.index.json or pytorch_model.bin.index.json, a "
+			    "*.safetensors or a *.gguf file");
+		free(file);
 	}
+}
+
+static void S_read_hf(const gs_hf_model *h, gs_model *m, gs_diag *d)
+{
+	S_src src;
+
+	src.dir = h->snapshot;
+	src.dfd = h->snap_fd;
+	src.hf = h;
+	m->repo_id = gs_xstrdup(h->repo_id);
+	m->revision = gs_xstrdup(h->revision);
+	m->commit = gs_xstrdup(h->commit);
+	m->folder = gs_xstrdup(h->snapshot);
+	S_read_dir(&src, m, d);
+}
+
+static void S_begin(gs_model *m, const char *path)
+{
+	memset(m, 0, sizeof(*m));
+	m->tied = -1;
+	m->path = gs_xstrdup(path);
+}
+
+static int S_end(gs_model *m, gs_diag *d, size_t before)
+{
 	if (gs_diag_count(d) != before) {
 		gs_model_release(m);
 		return -1;
@@ -1424,11 +1490,106 @@ int gs_model_read(const char *path, gs_model *m, gs_diag *d)
 	return 0;
 }
 
+int gs_model_read(const char *path, gs_model *m, gs_diag *d)
+{
+	size_t before = gs_diag_count(d);
+	struct stat st, lst;
+	gs_hf_model h;
+	int rc;
+
+	S_begin(m, path);
+	if (lstat(path, &lst) != 0) {
+		gs_diag_add(d, path, 0, 0, NULL, "no such file or folder");
+	} else if (stat(path, &st) != 0) {
+		char target[1024];
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		gs_diag_add(d, path, 0, 0, NULL, "is a dangling symbolic link to '%s' (its target "
+			    "does not exist)", target);
+	} else if (S_ISDIR(st.st_mode)) {
+		rc = gs_hf_open_path(path, NULL, &h, d);
+		if (rc == 1) {
+			S_read_hf(&h, m, d);
+			gs_hf_release(&h);
+		} else if (rc == 0) {
+			S_src src;
+			src.dir = path;
+			src.hf = NULL;
+			src.dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (src.dfd < 0) {
+				gs_diag_add(d, path, 0, 0, NULL, "cannot open folder: %s",
+					    strerror(errno));
+			} else {
+				m->folder = gs_xstrdup(path);
+				S_read_dir(&src, m, d);
+				close(src.dfd);
+			}
+		}
+	} else {
+		/* a lone file: its folder, and the file by name in it */
+		char *dir = gs_xstrdup(path), *slash = strrchr(dir, '/');
+		const char *name = slash ? slash + 1 : path;
+		S_src src;
+		if (slash == dir)
+			dir[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		else
+			dir[0] = '\0';
+		src.dir = dir;
+		src.hf = NULL;
+		src.dfd = open(dir[0] ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (src.dfd < 0) {
+			gs_diag_add(d, path, 0, 0, NULL, "cannot open its folder: %s",
+				    strerror(errno));
+		} else {
+			m->folder = gs_xstrdup(dir[0] ? dir : ".");
+			S_read_file(&src, name, m, d);
+			close(src.dfd);
+		}
+		free(dir);
+	}
+	return S_end(m, d, before);
+}
+
+int gs_model_read_repo(const char *repo_id, const char *revision, gs_model *m, gs_diag *d)
+{
+	size_t before = gs_diag_count(d);
+	gs_hf_model h;
+	char *shown = revision ? gs_xasprintf("%s@%s", repo_id, revision) : gs_xstrdup(repo_id);
+
+	S_begin(m, shown);
+	free(shown);
+	if (gs_hf_open(repo_id, revision, &h, d) == 0) {
+		S_read_hf(&h, m, d);
+		gs_hf_release(&h);
+	}
+	return S_end(m, d, before);
+}
+
+int gs_model_read_ref(const char *ref, gs_model *m, gs_diag *d)
+{
+	struct stat st;
+	char *repo, *rev;
+	int rc;
+
+	if (lstat(ref, &st) == 0 || gs_hf_split_ref(ref, &repo, &rev) != 0)
+		return gs_model_read(ref, m, d);
+	rc = gs_model_read_repo(repo, rev, m, d);
+	free(repo);
+	free(rev);
+	return rc;
+}
+
 void gs_model_release(gs_model *m)
 {
 	if (!m)
 		return;
 	free(m->path);
+	free(m->repo_id);
+	free(m->revision);
+	free(m->commit);
+	free(m->folder);
 	free(m->config_file);
 	free(m->index_file);
 	gs_strvec_release(&m->weight_files);

@@ -71,6 +71,11 @@ typedef struct {
 
 typedef struct {
 	char *path;               /* as given */
+	char *folder;             /* the folder read (a cache's snapshot), as a path */
+	char *repo_id;            /* "ORG/NAME" when read from the Hugging Face cache, or NULL */
+	char *revision;           /* the revision asked there ("main", a tag, a commit) */
+	char *commit;             /* the commit it names (40 hex digits) */
+	int bin_index;            /* 1: the index is pytorch_model.bin.index.json */
 	char *config_file;        /* file names as shown (relative to path), or NULL */
 	char *index_file;
 	gs_strvec weight_files;   /* safetensors shards or the GGUF file read */
@@ -121,9 +126,23 @@ typedef struct {
 
 /*
  * Reads PATH (a folder, a config.json, an index, a .safetensors or a .gguf).
+ * A folder of the Hugging Face cache, models--ORG--NAME (at its revision
+ * main) or one of its snapshots/COMMIT, is read as the cache is (hfcache.h:
+ * links only into its blobs/), and sets repo_id, revision and commit; in
+ * any other folder links are followed, and a dangling one is named so.
  * Returns 0, or -1 with every error in d (m is released then).
  */
 int gs_model_read(const char *path, gs_model *m, gs_diag *d);
+/*
+ * Reads REPO_ID (ORG/NAME) at REVISION (NULL: main) from the local Hugging
+ * Face cache (hfcache.h), offline. The same return.
+ */
+int gs_model_read_repo(const char *repo_id, const char *revision, gs_model *m, gs_diag *d);
+/*
+ * REF as a user types it: a path when one exists by that name, else
+ * ORG/NAME[@REVISION] from the cache, else "no such file or folder".
+ */
+int gs_model_read_ref(const char *ref, gs_model *m, gs_diag *d);
 void gs_model_release(gs_model *m);
 
 /* "llama", ... or "unknown". */

@@ -49,7 +49,55 @@ static char S_kind(const char *path, unsigned char type)
 	return S_ISDIR(st.st_mode) ? 'd' : S_ISREG(st.st_mode) ? 'f' : 'o';
 }
 
-static int S_walk(const char *dir, gs_strvec *out, gs_diag *d, int depth)
+/*
+ * A JSON file not named workload.json that is a workload sheet all the same
+ * (its first 4 KiB name the schema): skipped, and said so. Opened without
+ * following a link or blocking; asked only of files outside every
+ * workload's folder (inside one, a JSON file is evidence, read once, by its
+ * sheet).
+ */
+static int S_looks_like_workload(const char *path)
+{
+	char buf[4097];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strstr(buf, "\"gpusheet-workload\"") != NULL;
+}
+
+static void S_skipped(gs_strvec *skipped, const char *dir, const char *path, const char *name,
+		      char kind, int in_workload)
+{
+	size_t n = strlen(name);
+
+	if (!skipped)
+		return;
+	if (strcmp(name, "workload.json") == 0 && kind != 'f' && kind != 'd')
+		gs_strvec_push(skipped, gs_xasprintf("%s: not a regular file (a link is not "
+						     "followed)", path));
+	else if (!in_workload && kind == 'f' && n > 5 && strcmp(name + n - 5, ".json") == 0 &&
+		 strcmp(name, "workload.json") != 0 && S_looks_like_workload(path))
+		gs_strvec_push(skipped, gs_xasprintf("%s: a workload sheet not named "
+						     "workload.json (the site reads one "
+						     "workload.json a folder: move it to "
+						     "%s/%.*s/workload.json)", path, dir,
+						     (int)(n - 5), name));
+}
+
+static int S_walk(const char *dir, gs_strvec *out, gs_strvec *skipped, gs_diag *d, int depth,
+		  int in_workload)
 {
 	DIR *dp;
 	struct dirent *e;
@@ -77,16 +125,19 @@ static int S_walk(const char *dir, gs_strvec *out, gs_diag *d, int depth)
 	closedir(dp);
 	/* Sorted, so that the site does not depend on the file system's order. */
 	gs_strvec_sort(&names);
+	for (i = 0; i < names.n && !in_workload; i++)
+		in_workload = strcmp(names.v[i], "workload.json") == 0;
 	for (i = 0; i < names.n; i++) {
 		const char *name = names.v[i];
 		char *p = gs_xasprintf("%s/%s", dir, name);
 		char kind = S_kind(p, (unsigned char)name[strlen(name) + 1]);
 		if (kind == 'd') {
-			S_walk(p, out, d, depth + 1);
+			S_walk(p, out, skipped, d, depth + 1, in_workload);
 			free(p);
 		} else if (kind == 'f' && strcmp(name, "workload.json") == 0) {
 			gs_strvec_push(out, p);
 		} else {
+			S_skipped(skipped, dir, p, name, kind, in_workload);
 			free(p);
 		}
 	}
@@ -95,7 +146,7 @@ static int S_walk(const char *dir, gs_strvec *out, gs_diag *d, int depth)
 }
 
 int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
-			   size_t *npaths, gs_diag *d)
+			   size_t *npaths, gs_strvec *skipped, gs_diag *d)
 {
 	gs_strvec v = GS_STRVEC_INIT;
 	size_t i, before = gs_diag_count(d), len = 0, at = 0;
@@ -106,7 +157,7 @@ int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 		char *dir = gs_xstrdup(dirs[i]);
 		while (n > 1 && dir[n - 1] == '/')
 			dir[--n] = '\0';
-		S_walk(dir, &v, d, 0);
+		S_walk(dir, &v, skipped, d, 0, 0);
 		free(dir);
 	}
 	/* end to end in one block, paths[0] at its start (gs_site_free_paths) */

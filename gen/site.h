@@ -49,6 +49,7 @@
 #include <stdint.h>
 #include "diag.h"
 #include "evidence.h"
+#include "util.h"
 #include "publish.h"
 #include "sitelearnt.h"
 #include "siteresults.h"
@@ -146,10 +147,12 @@ void gs_site_key(const gs_publish_env *env, const char *catalog_key,
  * Finds every file named workload.json under each dir, sorted; the caller
  * frees them with gs_site_free_paths. The paths lie end to end in one
  * block (no allocation's overhead per path: the list stays in memory for
- * the whole build).
+ * the whole build). skipped (when not NULL) receives "PATH: why" for each
+ * file that looks meant as a workload and is not read: a workload sheet
+ * under another name, a workload.json that is a link.
  */
 int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
-			   size_t *npaths, gs_diag *d);
+			   size_t *npaths, gs_strvec *skipped, gs_diag *d);
 void gs_site_free_paths(char **paths, size_t n);
 
 /* Longest short title in the matrix's first column, in bytes (then "…"). */

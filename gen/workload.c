@@ -3,6 +3,7 @@
 #include "jsonread.h"
 #include "util.h"
 #include "quantity.h"
+#include "hfcache.h"
 #include "model.h"
 
 #include <stdlib.h>
@@ -166,6 +167,7 @@ void gs_workload_release(gs_workload *w)
 	free(w->model_name);
 	free(w->model_revision);
 	free(w->model_from);
+	free(w->model_repo);
 	free(w->geometry_source);
 	free(w->weights_source);
 	free(w->storage_format);
@@ -390,33 +392,89 @@ static size_t S_dir_len(const char *path);
 static int S_check_relative(const char *f);
 
 /*
- * "model.from": reads the model's files (gen/model.h) from a folder or file
- * relative to the sheet. Their errors go to the same diagnostics; 1 when
- * the model was read.
+ * "model.from" or "model.repo": reads the model's files (gen/model.h), from
+ * a folder or file (a path absolute or relative to the sheet's folder: the
+ * model is read, never published, so it may lie anywhere), or from the
+ * local Hugging Face cache by repo id at "model.revision" (default main).
+ * Their errors go to the same diagnostics; 1 when the model was read.
+ * A model read from the cache records its commit (S_model_revision).
  */
 static int S_read_model_from(gs_jr *r, gs_workload *w, json_t *m, const char *mp, gs_model *mf)
 {
 	char *fp, *path;
 	size_t dl;
-	int ok;
+	int ok, has_from, has_repo;
 
-	if (gs_jr_string(r, m, mp, "from", GS_JR_OPTIONAL, &w->model_from) != 1)
+	has_from = gs_jr_string(r, m, mp, "from", GS_JR_OPTIONAL, &w->model_from) == 1;
+	has_repo = gs_jr_string(r, m, mp, "repo", GS_JR_OPTIONAL, &w->model_repo) == 1;
+	if (has_from && has_repo) {
+		gs_jr_error(r, mp, "\"from\" and \"repo\" both name the model: keep one");
+		return 0;
+	}
+	if (has_repo) {
+		json_t *rv = json_object_get(m, "revision");
+		const char *rev = json_is_string(rv) ? json_string_value(rv) : NULL;
+		fp = gs_jr_path_key(mp, "repo");
+		if (!gs_hf_is_repo_id(w->model_repo)) {
+			gs_jr_error(r, fp, "expected a Hugging Face repo id ORG/NAME, found \"%s\"",
+				    w->model_repo);
+			free(fp);
+			return 0;
+		}
+		if (rv && !rev) {
+			free(fp);
+			return 0;   /* the type error is reported with "revision" */
+		}
+		ok = gs_model_read_repo(w->model_repo, rev, mf, r->diag) == 0;
+		if (!ok)
+			gs_jr_error(r, fp, "cannot read the model \"%s\" from the Hugging Face "
+				    "cache (errors above)", w->model_repo);
+		else
+			/* what the sheet shows its files under: the repo at its commit */
+			w->model_from = gs_xasprintf("%s@%s", w->model_repo, mf->commit);
+		free(fp);
+		return ok;
+	}
+	if (!has_from)
 		return 0;
 	fp = gs_jr_path_key(mp, "from");
-	if (!S_check_relative(w->model_from)) {
-		gs_jr_error(r, fp, "expected a path relative to the sheet's folder, without "
-			    "\"..\", found \"%s\"", w->model_from);
+	if (!w->model_from[0] || strchr(w->model_from, '\\')) {
+		gs_jr_error(r, fp, "expected the path of the model's folder or file, found \"%s\"",
+			    w->model_from);
 		free(fp);
 		return 0;
 	}
-	dl = S_dir_len(w->path);
+	dl = w->model_from[0] == '/' ? 0 : S_dir_len(w->path);
 	path = gs_xasprintf("%.*s%s", (int)dl, w->path, w->model_from);
 	ok = gs_model_read(path, mf, r->diag) == 0;
 	if (!ok)
 		gs_jr_error(r, fp, "cannot read the model from \"%s\" (errors above)", path);
+	if (ok && mf->repo_id)
+		w->model_repo = gs_xstrdup(mf->repo_id);
 	free(path);
 	free(fp);
 	return ok;
+}
+
+/*
+ * A model read from the Hugging Face cache: its commit is the sheet's
+ * revision. A commit stated by hand must be that one.
+ */
+static void S_model_revision(gs_jr *r, gs_workload *w, const char *mp, const gs_model *mf)
+{
+	if (!mf->commit)
+		return;
+	if (w->model_revision && gs_hf_is_commit(w->model_revision) &&
+	    strcmp(w->model_revision, mf->commit) != 0) {
+		char *kp = gs_jr_path_key(mp, "revision");
+		gs_jr_error(r, kp, "commit %s here, but the model's files are those of commit %s "
+			    "(%s): remove it or make them agree", w->model_revision, mf->commit,
+			    mf->folder);
+		free(kp);
+		return;
+	}
+	free(w->model_revision);
+	w->model_revision = gs_xstrdup(mf->commit);
 }
 
 /* A value stated by hand must agree with the files; absent, the files fill it. */
@@ -461,7 +519,8 @@ static void S_fill_from_model(gs_jr *r, gs_workload *w, json_t *m, const char *m
 	else if (mf->weights != GS_WEIGHTS_NONE)
 		wsrc = S_join_files(w->model_from, &mf->weight_files);
 	if (!w->model_name)
-		w->model_name = gs_xstrdup(mf->architecture ? mf->architecture : w->model_from);
+		w->model_name = gs_xstrdup(mf->repo_id ? mf->repo_id : mf->architecture
+					   ? mf->architecture : w->model_from);
 	if (gs_model_params(mf, &params) == 0)
 		S_from_value(r, mp, "parameters", json_object_get(m, "parameters") != NULL,
 			     &w->parameters, 1, params, mf->has_header_params ? wsrc : src);
@@ -503,7 +562,7 @@ static void S_fill_from_model(gs_jr *r, gs_workload *w, json_t *m, const char *m
 static void S_read_model(gs_jr *r, gs_workload *w, json_t *root, gs_model *mf, int *have)
 {
 	static const char *allowed[] = {
-		"name", "revision", "from", "parameters", "layers", "attention_heads",
+		"name", "revision", "from", "repo", "parameters", "layers", "attention_heads",
 		"kv_heads", "head_dim", "sliding_window", NULL
 	};
 	static const char *geo[] = { "layers", "attention_heads", "kv_heads", "head_dim" };
@@ -514,10 +573,12 @@ static void S_read_model(gs_jr *r, gs_workload *w, json_t *root, gs_model *mf, i
 
 	if (gs_jr_object(r, root, "$", "model", GS_JR_REQUIRED, allowed, &m, &mp) != 1)
 		return;
-	from = json_object_get(m, "from") != NULL;
+	from = json_object_get(m, "from") != NULL || json_object_get(m, "repo") != NULL;
 	*have = S_read_model_from(r, w, m, mp, mf);
 	gs_jr_string(r, m, mp, "name", from ? GS_JR_OPTIONAL : GS_JR_REQUIRED, &w->model_name);
 	gs_jr_string(r, m, mp, "revision", GS_JR_OPTIONAL, &w->model_revision);
+	if (*have)
+		S_model_revision(r, w, mp, mf);
 	gs_jr_uint(r, m, mp, "parameters", from ? GS_JR_OPTIONAL : GS_JR_REQUIRED, 1, S_MAX,
 		   &w->parameters);
 	geov[0] = &w->layers;
@@ -684,7 +745,7 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 	/* a partial geometry is reported by S_read_model; here: none at all, or
 	 * model files that do not give it */
 	if (json_is_object(model) && !w->has_kv_geometry &&
-	    (json_object_get(model, "from") ||
+	    (json_object_get(model, "from") || json_object_get(model, "repo") ||
 	     (!json_object_get(model, "layers") && !json_object_get(model, "attention_heads") &&
 	      !json_object_get(model, "kv_heads") && !json_object_get(model, "head_dim"))))
 		gs_jr_error(r, op, "a KV cache needs model.layers, model.attention_heads, "

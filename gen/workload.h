@@ -86,10 +86,13 @@ typedef struct {
 	uint64_t sliding_window;    /* 0 when has_sliding_window == 0 */
 	int has_sliding_window;
 	/*
-	 * "model": {"from": "dir"}: the model's own files (gen/model.h) filled
-	 * what the sheet did not state; what it stated agreed with them.
+	 * "model": {"from": "dir"} or {"repo": "ORG/NAME"}: the model's own
+	 * files (gen/model.h) filled what the sheet did not state; what it
+	 * stated agreed with them.
 	 */
-	char *model_from;           /* as written, relative to the sheet, or NULL */
+	char *model_from;           /* the path as written (absolute, or relative to the
+				     * sheet); for "repo", REPO@COMMIT; or NULL */
+	char *model_repo;           /* the Hugging Face repo id the files were read at, or NULL */
 	char *geometry_source;      /* "dir/config.json" the geometry came from, or NULL */
 	char *weights_source;       /* "dir/shard1, dir/shard2" the weights were read from, or NULL */
 	uint64_t weights_bytes;     /* exact bytes from the checkpoint headers (or index) */

@@ -11,9 +11,10 @@
 #    x 2 B = 536,870,912 B;
 #  - the tiny sharded checkpoint with --task lora and the tiny GGUF with
 #    --task full write training items, each assumed, and pass check;
-#  - init refuses to overwrite (exit 1, the file untouched), refuses a model
-#    outside the sheet's folder, and refuses a hostile checkpoint naming the
-#    file and byte offset, writing nothing.
+#  - a model outside the sheet's folder is named by a path up from it, a
+#    folder link inside it as typed;
+#  - init refuses to overwrite (exit 1, the file untouched) and refuses a
+#    hostile checkpoint naming the file and byte offset, writing nothing.
 set -u
 bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
@@ -43,6 +44,11 @@ grep -q '| Parameters | 7,241,732,096 |' "$md" || err "parameters are not the ge
 "$bin" init --model tiny-llama --context 64 --output-tokens 16 --task lora --id tiny-lora \
 	--out lora.json >/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "init lora failed"; }
 "$bin" check lora.json >/dev/null 2>&1 || err "check lora.json failed"
+# the workload's word for it, the same sheet
+"$bin" init --model tiny-llama --context 64 --output-tokens 16 --task adaptation --id tiny-lora \
+	--out lora2.json >/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "init --task adaptation failed"; }
+cmp -s lora.json lora2.json || err "--task adaptation and --task lora write different sheets"
+grep -q '"task": "adaptation"' lora.json || err "lora.json's task is not adaptation"
 # rank 16 on q, k, v, o: 16 x (2 x (8 + 8) + 2 x (8 + 4)) = 896 trainable, x 16 B = 14,336 B
 grep -q '"trainable_parameters": 896' lora.json || err "LoRA trainable parameters are not 896"
 grep -q '"amount": "14336"' lora.json || err "LoRA adapter item is not 14,336 B"
@@ -67,12 +73,17 @@ rc=$?
 grep -q "already exists" "$scratch/log" || err "init over an existing file: no 'already exists' message"
 [ "$(cksum < mistral.json)" = "$sum" ] || err "init changed an existing file"
 
-# a model outside the sheet's folder
+# a model outside the sheet's folder: named by a path up from it, which check follows
 mkdir -p sub
-"$bin" init --model mistral-7b-v0.1 --context 4096 --out sub/w.json >/dev/null 2>"$scratch/log"
-rc=$?
-[ $rc = 1 ] || err "model outside the folder: exit $rc, expected 1"
-[ ! -e sub/w.json ] || err "model outside the folder: a file was written"
+"$bin" init --model mistral-7b-v0.1 --context 4096 --out sub/w.json >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "init with the model outside the sheet's folder failed"; }
+grep -q '"from": "../mistral-7b-v0.1"' sub/w.json || err "the model outside the folder is not named ../mistral-7b-v0.1"
+"$bin" check sub/w.json >"$scratch/log" 2>&1 || { cat "$scratch/log"; err "check of sub/w.json failed"; }
+# a folder link inside the sheet's folder is followed like a folder, and named as typed
+ln -s ../tiny-llama sub/tiny
+"$bin" init --model sub/tiny --context 64 --out sub/t.json >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "init through a folder link inside the sheet's folder failed"; }
+grep -q '"from": "tiny"' sub/t.json || err "the folder link is not named as typed (tiny)"
 
 # a hostile checkpoint: refused with file and byte offset, nothing written
 "$bin" init --model bad/st-overlap.safetensors --context 64 --out hostile.json >/dev/null 2>"$scratch/log"

@@ -596,7 +596,7 @@ static void test_fifo(void)
 	if (CHECK(mkfifo(p, 0600) == 0)) {
 		CHECK_INT(gs_model_read(p, &m, &d), -1);
 		if (CHECK(gs_diag_count(&d) == 1))
-			CHECK_STR(d.items[0].message, "not a regular file");
+			CHECK_STR(d.items[0].message, "is a FIFO, not a regular file");
 	}
 	gs_diag_release(&d);
 	free(p);
