@@ -1,12 +1,13 @@
 /*
  * cmd_evidence: `gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp
  * LOG --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]
- * [--dims NAME=N,...] [--dtype NAME] [--start N] [--block-size N]
- * [--phase NAME] [--device N]`.
+ * [--dims NAME=N,...] [--dtype NAME] [--setting NAME=VALUE]... [--start N]
+ * [--block-size N] [--phase NAME] [--device N]`.
  *
  * Reads the log once (bounded), reads its figures (logimport.h), adds what
  * the flags give and the log does not say (a flag that contradicts the log
- * is refused with the log's line), checks that the measurement reads back,
+ * is refused with the log's line; a setting or a model that only a flag
+ * gives is written as stated at import, with no line), checks that the measurement reads back,
  * archives the log under its SHA-256 in evidence/ beside FILE.json and
  * only then creates FILE.json, never replacing a file there. Any error:
  * the message with its line, exit 1, no FILE.json.
@@ -35,10 +36,32 @@
 static const char S_usage[] =
 	"usage: gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp LOG\n"
 	"       --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]\n"
-	"       [--dims NAME=N,...] [--dtype NAME] [--start N] [--block-size N]\n"
-	"       [--phase NAME] [--device N]\n";
+	"       [--dims NAME=N,...] [--dtype NAME] [--setting NAME=VALUE]...\n"
+	"       [--start N] [--block-size N] [--phase NAME] [--device N]\n";
 
 #define S_MAX_GPUS 64
+#define S_MAX_SETTINGS 16
+
+/* A setting the log does not print, as the user states it (--setting). */
+typedef struct {
+	char name[64];
+	const char *value;
+	const char *flag;
+} S_stated;
+
+/* Two values of one setting agree: the same text, or the same decimal
+ * ("0.9" and "0.90"). */
+static int S_same_value(const char *a, const char *b)
+{
+	char *ea, *eb;
+	double x, y;
+
+	if (strcmp(a, b) == 0)
+		return 1;
+	x = strtod(a, &ea);
+	y = strtod(b, &eb);
+	return ea != a && eb != b && !*ea && !*eb && x == y;
+}
 
 typedef struct {
 	int64_t index;   /* -1: every device */
@@ -154,6 +177,7 @@ static int S_import(int argc, char **argv)
 		{ "model", required_argument, NULL, 'm' },
 		{ "dims", required_argument, NULL, 'D' },
 		{ "dtype", required_argument, NULL, 't' },
+		{ "setting", required_argument, NULL, 'V' },
 		{ "start", required_argument, NULL, 'S' },
 		{ "block-size", required_argument, NULL, 'b' },
 		{ "phase", required_argument, NULL, 'p' },
@@ -164,6 +188,8 @@ static int S_import(int argc, char **argv)
 	const char *from = NULL, *source = NULL, *out = NULL, *model = NULL, *dims = NULL;
 	const char *dtype = NULL, *log;
 	S_gpu gpus[S_MAX_GPUS];
+	S_stated stated[S_MAX_SETTINGS];
+	size_t nstated = 0;
 	size_t ngpus = 0, len = 0, i, j;
 	gs_logimport_opts lo;
 	gs_logimport li;
@@ -189,6 +215,38 @@ static int S_import(int argc, char **argv)
 		case 'D': dims = optarg; break;
 		case 't': dtype = optarg; break;
 		case 'p': lo.phase = optarg; break;
+		case 'V': {
+			const char *eq = strchr(optarg, '=');
+			size_t n = eq ? (size_t)(eq - optarg) : 0, k;
+			int okname = n > 0 && n < sizeof(stated[0].name) && optarg[0] >= 'a' &&
+				     optarg[0] <= 'z';
+			for (k = 0; okname && k < n; k++)
+				okname = (optarg[k] >= 'a' && optarg[k] <= 'z') ||
+					 (optarg[k] >= '0' && optarg[k] <= '9') || optarg[k] == '_';
+			if (!okname || !eq[1]) {
+				gs_error_print("evidence import", "--setting takes NAME=VALUE, a name "
+					       "of a-z, 0-9 and _ (got '%s')", optarg);
+				return GS_EXIT_USAGE;
+			}
+			for (k = 0; k < nstated; k++)
+				if (strlen(stated[k].name) == n && memcmp(stated[k].name, optarg, n) == 0) {
+					gs_error_print("evidence import", "--setting %.*s given twice",
+						       (int)n, optarg);
+					return GS_EXIT_USAGE;
+				}
+			if (nstated == S_MAX_SETTINGS || (n == 5 && memcmp(optarg, "model", 5) == 0)) {
+				gs_error_print("evidence import", nstated == S_MAX_SETTINGS
+					       ? "--setting given more than 16 times"
+					       : "--setting model=: give the model with --model NAME");
+				return GS_EXIT_USAGE;
+			}
+			memcpy(stated[nstated].name, optarg, n);
+			stated[nstated].name[n] = '\0';
+			stated[nstated].value = eq + 1;
+			stated[nstated].flag = optarg;
+			nstated++;
+			break;
+		}
 		case 'g': {
 			const char *eq = strchr(optarg, '=');
 			uint64_t k = 0;
@@ -323,6 +381,14 @@ static int S_import(int argc, char **argv)
 		if (s && strcmp(S_dtype_norm(s->value), S_dtype_norm(dtype)) != 0) {
 			S_refuse(log, s->line, "--dtype %s contradicts the log, which says dtype=%s",
 				 dtype, s->value, s->text);
+			goto done;
+		}
+	}
+	for (i = 0; i < nstated; i++) {
+		const gs_logsetting *s = gs_logimport_setting(&li, stated[i].name);
+		if (s && !S_same_value(s->value, stated[i].value)) {
+			S_refuse(log, s->line, "--setting %s contradicts the log, which says %s",
+				 stated[i].flag, s->value, s->text);
 			goto done;
 		}
 	}
@@ -500,6 +566,16 @@ static int S_import(int argc, char **argv)
 						      "value", li.settings[i].value, "line",
 						      (json_int_t)li.settings[i].line, "text",
 						      li.settings[i].text));
+	/* what only a flag gives: stated at import, no line of the log */
+	if (model && !gs_logimport_setting(&li, "model"))
+		json_array_append_new(sets, json_pack("{s:s,s:s,s:n,s:n,s:s}", "name", "model",
+						      "value", model, "line", "text", "stated",
+						      "--model"));
+	for (i = 0; i < nstated; i++)
+		if (!gs_logimport_setting(&li, stated[i].name))
+			json_array_append_new(sets, json_pack("{s:s,s:s,s:n,s:n,s:s}", "name",
+							      stated[i].name, "value", stated[i].value,
+							      "line", "text", "stated", "--setting"));
 	json_object_set_new(imp, "settings", sets);
 	figs = json_array();
 	for (i = 0; i < li.nfigs; i++) {

@@ -347,10 +347,11 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 					 "version_line", "start", "starts", "settings", "figures",
 					 NULL };
 	static const char *log_keys[] = { "name", "sha256", "bytes", "lines", "archived_as", NULL };
-	static const char *set_keys[] = { "name", "value", "line", "text", NULL };
+	static const char *set_keys[] = { "name", "value", "line", "text", "stated", NULL };
 	static const char *fig_keys[] = { "name", "device", "value", "unit", "as_written",
 					  "note", "estimate", "line", "last_line", "text", NULL };
 	static const char *const froms[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", NULL };
+	static const char *const S_stated_by[] = { "--model", "--setting", NULL };
 	static const char *const units[] = { "bytes", "tokens", "blocks", "count", "times",
 					     "seconds", "fraction", "as_printed", NULL };
 	json_t *o, *lo, *arr;
@@ -401,8 +402,21 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 			if (gs_jr_v_object(r, it, ip, set_keys) == 0) {
 				gs_jr_string(r, it, ip, "name", GS_JR_REQUIRED, &st.name);
 				gs_jr_string(r, it, ip, "value", GS_JR_REQUIRED, &st.value);
-				gs_jr_uint(r, it, ip, "line", GS_JR_REQUIRED, 1, S_MAX, &st.line);
-				gs_jr_string(r, it, ip, "text", GS_JR_REQUIRED, &dummy);
+				/* a line of the log and its text, or neither: stated
+				 * at import by the flag named */
+				gs_jr_uint(r, it, ip, "line", GS_JR_NULLABLE, 1, S_MAX, &st.line);
+				gs_jr_string(r, it, ip, "text", GS_JR_NULLABLE, &dummy);
+				{
+					char *by = NULL;
+					int has_line = json_integer_value(json_object_get(it, "line")) > 0;
+					gs_jr_enum(r, it, ip, "stated", GS_JR_NULLABLE, S_stated_by, &e);
+					by = json_is_string(json_object_get(it, "stated")) ? "y" : NULL;
+					if (has_line != (dummy != NULL) || has_line == (by != NULL))
+						gs_jr_error(r, ip, "a setting has a line and its text (read "
+							    "from the log), or neither and \"stated\" (given "
+							    "by a flag)");
+					st.stated = !has_line;
+				}
 				free(dummy);
 				dummy = NULL;
 			}

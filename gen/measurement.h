@@ -68,7 +68,8 @@ typedef struct {
 typedef struct {
 	char *name;                   /* "max_model_len", "kv_cache_dtype", ... */
 	char *value;
-	uint64_t line;
+	uint64_t line;                /* 0: stated at import (--model, --setting), not in the log */
+	int stated;
 } gs_msetting;
 
 typedef struct {
