@@ -130,6 +130,7 @@ void gs_measurement_release(gs_measurement *m)
 	for (i = 0; i < m->nimport_figures; i++) {
 		free(m->import_figures[i].name);
 		free(m->import_figures[i].decimal);
+		free(m->import_figures[i].as_written);
 		free(m->import_figures[i].unit);
 	}
 	free(m->import_figures);
@@ -459,9 +460,7 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 					gs_jr_error(r, vp, "expected an integer or a decimal string");
 					free(vp);
 				}
-				gs_jr_string(r, it, ip, "as_written", GS_JR_REQUIRED, &dummy);
-				free(dummy);
-				dummy = NULL;
+				gs_jr_string(r, it, ip, "as_written", GS_JR_REQUIRED, &f.as_written);
 				gs_jr_string(r, it, ip, "note", GS_JR_NULLABLE, &dummy);
 				free(dummy);
 				dummy = NULL;
@@ -478,6 +477,7 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 				free(f.name);
 				free(f.unit);
 				free(f.decimal);
+				free(f.as_written);
 			}
 			free(ip);
 		}

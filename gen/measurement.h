@@ -61,6 +61,7 @@ typedef struct {
 	int64_t value;
 	char *decimal;                /* !is_int: as printed */
 	char *unit;                   /* "bytes", "tokens", "blocks", ... */
+	char *as_written;             /* as the log printed it ("3.81GiB"), or NULL */
 	int estimate;                 /* the engine's own estimate: never observed */
 	uint64_t line;
 } gs_mfigure;

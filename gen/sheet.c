@@ -77,7 +77,8 @@ static char *S_signed_gib(S_ctx *c, int64_t v, gs_qty need, gs_qty capacity)
 			    S_qprov(c, q));
 }
 
-/* Expands {a} {b} {w} {kv} {split} {margin} {cost} {budget} {s1} {s2} {n1} {n2} {n3} in a label. Caller frees. */
+/* Expands {a} {b} {w} {kv} {split} {margin} {cost} {budget} {s1} {s2} {n1} {n2} {n3}
+ * {t1} {t2} {t3} (token counts) in a label. Caller frees. */
 static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 {
 	const char *p;
@@ -114,6 +115,11 @@ static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			skip = 3;
 		} else if (strncmp(p, "{kv}", 4) == 0) {
 			piece = v->kv.present ? S_qty_words(c, v->kv) : gs_xstrdup(TR("word.missing"));
+			skip = 4;
+		} else if (p[0] == '{' && p[1] == 't' && p[2] >= '1' && p[2] <= '3' && p[3] == '}') {
+			char t[GS_FMT_MAX];
+			uint64_t n = p[2] == '1' ? v->t1 : p[2] == '2' ? v->t2 : v->t3;
+			piece = gs_xstrdup(v->has_tokens ? gs_fmt_int(t, n, c->lang) : TR("word.missing"));
 			skip = 4;
 		} else if (strncmp(p, "{split}", 7) == 0) {
 			piece = gs_xasprintf("%llu", (unsigned long long)v->split);

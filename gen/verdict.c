@@ -92,11 +92,115 @@ int gs_measurement_covers(const gs_workload *w, const gs_measurement *m)
 	return 1;
 }
 
+/*
+ * A failure for lack of memory: an out-of-memory error, or one of vLLM's
+ * KV cache errors (the cache cannot hold one sequence of max_model_len
+ * tokens, or there is no memory left for it).
+ */
 static int S_is_oom(const char *err)
 {
 	return err && (S_contains_ci(err, "out of memory") ||
 		       S_contains_ci(err, "cudaErrorMemoryAllocation") ||
-		       S_contains_ci(err, "hipErrorOutOfMemory"));
+		       S_contains_ci(err, "hipErrorOutOfMemory") ||
+		       S_contains_ci(err, "that can be stored in KV cache") ||
+		       S_contains_ci(err, "KV cache is needed, which is larger than") ||
+		       S_contains_ci(err, "No available memory for the cache blocks"));
+}
+
+static const char *S_last(const char *s)
+{
+	const char *p = strrchr(s, '/');
+
+	return p ? p + 1 : s;
+}
+
+int gs_model_same(const gs_workload *w, const char *name)
+{
+	const char *mine[2];
+	size_t i;
+
+	if (!name || !*name)
+		return 0;
+	mine[0] = w->model_repo;
+	mine[1] = w->model_name;
+	for (i = 0; i < 2; i++)
+		if (mine[i] && (S_eq_ci(mine[i], name) || S_eq_ci(S_last(mine[i]), S_last(name))))
+			return 1;
+	return 0;
+}
+
+/* A setting the log printed or the import stated, else a dimension of that
+ * name, or NULL; *stated: stated at import, not in the log. */
+static const char *S_setting(const gs_measurement *m, const char *name, int *stated)
+{
+	const gs_msetting *st = gs_measurement_setting(m, name);
+	const gs_kv *kv;
+
+	if (stated)
+		*stated = 0;
+	if (st) {
+		if (stated)
+			*stated = st->stated;
+		return st->value;
+	}
+	kv = gs_measurement_dim(m, name);
+	return kv ? kv->value : NULL;
+}
+
+/* A positive whole number written in decimal, or 0. */
+static uint64_t S_count(const char *s)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	return v;
+}
+
+/* A decimal without leading zeros in its whole part and trailing zeros in
+ * its fraction, in buf; -1 when s is not digits with at most one point. */
+static int S_decimal_norm(const char *s, char *buf, size_t n)
+{
+	const char *dot, *end, *p;
+	size_t k = 0;
+
+	if (!s || !*s || strlen(s) >= n || strspn(s, "0123456789.") != strlen(s))
+		return -1;
+	dot = strchr(s, '.');
+	if (dot && strchr(dot + 1, '.'))
+		return -1;
+	end = dot ? dot : s + strlen(s);
+	for (p = s; p < end - 1 && *p == '0'; p++)
+		;
+	for (; p < end; p++)
+		buf[k++] = *p;
+	if (!k)
+		buf[k++] = '0';
+	if (dot) {
+		const char *last = dot + strlen(dot) - 1;
+		while (last > dot && *last == '0')
+			last--;
+		if (last > dot) {
+			for (p = dot; p <= last; p++)
+				buf[k++] = *p;
+		}
+	}
+	buf[k] = '\0';
+	return 0;
+}
+
+/* Two decimals equal in value ("0.9", "0.90"); 0 when either is missing. */
+static int S_same_decimal(const char *a, const char *b)
+{
+	char x[64], y[64];
+
+	return S_decimal_norm(a, x, sizeof(x)) == 0 && S_decimal_norm(b, y, sizeof(y)) == 0 &&
+	       strcmp(x, y) == 0;
 }
 
 /* Settings that only choose which devices a process sees. */
@@ -117,6 +221,22 @@ gs_comparable gs_failure_comparable(const gs_workload *w, const gs_measurement *
 	*what = NULL;
 	if (!f || !S_is_oom(f->error))
 		return GS_CMP_NOT_OOM;
+	/* An imported log speaks for the model it names, and only for it. */
+	if (m->import_from) {
+		const char *name = S_setting(m, "model", NULL);
+		if (!gs_model_same(w, name)) {
+			*what = name ? name : "model";
+			return GS_CMP_MODEL;
+		}
+	}
+	/* A vLLM start fails at its gpu_memory_utilization: a condition of the
+	 * run, which the workload must state with the same value. */
+	if (m->import_from && strcmp(m->import_from, "vllm") == 0) {
+		*what = "gpu_memory_utilization";
+		if (!S_same_decimal(S_setting(m, "gpu_memory_utilization", NULL),
+				    gs_workload_condition(w, "gpu_memory_utilization")))
+			return GS_CMP_CONDITION;
+	}
 	/* Every dimension the run recorded: known for the workload, no larger.
 	 * A dimension the workload leaves out is never "anything goes". */
 	for (i = 0; i < m->ndims; i++) {
@@ -131,6 +251,14 @@ gs_comparable gs_failure_comparable(const gs_workload *w, const gs_measurement *
 		}
 		if (!kv->is_number)
 			return GS_CMP_DIM_UNKNOWN;
+		/* A placement, not a size: the same degree, or not comparable. */
+		if (strcmp(kv->name, "tensor_parallel_size") == 0 ||
+		    strcmp(kv->name, "pipeline_parallel_size") == 0) {
+			uint64_t want = kv->name[0] == 't' && w->tensor_parallel ? w->tensor_parallel : 1;
+			if (kv->number != want)
+				return GS_CMP_CONDITION;
+			continue;
+		}
 		wv = gs_workload_dim(w, kv->name, &found);
 		if (!found)
 			return GS_CMP_DIM_UNKNOWN;
@@ -406,7 +534,7 @@ static void S_capacity(const S_in *in, gs_candidate *c)
 
 static const char *const S_cmp_notes[] = {
 	NULL, "note.failure_not_oom", "note.failure_dim_unknown", "note.failure_dim_larger",
-	"note.failure_dtype", "note.failure_condition"
+	"note.failure_dtype", "note.failure_condition", "note.failure_model"
 };
 
 /*
@@ -618,6 +746,356 @@ static int S_certainty(const S_in *in, gs_candidate *c)
 	return 1;
 }
 
+static gs_qty S_need_per_card(const S_in *in, const gs_candidate *c);
+
+/*** an imported vLLM KV capacity (docs/formats.md §4.1) ***/
+
+/* Bytes per value of a numeric format, 0: unknown. */
+static unsigned S_dtype_bytes(const char *d)
+{
+	const char *c;
+
+	if (!d)
+		return 0;
+	if (strncmp(d, "fp8", 3) == 0 || strncmp(d, "float8", 6) == 0)
+		return 1;
+	c = S_dtype_canon(d);
+	if (S_eq_ci(c, "bfloat16") || S_eq_ci(c, "float16"))
+		return 2;
+	if (S_eq_ci(c, "float32"))
+		return 4;
+	return 0;
+}
+
+unsigned gs_kv_dtype_bytes(const char *kv_cache_dtype, const char *model_dtype)
+{
+	if (!kv_cache_dtype)
+		return 0;
+	/* vLLM's "auto": the cache in the model's dtype */
+	if (S_eq_ci(kv_cache_dtype, "auto"))
+		return S_dtype_bytes(model_dtype);
+	return S_dtype_bytes(kv_cache_dtype);
+}
+
+gs_kvcap_cmp gs_kv_capacity_comparable(const gs_workload *w, const gs_sizing *s,
+				       const gs_measurement *m, const char **what)
+{
+	const char *dt, *q;
+	uint64_t tp, pp, len;
+
+	*what = NULL;
+	if (!m->import_from || strcmp(m->import_from, "vllm") != 0 ||
+	    gs_kv_capacity_of(m, NULL, NULL) != 0)
+		return GS_KVC_NO_CAPACITY;
+	if (!s->kv.present || !s->kv_tokens_kept || !s->kv_sequences)
+		return GS_KVC_NO_CACHE;
+	*what = "model";
+	if (!gs_model_same(w, S_setting(m, "model", NULL)))
+		return GS_KVC_MODEL;
+	*what = "dtype";
+	dt = S_setting(m, "dtype", NULL);
+	if (!dt || !S_eq_ci(S_dtype_canon(dt), S_dtype_canon(w->compute_format)))
+		return GS_KVC_FORMAT;
+	/* the weights' storage: the quantization the log names, else the
+	 * dtype itself (an unquantized checkpoint) */
+	*what = "quantization";
+	q = S_setting(m, "quantization", NULL);
+	if (q && !S_eq_ci(q, "none")) {
+		if (!S_contains_ci(w->storage_format, q))
+			return GS_KVC_FORMAT;
+	} else if (!S_eq_ci(S_dtype_canon(w->storage_format), S_dtype_canon(dt))) {
+		return GS_KVC_FORMAT;
+	}
+	*what = "kv_cache_dtype";
+	if (gs_kv_dtype_bytes(S_setting(m, "kv_cache_dtype", NULL), dt) !=
+	    w->cache_bytes_per_value)
+		return GS_KVC_KV_DTYPE;
+	*what = "tensor_parallel_size";
+	tp = S_count(S_setting(m, "tensor_parallel_size", NULL));
+	if (!tp || tp != (w->tensor_parallel ? w->tensor_parallel : 1))
+		return GS_KVC_PARALLEL;
+	*what = "pipeline_parallel_size";
+	pp = S_count(S_setting(m, "pipeline_parallel_size", NULL));
+	if (pp > 1)
+		return GS_KVC_PARALLEL;
+	/* the profile that left this capacity ran at max_model_len: a longer
+	 * sequence changes it */
+	*what = "max_model_len";
+	len = S_count(S_setting(m, "max_model_len", NULL));
+	if (!len || s->kv_tokens_kept > len)
+		return GS_KVC_CONTEXT;
+	*what = "gpu_memory_utilization";
+	if (S_decimal_norm(S_setting(m, "gpu_memory_utilization", NULL), (char[64]){ 0 }, 64) != 0)
+		return GS_KVC_SETTING_UNKNOWN;
+	*what = NULL;
+	return GS_KVC_COMPARABLE;
+}
+
+/* The device a figure was read on, by its index, or NULL. */
+static const gs_device *S_device_exact(const gs_measurement *m, int64_t index)
+{
+	size_t i;
+
+	for (i = 0; index >= 0 && i < m->ndevices; i++)
+		if (m->devices[i].index == (uint64_t)index)
+			return &m->devices[i];
+	return NULL;
+}
+
+int gs_kv_capacity_of(const gs_measurement *m, const gs_offer *o, gs_kvcap *out)
+{
+	const gs_mfigure *best = NULL;
+	size_t i;
+
+	for (i = 0; i < m->nimport_figures; i++) {
+		const gs_mfigure *f = &m->import_figures[i];
+		const gs_device *d;
+		/* an engine's own estimate is never an observation */
+		if (strcmp(f->name, "kv_cache_tokens") != 0 || f->estimate || !f->is_int ||
+		    f->value <= 0 || f->device < 0)
+			continue;
+		d = S_device_exact(m, f->device);
+		if (!d || (o && !gs_offer_matches_device(o, d->name)))
+			continue;
+		if (!best || f->value < best->value)
+			best = f;
+	}
+	if (!best)
+		return -1;
+	if (out) {
+		memset(out, 0, sizeof(*out));
+		out->tokens = (uint64_t)best->value;
+		out->device = best->device;
+		out->utilization = S_setting(m, "gpu_memory_utilization", &out->utilization_stated);
+	}
+	return 0;
+}
+
+/* Half a unit of the last digit printed ("3.81GiB": 0.005 GiB), in bytes,
+ * rounded up; UINT64_MAX when the precision cannot be read. */
+static uint64_t S_half_unit(const char *as_written)
+{
+	const char *p = as_written, *dot = NULL;
+	unsigned __int128 unit, den = 1;
+	size_t decimals = 0;
+
+	if (!p)
+		return UINT64_MAX;
+	for (; (*p >= '0' && *p <= '9') || *p == '.' || *p == ','; p++)
+		if (*p == '.')
+			dot = p;
+		else if (dot && *p != ',')
+			decimals++;
+	while (*p == ' ')
+		p++;
+	/* vLLM V0's "GB" are GiB; read as GiB here (the larger half-unit) */
+	if (strncmp(p, "GiB", 3) == 0 || strncmp(p, "GB", 2) == 0)
+		unit = (unsigned __int128)1 << 30;
+	else if (strncmp(p, "MiB", 3) == 0 || strncmp(p, "MB", 2) == 0)
+		unit = (unsigned __int128)1 << 20;
+	else if (strncmp(p, "KiB", 3) == 0)
+		unit = 1024;
+	else
+		return UINT64_MAX;
+	if (decimals > 18)
+		return UINT64_MAX;
+	while (decimals--)
+		den *= 10;
+	return (uint64_t)((unit * 5 + den * 10 - 1) / (den * 10));
+}
+
+/* A size figure of that name on that device, observed, or NULL. */
+static const gs_mfigure *S_size_fig(const gs_measurement *m, const char *name, int64_t device)
+{
+	const gs_mfigure *f = gs_measurement_figure(m, name, device);
+
+	return f && f->is_int && !f->estimate && f->value >= 0 && f->unit &&
+		       strcmp(f->unit, "bytes") == 0 ? f : NULL;
+}
+
+void gs_kv_capacity_full(const gs_measurement *m, uint64_t bytes_per_token, gs_kvcap *cap)
+{
+	const gs_mfigure *kv = S_size_fig(m, "kv_cache_memory", cap->device);
+	const gs_mfigure *tf = S_size_fig(m, "total_gpu_memory", cap->device);
+	const gs_device *d = S_device_exact(m, cap->device);
+	uint64_t total, num = 0, den = 1, h_kv, h_t;
+	unsigned __int128 rest, rest_up, full, up;
+	char u[64];
+	const char *p;
+
+	cap->has_full = 0;
+	if (!tf)
+		tf = S_size_fig(m, "device_total", cap->device);
+	if (!kv) {
+		cap->full_missing = "kv_cache_memory";
+		return;
+	}
+	if (d && d->total_bytes.has)
+		total = d->total_bytes.v;
+	else if (tf)
+		total = (uint64_t)tf->value;
+	else {
+		cap->full_missing = "total_gpu_memory";
+		return;
+	}
+	if (S_decimal_norm(cap->utilization, u, sizeof(u)) != 0 || !bytes_per_token) {
+		cap->full_missing = "gpu_memory_utilization";
+		return;
+	}
+	/* u = num / den exactly */
+	for (p = u; *p && *p != '.'; p++)
+		num = num * 10 + (uint64_t)(*p - '0');
+	if (*p == '.')
+		for (p++; *p; p++) {
+			if (den >= UINT64_C(1000000000000000000))
+				break;
+			num = num * 10 + (uint64_t)(*p - '0');
+			den *= 10;
+		}
+	if (num > den || *p) {
+		cap->full_missing = "gpu_memory_utilization";
+		return;
+	}
+	h_kv = S_half_unit(kv->as_written);
+	h_t = tf ? S_half_unit(tf->as_written) : UINT64_MAX;
+	/* the non-KV terms (u x total - KV memory) do not grow with u:
+	 * at 1.0 the cache also gets (1 - u) x total */
+	rest = (unsigned __int128)total * (den - num) / den;
+	full = rest + (uint64_t)kv->value;
+	cap->full_kv_bytes = full > UINT64_MAX ? UINT64_MAX : (uint64_t)full;
+	cap->full_tokens = (uint64_t)(full / bytes_per_token);
+	if (h_kv == UINT64_MAX || h_t == UINT64_MAX) {
+		cap->full_tokens_upper = UINT64_MAX;   /* never an exclusion */
+	} else {
+		rest_up = ((unsigned __int128)total + h_t) * (den - num);
+		rest_up = (rest_up + den - 1) / den;
+		up = rest_up + (uint64_t)kv->value + h_kv;
+		up /= bytes_per_token;
+		cap->full_tokens_upper = up > UINT64_MAX ? UINT64_MAX : (uint64_t)up;
+	}
+	cap->has_full = 1;
+}
+
+uint64_t gs_kv_need_tokens(const gs_sizing *s, uint64_t block_size)
+{
+	uint64_t per = s->kv_tokens_kept, n;
+
+	if (block_size && per % block_size)
+		per += block_size - per % block_size;
+	return gs_mul_u64(per, s->kv_sequences, &n) ? UINT64_MAX : n;
+}
+
+static const char *const S_kvc_notes[] = {
+	NULL, NULL, NULL, "note.kvcap_setting_unknown", "note.kvcap_model", "note.kvcap_format",
+	"note.kvcap_kv_dtype", "note.kvcap_parallel", "note.kvcap_context"
+};
+
+/* The first setting the rule rests on that only the import states, or NULL. */
+static const char *S_kv_stated(const gs_measurement *m)
+{
+	static const char *const used[] = {
+		"model", "gpu_memory_utilization", "kv_cache_dtype", "tensor_parallel_size",
+		"quantization", "block_size", NULL
+	};
+	size_t i;
+
+	for (i = 0; used[i]; i++) {
+		const gs_msetting *st = gs_measurement_setting(m, used[i]);
+		if (st && st->stated)
+			return used[i];
+	}
+	return NULL;
+}
+
+/*
+ * An imported vLLM start on this GPU model, comparable with the workload:
+ * its KV capacity in tokens at its gpu_memory_utilization decides memory.
+ * Returns 1 with the verdict set; else 0, with *note set to why the first
+ * capacity on this GPU model does not decide.
+ */
+static int S_kv_capacity(const S_in *in, gs_candidate *c, gs_verdict *note)
+{
+	const gs_evidence *best = NULL;
+	gs_kvcap cap, bc;
+	uint64_t need, per_token, tp = in->w->tensor_parallel ? in->w->tensor_parallel : 1;
+	gs_verdict v;
+	size_t i;
+
+	memset(&bc, 0, sizeof(bc));
+	for (i = 0; i < in->nev; i++) {
+		const gs_measurement *m = in->ev[i].m;
+		const char *what;
+		gs_kvcap_cmp cmp;
+
+		if (!S_usable(in, m) || gs_kv_capacity_of(m, c->offer, &cap) != 0)
+			continue;
+		cmp = gs_kv_capacity_comparable(in->w, in->s, m, &what);
+		if (cmp == GS_KVC_COMPARABLE && c->offer->cards < tp) {
+			cmp = GS_KVC_PARALLEL;
+			what = "tensor_parallel_size";
+		}
+		if (cmp != GS_KVC_COMPARABLE) {
+			if (!note->note && S_kvc_notes[cmp]) {
+				note->note = S_kvc_notes[cmp];
+				note->n1 = in->ev[i].ref->file;
+				note->n2 = what;
+			}
+			continue;
+		}
+		if (!best || cap.tokens > bc.tokens) {
+			best = &in->ev[i];
+			bc = cap;
+		}
+	}
+	if (!best)
+		return 0;
+	need = gs_kv_need_tokens(in->s, S_count(S_setting(best->m, "block_size", NULL)));
+	c->need = S_need_per_card(in, c);
+	c->margin = S_margin(c->capacity.bytes, c->need.bytes);
+	c->has_margin = 1;
+	if (need <= bc.tokens) {
+		v = S_v(GS_V_ADMISSIBLE, "why.memory.kv_capacity_fits");
+	} else {
+		/* KV bytes of one token of every sequence's cache, per rank */
+		per_token = in->s->kv.bytes / in->s->kv_tokens_kept / in->s->kv_sequences;
+		if (tp > 1 && in->w->kv_heads && in->w->kv_heads % tp == 0)
+			per_token = S_ceil_div(per_token, tp);
+		gs_kv_capacity_full(best->m, per_token, &bc);
+		if (!bc.has_full) {
+			v = S_v(GS_V_TO_CONFIRM, "why.memory.kv_capacity_above_full_unknown");
+			v.n3 = bc.full_missing;
+			v.missing = "missing.kv_capacity";
+		} else if (need > bc.full_tokens_upper) {
+			v = S_v(GS_V_EXCLUDE, "why.memory.kv_capacity_short_at_full");
+			v.basis = GS_BASIS_CALCULATED_CERTAINTY;
+		} else {
+			v = S_v(GS_V_TO_CONFIRM, "why.memory.kv_capacity_above");
+			v.missing = "missing.kv_capacity";
+		}
+		if (bc.has_full) {
+			v.t3 = bc.full_tokens;
+			v.b = gs_qty_make(bc.full_kv_bytes, GS_PROV_CALCULATED);
+		}
+	}
+	v.t1 = need;
+	v.t2 = bc.tokens;
+	v.has_tokens = 1;
+	v.s1 = bc.utilization;
+	v.s2 = best->m->import_source;
+	v.a = c->need;
+	v.margin = c->margin;
+	v.has_margin = 1;
+	v.evidence = best->ref->file;
+	v.evidence_date = best->m->date;
+	if (S_kv_stated(best->m)) {
+		v.note = "note.kvcap_stated";
+		v.n1 = best->ref->file;
+		v.n2 = S_kv_stated(best->m);
+	}
+	c->v[GS_REQ_MEMORY] = v;
+	return 1;
+}
+
 /*
  * The largest successful run covering the required dimensions on this GPU
  * model gives the observed need. Returns 1 with the verdict set.
@@ -762,12 +1240,14 @@ static void S_memory(const S_in *in, gs_candidate *c)
 		return;
 	S_capacity(in, c);
 	S_upper(c);
-	if (!S_failures(in, c, &note) && !S_certainty(in, c) && !S_observed(in, c))
+	if (!S_failures(in, c, &note) && !S_certainty(in, c) && !S_kv_capacity(in, c, &note) &&
+	    !S_observed(in, c))
 		S_calculated(in, c);
 	/* Say why a failure or a file that was shown does not decide. */
 	if (c->v[GS_REQ_MEMORY].kind != GS_V_EXCLUDE ||
 	    c->v[GS_REQ_MEMORY].basis != GS_BASIS_OBSERVED_FAILURE) {
-		if (note.note && c->v[GS_REQ_MEMORY].kind != GS_V_ADMISSIBLE) {
+		if (note.note && c->v[GS_REQ_MEMORY].kind != GS_V_ADMISSIBLE &&
+		    !c->v[GS_REQ_MEMORY].note) {
 			c->v[GS_REQ_MEMORY].note = note.note;
 			c->v[GS_REQ_MEMORY].n1 = note.n1;
 			c->v[GS_REQ_MEMORY].n2 = note.n2;

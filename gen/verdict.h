@@ -80,6 +80,10 @@ typedef struct {
 	 * per card) and the cards it is split over ({split}, 0: not split). */
 	gs_qty w, kv;
 	uint64_t split;
+	/* Token counts cited by a KV-capacity reason ({t1} the need, {t2} the
+	 * observed capacity), when has_tokens. */
+	uint64_t t1, t2, t3;    /* {t3}: the capacity a utilization of 1.0 would give */
+	int has_tokens;
 } gs_verdict;
 
 /*
@@ -185,8 +189,65 @@ typedef enum {
 	GS_CMP_DIM_UNKNOWN,         /* it recorded a dimension the workload does not state */
 	GS_CMP_DIM_LARGER,          /* it ran at a dimension above the workload's */
 	GS_CMP_DTYPE,               /* another numeric format */
-	GS_CMP_CONDITION            /* a condition or allocator setting the workload does not have */
+	GS_CMP_CONDITION,           /* a condition or allocator setting the workload does not have */
+	GS_CMP_MODEL                /* an imported log of another model, or of a model it does not name */
 } gs_comparable;
+
+/*
+ * Does an imported vLLM KV capacity speak for the workload (docs/formats.md
+ * §4.1)? The same model (named by the log or at import), the same weight
+ * format (dtype, quantization), the same KV cache dtype, the same tensor
+ * parallelism, the workload's tokens per sequence within the log's
+ * max_model_len, and a known gpu_memory_utilization (the setting the
+ * capacity holds at). The GPU model is the offer's business.
+ */
+typedef enum {
+	GS_KVC_COMPARABLE = 0,
+	GS_KVC_NO_CAPACITY,         /* no KV capacity in tokens (not a vLLM log) */
+	GS_KVC_NO_CACHE,            /* the workload has no KV cache to compare */
+	GS_KVC_SETTING_UNKNOWN,     /* gpu_memory_utilization not stated */
+	GS_KVC_MODEL,               /* another model, or the log names none */
+	GS_KVC_FORMAT,              /* another dtype or quantization, or unknown */
+	GS_KVC_KV_DTYPE,            /* another KV cache dtype, or unknown */
+	GS_KVC_PARALLEL,            /* another tensor-parallel degree, pipeline parallelism, or unknown */
+	GS_KVC_CONTEXT              /* tokens per sequence above the log's max_model_len, or it unknown */
+} gs_kvcap_cmp;
+
+/* The KV capacity of a vLLM start on one rank, and what it would be at a
+ * utilization of 1.0 (gs_kv_capacity_full). */
+typedef struct {
+	uint64_t tokens;            /* observed capacity in tokens (the smallest rank's) */
+	int64_t device;             /* the rank it was read on */
+	const char *utilization;    /* the setting it holds at, as written */
+	int utilization_stated;     /* stated at import, not in the log */
+	int has_full;               /* the capacity at 1.0 could be calculated */
+	uint64_t full_tokens;       /* calculated on observed terms, central */
+	uint64_t full_tokens_upper; /* the same at the far end of the printed precision */
+	uint64_t full_kv_bytes;     /* KV bytes at 1.0: KV memory + (1 - u) x total */
+	const char *full_missing;   /* the term missing for it: "total_gpu_memory", ... */
+} gs_kvcap;
+
+gs_kvcap_cmp gs_kv_capacity_comparable(const gs_workload *w, const gs_sizing *s,
+				       const gs_measurement *m, const char **what);
+/* The observed capacity on the ranks of this GPU model (gs_offer_matches_device
+ * of o; o NULL: any rank): 0 with *out filled, -1 when none. */
+int gs_kv_capacity_of(const gs_measurement *m, const gs_offer *o, gs_kvcap *out);
+/*
+ * The capacity a utilization of 1.0 would give: the log's KV memory plus
+ * (1 - u) x the device's total (its non-KV terms, u x total - KV memory,
+ * are observed and do not grow with the utilization), divided by the
+ * calculated KV bytes per token per rank. The upper figure takes each
+ * printed size at the far end of its precision (half a unit of its last
+ * digit). Sets has_full, or full_missing naming the missing term.
+ */
+void gs_kv_capacity_full(const gs_measurement *m, uint64_t bytes_per_token, gs_kvcap *cap);
+/* The workload's KV need in tokens: sequences x tokens kept, each sequence
+ * rounded up to whole blocks of block_size (0: not stated, not rounded). */
+uint64_t gs_kv_need_tokens(const gs_sizing *s, uint64_t block_size);
+/* Bytes per value of a vLLM kv_cache_dtype ("auto": the model's dtype), 0: unknown. */
+unsigned gs_kv_dtype_bytes(const char *kv_cache_dtype, const char *model_dtype);
+/* Does the log (or the import) name the workload's model? */
+int gs_model_same(const gs_workload *w, const char *name);
 
 /* Every offer id the workload lists must be in the catalog; -1 with d otherwise. */
 int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d);
