@@ -1832,6 +1832,490 @@ static void test_prices_per_hour(void)
 	gs_decision_release(&d);
 }
 
+/*** imported evidence: what each kind decides (docs/formats.md §4.1) ***/
+
+/*
+ * vLLM 0.6.4 on an RTX 3090, the first start of
+ * tests/data/evidence-logs/vllm-04 (issue 10517): total_gpu_memory=23.58GiB
+ * (25,318,832,210 B: 23.58 x 2^30 rounded), kv_cache_size=3.81GiB
+ * (4,090,956,349 B), gpu_memory_utilization=0.90, 1,952 blocks of 16 =
+ * 31,232 tokens at max_model_len 20,000. The model, its dtype, KV dtype,
+ * parallelism and block size stated at import, as the example does.
+ */
+#define S_3090 "NVIDIA GeForce RTX 3090"
+#define S_3090_TOTAL UINT64_C(25318832210)
+
+typedef struct {
+	gs_measurement m;
+	gs_kv dims[4];
+	gs_device dev[1];
+	gs_phase ph[3];
+	gs_msetting set[8];
+	gs_mfigure fig[4];
+	gs_evidence_ref ref;
+} S_imp;
+
+static void S_setting_add(S_imp *s, const char *name, const char *value, uint64_t line)
+{
+	gs_msetting *st = &s->set[s->m.nimport_settings++];
+
+	st->name = S_s(name);
+	st->value = S_s(value);
+	st->line = line;
+	st->stated = line == 0;
+}
+
+static void S_fig_add(S_imp *s, const char *name, int64_t value, const char *unit,
+		      const char *as_written)
+{
+	gs_mfigure *f = &s->fig[s->m.nimport_figures++];
+
+	f->name = S_s(name);
+	f->device = 0;
+	f->is_int = 1;
+	f->value = value;
+	f->unit = S_s(unit);
+	f->as_written = S_s(as_written);
+	f->line = 2;
+}
+
+static void S_imported(S_imp *s, const char *file, const char *from, const char *gpu)
+{
+	memset(s, 0, sizeof(*s));
+	s->m.schema = "gpusheet-measurement";
+	s->m.schema_version = 1;
+	s->m.code = "vLLM start-up log";
+	s->m.produced_by = "vLLM";
+	s->m.backend = "cuda";
+	s->m.process = "fresh";
+	s->m.import_from = S_s(from);
+	s->m.import_source = "https://github.com/vllm-project/vllm/issues/10517";
+	s->m.devices = s->dev;
+	s->m.ndevices = 1;
+	S_device(&s->dev[0], 0, gpu, S_3090_TOTAL);
+	s->m.phases = s->ph;
+	s->m.import_settings = s->set;
+	s->m.import_figures = s->fig;
+	s->ref.file = S_s(file);
+	s->ref.path = S_s(file);
+	s->ref.covers = "test";
+}
+
+/* The vLLM start: dims dtype and max_model_len, the settings, three figures. */
+static void S_vllm04(S_imp *s, const char *gpu)
+{
+	S_imported(s, "vllm-04.json", "vllm", gpu);
+	s->dims[0].name = "dtype";
+	s->dims[0].value = "bfloat16";
+	s->dims[1].name = "max_model_len";
+	s->dims[1].value = "20000";
+	s->dims[1].number = 20000;
+	s->dims[1].is_number = 1;
+	s->m.dims = s->dims;
+	s->m.ndims = 2;
+	S_phase(&s->ph[0], "model_load", 0, GS_PHASE_OK, NULL, 0);
+	S_phase(&s->ph[1], "kv_cache_init", 0, GS_PHASE_OK, NULL, 0);
+	s->m.nphases = 2;
+	S_setting_add(s, "gpu_memory_utilization", "0.90", 2);
+	S_setting_add(s, "max_model_len", "20000", 4);
+	S_setting_add(s, "model", "meta-llama/Llama-3.1-8B-Instruct", 0);
+	S_setting_add(s, "kv_cache_dtype", "auto", 0);
+	S_setting_add(s, "tensor_parallel_size", "1", 0);
+	S_setting_add(s, "block_size", "16", 0);
+	S_fig_add(s, "total_gpu_memory", (int64_t)S_3090_TOTAL, "bytes", "23.58GiB");
+	S_fig_add(s, "kv_cache_memory", INT64_C(4090956349), "bytes", "3.81GiB");
+	S_fig_add(s, "kv_cache_tokens", 31232, "tokens", "31232");
+}
+
+static gs_dim S_ldims[3];
+
+/* Llama-3.1-8B-Instruct in bf16 (8,030,261,248 parameters: 16,060,522,496 B
+ * of weights), 32 layers x 8 KV heads x 128: 131,072 B of KV per token.
+ * input + output tokens kept, sequences at once. */
+static void S_llama8b(gs_workload *w, uint64_t input, uint64_t output, uint64_t seqs)
+{
+	S_workload(w);
+	w->model_name = "meta-llama/Llama-3.1-8B-Instruct";
+	w->parameters = UINT64_C(8030261248);
+	S_ldims[0].name = "input_tokens";
+	S_ldims[0].value = input;
+	S_ldims[1].name = "output_tokens";
+	S_ldims[1].value = output;
+	S_ldims[2].name = "sequences";
+	S_ldims[2].value = seqs;
+	w->dims = S_ldims;
+	w->ndims = 3;
+	w->cache = GS_CACHE_DENSE;
+	w->has_kv_geometry = 1;
+	w->layers = 32;
+	w->kv_heads = 8;
+	w->attention_heads = 32;
+	w->head_dim = 128;
+	w->cache_bytes_per_value = 2;
+}
+
+static void S_classify_imp(const gs_workload *w, gs_offer *offers, size_t noffers,
+			   S_imp **ms, size_t nms, gs_decision *d)
+{
+	gs_sizing s;
+	gs_catalog cat;
+	gs_evidence ev[8];
+	char err[256] = "";
+	size_t i;
+
+	if (gs_size_workload(w, &s, err, sizeof(err))) {
+		fprintf(stderr, "sizing failed: %s\n", err);
+		abort();
+	}
+	memset(&cat, 0, sizeof(cat));
+	cat.title = "test";
+	cat.offers = offers;
+	cat.noffers = noffers;
+	for (i = 0; i < nms; i++) {
+		ev[i].m = &ms[i]->m;
+		ev[i].ref = &ms[i]->ref;
+	}
+	if (gs_classify(w, &s, ev, nms, &cat, 0, d)) {
+		fprintf(stderr, "gs_classify failed\n");
+		abort();
+	}
+}
+
+/* Capacity above the need: 16,000 + 4,000 tokens x 1 sequence = 20,000
+ * tokens (whole blocks of 16) <= 31,232 observed at 0.90: admissible, and
+ * the reason names the log's source and the setting. The device total the
+ * log printed is the capacity of every RTX 3090 offer, and its upper bound. */
+static void test_kvcap_fits(void)
+{
+	gs_workload w;
+	gs_offer o[1];
+	S_imp m;
+	S_imp *ms[] = { &m };
+	gs_decision d;
+	const gs_candidate *c;
+
+	S_llama8b(&w, 16000, 4000, 1);
+	S_offer(&o[0], "3090", "RTX 3090", S_3090, 1, 24);
+	S_vllm04(&m, S_3090);
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "3090");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.kv_capacity_fits");
+	CHECK(c->v[GS_REQ_MEMORY].has_tokens);
+	CHECK_U64(c->v[GS_REQ_MEMORY].t1, 20000);
+	CHECK_U64(c->v[GS_REQ_MEMORY].t2, 31232);
+	CHECK_STR(c->v[GS_REQ_MEMORY].s1, "0.90");
+	CHECK_STR(c->v[GS_REQ_MEMORY].s2, "https://github.com/vllm-project/vllm/issues/10517");
+	CHECK_STR(c->v[GS_REQ_MEMORY].evidence, "vllm-04.json");
+	/* the model was stated at import: the sheet says so */
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.kvcap_stated");
+	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "model");
+	CHECK(c->cap_source == GS_CAP_OBSERVED);
+	CHECK_U64(c->capacity.bytes, S_3090_TOTAL);
+	CHECK(c->capacity.prov == GS_PROV_OBSERVED);
+	CHECK_U64(c->upper.bytes, S_3090_TOTAL);
+	/* nothing else required: retained on observed evidence */
+	CHECK(c->retained && c->cls == GS_CLASS_RETAINED);
+	gs_decision_release(&d);
+
+	/* 20,001 tokens kept, above max_model_len 20,000: the capacity does
+	 * not speak for a longer sequence */
+	S_llama8b(&w, 16001, 4000, 1);
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.kvcap_context");
+	gs_decision_release(&d);
+}
+
+/* Below the need, enough at 1.0: 2 x 20,000 = 40,000 tokens > 31,232. At
+ * 1.0 the cache also gets (1 - 0.90) x 25,318,832,210 = 2,531,883,221 B:
+ * 6,622,839,570 B / 131,072 B per token = 50,528 tokens >= 40,000: to
+ * confirm, with that figure, calculated. Short even at 1.0: 3 x 20,000 =
+ * 60,000 tokens; the upper figure takes 23.58 and 3.81 GiB at +0.005 GiB
+ * (5,368,710 B): ceil(25,324,200,920 x 0.1) + 4,090,956,349 + 5,368,710 =
+ * 6,628,745,151 B / 131,072 = 50,573 tokens < 60,000: excluded, a
+ * calculated certainty (while the calculated lower bound, 16,060,522,496 +
+ * 7,864,320,000 = 23,924,842,496 B, is below the card's 25,318,832,210). */
+static void test_kvcap_above(void)
+{
+	gs_workload w;
+	gs_offer o[1];
+	S_imp m;
+	S_imp *ms[] = { &m };
+	gs_decision d;
+	const gs_verdict *v;
+
+	S_offer(&o[0], "3090", "RTX 3090", S_3090, 1, 24);
+	S_vllm04(&m, S_3090);
+	S_llama8b(&w, 16000, 4000, 2);
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	v = &S_cand(&d, "3090")->v[GS_REQ_MEMORY];
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.kv_capacity_above");
+	CHECK_U64(v->t1, 40000);
+	CHECK_U64(v->t2, 31232);
+	CHECK_U64(v->t3, 50528);
+	CHECK_U64(v->b.bytes, UINT64_C(6622839570));
+	CHECK(v->b.prov == GS_PROV_CALCULATED);
+	CHECK_STR(v->missing, "missing.kv_capacity");
+	gs_decision_release(&d);
+
+	S_llama8b(&w, 16000, 4000, 3);
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	v = &S_cand(&d, "3090")->v[GS_REQ_MEMORY];
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.kv_capacity_short_at_full");
+	CHECK(v->basis == GS_BASIS_CALCULATED_CERTAINTY);
+	CHECK_U64(v->t1, 60000);
+	CHECK_U64(v->t3, 50528);
+	CHECK_U64(S_cand(&d, "3090")->lower.bytes, UINT64_C(23924842496));
+	gs_decision_release(&d);
+
+	/* At the far end of the printed precision 1.0 gives 50,573 tokens, at
+	 * its centre 50,528 (the run's max_model_len set to 30,000 so that
+	 * these sequences stay within it): 2 x 25,286 tokens, 25,296 in
+	 * blocks of 16, = 50,592 > 50,573: excluded. */
+	S_llama8b(&w, 21286, 4000, 2);
+	m.dims[1].value = "30000";
+	m.dims[1].number = 30000;
+	m.set[1].value = "30000";
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	CHECK_U64(S_cand(&d, "3090")->v[GS_REQ_MEMORY].t1, 50592);
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.kv_capacity_short_at_full");
+	gs_decision_release(&d);
+	/* 2 x 25,280 (1,580 blocks) = 50,560: above the centre, within the far
+	 * end: to confirm, never a certainty */
+	S_llama8b(&w, 21280, 4000, 2);
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	CHECK_U64(S_cand(&d, "3090")->v[GS_REQ_MEMORY].t1, 50560);
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.kv_capacity_above");
+	gs_decision_release(&d);
+
+	/* without the KV memory the log printed, 1.0 cannot be calculated */
+	S_vllm04(&m, S_3090);
+	m.fig[1].name = "activation_peak";
+	S_llama8b(&w, 16000, 4000, 2);
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM,
+		"why.memory.kv_capacity_above_full_unknown");
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].n3, "kv_cache_memory");
+	gs_decision_release(&d);
+}
+
+/* What does not compare: another KV dtype (the workload's fp8 cache, 1 B
+ * per value, against vLLM's auto = bf16, 2 B), another tensor-parallel
+ * degree, another GPU model, another model, an unknown utilization. */
+static void test_kvcap_not_comparable(void)
+{
+	gs_workload w;
+	gs_offer o[3];
+	S_imp m;
+	S_imp *ms[] = { &m };
+	gs_decision d;
+	const gs_candidate *c;
+
+	S_offer(&o[0], "3090", "RTX 3090", S_3090, 1, 24);
+	S_offer(&o[1], "3090x2", "RTX 3090", S_3090, 2, 24);
+	S_offer(&o[2], "4090", "RTX 4090", S_4090, 1, 24);
+	S_vllm04(&m, S_3090);
+
+	S_llama8b(&w, 16000, 4000, 1);
+	w.cache_bytes_per_value = 1;
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	c = S_cand(&d, "3090");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.kvcap_kv_dtype");
+	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "kv_cache_dtype");
+	gs_decision_release(&d);
+	/* the log's own fp8 cache against a bf16 workload */
+	m.set[3].value = "fp8_e5m2";
+	S_llama8b(&w, 16000, 4000, 1);
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.kvcap_kv_dtype");
+	gs_decision_release(&d);
+	m.set[3].value = "auto";
+
+	/* tensor parallelism of 2 over two cards: the log ran at 1 */
+	S_llama8b(&w, 16000, 4000, 1);
+	w.tensor_parallel = 2;
+	S_classify_imp(&w, o, 2, ms, 1, &d);
+	c = S_cand(&d, "3090x2");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_split");
+	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.kvcap_parallel");
+	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "tensor_parallel_size");
+	gs_decision_release(&d);
+
+	/* another GPU model: the capacity is the 3090's, not the 4090's */
+	S_llama8b(&w, 16000, 4000, 1);
+	S_classify_imp(&w, o, 3, ms, 1, &d);
+	c = S_cand(&d, "4090");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK(c->cap_source == GS_CAP_NOMINAL);
+	CHECK(c->v[GS_REQ_MEMORY].note == NULL);
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.kv_capacity_fits");
+	gs_decision_release(&d);
+
+	/* another model */
+	w.model_name = "mistralai/Mistral-7B-v0.1";
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.kvcap_model");
+	gs_decision_release(&d);
+
+	/* the utilization unknown: the capacity holds at a setting nobody said */
+	S_llama8b(&w, 16000, 4000, 1);
+	m.set[0].name = "swap_space";   /* gpu_memory_utilization no more */
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.kvcap_setting_unknown");
+	gs_decision_release(&d);
+}
+
+/* An estimate never decides: the same capacity flagged as the engine's
+ * own estimate is no capacity at all. */
+static void test_kvcap_estimate(void)
+{
+	gs_workload w;
+	gs_offer o[1];
+	S_imp m;
+	S_imp *ms[] = { &m };
+	gs_decision d;
+
+	S_offer(&o[0], "3090", "RTX 3090", S_3090, 1, 24);
+	S_vllm04(&m, S_3090);
+	m.fig[2].estimate = 1;
+	S_llama8b(&w, 16000, 4000, 1);
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note == NULL);
+	gs_decision_release(&d);
+}
+
+/*
+ * Failures from logs: a PyTorch OOM at smaller dimensions than the
+ * workload (8,000 input tokens, 1 sequence, against 16,000 + 4,000) on the
+ * same GPU model excludes, when the log names the workload's model; of
+ * another model or none, it does not. vLLM's max-seq-len error at
+ * max_model_len 29,000 and 0.90 excludes a workload that states
+ * max_model_len 32,768 and runs at 0.9, and not one at another setting.
+ */
+static void test_imported_failures(void)
+{
+	gs_workload w;
+	gs_offer o[1];
+	S_imp m;
+	S_imp *ms[] = { &m };
+	gs_decision d;
+	static gs_dim dims4[4];
+	static gs_condition cond[1];
+
+	S_offer(&o[0], "3090", "RTX 3090", S_3090, 1, 24);
+	S_imported(&m, "oom.json", "torch-oom", S_3090);
+	m.dims[0].name = "input_tokens";
+	m.dims[0].value = "8000";
+	m.dims[0].number = 8000;
+	m.dims[0].is_number = 1;
+	m.dims[1].name = "sequences";
+	m.dims[1].value = "1";
+	m.dims[1].number = 1;
+	m.dims[1].is_number = 1;
+	m.m.dims = m.dims;
+	m.m.ndims = 2;
+	S_phase(&m.ph[0], "unknown", 0, GS_PHASE_FAILED,
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB", 0);
+	m.m.nphases = 1;
+	S_setting_add(&m, "model", "meta-llama/Llama-3.1-8B-Instruct", 0);
+	S_llama8b(&w, 16000, 4000, 1);
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
+	CHECK(S_cand(&d, "3090")->v[GS_REQ_MEMORY].basis == GS_BASIS_OBSERVED_FAILURE);
+	gs_decision_release(&d);
+	/* another model */
+	m.set[0].value = "Qwen/Qwen2.5-7B";
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.failure_model");
+	gs_decision_release(&d);
+	/* no model named */
+	m.m.nimport_settings = 0;
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.failure_model");
+	gs_decision_release(&d);
+
+	/* vLLM: the second start of vllm-04 */
+	S_imported(&m, "vllm-04-start2.json", "vllm", S_3090);
+	m.dims[0].name = "max_model_len";
+	m.dims[0].value = "29000";
+	m.dims[0].number = 29000;
+	m.dims[0].is_number = 1;
+	m.m.dims = m.dims;
+	m.m.ndims = 1;
+	S_phase(&m.ph[0], "kv_cache_init", 0, GS_PHASE_FAILED,
+		"The model's max seq len (29000) is larger than the maximum number of tokens "
+		"that can be stored in KV cache (23648). Try increasing `gpu_memory_utilization` "
+		"or decreasing `max_model_len` when initializing the engine.", 0);
+	m.m.nphases = 1;
+	S_setting_add(&m, "gpu_memory_utilization", "0.90", 6);
+	S_setting_add(&m, "model", "meta-llama/Llama-3.1-8B-Instruct", 0);
+	S_llama8b(&w, 16000, 4000, 1);
+	memcpy(dims4, S_ldims, sizeof(S_ldims));
+	dims4[3].name = "max_model_len";
+	dims4[3].value = 32768;
+	w.dims = dims4;
+	w.ndims = 4;
+	/* no gpu_memory_utilization stated by the workload: not comparable */
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	CHECK(S_cand(&d, "3090")->v[GS_REQ_MEMORY].kind != GS_V_EXCLUDE);
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.failure_condition");
+	gs_decision_release(&d);
+	cond[0].name = "gpu_memory_utilization";
+	cond[0].value = "0.9";
+	w.conditions = cond;
+	w.nconditions = 1;
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
+	gs_decision_release(&d);
+	/* at 0.95 the failure at 0.90 says nothing */
+	cond[0].value = "0.95";
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	CHECK(S_cand(&d, "3090")->v[GS_REQ_MEMORY].kind != GS_V_EXCLUDE);
+	gs_decision_release(&d);
+	/* a workload at max_model_len 20,000: the run at 29,000 was larger */
+	cond[0].value = "0.90";
+	dims4[3].value = 20000;
+	S_classify_imp(&w, o, 1, ms, 1, &d);
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.failure_dim_larger");
+	gs_decision_release(&d);
+}
+
+/* The helpers, by hand. */
+static void test_kvcap_helpers(void)
+{
+	gs_workload w;
+
+	CHECK(gs_kv_dtype_bytes("auto", "bfloat16") == 2);
+	CHECK(gs_kv_dtype_bytes("auto", "float32") == 4);
+	CHECK(gs_kv_dtype_bytes("auto", NULL) == 0);
+	CHECK(gs_kv_dtype_bytes("fp8", "bfloat16") == 1);
+	CHECK(gs_kv_dtype_bytes("fp8_e4m3", "bfloat16") == 1);
+	CHECK(gs_kv_dtype_bytes("int3", "bfloat16") == 0);
+	CHECK(gs_kv_dtype_bytes(NULL, "bfloat16") == 0);
+	S_workload(&w);
+	w.model_name = "Llama-3.1-8B-Instruct";
+	CHECK(gs_model_same(&w, "meta-llama/Llama-3.1-8B-Instruct"));
+	CHECK(gs_model_same(&w, "llama-3.1-8b-instruct"));
+	CHECK(!gs_model_same(&w, "meta-llama/Llama-3.1-70B-Instruct"));
+	CHECK(!gs_model_same(&w, NULL));
+	w.model_repo = "meta-llama/Llama-2-70b-hf";
+	CHECK(gs_model_same(&w, "Llama-2-70b-hf"));
+	{
+		gs_sizing sz;
+		memset(&sz, 0, sizeof(sz));
+		sz.kv_tokens_kept = 20001;
+		sz.kv_sequences = 2;
+		CHECK_U64(gs_kv_need_tokens(&sz, 16), 40032);  /* 1,251 blocks x 16, twice */
+		CHECK_U64(gs_kv_need_tokens(&sz, 0), 40002);   /* no block size: not rounded */
+		sz.kv_tokens_kept = 20000;
+		CHECK_U64(gs_kv_need_tokens(&sz, 16), 40000);
+	}
+}
+
 int main(void)
 {
 	test_classes_and_order();
@@ -1862,5 +2346,11 @@ int main(void)
 	test_need_lower_bound();
 	test_ranking_mixed_currencies();
 	test_exclusion_basis();
+	test_kvcap_fits();
+	test_kvcap_above();
+	test_kvcap_not_comparable();
+	test_kvcap_estimate();
+	test_imported_failures();
+	test_kvcap_helpers();
 	return gs_check_exit("test_verdict");
 }
