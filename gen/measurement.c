@@ -122,6 +122,8 @@ void gs_measurement_release(gs_measurement *m)
 	free(m->import_from);
 	free(m->import_source);
 	free(m->import_log_sha256);
+	free(m->import_log_name);
+	free(m->import_log_archived_as);
 	for (i = 0; i < m->nimport_settings; i++) {
 		free(m->import_settings[i].name);
 		free(m->import_settings[i].value);
@@ -376,9 +378,7 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 	gs_jr_uint(r, o, op, "start", GS_JR_REQUIRED, 1, S_MAX, &u);
 	gs_jr_uint(r, o, op, "starts", GS_JR_REQUIRED, 1, S_MAX, &u);
 	if (gs_jr_object(r, o, op, "log", GS_JR_REQUIRED, log_keys, &lo, &lp) == 1) {
-		gs_jr_string(r, lo, lp, "name", GS_JR_REQUIRED, &dummy);
-		free(dummy);
-		dummy = NULL;
+		gs_jr_string(r, lo, lp, "name", GS_JR_REQUIRED, &m->import_log_name);
 		if (gs_jr_string(r, lo, lp, "sha256", GS_JR_REQUIRED, &m->import_log_sha256) == 1 &&
 		    (strlen(m->import_log_sha256) != 64 ||
 		     strspn(m->import_log_sha256, "0123456789abcdef") != 64)) {
@@ -388,9 +388,22 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 		}
 		gs_jr_uint(r, lo, lp, "bytes", GS_JR_REQUIRED, 0, S_MAX, &u);
 		gs_jr_uint(r, lo, lp, "lines", GS_JR_REQUIRED, 0, S_MAX, &u);
-		gs_jr_string(r, lo, lp, "archived_as", GS_JR_REQUIRED, &dummy);
-		free(dummy);
-		dummy = NULL;
+		/* evidence/<sha256>[.ext], the ext of letters and digits: a name
+		 * beside the measurement, never a path out of its folder */
+		if (gs_jr_string(r, lo, lp, "archived_as", GS_JR_REQUIRED,
+				 &m->import_log_archived_as) == 1 && m->import_log_sha256) {
+			const char *a = m->import_log_archived_as, *x = a + 9 + 64;
+			int ok = strncmp(a, "evidence/", 9) == 0 && strlen(a) >= 9 + 64 &&
+				 strncmp(a + 9, m->import_log_sha256, 64) == 0 &&
+				 (!*x || (*x == '.' && x[1] && strlen(x + 1) <= 16 &&
+					  strspn(x + 1, "abcdefghijklmnopqrstuvwxyz0123456789") ==
+						  strlen(x + 1)));
+			if (!ok) {
+				char *sp = gs_jr_path_key(lp, "archived_as");
+				gs_jr_error(r, sp, "expected evidence/<the log's sha256>[.ext]");
+				free(sp);
+			}
+		}
 		free(lp);
 	}
 	if (gs_jr_array(r, o, op, "settings", GS_JR_REQUIRED, &arr, &ap) == 1) {

@@ -121,6 +121,8 @@ typedef struct {
 	char *import_from;            /* "vllm", "torch-oom", "torch-stats", "llama.cpp" */
 	char *import_source;          /* where the log comes from, as the user said */
 	char *import_log_sha256;      /* the archived log */
+	char *import_log_name;        /* its name as given to the import */
+	char *import_log_archived_as; /* "evidence/<sha256>.<ext>", beside the measurement */
 	gs_msetting *import_settings;
 	size_t nimport_settings;
 	gs_mfigure *import_figures;

@@ -24,6 +24,44 @@
  * of distinct files are at most GS_JOB_EVIDENCE_MAX_BYTES together. 0, or
  * -1 with the error in d (-2: that bound crossed, no more to read).
  */
+/*
+ * The log an imported measurement names (import.log), read beside the
+ * measurement's file in the same way (inside the workload's folder, no
+ * link followed), and only when its bytes have the SHA-256 the measurement
+ * records. 0 with f->log_bytes (or nothing to read), -1 with the error in d.
+ */
+int gs_job_read_log(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
+		    char *why, size_t whylen)
+{
+	const char *slash = strrchr(mpath, '/');
+	char *dir, sha[GS_SHA256_HEX_SIZE];
+	int fd;
+
+	*bytes = NULL;
+	*len = 0;
+	if (!m->import_log_sha256 || !m->import_log_archived_as)
+		return 0;
+	dir = slash ? gs_xasprintf("%.*s", (int)(slash - mpath), mpath) : gs_xstrdup(".");
+	fd = gs_open_beneath(*dir ? dir : "/", m->import_log_archived_as, GS_INPUT_MAX_BYTES, why,
+			     whylen);
+	free(dir);
+	if (fd < 0)
+		return -1;
+	*bytes = gs_read_fd(fd, GS_INPUT_MAX_BYTES, len, why, whylen);
+	if (!*bytes)
+		return -1;
+	gs_sha256_buffer(*bytes, *len, sha);
+	if (strcmp(sha, m->import_log_sha256) != 0) {
+		snprintf(why, whylen, "%s is not the log the import read: its SHA-256 is %s, "
+			 "the measurement records %s", m->import_log_archived_as, sha,
+			 m->import_log_sha256);
+		free(*bytes);
+		*bytes = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 {
 	const gs_evidence_ref *e = &job->w.evidence[i];
@@ -74,12 +112,37 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 			free(f.bytes);
 		return -1;
 	}
+	if (!f.shared) {
+		char why2[512];
+		if (gs_job_read_log(e->path, &job->ms[i], &f.log_bytes, &f.log_len, why2,
+				    sizeof(why2)) != 0) {
+			gs_diag_add(d, e->path, 0, 0, "$.import.log.archived_as", "%s", why2);
+			gs_measurement_release(&job->ms[i]);
+			memset(&job->ms[i], 0, sizeof(job->ms[i]));
+			free(f.bytes);
+			return -1;
+		}
+		if (f.log_len > GS_JOB_EVIDENCE_MAX_BYTES - job->held - f.len) {
+			char *jp = gs_xasprintf("$.evidence[%zu].file", i);
+			gs_diag_add(d, job->w.path, 0, 0, jp,
+				    "evidence \"%s\": the files cited up to it and its log are "
+				    "more than the bound of %zu bytes for a workload", e->file,
+				    GS_JOB_EVIDENCE_MAX_BYTES);
+			free(jp);
+			gs_measurement_release(&job->ms[i]);
+			memset(&job->ms[i], 0, sizeof(job->ms[i]));
+			free(f.bytes);
+			free(f.log_bytes);
+			return -2;
+		}
+	}
+	f.log_rel[0] = '\0';
 	job->ev[job->nev].m = &job->ms[i];
 	job->ev[job->nev].ref = e;
 	job->files[job->nev] = f;
 	job->nev++;
 	if (!f.shared)
-		job->held += f.len;
+		job->held += f.len + f.log_len;
 	return 0;
 }
 
@@ -133,8 +196,10 @@ void gs_job_release(gs_job *job)
 			gs_measurement_release(&job->ms[i]);
 	free(job->ms);
 	for (i = 0; i < job->nev; i++)
-		if (!job->files[i].shared)
+		if (!job->files[i].shared) {
 			free(job->files[i].bytes);
+			free(job->files[i].log_bytes);
+		}
 	free(job->files);
 	free(job->ev);
 	gs_workload_release(&job->w);
@@ -148,6 +213,16 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 
 	for (k = 0; k < job->nev; k++) {
 		gs_job_file *f = &job->files[k];
+		const gs_measurement *m = job->ev[k].m;
+		/* an imported measurement's log goes with it, like raw results */
+		if (f->log_bytes && !f->log_rel[0] &&
+		    gs_archive_add_bytes(archive, f->log_bytes, f->log_len, m->import_log_sha256,
+					 m->import_log_name, citing_sheet, f->log_rel)) {
+			f->log_rel[0] = '\0';
+			snprintf(err, errlen, "%s: %s: %s", job->ev[k].ref->path,
+				 m->import_log_archived_as, gs_archive_error(archive));
+			return -1;
+		}
 		if (f->rel[0])
 			continue;
 		if (gs_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->ev[k].ref->file,

@@ -45,6 +45,12 @@ typedef struct {
 	char sha256[GS_SHA256_HEX_SIZE];
 	char rel[GS_EVIDENCE_REL_SIZE];   /* "evidence/<file>" once archived, else "" */
 	int shared;                       /* bytes are an earlier file's (the same file cited twice) */
+	/* An imported measurement's log (import.log.archived_as, beside it),
+	 * read once with the measurement and checked against its SHA-256, so
+	 * that it is archived with the sheet's evidence; NULL for any other. */
+	char *log_bytes;
+	size_t log_len;
+	char log_rel[GS_EVIDENCE_REL_SIZE];
 } gs_job_file;
 
 typedef struct {
@@ -152,5 +158,14 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		   const char *dir, const char *summary_path, gs_publish_result *res,
 		   char *err, size_t errlen);
 void gs_publish_result_release(gs_publish_result *r);
+
+/*
+ * The log an imported measurement (read from mpath) names, read beside it
+ * inside its folder without following a link, and only when its bytes have
+ * the SHA-256 the measurement records: 0 with *bytes (NULL: it names none),
+ * or -1 with why.
+ */
+int gs_job_read_log(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
+		    char *why, size_t whylen);
 
 #endif

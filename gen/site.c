@@ -2640,6 +2640,38 @@ static void S_input_key(const S_render_ctx *c, const gs_site_learnt_item *in,
  * paths, each read once, which must give the links of its key (the bytes
  * validated), else the file changed since. 0, or -1 with err.
  */
+/* An imported measurement's log, archived with it as a loaded job does
+ * (gs_job_archive): the measurement read again for its import record, the
+ * log checked against the SHA-256 it records. 0, or -1 with err. */
+static int S_input_archive_log(S_render_ctx *c, size_t i, const char *path,
+			       const char *sheet_rel)
+{
+	gs_measurement m;
+	gs_diag d = GS_DIAG_INIT;
+	char why[512], rel[GS_EVIDENCE_REL_SIZE], *bytes = NULL;
+	size_t len = 0;
+	int rc = 0;
+
+	if (gs_measurement_read(path, &m, &d) != 0) {
+		snprintf(c->err, c->errlen, "%s changed while the site was built", path);
+		gs_diag_release(&d);
+		return -1;
+	}
+	gs_diag_release(&d);
+	if (gs_job_read_log(path, &m, &bytes, &len, why, sizeof(why)) != 0) {
+		snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], path, why);
+		rc = -1;
+	} else if (bytes && gs_archive_add_bytes(c->archive, bytes, len, m.import_log_sha256,
+						 m.import_log_name, sheet_rel, rel)) {
+		snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], path,
+			 gs_archive_error(c->archive));
+		rc = -1;
+	}
+	free(bytes);
+	gs_measurement_release(&m);
+	return rc;
+}
+
 static int S_input_archive(S_render_ctx *c, size_t i, const gs_site_learnt_item *in,
 			   char (*rels)[GS_EVIDENCE_REL_SIZE])
 {
@@ -2657,7 +2689,7 @@ static int S_input_archive(S_render_ctx *c, size_t i, const gs_site_learnt_item 
 		else if (strcmp(rel, rels[k]) != 0)
 			snprintf(c->err, c->errlen, "%s changed while the site was built", path);
 		else
-			rc = 0;
+			rc = S_input_archive_log(c, i, path, sheet_rel);
 	}
 	free(sheet_rel);
 	return rc;

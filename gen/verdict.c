@@ -532,6 +532,15 @@ static void S_capacity(const S_in *in, gs_candidate *c)
 	}
 }
 
+/* A verdict resting on an imported log says who reported it. */
+static void S_reported_by(const gs_measurement *m, gs_verdict *v)
+{
+	if (m->import_source && !v->note) {
+		v->note = "note.reported_by";
+		v->n1 = m->import_source;
+	}
+}
+
 static const char *const S_cmp_notes[] = {
 	NULL, "note.failure_not_oom", "note.failure_dim_unknown", "note.failure_dim_larger",
 	"note.failure_dtype", "note.failure_condition", "note.failure_model"
@@ -614,6 +623,7 @@ static int S_failures(const S_in *in, gs_candidate *c, gs_verdict *note)
 			v.evidence_date = m->date;
 			v.orientation = gs_phase_orientation(f->name);
 			v.synthetic = m->synthetic;
+			S_reported_by(m, &v);
 			c->v[GS_REQ_MEMORY] = v;
 			c->need = gs_qty_missing();
 			return 1;
@@ -1155,6 +1165,7 @@ static int S_observed(const S_in *in, gs_candidate *c)
 	v.evidence = best->ref->file;
 	v.evidence_date = best->m->date;
 	v.synthetic = best->m->synthetic;
+	S_reported_by(best->m, &v);
 	c->v[GS_REQ_MEMORY] = v;
 	return 1;
 }

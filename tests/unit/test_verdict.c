@@ -2225,6 +2225,10 @@ static void test_imported_failures(void)
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
 	CHECK(S_cand(&d, "3090")->v[GS_REQ_MEMORY].basis == GS_BASIS_OBSERVED_FAILURE);
+	/* a third party's log is still observed: the sheet names who reported it */
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.reported_by");
+	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].n1,
+		  "https://github.com/vllm-project/vllm/issues/10517");
 	gs_decision_release(&d);
 	/* another model */
 	m.set[0].value = "Qwen/Qwen2.5-7B";
