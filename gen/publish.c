@@ -267,6 +267,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	gs_sheet_reasonset rs;
 	int have_rs = 0;
 	char **links = gs_xcalloc(job->nev + 1, sizeof(*links));
+	char **log_links = gs_xcalloc(job->nev + 1, sizeof(*log_links));
 	char *md = NULL, *html = NULL, *json = NULL, *name = NULL, *title = NULL;
 	char **reasons = NULL;
 	/* Every file of the sheet, its new evidence and (for a lone sheet) the
@@ -279,6 +280,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	if (gs_classify(&job->w, &job->s, job->ev, job->nev, env->cat, env->accept_synthetic, &d)) {
 		snprintf(err, errlen, "out of memory");
 		free(links);
+		free(log_links);
 		return -1;
 	}
 	tx = env->in_stage ? gs_outtx_new_direct() : gs_outtx_new();
@@ -291,14 +293,18 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		if (arc)
 			goto out;
 	}
-	for (i = 0; i < job->nev; i++)
+	for (i = 0; i < job->nev; i++) {
 		links[i] = gs_xasprintf("%s%s", env->link_prefix, job->files[i].rel);
+		if (job->files[i].log_rel[0])
+			log_links[i] = gs_xasprintf("%s%s", env->link_prefix, job->files[i].log_rel);
+	}
 	memset(&in, 0, sizeof(in));
 	in.w = &job->w;
 	in.s = &job->s;
 	in.ev = job->ev;
 	in.nev = job->nev;
 	in.ev_links = (const char *const *)links;
+	in.ev_log_links = (const char *const *)log_links;
 	in.cat = env->cat;
 	in.d = &d;
 	in.t = env->t;
@@ -391,9 +397,12 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 out_sheet:
 	gs_sheet_release(&sheet);
 out:
-	for (i = 0; i < job->nev; i++)
+	for (i = 0; i < job->nev; i++) {
 		free(links[i]);
+		free(log_links[i]);
+	}
 	free(links);
+	free(log_links);
 	free(md);
 	free(html);
 	free(json);

@@ -1063,6 +1063,13 @@ static void S_meas_header(S_ctx *c, size_t idx)
 	gs_doc_strong(p, TR("meas.raw"));
 	gs_doc_text(p, " ");
 	gs_doc_link(p, c->in->ev_links[idx], e->ref->file);
+	if (c->in->ev_log_links && c->in->ev_log_links[idx] && e->m->import_log_name) {
+		p = gs_doc_para(c->root);
+		gs_doc_strong(p, TR("meas.log"));
+		gs_doc_text(p, " ");
+		gs_doc_link(p, c->in->ev_log_links[idx], e->m->import_log_name);
+		gs_doc_textf(p, " (%s)", e->m->import_source ? e->m->import_source : TR("word.missing"));
+	}
 	if (e->m->synthetic) {
 		p = gs_doc_para(gs_doc_quote(c->root));
 		gs_doc_strong(p, TR("synthetic.title"));

@@ -27,6 +27,9 @@ typedef struct {
 	const gs_evidence *ev;
 	size_t nev;
 	const char *const *ev_links;  /* link to each raw evidence file, from the sheet */
+	/* Or NULL: link to the archived log of each imported measurement (an
+	 * entry NULL for a measurement not imported from a log). */
+	const char *const *ev_log_links;
 	const gs_catalog *cat;
 	const gs_decision *d;
 	const gs_strings *t;
