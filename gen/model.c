@@ -428,6 +428,10 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
 			}
 		}
 	}
+	v = json_object_get(root, "_name_or_path");
+	if (json_is_string(v) && json_string_length(v) > 0 && json_string_length(v) < 512 &&
+	    !m->name_or_path)
+		m->name_or_path = gs_xstrdup(json_string_value(v));
 	S_cfg_uint(&r, root, "hidden_size", &m->hidden, &m->has_hidden);
 	S_cfg_uint(&r, root, "num_hidden_layers", &m->layers, &m->has_layers);
 	S_cfg_uint(&r, root, "num_attention_heads", &m->attention_heads, &m->has_attention_heads);
@@ -1595,6 +1599,7 @@ void gs_model_release(gs_model *m)
 	gs_strvec_release(&m->weight_files);
 	gs_strvec_release(&m->missing_shards);
 	free(m->architecture);
+	free(m->name_or_path);
 	free(m->model_type);
 	free(m->geometry_file);
 	free(m->torch_dtype);
@@ -1627,4 +1632,43 @@ int gs_model_params(const gs_model *m, uint64_t *out)
 		return 0;
 	}
 	return -1;
+}
+
+/* The last component of a path, trailing slashes dropped; NULL when empty. */
+static char *S_last_component(const char *p)
+{
+	size_t n = strlen(p), b;
+
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	b = n;
+	while (b > 0 && p[b - 1] != '/')
+		b--;
+	if (n == b || (n - b == 1 && p[b] == '.') || (n - b == 2 && p[b] == '.' && p[b + 1] == '.'))
+		return NULL;
+	{
+		char *r = gs_xmalloc(n - b + 1);
+		memcpy(r, p + b, n - b);
+		r[n - b] = '\0';
+		return r;
+	}
+}
+
+char *gs_model_display_name(const gs_model *m, const char *from)
+{
+	char *n;
+
+	if (m->repo_id)
+		return gs_xstrdup(m->repo_id);
+	if (m->name_or_path) {
+		/* a repo id ("org/name") as written; a path by its last component */
+		if (m->name_or_path[0] != '/' && m->name_or_path[0] != '.' &&
+		    strchr(m->name_or_path, '/') == strrchr(m->name_or_path, '/'))
+			return gs_xstrdup(m->name_or_path);
+		if ((n = S_last_component(m->name_or_path)) != NULL)
+			return n;
+	}
+	if (from && (n = S_last_component(from)) != NULL)
+		return n;
+	return gs_xstrdup(m->architecture ? m->architecture : "model");
 }

@@ -83,6 +83,7 @@ typedef struct {
 
 	/* geometry */
 	char *architecture;       /* architectures[0] / general.architecture */
+	char *name_or_path;       /* config.json's _name_or_path, or NULL */
 	char *model_type;         /* config model_type, or NULL */
 	gs_arch arch;
 	char *geometry_file;      /* where the geometry was read, or NULL */
@@ -138,6 +139,13 @@ int gs_model_read(const char *path, gs_model *m, gs_diag *d);
  * Face cache (hfcache.h), offline. The same return.
  */
 int gs_model_read_repo(const char *repo_id, const char *revision, gs_model *m, gs_diag *d);
+/*
+ * How a sheet names the model: the repo id; else config.json's
+ * _name_or_path (its last component when it is a path); else the last
+ * component of from, the model's folder; else the architecture; never the
+ * architecture class when a name is known. Caller frees.
+ */
+char *gs_model_display_name(const gs_model *m, const char *from);
 /*
  * REF as a user types it: a path when one exists by that name, else
  * ORG/NAME[@REVISION] from the cache, else "no such file or folder".

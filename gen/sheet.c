@@ -810,6 +810,18 @@ static void S_sizing(S_ctx *c)
 	else
 		S_cell_owned(r, gs_xasprintf("%s — %s", TR("size.kv"), TR("size.kv_none")));
 	S_size_cells(c, r, s->kv);
+	if (s->kv_other.present) {
+		/* the window bounds the cache only in a runtime that keeps it */
+		char win[GS_FMT_MAX];
+		r = gs_doc_row(tb);
+		S_cell_owned(r, gs_xasprintf("%s (%s %s %s; %s %s; %s)",
+					 TR(s->kv_other_windowed ? "size.kv_windowed" : "size.kv_dense"),
+					 gs_fmt_int(a, s->kv_other_tokens, c->lang), TR("word.tokens"),
+					 TR("size.kv_other_kept"), TR("size.kv_window"),
+					 gs_fmt_int(win, w->sliding_window, c->lang),
+					 TR("size.kv_not_counted")));
+		S_size_cells(c, r, s->kv_other);
+	}
 	if (w->task != GS_TASK_INFERENCE) {
 		for (i = 0; i < w->ntraining; i++) {
 			r = gs_doc_row(tb);
@@ -1126,7 +1138,7 @@ static void S_meas_context(S_ctx *c, const gs_measurement *m)
 		if (m->repeats.has)
 			gs_doc_textf(cell, "; %s %llu", TR("meas.repeats"), (unsigned long long)m->repeats.v);
 		gs_doc_textf(cell, "; %s %s", TR("meas.empty_cache"),
-			     TR(m->empty_cache ? "word.yes" : "word.no"));
+			     TR(!m->has_empty_cache ? "word.missing" : m->empty_cache ? "word.yes" : "word.no"));
 	}
 	S_kv_table(c, TR("cap.conditions"), m->conditions, m->nconditions);
 	S_kv_table(c, TR("cap.allocator_settings"), m->allocator_settings, m->nallocator_settings);

@@ -519,8 +519,7 @@ static void S_fill_from_model(gs_jr *r, gs_workload *w, json_t *m, const char *m
 	else if (mf->weights != GS_WEIGHTS_NONE)
 		wsrc = S_join_files(w->model_from, &mf->weight_files);
 	if (!w->model_name)
-		w->model_name = gs_xstrdup(mf->repo_id ? mf->repo_id : mf->architecture
-					   ? mf->architecture : w->model_from);
+		w->model_name = gs_model_display_name(mf, w->model_from);
 	if (gs_model_params(mf, &params) == 0)
 		S_from_value(r, mp, "parameters", json_object_get(m, "parameters") != NULL,
 			     &w->parameters, 1, params, mf->has_header_params ? wsrc : src);
