@@ -379,6 +379,110 @@ static void S_to_confirm_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 		gs_doc_text(p, TR("answer.nothing"));
 }
 
+/* Rentable offers of known capacity whose card holds lower_bytes (weights
+ * w_bytes in another format, the rest as calculated), per card. */
+static size_t S_count_holding(const gs_decision *d, const gs_sizing *s, uint64_t w_bytes)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[i];
+		uint64_t sp = cd->split ? cd->split : 1, need;
+		if (cd->cls == GS_CLASS_REFERENCE || !cd->capacity.present)
+			continue;
+		need = w_bytes / sp + (w_bytes % sp != 0);
+		if (cd->lower.present && cd->lower.bytes >= (s->weights.bytes / sp + (s->weights.bytes % sp != 0)))
+			need += cd->lower.bytes - (s->weights.bytes / sp + (s->weights.bytes % sp != 0));
+		if (need <= cd->capacity.bytes)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * When no offer holds the whole calculated need: what to change, one lever
+ * for the largest item (the seeds name one per item), one thing at a time.
+ */
+static void S_levers(S_ctx *c)
+{
+	const gs_decision *d = c->in->d;
+	const gs_sizing *s = c->in->s;
+	const gs_workload *w = c->in->w;
+	cmark_node *p;
+	uint64_t train = s->training.present ? s->training.bytes : 0;
+	uint64_t kv = s->kv.present ? s->kv.bytes : 0;
+	gs_verdict v;
+	char g[GS_FMT_MAX], *t;
+	size_t i;
+
+	if (d->nclass[GS_CLASS_RETAINED] || d->nclass[GS_CLASS_FITS] || !d->ncands)
+		return;
+	/* the labels' placeholders are a verdict's: {a} {b} {s1} {s2} {n1}-{n3} */
+	memset(&v, 0, sizeof(v));
+	v.b = v.w = v.kv = gs_qty_missing();
+	p = gs_doc_para(c->root);
+	gs_doc_strong(p, TR("lever.label"));
+	gs_doc_text(p, " ");
+	if (w->task != GS_TASK_INFERENCE && train >= s->weights.bytes && train >= kv) {
+		v.a = s->training;
+		t = S_expand(c, TR("lever.training"), &v);
+		gs_doc_text(p, t);
+		free(t);
+	} else if (kv > s->weights.bytes) {
+		const gs_candidate *big = NULL;
+		v.a = s->kv;
+		t = S_expand(c, TR("lever.kv"), &v);
+		gs_doc_text(p, t);
+		free(t);
+		/* the largest rentable card: what it holds at the required figures */
+		for (i = 0; i < d->ncands; i++) {
+			const gs_candidate *cd = &d->cands[i];
+			if (cd->cls == GS_CLASS_REFERENCE || !cd->capacity.present)
+				continue;
+			if (!big || cd->capacity.bytes > big->capacity.bytes)
+				big = cd;
+		}
+		if (big && s->kv_tokens_kept && s->kv_sequences && w->cache == GS_CACHE_DENSE) {
+			uint64_t pt = s->kv.bytes / s->kv_tokens_kept / s->kv_sequences;
+			uint64_t sp = big->split ? big->split : 1;
+			uint64_t wpc = s->weights.bytes / sp + (s->weights.bytes % sp != 0);
+			if (pt && wpc < big->capacity.bytes) {
+				char a[GS_FMT_MAX], b[GS_FMT_MAX], tk[GS_FMT_MAX], q[GS_FMT_MAX];
+				uint64_t room = big->capacity.bytes - wpc;
+				v.s1 = big->offer->id;
+				v.b = big->capacity;
+				v.n1 = gs_fmt_int(a, room / pt / s->kv_sequences, c->lang);
+				v.n2 = gs_fmt_int(q, s->kv_sequences, c->lang);
+				v.n3 = gs_fmt_int(b, room / pt / s->kv_tokens_kept, c->lang);
+				v.s2 = gs_fmt_int(tk, s->kv_tokens_kept, c->lang);
+				t = S_expand(c, TR("lever.kv_headroom"), &v);
+				gs_doc_textf(p, " %s", t);
+				free(t);
+			}
+		}
+	} else {
+		int any = 0;
+		v.a = s->weights;
+		t = S_expand(c, TR("lever.weights"), &v);
+		gs_doc_text(p, t);
+		free(t);
+		for (i = 0; i < s->nformats; i++) {
+			const gs_format_row *fr = &s->formats[i];
+			char n[GS_FMT_MAX];
+			if (fr->weights >= s->weights.bytes)
+				continue;
+			gs_doc_textf(p, "%s%u-bit%s: %s (%s), %s %s", any++ ? "; " : " ", fr->bits,
+				     fr->theoretical ? TR("lever.theoretical") : "",
+				     gs_fmt_gib(g, fr->weights, c->lang), TR("prov.calculated"),
+				     gs_fmt_int(n, S_count_holding(d, s, fr->weights), c->lang),
+				     TR("lever.offers_hold"));
+		}
+		gs_doc_text(p, any ? "." : "");
+		gs_doc_textf(p, " %s", TR("lever.quality"));
+	}
+	gs_doc_textf(p, " %s", TR("lever.one_at_a_time"));
+}
+
 /*
  * The first screen answers: one sentence that names the offer to take (or
  * says that there is none, and why), its price, its capacity against the
@@ -466,6 +570,7 @@ static void S_decision_summary(S_ctx *c)
 	p = gs_doc_para(c->root);
 	gs_doc_textf(p, "%s %zu", TR("answer.excluded_count"), d->nclass[GS_CLASS_EXCLUDED]);
 	gs_doc_textf(p, ". %s %zu.", TR("answer.reference_count"), d->nclass[GS_CLASS_REFERENCE]);
+	S_levers(c);
 }
 
 /* "[#######-----]" of need against capacity, 20 cells; text, so that it
