@@ -1962,11 +1962,14 @@ static void S_candidates(S_ctx *c)
 		if (!cd->capacity.present)
 			gs_doc_cell_text(r, w_missing);
 		else
-			S_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
+			S_cell_owned(r, gs_xasprintf("%s (%s, %s%s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
 						 S_qprov(c, cd->capacity),
 						 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
-						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal")));
+						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal"),
+						 cd->cap_source != GS_CAP_OBSERVED &&
+						 cd->offer->memory_origin == GS_MEMORY_FROM_VENDOR
+						 ? TR("cap.from_vendor_table") : ""));
 		for (q = 0; q < GS_REQ_COUNT; q++) {
 			const gs_verdict *v = &cd->v[q];
 			cell = gs_doc_cell_text(r, vtext[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
