@@ -81,6 +81,8 @@ int gs_cmd_sheet(int argc, char **argv)
 	rc = gs_run_ctx_init(&ctx, "sheet", catalogs, ncatalogs, lang, date);
 	if (rc)
 		return rc;
+	/* a model gone since a sheet was written in OUT: the files it archived */
+	gs_job_models_from(out);
 	/* Read and validate everything before writing anything. */
 	if (gs_job_load(argv[optind], &ctx.cat, &job, &d)) {
 		gs_diag_print(&d, stderr);

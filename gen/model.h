@@ -85,7 +85,7 @@ typedef struct {
 	char sha256[65];          /* "" until computed (gs_model_archive_use gives the hash) */
 } gs_model_file;
 
-typedef struct {
+typedef struct gs_model_s {
 	char *path;               /* as given */
 	char *folder;             /* the folder read (a cache's snapshot), as a path */
 	char *repo_id;            /* "ORG/NAME" when read from the Hugging Face cache, or NULL */
