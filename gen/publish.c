@@ -250,7 +250,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	gs_sheet_input in;
 	gs_sheet_reasonset rs;
 	int have_rs = 0;
-	char **links = gs_xcalloc(job->nev + 1, sizeof(*links));
+	char **links = gs_xcalloc(job->nev + 1, sizeof(*links)), **mlinks = NULL;
 	char *md = NULL, *html = NULL, *json = NULL, *name = NULL, *title = NULL;
 	char **reasons = NULL;
 	/* Every file of the sheet, its new evidence and (for a lone sheet) the
@@ -277,12 +277,18 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	}
 	for (i = 0; i < job->nev; i++)
 		links[i] = gs_xasprintf("%s%s", env->link_prefix, job->files[i].rel);
+	mlinks = gs_xcalloc(job->nm + 1, sizeof(*mlinks));
+	for (i = 0; i < job->nm; i++)
+		mlinks[i] = gs_xasprintf("%s%s", env->link_prefix, job->mfiles[i].rel);
 	memset(&in, 0, sizeof(in));
 	in.w = &job->w;
 	in.s = &job->s;
 	in.ev = job->ev;
 	in.nev = job->nev;
 	in.ev_links = (const char *const *)links;
+	in.model_names = (const char *const *)job->mnames.v;
+	in.model_links = (const char *const *)mlinks;
+	in.nmodel = job->nm;
 	in.cat = env->cat;
 	in.d = &d;
 	in.t = env->t;
@@ -378,6 +384,9 @@ out:
 	for (i = 0; i < job->nev; i++)
 		free(links[i]);
 	free(links);
+	for (i = 0; mlinks && i < job->nm; i++)
+		free(mlinks[i]);
+	free(mlinks);
 	free(md);
 	free(html);
 	free(json);
