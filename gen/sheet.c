@@ -658,6 +658,7 @@ static void S_model_source_row(S_ctx *c, cmark_node *tb)
 {
 	const gs_workload *w = c->in->w;
 	cmark_node *r, *cell;
+	size_t i;
 
 	if (!w->model_from)
 		return;
@@ -669,6 +670,34 @@ static void S_model_source_row(S_ctx *c, cmark_node *tb)
 	if (w->weights_source)
 		gs_doc_textf(cell, "%s%s: %s", w->geometry_source ? "; " : "",
 			     TR("id.weights_from"), w->weights_source);
+	/* each file archived, by its name in the model's folder (after
+	 * "model:KEY/"), linked; the record of them last */
+	for (i = 0; i < c->in->nmodel; i++) {
+		const char *n = c->in->model_names[i], *slash;
+		size_t kl = w->model_key ? strlen(w->model_key) : 0;
+		char *shown;
+		if (i == 0)
+			gs_doc_textf(cell, "%s%s: ", w->geometry_source || w->weights_source ? "; " : "",
+				     TR("id.model_archived"));
+		else
+			gs_doc_text(cell, ", ");
+		if (i + 1 == c->in->nmodel) {
+			gs_doc_link(cell, c->in->model_links[i], TR("id.model_record"));
+			continue;
+		}
+		slash = strncmp(n, "model:", 6) == 0 && strlen(n) > 6 + kl ? n + 6 + kl : n;
+		if (*slash == '/')
+			slash++;
+		shown = gs_xstrdup(slash);
+		if (strlen(shown) > 7 && strcmp(shown + strlen(shown) - 7, ".header") == 0) {
+			shown[strlen(shown) - 7] = '\0';
+			gs_doc_link(cell, c->in->model_links[i], shown);
+			gs_doc_textf(cell, " (%s)", TR("id.model_header"));
+		} else {
+			gs_doc_link(cell, c->in->model_links[i], shown);
+		}
+		free(shown);
+	}
 }
 
 static void S_identity(S_ctx *c)

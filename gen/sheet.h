@@ -27,6 +27,11 @@ typedef struct {
 	const gs_evidence *ev;
 	size_t nev;
 	const char *const *ev_links;  /* link to each raw evidence file, from the sheet */
+	/* the model's files archived with the evidence (publish.h: gs_job.mnames),
+	 * their record last, and the link to each from the sheet */
+	const char *const *model_names;
+	const char *const *model_links;
+	size_t nmodel;
 	const gs_catalog *cat;
 	const gs_decision *d;
 	const gs_strings *t;
