@@ -1989,8 +1989,8 @@ static void S_anchor(gs_doc *doc, cmark_node *node, const char *prefix, const ch
 }
 
 /*
- * Equivalent offers, one row: offers of one provider with the same GPU
- * model, cards per lot, memory figure (its words, the capacity per card
+ * Equivalent offers, one row: offers of one provider (or reference cards,
+ * of none) with the same GPU model, cards per lot, memory figure (its words, the capacity per card
  * and where it comes from), class, headroom, the same kinds of plan in the
  * same currencies, the same reason for every requirement but the budget
  * and the same budget verdict. Their prices, and so their budget reasons,
@@ -2030,18 +2030,12 @@ static const char *S_cur(const gs_plan *p)
 	return p ? p->currency : NULL;
 }
 
-/* May an offer share a row? A reference card never does, nor an offer
- * with no provider. */
-static int S_groupable(const gs_candidate *cd)
-{
-	return cd->offer->provider && cd->cls != GS_CLASS_REFERENCE;
-}
 
 static uint64_t S_row_hash(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ci)
 {
 	const gs_candidate *a = &c->in->d->cands[ci];
 	const gs_offer *o = a->offer;
-	uint64_t h = S_mix_str(S_hash(o->provider), o->gpu_model);
+	uint64_t h = S_mix_str(S_mix_str(0, o->provider), o->gpu_model);
 	int q;
 
 	h = S_mix(h, o->cards);
@@ -2110,7 +2104,7 @@ static void S_rows_build(const S_ctx *c, const gs_sheet_reasonset *rs, S_rows *r
 		uint64_t h = 0;
 
 		rw->next[i] = SIZE_MAX;
-		if (S_groupable(&d->cands[ci])) {
+		{
 			h = S_row_hash(c, rs, ci);
 			for (k = (size_t)h & (nslot - 1); slot[k]; k = (k + 1) & (nslot - 1)) {
 				const S_row *o = &rw->row[slot[k] - 1];
@@ -2125,8 +2119,7 @@ static void S_rows_build(const S_ctx *c, const gs_sheet_reasonset *rs, S_rows *r
 			rw->row[g].first = rw->row[g].last = i;
 			rw->row[g].n = 1;
 			rw->row[g].hash = h;
-			if (S_groupable(&d->cands[ci]))
-				slot[k] = g + 1;
+			slot[k] = g + 1;
 		} else {
 			rw->next[rw->row[g].last] = i;
 			rw->row[g].last = i;
@@ -2338,7 +2331,10 @@ static void S_candidates(S_ctx *c)
 				if (k < S_FEW_OFFERS)
 					pos[k++] = i;
 			}
-			gs_doc_textf(cell, "%s · %llu x %s · %s%s%s · ", cd->offer->provider,
+			/* reference cards (no provider) share rows among themselves */
+			if (cd->offer->provider)
+				gs_doc_textf(cell, "%s · ", cd->offer->provider);
+			gs_doc_textf(cell, "%llu x %s · %s%s%s · ",
 				     (unsigned long long)cd->offer->cards, cd->offer->gpu_model, mem,
 				     cd->offer->memory_unknown ? "" : " ", mem_words);
 			gs_doc_textf(cell, "%zu %s (", nof, TR("cand.offers"));
