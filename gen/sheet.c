@@ -2762,11 +2762,16 @@ static uint64_t S_hash(const char *s)
 void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 {
 	const gs_decision *d = in->d;
-	/* per requirement, its reasons' indexes, to look only among those */
-	size_t *byreq = gs_xmalloc((d->ncands * GS_REQ_COUNT + 1) * sizeof(*byreq));
-	size_t nbyreq[GS_REQ_COUNT] = { 0 };
+	/* the reasons by hash of their text and requirement (open addressing:
+	 * index + 1, 0 empty): every price its own budget reason must not make
+	 * the lookup quadratic in the offers */
+	size_t nslot = 16, *slot;
 	size_t i, k, acap = 0;
 	int q;
+
+	while (nslot < 2 * d->ncands * GS_REQ_COUNT)
+		nslot *= 2;
+	slot = gs_xcalloc(nslot, sizeof(*slot));
 
 	memset(rs, 0, sizeof(*rs));
 	rs->borrowed = in->reasons != NULL;
@@ -2779,12 +2784,13 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 			char *text = in->reasons ? in->reasons[c * GS_REQ_COUNT + (size_t)q]
 					     : gs_sheet_reason_of(in, c, q);
 			uint64_t h = S_hash(text);
-			size_t *mine = byreq + (size_t)q * d->ncands;
 			gs_sheet_reason *r = NULL;
 
-			for (k = 0; k < nbyreq[q]; k++) {
-				gs_sheet_reason *o = &rs->r[mine[k]];
-				if (o->hash == h && S_same_verdict(o->v, v) && strcmp(o->text, text) == 0) {
+			for (k = (size_t)(h ^ ((uint64_t)q * 0x9e3779b97f4a7c15ULL)) & (nslot - 1); slot[k];
+			     k = (k + 1) & (nslot - 1)) {
+				gs_sheet_reason *o = &rs->r[slot[k] - 1];
+				if (o->req == (gs_req)q && o->hash == h && S_same_verdict(o->v, v) &&
+				    strcmp(o->text, text) == 0) {
 					r = o;
 					break;
 				}
@@ -2797,7 +2803,7 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 					acap = acap ? acap * 2 : 16;
 					rs->r = gs_xrealloc(rs->r, acap * sizeof(*rs->r));
 				}
-				mine[nbyreq[q]++] = rs->n;
+				slot[k] = rs->n + 1;
 				r = &rs->r[rs->n++];
 				r->req = (gs_req)q;
 				r->v = v;
@@ -2810,7 +2816,7 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 			rs->of[c * GS_REQ_COUNT + (size_t)q] = (size_t)(r - rs->r);
 		}
 	}
-	free(byreq);
+	free(slot);
 }
 
 void gs_sheet_reasonset_release(gs_sheet_reasonset *rs)
