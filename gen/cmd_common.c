@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cmd_common.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +46,20 @@ static int S_load_catalogs(gs_run_ctx *rc, const char *const *catalogs, size_t n
 		rc->cat.label = gs_xstrdup("offers.xml (bundled)");
 		rc->catalog_name = gs_xstrdup(rc->cat.label);
 		return 0;
+	}
+	/* the same file given twice: said once, before anything is read */
+	for (i = 1; i < n; i++) {
+		struct stat a, b;
+		size_t j;
+		if (stat(catalogs[i], &a) != 0)
+			continue;
+		for (j = 0; j < i; j++)
+			if (stat(catalogs[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+				gs_diag_add(d, catalogs[i], 0, 0, NULL,
+					    "this catalog is given twice (--catalog %s, and --catalog %s "
+					    "before it): give each catalog once", catalogs[i], catalogs[j]);
+				return -1;
+			}
 	}
 	for (i = 0; i < n; i++) {
 		gs_catalog one, *c = i ? &one : &rc->cat;

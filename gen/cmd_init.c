@@ -426,7 +426,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	json_t *w = json_object(), *model, *weights, *cache;
 	uint64_t params;
 	char a[GS_FMT_MAX];
-	char *title, *notes, *where;
+	char *title, *notes, *where, *window = NULL;
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
 
@@ -437,8 +437,13 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_decref(w);
 		return NULL;
 	}
-	title = gs_xasprintf("%s, %s, context of %s tokens", m->architecture ? m->architecture : from,
-			     task_words[p->task], gs_fmt_int(a, p->context, GS_LANG_EN));
+	{
+		/* the model's name, never its architecture class */
+		char *name = gs_model_display_name(m, from);
+		title = gs_xasprintf("%s, %s, context of %s tokens", name, task_words[p->task],
+				     gs_fmt_int(a, p->context, GS_LANG_EN));
+		free(name);
+	}
 	json_object_set_new(w, "schema", json_string("gpusheet-workload"));
 	json_object_set_new(w, "schema_version", json_integer(1));
 	json_object_set_new(w, "id", json_string(id));
@@ -460,9 +465,9 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	json_object_set_new(w, "weights", weights);
 	json_object_set_new(w, "dimensions", S_dims(p->context - p->output, p->output, p->sequences));
 	if (kv) {
-		int sliding = m->has_sliding_window && m->sliding_pattern &&
-			      strcmp(m->sliding_pattern, "every_layer") == 0;
-		cache = json_pack("{s:s,s:I}", "kind", sliding ? "sliding" : "dense",
+		/* dense by default: whether a window bounds the cache depends on
+		 * the runtime (the notes say so, and the sheet shows both) */
+		cache = json_pack("{s:s,s:I}", "kind", "dense",
 				  "bytes_per_value", (json_int_t)p->value_bytes);
 		json_object_set_new(w, "cache", cache);
 	}
@@ -471,6 +476,15 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(w, "training", S_training(m, p, params));
 	json_object_set_new(w, "requirements", json_object());
 	json_object_set_new(w, "inputs", S_inputs(p));
+	if (kv && m->has_sliding_window && m->sliding_pattern &&
+	    strcmp(m->sliding_pattern, "every_layer") == 0)
+		window = gs_xasprintf(" The model has a sliding window of %s tokens on every layer. "
+				      "Whether it bounds the KV cache depends on the runtime: the "
+				      "default cache of Hugging Face transformers keeps every token, "
+				      "so the cache is counted dense here, and the sheet also shows "
+				      "the windowed figure. Set `cache.kind` to `sliding` only for a "
+				      "runtime that keeps no more than the window.",
+				      gs_fmt_int(a, m->sliding_window, GS_LANG_EN));
 	if (repo)
 		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
 				     m->commit);
@@ -480,7 +494,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			     "parameter count and the weight bytes are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
-			     "Every reserve%s item is **assumed**, with its reason.%s%s",
+			     "Every reserve%s item is **assumed**, with its reason.%s%s%s",
 			     where, gs_fmt_int(a, p->context, GS_LANG_EN),
 			     (unsigned long long)p->output, (unsigned long long)p->sequences,
 			     p->value_bytes, m->weights == GS_WEIGHTS_GGUF
@@ -493,10 +507,12 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			     ? " The architecture keeps a sliding window on some layers only: "
 			       "the dense cache counted here, every layer keeping every token, "
 			       "is an upper bound." : "",
+			     window ? window : "",
 			     S_notes_fill);
 	json_object_set_new(w, "notes", json_string(notes));
 	free(notes);
 	free(where);
+	free(window);
 	(void)main;
 	return w;
 }
@@ -665,6 +681,14 @@ int gs_cmd_init(int argc, char **argv)
 	p.value_bytes = bits / 8;
 	/* named after the model, never after a snapshot's commit */
 	id = idtext ? gs_xstrdup(idtext) : S_default_id(m.repo_id ? m.repo_id : from);
+	/* a context beyond the model's trained positions: said, not refused */
+	if (m.has_context && p.context > m.context) {
+		char a[GS_FMT_MAX], b[GS_FMT_MAX];
+		fprintf(stderr, "gpusheet init: warning: the context of %s tokens exceeds the model's "
+			"max_position_embeddings (%s): the sheet sizes it, but the model may not "
+			"serve it\n", gs_fmt_int(a, p.context, GS_LANG_EN),
+			gs_fmt_int(b, m.context, GS_LANG_EN));
+	}
 	w = S_workload(&m, repo, from, id, &p);
 	rc = GS_EXIT_INVALID;
 	if (w) {

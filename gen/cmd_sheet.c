@@ -1,8 +1,14 @@
 /* cmd_sheet: `gpusheet sheet WORKLOAD.json`, one workload, one decision sheet. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "suggest.h"
 #include "chart.h"
@@ -12,6 +18,70 @@
 #include "evidence.h"
 #include "outfile.h"
 #include "publish.h"
+
+/*
+ * A lone sheet's folder OUT is replaced whole, as a site is (outfile.h: a
+ * stage swapped in with one rename), so that a kill at any instant leaves
+ * the old folder or the new one: the stage first gets a hard link to each
+ * file OUT holds (its other sheets, its evidence and manifest: the same
+ * inodes, untouched), then the sheet's files, evidence and manifest are
+ * written over them. So OUT may hold only what sheets write: regular files,
+ * and evidence/ of regular files; anything else is refused, naming it,
+ * before anything is written.
+ */
+static int S_link_dir(const char *from, const char *to, int top, char *err, size_t errlen)
+{
+	DIR *dp = opendir(from);
+	struct dirent *e;
+	int ffd, tfd, rc = 0;
+
+	if (!dp) {
+		snprintf(err, errlen, "%s: cannot read the folder: %s", from, strerror(errno));
+		return -1;
+	}
+	ffd = dirfd(dp);
+	tfd = open(to, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (tfd < 0) {
+		snprintf(err, errlen, "%s: %s", to, strerror(errno));
+		closedir(dp);
+		return -1;
+	}
+	while (rc == 0 && (e = readdir(dp)) != NULL) {
+		struct stat st;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    gs_is_temp_name(e->d_name))
+			continue;
+		if (fstatat(ffd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			snprintf(err, errlen, "%s/%s: %s", from, e->d_name, strerror(errno));
+			rc = -1;
+		} else if (top && S_ISDIR(st.st_mode) && strcmp(e->d_name, GS_EVIDENCE_DIR) == 0) {
+			char *f = gs_xasprintf("%s/%s", from, e->d_name);
+			char *t = gs_xasprintf("%s/%s", to, e->d_name);
+			if (mkdirat(tfd, e->d_name, 0777) != 0) {
+				snprintf(err, errlen, "%s: %s", t, strerror(errno));
+				rc = -1;
+			} else {
+				rc = S_link_dir(f, t, 0, err, errlen);
+			}
+			free(f);
+			free(t);
+		} else if (!S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "%s/%s: %s, which a sheet does not write: the folder "
+				 "of a sheet is replaced whole (a kill leaves the old one or the new "
+				 "one), so --out must name a folder of sheets only", from, e->d_name,
+				 S_ISDIR(st.st_mode) ? "a folder" : S_ISLNK(st.st_mode)
+				 ? "a symbolic link" : "not a regular file");
+			rc = -1;
+		} else if (linkat(ffd, e->d_name, tfd, e->d_name, 0) != 0) {
+			snprintf(err, errlen, "%s/%s: cannot link it into the new folder: %s", from,
+				 e->d_name, strerror(errno));
+			rc = -1;
+		}
+	}
+	close(tfd);
+	closedir(dp);
+	return rc;
+}
 
 int gs_cmd_sheet(int argc, char **argv)
 {
@@ -27,7 +97,9 @@ int gs_cmd_sheet(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *catalogs[GS_MAX_CATALOGS], *out = ".", *summary = NULL, *date = NULL;
+	const char *catalogs[GS_MAX_CATALOGS], *out = "sheet", *summary = NULL, *date = NULL;
+	gs_stage *st = NULL;
+	char *stage_summary = NULL;
 	int require = 0, accept_synthetic = 0, png = 0, c, rc;
 	size_t ncatalogs = 0;
 	gs_lang lang = GS_LANG_EN;
@@ -63,7 +135,7 @@ int gs_cmd_sheet(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			puts("usage: gpusheet sheet WORKLOAD.json [--catalog FILE]... [--out DIR] "
+			puts("usage: gpusheet sheet WORKLOAD.json [--catalog FILE]... [--out DIR (default: sheet)] "
 			     "[--lang en|es] [--require-retained] [--accept-synthetic] [--summary FILE] "
 			     "[--date YYYY-MM-DD] [--png]");
 			return GS_EXIT_OK;
@@ -81,6 +153,8 @@ int gs_cmd_sheet(int argc, char **argv)
 	rc = gs_run_ctx_init(&ctx, "sheet", catalogs, ncatalogs, lang, date);
 	if (rc)
 		return rc;
+	/* a model gone since a sheet was written in OUT: the files it archived */
+	gs_job_models_from(out);
 	/* Read and validate everything before writing anything. */
 	if (gs_job_load(argv[optind], &ctx.cat, &job, &d)) {
 		gs_diag_print(&d, stderr);
@@ -89,19 +163,35 @@ int gs_cmd_sheet(int argc, char **argv)
 		gs_run_ctx_release(&ctx);
 		return GS_EXIT_INVALID;
 	}
-	if (gs_mkdirs(out)) {
-		gs_error_print("sheet", "cannot create \"%s\"", out);
+	/* The new folder in a stage next to OUT, holding what OUT holds. */
+	st = gs_stage_begin(out, NULL, err, sizeof(err));
+	if (!st || (gs_stage_previous(st) &&
+		    S_link_dir(gs_stage_previous(st), gs_stage_dir(st), 1, err, sizeof(err)))) {
+		gs_error_print("sheet", "%s", err);
+		gs_stage_free(st);
 		gs_job_release(&job);
 		gs_run_ctx_release(&ctx);
 		return GS_EXIT_INVALID;
 	}
+	if (summary) {
+		/* a summary inside OUT goes with the sheet, into the stage */
+		size_t ol = strlen(out);
+		while (ol > 1 && out[ol - 1] == '/')
+			ol--;
+		if (strncmp(summary, out, ol) == 0 && summary[ol] == '/') {
+			stage_summary = gs_xasprintf("%s%s", gs_stage_dir(st), summary + ol);
+			summary = stage_summary;
+		}
+	}
 	/* A damaged archive is found before anything is written. */
-	archive = gs_evidence_archive(out);
+	archive = gs_evidence_archive(gs_stage_dir(st));
 	if (!archive || gs_archive_error(archive)) {
 		gs_error_print("sheet", "%s",
 			archive ? gs_archive_error(archive) : "cannot open the evidence archive");
 		if (archive)
 			gs_archive_free(archive);
+		gs_stage_free(st);
+		free(stage_summary);
 		gs_job_release(&job);
 		gs_run_ctx_release(&ctx);
 		return GS_EXIT_INVALID;
@@ -119,8 +209,13 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.png = png;
 	env.md = 1;
 	rc = GS_EXIT_OK;
-	if (gs_job_publish(&job, &env, archive, out, summary, &res, err, sizeof(err))) {
+	if (gs_job_publish(&job, &env, archive, gs_stage_dir(st), summary, &res, err, sizeof(err))) {
 		gs_error_print("sheet", "%s", err);
+		rc = GS_EXIT_INVALID;
+	} else if (gs_stage_commit(st, err, sizeof(err))) {
+		/* the swap: OUT is still the old folder (unless err says otherwise) */
+		gs_error_print("sheet", "%s", err);
+		gs_publish_result_release(&res);
 		rc = GS_EXIT_INVALID;
 	} else {
 		printf("%s/%s.html\n", out, res.id);
@@ -136,6 +231,8 @@ int gs_cmd_sheet(int argc, char **argv)
 	}
 	if (archive)
 		gs_archive_free(archive);
+	gs_stage_free(st);
+	free(stage_summary);
 	gs_job_release(&job);
 	gs_run_ctx_release(&ctx);
 	return rc;

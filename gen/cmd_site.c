@@ -295,6 +295,8 @@ int gs_cmd_site(int argc, char **argv)
 		free(dirs);
 		return rc;
 	}
+	/* a model gone since the site in OUT was built: the files it archived */
+	gs_job_models_from(out);
 	/*
 	 * Every workload is read, validated, hashed and (when the build goes on)
 	 * rendered in one pass, in the build's workers; nothing is kept unless

@@ -304,6 +304,7 @@ void gs_doc_release(gs_doc *d)
 	S_free_ids(d->link_cells, d->link_ids, d->nlinks);
 	S_free_ids(d->id_items, d->item_ids, d->nitems);
 	S_free_ids(d->id_rows, d->row_ids, d->nrows);
+	S_free_ids(d->id_cells, d->cell_ids, d->ncellids);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -384,6 +385,11 @@ void gs_doc_item_id(gs_doc *d, cmark_node *item, const char *id)
 void gs_doc_row_id(gs_doc *d, cmark_node *row, const char *id)
 {
 	S_note(&d->id_rows, &d->row_ids, &d->nrows, &d->arows, row, id);
+}
+
+void gs_doc_cell_id(gs_doc *d, cmark_node *cell, const char *id)
+{
+	S_note(&d->id_cells, &d->cell_ids, &d->ncellids, &d->acellids, cell, id);
 }
 
 cmark_node *gs_doc_heading_id(gs_doc *d, cmark_node *parent, int level, const char *text,
@@ -714,6 +720,7 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	char *out = NULL;
 	size_t len = 0, cap = 0, ntable = 0, nhead = 0, nheads = 0, j = 0;
 	size_t ntd = 0, ntds = 0, jl = 0, nli = 0, nlis = 0, ji = 0, ntr = 0, ntrs = 0, jr = 0;
+	size_t jc = 0, *td_ids = NULL;  /* per <td>: its first extra id (gs_doc_cell_id), then the next's */
 	const char *p = html;
 	const char **head_ids = NULL, **td_links = NULL, **li_ids = NULL, **tr_ids = NULL;
 	int close_link = 0;
@@ -731,10 +738,16 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 		if (ty == CMARK_NODE_HEADING) {
 			head_ids = gs_xrealloc(head_ids, (nheads + 1) * sizeof(*head_ids));
 			head_ids[nheads++] = j < d->nanchors && d->anchor_nodes[j] == n ? d->anchor_ids[j++] : NULL;
-		} else if (ty == CMARK_NODE_TABLE_CELL && d->nlinks &&
+		} else if (ty == CMARK_NODE_TABLE_CELL && (d->nlinks || d->ncellids) &&
 			   !cmark_gfm_extensions_get_table_row_is_header(cmark_node_parent(n))) {
-			/* a <td>: header rows' cells are <th> */
+			/* a <td>: header rows' cells are <th>; td_ids[k] .. td_ids[k + 1]
+			 * are the extra ids of the k-th */
 			td_links = gs_xrealloc(td_links, (ntds + 1) * sizeof(*td_links));
+			td_ids = gs_xrealloc(td_ids, (ntds + 2) * sizeof(*td_ids));
+			td_ids[ntds] = jc;
+			while (jc < d->ncellids && d->id_cells[jc] == n)
+				jc++;
+			td_ids[ntds + 1] = jc;
 			td_links[ntds++] = jl < d->nlinks && d->link_cells[jl] == n ? d->link_ids[jl++] : NULL;
 		} else if (ty == CMARK_NODE_ITEM && d->nitems) {
 			li_ids = gs_xrealloc(li_ids, (nlis + 1) * sizeof(*li_ids));
@@ -746,8 +759,9 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 		}
 	}
 	cmark_iter_free(it);
-	if (j != d->nanchors || jl != d->nlinks || ji != d->nitems || jr != d->nrows)
-		GS_BUG("a heading id, cell link, item id or row id was registered out of document order");
+	if (j != d->nanchors || jl != d->nlinks || ji != d->nitems || jr != d->nrows ||
+	    jc != d->ncellids)
+		GS_BUG("a heading id, cell link, item id, row id or cell id was registered out of document order");
 
 	/* One linear pass: <table> gets its caption and a tab stop, <th> its scope. */
 	while (*p) {
@@ -780,6 +794,14 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 			if (!gt)
 				GS_BUG("cmark-gfm wrote an unclosed <td");
 			S_buf_add(&out, &len, &cap, lt, (size_t)(gt + 1 - lt));
+			if (ntd < ntds) {
+				size_t k;
+				for (k = td_ids[ntd]; k < td_ids[ntd + 1]; k++) {
+					S_buf_add(&out, &len, &cap, "<a id=\"", 7);
+					S_buf_escaped(&out, &len, &cap, d->cell_ids[k]);
+					S_buf_add(&out, &len, &cap, "\"></a>", 6);
+				}
+			}
 			if (ntd < ntds && td_links[ntd]) {
 				S_buf_add(&out, &len, &cap, "<a href=\"#", 10);
 				S_buf_escaped(&out, &len, &cap, td_links[ntd]);
@@ -808,6 +830,7 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	free(html);
 	free(head_ids);
 	free(td_links);
+	free(td_ids);
 	free(li_ids);
 	free(tr_ids);
 	if (!out)

@@ -34,6 +34,9 @@ typedef struct {
 	cmark_node **id_rows;      /* table rows given an id (gs_doc_row_id) */
 	char **row_ids;
 	size_t nrows, arows;
+	cmark_node **id_cells;     /* body cells holding extra ids (gs_doc_cell_id) */
+	char **cell_ids;
+	size_t ncellids, acellids;
 } gs_doc;
 
 int gs_doc_init(gs_doc *d);
@@ -56,6 +59,13 @@ void gs_doc_cell_link(gs_doc *d, cmark_node *cell, const char *id);
 void gs_doc_item_id(gs_doc *d, cmark_node *item, const char *id);
 /* HTML only: the body row (from gs_doc_row) carries id="ID"; as above. */
 void gs_doc_row_id(gs_doc *d, cmark_node *row, const char *id);
+/*
+ * HTML only: an empty <a id="ID"></a> opens the content of cell (a body
+ * cell), before its link if it has one: a fragment target for what a row
+ * stands for besides its own id (the other offers of a grouped row). A cell
+ * may hold several, written in the order given; as above.
+ */
+void gs_doc_cell_id(gs_doc *d, cmark_node *cell, const char *id);
 cmark_node *gs_doc_para(cmark_node *parent);
 /*
  * A node of type (with the extension ext, or NULL), not yet attached, made

@@ -9,8 +9,8 @@
  * links, images, line breaks, lists, block quotes, GFM tables, thematic
  * breaks), the bytes cmark_render_html(root, CMARK_OPT_DEFAULT, NULL) of
  * cmark-gfm 0.29.0.gfm.6 gives, with those additions made on the way (and,
- * HTML only, the links of gs_doc_cell_link and the ids of gs_doc_item_id and
- * gs_doc_row_id). The
+ * HTML only, the links of gs_doc_cell_link, the ids of gs_doc_item_id and
+ * gs_doc_row_id, and the empty anchors of gs_doc_cell_id). The
  * blocks of a user's notes (any Markdown) are written by cmark-gfm, each
  * whole (S_user_block); a document with any other node is refused and
  * doc.c renders it through cmark-gfm, so the output never depends on which
@@ -47,6 +47,7 @@ typedef struct {
 	const gs_doc *d;           /* NULL: cmark-gfm's bytes, nothing added */
 	size_t ntable, nanchor;
 	size_t nlink, nitem, nrow; /* the next gs_doc_cell_link, gs_doc_item_id, gs_doc_row_id */
+	size_t ncellid;            /* the next gs_doc_cell_id */
 	bool link_open;            /* a cell's link to close with the cell */
 	cmark_node *plain;         /* an image whose children are its alt text */
 	size_t col;                /* the place of the next cell in its row */
@@ -278,6 +279,13 @@ static int S_table_node(S_html *h, cmark_node *n, cmark_node_type t, bool enteri
 		else if (align[col] == 'r')
 			S_PUTS(h, " align=\"right\"");
 		S_put(h, ">", 1);
+		while (!h->in_head && h->d && h->ncellid < h->d->ncellids &&
+		       h->d->id_cells[h->ncellid] == n) {
+			/* an extra fragment target, ours as the ids below */
+			S_PUTS(h, "<a id=\"");
+			S_text(h, h->d->cell_ids[h->ncellid++]);
+			S_PUTS(h, "\"></a>");
+		}
 		if (!h->in_head && h->d && h->nlink < h->d->nlinks &&
 		    h->d->link_cells[h->nlink] == n) {
 			/* the ids are ours: letters, digits, - . _ (gs_doc_cell_link) */
@@ -518,8 +526,8 @@ static char *S_write(const gs_doc *d, cmark_node *root)
 	}
 	cmark_iter_free(it);
 	if (rc == 0 && d && (h.nanchor != d->nanchors || h.nlink != d->nlinks ||
-			     h.nitem != d->nitems || h.nrow != d->nrows))
-		GS_BUG("a heading id, cell link, item id or row id was registered out of document order");
+			     h.nitem != d->nitems || h.nrow != d->nrows || h.ncellid != d->ncellids))
+		GS_BUG("a heading id, cell link, item id, row id or cell id was registered out of document order");
 	if (rc) {
 		free(h.buf);
 		return NULL;

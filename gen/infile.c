@@ -89,6 +89,53 @@ int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, char *er
 	return S_check_fd(fd, max_bytes, err, errlen);
 }
 
+/*
+ * Why component comp (at p, n bytes, of rel) could not be opened (errno e):
+ * a symbolic link (ELOOP; ENOTDIR for a folder's component that is one),
+ * else what the open said. Looked at after the open failed, for the message
+ * only.
+ */
+static void S_refused(int dfd, const char *rel, const char *p, size_t n, const char *comp,
+		      int e, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if ((e == ELOOP || e == ENOTDIR) && fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode))
+		snprintf(err, errlen, "\"%.*s\" is a symbolic link (not followed: evidence "
+			 "must be a regular file inside the workload's folder)",
+			 (int)(p - rel + (ptrdiff_t)n), rel);
+	else
+		snprintf(err, errlen, "cannot read: %s", strerror(e));
+}
+
+/*
+ * Test builds (GS_FAULT_INJECTION): GS_TEST_SWAP_BEFORE_OPEN=FROM:TO renames
+ * FROM to TO just before the open of a path's last component named as TO's
+ * last, once per process: a link swapped in after any check a reader could
+ * have made.
+ */
+static void S_seam_before_open(const char *comp)
+{
+#ifdef GS_FAULT_INJECTION
+	static int done;
+	const char *v = getenv("GS_TEST_SWAP_BEFORE_OPEN");
+	const char *colon = v ? strchr(v, ':') : NULL, *base;
+
+	base = colon ? strrchr(colon + 1, '/') : NULL;
+	base = base ? base + 1 : colon ? colon + 1 : NULL;
+	if (!done && colon && strcmp(base, comp) == 0) {
+		char *from = gs_xasprintf("%.*s", (int)(colon - v), v);
+		done = 1;
+		if (rename(from, colon + 1) == 0)
+			fprintf(stderr, "gs-test: swapped %s in before the open\n", colon + 1);
+		free(from);
+	}
+#else
+	(void)comp;
+#endif
+}
+
 int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *err,
 		    size_t errlen)
 {
@@ -108,7 +155,6 @@ int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *er
 		const char *slash = strchr(p, '/');
 		size_t n = slash ? (size_t)(slash - p) : strlen(p);
 		char comp[256];
-		struct stat st;
 
 		if (n == 0 || n >= sizeof(comp) || (n == 1 && p[0] == '.') ||
 		    (n == 2 && p[0] == '.' && p[1] == '.')) {
@@ -119,41 +165,32 @@ int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *er
 		}
 		memcpy(comp, p, n);
 		comp[n] = '\0';
-		/* fstatat first: say what a refused component is without opening it */
-		if (fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-			snprintf(err, errlen, "cannot read: %s", strerror(errno));
-			close(dfd);
-			return -1;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			snprintf(err, errlen, "\"%.*s\" is a symbolic link (not followed: evidence "
-				 "must be a regular file inside the workload's folder)",
-				 (int)(p - rel + (ptrdiff_t)n), rel);
-			close(dfd);
-			return -1;
-		}
-		if (!slash && !S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "is %s, not a regular file", S_kind(st.st_mode));
-			close(dfd);
-			return -1;
-		}
+		/*
+		 * One open per component, never following a link (O_NOFOLLOW), and
+		 * the check on the descriptor opened: nothing is looked at before,
+		 * so no link swapped in between is followed. Only a refused open
+		 * looks at the name again, to say what it is.
+		 */
 		if (slash) {
 			fd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			close(dfd);
 			if (fd < 0) {
-				snprintf(err, errlen, "cannot read: %s", strerror(errno));
+				S_refused(dfd, rel, p, n, comp, errno, err, errlen);
+				close(dfd);
 				return -1;
 			}
+			close(dfd);
 			dfd = fd;
 			p = slash + 1;
 			continue;
 		}
+		S_seam_before_open(comp);
 		fd = openat(dfd, comp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-		close(dfd);
 		if (fd < 0) {
-			snprintf(err, errlen, "cannot read: %s", strerror(errno));
+			S_refused(dfd, rel, p, n, comp, errno, err, errlen);
+			close(dfd);
 			return -1;
 		}
+		close(dfd);
 		return S_check_fd(fd, max_bytes, err, errlen);
 	}
 }

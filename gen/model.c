@@ -209,12 +209,20 @@ static void S_note_buffer(gs_model *m, const char *name, uint64_t params)
  * The folder the model's files are read from: a plain folder, whose links
  * are followed (the model is read, never published), or a snapshot of the
  * Hugging Face cache, whose links are followed only into its own blobs/
- * (hfcache.h). Every file is opened by name from the folder's descriptor.
+ * (hfcache.h), or the files a sheet archived (gs_model_archive_use). Every
+ * file is opened by name from the folder's descriptor, or found by name
+ * among the archived ones.
  */
+typedef struct {
+	gs_model_file *files;
+	size_t n;
+} S_arc;
+
 typedef struct {
 	const char *dir;          /* as shown in messages ("" for the current folder) */
 	int dfd;
 	const gs_hf_model *hf;    /* NULL: a plain folder */
+	const S_arc *arc;         /* not NULL: the archived files, not a folder */
 } S_src;
 
 /* A file's path as shown: dir/name. */
@@ -223,26 +231,82 @@ static char *S_file(const S_src *s, const char *name)
 	return S_join(s->dir, name);
 }
 
+static const gs_model_file *S_arc_find(const S_arc *a, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->files[i].name, name) == 0)
+			return &a->files[i];
+	return NULL;
+}
+
 /* 1 when the folder has an entry NAME (a dangling link counts: it is named). */
 static int S_has(const S_src *s, const char *name)
 {
 	struct stat st;
 
+	if (s->arc)
+		return S_arc_find(s->arc, name) != NULL;
 	return fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* SHA-256 (the rendering part's, gs_model_archive_use); NULL: none yet. */
+static gs_model_sha_fn S_sha;
+
+/* Keeps what was read of file NAME (see gs_model_file). */
+static void S_record(gs_model *m, const char *name, int header, const void *bytes, size_t len,
+		     uint64_t size)
+{
+	gs_model_file *f;
+
+	m->files = gs_xrealloc(m->files, (m->nfiles + 1) * sizeof(*m->files));
+	f = &m->files[m->nfiles++];
+	f->name = gs_xstrdup(name);
+	f->header = header;
+	f->bytes = gs_xmalloc(len + 1);
+	if (len)
+		memcpy(f->bytes, bytes, len);
+	f->bytes[len] = '\0';
+	f->len = len;
+	f->size = size;
+	f->sha256[0] = '\0';
+	if (S_sha)
+		S_sha(f->bytes, len, f->sha256);
 }
 
 /*
  * Opens NAME of the folder: a regular file, opened without blocking (a
- * FIFO or a device is refused before a byte is read). NULL after reporting
- * with the file's path.
+ * FIFO or a device is refused before a byte is read), checked on the
+ * descriptor it is read from (fstat); *size: the file's size. An archived
+ * file is read from its bytes kept (a header: the bytes after it are not
+ * there, and never read). NULL after reporting with the file's path.
  */
-static FILE *S_open(const S_src *s, const char *name, gs_diag *d)
+static FILE *S_open(const S_src *s, const char *name, uint64_t *size, gs_diag *d)
 {
 	char err[1024];
-	int fd = s->hf ? gs_hf_open_file(s->hf, name, 0, err, sizeof(err))
-		       : gs_open_at(s->dfd, name, 1, 0, err, sizeof(err));
+	int fd;
 	FILE *f;
+	struct stat st;
 
+	if (s->arc) {
+		const gs_model_file *af = S_arc_find(s->arc, name);
+		if (!af) {
+			char *file = S_file(s, name);
+			gs_diag_add(d, file, 0, 0, NULL, "not among the archived model files");
+			free(file);
+			return NULL;
+		}
+		f = fmemopen(af->bytes, af->len ? af->len : 1, "rb");
+		if (!f)
+			abort();
+		if (!af->len)
+			(void)fgetc(f);   /* an empty file: at its end at once */
+		*size = af->size;
+		return f;
+	}
+	fd = s->hf ? gs_hf_open_file(s->hf, name, 0, err, sizeof(err))
+		   : gs_open_at(s->dfd, name, 1, 0, err, sizeof(err));
 	if (fd < 0) {
 		char *file = S_file(s, name);
 		if (!s->hf && strstr(err, "dangling") && strstr(err, "blobs/"))
@@ -254,6 +318,14 @@ static FILE *S_open(const S_src *s, const char *name, gs_diag *d)
 		free(file);
 		return NULL;
 	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0) {
+		char *file = S_file(s, name);
+		gs_diag_add(d, file, 0, 0, NULL, "not a regular file");
+		free(file);
+		close(fd);
+		return NULL;
+	}
+	*size = (uint64_t)st.st_size;
 	f = fdopen(fd, "rb");
 	if (!f) {
 		close(fd);
@@ -262,28 +334,18 @@ static FILE *S_open(const S_src *s, const char *name, gs_diag *d)
 	return f;
 }
 
-/* Size of an open file, or -1. */
-static int S_file_size(FILE *f, uint64_t *out)
-{
-	struct stat st;
-
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
-		return -1;
-	*out = (uint64_t)st.st_size;
-	return 0;
-}
-
 /* Loads a JSON file of at most GS_MODEL_MAX_HEADER bytes, duplicates refused. */
-static json_t *S_load_json(const S_src *s, const char *name, const char *file, gs_diag *d)
+static json_t *S_load_json(const S_src *s, const char *name, const char *file, gs_model *m,
+			   gs_diag *d)
 {
-	FILE *f = S_open(s, name, d);
-	uint64_t size;
+	uint64_t size = 0;
+	FILE *f = S_open(s, name, &size, d);
 	json_t *root;
 	json_error_t e;
 
 	if (!f)
 		return NULL;
-	if (S_file_size(f, &size) || size > GS_MODEL_MAX_HEADER) {
+	if (size > GS_MODEL_MAX_HEADER) {
 		gs_diag_add(d, file, 0, 0, NULL, "not a regular file of at most %llu bytes",
 			    (unsigned long long)GS_MODEL_MAX_HEADER);
 		fclose(f);
@@ -303,6 +365,8 @@ static json_t *S_load_json(const S_src *s, const char *name, const char *file, g
 			return NULL;
 		}
 		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
+		if (root)
+			S_record(m, name, 0, text, len, len);
 		free(text);
 	}
 	if (!root) {
@@ -409,7 +473,7 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
 
 	gs_jr_init(&r, file, d);
 	before = gs_diag_count(d);
-	root = S_load_json(s, name, file, d);
+	root = S_load_json(s, name, file, m, d);
 	if (!root) {
 		free(file);
 		return;
@@ -428,6 +492,10 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
 			}
 		}
 	}
+	v = json_object_get(root, "_name_or_path");
+	if (json_is_string(v) && json_string_length(v) > 0 && json_string_length(v) < 512 &&
+	    !m->name_or_path)
+		m->name_or_path = gs_xstrdup(json_string_value(v));
 	S_cfg_uint(&r, root, "hidden_size", &m->hidden, &m->has_hidden);
 	S_cfg_uint(&r, root, "num_hidden_layers", &m->layers, &m->has_layers);
 	S_cfg_uint(&r, root, "num_attention_heads", &m->attention_heads, &m->has_attention_heads);
@@ -702,9 +770,9 @@ static int S_read_safetensors(const S_src *s, const char *name, gs_model *m, gs_
 static int S_read_safetensors_file(const S_src *s, const char *sname, const char *file,
 				   gs_model *m, gs_strvec *names, gs_diag *d)
 {
-	FILE *f = S_open(s, sname, d);
+	uint64_t size = 0, n, data_len, pos = 0;
+	FILE *f = S_open(s, sname, &size, d);
 	unsigned char len8[8];
-	uint64_t size, n, data_len, pos = 0;
 	char *buf;
 	json_t *root;
 	json_error_t je;
@@ -715,11 +783,6 @@ static int S_read_safetensors_file(const S_src *s, const char *sname, const char
 
 	if (!f)
 		return -1;
-	if (S_file_size(f, &size)) {
-		gs_diag_add(d, file, 0, 0, NULL, "not a regular file");
-		fclose(f);
-		return -1;
-	}
 	if (size < 8 || fread(len8, 1, 8, f) != 8) {
 		S_err(d, file, 0, "file of %llu bytes: too short for the 8-byte header length",
 		      (unsigned long long)size);
@@ -739,14 +802,18 @@ static int S_read_safetensors_file(const S_src *s, const char *sname, const char
 		fclose(f);
 		return -1;
 	}
-	buf = gs_xmalloc((size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != n) {
+	buf = gs_xmalloc((size_t)n + 8 + 1);
+	if (fread(buf + 8, 1, (size_t)n, f) != n) {
 		S_err(d, file, 8, "cannot read the %llu-byte header", (unsigned long long)n);
 		free(buf);
 		fclose(f);
 		return -1;
 	}
 	fclose(f);
+	/* what was read: the length and the header, never the tensors */
+	memcpy(buf, len8, 8);
+	S_record(m, sname, 1, buf, (size_t)n + 8, size);
+	memmove(buf, buf + 8, (size_t)n);
 	root = json_loadb(buf, (size_t)n, JSON_REJECT_DUPLICATES, &je);
 	free(buf);
 	if (!root) {
@@ -809,7 +876,7 @@ static void S_read_index(const S_src *src, const char *shown, gs_model *m, gs_di
 	char *file = S_file(src, shown);
 	int bin = S_has_suffix(shown, ".bin.index.json");
 	const char *shard_ext = bin ? ".bin" : ".safetensors";
-	json_t *root = S_load_json(src, shown, file, d), *meta, *map, *v;
+	json_t *root = S_load_json(src, shown, file, m, d), *meta, *map, *v;
 	const char *key;
 	gs_strvec shards = GS_STRVEC_INIT, names = GS_STRVEC_INIT;
 	size_t i, before = gs_diag_count(d);
@@ -900,12 +967,19 @@ static void S_read_index(const S_src *src, const char *shown, gs_model *m, gs_di
 
 /* ---------------------------------------------------------------- GGUF */
 
+/*
+ * The header region of a GGUF file, read in order; every byte read is kept
+ * (keep, pos bytes: what a sheet archives of the file), those skipped too:
+ * they are at most GS_MODEL_MAX_HEADER.
+ */
 typedef struct {
 	FILE *f;
 	const char *file;
 	uint64_t pos, size;
 	gs_diag *d;
 	int failed;
+	unsigned char *keep;
+	size_t cap;
 } S_rd;
 
 static int S_rd_bytes(S_rd *r, void *out, uint64_t n, const char *what)
@@ -919,16 +993,22 @@ static int S_rd_bytes(S_rd *r, void *out, uint64_t n, const char *what)
 		r->failed = 1;
 		return -1;
 	}
-	if (out && fread(out, 1, (size_t)n, r->f) != n) {
+	if (r->pos + n > r->cap) {
+		size_t cap = r->cap ? r->cap : 4096;
+		while (cap < r->pos + n)
+			cap *= 2;
+		if (cap > GS_MODEL_MAX_HEADER)
+			cap = (size_t)GS_MODEL_MAX_HEADER;
+		r->keep = gs_xrealloc(r->keep, cap);
+		r->cap = cap;
+	}
+	if (fread(r->keep + r->pos, 1, (size_t)n, r->f) != n) {
 		S_err(r->d, r->file, r->pos, "cannot read %s", what);
 		r->failed = 1;
 		return -1;
 	}
-	if (!out && fseek(r->f, (long)n, SEEK_CUR) != 0) {
-		S_err(r->d, r->file, r->pos, "cannot skip %s", what);
-		r->failed = 1;
-		return -1;
-	}
+	if (out)
+		memcpy(out, r->keep + r->pos, (size_t)n);
 	r->pos += n;
 	return 0;
 }
@@ -1285,14 +1365,8 @@ static void S_read_gguf(const S_src *src, const char *shown, gs_model *m, gs_dia
 	gm.alignment = 32;
 	r.file = file;
 	r.d = d;
-	r.f = S_open(src, shown, d);
+	r.f = S_open(src, shown, &r.size, d);
 	if (!r.f) {
-		free(file);
-		return;
-	}
-	if (S_file_size(r.f, &r.size)) {
-		gs_diag_add(d, file, 0, 0, NULL, "not a regular file");
-		fclose(r.f);
 		free(file);
 		return;
 	}
@@ -1300,6 +1374,7 @@ static void S_read_gguf(const S_src *src, const char *shown, gs_model *m, gs_dia
 		if (!r.failed)
 			S_err(d, file, 0, "not a GGUF file (magic is not \"GGUF\")");
 		fclose(r.f);
+		free(r.keep);
 		free(file);
 		return;
 	}
@@ -1347,6 +1422,8 @@ static void S_read_gguf(const S_src *src, const char *shown, gs_model *m, gs_dia
 		m->weights = GS_WEIGHTS_GGUF;
 		m->has_header_params = 1;
 		gs_strvec_push_dup(&m->weight_files, shown);
+		/* what was read: the header region, never the tensors */
+		S_record(m, shown, 1, r.keep, (size_t)r.pos, r.size);
 		if (!m->geometry_file)
 			S_gguf_geometry(m, &gm, shown);
 	}
@@ -1354,6 +1431,7 @@ static void S_read_gguf(const S_src *src, const char *shown, gs_model *m, gs_dia
 		free(ts[i].name);
 	free(ts);
 	free(gm.arch);
+	free(r.keep);
 	fclose(r.f);
 	free(file);
 }
@@ -1363,10 +1441,25 @@ static void S_read_gguf(const S_src *src, const char *shown, gs_model *m, gs_dia
 /* Sorted lists of the folder's *.safetensors and *.gguf files. */
 static int S_scan(const S_src *src, gs_strvec *st, gs_strvec *gg, gs_diag *d)
 {
-	int fd = dup(src->dfd);
-	DIR *dp = fd >= 0 ? fdopendir(fd) : NULL;
+	int fd;
+	DIR *dp;
 	struct dirent *e;
 
+	if (src->arc) {
+		size_t i;
+		for (i = 0; i < src->arc->n; i++) {
+			const char *n = src->arc->files[i].name;
+			if (S_has_suffix(n, ".safetensors"))
+				gs_strvec_push_dup(st, n);
+			else if (S_has_suffix(n, ".gguf"))
+				gs_strvec_push_dup(gg, n);
+		}
+		gs_strvec_sort(st);
+		gs_strvec_sort(gg);
+		return 0;
+	}
+	fd = dup(src->dfd);
+	dp = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!dp) {
 		gs_diag_add(d, src->dir[0] ? src->dir : ".", 0, 0, NULL, "cannot open folder: %s",
 			    strerror(errno));
@@ -1467,6 +1560,7 @@ static void S_read_hf(const gs_hf_model *h, gs_model *m, gs_diag *d)
 	src.dir = h->snapshot;
 	src.dfd = h->snap_fd;
 	src.hf = h;
+	src.arc = NULL;
 	m->repo_id = gs_xstrdup(h->repo_id);
 	m->revision = gs_xstrdup(h->revision);
 	m->commit = gs_xstrdup(h->commit);
@@ -1515,6 +1609,7 @@ int gs_model_read(const char *path, gs_model *m, gs_diag *d)
 			S_src src;
 			src.dir = path;
 			src.hf = NULL;
+			src.arc = NULL;
 			src.dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (src.dfd < 0) {
 				gs_diag_add(d, path, 0, 0, NULL, "cannot open folder: %s",
@@ -1538,6 +1633,7 @@ int gs_model_read(const char *path, gs_model *m, gs_diag *d)
 			dir[0] = '\0';
 		src.dir = dir;
 		src.hf = NULL;
+		src.arc = NULL;
 		src.dfd = open(dir[0] ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (src.dfd < 0) {
 			gs_diag_add(d, path, 0, 0, NULL, "cannot open its folder: %s",
@@ -1583,6 +1679,8 @@ int gs_model_read_ref(const char *ref, gs_model *m, gs_diag *d)
 
 void gs_model_release(gs_model *m)
 {
+	size_t i;
+
 	if (!m)
 		return;
 	free(m->path);
@@ -1595,6 +1693,7 @@ void gs_model_release(gs_model *m)
 	gs_strvec_release(&m->weight_files);
 	gs_strvec_release(&m->missing_shards);
 	free(m->architecture);
+	free(m->name_or_path);
 	free(m->model_type);
 	free(m->geometry_file);
 	free(m->torch_dtype);
@@ -1602,6 +1701,12 @@ void gs_model_release(gs_model *m)
 	gs_strvec_release(&m->missing_keys);
 	free(m->dtypes);
 	gs_strvec_release(&m->buffers);
+	for (i = 0; i < m->nfiles; i++) {
+		free(m->files[i].name);
+		free(m->files[i].bytes);
+	}
+	free(m->files);
+	free(m->archived);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -1627,4 +1732,476 @@ int gs_model_params(const gs_model *m, uint64_t *out)
 		return 0;
 	}
 	return -1;
+}
+
+/* The last component of a path, trailing slashes dropped; NULL when empty. */
+static char *S_last_component(const char *p)
+{
+	size_t n = strlen(p), b;
+
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	b = n;
+	while (b > 0 && p[b - 1] != '/')
+		b--;
+	if (n == b || (n - b == 1 && p[b] == '.') || (n - b == 2 && p[b] == '.' && p[b + 1] == '.'))
+		return NULL;
+	{
+		char *r = gs_xmalloc(n - b + 1);
+		memcpy(r, p + b, n - b);
+		r[n - b] = '\0';
+		return r;
+	}
+}
+
+char *gs_model_display_name(const gs_model *m, const char *from)
+{
+	char *n;
+
+	if (m->repo_id)
+		return gs_xstrdup(m->repo_id);
+	if (m->name_or_path) {
+		/* a repo id ("org/name") as written; a path by its last component */
+		if (m->name_or_path[0] != '/' && m->name_or_path[0] != '.' &&
+		    strchr(m->name_or_path, '/') == strrchr(m->name_or_path, '/'))
+			return gs_xstrdup(m->name_or_path);
+		if ((n = S_last_component(m->name_or_path)) != NULL)
+			return n;
+	}
+	if (from && (n = S_last_component(from)) != NULL)
+		return n;
+	return gs_xstrdup(m->architecture ? m->architecture : "model");
+}
+
+/* ---------------------------------------------------------------- archive */
+
+#define S_RECORD_FORMAT "gpusheet-model-files/1"
+/* A manifest read to find a record: a site's of many sheets stays below this. */
+#define S_MANIFEST_MAX ((size_t)256 << 20)
+/* A record lists a model's small files: far fewer than this. */
+#define S_RECORD_MAX ((size_t)4 << 20)
+#define S_RECORD_FILES 100000
+
+typedef struct {
+	char *evdir;
+	json_t *entries;    /* the manifest's "entries", loaded once; NULL: none or unread */
+	int loaded;
+	char *err;          /* the manifest could not be read: why */
+} S_arcdir;
+
+static S_arcdir *S_arcdirs;
+static size_t S_narcdirs;
+
+void gs_model_archive_use(const char *evidence_dir, gs_model_sha_fn sha)
+{
+	S_sha = sha;
+	S_arcdirs = gs_xrealloc(S_arcdirs, (S_narcdirs + 1) * sizeof(*S_arcdirs));
+	memset(&S_arcdirs[S_narcdirs], 0, sizeof(*S_arcdirs));
+	S_arcdirs[S_narcdirs++].evdir = gs_xstrdup(evidence_dir);
+}
+
+void gs_model_archive_clear(void)
+{
+	size_t i;
+
+	for (i = 0; i < S_narcdirs; i++) {
+		free(S_arcdirs[i].evdir);
+		json_decref(S_arcdirs[i].entries);
+		free(S_arcdirs[i].err);
+	}
+	free(S_arcdirs);
+	S_arcdirs = NULL;
+	S_narcdirs = 0;
+	S_sha = NULL;
+}
+
+char *gs_model_key_repo(const char *repo_id, const char *revision)
+{
+	return gs_xasprintf("hf:%s@%s", repo_id, revision ? revision : "main");
+}
+
+char *gs_model_key_path(const char *workload_id, const char *from)
+{
+	return gs_xasprintf("path:%s:%s", workload_id ? workload_id : "", from);
+}
+
+char *gs_model_record_name(const char *key)
+{
+	return gs_xasprintf("model:%s#files.json", key);
+}
+
+char *gs_model_record(const gs_model *m, const char *key, size_t *len)
+{
+	json_t *o = json_object(), *files = json_array();
+	char *text;
+	size_t i, n;
+
+	json_object_set_new(o, "format", json_string(S_RECORD_FORMAT));
+	json_object_set_new(o, "key", json_string(key));
+	if (m->repo_id)
+		json_object_set_new(o, "repo", json_string(m->repo_id));
+	if (m->revision)
+		json_object_set_new(o, "revision", json_string(m->revision));
+	if (m->commit)
+		json_object_set_new(o, "commit", json_string(m->commit));
+	for (i = 0; i < m->nfiles; i++) {
+		const gs_model_file *f = &m->files[i];
+		json_array_append_new(files, json_pack("{s:s, s:s, s:s, s:I, s:I}", "name", f->name,
+						       "part", f->header ? "header" : "whole",
+						       "sha256", f->sha256, "bytes", (json_int_t)f->len,
+						       "size", (json_int_t)f->size));
+	}
+	json_object_set_new(o, "files", files);
+	text = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2));
+	json_decref(o);
+	if (!text)
+		abort();
+	n = strlen(text);
+	text = gs_xrealloc(text, n + 2);
+	text[n++] = '\n';
+	text[n] = '\0';
+	*len = n;
+	return text;
+}
+
+/* The folder's manifest entries (read once); NULL when there are none. */
+static json_t *S_arc_entries(S_arcdir *a)
+{
+	char why[512];
+	int fd;
+	size_t len;
+	char *text;
+	json_t *root;
+	json_error_t je;
+
+	if (a->loaded)
+		return a->entries;
+	a->loaded = 1;
+	fd = gs_open_beneath(a->evdir, "manifest.json", S_MANIFEST_MAX, why, sizeof(why));
+	if (fd < 0) {
+		if (!strstr(why, strerror(ENOENT)))
+			a->err = gs_xasprintf("%s/manifest.json: %s", a->evdir, why);
+		return NULL;
+	}
+	text = gs_read_fd(fd, S_MANIFEST_MAX, &len, why, sizeof(why));
+	if (!text) {
+		a->err = gs_xasprintf("%s/manifest.json: %s", a->evdir, why);
+		return NULL;
+	}
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
+	if (!root || !json_is_object(json_object_get(root, "entries"))) {
+		a->err = gs_xasprintf("%s/manifest.json: not an evidence manifest", a->evdir);
+		json_decref(root);
+		return NULL;
+	}
+	a->entries = json_incref(json_object_get(root, "entries"));
+	json_decref(root);
+	return a->entries;
+}
+
+static int S_hex64(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 64; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return s[64] == '\0';
+}
+
+/* The file name in evidence/ of the entry hash, or NULL. */
+static const char *S_arc_file_of(json_t *entries, const char *hash)
+{
+	json_t *e = json_object_get(entries, hash);
+	const char *f = json_string_value(json_object_get(e, "file"));
+
+	if (!f || strncmp(f, hash, 64) != 0 || strchr(f, '/'))
+		return NULL;
+	return f;
+}
+
+/* The entry hashes of dir a whose names hold name, into out (sorted). */
+static void S_arc_named(S_arcdir *a, const char *name, gs_strvec *out)
+{
+	json_t *entries = S_arc_entries(a), *val, *n;
+	const char *hash;
+	size_t i;
+
+	if (!entries)
+		return;
+	json_object_foreach(entries, hash, val) {
+		json_array_foreach(json_object_get(val, "names"), i, n) {
+			if (json_is_string(n) && strcmp(json_string_value(n), name) == 0) {
+				gs_strvec_push_dup(out, hash);
+				break;
+			}
+		}
+	}
+	gs_strvec_sort(out);
+}
+
+/* Reads evdir/file, which must hold len bytes (0: any, up to max) of SHA-256 hash. */
+static char *S_arc_read(const char *evdir, const char *file, const char *hash, size_t max,
+			size_t *len, gs_diag *d)
+{
+	char why[512], sha[65];
+	char *path = S_join(evdir, file), *bytes;
+	int fd = gs_open_beneath(evdir, file, max, why, sizeof(why));
+
+	if (fd < 0) {
+		gs_diag_add(d, path, 0, 0, NULL, "%s", why);
+		free(path);
+		return NULL;
+	}
+	bytes = gs_read_fd(fd, max, len, why, sizeof(why));
+	if (!bytes) {
+		gs_diag_add(d, path, 0, 0, NULL, "%s", why);
+		free(path);
+		return NULL;
+	}
+	S_sha(bytes, *len, sha);
+	if (strcmp(sha, hash) != 0) {
+		gs_diag_add(d, path, 0, 0, NULL, "its SHA-256 is %s, not the %s it is archived "
+			    "under: the archive was changed", sha, hash);
+		free(bytes);
+		free(path);
+		return NULL;
+	}
+	free(path);
+	return bytes;
+}
+
+/* A record's "files", checked, with each file's bytes read from the archive. */
+static int S_arc_load(S_arcdir *a, const char *rhash, const char *key, json_t **rec, S_arc *out,
+		      gs_diag *d)
+{
+	const char *rfile = S_arc_file_of(a->entries, rhash);
+	char *rpath, *text;
+	size_t len, i, before = gs_diag_count(d);
+	json_t *root, *files, *f;
+	json_error_t je;
+
+	memset(out, 0, sizeof(*out));
+	*rec = NULL;
+	if (!rfile) {
+		gs_diag_add(d, a->evdir, 0, 0, NULL, "manifest.json: entry %s has no file", rhash);
+		return -1;
+	}
+	text = S_arc_read(a->evdir, rfile, rhash, S_RECORD_MAX, &len, d);
+	if (!text)
+		return -1;
+	rpath = S_join(a->evdir, rfile);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
+	files = json_object_get(root, "files");
+	if (!json_is_object(root) ||
+	    !json_is_string(json_object_get(root, "format")) ||
+	    strcmp(json_string_value(json_object_get(root, "format")), S_RECORD_FORMAT) != 0 ||
+	    !json_is_string(json_object_get(root, "key")) ||
+	    strcmp(json_string_value(json_object_get(root, "key")), key) != 0 ||
+	    !json_is_array(files) || json_array_size(files) > S_RECORD_FILES) {
+		gs_diag_add(d, rpath, 0, 0, NULL, "not a record of model files (format %s) for %s",
+			    S_RECORD_FORMAT, key);
+		json_decref(root);
+		free(rpath);
+		return -1;
+	}
+	out->files = gs_xcalloc(json_array_size(files) + 1, sizeof(*out->files));
+	json_array_foreach(files, i, f) {
+		const char *name = json_string_value(json_object_get(f, "name"));
+		const char *part = json_string_value(json_object_get(f, "part"));
+		const char *sha = json_string_value(json_object_get(f, "sha256"));
+		json_t *jb = json_object_get(f, "bytes"), *js = json_object_get(f, "size");
+		const char *file;
+		gs_model_file *mf = &out->files[out->n];
+
+		if (!name || !*name || strchr(name, '/') || name[0] == '.' || !part ||
+		    (strcmp(part, "header") != 0 && strcmp(part, "whole") != 0) || !sha ||
+		    !S_hex64(sha) || !json_is_integer(jb) || !json_is_integer(js) ||
+		    json_integer_value(jb) < 0 || json_integer_value(js) < json_integer_value(jb) ||
+		    (uint64_t)json_integer_value(jb) > GS_MODEL_MAX_HEADER + 8) {
+			gs_diag_add(d, rpath, 0, 0, NULL, "files[%zu]: expected a name, a part "
+				    "(header or whole), a SHA-256, bytes and a size", i);
+			break;
+		}
+		file = S_arc_file_of(a->entries, sha);
+		if (!file) {
+			gs_diag_add(d, rpath, 0, 0, NULL, "%s: its bytes (SHA-256 %s) are not in "
+				    "the archive's manifest", name, sha);
+			break;
+		}
+		mf->bytes = S_arc_read(a->evdir, file, sha, (size_t)json_integer_value(jb) + 1,
+				       &mf->len, d);
+		if (!mf->bytes)
+			break;
+		if (mf->len != (size_t)json_integer_value(jb)) {
+			gs_diag_add(d, rpath, 0, 0, NULL, "%s: %zu bytes archived, the record says "
+				    "%lld", name, mf->len, (long long)json_integer_value(jb));
+			free(mf->bytes);
+			break;
+		}
+		mf->name = gs_xstrdup(name);
+		mf->header = strcmp(part, "header") == 0;
+		mf->size = (uint64_t)json_integer_value(js);
+		memcpy(mf->sha256, sha, 65);
+		out->n++;
+	}
+	free(rpath);
+	*rec = root;
+	return gs_diag_count(d) == before ? 0 : -1;
+}
+
+static void S_arc_release(S_arc *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		free(a->files[i].name);
+		free(a->files[i].bytes);
+	}
+	free(a->files);
+	memset(a, 0, sizeof(*a));
+}
+
+/*
+ * The record archived for key: the first folder holding one. 1 found (*dir,
+ * *hash), 0 none, -1 reported (several records for the key in one folder,
+ * or a manifest that cannot be read).
+ */
+static int S_arc_find_record(const char *key, S_arcdir **dir, char **hash, gs_diag *d)
+{
+	char *rname = gs_model_record_name(key);
+	size_t i, k;
+
+	for (i = 0; i < S_narcdirs; i++) {
+		gs_strvec hs = GS_STRVEC_INIT;
+		S_arc_named(&S_arcdirs[i], rname, &hs);
+		if (S_arcdirs[i].err) {
+			gs_diag_add(d, S_arcdirs[i].err, 0, 0, NULL, "cannot look for the model's "
+				    "archived files");
+			gs_strvec_release(&hs);
+			free(rname);
+			return -1;
+		}
+		if (hs.n > 1) {
+			char *list = gs_xstrdup(""), *n;
+			for (k = 0; k < hs.n; k++) {
+				n = gs_xasprintf("%s%s%s", list, k ? ", " : "", hs.v[k]);
+				free(list);
+				list = n;
+			}
+			gs_diag_add(d, S_arcdirs[i].evdir, 0, 0, NULL, "%zu records of model files "
+				    "are archived for %s (%s): the model changed between sheets; "
+				    "name its commit in model.revision, or bring the model back",
+				    hs.n, key, list);
+			free(list);
+			gs_strvec_release(&hs);
+			free(rname);
+			return -1;
+		}
+		if (hs.n == 1) {
+			*dir = &S_arcdirs[i];
+			*hash = gs_xstrdup(hs.v[0]);
+			gs_strvec_release(&hs);
+			free(rname);
+			return 1;
+		}
+		gs_strvec_release(&hs);
+	}
+	free(rname);
+	return 0;
+}
+
+static char *S_rec_str(json_t *rec, const char *k)
+{
+	const char *v = json_string_value(json_object_get(rec, k));
+
+	return v ? gs_xstrdup(v) : NULL;
+}
+
+int gs_model_read_archived(const char *key, gs_model *m, int *rc, gs_diag *d)
+{
+	size_t before = gs_diag_count(d);
+	S_arcdir *dir = NULL;
+	char *hash = NULL;
+	json_t *rec = NULL;
+	S_arc arc;
+	S_src src;
+	int found = S_arc_find_record(key, &dir, &hash, d);
+
+	if (found == 0)
+		return 0;
+	*rc = -1;
+	S_begin(m, key);
+	if (found < 0) {
+		*rc = S_end(m, d, before);
+		return 1;
+	}
+	if (S_arc_load(dir, hash, key, &rec, &arc, d) == 0) {
+		src.dir = dir->evdir;
+		src.dfd = -1;
+		src.hf = NULL;
+		src.arc = &arc;
+		m->repo_id = S_rec_str(rec, "repo");
+		m->revision = S_rec_str(rec, "revision");
+		m->commit = S_rec_str(rec, "commit");
+		if (m->commit && !gs_hf_is_commit(m->commit)) {
+			gs_diag_add(d, dir->evdir, 0, 0, NULL, "the record of %s names \"%s\", not "
+				    "a commit", key, m->commit);
+		} else {
+			m->folder = gs_xstrdup(dir->evdir);
+			m->archived = gs_xstrdup(dir->evdir);
+			S_read_dir(&src, m, d);
+		}
+	}
+	S_arc_release(&arc);
+	json_decref(rec);
+	free(hash);
+	*rc = S_end(m, d, before);
+	return 1;
+}
+
+int gs_model_check_archived(const char *key, const gs_model *m, gs_diag *d)
+{
+	size_t before = gs_diag_count(d), i, k;
+	S_arcdir *dir = NULL;
+	char *hash = NULL, *commit;
+	json_t *rec = NULL;
+	S_arc arc;
+	gs_diag quiet = GS_DIAG_INIT;
+
+	if (!m->commit)
+		return 0;
+	/* several records, or one unreadable: nothing to compare with */
+	if (S_arc_find_record(key, &dir, &hash, &quiet) != 1) {
+		gs_diag_release(&quiet);
+		return 0;
+	}
+	if (S_arc_load(dir, hash, key, &rec, &arc, d) != 0) {
+		S_arc_release(&arc);
+		json_decref(rec);
+		free(hash);
+		return -1;
+	}
+	commit = S_rec_str(rec, "commit");
+	for (i = 0; commit && strcmp(commit, m->commit) == 0 && i < arc.n; i++)
+		for (k = 0; k < m->nfiles; k++)
+			if (strcmp(arc.files[i].name, m->files[k].name) == 0 &&
+			    arc.files[i].header == m->files[k].header &&
+			    strcmp(arc.files[i].sha256, m->files[k].sha256) != 0) {
+				char *file = S_join(m->folder ? m->folder : "", m->files[k].name);
+				gs_diag_add(d, file, 0, 0, NULL, "the model changed under commit %s: "
+					    "%s of this file has SHA-256 %s, the one archived in %s "
+					    "for the same commit %s", m->commit,
+					    m->files[k].header ? "the header" : "the content",
+					    m->files[k].sha256, dir->evdir, arc.files[i].sha256);
+				free(file);
+			}
+	free(commit);
+	S_arc_release(&arc);
+	json_decref(rec);
+	free(hash);
+	gs_diag_release(&quiet);
+	return gs_diag_count(d) == before ? 0 : -1;
 }

@@ -69,7 +69,23 @@ typedef struct {
 	uint64_t block_bytes;     /* bytes per block */
 } gs_model_dtype;
 
+/*
+ * A file the model was read from, as read: config.json and an index whole,
+ * a safetensors shard's or a GGUF file's header bytes only (never tensor
+ * data), with the file's size (its offsets are checked against it) and
+ * the SHA-256 of the bytes kept. A sheet archives them with its evidence
+ * (publish.h), so that it rebuilds without the model (gs_model_archive_*).
+ */
 typedef struct {
+	char *name;               /* in the model's folder: "config.json", "x.safetensors" */
+	int header;               /* 1: the file's first len bytes; 0: the whole file */
+	char *bytes;
+	size_t len;
+	uint64_t size;            /* the file's size */
+	char sha256[65];          /* "" until computed (gs_model_archive_use gives the hash) */
+} gs_model_file;
+
+typedef struct gs_model_s {
 	char *path;               /* as given */
 	char *folder;             /* the folder read (a cache's snapshot), as a path */
 	char *repo_id;            /* "ORG/NAME" when read from the Hugging Face cache, or NULL */
@@ -83,6 +99,7 @@ typedef struct {
 
 	/* geometry */
 	char *architecture;       /* architectures[0] / general.architecture */
+	char *name_or_path;       /* config.json's _name_or_path, or NULL */
 	char *model_type;         /* config model_type, or NULL */
 	gs_arch arch;
 	char *geometry_file;      /* where the geometry was read, or NULL */
@@ -122,6 +139,11 @@ typedef struct {
 	uint64_t buffer_params;
 	unsigned gguf_version;    /* 0 when not GGUF */
 	uint64_t gguf_alignment;
+
+	/* the files read, in the order read (see gs_model_file) */
+	gs_model_file *files;
+	size_t nfiles;
+	char *archived;           /* read from this evidence folder's archive, or NULL */
 } gs_model;
 
 /*
@@ -139,11 +161,63 @@ int gs_model_read(const char *path, gs_model *m, gs_diag *d);
  */
 int gs_model_read_repo(const char *repo_id, const char *revision, gs_model *m, gs_diag *d);
 /*
+ * How a sheet names the model: the repo id; else config.json's
+ * _name_or_path (its last component when it is a path); else the last
+ * component of from, the model's folder; else the architecture; never the
+ * architecture class when a name is known. Caller frees.
+ */
+char *gs_model_display_name(const gs_model *m, const char *from);
+/*
  * REF as a user types it: a path when one exists by that name, else
  * ORG/NAME[@REVISION] from the cache, else "no such file or folder".
  */
 int gs_model_read_ref(const char *ref, gs_model *m, gs_diag *d);
 void gs_model_release(gs_model *m);
+
+/*
+ * The archive of model files. A sheet archives the files its model was
+ * read from (gs_model_file) with its evidence, and with them a record
+ * (JSON, format "gpusheet-model-files/1": key, repo, revision, commit and
+ * per file its name, part, SHA-256, bytes kept and file size) archived
+ * under the name "model:KEY#files.json", KEY naming the model as the
+ * workload does: "hf:ORG/NAME@REVISION" (the revision as asked, main by
+ * default) or "path:ID:FROM" (the workload's id and its model.from).
+ *
+ * gs_model_archive_use adds an evidence folder (SITE/evidence) to look in,
+ * and the SHA-256 function (the rendering part's: this file links without
+ * it) that hashes the files read from then on and checks archived ones;
+ * a model that cannot be read where the workload names it is then read
+ * from the files archived there under its key (each checked against its
+ * SHA-256), and a model read from the Hugging Face cache at the commit an
+ * archived record names must have the bytes archived: a file that differs
+ * is an error naming it. Folders are looked in in the order added.
+ */
+typedef void (*gs_model_sha_fn)(const void *bytes, size_t len, char hex[65]);
+void gs_model_archive_use(const char *evidence_dir, gs_model_sha_fn sha);
+void gs_model_archive_clear(void);
+/* The key of a model named by repo id (revision NULL: main), or by the
+ * path from in the workload id. Caller frees. */
+char *gs_model_key_repo(const char *repo_id, const char *revision);
+char *gs_model_key_path(const char *workload_id, const char *from);
+/* The archive name of a key's record ("model:KEY#files.json"); caller frees. */
+char *gs_model_record_name(const char *key);
+/*
+ * The record of the files m was read from (the key's), as canonical JSON
+ * text (sorted keys, trailing newline); caller frees.
+ */
+char *gs_model_record(const gs_model *m, const char *key, size_t *len);
+/*
+ * 1 when an archived record holds key; then reads the model from its
+ * archived files into m (0, or -1 with errors in d and m released),
+ * returning through *rc. 0 when no folder holds the key (m untouched).
+ */
+int gs_model_read_archived(const char *key, gs_model *m, int *rc, gs_diag *d);
+/*
+ * After a read from the Hugging Face cache: each file also archived for
+ * the same key and commit must have the same bytes. 0, or -1 with errors
+ * in d naming the file.
+ */
+int gs_model_check_archived(const char *key, const gs_model *m, gs_diag *d);
 
 /* "llama", ... or "unknown". */
 const char *gs_arch_id(gs_arch a);

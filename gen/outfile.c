@@ -592,6 +592,16 @@ int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
 	 * file was started as it was written, and the waits run together. */
 	if (!S_stages_alive)
 		S_tx_sync_all(tx);
+#ifdef GS_FAULT_INJECTION
+	else {
+		/* GS_TEST_SYNC_FAIL=N in a stage: the N-th file's bytes fail to
+		 * reach the disk, as the stage's flush would report it */
+		const char *v = getenv("GS_TEST_SYNC_FAIL");
+		size_t at = v && *v ? (size_t)strtoull(v, NULL, 10) : 0;
+		if (at >= 1 && at <= tx->n && tx->f[at - 1].fd >= 0)
+			tx->f[at - 1].sync_errno = EIO;
+	}
+#endif
 	for (i = 0; i < tx->n; i++) {
 		if (S_tx_close(tx, &tx->f[i]) != 0) {
 			snprintf(err, errlen, "%s: cannot write: %s", tx->f[i].dst, strerror(errno));

@@ -26,7 +26,9 @@
  *    environment: once N bytes have gone through gs_write_all in this
  *    process, every further write fails with ENOSPC, as on a full disk;
  *    GS_TEST_SYNC_FAIL=N: in each transaction (gs_outtx_*), the sync of
- *    the N-th file added (from 1) fails with EIO, as on a failing disk;
+ *    the N-th file added (from 1) fails with EIO, as on a failing disk
+ *    (in a stage, whose files are flushed at its commit, the transaction's
+ *    commit fails as that flush would);
  *    GS_TEST_SYNC_SAY=1: each folder a transaction syncs is named on
  *    stderr ("gs-test: folder synced: DIR").
  */

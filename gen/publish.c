@@ -9,6 +9,7 @@
 
 #include "doc.h"
 #include "infile.h"
+#include "model.h"
 #include "outfile.h"
 #include "sheet.h"
 #include "util.h"
@@ -146,6 +147,46 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 	return 0;
 }
 
+static void S_sha_fn(const void *bytes, size_t len, char hex[65])
+{
+	gs_sha256_buffer(bytes, len, hex);
+}
+
+void gs_job_models_from(const char *site_dir)
+{
+	char *ev = gs_xasprintf("%s/%s", site_dir, GS_EVIDENCE_DIR);
+
+	gs_model_archive_use(ev, S_sha_fn);
+	free(ev);
+}
+
+/* The model's files and their record (gs_job.mfiles). */
+static void S_model_files(gs_job *job)
+{
+	gs_model *m = job->w.model;
+	size_t i;
+
+	if (!m || !job->w.model_key || m->nfiles == 0)
+		return;
+	job->mfiles = gs_xcalloc(m->nfiles + 1, sizeof(*job->mfiles));
+	for (i = 0; i < m->nfiles; i++) {
+		gs_model_file *f = &m->files[i];
+		gs_job_file *jf = &job->mfiles[i];
+		if (!f->sha256[0])
+			gs_sha256_buffer(f->bytes, f->len, f->sha256);
+		jf->bytes = f->bytes;
+		jf->len = f->len;
+		jf->shared = 1;
+		memcpy(jf->sha256, f->sha256, GS_SHA256_HEX_SIZE);
+		gs_strvec_push(&job->mnames, gs_xasprintf("model:%s/%s%s", job->w.model_key, f->name,
+							  f->header ? ".header" : ""));
+	}
+	job->mfiles[i].bytes = gs_model_record(m, job->w.model_key, &job->mfiles[i].len);
+	gs_sha256_buffer(job->mfiles[i].bytes, job->mfiles[i].len, job->mfiles[i].sha256);
+	gs_strvec_push(&job->mnames, gs_model_record_name(job->w.model_key));
+	job->nm = m->nfiles + 1;
+}
+
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d)
 {
 	return gs_job_load_sha(workload_path, cat, job, d, NULL);
@@ -166,6 +207,7 @@ int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *jo
 	if (gs_workload_read_with(workload_path, &job->w, d, sha256_hex ? S_hash_bytes : NULL,
 				  sha256_hex))
 		return -1;
+	S_model_files(job);
 	job->ms = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ms));
 	job->ev = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->ev));
 	job->files = gs_xcalloc(job->w.nevidence + 1, sizeof(*job->files));
@@ -202,6 +244,11 @@ void gs_job_release(gs_job *job)
 		}
 	free(job->files);
 	free(job->ev);
+	for (i = 0; i < job->nm; i++)
+		if (!job->mfiles[i].shared)
+			free(job->mfiles[i].bytes);
+	free(job->mfiles);
+	gs_strvec_release(&job->mnames);
 	gs_workload_release(&job->w);
 	memset(job, 0, sizeof(*job));
 }
@@ -229,6 +276,18 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 					 citing_sheet, f->rel)) {
 			f->rel[0] = '\0';
 			snprintf(err, errlen, "%s: %s", job->ev[k].ref->path, gs_archive_error(archive));
+			return -1;
+		}
+	}
+	for (k = 0; k < job->nm; k++) {
+		gs_job_file *f = &job->mfiles[k];
+		if (f->rel[0])
+			continue;
+		if (gs_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->mnames.v[k],
+					 citing_sheet, f->rel)) {
+			f->rel[0] = '\0';
+			snprintf(err, errlen, "%s: model file %s: %s", job->w.path, job->mnames.v[k],
+				 gs_archive_error(archive));
 			return -1;
 		}
 	}
@@ -266,7 +325,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	gs_sheet_input in;
 	gs_sheet_reasonset rs;
 	int have_rs = 0;
-	char **links = gs_xcalloc(job->nev + 1, sizeof(*links));
+	char **links = gs_xcalloc(job->nev + 1, sizeof(*links)), **mlinks = NULL;
 	char **log_links = gs_xcalloc(job->nev + 1, sizeof(*log_links));
 	char *md = NULL, *html = NULL, *json = NULL, *name = NULL, *title = NULL;
 	char **reasons = NULL;
@@ -298,6 +357,9 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		if (job->files[i].log_rel[0])
 			log_links[i] = gs_xasprintf("%s%s", env->link_prefix, job->files[i].log_rel);
 	}
+	mlinks = gs_xcalloc(job->nm + 1, sizeof(*mlinks));
+	for (i = 0; i < job->nm; i++)
+		mlinks[i] = gs_xasprintf("%s%s", env->link_prefix, job->mfiles[i].rel);
 	memset(&in, 0, sizeof(in));
 	in.w = &job->w;
 	in.s = &job->s;
@@ -305,6 +367,9 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	in.nev = job->nev;
 	in.ev_links = (const char *const *)links;
 	in.ev_log_links = (const char *const *)log_links;
+	in.model_names = (const char *const *)job->mnames.v;
+	in.model_links = (const char *const *)mlinks;
+	in.nmodel = job->nm;
 	in.cat = env->cat;
 	in.d = &d;
 	in.t = env->t;
@@ -403,6 +468,9 @@ out:
 	}
 	free(links);
 	free(log_links);
+	for (i = 0; mlinks && i < job->nm; i++)
+		free(mlinks[i]);
+	free(mlinks);
 	free(md);
 	free(html);
 	free(json);

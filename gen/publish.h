@@ -60,6 +60,16 @@ typedef struct {
 	gs_job_file *files;               /* per ev[k], k < nev */
 	size_t nev;
 	size_t held;                      /* bytes of files[] not shared, together */
+	/*
+	 * The model's files as read (w.model, model.h), then the record that
+	 * lists them, archived with the evidence under the names mnames:
+	 * "model:KEY/NAME" (a header: "model:KEY/NAME.header"), and
+	 * "model:KEY#files.json" (gs_model_record_name) last. bytes are the
+	 * model's (shared), but the record's.
+	 */
+	gs_job_file *mfiles;
+	gs_strvec mnames;
+	size_t nm;
 	gs_sizing s;
 } gs_job;
 
@@ -128,6 +138,13 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 			       const gs_strings *t, char *const *reasons,
 			       gs_publish_result *res);
+
+/*
+ * From now on a model that is not where a workload names it is looked for
+ * in the model files archived in site_dir/evidence (model.h), as the
+ * sheets published there archived them.
+ */
+void gs_job_models_from(const char *site_dir);
 
 /* Reads and validates the workload and its measurements against the catalog. */
 int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d);

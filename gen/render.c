@@ -340,6 +340,11 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	} else {
 		gs_jw_null(w);
 	}
+	/* where the catalog's memory figure comes from: a claim of the
+	 * provider's file or page, or the vendor table; null without one */
+	S_member_str(w, "memory_figure_from", c->offer->memory_origin == GS_MEMORY_FROM_VENDOR
+		     ? "vendor_table" : c->offer->memory_origin == GS_MEMORY_FROM_CATALOG
+		     ? "catalog_claim" : NULL);
 	gs_jw_key(w, "need_per_card");
 	S_qty(w, c->need);
 	gs_jw_key(w, "nominal_bytes");

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "measurement.h"
 #include "util.h"
@@ -385,6 +386,110 @@ static void S_to_confirm_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 		gs_doc_text(p, TR("answer.nothing"));
 }
 
+/* Rentable offers of known capacity whose card holds lower_bytes (weights
+ * w_bytes in another format, the rest as calculated), per card. */
+static size_t S_count_holding(const gs_decision *d, const gs_sizing *s, uint64_t w_bytes)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[i];
+		uint64_t sp = cd->split ? cd->split : 1, need;
+		if (cd->cls == GS_CLASS_REFERENCE || !cd->capacity.present)
+			continue;
+		need = w_bytes / sp + (w_bytes % sp != 0);
+		if (cd->lower.present && cd->lower.bytes >= (s->weights.bytes / sp + (s->weights.bytes % sp != 0)))
+			need += cd->lower.bytes - (s->weights.bytes / sp + (s->weights.bytes % sp != 0));
+		if (need <= cd->capacity.bytes)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * When no offer holds the whole calculated need: what to change, one lever
+ * for the largest item (the seeds name one per item), one thing at a time.
+ */
+static void S_levers(S_ctx *c)
+{
+	const gs_decision *d = c->in->d;
+	const gs_sizing *s = c->in->s;
+	const gs_workload *w = c->in->w;
+	cmark_node *p;
+	uint64_t train = s->training.present ? s->training.bytes : 0;
+	uint64_t kv = s->kv.present ? s->kv.bytes : 0;
+	gs_verdict v;
+	char g[GS_FMT_MAX], *t;
+	size_t i;
+
+	if (d->nclass[GS_CLASS_RETAINED] || d->nclass[GS_CLASS_FITS] || !d->ncands)
+		return;
+	/* the labels' placeholders are a verdict's: {a} {b} {s1} {s2} {n1}-{n3} */
+	memset(&v, 0, sizeof(v));
+	v.b = v.w = v.kv = gs_qty_missing();
+	p = gs_doc_para(c->root);
+	gs_doc_strong(p, TR("lever.label"));
+	gs_doc_text(p, " ");
+	if (w->task != GS_TASK_INFERENCE && train >= s->weights.bytes && train >= kv) {
+		v.a = s->training;
+		t = S_expand(c, TR("lever.training"), &v);
+		gs_doc_text(p, t);
+		free(t);
+	} else if (kv > s->weights.bytes) {
+		const gs_candidate *big = NULL;
+		v.a = s->kv;
+		t = S_expand(c, TR("lever.kv"), &v);
+		gs_doc_text(p, t);
+		free(t);
+		/* the largest rentable card: what it holds at the required figures */
+		for (i = 0; i < d->ncands; i++) {
+			const gs_candidate *cd = &d->cands[i];
+			if (cd->cls == GS_CLASS_REFERENCE || !cd->capacity.present)
+				continue;
+			if (!big || cd->capacity.bytes > big->capacity.bytes)
+				big = cd;
+		}
+		if (big && s->kv_tokens_kept && s->kv_sequences && w->cache == GS_CACHE_DENSE) {
+			uint64_t pt = s->kv.bytes / s->kv_tokens_kept / s->kv_sequences;
+			uint64_t sp = big->split ? big->split : 1;
+			uint64_t wpc = s->weights.bytes / sp + (s->weights.bytes % sp != 0);
+			if (pt && wpc < big->capacity.bytes) {
+				char a[GS_FMT_MAX], b[GS_FMT_MAX], tk[GS_FMT_MAX], q[GS_FMT_MAX];
+				uint64_t room = big->capacity.bytes - wpc;
+				v.s1 = big->offer->id;
+				v.b = big->capacity;
+				v.n1 = gs_fmt_int(a, room / pt / s->kv_sequences, c->lang);
+				v.n2 = gs_fmt_int(q, s->kv_sequences, c->lang);
+				v.n3 = gs_fmt_int(b, room / pt / s->kv_tokens_kept, c->lang);
+				v.s2 = gs_fmt_int(tk, s->kv_tokens_kept, c->lang);
+				t = S_expand(c, TR("lever.kv_headroom"), &v);
+				gs_doc_textf(p, " %s", t);
+				free(t);
+			}
+		}
+	} else {
+		int any = 0;
+		v.a = s->weights;
+		t = S_expand(c, TR("lever.weights"), &v);
+		gs_doc_text(p, t);
+		free(t);
+		for (i = 0; i < s->nformats; i++) {
+			const gs_format_row *fr = &s->formats[i];
+			char n[GS_FMT_MAX];
+			if (fr->weights >= s->weights.bytes)
+				continue;
+			gs_doc_textf(p, "%s%u-bit%s: %s (%s), %s %s", any++ ? "; " : " ", fr->bits,
+				     fr->theoretical ? TR("lever.theoretical") : "",
+				     gs_fmt_gib(g, fr->weights, c->lang), TR("prov.calculated"),
+				     gs_fmt_int(n, S_count_holding(d, s, fr->weights), c->lang),
+				     TR("lever.offers_hold"));
+		}
+		gs_doc_text(p, any ? "." : "");
+		gs_doc_textf(p, " %s", TR("lever.quality"));
+	}
+	gs_doc_textf(p, " %s", TR("lever.one_at_a_time"));
+}
+
 /*
  * The first screen answers: one sentence that names the offer to take (or
  * says that there is none, and why), its price, its capacity against the
@@ -472,6 +577,7 @@ static void S_decision_summary(S_ctx *c)
 	p = gs_doc_para(c->root);
 	gs_doc_textf(p, "%s %zu", TR("answer.excluded_count"), d->nclass[GS_CLASS_EXCLUDED]);
 	gs_doc_textf(p, ". %s %zu.", TR("answer.reference_count"), d->nclass[GS_CLASS_REFERENCE]);
+	S_levers(c);
 }
 
 /* "[#######-----]" of need against capacity, 20 cells; text, so that it
@@ -559,6 +665,7 @@ static void S_model_source_row(S_ctx *c, cmark_node *tb)
 {
 	const gs_workload *w = c->in->w;
 	cmark_node *r, *cell;
+	size_t i;
 
 	if (!w->model_from)
 		return;
@@ -570,6 +677,34 @@ static void S_model_source_row(S_ctx *c, cmark_node *tb)
 	if (w->weights_source)
 		gs_doc_textf(cell, "%s%s: %s", w->geometry_source ? "; " : "",
 			     TR("id.weights_from"), w->weights_source);
+	/* each file archived, by its name in the model's folder (after
+	 * "model:KEY/"), linked; the record of them last */
+	for (i = 0; i < c->in->nmodel; i++) {
+		const char *n = c->in->model_names[i], *slash;
+		size_t kl = w->model_key ? strlen(w->model_key) : 0;
+		char *shown;
+		if (i == 0)
+			gs_doc_textf(cell, "%s%s: ", w->geometry_source || w->weights_source ? "; " : "",
+				     TR("id.model_archived"));
+		else
+			gs_doc_text(cell, ", ");
+		if (i + 1 == c->in->nmodel) {
+			gs_doc_link(cell, c->in->model_links[i], TR("id.model_record"));
+			continue;
+		}
+		slash = strncmp(n, "model:", 6) == 0 && strlen(n) > 6 + kl ? n + 6 + kl : n;
+		if (*slash == '/')
+			slash++;
+		shown = gs_xstrdup(slash);
+		if (strlen(shown) > 7 && strcmp(shown + strlen(shown) - 7, ".header") == 0) {
+			shown[strlen(shown) - 7] = '\0';
+			gs_doc_link(cell, c->in->model_links[i], shown);
+			gs_doc_textf(cell, " (%s)", TR("id.model_header"));
+		} else {
+			gs_doc_link(cell, c->in->model_links[i], shown);
+		}
+		free(shown);
+	}
 }
 
 static void S_identity(S_ctx *c)
@@ -816,6 +951,18 @@ static void S_sizing(S_ctx *c)
 	else
 		S_cell_owned(r, gs_xasprintf("%s — %s", TR("size.kv"), TR("size.kv_none")));
 	S_size_cells(c, r, s->kv);
+	if (s->kv_other.present) {
+		/* the window bounds the cache only in a runtime that keeps it */
+		char win[GS_FMT_MAX];
+		r = gs_doc_row(tb);
+		S_cell_owned(r, gs_xasprintf("%s (%s %s %s; %s %s; %s)",
+					 TR(s->kv_other_windowed ? "size.kv_windowed" : "size.kv_dense"),
+					 gs_fmt_int(a, s->kv_other_tokens, c->lang), TR("word.tokens"),
+					 TR("size.kv_other_kept"), TR("size.kv_window"),
+					 gs_fmt_int(win, w->sliding_window, c->lang),
+					 TR("size.kv_not_counted")));
+		S_size_cells(c, r, s->kv_other);
+	}
 	if (w->task != GS_TASK_INFERENCE) {
 		for (i = 0; i < w->ntraining; i++) {
 			r = gs_doc_row(tb);
@@ -1139,7 +1286,7 @@ static void S_meas_context(S_ctx *c, const gs_measurement *m)
 		if (m->repeats.has)
 			gs_doc_textf(cell, "; %s %llu", TR("meas.repeats"), (unsigned long long)m->repeats.v);
 		gs_doc_textf(cell, "; %s %s", TR("meas.empty_cache"),
-			     TR(m->empty_cache ? "word.yes" : "word.no"));
+			     TR(!m->has_empty_cache ? "word.missing" : m->empty_cache ? "word.yes" : "word.no"));
 	}
 	S_kv_table(c, TR("cap.conditions"), m->conditions, m->nconditions);
 	S_kv_table(c, TR("cap.allocator_settings"), m->allocator_settings, m->nallocator_settings);
@@ -1506,7 +1653,9 @@ static void S_cost_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd)
  * order; an offer's row names it by that number.
  */
 typedef struct {
-	char *text;            /* the source with its date, or the note */
+	char *text;            /* the source with its date, or the note (its name masked) */
+	char *shown;           /* a note: the first offer's, as written; NULL: text */
+	int names_differ;      /* a note: its offers' notes differ by their names */
 	uint64_t hash;
 	size_t *pos[2];        /* positions in d->order: [0] memory figure or note, [1] price */
 	size_t npos[2];
@@ -1515,6 +1664,8 @@ typedef struct {
 typedef struct {
 	S_shared *s;
 	size_t n, cap;
+	size_t *slot;          /* open addressing by hash: entry + 1, 0 empty */
+	size_t nslot;          /* a power of two, at least twice n */
 } S_sharedset;
 
 static uint64_t S_hash(const char *s);
@@ -1530,20 +1681,60 @@ static void S_pos_push(size_t **a, size_t *n, size_t pos)
 	(*a)[(*n)++] = pos;
 }
 
-/* The number of text in set (added when new), noting position pos in list k. */
-static size_t S_share(S_sharedset *set, char *text, int k, size_t pos)
+/* The slot of text (hash h) in set's index: its entry's, or the empty one
+ * where it would go. */
+static size_t *S_shared_slot(const S_sharedset *set, const char *text, uint64_t h)
+{
+	size_t k = (size_t)h & (set->nslot - 1);
+
+	while (set->slot[k]) {
+		const S_shared *e = &set->s[set->slot[k] - 1];
+		if (e->hash == h && strcmp(e->text, text) == 0)
+			break;
+		k = (k + 1) & (set->nslot - 1);
+	}
+	return &set->slot[k];
+}
+
+/* The entry of text in set, or NULL. */
+static const S_shared *S_shared_find(const S_sharedset *set, const char *text)
+{
+	size_t *sl;
+
+	if (!set->n)
+		return NULL;
+	sl = S_shared_slot(set, text, S_hash(text));
+	return *sl ? &set->s[*sl - 1] : NULL;
+}
+
+/*
+ * The number of text in set (added when new), noting position pos in list
+ * k; shown (a note as its offer wrote it, text with its name masked) is
+ * kept from the first offer, text and shown are taken.
+ */
+static size_t S_share_shown(S_sharedset *set, char *text, char *shown, int k, size_t pos)
 {
 	uint64_t h = S_hash(text);
 	S_shared *e = NULL;
-	size_t i;
+	size_t *sl;
 
-	for (i = 0; i < set->n; i++)
-		if (set->s[i].hash == h && strcmp(set->s[i].text, text) == 0) {
-			e = &set->s[i];
-			break;
-		}
-	if (e) {
+	if (2 * (set->n + 1) > set->nslot) {
+		/* the index grows: every entry placed again */
+		size_t i;
+		set->nslot = set->nslot ? 2 * set->nslot : 16;
+		free(set->slot);
+		set->slot = gs_xcalloc(set->nslot, sizeof(*set->slot));
+		for (i = 0; i < set->n; i++)
+			*S_shared_slot(set, set->s[i].text, set->s[i].hash) = i + 1;
+	}
+	sl = S_shared_slot(set, text, h);
+	if (*sl) {
+		e = &set->s[*sl - 1];
+		if (shown && !e->names_differ &&
+		    strcmp(shown, e->shown ? e->shown : e->text) != 0)
+			e->names_differ = 1;
 		free(text);
+		free(shown);
 	} else {
 		if (set->n == set->cap) {
 			set->cap = set->cap ? set->cap * 2 : 8;
@@ -1552,12 +1743,62 @@ static size_t S_share(S_sharedset *set, char *text, int k, size_t pos)
 		e = &set->s[set->n++];
 		memset(e, 0, sizeof(*e));
 		e->text = text;
+		e->shown = shown;
 		e->hash = h;
+		*sl = set->n;
 	}
 	/* at most one entry per offer and list: positions come in order */
 	if (!e->npos[k] || e->pos[k][e->npos[k] - 1] != pos)
 		S_pos_push(&e->pos[k], &e->npos[k], pos);
 	return (size_t)(e - set->s);
+}
+
+static size_t S_share(S_sharedset *set, char *text, int k, size_t pos)
+{
+	return S_share_shown(set, text, NULL, k, pos);
+}
+
+/* Does hay hold needle at p, in any case (ASCII)? */
+static int S_at_nocase(const char *p, const char *needle, size_t n)
+{
+	return strncasecmp(p, needle, n) == 0;
+}
+
+/*
+ * A catalog note with the offer's name masked, or NULL when it does not
+ * name the offer: the name is the longest tail of the offer's id, the
+ * whole id or what follows one of its '-', of 4 bytes at least, that the
+ * note holds in any case ("Instance type n3-A100x1 of Hyperstack" for
+ * hyperstack-n3-a100x1); every occurrence becomes one byte \1. Notes that
+ * differ by their offers' names alone are then the same text.
+ */
+static char *S_note_masked(const char *note, const char *id)
+{
+	const char *t, *p, *hit = NULL;
+	size_t tl = 0, k = 0;
+	char *out;
+
+	for (t = id; t && strlen(t) >= 4; t = strchr(t, '-') ? strchr(t, '-') + 1 : NULL) {
+		tl = strlen(t);
+		for (p = note; *p && !hit; p++)
+			if (S_at_nocase(p, t, tl))
+				hit = t;
+		if (hit)
+			break;
+	}
+	if (!hit)
+		return NULL;
+	out = gs_xmalloc(strlen(note) + 1);
+	for (p = note; *p;) {
+		if (S_at_nocase(p, hit, tl)) {
+			out[k++] = '\1';
+			p += tl;
+		} else {
+			out[k++] = *p++;
+		}
+	}
+	out[k] = '\0';
+	return out;
 }
 
 static void S_shared_release(S_sharedset *set)
@@ -1566,10 +1807,12 @@ static void S_shared_release(S_sharedset *set)
 
 	for (i = 0; i < set->n; i++) {
 		free(set->s[i].text);
+		free(set->s[i].shown);
 		free(set->s[i].pos[0]);
 		free(set->s[i].pos[1]);
 	}
 	free(set->s);
+	free(set->slot);
 }
 
 /* ", "-separated offer ids of positions pos (in d->order), as code. */
@@ -1600,6 +1843,22 @@ static void S_offer_list_or_count(S_ctx *c, cmark_node *p, const size_t *pos, si
 }
 
 /*
+ * The offers of a reason or a group: their ids when they are few, else
+ * their number with the first few, "13 offers (`a`, `b`, `c` and 10
+ * more)": a reason over thousands of offers names three.
+ */
+static void S_offer_list_few(S_ctx *c, cmark_node *p, const size_t *pos, size_t n)
+{
+	if (n <= S_FEW_OFFERS) {
+		S_offer_list(c, p, pos, n);
+		return;
+	}
+	gs_doc_textf(p, "%zu %s (", n, TR("cand.offers"));
+	S_offer_list(c, p, pos, S_FEW_OFFERS);
+	gs_doc_textf(p, " %s %zu %s)", TR("cand.and"), n - S_FEW_OFFERS, TR("cand.more"));
+}
+
+/*
  * The numbered list of a shared set under its heading (id heading_id):
  * each item's id (HTML) is PREFIX-N. A source: its text, then "memory
  * figure of a, b; price of c" (or "memory figure and price of" when both
@@ -1624,11 +1883,17 @@ static void S_shared_list(S_ctx *c, const S_sharedset *set, const char *heading_
 		gs_doc_item_id(c->doc, p, anchor);
 		free(anchor);
 		if (!sources) {
-			/* a note: the offers it is written for, then the note */
+			/* a note: the offers it is written for, then the note;
+			 * notes that differ by their offers' names alone are
+			 * one, written as the first offer's */
 			S_offer_list_or_count(c, p, e->pos[0], e->npos[0]);
+			if (e->names_differ) {
+				gs_doc_textf(p, ", %s ", TR("cand.group_note"));
+				S_offer_list(c, p, e->pos[0], 1);
+			}
 			gs_doc_text(p, ": ");
 		}
-		gs_doc_text(p, e->text);
+		gs_doc_text(p, e->shown ? e->shown : e->text);
 		if (sources) {
 			gs_doc_text(p, ": ");
 			if (e->npos[0] && e->npos[0] == e->npos[1] &&
@@ -1657,19 +1922,15 @@ static void S_shared_list(S_ctx *c, const S_sharedset *set, const char *heading_
  */
 static size_t S_source_number(const S_sharedset *sources, const char *source, const char *date)
 {
+	const S_shared *e;
 	char *key;
-	uint64_t h;
-	size_t i;
 
 	if (!date)
 		return 0;
 	key = gs_xasprintf("%s (%s)", source, date);
-	h = S_hash(key);
-	for (i = 0; i < sources->n; i++)
-		if (sources->s[i].hash == h && strcmp(sources->s[i].text, key) == 0)
-			break;
+	e = S_shared_find(sources, key);
 	free(key);
-	return i < sources->n ? i + 1 : 0;
+	return e ? (size_t)(e - sources->s) + 1 : 0;
 }
 
 /*
@@ -1724,7 +1985,7 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 			if (r->npos == d->ncands && d->ncands > 1)
 				gs_doc_textf(p, "%s (%zu)", TR("cand.every_offer"), d->ncands);
 			else
-				S_offer_list(c, p, r->pos, r->npos);
+				S_offer_list_few(c, p, r->pos, r->npos);
 			gs_doc_text(p, ". ");
 			gs_doc_text(p, r->text);
 			if (v->evidence) {
@@ -1769,6 +2030,243 @@ static void S_anchor(gs_doc *doc, cmark_node *node, const char *prefix, const ch
 	}
 }
 
+/*
+ * Equivalent offers, one row: offers of one provider (or reference cards,
+ * of none) with the same GPU model, cards per lot, memory figure (its words, the capacity per card
+ * and where it comes from), class, headroom, the same kinds of plan in the
+ * same currencies, the same reason for every requirement but the budget
+ * and the same budget verdict. Their prices, and so their budget reasons,
+ * may differ: the row gives the range. Grouped by a hash of that key, in
+ * one pass over the offers in table order: a row stands where its first
+ * (best ranked) offer stands, its offers in table order.
+ */
+typedef struct {
+	size_t first;      /* position in d->order of its first offer */
+	size_t n;          /* its offers */
+	size_t last;       /* position of its last offer (while grouping) */
+	uint64_t hash;
+} S_row;
+
+typedef struct {
+	S_row *row;
+	size_t nrow;
+	size_t *next;      /* next[pos]: the next offer of pos's row, SIZE_MAX after the last */
+} S_rows;
+
+static int S_same_str(const char *a, const char *b);
+static int S_same_qty(gs_qty a, gs_qty b);
+
+static uint64_t S_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 1099511628211ULL;
+}
+
+static uint64_t S_mix_str(uint64_t h, const char *s)
+{
+	return S_mix(h, s ? S_hash(s) : 0);
+}
+
+static const char *S_cur(const gs_plan *p)
+{
+	return p ? p->currency : NULL;
+}
+
+
+static uint64_t S_row_hash(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ci)
+{
+	const gs_candidate *a = &c->in->d->cands[ci];
+	const gs_offer *o = a->offer;
+	uint64_t h = S_mix_str(S_mix_str(0, o->provider), o->gpu_model);
+	int q;
+
+	h = S_mix(h, o->cards);
+	h = S_mix(h, o->nominal_bytes);
+	h = S_mix(h, (uint64_t)a->cls);
+	h = S_mix(h, a->capacity.present ? a->capacity.bytes : 0);
+	for (q = 0; q < GS_REQ_COUNT; q++)
+		h = S_mix(h, q == GS_REQ_BUDGET ? (uint64_t)a->v[q].kind
+			  : (uint64_t)rs->of[ci * GS_REQ_COUNT + (size_t)q]);
+	return h;
+}
+
+static int S_same_row(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ca, size_t cb)
+{
+	const gs_candidate *a = &c->in->d->cands[ca], *b = &c->in->d->cands[cb];
+	const gs_offer *x = a->offer, *y = b->offer;
+	int q;
+
+	if (!S_same_str(x->provider, y->provider) || !S_same_str(x->gpu_model, y->gpu_model) ||
+	    x->cards != y->cards || x->memory_unknown != y->memory_unknown ||
+	    x->nominal_bytes != y->nominal_bytes || !S_same_str(x->mib_text, y->mib_text) ||
+	    !S_same_str(x->nominal_gb_text, y->nominal_gb_text) ||
+	    x->memory_origin != y->memory_origin || a->cls != b->cls ||
+	    !S_same_qty(a->capacity, b->capacity) || a->cap_source != b->cap_source)
+		return 0;
+	if (c->in->cat->origins &&
+	    !S_same_str(gs_catalog_origin(c->in->cat, x), gs_catalog_origin(c->in->cat, y)))
+		return 0;
+	if (!a->plan != !b->plan || !S_same_str(S_cur(a->plan), S_cur(b->plan)) ||
+	    !S_same_str(S_cur(a->on_demand.plan), S_cur(b->on_demand.plan)) ||
+	    !S_same_str(S_cur(a->interruptible.plan), S_cur(b->interruptible.plan)))
+		return 0;
+	if (a->has_headroom != b->has_headroom ||
+	    (a->has_headroom && (a->headroom_tokens != b->headroom_tokens ||
+				 a->headroom_sequences != b->headroom_sequences ||
+				 a->headroom_prov != b->headroom_prov ||
+				 !a->headroom_synthetic != !b->headroom_synthetic ||
+				 !a->headroom_without_reserve != !b->headroom_without_reserve)))
+		return 0;
+	for (q = 0; q < GS_REQ_COUNT; q++) {
+		const gs_verdict *u = &a->v[q], *v = &b->v[q];
+		if (q == GS_REQ_BUDGET) {
+			if (u->kind != v->kind || !u->synthetic != !v->synthetic)
+				return 0;
+		} else if (rs->of[ca * GS_REQ_COUNT + (size_t)q] != rs->of[cb * GS_REQ_COUNT + (size_t)q]) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void S_rows_build(const S_ctx *c, const gs_sheet_reasonset *rs, S_rows *rw)
+{
+	const gs_decision *d = c->in->d;
+	size_t n = d->ncands, nslot = 16, i;
+	size_t *slot;
+
+	while (nslot < 2 * n)
+		nslot *= 2;
+	slot = gs_xcalloc(nslot, sizeof(*slot));
+	rw->row = gs_xmalloc((n + 1) * sizeof(*rw->row));
+	rw->next = gs_xmalloc((n + 1) * sizeof(*rw->next));
+	rw->nrow = 0;
+	for (i = 0; i < n; i++) {
+		size_t ci = d->order[i], g = SIZE_MAX, k = 0;
+		uint64_t h = 0;
+
+		rw->next[i] = SIZE_MAX;
+		{
+			h = S_row_hash(c, rs, ci);
+			for (k = (size_t)h & (nslot - 1); slot[k]; k = (k + 1) & (nslot - 1)) {
+				const S_row *o = &rw->row[slot[k] - 1];
+				if (o->hash == h && S_same_row(c, rs, d->order[o->first], ci)) {
+					g = slot[k] - 1;
+					break;
+				}
+			}
+		}
+		if (g == SIZE_MAX) {
+			g = rw->nrow++;
+			rw->row[g].first = rw->row[g].last = i;
+			rw->row[g].n = 1;
+			rw->row[g].hash = h;
+			slot[k] = g + 1;
+		} else {
+			rw->next[rw->row[g].last] = i;
+			rw->row[g].last = i;
+			rw->row[g].n++;
+		}
+	}
+	free(slot);
+}
+
+static void S_rows_release(S_rows *rw)
+{
+	free(rw->row);
+	free(rw->next);
+}
+
+/* "26.63–33.76 USD for the campaign; 0.3698–0.4689 USD/h on-demand, 0.30
+ * interruptible": the range of a row's prices (one figure when they are
+ * the same), in S_price_text's words. */
+static void S_range_text(S_ctx *c, cmark_node *p, const S_rows *rw, size_t g)
+{
+	const gs_decision *d = c->in->d;
+	const gs_candidate *f = &d->cands[d->order[rw->row[g].first]];
+	int64_t lo[3], hi[3];
+	const gs_plan *pl[3];
+	const char *word[3];
+	size_t i;
+	int k, any = 0;
+
+	pl[0] = f->plan;
+	pl[1] = f->on_demand.plan;
+	pl[2] = f->interruptible.plan;
+	word[0] = TR("answer.campaign");
+	word[1] = TR("price.on_demand");
+	word[2] = TR("price.interruptible");
+	for (k = 0; k < 3; k++)
+		lo[k] = INT64_MAX, hi[k] = INT64_MIN;
+	for (i = rw->row[g].first; i != SIZE_MAX; i = rw->next[i]) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		int64_t v[3];
+		v[0] = cd->plan ? cd->cost : 0;
+		v[1] = cd->on_demand.plan ? cd->on_demand.micro_per_hour : 0;
+		v[2] = cd->interruptible.plan ? cd->interruptible.micro_per_hour : 0;
+		for (k = 0; k < 3; k++) {
+			if (v[k] < lo[k])
+				lo[k] = v[k];
+			if (v[k] > hi[k])
+				hi[k] = v[k];
+		}
+	}
+	for (k = 0; k < 3; k++) {
+		char a[GS_FMT_MAX], b[GS_FMT_MAX];
+		if (!pl[k])
+			continue;
+		if (k == 0) {
+			gs_fmt_money(a, lo[k], c->lang);
+			gs_fmt_money(b, hi[k], c->lang);
+		} else {
+			gs_fmt_micro(a, lo[k], c->lang);
+			gs_fmt_micro(b, hi[k], c->lang);
+		}
+		gs_doc_textf(p, "%s%s%s%s %s%s %s",
+			     !any ? "" : k == 2 && !pl[0] ? ", " : "; ",
+			     a, lo[k] != hi[k] ? "–" : "", lo[k] != hi[k] ? b : "",
+			     pl[k]->currency, k ? "/h" : "", word[k]);
+		any = 1;
+	}
+	if (!any)
+		gs_doc_text(p, TR("word.missing"));
+}
+
+static int S_cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "sources 1–4, 7" or "source 3": numbers (from 0, SIZE_MAX left out),
+ * sorted, each once, consecutive ones as a range. Returns 1 if any. */
+static int S_numbers(cmark_node *p, const char *one, const char *many, size_t *num, size_t n,
+		     const char *sep)
+{
+	size_t i, k = 0, j;
+
+	for (i = 0; i < n; i++)
+		if (num[i] != SIZE_MAX)
+			num[k++] = num[i];
+	if (!k)
+		return 0;
+	qsort(num, k, sizeof(*num), S_cmp_size);
+	for (i = 1, j = 1; i < k; i++)
+		if (num[i] != num[j - 1])
+			num[j++] = num[i];
+	gs_doc_textf(p, "%s%s ", sep, j > 1 ? many : one);
+	for (i = 0; i < j; i = k) {
+		for (k = i + 1; k < j && num[k] == num[k - 1] + 1; k++)
+			;
+		if (k - i > 1)
+			gs_doc_textf(p, "%s%zu–%zu", i ? ", " : "", num[i] + 1, num[k - 1] + 1);
+		else
+			gs_doc_textf(p, "%s%zu", i ? ", " : "", num[i] + 1);
+	}
+	return 1;
+}
+
 static void S_candidates(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
@@ -1780,33 +2278,42 @@ static void S_candidates(S_ctx *c)
 	gs_sheet_reasonset own;
 	const gs_sheet_reasonset *rs = c->in->rs;
 	S_sharedset sources = { 0 }, notes = { 0 };
-	size_t i, *src_of, *note_of;
+	S_rows rw;
+	size_t i, g, *src_of, *note_of, *nums;
 	int q;
 
 	if (!rs) {
 		gs_sheet_reasonset_build(c->in, &own);
 		rs = &own;
 	}
+	S_rows_build(c, rs, &rw);
 	/* The sources and catalog notes the offers share, numbered once in
-	 * table order (SIZE_MAX: none). */
+	 * table order, the offers of a row one after the other (SIZE_MAX:
+	 * none). */
 	src_of = gs_xmalloc((2 * d->ncands + 1) * sizeof(*src_of));
 	note_of = gs_xmalloc((d->ncands + 1) * sizeof(*note_of));
-	for (i = 0; i < d->ncands; i++) {
-		const gs_candidate *cd = &d->cands[d->order[i]];
-		char w1[256];
+	nums = gs_xmalloc((3 * d->ncands + 1) * sizeof(*nums));
+	for (g = 0; g < rw.nrow; g++)
+		for (i = rw.row[g].first; i != SIZE_MAX; i = rw.next[i]) {
+			const gs_candidate *cd = &d->cands[d->order[i]];
+			char w1[256];
 
-		src_of[2 * i] = src_of[2 * i + 1] = note_of[i] = SIZE_MAX;
-		if (!cd->offer->memory_unknown)
-			src_of[2 * i] = S_share(&sources, gs_xasprintf("%s (%s)",
-				cd->offer->memory_claim.source,
-				gs_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1))), 0, i);
-		if (cd->plan)
-			src_of[2 * i + 1] = S_share(&sources, gs_xasprintf("%s (%s)",
-				cd->plan->claim.source,
-				gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
-		if (cd->offer->notes)
-			note_of[i] = S_share(&notes, gs_xstrdup(cd->offer->notes), 0, i);
-	}
+			src_of[2 * i] = src_of[2 * i + 1] = note_of[i] = SIZE_MAX;
+			if (!cd->offer->memory_unknown)
+				src_of[2 * i] = S_share(&sources, gs_xasprintf("%s (%s)",
+					cd->offer->memory_claim.source,
+					gs_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1))), 0, i);
+			if (cd->plan)
+				src_of[2 * i + 1] = S_share(&sources, gs_xasprintf("%s (%s)",
+					cd->plan->claim.source,
+					gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
+			if (cd->offer->notes) {
+				char *masked = S_note_masked(cd->offer->notes, cd->offer->id);
+				note_of[i] = masked
+					? S_share_shown(&notes, masked, gs_xstrdup(cd->offer->notes), 0, i)
+					: S_share(&notes, gs_xstrdup(cd->offer->notes), 0, i);
+			}
+		}
 
 	gs_doc_heading(c->root, 2, TR("sec.candidates"));
 	p = gs_doc_para(c->root);
@@ -1833,50 +2340,88 @@ static void S_candidates(S_ctx *c)
 	w_note = TR("cand.note");
 	for (q = 0; q < GS_CLASS_COUNT; q++)
 		w_status[q] = S_class_words(c, (gs_class)q);
-	for (i = 0; i < d->ncands; i++) {
-		const gs_candidate *cd = &d->cands[d->order[i]];
-		char g[GS_FMT_MAX];
+	for (g = 0; g < rw.nrow; g++) {
+		size_t first = rw.row[g].first, nof = rw.row[g].n;
+		const gs_candidate *cd = &d->cands[d->order[first]];
+		char gb[GS_FMT_MAX];
 		cmark_node *cell;
 		char mem[GS_FMT_MAX];
+		const char *mem_words = cd->offer->memory_unknown ? ""
+			: TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed");
+
 		r = gs_doc_row(tb);
 		/* sheets/ID.html#offer-OFFER: the site's matrix and offer pages
-		 * link to the offer's row */
+		 * link to the offer's row; the other offers of a row are
+		 * anchors in its first cell */
 		S_anchor(c->doc, r, "offer-", cd->offer->id, gs_doc_row_id);
 		cell = gs_doc_cell(r);
-		gs_doc_code(cell, cd->offer->id);
-		gs_doc_textf(cell, " %s, %llu x %s%s%s", cd->offer->gpu_model,
-			     (unsigned long long)cd->offer->cards,
-			     gs_offer_memory_label(cd->offer, w_missing, mem, sizeof(mem)),
-			     cd->offer->memory_unknown ? "" : " ",
-			     cd->offer->memory_unknown ? ""
-			     : TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed"));
-		if (cd->offer->provider)
-			gs_doc_textf(cell, " — %s", cd->offer->provider);
+		gs_offer_memory_label(cd->offer, w_missing, mem, sizeof(mem));
+		if (nof == 1) {
+			gs_doc_code(cell, cd->offer->id);
+			gs_doc_textf(cell, " %s, %llu x %s%s%s", cd->offer->gpu_model,
+				     (unsigned long long)cd->offer->cards, mem,
+				     cd->offer->memory_unknown ? "" : " ", mem_words);
+			if (cd->offer->provider)
+				gs_doc_textf(cell, " — %s", cd->offer->provider);
+		} else {
+			/* "Cudo · 1 x A40 · 49152 MiB (assumed: ...) · 13 offers (`a`, ...)" */
+			size_t *pos = nums, k = 0;
+			for (i = first; i != SIZE_MAX; i = rw.next[i]) {
+				if (i != first)
+					S_anchor(c->doc, cell, "offer-", d->cands[d->order[i]].offer->id,
+						 gs_doc_cell_id);
+				if (k < S_FEW_OFFERS)
+					pos[k++] = i;
+			}
+			/* reference cards (no provider) share rows among themselves */
+			if (cd->offer->provider)
+				gs_doc_textf(cell, "%s · ", cd->offer->provider);
+			gs_doc_textf(cell, "%llu x %s · %s%s%s · ",
+				     (unsigned long long)cd->offer->cards, cd->offer->gpu_model, mem,
+				     cd->offer->memory_unknown ? "" : " ", mem_words);
+			gs_doc_textf(cell, "%zu %s (", nof, TR("cand.offers"));
+			S_offer_list(c, cell, pos, k);
+			if (nof > k)
+				gs_doc_textf(cell, " %s %zu %s", TR("cand.and"), nof - k, TR("cand.more"));
+			gs_doc_text(cell, ")");
+		}
 		if (c->in->cat->origins)
 			gs_doc_textf(cell, " (%s: %s)", TR("site.catalog"),
 				     gs_catalog_origin(c->in->cat, cd->offer));
 		if (!cd->capacity.present)
 			gs_doc_cell_text(r, w_missing);
 		else
-			S_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_fmt_gib(g, cd->capacity.bytes, c->lang),
+			S_cell_owned(r, gs_xasprintf("%s (%s, %s%s)", gs_fmt_gib(gb, cd->capacity.bytes, c->lang),
 						 S_qprov(c, cd->capacity),
 						 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
-						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal")));
+						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal"),
+						 cd->cap_source != GS_CAP_OBSERVED &&
+						 cd->offer->memory_origin == GS_MEMORY_FROM_VENDOR
+						 ? TR("cap.from_vendor_table") : ""));
 		for (q = 0; q < GS_REQ_COUNT; q++) {
 			const gs_verdict *v = &cd->v[q];
+			size_t why = rs->of[d->order[first] * GS_REQ_COUNT + (size_t)q];
 			cell = gs_doc_cell_text(r, vtext[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
 			/* In the HTML, the verdict links to its reason (listed below
-			 * unless not required). */
+			 * unless not required); a row whose offers have several
+			 * budget reasons, to the budget's reasons */
 			if (v->kind != GS_V_NOT_REQUIRED) {
 				char n[GS_DEC_MAX + 1];
+				for (i = rw.next[first]; i != SIZE_MAX; i = rw.next[i])
+					if (rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q] != why)
+						break;
 				n[GS_DEC_MAX] = '\0';
-				S_anchor(c->doc, cell, "why-",
-					 gs_dec(n, rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q], 0),
-					 gs_doc_cell_link);
+				if (i == SIZE_MAX)
+					S_anchor(c->doc, cell, "why-", gs_dec(n, why, 0), gs_doc_cell_link);
+				else
+					S_anchor(c->doc, cell, "reasons-", gs_req_id((gs_req)q), gs_doc_cell_link);
 			}
 		}
-		if (cd->plan) {
+		if (nof > 1) {
+			cell = gs_doc_cell(r);
+			S_range_text(c, cell, &rw, g);
+		} else if (cd->plan) {
 			S_cost_cell(c, r, cd);
 		} else if (cd->on_demand.plan || cd->interruptible.plan) {
 			cell = gs_doc_cell(r);
@@ -1889,8 +2434,8 @@ static void S_candidates(S_ctx *c)
 		gs_doc_cell_text(r, w_status[cd->cls]);
 		/* its sources (the memory figure's, the price's) and note, by number */
 		cell = gs_doc_cell(r);
-		{
-			size_t m = src_of[2 * i], pr = src_of[2 * i + 1];
+		if (nof == 1) {
+			size_t m = src_of[2 * first], pr = src_of[2 * first + 1];
 			int any = 0;
 			if (m != SIZE_MAX) {
 				gs_doc_textf(cell, "%s %zu", w_source, m + 1);
@@ -1900,10 +2445,24 @@ static void S_candidates(S_ctx *c)
 				gs_doc_textf(cell, "%s%s %zu", any ? ", " : "", w_source, pr + 1);
 				any = 1;
 			}
-			if (note_of[i] != SIZE_MAX) {
-				gs_doc_textf(cell, "%s%s %zu", any ? "; " : "", w_note, note_of[i] + 1);
+			if (note_of[first] != SIZE_MAX) {
+				gs_doc_textf(cell, "%s%s %zu", any ? "; " : "", w_note, note_of[first] + 1);
 				any = 1;
 			}
+			if (!any)
+				gs_doc_text(cell, "—");
+		} else {
+			size_t k = 0;
+			int any;
+			for (i = first; i != SIZE_MAX; i = rw.next[i]) {
+				nums[k++] = src_of[2 * i];
+				nums[k++] = src_of[2 * i + 1];
+			}
+			any = S_numbers(cell, w_source, TR("cand.sources_short"), nums, k, "");
+			k = 0;
+			for (i = first; i != SIZE_MAX; i = rw.next[i])
+				nums[k++] = note_of[i];
+			any |= S_numbers(cell, w_note, TR("cand.notes_short"), nums, k, any ? "; " : "");
 			if (!any)
 				gs_doc_text(cell, "—");
 		}
@@ -1920,8 +2479,10 @@ static void S_candidates(S_ctx *c)
 	S_shared_list(c, &notes, "cand.notes", "catalog-notes", "note", 0);
 	S_shared_release(&sources);
 	S_shared_release(&notes);
+	S_rows_release(&rw);
 	free(src_of);
 	free(note_of);
+	free(nums);
 }
 
 /* The requirements of cd still to confirm, as a bit set (1 << requirement). */
@@ -2141,8 +2702,6 @@ char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v)
 	return S_reason(&ctx, v);
 }
 
-static int S_same_str(const char *a, const char *b);
-
 static int S_same_qty(gs_qty a, gs_qty b)
 {
 	return a.present == b.present && a.synthetic == b.synthetic &&
@@ -2248,11 +2807,16 @@ static uint64_t S_hash(const char *s)
 void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 {
 	const gs_decision *d = in->d;
-	/* per requirement, its reasons' indexes, to look only among those */
-	size_t *byreq = gs_xmalloc((d->ncands * GS_REQ_COUNT + 1) * sizeof(*byreq));
-	size_t nbyreq[GS_REQ_COUNT] = { 0 };
+	/* the reasons by hash of their text and requirement (open addressing:
+	 * index + 1, 0 empty): every price its own budget reason must not make
+	 * the lookup quadratic in the offers */
+	size_t nslot = 16, *slot;
 	size_t i, k, acap = 0;
 	int q;
+
+	while (nslot < 2 * d->ncands * GS_REQ_COUNT)
+		nslot *= 2;
+	slot = gs_xcalloc(nslot, sizeof(*slot));
 
 	memset(rs, 0, sizeof(*rs));
 	rs->borrowed = in->reasons != NULL;
@@ -2265,12 +2829,13 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 			char *text = in->reasons ? in->reasons[c * GS_REQ_COUNT + (size_t)q]
 					     : gs_sheet_reason_of(in, c, q);
 			uint64_t h = S_hash(text);
-			size_t *mine = byreq + (size_t)q * d->ncands;
 			gs_sheet_reason *r = NULL;
 
-			for (k = 0; k < nbyreq[q]; k++) {
-				gs_sheet_reason *o = &rs->r[mine[k]];
-				if (o->hash == h && S_same_verdict(o->v, v) && strcmp(o->text, text) == 0) {
+			for (k = (size_t)(h ^ ((uint64_t)q * 0x9e3779b97f4a7c15ULL)) & (nslot - 1); slot[k];
+			     k = (k + 1) & (nslot - 1)) {
+				gs_sheet_reason *o = &rs->r[slot[k] - 1];
+				if (o->req == (gs_req)q && o->hash == h && S_same_verdict(o->v, v) &&
+				    strcmp(o->text, text) == 0) {
 					r = o;
 					break;
 				}
@@ -2283,7 +2848,7 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 					acap = acap ? acap * 2 : 16;
 					rs->r = gs_xrealloc(rs->r, acap * sizeof(*rs->r));
 				}
-				mine[nbyreq[q]++] = rs->n;
+				slot[k] = rs->n + 1;
 				r = &rs->r[rs->n++];
 				r->req = (gs_req)q;
 				r->v = v;
@@ -2296,7 +2861,7 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 			rs->of[c * GS_REQ_COUNT + (size_t)q] = (size_t)(r - rs->r);
 		}
 	}
-	free(byreq);
+	free(slot);
 }
 
 void gs_sheet_reasonset_release(gs_sheet_reasonset *rs)

@@ -30,6 +30,11 @@ typedef struct {
 	/* Or NULL: link to the archived log of each imported measurement (an
 	 * entry NULL for a measurement not imported from a log). */
 	const char *const *ev_log_links;
+	/* the model's files archived with the evidence (publish.h: gs_job.mnames),
+	 * their record last, and the link to each from the sheet */
+	const char *const *model_names;
+	const char *const *model_links;
+	size_t nmodel;
 	const gs_catalog *cat;
 	const gs_decision *d;
 	const gs_strings *t;

@@ -2610,6 +2610,9 @@ static int S_job_key(S_render_ctx *c, size_t i, gs_job *job, const char *wsha,
 	S_key_begin(c, wsha, &h);
 	for (k = 0; k < job->nev; k++)
 		S_key_file(&h, job->ev[k].ref->file, job->files[k].rel);
+	/* the model's files: their contents, as their links are their hashes */
+	for (k = 0; k < job->nm; k++)
+		S_key_file(&h, job->mnames.v[k], job->mfiles[k].rel);
 	S_key_end(&h, hex);
 	return 0;
 }
@@ -2681,15 +2684,29 @@ static int S_input_archive(S_render_ctx *c, size_t i, const gs_site_learnt_item 
 	int rc = 0;
 
 	for (k = 0; k < in->nev && rc == 0; k++) {
-		const char *path = gs_site_learnt_ev_path(in, k);
+		const char *path = gs_site_learnt_ev_path(in, k), *name = gs_site_learnt_ev_file(in, k);
+		char *from = NULL;
+		if (strncmp(name, "model:", 6) == 0 && !c->prev_sheets) {
+			snprintf(c->err, c->errlen, "%s: no replaced site to take the model's "
+				 "files from", c->paths[i]);
+			rc = -1;
+			break;
+		}
+		if (strncmp(name, "model:", 6) == 0) {
+			/* a model's file: the bytes the replaced site archived under
+			 * the same hash (its key is the one this sheet had there) */
+			size_t pl = strlen(c->prev_sheets) - strlen("sheets");
+			path = from = gs_xasprintf("%.*s%s", (int)pl, c->prev_sheets, rels[k]);
+		}
 		rc = -1;
-		if (gs_archive_add(c->archive, path, gs_site_learnt_ev_file(in, k), sheet_rel, rel))
+		if (gs_archive_add(c->archive, path, name, sheet_rel, rel))
 			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], path,
 				 gs_archive_error(c->archive));
 		else if (strcmp(rel, rels[k]) != 0)
 			snprintf(c->err, c->errlen, "%s changed while the site was built", path);
 		else
-			rc = S_input_archive_log(c, i, path, sheet_rel);
+			rc = from ? 0 : S_input_archive_log(c, i, path, sheet_rel);
+		free(from);
 	}
 	free(sheet_rel);
 	return rc;
@@ -2700,10 +2717,13 @@ static int S_same_input(const gs_job *job, const char *wsha, const gs_site_learn
 {
 	size_t k;
 
-	if (strcmp(wsha, in->sha256) != 0 || job->nev != in->nev)
+	if (strcmp(wsha, in->sha256) != 0 || job->nev + job->nm != in->nev)
 		return 0;
 	for (k = 0; k < job->nev; k++)
 		if (strcmp(job->files[k].sha256, gs_site_learnt_ev_sha256(in, k)) != 0)
+			return 0;
+	for (k = 0; k < job->nm; k++)
+		if (strcmp(job->mfiles[k].sha256, gs_site_learnt_ev_sha256(in, job->nev + k)) != 0)
 			return 0;
 	return 1;
 }
@@ -3573,6 +3593,13 @@ static int S_learn_one(const char *path, const gs_catalog *cat, gs_job *job, gs_
 		gs_strvec_push_dup(&in->ev_file, job->ev[k].ref->file);
 		/* hashed as they were read (gs_job_file), not read again */
 		gs_strvec_push_dup(&in->ev_sha256, job->files[k].sha256);
+	}
+	/* then the model's files, by their archive names ("model:..."): read
+	 * from the replaced site's archive when the sheet is reused unread */
+	for (k = 0; k < job->nm; k++) {
+		gs_strvec_push_dup(&in->ev_path, "");
+		gs_strvec_push_dup(&in->ev_file, job->mnames.v[k]);
+		gs_strvec_push_dup(&in->ev_sha256, job->mfiles[k].sha256);
 	}
 	return 0;
 }

@@ -120,6 +120,7 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 
 	s->kv = gs_qty_missing();
 	s->kv_per_sequence = gs_qty_missing();
+	s->kv_other = gs_qty_missing();
 	if (w->cache != GS_CACHE_NONE && w->has_kv_geometry) {
 		gs_kv_geometry g;
 		int f1, f2, fs;
@@ -154,6 +155,23 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 				return S_fail(err, errlen, "the KV cache");
 			s->kv = gs_qty_make(v, GS_PROV_CALCULATED);
 			s->kv_tokens_kept = tokens;
+		}
+		/* the other figure, when a window could bound the cache */
+		if (s->kv.present && w->has_sliding_window &&
+		    (w->cache == GS_CACHE_SLIDING || w->cache == GS_CACHE_DENSE)) {
+			uint64_t all, other, ov;
+			if (gs_add_u64(in, outt, &all))
+				return S_fail(err, errlen, "the token count");
+			other = w->cache == GS_CACHE_SLIDING ? all
+							       : gs_kv_tokens_kept(all, w->sliding_window);
+			if (other != tokens) {
+				g.tokens_kept = other;
+				if (gs_kv_bytes(&g, &ov) || gs_mul_u64(ov, s->kv_sequences, &ov))
+					return S_fail(err, errlen, "the KV cache");
+				s->kv_other = gs_qty_make(ov, GS_PROV_CALCULATED);
+				s->kv_other_tokens = other;
+				s->kv_other_windowed = w->cache == GS_CACHE_DENSE;
+			}
 		}
 	}
 

@@ -67,6 +67,16 @@ typedef struct {
 	uint64_t kv_tokens_kept;
 	uint64_t kv_sequences;
 	gs_qty kv_per_sequence;
+	/*
+	 * The other figure of a cache a sliding window may bound: with a
+	 * sliding cache, the dense one (every token kept); with a dense cache
+	 * of a model that has a window, the windowed one. Calculated; missing
+	 * otherwise. Whether the window bounds the cache depends on the
+	 * runtime: the sheet shows both.
+	 */
+	gs_qty kv_other;
+	uint64_t kv_other_tokens;
+	int kv_other_windowed;   /* 1: kv_other keeps the window, 0: every token */
 	gs_qty training;         /* sum of declared components; missing for inference */
 	gs_qty need;             /* envelope + kv + training: the calculated need */
 	gs_format_row formats[GS_MAX_FORMATS];

@@ -458,6 +458,12 @@ typedef struct {
 	int accept_synthetic;
 } S_in;
 
+/* A documented multi-card placement: a text, or a tensor-parallel degree. */
+static int S_placed(const gs_workload *w)
+{
+	return w->placement != NULL || w->tensor_parallel > 1;
+}
+
 /* May this measurement decide a verdict? */
 static int S_usable(const S_in *in, const gs_measurement *m)
 {
@@ -588,7 +594,7 @@ static int S_failures(const S_in *in, gs_candidate *c, gs_verdict *note)
 		}
 		/* A documented placement spreads the work over the lot's cards:
 		 * a failure on fewer cards than the lot holds does not exclude it. */
-		if (o->cards > 1 && in->w->placement && S_devices_used(m) < o->cards) {
+		if (o->cards > 1 && S_placed(in->w) && S_devices_used(m) < o->cards) {
 			if (!note->note && relevant) {
 				note->note = "note.failure_fewer_cards";
 				note->n1 = in->ev[i].ref->file;
@@ -1138,7 +1144,7 @@ static int S_observed(const S_in *in, gs_candidate *c)
 	c->need_from = best;
 	c->margin = S_margin(c->capacity.bytes, obs.q.bytes);
 	c->has_margin = 1;
-	if (S_devices_used(best->m) > 1 && !in->w->placement) {
+	if (S_devices_used(best->m) > 1 && !S_placed(in->w)) {
 		v = S_v(GS_V_TO_CONFIRM, "why.memory.multi_card_no_placement");
 		v.missing = "missing.placement";
 	} else if (obs.lower_bound) {
@@ -1196,7 +1202,7 @@ static void S_calculated(const S_in *in, gs_candidate *c)
 {
 	const gs_offer *o = c->offer;
 	gs_qty need = S_need_per_card(in, c);
-	int placed = in->w->placement || c->split > 1;
+	int placed = S_placed(in->w) || c->split > 1;
 	gs_verdict v;
 
 	c->need = need;

@@ -1,4 +1,5 @@
 /* workload: the workload sheet, read strictly from JSON (docs/formats.md §1). */
+#define _DEFAULT_SOURCE
 #include "workload.h"
 #include "jsonread.h"
 #include "util.h"
@@ -6,7 +7,9 @@
 #include "hfcache.h"
 #include "model.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #define S_MAX ((uint64_t)INT64_MAX)
@@ -168,6 +171,11 @@ void gs_workload_release(gs_workload *w)
 	free(w->model_revision);
 	free(w->model_from);
 	free(w->model_repo);
+	if (w->model) {
+		gs_model_release(w->model);
+		free(w->model);
+	}
+	free(w->model_key);
 	free(w->geometry_source);
 	free(w->weights_source);
 	free(w->storage_format);
@@ -392,6 +400,52 @@ static size_t S_dir_len(const char *path);
 static int S_check_relative(const char *f);
 
 /*
+ * The model at path (a folder or file) or, path NULL, w->model_repo at rev
+ * in the Hugging Face cache; when it is not there (no such path, the repo
+ * or revision not in the cache), the files archived under w->model_key by
+ * an earlier sheet (gs_model_archive_use), if any. A model read from the
+ * cache at a commit archived already must have the bytes archived.
+ */
+static int S_model_read(gs_jr *r, gs_workload *w, gs_model *mf, const char *path,
+			const char *rev)
+{
+	gs_diag quiet = GS_DIAG_INIT;
+	struct stat st;
+	int absent, rc;
+	size_t i;
+
+	if (path) {
+		absent = lstat(path, &st) != 0 && errno == ENOENT;
+	} else {
+		gs_hf_model h;
+		absent = gs_hf_open(w->model_repo, rev, &h, &quiet) != 0;
+		if (!absent)
+			gs_hf_release(&h);
+	}
+	if (absent && gs_model_read_archived(w->model_key, mf, &rc, r->diag)) {
+		gs_diag_release(&quiet);
+		return rc;
+	}
+	if (absent && !path) {
+		/* the cache's own message: where it looked, what fetches it */
+		for (i = 0; i < quiet.count; i++)
+			gs_diag_add_shown(r->diag, quiet.items[i].file, quiet.items[i].line,
+					  quiet.items[i].column, quiet.items[i].path,
+					  quiet.items[i].message);
+		gs_diag_release(&quiet);
+		return -1;
+	}
+	gs_diag_release(&quiet);
+	rc = path ? gs_model_read(path, mf, r->diag) : gs_model_read_repo(w->model_repo, rev, mf,
+									 r->diag);
+	if (rc == 0 && gs_model_check_archived(w->model_key, mf, r->diag) != 0) {
+		gs_model_release(mf);
+		rc = -1;
+	}
+	return rc;
+}
+
+/*
  * "model.from" or "model.repo": reads the model's files (gen/model.h), from
  * a folder or file (a path absolute or relative to the sheet's folder: the
  * model is read, never published, so it may lie anywhere), or from the
@@ -425,7 +479,8 @@ static int S_read_model_from(gs_jr *r, gs_workload *w, json_t *m, const char *mp
 			free(fp);
 			return 0;   /* the type error is reported with "revision" */
 		}
-		ok = gs_model_read_repo(w->model_repo, rev, mf, r->diag) == 0;
+		w->model_key = gs_model_key_repo(w->model_repo, rev);
+		ok = S_model_read(r, w, mf, NULL, rev) == 0;
 		if (!ok)
 			gs_jr_error(r, fp, "cannot read the model \"%s\" from the Hugging Face "
 				    "cache (errors above)", w->model_repo);
@@ -446,7 +501,8 @@ static int S_read_model_from(gs_jr *r, gs_workload *w, json_t *m, const char *mp
 	}
 	dl = w->model_from[0] == '/' ? 0 : S_dir_len(w->path);
 	path = gs_xasprintf("%.*s%s", (int)dl, w->path, w->model_from);
-	ok = gs_model_read(path, mf, r->diag) == 0;
+	w->model_key = gs_model_key_path(w->id, w->model_from);
+	ok = S_model_read(r, w, mf, path, NULL) == 0;
 	if (!ok)
 		gs_jr_error(r, fp, "cannot read the model from \"%s\" (errors above)", path);
 	if (ok && mf->repo_id)
@@ -519,8 +575,7 @@ static void S_fill_from_model(gs_jr *r, gs_workload *w, json_t *m, const char *m
 	else if (mf->weights != GS_WEIGHTS_NONE)
 		wsrc = S_join_files(w->model_from, &mf->weight_files);
 	if (!w->model_name)
-		w->model_name = gs_xstrdup(mf->repo_id ? mf->repo_id : mf->architecture
-					   ? mf->architecture : w->model_from);
+		w->model_name = gs_model_display_name(mf, w->model_from);
 	if (gs_model_params(mf, &params) == 0)
 		S_from_value(r, mp, "parameters", json_object_get(m, "parameters") != NULL,
 			     &w->parameters, 1, params, mf->has_header_params ? wsrc : src);
@@ -1246,8 +1301,11 @@ static int S_read(const char *path, const char *text, size_t len, gs_workload *w
 	if (gs_jr_enum(&r, root, "$", "task", GS_JR_REQUIRED, S_task_names, &task) == 1)
 		w->task = (gs_task)task;
 	S_read_weights(&r, w, root, &mf, have_model);
-	if (have_model)
-		gs_model_release(&mf);
+	if (have_model) {
+		/* kept: its files go with the sheet's evidence */
+		w->model = gs_xmalloc(sizeof(*w->model));
+		*w->model = mf;
+	}
 	v = gs_jr_member(&r, root, "$", "dimensions", GS_JR_REQUIRED, &vp);
 	if (v) {
 		size_t before = r.errors;

@@ -98,6 +98,13 @@ typedef struct {
 	uint64_t weights_bytes;     /* exact bytes from the checkpoint headers (or index) */
 	int has_weights_bytes;
 	int weights_from_index;     /* 1: the index's metadata.total_size, shards not read */
+	/*
+	 * The model as read (model.h; owned, or NULL without "from"/"repo"):
+	 * its files' bytes, which a sheet archives with its evidence, and
+	 * the key they are archived under (gs_model_key_repo / _path).
+	 */
+	struct gs_model_s *model;
+	char *model_key;
 
 	gs_task task;
 

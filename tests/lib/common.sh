@@ -19,7 +19,7 @@
 #                  line; fails when there is none
 #   site_build OUT LOG [DIR...]
 #                  `gpusheet site` from the source root over examples/ (and
-#                  the workload folders DIR) against both bundled catalogs,
+#                  the workload folders DIR) against the six bundled catalogs,
 #                  as tools/build-site.sh does, into OUT, dated $SITE_DATE,
 #                  with the reference workload $SITE_REFERENCE,
 #                  with --accept-synthetic as the committed site/ is built,
@@ -79,7 +79,9 @@ site_build() {
 	sb_out=$1 sb_log=$2
 	shift 2
 	(cd "$src" && "$bin" site --workloads examples "$@" --catalog catalog/offers.xml \
-		--catalog catalog/lambda.xml --out "$sb_out" --date "$SITE_DATE" --accept-synthetic \
-		--reference "$SITE_REFERENCE") \
+		--catalog catalog/lambda.xml --catalog catalog/nebius.xml \
+		--catalog catalog/hyperstack.xml --catalog catalog/cudo.xml \
+		--catalog catalog/primeintellect.xml --out "$sb_out" --date "$SITE_DATE" \
+		--accept-synthetic --reference "$SITE_REFERENCE") \
 		>"$sb_log" 2>&1 || { cat "$sb_log"; die "gpusheet site failed (log above: $sb_log)"; }
 }

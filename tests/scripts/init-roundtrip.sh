@@ -7,8 +7,9 @@
 #    the written sheet equals tests/data/models/init-mistral-7b-v0.1.json
 #    (read by hand), passes check, and its decision sheet carries the exact
 #    weights of the index (14,483,464,192 B, named with its file) and the
-#    sliding-window KV cache 2 x 32 layers x 8 KV heads x 128 x 4,096 tokens
-#    x 2 B = 536,870,912 B;
+#    dense KV cache 2 x 32 layers x 8 KV heads x 128 x 32,768 tokens x 2 B =
+#    4,294,967,296 B (init's default), with the windowed 4,096-token figure
+#    (536,870,912 B) beside it, not counted;
 #  - the tiny sharded checkpoint with --task lora and the tiny GGUF with
 #    --task full write training items, each assumed, and pass check;
 #  - a model outside the sheet's folder is named by a path up from it, a
@@ -36,9 +37,20 @@ grep -q '| Weights only (calculated by the checkpoint.s index from its declared 
 	err "the sheet does not show the index's exact weights with their file"
 grep -q '| Model files | geometry read from: mistral-7b-v0.1/config.json;' "$md" ||
 	err "the sheet does not name config.json as the geometry's source"
-grep -q '| KV cache (2 x 32 x 8 x 128 x 4,096 tokens x 2 B x 1) | 536,870,912 |' "$md" ||
-	err "the sliding-window KV cache is not 536,870,912 B"
+grep -q '| KV cache (2 x 32 x 8 x 128 x 32,768 tokens x 2 B x 1) | 4,294,967,296 |' "$md" ||
+	err "the dense KV cache (init's default) is not 4,294,967,296 B"
+grep -q '| KV cache if the runtime keeps only the sliding window (4,096 tokens kept per sequence; the model.s window: 4,096; not counted in the need) | 536,870,912 |' "$md" ||
+	err "the sliding-window KV cache is not shown beside it as 536,870,912 B"
+grep -q '"kind": "dense"' mistral.json || err "init did not write a dense cache by default"
+grep -q 'sliding window of 4,096 tokens on every layer' mistral.json || err "init's notes do not name the window"
 grep -q '| Parameters | 7,241,732,096 |' "$md" || err "parameters are not the geometry's 7,241,732,096"
+# a context beyond max_position_embeddings (32,768): written, with a warning
+"$bin" init --model mistral-7b-v0.1 --context 65536 --out long.json >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "init at 65,536 tokens failed"; }
+grep -q "warning: the context of 65,536 tokens exceeds the model's max_position_embeddings (32,768)" "$scratch/log" ||
+	{ cat "$scratch/log"; err "init did not warn of a context beyond max_position_embeddings"; }
+"$bin" init --model mistral-7b-v0.1 --context 32768 --out ok.json >/dev/null 2>"$scratch/log"
+grep -q warning "$scratch/log" && err "init warned at the model's own context"
 
 # training items, each assumed
 "$bin" init --model tiny-llama --context 64 --output-tokens 16 --task lora --id tiny-lora \

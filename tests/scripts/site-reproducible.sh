@@ -53,7 +53,9 @@ echo "ok: second build identical, $(wc -l <"$scratch/ev1.txt") evidence files un
 #    a build given the absolute paths of examples/ and of the catalogs must be byte-identical
 #    (otherwise the builder's folders leak into published pages).
 (cd "$scratch" && "$bin" site --workloads "$src/examples" --catalog "$src/catalog/offers.xml" \
-	--catalog "$src/catalog/lambda.xml" --out "$scratch/site-abs" --date "$SITE_DATE" \
+	--catalog "$src/catalog/lambda.xml" --catalog "$src/catalog/nebius.xml" \
+	--catalog "$src/catalog/hyperstack.xml" --catalog "$src/catalog/cudo.xml" \
+	--catalog "$src/catalog/primeintellect.xml" --out "$scratch/site-abs" --date "$SITE_DATE" \
 	--accept-synthetic --reference "$SITE_REFERENCE") \
 	>"$scratch/build3.log" 2>&1 || { cat "$scratch/build3.log"; die "gpusheet site (absolute path) failed"; }
 if ! diff -r "$out" "$scratch/site-abs" >"$scratch/diff3.txt" 2>&1; then

@@ -19,6 +19,8 @@ N=40
 REF=$SITE_REFERENCE  # the offers page's reference workload (examples/)
 opts() { # the options of tools/build-site.sh, for site and merge alike
 	printf '%s\n' --catalog catalog/offers.xml --catalog catalog/lambda.xml \
+		--catalog catalog/nebius.xml --catalog catalog/hyperstack.xml \
+		--catalog catalog/cudo.xml --catalog catalog/primeintellect.xml \
 		--date "$SITE_DATE" --accept-synthetic --reference "$REF"
 }
 

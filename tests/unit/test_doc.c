@@ -303,6 +303,13 @@ static void S_blocks(gs_doc *d, cmark_node *parent, int depth)
 						cell = gs_doc_cell(row);
 						S_inlines(cell);
 					}
+					if (S_rand(5) == 0) {   /* HTML only: anchors of a grouped row */
+						unsigned m, nm = 1 + S_rand(2);
+						for (m = 0; m < nm; m++) {
+							snprintf(a, sizeof(a), "offer-x%u", S_rand(100));
+							gs_doc_cell_id(d, cell, a);
+						}
+					}
 					if (S_rand(4) == 0) {   /* HTML only: a link to a reason */
 						snprintf(a, sizeof(a), "why-%u", S_rand(100));
 						gs_doc_cell_link(d, cell, a);
@@ -540,6 +547,8 @@ static void test_html_links(void)
 	gs_doc_row_id(&d, row, "offer-b");
 	gs_doc_cell_text(row, "b");
 	cell = gs_doc_cell_text(row, "x < y");
+	gs_doc_cell_id(&d, cell, "offer-c");
+	gs_doc_cell_id(&d, cell, "offer-d");
 	gs_doc_cell_link(&d, cell, "why-1");
 	list = gs_doc_list(d.root, 0);
 	gs_doc_text(gs_doc_item(list), "first");
@@ -551,7 +560,14 @@ static void test_html_links(void)
 		      "  - first\n  - `b`\n");
 	html = gs_doc_render_html(&d);
 	CHECK(strstr(html, "<td>? to confirm</td>") != NULL);
-	CHECK(strstr(html, "<td><a href=\"#why-1\">x &lt; y</a></td>") != NULL);
+	/* the other offers of a grouped row: empty anchors, before the link */
+	CHECK(strstr(html, "<td><a id=\"offer-c\"></a><a id=\"offer-d\"></a>"
+		      "<a href=\"#why-1\">x &lt; y</a></td>") != NULL);
+	{
+		char *via_cmark = gs_doc_render_html_cmark(&d);
+		CHECK_STR(via_cmark, html);
+		free(via_cmark);
+	}
 	CHECK(strstr(html, "<tr>\n<td>a</td>") != NULL);
 	CHECK(strstr(html, "<tr id=\"offer-b\">\n<td>b</td>") != NULL);
 	CHECK(strstr(html, "<li>first</li>\n<li id=\"why-1\"><code>b</code></li>") != NULL);

@@ -654,7 +654,7 @@ static void test_workload_from(void)
 		CHECK_INT(w.storage_bits, 16);           /* BF16 holds the most bytes */
 		CHECK_STR(w.storage_format, "bf16");
 		CHECK_STR(w.compute_format, "bf16");
-		CHECK_STR(w.model_name, "LlamaForCausalLM");
+		CHECK_STR(w.model_name, "tiny-llama");
 		CHECK_STR(w.geometry_source, "tiny-llama/config.json");
 		CHECK_STR(w.weights_source, "tiny-llama/model-00001-of-00002.safetensors, "
 			  "tiny-llama/model-00002-of-00002.safetensors");

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "catalog.h"
 #include "check.h"
 #include "publish.h"
@@ -32,10 +34,12 @@ static char *S_path(const char *rel)
 	return p;
 }
 
-/* The Markdown sheet of the workload at wp against the bundled catalog. Caller frees. */
-static char *S_sheet_md_at(const char *wp, int accept_synthetic)
+/* The Markdown sheet of the workload at wp against the catalog at cp
+ * (NULL: the bundled one); its HTML body too when html. Caller frees. */
+static char *S_sheet_md_cat(const char *wp, const char *cat_path, int accept_synthetic,
+			    char **html)
 {
-	char *cp = S_path("catalog/offers.xml");
+	char *cp = cat_path ? strdup(cat_path) : S_path("catalog/offers.xml");
 	char *sp = S_path("catalog/catalog.rng"), *md = NULL;
 	gs_diag d = GS_DIAG_INIT;
 	gs_catalog cat;
@@ -70,6 +74,8 @@ static char *S_sheet_md_at(const char *wp, int accept_synthetic)
 	if (gs_sheet_build(&in, &sheet))
 		abort();
 	md = gs_render_markdown(&sheet.doc);
+	if (html)
+		*html = gs_doc_render_html(&sheet.doc);
 	gs_sheet_release(&sheet);
 	free(links);
 	gs_decision_release(&dec);
@@ -80,6 +86,11 @@ static char *S_sheet_md_at(const char *wp, int accept_synthetic)
 	free(cp);
 	free(sp);
 	return md;
+}
+
+static char *S_sheet_md_at(const char *wp, int accept_synthetic)
+{
+	return S_sheet_md_cat(wp, NULL, accept_synthetic, NULL);
 }
 
 /* The same for a workload under the source tree. */
@@ -405,6 +416,93 @@ static void test_html_escape(void)
 	free(b);
 }
 
+/* An offer of the grouping catalog: provider, id, price of 72 h, extra XML. */
+static void S_offer_xml(FILE *f, const char *prov, const char *id, const char *price,
+			const char *extra)
+{
+	fprintf(f, "  <offer id=\"%s\" provider=\"%s\">\n    <gpu model=\"RTX 4090\"/>\n"
+		"    <lot cards=\"1\"/>\n    <memory nominal-gb=\"24\" source=\"sheet %s\" "
+		"date=\"2026-11-01\"/>\n    <plan hours=\"72\" price=\"%s\" currency=\"USD\" "
+		"source=\"sheet %s\" date=\"2026-11-01\"/>\n%s"
+		"    <notes>Instance type %s of %s. A listing proves what is offered.</notes>\n"
+		"  </offer>\n", id, prov, id, price, id, extra, strchr(id, '-') + 1, prov);
+}
+
+/*
+ * Equivalent offers, one row (issue 25, item 6): p-inst-a, -b and -d
+ * differ only in price and are one row with the range; p-inst-c is the same
+ * offer declared unavailable (its calendar verdict differs): its own row;
+ * q-inst-a is p-inst-a from another provider: its own row. Every offer
+ * keeps its fragment in the HTML; the calendar reason of 4 offers is said
+ * once with the count; the notes that differ by the offer's name alone
+ * are one.
+ */
+static void test_grouping(void)
+{
+	char cp[] = "/tmp/gs-test-group-XXXXXX";
+	int fd = mkstemp(cp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	char wp[] = "/tmp/gs-test-group-w-XXXXXX";
+	char *md, *html = NULL, *row, *seed = S_path("examples/seed-7b/workload.json");
+	json_t *w = json_load_file(seed, 0, NULL);
+	int wfd = mkstemp(wp);
+
+	/* seed-7b against every offer of the catalog: its candidates dropped */
+	if (!CHECK(f != NULL && w != NULL && wfd >= 0))
+		return;
+	json_object_del(w, "candidates");
+	CHECK(json_dumpfd(w, wfd, JSON_INDENT(2)) == 0);
+	close(wfd);
+	json_decref(w);
+	free(seed);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	      "<catalog xmlns=\"https://gpusheet.example/ns/catalog/1\" title=\"grouping\">\n", f);
+	S_offer_xml(f, "P", "p-inst-a", "47.14", "");
+	S_offer_xml(f, "P", "p-inst-b", "50.00", "");
+	S_offer_xml(f, "P", "p-inst-c", "48.00",
+		    "    <availability kind=\"unavailable\" source=\"sheet p-inst-c\" date=\"2026-11-01\"/>\n");
+	S_offer_xml(f, "Q", "q-inst-a", "47.14", "");
+	S_offer_xml(f, "P", "p-inst-d", "52.00", "");
+	fputs("</catalog>\n", f);
+	fclose(f);
+	md = S_sheet_md_cat(wp, cp, 0, &html);
+	unlink(cp);
+	unlink(wp);
+	/* p-inst-a, -b and -d: one row, the range of their campaign prices */
+	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB nominal (assumed) · 3 offers "
+		     "(`p-inst-a`, `p-inst-b`, `p-inst-d`) |");
+	CHECK(row != NULL);
+	CHECK(row && strstr(row, "| 47.14–52.00 USD for the campaign; 0.6547–0.7222 USD/h on-demand |"));
+	CHECK(row && strstr(row, "| sources 1–3; note 1 |") != NULL);
+	free(row);
+	/* p-inst-c (another calendar verdict) and q-inst-a (another provider):
+	 * rows of their own */
+	row = S_line(md, "| `p-inst-c` RTX 4090, 1 x 24 GB nominal (assumed) — P |");
+	CHECK(row != NULL);
+	free(row);
+	row = S_line(md, "| `q-inst-a` RTX 4090, 1 x 24 GB nominal (assumed) — Q |");
+	CHECK(row != NULL);
+	free(row);
+	CHECK(strstr(md, "`p-inst-b` RTX 4090") == NULL);
+	/* a reason over many offers: once, with the count and the first three */
+	CHECK(strstr(md, "  - **? to confirm** for 4 offers (`p-inst-a`, `q-inst-a`, `p-inst-b` "
+		      "and 1 more). The catalog documents no availability.") != NULL);
+	/* one note for the four of P, as written for the first; Q's its own */
+	CHECK(strstr(md, "1.  4 offers, each naming its own instance type, as written for "
+		      "`p-inst-a`: Instance type inst-a of P.") != NULL);
+	CHECK(strstr(md, "Instance type inst-b of P.") == NULL);
+	CHECK(strstr(md, "2.  `q-inst-a`: Instance type inst-a of Q.") != NULL);
+	/* every offer keeps its fragment: the row's id, then anchors */
+	CHECK(html && strstr(html, "<tr id=\"offer-p-inst-a\">\n<td><a id=\"offer-p-inst-b\"></a>"
+			     "<a id=\"offer-p-inst-d\"></a>P · 1 x") != NULL);
+	CHECK(html && strstr(html, "<tr id=\"offer-p-inst-c\">") != NULL);
+	CHECK(html && strstr(html, "<tr id=\"offer-q-inst-a\">") != NULL);
+	/* the row's budget verdicts say three things: the link leads to them all */
+	CHECK(html && strstr(html, "<a href=\"#reasons-budget\">✔ admissible</a>") != NULL);
+	free(md);
+	free(html);
+}
+
 int main(void)
 {
 	test_html_escape();
@@ -415,5 +513,6 @@ int main(void)
 	test_reason_set();
 	test_reasons_memo();
 	test_reasons_once();
+	test_grouping();
 	return gs_check_exit("test_sheet");
 }

@@ -1,0 +1,95 @@
+#!/bin/sh
+# answer-size: the size of the answer (issue 25, item 10), measured by hand,
+# never from ctest. Prints a Markdown report on stdout:
+#   (a) the HTML bytes of one sheet against the bundled real catalogs
+#       (catalog/*.xml, merged) for each example workload that lists no
+#       candidates, and for seed-7b with its candidates dropped; target for
+#       110 real offers: <= 60 KB;
+#   (b) the HTML bytes of one sheet (seed-7b) against a generated catalog
+#       of 2,000 offers (bench/gen_workloads.py); target <= 250 KB;
+#   (c) a site of 1,000 workloads x 2,000 offers with -j 2: wall, CPU
+#       (user + system of the process and its workers) and peak RSS (through
+#       the build's gs-test-peakrss); target <= 60 s, <= 64 MiB.
+# With BEFORE set, every measurement is made for both builds in the same
+# run, one after the other (the same moments of a shared machine).
+#
+#   sh bench/answer-size.sh BUILD_DIR [SCRATCH_DIR]
+#   BEFORE=OTHER/build-rel sh bench/answer-size.sh BUILD_DIR
+#   SITE_WORKLOADS=100 sh bench/answer-size.sh BUILD_DIR   # (c) smaller
+#
+# BUILD_DIR holds gpusheet and tests/gs-test-peakrss (a release build:
+# cmake -S . -B build-rel -DCMAKE_BUILD_TYPE=Release). 1 KB = 1,000 bytes.
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+after=$(cd "$1" && pwd)
+scratch=${2:-$(mktemp -d "${TMPDIR:-/tmp}/gs-answer-size.XXXXXX")}
+mkdir -p "$scratch"
+nw=${SITE_WORKLOADS:-1000}
+date=2026-12-01
+builds="after=$after"
+[ -n "${BEFORE:-}" ] && builds="before=$(cd "$BEFORE" && pwd) $builds"
+cats=""
+for f in "$src"/catalog/*.xml; do cats="$cats --catalog $f"; done
+noffers=$(cat "$src"/catalog/*.xml | grep -c '<offer ')
+
+# the inputs, once
+python3 "$src/bench/gen_workloads.py" "$scratch/gen" --workloads "$nw" --offers 2000 >/dev/null
+python3 - "$src/examples/seed-7b/workload.json" "$scratch/seed-all.json" <<'EOF'
+import json, sys
+w = json.load(open(sys.argv[1], encoding="utf-8"))
+w.pop("candidates", None)
+json.dump(w, open(sys.argv[2], "w", encoding="utf-8"), indent=2, ensure_ascii=False)
+EOF
+workloads="$scratch/seed-all.json"
+for w in "$src"/examples/*/workload.json; do
+	grep -q '"candidates"' "$w" || workloads="$workloads $w"
+done
+
+kb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1000 }'; }
+
+echo "## Sheet HTML against the bundled catalogs ($noffers offers), KB"
+echo
+printf '| workload |'; for b in $builds; do printf ' %s |' "${b%%=*}"; done; echo
+printf '| --- |'; for b in $builds; do printf ' --- |'; done; echo
+for w in $workloads; do
+	name=$(basename "$(dirname "$w")"); [ "$w" = "$scratch/seed-all.json" ] && name="seed-7b (no candidates)"
+	printf '| %s |' "$name"
+	for b in $builds; do
+		out="$scratch/a-${b%%=*}"; rm -rf "$out"
+		# shellcheck disable=SC2086
+		(cd "$(dirname "$w")" && "${b#*=}/gpusheet" sheet "$w" $cats --out "$out" --date "$date") >/dev/null
+		h=$(ls "$out"/*.html); printf ' %s (md %s, json %s) |' "$(kb "$(wc -c <"$h")")" \
+			"$(kb "$(wc -c <"${h%.html}.md")")" "$(kb "$(wc -c <"${h%.html}.json")")"
+	done
+	echo
+done
+echo
+echo "## Sheet HTML against 2,000 generated offers (seed-7b, no candidates), KB"
+echo
+for b in $builds; do
+	out="$scratch/b-${b%%=*}"; rm -rf "$out"
+	"${b#*=}/gpusheet" sheet "$scratch/seed-all.json" --catalog "$scratch/gen/offers.xml" \
+		--out "$out" --date "$date" >/dev/null
+	h=$(ls "$out"/*.html)
+	echo "- ${b%%=*}: $(kb "$(wc -c <"$h")") (md $(kb "$(wc -c <"${h%.html}.md")"), json $(kb "$(wc -c <"${h%.html}.json")"))"
+done
+echo
+echo "## Site of $nw workloads x 2,000 offers, -j 2"
+echo
+echo "| build | wall, s | CPU, s | peak RSS, MiB | output, MB |"
+echo "| --- | --- | --- | --- | --- |"
+for b in $builds; do
+	out="$scratch/c-${b%%=*}"; rm -rf "$out"
+	t0=$(date +%s.%N)
+	"${b#*=}/tests/gs-test-peakrss" "$scratch/rss" /usr/bin/time -f '%U %S' -o "$scratch/cpu" \
+		"${b#*=}/gpusheet" site --workloads "$scratch/gen/workloads" --catalog "$scratch/gen/offers.xml" \
+		--out "$out" --date "$date" -j 2 >/dev/null 2>"$scratch/site.err" || { cat "$scratch/site.err"; exit 1; }
+	t1=$(date +%s.%N)
+	echo "| ${b%%=*} | $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') |" \
+		"$(awk '{ printf "%.1f", $1 + $2 }' "$scratch/cpu") |" \
+		"$(awk '{ printf "%.1f", $1 / 1024 }' "$scratch/rss") |" \
+		"$(du -sb "$out" | awk '{ printf "%.1f", $1 / 1e6 }') |"
+	rm -rf "$out"
+done
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); scratch: $scratch"
