@@ -1,8 +1,8 @@
 #!/bin/sh
 # site-shards: `gpusheet site --shard K/N` then `gpusheet merge` give the same
 # bytes as one `gpusheet site` (diff -r: sheets, pages, matrix.js, evidence
-# and its manifest, the keys file), for N = 1, 3 and 9 over examples/ (6
-# workloads: 9 leaves shards empty), and for N = 4 over 40 generated
+# and its manifest, the keys file), for N = 1, 3 and 12 over examples/ (9
+# workloads: 12 leaves shards empty), and for N = 4 over 40 generated
 # workloads that share evidence across shards (the manifest's "cited_by"
 # lists are merged from several shards). Also: a shard is rebuilt
 # incrementally; verify refuses a shard; a site and a shard never replace
@@ -54,7 +54,7 @@ same() { # same A B WHAT
 site_build "$scratch/whole" "$scratch/whole.log"
 [ -f "$scratch/whole/.gpusheet-keys.json" ] || die "the one-machine site has no keys file"
 
-for n in 1 3 9; do
+for n in 1 3 12; do
 	shards examples "$n" "$scratch/ex$n" -j 2
 	# the shard folders, given in any order
 	set --
@@ -73,12 +73,12 @@ shards examples 2 "$scratch/md2" --md
 merge "$scratch/merged-md" "$scratch/merged-md.log" "$scratch/md2-1" "$scratch/md2-2" --md ||
 	{ cat "$scratch/merged-md.log"; die "merge of 2 --md shards failed"; }
 same "$scratch/whole-md" "$scratch/merged-md" "examples, 2 shards, --md"
-# 9 shards of 6 workloads: cuts at floor(6*K/9) = 0 0 1 2 2 3 4 4 5 6 for
-# K = 0..9, so shards 1, 4 and 7 are empty and shard 2 holds workload 0.
-for k in 1 4 7; do
-	grep -q '"ids": \[\]' "$scratch/ex9-$k/.gpusheet-shard.json" || err "shard $k/9 is not empty"
+# 12 shards of 9 workloads: cuts at floor(9*K/12) = 0 0 1 2 3 3 4 5 6 6 7 8 9
+# for K = 0..12, so shards 1, 5 and 9 are empty and shard 2 holds workload 0.
+for k in 1 5 9; do
+	grep -q '"ids": \[\]' "$scratch/ex12-$k/.gpusheet-shard.json" || err "shard $k/12 is not empty"
 done
-[ "$(find "$scratch/ex9-2/sheets" -name '*.html' | wc -l)" -eq 1 ] || err "shard 2/9 does not hold one sheet"
+[ "$(find "$scratch/ex12-2/sheets" -name '*.html' | wc -l)" -eq 1 ] || err "shard 2/12 does not hold one sheet"
 
 # No sheet is rendered by merge: the merged sheets are the shards' files (hard links).
 [ "$(stat -c %i "$scratch/merged3/sheets/seed-7b.html")" = \
@@ -89,7 +89,7 @@ done
 cp -R "$scratch/ex3-2" "$scratch/ex3-2.before"
 (cd "$src" && "$bin" site --workloads examples $(opts) --out "$scratch/ex3-2" --shard 2/3 \
 	--stats) >"$scratch/again.log" 2>&1 || { cat "$scratch/again.log"; die "shard rebuild failed"; }
-grep -q '^stats: 0 sheets rendered, 2 reused' "$scratch/again.log" ||
+grep -q '^stats: 0 sheets rendered, 3 reused' "$scratch/again.log" ||
 	{ cat "$scratch/again.log"; err "a shard rebuilt from the same inputs rendered sheets"; }
 diff -r "$scratch/ex3-2.before" "$scratch/ex3-2" >/dev/null 2>&1 || err "a shard rebuild changed it"
 
@@ -186,4 +186,4 @@ for bad in 0/3 4/3 3 a/b 1/0 /3 1/ -1/3 1/3x; do
 		{ cat "$scratch/bad.log"; err "--shard '$bad': exit $st, not a usage error saying what --shard takes"; }
 done
 [ ! -e "$scratch/bad" ] || err "a refused --shard wrote OUT"
-finish "ok: merged shards (N = 1, 3, 9 of examples; 4 of $N workloads sharing evidence) equal one build; refusals keep OUT"
+finish "ok: merged shards (N = 1, 3, 12 of examples; 4 of $N workloads sharing evidence) equal one build; refusals keep OUT"
