@@ -1796,6 +1796,7 @@ static gs_class S_class(const S_in *in, const gs_candidate *c)
 typedef struct {
 	size_t idx;
 	int cls;
+	int mem_unconfirmed;    /* 0: memory admissible on evidence (listed first in its class) */
 	size_t missing;         /* requirements to confirm */
 	int priced;             /* 0 when cost ranks and a cost is known, else 1 */
 	int64_t cost;           /* the campaign's total, else the price per hour */
@@ -1811,6 +1812,10 @@ static int S_rank_cmp(const void *pa, const void *pb)
 
 	if (a->cls != b->cls)
 		return a->cls - b->cls;
+	/* Among the offers that hold the need, those whose memory a piece of
+	 * evidence confirms come before a calculated fit. */
+	if (a->mem_unconfirmed != b->mem_unconfirmed)
+		return a->mem_unconfirmed - b->mem_unconfirmed;
 	/* Cost (known before unknown), then useful margin, then calendar. */
 	if (a->priced != b->priced)
 		return a->priced - b->priced;
@@ -1872,6 +1877,7 @@ static void S_rank_all(const gs_workload *w, gs_decision *d)
 		const char *cur = S_rank_cost(w, c, &r->cost);
 		r->idx = i;
 		r->cls = (int)c->cls;
+		r->mem_unconfirmed = c->v[GS_REQ_MEMORY].kind != GS_V_ADMISSIBLE;
 		r->missing = c->missing_count;
 		r->priced = (cur && !mixed[c->cls]) ? 0 : 1;
 		r->has_margin = c->has_margin;

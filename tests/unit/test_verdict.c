@@ -1715,6 +1715,41 @@ static void test_classes_and_order(void)
 	gs_decision_release(&d);
 }
 
+/*
+ * In one class, memory admissible on evidence comes before a calculated
+ * fit, even a cheaper one: an observed fit on an H100 ahead of an A100
+ * that only the calculation says holds it.
+ */
+static void test_observed_fit_first_in_class(void)
+{
+	static const char *const dev = "NVIDIA H100 80GB HBM3";
+	gs_workload w;
+	gs_offer o[2];
+	gs_plan p[2];
+	S_meas m, *ms[] = { &m };
+	gs_decision d;
+
+	S_workload(&w);
+	S_campaign(&w, "2026-12-01", 3);     /* the calendar stays to confirm */
+	S_offer(&o[0], "a100-cheap", "A100 80GB", NULL, 1, 80);
+	S_plan(&p[0], 1, 100, "USD");
+	S_plans(&o[0], &p[0], 1);
+	S_offer(&o[1], "h100-dear", "H100 SXM", dev, 1, 80);
+	S_plan(&p[1], 1, 300, "USD");
+	S_plans(&o[1], &p[1], 1);
+	S_measurement(&m, "run.json", 8192, 1);
+	S_device(&m.dev[0], 0, dev, UINT64_C(85520809984));
+	m.m.ndevices = 1;
+	S_phase(&m.ph[0], "cold_forward", 0, GS_PHASE_OK, NULL, 20 * GIB);
+	m.m.nphases = 1;
+	S_classify(&w, o, 2, ms, 1, &d);
+	VERDICT(S_cand(&d, "h100-dear"), GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.observed_fits");
+	CHECK(S_cand(&d, "h100-dear")->cls == GS_CLASS_FITS && S_cand(&d, "a100-cheap")->cls == GS_CLASS_FITS);
+	CHECK(S_rank(&d, "h100-dear") == 0 && S_rank(&d, "a100-cheap") == 1);
+	CHECK(gs_decision_best(&d) == S_cand(&d, "h100-dear"));
+	gs_decision_release(&d);
+}
+
 /* A reference card that an observation would retain is never proposed. */
 static void test_reference_never_proposed(void)
 {
@@ -2324,6 +2359,7 @@ int main(void)
 {
 	test_classes_and_order();
 	test_reference_never_proposed();
+	test_observed_fit_first_in_class();
 	test_tensor_parallel();
 	test_prices_per_hour();
 	test_memory_observed_fits();
