@@ -868,6 +868,11 @@ static void S_fsync_path(const char *dir)
 	if (fd >= 0) {
 		(void)fsync(fd);
 		close(fd);
+#ifdef GS_FAULT_INJECTION
+		/* GS_TEST_SYNC_SAY=1 (outfile.h): each folder synced, on stderr */
+		if (getenv("GS_TEST_SYNC_SAY"))
+			fprintf(stderr, "gs-test: folder synced: %s\n", dir);
+#endif
 	}
 }
 
@@ -982,6 +987,11 @@ int gs_stage_commit(gs_stage *st, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: cannot flush to disk: %s", st->dir, strerror(errno));
 		return -1;
 	}
+#ifdef GS_FAULT_INJECTION
+	/* the folders made for the stage are on this file system: flushed too */
+	if (getenv("GS_TEST_SYNC_SAY"))
+		fprintf(stderr, "gs-test: file system flushed: %s\n", st->parent);
+#endif
 	if (!st->previous) {
 		/* No old tree: one rename (over an empty folder made meanwhile, too). */
 		if (rename(st->dir, st->out) != 0) {

@@ -29,8 +29,10 @@
  *    the N-th file added (from 1) fails with EIO, as on a failing disk
  *    (in a stage, whose files are flushed at its commit, the transaction's
  *    commit fails as that flush would);
- *    GS_TEST_SYNC_SAY=1: each folder a transaction syncs is named on
- *    stderr ("gs-test: folder synced: DIR").
+ *    GS_TEST_SYNC_SAY=1: each folder a transaction or a stage's commit
+ *    syncs is named on stderr ("gs-test: folder synced: DIR"), and a
+ *    stage's flush of its file system before the swap too ("gs-test: file
+ *    system flushed: PARENT").
  */
 #ifndef GS_OUTFILE_H
 #define GS_OUTFILE_H

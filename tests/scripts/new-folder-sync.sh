@@ -1,8 +1,8 @@
 #!/bin/sh
 # new-folder-sync: a sheet written into folders `sheet --out` creates
-# survives a crash with those folders: the commit syncs the parent of each
-# folder it created (their names), along with the files and the folder
-# holding them (gen/outfile.h, gs_mkdirs). Seen through the test seam
+# survives a crash with those folders: the stage's commit flushes its file
+# system before the swap and syncs the parent of the folder swapped in
+# (gen/outfile.h, gs_stage_commit). Seen through the test seam
 # GS_TEST_SYNC_SAY, which names each folder synced; skipped when the binary
 # was built without the seams (GPUSHEET_FAULT_INJECTION=OFF).
 #
@@ -19,23 +19,34 @@ synced() { # synced DIR: was DIR named as synced?
 	grep -qxF "gs-test: folder synced: $1" "$scratch/say"
 }
 
-# into the existing folder new/ (made here): only the sheet's own folder
+# A lone sheet's folder is built in a stage beside it and swapped in whole
+# (gen/outfile.h, gs_stage_*): the commit flushes the stage's file system
+# (syncfs: the stage's files, their names, and every folder made for the
+# stage, new/ and new/a below) before the swap, then syncs the folder the
+# swap renamed in, the parent of --out.
+sayflush() { grep -qxF "gs-test: file system flushed: $1" "$scratch/say"; }
+order_ok() { # the flush before the sync of the parent
+	awk -v p="$1" '$0 == "gs-test: file system flushed: " p { f = NR }
+		$0 == "gs-test: folder synced: " p { s = NR } END { exit !(f && s && f < s) }' "$scratch/say"
+}
 mkdir "$scratch/new" || die "mkdir"
 sheet "$scratch/new"
-synced "$scratch/new" || skip "gpusheet built without the test seams (no folder named)"
-[ "$(grep -c 'gs-test: folder synced:' "$scratch/say")" = 1 ] ||
-	{ cat "$scratch/say"; err "an existing folder: other folders synced than its own"; }
+synced "$scratch" || skip "gpusheet built without the test seams (no folder named)"
+sayflush "$scratch" || { cat "$scratch/say"; err "an existing folder: its file system not flushed before the swap"; }
+order_ok "$scratch" || { cat "$scratch/say"; err "an existing folder: its parent synced before the flush"; }
 
-# into new/a/b, both made by the sheet: new/ (for a), new/a (for b), new/a/b
+# into new/a/b, new/a made for the stage: flushed with the stage, then the
+# parent of the swapped folder synced
 sheet "$scratch/new/a/b"
-for d in "$scratch/new" "$scratch/new/a" "$scratch/new/a/b"; do
-	synced "$d" || { cat "$scratch/say"; err "new/a/b: $d not synced"; }
-done
+sayflush "$scratch/new/a" || { cat "$scratch/say"; err "new/a/b: the stage's file system not flushed"; }
+synced "$scratch/new/a" || { cat "$scratch/say"; err "new/a/b: new/a not synced after the swap"; }
+order_ok "$scratch/new/a" || { cat "$scratch/say"; err "new/a/b: new/a synced before the flush"; }
 ls "$scratch/new/a/b/seed-7b.html" > /dev/null || err "new/a/b: no sheet"
 
-# again into new/a/b, which now exists: its own folder only
+# again into new/a/b, which now exists: the same, nothing else synced
 sheet "$scratch/new/a/b"
-synced "$scratch/new/a" && { cat "$scratch/say"; err "new/a/b again: new/a synced again"; }
-synced "$scratch/new/a/b" || { cat "$scratch/say"; err "new/a/b again: its folder not synced"; }
+synced "$scratch/new/a" || { cat "$scratch/say"; err "new/a/b again: new/a not synced"; }
+[ "$(grep -c 'gs-test: folder synced:' "$scratch/say")" = 1 ] ||
+	{ cat "$scratch/say"; err "new/a/b again: other folders synced than the parent"; }
 
 finish "new-folder-sync: ok"
