@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes gen/fontmetrics_table.h: the advance width of every character of
+"""Writes gen/chart/fontmetrics_table.h: the advance width of every character of
 DejaVu Sans and DejaVu Sans Bold, from the fonts' own files.
 
-    python3 tools/gen-font-metrics.py [FONT_DIR] > gen/fontmetrics_table.h
+    python3 tools/gen-font-metrics.py [FONT_DIR] > gen/chart/fontmetrics_table.h
 
 Run by hand when the bundled font changes (needs python3-fonttools, which
 the build and the tests do not). test_chart checks the table against

@@ -1,4 +1,4 @@
-/* fuzz_logimport: every log reader (gen/logimport.h) on any bytes. */
+/* fuzz_logimport: every log reader (gen/read/logimport.h) on any bytes. */
 #include "fuzz.h"
 
 #include "logimport.h"

@@ -1,5 +1,5 @@
 /*
- * badpart: a rendering part (gen/renderpart.h) of the right version and
+ * badpart: a rendering part (gen/cli/renderpart.h) of the right version and
  * layout whose sheet command needs a function no library defines, as a
  * part built against a newer library than the one installed would. Linked
  * with the real parts' binding options (GS_PART_BIND_OPTIONS, -z now) but

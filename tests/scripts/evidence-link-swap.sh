@@ -1,7 +1,7 @@
 #!/bin/sh
 # evidence-link-swap: a cited file replaced by a symbolic link between any
 # check and the read is not followed. The test seam GS_TEST_SWAP_BEFORE_OPEN
-# (a GS_FAULT_INJECTION build; gen/infile.c) renames a link over the cited
+# (a GS_FAULT_INJECTION build; gen/base/infile.c) renames a link over the cited
 # measurement just before its open. The link points to a valid copy of the
 # same measurement outside the workload's folder, so that a reader that
 # checked the name first and then followed it would succeed: the sheet must

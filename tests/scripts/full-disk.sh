@@ -1,6 +1,6 @@
 #!/bin/sh
 # full-disk: a write that fails (a disk that fills, injected through the
-# test seam GS_TEST_WRITE_BUDGET, see gen/outfile.h) at any byte leaves the
+# test seam GS_TEST_WRITE_BUDGET, see gen/base/outfile.h) at any byte leaves the
 # output folder exactly as it was: for `sheet`, no evidence without its
 # manifest entry and no sheet whose JSON is new while its HTML is old
 # (finding D8); for `site`, the old site whole. Skipped when the binary was
@@ -54,7 +54,7 @@ done
 [ "$failed" -gt 0 ] && [ "$ok" -gt 0 ] || err "expected failed and complete runs ($failed failed, $ok complete)"
 echo "ok: sheet: $failed failed writes left the folder as it was, $ok complete runs"
 
-# A sync that fails (GS_TEST_SYNC_FAIL=N, gen/outfile.h: the N-th file of a
+# A sync that fails (GS_TEST_SYNC_FAIL=N, gen/base/outfile.h: the N-th file of a
 # transaction; the files are synced by threads side by side): the sheet
 # says why, exits 1, and the folder is the old one, whichever file it was.
 for n in 1 2 3 4; do

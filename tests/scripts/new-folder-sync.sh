@@ -2,7 +2,7 @@
 # new-folder-sync: a sheet written into folders `sheet --out` creates
 # survives a crash with those folders: the stage's commit flushes its file
 # system before the swap and syncs the parent of the folder swapped in
-# (gen/outfile.h, gs_stage_commit). Seen through the test seam
+# (gen/base/outfile.h, gs_stage_commit). Seen through the test seam
 # GS_TEST_SYNC_SAY, which names each folder synced; skipped when the binary
 # was built without the seams (GPUSHEET_FAULT_INJECTION=OFF).
 #
@@ -20,7 +20,7 @@ synced() { # synced DIR: was DIR named as synced?
 }
 
 # A lone sheet's folder is built in a stage beside it and swapped in whole
-# (gen/outfile.h, gs_stage_*): the commit flushes the stage's file system
+# (gen/base/outfile.h, gs_stage_*): the commit flushes the stage's file system
 # (syncfs: the stage's files, their names, and every folder made for the
 # stage, new/ and new/a below) before the swap, then syncs the folder the
 # swap renamed in, the parent of --out.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # site-incremental: a rebuild over an existing site renders only the sheets
 # whose inputs changed (their keys in OUT/.gpusheet-keys.json, see
-# gen/site.h) and is byte-identical to a clean build; an option that changes
+# gen/publish/site/site.h) and is byte-identical to a clean build; an option that changes
 # every sheet (--lang) re-renders all of them; a changed measurement file
 # re-renders the sheet that cites it; `verify` accepts the keys file; keys
 # files edited, reformatted, with a broken entry or cut short are trusted no
@@ -97,7 +97,7 @@ build out b7.log --lang es
 grep -q '^stats: [12] sheets\{0,1\} rendered' "$scratch/b7.log" ||
 	{ cat "$scratch/b7.log"; err "an edited keys entry was reused"; }
 same "$scratch/clean5" "$scratch/out" "a build over an edited keys file differs from a clean build"
-# The keys file is scanned, then read a sheet at a time (gen/jsonscan.h):
+# The keys file is scanned, then read a sheet at a time (gen/base/jsonscan.h):
 # its layout does not matter (newlines removed: every sheet reused); an
 # entry that jansson refuses (a bad escape) is that sheet rendered, the
 # others reused; a file cut short is not one object: a full build.
@@ -121,7 +121,7 @@ expect_stats "$scratch/b9b.log" 1 $((N - 2))
 same "$scratch/clean5" "$scratch/out" "a build over reformatted reasons differs from a clean build"
 # Reasons as a build writes them but for a string that jansson refuses (an
 # escape \u not followed by four hex digits; likewise a byte that is not
-# UTF-8, \u0000, a lone surrogate: gen/keysread.h): that sheet rendered,
+# UTF-8, \u0000, a lone surrogate: gen/publish/site/keysread.h): that sheet rendered,
 # not its bytes copied into the new keys file, where no reader could parse
 # them again.
 sed -i '0,/"why":\["/s//"why":["\\uZZZZ/' "$keys"
@@ -134,7 +134,7 @@ build out b10.log --lang es
 expect_stats "$scratch/b10.log" $((N - 1)) 0
 same "$scratch/clean5" "$scratch/out" "a build over a truncated keys file differs from a clean build"
 # The "pages" object is read by its own strict reader, a member at a time
-# (gen/keysread.h): a page's key that is not a string is no page
+# (gen/publish/site/keysread.h): a page's key that is not a string is no page
 # reused; a name written with a \u escape is that page rendered, the others
 # reused; the same bytes each time.
 build out b10b.log --lang es

@@ -10,7 +10,7 @@
 # and 4, and compares the trees byte for byte. Two workloads cite the same
 # bytes under different extensions from different workers: the build must
 # still equal the one-process build (the first name wins). The error case
-# uses the fault-injection seam (GS_TEST_WRITE_BUDGET, gen/outfile.h; that
+# uses the fault-injection seam (GS_TEST_WRITE_BUDGET, gen/base/outfile.h; that
 # part is skipped without it).
 #
 #   sh site-jobs.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR

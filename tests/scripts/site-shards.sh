@@ -131,7 +131,7 @@ merge "$scratch/merged3" "$scratch/refused.log" "$scratch"/ex3-1 "$scratch"/ex3-
 	err "a merge with a sheet's file missing succeeded"
 grep -q 'ex3-3-hole: sheets/seed-7b.html: cannot link or copy: No such file' "$scratch/refused.log" ||
 	{ cat "$scratch/refused.log"; err "a missing sheet file not named"; }
-# A full disk while merging (the fault-injection seam, gen/outfile.h; no
+# A full disk while merging (the fault-injection seam, gen/base/outfile.h; no
 # seam: the merge succeeds and this check says nothing).
 (cd "$src" && env GS_TEST_WRITE_BUDGET=0 "$bin" merge "$scratch/merged3" "$scratch"/ex3-1 \
 	"$scratch"/ex3-2 "$scratch"/ex3-3 $(opts)) >"$scratch/full.log" 2>&1

@@ -116,7 +116,7 @@ done
 echo "ok: $npages pages, largest $largest bytes, no http(s) in src/href"
 
 # The manifest's cited_by entries are paths relative to the site (see
-# gen/evidence.h): each must name an existing page.
+# gen/publish/evidence.h): each must name an existing page.
 awk '/"cited_by": \[/ { c = 1; next } c && /\]/ { c = 0 } c { gsub(/[ ",]/, ""); print }' \
 	"$out/evidence/manifest.json" | LC_ALL=C sort -u >"$scratch/cited.txt"
 [ -s "$scratch/cited.txt" ] || err "the manifest cites no page"

@@ -1,5 +1,5 @@
 /*
- * Unit tests of per-hour plans: the campaign cost (gen/cost.h) and the
+ * Unit tests of per-hour plans: the campaign cost (gen/decide/cost.h) and the
  * catalog attributes behind it (billing unit, interruptible, a provider's
  * MiB, an undated claim with its reference), worked by hand.
  */

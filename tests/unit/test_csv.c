@@ -1,4 +1,4 @@
-/* Unit tests of the CSV reader (gen/csv.h): RFC 4180 cases worked by hand. */
+/* Unit tests of the CSV reader (gen/read/csv.h): RFC 4180 cases worked by hand. */
 #include <stdlib.h>
 #include <string.h>
 

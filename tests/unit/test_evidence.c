@@ -1,5 +1,5 @@
-/* Unit tests: evidence archive (gen/evidence.c) and site verification
- * (gen/verify.c), on a temporary site folder. */
+/* Unit tests: evidence archive (gen/publish/evidence.c) and site verification
+ * (gen/publish/verify.c), on a temporary site folder. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the log import (gen/logimport.h): one fixture per wording,
+ * Unit tests of the log import (gen/read/logimport.h): one fixture per wording,
  * written from the engines' format strings, with the figures worked by
  * hand (GiB = 1073741824 B, MiB = 1048576 B, rounded to the nearest byte);
  * the hostile inputs; then every excerpt of tests/data/evidence-logs/

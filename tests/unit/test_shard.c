@@ -1,5 +1,5 @@
 /* Unit tests: the partition, the K/N parser and the identity file of a
- * shard (gen/shard.c), on a temporary folder. */
+ * shard (gen/publish/shard.c), on a temporary folder. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "shard.h"

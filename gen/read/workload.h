@@ -87,7 +87,7 @@ typedef struct {
 	int has_sliding_window;
 	/*
 	 * "model": {"from": "dir"} or {"repo": "ORG/NAME"}: the model's own
-	 * files (gen/model.h) filled what the sheet did not state; what it
+	 * files (gen/read/model.h) filled what the sheet did not state; what it
 	 * stated agreed with them.
 	 */
 	char *model_from;           /* the path as written (absolute, or relative to the

@@ -446,7 +446,7 @@ static int S_model_read(gs_jr *r, gs_workload *w, gs_model *mf, const char *path
 }
 
 /*
- * "model.from" or "model.repo": reads the model's files (gen/model.h), from
+ * "model.from" or "model.repo": reads the model's files (gen/read/model.h), from
  * a folder or file (a path absolute or relative to the sheet's folder: the
  * model is read, never published, so it may lie anywhere), or from the
  * local Hugging Face cache by repo id at "model.revision" (default main).
