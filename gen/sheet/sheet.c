@@ -17,9 +17,15 @@ typedef struct {
 	gs_doc *doc;
 	cmark_node *root;
 	gs_sheet *out;
+	/* {cost} of a budget reason: as "\3" (mask), or as "COST–cost_hi" */
+	int cost_mask, cost_range;
+	int64_t cost_hi;
 } S_ctx;
 
 #define TR(key) gs_tr(c->t, key)
+
+static int S_same_str(const char *a, const char *b);
+static int S_cmp_size(const void *a, const void *b);
 
 /* Label of each requirement, indexed by gs_req. */
 static const char *const S_req_keys[GS_REQ_COUNT] = {
@@ -106,10 +112,16 @@ static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 					      : gs_xstrdup(TR("word.missing"));
 			skip = 8;
 		} else if (strncmp(p, "{cost}", 6) == 0 || strncmp(p, "{budget}", 8) == 0) {
-			char m[GS_FMT_MAX];
+			char m[GS_FMT_MAX], m2[GS_FMT_MAX];
 			int is_cost = p[1] == 'c';
-			piece = v->has_money ? gs_xstrdup(gs_fmt_money(m, is_cost ? v->cost : v->budget, c->lang))
-					     : gs_xstrdup(TR("word.missing"));
+			if (is_cost && v->has_money && c->cost_mask)
+				piece = gs_xstrdup("\3");
+			else if (is_cost && v->has_money && c->cost_range && c->cost_hi != v->cost)
+				piece = gs_xasprintf("%s–%s", gs_fmt_money(m, v->cost, c->lang),
+						     gs_fmt_money(m2, c->cost_hi, c->lang));
+			else
+				piece = v->has_money ? gs_xstrdup(gs_fmt_money(m, is_cost ? v->cost : v->budget, c->lang))
+						     : gs_xstrdup(TR("word.missing"));
 			skip = is_cost ? 6 : 8;
 		} else if (strncmp(p, "{w}", 3) == 0) {
 			piece = S_qty_words(c, v->w);
@@ -1659,6 +1671,8 @@ typedef struct {
 	uint64_t hash;
 	size_t *pos[2];        /* positions in d->order: [0] memory figure or note, [1] price */
 	size_t npos[2];
+	char **spec;           /* a source whose line numbers were masked: each offer's lines */
+	size_t nspec;
 } S_shared;
 
 typedef struct {
@@ -1801,11 +1815,132 @@ static char *S_note_masked(const char *note, const char *id)
 	return out;
 }
 
+/*
+ * A source with its line numbers masked, or NULL when it cites none: the
+ * first "line N" or "lines N, M" / "lines N-M" of the text becomes one
+ * byte \2, and *spec (taken by the caller) the numbers as written ("113",
+ * "5, 6"). Sources that differ by their line numbers alone (one CSV file,
+ * an offer a line) are then one text, which lists the lines.
+ */
+char *gs_sheet_line_mask(const char *text, char **spec)
+{
+	const char *p, *q;
+	char *out;
+
+	for (p = text; (p = strstr(p, "line")) != NULL; p++) {
+		if (p > text && p[-1] != ' ')
+			continue;
+		q = p + 4;
+		if (*q == 's')
+			q++;
+		if (*q != ' ' || q[1] < '0' || q[1] > '9')
+			continue;
+		q++;
+		{
+			const char *n = q;
+			for (;;) {
+				while (*q >= '0' && *q <= '9')
+					q++;
+				if (q[0] == ',' && q[1] == ' ' && q[2] >= '0' && q[2] <= '9')
+					q += 2;
+				else if (q[0] == '-' && q[1] >= '0' && q[1] <= '9')
+					q += 1;
+				else
+					break;
+			}
+			*spec = gs_xasprintf("%.*s", (int)(q - n), n);
+		}
+		out = gs_xasprintf("%.*s\2%s", (int)(p - text), text, q);
+		return out;
+	}
+	*spec = NULL;
+	return NULL;
+}
+
+/* The first number of a line spec ("113", "5, 6", "10-12"). */
+static unsigned long S_spec_first(const char *s)
+{
+	return strtoul(s, NULL, 10);
+}
+
+static int S_cmp_spec(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	unsigned long u = S_spec_first(x), v = S_spec_first(y);
+
+	return u < v ? -1 : u > v ? 1 : strcmp(x, y);
+}
+
+/*
+ * The lines of n specs, each once, in order: "line 113" (or "lines 5, 6")
+ * when one, else "lines 2, 8, 9, 113 and 40 more" (S_FEW_LINES of them,
+ * then the count of the others). Sorts spec.
+ */
+#define S_FEW_LINES 4
+char *gs_sheet_lines_text(const gs_strings *t, char **spec, size_t n)
+{
+	char *out = NULL;
+	size_t len = 0, cap = 0, i, j, shown = 0;
+
+	qsort(spec, n, sizeof(*spec), S_cmp_spec);
+	for (i = 1, j = 1; i < n; i++)
+		if (strcmp(spec[i], spec[j - 1]) != 0)
+			spec[j++] = spec[i];
+	if (j == 1)
+		return gs_xasprintf("%s %s", strchr(spec[0], ',') || strchr(spec[0], '-') ? "lines" : "line",
+				    spec[0]);
+	gs_mem_append(&out, &len, &cap, "lines ", 6);
+	for (i = 0; i < j && shown < S_FEW_LINES; i++, shown++) {
+		if (i)
+			gs_mem_append(&out, &len, &cap, ", ", 2);
+		gs_mem_append(&out, &len, &cap, spec[i], strlen(spec[i]));
+	}
+	if (j > shown) {
+		char *more = gs_xasprintf(" %s %zu %s", gs_tr(t, "cand.and"), j - shown, gs_tr(t, "cand.more"));
+		gs_mem_append(&out, &len, &cap, more, strlen(more));
+		free(more);
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* text with its byte \2 replaced by lines (or text when it has none). */
+static char *S_unmask(const char *text, const char *lines)
+{
+	const char *m = strchr(text, '\2');
+
+	if (!m)
+		return gs_xstrdup(text);
+	return gs_xasprintf("%.*s%s%s", (int)(m - text), text, lines, m + 1);
+}
+
+/* The number of source text in set, its line numbers masked (kept per
+ * offer); text is taken. */
+static size_t S_share_source(S_sharedset *set, char *text, int k, size_t pos)
+{
+	char *spec, *masked = gs_sheet_line_mask(text, &spec);
+	size_t n;
+	S_shared *e;
+
+	if (!masked)
+		return S_share(set, text, k, pos);
+	free(text);
+	n = S_share(set, masked, k, pos);
+	e = &set->s[n];
+	if ((e->nspec & (e->nspec - 1)) == 0)
+		e->spec = gs_xrealloc(e->spec, (e->nspec ? 2 * e->nspec : 1) * sizeof(*e->spec));
+	e->spec[e->nspec++] = spec;
+	return n;
+}
+
 static void S_shared_release(S_sharedset *set)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < set->n; i++) {
+		for (j = 0; j < set->s[i].nspec; j++)
+			free(set->s[i].spec[j]);
+		free(set->s[i].spec);
 		free(set->s[i].text);
 		free(set->s[i].shown);
 		free(set->s[i].pos[0]);
@@ -1893,7 +2028,19 @@ static void S_shared_list(S_ctx *c, const S_sharedset *set, const char *heading_
 			}
 			gs_doc_text(p, ": ");
 		}
-		gs_doc_text(p, e->shown ? e->shown : e->text);
+		if (e->nspec) {
+			char **tmp = gs_xmalloc(e->nspec * sizeof(*tmp));
+			char *lines, *t;
+			memcpy(tmp, e->spec, e->nspec * sizeof(*tmp));
+			lines = gs_sheet_lines_text(c->t, tmp, e->nspec);
+			t = S_unmask(e->text, lines);
+			gs_doc_text(p, t);
+			free(t);
+			free(lines);
+			free(tmp);
+		} else {
+			gs_doc_text(p, e->shown ? e->shown : e->text);
+		}
 		if (sources) {
 			gs_doc_text(p, ": ");
 			if (e->npos[0] && e->npos[0] == e->npos[1] &&
@@ -1929,8 +2076,74 @@ static size_t S_source_number(const S_sharedset *sources, const char *source, co
 		return 0;
 	key = gs_xasprintf("%s (%s)", source, date);
 	e = S_shared_find(sources, key);
+	if (!e) {
+		char *spec, *masked = gs_sheet_line_mask(key, &spec);
+		if (masked)
+			e = S_shared_find(sources, masked);
+		free(masked);
+		free(spec);
+	}
 	free(key);
 	return e ? (size_t)(e - sources->s) + 1 : 0;
+}
+
+/*
+ * Budget reasons that differ by the cost alone (each price its own total)
+ * are one: rep[i] is the first reason (in table order) of reason i's
+ * group, next[i] the group's next reason (SIZE_MAX after its last). The
+ * key is the sentence with the cost masked, the evidence with its line
+ * numbers masked, and the verdict's other fields; by hash, in one pass.
+ */
+static void S_budget_merge(S_ctx *c, const gs_sheet_reasonset *rs, size_t *rep, size_t *next)
+{
+	size_t nslot = 16, i, k, *slot, *last = gs_xmalloc((rs->n + 1) * sizeof(*last));
+	char **key = gs_xcalloc(rs->n + 1, sizeof(*key));
+	uint64_t *hash = gs_xmalloc((rs->n + 1) * sizeof(*hash));
+
+	while (nslot < 2 * rs->n)
+		nslot *= 2;
+	slot = gs_xcalloc(nslot, sizeof(*slot));
+	for (i = 0; i < rs->n; i++) {
+		const gs_verdict *v = rs->r[i].v;
+		char *text, *spec = NULL, *ev = NULL;
+
+		rep[i] = i;
+		next[i] = SIZE_MAX;
+		if (rs->r[i].req != GS_REQ_BUDGET || !v->has_money)
+			continue;
+		c->cost_mask = 1;
+		text = S_reason(c, v);
+		c->cost_mask = 0;
+		if (v->evidence && !(ev = gs_sheet_line_mask(v->evidence, &spec)))
+			ev = gs_xstrdup(v->evidence);
+		key[i] = gs_xasprintf("%d\1%d\1%d\1%s\1%s\1%s\1%s", (int)v->kind, (int)v->basis,
+				      !v->synthetic, text, ev ? ev : "", v->evidence_date ? v->evidence_date : "",
+				      v->missing ? v->missing : "");
+		free(text);
+		free(ev);
+		free(spec);
+		hash[i] = S_hash(key[i]);
+		for (k = (size_t)hash[i] & (nslot - 1); slot[k]; k = (k + 1) & (nslot - 1)) {
+			size_t o = slot[k] - 1;
+			if (hash[o] == hash[i] && strcmp(key[o], key[i]) == 0)
+				break;
+		}
+		if (slot[k]) {
+			size_t g = slot[k] - 1;
+			rep[i] = g;
+			next[last[g]] = i;
+			last[g] = i;
+		} else {
+			slot[k] = i + 1;
+			last[i] = i;
+		}
+	}
+	for (i = 0; i < rs->n; i++)
+		free(key[i]);
+	free(key);
+	free(hash);
+	free(slot);
+	free(last);
 }
 
 /*
@@ -1938,7 +2151,8 @@ static size_t S_source_number(const S_sharedset *sources, const char *source, co
  * per distinct reason with its verdict and the offers it applies to (in
  * table order), then its sentence, evidence and what would confirm it.
  */
-static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset *sources)
+static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset *sources,
+		      const size_t *rep, const size_t *next)
 {
 	const gs_decision *d = c->in->d;
 	cmark_node *list, *p;
@@ -1956,8 +2170,64 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 		for (i = 0; i < rs->n; i++) {
 			const gs_sheet_reason *r = &rs->r[i];
 			const gs_verdict *v = r->v;
-			if (r->req != (gs_req)q || v->kind == GS_V_NOT_REQUIRED)
+			gs_verdict range;
+			size_t *pos = r->pos, npos = r->npos, j;
+			char *text = NULL, *evidence = NULL;
+			if (r->req != (gs_req)q || v->kind == GS_V_NOT_REQUIRED || rep[i] != i)
 				continue;
+			if (next[i] != SIZE_MAX) {
+				/* budget reasons that differ by the cost: the range of
+				 * the costs, over all their offers (in table order), the
+				 * evidence's lines listed */
+				char **spec = NULL;
+				size_t nspec = 0, cap = 0;
+				int same_ev = 1;
+				range = *v;
+				c->cost_hi = v->cost;
+				npos = 0;
+				for (j = i; j != SIZE_MAX; j = next[j]) {
+					const gs_verdict *u = rs->r[j].v;
+					if (u->cost < range.cost)
+						range.cost = u->cost;
+					if (u->cost > c->cost_hi)
+						c->cost_hi = u->cost;
+					npos += rs->r[j].npos;
+					same_ev &= S_same_str(u->evidence, v->evidence);
+				}
+				pos = gs_xmalloc(npos * sizeof(*pos));
+				npos = 0;
+				for (j = i; j != SIZE_MAX; j = next[j]) {
+					memcpy(pos + npos, rs->r[j].pos, rs->r[j].npos * sizeof(*pos));
+					npos += rs->r[j].npos;
+					if (!same_ev) {
+						char *sp = NULL;
+						free(gs_sheet_line_mask(rs->r[j].v->evidence, &sp));
+						if (sp) {
+							if (nspec == cap) {
+								cap = cap ? 2 * cap : 8;
+								spec = gs_xrealloc(spec, cap * sizeof(*spec));
+							}
+							spec[nspec++] = sp;
+						}
+					}
+				}
+				if (nspec) {
+					char *sp, *masked = gs_sheet_line_mask(v->evidence, &sp);
+					char *lines = gs_sheet_lines_text(c->t, spec, nspec);
+					evidence = S_unmask(masked, lines);
+					free(masked);
+					free(sp);
+					free(lines);
+					for (j = 0; j < nspec; j++)
+						free(spec[j]);
+				}
+				free(spec);
+				qsort(pos, npos, sizeof(*pos), S_cmp_size);
+				c->cost_range = 1;
+				text = S_reason(c, &range);
+				c->cost_range = 0;
+				v = &range;
+			}
 			if (!list) {
 				/* sheets/ID.html#reasons-memory: stable, one per requirement */
 				char *anchor = gs_xasprintf("reasons-%s", gs_req_id((gs_req)q));
@@ -1982,12 +2252,12 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 			if (v->kind == GS_V_EXCLUDE)
 				gs_doc_textf(p, " (%s)", TR(S_basis_key(v->basis)));
 			gs_doc_textf(p, " %s ", TR("cand.applies_to"));
-			if (r->npos == d->ncands && d->ncands > 1)
+			if (npos == d->ncands && d->ncands > 1)
 				gs_doc_textf(p, "%s (%zu)", TR("cand.every_offer"), d->ncands);
 			else
-				S_offer_list_few(c, p, r->pos, r->npos);
+				S_offer_list_few(c, p, pos, npos);
 			gs_doc_text(p, ". ");
-			gs_doc_text(p, r->text);
+			gs_doc_text(p, text ? text : r->text);
 			if (v->evidence) {
 				size_t src = S_source_number(sources, v->evidence, v->evidence_date);
 				gs_doc_textf(p, " %s ", TR("cand.evidence"));
@@ -1995,7 +2265,7 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 					/* a price or memory figure: its source by number, listed below */
 					gs_doc_textf(p, "%s %zu", TR("cand.source"), src);
 				} else {
-					gs_doc_code(p, v->evidence);
+					gs_doc_code(p, evidence ? evidence : v->evidence);
 					if (v->evidence_date)
 						gs_doc_textf(p, " (%s)", v->evidence_date);
 				}
@@ -2007,6 +2277,10 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 			}
 			if (v->missing)
 				gs_doc_textf(p, " %s %s", TR("cand.to_confirm"), TR(v->missing));
+			if (pos != r->pos)
+				free(pos);
+			free(text);
+			free(evidence);
 		}
 	}
 }
@@ -2053,7 +2327,6 @@ typedef struct {
 	size_t *next;      /* next[pos]: the next offer of pos's row, SIZE_MAX after the last */
 } S_rows;
 
-static int S_same_str(const char *a, const char *b);
 static int S_same_qty(gs_qty a, gs_qty b);
 
 static uint64_t S_mix(uint64_t h, uint64_t v)
@@ -2279,7 +2552,7 @@ static void S_candidates(S_ctx *c)
 	const gs_sheet_reasonset *rs = c->in->rs;
 	S_sharedset sources = { 0 }, notes = { 0 };
 	S_rows rw;
-	size_t i, g, *src_of, *note_of, *nums;
+	size_t i, g, *src_of, *note_of, *nums, *rep, *rnext;
 	int q;
 
 	if (!rs) {
@@ -2287,6 +2560,9 @@ static void S_candidates(S_ctx *c)
 		rs = &own;
 	}
 	S_rows_build(c, rs, &rw);
+	rep = gs_xmalloc((rs->n + 1) * sizeof(*rep));
+	rnext = gs_xmalloc((rs->n + 1) * sizeof(*rnext));
+	S_budget_merge(c, rs, rep, rnext);
 	/* The sources and catalog notes the offers share, numbered once in
 	 * table order, the offers of a row one after the other (SIZE_MAX:
 	 * none). */
@@ -2300,11 +2576,11 @@ static void S_candidates(S_ctx *c)
 
 			src_of[2 * i] = src_of[2 * i + 1] = note_of[i] = SIZE_MAX;
 			if (!cd->offer->memory_unknown)
-				src_of[2 * i] = S_share(&sources, gs_xasprintf("%s (%s)",
+				src_of[2 * i] = S_share_source(&sources, gs_xasprintf("%s (%s)",
 					cd->offer->memory_claim.source,
 					gs_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1))), 0, i);
 			if (cd->plan)
-				src_of[2 * i + 1] = S_share(&sources, gs_xasprintf("%s (%s)",
+				src_of[2 * i + 1] = S_share_source(&sources, gs_xasprintf("%s (%s)",
 					cd->plan->claim.source,
 					gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
 			if (cd->offer->notes) {
@@ -2401,7 +2677,7 @@ static void S_candidates(S_ctx *c)
 						 ? TR("cap.from_vendor_table") : ""));
 		for (q = 0; q < GS_REQ_COUNT; q++) {
 			const gs_verdict *v = &cd->v[q];
-			size_t why = rs->of[d->order[first] * GS_REQ_COUNT + (size_t)q];
+			size_t why = rep[rs->of[d->order[first] * GS_REQ_COUNT + (size_t)q]];
 			cell = gs_doc_cell_text(r, vtext[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
 			/* In the HTML, the verdict links to its reason (listed below
 			 * unless not required); a row whose offers have several
@@ -2409,7 +2685,7 @@ static void S_candidates(S_ctx *c)
 			if (v->kind != GS_V_NOT_REQUIRED) {
 				char n[GS_DEC_MAX + 1];
 				for (i = rw.next[first]; i != SIZE_MAX; i = rw.next[i])
-					if (rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q] != why)
+					if (rep[rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q]] != why)
 						break;
 				n[GS_DEC_MAX] = '\0';
 				if (i == SIZE_MAX)
@@ -2472,7 +2748,9 @@ static void S_candidates(S_ctx *c)
 		free(vtext[q][1]);
 	}
 
-	S_reasons(c, rs, &sources);
+	S_reasons(c, rs, &sources, rep, rnext);
+	free(rep);
+	free(rnext);
 	if (rs == &own)
 		gs_sheet_reasonset_release(&own);
 	S_shared_list(c, &sources, "cand.sources", "sources", "source", 1);

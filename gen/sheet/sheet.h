@@ -78,6 +78,14 @@ const char *gs_sheet_req_label(const gs_strings *t, gs_req r);
 const char *gs_sheet_prov_words(const gs_strings *t, gs_prov prov, int synthetic);
 /* The reason of a verdict in words (figures formatted). Caller frees. */
 char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v);
+
+/* A source with its first "line N" (or "lines N, M", "lines N-M") masked as
+ * one byte \2, *spec the numbers as written (caller frees both); NULL and
+ * *spec NULL when it cites no line. */
+char *gs_sheet_line_mask(const char *text, char **spec);
+/* "line 113", or "lines 2, 8, 9, 113 and 40 more": n specs, each once, in
+ * order of their first number (spec is sorted). Caller frees. */
+char *gs_sheet_lines_text(const gs_strings *t, char **spec, size_t n);
 /*
  * The reasons of every verdict of d: element c * GS_REQ_COUNT + q is the
  * reason of requirement q of d->cands[c] (gs_sheet_reason_text). Free with

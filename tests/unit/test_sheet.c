@@ -503,6 +503,108 @@ static void test_grouping(void)
 	free(html);
 }
 
+/* An offer whose memory figure and price cite line LINE of PROV's CSV file. */
+static void S_offer_line_xml(FILE *f, const char *prov, const char *id, const char *price, int line)
+{
+	fprintf(f, "  <offer id=\"%s\" provider=\"%s\">\n    <gpu model=\"RTX 4090\"/>\n"
+		"    <lot cards=\"1\"/>\n    <memory nominal-gb=\"24\" source=\"%s, file %s.csv, line %d\" "
+		"date=\"2026-11-01\"/>\n    <plan hours=\"72\" price=\"%s\" currency=\"USD\" "
+		"source=\"%s, file %s.csv, line %d\" date=\"2026-11-01\"/>\n"
+		"    <notes>Instance type %s of %s.</notes>\n  </offer>\n",
+		id, prov, prov, prov, line, price, prov, prov, line, strchr(id, '-') + 1, prov);
+}
+
+/*
+ * The answer's size (issue 25, item 10): sources that differ by their line
+ * numbers alone are one item listing the lines, a grouped row cites that
+ * one item, and budget reasons that differ by the cost alone are one with
+ * the range of the costs and the count.
+ */
+static void test_line_sources(void)
+{
+	char cp[] = "/tmp/gs-test-lines-XXXXXX";
+	int fd = mkstemp(cp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	char wp[] = "/tmp/gs-test-lines-w-XXXXXX";
+	char *md, *html = NULL, *row, *spec, *m, *lines;
+	char *specs[6];
+	char *seed = S_path("examples/seed-7b/workload.json");
+	json_t *w = json_load_file(seed, 0, NULL);
+	int wfd = mkstemp(wp);
+	gs_diag d = GS_DIAG_INIT;
+	gs_strings t;
+	size_t i;
+
+	/* the mask and the lines' words */
+	m = gs_sheet_line_mask("Cudo, file c.csv, line 113: GpuInfo 81920 (undated)", &spec);
+	CHECK(m && strcmp(m, "Cudo, file c.csv, \2: GpuInfo 81920 (undated)") == 0);
+	CHECK(spec && strcmp(spec, "113") == 0);
+	free(m);
+	free(spec);
+	m = gs_sheet_line_mask("Lambda, file l.csv, lines 189-205", &spec);
+	CHECK(m && strcmp(m, "Lambda, file l.csv, \2") == 0 && spec && strcmp(spec, "189-205") == 0);
+	free(m);
+	free(spec);
+	CHECK(gs_sheet_line_mask("an online sheet, guideline 3", &spec) == NULL && spec == NULL);
+	if (!CHECK(gs_strings_load(GS_LANG_EN, &t, &d) == 0))
+		return;
+	specs[0] = "113", specs[1] = "8", specs[2] = "2", specs[3] = "9", specs[4] = "40", specs[5] = "8";
+	lines = gs_sheet_lines_text(&t, specs, 6);
+	CHECK(strcmp(lines, "lines 2, 8, 9, 40 and 1 more") == 0);
+	free(lines);
+	specs[0] = "5, 6", specs[1] = "5, 6";
+	lines = gs_sheet_lines_text(&t, specs, 2);
+	CHECK(strcmp(lines, "lines 5, 6") == 0);
+	free(lines);
+	specs[0] = "113";
+	lines = gs_sheet_lines_text(&t, specs, 1);
+	CHECK(strcmp(lines, "line 113") == 0);
+	free(lines);
+	gs_strings_release(&t);
+	gs_diag_release(&d);
+
+	if (!CHECK(f != NULL && w != NULL && wfd >= 0))
+		return;
+	json_object_del(w, "candidates");
+	CHECK(json_dumpfd(w, wfd, JSON_INDENT(2)) == 0);
+	close(wfd);
+	json_decref(w);
+	free(seed);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	      "<catalog xmlns=\"https://gpusheet.example/ns/catalog/1\" title=\"lines\">\n", f);
+	S_offer_line_xml(f, "P", "p-inst-a", "47.14", 9);
+	S_offer_line_xml(f, "P", "p-inst-b", "50.00", 3);
+	S_offer_line_xml(f, "P", "p-inst-d", "52.00", 5);
+	S_offer_line_xml(f, "Q", "q-inst-a", "48.00", 2);
+	fputs("</catalog>\n", f);
+	fclose(f);
+	md = S_sheet_md_cat(wp, cp, 0, &html);
+	unlink(cp);
+	unlink(wp);
+	/* one source for P's three offers, its lines listed, in order */
+	CHECK(strstr(md, "1.  P, file P.csv, lines 3, 5, 9 (2026-11-01): memory figure and price of "
+		      "`p-inst-a`, `p-inst-b`, `p-inst-d`.") != NULL);
+	CHECK(strstr(md, "line 9 (2026-11-01)") == NULL);
+	/* the grouped row cites that one item */
+	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB nominal (assumed) · 3 offers "
+		     "(`p-inst-a`, `p-inst-b`, `p-inst-d`) |");
+	CHECK(row && strstr(row, "| source 1; note 1 |") != NULL);
+	free(row);
+	/* one budget reason for P's costs, with the range and the count; its
+	 * evidence by the source's number; Q's its own */
+	CHECK(strstr(md, "  - **✔ admissible** for `p-inst-a`, `p-inst-b`, `p-inst-d`. The cheapest plan "
+		      "covering the campaign costs 47.14–52.00 USD, within the budget of") != NULL);
+	CHECK(strstr(md, "costs 50.00 USD") == NULL);
+	CHECK(strstr(md, "  - **✔ admissible** for `q-inst-a`. The cheapest plan covering the campaign "
+		      "costs 48.00 USD") != NULL);
+	/* the row's budget verdicts now say one thing: the link leads to it */
+	CHECK(html && strstr(html, "<a href=\"#reasons-budget\">") == NULL);
+	for (i = 0; html && i < 1; i++)
+		CHECK(strstr(html, "id=\"source-1\"") != NULL);
+	free(md);
+	free(html);
+}
+
 int main(void)
 {
 	test_html_escape();
@@ -514,5 +616,6 @@ int main(void)
 	test_reasons_memo();
 	test_reasons_once();
 	test_grouping();
+	test_line_sources();
 	return gs_check_exit("test_sheet");
 }
