@@ -36,11 +36,11 @@
 
   rows.forEach(function (r, i) { r.dataset.pos = String(i); });
 
-  // An offer's cell gives its verdict by its class (v0 to v3, also its
+  // An offer's cell gives its verdict by its class (v0 to v4, also its
   // colour), the offer-to-take cell by data-v.
   function verdictOf(cell) {
     if (cell.dataset.v !== undefined) return Number(cell.dataset.v);
-    var m = /\bv([0-3])\b/.exec(cell.className);
+    var m = /\bv([0-4])\b/.exec(cell.className);
     return m ? Number(m[1]) : 3;
   }
 

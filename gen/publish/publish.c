@@ -501,7 +501,8 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[i];
 		size_t k = (size_t)(c->offer - cat->offers);
-		res->status[k] = c->retained ? 0 : c->excluded ? 2 : 1;
+		/* a reference card is neither pre-selected nor excluded: 4 */
+		res->status[k] = c->cls == GS_CLASS_REFERENCE ? 4 : c->retained ? 0 : c->excluded ? 2 : 1;
 		if (c->plan) {
 			res->cost[k] = c->cost;
 			res->currency[k] = c->plan->currency;

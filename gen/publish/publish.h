@@ -97,7 +97,7 @@ typedef struct {
 typedef struct {
 	char *id;
 	char *title;
-	unsigned char *status;     /* per offer in catalog order: 0 retained, 1 pre-selected, 2 excluded, 3 not compared */
+	unsigned char *status;     /* per offer in catalog order: 0 retained, 1 pre-selected, 2 excluded, 3 not compared, 4 reference card */
 	size_t noffers;
 	int synthetic;
 	int demonstration;         /* some verdict rests on a synthetic measurement */

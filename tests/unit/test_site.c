@@ -276,6 +276,28 @@ int main(void)
 	CHECK(counts[1][0] == 1 && counts[1][1] == 0 && counts[1][2] == 1);
 	CHECK(counts[2][0] == 0 && counts[2][1] == 0 && counts[2][2] == 0);
 	CHECK(counts[3][0] == 0 && counts[3][1] == 1 && counts[3][2] == 1);
+	/* A reference card is status 4 whatever its verdicts: neither
+	 * pre-selected nor excluded, counted in no footer, never the best. */
+	{
+		gs_candidate rc[1];
+		size_t ro[1] = { 0 };
+		gs_decision rd;
+		gs_publish_result rr;
+		S_cand(&rc[0], &o[0], 1, NULL, 0);
+		rc[0].cls = GS_CLASS_REFERENCE;
+		memset(&rd, 0, sizeof(rd));
+		memset(&rr, 0, sizeof(rr));
+		rd.cands = rc, rd.ncands = 1, rd.order = ro;
+		rd.nclass[GS_CLASS_REFERENCE] = 1;
+		gs_publish_result_from_decision(&rd, &cat, &rr);
+		CHECK(rr.status[0] == 4 && rr.best == GS_PUBLISH_NO_BEST);
+		{
+			size_t c1[4][3];
+			gs_site_offer_counts(&rr, 1, 4, c1);
+			CHECK(c1[0][0] == 0 && c1[0][1] == 0 && c1[0][2] == 0);
+		}
+		gs_publish_result_release(&rr);
+	}
 	/* Only the first workload: a and b retained once, d excluded once. */
 	gs_site_offer_counts(res, 1, 4, counts);
 	CHECK(counts[0][0] == 1 && counts[1][0] == 1 && counts[3][2] == 1 && counts[0][2] == 0);

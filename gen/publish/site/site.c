@@ -577,7 +577,7 @@ static char *S_nav(const gs_strings *t, const char *prefix)
 static const char *S_status_key(unsigned char s)
 {
 	return s == 0 ? "overall.retained" : s == 1 ? "overall.preselected"
-	       : s == 2 ? "overall.excluded" : "overall.not_compared";
+	       : s == 2 ? "overall.excluded" : s == 4 ? "overall.reference" : "overall.not_compared";
 }
 
 static const char *S_status_symbol(unsigned char s)
@@ -1024,7 +1024,7 @@ static void S_td_open(char **o, size_t *l, size_t *c, int best, unsigned st,
 		S_OLIT(o, l, c, "\"");
 	} else {
 		char v[14] = "<td class=\"vS\"";
-		v[12] = (char)('0' + (st & 3));
+		v[12] = (char)('0' + (st <= 4 ? st : 3));
 		gs_mem_append(o, l, c, v, 14);
 	}
 	if (k < pr->noffers && pr->currency[k]) {
@@ -1254,6 +1254,10 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 	S_w_text(&w, S_status_symbol(3));
 	S_LIT(&w, " ");
 	S_w_text(&w, gs_tr(t, "overall.not_compared"));
+	S_LIT(&w, ", ");
+	S_w_text(&w, S_status_symbol(4));
+	S_LIT(&w, " ");
+	S_w_text(&w, gs_tr(t, "overall.reference"));
 	S_LIT(&w, ".</p>\n");
 	S_w_para(&w, gs_tr(t, "site.matrix_help"));
 	S_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_row_page, col, NULL);
@@ -1549,6 +1553,11 @@ void gs_site_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n
 		gs_site_series *s;
 		if (ref) {
 			unsigned st = k < ref->noffers ? ref->status[k] : 3;
+			if (st == 4) {
+				/* a reference card: no priced plan, or no provider */
+				S_missing(out, k, o->nplans ? GS_SITE_NO_COST : GS_SITE_NO_PRICE, n);
+				continue;
+			}
 			if (st > 2) {
 				S_missing(out, k, GS_SITE_NOT_COMPARED, n);
 				continue;
@@ -3409,7 +3418,7 @@ static int S_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *
 	r->status = gs_xmalloc(r->noffers + 1);
 	memset(r->status, 3, r->noffers + 1);
 	for (k = 0; k < r->noffers; k++) {
-		if (st[k] < '0' || st[k] > '3') {
+		if (st[k] < '0' || st[k] > '4') {
 			gs_publish_result_release(r);
 			return -1;
 		}

@@ -89,7 +89,7 @@
  * tests/scripts/render-revision.sh fails when the committed site/ renders
  * otherwise than at the revision recorded in tests/render-revision.txt.
  */
-#define GS_SITE_RENDER_REVISION 4
+#define GS_SITE_RENDER_REVISION 5
 #define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
 #define GS_SITE_KEYS_FORMAT "gpusheet-keys/3"
 
