@@ -534,6 +534,7 @@ static void S_capacity(const S_in *in, gs_candidate *c)
 				c->capacity = m->synthetic ? gs_qty_synthetic(t)
 							   : gs_qty_make(t, GS_PROV_OBSERVED);
 				c->cap_source = GS_CAP_OBSERVED;
+				c->cap_from = &in->ev[i];
 			}
 	}
 }

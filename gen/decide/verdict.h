@@ -124,6 +124,7 @@ typedef struct {
 	gs_verdict v[GS_REQ_COUNT];
 	gs_qty capacity;        /* per card */
 	gs_cap_source cap_source;
+	const gs_evidence *cap_from;    /* the measurement whose device total is the capacity, or NULL */
 	gs_qty need;            /* per card: observed, else calculated */
 	const gs_evidence *need_from;   /* the measurement behind an observed need */
 	int64_t margin;         /* capacity - need, signed */

@@ -291,6 +291,9 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	gs_qty mq;
 
 	gs_jw_object(w);
+	/* the measurement whose device total is the capacity (observed), or null */
+	S_member_str(w, "capacity_from", c->cap_source == GS_CAP_OBSERVED && c->cap_from
+		     ? c->cap_from->ref->file : NULL);
 	gs_jw_key(w, "capacity_per_card");
 	S_qty(w, c->capacity);
 	/* a missing figure has no source */

@@ -2675,6 +2675,15 @@ static void S_candidates(S_ctx *c)
 						 cd->cap_source != GS_CAP_OBSERVED &&
 						 cd->offer->memory_origin == GS_MEMORY_FROM_VENDOR
 						 ? TR("cap.from_vendor_table") : ""));
+		/* an observed capacity names the file, and who reported an imported log */
+		if (cd->cap_source == GS_CAP_OBSERVED && cd->cap_from && cd->cap_from->ref->file) {
+			cmark_node *last = cmark_node_last_child(r);
+			gs_doc_textf(last, " — %s ", TR("cap.observed_in"));
+			gs_doc_code(last, cd->cap_from->ref->file);
+			if (cd->cap_from->m->import_source)
+				gs_doc_textf(last, ", %s %s", TR("cap.reported_by"),
+					     cd->cap_from->m->import_source);
+		}
 		for (q = 0; q < GS_REQ_COUNT; q++) {
 			const gs_verdict *v = &cd->v[q];
 			size_t why = rep[rs->of[d->order[first] * GS_REQ_COUNT + (size_t)q]];
