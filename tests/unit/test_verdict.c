@@ -1774,6 +1774,9 @@ static void test_reference_never_proposed(void)
 	CHECK(gs_decision_best(&d) == NULL);
 	/* the upper bound is the observed total */
 	CHECK(d.cands[0].upper.bytes == UINT64_C(85520809984) && d.cands[0].upper.prov == GS_PROV_OBSERVED);
+	/* and the capacity names the measurement it was read in */
+	CHECK(d.cands[0].cap_source == GS_CAP_OBSERVED && d.cands[0].cap_from &&
+	      STREQ(d.cands[0].cap_from->ref->file, "run.json"));
 	gs_decision_release(&d);
 }
 
