@@ -1238,26 +1238,19 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 	S_w_para(&w, gs_tr(t, "site.intro"));
 	S_LIT(&w, "<p>");
 	S_w_text(&w, gs_tr(t, "site.legend"));
-	S_LIT(&w, " ");
-	S_w_text(&w, S_status_symbol(0));
-	S_LIT(&w, " ");
-	S_w_text(&w, gs_tr(t, "overall.retained"));
-	S_LIT(&w, ", ");
-	S_w_text(&w, S_status_symbol(1));
-	S_LIT(&w, " ");
-	S_w_text(&w, gs_tr(t, "overall.preselected"));
-	S_LIT(&w, ", ");
-	S_w_text(&w, S_status_symbol(2));
-	S_LIT(&w, " ");
-	S_w_text(&w, gs_tr(t, "overall.excluded"));
-	S_LIT(&w, ", ");
-	S_w_text(&w, S_status_symbol(3));
-	S_LIT(&w, " ");
-	S_w_text(&w, gs_tr(t, "overall.not_compared"));
-	S_LIT(&w, ", ");
-	S_w_text(&w, S_status_symbol(4));
-	S_LIT(&w, " ");
-	S_w_text(&w, gs_tr(t, "overall.reference"));
+	{
+		/* each status in order: its symbol and word */
+		unsigned char st;
+		for (st = 0; st <= 4; st++) {
+			if (st)
+				S_LIT(&w, ", ");
+			else
+				S_LIT(&w, " ");
+			S_w_text(&w, S_status_symbol(st));
+			S_LIT(&w, " ");
+			S_w_text(&w, gs_tr(t, S_status_key(st)));
+		}
+	}
 	S_LIT(&w, ".</p>\n");
 	S_w_para(&w, gs_tr(t, "site.matrix_help"));
 	S_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_row_page, col, NULL);
