@@ -147,19 +147,12 @@ static const char *S_setting(const gs_measurement *m, const char *name, int *sta
 	return kv ? kv->value : NULL;
 }
 
-/* A positive whole number written in decimal, or 0. */
+/* A whole number written in decimal, or 0 (none, not a number, too large). */
 static uint64_t S_count(const char *s)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	if (!s || !*s)
-		return 0;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
-			return 0;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	return v;
+	return gs_parse_u64(s, &v) == 0 ? v : 0;
 }
 
 /* A decimal without leading zeros in its whole part and trailing zeros in
@@ -935,10 +928,9 @@ void gs_kv_capacity_full(const gs_measurement *m, uint64_t bytes_per_token, gs_k
 	const gs_mfigure *kv = S_size_fig(m, "kv_cache_memory", cap->device);
 	const gs_mfigure *tf = S_size_fig(m, "total_gpu_memory", cap->device);
 	const gs_device *d = S_device_exact(m, cap->device);
-	uint64_t total, num = 0, den = 1, h_kv, h_t;
+	uint64_t total, num = 0, den, h_kv, h_t;
 	unsigned __int128 rest, rest_up, full, up;
 	char u[64];
-	const char *p;
 
 	cap->has_full = 0;
 	if (!tf)
@@ -959,17 +951,9 @@ void gs_kv_capacity_full(const gs_measurement *m, uint64_t bytes_per_token, gs_k
 		cap->full_missing = "gpu_memory_utilization";
 		return;
 	}
-	/* u = num / den exactly */
-	for (p = u; *p && *p != '.'; p++)
-		num = num * 10 + (uint64_t)(*p - '0');
-	if (*p == '.')
-		for (p++; *p; p++) {
-			if (den >= UINT64_C(1000000000000000000))
-				break;
-			num = num * 10 + (uint64_t)(*p - '0');
-			den *= 10;
-		}
-	if (num > den || *p) {
+	/* u = num / 10^18 exactly (more decimals, or beyond 1: not a utilization) */
+	den = UINT64_C(1000000000000000000);
+	if (gs_parse_decimal(u, 18, &num) != 0 || num > den) {
 		cap->full_missing = "gpu_memory_utilization";
 		return;
 	}
@@ -1701,48 +1685,91 @@ static void S_rates(const gs_workload *w, gs_candidate *c)
  * the KV bytes of one token of one sequence per card: a dense cache only
  * (a window or a static cache does not grow with the context).
  */
-static void S_headroom(const S_in *in, gs_candidate *c)
+/*
+ * The room the capacity per card leaves for the KV cache beyond the fixed
+ * terms (the weights per card over split cards, the reserve and the
+ * declared components unless without_reserve), as whole tokens of one
+ * sequence at the required sequences and whole sequences at the required
+ * context; 0 with the weakest provenance of the fixed terms in *prov, or
+ * -1 when it is not calculated (no dense cache, no room).
+ */
+static int S_room(const S_in *in, gs_qty capacity, uint64_t split, int without_reserve,
+		  uint64_t *tokens, uint64_t *seqs, gs_prov *prov)
 {
 	const gs_sizing *s = in->s;
-	uint64_t fixed, per_token, room, seqs, tokens;
+	uint64_t fixed, per_token, room;
 	gs_qty w, kv;
-	gs_prov prov;
 
-	if ((c->cls != GS_CLASS_FITS && c->cls != GS_CLASS_LOWER_FITS) ||
-	    in->w->cache != GS_CACHE_DENSE || !s->kv.present || !s->kv_tokens_kept ||
-	    !s->kv_sequences || !c->capacity.present)
-		return;
-	S_terms(in, c->split, &w, &kv);
+	if (in->w->cache != GS_CACHE_DENSE || !s->kv.present || !s->kv_tokens_kept ||
+	    !s->kv_sequences || !capacity.present)
+		return -1;
+	S_terms(in, split, &w, &kv);
 	/* KV bytes of one token of one sequence, per card (exact: the cache
 	 * is that times tokens kept times sequences) */
 	per_token = s->kv.bytes / s->kv_tokens_kept / s->kv_sequences;
 	if (kv.bytes != s->kv.bytes)
-		per_token = S_ceil_div(per_token, c->split);
+		per_token = S_ceil_div(per_token, split);
 	if (!per_token)
-		return;
+		return -1;
 	fixed = w.bytes;
-	prov = gs_prov_weakest(c->capacity.prov, w.prov);
-	c->headroom_without_reserve = c->cls == GS_CLASS_LOWER_FITS;
-	if (!c->headroom_without_reserve) {
+	*prov = gs_prov_weakest(capacity.prov, w.prov);
+	if (!without_reserve) {
 		if (gs_add_u64(fixed, s->reserve.bytes, &fixed))
-			return;
-		prov = gs_prov_weakest(prov, s->reserve.prov);
+			return -1;
+		*prov = gs_prov_weakest(*prov, s->reserve.prov);
 		if (s->training.present) {
 			if (gs_add_u64(fixed, s->training.bytes, &fixed))
-				return;
-			prov = gs_prov_weakest(prov, s->training.prov);
+				return -1;
+			*prov = gs_prov_weakest(*prov, s->training.prov);
 		}
 	}
-	if (fixed >= c->capacity.bytes)
+	if (fixed >= capacity.bytes)
+		return -1;
+	room = capacity.bytes - fixed;
+	*tokens = room / per_token / s->kv_sequences;
+	*seqs = room / per_token / s->kv_tokens_kept;
+	return 0;
+}
+
+static void S_headroom(const S_in *in, gs_candidate *c)
+{
+	if (c->cls != GS_CLASS_FITS && c->cls != GS_CLASS_LOWER_FITS)
 		return;
-	room = c->capacity.bytes - fixed;
-	seqs = s->kv_sequences;
-	tokens = s->kv_tokens_kept;
-	c->headroom_tokens = room / per_token / seqs;
-	c->headroom_sequences = room / per_token / tokens;
-	c->headroom_prov = prov;
+	c->headroom_without_reserve = c->cls == GS_CLASS_LOWER_FITS;
+	if (S_room(in, c->capacity, c->split, c->headroom_without_reserve, &c->headroom_tokens,
+		   &c->headroom_sequences, &c->headroom_prov))
+		return;
 	c->headroom_synthetic = c->capacity.synthetic;
 	c->has_headroom = 1;
+}
+
+int gs_candidate_room(const gs_workload *w, const gs_sizing *s, const gs_candidate *c,
+		      uint64_t *tokens, uint64_t *seqs)
+{
+	S_in in;
+	gs_prov prov;
+
+	memset(&in, 0, sizeof(in));
+	in.w = w;
+	in.s = s;
+	return S_room(&in, c->capacity, c->split ? c->split : 1, 1, tokens, seqs, &prov);
+}
+
+uint64_t gs_candidate_lower_with_weights(const gs_workload *w, const gs_sizing *s,
+					 const gs_candidate *c, uint64_t weights)
+{
+	uint64_t sp = c->split ? c->split : 1, now, other, lower;
+	S_in in;
+	gs_qty wq, kv;
+
+	memset(&in, 0, sizeof(in));
+	in.w = w;
+	in.s = s;
+	S_terms(&in, sp, &wq, &kv);
+	now = wq.bytes;
+	other = S_ceil_div(weights, sp);
+	lower = c->lower.present && c->lower.bytes >= now ? c->lower.bytes - now : 0;
+	return gs_add_u64(lower, other, &lower) ? UINT64_MAX : lower;
 }
 
 /*** classes and ranking ***/

@@ -279,6 +279,19 @@ const gs_candidate *gs_decision_best(const gs_decision *d);
  */
 gs_qty gs_margin_prov(gs_qty need, gs_qty capacity);
 
+/*
+ * What a candidate's capacity per card leaves for the KV cache beyond the
+ * weights per card (the reserve left out, as the calculated lower bound
+ * does), in whole tokens of one sequence at the required sequences and in
+ * whole sequences at the required context: 0, or -1 when not calculated
+ * (no dense cache, no capacity, no room). The headroom's own arithmetic.
+ */
+int gs_candidate_room(const gs_workload *w, const gs_sizing *s, const gs_candidate *c,
+		      uint64_t *tokens, uint64_t *seqs);
+/* The candidate's calculated lower bound per card were its weights these
+ * bytes instead (another storage format), the other terms as calculated. */
+uint64_t gs_candidate_lower_with_weights(const gs_workload *w, const gs_sizing *s,
+					 const gs_candidate *c, uint64_t weights);
 /* The first candidate of a class in the order, or NULL. */
 const gs_candidate *gs_decision_first_of(const gs_decision *d, gs_class k);
 const char *gs_class_id(gs_class k);            /* "retained", "fits", ... */

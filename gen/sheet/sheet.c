@@ -398,21 +398,19 @@ static void S_to_confirm_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 		gs_doc_text(p, TR("answer.nothing"));
 }
 
-/* Rentable offers of known capacity whose card holds lower_bytes (weights
- * w_bytes in another format, the rest as calculated), per card. */
-static size_t S_count_holding(const gs_decision *d, const gs_sizing *s, uint64_t w_bytes)
+/* Rentable offers of known capacity whose card would hold the calculated
+ * lower bound with w_bytes of weights (another format). */
+static size_t S_count_holding(const S_ctx *c, uint64_t w_bytes)
 {
+	const gs_decision *d = c->in->d;
 	size_t i, n = 0;
 
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[i];
-		uint64_t sp = cd->split ? cd->split : 1, need;
 		if (cd->cls == GS_CLASS_REFERENCE || !cd->capacity.present)
 			continue;
-		need = w_bytes / sp + (w_bytes % sp != 0);
-		if (cd->lower.present && cd->lower.bytes >= (s->weights.bytes / sp + (s->weights.bytes % sp != 0)))
-			need += cd->lower.bytes - (s->weights.bytes / sp + (s->weights.bytes % sp != 0));
-		if (need <= cd->capacity.bytes)
+		if (gs_candidate_lower_with_weights(c->in->w, c->in->s, cd, w_bytes) <=
+		    cd->capacity.bytes)
 			n++;
 	}
 	return n;
@@ -429,7 +427,7 @@ static void S_levers(S_ctx *c)
 	const gs_workload *w = c->in->w;
 	cmark_node *p;
 	uint64_t train = s->training.present ? s->training.bytes : 0;
-	uint64_t kv = s->kv.present ? s->kv.bytes : 0;
+	uint64_t kv = s->kv.present ? s->kv.bytes : 0, room_tokens, room_seqs;
 	gs_verdict v;
 	char g[GS_FMT_MAX], *t;
 	size_t i;
@@ -461,23 +459,17 @@ static void S_levers(S_ctx *c)
 			if (!big || cd->capacity.bytes > big->capacity.bytes)
 				big = cd;
 		}
-		if (big && s->kv_tokens_kept && s->kv_sequences && w->cache == GS_CACHE_DENSE) {
-			uint64_t pt = s->kv.bytes / s->kv_tokens_kept / s->kv_sequences;
-			uint64_t sp = big->split ? big->split : 1;
-			uint64_t wpc = s->weights.bytes / sp + (s->weights.bytes % sp != 0);
-			if (pt && wpc < big->capacity.bytes) {
-				char a[GS_FMT_MAX], b[GS_FMT_MAX], tk[GS_FMT_MAX], q[GS_FMT_MAX];
-				uint64_t room = big->capacity.bytes - wpc;
-				v.s1 = big->offer->id;
-				v.b = big->capacity;
-				v.n1 = gs_fmt_int(a, room / pt / s->kv_sequences, c->lang);
-				v.n2 = gs_fmt_int(q, s->kv_sequences, c->lang);
-				v.n3 = gs_fmt_int(b, room / pt / s->kv_tokens_kept, c->lang);
-				v.s2 = gs_fmt_int(tk, s->kv_tokens_kept, c->lang);
-				t = S_expand(c, TR("lever.kv_headroom"), &v);
-				gs_doc_textf(p, " %s", t);
-				free(t);
-			}
+		if (big && gs_candidate_room(w, s, big, &room_tokens, &room_seqs) == 0) {
+			char a[GS_FMT_MAX], b[GS_FMT_MAX], tk[GS_FMT_MAX], q[GS_FMT_MAX];
+			v.s1 = big->offer->id;
+			v.b = big->capacity;
+			v.n1 = gs_fmt_int(a, room_tokens, c->lang);
+			v.n2 = gs_fmt_int(q, s->kv_sequences, c->lang);
+			v.n3 = gs_fmt_int(b, room_seqs, c->lang);
+			v.s2 = gs_fmt_int(tk, s->kv_tokens_kept, c->lang);
+			t = S_expand(c, TR("lever.kv_headroom"), &v);
+			gs_doc_textf(p, " %s", t);
+			free(t);
 		}
 	} else {
 		int any = 0;
@@ -493,7 +485,7 @@ static void S_levers(S_ctx *c)
 			gs_doc_textf(p, "%s%u-bit%s: %s (%s), %s %s", any++ ? "; " : " ", fr->bits,
 				     fr->theoretical ? TR("lever.theoretical") : "",
 				     gs_fmt_gib(g, fr->weights, c->lang), TR("prov.calculated"),
-				     gs_fmt_int(n, S_count_holding(d, s, fr->weights), c->lang),
+				     gs_fmt_int(n, S_count_holding(c, fr->weights), c->lang),
 				     TR("lever.offers_hold"));
 		}
 		gs_doc_text(p, any ? "." : "");
