@@ -1825,6 +1825,7 @@ typedef struct {
 	size_t idx;
 	int cls;
 	int mem_unconfirmed;    /* 0: memory admissible on evidence (listed first in its class) */
+	int kind;               /* 0 priced on demand (or for the campaign), 1 interruptible only, 2 no price */
 	size_t missing;         /* requirements to confirm */
 	int priced;             /* 0 when cost ranks and a cost is known, else 1 */
 	int64_t cost;           /* the campaign's total, else the price per hour */
@@ -1844,6 +1845,10 @@ static int S_rank_cmp(const void *pa, const void *pb)
 	 * evidence confirms come before a calculated fit. */
 	if (a->mem_unconfirmed != b->mem_unconfirmed)
 		return a->mem_unconfirmed - b->mem_unconfirmed;
+	/* A lot the provider may stop at any time comes after one it rents for
+	 * as long as it is paid, whatever their prices. */
+	if (a->kind != b->kind)
+		return a->kind - b->kind;
 	/* Cost (known before unknown), then useful margin, then calendar. */
 	if (a->priced != b->priced)
 		return a->priced - b->priced;
@@ -1906,6 +1911,8 @@ static void S_rank_all(const gs_workload *w, gs_decision *d)
 		r->idx = i;
 		r->cls = (int)c->cls;
 		r->mem_unconfirmed = c->v[GS_REQ_MEMORY].kind != GS_V_ADMISSIBLE;
+		r->kind = (w->has_campaign ? c->plan != NULL : c->on_demand.plan != NULL) ? 0
+			  : c->interruptible.plan ? 1 : 2;
 		r->missing = c->missing_count;
 		r->priced = (cur && !mixed[c->cls]) ? 0 : 1;
 		r->has_margin = c->has_margin;

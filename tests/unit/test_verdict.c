@@ -1860,6 +1860,21 @@ static void test_prices_per_hour(void)
 	CHECK(S_rank(&d, "rtx4090-1x") == 0);
 	gs_decision_release(&d);
 
+	/* a lot priced interruptible only, even cheaper, comes after one rented
+	 * on demand: the provider may stop it at any time */
+	S_plans(&o[1], &p[2], 1);
+	S_classify(&w, o, 2, NULL, 0, &d);
+	CHECK(S_cand(&d, "h100-2x")->on_demand.plan == NULL &&
+	      S_cand(&d, "h100-2x")->interruptible.micro_per_hour == 3990000);
+	CHECK(S_cand(&d, "rtx4090-1x")->cls == S_cand(&d, "h100-2x")->cls);
+	p[2].price_hundredths = 1;          /* 0.01 USD/h */
+	gs_decision_release(&d);
+	S_classify(&w, o, 2, NULL, 0, &d);
+	CHECK(S_rank(&d, "rtx4090-1x") == 0 && S_rank(&d, "h100-2x") == 1);
+	gs_decision_release(&d);
+	p[2].price_hundredths = 399;
+	S_plans(&o[1], &p[1], 2);
+
 	/* with a campaign of 3 days: the total, 47.14 against 2 x 72 x 5.98 */
 	S_campaign(&w, "2026-12-01", 3);
 	S_classify(&w, o, 2, NULL, 0, &d);
