@@ -103,16 +103,6 @@ static const struct {
 	{ "gpt_neox", GS_ARCH_GPTNEOX, 0 },
 };
 
-const char *gs_arch_id(gs_arch a)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(S_archs) / sizeof(S_archs[0]); i++)
-		if (S_archs[i].arch == a)
-			return S_archs[i].model_type;
-	return "unknown";
-}
-
 /* ---------------------------------------------------------------- helpers */
 
 static void S_err(gs_diag *d, const char *file, uint64_t offset, const char *fmt, ...)
