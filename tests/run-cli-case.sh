@@ -11,7 +11,10 @@
 #                    files in @OUT@ that are not listed there are ignored
 #   env              optional lines NAME=VALUE exported before the run
 # The command runs in SOURCE_DIR, so paths in messages are stable.
-# With GS_UPDATE_GOLDEN=1 the expectations are rewritten from the run.
+# With GS_UPDATE_GOLDEN=1 the expectations (stdout, stderr, expected-out/)
+# are rewritten from the run, but never expected-rc: an exit code other than
+# the expected one fails the case, says so, and rewrites nothing (an exit
+# code is changed by hand, on purpose).
 set -u
 bin=$1 case=$2 src=$3
 tmp=$(mktemp -d) || exit 1
@@ -39,7 +42,12 @@ sed -i "s|$tmp/out|@OUT@|g" "$tmp/stdout" "$tmp/stderr"
 want_rc=0
 [ -f "$case/expected-rc" ] && want_rc=$(cat "$case/expected-rc")
 if [ "${GS_UPDATE_GOLDEN:-0}" = 1 ]; then
-	echo "$rc" > "$case/expected-rc"
+	if [ "$rc" != "$want_rc" ]; then
+		echo "exit code $rc, expected $want_rc: GS_UPDATE_GOLDEN never rewrites expected-rc;" \
+			"nothing of this case was rewritten"
+		echo "--- stderr:"; cat "$tmp/stderr"
+		exit 1
+	fi
 	cp "$tmp/stdout" "$case/expected-stdout"
 	[ -f "$case/expected-stderr" ] && cp "$tmp/stderr" "$case/expected-stderr"
 	if [ -d "$case/expected-out" ]; then

@@ -22,29 +22,34 @@ static const char *S_kind(mode_t m)
 static int S_check_fd(int fd, size_t max_bytes, char *err, size_t errlen)
 {
 	struct stat st;
-	int fl;
+	int fl, e;
 
 	if (fstat(fd, &st) != 0) {
-		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		e = errno;
+		snprintf(err, errlen, "cannot read: %s", strerror(e));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
+		e = EINVAL;
 		snprintf(err, errlen, "is %s, not a regular file", S_kind(st.st_mode));
 		goto fail;
 	}
 	if (max_bytes && (unsigned long long)st.st_size > (unsigned long long)max_bytes) {
+		e = EFBIG;
 		snprintf(err, errlen, "is %llu bytes, more than the bound of %llu bytes",
 			 (unsigned long long)st.st_size, (unsigned long long)max_bytes);
 		goto fail;
 	}
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
-		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		e = errno;
+		snprintf(err, errlen, "cannot read: %s", strerror(e));
 		goto fail;
 	}
 	return fd;
 fail:
 	close(fd);
+	errno = e;
 	return -1;
 }
 
@@ -200,6 +205,7 @@ char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen
 	struct stat st;
 	size_t cap = 4096, n = 0;
 	char *buf;
+	int e = EFBIG;
 
 	if (fstat(fd, &st) == 0 && st.st_size > 0)
 		cap = (size_t)st.st_size + 1;
@@ -223,7 +229,8 @@ char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			snprintf(err, errlen, "cannot read: %s", strerror(errno));
+			e = errno;
+			snprintf(err, errlen, "cannot read: %s", strerror(e));
 			goto fail;
 		}
 		if (r == 0)
@@ -241,5 +248,21 @@ char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen
 fail:
 	close(fd);
 	free(buf);
+	errno = e;
 	return NULL;
+}
+
+char *gs_read_input(const char *path, size_t max_bytes, size_t *len, char *err,
+		    size_t errlen)
+{
+	int fd = gs_open_regular(path, max_bytes, err, errlen);
+	size_t n = 0;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = gs_read_fd(fd, max_bytes, &n, err, errlen);
+	if (buf && len)
+		*len = n;
+	return buf;
 }

@@ -5,7 +5,8 @@
  * Invariants:
  *  - only regular files are opened for reading: a FIFO, a device, a socket
  *    or a folder is refused after an open that cannot block (O_NONBLOCK)
- *    and before any byte is read;
+ *    and before any byte is read; every input read by its path goes
+ *    through gs_read_input (or gs_read_file, its bounded wrapper);
  *  - gs_open_beneath resolves a relative path one component at a time with
  *    openat(O_NOFOLLOW) from its base folder: no symbolic link is followed
  *    (so none leads out of the folder), no component may be "..", "." or
@@ -19,12 +20,15 @@
 #include <stddef.h>
 
 #define GS_INPUT_MAX_BYTES ((size_t)8 << 20) /* 8 MiB */
+/* The bound of gs_read_file (outfile.h): a page, a chart, a template. */
+#define GS_FILE_MAX_BYTES ((size_t)256 << 20) /* 256 MiB */
 
 /*
  * Opens path for reading if it is a regular file of at most max_bytes (0:
  * no bound). Returns the descriptor (blocking mode, close-on-exec), or -1
  * with a message in err ("cannot read: ...", "is a FIFO, not a regular
- * file", "is N bytes, more than the bound of M").
+ * file", "is N bytes, more than the bound of M") and errno set (EINVAL: not
+ * a regular file; EFBIG: over the bound).
  */
 int gs_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen);
 
@@ -49,8 +53,20 @@ int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, char *er
  * Reads the whole of fd (opened by the functions above) into a fresh
  * NUL-terminated buffer, in as few read calls as its size allows, and
  * closes it. At most max_bytes (0: no bound): a file that grew past the
- * bound since it was checked is refused. NULL with a message in err.
+ * bound since it was checked is refused. NULL with a message in err and
+ * errno set (EFBIG: over the bound).
  */
 char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen);
+
+/*
+ * The one way to read a whole input file by its path: gs_open_regular then
+ * gs_read_fd (a FIFO, a device, a folder refused without a byte read, the
+ * size bounded by max_bytes). NULL with the reason in err ("cannot read:
+ * No such file or directory", "is a FIFO, not a regular file", "is N
+ * bytes, more than the bound of M bytes") and errno set (ENOENT...; EINVAL
+ * for a file that is not a regular one, EFBIG for one over the bound).
+ */
+char *gs_read_input(const char *path, size_t max_bytes, size_t *len, char *err,
+		    size_t errlen);
 
 #endif

@@ -132,16 +132,18 @@ static int S_check_bounds(gs_jr *r, json_t *root)
 json_t *gs_json_load_path(const char *path, size_t flags, json_error_t *e)
 {
 	size_t len = 0;
-	char *text = gs_read_file(path, &len);
+	char why[256];
+	char *text = gs_read_input(path, GS_FILE_MAX_BYTES, &len, why, sizeof(why));
 	json_t *root;
 
 	if (!text) {
 		int saved = errno;
+		const char *r = strncmp(why, "cannot read: ", 13) == 0 ? why + 13 : why;
 		e->line = -1;
 		e->column = -1;
 		e->position = 0;
 		snprintf(e->source, sizeof(e->source), "%s", "<path>");
-		snprintf(e->text, sizeof(e->text), "unable to open %s: %s", path, strerror(saved));
+		snprintf(e->text, sizeof(e->text), "unable to open %s: %.100s", path, r);
 		errno = saved;
 		return NULL;
 	}
@@ -300,21 +302,6 @@ char *gs_jr_path_index(const char *parent, size_t index)
 	S_puts(&b, parent ? parent : "$");
 	S_puts(&b, num);
 	return b.s;
-}
-
-const char *gs_jr_type_name(json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
-	}
-	return "a value";
 }
 
 char *gs_jr_describe(json_t *v)

@@ -81,7 +81,9 @@ char *gs_jr_read(gs_jr *r, size_t *len);
 /*
  * json_load_file's contract (the same value, the same error text for a file
  * that cannot be opened: "unable to open PATH: ...", line and column -1),
- * but the file is read at once and parsed from memory: jansson's stream
+ * but the file is read at once through gs_read_input (a regular file of at
+ * most GS_FILE_MAX_BYTES: "unable to open PATH: is a FIFO, not a regular
+ * file") and parsed from memory: jansson's stream
  * reader costs a library call per byte. For our own files (labels,
  * manifests, shard identities), which gs_jr_load's bounds are not for.
  */
@@ -96,8 +98,6 @@ void gs_jr_error(gs_jr *r, const char *path, const char *fmt, ...)
 char *gs_jr_path_key(const char *parent, const char *key);
 char *gs_jr_path_index(const char *parent, size_t index);
 
-/* "an object", "an array", "a string", "an integer", "a number", "a boolean", "null" */
-const char *gs_jr_type_name(json_t *v);
 /* Short text of a value for "found X": -3, 1.5, "abc", true, null, an object. Caller frees. */
 char *gs_jr_describe(json_t *v);
 

@@ -344,16 +344,9 @@ void gs_outstream_abort(gs_outstream *o)
 
 char *gs_read_file(const char *path, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char why[256], *buf;
-	size_t n = 0;
+	char why[256];
 
-	if (fd < 0)
-		return NULL;
-	buf = gs_read_fd(fd, 0, &n, why, sizeof(why));
-	if (buf && len)
-		*len = n;
-	return buf;
+	return gs_read_input(path, GS_FILE_MAX_BYTES, len, why, sizeof(why));
 }
 
 /*** transactions ***/

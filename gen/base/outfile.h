@@ -84,7 +84,12 @@ gs_outstream *gs_outstream_open(const char *dir, const char *name, char *err, si
 FILE *gs_outstream_file(gs_outstream *o);
 int gs_outstream_commit(gs_outstream *o, char *err, size_t errlen);
 void gs_outstream_abort(gs_outstream *o);
-/* Reads a whole file into a NUL-terminated buffer; NULL on error. */
+/*
+ * Reads a whole regular file of at most GS_FILE_MAX_BYTES into a
+ * NUL-terminated buffer: gs_read_input (infile.h), the reason dropped; NULL
+ * with errno set on error (EINVAL: a FIFO, a device, a folder; EFBIG: over
+ * the bound). A caller that reports the error calls gs_read_input.
+ */
 char *gs_read_file(const char *path, size_t *len);
 /*
  * Removes path and everything under it, never following a symbolic link

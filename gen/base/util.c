@@ -19,10 +19,18 @@ void gs_bug(const char *file, int line, const char *fmt, ...)
 	abort();
 }
 
+void gs_oom_at(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "gpusheet: out of memory (%s at %s:%d)\n", what, file, line);
+	abort();
+}
+
 static void S_oom(const char *file, int line, size_t n)
 {
-	fprintf(stderr, "gpusheet: out of memory (%zu bytes asked at %s:%d)\n", n, file, line);
-	abort();
+	char what[64];
+
+	snprintf(what, sizeof(what), "%zu bytes asked", n);
+	gs_oom_at(file, line, what);
 }
 
 void *gs_xmalloc_at(size_t n, const char *file, int line)

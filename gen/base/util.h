@@ -5,8 +5,11 @@
  * Invariants:
  *  - Out of memory aborts, as cmark's xcalloc does: "gpusheet: out of
  *    memory (N bytes asked at FILE:LINE)" goes to stderr and the process
- *    calls abort(). Callers never check the result of a gs_x* function for
- *    NULL. Every other abort goes through GS_BUG, with a message.
+ *    calls abort() (gs_oom_at, also GS_OOM for a library that failed where
+ *    only memory could make it fail). Callers never check the result of a
+ *    gs_x* function for NULL. Every other abort goes through GS_BUG, with a
+ *    message; no other code calls abort() nor a raw malloc, calloc,
+ *    realloc or strdup.
  *  - A request for 0 bytes (or 0 elements) allocates 1, so that the result
  *    is never NULL and can always be passed to free().
  *  - gs_xstrdup takes a string, never NULL; gs_xstrdup_or_null maps NULL
@@ -67,9 +70,16 @@ const char *gs_vfmt_small(char *small, size_t cap, char **heap, const char *fmt,
 #define gs_xvasprintf(fmt, ap) gs_xvasprintf_at(__FILE__, __LINE__, (fmt), (ap))
 
 /*
- * An impossible state, or a library that failed where only memory could
- * make it fail: "gpusheet: BUG at FILE:LINE: MESSAGE", then abort(). The
- * one way the program aborts (git's BUG()).
+ * A library call that failed where only memory could make it fail (a
+ * json_dumps, an fmemopen, libxml2's writer): "gpusheet: out of memory
+ * (WHAT at FILE:LINE)", then abort(). The gs_x* family's one way out too.
+ */
+void gs_oom_at(const char *file, int line, const char *what) __attribute__((noreturn));
+#define GS_OOM(what) gs_oom_at(__FILE__, __LINE__, (what))
+
+/*
+ * An impossible state: "gpusheet: BUG at FILE:LINE: MESSAGE", then abort().
+ * With gs_oom_at, the one way the program aborts (git's BUG()).
  */
 void gs_bug(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));

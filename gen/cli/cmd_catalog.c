@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "datadir.h"
 #include "import.h"
+#include "infile.h"
 #include "outfile.h"
 #include "suggest.h"
 #include "util.h"
@@ -73,9 +74,14 @@ static char *S_slurp(const char *path, size_t *len)
 			path, (long long)st.st_size, GS_IMPORT_MAX_BYTES);
 		return NULL;
 	}
-	data = gs_read_file(path, len);
-	if (!data)
-		fprintf(stderr, "%s: error: cannot read '%s': %s\n", path, path, strerror(errno));
+	{
+		char why[256];
+
+		data = gs_read_input(path, GS_IMPORT_MAX_BYTES, len, why, sizeof(why));
+		if (!data)
+			fprintf(stderr, "%s: error: cannot read '%s': %s\n", path, path,
+				strncmp(why, "cannot read: ", 13) == 0 ? why + 13 : why);
+	}
 	return data;
 }
 

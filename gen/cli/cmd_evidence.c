@@ -330,7 +330,8 @@ static int S_import(int argc, char **argv)
 	}
 	/* the log, once */
 	{
-		int fd = open(log, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		/* O_NONBLOCK: a FIFO is refused below, not waited on */
+		int fd = open(log, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 		size_t got = 0;
 		if (fd < 0 || fstat(fd, &st) != 0) {
 			gs_error_print("evidence import", "cannot open %s: %s", log, strerror(errno));

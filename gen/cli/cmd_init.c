@@ -694,7 +694,7 @@ int gs_cmd_init(int argc, char **argv)
 	if (w) {
 		text = json_dumps(w, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		if (!text)
-			abort();
+			GS_OOM("json_dumps of the workload");
 		{
 			char *t2 = gs_xasprintf("%s\n", text);
 			free(text);

@@ -407,7 +407,7 @@ int gs_cmd_model(int argc, char **argv)
 		json_t *j = S_model_json(&m);
 		char *s = gs_jo_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2));
 		if (!s)
-			abort();
+			GS_OOM("json_dumps of the model");
 		fputs(s, stdout);
 		free(s);
 		json_decref(j);

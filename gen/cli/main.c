@@ -1,6 +1,10 @@
 /* gpusheet: does this workload fit on this GPU, how sure are we, which offer. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#ifdef GS_FAULT_INJECTION
+#include <locale.h>
+#endif
 
 #include "commands.h"
 #include "renderpart.h"
@@ -60,6 +64,13 @@ int main(int argc, char **argv)
 	};
 	size_t i;
 
+#ifdef GS_FAULT_INJECTION
+	/* Test builds: GS_TEST_SETLOCALE=1 takes the environment's locale, which
+	 * gpusheet never does, so that a test can show that no byte depends on
+	 * it (tests/scripts/sheet-determinism.sh). */
+	if (getenv("GS_TEST_SETLOCALE"))
+		setlocale(LC_ALL, "");
+#endif
 	if (argc < 2) {
 		fputs(S_usage, stderr);
 		return GS_EXIT_USAGE;

@@ -1953,8 +1953,8 @@ int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d)
 	return bad ? -1 : 0;
 }
 
-int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
-		size_t nev, const gs_catalog *cat, int accept_synthetic, gs_decision *out)
+void gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
+		 size_t nev, const gs_catalog *cat, int accept_synthetic, gs_decision *out)
 {
 	S_in in;
 	size_t i;
@@ -2015,7 +2015,6 @@ int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 			out->npreselected++;
 	}
 	S_rank_all(w, out);
-	return 0;
 }
 
 const gs_candidate *gs_decision_best(const gs_decision *d)

@@ -255,10 +255,11 @@ int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d)
 /*
  * Only the offers listed in w->candidates when there are any, in catalog
  * order. A synthetic measurement decides nothing unless accept_synthetic;
- * then every verdict resting on one is marked.
+ * then every verdict resting on one is marked. Never fails (out of memory
+ * aborts, util.h).
  */
-int gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
-		size_t nev, const gs_catalog *c, int accept_synthetic, gs_decision *out);
+void gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
+		 size_t nev, const gs_catalog *c, int accept_synthetic, gs_decision *out);
 void gs_decision_release(gs_decision *d);
 /*
  * The offer to take: the first retained offer of the ranking; with none

@@ -154,9 +154,9 @@ static void *S_calloc(size_t count, size_t size)
 	void *p;
 
 	if (!S_cur)
-		return calloc(count, size);
+		return gs_xcalloc(count, size);
 	if (size && count > SIZE_MAX / 2 / size)
-		return NULL;
+		GS_OOM("cmark-gfm's calloc: too many bytes");
 	p = S_take(S_cur, count * size);
 	memset(p, 0, count * size);
 	return p;
@@ -170,7 +170,7 @@ static void *S_realloc(void *p, size_t size)
 	size_t keep;
 
 	if (!a)
-		return realloc(p, size);
+		return gs_xrealloc(p, size);
 	/* not done by cmark-gfm 0.29 for what it allocated with calloc; the
 	 * old size is unknown, but no more than what its chunk holds after it */
 	q = gs_xmalloc(size ? size : 1);

@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <nettle/sha2.h>
 
+#include "infile.h"
 #include "merge.h"
 #include "outfile.h"
 #include "shard.h"
@@ -206,7 +207,8 @@ static int S_evidence(gs_archive *a, const char *dir, const char *out, char *err
 	char *src_dir = gs_xasprintf("%s/%s", dir, GS_EVIDENCE_DIR);
 	char *dst_dir = gs_xasprintf("%s/%s", out, GS_EVIDENCE_DIR);
 	size_t n;
-	char *text = gs_read_file(path, &n);
+	char why[256];
+	char *text = gs_read_input(path, GS_FILE_MAX_BYTES, &n, why, sizeof(why));
 	json_t *root = NULL, *v;
 	const char *hash;
 	struct stat st;
@@ -216,8 +218,8 @@ static int S_evidence(gs_archive *a, const char *dir, const char *out, char *err
 		if (lstat(src_dir, &st) != 0 && errno == ENOENT)
 			rc = 0; /* no evidence in this shard */
 		else
-			snprintf(err, errlen, "%s: %s/%s: cannot read: %s", dir, GS_EVIDENCE_DIR,
-				 GS_EVIDENCE_MANIFEST, strerror(errno));
+			snprintf(err, errlen, "%s: %s/%s: %s", dir, GS_EVIDENCE_DIR,
+				 GS_EVIDENCE_MANIFEST, why);
 		goto out;
 	}
 	irc = gs_archive_import_from(a, text, n, path);

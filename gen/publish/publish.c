@@ -336,12 +336,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
-	if (gs_classify(&job->w, &job->s, job->ev, job->nev, env->cat, env->accept_synthetic, &d)) {
-		snprintf(err, errlen, "out of memory");
-		free(links);
-		free(log_links);
-		return -1;
-	}
+	gs_classify(&job->w, &job->s, job->ev, job->nev, env->cat, env->accept_synthetic, &d);
 	tx = env->in_stage ? gs_outtx_new_direct() : gs_outtx_new();
 	gs_archive_set_tx(archive, tx);
 	{

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "evidence.h"
+#include "infile.h"
 #include "outfile.h"
 #include "shard.h"
 #include "jsonread.h"
@@ -101,11 +102,27 @@ static int S_hex(json_t *root, const char *key, char dst[65])
 	return 0;
 }
 
+/* path parsed, read as an input (a regular file within GS_INPUT_MAX_BYTES);
+ * NULL with why[0] set when it could not be read, with jerr otherwise. */
+static json_t *S_load(const char *path, char *why, size_t whylen, json_error_t *jerr)
+{
+	size_t len;
+	char *text = gs_read_input(path, GS_INPUT_MAX_BYTES, &len, why, whylen);
+	json_t *root;
+
+	if (!text)
+		return NULL;
+	why[0] = '\0';
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, jerr);
+	free(text);
+	return root;
+}
+
 int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
 {
-	char *path = gs_xasprintf("%s/%s", dir, GS_SHARD_FILE);
+	char *path = gs_xasprintf("%s/%s", dir, GS_SHARD_FILE), why[256];
 	json_error_t jerr;
-	json_t *root = gs_json_load_path(path, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *root = S_load(path, why, sizeof(why), &jerr);
 	json_t *opt = json_object_get(root, "options"), *ids = json_object_get(root, "ids");
 	json_t *k = json_object_get(root, "shard"), *n = json_object_get(root, "shards");
 	json_t *w = json_object_get(root, "workloads"), *from = json_object_get(root, "from");
@@ -125,6 +142,8 @@ int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
 		else if (lstat(path, &st) != 0)
 			snprintf(err, errlen, "not a shard folder (no %s: see gpusheet site --shard)",
 				 GS_SHARD_FILE);
+		else if (why[0])
+			snprintf(err, errlen, "%s: %s", GS_SHARD_FILE, why);
 		else
 			snprintf(err, errlen, "%s:%d:%d: %s", GS_SHARD_FILE, jerr.line, jerr.column, jerr.text);
 		free(path);

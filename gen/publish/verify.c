@@ -6,6 +6,7 @@
 #include "diag.h"
 #include "evidence.h"
 #include "infile.h"
+#include "infile.h"
 #include "outfile.h"
 #include "shard.h"
 #include "util.h"
@@ -228,13 +229,7 @@ static int S_is_page(const char *rel)
 /* Read a whole file; NULL with the reason in why ("cannot read: ..."). */
 static char *S_read_file(const char *path, size_t *len, char *why, size_t whylen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		snprintf(why, whylen, "cannot read: %s", strerror(errno));
-		return NULL;
-	}
-	return gs_read_fd(fd, 0, len, why, whylen);
+	return gs_read_input(path, 0, len, why, whylen);
 }
 
 /* ---- the walk ---- */

@@ -17,6 +17,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "catalog.h"
+#include "infile.h"
 #include "quantity.h"
 #include "util.h"
 
@@ -1055,7 +1056,7 @@ static int S_read(const char *path, const char *data, size_t len,
 	xmlGenericErrorFunc prev_generic;
 	void *prev_generic_ctx;
 	size_t first;
-	FILE *f;
+	FILE *f = NULL;
 
 	memset(c, 0, sizeof(*c));
 	memset(&r, 0, sizeof(r));
@@ -1066,11 +1067,20 @@ static int S_read(const char *path, const char *data, size_t len,
 	c->path = gs_xstrdup_or_null(path);
 
 	/* A clear message for the common case, before libxml2 says it its way. */
-	f = data ? NULL : fopen(path, "rb");
-	if (!data && !f) {
-		gs_diag_add(d, path, 0, 0, NULL, "cannot open '%s': %s", path, strerror(errno));
-		gs_catalog_release(c);
-		return -1;
+	if (!data) {
+		/* a regular file (a FIFO is refused, not waited on) */
+		char why[256];
+		int fd = gs_open_regular(path, 0, why, sizeof(why));
+
+		f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+		if (fd >= 0 && !f)
+			GS_OOM("fdopen of a catalog");
+		if (!f) {
+			gs_diag_add(d, path, 0, 0, NULL, "cannot open '%s': %s", path,
+				    strncmp(why, "cannot read: ", 13) == 0 ? why + 13 : why);
+			gs_catalog_release(c);
+			return -1;
+		}
 	}
 	if (f) {
 		S_refuse_csv(path, f, d, &r);

@@ -1248,10 +1248,8 @@ static char *S_write(S_import *im, size_t *xml_len, S_counts *k)
 	char *title, *out;
 	size_t i;
 
-	if (!buf || !(w = xmlNewTextWriterMemory(buf, 0))) {
-		fputs("gpusheet: out of memory\n", stderr);
-		abort();
-	}
+	if (!buf || !(w = xmlNewTextWriterMemory(buf, 0)))
+		GS_OOM("libxml2's text writer");
 	xmlTextWriterSetIndent(w, 1);
 	xmlTextWriterSetIndentString(w, BAD_CAST "  ");
 	xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL);

@@ -103,16 +103,6 @@ static const struct {
 	{ "gpt_neox", GS_ARCH_GPTNEOX, 0 },
 };
 
-const char *gs_arch_id(gs_arch a)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(S_archs) / sizeof(S_archs[0]); i++)
-		if (S_archs[i].arch == a)
-			return S_archs[i].model_type;
-	return "unknown";
-}
-
 /* ---------------------------------------------------------------- helpers */
 
 static void S_err(gs_diag *d, const char *file, uint64_t offset, const char *fmt, ...)
@@ -299,7 +289,7 @@ static FILE *S_open(const S_src *s, const char *name, uint64_t *size, gs_diag *d
 		}
 		f = fmemopen(af->bytes, af->len ? af->len : 1, "rb");
 		if (!f)
-			abort();
+			GS_OOM("fmemopen of an archived model file");
 		if (!af->len)
 			(void)fgetc(f);   /* an empty file: at its end at once */
 		*size = af->size;
@@ -327,10 +317,8 @@ static FILE *S_open(const S_src *s, const char *name, uint64_t *size, gs_diag *d
 	}
 	*size = (uint64_t)st.st_size;
 	f = fdopen(fd, "rb");
-	if (!f) {
-		close(fd);
-		abort();
-	}
+	if (!f)
+		GS_OOM("fdopen of a model file");
 	return f;
 }
 
@@ -1855,7 +1843,7 @@ char *gs_model_record(const gs_model *m, const char *key, size_t *len)
 	text = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2));
 	json_decref(o);
 	if (!text)
-		abort();
+		GS_OOM("json_dumps of the model archive's manifest");
 	n = strlen(text);
 	text = gs_xrealloc(text, n + 2);
 	text[n++] = '\n';

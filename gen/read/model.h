@@ -219,8 +219,6 @@ int gs_model_read_archived(const char *key, gs_model *m, int *rc, gs_diag *d);
  */
 int gs_model_check_archived(const char *key, const gs_model *m, gs_diag *d);
 
-/* "llama", ... or "unknown". */
-const char *gs_arch_id(gs_arch a);
 /* The parameter count the geometry implies; 0 when it cannot be computed. */
 int gs_model_geometry_params(const gs_model *m, uint64_t *out);
 /*

@@ -16,9 +16,11 @@
 #define GS_TEST_CHECK_H
 
 #include <dirent.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int gs_check_run, gs_check_failed;
@@ -106,6 +108,46 @@ static inline int gs_check_exit(const char *name)
 	printf("%s: %d checks, %d failed\n", name, gs_check_run, gs_check_failed);
 	fflush(stdout);
 	return gs_check_failed ? 1 : 0;
+}
+
+/*
+ * The decimal-comma locale of the locale checks (tools/install-deps.sh
+ * --test generates it): setlocale(LC_ALL, "de_DE.UTF-8") and proof that it
+ * is active (localeconv's decimal point ",", printf's "%.1f" of 1.5 "1,5").
+ * 1 when it is; 0 when it is missing (the locale left "C"): the caller
+ * then ends with gs_check_locale_missing's code.
+ */
+static inline int gs_check_decimal_comma(void)
+{
+	char buf[16];
+
+	if (!setlocale(LC_ALL, "de_DE.UTF-8"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%.1f", 1.5);
+	gs_check_at(strcmp(localeconv()->decimal_point, ",") == 0 && strcmp(buf, "1,5") == 0,
+		    __FILE__, __LINE__, "de_DE.UTF-8 is set but not active: decimal point "
+		    "\"%s\", %%.1f of 1.5 \"%s\"", localeconv()->decimal_point, buf);
+	return 1;
+}
+
+/*
+ * A test whose locale check could not run: 1 (a failure) under CI (the
+ * environment variable CI set), where the locale must be installed; else
+ * 77, which ctest shows as skipped, never as passed. A failure elsewhere
+ * in the test still fails it (rc).
+ */
+static inline int gs_check_locale_missing(const char *name, int rc)
+{
+	if (rc)
+		return rc;
+	if (getenv("CI")) {
+		fprintf(stderr, "%s: FAIL: the de_DE.UTF-8 locale is not installed "
+			"(sh tools/install-deps.sh --test generates it)\n", name);
+		return 1;
+	}
+	fprintf(stderr, "%s: SKIPPED: the de_DE.UTF-8 locale is not installed, the locale "
+		"check did not run (sh tools/install-deps.sh --test generates it)\n", name);
+	return 77;
 }
 
 #endif
