@@ -78,7 +78,8 @@ static int S_in_build_tree(void)
 	return realpath(GS_BUILD_DIR, build) && S_under(exe, build);
 }
 
-const char *gs_datadir(void)
+/* A static string, or NULL when no data folder is found. */
+static const char *S_datadir(void)
 {
 	const char *env;
 
@@ -102,12 +103,12 @@ const char *gs_datadir(void)
 
 const char *gs_datadir_error(void)
 {
-	return gs_datadir() ? NULL : S_err;
+	return S_datadir() ? NULL : S_err;
 }
 
 char *gs_datapath(char *buf, size_t len, const char *rel)
 {
-	const char *d = gs_datadir();
+	const char *d = S_datadir();
 
 	if (!d || snprintf(buf, len, "%s/%s", d, rel) >= (int)len)
 		return NULL;

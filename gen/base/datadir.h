@@ -13,9 +13,7 @@
 
 #include <stddef.h>
 
-/* Returns a static string, or NULL when no data folder is found. */
-const char *gs_datadir(void);
-/* Why gs_datadir found none (a message naming what was tried), or NULL. */
+/* Why no data folder was found none (a message naming what was tried), or NULL. */
 const char *gs_datadir_error(void);
 /* Writes DATADIR/rel into buf; returns buf, or NULL if it does not fit or no data dir. */
 char *gs_datapath(char *buf, size_t len, const char *rel);

@@ -516,7 +516,7 @@ int gs_jr_v_object(gs_jr *r, json_t *v, const char *path, const char *const *all
 	return 0;
 }
 
-int gs_jr_v_array(gs_jr *r, json_t *v, const char *path)
+static int S_v_array(gs_jr *r, json_t *v, const char *path)
 {
 	if (!json_is_array(v)) {
 		S_wrong(r, path, "an array", v);
@@ -568,7 +568,7 @@ int gs_jr_v_uint(gs_jr *r, json_t *v, const char *path,
 	return 0;
 }
 
-int gs_jr_v_bool(gs_jr *r, json_t *v, const char *path, int *out)
+static int S_v_bool(gs_jr *r, json_t *v, const char *path, int *out)
 {
 	if (!json_is_boolean(v)) {
 		S_wrong(r, path, "a boolean", v);
@@ -578,7 +578,7 @@ int gs_jr_v_bool(gs_jr *r, json_t *v, const char *path, int *out)
 	return 0;
 }
 
-int gs_jr_v_enum(gs_jr *r, json_t *v, const char *path,
+static int S_v_enum(gs_jr *r, json_t *v, const char *path,
 		 const char *const *names, int *out)
 {
 	S_buf b = { NULL, 0, 0 };
@@ -607,7 +607,7 @@ int gs_jr_v_enum(gs_jr *r, json_t *v, const char *path,
 /* 10^9: the scale of gs_parse_decimal for sizes */
 #define S_E9 UINT64_C(1000000000)
 
-int gs_jr_v_size(gs_jr *r, json_t *v, const char *path,
+static int S_v_size(gs_jr *r, json_t *v, const char *path,
 		 uint64_t *bytes, char **amount, char **unit)
 {
 	static const char *const keys[] = { "amount", "unit", NULL };
@@ -757,7 +757,7 @@ int gs_jr_array(gs_jr *r, json_t *obj, const char *path, const char *key,
 	*child = NULL;
 	if (!mv)
 		return 0;
-	if (gs_jr_v_array(r, mv, cp) != 0) {
+	if (S_v_array(r, mv, cp) != 0) {
 		free(cp);
 		return -1;
 	}
@@ -781,19 +781,19 @@ int gs_jr_uint(gs_jr *r, json_t *obj, const char *path, const char *key,
 int gs_jr_bool(gs_jr *r, json_t *obj, const char *path, const char *key,
 	       int mode, int *out)
 {
-	S_MEMBER(gs_jr_v_bool(r, mv, cp, out));
+	S_MEMBER(S_v_bool(r, mv, cp, out));
 }
 
 int gs_jr_enum(gs_jr *r, json_t *obj, const char *path, const char *key,
 	       int mode, const char *const *names, int *out)
 {
-	S_MEMBER(gs_jr_v_enum(r, mv, cp, names, out));
+	S_MEMBER(S_v_enum(r, mv, cp, names, out));
 }
 
 int gs_jr_size(gs_jr *r, json_t *obj, const char *path, const char *key,
 	       int mode, uint64_t *bytes, char **amount, char **unit)
 {
-	S_MEMBER(gs_jr_v_size(r, mv, cp, bytes, amount, unit));
+	S_MEMBER(S_v_size(r, mv, cp, bytes, amount, unit));
 }
 
 static int S_v_date(gs_jr *r, json_t *v, const char *path, char **out)

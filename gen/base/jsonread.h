@@ -118,22 +118,10 @@ int gs_jr_is_decimal(const char *s, unsigned *decimals);
  * key). Every unknown key is reported at its own path; the object is still
  * returned as valid (0) so that its known keys can be read. -1: not an object. */
 int gs_jr_v_object(gs_jr *r, json_t *v, const char *path, const char *const *allowed);
-int gs_jr_v_array(gs_jr *r, json_t *v, const char *path);
 int gs_jr_v_string(gs_jr *r, json_t *v, const char *path, char **out);
 /* Integer in [min, max] (max <= INT64_MAX is all jansson can hold). */
 int gs_jr_v_uint(gs_jr *r, json_t *v, const char *path,
 		 uint64_t min, uint64_t max, uint64_t *out);
-int gs_jr_v_bool(gs_jr *r, json_t *v, const char *path, int *out);
-/* String that is one of names (NULL-terminated); *out is its index. */
-int gs_jr_v_enum(gs_jr *r, json_t *v, const char *path,
-		 const char *const *names, int *out);
-/*
- * Size {"amount": "6", "unit": "GiB"}: converted exactly to bytes (GiB 2^30,
- * GB 10^9, bytes 1); must be > 0, a whole number of bytes, within uint64.
- * amount and unit may be NULL when the caller does not keep them.
- */
-int gs_jr_v_size(gs_jr *r, json_t *v, const char *path,
-		 uint64_t *bytes, char **amount, char **unit);
 
 /*
  * Member access. Returns the member value (NULL when absent, null under

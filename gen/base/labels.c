@@ -245,7 +245,7 @@ int gs_strings_parse_flat(const char *text, size_t len, gs_strings *s)
 	return S_parse_flat_owned(copy, len, s);
 }
 
-int gs_strings_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag *d)
+static int S_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag *d)
 {
 	json_error_t e;
 	json_t *root;
@@ -298,7 +298,7 @@ int gs_strings_load(gs_lang lang, gs_strings *s, gs_diag *d)
 		memset(s, 0, sizeof(*s));
 		return -1;
 	}
-	return gs_strings_load_file(path, lang, s, d);
+	return S_load_file(path, lang, s, d);
 }
 
 /*

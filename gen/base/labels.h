@@ -27,9 +27,8 @@ typedef struct {
 
 /* Loads the bundled file for lang from the data folder. 0 or -1 (with d). */
 int gs_strings_load(gs_lang lang, gs_strings *s, gs_diag *d);
-int gs_strings_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag *d);
 /*
- * The labels file's own reader, which gs_strings_load_file tries first:
+ * The labels file's own reader, which gs_strings_load tries first:
  * text must be a JSON object whose members are all strings, with distinct
  * names; each name and string is decoded as jansson decodes it (escapes,
  * \u with surrogate pairs; \u0000, control characters and invalid UTF-8

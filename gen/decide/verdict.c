@@ -1279,7 +1279,8 @@ static int S_sw_name_eq(const char *a, const char *b)
 	return 0;
 }
 
-const char *gs_measurement_version(const gs_measurement *m, const char *name)
+/* Recorded version of a required software name in a run, or NULL. */
+static const char *S_measurement_version(const gs_measurement *m, const char *name)
 {
 	size_t i;
 
@@ -1344,7 +1345,7 @@ static void S_software(const S_in *in, gs_candidate *c)
 		if (!S_usable(in, m) || !gs_measurement_ok(m) || !S_same_model(o, m))
 			continue;
 		for (k = 0; k < w->nreq_sw && ok; k++) {
-			const char *have = gs_measurement_version(m, w->req_sw[k].name);
+			const char *have = S_measurement_version(m, w->req_sw[k].name);
 			if (!have || gs_version_at_least(have, w->req_sw[k].min_version) != 1) {
 				ok = 0;
 				if (!note.note) {

@@ -317,7 +317,5 @@ void gs_measurement_need_of(const gs_measurement *m, gs_need *out);
 gs_qty gs_measurement_need(const gs_measurement *m, uint64_t *device);
 /* Label key of what a failure in this phase points to (DESIGN.md, "Phases"). */
 const char *gs_phase_orientation(const char *phase);
-/* Recorded version of a required software name in a run, or NULL. */
-const char *gs_measurement_version(const gs_measurement *m, const char *name);
 
 #endif

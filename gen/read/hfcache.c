@@ -68,7 +68,11 @@ int gs_hf_split_ref(const char *ref, char **repo, char **rev)
 	return 0;
 }
 
-int gs_hf_cache_root(char **root, const char **from, gs_diag *d)
+/*
+ * The cache folder and the variable it came from; -1 with a message in d
+ * when none can be named (no HF_HUB_CACHE, HF_HOME or HOME).
+ */
+static int S_cache_root(char **root, const char **from, gs_diag *d)
 {
 	const char *v = getenv("HF_HUB_CACHE");
 
@@ -94,7 +98,8 @@ int gs_hf_cache_root(char **root, const char **from, gs_diag *d)
 	return -1;
 }
 
-char *gs_hf_fetch_hint(const char *repo_id, const char *revision)
+/* The Hub command that fetches only a repo's small files (caller frees). */
+static char *S_fetch_hint(const char *repo_id, const char *revision)
 {
 	return gs_xasprintf("huggingface-cli download %s%s%s --include '*.json'", repo_id,
 			    revision ? " --revision " : "", revision ? revision : "");
@@ -171,7 +176,7 @@ static int S_resolve(gs_hf_model *h, gs_diag *d)
 	fd = gs_open_beneath(refs_dir, h->revision, S_MAX_REF_BYTES, err, sizeof(err));
 	if (fd < 0) {
 		char *names = S_ref_names(h->repo_fd);
-		char *hint = gs_hf_fetch_hint(h->repo_id ? h->repo_id : "ORG/NAME", h->revision);
+		char *hint = S_fetch_hint(h->repo_id ? h->repo_id : "ORG/NAME", h->revision);
 		gs_diag_add(d, refs_dir, 0, 0, NULL, "no revision \"%s\" here (%s); %s%s; "
 			    "a revision is a branch, a tag or a commit of 40 hex digits; gpusheet "
 			    "never downloads: fetch its small files with: %s", h->revision, err,
@@ -210,7 +215,7 @@ static int S_open_repo(gs_hf_model *h, gs_diag *d)
 	h->repo_fd = open(h->repo_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (h->repo_fd < 0) {
 		int e = errno;
-		char *hint = gs_hf_fetch_hint(h->repo_id, h->revision && strcmp(h->revision, "main")
+		char *hint = S_fetch_hint(h->repo_id, h->revision && strcmp(h->revision, "main")
 					      ? h->revision : NULL);
 		if (h->root)
 			gs_diag_add(d, h->repo_id, 0, 0, NULL, "not in the Hugging Face cache: "
@@ -242,7 +247,7 @@ static int S_open_repo(gs_hf_model *h, gs_diag *d)
 		close(sfd);
 	}
 	if (h->snap_fd < 0) {
-		char *hint = gs_hf_fetch_hint(h->repo_id, h->commit);
+		char *hint = S_fetch_hint(h->repo_id, h->commit);
 		gs_diag_add(d, h->snapshot, 0, 0, NULL, "revision \"%s\" is commit %s, whose "
 			    "snapshot folder is not in the cache (%s); gpusheet never downloads: "
 			    "fetch its small files with: %s", h->revision, h->commit,
@@ -262,7 +267,7 @@ int gs_hf_open(const char *repo_id, const char *revision, gs_hf_model *h, gs_dia
 		gs_diag_add(d, repo_id, 0, 0, NULL, "not a repo id ORG/NAME");
 		return -1;
 	}
-	if (gs_hf_cache_root(&h->root, &h->root_from, d))
+	if (S_cache_root(&h->root, &h->root_from, d))
 		return -1;
 	h->repo_id = gs_xstrdup(repo_id);
 	h->revision = gs_xstrdup(revision ? revision : "main");

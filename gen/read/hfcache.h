@@ -54,14 +54,6 @@ int gs_hf_is_commit(const char *s);
  */
 int gs_hf_split_ref(const char *ref, char **repo, char **rev);
 
-/*
- * The cache folder and the variable it came from; -1 with a message in d
- * when none can be named (no HF_HUB_CACHE, HF_HOME or HOME).
- */
-int gs_hf_cache_root(char **root, const char **from, gs_diag *d);
-
-/* The Hub command that fetches only a repo's small files (caller frees). */
-char *gs_hf_fetch_hint(const char *repo_id, const char *revision);
 
 /*
  * Opens REPO_ID at REVISION (NULL: "main") in the cache. 0, or -1 with

@@ -2232,13 +2232,3 @@ const gs_logfig *gs_logimport_fig(const gs_logimport *li, const char *name, int6
 			return &li->figs[i];
 	return NULL;
 }
-
-const gs_logdevice *gs_logimport_device(const gs_logimport *li, int64_t index)
-{
-	size_t i;
-
-	for (i = 0; i < li->ndevices; i++)
-		if (li->devices[i].index == index)
-			return &li->devices[i];
-	return NULL;
-}

@@ -151,7 +151,6 @@ void gs_logimport_release(gs_logimport *li);
 /* The kept run's setting or figure (device -2: any device), or NULL. */
 const gs_logsetting *gs_logimport_setting(const gs_logimport *li, const char *name);
 const gs_logfig *gs_logimport_fig(const gs_logimport *li, const char *name, int64_t device);
-const gs_logdevice *gs_logimport_device(const gs_logimport *li, int64_t index);
 
 /*
  * Exact reading of a decimal size: text such as "12.34" times mult bytes,

@@ -444,6 +444,8 @@ static void S_key_seen(gs_model *m, const char *key, int present)
 	gs_strvec_push_dup(present ? &m->found_keys : &m->missing_keys, key);
 }
 
+static int S_geometry_params(const gs_model *m, uint64_t *out);
+
 static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag *d)
 {
 	char *file = S_file(s, name);
@@ -563,7 +565,7 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
 	if (gs_diag_count(d) == before)
 		m->geometry_file = gs_xstrdup(shown);
 	if (m->arch != GS_ARCH_UNKNOWN && m->missing_keys.n == 0 && gs_diag_count(d) == before)
-		m->has_config_params = gs_model_geometry_params(m, &m->config_params) == 0;
+		m->has_config_params = S_geometry_params(m, &m->config_params) == 0;
 	json_decref(root);
 	free(file);
 }
@@ -584,7 +586,8 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
  *     h->4h hidden x inter + inter; 4h->h inter x hidden + hidden;
  *     final LayerNorm 2 x hidden.
  */
-int gs_model_geometry_params(const gs_model *m, uint64_t *out)
+/* The parameter count the geometry implies; 0 when it cannot be computed. */
+static int S_geometry_params(const gs_model *m, uint64_t *out)
 {
 	unsigned __int128 h, v, it, L, q, kv, per, total, embed;
 
@@ -1786,21 +1789,6 @@ void gs_model_archive_use(const char *evidence_dir, gs_model_sha_fn sha)
 	S_arcdirs = gs_xrealloc(S_arcdirs, (S_narcdirs + 1) * sizeof(*S_arcdirs));
 	memset(&S_arcdirs[S_narcdirs], 0, sizeof(*S_arcdirs));
 	S_arcdirs[S_narcdirs++].evdir = gs_xstrdup(evidence_dir);
-}
-
-void gs_model_archive_clear(void)
-{
-	size_t i;
-
-	for (i = 0; i < S_narcdirs; i++) {
-		free(S_arcdirs[i].evdir);
-		json_decref(S_arcdirs[i].entries);
-		free(S_arcdirs[i].err);
-	}
-	free(S_arcdirs);
-	S_arcdirs = NULL;
-	S_narcdirs = 0;
-	S_sha = NULL;
 }
 
 char *gs_model_key_repo(const char *repo_id, const char *revision)

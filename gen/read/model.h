@@ -194,7 +194,6 @@ void gs_model_release(gs_model *m);
  */
 typedef void (*gs_model_sha_fn)(const void *bytes, size_t len, char hex[65]);
 void gs_model_archive_use(const char *evidence_dir, gs_model_sha_fn sha);
-void gs_model_archive_clear(void);
 /* The key of a model named by repo id (revision NULL: main), or by the
  * path from in the workload id. Caller frees. */
 char *gs_model_key_repo(const char *repo_id, const char *revision);
@@ -219,8 +218,6 @@ int gs_model_read_archived(const char *key, gs_model *m, int *rc, gs_diag *d);
  */
 int gs_model_check_archived(const char *key, const gs_model *m, gs_diag *d);
 
-/* The parameter count the geometry implies; 0 when it cannot be computed. */
-int gs_model_geometry_params(const gs_model *m, uint64_t *out);
 /*
  * ggml type table: name, values per block and bytes per block of a type
  * number; -1 for a number that is not (or no longer) a type.
