@@ -96,6 +96,9 @@ static void S_skipped(gs_strvec *skipped, const char *dir, const char *path, con
 						     (int)(n - 5), name));
 }
 
+/* The folders S_walk goes down from a --workloads folder. */
+#define S_MAX_DEPTH 32
+
 static int S_walk(const char *dir, gs_strvec *out, gs_strvec *skipped, gs_diag *d, int depth,
 		  int in_workload)
 {
@@ -104,8 +107,15 @@ static int S_walk(const char *dir, gs_strvec *out, gs_strvec *skipped, gs_diag *
 	gs_strvec names = GS_STRVEC_INIT;
 	size_t i;
 
-	if (depth > 32)
-		return 0;
+	/* a folder nested deeper is an error that names it, never dropped
+	 * silently (links are not followed: no loop; the bound keeps the
+	 * recursion and the paths short) */
+	if (depth > S_MAX_DEPTH) {
+		gs_diag_add(d, dir, 0, 0, NULL,
+			    "folder too deep: more than %d folders under the --workloads folder, "
+			    "not searched for workloads", S_MAX_DEPTH);
+		return -1;
+	}
 	dp = opendir(dir);
 	if (!dp) {
 		gs_diag_add(d, dir, 0, 0, NULL, "cannot open the folder");
