@@ -18,6 +18,7 @@
 #include "publish.h"
 #include "shard.h"
 #include "site.h"
+#include "site_find.h"
 #include "suggest.h"
 #include "util.h"
 #include "workers.h"
