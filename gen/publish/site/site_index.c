@@ -141,17 +141,14 @@ static void S_td_open(char **o, size_t *l, size_t *c, int best, unsigned st,
  * column, a best-offer column and a footer row per verdict with how many
  * workloads each offer gets.
  */
-static void S_matrix_html(gs_site_w *w, const gs_publish_env *env, const gs_site_results *rs,
-			  size_t from, size_t to, const size_t *cols, size_t ncols,
-			  const size_t (*counts)[3])
+/* The matrix's box, its caption, and its heading rows: the memory groups
+ * above the offers (cols, ncols). */
+static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
+			  const size_t *cols, size_t ncols)
 {
-	const gs_strings *t = env->t;
-	const gs_catalog *cat = env->cat;
 	char *out = w->b;
-	size_t len = w->n, cap = w->cap, i, j, g;
-	int s;
-	static const char *const foot[3] = { "site.foot_retained", "site.foot_preselected",
-					     "site.foot_excluded" };
+	size_t len = w->n, cap = w->cap;
+	size_t j, g;
 
 	H("<div class=\"matrix-box\" role=\"region\" tabindex=\"0\" aria-labelledby=\"matrix-caption\">\n");
 	/* Labels of matrix.js's controls, in the page's language. */
@@ -219,76 +216,102 @@ static void S_matrix_html(gs_site_w *w, const gs_publish_env *env, const gs_site
 		H("</span></th>");
 	}
 	H("</tr>\n</thead>\n<tbody>\n");
-	for (i = from; i < to; i++) {
-		const gs_publish_result *pr = gs_site_results_get(rs, i);
-		char *link = gs_xasprintf("sheets/%s.html", pr->id);
-		int cut;
-		char *shrt = gs_site_short_title(pr->title, &cut);
-		H("<tr data-decision=\"");
-		H(pr->nretained ? "0" : pr->npreselected ? "1" : "2");
-		H("\" data-id=\"");
-		E(pr->id);
-		H("\"><th scope=\"row\" class=\"wl\"><a href=\"");
-		E(link);
-		H("\"><code>");
-		E(pr->id);
-		H("</code> ");
-		E(shrt);
-		H("</a>");
-		if (cut) {
-			H("<span class=\"sub full\">");
-			E(pr->title);
-			H("</span>");
-		}
-		H("<span class=\"sub\">");
-		E(gs_tr(t, "site.col_decision"));
-		H(": ");
-		E(gs_tr(t, pr->nretained ? "site.retained" : pr->npreselected ? "site.preselection"
-				 : "site.none"));
-		if (pr->demonstration) {
-			H(" (");
-			E(gs_tr(t, "demo.short"));
-			H(")");
-		} else if (pr->synthetic) {
-			H(" (");
-			E(gs_tr(t, "synthetic.short"));
-			H(")");
-		}
-		H("</span></th>");
-		S_td_open(&out, &len, &cap, 1, pr->best < pr->noffers ? pr->status[pr->best] : 3,
-			  pr, pr->best);
-		S_best_html(&out, &len, &cap, t, cat, pr, link);
-		H("</td>");
-		for (j = 0; j < ncols; j++) {
-			size_t k = cols[j];
-			unsigned st = k < pr->noffers ? pr->status[k] : 3;
-			S_td_open(&out, &len, &cap, 0, st, pr, k);
-			if (st == 3) {
-				E(gs_site_status_symbol(3));
-				H(" ");
-				E(gs_tr(t, gs_site_status_key(3)));
-				H("</td>");
-				continue;
-			}
-			H("<a href=\"");
-			E(link);
-			H("#offer-");
-			E(cat->offers[k].id);
-			H("\">");
-			E(gs_site_status_symbol(st));
-			H(" ");
-			E(gs_tr(t, gs_site_status_key(st)));
-			H("</a>");
-			if (pr->currency[k]) {
-				H("<br>");
-				S_cost_html(&out, &len, &cap, t, pr, k);
-			}
-			H("</td>");
-		}
-		H("</tr>\n");
-		free(shrt);
-		free(link);
+	w->b = out;
+	w->n = len;
+	w->cap = cap;
+}
+
+/* The row of workload pr: its heading cell, its best offer, then a cell per offer. */
+static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
+			 const gs_publish_result *pr, const size_t *cols, size_t ncols)
+{
+	char *out = w->b;
+	size_t len = w->n, cap = w->cap;
+	size_t j;
+	char *link = gs_xasprintf("sheets/%s.html", pr->id);
+	int cut;
+	char *shrt = gs_site_short_title(pr->title, &cut);
+
+	H("<tr data-decision=\"");
+	H(pr->nretained ? "0" : pr->npreselected ? "1" : "2");
+	H("\" data-id=\"");
+	E(pr->id);
+	H("\"><th scope=\"row\" class=\"wl\"><a href=\"");
+	E(link);
+	H("\"><code>");
+	E(pr->id);
+	H("</code> ");
+	E(shrt);
+	H("</a>");
+	if (cut) {
+		H("<span class=\"sub full\">");
+		E(pr->title);
+		H("</span>");
 	}
+	H("<span class=\"sub\">");
+	E(gs_tr(t, "site.col_decision"));
+	H(": ");
+	E(gs_tr(t, pr->nretained ? "site.retained" : pr->npreselected ? "site.preselection"
+			 : "site.none"));
+	if (pr->demonstration) {
+		H(" (");
+		E(gs_tr(t, "demo.short"));
+		H(")");
+	} else if (pr->synthetic) {
+		H(" (");
+		E(gs_tr(t, "synthetic.short"));
+		H(")");
+	}
+	H("</span></th>");
+	S_td_open(&out, &len, &cap, 1, pr->best < pr->noffers ? pr->status[pr->best] : 3,
+		  pr, pr->best);
+	S_best_html(&out, &len, &cap, t, cat, pr, link);
+	H("</td>");
+	for (j = 0; j < ncols; j++) {
+		size_t k = cols[j];
+		unsigned st = k < pr->noffers ? pr->status[k] : 3;
+		S_td_open(&out, &len, &cap, 0, st, pr, k);
+		if (st == 3) {
+			E(gs_site_status_symbol(3));
+			H(" ");
+			E(gs_tr(t, gs_site_status_key(3)));
+			H("</td>");
+			continue;
+		}
+		H("<a href=\"");
+		E(link);
+		H("#offer-");
+		E(cat->offers[k].id);
+		H("\">");
+		E(gs_site_status_symbol(st));
+		H(" ");
+		E(gs_tr(t, gs_site_status_key(st)));
+		H("</a>");
+		if (pr->currency[k]) {
+			H("<br>");
+			S_cost_html(&out, &len, &cap, t, pr, k);
+		}
+		H("</td>");
+	}
+	H("</tr>\n");
+	free(shrt);
+	free(link);
+	w->b = out;
+	w->n = len;
+	w->cap = cap;
+}
+
+/* The footer rows: per status, how many workloads give each offer that status. */
+static void S_matrix_foot(gs_site_w *w, const gs_strings *t, const size_t *cols, size_t ncols,
+			  const size_t (*counts)[3])
+{
+	char *out = w->b;
+	size_t len = w->n, cap = w->cap;
+	size_t j;
+	int s;
+	static const char *const foot[3] = { "site.foot_retained", "site.foot_preselected",
+					     "site.foot_excluded" };
+
 	H("</tbody>\n<tfoot>\n");
 	for (s = 0; s < 3; s++) {
 		H("<tr><th scope=\"row\" colspan=\"2\" class=\"wl\">");
@@ -308,6 +331,18 @@ static void S_matrix_html(gs_site_w *w, const gs_publish_env *env, const gs_site
 	w->b = out;
 	w->n = len;
 	w->cap = cap;
+}
+
+static void S_matrix_html(gs_site_w *w, const gs_publish_env *env, const gs_site_results *rs,
+			  size_t from, size_t to, const size_t *cols, size_t ncols,
+			  const size_t (*counts)[3])
+{
+	size_t i;
+
+	S_matrix_head(w, env->t, env->cat, cols, ncols);
+	for (i = from; i < to; i++)
+		S_matrix_row(w, env->t, env->cat, gs_site_results_get(rs, i), cols, ncols);
+	S_matrix_foot(w, env->t, cols, ncols, counts);
 }
 
 #undef H

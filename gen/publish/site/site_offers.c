@@ -387,34 +387,212 @@ static int S_offers_charts(const gs_publish_env *env, gs_site_w *w, const char *
 	return rc;
 }
 
+/* The offers table's cell of the offer: id, page link, model, provider, catalog, regions. */
+static void S_offer_cell_name(gs_site_w *w, const gs_publish_env *env, const gs_offer *o)
+{
+	const gs_strings *t = env->t;
+	const gs_catalog *cat = env->cat;
+
+	gs_site_w_td(w);
+	gs_site_w_code(w, o->id);
+	gs_site_w_textf(w, " %s", o->gpu_model);
+	{
+		char *link = gs_xasprintf("offers/%s.html", o->id);
+		S_LIT(w, " (");
+		gs_site_w_a(w, link);
+		gs_site_w_text(w, gs_tr(t, "site.offer_link"));
+		S_LIT(w, "</a>)");
+		free(link);
+	}
+	if (o->provider)
+		gs_site_w_textf(w, " — %s", o->provider);
+	if (cat->origins)
+		gs_site_w_textf(w, " (%s: %s)", gs_tr(t, "site.catalog"), gs_catalog_origin(cat, o));
+	if (o->nregions)
+		gs_site_w_textf(w, "; %s: %zu", gs_tr(t, "site.regions"), o->nregions);
+	S_LIT(w, "</td>");
+}
+
+/* The offers table's cell of the number of cards. */
+static void S_offer_cell_cards(gs_site_w *w, const gs_publish_env *env, const gs_offer *o)
+{
+	const gs_lang lang = env->t->lang;
+	char g1[GS_FMT_MAX];
+
+	gs_site_w_td(w);
+	gs_site_w_text(w, gs_fmt_int(g1, o->cards, lang));
+	S_LIT(w, "</td>");
+}
+
+/* The offers table's cell of the nominal memory per card (assumed). */
+static void S_offer_cell_nominal(gs_site_w *w, const gs_publish_env *env, const gs_offer *o)
+{
+	const gs_strings *t = env->t;
+	const gs_lang lang = t->lang;
+	char g2[GS_FMT_MAX], mem[GS_FMT_MAX];
+
+	gs_site_w_td(w);
+	if (!o->memory_unknown)
+		gs_site_w_textf(w, "%s = %s (%s)", gs_offer_memory_label(o, "", mem, sizeof(mem)),
+			     gs_fmt_gib(g2, o->nominal_bytes, lang), gs_tr(t, "prov.assumed"));
+	else
+		gs_site_w_text(w, gs_tr(t, "word.missing"));
+	S_LIT(w, "</td>");
+}
+
+/* The offers table's cell of the memory per card the device declares, with its source. */
+static void S_offer_cell_declared(gs_site_w *w, const gs_publish_env *env, const gs_offer *o)
+{
+	const gs_strings *t = env->t;
+	const gs_lang lang = t->lang;
+	char g1[GS_FMT_MAX], g2[GS_FMT_MAX], w1[256];
+	const char *und = gs_tr(t, "claim.undated");
+
+	gs_site_w_td(w);
+	if (o->has_declared_bytes)
+		gs_site_w_textf(w, "%s B = %s (%s, %s)", gs_fmt_int(g1, o->declared_bytes, lang),
+			     gs_fmt_gib(g2, o->declared_bytes, lang), o->declared_claim.source,
+			     gs_claim_when(&o->declared_claim, und, w1, sizeof(w1)));
+	else
+		gs_site_w_text(w, gs_tr(t, "word.missing"));
+	S_LIT(w, "</td>");
+}
+
+/* The offers table's cell of the plans: hours, price and cost per GiB-day, with their sources. */
+static void S_offer_cell_plans(gs_site_w *w, const gs_publish_env *env, const gs_offer *o)
+{
+	const gs_strings *t = env->t;
+	const gs_lang lang = t->lang;
+	char w1[256];
+	const char *und = gs_tr(t, "claim.undated");
+	uint64_t cap = o->has_declared_bytes ? o->declared_bytes
+		       : !o->memory_unknown ? o->nominal_bytes : 0;
+	size_t k;
+
+	gs_site_w_td(w);
+	if (!o->nplans)
+		gs_site_w_text(w, gs_tr(t, "site.no_price"));
+	for (k = 0; k < o->nplans; k++) {
+		const gs_plan *pl = &o->plans[k];
+		char m[GS_FMT_MAX], c[GS_FMT_MAX];
+		gs_site_cost_per_gib_day(c, sizeof(c), pl, cap, o->cards, lang);
+		gs_site_w_textf(w, "%s%llu h: %s %s (%s %s %s; %s%s%s, %s)", k ? "; " : "",
+			     (unsigned long long)pl->hours, gs_fmt_micro(m, gs_plan_micro(pl), lang),
+			     pl->currency, c, pl->currency, gs_tr(t, "site.per_gib_day"),
+			     pl->interruptible ? gs_tr(t, "site.interruptible") : "",
+			     pl->interruptible ? "; " : "",
+			     pl->claim.source, gs_claim_when(&pl->claim, und, w1, sizeof(w1)));
+	}
+	S_LIT(w, "</td>");
+}
+
+/* The offers table's cell of the availability, with its source. */
+static void S_offer_cell_calendar(gs_site_w *w, const gs_publish_env *env, const gs_offer *o)
+{
+	const gs_strings *t = env->t;
+	char w1[256];
+	const char *und = gs_tr(t, "claim.undated");
+	const gs_availability *a = &o->availability;
+	size_t k;
+
+	gs_site_w_td(w);
+	switch (a->kind) {
+	case GS_AVAIL_WINDOW:
+		gs_site_w_textf(w, "%s → %s (%s, %s)", a->from, a->to, a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+		break;
+	case GS_AVAIL_STOCK:
+		gs_site_w_textf(w, "%s (%s, %s)", gs_tr(t, "site.stock"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+		break;
+	case GS_AVAIL_ON_REQUEST:
+		gs_site_w_textf(w, "%s (%s, %s)", gs_tr(t, "site.on_request"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+		break;
+	case GS_AVAIL_UNAVAILABLE:
+		gs_site_w_textf(w, "%s (%s, %s)", gs_tr(t, "site.unavailable"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+		break;
+	default:
+		gs_site_w_text(w, gs_tr(t, "word.missing"));
+	}
+	for (k = 0; k < o->nplans; k++)
+		if (o->plans[k].interruptible) {
+			gs_site_w_textf(w, "; %s", gs_tr(t, "site.spot_calendar"));
+			break;
+		}
+	S_LIT(w, "</td>");
+}
+
+/* The offers table's cell of the sources of the other figures. */
+static void S_offer_cell_sources(gs_site_w *w, const gs_publish_env *env, const gs_offer *o)
+{
+	const gs_strings *t = env->t;
+	const gs_lang lang = t->lang;
+	char g1[GS_FMT_MAX], w1[256];
+	const char *und = gs_tr(t, "claim.undated");
+	size_t k;
+
+	gs_site_w_td(w);
+	if (!o->memory_unknown)
+		gs_site_w_textf(w, "%s: %s (%s)", gs_tr(t, "site.memory_claim"), o->memory_claim.source,
+			     gs_claim_when(&o->memory_claim, und, w1, sizeof(w1)));
+	else
+		gs_site_w_textf(w, "%s: %s", gs_tr(t, "site.memory_claim"), gs_tr(t, "word.missing"));
+	if (o->nregions)
+		gs_site_w_textf(w, "; %s: %s (%s)", gs_tr(t, "site.regions"), o->regions_claim.source,
+			     gs_claim_when(&o->regions_claim, und, w1, sizeof(w1)));
+	for (k = 0; k < o->nsoftware; k++)
+		gs_site_w_textf(w, "; %s: %s (%s, %s)", gs_tr(t, "req.software"), o->software[k].name,
+			     o->software[k].claim.source,
+			     gs_claim_when(&o->software[k].claim, und, w1, sizeof(w1)));
+	if (o->has_host_ram)
+		gs_site_w_textf(w, "; RAM %s (%s, %s)", gs_fmt_gib(g1, o->host_ram_bytes, lang),
+			     o->host_ram_claim.source, gs_claim_when(&o->host_ram_claim, und, w1, sizeof(w1)));
+	if (o->interconnect)
+		gs_site_w_textf(w, "; %s (%s, %s)", o->interconnect, o->interconnect_claim.source,
+			     gs_claim_when(&o->interconnect_claim, und, w1, sizeof(w1)));
+	S_LIT(w, "</td>");
+}
+
+/* The top of offers page page: its heading, intro, pager and charts. 0, or -1
+ * with a message in err. */
+static int S_offers_page_top(gs_site_w *w, const gs_publish_env *env, const char *dir,
+			     int demonstration, const size_t *order, size_t page, size_t npages,
+			     const gs_publish_result *ref, char *err, size_t errlen)
+{
+	const gs_strings *t = env->t;
+	const gs_catalog *cat = env->cat;
+
+	gs_site_w_h1(w, gs_tr(t, "site.offers"));
+	gs_site_w_demo(w, t, demonstration);
+	S_LIT(w, "<p>");
+	gs_site_w_text(w, gs_tr(t, "site.offers_intro"));
+	S_LIT(w, " ");
+	gs_site_w_code(w, env->catalog_name);
+	S_LIT(w, "</p>\n");
+	gs_site_w_pager(w, gs_tr(t, "site.page"), page, npages, gs_site_offer_page, 0, NULL);
+	{
+		size_t from = page * GS_SITE_PAGE_OFFERS, to = from + GS_SITE_PAGE_OFFERS;
+		if (to > cat->noffers)
+			to = cat->noffers;
+		if (S_offers_charts(env, w, dir, page, order + from, to - from, ref, err, errlen)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int S_offers_page(const gs_publish_env *env, const char *dir, const char *nav,
 			 int demonstration, const size_t *order, size_t page, size_t npages,
 			 const gs_publish_result *ref, char *err, size_t errlen)
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
-	const gs_lang lang = t->lang;
-	gs_site_w w = { 0 }, *cell = &w;
+	gs_site_w w = { 0 };
 	const char *h[7];
-	size_t i, k, rows = 0;
+	size_t i, rows = 0;
 	int tb = 0;
 
-	gs_site_w_h1(&w, gs_tr(t, "site.offers"));
-	gs_site_w_demo(&w, t, demonstration);
-	S_LIT(&w, "<p>");
-	gs_site_w_text(&w, gs_tr(t, "site.offers_intro"));
-	S_LIT(&w, " ");
-	gs_site_w_code(&w, env->catalog_name);
-	S_LIT(&w, "</p>\n");
-	gs_site_w_pager(&w, gs_tr(t, "site.page"), page, npages, gs_site_offer_page, 0, NULL);
-	{
-		size_t from = page * GS_SITE_PAGE_OFFERS, to = from + GS_SITE_PAGE_OFFERS;
-		if (to > cat->noffers)
-			to = cat->noffers;
-		if (S_offers_charts(env, &w, dir, page, order + from, to - from, ref, err, errlen)) {
-			free(w.b);
-			return -1;
-		}
+	if (S_offers_page_top(&w, env, dir, demonstration, order, page, npages, ref, err, errlen)) {
+		free(w.b);
+		return -1;
 	}
 	h[0] = gs_tr(t, "col.offer");
 	h[1] = gs_tr(t, "site.col_cards");
@@ -425,11 +603,6 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	h[6] = gs_tr(t, "site.col_sources");
 	for (i = page * GS_SITE_PAGE_OFFERS; i < cat->noffers && i < (page + 1) * GS_SITE_PAGE_OFFERS; i++) {
 		const gs_offer *o = &cat->offers[order[i]];
-		const gs_availability *a = &o->availability;
-		char g1[GS_FMT_MAX], g2[GS_FMT_MAX], w1[256], mem[GS_FMT_MAX];
-		const char *und = gs_tr(t, "claim.undated");
-		uint64_t cap = o->has_declared_bytes ? o->declared_bytes
-			       : !o->memory_unknown ? o->nominal_bytes : 0;
 
 		/* A heading and a table per provider and GPU model. */
 		if (!tb || !gs_site_same_group(o, &cat->offers[order[i - 1]])) {
@@ -448,100 +621,13 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 			free(capt);
 		}
 		gs_site_w_row(&w, &rows);
-		gs_site_w_td(&w);
-		gs_site_w_code(&w, o->id);
-		gs_site_w_textf(cell, " %s", o->gpu_model);
-		{
-			char *link = gs_xasprintf("offers/%s.html", o->id);
-			S_LIT(&w, " (");
-			gs_site_w_a(&w, link);
-			gs_site_w_text(&w, gs_tr(t, "site.offer_link"));
-			S_LIT(&w, "</a>)");
-			free(link);
-		}
-		if (o->provider)
-			gs_site_w_textf(cell, " — %s", o->provider);
-		if (cat->origins)
-			gs_site_w_textf(cell, " (%s: %s)", gs_tr(t, "site.catalog"), gs_catalog_origin(cat, o));
-		if (o->nregions)
-			gs_site_w_textf(cell, "; %s: %zu", gs_tr(t, "site.regions"), o->nregions);
-		S_LIT(&w, "</td>");
-		gs_site_w_td(&w);
-		gs_site_w_text(&w, gs_fmt_int(g1, o->cards, lang));
-		S_LIT(&w, "</td>");
-		gs_site_w_td(&w);
-		if (!o->memory_unknown)
-			gs_site_w_textf(cell, "%s = %s (%s)", gs_offer_memory_label(o, "", mem, sizeof(mem)),
-				     gs_fmt_gib(g2, o->nominal_bytes, lang), gs_tr(t, "prov.assumed"));
-		else
-			gs_site_w_text(cell, gs_tr(t, "word.missing"));
-		S_LIT(&w, "</td>");
-		gs_site_w_td(&w);
-		if (o->has_declared_bytes)
-			gs_site_w_textf(cell, "%s B = %s (%s, %s)", gs_fmt_int(g1, o->declared_bytes, lang),
-				     gs_fmt_gib(g2, o->declared_bytes, lang), o->declared_claim.source,
-				     gs_claim_when(&o->declared_claim, und, w1, sizeof(w1)));
-		else
-			gs_site_w_text(cell, gs_tr(t, "word.missing"));
-		S_LIT(&w, "</td>");
-		gs_site_w_td(&w);
-		if (!o->nplans)
-			gs_site_w_text(cell, gs_tr(t, "site.no_price"));
-		for (k = 0; k < o->nplans; k++) {
-			const gs_plan *pl = &o->plans[k];
-			char m[GS_FMT_MAX], c[GS_FMT_MAX];
-			gs_site_cost_per_gib_day(c, sizeof(c), pl, cap, o->cards, lang);
-			gs_site_w_textf(cell, "%s%llu h: %s %s (%s %s %s; %s%s%s, %s)", k ? "; " : "",
-				     (unsigned long long)pl->hours, gs_fmt_micro(m, gs_plan_micro(pl), lang),
-				     pl->currency, c, pl->currency, gs_tr(t, "site.per_gib_day"),
-				     pl->interruptible ? gs_tr(t, "site.interruptible") : "",
-				     pl->interruptible ? "; " : "",
-				     pl->claim.source, gs_claim_when(&pl->claim, und, w1, sizeof(w1)));
-		}
-		S_LIT(&w, "</td>");
-		gs_site_w_td(&w);
-		switch (a->kind) {
-		case GS_AVAIL_WINDOW:
-			gs_site_w_textf(cell, "%s → %s (%s, %s)", a->from, a->to, a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
-			break;
-		case GS_AVAIL_STOCK:
-			gs_site_w_textf(cell, "%s (%s, %s)", gs_tr(t, "site.stock"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
-			break;
-		case GS_AVAIL_ON_REQUEST:
-			gs_site_w_textf(cell, "%s (%s, %s)", gs_tr(t, "site.on_request"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
-			break;
-		case GS_AVAIL_UNAVAILABLE:
-			gs_site_w_textf(cell, "%s (%s, %s)", gs_tr(t, "site.unavailable"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
-			break;
-		default:
-			gs_site_w_text(cell, gs_tr(t, "word.missing"));
-		}
-		for (k = 0; k < o->nplans; k++)
-			if (o->plans[k].interruptible) {
-				gs_site_w_textf(cell, "; %s", gs_tr(t, "site.spot_calendar"));
-				break;
-			}
-		S_LIT(&w, "</td>");
-		gs_site_w_td(&w);
-		if (!o->memory_unknown)
-			gs_site_w_textf(cell, "%s: %s (%s)", gs_tr(t, "site.memory_claim"), o->memory_claim.source,
-				     gs_claim_when(&o->memory_claim, und, w1, sizeof(w1)));
-		else
-			gs_site_w_textf(cell, "%s: %s", gs_tr(t, "site.memory_claim"), gs_tr(t, "word.missing"));
-		if (o->nregions)
-			gs_site_w_textf(cell, "; %s: %s (%s)", gs_tr(t, "site.regions"), o->regions_claim.source,
-				     gs_claim_when(&o->regions_claim, und, w1, sizeof(w1)));
-		for (k = 0; k < o->nsoftware; k++)
-			gs_site_w_textf(cell, "; %s: %s (%s, %s)", gs_tr(t, "req.software"), o->software[k].name,
-				     o->software[k].claim.source,
-				     gs_claim_when(&o->software[k].claim, und, w1, sizeof(w1)));
-		if (o->has_host_ram)
-			gs_site_w_textf(cell, "; RAM %s (%s, %s)", gs_fmt_gib(g1, o->host_ram_bytes, lang),
-				     o->host_ram_claim.source, gs_claim_when(&o->host_ram_claim, und, w1, sizeof(w1)));
-		if (o->interconnect)
-			gs_site_w_textf(cell, "; %s (%s, %s)", o->interconnect, o->interconnect_claim.source,
-				     gs_claim_when(&o->interconnect_claim, und, w1, sizeof(w1)));
-		S_LIT(&w, "</td>");
+		S_offer_cell_name(&w, env, o);
+		S_offer_cell_cards(&w, env, o);
+		S_offer_cell_nominal(&w, env, o);
+		S_offer_cell_declared(&w, env, o);
+		S_offer_cell_plans(&w, env, o);
+		S_offer_cell_calendar(&w, env, o);
+		S_offer_cell_sources(&w, env, o);
 	}
 	if (tb)
 		gs_site_w_table_end(&w, rows);
@@ -552,6 +638,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 		return gs_site_w_page(env, dir, name, &w, gs_tr(t, "site.offers"), nav, "", NULL, err, errlen);
 	}
 }
+
 
 /*
  * The catalog, GS_SITE_PAGE_OFFERS offers a page, each page with its charts
