@@ -18,6 +18,7 @@
 #include "publish.h"
 #include "shard.h"
 #include "site.h"
+#include "site_find.h"
 #include "suggest.h"
 #include "util.h"
 #include "workers.h"
@@ -69,13 +70,6 @@ static uint64_t S_fnv(const char *s)
 	return h;
 }
 
-/* s and a newline into h (the bytes the shards' keys hash, shard.h). */
-static void S_hash_line(struct sha256_ctx *h, const char *s)
-{
-	sha256_update(h, strlen(s), (const uint8_t *)s);
-	sha256_update(h, 1, (const uint8_t *)"\n");
-}
-
 /*
  * Output names come from ids: they must be unique; --reference must name
  * one of them. Then the errors, if any, are printed: 0 when there is none,
@@ -91,14 +85,12 @@ static int S_validated(void *arg, gs_site_learnt *learnt)
 	S_idhash *ids = gs_xcalloc(x->npaths + 1, sizeof(*ids));
 	S_idpath *same = NULL;
 	size_t nids = 0, nsame = 0, i, j, k;
-	struct sha256_ctx inorder, inputs;
-	uint8_t dig[SHA256_DIGEST_SIZE];
+	gs_shard_keys keys;
 	gs_site_learnt_item it;
 	char err[1024];
 	int found = 0;
 
-	sha256_init(&inorder);
-	sha256_init(&inputs);
+	gs_shard_keys_init(&keys);
 	for (i = 0; i < x->npaths; i++) {
 		if (gs_site_learnt_get(learnt, i, &it, err, sizeof(err)))
 			goto lost;
@@ -107,20 +99,13 @@ static int S_validated(void *arg, gs_site_learnt *learnt)
 		ids[nids].h = S_fnv(it.id);
 		ids[nids++].i = i;
 		found |= x->reference && strcmp(it.id, x->reference) == 0;
-		S_hash_line(&inorder, it.id);
-		/* the inputs' bytes: the workload and each file it cites */
-		S_hash_line(&inputs, it.id);
-		S_hash_line(&inputs, it.sha256);
-		for (k = 0; k < it.nev; k++) {
-			S_hash_line(&inputs, gs_site_learnt_ev_file(&it, k));
-			S_hash_line(&inputs, gs_site_learnt_ev_sha256(&it, k));
-		}
+		gs_shard_keys_workload(&keys, it.id, it.sha256);
+		for (k = 0; k < it.nev; k++)
+			gs_shard_keys_file(&keys, gs_site_learnt_ev_file(&it, k),
+					   gs_site_learnt_ev_sha256(&it, k));
 	}
 	/* the shards' check that they split the same list (shard.h) */
-	sha256_digest(&inorder, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, x->workloads_key);
-	sha256_digest(&inputs, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, x->inputs_key);
+	gs_shard_keys_end(&keys, x->workloads_key, x->inputs_key);
 	/* the ids that hash alike, read again, then sorted by id and path: the
 	 * check is linear after the sorts, and says what it said of all */
 	qsort(ids, nids, sizeof(*ids), S_by_hash);

@@ -15,6 +15,7 @@
 #include "outfile.h"
 #include "shard.h"
 #include "site.h"
+#include "site_keys.h"
 #include "util.h"
 
 /* What an existing, non-empty OUT must hold to be replaced: a site of ours. */

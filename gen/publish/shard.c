@@ -1,6 +1,7 @@
 /* shard: the identity of one shard of a site (shard.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,4 +214,42 @@ bad:
 	json_decref(root);
 	gs_shard_release(s);
 	return -1;
+}
+
+/* s and a newline into h (the bytes the shards' keys hash, shard.h). */
+static void S_hash_line(struct sha256_ctx *h, const char *s)
+{
+	sha256_update(h, strlen(s), (const uint8_t *)s);
+	sha256_update(h, 1, (const uint8_t *)"\n");
+}
+
+void gs_shard_keys_init(gs_shard_keys *k)
+{
+	sha256_init(&k->workloads);
+	sha256_init(&k->inputs);
+}
+
+void gs_shard_keys_workload(gs_shard_keys *k, const char *id, const char *sha256)
+{
+	S_hash_line(&k->workloads, id);
+	/* the inputs' bytes: the workload and each file it cites */
+	S_hash_line(&k->inputs, id);
+	S_hash_line(&k->inputs, sha256);
+}
+
+void gs_shard_keys_file(gs_shard_keys *k, const char *name, const char *sha256)
+{
+	S_hash_line(&k->inputs, name);
+	S_hash_line(&k->inputs, sha256);
+}
+
+void gs_shard_keys_end(gs_shard_keys *k, char workloads_hex[65],
+		       char inputs_hex[65])
+{
+	uint8_t dig[SHA256_DIGEST_SIZE];
+
+	sha256_digest(&k->workloads, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, workloads_hex);
+	sha256_digest(&k->inputs, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, inputs_hex);
 }

@@ -37,6 +37,7 @@
 #define GS_SHARD_H
 
 #include <stddef.h>
+#include <nettle/sha2.h>
 #include "util.h"
 
 #define GS_SHARD_FILE ".gpusheet-shard.json"
@@ -72,5 +73,23 @@ int gs_shard_write(const gs_shard *s, const char *dir, char *err, size_t errlen)
  */
 int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen);
 void gs_shard_release(gs_shard *s);
+
+/*
+ * The shards' keys, workloads_sha256 and inputs_sha256 above, hashed as
+ * the workloads come, in the site's order (never built as one text): per
+ * workload gs_shard_keys_workload, then gs_shard_keys_file for each file it
+ * cites; gs_shard_keys_end writes both as hex.
+ */
+typedef struct {
+	struct sha256_ctx workloads, inputs;
+} gs_shard_keys;
+
+void gs_shard_keys_init(gs_shard_keys *k);
+/* id, and the hex SHA-256 of its workload.json */
+void gs_shard_keys_workload(gs_shard_keys *k, const char *id, const char *sha256);
+/* a cited file: its name in the workload and the hex SHA-256 of its bytes */
+void gs_shard_keys_file(gs_shard_keys *k, const char *name, const char *sha256);
+void gs_shard_keys_end(gs_shard_keys *k, char workloads_hex[65],
+		       char inputs_hex[65]);
 
 #endif

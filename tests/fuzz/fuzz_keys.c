@@ -25,6 +25,7 @@
 #include "jsonscan.h"
 #include "keysread.h"
 #include "site.h"
+#include "site_keys.h"
 #include "siteresults.h"
 
 #define S_MAX_ENTRIES 64

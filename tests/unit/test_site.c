@@ -12,6 +12,8 @@
 #include "labels.h"
 #include "publish.h"
 #include "site.h"
+#include "site_figures.h"
+#include "site_nav.h"
 
 #define GB 1000000000ull
 

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "publish.h"
 #include "site.h"
+#include "site_figures.h"
 
 #define GB 1000000000ull
 #define GIB 1073741824ull

@@ -42,6 +42,8 @@
  * the parent reads it a line at a time (tests/scripts/site-memory.sh
  * checks the peak, bench/README.md gives figures).
  */
+/* The site's other APIs: site_find.h (the workloads), site_keys.h (the keys
+ * file), site_figures.h (the offers' figures), site_nav.h (the pager). */
 #ifndef GS_SITE_H
 #define GS_SITE_H
 
@@ -59,28 +61,6 @@
 #define GS_SITE_PAGE_OFFERS 100  /* offers on an offers page */
 
 /*
- * Incremental builds: OUT/.gpusheet-keys.json (GS_SITE_KEYS_FILE) holds, per
- * sheet id, the key of its inputs (hex SHA-256 of: GS_SITE_KEYS_FORMAT, the
- * generator's version, lang, date, --png, --md, --accept-synthetic, the catalogs'
- * names and bytes, the templates, the labels, the SHA-256 of the workload's
- * bytes, and each cited file's name and archived file, which holds the SHA-256 of
- * its bytes), the names of its files in sheets/, what the index pages
- * need of it and, last, its reasons ("why"); and per index and per-offer
- * page a key: the keys of the sheets it shows and what it shows of the
- * others (counts). A rebuild links a sheet's files from the old site when
- * its key is unchanged, and renders it otherwise; it links a page whose key
- * is unchanged; the offers pages, manifest and keys are always written.
- * Compact, keys sorted, a line per page and per sheet (docs/formats.md 6):
- *   {"format":"gpusheet-keys/3","pages":{
- *   "index.html":"<sha256hex>",
- *   ...},"sheets":{
- *   "ID":{"files":["ID-budget.svg",...,"ID.html"],"key":"<sha256hex>","result":{...},"why":[...]},
- *   ...}}
- * A reused sheet's entry is parsed without its "why" (most of its bytes),
- * which is copied into the new file as it is and parsed only for a page
- * rendered again.
- */
-/*
  * The revision of what this generator renders, in every sheet's key (and so
  * in every page's): a rebuild by a gpusheet that renders other bytes for
  * the same inputs must not reuse what an older one rendered, and the
@@ -90,8 +70,6 @@
  * otherwise than at the revision recorded in tests/render-revision.txt.
  */
 #define GS_SITE_RENDER_REVISION 5
-#define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
-#define GS_SITE_KEYS_FORMAT "gpusheet-keys/3"
 
 typedef struct {
 	unsigned jobs;            /* worker processes (workers.h); 0 or 1: none */
@@ -136,63 +114,6 @@ typedef struct {
 } gs_site_opts;
 
 /*
- * The key of what every sheet depends on besides its own files: the keys
- * format, the generator's version, lang, date, --png, --md, --accept-synthetic,
- * the catalogs' names and bytes (catalog_key), the templates and labels.
- */
-void gs_site_key(const gs_publish_env *env, const char *catalog_key,
-		 char hex[GS_SHA256_HEX_SIZE]);
-
-/*
- * Finds every file named workload.json under each dir, sorted; the caller
- * frees them with gs_site_free_paths. The paths lie end to end in one
- * block (no allocation's overhead per path: the list stays in memory for
- * the whole build). skipped (when not NULL) receives "PATH: why" for each
- * file that looks meant as a workload and is not read: a workload sheet
- * under another name, a workload.json that is a link.
- */
-int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
-			   size_t *npaths, gs_strvec *skipped, gs_diag *d);
-void gs_site_free_paths(char **paths, size_t n);
-
-/* Longest short title in the matrix's first column, in bytes (then "…"). */
-#define GS_SITE_SHORT_TITLE 48
-
-/*
- * counts[k][s]: how many of the n workloads give offer k (catalog order) the
- * overall status s (0 retained, 1 pre-selected, 2 excluded); "not compared"
- * is not counted. counts has noffers rows.
- */
-void gs_site_offer_counts(const gs_publish_result *res, size_t n, size_t noffers,
-			  size_t (*counts)[3]);
-/*
- * The matrix's column order: catalog indexes sorted by memory per card
- * (device-declared, else nominal; unknown last), ties in catalog order.
- * order has cat->noffers entries.
- */
-void gs_site_offer_order(const gs_catalog *cat, size_t *order);
-/*
- * The offers page's order: grouped by provider (byte order; offers without
- * one last), then GPU model, ties in catalog order. order has cat->noffers
- * entries.
- */
-void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
-
-/*
- * The pages a pager of n pages links from page cur (0-based), in order,
- * into pages (at most GS_SITE_PAGER_MAX); returns how many. Every page when
- * n <= GS_SITE_PAGER_ALL; else the first and the last, cur and two on each
- * side, and at each scale p = 10, 100, ... below n the multiples of p
- * (in page numbers, from 1) in the block of 10 p pages that holds cur: a
- * page links O(log n) others instead of n (a pager of every page made the
- * per-offer pages grow as the square of the workloads), and any page is a
- * few links away from any other.
- */
-#define GS_SITE_PAGER_ALL 15
-#define GS_SITE_PAGER_MAX 200
-size_t gs_site_pager_pages(size_t cur, size_t n, size_t *pages);
-
-/*
  * The evidence archive of a site (or shard) folder dir: opened, checked,
  * and set to write its manifest even when empty (every page's navigation
  * links to it). NULL with a message in err.
@@ -211,76 +132,6 @@ gs_archive *gs_site_archive(const char *dir, char *err, size_t errlen);
  */
 int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *dir, char *err,
 		  size_t errlen);
-
-/*
- * Reads dir's keys file (a site's or a shard's): for each of the n ids,
- * in order, its result with its files, reasons and key appended to rs.
- * Only the entries of those ids are parsed (the file is scanned, not
- * loaded, jsonscan.h). 0, or -1 with a message in err naming the file and
- * the JSON path.
- */
-int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
-		      gs_site_results *rs, char *err, size_t errlen);
-
-/*
- * The offers page's charts (S_offers_page), computed from the catalog and
- * the results alone, so that a site rebuilt from results draws the same:
- *  - cost per GiB-day: one bar per plan of each offer with a price and a
- *    memory figure: price x 2^30 x 24 / (bytes per card x cards x hours),
- *    in ten-thousandths of the plan's currency, rounded half up, exact
- *    (128-bit); bars by value, ties in page order;
- *  - campaign: with a reference workload, its total cost on each offer it
- *    compares (gs_publish_result.cost, hundredths) and its verdict there;
- *    without one, each offer's cheapest hourly price per currency
- *    (price x 100 / hours, ten-thousandths, rounded half up); by memory
- *    per card (unknown last), then value, ties in page order.
- * One series per currency (currencies in byte order): amounts in different
- * currencies never share an axis. An offer without a figure is listed with
- * why (never drawn as 0).
- */
-enum gs_site_why {
-	GS_SITE_NO_PRICE,         /* no plan */
-	GS_SITE_NO_MEMORY,        /* no memory figure: no cost per GiB */
-	GS_SITE_NOT_COMPARED,     /* the reference workload does not compare it */
-	GS_SITE_NO_COST           /* compared, but the reference gives no cost on it */
-};
-
-typedef struct {
-	size_t offer;             /* catalog index */
-	size_t plan;              /* index of the plan in the offer (campaign: its cheapest) */
-	uint64_t value;           /* see above */
-	unsigned char status;     /* campaign with a reference: 0 retained, 1 pre-selected, 2 excluded; else 3 */
-} gs_site_point;
-
-typedef struct {
-	const char *currency;     /* borrowed from the catalog */
-	gs_site_point *pts;
-	size_t n;
-} gs_site_series;
-
-typedef struct {
-	gs_site_series *series;   /* currencies in byte order */
-	size_t nseries;
-	size_t *missing;          /* catalog indexes of the offers not drawn, in page order */
-	unsigned char *why;       /* enum gs_site_why, per missing offer */
-	size_t nmissing;
-} gs_site_chart_data;
-
-/* Cost per GiB-day of plan p on bytes_per_card x cards: 0 and *q in
- * ten-thousandths of the plan's currency; -1 when bytes, cards or hours is 0
- * or the figure exceeds 64 bits. */
-int gs_site_gib_day(const gs_plan *p, uint64_t bytes_per_card, uint64_t cards, uint64_t *q);
-/* Memory per card the site groups and divides by: device-declared, else
- * nominal; UINT64_MAX when unknown. */
-uint64_t gs_site_offer_memory(const gs_offer *o);
-/* The offers offers[0..n) (catalog indexes, page order); out is filled, the
- * caller releases it. */
-void gs_site_gib_day_data(const gs_catalog *cat, const size_t *offers, size_t n,
-			  gs_site_chart_data *out);
-/* ref: the reference workload's result, or NULL (hourly prices). */
-void gs_site_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n,
-			   const gs_publish_result *ref, gs_site_chart_data *out);
-void gs_site_chart_data_release(gs_site_chart_data *d);
 
 /*
  * Builds the site from the workloads (already validated by the caller, or

@@ -1,0 +1,589 @@
+/* site: incremental builds: the keys file, the sheets' keys, reuse. */
+#define _DEFAULT_SOURCE
+#include "site_ctx.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <nettle/sha2.h>
+
+#include "evidence.h"
+#include "jsonout.h"
+#include "jsonscan.h"
+#include "keysread.h"
+#include "outfile.h"
+#include "sheet.h"
+#include "siteresults.h"
+#include "util.h"
+
+void gs_site_keys_close(gs_site_keys *k)
+{
+	if (k->f)
+		fclose(k->f);
+	gs_jscan_release(&k->scan);
+	memset(k, 0, sizeof(*k));
+}
+
+/* dir's keys file: 0 when it is an object of this format with "sheets", else -1 (k empty). */
+int gs_site_keys_open(const char *dir, gs_site_keys *k)
+{
+	char *path = gs_xasprintf("%s/%s", dir, GS_SITE_KEYS_FILE);
+	json_t *fmt;
+	const char *fs;
+
+	memset(k, 0, sizeof(*k));
+	k->f = fopen(path, "rb");
+	free(path);
+	if (!k->f)
+		return -1;
+	if (gs_jscan_file(k->f, "sheets", &k->scan) || !k->scan.inner)
+		goto no;
+	fmt = gs_jscan_load(fileno(k->f), gs_jscan_find(&k->scan, 1, "format"), 0);
+	fs = json_string_value(fmt);
+	if (!fs || strcmp(fs, GS_SITE_KEYS_FORMAT) != 0) {
+		json_decref(fmt);
+		goto no;
+	}
+	json_decref(fmt);
+	return 0;
+no:
+	gs_site_keys_close(k);
+	return -1;
+}
+
+/* The entry of sheet id ({"files", "key", "result"}, unchecked), or NULL. */
+static json_t *S_keys_entry(const gs_site_keys *k, const char *id)
+{
+	const gs_jscan_member *m = k->f ? gs_jscan_find(&k->scan, 0, id) : NULL;
+
+	return m ? gs_jscan_load(fileno(k->f), m, JSON_REJECT_DUPLICATES) : NULL;
+}
+
+/*** incremental builds ***/
+
+void gs_site_hash_str(struct sha256_ctx *h, const char *s)
+{
+	sha256_update(h, strlen(s) + 1, (const uint8_t *)s); /* with its NUL: a separator */
+}
+
+#define S_STR_(x) #x
+#define S_STR(x) S_STR_(x)
+
+/*
+ * What every sheet depends on besides its own files: the generator's
+ * version and render revision, the options that change a sheet, the labels, the templates and
+ * the catalogs' bytes (catalog_key, from the caller).
+ */
+void gs_site_key(const gs_publish_env *env, const char *catalog_key,
+		 char hex[GS_SHA256_HEX_SIZE])
+{
+	struct sha256_ctx h;
+	uint8_t dig[SHA256_DIGEST_SIZE];
+	size_t i;
+
+	sha256_init(&h);
+	gs_site_hash_str(&h, GS_SITE_KEYS_FORMAT);
+	gs_site_hash_str(&h, "gpusheet " GS_VERSION);
+	gs_site_hash_str(&h, "render " S_STR(GS_SITE_RENDER_REVISION));
+	gs_site_hash_str(&h, gs_lang_id(env->t->lang));
+	gs_site_hash_str(&h, env->date ? env->date : "");
+	gs_site_hash_str(&h, env->png ? "png" : "");
+	gs_site_hash_str(&h, env->md ? "md" : "");
+	gs_site_hash_str(&h, env->accept_synthetic ? "accept-synthetic" : "");
+	gs_site_hash_str(&h, env->catalog_name ? env->catalog_name : "");
+	gs_site_hash_str(&h, catalog_key);
+	gs_site_hash_str(&h, env->tp->page ? env->tp->page : "");
+	gs_site_hash_str(&h, env->tp->css ? env->tp->css : "");
+	for (i = 0; i < env->t->count; i++) {
+		gs_site_hash_str(&h, env->t->items[i].key);
+		gs_site_hash_str(&h, env->t->items[i].text);
+	}
+	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+}
+
+/*
+ * The key of a sheet: the site key, the SHA-256 of its workload's bytes
+ * (wsha: not its path, the site does not depend on the path given), and
+ * each cited file as archived: its name in the workload and its link in
+ * the site ("evidence/<file>", which holds the SHA-256 of its bytes and
+ * the name it gets in this site, first name wins). S_key_begin, a
+ * S_key_file per cited file, S_key_end.
+ */
+static void S_key_begin(const gs_site_ctx *c, const char *wsha, struct sha256_ctx *h)
+{
+	sha256_init(h);
+	gs_site_hash_str(h, c->site_key);
+	gs_site_hash_str(h, wsha);
+}
+
+static void S_key_file(struct sha256_ctx *h, const char *file, const char *rel)
+{
+	gs_site_hash_str(h, file);
+	gs_site_hash_str(h, rel);
+}
+
+static void S_key_end(struct sha256_ctx *h, char hex[GS_SHA256_HEX_SIZE])
+{
+	uint8_t dig[SHA256_DIGEST_SIZE];
+
+	sha256_digest(h, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+}
+
+/*
+ * The key of loaded workload i, whose bytes hash to wsha: its cited files
+ * are archived here, from the bytes the job read (gs_job_archive), so that
+ * their links are known; the publishing keeps them (the archive is not
+ * asked twice).
+ */
+int gs_site_job_key(gs_site_ctx *c, size_t i, gs_job *job, const char *wsha,
+		    char hex[GS_SHA256_HEX_SIZE])
+{
+	struct sha256_ctx h;
+	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, job->w.id), e[1024];
+	size_t k;
+	int rc = gs_job_archive(job, c->archive, sheet_rel, e, sizeof(e));
+
+	free(sheet_rel);
+	if (rc) {
+		snprintf(c->err, c->errlen, "%s: %s", c->paths[i], e);
+		return -1;
+	}
+	S_key_begin(c, wsha, &h);
+	for (k = 0; k < job->nev; k++)
+		S_key_file(&h, job->ev[k].ref->file, job->files[k].rel);
+	/* the model's files: their contents, as their links are their hashes */
+	for (k = 0; k < job->nm; k++)
+		S_key_file(&h, job->mnames.v[k], job->mfiles[k].rel);
+	S_key_end(&h, hex);
+	return 0;
+}
+
+/*
+ * The key of workload i from what its validation learnt (in), before its
+ * cited files are at hand: their links are the archive's names for the
+ * SHA-256 of the bytes validated (gs_archive_name), into rels (in->nev
+ * of them), which the archiving must then give (gs_site_input_archive).
+ */
+void gs_site_input_key(const gs_site_ctx *c, const gs_site_learnt_item *in,
+		       char (*rels)[GS_EVIDENCE_REL_SIZE], char hex[GS_SHA256_HEX_SIZE])
+{
+	struct sha256_ctx h;
+	size_t k;
+
+	S_key_begin(c, in->sha256, &h);
+	for (k = 0; k < in->nev; k++) {
+		gs_archive_name(c->archive, gs_site_learnt_ev_sha256(in, k),
+				gs_site_learnt_ev_file(in, k), rels[k]);
+		S_key_file(&h, gs_site_learnt_ev_file(in, k), rels[k]);
+	}
+	S_key_end(&h, hex);
+}
+
+/*
+ * Sheet i reused unread (gs_site_input_key): its cited files archived from their
+ * paths, each read once, which must give the links of its key (the bytes
+ * validated), else the file changed since. 0, or -1 with err.
+ */
+/* An imported measurement's log, archived with it as a loaded job does
+ * (gs_job_archive): the measurement read again for its import record, the
+ * log checked against the SHA-256 it records. 0, or -1 with err. */
+static int S_input_archive_log(gs_site_ctx *c, size_t i, const char *path,
+			       const char *sheet_rel)
+{
+	gs_measurement m;
+	gs_diag d = GS_DIAG_INIT;
+	char why[512], rel[GS_EVIDENCE_REL_SIZE], *bytes = NULL;
+	size_t len = 0;
+	int rc = 0;
+
+	if (gs_measurement_read(path, &m, &d) != 0) {
+		snprintf(c->err, c->errlen, "%s changed while the site was built", path);
+		gs_diag_release(&d);
+		return -1;
+	}
+	gs_diag_release(&d);
+	if (gs_job_read_log(path, &m, &bytes, &len, why, sizeof(why)) != 0) {
+		snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], path, why);
+		rc = -1;
+	} else if (bytes && gs_archive_add_bytes(c->archive, bytes, len, m.import_log_sha256,
+						 m.import_log_name, sheet_rel, rel)) {
+		snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], path,
+			 gs_archive_error(c->archive));
+		rc = -1;
+	}
+	free(bytes);
+	gs_measurement_release(&m);
+	return rc;
+}
+
+int gs_site_input_archive(gs_site_ctx *c, size_t i, const gs_site_learnt_item *in,
+			  char (*rels)[GS_EVIDENCE_REL_SIZE])
+{
+	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, in->id);
+	char rel[GS_EVIDENCE_REL_SIZE];
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < in->nev && rc == 0; k++) {
+		const char *path = gs_site_learnt_ev_path(in, k), *name = gs_site_learnt_ev_file(in, k);
+		char *from = NULL;
+		if (strncmp(name, "model:", 6) == 0 && !c->prev_sheets) {
+			snprintf(c->err, c->errlen, "%s: no replaced site to take the model's "
+				 "files from", c->paths[i]);
+			rc = -1;
+			break;
+		}
+		if (strncmp(name, "model:", 6) == 0) {
+			/* a model's file: the bytes the replaced site archived under
+			 * the same hash (its key is the one this sheet had there) */
+			size_t pl = strlen(c->prev_sheets) - strlen("sheets");
+			path = from = gs_xasprintf("%.*s%s", (int)pl, c->prev_sheets, rels[k]);
+		}
+		rc = -1;
+		if (gs_archive_add(c->archive, path, name, sheet_rel, rel))
+			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], path,
+				 gs_archive_error(c->archive));
+		else if (strcmp(rel, rels[k]) != 0)
+			snprintf(c->err, c->errlen, "%s changed while the site was built", path);
+		else
+			rc = from ? 0 : S_input_archive_log(c, i, path, sheet_rel);
+		free(from);
+	}
+	free(sheet_rel);
+	return rc;
+}
+
+/* 1 if loaded job read the bytes in was validated with (its workload's: wsha). */
+int gs_site_same_input(const gs_job *job, const char *wsha, const gs_site_learnt_item *in)
+{
+	size_t k;
+
+	if (strcmp(wsha, in->sha256) != 0 || job->nev + job->nm != in->nev)
+		return 0;
+	for (k = 0; k < job->nev; k++)
+		if (strcmp(job->files[k].sha256, gs_site_learnt_ev_sha256(in, k)) != 0)
+			return 0;
+	for (k = 0; k < job->nm; k++)
+		if (strcmp(job->mfiles[k].sha256, gs_site_learnt_ev_sha256(in, job->nev + k)) != 0)
+			return 0;
+	return 1;
+}
+
+/* dst as a hard link to src, else a copy; 0 or -1. */
+static int S_link_or_copy(const char *src, const char *dir, const char *name)
+{
+	char *dst = gs_xasprintf("%s/%s", dir, name);
+	int rc = link(src, dst);
+
+	if (rc != 0) {
+		size_t n;
+		char *bytes = gs_read_file(src, &n), e[256];
+		rc = bytes ? gs_write_atomic(dir, name, bytes, n, e, sizeof(e)) : -1;
+		free(bytes);
+	}
+	free(dst);
+	return rc;
+}
+
+/*
+ * name linked from the folder open as from_fd (path from) into to_fd (path
+ * to), by descriptors (no path walked per file), else copied; 0 or -1.
+ */
+static int S_link_at(int from_fd, int to_fd, const char *name, const char *from, const char *to)
+{
+	char *src;
+	int rc;
+
+	if (from_fd >= 0 && to_fd >= 0 && linkat(from_fd, name, to_fd, name, 0) == 0)
+		return 0;
+	src = gs_xasprintf("%s/%s", from, name);
+	rc = S_link_or_copy(src, to, name);
+	free(src);
+	return rc;
+}
+
+/*
+ * Workload i's sheet from the replaced site, when its key is the one it had
+ * there and its files are all there: 1 (c->cur filled, its reasons left in
+ * the old keys file: c->span), else 0. The entry is parsed without its
+ * reasons (most of its bytes).
+ */
+int gs_site_reuse(gs_site_ctx *c, size_t i, const char *id, const char *title, const char *key)
+{
+	const gs_jscan_member *m = c->old.f ? gs_jscan_find(&c->old.scan, 0, id) : NULL;
+	const size_t wl = sizeof(GS_KEYS_WHY_MEMBER) - 1;
+	json_t *o = NULL, *files, *f;
+	const char *old_key;
+	char *buf = NULL;
+	size_t k, n, got = 0, why_len;
+	long why;
+
+	(void)i;
+	if (!m || m->len < wl + 4 || m->len > (1u << 26))
+		return 0;
+	n = (size_t)m->len;
+	buf = gs_xmalloc(n + 1);
+	while (got < n) {
+		ssize_t r = pread(fileno(c->old.f), buf + got, n - got, (off_t)(m->off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			goto none;
+		got += (size_t)r;
+	}
+	buf[n] = '\0';
+	why = gs_keys_why_at(buf, n, c->env->cat->noffers, &why_len);
+	if (why < 0)
+		goto none;
+	/* the entry without its reasons: up to ,"why": and a closing brace */
+	buf[(size_t)why - wl] = '}';
+	o = json_loadb(buf, (size_t)why - wl + 1, JSON_REJECT_DUPLICATES, NULL);
+	files = json_object_get(o, "files");
+	old_key = json_string_value(json_object_get(o, "key"));
+	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
+	    gs_site_result_unpack(json_object_get(o, "result"), c->env->cat, &c->cur))
+		goto none;
+	/* a keys file edited by hand must not change the index */
+	if (strcmp(c->cur.id, id) != 0 || strcmp(c->cur.title, title) != 0 ||
+	    c->cur.noffers != c->env->cat->noffers)
+		goto no;
+	json_array_foreach(files, k, f) {
+		const char *name = json_string_value(f);
+		if (!name || !*name || strchr(name, '/') || name[0] == '.')
+			goto no;
+		if (S_link_at(c->prev_sheets_fd, c->sheets_fd, name, c->prev_sheets, c->sheets))
+			goto no;
+		gs_strvec_push_dup(&c->cur.files, name);
+	}
+	c->span.off = m->off + (uint64_t)why;
+	c->span.len = why_len;
+	json_decref(o);
+	free(buf);
+	return 1;
+no:
+	/* the rendering creates its files anew (never over a name) */
+	for (k = 0; k < c->cur.files.n; k++)
+		(void)unlinkat(c->sheets_fd, c->cur.files.v[k], 0);
+	gs_publish_result_release(&c->cur);
+none:
+	json_decref(o);
+	free(buf);
+	return 0;
+}
+
+/* n bytes of fd at off to f; 0 or -1. */
+static int S_copy_range(int fd, uint64_t off, uint64_t n, FILE *f)
+{
+	char buf[16384];
+
+	while (n) {
+		size_t want = n < sizeof(buf) ? (size_t)n : sizeof(buf);
+		ssize_t r = pread(fd, buf, want, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || fwrite(buf, 1, (size_t)r, f) != (size_t)r)
+			return -1;
+		off += (uint64_t)r;
+		n -= (uint64_t)r;
+	}
+	return 0;
+}
+
+/*
+ * DIR/.gpusheet-keys.json (site.h), a line per page key and a line per
+ * sheet, written a sheet at a time, never built as one tree: the sheets
+ * sorted by id with strcmp (as jansson sorts keys), each entry the compact
+ * dump of {"files", "key", "result"} (JSON_SORT_KEYS) with "why" appended
+ * last: its reasons dumped from the spool, or for a reused sheet (its
+ * span) the bytes of the replaced keys file (old_fd), which gs_site_reuse
+ * checked to be what a dump writes. Each sheet's result is read back from
+ * rs as it is written. pages: the pages' keys (gs_site_pagekeys, computed again
+ * here, sorted by name), or NULL.
+ */
+int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *pages, const char *dir,
+		       char *err, size_t errlen)
+{
+	gs_outstream *os = gs_outstream_open(dir, GS_SITE_KEYS_FILE, err, errlen);
+	size_t n = gs_site_results_count(rs);
+	gs_site_idref *order;
+	FILE *f;
+	size_t i, j, k;
+
+	if (!os)
+		return -1;
+	f = gs_outstream_file(os);
+	fputs("{\"format\":\"" GS_SITE_KEYS_FORMAT "\",\"pages\":{", f);
+	if (pages && pages->ntuples) {
+		/* the pages' names, made for the sort and dropped (a few bytes a page) */
+		char *names = NULL;
+		size_t nl = 0, nc = 0, nt = pages->ntuples;
+		size_t *at = gs_xcalloc(nt + 1, sizeof(*at));
+		gs_site_idref *by = gs_xcalloc(nt + 1, sizeof(*by));
+		for (j = 0; j < nt; j++) {
+			char name[160];
+			gs_site_tuple_name(pages, j, name, sizeof(name));
+			at[j] = nl;
+			gs_mem_append(&names, &nl, &nc, name, strlen(name) + 1);
+		}
+		for (j = 0; j < nt; j++) {
+			by[j].id = names + at[j];
+			by[j].i = j;
+		}
+		free(at);
+		qsort(by, nt, sizeof(*by), gs_site_by_id);
+		for (j = 0; j < nt; j++) {
+			json_t *name = json_string(by[j].id);
+			char *tname = json_dumps(name, JSON_ENCODE_ANY), key[GS_SHA256_HEX_SIZE];
+			if (!tname)
+				GS_BUG("json_dumps of a page's name failed (out of memory)");
+			gs_site_tuple_key(pages, by[j].i, key);
+			fprintf(f, "\n%s:\"%s\"%s", tname, key, j + 1 < nt ? "," : "\n");
+			free(tname);
+			json_decref(name);
+		}
+		free(by);
+		free(names);
+	}
+	fputs("},\"sheets\":{", f);
+	/* (the ids stay in memory, siteresults.h: an id and an index a sheet here) */
+	order = gs_xcalloc(n + 1, sizeof(*order));
+	for (i = 0; i < n; i++) {
+		order[i].id = gs_site_results_id(rs, i);
+		order[i].i = i;
+	}
+	qsort(order, n, sizeof(*order), gs_site_by_id);
+	for (j = 0; j < n; j++) {
+		json_t *o, *files, *name;
+		const gs_publish_result *r;
+		gs_site_span sp;
+		char *tname, *text;
+		size_t tl;
+
+		i = order[j].i;
+		if (gs_site_results_load(rs, i, i + 1, 0, err, errlen))
+			goto fail;
+		r = gs_site_results_get(rs, i);
+		sp = gs_site_results_span(rs, i);
+		o = json_object();
+		files = json_array();
+		for (k = 0; k < r->files.n; k++)
+			json_array_append_new(files, json_string(r->files.v[k]));
+		json_object_set_new(o, "key", json_string(gs_site_results_key(rs, i)));
+		json_object_set_new(o, "files", files);
+		json_object_set_new(o, "result", gs_site_result_pack(r));
+		name = json_string(r->id);
+		tname = json_dumps(name, JSON_ENCODE_ANY);
+		/* gs_jo_dumps: json_dumps's bytes, several times faster, and a newline */
+		text = gs_jo_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
+		json_decref(name);
+		json_decref(o);
+		if (!tname || !text)
+			GS_BUG("json_dumps of a sheet's keys failed (out of memory)");
+		tl = strlen(text);
+		fputc('\n', f);
+		fputs(tname, f);
+		fputc(':', f);
+		fwrite(text, 1, tl - 2, f); /* without its final "}\n" */
+		fputs(GS_KEYS_WHY_MEMBER, f);
+		free(tname);
+		free(text);
+		if (sp.len) {
+			if (S_copy_range(old_fd, sp.off, sp.len, f)) {
+				snprintf(err, errlen, "%s: cannot read the replaced keys file: %s",
+					 GS_SITE_KEYS_FILE, strerror(errno));
+				goto fail;
+			}
+		} else {
+			json_t *w;
+			if (gs_site_results_load(rs, i, i + 1, 1, err, errlen))
+				goto fail;
+			w = gs_site_why_pack(rs, i, r->noffers);
+			text = gs_jo_dumps(w, JSON_COMPACT);
+			json_decref(w);
+			if (!text)
+				GS_BUG("json_dumps of a sheet's reasons failed (out of memory)");
+			fwrite(text, 1, strlen(text) - 1, f);   /* without gs_jo_dumps's newline */
+			free(text);
+		}
+		fputs(j + 1 < n ? "}," : "}\n", f);
+	}
+	fputs("}}\n", f);
+	free(order);
+	return gs_outstream_commit(os, err, errlen);
+fail:
+	free(order);
+	gs_outstream_abort(os);
+	return -1;
+}
+
+int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
+		      gs_site_results *rs, char *err, size_t errlen)
+{
+	gs_site_keys kf;
+	size_t i, m;
+	int rc = -1;
+
+	if (gs_site_keys_open(dir, &kf)) {
+		snprintf(err, errlen, "%s: cannot be read as a keys file of format %s",
+			 GS_SITE_KEYS_FILE, GS_SITE_KEYS_FORMAT);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		json_t *o = S_keys_entry(&kf, ids[i]), *f;
+		json_t *files = json_object_get(o, "files");
+		const char *key = json_string_value(json_object_get(o, "key"));
+		gs_publish_result r;
+
+		memset(&r, 0, sizeof(r));
+		if (!key || !gs_sha256_hex_valid(key) || !json_is_array(files) ||
+		    gs_site_result_unpack(json_object_get(o, "result"), cat, &r)) {
+			snprintf(err, errlen, "%s: $.sheets.%s: missing, or not a sheet's key, files "
+				 "and result for this catalog", GS_SITE_KEYS_FILE, ids[i]);
+			json_decref(o);
+			goto out;
+		}
+		if (gs_site_why_unpack(json_object_get(o, "why"), &r)) {
+			snprintf(err, errlen, "%s: $.sheets.%s.why: expected a reason (or null) per offer",
+				 GS_SITE_KEYS_FILE, ids[i]);
+			gs_publish_result_release(&r);
+			json_decref(o);
+			goto out;
+		}
+		if (strcmp(r.id, ids[i]) != 0) {
+			snprintf(err, errlen, "%s: $.sheets.%s.result.id: another id", GS_SITE_KEYS_FILE,
+				 ids[i]);
+			gs_publish_result_release(&r);
+			json_decref(o);
+			goto out;
+		}
+		json_array_foreach(files, m, f) {
+			const char *name = json_string_value(f);
+			if (!name || !*name || strchr(name, '/') || name[0] == '.') {
+				snprintf(err, errlen, "%s: $.sheets.%s.files[%zu]: expected a file name",
+					 GS_SITE_KEYS_FILE, ids[i], m);
+				gs_publish_result_release(&r);
+				json_decref(o);
+				goto out;
+			}
+			gs_strvec_push_dup(&r.files, name);
+		}
+		/* (its key copied out before the entry goes) */
+		{
+			char k[GS_SHA256_HEX_SIZE];
+			snprintf(k, sizeof(k), "%s", key);
+			json_decref(o);
+			if (gs_site_results_put(rs, &r, k, NULL, err, errlen))
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	gs_site_keys_close(&kf);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/*
+ * site_keys: incremental builds. OUT/.gpusheet-keys.json (GS_SITE_KEYS_FILE) holds, per
+ * sheet id, the key of its inputs (hex SHA-256 of: GS_SITE_KEYS_FORMAT, the
+ * generator's version, lang, date, --png, --md, --accept-synthetic, the catalogs'
+ * names and bytes, the templates, the labels, the SHA-256 of the workload's
+ * bytes, and each cited file's name and archived file, which holds the SHA-256 of
+ * its bytes), the names of its files in sheets/, what the index pages
+ * need of it and, last, its reasons ("why"); and per index and per-offer
+ * page a key: the keys of the sheets it shows and what it shows of the
+ * others (counts). A rebuild links a sheet's files from the old site when
+ * its key is unchanged, and renders it otherwise; it links a page whose key
+ * is unchanged; the offers pages, manifest and keys are always written.
+ * Compact, keys sorted, a line per page and per sheet (docs/formats.md 6):
+ *   {"format":"gpusheet-keys/3","pages":{
+ *   "index.html":"<sha256hex>",
+ *   ...},"sheets":{
+ *   "ID":{"files":["ID-budget.svg",...,"ID.html"],"key":"<sha256hex>","result":{...},"why":[...]},
+ *   ...}}
+ * A reused sheet's entry is parsed without its "why" (most of its bytes),
+ * which is copied into the new file as it is and parsed only for a page
+ * rendered again.
+ */
+#ifndef GS_SITE_KEYS_H
+#define GS_SITE_KEYS_H
+
+#include <stddef.h>
+#include "evidence.h"
+#include "publish.h"
+#include "siteresults.h"
+
+#define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
+#define GS_SITE_KEYS_FORMAT "gpusheet-keys/3"
+
+/*
+ * The key of what every sheet depends on besides its own files: the keys
+ * format, the generator's version, lang, date, --png, --md, --accept-synthetic,
+ * the catalogs' names and bytes (catalog_key), the templates and labels.
+ */
+void gs_site_key(const gs_publish_env *env, const char *catalog_key,
+		 char hex[GS_SHA256_HEX_SIZE]);
+
+/*
+ * Reads dir's keys file (a site's or a shard's): for each of the n ids,
+ * in order, its result with its files, reasons and key appended to rs.
+ * Only the entries of those ids are parsed (the file is scanned, not
+ * loaded, jsonscan.h). 0, or -1 with a message in err naming the file and
+ * the JSON path.
+ */
+int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
+		      gs_site_results *rs, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,246 @@
+/* site: the per-offer pages. */
+#define _DEFAULT_SOURCE
+#include "site_ctx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc.h"
+#include "outfile.h"
+#include "sheet.h"
+#include "siteresults.h"
+#include "util.h"
+
+/* offers/ID.html, offers/ID~2.html, ... ('~' is never in an offer id). */
+void gs_site_offer_detail_name(char *buf, size_t len, const char *id, size_t page)
+{
+	if (page == 0)
+		snprintf(buf, len, "%s.html", id);
+	else
+		snprintf(buf, len, "%s~%zu.html", id, page + 1);
+}
+
+/* name_of for gs_site_w_pager: page i of the offer id. */
+static void S_detail_page(char *buf, size_t len, size_t i, size_t other, const char *id)
+{
+	(void)other;
+	gs_site_offer_detail_name(buf, len, id, i);
+}
+
+/*
+ * The last three cells of an offer page's row from the sheet's reason on
+ * the offer (gs_publish_result_reasons): need per card, margin, then what
+ * remains to confirm or why it is excluded, tab-separated. The cells
+ * between are written here: the row's "<td>" before, "</td>" after.
+ */
+static void S_w_reason_cells(gs_site_w *w, const char *why)
+{
+	int cell;
+
+	for (cell = 0; cell < 2; cell++) {
+		const char *tab = why ? strchr(why, '\t') : NULL;
+		if (tab) {
+			/* a figure and its provenance: short, on the stack */
+			size_t n = (size_t)(tab - why);
+			char small[128], *part = n < sizeof(small) ? small : gs_xmalloc(n + 1);
+			memcpy(part, why, n);
+			part[n] = '\0';
+			gs_site_w_text(w, part);
+			if (part != small)
+				free(part);
+			why = tab + 1;
+		}
+		S_LIT(w, "</td><td>");
+	}
+	if (why)
+		gs_site_w_text(w, why);
+}
+
+/*
+ * One page of an offer's workloads: [from, to) of pp->rs (loaded with their
+ * reasons), each with its verdict and reason.
+ */
+static int S_offer_detail_page(const gs_publish_env *env, size_t n,
+			       const gs_site_pagekeys *pp, size_t k, size_t page, size_t npages,
+			       const char *dir, const char *nav, int demonstration, char *err,
+			       size_t errlen)
+{
+	const gs_strings *t = env->t;
+	const gs_offer *o = &env->cat->offers[k];
+	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i, rows = 0;
+	const char *h[6];
+	gs_site_w w = { 0 }, link = { 0 }, sfx = { 0 };
+	char name[128], mem[GS_FMT_MAX];
+	char *title = gs_xasprintf("%s %s", gs_tr(t, "site.offer_title"), o->id);
+	int rc;
+
+	if (to > n)
+		to = n;
+	gs_site_w_h1(&w, title);
+	gs_site_w_demo(&w, t, demonstration);
+	S_LIT(&w, "<p>");
+	gs_site_w_code(&w, o->id);
+	S_LIT(&w, " ");
+	gs_site_w_text(&w, o->gpu_model);
+	S_LIT(&w, ", ");
+	gs_site_w_num(&w, o->cards);
+	S_LIT(&w, " x ");
+	gs_site_w_text(&w, gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+	if (o->provider) {
+		S_LIT(&w, " — ");
+		gs_site_w_text(&w, o->provider);
+	}
+	/* what every row's margin is against, once for the page */
+	S_LIT(&w, ". ");
+	gs_site_w_text(&w, gs_tr(t, "site.offer_capacity"));
+	S_LIT(&w, ": ");
+	if (o->memory_unknown && !o->has_declared_bytes) {
+		gs_site_w_text(&w, gs_tr(t, "word.missing"));
+	} else {
+		gs_site_w_text(&w, gs_fmt_gib(mem, o->has_declared_bytes ? o->declared_bytes
+					: o->nominal_bytes, t->lang));
+		S_LIT(&w, " (");
+		gs_site_w_text(&w, gs_tr(t, o->has_declared_bytes ? "site.cap_src_declared"
+				   : "site.cap_src_nominal"));
+		S_LIT(&w, ")");
+	}
+	S_LIT(&w, ". ");
+	gs_site_w_text(&w, gs_tr(t, "site.offer_intro"));
+	S_LIT(&w, "</p>\n");
+	gs_site_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_detail_page, 0, o->id);
+	h[0] = gs_tr(t, "site.col_workload");
+	h[1] = gs_tr(t, "site.col_verdict");
+	h[2] = gs_tr(t, "col.total_cost");
+	h[3] = gs_tr(t, "site.col_need");
+	h[4] = gs_tr(t, "site.col_margin");
+	h[5] = gs_tr(t, "site.col_remains");
+	gs_site_w_table(&w, gs_tr(t, "site.cap_offer"), h, 6);
+	for (i = from; i < to; i++) {
+		const gs_publish_result *pr = gs_site_results_get(pp->rs, i);
+		unsigned st = k < pr->noffers ? pr->status[k] : 3;
+		const char *why_k = st != 3 ? gs_site_reason(pp, i, k) : NULL;
+		int cut;
+		char *shrt = gs_site_short_title(pr->title, &cut);
+		/* A row on one line, its cells without the newlines of a tree's
+		 * table: the bytes a row needs (at 10,000 workloads x 50 offers,
+		 * these pages are a quarter of a site's bytes). */
+		if (!rows++)
+			S_LIT(&w, "\n<tbody>\n");
+		S_LIT(&w, "<tr><td>");
+		gs_site_w_code(&w, pr->id);
+		S_LIT(&w, " ");
+		gs_site_w_text(&w, shrt);
+		free(shrt);
+		S_LIT(&w, "</td><td>");
+		if (st == 3) {
+			gs_site_w_text(&w, gs_site_status_symbol(3));
+			S_LIT(&w, " ");
+			gs_site_w_text(&w, gs_tr(t, gs_site_status_key(3)));
+		} else {
+			/*
+			 * ../sheets/ID.html#offer-OFFER: the href of the whole,
+			 * as the part up to ID then the rest, written once for
+			 * the page (the href escapes byte by byte; neither part
+			 * nor the whole starts with a scheme it would drop).
+			 */
+			if (!sfx.n) {   /* not yet written: it ends with "> */
+				char *rest = gs_xasprintf(".html#offer-%s", o->id);
+				gs_html_url_append(&sfx.b, &sfx.n, &sfx.cap, rest);
+				S_LIT(&sfx, "\">");
+				free(rest);
+			}
+			link.n = 0;
+			S_LIT(&link, "../sheets/");
+			gs_site_w_raw(&link, pr->id);
+			gs_mem_append(&link.b, &link.n, &link.cap, "", 0);
+			link.b[link.n] = '\0';
+			S_LIT(&w, "<a href=\"");
+			gs_html_url_append(&w.b, &w.n, &w.cap, link.b);
+			gs_mem_append(&w.b, &w.n, &w.cap, sfx.b, sfx.n);
+			gs_site_w_text(&w, gs_site_status_symbol((unsigned char)st));
+			S_LIT(&w, " ");
+			gs_site_w_text(&w, gs_tr(t, gs_site_status_key((unsigned char)st)));
+			S_LIT(&w, "</a>");
+		}
+		S_LIT(&w, "</td><td>");
+		if (st != 3 && pr->currency[k]) {
+			char m[GS_FMT_MAX];
+			gs_site_w_text(&w, gs_fmt_money(m, pr->cost[k], t->lang));
+			S_LIT(&w, " ");
+			gs_site_w_text(&w, pr->currency[k]);
+			S_LIT(&w, " (");
+			gs_site_w_text(&w, gs_tr(t, "prov.assumed"));
+			S_LIT(&w, ")");
+		} else if (st != 3) {
+			gs_site_w_text(&w, gs_tr(t, "word.missing"));
+		}
+		S_LIT(&w, "</td><td>");
+		S_w_reason_cells(&w, why_k);
+		S_LIT(&w, "</td></tr>\n");
+	}
+	if (rows)
+		S_LIT(&w, "</tbody>\n</table>\n");
+	else
+		S_LIT(&w, "\n</table>\n");
+	if (!n)
+		gs_site_w_para(&w, gs_tr(t, "site.empty"));
+	gs_site_offer_detail_name(name, sizeof(name), o->id, page);
+	rc = gs_site_w_page(env, dir, name, &w, title, nav, "../", NULL, err, errlen);
+	free(link.b);
+	free(sfx.b);
+	free(title);
+	return rc;
+}
+
+/*
+ * offers/: one page per offer (GS_SITE_PAGE_ROWS workloads a page). Page
+ * by page of workloads, every offer's: the results of a page's workloads
+ * are read back once (one read), their reasons too when a page is
+ * rendered, used by every offer.
+ */
+int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *dir,
+			       int demonstration, gs_site_pagekeys *pp, char *err, size_t errlen)
+{
+	char *sub = gs_xasprintf("%s/offers", dir), *nav = gs_site_nav(env->t, "../");
+	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1, k, page;
+	size_t noff = env->cat->noffers;
+	unsigned char *todo = gs_xcalloc(noff + 1, 1);
+	int rc = 0;
+
+	if (gs_mkdirs(sub)) {
+		snprintf(err, errlen, "cannot create %s", sub);
+		rc = -1;
+	}
+	for (page = 0; page < npages && !rc; page++) {
+		size_t from = page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n;
+		size_t to = (page + 1) * GS_SITE_PAGE_ROWS < n ? (page + 1) * GS_SITE_PAGE_ROWS : n;
+		size_t ntodo = 0;
+		for (k = 0; k < noff; k++) {
+			todo[k] = 1;
+			if (pp->keyed && from < to) {
+				/* its key: gs_site_tuple_key */
+				char dn[128], name[160];
+				gs_site_offer_detail_name(dn, sizeof(dn), env->cat->offers[k].id, page);
+				snprintf(name, sizeof(name), "offers/%s", dn);
+				todo[k] = !gs_site_page_reuse(pp, dir, name,
+							npages * pp->ncols + page * noff + k);
+			}
+			ntodo += todo[k];
+		}
+		if (!ntodo)
+			continue;
+		rc = gs_site_results_load(pp->rs, from, to, 1, err, errlen);
+		if (!rc)
+			rc = gs_site_why_page_load(pp, from, to, err, errlen);
+		for (k = 0; k < noff && !rc; k++)
+			if (todo[k])
+				rc = S_offer_detail_page(env, n, pp, k, page, npages, sub, nav,
+							 demonstration, err, errlen);
+	}
+	gs_site_why_page_free(pp);
+	free(todo);
+	free(sub);
+	free(nav);
+	return rc ? -1 : 0;
+}

@@ -1,0 +1,569 @@
+/* site: the render pass: sheets rendered in one process or in workers, their results packed. */
+#define _DEFAULT_SOURCE
+#include "site_ctx.h"
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evidence.h"
+#include "sheet.h"
+#include "siteresults.h"
+#include "util.h"
+#include "workers.h"
+
+/*
+ * Result i (c->cur) is complete: a worker writes it to its report, one
+ * line, and forgets it, so that a worker's memory does not grow with its
+ * range; one process (or the parent) spools it (siteresults.h: memory
+ * stays flat whatever the number of workloads).
+ */
+int gs_site_finish(gs_site_ctx *c, size_t i)
+{
+	int rc;
+
+	if (c->report && c->learn) {
+		/* goes into the line of its workload (gs_site_learn_item) */
+		c->pending = gs_site_result_pack_all(c, i, &c->pending_why, &c->pending_whylen);
+		gs_publish_result_release(&c->cur);
+		memset(&c->span, 0, sizeof(c->span));
+		return 0;
+	}
+	if (c->report) {
+		char *why;
+		size_t wl;
+		json_t *o = gs_site_result_pack_all(c, i, &why, &wl);
+
+		rc = json_dumpf(o, c->report, JSON_COMPACT);
+		json_decref(o);
+		gs_publish_result_release(&c->cur);
+		memset(&c->span, 0, sizeof(c->span));
+		if (!rc && fputc('\n', c->report) == EOF)
+			rc = -1;
+		if (!rc && why && fwrite(why, 1, wl, c->report) != wl)
+			rc = -1;
+		free(why);
+		if (rc) {
+			snprintf(c->err, c->errlen, "cannot write a worker's report");
+			return -1;
+		}
+		return 0;
+	}
+	rc = gs_site_results_put(c->out, &c->cur, c->site_key ? c->key : NULL, &c->span, c->err,
+				 c->errlen);
+	memset(&c->span, 0, sizeof(c->span));
+	return rc;
+}
+
+/* Renders loaded workload i into c->cur; 0, or -1 with err naming the workload. */
+int gs_site_publish_one(gs_site_ctx *c, size_t i, gs_job *job, size_t *done)
+{
+	char e[1024];
+	int jrc;
+
+	e[0] = '\0';
+	jrc = gs_job_publish(job, c->env, c->archive, c->sheets, NULL, &c->cur, e, sizeof(e));
+	c->rendered++;
+	if (jrc) {
+		if (strncmp(e, c->paths[i], strlen(c->paths[i])) == 0)
+			snprintf(c->err, c->errlen, "%s", e);
+		else
+			snprintf(c->err, c->errlen, "%s: %s", c->paths[i], e);
+		return -1;
+	}
+	(*done)++;
+	return gs_site_finish(c, i);
+}
+
+/* Renders workloads [from, to), each finished (gs_site_finish); 0, or -1 with err naming the workload. */
+static int S_render_range(gs_site_ctx *c, size_t from, size_t to, size_t *done)
+{
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		gs_job job;
+		gs_diag d = GS_DIAG_INIT;
+		int jrc, keyed = 0;
+
+		/* What the validation learnt of it: enough to reuse its sheet
+		 * unread, and what its reading now must find again. */
+		gs_site_learnt_item item, *in = NULL;
+		char (*rels)[GS_EVIDENCE_REL_SIZE] = NULL;
+		char wsha[GS_SHA256_HEX_SIZE];
+
+		if (c->inputs) {
+			if (gs_site_learnt_get(c->inputs, c->inputs_from + i, &item, c->err, c->errlen))
+				return -1;
+			in = &item;
+		}
+		if (in && c->site_key && c->old.f) {
+			rels = gs_xcalloc(in->nev + 1, sizeof(*rels));
+			gs_site_input_key(c, in, rels, c->key);
+			keyed = 1;
+			if (gs_site_reuse(c, i, in->id, in->title, c->key)) {
+				jrc = gs_site_input_archive(c, i, in, rels);
+				free(rels);
+				(*done)++;
+				if (jrc || gs_site_finish(c, i))
+					return -1;
+				continue;
+			}
+			free(rels);
+		}
+		/* Validated already; a file that changed since is an error. */
+		if (gs_job_load_sha(c->paths[i], c->env->cat, &job, &d, wsha) ||
+		    (in && !gs_site_same_input(&job, wsha, in))) {
+			snprintf(c->err, c->errlen, "%s changed while the site was built", c->paths[i]);
+			gs_diag_release(&d);
+			gs_job_release(&job);
+			return -1;
+		}
+		if (c->site_key && !keyed) {
+			if (gs_site_job_key(c, i, &job, wsha, c->key)) {
+				gs_job_release(&job);
+				return -1;
+			}
+			if (gs_site_reuse(c, i, job.w.id, job.w.title, c->key)) {
+				gs_job_release(&job);
+				(*done)++;
+				if (gs_site_finish(c, i))
+					return -1;
+				continue;
+			}
+		}
+		jrc = gs_site_publish_one(c, i, &job, done);
+		gs_job_release(&job);
+		if (jrc)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * A worker's report, one compact JSON object a line (JSON escapes the
+ * newlines of strings): per workload of its range in order, every field of
+ * its gs_publish_result with its "files" and "key" (written as each is
+ * done, gs_site_finish), and its reasons: "why": the length of the block of
+ * them (gs_site_why_block) that follows the line, for a sheet rendered, or
+ * "span" ([offset, length] of its "why" in the replaced site's keys
+ * file) for a sheet reused; then {"manifest": its evidence
+ * entries (see gs_archive_export), "rendered": N}. The parent reads a line
+ * at a time. A field added to gs_publish_result must be added to
+ * gs_site_result_pack and gs_site_result_unpack, or -j N would lose it.
+ */
+json_t *gs_site_result_pack(const gs_publish_result *r)
+{
+	json_t *o = json_object();
+	char *st = gs_xmalloc(r->noffers + 1);
+	size_t k;
+
+	for (k = 0; k < r->noffers; k++)
+		st[k] = (char)('0' + r->status[k]);
+	st[k] = '\0';
+	json_object_set_new(o, "id", json_string(r->id));
+	json_object_set_new(o, "title", json_string(r->title));
+	json_object_set_new(o, "status", json_string(st));
+	json_object_set_new(o, "synthetic", json_integer(r->synthetic));
+	json_object_set_new(o, "demonstration", json_integer(r->demonstration));
+	json_object_set_new(o, "nretained", json_integer((json_int_t)r->nretained));
+	json_object_set_new(o, "npreselected", json_integer((json_int_t)r->npreselected));
+	json_object_set_new(o, "nretained_synthetic", json_integer((json_int_t)r->nretained_synthetic));
+	{
+		json_t *cost = json_array(), *cur = json_array();
+		for (k = 0; k < r->noffers; k++) {
+			json_array_append_new(cost, json_integer(r->cost ? (json_int_t)r->cost[k] : 0));
+			json_array_append_new(cur, r->currency && r->currency[k]
+					      ? json_string(r->currency[k]) : json_null());
+		}
+		json_object_set_new(o, "cost", cost);
+		json_object_set_new(o, "currency", cur);
+	}
+	json_object_set_new(o, "best", r->best == GS_PUBLISH_NO_BEST ? json_null()
+				: json_integer((json_int_t)r->best));
+	json_object_set_new(o, "best_missing", json_integer((json_int_t)r->best_missing));
+	free(st);
+	return o;
+}
+
+/*
+ * The reasons of a result, per offer: a string, null (none), or the index
+ * of the first earlier offer with the same reason (offers of one GPU model
+ * share most of theirs: a third of the bytes). Of result i of rs (loaded
+ * with its reasons), noffers of them.
+ */
+json_t *gs_site_why_pack(const gs_site_results *rs, size_t i, size_t noffers)
+{
+	json_t *why = json_array();
+	size_t k, j;
+
+	for (k = 0; k < noffers; k++) {
+		const char *w = gs_site_results_reason(rs, i, k);
+		if (!w) {
+			json_array_append_new(why, json_null());
+			continue;
+		}
+		for (j = 0; j < k; j++) {
+			const char *x = gs_site_results_reason(rs, i, j);
+			if (x && strcmp(x, w) == 0)
+				break;
+		}
+		json_array_append_new(why, j < k ? json_integer((json_int_t)j) : json_string(w));
+	}
+	return why;
+}
+
+/* out[0, n) from a "why" array of n (gs_site_why_pack); 0, or -1 (out untouched). */
+int gs_site_why_strings(json_t *why, size_t n, char **out)
+{
+	size_t k;
+
+	if (!json_is_array(why) || json_array_size(why) != n)
+		return -1;
+	for (k = 0; k < n; k++) {
+		json_t *e = json_array_get(why, k);
+		json_int_t j = json_integer_value(e);
+		if (!json_is_string(e) && !json_is_null(e) &&
+		    !(json_is_integer(e) && j >= 0 && (size_t)j < k &&
+		      json_is_string(json_array_get(why, (size_t)j))))
+			return -1;
+	}
+	for (k = 0; k < n; k++) {
+		json_t *e = json_array_get(why, k);
+		if (json_is_integer(e))
+			e = json_array_get(why, (size_t)json_integer_value(e));
+		out[k] = json_is_string(e) ? gs_xstrdup(json_string_value(e)) : NULL;
+	}
+	return 0;
+}
+
+/* r->reason from a "why" array of r->noffers; 0 or -1. */
+int gs_site_why_unpack(json_t *why, gs_publish_result *r)
+{
+	char **v = gs_xcalloc(r->noffers + 1, sizeof(*v));
+
+	if (gs_site_why_strings(why, r->noffers, v)) {
+		free(v);
+		return -1;
+	}
+	r->reason = v;
+	return 0;
+}
+
+/*
+ * r's reasons for a worker's report, in a block after its line: per offer
+ * a 4-byte length in the host's order (the same program reads it back,
+ * S_why_read), UINT32_MAX for none, then the bytes. Not in the JSON line:
+ * they are most of its bytes, and a JSON parser costs ~150 instructions a
+ * byte (a site of 200 x 50 with -j 2: 6% of its instructions).
+ */
+char *gs_site_why_block(const gs_publish_result *r, size_t *len)
+{
+	size_t k, n = 0, at = 0;
+	char *b;
+
+	for (k = 0; k < r->noffers; k++)
+		n += 4 + (r->reason && r->reason[k] ? strlen(r->reason[k]) : 0);
+	b = gs_xmalloc(n + 1);
+	for (k = 0; k < r->noffers; k++) {
+		const char *w = r->reason ? r->reason[k] : NULL;
+		size_t wl = w ? strlen(w) : 0;
+		uint32_t l = w ? (uint32_t)wl : UINT32_MAX;
+		if (w && wl >= UINT32_MAX)
+			GS_BUG("a reason of %zu bytes", wl);
+		memcpy(b + at, &l, 4);
+		memcpy(b + at + 4, w ? w : "", wl);
+		at += 4 + wl;
+	}
+	*len = n;
+	return b;
+}
+
+/* r->reason, r->noffers of them, from the n bytes of f that gs_site_why_block wrote; 0 or -1. */
+static int S_why_read(FILE *f, size_t n, gs_publish_result *r)
+{
+	char *b, **v;
+	size_t k, at = 0;
+
+	if (n > ((size_t)1 << 30))
+		return -1;
+	b = gs_xmalloc(n + 1);
+	if (fread(b, 1, n, f) != n) {
+		free(b);
+		return -1;
+	}
+	v = gs_xcalloc(r->noffers + 1, sizeof(*v));
+	for (k = 0; k < r->noffers; k++) {
+		uint32_t l;
+		if (n - at < 4)
+			goto bad;
+		memcpy(&l, b + at, 4);
+		at += 4;
+		if (l == UINT32_MAX)
+			continue;
+		if (l > n - at)
+			goto bad;
+		v[k] = gs_xmalloc((size_t)l + 1);
+		memcpy(v[k], b + at, l);
+		v[k][l] = '\0';
+		at += l;
+	}
+	if (at != n)
+		goto bad;
+	free(b);
+	r->reason = v;
+	return 0;
+bad:
+	for (k = 0; k < r->noffers; k++)
+		free(v[k]);
+	free(v);
+	free(b);
+	return -1;
+}
+
+/*
+ * For a worker's report: the result, its files, its key and where its
+ * reasons lie, or their block's length ("why"; *why: the block, to write
+ * after the line; NULL when reused).
+ */
+json_t *gs_site_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *whylen)
+{
+	json_t *o = gs_site_result_pack(&c->cur), *files = json_array();
+	size_t k;
+
+	(void)i;
+	for (k = 0; k < c->cur.files.n; k++)
+		json_array_append_new(files, json_string(c->cur.files.v[k]));
+	json_object_set_new(o, "files", files);
+	json_object_set_new(o, "key", json_string(c->site_key ? c->key : ""));
+	*why = NULL;
+	*whylen = 0;
+	if (c->span.len) {
+		json_object_set_new(o, "span", json_pack("[II]", (json_int_t)c->span.off,
+							 (json_int_t)c->span.len));
+	} else {
+		*why = gs_site_why_block(&c->cur, whylen);
+		json_object_set_new(o, "why", json_integer((json_int_t)*whylen));
+	}
+	return o;
+}
+
+/* The catalog's own string for offer k's plan in currency cur (borrowed, as gs_publish_result's). */
+static const char *S_currency(const gs_catalog *cat, size_t k, const char *cur)
+{
+	size_t p;
+
+	for (p = 0; k < cat->noffers && p < cat->offers[k].nplans; p++)
+		if (cat->offers[k].plans[p].currency &&
+		    strcmp(cat->offers[k].plans[p].currency, cur) == 0)
+			return cat->offers[k].plans[p].currency;
+	return NULL;
+}
+
+int gs_site_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r)
+{
+	json_t *cost = json_object_get(o, "cost"), *cur = json_object_get(o, "currency");
+	json_t *best = json_object_get(o, "best");
+	const char *id = json_string_value(json_object_get(o, "id"));
+	const char *title = json_string_value(json_object_get(o, "title"));
+	const char *st = json_string_value(json_object_get(o, "status"));
+	size_t k;
+
+	if (!id || !title || !st)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->id = gs_xstrdup(id);
+	r->title = gs_xstrdup(title);
+	r->noffers = strlen(st);
+	r->status = gs_xmalloc(r->noffers + 1);
+	memset(r->status, 3, r->noffers + 1);
+	for (k = 0; k < r->noffers; k++) {
+		if (st[k] < '0' || st[k] > '4') {
+			gs_publish_result_release(r);
+			return -1;
+		}
+		r->status[k] = (unsigned char)(st[k] - '0');
+	}
+	r->synthetic = (int)json_integer_value(json_object_get(o, "synthetic"));
+	r->demonstration = (int)json_integer_value(json_object_get(o, "demonstration"));
+	r->nretained = (size_t)json_integer_value(json_object_get(o, "nretained"));
+	r->npreselected = (size_t)json_integer_value(json_object_get(o, "npreselected"));
+	r->nretained_synthetic = (size_t)json_integer_value(json_object_get(o, "nretained_synthetic"));
+	if (json_array_size(cost) != r->noffers || json_array_size(cur) != r->noffers ||
+	    (!json_is_null(best) && !json_is_integer(best)) ||
+	    r->noffers != cat->noffers) {
+		gs_publish_result_release(r);
+		return -1;
+	}
+	r->cost = gs_xcalloc(r->noffers + 1, sizeof(*r->cost));
+	r->currency = gs_xcalloc(r->noffers + 1, sizeof(*r->currency));
+	for (k = 0; k < r->noffers; k++) {
+		const char *c = json_string_value(json_array_get(cur, k));
+		r->cost[k] = (int64_t)json_integer_value(json_array_get(cost, k));
+		if (c && !(r->currency[k] = S_currency(cat, k, c))) {
+			gs_publish_result_release(r);
+			return -1;
+		}
+	}
+	r->best = json_is_null(best) ? GS_PUBLISH_NO_BEST : (size_t)json_integer_value(best);
+	if (r->best != GS_PUBLISH_NO_BEST && r->best >= r->noffers) {
+		gs_publish_result_release(r);
+		return -1;
+	}
+	r->best_missing = (unsigned)json_integer_value(json_object_get(o, "best_missing"));
+	return 0;
+}
+
+/* In a worker: render [from, to), writing the report as it goes (or the error alone) to out. */
+static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
+{
+	gs_site_ctx *c = ctx;
+	size_t done = 0, n;
+	json_t *root;
+	char *man;
+
+	c->report = out;
+	if (S_render_range(c, from, to, &done)) {
+		/* the report of a failure is its message alone */
+		if (fflush(out) != 0 || ftruncate(fileno(out), 0) != 0 || fseek(out, 0, SEEK_SET) != 0)
+			return -1;
+		fputs(c->err, out);
+		return -1;
+	}
+	man = gs_archive_export(c->archive, &n);
+	root = json_object();
+	json_object_set_new(root, "rendered", json_integer((json_int_t)c->rendered));
+	json_object_set_new(root, "manifest", json_stringn(man, n));
+	free(man);
+	if (json_dumpf(root, out, JSON_COMPACT) != 0 || fputc('\n', out) == EOF)
+		GS_BUG("cannot write a worker's report");
+	json_decref(root);
+	return 0;
+}
+
+/*
+ * Result i from its line in a worker's report (gs_site_result_pack_all): with
+ * its key and span, spooled as in one process (gs_site_finish). 0, or -1 with err.
+ */
+int gs_site_take_result(gs_site_ctx *c, size_t i, json_t *o, FILE *f, size_t *done)
+{
+	json_t *why = json_object_get(o, "why");
+	const char *key = json_string_value(json_object_get(o, "key"));
+	json_t *fl;
+	size_t m;
+
+	if (gs_site_result_unpack(o, c->env->cat, &c->cur) || !key ||
+	    strlen(key) >= GS_SHA256_HEX_SIZE)
+		goto bad;
+	(*done)++;
+	if (json_object_get(o, "span")) {
+		json_int_t off = -1, sl = -1;
+		if (!c->site_key || json_unpack(json_object_get(o, "span"), "[II]", &off, &sl) ||
+		    off < 0 || sl <= 0)
+			goto bad;
+		c->span.off = (uint64_t)off;
+		c->span.len = (uint64_t)sl;
+	} else if (!json_is_integer(why) || json_integer_value(why) < 0 ||
+		   S_why_read(f, (size_t)json_integer_value(why), &c->cur)) {
+		goto bad;
+	}
+	json_array_foreach(json_object_get(o, "files"), m, fl)
+		gs_strvec_push_dup(&c->cur.files, json_string_value(fl));
+	if (c->site_key)
+		snprintf(c->key, GS_SHA256_HEX_SIZE, "%s", key);
+	return gs_site_finish(c, i);
+bad:
+	gs_publish_result_release(&c->cur);
+	memset(&c->span, 0, sizeof(c->span));
+	snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+	return -1;
+}
+
+/*
+ * Renders every workload in jobs worker processes (workers.h), then merges
+ * their results and evidence entries in worker order, which is workload
+ * order: the same bytes as one process. A report is read a line (a result)
+ * at a time, each result spooled as in one process. 1: two workers named
+ * the same evidence bytes differently (the caller builds again in one
+ * process).
+ */
+int gs_site_render_parallel(gs_site_ctx *c, size_t npaths, unsigned jobs, size_t *done)
+{
+	gs_worker_reports rep;
+	size_t k, i, cap = 0;
+	char *line = NULL;
+	int rc = 0;
+
+	if (gs_workers_run(npaths, jobs, S_worker, c, c->dir, &rep, c->err, c->errlen))
+		return -1;
+	for (k = 0; k < rep.n && rc == 0; k++) {
+		FILE *f = rep.report[k];
+		json_t *root;
+		const char *man;
+		ssize_t len;
+
+		for (i = rep.from[k]; rc == 0 && i < rep.to[k]; i++) {
+			json_t *o;
+
+			len = getline(&line, &cap, f);
+			o = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
+			if (!o) {
+				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				rc = -1;
+			} else if (gs_site_take_result(c, i, o, f, done)) {
+				rc = -1;
+			}
+			json_decref(o);
+		}
+		if (rc)
+			break;
+		len = getline(&line, &cap, f);
+		root = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
+		man = json_string_value(json_object_get(root, "manifest"));
+		if (!man) {
+			snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+			rc = -1;
+		} else {
+			c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
+			rc = gs_archive_import(c->archive, man, strlen(man));
+			if (rc < 0)
+				snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));
+		}
+		json_decref(root);
+	}
+	free(line);
+	gs_worker_reports_release(&rep);
+	return rc;
+}
+
+/*** the pass that reads every workload as it renders it ***/
+
+/*
+ * Phase 1: renders workloads c->paths[0, n) into dir: their sheets in
+ * sheets/, their evidence in evidence/ with its manifest, res[] and keys[]
+ * filled. 0, -1 with err, or 1 (see gs_site_render_parallel).
+ */
+int gs_site_render_sheets(gs_site_ctx *c, size_t n, unsigned jobs, size_t *done,
+			  const gs_site_opts *opts)
+{
+	int rc;
+
+	if (c->learn) {
+		rc = gs_site_learn_pass(c, jobs, done, opts->validated, opts->validated_arg);
+		if (rc)
+			return rc;
+	} else if (jobs > 1 && n > 1) {
+		rc = gs_site_render_parallel(c, n, jobs, done);
+		if (rc)
+			return rc;
+	} else if (S_render_range(c, 0, n, done)) {
+		return -1;
+	}
+	if (gs_archive_write_manifest(c->archive)) {
+		snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));
+		return -1;
+	}
+	return 0;
+}
