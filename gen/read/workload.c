@@ -1085,8 +1085,8 @@ static void S_read_replicated(gs_jr *r, gs_workload *w, json_t *req, const char 
 	kp = gs_jr_path_key(rp, "tensor_parallel_replicated");
 	if (has_stated && has_files && stated != files) {
 		gs_jr_error(r, kp, "%llu bytes here, but the checkpoint's tensor headers (%s) give "
-			    "%llu bytes of replicated tensors (%llu norms, row-parallel biases and "
-			    "router gates): remove it or make them agree",
+			    "%llu bytes in %llu replicated tensors (norms, biases of row-parallel "
+			    "layers, router gates): remove it or make them agree",
 			    (unsigned long long)stated,
 			    w->weights_source ? w->weights_source : w->model_from,
 			    (unsigned long long)files, (unsigned long long)tensors);
@@ -1095,17 +1095,17 @@ static void S_read_replicated(gs_jr *r, gs_workload *w, json_t *req, const char 
 	}
 	w->tp_replicated_bytes = has_files ? files : stated;
 	w->tp_replicated_calculated = has_files;
-	if (has_stated && !has_files) {
-		int above = 0;
-		if (w->has_weights_bytes)
-			above = stated > w->weights_bytes;
-		else if (w->parameters && w->storage_millibits)
-			/* the weights: parameters x bits / 8, rounded up, exactly */
-			above = stated > ((unsigned __int128)w->parameters * w->storage_millibits +
-					  7999u) / 8000u;
-		if (above) {
-			gs_jr_error(r, kp, "%llu bytes of replicated tensors is more than the weights "
-				    "themselves", (unsigned long long)stated);
+	if (has_stated && !has_files && (w->has_weights_bytes || (w->parameters &&
+								     w->storage_millibits))) {
+		/* the weights: the checkpoint's bytes, or parameters x bits / 8
+		 * rounded up, exactly */
+		unsigned __int128 wb = w->has_weights_bytes
+			? w->weights_bytes
+			: ((unsigned __int128)w->parameters * w->storage_millibits + 7999u) / 8000u;
+		if (stated > wb) {
+			gs_jr_error(r, kp, "%llu bytes of replicated tensors is more than the "
+				    "weights themselves (%llu bytes)", (unsigned long long)stated,
+				    (unsigned long long)(wb > UINT64_MAX ? UINT64_MAX : wb));
 			free(kp);
 			return;
 		}
