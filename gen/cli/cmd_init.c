@@ -423,8 +423,9 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	static const char *const task_ids[] = { "inference", "adaptation", "training" };
 	static const char *const task_words[] = { "inference", "LoRA adaptation",
 						  "full fine-tuning" };
-	json_t *w = json_object(), *model, *weights, *cache;
-	uint64_t params;
+	json_t *w = json_object(), *model, *weights, *cache, *req;
+	uint64_t params, rep, rep_tensors = 0;
+	char *replicated = NULL;
 	char a[GS_FMT_MAX];
 	char *title, *notes, *where, *window = NULL;
 	const gs_model_dtype *main = gs_model_main_dtype(m);
@@ -474,7 +475,19 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	json_object_set_new(w, "reserve", S_reserve(m, p));
 	if (p->task != 0)
 		json_object_set_new(w, "training", S_training(m, p, params));
-	json_object_set_new(w, "requirements", json_object());
+	req = json_object();
+	if (gs_model_replicated(m, &rep, &rep_tensors) == 0) {
+		/* read from every header: the sheet checks it against them */
+		json_object_set_new(req, "tensor_parallel_replicated", S_size_bytes(rep));
+		replicated = gs_xasprintf(" Under tensor parallelism the norms, the biases of "
+					  "row-parallel layers and the router gates stay whole on "
+					  "every card: %llu tensors, %s B read from the headers "
+					  "(`requirements.tensor_parallel_replicated`); with "
+					  "`requirements.tensor_parallel` the sheet splits the rest.",
+					  (unsigned long long)rep_tensors,
+					  gs_fmt_int(a, rep, GS_LANG_EN));
+	}
+	json_object_set_new(w, "requirements", req);
 	json_object_set_new(w, "inputs", S_inputs(p));
 	if (kv && m->has_sliding_window && m->sliding_pattern &&
 	    strcmp(m->sliding_pattern, "every_layer") == 0)
@@ -494,7 +507,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			     "parameter count and the weight bytes are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
-			     "Every reserve%s item is **assumed**, with its reason.%s%s%s",
+			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s",
 			     where, gs_fmt_int(a, p->context, GS_LANG_EN),
 			     (unsigned long long)p->output, (unsigned long long)p->sequences,
 			     p->value_bytes, m->weights == GS_WEIGHTS_GGUF
@@ -507,12 +520,13 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			     ? " The architecture keeps a sliding window on some layers only: "
 			       "the dense cache counted here, every layer keeping every token, "
 			       "is an upper bound." : "",
-			     window ? window : "",
+			     window ? window : "", replicated ? replicated : "",
 			     S_notes_fill);
 	json_object_set_new(w, "notes", json_string(notes));
 	free(notes);
 	free(where);
 	free(window);
+	free(replicated);
 	(void)main;
 	return w;
 }

@@ -439,6 +439,7 @@ static gs_verdict S_v(gs_verdict_kind k, const char *why)
 	v.b = gs_qty_missing();
 	v.w = gs_qty_missing();
 	v.kv = gs_qty_missing();
+	v.r = gs_qty_missing();
 	return v;
 }
 
@@ -684,20 +685,61 @@ static uint64_t S_split(const S_in *in, const gs_offer *o)
 }
 
 /*
- * The calculated terms per card over a split of n cards: weights / n, the
- * KV cache / n when the KV heads divide by n (replicated otherwise).
+ * The weights tensor parallelism replicates on every card: those the
+ * checkpoint's tensor headers give (calculated), or, unless calc_only,
+ * the workload's declared figure (assumed); at most the weights. Missing
+ * when not known.
  */
-static void S_terms(const S_in *in, uint64_t n, gs_qty *w, gs_qty *kv)
+static gs_qty S_replicated(const S_in *in, int calc_only)
+{
+	const gs_workload *w = in->w;
+	gs_qty r;
+
+	if (!w->has_tp_replicated || (calc_only && !w->tp_replicated_calculated))
+		return gs_qty_missing();
+	r = gs_qty_make(w->tp_replicated_bytes, w->tp_replicated_calculated ? GS_PROV_CALCULATED
+									    : GS_PROV_ASSUMED);
+	if (r.bytes > in->s->weights.bytes)
+		r.bytes = in->s->weights.bytes;
+	return r;
+}
+
+/*
+ * The terms per card over a split of n cards: the weights / n, or, the
+ * replicated part r known (S_replicated), (weights - r) / n + r, rounded
+ * up; the KV cache / n when the KV heads divide by n (replicated
+ * otherwise). calc_only: a declared r is left out, so that the terms stay
+ * calculated (the lower bound); the need counts it.
+ */
+static void S_terms_r(const S_in *in, uint64_t n, int calc_only, gs_qty *w, gs_qty *kv,
+		      gs_qty *rep)
 {
 	const gs_sizing *s = in->s;
+	gs_qty r = gs_qty_missing();
 
 	*w = s->weights;
 	*kv = s->kv;
+	if (n > 1 && s->weights.present)
+		r = S_replicated(in, calc_only);
+	if (rep)
+		*rep = r;
 	if (n <= 1)
 		return;
-	w->bytes = S_ceil_div(s->weights.bytes, n);
+	if (r.present) {
+		/* (W - r) / n + r <= W: no overflow */
+		w->bytes = S_ceil_div(s->weights.bytes - r.bytes, n) + r.bytes;
+		w->prov = gs_prov_weakest(w->prov, r.prov);
+	} else {
+		w->bytes = S_ceil_div(s->weights.bytes, n);
+	}
 	if (kv->present && in->w->kv_heads && in->w->kv_heads % n == 0)
 		kv->bytes = S_ceil_div(s->kv.bytes, n);
+}
+
+/* The calculated terms per card (the lower bound's). */
+static void S_terms(const S_in *in, uint64_t n, gs_qty *w, gs_qty *kv)
+{
+	S_terms_r(in, n, 1, w, kv, NULL);
 }
 
 /* The calculated lower bound per card (weights + KV cache, calculated terms
@@ -724,7 +766,7 @@ static int S_certainty(const S_in *in, gs_candidate *c)
 	const gs_offer *o = c->offer;
 	uint64_t n = c->split, bound;
 	const char *why;
-	gs_qty w, kv;
+	gs_qty w, kv, r = gs_qty_missing();
 	gs_verdict v;
 
 	if (o->cards > 1 && n == 1) {
@@ -738,8 +780,10 @@ static int S_certainty(const S_in *in, gs_candidate *c)
 		why = "why.memory.lower_exceeds_lot";
 	} else {
 		bound = c->lower.bytes;
-		S_terms(in, n, &w, &kv);
-		why = n > 1 ? "why.memory.lower_exceeds_split" : "why.memory.lower_exceeds_card";
+		S_terms_r(in, n, 1, &w, &kv, &r);
+		why = n <= 1 ? "why.memory.lower_exceeds_card"
+		      : r.present ? "why.memory.lower_exceeds_split_replicated"
+				  : "why.memory.lower_exceeds_split";
 	}
 	if (bound <= c->upper.bytes)
 		return 0;
@@ -749,6 +793,7 @@ static int S_certainty(const S_in *in, gs_candidate *c)
 	v.b = c->upper;
 	v.w = w;
 	v.kv = kv;
+	v.r = r;
 	v.split = n > 1 ? n : 0;
 	v.synthetic = c->upper.synthetic;
 	c->v[GS_REQ_MEMORY] = v;
@@ -1173,13 +1218,29 @@ static gs_qty S_need_per_card(const S_in *in, const gs_candidate *c)
 
 	if (c->split <= 1)
 		return s->need;
-	S_terms(in, c->split, &w, &kv);
+	/* the weights per card with a declared replicated part too */
+	S_terms_r(in, c->split, 0, &w, &kv, NULL);
 	need = s->need;
-	need.bytes = c->lower.bytes;
-	if (gs_add_u64(need.bytes, s->reserve.bytes, &need.bytes) ||
+	need.bytes = w.bytes;
+	need.prov = gs_prov_weakest(need.prov, w.prov);
+	if ((kv.present && gs_add_u64(need.bytes, kv.bytes, &need.bytes)) ||
+	    gs_add_u64(need.bytes, s->reserve.bytes, &need.bytes) ||
 	    (s->training.present && gs_add_u64(need.bytes, s->training.bytes, &need.bytes)))
 		need.bytes = UINT64_MAX;
 	return need;
+}
+
+/* The reason of a need per card under a declared split: the rule of its
+ * weights per card in words (the weights / N, or with the replicated part
+ * calculated from the headers, or declared). */
+static const char *S_calc_split_why(const S_in *in)
+{
+	gs_qty r = S_replicated(in, 0);
+
+	if (!r.present || !in->s->weights.present)
+		return "why.memory.calc_split";
+	return r.prov == GS_PROV_CALCULATED ? "why.memory.calc_split_replicated"
+					    : "why.memory.calc_split_replicated_declared";
 }
 
 /* Only the calculation: at best to confirm, with the margin shown. */
@@ -1194,7 +1255,7 @@ static void S_calculated(const S_in *in, gs_candidate *c)
 	c->margin = S_margin(c->capacity.bytes, need.bytes);
 	c->has_margin = 1;
 	if (c->split > 1)
-		v = S_v(GS_V_TO_CONFIRM, "why.memory.calc_split");
+		v = S_v(GS_V_TO_CONFIRM, S_calc_split_why(in));
 	else if (need.bytes > c->capacity.bytes && o->cards > 1)
 		v = S_v(GS_V_TO_CONFIRM, placed ? "why.memory.calc_placement"
 						: "why.memory.calc_needs_placement");
@@ -1209,7 +1270,7 @@ static void S_calculated(const S_in *in, gs_candidate *c)
 	v.s1 = o->gpu_model;
 	v.synthetic = c->capacity.synthetic;
 	if (c->split > 1) {
-		S_terms(in, c->split, &v.w, &v.kv);
+		S_terms_r(in, c->split, 0, &v.w, &v.kv, &v.r);
 		v.split = c->split;
 	}
 	v.missing = (need.bytes > c->capacity.bytes && o->cards > 1 && !placed)
@@ -1704,7 +1765,8 @@ static int S_room(const S_in *in, gs_qty capacity, uint64_t split, int without_r
 	if (in->w->cache != GS_CACHE_DENSE || !s->kv.present || !s->kv_tokens_kept ||
 	    !s->kv_sequences || !capacity.present)
 		return -1;
-	S_terms(in, split, &w, &kv);
+	/* a declared replicated part counts with the reserve, not without */
+	S_terms_r(in, split, without_reserve, &w, &kv, NULL);
 	/* KV bytes of one token of one sequence, per card (exact: the cache
 	 * is that times tokens kept times sequences) */
 	per_token = s->kv.bytes / s->kv_tokens_kept / s->kv_sequences;

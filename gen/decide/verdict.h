@@ -80,6 +80,9 @@ typedef struct {
 	 * per card) and the cards it is split over ({split}, 0: not split). */
 	gs_qty w, kv;
 	uint64_t split;
+	/* The replicated weights on every card of that split ({r}), when the
+	 * weights per card are (weights - r) / split + r; else missing. */
+	gs_qty r;
 	/* Token counts cited by a KV-capacity reason ({t1} the need, {t2} the
 	 * observed capacity), when has_tokens. */
 	uint64_t t1, t2, t3;    /* {t3}: the capacity a utilization of 1.0 would give */

@@ -186,6 +186,51 @@ static int S_is_buffer(const char *name)
 	       S_has_suffix(name, ".attn.masked_bias");
 }
 
+int gs_tensor_replicated(const char *name)
+{
+	static const char *const whole[] = {
+		/* biases of row-parallel layers: each rank adds them whole after
+		 * the all-reduce (vLLM RowParallelLinear, Megatron-LM's too) */
+		".o_proj.bias", ".down_proj.bias", ".dense.bias", ".dense_4h_to_h.bias",
+		".c_proj.bias", ".out_proj.bias", ".fc2.bias",
+		/* the routers of mixtures of experts (vLLM ReplicatedLinear) */
+		".block_sparse_moe.gate.weight", ".mlp.gate.weight", ".shared_expert_gate.weight",
+	};
+	const char *p = name;
+	size_t i;
+
+	if (S_is_buffer(name))
+		return 0;
+	/* the norms: a name component holding "norm", or starting "ln_" (ln_f,
+	 * ln_attn, ln_1): LayerNorm and RMSNorm are never split */
+	while (*p) {
+		size_t n = strcspn(p, ".");
+		size_t k;
+		if (n >= 3 && p[0] == 'l' && p[1] == 'n' && p[2] == '_')
+			return 1;
+		for (k = 0; k + 4 <= n; k++)
+			if (memcmp(p + k, "norm", 4) == 0)
+				return 1;
+		p += n;
+		if (*p == '.')
+			p++;
+	}
+	for (i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
+		if (S_has_suffix(name, whole[i]))
+			return 1;
+	return 0;
+}
+
+static void S_note_replicated(gs_model *m, const char *name, uint64_t bytes)
+{
+	if (!gs_tensor_replicated(name))
+		return;
+	/* part of the weight bytes, which were summed with the same checks */
+	if (gs_add_u64(m->replicated_bytes, bytes, &m->replicated_bytes))
+		m->replicated_bytes = UINT64_MAX;
+	m->replicated_tensors++;
+}
+
 static void S_note_buffer(gs_model *m, const char *name, uint64_t params)
 {
 	if (!S_is_buffer(name))
@@ -738,6 +783,7 @@ static int S_st_tensor(const char *file, uint64_t data_start, uint64_t data_len,
 		}
 	}
 	S_note_buffer(m, name, count);
+	S_note_replicated(m, name, bytes);
 	return 0;
 }
 
@@ -1710,6 +1756,16 @@ const gs_model_dtype *gs_model_main_dtype(const gs_model *m)
 		if (!best || m->dtypes[i].bytes > best->bytes)
 			best = &m->dtypes[i];
 	return best;
+}
+
+int gs_model_replicated(const gs_model *m, uint64_t *bytes, uint64_t *tensors)
+{
+	if (m->weights != GS_WEIGHTS_SAFETENSORS)
+		return -1;
+	*bytes = m->replicated_bytes;
+	if (tensors)
+		*tensors = m->replicated_tensors;
+	return 0;
 }
 
 int gs_model_params(const gs_model *m, uint64_t *out)

@@ -137,6 +137,12 @@ typedef struct gs_model_s {
 	size_t ndtypes;
 	gs_strvec buffers;        /* tensors named like buffers (inv_freq, masks) */
 	uint64_t buffer_params;
+	/* tensors that tensor parallelism replicates on every card (norms,
+	 * biases of row-parallel layers, router gates: gs_tensor_replicated),
+	 * summed over the headers read; meaningful for SAFETENSORS only
+	 * (gs_model_replicated) */
+	uint64_t replicated_bytes;
+	uint64_t replicated_tensors;
 	unsigned gguf_version;    /* 0 when not GGUF */
 	uint64_t gguf_alignment;
 
@@ -232,5 +238,22 @@ unsigned gs_safetensors_dtype_bits(const char *dtype);
 const gs_model_dtype *gs_model_main_dtype(const gs_model *m);
 /* Parameters to show: from the headers when read, else from the geometry. */
 int gs_model_params(const gs_model *m, uint64_t *out);
+/*
+ * Is the tensor NAME held whole on every card under tensor parallelism, in
+ * vLLM and Megatron-LM (docs/formats.md §5)? The norms (a name component
+ * holding "norm", or starting "ln_"), the biases of row-parallel layers
+ * (o_proj, down_proj, dense, dense_4h_to_h, c_proj, out_proj, fc2: added
+ * whole after the all-reduce) and the routers of mixtures of experts
+ * (block_sparse_moe.gate, mlp.gate, shared_expert_gate). The embeddings
+ * and the LM head are split by vocabulary: not replicated.
+ */
+int gs_tensor_replicated(const char *name);
+/*
+ * The bytes of those tensors, with the count of tensors in *tensors (may
+ * be NULL): 0 when every safetensors header was read (the tensors' names
+ * and sizes are known), -1 otherwise (an index alone, a GGUF file, only a
+ * config.json: unknown, never 0).
+ */
+int gs_model_replicated(const gs_model *m, uint64_t *bytes, uint64_t *tensors);
 
 #endif

@@ -1064,11 +1064,61 @@ static void S_read_conditions(gs_jr *r, gs_workload *w, json_t *root)
 	free(op);
 }
 
+/*
+ * requirements.tensor_parallel_replicated: the weights' bytes tensor
+ * parallelism keeps whole on every card. Every safetensors header read
+ * (model.from / model.repo) gives them (calculated): a figure stated too
+ * must agree; without the headers a stated figure is declared. Never above
+ * the weights: the checkpoint's bytes, or parameters x storage bits.
+ */
+static void S_read_replicated(gs_jr *r, gs_workload *w, json_t *req, const char *rp)
+{
+	uint64_t stated = 0, files = 0, tensors = 0;
+	int has_stated, has_files;
+	char *kp;
+
+	has_stated = gs_jr_size(r, req, rp, "tensor_parallel_replicated", GS_JR_OPTIONAL,
+				&stated, NULL, NULL) == 1;
+	has_files = w->model && gs_model_replicated(w->model, &files, &tensors) == 0;
+	if (!has_stated && !has_files)
+		return;
+	kp = gs_jr_path_key(rp, "tensor_parallel_replicated");
+	if (has_stated && has_files && stated != files) {
+		gs_jr_error(r, kp, "%llu bytes here, but the checkpoint's tensor headers (%s) give "
+			    "%llu bytes in %llu replicated tensors (norms, biases of row-parallel "
+			    "layers, router gates): remove it or make them agree",
+			    (unsigned long long)stated,
+			    w->weights_source ? w->weights_source : w->model_from,
+			    (unsigned long long)files, (unsigned long long)tensors);
+		free(kp);
+		return;
+	}
+	w->tp_replicated_bytes = has_files ? files : stated;
+	w->tp_replicated_calculated = has_files;
+	if (has_stated && !has_files && (w->has_weights_bytes || (w->parameters &&
+								     w->storage_millibits))) {
+		/* the weights: the checkpoint's bytes, or parameters x bits / 8
+		 * rounded up, exactly */
+		unsigned __int128 wb = w->has_weights_bytes
+			? w->weights_bytes
+			: ((unsigned __int128)w->parameters * w->storage_millibits + 7999u) / 8000u;
+		if (stated > wb) {
+			gs_jr_error(r, kp, "%llu bytes of replicated tensors is more than the "
+				    "weights themselves (%llu bytes)", (unsigned long long)stated,
+				    (unsigned long long)(wb > UINT64_MAX ? UINT64_MAX : wb));
+			free(kp);
+			return;
+		}
+	}
+	w->has_tp_replicated = 1;
+	free(kp);
+}
+
 static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 {
 	static const char *allowed[] = {
 		"software", "campaign", "budget", "quality", "host", "placement",
-		"tensor_parallel", NULL
+		"tensor_parallel", "tensor_parallel_replicated", NULL
 	};
 	static const char *campaign_keys[] = { "start", "days", NULL };
 	static const char *quality_keys[] = { "criterion", "evidence", NULL };
@@ -1105,6 +1155,7 @@ static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 	}
 	gs_jr_string(r, req, rp, "placement", GS_JR_OPTIONAL, &w->placement);
 	gs_jr_uint(r, req, rp, "tensor_parallel", GS_JR_OPTIONAL, 1, 64, &w->tensor_parallel);
+	S_read_replicated(r, w, req, rp);
 	free(rp);
 }
 

@@ -156,6 +156,16 @@ typedef struct {
 	char *host_interconnect;    /* or NULL */
 	char *placement;            /* documented multi-card placement, or NULL */
 	uint64_t tensor_parallel;   /* declared tensor-parallel degree over a lot's cards, 0: none */
+	/*
+	 * The bytes of the weights that tensor parallelism replicates on every
+	 * card (requirements.tensor_parallel_replicated): calculated from the
+	 * checkpoint's tensor headers (model.h gs_model_replicated), a stated
+	 * figure then agreeing with them; else declared (assumed). Missing when
+	 * has_tp_replicated == 0: the rule is then the weights / N.
+	 */
+	uint64_t tp_replicated_bytes;
+	int has_tp_replicated;
+	int tp_replicated_calculated;   /* 1: from the headers; 0: declared */
 
 	gs_input inputs[3];         /* usual, long, limit; label NULL if absent */
 

@@ -84,7 +84,7 @@ static char *S_signed_gib(S_ctx *c, int64_t v, gs_qty need, gs_qty capacity)
 			    S_qprov(c, q));
 }
 
-/* Expands {a} {b} {w} {kv} {split} {margin} {cost} {budget} {s1} {s2} {n1} {n2} {n3}
+/* Expands {a} {b} {w} {kv} {r} {split} {margin} {cost} {budget} {s1} {s2} {n1} {n2} {n3}
  * {t1} {t2} {t3} (token counts) in a label. Caller frees. */
 static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 {
@@ -125,6 +125,12 @@ static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			skip = is_cost ? 6 : 8;
 		} else if (strncmp(p, "{w}", 3) == 0) {
 			piece = S_qty_words(c, v->w);
+			skip = 3;
+		} else if (strncmp(p, "{r}", 3) == 0) {
+			char b[GS_FMT_MAX];
+			piece = v->r.present ? gs_xasprintf("%s B (%s)", gs_fmt_int(b, v->r.bytes, c->lang),
+							    S_qprov(c, v->r))
+					     : gs_xstrdup(TR("word.missing"));
 			skip = 3;
 		} else if (strncmp(p, "{kv}", 4) == 0) {
 			piece = v->kv.present ? S_qty_words(c, v->kv) : gs_xstrdup(TR("word.missing"));

@@ -61,6 +61,11 @@ grep -q warning "$scratch/log" && err "init warned at the model's own context"
 	--out lora2.json >/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "init --task adaptation failed"; }
 cmp -s lora.json lora2.json || err "--task adaptation and --task lora write different sheets"
 grep -q '"task": "adaptation"' lora.json || err "lora.json's task is not adaptation"
+# every header read: the replicated norms, 3 x 8 float32 = 96 B (docs/formats.md §5.2)
+grep -A2 '"tensor_parallel_replicated"' lora.json | grep -q '"amount": "96"' ||
+	err "init did not write the 96 replicated bytes of tiny-llama's headers"
+grep -q tensor_parallel_replicated mistral.json &&
+	err "init wrote replicated bytes from an index alone (its shards' headers not read)"
 # rank 16 on q, k, v, o: 16 x (2 x (8 + 8) + 2 x (8 + 4)) = 896 trainable, x 16 B = 14,336 B
 grep -q '"trainable_parameters": 896' lora.json || err "LoRA trainable parameters are not 896"
 grep -q '"amount": "14336"' lora.json || err "LoRA adapter item is not 14,336 B"

@@ -734,6 +734,71 @@ static void test_workload_fractional_bits(void)
 	}
 }
 
+/*
+ * The tensors tensor parallelism replicates (docs/formats.md §5.2): in
+ * tiny-llama the three float32 norms of 8 values, 3 x 32 = 96 B of the
+ * 1,416; the embeddings, the projections and the inv_freq buffer are not.
+ * Without every header (a GGUF file, a config.json alone) it is unknown.
+ */
+static void test_replicated(void)
+{
+	static const struct { const char *name; int rep; } names[] = {
+		{ "model.layers.0.input_layernorm.weight", 1 },
+		{ "model.layers.0.post_attention_layernorm.weight", 1 },
+		{ "model.norm.weight", 1 },
+		{ "model.layers.3.self_attn.q_norm.weight", 1 },
+		{ "model.layers.3.pre_feedforward_layernorm.weight", 1 },
+		{ "gpt_neox.final_layer_norm.bias", 1 },
+		{ "transformer.ln_f.weight", 1 },
+		{ "transformer.h.0.ln_attn.bias", 1 },
+		{ "model.layers.0.self_attn.o_proj.bias", 1 },
+		{ "gpt_neox.layers.0.attention.dense.bias", 1 },
+		{ "gpt_neox.layers.0.mlp.dense_4h_to_h.bias", 1 },
+		{ "model.layers.0.block_sparse_moe.gate.weight", 1 },
+		{ "model.layers.0.mlp.gate.weight", 1 },
+		/* split: by vocabulary, by columns, or by rows */
+		{ "model.embed_tokens.weight", 0 },
+		{ "lm_head.weight", 0 },
+		{ "model.layers.0.self_attn.q_proj.bias", 0 },
+		{ "model.layers.0.self_attn.o_proj.weight", 0 },
+		{ "model.layers.0.mlp.gate_proj.weight", 0 },
+		{ "gpt_neox.layers.0.mlp.dense_h_to_4h.bias", 0 },
+		{ "model.layers.0.self_attn.rotary_emb.inv_freq", 0 },
+		{ "gpt_neox.layers.0.attention.bias", 0 },
+		{ "model.layers.0.mlp.down_proj.weight", 0 },
+	};
+	gs_model m;
+	gs_diag d = GS_DIAG_INIT;
+	char *p;
+	uint64_t bytes = 0, tensors = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!CHECK_INT(gs_tensor_replicated(names[i].name), names[i].rep))
+			fprintf(stderr, "  tensor %s\n", names[i].name);
+	p = at("tiny-llama");
+	if (CHECK(gs_model_read(p, &m, &d) == 0)) {
+		CHECK(gs_model_replicated(&m, &bytes, &tensors) == 0);
+		CHECK_U64(bytes, 96);
+		CHECK_U64(tensors, 3);
+		gs_model_release(&m);
+	}
+	free(p);
+	p = at("tiny-llama/config.json");
+	if (CHECK(gs_model_read(p, &m, &d) == 0)) {
+		CHECK(gs_model_replicated(&m, &bytes, NULL) == -1);
+		gs_model_release(&m);
+	}
+	free(p);
+	p = at("tiny-gguf");
+	if (CHECK(gs_model_read(p, &m, &d) == 0)) {
+		CHECK(gs_model_replicated(&m, &bytes, NULL) == -1);
+		gs_model_release(&m);
+	}
+	free(p);
+	gs_diag_release(&d);
+}
+
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/gs-test-model-XXXXXX";
@@ -759,6 +824,7 @@ int main(int argc, char **argv)
 	test_layer_types();
 	test_workload_from();
 	test_workload_fractional_bits();
+	test_replicated();
 	{
 		char *cmd = gs_xasprintf("rm -rf '%s'", S_dir);
 		if (system(cmd) != 0)

@@ -1823,6 +1823,114 @@ static void test_tensor_parallel(void)
 	gs_decision_release(&d);
 }
 
+/*
+ * Tensor parallelism with the replicated parts R (docs/formats.md §4):
+ * weights per card (W - R) / N + R, rounded up. The Mistral-7B figures:
+ * W = 14,483,464,192 B, KV cache 32 GiB, R = 532,480 B (65 RMS norms of
+ * 4,096 bf16 values), no reserve.
+ *   N = 2: (14,483,464,192 - 532,480) / 2 + 532,480 = 7,241,465,856 +
+ *          532,480 = 7,241,998,336; + 16 GiB = 24,421,867,520
+ *   N = 4: 14,482,931,712 / 4 = 3,620,732,928 + 532,480 = 3,621,265,408;
+ *          + 8 GiB = 12,211,200,000
+ *   7 KV heads, N = 2: the cache (28 GiB) replicated: 7,241,998,336 +
+ *          30,064,771,072 = 37,306,769,408
+ * A declared R enters the need, not the lower bound (7,241,732,096 + 16 GiB).
+ */
+static void test_tensor_parallel_replicated(void)
+{
+	gs_workload w;
+	gs_offer o[3];
+	gs_decision d;
+	const gs_candidate *c;
+	const gs_verdict *v;
+
+	S_mistral(&w);
+	w.tensor_parallel = 2;
+	w.has_tp_replicated = 1;
+	w.tp_replicated_bytes = 532480;
+	w.tp_replicated_calculated = 1;
+	S_offer(&o[0], "l40s-2x", "L40S", NULL, 2, 48);
+	S_classify(&w, o, 1, NULL, 0, &d);
+	c = &d.cands[0];
+	v = &c->v[GS_REQ_MEMORY];
+	CHECK_U64(c->lower.bytes, UINT64_C(24421867520));
+	CHECK_U64(c->need.bytes, UINT64_C(24421867520));
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_split_replicated");
+	CHECK_U64(v->w.bytes, UINT64_C(7241998336));
+	CHECK(v->w.prov == GS_PROV_CALCULATED);
+	CHECK(v->r.present && v->r.bytes == 532480 && v->r.prov == GS_PROV_CALCULATED);
+	CHECK_U64(v->kv.bytes, 16 * GIB);
+	CHECK_U64(v->split, 2);
+	gs_decision_release(&d);
+
+	/* N = 4 over a lot of 4 */
+	w.tensor_parallel = 4;
+	S_offer(&o[0], "l40s-4x", "L40S", NULL, 4, 48);
+	S_classify(&w, o, 1, NULL, 0, &d);
+	c = &d.cands[0];
+	CHECK_U64(c->lower.bytes, UINT64_C(12211200000));
+	CHECK_U64(c->v[GS_REQ_MEMORY].w.bytes, UINT64_C(3621265408));
+	CHECK_U64(c->v[GS_REQ_MEMORY].kv.bytes, 8 * GIB);
+	gs_decision_release(&d);
+
+	/* 7 KV heads do not divide by 2: the cache is whole on each card */
+	w.tensor_parallel = 2;
+	w.kv_heads = 7;
+	S_offer(&o[0], "l40s-2x", "L40S", NULL, 2, 48);
+	S_classify(&w, o, 1, NULL, 0, &d);
+	CHECK_U64(d.cands[0].lower.bytes, UINT64_C(37306769408));
+	CHECK_U64(d.cands[0].v[GS_REQ_MEMORY].kv.bytes, 28 * GIB);
+	gs_decision_release(&d);
+	w.kv_heads = 8;
+
+	/* rounded up: W one byte more, W - R odd: 7,241,465,857 + 532,480 */
+	w.weights_bytes = UINT64_C(14483464193);
+	S_classify(&w, o, 1, NULL, 0, &d);
+	CHECK_U64(d.cands[0].v[GS_REQ_MEMORY].w.bytes, UINT64_C(7241998337));
+	gs_decision_release(&d);
+	w.weights_bytes = UINT64_C(14483464192);
+
+	/* a calculated certainty with R: 2 x 16 GB (upper 16 GiB =
+	 * 17,179,869,184 per card) below 24,421,867,520 */
+	S_offer(&o[0], "v100-2x", "V100", NULL, 2, 16);
+	S_classify(&w, o, 1, NULL, 0, &d);
+	c = &d.cands[0];
+	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_split_replicated");
+	CHECK_U64(c->v[GS_REQ_MEMORY].a.bytes, UINT64_C(24421867520));
+	CHECK_U64(c->v[GS_REQ_MEMORY].r.bytes, 532480);
+	gs_decision_release(&d);
+
+	/* declared: the need counts it (assumed), the lower bound does not */
+	w.tp_replicated_calculated = 0;
+	S_offer(&o[0], "l40s-2x", "L40S", NULL, 2, 48);
+	S_classify(&w, o, 1, NULL, 0, &d);
+	c = &d.cands[0];
+	v = &c->v[GS_REQ_MEMORY];
+	CHECK_U64(c->lower.bytes, UINT64_C(7241732096) + 16 * GIB);
+	CHECK_U64(c->need.bytes, UINT64_C(24421867520));
+	CHECK(c->need.prov == GS_PROV_ASSUMED);
+	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_split_replicated_declared");
+	CHECK(v->r.present && v->r.prov == GS_PROV_ASSUMED);
+	CHECK(v->w.prov == GS_PROV_ASSUMED);
+	gs_decision_release(&d);
+	/* and a certainty rests on the calculated figures only */
+	S_offer(&o[0], "v100-2x", "V100", NULL, 2, 16);
+	S_classify(&w, o, 1, NULL, 0, &d);
+	VERDICT(&d.cands[0], GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_split");
+	CHECK_U64(d.cands[0].v[GS_REQ_MEMORY].a.bytes, UINT64_C(7241732096) + 16 * GIB);
+	CHECK(!d.cands[0].v[GS_REQ_MEMORY].r.present);
+	gs_decision_release(&d);
+
+	/* no tensor parallelism declared: R changes nothing */
+	w.tensor_parallel = 0;
+	w.tp_replicated_calculated = 1;
+	S_offer(&o[0], "h200", "H200", NULL, 1, 141);
+	S_classify(&w, o, 1, NULL, 0, &d);
+	CHECK_U64(d.cands[0].lower.bytes, UINT64_C(14483464192) + 32 * GIB);
+	CHECK(!d.cands[0].v[GS_REQ_MEMORY].r.present);
+	gs_decision_release(&d);
+}
+
 /* Prices per hour, exact to the millionth, with and without a campaign. */
 static void test_prices_per_hour(void)
 {
@@ -2373,6 +2481,7 @@ int main(void)
 	test_reference_never_proposed();
 	test_observed_fit_first_in_class();
 	test_tensor_parallel();
+	test_tensor_parallel_replicated();
 	test_prices_per_hour();
 	test_memory_observed_fits();
 	test_memory_observed_not_covering();
