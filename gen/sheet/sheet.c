@@ -2655,7 +2655,7 @@ static void S_candidates(S_ctx *c)
 	const gs_decision *d = c->in->d;
 	const char *h[GS_REQ_COUNT + 6];
 	char *vtext[4][2], *hroom;
-	int same[GS_REQ_COUNT], ncols, unstated = 0;
+	int same[GS_REQ_COUNT], ncols, unstated = 0, any_room = 0;
 	size_t ntab = 0, f0;
 	const char *w_missing, *w_source, *w_note, *w_status[GS_CLASS_COUNT];
 	const char *const *rk = S_req_keys;
@@ -2721,6 +2721,9 @@ static void S_candidates(S_ctx *c)
 				if (rep[rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q]] !=
 				    rep[rs->of[f0 * GS_REQ_COUNT + (size_t)q]])
 					same[q] = 0;
+		/* no headroom calculated for any row (a training, a cache that
+		 * is not dense): no headroom column */
+		any_room |= d->cands[d->order[first]].has_headroom;
 		ntab++;
 	}
 	/* What every row repeats, looked up and formatted once: the verdict
@@ -2751,7 +2754,7 @@ static void S_candidates(S_ctx *c)
 		}
 		if (k)
 			gs_doc_text(p, ".");
-		{
+		if (any_room) {
 			gs_verdict hv;
 			char a[GS_FMT_MAX], b[GS_FMT_MAX];
 			memset(&hv, 0, sizeof(hv));
@@ -2766,7 +2769,8 @@ static void S_candidates(S_ctx *c)
 			if (!same[q])
 				h[ncols++] = TR(rk[q]);
 		h[ncols++] = TR("col.price");
-		h[ncols++] = hroom;
+		if (any_room)
+			h[ncols++] = hroom;
 		h[ncols++] = TR("col.overall");
 		h[ncols++] = TR("col.sources_notes");
 		tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), (size_t)ncols, h);
@@ -2880,8 +2884,10 @@ static void S_candidates(S_ctx *c)
 		} else {
 			gs_doc_cell_text(r, w_missing);
 		}
-		cell = gs_doc_cell(r);
-		S_headroom_text(c, cell, cd);
+		if (any_room) {
+			cell = gs_doc_cell(r);
+			S_headroom_text(c, cell, cd);
+		}
 		gs_doc_cell_text(r, w_status[cd->cls]);
 		/* its sources (the memory figure's, the price's) and note, by number */
 		cell = gs_doc_cell(r);
