@@ -21,6 +21,7 @@
 #   BEFORE=OTHER/build-rel sh bench/answer-size.sh BUILD_DIR
 #   SITE_WORKLOADS=100 sh bench/answer-size.sh BUILD_DIR   # (c) smaller
 #   SHEETS_ONLY=1 sh bench/answer-size.sh BUILD_DIR         # (a) and (a') only
+#   NO_SITE=1 sh bench/answer-size.sh BUILD_DIR             # (a), (a') and (b)
 #
 # BUILD_DIR holds gpusheet and tests/gs-test-peakrss (a release build:
 # cmake -S . -B build-rel -DCMAKE_BUILD_TYPE=Release). 1 KB = 1,000 bytes.
@@ -54,6 +55,7 @@ for f in offers lambda nebius hyperstack; do cats110="$cats110 --catalog $src/ca
 cats110="$cats110 --catalog $scratch/cudo-20.xml --catalog $scratch/primeintellect-15.xml"
 n110=$(cat "$src"/catalog/offers.xml "$src"/catalog/lambda.xml "$src"/catalog/nebius.xml \
 	"$src"/catalog/hyperstack.xml "$scratch/cudo-20.xml" "$scratch/primeintellect-15.xml" | grep -c '<offer ')
+[ -n "${NO_SITE:-}" ] && nw=1
 python3 "$src/bench/gen_workloads.py" "$scratch/gen" --workloads "$nw" --offers 2000 >/dev/null
 python3 - "$src/examples/seed-7b/workload.json" "$scratch/seed-all.json" <<'EOF'
 import json, sys
@@ -100,6 +102,7 @@ for b in $builds; do
 	h=$(ls "$out"/*.html)
 	echo "- ${b%%=*}: $(kb "$(wc -c <"$h")") (md $(kb "$(wc -c <"${h%.html}.md")"), json $(kb "$(wc -c <"${h%.html}.json")"))"
 done
+[ -n "${NO_SITE:-}" ] && exit 0
 echo
 echo "## Site of $nw workloads x 2,000 offers, -j 2"
 echo

@@ -371,23 +371,20 @@ static int S_price_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 	return any;
 }
 
-/* "up to 61,440 tokens at 8 sequences; up to 15 sequences at 32,768 tokens
- * (assumed)", or "—" when the headroom is not calculated. */
+/* "61,440 tokens; 15 sequences (assumed)" (the required sequences and
+ * context are the column's header), or "—" when the headroom is not
+ * calculated. */
 static void S_headroom_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 {
-	const gs_sizing *s = c->in->s;
-	char a[GS_FMT_MAX], b[GS_FMT_MAX], t[GS_FMT_MAX], q[GS_FMT_MAX];
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 
 	if (!cd->has_headroom) {
 		gs_doc_text(p, "—");
 		return;
 	}
-	gs_doc_textf(p, "%s %s %s %s %s; %s %s %s %s %s (%s%s)", TR("headroom.up_to"),
-		     gs_fmt_int(a, cd->headroom_tokens, c->lang), TR("headroom.tokens_at"),
-		     gs_fmt_int(q, s->kv_sequences, c->lang), TR("headroom.sequences"),
-		     TR("headroom.up_to"), gs_fmt_int(b, cd->headroom_sequences, c->lang),
-		     TR("headroom.sequences_at"), gs_fmt_int(t, s->kv_tokens_kept, c->lang),
-		     TR("headroom.tokens"),
+	gs_doc_textf(p, "%s %s; %s %s (%s%s)",
+		     gs_fmt_int(a, cd->headroom_tokens, c->lang), TR("headroom.tokens"),
+		     gs_fmt_int(b, cd->headroom_sequences, c->lang), TR("headroom.sequences"),
 		     gs_sheet_prov_words(c->t, cd->headroom_prov, cd->headroom_synthetic),
 		     cd->headroom_without_reserve ? TR("headroom.without_reserve") : "");
 }
@@ -1637,7 +1634,7 @@ static void S_measurements(S_ctx *c)
  * x the plan's price), interruptible, and how a per-hour plan's hours are
  * billed.
  */
-static void S_cost_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd)
+static void S_cost_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd, int *unstated)
 {
 	char m[GS_FMT_MAX], pm[GS_FMT_MAX];
 	cmark_node *cell = gs_doc_cell(row);
@@ -1652,8 +1649,12 @@ static void S_cost_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd)
 	if (cd->plan->billing_hours)
 		gs_doc_textf(cell, ". %s %llu h.", TR("cost.billing_unit"),
 			     (unsigned long long)cd->plan->billing_hours);
-	else if (cd->plan->hours == 1)
-		gs_doc_textf(cell, ". %s.", TR("cost.billing_unstated"));
+	else if (cd->plan->hours == 1) {
+		/* the same sentence on most rows: a mark here, the sentence
+		 * once below the table */
+		gs_doc_text(cell, " †");
+		*unstated = 1;
+	}
 }
 
 /*
@@ -1962,9 +1963,10 @@ static void S_offer_list(S_ctx *c, cmark_node *p, const size_t *pos, size_t n)
 }
 
 /*
- * The offers of a source or note: their ids when they are few, else their
- * number; the table's last column gives each offer's numbers, so that a
- * list of fifty ids would only repeat it.
+ * The offers of a source, note or reason: their ids when they are few,
+ * else their number; the table's last column gives each offer's numbers
+ * and its verdict cells link to their reasons, so that a list of fifty ids
+ * would only repeat them.
  */
 #define S_FEW_OFFERS 3
 static void S_offer_list_or_count(S_ctx *c, cmark_node *p, const size_t *pos, size_t n)
@@ -1973,22 +1975,6 @@ static void S_offer_list_or_count(S_ctx *c, cmark_node *p, const size_t *pos, si
 		S_offer_list(c, p, pos, n);
 	else
 		gs_doc_textf(p, "%zu %s", n, TR("cand.offers"));
-}
-
-/*
- * The offers of a reason or a group: their ids when they are few, else
- * their number with the first few, "13 offers (`a`, `b`, `c` and 10
- * more)": a reason over thousands of offers names three.
- */
-static void S_offer_list_few(S_ctx *c, cmark_node *p, const size_t *pos, size_t n)
-{
-	if (n <= S_FEW_OFFERS) {
-		S_offer_list(c, p, pos, n);
-		return;
-	}
-	gs_doc_textf(p, "%zu %s (", n, TR("cand.offers"));
-	S_offer_list(c, p, pos, S_FEW_OFFERS);
-	gs_doc_textf(p, " %s %zu %s)", TR("cand.and"), n - S_FEW_OFFERS, TR("cand.more"));
 }
 
 /*
@@ -2253,7 +2239,7 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 			if (npos == d->ncands && d->ncands > 1)
 				gs_doc_textf(p, "%s (%zu)", TR("cand.every_offer"), d->ncands);
 			else
-				S_offer_list_few(c, p, pos, npos);
+				S_offer_list_or_count(c, p, pos, npos);
 			gs_doc_text(p, ". ");
 			gs_doc_text(p, text ? text : r->text);
 			if (v->evidence) {
@@ -2538,11 +2524,145 @@ static int S_numbers(cmark_node *p, const char *one, const char *many, size_t *n
 	return 1;
 }
 
+/* Excluded offers and those of unknown capacity are not rows of the table:
+ * their verdict that decides, and the offers it decides, in a short table. */
+static int S_compact(const gs_candidate *cd)
+{
+	return cd->cls == GS_CLASS_EXCLUDED || cd->cls == GS_CLASS_UNKNOWN;
+}
+
+/* The verdict that decides a compact offer's class: an exclusion (each),
+ * or the memory verdict of an offer of unknown capacity. */
+static int S_deciding(const gs_candidate *cd, int q)
+{
+	return cd->cls == GS_CLASS_EXCLUDED ? cd->v[q].kind == GS_V_EXCLUDE : q == GS_REQ_MEMORY;
+}
+
+/*
+ * The compact offers grouped by their class, the requirement whose verdict
+ * decides it and that verdict's kind of reason (its label key: "above the
+ * budget", whatever the cost): a row per group in order of its first offer
+ * in the table, its offers in table order, each named, and each offer's
+ * fragment (#offer-ID) in its first group's cell; the verdict links to the
+ * reason (budget reasons merged, rep), or to the requirement's reasons when
+ * the group's offers have several. An offer excluded by two requirements
+ * is in two groups.
+ */
+static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t *rep,
+			    char *vtext[4][2])
+{
+	const gs_decision *d = c->in->d;
+	const char *h[3];
+	size_t n = d->ncands, i, j, g, ng = 0;
+	size_t *gcls = NULL, *gq = NULL, *gwhy = NULL, *gnext, *glast = NULL, *gfirst = NULL;
+	unsigned char *gmixed = NULL;
+	unsigned char *named;
+	cmark_node *tb = NULL, *r, *cell, *p;
+	int q;
+
+	for (i = 0; i < n && !S_compact(&d->cands[d->order[i]]); i++)
+		;
+	if (i == n)
+		return;
+	gnext = gs_xmalloc((n * GS_REQ_COUNT + 1) * sizeof(*gnext));
+	named = gs_xcalloc(n + 1, 1);
+	for (i = 0; i < n; i++) {
+		size_t ci = d->order[i];
+		const gs_candidate *cd = &d->cands[ci];
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			size_t k = i * GS_REQ_COUNT + (size_t)q, why;
+			gnext[k] = SIZE_MAX;
+			if (!S_compact(cd) || !S_deciding(cd, q))
+				continue;
+			why = rep[rs->of[ci * GS_REQ_COUNT + (size_t)q]];
+			for (g = 0; g < ng; g++) {
+				const gs_verdict *u = &d->cands[d->order[gfirst[g] / GS_REQ_COUNT]].v[q];
+				const gs_verdict *v = &cd->v[q];
+				if (gcls[g] == (size_t)cd->cls && gq[g] == (size_t)q && u->kind == v->kind &&
+				    !u->synthetic == !v->synthetic && S_same_str(u->why, v->why))
+					break;
+			}
+			if (g == ng) {
+				gcls = gs_xrealloc(gcls, (ng + 1) * sizeof(*gcls));
+				gq = gs_xrealloc(gq, (ng + 1) * sizeof(*gq));
+				gwhy = gs_xrealloc(gwhy, (ng + 1) * sizeof(*gwhy));
+				gfirst = gs_xrealloc(gfirst, (ng + 1) * sizeof(*gfirst));
+				glast = gs_xrealloc(glast, (ng + 1) * sizeof(*glast));
+				gmixed = gs_xrealloc(gmixed, ng + 1);
+				gmixed[g] = 0;
+				gcls[g] = (size_t)cd->cls;
+				gq[g] = (size_t)q;
+				gwhy[g] = why;
+				gfirst[g] = glast[g] = k;
+				ng++;
+			} else {
+				gnext[glast[g]] = k;
+				glast[g] = k;
+				gmixed[g] |= why != gwhy[g];
+			}
+		}
+	}
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("cand.compact_intro"));
+	h[0] = TR("col.overall");
+	h[1] = TR("col.deciding");
+	h[2] = TR("col.offers");
+	for (g = 0; g < ng; g++) {
+		size_t cnt = 0, k;
+		gs_verdict_kind kind;
+		int syn;
+		char num[GS_DEC_MAX + 1];
+		for (k = gfirst[g]; k != SIZE_MAX; k = gnext[k])
+			cnt++;
+		{
+			const gs_verdict *v = &d->cands[d->order[gfirst[g] / GS_REQ_COUNT]].v[gq[g]];
+			kind = v->kind;
+			syn = v->synthetic && v->kind != GS_V_TO_CONFIRM;
+		}
+		if (!tb)
+			tb = gs_doc_table(c->doc, c->root, TR("cap.compact"), 3, h);
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, S_class_words(c, (gs_class)gcls[g]));
+		cell = gs_doc_cell(r);
+		gs_doc_textf(cell, "%s: %s", TR(S_req_keys[gq[g]]), vtext[kind][syn]);
+		num[GS_DEC_MAX] = '\0';
+		if (gmixed[g])
+			S_anchor(c->doc, cell, "reasons-", gs_req_id((gs_req)gq[g]), gs_doc_cell_link);
+		else
+			S_anchor(c->doc, cell, "why-", gs_dec(num, gwhy[g], 0), gs_doc_cell_link);
+		cell = gs_doc_cell(r);
+		/* sheets/ID.html#offer-OFFER: the site's pages link to each offer */
+		for (k = gfirst[g]; k != SIZE_MAX; k = gnext[k])
+			if (!named[k / GS_REQ_COUNT]) {
+				named[k / GS_REQ_COUNT] = 1;
+				S_anchor(c->doc, cell, "offer-", d->cands[d->order[k / GS_REQ_COUNT]].offer->id,
+					 gs_doc_cell_id);
+			}
+		if (cnt > 1)
+			gs_doc_textf(cell, "%zu %s: ", cnt, TR("cand.offers"));
+		for (k = gfirst[g], j = 0; k != SIZE_MAX; k = gnext[k], j++) {
+			if (j)
+				gs_doc_text(cell, ", ");
+			gs_doc_code(cell, d->cands[d->order[k / GS_REQ_COUNT]].offer->id);
+		}
+	}
+	free(gcls);
+	free(gq);
+	free(gwhy);
+	free(gfirst);
+	free(glast);
+	free(gmixed);
+	free(gnext);
+	free(named);
+}
+
 static void S_candidates(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
 	const char *h[GS_REQ_COUNT + 6];
-	char *vtext[4][2];
+	char *vtext[4][2], *hroom;
+	int same[GS_REQ_COUNT], ncols, unstated = 0, any_room = 0;
+	size_t ntab = 0, f0;
 	const char *w_missing, *w_source, *w_note, *w_status[GS_CLASS_COUNT];
 	const char *const *rk = S_req_keys;
 	cmark_node *tb, *r, *p;
@@ -2573,6 +2693,8 @@ static void S_candidates(S_ctx *c)
 			char w1[256];
 
 			src_of[2 * i] = src_of[2 * i + 1] = note_of[i] = SIZE_MAX;
+			if (S_compact(cd))
+				continue;
 			if (!cd->offer->memory_unknown)
 				src_of[2 * i] = S_share_source(&sources, gs_xasprintf("%s (%s)",
 					cd->offer->memory_claim.source,
@@ -2589,18 +2711,27 @@ static void S_candidates(S_ctx *c)
 			}
 		}
 
-	gs_doc_heading(c->root, 2, TR("sec.candidates"));
-	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR("cand.intro"));
-	h[0] = TR("col.offer");
-	h[1] = TR("col.capacity");
+	/* A requirement whose verdict and reason are the same for every offer
+	 * of the table is one sentence above it, not a column. */
 	for (q = 0; q < GS_REQ_COUNT; q++)
-		h[2 + q] = TR(rk[q]);
-	h[2 + GS_REQ_COUNT] = TR("col.price");
-	h[3 + GS_REQ_COUNT] = TR("col.headroom");
-	h[4 + GS_REQ_COUNT] = TR("col.overall");
-	h[5 + GS_REQ_COUNT] = TR("col.sources_notes");
-	tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), GS_REQ_COUNT + 6, h);
+		same[q] = 1;
+	for (g = 0; g < rw.nrow && S_compact(&d->cands[d->order[rw.row[g].first]]); g++)
+		;
+	f0 = g < rw.nrow ? d->order[rw.row[g].first] : 0;
+	for (g = 0; g < rw.nrow; g++) {
+		size_t first = rw.row[g].first;
+		if (S_compact(&d->cands[d->order[first]]))
+			continue;
+		for (i = first; i != SIZE_MAX; i = rw.next[i])
+			for (q = 0; q < GS_REQ_COUNT; q++)
+				if (rep[rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q]] !=
+				    rep[rs->of[f0 * GS_REQ_COUNT + (size_t)q]])
+					same[q] = 0;
+		/* no headroom calculated for any row (a training, a cache that
+		 * is not dense): no headroom column */
+		any_room |= d->cands[d->order[first]].has_headroom;
+		ntab++;
+	}
 	/* What every row repeats, looked up and formatted once: the verdict
 	 * cells' texts (by kind, then synthetic), the words of the last
 	 * columns. */
@@ -2608,6 +2739,47 @@ static void S_candidates(S_ctx *c)
 		vtext[q][0] = gs_xasprintf("%s %s", gs_sheet_verdict_symbol((gs_verdict_kind)q),
 					   S_verdict_word(c, (gs_verdict_kind)q));
 		vtext[q][1] = gs_xasprintf("%s%s", vtext[q][0], TR("verdict.synthetic_suffix"));
+	}
+	gs_doc_heading(c->root, 2, TR("sec.candidates"));
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("cand.intro"));
+	tb = NULL;
+	hroom = NULL;
+	if (ntab) {
+		int k = 0;
+		for (q = 0; q < GS_REQ_COUNT; q++) {
+			const gs_verdict *v = &d->cands[f0].v[q];
+			if (!same[q])
+				continue;
+			if (!k++) {
+				p = gs_doc_para(c->root);
+				gs_doc_text(p, TR("cand.same_all"));
+			}
+			gs_doc_textf(p, "%s %s: %s", k > 1 ? ";" : "", TR(rk[q]),
+				     vtext[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
+		}
+		if (k)
+			gs_doc_text(p, ".");
+		if (any_room) {
+			gs_verdict hv;
+			char a[GS_FMT_MAX], b[GS_FMT_MAX];
+			memset(&hv, 0, sizeof(hv));
+			hv.n1 = gs_fmt_int(a, c->in->s->kv_sequences, c->lang);
+			hv.n2 = gs_fmt_int(b, c->in->s->kv_tokens_kept, c->lang);
+			hroom = S_expand(c, TR("col.headroom"), &hv);
+		}
+		ncols = 0;
+		h[ncols++] = TR("col.offer");
+		h[ncols++] = TR("col.capacity");
+		for (q = 0; q < GS_REQ_COUNT; q++)
+			if (!same[q])
+				h[ncols++] = TR(rk[q]);
+		h[ncols++] = TR("col.price");
+		if (any_room)
+			h[ncols++] = hroom;
+		h[ncols++] = TR("col.overall");
+		h[ncols++] = TR("col.sources_notes");
+		tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), (size_t)ncols, h);
 	}
 	w_missing = TR("word.missing");
 	w_source = TR("cand.source");
@@ -2620,9 +2792,13 @@ static void S_candidates(S_ctx *c)
 		char gb[GS_FMT_MAX];
 		cmark_node *cell;
 		char mem[GS_FMT_MAX];
-		const char *mem_words = cd->offer->memory_unknown ? ""
+		/* the figure's words, unless the capacity cell says them */
+		const char *mem_words = cd->offer->memory_unknown ||
+			(cd->capacity.present && cd->cap_source == GS_CAP_NOMINAL) ? ""
 			: TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed");
 
+		if (S_compact(cd))
+			continue;
 		r = gs_doc_row(tb);
 		/* sheets/ID.html#offer-OFFER: the site's matrix and offer pages
 		 * link to the offer's row; the other offers of a row are
@@ -2634,7 +2810,7 @@ static void S_candidates(S_ctx *c)
 			gs_doc_code(cell, cd->offer->id);
 			gs_doc_textf(cell, " %s, %llu x %s%s%s", cd->offer->gpu_model,
 				     (unsigned long long)cd->offer->cards, mem,
-				     cd->offer->memory_unknown ? "" : " ", mem_words);
+				     *mem_words ? " " : "", mem_words);
 			if (cd->offer->provider)
 				gs_doc_textf(cell, " — %s", cd->offer->provider);
 		} else {
@@ -2652,7 +2828,7 @@ static void S_candidates(S_ctx *c)
 				gs_doc_textf(cell, "%s · ", cd->offer->provider);
 			gs_doc_textf(cell, "%llu x %s · %s%s%s · ",
 				     (unsigned long long)cd->offer->cards, cd->offer->gpu_model, mem,
-				     cd->offer->memory_unknown ? "" : " ", mem_words);
+				     *mem_words ? " " : "", mem_words);
 			gs_doc_textf(cell, "%zu %s (", nof, TR("cand.offers"));
 			S_offer_list(c, cell, pos, k);
 			if (nof > k)
@@ -2685,6 +2861,8 @@ static void S_candidates(S_ctx *c)
 		for (q = 0; q < GS_REQ_COUNT; q++) {
 			const gs_verdict *v = &cd->v[q];
 			size_t why = rep[rs->of[d->order[first] * GS_REQ_COUNT + (size_t)q]];
+			if (same[q])
+				continue;
 			cell = gs_doc_cell_text(r, vtext[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
 			/* In the HTML, the verdict links to its reason (listed below
 			 * unless not required); a row whose offers have several
@@ -2705,15 +2883,17 @@ static void S_candidates(S_ctx *c)
 			cell = gs_doc_cell(r);
 			S_range_text(c, cell, &rw, g);
 		} else if (cd->plan) {
-			S_cost_cell(c, r, cd);
+			S_cost_cell(c, r, cd, &unstated);
 		} else if (cd->on_demand.plan || cd->interruptible.plan) {
 			cell = gs_doc_cell(r);
 			S_price_text(c, cell, cd);
 		} else {
 			gs_doc_cell_text(r, w_missing);
 		}
-		cell = gs_doc_cell(r);
-		S_headroom_text(c, cell, cd);
+		if (any_room) {
+			cell = gs_doc_cell(r);
+			S_headroom_text(c, cell, cd);
+		}
 		gs_doc_cell_text(r, w_status[cd->cls]);
 		/* its sources (the memory figure's, the price's) and note, by number */
 		cell = gs_doc_cell(r);
@@ -2750,6 +2930,12 @@ static void S_candidates(S_ctx *c)
 				gs_doc_text(cell, "—");
 		}
 	}
+	free(hroom);
+	if (unstated) {
+		p = gs_doc_para(c->root);
+		gs_doc_textf(p, "† %s", TR("cand.billing_mark"));
+	}
+	S_compact_table(c, rs, rep, vtext);
 	for (q = 0; q < 4; q++) {
 		free(vtext[q][0]);
 		free(vtext[q][1]);

@@ -18,20 +18,27 @@ md=$scratch/two-catalogs.md
 row() {  # the candidates-table row of an offer
 	grep "^| \`$1\`" "$md"
 }
-# The device read 85,899,345,920 B = 80.00 GiB: both A100 80GB offers take it.
-for id in a100-80gb-1x lambda-gpu_8x_a100_80gb_sxm4; do
-	row "$id" | grep -q '| 80.00 GiB (assumed, from a synthetic measurement, total bytes read on the device)' ||
-		err "$id: the measurement's device does not match it"
-done
+# The device read 85,899,345,920 B = 80.00 GiB: both A100 80GB offers take it
+# (the Lambda lot is excluded by its budget: not a row of the table, its
+# memory verdict in the reason that names both).
+row a100-80gb-1x | grep -q '| 80.00 GiB (assumed, from a synthetic measurement, total bytes read on the device)' ||
+	err "a100-80gb-1x: the measurement's device does not match it"
+grep -q '^  - \*\*✔ admissible\*\* for `lambda-gpu_8x_a100_80gb_sxm4`, `a100-80gb-1x`\. Observed need .* within the capacity per card 80\.00 GiB (assumed, from a synthetic measurement)' "$md" ||
+	err "lambda-gpu_8x_a100_80gb_sxm4: the measurement's device does not match it"
+grep -q '^| Excluded | Budget: ✘ exclude | `lambda-gpu_8x_a100_80gb_sxm4` |$' "$md" ||
+	err "lambda-gpu_8x_a100_80gb_sxm4: not named among the excluded offers"
 # "A100" (40960 MiB x 2^20 = 40.00 GiB) and "H100" stay on the catalog's figure.
 row lambda-gpu_1x_a100 | grep -q '| 40.00 GiB (assumed, a provider.s MiB x 2^20)' ||
 	err "lambda-gpu_1x_a100 was matched by a guess"
 row lambda-gpu_1x_h100_sxm5 | grep -q '| 80.00 GiB (assumed, a provider.s MiB x 2^20)' ||
 	err "lambda-gpu_1x_h100_sxm5 was matched by a guess"
-# Each offer says which catalog it comes from.
-grep -q '^| `lambda-gpu_8x_a100_80gb_sxm4` A100-80GB, 8 x 81920 MiB .* — Lambda (catalog: lambda.xml) |' "$md" || err "origin of the Lambda offer not shown"
+# Each offer of the table says which catalog it comes from.
+grep -q '^| `lambda-gpu_1x_a100` A100, 1 x 40960 MiB — Lambda (catalog: lambda.xml) |' "$md" || err "origin of the Lambda offer not shown"
 grep -q '^| `a100-80gb-1x` A100 80GB, 1 x 80 GB .*(catalog: offers.xml) |' "$md" || err "origin of the bundled offer not shown"
-# 72 h x 22.32 USD = 1,607.04 USD for the 8-card lot (the v8 snapshot's price,
-# lambda-v8-vms.csv), billed by the hour.
-grep -q '1,607.04 USD = 72 x 1 h x 22.32 USD. Billed by the whole hour' "$md" || err "per-hour cost arithmetic not shown"
+# 72 h x 1.99 USD = 143.28 USD (the v8 snapshot's price, lambda-v8-vms.csv),
+# billed by the hour: the mark, and the sentence once below the table; the
+# excluded 8-card lot's 72 h x 22.32 USD in its budget reason.
+grep -q '143.28 USD = 72 x 1 h x 1.99 USD †' "$md" || err "per-hour cost arithmetic not shown"
+[ "$(grep -c 'Billed by the whole hour' "$md")" = 1 ] || err "the billing sentence is not written once"
+grep -q 'costs 1,607.04 USD, above the budget of 1,200.00 USD' "$md" || err "the excluded lot's cost not shown"
 finish "ok: one device, offers of two providers, no guess"

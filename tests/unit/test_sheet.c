@@ -375,15 +375,22 @@ static void test_reasons_once(void)
 	CHECK(strstr(md, "  - **Memory**:") == NULL);
 	/* the offer's own facts are in its row: description, provider, the
 	 * cost's arithmetic, its source and note by number */
-	CHECK(strstr(md, "| `rtx4090-1x` RTX 4090, 1 x 24 GB nominal (assumed) "
+	CHECK(strstr(md, "| `rtx4090-1x` RTX 4090, 1 x 24 GB "
 		      "— IteraGPU |") != NULL);
 	{
-		const char *x = strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | up to ");
+		const char *x = strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | 27,141 tokens; ");
 		char *row = x ? strndup(x, strcspn(x, "\n")) : NULL;
-		CHECK(row && strstr(row, " sequence(s); up to ") &&
+		CHECK(row && strstr(row, " sequence(s) (assumed) | ") &&
 		      strstr(row, " | Capacity holds the whole calculated need | source 1; note 1 |"));
 		free(row);
 	}
+	/* the required dimensions in the headroom's header, not in every cell;
+	 * the verdicts that are the same on every row one sentence */
+	CHECK(strstr(md, "at 1 sequence(s); the most sequences at 8,192 tokens |") != NULL);
+	CHECK(strstr(md, "The same verdict for every offer of the table, so not a column (its "
+		      "reason below, under its requirement): Software: ? to confirm; Calendar: ? to "
+		      "confirm; Quality: ? to confirm; Host: — not required.") != NULL);
+	CHECK(strstr(md, "| Offer | Capacity per card (GiB) | Memory | Budget | Price") != NULL);
 	CHECK(strstr(md, "### rtx4090-1x") == NULL);
 	/* each source and note once, numbered; a source of both the memory
 	 * figure and the price of the same offers says so once */
@@ -468,33 +475,38 @@ static void test_grouping(void)
 	unlink(cp);
 	unlink(wp);
 	/* p-inst-a, -b and -d: one row, the range of their campaign prices */
-	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB nominal (assumed) · 3 offers "
+	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB · 3 offers "
 		     "(`p-inst-a`, `p-inst-b`, `p-inst-d`) |");
 	CHECK(row != NULL);
 	CHECK(row && strstr(row, "| 47.14–52.00 USD for the campaign; 0.6547–0.7222 USD/h on-demand |"));
 	CHECK(row && strstr(row, "| sources 1–3; note 1 |") != NULL);
 	free(row);
-	/* p-inst-c (another calendar verdict) and q-inst-a (another provider):
-	 * rows of their own */
-	row = S_line(md, "| `p-inst-c` RTX 4090, 1 x 24 GB nominal (assumed) — P |");
-	CHECK(row != NULL);
-	free(row);
-	row = S_line(md, "| `q-inst-a` RTX 4090, 1 x 24 GB nominal (assumed) — Q |");
+	/* q-inst-a (another provider): a row of its own; p-inst-c (excluded by
+	 * its calendar): not a row, named in the excluded offers' table */
+	CHECK(strstr(md, "| `p-inst-c` RTX 4090") == NULL);
+	CHECK(strstr(md, "| Excluded | Calendar: ✘ exclude | `p-inst-c` |\n") != NULL);
+	row = S_line(md, "| `q-inst-a` RTX 4090, 1 x 24 GB — Q |");
 	CHECK(row != NULL);
 	free(row);
 	CHECK(strstr(md, "`p-inst-b` RTX 4090") == NULL);
-	/* a reason over many offers: once, with the count and the first three */
-	CHECK(strstr(md, "  - **? to confirm** for 4 offers (`p-inst-a`, `q-inst-a`, `p-inst-b` "
-		      "and 1 more). The catalog documents no availability.") != NULL);
-	/* one note for the four of P, as written for the first; Q's its own */
-	CHECK(strstr(md, "1.  4 offers, each naming its own instance type, as written for "
-		      "`p-inst-a`: Instance type inst-a of P.") != NULL);
+	/* a reason over many offers: once, with the count (the verdict cells
+	 * link to it) */
+	CHECK(strstr(md, "  - **? to confirm** for 4 offers. The catalog documents no "
+		      "availability.") != NULL);
+	/* one note for the three of P in the table, as written for the first;
+	 * Q's its own; the excluded p-inst-c's price cited in its reason */
+	CHECK(strstr(md, "1.  `p-inst-a`, `p-inst-b`, `p-inst-d`, each naming its own instance "
+		      "type, as written for `p-inst-a`: Instance type inst-a of P.") != NULL);
+	CHECK(strstr(md, "  - **✔ admissible** for `p-inst-c`. The cheapest plan covering the campaign "
+		      "costs 48.00 USD, within the budget of 60.00 USD. Evidence: `sheet p-inst-c` "
+		      "(2026-11-01).") != NULL);
 	CHECK(strstr(md, "Instance type inst-b of P.") == NULL);
 	CHECK(strstr(md, "2.  `q-inst-a`: Instance type inst-a of Q.") != NULL);
 	/* every offer keeps its fragment: the row's id, then anchors */
 	CHECK(html && strstr(html, "<tr id=\"offer-p-inst-a\">\n<td><a id=\"offer-p-inst-b\"></a>"
 			     "<a id=\"offer-p-inst-d\"></a>P · 1 x") != NULL);
-	CHECK(html && strstr(html, "<tr id=\"offer-p-inst-c\">") != NULL);
+	CHECK(html && strstr(html, "\">Calendar: ✘ exclude</a></td>\n"
+			     "<td><a id=\"offer-p-inst-c\"></a><code>p-inst-c</code></td>") != NULL);
 	CHECK(html && strstr(html, "<tr id=\"offer-q-inst-a\">") != NULL);
 	/* the row's budget verdicts say three things: the link leads to them all */
 	CHECK(html && strstr(html, "<a href=\"#reasons-budget\">✔ admissible</a>") != NULL);
@@ -585,7 +597,7 @@ static void test_line_sources(void)
 		      "`p-inst-a`, `p-inst-b`, `p-inst-d`.") != NULL);
 	CHECK(strstr(md, "line 9 (2026-11-01)") == NULL);
 	/* the grouped row cites that one item */
-	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB nominal (assumed) · 3 offers "
+	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB · 3 offers "
 		     "(`p-inst-a`, `p-inst-b`, `p-inst-d`) |");
 	CHECK(row && strstr(row, "| source 1; note 1 |") != NULL);
 	free(row);
