@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <jansson.h>
 #include <string.h>
-#include <nettle/sha2.h>
 
 #include "chart.h"
 #include "cmd_common.h"

@@ -57,6 +57,137 @@ static void S_w_reason_cells(gs_site_w *w, const char *why)
 		gs_site_w_text(w, why);
 }
 
+/* The page's opening paragraph: the offer, and what every row's margin is against. */
+static void S_detail_intro(gs_site_w *w, const gs_strings *t, const gs_offer *o)
+{
+	char mem[GS_FMT_MAX];
+
+	S_LIT(w, "<p>");
+	gs_site_w_code(w, o->id);
+	S_LIT(w, " ");
+	gs_site_w_text(w, o->gpu_model);
+	S_LIT(w, ", ");
+	gs_site_w_num(w, o->cards);
+	S_LIT(w, " x ");
+	gs_site_w_text(w, gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+	if (o->provider) {
+		S_LIT(w, " — ");
+		gs_site_w_text(w, o->provider);
+	}
+	/* what every row's margin is against, once for the page */
+	S_LIT(w, ". ");
+	gs_site_w_text(w, gs_tr(t, "site.offer_capacity"));
+	S_LIT(w, ": ");
+	if (o->memory_unknown && !o->has_declared_bytes) {
+		gs_site_w_text(w, gs_tr(t, "word.missing"));
+	} else {
+		gs_site_w_text(w, gs_fmt_gib(mem, o->has_declared_bytes ? o->declared_bytes
+					: o->nominal_bytes, t->lang));
+		S_LIT(w, " (");
+		gs_site_w_text(w, gs_tr(t, o->has_declared_bytes ? "site.cap_src_declared"
+				   : "site.cap_src_nominal"));
+		S_LIT(w, ")");
+	}
+	S_LIT(w, ". ");
+	gs_site_w_text(w, gs_tr(t, "site.offer_intro"));
+	S_LIT(w, "</p>\n");
+}
+
+/* The table's head: workload, verdict, cost, need, margin, what remains. */
+static void S_detail_table(gs_site_w *w, const gs_strings *t)
+{
+	const char *h[6];
+
+	h[0] = gs_tr(t, "site.col_workload");
+	h[1] = gs_tr(t, "site.col_verdict");
+	h[2] = gs_tr(t, "col.total_cost");
+	h[3] = gs_tr(t, "site.col_need");
+	h[4] = gs_tr(t, "site.col_margin");
+	h[5] = gs_tr(t, "site.col_remains");
+	gs_site_w_table(w, gs_tr(t, "site.cap_offer"), h, 6);
+}
+
+/*
+ * The verdict cell's link, ../sheets/ID.html#offer-OFFER: the href of the
+ * whole, as the part up to ID then the rest (sfx), written once for the
+ * page (the href escapes byte by byte; neither part nor the whole starts
+ * with a scheme it would drop).
+ */
+static void S_detail_verdict(gs_site_w *w, const gs_offer *o, const gs_publish_result *pr,
+			     const gs_strings *t, unsigned st, gs_site_w *link, gs_site_w *sfx)
+{
+	if (st == 3) {
+		gs_site_w_text(w, gs_site_status_symbol(3));
+		S_LIT(w, " ");
+		gs_site_w_text(w, gs_tr(t, gs_site_status_key(3)));
+		return;
+	}
+	if (!sfx->n) {   /* not yet written: it ends with "> */
+		char *rest = gs_xasprintf(".html#offer-%s", o->id);
+		gs_html_url_append(&sfx->b, &sfx->n, &sfx->cap, rest);
+		S_LIT(sfx, "\">");
+		free(rest);
+	}
+	link->n = 0;
+	S_LIT(link, "../sheets/");
+	gs_site_w_raw(link, pr->id);
+	gs_mem_append(&link->b, &link->n, &link->cap, "", 0);
+	link->b[link->n] = '\0';
+	S_LIT(w, "<a href=\"");
+	gs_html_url_append(&w->b, &w->n, &w->cap, link->b);
+	gs_mem_append(&w->b, &w->n, &w->cap, sfx->b, sfx->n);
+	gs_site_w_text(w, gs_site_status_symbol((unsigned char)st));
+	S_LIT(w, " ");
+	gs_site_w_text(w, gs_tr(t, gs_site_status_key((unsigned char)st)));
+	S_LIT(w, "</a>");
+}
+
+/* The cost cell: the campaign's total for this workload, or missing. */
+static void S_detail_cost(gs_site_w *w, const gs_publish_result *pr, const gs_strings *t,
+			  size_t k, unsigned st)
+{
+	char m[GS_FMT_MAX];
+
+	if (st != 3 && pr->currency[k]) {
+		gs_site_w_text(w, gs_fmt_money(m, pr->cost[k], t->lang));
+		S_LIT(w, " ");
+		gs_site_w_text(w, pr->currency[k]);
+		S_LIT(w, " (");
+		gs_site_w_text(w, gs_tr(t, "prov.assumed"));
+		S_LIT(w, ")");
+	} else if (st != 3) {
+		gs_site_w_text(w, gs_tr(t, "word.missing"));
+	}
+}
+
+/*
+ * Workload i's row. A row on one line, its cells without the newlines of a
+ * tree's table: the bytes a row needs (at 10,000 workloads x 50 offers,
+ * these pages are a quarter of a site's bytes).
+ */
+static void S_detail_row(gs_site_w *w, const gs_site_pagekeys *pp, const gs_strings *t,
+			 const gs_offer *o, size_t i, size_t k, gs_site_w *link, gs_site_w *sfx)
+{
+	const gs_publish_result *pr = gs_site_results_get(pp->rs, i);
+	unsigned st = k < pr->noffers ? pr->status[k] : 3;
+	const char *why_k = st != 3 ? gs_site_reason(pp, i, k) : NULL;
+	int cut;
+	char *shrt = gs_site_short_title(pr->title, &cut);
+
+	S_LIT(w, "<tr><td>");
+	gs_site_w_code(w, pr->id);
+	S_LIT(w, " ");
+	gs_site_w_text(w, shrt);
+	free(shrt);
+	S_LIT(w, "</td><td>");
+	S_detail_verdict(w, o, pr, t, st, link, sfx);
+	S_LIT(w, "</td><td>");
+	S_detail_cost(w, pr, t, k, st);
+	S_LIT(w, "</td><td>");
+	S_w_reason_cells(w, why_k);
+	S_LIT(w, "</td></tr>\n");
+}
+
 /*
  * One page of an offer's workloads: [from, to) of pp->rs (loaded with their
  * reasons), each with its verdict and reason.
@@ -68,10 +199,9 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 {
 	const gs_strings *t = env->t;
 	const gs_offer *o = &env->cat->offers[k];
-	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i, rows = 0;
-	const char *h[6];
+	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i;
 	gs_site_w w = { 0 }, link = { 0 }, sfx = { 0 };
-	char name[128], mem[GS_FMT_MAX];
+	char name[128];
 	char *title = gs_xasprintf("%s %s", gs_tr(t, "site.offer_title"), o->id);
 	int rc;
 
@@ -79,107 +209,14 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 		to = n;
 	gs_site_w_h1(&w, title);
 	gs_site_w_demo(&w, t, demonstration);
-	S_LIT(&w, "<p>");
-	gs_site_w_code(&w, o->id);
-	S_LIT(&w, " ");
-	gs_site_w_text(&w, o->gpu_model);
-	S_LIT(&w, ", ");
-	gs_site_w_num(&w, o->cards);
-	S_LIT(&w, " x ");
-	gs_site_w_text(&w, gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
-	if (o->provider) {
-		S_LIT(&w, " — ");
-		gs_site_w_text(&w, o->provider);
-	}
-	/* what every row's margin is against, once for the page */
-	S_LIT(&w, ". ");
-	gs_site_w_text(&w, gs_tr(t, "site.offer_capacity"));
-	S_LIT(&w, ": ");
-	if (o->memory_unknown && !o->has_declared_bytes) {
-		gs_site_w_text(&w, gs_tr(t, "word.missing"));
-	} else {
-		gs_site_w_text(&w, gs_fmt_gib(mem, o->has_declared_bytes ? o->declared_bytes
-					: o->nominal_bytes, t->lang));
-		S_LIT(&w, " (");
-		gs_site_w_text(&w, gs_tr(t, o->has_declared_bytes ? "site.cap_src_declared"
-				   : "site.cap_src_nominal"));
-		S_LIT(&w, ")");
-	}
-	S_LIT(&w, ". ");
-	gs_site_w_text(&w, gs_tr(t, "site.offer_intro"));
-	S_LIT(&w, "</p>\n");
+	S_detail_intro(&w, t, o);
 	gs_site_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_detail_page, 0, o->id);
-	h[0] = gs_tr(t, "site.col_workload");
-	h[1] = gs_tr(t, "site.col_verdict");
-	h[2] = gs_tr(t, "col.total_cost");
-	h[3] = gs_tr(t, "site.col_need");
-	h[4] = gs_tr(t, "site.col_margin");
-	h[5] = gs_tr(t, "site.col_remains");
-	gs_site_w_table(&w, gs_tr(t, "site.cap_offer"), h, 6);
-	for (i = from; i < to; i++) {
-		const gs_publish_result *pr = gs_site_results_get(pp->rs, i);
-		unsigned st = k < pr->noffers ? pr->status[k] : 3;
-		const char *why_k = st != 3 ? gs_site_reason(pp, i, k) : NULL;
-		int cut;
-		char *shrt = gs_site_short_title(pr->title, &cut);
-		/* A row on one line, its cells without the newlines of a tree's
-		 * table: the bytes a row needs (at 10,000 workloads x 50 offers,
-		 * these pages are a quarter of a site's bytes). */
-		if (!rows++)
-			S_LIT(&w, "\n<tbody>\n");
-		S_LIT(&w, "<tr><td>");
-		gs_site_w_code(&w, pr->id);
-		S_LIT(&w, " ");
-		gs_site_w_text(&w, shrt);
-		free(shrt);
-		S_LIT(&w, "</td><td>");
-		if (st == 3) {
-			gs_site_w_text(&w, gs_site_status_symbol(3));
-			S_LIT(&w, " ");
-			gs_site_w_text(&w, gs_tr(t, gs_site_status_key(3)));
-		} else {
-			/*
-			 * ../sheets/ID.html#offer-OFFER: the href of the whole,
-			 * as the part up to ID then the rest, written once for
-			 * the page (the href escapes byte by byte; neither part
-			 * nor the whole starts with a scheme it would drop).
-			 */
-			if (!sfx.n) {   /* not yet written: it ends with "> */
-				char *rest = gs_xasprintf(".html#offer-%s", o->id);
-				gs_html_url_append(&sfx.b, &sfx.n, &sfx.cap, rest);
-				S_LIT(&sfx, "\">");
-				free(rest);
-			}
-			link.n = 0;
-			S_LIT(&link, "../sheets/");
-			gs_site_w_raw(&link, pr->id);
-			gs_mem_append(&link.b, &link.n, &link.cap, "", 0);
-			link.b[link.n] = '\0';
-			S_LIT(&w, "<a href=\"");
-			gs_html_url_append(&w.b, &w.n, &w.cap, link.b);
-			gs_mem_append(&w.b, &w.n, &w.cap, sfx.b, sfx.n);
-			gs_site_w_text(&w, gs_site_status_symbol((unsigned char)st));
-			S_LIT(&w, " ");
-			gs_site_w_text(&w, gs_tr(t, gs_site_status_key((unsigned char)st)));
-			S_LIT(&w, "</a>");
-		}
-		S_LIT(&w, "</td><td>");
-		if (st != 3 && pr->currency[k]) {
-			char m[GS_FMT_MAX];
-			gs_site_w_text(&w, gs_fmt_money(m, pr->cost[k], t->lang));
-			S_LIT(&w, " ");
-			gs_site_w_text(&w, pr->currency[k]);
-			S_LIT(&w, " (");
-			gs_site_w_text(&w, gs_tr(t, "prov.assumed"));
-			S_LIT(&w, ")");
-		} else if (st != 3) {
-			gs_site_w_text(&w, gs_tr(t, "word.missing"));
-		}
-		S_LIT(&w, "</td><td>");
-		S_w_reason_cells(&w, why_k);
-		S_LIT(&w, "</td></tr>\n");
-	}
-	if (rows)
+	S_detail_table(&w, t);
+	if (from < to)
+		S_LIT(&w, "\n<tbody>\n");
+	for (i = from; i < to; i++)
+		S_detail_row(&w, pp, t, o, i, k, &link, &sfx);
+	if (from < to)
 		S_LIT(&w, "</tbody>\n</table>\n");
 	else
 		S_LIT(&w, "\n</table>\n");
