@@ -63,7 +63,8 @@ void gs_error_release(gs_error *err);
  * function that had no error argument (the archive's, whose message
  * gs_archive_error still gives to the site files).
  * gs_error_to_buf copies the message into buf, cut to len - 1 bytes as
- * the old buffers cut it ("" when none).
+ * the old buffers cut it; when e holds none, buf is left as it was (as a
+ * call that succeeded left the old buffer).
  */
 void gs_error_to_buf(const gs_error *e, char *buf, size_t len);
 #define GS__PICK2(a1, a2, r, ...) r
