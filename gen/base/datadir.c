@@ -13,7 +13,6 @@
 #endif
 
 static char S_dir[PATH_MAX];
-static char S_err[PATH_MAX + 256];
 static int S_done;
 
 static int S_has_data(const char *dir)
@@ -78,39 +77,39 @@ static int S_in_build_tree(void)
 	return realpath(GS_BUILD_DIR, build) && S_under(exe, build);
 }
 
-/* A static string, or NULL when no data folder is found. */
-static const char *S_datadir(void)
+/* A static string, or NULL with why in err when no data folder is found. */
+static const char *S_datadir(gs_error *err)
 {
-	const char *env;
+	const char *env = getenv("GPUSHEET_DATADIR");
 
-	if (S_done)
-		return S_dir[0] ? S_dir : NULL;
-	S_done = 1;
-	S_dir[0] = '\0';
-	env = getenv("GPUSHEET_DATADIR");
-	if (env && *env) {
+	if (!S_done) {
+		S_done = 1;
+		S_dir[0] = '\0';
 		/* asked for: used, or refused with a word, never passed over */
-		if (!S_try(env))
-			snprintf(S_err, sizeof(S_err), "GPUSHEET_DATADIR is \"%s\", which holds no "
-				 "catalog/catalog.rng", env);
-	} else if (!S_try_installed() && !(S_in_build_tree() && S_try(GS_SOURCE_DATADIR))) {
-		snprintf(S_err, sizeof(S_err), "no data folder next to the binary (../%s with "
-			 "catalog/, schemas/ and templates/); set GPUSHEET_DATADIR to one",
-			 GS_INSTALL_DATA_REL);
+		if (env && *env)
+			S_try(env);
+		else if (!S_try_installed() && S_in_build_tree())
+			S_try(GS_SOURCE_DATADIR);
 	}
-	return S_dir[0] ? S_dir : NULL;
+	if (S_dir[0])
+		return S_dir;
+	if (env && *env)
+		gs_error_set(err, "GPUSHEET_DATADIR is \"%s\", which holds no catalog/catalog.rng", env);
+	else
+		gs_error_set(err, "no data folder next to the binary (../%s with catalog/, schemas/ "
+			     "and templates/); set GPUSHEET_DATADIR to one", GS_INSTALL_DATA_REL);
+	return NULL;
 }
 
-const char *gs_datadir_error(void)
+char *gs_datapath(char *buf, size_t len, const char *rel, gs_error *err)
 {
-	return S_datadir() ? NULL : S_err;
-}
+	const char *d = S_datadir(err);
 
-char *gs_datapath(char *buf, size_t len, const char *rel)
-{
-	const char *d = S_datadir();
-
-	if (!d || snprintf(buf, len, "%s/%s", d, rel) >= (int)len)
+	if (!d)
 		return NULL;
+	if (snprintf(buf, len, "%s/%s", d, rel) >= (int)len) {
+		gs_error_set(err, "data folder path too long");
+		return NULL;
+	}
 	return buf;
 }

@@ -13,9 +13,13 @@
 
 #include <stddef.h>
 
-/* Why no data folder was found none (a message naming what was tried), or NULL. */
-const char *gs_datadir_error(void);
-/* Writes DATADIR/rel into buf; returns buf, or NULL if it does not fit or no data dir. */
-char *gs_datapath(char *buf, size_t len, const char *rel);
+#include "error.h"
+
+/*
+ * Writes DATADIR/rel into buf; returns buf, or NULL with why in err (err may
+ * be NULL): no data folder (a message naming what was tried), or "data
+ * folder path too long".
+ */
+char *gs_datapath(char *buf, size_t len, const char *rel, gs_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 /* error: see error.h. */
 #include "error.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,14 @@ int gs_error_vset(gs_error *err, const char *fmt, va_list ap)
 {
 	char *m;
 
+	int saved = errno;   /* a caller may still read errno after the failure */
+
 	if (!err)
 		return -1;
 	m = gs_xvasprintf(fmt, ap);   /* before the release: fmt may name err's own text */
 	gs_error_release(err);
 	err->message = m;
+	errno = saved;
 	return -1;
 }
 
@@ -44,6 +48,7 @@ int gs_error_set_at(gs_error *err, const char *file, int line, int column, const
 {
 	va_list ap;
 	char *f, *p;
+	int saved = errno;
 
 	if (!err)
 		return -1;
@@ -56,6 +61,7 @@ int gs_error_set_at(gs_error *err, const char *file, int line, int column, const
 	err->path = p;
 	err->line = line;
 	err->column = column;
+	errno = saved;
 	return -1;
 }
 
@@ -63,6 +69,7 @@ int gs_error_prefix(gs_error *err, const char *fmt, ...)
 {
 	va_list ap;
 	char *pre, *m;
+	int saved = errno;
 
 	if (!err)
 		return -1;
@@ -73,6 +80,7 @@ int gs_error_prefix(gs_error *err, const char *fmt, ...)
 	free(pre);
 	free(err->message);
 	err->message = m;
+	errno = saved;
 	return -1;
 }
 
@@ -91,4 +99,12 @@ void gs_error_move(gs_error *dst, gs_error *src)
 	gs_error_release(dst);
 	*dst = *src;
 	memset(src, 0, sizeof(*src));
+}
+
+void gs_error_to_buf(const gs_error *e, char *buf, size_t len)
+{
+	/* as the old buffers: a success leaves what buf holds (site/ keeps an
+	 * earlier message in it across later calls) */
+	if (buf && len && gs_error_is_set(e))
+		snprintf(buf, len, "%s", gs_error_message(e));
 }

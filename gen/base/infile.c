@@ -19,31 +19,31 @@ static const char *S_kind(mode_t m)
 }
 
 /* fd open with O_NONBLOCK: a regular file within the bound, back to blocking. */
-static int S_check_fd(int fd, size_t max_bytes, char *err, size_t errlen)
+static int S_check_fd(int fd, size_t max_bytes, gs_error *err)
 {
 	struct stat st;
 	int fl, e;
 
 	if (fstat(fd, &st) != 0) {
 		e = errno;
-		snprintf(err, errlen, "cannot read: %s", strerror(e));
+		gs_error_set(err, "cannot read: %s", strerror(e));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		e = EINVAL;
-		snprintf(err, errlen, "is %s, not a regular file", S_kind(st.st_mode));
+		gs_error_set(err, "is %s, not a regular file", S_kind(st.st_mode));
 		goto fail;
 	}
 	if (max_bytes && (unsigned long long)st.st_size > (unsigned long long)max_bytes) {
 		e = EFBIG;
-		snprintf(err, errlen, "is %llu bytes, more than the bound of %llu bytes",
+		gs_error_set(err, "is %llu bytes, more than the bound of %llu bytes",
 			 (unsigned long long)st.st_size, (unsigned long long)max_bytes);
 		goto fail;
 	}
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
 		e = errno;
-		snprintf(err, errlen, "cannot read: %s", strerror(e));
+		gs_error_set(err, "cannot read: %s", strerror(e));
 		goto fail;
 	}
 	return fd;
@@ -53,19 +53,18 @@ fail:
 	return -1;
 }
 
-int gs_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen)
+int gs_open_regular(const char *path, size_t max_bytes, gs_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		gs_error_set(err, "cannot read: %s", strerror(errno));
 		return -1;
 	}
-	return S_check_fd(fd, max_bytes, err, errlen);
+	return S_check_fd(fd, max_bytes, err);
 }
 
-int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, char *err,
-	       size_t errlen)
+int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, gs_error *err)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
 			(follow ? 0 : O_NOFOLLOW));
@@ -78,20 +77,20 @@ int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, char *er
 
 		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
 			if (!follow) {
-				snprintf(err, errlen, "is a symbolic link (not followed)");
+				gs_error_set(err, "is a symbolic link (not followed)");
 				return -1;
 			}
 			if (e == ENOENT && (n = readlinkat(dfd, name, target, sizeof(target) - 1)) >= 0) {
 				target[n] = '\0';
-				snprintf(err, errlen, "is a dangling symbolic link to '%s' (its target "
+				gs_error_set(err, "is a dangling symbolic link to '%s' (its target "
 					 "does not exist)", target);
 				return -1;
 			}
 		}
-		snprintf(err, errlen, "cannot read: %s", strerror(e));
+		gs_error_set(err, "cannot read: %s", strerror(e));
 		return -1;
 	}
-	return S_check_fd(fd, max_bytes, err, errlen);
+	return S_check_fd(fd, max_bytes, err);
 }
 
 /*
@@ -101,17 +100,17 @@ int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, char *er
  * only.
  */
 static void S_refused(int dfd, const char *rel, const char *p, size_t n, const char *comp,
-		      int e, char *err, size_t errlen)
+		      int e, gs_error *err)
 {
 	struct stat st;
 
 	if ((e == ELOOP || e == ENOTDIR) && fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISLNK(st.st_mode))
-		snprintf(err, errlen, "\"%.*s\" is a symbolic link (not followed: evidence "
+		gs_error_set(err, "\"%.*s\" is a symbolic link (not followed: evidence "
 			 "must be a regular file inside the workload's folder)",
 			 (int)(p - rel + (ptrdiff_t)n), rel);
 	else
-		snprintf(err, errlen, "cannot read: %s", strerror(e));
+		gs_error_set(err, "cannot read: %s", strerror(e));
 }
 
 /*
@@ -141,19 +140,18 @@ static void S_seam_before_open(const char *comp)
 #endif
 }
 
-int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *err,
-		    size_t errlen)
+int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, gs_error *err)
 {
 	int dfd, fd;
 	const char *p = rel;
 
 	if (!*rel || rel[0] == '/') {
-		snprintf(err, errlen, "expected a path relative to the folder");
+		gs_error_set(err, "expected a path relative to the folder");
 		return -1;
 	}
 	dfd = open(*dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
-		snprintf(err, errlen, "cannot open the folder: %s", strerror(errno));
+		gs_error_set(err, "cannot open the folder: %s", strerror(errno));
 		return -1;
 	}
 	for (;;) {
@@ -163,7 +161,7 @@ int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *er
 
 		if (n == 0 || n >= sizeof(comp) || (n == 1 && p[0] == '.') ||
 		    (n == 2 && p[0] == '.' && p[1] == '.')) {
-			snprintf(err, errlen, "a component of the path is empty, \".\", \"..\" "
+			gs_error_set(err, "a component of the path is empty, \".\", \"..\" "
 				 "or longer than 255 bytes");
 			close(dfd);
 			return -1;
@@ -179,7 +177,7 @@ int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *er
 		if (slash) {
 			fd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (fd < 0) {
-				S_refused(dfd, rel, p, n, comp, errno, err, errlen);
+				S_refused(dfd, rel, p, n, comp, errno, err);
 				close(dfd);
 				return -1;
 			}
@@ -191,16 +189,16 @@ int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *er
 		S_seam_before_open(comp);
 		fd = openat(dfd, comp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 		if (fd < 0) {
-			S_refused(dfd, rel, p, n, comp, errno, err, errlen);
+			S_refused(dfd, rel, p, n, comp, errno, err);
 			close(dfd);
 			return -1;
 		}
 		close(dfd);
-		return S_check_fd(fd, max_bytes, err, errlen);
+		return S_check_fd(fd, max_bytes, err);
 	}
 }
 
-char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen)
+char *gs_read_fd(int fd, size_t max_bytes, size_t *len, gs_error *err)
 {
 	struct stat st;
 	size_t cap = 4096, n = 0;
@@ -217,7 +215,7 @@ char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen
 
 		if (n == cap) {
 			if (max_bytes && cap > max_bytes) {
-				snprintf(err, errlen, "is more than the bound of %zu bytes", max_bytes);
+				gs_error_set(err, "is more than the bound of %zu bytes", max_bytes);
 				goto fail;
 			}
 			cap *= 2;
@@ -230,7 +228,7 @@ char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen
 			continue;
 		if (r < 0) {
 			e = errno;
-			snprintf(err, errlen, "cannot read: %s", strerror(e));
+			gs_error_set(err, "cannot read: %s", strerror(e));
 			goto fail;
 		}
 		if (r == 0)
@@ -238,7 +236,7 @@ char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen
 		n += (size_t)r;
 	}
 	if (max_bytes && n > max_bytes) {
-		snprintf(err, errlen, "is more than the bound of %zu bytes", max_bytes);
+		gs_error_set(err, "is more than the bound of %zu bytes", max_bytes);
 		goto fail;
 	}
 	close(fd);
@@ -252,16 +250,15 @@ fail:
 	return NULL;
 }
 
-char *gs_read_input(const char *path, size_t max_bytes, size_t *len, char *err,
-		    size_t errlen)
+char *gs_read_input(const char *path, size_t max_bytes, size_t *len, gs_error *err)
 {
-	int fd = gs_open_regular(path, max_bytes, err, errlen);
+	int fd = gs_open_regular(path, max_bytes, err);
 	size_t n = 0;
 	char *buf;
 
 	if (fd < 0)
 		return NULL;
-	buf = gs_read_fd(fd, max_bytes, &n, err, errlen);
+	buf = gs_read_fd(fd, max_bytes, &n, err);
 	if (buf && len)
 		*len = n;
 	return buf;

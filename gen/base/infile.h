@@ -17,6 +17,8 @@
 #ifndef GS_INFILE_H
 #define GS_INFILE_H
 
+#include "error.h"
+
 #include <stddef.h>
 
 #define GS_INPUT_MAX_BYTES ((size_t)8 << 20) /* 8 MiB */
@@ -30,15 +32,14 @@
  * file", "is N bytes, more than the bound of M") and errno set (EINVAL: not
  * a regular file; EFBIG: over the bound).
  */
-int gs_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen);
+int gs_open_regular(const char *path, size_t max_bytes, gs_error *err);
 
 /*
  * Opens dir/rel as gs_open_regular does, rel resolved beneath dir without
  * following any symbolic link (see the invariants). -1 with a message in
  * err naming the component at fault.
  */
-int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *err,
-		    size_t errlen);
+int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, gs_error *err);
 
 /*
  * Opens NAME, one component, in the open folder DFD as gs_open_regular
@@ -46,8 +47,7 @@ int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, char *er
  * is followed, and one whose target does not exist is named so ("is a
  * dangling symbolic link to 'TARGET'").
  */
-int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, char *err,
-	       size_t errlen);
+int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, gs_error *err);
 
 /*
  * Reads the whole of fd (opened by the functions above) into a fresh
@@ -56,7 +56,7 @@ int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, char *er
  * bound since it was checked is refused. NULL with a message in err and
  * errno set (EFBIG: over the bound).
  */
-char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen);
+char *gs_read_fd(int fd, size_t max_bytes, size_t *len, gs_error *err);
 
 /*
  * The one way to read a whole input file by its path: gs_open_regular then
@@ -66,7 +66,6 @@ char *gs_read_fd(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen
  * bytes, more than the bound of M bytes") and errno set (ENOENT...; EINVAL
  * for a file that is not a regular one, EFBIG for one over the bound).
  */
-char *gs_read_input(const char *path, size_t max_bytes, size_t *len, char *err,
-		    size_t errlen);
+char *gs_read_input(const char *path, size_t max_bytes, size_t *len, gs_error *err);
 
 #endif

@@ -132,18 +132,19 @@ static int S_check_bounds(gs_jr *r, json_t *root)
 json_t *gs_json_load_path(const char *path, size_t flags, json_error_t *e)
 {
 	size_t len = 0;
-	char why[256];
-	char *text = gs_read_input(path, GS_FILE_MAX_BYTES, &len, why, sizeof(why));
+	gs_error why = GS_ERROR_INIT;
+	char *text = gs_read_input(path, GS_FILE_MAX_BYTES, &len, &why);
 	json_t *root;
 
 	if (!text) {
 		int saved = errno;
-		const char *r = strncmp(why, "cannot read: ", 13) == 0 ? why + 13 : why;
+		const char *r = strncmp(gs_error_message(&why), "cannot read: ", 13) == 0 ? gs_error_message(&why) + 13 : gs_error_message(&why);
 		e->line = -1;
 		e->column = -1;
 		e->position = 0;
 		snprintf(e->source, sizeof(e->source), "%s", "<path>");
 		snprintf(e->text, sizeof(e->text), "unable to open %s: %.100s", path, r);
+		gs_error_release(&why);
 		errno = saved;
 		return NULL;
 	}
@@ -154,7 +155,8 @@ json_t *gs_json_load_path(const char *path, size_t flags, json_error_t *e)
 
 char *gs_jr_read(gs_jr *r, size_t *len)
 {
-	char why[256], *text = NULL;
+	gs_error why = GS_ERROR_INIT;
+	char *text = NULL;
 	int fd;
 
 	/* A regular file within the size bound, before any byte is read
@@ -162,11 +164,12 @@ char *gs_jr_read(gs_jr *r, size_t *len)
 	 * read at once, then parsed from memory (jansson's stream reader
 	 * costs a call per byte). */
 	*len = 0;
-	fd = gs_open_regular(r->file, GS_INPUT_MAX_BYTES, why, sizeof(why));
+	fd = gs_open_regular(r->file, GS_INPUT_MAX_BYTES, &why);
 	if (fd >= 0)
-		text = gs_read_fd(fd, GS_INPUT_MAX_BYTES, len, why, sizeof(why));
+		text = gs_read_fd(fd, GS_INPUT_MAX_BYTES, len, &why);
 	if (!text) {
-		gs_diag_add(r->diag, r->file, 0, 0, NULL, "%s", why);
+		gs_diag_add(r->diag, r->file, 0, 0, NULL, "%s", gs_error_message(&why));
+		gs_error_release(&why);
 		r->errors++;
 	}
 	return text;

@@ -292,7 +292,7 @@ int gs_strings_load(gs_lang lang, gs_strings *s, gs_diag *d)
 	char rel[64], path[4096];
 
 	snprintf(rel, sizeof(rel), "templates/strings/%s.json", gs_lang_id(lang));
-	if (!gs_datapath(path, sizeof(path), rel)) {
+	if (!gs_datapath(path, sizeof(path), rel, NULL)) {
 		gs_diag_add(d, rel, 0, 0, NULL,
 			    "data folder not found (set GPUSHEET_DATADIR to the folder holding catalog/ and templates/)");
 		memset(s, 0, sizeof(*s));

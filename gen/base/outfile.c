@@ -190,10 +190,10 @@ int gs_fsync(int fd)
  * the caller waits for it with fdatasync, so that the writes of several
  * files go to the disk together instead of one after the other. */
 static int S_fill(int fd, const char *dst, const void *data, size_t len, int keep,
-		  char *err, size_t errlen)
+		  gs_error *err)
 {
 	if (gs_write_all(fd, data, len) != 0 || (!keep && gs_fsync(fd) != 0)) {
-		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		gs_error_set(err, "%s: cannot write: %s", dst, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -203,7 +203,7 @@ static int S_fill(int fd, const char *dst, const void *data, size_t len, int kee
 		return 0;
 	}
 	if (close(fd) != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
+		gs_error_set(err, "%s: cannot write: %s", dst, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -216,22 +216,22 @@ static int S_fill(int fd, const char *dst, const void *data, size_t len, int kee
  * its write-back started but not waited for (see S_fill).
  */
 static int S_write_temp(const char *dir, const char *name, const void *data, size_t len,
-			int *fd_out, char **tmp_out, char **dst_out, char *err, size_t errlen)
+			int *fd_out, char **tmp_out, char **dst_out, gs_error *err)
 {
 	char *tmp = NULL, *dst;
 	int fd;
 
 	if (strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !*name) {
-		snprintf(err, errlen, "refusing output name \"%s\"", name);
+		gs_error_set(err, "refusing output name \"%s\"", name);
 		return -1;
 	}
 	fd = gs_temp_open(dir, &tmp);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create a temporary file: %s", dir, strerror(errno));
+		gs_error_set(err, "%s: cannot create a temporary file: %s", dir, strerror(errno));
 		return -1;
 	}
 	dst = gs_xasprintf("%s/%s", dir, name);
-	if (S_fill(fd, dst, data, len, fd_out != NULL, err, errlen))
+	if (S_fill(fd, dst, data, len, fd_out != NULL, err))
 		goto fail;
 	if (fd_out)
 		*fd_out = fd;
@@ -246,15 +246,15 @@ fail:
 }
 
 int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
-		    char *err, size_t errlen)
+		    gs_error *err)
 {
 	char *tmp, *dst;
 	int rc = 0;
 
-	if (S_write_temp(dir, name, data, len, NULL, &tmp, &dst, err, errlen))
+	if (S_write_temp(dir, name, data, len, NULL, &tmp, &dst, err))
 		return -1;
 	if (rename(tmp, dst) != 0) {
-		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
+		gs_error_set(err, "%s: %s", dst, strerror(errno));
 		unlink(tmp);
 		rc = -1;
 	}
@@ -268,7 +268,7 @@ struct gs_outstream {
 	char *tmp, *dst;
 };
 
-gs_outstream *gs_outstream_open(const char *dir, const char *name, char *err, size_t errlen)
+gs_outstream *gs_outstream_open(const char *dir, const char *name, gs_error *err)
 {
 	gs_outstream *o;
 	char *tmp = NULL;
@@ -276,17 +276,17 @@ gs_outstream *gs_outstream_open(const char *dir, const char *name, char *err, si
 	FILE *f;
 
 	if (strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !*name) {
-		snprintf(err, errlen, "refusing output name \"%s\"", name);
+		gs_error_set(err, "refusing output name \"%s\"", name);
 		return NULL;
 	}
 	fd = gs_temp_open(dir, &tmp);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create a temporary file: %s", dir, strerror(errno));
+		gs_error_set(err, "%s: cannot create a temporary file: %s", dir, strerror(errno));
 		return NULL;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot create a temporary file: %s", dir, strerror(errno));
+		gs_error_set(err, "%s: cannot create a temporary file: %s", dir, strerror(errno));
 		close(fd);
 		unlink(tmp);
 		free(tmp);
@@ -311,20 +311,20 @@ static void S_outstream_free(gs_outstream *o)
 	free(o);
 }
 
-int gs_outstream_commit(gs_outstream *o, char *err, size_t errlen)
+int gs_outstream_commit(gs_outstream *o, gs_error *err)
 {
 	int rc = 0;
 
 	if (fflush(o->f) != 0 || ferror(o->f) || gs_fsync(fileno(o->f)) != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", o->dst, strerror(errno));
+		gs_error_set(err, "%s: cannot write: %s", o->dst, strerror(errno));
 		rc = -1;
 	}
 	if (fclose(o->f) != 0 && rc == 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", o->dst, strerror(errno));
+		gs_error_set(err, "%s: cannot write: %s", o->dst, strerror(errno));
 		rc = -1;
 	}
 	if (rc == 0 && rename(o->tmp, o->dst) != 0) {
-		snprintf(err, errlen, "%s: %s", o->dst, strerror(errno));
+		gs_error_set(err, "%s: %s", o->dst, strerror(errno));
 		rc = -1;
 	}
 	if (rc)
@@ -344,9 +344,7 @@ void gs_outstream_abort(gs_outstream *o)
 
 char *gs_read_file(const char *path, size_t *len)
 {
-	char why[256];
-
-	return gs_read_input(path, GS_FILE_MAX_BYTES, len, why, sizeof(why));
+	return gs_read_input(path, GS_FILE_MAX_BYTES, len, NULL);
 }
 
 /*** transactions ***/
@@ -386,23 +384,23 @@ gs_outtx *gs_outtx_new_direct(void)
 
 /* dir/name created (never replacing anything, never through a link) and written. */
 static int S_write_direct(const char *dir, const char *name, const void *data, size_t len,
-			  char **dst_out, char *err, size_t errlen)
+			  char **dst_out, gs_error *err)
 {
 	char *dst;
 	int fd;
 
 	if (strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !*name) {
-		snprintf(err, errlen, "refusing output name \"%s\"", name);
+		gs_error_set(err, "refusing output name \"%s\"", name);
 		return -1;
 	}
 	dst = gs_xasprintf("%s/%s", dir, name);
 	fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create: %s", dst, strerror(errno));
+		gs_error_set(err, "%s: cannot create: %s", dst, strerror(errno));
 		free(dst);
 		return -1;
 	}
-	if (S_fill(fd, dst, data, len, 0, err, errlen)) {
+	if (S_fill(fd, dst, data, len, 0, err)) {
 		unlink(dst);
 		free(dst);
 		return -1;
@@ -426,19 +424,19 @@ static void S_tx_push(gs_outtx *tx, char *tmp, char *dst, int noreplace)
 }
 
 int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *data,
-		 size_t len, char *err, size_t errlen)
+		 size_t len, gs_error *err)
 {
 	char *tmp, *dst;
 	int fd = -1;
 
 	if (tx->direct) {
-		if (S_write_direct(dir, name, data, len, &dst, err, errlen))
+		if (S_write_direct(dir, name, data, len, &dst, err))
 			return -1;
 		S_tx_push(tx, NULL, dst, 0);
 		return 0;
 	}
 	if (S_write_temp(dir, name, data, len, tx->open < S_TX_MAX_OPEN ? &fd : NULL, &tmp,
-			 &dst, err, errlen))
+			 &dst, err))
 		return -1;
 	S_tx_push(tx, tmp, dst, 0);
 	tx->f[tx->n - 1].fd = fd;
@@ -577,7 +575,7 @@ static void S_tx_sync_all(gs_outtx *tx)
 	S_nnew_dirs = 0;
 }
 
-int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
+int gs_outtx_commit(gs_outtx *tx, gs_error *err)
 {
 	size_t i;
 
@@ -597,7 +595,7 @@ int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
 #endif
 	for (i = 0; i < tx->n; i++) {
 		if (S_tx_close(tx, &tx->f[i]) != 0) {
-			snprintf(err, errlen, "%s: cannot write: %s", tx->f[i].dst, strerror(errno));
+			gs_error_set(err, "%s: cannot write: %s", tx->f[i].dst, strerror(errno));
 			return -1;
 		}
 	}
@@ -607,7 +605,7 @@ int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
 			continue;   /* written under its final name (direct) */
 		} else if (!f->noreplace) {
 			if (rename(f->tmp, f->dst) != 0) {
-				snprintf(err, errlen, "%s: %s", f->dst, strerror(errno));
+				gs_error_set(err, "%s: %s", f->dst, strerror(errno));
 				return -1;
 			}
 		} else if (link(f->tmp, f->dst) == 0 || errno == EEXIST) {
@@ -617,7 +615,7 @@ int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen)
 			struct stat st;
 			if ((errno != EPERM && errno != ENOTSUP && errno != ENOSYS) ||
 			    (lstat(f->dst, &st) != 0 && rename(f->tmp, f->dst) != 0)) {
-				snprintf(err, errlen, "%s: cannot create: %s", f->dst, strerror(errno));
+				gs_error_set(err, "%s: cannot create: %s", f->dst, strerror(errno));
 				return -1;
 			}
 			(void)unlink(f->tmp);
@@ -870,7 +868,7 @@ static void S_fsync_path(const char *dir)
 }
 
 gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
-			 char *err, size_t errlen)
+			 gs_error *err)
 {
 	gs_stage *st;
 	struct stat sb;
@@ -878,7 +876,7 @@ gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
 	size_t n;
 
 	if (!out || !*out) {
-		snprintf(err, errlen, "no output folder given");
+		gs_error_set(err, "no output folder given");
 		return NULL;
 	}
 	st = gs_xcalloc(1, sizeof(*st));
@@ -898,18 +896,18 @@ gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
 	}
 	if (!*st->base || strcmp(st->base, ".") == 0 || strcmp(st->base, "..") == 0 ||
 	    strcmp(st->out, "/") == 0) {
-		snprintf(err, errlen, "%s: give the output folder by its own name "
+		gs_error_set(err, "%s: give the output folder by its own name "
 			 "(it is replaced whole)", out);
 		goto fail;
 	}
 	if (lstat(st->out, &sb) == 0) {
 		size_t i;
 		if (S_ISLNK(sb.st_mode)) {
-			snprintf(err, errlen, "%s: is a symbolic link; not replaced", st->out);
+			gs_error_set(err, "%s: is a symbolic link; not replaced", st->out);
 			goto fail;
 		}
 		if (!S_ISDIR(sb.st_mode)) {
-			snprintf(err, errlen, "%s: exists and is not a folder; not replaced", st->out);
+			gs_error_set(err, "%s: exists and is not a folder; not replaced", st->out);
 			goto fail;
 		}
 		if (S_dir_empty(st->out) == 0) {
@@ -918,7 +916,7 @@ gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
 				int there = lstat(p, &sb) == 0;
 				free(p);
 				if (!there) {
-					snprintf(err, errlen, "%s: exists, is not empty and has no %s: "
+					gs_error_set(err, "%s: exists, is not empty and has no %s: "
 						 "not a site made by gpusheet, so not replaced",
 						 st->out, must_hold[i]);
 					goto fail;
@@ -927,16 +925,16 @@ gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
 		}
 		st->previous = gs_xstrdup(st->out);
 	} else if (errno != ENOENT) {
-		snprintf(err, errlen, "%s: %s", st->out, strerror(errno));
+		gs_error_set(err, "%s: %s", st->out, strerror(errno));
 		goto fail;
 	} else if (gs_mkdirs(st->parent) != 0) {
-		snprintf(err, errlen, "%s: cannot create the folder: %s", st->parent, strerror(errno));
+		gs_error_set(err, "%s: cannot create the folder: %s", st->parent, strerror(errno));
 		goto fail;
 	}
 	S_remove_stale(st);
 	st->dir = gs_xasprintf("%s/.%s%sXXXXXX", st->parent, st->base, GS_STAGE_INFIX);
 	if (!mkdtemp(st->dir)) {
-		snprintf(err, errlen, "%s: cannot create a staging folder: %s", st->parent,
+		gs_error_set(err, "%s: cannot create a staging folder: %s", st->parent,
 			 strerror(errno));
 		free(st->dir);
 		st->dir = NULL;
@@ -950,7 +948,7 @@ gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
 	}
 	st->lock_fd = open(st->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (st->lock_fd < 0 || flock(st->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-		snprintf(err, errlen, "%s: cannot lock the staging folder: %s", st->dir,
+		gs_error_set(err, "%s: cannot lock the staging folder: %s", st->dir,
 			 strerror(errno));
 		goto fail;
 	}
@@ -971,13 +969,13 @@ const char *gs_stage_previous(const gs_stage *st)
 	return st->previous;
 }
 
-int gs_stage_commit(gs_stage *st, char *err, size_t errlen)
+int gs_stage_commit(gs_stage *st, gs_error *err)
 {
 	char *old = NULL;
 
 	/* Every byte and every name of the stage on disk before it is visible. */
 	if (syncfs(st->lock_fd) != 0) {
-		snprintf(err, errlen, "%s: cannot flush to disk: %s", st->dir, strerror(errno));
+		gs_error_set(err, "%s: cannot flush to disk: %s", st->dir, strerror(errno));
 		return -1;
 	}
 #ifdef GS_FAULT_INJECTION
@@ -988,7 +986,7 @@ int gs_stage_commit(gs_stage *st, char *err, size_t errlen)
 	if (!st->previous) {
 		/* No old tree: one rename (over an empty folder made meanwhile, too). */
 		if (rename(st->dir, st->out) != 0) {
-			snprintf(err, errlen, "%s: cannot move the new site in place: %s", st->out,
+			gs_error_set(err, "%s: cannot move the new site in place: %s", st->out,
 				 strerror(errno));
 			return -1;
 		}
@@ -998,24 +996,24 @@ int gs_stage_commit(gs_stage *st, char *err, size_t errlen)
 		/* No exchange here: move the old tree aside, then the new one in. */
 		char hex[17];
 		if (S_random_hex(hex) != 0) {
-			snprintf(err, errlen, "no random source: %s", strerror(errno));
+			gs_error_set(err, "no random source: %s", strerror(errno));
 			return -1;
 		}
 		old = gs_xasprintf("%s/.%s%s%.6s", st->parent, st->base, GS_STAGE_OLD_INFIX, hex);
 		if (rename(st->out, old) != 0) {
-			snprintf(err, errlen, "%s: cannot move the old site aside: %s", st->out,
+			gs_error_set(err, "%s: cannot move the old site aside: %s", st->out,
 				 strerror(errno));
 			free(old);
 			return -1;
 		}
 		if (rename(st->dir, st->out) != 0) {
-			snprintf(err, errlen, "%s: cannot move the new site in place (the old one is "
+			gs_error_set(err, "%s: cannot move the new site in place (the old one is "
 				 "kept as %s): %s", st->out, old, strerror(errno));
 			free(old);
 			return -1;
 		}
 	} else {
-		snprintf(err, errlen, "%s: cannot swap the new site in: %s", st->out, strerror(errno));
+		gs_error_set(err, "%s: cannot swap the new site in: %s", st->out, strerror(errno));
 		return -1;
 	}
 	st->committed = 1;
@@ -1044,4 +1042,55 @@ void gs_stage_free(gs_stage *st)
 	free(st->dir);
 	free(st->previous);
 	free(st);
+}
+
+/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
+int gs_write_atomic_buf(const char *dir, const char *name, const void *data, size_t len, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_write_atomic(dir, name, data, len, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
+}
+
+gs_outstream *gs_outstream_open_buf(const char *dir, const char *name, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	gs_outstream *r = gs_outstream_open(dir, name, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
+}
+
+int gs_outstream_commit_buf(gs_outstream *o, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_outstream_commit(o, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
+}
+
+gs_stage *gs_stage_begin_buf(const char *out, const char *const *must_hold, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	gs_stage *r = gs_stage_begin(out, must_hold, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
+}
+
+int gs_stage_commit_buf(gs_stage *st, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_stage_commit(st, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
 }

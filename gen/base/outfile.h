@@ -37,6 +37,8 @@
 #ifndef GS_OUTFILE_H
 #define GS_OUTFILE_H
 
+#include "error.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -70,7 +72,7 @@ int gs_temp_open(const char *dir, char **path);
 int gs_is_temp_name(const char *name);
 /* Writes dir/name atomically; 0, or -1 with a message in err. */
 int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
-		    char *err, size_t errlen);
+		    gs_error *err);
 /*
  * dir/name written atomically a piece at a time (a file too large to build
  * in memory first): gs_outstream_open gives a temporary file in dir to
@@ -80,9 +82,9 @@ int gs_write_atomic(const char *dir, const char *name, const void *data, size_t 
  */
 typedef struct gs_outstream gs_outstream;
 
-gs_outstream *gs_outstream_open(const char *dir, const char *name, char *err, size_t errlen);
+gs_outstream *gs_outstream_open(const char *dir, const char *name, gs_error *err);
 FILE *gs_outstream_file(gs_outstream *o);
-int gs_outstream_commit(gs_outstream *o, char *err, size_t errlen);
+int gs_outstream_commit(gs_outstream *o, gs_error *err);
 void gs_outstream_abort(gs_outstream *o);
 /*
  * Reads a whole regular file of at most GS_FILE_MAX_BYTES into a
@@ -124,7 +126,7 @@ gs_outtx *gs_outtx_new(void);
 gs_outtx *gs_outtx_new_direct(void);
 /* Writes dir/name's bytes to a temporary file; 0, or -1 with a message in err. */
 int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *data,
-		 size_t len, char *err, size_t errlen);
+		 size_t len, gs_error *err);
 /*
  * Takes over tmp_path (malloc'd, a complete, fsync'ed temporary file) to be
  * hard-linked to final_path at commit, never replacing a file there (for
@@ -132,7 +134,7 @@ int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *da
  */
 void gs_outtx_add_noreplace(gs_outtx *tx, char *tmp_path, const char *final_path);
 /* Makes every file visible; 0, or -1 with a message in err. */
-int gs_outtx_commit(gs_outtx *tx, char *err, size_t errlen);
+int gs_outtx_commit(gs_outtx *tx, gs_error *err);
 /* Frees tx, removing the temporary files of a transaction not committed. */
 void gs_outtx_free(gs_outtx *tx);
 
@@ -145,7 +147,7 @@ typedef struct gs_stage gs_stage;
  * not ours. Returns NULL with a message in err on failure.
  */
 gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
-			 char *err, size_t errlen);
+			 gs_error *err);
 /* The folder to build into. */
 const char *gs_stage_dir(const gs_stage *st);
 /* out as it was when the stage began (a folder), or NULL when there was none. */
@@ -155,8 +157,22 @@ const char *gs_stage_previous(const gs_stage *st);
  * tree. 0, or -1 with a message in err (out is then untouched, unless the
  * fallback's second rename failed, which err says).
  */
-int gs_stage_commit(gs_stage *st, char *err, size_t errlen);
+int gs_stage_commit(gs_stage *st, gs_error *err);
 /* Frees the stage; a stage not committed is removed from disk. */
 void gs_stage_free(gs_stage *st);
+
+/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
+int gs_write_atomic_buf(const char *dir, const char *name, const void *data, size_t len,
+			char *err, size_t errlen);
+gs_outstream *gs_outstream_open_buf(const char *dir, const char *name, char *err, size_t errlen);
+int gs_outstream_commit_buf(gs_outstream *o, char *err, size_t errlen);
+gs_stage *gs_stage_begin_buf(const char *out, const char *const *must_hold, char *err,
+			     size_t errlen);
+int gs_stage_commit_buf(gs_stage *st, char *err, size_t errlen);
+#define gs_write_atomic(...) GS_ERRBUF_DISPATCH(6, gs_write_atomic, gs_write_atomic_buf, __VA_ARGS__)
+#define gs_outstream_open(...) GS_ERRBUF_DISPATCH(4, gs_outstream_open, gs_outstream_open_buf, __VA_ARGS__)
+#define gs_outstream_commit(...) GS_ERRBUF_DISPATCH(3, gs_outstream_commit, gs_outstream_commit_buf, __VA_ARGS__)
+#define gs_stage_begin(...) GS_ERRBUF_DISPATCH(4, gs_stage_begin, gs_stage_begin_buf, __VA_ARGS__)
+#define gs_stage_commit(...) GS_ERRBUF_DISPATCH(3, gs_stage_commit, gs_stage_commit_buf, __VA_ARGS__)
 
 #endif

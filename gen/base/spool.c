@@ -32,7 +32,7 @@ struct gs_spool {
  * lives and dies with the process.
  */
 
-gs_spool *gs_spool_new(const char *dir, char *err, size_t errlen)
+gs_spool *gs_spool_new(const char *dir, gs_error *err)
 {
 	gs_spool *s;
 	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
@@ -50,7 +50,7 @@ gs_spool *gs_spool_new(const char *dir, char *err, size_t errlen)
 		free(path);
 	}
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create a temporary file: %s", dir, strerror(errno));
+		gs_error_set(err, "%s: cannot create a temporary file: %s", dir, strerror(errno));
 		return NULL;
 	}
 	s = gs_xcalloc(1, sizeof(*s));
@@ -62,12 +62,12 @@ gs_spool *gs_spool_new(const char *dir, char *err, size_t errlen)
 	return s;
 }
 
-static int S_flush(gs_spool *s, char *err, size_t errlen)
+static int S_flush(gs_spool *s, gs_error *err)
 {
 	if (!s->wlen)
 		return 0;
 	if (gs_write_all(s->fd, s->wbuf, s->wlen) != 0) {
-		snprintf(err, errlen, "cannot write a temporary file: %s", strerror(errno));
+		gs_error_set(err, "cannot write a temporary file: %s", strerror(errno));
 		return -1;
 	}
 	s->written += s->wlen;
@@ -85,7 +85,7 @@ static void S_reserve(gs_spool *s, size_t more)
 	s->wbuf = gs_xrealloc(s->wbuf, s->wcap);
 }
 
-int gs_spool_put(gs_spool *s, char *const *v, size_t nv, char *err, size_t errlen)
+int gs_spool_put(gs_spool *s, char *const *v, size_t nv, gs_error *err)
 {
 	size_t head = 4 + 4 * nv, size = head, j, at;
 	uint32_t u;
@@ -94,10 +94,10 @@ int gs_spool_put(gs_spool *s, char *const *v, size_t nv, char *err, size_t errle
 		if (v[j])
 			size += strlen(v[j]) + 1;
 	if (nv > UINT32_MAX / 4 || size > UINT32_MAX) {
-		snprintf(err, errlen, "an item of %zu bytes is too large to spool", size);
+		gs_error_set(err, "an item of %zu bytes is too large to spool", size);
 		return -1;
 	}
-	if (s->wlen && s->wcap - s->wlen < size && S_flush(s, err, errlen))
+	if (s->wlen && s->wcap - s->wlen < size && S_flush(s, err))
 		return -1;
 	S_reserve(s, size);
 	at = s->wlen;
@@ -123,9 +123,9 @@ int gs_spool_put(gs_spool *s, char *const *v, size_t nv, char *err, size_t errle
 	return 0;
 }
 
-int gs_spool_flush(gs_spool *s, char *err, size_t errlen)
+int gs_spool_flush(gs_spool *s, gs_error *err)
 {
-	return S_flush(s, err, errlen);
+	return S_flush(s, err);
 }
 
 size_t gs_spool_count(const gs_spool *s)
@@ -133,7 +133,7 @@ size_t gs_spool_count(const gs_spool *s)
 	return s->count;
 }
 
-int gs_spool_load(gs_spool *s, size_t from, size_t to, char *err, size_t errlen)
+int gs_spool_load(gs_spool *s, size_t from, size_t to, gs_error *err)
 {
 	uint64_t a, b;
 	size_t n, got = 0;
@@ -153,7 +153,7 @@ int gs_spool_load(gs_spool *s, size_t from, size_t to, char *err, size_t errlen)
 		/* not written yet: copied from the buffer, nothing written or read */
 		memcpy(s->rbuf, s->wbuf + (size_t)(a - s->written), n);
 		got = n;
-	} else if (S_flush(s, err, errlen)) {
+	} else if (S_flush(s, err)) {
 		s->rfrom = s->rto = 0;
 		return -1;
 	}
@@ -162,7 +162,7 @@ int gs_spool_load(gs_spool *s, size_t from, size_t to, char *err, size_t errlen)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
-			snprintf(err, errlen, "cannot read a temporary file back: %s",
+			gs_error_set(err, "cannot read a temporary file back: %s",
 				 r < 0 ? strerror(errno) : "it is shorter than written");
 			s->rfrom = s->rto = 0;
 			return -1;
@@ -210,4 +210,45 @@ void gs_spool_free(gs_spool *s)
 	free(s->wbuf);
 	free(s->rbuf);
 	free(s);
+}
+
+/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
+gs_spool *gs_spool_new_buf(const char *dir, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	gs_spool *r = gs_spool_new(dir, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
+}
+
+int gs_spool_put_buf(gs_spool *s, char *const *v, size_t nv, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_spool_put(s, v, nv, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
+}
+
+int gs_spool_flush_buf(gs_spool *s, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_spool_flush(s, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
+}
+
+int gs_spool_load_buf(gs_spool *s, size_t from, size_t to, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_spool_load(s, from, to, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
 }

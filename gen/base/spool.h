@@ -31,25 +31,37 @@
 #ifndef GS_SPOOL_H
 #define GS_SPOOL_H
 
+#include "error.h"
+
 #include <stddef.h>
 
 typedef struct gs_spool gs_spool;
 
 /* A new, empty spool in dir; NULL with a message in err. */
-gs_spool *gs_spool_new(const char *dir, char *err, size_t errlen);
+gs_spool *gs_spool_new(const char *dir, gs_error *err);
 /* Appends item gs_spool_count(s): its nv strings (each may be NULL). 0, or -1 with err. */
-int gs_spool_put(gs_spool *s, char *const *v, size_t nv, char *err, size_t errlen);
+int gs_spool_put(gs_spool *s, char *const *v, size_t nv, gs_error *err);
 /* Writes out the items appended and still buffered (before a fork: the
  * processes forked may then only read). 0, or -1 with err. */
-int gs_spool_flush(gs_spool *s, char *err, size_t errlen);
+int gs_spool_flush(gs_spool *s, gs_error *err);
 /* Items appended so far. */
 size_t gs_spool_count(const gs_spool *s);
 /* Makes items [from, to) readable (to <= count). 0, or -1 with err. */
-int gs_spool_load(gs_spool *s, size_t from, size_t to, char *err, size_t errlen);
+int gs_spool_load(gs_spool *s, size_t from, size_t to, gs_error *err);
 /* String j of item i (loaded), or NULL: a NULL string, or j past the item's list. */
 const char *gs_spool_get(const gs_spool *s, size_t i, size_t j);
 /* The number of strings of item i (loaded). */
 size_t gs_spool_size(const gs_spool *s, size_t i);
 void gs_spool_free(gs_spool *s);
+
+/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
+gs_spool *gs_spool_new_buf(const char *dir, char *err, size_t errlen);
+int gs_spool_put_buf(gs_spool *s, char *const *v, size_t nv, char *err, size_t errlen);
+int gs_spool_flush_buf(gs_spool *s, char *err, size_t errlen);
+int gs_spool_load_buf(gs_spool *s, size_t from, size_t to, char *err, size_t errlen);
+#define gs_spool_new(...) GS_ERRBUF_DISPATCH(3, gs_spool_new, gs_spool_new_buf, __VA_ARGS__)
+#define gs_spool_put(...) GS_ERRBUF_DISPATCH(5, gs_spool_put, gs_spool_put_buf, __VA_ARGS__)
+#define gs_spool_flush(...) GS_ERRBUF_DISPATCH(3, gs_spool_flush, gs_spool_flush_buf, __VA_ARGS__)
+#define gs_spool_load(...) GS_ERRBUF_DISPATCH(5, gs_spool_load, gs_spool_load_buf, __VA_ARGS__)
 
 #endif

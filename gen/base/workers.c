@@ -76,7 +76,7 @@ static FILE *S_report_file(const char *dir)
 }
 
 int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const char *dir,
-		   gs_worker_reports *rep, char *err, size_t errlen)
+		   gs_worker_reports *rep, gs_error *err)
 {
 	size_t nw = jobs < 1 ? 1 : jobs, k, alive = 0, failed = (size_t)-1;
 	pid_t *pids, self = getpid();
@@ -101,13 +101,13 @@ int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const ch
 		rep->to[k] = (size_t)((unsigned __int128)n * (k + 1) / nw);
 		outs[k] = S_report_file(dir);
 		if (!outs[k]) {
-			snprintf(err, errlen, "cannot create a temporary file for a worker: %s",
+			gs_error_set(err, "cannot create a temporary file for a worker: %s",
 				 strerror(errno));
 			goto stop;
 		}
 		pids[k] = fork();
 		if (pids[k] < 0) {
-			snprintf(err, errlen, "cannot start a worker process: %s", strerror(errno));
+			gs_error_set(err, "cannot start a worker process: %s", strerror(errno));
 			pids[k] = 0;
 			goto stop;
 		}
@@ -138,7 +138,7 @@ int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const ch
 	}
 	for (k = 0; k < nw; k++) {
 		if (fseek(outs[k], 0, SEEK_SET) != 0) {
-			snprintf(err, errlen, "cannot read the report of a worker: %s", strerror(errno));
+			gs_error_set(err, "cannot read the report of a worker: %s", strerror(errno));
 			goto out;
 		}
 		rep->report[k] = outs[k];
@@ -165,13 +165,13 @@ stop:
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 1) {
 			size_t len;
 			char *msg = S_slurp(outs[failed], &len);
-			snprintf(err, errlen, "%s", len ? msg : "a worker failed");
+			gs_error_set(err, "%s", len ? msg : "a worker failed");
 			free(msg);
 		} else if (WIFSIGNALED(st)) {
-			snprintf(err, errlen, "the worker of items %zu to %zu died of signal %d",
+			gs_error_set(err, "the worker of items %zu to %zu died of signal %d",
 				 rep->from[failed] + 1, rep->to[failed], WTERMSIG(st));
 		} else {
-			snprintf(err, errlen, "the worker of items %zu to %zu failed (exit %d)",
+			gs_error_set(err, "the worker of items %zu to %zu failed (exit %d)",
 				 rep->from[failed] + 1, rep->to[failed], WEXITSTATUS(st));
 		}
 	}
@@ -199,4 +199,15 @@ void gs_worker_reports_release(gs_worker_reports *rep)
 	free(rep->from);
 	free(rep->to);
 	memset(rep, 0, sizeof(*rep));
+}
+
+/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
+int gs_workers_run_buf(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const char *dir, gs_worker_reports *rep, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_workers_run(n, jobs, fn, ctx, dir, rep, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
 }

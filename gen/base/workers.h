@@ -27,6 +27,8 @@
 #ifndef GS_WORKERS_H
 #define GS_WORKERS_H
 
+#include "error.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -55,7 +57,12 @@ unsigned gs_workers_default(void);
  * message in err.
  */
 int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const char *dir,
-		   gs_worker_reports *rep, char *err, size_t errlen);
+		   gs_worker_reports *rep, gs_error *err);
 void gs_worker_reports_release(gs_worker_reports *rep);
+
+/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
+int gs_workers_run_buf(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const char *dir,
+		       gs_worker_reports *rep, char *err, size_t errlen);
+#define gs_workers_run(...) GS_ERRBUF_DISPATCH(8, gs_workers_run, gs_workers_run_buf, __VA_ARGS__)
 
 #endif

@@ -75,12 +75,15 @@ static char *S_slurp(const char *path, size_t *len)
 		return NULL;
 	}
 	{
-		char why[256];
+		gs_error why = GS_ERROR_INIT;
+		const char *m;
 
-		data = gs_read_input(path, GS_IMPORT_MAX_BYTES, len, why, sizeof(why));
+		data = gs_read_input(path, GS_IMPORT_MAX_BYTES, len, &why);
+		m = gs_error_message(&why);
 		if (!data)
 			fprintf(stderr, "%s: error: cannot read '%s': %s\n", path, path,
-				strncmp(why, "cannot read: ", 13) == 0 ? why + 13 : why);
+				strncmp(m, "cannot read: ", 13) == 0 ? m + 13 : m);
+		gs_error_release(&why);
 	}
 	return data;
 }
@@ -144,7 +147,7 @@ static int S_import(int argc, char **argv)
 		fputs("gpusheet catalog import: --source-ref must not be empty\n", stderr);
 		return GS_EXIT_USAGE;
 	}
-	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng")) {
+	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng", NULL)) {
 		fputs("gpusheet catalog import: data folder not found (set GPUSHEET_DATADIR)\n", stderr);
 		return GS_EXIT_INVALID;
 	}

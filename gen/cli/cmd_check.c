@@ -89,6 +89,7 @@ int gs_cmd_check(int argc, char **argv)
 {
 	char rng[4096];
 	gs_diag d = GS_DIAG_INIT;
+	gs_error e = GS_ERROR_INIT;
 	int i, failed = 0;
 
 	if (argc < 2 || strcmp(argv[1], "--help") == 0) {
@@ -98,9 +99,9 @@ int gs_cmd_check(int argc, char **argv)
 		      argc < 2 ? stderr : stdout);
 		return argc < 2 ? GS_EXIT_USAGE : GS_EXIT_OK;
 	}
-	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng")) {
-		gs_error_print("check", "%s", gs_datadir_error() ? gs_datadir_error()
-			       : "data folder path too long");
+	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng", &e)) {
+		gs_error_print("check", "%s", gs_error_message(&e));
+		gs_error_release(&e);
 		return GS_EXIT_INVALID;
 	}
 	for (i = 1; i < argc; i++) {

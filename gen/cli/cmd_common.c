@@ -89,7 +89,8 @@ static int S_load_catalogs(gs_run_ctx *rc, const char *const *catalogs, size_t n
 int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs,
 		    size_t ncatalogs, gs_lang lang, const char *date_flag)
 {
-	char rng[4096], bundled[4096], err[512];
+	char rng[4096], bundled[4096];
+	gs_error e = GS_ERROR_INIT;
 	gs_diag d = GS_DIAG_INIT;
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 
@@ -119,10 +120,10 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs
 			return GS_EXIT_USAGE;
 		}
 	}
-	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng") ||
-	    !gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml")) {
-		gs_error_print(cmd, "%s", gs_datadir_error() ? gs_datadir_error()
-			       : "data folder path too long");
+	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng", &e) ||
+	    !gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml", &e)) {
+		gs_error_print(cmd, "%s", gs_error_message(&e));
+		gs_error_release(&e);
 		return GS_EXIT_INVALID;
 	}
 	if (gs_strings_load(lang, &rc->t, &d) || S_load_catalogs(rc, catalogs, ncatalogs, bundled, rng, &d)) {
@@ -131,8 +132,9 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs
 		gs_run_ctx_release(rc);
 		return GS_EXIT_INVALID;
 	}
-	if (gs_templates_load(&rc->tp, err, sizeof(err))) {
-		gs_error_print(cmd, "%s", err);
+	if (gs_templates_load(&rc->tp, &e)) {
+		gs_error_print(cmd, "%s", gs_error_message(&e));
+		gs_error_release(&e);
 		gs_run_ctx_release(rc);
 		return GS_EXIT_INVALID;
 	}
@@ -159,17 +161,18 @@ void gs_run_ctx_release(gs_run_ctx *rc)
 int gs_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
 		   char hex[GS_SHA256_HEX_SIZE])
 {
-	char err[4400];
+	gs_error err = GS_ERROR_INIT;
 
-	if (gs_catalog_key_err(catalogs, n, hex, err, sizeof(err))) {
-		gs_error_print(cmd, "%s", err);
+	if (gs_catalog_key_err(catalogs, n, hex, &err)) {
+		gs_error_print(cmd, "%s", gs_error_message(&err));
+		gs_error_release(&err);
 		return -1;
 	}
 	return 0;
 }
 
 int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE],
-		       char *err, size_t errlen)
+		       gs_error *err)
 {
 	char bundled[4096];
 	const char *one[1];
@@ -178,10 +181,8 @@ int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256
 	size_t i, len = 0, cap = 0;
 
 	if (!n) {
-		if (!gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml")) {
-			snprintf(err, errlen, "data folder path too long");
+		if (!gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml", err))
 			return -1;
-		}
 		one[0] = bundled;
 		catalogs = one;
 		n = 1;
@@ -189,7 +190,7 @@ int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256
 	for (i = 0; i < n; i++) {
 		char h[GS_SHA256_HEX_SIZE];
 		if (gs_sha256_file(catalogs[i], h, NULL)) {
-			snprintf(err, errlen, "%s: cannot read: %s", catalogs[i], strerror(errno));
+			gs_error_set(err, "%s: cannot read: %s", catalogs[i], strerror(errno));
 			gs_strvec_release(&parts);
 			return -1;
 		}

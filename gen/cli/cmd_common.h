@@ -5,6 +5,8 @@
 #ifndef GS_CMD_COMMON_H
 #define GS_CMD_COMMON_H
 
+#include "error.h"
+
 #include "catalog.h"
 #include "evidence.h"
 #include "render.h"
@@ -42,6 +44,6 @@ int gs_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
 		   char hex[GS_SHA256_HEX_SIZE]);
 /* The same, the error message (what gs_catalog_key prints) in err instead. */
 int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE],
-		       char *err, size_t errlen);
+		       gs_error *err);
 
 #endif

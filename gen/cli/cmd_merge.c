@@ -28,7 +28,8 @@ int gs_cmd_merge(int argc, char **argv)
 	const char *catalogs[GS_MAX_CATALOGS], *date = NULL, *reference = NULL;
 	size_t ncatalogs = 0, nshards;
 	int c, rc, accept_synthetic = 0, png = 0, md = 0;
-	char catalog_key[GS_SHA256_HEX_SIZE], err[2048] = "";
+	char catalog_key[GS_SHA256_HEX_SIZE];
+	gs_error err = GS_ERROR_INIT;
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
 	gs_publish_env env;
@@ -95,8 +96,9 @@ int gs_cmd_merge(int argc, char **argv)
 	env.md = md;
 	env.reference = reference;
 	if (gs_merge_build(argv[optind], (const char *const *)argv + optind + 1, nshards, &env,
-			   catalog_key, err, sizeof(err))) {
-		gs_error_print("merge", "%s", err);
+			   catalog_key, &err)) {
+		gs_error_print("merge", "%s", gs_error_message(&err));
+		gs_error_release(&err);
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}

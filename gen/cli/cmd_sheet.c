@@ -29,20 +29,20 @@
  * and evidence/ of regular files; anything else is refused, naming it,
  * before anything is written.
  */
-static int S_link_dir(const char *from, const char *to, int top, char *err, size_t errlen)
+static int S_link_dir(const char *from, const char *to, int top, gs_error *err)
 {
 	DIR *dp = opendir(from);
 	struct dirent *e;
 	int ffd, tfd, rc = 0;
 
 	if (!dp) {
-		snprintf(err, errlen, "%s: cannot read the folder: %s", from, strerror(errno));
+		gs_error_set(err, "%s: cannot read the folder: %s", from, strerror(errno));
 		return -1;
 	}
 	ffd = dirfd(dp);
 	tfd = open(to, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (tfd < 0) {
-		snprintf(err, errlen, "%s: %s", to, strerror(errno));
+		gs_error_set(err, "%s: %s", to, strerror(errno));
 		closedir(dp);
 		return -1;
 	}
@@ -52,28 +52,28 @@ static int S_link_dir(const char *from, const char *to, int top, char *err, size
 		    gs_is_temp_name(e->d_name))
 			continue;
 		if (fstatat(ffd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-			snprintf(err, errlen, "%s/%s: %s", from, e->d_name, strerror(errno));
+			gs_error_set(err, "%s/%s: %s", from, e->d_name, strerror(errno));
 			rc = -1;
 		} else if (top && S_ISDIR(st.st_mode) && strcmp(e->d_name, GS_EVIDENCE_DIR) == 0) {
 			char *f = gs_xasprintf("%s/%s", from, e->d_name);
 			char *t = gs_xasprintf("%s/%s", to, e->d_name);
 			if (mkdirat(tfd, e->d_name, 0777) != 0) {
-				snprintf(err, errlen, "%s: %s", t, strerror(errno));
+				gs_error_set(err, "%s: %s", t, strerror(errno));
 				rc = -1;
 			} else {
-				rc = S_link_dir(f, t, 0, err, errlen);
+				rc = S_link_dir(f, t, 0, err);
 			}
 			free(f);
 			free(t);
 		} else if (!S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "%s/%s: %s, which a sheet does not write: the folder "
+			gs_error_set(err, "%s/%s: %s, which a sheet does not write: the folder "
 				 "of a sheet is replaced whole (a kill leaves the old one or the new "
 				 "one), so --out must name a folder of sheets only", from, e->d_name,
 				 S_ISDIR(st.st_mode) ? "a folder" : S_ISLNK(st.st_mode)
 				 ? "a symbolic link" : "not a regular file");
 			rc = -1;
 		} else if (linkat(ffd, e->d_name, tfd, e->d_name, 0) != 0) {
-			snprintf(err, errlen, "%s/%s: cannot link it into the new folder: %s", from,
+			gs_error_set(err, "%s/%s: cannot link it into the new folder: %s", from,
 				 e->d_name, strerror(errno));
 			rc = -1;
 		}
@@ -109,7 +109,7 @@ int gs_cmd_sheet(int argc, char **argv)
 	gs_archive *archive;
 	gs_publish_env env;
 	gs_publish_result res;
-	char err[1024] = "";
+	gs_error err = GS_ERROR_INIT;
 
 	optind = 1;
 	opterr = 0;
@@ -164,10 +164,11 @@ int gs_cmd_sheet(int argc, char **argv)
 		return GS_EXIT_INVALID;
 	}
 	/* The new folder in a stage next to OUT, holding what OUT holds. */
-	st = gs_stage_begin(out, NULL, err, sizeof(err));
+	st = gs_stage_begin(out, NULL, &err);
 	if (!st || (gs_stage_previous(st) &&
-		    S_link_dir(gs_stage_previous(st), gs_stage_dir(st), 1, err, sizeof(err)))) {
-		gs_error_print("sheet", "%s", err);
+		    S_link_dir(gs_stage_previous(st), gs_stage_dir(st), 1, &err))) {
+		gs_error_print("sheet", "%s", gs_error_message(&err));
+		gs_error_release(&err);
 		gs_stage_free(st);
 		gs_job_release(&job);
 		gs_run_ctx_release(&ctx);
@@ -209,12 +210,12 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.png = png;
 	env.md = 1;
 	rc = GS_EXIT_OK;
-	if (gs_job_publish(&job, &env, archive, gs_stage_dir(st), summary, &res, err, sizeof(err))) {
-		gs_error_print("sheet", "%s", err);
+	if (gs_job_publish(&job, &env, archive, gs_stage_dir(st), summary, &res, &err)) {
+		gs_error_print("sheet", "%s", gs_error_message(&err));
 		rc = GS_EXIT_INVALID;
-	} else if (gs_stage_commit(st, err, sizeof(err))) {
+	} else if (gs_stage_commit(st, &err)) {
 		/* the swap: OUT is still the old folder (unless err says otherwise) */
-		gs_error_print("sheet", "%s", err);
+		gs_error_print("sheet", "%s", gs_error_message(&err));
 		gs_publish_result_release(&res);
 		rc = GS_EXIT_INVALID;
 	} else {
@@ -233,6 +234,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		gs_archive_free(archive);
 	gs_stage_free(st);
 	free(stage_summary);
+	gs_error_release(&err);
 	gs_job_release(&job);
 	gs_run_ctx_release(&ctx);
 	return rc;

@@ -182,7 +182,8 @@ int gs_cmd_site(int argc, char **argv)
 	size_t k;
 	gs_strvec skipped = GS_STRVEC_INIT;
 	gs_site_opts sopts;
-	char catalog_key[GS_SHA256_HEX_SIZE], key_err[4400];
+	char catalog_key[GS_SHA256_HEX_SIZE];
+	gs_error key_err = GS_ERROR_INIT;
 	S_checks checks;
 	int key_ok, brc;
 	gs_lang lang = GS_LANG_EN;
@@ -310,7 +311,7 @@ int gs_cmd_site(int argc, char **argv)
 	env.in_stage = 1;   /* gs_site_build renders every sheet into its stage */
 	env.reference = reference;
 	/* (a catalog that cannot be read again is said after the workloads' errors) */
-	key_ok = gs_catalog_key_err(catalogs, ncatalogs, catalog_key, key_err, sizeof(key_err)) == 0;
+	key_ok = gs_catalog_key_err(catalogs, ncatalogs, catalog_key, &key_err) == 0;
 	memset(&checks, 0, sizeof(checks));
 	checks.paths = paths;
 	checks.npaths = npaths;
@@ -343,7 +344,7 @@ int gs_cmd_site(int argc, char **argv)
 		goto out;
 	}
 	if (!key_ok) {
-		gs_error_print("site", "%s", key_err);
+		gs_error_print("site", "%s", gs_error_message(&key_err));
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
@@ -366,6 +367,7 @@ int gs_cmd_site(int argc, char **argv)
 	}
 	rc = GS_EXIT_OK;
 out:
+	gs_error_release(&key_err);
 	gs_diag_release(&d);
 	gs_site_free_paths(paths, npaths);
 	gs_run_ctx_release(&ctx);

@@ -87,13 +87,13 @@ static int S_sum_items(const gs_item *items, size_t n, uint64_t *out)
 	return 0;
 }
 
-static int S_fail(char *err, size_t errlen, const char *what)
+static int S_fail(gs_error *err, const char *what)
 {
-	snprintf(err, errlen, "%s does not fit in 64 bits", what);
+	gs_error_set(err, "%s does not fit in 64 bits", what);
 	return -1;
 }
 
-int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errlen)
+int gs_size_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 {
 	static const unsigned defaults[] = { 16, 8, 4 };
 	unsigned bits[GS_MAX_FORMATS];
@@ -107,16 +107,16 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 		s->theoretical = 0;
 	} else {
 		if (gs_weights_bytes_milli(w->parameters, gs_workload_millibits(w), &v, &s->rounded))
-			return S_fail(err, errlen, "weights (parameters x bits / 8)");
+			return S_fail(err, "weights (parameters x bits / 8)");
 		s->weights = gs_qty_make(v, GS_PROV_CALCULATED);
 		s->theoretical = gs_millibits_theoretical(gs_workload_millibits(w));
 	}
 
 	if (S_sum_items(w->reserve, w->nreserve, &v))
-		return S_fail(err, errlen, "the reserve");
+		return S_fail(err, "the reserve");
 	s->reserve = gs_qty_make(v, w->nreserve ? GS_PROV_ASSUMED : GS_PROV_CALCULATED);
 	if (gs_qty_add(s->weights, s->reserve, &s->envelope))
-		return S_fail(err, errlen, "the envelope");
+		return S_fail(err, "the envelope");
 
 	s->kv = gs_qty_missing();
 	s->kv_per_sequence = gs_qty_missing();
@@ -132,7 +132,7 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 		uint64_t tokens;
 
 		if (gs_add_u64(in, outt, &tokens))
-			return S_fail(err, errlen, "the token count");
+			return S_fail(err, "the token count");
 		if (w->cache == GS_CACHE_STATIC && w->has_cache_max_tokens)
 			tokens = w->cache_max_tokens;
 		else if (w->cache == GS_CACHE_SLIDING && w->has_sliding_window)
@@ -145,14 +145,14 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 		g.sequences = 1;
 		if (tokens > 0 && (f1 || f2 || w->cache == GS_CACHE_STATIC)) {
 			if (gs_kv_bytes(&g, &v))
-				return S_fail(err, errlen, "the KV cache");
+				return S_fail(err, "the KV cache");
 			s->kv_per_sequence = gs_qty_make(v, GS_PROV_CALCULATED);
 			/* Every sequence whose cache is kept at once: `sequences`,
 			 * else the batch processed together, else one
 			 * (docs/formats.md; the reader refuses sequences < batch). */
 			s->kv_sequences = fs ? seq : fb ? batch : 1;
 			if (gs_mul_u64(v, s->kv_sequences, &v))
-				return S_fail(err, errlen, "the KV cache");
+				return S_fail(err, "the KV cache");
 			s->kv = gs_qty_make(v, GS_PROV_CALCULATED);
 			s->kv_tokens_kept = tokens;
 		}
@@ -161,13 +161,13 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 		    (w->cache == GS_CACHE_SLIDING || w->cache == GS_CACHE_DENSE)) {
 			uint64_t all, other, ov;
 			if (gs_add_u64(in, outt, &all))
-				return S_fail(err, errlen, "the token count");
+				return S_fail(err, "the token count");
 			other = w->cache == GS_CACHE_SLIDING ? all
 							       : gs_kv_tokens_kept(all, w->sliding_window);
 			if (other != tokens) {
 				g.tokens_kept = other;
 				if (gs_kv_bytes(&g, &ov) || gs_mul_u64(ov, s->kv_sequences, &ov))
-					return S_fail(err, errlen, "the KV cache");
+					return S_fail(err, "the KV cache");
 				s->kv_other = gs_qty_make(ov, GS_PROV_CALCULATED);
 				s->kv_other_tokens = other;
 				s->kv_other_windowed = w->cache == GS_CACHE_DENSE;
@@ -178,18 +178,18 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 	s->training = gs_qty_missing();
 	if (w->task != GS_TASK_INFERENCE) {
 		if (S_sum_items(w->training, w->ntraining, &v))
-			return S_fail(err, errlen, "the training components");
+			return S_fail(err, "the training components");
 		s->training = gs_qty_make(v, GS_PROV_ASSUMED);
 	}
 
 	s->need = s->envelope;
 	if (s->kv.present) {
 		if (gs_add_u64(s->need.bytes, s->kv.bytes, &s->need.bytes))
-			return S_fail(err, errlen, "the calculated need");
+			return S_fail(err, "the calculated need");
 	}
 	if (s->training.present) {
 		if (gs_add_u64(s->need.bytes, s->training.bytes, &s->need.bytes))
-			return S_fail(err, errlen, "the calculated need");
+			return S_fail(err, "the calculated need");
 		s->need.prov = gs_prov_weakest(s->need.prov, s->training.prov);
 	}
 
@@ -206,7 +206,7 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errle
 		nbits++;
 	}
 	if (gs_format_table(w->parameters, s->reserve.bytes, bits, nbits, s->formats))
-		return S_fail(err, errlen, "the format table");
+		return S_fail(err, "the format table");
 	s->nformats = nbits;
 	return 0;
 }

@@ -16,6 +16,8 @@
 #ifndef GS_SIZING_H
 #define GS_SIZING_H
 
+#include "error.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "quantity.h"
@@ -84,9 +86,9 @@ typedef struct {
 } gs_sizing;
 
 /*
- * Sizes a workload. Returns 0, or -1 with a message in err (size errlen)
+ * Sizes a workload. Returns 0, or -1 with a message in err
  * when a value overflows 64 bits.
  */
-int gs_size_workload(const gs_workload *w, gs_sizing *s, char *err, size_t errlen);
+int gs_size_workload(const gs_workload *w, gs_sizing *s, gs_error *err);
 
 #endif

@@ -152,8 +152,7 @@ static int S_sha256_fd(int fd, char hex[GS_SHA256_HEX_SIZE], uint64_t *size_out)
 int gs_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
 		   uint64_t *size_out)
 {
-	char why[256];
-	int fd = gs_open_regular(path, 0, why, sizeof(why));  /* a FIFO: EINVAL, no wait */
+	int fd = gs_open_regular(path, 0, NULL);  /* a FIFO: EINVAL, no wait */
 	int rc, e;
 
 	if (fd < 0)
@@ -981,10 +980,11 @@ int gs_archive_write_manifest(gs_archive *a)
 		goto out;
 	}
 	{
-		char err[512];
-		if (a->tx ? gs_outtx_add(a->tx, a->evdir, GS_EVIDENCE_MANIFEST, text, n, err, sizeof(err))
-			  : gs_write_atomic(a->evdir, GS_EVIDENCE_MANIFEST, text, n, err, sizeof(err))) {
-			S_err(a, "%s", err);
+		gs_error err = GS_ERROR_INIT;
+		if (a->tx ? gs_outtx_add(a->tx, a->evdir, GS_EVIDENCE_MANIFEST, text, n, &err)
+			  : gs_write_atomic(a->evdir, GS_EVIDENCE_MANIFEST, text, n, &err)) {
+			S_err(a, "%s", gs_error_message(&err));
+			gs_error_release(&err);
 			goto out;
 		}
 	}

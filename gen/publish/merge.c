@@ -24,14 +24,14 @@ static const char *const S_site_marks[] = { "index.html", "sheets", NULL };
 /* dir/name as a hard link to src, else (another file system) a copy; 0, or -1 with errno. */
 static int S_link_or_copy(const char *src, const char *dir, const char *name)
 {
-	char *dst = gs_xasprintf("%s/%s", dir, name), e[256];
+	char *dst = gs_xasprintf("%s/%s", dir, name);
 	size_t n;
 	char *bytes;
 	int rc = link(src, dst);
 
 	if (rc != 0 && errno != EEXIST && errno != ENOENT) {
 		bytes = gs_read_file(src, &n);
-		rc = bytes ? gs_write_atomic(dir, name, bytes, n, e, sizeof(e)) : -1;
+		rc = bytes ? gs_write_atomic(dir, name, bytes, n, NULL) : -1;
 		if (rc && bytes)
 			errno = EIO;
 		free(bytes);
@@ -72,9 +72,9 @@ static int S_by_id_shard(const void *a, const void *b)
  * by the first shard's N, not by the largest N allowed).
  */
 static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size_t **byk_out,
-		   const gs_publish_env *env, const char *catalog_key, char *err, size_t errlen)
+		   const gs_publish_env *env, const char *catalog_key, gs_error *err)
 {
-	char e[512], site_key[GS_SHA256_HEX_SIZE], hex[GS_SHA256_HEX_SIZE];
+	char site_key[GS_SHA256_HEX_SIZE], hex[GS_SHA256_HEX_SIZE];
 	const char *lang = gs_lang_id(env->t->lang);
 	S_idat *all = NULL;
 	size_t i, k, nall = 0;
@@ -85,8 +85,8 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 	int rc = -1;
 
 	for (i = 0; i < nshards; i++) {
-		if (gs_shard_read(shards[i], &sh[i], e, sizeof(e))) {
-			snprintf(err, errlen, "%s: %s", shards[i], e);
+		if (gs_shard_read(shards[i], &sh[i], err)) {
+			gs_error_prefix(err, "%s: ", shards[i]);
 			return -1;
 		}
 		if (i == 0) {
@@ -96,25 +96,25 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 				byk[k] = (size_t)-1;
 		}
 		if (sh[i].n != sh[0].n) {
-			snprintf(err, errlen, "%s: shard %u/%u, but %s is shard %u/%u: shards of "
+			gs_error_set(err, "%s: shard %u/%u, but %s is shard %u/%u: shards of "
 				 "different N", shards[i], sh[i].k, sh[i].n, shards[0], sh[0].k, sh[0].n);
 			return -1;
 		}
 		if (sh[i].workloads != sh[0].workloads ||
 		    strcmp(sh[i].workloads_sha256, sh[0].workloads_sha256) != 0) {
-			snprintf(err, errlen, "%s: a shard of another list of workloads (%zu, ids' "
+			gs_error_set(err, "%s: a shard of another list of workloads (%zu, ids' "
 				 "SHA-256 %.12s...) than %s (%zu, %.12s...)", shards[i], sh[i].workloads,
 				 sh[i].workloads_sha256, shards[0], sh[0].workloads, sh[0].workloads_sha256);
 			return -1;
 		}
 		if (strcmp(sh[i].inputs_sha256, sh[0].inputs_sha256) != 0) {
-			snprintf(err, errlen, "%s: a shard of other inputs than %s: the same workload "
+			gs_error_set(err, "%s: a shard of other inputs than %s: the same workload "
 				 "ids, but a workload or a file it cites has other bytes "
 				 "($.inputs_sha256; built from another checkout?)", shards[i], shards[0]);
 			return -1;
 		}
 		if (byk[sh[i].k - 1] != (size_t)-1) {
-			snprintf(err, errlen, "%s: shard %u/%u given twice (%s is that shard too)",
+			gs_error_set(err, "%s: shard %u/%u given twice (%s is that shard too)",
 				 shards[i], sh[i].k, sh[i].n, shards[byk[sh[i].k - 1]]);
 			return -1;
 		}
@@ -123,7 +123,7 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 	n = sh[0].n;
 	for (k = 0; k < n; k++)
 		if (byk[k] == (size_t)-1) {
-			snprintf(err, errlen, "shard %zu/%u is missing (%zu shard folder%s given, "
+			gs_error_set(err, "shard %zu/%u is missing (%zu shard folder%s given, "
 				 "the first %s)", k + 1, n, nshards, nshards == 1 ? "" : "s", shards[0]);
 			return -1;
 		}
@@ -139,7 +139,7 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 	qsort(all, nall, sizeof(*all), S_by_id_shard);
 	for (k = 1; k < nall; k++)
 		if (strcmp(all[k - 1].id, all[k].id) == 0) {
-			snprintf(err, errlen, "%s: the workload id \"%s\" is also in %s",
+			gs_error_set(err, "%s: the workload id \"%s\" is also in %s",
 				 shards[all[k].shard], all[k].id, shards[all[k - 1].shard]);
 			goto out;
 		}
@@ -153,7 +153,7 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 	if (strcmp(hex, sh[0].workloads_sha256) != 0) {
-		snprintf(err, errlen, "%s: the ids of the %u shards are not the list of workloads "
+		gs_error_set(err, "%s: the ids of the %u shards are not the list of workloads "
 			 "they say they were split from ($.workloads_sha256)", shards[0], n);
 		goto out;
 	}
@@ -183,11 +183,11 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 		else if (strcmp(s->site_key, site_key) != 0)
 			what = "templates or labels than this merge's (the site key differs)";
 		if (what && theirs) {
-			snprintf(err, errlen, "%s: shard %u/%u was built with another %s: %s, this "
+			gs_error_set(err, "%s: shard %u/%u was built with another %s: %s, this "
 				 "merge: %s", shards[i], s->k, s->n, what, theirs, ours);
 			goto out;
 		} else if (what) {
-			snprintf(err, errlen, "%s: shard %u/%u was built with other %s", shards[i],
+			gs_error_set(err, "%s: shard %u/%u was built with other %s", shards[i],
 				 s->k, s->n, what);
 			goto out;
 		}
@@ -202,14 +202,14 @@ out:
  * The evidence of shard dir: its files linked into out's evidence/, its
  * manifest merged into a. 0, or -1 with err.
  */
-static int S_evidence(gs_archive *a, const char *dir, const char *out, char *err, size_t errlen)
+static int S_evidence(gs_archive *a, const char *dir, const char *out, gs_error *err)
 {
 	char *path = gs_xasprintf("%s/%s/%s", dir, GS_EVIDENCE_DIR, GS_EVIDENCE_MANIFEST);
 	char *src_dir = gs_xasprintf("%s/%s", dir, GS_EVIDENCE_DIR);
 	char *dst_dir = gs_xasprintf("%s/%s", out, GS_EVIDENCE_DIR);
 	size_t n;
-	char why[256];
-	char *text = gs_read_input(path, GS_FILE_MAX_BYTES, &n, why, sizeof(why));
+	gs_error why = GS_ERROR_INIT;
+	char *text = gs_read_input(path, GS_FILE_MAX_BYTES, &n, &why);
 	json_t *root = NULL, *v;
 	const char *hash;
 	struct stat st;
@@ -219,20 +219,21 @@ static int S_evidence(gs_archive *a, const char *dir, const char *out, char *err
 		if (lstat(src_dir, &st) != 0 && errno == ENOENT)
 			rc = 0; /* no evidence in this shard */
 		else
-			snprintf(err, errlen, "%s: %s/%s: %s", dir, GS_EVIDENCE_DIR,
-				 GS_EVIDENCE_MANIFEST, why);
+			gs_error_set(err, "%s: %s/%s: %s", dir, GS_EVIDENCE_DIR,
+				 GS_EVIDENCE_MANIFEST, gs_error_message(&why));
+		gs_error_release(&why);
 		goto out;
 	}
 	irc = gs_archive_import_from(a, text, n, path);
 	if (irc) {
-		snprintf(err, errlen, "%s%s", gs_archive_error(a), irc > 0 ? ": an earlier shard "
+		gs_error_set(err, "%s%s", gs_archive_error(a), irc > 0 ? ": an earlier shard "
 			 "archived the same bytes under the other name, which a one-machine build "
 			 "would link from this shard's sheets too: give the cited files the same "
 			 "extension" : "");
 		goto out;
 	}
 	if (gs_mkdirs(dst_dir)) {
-		snprintf(err, errlen, "cannot create %s: %s", dst_dir, strerror(errno));
+		gs_error_set(err, "cannot create %s: %s", dst_dir, strerror(errno));
 		goto out;
 	}
 	root = json_loadb(text, n, 0, NULL);
@@ -242,7 +243,7 @@ static int S_evidence(gs_archive *a, const char *dir, const char *out, char *err
 		int lrc = S_link_or_copy(src, dst_dir, file);
 		free(src);
 		if (lrc && errno != EEXIST) {
-			snprintf(err, errlen, "%s: %s/%s: cannot link or copy: %s", dir,
+			gs_error_set(err, "%s: %s/%s: cannot link or copy: %s", dir,
 				 GS_EVIDENCE_DIR, file, strerror(errno));
 			goto out;
 		}
@@ -259,32 +260,39 @@ out:
 
 /* The site from the checked shards into dir (a fresh stage). */
 static int S_build_into(const char *const *shards, const gs_shard *sh, const size_t *byk,
-			const gs_publish_env *env, const char *dir, char *err, size_t errlen)
+			const gs_publish_env *env, const char *dir, gs_error *err)
 {
 	size_t i, k, m;
-	char *sheets = gs_xasprintf("%s/sheets", dir), e[512];
+	char *sheets = gs_xasprintf("%s/sheets", dir);
+	/* the messages of gen/publish/site/, whose functions still fill a
+	 * buffer (temporary, until it is converted) */
+	char e[2048] = "";
 	gs_archive *archive = NULL;
 	gs_site_results *rs = NULL;
 	int rc = -1;
 
 	if (gs_mkdirs(sheets)) {
-		snprintf(err, errlen, "cannot create %s: %s", sheets, strerror(errno));
+		gs_error_set(err, "cannot create %s: %s", sheets, strerror(errno));
 		goto out;
 	}
-	archive = gs_site_archive(dir, err, errlen);
-	if (!archive)
+	archive = gs_site_archive(dir, e, sizeof(e));
+	if (!archive) {
+		gs_error_set(err, "%s", e);
 		goto out;
+	}
 	/* the results (siteresults.h), appended in K order: item i is workload i's */
-	rs = gs_site_results_new(dir, env->cat, GS_SITE_PAGE_ROWS, err, errlen);
-	if (!rs)
+	rs = gs_site_results_new(dir, env->cat, GS_SITE_PAGE_ROWS, e, sizeof(e));
+	if (!rs) {
+		gs_error_set(err, "%s", e);
 		goto out;
+	}
 	/* in K order, which is the site's order (shard.h) */
 	for (k = 0; k < sh[0].n; k++) {
 		const char *d = shards[byk[k]];
 		const gs_shard *s = &sh[byk[k]];
 
 		if (gs_site_read_keys(d, env->cat, s->ids.v, s->ids.n, rs, e, sizeof(e))) {
-			snprintf(err, errlen, "%s: %s", d, e);
+			gs_error_set(err, "%s: %s", d, e);
 			goto out;
 		}
 		/* its sheets' files, read back a page of results at a time */
@@ -294,8 +302,10 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 				size_t to = i + GS_SITE_PAGE_ROWS;
 				if (to > s->from + s->ids.n)
 					to = s->from + s->ids.n;
-				if (gs_site_results_load(rs, i, to, 0, err, errlen))
+				if (gs_site_results_load(rs, i, to, 0, e, sizeof(e))) {
+					gs_error_set(err, "%s", e);
 					goto out;
+				}
 			}
 			r = gs_site_results_get(rs, i);
 			for (m = 0; m < r->files.n; m++) {
@@ -303,23 +313,25 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 				int lrc = S_link_or_copy(src, sheets, r->files.v[m]);
 				free(src);
 				if (lrc) {
-					snprintf(err, errlen, "%s: sheets/%s: cannot link or copy: %s", d,
+					gs_error_set(err, "%s: sheets/%s: cannot link or copy: %s", d,
 						 r->files.v[m], strerror(errno));
 					goto out;
 				}
 			}
 		}
-		if (S_evidence(archive, d, dir, err, errlen))
+		if (S_evidence(archive, d, dir, err))
 			goto out;
 	}
 	if (gs_archive_write_manifest(archive)) {
-		snprintf(err, errlen, "%s", gs_archive_error(archive));
+		gs_error_set(err, "%s", gs_archive_error(archive));
 		goto out;
 	}
 	if (gs_site_results_count(rs) != sh[0].workloads)
 		GS_BUG("%zu workloads but %zu results", sh[0].workloads, gs_site_results_count(rs));
-	if (gs_site_pages(env, rs, dir, err, errlen))
+	if (gs_site_pages(env, rs, dir, e, sizeof(e))) {
+		gs_error_set(err, "%s", e);
 		goto out;
+	}
 	rc = 0;
 out:
 	free(sheets);
@@ -330,7 +342,7 @@ out:
 }
 
 int gs_merge_build(const char *out, const char *const *shards, size_t nshards,
-		   const gs_publish_env *env, const char *catalog_key, char *err, size_t errlen)
+		   const gs_publish_env *env, const char *catalog_key, gs_error *err)
 {
 	gs_shard *sh = gs_xcalloc(nshards + 1, sizeof(*sh));
 	size_t *byk = NULL, i;
@@ -338,16 +350,16 @@ int gs_merge_build(const char *out, const char *const *shards, size_t nshards,
 	int rc = -1;
 
 	if (!nshards) {
-		snprintf(err, errlen, "no shard folder given");
+		gs_error_set(err, "no shard folder given");
 		goto out;
 	}
-	if (S_check(shards, nshards, sh, &byk, env, catalog_key, err, errlen))
+	if (S_check(shards, nshards, sh, &byk, env, catalog_key, err))
 		goto out;
-	st = gs_stage_begin(out, S_site_marks, err, errlen);
+	st = gs_stage_begin(out, S_site_marks, err);
 	if (!st)
 		goto out;
-	if (S_build_into(shards, sh, byk, env, gs_stage_dir(st), err, errlen) == 0)
-		rc = gs_stage_commit(st, err, errlen);
+	if (S_build_into(shards, sh, byk, env, gs_stage_dir(st), err) == 0)
+		rc = gs_stage_commit(st, err);
 out:
 	if (st)
 		gs_stage_free(st);

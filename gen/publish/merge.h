@@ -29,6 +29,8 @@
 #ifndef GS_MERGE_H
 #define GS_MERGE_H
 
+#include "error.h"
+
 #include <stddef.h>
 #include "evidence.h"
 #include "publish.h"
@@ -39,6 +41,6 @@
  * 0, or -1 with a message in err (out untouched).
  */
 int gs_merge_build(const char *out, const char *const *shards, size_t nshards,
-		   const gs_publish_env *env, const char *catalog_key, char *err, size_t errlen);
+		   const gs_publish_env *env, const char *catalog_key, gs_error *err);
 
 #endif

@@ -32,7 +32,7 @@
  * records. 0 with f->log_bytes (or nothing to read), -1 with the error in d.
  */
 int gs_job_read_log(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
-		    char *why, size_t whylen)
+		    gs_error *why)
 {
 	const char *slash = strrchr(mpath, '/');
 	char *dir, sha[GS_SHA256_HEX_SIZE];
@@ -43,17 +43,16 @@ int gs_job_read_log(const char *mpath, const gs_measurement *m, char **bytes, si
 	if (!m->import_log_sha256 || !m->import_log_archived_as)
 		return 0;
 	dir = slash ? gs_xasprintf("%.*s", (int)(slash - mpath), mpath) : gs_xstrdup(".");
-	fd = gs_open_beneath(*dir ? dir : "/", m->import_log_archived_as, GS_INPUT_MAX_BYTES, why,
-			     whylen);
+	fd = gs_open_beneath(*dir ? dir : "/", m->import_log_archived_as, GS_INPUT_MAX_BYTES, why);
 	free(dir);
 	if (fd < 0)
 		return -1;
-	*bytes = gs_read_fd(fd, GS_INPUT_MAX_BYTES, len, why, whylen);
+	*bytes = gs_read_fd(fd, GS_INPUT_MAX_BYTES, len, why);
 	if (!*bytes)
 		return -1;
 	gs_sha256_buffer(*bytes, *len, sha);
 	if (strcmp(sha, m->import_log_sha256) != 0) {
-		snprintf(why, whylen, "%s is not the log the import read: its SHA-256 is %s, "
+		gs_error_set(why, "%s is not the log the import read: its SHA-256 is %s, "
 			 "the measurement records %s", m->import_log_archived_as, sha,
 			 m->import_log_sha256);
 		free(*bytes);
@@ -68,7 +67,8 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 	const gs_evidence_ref *e = &job->w.evidence[i];
 	gs_job_file f;
 	size_t dl, k;
-	char *dir, why[512];
+	gs_error why = GS_ERROR_INIT;
+	char *dir;
 	int fd;
 
 	memset(&f, 0, sizeof(f));
@@ -81,18 +81,21 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 	if (!f.shared) {
 		dl = strlen(e->path) - strlen(e->file);
 		dir = gs_xasprintf("%.*s", (int)dl, e->path);
-		fd = gs_open_beneath(dir, e->file, GS_INPUT_MAX_BYTES, why, sizeof(why));
+		fd = gs_open_beneath(dir, e->file, GS_INPUT_MAX_BYTES, &why);
 		free(dir);
 		if (fd < 0) {
 			char *jp = gs_xasprintf("$.evidence[%zu].file", i);
-			gs_diag_add(d, job->w.path, 0, 0, jp, "evidence \"%s\": %s", e->file, why);
+			gs_diag_add(d, job->w.path, 0, 0, jp, "evidence \"%s\": %s", e->file,
+				    gs_error_message(&why));
+			gs_error_release(&why);
 			free(jp);
 			return -1;
 		}
 		/* (the message gs_measurement_read gives for a file it cannot read) */
-		f.bytes = gs_read_fd(fd, GS_INPUT_MAX_BYTES, &f.len, why, sizeof(why));
+		f.bytes = gs_read_fd(fd, GS_INPUT_MAX_BYTES, &f.len, &why);
 		if (!f.bytes) {
-			gs_diag_add(d, e->path, 0, 0, NULL, "%s", why);
+			gs_diag_add(d, e->path, 0, 0, NULL, "%s", gs_error_message(&why));
+			gs_error_release(&why);
 			return -1;
 		}
 		if (f.len > GS_JOB_EVIDENCE_MAX_BYTES - job->held) {
@@ -114,10 +117,11 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 		return -1;
 	}
 	if (!f.shared) {
-		char why2[512];
-		if (gs_job_read_log(e->path, &job->ms[i], &f.log_bytes, &f.log_len, why2,
-				    sizeof(why2)) != 0) {
-			gs_diag_add(d, e->path, 0, 0, "$.import.log.archived_as", "%s", why2);
+		gs_error why2 = GS_ERROR_INIT;
+		if (gs_job_read_log(e->path, &job->ms[i], &f.log_bytes, &f.log_len, &why2) != 0) {
+			gs_diag_add(d, e->path, 0, 0, "$.import.log.archived_as", "%s",
+				    gs_error_message(&why2));
+			gs_error_release(&why2);
 			gs_measurement_release(&job->ms[i]);
 			memset(&job->ms[i], 0, sizeof(job->ms[i]));
 			free(f.bytes);
@@ -201,7 +205,7 @@ int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *jo
 		    char *sha256_hex)
 {
 	size_t before = gs_diag_count(d), i;
-	char err[256];
+	gs_error err = GS_ERROR_INIT;
 
 	memset(job, 0, sizeof(*job));
 	if (gs_workload_read_with(workload_path, &job->w, d, sha256_hex ? S_hash_bytes : NULL,
@@ -222,8 +226,9 @@ int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *jo
 	gs_check_candidates(&job->w, cat, d);
 	if (gs_diag_count(d) > before)
 		return -1;
-	if (gs_size_workload(&job->w, &job->s, err, sizeof(err))) {
-		gs_diag_add(d, workload_path, 0, 0, "$", "%s", err);
+	if (gs_size_workload(&job->w, &job->s, &err)) {
+		gs_diag_add(d, workload_path, 0, 0, "$", "%s", gs_error_message(&err));
+		gs_error_release(&err);
 		return -1;
 	}
 	return 0;
@@ -254,7 +259,7 @@ void gs_job_release(gs_job *job)
 }
 
 int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
-		   char *err, size_t errlen)
+		   gs_error *err)
 {
 	size_t k;
 
@@ -266,7 +271,7 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 		    gs_archive_add_bytes(archive, f->log_bytes, f->log_len, m->import_log_sha256,
 					 m->import_log_name, citing_sheet, f->log_rel)) {
 			f->log_rel[0] = '\0';
-			snprintf(err, errlen, "%s: %s: %s", job->ev[k].ref->path,
+			gs_error_set(err, "%s: %s: %s", job->ev[k].ref->path,
 				 m->import_log_archived_as, gs_archive_error(archive));
 			return -1;
 		}
@@ -275,7 +280,7 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 		if (gs_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->ev[k].ref->file,
 					 citing_sheet, f->rel)) {
 			f->rel[0] = '\0';
-			snprintf(err, errlen, "%s: %s", job->ev[k].ref->path, gs_archive_error(archive));
+			gs_error_set(err, "%s: %s", job->ev[k].ref->path, gs_archive_error(archive));
 			return -1;
 		}
 	}
@@ -286,7 +291,7 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 		if (gs_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->mnames.v[k],
 					 citing_sheet, f->rel)) {
 			f->rel[0] = '\0';
-			snprintf(err, errlen, "%s: model file %s: %s", job->w.path, job->mnames.v[k],
+			gs_error_set(err, "%s: model file %s: %s", job->w.path, job->mnames.v[k],
 				 gs_archive_error(archive));
 			return -1;
 		}
@@ -295,9 +300,9 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 }
 
 static int S_write(gs_outtx *tx, const char *dir, const char *name, const char *data,
-		   size_t len, char *err, size_t errlen)
+		   size_t len, gs_error *err)
 {
-	return gs_outtx_add(tx, dir, name, data, len, err, errlen);
+	return gs_outtx_add(tx, dir, name, data, len, err);
 }
 
 /* The names of the files gs_job_publish writes into its folder, in order. */
@@ -318,7 +323,7 @@ static void S_result_files(gs_publish_result *res, const gs_sheet *sheet, int pn
 
 int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		   const char *dir, const char *summary_path, gs_publish_result *res,
-		   char *err, size_t errlen)
+		   gs_error *err)
 {
 	gs_decision d;
 	gs_sheet sheet;
@@ -342,7 +347,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	{
 		/* (a site's key archived them already: their links are kept) */
 		char *sheet_rel = gs_xasprintf("%s%s.html", env->sheet_prefix, job->w.id);
-		int arc = gs_job_archive(job, archive, sheet_rel, err, errlen);
+		int arc = gs_job_archive(job, archive, sheet_rel, err);
 		free(sheet_rel);
 		if (arc)
 			goto out;
@@ -378,7 +383,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	have_rs = 1;
 	in.rs = &rs;
 	if (gs_sheet_build(&in, &sheet)) {
-		snprintf(err, errlen, "cannot build the sheet");
+		gs_error_set(err, "cannot build the sheet");
 		goto out;
 	}
 	if (env->md)
@@ -389,7 +394,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 			      env->nav_html ? env->link_prefix : NULL);
 	json = gs_render_decision_json(&in);
 	if ((env->md && !md) || !html || !json) {
-		snprintf(err, errlen, "cannot render the sheet");
+		gs_error_set(err, "cannot render the sheet");
 		goto out_sheet;
 	}
 	/* Charts first, then the documents that show them. */
@@ -397,34 +402,34 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		const gs_sheet_chart *ch = &sheet.charts[i];
 		free(name);
 		name = gs_xasprintf("%s.svg", ch->name);
-		if (S_write(tx, dir, name, (const char *)ch->out.svg.data, ch->out.svg.len, err, errlen))
+		if (S_write(tx, dir, name, (const char *)ch->out.svg.data, ch->out.svg.len, err))
 			goto out_sheet;
 		if (!env->png)
 			continue;
 		free(name);
 		name = gs_xasprintf("%s.png", ch->name);
-		if (S_write(tx, dir, name, (const char *)ch->out.png.data, ch->out.png.len, err, errlen))
+		if (S_write(tx, dir, name, (const char *)ch->out.png.data, ch->out.png.len, err))
 			goto out_sheet;
 	}
 	free(name);
 	name = gs_xasprintf("%s.json", job->w.id);
-	if (S_write(tx, dir, name, json, strlen(json), err, errlen))
+	if (S_write(tx, dir, name, json, strlen(json), err))
 		goto out_sheet;
 	if (md) {
 		free(name);
 		name = gs_xasprintf("%s.md", job->w.id);
-		if (S_write(tx, dir, name, md, strlen(md), err, errlen))
+		if (S_write(tx, dir, name, md, strlen(md), err))
 			goto out_sheet;
 	}
 	free(name);
 	name = gs_xasprintf("%s.html", job->w.id);
-	if (S_write(tx, dir, name, html, strlen(html), err, errlen))
+	if (S_write(tx, dir, name, html, strlen(html), err))
 		goto out_sheet;
 	if (summary_path) {
 		char *sum = gs_render_summary(&in, name);
 		char *slash, *sdir, *sname;
 		if (!sum) {
-			snprintf(err, errlen, "cannot render the summary");
+			gs_error_set(err, "cannot render the summary");
 			goto out_sheet;
 		}
 		sdir = gs_xstrdup(summary_path);
@@ -435,7 +440,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		} else {
 			sname = sdir;
 		}
-		rc = gs_outtx_add(tx, slash ? sdir : ".", sname, sum, strlen(sum), err, errlen);
+		rc = gs_outtx_add(tx, slash ? sdir : ".", sname, sum, strlen(sum), err);
 		free(sdir);
 		free(sum);
 		if (rc)
@@ -443,10 +448,10 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		rc = -1;
 	}
 	if (env->write_manifest && gs_archive_write_manifest(archive)) {
-		snprintf(err, errlen, "%s", gs_archive_error(archive));
+		gs_error_set(err, "%s", gs_archive_error(archive));
 		goto out_sheet;
 	}
-	if (gs_outtx_commit(tx, err, errlen))
+	if (gs_outtx_commit(tx, err))
 		goto out_sheet;
 	res->id = gs_xstrdup(job->w.id);
 	res->title = gs_xstrdup(job->w.title);
@@ -649,4 +654,39 @@ void gs_publish_result_release(gs_publish_result *r)
 	free(r->currency);
 	gs_strvec_release(&r->files);
 	memset(r, 0, sizeof(*r));
+}
+
+/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
+int gs_job_archive_buf(gs_job *job, gs_archive *archive, const char *citing_sheet, char *err,
+		       size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_job_archive(job, archive, citing_sheet, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
+}
+
+int gs_job_publish_buf(gs_job *job, const gs_publish_env *env, gs_archive *archive,
+		       const char *dir, const char *summary_path, gs_publish_result *res,
+		       char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_job_publish(job, env, archive, dir, summary_path, res, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
+}
+
+int gs_job_read_log_buf(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
+			char *why, size_t whylen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_job_read_log(mpath, m, bytes, len, &e);
+
+	gs_error_to_buf(&e, why, whylen);
+	gs_error_release(&e);
+	return r;
 }

@@ -48,7 +48,7 @@ int gs_shard_parse(const char *spec, unsigned *k, unsigned *n)
 	return *k >= 1 && *k <= *n && *n <= GS_SHARD_MAX ? 0 : -1;
 }
 
-int gs_shard_write(const gs_shard *s, const char *dir, char *err, size_t errlen)
+int gs_shard_write(const gs_shard *s, const char *dir, gs_error *err)
 {
 	json_t *root = json_object(), *ids = json_array(), *opt = json_object();
 	char *text;
@@ -78,7 +78,7 @@ int gs_shard_write(const gs_shard *s, const char *dir, char *err, size_t errlen)
 	json_decref(root);
 	if (!text)
 		GS_BUG("json_dumps of a shard's identity failed (out of memory)");
-	rc = gs_write_atomic(dir, GS_SHARD_FILE, text, strlen(text), err, errlen);
+	rc = gs_write_atomic(dir, GS_SHARD_FILE, text, strlen(text), err);
 	free(text);
 	return rc;
 }
@@ -104,26 +104,26 @@ static int S_hex(json_t *root, const char *key, char dst[65])
 }
 
 /* path parsed, read as an input (a regular file within GS_INPUT_MAX_BYTES);
- * NULL with why[0] set when it could not be read, with jerr otherwise. */
-static json_t *S_load(const char *path, char *why, size_t whylen, json_error_t *jerr)
+ * NULL with why set when it could not be read, with jerr otherwise. */
+static json_t *S_load(const char *path, gs_error *why, json_error_t *jerr)
 {
 	size_t len;
-	char *text = gs_read_input(path, GS_INPUT_MAX_BYTES, &len, why, whylen);
+	char *text = gs_read_input(path, GS_INPUT_MAX_BYTES, &len, why);
 	json_t *root;
 
 	if (!text)
 		return NULL;
-	why[0] = '\0';
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, jerr);
 	free(text);
 	return root;
 }
 
-int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
+int gs_shard_read(const char *dir, gs_shard *s, gs_error *err)
 {
-	char *path = gs_xasprintf("%s/%s", dir, GS_SHARD_FILE), why[256];
+	char *path = gs_xasprintf("%s/%s", dir, GS_SHARD_FILE);
+	gs_error why = GS_ERROR_INIT;
 	json_error_t jerr;
-	json_t *root = S_load(path, why, sizeof(why), &jerr);
+	json_t *root = S_load(path, &why, &jerr);
 	json_t *opt = json_object_get(root, "options"), *ids = json_object_get(root, "ids");
 	json_t *k = json_object_get(root, "shard"), *n = json_object_get(root, "shards");
 	json_t *w = json_object_get(root, "workloads"), *from = json_object_get(root, "from");
@@ -138,27 +138,29 @@ int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
 	memset(s, 0, sizeof(*s));
 	if (!root) {
 		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-			snprintf(err, errlen, "cannot read the folder: %s",
+			gs_error_set(err, "cannot read the folder: %s",
 				 stat(dir, &st) != 0 ? strerror(errno) : "not a folder");
 		else if (lstat(path, &st) != 0)
-			snprintf(err, errlen, "not a shard folder (no %s: see gpusheet site --shard)",
+			gs_error_set(err, "not a shard folder (no %s: see gpusheet site --shard)",
 				 GS_SHARD_FILE);
-		else if (why[0])
-			snprintf(err, errlen, "%s: %s", GS_SHARD_FILE, why);
+		else if (gs_error_is_set(&why))
+			gs_error_set(err, "%s: %s", GS_SHARD_FILE, gs_error_message(&why));
 		else
-			snprintf(err, errlen, "%s:%d:%d: %s", GS_SHARD_FILE, jerr.line, jerr.column, jerr.text);
+			gs_error_set_at(err, GS_SHARD_FILE, jerr.line, jerr.column, NULL, "%s:%d:%d: %s",
+					GS_SHARD_FILE, jerr.line, jerr.column, jerr.text);
+		gs_error_release(&why);
 		free(path);
 		return -1;
 	}
 	free(path);
 	if (!fmt || strcmp(fmt, GS_SHARD_FORMAT) != 0) {
-		snprintf(err, errlen, "%s: $.format: expected \"%s\"", GS_SHARD_FILE, GS_SHARD_FORMAT);
+		gs_error_set(err, "%s: $.format: expected \"%s\"", GS_SHARD_FILE, GS_SHARD_FORMAT);
 		goto bad;
 	}
 	if (!json_is_integer(k) || !json_is_integer(n) || json_integer_value(n) < 1 ||
 	    json_integer_value(n) > GS_SHARD_MAX || json_integer_value(k) < 1 ||
 	    json_integer_value(k) > json_integer_value(n)) {
-		snprintf(err, errlen, "%s: $.shard, $.shards: expected 1 <= shard <= shards <= %d",
+		gs_error_set(err, "%s: $.shard, $.shards: expected 1 <= shard <= shards <= %d",
 			 GS_SHARD_FILE, GS_SHARD_MAX);
 		goto bad;
 	}
@@ -166,14 +168,14 @@ int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
 	s->n = (unsigned)json_integer_value(n);
 	if (!json_is_integer(w) || json_integer_value(w) < 0 || !json_is_integer(from) ||
 	    !json_is_array(ids)) {
-		snprintf(err, errlen, "%s: $.workloads, $.from, $.ids: expected two counts and an array",
+		gs_error_set(err, "%s: $.workloads, $.from, $.ids: expected two counts and an array",
 			 GS_SHARD_FILE);
 		goto bad;
 	}
 	s->workloads = (size_t)json_integer_value(w);
 	gs_shard_range(s->workloads, s->k, s->n, &f, &t);
 	if (json_integer_value(from) != (json_int_t)f || json_array_size(ids) != t - f) {
-		snprintf(err, errlen, "%s: $.from, $.ids: shard %u/%u of %zu workloads holds [%zu, %zu), "
+		gs_error_set(err, "%s: $.from, $.ids: shard %u/%u of %zu workloads holds [%zu, %zu), "
 			 "not %zu from %lld", GS_SHARD_FILE, s->k, s->n, s->workloads, f, t,
 			 json_array_size(ids), (long long)json_integer_value(from));
 		goto bad;
@@ -182,7 +184,7 @@ int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
 	json_array_foreach(ids, i, v) {
 		const char *id = json_string_value(v);
 		if (!id || !*id || strchr(id, '/') || id[0] == '.') {
-			snprintf(err, errlen, "%s: $.ids[%zu]: expected a workload id", GS_SHARD_FILE, i);
+			gs_error_set(err, "%s: $.ids[%zu]: expected a workload id", GS_SHARD_FILE, i);
 			goto bad;
 		}
 		gs_strvec_push_dup(&s->ids, id);
@@ -190,7 +192,7 @@ int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
 	if (S_hex(root, "workloads_sha256", s->workloads_sha256) ||
 	    S_hex(root, "inputs_sha256", s->inputs_sha256) ||
 	    S_hex(root, "catalog_sha256", s->catalog_sha256) || S_hex(root, "site_key", s->site_key)) {
-		snprintf(err, errlen, "%s: $.workloads_sha256, $.inputs_sha256, $.catalog_sha256, $.site_key: "
+		gs_error_set(err, "%s: $.workloads_sha256, $.inputs_sha256, $.catalog_sha256, $.site_key: "
 			 "expected 64 lowercase hex digits", GS_SHARD_FILE);
 		goto bad;
 	}
@@ -198,7 +200,7 @@ int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen)
 	    !json_is_boolean(json_object_get(opt, "png")) ||
 	    !json_is_boolean(json_object_get(opt, "md")) ||
 	    !json_is_boolean(json_object_get(opt, "accept_synthetic"))) {
-		snprintf(err, errlen, "%s: $.generator, $.options: expected the generator and "
+		gs_error_set(err, "%s: $.generator, $.options: expected the generator and "
 			 "lang, date, png, md, accept_synthetic", GS_SHARD_FILE);
 		goto bad;
 	}
@@ -252,4 +254,15 @@ void gs_shard_keys_end(gs_shard_keys *k, char workloads_hex[65],
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, workloads_hex);
 	sha256_digest(&k->inputs, SHA256_DIGEST_SIZE, dig);
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, inputs_hex);
+}
+
+/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
+int gs_shard_write_buf(const gs_shard *s, const char *dir, char *err, size_t errlen)
+{
+	gs_error e = GS_ERROR_INIT;
+	int r = gs_shard_write(s, dir, &e);
+
+	gs_error_to_buf(&e, err, errlen);
+	gs_error_release(&e);
+	return r;
 }

@@ -36,6 +36,8 @@
 #ifndef GS_SHARD_H
 #define GS_SHARD_H
 
+#include "error.h"
+
 #include <stddef.h>
 #include <nettle/sha2.h>
 #include "util.h"
@@ -64,14 +66,14 @@ void gs_shard_range(size_t w, unsigned k, unsigned n, size_t *from, size_t *to);
 /* Parses "K/N" (1 <= K <= N <= GS_SHARD_MAX, decimal, no sign); 0 or -1. */
 int gs_shard_parse(const char *spec, unsigned *k, unsigned *n);
 /* Writes dir/GS_SHARD_FILE; 0, or -1 with a message in err. */
-int gs_shard_write(const gs_shard *s, const char *dir, char *err, size_t errlen);
+int gs_shard_write(const gs_shard *s, const char *dir, gs_error *err);
 /*
  * Reads dir/GS_SHARD_FILE and checks it: its format, K and N, the range
  * (from and the number of ids are the partition's), hex keys. 0, or -1
  * with a message in err (without dir: the caller names it). s is released
  * on failure.
  */
-int gs_shard_read(const char *dir, gs_shard *s, char *err, size_t errlen);
+int gs_shard_read(const char *dir, gs_shard *s, gs_error *err);
 void gs_shard_release(gs_shard *s);
 
 /*
@@ -91,5 +93,9 @@ void gs_shard_keys_workload(gs_shard_keys *k, const char *id, const char *sha256
 void gs_shard_keys_file(gs_shard_keys *k, const char *name, const char *sha256);
 void gs_shard_keys_end(gs_shard_keys *k, char workloads_hex[65],
 		       char inputs_hex[65]);
+
+/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
+int gs_shard_write_buf(const gs_shard *s, const char *dir, char *err, size_t errlen);
+#define gs_shard_write(...) GS_ERRBUF_DISPATCH(4, gs_shard_write, gs_shard_write_buf, __VA_ARGS__)
 
 #endif

@@ -227,9 +227,9 @@ static int S_is_page(const char *rel)
 }
 
 /* Read a whole file; NULL with the reason in why ("cannot read: ..."). */
-static char *S_read_file(const char *path, size_t *len, char *why, size_t whylen)
+static char *S_read_file(const char *path, size_t *len, gs_error *why)
 {
-	return gs_read_input(path, 0, len, why, whylen);
+	return gs_read_input(path, 0, len, why);
 }
 
 /* ---- the walk ---- */
@@ -966,14 +966,16 @@ static void S_check_pages(S_site *s)
 	s->bad = gs_xcalloc(s->pages.n, 1);
 	for (i = 0; i < s->pages.n; i++) {
 		const char *rel = s->pages.v[i];
-		char *full = S_join(s->root, rel), *buf, *slash, why[512];
+		char *full = S_join(s->root, rel), *buf, *slash;
+		gs_error why = GS_ERROR_INIT;
 		size_t len = 0;
 		xmlDocPtr doc = NULL;
 
-		buf = S_read_file(full, &len, why, sizeof(why));
+		buf = S_read_file(full, &len, &why);
 		free(full);
 		if (!buf) {
-			S_problem_add(s, rel, "%s", why);
+			S_problem_add(s, rel, "%s", gs_error_message(&why));
+			gs_error_release(&why);
 			s->bad[i] = 1;
 			continue;
 		}

@@ -1069,15 +1069,16 @@ static int S_read(const char *path, const char *data, size_t len,
 	/* A clear message for the common case, before libxml2 says it its way. */
 	if (!data) {
 		/* a regular file (a FIFO is refused, not waited on) */
-		char why[256];
-		int fd = gs_open_regular(path, 0, why, sizeof(why));
+		gs_error why = GS_ERROR_INIT;
+		int fd = gs_open_regular(path, 0, &why);
 
 		f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 		if (fd >= 0 && !f)
 			GS_OOM("fdopen of a catalog");
 		if (!f) {
 			gs_diag_add(d, path, 0, 0, NULL, "cannot open '%s': %s", path,
-				    strncmp(why, "cannot read: ", 13) == 0 ? why + 13 : why);
+				    strncmp(gs_error_message(&why), "cannot read: ", 13) == 0 ? gs_error_message(&why) + 13 : gs_error_message(&why));
+			gs_error_release(&why);
 			gs_catalog_release(c);
 			return -1;
 		}

@@ -164,7 +164,8 @@ static char *S_ref_names(int repo_fd)
 /* The revision's commit: itself, or the content of refs/REVISION. */
 static int S_resolve(gs_hf_model *h, gs_diag *d)
 {
-	char err[512], *text, *refs_dir;
+	gs_error err = GS_ERROR_INIT;
+	char *text, *refs_dir;
 	size_t len;
 	int fd;
 
@@ -173,22 +174,25 @@ static int S_resolve(gs_hf_model *h, gs_diag *d)
 		return 0;
 	}
 	refs_dir = gs_xasprintf("%s/refs", h->repo_dir);
-	fd = gs_open_beneath(refs_dir, h->revision, S_MAX_REF_BYTES, err, sizeof(err));
+	fd = gs_open_beneath(refs_dir, h->revision, S_MAX_REF_BYTES, &err);
 	if (fd < 0) {
 		char *names = S_ref_names(h->repo_fd);
 		char *hint = S_fetch_hint(h->repo_id ? h->repo_id : "ORG/NAME", h->revision);
 		gs_diag_add(d, refs_dir, 0, 0, NULL, "no revision \"%s\" here (%s); %s%s; "
 			    "a revision is a branch, a tag or a commit of 40 hex digits; gpusheet "
-			    "never downloads: fetch its small files with: %s", h->revision, err,
-			    names ? "the refs here: " : "no refs here", names ? names : "", hint);
+			    "never downloads: fetch its small files with: %s", h->revision,
+			    gs_error_message(&err), names ? "the refs here: " : "no refs here",
+			    names ? names : "", hint);
+		gs_error_release(&err);
 		free(names);
 		free(hint);
 		free(refs_dir);
 		return -1;
 	}
-	text = gs_read_fd(fd, S_MAX_REF_BYTES, &len, err, sizeof(err));
+	text = gs_read_fd(fd, S_MAX_REF_BYTES, &len, &err);
 	if (!text) {
-		gs_diag_add(d, refs_dir, 0, 0, NULL, "refs/%s: %s", h->revision, err);
+		gs_diag_add(d, refs_dir, 0, 0, NULL, "refs/%s: %s", h->revision, gs_error_message(&err));
+		gs_error_release(&err);
 		free(refs_dir);
 		return -1;
 	}
@@ -413,8 +417,7 @@ static int S_blob_name(const gs_hf_model *h, const char *target, char *out, size
 	return 0;
 }
 
-int gs_hf_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, char *err,
-		    size_t errlen)
+int gs_hf_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, gs_error *err)
 {
 	struct stat st;
 	char target[PATH_MAX], blob[256];
@@ -422,41 +425,38 @@ int gs_hf_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, ch
 	int bfd, fd;
 
 	if (fstatat(h->snap_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		gs_error_set(err, "cannot read: %s", strerror(errno));
 		return -1;
 	}
 	if (!S_ISLNK(st.st_mode))
-		return gs_open_at(h->snap_fd, name, 0, max_bytes, err, errlen);
+		return gs_open_at(h->snap_fd, name, 0, max_bytes, err);
 	n = readlinkat(h->snap_fd, name, target, sizeof(target) - 1);
 	if (n < 0) {
-		snprintf(err, errlen, "cannot read the link: %s", strerror(errno));
+		gs_error_set(err, "cannot read the link: %s", strerror(errno));
 		return -1;
 	}
 	target[n] = '\0';
 	if (S_blob_name(h, target, blob, sizeof(blob))) {
-		snprintf(err, errlen, "is a symbolic link to '%s', outside the blobs/ of %s (not "
+		gs_error_set(err, "is a symbolic link to '%s', outside the blobs/ of %s (not "
 			 "followed: a snapshot's links lead only into its own model's blobs/)",
 			 target, h->repo_dir);
 		return -1;
 	}
 	bfd = openat(h->repo_fd, "blobs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (bfd < 0) {
-		snprintf(err, errlen, "is a link to blobs/%s, but %s/blobs cannot be opened: %s",
+		gs_error_set(err, "is a link to blobs/%s, but %s/blobs cannot be opened: %s",
 			 blob, h->repo_dir, strerror(errno));
 		return -1;
 	}
 	if (fstatat(bfd, blob, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT) {
-		snprintf(err, errlen, "is a dangling symbolic link to '%s' (blobs/%s is not in the "
+		gs_error_set(err, "is a dangling symbolic link to '%s' (blobs/%s is not in the "
 			 "cache: an interrupted download, or a removed blob)", target, blob);
 		close(bfd);
 		return -1;
 	}
-	fd = gs_open_at(bfd, blob, 0, max_bytes, err, errlen);
+	fd = gs_open_at(bfd, blob, 0, max_bytes, err);
 	close(bfd);
-	if (fd < 0) {
-		char inner[256];
-		snprintf(inner, sizeof(inner), "%s", err);
-		snprintf(err, errlen, "links to blobs/%s, which %s", blob, inner);
-	}
+	if (fd < 0)
+		gs_error_prefix(err, "links to blobs/%s, which ", blob);
 	return fd;
 }

@@ -24,6 +24,8 @@
 #ifndef GS_HFCACHE_H
 #define GS_HFCACHE_H
 
+#include "error.h"
+
 #include <stddef.h>
 #include "diag.h"
 
@@ -74,8 +76,7 @@ int gs_hf_open_path(const char *path, const char *revision, gs_hf_model *h, gs_d
  * invariants say: a descriptor of a regular file of at most max_bytes (0:
  * no bound), blocking, close-on-exec; or -1 with a message in err.
  */
-int gs_hf_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, char *err,
-		    size_t errlen);
+int gs_hf_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, gs_error *err);
 
 void gs_hf_release(gs_hf_model *h);
 

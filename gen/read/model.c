@@ -319,7 +319,7 @@ static void S_record(gs_model *m, const char *name, int header, const void *byte
  */
 static FILE *S_open(const S_src *s, const char *name, uint64_t *size, gs_diag *d)
 {
-	char err[1024];
+	gs_error err = GS_ERROR_INIT;
 	int fd;
 	FILE *f;
 	struct stat st;
@@ -340,16 +340,18 @@ static FILE *S_open(const S_src *s, const char *name, uint64_t *size, gs_diag *d
 		*size = af->size;
 		return f;
 	}
-	fd = s->hf ? gs_hf_open_file(s->hf, name, 0, err, sizeof(err))
-		   : gs_open_at(s->dfd, name, 1, 0, err, sizeof(err));
+	fd = s->hf ? gs_hf_open_file(s->hf, name, 0, &err)
+		   : gs_open_at(s->dfd, name, 1, 0, &err);
 	if (fd < 0) {
 		char *file = S_file(s, name);
-		if (!s->hf && strstr(err, "dangling") && strstr(err, "blobs/"))
+		const char *m = gs_error_message(&err);
+		if (!s->hf && strstr(m, "dangling") && strstr(m, "blobs/"))
 			gs_diag_add(d, file, 0, 0, NULL, "%s: a copy of a Hugging Face cache's "
 				    "snapshot without its blobs/; name the model by its repo id, "
-				    "or the cache's models--ORG--NAME folder, or copy it with cp -rL", err);
+				    "or the cache's models--ORG--NAME folder, or copy it with cp -rL", m);
 		else
-			gs_diag_add(d, file, 0, 0, NULL, "%s", err);
+			gs_diag_add(d, file, 0, 0, NULL, "%s", m);
+		gs_error_release(&err);
 		free(file);
 		return NULL;
 	}
@@ -1899,7 +1901,7 @@ char *gs_model_record(const gs_model *m, const char *key, size_t *len)
 /* The folder's manifest entries (read once); NULL when there are none. */
 static json_t *S_arc_entries(S_arcdir *a)
 {
-	char why[512];
+	gs_error why = GS_ERROR_INIT;
 	int fd;
 	size_t len;
 	char *text;
@@ -1909,15 +1911,17 @@ static json_t *S_arc_entries(S_arcdir *a)
 	if (a->loaded)
 		return a->entries;
 	a->loaded = 1;
-	fd = gs_open_beneath(a->evdir, "manifest.json", S_MANIFEST_MAX, why, sizeof(why));
+	fd = gs_open_beneath(a->evdir, "manifest.json", S_MANIFEST_MAX, &why);
 	if (fd < 0) {
-		if (!strstr(why, strerror(ENOENT)))
-			a->err = gs_xasprintf("%s/manifest.json: %s", a->evdir, why);
+		if (!strstr(gs_error_message(&why), strerror(ENOENT)))
+			a->err = gs_xasprintf("%s/manifest.json: %s", a->evdir, gs_error_message(&why));
+		gs_error_release(&why);
 		return NULL;
 	}
-	text = gs_read_fd(fd, S_MANIFEST_MAX, &len, why, sizeof(why));
+	text = gs_read_fd(fd, S_MANIFEST_MAX, &len, &why);
 	if (!text) {
-		a->err = gs_xasprintf("%s/manifest.json: %s", a->evdir, why);
+		a->err = gs_xasprintf("%s/manifest.json: %s", a->evdir, gs_error_message(&why));
+		gs_error_release(&why);
 		return NULL;
 	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
@@ -1977,18 +1981,21 @@ static void S_arc_named(S_arcdir *a, const char *name, gs_strvec *out)
 static char *S_arc_read(const char *evdir, const char *file, const char *hash, size_t max,
 			size_t *len, gs_diag *d)
 {
-	char why[512], sha[65];
+	gs_error why = GS_ERROR_INIT;
+	char sha[65];
 	char *path = S_join(evdir, file), *bytes;
-	int fd = gs_open_beneath(evdir, file, max, why, sizeof(why));
+	int fd = gs_open_beneath(evdir, file, max, &why);
 
 	if (fd < 0) {
-		gs_diag_add(d, path, 0, 0, NULL, "%s", why);
+		gs_diag_add(d, path, 0, 0, NULL, "%s", gs_error_message(&why));
+		gs_error_release(&why);
 		free(path);
 		return NULL;
 	}
-	bytes = gs_read_fd(fd, max, len, why, sizeof(why));
+	bytes = gs_read_fd(fd, max, len, &why);
 	if (!bytes) {
-		gs_diag_add(d, path, 0, 0, NULL, "%s", why);
+		gs_diag_add(d, path, 0, 0, NULL, "%s", gs_error_message(&why));
+		gs_error_release(&why);
 		free(path);
 		return NULL;
 	}

@@ -45,23 +45,20 @@ void gs_html_escape_append(char **buf, size_t *len, size_t *cap, const char *s)
 	}
 }
 
-int gs_templates_load(gs_templates *tp, char *err, size_t errlen)
+int gs_templates_load(gs_templates *tp, gs_error *err)
 {
 	char p1[4096], p2[4096], p3[4096];
 
 	memset(tp, 0, sizeof(*tp));
-	if (!gs_datapath(p1, sizeof(p1), "templates/page.html") ||
-	    !gs_datapath(p2, sizeof(p2), "templates/sheet.css") ||
-	    !gs_datapath(p3, sizeof(p3), "templates/matrix.js")) {
-		snprintf(err, errlen, "%s", gs_datadir_error() ? gs_datadir_error()
-			 : "data folder path too long");
+	if (!gs_datapath(p1, sizeof(p1), "templates/page.html", err) ||
+	    !gs_datapath(p2, sizeof(p2), "templates/sheet.css", err) ||
+	    !gs_datapath(p3, sizeof(p3), "templates/matrix.js", err))
 		return -1;
-	}
 	tp->page = gs_read_file(p1, NULL);
 	tp->css = gs_read_file(p2, NULL);
 	tp->script = gs_read_file(p3, NULL);
 	if (!tp->page || !tp->css || !tp->script) {
-		snprintf(err, errlen, "cannot read %s", !tp->page ? p1 : !tp->css ? p2 : p3);
+		gs_error_set(err, "cannot read %s", !tp->page ? p1 : !tp->css ? p2 : p3);
 		gs_templates_release(tp);
 		return -1;
 	}

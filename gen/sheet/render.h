@@ -12,6 +12,8 @@
 #ifndef GS_RENDER_H
 #define GS_RENDER_H
 
+#include "error.h"
+
 #include "doc.h"
 #include "sheet.h"
 #include "labels.h"
@@ -22,7 +24,7 @@ typedef struct {
 	char *script; /* templates/matrix.js: the index matrix's sorting and filters */
 } gs_templates;
 
-int gs_templates_load(gs_templates *tp, char *err, size_t errlen);
+int gs_templates_load(gs_templates *tp, gs_error *err);
 void gs_templates_release(gs_templates *tp);
 
 char *gs_render_markdown(const gs_doc *doc);

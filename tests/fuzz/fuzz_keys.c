@@ -112,8 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* the catalogs of the committed site, whose keys file seeds the corpus */
 		static char a[4096], b[4096];
 		const char *cats[2] = { a, b };
-		if (!gs_datapath(a, sizeof(a), "catalog/offers.xml") ||
-		    !gs_datapath(b, sizeof(b), "catalog/lambda.xml") ||
+		if (!gs_datapath(a, sizeof(a), "catalog/offers.xml", NULL) ||
+		    !gs_datapath(b, sizeof(b), "catalog/lambda.xml", NULL) ||
 		    gs_run_ctx_init(&S_ctx, "fuzz", cats, 2, GS_LANG_EN, "2026-11-29"))
 			abort();
 		ready = 1;

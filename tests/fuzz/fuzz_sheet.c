@@ -24,7 +24,7 @@ static void S_init(void)
 
 	if (gs_run_ctx_init(&S_ctx, "fuzz", NULL, 0, GS_LANG_EN, "2026-11-29"))
 		abort();
-	if (!gs_datapath(src, sizeof(src), "examples/lora-adapt/measurements/rtx6000ada-lora-step.json"))
+	if (!gs_datapath(src, sizeof(src), "examples/lora-adapt/measurements/rtx6000ada-lora-step.json", NULL))
 		abort();
 	bytes = gs_read_file(src, &n);
 	if (!bytes)

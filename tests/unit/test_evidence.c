@@ -660,7 +660,7 @@ static void S_test_add_bytes(const char *tmp)
 	char *decoy = S_path(tmp, "run.json"), *p = NULL, *got;
 	char hex[GS_SHA256_HEX_SIZE], other[GS_SHA256_HEX_SIZE];
 	char rel[GS_EVIDENCE_REL_SIZE], named[GS_EVIDENCE_REL_SIZE];
-	char err[256];
+	gs_error err = GS_ERROR_INIT;
 	struct stat st1, st2;
 	gs_archive *a;
 	gs_outtx *tx;
@@ -760,7 +760,7 @@ static void S_test_add_bytes(const char *tmp)
 	{
 		char *q = S_path(next, rel);
 		CHECK(lstat(q, &st1) != 0);
-		CHECK(gs_outtx_commit(tx, err, sizeof(err)) == 0);
+		CHECK(gs_outtx_commit(tx, &err) == 0);
 		got = S_read(q, &n);
 		CHECK(got && n == 5 && memcmp(got, "other", 5) == 0);
 		free(got);
@@ -773,6 +773,7 @@ static void S_test_add_bytes(const char *tmp)
 	free(decoy);
 	free(site);
 	free(next);
+	gs_error_release(&err);
 }
 
 int main(void)

@@ -36,20 +36,20 @@ static void S_test_planted_symlinks(const char *tmp)
 	char *dir = gs_xasprintf("%s/out", tmp), *outside = gs_xasprintf("%s/outside.txt", tmp);
 	char *planted = gs_xasprintf("%s/.x.json.tmp-%ld", dir, (long)getpid());
 	char *final = gs_xasprintf("%s/y.json", dir), *p;
-	char err[256];
+	gs_error err = GS_ERROR_INIT;
 	struct stat st;
 
 	mkdir(dir, 0777);
 	S_put(outside, "precious\n");
 	/* the temporary name earlier versions used, predictable from the pid */
 	CHECK(symlink(outside, planted) == 0);
-	CHECK_INT(gs_write_atomic(dir, "x.json", "new\n", 4, err, sizeof(err)), 0);
+	CHECK_INT(gs_write_atomic(dir, "x.json", "new\n", 4, &err), 0);
 	p = S_read(outside);
 	CHECK_STR(p, "precious\n");
 	free(p);
 	/* a symlink at the final name is replaced, not followed */
 	CHECK(symlink(outside, final) == 0);
-	CHECK_INT(gs_write_atomic(dir, "y.json", "y\n", 2, err, sizeof(err)), 0);
+	CHECK_INT(gs_write_atomic(dir, "y.json", "y\n", 2, &err), 0);
 	p = S_read(outside);
 	CHECK_STR(p, "precious\n");
 	free(p);
@@ -60,6 +60,7 @@ static void S_test_planted_symlinks(const char *tmp)
 	free(outside);
 	free(planted);
 	free(final);
+	gs_error_release(&err);
 }
 
 static void S_test_temp_names(const char *tmp)
@@ -93,15 +94,15 @@ static void S_test_tx(const char *tmp)
 {
 	char *dir = gs_xasprintf("%s/tx", tmp), *f1 = gs_xasprintf("%s/a.txt", dir);
 	char *f2 = gs_xasprintf("%s/b.txt", dir), *p;
-	char err[256];
+	gs_error err = GS_ERROR_INIT;
 	gs_outtx *tx;
 
 	mkdir(dir, 0777);
 	S_put(f1, "old a\n");
 	tx = gs_outtx_new();
-	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "new a\n", 6, err, sizeof(err)), 0);
-	CHECK_INT(gs_outtx_add(tx, dir, "b.txt", "new b\n", 6, err, sizeof(err)), 0);
-	CHECK_INT(gs_outtx_add(tx, dir, "../c.txt", "c", 1, err, sizeof(err)), -1);
+	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "new a\n", 6, &err), 0);
+	CHECK_INT(gs_outtx_add(tx, dir, "b.txt", "new b\n", 6, &err), 0);
+	CHECK_INT(gs_outtx_add(tx, dir, "../c.txt", "c", 1, &err), -1);
 	/* before the commit: the old a, no b */
 	p = S_read(f1);
 	CHECK_STR(p, "old a\n");
@@ -110,9 +111,9 @@ static void S_test_tx(const char *tmp)
 	gs_outtx_free(tx); /* not committed: its temporary files go */
 	CHECK_INT(gs_check_entries(dir), 1);
 	tx = gs_outtx_new();
-	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "new a\n", 6, err, sizeof(err)), 0);
-	CHECK_INT(gs_outtx_add(tx, dir, "b.txt", "new b\n", 6, err, sizeof(err)), 0);
-	CHECK_INT(gs_outtx_commit(tx, err, sizeof(err)), 0);
+	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "new a\n", 6, &err), 0);
+	CHECK_INT(gs_outtx_add(tx, dir, "b.txt", "new b\n", 6, &err), 0);
+	CHECK_INT(gs_outtx_commit(tx, &err), 0);
 	gs_outtx_free(tx);
 	p = S_read(f1);
 	CHECK_STR(p, "new a\n");
@@ -124,6 +125,7 @@ static void S_test_tx(const char *tmp)
 	free(dir);
 	free(f1);
 	free(f2);
+	gs_error_release(&err);
 }
 
 /* Descriptors this process has open (from /proc/self/fd), -1 if unknown. */
@@ -138,7 +140,8 @@ static int S_open_fds(void)
  * or not. */
 static void S_test_tx_many(const char *tmp)
 {
-	char *dir = gs_xasprintf("%s/txm", tmp), name[32], text[32], err[256], *p, *path;
+	gs_error err = GS_ERROR_INIT;
+	char *dir = gs_xasprintf("%s/txm", tmp), name[32], text[32], *p, *path;
 	int fds = S_open_fds(), i, round;
 	gs_outtx *tx;
 
@@ -148,11 +151,11 @@ static void S_test_tx_many(const char *tmp)
 		for (i = 0; i < 40; i++) {
 			snprintf(name, sizeof(name), "f%02d.txt", i);
 			snprintf(text, sizeof(text), "file %d, round %d\n", i, round);
-			CHECK_INT(gs_outtx_add(tx, dir, name, text, strlen(text), err, sizeof(err)), 0);
+			CHECK_INT(gs_outtx_add(tx, dir, name, text, strlen(text), &err), 0);
 		}
 		CHECK_INT(S_open_fds(), fds + 32);   /* the first 32 wait for the commit */
 		if (round == 1)
-			CHECK_INT(gs_outtx_commit(tx, err, sizeof(err)), 0);
+			CHECK_INT(gs_outtx_commit(tx, &err), 0);
 		gs_outtx_free(tx);
 		CHECK_INT(S_open_fds(), fds);
 		CHECK_INT(gs_check_entries(dir), round == 0 ? 0 : 40);
@@ -167,6 +170,7 @@ static void S_test_tx_many(const char *tmp)
 	}
 	gs_remove_tree(dir);
 	free(dir);
+	gs_error_release(&err);
 }
 
 /* Direct transactions (a stage's files): final names at once, never
@@ -175,26 +179,26 @@ static void S_test_tx_direct(const char *tmp)
 {
 	char *dir = gs_xasprintf("%s/txd", tmp), *f1 = gs_xasprintf("%s/a.txt", dir);
 	char *lnk = gs_xasprintf("%s/l.txt", dir), *p;
-	char err[256];
+	gs_error err = GS_ERROR_INIT;
 	gs_outtx *tx;
 
 	mkdir(dir, 0777);
 	CHECK(symlink(f1, lnk) == 0);
 	tx = gs_outtx_new_direct();
-	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "a\n", 2, err, sizeof(err)), 0);
+	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "a\n", 2, &err), 0);
 	p = S_read(f1);   /* visible at once: the stage hides it */
 	CHECK_STR(p, "a\n");
 	free(p);
-	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "again\n", 6, err, sizeof(err)), -1);
-	CHECK(strstr(err, "cannot create") != NULL);
-	CHECK_INT(gs_outtx_add(tx, dir, "l.txt", "via link\n", 9, err, sizeof(err)), -1);
-	CHECK_INT(gs_outtx_add(tx, dir, "../x.txt", "x", 1, err, sizeof(err)), -1);
+	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "again\n", 6, &err), -1);
+	CHECK(strstr(gs_error_message(&err), "cannot create") != NULL);
+	CHECK_INT(gs_outtx_add(tx, dir, "l.txt", "via link\n", 9, &err), -1);
+	CHECK_INT(gs_outtx_add(tx, dir, "../x.txt", "x", 1, &err), -1);
 	gs_outtx_free(tx);   /* not committed: a.txt goes, the link stays */
 	CHECK(access(f1, F_OK) != 0);
 	CHECK_INT(gs_check_entries(dir), 1);
 	tx = gs_outtx_new_direct();
-	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "kept\n", 5, err, sizeof(err)), 0);
-	CHECK_INT(gs_outtx_commit(tx, err, sizeof(err)), 0);
+	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "kept\n", 5, &err), 0);
+	CHECK_INT(gs_outtx_commit(tx, &err), 0);
 	gs_outtx_free(tx);
 	p = S_read(f1);
 	CHECK_STR(p, "kept\n");
@@ -204,32 +208,34 @@ static void S_test_tx_direct(const char *tmp)
 	free(dir);
 	free(f1);
 	free(lnk);
+	gs_error_release(&err);
 }
 
 static void S_test_stage(const char *tmp)
 {
+	gs_error err = GS_ERROR_INIT;
 	static const char *const marks[] = { "index.html", NULL };
 	char *out = gs_xasprintf("%s/site", tmp), *idx = gs_xasprintf("%s/site/index.html", tmp);
 	char *other = gs_xasprintf("%s/notours", tmp), *link = gs_xasprintf("%s/linked", tmp);
-	char err[512], *p, *f;
+	char *p, *f;
 	gs_stage *st;
 
 	/* no OUT yet: created by the commit */
-	st = gs_stage_begin(out, marks, err, sizeof(err));
+	st = gs_stage_begin(out, marks, &err);
 	if (CHECK(st != NULL)) {
 		CHECK(gs_stage_previous(st) == NULL);
 		f = gs_xasprintf("%s/index.html", gs_stage_dir(st));
 		S_put(f, "one\n");
 		free(f);
 		CHECK(access(out, F_OK) != 0);
-		CHECK_INT(gs_stage_commit(st, err, sizeof(err)), 0);
+		CHECK_INT(gs_stage_commit(st, &err), 0);
 		gs_stage_free(st);
 	}
 	p = S_read(idx);
 	CHECK_STR(p, "one\n");
 	free(p);
 	/* an existing site: swapped whole; an abandoned stage changes nothing */
-	st = gs_stage_begin(out, marks, err, sizeof(err));
+	st = gs_stage_begin(out, marks, &err);
 	if (CHECK(st != NULL)) {
 		CHECK_STR(gs_stage_previous(st), out);
 		gs_stage_free(st);
@@ -237,12 +243,12 @@ static void S_test_stage(const char *tmp)
 	p = S_read(idx);
 	CHECK_STR(p, "one\n");
 	free(p);
-	st = gs_stage_begin(out, marks, err, sizeof(err));
+	st = gs_stage_begin(out, marks, &err);
 	if (CHECK(st != NULL)) {
 		f = gs_xasprintf("%s/index.html", gs_stage_dir(st));
 		S_put(f, "two\n");
 		free(f);
-		CHECK_INT(gs_stage_commit(st, err, sizeof(err)), 0);
+		CHECK_INT(gs_stage_commit(st, &err), 0);
 		gs_stage_free(st);
 	}
 	p = S_read(idx);
@@ -254,21 +260,22 @@ static void S_test_stage(const char *tmp)
 	mkdir(other, 0777);
 	f = gs_xasprintf("%s/thesis.tex", other);
 	S_put(f, "mine\n");
-	st = gs_stage_begin(other, marks, err, sizeof(err));
-	CHECK(st == NULL && strstr(err, "not replaced") != NULL);
+	st = gs_stage_begin(other, marks, &err);
+	CHECK(st == NULL && strstr(gs_error_message(&err), "not replaced") != NULL);
 	gs_stage_free(st);
 	p = S_read(f);
 	CHECK_STR(p, "mine\n");
 	free(p);
 	free(f);
 	CHECK(symlink(out, link) == 0);
-	st = gs_stage_begin(link, marks, err, sizeof(err));
-	CHECK(st == NULL && strstr(err, "symbolic link") != NULL);
+	st = gs_stage_begin(link, marks, &err);
+	CHECK(st == NULL && strstr(gs_error_message(&err), "symbolic link") != NULL);
 	gs_stage_free(st);
 	free(out);
 	free(idx);
 	free(other);
 	free(link);
+	gs_error_release(&err);
 }
 
 int main(void)

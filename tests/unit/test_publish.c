@@ -178,14 +178,16 @@ int main(void)
 		perror("mkdtemp");
 		return 2;
 	}
+	gs_error terr = GS_ERROR_INIT;
+
 	err[0] = '\0';
 	setenv("GPUSHEET_DATADIR", GS_TEST_SOURCE_DIR, 1);
 	cp = S_cat(GS_TEST_SOURCE_DIR, "catalog/offers.xml");
 	rng = S_cat(GS_TEST_SOURCE_DIR, "catalog/catalog.rng");
 	if (gs_catalog_read(cp, rng, &cat, &d) || gs_strings_load(GS_LANG_EN, &t, &d) ||
-	    gs_templates_load(&tp, err, sizeof(err))) {
+	    gs_templates_load(&tp, &terr)) {
 		gs_diag_print(&d, stderr);
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "%s%s\n", err, gs_error_message(&terr));
 		return 2;
 	}
 	S_test(tmp, &cat, &t, &tp);

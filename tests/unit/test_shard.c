@@ -111,8 +111,9 @@ static void S_put(const char *dir, const char *text)
 
 static void S_test_file(const char *tmp)
 {
+	gs_error err = GS_ERROR_INIT;
 	gs_shard s, r;
-	char err[512], path[512];
+	char path[512];
 	/* a valid file but for one thing each */
 	static const char *const bad[][2] = {
 		{ "{\"format\": \"gpusheet-shard/2\"}", "$.format" },
@@ -129,8 +130,8 @@ static void S_test_file(const char *tmp)
 
 	/* written, then read back the same */
 	S_sample(&s);
-	CHECK(gs_shard_write(&s, tmp, err, sizeof(err)) == 0);
-	if (CHECK(gs_shard_read(tmp, &r, err, sizeof(err)) == 0)) {
+	CHECK(gs_shard_write(&s, tmp, &err) == 0);
+	if (CHECK(gs_shard_read(tmp, &r, &err) == 0)) {
 		CHECK_INT(r.k, 2);
 		CHECK_INT(r.n, 3);
 		CHECK_INT(r.workloads, 6);
@@ -151,20 +152,21 @@ static void S_test_file(const char *tmp)
 	/* no file; no folder */
 	snprintf(path, sizeof(path), "%s/%s", tmp, GS_SHARD_FILE);
 	unlink(path);
-	CHECK(gs_shard_read(tmp, &r, err, sizeof(err)) == -1);
-	CHECK(strstr(err, "not a shard folder") != NULL);
+	CHECK(gs_shard_read(tmp, &r, &err) == -1);
+	CHECK(strstr(gs_error_message(&err), "not a shard folder") != NULL);
 	snprintf(path, sizeof(path), "%s/none", tmp);
-	CHECK(gs_shard_read(path, &r, err, sizeof(err)) == -1);
-	CHECK(strstr(err, "cannot read the folder") != NULL);
+	CHECK(gs_shard_read(path, &r, &err) == -1);
+	CHECK(strstr(gs_error_message(&err), "cannot read the folder") != NULL);
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		S_put(tmp, bad[i][0]);
-		err[0] = '\0';
-		if (!CHECK(gs_shard_read(tmp, &r, err, sizeof(err)) == -1 &&
-			   strstr(err, bad[i][1]) != NULL))
-			fprintf(stderr, "  case %zu: \"%s\"\n", i, err);
+		gs_error_release(&err);
+		if (!CHECK(gs_shard_read(tmp, &r, &err) == -1 &&
+			   strstr(gs_error_message(&err), bad[i][1]) != NULL))
+			fprintf(stderr, "  case %zu: \"%s\"\n", i, gs_error_message(&err));
 	}
 	unlink(path);
+	gs_error_release(&err);
 }
 
 int main(void)

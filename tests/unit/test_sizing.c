@@ -125,7 +125,6 @@ static void test_kv_batch(void)
 	gs_dim d8[] = { { "input_tokens", 14336 }, { "batch", 8 } };
 	gs_dim d1[] = { { "input_tokens", 14336 } };
 	gs_dim ds[] = { { "input_tokens", 14336 }, { "batch", 8 }, { "sequences", 16 } };
-	char err[128];
 
 	memset(&w, 0, sizeof(w));
 	w.parameters = 1000;
@@ -140,18 +139,18 @@ static void test_kv_batch(void)
 	w.cache_bytes_per_value = 2;
 	w.dims = d8;
 	w.ndims = 2;
-	CHECK(gs_size_workload(&w, &s, err, sizeof(err)) == 0);
+	CHECK(gs_size_workload(&w, &s, NULL) == 0);
 	CHECK(s.kv_per_sequence.bytes == UINT64_C(1879048192));
 	CHECK(s.kv_sequences == 8 && s.kv.bytes == UINT64_C(14) * 1073741824);
 	/* counter-case: neither batch nor sequences: one sequence */
 	w.dims = d1;
 	w.ndims = 1;
-	CHECK(gs_size_workload(&w, &s, err, sizeof(err)) == 0);
+	CHECK(gs_size_workload(&w, &s, NULL) == 0);
 	CHECK(s.kv_sequences == 1 && s.kv.bytes == UINT64_C(1879048192));
 	/* sequences (16 kept at once, 8 per step) counts over batch: 28 GiB */
 	w.dims = ds;
 	w.ndims = 3;
-	CHECK(gs_size_workload(&w, &s, err, sizeof(err)) == 0);
+	CHECK(gs_size_workload(&w, &s, NULL) == 0);
 	CHECK(s.kv_sequences == 16 && s.kv.bytes == UINT64_C(28) * 1073741824);
 }
 

@@ -279,11 +279,11 @@ static void S_classify(const gs_workload *w, gs_offer *offers, size_t noffers,
 	gs_sizing s;
 	gs_catalog cat;
 	gs_evidence ev[8];
-	char err[256] = "";
+	gs_error err = GS_ERROR_INIT;
 	size_t i;
 
-	if (gs_size_workload(w, &s, err, sizeof(err))) {
-		fprintf(stderr, "sizing failed: %s\n", err);
+	if (gs_size_workload(w, &s, &err)) {
+		fprintf(stderr, "sizing failed: %s\n", gs_error_message(&err));
 		abort();
 	}
 	memset(&cat, 0, sizeof(cat));
@@ -295,6 +295,7 @@ static void S_classify(const gs_workload *w, gs_offer *offers, size_t noffers,
 		ev[i].ref = &ms[i]->ref;
 	}
 	gs_classify(w, &s, ev, nms, &cat, S_accept_synthetic, d);
+	gs_error_release(&err);
 }
 
 static const gs_candidate *S_cand(const gs_decision *d, const char *id)
@@ -2118,11 +2119,11 @@ static void S_classify_imp(const gs_workload *w, gs_offer *offers, size_t noffer
 	gs_sizing s;
 	gs_catalog cat;
 	gs_evidence ev[8];
-	char err[256] = "";
+	gs_error err = GS_ERROR_INIT;
 	size_t i;
 
-	if (gs_size_workload(w, &s, err, sizeof(err))) {
-		fprintf(stderr, "sizing failed: %s\n", err);
+	if (gs_size_workload(w, &s, &err)) {
+		fprintf(stderr, "sizing failed: %s\n", gs_error_message(&err));
 		abort();
 	}
 	memset(&cat, 0, sizeof(cat));
@@ -2134,6 +2135,7 @@ static void S_classify_imp(const gs_workload *w, gs_offer *offers, size_t noffer
 		ev[i].ref = &ms[i]->ref;
 	}
 	gs_classify(w, &s, ev, nms, &cat, 0, d);
+	gs_error_release(&err);
 }
 
 /* Capacity above the need: 16,000 + 4,000 tokens x 1 sequence = 20,000
