@@ -21,6 +21,7 @@
 #   BEFORE=OTHER/build-rel sh bench/answer-size.sh BUILD_DIR
 #   SITE_WORKLOADS=100 sh bench/answer-size.sh BUILD_DIR   # (c) smaller
 #   SHEETS_ONLY=1 sh bench/answer-size.sh BUILD_DIR         # (a) and (a') only
+#   SITE_ONLY=1 sh bench/answer-size.sh BUILD_DIR           # (c) only
 #
 # BUILD_DIR holds gpusheet and tests/gs-test-peakrss (a release build:
 # cmake -S . -B build-rel -DCMAKE_BUILD_TYPE=Release). 1 KB = 1,000 bytes.
@@ -86,6 +87,7 @@ sheets() { # TITLE CATALOG_ARGS
 		echo
 	done
 }
+[ -z "${SITE_ONLY:-}" ] && {
 sheets "110 real offers ($n110: all of offers, lambda, nebius and hyperstack; the first 20 of cudo, 15 of primeintellect)" "$cats110"
 echo
 sheets "the bundled catalogs ($noffers offers)" "$cats"
@@ -101,6 +103,7 @@ for b in $builds; do
 	echo "- ${b%%=*}: $(kb "$(wc -c <"$h")") (md $(kb "$(wc -c <"${h%.html}.md")"), json $(kb "$(wc -c <"${h%.html}.json")"))"
 done
 echo
+}
 echo "## Site of $nw workloads x 2,000 offers, -j 2"
 echo
 echo "| build | wall, s | CPU, s | peak RSS, MiB | output, MB |"
