@@ -122,4 +122,4 @@ for b in $builds; do
 	rm -rf "$out"
 done
 echo
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); scratch: $scratch"
+echo "load average after: $(awk '{ print $1, $2, $3 }' /proc/loadavg); scratch: $scratch"
