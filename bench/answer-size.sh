@@ -22,6 +22,7 @@
 #   SITE_WORKLOADS=100 sh bench/answer-size.sh BUILD_DIR   # (c) smaller
 #   SHEETS_ONLY=1 sh bench/answer-size.sh BUILD_DIR         # (a) and (a') only
 #   NO_SITE=1 sh bench/answer-size.sh BUILD_DIR             # (a), (a') and (b)
+#   SITE_ONLY=1 sh bench/answer-size.sh BUILD_DIR           # (c) only
 #
 # BUILD_DIR holds gpusheet and tests/gs-test-peakrss (a release build:
 # cmake -S . -B build-rel -DCMAKE_BUILD_TYPE=Release). 1 KB = 1,000 bytes.
@@ -88,6 +89,7 @@ sheets() { # TITLE CATALOG_ARGS
 		echo
 	done
 }
+[ -z "${SITE_ONLY:-}" ] && {
 sheets "110 real offers ($n110: all of offers, lambda, nebius and hyperstack; the first 20 of cudo, 15 of primeintellect)" "$cats110"
 echo
 sheets "the bundled catalogs ($noffers offers)" "$cats"
@@ -104,6 +106,7 @@ for b in $builds; do
 done
 [ -n "${NO_SITE:-}" ] && exit 0
 echo
+}
 echo "## Site of $nw workloads x 2,000 offers, -j 2"
 echo
 echo "| build | wall, s | CPU, s | peak RSS, MiB | output, MB |"
@@ -122,4 +125,4 @@ for b in $builds; do
 	rm -rf "$out"
 done
 echo
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); scratch: $scratch"
+echo "load average after: $(awk '{ print $1, $2, $3 }' /proc/loadavg); scratch: $scratch"

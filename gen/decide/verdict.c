@@ -2113,3 +2113,51 @@ void gs_decision_release(gs_decision *d)
 	free(d->order);
 	memset(d, 0, sizeof(*d));
 }
+
+/*** the lot of an offer (equivalent offers) ***/
+
+static int S_lot_same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static uint64_t S_lot_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 1099511628211ULL;
+}
+
+static uint64_t S_lot_str(uint64_t h, const char *s)
+{
+	uint64_t v = 1469598103934665603ULL;
+
+	if (!s)
+		return S_lot_mix(h, 0);
+	for (; *s; s++)
+		v = (v ^ (unsigned char)*s) * 1099511628211ULL;
+	return S_lot_mix(h, v);
+}
+
+uint64_t gs_offer_lot_hash(const gs_catalog *cat, const gs_offer *o)
+{
+	uint64_t h = S_lot_str(S_lot_str(0, o->provider), o->gpu_model);
+
+	h = S_lot_mix(h, o->cards);
+	h = S_lot_mix(h, o->memory_unknown ? 0 : o->nominal_bytes);
+	h = S_lot_mix(h, (uint64_t)o->memory_origin);
+	if (cat->origins)
+		h = S_lot_str(h, gs_catalog_origin(cat, o));
+	return h;
+}
+
+int gs_offer_same_lot(const gs_catalog *cat, const gs_offer *x, const gs_offer *y)
+{
+	if (!S_lot_same_str(x->provider, y->provider) || !S_lot_same_str(x->gpu_model, y->gpu_model) ||
+	    x->cards != y->cards || x->memory_unknown != y->memory_unknown ||
+	    x->nominal_bytes != y->nominal_bytes || !S_lot_same_str(x->mib_text, y->mib_text) ||
+	    !S_lot_same_str(x->nominal_gb_text, y->nominal_gb_text) ||
+	    x->memory_origin != y->memory_origin)
+		return 0;
+	return !cat->origins ||
+	       S_lot_same_str(gs_catalog_origin(cat, x), gs_catalog_origin(cat, y));
+}

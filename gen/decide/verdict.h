@@ -321,4 +321,14 @@ gs_qty gs_measurement_need(const gs_measurement *m, uint64_t *device);
 /* Label key of what a failure in this phase points to (DESIGN.md, "Phases"). */
 const char *gs_phase_orientation(const char *phase);
 
+/*
+ * The lot of an offer, as the sheet's rows and the site's matrix group
+ * equivalent offers: one provider (or none: reference cards), the same GPU
+ * model, cards per lot and memory figure (its words, the capacity per card
+ * and where it comes from, the catalog it came from when the catalogs
+ * were merged). gs_offer_lot_hash gives equal lots the same hash.
+ */
+uint64_t gs_offer_lot_hash(const gs_catalog *cat, const gs_offer *o);
+int gs_offer_same_lot(const gs_catalog *cat, const gs_offer *x, const gs_offer *y);
+
 #endif

@@ -21,6 +21,8 @@ awk -v n="$EXTRA" '
 		for (i = 1; i <= n; i++) {
 			b = block
 			sub(/id="h100-nvl-1x"/, sprintf("id=\"extra-%04d\"", i), b)
+			# a memory figure of its own: not a group of equivalent offers (one column)
+			sub(/nominal-gb="94"/, sprintf("nominal-gb=\"%d\"", 94 + i), b)
 			printf "%s", b
 		}
 	}

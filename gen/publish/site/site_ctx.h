@@ -36,7 +36,7 @@
  * is linked from there instead of rendered.
  *
  * The pages with a key, numbered (a "page number" t below): first the index
- * pages, t = page x ncols + col, then the per-offer pages, t = npages x
+ * pages, t = page x ncols + col (col: a page of GS_SITE_PAGE_COLS columns), then the per-offer pages, t = npages x
  * ncols + page x noffers + offer. A page's key is a function of its number,
  * of what was summed of all results (counts, demonstration) and of the hash
  * of its workloads' keys (gs_site_results_rows): computed again when
@@ -54,7 +54,9 @@ typedef struct {
 	size_t n, npages, ncols, noffers, ntuples;  /* ntuples: pages with a key */
 	int demonstration;
 	const size_t (*counts)[3];  /* gs_site_results_counts */
-	size_t *order;            /* the matrix's column order (gs_site_offer_order) */
+	size_t *order;            /* the matrix's offers, column by column (gs_site_matrix_columns) */
+	size_t *start;            /* column c: order[start[c]] to order[start[c + 1] - 1] (in order's block) */
+	size_t ncolumns;          /* the matrix's columns (groups of equivalent offers) */
 	unsigned char *reuse;     /* bit t: page t has the same key in the replaced keys file */
 	size_t pages_reused, pages_rendered;  /* of those with a key */
 	char ***why_page;         /* reasons of the reused sheets of the rows loaded: [i - why_from][k] */

@@ -141,14 +141,68 @@ static void S_td_open(char **o, size_t *l, size_t *c, int best, unsigned st,
  * column, a best-offer column and a footer row per verdict with how many
  * workloads each offer gets.
  */
+/* The matrix's columns shown: columns [c0, c1) of order and start (gs_site_matrix_columns). */
+typedef struct {
+	const size_t *order, *start;
+	size_t c0, c1;
+} S_cols;
+
+/* The first offer of column j (of those shown) and its number of offers. */
+#define S_FIRST(cl, j) ((cl)->order[(cl)->start[(cl)->c0 + (j)]])
+#define S_NOF(cl, j) ((cl)->start[(cl)->c0 + (j) + 1] - (cl)->start[(cl)->c0 + (j)])
+
+/* "0.3698–0.4689 USD/h": the range of a group's hourly prices (each plan's
+ * price / its hours, millionths, rounded half up), when all its plans are
+ * in one currency; nothing otherwise. */
+static void S_group_prices(char **o, size_t *l, size_t *c, const gs_strings *t,
+			   const gs_catalog *cat, const S_cols *cl, size_t j)
+{
+	const char *cur = NULL;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t i, p;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+
+	for (i = cl->start[cl->c0 + j]; i < cl->start[cl->c0 + j + 1]; i++) {
+		const gs_offer *of = &cat->offers[cl->order[i]];
+		for (p = 0; p < of->nplans; p++) {
+			const gs_plan *pl = &of->plans[p];
+			int64_t m = gs_plan_micro(pl), v;
+			if (!pl->hours || m < 0 || !pl->currency)
+				return;
+			if (cur && strcmp(cur, pl->currency) != 0)
+				return;
+			cur = pl->currency;
+			v = (int64_t)(((uint64_t)m + pl->hours / 2) / pl->hours);
+			if (v < lo)
+				lo = v;
+			if (v > hi)
+				hi = v;
+		}
+	}
+	if (!cur)
+		return;
+	S_OLIT(o, l, c, " · ");
+	gs_html_escape_append(o, l, c, gs_fmt_micro(a, lo, t->lang));
+	if (hi != lo) {
+		S_OLIT(o, l, c, "–");
+		gs_html_escape_append(o, l, c, gs_fmt_micro(b, hi, t->lang));
+	}
+	S_OLIT(o, l, c, " ");
+	gs_html_escape_append(o, l, c, cur);
+	S_OLIT(o, l, c, "/h");
+}
+
+/* How many of a group's offers its head links to their pages; the others through the offers page. */
+#define S_FEW_OFFERS 3
+
 /* The matrix's box, its caption, and its heading rows: the memory groups
- * above the offers (cols, ncols). */
+ * above the columns (an offer, or a group of equivalent offers). */
 static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
-			  const size_t *cols, size_t ncols)
+			  const S_cols *cl)
 {
 	char *out = w->b;
 	size_t len = w->n, cap = w->cap;
-	size_t j, g;
+	size_t j, g, ncols = cl->c1 - cl->c0;
 
 	H("<div class=\"matrix-box\" role=\"region\" tabindex=\"0\" aria-labelledby=\"matrix-caption\">\n");
 	/* Labels of matrix.js's controls, in the page's language. */
@@ -164,15 +218,15 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 	E(gs_tr(t, "site.cap_matrix"));
 	H("</caption>\n");
 	/*
-	 * Offers grouped by memory per card (cols come in that order): a
+	 * Columns grouped by memory per card (they come in that order): a
 	 * <colgroup> and a heading cell (scope="colgroup") per group above the
-	 * offers' row; the workload and best-offer headings span both rows.
+	 * columns' row; the workload and best-offer headings span both rows.
 	 */
 	H("<colgroup span=\"2\"></colgroup>");
 	for (j = 0; j < ncols; j = g) {
 		char b[64];
-		for (g = j + 1; g < ncols && gs_site_offer_memory(&cat->offers[cols[g]]) ==
-					      gs_site_offer_memory(&cat->offers[cols[j]]); g++)
+		for (g = j + 1; g < ncols && gs_site_offer_memory(&cat->offers[S_FIRST(cl, g)]) ==
+					      gs_site_offer_memory(&cat->offers[S_FIRST(cl, j)]); g++)
 			;
 		snprintf(b, sizeof(b), "<colgroup span=\"%zu\"></colgroup>", g - j);
 		H(b);
@@ -184,20 +238,21 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 	H("</th>");
 	for (j = 0; j < ncols; j = g) {
 		char b[96], *label;
-		for (g = j + 1; g < ncols && gs_site_offer_memory(&cat->offers[cols[g]]) ==
-					      gs_site_offer_memory(&cat->offers[cols[j]]); g++)
+		for (g = j + 1; g < ncols && gs_site_offer_memory(&cat->offers[S_FIRST(cl, g)]) ==
+					      gs_site_offer_memory(&cat->offers[S_FIRST(cl, j)]); g++)
 			;
 		snprintf(b, sizeof(b), "<th scope=\"colgroup\" colspan=\"%zu\" class=\"group\">",
 			 g - j);
 		H(b);
-		label = gs_site_mem_group(t, gs_site_offer_memory(&cat->offers[cols[j]]));
+		label = gs_site_mem_group(t, gs_site_offer_memory(&cat->offers[S_FIRST(cl, j)]));
 		E(label);
 		free(label);
 		H("</th>");
 	}
 	H("</tr>\n<tr>");
 	for (j = 0; j < ncols; j++) {
-		const gs_offer *o = &cat->offers[cols[j]];
+		const gs_offer *o = &cat->offers[S_FIRST(cl, j)];
+		size_t nof = S_NOF(cl, j), i, k;
 		char mem[GS_FMT_MAX];
 		H("<th scope=\"col\"");
 		if (gs_site_offer_memory(o) != UINT64_MAX) {
@@ -205,15 +260,61 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 			snprintf(b, sizeof(b), " data-mem=\"%llu\"", (unsigned long long)gs_site_offer_memory(o));
 			H(b);
 		}
-		H("><a href=\"offers/");
-		E(o->id);
-		H(".html\"><code>");
-		E(o->id);
-		H("</code></a><br><span class=\"sub\">");
+		if (nof == 1) {
+			H("><a href=\"offers/");
+			E(o->id);
+			H(".html\"><code>");
+			E(o->id);
+			H("</code></a><br><span class=\"sub\">");
+			E(o->gpu_model);
+			H(", ");
+			E(gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+			H("</span></th>");
+			continue;
+		}
+		/* "RunPod · 1 x H200 · 141 GB · 3.59–3.99 USD/h", then "13 offers (a, b, c and 10 more)" */
+		H(" class=\"lot\">");
+		if (o->provider) {
+			E(o->provider);
+			H(" · ");
+		}
+		{
+			char b[32];
+			snprintf(b, sizeof(b), "%llu x ", (unsigned long long)o->cards);
+			H(b);
+		}
 		E(o->gpu_model);
-		H(", ");
+		H(" · ");
 		E(gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
-		H("</span></th>");
+		S_group_prices(&out, &len, &cap, t, cat, cl, j);
+		H("<span class=\"sub\">");
+		E(gs_fmt_int(mem, nof, t->lang));
+		H(" ");
+		E(gs_tr(t, "cand.offers"));
+		H(" (");
+		for (i = cl->start[cl->c0 + j], k = 0; k < S_FEW_OFFERS && k < nof; i++, k++) {
+			if (k)
+				H(k + 1 == nof ? " " : ", ");
+			if (k && k + 1 == nof) {
+				E(gs_tr(t, "cand.and"));
+				H(" ");
+			}
+			H("<a href=\"offers/");
+			E(cat->offers[cl->order[i]].id);
+			H(".html\"><code>");
+			E(cat->offers[cl->order[i]].id);
+			H("</code></a>");
+		}
+		if (nof > k) {
+			H(" <a href=\"offers.html\">");
+			E(gs_tr(t, "cand.and"));
+			H(" ");
+			E(gs_fmt_int(mem, nof - k, t->lang));
+			H(" ");
+			E(gs_tr(t, "cand.more"));
+			H("</a>");
+		}
+		H(")</span></th>");
 	}
 	H("</tr>\n</thead>\n<tbody>\n");
 	w->b = out;
@@ -223,11 +324,11 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 
 /* The row of workload pr: its heading cell, its best offer, then a cell per offer. */
 static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
-			 const gs_publish_result *pr, const size_t *cols, size_t ncols)
+			 const gs_publish_result *pr, const S_cols *cl)
 {
 	char *out = w->b;
 	size_t len = w->n, cap = w->cap;
-	size_t j;
+	size_t j, ncols = cl->c1 - cl->c0;
 	char *link = gs_xasprintf("sheets/%s.html", pr->id);
 	int cut;
 	char *shrt = gs_site_short_title(pr->title, &cut);
@@ -268,9 +369,19 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 	S_best_html(&out, &len, &cap, t, cat, pr, link);
 	H("</td>");
 	for (j = 0; j < ncols; j++) {
-		size_t k = cols[j];
+		/* a group's offers have the same status and currency here: its cheapest cost */
+		size_t k = S_FIRST(cl, j), i, lo = k, hi = k;
 		unsigned st = k < pr->noffers ? pr->status[k] : 3;
-		S_td_open(&out, &len, &cap, 0, st, pr, k);
+		for (i = cl->start[cl->c0 + j] + 1; i < cl->start[cl->c0 + j + 1]; i++) {
+			size_t m = cl->order[i];
+			if (m >= pr->noffers || !pr->currency[m])
+				continue;
+			if (pr->cost[m] < pr->cost[lo])
+				lo = m;
+			if (pr->cost[m] > pr->cost[hi])
+				hi = m;
+		}
+		S_td_open(&out, &len, &cap, 0, st, pr, lo);
 		if (st == 3) {
 			E(gs_site_status_symbol(3));
 			H(" ");
@@ -287,9 +398,20 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 		H(" ");
 		E(gs_tr(t, gs_site_status_key(st)));
 		H("</a>");
-		if (pr->currency[k]) {
+		if (k < pr->noffers && pr->currency[k]) {
 			H("<br>");
-			S_cost_html(&out, &len, &cap, t, pr, k);
+			if (pr->cost[lo] == pr->cost[hi]) {
+				S_cost_html(&out, &len, &cap, t, pr, k);
+			} else {
+				char m[GS_FMT_MAX];
+				H("<span class=\"cost\">");
+				E(gs_fmt_money(m, pr->cost[lo], t->lang));
+				H("–");
+				E(gs_fmt_money(m, pr->cost[hi], t->lang));
+				H(" ");
+				E(pr->currency[k]);
+				H("</span>");
+			}
 		}
 		H("</td>");
 	}
@@ -302,12 +424,12 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 }
 
 /* The footer rows: per status, how many workloads give each offer that status. */
-static void S_matrix_foot(gs_site_w *w, const gs_strings *t, const size_t *cols, size_t ncols,
+static void S_matrix_foot(gs_site_w *w, const gs_strings *t, const S_cols *cl,
 			  const size_t (*counts)[3])
 {
 	char *out = w->b;
 	size_t len = w->n, cap = w->cap;
-	size_t j;
+	size_t j, ncols = cl->c1 - cl->c0;
 	int s;
 	static const char *const foot[3] = { "site.foot_retained", "site.foot_preselected",
 					     "site.foot_excluded" };
@@ -322,7 +444,7 @@ static void S_matrix_foot(gs_site_w *w, const gs_strings *t, const size_t *cols,
 		for (j = 0; j < ncols; j++) {
 			char num[GS_FMT_MAX];
 			H("<td>");
-			E(gs_fmt_int(num, counts[cols[j]][s], t->lang));
+			E(gs_fmt_int(num, counts[S_FIRST(cl, j)][s], t->lang));
 			H("</td>");
 		}
 		H("</tr>\n");
@@ -334,37 +456,39 @@ static void S_matrix_foot(gs_site_w *w, const gs_strings *t, const size_t *cols,
 }
 
 static void S_matrix_html(gs_site_w *w, const gs_publish_env *env, const gs_site_results *rs,
-			  size_t from, size_t to, const size_t *cols, size_t ncols,
-			  const size_t (*counts)[3])
+			  size_t from, size_t to, const S_cols *cl, const size_t (*counts)[3])
 {
 	size_t i;
 
-	S_matrix_head(w, env->t, env->cat, cols, ncols);
+	S_matrix_head(w, env->t, env->cat, cl);
 	for (i = from; i < to; i++)
-		S_matrix_row(w, env->t, env->cat, gs_site_results_get(rs, i), cols, ncols);
-	S_matrix_foot(w, env->t, cols, ncols, counts);
+		S_matrix_row(w, env->t, env->cat, gs_site_results_get(rs, i), cl);
+	S_matrix_foot(w, env->t, cl, counts);
 }
 
 #undef H
 #undef E
 
-/* One page of the matrix: workloads [from, to) (loaded) x offers cols[c0, c1) (memory order). */
+/* One page of the matrix: workloads [from, to) (loaded) x columns [c0, c1) (memory order). */
 static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, size_t n,
-			const size_t *order, const size_t (*counts)[3],
+			const gs_site_pagekeys *pp, const size_t (*counts)[3],
 			size_t page, size_t npages, size_t col, size_t ncols, const char *dir,
 			const char *nav, int demonstration, char *err, size_t errlen)
 {
 	const gs_strings *t = env->t;
-	const gs_catalog *cat = env->cat;
 	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
-	size_t c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS;
+	S_cols cl;
 	gs_site_w w = { 0 };
 	char name[64];
 
+	cl.order = pp->order;
+	cl.start = pp->start;
+	cl.c0 = col * GS_SITE_PAGE_COLS;
+	cl.c1 = cl.c0 + GS_SITE_PAGE_COLS;
 	if (to > n)
 		to = n;
-	if (c1 > cat->noffers)
-		c1 = cat->noffers;
+	if (cl.c1 > pp->ncolumns)
+		cl.c1 = pp->ncolumns;
 	gs_site_w_h1(&w, gs_tr(t, "site.title"));
 	gs_site_w_demo(&w, t, demonstration);
 	gs_site_w_para(&w, gs_tr(t, "site.intro"));
@@ -390,7 +514,7 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 	if (!n)
 		gs_site_w_para(&w, gs_tr(t, "site.empty"));
 	else
-		S_matrix_html(&w, env, rs, from, to, order + c0, c1 - c0, counts);
+		S_matrix_html(&w, env, rs, from, to, &cl, counts);
 	gs_site_page_name(name, sizeof(name), page, col);
 	return gs_site_w_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, "", n ? "matrix.js" : NULL,
 			err, errlen);
@@ -398,30 +522,31 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 
 /*
  * The workload x offer matrix, paginated both ways: GS_SITE_PAGE_ROWS
- * workloads by GS_SITE_PAGE_COLS offers a page, so that no page grows with
- * the catalog or the number of workloads. Offers go in order of memory per
- * card (gs_site_offer_order), so that a page groups like cards. The
- * results are read back a page of workloads at a time; the footers' counts
- * were summed as they came (siteresults.h).
+ * workloads by GS_SITE_PAGE_COLS columns a page, so that no page grows
+ * with the catalog or the number of workloads. A column is an offer, or a
+ * group of equivalent offers: one lot (gs_offer_same_lot) to which every
+ * workload of the site gives the same status (gs_site_results_groups,
+ * summed as the results came); its head names the lot, the range of its
+ * hourly prices and its offers (their pages), its cells link to the
+ * sheet's row of its first offer (the sheet keeps an anchor for every
+ * offer). Columns go in order of memory per card (gs_site_offer_order),
+ * so that a page groups like cards. The results are read back a page of
+ * workloads at a time; the footers' counts were summed as they came
+ * (siteresults.h).
  */
 int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n,
 			const char *dir, const char *nav, int demonstration, gs_site_pagekeys *pp,
 			char *err, size_t errlen)
 {
 	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
-	size_t noff = env->cat->noffers;
-	size_t ncols = noff ? (noff + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
+	size_t ncols = pp->ncols;
 	size_t page, col;
-	size_t *order = gs_xcalloc(noff + 1, sizeof(*order));
 	const size_t (*counts)[3] = gs_site_results_counts(rs);
 	int rc = 0;
 
 	/* Sorting and filters (templates/matrix.js), optional: the pages are complete without. */
-	if (gs_write_atomic(dir, "matrix.js", env->tp->script, strlen(env->tp->script), err, errlen)) {
-		free(order);
+	if (gs_write_atomic(dir, "matrix.js", env->tp->script, strlen(env->tp->script), err, errlen))
 		return -1;
-	}
-	gs_site_offer_order(env->cat, order);
 	for (page = 0; page < npages && !rc; page++) {
 		size_t from = page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n;
 		size_t to = (page + 1) * GS_SITE_PAGE_ROWS < n ? (page + 1) * GS_SITE_PAGE_ROWS : n;
@@ -436,10 +561,9 @@ int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n
 			/* the page's results read back, once for its columns */
 			rc = gs_site_results_load(rs, from, to, 0, err, errlen);
 			if (!rc)
-				rc = S_index_page(env, rs, n, order, counts, page,
+				rc = S_index_page(env, rs, n, pp, counts, page,
 					  npages, col, ncols, dir, nav, demonstration, err, errlen);
 		}
 	}
-	free(order);
 	return rc ? -1 : 0;
 }

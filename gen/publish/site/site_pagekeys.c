@@ -80,21 +80,28 @@ void gs_site_tuple_key(const gs_site_pagekeys *pp, size_t t, char hex[GS_SHA256_
 	gs_site_tuple_name(pp, t, name, sizeof(name));
 	if (t < u) {
 		size_t col = t % pp->ncols, c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS;
-		size_t *nums;
+		size_t *nums, nn = 6, k;
 		page = t / pp->ncols;
-		if (c1 > pp->noffers)
-			c1 = pp->noffers;
-		nums = gs_xcalloc(6 + 3 * (c1 - c0) + 1, sizeof(*nums));
+		if (c1 > pp->ncolumns)
+			c1 = pp->ncolumns;
+		/* per column: its counts, its number of offers and each offer (the grouping) */
+		nums = gs_xcalloc(6 + 4 * (c1 - c0) + (c1 > c0 ? pp->start[c1] - pp->start[c0] : 0) + 1,
+				  sizeof(*nums));
 		nums[0] = page;
 		nums[1] = pp->npages;
 		nums[2] = col;
 		nums[3] = pp->ncols;
 		nums[4] = pp->n;
 		nums[5] = (size_t)pp->demonstration;
-		for (c = c0; c < c1; c++)
-			memcpy(nums + 6 + 3 * (c - c0), pp->counts[pp->order[c]], sizeof(pp->counts[0]));
+		for (c = c0; c < c1; c++) {
+			memcpy(nums + nn, pp->counts[pp->order[pp->start[c]]], sizeof(pp->counts[0]));
+			nn += 3;
+			nums[nn++] = pp->start[c + 1] - pp->start[c];
+			for (k = pp->start[c]; k < pp->start[c + 1]; k++)
+				nums[nn++] = pp->order[k];
+		}
 		gs_site_results_rows(pp->rs, page, rows);
-		S_page_key(name, nums, 6 + 3 * (c1 - c0), rows, hex);
+		S_page_key(name, nums, nn, rows, hex);
 		free(nums);
 	} else {
 		size_t nums[4];
@@ -239,11 +246,17 @@ void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *o
 	pp->counts = gs_site_results_counts(pp->rs);
 	pp->noffers = cat->noffers;
 	pp->npages = pp->n ? (pp->n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
-	pp->ncols = pp->noffers ? (pp->noffers + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
+	{
+		/* the matrix's columns: one per group of equivalent offers (siteresults.h) */
+		size_t ng;
+		const size_t *group = gs_site_results_groups(pp->rs, &ng);
+		pp->order = gs_xcalloc(pp->noffers + ng + 2, sizeof(*pp->order));
+		pp->start = pp->order + pp->noffers + 1;
+		pp->ncolumns = gs_site_matrix_columns(cat, group, ng, pp->order, pp->start);
+	}
+	pp->ncols = pp->ncolumns ? (pp->ncolumns + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
 	/* every page has a key when there is a workload, none without */
 	pp->ntuples = pp->n ? pp->npages * (pp->ncols + pp->noffers) : 0;
-	pp->order = gs_xcalloc(pp->noffers + 1, sizeof(*pp->order));
-	gs_site_offer_order(cat, pp->order);
 	pp->reuse = gs_xcalloc(pp->ntuples / 8 + 1, 1);
 	if (pp->keyed && pp->ntuples && pp->prev && pp->old_pages && old)
 		S_old_pages(pp, old);
