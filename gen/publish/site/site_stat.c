@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +125,7 @@ static char *S_keys_stat(const char *dir)
 }
 
 typedef struct {
-	char *path;
+	const char *path;   /* (owned by the cache: freed as char *) */
 	json_t *e;
 } S_ref;
 
@@ -146,7 +147,7 @@ void gs_site_statcache_free(gs_site_statcache *s)
 	if (!s)
 		return;
 	for (i = 0; i < s->n; i++) {
-		free(s->v[i].path);
+		free((void *)(uintptr_t)s->v[i].path);
 		json_decref(s->v[i].e);
 	}
 	free(s->v);
@@ -223,7 +224,7 @@ int gs_site_statcache_get(const gs_site_statcache *s, const char *path, gs_site_
 	*sizes = NULL;
 	if (!s || !s->n)
 		return 0;
-	key.path = (char *)path;
+	key.path = path;
 	r = bsearch(&key, s->v, s->n, sizeof(*s->v), S_ref_cmp);
 	if (!r)
 		return 0;
