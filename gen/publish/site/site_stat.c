@@ -191,7 +191,8 @@ gs_site_statcache *gs_site_statcache_open(const char *dir)
 		s->v[s->n].path = gs_xstrdup(p);
 		s->v[s->n++].e = e;
 	}
-	qsort(s->v, s->n, sizeof(*s->v), S_ref_cmp);
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), S_ref_cmp);
 out:
 	json_decref(h);
 	free(line);
