@@ -166,6 +166,7 @@ int gs_cmd_site(int argc, char **argv)
 		{ "stats", no_argument, NULL, 's' },
 		{ "shard", required_argument, NULL, 'k' },
 		{ "reference", required_argument, NULL, 'r' },
+		{ "rehash", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -175,7 +176,8 @@ int gs_cmd_site(int argc, char **argv)
 	char **paths = NULL;
 	int c, rc, accept_synthetic = 0, png = 0, md = 0;
 	unsigned jobs = gs_workers_default();
-	int stats = 0;
+	int stats = 0, rehash = 0;
+	size_t unread = 0;
 	unsigned shard_k = 0, shard_n = 0;
 	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
 	size_t rendered = 0, pages_reused = 0, pages_rendered = 0, nbuilt;
@@ -212,6 +214,7 @@ int gs_cmd_site(int argc, char **argv)
 		case 'm': md = 1; break;
 		case 's': stats = 1; break;
 		case 'r': reference = optarg; break;
+		case 'R': rehash = 1; break;
 		case 'k':
 			if (gs_shard_parse(optarg, &shard_k, &shard_n)) {
 				fprintf(stderr, "gpusheet site: --shard takes K/N, 1 <= K <= N <= %d\n",
@@ -241,7 +244,7 @@ int gs_cmd_site(int argc, char **argv)
 		case 'h':
 			puts("usage: gpusheet site --workloads DIR... [--catalog FILE]... --out DIR "
 			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [--md]\n"
-			     "       [-j N] [--stats] [--shard K/N] [--reference ID]\n"
+			     "       [-j N] [--stats] [--rehash] [--shard K/N] [--reference ID]\n"
 			     "  every file named workload.json under each DIR becomes a sheet\n"
 			     "  (HTML, decision JSON and charts; --md: also its Markdown, which\n"
 			     "  no page links; --png: each chart also as PNG);\n"
@@ -251,6 +254,9 @@ int gs_cmd_site(int argc, char **argv)
 			     "  a sheet whose inputs are unchanged since the site in DIR was built\n"
 			     "  is taken from it, and so is an index or offer page whose content is\n"
 			     "  unchanged (--stats: how many of each were rendered and reused);\n"
+			     "  a workload whose files (it and those it cites) have the size, inode,\n"
+			     "  mtime and ctime recorded by that build is not read again;\n"
+			     "  --rehash: every file read and hashed again;\n"
 			     "  --shard K/N: only the K-th of N parts of the workloads, into a shard\n"
 			     "  folder for `gpusheet merge` (README: a CI matrix);\n"
 			     "  --reference ID: the workload whose total campaign cost per offer the\n"
@@ -333,6 +339,8 @@ int gs_cmd_site(int argc, char **argv)
 	sopts.rendered = &rendered;
 	sopts.pages_reused = &pages_reused;
 	sopts.pages_rendered = &pages_rendered;
+	sopts.unread = &unread;
+	sopts.rehash = rehash;
 	brc = gs_site_build(paths, npaths, &env, &sopts, key_ok ? out : NULL, err, sizeof(err));
 	if (brc == 2) {
 		rc = GS_EXIT_INVALID;   /* said why */
@@ -361,6 +369,8 @@ int gs_cmd_site(int argc, char **argv)
 	if (stats) {
 		printf("stats: %zu sheet%s rendered, %zu reused from the previous site\n", rendered,
 		       rendered == 1 ? "" : "s", nbuilt - rendered);
+		printf("stats: %zu workload%s read, %zu trusted unread (stat fields unchanged)\n",
+		       npaths - unread, npaths - unread == 1 ? "" : "s", unread);
 		if (!shard_n)
 			printf("stats: %zu page%s rendered, %zu reused from the previous site\n",
 			       pages_rendered, pages_rendered == 1 ? "" : "s", pages_reused);

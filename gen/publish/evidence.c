@@ -845,6 +845,51 @@ int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 	return rc;
 }
 
+int gs_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
+			 const char *original_name, const char *citing_sheet,
+			 char out_rel[GS_EVIDENCE_REL_SIZE])
+{
+	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
+	S_entry *e;
+	char *cite;
+
+	if (!a || S_begin(a) != 0 || !original_name || !*original_name || !sha256_hex ||
+	    !gs_sha256_hex_valid(sha256_hex) || S_ensure_evdir(a) != 0)
+		return -1;
+	e = S_name(a, sha256_hex, original_name, fname);
+	if (e && e->size != size)
+		return 1;
+	if (!e || !e->verified) {
+		/* only a file of the replaced site, linked unread (its name is its hash) */
+		char *prev, *target;
+		struct stat st;
+		int ok;
+		if (!a->prev_evdir)
+			return 1;
+		prev = gs_xasprintf("%s/%s", a->prev_evdir, fname);
+		target = gs_xasprintf("%s/%s", a->evdir, fname);
+		ok = lstat(prev, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size &&
+		     lstat(target, &st) != 0 && errno == ENOENT && link(prev, target) == 0;
+		free(prev);
+		free(target);
+		if (!ok)
+			return 1;
+		a->dir_dirty = 1;
+	}
+	if (!e)
+		e = S_insert(a, sha256_hex, fname, size);
+	e->verified = 1;
+	S_strvec_push(&e->names, original_name);
+	cite = S_citation(a, citing_sheet);
+	if (cite) {
+		S_strvec_push(&e->cited, cite);
+		free(cite);
+	}
+	if (out_rel)
+		snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR, fname);
+	return 0;
+}
+
 void gs_archive_name(gs_archive *a, const char *sha256_hex, const char *original_name,
 		     char out_rel[GS_EVIDENCE_REL_SIZE])
 {

@@ -129,6 +129,18 @@ int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE]);
 
 /*
+ * gs_archive_add of bytes not read again: size bytes of that SHA-256
+ * (what an earlier build read and recorded, site_keys.c), named
+ * original_name, taken unread from the replaced site's archive (its file
+ * is named by the hash; `gpusheet verify` checks its bytes), or known to
+ * this archive already. 0 (out_rel as gs_archive_add's), 1 when neither
+ * holds it (the caller reads the file: gs_archive_add), -1 on error.
+ */
+int gs_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
+			 const char *original_name, const char *citing_sheet,
+			 char out_rel[GS_EVIDENCE_REL_SIZE]);
+
+/*
  * The link gs_archive_add would give now to bytes of that SHA-256 named
  * original_name ("evidence/<file>": the hash's first name when it is
  * known, else from original_name's extension), without adding anything:

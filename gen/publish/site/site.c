@@ -129,6 +129,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	char site_key[GS_SHA256_HEX_SIZE];
 	gs_archive *archive = NULL;
 	gs_site_ctx c;
+	gs_site_statcache *statcache = NULL;
 	size_t done = 0;
 	int rc = -1;
 
@@ -140,6 +141,15 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	if (gs_mkdirs(sheets)) {
 		snprintf(err, errlen, "cannot create %s", sheets);
 		goto out;
+	}
+	{
+		/* the start of this build, in the file system's clock: a file
+		 * not older is never trusted unread (site_stat.c) */
+		struct stat sb;
+		if (stat(sheets, &sb) == 0) {
+			c.since = sb.st_mtim;
+			c.since_set = 1;
+		}
 	}
 	archive = gs_site_archive(dir, err, errlen);
 	if (!archive)
@@ -165,6 +175,8 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		c.site_key = site_key;
 		if (prev)
 			gs_site_keys_open(prev, &c.old); /* none usable: a full build */
+		if (prev && c.old.f && !opts->rehash)
+			c.statcache = statcache = gs_site_statcache_open(prev);
 		c.prev_sheets = prev ? gs_xasprintf("%s/sheets", prev) : NULL;
 		if (c.prev_sheets)
 			c.prev_sheets_fd = open(c.prev_sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -217,8 +229,11 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	}
 	if (opts->rendered)
 		*opts->rendered = c.rendered;
+	if (opts->unread)
+		*opts->unread = c.unread;
 	rc = 0;
 out:
+	gs_site_statcache_free(statcache);
 	/* (a build that failed may have left one) */
 	gs_publish_result_release(&c.cur);
 	free(sheets);
@@ -331,6 +346,12 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		if (rc == 0)
 			rc = gs_stage_commit(st, err, errlen);
 		gs_stage_free(st);
+		if (rc == 0 && opts.catalog_key) {
+			size_t from = 0, to = npaths;
+			if (opts.shard_n)
+				gs_shard_range(npaths, opts.shard_k, opts.shard_n, &from, &to);
+			gs_site_statcache_write(out_dir, paths, from, to - from, learnt);
+		}
 		if (rc != 1)
 			goto out;
 		jobs = 1; /* evidence named differently by two workers: once more, in one process */

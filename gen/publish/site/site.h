@@ -78,6 +78,12 @@ typedef struct {
 	/* or NULL: the index and per-offer pages with a key, linked from the
 	 * replaced site (reused) or rendered */
 	size_t *pages_reused, *pages_rendered;
+	/* or NULL: receives the number of workloads reused unread, their stat
+	 * fields those of the stat cache (site_stat.c) */
+	size_t *unread;
+	/* 1: every input read and hashed again, the stat cache ignored (it is
+	 * written anew) */
+	int rehash;
 	/* --shard K/N (shard.h): shard_n 0: the whole site. A shard needs
 	 * catalog_key, workloads_key and inputs_key (shard.h: the SHA-256 of
 	 * the ids, and of the ids with their inputs' bytes, in the paths'

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <jansson.h>
 #include <nettle/sha2.h>
 
@@ -96,6 +98,9 @@ typedef struct {
 	gs_jscan scan;             /* its members and those of "sheets" */
 } gs_site_keys;
 
+/* The stat cache of the site replaced (site_stat.c). */
+typedef struct gs_site_statcache gs_site_statcache;
+
 /* What the workers share (each a copy of its own, after fork). */
 typedef struct {
 	char *const *paths;
@@ -118,6 +123,13 @@ typedef struct {
 	char key[GS_SHA256_HEX_SIZE];  /* cur's key */
 	gs_site_span span;         /* cur's reasons in old's file, when reused (else len 0) */
 	size_t rendered;           /* sheets rendered, not reused */
+	/* The stat cache of the site replaced, or NULL (--rehash: none), and
+	 * the start of this build (a file not older is never recorded;
+	 * since_set 0: nothing recorded) */
+	const gs_site_statcache *statcache;
+	struct timespec since;
+	int since_set;
+	size_t unread;             /* workloads reused unread (their stat fields unchanged) */
 	/* Where a finished result goes (gs_site_finish): in a worker, its report;
 	 * else the results' spools (siteresults.h; item i: workload i's). */
 	FILE *report;
@@ -241,5 +253,17 @@ int gs_site_learn_item(gs_site_ctx *c, size_t a, FILE *out, size_t *done);
 size_t *gs_site_learn_order(size_t nall, size_t from, size_t n);
 int gs_site_learn_pass(gs_site_ctx *c, unsigned jobs, size_t *done,
 		       int (*validated)(void *, gs_site_learnt *), void *arg);
+
+/* site_stat.c: the stat cache, inputs trusted unread */
+char *gs_site_stat_text(const struct stat *wst, const gs_strvec *ev_path,
+			const struct timespec *since, struct timespec *newest, uint64_t *sizes);
+gs_site_statcache *gs_site_statcache_open(const char *dir);
+int gs_site_statcache_get(const gs_site_statcache *s, const char *path, gs_site_input *in,
+			  uint64_t **sizes);
+void gs_site_statcache_free(gs_site_statcache *s);
+void gs_site_statcache_write(const char *dir, char *const *paths, size_t from, size_t n,
+			     gs_site_learnt *learnt);
+int gs_site_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint64_t *sizes,
+		    size_t *done);
 
 #endif

@@ -186,6 +186,60 @@ void gs_site_input_key(const gs_site_ctx *c, const gs_site_learnt_item *in,
 }
 
 /*
+ * Workload i of this build's range, trusted unread (in: what the stat
+ * cache recorded of it, sizes: its cited files'): its sheet reused when its
+ * key is the one it had, its cited files archived by their recorded
+ * hashes, linked unread from the replaced site (else read:
+ * gs_archive_add, which must find the same bytes). 1 reused, 0 not (the
+ * caller reads the workload), -1 with err.
+ */
+int gs_site_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint64_t *sizes,
+		    size_t *done)
+{
+	size_t k, nev = in->ev_path.n;
+	char (*rels)[GS_EVIDENCE_REL_SIZE] = gs_xcalloc(nev + 1, sizeof(*rels));
+	char rel[GS_EVIDENCE_REL_SIZE], *sheet_rel;
+	struct sha256_ctx h;
+	int rc = 0;
+
+	S_key_begin(c, in->sha256, &h);
+	for (k = 0; k < nev; k++) {
+		gs_archive_name(c->archive, in->ev_sha256.v[k], in->ev_file.v[k], rels[k]);
+		S_key_file(&h, in->ev_file.v[k], rels[k]);
+	}
+	S_key_end(&h, c->key);
+	if (!gs_site_reuse(c, i, in->id, in->title, c->key)) {
+		free(rels);
+		return 0;
+	}
+	sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, in->id);
+	for (k = 0; k < nev && rc == 0; k++) {
+		int r = gs_archive_add_known(c->archive, in->ev_sha256.v[k], sizes[k],
+					     in->ev_file.v[k], sheet_rel, rel);
+		if (r == 1)
+			r = gs_archive_add(c->archive, in->ev_path.v[k], in->ev_file.v[k], sheet_rel,
+					   rel);
+		if (r) {
+			const char *ae = gs_archive_error(c->archive);
+			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], in->ev_path.v[k],
+				 ae ? ae : "cannot be archived");
+			rc = -1;
+		} else if (strcmp(rel, rels[k]) != 0) {
+			snprintf(c->err, c->errlen, "%s changed while the site was built",
+				 in->ev_path.v[k]);
+			rc = -1;
+		}
+	}
+	free(sheet_rel);
+	free(rels);
+	if (rc)
+		return -1;
+	(*done)++;
+	c->unread++;
+	return gs_site_finish(c, i) ? -1 : 1;
+}
+
+/*
  * Sheet i reused unread (gs_site_input_key): its cited files archived from their
  * paths, each read once, which must give the links of its key (the bytes
  * validated), else the file changed since. 0, or -1 with err.

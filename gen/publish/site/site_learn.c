@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "evidence.h"
@@ -23,11 +24,15 @@
  * loaded; else -1. The caller releases job and in.
  */
 static int S_learn_one(const char *path, const gs_catalog *cat, gs_job *job, gs_site_input *in,
-		       gs_diag *d)
+		       gs_diag *d, const struct timespec *since)
 {
+	struct stat wst;
+	int stat_ok;
 	size_t k;
 
 	memset(in, 0, sizeof(*in));
+	/* the workload's stat fields before it is read (site_stat.c) */
+	stat_ok = since && stat(path, &wst) == 0;
 	if (gs_job_load_sha(path, cat, job, d, in->sha256)) {
 		in->sha256[0] = '\0';
 		return -1;
@@ -47,6 +52,11 @@ static int S_learn_one(const char *path, const gs_catalog *cat, gs_job *job, gs_
 		gs_strvec_push_dup(&in->ev_file, job->mnames.v[k]);
 		gs_strvec_push_dup(&in->ev_sha256, job->mfiles[k].sha256);
 	}
+	/* (a model's files or an imported log: read every time) */
+	for (k = 0; k < job->nev; k++)
+		stat_ok = stat_ok && !job->files[k].log_bytes;
+	if (stat_ok && job->nm == 0)
+		in->stat = gs_site_stat_text(&wst, &in->ev_path, since, NULL, NULL);
 	return 0;
 }
 
@@ -68,6 +78,8 @@ static json_t *S_learn_pack(const gs_site_input *in, const gs_diag *d)
 		json_object_set_new(o, "id", json_string(in->id));
 		json_object_set_new(o, "title", json_string(in->title));
 		json_object_set_new(o, "sha", json_string(in->sha256));
+		if (in->stat)
+			json_object_set_new(o, "st", json_string(in->stat));
 		for (k = 0; k < in->ev_path.n; k++)
 			json_array_append_new(ev, json_pack("[ss]", in->ev_file.v[k],
 							    in->ev_sha256.v[k]));
@@ -106,6 +118,8 @@ static int S_learn_unpack(json_t *o, const char *path, gs_site_input *in, gs_dia
 		in->title = gs_xstrdup(json_string_value(json_object_get(o, "title")));
 		snprintf(in->sha256, sizeof(in->sha256), "%s",
 			 json_string_value(json_object_get(o, "sha")));
+		if (json_string_value(json_object_get(o, "st")))
+			in->stat = gs_xstrdup(json_string_value(json_object_get(o, "st")));
 		json_array_foreach(json_object_get(o, "ev"), k, e) {
 			const char *name = json_string_value(json_array_get(e, 0));
 			const char *sha = json_string_value(json_array_get(e, 1));
@@ -158,9 +172,27 @@ int gs_site_learn_item(gs_site_ctx *c, size_t a, FILE *out, size_t *done)
 	gs_diag d = GS_DIAG_INIT;
 	gs_site_input in;
 	gs_job job;
-	int rc = 0;
+	uint64_t *sizes = NULL;
+	int rc = 0, t = 0;
 
-	if (S_learn_one(c->all[a], c->env->cat, &job, &in, &d) != 0) {
+	/* unchanged since the site replaced was built (its stat fields): trusted unread */
+	if (c->statcache && !c->failed && !(c->invalid && *c->invalid) && c->archive &&
+	    c->site_key && a >= c->from && a - c->from < c->n &&
+	    gs_site_statcache_get(c->statcache, c->all[a], &in, &sizes)) {
+		t = gs_site_trusted(c, a - c->from, &in, sizes, done);
+		free(sizes);
+		if (t < 0) {
+			c->failed = 1;
+			gs_publish_result_release(&c->cur);
+		} else if (t == 0) {
+			gs_site_input_release(&in);
+		}
+	}
+	memset(&job, 0, sizeof(job));
+	if (t != 0) {
+		/* reused unread, or failed */
+	} else if (S_learn_one(c->all[a], c->env->cat, &job, &in, &d,
+			       c->since_set ? &c->since : NULL) != 0) {
 		if (c->invalid && d.count)
 			*c->invalid = 1;
 	} else if (!c->failed && !(c->invalid && *c->invalid) && c->archive &&
@@ -242,6 +274,7 @@ static int S_learn_worker(size_t from, size_t to, void *ctx, FILE *out)
 	man = c->archive ? gs_archive_export(c->archive, &n) : NULL;
 	root = json_object();
 	json_object_set_new(root, "rendered", json_integer((json_int_t)c->rendered));
+	json_object_set_new(root, "unread", json_integer((json_int_t)c->unread));
 	json_object_set_new(root, "manifest", man ? json_stringn(man, n) : json_string(""));
 	free(man);
 	if (json_dumpf(root, out, JSON_COMPACT) != 0 || fputc('\n', out) == EOF)
@@ -334,6 +367,7 @@ static int S_learn_parallel(gs_site_ctx *c, unsigned jobs, size_t *done)
 		} else if (!c->failed && rc == 0 && c->archive) {
 			int ir;
 			c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
+			c->unread += (size_t)json_integer_value(json_object_get(root, "unread"));
 			ir = gs_archive_import(c->archive, man, strlen(man));
 			if (ir < 0) {
 				snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));

@@ -19,15 +19,17 @@ struct gs_site_learnt {
 };
 
 /*
- * A record's strings: 0 id, 1 title, 2 SHA-256, then per cited file its
- * path, name and SHA-256. A workload not read: no strings.
+ * A record's strings: 0 id, 1 title, 2 SHA-256, 3 the stat fields ("":
+ * none), then per cited file its path, name and SHA-256. A workload not
+ * read: no strings.
  */
-enum { S_ID, S_TITLE, S_SHA, S_EV };
+enum { S_ID, S_TITLE, S_SHA, S_STAT, S_EV };
 
 void gs_site_input_release(gs_site_input *in)
 {
 	free(in->id);
 	free(in->title);
+	free(in->stat);
 	gs_strvec_release(&in->ev_path);
 	gs_strvec_release(&in->ev_file);
 	gs_strvec_release(&in->ev_sha256);
@@ -75,6 +77,7 @@ int gs_site_learnt_put(gs_site_learnt *l, size_t i, const gs_site_input *in, cha
 		v[S_TITLE] = in->title;
 		memcpy(sha, in->sha256, sizeof(sha));
 		v[S_SHA] = sha;
+		v[S_STAT] = in->stat ? in->stat : (char *)"";
 		for (k = 0; k < in->ev_path.n; k++) {
 			v[S_EV + 3 * k] = in->ev_path.v[k];
 			v[S_EV + 3 * k + 1] = in->ev_file.v[k];
@@ -123,12 +126,14 @@ int gs_site_learnt_get(gs_site_learnt *l, size_t i, gs_site_learnt_item *it, cha
 	it->id = gs_spool_get(l->s, j, S_ID);
 	if (!it->id) {
 		it->sha256 = "";
+		it->stat = "";
 		return 0;
 	}
 	it->title = gs_spool_get(l->s, j, S_TITLE);
 	it->sha256 = gs_spool_get(l->s, j, S_SHA);
+	it->stat = gs_spool_get(l->s, j, S_STAT);
 	it->nev = (gs_spool_size(l->s, j) - S_EV) / 3;
-	if (!it->title || !it->sha256) {
+	if (!it->title || !it->sha256 || !it->stat) {
 		snprintf(err, errlen, "cannot read a temporary file back: record %zu", i);
 		return -1;
 	}

@@ -45,6 +45,9 @@ typedef struct {
 	char sha256[GS_SHA256_HEX_SIZE];   /* of the workload's bytes, as validated */
 	gs_strvec ev_path, ev_file;        /* each cited file read: its path, its name in the workload */
 	gs_strvec ev_sha256;               /* and the SHA-256 of its bytes, as read and parsed */
+	/* the stat fields of the workload and of each cited file, as read
+	 * (site_keys.c, gs_site_stat_text), or NULL: not to be trusted unread */
+	char *stat;
 } gs_site_input;
 
 void gs_site_input_release(gs_site_input *in);
@@ -58,6 +61,7 @@ typedef struct gs_site_learnt gs_site_learnt;
 typedef struct {
 	const char *id, *title;   /* id NULL: the workload could not be read */
 	const char *sha256;       /* "" when it could not be read */
+	const char *stat;         /* gs_site_input.stat, "" for none */
 	size_t nev;
 	const gs_spool *spool;    /* (where its files' strings are) */
 	size_t item;

@@ -1,0 +1,336 @@
+/*
+ * site: the stat cache, what lets an unchanged rebuild trust an input
+ * unread, as git's index does: per workload, the size, inode, mtime and
+ * ctime (nanoseconds) of its file and of each file it cites, as they were
+ * when it was read, with what its validation learnt (id, title, SHA-256,
+ * the cited files' names and SHA-256). A workload whose files all have the
+ * stat fields recorded is not read again: its recorded hashes are trusted.
+ *
+ * The cache is not in OUT: OUT's bytes are the same for the same inputs
+ * (a rebuild, a clean build, a merge of shards; the committed site/), and
+ * inodes and times are not. It lies beside OUT (`.NAME.gpusheet-stat`,
+ * NAME OUT's last component), names the keys file of the site it was
+ * written for by its own stat fields (another OUT, or a site rebuilt by an
+ * older gpusheet: the cache is ignored), and is a line per workload
+ * (JSON arrays), sorted by path:
+ *
+ *   ["gpusheet-stat/1","<the keys file's stat>"]
+ *   ["PATH","<stat>","SHA-256","ID","TITLE",[["NAME","SHA-256"],...]]
+ *
+ * Git's racy rule: a file whose mtime or ctime is not older than the
+ * cache's own mtime is read again; and a file whose times are not older
+ * than the start of the build that read it is never recorded (it may have
+ * changed between the reading and the stat). A workload citing a model's
+ * files or an imported log is not recorded (read every time).
+ */
+#define _DEFAULT_SOURCE
+#include "site_ctx.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define S_FORMAT "gpusheet-stat/1"
+
+static int S_ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/*
+ * The stat fields of st appended to *text (then ';'); 0, or -1 when a time
+ * is not before since (NULL: no bound).
+ */
+static int S_stat_append(char **text, size_t *n, size_t *cap, const struct stat *st,
+			 const struct timespec *since)
+{
+	char buf[160];
+	int l;
+
+	if (!S_ISREG(st->st_mode))
+		return -1;
+	if (since && (!S_ts_before(&st->st_mtim, since) || !S_ts_before(&st->st_ctim, since)))
+		return -1;
+	l = snprintf(buf, sizeof(buf), "%s%llu %llu %lld.%09ld %lld.%09ld", *n ? ";" : "",
+		     (unsigned long long)st->st_size, (unsigned long long)st->st_ino,
+		     (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+		     (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+	gs_mem_append(text, n, cap, buf, (size_t)l);
+	return 0;
+}
+
+char *gs_site_stat_text(const struct stat *wst, const gs_strvec *ev_path,
+			const struct timespec *since, struct timespec *newest, uint64_t *sizes)
+{
+	char *text = NULL;
+	size_t n = 0, cap = 0, k;
+	struct stat st;
+
+	if (S_stat_append(&text, &n, &cap, wst, since))
+		goto no;
+	if (newest)
+		*newest = S_ts_before(&wst->st_mtim, &wst->st_ctim) ? wst->st_ctim : wst->st_mtim;
+	for (k = 0; k < ev_path->n; k++) {
+		if (!*ev_path->v[k] || stat(ev_path->v[k], &st) != 0 ||
+		    S_stat_append(&text, &n, &cap, &st, since))
+			goto no;
+		if (newest && S_ts_before(newest, &st.st_mtim))
+			*newest = st.st_mtim;
+		if (newest && S_ts_before(newest, &st.st_ctim))
+			*newest = st.st_ctim;
+		if (sizes)
+			sizes[k] = (uint64_t)st.st_size;
+	}
+	gs_mem_append(&text, &n, &cap, "", 1);
+	return text;
+no:
+	free(text);
+	return NULL;
+}
+
+/* The cache's path for the site dir: beside it. */
+static char *S_cache_path(const char *dir)
+{
+	char *p = gs_xstrdup(dir), *slash, *out;
+	size_t n = strlen(p);
+
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	slash = strrchr(p, '/');
+	if (slash)
+		out = gs_xasprintf("%.*s.%s.gpusheet-stat", (int)(slash - p + 1), p, slash + 1);
+	else
+		out = gs_xasprintf(".%s.gpusheet-stat", p);
+	free(p);
+	return out;
+}
+
+/* The stat text of dir's keys file, or NULL. */
+static char *S_keys_stat(const char *dir)
+{
+	char *path = gs_xasprintf("%s/%s", dir, GS_SITE_KEYS_FILE), *t;
+	gs_strvec none = GS_STRVEC_INIT;
+	struct stat st;
+
+	t = stat(path, &st) == 0 ? gs_site_stat_text(&st, &none, NULL, NULL, NULL) : NULL;
+	free(path);
+	return t;
+}
+
+typedef struct {
+	const char *path;   /* (owned by the cache: freed as char *) */
+	json_t *e;
+} S_ref;
+
+struct gs_site_statcache {
+	S_ref *v;
+	size_t n;
+	struct timespec mtime;   /* the cache's own */
+};
+
+static int S_ref_cmp(const void *a, const void *b)
+{
+	return strcmp(((const S_ref *)a)->path, ((const S_ref *)b)->path);
+}
+
+void gs_site_statcache_free(gs_site_statcache *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n; i++) {
+		free((void *)(uintptr_t)s->v[i].path);
+		json_decref(s->v[i].e);
+	}
+	free(s->v);
+	free(s);
+}
+
+gs_site_statcache *gs_site_statcache_open(const char *dir)
+{
+	char *path = S_cache_path(dir), *keys = S_keys_stat(dir), *line = NULL;
+	gs_site_statcache *s = NULL;
+	size_t cap = 0, vcap = 0;
+	ssize_t len;
+	struct stat st;
+	json_t *h = NULL;
+	FILE *f = fopen(path, "rb");
+
+	free(path);
+	if (!f || !keys || fstat(fileno(f), &st) != 0)
+		goto out;
+	len = getline(&line, &cap, f);
+	h = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
+	if (!json_is_array(h) || json_array_size(h) != 2 ||
+	    !json_string_value(json_array_get(h, 0)) ||
+	    strcmp(json_string_value(json_array_get(h, 0)), S_FORMAT) != 0 ||
+	    !json_string_value(json_array_get(h, 1)) ||
+	    strcmp(json_string_value(json_array_get(h, 1)), keys) != 0)
+		goto out;
+	s = gs_xcalloc(1, sizeof(*s));
+	s->mtime = st.st_mtim;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		json_t *e = json_loadb(line, (size_t)len, JSON_DISABLE_EOF_CHECK, NULL);
+		const char *p = json_string_value(json_array_get(e, 0));
+		if (!p || json_array_size(e) != 6) {
+			json_decref(e);
+			continue;   /* not trusted: the workload is read */
+		}
+		if (s->n == vcap) {
+			vcap = vcap ? 2 * vcap : 256;
+			s->v = gs_xrealloc(s->v, vcap * sizeof(*s->v));
+		}
+		s->v[s->n].path = gs_xstrdup(p);
+		s->v[s->n++].e = e;
+	}
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), S_ref_cmp);
+out:
+	json_decref(h);
+	free(line);
+	free(keys);
+	if (f)
+		fclose(f);
+	return s;
+}
+
+/*
+ * What the cache recorded of the workload at path, into in (empty
+ * before), when every one of its files has the stat fields recorded and
+ * none is as new as the cache (the racy rule): 1, sizes (of the cited
+ * files, in->ev_path.n of them, caller frees) set; else 0, in empty.
+ */
+int gs_site_statcache_get(const gs_site_statcache *s, const char *path, gs_site_input *in,
+			  uint64_t **sizes)
+{
+	S_ref key, *r;
+	json_t *e, *ev, *x;
+	const char *slash = strrchr(path, '/');
+	int dl = slash ? (int)(slash - path) + 1 : 0;
+	struct timespec newest;
+	struct stat wst;
+	const char *stat_rec, *sha, *id, *title;
+	char *now = NULL;
+	size_t k;
+
+	memset(in, 0, sizeof(*in));
+	*sizes = NULL;
+	if (!s || !s->n)
+		return 0;
+	key.path = path;
+	r = bsearch(&key, s->v, s->n, sizeof(*s->v), S_ref_cmp);
+	if (!r)
+		return 0;
+	e = r->e;
+	stat_rec = json_string_value(json_array_get(e, 1));
+	sha = json_string_value(json_array_get(e, 2));
+	id = json_string_value(json_array_get(e, 3));
+	title = json_string_value(json_array_get(e, 4));
+	ev = json_array_get(e, 5);
+	if (!stat_rec || !sha || !gs_sha256_hex_valid(sha) || !id || !title || !json_is_array(ev))
+		return 0;
+	json_array_foreach(ev, k, x) {
+		const char *name = json_string_value(json_array_get(x, 0));
+		const char *fsha = json_string_value(json_array_get(x, 1));
+		if (!name || !*name || !fsha || !gs_sha256_hex_valid(fsha))
+			goto no;
+		gs_strvec_push(&in->ev_path, gs_xasprintf("%.*s%s", dl, path, name));
+		gs_strvec_push_dup(&in->ev_file, name);
+		gs_strvec_push_dup(&in->ev_sha256, fsha);
+	}
+	if (stat(path, &wst) != 0)
+		goto no;
+	*sizes = gs_xcalloc(in->ev_path.n + 1, sizeof(**sizes));
+	now = gs_site_stat_text(&wst, &in->ev_path, NULL, &newest, *sizes);
+	if (!now || strcmp(now, stat_rec) != 0 || !S_ts_before(&newest, &s->mtime))
+		goto no;
+	in->id = gs_xstrdup(id);
+	in->title = gs_xstrdup(title);
+	snprintf(in->sha256, sizeof(in->sha256), "%s", sha);
+	in->stat = now;
+	return 1;
+no:
+	free(now);
+	free(*sizes);
+	*sizes = NULL;
+	gs_site_input_release(in);
+	return 0;
+}
+
+static int S_path_cmp(const void *a, const void *b)
+{
+	return strcmp(((const gs_site_idref *)a)->id, ((const gs_site_idref *)b)->id);
+}
+
+/*
+ * The cache beside dir (committed: the site's keys file in place) for the
+ * paths [from, from + n) of learnt; what it cannot write, it removes (the
+ * next build reads everything). Never an error of the build.
+ */
+void gs_site_statcache_write(const char *dir, char *const *paths, size_t from, size_t n,
+			     gs_site_learnt *learnt)
+{
+	char *path = S_cache_path(dir), *tmp = gs_xasprintf("%s.tmp", path);
+	char *keys = S_keys_stat(dir), err[256];
+	gs_site_idref *order = gs_xcalloc(n + 1, sizeof(*order));
+	json_t *h;
+	FILE *f = NULL;
+	size_t i;
+	int ok = 0;
+
+	(void)unlink(path);
+	if (!keys || !learnt)
+		goto out;
+	f = fopen(tmp, "wb");
+	if (!f)
+		goto out;
+	h = json_pack("[ss]", S_FORMAT, keys);
+	ok = h && json_dumpf(h, f, JSON_COMPACT) == 0 && fputc('\n', f) != EOF;
+	json_decref(h);
+	for (i = 0; i < n; i++) {
+		order[i].id = paths[from + i];
+		order[i].i = from + i;
+	}
+	qsort(order, n, sizeof(*order), S_path_cmp);
+	for (i = 0; ok && i < n; i++) {
+		gs_site_learnt_item it;
+		json_t *p, *ev, *e;
+		size_t k;
+		if (gs_site_learnt_get(learnt, order[i].i, &it, err, sizeof(err))) {
+			ok = 0;
+			break;
+		}
+		if (!it.id || !*it.stat)
+			continue;
+		p = json_string(order[i].id);
+		if (!p)
+			continue;   /* not UTF-8: read every time */
+		ev = json_array();
+		for (k = 0; k < it.nev; k++)
+			json_array_append_new(ev, json_pack("[ss]", gs_site_learnt_ev_file(&it, k),
+							    gs_site_learnt_ev_sha256(&it, k)));
+		e = json_pack("[osssso]", p, it.stat, it.sha256, it.id, it.title, ev);
+		ok = e && json_dumpf(e, f, JSON_COMPACT) == 0 && fputc('\n', f) != EOF;
+		json_decref(e);
+	}
+	if (fclose(f) != 0)
+		ok = 0;
+	f = NULL;
+	if (ok && rename(tmp, path) != 0)
+		ok = 0;
+out:
+	if (!ok)
+		(void)unlink(tmp);
+	free(order);
+	free(keys);
+	free(tmp);
+	free(path);
+}
