@@ -156,15 +156,33 @@ def bench_sheet(gs, runs, scratch, out, before=None):
     out.append("\nLoad average after: %s.\n" % load())
 
 
+GS = []   # [the gpusheet under test], for gen's check
+
+
 def gen(scratch, name, n, offers, same):
+    """The inputs, generated once; every generated file is checked with
+    `gpusheet check` (the generator fails on a refused one)."""
     d = os.path.join(scratch, name)
     if not os.path.isdir(os.path.join(d, "workloads")):
         args = [sys.executable, os.path.join(HERE, "gen_workloads.py"), d,
-                "--workloads", str(n), "--offers", str(offers)]
+                "--workloads", str(n), "--offers", str(offers), "--check", GS[0]]
         if same:
             args.append("--same")
         subprocess.run(args, check=True, cwd=SRC)
     return d
+
+
+def expect_sheets(out_dir, n, png=False):
+    """Fails the benchmark unless out_dir/sheets holds n sheets (HTML, JSON,
+    budget chart, and its PNG with png): a site that refused inputs or
+    stopped early must not pass for a fast one."""
+    d = os.path.join(out_dir, "sheets")
+    names = set(os.listdir(d)) if os.path.isdir(d) else set()
+    kinds = [".html", ".json", "-budget.svg"] + (["-budget.png"] if png else [])
+    for k in kinds:
+        got = sum(1 for x in names if x.endswith(k))
+        if got != n:
+            sys.exit("bench: %s: %d files *%s, expected %d" % (d, got, k, n))
 
 
 def site(gs, inputs, out_dir, catalog=True, extra=()):
@@ -191,35 +209,49 @@ def bench_loop(gs, runs, scratch, out):
 
 
 def bench_site(gs, py, runs, py_runs, scratch, out):
-    inputs = gen(scratch, "w200", 200, 50, False)
+    """The 200 × 50 site, SVG only then with --png, gpusheet and the Python
+    peer alternated in one run; every run's output is counted."""
+    n = 200
+    inputs = gen(scratch, "w200", n, 50, False)
     pysheet = os.path.join(HERE, "python", "pysheet.py")
-    g_cpu, g_wall, g_rss, p_cpu, p_wall, p_rss = [], [], [], [], [], []
-    for i in range(max(runs, py_runs)):
-        if i < runs:
-            c, w, r = site(gs, inputs, fresh(os.path.join(scratch, "site-c")))
-            g_cpu.append(c / 200)
-            g_wall.append(w)
-            g_rss.append(r)
-        if i < py_runs:
-            c, w, r = run([py, pysheet, "--workloads",
-                           os.path.join(inputs, "workloads"), "--catalog",
-                           os.path.join(inputs, "offers.xml"), "--out",
-                           fresh(os.path.join(scratch, "site-py"))])
-            p_cpu.append(c / 200)
-            p_wall.append(w)
-            p_rss.append(r)
-    out.append("## 200 workloads × 50 offers, side by side (SVG only)\n")
-    out.append("| program | CPU per sheet, ms (min / median / max) | wall, s (min / median / max) | peak RSS, MiB (median) | runs |")
-    out.append("| --- | --- | --- | --- | --- |")
-    out.append("| gpusheet site | %s | %s | %.1f | %d |" % (
-        stats(g_cpu), stats(g_wall, 1.0), statistics.median(g_rss) / 1024, len(g_cpu)))
-    if p_cpu:
-        out.append("| Python (jinja2 + matplotlib) | %s | %s | %.1f | %d |" % (
-            stats(p_cpu), stats(p_wall, 1.0), statistics.median(p_rss) / 1024, len(p_cpu)))
-    out.append("")
-    if p_cpu:
-        out.append("CPU ratio, Python / gpusheet (medians): **%.1f×**\n" % (
-            statistics.median(p_cpu) / statistics.median(g_cpu)))
+    ratios = []
+    for png in (False, True):
+        extra = ("--png",) if png else ()
+        g_cpu, g_wall, g_rss, p_cpu, p_wall, p_rss = [], [], [], [], [], []
+        for i in range(max(runs, py_runs)):
+            if i < runs:
+                d = fresh(os.path.join(scratch, "site-c"))
+                c, w, r = site(gs, inputs, d, extra=("-j", "1") + extra)
+                expect_sheets(d, n, png)
+                g_cpu.append(c / n)
+                g_wall.append(w)
+                g_rss.append(r)
+            if i < py_runs:
+                d = fresh(os.path.join(scratch, "site-py"))
+                c, w, r = run([py, pysheet, "--workloads",
+                               os.path.join(inputs, "workloads"), "--catalog",
+                               os.path.join(inputs, "offers.xml"), "--out", d] + list(extra))
+                expect_sheets(d, n, png)
+                p_cpu.append(c / n)
+                p_wall.append(w)
+                p_rss.append(r)
+        what = "with --png (SVG and PNG)" if png else "SVG only (the default)"
+        out.append("## %d workloads × 50 offers, side by side, %s\n" % (n, what))
+        out.append("Load average (1 / 5 / 15 min) after: %s.\n" % load())
+        out.append("| program | CPU per sheet, ms (min / median / max) | wall, s (min / median / max) | peak RSS, MiB (median) | runs |")
+        out.append("| --- | --- | --- | --- | --- |")
+        out.append("| gpusheet site -j 1 | %s | %s | %.1f | %d |" % (
+            stats(g_cpu), stats(g_wall, 1.0), statistics.median(g_rss) / 1024, len(g_cpu)))
+        if p_cpu:
+            out.append("| Python (jinja2 + matplotlib) | %s | %s | %.1f | %d |" % (
+                stats(p_cpu), stats(p_wall, 1.0), statistics.median(p_rss) / 1024, len(p_cpu)))
+        out.append("")
+        if p_cpu:
+            ratios.append((what, statistics.median(p_cpu) / statistics.median(g_cpu),
+                           min(p_cpu) / max(g_cpu), max(p_cpu) / min(g_cpu)))
+    for what, med, lo, hi in ratios:
+        out.append("CPU ratio, Python / gpusheet, %s: **%.1f×** (medians; %.1f× to %.1f× "
+                   "from the worst to the best pairing)\n" % (what, med, lo, hi))
 
 
 def bench_jobs(gs, runs, scratch, out):
@@ -577,6 +609,7 @@ def main():
                     "startup and sheet measure it and --gpusheet alternately, side by side")
     a = ap.parse_args()
     gs = os.path.abspath(a.gpusheet)
+    GS.append(gs)
     before = os.path.abspath(a.before) if a.before else None
     scratch = a.scratch or tempfile.mkdtemp(prefix="gpusheet-bench.")
     os.makedirs(scratch, exist_ok=True)
