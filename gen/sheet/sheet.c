@@ -1771,10 +1771,21 @@ static size_t S_share(S_sharedset *set, char *text, int k, size_t pos)
 	return S_share_shown(set, text, NULL, k, pos);
 }
 
-/* Does hay hold needle at p, in any case (ASCII)? */
+/* ASCII lower case: the masking reads no locale. */
+static unsigned char S_lower(unsigned char ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch - 'A' + 'a') : ch;
+}
+
+/* Does p hold needle (n bytes) in any case (ASCII)? p has n bytes at least. */
 static int S_at_nocase(const char *p, const char *needle, size_t n)
 {
-	return strncasecmp(p, needle, n) == 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (S_lower((unsigned char)p[i]) != S_lower((unsigned char)needle[i]))
+			return 0;
+	return 1;
 }
 
 /*
@@ -1784,34 +1795,87 @@ static int S_at_nocase(const char *p, const char *needle, size_t n)
  * note holds in any case ("Instance type n3-A100x1 of Hyperstack" for
  * hyperstack-n3-a100x1); every occurrence becomes one byte \1. Notes that
  * differ by their offers' names alone are then the same text.
+ *
+ * Every tail is a suffix of the id, so one pass over the note finds them
+ * all: at each end e, the longest suffix of the id that the note ends
+ * with at e; the name is the longest tail no longer than the longest
+ * such suffix.
  */
 static char *S_note_masked(const char *note, const char *id)
 {
-	const char *t, *p, *hit = NULL;
-	size_t tl = 0, k = 0;
+	size_t nl = strlen(note), il = strlen(id), e, l, best = 0, tl = 0, i, k = 0;
+	const char *hit;
 	char *out;
 
-	for (t = id; t && strlen(t) >= 4; t = strchr(t, '-') ? strchr(t, '-') + 1 : NULL) {
-		tl = strlen(t);
-		for (p = note; *p && !hit; p++)
-			if (S_at_nocase(p, t, tl))
-				hit = t;
-		if (hit)
-			break;
-	}
-	if (!hit)
+	if (il < 4)
 		return NULL;
-	out = gs_xmalloc(strlen(note) + 1);
-	for (p = note; *p;) {
-		if (S_at_nocase(p, hit, tl)) {
+	for (e = 1; e <= nl && best < il; e++) {
+		/* (a first byte that differs ends it at once, as most do) */
+		for (l = 0; l < il && l < e &&
+		     S_lower((unsigned char)note[e - 1 - l]) == S_lower((unsigned char)id[il - 1 - l]); l++)
+			;
+		if (l > best)
+			best = l;
+	}
+	if (best >= il) {
+		tl = il;
+	} else {
+		for (i = 0; i < il; i++)
+			if (id[i] == '-' && il - i - 1 <= best) {
+				tl = il - i - 1;   /* the first such '-' leaves the longest tail */
+				break;
+			}
+	}
+	if (tl < 4)
+		return NULL;
+	hit = id + il - tl;
+	out = gs_xmalloc(nl + 1);
+	for (i = 0; i < nl;) {
+		if (nl - i >= tl && S_at_nocase(note + i, hit, tl)) {
 			out[k++] = '\1';
-			p += tl;
+			i += tl;
 		} else {
-			out[k++] = *p++;
+			out[k++] = note[i++];
 		}
 	}
 	out[k] = '\0';
 	return out;
+}
+
+char **gs_sheet_notes_masked(const gs_catalog *cat)
+{
+	char **m = gs_xcalloc(cat->noffers + 1, sizeof(*m));
+	size_t i;
+
+	for (i = 0; i < cat->noffers; i++)
+		if (cat->offers[i].notes)
+			m[i] = S_note_masked(cat->offers[i].notes, cat->offers[i].id);
+	return m;
+}
+
+void gs_sheet_notes_masked_free(char **m, size_t n)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < n; i++)
+		free(m[i]);
+	free(m);
+}
+
+/* The note of o with its name masked (S_note_masked), from
+ * in->notes_masked when the sheet has it, else made now; NULL when the
+ * note does not name the offer. Caller frees. */
+static char *S_offer_note_masked(const S_ctx *c, const gs_offer *o)
+{
+	const gs_catalog *cat = c->in->cat;
+
+	if (c->in->notes_masked && cat && o >= cat->offers && o < cat->offers + cat->noffers) {
+		const char *m = c->in->notes_masked[o - cat->offers];
+		return m ? gs_xstrdup(m) : NULL;
+	}
+	return S_note_masked(o->notes, o->id);
 }
 
 /*
@@ -2704,7 +2768,7 @@ static void S_candidates(S_ctx *c)
 					cd->plan->claim.source,
 					gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
 			if (cd->offer->notes) {
-				char *masked = S_note_masked(cd->offer->notes, cd->offer->id);
+				char *masked = S_offer_note_masked(c, cd->offer);
 				note_of[i] = masked
 					? S_share_shown(&notes, masked, gs_xstrdup(cd->offer->notes), 0, i)
 					: S_share(&notes, gs_xstrdup(cd->offer->notes), 0, i);
