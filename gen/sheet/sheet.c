@@ -1,289 +1,6 @@
 /* sheet: the decision sheet as one document tree plus its charts. */
 #define _DEFAULT_SOURCE
-#include "sheet.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-
-#include "measurement.h"
-#include "util.h"
-
-typedef struct {
-	const gs_sheet_input *in;
-	const gs_strings *t;
-	gs_lang lang;
-	gs_doc *doc;
-	cmark_node *root;
-	gs_sheet *out;
-	/* {cost} of a budget reason: as "\3" (mask), or as "COST–cost_hi" */
-	int cost_mask, cost_range;
-	int64_t cost_hi;
-} S_ctx;
-
-#define TR(key) gs_tr(c->t, key)
-
-static int S_same_str(const char *a, const char *b);
-static int S_cmp_size(const void *a, const void *b);
-
-/* Label of each requirement, indexed by gs_req. */
-static const char *const S_req_keys[GS_REQ_COUNT] = {
-	"req.memory", "req.software", "req.calendar", "req.budget", "req.quality", "req.host"
-};
-
-const char *gs_sheet_verdict_symbol(gs_verdict_kind k)
-{
-	switch (k) {
-	case GS_V_ADMISSIBLE: return "\xe2\x9c\x94";   /* ✔ */
-	case GS_V_TO_CONFIRM: return "?";
-	case GS_V_EXCLUDE: return "\xe2\x9c\x98";      /* ✘ */
-	case GS_V_NOT_REQUIRED: break;
-	}
-	return "\xe2\x80\x94";                         /* — */
-}
-
-static const char *S_verdict_word(S_ctx *c, gs_verdict_kind k)
-{
-	static const char *const keys[] = { "verdict.admissible", "verdict.to_confirm",
-					     "verdict.exclude", "verdict.not_required" };
-	return TR(keys[k]);
-}
-
-const char *gs_sheet_prov_words(const gs_strings *t, gs_prov prov, int synthetic)
-{
-	return gs_tr(t, synthetic ? "prov.synthetic" : prov == GS_PROV_OBSERVED ? "prov.observed"
-		     : prov == GS_PROV_CALCULATED ? "prov.calculated" : "prov.assumed");
-}
-
-/* The provenance of a figure in words: "assumed (synthetic measurement)"
- * for one read from a file not produced on a GPU. */
-static const char *S_qprov(S_ctx *c, gs_qty q)
-{
-	return gs_sheet_prov_words(c->t, q.prov, q.synthetic);
-}
-
-/* "13.04 GiB (calculated)" or "missing". Caller frees. */
-static char *S_qty_words(S_ctx *c, gs_qty q)
-{
-	char g[GS_FMT_MAX];
-
-	if (!q.present)
-		return gs_xstrdup(TR("word.missing"));
-	return gs_xasprintf("%s (%s)", gs_fmt_gib(g, q.bytes, c->lang), S_qprov(c, q));
-}
-
-/* A margin with its provenance (gs_margin_prov of the need and the capacity). */
-static char *S_signed_gib(S_ctx *c, int64_t v, gs_qty need, gs_qty capacity)
-{
-	char g[GS_FMT_MAX];
-	uint64_t mag = gs_i64_mag(v);
-	gs_qty q = gs_margin_prov(need, capacity);
-
-	return gs_xasprintf("%s%s (%s)", v < 0 ? "\xe2\x88\x92" : "", gs_fmt_gib(g, mag, c->lang),
-			    S_qprov(c, q));
-}
-
-/* Expands {a} {b} {w} {kv} {r} {split} {margin} {cost} {budget} {s1} {s2} {n1} {n2} {n3}
- * {t1} {t2} {t3} (token counts) in a label. Caller frees. */
-static char *S_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
-{
-	const char *p;
-	size_t cap = 0, len = 0;
-	char *out = NULL;
-
-	gs_mem_append(&out, &len, &cap, "", 0);   /* a buffer even for "" */
-	for (p = tpl; *p;) {
-		char *piece = NULL;
-		size_t skip = 0;
-
-		if (strncmp(p, "{a}", 3) == 0) {
-			piece = S_qty_words(c, v->a);
-			skip = 3;
-		} else if (p[0] == '{' && p[1] == 'n' && p[2] >= '1' && p[2] <= '3' && p[3] == '}') {
-			const char *n = p[2] == '1' ? v->n1 : p[2] == '2' ? v->n2 : v->n3;
-			piece = gs_xstrdup(n ? n : TR("word.missing"));
-			skip = 4;
-		} else if (strncmp(p, "{b}", 3) == 0) {
-			piece = S_qty_words(c, v->b);
-			skip = 3;
-		} else if (strncmp(p, "{margin}", 8) == 0) {
-			piece = v->has_margin ? S_signed_gib(c, v->margin, v->a, v->b)
-					      : gs_xstrdup(TR("word.missing"));
-			skip = 8;
-		} else if (strncmp(p, "{cost}", 6) == 0 || strncmp(p, "{budget}", 8) == 0) {
-			char m[GS_FMT_MAX], m2[GS_FMT_MAX];
-			int is_cost = p[1] == 'c';
-			if (is_cost && v->has_money && c->cost_mask)
-				piece = gs_xstrdup("\3");
-			else if (is_cost && v->has_money && c->cost_range && c->cost_hi != v->cost)
-				piece = gs_xasprintf("%s–%s", gs_fmt_money(m, v->cost, c->lang),
-						     gs_fmt_money(m2, c->cost_hi, c->lang));
-			else
-				piece = v->has_money ? gs_xstrdup(gs_fmt_money(m, is_cost ? v->cost : v->budget, c->lang))
-						     : gs_xstrdup(TR("word.missing"));
-			skip = is_cost ? 6 : 8;
-		} else if (strncmp(p, "{w}", 3) == 0) {
-			piece = S_qty_words(c, v->w);
-			skip = 3;
-		} else if (strncmp(p, "{r}", 3) == 0) {
-			char b[GS_FMT_MAX];
-			piece = v->r.present ? gs_xasprintf("%s B (%s)", gs_fmt_int(b, v->r.bytes, c->lang),
-							    S_qprov(c, v->r))
-					     : gs_xstrdup(TR("word.missing"));
-			skip = 3;
-		} else if (strncmp(p, "{kv}", 4) == 0) {
-			piece = v->kv.present ? S_qty_words(c, v->kv) : gs_xstrdup(TR("word.missing"));
-			skip = 4;
-		} else if (p[0] == '{' && p[1] == 't' && p[2] >= '1' && p[2] <= '3' && p[3] == '}') {
-			char t[GS_FMT_MAX];
-			uint64_t n = p[2] == '1' ? v->t1 : p[2] == '2' ? v->t2 : v->t3;
-			piece = gs_xstrdup(v->has_tokens ? gs_fmt_int(t, n, c->lang) : TR("word.missing"));
-			skip = 4;
-		} else if (strncmp(p, "{split}", 7) == 0) {
-			piece = gs_xasprintf("%llu", (unsigned long long)v->split);
-			skip = 7;
-		} else if (strncmp(p, "{s1}", 4) == 0) {
-			piece = gs_xstrdup(v->s1 ? v->s1 : TR("word.missing"));
-			skip = 4;
-		} else if (strncmp(p, "{s2}", 4) == 0) {
-			piece = gs_xstrdup(v->s2 ? v->s2 : TR("word.missing"));
-			skip = 4;
-		}
-		if (piece) {
-			gs_mem_append(&out, &len, &cap, piece, strlen(piece));
-			free(piece);
-			p += skip;
-		} else {
-			/* the text up to the next placeholder, at once */
-			const char *brace = strchr(p + 1, '{');
-			size_t n = brace ? (size_t)(brace - p) : strlen(p);
-
-			gs_mem_append(&out, &len, &cap, p, n);
-			p += n;
-		}
-	}
-	out[len] = '\0';
-	return out;
-}
-
-/* The reason of a verdict, with what a failure points to and why some
- * evidence does not decide. Caller frees. */
-static char *S_reason(S_ctx *c, const gs_verdict *v)
-{
-	char *r = S_expand(c, TR(v->why), v), *more;
-
-	if (v->orientation) {
-		more = gs_xasprintf("%s %s", r, TR(v->orientation));
-		free(r);
-		r = more;
-	}
-	if (v->note) {
-		char *n = S_expand(c, TR(v->note), v);
-		more = gs_xasprintf("%s %s", r, n);
-		free(n);
-		free(r);
-		r = more;
-	}
-	return r;
-}
-
-/* Cells: bytes | GB | GiB | provenance. */
-static void S_size_cells(S_ctx *c, cmark_node *row, gs_qty q)
-{
-	char a[GS_FMT_MAX];
-
-	if (!q.present) {
-		gs_doc_cell_text(row, TR("word.missing"));
-		gs_doc_cell_text(row, TR("word.missing"));
-		gs_doc_cell_text(row, TR("word.missing"));
-		gs_doc_cell_text(row, TR("word.missing"));
-		return;
-	}
-	gs_doc_cell_text(row, gs_fmt_int(a, q.bytes, c->lang));
-	gs_doc_cell_text(row, gs_fmt_fixed2(a, q.bytes, GS_GB, c->lang));
-	gs_doc_cell_text(row, gs_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
-	gs_doc_cell_text(row, S_qprov(c, q));
-}
-
-/* "1.00 GiB (1,073,741,824 B)" for counters; "missing" when not read. */
-static char *S_counter(S_ctx *c, gs_opt_u64 v)
-{
-	char g[GS_FMT_MAX], b[GS_FMT_MAX];
-
-	if (!v.has)
-		return gs_xstrdup(TR("word.missing"));
-	return gs_xasprintf("%s (%s B)", gs_fmt_gib(g, v.v, c->lang), gs_fmt_int(b, v.v, c->lang));
-}
-
-/* Is the evidence a verdict names a synthetic measurement of this sheet? */
-static int S_evidence_synthetic(S_ctx *c, const char *file)
-{
-	size_t i;
-
-	for (i = 0; file && i < c->in->nev; i++)
-		if (strcmp(c->in->ev[i].ref->file, file) == 0)
-			return c->in->ev[i].m->synthetic;
-	return 0;
-}
-
-static void S_cell_owned(cmark_node *row, char *text)
-{
-	gs_doc_cell_text(row, text);
-	free(text);
-}
-
-static void S_add_chart(S_ctx *c, const char *suffix, const char *title, gs_chart_out *o)
-{
-	gs_sheet *s = c->out;
-	gs_sheet_chart *ch;
-	cmark_node *p;
-	char *svg, *png;
-
-	s->charts = gs_xrealloc(s->charts, (s->ncharts + 1) * sizeof(*s->charts));
-	ch = &s->charts[s->ncharts++];
-	ch->name = gs_xasprintf("%s-%s", c->in->w->id, suffix);
-	ch->title = gs_xstrdup(title);
-	ch->out = *o;
-	svg = gs_xasprintf("%s.svg", ch->name);
-	p = gs_doc_para(c->root);
-	gs_doc_image(p, svg, title);
-	free(svg);
-	if (!c->in->png)
-		return;  /* PNG only when asked (--png) */
-	png = gs_xasprintf("%s.png", ch->name);
-	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR("chart.png_version"));
-	gs_doc_text(p, " ");
-	gs_doc_link(p, png, png);
-	free(png);
-}
-
-static void S_chart_text(S_ctx *c, gs_chart_text *ct, const char *title)
-{
-	memset(ct, 0, sizeof(*ct));
-	ct->flags = c->in->png ? GS_CHART_PNG : 0;
-	ct->title = title;
-	ct->axis_label = TR("chart.axis_gib");
-	ct->x_label = NULL;
-	ct->lang = c->lang;
-	ct->calculated = TR("prov.calculated");
-	ct->assumed = TR("prov.assumed");
-	ct->observed = TR("prov.observed");
-	ct->capacity = TR("chart.capacity");
-	ct->peak = TR("chart.peak");
-	ct->total = TR("chart.total");
-	ct->missing = TR("word.missing");
-	ct->failed = TR("status.failed");
-	ct->not_run = TR("status.not_run");
-	ct->succeeded = TR("status.ok");
-	ct->allocated = TR("counter.allocated");
-	ct->reserved = TR("counter.reserved");
-	ct->start = TR("counter.start");
-	ct->end = TR("counter.end");
-}
-
-/*** sections ***/
+#include "sheet_int.h"
 
 static void S_warning_synthetic(S_ctx *c)
 {
@@ -313,33 +30,6 @@ static void S_warning_synthetic(S_ctx *c)
 				gs_doc_text(p, c->in->ev[i].m->synthetic_note);
 			}
 		}
-}
-
-/* What an exclusion rests on, in words. */
-static const char *S_basis_key(gs_basis b)
-{
-	switch (b) {
-	case GS_BASIS_OBSERVED_FAILURE: return "basis.observed_failure";
-	case GS_BASIS_CALCULATED_CERTAINTY: return "basis.calculated_certainty";
-	case GS_BASIS_CATALOG: return "basis.catalog";
-	case GS_BASIS_NONE: break;
-	}
-	return "basis.catalog";
-}
-
-const char *gs_sheet_class_key(gs_class k)
-{
-	static const char *const keys[GS_CLASS_COUNT] = {
-		"class.retained", "class.fits", "class.lower_bound_fits", "class.only_a_measurement",
-		"class.capacity_unknown", "class.excluded", "class.reference"
-	};
-	return (unsigned)k < GS_CLASS_COUNT ? keys[k] : "class.excluded";
-}
-
-/* The class's words. */
-static const char *S_class_words(S_ctx *c, gs_class k)
-{
-	return TR(gs_sheet_class_key(k));
 }
 
 /* "3.99 USD/h on-demand, 3.59 interruptible", or the campaign's total;
@@ -396,7 +86,7 @@ static void S_to_confirm_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 
 	for (q = 0; q < GS_REQ_COUNT; q++)
 		if (cd->v[q].kind == GS_V_TO_CONFIRM)
-			gs_doc_textf(p, "%s%s", k++ ? ", " : "", TR(S_req_keys[q]));
+			gs_doc_textf(p, "%s%s", k++ ? ", " : "", TR(gs_sheet_words_req_keys[q]));
 	if (!k)
 		gs_doc_text(p, TR("answer.nothing"));
 }
@@ -445,13 +135,13 @@ static void S_levers(S_ctx *c)
 	gs_doc_text(p, " ");
 	if (w->task != GS_TASK_INFERENCE && train >= s->weights.bytes && train >= kv) {
 		v.a = s->training;
-		t = S_expand(c, TR("lever.training"), &v);
+		t = gs_sheet_words_expand(c, TR("lever.training"), &v);
 		gs_doc_text(p, t);
 		free(t);
 	} else if (kv > s->weights.bytes) {
 		const gs_candidate *big = NULL;
 		v.a = s->kv;
-		t = S_expand(c, TR("lever.kv"), &v);
+		t = gs_sheet_words_expand(c, TR("lever.kv"), &v);
 		gs_doc_text(p, t);
 		free(t);
 		/* the largest rentable card: what it holds at the required figures */
@@ -470,14 +160,14 @@ static void S_levers(S_ctx *c)
 			v.n2 = gs_fmt_int(q, s->kv_sequences, c->lang);
 			v.n3 = gs_fmt_int(b, room_seqs, c->lang);
 			v.s2 = gs_fmt_int(tk, s->kv_tokens_kept, c->lang);
-			t = S_expand(c, TR("lever.kv_headroom"), &v);
+			t = gs_sheet_words_expand(c, TR("lever.kv_headroom"), &v);
 			gs_doc_textf(p, " %s", t);
 			free(t);
 		}
 	} else {
 		int any = 0;
 		v.a = s->weights;
-		t = S_expand(c, TR("lever.weights"), &v);
+		t = gs_sheet_words_expand(c, TR("lever.weights"), &v);
 		gs_doc_text(p, t);
 		free(t);
 		for (i = 0; i < s->nformats; i++) {
@@ -528,18 +218,18 @@ static void S_decision_summary(S_ctx *c)
 			     TR("answer.price"));
 		S_price_text(c, p, best);
 		if (best->cls == GS_CLASS_LOWER_FITS) {
-			nw = S_qty_words(c, best->lower);
+			nw = gs_sheet_words_qty_words(c, best->lower);
 			gs_doc_textf(p, "; %s %s", TR("answer.lower"), nw);
 		} else {
-			nw = S_qty_words(c, best->need);
+			nw = gs_sheet_words_qty_words(c, best->need);
 			gs_doc_textf(p, "; %s %s", TR("answer.need"), nw);
 		}
 		free(nw);
-		cw = S_qty_words(c, best->capacity);
+		cw = gs_sheet_words_qty_words(c, best->capacity);
 		gs_doc_textf(p, " %s %s", TR("answer.against"), cw);
 		free(cw);
 		if (best->has_margin) {
-			char *mg = S_signed_gib(c, best->margin, best->need, best->capacity);
+			char *mg = gs_sheet_words_signed_gib(c, best->margin, best->need, best->capacity);
 			gs_doc_textf(p, " (%s %s)", TR("answer.margin"), mg);
 			free(mg);
 		}
@@ -567,7 +257,7 @@ static void S_decision_summary(S_ctx *c)
 			tb = gs_doc_table(c->doc, c->root, TR("answer.table_caption"), 5, h);
 		n[GS_DEC_MAX] = '\0';
 		r = gs_doc_row(tb);
-		gs_doc_cell_text(r, S_class_words(c, (gs_class)k));
+		gs_doc_cell_text(r, gs_sheet_words_class_words(c, (gs_class)k));
 		gs_doc_cell_text(r, gs_dec(n, d->nclass[k], 0));
 		cell = gs_doc_cell(r);
 		gs_doc_code(cell, cd->offer->id);
@@ -642,11 +332,11 @@ static void S_summary_card(S_ctx *c)
 	if (best->v[GS_REQ_MEMORY].synthetic && best->v[GS_REQ_MEMORY].kind != GS_V_TO_CONFIRM)
 		gs_doc_textf(cell, " (%s)", TR("demo.rests_on"));
 	if (best->need.present && best->capacity.present) {
-		char bar[96], *nw = S_qty_words(c, best->need), *cw = S_qty_words(c, best->capacity);
+		char bar[96], *nw = gs_sheet_words_qty_words(c, best->need), *cw = gs_sheet_words_qty_words(c, best->capacity);
 		S_bar(bar, sizeof(bar), best->need.bytes, best->capacity.bytes);
 		r = gs_doc_row(tb);
 		gs_doc_cell_text(r, TR("card.need_capacity"));
-		S_cell_owned(r, gs_xasprintf("%s %s %s / %s %s%s", bar, TR("card.need"), nw,
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s %s %s / %s %s%s", bar, TR("card.need"), nw,
 					 TR("card.capacity"), cw,
 					 best->v[GS_REQ_MEMORY].lower_bound ? TR("card.lower_bound") : ""));
 		free(nw);
@@ -657,7 +347,7 @@ static void S_summary_card(S_ctx *c)
 	cell = gs_doc_cell(r);
 	for (q = 0; q < GS_REQ_COUNT; q++)
 		if (best->v[q].kind == GS_V_TO_CONFIRM)
-			gs_doc_textf(cell, "%s%s", k++ ? ", " : "", TR(S_req_keys[q]));
+			gs_doc_textf(cell, "%s%s", k++ ? ", " : "", TR(gs_sheet_words_req_keys[q]));
 	if (!k)
 		gs_doc_text(cell, TR("card.nothing"));
 	if (d->synthetic) {
@@ -892,7 +582,7 @@ static void S_dominant(S_ctx *c)
 	if (!s->need.present || s->need.bytes == 0)
 		return;
 	pct = (unsigned __int128)best.bytes * 100 / s->need.bytes;
-	words = S_qty_words(c, best);
+	words = gs_sheet_words_qty_words(c, best);
 	p = gs_doc_para(c->root);
 	gs_doc_strong(p, TR("sizing.dominant"));
 	gs_doc_text(p, " ");
@@ -935,54 +625,54 @@ static void S_sizing(S_ctx *c)
 	gs_doc_text(p, TR("sizing.intro"));
 	tb = gs_doc_table(c->doc, c->root, TR("cap.sizing"), 5, h);
 	r = gs_doc_row(tb);
-	S_cell_owned(r, S_weights_label(c));
-	S_size_cells(c, r, s->weights);
+	gs_sheet_words_cell_owned(r, S_weights_label(c));
+	gs_sheet_words_size_cells(c, r, s->weights);
 	for (i = 0; i < w->nreserve; i++) {
 		r = gs_doc_row(tb);
-		S_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.reserve_item"),
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.reserve_item"),
 					 w->reserve[i].name, w->reserve[i].amount, w->reserve[i].unit,
 					 w->reserve[i].reason ? w->reserve[i].reason : ""));
-		S_size_cells(c, r, gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED));
+		gs_sheet_words_size_cells(c, r, gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED));
 	}
 	r = gs_doc_row(tb);
 	gs_doc_cell_text(r, TR("size.envelope_row"));
-	S_size_cells(c, r, s->envelope);
+	gs_sheet_words_size_cells(c, r, s->envelope);
 	r = gs_doc_row(tb);
 	if (s->kv.present)
-		S_cell_owned(r, gs_xasprintf("%s (2 x %llu x %llu x %llu x %s %s x %llu B x %llu)",
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (2 x %llu x %llu x %llu x %s %s x %llu B x %llu)",
 					 TR("size.kv"), (unsigned long long)w->layers,
 					 (unsigned long long)w->kv_heads, (unsigned long long)w->head_dim,
 					 gs_fmt_int(a, s->kv_tokens_kept, c->lang), TR("word.tokens"),
 					 (unsigned long long)w->cache_bytes_per_value,
 					 (unsigned long long)s->kv_sequences));
 	else
-		S_cell_owned(r, gs_xasprintf("%s — %s", TR("size.kv"), TR("size.kv_none")));
-	S_size_cells(c, r, s->kv);
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s — %s", TR("size.kv"), TR("size.kv_none")));
+	gs_sheet_words_size_cells(c, r, s->kv);
 	if (s->kv_other.present) {
 		/* the window bounds the cache only in a runtime that keeps it */
 		char win[GS_FMT_MAX];
 		r = gs_doc_row(tb);
-		S_cell_owned(r, gs_xasprintf("%s (%s %s %s; %s %s; %s)",
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s %s %s; %s %s; %s)",
 					 TR(s->kv_other_windowed ? "size.kv_windowed" : "size.kv_dense"),
 					 gs_fmt_int(a, s->kv_other_tokens, c->lang), TR("word.tokens"),
 					 TR("size.kv_other_kept"), TR("size.kv_window"),
 					 gs_fmt_int(win, w->sliding_window, c->lang),
 					 TR("size.kv_not_counted")));
-		S_size_cells(c, r, s->kv_other);
+		gs_sheet_words_size_cells(c, r, s->kv_other);
 	}
 	if (w->task != GS_TASK_INFERENCE) {
 		for (i = 0; i < w->ntraining; i++) {
 			r = gs_doc_row(tb);
-			S_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.training_item"),
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.training_item"),
 						 w->training[i].name, w->training[i].amount,
 						 w->training[i].unit,
 						 w->training[i].reason ? w->training[i].reason : ""));
-			S_size_cells(c, r, gs_qty_make(w->training[i].bytes, GS_PROV_ASSUMED));
+			gs_sheet_words_size_cells(c, r, gs_qty_make(w->training[i].bytes, GS_PROV_ASSUMED));
 		}
 	}
 	r = gs_doc_row(tb);
 	gs_doc_cell_text(r, TR("size.need_row"));
-	S_size_cells(c, r, s->need);
+	gs_sheet_words_size_cells(c, r, s->need);
 
 	S_dominant(c);
 	p = gs_doc_para(c->root);
@@ -999,7 +689,7 @@ static void S_sizing(S_ctx *c)
 	{
 		const char *hf[6];
 		char *prov = gs_xasprintf("%s: %s; %s: %s", TR("size.weights"), TR("prov.calculated"),
-				      TR("col.envelope_gib"), S_qprov(c, s->envelope));
+				      TR("col.envelope_gib"), gs_sheet_words_qprov(c, s->envelope));
 		hf[0] = TR("col.bits");
 		hf[1] = TR("col.weights_bytes");
 		hf[2] = TR("col.weights_gib");
@@ -1036,7 +726,7 @@ static void S_data_row(S_ctx *c, cmark_node *tb, const char *label, const char *
 	gs_doc_cell_text(r, TR(kind_key));
 	gs_doc_cell_text(r, gs_fmt_int(a, q.bytes, c->lang));
 	gs_doc_cell_text(r, gs_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
-	gs_doc_cell_text(r, S_qprov(c, q));
+	gs_doc_cell_text(r, gs_sheet_words_qprov(c, q));
 }
 
 static void S_budget_chart(S_ctx *c)
@@ -1120,9 +810,9 @@ static void S_budget_chart(S_ctx *c)
 		peaks[np++].value = n;
 	}
 	gs_doc_heading(c->root, 3, TR("sec.budget_chart"));
-	S_chart_text(c, &ct, TR("chart.budget_title"));
+	gs_sheet_words_chart_text(c, &ct, TR("chart.budget_title"));
 	if (gs_chart_budget(&ct, segs, ns, caps, nc, peaks, np, &o) == 0)
-		S_add_chart(c, "budget", TR("chart.budget_title"), &o);
+		gs_sheet_words_add_chart(c, "budget", TR("chart.budget_title"), &o);
 
 	/* The chart's data, beside it. */
 	h[0] = TR("col.item");
@@ -1193,7 +883,7 @@ static char *S_reading_words(S_ctx *c, const gs_measurement *m, gs_opt_u64 v)
 {
 	if (!v.has)
 		return gs_xstrdup(TR("word.missing"));
-	return S_qty_words(c, m->synthetic ? gs_qty_synthetic(v.v)
+	return gs_sheet_words_qty_words(c, m->synthetic ? gs_qty_synthetic(v.v)
 					   : gs_qty_make(v.v, GS_PROV_OBSERVED));
 }
 
@@ -1345,21 +1035,21 @@ static void S_meas_counters(S_ctx *c, const gs_measurement *m, gs_chart_phase *c
 			gs_doc_cell_text(r, S_status_word(c, ph->status));
 			if (k == 0) {
 				gs_doc_cell_text(r, TR("counter.allocated"));
-				S_cell_owned(r, S_counter(c, ph->alloc_start));
-				S_cell_owned(r, S_counter(c, ph->alloc_peak));
-				S_cell_owned(r, S_counter(c, ph->alloc_end));
+				gs_sheet_words_cell_owned(r, gs_sheet_words_counter(c, ph->alloc_start));
+				gs_sheet_words_cell_owned(r, gs_sheet_words_counter(c, ph->alloc_peak));
+				gs_sheet_words_cell_owned(r, gs_sheet_words_counter(c, ph->alloc_end));
 			} else if (k == 1) {
 				gs_doc_cell_text(r, TR("counter.reserved"));
-				S_cell_owned(r, S_counter(c, ph->reserved_start));
-				S_cell_owned(r, S_counter(c, ph->reserved_peak));
-				S_cell_owned(r, S_counter(c, ph->reserved_end));
+				gs_sheet_words_cell_owned(r, gs_sheet_words_counter(c, ph->reserved_start));
+				gs_sheet_words_cell_owned(r, gs_sheet_words_counter(c, ph->reserved_peak));
+				gs_sheet_words_cell_owned(r, gs_sheet_words_counter(c, ph->reserved_end));
 			} else {
 				/* Same checkpoint only: never max reserved - max allocated. */
 				gs_doc_cell_text(r, TR("counter.difference"));
-				S_cell_owned(r, S_counter(c, S_same_checkpoint_diff(ph->reserved_start,
+				gs_sheet_words_cell_owned(r, gs_sheet_words_counter(c, S_same_checkpoint_diff(ph->reserved_start,
 										    ph->alloc_start)));
 				gs_doc_cell_text(r, TR("counter.no_peak_difference"));
-				S_cell_owned(r, S_counter(c, S_same_checkpoint_diff(ph->reserved_end,
+				gs_sheet_words_cell_owned(r, gs_sheet_words_counter(c, S_same_checkpoint_diff(ph->reserved_end,
 										    ph->alloc_end)));
 			}
 			gs_doc_cell_text(r, S_meas_prov(c, m));
@@ -1404,11 +1094,11 @@ static void S_meas_outside(S_ctx *c, const gs_measurement *m)
 			/* used below reserved at one checkpoint: nothing outside */
 			gs_opt_u64 o = { ph->used_end.v >= ph->reserved_end.v
 						 ? ph->used_end.v - ph->reserved_end.v : 0, 1 };
-			S_cell_owned(r, S_counter(c, o));
+			gs_sheet_words_cell_owned(r, gs_sheet_words_counter(c, o));
 			gs_doc_cell_text(r, S_meas_prov(c, m));
 		} else {
 			/* not read is missing, never 0 */
-			S_cell_owned(r, gs_xasprintf("%s (%s)", TR("word.missing"),
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s)", TR("word.missing"),
 						 TR(ph->used_end.has ? "outside.no_reserved_end"
 								     : "outside.no_device_used")));
 			gs_doc_cell_text(r, TR("word.missing"));
@@ -1416,7 +1106,7 @@ static void S_meas_outside(S_ctx *c, const gs_measurement *m)
 		if (ph->elapsed_us.has) {
 			char ms[GS_FMT_MAX];
 			gs_fmt_fixed2(ms, ph->elapsed_us.v, 1000, c->lang);
-			S_cell_owned(r, gs_xasprintf("%s ms", ms));
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s ms", ms));
 		} else {
 			gs_doc_cell_text(r, TR("word.missing"));
 		}
@@ -1439,9 +1129,9 @@ static void S_measurement(S_ctx *c, size_t idx)
 	S_meas_outside(c, e->m);
 	title = gs_xasprintf("%s — %s", TR("chart.phases_title"), e->ref->file);
 	suffix = gs_xasprintf("phases-%zu", idx + 1);
-	S_chart_text(c, &ct, title);
+	gs_sheet_words_chart_text(c, &ct, title);
 	if (gs_chart_phases(&ct, cp, e->m->nphases, &o) == 0)
-		S_add_chart(c, suffix, title, &o);
+		gs_sheet_words_add_chart(c, suffix, title, &o);
 	free(title);
 	free(suffix);
 	free(cp);
@@ -1526,11 +1216,11 @@ static void S_sweep(S_ctx *c)
 		gs_doc_cell_text(r, gs_fmt_int(a, dv->number, c->lang));
 		gs_doc_cell_text(r, TR(ok ? "status.ok" : "status.failed"));
 		if (ok)
-			S_cell_owned(r, S_qty_words(c, peak));
+			gs_sheet_words_cell_owned(r, gs_sheet_words_qty_words(c, peak));
 		else
 		{
-			char *pw = S_qty_words(c, peak);
-			S_cell_owned(r, gs_xasprintf("%s: %s", TR("sweep.partial"), pw));
+			char *pw = gs_sheet_words_qty_words(c, peak);
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s", TR("sweep.partial"), pw));
 			free(pw);
 		}
 		gs_doc_cell_text(r, e->ref->file);
@@ -1568,10 +1258,10 @@ static void S_sweep(S_ctx *c)
 	{
 		gs_chart_text ct;
 		gs_chart_out o;
-		S_chart_text(c, &ct, TR("chart.sweep_title"));
+		gs_sheet_words_chart_text(c, &ct, TR("chart.sweep_title"));
 		ct.x_label = sw.dim;
 		if (gs_chart_sweep(&ct, pts, sw.n, caps, nc, &o) == 0)
-			S_add_chart(c, "sweep", TR("chart.sweep_title"), &o);
+			gs_sheet_words_add_chart(c, "sweep", TR("chart.sweep_title"), &o);
 	}
 }
 
@@ -1681,19 +1371,6 @@ typedef struct {
 	size_t nslot;          /* a power of two, at least twice n */
 } S_sharedset;
 
-static uint64_t S_hash(const char *s);
-
-/* Appends pos to the growing array *a of *n positions: room for 4, then
- * doubled at each power of two (the count alone tells the room). */
-static void S_pos_push(size_t **a, size_t *n, size_t pos)
-{
-	if (*n == 0)
-		*a = gs_xmalloc(4 * sizeof(**a));
-	else if (*n >= 4 && (*n & (*n - 1)) == 0)
-		*a = gs_xrealloc(*a, 2 * *n * sizeof(**a));
-	(*a)[(*n)++] = pos;
-}
-
 /* The slot of text (hash h) in set's index: its entry's, or the empty one
  * where it would go. */
 static size_t *S_shared_slot(const S_sharedset *set, const char *text, uint64_t h)
@@ -1716,7 +1393,7 @@ static const S_shared *S_shared_find(const S_sharedset *set, const char *text)
 
 	if (!set->n)
 		return NULL;
-	sl = S_shared_slot(set, text, S_hash(text));
+	sl = S_shared_slot(set, text, gs_sheet_words_hash(text));
 	return *sl ? &set->s[*sl - 1] : NULL;
 }
 
@@ -1727,7 +1404,7 @@ static const S_shared *S_shared_find(const S_sharedset *set, const char *text)
  */
 static size_t S_share_shown(S_sharedset *set, char *text, char *shown, int k, size_t pos)
 {
-	uint64_t h = S_hash(text);
+	uint64_t h = gs_sheet_words_hash(text);
 	S_shared *e = NULL;
 	size_t *sl;
 
@@ -1762,7 +1439,7 @@ static size_t S_share_shown(S_sharedset *set, char *text, char *shown, int k, si
 	}
 	/* at most one entry per offer and list: positions come in order */
 	if (!e->npos[k] || e->pos[k][e->npos[k] - 1] != pos)
-		S_pos_push(&e->pos[k], &e->npos[k], pos);
+		gs_sheet_words_pos_push(&e->pos[k], &e->npos[k], pos);
 	return (size_t)(e - set->s);
 }
 
@@ -2160,7 +1837,7 @@ static void S_budget_merge(S_ctx *c, const gs_sheet_reasonset *rs, size_t *rep, 
 		if (rs->r[i].req != GS_REQ_BUDGET || !v->has_money)
 			continue;
 		c->cost_mask = 1;
-		text = S_reason(c, v);
+		text = gs_sheet_words_reason(c, v);
 		c->cost_mask = 0;
 		if (v->evidence && !(ev = gs_sheet_line_mask(v->evidence, &spec)))
 			ev = gs_xstrdup(v->evidence);
@@ -2170,7 +1847,7 @@ static void S_budget_merge(S_ctx *c, const gs_sheet_reasonset *rs, size_t *rep, 
 		free(text);
 		free(ev);
 		free(spec);
-		hash[i] = S_hash(key[i]);
+		hash[i] = gs_sheet_words_hash(key[i]);
 		for (k = (size_t)hash[i] & (nslot - 1); slot[k]; k = (k + 1) & (nslot - 1)) {
 			size_t o = slot[k] - 1;
 			if (hash[o] == hash[i] && strcmp(key[o], key[i]) == 0)
@@ -2240,7 +1917,7 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 					if (u->cost > c->cost_hi)
 						c->cost_hi = u->cost;
 					npos += rs->r[j].npos;
-					same_ev &= S_same_str(u->evidence, v->evidence);
+					same_ev &= gs_sheet_words_same_str(u->evidence, v->evidence);
 				}
 				pos = gs_xmalloc(npos * sizeof(*pos));
 				npos = 0;
@@ -2270,16 +1947,16 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 						free(spec[j]);
 				}
 				free(spec);
-				qsort(pos, npos, sizeof(*pos), S_cmp_size);
+				qsort(pos, npos, sizeof(*pos), gs_sheet_words_cmp_size);
 				c->cost_range = 1;
-				text = S_reason(c, &range);
+				text = gs_sheet_words_reason(c, &range);
 				c->cost_range = 0;
 				v = &range;
 			}
 			if (!list) {
 				/* sheets/ID.html#reasons-memory: stable, one per requirement */
 				char *anchor = gs_xasprintf("reasons-%s", gs_req_id((gs_req)q));
-				gs_doc_heading_id(c->doc, c->root, 3, TR(S_req_keys[q]), anchor);
+				gs_doc_heading_id(c->doc, c->root, 3, TR(gs_sheet_words_req_keys[q]), anchor);
 				free(anchor);
 				list = gs_doc_list(c->root, 0);
 			}
@@ -2293,12 +1970,12 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 			}
 			{
 				char *verdict = gs_xasprintf("%s %s", gs_sheet_verdict_symbol(v->kind),
-							     S_verdict_word(c, v->kind));
+							     gs_sheet_words_verdict_word(c, v->kind));
 				gs_doc_strong(p, verdict);
 				free(verdict);
 			}
 			if (v->kind == GS_V_EXCLUDE)
-				gs_doc_textf(p, " (%s)", TR(S_basis_key(v->basis)));
+				gs_doc_textf(p, " (%s)", TR(gs_sheet_words_basis_key(v->basis)));
 			gs_doc_textf(p, " %s ", TR("cand.applies_to"));
 			if (npos == d->ncands && d->ncands > 1)
 				gs_doc_textf(p, "%s (%zu)", TR("cand.every_offer"), d->ncands);
@@ -2317,7 +1994,7 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 					if (v->evidence_date)
 						gs_doc_textf(p, " (%s)", v->evidence_date);
 				}
-				if (S_evidence_synthetic(c, v->evidence)) {
+				if (gs_sheet_words_evidence_synthetic(c, v->evidence)) {
 					gs_doc_text(p, " ");
 					gs_doc_strong(p, TR(v->synthetic ? "demo.rests_on" : "synthetic.short"));
 				}
@@ -2330,25 +2007,6 @@ static void S_reasons(S_ctx *c, const gs_sheet_reasonset *rs, const S_sharedset 
 			free(text);
 			free(evidence);
 		}
-	}
-}
-
-/* An id PREFIX + NAME given to node through set (gs_doc_row_id,
- * gs_doc_cell_link), built on the stack when it fits. */
-static void S_anchor(gs_doc *doc, cmark_node *node, const char *prefix, const char *name,
-		     void (*set)(gs_doc *, cmark_node *, const char *))
-{
-	char buf[256];
-	size_t a = strlen(prefix), b = strlen(name);
-
-	if (a + b < sizeof(buf)) {
-		memcpy(buf, prefix, a);
-		memcpy(buf + a, name, b + 1);
-		set(doc, node, buf);
-	} else {
-		char *id = gs_xasprintf("%s%s", prefix, name);
-		set(doc, node, id);
-		free(id);
 	}
 }
 
@@ -2375,8 +2033,6 @@ typedef struct {
 	size_t *next;      /* next[pos]: the next offer of pos's row, SIZE_MAX after the last */
 } S_rows;
 
-static int S_same_qty(gs_qty a, gs_qty b);
-
 static uint64_t S_mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -2385,14 +2041,13 @@ static uint64_t S_mix(uint64_t h, uint64_t v)
 
 static uint64_t S_mix_str(uint64_t h, const char *s)
 {
-	return S_mix(h, s ? S_hash(s) : 0);
+	return S_mix(h, s ? gs_sheet_words_hash(s) : 0);
 }
 
 static const char *S_cur(const gs_plan *p)
 {
 	return p ? p->currency : NULL;
 }
-
 
 static uint64_t S_row_hash(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ci)
 {
@@ -2417,19 +2072,19 @@ static int S_same_row(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ca, s
 	const gs_offer *x = a->offer, *y = b->offer;
 	int q;
 
-	if (!S_same_str(x->provider, y->provider) || !S_same_str(x->gpu_model, y->gpu_model) ||
+	if (!gs_sheet_words_same_str(x->provider, y->provider) || !gs_sheet_words_same_str(x->gpu_model, y->gpu_model) ||
 	    x->cards != y->cards || x->memory_unknown != y->memory_unknown ||
-	    x->nominal_bytes != y->nominal_bytes || !S_same_str(x->mib_text, y->mib_text) ||
-	    !S_same_str(x->nominal_gb_text, y->nominal_gb_text) ||
+	    x->nominal_bytes != y->nominal_bytes || !gs_sheet_words_same_str(x->mib_text, y->mib_text) ||
+	    !gs_sheet_words_same_str(x->nominal_gb_text, y->nominal_gb_text) ||
 	    x->memory_origin != y->memory_origin || a->cls != b->cls ||
-	    !S_same_qty(a->capacity, b->capacity) || a->cap_source != b->cap_source)
+	    !gs_sheet_words_same_qty(a->capacity, b->capacity) || a->cap_source != b->cap_source)
 		return 0;
 	if (c->in->cat->origins &&
-	    !S_same_str(gs_catalog_origin(c->in->cat, x), gs_catalog_origin(c->in->cat, y)))
+	    !gs_sheet_words_same_str(gs_catalog_origin(c->in->cat, x), gs_catalog_origin(c->in->cat, y)))
 		return 0;
-	if (!a->plan != !b->plan || !S_same_str(S_cur(a->plan), S_cur(b->plan)) ||
-	    !S_same_str(S_cur(a->on_demand.plan), S_cur(b->on_demand.plan)) ||
-	    !S_same_str(S_cur(a->interruptible.plan), S_cur(b->interruptible.plan)))
+	if (!a->plan != !b->plan || !gs_sheet_words_same_str(S_cur(a->plan), S_cur(b->plan)) ||
+	    !gs_sheet_words_same_str(S_cur(a->on_demand.plan), S_cur(b->on_demand.plan)) ||
+	    !gs_sheet_words_same_str(S_cur(a->interruptible.plan), S_cur(b->interruptible.plan)))
 		return 0;
 	if (a->has_headroom != b->has_headroom ||
 	    (a->has_headroom && (a->headroom_tokens != b->headroom_tokens ||
@@ -2553,13 +2208,6 @@ static void S_range_text(S_ctx *c, cmark_node *p, const S_rows *rw, size_t g)
 		gs_doc_text(p, TR("word.missing"));
 }
 
-static int S_cmp_size(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* "sources 1–4, 7" or "source 3": numbers (from 0, SIZE_MAX left out),
  * sorted, each once, consecutive ones as a range. Returns 1 if any. */
 static int S_numbers(cmark_node *p, const char *one, const char *many, size_t *num, size_t n,
@@ -2572,7 +2220,7 @@ static int S_numbers(cmark_node *p, const char *one, const char *many, size_t *n
 			num[k++] = num[i];
 	if (!k)
 		return 0;
-	qsort(num, k, sizeof(*num), S_cmp_size);
+	qsort(num, k, sizeof(*num), gs_sheet_words_cmp_size);
 	for (i = 1, j = 1; i < k; i++)
 		if (num[i] != num[j - 1])
 			num[j++] = num[i];
@@ -2643,7 +2291,7 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 				const gs_verdict *u = &d->cands[d->order[gfirst[g] / GS_REQ_COUNT]].v[q];
 				const gs_verdict *v = &cd->v[q];
 				if (gcls[g] == (size_t)cd->cls && gq[g] == (size_t)q && u->kind == v->kind &&
-				    !u->synthetic == !v->synthetic && S_same_str(u->why, v->why))
+				    !u->synthetic == !v->synthetic && gs_sheet_words_same_str(u->why, v->why))
 					break;
 			}
 			if (g == ng) {
@@ -2686,20 +2334,20 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 		if (!tb)
 			tb = gs_doc_table(c->doc, c->root, TR("cap.compact"), 3, h);
 		r = gs_doc_row(tb);
-		gs_doc_cell_text(r, S_class_words(c, (gs_class)gcls[g]));
+		gs_doc_cell_text(r, gs_sheet_words_class_words(c, (gs_class)gcls[g]));
 		cell = gs_doc_cell(r);
-		gs_doc_textf(cell, "%s: %s", TR(S_req_keys[gq[g]]), vtext[kind][syn]);
+		gs_doc_textf(cell, "%s: %s", TR(gs_sheet_words_req_keys[gq[g]]), vtext[kind][syn]);
 		num[GS_DEC_MAX] = '\0';
 		if (gmixed[g])
-			S_anchor(c->doc, cell, "reasons-", gs_req_id((gs_req)gq[g]), gs_doc_cell_link);
+			gs_sheet_words_anchor(c->doc, cell, "reasons-", gs_req_id((gs_req)gq[g]), gs_doc_cell_link);
 		else
-			S_anchor(c->doc, cell, "why-", gs_dec(num, gwhy[g], 0), gs_doc_cell_link);
+			gs_sheet_words_anchor(c->doc, cell, "why-", gs_dec(num, gwhy[g], 0), gs_doc_cell_link);
 		cell = gs_doc_cell(r);
 		/* sheets/ID.html#offer-OFFER: the site's pages link to each offer */
 		for (k = gfirst[g]; k != SIZE_MAX; k = gnext[k])
 			if (!named[k / GS_REQ_COUNT]) {
 				named[k / GS_REQ_COUNT] = 1;
-				S_anchor(c->doc, cell, "offer-", d->cands[d->order[k / GS_REQ_COUNT]].offer->id,
+				gs_sheet_words_anchor(c->doc, cell, "offer-", d->cands[d->order[k / GS_REQ_COUNT]].offer->id,
 					 gs_doc_cell_id);
 			}
 		if (cnt > 1)
@@ -2728,7 +2376,7 @@ static void S_candidates(S_ctx *c)
 	int same[GS_REQ_COUNT], ncols, unstated = 0, any_room = 0;
 	size_t ntab = 0, f0;
 	const char *w_missing, *w_source, *w_note, *w_status[GS_CLASS_COUNT];
-	const char *const *rk = S_req_keys;
+	const char *const *rk = gs_sheet_words_req_keys;
 	cmark_node *tb, *r, *p;
 	gs_sheet_reasonset own;
 	const gs_sheet_reasonset *rs = c->in->rs;
@@ -2801,7 +2449,7 @@ static void S_candidates(S_ctx *c)
 	 * columns. */
 	for (q = 0; q < 4; q++) {
 		vtext[q][0] = gs_xasprintf("%s %s", gs_sheet_verdict_symbol((gs_verdict_kind)q),
-					   S_verdict_word(c, (gs_verdict_kind)q));
+					   gs_sheet_words_verdict_word(c, (gs_verdict_kind)q));
 		vtext[q][1] = gs_xasprintf("%s%s", vtext[q][0], TR("verdict.synthetic_suffix"));
 	}
 	gs_doc_heading(c->root, 2, TR("sec.candidates"));
@@ -2830,7 +2478,7 @@ static void S_candidates(S_ctx *c)
 			memset(&hv, 0, sizeof(hv));
 			hv.n1 = gs_fmt_int(a, c->in->s->kv_sequences, c->lang);
 			hv.n2 = gs_fmt_int(b, c->in->s->kv_tokens_kept, c->lang);
-			hroom = S_expand(c, TR("col.headroom"), &hv);
+			hroom = gs_sheet_words_expand(c, TR("col.headroom"), &hv);
 		}
 		ncols = 0;
 		h[ncols++] = TR("col.offer");
@@ -2849,7 +2497,7 @@ static void S_candidates(S_ctx *c)
 	w_source = TR("cand.source");
 	w_note = TR("cand.note");
 	for (q = 0; q < GS_CLASS_COUNT; q++)
-		w_status[q] = S_class_words(c, (gs_class)q);
+		w_status[q] = gs_sheet_words_class_words(c, (gs_class)q);
 	for (g = 0; g < rw.nrow; g++) {
 		size_t first = rw.row[g].first, nof = rw.row[g].n;
 		const gs_candidate *cd = &d->cands[d->order[first]];
@@ -2867,7 +2515,7 @@ static void S_candidates(S_ctx *c)
 		/* sheets/ID.html#offer-OFFER: the site's matrix and offer pages
 		 * link to the offer's row; the other offers of a row are
 		 * anchors in its first cell */
-		S_anchor(c->doc, r, "offer-", cd->offer->id, gs_doc_row_id);
+		gs_sheet_words_anchor(c->doc, r, "offer-", cd->offer->id, gs_doc_row_id);
 		cell = gs_doc_cell(r);
 		gs_offer_memory_label(cd->offer, w_missing, mem, sizeof(mem));
 		if (nof == 1) {
@@ -2882,7 +2530,7 @@ static void S_candidates(S_ctx *c)
 			size_t *pos = nums, k = 0;
 			for (i = first; i != SIZE_MAX; i = rw.next[i]) {
 				if (i != first)
-					S_anchor(c->doc, cell, "offer-", d->cands[d->order[i]].offer->id,
+					gs_sheet_words_anchor(c->doc, cell, "offer-", d->cands[d->order[i]].offer->id,
 						 gs_doc_cell_id);
 				if (k < S_FEW_OFFERS)
 					pos[k++] = i;
@@ -2905,8 +2553,8 @@ static void S_candidates(S_ctx *c)
 		if (!cd->capacity.present)
 			gs_doc_cell_text(r, w_missing);
 		else
-			S_cell_owned(r, gs_xasprintf("%s (%s, %s%s)", gs_fmt_gib(gb, cd->capacity.bytes, c->lang),
-						 S_qprov(c, cd->capacity),
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s, %s%s)", gs_fmt_gib(gb, cd->capacity.bytes, c->lang),
+						 gs_sheet_words_qprov(c, cd->capacity),
 						 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
 						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal"),
@@ -2938,9 +2586,9 @@ static void S_candidates(S_ctx *c)
 						break;
 				n[GS_DEC_MAX] = '\0';
 				if (i == SIZE_MAX)
-					S_anchor(c->doc, cell, "why-", gs_dec(n, why, 0), gs_doc_cell_link);
+					gs_sheet_words_anchor(c->doc, cell, "why-", gs_dec(n, why, 0), gs_doc_cell_link);
 				else
-					S_anchor(c->doc, cell, "reasons-", gs_req_id((gs_req)q), gs_doc_cell_link);
+					gs_sheet_words_anchor(c->doc, cell, "reasons-", gs_req_id((gs_req)q), gs_doc_cell_link);
 			}
 		}
 		if (nof > 1) {
@@ -3042,7 +2690,7 @@ static unsigned S_to_confirm_set(const gs_candidate *cd)
 static void S_preselection(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
-	const char *const *rk = S_req_keys;
+	const char *const *rk = gs_sheet_words_req_keys;
 	unsigned char done[1u << GS_REQ_COUNT] = { 0 };
 	cmark_node *list = gs_doc_list(c->root, 0), *p;
 	size_t i, j;
@@ -3095,7 +2743,7 @@ static void S_decision(S_ctx *c)
 					     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency);
 			}
 			if (cd->has_margin) {
-				char *mg = S_signed_gib(c, cd->margin, cd->need, cd->capacity);
+				char *mg = gs_sheet_words_signed_gib(c, cd->margin, cd->need, cd->capacity);
 				gs_doc_textf(p, "; %s %s", TR("cand.margin"), mg);
 				free(mg);
 			}
@@ -3222,38 +2870,17 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 	return 0;
 }
 
-const char *gs_sheet_req_label(const gs_strings *t, gs_req r)
-{
-	return gs_tr(t, S_req_keys[r]);
-}
-
-char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v)
-{
-	S_ctx ctx;
-
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.t = t;
-	ctx.lang = t->lang;
-	return S_reason(&ctx, v);
-}
-
-static int S_same_qty(gs_qty a, gs_qty b)
-{
-	return a.present == b.present && a.synthetic == b.synthetic &&
-	       (!a.present || (a.bytes == b.bytes && a.prov == b.prov));
-}
-
-/* Do two verdicts give the same sentence? S_reason reads these fields only. */
+/* Do two verdicts give the same sentence? gs_sheet_words_reason reads these fields only. */
 static int S_same_text(const gs_verdict *a, const gs_verdict *b)
 {
-	return S_same_str(a->why, b->why) && S_same_qty(a->a, b->a) && S_same_qty(a->b, b->b) &&
+	return gs_sheet_words_same_str(a->why, b->why) && gs_sheet_words_same_qty(a->a, b->a) && gs_sheet_words_same_qty(a->b, b->b) &&
 	       a->has_margin == b->has_margin && (!a->has_margin || a->margin == b->margin) &&
 	       a->has_money == b->has_money &&
 	       (!a->has_money || (a->cost == b->cost && a->budget == b->budget)) &&
-	       S_same_str(a->s1, b->s1) && S_same_str(a->s2, b->s2) &&
-	       S_same_str(a->note, b->note) && S_same_str(a->n1, b->n1) &&
-	       S_same_str(a->n2, b->n2) && S_same_str(a->n3, b->n3) &&
-	       S_same_str(a->orientation, b->orientation);
+	       gs_sheet_words_same_str(a->s1, b->s1) && gs_sheet_words_same_str(a->s2, b->s2) &&
+	       gs_sheet_words_same_str(a->note, b->note) && gs_sheet_words_same_str(a->n1, b->n1) &&
+	       gs_sheet_words_same_str(a->n2, b->n2) && gs_sheet_words_same_str(a->n3, b->n3) &&
+	       gs_sheet_words_same_str(a->orientation, b->orientation);
 }
 
 /*
@@ -3309,34 +2936,17 @@ char *gs_sheet_reason_of(const gs_sheet_input *in, size_t c, int q)
 	return gs_sheet_reason_text(in->t, &in->d->cands[c].v[q]);
 }
 
-static int S_same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
 /* Do two verdicts of one requirement say the same thing, in every field
  * the sheet and the decision JSON write? (The texts are compared apart.) */
 static int S_same_verdict(const gs_verdict *a, const gs_verdict *b)
 {
-	return a->kind == b->kind && S_same_str(a->why, b->why) &&
+	return a->kind == b->kind && gs_sheet_words_same_str(a->why, b->why) &&
 	       (a->kind != GS_V_EXCLUDE || a->basis == b->basis) &&
-	       S_same_str(a->evidence, b->evidence) &&
-	       S_same_str(a->evidence_date, b->evidence_date) &&
-	       S_same_str(a->missing, b->missing) && S_same_str(a->note, b->note) &&
-	       S_same_str(a->orientation, b->orientation) &&
+	       gs_sheet_words_same_str(a->evidence, b->evidence) &&
+	       gs_sheet_words_same_str(a->evidence_date, b->evidence_date) &&
+	       gs_sheet_words_same_str(a->missing, b->missing) && gs_sheet_words_same_str(a->note, b->note) &&
+	       gs_sheet_words_same_str(a->orientation, b->orientation) &&
 	       !a->synthetic == !b->synthetic && !a->lower_bound == !b->lower_bound;
-}
-
-/* FNV-1a, 64 bits. */
-static uint64_t S_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
 }
 
 void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
@@ -3363,7 +2973,7 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 			/* borrowed from in->reasons when there, else made */
 			char *text = in->reasons ? in->reasons[c * GS_REQ_COUNT + (size_t)q]
 					     : gs_sheet_reason_of(in, c, q);
-			uint64_t h = S_hash(text);
+			uint64_t h = gs_sheet_words_hash(text);
 			gs_sheet_reason *r = NULL;
 
 			for (k = (size_t)(h ^ ((uint64_t)q * 0x9e3779b97f4a7c15ULL)) & (nslot - 1); slot[k];
@@ -3392,7 +3002,7 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 				r->npos = 0;
 				r->pos = NULL;
 			}
-			S_pos_push(&r->pos, &r->npos, i);
+			gs_sheet_words_pos_push(&r->pos, &r->npos, i);
 			rs->of[c * GS_REQ_COUNT + (size_t)q] = (size_t)(r - rs->r);
 		}
 	}

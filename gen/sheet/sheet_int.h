@@ -1,0 +1,58 @@
+/*
+ * sheet_int: what the files of the sheet (sheet*.c) share and no other
+ * module uses: the context of one sheet's build, the sets of what offers
+ * share, and the functions each file gives the others (named
+ * gs_sheet_<file>_*, declared here, not in the public sheet.h).
+ */
+#ifndef GS_SHEET_INT_H
+#define GS_SHEET_INT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measurement.h"
+#include "sheet.h"
+#include "util.h"
+
+/* The context of one sheet's build, passed to every section (S_ctx: the
+ * name it had when the sheet was one file). */
+typedef struct {
+	const gs_sheet_input *in;
+	const gs_strings *t;
+	gs_lang lang;
+	gs_doc *doc;
+	cmark_node *root;
+	gs_sheet *out;
+	/* {cost} of a budget reason: as "\3" (mask), or as "COST–cost_hi" */
+	int cost_mask, cost_range;
+	int64_t cost_hi;
+} S_ctx;
+
+#define TR(key) gs_tr(c->t, key)
+
+/* sheet_words.c */
+extern const char *const gs_sheet_words_req_keys[GS_REQ_COUNT];
+const char *gs_sheet_words_verdict_word(S_ctx *c, gs_verdict_kind k);
+const char *gs_sheet_words_qprov(S_ctx *c, gs_qty q);
+char *gs_sheet_words_qty_words(S_ctx *c, gs_qty q);
+char *gs_sheet_words_signed_gib(S_ctx *c, int64_t v, gs_qty need, gs_qty capacity);
+char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v);
+char *gs_sheet_words_reason(S_ctx *c, const gs_verdict *v);
+void gs_sheet_words_size_cells(S_ctx *c, cmark_node *row, gs_qty q);
+char *gs_sheet_words_counter(S_ctx *c, gs_opt_u64 v);
+int gs_sheet_words_evidence_synthetic(S_ctx *c, const char *file);
+void gs_sheet_words_cell_owned(cmark_node *row, char *text);
+void gs_sheet_words_add_chart(S_ctx *c, const char *suffix, const char *title, gs_chart_out *o);
+void gs_sheet_words_chart_text(S_ctx *c, gs_chart_text *ct, const char *title);
+const char *gs_sheet_words_basis_key(gs_basis b);
+const char *gs_sheet_words_class_words(S_ctx *c, gs_class k);
+void gs_sheet_words_pos_push(size_t **a, size_t *n, size_t pos);
+void gs_sheet_words_anchor(gs_doc *doc, cmark_node *node, const char *prefix, const char *name,
+		     void (*set)(gs_doc *, cmark_node *, const char *));
+int gs_sheet_words_cmp_size(const void *a, const void *b);
+int gs_sheet_words_same_qty(gs_qty a, gs_qty b);
+int gs_sheet_words_same_str(const char *a, const char *b);
+uint64_t gs_sheet_words_hash(const char *s);
+
+#endif
