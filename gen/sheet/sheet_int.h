@@ -55,4 +55,20 @@ int gs_sheet_words_same_qty(gs_qty a, gs_qty b);
 int gs_sheet_words_same_str(const char *a, const char *b);
 uint64_t gs_sheet_words_hash(const char *s);
 
+/* sheet_answer.c */
+void gs_sheet_answer_warning_synthetic(S_ctx *c);
+int gs_sheet_answer_price_text(S_ctx *c, cmark_node *p, const gs_candidate *cd);
+void gs_sheet_answer_headroom_text(S_ctx *c, cmark_node *p, const gs_candidate *cd);
+void gs_sheet_answer_decision_summary(S_ctx *c);
+void gs_sheet_answer_summary_card(S_ctx *c);
+void gs_sheet_answer_decision(S_ctx *c);
+
+/* sheet_memory.c */
+void gs_sheet_memory_identity(S_ctx *c);
+void gs_sheet_memory_sizing(S_ctx *c);
+void gs_sheet_memory_budget_chart(S_ctx *c);
+
+/* sheet_measure.c */
+void gs_sheet_measure_measurements(S_ctx *c);
+
 #endif
