@@ -31,6 +31,34 @@ typedef struct {
 
 #define TR(key) gs_tr(c->t, key)
 
+/*
+ * What several offers share, written once: a source document (the memory
+ * figure's or the price's, with its date) or a catalog note. Each distinct
+ * text is numbered in first-appearance order over the offers in table
+ * order; an offer's row names it by that number.
+ */
+typedef struct {
+	char *text;            /* the source with its date, or the note (its name masked) */
+	char *shown;           /* a note: the first offer's, as written; NULL: text */
+	int names_differ;      /* a note: its offers' notes differ by their names */
+	uint64_t hash;
+	size_t *pos[2];        /* positions in d->order: [0] memory figure or note, [1] price */
+	size_t npos[2];
+	char **spec;           /* a source whose line numbers were masked: each offer's lines */
+	size_t nspec;
+} gs_sheet_shared;
+
+typedef struct {
+	gs_sheet_shared *s;
+	size_t n, cap;
+	size_t *slot;          /* open addressing by hash: entry + 1, 0 empty */
+	size_t nslot;          /* a power of two, at least twice n */
+} gs_sheet_sharedset;
+
+/* Beyond this many offers, a list of offers gives their number, not their
+ * ids (gs_sheet_sources_offer_list_or_count). */
+#define GS_SHEET_FEW_OFFERS 3
+
 /* sheet_words.c */
 extern const char *const gs_sheet_words_req_keys[GS_REQ_COUNT];
 const char *gs_sheet_words_verdict_word(S_ctx *c, gs_verdict_kind k);
@@ -70,5 +98,26 @@ void gs_sheet_memory_budget_chart(S_ctx *c);
 
 /* sheet_measure.c */
 void gs_sheet_measure_measurements(S_ctx *c);
+
+/* sheet_sources.c */
+size_t gs_sheet_sources_share_shown(gs_sheet_sharedset *set, char *text, char *shown, int k, size_t pos);
+size_t gs_sheet_sources_share(gs_sheet_sharedset *set, char *text, int k, size_t pos);
+char *gs_sheet_sources_offer_note_masked(const S_ctx *c, const gs_offer *o);
+char *gs_sheet_sources_unmask(const char *text, const char *lines);
+size_t gs_sheet_sources_share_source(gs_sheet_sharedset *set, char *text, int k, size_t pos);
+void gs_sheet_sources_shared_release(gs_sheet_sharedset *set);
+void gs_sheet_sources_offer_list(S_ctx *c, cmark_node *p, const size_t *pos, size_t n);
+void gs_sheet_sources_offer_list_or_count(S_ctx *c, cmark_node *p, const size_t *pos, size_t n);
+void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const char *heading_key,
+			  const char *heading_id, const char *prefix, int sources);
+size_t gs_sheet_sources_source_number(const gs_sheet_sharedset *sources, const char *source, const char *date);
+
+/* sheet_reasons.c */
+void gs_sheet_reasons_budget_merge(S_ctx *c, const gs_sheet_reasonset *rs, size_t *rep, size_t *next);
+void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_sheet_sharedset *sources,
+		      const size_t *rep, const size_t *next);
+
+/* sheet_offers.c */
+void gs_sheet_offers_candidates(S_ctx *c);
 
 #endif
