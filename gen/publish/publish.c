@@ -376,6 +376,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	in.date = env->date;
 	in.catalog_name = env->catalog_name;
 	in.png = env->png;
+	in.notes_masked = env->notes_masked;
 	reasons = gs_sheet_reasons(env->t, &d);
 	in.reasons = reasons;
 	/* the distinct reasons, once for the sheet and its decision JSON */

@@ -92,6 +92,10 @@ typedef struct {
 				    * in whole (outfile.h): files go under their final names */
 	const char *reference;     /* site, merge: the workload id of the offers page's
 				      campaign chart (--reference), or NULL */
+	/* Or NULL: each offer's note with its name masked (sheet.h:
+	 * gs_sheet_notes_masked of cat), borrowed by every sheet; a site
+	 * makes it once, before its workers fork. */
+	const char *const *notes_masked;
 } gs_publish_env;
 
 /* What the site needs to know of a published sheet. */

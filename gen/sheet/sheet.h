@@ -48,6 +48,10 @@ typedef struct {
 	/* Or NULL: the distinct reasons (gs_sheet_reasonset_build), made once
 	 * for the sheet and the decision JSON, each borrowing in->reasons. */
 	const struct gs_sheet_reasonset *rs;
+	/* Or NULL: each offer's note with its name masked, indexed like
+	 * cat->offers (gs_sheet_notes_masked), made once per catalog; else
+	 * made for each offer of the sheet. */
+	const char *const *notes_masked;
 } gs_sheet_input;
 
 typedef struct {
@@ -78,6 +82,21 @@ const char *gs_sheet_req_label(const gs_strings *t, gs_req r);
 const char *gs_sheet_prov_words(const gs_strings *t, gs_prov prov, int synthetic);
 /* The reason of a verdict in words (figures formatted). Caller frees. */
 char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v);
+
+/*
+ * Each offer's catalog note with the offer's name masked, indexed like
+ * cat->offers: the name (the longest tail of the offer's id, the whole id
+ * or what follows one of its '-', of 4 bytes at least, that the note holds
+ * in any case), every occurrence one byte \1; NULL for an offer without a
+ * note or whose note does not name it. Notes that differ by their offers'
+ * names alone are then one note of the sheet. It depends on the catalog
+ * alone: made once (a site makes it before its workers fork, and every
+ * sheet borrows it through gs_sheet_input.notes_masked) rather than for
+ * every offer of every sheet. Free with gs_sheet_notes_masked_free(m,
+ * cat->noffers).
+ */
+char **gs_sheet_notes_masked(const gs_catalog *cat);
+void gs_sheet_notes_masked_free(char **m, size_t n);
 
 /* A source with its first "line N" (or "lines N, M", "lines N-M") masked as
  * one byte \2, *spec the numbers as written (caller frees both); NULL and

@@ -34,6 +34,10 @@ static char *S_path(const char *rel)
 	return p;
 }
 
+/* 1: the sheets below borrow the catalog's masked notes
+ * (gs_sheet_notes_masked), as a site's do; 0: each sheet makes its own. */
+static int S_notes_cache;
+
 /* The Markdown sheet of the workload at wp against the catalog at cp
  * (NULL: the bundled one); its HTML body too when html. Caller frees. */
 static char *S_sheet_md_cat(const char *wp, const char *cat_path, int accept_synthetic,
@@ -49,6 +53,7 @@ static char *S_sheet_md_cat(const char *wp, const char *cat_path, int accept_syn
 	gs_sheet sheet;
 	gs_sheet_input in;
 	const char **links;
+	char **notes = NULL;
 	size_t i;
 
 	if (gs_catalog_read(cp, sp, &cat, &d) || gs_strings_load(GS_LANG_EN, &t, &d) ||
@@ -70,12 +75,17 @@ static char *S_sheet_md_cat(const char *wp, const char *cat_path, int accept_syn
 	in.d = &dec;
 	in.t = &t;
 	in.catalog_name = "offers.xml";
+	if (S_notes_cache) {
+		notes = gs_sheet_notes_masked(&cat);
+		in.notes_masked = (const char *const *)notes;
+	}
 	if (gs_sheet_build(&in, &sheet))
 		abort();
 	md = gs_render_markdown(&sheet.doc);
 	if (html)
 		*html = gs_doc_render_html(&sheet.doc);
 	gs_sheet_release(&sheet);
+	gs_sheet_notes_masked_free(notes, cat.noffers);
 	free(links);
 	gs_decision_release(&dec);
 	gs_job_release(&job);
@@ -472,6 +482,17 @@ static void test_grouping(void)
 	fputs("</catalog>\n", f);
 	fclose(f);
 	md = S_sheet_md_cat(wp, cp, 0, &html);
+	{
+		/* the catalog's masked notes made once and borrowed: the same bytes */
+		char *md2, *html2 = NULL;
+		S_notes_cache = 1;
+		md2 = S_sheet_md_cat(wp, cp, 0, &html2);
+		S_notes_cache = 0;
+		CHECK(strcmp(md, md2) == 0);
+		CHECK(html && html2 && strcmp(html, html2) == 0);
+		free(md2);
+		free(html2);
+	}
 	unlink(cp);
 	unlink(wp);
 	/* p-inst-a, -b and -d: one row, the range of their campaign prices */
@@ -512,6 +533,67 @@ static void test_grouping(void)
 	CHECK(html && strstr(html, "<a href=\"#reasons-budget\">✔ admissible</a>") != NULL);
 	free(md);
 	free(html);
+}
+
+/*
+ * The masked notes of a catalog (gs_sheet_notes_masked): the longest tail
+ * of the id that the note holds, in any case, every occurrence one byte
+ * \1; NULL without a note, or when only a tail under 4 bytes is named.
+ */
+static void test_notes_masked(void)
+{
+	static const char *const offers[][2] = {
+		{ "hyperstack-n3-a100x1", "Instance type n3-A100x1 of Hyperstack; N3-a100X1 again." },
+		{ "p-inst-a", "Instance type inst-a of P." },
+		{ "abc-xyz", "The xyz lot." },
+		{ "q-lot-9", NULL },
+		{ "r-whole-id", "See R-WHOLE-ID, not whole-id." },
+		{ "s-tail", "Ends with TAIL" },
+	};
+	static const char *const want[] = {
+		"Instance type \1 of Hyperstack; \1 again.", "Instance type \1 of P.", NULL, NULL,
+		"See \1, not whole-id.", "Ends with \1",
+	};
+	char cp[] = "/tmp/gs-test-notes-XXXXXX";
+	int fd = mkstemp(cp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	char *sp = S_path("catalog/catalog.rng"), **m;
+	gs_diag d = GS_DIAG_INIT;
+	gs_catalog cat;
+	size_t i, n = sizeof(offers) / sizeof(offers[0]);
+
+	if (!CHECK(f != NULL))
+		return;
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	      "<catalog xmlns=\"https://gpusheet.example/ns/catalog/1\" title=\"notes\">\n", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "  <offer id=\"%s\" provider=\"P\">\n    <gpu model=\"RTX 4090\"/>\n"
+			"    <lot cards=\"1\"/>\n    <memory nominal-gb=\"24\" source=\"sheet\" "
+			"date=\"2026-11-01\"/>\n    <plan hours=\"72\" price=\"47.14\" currency=\"USD\" "
+			"source=\"sheet\" date=\"2026-11-01\"/>\n", offers[i][0]);
+		if (offers[i][1])
+			fprintf(f, "    <notes>%s</notes>\n", offers[i][1]);
+		fputs("  </offer>\n", f);
+	}
+	fputs("</catalog>\n", f);
+	fclose(f);
+	if (gs_catalog_read(cp, sp, &cat, &d)) {
+		gs_diag_print(&d, stderr);
+		abort();
+	}
+	unlink(cp);
+	CHECK_INT((int)cat.noffers, (int)n);
+	m = gs_sheet_notes_masked(&cat);
+	for (i = 0; i < n; i++) {
+		if (want[i])
+			CHECK_STR(m[i], want[i]);
+		else
+			CHECK(m[i] == NULL);
+	}
+	gs_sheet_notes_masked_free(m, cat.noffers);
+	gs_catalog_release(&cat);
+	gs_diag_release(&d);
+	free(sp);
 }
 
 /* An offer whose memory figure and price cite line LINE of PROV's CSV file. */
@@ -627,6 +709,7 @@ int main(void)
 	test_reasons_memo();
 	test_reasons_once();
 	test_grouping();
+	test_notes_masked();
 	test_line_sources();
 	return gs_check_exit("test_sheet");
 }

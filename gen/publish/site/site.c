@@ -131,6 +131,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	gs_site_ctx c;
 	gs_site_statcache *statcache = NULL;
 	size_t done = 0;
+	char **notes = NULL;
 	int rc = -1;
 
 	if (opts->shard_n)
@@ -161,6 +162,12 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	env.nav_html = nav_sheet;
 	env.link_prefix = "../";
 	env.sheet_prefix = "sheets/";
+	if (!env.notes_masked) {
+		/* the catalog's notes masked once, before the workers fork, not
+		 * for every offer of every sheet */
+		notes = gs_sheet_notes_masked(env.cat);
+		env.notes_masked = (const char *const *)notes;
+	}
 	c.paths = paths + from;
 	c.inputs = *learnt;
 	c.inputs_from = from;
@@ -247,6 +254,7 @@ out:
 	gs_site_results_free(c.out);
 	if (archive)
 		gs_archive_free(archive);
+	gs_sheet_notes_masked_free(notes, env.cat->noffers);
 	return rc;
 }
 

@@ -1,0 +1,123 @@
+/*
+ * sheet_int: what the files of the sheet (sheet*.c) share and no other
+ * module uses: the context of one sheet's build, the sets of what offers
+ * share, and the functions each file gives the others (named
+ * gs_sheet_<file>_*, declared here, not in the public sheet.h).
+ */
+#ifndef GS_SHEET_INT_H
+#define GS_SHEET_INT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measurement.h"
+#include "sheet.h"
+#include "util.h"
+
+/* The context of one sheet's build, passed to every section (S_ctx: the
+ * name it had when the sheet was one file). */
+typedef struct {
+	const gs_sheet_input *in;
+	const gs_strings *t;
+	gs_lang lang;
+	gs_doc *doc;
+	cmark_node *root;
+	gs_sheet *out;
+	/* {cost} of a budget reason: as "\3" (mask), or as "COST–cost_hi" */
+	int cost_mask, cost_range;
+	int64_t cost_hi;
+} S_ctx;
+
+#define TR(key) gs_tr(c->t, key)
+
+/*
+ * What several offers share, written once: a source document (the memory
+ * figure's or the price's, with its date) or a catalog note. Each distinct
+ * text is numbered in first-appearance order over the offers in table
+ * order; an offer's row names it by that number.
+ */
+typedef struct {
+	char *text;            /* the source with its date, or the note (its name masked) */
+	char *shown;           /* a note: the first offer's, as written; NULL: text */
+	int names_differ;      /* a note: its offers' notes differ by their names */
+	uint64_t hash;
+	size_t *pos[2];        /* positions in d->order: [0] memory figure or note, [1] price */
+	size_t npos[2];
+	char **spec;           /* a source whose line numbers were masked: each offer's lines */
+	size_t nspec;
+} gs_sheet_shared;
+
+typedef struct {
+	gs_sheet_shared *s;
+	size_t n, cap;
+	size_t *slot;          /* open addressing by hash: entry + 1, 0 empty */
+	size_t nslot;          /* a power of two, at least twice n */
+} gs_sheet_sharedset;
+
+/* Beyond this many offers, a list of offers gives their number, not their
+ * ids (gs_sheet_sources_offer_list_or_count). */
+#define GS_SHEET_FEW_OFFERS 3
+
+/* sheet_words.c */
+extern const char *const gs_sheet_words_req_keys[GS_REQ_COUNT];
+const char *gs_sheet_words_verdict_word(S_ctx *c, gs_verdict_kind k);
+const char *gs_sheet_words_qprov(S_ctx *c, gs_qty q);
+char *gs_sheet_words_qty_words(S_ctx *c, gs_qty q);
+char *gs_sheet_words_signed_gib(S_ctx *c, int64_t v, gs_qty need, gs_qty capacity);
+char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v);
+char *gs_sheet_words_reason(S_ctx *c, const gs_verdict *v);
+void gs_sheet_words_size_cells(S_ctx *c, cmark_node *row, gs_qty q);
+char *gs_sheet_words_counter(S_ctx *c, gs_opt_u64 v);
+int gs_sheet_words_evidence_synthetic(S_ctx *c, const char *file);
+void gs_sheet_words_cell_owned(cmark_node *row, char *text);
+void gs_sheet_words_add_chart(S_ctx *c, const char *suffix, const char *title, gs_chart_out *o);
+void gs_sheet_words_chart_text(S_ctx *c, gs_chart_text *ct, const char *title);
+const char *gs_sheet_words_basis_key(gs_basis b);
+const char *gs_sheet_words_class_words(S_ctx *c, gs_class k);
+void gs_sheet_words_pos_push(size_t **a, size_t *n, size_t pos);
+void gs_sheet_words_anchor(gs_doc *doc, cmark_node *node, const char *prefix, const char *name,
+		     void (*set)(gs_doc *, cmark_node *, const char *));
+int gs_sheet_words_cmp_size(const void *a, const void *b);
+int gs_sheet_words_same_qty(gs_qty a, gs_qty b);
+int gs_sheet_words_same_str(const char *a, const char *b);
+uint64_t gs_sheet_words_hash(const char *s);
+
+/* sheet_answer.c */
+void gs_sheet_answer_warning_synthetic(S_ctx *c);
+int gs_sheet_answer_price_text(S_ctx *c, cmark_node *p, const gs_candidate *cd);
+void gs_sheet_answer_headroom_text(S_ctx *c, cmark_node *p, const gs_candidate *cd);
+void gs_sheet_answer_decision_summary(S_ctx *c);
+void gs_sheet_answer_summary_card(S_ctx *c);
+void gs_sheet_answer_decision(S_ctx *c);
+
+/* sheet_memory.c */
+void gs_sheet_memory_identity(S_ctx *c);
+void gs_sheet_memory_sizing(S_ctx *c);
+void gs_sheet_memory_budget_chart(S_ctx *c);
+
+/* sheet_measure.c */
+void gs_sheet_measure_measurements(S_ctx *c);
+
+/* sheet_sources.c */
+size_t gs_sheet_sources_share_shown(gs_sheet_sharedset *set, char *text, char *shown, int k, size_t pos);
+size_t gs_sheet_sources_share(gs_sheet_sharedset *set, char *text, int k, size_t pos);
+char *gs_sheet_sources_offer_note_masked(const S_ctx *c, const gs_offer *o);
+char *gs_sheet_sources_unmask(const char *text, const char *lines);
+size_t gs_sheet_sources_share_source(gs_sheet_sharedset *set, char *text, int k, size_t pos);
+void gs_sheet_sources_shared_release(gs_sheet_sharedset *set);
+void gs_sheet_sources_offer_list(S_ctx *c, cmark_node *p, const size_t *pos, size_t n);
+void gs_sheet_sources_offer_list_or_count(S_ctx *c, cmark_node *p, const size_t *pos, size_t n);
+void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const char *heading_key,
+			  const char *heading_id, const char *prefix, int sources);
+size_t gs_sheet_sources_source_number(const gs_sheet_sharedset *sources, const char *source, const char *date);
+
+/* sheet_reasons.c */
+void gs_sheet_reasons_budget_merge(S_ctx *c, const gs_sheet_reasonset *rs, size_t *rep, size_t *next);
+void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_sheet_sharedset *sources,
+		      const size_t *rep, const size_t *next);
+
+/* sheet_offers.c */
+void gs_sheet_offers_candidates(S_ctx *c);
+
+#endif

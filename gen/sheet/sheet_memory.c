@@ -1,0 +1,486 @@
+/*
+ * sheet_memory: the workload and its memory: the identity table, the sizing and
+ * its formats, the memory budget chart and its data.
+ */
+#define _DEFAULT_SOURCE
+#include "sheet_int.h"
+
+/* Where the model's figures were read ("model": {"from": ...}), if anywhere. */
+static void S_model_source_row(S_ctx *c, cmark_node *tb)
+{
+	const gs_workload *w = c->in->w;
+	cmark_node *r, *cell;
+	size_t i;
+
+	if (!w->model_from)
+		return;
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("id.model_files"));
+	cell = gs_doc_cell(r);
+	if (w->geometry_source)
+		gs_doc_textf(cell, "%s: %s", TR("id.geometry_from"), w->geometry_source);
+	if (w->weights_source)
+		gs_doc_textf(cell, "%s%s: %s", w->geometry_source ? "; " : "",
+			     TR("id.weights_from"), w->weights_source);
+	/* each file archived, by its name in the model's folder (after
+	 * "model:KEY/"), linked; the record of them last */
+	for (i = 0; i < c->in->nmodel; i++) {
+		const char *n = c->in->model_names[i], *slash;
+		size_t kl = w->model_key ? strlen(w->model_key) : 0;
+		char *shown;
+		if (i == 0)
+			gs_doc_textf(cell, "%s%s: ", w->geometry_source || w->weights_source ? "; " : "",
+				     TR("id.model_archived"));
+		else
+			gs_doc_text(cell, ", ");
+		if (i + 1 == c->in->nmodel) {
+			gs_doc_link(cell, c->in->model_links[i], TR("id.model_record"));
+			continue;
+		}
+		slash = strncmp(n, "model:", 6) == 0 && strlen(n) > 6 + kl ? n + 6 + kl : n;
+		if (*slash == '/')
+			slash++;
+		shown = gs_xstrdup(slash);
+		if (strlen(shown) > 7 && strcmp(shown + strlen(shown) - 7, ".header") == 0) {
+			shown[strlen(shown) - 7] = '\0';
+			gs_doc_link(cell, c->in->model_links[i], shown);
+			gs_doc_textf(cell, " (%s)", TR("id.model_header"));
+		} else {
+			gs_doc_link(cell, c->in->model_links[i], shown);
+		}
+		free(shown);
+	}
+}
+
+void gs_sheet_memory_identity(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	static const char *hk[] = { "col.field", "col.value" };
+	const char *h[2];
+	cmark_node *tb, *r;
+	char a[GS_FMT_MAX];
+	size_t i;
+
+	h[0] = TR(hk[0]);
+	h[1] = TR(hk[1]);
+	gs_doc_heading(c->root, 2, TR("sec.identity"));
+	tb = gs_doc_table(c->doc, c->root, TR("cap.identity"), 2, h);
+#define ROW(label, value) do { r = gs_doc_row(tb); gs_doc_cell_text(r, label); gs_doc_cell_text(r, value); } while (0)
+	ROW(TR("id.id"), w->id);
+	ROW(TR("id.model"), w->model_name);
+	ROW(TR("id.revision"), w->model_revision ? w->model_revision : TR("word.missing"));
+	ROW(TR("id.task"), TR(w->task == GS_TASK_INFERENCE ? "task.inference"
+			      : w->task == GS_TASK_ADAPTATION ? "task.adaptation" : "task.training"));
+	ROW(TR("id.parameters"), gs_fmt_int(a, w->parameters, c->lang));
+	gs_fmt_millibits(a, gs_workload_millibits(w));
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("id.storage"));
+	{
+		cmark_node *cell = gs_doc_cell(r);
+		gs_doc_textf(cell, "%s, %s bits", w->storage_format, a);
+		if (c->in->s->theoretical) {
+			gs_doc_text(cell, " — ");
+			gs_doc_text(cell, TR("note.theoretical"));
+		}
+	}
+	ROW(TR("id.compute"), w->compute_format);
+	S_model_source_row(c, tb);
+	if (w->has_kv_geometry) {
+		char *g = gs_xasprintf("%llu / %llu / %llu / %llu", (unsigned long long)w->layers,
+				   (unsigned long long)w->attention_heads,
+				   (unsigned long long)w->kv_heads, (unsigned long long)w->head_dim);
+		ROW(TR("id.geometry"), g);
+		free(g);
+	}
+	if (w->has_sliding_window)
+		ROW(TR("id.window"), gs_fmt_int(a, w->sliding_window, c->lang));
+	for (i = 0; i < w->ndims; i++) {
+		char *label = gs_xasprintf("%s: %s", TR("id.dimension"), w->dims[i].name);
+		ROW(label, gs_fmt_int(a, w->dims[i].value, c->lang));
+		free(label);
+	}
+	if (w->cache != GS_CACHE_NONE) {
+		char key[32], *cv;
+		snprintf(key, sizeof(key), "cache.%s", gs_cache_id(w->cache));
+		cv = gs_xasprintf("%s, %llu B/%s", TR(key),
+			      (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
+		if (w->has_cache_max_tokens) {
+			char *more = gs_xasprintf("%s, %s %s", cv, gs_fmt_int(a, w->cache_max_tokens, c->lang),
+					      TR("word.tokens"));
+			free(cv);
+			cv = more;
+		}
+		ROW(TR("id.cache"), cv);
+		free(cv);
+	}
+	/* The requirements the verdicts are checked against. */
+	if (w->has_req_software) {
+		cmark_node *cell;
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, TR("req.software"));
+		cell = gs_doc_cell(r);
+		if (w->req_software)
+			gs_doc_textf(cell, "%s: ", w->req_software);
+		for (i = 0; i < w->nreq_sw; i++)
+			gs_doc_textf(cell, "%s%s \xe2\x89\xa5 %s", i ? ", " : "", w->req_sw[i].name,
+				     w->req_sw[i].min_version);
+	} else {
+		ROW(TR("req.software"), w->req_software ? w->req_software : TR("word.not_stated"));
+	}
+	if (w->has_campaign) {
+		char *cp = gs_xasprintf("%s, %s %s", w->campaign_start,
+				    gs_fmt_int(a, w->campaign_days, c->lang), TR("word.days"));
+		ROW(TR("req.calendar"), cp);
+		free(cp);
+	} else {
+		ROW(TR("req.calendar"), TR("word.not_stated"));
+	}
+	if (w->has_budget) {
+		char *bp = gs_xasprintf("%s %s", gs_fmt_money(a, w->budget_hundredths, c->lang),
+				    w->budget_currency);
+		ROW(TR("req.budget"), bp);
+		free(bp);
+	} else {
+		ROW(TR("req.budget"), TR("word.not_stated"));
+	}
+	ROW(TR("req.quality"), w->quality_criterion ? w->quality_criterion : TR("word.not_stated"));
+	if (w->reference_format)
+		ROW(TR("id.reference_format"), w->reference_format);
+	if (w->quality_evidence) {
+		char *qe = gs_xasprintf("%s (%s): %s", w->quality_evidence, w->quality_evidence_date,
+				    w->quality_evidence_scope);
+		ROW(TR("id.quality_evidence"), qe);
+		free(qe);
+	}
+	for (i = 0; i < w->nconditions; i++) {
+		char *label = gs_xasprintf("%s: %s", TR("id.condition"), w->conditions[i].name);
+		ROW(label, w->conditions[i].value);
+		free(label);
+	}
+	if (w->has_host_ram || w->host_interconnect) {
+		char g[GS_FMT_MAX];
+		char *ram = w->has_host_ram ? gs_xasprintf("%s (%s)", gs_fmt_gib(g, w->host_ram_bytes, c->lang),
+						       TR("req.stated_assumed"))
+					    : gs_xstrdup("");
+		char *hp = gs_xasprintf("%s%s%s", ram,
+				    w->has_host_ram && w->host_interconnect ? ", " : "",
+				    w->host_interconnect ? w->host_interconnect : "");
+		ROW(TR("req.host"), hp);
+		free(hp);
+		free(ram);
+	} else {
+		ROW(TR("req.host"), TR("word.not_stated"));
+	}
+	if (w->placement)
+		ROW(TR("id.placement"), w->placement);
+#undef ROW
+
+	/* The protocol's three inputs. */
+	{
+		const char *h3[3];
+		h3[0] = TR("col.input");
+		h3[1] = TR("col.description");
+		h3[2] = TR("col.dimensions");
+		gs_doc_heading(c->root, 3, TR("sec.inputs"));
+		tb = gs_doc_table(c->doc, c->root, TR("cap.inputs"), 3, h3);
+		for (i = 0; i < 3; i++) {
+			const gs_input *in = &w->inputs[i];
+			static const char *const lk[] = { "input.usual", "input.long", "input.limit" };
+			cmark_node *cell;
+			size_t k;
+			r = gs_doc_row(tb);
+			gs_doc_cell_text(r, TR(lk[i]));
+			gs_doc_cell_text(r, in->description ? in->description : TR("word.missing"));
+			cell = gs_doc_cell(r);
+			if (!in->ndims)
+				gs_doc_text(cell, TR("word.missing"));
+			for (k = 0; k < in->ndims; k++)
+				gs_doc_textf(cell, "%s%s = %s", k ? ", " : "", in->dims[k].name,
+					     gs_fmt_int(a, in->dims[k].value, c->lang));
+		}
+	}
+}
+
+/* Which item dominates the calculated need, and its share (floor, percent). */
+static void S_dominant(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_sizing *s = c->in->s;
+	const char *label = TR("size.weights");
+	gs_qty best = s->weights;
+	cmark_node *p;
+	char *words;
+	size_t i;
+	unsigned __int128 pct;
+
+	if (s->kv.present && s->kv.bytes > best.bytes) {
+		best = s->kv;
+		label = TR("size.kv");
+	}
+	for (i = 0; i < w->nreserve; i++)
+		if (w->reserve[i].bytes > best.bytes) {
+			best = gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED);
+			label = w->reserve[i].name;
+		}
+	for (i = 0; w->task != GS_TASK_INFERENCE && i < w->ntraining; i++)
+		if (w->training[i].bytes > best.bytes) {
+			best = gs_qty_make(w->training[i].bytes, GS_PROV_ASSUMED);
+			label = w->training[i].name;
+		}
+	if (!s->need.present || s->need.bytes == 0)
+		return;
+	pct = (unsigned __int128)best.bytes * 100 / s->need.bytes;
+	words = gs_sheet_words_qty_words(c, best);
+	p = gs_doc_para(c->root);
+	gs_doc_strong(p, TR("sizing.dominant"));
+	gs_doc_text(p, " ");
+	gs_doc_text(p, label);
+	gs_doc_textf(p, ", %s, %u %% %s", words, (unsigned)pct, TR("sizing.of_need"));
+	free(words);
+}
+
+/* The weights row's label: parameters x bits, or the checkpoint files read. */
+static char *S_weights_label(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+
+	if (w->has_weights_bytes)
+		return gs_xasprintf("%s (%s: %s)", TR("size.weights"),
+				    TR(w->weights_from_index ? "size.weights_index" : "size.weights_read"),
+				    w->weights_source);
+	return gs_xasprintf("%s (%s x %s / 8%s)", TR("size.weights"),
+			    gs_fmt_int(a, w->parameters, c->lang), gs_fmt_millibits(b, gs_workload_millibits(w)),
+			    c->in->s->rounded ? TR("size.rounded_up") : "");
+}
+
+void gs_sheet_memory_sizing(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_sizing *s = c->in->s;
+	const char *h[5];
+	cmark_node *tb, *r, *p;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	size_t i;
+
+	h[0] = TR("col.item");
+	h[1] = TR("col.bytes");
+	h[2] = TR("col.gb");
+	h[3] = TR("col.gib");
+	h[4] = TR("col.provenance");
+	gs_doc_heading(c->root, 2, TR("sec.sizing"));
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("sizing.intro"));
+	tb = gs_doc_table(c->doc, c->root, TR("cap.sizing"), 5, h);
+	r = gs_doc_row(tb);
+	gs_sheet_words_cell_owned(r, S_weights_label(c));
+	gs_sheet_words_size_cells(c, r, s->weights);
+	for (i = 0; i < w->nreserve; i++) {
+		r = gs_doc_row(tb);
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.reserve_item"),
+					 w->reserve[i].name, w->reserve[i].amount, w->reserve[i].unit,
+					 w->reserve[i].reason ? w->reserve[i].reason : ""));
+		gs_sheet_words_size_cells(c, r, gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED));
+	}
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("size.envelope_row"));
+	gs_sheet_words_size_cells(c, r, s->envelope);
+	r = gs_doc_row(tb);
+	if (s->kv.present)
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (2 x %llu x %llu x %llu x %s %s x %llu B x %llu)",
+					 TR("size.kv"), (unsigned long long)w->layers,
+					 (unsigned long long)w->kv_heads, (unsigned long long)w->head_dim,
+					 gs_fmt_int(a, s->kv_tokens_kept, c->lang), TR("word.tokens"),
+					 (unsigned long long)w->cache_bytes_per_value,
+					 (unsigned long long)s->kv_sequences));
+	else
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s — %s", TR("size.kv"), TR("size.kv_none")));
+	gs_sheet_words_size_cells(c, r, s->kv);
+	if (s->kv_other.present) {
+		/* the window bounds the cache only in a runtime that keeps it */
+		char win[GS_FMT_MAX];
+		r = gs_doc_row(tb);
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s %s %s; %s %s; %s)",
+					 TR(s->kv_other_windowed ? "size.kv_windowed" : "size.kv_dense"),
+					 gs_fmt_int(a, s->kv_other_tokens, c->lang), TR("word.tokens"),
+					 TR("size.kv_other_kept"), TR("size.kv_window"),
+					 gs_fmt_int(win, w->sliding_window, c->lang),
+					 TR("size.kv_not_counted")));
+		gs_sheet_words_size_cells(c, r, s->kv_other);
+	}
+	if (w->task != GS_TASK_INFERENCE) {
+		for (i = 0; i < w->ntraining; i++) {
+			r = gs_doc_row(tb);
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.training_item"),
+						 w->training[i].name, w->training[i].amount,
+						 w->training[i].unit,
+						 w->training[i].reason ? w->training[i].reason : ""));
+			gs_sheet_words_size_cells(c, r, gs_qty_make(w->training[i].bytes, GS_PROV_ASSUMED));
+		}
+	}
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("size.need_row"));
+	gs_sheet_words_size_cells(c, r, s->need);
+
+	S_dominant(c);
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("sizing.envelope_note"));
+	if (w->task != GS_TASK_INFERENCE) {
+		p = gs_doc_para(c->root);
+		if (w->has_trainable_parameters)
+			gs_doc_textf(p, "%s %s. ", TR("sizing.trainable"),
+				     gs_fmt_int(a, w->trainable_parameters, c->lang));
+		gs_doc_text(p, TR("sizing.no_multiplier"));
+	}
+
+	/* Format table, same reserve. */
+	{
+		const char *hf[6];
+		char *prov = gs_xasprintf("%s: %s; %s: %s", TR("size.weights"), TR("prov.calculated"),
+				      TR("col.envelope_gib"), gs_sheet_words_qprov(c, s->envelope));
+		hf[0] = TR("col.bits");
+		hf[1] = TR("col.weights_bytes");
+		hf[2] = TR("col.weights_gib");
+		hf[3] = TR("col.envelope_gib");
+		hf[4] = TR("col.provenance");
+		hf[5] = TR("col.note");
+		gs_doc_heading(c->root, 3, TR("sec.formats"));
+		p = gs_doc_para(c->root);
+		gs_doc_textf(p, "%s %s. %s", TR("est.format_table"),
+			     gs_fmt_gib(b, s->reserve.bytes, c->lang), TR("formats.provenance"));
+		tb = gs_doc_table(c->doc, c->root, TR("cap.formats"), 6, hf);
+		for (i = 0; i < s->nformats; i++) {
+			const gs_format_row *fr = &s->formats[i];
+			r = gs_doc_row(tb);
+			snprintf(a, sizeof(a), "%u", fr->bits);
+			gs_doc_cell_text(r, a);
+			gs_doc_cell_text(r, gs_fmt_int(a, fr->weights, c->lang));
+			gs_doc_cell_text(r, gs_fmt_fixed2(a, fr->weights, GS_GIB, c->lang));
+			gs_doc_cell_text(r, gs_fmt_fixed2(a, fr->envelope, GS_GIB, c->lang));
+			gs_doc_cell_text(r, prov);
+			gs_doc_cell_text(r, fr->theoretical ? TR("note.theoretical") : "");
+		}
+		free(prov);
+	}
+}
+
+/* One row of a chart's data table: label | kind | bytes | GiB | provenance. */
+static void S_data_row(S_ctx *c, cmark_node *tb, const char *label, const char *kind_key, gs_qty q)
+{
+	char a[GS_FMT_MAX];
+	cmark_node *r = gs_doc_row(tb);
+
+	gs_doc_cell_text(r, label);
+	gs_doc_cell_text(r, TR(kind_key));
+	gs_doc_cell_text(r, gs_fmt_int(a, q.bytes, c->lang));
+	gs_doc_cell_text(r, gs_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
+	gs_doc_cell_text(r, gs_sheet_words_qprov(c, q));
+}
+
+void gs_sheet_memory_budget_chart(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_sizing *s = c->in->s;
+	const gs_decision *d = c->in->d;
+	gs_chart_segment *segs = gs_xcalloc(4 + w->nreserve + w->ntraining, sizeof(*segs));
+	gs_chart_line *caps = gs_xcalloc(d->ncands + 1, sizeof(*caps));
+	gs_chart_line *peaks = gs_xcalloc(c->in->nev + 1, sizeof(*peaks));
+	char **labels = gs_xcalloc(d->ncands + c->in->nev + 1, sizeof(*labels));
+	size_t ns = 0, nc = 0, np = 0, nl = 0, i;
+	gs_chart_text ct;
+	gs_chart_out o;
+	const char *h[5];
+	cmark_node *tb;
+
+	segs[ns].label = TR("size.weights");
+	segs[ns++].value = s->weights;
+	if (s->kv.present) {
+		segs[ns].label = TR("size.kv");
+		segs[ns++].value = s->kv;
+	}
+	for (i = 0; i < w->ntraining; i++) {
+		segs[ns].label = w->training[i].name;
+		segs[ns++].value = gs_qty_make(w->training[i].bytes, GS_PROV_ASSUMED);
+	}
+	for (i = 0; i < w->nreserve; i++) {
+		segs[ns].label = w->reserve[i].name;
+		segs[ns++].value = gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED);
+	}
+	/* One capacity line per distinct capacity (models of equal capacity
+	 * share it), at most six: first the
+	 * offers whose memory verdict rests on a measurement (admissible or
+	 * excluded), then the others in ranking order. */
+	{
+		int pass;
+		for (pass = 0; pass < 2; pass++) {
+			for (i = 0; i < d->ncands && nc < 6; i++) {
+				const gs_candidate *cd = &d->cands[d->order[i]];
+				int decided = cd->v[GS_REQ_MEMORY].kind == GS_V_ADMISSIBLE ||
+					      cd->v[GS_REQ_MEMORY].kind == GS_V_EXCLUDE;
+				size_t k;
+				int dup = 0;
+				if (!cd->capacity.present || decided != (pass == 0))
+					continue;
+				for (k = 0; k < nc && !dup; k++) {
+					if (caps[k].value.bytes != cd->capacity.bytes)
+						continue;
+					dup = 1;
+					/* Same capacity: one line, both models named. */
+					if (!strstr(caps[k].label, cd->offer->gpu_model)) {
+						char *merged = gs_xasprintf("%s / %s", caps[k].label,
+									cd->offer->gpu_model);
+						size_t li;
+						for (li = 0; li < nl; li++)
+							if (labels[li] == caps[k].label) {
+								free(labels[li]);
+								labels[li] = merged;
+							}
+						caps[k].label = merged;
+					}
+				}
+				if (dup)
+					continue;
+				char mem[GS_FMT_MAX];
+				labels[nl] = gs_xasprintf("%s (%s)", cd->offer->gpu_model,
+						      gs_offer_memory_label(cd->offer, TR("word.missing"),
+									    mem, sizeof(mem)));
+				caps[nc].label = labels[nl++];
+				caps[nc++].value = cd->capacity;
+			}
+		}
+	}
+	for (i = 0; i < c->in->nev; i++) {
+		gs_qty n = gs_measurement_need(c->in->ev[i].m, NULL);
+		if (!n.present || !gs_measurement_ok(c->in->ev[i].m))
+			continue;
+		labels[nl] = gs_xasprintf("%s", c->in->ev[i].ref->file);
+		peaks[np].label = labels[nl++];
+		peaks[np++].value = n;
+	}
+	gs_doc_heading(c->root, 3, TR("sec.budget_chart"));
+	gs_sheet_words_chart_text(c, &ct, TR("chart.budget_title"));
+	if (gs_chart_budget(&ct, segs, ns, caps, nc, peaks, np, &o) == 0)
+		gs_sheet_words_add_chart(c, "budget", TR("chart.budget_title"), &o);
+
+	/* The chart's data, beside it. */
+	h[0] = TR("col.item");
+	h[1] = TR("col.kind");
+	h[2] = TR("col.bytes");
+	h[3] = TR("col.gib");
+	h[4] = TR("col.provenance");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.budget_data"), 5, h);
+	for (i = 0; i < ns; i++)
+		S_data_row(c, tb, segs[i].label, "chart.kind_segment", segs[i].value);
+	for (i = 0; i < nc; i++)
+		S_data_row(c, tb, caps[i].label, "chart.kind_capacity", caps[i].value);
+	for (i = 0; i < np; i++)
+		S_data_row(c, tb, peaks[i].label,
+			   peaks[i].value.synthetic ? "chart.kind_peak_synthetic" : "chart.kind_peak",
+			   peaks[i].value);
+	for (i = 0; i < nl; i++)
+		free(labels[i]);
+	free(labels);
+	free(segs);
+	free(caps);
+	free(peaks);
+}
