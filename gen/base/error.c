@@ -100,11 +100,3 @@ void gs_error_move(gs_error *dst, gs_error *src)
 	*dst = *src;
 	memset(src, 0, sizeof(*src));
 }
-
-void gs_error_to_buf(const gs_error *e, char *buf, size_t len)
-{
-	/* as the old buffers: a success leaves what buf holds (site/ keeps an
-	 * earlier message in it across later calls) */
-	if (buf && len && gs_error_is_set(e))
-		snprintf(buf, len, "%s", gs_error_message(e));
-}

@@ -52,32 +52,4 @@ int gs_error_is_set(const gs_error *err);
 void gs_error_move(gs_error *dst, gs_error *src);
 void gs_error_release(gs_error *err);
 
-/*
- * Temporary, for gen/publish/site/ until converted (issue 23; the lead
- * removes this block then). The site files still pass a buffer: each
- * converted function they call keeps an adapter FN_buf(..., char *err,
- * size_t errlen) declared beside it, and GS_ERRBUF_DISPATCH makes FN a
- * macro that sends a call with the buffer's extra argument to FN_buf and
- * any other to FN itself (the arguments counted; FN inside its own
- * expansion is the function). GS_ERRBUF_DISPATCH_NOERR is the same for a
- * function that had no error argument (the archive's, whose message
- * gs_archive_error still gives to the site files).
- * gs_error_to_buf copies the message into buf, cut to len - 1 bytes as
- * the old buffers cut it; when e holds none, buf is left as it was (as a
- * call that succeeded left the old buffer).
- */
-void gs_error_to_buf(const gs_error *e, char *buf, size_t len);
-#define GS__PICK2(a1, a2, r, ...) r
-#define GS__PICK3(a1, a2, a3, r, ...) r
-#define GS__PICK4(a1, a2, a3, a4, r, ...) r
-#define GS__PICK5(a1, a2, a3, a4, a5, r, ...) r
-#define GS__PICK6(a1, a2, a3, a4, a5, a6, r, ...) r
-#define GS__PICK7(a1, a2, a3, a4, a5, a6, a7, r, ...) r
-#define GS__PICK8(a1, a2, a3, a4, a5, a6, a7, a8, r, ...) r
-#define GS__PICK9(a1, a2, a3, a4, a5, a6, a7, a8, a9, r, ...) r
-/* N1: the new function's number of arguments plus one. */
-#define GS_ERRBUF_DISPATCH(N1, fn, fn_buf, ...) GS__PICK##N1(__VA_ARGS__, fn_buf, fn, 0)(__VA_ARGS__)
-/* N: the new function's number of arguments (the old one had N - 1). */
-#define GS_ERRBUF_DISPATCH_NOERR(N, fn, fn_old, ...) GS__PICK##N(__VA_ARGS__, fn, fn_old, 0)(__VA_ARGS__)
-
 #endif

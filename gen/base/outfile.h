@@ -161,18 +161,4 @@ int gs_stage_commit(gs_stage *st, gs_error *err);
 /* Frees the stage; a stage not committed is removed from disk. */
 void gs_stage_free(gs_stage *st);
 
-/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
-int gs_write_atomic_buf(const char *dir, const char *name, const void *data, size_t len,
-			char *err, size_t errlen);
-gs_outstream *gs_outstream_open_buf(const char *dir, const char *name, char *err, size_t errlen);
-int gs_outstream_commit_buf(gs_outstream *o, char *err, size_t errlen);
-gs_stage *gs_stage_begin_buf(const char *out, const char *const *must_hold, char *err,
-			     size_t errlen);
-int gs_stage_commit_buf(gs_stage *st, char *err, size_t errlen);
-#define gs_write_atomic(...) GS_ERRBUF_DISPATCH(6, gs_write_atomic, gs_write_atomic_buf, __VA_ARGS__)
-#define gs_outstream_open(...) GS_ERRBUF_DISPATCH(4, gs_outstream_open, gs_outstream_open_buf, __VA_ARGS__)
-#define gs_outstream_commit(...) GS_ERRBUF_DISPATCH(3, gs_outstream_commit, gs_outstream_commit_buf, __VA_ARGS__)
-#define gs_stage_begin(...) GS_ERRBUF_DISPATCH(4, gs_stage_begin, gs_stage_begin_buf, __VA_ARGS__)
-#define gs_stage_commit(...) GS_ERRBUF_DISPATCH(3, gs_stage_commit, gs_stage_commit_buf, __VA_ARGS__)
-
 #endif

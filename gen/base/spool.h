@@ -54,14 +54,4 @@ const char *gs_spool_get(const gs_spool *s, size_t i, size_t j);
 size_t gs_spool_size(const gs_spool *s, size_t i);
 void gs_spool_free(gs_spool *s);
 
-/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
-gs_spool *gs_spool_new_buf(const char *dir, char *err, size_t errlen);
-int gs_spool_put_buf(gs_spool *s, char *const *v, size_t nv, char *err, size_t errlen);
-int gs_spool_flush_buf(gs_spool *s, char *err, size_t errlen);
-int gs_spool_load_buf(gs_spool *s, size_t from, size_t to, char *err, size_t errlen);
-#define gs_spool_new(...) GS_ERRBUF_DISPATCH(3, gs_spool_new, gs_spool_new_buf, __VA_ARGS__)
-#define gs_spool_put(...) GS_ERRBUF_DISPATCH(5, gs_spool_put, gs_spool_put_buf, __VA_ARGS__)
-#define gs_spool_flush(...) GS_ERRBUF_DISPATCH(3, gs_spool_flush, gs_spool_flush_buf, __VA_ARGS__)
-#define gs_spool_load(...) GS_ERRBUF_DISPATCH(5, gs_spool_load, gs_spool_load_buf, __VA_ARGS__)
-
 #endif

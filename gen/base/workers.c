@@ -200,14 +200,3 @@ void gs_worker_reports_release(gs_worker_reports *rep)
 	free(rep->to);
 	memset(rep, 0, sizeof(*rep));
 }
-
-/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
-int gs_workers_run_buf(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const char *dir, gs_worker_reports *rep, char *err, size_t errlen)
-{
-	gs_error e = GS_ERROR_INIT;
-	int r = gs_workers_run(n, jobs, fn, ctx, dir, rep, &e);
-
-	gs_error_to_buf(&e, err, errlen);
-	gs_error_release(&e);
-	return r;
-}

@@ -60,9 +60,4 @@ int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const ch
 		   gs_worker_reports *rep, gs_error *err);
 void gs_worker_reports_release(gs_worker_reports *rep);
 
-/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
-int gs_workers_run_buf(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const char *dir,
-		       gs_worker_reports *rep, char *err, size_t errlen);
-#define gs_workers_run(...) GS_ERRBUF_DISPATCH(8, gs_workers_run, gs_workers_run_buf, __VA_ARGS__)
-
 #endif

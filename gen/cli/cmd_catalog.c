@@ -103,7 +103,8 @@ static int S_import(int argc, char **argv)
 	gs_import_opts io;
 	gs_diag d = GS_DIAG_INIT;
 	gs_catalog check;
-	char rng[4096], err[512], *data, *xml = NULL, *report = NULL, *notes = NULL, *dir, *slash;
+	char rng[4096], *data, *xml = NULL, *report = NULL, *notes = NULL, *dir, *slash;
+	gs_error werr = GS_ERROR_INIT;
 	size_t len, xml_len = 0;
 	int c, rc = GS_EXIT_INVALID;
 
@@ -177,8 +178,9 @@ static int S_import(int argc, char **argv)
 	if (slash)
 		*slash = '\0';
 	if (gs_write_atomic(slash ? (*dir ? dir : "/") : ".", slash ? slash + 1 : out, xml, xml_len,
-			    err, sizeof(err)) != 0) {
-		fprintf(stderr, "gpusheet catalog import: %s\n", err);
+			    &werr) != 0) {
+		fprintf(stderr, "gpusheet catalog import: %s\n", gs_error_message(&werr));
+		gs_error_release(&werr);
 		free(dir);
 		goto done;
 	}

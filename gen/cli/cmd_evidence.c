@@ -196,6 +196,7 @@ static int S_import(int argc, char **argv)
 	gs_diag d = GS_DIAG_INIT;
 	gs_measurement check;
 	gs_archive *arch = NULL;
+	gs_error aerr = GS_ERROR_INIT;
 	char sha[GS_SHA256_HEX_SIZE], rel[GS_EVIDENCE_REL_SIZE], *data = NULL, *text = NULL;
 	char *dir = NULL, *slash, *dims_copy = NULL, *produced = NULL, *code = NULL;
 	json_t *root = NULL, *jdims, *env, *devs, *phs, *imp, *figs, *sets, *jlog;
@@ -478,7 +479,8 @@ static int S_import(int argc, char **argv)
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
-	arch = gs_evidence_archive(slash ? (*dir ? dir : "/") : ".");
+	/* a damaged archive says so at its first use, below */
+	arch = gs_evidence_archive(slash ? (*dir ? dir : "/") : ".", NULL);
 	gs_archive_name(arch, sha, S_base(log), rel);
 
 	/* the measurement */
@@ -618,9 +620,10 @@ static int S_import(int argc, char **argv)
 		goto done;
 	}
 	gs_measurement_release(&check);
-	if (gs_archive_add_bytes(arch, data, len, sha, S_base(log), S_base(out), rel) != 0 ||
-	    gs_archive_write_manifest(arch) != 0) {
-		gs_error_print("evidence import", "%s", gs_archive_error(arch));
+	if (gs_archive_add_bytes(arch, data, len, sha, S_base(log), S_base(out), rel, &aerr) != 0 ||
+	    gs_archive_write_manifest(arch, &aerr) != 0) {
+		gs_error_print("evidence import", "%s", gs_error_message(&aerr));
+		gs_error_release(&aerr);
 		goto done;
 	}
 	if (S_write_new(out, text, strlen(text)) != 0)

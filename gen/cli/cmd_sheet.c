@@ -107,6 +107,7 @@ int gs_cmd_sheet(int argc, char **argv)
 	gs_job job;
 	gs_diag d = GS_DIAG_INIT;
 	gs_archive *archive;
+	gs_error aerr = GS_ERROR_INIT;
 	gs_publish_env env;
 	gs_publish_result res;
 	gs_error err = GS_ERROR_INIT;
@@ -185,10 +186,10 @@ int gs_cmd_sheet(int argc, char **argv)
 		}
 	}
 	/* A damaged archive is found before anything is written. */
-	archive = gs_evidence_archive(gs_stage_dir(st));
-	if (!archive || gs_archive_error(archive)) {
-		gs_error_print("sheet", "%s",
-			archive ? gs_archive_error(archive) : "cannot open the evidence archive");
+	archive = gs_evidence_archive(gs_stage_dir(st), &aerr);
+	if (!archive || gs_error_is_set(&aerr)) {
+		gs_error_print("sheet", "%s", gs_error_message(&aerr));
+		gs_error_release(&aerr);
 		if (archive)
 			gs_archive_free(archive);
 		gs_stage_free(st);

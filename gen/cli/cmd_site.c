@@ -86,12 +86,12 @@ static int S_validated(void *arg, gs_site_learnt *learnt)
 	size_t nids = 0, nsame = 0, i, j, k;
 	gs_shard_keys keys;
 	gs_site_learnt_item it;
-	char err[1024];
+	gs_error err = GS_ERROR_INIT;
 	int found = 0;
 
 	gs_shard_keys_init(&keys);
 	for (i = 0; i < x->npaths; i++) {
-		if (gs_site_learnt_get(learnt, i, &it, err, sizeof(err)))
+		if (gs_site_learnt_get(learnt, i, &it, &err))
 			goto lost;
 		if (!it.id)
 			continue;
@@ -112,7 +112,7 @@ static int S_validated(void *arg, gs_site_learnt *learnt)
 		for (j = i + 1; j < nids && ids[j].h == ids[i].h; j++)
 			;
 		for (k = i; j - i > 1 && k < j; k++) {
-			if (gs_site_learnt_get(learnt, ids[k].i, &it, err, sizeof(err)))
+			if (gs_site_learnt_get(learnt, ids[k].i, &it, &err))
 				goto lost;
 			same = gs_xrealloc(same, (nsame + 1) * sizeof(*same));
 			same[nsame].id = gs_xstrdup(it.id);
@@ -147,7 +147,8 @@ lost:
 		free(same[i].id);
 	free(same);
 	free(ids);
-	gs_error_print("site", "%s", err);
+	gs_error_print("site", "%s", gs_error_message(&err));
+	gs_error_release(&err);
 	return -1;
 }
 
@@ -192,7 +193,7 @@ int gs_cmd_site(int argc, char **argv)
 	gs_run_ctx ctx;
 	gs_diag d = GS_DIAG_INIT;
 	gs_publish_env env;
-	char err[1024] = "";
+	gs_error err = GS_ERROR_INIT;
 
 	optind = 1;
 	opterr = 0;
@@ -341,13 +342,13 @@ int gs_cmd_site(int argc, char **argv)
 	sopts.pages_rendered = &pages_rendered;
 	sopts.unread = &unread;
 	sopts.rehash = rehash;
-	brc = gs_site_build(paths, npaths, &env, &sopts, key_ok ? out : NULL, err, sizeof(err));
+	brc = gs_site_build(paths, npaths, &env, &sopts, key_ok ? out : NULL, &err);
 	if (brc == 2) {
 		rc = GS_EXIT_INVALID;   /* said why */
 		goto out;
 	}
 	if (brc) {
-		gs_error_print("site", "%s", err);
+		gs_error_print("site", "%s", gs_error_message(&err));
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
@@ -377,6 +378,7 @@ int gs_cmd_site(int argc, char **argv)
 	}
 	rc = GS_EXIT_OK;
 out:
+	gs_error_release(&err);
 	gs_error_release(&key_err);
 	gs_diag_release(&d);
 	gs_site_free_paths(paths, npaths);

@@ -45,8 +45,7 @@ struct gs_archive {
 	int broken;       /* the old manifest could not be read */
 	int always;       /* gs_archive_always_manifest: written even when empty */
 	gs_outtx *tx;     /* where new files and the manifest go, or NULL: now */
-	int has_err;
-	char err[1024];
+	char *load_err;   /* why the old manifest could not be read (broken) */
 };
 
 /* ---- small helpers ---- */
@@ -56,19 +55,6 @@ static void S_strvec_push(gs_strvec *v, const char *s)
 	if (v->n && strcmp(v->v[v->n - 1], s) == 0)
 		return; /* cheap dedup of repeats; full dedup when written */
 	gs_strvec_push_dup(v, s);
-}
-
-static void S_err(gs_archive *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void S_err(gs_archive *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(a->err, sizeof(a->err), fmt, ap);
-	va_end(ap);
-	a->has_err = 1;
 }
 
 static void S_fsync_dir(const char *dir)
@@ -282,19 +268,19 @@ static int S_file_name_valid(const char *file, const char *hash)
 
 /* ---- manifest loading ---- */
 
-static int S_load_strings(gs_archive *a, json_t *arr, gs_strvec *v,
-			  const char *path, const char *key, const char *field)
+static int S_load_strings(json_t *arr, gs_strvec *v,
+			  const char *path, const char *key, const char *field, gs_error *err)
 {
 	size_t i;
 	json_t *x;
 
 	if (!json_is_array(arr)) {
-		S_err(a, "%s: entry %s: \"%s\" is not an array", path, key, field);
+		gs_error_set(err, "%s: entry %s: \"%s\" is not an array", path, key, field);
 		return -1;
 	}
 	json_array_foreach(arr, i, x) {
 		if (!json_is_string(x)) {
-			S_err(a, "%s: entry %s: \"%s\" holds a non-string", path,
+			gs_error_set(err, "%s: entry %s: \"%s\" holds a non-string", path,
 			      key, field);
 			return -1;
 		}
@@ -308,7 +294,7 @@ static int S_load_strings(gs_archive *a, json_t *arr, gs_strvec *v,
  * known gets the names and citations added (same size and file name, else
  * 1 is returned: the same bytes under another name); else none may be known.
  */
-static int S_load_entries(gs_archive *a, json_t *root, const char *path, int merge)
+static int S_load_entries(gs_archive *a, json_t *root, const char *path, int merge, gs_error *err)
 {
 	json_t *entries, *fmt, *val;
 	const char *key;
@@ -317,11 +303,11 @@ static int S_load_entries(gs_archive *a, json_t *root, const char *path, int mer
 	entries = json_object_get(root, "entries");
 	if (!json_is_object(root) || !json_is_string(fmt) ||
 	    strcmp(json_string_value(fmt), GS_EVIDENCE_FORMAT) != 0) {
-		S_err(a, "%s: not a manifest of format %s", path, GS_EVIDENCE_FORMAT);
+		gs_error_set(err, "%s: not a manifest of format %s", path, GS_EVIDENCE_FORMAT);
 		return -1;
 	}
 	if (!json_is_object(entries)) {
-		S_err(a, "%s: \"entries\" is not an object", path);
+		gs_error_set(err, "%s: \"entries\" is not an object", path);
 		return -1;
 	}
 	json_object_foreach(entries, key, val) {
@@ -336,29 +322,29 @@ static int S_load_entries(gs_archive *a, json_t *root, const char *path, int mer
 		    !json_is_integer(size) || json_integer_value(size) < 0 ||
 		    !json_is_string(file) ||
 		    !S_file_name_valid(json_string_value(file), key)) {
-			S_err(a, "%s: malformed entry %.80s", path, key);
+			gs_error_set(err, "%s: malformed entry %.80s", path, key);
 			return -1;
 		}
 		e = merge ? S_find(a, key) : NULL;
 		if (e && (e->size != (uint64_t)json_integer_value(size) ||
 			  strcmp(e->file, json_string_value(file)) != 0)) {
-			S_err(a, "%s: %s is archived as %s and as %s", path, key, e->file,
+			gs_error_set(err, "%s: %s is archived as %s and as %s", path, key, e->file,
 			      json_string_value(file));
 			return 1;
 		}
 		if (!e)
 			e = S_insert(a, key, json_string_value(file),
 				     (uint64_t)json_integer_value(size));
-		if (S_load_strings(a, json_object_get(val, "names"), &e->names,
-				   path, key, "names") != 0 ||
-		    S_load_strings(a, json_object_get(val, "cited_by"),
-				   &e->cited, path, key, "cited_by") != 0)
+		if (S_load_strings(json_object_get(val, "names"), &e->names,
+				   path, key, "names", err) != 0 ||
+		    S_load_strings(json_object_get(val, "cited_by"),
+				   &e->cited, path, key, "cited_by", err) != 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int S_load_manifest(gs_archive *a)
+static int S_load_manifest(gs_archive *a, gs_error *err)
 {
 	char *path = gs_xasprintf("%s/%s", a->evdir, GS_EVIDENCE_MANIFEST);
 	json_error_t jerr;
@@ -372,12 +358,12 @@ static int S_load_manifest(gs_archive *a)
 			free(path);
 			return 0;
 		}
-		S_err(a, "%s:%d:%d: cannot read manifest: %s", path, jerr.line,
+		gs_error_set(err, "%s:%d:%d: cannot read manifest: %s", path, jerr.line,
 		      jerr.column, jerr.text);
 		free(path);
 		return -1;
 	}
-	rc = S_load_entries(a, root, path, 0) ? -1 : 0;
+	rc = S_load_entries(a, root, path, 0, err) ? -1 : 0;
 	json_decref(root);
 	free(path);
 	return rc;
@@ -385,13 +371,16 @@ static int S_load_manifest(gs_archive *a)
 
 /* ---- the archive ---- */
 
-gs_archive *gs_evidence_archive(const char *site_dir)
+gs_archive *gs_evidence_archive(const char *site_dir, gs_error *err)
 {
+	gs_error le = GS_ERROR_INIT;
 	gs_archive *a;
 	size_t n;
 
-	if (!site_dir || !*site_dir)
+	if (!site_dir || !*site_dir) {
+		gs_error_set(err, "cannot open the evidence archive");
 		return NULL;
+	}
 	a = gs_xmalloc(sizeof(*a));
 	memset(a, 0, sizeof(*a));
 	a->site = gs_xstrdup(site_dir);
@@ -399,14 +388,14 @@ gs_archive *gs_evidence_archive(const char *site_dir)
 	while (n > 1 && a->site[n - 1] == '/')
 		a->site[--n] = '\0';
 	a->evdir = gs_xasprintf("%s/%s", a->site, GS_EVIDENCE_DIR);
-	if (S_load_manifest(a) != 0)
+	if (S_load_manifest(a, &le) != 0) {
 		a->broken = 1;
+		a->load_err = gs_xstrdup(gs_error_message(&le));
+		if (err)
+			gs_error_move(err, &le);
+		gs_error_release(&le);
+	}
 	return a;
-}
-
-const char *gs_archive_error(const gs_archive *a)
-{
-	return a && a->has_err ? a->err : NULL;
 }
 
 size_t gs_archive_count(const gs_archive *a)
@@ -435,28 +424,27 @@ void gs_archive_free(gs_archive *a)
 	free(a->site);
 	free(a->evdir);
 	free(a->prev_evdir);
+	free(a->load_err);
 	free(a);
 }
 
-static int S_begin(gs_archive *a)
+static int S_begin(gs_archive *a, gs_error *err)
 {
-	if (a->broken)
-		return -1; /* keep the load error */
-	a->has_err = 0;
-	a->err[0] = '\0';
+	if (a->broken) /* the load error, again */
+		return gs_error_set(err, "%s", a->load_err);
 	return 0;
 }
 
-static int S_ensure_evdir(gs_archive *a)
+static int S_ensure_evdir(gs_archive *a, gs_error *err)
 {
 	struct stat st;
 
 	if (mkdir(a->evdir, 0755) != 0 && errno != EEXIST) {
-		S_err(a, "%s: cannot create folder: %s", a->evdir, strerror(errno));
+		gs_error_set(err, "%s: cannot create folder: %s", a->evdir, strerror(errno));
 		return -1;
 	}
 	if (lstat(a->evdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		S_err(a, "%s: not a folder", a->evdir);
+		gs_error_set(err, "%s: not a folder", a->evdir);
 		return -1;
 	}
 	return 0;
@@ -474,12 +462,12 @@ void gs_archive_set_previous(gs_archive *a, const char *prev_site)
 }
 
 /* Create a temporary file in evidence/; path receives its name. */
-static int S_temp(gs_archive *a, char **path)
+static int S_temp(gs_archive *a, char **path, gs_error *err)
 {
 	int fd = gs_temp_open(a->evdir, path);
 
 	if (fd < 0) {
-		S_err(a, "%s: cannot create a temporary file: %s", a->evdir,
+		gs_error_set(err, "%s: cannot create a temporary file: %s", a->evdir,
 		      strerror(errno));
 		return -1;
 	}
@@ -488,8 +476,8 @@ static int S_temp(gs_archive *a, char **path)
 }
 
 /* Check an existing target against the expected hash and size. */
-static int S_check_existing(gs_archive *a, const char *target,
-			    const char *hash, uint64_t size)
+static int S_check_existing(const char *target,
+			    const char *hash, uint64_t size, gs_error *err)
 {
 	struct stat st;
 	char found[GS_SHA256_HEX_SIZE];
@@ -497,24 +485,24 @@ static int S_check_existing(gs_archive *a, const char *target,
 	int fd;
 
 	if (lstat(target, &st) != 0) {
-		S_err(a, "%s: %s", target, strerror(errno));
+		gs_error_set(err, "%s: %s", target, strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		S_err(a, "%s: exists and is not a regular file; not overwritten",
+		gs_error_set(err, "%s: exists and is not a regular file; not overwritten",
 		      target);
 		return -1;
 	}
 	fd = open(target, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0 || S_sha256_fd(fd, found, &got) != 0) {
-		S_err(a, "%s: cannot read: %s", target, strerror(errno));
+		gs_error_set(err, "%s: cannot read: %s", target, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	close(fd);
 	if (got != size || strcmp(found, hash) != 0) {
-		S_err(a, "%s: exists with other content (expected %s, found %s); "
+		gs_error_set(err, "%s: exists with other content (expected %s, found %s); "
 		      "not overwritten", target, hash, found);
 		return -1;
 	}
@@ -597,7 +585,7 @@ static void S_copy_release(S_copy *c)
 }
 
 /* Step 1: one pass over the source, which must be a regular file. */
-static int S_read_source(gs_archive *a, const char *src_path, S_copy *c)
+static int S_read_source(gs_archive *a, const char *src_path, S_copy *c, gs_error *err)
 {
 	struct sha256_ctx ctx;
 	uint8_t dig[SHA256_DIGEST_SIZE];
@@ -607,13 +595,13 @@ static int S_read_source(gs_archive *a, const char *src_path, S_copy *c)
 	/* O_NONBLOCK: a FIFO planted as evidence must not hang the open. */
 	src = open(src_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (src < 0 || fstat(src, &st) != 0) {
-		S_err(a, "%s: cannot open: %s", src_path, strerror(errno));
+		gs_error_set(err, "%s: cannot open: %s", src_path, strerror(errno));
 		if (src >= 0)
 			close(src);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		S_err(a, "%s: not a regular file", src_path);
+		gs_error_set(err, "%s: not a regular file", src_path);
 		close(src);
 		return -1;
 	}
@@ -623,7 +611,7 @@ static int S_read_source(gs_archive *a, const char *src_path, S_copy *c)
 
 		if (c->tfd < 0 && c->cap - c->len < S_CHUNK) {
 			if (c->len + S_CHUNK > S_MEM_LIMIT) {
-				c->tfd = S_temp(a, &c->tmp);
+				c->tfd = S_temp(a, &c->tmp, err);
 				if (c->tfd < 0)
 					goto fail;
 				if (gs_write_all(c->tfd, c->buf, c->len) != 0)
@@ -641,7 +629,7 @@ static int S_read_source(gs_archive *a, const char *src_path, S_copy *c)
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			S_err(a, "%s: read error: %s", src_path, strerror(errno));
+			gs_error_set(err, "%s: read error: %s", src_path, strerror(errno));
 			goto fail;
 		}
 		if (r == 0)
@@ -660,7 +648,7 @@ static int S_read_source(gs_archive *a, const char *src_path, S_copy *c)
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, c->hex);
 	return 0;
 write_err:
-	S_err(a, "%s: cannot write: %s", c->tmp ? c->tmp : a->evdir, strerror(errno));
+	gs_error_set(err, "%s: cannot write: %s", c->tmp ? c->tmp : a->evdir, strerror(errno));
 fail:
 	close(src);
 	return -1;
@@ -668,12 +656,12 @@ fail:
 
 /* Step 3, new file: the bytes to a complete, fsync'ed temporary file, then
  * linked to target now, or at the commit of the archive's transaction. */
-static int S_write_new(gs_archive *a, const char *target, S_copy *c)
+static int S_write_new(gs_archive *a, const char *target, S_copy *c, gs_error *err)
 {
 	struct stat st;
 
 	if (c->tfd < 0) {
-		c->tfd = S_temp(a, &c->tmp);
+		c->tfd = S_temp(a, &c->tmp, err);
 		if (c->tfd < 0)
 			return -1;
 		if (gs_write_all(c->tfd, c->given ? c->given : c->buf, c->len) != 0)
@@ -696,29 +684,29 @@ static int S_write_new(gs_archive *a, const char *target, S_copy *c)
 	if (link(c->tmp, target) == 0)
 		return 0;
 	if (errno == EEXIST) /* someone else archived it meanwhile: check theirs */
-		return S_check_existing(a, target, c->hex, c->total);
+		return S_check_existing(target, c->hex, c->total, err);
 	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS) {
-		S_err(a, "%s: cannot create: %s", target, strerror(errno));
+		gs_error_set(err, "%s: cannot create: %s", target, strerror(errno));
 		return -1;
 	}
 	/* no hard links on this file system */
 	if (lstat(target, &st) == 0)
-		return S_check_existing(a, target, c->hex, c->total);
+		return S_check_existing(target, c->hex, c->total, err);
 	if (rename(c->tmp, target) != 0) {
-		S_err(a, "%s: cannot create: %s", target, strerror(errno));
+		gs_error_set(err, "%s: cannot create: %s", target, strerror(errno));
 		return -1;
 	}
 	free(c->tmp);
 	c->tmp = NULL;
 	return 0;
 write_err:
-	S_err(a, "%s: cannot write: %s", c->tmp ? c->tmp : a->evdir, strerror(errno));
+	gs_error_set(err, "%s: cannot write: %s", c->tmp ? c->tmp : a->evdir, strerror(errno));
 	return -1;
 }
 
 /* Step 3: the file in evidence/: already there (checked), reused from the
  * replaced site, or written. */
-static int S_place(gs_archive *a, S_entry *e, const char *fname, S_copy *c)
+static int S_place(gs_archive *a, S_entry *e, const char *fname, S_copy *c, gs_error *err)
 {
 	char *target = gs_xasprintf("%s/%s", a->evdir, fname);
 	struct stat st;
@@ -727,15 +715,15 @@ static int S_place(gs_archive *a, S_entry *e, const char *fname, S_copy *c)
 	if (e && e->verified)
 		rc = 0; /* checked earlier by this object */
 	else if (lstat(target, &st) == 0)
-		rc = S_check_existing(a, target, c->hex, c->total);
+		rc = S_check_existing(target, c->hex, c->total, err);
 	else if (errno != ENOENT) {
-		S_err(a, "%s: %s", target, strerror(errno));
+		gs_error_set(err, "%s: %s", target, strerror(errno));
 		rc = -1;
 	} else if (S_reuse_previous(a, fname, target, c->hex, c->total)) {
 		a->dir_dirty = 1;
 		rc = 0;
 	} else {
-		rc = S_write_new(a, target, c);
+		rc = S_write_new(a, target, c, err);
 	}
 	free(target);
 	return rc;
@@ -760,7 +748,7 @@ static S_entry *S_name(gs_archive *a, const char *hash, const char *original_nam
 
 /* Steps 2 to 4 of the bytes in c (read, or given), named original_name. */
 static int S_add(gs_archive *a, S_copy *c, const char *original_name,
-		 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE])
+		 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
 {
 	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
 	S_entry *e;
@@ -769,12 +757,12 @@ static int S_add(gs_archive *a, S_copy *c, const char *original_name,
 	/* Step 2: the name in evidence/; a hash known keeps its first name. */
 	e = S_name(a, c->hex, original_name, fname);
 	if (e && e->size != c->total) {
-		S_err(a, "%s/%s: manifest says %llu bytes, content has %llu",
+		gs_error_set(err, "%s/%s: manifest says %llu bytes, content has %llu",
 		      a->evdir, fname, (unsigned long long)e->size,
 		      (unsigned long long)c->total);
 		return -1;
 	}
-	if (S_place(a, e, fname, c) != 0)
+	if (S_place(a, e, fname, c, err) != 0)
 		return -1;
 
 	/* Step 4: the manifest entry. */
@@ -795,44 +783,44 @@ static int S_add(gs_archive *a, S_copy *c, const char *original_name,
 
 int gs_archive_add(gs_archive *a, const char *src_path,
 		   const char *original_name, const char *citing_sheet,
-		   char out_rel[GS_EVIDENCE_REL_SIZE])
+		   char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
 {
 	S_copy c;
 	int rc = -1;
 
-	if (!a || S_begin(a) != 0)
+	if (!a || S_begin(a, err) != 0)
 		return -1;
 	if (!src_path || !*src_path) {
-		S_err(a, "no source file given");
+		gs_error_set(err, "no source file given");
 		return -1;
 	}
 	if (!original_name || !*original_name)
 		original_name = S_basename(src_path);
-	if (S_ensure_evdir(a) != 0)
+	if (S_ensure_evdir(a, err) != 0)
 		return -1;
 	memset(&c, 0, sizeof(c));
 	c.tfd = -1;
-	if (S_read_source(a, src_path, &c) == 0)
-		rc = S_add(a, &c, original_name, citing_sheet, out_rel);
+	if (S_read_source(a, src_path, &c, err) == 0)
+		rc = S_add(a, &c, original_name, citing_sheet, out_rel, err);
 	S_copy_release(&c);
 	return rc;
 }
 
 int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 			 const char *sha256_hex, const char *original_name,
-			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE])
+			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
 {
 	S_copy c;
 	int rc;
 
-	if (!a || S_begin(a) != 0)
+	if (!a || S_begin(a, err) != 0)
 		return -1;
 	if (!original_name || !*original_name || (!bytes && len) || !sha256_hex ||
 	    !gs_sha256_hex_valid(sha256_hex)) {
-		S_err(a, "no file name, bytes or SHA-256 given");
+		gs_error_set(err, "no file name, bytes or SHA-256 given");
 		return -1;
 	}
-	if (S_ensure_evdir(a) != 0)
+	if (S_ensure_evdir(a, err) != 0)
 		return -1;
 	memset(&c, 0, sizeof(c));
 	c.tfd = -1;
@@ -840,21 +828,21 @@ int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 	c.len = len;
 	c.total = len;
 	memcpy(c.hex, sha256_hex, GS_SHA256_HEX_SIZE);
-	rc = S_add(a, &c, original_name, citing_sheet, out_rel);
+	rc = S_add(a, &c, original_name, citing_sheet, out_rel, err);
 	S_copy_release(&c);
 	return rc;
 }
 
 int gs_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
 			 const char *original_name, const char *citing_sheet,
-			 char out_rel[GS_EVIDENCE_REL_SIZE])
+			 char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
 {
 	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
 	S_entry *e;
 	char *cite;
 
-	if (!a || S_begin(a) != 0 || !original_name || !*original_name || !sha256_hex ||
-	    !gs_sha256_hex_valid(sha256_hex) || S_ensure_evdir(a) != 0)
+	if (!a || S_begin(a, err) != 0 || !original_name || !*original_name || !sha256_hex ||
+	    !gs_sha256_hex_valid(sha256_hex) || S_ensure_evdir(a, err) != 0)
 		return -1;
 	e = S_name(a, sha256_hex, original_name, fname);
 	if (e && e->size != size)
@@ -989,18 +977,18 @@ void gs_archive_always_manifest(gs_archive *a)
 	a->always = 1;
 }
 
-int gs_archive_write_manifest(gs_archive *a)
+int gs_archive_write_manifest(gs_archive *a, gs_error *err)
 {
 	char *text = NULL, *path = NULL;
 	size_t n;
 	int rc = -1;
 	struct stat st;
 
-	if (!a || S_begin(a) != 0)
+	if (!a || S_begin(a, err) != 0)
 		return -1;
 	if (a->count == 0 && !a->always && lstat(a->evdir, &st) != 0 && errno == ENOENT)
 		return 0;
-	if (S_ensure_evdir(a) != 0)
+	if (S_ensure_evdir(a, err) != 0)
 		return -1;
 	text = S_manifest_text(a, &n);
 
@@ -1024,15 +1012,9 @@ int gs_archive_write_manifest(gs_archive *a)
 		rc = 0;
 		goto out;
 	}
-	{
-		gs_error err = GS_ERROR_INIT;
-		if (a->tx ? gs_outtx_add(a->tx, a->evdir, GS_EVIDENCE_MANIFEST, text, n, &err)
-			  : gs_write_atomic(a->evdir, GS_EVIDENCE_MANIFEST, text, n, &err)) {
-			S_err(a, "%s", gs_error_message(&err));
-			gs_error_release(&err);
-			goto out;
-		}
-	}
+	if (a->tx ? gs_outtx_add(a->tx, a->evdir, GS_EVIDENCE_MANIFEST, text, n, err)
+		  : gs_write_atomic(a->evdir, GS_EVIDENCE_MANIFEST, text, n, err))
+		goto out;
 	if (!a->tx) /* else the commit fsyncs the folder */
 		S_fsync_dir(a->evdir);
 	a->dir_dirty = 0;
@@ -1048,25 +1030,25 @@ char *gs_archive_export(gs_archive *a, size_t *len)
 	return S_manifest_text(a, len);
 }
 
-int gs_archive_import(gs_archive *a, const char *text, size_t len)
+int gs_archive_import(gs_archive *a, const char *text, size_t len, gs_error *err)
 {
-	return gs_archive_import_from(a, text, len, "a worker's manifest");
+	return gs_archive_import_from(a, text, len, "a worker's manifest", err);
 }
 
-int gs_archive_import_from(gs_archive *a, const char *text, size_t len, const char *name)
+int gs_archive_import_from(gs_archive *a, const char *text, size_t len, const char *name, gs_error *err)
 {
 	json_error_t jerr;
 	json_t *root;
 	int rc;
 
-	if (!a || S_begin(a) != 0)
+	if (!a || S_begin(a, err) != 0)
 		return -1;
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		S_err(a, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
+		gs_error_set(err, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
 		return -1;
 	}
-	rc = S_load_entries(a, root, name, 1);
+	rc = S_load_entries(a, root, name, 1, err);
 	json_decref(root);
 	return rc;
 }

@@ -78,11 +78,17 @@ int gs_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
 /*
  * A new archive for site_dir (which should exist; evidence/ is created on
  * the first add). Reads an existing evidence/manifest.json for merging; if
- * that fails the archive is created in an error state (gs_archive_error
- * says why) and refuses every add and write. Returns NULL only when
- * site_dir is NULL or empty. Free with gs_archive_free.
+ * that fails err says why (when not NULL) and the archive is still
+ * returned, in an error state: it refuses every add and write, each
+ * failing with that same message (a caller may so find a damaged archive
+ * at once, or at its first use). Returns NULL only when site_dir is NULL
+ * or empty (err: "cannot open the evidence archive"). Free with
+ * gs_archive_free.
+ *
+ * Every fallible gs_archive_* below takes a gs_error *err (error.h), which
+ * it fills on failure only.
  */
-gs_archive *gs_evidence_archive(const char *site_dir);
+gs_archive *gs_evidence_archive(const char *site_dir, gs_error *err);
 
 /*
  * From now on, new files and the manifest are not made visible by
@@ -110,11 +116,11 @@ void gs_archive_set_previous(gs_archive *a, const char *prev_site);
  * with site_dir + "/" (that prefix is removed); a leading "./" is dropped.
  * On success out_rel (may be NULL) receives "evidence/<file>", the link to
  * use from a page at the site root, and 0 is returned. On failure -1 is
- * returned and gs_archive_error says why; nothing half-written remains.
+ * returned and err says why; nothing half-written remains.
  */
 int gs_archive_add(gs_archive *a, const char *src_path,
 		   const char *original_name, const char *citing_sheet,
-		   char out_rel[GS_EVIDENCE_REL_SIZE]);
+		   char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err);
 
 /*
  * gs_archive_add of bytes held already: len bytes, whose SHA-256 the caller
@@ -126,7 +132,7 @@ int gs_archive_add(gs_archive *a, const char *src_path,
  */
 int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 			 const char *sha256_hex, const char *original_name,
-			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE]);
+			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err);
 
 /*
  * gs_archive_add of bytes not read again: size bytes of that SHA-256
@@ -134,11 +140,12 @@ int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
  * original_name, taken unread from the replaced site's archive (its file
  * is named by the hash; `gpusheet verify` checks its bytes), or known to
  * this archive already. 0 (out_rel as gs_archive_add's), 1 when neither
- * holds it (the caller reads the file: gs_archive_add), -1 on error.
+ * holds it (the caller reads the file: gs_archive_add), -1 on error (err
+ * is filled only when the archive is damaged or evidence/ cannot be made).
  */
 int gs_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
 			 const char *original_name, const char *citing_sheet,
-			 char out_rel[GS_EVIDENCE_REL_SIZE]);
+			 char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err);
 
 /*
  * The link gs_archive_add would give now to bytes of that SHA-256 named
@@ -154,13 +161,10 @@ void gs_archive_name(gs_archive *a, const char *sha256_hex, const char *original
  * succeeds when the archive is empty and SITE/evidence/ does not exist,
  * unless gs_archive_always_manifest was called (a site, whose every page
  * links to the manifest: an empty one is written).
- * 0 on success, -1 on failure (gs_archive_error says why).
+ * 0 on success, -1 on failure (err says why).
  */
-int gs_archive_write_manifest(gs_archive *a);
+int gs_archive_write_manifest(gs_archive *a, gs_error *err);
 void gs_archive_always_manifest(gs_archive *a);
-
-/* The last error message, or NULL if the last call succeeded. */
-const char *gs_archive_error(const gs_archive *a);
 
 /* Entries known (from the old manifest and this session). */
 size_t gs_archive_count(const gs_archive *a);
@@ -174,13 +178,13 @@ size_t gs_archive_added(const gs_archive *a);
  * merge into the parent's archive (names and citations added). The import
  * returns 0; 1 when a hash is known under another file name (two workers
  * named the same bytes differently: a one-process build would have kept the
- * first name); -1 on text that is not a manifest. gs_archive_error says why.
+ * first name); -1 on text that is not a manifest. err says why (both).
  */
 char *gs_archive_export(gs_archive *a, size_t *len);
-int gs_archive_import(gs_archive *a, const char *text, size_t len);
+int gs_archive_import(gs_archive *a, const char *text, size_t len, gs_error *err);
 /* The same, for a manifest read from elsewhere (a shard's, merge.h): name
  * says where in the messages. */
-int gs_archive_import_from(gs_archive *a, const char *text, size_t len, const char *name);
+int gs_archive_import_from(gs_archive *a, const char *text, size_t len, const char *name, gs_error *err);
 
 void gs_archive_free(gs_archive *a);
 

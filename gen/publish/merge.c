@@ -224,12 +224,13 @@ static int S_evidence(gs_archive *a, const char *dir, const char *out, gs_error 
 		gs_error_release(&why);
 		goto out;
 	}
-	irc = gs_archive_import_from(a, text, n, path);
+	irc = gs_archive_import_from(a, text, n, path, err);
 	if (irc) {
-		gs_error_set(err, "%s%s", gs_archive_error(a), irc > 0 ? ": an earlier shard "
-			 "archived the same bytes under the other name, which a one-machine build "
-			 "would link from this shard's sheets too: give the cited files the same "
-			 "extension" : "");
+		if (irc > 0)
+			gs_error_set(err, "%s: an earlier shard archived the same bytes under the "
+				     "other name, which a one-machine build would link from this "
+				     "shard's sheets too: give the cited files the same extension",
+				     gs_error_message(err));
 		goto out;
 	}
 	if (gs_mkdirs(dst_dir)) {
@@ -264,9 +265,6 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 {
 	size_t i, k, m;
 	char *sheets = gs_xasprintf("%s/sheets", dir);
-	/* the messages of gen/publish/site/, whose functions still fill a
-	 * buffer (temporary, until it is converted) */
-	char e[2048] = "";
 	gs_archive *archive = NULL;
 	gs_site_results *rs = NULL;
 	int rc = -1;
@@ -275,24 +273,20 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 		gs_error_set(err, "cannot create %s: %s", sheets, strerror(errno));
 		goto out;
 	}
-	archive = gs_site_archive(dir, e, sizeof(e));
-	if (!archive) {
-		gs_error_set(err, "%s", e);
+	archive = gs_site_archive(dir, err);
+	if (!archive)
 		goto out;
-	}
 	/* the results (siteresults.h), appended in K order: item i is workload i's */
-	rs = gs_site_results_new(dir, env->cat, GS_SITE_PAGE_ROWS, e, sizeof(e));
-	if (!rs) {
-		gs_error_set(err, "%s", e);
+	rs = gs_site_results_new(dir, env->cat, GS_SITE_PAGE_ROWS, err);
+	if (!rs)
 		goto out;
-	}
 	/* in K order, which is the site's order (shard.h) */
 	for (k = 0; k < sh[0].n; k++) {
 		const char *d = shards[byk[k]];
 		const gs_shard *s = &sh[byk[k]];
 
-		if (gs_site_read_keys(d, env->cat, s->ids.v, s->ids.n, rs, e, sizeof(e))) {
-			gs_error_set(err, "%s: %s", d, e);
+		if (gs_site_read_keys(d, env->cat, s->ids.v, s->ids.n, rs, err)) {
+			gs_error_prefix(err, "%s: ", d);
 			goto out;
 		}
 		/* its sheets' files, read back a page of results at a time */
@@ -302,10 +296,8 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 				size_t to = i + GS_SITE_PAGE_ROWS;
 				if (to > s->from + s->ids.n)
 					to = s->from + s->ids.n;
-				if (gs_site_results_load(rs, i, to, 0, e, sizeof(e))) {
-					gs_error_set(err, "%s", e);
+				if (gs_site_results_load(rs, i, to, 0, err))
 					goto out;
-				}
 			}
 			r = gs_site_results_get(rs, i);
 			for (m = 0; m < r->files.n; m++) {
@@ -322,16 +314,12 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 		if (S_evidence(archive, d, dir, err))
 			goto out;
 	}
-	if (gs_archive_write_manifest(archive)) {
-		gs_error_set(err, "%s", gs_archive_error(archive));
+	if (gs_archive_write_manifest(archive, err))
 		goto out;
-	}
 	if (gs_site_results_count(rs) != sh[0].workloads)
 		GS_BUG("%zu workloads but %zu results", sh[0].workloads, gs_site_results_count(rs));
-	if (gs_site_pages(env, rs, dir, e, sizeof(e))) {
-		gs_error_set(err, "%s", e);
+	if (gs_site_pages(env, rs, dir, err))
 		goto out;
-	}
 	rc = 0;
 out:
 	free(sheets);

@@ -269,19 +269,17 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 		/* an imported measurement's log goes with it, like raw results */
 		if (f->log_bytes && !f->log_rel[0] &&
 		    gs_archive_add_bytes(archive, f->log_bytes, f->log_len, m->import_log_sha256,
-					 m->import_log_name, citing_sheet, f->log_rel)) {
+					 m->import_log_name, citing_sheet, f->log_rel, err)) {
 			f->log_rel[0] = '\0';
-			gs_error_set(err, "%s: %s: %s", job->ev[k].ref->path,
-				 m->import_log_archived_as, gs_archive_error(archive));
-			return -1;
+			return gs_error_prefix(err, "%s: %s: ", job->ev[k].ref->path,
+					       m->import_log_archived_as);
 		}
 		if (f->rel[0])
 			continue;
 		if (gs_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->ev[k].ref->file,
-					 citing_sheet, f->rel)) {
+					 citing_sheet, f->rel, err)) {
 			f->rel[0] = '\0';
-			gs_error_set(err, "%s: %s", job->ev[k].ref->path, gs_archive_error(archive));
-			return -1;
+			return gs_error_prefix(err, "%s: ", job->ev[k].ref->path);
 		}
 	}
 	for (k = 0; k < job->nm; k++) {
@@ -289,11 +287,10 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 		if (f->rel[0])
 			continue;
 		if (gs_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->mnames.v[k],
-					 citing_sheet, f->rel)) {
+					 citing_sheet, f->rel, err)) {
 			f->rel[0] = '\0';
-			gs_error_set(err, "%s: model file %s: %s", job->w.path, job->mnames.v[k],
-				 gs_archive_error(archive));
-			return -1;
+			return gs_error_prefix(err, "%s: model file %s: ", job->w.path,
+					       job->mnames.v[k]);
 		}
 	}
 	return 0;
@@ -448,10 +445,8 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 			goto out_sheet;
 		rc = -1;
 	}
-	if (env->write_manifest && gs_archive_write_manifest(archive)) {
-		gs_error_set(err, "%s", gs_archive_error(archive));
+	if (env->write_manifest && gs_archive_write_manifest(archive, err))
 		goto out_sheet;
-	}
 	if (gs_outtx_commit(tx, err))
 		goto out_sheet;
 	res->id = gs_xstrdup(job->w.id);
@@ -655,39 +650,4 @@ void gs_publish_result_release(gs_publish_result *r)
 	free(r->currency);
 	gs_strvec_release(&r->files);
 	memset(r, 0, sizeof(*r));
-}
-
-/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
-int gs_job_archive_buf(gs_job *job, gs_archive *archive, const char *citing_sheet, char *err,
-		       size_t errlen)
-{
-	gs_error e = GS_ERROR_INIT;
-	int r = gs_job_archive(job, archive, citing_sheet, &e);
-
-	gs_error_to_buf(&e, err, errlen);
-	gs_error_release(&e);
-	return r;
-}
-
-int gs_job_publish_buf(gs_job *job, const gs_publish_env *env, gs_archive *archive,
-		       const char *dir, const char *summary_path, gs_publish_result *res,
-		       char *err, size_t errlen)
-{
-	gs_error e = GS_ERROR_INIT;
-	int r = gs_job_publish(job, env, archive, dir, summary_path, res, &e);
-
-	gs_error_to_buf(&e, err, errlen);
-	gs_error_release(&e);
-	return r;
-}
-
-int gs_job_read_log_buf(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
-			char *why, size_t whylen)
-{
-	gs_error e = GS_ERROR_INIT;
-	int r = gs_job_read_log(mpath, m, bytes, len, &e);
-
-	gs_error_to_buf(&e, why, whylen);
-	gs_error_release(&e);
-	return r;
 }

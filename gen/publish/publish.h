@@ -190,16 +190,4 @@ void gs_publish_result_release(gs_publish_result *r);
 int gs_job_read_log(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
 		    gs_error *why);
 
-/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
-int gs_job_archive_buf(gs_job *job, gs_archive *archive, const char *citing_sheet, char *err,
-		       size_t errlen);
-int gs_job_publish_buf(gs_job *job, const gs_publish_env *env, gs_archive *archive,
-		       const char *dir, const char *summary_path, gs_publish_result *res,
-		       char *err, size_t errlen);
-int gs_job_read_log_buf(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
-			char *why, size_t whylen);
-#define gs_job_archive(...) GS_ERRBUF_DISPATCH(5, gs_job_archive, gs_job_archive_buf, __VA_ARGS__)
-#define gs_job_publish(...) GS_ERRBUF_DISPATCH(8, gs_job_publish, gs_job_publish_buf, __VA_ARGS__)
-#define gs_job_read_log(...) GS_ERRBUF_DISPATCH(6, gs_job_read_log, gs_job_read_log_buf, __VA_ARGS__)
-
 #endif

@@ -255,14 +255,3 @@ void gs_shard_keys_end(gs_shard_keys *k, char workloads_hex[65],
 	sha256_digest(&k->inputs, SHA256_DIGEST_SIZE, dig);
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, inputs_hex);
 }
-
-/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
-int gs_shard_write_buf(const gs_shard *s, const char *dir, char *err, size_t errlen)
-{
-	gs_error e = GS_ERROR_INIT;
-	int r = gs_shard_write(s, dir, &e);
-
-	gs_error_to_buf(&e, err, errlen);
-	gs_error_release(&e);
-	return r;
-}

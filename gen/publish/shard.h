@@ -94,8 +94,4 @@ void gs_shard_keys_file(gs_shard_keys *k, const char *name, const char *sha256);
 void gs_shard_keys_end(gs_shard_keys *k, char workloads_hex[65],
 		       char inputs_hex[65]);
 
-/* Temporary, for gen/publish/site/ until converted: see GS_ERRBUF_DISPATCH (error.h). */
-int gs_shard_write_buf(const gs_shard *s, const char *dir, char *err, size_t errlen);
-#define gs_shard_write(...) GS_ERRBUF_DISPATCH(4, gs_shard_write, gs_shard_write_buf, __VA_ARGS__)
-
 #endif

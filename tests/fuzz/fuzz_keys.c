@@ -101,7 +101,7 @@ static void S_entry(FILE *f, const gs_jscan_member *m)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int ready;
-	char err[1024];
+	gs_error err = GS_ERROR_INIT;
 	const char *path;
 	gs_jscan scan;
 	FILE *f;
@@ -135,15 +135,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (scan.ninner) {
 			/* merge: every entry parsed whole, the first error stops it */
 			gs_site_results *rs = gs_site_results_new(fuzz_tmpdir(), &S_ctx.cat,
-								  GS_SITE_PAGE_ROWS, err, sizeof(err));
+								  GS_SITE_PAGE_ROWS, &err);
 			char **ids = calloc(scan.ninner, sizeof(*ids));
 			size_t n = scan.ninner < S_MAX_ENTRIES ? scan.ninner : S_MAX_ENTRIES;
 			if (!rs || !ids)
 				abort();
 			for (i = 0; i < n; i++)
 				ids[i] = scan.inner[i].name;
-			(void)gs_site_read_keys(fuzz_tmpdir(), &S_ctx.cat, ids, n, rs, err, sizeof(err));
+			(void)gs_site_read_keys(fuzz_tmpdir(), &S_ctx.cat, ids, n, rs, &err);
 			free(ids);
+			gs_error_release(&err);
 			gs_site_results_free(rs);
 		}
 		gs_jscan_release(&scan);

@@ -38,7 +38,8 @@ static void S_init(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int ready;
-	char out[512], err[1024];
+	char out[512];
+	gs_error err = GS_ERROR_INIT;
 	const char *path;
 	gs_diag d = GS_DIAG_INIT;
 	gs_job job;
@@ -55,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(out, sizeof(out), "%s/out", fuzz_tmpdir());
 		(void)gs_remove_tree(out);
 		mkdir(out, 0777);
-		a = gs_evidence_archive(out);
+		a = gs_evidence_archive(out, NULL);
 		memset(&env, 0, sizeof(env));
 		env.cat = &S_ctx.cat;
 		env.catalog_name = S_ctx.catalog_name;
@@ -65,8 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		env.link_prefix = "";
 		env.sheet_prefix = "";
 		env.write_manifest = 1;
-		if (gs_job_publish(&job, &env, a, out, NULL, &res, err, sizeof(err)) == 0)
+		if (gs_job_publish(&job, &env, a, out, NULL, &res, &err) == 0)
 			gs_publish_result_release(&res);
+		gs_error_release(&err);
 		gs_archive_free(a);
 	}
 	gs_job_release(&job);

@@ -40,18 +40,5 @@ int main(void)
 	CHECK(!gs_error_is_set(&f));
 	gs_error_release(&f);
 	gs_error_release(NULL);
-	{
-		/* the temporary adapter for site/: cut as the old buffers, and a
-		 * success leaves the buffer as it was */
-		gs_error g = GS_ERROR_INIT;
-		char buf[8] = "earlier";
-
-		gs_error_to_buf(&g, buf, sizeof(buf));
-		CHECK_STR(buf, "earlier");
-		gs_error_set(&g, "%s", "0123456789");
-		gs_error_to_buf(&g, buf, sizeof(buf));
-		CHECK_STR(buf, "0123456");
-		gs_error_release(&g);
-	}
 	return gs_check_exit("test_error");
 }

@@ -5,6 +5,7 @@
 
 #include "evidence.h"
 #include "verify.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +18,9 @@
 #include <jansson.h>
 
 #include "check.h"
+
+/* The archive's messages (error.h): each failure replaces it, a success leaves it. */
+static gs_error S_ae = GS_ERROR_INIT;
 
 static char *S_path(const char *a, const char *b)
 {
@@ -178,19 +182,21 @@ static void S_build(const char *site, const char *src_a, const char *src_b,
 		    char rel_a[GS_EVIDENCE_REL_SIZE],
 		    char rel_b[GS_EVIDENCE_REL_SIZE], size_t *added)
 {
-	gs_archive *a = gs_evidence_archive(site);
+	gs_archive *a;
 	char *abs_b = S_path(site, "sheets/b.html");
 	char again[GS_EVIDENCE_REL_SIZE];
 
+	gs_error_release(&S_ae);
+	a = gs_evidence_archive(site, &S_ae);
 	CHECK(a != NULL);
-	CHECK(gs_archive_error(a) == NULL);
-	CHECK(gs_archive_add(a, src_a, "run-a.json", "sheets/a.html", rel_a) == 0);
-	CHECK(gs_archive_add(a, src_a, "run-a.json", abs_b, again) == 0);
+	CHECK(!gs_error_is_set(&S_ae));
+	CHECK(gs_archive_add(a, src_a, "run-a.json", "sheets/a.html", rel_a, &S_ae) == 0);
+	CHECK(gs_archive_add(a, src_a, "run-a.json", abs_b, again, &S_ae) == 0);
 	CHECK_STR(again, rel_a);
-	CHECK(gs_archive_add(a, src_b, "run-b.JSON", "./sheets/b.html", rel_b) == 0);
+	CHECK(gs_archive_add(a, src_b, "run-b.JSON", "./sheets/b.html", rel_b, &S_ae) == 0);
 	CHECK(gs_archive_count(a) == 2);
-	CHECK(gs_archive_write_manifest(a) == 0);
-	CHECK(gs_archive_error(a) == NULL);
+	CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
+	CHECK(!gs_error_is_set(&S_ae));
 	*added = gs_archive_added(a);
 	gs_archive_free(a);
 	free(abs_b);
@@ -335,13 +341,13 @@ static void S_test_site(const char *tmp)
 
 	/* a later build that cites only one file keeps the other entry */
 	{
-		gs_archive *a = gs_evidence_archive(site);
+		gs_archive *a = gs_evidence_archive(site, &S_ae);
 		CHECK(gs_archive_count(a) == 2);
-		CHECK(gs_archive_add(a, src_a, "renamed.json", "sheets/c.html", NULL) == 0);
-		CHECK(gs_archive_write_manifest(a) == 0);
+		CHECK(gs_archive_add(a, src_a, "renamed.json", "sheets/c.html", NULL, &S_ae) == 0);
+		CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
 		CHECK(gs_archive_added(a) == 0);
 		gs_archive_free(a);
-		a = gs_evidence_archive(site);
+		a = gs_evidence_archive(site, &S_ae);
 		CHECK(gs_archive_count(a) == 2);
 		gs_archive_free(a);
 		m2 = S_read(manifest, &n2);
@@ -367,9 +373,9 @@ static void S_test_site(const char *tmp)
 	free(report);
 	/* the archive refuses to overwrite it */
 	{
-		gs_archive *a = gs_evidence_archive(site);
-		CHECK(gs_archive_add(a, src_a, "run-a.json", "sheets/a.html", NULL) == -1);
-		CHECK(gs_archive_error(a) && strstr(gs_archive_error(a), "not overwritten"));
+		gs_archive *a = gs_evidence_archive(site, &S_ae);
+		CHECK(gs_archive_add(a, src_a, "run-a.json", "sheets/a.html", NULL, &S_ae) == -1);
+		CHECK(strstr(gs_error_message(&S_ae), "not overwritten"));
 		gs_archive_free(a);
 		m2 = S_read(ev_a, &n2);
 		CHECK(m2 && strcmp(m2, "{\"phase\": \"warm_forwarD\"}\n") == 0);
@@ -484,10 +490,10 @@ static void S_test_archive_edges(const char *tmp)
 	/* an existing file under the target name with other bytes */
 	S_write(src, "raw bytes", 9);
 	gs_sha256_buffer("raw bytes", 9, hex);
-	a = gs_evidence_archive(site);
-	CHECK(gs_archive_add(a, src, NULL, NULL, rel) == 0);
+	a = gs_evidence_archive(site, &S_ae);
+	CHECK(gs_archive_add(a, src, NULL, NULL, rel, &S_ae) == 0);
 	CHECK(gs_archive_count(a) == 1);
-	CHECK(gs_archive_write_manifest(a) == 0);
+	CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
 	gs_archive_free(a);
 	p = malloc(300);
 	snprintf(p, 300, "%s/evidence/%s", site, hex); /* no extension */
@@ -500,9 +506,10 @@ static void S_test_archive_edges(const char *tmp)
 	gs_sha256_buffer("other bytes", 11, hex);
 	snprintf(p, 300, "%s/evidence/%s.json", site, hex);
 	S_write(p, "planted", 7);
-	a = gs_evidence_archive(site);
-	CHECK(gs_archive_add(a, src, "x.json", NULL, rel) == -1);
-	CHECK(gs_archive_error(a) != NULL);
+	gs_error_release(&S_ae);
+	a = gs_evidence_archive(site, &S_ae);
+	CHECK(gs_archive_add(a, src, "x.json", NULL, rel, &S_ae) == -1);
+	CHECK(gs_error_is_set(&S_ae));
 	gs_archive_free(a);
 	{
 		char *got = S_read(p, NULL);
@@ -519,11 +526,11 @@ static void S_test_archive_edges(const char *tmp)
 		big[i] = (char)(i * 131 + (i >> 13));
 	S_write(src, big, bign);
 	gs_sha256_buffer(big, bign, hex);
-	a = gs_evidence_archive(site);
+	a = gs_evidence_archive(site, &S_ae);
 	/* cited by no page: verify checks that a citation names a page */
-	CHECK(gs_archive_add(a, src, "big.json", NULL, rel) == 0);
+	CHECK(gs_archive_add(a, src, "big.json", NULL, rel, &S_ae) == 0);
 	CHECK(gs_archive_added(a) == 1);
-	CHECK(gs_archive_write_manifest(a) == 0);
+	CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
 	gs_archive_free(a);
 	snprintf(p, 300, "%s/evidence/%s.json", site, hex);
 	{
@@ -539,10 +546,10 @@ static void S_test_archive_edges(const char *tmp)
 		const char *cap = "<script src=\"https://cdn.example/x.js\"></script>";
 		S_write(src, cap, strlen(cap));
 	}
-	a = gs_evidence_archive(site);
-	CHECK(gs_archive_add(a, src, "capture.HTML", NULL, rel) == 0);
+	a = gs_evidence_archive(site, &S_ae);
+	CHECK(gs_archive_add(a, src, "capture.HTML", NULL, rel, &S_ae) == 0);
 	CHECK(strlen(rel) == 9 + 64 + 5 && strcmp(rel + 73, ".html") == 0);
-	CHECK(gs_archive_write_manifest(a) == 0);
+	CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
 	gs_archive_free(a);
 	/* nothing but the archived files and the manifest: no temp left */
 	{
@@ -554,10 +561,20 @@ static void S_test_archive_edges(const char *tmp)
 	/* a corrupt manifest makes the archive refuse to write */
 	snprintf(p, 300, "%s/evidence/manifest.json", site);
 	S_write(p, "{\"format\": 1", 12);
-	a = gs_evidence_archive(site);
-	CHECK(gs_archive_error(a) != NULL);
-	CHECK(gs_archive_add(a, src, NULL, NULL, rel) == -1);
-	CHECK(gs_archive_write_manifest(a) == -1);
+	gs_error_release(&S_ae);
+	a = gs_evidence_archive(site, &S_ae);
+	CHECK(a != NULL && gs_error_is_set(&S_ae));
+	{
+		/* every later use fails with the same message */
+		char *load = gs_xstrdup(gs_error_message(&S_ae));
+		gs_error_release(&S_ae);
+		CHECK(gs_archive_add(a, src, NULL, NULL, rel, &S_ae) == -1);
+		CHECK_STR(gs_error_message(&S_ae), load);
+		gs_error_release(&S_ae);
+		CHECK(gs_archive_write_manifest(a, &S_ae) == -1);
+		CHECK_STR(gs_error_message(&S_ae), load);
+		free(load);
+	}
 	gs_archive_free(a);
 	{
 		char *got = S_read(p, NULL);
@@ -591,20 +608,20 @@ static void S_test_export_import(const char *tmp)
 	S_write(x, "x", 1);
 	S_write(y, "x", 1);
 	S_write(z, "x", 1);
-	w1 = gs_evidence_archive(site);
-	w2 = gs_evidence_archive(site);
-	CHECK(gs_archive_add(w1, x, "x.json", "sheets/a.html", rel) == 0);
-	CHECK(gs_archive_add(w2, y, "y.json", "sheets/b.html", rel) == 0);
+	w1 = gs_evidence_archive(site, &S_ae);
+	w2 = gs_evidence_archive(site, &S_ae);
+	CHECK(gs_archive_add(w1, x, "x.json", "sheets/a.html", rel, &S_ae) == 0);
+	CHECK(gs_archive_add(w2, y, "y.json", "sheets/b.html", rel, &S_ae) == 0);
 	t1 = gs_archive_export(w1, &n1);
 	t2 = gs_archive_export(w2, &n2);
-	parent = gs_evidence_archive(site);
-	CHECK(gs_archive_import(parent, t1, n1) == 0);
-	CHECK(gs_archive_import(parent, t2, n2) == 0);
+	parent = gs_evidence_archive(site, &S_ae);
+	CHECK(gs_archive_import(parent, t1, n1, &S_ae) == 0);
+	CHECK(gs_archive_import(parent, t2, n2, &S_ae) == 0);
 	CHECK(gs_archive_count(parent) == 1);
 	merged = gs_archive_export(parent, &nm);
-	one = gs_evidence_archive(site);
-	CHECK(gs_archive_add(one, x, "x.json", "sheets/a.html", rel) == 0);
-	CHECK(gs_archive_add(one, y, "y.json", "sheets/b.html", rel) == 0);
+	one = gs_evidence_archive(site, &S_ae);
+	CHECK(gs_archive_add(one, x, "x.json", "sheets/a.html", rel, &S_ae) == 0);
+	CHECK(gs_archive_add(one, y, "y.json", "sheets/b.html", rel, &S_ae) == 0);
 	single = gs_archive_export(one, &ns);
 	CHECK(nm == ns && strcmp(merged, single) == 0);
 	CHECK(strstr(merged, "\"x.json\",\n        \"y.json\"") != NULL);
@@ -624,14 +641,14 @@ static void S_test_export_import(const char *tmp)
 		char *t3;
 		size_t n3;
 		CHECK(mkdir(sub, 0755) == 0);
-		w3 = gs_evidence_archive(sub);
-		CHECK(gs_archive_add(w3, z, "z.txt", "sheets/c.html", rel) == 0);
+		w3 = gs_evidence_archive(sub, &S_ae);
+		CHECK(gs_archive_add(w3, z, "z.txt", "sheets/c.html", rel, &S_ae) == 0);
 		t3 = gs_archive_export(w3, &n3);
-		CHECK(gs_archive_import(parent, t3, n3) == 1);
-		CHECK(gs_archive_error(parent) != NULL && strstr(gs_archive_error(parent), ".txt"));
+		CHECK(gs_archive_import(parent, t3, n3, &S_ae) == 1);
+		CHECK(strstr(gs_error_message(&S_ae), ".txt"));
 		/* not a manifest */
-		CHECK(gs_archive_import(parent, "{\"format\": 2}", 13) == -1);
-		CHECK(gs_archive_import(parent, "nope", 4) == -1);
+		CHECK(gs_archive_import(parent, "{\"format\": 2}", 13, &S_ae) == -1);
+		CHECK(gs_archive_import(parent, "nope", 4, &S_ae) == -1);
 		free(t3);
 		gs_archive_free(w3);
 		free(sub);
@@ -671,10 +688,10 @@ static void S_test_add_bytes(const char *tmp)
 	/* a file of the name given, with other bytes: not what is archived */
 	S_write(decoy, "changed since it was parsed", 27);
 	gs_sha256_buffer(bytes, sizeof(bytes), hex);
-	a = gs_evidence_archive(site);
+	a = gs_evidence_archive(site, &S_ae);
 	gs_archive_name(a, hex, "run.json", named);
 	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", "sheets/a.html",
-				   rel) == 0);
+				   rel, &S_ae) == 0);
 	CHECK_STR(rel, named);
 	CHECK(strncmp(rel, "evidence/", 9) == 0 && strncmp(rel + 9, hex, 64) == 0 &&
 	      strcmp(rel + 73, ".json") == 0);
@@ -683,13 +700,15 @@ static void S_test_add_bytes(const char *tmp)
 	gs_archive_name(a, hex, "second.txt", named);
 	CHECK_STR(named, rel);
 	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "second.txt", "sheets/b.html",
-				   named) == 0);
+				   named, &S_ae) == 0);
 	CHECK_STR(named, rel);
 	CHECK(gs_archive_added(a) == 1);
 	/* a SHA-256 that is not 64 lowercase hex digits, no name: refused */
-	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), "ABC", "x.json", NULL, NULL) == -1);
-	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "", NULL, NULL) == -1);
-	CHECK(gs_archive_write_manifest(a) == 0);
+	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), "ABC", "x.json", NULL, NULL, &S_ae) == -1);
+	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "", NULL, NULL, &S_ae) == -1);
+	CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
+	/* a success leaves the message of the failure before it */
+	CHECK(strstr(gs_error_message(&S_ae), "no file name, bytes or SHA-256 given"));
 	gs_archive_free(a);
 	p = S_path(site, rel);
 	got = S_read(p, &n);
@@ -708,9 +727,9 @@ static void S_test_add_bytes(const char *tmp)
 	}
 
 	/* the replaced site holds the same bytes: linked, not written */
-	a = gs_evidence_archive(next);
+	a = gs_evidence_archive(next, &S_ae);
 	gs_archive_set_previous(a, site);
-	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel) == 0);
+	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel, &S_ae) == 0);
 	CHECK(gs_archive_added(a) == 0);
 	gs_archive_free(a);
 	{
@@ -721,9 +740,9 @@ static void S_test_add_bytes(const char *tmp)
 	}
 	/* ... but not when its file has other bytes: the bytes given are written */
 	S_write(p, "tampered bytes", 14);
-	a = gs_evidence_archive(next);
+	a = gs_evidence_archive(next, &S_ae);
 	gs_archive_set_previous(a, site);
-	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel) == 0);
+	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel, &S_ae) == 0);
 	CHECK(gs_archive_added(a) == 1);
 	gs_archive_free(a);
 	{
@@ -734,9 +753,9 @@ static void S_test_add_bytes(const char *tmp)
 		free(got);
 		/* an archived file with other bytes under the name: refused, kept */
 		S_write(q, "planted", 7);
-		a = gs_evidence_archive(next);
-		CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel) == -1);
-		CHECK(gs_archive_error(a) && strstr(gs_archive_error(a), "other content"));
+		a = gs_evidence_archive(next, &S_ae);
+		CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel, &S_ae) == -1);
+		CHECK(strstr(gs_error_message(&S_ae), "other content"));
 		gs_archive_free(a);
 		got = S_read(q, &n);
 		CHECK(got && n == 7);
@@ -746,17 +765,17 @@ static void S_test_add_bytes(const char *tmp)
 	}
 
 	/* the manifest knows the hash with another size: refused */
-	a = gs_evidence_archive(site);
-	CHECK(gs_archive_add_bytes(a, bytes, 6, hex, "run.json", NULL, rel) == -1);
-	CHECK(gs_archive_error(a) && strstr(gs_archive_error(a), "manifest says 13 bytes, content has 6"));
+	a = gs_evidence_archive(site, &S_ae);
+	CHECK(gs_archive_add_bytes(a, bytes, 6, hex, "run.json", NULL, rel, &S_ae) == -1);
+	CHECK(strstr(gs_error_message(&S_ae), "manifest says 13 bytes, content has 6"));
 	gs_archive_free(a);
 
 	/* in a transaction: nothing visible before the commit */
 	gs_sha256_buffer("other", 5, other);
-	a = gs_evidence_archive(next);
+	a = gs_evidence_archive(next, &S_ae);
 	tx = gs_outtx_new();
 	gs_archive_set_tx(a, tx);
-	CHECK(gs_archive_add_bytes(a, "other", 5, other, "o.json", NULL, rel) == 0);
+	CHECK(gs_archive_add_bytes(a, "other", 5, other, "o.json", NULL, rel, &S_ae) == 0);
 	{
 		char *q = S_path(next, rel);
 		CHECK(lstat(q, &st1) != 0);
@@ -791,5 +810,6 @@ int main(void)
 	S_test_export_import(tmp);
 	S_test_add_bytes(tmp);
 	S_rm_rf(tmp);
+	gs_error_release(&S_ae);
 	return gs_check_exit("test_evidence");
 }

@@ -98,7 +98,8 @@ static void S_test(const char *tmp, const gs_catalog *cat, const gs_strings *t,
 		   const gs_templates *tp)
 {
 	char *wdir = S_cat(tmp, "w"), *site = S_cat(tmp, "site"), *wp, *orig, *mp, *p, *html;
-	char hex[GS_SHA256_HEX_SIZE], rel[GS_EVIDENCE_REL_SIZE], err[1024];
+	char hex[GS_SHA256_HEX_SIZE], rel[GS_EVIDENCE_REL_SIZE];
+	gs_error err = GS_ERROR_INIT;
 	static const char changed[] = "{\"changed\": \"after the load\"}\n";
 	gs_diag d = GS_DIAG_INIT;
 	gs_publish_env env;
@@ -125,8 +126,8 @@ static void S_test(const char *tmp, const gs_catalog *cat, const gs_strings *t,
 	/* the file changes on disk after the load: the job's bytes are archived */
 	S_write(mp, changed, sizeof(changed) - 1);
 	CHECK(mkdir(site, 0755) == 0);
-	a = gs_evidence_archive(site);
-	CHECK(gs_job_archive(&job, a, "sheets/w.html", err, sizeof(err)) == 0);
+	a = gs_evidence_archive(site, &err);
+	CHECK(gs_job_archive(&job, a, "sheets/w.html", &err) == 0);
 	snprintf(rel, sizeof(rel), "evidence/%s.json", hex);
 	CHECK_STR(job.files[0].rel, rel);
 	CHECK_STR(job.files[1].rel, rel);
@@ -144,7 +145,8 @@ static void S_test(const char *tmp, const gs_catalog *cat, const gs_strings *t,
 	env.sheet_prefix = "";
 	env.accept_synthetic = 1;
 	env.write_manifest = 1;
-	CHECK(gs_job_publish(&job, &env, a, site, NULL, &res, err, sizeof(err)) == 0);
+	CHECK(gs_job_publish(&job, &env, a, site, NULL, &res, &err) == 0);
+	CHECK(!gs_error_is_set(&err));
 	CHECK(gs_archive_added(a) == 1);
 	CHECK(S_holds(p, orig, orig_len));
 	free(p);
@@ -155,6 +157,7 @@ static void S_test(const char *tmp, const gs_catalog *cat, const gs_strings *t,
 	free(p);
 	gs_publish_result_release(&res);
 	gs_archive_free(a);
+	gs_error_release(&err);
 	gs_job_release(&job);
 	gs_diag_release(&d);
 

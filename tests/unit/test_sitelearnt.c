@@ -64,8 +64,8 @@ static int S_same(size_t i, const gs_site_learnt_item *it)
 /* Puts every record in the order given by order (NULL: the paths'). */
 static gs_site_learnt *S_fill(const char *dir, const size_t *order)
 {
-	char err[256];
-	gs_site_learnt *l = gs_site_learnt_new(dir, S_N, err, sizeof(err));
+	gs_error err = GS_ERROR_INIT;
+	gs_site_learnt *l = gs_site_learnt_new(dir, S_N, &err);
 	size_t j;
 
 	if (!CHECK(l != NULL))
@@ -75,7 +75,7 @@ static gs_site_learnt *S_fill(const char *dir, const size_t *order)
 		gs_site_input in;
 		size_t i = order ? order[j] : j;
 		S_input(i, &in);
-		CHECK_INT(gs_site_learnt_put(l, i, &in, err, sizeof(err)), 0);
+		CHECK_INT(gs_site_learnt_put(l, i, &in, &err), 0);
 		gs_site_input_release(&in);
 	}
 	return l;
@@ -86,7 +86,7 @@ static void S_test(const char *dir)
 	size_t order[S_N], i, bad = 0;
 	gs_site_learnt_item it, first;
 	gs_site_learnt *l;
-	char err[256];
+	gs_error err = GS_ERROR_INIT;
 	pid_t pid;
 	int st;
 
@@ -95,15 +95,15 @@ static void S_test(const char *dir)
 	if (!l)
 		return;
 	for (i = 0; i < S_N; i++)
-		if (!CHECK_INT(gs_site_learnt_get(l, i, &it, err, sizeof(err)), 0) || !S_same(i, &it))
+		if (!CHECK_INT(gs_site_learnt_get(l, i, &it, &err), 0) || !S_same(i, &it))
 			bad++;
 	for (i = S_N; i-- > 0;)
-		if (!CHECK_INT(gs_site_learnt_get(l, i, &it, err, sizeof(err)), 0) || !S_same(i, &it))
+		if (!CHECK_INT(gs_site_learnt_get(l, i, &it, &err), 0) || !S_same(i, &it))
 			bad++;
 	CHECK_INT(bad, 0);
 	/* a record got stays valid while the next is in the range loaded */
-	CHECK_INT(gs_site_learnt_get(l, 10, &first, err, sizeof(err)), 0);
-	CHECK_INT(gs_site_learnt_get(l, 11, &it, err, sizeof(err)), 0);
+	CHECK_INT(gs_site_learnt_get(l, 10, &first, &err), 0);
+	CHECK_INT(gs_site_learnt_get(l, 11, &it, &err), 0);
 	CHECK(S_same(10, &first) && S_same(11, &it));
 	CHECK_INT(gs_check_entries(dir), 0);
 	gs_site_learnt_free(l);
@@ -116,33 +116,34 @@ static void S_test(const char *dir)
 		return;
 	bad = 0;
 	for (i = 0; i < S_N; i++)
-		if (!CHECK_INT(gs_site_learnt_get(l, i, &it, err, sizeof(err)), 0) || !S_same(i, &it))
+		if (!CHECK_INT(gs_site_learnt_get(l, i, &it, &err), 0) || !S_same(i, &it))
 			bad++;
 	CHECK_INT(bad, 0);
 	/* written out before a fork: a child reads the same, and writes nothing */
-	CHECK_INT(gs_site_learnt_flush(l, err, sizeof(err)), 0);
+	CHECK_INT(gs_site_learnt_flush(l, &err), 0);
 	pid = fork();
 	if (pid == 0) {
 		int ok = 1;
 		for (i = S_N; i-- > 0 && ok;)
-			ok = gs_site_learnt_get(l, i, &it, err, sizeof(err)) == 0 && S_same(i, &it);
+			ok = gs_site_learnt_get(l, i, &it, &err) == 0 && S_same(i, &it);
 		_exit(ok && gs_check_failed == 0 ? 0 : 1);
 	}
 	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	CHECK_INT(gs_site_learnt_get(l, 0, &it, err, sizeof(err)), 0);
+	CHECK_INT(gs_site_learnt_get(l, 0, &it, &err), 0);
 	CHECK(S_same(0, &it));
 	CHECK_INT(gs_check_entries(dir), 0);
 	gs_site_learnt_free(l);
 
 	/* none */
-	l = gs_site_learnt_new(dir, 0, err, sizeof(err));
+	l = gs_site_learnt_new(dir, 0, &err);
 	if (CHECK(l != NULL))
-		CHECK_INT(gs_site_learnt_flush(l, err, sizeof(err)), 0);
+		CHECK_INT(gs_site_learnt_flush(l, &err), 0);
 	gs_site_learnt_free(l);
 	/* a folder that is not there: said */
-	err[0] = '\0';
-	CHECK(gs_site_learnt_new("/nonexistent-folder-of-gs-tests", 1, err, sizeof(err)) == NULL);
-	CHECK(strstr(err, "cannot create a temporary file") != NULL);
+	gs_error_release(&err);
+	CHECK(gs_site_learnt_new("/nonexistent-folder-of-gs-tests", 1, &err) == NULL);
+	CHECK(strstr(gs_error_message(&err), "cannot create a temporary file") != NULL);
+	gs_error_release(&err);
 }
 
 int main(void)

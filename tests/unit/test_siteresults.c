@@ -124,14 +124,14 @@ static void S_test(const char *dir)
 	gs_catalog cat;
 	gs_offer offers[S_OFFERS];
 	gs_plan plans[S_OFFERS][3];
-	char err[256] = "";
+	gs_error err = GS_ERROR_INIT;
 	gs_site_results *rs;
 	size_t counts[S_OFFERS][3], i, k, g;
 	struct sha256_ctx h;
 	int demo = 0;
 
 	S_catalog(&cat, offers, plans);
-	rs = gs_site_results_new(dir, &cat, S_ROWS, err, sizeof(err));
+	rs = gs_site_results_new(dir, &cat, S_ROWS, &err);
 	if (!CHECK(rs != NULL))
 		return;
 	CHECK_INT(gs_check_entries(dir), 0);
@@ -147,7 +147,7 @@ static void S_test(const char *dir)
 		demo |= r.demonstration;
 		/* result 7 without a key (a build without keys): read back as "" */
 		CHECK_INT(gs_site_results_put(rs, &r, i == 7 ? NULL : key, i % 5 == 1 ? &span : NULL,
-					      err, sizeof(err)), 0);
+					      &err), 0);
 		CHECK(r.id == NULL && r.status == NULL);   /* taken */
 	}
 	CHECK_INT(gs_site_results_count(rs), S_N);
@@ -160,10 +160,10 @@ static void S_test(const char *dir)
 		size_t from = g * S_ROWS, to = from + S_ROWS < S_N ? from + S_ROWS : S_N;
 		char rows[GS_SHA256_HEX_SIZE], want_rows[GS_SHA256_HEX_SIZE];
 		uint8_t dig[SHA256_DIGEST_SIZE];
-		if (!CHECK_INT(gs_site_results_load(rs, from, to, (int)(g % 2), err, sizeof(err)), 0))
+		if (!CHECK_INT(gs_site_results_load(rs, from, to, (int)(g % 2), &err), 0))
 			continue;
 		/* the same range again: its reasons read, the results as they were */
-		CHECK_INT(gs_site_results_load(rs, from, to, 1, err, sizeof(err)), 0);
+		CHECK_INT(gs_site_results_load(rs, from, to, 1, &err), 0);
 		sha256_init(&h);
 		for (i = from; i < to; i++) {
 			gs_publish_result want;
@@ -195,7 +195,7 @@ static void S_test(const char *dir)
 		gs_publish_result want;
 		char key[GS_SHA256_HEX_SIZE];
 		gs_site_span span;
-		if (!CHECK_INT(gs_site_results_load(rs, i, i + 1, i % 2 == 0, err, sizeof(err)), 0))
+		if (!CHECK_INT(gs_site_results_load(rs, i, i + 1, i % 2 == 0, &err), 0))
 			break;
 		S_result(&cat, i, &want, key, &span);
 		if (i == 7)
@@ -207,7 +207,7 @@ static void S_test(const char *dir)
 		gs_publish_result_release(&want);
 	}
 	/* an empty range */
-	CHECK_INT(gs_site_results_load(rs, S_N, S_N, 1, err, sizeof(err)), 0);
+	CHECK_INT(gs_site_results_load(rs, S_N, S_N, 1, &err), 0);
 	CHECK_INT(gs_check_entries(dir), 0);
 	gs_site_results_free(rs);
 }

@@ -18,8 +18,8 @@
 
 static void S_test_spool(const char *dir)
 {
-	char err[256] = "";
-	gs_spool *s = gs_spool_new(dir, err, sizeof(err));
+	gs_error err = GS_ERROR_INIT;
+	gs_spool *s = gs_spool_new(dir, &err);
 	char *v[3];
 	char *big;
 	size_t i;
@@ -32,26 +32,26 @@ static void S_test_spool(const char *dir)
 	v[0] = "a";
 	v[1] = NULL;
 	v[2] = "";
-	CHECK_INT(gs_spool_put(s, v, 3, err, sizeof(err)), 0);
+	CHECK_INT(gs_spool_put(s, v, 3, &err), 0);
 	/* item 1: no strings (a result without reasons) */
-	CHECK_INT(gs_spool_put(s, NULL, 0, err, sizeof(err)), 0);
+	CHECK_INT(gs_spool_put(s, NULL, 0, &err), 0);
 	/* item 2: 100,000 bytes, more than the 64 KiB write buffer */
 	big = gs_xmalloc(100001);
 	memset(big, 'x', 100000);
 	big[100000] = '\0';
 	big[0] = 'B';
 	v[0] = big;
-	CHECK_INT(gs_spool_put(s, v, 1, err, sizeof(err)), 0);
+	CHECK_INT(gs_spool_put(s, v, 1, &err), 0);
 	/* items 3..2002: "item N", to cross the buffer many times */
 	for (i = 3; i < 2003; i++) {
 		char *t = gs_xasprintf("item %zu with some words after it, as a reason has", i);
 		v[0] = NULL;
 		v[1] = t;
-		CHECK_INT(gs_spool_put(s, v, 2, err, sizeof(err)), 0);
+		CHECK_INT(gs_spool_put(s, v, 2, &err), 0);
 		free(t);
 	}
 	CHECK_INT(gs_spool_count(s), 2003);
-	if (CHECK_INT(gs_spool_load(s, 0, 3, err, sizeof(err)), 0)) {
+	if (CHECK_INT(gs_spool_load(s, 0, 3, &err), 0)) {
 		CHECK_INT(gs_spool_size(s, 0), 3);
 		CHECK_STR(gs_spool_get(s, 0, 0), "a");
 		CHECK(gs_spool_get(s, 0, 1) == NULL);
@@ -62,26 +62,27 @@ static void S_test_spool(const char *dir)
 		CHECK_STR(gs_spool_get(s, 2, 0), big);
 	}
 	/* a range in the middle, then one item, then the last */
-	if (CHECK_INT(gs_spool_load(s, 1000, 1100, err, sizeof(err)), 0)) {
+	if (CHECK_INT(gs_spool_load(s, 1000, 1100, &err), 0)) {
 		CHECK_STR(gs_spool_get(s, 1000, 1), "item 1000 with some words after it, as a reason has");
 		CHECK_STR(gs_spool_get(s, 1099, 1), "item 1099 with some words after it, as a reason has");
 		CHECK(gs_spool_get(s, 1050, 0) == NULL);
 	}
-	if (CHECK_INT(gs_spool_load(s, 2002, 2003, err, sizeof(err)), 0))
+	if (CHECK_INT(gs_spool_load(s, 2002, 2003, &err), 0))
 		CHECK_STR(gs_spool_get(s, 2002, 1), "item 2002 with some words after it, as a reason has");
 	/* appending after a load, then loading the new item */
 	v[0] = "late";
-	CHECK_INT(gs_spool_put(s, v, 1, err, sizeof(err)), 0);
-	if (CHECK_INT(gs_spool_load(s, 2003, 2004, err, sizeof(err)), 0))
+	CHECK_INT(gs_spool_put(s, v, 1, &err), 0);
+	if (CHECK_INT(gs_spool_load(s, 2003, 2004, &err), 0))
 		CHECK_STR(gs_spool_get(s, 2003, 0), "late");
 	/* an empty range */
-	CHECK_INT(gs_spool_load(s, 5, 5, err, sizeof(err)), 0);
+	CHECK_INT(gs_spool_load(s, 5, 5, &err), 0);
 	gs_spool_free(s);
 	free(big);
 	CHECK_INT(gs_check_entries(dir), 0);
 	/* a folder that is not there */
-	s = gs_spool_new("/nonexistent-gs-folder", err, sizeof(err));
-	CHECK(s == NULL && strstr(err, "/nonexistent-gs-folder") != NULL);
+	s = gs_spool_new("/nonexistent-gs-folder", &err);
+	CHECK(s == NULL && strstr(gs_error_message(&err), "/nonexistent-gs-folder") != NULL);
+	gs_error_release(&err);
 }
 
 /* f holding text, rewound. */

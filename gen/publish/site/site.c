@@ -17,12 +17,15 @@
 #include "siteresults.h"
 #include "util.h"
 
-gs_archive *gs_site_archive(const char *dir, char *err, size_t errlen)
+gs_archive *gs_site_archive(const char *dir, gs_error *err)
 {
-	gs_archive *a = gs_evidence_archive(dir);
+	gs_error e = GS_ERROR_INIT;
+	gs_archive *a = gs_evidence_archive(dir, &e);
 
-	if (!a || gs_archive_error(a)) {
-		snprintf(err, errlen, "%s", a ? gs_archive_error(a) : "cannot open the evidence archive");
+	if (!a || gs_error_is_set(&e)) {
+		/* a damaged archive is found before anything is written */
+		gs_error_set(err, "%s", gs_error_message(&e));
+		gs_error_release(&e);
 		if (a)
 			gs_archive_free(a);
 		return NULL;
@@ -33,7 +36,7 @@ gs_archive *gs_site_archive(const char *dir, char *err, size_t errlen)
 
 /* gs_site_pages, taking from the replaced site what pp allows (gs_site_pagekeys). */
 static int S_site_pages(const gs_publish_env *env, const char *dir, gs_site_pagekeys *pp, FILE *old,
-			char *err, size_t errlen)
+			gs_error *err)
 {
 	size_t n = gs_site_results_count(pp->rs);
 	int demonstration = gs_site_results_demonstration(pp->rs);
@@ -42,13 +45,13 @@ static int S_site_pages(const gs_publish_env *env, const char *dir, gs_site_page
 
 	gs_site_pagekeys_setup(pp, env->cat, old);
 	/* the style sheet every page of the site links (GS_SITE_CSS), once */
-	if (gs_write_atomic(dir, GS_SITE_CSS, env->tp->css, strlen(env->tp->css), err, errlen))
+	if (gs_write_atomic(dir, GS_SITE_CSS, env->tp->css, strlen(env->tp->css), err))
 		goto out;
-	if (gs_site_index_pages(env, pp->rs, n, dir, nav_root, demonstration, pp, err, errlen) ||
-	    gs_site_offers_pages(env, pp->rs, n, dir, nav_root, demonstration, err, errlen) ||
-	    gs_site_offer_detail_pages(env, n, dir, demonstration, pp, err, errlen))
+	if (gs_site_index_pages(env, pp->rs, n, dir, nav_root, demonstration, pp, err) ||
+	    gs_site_offers_pages(env, pp->rs, n, dir, nav_root, demonstration, err) ||
+	    gs_site_offer_detail_pages(env, n, dir, demonstration, pp, err))
 		goto out;
-	if (pp->keyed && gs_site_write_keys(pp->rs, pp->old_fd, pp, dir, err, errlen))
+	if (pp->keyed && gs_site_write_keys(pp->rs, pp->old_fd, pp, dir, err))
 		goto out;
 	rc = 0;
 out:
@@ -63,8 +66,7 @@ static void S_pages_release(gs_site_pagekeys *pp)
 	gs_site_why_page_free(pp);
 }
 
-int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *dir, char *err,
-		  size_t errlen)
+int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *dir, gs_error *err)
 {
 	gs_site_pagekeys pp;
 	int rc;
@@ -73,7 +75,7 @@ int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *di
 	pp.rs = rs;
 	pp.keyed = 1;
 	pp.old_fd = -1;
-	rc = S_site_pages(env, dir, &pp, NULL, err, errlen);
+	rc = S_site_pages(env, dir, &pp, NULL, err);
 	S_pages_release(&pp);
 	return rc;
 }
@@ -81,7 +83,7 @@ int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *di
 /* A shard's identity (shard.h) from what it rendered. */
 static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, size_t npaths,
 			 size_t from, const gs_site_results *rs, const char *site_key,
-			 const char *dir, char *err, size_t errlen)
+			 const char *dir, gs_error *err)
 {
 	gs_shard s;
 	size_t i;
@@ -104,7 +106,7 @@ static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, si
 	s.png = env->png;
 	s.md = env->md;
 	s.accept_synthetic = env->accept_synthetic;
-	rc = gs_shard_write(&s, dir, err, errlen);
+	rc = gs_shard_write(&s, dir, err);
 	gs_shard_release(&s);
 	return rc;
 }
@@ -120,7 +122,7 @@ static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, si
  */
 static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env *env0,
 			const gs_site_opts *opts, gs_site_learnt **learnt, unsigned jobs,
-			const char *dir, const char *prev, char *err, size_t errlen)
+			const char *dir, const char *prev, gs_error *err)
 {
 	gs_publish_env env = *env0;
 	size_t from = 0, to = npaths, n;
@@ -140,7 +142,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	memset(&c, 0, sizeof(c));
 	c.prev_sheets_fd = c.sheets_fd = -1;
 	if (gs_mkdirs(sheets)) {
-		snprintf(err, errlen, "cannot create %s", sheets);
+		gs_error_set(err, "cannot create %s", sheets);
 		goto out;
 	}
 	{
@@ -152,10 +154,10 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 			c.since_set = 1;
 		}
 	}
-	archive = gs_site_archive(dir, err, errlen);
+	archive = gs_site_archive(dir, err);
 	if (!archive)
 		goto out;
-	c.out = gs_site_results_new(dir, env.cat, GS_SITE_PAGE_ROWS, err, errlen);
+	c.out = gs_site_results_new(dir, env.cat, GS_SITE_PAGE_ROWS, err);
 	if (!c.out)
 		goto out;
 	gs_archive_set_previous(archive, prev);
@@ -176,7 +178,6 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	c.dir = dir;
 	c.sheets = sheets;
 	c.err = err;
-	c.errlen = errlen;
 	if (opts->catalog_key) {
 		gs_site_key(&env, opts->catalog_key, site_key);
 		c.site_key = site_key;
@@ -190,7 +191,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	}
 	c.sheets_fd = open(sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (opts->learn) {
-		*learnt = gs_site_learnt_new(dir, npaths, err, errlen);
+		*learnt = gs_site_learnt_new(dir, npaths, err);
 		if (!*learnt)
 			goto out;
 		c.all = paths;
@@ -200,7 +201,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		c.learn = *learnt;
 		c.diag = opts->diag;
 		c.inputs = NULL;
-	} else if (c.inputs && jobs > 1 && gs_site_learnt_flush(c.inputs, err, errlen)) {
+	} else if (c.inputs && jobs > 1 && gs_site_learnt_flush(c.inputs, err)) {
 		goto out;   /* (the workers read it) */
 	}
 	rc = gs_site_render_sheets(&c, n, jobs, &done, opts);
@@ -210,8 +211,8 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	if (gs_site_results_count(c.out) != n)
 		GS_BUG("%zu workloads but %zu results", n, gs_site_results_count(c.out));
 	if (opts->shard_n) {
-		if (gs_site_write_keys(c.out, c.old.f ? fileno(c.old.f) : -1, NULL, dir, err, errlen) ||
-		    S_write_shard(&env, opts, npaths, from, c.out, site_key, dir, err, errlen))
+		if (gs_site_write_keys(c.out, c.old.f ? fileno(c.old.f) : -1, NULL, dir, err) ||
+		    S_write_shard(&env, opts, npaths, from, c.out, site_key, dir, err))
 			goto out;
 	} else {
 		gs_site_pagekeys pp;
@@ -222,7 +223,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		pp.prev = prev;
 		if (c.old.f)
 			pp.old_pages = gs_jscan_find(&c.old.scan, 1, "pages");
-		rc = S_site_pages(&env, dir, &pp, c.old.f, err, errlen);
+		rc = S_site_pages(&env, dir, &pp, c.old.f, err);
 		if (opts->pages_reused)
 			*opts->pages_reused = pp.pages_reused;
 		if (opts->pages_rendered)
@@ -270,22 +271,20 @@ static const char *const S_shard_marks[] = { GS_SHARD_FILE, "sheets", NULL };
  * opts->validated. 0, 2 (validated stopped the build) or -1 with err.
  */
 static int S_learn_only(char *const *paths, size_t npaths, const gs_publish_env *env,
-			const gs_site_opts *opts, gs_site_learnt **learnt, unsigned jobs, char *err,
-			size_t errlen)
+			const gs_site_opts *opts, gs_site_learnt **learnt, unsigned jobs, gs_error *err)
 {
 	const char *tmp = getenv("TMPDIR");
 	gs_site_ctx c;
 	size_t done = 0;
 
 	/* what is learnt goes to the temporary folder: nothing visible is written */
-	*learnt = gs_site_learnt_new(tmp && *tmp ? tmp : P_tmpdir, npaths, err, errlen);
+	*learnt = gs_site_learnt_new(tmp && *tmp ? tmp : P_tmpdir, npaths, err);
 	if (!*learnt)
 		return -1;
 	memset(&c, 0, sizeof(c));
 	c.prev_sheets_fd = c.sheets_fd = -1;
 	c.env = env;
 	c.err = err;
-	c.errlen = errlen;
 	c.all = c.paths = paths;
 	c.nall = npaths;
 	c.learn = *learnt;
@@ -313,7 +312,7 @@ static int S_parent_exists(const char *out)
 }
 
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
-		  const gs_site_opts *opts0, const char *out_dir, char *err, size_t errlen)
+		  const gs_site_opts *opts0, const char *out_dir, gs_error *err)
 {
 	unsigned jobs = opts0->jobs ? opts0->jobs : 1;
 	gs_site_opts opts = *opts0;
@@ -324,7 +323,7 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		/* Nothing may be written before every workload is read: not even
 		 * OUT's parent folder, which the stage would create. They are read
 		 * first, then rendered from what was learnt. */
-		rc = S_learn_only(paths, npaths, env, &opts, &learnt, jobs, err, errlen);
+		rc = S_learn_only(paths, npaths, env, &opts, &learnt, jobs, err);
 		if (rc || !out_dir)
 			goto out;
 		opts.learn = 0;
@@ -333,15 +332,15 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		GS_BUG("a shard needs the catalog's and the workloads' keys");
 	for (;;) {
 		gs_stage *st = gs_stage_begin(out_dir, opts.shard_n ? S_shard_marks : S_site_marks,
-					      err, errlen);
+					      err);
 
 		if (!st) {
 			if (opts.learn) {
 				/* the workloads' errors come first, as when nothing is staged */
-				char *said = gs_xstrdup(err);
-				rc = S_learn_only(paths, npaths, env, &opts, &learnt, jobs, err, errlen);
+				char *said = gs_xstrdup(gs_error_message(err));
+				rc = S_learn_only(paths, npaths, env, &opts, &learnt, jobs, err);
 				if (rc == 0)
-					snprintf(err, errlen, "%s", said);
+					gs_error_set(err, "%s", said);
 				free(said);
 				rc = rc ? rc : -1;
 				goto out;
@@ -350,9 +349,9 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 			goto out;
 		}
 		rc = S_build_into(paths, npaths, env, &opts, &learnt, jobs, gs_stage_dir(st),
-				  gs_stage_previous(st), err, errlen);
+				  gs_stage_previous(st), err);
 		if (rc == 0)
-			rc = gs_stage_commit(st, err, errlen);
+			rc = gs_stage_commit(st, err);
 		gs_stage_free(st);
 		if (rc == 0 && opts.catalog_key) {
 			size_t from = 0, to = npaths;

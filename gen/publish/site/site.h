@@ -124,7 +124,7 @@ typedef struct {
  * and set to write its manifest even when empty (every page's navigation
  * links to it). NULL with a message in err.
  */
-gs_archive *gs_site_archive(const char *dir, char *err, size_t errlen);
+gs_archive *gs_site_archive(const char *dir, gs_error *err);
 
 /*
  * Phase 2 of a site, from the results of its sheets in the site's order,
@@ -136,8 +136,7 @@ gs_archive *gs_site_archive(const char *dir, char *err, size_t errlen);
  * the same code with what it may take from the site it replaces). 0, or -1
  * with a message in err.
  */
-int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *dir, char *err,
-		  size_t errlen);
+int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *dir, gs_error *err);
 
 /*
  * Builds the site from the workloads (already validated by the caller, or
@@ -165,6 +164,6 @@ int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *di
  * stopped the build.
  */
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
-		  const gs_site_opts *opts, const char *out_dir, char *err, size_t errlen);
+		  const gs_site_opts *opts, const char *out_dir, gs_error *err);
 
 #endif

@@ -113,8 +113,7 @@ typedef struct {
 	const char *dir;           /* the stage: the workers' reports go there */
 	const char *sheets;
 	gs_publish_result cur;     /* the result of the workload being done (gs_site_finish takes it) */
-	char *err;
-	size_t errlen;
+	gs_error *err;
 	/* incremental builds (NULL site_key: none) */
 	const char *site_key;      /* hex SHA-256 of what every sheet depends on */
 	char *prev_sheets;         /* sheets/ of the site replaced, or NULL */
@@ -183,7 +182,7 @@ void gs_site_w_pager(gs_site_w *w, const char *label, size_t cur, size_t n,
 void gs_site_w_demo(gs_site_w *w, const gs_strings *t, int demonstration);
 int gs_site_w_page(const gs_publish_env *env, const char *dir, const char *name, gs_site_w *body,
 		   const char *title, const char *nav, const char *root, const char *script,
-		   char *err, size_t errlen);
+		   gs_error *err);
 
 /* site_figures.c: the figures of the offers: memory, order, groups, cost per GiB-day, the charts' data */
 char *gs_site_fmt_q4(char *buf, size_t len, uint64_t v, gs_lang lang);
@@ -197,7 +196,7 @@ void gs_site_tuple_key(const gs_site_pagekeys *pp, size_t t, char hex[GS_SHA256_
 int gs_site_by_id(const void *a, const void *b);
 void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *old);
 int gs_site_page_reuse(gs_site_pagekeys *pp, const char *dir, const char *name, size_t t);
-int gs_site_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, char *err, size_t errlen);
+int gs_site_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, gs_error *err);
 const char *gs_site_reason(const gs_site_pagekeys *pp, size_t i, size_t k);
 void gs_site_why_page_free(gs_site_pagekeys *pp);
 
@@ -205,18 +204,17 @@ void gs_site_why_page_free(gs_site_pagekeys *pp);
 char *gs_site_short_title(const char *title, int *cut);
 int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n,
 			const char *dir, const char *nav, int demonstration, gs_site_pagekeys *pp,
-			char *err, size_t errlen);
+			gs_error *err);
 
 /* site_offers.c: the offers pages and their charts */
 char *gs_site_mem_group(const gs_strings *t, uint64_t mem);
 int gs_site_offers_pages(const gs_publish_env *env, gs_site_results *rs, size_t nres,
-			 const char *dir, const char *nav, int demonstration, char *err,
-			 size_t errlen);
+			 const char *dir, const char *nav, int demonstration, gs_error *err);
 
 /* site_offer_detail.c: the per-offer pages */
 void gs_site_offer_detail_name(char *buf, size_t len, const char *id, size_t page);
 int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *dir,
-			       int demonstration, gs_site_pagekeys *pp, char *err, size_t errlen);
+			       int demonstration, gs_site_pagekeys *pp, gs_error *err);
 
 /* site_keys.c: incremental builds: the keys file, the sheets' keys, reuse */
 void gs_site_keys_close(gs_site_keys *k);
@@ -231,7 +229,7 @@ int gs_site_input_archive(gs_site_ctx *c, size_t i, const gs_site_learnt_item *i
 int gs_site_same_input(const gs_job *job, const char *wsha, const gs_site_learnt_item *in);
 int gs_site_reuse(gs_site_ctx *c, size_t i, const char *id, const char *title, const char *key);
 int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *pages, const char *dir,
-		       char *err, size_t errlen);
+		       gs_error *err);
 
 /* site_render.c: the render pass: sheets rendered in one process or in workers, their results packed */
 int gs_site_finish(gs_site_ctx *c, size_t i);

@@ -171,7 +171,7 @@ void gs_site_w_demo(gs_site_w *w, const gs_strings *t, int demonstration)
  */
 int gs_site_w_page(const gs_publish_env *env, const char *dir, const char *name, gs_site_w *body,
 		   const char *title, const char *nav, const char *root, const char *script,
-		   char *err, size_t errlen)
+		   gs_error *err)
 {
 	char *html;
 	int rc;
@@ -182,10 +182,10 @@ int gs_site_w_page(const gs_publish_env *env, const char *dir, const char *name,
 	free(body->b);
 	memset(body, 0, sizeof(*body));
 	if (!html) {
-		snprintf(err, errlen, "cannot render %s", name);
+		gs_error_set(err, "cannot render %s", name);
 		return -1;
 	}
-	rc = gs_write_atomic(dir, name, html, strlen(html), err, errlen);
+	rc = gs_write_atomic(dir, name, html, strlen(html), err);
 	free(html);
 	return rc;
 }

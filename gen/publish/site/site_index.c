@@ -473,7 +473,7 @@ static void S_matrix_html(gs_site_w *w, const gs_publish_env *env, const gs_site
 static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, size_t n,
 			const gs_site_pagekeys *pp, const size_t (*counts)[3],
 			size_t page, size_t npages, size_t col, size_t ncols, const char *dir,
-			const char *nav, int demonstration, char *err, size_t errlen)
+			const char *nav, int demonstration, gs_error *err)
 {
 	const gs_strings *t = env->t;
 	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
@@ -517,7 +517,7 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 		S_matrix_html(&w, env, rs, from, to, &cl, counts);
 	gs_site_page_name(name, sizeof(name), page, col);
 	return gs_site_w_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, "", n ? "matrix.js" : NULL,
-			err, errlen);
+			err);
 }
 
 /*
@@ -536,7 +536,7 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
  */
 int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n,
 			const char *dir, const char *nav, int demonstration, gs_site_pagekeys *pp,
-			char *err, size_t errlen)
+			gs_error *err)
 {
 	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
 	size_t ncols = pp->ncols;
@@ -545,7 +545,7 @@ int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n
 	int rc = 0;
 
 	/* Sorting and filters (templates/matrix.js), optional: the pages are complete without. */
-	if (gs_write_atomic(dir, "matrix.js", env->tp->script, strlen(env->tp->script), err, errlen))
+	if (gs_write_atomic(dir, "matrix.js", env->tp->script, strlen(env->tp->script), err))
 		return -1;
 	for (page = 0; page < npages && !rc; page++) {
 		size_t from = page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n;
@@ -559,10 +559,10 @@ int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n
 					continue;
 			}
 			/* the page's results read back, once for its columns */
-			rc = gs_site_results_load(rs, from, to, 0, err, errlen);
+			rc = gs_site_results_load(rs, from, to, 0, err);
 			if (!rc)
 				rc = S_index_page(env, rs, n, pp, counts, page,
-					  npages, col, ncols, dir, nav, demonstration, err, errlen);
+					  npages, col, ncols, dir, nav, demonstration, err);
 		}
 	}
 	return rc ? -1 : 0;

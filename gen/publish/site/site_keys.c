@@ -145,15 +145,13 @@ int gs_site_job_key(gs_site_ctx *c, size_t i, gs_job *job, const char *wsha,
 		    char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
-	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, job->w.id), e[1024];
+	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, job->w.id);
 	size_t k;
-	int rc = gs_job_archive(job, c->archive, sheet_rel, e, sizeof(e));
+	int rc = gs_job_archive(job, c->archive, sheet_rel, c->err);
 
 	free(sheet_rel);
-	if (rc) {
-		snprintf(c->err, c->errlen, "%s: %s", c->paths[i], e);
-		return -1;
-	}
+	if (rc)
+		return gs_error_prefix(c->err, "%s: ", c->paths[i]);
 	S_key_begin(c, wsha, &h);
 	for (k = 0; k < job->nev; k++)
 		S_key_file(&h, job->ev[k].ref->file, job->files[k].rel);
@@ -214,18 +212,19 @@ int gs_site_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint64_t 
 	}
 	sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, in->id);
 	for (k = 0; k < nev && rc == 0; k++) {
+		gs_error ae = GS_ERROR_INIT;
 		int r = gs_archive_add_known(c->archive, in->ev_sha256.v[k], sizes[k],
-					     in->ev_file.v[k], sheet_rel, rel);
+					     in->ev_file.v[k], sheet_rel, rel, &ae);
 		if (r == 1)
 			r = gs_archive_add(c->archive, in->ev_path.v[k], in->ev_file.v[k], sheet_rel,
-					   rel);
+					   rel, &ae);
 		if (r) {
-			const char *ae = gs_archive_error(c->archive);
-			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], in->ev_path.v[k],
-				 ae ? ae : "cannot be archived");
+			gs_error_set(c->err, "%s: %s: %s", c->paths[i], in->ev_path.v[k],
+				     gs_error_is_set(&ae) ? gs_error_message(&ae) : "cannot be archived");
+			gs_error_release(&ae);
 			rc = -1;
 		} else if (strcmp(rel, rels[k]) != 0) {
-			snprintf(c->err, c->errlen, "%s changed while the site was built",
+			gs_error_set(c->err, "%s changed while the site was built",
 				 in->ev_path.v[k]);
 			rc = -1;
 		}
@@ -252,23 +251,20 @@ static int S_input_archive_log(gs_site_ctx *c, size_t i, const char *path,
 {
 	gs_measurement m;
 	gs_diag d = GS_DIAG_INIT;
-	char why[512], rel[GS_EVIDENCE_REL_SIZE], *bytes = NULL;
+	char rel[GS_EVIDENCE_REL_SIZE], *bytes = NULL;
 	size_t len = 0;
 	int rc = 0;
 
 	if (gs_measurement_read(path, &m, &d) != 0) {
-		snprintf(c->err, c->errlen, "%s changed while the site was built", path);
+		gs_error_set(c->err, "%s changed while the site was built", path);
 		gs_diag_release(&d);
 		return -1;
 	}
 	gs_diag_release(&d);
-	if (gs_job_read_log(path, &m, &bytes, &len, why, sizeof(why)) != 0) {
-		snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], path, why);
-		rc = -1;
-	} else if (bytes && gs_archive_add_bytes(c->archive, bytes, len, m.import_log_sha256,
-						 m.import_log_name, sheet_rel, rel)) {
-		snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], path,
-			 gs_archive_error(c->archive));
+	if (gs_job_read_log(path, &m, &bytes, &len, c->err) != 0 ||
+	    (bytes && gs_archive_add_bytes(c->archive, bytes, len, m.import_log_sha256,
+					   m.import_log_name, sheet_rel, rel, c->err))) {
+		gs_error_prefix(c->err, "%s: %s: ", c->paths[i], path);
 		rc = -1;
 	}
 	free(bytes);
@@ -288,7 +284,7 @@ int gs_site_input_archive(gs_site_ctx *c, size_t i, const gs_site_learnt_item *i
 		const char *path = gs_site_learnt_ev_path(in, k), *name = gs_site_learnt_ev_file(in, k);
 		char *from = NULL;
 		if (strncmp(name, "model:", 6) == 0 && !c->prev_sheets) {
-			snprintf(c->err, c->errlen, "%s: no replaced site to take the model's "
+			gs_error_set(c->err, "%s: no replaced site to take the model's "
 				 "files from", c->paths[i]);
 			rc = -1;
 			break;
@@ -300,11 +296,10 @@ int gs_site_input_archive(gs_site_ctx *c, size_t i, const gs_site_learnt_item *i
 			path = from = gs_xasprintf("%.*s%s", (int)pl, c->prev_sheets, rels[k]);
 		}
 		rc = -1;
-		if (gs_archive_add(c->archive, path, name, sheet_rel, rel))
-			snprintf(c->err, c->errlen, "%s: %s: %s", c->paths[i], path,
-				 gs_archive_error(c->archive));
+		if (gs_archive_add(c->archive, path, name, sheet_rel, rel, c->err))
+			gs_error_prefix(c->err, "%s: %s: ", c->paths[i], path);
 		else if (strcmp(rel, rels[k]) != 0)
-			snprintf(c->err, c->errlen, "%s changed while the site was built", path);
+			gs_error_set(c->err, "%s changed while the site was built", path);
 		else
 			rc = from ? 0 : S_input_archive_log(c, i, path, sheet_rel);
 		free(from);
@@ -337,8 +332,9 @@ static int S_link_or_copy(const char *src, const char *dir, const char *name)
 
 	if (rc != 0) {
 		size_t n;
-		char *bytes = gs_read_file(src, &n), e[256];
-		rc = bytes ? gs_write_atomic(dir, name, bytes, n, e, sizeof(e)) : -1;
+		char *bytes = gs_read_file(src, &n);
+		/* (the caller says what failed) */
+		rc = bytes ? gs_write_atomic(dir, name, bytes, n, NULL) : -1;
 		free(bytes);
 	}
 	free(dst);
@@ -461,9 +457,9 @@ static int S_copy_range(int fd, uint64_t off, uint64_t n, FILE *f)
  * here, sorted by name), or NULL.
  */
 int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *pages, const char *dir,
-		       char *err, size_t errlen)
+		       gs_error *err)
 {
-	gs_outstream *os = gs_outstream_open(dir, GS_SITE_KEYS_FILE, err, errlen);
+	gs_outstream *os = gs_outstream_open(dir, GS_SITE_KEYS_FILE, err);
 	size_t n = gs_site_results_count(rs);
 	gs_site_idref *order;
 	FILE *f;
@@ -520,7 +516,7 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 		size_t tl;
 
 		i = order[j].i;
-		if (gs_site_results_load(rs, i, i + 1, 0, err, errlen))
+		if (gs_site_results_load(rs, i, i + 1, 0, err))
 			goto fail;
 		r = gs_site_results_get(rs, i);
 		sp = gs_site_results_span(rs, i);
@@ -549,13 +545,13 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 		free(text);
 		if (sp.len) {
 			if (S_copy_range(old_fd, sp.off, sp.len, f)) {
-				snprintf(err, errlen, "%s: cannot read the replaced keys file: %s",
+				gs_error_set(err, "%s: cannot read the replaced keys file: %s",
 					 GS_SITE_KEYS_FILE, strerror(errno));
 				goto fail;
 			}
 		} else {
 			json_t *w;
-			if (gs_site_results_load(rs, i, i + 1, 1, err, errlen))
+			if (gs_site_results_load(rs, i, i + 1, 1, err))
 				goto fail;
 			w = gs_site_why_pack(rs, i, r->noffers);
 			text = gs_jo_dumps(w, JSON_COMPACT);
@@ -569,7 +565,7 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 	}
 	fputs("}}\n", f);
 	free(order);
-	return gs_outstream_commit(os, err, errlen);
+	return gs_outstream_commit(os, err);
 fail:
 	free(order);
 	gs_outstream_abort(os);
@@ -577,14 +573,14 @@ fail:
 }
 
 int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
-		      gs_site_results *rs, char *err, size_t errlen)
+		      gs_site_results *rs, gs_error *err)
 {
 	gs_site_keys kf;
 	size_t i, m;
 	int rc = -1;
 
 	if (gs_site_keys_open(dir, &kf)) {
-		snprintf(err, errlen, "%s: cannot be read as a keys file of format %s",
+		gs_error_set(err, "%s: cannot be read as a keys file of format %s",
 			 GS_SITE_KEYS_FILE, GS_SITE_KEYS_FORMAT);
 		return -1;
 	}
@@ -597,20 +593,20 @@ int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, 
 		memset(&r, 0, sizeof(r));
 		if (!key || !gs_sha256_hex_valid(key) || !json_is_array(files) ||
 		    gs_site_result_unpack(json_object_get(o, "result"), cat, &r)) {
-			snprintf(err, errlen, "%s: $.sheets.%s: missing, or not a sheet's key, files "
+			gs_error_set(err, "%s: $.sheets.%s: missing, or not a sheet's key, files "
 				 "and result for this catalog", GS_SITE_KEYS_FILE, ids[i]);
 			json_decref(o);
 			goto out;
 		}
 		if (gs_site_why_unpack(json_object_get(o, "why"), &r)) {
-			snprintf(err, errlen, "%s: $.sheets.%s.why: expected a reason (or null) per offer",
+			gs_error_set(err, "%s: $.sheets.%s.why: expected a reason (or null) per offer",
 				 GS_SITE_KEYS_FILE, ids[i]);
 			gs_publish_result_release(&r);
 			json_decref(o);
 			goto out;
 		}
 		if (strcmp(r.id, ids[i]) != 0) {
-			snprintf(err, errlen, "%s: $.sheets.%s.result.id: another id", GS_SITE_KEYS_FILE,
+			gs_error_set(err, "%s: $.sheets.%s.result.id: another id", GS_SITE_KEYS_FILE,
 				 ids[i]);
 			gs_publish_result_release(&r);
 			json_decref(o);
@@ -619,7 +615,7 @@ int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, 
 		json_array_foreach(files, m, f) {
 			const char *name = json_string_value(f);
 			if (!name || !*name || strchr(name, '/') || name[0] == '.') {
-				snprintf(err, errlen, "%s: $.sheets.%s.files[%zu]: expected a file name",
+				gs_error_set(err, "%s: $.sheets.%s.files[%zu]: expected a file name",
 					 GS_SITE_KEYS_FILE, ids[i], m);
 				gs_publish_result_release(&r);
 				json_decref(o);
@@ -632,7 +628,7 @@ int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, 
 			char k[GS_SHA256_HEX_SIZE];
 			snprintf(k, sizeof(k), "%s", key);
 			json_decref(o);
-			if (gs_site_results_put(rs, &r, k, NULL, err, errlen))
+			if (gs_site_results_put(rs, &r, k, NULL, err))
 				goto out;
 		}
 	}

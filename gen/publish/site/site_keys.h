@@ -47,6 +47,6 @@ void gs_site_key(const gs_publish_env *env, const char *catalog_key,
  * the JSON path.
  */
 int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
-		      gs_site_results *rs, char *err, size_t errlen);
+		      gs_site_results *rs, gs_error *err);
 
 #endif

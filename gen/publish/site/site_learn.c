@@ -215,7 +215,7 @@ int gs_site_learn_item(gs_site_ctx *c, size_t a, FILE *out, size_t *done)
 		c->pending_why = NULL;
 		json_decref(o);
 	} else {
-		if (!c->lost && gs_site_learnt_put(c->learn, a, &in, c->err, c->errlen))
+		if (!c->lost && gs_site_learnt_put(c->learn, a, &in, c->err))
 			c->lost = 1;
 		S_diag_append(c->diag, &d);
 	}
@@ -268,7 +268,7 @@ static int S_learn_worker(size_t from, size_t to, void *ctx, FILE *out)
 	if (c->failed) {
 		/* the message as it is (a path need not be UTF-8), to the end */
 		fputs("!\n", out);
-		fputs(c->err, out);
+		fputs(gs_error_message(c->err), out);
 		return 0;
 	}
 	man = c->archive ? gs_archive_export(c->archive, &n) : NULL;
@@ -281,6 +281,21 @@ static int S_learn_worker(size_t from, size_t to, void *ctx, FILE *out)
 		GS_BUG("cannot write a worker's report");
 	json_decref(root);
 	return 0;
+}
+
+/* The rest of f, to its end (a failed worker's message); the caller frees it. */
+static char *S_read_rest(FILE *f)
+{
+	size_t n = 0, cap = 256, got;
+	char *buf = gs_xmalloc(cap);
+
+	while ((got = fread(buf + n, 1, cap - 1 - n, f)) > 0) {
+		n += got;
+		if (cap - 1 - n == 0)
+			buf = gs_xrealloc(buf, cap *= 2);
+	}
+	buf[n] = '\0';
+	return buf;
 }
 
 /* Past the reasons' block of result r in f, not read (a sheet failed already); 0 or -1. */
@@ -308,7 +323,7 @@ static int S_learn_parallel(gs_site_ctx *c, unsigned jobs, size_t *done)
 		c->order = gs_site_learn_order(c->nall, c->from, c->n);
 		c->item_diag = gs_xcalloc(c->nall + 1, sizeof(*c->item_diag));
 	}
-	if (gs_workers_run(c->nall, jobs, S_learn_worker, c, c->dir, &rep, c->err, c->errlen))
+	if (gs_workers_run(c->nall, jobs, S_learn_worker, c, c->dir, &rep, c->err))
 		return -1;
 	for (k = 0; k < rep.n && rc >= 0; k++) {
 		FILE *f = rep.report[k];
@@ -328,17 +343,17 @@ static int S_learn_parallel(gs_site_ctx *c, unsigned jobs, size_t *done)
 			memset(&in, 0, sizeof(in));
 			bad = !o || S_learn_unpack(o, c->all[a], &in,
 						   c->item_diag ? &c->item_diag[a] : c->diag);
-			if (!bad && gs_site_learnt_put(c->learn, a, &in, c->err, c->errlen)) {
+			if (!bad && gs_site_learnt_put(c->learn, a, &in, c->err)) {
 				rc = -1;   /* said why */
 			} else if (bad) {
-				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				gs_error_set(c->err, "the report of a worker cannot be read");
 				rc = -1;
 			} else if (r && !c->failed && (a < c->from || a - c->from >= c->n ||
 						       gs_site_take_result(c, a - c->from, r, f, done))) {
-				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				gs_error_set(c->err, "the report of a worker cannot be read");
 				rc = -1;
 			} else if (r && c->failed && S_skip_why(f, r)) {
-				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				gs_error_set(c->err, "the report of a worker cannot be read");
 				rc = -1;
 			}
 			gs_site_input_release(&in);
@@ -349,32 +364,33 @@ static int S_learn_parallel(gs_site_ctx *c, unsigned jobs, size_t *done)
 		len = getline(&line, &cap, f);
 		if (len == 2 && line[0] == '!') {
 			/* a sheet failed: its message, the first in the paths' order */
-			char *msg = gs_xmalloc(c->errlen);
-			size_t got = fread(msg, 1, c->errlen - 1, f);
 			if (!c->failed) {
-				memcpy(c->err, msg, got);
-				c->err[got] = '\0';
+				char *msg = S_read_rest(f);
+				gs_error_set(c->err, "%s", msg);
+				free(msg);
 				c->failed = 1;
 			}
-			free(msg);
 			continue;
 		}
 		root = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
 		man = json_string_value(json_object_get(root, "manifest"));
 		if (!man) {
-			snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+			gs_error_set(c->err, "the report of a worker cannot be read");
 			rc = -1;
 		} else if (!c->failed && rc == 0 && c->archive) {
+			gs_error ie = GS_ERROR_INIT;
 			int ir;
 			c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
 			c->unread += (size_t)json_integer_value(json_object_get(root, "unread"));
-			ir = gs_archive_import(c->archive, man, strlen(man));
+			/* (1, two names for the same bytes: built again, no message) */
+			ir = gs_archive_import(c->archive, man, strlen(man), &ie);
 			if (ir < 0) {
-				snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));
+				gs_error_set(c->err, "%s", gs_error_message(&ie));
 				c->failed = 1;
 			} else if (ir > 0) {
 				rc = 1;
 			}
+			gs_error_release(&ie);
 		}
 		json_decref(root);
 	}

@@ -194,8 +194,7 @@ static void S_detail_row(gs_site_w *w, const gs_site_pagekeys *pp, const gs_stri
  */
 static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 			       const gs_site_pagekeys *pp, size_t k, size_t page, size_t npages,
-			       const char *dir, const char *nav, int demonstration, char *err,
-			       size_t errlen)
+			       const char *dir, const char *nav, int demonstration, gs_error *err)
 {
 	const gs_strings *t = env->t;
 	const gs_offer *o = &env->cat->offers[k];
@@ -223,7 +222,7 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 	if (!n)
 		gs_site_w_para(&w, gs_tr(t, "site.empty"));
 	gs_site_offer_detail_name(name, sizeof(name), o->id, page);
-	rc = gs_site_w_page(env, dir, name, &w, title, nav, "../", NULL, err, errlen);
+	rc = gs_site_w_page(env, dir, name, &w, title, nav, "../", NULL, err);
 	free(link.b);
 	free(sfx.b);
 	free(title);
@@ -237,7 +236,7 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
  * rendered, used by every offer.
  */
 int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *dir,
-			       int demonstration, gs_site_pagekeys *pp, char *err, size_t errlen)
+			       int demonstration, gs_site_pagekeys *pp, gs_error *err)
 {
 	char *sub = gs_xasprintf("%s/offers", dir), *nav = gs_site_nav(env->t, "../");
 	size_t npages = n ? (n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1, k, page;
@@ -246,7 +245,7 @@ int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *
 	int rc = 0;
 
 	if (gs_mkdirs(sub)) {
-		snprintf(err, errlen, "cannot create %s", sub);
+		gs_error_set(err, "cannot create %s", sub);
 		rc = -1;
 	}
 	for (page = 0; page < npages && !rc; page++) {
@@ -267,13 +266,13 @@ int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *
 		}
 		if (!ntodo)
 			continue;
-		rc = gs_site_results_load(pp->rs, from, to, 1, err, errlen);
+		rc = gs_site_results_load(pp->rs, from, to, 1, err);
 		if (!rc)
-			rc = gs_site_why_page_load(pp, from, to, err, errlen);
+			rc = gs_site_why_page_load(pp, from, to, err);
 		for (k = 0; k < noff && !rc; k++)
 			if (todo[k])
 				rc = S_offer_detail_page(env, n, pp, k, page, npages, sub, nav,
-							 demonstration, err, errlen);
+							 demonstration, err);
 	}
 	gs_site_why_page_free(pp);
 	free(todo);

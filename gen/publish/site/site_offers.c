@@ -78,15 +78,14 @@ enum { S_GIB_DAY, S_CAMPAIGN, S_HOURLY };
 
 /* The SVG (and PNG) of one chart into dir, its image and PNG link into w. */
 static int S_offers_chart_files(const gs_publish_env *env, gs_site_w *w, const char *dir,
-				const char *stem, const char *title, gs_chart_out *o, char *err,
-				size_t errlen)
+				const char *stem, const char *title, gs_chart_out *o, gs_error *err)
 {
 	char *svg = gs_xasprintf("%s.svg", stem), *png = gs_xasprintf("%s.png", stem);
 	int rc;
 
-	rc = gs_write_atomic(dir, svg, o->svg.data, o->svg.len, err, errlen);
+	rc = gs_write_atomic(dir, svg, o->svg.data, o->svg.len, err);
 	if (!rc && env->png)
-		rc = gs_write_atomic(dir, png, o->png.data, o->png.len, err, errlen);
+		rc = gs_write_atomic(dir, png, o->png.data, o->png.len, err);
 	S_LIT(w, "<p><img src=\"");
 	gs_html_url_append(&w->b, &w->n, &w->cap, svg);
 	S_LIT(w, "\" alt=\"");
@@ -305,8 +304,7 @@ static void S_chart_intro(const gs_strings *t, gs_site_w *w, const S_chart_kind 
  */
 static int S_offers_chart(const gs_publish_env *env, gs_site_w *w,
 			  const char *dir, const char *prefix, int kind,
-			  const gs_site_chart_data *d, const gs_publish_result *ref, char *err,
-			  size_t errlen)
+			  const gs_site_chart_data *d, const gs_publish_result *ref, gs_error *err)
 {
 	const gs_strings *t = env->t;
 	const S_chart_kind *k = &S_kinds[kind];
@@ -340,10 +338,10 @@ static int S_offers_chart(const gs_publish_env *env, gs_site_w *w,
 		S_chart_words(env, &ct, title, axis);
 		stem = gs_xasprintf("%s-%s-%zu", prefix, k->file, i + 1);
 		if (gs_chart_bars(&ct, bars, nb, k->decimals, s->currency, &co) != 0) {
-			snprintf(err, errlen, "cannot draw the chart %s", stem);
+			gs_error_set(err, "cannot draw the chart %s", stem);
 			rc = -1;
 		} else {
-			rc = S_offers_chart_files(env, w, dir, stem, title, &co, err, errlen);
+			rc = S_offers_chart_files(env, w, dir, stem, title, &co, err);
 			gs_chart_out_release(&co);
 		}
 		S_series_table(t, env->cat, w, k, s, d, ref, title);
@@ -362,7 +360,7 @@ static int S_offers_chart(const gs_publish_env *env, gs_site_w *w,
 /* The charts of one offers page (its offers, page order), before its tables. */
 static int S_offers_charts(const gs_publish_env *env, gs_site_w *w, const char *dir, size_t page,
 			   const size_t *offers, size_t n, const gs_publish_result *ref,
-			   char *err, size_t errlen)
+			   gs_error *err)
 {
 	gs_site_chart_data d;
 	char prefix[64];
@@ -376,13 +374,13 @@ static int S_offers_charts(const gs_publish_env *env, gs_site_w *w, const char *
 	gs_site_w_text(w, gs_tr(env->t, "site.charts"));
 	S_LIT(w, "</h2>\n");
 	gs_site_gib_day_data(env->cat, offers, n, &d);
-	rc = S_offers_chart(env, w, dir, prefix, S_GIB_DAY, &d, NULL, err, errlen);
+	rc = S_offers_chart(env, w, dir, prefix, S_GIB_DAY, &d, NULL, err);
 	gs_site_chart_data_release(&d);
 	if (rc)
 		return rc;
 	gs_site_campaign_data(env->cat, offers, n, ref, &d);
 	rc = S_offers_chart(env, w, dir, prefix, ref ? S_CAMPAIGN : S_HOURLY, &d, ref,
-			    err, errlen);
+			    err);
 	gs_site_chart_data_release(&d);
 	return rc;
 }
@@ -555,7 +553,7 @@ static void S_offer_cell_sources(gs_site_w *w, const gs_publish_env *env, const 
  * with a message in err. */
 static int S_offers_page_top(gs_site_w *w, const gs_publish_env *env, const char *dir,
 			     int demonstration, const size_t *order, size_t page, size_t npages,
-			     const gs_publish_result *ref, char *err, size_t errlen)
+			     const gs_publish_result *ref, gs_error *err)
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
@@ -572,7 +570,7 @@ static int S_offers_page_top(gs_site_w *w, const gs_publish_env *env, const char
 		size_t from = page * GS_SITE_PAGE_OFFERS, to = from + GS_SITE_PAGE_OFFERS;
 		if (to > cat->noffers)
 			to = cat->noffers;
-		if (S_offers_charts(env, w, dir, page, order + from, to - from, ref, err, errlen)) {
+		if (S_offers_charts(env, w, dir, page, order + from, to - from, ref, err)) {
 			return -1;
 		}
 	}
@@ -581,7 +579,7 @@ static int S_offers_page_top(gs_site_w *w, const gs_publish_env *env, const char
 
 static int S_offers_page(const gs_publish_env *env, const char *dir, const char *nav,
 			 int demonstration, const size_t *order, size_t page, size_t npages,
-			 const gs_publish_result *ref, char *err, size_t errlen)
+			 const gs_publish_result *ref, gs_error *err)
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
@@ -590,7 +588,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	size_t i, rows = 0;
 	int tb = 0;
 
-	if (S_offers_page_top(&w, env, dir, demonstration, order, page, npages, ref, err, errlen)) {
+	if (S_offers_page_top(&w, env, dir, demonstration, order, page, npages, ref, err)) {
 		free(w.b);
 		return -1;
 	}
@@ -635,7 +633,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 	{
 		char name[64];
 		gs_site_offers_name(name, sizeof(name), page);
-		return gs_site_w_page(env, dir, name, &w, gs_tr(t, "site.offers"), nav, "", NULL, err, errlen);
+		return gs_site_w_page(env, dir, name, &w, gs_tr(t, "site.offers"), nav, "", NULL, err);
 	}
 }
 
@@ -646,8 +644,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
  * of the campaign chart, or NULL).
  */
 int gs_site_offers_pages(const gs_publish_env *env, gs_site_results *rs, size_t nres,
-			 const char *dir, const char *nav, int demonstration, char *err,
-			 size_t errlen)
+			 const char *dir, const char *nav, int demonstration, gs_error *err)
 {
 	const char *reference = env->reference;
 	size_t n = env->cat->noffers;
@@ -660,19 +657,19 @@ int gs_site_offers_pages(const gs_publish_env *env, gs_site_results *rs, size_t 
 		if (strcmp(gs_site_results_id(rs, i), reference) == 0)
 			break;
 	if (reference && i == nres) {
-		snprintf(err, errlen, "--reference '%s': no workload of the site has this id", reference);
+		gs_error_set(err, "--reference '%s': no workload of the site has this id", reference);
 		return -1;
 	}
 	if (reference) {
 		/* the one result these pages show, read back */
-		if (gs_site_results_load(rs, i, i + 1, 0, err, errlen))
+		if (gs_site_results_load(rs, i, i + 1, 0, err))
 			return -1;
 		ref = gs_site_results_get(rs, i);
 	}
 	order = gs_xcalloc(n + 1, sizeof(*order));
 	gs_site_offer_groups(env->cat, order);
 	for (page = 0; page < npages && !rc; page++)
-		rc = S_offers_page(env, dir, nav, demonstration, order, page, npages, ref, err, errlen);
+		rc = S_offers_page(env, dir, nav, demonstration, order, page, npages, ref, err);
 	free(order);
 	return rc ? -1 : 0;
 }

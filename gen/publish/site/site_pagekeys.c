@@ -290,7 +290,7 @@ int gs_site_page_reuse(gs_site_pagekeys *pp, const char *dir, const char *name, 
  * The reasons of the reused sheets of [from, to) (loaded) from the replaced
  * keys file, for a page rendered again (gs_site_reason); 0 or -1 with err.
  */
-int gs_site_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, char *err, size_t errlen)
+int gs_site_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, gs_error *err)
 {
 	size_t i, k;
 
@@ -322,7 +322,7 @@ int gs_site_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, char *er
 		k = (size_t)gs_site_why_strings(a, pp->noffers, pp->why_page[i - from]);
 		json_decref(a);
 		if (k) {
-			snprintf(err, errlen, "%s: cannot read the replaced keys file back",
+			gs_error_set(err, "%s: cannot read the replaced keys file back",
 				 GS_SITE_KEYS_FILE);
 			return -1;
 		}

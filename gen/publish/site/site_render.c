@@ -47,13 +47,12 @@ int gs_site_finish(gs_site_ctx *c, size_t i)
 			rc = -1;
 		free(why);
 		if (rc) {
-			snprintf(c->err, c->errlen, "cannot write a worker's report");
+			gs_error_set(c->err, "cannot write a worker's report");
 			return -1;
 		}
 		return 0;
 	}
-	rc = gs_site_results_put(c->out, &c->cur, c->site_key ? c->key : NULL, &c->span, c->err,
-				 c->errlen);
+	rc = gs_site_results_put(c->out, &c->cur, c->site_key ? c->key : NULL, &c->span, c->err);
 	memset(&c->span, 0, sizeof(c->span));
 	return rc;
 }
@@ -61,17 +60,18 @@ int gs_site_finish(gs_site_ctx *c, size_t i)
 /* Renders loaded workload i into c->cur; 0, or -1 with err naming the workload. */
 int gs_site_publish_one(gs_site_ctx *c, size_t i, gs_job *job, size_t *done)
 {
-	char e[1024];
+	gs_error e = GS_ERROR_INIT;
 	int jrc;
 
-	e[0] = '\0';
-	jrc = gs_job_publish(job, c->env, c->archive, c->sheets, NULL, &c->cur, e, sizeof(e));
+	jrc = gs_job_publish(job, c->env, c->archive, c->sheets, NULL, &c->cur, &e);
 	c->rendered++;
 	if (jrc) {
-		if (strncmp(e, c->paths[i], strlen(c->paths[i])) == 0)
-			snprintf(c->err, c->errlen, "%s", e);
+		/* the message names the workload, once */
+		if (strncmp(gs_error_message(&e), c->paths[i], strlen(c->paths[i])) == 0)
+			gs_error_set(c->err, "%s", gs_error_message(&e));
 		else
-			snprintf(c->err, c->errlen, "%s: %s", c->paths[i], e);
+			gs_error_set(c->err, "%s: %s", c->paths[i], gs_error_message(&e));
+		gs_error_release(&e);
 		return -1;
 	}
 	(*done)++;
@@ -95,7 +95,7 @@ static int S_render_range(gs_site_ctx *c, size_t from, size_t to, size_t *done)
 		char wsha[GS_SHA256_HEX_SIZE];
 
 		if (c->inputs) {
-			if (gs_site_learnt_get(c->inputs, c->inputs_from + i, &item, c->err, c->errlen))
+			if (gs_site_learnt_get(c->inputs, c->inputs_from + i, &item, c->err))
 				return -1;
 			in = &item;
 		}
@@ -116,7 +116,7 @@ static int S_render_range(gs_site_ctx *c, size_t from, size_t to, size_t *done)
 		/* Validated already; a file that changed since is an error. */
 		if (gs_job_load_sha(c->paths[i], c->env->cat, &job, &d, wsha) ||
 		    (in && !gs_site_same_input(&job, wsha, in))) {
-			snprintf(c->err, c->errlen, "%s changed while the site was built", c->paths[i]);
+			gs_error_set(c->err, "%s changed while the site was built", c->paths[i]);
 			gs_diag_release(&d);
 			gs_job_release(&job);
 			return -1;
@@ -429,7 +429,7 @@ static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
 		/* the report of a failure is its message alone */
 		if (fflush(out) != 0 || ftruncate(fileno(out), 0) != 0 || fseek(out, 0, SEEK_SET) != 0)
 			return -1;
-		fputs(c->err, out);
+		fputs(gs_error_message(c->err), out);
 		return -1;
 	}
 	man = gs_archive_export(c->archive, &n);
@@ -477,7 +477,7 @@ int gs_site_take_result(gs_site_ctx *c, size_t i, json_t *o, FILE *f, size_t *do
 bad:
 	gs_publish_result_release(&c->cur);
 	memset(&c->span, 0, sizeof(c->span));
-	snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+	gs_error_set(c->err, "the report of a worker cannot be read");
 	return -1;
 }
 
@@ -496,7 +496,7 @@ int gs_site_render_parallel(gs_site_ctx *c, size_t npaths, unsigned jobs, size_t
 	char *line = NULL;
 	int rc = 0;
 
-	if (gs_workers_run(npaths, jobs, S_worker, c, c->dir, &rep, c->err, c->errlen))
+	if (gs_workers_run(npaths, jobs, S_worker, c, c->dir, &rep, c->err))
 		return -1;
 	for (k = 0; k < rep.n && rc == 0; k++) {
 		FILE *f = rep.report[k];
@@ -510,7 +510,7 @@ int gs_site_render_parallel(gs_site_ctx *c, size_t npaths, unsigned jobs, size_t
 			len = getline(&line, &cap, f);
 			o = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
 			if (!o) {
-				snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+				gs_error_set(c->err, "the report of a worker cannot be read");
 				rc = -1;
 			} else if (gs_site_take_result(c, i, o, f, done)) {
 				rc = -1;
@@ -523,13 +523,16 @@ int gs_site_render_parallel(gs_site_ctx *c, size_t npaths, unsigned jobs, size_t
 		root = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
 		man = json_string_value(json_object_get(root, "manifest"));
 		if (!man) {
-			snprintf(c->err, c->errlen, "the report of a worker cannot be read");
+			gs_error_set(c->err, "the report of a worker cannot be read");
 			rc = -1;
 		} else {
 			c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
-			rc = gs_archive_import(c->archive, man, strlen(man));
+			gs_error ie = GS_ERROR_INIT;
+			/* (1, two names for the same bytes: built again, no message) */
+			rc = gs_archive_import(c->archive, man, strlen(man), &ie);
 			if (rc < 0)
-				snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));
+				gs_error_set(c->err, "%s", gs_error_message(&ie));
+			gs_error_release(&ie);
 		}
 		json_decref(root);
 	}
@@ -561,9 +564,7 @@ int gs_site_render_sheets(gs_site_ctx *c, size_t n, unsigned jobs, size_t *done,
 	} else if (S_render_range(c, 0, n, done)) {
 		return -1;
 	}
-	if (gs_archive_write_manifest(c->archive)) {
-		snprintf(c->err, c->errlen, "%s", gs_archive_error(c->archive));
+	if (gs_archive_write_manifest(c->archive, c->err))
 		return -1;
-	}
 	return 0;
 }

@@ -279,7 +279,7 @@ void gs_site_statcache_write(const char *dir, char *const *paths, size_t from, s
 			     gs_site_learnt *learnt)
 {
 	char *path = S_cache_path(dir), *tmp = gs_xasprintf("%s.tmp", path);
-	char *keys = S_keys_stat(dir), err[256];
+	char *keys = S_keys_stat(dir);
 	gs_site_idref *order = gs_xcalloc(n + 1, sizeof(*order));
 	json_t *h;
 	FILE *f = NULL;
@@ -304,7 +304,8 @@ void gs_site_statcache_write(const char *dir, char *const *paths, size_t from, s
 		gs_site_learnt_item it;
 		json_t *p, *ev, *e;
 		size_t k;
-		if (gs_site_learnt_get(learnt, order[i].i, &it, err, sizeof(err))) {
+		/* (the cache is not written then: no message) */
+		if (gs_site_learnt_get(learnt, order[i].i, &it, NULL)) {
 			ok = 0;
 			break;
 		}

@@ -36,16 +36,16 @@ void gs_site_input_release(gs_site_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-gs_site_learnt *gs_site_learnt_new(const char *dir, size_t n, char *err, size_t errlen)
+gs_site_learnt *gs_site_learnt_new(const char *dir, size_t n, gs_error *err)
 {
 	gs_site_learnt *l;
 	gs_spool *s;
 
 	if (n >= UINT32_MAX) {
-		snprintf(err, errlen, "%zu workloads: at most %u", n, UINT32_MAX - 1);
+		gs_error_set(err, "%zu workloads: at most %u", n, UINT32_MAX - 1);
 		return NULL;
 	}
-	s = gs_spool_new(dir, err, errlen);
+	s = gs_spool_new(dir, err);
 	if (!s)
 		return NULL;
 	l = gs_xcalloc(1, sizeof(*l));
@@ -59,8 +59,7 @@ size_t gs_site_learnt_paths(const gs_site_learnt *l)
 	return l->n;
 }
 
-int gs_site_learnt_put(gs_site_learnt *l, size_t i, const gs_site_input *in, char *err,
-		       size_t errlen)
+int gs_site_learnt_put(gs_site_learnt *l, size_t i, const gs_site_input *in, gs_error *err)
 {
 	size_t count = gs_spool_count(l->s), nv, k, j;
 	char sha[GS_SHA256_HEX_SIZE];   /* (the spool takes char *const *) */
@@ -84,7 +83,7 @@ int gs_site_learnt_put(gs_site_learnt *l, size_t i, const gs_site_input *in, cha
 			v[S_EV + 3 * k + 2] = in->ev_sha256.v[k];
 		}
 	}
-	rc = gs_spool_put(l->s, v, nv, err, errlen);
+	rc = gs_spool_put(l->s, v, nv, err);
 	free(v);
 	if (rc)
 		return -1;
@@ -99,13 +98,12 @@ int gs_site_learnt_put(gs_site_learnt *l, size_t i, const gs_site_input *in, cha
 	return 0;
 }
 
-int gs_site_learnt_flush(gs_site_learnt *l, char *err, size_t errlen)
+int gs_site_learnt_flush(gs_site_learnt *l, gs_error *err)
 {
-	return gs_spool_flush(l->s, err, errlen);
+	return gs_spool_flush(l->s, err);
 }
 
-int gs_site_learnt_get(gs_site_learnt *l, size_t i, gs_site_learnt_item *it, char *err,
-		       size_t errlen)
+int gs_site_learnt_get(gs_site_learnt *l, size_t i, gs_site_learnt_item *it, gs_error *err)
 {
 	size_t count = gs_spool_count(l->s), j;
 
@@ -115,7 +113,7 @@ int gs_site_learnt_get(gs_site_learnt *l, size_t i, gs_site_learnt_item *it, cha
 	if (j < l->from || j >= l->to) {
 		size_t to = count - j < S_RANGE ? count : j + S_RANGE;
 		l->from = l->to = 0;
-		if (gs_spool_load(l->s, j, to, err, errlen))
+		if (gs_spool_load(l->s, j, to, err))
 			return -1;
 		l->from = j;
 		l->to = to;
@@ -134,7 +132,7 @@ int gs_site_learnt_get(gs_site_learnt *l, size_t i, gs_site_learnt_item *it, cha
 	it->stat = gs_spool_get(l->s, j, S_STAT);
 	it->nev = (gs_spool_size(l->s, j) - S_EV) / 3;
 	if (!it->title || !it->sha256 || !it->stat) {
-		snprintf(err, errlen, "cannot read a temporary file back: record %zu", i);
+		gs_error_set(err, "cannot read a temporary file back: record %zu", i);
 		return -1;
 	}
 	return 0;

@@ -68,18 +68,16 @@ typedef struct {
 } gs_site_learnt_item;
 
 /* New and empty, for n paths, spooled in dir; NULL with err. */
-gs_site_learnt *gs_site_learnt_new(const char *dir, size_t n, char *err, size_t errlen);
+gs_site_learnt *gs_site_learnt_new(const char *dir, size_t n, gs_error *err);
 /* The number of paths it was made for. */
 size_t gs_site_learnt_paths(const gs_site_learnt *l);
 /* Path i's record (i < n, not put before); 0, or -1 with err. */
-int gs_site_learnt_put(gs_site_learnt *l, size_t i, const gs_site_input *in, char *err,
-		       size_t errlen);
+int gs_site_learnt_put(gs_site_learnt *l, size_t i, const gs_site_input *in, gs_error *err);
 /* Writes out what is still buffered (before a fork); 0, or -1 with err. */
-int gs_site_learnt_flush(gs_site_learnt *l, char *err, size_t errlen);
+int gs_site_learnt_flush(gs_site_learnt *l, gs_error *err);
 /* Path i's record (put) into it, loading it and a few after it when it
  * is not loaded; 0, or -1 with err. */
-int gs_site_learnt_get(gs_site_learnt *l, size_t i, gs_site_learnt_item *it, char *err,
-		       size_t errlen);
+int gs_site_learnt_get(gs_site_learnt *l, size_t i, gs_site_learnt_item *it, gs_error *err);
 /* Cited file k (< it->nev) of a record read: its path, its name in the
  * workload, the SHA-256 of its bytes. */
 const char *gs_site_learnt_ev_path(const gs_site_learnt_item *it, size_t k);

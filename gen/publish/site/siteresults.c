@@ -168,7 +168,7 @@ const size_t *gs_site_results_groups(const gs_site_results *rs, size_t *ngroups)
 }
 
 gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, size_t page_rows,
-				     char *err, size_t errlen)
+				     gs_error *err)
 {
 	gs_site_results *rs = gs_xcalloc(1, sizeof(*rs));
 
@@ -177,8 +177,8 @@ gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, siz
 	rs->cat = cat;
 	rs->page_rows = page_rows;
 	sha256_init(&rs->rows_h);
-	rs->res = gs_spool_new(dir, err, errlen);
-	rs->why = rs->res ? gs_spool_new(dir, err, errlen) : NULL;
+	rs->res = gs_spool_new(dir, err);
+	rs->why = rs->res ? gs_spool_new(dir, err) : NULL;
 	if (!rs->why) {
 		gs_site_results_free(rs);
 		return NULL;
@@ -189,7 +189,7 @@ gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, siz
 }
 
 int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *key,
-			const gs_site_span *span, char *err, size_t errlen)
+			const gs_site_span *span, gs_error *err)
 {
 	size_t nv = S_FILES + r->files.n, k, cl = 0, ccap = 0, idl;
 	char **v = gs_xcalloc(nv + 1, sizeof(*v));
@@ -224,9 +224,9 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 	v[S_COST] = cost;
 	for (k = 0; k < r->files.n; k++)
 		v[S_FILES + k] = r->files.v[k];
-	rc = gs_spool_put(rs->res, v, nv, err, errlen);
+	rc = gs_spool_put(rs->res, v, nv, err);
 	if (!rc)
-		rc = gs_spool_put(rs->why, r->reason, r->reason ? r->noffers : 0, err, errlen);
+		rc = gs_spool_put(rs->why, r->reason, r->reason ? r->noffers : 0, err);
 	if (!rc) {
 		for (k = 0; k < r->noffers && k < rs->cat->noffers; k++)
 			if (r->status[k] < 3)
@@ -416,15 +416,14 @@ bad:
 	return -1;
 }
 
-int gs_site_results_load(gs_site_results *rs, size_t from, size_t to, int why, char *err,
-			 size_t errlen)
+int gs_site_results_load(gs_site_results *rs, size_t from, size_t to, int why, gs_error *err)
 {
 	size_t i;
 
 	if (rs->page && from == rs->from && to == rs->to) {
 		/* loaded already: at most their reasons to read */
 		if (why && !rs->why_loaded) {
-			if (gs_spool_load(rs->why, from, to, err, errlen))
+			if (gs_spool_load(rs->why, from, to, err))
 				return -1;
 			rs->why_loaded = 1;
 		}
@@ -433,8 +432,8 @@ int gs_site_results_load(gs_site_results *rs, size_t from, size_t to, int why, c
 	S_page_free(rs);
 	if (from > to || to > rs->n)
 		GS_BUG("results [%zu, %zu) of %zu", from, to, rs->n);
-	if (gs_spool_load(rs->res, from, to, err, errlen) ||
-	    (why && gs_spool_load(rs->why, from, to, err, errlen)))
+	if (gs_spool_load(rs->res, from, to, err) ||
+	    (why && gs_spool_load(rs->why, from, to, err)))
 		return -1;
 	rs->page = gs_xcalloc(to - from + 1, sizeof(*rs->page));
 	rs->from = from;
@@ -443,7 +442,7 @@ int gs_site_results_load(gs_site_results *rs, size_t from, size_t to, int why, c
 	for (i = from; i < to; i++)
 		if (S_decode(rs, i, &rs->page[i - from])) {
 			S_page_free(rs);
-			snprintf(err, errlen, "cannot read a temporary file back: result %zu", i);
+			gs_error_set(err, "cannot read a temporary file back: result %zu", i);
 			return -1;
 		}
 	return 0;

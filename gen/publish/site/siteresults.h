@@ -48,14 +48,14 @@ typedef struct gs_site_results gs_site_results;
 /* New and empty, for results against cat, spooled in dir, in groups of
  * page_rows (a page of workloads, gs_site_results_rows); NULL with err. */
 gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, size_t page_rows,
-				     char *err, size_t errlen);
+				     gs_error *err);
 /*
  * Appends result gs_site_results_count(rs): r with its reasons (r->reason,
  * or none), key (hex, or NULL: a build without keys) and span (or NULL:
  * none). r is released whatever the outcome. 0, or -1 with err.
  */
 int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *key,
-			const gs_site_span *span, char *err, size_t errlen);
+			const gs_site_span *span, gs_error *err);
 size_t gs_site_results_count(const gs_site_results *rs);
 /* Result i's id, from memory (any i < count). */
 const char *gs_site_results_id(const gs_site_results *rs, size_t i);
@@ -83,8 +83,7 @@ void gs_site_results_rows(const gs_site_results *rs, size_t g, char hex[GS_SHA25
  * Makes results [from, to) readable (to <= count), and their reasons when
  * why is not 0: one read per spool. 0, or -1 with err.
  */
-int gs_site_results_load(gs_site_results *rs, size_t from, size_t to, int why, char *err,
-			 size_t errlen);
+int gs_site_results_load(gs_site_results *rs, size_t from, size_t to, int why, gs_error *err);
 /* Result i (loaded): its reason is NULL (gs_site_results_reason). */
 const gs_publish_result *gs_site_results_get(const gs_site_results *rs, size_t i);
 /* Its key ("" when put without one) and its span ({0, 0} when none). */
