@@ -1,5 +1,6 @@
 /* diag: the list of errors found while reading or checking inputs. */
 #include "diag.h"
+#include "buf.h"
 #include "util.h"
 
 #include <stdarg.h>
@@ -7,19 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-	char *s;
-	size_t len, cap;
-} S_out;
-
-static void S_put(S_out *o, const char *p, size_t n)
-{
-	gs_mem_append(&o->s, &o->len, &o->cap, p, n);
-	o->s[o->len] = '\0';
-}
-
 /* Appends s[0..n) escaped, cut after max bytes of input (0: no cut). */
-static void S_show_append(S_out *o, const char *s, size_t n, size_t max)
+static void S_show_append(gs_buf *o, const char *s, size_t n, size_t max)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -30,16 +20,16 @@ static void S_show_append(S_out *o, const char *s, size_t n, size_t max)
 		if (max && i + (k ? k : 1) > max) {
 			char tail[64];
 			snprintf(tail, sizeof(tail), "...(%zu bytes)", n);
-			S_put(o, tail, strlen(tail));
+			gs_buf_put(o, tail, strlen(tail));
 			return;
 		}
 		if (k == 0 || (k == 1 && (p[i] < 0x20 || p[i] == 0x7f))) {
 			char hex[5];
 			snprintf(hex, sizeof(hex), "\\x%02x", p[i]);
-			S_put(o, hex, 4);
+			gs_buf_put(o, hex, 4);
 			i++;
 		} else {
-			S_put(o, s + i, k);
+			gs_buf_put(o, s + i, k);
 			i += k;
 		}
 	}
@@ -47,21 +37,19 @@ static void S_show_append(S_out *o, const char *s, size_t n, size_t max)
 
 char *gs_show(const char *s, size_t max)
 {
-	S_out o = { NULL, 0, 0 };
+	gs_buf o = GS_BUF_INIT;
 
-	S_put(&o, "", 0);
 	S_show_append(&o, s, strlen(s), max);
-	return o.s;
+	return gs_buf_detach(&o, NULL);
 }
 
 /* The message escaped, each "quoted" value cut at GS_SHOW_MAX, the whole at
  * GS_SHOW_MAX_MESSAGE. */
 static char *S_clean_message(const char *m)
 {
-	S_out o = { NULL, 0, 0 };
+	gs_buf o = GS_BUF_INIT;
 	const char *p = m;
 
-	S_put(&o, "", 0);
 	while (*p) {
 		const char *q = strchr(p, '"'), *end;
 		if (!q) {
@@ -75,15 +63,15 @@ static char *S_clean_message(const char *m)
 			break;
 		}
 		S_show_append(&o, q + 1, (size_t)(end - q - 1), GS_SHOW_MAX);
-		S_put(&o, "\"", 1);
+		gs_buf_put(&o, "\"", 1);
 		p = end + 1;
 	}
 	if (o.len > GS_SHOW_MAX_MESSAGE) {
-		char *cut = gs_show(o.s, GS_SHOW_MAX_MESSAGE);
-		free(o.s);
+		char *cut = gs_show(o.data, GS_SHOW_MAX_MESSAGE);
+		gs_buf_release(&o);
 		return cut;
 	}
-	return o.s;
+	return gs_buf_detach(&o, NULL);
 }
 
 void gs_error_print(const char *cmd, const char *fmt, ...)

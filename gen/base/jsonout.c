@@ -97,16 +97,18 @@ static char *S_dumps_jansson(const json_t *root, size_t flags)
  * the site's CPU. test_jsonout compares it with json_dumps on generated
  * documents. Other flags go through json_dumps.
  */
-typedef gs_jw_buf S_buf;   /* the streaming writer's buffer too */
+typedef gs_buf S_buf;   /* the streaming writer's buffer too */
 
-static void S_put(S_buf *b, const char *s, size_t n)
+#define S_put gs_buf_put
+
+/* The bytes of b, NUL-terminated, without slack (some documents are kept:
+ * a site's keys); b is left empty. */
+static char *S_detach_fit(gs_buf *b)
 {
-	if (b->len + n + 1 > b->cap) {
-		gs_mem_append(&b->p, &b->len, &b->cap, s, n);
-		return;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
+	size_t cap = b->cap, len;
+	char *out = gs_buf_detach(b, &len);
+
+	return len + 1 < cap ? gs_xrealloc(out, len + 1) : out;
 }
 
 /* An integer in decimal (magnitude u, negative when neg), as printf writes it. */
@@ -338,7 +340,7 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 
 char *gs_jo_dumps(const json_t *root, size_t flags)
 {
-	S_buf b = {0};
+	S_buf b;
 
 	if (!root)
 		return NULL;
@@ -348,16 +350,13 @@ char *gs_jo_dumps(const json_t *root, size_t flags)
 	if (!json_is_object(root) && !json_is_array(root))
 		return NULL;   /* json_dumps wants JSON_ENCODE_ANY for those */
 	/* a sheet's decision JSON is tens of KB: no doubling from 64 bytes */
-	b.cap = 16384;
-	b.p = gs_xmalloc(b.cap);
+	gs_buf_init(&b, 16384);
 	if (S_dump(&b, root, flags, 0)) {
-		free(b.p);
+		gs_buf_release(&b);
 		return NULL;
 	}
 	S_put(&b, "\n", 1);
-	b.p[b.len] = '\0';
-	/* some documents are kept (a site's keys): no slack */
-	return b.len + 1 < b.cap ? gs_xrealloc(b.p, b.len + 1) : b.p;
+	return S_detach_fit(&b);
 }
 
 /*
@@ -368,19 +367,22 @@ char *gs_jo_dumps(const json_t *root, size_t flags)
  * (gs_jw_init_flat), the members of a container at depth flat or deeper
  * follow each other on its line, as JSON_COMPACT writes them ("," and ":").
  */
-/* Room for n more bytes (and a NUL) in the writer's buffer; where they go. */
+/* Room for n more bytes (and a NUL) in the writer's buffer; where they go.
+ * The caller writes there, then S_jw_end's where its bytes end. */
 static char *S_jw_room(gs_jw *w, size_t n)
 {
 	if (n > SIZE_MAX / 4 - w->b.len)
 		GS_BUG("gs_jw: a document past SIZE_MAX / 4 bytes");
-	if (w->b.len + n + 1 > w->b.cap) {
-		size_t c = w->b.cap ? w->b.cap : 64;
-		while (w->b.len + n + 1 > c)
-			c *= 2;
-		w->b.p = gs_xrealloc(w->b.p, c);
-		w->b.cap = c;
-	}
-	return w->b.p + w->b.len;
+	if (w->b.len + n >= w->b.cap)
+		gs_buf_grow(&w->b, n);
+	return w->b.data + w->b.len;
+}
+
+/* The bytes written at S_jw_room's place end at end (NUL-terminated). */
+static void S_jw_end(gs_jw *w, char *end)
+{
+	w->b.len = (size_t)(end - w->b.data);
+	*end = '\0';
 }
 
 /* A newline and depth levels of indentation (2 spaces each), at p. */
@@ -395,7 +397,7 @@ static void S_jw_nl(gs_jw *w, size_t depth)
 {
 	char *p = S_jw_room(w, 1 + 2 * depth);
 
-	w->b.len = (size_t)(S_jw_indent(p, depth) - w->b.p);
+	S_jw_end(w, S_jw_indent(p, depth));
 }
 
 /* 1 when the n bytes at s go into a JSON string as they are. */
@@ -439,8 +441,7 @@ static void S_jw_value(gs_jw *w)
 void gs_jw_init(gs_jw *w)
 {
 	memset(w, 0, sizeof(*w));
-	w->b.cap = 16384;
-	w->b.p = gs_xmalloc(w->b.cap);
+	gs_buf_init(&w->b, 16384);
 }
 
 void gs_jw_init_flat(gs_jw *w, size_t flat)
@@ -515,10 +516,10 @@ void gs_jw_key(gs_jw *w, const char *key)
 		memcpy(p, key, n);
 		p += n;
 		memcpy(p, "\": ", 3);
-		w->b.len = (size_t)(p + (flat ? 2 : 3) - w->b.p);
+		S_jw_end(w, p + (flat ? 2 : 3));
 		return;
 	}
-	w->b.len = (size_t)(p - w->b.p);
+	S_jw_end(w, p);
 	if (S_string(&w->b, key, n))
 		w->bad = 1;
 	S_put(&w->b, ": ", flat ? 1 : 2);
@@ -539,7 +540,7 @@ void gs_jw_str(gs_jw *w, const char *s)
 		*p++ = '"';
 		memcpy(p, s, n);
 		p[n] = '"';
-		w->b.len += n + 2;
+		S_jw_end(w, p + n + 1);
 		return;
 	}
 	if (S_string(&w->b, s, n))
@@ -580,13 +581,14 @@ char *gs_jw_finish(gs_jw *w)
 	if (w->depth)
 		GS_BUG("gs_jw: %zu containers left open", w->depth);
 	if (w->bad) {
-		free(w->b.p);
+		gs_buf_release(&w->b);
 		memset(w, 0, sizeof(*w));
+		gs_buf_init(&w->b, 0);
 		return NULL;
 	}
 	S_jw_put(w, "\n", 1);
-	w->b.p[w->b.len] = '\0';
-	out = w->b.len + 1 < w->b.cap ? gs_xrealloc(w->b.p, w->b.len + 1) : w->b.p;
+	out = S_detach_fit(&w->b);
 	memset(w, 0, sizeof(*w));
+	gs_buf_init(&w->b, 0);
 	return out;
 }

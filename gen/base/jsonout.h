@@ -10,6 +10,8 @@
 #ifndef GS_JSONOUT_H
 #define GS_JSONOUT_H
 
+#include "buf.h"
+
 #include <stdint.h>
 #include <jansson.h>
 
@@ -30,12 +32,7 @@ char *gs_jo_dumps(const json_t *root, size_t flags);
  */
 #define GS_JW_MAX_DEPTH 32
 typedef struct {
-	char *p;                                /* the document so far, len bytes of cap */
-	size_t len, cap;
-} gs_jw_buf;
-
-typedef struct {
-	gs_jw_buf b;
+	gs_buf b;                               /* the document so far */
 	size_t depth;
 	int bad;                                /* a string not UTF-8 */
 	size_t flat;                            /* 0, or the depth from which a container is on one line */

@@ -5,6 +5,7 @@
 #include "infile.h"
 #include "outfile.h"
 #include "quantity.h"
+#include "buf.h"
 #include "util.h"
 
 #include <errno.h>
@@ -219,35 +220,19 @@ json_t *gs_jr_load(gs_jr *r)
 
 /* ---- text of paths and values ---- */
 
-typedef struct {
-	char *s;
-	size_t len, alloc;
-} S_buf;
-
-static void S_put(S_buf *b, const char *s, size_t n)
-{
-	gs_mem_append(&b->s, &b->len, &b->alloc, s, n);
-	b->s[b->len] = '\0';
-}
-
-static void S_puts(S_buf *b, const char *s)
-{
-	S_put(b, s, strlen(s));
-}
-
 /* A JSON string literal; at most `max` characters of s (0: all), then "...". */
-static void S_put_quoted(S_buf *b, const char *s, size_t max)
+static void S_put_quoted(gs_buf *b, const char *s, size_t max)
 {
 	size_t chars = 0;
 	const unsigned char *p;
 
-	S_puts(b, "\"");
+	gs_buf_puts(b, "\"");
 	for (p = (const unsigned char *)s; *p; p++) {
 		char esc[8];
 		/* count characters, not UTF-8 continuation bytes */
 		if ((*p & 0xC0) != 0x80) {
 			if (max && chars == max) {
-				S_puts(b, "...");
+				gs_buf_puts(b, "...");
 				break;
 			}
 			chars++;
@@ -255,15 +240,15 @@ static void S_put_quoted(S_buf *b, const char *s, size_t max)
 		if (*p == '"' || *p == '\\') {
 			esc[0] = '\\';
 			esc[1] = (char)*p;
-			S_put(b, esc, 2);
+			gs_buf_put(b, esc, 2);
 		} else if (*p < 0x20 || *p == 0x7F) {
 			snprintf(esc, sizeof(esc), "\\u%04x", *p);
-			S_puts(b, esc);
+			gs_buf_puts(b, esc);
 		} else {
-			S_put(b, (const char *)p, 1);
+			gs_buf_put(b, (const char *)p, 1);
 		}
 	}
-	S_puts(b, "\"");
+	gs_buf_puts(b, "\"");
 }
 
 static int S_is_identifier(const char *s)
@@ -281,72 +266,72 @@ static int S_is_identifier(const char *s)
 
 char *gs_jr_path_key(const char *parent, const char *key)
 {
-	S_buf b = { NULL, 0, 0 };
+	gs_buf b = GS_BUF_INIT;
 
-	S_puts(&b, parent ? parent : "$");
+	gs_buf_puts(&b, parent ? parent : "$");
 	if (S_is_identifier(key)) {
-		S_puts(&b, ".");
-		S_puts(&b, key);
+		gs_buf_puts(&b, ".");
+		gs_buf_puts(&b, key);
 	} else {
 		/* keys with dots, spaces or quotes would make a dotted path ambiguous */
-		S_puts(&b, "[");
+		gs_buf_puts(&b, "[");
 		S_put_quoted(&b, key, 0);
-		S_puts(&b, "]");
+		gs_buf_puts(&b, "]");
 	}
-	return b.s;
+	return gs_buf_detach(&b, NULL);
 }
 
 char *gs_jr_path_index(const char *parent, size_t index)
 {
 	char num[32];
-	S_buf b = { NULL, 0, 0 };
+	gs_buf b = GS_BUF_INIT;
 
 	snprintf(num, sizeof(num), "[%zu]", index);
-	S_puts(&b, parent ? parent : "$");
-	S_puts(&b, num);
-	return b.s;
+	gs_buf_puts(&b, parent ? parent : "$");
+	gs_buf_puts(&b, num);
+	return gs_buf_detach(&b, NULL);
 }
 
 char *gs_jr_describe(json_t *v)
 {
-	S_buf b = { NULL, 0, 0 };
+	gs_buf b = GS_BUF_INIT;
 	char num[64];
 
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
-		S_puts(&b, "an object");
+		gs_buf_puts(&b, "an object");
 		break;
 	case JSON_ARRAY:
-		S_puts(&b, "an array");
+		gs_buf_puts(&b, "an array");
 		break;
 	case JSON_STRING:
 		S_put_quoted(&b, json_string_value(v), S_DESCRIBE_MAX);
 		break;
 	case JSON_INTEGER:
 		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		S_puts(&b, num);
+		gs_buf_puts(&b, num);
 		break;
 	case JSON_REAL:
 		/* say "real" so that 7e9 is not mistaken for an integer */
 		snprintf(num, sizeof(num), "%.17g", json_real_value(v));
-		S_puts(&b, "the real number ");
-		S_puts(&b, num);
+		gs_buf_puts(&b, "the real number ");
+		gs_buf_puts(&b, num);
 		if (!strpbrk(num, ".eEn"))
-			S_puts(&b, ".0");
+			gs_buf_puts(&b, ".0");
 		break;
 	case JSON_TRUE:
-		S_puts(&b, "true");
+		gs_buf_puts(&b, "true");
 		break;
 	case JSON_FALSE:
-		S_puts(&b, "false");
+		gs_buf_puts(&b, "false");
 		break;
 	case JSON_NULL:
-		S_puts(&b, "null");
+		gs_buf_puts(&b, "null");
 		break;
 	}
-	if (!b.s)
-		S_puts(&b, "a value");
-	return b.s;
+	if (!b.len)
+		gs_buf_puts(&b, "a value");
+	return gs_buf_detach(&b, NULL);
 }
 
 static void S_wrong(gs_jr *r, const char *path, const char *expected, json_t *v)
@@ -497,22 +482,22 @@ int gs_jr_v_object(gs_jr *r, json_t *v, const char *path, const char *const *all
 			if (strcmp(*a, key) == 0)
 				known = 1;
 		if (!known) {
-			S_buf b = { NULL, 0, 0 };
+			gs_buf b = GS_BUF_INIT;
 			char *kp = gs_jr_path_key(path, key);
 			const char *note, *best = gs_suggest(key, allowed, &note);
-			S_puts(&b, "unknown key ");
+			gs_buf_puts(&b, "unknown key ");
 			S_put_quoted(&b, key, S_DESCRIBE_MAX);
 			if (best) {
-				S_puts(&b, " (did you mean ");
+				gs_buf_puts(&b, " (did you mean ");
 				S_put_quoted(&b, best, S_DESCRIBE_MAX);
-				S_puts(&b, note ? "? " : "?)");
+				gs_buf_puts(&b, note ? "? " : "?)");
 				if (note) {
-					S_puts(&b, note);
-					S_puts(&b, ")");
+					gs_buf_puts(&b, note);
+					gs_buf_puts(&b, ")");
 				}
 			}
-			gs_jr_error(r, kp, "%s", b.s);
-			free(b.s);
+			gs_jr_error(r, kp, "%s", b.data);
+			gs_buf_release(&b);
 			free(kp);
 		}
 	}
@@ -584,7 +569,7 @@ static int S_v_bool(gs_jr *r, json_t *v, const char *path, int *out)
 static int S_v_enum(gs_jr *r, json_t *v, const char *path,
 		 const char *const *names, int *out)
 {
-	S_buf b = { NULL, 0, 0 };
+	gs_buf b = GS_BUF_INIT;
 	const char *const *n;
 
 	if (json_is_string(v)) {
@@ -596,14 +581,14 @@ static int S_v_enum(gs_jr *r, json_t *v, const char *path,
 		}
 	}
 	if (names[0] && names[1])
-		S_puts(&b, "one of ");
+		gs_buf_puts(&b, "one of ");
 	for (n = names; *n; n++) {
 		if (n != names)
-			S_puts(&b, ", ");
+			gs_buf_puts(&b, ", ");
 		S_put_quoted(&b, *n, 0);
 	}
-	S_wrong(r, path, b.s, v);
-	free(b.s);
+	S_wrong(r, path, b.data, v);
+	gs_buf_release(&b);
 	return -1;
 }
 

@@ -1,5 +1,6 @@
 /* util: allocate-or-abort wrappers, printf to a string, a string vector. */
 #include "util.h"
+#include "buf.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -279,18 +280,21 @@ void gs_strvec_release(gs_strvec *v)
 
 void gs_mem_append(char **buf, size_t *len, size_t *cap, const void *s, size_t n)
 {
+	gs_buf b;
+
 	if (n == 0 && *buf)
 		return;
-	if (!*buf || *len + n + 1 > *cap) {
-		size_t c = *cap ? *cap : 64;   /* small: some buffers are kept (paths, messages) */
-		while (*len + n + 1 > c)
-			c *= 2;
-		*buf = gs_xrealloc(*buf, c);
-		*cap = c;
-	}
+	/* the triple as a gs_buf: NULL with cap 0 is an empty one */
+	b.data = *cap ? *buf : gs_buf_empty;
+	b.len = *cap ? *len : 0;
+	b.cap = *cap;
+	if (!b.cap)
+		gs_buf_grow(&b, n);   /* a buffer even for n == 0 */
 	if (n)
-		memcpy(*buf + *len, s, n);
-	*len += n;
+		gs_buf_put(&b, s, n);
+	*buf = b.data;
+	*len = b.len;
+	*cap = b.cap;
 }
 
 size_t gs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)

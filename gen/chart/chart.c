@@ -436,21 +436,19 @@ static void S_cross(S_pen *pn, double x, double y, double r, int hollow)
 
 typedef void (*S_draw_fn)(S_pen *pn, const void *arg);
 
-void gs_chart_buf_free(gs_buf *b)
-{
-	if (!b)
-		return;
-	free(b->data);
-	b->data = NULL;
-	b->len = 0;
-}
-
 void gs_chart_out_release(gs_chart_out *out)
 {
 	if (!out)
 		return;
-	gs_chart_buf_free(&out->svg);
-	gs_chart_buf_free(&out->png);
+	gs_buf_release(&out->svg);
+	gs_buf_release(&out->png);
+}
+
+/* Both buffers empty, whatever *out held (nothing freed). */
+static void S_out_init(gs_chart_out *out)
+{
+	gs_buf_init(&out->svg, 0);
+	gs_buf_init(&out->png, 0);
 }
 
 static const gs_chart_text S_no_text;
@@ -468,8 +466,7 @@ static int S_render(S_draw_fn draw, const void *arg, const gs_chart_text *t,
 	char title[S_LABEL_MAX];
 	int rc = -1;
 
-	out->svg.data = out->png.data = NULL;
-	out->svg.len = out->png.len = 0;
+	S_out_init(out);
 	memset(&pn, 0, sizeof(pn));
 	gs_chart_list_init(&l);
 	pn.l = &l;
@@ -992,8 +989,7 @@ int gs_chart_budget(const gs_chart_text *t,
 
 	if (!out)
 		return -1;
-	out->svg.data = out->png.data = NULL;
-	out->svg.len = out->png.len = 0;
+	S_out_init(out);
 	if ((nsegs && !segs) || (ncaps && !caps) || (npeaks && !peaks))
 		return -1;
 	b.t = t ? t : &S_no_text;
@@ -1016,9 +1012,9 @@ int gs_chart_budget(const gs_chart_text *t,
 		if (peaks[i].value.present && peaks[i].value.bytes > max)
 			max = peaks[i].value.bytes;
 	S_axis_make(max, B_Y0, B_Y1, &b.ax);
-	b.ann = malloc((ncaps + npeaks + 1) * sizeof(*b.ann));
-	b.ann_y = malloc((ncaps + npeaks + 1) * sizeof(*b.ann_y));
-	rc = b.ann && b.ann_y ? S_render(S_budget_draw, &b, b.t, out) : -1;
+	b.ann = gs_xcalloc(ncaps + npeaks + 1, sizeof(*b.ann));
+	b.ann_y = gs_xcalloc(ncaps + npeaks + 1, sizeof(*b.ann_y));
+	rc = S_render(S_budget_draw, &b, b.t, out);
 	free(b.ann);
 	free(b.ann_y);
 	return rc;
@@ -1304,8 +1300,7 @@ int gs_chart_phases(const gs_chart_text *t,
 
 	if (!out)
 		return -1;
-	out->svg.data = out->png.data = NULL;
-	out->svg.len = out->png.len = 0;
+	S_out_init(out);
 	if (nphases && !phases)
 		return -1;
 	p.t = t ? t : &S_no_text;
@@ -1569,8 +1564,7 @@ int gs_chart_sweep(const gs_chart_text *t,
 
 	if (!out)
 		return -1;
-	out->svg.data = out->png.data = NULL;
-	out->svg.len = out->png.len = 0;
+	S_out_init(out);
 	if ((npts && !pts) || (ncaps && !caps))
 		return -1;
 	memset(&s, 0, sizeof(s));
@@ -1580,14 +1574,10 @@ int gs_chart_sweep(const gs_chart_text *t,
 	s.caps = caps;
 	s.ncaps = ncaps;
 	if (npts) {
-		s.order = malloc(npts * sizeof(*s.order));
-		s.cat = malloc(npts * sizeof(*s.cat));
-		s.rank = malloc(npts * sizeof(*s.rank));
-		s.count = malloc(npts * sizeof(*s.count));
-		if (!s.order || !s.cat || !s.rank || !s.count) {
-			rc = -1;
-			goto done;
-		}
+		s.order = gs_xcalloc(npts, sizeof(*s.order));
+		s.cat = gs_xcalloc(npts, sizeof(*s.cat));
+		s.rank = gs_xcalloc(npts, sizeof(*s.rank));
+		s.count = gs_xcalloc(npts, sizeof(*s.count));
 		for (i = 0; i < npts; i++) {
 			s.order[i].x = pts[i].x;
 			s.order[i].idx = i;
@@ -1618,10 +1608,9 @@ int gs_chart_sweep(const gs_chart_text *t,
 		if (caps[i].value.present && caps[i].value.bytes > max)
 			max = caps[i].value.bytes;
 	S_axis_make(max, W_Y0 + 24, W_Y1, &s.ax);
-	s.lab_i = malloc((ncaps + 1) * sizeof(*s.lab_i));
-	s.lab_y = malloc((ncaps + 1) * sizeof(*s.lab_y));
-	rc = s.lab_i && s.lab_y ? S_render(S_sweep_draw, &s, s.t, out) : -1;
-done:
+	s.lab_i = gs_xcalloc(ncaps + 1, sizeof(*s.lab_i));
+	s.lab_y = gs_xcalloc(ncaps + 1, sizeof(*s.lab_y));
+	rc = S_render(S_sweep_draw, &s, s.t, out);
 	free(s.lab_i);
 	free(s.lab_y);
 	free(s.order);
@@ -1802,8 +1791,7 @@ int gs_chart_bars(const gs_chart_text *t, const gs_chart_bar *bars, size_t nbars
 
 	if (!out)
 		return -1;
-	out->svg.data = out->png.data = NULL;
-	out->svg.len = out->png.len = 0;
+	S_out_init(out);
 	if ((nbars && !bars) || nbars > GS_CHART_MAX_BARS || decimals > 6)
 		return -1;
 	memset(&b, 0, sizeof(b));

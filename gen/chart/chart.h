@@ -34,33 +34,30 @@
  *    (start, middle, end), so that a viewer's slightly different metrics
  *    never move it off its mark;
  *  - no global mutable state; the input is only read; the caller owns the
- *    output buffers (gs_chart_out_release, or free() each data pointer).
+ *    output buffers, two gs_buf (buf.h): gs_chart_out_release, or
+ *    gs_buf_release / gs_buf_detach each.
  *
  * Every gs_chart_* function returns 0 on success and -1 on failure (a Cairo
  * error or an impossible total; out of memory aborts, as util.h says); on
- * failure *out is left empty (both buffers NULL / 0), and without
- * GS_CHART_PNG out->png is empty too.
+ * failure *out is left empty (both buffers empty: len 0, data ""), and
+ * without GS_CHART_PNG out->png is empty too. *out need not be initialised
+ * before the call (what it held is not freed).
  */
 #ifndef GS_CHART_H
 #define GS_CHART_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "buf.h"
 #include "quantity.h"
 
 #define GS_CHART_WIDTH  800
 #define GS_CHART_HEIGHT 450
 
 typedef struct {
-	uint8_t *data;
-	size_t len;
-} gs_buf;
-
-typedef struct {
-	gs_buf svg, png;
+	gs_buf svg, png;        /* the SVG text (NUL-terminated), the PNG bytes */
 } gs_chart_out;
 
-void gs_chart_buf_free(gs_buf *b);
 void gs_chart_out_release(gs_chart_out *out);
 
 /* What to render besides the SVG. */

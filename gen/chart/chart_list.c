@@ -30,10 +30,8 @@ static void *S_grow(void *p, size_t n, size_t *cap, size_t sz, size_t more)
 		return p;
 	nc = *cap ? *cap : 32;
 	while (nc < n + more) {
-		if (nc > ((size_t)-1) / 2 / sz) {
-			fputs("gpusheet: out of memory\n", stderr);
-			abort();
-		}
+		if (nc > ((size_t)-1) / 2 / sz)
+			GS_OOM("chart display list");
 		nc *= 2;
 	}
 	*cap = nc;

@@ -110,10 +110,11 @@ static inline unsigned gs_chart_list_height(const gs_chart_list *l)
 
 /* SVG: real <text> in DejaVu Sans, fixed-point coordinates, no glyph
  * outlines, attributes that neighbouring marks share written once on a
- * <g> (no <style>, no classes); deterministic. Fills *out (caller frees
- * out->data). */
+ * <g> (no <style>, no classes); deterministic. *out (an initialised
+ * gs_buf, buf.h) is released and then holds the text, NUL-terminated. */
 int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out);
-/* PNG through Cairo and libpng; deterministic. Fills *out. */
+/* PNG through Cairo and libpng; deterministic. *out as above; on failure
+ * it is left empty. */
 int gs_chart_png_render(const gs_chart_list *l, gs_buf *out);
 
 /*

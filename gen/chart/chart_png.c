@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 #define S_HALF_PI 1.5707963267948966
 
 void gs_chart_cairo_setup(cairo_t *cr)
@@ -165,44 +167,9 @@ static void S_replay(cairo_t *cr, const gs_chart_list *l)
 
 /* ------------------------------------------------------------ encoding */
 
-typedef struct {
-	uint8_t *data;
-	size_t len, cap;
-	int failed;
-} S_sink;
-
-static int S_sink_put(S_sink *s, const void *p, size_t n)
-{
-	if (s->failed)
-		return -1;
-	if (n > SIZE_MAX - s->len) {
-		s->failed = 1;
-		return -1;
-	}
-	if (s->len + n > s->cap) {
-		size_t nc = s->cap ? s->cap : 16384;
-		uint8_t *nd;
-
-		while (nc < s->len + n) {
-			if (nc > SIZE_MAX / 2) {
-				s->failed = 1;
-				return -1;
-			}
-			nc *= 2;
-		}
-		nd = realloc(s->data, nc);
-		if (!nd) {
-			s->failed = 1;
-			return -1;
-		}
-		s->data = nd;
-		s->cap = nc;
-	}
-	if (n)
-		memcpy(s->data + s->len, p, n);
-	s->len += n;
-	return 0;
-}
+/* The PNG is written into a gs_buf (buf.h) that starts at S_PNG_START
+ * bytes (a chart's PNG is 20-60 KB); out of memory aborts there. */
+#define S_PNG_START 16384
 
 /*
  * PNG through libpng rather than cairo_surface_write_to_png_stream: Cairo
@@ -214,8 +181,7 @@ static int S_sink_put(S_sink *s, const void *p, size_t n)
  */
 static void S_png_write(png_structp png, png_bytep data, size_t n)
 {
-	if (S_sink_put(png_get_io_ptr(png), data, n))
-		png_error(png, "out of memory");
+	gs_buf_put(png_get_io_ptr(png), data, n);
 }
 
 static void S_png_flush(png_structp png)
@@ -223,7 +189,7 @@ static void S_png_flush(png_structp png)
 	(void)png;
 }
 
-static int S_png_encode(cairo_surface_t *s, S_sink *out)
+static int S_png_encode(cairo_surface_t *s, gs_buf *out)
 {
 	png_structp png;
 	png_infop info;
@@ -238,10 +204,10 @@ static int S_png_encode(cairo_surface_t *s, S_sink *out)
 	stride = cairo_image_surface_get_stride(s);
 	if (!px || w <= 0 || h <= 0)
 		return -1;
-	row = malloc((size_t)w * 3);
+	row = gs_xmalloc((size_t)w * 3);
 	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
 	info = png ? png_create_info_struct(png) : NULL;
-	if (!row || !png || !info) {
+	if (!png || !info) {
 		png_destroy_write_struct(&png, info ? &info : NULL);
 		free(row);
 		return -1;
@@ -269,10 +235,10 @@ static int S_png_encode(cairo_surface_t *s, S_sink *out)
 	png_write_end(png, info);
 	png_destroy_write_struct(&png, &info);
 	free(row);
-	return out->failed ? -1 : 0;
+	return 0;
 }
 
-static int S_render(const gs_chart_list *l, S_sink *png)
+static int S_render(const gs_chart_list *l, gs_buf *png)
 {
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
 							GS_CHART_WIDTH, (int)gs_chart_list_height(l));
@@ -366,9 +332,8 @@ static void *S_dup(const void *p, size_t n)
 
 	if (!n)
 		return NULL;
-	d = malloc(n);
-	if (d)
-		memcpy(d, p, n);
+	d = gs_xmalloc(n);
+	memcpy(d, p, n);
 	return d;
 }
 
@@ -381,8 +346,8 @@ static void S_entry_free(S_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* Keeps a copy of l and its PNG; nothing if memory is short. */
-static void S_cache_put(const gs_chart_list *l, uint64_t hash, const S_sink *png)
+/* Keeps a copy of l and its PNG. */
+static void S_cache_put(const gs_chart_list *l, uint64_t hash, const gs_buf *png)
 {
 	S_entry *e = &S_cache[S_cache_next];
 
@@ -400,38 +365,30 @@ static void S_cache_put(const gs_chart_list *l, uint64_t hash, const S_sink *png
 	e->key.str = S_dup(l->str, l->nstr);
 	e->png = S_dup(png->data, png->len);
 	e->len = png->len;
-	if ((l->n && !e->key.m) || (l->npt && !e->key.pt) || (l->nstr && !e->key.str) ||
-	    (png->len && !e->png))
-		S_entry_free(e);
 }
 
 int gs_chart_png_render(const gs_chart_list *l, gs_buf *out)
 {
-	S_sink png = { NULL, 0, 0, 0 };
+	gs_buf png;
 	uint64_t hash = S_list_hash(l);
 	size_t i;
 
-	out->data = NULL;
-	out->len = 0;
+	gs_buf_release(out);
 	for (i = 0; i < S_cache_used; i++) {
 		const S_entry *e = &S_cache[i];
 
 		if (e->png && e->hash == hash && S_list_same(&e->key, l)) {
-			out->data = malloc(e->len);
-			if (!out->data)
-				return -1;
-			memcpy(out->data, e->png, e->len);
-			out->len = e->len;
+			gs_buf_put(out, e->png, e->len);
 			return 0;
 		}
 	}
+	gs_buf_init(&png, S_PNG_START);
 	if (S_render(l, &png)) {
-		free(png.data);
+		gs_buf_release(&png);
 		return -1;
 	}
 	S_cache_put(l, hash, &png);
-	out->data = png.data;
-	out->len = png.len;
+	*out = png;
 	return 0;
 }
 

@@ -21,63 +21,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "html.h"
 #include "util.h"
 
-typedef struct {
-	char *d;
-	size_t len, cap;
-} S_out;
-
-/* Bytes appended in place while they fit (the common case: the buffer
- * starts at S_OUT_START bytes), else through gs_mem_append. */
+/* The text is written into a gs_buf (buf.h), which starts at S_OUT_START
+ * bytes: a chart is 5-40 KB, so it grows a few times at most. */
 #define S_OUT_START 8192
-
-static inline void S_put(S_out *o, const char *s, size_t n)
-{
-	if (o->cap - o->len > n) {
-		memcpy(o->d + o->len, s, n);
-		o->len += n;
-	} else {
-		gs_mem_append(&o->d, &o->len, &o->cap, s, n);
-	}
-}
-
-/* Room for n more bytes and the NUL. */
-static void S_reserve(S_out *o, size_t n)
-{
-	size_t c = o->cap;
-
-	if (c - o->len > n)
-		return;
-	while (c - o->len <= n) {
-		if (c > ((size_t)-1) / 2)
-			GS_BUG("chart: an SVG of more than %zu bytes", c);
-		c *= 2;
-	}
-	o->d = gs_xrealloc(o->d, c);
-	o->cap = c;
-}
-
-static inline void S_putc(S_out *o, char c)
-{
-	if (o->cap - o->len > 1)
-		o->d[o->len++] = c;
-	else
-		gs_mem_append(&o->d, &o->len, &o->cap, &c, 1);
-}
-
-static void S_puts(S_out *o, const char *s)
-{
-	S_put(o, s, strlen(s));
-}
-
-/* An unsigned integer in decimal. */
-static void S_uint(S_out *o, uint64_t v)
-{
-	char b[GS_DEC_MAX], *p = gs_dec(b, v, 0);
-
-	S_put(o, p, (size_t)(b + GS_DEC_MAX - p));
-}
 
 /*
  * A coordinate rounded to the hundredth of a pixel into b (at least
@@ -126,24 +75,25 @@ static size_t S_fmt_h(char *b, int64_t h)
 }
 
 /* A number of hundredths h, formatted in place. */
-static void S_h(S_out *o, int64_t h)
+static void S_h(gs_buf *o, int64_t h)
 {
-	S_reserve(o, S_NUM_MAX);
-	o->len += S_fmt_h(o->d + o->len, h);
+	gs_buf_grow(o, S_NUM_MAX);
+	o->len += S_fmt_h(o->data + o->len, h);
+	o->data[o->len] = '\0';
 }
 
-static void S_num(S_out *o, double v)
+static void S_num(gs_buf *o, double v)
 {
 	S_h(o, S_hundredths(v));
 }
 
 /* name="number" with a leading space. */
-static void S_attr_num(S_out *o, const char *name, double v)
+static void S_attr_num(gs_buf *o, const char *name, double v)
 {
-	S_puts(o, name);
-	S_put(o, "=\"", 2);
+	gs_buf_puts(o, name);
+	gs_buf_put(o, "=\"", 2);
 	S_num(o, v);
-	S_putc(o, '"');
+	gs_buf_putc(o, '"');
 }
 
 /* "#rrggbb", or "#rgb" where each channel's two digits are the same, into
@@ -168,30 +118,11 @@ static size_t S_fmt_hex(char *b, gs_chart_rgba c)
 	return 7;
 }
 
-static void S_hex(S_out *o, gs_chart_rgba c)
+static void S_hex(gs_buf *o, gs_chart_rgba c)
 {
 	char b[7];
 
-	S_put(o, b, S_fmt_hex(b, c));
-}
-
-/* Text escaped for element content and attribute values. */
-static void S_esc(S_out *o, const char *s)
-{
-	for (;;) {
-		size_t n = strcspn(s, "&<>\"");
-
-		S_put(o, s, n);
-		s += n;
-		switch (*s) {
-		case '&': S_put(o, "&amp;", 5); break;
-		case '<': S_put(o, "&lt;", 4); break;
-		case '>': S_put(o, "&gt;", 4); break;
-		case '"': S_put(o, "&quot;", 6); break;
-		default: return;
-		}
-		s++;
-	}
+	gs_buf_put(o, b, S_fmt_hex(b, c));
 }
 
 /* ------------------------------------------------------------- patterns */
@@ -224,19 +155,19 @@ static size_t S_pat_find(const S_pat *pats, size_t n, const gs_chart_mark *m)
  * them; the short segments at the corners continue the lines of the
  * neighbouring tiles.
  */
-static void S_pat_write(S_out *o, const S_pat *p, size_t id)
+static void S_pat_write(gs_buf *o, const S_pat *p, size_t id)
 {
-	S_puts(o, "<pattern id=\"p");
-	S_uint(o, id);
-	S_puts(o, "\" width=\"7\" height=\"7\" patternUnits=\"userSpaceOnUse\">"
+	gs_buf_puts(o, "<pattern id=\"p");
+	gs_buf_u64(o, id);
+	gs_buf_puts(o, "\" width=\"7\" height=\"7\" patternUnits=\"userSpaceOnUse\">"
 		  "<rect width=\"7\" height=\"7\" fill=\"");
 	S_hex(o, p->bg);
-	S_puts(o, "\"/><path d=\"M-1 1L1-1M0 7L7 0M6 8L8 6");
+	gs_buf_puts(o, "\"/><path d=\"M-1 1L1-1M0 7L7 0M6 8L8 6");
 	if (p->hatch == GS_HATCH_CROSS)
-		S_puts(o, "M-1 6L1 8M0 0L7 7M6-1L8 1");
-	S_puts(o, "\" stroke=\"");
+		gs_buf_puts(o, "M-1 6L1 8M0 0L7 7M6-1L8 1");
+	gs_buf_puts(o, "\" stroke=\"");
 	S_hex(o, p->ink);
-	S_puts(o, "\" stroke-width=\"2\"/></pattern>\n");
+	gs_buf_puts(o, "\" stroke-width=\"2\"/></pattern>\n");
 }
 
 /* ------------------------------------------------------------ paint */
@@ -421,7 +352,7 @@ static void S_needs(S_paintset *ps, uint16_t *need, const gs_chart_mark *m,
 }
 
 /* ' name="value"' for each property whose value in[] differs from ctx[]. */
-static void S_paint(S_out *o, const S_paintset *ps, const uint16_t *in, const uint16_t *ctx)
+static void S_paint(gs_buf *o, const S_paintset *ps, const uint16_t *in, const uint16_t *ctx)
 {
 	int p;
 
@@ -431,9 +362,9 @@ static void S_paint(S_out *o, const S_paintset *ps, const uint16_t *in, const ui
 		if (in[p] == S_ANY || in[p] == ctx[p])
 			continue;
 		v = &ps->v[p][in[p]];
-		S_put(o, S_prop_attr[p].s, S_prop_attr[p].len);
-		S_put(o, v->s, v->len);
-		S_putc(o, '"');
+		gs_buf_put(o, S_prop_attr[p].s, S_prop_attr[p].len);
+		gs_buf_put(o, v->s, v->len);
+		gs_buf_putc(o, '"');
 	}
 }
 
@@ -633,7 +564,7 @@ static void S_plan(const S_paintset *ps, size_t n, S_step *best)
 
 /* ---------------------------------------------------------------- marks */
 
-static void S_path_data(S_out *o, const gs_chart_list *l, const gs_chart_mark *m)
+static void S_path_data(gs_buf *o, const gs_chart_list *l, const gs_chart_mark *m)
 {
 	size_t i;
 	int64_t cx = 0, cy = 0, sx = 0, sy = 0;
@@ -644,7 +575,7 @@ static void S_path_data(S_out *o, const gs_chart_list *l, const gs_chart_mark *m
 		int64_t x, y;
 
 		if (p->op == GS_OP_CLOSE) {
-			S_putc(o, 'Z');
+			gs_buf_putc(o, 'Z');
 			cx = sx;
 			cy = sy;
 			continue;
@@ -653,16 +584,16 @@ static void S_path_data(S_out *o, const gs_chart_list *l, const gs_chart_mark *m
 		y = S_hundredths(p->y);
 		/* a line along an axis from the current point: "H x" or "V y" */
 		if (p->op == GS_OP_LINE && cur && y == cy) {
-			S_putc(o, 'H');
+			gs_buf_putc(o, 'H');
 			S_h(o, x);
 		} else if (p->op == GS_OP_LINE && cur && x == cx) {
-			S_putc(o, 'V');
+			gs_buf_putc(o, 'V');
 			S_h(o, y);
 		} else {
-			S_putc(o, p->op == GS_OP_MOVE ? 'M' : 'L');
+			gs_buf_putc(o, p->op == GS_OP_MOVE ? 'M' : 'L');
 			S_h(o, x);
 			if (y >= 0)
-				S_putc(o, ' ');
+				gs_buf_putc(o, ' ');
 			S_h(o, y);
 		}
 		cx = x;
@@ -675,7 +606,7 @@ static void S_path_data(S_out *o, const gs_chart_list *l, const gs_chart_mark *m
 	}
 }
 
-static void S_mark(S_out *o, const gs_chart_list *l, const gs_chart_mark *m,
+static void S_mark(gs_buf *o, const gs_chart_list *l, const gs_chart_mark *m,
 		   const S_paintset *ps, const uint16_t *need, const uint16_t *ctx)
 {
 	switch (m->kind) {
@@ -693,35 +624,35 @@ static void S_mark(S_out *o, const gs_chart_list *l, const gs_chart_mark *m,
 	case GS_MARK_PATH:
 		if (m->np == 0)
 			return;
-		S_puts(o, "<path d=\"");
+		gs_buf_puts(o, "<path d=\"");
 		S_path_data(o, l, m);
-		S_puts(o, "\"");
+		gs_buf_puts(o, "\"");
 		break;
 	case GS_MARK_TEXT:
 		S_attr_num(o, "<text x", m->x);
 		S_attr_num(o, " y", m->y);
 		if (m->vertical) {
-			S_puts(o, " transform=\"rotate(-90 ");
+			gs_buf_puts(o, " transform=\"rotate(-90 ");
 			S_num(o, m->x);
-			S_putc(o, ' ');
+			gs_buf_putc(o, ' ');
 			S_num(o, m->y);
-			S_puts(o, ")\"");
+			gs_buf_puts(o, ")\"");
 		}
 		S_paint(o, ps, need, ctx);
-		S_putc(o, '>');
-		S_esc(o, l->str + m->s0);
-		S_puts(o, "</text>\n");
+		gs_buf_putc(o, '>');
+		gs_html_escape_str(o, l->str + m->s0);
+		gs_buf_puts(o, "</text>\n");
 		return;
 	default:
 		return;
 	}
 	S_paint(o, ps, need, ctx);
-	S_puts(o, "/>\n");
+	gs_buf_puts(o, "/>\n");
 }
 
 int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out)
 {
-	S_out o = { NULL, 0, S_OUT_START };
+	gs_buf o;
 	S_pat *pats = NULL;
 	S_paintset ps;
 	S_step *best;
@@ -729,23 +660,23 @@ int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out)
 	uint64_t *save;
 	int p;
 
-	o.d = gs_xmalloc(S_OUT_START);
-	S_puts(&o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	gs_buf_init(&o, S_OUT_START);
+	gs_buf_puts(&o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"");
-	S_uint(&o, GS_CHART_WIDTH);
-	S_puts(&o, "\" height=\"");
-	S_uint(&o, gs_chart_list_height(l));
-	S_puts(&o, "\" viewBox=\"0 0 ");
-	S_uint(&o, GS_CHART_WIDTH);
-	S_putc(&o, ' ');
-	S_uint(&o, gs_chart_list_height(l));
-	S_puts(&o, "\" role=\"img\" aria-labelledby=\"title desc\""
+	gs_buf_u64(&o, GS_CHART_WIDTH);
+	gs_buf_puts(&o, "\" height=\"");
+	gs_buf_u64(&o, gs_chart_list_height(l));
+	gs_buf_puts(&o, "\" viewBox=\"0 0 ");
+	gs_buf_u64(&o, GS_CHART_WIDTH);
+	gs_buf_putc(&o, ' ');
+	gs_buf_u64(&o, gs_chart_list_height(l));
+	gs_buf_puts(&o, "\" role=\"img\" aria-labelledby=\"title desc\""
 		   " font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\" fill=\"#1a1a1a\">\n"
 		   "<title id=\"title\">");
-	S_esc(&o, l->title ? l->title : "");
-	S_puts(&o, "</title>\n<desc id=\"desc\">");
-	S_esc(&o, l->desc ? l->desc : "");
-	S_puts(&o, "</desc>\n");
+	gs_html_escape_str(&o, l->title ? l->title : "");
+	gs_buf_puts(&o, "</title>\n<desc id=\"desc\">");
+	gs_html_escape_str(&o, l->desc ? l->desc : "");
+	gs_buf_puts(&o, "</desc>\n");
 
 	for (i = 0; i < l->n; i++) {
 		const gs_chart_mark *m = &l->m[i];
@@ -759,12 +690,12 @@ int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out)
 		npats++;
 	}
 	if (npats) {
-		S_puts(&o, "<defs>\n");
+		gs_buf_puts(&o, "<defs>\n");
 		for (i = 0; i < npats; i++)
 			S_pat_write(&o, &pats[i], i);
-		S_puts(&o, "</defs>\n");
+		gs_buf_puts(&o, "</defs>\n");
 	}
-	S_puts(&o, "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
+	gs_buf_puts(&o, "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
 
 	memset(&ps, 0, sizeof(ps));
 	S_initial(&ps);
@@ -790,27 +721,26 @@ int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out)
 
 			if (best[to].group) {
 				S_group_values(&ps, from, to, save, ctx);
-				S_put(&o, "<g", 2);
+				gs_buf_put(&o, "<g", 2);
 				S_paint(&o, &ps, ctx, (const uint16_t[S_NPROP]){ 0 });
-				S_put(&o, ">\n", 2);
+				gs_buf_put(&o, ">\n", 2);
 			}
 			for (k = from; k < to; k++)
 				S_mark(&o, l, &l->m[k], &ps, &ps.need[k * S_NPROP], ctx);
 			if (best[to].group)
-				S_puts(&o, "</g>\n");
+				gs_buf_puts(&o, "</g>\n");
 			from = to;
 		}
 		free(save);
 	}
-	S_puts(&o, "</svg>\n");
+	gs_buf_puts(&o, "</svg>\n");
 	free(runs);
 	free(best);
 	free(ps.need);
 	for (p = 0; p < S_NPROP; p++)
 		free(ps.v[p]);
 	free(pats);
-	o.d[o.len] = '\0';
-	out->data = (uint8_t *)o.d;
-	out->len = o.len;
+	gs_buf_release(out);
+	*out = o;
 	return 0;
 }

@@ -27,7 +27,8 @@ static int S_by_cp(const void *key, const void *elt)
 	return cp >= r->first + r->count ? 1 : 0;
 }
 
-unsigned gs_font_advance(uint32_t cp, int bold)
+/* The advance of codepoint cp in font units (1/GS_FONT_UNITS_PER_EM em). */
+static unsigned S_advance(uint32_t cp, int bold)
 {
 	const S_run *runs = bold ? S_bold_runs : S_regular_runs;
 	size_t n = bold ? sizeof(S_bold_runs) / sizeof(S_bold_runs[0])
@@ -53,7 +54,7 @@ uint64_t gs_font_units(const char *s, int bold)
 		size_t len = gs_utf8_decode(p, 4, &cp);
 
 		/* a byte that is not UTF-8: one missing glyph */
-		sum += len ? gs_font_advance(cp, bold) : (bold ? S_BOLD_NOTDEF : S_REGULAR_NOTDEF);
+		sum += len ? S_advance(cp, bold) : (bold ? S_BOLD_NOTDEF : S_REGULAR_NOTDEF);
 		p += len ? len : 1;
 	}
 	return sum;
@@ -62,9 +63,4 @@ uint64_t gs_font_units(const char *s, int bold)
 double gs_font_width(const char *s, double size, int bold)
 {
 	return (double)gs_font_units(s, bold) * size / GS_FONT_UNITS_PER_EM;
-}
-
-const char *gs_font_version(int bold)
-{
-	return bold ? S_BOLD_VERSION : S_REGULAR_VERSION;
 }

@@ -23,13 +23,9 @@
 
 #define GS_FONT_UNITS_PER_EM 2048
 
-/* The advance of codepoint cp in font units (1/GS_FONT_UNITS_PER_EM em). */
-unsigned gs_font_advance(uint32_t cp, int bold);
 /* The width of UTF-8 text s in font units. */
 uint64_t gs_font_units(const char *s, int bold);
 /* The width of s at size px, in px. */
 double gs_font_width(const char *s, double size, int bold);
-/* The fonts' version the table was made from ("Version 2.37"). */
-const char *gs_font_version(int bold);
 
 #endif

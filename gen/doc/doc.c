@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 /* doc: a small builder over cmark-gfm trees. */
 #include "doc.h"
+#include "html.h"
 #include "util.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -532,15 +533,12 @@ static cmark_node *S_replace_with_text(cmark_node *node, const char *text)
 	return t;
 }
 
-static void S_buf_add(char **out, size_t *len, size_t *cap, const char *s, size_t n);
-
 /* Concatenated text of an inline subtree (alt text of images). Iterative. */
 static char *S_plain(cmark_node *n)
 {
 	cmark_iter *it = cmark_iter_new(n);
 	cmark_event_type ev;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	gs_buf buf = GS_BUF_INIT;
 
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *c = cmark_iter_get_node(it);
@@ -551,10 +549,10 @@ static char *S_plain(cmark_node *n)
 			continue;
 		lit = cmark_node_get_literal(c);
 		if (lit)
-			S_buf_add(&buf, &len, &cap, lit, strlen(lit));
+			gs_buf_puts(&buf, lit);
 	}
 	cmark_iter_free(it);
-	return buf ? buf : gs_xstrdup("");
+	return gs_buf_detach(&buf, NULL);
 }
 
 /* An HTML block shown as text, line by line, with soft breaks between. */
@@ -672,28 +670,6 @@ char *gs_doc_render_markdown(const gs_doc *d)
 	return md ? md : cmark_render_commonmark(d->root, CMARK_OPT_DEFAULT, 0);
 }
 
-/* Escapes s for HTML text into a fresh string. */
-static void S_buf_escaped(char **out, size_t *len, size_t *cap, const char *s);
-
-static void S_buf_add(char **out, size_t *len, size_t *cap, const char *s, size_t n)
-{
-	gs_mem_append(out, len, cap, s, n);
-	(*out)[*len] = '\0';
-}
-
-static void S_buf_escaped(char **out, size_t *len, size_t *cap, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': S_buf_add(out, len, cap, "&lt;", 4); break;
-		case '>': S_buf_add(out, len, cap, "&gt;", 4); break;
-		case '&': S_buf_add(out, len, cap, "&amp;", 5); break;
-		case '"': S_buf_add(out, len, cap, "&quot;", 6); break;
-		default: S_buf_add(out, len, cap, s, 1); break;
-		}
-	}
-}
-
 char *gs_doc_render_html(const gs_doc *d)
 {
 	char *html = gs_doc_html_body_direct(d);
@@ -702,23 +678,22 @@ char *gs_doc_render_html(const gs_doc *d)
 }
 
 /* The n bytes of a tag's start ("<li", "<h2"), id="ID" when id, then ">". */
-static void S_buf_id_tag(char **out, size_t *len, size_t *cap, const char *start, size_t n,
-			 const char *id)
+static void S_buf_id_tag(gs_buf *out, const char *start, size_t n, const char *id)
 {
-	S_buf_add(out, len, cap, start, n);
+	gs_buf_put(out, start, n);
 	if (id) {
-		S_buf_add(out, len, cap, " id=\"", 5);
-		S_buf_escaped(out, len, cap, id);
-		S_buf_add(out, len, cap, "\"", 1);
+		gs_buf_put(out, " id=\"", 5);
+		gs_html_escape_str(out, id);
+		gs_buf_putc(out, '"');
 	}
-	S_buf_add(out, len, cap, ">", 1);
+	gs_buf_putc(out, '>');
 }
 
 char *gs_doc_render_html_cmark(const gs_doc *d)
 {
 	char *html = cmark_render_html(d->root, CMARK_OPT_DEFAULT, NULL);
-	char *out = NULL;
-	size_t len = 0, cap = 0, ntable = 0, nhead = 0, nheads = 0, j = 0;
+	gs_buf out = GS_BUF_INIT;
+	size_t ntable = 0, nhead = 0, nheads = 0, j = 0;
 	size_t ntd = 0, ntds = 0, jl = 0, nli = 0, nlis = 0, ji = 0, ntr = 0, ntrs = 0, jr = 0;
 	size_t jc = 0, *td_ids = NULL;  /* per <td>: its first extra id (gs_doc_cell_id), then the next's */
 	const char *p = html;
@@ -767,63 +742,63 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	while (*p) {
 		const char *lt = strchr(p, '<');
 		if (!lt) {
-			S_buf_add(&out, &len, &cap, p, strlen(p));
+			gs_buf_put(&out, p, strlen(p));
 			break;
 		}
-		S_buf_add(&out, &len, &cap, p, (size_t)(lt - p));
+		gs_buf_put(&out, p, (size_t)(lt - p));
 		if (strncmp(lt, "<table>", 7) == 0) {
 			/* Focusable: a table wider than the page scrolls in its own
 			 * box (sheet.css), which the keyboard must reach too. */
-			S_buf_add(&out, &len, &cap, "<table tabindex=\"0\">\n<caption>", 30);
+			gs_buf_put(&out, "<table tabindex=\"0\">\n<caption>", 30);
 			if (ntable < d->ncaptions)
-				S_buf_escaped(&out, &len, &cap, d->captions[ntable]);
+				gs_html_escape_str(&out, d->captions[ntable]);
 			ntable++;
-			S_buf_add(&out, &len, &cap, "</caption>", 10);
+			gs_buf_put(&out, "</caption>", 10);
 			p = lt + 7;
 		} else if (lt[1] == 'h' && lt[2] >= '1' && lt[2] <= '6' && lt[3] == '>') {
 			/* <hN>: cmark-gfm writes headings so, and escapes every '<' of text. */
-			S_buf_id_tag(&out, &len, &cap, lt, 3, nhead < nheads ? head_ids[nhead] : NULL);
+			S_buf_id_tag(&out, lt, 3, nhead < nheads ? head_ids[nhead] : NULL);
 			nhead++;
 			p = lt + 4;
 		} else if (strncmp(lt, "<th", 3) == 0 && (lt[3] == '>' || lt[3] == ' ')) {
-			S_buf_add(&out, &len, &cap, "<th scope=\"col\"", 15);
+			gs_buf_put(&out, "<th scope=\"col\"", 15);
 			p = lt + 3;
 		} else if (ntds && strncmp(lt, "<td", 3) == 0 && (lt[3] == '>' || lt[3] == ' ')) {
 			/* <td> or <td align="...">: the link opens inside the cell */
 			const char *gt = strchr(lt, '>');
 			if (!gt)
 				GS_BUG("cmark-gfm wrote an unclosed <td");
-			S_buf_add(&out, &len, &cap, lt, (size_t)(gt + 1 - lt));
+			gs_buf_put(&out, lt, (size_t)(gt + 1 - lt));
 			if (ntd < ntds) {
 				size_t k;
 				for (k = td_ids[ntd]; k < td_ids[ntd + 1]; k++) {
-					S_buf_add(&out, &len, &cap, "<a id=\"", 7);
-					S_buf_escaped(&out, &len, &cap, d->cell_ids[k]);
-					S_buf_add(&out, &len, &cap, "\"></a>", 6);
+					gs_buf_put(&out, "<a id=\"", 7);
+					gs_html_escape_str(&out, d->cell_ids[k]);
+					gs_buf_put(&out, "\"></a>", 6);
 				}
 			}
 			if (ntd < ntds && td_links[ntd]) {
-				S_buf_add(&out, &len, &cap, "<a href=\"#", 10);
-				S_buf_escaped(&out, &len, &cap, td_links[ntd]);
-				S_buf_add(&out, &len, &cap, "\">", 2);
+				gs_buf_put(&out, "<a href=\"#", 10);
+				gs_html_escape_str(&out, td_links[ntd]);
+				gs_buf_put(&out, "\">", 2);
 				close_link = 1;
 			}
 			ntd++;
 			p = gt + 1;
 		} else if (close_link && strncmp(lt, "</td>", 5) == 0) {
-			S_buf_add(&out, &len, &cap, "</a></td>", 9);
+			gs_buf_put(&out, "</a></td>", 9);
 			close_link = 0;
 			p = lt + 5;
 		} else if (ntrs && strncmp(lt, "<tr>", 4) == 0) {
-			S_buf_id_tag(&out, &len, &cap, lt, 3, ntr < ntrs ? tr_ids[ntr] : NULL);
+			S_buf_id_tag(&out, lt, 3, ntr < ntrs ? tr_ids[ntr] : NULL);
 			ntr++;
 			p = lt + 4;
 		} else if (nlis && strncmp(lt, "<li>", 4) == 0) {
-			S_buf_id_tag(&out, &len, &cap, lt, 3, nli < nlis ? li_ids[nli] : NULL);
+			S_buf_id_tag(&out, lt, 3, nli < nlis ? li_ids[nli] : NULL);
 			nli++;
 			p = lt + 4;
 		} else {
-			S_buf_add(&out, &len, &cap, "<", 1);
+			gs_buf_put(&out, "<", 1);
 			p = lt + 1;
 		}
 	}
@@ -833,7 +808,5 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	free(td_ids);
 	free(li_ids);
 	free(tr_ids);
-	if (!out)
-		out = gs_xstrdup("");
-	return out;
+	return gs_buf_detach(&out, NULL);
 }

@@ -10,6 +10,8 @@
 #ifndef GS_DOC_H
 #define GS_DOC_H
 
+#include "buf.h"
+
 #define CMARK_NO_SHORT_NAMES
 #include <cmark-gfm.h>
 #include <stddef.h>
@@ -146,8 +148,11 @@ char *gs_doc_html_body_direct(const gs_doc *d);
  * For pages written as HTML directly (the site's own pages), the same bytes
  * as the tree would give: s as a text node's HTML (& < > " escaped), and
  * url as a link's href (left empty when cmark-gfm would drop it), appended
- * to the growable buffer (gs_mem_append's; not NUL-terminated).
+ * to b. Text is escaped by gs_html_escape (html.h).
  */
+void gs_html_url(gs_buf *b, const char *url);
+/* The same, onto a (buf, len, cap) triple (gs_mem_append's): kept for the
+ * site's writers (gen/publish/site/) until they move to gs_buf. */
 void gs_html_text_append(char **buf, size_t *len, size_t *cap, const char *s);
 void gs_html_url_append(char **buf, size_t *len, size_t *cap, const char *url);
 

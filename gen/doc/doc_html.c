@@ -29,6 +29,7 @@
  * test_doc compares it with cmark-gfm's renderer on generated documents.
  */
 #include "doc.h"
+#include "html.h"
 #include "util.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -42,8 +43,7 @@
 extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
 
 typedef struct {
-	char *buf;
-	size_t len, cap;
+	gs_buf b;                  /* the HTML */
 	const gs_doc *d;           /* NULL: cmark-gfm's bytes, nothing added */
 	size_t ntable, nanchor;
 	size_t nlink, nitem, nrow; /* the next gs_doc_cell_link, gs_doc_item_id, gs_doc_row_id */
@@ -54,15 +54,10 @@ typedef struct {
 	bool in_head, need_tbody_close;
 } S_html;
 
-static void S_put(S_html *h, const char *s, size_t n)
+static inline void S_put(S_html *h, const char *s, size_t n)
 {
-	if (h->len + n + 1 > h->cap) {
-		gs_mem_append(&h->buf, &h->len, &h->cap, s, n);
-		return;
-	}
 	if (n)   /* s may be NULL then */
-		memcpy(h->buf + h->len, s, n);
-	h->len += n;
+		gs_buf_put(&h->b, s, n);
 }
 
 #define S_PUTS(h, lit) S_put((h), (lit), sizeof(lit) - 1)
@@ -70,42 +65,14 @@ static void S_put(S_html *h, const char *s, size_t n)
 /* A block starts on a new line. */
 static void S_cr(S_html *h)
 {
-	if (h->len && h->buf[h->len - 1] != '\n')
+	if (h->b.len && h->b.data[h->b.len - 1] != '\n')
 		S_put(h, "\n", 1);
 }
 
-/* Per byte: 0 written as it is; else the index of its entity (S_entity). */
-static const unsigned char S_esc_text[256] = {
-	['"'] = 1, ['&'] = 2, ['<'] = 3, ['>'] = 4,
-};
-static const char *const S_entity[] = { "", "&quot;", "&amp;", "&lt;", "&gt;" };
-static const unsigned char S_entity_len[] = { 0, 6, 5, 4, 4 };
-
+/* Text as a text node's HTML: the one escaper (html.h). */
 static void S_text(S_html *h, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
-
-	for (;;) {
-		const unsigned char *q = p;
-		unsigned e;
-
-		/* eight bytes at once while none is escaped */
-		while (end - q >= 8) {
-			uint64_t x = gs_swar_load(q);
-			if (gs_swar_eq(x, '"') | gs_swar_eq(x, '&') | gs_swar_eq(x, '<') |
-			    gs_swar_eq(x, '>'))
-				break;
-			q += 8;
-		}
-		while (*q && !S_esc_text[*q])
-			q++;
-		S_put(h, (const char *)p, (size_t)(q - p));
-		if (!*q)
-			return;
-		e = S_esc_text[*q];
-		S_put(h, S_entity[e], S_entity_len[e]);
-		p = q + 1;
-	}
+	gs_html_escape_str(&h->b, s);
 }
 
 static bool S_href_safe(unsigned char c)
@@ -509,8 +476,7 @@ static char *S_write(const gs_doc *d, cmark_node *root)
 
 	memset(&h, 0, sizeof(h));
 	h.d = d;
-	h.cap = 16384;
-	h.buf = gs_xmalloc(h.cap);
+	gs_buf_init(&h.b, 16384);
 	it = cmark_iter_new(root);
 	while (rc == 0 && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
@@ -529,11 +495,10 @@ static char *S_write(const gs_doc *d, cmark_node *root)
 			     h.nitem != d->nitems || h.nrow != d->nrows || h.ncellid != d->ncellids))
 		GS_BUG("a heading id, cell link, item id, row id or cell id was registered out of document order");
 	if (rc) {
-		free(h.buf);
+		gs_buf_release(&h.b);
 		return NULL;
 	}
-	h.buf[h.len] = '\0';
-	return h.buf;
+	return gs_buf_detach(&h.b, NULL);
 }
 
 char *gs_doc_html_direct(cmark_node *root)
@@ -546,23 +511,48 @@ char *gs_doc_html_body_direct(const gs_doc *d)
 	return S_write(d, d->root);
 }
 
+void gs_html_url(gs_buf *b, const char *url)
+{
+	S_html h;
+
+	if (S_dangerous(url))
+		return;
+	memset(&h, 0, sizeof(h));
+	h.b = *b;
+	S_href(&h, url);
+	*b = h.b;
+}
+
+/* The (buf, len, cap) triple of site/'s writers as a gs_buf and back: a
+ * NULL buf with cap 0 is an empty gs_buf; cap > 0 after any append. */
+static gs_buf S_triple_in(char *buf, size_t len, size_t cap)
+{
+	gs_buf b = { cap ? buf : gs_buf_empty, cap ? len : 0, cap };
+
+	return b;
+}
+
+static void S_triple_out(const gs_buf *b, char **buf, size_t *len, size_t *cap)
+{
+	if (!b->cap)
+		return;
+	*buf = b->data;
+	*len = b->len;
+	*cap = b->cap;
+}
+
 void gs_html_text_append(char **buf, size_t *len, size_t *cap, const char *s)
 {
-	S_html h = { .buf = *buf, .len = *len, .cap = *cap };
+	gs_buf b = S_triple_in(*buf, *len, *cap);
 
-	S_text(&h, s);
-	*buf = h.buf;
-	*len = h.len;
-	*cap = h.cap;
+	gs_html_escape_str(&b, s);
+	S_triple_out(&b, buf, len, cap);
 }
 
 void gs_html_url_append(char **buf, size_t *len, size_t *cap, const char *url)
 {
-	S_html h = { .buf = *buf, .len = *len, .cap = *cap };
+	gs_buf b = S_triple_in(*buf, *len, *cap);
 
-	if (!S_dangerous(url))
-		S_href(&h, url);
-	*buf = h.buf;
-	*len = h.len;
-	*cap = h.cap;
+	gs_html_url(&b, url);
+	S_triple_out(&b, buf, len, cap);
 }

@@ -36,30 +36,23 @@ extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_
 typedef enum { S_LITERAL, S_NORMAL, S_URL, S_TITLE } S_esc;
 
 typedef struct {
-	char *buf;
-	size_t len, cap;
-	char *prefix;
-	size_t plen, pcap;
+	gs_buf b;                  /* the Markdown */
+	gs_buf pre;                /* the containers' prefix of each line */
 	int need_cr;               /* 1: a newline is due; 2: a blank line */
 	bool begin_line, begin_content, tight, no_linebreaks;
 	bool in_table;             /* inside a GFM table: '|' gets a backslash */
 	int list_number;
 } S_md;
 
-static void S_put(S_md *m, const char *s, size_t n)
+static inline void S_put(S_md *m, const char *s, size_t n)
 {
-	if (m->len + n + 1 > m->cap) {
-		gs_mem_append(&m->buf, &m->len, &m->cap, s, n);
-		return;
-	}
-	if (n)   /* s may be NULL then (an empty prefix) */
-		memcpy(m->buf + m->len, s, n);
-	m->len += n;
+	if (n)
+		gs_buf_put(&m->b, s, n);
 }
 
 static void S_prefix_push(S_md *m, const char *s, size_t n)
 {
-	gs_mem_append(&m->prefix, &m->plen, &m->pcap, s, n);
+	gs_buf_put(&m->pre, s, n);
 }
 
 static bool S_digit(int c)
@@ -118,18 +111,18 @@ static void S_plain_init(void)
  */
 static void S_flush_cr(S_md *m)
 {
-	size_t k = m->len;   /* the byte looked at is k - 1; 0: before the start */
+	size_t k = m->b.len;   /* the byte looked at is k - 1; 0: before the start */
 
 	if (m->tight && m->need_cr > 1)
 		m->need_cr = 1;
 	while (m->need_cr) {
-		if (k == 0 || m->buf[k - 1] == '\n') {
+		if (k == 0 || m->b.data[k - 1] == '\n') {
 			if (k > 0)
 				k--;
 		} else {
 			S_put(m, "\n", 1);
 			if (m->need_cr > 1)
-				S_put(m, m->prefix, m->plen);
+				S_put(m, m->pre.data, m->pre.len);
 		}
 		m->begin_line = m->begin_content = true;
 		m->need_cr--;
@@ -170,7 +163,7 @@ static void S_out(S_md *m, const char *str, S_esc escape, bool pipe)
 		}
 
 		if (m->begin_line)
-			S_put(m, m->prefix, m->plen);
+			S_put(m, m->pre.data, m->pre.len);
 		len = gs_utf8_decode(s + i, n - i, &cp);
 		if (!len)
 			return;
@@ -198,7 +191,7 @@ static void S_out(S_md *m, const char *str, S_esc escape, bool pipe)
 			i++;
 			continue;
 		} else {
-			bool follows_digit = m->len > 0 && S_digit((unsigned char)m->buf[m->len - 1]);
+			bool follows_digit = m->b.len > 0 && S_digit((unsigned char)m->b.data[m->b.len - 1]);
 			bool esc = false;
 
 			if (escape == S_NORMAL)
@@ -414,7 +407,7 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 			m->begin_content = true;
 			S_prefix_push(m, "> ", 2);
 		} else {
-			m->plen -= 2;
+			gs_buf_truncate(&m->pre, m->pre.len - 2);
 			S_blank(m);
 		}
 		break;
@@ -445,7 +438,7 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 				S_prefix_push(m, sp, width);
 			}
 		} else {
-			m->plen -= width < m->plen ? width : m->plen;
+			gs_buf_truncate(&m->pre, width < m->pre.len ? m->pre.len - width : 0);
 			S_cr(m);
 		}
 		break;
@@ -632,8 +625,8 @@ char *gs_doc_md_direct(cmark_node *root)
 	S_plain_init();
 	memset(&m, 0, sizeof(m));
 	m.begin_line = m.begin_content = true;
-	m.cap = 16384;   /* a buffer even for an empty document; a sheet's is tens of KB */
-	m.buf = gs_xmalloc(m.cap);
+	gs_buf_init(&m.b, 16384);   /* a sheet's is tens of KB */
+	gs_buf_init(&m.pre, 0);
 	it = cmark_iter_new(root);
 	/* one walk: a node this writer does not write, met on the way,
 	 * drops what was written (cmark-gfm then writes the document) */
@@ -656,15 +649,14 @@ char *gs_doc_md_direct(cmark_node *root)
 		}
 		if (rc) {
 			cmark_iter_free(it);
-			free(m.buf);
-			free(m.prefix);
+			gs_buf_release(&m.b);
+			gs_buf_release(&m.pre);
 			return NULL;
 		}
 	}
 	cmark_iter_free(it);
-	if (m.len == 0 || m.buf[m.len - 1] != '\n')
+	if (m.b.len == 0 || m.b.data[m.b.len - 1] != '\n')
 		S_put(&m, "\n", 1);
-	m.buf[m.len] = '\0';
-	free(m.prefix);
-	return m.buf;
+	gs_buf_release(&m.pre);
+	return gs_buf_detach(&m.b, NULL);
 }

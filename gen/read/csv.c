@@ -1,5 +1,6 @@
 /* csv: a strict RFC 4180 reader over a buffer held in memory. */
 #include "csv.h"
+#include "buf.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -15,9 +16,8 @@ struct gs_csv {
 	size_t nrecords;
 	int failed;
 	/* the current record: one buffer of fields separated by NULs */
-	char *buf;
-	size_t len, cap;
-	size_t *starts;      /* offset of each field in buf */
+	gs_buf rec;
+	size_t *starts;      /* offset of each field in rec */
 	char **fields;
 };
 
@@ -34,6 +34,7 @@ gs_csv *gs_csv_new(const char *data, size_t len, const char *name)
 	c->line_start = c->p;
 	c->name = gs_xstrdup(name ? name : "-");
 	c->line = 1;
+	gs_buf_init(&c->rec, 256);
 	c->starts = gs_xcalloc(GS_CSV_MAX_FIELDS, sizeof(*c->starts));
 	c->fields = gs_xcalloc(GS_CSV_MAX_FIELDS, sizeof(*c->fields));
 	return c;
@@ -44,7 +45,7 @@ void gs_csv_free(gs_csv *c)
 	if (!c)
 		return;
 	free(c->name);
-	free(c->buf);
+	gs_buf_release(&c->rec);
 	free(c->starts);
 	free(c->fields);
 	free(c);
@@ -64,13 +65,9 @@ static int S_fail(gs_csv *c, gs_diag *d, int line, int col, const char *msg)
 	return -1;
 }
 
-static void S_put(gs_csv *c, char ch)
+static inline void S_put(gs_csv *c, char ch)
 {
-	if (c->len + 1 >= c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 256;
-		c->buf = gs_xrealloc(c->buf, c->cap);
-	}
-	c->buf[c->len++] = ch;
+	gs_buf_putc(&c->rec, ch);
 }
 
 /* After a line break at p (the LF), the next line starts at p + 1. */
@@ -105,7 +102,7 @@ int gs_csv_next(gs_csv *c, gs_csv_record *rec, gs_diag *d)
 	if (c->nrecords >= GS_CSV_MAX_RECORDS)
 		return S_fail(c, d, c->line, 0, "too many records (the limit is 1000000)");
 	rec_line = c->line;
-	c->len = 0;
+	gs_buf_truncate(&c->rec, 0);
 	nf = 0;
 	for (;;) {
 		/* one field */
@@ -114,7 +111,7 @@ int gs_csv_next(gs_csv *c, gs_csv_record *rec, gs_diag *d)
 		if (nf >= GS_CSV_MAX_FIELDS)
 			return S_fail(c, d, c->line, S_col(c, c->p),
 				      "too many fields in one record (the limit is 256)");
-		c->starts[nf++] = c->len;
+		c->starts[nf++] = c->rec.len;
 		if (c->p < c->end && *c->p == '"') {
 			int open_line = c->line, open_col = S_col(c, c->p);
 			c->p++;
@@ -188,7 +185,7 @@ int gs_csv_next(gs_csv *c, gs_csv_record *rec, gs_diag *d)
 		return S_fail(c, d, rec_line, 0, msg);
 	}
 	for (i = 0; i < nf; i++)
-		c->fields[i] = c->buf + c->starts[i];
+		c->fields[i] = c->rec.data + c->starts[i];
 	c->nrecords++;
 	rec->fields = c->fields;
 	rec->nfields = nf;

@@ -7,11 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "datadir.h"
+#include "html.h"
 #include "util.h"
 #include "outfile.h"
 #include "verdict.h"
 
+/* Kept for the site's writers (gen/publish/site/) and publish.c until they
+ * move to gs_buf: gs_mem_append and gs_html_escape (html.h) onto a
+ * (buf, len, cap) triple, left NUL-terminated. */
 void gs_str_append(char **buf, size_t *len, size_t *cap, const char *s)
 {
 	gs_mem_append(buf, len, cap, s, strlen(s));
@@ -20,29 +25,16 @@ void gs_str_append(char **buf, size_t *len, size_t *cap, const char *s)
 
 void gs_html_escape_append(char **buf, size_t *len, size_t *cap, const char *s)
 {
-	for (;;) {
-		/* the plain run up to the next byte to escape (or the end), at once */
-		size_t n = strcspn(s, "<>&\"'");
-		const char *ent;
+	gs_buf b;
 
-		if (n)
-			gs_mem_append(buf, len, cap, s, n);
-		s += n;
-		switch (*s) {
-		case '<': ent = "&lt;"; break;
-		case '>': ent = "&gt;"; break;
-		case '&': ent = "&amp;"; break;
-		case '"': ent = "&quot;"; break;
-		case '\'': ent = "&#39;"; break;
-		default:
-			/* the end: a buffer even for "", terminated (gs_str_append's contract) */
-			gs_mem_append(buf, len, cap, "", 0);
-			(*buf)[*len] = '\0';
-			return;
-		}
-		gs_mem_append(buf, len, cap, ent, strlen(ent));
-		s++;
-	}
+	gs_mem_append(buf, len, cap, "", 0);   /* a buffer even for "" */
+	b.data = *buf;
+	b.len = *len;
+	b.cap = *cap;
+	gs_html_escape_str(&b, s);
+	*buf = b.data;
+	*len = b.len;
+	*cap = b.cap;
 }
 
 int gs_templates_load(gs_templates *tp, gs_error *err)
@@ -94,10 +86,10 @@ char *gs_render_page(const gs_templates *tp, gs_lang lang, const char *title,
 		     const char *nav_html, const char *site_root, const char *body_html,
 		     const char *script_src)
 {
-	char *out = NULL;
-	size_t len = 0, cap = 0;
+	gs_buf out;
 	const char *p = tp->page;
 
+	gs_buf_init(&out, 16384);
 	/* {{lang}} {{title}} {{csp_style}} {{css}} {{nav}} {{body}}; one pass. */
 	while (*p) {
 		const char *open = strstr(p, "{{");
@@ -106,45 +98,43 @@ char *gs_render_page(const gs_templates *tp, gs_lang lang, const char *title,
 		size_t klen;
 
 		if (!open || !close) {
-			gs_str_append(&out, &len, &cap, p);
+			gs_buf_puts(&out, p);
 			break;
 		}
-		gs_mem_append(&out, &len, &cap, p, (size_t)(open - p));
+		gs_buf_put(&out, p, (size_t)(open - p));
 		klen = (size_t)(close - open - 2);
 		if (klen >= sizeof(key))
 			klen = sizeof(key) - 1;
 		memcpy(key, open + 2, klen);
 		key[klen] = '\0';
 		if (strcmp(key, "lang") == 0)
-			gs_str_append(&out, &len, &cap, gs_lang_id(lang));
+			gs_buf_puts(&out, gs_lang_id(lang));
 		else if (strcmp(key, "title") == 0)
-			gs_html_escape_append(&out, &len, &cap, title);
+			gs_html_escape_str(&out, title);
 		else if (strcmp(key, "csp_style") == 0)
-			gs_str_append(&out, &len, &cap, site_root ? "'self'" : "'unsafe-inline'");
+			gs_buf_puts(&out, site_root ? "'self'" : "'unsafe-inline'");
 		else if (strcmp(key, "css") == 0 && site_root) {
-			gs_str_append(&out, &len, &cap, "<link rel=\"stylesheet\" href=\"");
-			gs_html_escape_append(&out, &len, &cap, site_root);
-			gs_str_append(&out, &len, &cap, GS_SITE_CSS "\">");
+			gs_buf_puts(&out, "<link rel=\"stylesheet\" href=\"");
+			gs_html_escape_str(&out, site_root);
+			gs_buf_puts(&out, GS_SITE_CSS "\">");
 		} else if (strcmp(key, "css") == 0) {
-			gs_str_append(&out, &len, &cap, "<style>\n");
-			gs_str_append(&out, &len, &cap, tp->css);
-			gs_str_append(&out, &len, &cap, "\n</style>");
+			gs_buf_puts(&out, "<style>\n");
+			gs_buf_puts(&out, tp->css);
+			gs_buf_puts(&out, "\n</style>");
 		} else if (strcmp(key, "nav") == 0)
-			gs_str_append(&out, &len, &cap, nav_html ? nav_html : "");
+			gs_buf_puts(&out, nav_html ? nav_html : "");
 		else if (strcmp(key, "csp_script") == 0 && script_src)
-			gs_str_append(&out, &len, &cap, " script-src 'self';");
+			gs_buf_puts(&out, " script-src 'self';");
 		else if (strcmp(key, "script") == 0 && script_src) {
-			gs_str_append(&out, &len, &cap, "\n<script src=\"");
-			gs_html_escape_append(&out, &len, &cap, script_src);
-			gs_str_append(&out, &len, &cap, "\" defer></script>");
+			gs_buf_puts(&out, "\n<script src=\"");
+			gs_html_escape_str(&out, script_src);
+			gs_buf_puts(&out, "\" defer></script>");
 		} else if (strcmp(key, "body") == 0) {
-			gs_str_append(&out, &len, &cap, body_html);
+			gs_buf_puts(&out, body_html);
 		}
 		p = close + 2;
 	}
-	gs_mem_append(&out, &len, &cap, "", 0);   /* room for the end, terminated */
-	out[len] = '\0';
-	return out;
+	return gs_buf_detach(&out, NULL);
 }
 
 static void S_qty(gs_jw *w, gs_qty q)

@@ -323,7 +323,7 @@ static void check_stable(const char *name, render_fn f, const gs_chart_text *t)
 	gs_chart_out_release(&a);
 	gs_chart_out_release(&b);
 	gs_chart_out_release(&c);
-	CHECK(a.svg.data == NULL && a.png.len == 0);
+	CHECK(a.svg.len == 0 && a.png.len == 0 && a.svg.data[0] == '\0');
 }
 
 static void check_edges(void)
@@ -379,7 +379,7 @@ static void check_edges(void)
 	huge[0].value = q(UINT64_MAX, GS_PROV_CALCULATED);
 	huge[1].value = q(1, GS_PROV_CALCULATED);
 	CHECK(gs_chart_budget(&t, huge, 2, NULL, 0, NULL, 0, &o) == -1);
-	CHECK(o.svg.data == NULL && o.png.data == NULL);
+	CHECK(o.svg.len == 0 && o.png.len == 0 && o.svg.data[0] == '\0');
 	/* the largest single value still draws */
 	CHECK(gs_chart_budget(&t, huge, 1, NULL, 0, NULL, 0, &o) == 0);
 	gs_chart_out_release(&o);
@@ -688,7 +688,7 @@ int main(void)
 	en.flags = 0;
 	CHECK(render_budget(&en, &b) == 0);
 	en.flags = GS_CHART_PNG;
-	CHECK(b.png.data == NULL && b.png.len == 0);
+	CHECK(b.png.len == 0 && b.png.data[0] == '\0');
 	CHECK(same_buf(&a.svg, &b.svg));
 	gs_chart_out_release(&a);
 	gs_chart_out_release(&b);
@@ -738,7 +738,7 @@ int main(void)
 		gs_chart_out_release(&a);
 		memset(many, 0, sizeof(many));
 		CHECK(gs_chart_bars(&bt, many, GS_CHART_MAX_BARS + 1, 2, "USD", &a) == -1);
-		CHECK(a.svg.data == NULL);
+		CHECK(a.svg.len == 0 && a.svg.data[0] == '\0');
 		CHECK(gs_chart_bars(&bt, many, 1, 7, "USD", &a) == -1);
 	}
 

@@ -345,7 +345,7 @@ static xmlNodePtr next_draw(xmlNodePtr e)
 /* Render l, read it back, and check every mark; returns the SVG's size. */
 static size_t check_list(const char *what, const gs_chart_list *l)
 {
-	gs_buf out = { NULL, 0 }, again = { NULL, 0 };
+	gs_buf out = GS_BUF_INIT, again = GS_BUF_INIT;
 	xmlDocPtr doc;
 	xmlNodePtr svg, e;
 	size_t i, ngroups = 0;
@@ -354,11 +354,11 @@ static size_t check_list(const char *what, const gs_chart_list *l)
 		return 0;
 	CHECK(gs_chart_svg_render(l, &again) == 0);
 	CHECK(out.len == again.len && memcmp(out.data, again.data, out.len) == 0);
-	free(again.data);
+	gs_buf_release(&again);
 	doc = xmlReadMemory((const char *)out.data, (int)out.len, "chart.svg", NULL,
 			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	if (!CHECK(doc != NULL)) {
-		free(out.data);
+		gs_buf_release(&out);
 		return 0;
 	}
 	svg = xmlDocGetRootElement(doc);
@@ -402,7 +402,7 @@ static size_t check_list(const char *what, const gs_chart_list *l)
 	CHECK(e == NULL);  /* nothing drawn that the list does not hold */
 	printf("%-10s %4zu marks, %3zu groups, %6zu bytes\n", what, l->n, ngroups, out.len);
 	xmlFreeDoc(doc);
-	free(out.data);
+	gs_buf_release(&out);
 	return out.len;
 }
 

@@ -218,7 +218,7 @@ static void test_writer(void)
 			free(got);
 			free(want);
 		} else {
-			free(w.b.p);   /* left half-written: open containers */
+			gs_buf_release(&w.b);   /* left half-written: open containers */
 		}
 		json_decref(root);
 	}
@@ -265,7 +265,7 @@ static void test_writer(void)
 			}
 			free(got);
 		} else {
-			free(w.b.p);
+			gs_buf_release(&w.b);
 		}
 		json_decref(root);
 	}
