@@ -560,6 +560,30 @@ static char *S_citation(const gs_archive *a, const char *sheet)
 	return *sheet ? gs_xstrdup(sheet) : NULL;
 }
 
+/*
+ * The manifest entry of a file placed or found under fname (e, or a new
+ * one): verified, with its name in the workload and the sheet citing it;
+ * out_rel (when not NULL) its link in the site.
+ */
+static void S_record(gs_archive *a, S_entry *e, const char *hex, const char *fname,
+		     uint64_t size, const char *original_name, const char *citing_sheet,
+		     char *out_rel)
+{
+	char *cite;
+
+	if (!e)
+		e = S_insert(a, hex, fname, size);
+	e->verified = 1;
+	S_strvec_push(&e->names, original_name);
+	cite = S_citation(a, citing_sheet);
+	if (cite) {
+		S_strvec_push(&e->cited, cite);
+		free(cite);
+	}
+	if (out_rel)
+		snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR, fname);
+}
+
 /* The bytes of one source file, read once: hashed, and kept in memory or,
  * past S_MEM_LIMIT, in a temporary file of evidence/; or the caller's bytes
  * and hash (gs_archive_add_bytes). */
@@ -752,7 +776,6 @@ static int S_add(gs_archive *a, S_copy *c, const char *original_name,
 {
 	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
 	S_entry *e;
-	char *cite;
 
 	/* Step 2: the name in evidence/; a hash known keeps its first name. */
 	e = S_name(a, c->hex, original_name, fname);
@@ -766,18 +789,7 @@ static int S_add(gs_archive *a, S_copy *c, const char *original_name,
 		return -1;
 
 	/* Step 4: the manifest entry. */
-	if (!e)
-		e = S_insert(a, c->hex, fname, c->total);
-	e->verified = 1;
-	S_strvec_push(&e->names, original_name);
-	cite = S_citation(a, citing_sheet);
-	if (cite) {
-		S_strvec_push(&e->cited, cite);
-		free(cite);
-	}
-	if (out_rel)
-		snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR,
-			 fname);
+	S_record(a, e, c->hex, fname, c->total, original_name, citing_sheet, out_rel);
 	return 0;
 }
 
@@ -839,7 +851,6 @@ int gs_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
 {
 	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
 	S_entry *e;
-	char *cite;
 
 	if (!a || S_begin(a, err) != 0 || !original_name || !*original_name || !sha256_hex ||
 	    !gs_sha256_hex_valid(sha256_hex) || S_ensure_evdir(a, err) != 0)
@@ -864,17 +875,7 @@ int gs_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
 			return 1;
 		a->dir_dirty = 1;
 	}
-	if (!e)
-		e = S_insert(a, sha256_hex, fname, size);
-	e->verified = 1;
-	S_strvec_push(&e->names, original_name);
-	cite = S_citation(a, citing_sheet);
-	if (cite) {
-		S_strvec_push(&e->cited, cite);
-		free(cite);
-	}
-	if (out_rel)
-		snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR, fname);
+	S_record(a, e, sha256_hex, fname, size, original_name, citing_sheet, out_rel);
 	return 0;
 }
 
