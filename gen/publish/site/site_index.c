@@ -34,8 +34,7 @@ char *gs_site_short_title(const char *title, int *cut)
 
 
 /* "1,234.00 USD (assumed)" or nothing when no plan is known. */
-static void S_cost_html(gs_buf *o, const gs_strings *t,
-			const gs_publish_result *pr, size_t k)
+static void S_cost_html(gs_buf *o, const gs_strings *t, const gs_publish_result *pr, size_t k)
 {
 	char m[GS_FMT_MAX];
 
@@ -108,8 +107,7 @@ static const char *const S_js_labels[][2] = {
  * also its colour: no other attribute repeats it on every cell), the best
  * offer's <td class="best" data-v="S">; data-cost="HUNDREDTHS" when known.
  */
-static void S_td_open(gs_buf *o, int best, unsigned st,
-		      const gs_publish_result *pr, size_t k)
+static void S_td_open(gs_buf *o, int best, unsigned st, const gs_publish_result *pr, size_t k)
 {
 	char d[GS_DEC_MAX], *p;
 
