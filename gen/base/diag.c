@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* Appends s[0..n) escaped, cut after max bytes of input (0: no cut). */
-static void S_show_append(gs_buf *o, const char *s, size_t n, size_t max)
+static void S_show_put(gs_buf *o, const char *s, size_t n, size_t max)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -39,7 +39,7 @@ char *gs_show(const char *s, size_t max)
 {
 	gs_buf o = GS_BUF_INIT;
 
-	S_show_append(&o, s, strlen(s), max);
+	S_show_put(&o, s, strlen(s), max);
 	return gs_buf_detach(&o, NULL);
 }
 
@@ -53,16 +53,16 @@ static char *S_clean_message(const char *m)
 	while (*p) {
 		const char *q = strchr(p, '"'), *end;
 		if (!q) {
-			S_show_append(&o, p, strlen(p), 0);
+			S_show_put(&o, p, strlen(p), 0);
 			break;
 		}
-		S_show_append(&o, p, (size_t)(q - p) + 1, 0);
+		S_show_put(&o, p, (size_t)(q - p) + 1, 0);
 		end = strchr(q + 1, '"');
 		if (!end) {
-			S_show_append(&o, q + 1, strlen(q + 1), GS_SHOW_MAX);
+			S_show_put(&o, q + 1, strlen(q + 1), GS_SHOW_MAX);
 			break;
 		}
-		S_show_append(&o, q + 1, (size_t)(end - q - 1), GS_SHOW_MAX);
+		S_show_put(&o, q + 1, (size_t)(end - q - 1), GS_SHOW_MAX);
 		gs_buf_put(&o, "\"", 1);
 		p = end + 1;
 	}

@@ -278,25 +278,6 @@ void gs_strvec_release(gs_strvec *v)
 	v->n = v->cap = 0;
 }
 
-void gs_mem_append(char **buf, size_t *len, size_t *cap, const void *s, size_t n)
-{
-	gs_buf b;
-
-	if (n == 0 && *buf)
-		return;
-	/* the triple as a gs_buf: NULL with cap 0 is an empty one */
-	b.data = *cap ? *buf : gs_buf_empty;
-	b.len = *cap ? *len : 0;
-	b.cap = *cap;
-	if (!b.cap)
-		gs_buf_grow(&b, n);   /* a buffer even for n == 0 */
-	if (n)
-		gs_buf_put(&b, s, n);
-	*buf = b.data;
-	*len = b.len;
-	*cap = b.cap;
-}
-
 size_t gs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	uint32_t c;

@@ -102,16 +102,6 @@ void gs_strvec_sort_unique(gs_strvec *v);
 void gs_strvec_release(gs_strvec *v);
 
 /*
- * Appends n bytes of s to the growable buffer *buf (*len used, *cap
- * allocated; all 0 / NULL to start), keeping one byte beyond *len for a
- * terminating NUL the caller may write. A thin wrapper over gs_buf_put
- * (buf.h: 64 bytes first, then doubling), kept for the site's writers
- * (gen/publish/site/) and sheet.c until they move to gs_buf; new code
- * appends into a gs_buf.
- */
-void gs_mem_append(char **buf, size_t *len, size_t *cap, const void *s, size_t n);
-
-/*
  * u in decimal, '-' first when neg (the magnitude of a negative number),
  * written at the end of d: returns where it starts; it ends at
  * d + GS_DEC_MAX. printf's "%llu" (or "%lld") bytes, without printf.

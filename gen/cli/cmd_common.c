@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "buf.h"
 #include "commands.h"
 #include "diag.h"
 #include "datadir.h"
@@ -177,8 +178,8 @@ int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256
 	char bundled[4096];
 	const char *one[1];
 	gs_strvec parts = GS_STRVEC_INIT;
-	char *joined = NULL;
-	size_t i, len = 0, cap = 0;
+	gs_buf joined = GS_BUF_INIT;
+	size_t i;
 
 	if (!n) {
 		if (!gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml", err))
@@ -197,9 +198,9 @@ int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256
 		gs_strvec_push(&parts, gs_xasprintf("%s\n", h));
 	}
 	for (i = 0; i < parts.n; i++)
-		gs_str_append(&joined, &len, &cap, parts.v[i]);
-	gs_sha256_buffer(joined, len, hex);
-	free(joined);
+		gs_buf_puts(&joined, parts.v[i]);
+	gs_sha256_buffer(joined.data, joined.len, hex);
+	gs_buf_release(&joined);
 	gs_strvec_release(&parts);
 	return 0;
 }

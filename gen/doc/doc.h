@@ -146,14 +146,10 @@ char *gs_doc_html_direct(cmark_node *root);
 char *gs_doc_html_body_direct(const gs_doc *d);
 /*
  * For pages written as HTML directly (the site's own pages), the same bytes
- * as the tree would give: s as a text node's HTML (& < > " escaped), and
- * url as a link's href (left empty when cmark-gfm would drop it), appended
- * to b. Text is escaped by gs_html_escape (html.h).
+ * as the tree would give: url as a link's href (left empty when cmark-gfm
+ * would drop it), appended to b. A text node's HTML is gs_html_escape's
+ * (html.h: & < > " escaped).
  */
 void gs_html_url(gs_buf *b, const char *url);
-/* The same, onto a (buf, len, cap) triple (gs_mem_append's): kept for the
- * site's writers (gen/publish/site/) until they move to gs_buf. */
-void gs_html_text_append(char **buf, size_t *len, size_t *cap, const char *s);
-void gs_html_url_append(char **buf, size_t *len, size_t *cap, const char *url);
 
 #endif

@@ -522,37 +522,3 @@ void gs_html_url(gs_buf *b, const char *url)
 	S_href(&h, url);
 	*b = h.b;
 }
-
-/* The (buf, len, cap) triple of site/'s writers as a gs_buf and back: a
- * NULL buf with cap 0 is an empty gs_buf; cap > 0 after any append. */
-static gs_buf S_triple_in(char *buf, size_t len, size_t cap)
-{
-	gs_buf b = { cap ? buf : gs_buf_empty, cap ? len : 0, cap };
-
-	return b;
-}
-
-static void S_triple_out(const gs_buf *b, char **buf, size_t *len, size_t *cap)
-{
-	if (!b->cap)
-		return;
-	*buf = b->data;
-	*len = b->len;
-	*cap = b->cap;
-}
-
-void gs_html_text_append(char **buf, size_t *len, size_t *cap, const char *s)
-{
-	gs_buf b = S_triple_in(*buf, *len, *cap);
-
-	gs_html_escape_str(&b, s);
-	S_triple_out(&b, buf, len, cap);
-}
-
-void gs_html_url_append(char **buf, size_t *len, size_t *cap, const char *url)
-{
-	gs_buf b = S_triple_in(*buf, *len, *cap);
-
-	gs_html_url(&b, url);
-	S_triple_out(&b, buf, len, cap);
-}

@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 
 #include "evidence.h"
+#include "buf.h"
 #include "infile.h"
 #include "outfile.h"
 #include "util.h"
@@ -588,13 +589,13 @@ static void S_record(gs_archive *a, S_entry *e, const char *hex, const char *fna
  * past S_MEM_LIMIT, in a temporary file of evidence/; or the caller's bytes
  * and hash (gs_archive_add_bytes). */
 typedef struct {
-	unsigned char *buf;
-	size_t len, cap;
+	gs_buf b;         /* the bytes read, while there is no spill file */
 	int tfd;          /* spill file, or -1 */
 	char *tmp;        /* its path, or NULL */
 	uint64_t total;
 	char hex[GS_SHA256_HEX_SIZE];
-	const void *given; /* or NULL: the caller's bytes (gs_archive_add_bytes), len of them */
+	const void *given; /* or NULL: the caller's bytes (gs_archive_add_bytes), given_len of them */
+	size_t given_len;
 } S_copy;
 
 static void S_copy_release(S_copy *c)
@@ -605,7 +606,7 @@ static void S_copy_release(S_copy *c)
 		unlink(c->tmp);
 		free(c->tmp);
 	}
-	free(c->buf);
+	gs_buf_release(&c->b);
 }
 
 /* Step 1: one pass over the source, which must be a regular file. */
@@ -633,23 +634,19 @@ static int S_read_source(gs_archive *a, const char *src_path, S_copy *c, gs_erro
 	for (;;) {
 		ssize_t r;
 
-		if (c->tfd < 0 && c->cap - c->len < S_CHUNK) {
-			if (c->len + S_CHUNK > S_MEM_LIMIT) {
-				c->tfd = S_temp(a, &c->tmp, err);
-				if (c->tfd < 0)
-					goto fail;
-				if (gs_write_all(c->tfd, c->buf, c->len) != 0)
-					goto write_err;
-				c->len = 0;
-			} else {
-				size_t nc = c->cap ? c->cap * 2 : S_CHUNK;
-				if (nc < c->len + S_CHUNK)
-					nc = c->len + S_CHUNK;
-				c->buf = gs_xrealloc(c->buf, nc);
-				c->cap = nc;
-			}
+		/* room for a chunk (and the NUL) in memory, at most S_MEM_LIMIT
+		 * bytes, else the file from here on; its room stays, for each chunk */
+		if (c->tfd < 0 && c->b.len + S_CHUNK >= S_MEM_LIMIT) {
+			c->tfd = S_temp(a, &c->tmp, err);
+			if (c->tfd < 0)
+				goto fail;
+			if (gs_write_all(c->tfd, c->b.data, c->b.len) != 0)
+				goto write_err;
+			gs_buf_truncate(&c->b, 0);
+		} else if (c->tfd < 0) {
+			gs_buf_grow(&c->b, S_CHUNK);
 		}
-		r = read(src, c->buf + c->len, S_CHUNK);
+		r = read(src, c->b.data + c->b.len, S_CHUNK);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -658,13 +655,15 @@ static int S_read_source(gs_archive *a, const char *src_path, S_copy *c, gs_erro
 		}
 		if (r == 0)
 			break;
-		sha256_update(&ctx, (size_t)r, c->buf + c->len);
+		sha256_update(&ctx, (size_t)r, (const uint8_t *)c->b.data + c->b.len);
 		c->total += (uint64_t)r;
+		c->b.len += (size_t)r;
+		c->b.data[c->b.len] = '\0';
 		if (c->tfd >= 0) {
-			if (gs_write_all(c->tfd, c->buf, (size_t)r) != 0)
+			/* spilling: the chunk straight to the file */
+			if (gs_write_all(c->tfd, c->b.data, c->b.len) != 0)
 				goto write_err;
-		} else {
-			c->len += (size_t)r;
+			gs_buf_truncate(&c->b, 0);
 		}
 	}
 	close(src);
@@ -688,7 +687,8 @@ static int S_write_new(gs_archive *a, const char *target, S_copy *c, gs_error *e
 		c->tfd = S_temp(a, &c->tmp, err);
 		if (c->tfd < 0)
 			return -1;
-		if (gs_write_all(c->tfd, c->given ? c->given : c->buf, c->len) != 0)
+		if (gs_write_all(c->tfd, c->given ? c->given : c->b.data,
+				 c->given ? c->given_len : c->b.len) != 0)
 			goto write_err;
 	}
 	if (gs_fsync(c->tfd) != 0)
@@ -811,6 +811,7 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 	if (S_ensure_evdir(a, err) != 0)
 		return -1;
 	memset(&c, 0, sizeof(c));
+	gs_buf_init(&c.b, 0);
 	c.tfd = -1;
 	if (S_read_source(a, src_path, &c, err) == 0)
 		rc = S_add(a, &c, original_name, citing_sheet, out_rel, err);
@@ -835,9 +836,10 @@ int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 	if (S_ensure_evdir(a, err) != 0)
 		return -1;
 	memset(&c, 0, sizeof(c));
+	gs_buf_init(&c.b, 0);
 	c.tfd = -1;
 	c.given = bytes;
-	c.len = len;
+	c.given_len = len;
 	c.total = len;
 	memcpy(c.hex, sha256_hex, GS_SHA256_HEX_SIZE);
 	rc = S_add(a, &c, original_name, citing_sheet, out_rel, err);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "doc.h"
 #include "infile.h"
 #include "model.h"
@@ -519,17 +520,17 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 }
 
 /* "3.99 (assumed)": GiB with two decimals (the offer page's header gives the unit), '−' first when neg. */
-static void S_gib_words(char **o, size_t *l, size_t *c, const gs_strings *t, uint64_t mag,
-			int neg, gs_prov prov, int synthetic)
+static void S_gib_words(gs_buf *o, const gs_strings *t, uint64_t mag, int neg,
+			gs_prov prov, int synthetic)
 {
 	char g[GS_FMT_MAX];
 
 	if (neg)
-		gs_str_append(o, l, c, "\xe2\x88\x92");
-	gs_str_append(o, l, c, gs_fmt_fixed2(g, mag, GS_GIB, t->lang));
-	gs_str_append(o, l, c, " (");
-	gs_str_append(o, l, c, gs_sheet_prov_words(t, prov, synthetic));
-	gs_str_append(o, l, c, ")");
+		gs_buf_puts(o, "\xe2\x88\x92");
+	gs_buf_puts(o, gs_fmt_fixed2(g, mag, GS_GIB, t->lang));
+	gs_buf_puts(o, " (");
+	gs_buf_puts(o, gs_sheet_prov_words(t, prov, synthetic));
+	gs_buf_puts(o, ")");
 }
 
 /*
@@ -564,37 +565,38 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[i];
 		const gs_offer *o = c->offer;
-		size_t k = (size_t)(c->offer - cat->offers), len = 0, cap = 0;
+		size_t k = (size_t)(c->offer - cat->offers), len;
 		uint64_t listed = o->has_declared_bytes ? o->declared_bytes : o->nominal_bytes;
-		char *out = NULL;
+		gs_buf out = GS_BUF_INIT;
+		char *s;
 		int n = 0;
 
 		/* the need per card, then the margin, each with its provenance */
 		if (c->need.present)
-			S_gib_words(&out, &len, &cap, t, c->need.bytes, 0, c->need.prov,
+			S_gib_words(&out, t, c->need.bytes, 0, c->need.prov,
 				    c->need.synthetic);
 		else
-			gs_str_append(&out, &len, &cap, gs_tr(t, "word.missing"));
-		gs_str_append(&out, &len, &cap, "\t");
+			gs_buf_puts(&out, gs_tr(t, "word.missing"));
+		gs_buf_puts(&out, "\t");
 		if (c->has_margin) {
 			int64_t m = c->margin;
 			gs_qty p = gs_margin_prov(c->need, c->capacity);
-			S_gib_words(&out, &len, &cap, t, gs_i64_mag(m), m < 0, p.prov, p.synthetic);
+			S_gib_words(&out, t, gs_i64_mag(m), m < 0, p.prov, p.synthetic);
 		} else {
-			gs_str_append(&out, &len, &cap, gs_tr(t, "word.missing"));
+			gs_buf_puts(&out, gs_tr(t, "word.missing"));
 		}
-		gs_str_append(&out, &len, &cap, "\t");
+		gs_buf_puts(&out, "\t");
 		/* a capacity other than the catalog's (the page's header gives that one) */
 		if (c->capacity.present && (c->cap_source == GS_CAP_OBSERVED || o->memory_unknown ||
 					    c->capacity.bytes != listed)) {
 			char g[GS_FMT_MAX];
-			gs_str_append(&out, &len, &cap, gs_tr(t, "site.row_capacity"));
-			gs_str_append(&out, &len, &cap, " ");
-			gs_str_append(&out, &len, &cap, gs_fmt_gib(g, c->capacity.bytes, t->lang));
-			gs_str_append(&out, &len, &cap, " (");
-			gs_str_append(&out, &len, &cap,
-				      gs_sheet_prov_words(t, c->capacity.prov, c->capacity.synthetic));
-			gs_str_append(&out, &len, &cap, ").");
+			gs_buf_puts(&out, gs_tr(t, "site.row_capacity"));
+			gs_buf_puts(&out, " ");
+			gs_buf_puts(&out, gs_fmt_gib(g, c->capacity.bytes, t->lang));
+			gs_buf_puts(&out, " (");
+			gs_buf_puts(&out,
+				    gs_sheet_prov_words(t, c->capacity.prov, c->capacity.synthetic));
+			gs_buf_puts(&out, ").");
 			n++;
 		}
 		if (!c->excluded && !c->retained) {
@@ -606,14 +608,14 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 				if (c->v[q].kind != GS_V_TO_CONFIRM)
 					continue;
 				if (named++) {
-					gs_str_append(&out, &len, &cap, ", ");
+					gs_buf_puts(&out, ", ");
 				} else if (n) {
 					/* after a capacity: say what the names are */
-					gs_str_append(&out, &len, &cap, " ");
-					gs_str_append(&out, &len, &cap, gs_tr(t, "cand.to_confirm"));
-					gs_str_append(&out, &len, &cap, " ");
+					gs_buf_puts(&out, " ");
+					gs_buf_puts(&out, gs_tr(t, "cand.to_confirm"));
+					gs_buf_puts(&out, " ");
 				}
-				gs_str_append(&out, &len, &cap, gs_sheet_req_label(t, (gs_req)q));
+				gs_buf_puts(&out, gs_sheet_req_label(t, (gs_req)q));
 			}
 		}
 		for (q = 0; q < GS_REQ_COUNT && c->excluded; q++) {
@@ -624,14 +626,15 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 			if (v->kind != GS_V_EXCLUDE)
 				continue;
 			why = S_short_reason(t, v, reasons, i * GS_REQ_COUNT + (size_t)q);
-			gs_str_append(&out, &len, &cap, n++ ? " " : "");
-			gs_str_append(&out, &len, &cap, gs_sheet_req_label(t, (gs_req)q));
-			gs_str_append(&out, &len, &cap, ": ");
-			gs_str_append(&out, &len, &cap, why);
+			gs_buf_puts(&out, n++ ? " " : "");
+			gs_buf_puts(&out, gs_sheet_req_label(t, (gs_req)q));
+			gs_buf_puts(&out, ": ");
+			gs_buf_puts(&out, why);
 			free(why);
 		}
-		/* kept for the whole build: no slack (gs_str_append grows by 4 KiB) */
-		res->reason[k] = out ? gs_xrealloc(out, len + 1) : gs_xstrdup("");
+		/* kept for the whole build: no slack (a gs_buf grows by doubling) */
+		s = gs_buf_detach(&out, &len);
+		res->reason[k] = gs_xrealloc(s, len + 1);
 	}
 }
 

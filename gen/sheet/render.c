@@ -14,29 +14,6 @@
 #include "outfile.h"
 #include "verdict.h"
 
-/* Kept for the site's writers (gen/publish/site/) and publish.c until they
- * move to gs_buf: gs_mem_append and gs_html_escape (html.h) onto a
- * (buf, len, cap) triple, left NUL-terminated. */
-void gs_str_append(char **buf, size_t *len, size_t *cap, const char *s)
-{
-	gs_mem_append(buf, len, cap, s, strlen(s));
-	(*buf)[*len] = '\0';
-}
-
-void gs_html_escape_append(char **buf, size_t *len, size_t *cap, const char *s)
-{
-	gs_buf b;
-
-	gs_mem_append(buf, len, cap, "", 0);   /* a buffer even for "" */
-	b.data = *buf;
-	b.len = *len;
-	b.cap = *cap;
-	gs_html_escape_str(&b, s);
-	*buf = b.data;
-	*len = b.len;
-	*cap = b.cap;
-}
-
 int gs_templates_load(gs_templates *tp, gs_error *err)
 {
 	char p1[4096], p2[4096], p3[4096];

@@ -57,13 +57,5 @@ char *gs_render_decision_json(const gs_sheet_input *in);
  * GS_SUMMARY_MAX_STRING bytes, at most 50 offers listed.
  */
 char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link);
-/*
- * s appended to a (buf, len, cap) triple (gs_mem_append's), HTML-escaped
- * by gs_html_escape (html.h: & < > " only), or as it is; NUL-terminated.
- * Thin wrappers kept for gen/publish/site/ and publish.c until they move
- * to gs_buf; new code appends into a gs_buf.
- */
-void gs_html_escape_append(char **buf, size_t *len, size_t *cap, const char *s);
-void gs_str_append(char **buf, size_t *len, size_t *cap, const char *s);
 
 #endif

@@ -6,6 +6,8 @@
 #define _DEFAULT_SOURCE
 #include "sheet_int.h"
 
+#include "buf.h"
+
 /* The slot of text (hash h) in set's index: its entry's, or the empty one
  * where it would go. */
 static size_t *S_shared_slot(const gs_sheet_sharedset *set, const char *text, uint64_t h)
@@ -254,8 +256,8 @@ static int S_cmp_spec(const void *a, const void *b)
 #define S_FEW_LINES 4
 char *gs_sheet_lines_text(const gs_strings *t, char **spec, size_t n)
 {
-	char *out = NULL;
-	size_t len = 0, cap = 0, i, j, shown = 0;
+	gs_buf out = GS_BUF_INIT;
+	size_t i, j, shown = 0;
 
 	qsort(spec, n, sizeof(*spec), S_cmp_spec);
 	for (i = 1, j = 1; i < n; i++)
@@ -264,19 +266,18 @@ char *gs_sheet_lines_text(const gs_strings *t, char **spec, size_t n)
 	if (j == 1)
 		return gs_xasprintf("%s %s", strchr(spec[0], ',') || strchr(spec[0], '-') ? "lines" : "line",
 				    spec[0]);
-	gs_mem_append(&out, &len, &cap, "lines ", 6);
+	gs_buf_put(&out, "lines ", 6);
 	for (i = 0; i < j && shown < S_FEW_LINES; i++, shown++) {
 		if (i)
-			gs_mem_append(&out, &len, &cap, ", ", 2);
-		gs_mem_append(&out, &len, &cap, spec[i], strlen(spec[i]));
+			gs_buf_put(&out, ", ", 2);
+		gs_buf_puts(&out, spec[i]);
 	}
 	if (j > shown) {
 		char *more = gs_xasprintf(" %s %zu %s", gs_tr(t, "cand.and"), j - shown, gs_tr(t, "cand.more"));
-		gs_mem_append(&out, &len, &cap, more, strlen(more));
+		gs_buf_puts(&out, more);
 		free(more);
 	}
-	out[len] = '\0';
-	return out;
+	return gs_buf_detach(&out, NULL);
 }
 
 /* text with its byte \2 replaced by lines (or text when it has none). */

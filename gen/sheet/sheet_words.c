@@ -6,6 +6,8 @@
 #define _DEFAULT_SOURCE
 #include "sheet_int.h"
 
+#include "buf.h"
+
 /* Label of each requirement, indexed by gs_req. */
 const char *const gs_sheet_words_req_keys[GS_REQ_COUNT] = {
 	"req.memory", "req.software", "req.calendar", "req.budget", "req.quality", "req.host"
@@ -68,10 +70,8 @@ char *gs_sheet_words_signed_gib(S_ctx *c, int64_t v, gs_qty need, gs_qty capacit
 char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 {
 	const char *p;
-	size_t cap = 0, len = 0;
-	char *out = NULL;
+	gs_buf out = GS_BUF_INIT;
 
-	gs_mem_append(&out, &len, &cap, "", 0);   /* a buffer even for "" */
 	for (p = tpl; *p;) {
 		char *piece = NULL;
 		size_t skip = 0;
@@ -130,7 +130,7 @@ char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			skip = 4;
 		}
 		if (piece) {
-			gs_mem_append(&out, &len, &cap, piece, strlen(piece));
+			gs_buf_puts(&out, piece);
 			free(piece);
 			p += skip;
 		} else {
@@ -138,12 +138,11 @@ char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			const char *brace = strchr(p + 1, '{');
 			size_t n = brace ? (size_t)(brace - p) : strlen(p);
 
-			gs_mem_append(&out, &len, &cap, p, n);
+			gs_buf_put(&out, p, n);
 			p += n;
 		}
 	}
-	out[len] = '\0';
-	return out;
+	return gs_buf_detach(&out, NULL);
 }
 
 /* The reason of a verdict, with what a failure points to and why some

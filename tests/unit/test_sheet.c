@@ -16,6 +16,7 @@
 
 #include "catalog.h"
 #include "check.h"
+#include "html.h"
 #include "publish.h"
 #include "render.h"
 #include "sheet.h"
@@ -420,17 +421,16 @@ static void test_reasons_once(void)
  */
 static void test_html_escape(void)
 {
-	char *b = NULL;
-	size_t len = 0, cap = 0;
+	gs_buf b = GS_BUF_INIT;
 
-	gs_html_escape_append(&b, &len, &cap, "");
-	CHECK_STR(b, "");
-	gs_html_escape_append(&b, &len, &cap, "a<b>&\"c'd");
-	CHECK_STR(b, "a&lt;b&gt;&amp;&quot;c'd");
-	gs_html_escape_append(&b, &len, &cap, "<<é>>");
-	CHECK_STR(b, "a&lt;b&gt;&amp;&quot;c'd&lt;&lt;é&gt;&gt;");
-	CHECK_INT((int)len, (int)strlen(b));
-	free(b);
+	gs_html_escape_str(&b, "");
+	CHECK_STR(b.data, "");
+	gs_html_escape_str(&b, "a<b>&\"c'd");
+	CHECK_STR(b.data, "a&lt;b&gt;&amp;&quot;c'd");
+	gs_html_escape_str(&b, "<<é>>");
+	CHECK_STR(b.data, "a&lt;b&gt;&amp;&quot;c'd&lt;&lt;é&gt;&gt;");
+	CHECK_INT((int)b.len, (int)strlen(b.data));
+	gs_buf_release(&b);
 }
 
 /* An offer of the grouping catalog: provider, id, price of 72 h, extra XML. */

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <nettle/sha2.h>
 
+#include "buf.h"
 #include "evidence.h"
 #include "jsonscan.h"
 #include "publish.h"
@@ -74,18 +75,15 @@ typedef struct {
 /*
  * The index, offers and per-offer pages are written here as HTML, the
  * bytes their document tree gave (gs_doc, then doc_html.c) with the same
- * escaping (gs_html_text_append, gs_html_url_append): building a tree for
+ * escaping (gs_html_escape, gs_html_url): building a tree for
  * each page and walking it took about a tenth of a 200 x 50 site's CPU.
  * The layout is the one doc_html.c writes (a block ends with a newline,
  * a table's rows and cells each start on a new line), but for the rows of
  * a per-offer page, a line each (S_offer_detail_page).
  */
-typedef struct {
-	char *b;
-	size_t n, cap;
-} gs_site_w;
+typedef gs_buf gs_site_w;   /* a page's bytes; GS_BUF_INIT to start one */
 
-#define S_LIT(w, lit) gs_mem_append(&(w)->b, &(w)->n, &(w)->cap, (lit), sizeof(lit) - 1)
+#define S_LIT(w, lit) gs_buf_put((w), (lit), sizeof(lit) - 1)
 
 /*
  * A keys file open for reading (site.h), scanned once (jsonscan.h): each

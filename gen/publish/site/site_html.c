@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "doc.h"
+#include "html.h"
 #include "outfile.h"
 #include "render.h"
 #include "sheet.h"
@@ -17,12 +18,12 @@
 
 void gs_site_w_raw(gs_site_w *w, const char *s)
 {
-	gs_mem_append(&w->b, &w->n, &w->cap, s, strlen(s));
+	gs_buf_puts(w, s);
 }
 
 void gs_site_w_text(gs_site_w *w, const char *s)
 {
-	gs_html_text_append(&w->b, &w->n, &w->cap, s);
+	gs_html_escape_str(w, s);
 }
 
 /* gs_doc_textf's text, written directly (the same formatter: gs_vfmt, else vsnprintf). */
@@ -41,7 +42,7 @@ void gs_site_w_num(gs_site_w *w, uint64_t v)
 {
 	char d[GS_DEC_MAX], *p = gs_dec(d, v, 0);
 
-	gs_mem_append(&w->b, &w->n, &w->cap, p, (size_t)(d + GS_DEC_MAX - p));
+	gs_buf_put(w, p, (size_t)(d + GS_DEC_MAX - p));
 }
 
 void gs_site_w_code(gs_site_w *w, const char *s)
@@ -55,7 +56,7 @@ void gs_site_w_code(gs_site_w *w, const char *s)
 void gs_site_w_a(gs_site_w *w, const char *url)
 {
 	S_LIT(w, "<a href=\"");
-	gs_html_url_append(&w->b, &w->n, &w->cap, url);
+	gs_html_url(w, url);
 	S_LIT(w, "\">");
 }
 
@@ -176,11 +177,8 @@ int gs_site_w_page(const gs_publish_env *env, const char *dir, const char *name,
 	char *html;
 	int rc;
 
-	gs_mem_append(&body->b, &body->n, &body->cap, "", 0);
-	body->b[body->n] = '\0';
-	html = gs_render_page(env->tp, env->t->lang, title, nav, root, body->b, script);
-	free(body->b);
-	memset(body, 0, sizeof(*body));
+	html = gs_render_page(env->tp, env->t->lang, title, nav, root, body->data, script);
+	gs_buf_release(body);
 	if (!html) {
 		gs_error_set(err, "cannot render %s", name);
 		return -1;

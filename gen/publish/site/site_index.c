@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "outfile.h"
 #include "render.h"
 #include "sheet.h"
@@ -28,70 +29,67 @@ char *gs_site_short_title(const char *title, int *cut)
 }
 
 /* (strlen of a literal is folded by the compiler: no scan) */
-#define H(s) gs_mem_append(&out, &len, &cap, (s), strlen(s))
-#define E(s) gs_html_escape_append(&out, &len, &cap, (s))
+#define H(s) gs_buf_puts(w, (s))
+#define E(s) gs_html_escape_str(w, (s))
 
-/* A literal appended to (o, l, c), its length counted by the compiler. */
-#define S_OLIT(o, l, c, lit) gs_mem_append((o), (l), (c), (lit), sizeof(lit) - 1)
 
 /* "1,234.00 USD (assumed)" or nothing when no plan is known. */
-static void S_cost_html(char **o, size_t *l, size_t *c, const gs_strings *t,
-			const gs_publish_result *pr, size_t k)
+static void S_cost_html(gs_buf *o, const gs_strings *t, const gs_publish_result *pr, size_t k)
 {
 	char m[GS_FMT_MAX];
 
 	if (!pr->currency[k])
 		return;
-	S_OLIT(o, l, c, "<span class=\"cost\">");
-	gs_html_escape_append(o, l, c, gs_fmt_money(m, pr->cost[k], t->lang));
-	S_OLIT(o, l, c, " ");
-	gs_html_escape_append(o, l, c, pr->currency[k]);
-	S_OLIT(o, l, c, "</span>");
+	S_LIT(o, "<span class=\"cost\">");
+	gs_html_escape_str(o, gs_fmt_money(m, pr->cost[k], t->lang));
+	S_LIT(o, " ");
+	gs_html_escape_str(o, pr->currency[k]);
+	S_LIT(o, "</span>");
 }
 
 /* The best-offer cell: the first retained and its cost, else the closest pre-selected and what it needs. */
-static void S_best_html(char **o, size_t *l, size_t *c, const gs_strings *t,
+static void S_best_html(gs_buf *o, const gs_strings *t,
 			const gs_catalog *cat, const gs_publish_result *pr, const char *link)
 {
 	const char *id;
 	int q, k = 0;
 
 	if (pr->best == GS_PUBLISH_NO_BEST || pr->best >= cat->noffers) {
-		gs_html_escape_append(o, l, c, gs_tr(t, "card.no_offer"));
+		gs_html_escape_str(o, gs_tr(t, "card.no_offer"));
 		return;
 	}
 	id = cat->offers[pr->best].id;
-	gs_str_append(o, l, c, "<a href=\"");
-	gs_html_escape_append(o, l, c, link);
-	gs_str_append(o, l, c, "#offer-");
-	gs_html_escape_append(o, l, c, id);
-	gs_str_append(o, l, c, "\"><code>");
-	gs_html_escape_append(o, l, c, id);
-	gs_str_append(o, l, c, "</code></a> ");
-	gs_html_escape_append(o, l, c, gs_site_status_symbol(pr->status[pr->best]));
-	gs_str_append(o, l, c, " ");
-	gs_html_escape_append(o, l, c, gs_tr(t, gs_site_status_key(pr->status[pr->best])));
-	gs_str_append(o, l, c, "<br>");
-	gs_html_escape_append(o, l, c, gs_tr(t, "col.total_cost"));
-	gs_str_append(o, l, c, ": ");
+	gs_buf_puts(o, "<a href=\"");
+	gs_html_escape_str(o, link);
+	gs_buf_puts(o, "#offer-");
+	gs_html_escape_str(o, id);
+	gs_buf_puts(o, "\"><code>");
+	gs_html_escape_str(o, id);
+	gs_buf_puts(o, "</code></a> ");
+	gs_html_escape_str(o, gs_site_status_symbol(pr->status[pr->best]));
+	gs_buf_puts(o, " ");
+	gs_html_escape_str(o, gs_tr(t, gs_site_status_key(pr->status[pr->best])));
+	gs_buf_puts(o, "<br>");
+	gs_html_escape_str(o, gs_tr(t, "col.total_cost"));
+	gs_buf_puts(o, ": ");
 	if (pr->currency[pr->best]) {
-		S_cost_html(o, l, c, t, pr, pr->best);
-		gs_str_append(o, l, c, " (");
-		gs_html_escape_append(o, l, c, gs_tr(t, "prov.assumed"));
-		gs_str_append(o, l, c, ")");
+		S_cost_html(o, t, pr, pr->best);
+		gs_buf_puts(o, " (");
+		gs_html_escape_str(o, gs_tr(t, "prov.assumed"));
+		gs_buf_puts(o, ")");
 	} else {
-		gs_html_escape_append(o, l, c, gs_tr(t, "word.missing"));
+		gs_html_escape_str(o, gs_tr(t, "word.missing"));
 	}
 	if (!pr->best_missing)
 		return;
-	gs_str_append(o, l, c, "<br>");
-	gs_html_escape_append(o, l, c, gs_tr(t, "site.still_needs"));
-	gs_str_append(o, l, c, " ");
+	gs_buf_puts(o, "<br>");
+	gs_html_escape_str(o, gs_tr(t, "site.still_needs"));
+	gs_buf_puts(o, " ");
 	for (q = 0; q < GS_REQ_COUNT; q++)
 		if (pr->best_missing & (1u << q)) {
 			if (k++)
-				gs_str_append(o, l, c, ", ");
-			gs_html_escape_append(o, l, c, gs_sheet_req_label(t, (gs_req)q));
+				gs_buf_puts(o, ", ");
+			gs_html_escape_str(o, gs_sheet_req_label(t, (gs_req)q));
 		}
 }
 
@@ -109,30 +107,29 @@ static const char *const S_js_labels[][2] = {
  * also its colour: no other attribute repeats it on every cell), the best
  * offer's <td class="best" data-v="S">; data-cost="HUNDREDTHS" when known.
  */
-static void S_td_open(char **o, size_t *l, size_t *c, int best, unsigned st,
-		      const gs_publish_result *pr, size_t k)
+static void S_td_open(gs_buf *o, int best, unsigned st, const gs_publish_result *pr, size_t k)
 {
 	char d[GS_DEC_MAX], *p;
 
 	if (best) {
-		S_OLIT(o, l, c, "<td class=\"best\" data-v=\"");
+		S_LIT(o, "<td class=\"best\" data-v=\"");
 		p = gs_dec(d, st, 0);
-		gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
-		S_OLIT(o, l, c, "\"");
+		gs_buf_put(o, p, (size_t)(d + GS_DEC_MAX - p));
+		S_LIT(o, "\"");
 	} else {
 		char v[14] = "<td class=\"vS\"";
 		v[12] = (char)('0' + (st <= 4 ? st : 3));
-		gs_mem_append(o, l, c, v, 14);
+		gs_buf_put(o, v, 14);
 	}
 	if (k < pr->noffers && pr->currency[k]) {
 		int64_t v = pr->cost[k];
 		uint64_t mag = gs_i64_mag(v);
-		S_OLIT(o, l, c, " data-cost=\"");
+		S_LIT(o, " data-cost=\"");
 		p = gs_dec(d, mag, v < 0);
-		gs_mem_append(o, l, c, p, (size_t)(d + GS_DEC_MAX - p));
-		S_OLIT(o, l, c, "\"");
+		gs_buf_put(o, p, (size_t)(d + GS_DEC_MAX - p));
+		S_LIT(o, "\"");
 	}
-	S_OLIT(o, l, c, ">");
+	S_LIT(o, ">");
 }
 
 /*
@@ -154,7 +151,7 @@ typedef struct {
 /* "0.3698–0.4689 USD/h": the range of a group's hourly prices (each plan's
  * price / its hours, millionths, rounded half up), when all its plans are
  * in one currency; nothing otherwise. */
-static void S_group_prices(char **o, size_t *l, size_t *c, const gs_strings *t,
+static void S_group_prices(gs_buf *o, const gs_strings *t,
 			   const gs_catalog *cat, const S_cols *cl, size_t j)
 {
 	const char *cur = NULL;
@@ -181,15 +178,15 @@ static void S_group_prices(char **o, size_t *l, size_t *c, const gs_strings *t,
 	}
 	if (!cur)
 		return;
-	S_OLIT(o, l, c, " · ");
-	gs_html_escape_append(o, l, c, gs_fmt_micro(a, lo, t->lang));
+	S_LIT(o, " · ");
+	gs_html_escape_str(o, gs_fmt_micro(a, lo, t->lang));
 	if (hi != lo) {
-		S_OLIT(o, l, c, "–");
-		gs_html_escape_append(o, l, c, gs_fmt_micro(b, hi, t->lang));
+		S_LIT(o, "–");
+		gs_html_escape_str(o, gs_fmt_micro(b, hi, t->lang));
 	}
-	S_OLIT(o, l, c, " ");
-	gs_html_escape_append(o, l, c, cur);
-	S_OLIT(o, l, c, "/h");
+	S_LIT(o, " ");
+	gs_html_escape_str(o, cur);
+	S_LIT(o, "/h");
 }
 
 /* How many of a group's offers its head links to their pages; the others through the offers page. */
@@ -200,8 +197,6 @@ static void S_group_prices(char **o, size_t *l, size_t *c, const gs_strings *t,
 static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
 			  const S_cols *cl)
 {
-	char *out = w->b;
-	size_t len = w->n, cap = w->cap;
 	size_t j, g, ncols = cl->c1 - cl->c0;
 
 	H("<div class=\"matrix-box\" role=\"region\" tabindex=\"0\" aria-labelledby=\"matrix-caption\">\n");
@@ -286,7 +281,7 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 		E(o->gpu_model);
 		H(" · ");
 		E(gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
-		S_group_prices(&out, &len, &cap, t, cat, cl, j);
+		S_group_prices(w, t, cat, cl, j);
 		H("<span class=\"sub\">");
 		E(gs_fmt_int(mem, nof, t->lang));
 		H(" ");
@@ -317,17 +312,12 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 		H(")</span></th>");
 	}
 	H("</tr>\n</thead>\n<tbody>\n");
-	w->b = out;
-	w->n = len;
-	w->cap = cap;
 }
 
 /* The row of workload pr: its heading cell, its best offer, then a cell per offer. */
 static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
 			 const gs_publish_result *pr, const S_cols *cl)
 {
-	char *out = w->b;
-	size_t len = w->n, cap = w->cap;
 	size_t j, ncols = cl->c1 - cl->c0;
 	char *link = gs_xasprintf("sheets/%s.html", pr->id);
 	int cut;
@@ -364,9 +354,9 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 		H(")");
 	}
 	H("</span></th>");
-	S_td_open(&out, &len, &cap, 1, pr->best < pr->noffers ? pr->status[pr->best] : 3,
+	S_td_open(w, 1, pr->best < pr->noffers ? pr->status[pr->best] : 3,
 		  pr, pr->best);
-	S_best_html(&out, &len, &cap, t, cat, pr, link);
+	S_best_html(w, t, cat, pr, link);
 	H("</td>");
 	for (j = 0; j < ncols; j++) {
 		/* a group's offers have the same status and currency here: its cheapest cost */
@@ -381,7 +371,7 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 			if (pr->cost[m] > pr->cost[hi])
 				hi = m;
 		}
-		S_td_open(&out, &len, &cap, 0, st, pr, lo);
+		S_td_open(w, 0, st, pr, lo);
 		if (st == 3) {
 			E(gs_site_status_symbol(3));
 			H(" ");
@@ -401,7 +391,7 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 		if (k < pr->noffers && pr->currency[k]) {
 			H("<br>");
 			if (pr->cost[lo] == pr->cost[hi]) {
-				S_cost_html(&out, &len, &cap, t, pr, k);
+				S_cost_html(w, t, pr, k);
 			} else {
 				char m[GS_FMT_MAX];
 				H("<span class=\"cost\">");
@@ -418,17 +408,12 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 	H("</tr>\n");
 	free(shrt);
 	free(link);
-	w->b = out;
-	w->n = len;
-	w->cap = cap;
 }
 
 /* The footer rows: per status, how many workloads give each offer that status. */
 static void S_matrix_foot(gs_site_w *w, const gs_strings *t, const S_cols *cl,
 			  const size_t (*counts)[3])
 {
-	char *out = w->b;
-	size_t len = w->n, cap = w->cap;
 	size_t j, ncols = cl->c1 - cl->c0;
 	int s;
 	static const char *const foot[3] = { "site.foot_retained", "site.foot_preselected",
@@ -450,9 +435,6 @@ static void S_matrix_foot(gs_site_w *w, const gs_strings *t, const S_cols *cl,
 		H("</tr>\n");
 	}
 	H("</tfoot>\n</table>\n</div>\n");
-	w->b = out;
-	w->n = len;
-	w->cap = cap;
 }
 
 static void S_matrix_html(gs_site_w *w, const gs_publish_env *env, const gs_site_results *rs,
@@ -478,7 +460,7 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 	const gs_strings *t = env->t;
 	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS;
 	S_cols cl;
-	gs_site_w w = { 0 };
+	gs_site_w w = GS_BUF_INIT;
 	char name[64];
 
 	cl.order = pp->order;

@@ -471,18 +471,18 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 	fputs("{\"format\":\"" GS_SITE_KEYS_FORMAT "\",\"pages\":{", f);
 	if (pages && pages->ntuples) {
 		/* the pages' names, made for the sort and dropped (a few bytes a page) */
-		char *names = NULL;
-		size_t nl = 0, nc = 0, nt = pages->ntuples;
+		gs_buf names = GS_BUF_INIT;
+		size_t nt = pages->ntuples;
 		size_t *at = gs_xcalloc(nt + 1, sizeof(*at));
 		gs_site_idref *by = gs_xcalloc(nt + 1, sizeof(*by));
 		for (j = 0; j < nt; j++) {
 			char name[160];
 			gs_site_tuple_name(pages, j, name, sizeof(name));
-			at[j] = nl;
-			gs_mem_append(&names, &nl, &nc, name, strlen(name) + 1);
+			at[j] = names.len;
+			gs_buf_put(&names, name, strlen(name) + 1);
 		}
 		for (j = 0; j < nt; j++) {
-			by[j].id = names + at[j];
+			by[j].id = names.data + at[j];
 			by[j].i = j;
 		}
 		free(at);
@@ -498,7 +498,7 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 			json_decref(name);
 		}
 		free(by);
-		free(names);
+		gs_buf_release(&names);
 	}
 	fputs("},\"sheets\":{", f);
 	/* (the ids stay in memory, siteresults.h: an id and an index a sheet here) */

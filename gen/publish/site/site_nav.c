@@ -5,30 +5,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "html.h"
 #include "render.h"
 #include "sheet.h"
 
 char *gs_site_nav(const gs_strings *t, const char *prefix)
 {
-	char *out = NULL;
-	size_t len = 0, cap = 0;
+	gs_buf out = GS_BUF_INIT;
 
-	gs_str_append(&out, &len, &cap, "<nav aria-label=\"");
-	gs_html_escape_append(&out, &len, &cap, gs_tr(t, "site.nav"));
-	gs_str_append(&out, &len, &cap, "\"><a href=\"");
-	gs_str_append(&out, &len, &cap, prefix);
-	gs_str_append(&out, &len, &cap, "index.html\">");
-	gs_html_escape_append(&out, &len, &cap, gs_tr(t, "site.index"));
-	gs_str_append(&out, &len, &cap, "</a><a href=\"");
-	gs_str_append(&out, &len, &cap, prefix);
-	gs_str_append(&out, &len, &cap, "offers.html\">");
-	gs_html_escape_append(&out, &len, &cap, gs_tr(t, "site.offers"));
-	gs_str_append(&out, &len, &cap, "</a><a href=\"");
-	gs_str_append(&out, &len, &cap, prefix);
-	gs_str_append(&out, &len, &cap, "evidence/manifest.json\">");
-	gs_html_escape_append(&out, &len, &cap, gs_tr(t, "site.manifest"));
-	gs_str_append(&out, &len, &cap, "</a></nav>");
-	return out;
+	gs_buf_puts(&out, "<nav aria-label=\"");
+	gs_html_escape_str(&out, gs_tr(t, "site.nav"));
+	gs_buf_puts(&out, "\"><a href=\"");
+	gs_buf_puts(&out, prefix);
+	gs_buf_puts(&out, "index.html\">");
+	gs_html_escape_str(&out, gs_tr(t, "site.index"));
+	gs_buf_puts(&out, "</a><a href=\"");
+	gs_buf_puts(&out, prefix);
+	gs_buf_puts(&out, "offers.html\">");
+	gs_html_escape_str(&out, gs_tr(t, "site.offers"));
+	gs_buf_puts(&out, "</a><a href=\"");
+	gs_buf_puts(&out, prefix);
+	gs_buf_puts(&out, "evidence/manifest.json\">");
+	gs_html_escape_str(&out, gs_tr(t, "site.manifest"));
+	gs_buf_puts(&out, "</a></nav>");
+	return gs_buf_detach(&out, NULL);
 }
 
 const char *gs_site_status_key(unsigned char s)

@@ -122,20 +122,18 @@ static void S_detail_verdict(gs_site_w *w, const gs_offer *o, const gs_publish_r
 		gs_site_w_text(w, gs_tr(t, gs_site_status_key(3)));
 		return;
 	}
-	if (!sfx->n) {   /* not yet written: it ends with "> */
+	if (!sfx->len) {   /* not yet written: it ends with "> */
 		char *rest = gs_xasprintf(".html#offer-%s", o->id);
-		gs_html_url_append(&sfx->b, &sfx->n, &sfx->cap, rest);
+		gs_html_url(sfx, rest);
 		S_LIT(sfx, "\">");
 		free(rest);
 	}
-	link->n = 0;
+	gs_buf_truncate(link, 0);
 	S_LIT(link, "../sheets/");
 	gs_site_w_raw(link, pr->id);
-	gs_mem_append(&link->b, &link->n, &link->cap, "", 0);
-	link->b[link->n] = '\0';
 	S_LIT(w, "<a href=\"");
-	gs_html_url_append(&w->b, &w->n, &w->cap, link->b);
-	gs_mem_append(&w->b, &w->n, &w->cap, sfx->b, sfx->n);
+	gs_html_url(w, link->data);
+	gs_buf_put(w, sfx->data, sfx->len);
 	gs_site_w_text(w, gs_site_status_symbol((unsigned char)st));
 	S_LIT(w, " ");
 	gs_site_w_text(w, gs_tr(t, gs_site_status_key((unsigned char)st)));
@@ -199,7 +197,7 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 	const gs_strings *t = env->t;
 	const gs_offer *o = &env->cat->offers[k];
 	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i;
-	gs_site_w w = { 0 }, link = { 0 }, sfx = { 0 };
+	gs_site_w w = GS_BUF_INIT, link = GS_BUF_INIT, sfx = GS_BUF_INIT;
 	char name[128];
 	char *title = gs_xasprintf("%s %s", gs_tr(t, "site.offer_title"), o->id);
 	int rc;
@@ -223,8 +221,8 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 		gs_site_w_para(&w, gs_tr(t, "site.empty"));
 	gs_site_offer_detail_name(name, sizeof(name), o->id, page);
 	rc = gs_site_w_page(env, dir, name, &w, title, nav, "../", NULL, err);
-	free(link.b);
-	free(sfx.b);
+	gs_buf_release(&link);
+	gs_buf_release(&sfx);
 	free(title);
 	return rc;
 }

@@ -87,7 +87,7 @@ static int S_offers_chart_files(const gs_publish_env *env, gs_site_w *w, const c
 	if (!rc && env->png)
 		rc = gs_write_atomic(dir, png, o->png.data, o->png.len, err);
 	S_LIT(w, "<p><img src=\"");
-	gs_html_url_append(&w->b, &w->n, &w->cap, svg);
+	gs_html_url(w, svg);
 	S_LIT(w, "\" alt=\"");
 	gs_site_w_text(w, title);
 	S_LIT(w, "\" /></p>\n");
@@ -583,13 +583,13 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 {
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
-	gs_site_w w = { 0 };
+	gs_site_w w = GS_BUF_INIT;
 	const char *h[7];
 	size_t i, rows = 0;
 	int tb = 0;
 
 	if (S_offers_page_top(&w, env, dir, demonstration, order, page, npages, ref, err)) {
-		free(w.b);
+		gs_buf_release(&w);
 		return -1;
 	}
 	h[0] = gs_tr(t, "col.offer");

@@ -48,8 +48,7 @@ static int S_ts_before(const struct timespec *a, const struct timespec *b)
  * The stat fields of st appended to *text (then ';'); 0, or -1 when a time
  * is not before since (NULL: no bound).
  */
-static int S_stat_append(char **text, size_t *n, size_t *cap, const struct stat *st,
-			 const struct timespec *since)
+static int S_stat_put(gs_buf *text, const struct stat *st, const struct timespec *since)
 {
 	char buf[160];
 	int l;
@@ -58,28 +57,28 @@ static int S_stat_append(char **text, size_t *n, size_t *cap, const struct stat 
 		return -1;
 	if (since && (!S_ts_before(&st->st_mtim, since) || !S_ts_before(&st->st_ctim, since)))
 		return -1;
-	l = snprintf(buf, sizeof(buf), "%s%llu %llu %lld.%09ld %lld.%09ld", *n ? ";" : "",
+	l = snprintf(buf, sizeof(buf), "%s%llu %llu %lld.%09ld %lld.%09ld", text->len ? ";" : "",
 		     (unsigned long long)st->st_size, (unsigned long long)st->st_ino,
 		     (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
 		     (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
-	gs_mem_append(text, n, cap, buf, (size_t)l);
+	gs_buf_put(text, buf, (size_t)l);
 	return 0;
 }
 
 char *gs_site_stat_text(const struct stat *wst, const gs_strvec *ev_path,
 			const struct timespec *since, struct timespec *newest, uint64_t *sizes)
 {
-	char *text = NULL;
-	size_t n = 0, cap = 0, k;
+	gs_buf text = GS_BUF_INIT;
+	size_t k;
 	struct stat st;
 
-	if (S_stat_append(&text, &n, &cap, wst, since))
+	if (S_stat_put(&text, wst, since))
 		goto no;
 	if (newest)
 		*newest = S_ts_before(&wst->st_mtim, &wst->st_ctim) ? wst->st_ctim : wst->st_mtim;
 	for (k = 0; k < ev_path->n; k++) {
 		if (!*ev_path->v[k] || stat(ev_path->v[k], &st) != 0 ||
-		    S_stat_append(&text, &n, &cap, &st, since))
+		    S_stat_put(&text, &st, since))
 			goto no;
 		if (newest && S_ts_before(newest, &st.st_mtim))
 			*newest = st.st_mtim;
@@ -88,10 +87,9 @@ char *gs_site_stat_text(const struct stat *wst, const gs_strvec *ev_path,
 		if (sizes)
 			sizes[k] = (uint64_t)st.st_size;
 	}
-	gs_mem_append(&text, &n, &cap, "", 1);
-	return text;
+	return gs_buf_detach(&text, NULL);
 no:
-	free(text);
+	gs_buf_release(&text);
 	return NULL;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <nettle/sha2.h>
 
+#include "buf.h"
 #include "spool.h"
 #include "verdict.h"
 #include "util.h"
@@ -22,8 +23,7 @@ typedef struct {
 struct gs_site_results {
 	const gs_catalog *cat;
 	gs_spool *res, *why;         /* item i: result i's fields (see S_put), its reasons */
-	char *ids;                   /* every id, each with its NUL */
-	size_t ids_len, ids_cap;
+	gs_buf ids;                  /* every id, each with its NUL */
 	size_t *id_at;               /* per result: where its id starts in ids */
 	size_t n, cap;
 	size_t (*counts)[3];         /* cat->noffers rows */
@@ -176,6 +176,7 @@ gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, siz
 		GS_BUG("groups of 0 results");
 	rs->cat = cat;
 	rs->page_rows = page_rows;
+	gs_buf_init(&rs->ids, 0);
 	sha256_init(&rs->rows_h);
 	rs->res = gs_spool_new(dir, err);
 	rs->why = rs->res ? gs_spool_new(dir, err) : NULL;
@@ -191,9 +192,10 @@ gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, siz
 int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *key,
 			const gs_site_span *span, gs_error *err)
 {
-	size_t nv = S_FILES + r->files.n, k, cl = 0, ccap = 0, idl;
+	size_t nv = S_FILES + r->files.n, k, idl;
 	char **v = gs_xcalloc(nv + 1, sizeof(*v));
-	char *status = gs_xmalloc(r->noffers + 1), *cost = NULL, meta[256], num[48];
+	char *status = gs_xmalloc(r->noffers + 1), meta[256], num[48];
+	gs_buf cost = GS_BUF_INIT;
 	char *kcopy = key ? gs_xstrdup(key) : NULL;   /* (the spool takes char *const *) */
 	int rc;
 
@@ -205,7 +207,6 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 		 r->nretained_synthetic, r->best == GS_PUBLISH_NO_BEST ? "-" : "",
 		 r->best == GS_PUBLISH_NO_BEST ? (size_t)0 : r->best, r->best_missing,
 		 span ? span->off : 0, span ? span->len : 0);
-	gs_mem_append(&cost, &cl, &ccap, "", 0);
 	for (k = 0; k < r->noffers; k++) {
 		int64_t c = r->cost ? r->cost[k] : 0;
 		const char *cur = r->currency ? r->currency[k] : NULL;
@@ -214,14 +215,14 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 				 S_plan_of(rs->cat, k, cur));
 		else
 			snprintf(num, sizeof(num), "%s%" PRId64, k ? " " : "", c);
-		gs_str_append(&cost, &cl, &ccap, num);
+		gs_buf_puts(&cost, num);
 	}
 	v[S_ID] = r->id;
 	v[S_TITLE] = r->title;
 	v[S_STATUS] = status;
 	v[S_KEY] = kcopy;
 	v[S_META] = meta;
-	v[S_COST] = cost;
+	v[S_COST] = cost.data;
 	for (k = 0; k < r->files.n; k++)
 		v[S_FILES + k] = r->files.v[k];
 	rc = gs_spool_put(rs->res, v, nv, err);
@@ -238,8 +239,8 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 			rs->id_at = gs_xrealloc(rs->id_at, rs->cap * sizeof(*rs->id_at));
 		}
 		idl = strlen(r->id ? r->id : "");
-		rs->id_at[rs->n++] = rs->ids_len;
-		gs_mem_append(&rs->ids, &rs->ids_len, &rs->ids_cap, r->id ? r->id : "", idl + 1);
+		rs->id_at[rs->n++] = rs->ids.len;
+		gs_buf_put(&rs->ids, r->id ? r->id : "", idl + 1);
 		/* with its NUL: a separator */
 		sha256_update(&rs->rows_h, strlen(key ? key : "") + 1,
 			      (const uint8_t *)(key ? key : ""));
@@ -255,7 +256,7 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 	}
 	free(v);
 	free(status);
-	free(cost);
+	gs_buf_release(&cost);
 	free(kcopy);
 	gs_publish_result_release(r);
 	return rc;
@@ -270,7 +271,7 @@ const char *gs_site_results_id(const gs_site_results *rs, size_t i)
 {
 	if (i >= rs->n)
 		GS_BUG("result %zu of %zu", i, rs->n);
-	return rs->ids + rs->id_at[i];
+	return rs->ids.data + rs->id_at[i];
 }
 
 const size_t (*gs_site_results_counts(const gs_site_results *rs))[3]
@@ -485,7 +486,7 @@ void gs_site_results_free(gs_site_results *rs)
 	S_page_free(rs);
 	gs_spool_free(rs->res);
 	gs_spool_free(rs->why);
-	free(rs->ids);
+	gs_buf_release(&rs->ids);
 	free(rs->id_at);
 	free(rs->counts);
 	free(rs->group);
