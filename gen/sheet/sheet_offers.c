@@ -63,11 +63,6 @@ static uint64_t S_mix(uint64_t h, uint64_t v)
 	return h * 1099511628211ULL;
 }
 
-static uint64_t S_mix_str(uint64_t h, const char *s)
-{
-	return S_mix(h, s ? gs_sheet_words_hash(s) : 0);
-}
-
 static const char *S_cur(const gs_plan *p)
 {
 	return p ? p->currency : NULL;
@@ -76,12 +71,9 @@ static const char *S_cur(const gs_plan *p)
 static uint64_t S_row_hash(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ci)
 {
 	const gs_candidate *a = &c->in->d->cands[ci];
-	const gs_offer *o = a->offer;
-	uint64_t h = S_mix_str(S_mix_str(0, o->provider), o->gpu_model);
+	uint64_t h = gs_offer_lot_hash(c->in->cat, a->offer);
 	int q;
 
-	h = S_mix(h, o->cards);
-	h = S_mix(h, o->nominal_bytes);
 	h = S_mix(h, (uint64_t)a->cls);
 	h = S_mix(h, a->capacity.present ? a->capacity.bytes : 0);
 	for (q = 0; q < GS_REQ_COUNT; q++)
@@ -96,15 +88,9 @@ static int S_same_row(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ca, s
 	const gs_offer *x = a->offer, *y = b->offer;
 	int q;
 
-	if (!gs_sheet_words_same_str(x->provider, y->provider) || !gs_sheet_words_same_str(x->gpu_model, y->gpu_model) ||
-	    x->cards != y->cards || x->memory_unknown != y->memory_unknown ||
-	    x->nominal_bytes != y->nominal_bytes || !gs_sheet_words_same_str(x->mib_text, y->mib_text) ||
-	    !gs_sheet_words_same_str(x->nominal_gb_text, y->nominal_gb_text) ||
-	    x->memory_origin != y->memory_origin || a->cls != b->cls ||
+	/* the lot (the index matrix's columns group by the same rule), then the verdicts */
+	if (!gs_offer_same_lot(c->in->cat, x, y) || a->cls != b->cls ||
 	    !gs_sheet_words_same_qty(a->capacity, b->capacity) || a->cap_source != b->cap_source)
-		return 0;
-	if (c->in->cat->origins &&
-	    !gs_sheet_words_same_str(gs_catalog_origin(c->in->cat, x), gs_catalog_origin(c->in->cat, y)))
 		return 0;
 	if (!a->plan != !b->plan || !gs_sheet_words_same_str(S_cur(a->plan), S_cur(b->plan)) ||
 	    !gs_sheet_words_same_str(S_cur(a->on_demand.plan), S_cur(b->on_demand.plan)) ||
