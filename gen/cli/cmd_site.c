@@ -177,7 +177,7 @@ int gs_cmd_site(int argc, char **argv)
 	char **paths = NULL;
 	int c, rc, accept_synthetic = 0, png = 0, md = 0;
 	unsigned jobs = gs_workers_default();
-	int stats = 0, rehash = 0;
+	int stats = 0, rehash = 0, untouched = 0;
 	size_t unread = 0;
 	unsigned shard_k = 0, shard_n = 0;
 	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
@@ -256,7 +256,9 @@ int gs_cmd_site(int argc, char **argv)
 			     "  is taken from it, and so is an index or offer page whose content is\n"
 			     "  unchanged (--stats: how many of each were rendered and reused);\n"
 			     "  a workload whose files (it and those it cites) have the size, inode,\n"
-			     "  mtime and ctime recorded by that build is not read again;\n"
+			     "  mtime and ctime recorded by that build is not read again; when\n"
+			     "  none is, with the same options, and DIR's folders are as that build\n"
+			     "  left them, DIR is left untouched;\n"
 			     "  --rehash: every file read and hashed again;\n"
 			     "  --shard K/N: only the K-th of N parts of the workloads, into a shard\n"
 			     "  folder for `gpusheet merge` (README: a CI matrix);\n"
@@ -342,6 +344,7 @@ int gs_cmd_site(int argc, char **argv)
 	sopts.pages_rendered = &pages_rendered;
 	sopts.unread = &unread;
 	sopts.rehash = rehash;
+	sopts.untouched = &untouched;
 	brc = gs_site_build(paths, npaths, &env, &sopts, key_ok ? out : NULL, &err);
 	if (brc == 2) {
 		rc = GS_EXIT_INVALID;   /* said why */
@@ -375,6 +378,9 @@ int gs_cmd_site(int argc, char **argv)
 		if (!shard_n)
 			printf("stats: %zu page%s rendered, %zu reused from the previous site\n",
 			       pages_rendered, pages_rendered == 1 ? "" : "s", pages_reused);
+		if (untouched)
+			printf("stats: every input unchanged since %s was built: nothing written\n",
+			       out);
 	}
 	rc = GS_EXIT_OK;
 out:

@@ -311,13 +311,61 @@ static int S_parent_exists(const char *out)
 	return rc;
 }
 
+/*
+ * Whether out is a whole site this build would write byte for byte (the
+ * stat cache's unchanged site, site_stat.c): then nothing is read,
+ * rendered or written, and opts's counts say so. 1 or 0.
+ */
+static int S_untouched(char *const *paths, size_t npaths, const gs_publish_env *env,
+		       const gs_site_opts *opts, const char *out, char signature[GS_SHA256_HEX_SIZE])
+{
+	char site_key[GS_SHA256_HEX_SIZE];
+	gs_site_statcache *s;
+	size_t pages = 0;
+	int same;
+
+	gs_site_key(env, opts->catalog_key, site_key);
+	gs_site_signature(site_key, env->reference, paths, npaths, signature);
+	if (opts->rehash)
+		return 0;
+	s = gs_site_statcache_open(out);
+	same = s && gs_site_statcache_unchanged(s, out, paths, npaths, signature, &pages);
+	gs_site_statcache_free(s);
+	if (!same)
+		return 0;
+	if (opts->rendered)
+		*opts->rendered = 0;
+	if (opts->unread)
+		*opts->unread = npaths;
+	if (opts->pages_reused)
+		*opts->pages_reused = pages;
+	if (opts->pages_rendered)
+		*opts->pages_rendered = 0;
+	if (opts->untouched)
+		*opts->untouched = 1;
+	return 1;
+}
+
 int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		  const gs_site_opts *opts0, const char *out_dir, gs_error *err)
 {
 	unsigned jobs = opts0->jobs ? opts0->jobs : 1;
 	gs_site_opts opts = *opts0;
 	gs_site_learnt *learnt = NULL;   /* what the validation learnt, once it did */
+	char signature[GS_SHA256_HEX_SIZE] = "";
+	size_t pages_reused = 0, pages_rendered = 0;
 	int rc;
+
+	if (opts.untouched)
+		*opts.untouched = 0;
+	/* a whole site with keys, every input as it was: left as it is */
+	if (out_dir && opts.catalog_key && !opts.shard_n &&
+	    S_untouched(paths, npaths, env, &opts, out_dir, signature))
+		return 0;
+	if (!opts.pages_reused)
+		opts.pages_reused = &pages_reused;
+	if (!opts.pages_rendered)
+		opts.pages_rendered = &pages_rendered;
 
 	if (opts.learn && (!out_dir || !S_parent_exists(out_dir))) {
 		/* Nothing may be written before every workload is read: not even
@@ -357,7 +405,9 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 			size_t from = 0, to = npaths;
 			if (opts.shard_n)
 				gs_shard_range(npaths, opts.shard_k, opts.shard_n, &from, &to);
-			gs_site_statcache_write(out_dir, paths, from, to - from, learnt);
+			gs_site_statcache_write(out_dir, paths, from, to - from, learnt,
+						opts.shard_n ? NULL : signature,
+						*opts.pages_reused + *opts.pages_rendered);
 		}
 		if (rc != 1)
 			goto out;

@@ -84,6 +84,9 @@ typedef struct {
 	/* 1: every input read and hashed again, the stat cache ignored (it is
 	 * written anew) */
 	int rehash;
+	/* or NULL: receives 1 when OUT was left untouched, every input
+	 * unchanged since it was built (site_stat.c), else 0 */
+	int *untouched;
 	/* --shard K/N (shard.h): shard_n 0: the whole site. A shard needs
 	 * catalog_key, workloads_key and inputs_key (shard.h: the SHA-256 of
 	 * the ids, and of the ids with their inputs' bytes, in the paths'

@@ -258,7 +258,9 @@ int gs_site_statcache_get(const gs_site_statcache *s, const char *path, gs_site_
 			  uint64_t **sizes);
 void gs_site_statcache_free(gs_site_statcache *s);
 void gs_site_statcache_write(const char *dir, char *const *paths, size_t from, size_t n,
-			     gs_site_learnt *learnt);
+			     gs_site_learnt *learnt, const char *signature, size_t pages);
+int gs_site_statcache_unchanged(const gs_site_statcache *s, const char *dir, char *const *paths,
+				size_t npaths, const char *signature, size_t *pages);
 int gs_site_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint64_t *sizes,
 		    size_t *done);
 

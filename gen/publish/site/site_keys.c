@@ -106,6 +106,27 @@ void gs_site_key(const gs_publish_env *env, const char *catalog_key,
 	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
 
+void gs_site_signature(const char *site_key, const char *reference, char *const *paths,
+		       size_t npaths, char hex[GS_SHA256_HEX_SIZE])
+{
+	struct sha256_ctx h;
+	uint8_t dig[SHA256_DIGEST_SIZE];
+	char n[32];
+	size_t i;
+
+	sha256_init(&h);
+	gs_site_hash_str(&h, "signature");
+	gs_site_hash_str(&h, site_key);
+	gs_site_hash_str(&h, reference ? "reference" : "");
+	gs_site_hash_str(&h, reference ? reference : "");
+	snprintf(n, sizeof(n), "%zu", npaths);
+	gs_site_hash_str(&h, n);
+	for (i = 0; i < npaths; i++)
+		gs_site_hash_str(&h, paths[i]);
+	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
+	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+}
+
 /*
  * The key of a sheet: the site key, the SHA-256 of its workload's bytes
  * (wsha: not its path, the site does not depend on the path given), and

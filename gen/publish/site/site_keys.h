@@ -40,6 +40,14 @@ void gs_site_key(const gs_publish_env *env, const char *catalog_key,
 		 char hex[GS_SHA256_HEX_SIZE]);
 
 /*
+ * What a whole build was asked, for the stat cache's unchanged site
+ * (site_stat.c): the site key (gs_site_key), the reference workload, the
+ * paths in their order.
+ */
+void gs_site_signature(const char *site_key, const char *reference, char *const *paths,
+		       size_t npaths, char hex[GS_SHA256_HEX_SIZE]);
+
+/*
  * Reads dir's keys file (a site's or a shard's): for each of the n ids,
  * in order, its result with its files, reasons and key appended to rs.
  * Only the entries of those ids are parsed (the file is scanned, not

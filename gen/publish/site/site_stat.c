@@ -14,8 +14,18 @@
  * older gpusheet: the cache is ignored), and is a line per workload
  * (JSON arrays), sorted by path:
  *
- *   ["gpusheet-stat/1","<the keys file's stat>"]
+ *   ["gpusheet-stat/2","<the keys file's stat>","SIGNATURE","<the folders' stat>",PAGES]
  *   ["PATH","<stat>","SHA-256","ID","TITLE",[["NAME","SHA-256"],...]]
+ *
+ * SIGNATURE is what the build was asked (gs_site_signature: the site key,
+ * the reference workload, the paths in their order); the folders' stat,
+ * that of OUT and of each folder under it, recursively, by name; PAGES, the
+ * keyed pages it had. When the signature is the one of this build, every
+ * folder of OUT has the stat fields recorded, and every path is trusted
+ * unread, OUT is what the build would write, byte for byte: it is left
+ * untouched (gs_site_statcache_unchanged), as git leaves an unchanged
+ * index alone. A file added to OUT, removed or renamed there changes its
+ * folder's times, and the build runs.
  *
  * Git's racy rule: a file whose mtime or ctime is not older than the
  * cache's own mtime is read again; and a file whose times are not older
@@ -26,6 +36,7 @@
 #define _DEFAULT_SOURCE
 #include "site_ctx.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -37,7 +48,9 @@
 
 #include "util.h"
 
-#define S_FORMAT "gpusheet-stat/1"
+#define S_FORMAT "gpusheet-stat/2"
+/* (the deepest folder of OUT recorded: a site has one level) */
+#define S_TREE_DEPTH 8
 
 static int S_ts_before(const struct timespec *a, const struct timespec *b)
 {
@@ -122,6 +135,78 @@ static char *S_keys_stat(const char *dir)
 	return t;
 }
 
+static int S_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The stat fields of folder dir, then of each folder under it by name,
+ * recursively, appended to *text; newest, the latest of their times. 0,
+ * or -1 (not a folder, unreadable, too deep).
+ */
+static int S_tree_put(gs_buf *text, const char *dir, int depth, struct timespec *newest)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	gs_strvec sub = GS_STRVEC_INIT;
+	char buf[160];
+	size_t i;
+	int l, rc = -1;
+
+	if (depth > S_TREE_DEPTH || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return -1;
+	l = snprintf(buf, sizeof(buf), "%s%llu %lld.%09ld %lld.%09ld", text->len ? ";" : "",
+		     (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+		     (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	gs_buf_put(text, buf, (size_t)l);
+	if (S_ts_before(newest, &st.st_mtim))
+		*newest = st.st_mtim;
+	if (S_ts_before(newest, &st.st_ctim))
+		*newest = st.st_ctim;
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+			continue;
+		if (e->d_type == DT_DIR)
+			gs_strvec_push(&sub, gs_xasprintf("%s/%s", dir, e->d_name));
+		else if (e->d_type == DT_UNKNOWN) {
+			char *p = gs_xasprintf("%s/%s", dir, e->d_name);
+			struct stat sb;
+			if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+				gs_strvec_push(&sub, p);
+			else
+				free(p);
+		}
+	}
+	closedir(d);
+	if (sub.n)
+		qsort(sub.v, sub.n, sizeof(*sub.v), S_name_cmp);
+	for (i = 0; i < sub.n; i++)
+		if (S_tree_put(text, sub.v[i], depth + 1, newest))
+			goto out;
+	rc = 0;
+out:
+	gs_strvec_release(&sub);
+	return rc;
+}
+
+/* The stat text of the folders of dir (S_tree_put), or NULL; *newest their latest time. */
+static char *S_tree_stat(const char *dir, struct timespec *newest)
+{
+	gs_buf text = GS_BUF_INIT;
+
+	memset(newest, 0, sizeof(*newest));
+	if (S_tree_put(&text, dir, 0, newest)) {
+		gs_buf_release(&text);
+		return NULL;
+	}
+	return gs_buf_detach(&text, NULL);
+}
+
 typedef struct {
 	const char *path;   /* (owned by the cache: freed as char *) */
 	json_t *e;
@@ -131,6 +216,8 @@ struct gs_site_statcache {
 	S_ref *v;
 	size_t n;
 	struct timespec mtime;   /* the cache's own */
+	char *signature, *tree;  /* the header's (S_FORMAT) */
+	size_t pages;
 };
 
 static int S_ref_cmp(const void *a, const void *b)
@@ -149,6 +236,8 @@ void gs_site_statcache_free(gs_site_statcache *s)
 		json_decref(s->v[i].e);
 	}
 	free(s->v);
+	free(s->signature);
+	free(s->tree);
 	free(s);
 }
 
@@ -167,14 +256,19 @@ gs_site_statcache *gs_site_statcache_open(const char *dir)
 		goto out;
 	len = getline(&line, &cap, f);
 	h = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
-	if (!json_is_array(h) || json_array_size(h) != 2 ||
+	if (!json_is_array(h) || json_array_size(h) != 5 ||
 	    !json_string_value(json_array_get(h, 0)) ||
 	    strcmp(json_string_value(json_array_get(h, 0)), S_FORMAT) != 0 ||
 	    !json_string_value(json_array_get(h, 1)) ||
-	    strcmp(json_string_value(json_array_get(h, 1)), keys) != 0)
+	    strcmp(json_string_value(json_array_get(h, 1)), keys) != 0 ||
+	    !json_string_value(json_array_get(h, 2)) || !json_string_value(json_array_get(h, 3)) ||
+	    !json_is_integer(json_array_get(h, 4)) || json_integer_value(json_array_get(h, 4)) < 0)
 		goto out;
 	s = gs_xcalloc(1, sizeof(*s));
 	s->mtime = st.st_mtim;
+	s->signature = gs_xstrdup(json_string_value(json_array_get(h, 2)));
+	s->tree = gs_xstrdup(json_string_value(json_array_get(h, 3)));
+	s->pages = (size_t)json_integer_value(json_array_get(h, 4));
 	while ((len = getline(&line, &cap, f)) > 0) {
 		json_t *e = json_loadb(line, (size_t)len, JSON_DISABLE_EOF_CHECK, NULL);
 		const char *p = json_string_value(json_array_get(e, 0));
@@ -263,6 +357,40 @@ no:
 	return 0;
 }
 
+/*
+ * 1 when the site at dir is what a build of signature over paths would
+ * write (the header's comment): the signature recorded, every folder of dir
+ * as recorded and older than the cache (git's racy rule), every path
+ * trusted unread and no other recorded; *pages, the keyed pages it has.
+ * Else 0: the build runs.
+ */
+int gs_site_statcache_unchanged(const gs_site_statcache *s, const char *dir, char *const *paths,
+				size_t npaths, const char *signature, size_t *pages)
+{
+	struct timespec newest;
+	char *tree;
+	size_t i;
+	int same;
+
+	if (!s || !*signature || strcmp(s->signature, signature) != 0 || s->n != npaths)
+		return 0;
+	tree = S_tree_stat(dir, &newest);
+	same = tree && strcmp(tree, s->tree) == 0 && S_ts_before(&newest, &s->mtime);
+	free(tree);
+	for (i = 0; same && i < npaths; i++) {
+		gs_site_input in;
+		uint64_t *sizes;
+		same = gs_site_statcache_get(s, paths[i], &in, &sizes);
+		if (same) {
+			free(sizes);
+			gs_site_input_release(&in);
+		}
+	}
+	if (same)
+		*pages = s->pages;
+	return same;
+}
+
 static int S_path_cmp(const void *a, const void *b)
 {
 	return strcmp(((const gs_site_idref *)a)->id, ((const gs_site_idref *)b)->id);
@@ -274,10 +402,12 @@ static int S_path_cmp(const void *a, const void *b)
  * next build reads everything). Never an error of the build.
  */
 void gs_site_statcache_write(const char *dir, char *const *paths, size_t from, size_t n,
-			     gs_site_learnt *learnt)
+			     gs_site_learnt *learnt, const char *signature, size_t pages)
 {
 	char *path = S_cache_path(dir), *tmp = gs_xasprintf("%s.tmp", path);
 	char *keys = S_keys_stat(dir);
+	struct timespec newest;
+	char *tree = S_tree_stat(dir, &newest);
 	gs_site_idref *order = gs_xcalloc(n + 1, sizeof(*order));
 	json_t *h;
 	FILE *f = NULL;
@@ -290,7 +420,9 @@ void gs_site_statcache_write(const char *dir, char *const *paths, size_t from, s
 	f = fopen(tmp, "wb");
 	if (!f)
 		goto out;
-	h = json_pack("[ss]", S_FORMAT, keys);
+	/* (no folders' stat: never unchanged, the build runs) */
+	h = json_pack("[ssssI]", S_FORMAT, keys, signature ? signature : "", tree ? tree : "",
+		      (json_int_t)pages);
 	ok = h && json_dumpf(h, f, JSON_COMPACT) == 0 && fputc('\n', f) != EOF;
 	json_decref(h);
 	for (i = 0; i < n; i++) {
@@ -329,6 +461,7 @@ out:
 	if (!ok)
 		(void)unlink(tmp);
 	free(order);
+	free(tree);
 	free(keys);
 	free(tmp);
 	free(path);
