@@ -3,7 +3,7 @@
 
     python3 bench/run.py --gpusheet build-release/gpusheet [--runs 5] [--py-runs 3]
                          [--before OTHER/build-release/gpusheet]
-                         [--only startup,sheet,loop,site,jobs,shards,scale,rebuild,memory,bytes] [--scratch DIR]
+                         [--only startup,sheet,loop,site,jobs,shards,scale,rebuild,unchanged,memory,bytes] [--scratch DIR]
                          [--python /usr/bin/python3] [--shards-workloads 1000] [--scale-sizes 1000,10000]
                          [--bytes-workloads 1000]
 
@@ -446,6 +446,68 @@ def bench_rebuild(gs, runs, scratch, out, sizes):
     out.append("Load average (1 min) at the start and after each size: %s.\n" % ", ".join(loads))
 
 
+def bench_unchanged(gs, runs, scratch, out, sizes, before=None):
+    """Issue 28, item 4: an unchanged rebuild against a full build, at each
+    size × 50 offers, -j 2: each run a full build into a fresh folder, then
+    a rebuild of it with nothing changed; with --before, the other build's
+    full build and unchanged rebuild alternated with them (same moments of
+    a shared machine). The ratio is of the medians."""
+    progs = [("gpusheet", gs)] + ([("before", before)] if before else [])
+    out.append("## An unchanged rebuild against a full build: workloads × 50 offers, -j 2\n")
+    out.append("Scratch on %s.\n" % fs_type(scratch))
+    out.append("| workloads | program | full build, wall s | full build, CPU s | unchanged rebuild, wall s "
+               "| unchanged rebuild, CPU s | unchanged / full, wall (CPU) | runs |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    loads = ["%.1f" % os.getloadavg()[0]]
+    for n in sizes:
+        inputs = gen(scratch, "w%d" % n, n, 50, False)
+        rows = {name: ([], []) for name, _ in progs}
+        for i in range(runs):
+            for name, prog in progs:
+                d = os.path.join(scratch, "unchanged-%s-%d" % (name, n))
+                shutil.rmtree(d, ignore_errors=True)
+                stat_cache = os.path.join(scratch, ".unchanged-%s-%d.gpusheet-stat" % (name, n))
+                if os.path.exists(stat_cache):
+                    os.unlink(stat_cache)
+                rows[name][0].append(site(prog, inputs, d, extra=("-j", "2")))
+                time.sleep(0.05)   # (past the clock's grain: not racy)
+                rows[name][1].append(site(prog, inputs, d, extra=("-j", "2")))
+        for name, _ in progs:
+            full, same = rows[name]
+            fw, fc = statistics.median(r[1] for r in full), statistics.median(r[0] for r in full)
+            uw, uc = statistics.median(r[1] for r in same), statistics.median(r[0] for r in same)
+            out.append("| %d | %s | %s | %s | %s | %s | %.1f %% (%.1f %%) | %d |" % (
+                n, name, stats([r[1] for r in full], 1.0), stats([r[0] for r in full], 1.0),
+                stats([r[1] for r in same], 1.0), stats([r[0] for r in same], 1.0),
+                100.0 * uw / fw, 100.0 * uc / fc, len(full)))
+            shutil.rmtree(os.path.join(scratch, "unchanged-%s-%d" % (name, n)), ignore_errors=True)
+        loads.append("%.1f" % os.getloadavg()[0])
+    out.append("")
+    out.append("Load average (1 min) at the start and after each size: %s.\n" % ", ".join(loads))
+
+
+def fs_type(path):
+    """The file system type of path (tmpfs, ext4...), as stat -f says."""
+    try:
+        return subprocess.run(["stat", "-f", "-c", "%T", path], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "an unknown file system"
+
+
+def default_scratch():
+    """A fresh folder on tmpfs where there is one (/dev/shm): on this
+    machine's ext4 (no journal), creating a file scans the inodes deleted
+    in the last seconds to minutes (the kernel's recently_deleted), so a
+    run right after the bench removed the previous output spends up to
+    half of gpusheet's CPU in the kernel, an artefact of the bench itself;
+    --scratch DIR to measure on another file system."""
+    shm = "/dev/shm"
+    if os.path.isdir(shm) and os.access(shm, os.W_OK):
+        return tempfile.mkdtemp(prefix="gpusheet-bench.", dir=shm)
+    return tempfile.mkdtemp(prefix="gpusheet-bench.")
+
+
 def bench_memory(gs, scratch, out, sizes):
     """Peak RSS (wait4's ru_maxrss: the largest of the process and its
     workers) of every way a site is built, at each size × 50 offers, side by
@@ -602,6 +664,8 @@ def main():
                     help="workloads of --only bytes (bytes per workload do not depend on it)")
     ap.add_argument("--scale-sizes", default="1000,10000",
                     help="workload counts of --only scale, rebuild and memory, comma-separated")
+    ap.add_argument("--unchanged-sizes", default="600,10000",
+                    help="workload counts of --only unchanged, comma-separated")
     ap.add_argument("--python", default="/usr/bin/python3",
                     help="the Python with Debian's python3-jinja2, python3-matplotlib and python3-markdown")
     ap.add_argument("--before",
@@ -611,11 +675,11 @@ def main():
     gs = os.path.abspath(a.gpusheet)
     GS.append(gs)
     before = os.path.abspath(a.before) if a.before else None
-    scratch = a.scratch or tempfile.mkdtemp(prefix="gpusheet-bench.")
+    scratch = a.scratch or default_scratch()
     os.makedirs(scratch, exist_ok=True)
     only = set(a.only.split(","))
-    out = ["# gpusheet bench: %s, %d CPUs (%s)\n" % (
-        os.uname().machine, os.cpu_count(), " ".join(os.uname()[2:3]))]
+    out = ["# gpusheet bench: %s, %d CPUs (%s), scratch on %s\n" % (
+        os.uname().machine, os.cpu_count(), " ".join(os.uname()[2:3]), fs_type(scratch))]
     if "startup" in only:
         bench_startup(gs, max(a.runs, 20), out, before)
     if "sheet" in only:
@@ -630,6 +694,9 @@ def main():
         bench_shards(gs, a.runs, scratch, out, a.shards_workloads)
     if "rebuild" in only:
         bench_rebuild(gs, a.runs, scratch, out, [int(x) for x in a.scale_sizes.split(",")])
+    if "unchanged" in only:
+        bench_unchanged(gs, a.runs, scratch, out, [int(x) for x in a.unchanged_sizes.split(",")],
+                        before)
     if "scale" in only:
         bench_scale(gs, a.runs, scratch, out, [int(x) for x in a.scale_sizes.split(",")])
     if "memory" in only:
