@@ -16,7 +16,7 @@ set -eu
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 pkgs="build-essential cmake pkg-config libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
-      libjansson-dev libcairo2-dev libpng-dev nettle-dev fonts-dejavu-core"
+      libjansson-dev libcairo2-dev libdeflate-dev nettle-dev fonts-dejavu-core"
 if [ "${1:-}" = "--test" ]; then
 	pkgs="$pkgs libxml2-utils chromium ca-certificates python3 python3-jsonschema python3-torch clang libclang-rt-14-dev locales"
 	# Node.js and npm: Debian's, unless the machine already has a Node.js

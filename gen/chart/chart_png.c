@@ -3,8 +3,8 @@
 #include "chart_list.h"
 
 #include <cairo-ft.h>
-#include <png.h>
-#include <setjmp.h>
+#include <libdeflate.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,34 +167,74 @@ static void S_replay(cairo_t *cr, const gs_chart_list *l)
 
 /* ------------------------------------------------------------ encoding */
 
+/*
+ * The PNG written by hand (three chunks: IHDR, one IDAT, IEND), its
+ * pixels compressed by libdeflate in one call, rather than through libpng
+ * and zlib a row at a time, or cairo_surface_write_to_png_stream (which
+ * compresses hard and tries every filter: half of a sheet's time once).
+ * Measured on the benchmark's rasters (800 x 450, CPU ms an image): libpng
+ * with zlib level 3 and the Sub filter, as before, about 3.7 in the site
+ * (deflate, adler32, libpng's rows, the pixels' conversion); libdeflate
+ * level 3 on the whole filtered image 2.1 (46 KB against 48 KB). Charts are
+ * flat colours on white: a row the same as the one above gets the Up
+ * filter (all zeros), any other the Sub filter. RGB24 pixels are
+ * 0x00RRGGBB in native order; the PNG is 8-bit RGB, no alpha, no time
+ * chunk, so its bytes depend only on the pixels (and libdeflate's version).
+ */
+#define S_PNG_LEVEL 3
 /* The PNG is written into a gs_buf (buf.h) that starts at S_PNG_START
  * bytes (a chart's PNG is 20-60 KB); out of memory aborts there. */
 #define S_PNG_START 16384
 
-/*
- * PNG through libpng rather than cairo_surface_write_to_png_stream: Cairo
- * always compresses hard and tries every filter, which was half of the time
- * of a sheet. Charts are flat colours on white: the Sub filter with fast
- * deflate gives nearly the same size several times faster. RGB24 pixels are
- * 0x00RRGGBB in native order; the PNG is 8-bit RGB, no alpha, no time chunk,
- * so the bytes depend only on the pixels.
- */
-static void S_png_write(png_structp png, png_bytep data, size_t n)
+static struct libdeflate_compressor *S_deflater;
+/* the filtered pixels and their deflated bytes, kept from chart to chart
+ * (a megabyte each: allocated anew, every page of them faulted in again) */
+static unsigned char *S_raw, *S_z;
+static size_t S_raw_cap, S_z_cap;
+
+static unsigned char *S_grow(unsigned char **p, size_t *cap, size_t n)
 {
-	gs_buf_put(png_get_io_ptr(png), data, n);
+	if (*cap < n) {
+		free(*p);
+		*p = gs_xmalloc(n);
+		*cap = n;
+	}
+	return *p;
 }
 
-static void S_png_flush(png_structp png)
+static void S_be32(unsigned char *p, uint32_t v)
 {
-	(void)png;
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+/* A chunk of type and len bytes of data (which may lie in out) appended to out. */
+static void S_chunk(gs_buf *out, const char type[4], const unsigned char *data, size_t len)
+{
+	unsigned char b[8];
+	uint32_t crc;
+
+	S_be32(b, (uint32_t)len);
+	memcpy(b + 4, type, 4);
+	gs_buf_put(out, b, 8);
+	crc = libdeflate_crc32(0, type, 4);
+	if (len) {
+		/* (never with NULL: libdeflate_crc32 then answers its initial value) */
+		crc = libdeflate_crc32(crc, data, len);
+		gs_buf_put(out, data, len);
+	}
+	S_be32(b, crc);
+	gs_buf_put(out, b, 4);
 }
 
 static int S_png_encode(cairo_surface_t *s, gs_buf *out)
 {
-	png_structp png;
-	png_infop info;
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 	const unsigned char *px;
-	unsigned char *row;
+	unsigned char *raw, *z, ihdr[13];
+	size_t rowlen, rawlen, zcap, zlen;
 	int w, h, stride, y, x;
 
 	cairo_surface_flush(s);
@@ -202,39 +242,55 @@ static int S_png_encode(cairo_surface_t *s, gs_buf *out)
 	w = cairo_image_surface_get_width(s);
 	h = cairo_image_surface_get_height(s);
 	stride = cairo_image_surface_get_stride(s);
-	if (!px || w <= 0 || h <= 0)
+	if (!px || w <= 0 || h <= 0 || stride < 4 * w)
 		return -1;
-	row = gs_xmalloc((size_t)w * 3);
-	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-	info = png ? png_create_info_struct(png) : NULL;
-	if (!png || !info) {
-		png_destroy_write_struct(&png, info ? &info : NULL);
-		free(row);
-		return -1;
+	if (!S_deflater) {
+		S_deflater = libdeflate_alloc_compressor(S_PNG_LEVEL);
+		if (!S_deflater)
+			GS_OOM("libdeflate's compressor");
 	}
-	if (setjmp(png_jmpbuf(png))) {
-		png_destroy_write_struct(&png, &info);
-		free(row);
-		return -1;
-	}
-	png_set_write_fn(png, out, S_png_write, S_png_flush);
-	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB,
-		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
-	png_set_compression_level(png, 3);
-	png_write_info(png, info);
+	rowlen = 1 + 3 * (size_t)w;
+	rawlen = rowlen * (size_t)h;
+	raw = S_grow(&S_raw, &S_raw_cap, rawlen);
 	for (y = 0; y < h; y++) {
 		const uint32_t *src = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
-		for (x = 0; x < w; x++) {
-			row[3 * x] = (unsigned char)(src[x] >> 16);
-			row[3 * x + 1] = (unsigned char)(src[x] >> 8);
-			row[3 * x + 2] = (unsigned char)src[x];
+		unsigned char *row = raw + (size_t)y * rowlen;
+		unsigned r0, g0, b0, r, g, b;
+		if (y > 0 && memcmp(src, px + (size_t)(y - 1) * (size_t)stride, 4 * (size_t)w) == 0) {
+			row[0] = 2;   /* Up: the row above again */
+			memset(row + 1, 0, rowlen - 1);
+			continue;
 		}
-		png_write_row(png, row);
+		row[0] = 1;   /* Sub: each byte less the pixel on its left */
+		r0 = g0 = b0 = 0;
+		for (x = 0; x < w; x++) {
+			r = (src[x] >> 16) & 0xff;
+			g = (src[x] >> 8) & 0xff;
+			b = src[x] & 0xff;
+			row[1 + 3 * x] = (unsigned char)(r - r0);
+			row[2 + 3 * x] = (unsigned char)(g - g0);
+			row[3 + 3 * x] = (unsigned char)(b - b0);
+			r0 = r;
+			g0 = g;
+			b0 = b;
+		}
 	}
-	png_write_end(png, info);
-	png_destroy_write_struct(&png, &info);
-	free(row);
+	zcap = libdeflate_zlib_compress_bound(S_deflater, rawlen);
+	z = S_grow(&S_z, &S_z_cap, zcap);
+	zlen = libdeflate_zlib_compress(S_deflater, raw, rawlen, z, zcap);
+	if (zlen == 0 || zlen > 0x7fffffffu)
+		return -1;
+	gs_buf_put(out, sig, sizeof(sig));
+	S_be32(ihdr, (uint32_t)w);
+	S_be32(ihdr + 4, (uint32_t)h);
+	ihdr[8] = 8;    /* bits a sample */
+	ihdr[9] = 2;    /* RGB */
+	ihdr[10] = 0;   /* deflate */
+	ihdr[11] = 0;   /* adaptive filters */
+	ihdr[12] = 0;   /* not interlaced */
+	S_chunk(out, "IHDR", ihdr, sizeof(ihdr));
+	S_chunk(out, "IDAT", z, zlen);
+	S_chunk(out, "IEND", NULL, 0);
 	return 0;
 }
 

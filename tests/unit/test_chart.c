@@ -13,6 +13,7 @@
 #include <cairo.h>
 #include <libxml/parser.h>
 #include <locale.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,62 @@ static void dump(const char *name, const gs_chart_out *o)
  * id "glyph..."), and stays under 15 KB (97-142 KB with Cairo's SVG
  * surface); the PNG has its signature.
  */
+/* The PNG read back as a PNG reader reads it (Cairo's, through libpng:
+ * every chunk's CRC, the zlib stream's Adler-32, each row's filter). */
+typedef struct {
+	const unsigned char *p;
+	size_t left;
+} png_reader;
+
+static cairo_status_t read_png(void *arg, unsigned char *data, unsigned int n)
+{
+	png_reader *r = arg;
+
+	if (n > r->left)
+		return CAIRO_STATUS_READ_ERROR;
+	memcpy(data, r->p, n);
+	r->p += n;
+	r->left -= n;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/* gpusheet writes its PNG chunks itself (chart_png.c): a reader takes it,
+ * at the chart's width, white in its corner, with more than a few colours
+ * (antialiased text), and nothing after IEND. */
+static void check_png_reads(const gs_buf *png)
+{
+	png_reader r = { (const unsigned char *)png->data, png->len };
+	cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_png, &r);
+	const unsigned char *px;
+	uint32_t seen[64];
+	size_t nseen = 0, k;
+	int w, h, stride, x, y;
+
+	CHECK(cairo_surface_status(s) == CAIRO_STATUS_SUCCESS);
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(s);
+		return;
+	}
+	CHECK(r.left == 0);
+	w = cairo_image_surface_get_width(s);
+	h = cairo_image_surface_get_height(s);
+	stride = cairo_image_surface_get_stride(s);
+	px = cairo_image_surface_get_data(s);
+	CHECK(w == GS_CHART_WIDTH && h > 100);
+	CHECK(px && (*(const uint32_t *)(const void *)px & 0xffffffu) == 0xffffffu);
+	for (y = 0; px && y < h && nseen < 64; y++)
+		for (x = 0; x < w && nseen < 64; x++) {
+			uint32_t c = ((const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride))[x] &
+				     0xffffffu;
+			for (k = 0; k < nseen && seen[k] != c; k++)
+				;
+			if (k == nseen)
+				seen[nseen++] = c;
+		}
+	CHECK(nseen > 8);
+	cairo_surface_destroy(s);
+}
+
 static void check_shape(const gs_chart_out *o)
 {
 	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
@@ -264,6 +321,8 @@ static void check_shape(const gs_chart_out *o)
 
 	CHECK(o->svg.len > 5 && memcmp(o->svg.data, "<?xml", 5) == 0);
 	CHECK(o->png.len > 8 && memcmp(o->png.data, sig, 8) == 0);
+	if (o->png.len > 8)
+		check_png_reads(&o->png);
 	if (o->svg.len == 0)
 		return;
 	s = (const char *)o->svg.data;
