@@ -7,7 +7,7 @@
  * per offer on why it has its status, about 150 bytes x 50 offers) only at
  * the end, for the index and per-offer pages and the keys file. Held in
  * memory, the reasons made the build's peak grow by ~80 KB per workload,
- * the rest by ~1.4 KB; spooled (siteresults.h keeps a result in two
+ * the rest by ~1.4 KB; spooled (site_results.h keeps a result in two
  * spools, its fields and its reasons), what stays in memory per workload
  * is an offset per spool (8 bytes), and the reader holds one range (a page
  * of workloads) at a time.

@@ -276,7 +276,7 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 	archive = gs_site_archive(dir, err);
 	if (!archive)
 		goto out;
-	/* the results (siteresults.h), appended in K order: item i is workload i's */
+	/* the results (site_results.h), appended in K order: item i is workload i's */
 	rs = gs_site_results_new(dir, env->cat, GS_SITE_PAGE_ROWS, err);
 	if (!rs)
 		goto out;

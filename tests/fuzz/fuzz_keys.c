@@ -26,7 +26,7 @@
 #include "keysread.h"
 #include "site.h"
 #include "site_keys.h"
-#include "siteresults.h"
+#include "site_results.h"
 
 #define S_MAX_ENTRIES 64
 #define S_MAX_ENTRY (1u << 20)

@@ -3,8 +3,8 @@
 # shard, of `merge` and of a rebuild that reuses every sheet does not grow
 # with the number of workloads (issue 11: each result is spooled to a file
 # as it completes and read back a page at a time, site.h and
-# siteresults.h, and so is what the validation learns of each workload,
-# sitelearnt.h; what stays per workload is its path, its id and a few
+# site_results.h, and so is what the validation learns of each workload,
+# site_learnt.h; what stays per workload is its path, its id and a few
 # offsets: about 0.15 KB in a release build).
 #
 # Builds SMALL and LARGE = 4 x SMALL generated workloads x 50 offers

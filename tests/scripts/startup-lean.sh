@@ -3,7 +3,7 @@
 # part (gen/cli/renderpart.h): estimate, kv and check of a JSON file start
 # without Cairo, fontconfig, X11, libxml2 (and its ICU), cmark-gfm, nettle
 # or libpng; sheet and check of a catalog load the rendering part, and only
-# sheet --png loads the PNG part (gen/chart/pngpart.h: Cairo, libpng, X11...). Without the part next to
+# sheet --png loads the PNG part (gen/chart/png/pngpart.h: Cairo, libpng, X11...). Without the part next to
 # the executable, those commands still work, and sheet says why it cannot
 # render, exits 1 and writes nothing.
 # Skipped (77) for a build with -DGPUSHEET_LAZY_RENDER=OFF (no part to load).

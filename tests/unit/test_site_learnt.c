@@ -1,6 +1,6 @@
 /*
  * sitelearnt tests: what a site's validation learnt of each workload,
- * spooled (sitelearnt.h), comes back string by string as it was put, in
+ * spooled (site_learnt.h), comes back string by string as it was put, in
  * the paths' order or another (a shard's workers), a record at a time and
  * across the ranges a get loads; a workload not read comes back without
  * an id; a process forked after the flush reads the same; nothing is
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "sitelearnt.h"
+#include "site_learnt.h"
 #include "util.h"
 
 #define S_N 300   /* more than two of the ranges a get loads */

@@ -1,5 +1,5 @@
 /*
- * siteresults tests: a site's results spooled (siteresults.h) come back
+ * siteresults tests: a site's results spooled (site_results.h) come back
  * field by field as they were put, a page or a result at a time, with or
  * without their reasons; the sums (counts per offer and status, the
  * demonstration flag) and each page's hash of keys are those of the
@@ -15,7 +15,7 @@
 #include <nettle/sha2.h>
 
 #include "check.h"
-#include "siteresults.h"
+#include "site_results.h"
 #include "util.h"
 
 #define S_N 250

@@ -73,7 +73,7 @@ static uint64_t S_fnv(const char *s)
  * Output names come from ids: they must be unique; --reference must name
  * one of them. Then the errors, if any, are printed: 0 when there is none,
  * else -1. What was learnt of each workload is read back from its spool
- * in the paths' order (sitelearnt.h), and the shards' keys hashed as it
+ * in the paths' order (site_learnt.h), and the shards' keys hashed as it
  * comes, never built as one text; the ids are checked through a hash of
  * each (16 bytes a workload), only those that hash alike compared as text
  * (memory flat in the number of workloads, site.h).

@@ -14,7 +14,7 @@
 #include "outfile.h"
 #include "render.h"
 #include "shard.h"
-#include "siteresults.h"
+#include "site_results.h"
 #include "util.h"
 
 gs_archive *gs_site_archive(const char *dir, gs_error *err)

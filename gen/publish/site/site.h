@@ -26,12 +26,12 @@
  * Memory is flat in the number of workloads: each result (gs_publish_result:
  * a status, a cost and a currency per offer, the id, title and file names,
  * its key and, a sentence per offer, its reasons) is spooled to anonymous
- * files in the stage as it completes (siteresults.h, spool.h) and read
+ * files in the stage as it completes (site_results.h, spool.h) and read
  * back a page of workloads at a time by the index and per-offer pages, a
  * sheet at a time by the keys file; what the pages show of all of them
  * (the footers' counts per offer, the demonstration flag) is summed as they
  * come. What the validation learnt of each workload (its id, title,
- * SHA-256 and cited files, sitelearnt.h) is spooled likewise as it is
+ * SHA-256 and cited files, site_learnt.h) is spooled likewise as it is
  * read, and read back in order by the caller's check (the ids used twice
  * are found through a hash of each) and by a rendering that reuses sheets
  * from it. What stays in memory per workload is its path (the caller's
@@ -53,8 +53,8 @@
 #include "evidence.h"
 #include "util.h"
 #include "publish.h"
-#include "sitelearnt.h"
-#include "siteresults.h"
+#include "site_learnt.h"
+#include "site_results.h"
 
 #define GS_SITE_PAGE_ROWS 100    /* workloads on an index page */
 #define GS_SITE_PAGE_COLS 20     /* offers on an index page */
@@ -98,7 +98,7 @@ typedef struct {
 	 * Else the build reads and validates every one of the npaths itself
 	 * (a shard's too), in the same pass as it renders them: each workload
 	 * file is read, parsed and hashed once. What it learns of each
-	 * (sitelearnt.h) is spooled in the stage as it is read, and its
+	 * (site_learnt.h) is spooled in the stage as it is read, and its
 	 * errors added to diag, in the paths' order for any jobs; then,
 	 * before anything else is kept, it calls validated(validated_arg,
 	 * learnt), which may read what was learnt (ids used twice), fill
@@ -131,7 +131,7 @@ gs_archive *gs_site_archive(const char *dir, gs_error *err);
 
 /*
  * Phase 2 of a site, from the results of its sheets in the site's order,
- * each with its key (rs, siteresults.h: item i is sheet i's; memory stays
+ * each with its key (rs, site_results.h: item i is sheet i's; memory stays
  * flat whatever their number): the index pages with matrix.js, the offers
  * pages, the per-offer pages and the keys file (the files listed in each
  * result's files). Writes nothing else: the sheets and the evidence

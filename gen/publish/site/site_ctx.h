@@ -24,8 +24,8 @@
 #include "site_find.h"
 #include "site_keys.h"
 #include "site_nav.h"
-#include "sitelearnt.h"
-#include "siteresults.h"
+#include "site_learnt.h"
+#include "site_results.h"
 #include "util.h"
 #include "workers.h"
 
@@ -48,7 +48,7 @@
  * gives it).
  */
 typedef struct {
-	gs_site_results *rs;      /* the sheets' results, keys and spans (siteresults.h) */
+	gs_site_results *rs;      /* the sheets' results, keys and spans (site_results.h) */
 	int keyed;                /* 0: no page keys, render all */
 	int old_fd;               /* the replaced keys file (the spans' bytes), or -1 */
 	const gs_jscan_member *old_pages;  /* its "pages" object's bytes, or NULL */
@@ -102,7 +102,7 @@ typedef struct gs_site_statcache gs_site_statcache;
 /* What the workers share (each a copy of its own, after fork). */
 typedef struct {
 	char *const *paths;
-	/* What the validation learnt of each path (sitelearnt.h), paths[i]'s
+	/* What the validation learnt of each path (site_learnt.h), paths[i]'s
 	 * at inputs_from + i, or NULL */
 	gs_site_learnt *inputs;
 	size_t inputs_from;
@@ -128,7 +128,7 @@ typedef struct {
 	int since_set;
 	size_t unread;             /* workloads reused unread (their stat fields unchanged) */
 	/* Where a finished result goes (gs_site_finish): in a worker, its report;
-	 * else the results' spools (siteresults.h; item i: workload i's). */
+	 * else the results' spools (site_results.h; item i: workload i's). */
 	FILE *report;
 	gs_site_results *out;
 	/* The pass that reads every workload as it renders (gs_site_opts.learn;

@@ -10,7 +10,7 @@
 #include "chart.h"
 #include "render.h"
 #include "sheet.h"
-#include "siteresults.h"
+#include "site_results.h"
 #include "util.h"
 
 /*** the matrix ***/

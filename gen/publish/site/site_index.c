@@ -11,7 +11,7 @@
 #include "outfile.h"
 #include "render.h"
 #include "sheet.h"
-#include "siteresults.h"
+#include "site_results.h"
 #include "util.h"
 
 /* A short title: at most GS_SITE_SHORT_TITLE bytes, cut on a character boundary. */
@@ -514,7 +514,7 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
  * offer). Columns go in order of memory per card (gs_site_offer_order),
  * so that a page groups like cards. The results are read back a page of
  * workloads at a time; the footers' counts were summed as they came
- * (siteresults.h).
+ * (site_results.h).
  */
 int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n,
 			const char *dir, const char *nav, int demonstration, gs_site_pagekeys *pp,

@@ -17,7 +17,7 @@
 #include "keysread.h"
 #include "outfile.h"
 #include "sheet.h"
-#include "siteresults.h"
+#include "site_results.h"
 #include "util.h"
 
 void gs_site_keys_close(gs_site_keys *k)
@@ -522,7 +522,7 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 		gs_buf_release(&names);
 	}
 	fputs("},\"sheets\":{", f);
-	/* (the ids stay in memory, siteresults.h: an id and an index a sheet here) */
+	/* (the ids stay in memory, site_results.h: an id and an index a sheet here) */
 	order = gs_xcalloc(n + 1, sizeof(*order));
 	for (i = 0; i < n; i++) {
 		order[i].id = gs_site_results_id(rs, i);

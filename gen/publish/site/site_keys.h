@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include "evidence.h"
 #include "publish.h"
-#include "siteresults.h"
+#include "site_results.h"
 
 #define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
 #define GS_SITE_KEYS_FORMAT "gpusheet-keys/3"

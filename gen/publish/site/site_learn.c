@@ -12,7 +12,7 @@
 
 #include "evidence.h"
 #include "sheet.h"
-#include "siteresults.h"
+#include "site_results.h"
 #include "util.h"
 #include "workers.h"
 

@@ -1,5 +1,5 @@
 /* sitelearnt: what a site's validation learnt of each workload, spooled. */
-#include "sitelearnt.h"
+#include "site_learnt.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #include "doc.h"
 #include "outfile.h"
 #include "sheet.h"
-#include "siteresults.h"
+#include "site_results.h"
 #include "util.h"
 
 /* offers/ID.html, offers/ID~2.html, ... ('~' is never in an offer id). */

@@ -13,7 +13,7 @@
 #include "chart.h"
 #include "render.h"
 #include "sheet.h"
-#include "siteresults.h"
+#include "site_results.h"
 #include "util.h"
 
 /* "74.51 GiB per card", or "memory per card unknown". */

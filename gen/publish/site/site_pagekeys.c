@@ -14,7 +14,7 @@
 #include "evidence.h"
 #include "keysread.h"
 #include "sheet.h"
-#include "siteresults.h"
+#include "site_results.h"
 #include "util.h"
 
 /*** pages ***/
@@ -247,7 +247,7 @@ void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *o
 	pp->noffers = cat->noffers;
 	pp->npages = pp->n ? (pp->n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
 	{
-		/* the matrix's columns: one per group of equivalent offers (siteresults.h) */
+		/* the matrix's columns: one per group of equivalent offers (site_results.h) */
 		size_t ng;
 		const size_t *group = gs_site_results_groups(pp->rs, &ng);
 		pp->order = gs_xcalloc(pp->noffers + ng + 2, sizeof(*pp->order));

@@ -11,14 +11,14 @@
 
 #include "evidence.h"
 #include "sheet.h"
-#include "siteresults.h"
+#include "site_results.h"
 #include "util.h"
 #include "workers.h"
 
 /*
  * Result i (c->cur) is complete: a worker writes it to its report, one
  * line, and forgets it, so that a worker's memory does not grow with its
- * range; one process (or the parent) spools it (siteresults.h: memory
+ * range; one process (or the parent) spools it (site_results.h: memory
  * stays flat whatever the number of workloads).
  */
 int gs_site_finish(gs_site_ctx *c, size_t i)

@@ -1,5 +1,5 @@
 /* siteresults: a site's results spooled, read back a range at a time. */
-#include "siteresults.h"
+#include "site_results.h"
 
 #include <errno.h>
 #include <inttypes.h>
