@@ -101,7 +101,7 @@ static const char *S_datadir(gs_error *err)
 	return NULL;
 }
 
-char *gs_datapath(char *buf, size_t len, const char *rel, gs_error *err)
+char *gs_datadir_path(char *buf, size_t len, const char *rel, gs_error *err)
 {
 	const char *d = S_datadir(err);
 

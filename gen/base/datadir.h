@@ -20,6 +20,6 @@
  * be NULL): no data folder (a message naming what was tried), or "data
  * folder path too long".
  */
-char *gs_datapath(char *buf, size_t len, const char *rel, gs_error *err);
+char *gs_datadir_path(char *buf, size_t len, const char *rel, gs_error *err);
 
 #endif

@@ -16,7 +16,7 @@ static void S_show_put(gs_buf *o, const char *s, size_t n, size_t max)
 
 	while (i < n) {
 		uint32_t cp;
-		size_t k = gs_utf8_decode(p + i, n - i, &cp);
+		size_t k = gs_util_utf8_decode(p + i, n - i, &cp);
 		if (max && i + (k ? k : 1) > max) {
 			char tail[64];
 			snprintf(tail, sizeof(tail), "...(%zu bytes)", n);
@@ -35,7 +35,7 @@ static void S_show_put(gs_buf *o, const char *s, size_t n, size_t max)
 	}
 }
 
-char *gs_show(const char *s, size_t max)
+char *gs_diag_show(const char *s, size_t max)
 {
 	gs_buf o = GS_BUF_INIT;
 
@@ -67,14 +67,14 @@ static char *S_clean_message(const char *m)
 		p = end + 1;
 	}
 	if (o.len > GS_SHOW_MAX_MESSAGE) {
-		char *cut = gs_show(o.data, GS_SHOW_MAX_MESSAGE);
+		char *cut = gs_diag_show(o.data, GS_SHOW_MAX_MESSAGE);
 		gs_buf_release(&o);
 		return cut;
 	}
 	return gs_buf_detach(&o, NULL);
 }
 
-void gs_error_print(const char *cmd, const char *fmt, ...)
+void gs_diag_error_print(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	char *m, *c;
@@ -101,10 +101,10 @@ void gs_diag_add(gs_diag *d, const char *file, int line, int column,
 		d->alloc = na;
 	}
 	it = &d->items[d->count++];
-	it->file = gs_show(file ? file : "-", GS_SHOW_MAX);
+	it->file = gs_diag_show(file ? file : "-", GS_SHOW_MAX);
 	it->line = line;
 	it->column = column;
-	it->path = path ? gs_show(path, GS_SHOW_MAX) : NULL;
+	it->path = path ? gs_diag_show(path, GS_SHOW_MAX) : NULL;
 	va_start(ap, fmt);
 	msg = gs_xvasprintf(fmt, ap);
 	va_end(ap);

@@ -10,7 +10,7 @@
  *                FILE: error: at $.a.b: MESSAGE          (JSON path)
  *
  * Safe to print (one convention for every message of the program, also
- * for the one-line errors of the commands, gs_error_print): control
+ * for the one-line errors of the commands, gs_diag_error_print): control
  * characters, DEL, and every byte of an invalid or cut UTF-8 sequence are
  * written as \xNN, so a message never drives the
  * terminal and is always valid UTF-8; a value longer than GS_SHOW_MAX bytes
@@ -42,10 +42,10 @@ typedef struct {
 #define GS_SHOW_MAX_MESSAGE 2000
 
 /* s escaped and cut as above, max bytes of it kept (0: no cut); caller frees. */
-char *gs_show(const char *s, size_t max);
+char *gs_diag_show(const char *s, size_t max);
 
 /* Prints "gpusheet CMD: MSG\n" to stderr, MSG escaped and cut as above. */
-void gs_error_print(const char *cmd, const char *fmt, ...)
+void gs_diag_error_print(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 void gs_diag_add(gs_diag *d, const char *file, int line, int column,

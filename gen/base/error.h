@@ -8,7 +8,7 @@
  *
  * Invariants:
  *  - No fixed buffer: the message is allocated, never cut (the printing
- *    escapes and cuts it, diag.h's gs_show rules).
+ *    escapes and cuts it, diag.h's gs_diag_show rules).
  *  - err may be NULL: the failure is then reported only by the return.
  *  - gs_error_set replaces what err held (the newest, closest cause
  *    wins); gs_error_prefix puts context before it ("FILE: " + message).

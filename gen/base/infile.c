@@ -53,7 +53,7 @@ fail:
 	return -1;
 }
 
-int gs_open_regular(const char *path, size_t max_bytes, gs_error *err)
+int gs_infile_open_regular(const char *path, size_t max_bytes, gs_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
@@ -64,7 +64,7 @@ int gs_open_regular(const char *path, size_t max_bytes, gs_error *err)
 	return S_check_fd(fd, max_bytes, err);
 }
 
-int gs_open_at(int dfd, const char *name, int follow, size_t max_bytes, gs_error *err)
+int gs_infile_open_at(int dfd, const char *name, int follow, size_t max_bytes, gs_error *err)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
 			(follow ? 0 : O_NOFOLLOW));
@@ -140,7 +140,7 @@ static void S_seam_before_open(const char *comp)
 #endif
 }
 
-int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, gs_error *err)
+int gs_infile_open_beneath(const char *dir, const char *rel, size_t max_bytes, gs_error *err)
 {
 	int dfd, fd;
 	const char *p = rel;
@@ -198,7 +198,7 @@ int gs_open_beneath(const char *dir, const char *rel, size_t max_bytes, gs_error
 	}
 }
 
-char *gs_read_fd(int fd, size_t max_bytes, size_t *len, gs_error *err)
+char *gs_infile_read_fd(int fd, size_t max_bytes, size_t *len, gs_error *err)
 {
 	struct stat st;
 	size_t cap = 4096, n = 0;
@@ -250,15 +250,15 @@ fail:
 	return NULL;
 }
 
-char *gs_read_input(const char *path, size_t max_bytes, size_t *len, gs_error *err)
+char *gs_infile_read(const char *path, size_t max_bytes, size_t *len, gs_error *err)
 {
-	int fd = gs_open_regular(path, max_bytes, err);
+	int fd = gs_infile_open_regular(path, max_bytes, err);
 	size_t n = 0;
 	char *buf;
 
 	if (fd < 0)
 		return NULL;
-	buf = gs_read_fd(fd, max_bytes, &n, err);
+	buf = gs_infile_read_fd(fd, max_bytes, &n, err);
 	if (buf && len)
 		*len = n;
 	return buf;

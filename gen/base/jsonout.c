@@ -31,7 +31,7 @@ static void S_init(void)
 	snprintf(S_mark, sizeof(S_mark), "\"\\u0001u64:%016" PRIx64 ":", secret);
 }
 
-json_t *gs_jo_u64(uint64_t v)
+json_t *gs_jw_new_u64(uint64_t v)
 {
 	char buf[96];
 
@@ -42,7 +42,7 @@ json_t *gs_jo_u64(uint64_t v)
 	return json_string(buf);
 }
 
-json_t *gs_jo_i64(int64_t v)
+json_t *gs_jw_new_i64(int64_t v)
 {
 	return json_integer((json_int_t)v);
 }
@@ -177,7 +177,7 @@ static int S_string(S_buf *b, const char *str, size_t n)
 		c = s[i];
 		if (c >= 0x80) {
 			uint32_t cp;
-			k = gs_utf8_decode(s + i, n - i, &cp);
+			k = gs_util_utf8_decode(s + i, n - i, &cp);
 			if (!k)
 				return -1;
 			i += k;
@@ -253,7 +253,7 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 		size_t n = json_string_length(v), ml = S_raw_len;
 
 		if (n > ml && memcmp(s, S_raw, ml) == 0 && strspn(s + ml, "0123456789") == n - ml) {
-			S_put(b, s + ml, n - ml);   /* one of gs_jo_u64's numbers */
+			S_put(b, s + ml, n - ml);   /* one of gs_jw_new_u64's numbers */
 			return 0;
 		}
 		return S_string(b, s, n);
@@ -338,7 +338,7 @@ static int S_dump(S_buf *b, const json_t *v, size_t flags, size_t depth)
 /* The flags the serializer writes exactly as json_dumps does. */
 #define S_OWN_FLAGS (JSON_MAX_INDENT | JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(31))
 
-char *gs_jo_dumps(const json_t *root, size_t flags)
+char *gs_jw_dumps(const json_t *root, size_t flags)
 {
 	S_buf b;
 

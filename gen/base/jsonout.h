@@ -2,10 +2,10 @@
  * jsonout: JSON output with exact unsigned 64-bit integers.
  *
  * jansson holds integers as int64: a byte count at or above 2^63 would come
- * out negative. gs_jo_u64 keeps such a value as a marked string, and
- * gs_jo_dumps serializes the document and turns every marked string back
+ * out negative. gs_jw_new_u64 keeps such a value as a marked string, and
+ * gs_jw_dumps serializes the document and turns every marked string back
  * into the plain decimal number, in one linear pass. Every JSON document
- * gpusheet writes goes through gs_jo_dumps.
+ * gpusheet writes goes through gs_jw_dumps.
  */
 #ifndef GS_JSONOUT_H
 #define GS_JSONOUT_H
@@ -16,15 +16,15 @@
 #include <jansson.h>
 
 /* A JSON integer for any uint64_t (new reference). */
-json_t *gs_jo_u64(uint64_t v);
+json_t *gs_jw_new_u64(uint64_t v);
 /* A JSON integer for any int64_t (new reference). */
-json_t *gs_jo_i64(int64_t v);
+json_t *gs_jw_new_i64(int64_t v);
 /* json_dumps(root, flags) with exact u64 numbers and a final newline; NULL on failure. */
-char *gs_jo_dumps(const json_t *root, size_t flags);
+char *gs_jw_dumps(const json_t *root, size_t flags);
 
 /*
  * A JSON document written as it goes, in the format of
- * gs_jo_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2)), without a tree: for
+ * gs_jw_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2)), without a tree: for
  * the decision JSON, whose tree of a 50-offer sheet was a sixth of its CPU.
  * The caller gives each object's keys in sorted (byte) order, as
  * JSON_SORT_KEYS writes them; a key out of order is a bug (GS_BUG), so a

@@ -130,11 +130,11 @@ static int S_check_bounds(gs_jr *r, json_t *root)
 	return r->errors > before ? -1 : 0;
 }
 
-json_t *gs_json_load_path(const char *path, size_t flags, json_error_t *e)
+json_t *gs_jr_load_path(const char *path, size_t flags, json_error_t *e)
 {
 	size_t len = 0;
 	gs_error why = GS_ERROR_INIT;
-	char *text = gs_read_input(path, GS_FILE_MAX_BYTES, &len, &why);
+	char *text = gs_infile_read(path, GS_FILE_MAX_BYTES, &len, &why);
 	json_t *root;
 
 	if (!text) {
@@ -165,9 +165,9 @@ char *gs_jr_read(gs_jr *r, size_t *len)
 	 * read at once, then parsed from memory (jansson's stream reader
 	 * costs a call per byte). */
 	*len = 0;
-	fd = gs_open_regular(r->file, GS_INPUT_MAX_BYTES, &why);
+	fd = gs_infile_open_regular(r->file, GS_INPUT_MAX_BYTES, &why);
 	if (fd >= 0)
-		text = gs_read_fd(fd, GS_INPUT_MAX_BYTES, len, &why);
+		text = gs_infile_read_fd(fd, GS_INPUT_MAX_BYTES, len, &why);
 	if (!text) {
 		gs_diag_add(r->diag, r->file, 0, 0, NULL, "%s", gs_error_message(&why));
 		gs_error_release(&why);
@@ -592,7 +592,7 @@ static int S_v_enum(gs_jr *r, json_t *v, const char *path,
 	return -1;
 }
 
-/* 10^9: the scale of gs_parse_decimal for sizes */
+/* 10^9: the scale of gs_qty_parse_decimal for sizes */
 #define S_E9 UINT64_C(1000000000)
 
 static int S_v_size(gs_jr *r, json_t *v, const char *path,
@@ -637,7 +637,7 @@ static int S_v_size(gs_jr *r, json_t *v, const char *path,
 		}
 		if (dot)
 			intpart[dot - am] = '\0';
-		ok = gs_parse_u64(intpart, &q) == 0;
+		ok = gs_qty_parse_u64(intpart, &q) == 0;
 		free(intpart);
 		if (!ok) {
 			gs_jr_error(r, path, "too large: %s bytes does not fit in 64 bits", am);
@@ -646,7 +646,7 @@ static int S_v_size(gs_jr *r, json_t *v, const char *path,
 	} else {
 		uint64_t scaled;
 		unsigned __int128 p;
-		if (gs_parse_decimal(am, 9, &scaled) != 0) {
+		if (gs_qty_parse_decimal(am, 9, &scaled) != 0) {
 			gs_jr_error(r, path, "too large: %s %s does not fit in 64 bits", am, units[u]);
 			goto out;
 		}

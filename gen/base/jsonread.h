@@ -81,13 +81,13 @@ char *gs_jr_read(gs_jr *r, size_t *len);
 /*
  * json_load_file's contract (the same value, the same error text for a file
  * that cannot be opened: "unable to open PATH: ...", line and column -1),
- * but the file is read at once through gs_read_input (a regular file of at
+ * but the file is read at once through gs_infile_read (a regular file of at
  * most GS_FILE_MAX_BYTES: "unable to open PATH: is a FIFO, not a regular
  * file") and parsed from memory: jansson's stream
  * reader costs a library call per byte. For our own files (labels,
  * manifests, shard identities), which gs_jr_load's bounds are not for.
  */
-json_t *gs_json_load_path(const char *path, size_t flags, json_error_t *e);
+json_t *gs_jr_load_path(const char *path, size_t flags, json_error_t *e);
 
 /* Adds an error at a JSON path (NULL: the whole file) and counts it. */
 void gs_jr_error(gs_jr *r, const char *path, const char *fmt, ...)

@@ -215,7 +215,7 @@ static void S_free_members(gs_jscan_member *v, size_t n)
 	free(v);
 }
 
-int gs_jscan_file(FILE *f, const char *inner, gs_jscan *s)
+int gs_jsonscan_file(FILE *f, const char *inner, gs_jscan *s)
 {
 	S_in in;
 	int rc = -1;
@@ -254,14 +254,14 @@ static int S_name_vs(const void *key, const void *m)
 	return strcmp(key, ((const gs_jscan_member *)m)->name);
 }
 
-const gs_jscan_member *gs_jscan_find(const gs_jscan *s, int top, const char *name)
+const gs_jscan_member *gs_jsonscan_find(const gs_jscan *s, int top, const char *name)
 {
 	if (top)
 		return s->ntop ? bsearch(name, s->top, s->ntop, sizeof(*s->top), S_name_vs) : NULL;
 	return s->ninner ? bsearch(name, s->inner, s->ninner, sizeof(*s->inner), S_name_vs) : NULL;
 }
 
-json_t *gs_jscan_load(int fd, const gs_jscan_member *m, size_t flags)
+json_t *gs_jsonscan_load(int fd, const gs_jscan_member *m, size_t flags)
 {
 	char *buf;
 	size_t got = 0, n;
@@ -286,7 +286,7 @@ json_t *gs_jscan_load(int fd, const gs_jscan_member *m, size_t flags)
 	return v;
 }
 
-void gs_jscan_release(gs_jscan *s)
+void gs_jsonscan_release(gs_jscan *s)
 {
 	S_free_members(s->top, s->ntop);
 	S_free_members(s->inner, s->ninner);

@@ -17,7 +17,7 @@
  *    the object but white space, no name twice at either level); a
  *    value's own syntax is jansson's to check when it is parsed;
  *  - the members of `inner` are sorted by name (bytes, strcmp), for
- *    gs_jscan_find; memory: a name and two offsets per member.
+ *    gs_jsonscan_find; memory: a name and two offsets per member.
  */
 #ifndef GS_JSONSCAN_H
 #define GS_JSONSCAN_H
@@ -38,11 +38,11 @@ typedef struct {
 } gs_jscan;
 
 /* Scans f from its start; 0, or -1 (not such an object; s is then empty). */
-int gs_jscan_file(FILE *f, const char *inner, gs_jscan *s);
+int gs_jsonscan_file(FILE *f, const char *inner, gs_jscan *s);
 /* The member of inner (or of top when top is 1) named name, or NULL. */
-const gs_jscan_member *gs_jscan_find(const gs_jscan *s, int top, const char *name);
+const gs_jscan_member *gs_jsonscan_find(const gs_jscan *s, int top, const char *name);
 /* Parses one member's value from the file (pread of its range); new reference or NULL. */
-json_t *gs_jscan_load(int fd, const gs_jscan_member *m, size_t flags);
-void gs_jscan_release(gs_jscan *s);
+json_t *gs_jsonscan_load(int fd, const gs_jscan_member *m, size_t flags);
+void gs_jsonscan_release(gs_jscan *s);
 
 #endif

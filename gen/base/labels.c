@@ -120,7 +120,7 @@ static char *S_string(char **pp, char *end)
 		} else if (c >= 0x80) {
 			uint32_t u;
 			/* 2 to 4 bytes: no overlong form, surrogate or code point above U+10FFFF */
-			if (!(n = gs_utf8_decode((const unsigned char *)p, (size_t)(q - p), &u)))
+			if (!(n = gs_util_utf8_decode((const unsigned char *)p, (size_t)(q - p), &u)))
 				return NULL;
 			memmove(o, p, n);
 			o += n;
@@ -166,7 +166,7 @@ static char *S_wsm(char *p, char *end)
 	return p + (S_ws(p, end) - p);
 }
 
-/* gs_strings_parse_flat on text (len bytes), which it takes: on success
+/* gs_tr_parse_flat on text (len bytes), which it takes: on success
  * the keys and texts point into it and s->pool owns it; on failure it is
  * freed. */
 static int S_parse_flat_owned(char *text, size_t len, gs_strings *s)
@@ -236,7 +236,7 @@ bad:
 	return -1;
 }
 
-int gs_strings_parse_flat(const char *text, size_t len, gs_strings *s)
+int gs_tr_parse_flat(const char *text, size_t len, gs_strings *s)
 {
 	char *copy = gs_xmalloc(len + 1);
 
@@ -256,12 +256,12 @@ static int S_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag *d
 
 	memset(s, 0, sizeof(*s));
 	s->lang = lang;
-	text = gs_read_file(path, &len);
+	text = gs_outfile_read(path, &len);
 	if (text && S_parse_flat_owned(text, len, s) == 0)
 		return 0;   /* text is s->pool now */
 	/* not a flat object of strings (or unreadable): jansson says why,
 	 * reading the file again (the flat reader took and changed text) */
-	root = gs_json_load_path(path, JSON_REJECT_DUPLICATES, &e);
+	root = gs_jr_load_path(path, JSON_REJECT_DUPLICATES, &e);
 	if (!root) {
 		gs_diag_add(d, path, e.line, e.column, NULL, "invalid JSON: %s", e.text);
 		return -1;
@@ -287,12 +287,12 @@ static int S_load_file(const char *path, gs_lang lang, gs_strings *s, gs_diag *d
 	return gs_diag_count(d) ? -1 : 0;
 }
 
-int gs_strings_load(gs_lang lang, gs_strings *s, gs_diag *d)
+int gs_tr_load(gs_lang lang, gs_strings *s, gs_diag *d)
 {
 	char rel[64], path[4096];
 
-	snprintf(rel, sizeof(rel), "templates/strings/%s.json", gs_lang_id(lang));
-	if (!gs_datapath(path, sizeof(path), rel, NULL)) {
+	snprintf(rel, sizeof(rel), "templates/strings/%s.json", gs_tr_lang_id(lang));
+	if (!gs_datadir_path(path, sizeof(path), rel, NULL)) {
 		gs_diag_add(d, rel, 0, 0, NULL,
 			    "data folder not found (set GPUSHEET_DATADIR to the folder holding catalog/ and templates/)");
 		memset(s, 0, sizeof(*s));
@@ -337,11 +337,11 @@ const char *gs_tr(const gs_strings *s, const char *key)
 	const char *t = gs_tr_opt(s, key);
 
 	if (!t)
-		GS_BUG("no label \"%s\" for language %s", key, gs_lang_id(s->lang));
+		GS_BUG("no label \"%s\" for language %s", key, gs_tr_lang_id(s->lang));
 	return t;
 }
 
-void gs_strings_release(gs_strings *s)
+void gs_tr_release(gs_strings *s)
 {
 	size_t i;
 
@@ -355,12 +355,12 @@ void gs_strings_release(gs_strings *s)
 	memset(s, 0, sizeof(*s));
 }
 
-const char *gs_lang_id(gs_lang lang)
+const char *gs_tr_lang_id(gs_lang lang)
 {
 	return lang == GS_LANG_ES ? "es" : "en";
 }
 
-int gs_lang_parse(const char *id, gs_lang *out)
+int gs_tr_lang_parse(const char *id, gs_lang *out)
 {
 	if (strcmp(id, "en") == 0)
 		*out = GS_LANG_EN;

@@ -26,26 +26,26 @@ typedef struct {
 } gs_strings;
 
 /* Loads the bundled file for lang from the data folder. 0 or -1 (with d). */
-int gs_strings_load(gs_lang lang, gs_strings *s, gs_diag *d);
+int gs_tr_load(gs_lang lang, gs_strings *s, gs_diag *d);
 /*
- * The labels file's own reader, which gs_strings_load tries first:
+ * The labels file's own reader, which gs_tr_load tries first:
  * text must be a JSON object whose members are all strings, with distinct
  * names; each name and string is decoded as jansson decodes it (escapes,
  * \u with surrogate pairs; \u0000, control characters and invalid UTF-8
  * refused). 0 with s->items sorted and s->count set, the keys and texts in
- * one block (s->pool; gs_strings_release frees it; s->lang untouched), or
+ * one block (s->pool; gs_tr_release frees it; s->lang untouched), or
  * -1 with s empty: gs_strings_load_file then parses the file with
  * jansson, whose messages it reports. Why: jansson's reader costs a
  * function call per byte; it was the largest part of a lone sheet's own
  * CPU (bench/README.md).
  */
-int gs_strings_parse_flat(const char *text, size_t len, gs_strings *s);
+int gs_tr_parse_flat(const char *text, size_t len, gs_strings *s);
 const char *gs_tr(const gs_strings *s, const char *key);
 /* NULL when the key is unknown (for tests). */
 const char *gs_tr_opt(const gs_strings *s, const char *key);
-void gs_strings_release(gs_strings *s);
-const char *gs_lang_id(gs_lang lang);  /* "en", "es" */
+void gs_tr_release(gs_strings *s);
+const char *gs_tr_lang_id(gs_lang lang);  /* "en", "es" */
 /* Parses "en" / "es"; -1 otherwise. */
-int gs_lang_parse(const char *id, gs_lang *out);
+int gs_tr_lang_parse(const char *id, gs_lang *out);
 
 #endif

@@ -22,7 +22,7 @@ static void S_fsync_parent(const char *path);
 static int S_stages_alive;
 
 /*
- * Folders gs_mkdirs created outside a stage, whose names in their parent
+ * Folders gs_outfile_mkdirs created outside a stage, whose names in their parent
  * folders are not yet known to be on disk: the next transaction's commit
  * syncs those parents along with its files (S_tx_sync_all), so that a
  * sheet written into a new folder does not lose the folder in a crash.
@@ -43,7 +43,7 @@ static void S_note_new_dir(const char *dir)
 		S_fsync_parent(dir);
 }
 
-int gs_mkdirs(const char *dir)
+int gs_outfile_mkdirs(const char *dir)
 {
 	char buf[4096];
 	size_t n = strlen(dir), i;
@@ -89,7 +89,7 @@ static int S_budget_exceeded(size_t n)
 }
 #endif
 
-int gs_write_all(int fd, const void *buf, size_t n)
+int gs_outfile_write_all(int fd, const void *buf, size_t n)
 {
 	const char *p = buf;
 
@@ -137,7 +137,7 @@ static int S_random_hex(char out[17])
 	return 0;
 }
 
-int gs_temp_open(const char *dir, char **path)
+int gs_outfile_temp_open(const char *dir, char **path)
 {
 	int tries;
 
@@ -164,7 +164,7 @@ int gs_temp_open(const char *dir, char **path)
 	return -1;
 }
 
-int gs_is_temp_name(const char *name)
+int gs_outfile_is_temp_name(const char *name)
 {
 	const char *t;
 
@@ -177,14 +177,14 @@ int gs_is_temp_name(const char *name)
 }
 
 /* Stages alive in this process (their commit flushes everything at once);
- * declared above gs_mkdirs. */
+ * declared above gs_outfile_mkdirs. */
 
-int gs_fsync(int fd)
+int gs_outfile_fsync(int fd)
 {
 	return S_stages_alive ? 0 : fsync(fd);
 }
 
-/* Writes data to fd, syncs (see gs_fsync) and closes it; 0, or -1 with
+/* Writes data to fd, syncs (see gs_outfile_fsync) and closes it; 0, or -1 with
  * "dst: cannot write: ..." in err (fd closed either way). With keep, the
  * file's write-back is only started (sync_file_range) and fd stays open:
  * the caller waits for it with fdatasync, so that the writes of several
@@ -192,7 +192,7 @@ int gs_fsync(int fd)
 static int S_fill(int fd, const char *dst, const void *data, size_t len, int keep,
 		  gs_error *err)
 {
-	if (gs_write_all(fd, data, len) != 0 || (!keep && gs_fsync(fd) != 0)) {
+	if (gs_outfile_write_all(fd, data, len) != 0 || (!keep && gs_outfile_fsync(fd) != 0)) {
 		gs_error_set(err, "%s: cannot write: %s", dst, strerror(errno));
 		close(fd);
 		return -1;
@@ -225,7 +225,7 @@ static int S_write_temp(const char *dir, const char *name, const void *data, siz
 		gs_error_set(err, "refusing output name \"%s\"", name);
 		return -1;
 	}
-	fd = gs_temp_open(dir, &tmp);
+	fd = gs_outfile_temp_open(dir, &tmp);
 	if (fd < 0) {
 		gs_error_set(err, "%s: cannot create a temporary file: %s", dir, strerror(errno));
 		return -1;
@@ -245,7 +245,7 @@ fail:
 	return -1;
 }
 
-int gs_write_atomic(const char *dir, const char *name, const void *data, size_t len,
+int gs_outfile_write_atomic(const char *dir, const char *name, const void *data, size_t len,
 		    gs_error *err)
 {
 	char *tmp, *dst;
@@ -268,7 +268,7 @@ struct gs_outstream {
 	char *tmp, *dst;
 };
 
-gs_outstream *gs_outstream_open(const char *dir, const char *name, gs_error *err)
+gs_outstream *gs_outfile_stream_open(const char *dir, const char *name, gs_error *err)
 {
 	gs_outstream *o;
 	char *tmp = NULL;
@@ -279,7 +279,7 @@ gs_outstream *gs_outstream_open(const char *dir, const char *name, gs_error *err
 		gs_error_set(err, "refusing output name \"%s\"", name);
 		return NULL;
 	}
-	fd = gs_temp_open(dir, &tmp);
+	fd = gs_outfile_temp_open(dir, &tmp);
 	if (fd < 0) {
 		gs_error_set(err, "%s: cannot create a temporary file: %s", dir, strerror(errno));
 		return NULL;
@@ -299,7 +299,7 @@ gs_outstream *gs_outstream_open(const char *dir, const char *name, gs_error *err
 	return o;
 }
 
-FILE *gs_outstream_file(gs_outstream *o)
+FILE *gs_outfile_stream_file(gs_outstream *o)
 {
 	return o->f;
 }
@@ -311,11 +311,11 @@ static void S_outstream_free(gs_outstream *o)
 	free(o);
 }
 
-int gs_outstream_commit(gs_outstream *o, gs_error *err)
+int gs_outfile_stream_commit(gs_outstream *o, gs_error *err)
 {
 	int rc = 0;
 
-	if (fflush(o->f) != 0 || ferror(o->f) || gs_fsync(fileno(o->f)) != 0) {
+	if (fflush(o->f) != 0 || ferror(o->f) || gs_outfile_fsync(fileno(o->f)) != 0) {
 		gs_error_set(err, "%s: cannot write: %s", o->dst, strerror(errno));
 		rc = -1;
 	}
@@ -333,7 +333,7 @@ int gs_outstream_commit(gs_outstream *o, gs_error *err)
 	return rc;
 }
 
-void gs_outstream_abort(gs_outstream *o)
+void gs_outfile_stream_abort(gs_outstream *o)
 {
 	if (!o)
 		return;
@@ -342,9 +342,9 @@ void gs_outstream_abort(gs_outstream *o)
 	S_outstream_free(o);
 }
 
-char *gs_read_file(const char *path, size_t *len)
+char *gs_outfile_read(const char *path, size_t *len)
 {
-	return gs_read_input(path, GS_FILE_MAX_BYTES, len, NULL);
+	return gs_infile_read(path, GS_FILE_MAX_BYTES, len, NULL);
 }
 
 /*** transactions ***/
@@ -366,17 +366,17 @@ struct gs_outtx {
 	size_t n, cap;
 	size_t open;  /* entries whose fd is open */
 	int done;
-	int direct;   /* gs_outtx_new_direct: files written under their final names */
+	int direct;   /* gs_outfile_tx_new_direct: files written under their final names */
 };
 
-gs_outtx *gs_outtx_new(void)
+gs_outtx *gs_outfile_tx_new(void)
 {
 	return gs_xcalloc(1, sizeof(gs_outtx));
 }
 
-gs_outtx *gs_outtx_new_direct(void)
+gs_outtx *gs_outfile_tx_new_direct(void)
 {
-	gs_outtx *tx = gs_outtx_new();
+	gs_outtx *tx = gs_outfile_tx_new();
 
 	tx->direct = 1;
 	return tx;
@@ -423,7 +423,7 @@ static void S_tx_push(gs_outtx *tx, char *tmp, char *dst, int noreplace)
 	tx->n++;
 }
 
-int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *data,
+int gs_outfile_tx_add(gs_outtx *tx, const char *dir, const char *name, const void *data,
 		 size_t len, gs_error *err)
 {
 	char *tmp, *dst;
@@ -445,7 +445,7 @@ int gs_outtx_add(gs_outtx *tx, const char *dir, const char *name, const void *da
 	return 0;
 }
 
-void gs_outtx_add_noreplace(gs_outtx *tx, char *tmp_path, const char *final_path)
+void gs_outfile_tx_add_noreplace(gs_outtx *tx, char *tmp_path, const char *final_path)
 {
 	S_tx_push(tx, tmp_path, gs_xstrdup(final_path), 1);
 }
@@ -457,7 +457,7 @@ static void S_fsync_parent(const char *path)
 	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd >= 0) {
-		(void)gs_fsync(fd);
+		(void)gs_outfile_fsync(fd);
 		close(fd);
 #ifdef GS_FAULT_INJECTION
 		/* GS_TEST_SYNC_SAY=1 (outfile.h): each folder synced, on stderr */
@@ -498,7 +498,7 @@ static int S_tx_close(gs_outtx *tx, S_txfile *f)
  * others were writing to, a lone sheet's median wall went from 14-18 ms to
  * 12-15 ms, for ~0.2 ms more CPU (bench/README.md). Every file is still
  * synced by its own fdatasync before the first rename: the guarantee of
- * the loop this replaces. The parents of the folders gs_mkdirs created
+ * the loop this replaces. The parents of the folders gs_outfile_mkdirs created
  * (S_new_dirs) are synced by the same threads. A thread that cannot be
  * started leaves its share to the calling one; errors are kept per file
  * (sync_errno) for the commit to report in order.
@@ -525,7 +525,7 @@ static void *S_sync_some(void *arg)
 		else if (fdatasync(f->fd) != 0)
 			f->sync_errno = errno ? errno : EIO;
 	}
-	/* the parents of the folders gs_mkdirs created (a folder's own sync
+	/* the parents of the folders gs_outfile_mkdirs created (a folder's own sync
 	 * failing is not reported, as for the commit's folders below) */
 	for (i = w->first; i < S_nnew_dirs; i += w->step)
 		S_fsync_parent(S_new_dirs[i]);
@@ -575,7 +575,7 @@ static void S_tx_sync_all(gs_outtx *tx)
 	S_nnew_dirs = 0;
 }
 
-int gs_outtx_commit(gs_outtx *tx, gs_error *err)
+int gs_outfile_tx_commit(gs_outtx *tx, gs_error *err)
 {
 	size_t i;
 
@@ -639,7 +639,7 @@ int gs_outtx_commit(gs_outtx *tx, gs_error *err)
 	return 0;
 }
 
-void gs_outtx_free(gs_outtx *tx)
+void gs_outfile_tx_free(gs_outtx *tx)
 {
 	size_t i;
 
@@ -721,7 +721,7 @@ static int S_remove_at(int dfd, const char *name, dev_t dev, int depth)
 	return -1;
 }
 
-int gs_remove_tree(const char *path)
+int gs_outfile_remove_tree(const char *path)
 {
 	struct stat st;
 	char *parent, *slash;
@@ -834,7 +834,7 @@ static void S_remove_stale(const gs_stage *st)
 			const char *n = e->d_name;
 			if ((strncmp(n, p1, strlen(p1)) == 0 && strlen(n) == strlen(p1) + 6) ||
 			    (strncmp(n, p2, strlen(p2)) == 0 && strlen(n) == strlen(p2) + 6))
-				gs_strvec_push(&stale, gs_xasprintf("%s/%s", st->parent, n));
+				gs_util_strvec_push(&stale, gs_xasprintf("%s/%s", st->parent, n));
 		}
 		closedir(d);
 	}
@@ -844,10 +844,10 @@ static void S_remove_stale(const gs_stage *st)
 			continue;
 		/* a live run holds its stage locked; a killed one does not */
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-			(void)gs_remove_tree(stale.v[i]);
+			(void)gs_outfile_remove_tree(stale.v[i]);
 		close(fd);
 	}
-	gs_strvec_release(&stale);
+	gs_util_strvec_release(&stale);
 	free(p1);
 	free(p2);
 }
@@ -867,7 +867,7 @@ static void S_fsync_path(const char *dir)
 	}
 }
 
-gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
+gs_stage *gs_outfile_stage_begin(const char *out, const char *const *must_hold,
 			 gs_error *err)
 {
 	gs_stage *st;
@@ -880,7 +880,7 @@ gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
 		return NULL;
 	}
 	st = gs_xcalloc(1, sizeof(*st));
-	S_stages_alive++; /* until gs_stage_free */
+	S_stages_alive++; /* until gs_outfile_stage_free */
 	st->lock_fd = -1;
 	st->out = gs_xstrdup(out);
 	n = strlen(st->out);
@@ -927,7 +927,7 @@ gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
 	} else if (errno != ENOENT) {
 		gs_error_set(err, "%s: %s", st->out, strerror(errno));
 		goto fail;
-	} else if (gs_mkdirs(st->parent) != 0) {
+	} else if (gs_outfile_mkdirs(st->parent) != 0) {
 		gs_error_set(err, "%s: cannot create the folder: %s", st->parent, strerror(errno));
 		goto fail;
 	}
@@ -955,21 +955,21 @@ gs_stage *gs_stage_begin(const char *out, const char *const *must_hold,
 	S_lock_keep(st->lock_fd);
 	return st;
 fail:
-	gs_stage_free(st);
+	gs_outfile_stage_free(st);
 	return NULL;
 }
 
-const char *gs_stage_dir(const gs_stage *st)
+const char *gs_outfile_stage_dir(const gs_stage *st)
 {
 	return st->dir;
 }
 
-const char *gs_stage_previous(const gs_stage *st)
+const char *gs_outfile_stage_previous(const gs_stage *st)
 {
 	return st->previous;
 }
 
-int gs_stage_commit(gs_stage *st, gs_error *err)
+int gs_outfile_stage_commit(gs_stage *st, gs_error *err)
 {
 	char *old = NULL;
 
@@ -1019,19 +1019,19 @@ int gs_stage_commit(gs_stage *st, gs_error *err)
 	st->committed = 1;
 	S_fsync_path(st->parent);
 	if (old) {
-		(void)gs_remove_tree(old);
+		(void)gs_outfile_remove_tree(old);
 		free(old);
 	}
 	return 0;
 }
 
-void gs_stage_free(gs_stage *st)
+void gs_outfile_stage_free(gs_stage *st)
 {
 	if (!st)
 		return;
 	S_stages_alive--;
 	if (st->dir && !st->committed)
-		(void)gs_remove_tree(st->dir);
+		(void)gs_outfile_remove_tree(st->dir);
 	if (st->lock_fd >= 0) {
 		S_lock_forget(st->lock_fd);
 		close(st->lock_fd);

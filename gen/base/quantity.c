@@ -36,12 +36,12 @@ gs_qty gs_qty_missing(void)
 	return q;
 }
 
-gs_prov gs_prov_weakest(gs_prov a, gs_prov b)
+gs_prov gs_qty_prov_weakest(gs_prov a, gs_prov b)
 {
 	return a < b ? a : b;
 }
 
-const char *gs_prov_id(gs_prov p)
+const char *gs_qty_prov_id(gs_prov p)
 {
 	switch (p) {
 	case GS_PROV_OBSERVED:
@@ -54,7 +54,7 @@ const char *gs_prov_id(gs_prov p)
 	return "assumed";
 }
 
-int gs_add_u64(uint64_t a, uint64_t b, uint64_t *out)
+int gs_qty_add_u64(uint64_t a, uint64_t b, uint64_t *out)
 {
 	uint64_t r;
 
@@ -64,7 +64,7 @@ int gs_add_u64(uint64_t a, uint64_t b, uint64_t *out)
 	return 0;
 }
 
-int gs_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+int gs_qty_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
 {
 	uint64_t r;
 
@@ -82,9 +82,9 @@ int gs_qty_add(gs_qty a, gs_qty b, gs_qty *out)
 		*out = gs_qty_missing();
 		return 0;
 	}
-	if (gs_add_u64(a.bytes, b.bytes, &sum))
+	if (gs_qty_add_u64(a.bytes, b.bytes, &sum))
 		return -1;
-	*out = gs_qty_make(sum, gs_prov_weakest(a.prov, b.prov));
+	*out = gs_qty_make(sum, gs_qty_prov_weakest(a.prov, b.prov));
 	out->synthetic = a.synthetic || b.synthetic;
 	return 0;
 }
@@ -115,13 +115,13 @@ static size_t S_group(char *buf, uint64_t v, gs_lang lang)
 	return o;
 }
 
-char *gs_fmt_int(char *buf, uint64_t v, gs_lang lang)
+char *gs_qty_fmt_int(char *buf, uint64_t v, gs_lang lang)
 {
 	S_group(buf, v, lang);
 	return buf;
 }
 
-char *gs_fmt_fixed2(char *buf, uint64_t value, uint64_t divisor, gs_lang lang)
+char *gs_qty_fmt_fixed2(char *buf, uint64_t value, uint64_t divisor, gs_lang lang)
 {
 	/* Half-up rounding of value * 100 / divisor, exactly, in 128 bits. */
 	unsigned __int128 scaled = (unsigned __int128)value * 100u + divisor / 2;
@@ -137,7 +137,7 @@ char *gs_fmt_fixed2(char *buf, uint64_t value, uint64_t divisor, gs_lang lang)
 	return buf;
 }
 
-char *gs_fmt_micro(char *buf, int64_t micro, gs_lang lang)
+char *gs_qty_fmt_micro(char *buf, int64_t micro, gs_lang lang)
 {
 	uint64_t mag = micro < 0 ? gs_i64_mag(micro) : (uint64_t)micro;
 	char *p = buf;
@@ -149,7 +149,7 @@ char *gs_fmt_micro(char *buf, int64_t micro, gs_lang lang)
 		*p++ = '-';
 	if (mag % 10000 == 0)
 		{
-		gs_fmt_fixed2(p, mag, 1000000, lang);
+		gs_qty_fmt_fixed2(p, mag, 1000000, lang);
 		return buf;
 	}
 	q = mag / 100 + (mag % 100 >= 50);   /* ten-thousandths, half up */
@@ -174,36 +174,36 @@ static char *S_with_unit(char *buf, const char *unit)
 	return buf;
 }
 
-char *gs_fmt_gib(char *buf, uint64_t bytes, gs_lang lang)
+char *gs_qty_fmt_gib(char *buf, uint64_t bytes, gs_lang lang)
 {
-	return S_with_unit(gs_fmt_fixed2(buf, bytes, GS_GIB, lang), "GiB");
+	return S_with_unit(gs_qty_fmt_fixed2(buf, bytes, GS_GIB, lang), "GiB");
 }
 
-char *gs_fmt_gb(char *buf, uint64_t bytes, gs_lang lang)
+char *gs_qty_fmt_gb(char *buf, uint64_t bytes, gs_lang lang)
 {
-	return S_with_unit(gs_fmt_fixed2(buf, bytes, GS_GB, lang), "GB");
+	return S_with_unit(gs_qty_fmt_fixed2(buf, bytes, GS_GB, lang), "GB");
 }
 
-char *gs_fmt_money(char *buf, int64_t hundredths, gs_lang lang)
+char *gs_qty_fmt_money(char *buf, int64_t hundredths, gs_lang lang)
 {
 	uint64_t mag;
 
 	if (hundredths < 0) {
 		buf[0] = '-';
 		mag = gs_i64_mag(hundredths);
-		gs_fmt_fixed2(buf + 1, mag, 100, lang);
+		gs_qty_fmt_fixed2(buf + 1, mag, 100, lang);
 		return buf;
 	}
 	mag = (uint64_t)hundredths;
-	return gs_fmt_fixed2(buf, mag, 100, lang);
+	return gs_qty_fmt_fixed2(buf, mag, 100, lang);
 }
 
-int gs_parse_u64(const char *s, uint64_t *out)
+int gs_qty_parse_u64(const char *s, uint64_t *out)
 {
-	return gs_parse_decimal(s, 0, out);
+	return gs_qty_parse_decimal(s, 0, out);
 }
 
-int gs_parse_decimal(const char *s, unsigned scale, uint64_t *out)
+int gs_qty_parse_decimal(const char *s, unsigned scale, uint64_t *out)
 {
 	uint64_t v = 0;
 	unsigned decimals = 0;
@@ -223,25 +223,25 @@ int gs_parse_decimal(const char *s, unsigned scale, uint64_t *out)
 			return -1;
 		if (seen_point && ++decimals > scale)
 			return -1;
-		if (gs_mul_u64(v, 10, &v) || gs_add_u64(v, (uint64_t)(*p - '0'), &v))
+		if (gs_qty_mul_u64(v, 10, &v) || gs_qty_add_u64(v, (uint64_t)(*p - '0'), &v))
 			return -1;
 		seen_digit = 1;
 	}
 	if (!seen_digit || (seen_point && decimals == 0))
 		return -1;
 	for (; decimals < scale; decimals++)
-		if (gs_mul_u64(v, 10, &v))
+		if (gs_qty_mul_u64(v, 10, &v))
 			return -1;
 	*out = v;
 	return 0;
 }
 
-int gs_parse_size(const char *amount, uint64_t unit_bytes, uint64_t *out)
+int gs_qty_parse_size(const char *amount, uint64_t unit_bytes, uint64_t *out)
 {
 	uint64_t nano; /* amount x 10^9 */
 	unsigned __int128 b;
 
-	if (gs_parse_decimal(amount, 9, &nano))
+	if (gs_qty_parse_decimal(amount, 9, &nano))
 		return -1;
 	b = (unsigned __int128)nano * unit_bytes;
 	if (b % GS_GB != 0)
@@ -253,7 +253,7 @@ int gs_parse_size(const char *amount, uint64_t unit_bytes, uint64_t *out)
 	return 0;
 }
 
-char *gs_fmt_millibits(char *buf, uint64_t millibits)
+char *gs_qty_fmt_millibits(char *buf, uint64_t millibits)
 {
 	uint64_t frac = millibits % 1000;
 	int n = snprintf(buf, GS_FMT_MAX, "%llu", (unsigned long long)(millibits / 1000));

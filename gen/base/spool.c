@@ -40,9 +40,9 @@ gs_spool *gs_spool_new(const char *dir, gs_error *err)
 	if (fd < 0) {
 		/* No O_TMPFILE on this file system: a named file, unlinked at once. */
 		char *path = NULL;
-		int wfd = gs_temp_open(dir, &path);
+		int wfd = gs_outfile_temp_open(dir, &path);
 		if (wfd >= 0) {
-			/* gs_temp_open opens for writing only: once more to read, then unlinked. */
+			/* gs_outfile_temp_open opens for writing only: once more to read, then unlinked. */
 			fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 			unlink(path);
 			close(wfd);
@@ -66,7 +66,7 @@ static int S_flush(gs_spool *s, gs_error *err)
 {
 	if (!s->wlen)
 		return 0;
-	if (gs_write_all(s->fd, s->wbuf, s->wlen) != 0) {
+	if (gs_outfile_write_all(s->fd, s->wbuf, s->wlen) != 0) {
 		gs_error_set(err, "cannot write a temporary file: %s", strerror(errno));
 		return -1;
 	}

@@ -130,7 +130,7 @@ const char *gs_suggest(const char *word, const char *const *candidates, const ch
 	return best;
 }
 
-void gs_cli_bad_option(const char *cmd, const struct option *opts, char *const *argv,
+void gs_suggest_bad_option(const char *cmd, const struct option *opts, char *const *argv,
 		       int optind)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : NULL, *names[64], *best;
@@ -139,14 +139,14 @@ void gs_cli_bad_option(const char *cmd, const struct option *opts, char *const *
 	const struct option *o;
 
 	if (!arg || strncmp(arg, "--", 2) != 0) {
-		gs_error_print(cmd, "option '%s' is unknown or needs a value (see gpusheet --help)",
+		gs_diag_error_print(cmd, "option '%s' is unknown or needs a value (see gpusheet --help)",
 			       arg ? arg : "");
 		return;
 	}
 	len = strcspn(arg + 2, "=");
 	for (o = opts; o->name && n < sizeof(names) / sizeof(names[0]) - 1; o++) {
 		if (strlen(o->name) == len && strncmp(o->name, arg + 2, len) == 0) {
-			gs_error_print(cmd, "option '--%s' %s (see gpusheet --help)", o->name,
+			gs_diag_error_print(cmd, "option '--%s' %s (see gpusheet --help)", o->name,
 				       o->has_arg == no_argument ? "takes no value" : "needs a value");
 			return;
 		}
@@ -159,7 +159,7 @@ void gs_cli_bad_option(const char *cmd, const struct option *opts, char *const *
 		for (k = 0; k < n; k++)
 			hits += len > 0 && strncmp(names[k], arg + 2, len) == 0;
 		if (hits > 1) {
-			gs_error_print(cmd, "option '%.*s' is ambiguous: name it whole (see "
+			gs_diag_error_print(cmd, "option '%.*s' is ambiguous: name it whole (see "
 				       "gpusheet --help)", (int)(len + 2), arg);
 			return;
 		}
@@ -171,9 +171,9 @@ void gs_cli_bad_option(const char *cmd, const struct option *opts, char *const *
 		best = gs_suggest(name, names, NULL);
 	}
 	if (best)
-		gs_error_print(cmd, "unknown option '%.*s' (did you mean --%s?) (see gpusheet "
+		gs_diag_error_print(cmd, "unknown option '%.*s' (did you mean --%s?) (see gpusheet "
 			       "--help)", (int)(len + 2), arg, best);
 	else
-		gs_error_print(cmd, "unknown option '%.*s' (see gpusheet --help)", (int)(len + 2),
+		gs_diag_error_print(cmd, "unknown option '%.*s' (see gpusheet --help)", (int)(len + 2),
 			       arg);
 }

@@ -30,7 +30,7 @@ const char *gs_suggest(const char *word, const char *const *candidates, const ch
  * 1]), then " (see gpusheet --help)". opts ends with a NULL name.
  */
 struct option;
-void gs_cli_bad_option(const char *cmd, const struct option *opts, char *const *argv,
+void gs_suggest_bad_option(const char *cmd, const struct option *opts, char *const *argv,
 		       int optind);
 
 #endif

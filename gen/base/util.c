@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gs_bug(const char *file, int line, const char *fmt, ...)
+void gs_util_bug(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -20,7 +20,7 @@ void gs_bug(const char *file, int line, const char *fmt, ...)
 	abort();
 }
 
-void gs_oom_at(const char *file, int line, const char *what)
+void gs_util_oom_at(const char *file, int line, const char *what)
 {
 	fprintf(stderr, "gpusheet: out of memory (%s at %s:%d)\n", what, file, line);
 	abort();
@@ -31,7 +31,7 @@ static void S_oom(const char *file, int line, size_t n)
 	char what[64];
 
 	snprintf(what, sizeof(what), "%zu bytes asked", n);
-	gs_oom_at(file, line, what);
+	gs_util_oom_at(file, line, what);
 }
 
 void *gs_xmalloc_at(size_t n, const char *file, int line)
@@ -73,7 +73,7 @@ char *gs_xstrdup_or_null_at(const char *s, const char *file, int line)
 	return s ? gs_xstrdup_at(s, file, line) : NULL;
 }
 
-/* Bytes of a gs_vfmt output: written while they fit (cap - 1 at most), all counted. */
+/* Bytes of a gs_util_vfmt output: written while they fit (cap - 1 at most), all counted. */
 typedef struct {
 	char *p;
 	size_t cap, n;
@@ -95,7 +95,7 @@ static void S_fmt_dec(S_fmt_out *o, unsigned long long u, int neg)
 	S_fmt_put(o, p, (size_t)(d + GS_DEC_MAX - p));
 }
 
-int gs_vfmt(char *buf, size_t cap, const char *fmt, va_list ap)
+int gs_util_vfmt(char *buf, size_t cap, const char *fmt, va_list ap)
 {
 	S_fmt_out o = { buf, cap, 0 };
 	const char *f;
@@ -163,14 +163,14 @@ int gs_vfmt(char *buf, size_t cap, const char *fmt, va_list ap)
 	return o.n > INT_MAX ? -1 : (int)o.n;
 }
 
-/* vsnprintf, through gs_vfmt when the format is one of its own. */
+/* vsnprintf, through gs_util_vfmt when the format is one of its own. */
 static int S_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	int n;
 
 	va_copy(ap2, ap);
-	n = gs_vfmt(buf, cap, fmt, ap2);
+	n = gs_util_vfmt(buf, cap, fmt, ap2);
 	va_end(ap2);
 	return n == -2 ? vsnprintf(buf, cap, fmt, ap) : n;
 }
@@ -199,7 +199,7 @@ char *gs_xvasprintf_at(const char *file, int line, const char *fmt, va_list ap)
 	return buf;
 }
 
-const char *gs_vfmt_small(char *small, size_t cap, char **heap, const char *fmt, va_list ap)
+const char *gs_util_vfmt_small(char *small, size_t cap, char **heap, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	int n;
@@ -225,12 +225,12 @@ char *gs_xasprintf_at(const char *file, int line, const char *fmt, ...)
 	return buf;
 }
 
-int gs_strcmp_ptr(const void *a, const void *b)
+int gs_util_strcmp_ptr(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void gs_strvec_push(gs_strvec *v, char *s)
+void gs_util_strvec_push(gs_strvec *v, char *s)
 {
 	if (v->n == v->cap) {
 		size_t nc = v->cap ? v->cap * 2 : 16;
@@ -240,24 +240,24 @@ void gs_strvec_push(gs_strvec *v, char *s)
 	v->v[v->n++] = s;
 }
 
-void gs_strvec_push_dup(gs_strvec *v, const char *s)
+void gs_util_strvec_push_dup(gs_strvec *v, const char *s)
 {
-	gs_strvec_push(v, gs_xstrdup(s));
+	gs_util_strvec_push(v, gs_xstrdup(s));
 }
 
-void gs_strvec_sort(gs_strvec *v)
+void gs_util_strvec_sort(gs_strvec *v)
 {
 	if (v->n > 1)
-		qsort(v->v, v->n, sizeof(*v->v), gs_strcmp_ptr);
+		qsort(v->v, v->n, sizeof(*v->v), gs_util_strcmp_ptr);
 }
 
-void gs_strvec_sort_unique(gs_strvec *v)
+void gs_util_strvec_sort_unique(gs_strvec *v)
 {
 	size_t i, o;
 
 	if (v->n < 2)
 		return;
-	qsort(v->v, v->n, sizeof(*v->v), gs_strcmp_ptr);
+	qsort(v->v, v->n, sizeof(*v->v), gs_util_strcmp_ptr);
 	for (i = 1, o = 1; i < v->n; i++) {
 		if (strcmp(v->v[i], v->v[o - 1]) == 0)
 			free(v->v[i]);
@@ -267,7 +267,7 @@ void gs_strvec_sort_unique(gs_strvec *v)
 	v->n = o;
 }
 
-void gs_strvec_release(gs_strvec *v)
+void gs_util_strvec_release(gs_strvec *v)
 {
 	size_t i;
 
@@ -278,7 +278,7 @@ void gs_strvec_release(gs_strvec *v)
 	v->n = v->cap = 0;
 }
 
-size_t gs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+size_t gs_util_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	uint32_t c;
 	size_t k, i;

@@ -5,7 +5,7 @@
  * Invariants:
  *  - Out of memory aborts, as cmark's xcalloc does: "gpusheet: out of
  *    memory (N bytes asked at FILE:LINE)" goes to stderr and the process
- *    calls abort() (gs_oom_at, also GS_OOM for a library that failed where
+ *    calls abort() (gs_util_oom_at, also GS_OOM for a library that failed where
  *    only memory could make it fail). Callers never check the result of a
  *    gs_x* function for NULL. Every other abort goes through GS_BUG, with a
  *    message; no other code calls abort() nor a raw malloc, calloc,
@@ -16,12 +16,12 @@
  *    to NULL and copies anything else.
  *  - gs_xasprintf / gs_xvasprintf return a malloc'd, NUL-terminated string;
  *    should the C library report an encoding error, the result is "".
- *  - gs_strvec owns its strings: gs_strvec_push takes the pointer (which
- *    must come from malloc), gs_strvec_push_dup pushes a copy, and
- *    gs_strvec_release frees every string and the array, and leaves the
+ *  - gs_strvec owns its strings: gs_util_strvec_push takes the pointer (which
+ *    must come from malloc), gs_util_strvec_push_dup pushes a copy, and
+ *    gs_util_strvec_release frees every string and the array, and leaves the
  *    vector empty (GS_STRVEC_INIT), ready to be reused.
  *  - Sorting compares with strcmp (bytes, not the locale): the order does
- *    not depend on the environment. gs_strvec_sort_unique also frees the
+ *    not depend on the environment. gs_util_strvec_sort_unique also frees the
  *    repeated strings, keeping one of each.
  */
 #ifndef GS_UTIL_H
@@ -59,13 +59,13 @@ char *gs_xvasprintf_at(const char *file, int line, const char *fmt, va_list ap)
  * read from ap, for any other format: format it with vsnprintf.
  * gs_xasprintf and gs_doc_textf go through it.
  */
-int gs_vfmt(char *buf, size_t cap, const char *fmt, va_list ap);
+int gs_util_vfmt(char *buf, size_t cap, const char *fmt, va_list ap);
 /*
  * fmt and ap formatted into small (cap bytes) when the text fits, else into
  * a new string left in *heap (NULL otherwise; the caller frees it): the
  * text, without an allocation for the short ones (most of a sheet's).
  */
-const char *gs_vfmt_small(char *small, size_t cap, char **heap, const char *fmt, va_list ap);
+const char *gs_util_vfmt_small(char *small, size_t cap, char **heap, const char *fmt, va_list ap);
 #define gs_xasprintf(...) gs_xasprintf_at(__FILE__, __LINE__, __VA_ARGS__)
 #define gs_xvasprintf(fmt, ap) gs_xvasprintf_at(__FILE__, __LINE__, (fmt), (ap))
 
@@ -74,19 +74,19 @@ const char *gs_vfmt_small(char *small, size_t cap, char **heap, const char *fmt,
  * json_dumps, an fmemopen, libxml2's writer): "gpusheet: out of memory
  * (WHAT at FILE:LINE)", then abort(). The gs_x* family's one way out too.
  */
-void gs_oom_at(const char *file, int line, const char *what) __attribute__((noreturn));
-#define GS_OOM(what) gs_oom_at(__FILE__, __LINE__, (what))
+void gs_util_oom_at(const char *file, int line, const char *what) __attribute__((noreturn));
+#define GS_OOM(what) gs_util_oom_at(__FILE__, __LINE__, (what))
 
 /*
  * An impossible state: "gpusheet: BUG at FILE:LINE: MESSAGE", then abort().
- * With gs_oom_at, the one way the program aborts (git's BUG()).
+ * With gs_util_oom_at, the one way the program aborts (git's BUG()).
  */
-void gs_bug(const char *file, int line, const char *fmt, ...)
+void gs_util_bug(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
-#define GS_BUG(...) gs_bug(__FILE__, __LINE__, __VA_ARGS__)
+#define GS_BUG(...) gs_util_bug(__FILE__, __LINE__, __VA_ARGS__)
 
 /* qsort / bsearch comparator over an array of char * (strcmp order). */
-int gs_strcmp_ptr(const void *a, const void *b);
+int gs_util_strcmp_ptr(const void *a, const void *b);
 
 typedef struct {
 	char **v;
@@ -95,11 +95,11 @@ typedef struct {
 
 #define GS_STRVEC_INIT { NULL, 0, 0 }
 
-void gs_strvec_push(gs_strvec *v, char *s);            /* takes ownership of s */
-void gs_strvec_push_dup(gs_strvec *v, const char *s);  /* pushes a copy of s */
-void gs_strvec_sort(gs_strvec *v);
-void gs_strvec_sort_unique(gs_strvec *v);
-void gs_strvec_release(gs_strvec *v);
+void gs_util_strvec_push(gs_strvec *v, char *s);            /* takes ownership of s */
+void gs_util_strvec_push_dup(gs_strvec *v, const char *s);  /* pushes a copy of s */
+void gs_util_strvec_sort(gs_strvec *v);
+void gs_util_strvec_sort_unique(gs_strvec *v);
+void gs_util_strvec_release(gs_strvec *v);
 
 /*
  * u in decimal, '-' first when neg (the magnitude of a negative number),
@@ -133,7 +133,7 @@ static inline char *gs_dec(char d[GS_DEC_MAX], uint64_t u, int neg)
  * stops at the first byte that does not continue the sequence, so a
  * NUL-terminated string may be passed with n = 4.
  */
-size_t gs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+size_t gs_util_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
 /*
  * Eight bytes looked at at once (SWAR), for the writers that scan text for

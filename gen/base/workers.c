@@ -183,11 +183,11 @@ out:
 	free(outs);
 	free(status);
 	if (rc)
-		gs_worker_reports_release(rep);
+		gs_workers_reports_release(rep);
 	return rc;
 }
 
-void gs_worker_reports_release(gs_worker_reports *rep)
+void gs_workers_reports_release(gs_worker_reports *rep)
 {
 	size_t k;
 

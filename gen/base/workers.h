@@ -53,11 +53,11 @@ unsigned gs_workers_default(void);
  * reports are anonymous files in dir (O_TMPFILE) when dir is not NULL and
  * allows it, else tmpfile()'s: a site passes its stage, on disk, because
  * reports grow with the items and /tmp may be memory. Returns 0 with every
- * report in *rep (free with gs_worker_reports_release), or -1 with a
+ * report in *rep (free with gs_workers_reports_release), or -1 with a
  * message in err.
  */
 int gs_workers_run(size_t n, unsigned jobs, gs_worker_fn fn, void *ctx, const char *dir,
 		   gs_worker_reports *rep, gs_error *err);
-void gs_worker_reports_release(gs_worker_reports *rep);
+void gs_workers_reports_release(gs_worker_reports *rep);
 
 #endif

@@ -44,14 +44,14 @@ static unsigned S_advance(uint32_t cp, int bold)
 	return adv[r->at + (cp - r->first)];
 }
 
-uint64_t gs_font_units(const char *s, int bold)
+uint64_t gs_fontmetrics_units(const char *s, int bold)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	uint64_t sum = 0;
 
 	while (*p) {
 		uint32_t cp;
-		size_t len = gs_utf8_decode(p, 4, &cp);
+		size_t len = gs_util_utf8_decode(p, 4, &cp);
 
 		/* a byte that is not UTF-8: one missing glyph */
 		sum += len ? S_advance(cp, bold) : (bold ? S_BOLD_NOTDEF : S_REGULAR_NOTDEF);
@@ -60,7 +60,7 @@ uint64_t gs_font_units(const char *s, int bold)
 	return sum;
 }
 
-double gs_font_width(const char *s, double size, int bold)
+double gs_fontmetrics_width(const char *s, double size, int bold)
 {
-	return (double)gs_font_units(s, bold) * size / GS_FONT_UNITS_PER_EM;
+	return (double)gs_fontmetrics_units(s, bold) * size / GS_FONT_UNITS_PER_EM;
 }

@@ -24,8 +24,8 @@
 #define GS_FONT_UNITS_PER_EM 2048
 
 /* The width of UTF-8 text s in font units. */
-uint64_t gs_font_units(const char *s, int bold);
+uint64_t gs_fontmetrics_units(const char *s, int bold);
 /* The width of s at size px, in px. */
-double gs_font_width(const char *s, double size, int bold);
+double gs_fontmetrics_width(const char *s, double size, int bold);
 
 #endif

@@ -60,7 +60,7 @@ static int S_check_one(const char *path, const char *rng, gs_diag *d)
 		 * command for a SkyPilot price file */
 		kind = "catalog";
 		/* libxml2 lives in the rendering part: loaded only for catalogs */
-		if (gs_part_catalog_check(path, rng, d))
+		if (gs_renderpart_catalog_check(path, rng, d))
 			return -1;
 	} else {
 		kind = S_json_kind(path, d, &text, &len);
@@ -69,7 +69,7 @@ static int S_check_one(const char *path, const char *rng, gs_diag *d)
 			char why[256];
 			/* the notes' Markdown bounds, as `sheet` checks them */
 			if (gs_workload_parse(path, text, len, &w, d) == 0 && w.notes_md &&
-			    gs_doc_markdown_check(w.notes_md, why, sizeof(why)))
+			    gs_doc_bounds_check(w.notes_md, why, sizeof(why)))
 				gs_diag_add(d, path, 0, 0, "$.notes", "%s", why);
 			gs_workload_release(&w);
 		} else if (kind) {
@@ -99,8 +99,8 @@ int gs_cmd_check(int argc, char **argv)
 		      argc < 2 ? stderr : stdout);
 		return argc < 2 ? GS_EXIT_USAGE : GS_EXIT_OK;
 	}
-	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng", &e)) {
-		gs_error_print("check", "%s", gs_error_message(&e));
+	if (!gs_datadir_path(rng, sizeof(rng), "catalog/catalog.rng", &e)) {
+		gs_diag_error_print("check", "%s", gs_error_message(&e));
 		gs_error_release(&e);
 		return GS_EXIT_INVALID;
 	}

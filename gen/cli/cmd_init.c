@@ -41,7 +41,7 @@ static int S_usage(const char *msg)
 
 static int S_uint(const char *opt, const char *text, uint64_t max, uint64_t *out)
 {
-	if (gs_parse_u64(text, out) || *out < 1 || *out > max) {
+	if (gs_qty_parse_u64(text, out) || *out < 1 || *out > max) {
 		fprintf(stderr, "gpusheet init: invalid value for --%s: \"%s\" (expected a whole "
 			"number from 1 to %llu)\n", opt, text, (unsigned long long)max);
 		return -1;
@@ -300,19 +300,19 @@ static json_t *S_training(const gs_model *m, const S_plan *p, uint64_t params)
 		json_array_append_new(comp, S_item("gradients", S_size_bytes(params * p->value_bytes),
 			gs_xasprintf("One gradient per parameter in the compute width: %s x %u B. "
 				     "Assumed: the training code may keep them in float32.",
-				     gs_fmt_int(a, params, GS_LANG_EN), p->value_bytes)));
+				     gs_qty_fmt_int(a, params, GS_LANG_EN), p->value_bytes)));
 		json_array_append_new(comp, S_item("optimizer states (AdamW)",
 			S_size_bytes(params * 8),
 			gs_xasprintf("AdamW keeps two float32 moments per parameter: %s x 8 B. "
 				     "Assumed: another optimizer (SGD, Adafactor, 8-bit Adam) "
-				     "changes this item.", gs_fmt_int(a, params, GS_LANG_EN))));
+				     "changes this item.", gs_qty_fmt_int(a, params, GS_LANG_EN))));
 		/* mixed precision only: float32 weights are their own master copy */
 		if (p->value_bytes < 4)
 			json_array_append_new(comp, S_item("float32 master weights",
 				S_size_bytes(params * 4),
 				gs_xasprintf("Mixed precision keeps a float32 copy of each parameter: "
 					     "%s x 4 B. Assumed: remove it for pure bf16 training.",
-					     gs_fmt_int(a, params, GS_LANG_EN))));
+					     gs_qty_fmt_int(a, params, GS_LANG_EN))));
 	} else {
 		/* LoRA on q, k, v, o of every layer: r x (in + out) per projection */
 		uint64_t q = m->attention_heads * m->head_dim, kv = m->kv_heads * m->head_dim;
@@ -325,7 +325,7 @@ static json_t *S_training(const gs_model *m, const S_plan *p, uint64_t params)
 				     "gradient and two float32 AdamW moments (16 B). Assumed: "
 				     "another rank or other target modules change this item.",
 				     S_LORA_RANK, (unsigned long long)m->layers,
-				     gs_fmt_int(a, trainable, GS_LANG_EN))));
+				     gs_qty_fmt_int(a, trainable, GS_LANG_EN))));
 	}
 	if (S_train_activations(m, p, &act) == 0)
 		json_array_append_new(comp, S_item("activations", S_size_bytes(act),
@@ -335,9 +335,9 @@ static json_t *S_training(const gs_model *m, const S_plan *p, uint64_t params)
 				     "the tensors each layer keeps; checkpointing divides it, "
 				     "measure it.", (unsigned long long)m->layers,
 				     (unsigned long long)p->sequences,
-				     gs_fmt_int(a, p->context, GS_LANG_EN),
-				     gs_fmt_int(b, m->hidden, GS_LANG_EN),
-				     gs_fmt_int(c, m->intermediate, GS_LANG_EN), p->value_bytes)));
+				     gs_qty_fmt_int(a, p->context, GS_LANG_EN),
+				     gs_qty_fmt_int(b, m->hidden, GS_LANG_EN),
+				     gs_qty_fmt_int(c, m->intermediate, GS_LANG_EN), p->value_bytes)));
 	json_object_set_new(tr, "trainable_parameters", json_integer((json_int_t)trainable));
 	json_object_set_new(tr, "components", comp);
 	return tr;
@@ -365,8 +365,8 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 					     "%s input tokens x %s intermediate x 2 x %u B. "
 					     "Chunked prefill makes it smaller; logits over the "
 					     "whole input make it larger.",
-					     (unsigned long long)p->sequences, gs_fmt_int(a, in, GS_LANG_EN),
-					     gs_fmt_int(b, m->intermediate, GS_LANG_EN), p->value_bytes)));
+					     (unsigned long long)p->sequences, gs_qty_fmt_int(a, in, GS_LANG_EN),
+					     gs_qty_fmt_int(b, m->intermediate, GS_LANG_EN), p->value_bytes)));
 	}
 	return res;
 }
@@ -389,18 +389,18 @@ static json_t *S_inputs(const S_plan *p)
 
 	json_object_set_new(o, "usual", S_input(
 		gs_xasprintf("A usual request, a quarter of the input length: %s input tokens and "
-			     "%s generated, %llu sequence(s) at once.", gs_fmt_int(a, usual, GS_LANG_EN),
-			     gs_fmt_int(b, out, GS_LANG_EN), (unsigned long long)p->sequences),
+			     "%s generated, %llu sequence(s) at once.", gs_qty_fmt_int(a, usual, GS_LANG_EN),
+			     gs_qty_fmt_int(b, out, GS_LANG_EN), (unsigned long long)p->sequences),
 		S_dims(usual, out, p->sequences)));
 	json_object_set_new(o, "long", S_input(
 		gs_xasprintf("A long but expected request, half of the input length: %s input "
-			     "tokens and %s generated.", gs_fmt_int(a, lng, GS_LANG_EN),
-			     gs_fmt_int(b, out, GS_LANG_EN)),
+			     "tokens and %s generated.", gs_qty_fmt_int(a, lng, GS_LANG_EN),
+			     gs_qty_fmt_int(b, out, GS_LANG_EN)),
 		S_dims(lng, out, p->sequences)));
 	json_object_set_new(o, "limit", S_input(
 		gs_xasprintf("The functional limit, the whole context of %s tokens: %s input "
-			     "tokens and %s generated.", gs_fmt_int(c, p->context, GS_LANG_EN),
-			     gs_fmt_int(a, lim, GS_LANG_EN), gs_fmt_int(b, out, GS_LANG_EN)),
+			     "tokens and %s generated.", gs_qty_fmt_int(c, p->context, GS_LANG_EN),
+			     gs_qty_fmt_int(a, lim, GS_LANG_EN), gs_qty_fmt_int(b, out, GS_LANG_EN)),
 		S_dims(lim, out, p->sequences)));
 	return o;
 }
@@ -442,7 +442,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		/* the model's name, never its architecture class */
 		char *name = gs_model_display_name(m, from);
 		title = gs_xasprintf("%s, %s, context of %s tokens", name, task_words[p->task],
-				     gs_fmt_int(a, p->context, GS_LANG_EN));
+				     gs_qty_fmt_int(a, p->context, GS_LANG_EN));
 		free(name);
 	}
 	json_object_set_new(w, "schema", json_string("gpusheet-workload"));
@@ -485,7 +485,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 					  "(`requirements.tensor_parallel_replicated`); with "
 					  "`requirements.tensor_parallel` the sheet splits the rest.",
 					  (unsigned long long)rep_tensors,
-					  gs_fmt_int(a, rep, GS_LANG_EN));
+					  gs_qty_fmt_int(a, rep, GS_LANG_EN));
 	}
 	json_object_set_new(w, "requirements", req);
 	json_object_set_new(w, "inputs", S_inputs(p));
@@ -497,7 +497,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 				      "so the cache is counted dense here, and the sheet also shows "
 				      "the windowed figure. Set `cache.kind` to `sliding` only for a "
 				      "runtime that keeps no more than the window.",
-				      gs_fmt_int(a, m->sliding_window, GS_LANG_EN));
+				      gs_qty_fmt_int(a, m->sliding_window, GS_LANG_EN));
 	if (repo)
 		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
 				     m->commit);
@@ -508,7 +508,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
 			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s",
-			     where, gs_fmt_int(a, p->context, GS_LANG_EN),
+			     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
 			     (unsigned long long)p->output, (unsigned long long)p->sequences,
 			     p->value_bytes, m->weights == GS_WEIGHTS_GGUF
 			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
@@ -549,7 +549,7 @@ static int S_write_new(const char *out, const char *text)
 		free(tmp);
 		return -1;
 	}
-	if (gs_write_all(fd, text, strlen(text)) || fsync(fd)) {
+	if (gs_outfile_write_all(fd, text, strlen(text)) || fsync(fd)) {
 		fprintf(stderr, "gpusheet init: cannot write '%s': %s\n", tmp, strerror(errno));
 	} else if (gs_workload_read(tmp, &w, &d)) {
 		fprintf(stderr, "gpusheet init: internal error: the sheet written does not pass "
@@ -616,7 +616,7 @@ int gs_cmd_init(int argc, char **argv)
 			       "[--task inference|adaptation|training] [--id ID] --out FILE\n");
 			return GS_EXIT_OK;
 		default:
-			gs_cli_bad_option("init", opts, argv, optind);
+			gs_suggest_bad_option("init", opts, argv, optind);
 			return GS_EXIT_USAGE;
 		}
 	}
@@ -666,7 +666,7 @@ int gs_cmd_init(int argc, char **argv)
 		return GS_EXIT_INVALID;
 	}
 	from = NULL;
-	if (lstat(model, &st) != 0 && gs_hf_split_ref(model, &repo, &rev) == 0) {
+	if (lstat(model, &st) != 0 && gs_hfcache_split_ref(model, &repo, &rev) == 0) {
 		/* a repo id of the Hugging Face cache: named so in the sheet */
 		rc = gs_model_read_repo(repo, rev, &m, &d);
 		free(rev);
@@ -700,8 +700,8 @@ int gs_cmd_init(int argc, char **argv)
 		char a[GS_FMT_MAX], b[GS_FMT_MAX];
 		fprintf(stderr, "gpusheet init: warning: the context of %s tokens exceeds the model's "
 			"max_position_embeddings (%s): the sheet sizes it, but the model may not "
-			"serve it\n", gs_fmt_int(a, p.context, GS_LANG_EN),
-			gs_fmt_int(b, m.context, GS_LANG_EN));
+			"serve it\n", gs_qty_fmt_int(a, p.context, GS_LANG_EN),
+			gs_qty_fmt_int(b, m.context, GS_LANG_EN));
 	}
 	w = S_workload(&m, repo, from, id, &p);
 	rc = GS_EXIT_INVALID;

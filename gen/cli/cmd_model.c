@@ -25,7 +25,7 @@ static int S_usage(const char *msg)
 
 static json_t *S_opt_uint(int has, uint64_t v)
 {
-	return has ? gs_jo_u64(v) : json_null();
+	return has ? gs_jw_new_u64(v) : json_null();
 }
 
 static json_t *S_strvec_json(const gs_strvec *v)
@@ -77,14 +77,14 @@ static json_t *S_model_json(const gs_model *m)
 	json_object_set_new(j, "parameters_from_headers",
 			    S_opt_uint(m->has_header_params, m->header_params));
 	json_object_set_new(j, "parameters", gs_model_params(m, &p) == 0
-			    ? gs_jo_u64(p) : json_null());
+			    ? gs_jw_new_u64(p) : json_null());
 	for (i = 0; i < m->ndtypes; i++)
 		json_array_append_new(rows, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o}",
-			"type", m->dtypes[i].name, "tensors", gs_jo_u64(m->dtypes[i].tensors),
-			"parameters", gs_jo_u64(m->dtypes[i].params),
-			"bytes", gs_jo_u64(m->dtypes[i].bytes),
-			"values_per_block", gs_jo_u64(m->dtypes[i].block),
-			"bytes_per_block", gs_jo_u64(m->dtypes[i].block_bytes)));
+			"type", m->dtypes[i].name, "tensors", gs_jw_new_u64(m->dtypes[i].tensors),
+			"parameters", gs_jw_new_u64(m->dtypes[i].params),
+			"bytes", gs_jw_new_u64(m->dtypes[i].bytes),
+			"values_per_block", gs_jw_new_u64(m->dtypes[i].block),
+			"bytes_per_block", gs_jw_new_u64(m->dtypes[i].block_bytes)));
 	json_object_set_new(w, "source", json_string(m->weights == GS_WEIGHTS_INDEX ? "index"
 		: m->weights == GS_WEIGHTS_SAFETENSORS ? "safetensors headers"
 		: m->weights == GS_WEIGHTS_GGUF ? "gguf header" : "none"));
@@ -92,7 +92,7 @@ static json_t *S_model_json(const gs_model *m)
 	json_object_set_new(w, "index", m->index_file ? json_string(m->index_file) : json_null());
 	json_object_set_new(w, "missing_shards", S_strvec_json(&m->missing_shards));
 	json_object_set_new(w, "bytes", m->weights != GS_WEIGHTS_NONE
-			    ? gs_jo_u64(m->weight_bytes) : json_null());
+			    ? gs_jw_new_u64(m->weight_bytes) : json_null());
 	json_object_set_new(w, "provenance", json_string(m->weights != GS_WEIGHTS_NONE
 			    ? "calculated" : "missing"));
 	json_object_set_new(w, "per_type", rows);
@@ -109,8 +109,8 @@ static void S_size(const gs_strings *t, uint64_t bytes)
 {
 	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
 
-	printf("%s %s = %s = %s", gs_fmt_int(a, bytes, t->lang), gs_tr(t, "unit.bytes"),
-	       gs_fmt_gb(b, bytes, t->lang), gs_fmt_gib(c, bytes, t->lang));
+	printf("%s %s = %s = %s", gs_qty_fmt_int(a, bytes, t->lang), gs_tr(t, "unit.bytes"),
+	       gs_qty_fmt_gb(b, bytes, t->lang), gs_qty_fmt_gib(c, bytes, t->lang));
 }
 
 static void S_line(const gs_strings *t, const char *key, int has, uint64_t v)
@@ -118,7 +118,7 @@ static void S_line(const gs_strings *t, const char *key, int has, uint64_t v)
 	char a[GS_FMT_MAX];
 
 	if (has)
-		printf("  %s: %s\n", gs_tr(t, key), gs_fmt_int(a, v, t->lang));
+		printf("  %s: %s\n", gs_tr(t, key), gs_qty_fmt_int(a, v, t->lang));
 	else
 		printf("  %s: %s\n", gs_tr(t, key), gs_tr(t, "model.missing"));
 }
@@ -157,8 +157,8 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 	S_line(t, "model.kv_heads", m->has_kv_heads, m->kv_heads);
 	if (m->has_head_dim && !m->head_dim_explicit)
 		printf("  %s: %s (%s / %s)\n", gs_tr(t, "model.head_dim"),
-		       gs_fmt_int(a, m->head_dim, t->lang), gs_fmt_int(b, m->hidden, t->lang),
-		       gs_fmt_int(c, m->attention_heads, t->lang));
+		       gs_qty_fmt_int(a, m->head_dim, t->lang), gs_qty_fmt_int(b, m->hidden, t->lang),
+		       gs_qty_fmt_int(c, m->attention_heads, t->lang));
 	else
 		S_line(t, "model.head_dim", m->has_head_dim, m->head_dim);
 	S_line(t, "model.hidden", m->has_hidden, m->hidden);
@@ -168,10 +168,10 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 	if (m->has_sliding_window) {
 		char *k = gs_xasprintf("model.pattern.%s", m->sliding_pattern);
 		printf("  %s: %s (", gs_tr(t, "model.sliding_window"),
-		       gs_fmt_int(a, m->sliding_window, t->lang));
+		       gs_qty_fmt_int(a, m->sliding_window, t->lang));
 		if (m->sliding_layers && strcmp(m->sliding_pattern, "layer_types") == 0)
-			printf("%s / %s ", gs_fmt_int(b, m->sliding_layers, t->lang),
-			       gs_fmt_int(c, m->layers, t->lang));
+			printf("%s / %s ", gs_qty_fmt_int(b, m->sliding_layers, t->lang),
+			       gs_qty_fmt_int(c, m->layers, t->lang));
 		printf("%s)\n", gs_tr(t, k));
 		free(k);
 	}
@@ -182,7 +182,7 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 									      : "model.missing"));
 	if (m->has_experts)
 		printf("  %s: %s, %s %s\n", gs_tr(t, "model.experts"),
-		       gs_fmt_int(a, m->experts, t->lang), gs_fmt_int(b, m->experts_active, t->lang),
+		       gs_qty_fmt_int(a, m->experts, t->lang), gs_qty_fmt_int(b, m->experts_active, t->lang),
 		       gs_tr(t, "model.experts_active"));
 	if (m->tied >= 0)
 		printf("  %s: %s%s\n", gs_tr(t, "model.tied"),
@@ -212,8 +212,8 @@ static void S_dtype_table(const gs_strings *t, const gs_model *m)
 		const gs_model_dtype *r = &m->dtypes[i];
 		printf("| %s | %llu / %llu B | %s | %s | %s | %s |\n", r->name,
 		       (unsigned long long)r->block, (unsigned long long)r->block_bytes,
-		       gs_fmt_int(a, r->tensors, t->lang), gs_fmt_int(b, r->params, t->lang),
-		       gs_fmt_int(c, r->bytes, t->lang), gs_fmt_fixed2(e, r->bytes, GS_GIB, t->lang));
+		       gs_qty_fmt_int(a, r->tensors, t->lang), gs_qty_fmt_int(b, r->params, t->lang),
+		       gs_qty_fmt_int(c, r->bytes, t->lang), gs_qty_fmt_fixed2(e, r->bytes, GS_GIB, t->lang));
 	}
 }
 
@@ -239,16 +239,16 @@ static void S_compare_nominal(const gs_strings *t, const gs_model *m)
 	if (!*d)
 		return;
 	bits = (unsigned)(*d - '0');
-	if (gs_weights_bytes(m->header_params, bits, &nominal))
+	if (gs_sizing_weights_bytes(m->header_params, bits, &nominal))
 		return;
 	printf("%s: %s x %u / 8 (%s %s) = ", gs_tr(t, "model.compare"),
-	       gs_fmt_int(a, m->header_params, t->lang), bits, gs_tr(t, "model.nominal_of"),
+	       gs_qty_fmt_int(a, m->header_params, t->lang), bits, gs_tr(t, "model.nominal_of"),
 	       q->name);
 	S_size(t, nominal);
 	printf("\n");
 	if (m->weight_bytes > nominal)
 		printf("  %s %s %s %s\n", gs_tr(t, "model.file_holds_more"),
-		       gs_fmt_int(b, m->weight_bytes - nominal, t->lang), gs_tr(t, "unit.bytes"),
+		       gs_qty_fmt_int(b, m->weight_bytes - nominal, t->lang), gs_tr(t, "unit.bytes"),
 		       gs_tr(t, "model.nominal_why"));
 }
 
@@ -265,9 +265,9 @@ static void S_compare(const gs_strings *t, const gs_model *m)
 		int blocks = 0;
 		uint64_t bits8;
 		/* bytes x 8 / parameters, two decimals rounded half up */
-		if (gs_mul_u64(m->weight_bytes, 8, &bits8) == 0)
+		if (gs_qty_mul_u64(m->weight_bytes, 8, &bits8) == 0)
 			printf("\n%s: %s (%s)\n", gs_tr(t, "model.effective_bits"),
-			       gs_fmt_fixed2(a, bits8, m->header_params, t->lang),
+			       gs_qty_fmt_fixed2(a, bits8, m->header_params, t->lang),
 			       gs_tr(t, "model.effective_bits_how"));
 		for (i = 0; i < m->ndtypes; i++)
 			blocks |= m->dtypes[i].block > 1;
@@ -279,11 +279,11 @@ static void S_compare(const gs_strings *t, const gs_model *m)
 	}
 	if (!bits && main && m->weights == GS_WEIGHTS_SAFETENSORS)
 		bits = (unsigned)(main->block_bytes * 8);
-	if (!bits || gs_model_params(m, &params) || gs_weights_bytes(params, bits, &simple) ||
+	if (!bits || gs_model_params(m, &params) || gs_sizing_weights_bytes(params, bits, &simple) ||
 	    m->weights == GS_WEIGHTS_NONE)
 		return;
 	printf("\n%s: %s x %u / 8 = ", gs_tr(t, "model.compare"),
-	       gs_fmt_int(a, params, t->lang), bits);
+	       gs_qty_fmt_int(a, params, t->lang), bits);
 	S_size(t, simple);
 	printf("\n");
 	if (simple == m->weight_bytes) {
@@ -291,7 +291,7 @@ static void S_compare(const gs_strings *t, const gs_model *m)
 	} else {
 		uint64_t diff = simple > m->weight_bytes ? simple - m->weight_bytes
 							 : m->weight_bytes - simple;
-		printf("  %s %s %s.", gs_tr(t, "model.compare_differ"), gs_fmt_int(b, diff, t->lang),
+		printf("  %s %s %s.", gs_tr(t, "model.compare_differ"), gs_qty_fmt_int(b, diff, t->lang),
 		       gs_tr(t, "unit.bytes"));
 		if (m->ndtypes > 1)
 			printf(" %s", gs_tr(t, "model.compare_mixed"));
@@ -301,12 +301,12 @@ static void S_compare(const gs_strings *t, const gs_model *m)
 		uint64_t d = m->config_params > m->header_params
 			? m->config_params - m->header_params : m->header_params - m->config_params;
 		printf("  %s %s, %s %s: %s %s.\n", gs_tr(t, "model.params_geometry"),
-		       gs_fmt_int(a, m->config_params, t->lang), gs_tr(t, "model.params_headers"),
-		       gs_fmt_int(b, m->header_params, t->lang), gs_tr(t, "model.params_differ"),
-		       gs_fmt_int(c, d, t->lang));
+		       gs_qty_fmt_int(a, m->config_params, t->lang), gs_tr(t, "model.params_headers"),
+		       gs_qty_fmt_int(b, m->header_params, t->lang), gs_tr(t, "model.params_differ"),
+		       gs_qty_fmt_int(c, d, t->lang));
 		if (m->buffers.n) {
 			printf("  %s %s (%s): ", gs_tr(t, "model.buffers"),
-			       gs_fmt_int(a, m->buffer_params, t->lang), gs_tr(t, "model.values"));
+			       gs_qty_fmt_int(a, m->buffer_params, t->lang), gs_tr(t, "model.values"));
 			S_print_list(&m->buffers);
 		}
 	}
@@ -321,16 +321,16 @@ static void S_weights(const gs_strings *t, const gs_model *m)
 	printf("\n");
 	if (m->has_header_params)
 		printf("%s (%s, %s): %s\n", gs_tr(t, "model.parameters"), gs_tr(t, "prov.calculated"),
-		       gs_tr(t, "model.from_headers"), gs_fmt_int(a, m->header_params, t->lang));
+		       gs_tr(t, "model.from_headers"), gs_qty_fmt_int(a, m->header_params, t->lang));
 	else if (gs_model_params(m, &p) == 0)
 		printf("%s (%s, %s %s): %s\n", gs_tr(t, "model.parameters"),
 		       gs_tr(t, "prov.calculated"), gs_tr(t, "model.from_geometry"),
-		       m->geometry_file, gs_fmt_int(a, p, t->lang));
+		       m->geometry_file, gs_qty_fmt_int(a, p, t->lang));
 	else
 		printf("%s: %s\n", gs_tr(t, "model.parameters"), gs_tr(t, "model.missing"));
 	if (m->has_header_params && m->has_config_params)
 		printf("%s %s: %s\n", gs_tr(t, "model.params_geometry_line"), m->geometry_file,
-		       gs_fmt_int(a, m->config_params, t->lang));
+		       gs_qty_fmt_int(a, m->config_params, t->lang));
 
 	switch (m->weights) {
 	case GS_WEIGHTS_NONE:
@@ -383,7 +383,7 @@ int gs_cmd_model(int argc, char **argv)
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'l':
-			if (gs_lang_parse(optarg, &lang))
+			if (gs_tr_lang_parse(optarg, &lang))
 				return S_usage("--lang takes en or es");
 			break;
 		case 'h':
@@ -391,7 +391,7 @@ int gs_cmd_model(int argc, char **argv)
 			       "[--lang en|es]\n");
 			return GS_EXIT_OK;
 		default:
-			gs_cli_bad_option("model", opts, argv, optind);
+			gs_suggest_bad_option("model", opts, argv, optind);
 			return GS_EXIT_USAGE;
 		}
 	}
@@ -405,7 +405,7 @@ int gs_cmd_model(int argc, char **argv)
 	}
 	if (json) {
 		json_t *j = S_model_json(&m);
-		char *s = gs_jo_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2));
+		char *s = gs_jw_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2));
 		if (!s)
 			GS_OOM("json_dumps of the model");
 		fputs(s, stdout);
@@ -414,7 +414,7 @@ int gs_cmd_model(int argc, char **argv)
 		gs_model_release(&m);
 		return GS_EXIT_OK;
 	}
-	if (gs_strings_load(lang, &t, &d)) {
+	if (gs_tr_load(lang, &t, &d)) {
 		fprintf(stderr, "gpusheet model: cannot load the labels:\n");
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
@@ -428,7 +428,7 @@ int gs_cmd_model(int argc, char **argv)
 		       m.commit, gs_tr(&t, "model.hf_snapshot"), m.folder);
 	S_geometry(&t, &m);
 	S_weights(&t, &m);
-	gs_strings_release(&t);
+	gs_tr_release(&t);
 	gs_model_release(&m);
 	return GS_EXIT_OK;
 }

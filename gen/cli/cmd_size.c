@@ -26,7 +26,7 @@ static int S_uint(const char *cmd, const char *opt, const char *text,
 {
 	uint64_t v;
 
-	if (gs_parse_u64(text, &v) || v < min || v > max) {
+	if (gs_qty_parse_u64(text, &v) || v < min || v > max) {
 		fprintf(stderr, "gpusheet %s: invalid value for --%s: \"%s\" "
 			"(expected a whole number from %llu to %llu)\n",
 			cmd, opt, text, (unsigned long long)min, (unsigned long long)max);
@@ -38,12 +38,12 @@ static int S_uint(const char *cmd, const char *opt, const char *text,
 
 static json_t *S_qty_json(uint64_t bytes, gs_prov prov)
 {
-	return json_pack("{s:o,s:s}", "bytes", gs_jo_u64(bytes), "provenance", gs_prov_id(prov));
+	return json_pack("{s:o,s:s}", "bytes", gs_jw_new_u64(bytes), "provenance", gs_qty_prov_id(prov));
 }
 
 static void S_json_print(json_t *j)
 {
-	char *s = gs_jo_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	char *s = gs_jw_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 
 	if (!s)
 		GS_BUG("json_dumps failed (out of memory)");
@@ -57,15 +57,15 @@ static void S_print_size(const gs_strings *t, uint64_t bytes)
 {
 	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
 
-	printf("%s %s = %s = %s\n", gs_fmt_int(a, bytes, t->lang), gs_tr(t, "unit.bytes"),
-	       gs_fmt_gb(b, bytes, t->lang), gs_fmt_gib(c, bytes, t->lang));
+	printf("%s %s = %s = %s\n", gs_qty_fmt_int(a, bytes, t->lang), gs_tr(t, "unit.bytes"),
+	       gs_qty_fmt_gb(b, bytes, t->lang), gs_qty_fmt_gib(c, bytes, t->lang));
 }
 
 static int S_load_strings(const char *cmd, gs_lang lang, gs_strings *t)
 {
 	gs_diag d = GS_DIAG_INIT;
 
-	if (gs_strings_load(lang, t, &d)) {
+	if (gs_tr_load(lang, t, &d)) {
 		fprintf(stderr, "gpusheet %s: cannot load the labels:\n", cmd);
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
@@ -84,14 +84,14 @@ static int S_parse_bits_list(const char *text, unsigned *bits, size_t *n)
 	*n = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		uint64_t v;
-		if (gs_parse_u64(tok, &v) || v < 1 || v > 64 || *n == GS_MAX_FORMATS)
+		if (gs_qty_parse_u64(tok, &v) || v < 1 || v > 64 || *n == GS_MAX_FORMATS)
 			return -1;
 		bits[(*n)++] = (unsigned)v;
 	}
 	return *n ? 0 : -1;
 }
 
-int gs_cmd_estimate(int argc, char **argv)
+int gs_cmd_size_estimate(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "parameters", required_argument, NULL, 'p' },
@@ -125,7 +125,7 @@ int gs_cmd_estimate(int argc, char **argv)
 		case 'f': ftext = optarg; break;
 		case 'j': json = 1; break;
 		case 'l':
-			if (gs_lang_parse(optarg, &lang))
+			if (gs_tr_lang_parse(optarg, &lang))
 				return S_usage("estimate", "--lang takes en or es");
 			break;
 		case 'h':
@@ -133,7 +133,7 @@ int gs_cmd_estimate(int argc, char **argv)
 			       "[--formats 16,8,4] [--json] [--lang en|es]\n");
 			return GS_EXIT_OK;
 		default:
-			gs_cli_bad_option("estimate", opts, argv, optind);
+			gs_suggest_bad_option("estimate", opts, argv, optind);
 			return GS_EXIT_USAGE;
 		}
 	}
@@ -144,13 +144,13 @@ int gs_cmd_estimate(int argc, char **argv)
 	if (S_uint("estimate", "parameters", ptext, 1, UINT64_MAX, &params))
 		return GS_EXIT_INVALID;
 	/* bits in thousandths: 16, 4.5, 4.125 (a GGUF's block width) exactly */
-	if (gs_parse_decimal(btext, 3, &milli) || milli < 1000 || milli > 64000) {
+	if (gs_qty_parse_decimal(btext, 3, &milli) || milli < 1000 || milli > 64000) {
 		fprintf(stderr, "gpusheet estimate: invalid value for --bits: \"%s\" "
 			"(expected a number from 1 to 64 with at most 3 decimals, such as 4.5)\n",
 			btext);
 		return GS_EXIT_INVALID;
 	}
-	if (gs_parse_size(rtext, GS_GIB, &reserve)) {
+	if (gs_qty_parse_size(rtext, GS_GIB, &reserve)) {
 		fprintf(stderr, "gpusheet estimate: invalid value for --reserve-gib: \"%s\" "
 			"(expected a decimal number of GiB, at most 9 decimals, "
 			"that is a whole number of bytes and fits in 64 bits)\n", rtext);
@@ -168,9 +168,9 @@ int gs_cmd_estimate(int argc, char **argv)
 		fbits[nf++] = 8;
 		fbits[nf++] = 4;
 	}
-	if (gs_weights_bytes_milli(params, milli, &weights, &rounded) ||
-	    gs_add_u64(weights, reserve, &envelope) ||
-	    gs_format_table(params, reserve, fbits, nf, rows)) {
+	if (gs_sizing_weights_bytes_milli(params, milli, &weights, &rounded) ||
+	    gs_qty_add_u64(weights, reserve, &envelope) ||
+	    gs_sizing_format_table(params, reserve, fbits, nf, rows)) {
 		fprintf(stderr, "gpusheet estimate: the result does not fit in 64 bits "
 			"(%s parameters x %s bits)\n", ptext, btext);
 		return GS_EXIT_INVALID;
@@ -187,11 +187,11 @@ int gs_cmd_estimate(int argc, char **argv)
 				"theoretical", rows[i].theoretical));
 		S_json_print(json_pack("{s:s,s:{s:o,s:s},s:o,s:o,s:b,s:o,s:o,s:o}",
 			"command", "estimate",
-			"parameters", "value", gs_jo_u64(params), "provenance", "assumed",
+			"parameters", "value", gs_jw_new_u64(params), "provenance", "assumed",
 			"bits", milli % 1000 ? json_real((double)milli / 1000.0)
 					     : json_integer((json_int_t)(milli / 1000)),
 			"weights", S_qty_json(weights, GS_PROV_CALCULATED),
-			"theoretical", gs_millibits_theoretical(milli),
+			"theoretical", gs_sizing_millibits_theoretical(milli),
 			"reserve", S_qty_json(reserve, GS_PROV_ASSUMED),
 			"envelope", S_qty_json(envelope, env_prov),
 			"formats", fmt));
@@ -203,9 +203,9 @@ int gs_cmd_estimate(int argc, char **argv)
 	{
 		char a[GS_FMT_MAX], b[GS_FMT_MAX], e[GS_FMT_MAX];
 
-		printf("%s: %s\n", gs_tr(&t, "est.parameters"), gs_fmt_int(a, params, lang));
-		printf("%s: %s%s\n", gs_tr(&t, "est.bits"), gs_fmt_millibits(bt, milli),
-		       gs_millibits_theoretical(milli) ? gs_tr(&t, "est.theoretical_suffix") : "");
+		printf("%s: %s\n", gs_tr(&t, "est.parameters"), gs_qty_fmt_int(a, params, lang));
+		printf("%s: %s%s\n", gs_tr(&t, "est.bits"), gs_qty_fmt_millibits(bt, milli),
+		       gs_sizing_millibits_theoretical(milli) ? gs_tr(&t, "est.theoretical_suffix") : "");
 		printf("%s (%s): ", gs_tr(&t, "size.weights"), gs_tr(&t, "prov.calculated"));
 		S_print_size(&t, weights);
 		if (rounded)
@@ -216,25 +216,25 @@ int gs_cmd_estimate(int argc, char **argv)
 		       gs_tr(&t, reserve ? "prov.envelope_assumed" : "prov.calculated"));
 		S_print_size(&t, envelope);
 		printf("%s\n\n", gs_tr(&t, "est.hypothesis"));
-		printf("%s %s\n\n", gs_tr(&t, "est.format_table"), gs_fmt_gib(a, reserve, lang));
+		printf("%s %s\n\n", gs_tr(&t, "est.format_table"), gs_qty_fmt_gib(a, reserve, lang));
 		printf("| %s | %s | %s | %s | %s |\n", gs_tr(&t, "col.bits"),
 		       gs_tr(&t, "col.weights_bytes"), gs_tr(&t, "col.weights_gib"),
 		       gs_tr(&t, "col.envelope_gib"), gs_tr(&t, "col.note"));
 		printf("|---:|---:|---:|---:|---|\n");
 		for (i = 0; i < nf; i++) {
-			gs_fmt_fixed2(b, rows[i].weights, GS_GIB, lang);
-			gs_fmt_fixed2(e, rows[i].envelope, GS_GIB, lang);
+			gs_qty_fmt_fixed2(b, rows[i].weights, GS_GIB, lang);
+			gs_qty_fmt_fixed2(e, rows[i].envelope, GS_GIB, lang);
 			printf("| %u | %s | %s | %s | %s |\n", rows[i].bits,
-			       gs_fmt_int(a, rows[i].weights, lang), b, e,
+			       gs_qty_fmt_int(a, rows[i].weights, lang), b, e,
 			       rows[i].theoretical ? gs_tr(&t, "note.theoretical") : "");
 		}
 		printf("\n%s\n", gs_tr(&t, "est.format_note"));
 	}
-	gs_strings_release(&t);
+	gs_tr_release(&t);
 	return GS_EXIT_OK;
 }
 
-int gs_cmd_kv(int argc, char **argv)
+int gs_cmd_size_kv(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "layers", required_argument, NULL, 'L' },
@@ -272,7 +272,7 @@ int gs_cmd_kv(int argc, char **argv)
 		case 'W': text[6] = optarg; break;
 		case 'j': json = 1; break;
 		case 'l':
-			if (gs_lang_parse(optarg, &lang))
+			if (gs_tr_lang_parse(optarg, &lang))
 				return S_usage("kv", "--lang takes en or es");
 			break;
 		case 'h':
@@ -280,7 +280,7 @@ int gs_cmd_kv(int argc, char **argv)
 			       "--bytes-per-value B --sequences S [--window W] [--json] [--lang en|es]\n");
 			return GS_EXIT_OK;
 		default:
-			gs_cli_bad_option("kv", opts, argv, optind);
+			gs_suggest_bad_option("kv", opts, argv, optind);
 			return GS_EXIT_USAGE;
 		}
 	}
@@ -296,22 +296,22 @@ int gs_cmd_kv(int argc, char **argv)
 	g.layers = v[0];
 	g.kv_heads = v[1];
 	g.head_dim = v[2];
-	g.tokens_kept = gs_kv_tokens_kept(v[3], v[6]);
+	g.tokens_kept = gs_sizing_kv_tokens_kept(v[3], v[6]);
 	g.bytes_per_value = v[4];
 	g.sequences = 1;
-	if (gs_kv_bytes(&g, &per_seq) || gs_mul_u64(per_seq, v[5], &total)) {
+	if (gs_sizing_kv_bytes(&g, &per_seq) || gs_qty_mul_u64(per_seq, v[5], &total)) {
 		fprintf(stderr, "gpusheet kv: the KV cache does not fit in 64 bits\n");
 		return GS_EXIT_INVALID;
 	}
 	if (json) {
 		json_t *j = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-			"command", "kv", "layers", gs_jo_u64(v[0]), "kv_heads", gs_jo_u64(v[1]),
-			"head_dim", gs_jo_u64(v[2]), "tokens", gs_jo_u64(v[3]),
-			"tokens_kept", gs_jo_u64(g.tokens_kept),
-			"bytes_per_value", gs_jo_u64(v[4]), "sequences", gs_jo_u64(v[5]),
+			"command", "kv", "layers", gs_jw_new_u64(v[0]), "kv_heads", gs_jw_new_u64(v[1]),
+			"head_dim", gs_jw_new_u64(v[2]), "tokens", gs_jw_new_u64(v[3]),
+			"tokens_kept", gs_jw_new_u64(g.tokens_kept),
+			"bytes_per_value", gs_jw_new_u64(v[4]), "sequences", gs_jw_new_u64(v[5]),
 			"per_sequence", S_qty_json(per_seq, GS_PROV_CALCULATED),
 			"kv_cache", S_qty_json(total, GS_PROV_CALCULATED));
-		json_object_set_new(j, "window", text[6] ? gs_jo_u64(v[6]) : json_null());
+		json_object_set_new(j, "window", text[6] ? gs_jw_new_u64(v[6]) : json_null());
 		S_json_print(j);
 		return GS_EXIT_OK;
 	}
@@ -322,20 +322,20 @@ int gs_cmd_kv(int argc, char **argv)
 		char s6[GS_FMT_MAX];
 
 		printf("%s\n  2 x %s x %s x %s x %s x %s B x %s\n", gs_tr(&t, "kv.formula"),
-		       gs_fmt_int(a, v[0], lang), gs_fmt_int(b, v[1], lang), gs_fmt_int(d, v[2], lang),
-		       gs_fmt_int(e, g.tokens_kept, lang), gs_fmt_int(f, v[4], lang),
-		       gs_fmt_int(s6, v[5], lang));
+		       gs_qty_fmt_int(a, v[0], lang), gs_qty_fmt_int(b, v[1], lang), gs_qty_fmt_int(d, v[2], lang),
+		       gs_qty_fmt_int(e, g.tokens_kept, lang), gs_qty_fmt_int(f, v[4], lang),
+		       gs_qty_fmt_int(s6, v[5], lang));
 		if (text[6])
 			printf("%s: min(%s, %s) = %s\n", gs_tr(&t, "kv.tokens_kept"),
-			       gs_fmt_int(a, v[3], lang), gs_fmt_int(b, v[6], lang),
-			       gs_fmt_int(d, g.tokens_kept, lang));
+			       gs_qty_fmt_int(a, v[3], lang), gs_qty_fmt_int(b, v[6], lang),
+			       gs_qty_fmt_int(d, g.tokens_kept, lang));
 		printf("%s (%s): ", gs_tr(&t, "kv.per_sequence"), gs_tr(&t, "prov.calculated"));
 		S_print_size(&t, per_seq);
-		printf("%s, %s %s (%s): ", gs_tr(&t, "size.kv"), gs_fmt_int(a, v[5], lang),
+		printf("%s, %s %s (%s): ", gs_tr(&t, "size.kv"), gs_qty_fmt_int(a, v[5], lang),
 		       gs_tr(&t, "kv.sequences"), gs_tr(&t, "prov.calculated"));
 		S_print_size(&t, total);
 		printf("%s\n", gs_tr(&t, "kv.note"));
 	}
-	gs_strings_release(&t);
+	gs_tr_release(&t);
 	return GS_EXIT_OK;
 }

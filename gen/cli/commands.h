@@ -14,8 +14,8 @@ enum {
 	GS_EXIT_NOT_RETAINED = 3
 };
 
-int gs_cmd_estimate(int argc, char **argv);
-int gs_cmd_kv(int argc, char **argv);
+int gs_cmd_size_estimate(int argc, char **argv);
+int gs_cmd_size_kv(int argc, char **argv);
 int gs_cmd_check(int argc, char **argv);
 int gs_cmd_sheet(int argc, char **argv);
 int gs_cmd_site(int argc, char **argv);

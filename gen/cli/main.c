@@ -55,12 +55,12 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*run)(int, char **);
 	} cmds[] = {
-		{ "estimate", gs_cmd_estimate }, { "kv", gs_cmd_kv },
-		{ "check", gs_cmd_check },       { "sheet", gs_part_sheet },
-		{ "site", gs_part_site },        { "verify", gs_part_verify },
+		{ "estimate", gs_cmd_size_estimate }, { "kv", gs_cmd_size_kv },
+		{ "check", gs_cmd_check },       { "sheet", gs_renderpart_sheet },
+		{ "site", gs_renderpart_site },        { "verify", gs_renderpart_verify },
 		{ "model", gs_cmd_model },       { "init", gs_cmd_init },
-		{ "catalog", gs_part_catalog },  { "merge", gs_part_merge },
-		{ "evidence", gs_part_evidence },
+		{ "catalog", gs_renderpart_catalog },  { "merge", gs_renderpart_merge },
+		{ "evidence", gs_renderpart_evidence },
 	};
 	size_t i;
 

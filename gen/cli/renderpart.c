@@ -95,49 +95,49 @@ static const gs_render_part *S_part(void)
 
 #endif
 
-int gs_part_sheet(int argc, char **argv)
+int gs_renderpart_sheet(int argc, char **argv)
 {
 	const gs_render_part *p = S_part();
 
 	return p ? p->cmd_sheet(argc, argv) : GS_EXIT_INVALID;
 }
 
-int gs_part_site(int argc, char **argv)
+int gs_renderpart_site(int argc, char **argv)
 {
 	const gs_render_part *p = S_part();
 
 	return p ? p->cmd_site(argc, argv) : GS_EXIT_INVALID;
 }
 
-int gs_part_verify(int argc, char **argv)
+int gs_renderpart_verify(int argc, char **argv)
 {
 	const gs_render_part *p = S_part();
 
 	return p ? p->cmd_verify(argc, argv) : GS_EXIT_INVALID;
 }
 
-int gs_part_merge(int argc, char **argv)
+int gs_renderpart_merge(int argc, char **argv)
 {
 	const gs_render_part *p = S_part();
 
 	return p ? p->cmd_merge(argc, argv) : GS_EXIT_INVALID;
 }
 
-int gs_part_catalog(int argc, char **argv)
+int gs_renderpart_catalog(int argc, char **argv)
 {
 	const gs_render_part *p = S_part();
 
 	return p ? p->cmd_catalog(argc, argv) : GS_EXIT_INVALID;
 }
 
-int gs_part_evidence(int argc, char **argv)
+int gs_renderpart_evidence(int argc, char **argv)
 {
 	const gs_render_part *p = S_part();
 
 	return p ? p->cmd_evidence(argc, argv) : GS_EXIT_INVALID;
 }
 
-int gs_part_catalog_check(const char *path, const char *rng, gs_diag *d)
+int gs_renderpart_catalog_check(const char *path, const char *rng, gs_diag *d)
 {
 	const gs_render_part *p = S_part();
 

@@ -52,14 +52,14 @@ typedef struct {
 #define GS_RENDER_PART_SYMBOL "gs_render_part_table"
 extern const gs_render_part gs_render_part_table;  /* defined in the part only */
 
-int gs_part_sheet(int argc, char **argv);
-int gs_part_site(int argc, char **argv);
-int gs_part_verify(int argc, char **argv);
-int gs_part_catalog(int argc, char **argv);
-int gs_part_merge(int argc, char **argv);
-int gs_part_evidence(int argc, char **argv);
+int gs_renderpart_sheet(int argc, char **argv);
+int gs_renderpart_site(int argc, char **argv);
+int gs_renderpart_verify(int argc, char **argv);
+int gs_renderpart_catalog(int argc, char **argv);
+int gs_renderpart_merge(int argc, char **argv);
+int gs_renderpart_evidence(int argc, char **argv);
 /* 0 after the check ran (errors, if any, are in d); -1 when the part
  * cannot be loaded (said on stderr). */
-int gs_part_catalog_check(const char *path, const char *rng, gs_diag *d);
+int gs_renderpart_catalog_check(const char *path, const char *rng, gs_diag *d);
 
 #endif

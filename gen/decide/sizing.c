@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int gs_weights_bytes(uint64_t parameters, unsigned bits, uint64_t *out)
+int gs_sizing_weights_bytes(uint64_t parameters, unsigned bits, uint64_t *out)
 {
 	unsigned __int128 b;
 
@@ -17,12 +17,12 @@ int gs_weights_bytes(uint64_t parameters, unsigned bits, uint64_t *out)
 	return 0;
 }
 
-int gs_bits_theoretical(unsigned bits)
+int gs_sizing_bits_theoretical(unsigned bits)
 {
 	return bits < 8 || bits % 8 != 0;
 }
 
-int gs_weights_bytes_milli(uint64_t parameters, uint64_t millibits, uint64_t *out, int *rounded)
+int gs_sizing_weights_bytes_milli(uint64_t parameters, uint64_t millibits, uint64_t *out, int *rounded)
 {
 	unsigned __int128 num, b;
 
@@ -38,39 +38,39 @@ int gs_weights_bytes_milli(uint64_t parameters, uint64_t millibits, uint64_t *ou
 	return 0;
 }
 
-int gs_millibits_theoretical(uint64_t millibits)
+int gs_sizing_millibits_theoretical(uint64_t millibits)
 {
-	return millibits % 1000 != 0 || gs_bits_theoretical((unsigned)(millibits / 1000));
+	return millibits % 1000 != 0 || gs_sizing_bits_theoretical((unsigned)(millibits / 1000));
 }
 
-uint64_t gs_kv_tokens_kept(uint64_t tokens, uint64_t window)
+uint64_t gs_sizing_kv_tokens_kept(uint64_t tokens, uint64_t window)
 {
 	return window && window < tokens ? window : tokens;
 }
 
-int gs_kv_bytes(const gs_kv_geometry *g, uint64_t *out)
+int gs_sizing_kv_bytes(const gs_kv_geometry *g, uint64_t *out)
 {
 	uint64_t v = 2;
 
-	if (gs_mul_u64(v, g->layers, &v) || gs_mul_u64(v, g->kv_heads, &v) ||
-	    gs_mul_u64(v, g->head_dim, &v) || gs_mul_u64(v, g->tokens_kept, &v) ||
-	    gs_mul_u64(v, g->bytes_per_value, &v) || gs_mul_u64(v, g->sequences, &v))
+	if (gs_qty_mul_u64(v, g->layers, &v) || gs_qty_mul_u64(v, g->kv_heads, &v) ||
+	    gs_qty_mul_u64(v, g->head_dim, &v) || gs_qty_mul_u64(v, g->tokens_kept, &v) ||
+	    gs_qty_mul_u64(v, g->bytes_per_value, &v) || gs_qty_mul_u64(v, g->sequences, &v))
 		return -1;
 	*out = v;
 	return 0;
 }
 
-int gs_format_table(uint64_t parameters, uint64_t reserve, const unsigned *bits,
+int gs_sizing_format_table(uint64_t parameters, uint64_t reserve, const unsigned *bits,
 		    size_t nbits, gs_format_row *rows)
 {
 	size_t i;
 
 	for (i = 0; i < nbits; i++) {
 		rows[i].bits = bits[i];
-		if (gs_weights_bytes(parameters, bits[i], &rows[i].weights) ||
-		    gs_add_u64(rows[i].weights, reserve, &rows[i].envelope))
+		if (gs_sizing_weights_bytes(parameters, bits[i], &rows[i].weights) ||
+		    gs_qty_add_u64(rows[i].weights, reserve, &rows[i].envelope))
 			return -1;
-		rows[i].theoretical = gs_bits_theoretical(bits[i]);
+		rows[i].theoretical = gs_sizing_bits_theoretical(bits[i]);
 	}
 	return 0;
 }
@@ -81,7 +81,7 @@ static int S_sum_items(const gs_item *items, size_t n, uint64_t *out)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (gs_add_u64(sum, items[i].bytes, &sum))
+		if (gs_qty_add_u64(sum, items[i].bytes, &sum))
 			return -1;
 	*out = sum;
 	return 0;
@@ -93,7 +93,7 @@ static int S_fail(gs_error *err, const char *what)
 	return -1;
 }
 
-int gs_size_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
+int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 {
 	static const unsigned defaults[] = { 16, 8, 4 };
 	unsigned bits[GS_MAX_FORMATS];
@@ -106,10 +106,10 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 		s->weights = gs_qty_make(w->weights_bytes, GS_PROV_CALCULATED);
 		s->theoretical = 0;
 	} else {
-		if (gs_weights_bytes_milli(w->parameters, gs_workload_millibits(w), &v, &s->rounded))
+		if (gs_sizing_weights_bytes_milli(w->parameters, gs_workload_millibits(w), &v, &s->rounded))
 			return S_fail(err, "weights (parameters x bits / 8)");
 		s->weights = gs_qty_make(v, GS_PROV_CALCULATED);
-		s->theoretical = gs_millibits_theoretical(gs_workload_millibits(w));
+		s->theoretical = gs_sizing_millibits_theoretical(gs_workload_millibits(w));
 	}
 
 	if (S_sum_items(w->reserve, w->nreserve, &v))
@@ -131,12 +131,12 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 		uint64_t batch = gs_workload_dim(w, "batch", &fb);
 		uint64_t tokens;
 
-		if (gs_add_u64(in, outt, &tokens))
+		if (gs_qty_add_u64(in, outt, &tokens))
 			return S_fail(err, "the token count");
 		if (w->cache == GS_CACHE_STATIC && w->has_cache_max_tokens)
 			tokens = w->cache_max_tokens;
 		else if (w->cache == GS_CACHE_SLIDING && w->has_sliding_window)
-			tokens = gs_kv_tokens_kept(tokens, w->sliding_window);
+			tokens = gs_sizing_kv_tokens_kept(tokens, w->sliding_window);
 		g.layers = w->layers;
 		g.kv_heads = w->kv_heads;
 		g.head_dim = w->head_dim;
@@ -144,14 +144,14 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 		g.bytes_per_value = w->cache_bytes_per_value;
 		g.sequences = 1;
 		if (tokens > 0 && (f1 || f2 || w->cache == GS_CACHE_STATIC)) {
-			if (gs_kv_bytes(&g, &v))
+			if (gs_sizing_kv_bytes(&g, &v))
 				return S_fail(err, "the KV cache");
 			s->kv_per_sequence = gs_qty_make(v, GS_PROV_CALCULATED);
 			/* Every sequence whose cache is kept at once: `sequences`,
 			 * else the batch processed together, else one
 			 * (docs/formats.md; the reader refuses sequences < batch). */
 			s->kv_sequences = fs ? seq : fb ? batch : 1;
-			if (gs_mul_u64(v, s->kv_sequences, &v))
+			if (gs_qty_mul_u64(v, s->kv_sequences, &v))
 				return S_fail(err, "the KV cache");
 			s->kv = gs_qty_make(v, GS_PROV_CALCULATED);
 			s->kv_tokens_kept = tokens;
@@ -160,13 +160,13 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 		if (s->kv.present && w->has_sliding_window &&
 		    (w->cache == GS_CACHE_SLIDING || w->cache == GS_CACHE_DENSE)) {
 			uint64_t all, other, ov;
-			if (gs_add_u64(in, outt, &all))
+			if (gs_qty_add_u64(in, outt, &all))
 				return S_fail(err, "the token count");
 			other = w->cache == GS_CACHE_SLIDING ? all
-							       : gs_kv_tokens_kept(all, w->sliding_window);
+							       : gs_sizing_kv_tokens_kept(all, w->sliding_window);
 			if (other != tokens) {
 				g.tokens_kept = other;
-				if (gs_kv_bytes(&g, &ov) || gs_mul_u64(ov, s->kv_sequences, &ov))
+				if (gs_sizing_kv_bytes(&g, &ov) || gs_qty_mul_u64(ov, s->kv_sequences, &ov))
 					return S_fail(err, "the KV cache");
 				s->kv_other = gs_qty_make(ov, GS_PROV_CALCULATED);
 				s->kv_other_tokens = other;
@@ -184,13 +184,13 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 
 	s->need = s->envelope;
 	if (s->kv.present) {
-		if (gs_add_u64(s->need.bytes, s->kv.bytes, &s->need.bytes))
+		if (gs_qty_add_u64(s->need.bytes, s->kv.bytes, &s->need.bytes))
 			return S_fail(err, "the calculated need");
 	}
 	if (s->training.present) {
-		if (gs_add_u64(s->need.bytes, s->training.bytes, &s->need.bytes))
+		if (gs_qty_add_u64(s->need.bytes, s->training.bytes, &s->need.bytes))
 			return S_fail(err, "the calculated need");
-		s->need.prov = gs_prov_weakest(s->need.prov, s->training.prov);
+		s->need.prov = gs_qty_prov_weakest(s->need.prov, s->training.prov);
 	}
 
 	/* Format table: 16, 8, 4 bits, plus the workload's own if it differs. */
@@ -205,7 +205,7 @@ int gs_size_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 		bits[i] = w->storage_bits;
 		nbits++;
 	}
-	if (gs_format_table(w->parameters, s->reserve.bytes, bits, nbits, s->formats))
+	if (gs_sizing_format_table(w->parameters, s->reserve.bytes, bits, nbits, s->formats))
 		return S_fail(err, "the format table");
 	s->nformats = nbits;
 	return 0;

@@ -24,9 +24,9 @@
 #include "workload.h"
 
 /* weights = parameters x bits / 8, rounded up to a whole byte. */
-int gs_weights_bytes(uint64_t parameters, unsigned bits, uint64_t *out);
+int gs_sizing_weights_bytes(uint64_t parameters, unsigned bits, uint64_t *out);
 /* Sub-byte formats (bits < 8) and odd widths are theoretical storage. */
-int gs_bits_theoretical(unsigned bits);
+int gs_sizing_bits_theoretical(unsigned bits);
 /*
  * Fractional widths (a GGUF's 4.5 bits, written "4.5"), in thousandths of a
  * bit: weights = ceil(parameters x millibits / 8000), exact in 128 bits;
@@ -34,17 +34,17 @@ int gs_bits_theoretical(unsigned bits);
  * millibits is 1000..64000. A width that is not a whole number of bytes is
  * theoretical.
  */
-int gs_weights_bytes_milli(uint64_t parameters, uint64_t millibits, uint64_t *out, int *rounded);
-int gs_millibits_theoretical(uint64_t millibits);
+int gs_sizing_weights_bytes_milli(uint64_t parameters, uint64_t millibits, uint64_t *out, int *rounded);
+int gs_sizing_millibits_theoretical(uint64_t millibits);
 
 typedef struct {
 	uint64_t layers, kv_heads, head_dim, tokens_kept, bytes_per_value, sequences;
 } gs_kv_geometry;
 
 /* 2 x layers x kv_heads x head_dim x tokens_kept x bytes_per_value x sequences */
-int gs_kv_bytes(const gs_kv_geometry *g, uint64_t *out);
+int gs_sizing_kv_bytes(const gs_kv_geometry *g, uint64_t *out);
 /* tokens kept: min(tokens, window) when window != 0, else tokens. */
-uint64_t gs_kv_tokens_kept(uint64_t tokens, uint64_t window);
+uint64_t gs_sizing_kv_tokens_kept(uint64_t tokens, uint64_t window);
 
 typedef struct {
 	unsigned bits;
@@ -56,7 +56,7 @@ typedef struct {
 #define GS_MAX_FORMATS 8
 
 /* One row per requested bit count, with the same reserve. */
-int gs_format_table(uint64_t parameters, uint64_t reserve, const unsigned *bits,
+int gs_sizing_format_table(uint64_t parameters, uint64_t reserve, const unsigned *bits,
 		    size_t nbits, gs_format_row *rows);
 
 typedef struct {
@@ -89,6 +89,6 @@ typedef struct {
  * Sizes a workload. Returns 0, or -1 with a message in err
  * when a value overflows 64 bits.
  */
-int gs_size_workload(const gs_workload *w, gs_sizing *s, gs_error *err);
+int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err);
 
 #endif

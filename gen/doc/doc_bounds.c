@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int gs_doc_markdown_check(const char *md, char *why, size_t whylen)
+int gs_doc_bounds_check(const char *md, char *why, size_t whylen)
 {
 	size_t len = strlen(md), line = 1;
 	const char *p = md;

@@ -44,7 +44,7 @@ struct gs_archive {
 	size_t added;
 	int dir_dirty;    /* new names in evidence/ not yet fsync'ed */
 	int broken;       /* the old manifest could not be read */
-	int always;       /* gs_archive_always_manifest: written even when empty */
+	int always;       /* gs_evidence_archive_always_manifest: written even when empty */
 	gs_outtx *tx;     /* where new files and the manifest go, or NULL: now */
 	char *load_err;   /* why the old manifest could not be read (broken) */
 };
@@ -55,7 +55,7 @@ static void S_strvec_push(gs_strvec *v, const char *s)
 {
 	if (v->n && strcmp(v->v[v->n - 1], s) == 0)
 		return; /* cheap dedup of repeats; full dedup when written */
-	gs_strvec_push_dup(v, s);
+	gs_util_strvec_push_dup(v, s);
 }
 
 static void S_fsync_dir(const char *dir)
@@ -63,14 +63,14 @@ static void S_fsync_dir(const char *dir)
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd >= 0) {
-		(void)gs_fsync(fd);
+		(void)gs_outfile_fsync(fd);
 		close(fd);
 	}
 }
 
 /* ---- hashing ---- */
 
-void gs_hex_encode(const unsigned char *bytes, size_t n, char *out)
+void gs_evidence_hex_encode(const unsigned char *bytes, size_t n, char *out)
 {
 	static const char digits[] = "0123456789abcdef";
 	size_t i;
@@ -82,7 +82,7 @@ void gs_hex_encode(const unsigned char *bytes, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
-int gs_sha256_hex_valid(const char *s)
+int gs_evidence_sha256_hex_valid(const char *s)
 {
 	size_t i;
 
@@ -94,7 +94,7 @@ int gs_sha256_hex_valid(const char *s)
 	return s[64] == '\0';
 }
 
-void gs_sha256_buffer(const void *data, size_t n, char hex[GS_SHA256_HEX_SIZE])
+void gs_evidence_sha256_buffer(const void *data, size_t n, char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx ctx;
 	uint8_t dig[SHA256_DIGEST_SIZE];
@@ -102,7 +102,7 @@ void gs_sha256_buffer(const void *data, size_t n, char hex[GS_SHA256_HEX_SIZE])
 	sha256_init(&ctx);
 	sha256_update(&ctx, n, data);
 	sha256_digest(&ctx, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
 
 static int S_sha256_fd(int fd, char hex[GS_SHA256_HEX_SIZE], uint64_t *size_out)
@@ -130,16 +130,16 @@ static int S_sha256_fd(int fd, char hex[GS_SHA256_HEX_SIZE], uint64_t *size_out)
 	}
 	free(buf);
 	sha256_digest(&ctx, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 	if (size_out)
 		*size_out = total;
 	return 0;
 }
 
-int gs_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
+int gs_evidence_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
 		   uint64_t *size_out)
 {
-	int fd = gs_open_regular(path, 0, NULL);  /* a FIFO: EINVAL, no wait */
+	int fd = gs_infile_open_regular(path, 0, NULL);  /* a FIFO: EINVAL, no wait */
 	int rc, e;
 
 	if (fd < 0)
@@ -317,7 +317,7 @@ static int S_load_entries(gs_archive *a, json_t *root, const char *path, int mer
 		json_t *file = json_object_get(val, "file");
 		S_entry *e;
 
-		if (!gs_sha256_hex_valid(key) || !json_is_object(val) ||
+		if (!gs_evidence_sha256_hex_valid(key) || !json_is_object(val) ||
 		    !json_is_string(sha) ||
 		    strcmp(json_string_value(sha), key) != 0 ||
 		    !json_is_integer(size) || json_integer_value(size) < 0 ||
@@ -352,7 +352,7 @@ static int S_load_manifest(gs_archive *a, gs_error *err)
 	json_t *root;
 	int rc;
 
-	root = gs_json_load_path(path, JSON_REJECT_DUPLICATES, &jerr);
+	root = gs_jr_load_path(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		struct stat st;
 		if (stat(path, &st) != 0 && errno == ENOENT) {
@@ -399,17 +399,17 @@ gs_archive *gs_evidence_archive(const char *site_dir, gs_error *err)
 	return a;
 }
 
-size_t gs_archive_count(const gs_archive *a)
+size_t gs_evidence_archive_count(const gs_archive *a)
 {
 	return a ? a->count : 0;
 }
 
-size_t gs_archive_added(const gs_archive *a)
+size_t gs_evidence_archive_added(const gs_archive *a)
 {
 	return a ? a->added : 0;
 }
 
-void gs_archive_free(gs_archive *a)
+void gs_evidence_archive_free(gs_archive *a)
 {
 	size_t i;
 
@@ -417,8 +417,8 @@ void gs_archive_free(gs_archive *a)
 		return;
 	for (i = 0; i < a->count; i++) {
 		free(a->entries[i].file);
-		gs_strvec_release(&a->entries[i].names);
-		gs_strvec_release(&a->entries[i].cited);
+		gs_util_strvec_release(&a->entries[i].names);
+		gs_util_strvec_release(&a->entries[i].cited);
 	}
 	free(a->entries);
 	free(a->slots);
@@ -451,12 +451,12 @@ static int S_ensure_evdir(gs_archive *a, gs_error *err)
 	return 0;
 }
 
-void gs_archive_set_tx(gs_archive *a, gs_outtx *tx)
+void gs_evidence_archive_set_tx(gs_archive *a, gs_outtx *tx)
 {
 	a->tx = tx;
 }
 
-void gs_archive_set_previous(gs_archive *a, const char *prev_site)
+void gs_evidence_archive_set_previous(gs_archive *a, const char *prev_site)
 {
 	free(a->prev_evdir);
 	a->prev_evdir = prev_site ? gs_xasprintf("%s/%s", prev_site, GS_EVIDENCE_DIR) : NULL;
@@ -465,7 +465,7 @@ void gs_archive_set_previous(gs_archive *a, const char *prev_site)
 /* Create a temporary file in evidence/; path receives its name. */
 static int S_temp(gs_archive *a, char **path, gs_error *err)
 {
-	int fd = gs_temp_open(a->evdir, path);
+	int fd = gs_outfile_temp_open(a->evdir, path);
 
 	if (fd < 0) {
 		gs_error_set(err, "%s: cannot create a temporary file: %s", a->evdir,
@@ -587,14 +587,14 @@ static void S_record(gs_archive *a, S_entry *e, const char *hex, const char *fna
 
 /* The bytes of one source file, read once: hashed, and kept in memory or,
  * past S_MEM_LIMIT, in a temporary file of evidence/; or the caller's bytes
- * and hash (gs_archive_add_bytes). */
+ * and hash (gs_evidence_archive_add_bytes). */
 typedef struct {
 	gs_buf b;         /* the bytes read, while there is no spill file */
 	int tfd;          /* spill file, or -1 */
 	char *tmp;        /* its path, or NULL */
 	uint64_t total;
 	char hex[GS_SHA256_HEX_SIZE];
-	const void *given; /* or NULL: the caller's bytes (gs_archive_add_bytes), given_len of them */
+	const void *given; /* or NULL: the caller's bytes (gs_evidence_archive_add_bytes), given_len of them */
 	size_t given_len;
 } S_copy;
 
@@ -640,7 +640,7 @@ static int S_read_source(gs_archive *a, const char *src_path, S_copy *c, gs_erro
 			c->tfd = S_temp(a, &c->tmp, err);
 			if (c->tfd < 0)
 				goto fail;
-			if (gs_write_all(c->tfd, c->b.data, c->b.len) != 0)
+			if (gs_outfile_write_all(c->tfd, c->b.data, c->b.len) != 0)
 				goto write_err;
 			gs_buf_truncate(&c->b, 0);
 		} else if (c->tfd < 0) {
@@ -661,14 +661,14 @@ static int S_read_source(gs_archive *a, const char *src_path, S_copy *c, gs_erro
 		c->b.data[c->b.len] = '\0';
 		if (c->tfd >= 0) {
 			/* spilling: the chunk straight to the file */
-			if (gs_write_all(c->tfd, c->b.data, c->b.len) != 0)
+			if (gs_outfile_write_all(c->tfd, c->b.data, c->b.len) != 0)
 				goto write_err;
 			gs_buf_truncate(&c->b, 0);
 		}
 	}
 	close(src);
 	sha256_digest(&ctx, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, c->hex);
+	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, c->hex);
 	return 0;
 write_err:
 	gs_error_set(err, "%s: cannot write: %s", c->tmp ? c->tmp : a->evdir, strerror(errno));
@@ -687,11 +687,11 @@ static int S_write_new(gs_archive *a, const char *target, S_copy *c, gs_error *e
 		c->tfd = S_temp(a, &c->tmp, err);
 		if (c->tfd < 0)
 			return -1;
-		if (gs_write_all(c->tfd, c->given ? c->given : c->b.data,
+		if (gs_outfile_write_all(c->tfd, c->given ? c->given : c->b.data,
 				 c->given ? c->given_len : c->b.len) != 0)
 			goto write_err;
 	}
-	if (gs_fsync(c->tfd) != 0)
+	if (gs_outfile_fsync(c->tfd) != 0)
 		goto write_err;
 	if (close(c->tfd) != 0) {
 		c->tfd = -1;
@@ -701,7 +701,7 @@ static int S_write_new(gs_archive *a, const char *target, S_copy *c, gs_error *e
 	a->added++;
 	a->dir_dirty = 1; /* the folder is fsync'ed with the manifest */
 	if (a->tx) {
-		gs_outtx_add_noreplace(a->tx, c->tmp, target);
+		gs_outfile_tx_add_noreplace(a->tx, c->tmp, target);
 		c->tmp = NULL;
 		return 0;
 	}
@@ -793,7 +793,7 @@ static int S_add(gs_archive *a, S_copy *c, const char *original_name,
 	return 0;
 }
 
-int gs_archive_add(gs_archive *a, const char *src_path,
+int gs_evidence_archive_add(gs_archive *a, const char *src_path,
 		   const char *original_name, const char *citing_sheet,
 		   char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
 {
@@ -819,7 +819,7 @@ int gs_archive_add(gs_archive *a, const char *src_path,
 	return rc;
 }
 
-int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
+int gs_evidence_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 			 const char *sha256_hex, const char *original_name,
 			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
 {
@@ -829,7 +829,7 @@ int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 	if (!a || S_begin(a, err) != 0)
 		return -1;
 	if (!original_name || !*original_name || (!bytes && len) || !sha256_hex ||
-	    !gs_sha256_hex_valid(sha256_hex)) {
+	    !gs_evidence_sha256_hex_valid(sha256_hex)) {
 		gs_error_set(err, "no file name, bytes or SHA-256 given");
 		return -1;
 	}
@@ -847,7 +847,7 @@ int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 	return rc;
 }
 
-int gs_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
+int gs_evidence_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
 			 const char *original_name, const char *citing_sheet,
 			 char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
 {
@@ -855,7 +855,7 @@ int gs_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
 	S_entry *e;
 
 	if (!a || S_begin(a, err) != 0 || !original_name || !*original_name || !sha256_hex ||
-	    !gs_sha256_hex_valid(sha256_hex) || S_ensure_evdir(a, err) != 0)
+	    !gs_evidence_sha256_hex_valid(sha256_hex) || S_ensure_evdir(a, err) != 0)
 		return -1;
 	e = S_name(a, sha256_hex, original_name, fname);
 	if (e && e->size != size)
@@ -881,7 +881,7 @@ int gs_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
 	return 0;
 }
 
-void gs_archive_name(gs_archive *a, const char *sha256_hex, const char *original_name,
+void gs_evidence_archive_name(gs_archive *a, const char *sha256_hex, const char *original_name,
 		     char out_rel[GS_EVIDENCE_REL_SIZE])
 {
 	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
@@ -900,7 +900,7 @@ static json_t *S_json_strings(gs_strvec *v)
 	json_t *arr = json_array();
 	size_t i;
 
-	gs_strvec_sort_unique(v);
+	gs_util_strvec_sort_unique(v);
 	for (i = 0; i < v->n; i++)
 		json_array_append_new(arr, json_string(v->v[i]));
 	return arr;
@@ -975,12 +975,12 @@ static char *S_manifest_text(gs_archive *a, size_t *len)
 	return text;
 }
 
-void gs_archive_always_manifest(gs_archive *a)
+void gs_evidence_archive_always_manifest(gs_archive *a)
 {
 	a->always = 1;
 }
 
-int gs_archive_write_manifest(gs_archive *a, gs_error *err)
+int gs_evidence_archive_write_manifest(gs_archive *a, gs_error *err)
 {
 	char *text = NULL, *path = NULL;
 	size_t n;
@@ -1015,8 +1015,8 @@ int gs_archive_write_manifest(gs_archive *a, gs_error *err)
 		rc = 0;
 		goto out;
 	}
-	if (a->tx ? gs_outtx_add(a->tx, a->evdir, GS_EVIDENCE_MANIFEST, text, n, err)
-		  : gs_write_atomic(a->evdir, GS_EVIDENCE_MANIFEST, text, n, err))
+	if (a->tx ? gs_outfile_tx_add(a->tx, a->evdir, GS_EVIDENCE_MANIFEST, text, n, err)
+		  : gs_outfile_write_atomic(a->evdir, GS_EVIDENCE_MANIFEST, text, n, err))
 		goto out;
 	if (!a->tx) /* else the commit fsyncs the folder */
 		S_fsync_dir(a->evdir);
@@ -1028,17 +1028,17 @@ out:
 	return rc;
 }
 
-char *gs_archive_export(gs_archive *a, size_t *len)
+char *gs_evidence_archive_export(gs_archive *a, size_t *len)
 {
 	return S_manifest_text(a, len);
 }
 
-int gs_archive_import(gs_archive *a, const char *text, size_t len, gs_error *err)
+int gs_evidence_archive_import(gs_archive *a, const char *text, size_t len, gs_error *err)
 {
-	return gs_archive_import_from(a, text, len, "a worker's manifest", err);
+	return gs_evidence_archive_import_from(a, text, len, "a worker's manifest", err);
 }
 
-int gs_archive_import_from(gs_archive *a, const char *text, size_t len, const char *name, gs_error *err)
+int gs_evidence_archive_import_from(gs_archive *a, const char *text, size_t len, const char *name, gs_error *err)
 {
 	json_error_t jerr;
 	json_t *root;

@@ -9,12 +9,12 @@
  *    name has no such extension). A hash archived once keeps its first file
  *    name (recorded in the manifest), whatever later names say;
  *  - an archived file is never overwritten: if the target already exists its
- *    bytes are re-hashed and must match, otherwise gs_archive_add fails;
+ *    bytes are re-hashed and must match, otherwise gs_evidence_archive_add fails;
  *  - files appear whole or not at all: bytes go to a temporary file in
  *    SITE/evidence/, which is fsync'ed and then link()ed to its final name
  *    (link fails rather than replace); the folder itself is fsync'ed by
- *    gs_archive_write_manifest, once per build;
- *  - the bytes archived are the bytes given (gs_archive_add_bytes: a
+ *    gs_evidence_archive_write_manifest, once per build;
+ *  - the bytes archived are the bytes given (gs_evidence_archive_add_bytes: a
  *    workload's cited files as they were read and parsed, publish.h) or
  *    read once from a path, in large chunks (hash and copy from the same
  *    pass); never read again from the source;
@@ -60,19 +60,19 @@
 typedef struct gs_archive gs_archive;
 
 /* Lowercase hex of n bytes into out (2n + 1 bytes, NUL-terminated). */
-void gs_hex_encode(const unsigned char *bytes, size_t n, char *out);
+void gs_evidence_hex_encode(const unsigned char *bytes, size_t n, char *out);
 
 /* 1 if s is exactly 64 lowercase hex digits. */
-int gs_sha256_hex_valid(const char *s);
+int gs_evidence_sha256_hex_valid(const char *s);
 
 /* SHA-256 of a buffer, as lowercase hex. */
-void gs_sha256_buffer(const void *data, size_t n, char hex[GS_SHA256_HEX_SIZE]);
+void gs_evidence_sha256_buffer(const void *data, size_t n, char hex[GS_SHA256_HEX_SIZE]);
 
 /*
  * SHA-256 of a file's bytes, as lowercase hex; *size_out (may be NULL)
  * receives the byte count. 0 on success, -1 with errno set on failure.
  */
-int gs_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
+int gs_evidence_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
 		   uint64_t *size_out);
 
 /*
@@ -83,7 +83,7 @@ int gs_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
  * failing with that same message (a caller may so find a damaged archive
  * at once, or at its first use). Returns NULL only when site_dir is NULL
  * or empty (err: "cannot open the evidence archive"). Free with
- * gs_archive_free.
+ * gs_evidence_archive_free.
  *
  * Every fallible gs_archive_* below takes a gs_error *err (error.h), which
  * it fills on failure only.
@@ -92,12 +92,12 @@ gs_archive *gs_evidence_archive(const char *site_dir, gs_error *err);
 
 /*
  * From now on, new files and the manifest are not made visible by
- * gs_archive_add / gs_archive_write_manifest but staged into tx (see
- * outfile.h) and made visible by gs_outtx_commit, together with the files
+ * gs_evidence_archive_add / gs_evidence_archive_write_manifest but staged into tx (see
+ * outfile.h) and made visible by gs_outfile_tx_commit, together with the files
  * of the sheet that cites them. An archive whose transaction is not
  * committed must be freed, not used further. NULL: back to writing at once.
  */
-void gs_archive_set_tx(gs_archive *a, gs_outtx *tx);
+void gs_evidence_archive_set_tx(gs_archive *a, gs_outtx *tx);
 
 /*
  * The site that the archive's site will replace (a stage, see outfile.h):
@@ -107,7 +107,7 @@ void gs_archive_set_tx(gs_archive *a, gs_outtx *tx);
  * Its manifest is not merged: the new site holds what this build cites.
  * NULL: none.
  */
-void gs_archive_set_previous(gs_archive *a, const char *prev_site);
+void gs_evidence_archive_set_previous(gs_archive *a, const char *prev_site);
 
 /*
  * Archive src_path. original_name (NULL: the base name of src_path) is
@@ -118,59 +118,59 @@ void gs_archive_set_previous(gs_archive *a, const char *prev_site);
  * use from a page at the site root, and 0 is returned. On failure -1 is
  * returned and err says why; nothing half-written remains.
  */
-int gs_archive_add(gs_archive *a, const char *src_path,
+int gs_evidence_archive_add(gs_archive *a, const char *src_path,
 		   const char *original_name, const char *citing_sheet,
 		   char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err);
 
 /*
- * gs_archive_add of bytes held already: len bytes, whose SHA-256 the caller
+ * gs_evidence_archive_add of bytes held already: len bytes, whose SHA-256 the caller
  * computed from them as lowercase hex (sha256_hex, checked for its form
  * only), named original_name (required: the name in the workload). The
  * archive stores these bytes, never a file's, so that what is archived is
  * what was parsed; the checks, the first name kept, the link from the
- * replaced site and the transaction are gs_archive_add's.
+ * replaced site and the transaction are gs_evidence_archive_add's.
  */
-int gs_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
+int gs_evidence_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 			 const char *sha256_hex, const char *original_name,
 			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err);
 
 /*
- * gs_archive_add of bytes not read again: size bytes of that SHA-256
+ * gs_evidence_archive_add of bytes not read again: size bytes of that SHA-256
  * (what an earlier build read and recorded, site_keys.c), named
  * original_name, taken unread from the replaced site's archive (its file
  * is named by the hash; `gpusheet verify` checks its bytes), or known to
- * this archive already. 0 (out_rel as gs_archive_add's), 1 when neither
- * holds it (the caller reads the file: gs_archive_add), -1 on error (err
+ * this archive already. 0 (out_rel as gs_evidence_archive_add's), 1 when neither
+ * holds it (the caller reads the file: gs_evidence_archive_add), -1 on error (err
  * is filled only when the archive is damaged or evidence/ cannot be made).
  */
-int gs_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
+int gs_evidence_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
 			 const char *original_name, const char *citing_sheet,
 			 char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err);
 
 /*
- * The link gs_archive_add would give now to bytes of that SHA-256 named
+ * The link gs_evidence_archive_add would give now to bytes of that SHA-256 named
  * original_name ("evidence/<file>": the hash's first name when it is
  * known, else from original_name's extension), without adding anything:
  * for a key computed before the bytes are at hand (site.c).
  */
-void gs_archive_name(gs_archive *a, const char *sha256_hex, const char *original_name,
+void gs_evidence_archive_name(gs_archive *a, const char *sha256_hex, const char *original_name,
 		     char out_rel[GS_EVIDENCE_REL_SIZE]);
 
 /*
  * Write SITE/evidence/manifest.json (merged: see above). Does nothing and
  * succeeds when the archive is empty and SITE/evidence/ does not exist,
- * unless gs_archive_always_manifest was called (a site, whose every page
+ * unless gs_evidence_archive_always_manifest was called (a site, whose every page
  * links to the manifest: an empty one is written).
  * 0 on success, -1 on failure (err says why).
  */
-int gs_archive_write_manifest(gs_archive *a, gs_error *err);
-void gs_archive_always_manifest(gs_archive *a);
+int gs_evidence_archive_write_manifest(gs_archive *a, gs_error *err);
+void gs_evidence_archive_always_manifest(gs_archive *a);
 
 /* Entries known (from the old manifest and this session). */
-size_t gs_archive_count(const gs_archive *a);
+size_t gs_evidence_archive_count(const gs_archive *a);
 
 /* Files copied into evidence/ by this archive object (0 on a rebuild). */
-size_t gs_archive_added(const gs_archive *a);
+size_t gs_evidence_archive_added(const gs_archive *a);
 
 /*
  * For worker processes (workers.h) that archive into the same site: the
@@ -180,12 +180,12 @@ size_t gs_archive_added(const gs_archive *a);
  * named the same bytes differently: a one-process build would have kept the
  * first name); -1 on text that is not a manifest. err says why (both).
  */
-char *gs_archive_export(gs_archive *a, size_t *len);
-int gs_archive_import(gs_archive *a, const char *text, size_t len, gs_error *err);
+char *gs_evidence_archive_export(gs_archive *a, size_t *len);
+int gs_evidence_archive_import(gs_archive *a, const char *text, size_t len, gs_error *err);
 /* The same, for a manifest read from elsewhere (a shard's, merge.h): name
  * says where in the messages. */
-int gs_archive_import_from(gs_archive *a, const char *text, size_t len, const char *name, gs_error *err);
+int gs_evidence_archive_import_from(gs_archive *a, const char *text, size_t len, const char *name, gs_error *err);
 
-void gs_archive_free(gs_archive *a);
+void gs_evidence_archive_free(gs_archive *a);
 
 #endif

@@ -30,8 +30,8 @@ static int S_link_or_copy(const char *src, const char *dir, const char *name)
 	int rc = link(src, dst);
 
 	if (rc != 0 && errno != EEXIST && errno != ENOENT) {
-		bytes = gs_read_file(src, &n);
-		rc = bytes ? gs_write_atomic(dir, name, bytes, n, NULL) : -1;
+		bytes = gs_outfile_read(src, &n);
+		rc = bytes ? gs_outfile_write_atomic(dir, name, bytes, n, NULL) : -1;
 		if (rc && bytes)
 			errno = EIO;
 		free(bytes);
@@ -75,7 +75,7 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 		   const gs_publish_env *env, const char *catalog_key, gs_error *err)
 {
 	char site_key[GS_SHA256_HEX_SIZE], hex[GS_SHA256_HEX_SIZE];
-	const char *lang = gs_lang_id(env->t->lang);
+	const char *lang = gs_tr_lang_id(env->t->lang);
 	S_idat *all = NULL;
 	size_t i, k, nall = 0;
 	struct sha256_ctx h;
@@ -151,14 +151,14 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 			sha256_update(&h, 1, (const uint8_t *)"\n");
 		}
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 	if (strcmp(hex, sh[0].workloads_sha256) != 0) {
 		gs_error_set(err, "%s: the ids of the %u shards are not the list of workloads "
 			 "they say they were split from ($.workloads_sha256)", shards[0], n);
 		goto out;
 	}
 	/* this run's options, catalogs, generator, templates and labels */
-	gs_site_key(env, catalog_key, site_key);
+	gs_site_keys_of(env, catalog_key, site_key);
 	for (i = 0; i < nshards; i++) {
 		const gs_shard *s = &sh[i];
 		const char *what = NULL, *theirs = NULL, *ours = NULL;
@@ -209,7 +209,7 @@ static int S_evidence(gs_archive *a, const char *dir, const char *out, gs_error 
 	char *dst_dir = gs_xasprintf("%s/%s", out, GS_EVIDENCE_DIR);
 	size_t n;
 	gs_error why = GS_ERROR_INIT;
-	char *text = gs_read_input(path, GS_FILE_MAX_BYTES, &n, &why);
+	char *text = gs_infile_read(path, GS_FILE_MAX_BYTES, &n, &why);
 	json_t *root = NULL, *v;
 	const char *hash;
 	struct stat st;
@@ -224,7 +224,7 @@ static int S_evidence(gs_archive *a, const char *dir, const char *out, gs_error 
 		gs_error_release(&why);
 		goto out;
 	}
-	irc = gs_archive_import_from(a, text, n, path, err);
+	irc = gs_evidence_archive_import_from(a, text, n, path, err);
 	if (irc) {
 		if (irc > 0)
 			gs_error_set(err, "%s: an earlier shard archived the same bytes under the "
@@ -233,7 +233,7 @@ static int S_evidence(gs_archive *a, const char *dir, const char *out, gs_error 
 				     gs_error_message(err));
 		goto out;
 	}
-	if (gs_mkdirs(dst_dir)) {
+	if (gs_outfile_mkdirs(dst_dir)) {
 		gs_error_set(err, "cannot create %s: %s", dst_dir, strerror(errno));
 		goto out;
 	}
@@ -269,7 +269,7 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 	gs_site_results *rs = NULL;
 	int rc = -1;
 
-	if (gs_mkdirs(sheets)) {
+	if (gs_outfile_mkdirs(sheets)) {
 		gs_error_set(err, "cannot create %s: %s", sheets, strerror(errno));
 		goto out;
 	}
@@ -285,7 +285,7 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 		const char *d = shards[byk[k]];
 		const gs_shard *s = &sh[byk[k]];
 
-		if (gs_site_read_keys(d, env->cat, s->ids.v, s->ids.n, rs, err)) {
+		if (gs_site_keys_read(d, env->cat, s->ids.v, s->ids.n, rs, err)) {
 			gs_error_prefix(err, "%s: ", d);
 			goto out;
 		}
@@ -314,7 +314,7 @@ static int S_build_into(const char *const *shards, const gs_shard *sh, const siz
 		if (S_evidence(archive, d, dir, err))
 			goto out;
 	}
-	if (gs_archive_write_manifest(archive, err))
+	if (gs_evidence_archive_write_manifest(archive, err))
 		goto out;
 	if (gs_site_results_count(rs) != sh[0].workloads)
 		GS_BUG("%zu workloads but %zu results", sh[0].workloads, gs_site_results_count(rs));
@@ -325,7 +325,7 @@ out:
 	free(sheets);
 	gs_site_results_free(rs);
 	if (archive)
-		gs_archive_free(archive);
+		gs_evidence_archive_free(archive);
 	return rc;
 }
 
@@ -343,14 +343,14 @@ int gs_merge_build(const char *out, const char *const *shards, size_t nshards,
 	}
 	if (S_check(shards, nshards, sh, &byk, env, catalog_key, err))
 		goto out;
-	st = gs_stage_begin(out, S_site_marks, err);
+	st = gs_outfile_stage_begin(out, S_site_marks, err);
 	if (!st)
 		goto out;
-	if (S_build_into(shards, sh, byk, env, gs_stage_dir(st), err) == 0)
-		rc = gs_stage_commit(st, err);
+	if (S_build_into(shards, sh, byk, env, gs_outfile_stage_dir(st), err) == 0)
+		rc = gs_outfile_stage_commit(st, err);
 out:
 	if (st)
-		gs_stage_free(st);
+		gs_outfile_stage_free(st);
 	for (i = 0; i < nshards; i++)
 		gs_shard_release(&sh[i]);
 	free(sh);

@@ -18,7 +18,7 @@
  *    site or shard is ever rewritten in place (a rebuild writes new files
  *    and renames them, outfile.h); the evidence files too, and the
  *    shards' manifests are merged in K order, which is the site's order
- *    (gs_archive_import, evidence.h): bytes that two shards archived under
+ *    (gs_evidence_archive_import, evidence.h): bytes that two shards archived under
  *    different file names are refused (a one-machine build names them
  *    once, and the later shard's sheets link the other name);
  *  - the index, offers and per-offer pages, matrix.js and the keys file
@@ -37,7 +37,7 @@
 
 /*
  * Builds out from the nshards folders. env: this run's catalogs, labels,
- * templates and options; catalog_key: gs_catalog_key of its catalogs.
+ * templates and options; catalog_key: gs_cmd_common_catalog_key of its catalogs.
  * 0, or -1 with a message in err (out untouched).
  */
 int gs_merge_build(const char *out, const char *const *shards, size_t nshards,

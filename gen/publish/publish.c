@@ -32,7 +32,7 @@
  * link followed), and only when its bytes have the SHA-256 the measurement
  * records. 0 with f->log_bytes (or nothing to read), -1 with the error in d.
  */
-int gs_job_read_log(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
+int gs_publish_read_log(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
 		    gs_error *why)
 {
 	const char *slash = strrchr(mpath, '/');
@@ -44,14 +44,14 @@ int gs_job_read_log(const char *mpath, const gs_measurement *m, char **bytes, si
 	if (!m->import_log_sha256 || !m->import_log_archived_as)
 		return 0;
 	dir = slash ? gs_xasprintf("%.*s", (int)(slash - mpath), mpath) : gs_xstrdup(".");
-	fd = gs_open_beneath(*dir ? dir : "/", m->import_log_archived_as, GS_INPUT_MAX_BYTES, why);
+	fd = gs_infile_open_beneath(*dir ? dir : "/", m->import_log_archived_as, GS_INPUT_MAX_BYTES, why);
 	free(dir);
 	if (fd < 0)
 		return -1;
-	*bytes = gs_read_fd(fd, GS_INPUT_MAX_BYTES, len, why);
+	*bytes = gs_infile_read_fd(fd, GS_INPUT_MAX_BYTES, len, why);
 	if (!*bytes)
 		return -1;
-	gs_sha256_buffer(*bytes, *len, sha);
+	gs_evidence_sha256_buffer(*bytes, *len, sha);
 	if (strcmp(sha, m->import_log_sha256) != 0) {
 		gs_error_set(why, "%s is not the log the import read: its SHA-256 is %s, "
 			 "the measurement records %s", m->import_log_archived_as, sha,
@@ -82,7 +82,7 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 	if (!f.shared) {
 		dl = strlen(e->path) - strlen(e->file);
 		dir = gs_xasprintf("%.*s", (int)dl, e->path);
-		fd = gs_open_beneath(dir, e->file, GS_INPUT_MAX_BYTES, &why);
+		fd = gs_infile_open_beneath(dir, e->file, GS_INPUT_MAX_BYTES, &why);
 		free(dir);
 		if (fd < 0) {
 			char *jp = gs_xasprintf("$.evidence[%zu].file", i);
@@ -93,7 +93,7 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 			return -1;
 		}
 		/* (the message gs_measurement_read gives for a file it cannot read) */
-		f.bytes = gs_read_fd(fd, GS_INPUT_MAX_BYTES, &f.len, &why);
+		f.bytes = gs_infile_read_fd(fd, GS_INPUT_MAX_BYTES, &f.len, &why);
 		if (!f.bytes) {
 			gs_diag_add(d, e->path, 0, 0, NULL, "%s", gs_error_message(&why));
 			gs_error_release(&why);
@@ -109,7 +109,7 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 			free(f.bytes);
 			return -2;
 		}
-		gs_sha256_buffer(f.bytes, f.len, f.sha256);
+		gs_evidence_sha256_buffer(f.bytes, f.len, f.sha256);
 	}
 	f.rel[0] = '\0';
 	if (gs_measurement_parse(e->path, f.bytes, f.len, &job->ms[i], d) != 0) {
@@ -119,7 +119,7 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 	}
 	if (!f.shared) {
 		gs_error why2 = GS_ERROR_INIT;
-		if (gs_job_read_log(e->path, &job->ms[i], &f.log_bytes, &f.log_len, &why2) != 0) {
+		if (gs_publish_read_log(e->path, &job->ms[i], &f.log_bytes, &f.log_len, &why2) != 0) {
 			gs_diag_add(d, e->path, 0, 0, "$.import.log.archived_as", "%s",
 				    gs_error_message(&why2));
 			gs_error_release(&why2);
@@ -154,10 +154,10 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 
 static void S_sha_fn(const void *bytes, size_t len, char hex[65])
 {
-	gs_sha256_buffer(bytes, len, hex);
+	gs_evidence_sha256_buffer(bytes, len, hex);
 }
 
-void gs_job_models_from(const char *site_dir)
+void gs_publish_models_from(const char *site_dir)
 {
 	char *ev = gs_xasprintf("%s/%s", site_dir, GS_EVIDENCE_DIR);
 
@@ -178,31 +178,31 @@ static void S_model_files(gs_job *job)
 		gs_model_file *f = &m->files[i];
 		gs_job_file *jf = &job->mfiles[i];
 		if (!f->sha256[0])
-			gs_sha256_buffer(f->bytes, f->len, f->sha256);
+			gs_evidence_sha256_buffer(f->bytes, f->len, f->sha256);
 		jf->bytes = f->bytes;
 		jf->len = f->len;
 		jf->shared = 1;
 		memcpy(jf->sha256, f->sha256, GS_SHA256_HEX_SIZE);
-		gs_strvec_push(&job->mnames, gs_xasprintf("model:%s/%s%s", job->w.model_key, f->name,
+		gs_util_strvec_push(&job->mnames, gs_xasprintf("model:%s/%s%s", job->w.model_key, f->name,
 							  f->header ? ".header" : ""));
 	}
 	job->mfiles[i].bytes = gs_model_record(m, job->w.model_key, &job->mfiles[i].len);
-	gs_sha256_buffer(job->mfiles[i].bytes, job->mfiles[i].len, job->mfiles[i].sha256);
-	gs_strvec_push(&job->mnames, gs_model_record_name(job->w.model_key));
+	gs_evidence_sha256_buffer(job->mfiles[i].bytes, job->mfiles[i].len, job->mfiles[i].sha256);
+	gs_util_strvec_push(&job->mnames, gs_model_record_name(job->w.model_key));
 	job->nm = m->nfiles + 1;
 }
 
-int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d)
+int gs_publish_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d)
 {
-	return gs_job_load_sha(workload_path, cat, job, d, NULL);
+	return gs_publish_load_sha(workload_path, cat, job, d, NULL);
 }
 
 static void S_hash_bytes(void *arg, const char *text, size_t len)
 {
-	gs_sha256_buffer(text, len, arg);
+	gs_evidence_sha256_buffer(text, len, arg);
 }
 
-int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d,
+int gs_publish_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d,
 		    char *sha256_hex)
 {
 	size_t before = gs_diag_count(d), i;
@@ -221,13 +221,13 @@ int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *jo
 			break;
 	if (job->w.notes_md) {
 		char why[256];
-		if (gs_doc_markdown_check(job->w.notes_md, why, sizeof(why)))
+		if (gs_doc_bounds_check(job->w.notes_md, why, sizeof(why)))
 			gs_diag_add(d, workload_path, 0, 0, "$.notes", "%s", why);
 	}
-	gs_check_candidates(&job->w, cat, d);
+	gs_verdict_check_candidates(&job->w, cat, d);
 	if (gs_diag_count(d) > before)
 		return -1;
-	if (gs_size_workload(&job->w, &job->s, &err)) {
+	if (gs_sizing_workload(&job->w, &job->s, &err)) {
 		gs_diag_add(d, workload_path, 0, 0, "$", "%s", gs_error_message(&err));
 		gs_error_release(&err);
 		return -1;
@@ -235,7 +235,7 @@ int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *jo
 	return 0;
 }
 
-void gs_job_release(gs_job *job)
+void gs_publish_release(gs_job *job)
 {
 	size_t i;
 
@@ -254,12 +254,12 @@ void gs_job_release(gs_job *job)
 		if (!job->mfiles[i].shared)
 			free(job->mfiles[i].bytes);
 	free(job->mfiles);
-	gs_strvec_release(&job->mnames);
+	gs_util_strvec_release(&job->mnames);
 	gs_workload_release(&job->w);
 	memset(job, 0, sizeof(*job));
 }
 
-int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
+int gs_publish_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 		   gs_error *err)
 {
 	size_t k;
@@ -269,7 +269,7 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 		const gs_measurement *m = job->ev[k].m;
 		/* an imported measurement's log goes with it, like raw results */
 		if (f->log_bytes && !f->log_rel[0] &&
-		    gs_archive_add_bytes(archive, f->log_bytes, f->log_len, m->import_log_sha256,
+		    gs_evidence_archive_add_bytes(archive, f->log_bytes, f->log_len, m->import_log_sha256,
 					 m->import_log_name, citing_sheet, f->log_rel, err)) {
 			f->log_rel[0] = '\0';
 			return gs_error_prefix(err, "%s: %s: ", job->ev[k].ref->path,
@@ -277,7 +277,7 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 		}
 		if (f->rel[0])
 			continue;
-		if (gs_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->ev[k].ref->file,
+		if (gs_evidence_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->ev[k].ref->file,
 					 citing_sheet, f->rel, err)) {
 			f->rel[0] = '\0';
 			return gs_error_prefix(err, "%s: ", job->ev[k].ref->path);
@@ -287,7 +287,7 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 		gs_job_file *f = &job->mfiles[k];
 		if (f->rel[0])
 			continue;
-		if (gs_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->mnames.v[k],
+		if (gs_evidence_archive_add_bytes(archive, f->bytes, f->len, f->sha256, job->mnames.v[k],
 					 citing_sheet, f->rel, err)) {
 			f->rel[0] = '\0';
 			return gs_error_prefix(err, "%s: model file %s: ", job->w.path,
@@ -300,26 +300,26 @@ int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 static int S_write(gs_outtx *tx, const char *dir, const char *name, const char *data,
 		   size_t len, gs_error *err)
 {
-	return gs_outtx_add(tx, dir, name, data, len, err);
+	return gs_outfile_tx_add(tx, dir, name, data, len, err);
 }
 
-/* The names of the files gs_job_publish writes into its folder, in order. */
+/* The names of the files gs_publish_job writes into its folder, in order. */
 static void S_result_files(gs_publish_result *res, const gs_sheet *sheet, int png, int md)
 {
 	size_t i;
 
 	for (i = 0; i < sheet->ncharts; i++) {
-		gs_strvec_push(&res->files, gs_xasprintf("%s.svg", sheet->charts[i].name));
+		gs_util_strvec_push(&res->files, gs_xasprintf("%s.svg", sheet->charts[i].name));
 		if (png)
-			gs_strvec_push(&res->files, gs_xasprintf("%s.png", sheet->charts[i].name));
+			gs_util_strvec_push(&res->files, gs_xasprintf("%s.png", sheet->charts[i].name));
 	}
-	gs_strvec_push(&res->files, gs_xasprintf("%s.json", res->id));
+	gs_util_strvec_push(&res->files, gs_xasprintf("%s.json", res->id));
 	if (md)
-		gs_strvec_push(&res->files, gs_xasprintf("%s.md", res->id));
-	gs_strvec_push(&res->files, gs_xasprintf("%s.html", res->id));
+		gs_util_strvec_push(&res->files, gs_xasprintf("%s.md", res->id));
+	gs_util_strvec_push(&res->files, gs_xasprintf("%s.html", res->id));
 }
 
-int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
+int gs_publish_job(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		   const char *dir, const char *summary_path, gs_publish_result *res,
 		   gs_error *err)
 {
@@ -339,13 +339,13 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
-	gs_classify(&job->w, &job->s, job->ev, job->nev, env->cat, env->accept_synthetic, &d);
-	tx = env->in_stage ? gs_outtx_new_direct() : gs_outtx_new();
-	gs_archive_set_tx(archive, tx);
+	gs_verdict_classify(&job->w, &job->s, job->ev, job->nev, env->cat, env->accept_synthetic, &d);
+	tx = env->in_stage ? gs_outfile_tx_new_direct() : gs_outfile_tx_new();
+	gs_evidence_archive_set_tx(archive, tx);
 	{
 		/* (a site's key archived them already: their links are kept) */
 		char *sheet_rel = gs_xasprintf("%s%s.html", env->sheet_prefix, job->w.id);
-		int arc = gs_job_archive(job, archive, sheet_rel, err);
+		int arc = gs_publish_archive(job, archive, sheet_rel, err);
 		free(sheet_rel);
 		if (arc)
 			goto out;
@@ -378,7 +378,7 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	reasons = gs_sheet_reasons(env->t, &d);
 	in.reasons = reasons;
 	/* the distinct reasons, once for the sheet and its decision JSON */
-	gs_sheet_reasonset_build(&in, &rs);
+	gs_sheet_reasons_set_build(&in, &rs);
 	have_rs = 1;
 	in.rs = &rs;
 	if (gs_sheet_build(&in, &sheet)) {
@@ -439,16 +439,16 @@ int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		} else {
 			sname = sdir;
 		}
-		rc = gs_outtx_add(tx, slash ? sdir : ".", sname, sum, strlen(sum), err);
+		rc = gs_outfile_tx_add(tx, slash ? sdir : ".", sname, sum, strlen(sum), err);
 		free(sdir);
 		free(sum);
 		if (rc)
 			goto out_sheet;
 		rc = -1;
 	}
-	if (env->write_manifest && gs_archive_write_manifest(archive, err))
+	if (env->write_manifest && gs_evidence_archive_write_manifest(archive, err))
 		goto out_sheet;
-	if (gs_outtx_commit(tx, err))
+	if (gs_outfile_tx_commit(tx, err))
 		goto out_sheet;
 	res->id = gs_xstrdup(job->w.id);
 	res->title = gs_xstrdup(job->w.title);
@@ -474,18 +474,18 @@ out:
 	free(name);
 	free(title);
 	if (have_rs)
-		gs_sheet_reasonset_release(&rs);
+		gs_sheet_reasons_set_release(&rs);
 	gs_sheet_reasons_free(reasons, d.ncands);
-	gs_decision_release(&d);
-	gs_archive_set_tx(archive, NULL);
-	gs_outtx_free(tx);
+	gs_verdict_release(&d);
+	gs_evidence_archive_set_tx(archive, NULL);
+	gs_outfile_tx_free(tx);
 	return rc;
 }
 
 void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat,
 				     gs_publish_result *res)
 {
-	const gs_candidate *best = gs_decision_best(d);
+	const gs_candidate *best = gs_verdict_best(d);
 	size_t i;
 	int q;
 
@@ -527,9 +527,9 @@ static void S_gib_words(gs_buf *o, const gs_strings *t, uint64_t mag, int neg,
 
 	if (neg)
 		gs_buf_puts(o, "\xe2\x88\x92");
-	gs_buf_puts(o, gs_fmt_fixed2(g, mag, GS_GIB, t->lang));
+	gs_buf_puts(o, gs_qty_fmt_fixed2(g, mag, GS_GIB, t->lang));
 	gs_buf_puts(o, " (");
-	gs_buf_puts(o, gs_sheet_prov_words(t, prov, synthetic));
+	gs_buf_puts(o, gs_sheet_words_prov(t, prov, synthetic));
 	gs_buf_puts(o, ")");
 }
 
@@ -549,9 +549,9 @@ static char *S_short_reason(const gs_strings *t, const gs_verdict *v, char *cons
 	    gs_tr_opt(t, key)) {
 		sv = *v;
 		sv.why = key;
-		return gs_sheet_reason_text(t, &sv);
+		return gs_sheet_words_reason_text(t, &sv);
 	}
-	return reasons ? gs_xstrdup(reasons[at]) : gs_sheet_reason_text(t, v);
+	return reasons ? gs_xstrdup(reasons[at]) : gs_sheet_words_reason_text(t, v);
 }
 
 void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
@@ -580,7 +580,7 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 		gs_buf_puts(&out, "\t");
 		if (c->has_margin) {
 			int64_t m = c->margin;
-			gs_qty p = gs_margin_prov(c->need, c->capacity);
+			gs_qty p = gs_verdict_margin_prov(c->need, c->capacity);
 			S_gib_words(&out, t, gs_i64_mag(m), m < 0, p.prov, p.synthetic);
 		} else {
 			gs_buf_puts(&out, gs_tr(t, "word.missing"));
@@ -592,10 +592,10 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 			char g[GS_FMT_MAX];
 			gs_buf_puts(&out, gs_tr(t, "site.row_capacity"));
 			gs_buf_puts(&out, " ");
-			gs_buf_puts(&out, gs_fmt_gib(g, c->capacity.bytes, t->lang));
+			gs_buf_puts(&out, gs_qty_fmt_gib(g, c->capacity.bytes, t->lang));
 			gs_buf_puts(&out, " (");
 			gs_buf_puts(&out,
-				    gs_sheet_prov_words(t, c->capacity.prov, c->capacity.synthetic));
+				    gs_sheet_words_prov(t, c->capacity.prov, c->capacity.synthetic));
 			gs_buf_puts(&out, ").");
 			n++;
 		}
@@ -615,7 +615,7 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 					gs_buf_puts(&out, gs_tr(t, "cand.to_confirm"));
 					gs_buf_puts(&out, " ");
 				}
-				gs_buf_puts(&out, gs_sheet_req_label(t, (gs_req)q));
+				gs_buf_puts(&out, gs_sheet_words_req_label(t, (gs_req)q));
 			}
 		}
 		for (q = 0; q < GS_REQ_COUNT && c->excluded; q++) {
@@ -627,7 +627,7 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 				continue;
 			why = S_short_reason(t, v, reasons, i * GS_REQ_COUNT + (size_t)q);
 			gs_buf_puts(&out, n++ ? " " : "");
-			gs_buf_puts(&out, gs_sheet_req_label(t, (gs_req)q));
+			gs_buf_puts(&out, gs_sheet_words_req_label(t, (gs_req)q));
 			gs_buf_puts(&out, ": ");
 			gs_buf_puts(&out, why);
 			free(why);
@@ -651,6 +651,6 @@ void gs_publish_result_release(gs_publish_result *r)
 	free(r->status);
 	free(r->cost);
 	free(r->currency);
-	gs_strvec_release(&r->files);
+	gs_util_strvec_release(&r->files);
 	memset(r, 0, sizeof(*r));
 }

@@ -3,12 +3,12 @@
  * the workload and the measurements it cites, size, classify, archive the
  * evidence, build the sheet, render it and write its files.
  *
- * Invariants: gs_job_load reads and validates everything and writes
+ * Invariants: gs_publish_load reads and validates everything and writes
  * nothing; it reads each cited file once, and the job keeps its bytes and
  * their SHA-256 (gs_job_file): every later use (a site's keys, the
  * archive) takes them from there, never from the file again, so the bytes
  * archived are the bytes that decided the verdicts, whatever happens to
- * the file meanwhile. gs_job_publish is only called on a loaded job and writes the
+ * the file meanwhile. gs_publish_job is only called on a loaded job and writes the
  * sheet's files, its new evidence and (write_manifest) the manifest as one
  * transaction (gs_outtx, outfile.h): every byte written before any of them
  * becomes visible, so a failed write leaves the folder as it was.
@@ -28,10 +28,10 @@
 #include "workload.h"
 
 /*
- * A cited file as gs_job_load read it: its bytes (parsed into its
+ * A cited file as gs_publish_load read it: its bytes (parsed into its
  * measurement; at most GS_INPUT_MAX_BYTES, as a measurement's, so a job
  * holds about twice what its measurements take), their SHA-256 and, once
- * archived (gs_job_archive), its link from the site's root.
+ * archived (gs_publish_archive), its link from the site's root.
  *
  * The bytes a job keeps of its distinct cited files are at most
  * GS_JOB_EVIDENCE_MAX_BYTES together (a file cited twice counts once): the
@@ -93,7 +93,7 @@ typedef struct {
 	const char *reference;     /* site, merge: the workload id of the offers page's
 				      campaign chart (--reference), or NULL */
 	/* Or NULL: each offer's note with its name masked (sheet.h:
-	 * gs_sheet_notes_masked of cat), borrowed by every sheet; a site
+	 * gs_sheet_sources_notes_masked of cat), borrowed by every sheet; a site
 	 * makes it once, before its workers fork. */
 	const char *const *notes_masked;
 } gs_publish_env;
@@ -112,7 +112,7 @@ typedef struct {
 	 * plan's currency (borrowed from the catalog); NULL currency: no plan. */
 	int64_t *cost;
 	const char **currency;
-	/* The offer to take (gs_decision_best): its catalog index, or
+	/* The offer to take (gs_verdict_best): its catalog index, or
 	 * GS_PUBLISH_NO_BEST; best_missing: bit q set when requirement q
 	 * (gs_req) is still to confirm on it. */
 	size_t best;
@@ -149,34 +149,34 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
  * in the model files archived in site_dir/evidence (model.h), as the
  * sheets published there archived them.
  */
-void gs_job_models_from(const char *site_dir);
+void gs_publish_models_from(const char *site_dir);
 
 /* Reads and validates the workload and its measurements against the catalog. */
-int gs_job_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d);
+int gs_publish_load(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d);
 /* The same, and the SHA-256 of the workload's bytes as read and parsed
  * into sha256_hex (65 bytes) when it returns 0: the file is read once. */
-int gs_job_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d,
+int gs_publish_load_sha(const char *workload_path, const gs_catalog *cat, gs_job *job, gs_diag *d,
 		    char *sha256_hex);
 /* Frees everything the job holds, its cited files' bytes too. */
-void gs_job_release(gs_job *job);
+void gs_publish_release(gs_job *job);
 
 /*
  * Archives each cited file of a loaded job from the bytes it holds
- * (gs_archive_add_bytes), cited by citing_sheet, and keeps its link in
+ * (gs_evidence_archive_add_bytes), cited by citing_sheet, and keeps its link in
  * job->files[k].rel; a file archived already by this job is not archived
- * again (a site's key needs the links before gs_job_publish, which calls
+ * again (a site's key needs the links before gs_publish_job, which calls
  * this too: they are computed once). A job is archived into one archive.
  * 0, or -1 with "PATH: why" in err.
  */
-int gs_job_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
+int gs_publish_archive(gs_job *job, gs_archive *archive, const char *citing_sheet,
 		   gs_error *err);
 
 /*
  * Writes DIR/ID.md, ID.html, ID.json and the charts; archives the evidence
- * into archive (gs_job_archive; its links are relative to DIR). summary_path: also write the
+ * into archive (gs_publish_archive; its links are relative to DIR). summary_path: also write the
  * CI summary there (or NULL). Returns 0, or -1 with a message in err.
  */
-int gs_job_publish(gs_job *job, const gs_publish_env *env, gs_archive *archive,
+int gs_publish_job(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		   const char *dir, const char *summary_path, gs_publish_result *res,
 		   gs_error *err);
 void gs_publish_result_release(gs_publish_result *r);
@@ -187,7 +187,7 @@ void gs_publish_result_release(gs_publish_result *r);
  * the SHA-256 the measurement records: 0 with *bytes (NULL: it names none),
  * or -1 with why.
  */
-int gs_job_read_log(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
+int gs_publish_read_log(const char *mpath, const gs_measurement *m, char **bytes, size_t *len,
 		    gs_error *why);
 
 #endif

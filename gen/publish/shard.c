@@ -78,14 +78,14 @@ int gs_shard_write(const gs_shard *s, const char *dir, gs_error *err)
 	json_decref(root);
 	if (!text)
 		GS_BUG("json_dumps of a shard's identity failed (out of memory)");
-	rc = gs_write_atomic(dir, GS_SHARD_FILE, text, strlen(text), err);
+	rc = gs_outfile_write_atomic(dir, GS_SHARD_FILE, text, strlen(text), err);
 	free(text);
 	return rc;
 }
 
 void gs_shard_release(gs_shard *s)
 {
-	gs_strvec_release(&s->ids);
+	gs_util_strvec_release(&s->ids);
 	free(s->generator);
 	free(s->lang);
 	free(s->date);
@@ -97,7 +97,7 @@ static int S_hex(json_t *root, const char *key, char dst[65])
 {
 	const char *v = json_string_value(json_object_get(root, key));
 
-	if (!v || !gs_sha256_hex_valid(v))
+	if (!v || !gs_evidence_sha256_hex_valid(v))
 		return -1;
 	memcpy(dst, v, 65);
 	return 0;
@@ -108,7 +108,7 @@ static int S_hex(json_t *root, const char *key, char dst[65])
 static json_t *S_load(const char *path, gs_error *why, json_error_t *jerr)
 {
 	size_t len;
-	char *text = gs_read_input(path, GS_INPUT_MAX_BYTES, &len, why);
+	char *text = gs_infile_read(path, GS_INPUT_MAX_BYTES, &len, why);
 	json_t *root;
 
 	if (!text)
@@ -187,7 +187,7 @@ int gs_shard_read(const char *dir, gs_shard *s, gs_error *err)
 			gs_error_set(err, "%s: $.ids[%zu]: expected a workload id", GS_SHARD_FILE, i);
 			goto bad;
 		}
-		gs_strvec_push_dup(&s->ids, id);
+		gs_util_strvec_push_dup(&s->ids, id);
 	}
 	if (S_hex(root, "workloads_sha256", s->workloads_sha256) ||
 	    S_hex(root, "inputs_sha256", s->inputs_sha256) ||
@@ -251,7 +251,7 @@ void gs_shard_keys_end(gs_shard_keys *k, char workloads_hex[65],
 	uint8_t dig[SHA256_DIGEST_SIZE];
 
 	sha256_digest(&k->workloads, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, workloads_hex);
+	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, workloads_hex);
 	sha256_digest(&k->inputs, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, inputs_hex);
+	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, inputs_hex);
 }

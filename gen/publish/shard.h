@@ -14,7 +14,7 @@
  * first, as in a one-machine build. A shard may be empty (N > W).
  *
  * Format (JSON_SORT_KEYS | JSON_INDENT(1), no newline at end):
- *   {"catalog_sha256": "<hex>",      gs_catalog_key of the --catalog files
+ *   {"catalog_sha256": "<hex>",      gs_cmd_common_catalog_key of the --catalog files
  *    "format": "gpusheet-shard/1",
  *    "from": 0,                      index of the shard's first workload
  *    "generator": "gpusheet X.Y.Z",

@@ -145,7 +145,7 @@ static int S_problem_cmp(const void *x, const void *y)
  * control bytes and invalid UTF-8 as \xNN, cut at 200 bytes with its length. */
 static char *S_show(const char *u)
 {
-	return gs_show(u, GS_SHOW_MAX);
+	return gs_diag_show(u, GS_SHOW_MAX);
 }
 
 static int S_hexval(char c)
@@ -229,7 +229,7 @@ static int S_is_page(const char *rel)
 /* Read a whole file; NULL with the reason in why ("cannot read: ..."). */
 static char *S_read_file(const char *path, size_t *len, gs_error *why)
 {
-	return gs_read_input(path, 0, len, why);
+	return gs_infile_read(path, 0, len, why);
 }
 
 /* ---- the walk ---- */
@@ -283,24 +283,24 @@ static int S_walk_one(S_site *s, const char *rel, gs_strvec *todo)
 			char *e = gs_xmalloc(n + 2);
 			memcpy(e, de->d_name, n + 1);
 			e[n + 1] = kind;
-			gs_strvec_push(&names, e);
+			gs_util_strvec_push(&names, e);
 		}
 	}
 	closedir(d);
 	free(full);
-	gs_strvec_sort(&names);
+	gs_util_strvec_sort(&names);
 	for (i = 0; i < names.n; i++) {
 		const char *name = names.v[i];
 		char kind = name[strlen(name) + 1];
 		char *child = S_join(rel, name);
 
 		/* a write that never finished (or a file planted under such a name) */
-		if (kind != 'd' && gs_is_temp_name(name))
+		if (kind != 'd' && gs_outfile_is_temp_name(name))
 			S_problem_add(s, child, "temporary file left behind");
 		switch (kind) {
 		case 'd':
-			gs_strvec_push_dup(&s->dirs, child);
-			gs_strvec_push_dup(todo, child);
+			gs_util_strvec_push_dup(&s->dirs, child);
+			gs_util_strvec_push_dup(todo, child);
 			break;
 		case 'f':
 			/* archived evidence is raw content, not a page of the
@@ -308,12 +308,12 @@ static int S_walk_one(S_site *s, const char *rel, gs_strvec *todo)
 			if (S_is_page(child) &&
 			    strncmp(child, GS_EVIDENCE_DIR "/",
 				    strlen(GS_EVIDENCE_DIR "/")) != 0)
-				gs_strvec_push_dup(&s->pages, child);
-			gs_strvec_push_dup(&s->files, child);
+				gs_util_strvec_push_dup(&s->pages, child);
+			gs_util_strvec_push_dup(&s->files, child);
 			break;
 		case 'l':
 			S_problem_add(s, child, "symbolic link");
-			gs_strvec_push_dup(&s->files, child);
+			gs_util_strvec_push_dup(&s->files, child);
 			break;
 		default:
 			S_problem_add(s, child, "not a regular file or folder");
@@ -321,7 +321,7 @@ static int S_walk_one(S_site *s, const char *rel, gs_strvec *todo)
 		}
 		free(child);
 	}
-	gs_strvec_release(&names);
+	gs_util_strvec_release(&names);
 	return 0;
 }
 
@@ -337,7 +337,7 @@ static int S_walk(S_site *s)
 		S_walk_one(s, rel, &todo);
 		free(rel);
 	}
-	gs_strvec_release(&todo);
+	gs_util_strvec_release(&todo);
 	return rc;
 }
 
@@ -360,7 +360,7 @@ static void S_check_entry(S_site *s, const char *file, const char *hash,
 	} else if ((uint64_t)st.st_size != (uint64_t)size) {
 		S_problem_add(s, rel, "size mismatch (expected %lld, found %lld)",
 			      (long long)size, (long long)st.st_size);
-	} else if (gs_sha256_file(full, found, &got) != 0) {
+	} else if (gs_evidence_sha256_file(full, found, &got) != 0) {
 		S_problem_add(s, rel, "cannot read: %s", strerror(errno));
 	} else if (strcmp(found, hash) != 0) {
 		S_problem_add(s, rel, "hash mismatch (expected %s, found %s)",
@@ -411,10 +411,10 @@ static void S_entry_lists(S_site *s, const char *mrel, const char *key, const ch
 		}
 		if (f == 1)
 			for (i = 0; i < json_array_size(v); i++)
-				gs_strvec_push(&s->cited, gs_xasprintf("%s/%s%c%s", GS_EVIDENCE_DIR, fname,
+				gs_util_strvec_push(&s->cited, gs_xasprintf("%s/%s%c%s", GS_EVIDENCE_DIR, fname,
 								     '\001', json_string_value(json_array_get(v, i))));
 	}
-	gs_strvec_push(&s->listed, gs_xasprintf("%s/%s", GS_EVIDENCE_DIR, fname));
+	gs_util_strvec_push(&s->listed, gs_xasprintf("%s/%s", GS_EVIDENCE_DIR, fname));
 }
 
 static void S_check_evidence(S_site *s)
@@ -434,7 +434,7 @@ static void S_check_evidence(S_site *s)
 		return;
 	}
 	mfull = S_join(s->root, mrel);
-	root = gs_json_load_path(mfull, JSON_REJECT_DUPLICATES, &jerr);
+	root = gs_jr_load_path(mfull, JSON_REJECT_DUPLICATES, &jerr);
 	free(mfull);
 	if (!root) {
 		show = S_show(jerr.text);
@@ -461,7 +461,7 @@ static void S_check_evidence(S_site *s)
 		const char *fname = NULL;
 		char *fbuf = NULL;
 
-		if (!gs_sha256_hex_valid(key) || !json_is_object(val) ||
+		if (!gs_evidence_sha256_hex_valid(key) || !json_is_object(val) ||
 		    !json_is_string(sha) ||
 		    strcmp(json_string_value(sha), key) != 0 ||
 		    !json_is_integer(size) || json_integer_value(size) < 0 ||
@@ -495,13 +495,13 @@ static void S_check_evidence(S_site *s)
 			fname = fbuf;
 			free(prefix);
 		}
-		gs_strvec_push_dup(&listed, fname);
+		gs_util_strvec_push_dup(&listed, fname);
 		S_check_entry(s, fname, key, json_integer_value(size));
 		S_entry_lists(s, mrel, key, fname, val);
 		free(fbuf);
 	}
 	json_decref(root);
-	gs_strvec_sort_unique(&listed);
+	gs_util_strvec_sort_unique(&listed);
 
 	/* files of evidence/ that the manifest does not list */
 	for (i = S_lower_bound(&s->files, GS_EVIDENCE_DIR "/");
@@ -519,7 +519,7 @@ static void S_check_evidence(S_site *s)
 		if (!strchr(s->dirs.v[i] + plen, '/'))
 			S_problem_add(s, s->dirs.v[i], "folder inside evidence/");
 	}
-	gs_strvec_release(&listed);
+	gs_util_strvec_release(&listed);
 }
 
 /* ---- links ---- */
@@ -711,7 +711,7 @@ static void S_check_link(S_site *s, const char *raw)
 		 * reported once, as a broken link, not again as uncited) */
 		if (t && strncmp(t, GS_EVIDENCE_DIR "/", strlen(GS_EVIDENCE_DIR "/")) == 0 &&
 		    strcmp(t, GS_EVIDENCE_DIR "/" GS_EVIDENCE_MANIFEST) != 0)
-			gs_strvec_push(&s->evlinks, gs_xasprintf("%s%c%s", t, '\001', page));
+			gs_util_strvec_push(&s->evlinks, gs_xasprintf("%s%c%s", t, '\001', page));
 		if (target && !S_frag_trivial(frag)) {
 			long pi = S_find(&s->pages, target);
 			if (pi < 0) {
@@ -904,10 +904,10 @@ static void S_collect_ids(xmlDocPtr doc, gs_strvec *ids)
 			if (strcmp(an, "id") == 0 ||
 			    (strcmp(an, "name") == 0 &&
 			     strcmp((const char *)n->name, "a") == 0))
-				gs_strvec_push(ids, S_attr_value(at));
+				gs_util_strvec_push(ids, S_attr_value(at));
 		}
 	}
-	gs_strvec_sort_unique(ids);
+	gs_util_strvec_sort_unique(ids);
 }
 
 /* Pass 2: every link of the page. */
@@ -1022,9 +1022,9 @@ static void S_check_citations(S_site *s)
 
 	if (!s->have_manifest)
 		return;
-	gs_strvec_sort_unique(&s->cited);
-	gs_strvec_sort_unique(&s->evlinks);
-	gs_strvec_sort(&s->listed);
+	gs_util_strvec_sort_unique(&s->cited);
+	gs_util_strvec_sort_unique(&s->evlinks);
+	gs_util_strvec_sort(&s->listed);
 	for (i = 0; i < s->cited.n; i++) {
 		const char *c = s->cited.v[i], *pg = strchr(c, '\001') + 1;
 		long pi = S_find(&s->pages, pg);
@@ -1052,7 +1052,7 @@ static void S_check_citations(S_site *s)
 /* A path as printed: escaped as any value (diag.h), so one problem = one line. */
 static void S_put_escaped(const char *p, FILE *out)
 {
-	char *e = gs_show(p, 0);
+	char *e = gs_diag_show(p, 0);
 
 	fputs(e, out);
 	free(e);
@@ -1089,9 +1089,9 @@ int gs_verify_site(const char *dir, FILE *report)
 				strerror(errno));
 		return -1;
 	}
-	gs_strvec_sort(&s.files);
-	gs_strvec_sort(&s.dirs);
-	gs_strvec_sort(&s.pages);
+	gs_util_strvec_sort(&s.files);
+	gs_util_strvec_sort(&s.dirs);
+	gs_util_strvec_sort(&s.pages);
 	if (S_find(&s.files, GS_SHARD_FILE) >= 0) {
 		/* its pages link to pages only the merged site has: one problem, not one per link */
 		S_problem_add(&s, GS_SHARD_FILE, "a shard of a site (gpusheet site --shard), not a "
@@ -1115,7 +1115,7 @@ int gs_verify_site(const char *dir, FILE *report)
 	count = s.nprobs > INT32_MAX ? INT32_MAX : (int)s.nprobs;
 	free(s.probs);
 	for (i = 0; s.ids && i < s.pages.n; i++)
-		gs_strvec_release(&s.ids[i]);
+		gs_util_strvec_release(&s.ids[i]);
 	free(s.ids);
 	free(s.bad);
 	for (i = 0; i < s.ndefer; i++) {
@@ -1123,11 +1123,11 @@ int gs_verify_site(const char *dir, FILE *report)
 		free(s.defer[i].show);
 	}
 	free(s.defer);
-	gs_strvec_release(&s.files);
-	gs_strvec_release(&s.dirs);
-	gs_strvec_release(&s.pages);
-	gs_strvec_release(&s.cited);
-	gs_strvec_release(&s.evlinks);
-	gs_strvec_release(&s.listed);
+	gs_util_strvec_release(&s.files);
+	gs_util_strvec_release(&s.dirs);
+	gs_util_strvec_release(&s.pages);
+	gs_util_strvec_release(&s.cited);
+	gs_util_strvec_release(&s.evlinks);
+	gs_util_strvec_release(&s.listed);
 	return count;
 }

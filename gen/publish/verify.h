@@ -39,7 +39,7 @@
  *                              "broken link: URL"; a #fragment into another
  *                              page of the site must name an id there
  *                              ("missing anchor: URL");
- *  - a file with a temporary name (gs_is_temp_name in outfile.h) is
+ *  - a file with a temporary name (gs_outfile_is_temp_name in outfile.h) is
  *    reported ("temporary file left behind"): a write that never finished;
  *  - a shard folder (GS_SHARD_FILE at its root, shard.h) is not a site:
  *    reported ("a shard of a site ...") and nothing else is checked (its

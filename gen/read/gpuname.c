@@ -226,7 +226,7 @@ static const char *S_key(const char *name, char *key)
 	return k;
 }
 
-const char *gs_gpu_canonical(const char *name, gs_gpu_match *how)
+const char *gs_gpuname_canonical(const char *name, gs_gpu_match *how)
 {
 	char key[64];
 	const char *k;
@@ -260,13 +260,13 @@ static const char *const *S_candidates(const char *name)
 	return NULL;
 }
 
-const gs_gpu_nominal *gs_gpu_table(size_t *n)
+const gs_gpu_nominal *gs_gpuname_table(size_t *n)
 {
 	*n = S_N(S_nominal);
 	return S_nominal;
 }
 
-void gs_gpu_window(const gs_gpu_nominal *e, uint64_t *lo, uint64_t *hi)
+void gs_gpuname_window(const gs_gpu_nominal *e, uint64_t *lo, uint64_t *hi)
 {
 	/* gb <= 256 in the table: no product overflows */
 	*lo = (uint64_t)e->gb * UINT64_C(1000000000) / 100u * 93u;
@@ -277,21 +277,21 @@ static int S_agrees(const gs_gpu_nominal *e, uint64_t bytes)
 {
 	uint64_t lo, hi;
 
-	gs_gpu_window(e, &lo, &hi);
+	gs_gpuname_window(e, &lo, &hi);
 	return bytes >= lo && bytes <= hi;
 }
 
-gs_gpu_check gs_gpu_check_memory(const char *name, uint64_t bytes, const gs_gpu_nominal **e)
+gs_gpu_check gs_gpuname_check_memory(const char *name, uint64_t bytes, const gs_gpu_nominal **e)
 {
 	gs_gpu_match how;
-	const char *model = gs_gpu_canonical(name, &how);
+	const char *model = gs_gpuname_canonical(name, &how);
 	const char *const *cand;
 	const gs_gpu_nominal *pick = NULL;
 	size_t i;
 
 	*e = NULL;
 	if (how == GS_GPU_KNOWN) {
-		const gs_gpu_nominal *n = gs_gpu_nominal_of(model);
+		const gs_gpu_nominal *n = gs_gpuname_nominal_of(model);
 		if (!n)
 			return GS_GPU_CHECK_UNKNOWN;
 		*e = n;
@@ -305,7 +305,7 @@ gs_gpu_check gs_gpu_check_memory(const char *name, uint64_t bytes, const gs_gpu_
 		return GS_GPU_CHECK_AMBIGUOUS;
 	/* the figure picks the candidates it agrees with; they must share one nominal figure */
 	for (i = 0; i < 3 && cand[i]; i++) {
-		const gs_gpu_nominal *n = gs_gpu_nominal_of(cand[i]);
+		const gs_gpu_nominal *n = gs_gpuname_nominal_of(cand[i]);
 		if (!n || !S_agrees(n, bytes))
 			continue;
 		if (pick && pick->gb != n->gb)
@@ -319,7 +319,7 @@ gs_gpu_check gs_gpu_check_memory(const char *name, uint64_t bytes, const gs_gpu_
 	return GS_GPU_CHECK_AGREES;
 }
 
-const char *gs_gpu_candidates_text(const char *name, char *buf, size_t n)
+const char *gs_gpuname_candidates_text(const char *name, char *buf, size_t n)
 {
 	const char *const *cand = S_candidates(name);
 	size_t i, at = 0;
@@ -327,7 +327,7 @@ const char *gs_gpu_candidates_text(const char *name, char *buf, size_t n)
 	if (n)
 		buf[0] = '\0';
 	for (i = 0; cand && i < 3 && cand[i] && at < n; i++) {
-		const gs_gpu_nominal *e = gs_gpu_nominal_of(cand[i]);
+		const gs_gpu_nominal *e = gs_gpuname_nominal_of(cand[i]);
 		int k = snprintf(buf + at, n - at, "%s%s%s%s%s", i ? " or " : "", cand[i],
 				 e ? " (" : "", e ? e->nominal_gb : "", e ? " GB)" : "");
 		if (k < 0)
@@ -337,7 +337,7 @@ const char *gs_gpu_candidates_text(const char *name, char *buf, size_t n)
 	return buf;
 }
 
-const gs_gpu_nominal *gs_gpu_nominal_of(const char *model)
+const gs_gpu_nominal *gs_gpuname_nominal_of(const char *model)
 {
 	size_t i;
 
@@ -378,7 +378,7 @@ static int S_contains_ci(const char *hay, const char *needle)
 	return 0;
 }
 
-int gs_gpu_same(const char *offer_model, const char *offer_device, const char *device_name)
+int gs_gpuname_same(const char *offer_model, const char *offer_device, const char *device_name)
 {
 	gs_gpu_match hd, ho = GS_GPU_UNKNOWN;
 	const char *cd, *co = NULL;
@@ -387,11 +387,11 @@ int gs_gpu_same(const char *offer_model, const char *offer_device, const char *d
 		return 0;
 	if (offer_device && S_eq_ci(offer_device, device_name))
 		return 1;
-	cd = gs_gpu_canonical(device_name, &hd);
+	cd = gs_gpuname_canonical(device_name, &hd);
 	if (offer_device)
-		co = gs_gpu_canonical(offer_device, &ho);
+		co = gs_gpuname_canonical(offer_device, &ho);
 	if (ho == GS_GPU_UNKNOWN && offer_model)
-		co = gs_gpu_canonical(offer_model, &ho);
+		co = gs_gpuname_canonical(offer_model, &ho);
 	if (hd == GS_GPU_AMBIGUOUS || ho == GS_GPU_AMBIGUOUS)
 		return 0;
 	if (hd == GS_GPU_KNOWN && ho == GS_GPU_KNOWN)

@@ -28,7 +28,7 @@ typedef enum {
 } gs_gpu_match;
 
 /* Canonical model of name (e.g. "A100 80GB"), or NULL; *how says why. */
-const char *gs_gpu_canonical(const char *name, gs_gpu_match *how);
+const char *gs_gpuname_canonical(const char *name, gs_gpu_match *how);
 
 /*
  * Does a device that reports device_name belong to an offer of model
@@ -39,7 +39,7 @@ const char *gs_gpu_canonical(const char *name, gs_gpu_match *how);
  * table does not know match only when the offer states no device name and
  * its model is part of the device's name (case-insensitive).
  */
-int gs_gpu_same(const char *offer_model, const char *offer_device, const char *device_name);
+int gs_gpuname_same(const char *offer_model, const char *offer_device, const char *device_name);
 
 typedef struct {
 	const char *model;       /* canonical model */
@@ -53,10 +53,10 @@ typedef struct {
 } gs_gpu_nominal;
 
 /* The vendor's nominal memory of a canonical model, or NULL. */
-const gs_gpu_nominal *gs_gpu_nominal_of(const char *model);
+const gs_gpu_nominal *gs_gpuname_nominal_of(const char *model);
 
 /* Every entry of the vendor table, in model order (for listings and tests). */
-const gs_gpu_nominal *gs_gpu_table(size_t *n);
+const gs_gpu_nominal *gs_gpuname_table(size_t *n);
 
 /*
  * The bytes per card a figure for entry e may take and still agree with
@@ -65,7 +65,7 @@ const gs_gpu_nominal *gs_gpu_table(size_t *n);
  * 15/16, which lies above that bound) to the nominal figure read as GiB
  * (GB x 2^30, what providers write: 81920 MiB for an 80 GB card).
  */
-void gs_gpu_window(const gs_gpu_nominal *e, uint64_t *lo, uint64_t *hi);
+void gs_gpuname_window(const gs_gpu_nominal *e, uint64_t *lo, uint64_t *hi);
 
 typedef enum {
 	GS_GPU_CHECK_UNKNOWN = 0,    /* no vendor figure for this name: the file's figure stands unchecked */
@@ -82,9 +82,9 @@ typedef enum {
  * agrees with exactly one nominal figure among them; never by the name.
  * *e is the entry to cite, or NULL (UNKNOWN, AMBIGUOUS).
  */
-gs_gpu_check gs_gpu_check_memory(const char *name, uint64_t bytes, const gs_gpu_nominal **e);
+gs_gpu_check gs_gpuname_check_memory(const char *name, uint64_t bytes, const gs_gpu_nominal **e);
 
 /* The candidates' models of an ambiguous name, joined with " or ", in buf. */
-const char *gs_gpu_candidates_text(const char *name, char *buf, size_t n);
+const char *gs_gpuname_candidates_text(const char *name, char *buf, size_t n);
 
 #endif

@@ -36,7 +36,7 @@ static int S_part_ok(const char *s, size_t n)
 	return 1;
 }
 
-int gs_hf_is_repo_id(const char *s)
+int gs_hfcache_is_repo_id(const char *s)
 {
 	const char *slash = strchr(s, '/');
 
@@ -44,7 +44,7 @@ int gs_hf_is_repo_id(const char *s)
 	       S_part_ok(slash + 1, strlen(slash + 1));
 }
 
-int gs_hf_is_commit(const char *s)
+int gs_hfcache_is_commit(const char *s)
 {
 	size_t i;
 
@@ -54,12 +54,12 @@ int gs_hf_is_commit(const char *s)
 	return s[i] == '\0';
 }
 
-int gs_hf_split_ref(const char *ref, char **repo, char **rev)
+int gs_hfcache_split_ref(const char *ref, char **repo, char **rev)
 {
 	const char *at = strchr(ref, '@');
 	char *r = at ? gs_xasprintf("%.*s", (int)(at - ref), ref) : gs_xstrdup(ref);
 
-	if (!gs_hf_is_repo_id(r) || (at && (!at[1] || strlen(at + 1) > S_MAX_REVISION))) {
+	if (!gs_hfcache_is_repo_id(r) || (at && (!at[1] || strlen(at + 1) > S_MAX_REVISION))) {
 		free(r);
 		return -1;
 	}
@@ -112,7 +112,7 @@ static void S_init(gs_hf_model *h)
 	h->snap_fd = -1;
 }
 
-void gs_hf_release(gs_hf_model *h)
+void gs_hfcache_release(gs_hf_model *h)
 {
 	if (!h)
 		return;
@@ -149,15 +149,15 @@ static char *S_ref_names(int repo_fd)
 	}
 	while ((e = readdir(dp)) != NULL && v.n < 50)
 		if (e->d_name[0] != '.')
-			gs_strvec_push_dup(&v, e->d_name);
+			gs_util_strvec_push_dup(&v, e->d_name);
 	closedir(dp);
-	gs_strvec_sort(&v);
+	gs_util_strvec_sort(&v);
 	for (i = 0; i < v.n; i++) {
 		char *n = gs_xasprintf("%s%s%s", out ? out : "", out ? ", " : "", v.v[i]);
 		free(out);
 		out = n;
 	}
-	gs_strvec_release(&v);
+	gs_util_strvec_release(&v);
 	return out;
 }
 
@@ -169,12 +169,12 @@ static int S_resolve(gs_hf_model *h, gs_diag *d)
 	size_t len;
 	int fd;
 
-	if (gs_hf_is_commit(h->revision)) {
+	if (gs_hfcache_is_commit(h->revision)) {
 		h->commit = gs_xstrdup(h->revision);
 		return 0;
 	}
 	refs_dir = gs_xasprintf("%s/refs", h->repo_dir);
-	fd = gs_open_beneath(refs_dir, h->revision, S_MAX_REF_BYTES, &err);
+	fd = gs_infile_open_beneath(refs_dir, h->revision, S_MAX_REF_BYTES, &err);
 	if (fd < 0) {
 		char *names = S_ref_names(h->repo_fd);
 		char *hint = S_fetch_hint(h->repo_id ? h->repo_id : "ORG/NAME", h->revision);
@@ -189,7 +189,7 @@ static int S_resolve(gs_hf_model *h, gs_diag *d)
 		free(refs_dir);
 		return -1;
 	}
-	text = gs_read_fd(fd, S_MAX_REF_BYTES, &len, &err);
+	text = gs_infile_read_fd(fd, S_MAX_REF_BYTES, &len, &err);
 	if (!text) {
 		gs_diag_add(d, refs_dir, 0, 0, NULL, "refs/%s: %s", h->revision, gs_error_message(&err));
 		gs_error_release(&err);
@@ -198,7 +198,7 @@ static int S_resolve(gs_hf_model *h, gs_diag *d)
 	}
 	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
 		text[--len] = '\0';
-	if (!gs_hf_is_commit(text)) {
+	if (!gs_hfcache_is_commit(text)) {
 		gs_diag_add(d, refs_dir, 0, 0, NULL, "refs/%s does not hold a commit of 40 hex "
 			    "digits", h->revision);
 		free(text);
@@ -262,12 +262,12 @@ static int S_open_repo(gs_hf_model *h, gs_diag *d)
 	return 0;
 }
 
-int gs_hf_open(const char *repo_id, const char *revision, gs_hf_model *h, gs_diag *d)
+int gs_hfcache_open(const char *repo_id, const char *revision, gs_hf_model *h, gs_diag *d)
 {
 	char *folder;
 
 	S_init(h);
-	if (!gs_hf_is_repo_id(repo_id)) {
+	if (!gs_hfcache_is_repo_id(repo_id)) {
 		gs_diag_add(d, repo_id, 0, 0, NULL, "not a repo id ORG/NAME");
 		return -1;
 	}
@@ -280,7 +280,7 @@ int gs_hf_open(const char *repo_id, const char *revision, gs_hf_model *h, gs_dia
 	h->repo_dir = gs_xasprintf("%s/models--%s--%s", h->root, folder, folder + strlen(folder) + 1);
 	free(folder);
 	if (S_open_repo(h, d)) {
-		gs_hf_release(h);
+		gs_hfcache_release(h);
 		return -1;
 	}
 	return 0;
@@ -298,14 +298,14 @@ static char *S_repo_from_folder(const char *base, size_t n)
 	if (!sep || sep >= base + n)
 		return NULL;
 	id = gs_xasprintf("%.*s/%.*s", (int)(sep - p), p, (int)(base + n - sep - 2), sep + 2);
-	if (!gs_hf_is_repo_id(id)) {
+	if (!gs_hfcache_is_repo_id(id)) {
 		free(id);
 		return NULL;
 	}
 	return id;
 }
 
-int gs_hf_open_path(const char *path, const char *revision, gs_hf_model *h, gs_diag *d)
+int gs_hfcache_open_path(const char *path, const char *revision, gs_hf_model *h, gs_diag *d)
 {
 	char real[PATH_MAX], *id, *last, *prev;
 	size_t n;
@@ -332,7 +332,7 @@ int gs_hf_open_path(const char *path, const char *revision, gs_hf_model *h, gs_d
 		h->repo_dir = gs_xstrdup(real);
 		h->revision = gs_xstrdup(revision ? revision : "main");
 		if (S_open_repo(h, d)) {
-			gs_hf_release(h);
+			gs_hfcache_release(h);
 			return -1;
 		}
 		return 1;
@@ -356,17 +356,17 @@ int gs_hf_open_path(const char *path, const char *revision, gs_hf_model *h, gs_d
 	if (revision && strcmp(revision, last + 1) != 0) {
 		gs_diag_add(d, path, 0, 0, NULL, "is the snapshot of commit %s, not of revision "
 			    "\"%s\"", last + 1, revision);
-		gs_hf_release(h);
+		gs_hfcache_release(h);
 		return -1;
 	}
-	if (!gs_hf_is_commit(h->revision)) {
+	if (!gs_hfcache_is_commit(h->revision)) {
 		gs_diag_add(d, path, 0, 0, NULL, "a snapshot folder is named by a commit of 40 "
 			    "hex digits, not \"%s\"", h->revision);
-		gs_hf_release(h);
+		gs_hfcache_release(h);
 		return -1;
 	}
 	if (S_open_repo(h, d)) {
-		gs_hf_release(h);
+		gs_hfcache_release(h);
 		return -1;
 	}
 	return 1;
@@ -417,7 +417,7 @@ static int S_blob_name(const gs_hf_model *h, const char *target, char *out, size
 	return 0;
 }
 
-int gs_hf_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, gs_error *err)
+int gs_hfcache_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, gs_error *err)
 {
 	struct stat st;
 	char target[PATH_MAX], blob[256];
@@ -429,7 +429,7 @@ int gs_hf_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, gs
 		return -1;
 	}
 	if (!S_ISLNK(st.st_mode))
-		return gs_open_at(h->snap_fd, name, 0, max_bytes, err);
+		return gs_infile_open_at(h->snap_fd, name, 0, max_bytes, err);
 	n = readlinkat(h->snap_fd, name, target, sizeof(target) - 1);
 	if (n < 0) {
 		gs_error_set(err, "cannot read the link: %s", strerror(errno));
@@ -454,7 +454,7 @@ int gs_hf_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, gs
 		close(bfd);
 		return -1;
 	}
-	fd = gs_open_at(bfd, blob, 0, max_bytes, err);
+	fd = gs_infile_open_at(bfd, blob, 0, max_bytes, err);
 	close(bfd);
 	if (fd < 0)
 		gs_error_prefix(err, "links to blobs/%s, which ", blob);

@@ -46,22 +46,22 @@ typedef struct {
 
 /* 1 when s is ORG/NAME (each 1 to 96 of [A-Za-z0-9._-], not starting with
  * '.' or '-', no ".." nor "--"), 0 otherwise. */
-int gs_hf_is_repo_id(const char *s);
+int gs_hfcache_is_repo_id(const char *s);
 /* 1 when s is 40 lower-case hex digits. */
-int gs_hf_is_commit(const char *s);
+int gs_hfcache_is_commit(const char *s);
 
 /*
  * Splits "ORG/NAME[@REVISION]" into fresh strings (*rev NULL without '@').
  * 0, or -1 when it is not of that form.
  */
-int gs_hf_split_ref(const char *ref, char **repo, char **rev);
+int gs_hfcache_split_ref(const char *ref, char **repo, char **rev);
 
 
 /*
  * Opens REPO_ID at REVISION (NULL: "main") in the cache. 0, or -1 with
  * every message in d (h released then).
  */
-int gs_hf_open(const char *repo_id, const char *revision, gs_hf_model *h, gs_diag *d);
+int gs_hfcache_open(const char *repo_id, const char *revision, gs_hf_model *h, gs_diag *d);
 
 /*
  * Opens a models--ORG--NAME folder given by its path at REVISION (NULL:
@@ -69,15 +69,15 @@ int gs_hf_open(const char *repo_id, const char *revision, gs_hf_model *h, gs_dia
  * 1 when path is one of those and was opened, 0 when path is neither (h
  * untouched), -1 with messages in d.
  */
-int gs_hf_open_path(const char *path, const char *revision, gs_hf_model *h, gs_diag *d);
+int gs_hfcache_open_path(const char *path, const char *revision, gs_hf_model *h, gs_diag *d);
 
 /*
  * Opens the snapshot's file NAME (one component) for reading, as the
  * invariants say: a descriptor of a regular file of at most max_bytes (0:
  * no bound), blocking, close-on-exec; or -1 with a message in err.
  */
-int gs_hf_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, gs_error *err);
+int gs_hfcache_open_file(const gs_hf_model *h, const char *name, size_t max_bytes, gs_error *err);
 
-void gs_hf_release(gs_hf_model *h);
+void gs_hfcache_release(gs_hf_model *h);
 
 #endif

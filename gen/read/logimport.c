@@ -18,7 +18,7 @@
 
 static const char *const S_kind_ids[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", NULL };
 
-int gs_log_kind_parse(const char *s)
+int gs_logimport_kind_parse(const char *s)
 {
 	int i;
 
@@ -28,12 +28,12 @@ int gs_log_kind_parse(const char *s)
 	return -1;
 }
 
-const char *gs_log_kind_id(gs_log_kind k)
+const char *gs_logimport_kind_id(gs_log_kind k)
 {
 	return (unsigned)k < 4 ? S_kind_ids[k] : "unknown";
 }
 
-const char *gs_log_unit_id(gs_log_unit u)
+const char *gs_logimport_unit_id(gs_log_unit u)
 {
 	static const char *const ids[] = { "bytes", "tokens", "blocks", "count", "times",
 					   "seconds", "fraction", "as_printed" };
@@ -42,7 +42,7 @@ const char *gs_log_unit_id(gs_log_unit u)
 
 /* ---- exact decimals ---- */
 
-int gs_log_decimal_bytes(const char *text, size_t n, uint64_t mult, int64_t *out,
+int gs_logimport_decimal_bytes(const char *text, size_t n, uint64_t mult, int64_t *out,
 			 const char **why)
 {
 	unsigned __int128 num = 0, den = 1, q, r;
@@ -479,7 +479,7 @@ static int S_int(S_ctx *c, const S_num *x, int64_t *v)
 		S_err(c, x->s, "%.*s: expected a whole number", (int)x->n, x->s);
 		return S_FAIL;
 	}
-	if (gs_log_decimal_bytes(x->s, x->n, 1, v, &why) != 0) {
+	if (gs_logimport_decimal_bytes(x->s, x->n, 1, v, &why) != 0) {
 		S_err(c, x->s, "%.*s: %s", (int)x->n, x->s, why);
 		return S_FAIL;
 	}
@@ -490,7 +490,7 @@ static int S_scale(S_ctx *c, const S_num *x, uint64_t mult, int64_t *v)
 {
 	const char *why;
 
-	if (gs_log_decimal_bytes(x->s, x->n, mult, v, &why) != 0) {
+	if (gs_logimport_decimal_bytes(x->s, x->n, mult, v, &why) != 0) {
 		S_err(c, x->s, "%.*s: %s", (int)x->n, x->s, why);
 		return S_FAIL;
 	}
@@ -694,7 +694,7 @@ static int S_oom(S_ctx *c, const char *p, int64_t force_device)
 					}
 					if ((r = S_lit(&s, " memory in use. ")) != S_OK)
 						goto bad;
-					if (gs_log_decimal_bytes(x.s, x.n, mult, &v, &why) != 0) {
+					if (gs_logimport_decimal_bytes(x.s, x.n, mult, &v, &why) != 0) {
 						/* NVML's garbage (17179869184.00 GiB): kept as printed */
 						S_fig f;
 						memset(&f, 0, sizeof(f));
@@ -1904,7 +1904,7 @@ static int S_finish(S_ctx *c)
 
 	if (li->nruns == 0) {
 		gs_diag_add(c->d, c->file, 0, 0, NULL, "no line of a %s log that this reader knows: "
-			    "nothing to import", gs_log_kind_id(c->kind));
+			    "nothing to import", gs_logimport_kind_id(c->kind));
 		return -1;
 	}
 	want = c->o && c->o->run ? c->o->run : 0;
@@ -1991,7 +1991,7 @@ static int S_finish(S_ctx *c)
 				uint64_t size = 0;
 				const char *why;
 				int64_t b = 0;
-				if (bs && gs_log_decimal_bytes(bs->value, strlen(bs->value), 1, &b, &why) == 0 && b > 0)
+				if (bs && gs_logimport_decimal_bytes(bs->value, strlen(bs->value), 1, &b, &why) == 0 && b > 0)
 					size = (uint64_t)b;
 				if (c->o && c->o->block_size) {
 					if (size && size != c->o->block_size) {

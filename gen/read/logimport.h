@@ -45,8 +45,8 @@ typedef enum {
 } gs_log_kind;
 
 /* "vllm", "torch-oom", "torch-stats", "llama.cpp"; -1 for another name. */
-int gs_log_kind_parse(const char *s);
-const char *gs_log_kind_id(gs_log_kind k);
+int gs_logimport_kind_parse(const char *s);
+const char *gs_logimport_kind_id(gs_log_kind k);
 
 typedef enum {
 	GS_LU_BYTES = 0,
@@ -59,7 +59,7 @@ typedef enum {
 	GS_LU_AS_PRINTED  /* a size beyond range, kept as its decimal in as_written's unit */
 } gs_log_unit;
 
-const char *gs_log_unit_id(gs_log_unit u);  /* "bytes", "tokens", ... */
+const char *gs_logimport_unit_id(gs_log_unit u);  /* "bytes", "tokens", ... */
 
 typedef struct {
 	const char *name;      /* static: "weights", "kv_cache_tokens", ... */
@@ -157,7 +157,7 @@ const gs_logfig *gs_logimport_fig(const gs_logimport *li, const char *name, int6
  * rounded to the nearest byte (halves away from zero). 0, or -1 with a
  * reason in why (static text). Exposed for the tests.
  */
-int gs_log_decimal_bytes(const char *text, size_t n, uint64_t mult, int64_t *out,
+int gs_logimport_decimal_bytes(const char *text, size_t n, uint64_t mult, int64_t *out,
 			 const char **why);
 
 #endif

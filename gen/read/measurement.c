@@ -12,7 +12,7 @@
 
 static const char *const S_status_names[] = { "ok", "failed", "not_run", NULL };
 
-const char *gs_phase_status_id(gs_phase_status s)
+const char *gs_measurement_phase_status_id(gs_phase_status s)
 {
 	switch (s) {
 	case GS_PHASE_OK: return "ok";

@@ -142,7 +142,7 @@ int gs_measurement_ok(const gs_measurement *m);
 /* First failed phase, or NULL. */
 const gs_phase *gs_measurement_failure(const gs_measurement *m);
 const gs_kv *gs_measurement_dim(const gs_measurement *m, const char *name);
-const char *gs_phase_status_id(gs_phase_status s);  /* "ok", "failed", "not_run" */
+const char *gs_measurement_phase_status_id(gs_phase_status s);  /* "ok", "failed", "not_run" */
 /* An imported figure of that name on that device (-2: any), or NULL. */
 const gs_mfigure *gs_measurement_figure(const gs_measurement *m, const char *name, int64_t device);
 const gs_msetting *gs_measurement_setting(const gs_measurement *m, const char *name);

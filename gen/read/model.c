@@ -35,7 +35,7 @@ static const struct {
 };
 #define S_NST (sizeof(S_st_dtypes) / sizeof(S_st_dtypes[0]))
 
-unsigned gs_safetensors_dtype_bits(const char *dtype)
+unsigned gs_model_safetensors_dtype_bits(const char *dtype)
 {
 	size_t i;
 
@@ -74,7 +74,7 @@ static const struct {
 };
 #define S_NGGML (sizeof(S_ggml) / sizeof(S_ggml[0]))
 
-int gs_ggml_type(unsigned type, const char **name, uint64_t *block, uint64_t *block_bytes)
+int gs_model_ggml_type(unsigned type, const char **name, uint64_t *block, uint64_t *block_bytes)
 {
 	size_t i;
 
@@ -170,10 +170,10 @@ static int S_dtype_add(gs_model *m, const char *name, uint64_t block, uint64_t b
 		t->block_bytes = block_bytes;
 	}
 	t->tensors++;
-	if (gs_add_u64(t->params, params, &t->params) || gs_add_u64(t->bytes, bytes, &t->bytes) ||
-	    gs_add_u64(m->header_params, params, &m->header_params) ||
-	    gs_add_u64(m->weight_bytes, bytes, &m->weight_bytes) ||
-	    gs_add_u64(m->ntensors, 1, &m->ntensors))
+	if (gs_qty_add_u64(t->params, params, &t->params) || gs_qty_add_u64(t->bytes, bytes, &t->bytes) ||
+	    gs_qty_add_u64(m->header_params, params, &m->header_params) ||
+	    gs_qty_add_u64(m->weight_bytes, bytes, &m->weight_bytes) ||
+	    gs_qty_add_u64(m->ntensors, 1, &m->ntensors))
 		return -1;
 	return 0;
 }
@@ -186,7 +186,7 @@ static int S_is_buffer(const char *name)
 	       S_has_suffix(name, ".attn.masked_bias");
 }
 
-int gs_tensor_replicated(const char *name)
+int gs_model_tensor_replicated(const char *name)
 {
 	static const char *const whole[] = {
 		/* biases of row-parallel layers: each rank adds them whole after
@@ -223,10 +223,10 @@ int gs_tensor_replicated(const char *name)
 
 static void S_note_replicated(gs_model *m, const char *name, uint64_t bytes)
 {
-	if (!gs_tensor_replicated(name))
+	if (!gs_model_tensor_replicated(name))
 		return;
 	/* part of the weight bytes, which were summed with the same checks */
-	if (gs_add_u64(m->replicated_bytes, bytes, &m->replicated_bytes))
+	if (gs_qty_add_u64(m->replicated_bytes, bytes, &m->replicated_bytes))
 		m->replicated_bytes = UINT64_MAX;
 	m->replicated_tensors++;
 }
@@ -235,8 +235,8 @@ static void S_note_buffer(gs_model *m, const char *name, uint64_t params)
 {
 	if (!S_is_buffer(name))
 		return;
-	gs_strvec_push_dup(&m->buffers, name);
-	if (gs_add_u64(m->buffer_params, params, &m->buffer_params))
+	gs_util_strvec_push_dup(&m->buffers, name);
+	if (gs_qty_add_u64(m->buffer_params, params, &m->buffer_params))
 		m->buffer_params = UINT64_MAX;
 }
 
@@ -340,8 +340,8 @@ static FILE *S_open(const S_src *s, const char *name, uint64_t *size, gs_diag *d
 		*size = af->size;
 		return f;
 	}
-	fd = s->hf ? gs_hf_open_file(s->hf, name, 0, &err)
-		   : gs_open_at(s->dfd, name, 1, 0, &err);
+	fd = s->hf ? gs_hfcache_open_file(s->hf, name, 0, &err)
+		   : gs_infile_open_at(s->dfd, name, 1, 0, &err);
 	if (fd < 0) {
 		char *file = S_file(s, name);
 		const char *m = gs_error_message(&err);
@@ -488,7 +488,7 @@ static void S_layer_types(gs_jr *r, json_t *root, gs_model *m)
 
 static void S_key_seen(gs_model *m, const char *key, int present)
 {
-	gs_strvec_push_dup(present ? &m->found_keys : &m->missing_keys, key);
+	gs_util_strvec_push_dup(present ? &m->found_keys : &m->missing_keys, key);
 }
 
 static int S_geometry_params(const gs_model *m, uint64_t *out);
@@ -712,7 +712,7 @@ static int S_st_shape(json_t *shape, uint64_t *out)
 	for (i = 0; i < json_array_size(shape); i++) {
 		json_t *e = json_array_get(shape, i);
 		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-		    gs_mul_u64(n, (uint64_t)json_integer_value(e), &n))
+		    gs_qty_mul_u64(n, (uint64_t)json_integer_value(e), &n))
 			return -1;
 	}
 	*out = n;
@@ -739,13 +739,13 @@ static int S_st_tensor(const char *file, uint64_t data_start, uint64_t data_len,
 		      name);
 		return -1;
 	}
-	bits = gs_safetensors_dtype_bits(json_string_value(dt));
+	bits = gs_model_safetensors_dtype_bits(json_string_value(dt));
 	if (!bits) {
 		S_err(d, file, 8, "tensor \"%s\": unknown dtype \"%s\"", name,
 		      json_string_value(dt));
 		return -1;
 	}
-	if (S_st_shape(sh, &count) || gs_mul_u64(count, bits / 8, &bytes)) {
+	if (S_st_shape(sh, &count) || gs_qty_mul_u64(count, bits / 8, &bytes)) {
 		S_err(d, file, 8, "tensor \"%s\": shape must be non-negative integers whose "
 		      "product in bytes fits in 64 bits", name);
 		return -1;
@@ -872,7 +872,7 @@ static int S_read_safetensors_file(const S_src *s, const char *sname, const char
 			continue;
 		if (S_st_tensor(file, 8 + n, data_len, key, val, &spans[ns], m, d) == 0) {
 			if (names)
-				gs_strvec_push_dup(names, key);
+				gs_util_strvec_push_dup(names, key);
 			ns++;
 		}
 	}
@@ -950,14 +950,14 @@ static void S_read_index(const S_src *src, const char *shown, gs_model *m, gs_di
 				free(p);
 				continue;
 			}
-			gs_strvec_push_dup(&shards, sv);
+			gs_util_strvec_push_dup(&shards, sv);
 		}
-		gs_strvec_sort_unique(&shards);
+		gs_util_strvec_sort_unique(&shards);
 	}
 	if (gs_diag_count(d) == before && bin) {
 		/* the shards are pickles: never read, whether present or not */
 		for (i = 0; i < shards.n; i++)
-			gs_strvec_push_dup(&m->missing_shards, shards.v[i]);
+			gs_util_strvec_push_dup(&m->missing_shards, shards.v[i]);
 		if (m->has_index_total) {
 			m->weights = GS_WEIGHTS_INDEX;
 			m->weight_bytes = m->index_total;
@@ -966,18 +966,18 @@ static void S_read_index(const S_src *src, const char *shown, gs_model *m, gs_di
 		/* Every shard present: read their headers; else the index alone. */
 		for (i = 0; i < shards.n; i++)
 			if (!S_has(src, shards.v[i]))
-				gs_strvec_push_dup(&m->missing_shards, shards.v[i]);
+				gs_util_strvec_push_dup(&m->missing_shards, shards.v[i]);
 		if (m->missing_shards.n == 0) {
 			for (i = 0; i < shards.n; i++) {
 				S_read_safetensors(src, shards.v[i], m, &names, d);
-				gs_strvec_push_dup(&m->weight_files, shards.v[i]);
+				gs_util_strvec_push_dup(&m->weight_files, shards.v[i]);
 			}
 			if (gs_diag_count(d) == before) {
 				m->weights = GS_WEIGHTS_SAFETENSORS;
 				m->has_header_params = 1;
-				gs_strvec_sort(&names);
+				gs_util_strvec_sort(&names);
 				json_object_foreach(map, key, v) {
-					if (!bsearch(&key, names.v, names.n, sizeof(char *), gs_strcmp_ptr))
+					if (!bsearch(&key, names.v, names.n, sizeof(char *), gs_util_strcmp_ptr))
 						gs_diag_add(d, file, 0, 0, "$.weight_map",
 							    "tensor \"%s\" is not in its shard \"%s\"",
 							    key, json_string_value(v));
@@ -998,8 +998,8 @@ static void S_read_index(const S_src *src, const char *shown, gs_model *m, gs_di
 			m->weight_bytes = m->index_total;
 		}
 	}
-	gs_strvec_release(&shards);
-	gs_strvec_release(&names);
+	gs_util_strvec_release(&shards);
+	gs_util_strvec_release(&names);
 	json_decref(root);
 	free(file);
 }
@@ -1258,7 +1258,7 @@ static int S_gguf_tensor(S_rd *r, S_gtensor *t)
 			return -1;
 		if (i == 0)
 			ne0 = v;
-		if (v == 0 || gs_mul_u64(ne, v, &ne)) {
+		if (v == 0 || gs_qty_mul_u64(ne, v, &ne)) {
 			S_err(r->d, r->file, at, "tensor \"%s\": dimension %u is 0 or the element "
 			      "count overflows 64 bits", t->name, i);
 			r->failed = 1;
@@ -1269,7 +1269,7 @@ static int S_gguf_tensor(S_rd *r, S_gtensor *t)
 	t->offset = S_rd_u64(r, "tensor offset");
 	if (r->failed)
 		return -1;
-	if (gs_ggml_type(t->type, &tname, &block, &bb)) {
+	if (gs_model_ggml_type(t->type, &tname, &block, &bb)) {
 		S_err(r->d, r->file, at, "tensor \"%s\": unknown ggml type %u", t->name, t->type);
 		r->failed = 1;
 		return -1;
@@ -1282,7 +1282,7 @@ static int S_gguf_tensor(S_rd *r, S_gtensor *t)
 		return -1;
 	}
 	rows = ne / ne0;
-	if (gs_mul_u64(ne0 / block, bb, &t->bytes) || gs_mul_u64(t->bytes, rows, &t->bytes)) {
+	if (gs_qty_mul_u64(ne0 / block, bb, &t->bytes) || gs_qty_mul_u64(t->bytes, rows, &t->bytes)) {
 		S_err(r->d, r->file, at, "tensor \"%s\": size overflows 64 bits", t->name);
 		r->failed = 1;
 		return -1;
@@ -1311,7 +1311,7 @@ static void S_gguf_geometry(gs_model *m, const S_gguf_meta *gm, const char *show
 	size_t i;
 
 	if (!gm->arch) {
-		gs_strvec_push_dup(&m->missing_keys, "general.architecture");
+		gs_util_strvec_push_dup(&m->missing_keys, "general.architecture");
 		return;
 	}
 	m->architecture = gs_xstrdup(gm->arch);
@@ -1326,10 +1326,10 @@ static void S_gguf_geometry(gs_model *m, const S_gguf_meta *gm, const char *show
 			*dst[i] = gm->vals[i];
 			if (hdst[i])
 				*hdst[i] = 1;
-			gs_strvec_push(&m->found_keys, k);
+			gs_util_strvec_push(&m->found_keys, k);
 		} else if (i <= 4) {
 			/* the geometry the sizing needs; the others are optional */
-			gs_strvec_push(&m->missing_keys, k);
+			gs_util_strvec_push(&m->missing_keys, k);
 		} else {
 			free(k);
 		}
@@ -1460,7 +1460,7 @@ static void S_read_gguf(const S_src *src, const char *shown, gs_model *m, gs_dia
 				}
 		m->weights = GS_WEIGHTS_GGUF;
 		m->has_header_params = 1;
-		gs_strvec_push_dup(&m->weight_files, shown);
+		gs_util_strvec_push_dup(&m->weight_files, shown);
 		/* what was read: the header region, never the tensors */
 		S_record(m, shown, 1, r.keep, (size_t)r.pos, r.size);
 		if (!m->geometry_file)
@@ -1489,12 +1489,12 @@ static int S_scan(const S_src *src, gs_strvec *st, gs_strvec *gg, gs_diag *d)
 		for (i = 0; i < src->arc->n; i++) {
 			const char *n = src->arc->files[i].name;
 			if (S_has_suffix(n, ".safetensors"))
-				gs_strvec_push_dup(st, n);
+				gs_util_strvec_push_dup(st, n);
 			else if (S_has_suffix(n, ".gguf"))
-				gs_strvec_push_dup(gg, n);
+				gs_util_strvec_push_dup(gg, n);
 		}
-		gs_strvec_sort(st);
-		gs_strvec_sort(gg);
+		gs_util_strvec_sort(st);
+		gs_util_strvec_sort(gg);
 		return 0;
 	}
 	fd = dup(src->dfd);
@@ -1511,13 +1511,13 @@ static int S_scan(const S_src *src, gs_strvec *st, gs_strvec *gg, gs_diag *d)
 		if (e->d_name[0] == '.')
 			continue;
 		if (S_has_suffix(e->d_name, ".safetensors"))
-			gs_strvec_push_dup(st, e->d_name);
+			gs_util_strvec_push_dup(st, e->d_name);
 		else if (S_has_suffix(e->d_name, ".gguf"))
-			gs_strvec_push_dup(gg, e->d_name);
+			gs_util_strvec_push_dup(gg, e->d_name);
 	}
 	closedir(dp);
-	gs_strvec_sort(st);
-	gs_strvec_sort(gg);
+	gs_util_strvec_sort(st);
+	gs_util_strvec_sort(gg);
 	return 0;
 }
 
@@ -1549,7 +1549,7 @@ static void S_read_dir(const S_src *src, gs_model *m, gs_diag *d)
 	} else if (st.n > 0) {
 		for (i = 0; i < st.n; i++) {
 			S_read_safetensors(src, st.v[i], m, NULL, d);
-			gs_strvec_push_dup(&m->weight_files, st.v[i]);
+			gs_util_strvec_push_dup(&m->weight_files, st.v[i]);
 		}
 		if (gs_diag_count(d) == before) {
 			m->weights = GS_WEIGHTS_SAFETENSORS;
@@ -1563,8 +1563,8 @@ static void S_read_dir(const S_src *src, gs_model *m, gs_diag *d)
 		gs_diag_add(d, src->dir[0] ? src->dir : ".", 0, 0, NULL, "no config.json, "
 			    "safetensors or pytorch_model.bin index, *.safetensors or *.gguf file in "
 			    "the folder");
-	gs_strvec_release(&st);
-	gs_strvec_release(&gg);
+	gs_util_strvec_release(&st);
+	gs_util_strvec_release(&gg);
 }
 
 /* Reads the file NAME of the open folder src by its kind. */
@@ -1574,7 +1574,7 @@ static void S_read_file(const S_src *src, const char *name, gs_model *m, gs_diag
 		S_read_gguf(src, name, m, d);
 	} else if (S_has_suffix(name, ".safetensors")) {
 		if (S_read_safetensors(src, name, m, NULL, d) == 0) {
-			gs_strvec_push_dup(&m->weight_files, name);
+			gs_util_strvec_push_dup(&m->weight_files, name);
 			m->weights = GS_WEIGHTS_SAFETENSORS;
 			m->has_header_params = 1;
 		}
@@ -1640,10 +1640,10 @@ int gs_model_read(const char *path, gs_model *m, gs_diag *d)
 		gs_diag_add(d, path, 0, 0, NULL, "is a dangling symbolic link to '%s' (its target "
 			    "does not exist)", target);
 	} else if (S_ISDIR(st.st_mode)) {
-		rc = gs_hf_open_path(path, NULL, &h, d);
+		rc = gs_hfcache_open_path(path, NULL, &h, d);
 		if (rc == 1) {
 			S_read_hf(&h, m, d);
-			gs_hf_release(&h);
+			gs_hfcache_release(&h);
 		} else if (rc == 0) {
 			S_src src;
 			src.dir = path;
@@ -1695,9 +1695,9 @@ int gs_model_read_repo(const char *repo_id, const char *revision, gs_model *m, g
 
 	S_begin(m, shown);
 	free(shown);
-	if (gs_hf_open(repo_id, revision, &h, d) == 0) {
+	if (gs_hfcache_open(repo_id, revision, &h, d) == 0) {
 		S_read_hf(&h, m, d);
-		gs_hf_release(&h);
+		gs_hfcache_release(&h);
 	}
 	return S_end(m, d, before);
 }
@@ -1708,7 +1708,7 @@ int gs_model_read_ref(const char *ref, gs_model *m, gs_diag *d)
 	char *repo, *rev;
 	int rc;
 
-	if (lstat(ref, &st) == 0 || gs_hf_split_ref(ref, &repo, &rev) != 0)
+	if (lstat(ref, &st) == 0 || gs_hfcache_split_ref(ref, &repo, &rev) != 0)
 		return gs_model_read(ref, m, d);
 	rc = gs_model_read_repo(repo, rev, m, d);
 	free(repo);
@@ -1729,17 +1729,17 @@ void gs_model_release(gs_model *m)
 	free(m->folder);
 	free(m->config_file);
 	free(m->index_file);
-	gs_strvec_release(&m->weight_files);
-	gs_strvec_release(&m->missing_shards);
+	gs_util_strvec_release(&m->weight_files);
+	gs_util_strvec_release(&m->missing_shards);
 	free(m->architecture);
 	free(m->name_or_path);
 	free(m->model_type);
 	free(m->geometry_file);
 	free(m->torch_dtype);
-	gs_strvec_release(&m->found_keys);
-	gs_strvec_release(&m->missing_keys);
+	gs_util_strvec_release(&m->found_keys);
+	gs_util_strvec_release(&m->missing_keys);
 	free(m->dtypes);
-	gs_strvec_release(&m->buffers);
+	gs_util_strvec_release(&m->buffers);
 	for (i = 0; i < m->nfiles; i++) {
 		free(m->files[i].name);
 		free(m->files[i].bytes);
@@ -1911,14 +1911,14 @@ static json_t *S_arc_entries(S_arcdir *a)
 	if (a->loaded)
 		return a->entries;
 	a->loaded = 1;
-	fd = gs_open_beneath(a->evdir, "manifest.json", S_MANIFEST_MAX, &why);
+	fd = gs_infile_open_beneath(a->evdir, "manifest.json", S_MANIFEST_MAX, &why);
 	if (fd < 0) {
 		if (!strstr(gs_error_message(&why), strerror(ENOENT)))
 			a->err = gs_xasprintf("%s/manifest.json: %s", a->evdir, gs_error_message(&why));
 		gs_error_release(&why);
 		return NULL;
 	}
-	text = gs_read_fd(fd, S_MANIFEST_MAX, &len, &why);
+	text = gs_infile_read_fd(fd, S_MANIFEST_MAX, &len, &why);
 	if (!text) {
 		a->err = gs_xasprintf("%s/manifest.json: %s", a->evdir, gs_error_message(&why));
 		gs_error_release(&why);
@@ -1969,12 +1969,12 @@ static void S_arc_named(S_arcdir *a, const char *name, gs_strvec *out)
 	json_object_foreach(entries, hash, val) {
 		json_array_foreach(json_object_get(val, "names"), i, n) {
 			if (json_is_string(n) && strcmp(json_string_value(n), name) == 0) {
-				gs_strvec_push_dup(out, hash);
+				gs_util_strvec_push_dup(out, hash);
 				break;
 			}
 		}
 	}
-	gs_strvec_sort(out);
+	gs_util_strvec_sort(out);
 }
 
 /* Reads evdir/file, which must hold len bytes (0: any, up to max) of SHA-256 hash. */
@@ -1984,7 +1984,7 @@ static char *S_arc_read(const char *evdir, const char *file, const char *hash, s
 	gs_error why = GS_ERROR_INIT;
 	char sha[65];
 	char *path = S_join(evdir, file), *bytes;
-	int fd = gs_open_beneath(evdir, file, max, &why);
+	int fd = gs_infile_open_beneath(evdir, file, max, &why);
 
 	if (fd < 0) {
 		gs_diag_add(d, path, 0, 0, NULL, "%s", gs_error_message(&why));
@@ -1992,7 +1992,7 @@ static char *S_arc_read(const char *evdir, const char *file, const char *hash, s
 		free(path);
 		return NULL;
 	}
-	bytes = gs_read_fd(fd, max, len, &why);
+	bytes = gs_infile_read_fd(fd, max, len, &why);
 	if (!bytes) {
 		gs_diag_add(d, path, 0, 0, NULL, "%s", gs_error_message(&why));
 		gs_error_release(&why);
@@ -2119,7 +2119,7 @@ static int S_arc_find_record(const char *key, S_arcdir **dir, char **hash, gs_di
 		if (S_arcdirs[i].err) {
 			gs_diag_add(d, S_arcdirs[i].err, 0, 0, NULL, "cannot look for the model's "
 				    "archived files");
-			gs_strvec_release(&hs);
+			gs_util_strvec_release(&hs);
 			free(rname);
 			return -1;
 		}
@@ -2135,18 +2135,18 @@ static int S_arc_find_record(const char *key, S_arcdir **dir, char **hash, gs_di
 				    "name its commit in model.revision, or bring the model back",
 				    hs.n, key, list);
 			free(list);
-			gs_strvec_release(&hs);
+			gs_util_strvec_release(&hs);
 			free(rname);
 			return -1;
 		}
 		if (hs.n == 1) {
 			*dir = &S_arcdirs[i];
 			*hash = gs_xstrdup(hs.v[0]);
-			gs_strvec_release(&hs);
+			gs_util_strvec_release(&hs);
 			free(rname);
 			return 1;
 		}
-		gs_strvec_release(&hs);
+		gs_util_strvec_release(&hs);
 	}
 	free(rname);
 	return 0;
@@ -2185,7 +2185,7 @@ int gs_model_read_archived(const char *key, gs_model *m, int *rc, gs_diag *d)
 		m->repo_id = S_rec_str(rec, "repo");
 		m->revision = S_rec_str(rec, "revision");
 		m->commit = S_rec_str(rec, "commit");
-		if (m->commit && !gs_hf_is_commit(m->commit)) {
+		if (m->commit && !gs_hfcache_is_commit(m->commit)) {
 			gs_diag_add(d, dir->evdir, 0, 0, NULL, "the record of %s names \"%s\", not "
 				    "a commit", key, m->commit);
 		} else {

@@ -138,7 +138,7 @@ typedef struct gs_model_s {
 	gs_strvec buffers;        /* tensors named like buffers (inv_freq, masks) */
 	uint64_t buffer_params;
 	/* tensors that tensor parallelism replicates on every card (norms,
-	 * biases of row-parallel layers, router gates: gs_tensor_replicated),
+	 * biases of row-parallel layers, router gates: gs_model_tensor_replicated),
 	 * summed over the headers read; meaningful for SAFETENSORS only
 	 * (gs_model_replicated) */
 	uint64_t replicated_bytes;
@@ -228,9 +228,9 @@ int gs_model_check_archived(const char *key, const gs_model *m, gs_diag *d);
  * ggml type table: name, values per block and bytes per block of a type
  * number; -1 for a number that is not (or no longer) a type.
  */
-int gs_ggml_type(unsigned type, const char **name, uint64_t *block, uint64_t *block_bytes);
+int gs_model_ggml_type(unsigned type, const char **name, uint64_t *block, uint64_t *block_bytes);
 /* safetensors dtype: bits per value (8..64), or 0 when unknown. */
-unsigned gs_safetensors_dtype_bits(const char *dtype);
+unsigned gs_model_safetensors_dtype_bits(const char *dtype);
 /*
  * The dtype holding the most bytes (the storage format a workload shows),
  * or NULL without per-dtype totals.
@@ -247,7 +247,7 @@ int gs_model_params(const gs_model *m, uint64_t *out);
  * (block_sparse_moe.gate, mlp.gate, shared_expert_gate). The embeddings
  * and the LM head are split by vocabulary: not replicated.
  */
-int gs_tensor_replicated(const char *name);
+int gs_model_tensor_replicated(const char *name);
 /*
  * The bytes of those tensors, with the count of tensors in *tensors (may
  * be NULL): 0 when every safetensors header was read (the tensors' names

@@ -30,7 +30,7 @@ static const char *const S_task_names[] = { "inference", "adaptation", "training
 static const char *const S_cache_names[] = { "dense", "static", "sliding", NULL };
 static const char *const S_input_labels[] = { "usual", "long", "limit", NULL };
 
-const char *gs_task_id(gs_task t)
+const char *gs_workload_task_id(gs_task t)
 {
 	switch (t) {
 	case GS_TASK_INFERENCE: return "inference";
@@ -40,7 +40,7 @@ const char *gs_task_id(gs_task t)
 	return "unknown";
 }
 
-const char *gs_cache_id(gs_cache_kind c)
+const char *gs_workload_cache_id(gs_cache_kind c)
 {
 	switch (c) {
 	case GS_CACHE_NONE: return "none";
@@ -61,7 +61,7 @@ const char *gs_workload_condition(const gs_workload *w, const char *name)
 	return NULL;
 }
 
-int gs_version_valid(const char *v)
+int gs_workload_version_valid(const char *v)
 {
 	const char *p = v;
 
@@ -99,7 +99,7 @@ static size_t S_version_parts(const char *v, uint64_t parts[8])
 	return n;
 }
 
-int gs_version_at_least(const char *have, const char *need)
+int gs_workload_version_at_least(const char *have, const char *need)
 {
 	uint64_t h[8], n[8];
 	size_t nh = S_version_parts(have, h), nn = S_version_parts(need, n), i;
@@ -418,9 +418,9 @@ static int S_model_read(gs_jr *r, gs_workload *w, gs_model *mf, const char *path
 		absent = lstat(path, &st) != 0 && errno == ENOENT;
 	} else {
 		gs_hf_model h;
-		absent = gs_hf_open(w->model_repo, rev, &h, &quiet) != 0;
+		absent = gs_hfcache_open(w->model_repo, rev, &h, &quiet) != 0;
 		if (!absent)
-			gs_hf_release(&h);
+			gs_hfcache_release(&h);
 	}
 	if (absent && gs_model_read_archived(w->model_key, mf, &rc, r->diag)) {
 		gs_diag_release(&quiet);
@@ -469,7 +469,7 @@ static int S_read_model_from(gs_jr *r, gs_workload *w, json_t *m, const char *mp
 		json_t *rv = json_object_get(m, "revision");
 		const char *rev = json_is_string(rv) ? json_string_value(rv) : NULL;
 		fp = gs_jr_path_key(mp, "repo");
-		if (!gs_hf_is_repo_id(w->model_repo)) {
+		if (!gs_hfcache_is_repo_id(w->model_repo)) {
 			gs_jr_error(r, fp, "expected a Hugging Face repo id ORG/NAME, found \"%s\"",
 				    w->model_repo);
 			free(fp);
@@ -520,7 +520,7 @@ static void S_model_revision(gs_jr *r, gs_workload *w, const char *mp, const gs_
 {
 	if (!mf->commit)
 		return;
-	if (w->model_revision && gs_hf_is_commit(w->model_revision) &&
+	if (w->model_revision && gs_hfcache_is_commit(w->model_revision) &&
 	    strcmp(w->model_revision, mf->commit) != 0) {
 		char *kp = gs_jr_path_key(mp, "revision");
 		gs_jr_error(r, kp, "commit %s here, but the model's files are those of commit %s "
@@ -758,7 +758,7 @@ static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root, const gs_mode
 	    milli != (uint64_t)file_bits * 1000)
 		gs_jr_error(r, "$.weights.storage_bits", "storage_bits is %s here but the "
 			    "checkpoint in \"%s\" stores %u bits per parameter: remove it or "
-			    "make them agree", gs_fmt_millibits(mb, milli), w->model_from, file_bits);
+			    "make them agree", gs_qty_fmt_millibits(mb, milli), w->model_from, file_bits);
 	else if (milli == 0 && file_bits)
 		milli = (uint64_t)file_bits * 1000;
 	if (milli) {
@@ -847,7 +847,7 @@ static void S_read_training(gs_jr *r, gs_workload *w, json_t *root, int task_ok)
 	rc = gs_jr_object(r, root, "$", "training", GS_JR_OPTIONAL, allowed, &o, &op);
 	if (rc == 0 && task_ok)
 		gs_jr_error(r, "$", "missing required key \"training\" (the task is \"%s\")",
-			    gs_task_id(w->task));
+			    gs_workload_task_id(w->task));
 	if (rc != 1)
 		return;
 	w->has_trainable_parameters = gs_jr_uint(r, o, op, "trainable_parameters",
@@ -882,7 +882,7 @@ static void S_read_budget(gs_jr *r, gs_workload *w, json_t *req, const char *rp)
 		if (!gs_jr_is_decimal(amount, &decimals) || decimals > 2)
 			gs_jr_error(r, ap, "expected an amount with at most 2 decimals "
 				    "such as \"60.00\", found \"%s\"", amount);
-		else if (gs_parse_decimal(amount, 2, &v) != 0 || v > (uint64_t)INT64_MAX)
+		else if (gs_qty_parse_decimal(amount, 2, &v) != 0 || v > (uint64_t)INT64_MAX)
 			gs_jr_error(r, ap, "amount too large: \"%s\"", amount);
 		else if (v == 0)
 			gs_jr_error(r, ap, "expected a positive amount, found \"%s\"", amount);
@@ -950,7 +950,7 @@ static void S_read_software(gs_jr *r, gs_workload *w, json_t *v, const char *pat
 		if (gs_jr_v_object(r, o, ip, item_keys) == 0) {
 			gs_jr_string(r, o, ip, "name", GS_JR_REQUIRED, &q.name);
 			if (gs_jr_string(r, o, ip, "min_version", GS_JR_REQUIRED, &q.min_version) == 1 &&
-			    !gs_version_valid(q.min_version)) {
+			    !gs_workload_version_valid(q.min_version)) {
 				char *vp = gs_jr_path_key(ip, "min_version");
 				gs_jr_error(r, vp, "expected a version of dot-separated numbers "
 					    "(e.g. \"2.5\" or \"12.4.1\"), found \"%s\"", q.min_version);

@@ -191,8 +191,8 @@ int gs_workload_parse(const char *path, const char *text, size_t len, gs_workloa
 		      gs_diag *d);
 void gs_workload_release(gs_workload *w);
 
-const char *gs_task_id(gs_task t);          /* "inference", ... */
-const char *gs_cache_id(gs_cache_kind c);   /* "dense", ... */
+const char *gs_workload_task_id(gs_task t);          /* "inference", ... */
+const char *gs_workload_cache_id(gs_cache_kind c);   /* "dense", ... */
 /* The storage width in thousandths of a bit (see storage_millibits). */
 uint64_t gs_workload_millibits(const gs_workload *w);
 /* Value of a required dimension, or 0 with *found = 0. */
@@ -203,11 +203,11 @@ const char *gs_workload_condition(const gs_workload *w, const char *name);
 /*
  * Versions: dot-separated decimal numbers ("2.5", "12.4.1"); a recorded
  * version may carry a suffix after them ("2.5.1+cu124", "550.54.15").
- * gs_version_valid: a requirement's form. gs_version_at_least: 1 when
+ * gs_workload_version_valid: a requirement's form. gs_workload_version_at_least: 1 when
  * `have` (its leading numbers) is >= `need`, 0 when below, -1 when `have`
  * does not start with a number.
  */
-int gs_version_valid(const char *v);
-int gs_version_at_least(const char *have, const char *need);
+int gs_workload_version_valid(const char *v);
+int gs_workload_version_at_least(const char *have, const char *need);
 
 #endif

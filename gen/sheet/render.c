@@ -14,27 +14,27 @@
 #include "outfile.h"
 #include "verdict.h"
 
-int gs_templates_load(gs_templates *tp, gs_error *err)
+int gs_render_templates_load(gs_templates *tp, gs_error *err)
 {
 	char p1[4096], p2[4096], p3[4096];
 
 	memset(tp, 0, sizeof(*tp));
-	if (!gs_datapath(p1, sizeof(p1), "templates/page.html", err) ||
-	    !gs_datapath(p2, sizeof(p2), "templates/sheet.css", err) ||
-	    !gs_datapath(p3, sizeof(p3), "templates/matrix.js", err))
+	if (!gs_datadir_path(p1, sizeof(p1), "templates/page.html", err) ||
+	    !gs_datadir_path(p2, sizeof(p2), "templates/sheet.css", err) ||
+	    !gs_datadir_path(p3, sizeof(p3), "templates/matrix.js", err))
 		return -1;
-	tp->page = gs_read_file(p1, NULL);
-	tp->css = gs_read_file(p2, NULL);
-	tp->script = gs_read_file(p3, NULL);
+	tp->page = gs_outfile_read(p1, NULL);
+	tp->css = gs_outfile_read(p2, NULL);
+	tp->script = gs_outfile_read(p3, NULL);
 	if (!tp->page || !tp->css || !tp->script) {
 		gs_error_set(err, "cannot read %s", !tp->page ? p1 : !tp->css ? p2 : p3);
-		gs_templates_release(tp);
+		gs_render_templates_release(tp);
 		return -1;
 	}
 	return 0;
 }
 
-void gs_templates_release(gs_templates *tp)
+void gs_render_templates_release(gs_templates *tp)
 {
 	free(tp->page);
 	free(tp->css);
@@ -85,7 +85,7 @@ char *gs_render_page(const gs_templates *tp, gs_lang lang, const char *title,
 		memcpy(key, open + 2, klen);
 		key[klen] = '\0';
 		if (strcmp(key, "lang") == 0)
-			gs_buf_puts(&out, gs_lang_id(lang));
+			gs_buf_puts(&out, gs_tr_lang_id(lang));
 		else if (strcmp(key, "title") == 0)
 			gs_html_escape_str(&out, title);
 		else if (strcmp(key, "csp_style") == 0)
@@ -124,7 +124,7 @@ static void S_qty(gs_jw *w, gs_qty q)
 	gs_jw_key(w, "bytes");
 	gs_jw_u64(w, q.bytes);
 	gs_jw_key(w, "provenance");
-	gs_jw_str(w, gs_prov_id(q.prov));
+	gs_jw_str(w, gs_qty_prov_id(q.prov));
 	if (q.synthetic) {
 		gs_jw_key(w, "synthetic");
 		gs_jw_bool(w, 1);
@@ -167,13 +167,13 @@ static void S_requirements(gs_jw *w, const gs_sheet_reasonset *rs, size_t ci)
 
 	/* the requirements by their ids' order (insertion sort of a handful) */
 	for (r = 0; r < GS_REQ_COUNT; r++) {
-		for (k = r; k > 0 && strcmp(gs_req_id((gs_req)order[k - 1]), gs_req_id((gs_req)r)) > 0; k--)
+		for (k = r; k > 0 && strcmp(gs_verdict_req_id((gs_req)order[k - 1]), gs_verdict_req_id((gs_req)r)) > 0; k--)
 			order[k] = order[k - 1];
 		order[k] = r;
 	}
 	gs_jw_object(w);
 	for (k = 0; k < GS_REQ_COUNT; k++) {
-		gs_jw_key(w, gs_req_id((gs_req)order[k]));
+		gs_jw_key(w, gs_verdict_req_id((gs_req)order[k]));
 		gs_jw_u64(w, rs->of[ci * GS_REQ_COUNT + (size_t)order[k]]);
 	}
 	gs_jw_end(w);
@@ -199,7 +199,7 @@ static void S_reasons(gs_jw *w, const gs_sheet_reasonset *rs)
 		S_member_str(w, "orientation", v->orientation);
 		if (v->why)   /* a string, never null */
 			S_member_str(w, "reason", v->why);
-		S_member_str(w, "requirement", gs_req_id(rs->r[i].req));
+		S_member_str(w, "requirement", gs_verdict_req_id(rs->r[i].req));
 		gs_jw_key(w, "rests_on_synthetic");
 		gs_jw_bool(w, v->synthetic && v->kind != GS_V_TO_CONFIRM);
 		if (rs->r[i].text)
@@ -268,7 +268,7 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	S_qty(w, c->upper);
 	gs_jw_key(w, "cards");
 	gs_jw_u64(w, c->offer->cards);
-	S_member_str(w, "class", gs_class_id(c->cls));
+	S_member_str(w, "class", gs_verdict_class_id(c->cls));
 	S_member_str(w, "gpu_model", c->offer->gpu_model);
 	gs_jw_key(w, "headroom");
 	if (c->has_headroom) {
@@ -277,7 +277,7 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 		gs_jw_u64(w, c->headroom_sequences);
 		gs_jw_key(w, "max_tokens_at_sequences");
 		gs_jw_u64(w, c->headroom_tokens);
-		S_member_str(w, "provenance", gs_prov_id(c->headroom_prov));
+		S_member_str(w, "provenance", gs_qty_prov_id(c->headroom_prov));
 		if (c->headroom_synthetic) {
 			gs_jw_key(w, "synthetic");
 			gs_jw_bool(w, 1);
@@ -297,9 +297,9 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 		gs_jw_null(w);
 	/* The margin's provenance: the weaker of the capacity and the need. */
 	gs_jw_key(w, "margin_provenance");
-	mq = gs_margin_prov(c->need, c->capacity);
+	mq = gs_verdict_margin_prov(c->need, c->capacity);
 	if (c->has_margin && mq.present) {
-		gs_jw_str(w, gs_prov_id(mq.prov));
+		gs_jw_str(w, gs_qty_prov_id(mq.prov));
 		if (mq.synthetic) {
 			gs_jw_key(w, "margin_synthetic");
 			gs_jw_bool(w, 1);
@@ -365,7 +365,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 
 	/* each distinct reason once ("reasons"), each verdict with its index */
 	if (!rs) {
-		gs_sheet_reasonset_build(in, &own);
+		gs_sheet_reasons_set_build(in, &own);
 		rs = &own;
 	}
 	/* each candidate, reason and quantity on one line (docs/formats.md) */
@@ -399,14 +399,14 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 			};
 			int k;
 			for (k = 0; k < GS_CLASS_COUNT; k++) {
-				gs_jw_key(&w, gs_class_id(sorted[k]));
+				gs_jw_key(&w, gs_verdict_class_id(sorted[k]));
 				gs_jw_u64(&w, d->nclass[sorted[k]]);
 			}
 		}
 		gs_jw_end(&w);
 		S_member_str(&w, "kind", d->nretained ? "retained" : d->npreselected ? "preselection" : "none");
 		{
-			const gs_candidate *b = gs_decision_best(d);
+			const gs_candidate *b = gs_verdict_best(d);
 			S_member_str(&w, "offer_to_take", b ? b->offer->id : NULL);
 		}
 		gs_jw_key(&w, "preselected");
@@ -444,11 +444,11 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	}
 	gs_jw_end(&w);
 	S_member_str(&w, "generator", "gpusheet " GS_VERSION);
-	S_member_str(&w, "lang", gs_lang_id(in->t->lang));
+	S_member_str(&w, "lang", gs_tr_lang_id(in->t->lang));
 	gs_jw_key(&w, "reasons");
 	S_reasons(&w, rs);
 	if (rs == &own)
-		gs_sheet_reasonset_release(&own);
+		gs_sheet_reasons_set_release(&own);
 	S_member_str(&w, "schema", "gpusheet-decision");
 	gs_jw_key(&w, "schema_version");
 	gs_jw_i64(&w, 4);
@@ -485,7 +485,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		gs_jw_object(&w);
 		S_member_str(&w, "id", wl->id);
 		S_member_str(&w, "model", wl->model_name);
-		S_member_str(&w, "task", gs_task_id(wl->task));
+		S_member_str(&w, "task", gs_workload_task_id(wl->task));
 		S_member_str(&w, "title", wl->title);
 		gs_jw_end(&w);
 	}
@@ -548,11 +548,11 @@ char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
 		p = gs_doc_item(list);
 		gs_doc_code(p, c->offer->id);
 		gs_doc_textf(p, " %s", gs_tr(t, c->retained ? "overall.retained" : "overall.preselected"));
-		gs_doc_textf(p, " (%s)", gs_tr(t, gs_sheet_class_key(c->cls)));
+		gs_doc_textf(p, " (%s)", gs_tr(t, gs_sheet_words_class_key(c->cls)));
 		for (r = 0; r < GS_REQ_COUNT; r++)
 			if (c->v[r].kind == GS_V_TO_CONFIRM) {
 				gs_doc_textf(p, "%s%s", k++ ? ", " : gs_tr(t, "summary.to_confirm"),
-					     gs_sheet_req_label(t, (gs_req)r));
+					     gs_sheet_words_req_label(t, (gs_req)r));
 			}
 		shown++;
 	}
@@ -568,7 +568,7 @@ char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
 		for (r = 0; r < GS_REQ_COUNT; r++)
 			if (c->v[r].kind == GS_V_EXCLUDE)
 				gs_doc_textf(p, "%s%s", k++ ? ", " : gs_tr(t, "summary.excluded_by"),
-					     gs_sheet_req_label(t, (gs_req)r));
+					     gs_sheet_words_req_label(t, (gs_req)r));
 		shown++;
 	}
 	if (shown == 50 && d->ncands > 50) {

@@ -24,8 +24,8 @@ typedef struct {
 	char *script; /* templates/matrix.js: the index matrix's sorting and filters */
 } gs_templates;
 
-int gs_templates_load(gs_templates *tp, gs_error *err);
-void gs_templates_release(gs_templates *tp);
+int gs_render_templates_load(gs_templates *tp, gs_error *err);
+void gs_render_templates_release(gs_templates *tp);
 
 char *gs_render_markdown(const gs_doc *doc);
 /*

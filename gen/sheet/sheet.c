@@ -23,7 +23,7 @@ static void S_invalidate(S_ctx *c)
 		gs_doc_text(p, " (");
 		for (k = 0; k < w->inputs[2].ndims; k++)
 			gs_doc_textf(p, "%s%s = %s", k ? ", " : "", w->inputs[2].dims[k].name,
-				     gs_fmt_int(a, w->inputs[2].dims[k].value, c->lang));
+				     gs_qty_fmt_int(a, w->inputs[2].dims[k].value, c->lang));
 		gs_doc_text(p, ")");
 	}
 	if (w->has_sliding_window || w->cache == GS_CACHE_SLIDING)

@@ -45,11 +45,11 @@ typedef struct {
 	 * for the sheet, the decision JSON and the site (a third of their text
 	 * formatting was the same sentences made three times). */
 	char *const *reasons;
-	/* Or NULL: the distinct reasons (gs_sheet_reasonset_build), made once
+	/* Or NULL: the distinct reasons (gs_sheet_reasons_set_build), made once
 	 * for the sheet and the decision JSON, each borrowing in->reasons. */
 	const struct gs_sheet_reasonset *rs;
 	/* Or NULL: each offer's note with its name masked, indexed like
-	 * cat->offers (gs_sheet_notes_masked), made once per catalog; else
+	 * cat->offers (gs_sheet_sources_notes_masked), made once per catalog; else
 	 * made for each offer of the sheet. */
 	const char *const *notes_masked;
 } gs_sheet_input;
@@ -70,18 +70,18 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out);
 void gs_sheet_release(gs_sheet *s);
 
 /* "admissible" / "admisible"... with a symbol, for cells: "✔ admissible". */
-const char *gs_sheet_verdict_symbol(gs_verdict_kind k);
+const char *gs_sheet_words_verdict_symbol(gs_verdict_kind k);
 
 /* "Memory", "Memoria"...: the label of a requirement. */
 /* The label key of a candidate's class ("class.fits", ...). */
-const char *gs_sheet_class_key(gs_class k);
-const char *gs_sheet_req_label(const gs_strings *t, gs_req r);
+const char *gs_sheet_words_class_key(gs_class k);
+const char *gs_sheet_words_req_label(const gs_strings *t, gs_req r);
 /* A figure's provenance in words ("calculated", "observed", "assumed"), or
  * the synthetic measurement's words for one read from a file not produced
  * on a GPU: as every figure of a sheet and of the site's pages says it. */
-const char *gs_sheet_prov_words(const gs_strings *t, gs_prov prov, int synthetic);
+const char *gs_sheet_words_prov(const gs_strings *t, gs_prov prov, int synthetic);
 /* The reason of a verdict in words (figures formatted). Caller frees. */
-char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v);
+char *gs_sheet_words_reason_text(const gs_strings *t, const gs_verdict *v);
 
 /*
  * Each offer's catalog note with the offer's name masked, indexed like
@@ -92,29 +92,29 @@ char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v);
  * names alone are then one note of the sheet. It depends on the catalog
  * alone: made once (a site makes it before its workers fork, and every
  * sheet borrows it through gs_sheet_input.notes_masked) rather than for
- * every offer of every sheet. Free with gs_sheet_notes_masked_free(m,
+ * every offer of every sheet. Free with gs_sheet_sources_notes_masked_free(m,
  * cat->noffers).
  */
-char **gs_sheet_notes_masked(const gs_catalog *cat);
-void gs_sheet_notes_masked_free(char **m, size_t n);
+char **gs_sheet_sources_notes_masked(const gs_catalog *cat);
+void gs_sheet_sources_notes_masked_free(char **m, size_t n);
 
 /* A source with its first "line N" (or "lines N, M", "lines N-M") masked as
  * one byte \2, *spec the numbers as written (caller frees both); NULL and
  * *spec NULL when it cites no line. */
-char *gs_sheet_line_mask(const char *text, char **spec);
+char *gs_sheet_sources_line_mask(const char *text, char **spec);
 /* "line 113", or "lines 2, 8, 9, 113 and 40 more": n specs, each once, in
  * order of their first number (spec is sorted). Caller frees. */
-char *gs_sheet_lines_text(const gs_strings *t, char **spec, size_t n);
+char *gs_sheet_sources_lines_text(const gs_strings *t, char **spec, size_t n);
 /*
  * The reasons of every verdict of d: element c * GS_REQ_COUNT + q is the
- * reason of requirement q of d->cands[c] (gs_sheet_reason_text). Free with
+ * reason of requirement q of d->cands[c] (gs_sheet_words_reason_text). Free with
  * gs_sheet_reasons_free(r, d->ncands).
  */
 char **gs_sheet_reasons(const gs_strings *t, const gs_decision *d);
 void gs_sheet_reasons_free(char **r, size_t ncands);
 /* The reason of v, a verdict of d->cands[c] for requirement q: from
  * in->reasons, else made now. Caller frees. */
-char *gs_sheet_reason_of(const gs_sheet_input *in, size_t c, int q);
+char *gs_sheet_reasons_of(const gs_sheet_input *in, size_t c, int q);
 
 /*
  * The distinct reasons of a decision. The verdicts of one requirement that
@@ -129,7 +129,7 @@ char *gs_sheet_reason_of(const gs_sheet_input *in, size_t c, int q);
 typedef struct {
 	gs_req req;
 	const gs_verdict *v;          /* the first verdict that says it, borrowed from d */
-	char *text;                   /* its reason in words (gs_sheet_reason_of) */
+	char *text;                   /* its reason in words (gs_sheet_reasons_of) */
 	size_t *pos;                  /* positions in d->order of the offers it applies to, ascending */
 	size_t npos;
 	uint64_t hash;                /* of text, to compare quickly */
@@ -143,9 +143,9 @@ typedef struct gs_sheet_reasonset {
 	size_t *of;
 } gs_sheet_reasonset;
 
-/* Groups every verdict of in->d. Release with gs_sheet_reasonset_release. */
-void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs);
-void gs_sheet_reasonset_release(gs_sheet_reasonset *rs);
+/* Groups every verdict of in->d. Release with gs_sheet_reasons_set_release. */
+void gs_sheet_reasons_set_build(const gs_sheet_input *in, gs_sheet_reasonset *rs);
+void gs_sheet_reasons_set_release(gs_sheet_reasonset *rs);
 
 /* Sweep: when measurements vary exactly one numeric dimension. */
 typedef struct {
@@ -153,6 +153,6 @@ typedef struct {
 	size_t idx[64];               /* evidence indexes, sorted by the dimension */
 	size_t n;
 } gs_sweep;
-int gs_sheet_find_sweep(const gs_evidence *ev, size_t nev, gs_sweep *sw);
+int gs_sheet_measure_find_sweep(const gs_evidence *ev, size_t nev, gs_sweep *sw);
 
 #endif

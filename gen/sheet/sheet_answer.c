@@ -44,19 +44,19 @@ int gs_sheet_answer_price_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 	int any = 0;
 
 	if (cd->plan) {
-		gs_doc_textf(p, "%s %s %s", gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
+		gs_doc_textf(p, "%s %s %s", gs_qty_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
 			     TR("answer.campaign"));
 		any = 1;
 	}
 	if (cd->on_demand.plan) {
 		gs_doc_textf(p, "%s%s %s/h %s", any ? "; " : "",
-			     gs_fmt_micro(m, cd->on_demand.micro_per_hour, c->lang),
+			     gs_qty_fmt_micro(m, cd->on_demand.micro_per_hour, c->lang),
 			     cd->on_demand.plan->currency, TR("price.on_demand"));
 		any = 1;
 	}
 	if (cd->interruptible.plan) {
 		gs_doc_textf(p, "%s%s %s/h %s", any ? (cd->plan ? "; " : ", ") : "",
-			     gs_fmt_micro(m, cd->interruptible.micro_per_hour, c->lang),
+			     gs_qty_fmt_micro(m, cd->interruptible.micro_per_hour, c->lang),
 			     cd->interruptible.plan->currency, TR("price.interruptible"));
 		any = 1;
 	}
@@ -77,9 +77,9 @@ void gs_sheet_answer_headroom_text(S_ctx *c, cmark_node *p, const gs_candidate *
 		return;
 	}
 	gs_doc_textf(p, "%s %s; %s %s (%s%s)",
-		     gs_fmt_int(a, cd->headroom_tokens, c->lang), TR("headroom.tokens"),
-		     gs_fmt_int(b, cd->headroom_sequences, c->lang), TR("headroom.sequences"),
-		     gs_sheet_prov_words(c->t, cd->headroom_prov, cd->headroom_synthetic),
+		     gs_qty_fmt_int(a, cd->headroom_tokens, c->lang), TR("headroom.tokens"),
+		     gs_qty_fmt_int(b, cd->headroom_sequences, c->lang), TR("headroom.sequences"),
+		     gs_sheet_words_prov(c->t, cd->headroom_prov, cd->headroom_synthetic),
 		     cd->headroom_without_reserve ? TR("headroom.without_reserve") : "");
 }
 
@@ -106,7 +106,7 @@ static size_t S_count_holding(const S_ctx *c, uint64_t w_bytes)
 		const gs_candidate *cd = &d->cands[i];
 		if (cd->cls == GS_CLASS_REFERENCE || !cd->capacity.present)
 			continue;
-		if (gs_candidate_lower_with_weights(c->in->w, c->in->s, cd, w_bytes) <=
+		if (gs_verdict_candidate_lower_with_weights(c->in->w, c->in->s, cd, w_bytes) <=
 		    cd->capacity.bytes)
 			n++;
 	}
@@ -156,14 +156,14 @@ static void S_levers(S_ctx *c)
 			if (!big || cd->capacity.bytes > big->capacity.bytes)
 				big = cd;
 		}
-		if (big && gs_candidate_room(w, s, big, &room_tokens, &room_seqs) == 0) {
+		if (big && gs_verdict_candidate_room(w, s, big, &room_tokens, &room_seqs) == 0) {
 			char a[GS_FMT_MAX], b[GS_FMT_MAX], tk[GS_FMT_MAX], q[GS_FMT_MAX];
 			v.s1 = big->offer->id;
 			v.b = big->capacity;
-			v.n1 = gs_fmt_int(a, room_tokens, c->lang);
-			v.n2 = gs_fmt_int(q, s->kv_sequences, c->lang);
-			v.n3 = gs_fmt_int(b, room_seqs, c->lang);
-			v.s2 = gs_fmt_int(tk, s->kv_tokens_kept, c->lang);
+			v.n1 = gs_qty_fmt_int(a, room_tokens, c->lang);
+			v.n2 = gs_qty_fmt_int(q, s->kv_sequences, c->lang);
+			v.n3 = gs_qty_fmt_int(b, room_seqs, c->lang);
+			v.s2 = gs_qty_fmt_int(tk, s->kv_tokens_kept, c->lang);
 			t = gs_sheet_words_expand(c, TR("lever.kv_headroom"), &v);
 			gs_doc_textf(p, " %s", t);
 			free(t);
@@ -181,8 +181,8 @@ static void S_levers(S_ctx *c)
 				continue;
 			gs_doc_textf(p, "%s%u-bit%s: %s (%s), %s %s", any++ ? "; " : " ", fr->bits,
 				     fr->theoretical ? TR("lever.theoretical") : "",
-				     gs_fmt_gib(g, fr->weights, c->lang), TR("prov.calculated"),
-				     gs_fmt_int(n, S_count_holding(c, fr->weights), c->lang),
+				     gs_qty_fmt_gib(g, fr->weights, c->lang), TR("prov.calculated"),
+				     gs_qty_fmt_int(n, S_count_holding(c, fr->weights), c->lang),
 				     TR("lever.offers_hold"));
 		}
 		gs_doc_text(p, any ? "." : "");
@@ -200,7 +200,7 @@ static void S_levers(S_ctx *c)
 void gs_sheet_answer_decision_summary(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
-	const gs_candidate *best = gs_decision_best(d);
+	const gs_candidate *best = gs_verdict_best(d);
 	cmark_node *p = gs_doc_para(c->root), *tb, *r, *cell;
 	const char *h[5];
 	int k;
@@ -253,7 +253,7 @@ void gs_sheet_answer_decision_summary(S_ctx *c)
 	h[4] = TR("answer.col_needs");
 	tb = NULL;
 	for (k = GS_CLASS_RETAINED; k <= GS_CLASS_UNKNOWN; k++) {
-		const gs_candidate *cd = gs_decision_first_of(d, (gs_class)k);
+		const gs_candidate *cd = gs_verdict_first_of(d, (gs_class)k);
 		char n[GS_DEC_MAX + 1];
 		if (!cd)
 			continue;
@@ -309,7 +309,7 @@ static void S_bar(char *buf, size_t cap, uint64_t need, uint64_t capacity)
 void gs_sheet_answer_summary_card(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
-	const gs_candidate *best = gs_decision_best(d);
+	const gs_candidate *best = gs_verdict_best(d);
 	const char *h[2];
 	cmark_node *tb, *r, *cell;
 	int q, k = 0;
@@ -433,7 +433,7 @@ void gs_sheet_answer_decision(S_ctx *c)
 			if (cd->plan) {
 				char m[GS_FMT_MAX];
 				gs_doc_textf(p, " — %s %s %s", TR("col.total_cost"),
-					     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency);
+					     gs_qty_fmt_money(m, cd->cost, c->lang), cd->plan->currency);
 			}
 			if (cd->has_margin) {
 				char *mg = gs_sheet_words_signed_gib(c, cd->margin, cd->need, cd->capacity);

@@ -42,7 +42,7 @@ static void S_failure_orientation(S_ctx *c, const gs_measurement *m)
 	gs_doc_text(p, " ");
 	gs_doc_code(p, f->name);
 	gs_doc_text(p, ". ");
-	gs_doc_text(p, TR(gs_phase_orientation(f->name)));
+	gs_doc_text(p, TR(gs_verdict_phase_orientation(f->name)));
 }
 
 /* A reading of a measurement with its provenance: observed on a device,
@@ -114,7 +114,7 @@ static void S_meas_context(S_ctx *c, const gs_measurement *m)
 	ROW(TR("meas.produced_by"), m->produced_by);
 	for (i = 0; i < m->ndims; i++) {
 		char *label = gs_xasprintf("%s: %s", TR("id.dimension"), m->dims[i].name);
-		ROW(label, m->dims[i].is_number ? gs_fmt_int(a, m->dims[i].number, c->lang)
+		ROW(label, m->dims[i].is_number ? gs_qty_fmt_int(a, m->dims[i].number, c->lang)
 						: m->dims[i].value);
 		free(label);
 	}
@@ -273,7 +273,7 @@ static void S_meas_outside(S_ctx *c, const gs_measurement *m)
 		}
 		if (ph->elapsed_us.has) {
 			char ms[GS_FMT_MAX];
-			gs_fmt_fixed2(ms, ph->elapsed_us.v, 1000, c->lang);
+			gs_qty_fmt_fixed2(ms, ph->elapsed_us.v, 1000, c->lang);
 			gs_sheet_words_cell_owned(r, gs_xasprintf("%s ms", ms));
 		} else {
 			gs_doc_cell_text(r, TR("word.missing"));
@@ -305,7 +305,7 @@ static void S_measurement(S_ctx *c, size_t idx)
 	free(cp);
 }
 
-int gs_sheet_find_sweep(const gs_evidence *ev, size_t nev, gs_sweep *sw)
+int gs_sheet_measure_find_sweep(const gs_evidence *ev, size_t nev, gs_sweep *sw)
 {
 	size_t i, j, k;
 
@@ -364,7 +364,7 @@ static void S_sweep(S_ctx *c)
 	const gs_kv *last_ok = NULL, *first_fail = NULL;
 	size_t i, nc = 0;
 
-	if (!gs_sheet_find_sweep(c->in->ev, c->in->nev, &sw))
+	if (!gs_sheet_measure_find_sweep(c->in->ev, c->in->nev, &sw))
 		return;
 	gs_doc_heading(c->root, 3, TR("sec.sweep"));
 	h[0] = sw.dim;
@@ -377,11 +377,11 @@ static void S_sweep(S_ctx *c)
 		const gs_evidence *e = &c->in->ev[sw.idx[i]];
 		const gs_kv *dv = gs_measurement_dim(e->m, sw.dim);
 		const gs_phase *f = gs_measurement_failure(e->m);
-		gs_qty peak = gs_measurement_need(e->m, NULL);
+		gs_qty peak = gs_verdict_measurement_need(e->m, NULL);
 		int ok = gs_measurement_ok(e->m);
 
 		r = gs_doc_row(tb);
-		gs_doc_cell_text(r, gs_fmt_int(a, dv->number, c->lang));
+		gs_doc_cell_text(r, gs_qty_fmt_int(a, dv->number, c->lang));
 		gs_doc_cell_text(r, TR(ok ? "status.ok" : "status.failed"));
 		if (ok)
 			gs_sheet_words_cell_owned(r, gs_sheet_words_qty_words(c, peak));
@@ -407,8 +407,8 @@ static void S_sweep(S_ctx *c)
 	if (last_ok && first_fail) {
 		char b[GS_FMT_MAX];
 		gs_doc_textf(p, "%s = %s (%s) / %s = %s (%s).", sw.dim,
-			     gs_fmt_int(a, last_ok->number, c->lang), TR("sweep.last_ok"), sw.dim,
-			     gs_fmt_int(b, first_fail->number, c->lang), TR("sweep.first_fail"));
+			     gs_qty_fmt_int(a, last_ok->number, c->lang), TR("sweep.last_ok"), sw.dim,
+			     gs_qty_fmt_int(b, first_fail->number, c->lang), TR("sweep.first_fail"));
 	} else if (first_fail) {
 		gs_doc_text(p, TR("sweep.all_failed"));
 	} else {
@@ -449,10 +449,10 @@ void gs_sheet_measure_measurements(S_ctx *c)
 	/* Largest load tested: the successful run with the largest dimensions. */
 	for (i = 0; i < c->in->nev; i++) {
 		const gs_measurement *m = c->in->ev[i].m;
-		gs_qty n = gs_measurement_need(m, NULL), best;
+		gs_qty n = gs_verdict_measurement_need(m, NULL), best;
 		if (!gs_measurement_ok(m) || !n.present)
 			continue;
-		best = largest ? gs_measurement_need(largest, NULL) : gs_qty_missing();
+		best = largest ? gs_verdict_measurement_need(largest, NULL) : gs_qty_missing();
 		if (!largest || n.bytes > best.bytes)
 			largest = m;
 	}
@@ -466,7 +466,7 @@ void gs_sheet_measure_measurements(S_ctx *c)
 			char a[GS_FMT_MAX];
 			gs_doc_textf(p, "%s%s = %s", k ? ", " : "", largest->dims[k].name,
 				     largest->dims[k].is_number
-					     ? gs_fmt_int(a, largest->dims[k].number, c->lang)
+					     ? gs_qty_fmt_int(a, largest->dims[k].number, c->lang)
 					     : largest->dims[k].value);
 		}
 		for (i = 0; i < c->in->nev; i++)
@@ -475,7 +475,7 @@ void gs_sheet_measure_measurements(S_ctx *c)
 				gs_doc_code(p, c->in->ev[i].ref->file);
 				gs_doc_text(p, ")");
 			}
-		if (!gs_measurement_covers(w, largest)) {
+		if (!gs_verdict_measurement_covers(w, largest)) {
 			gs_doc_text(p, ". ");
 			gs_doc_text(p, TR("meas.largest_not_covering"));
 		}

@@ -71,8 +71,8 @@ void gs_sheet_memory_identity(S_ctx *c)
 	ROW(TR("id.revision"), w->model_revision ? w->model_revision : TR("word.missing"));
 	ROW(TR("id.task"), TR(w->task == GS_TASK_INFERENCE ? "task.inference"
 			      : w->task == GS_TASK_ADAPTATION ? "task.adaptation" : "task.training"));
-	ROW(TR("id.parameters"), gs_fmt_int(a, w->parameters, c->lang));
-	gs_fmt_millibits(a, gs_workload_millibits(w));
+	ROW(TR("id.parameters"), gs_qty_fmt_int(a, w->parameters, c->lang));
+	gs_qty_fmt_millibits(a, gs_workload_millibits(w));
 	r = gs_doc_row(tb);
 	gs_doc_cell_text(r, TR("id.storage"));
 	{
@@ -93,19 +93,19 @@ void gs_sheet_memory_identity(S_ctx *c)
 		free(g);
 	}
 	if (w->has_sliding_window)
-		ROW(TR("id.window"), gs_fmt_int(a, w->sliding_window, c->lang));
+		ROW(TR("id.window"), gs_qty_fmt_int(a, w->sliding_window, c->lang));
 	for (i = 0; i < w->ndims; i++) {
 		char *label = gs_xasprintf("%s: %s", TR("id.dimension"), w->dims[i].name);
-		ROW(label, gs_fmt_int(a, w->dims[i].value, c->lang));
+		ROW(label, gs_qty_fmt_int(a, w->dims[i].value, c->lang));
 		free(label);
 	}
 	if (w->cache != GS_CACHE_NONE) {
 		char key[32], *cv;
-		snprintf(key, sizeof(key), "cache.%s", gs_cache_id(w->cache));
+		snprintf(key, sizeof(key), "cache.%s", gs_workload_cache_id(w->cache));
 		cv = gs_xasprintf("%s, %llu B/%s", TR(key),
 			      (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
 		if (w->has_cache_max_tokens) {
-			char *more = gs_xasprintf("%s, %s %s", cv, gs_fmt_int(a, w->cache_max_tokens, c->lang),
+			char *more = gs_xasprintf("%s, %s %s", cv, gs_qty_fmt_int(a, w->cache_max_tokens, c->lang),
 					      TR("word.tokens"));
 			free(cv);
 			cv = more;
@@ -129,14 +129,14 @@ void gs_sheet_memory_identity(S_ctx *c)
 	}
 	if (w->has_campaign) {
 		char *cp = gs_xasprintf("%s, %s %s", w->campaign_start,
-				    gs_fmt_int(a, w->campaign_days, c->lang), TR("word.days"));
+				    gs_qty_fmt_int(a, w->campaign_days, c->lang), TR("word.days"));
 		ROW(TR("req.calendar"), cp);
 		free(cp);
 	} else {
 		ROW(TR("req.calendar"), TR("word.not_stated"));
 	}
 	if (w->has_budget) {
-		char *bp = gs_xasprintf("%s %s", gs_fmt_money(a, w->budget_hundredths, c->lang),
+		char *bp = gs_xasprintf("%s %s", gs_qty_fmt_money(a, w->budget_hundredths, c->lang),
 				    w->budget_currency);
 		ROW(TR("req.budget"), bp);
 		free(bp);
@@ -159,7 +159,7 @@ void gs_sheet_memory_identity(S_ctx *c)
 	}
 	if (w->has_host_ram || w->host_interconnect) {
 		char g[GS_FMT_MAX];
-		char *ram = w->has_host_ram ? gs_xasprintf("%s (%s)", gs_fmt_gib(g, w->host_ram_bytes, c->lang),
+		char *ram = w->has_host_ram ? gs_xasprintf("%s (%s)", gs_qty_fmt_gib(g, w->host_ram_bytes, c->lang),
 						       TR("req.stated_assumed"))
 					    : gs_xstrdup("");
 		char *hp = gs_xasprintf("%s%s%s", ram,
@@ -196,7 +196,7 @@ void gs_sheet_memory_identity(S_ctx *c)
 				gs_doc_text(cell, TR("word.missing"));
 			for (k = 0; k < in->ndims; k++)
 				gs_doc_textf(cell, "%s%s = %s", k ? ", " : "", in->dims[k].name,
-					     gs_fmt_int(a, in->dims[k].value, c->lang));
+					     gs_qty_fmt_int(a, in->dims[k].value, c->lang));
 		}
 	}
 }
@@ -250,7 +250,7 @@ static char *S_weights_label(S_ctx *c)
 				    TR(w->weights_from_index ? "size.weights_index" : "size.weights_read"),
 				    w->weights_source);
 	return gs_xasprintf("%s (%s x %s / 8%s)", TR("size.weights"),
-			    gs_fmt_int(a, w->parameters, c->lang), gs_fmt_millibits(b, gs_workload_millibits(w)),
+			    gs_qty_fmt_int(a, w->parameters, c->lang), gs_qty_fmt_millibits(b, gs_workload_millibits(w)),
 			    c->in->s->rounded ? TR("size.rounded_up") : "");
 }
 
@@ -290,7 +290,7 @@ void gs_sheet_memory_sizing(S_ctx *c)
 		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (2 x %llu x %llu x %llu x %s %s x %llu B x %llu)",
 					 TR("size.kv"), (unsigned long long)w->layers,
 					 (unsigned long long)w->kv_heads, (unsigned long long)w->head_dim,
-					 gs_fmt_int(a, s->kv_tokens_kept, c->lang), TR("word.tokens"),
+					 gs_qty_fmt_int(a, s->kv_tokens_kept, c->lang), TR("word.tokens"),
 					 (unsigned long long)w->cache_bytes_per_value,
 					 (unsigned long long)s->kv_sequences));
 	else
@@ -302,9 +302,9 @@ void gs_sheet_memory_sizing(S_ctx *c)
 		r = gs_doc_row(tb);
 		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s %s %s; %s %s; %s)",
 					 TR(s->kv_other_windowed ? "size.kv_windowed" : "size.kv_dense"),
-					 gs_fmt_int(a, s->kv_other_tokens, c->lang), TR("word.tokens"),
+					 gs_qty_fmt_int(a, s->kv_other_tokens, c->lang), TR("word.tokens"),
 					 TR("size.kv_other_kept"), TR("size.kv_window"),
-					 gs_fmt_int(win, w->sliding_window, c->lang),
+					 gs_qty_fmt_int(win, w->sliding_window, c->lang),
 					 TR("size.kv_not_counted")));
 		gs_sheet_words_size_cells(c, r, s->kv_other);
 	}
@@ -329,7 +329,7 @@ void gs_sheet_memory_sizing(S_ctx *c)
 		p = gs_doc_para(c->root);
 		if (w->has_trainable_parameters)
 			gs_doc_textf(p, "%s %s. ", TR("sizing.trainable"),
-				     gs_fmt_int(a, w->trainable_parameters, c->lang));
+				     gs_qty_fmt_int(a, w->trainable_parameters, c->lang));
 		gs_doc_text(p, TR("sizing.no_multiplier"));
 	}
 
@@ -347,16 +347,16 @@ void gs_sheet_memory_sizing(S_ctx *c)
 		gs_doc_heading(c->root, 3, TR("sec.formats"));
 		p = gs_doc_para(c->root);
 		gs_doc_textf(p, "%s %s. %s", TR("est.format_table"),
-			     gs_fmt_gib(b, s->reserve.bytes, c->lang), TR("formats.provenance"));
+			     gs_qty_fmt_gib(b, s->reserve.bytes, c->lang), TR("formats.provenance"));
 		tb = gs_doc_table(c->doc, c->root, TR("cap.formats"), 6, hf);
 		for (i = 0; i < s->nformats; i++) {
 			const gs_format_row *fr = &s->formats[i];
 			r = gs_doc_row(tb);
 			snprintf(a, sizeof(a), "%u", fr->bits);
 			gs_doc_cell_text(r, a);
-			gs_doc_cell_text(r, gs_fmt_int(a, fr->weights, c->lang));
-			gs_doc_cell_text(r, gs_fmt_fixed2(a, fr->weights, GS_GIB, c->lang));
-			gs_doc_cell_text(r, gs_fmt_fixed2(a, fr->envelope, GS_GIB, c->lang));
+			gs_doc_cell_text(r, gs_qty_fmt_int(a, fr->weights, c->lang));
+			gs_doc_cell_text(r, gs_qty_fmt_fixed2(a, fr->weights, GS_GIB, c->lang));
+			gs_doc_cell_text(r, gs_qty_fmt_fixed2(a, fr->envelope, GS_GIB, c->lang));
 			gs_doc_cell_text(r, prov);
 			gs_doc_cell_text(r, fr->theoretical ? TR("note.theoretical") : "");
 		}
@@ -372,8 +372,8 @@ static void S_data_row(S_ctx *c, cmark_node *tb, const char *label, const char *
 
 	gs_doc_cell_text(r, label);
 	gs_doc_cell_text(r, TR(kind_key));
-	gs_doc_cell_text(r, gs_fmt_int(a, q.bytes, c->lang));
-	gs_doc_cell_text(r, gs_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
+	gs_doc_cell_text(r, gs_qty_fmt_int(a, q.bytes, c->lang));
+	gs_doc_cell_text(r, gs_qty_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
 	gs_doc_cell_text(r, gs_sheet_words_qprov(c, q));
 }
 
@@ -442,7 +442,7 @@ void gs_sheet_memory_budget_chart(S_ctx *c)
 					continue;
 				char mem[GS_FMT_MAX];
 				labels[nl] = gs_xasprintf("%s (%s)", cd->offer->gpu_model,
-						      gs_offer_memory_label(cd->offer, TR("word.missing"),
+						      gs_catalog_offer_memory_label(cd->offer, TR("word.missing"),
 									    mem, sizeof(mem)));
 				caps[nc].label = labels[nl++];
 				caps[nc++].value = cd->capacity;
@@ -450,7 +450,7 @@ void gs_sheet_memory_budget_chart(S_ctx *c)
 		}
 	}
 	for (i = 0; i < c->in->nev; i++) {
-		gs_qty n = gs_measurement_need(c->in->ev[i].m, NULL);
+		gs_qty n = gs_verdict_measurement_need(c->in->ev[i].m, NULL);
 		if (!n.present || !gs_measurement_ok(c->in->ev[i].m))
 			continue;
 		labels[nl] = gs_xasprintf("%s", c->in->ev[i].ref->file);

@@ -17,9 +17,9 @@ static void S_cost_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd, int *
 	cmark_node *cell = gs_doc_cell(row);
 
 	gs_doc_textf(cell, "%s %s = %llu x %llu h x %s %s%s%s",
-		     gs_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
+		     gs_qty_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
 		     (unsigned long long)cd->plan_units, (unsigned long long)cd->plan->hours,
-		     gs_fmt_micro(pm, gs_plan_micro(cd->plan), c->lang), cd->plan->currency,
+		     gs_qty_fmt_micro(pm, gs_catalog_plan_micro(cd->plan), c->lang), cd->plan->currency,
 		     cd->plan->interruptible ? ", " : "",
 		     cd->plan->interruptible ? TR("site.interruptible") : "");
 	/* A per-hour price: say how the campaign's hours are billed. */
@@ -71,7 +71,7 @@ static const char *S_cur(const gs_plan *p)
 static uint64_t S_row_hash(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ci)
 {
 	const gs_candidate *a = &c->in->d->cands[ci];
-	uint64_t h = gs_offer_lot_hash(c->in->cat, a->offer);
+	uint64_t h = gs_verdict_offer_lot_hash(c->in->cat, a->offer);
 	int q;
 
 	h = S_mix(h, (uint64_t)a->cls);
@@ -89,7 +89,7 @@ static int S_same_row(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ca, s
 	int q;
 
 	/* the lot (the index matrix's columns group by the same rule), then the verdicts */
-	if (!gs_offer_same_lot(c->in->cat, x, y) || a->cls != b->cls ||
+	if (!gs_verdict_offer_same_lot(c->in->cat, x, y) || a->cls != b->cls ||
 	    !gs_sheet_words_same_qty(a->capacity, b->capacity) || a->cap_source != b->cap_source)
 		return 0;
 	if (!a->plan != !b->plan || !gs_sheet_words_same_str(S_cur(a->plan), S_cur(b->plan)) ||
@@ -202,11 +202,11 @@ static void S_range_text(S_ctx *c, cmark_node *p, const S_rows *rw, size_t g)
 		if (!pl[k])
 			continue;
 		if (k == 0) {
-			gs_fmt_money(a, lo[k], c->lang);
-			gs_fmt_money(b, hi[k], c->lang);
+			gs_qty_fmt_money(a, lo[k], c->lang);
+			gs_qty_fmt_money(b, hi[k], c->lang);
 		} else {
-			gs_fmt_micro(a, lo[k], c->lang);
-			gs_fmt_micro(b, hi[k], c->lang);
+			gs_qty_fmt_micro(a, lo[k], c->lang);
+			gs_qty_fmt_micro(b, hi[k], c->lang);
 		}
 		gs_doc_textf(p, "%s%s%s%s %s%s %s",
 			     !any ? "" : k == 2 && !pl[0] ? ", " : "; ",
@@ -349,7 +349,7 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 		gs_doc_textf(cell, "%s: %s", TR(gs_sheet_words_req_keys[gq[g]]), vtext[kind][syn]);
 		num[GS_DEC_MAX] = '\0';
 		if (gmixed[g])
-			gs_sheet_words_anchor(c->doc, cell, "reasons-", gs_req_id((gs_req)gq[g]), gs_doc_cell_link);
+			gs_sheet_words_anchor(c->doc, cell, "reasons-", gs_verdict_req_id((gs_req)gq[g]), gs_doc_cell_link);
 		else
 			gs_sheet_words_anchor(c->doc, cell, "why-", gs_dec(num, gwhy[g], 0), gs_doc_cell_link);
 		cell = gs_doc_cell(r);
@@ -396,7 +396,7 @@ void gs_sheet_offers_candidates(S_ctx *c)
 	int q;
 
 	if (!rs) {
-		gs_sheet_reasonset_build(c->in, &own);
+		gs_sheet_reasons_set_build(c->in, &own);
 		rs = &own;
 	}
 	S_rows_build(c, rs, &rw);
@@ -420,11 +420,11 @@ void gs_sheet_offers_candidates(S_ctx *c)
 			if (!cd->offer->memory_unknown)
 				src_of[2 * i] = gs_sheet_sources_share_source(&sources, gs_xasprintf("%s (%s)",
 					cd->offer->memory_claim.source,
-					gs_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1))), 0, i);
+					gs_catalog_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1))), 0, i);
 			if (cd->plan)
 				src_of[2 * i + 1] = gs_sheet_sources_share_source(&sources, gs_xasprintf("%s (%s)",
 					cd->plan->claim.source,
-					gs_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
+					gs_catalog_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
 			if (cd->offer->notes) {
 				char *masked = gs_sheet_sources_offer_note_masked(c, cd->offer);
 				note_of[i] = masked
@@ -458,7 +458,7 @@ void gs_sheet_offers_candidates(S_ctx *c)
 	 * cells' texts (by kind, then synthetic), the words of the last
 	 * columns. */
 	for (q = 0; q < 4; q++) {
-		vtext[q][0] = gs_xasprintf("%s %s", gs_sheet_verdict_symbol((gs_verdict_kind)q),
+		vtext[q][0] = gs_xasprintf("%s %s", gs_sheet_words_verdict_symbol((gs_verdict_kind)q),
 					   gs_sheet_words_verdict_word(c, (gs_verdict_kind)q));
 		vtext[q][1] = gs_xasprintf("%s%s", vtext[q][0], TR("verdict.synthetic_suffix"));
 	}
@@ -486,8 +486,8 @@ void gs_sheet_offers_candidates(S_ctx *c)
 			gs_verdict hv;
 			char a[GS_FMT_MAX], b[GS_FMT_MAX];
 			memset(&hv, 0, sizeof(hv));
-			hv.n1 = gs_fmt_int(a, c->in->s->kv_sequences, c->lang);
-			hv.n2 = gs_fmt_int(b, c->in->s->kv_tokens_kept, c->lang);
+			hv.n1 = gs_qty_fmt_int(a, c->in->s->kv_sequences, c->lang);
+			hv.n2 = gs_qty_fmt_int(b, c->in->s->kv_tokens_kept, c->lang);
 			hroom = gs_sheet_words_expand(c, TR("col.headroom"), &hv);
 		}
 		ncols = 0;
@@ -527,7 +527,7 @@ void gs_sheet_offers_candidates(S_ctx *c)
 		 * anchors in its first cell */
 		gs_sheet_words_anchor(c->doc, r, "offer-", cd->offer->id, gs_doc_row_id);
 		cell = gs_doc_cell(r);
-		gs_offer_memory_label(cd->offer, w_missing, mem, sizeof(mem));
+		gs_catalog_offer_memory_label(cd->offer, w_missing, mem, sizeof(mem));
 		if (nof == 1) {
 			gs_doc_code(cell, cd->offer->id);
 			gs_doc_textf(cell, " %s, %llu x %s%s%s", cd->offer->gpu_model,
@@ -563,7 +563,7 @@ void gs_sheet_offers_candidates(S_ctx *c)
 		if (!cd->capacity.present)
 			gs_doc_cell_text(r, w_missing);
 		else
-			gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s, %s%s)", gs_fmt_gib(gb, cd->capacity.bytes, c->lang),
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s, %s%s)", gs_qty_fmt_gib(gb, cd->capacity.bytes, c->lang),
 						 gs_sheet_words_qprov(c, cd->capacity),
 						 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
@@ -598,7 +598,7 @@ void gs_sheet_offers_candidates(S_ctx *c)
 				if (i == SIZE_MAX)
 					gs_sheet_words_anchor(c->doc, cell, "why-", gs_dec(n, why, 0), gs_doc_cell_link);
 				else
-					gs_sheet_words_anchor(c->doc, cell, "reasons-", gs_req_id((gs_req)q), gs_doc_cell_link);
+					gs_sheet_words_anchor(c->doc, cell, "reasons-", gs_verdict_req_id((gs_req)q), gs_doc_cell_link);
 			}
 		}
 		if (nof > 1) {
@@ -667,7 +667,7 @@ void gs_sheet_offers_candidates(S_ctx *c)
 	free(rep);
 	free(rnext);
 	if (rs == &own)
-		gs_sheet_reasonset_release(&own);
+		gs_sheet_reasons_set_release(&own);
 	gs_sheet_sources_shared_list(c, &sources, "cand.sources", "sources", "source", 1);
 	gs_sheet_sources_shared_list(c, &notes, "cand.notes", "catalog-notes", "note", 0);
 	gs_sheet_sources_shared_release(&sources);

@@ -33,7 +33,7 @@ void gs_sheet_reasons_budget_merge(S_ctx *c, const gs_sheet_reasonset *rs, size_
 		c->cost_mask = 1;
 		text = gs_sheet_words_reason(c, v);
 		c->cost_mask = 0;
-		if (v->evidence && !(ev = gs_sheet_line_mask(v->evidence, &spec)))
+		if (v->evidence && !(ev = gs_sheet_sources_line_mask(v->evidence, &spec)))
 			ev = gs_xstrdup(v->evidence);
 		key[i] = gs_xasprintf("%d\1%d\1%d\1%s\1%s\1%s\1%s", (int)v->kind, (int)v->basis,
 				      !v->synthetic, text, ev ? ev : "", v->evidence_date ? v->evidence_date : "",
@@ -120,7 +120,7 @@ void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_s
 					npos += rs->r[j].npos;
 					if (!same_ev) {
 						char *sp = NULL;
-						free(gs_sheet_line_mask(rs->r[j].v->evidence, &sp));
+						free(gs_sheet_sources_line_mask(rs->r[j].v->evidence, &sp));
 						if (sp) {
 							if (nspec == cap) {
 								cap = cap ? 2 * cap : 8;
@@ -131,8 +131,8 @@ void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_s
 					}
 				}
 				if (nspec) {
-					char *sp, *masked = gs_sheet_line_mask(v->evidence, &sp);
-					char *lines = gs_sheet_lines_text(c->t, spec, nspec);
+					char *sp, *masked = gs_sheet_sources_line_mask(v->evidence, &sp);
+					char *lines = gs_sheet_sources_lines_text(c->t, spec, nspec);
 					evidence = gs_sheet_sources_unmask(masked, lines);
 					free(masked);
 					free(sp);
@@ -149,7 +149,7 @@ void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_s
 			}
 			if (!list) {
 				/* sheets/ID.html#reasons-memory: stable, one per requirement */
-				char *anchor = gs_xasprintf("reasons-%s", gs_req_id((gs_req)q));
+				char *anchor = gs_xasprintf("reasons-%s", gs_verdict_req_id((gs_req)q));
 				gs_doc_heading_id(c->doc, c->root, 3, TR(gs_sheet_words_req_keys[q]), anchor);
 				free(anchor);
 				list = gs_doc_list(c->root, 0);
@@ -163,7 +163,7 @@ void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_s
 				free(anchor);
 			}
 			{
-				char *verdict = gs_xasprintf("%s %s", gs_sheet_verdict_symbol(v->kind),
+				char *verdict = gs_xasprintf("%s %s", gs_sheet_words_verdict_symbol(v->kind),
 							     gs_sheet_words_verdict_word(c, v->kind));
 				gs_doc_strong(p, verdict);
 				free(verdict);
@@ -245,7 +245,7 @@ char **gs_sheet_reasons(const gs_strings *t, const gs_decision *d)
 				}
 			if (*slot)
 				continue;
-			*slot = gs_sheet_reason_text(t, v);
+			*slot = gs_sheet_words_reason_text(t, v);
 			if (nseen[q] < S_SAME_MAX)
 				seen[q][nseen[q]++] = i;
 		}
@@ -263,11 +263,11 @@ void gs_sheet_reasons_free(char **r, size_t ncands)
 	free(r);
 }
 
-char *gs_sheet_reason_of(const gs_sheet_input *in, size_t c, int q)
+char *gs_sheet_reasons_of(const gs_sheet_input *in, size_t c, int q)
 {
 	if (in->reasons)
 		return gs_xstrdup(in->reasons[c * GS_REQ_COUNT + (size_t)q]);
-	return gs_sheet_reason_text(in->t, &in->d->cands[c].v[q]);
+	return gs_sheet_words_reason_text(in->t, &in->d->cands[c].v[q]);
 }
 
 /* Do two verdicts of one requirement say the same thing, in every field
@@ -283,7 +283,7 @@ static int S_same_verdict(const gs_verdict *a, const gs_verdict *b)
 	       !a->synthetic == !b->synthetic && !a->lower_bound == !b->lower_bound;
 }
 
-void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
+void gs_sheet_reasons_set_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 {
 	const gs_decision *d = in->d;
 	/* the reasons by hash of their text and requirement (open addressing:
@@ -306,7 +306,7 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 			const gs_verdict *v = &d->cands[c].v[q];
 			/* borrowed from in->reasons when there, else made */
 			char *text = in->reasons ? in->reasons[c * GS_REQ_COUNT + (size_t)q]
-					     : gs_sheet_reason_of(in, c, q);
+					     : gs_sheet_reasons_of(in, c, q);
 			uint64_t h = gs_sheet_words_hash(text);
 			gs_sheet_reason *r = NULL;
 
@@ -343,7 +343,7 @@ void gs_sheet_reasonset_build(const gs_sheet_input *in, gs_sheet_reasonset *rs)
 	free(slot);
 }
 
-void gs_sheet_reasonset_release(gs_sheet_reasonset *rs)
+void gs_sheet_reasons_set_release(gs_sheet_reasonset *rs)
 {
 	size_t i;
 

@@ -156,7 +156,7 @@ static char *S_note_masked(const char *note, const char *id)
 	return out;
 }
 
-char **gs_sheet_notes_masked(const gs_catalog *cat)
+char **gs_sheet_sources_notes_masked(const gs_catalog *cat)
 {
 	char **m = gs_xcalloc(cat->noffers + 1, sizeof(*m));
 	size_t i;
@@ -167,7 +167,7 @@ char **gs_sheet_notes_masked(const gs_catalog *cat)
 	return m;
 }
 
-void gs_sheet_notes_masked_free(char **m, size_t n)
+void gs_sheet_sources_notes_masked_free(char **m, size_t n)
 {
 	size_t i;
 
@@ -199,7 +199,7 @@ char *gs_sheet_sources_offer_note_masked(const S_ctx *c, const gs_offer *o)
  * "5, 6"). Sources that differ by their line numbers alone (one CSV file,
  * an offer a line) are then one text, which lists the lines.
  */
-char *gs_sheet_line_mask(const char *text, char **spec)
+char *gs_sheet_sources_line_mask(const char *text, char **spec)
 {
 	const char *p, *q;
 	char *out;
@@ -254,7 +254,7 @@ static int S_cmp_spec(const void *a, const void *b)
  * then the count of the others). Sorts spec.
  */
 #define S_FEW_LINES 4
-char *gs_sheet_lines_text(const gs_strings *t, char **spec, size_t n)
+char *gs_sheet_sources_lines_text(const gs_strings *t, char **spec, size_t n)
 {
 	gs_buf out = GS_BUF_INIT;
 	size_t i, j, shown = 0;
@@ -294,7 +294,7 @@ char *gs_sheet_sources_unmask(const char *text, const char *lines)
  * offer); text is taken. */
 size_t gs_sheet_sources_share_source(gs_sheet_sharedset *set, char *text, int k, size_t pos)
 {
-	char *spec, *masked = gs_sheet_line_mask(text, &spec);
+	char *spec, *masked = gs_sheet_sources_line_mask(text, &spec);
 	size_t n;
 	gs_sheet_shared *e;
 
@@ -392,7 +392,7 @@ void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const
 			char **tmp = gs_xmalloc(e->nspec * sizeof(*tmp));
 			char *lines, *t;
 			memcpy(tmp, e->spec, e->nspec * sizeof(*tmp));
-			lines = gs_sheet_lines_text(c->t, tmp, e->nspec);
+			lines = gs_sheet_sources_lines_text(c->t, tmp, e->nspec);
 			t = gs_sheet_sources_unmask(e->text, lines);
 			gs_doc_text(p, t);
 			free(t);
@@ -437,7 +437,7 @@ size_t gs_sheet_sources_source_number(const gs_sheet_sharedset *sources, const c
 	key = gs_xasprintf("%s (%s)", source, date);
 	e = S_shared_find(sources, key);
 	if (!e) {
-		char *spec, *masked = gs_sheet_line_mask(key, &spec);
+		char *spec, *masked = gs_sheet_sources_line_mask(key, &spec);
 		if (masked)
 			e = S_shared_find(sources, masked);
 		free(masked);

@@ -13,7 +13,7 @@ const char *const gs_sheet_words_req_keys[GS_REQ_COUNT] = {
 	"req.memory", "req.software", "req.calendar", "req.budget", "req.quality", "req.host"
 };
 
-const char *gs_sheet_verdict_symbol(gs_verdict_kind k)
+const char *gs_sheet_words_verdict_symbol(gs_verdict_kind k)
 {
 	switch (k) {
 	case GS_V_ADMISSIBLE: return "\xe2\x9c\x94";   /* ✔ */
@@ -31,7 +31,7 @@ const char *gs_sheet_words_verdict_word(S_ctx *c, gs_verdict_kind k)
 	return TR(keys[k]);
 }
 
-const char *gs_sheet_prov_words(const gs_strings *t, gs_prov prov, int synthetic)
+const char *gs_sheet_words_prov(const gs_strings *t, gs_prov prov, int synthetic)
 {
 	return gs_tr(t, synthetic ? "prov.synthetic" : prov == GS_PROV_OBSERVED ? "prov.observed"
 		     : prov == GS_PROV_CALCULATED ? "prov.calculated" : "prov.assumed");
@@ -41,7 +41,7 @@ const char *gs_sheet_prov_words(const gs_strings *t, gs_prov prov, int synthetic
  * for one read from a file not produced on a GPU. */
 const char *gs_sheet_words_qprov(S_ctx *c, gs_qty q)
 {
-	return gs_sheet_prov_words(c->t, q.prov, q.synthetic);
+	return gs_sheet_words_prov(c->t, q.prov, q.synthetic);
 }
 
 /* "13.04 GiB (calculated)" or "missing". Caller frees. */
@@ -51,17 +51,17 @@ char *gs_sheet_words_qty_words(S_ctx *c, gs_qty q)
 
 	if (!q.present)
 		return gs_xstrdup(TR("word.missing"));
-	return gs_xasprintf("%s (%s)", gs_fmt_gib(g, q.bytes, c->lang), gs_sheet_words_qprov(c, q));
+	return gs_xasprintf("%s (%s)", gs_qty_fmt_gib(g, q.bytes, c->lang), gs_sheet_words_qprov(c, q));
 }
 
-/* A margin with its provenance (gs_margin_prov of the need and the capacity). */
+/* A margin with its provenance (gs_verdict_margin_prov of the need and the capacity). */
 char *gs_sheet_words_signed_gib(S_ctx *c, int64_t v, gs_qty need, gs_qty capacity)
 {
 	char g[GS_FMT_MAX];
 	uint64_t mag = gs_i64_mag(v);
-	gs_qty q = gs_margin_prov(need, capacity);
+	gs_qty q = gs_verdict_margin_prov(need, capacity);
 
-	return gs_xasprintf("%s%s (%s)", v < 0 ? "\xe2\x88\x92" : "", gs_fmt_gib(g, mag, c->lang),
+	return gs_xasprintf("%s%s (%s)", v < 0 ? "\xe2\x88\x92" : "", gs_qty_fmt_gib(g, mag, c->lang),
 			    gs_sheet_words_qprov(c, q));
 }
 
@@ -96,10 +96,10 @@ char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			if (is_cost && v->has_money && c->cost_mask)
 				piece = gs_xstrdup("\3");
 			else if (is_cost && v->has_money && c->cost_range && c->cost_hi != v->cost)
-				piece = gs_xasprintf("%s–%s", gs_fmt_money(m, v->cost, c->lang),
-						     gs_fmt_money(m2, c->cost_hi, c->lang));
+				piece = gs_xasprintf("%s–%s", gs_qty_fmt_money(m, v->cost, c->lang),
+						     gs_qty_fmt_money(m2, c->cost_hi, c->lang));
 			else
-				piece = v->has_money ? gs_xstrdup(gs_fmt_money(m, is_cost ? v->cost : v->budget, c->lang))
+				piece = v->has_money ? gs_xstrdup(gs_qty_fmt_money(m, is_cost ? v->cost : v->budget, c->lang))
 						     : gs_xstrdup(TR("word.missing"));
 			skip = is_cost ? 6 : 8;
 		} else if (strncmp(p, "{w}", 3) == 0) {
@@ -107,7 +107,7 @@ char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			skip = 3;
 		} else if (strncmp(p, "{r}", 3) == 0) {
 			char b[GS_FMT_MAX];
-			piece = v->r.present ? gs_xasprintf("%s B (%s)", gs_fmt_int(b, v->r.bytes, c->lang),
+			piece = v->r.present ? gs_xasprintf("%s B (%s)", gs_qty_fmt_int(b, v->r.bytes, c->lang),
 							    gs_sheet_words_qprov(c, v->r))
 					     : gs_xstrdup(TR("word.missing"));
 			skip = 3;
@@ -117,7 +117,7 @@ char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 		} else if (p[0] == '{' && p[1] == 't' && p[2] >= '1' && p[2] <= '3' && p[3] == '}') {
 			char t[GS_FMT_MAX];
 			uint64_t n = p[2] == '1' ? v->t1 : p[2] == '2' ? v->t2 : v->t3;
-			piece = gs_xstrdup(v->has_tokens ? gs_fmt_int(t, n, c->lang) : TR("word.missing"));
+			piece = gs_xstrdup(v->has_tokens ? gs_qty_fmt_int(t, n, c->lang) : TR("word.missing"));
 			skip = 4;
 		} else if (strncmp(p, "{split}", 7) == 0) {
 			piece = gs_xasprintf("%llu", (unsigned long long)v->split);
@@ -178,9 +178,9 @@ void gs_sheet_words_size_cells(S_ctx *c, cmark_node *row, gs_qty q)
 		gs_doc_cell_text(row, TR("word.missing"));
 		return;
 	}
-	gs_doc_cell_text(row, gs_fmt_int(a, q.bytes, c->lang));
-	gs_doc_cell_text(row, gs_fmt_fixed2(a, q.bytes, GS_GB, c->lang));
-	gs_doc_cell_text(row, gs_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
+	gs_doc_cell_text(row, gs_qty_fmt_int(a, q.bytes, c->lang));
+	gs_doc_cell_text(row, gs_qty_fmt_fixed2(a, q.bytes, GS_GB, c->lang));
+	gs_doc_cell_text(row, gs_qty_fmt_fixed2(a, q.bytes, GS_GIB, c->lang));
 	gs_doc_cell_text(row, gs_sheet_words_qprov(c, q));
 }
 
@@ -191,7 +191,7 @@ char *gs_sheet_words_counter(S_ctx *c, gs_opt_u64 v)
 
 	if (!v.has)
 		return gs_xstrdup(TR("word.missing"));
-	return gs_xasprintf("%s (%s B)", gs_fmt_gib(g, v.v, c->lang), gs_fmt_int(b, v.v, c->lang));
+	return gs_xasprintf("%s (%s B)", gs_qty_fmt_gib(g, v.v, c->lang), gs_qty_fmt_int(b, v.v, c->lang));
 }
 
 /* Is the evidence a verdict names a synthetic measurement of this sheet? */
@@ -273,7 +273,7 @@ const char *gs_sheet_words_basis_key(gs_basis b)
 	return "basis.catalog";
 }
 
-const char *gs_sheet_class_key(gs_class k)
+const char *gs_sheet_words_class_key(gs_class k)
 {
 	static const char *const keys[GS_CLASS_COUNT] = {
 		"class.retained", "class.fits", "class.lower_bound_fits", "class.only_a_measurement",
@@ -285,7 +285,7 @@ const char *gs_sheet_class_key(gs_class k)
 /* The class's words. */
 const char *gs_sheet_words_class_words(S_ctx *c, gs_class k)
 {
-	return TR(gs_sheet_class_key(k));
+	return TR(gs_sheet_words_class_key(k));
 }
 
 /* Appends pos to the growing array *a of *n positions: room for 4, then
@@ -325,12 +325,12 @@ int gs_sheet_words_cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-const char *gs_sheet_req_label(const gs_strings *t, gs_req r)
+const char *gs_sheet_words_req_label(const gs_strings *t, gs_req r)
 {
 	return gs_tr(t, gs_sheet_words_req_keys[r]);
 }
 
-char *gs_sheet_reason_text(const gs_strings *t, const gs_verdict *v)
+char *gs_sheet_words_reason_text(const gs_strings *t, const gs_verdict *v)
 {
 	S_ctx ctx;
 

@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 		free(buf);
 	}
 	if (argc > 1)
-		(void)gs_remove_tree(fuzz_tmpdir());
+		(void)gs_outfile_remove_tree(fuzz_tmpdir());
 	printf("%d input(s) run\n", argc - 1);
 	return 0;
 }

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gs_diag d = GS_DIAG_INIT;
 	gs_catalog c;
 
-	if (!rng[0] && !gs_datapath(rng, sizeof(rng), "catalog/catalog.rng", NULL)) {
+	if (!rng[0] && !gs_datadir_path(rng, sizeof(rng), "catalog/catalog.rng", NULL)) {
 		fprintf(stderr, "fuzz_catalog: no data folder\n");
 		abort();
 	}

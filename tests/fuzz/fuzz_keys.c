@@ -4,11 +4,11 @@
  * (jsonscan.h), the streaming reader of "pages" and the check of each
  * sheet's "why" (keysread.h), the entry without its reasons and the
  * reasons as jansson parses them, and merge's reading of every entry
- * (gs_site_read_keys, against the two bundled catalogs, as the committed
+ * (gs_site_keys_read, against the two bundled catalogs, as the committed
  * site/ whose keys file seeds the corpus). The input is also
  * given whole to the "why" check.
  *
- * The oracle, beyond the sanitizers: a "why" that gs_keys_why_count
+ * The oracle, beyond the sanitizers: a "why" that gs_keysread_why_count
  * accepts must be one jansson loads, an array of that many strings, nulls
  * and indexes of earlier strings (a rebuild copies such bytes into the new
  * keys file and parses them when a page that shows them is rendered);
@@ -86,7 +86,7 @@ static void S_entry(FILE *f, const gs_jscan_member *m)
 	if (pread(fileno(f), buf, (size_t)m->len, (off_t)m->off) != (ssize_t)m->len)
 		abort();
 	buf[m->len] = '\0';
-	why = gs_keys_why_at(buf, (size_t)m->len, S_ctx.cat.noffers, &why_len);
+	why = gs_keysread_why_at(buf, (size_t)m->len, S_ctx.cat.noffers, &why_len);
 	if (why >= 0) {
 		if ((size_t)why + why_len + 1 != m->len || why < 7)
 			abort();
@@ -112,13 +112,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* the catalogs of the committed site, whose keys file seeds the corpus */
 		static char a[4096], b[4096];
 		const char *cats[2] = { a, b };
-		if (!gs_datapath(a, sizeof(a), "catalog/offers.xml", NULL) ||
-		    !gs_datapath(b, sizeof(b), "catalog/lambda.xml", NULL) ||
-		    gs_run_ctx_init(&S_ctx, "fuzz", cats, 2, GS_LANG_EN, "2026-11-29"))
+		if (!gs_datadir_path(a, sizeof(a), "catalog/offers.xml", NULL) ||
+		    !gs_datadir_path(b, sizeof(b), "catalog/lambda.xml", NULL) ||
+		    gs_cmd_common_run_ctx_init(&S_ctx, "fuzz", cats, 2, GS_LANG_EN, "2026-11-29"))
 			abort();
 		ready = 1;
 	}
-	count = gs_keys_why_count((const char *)data, size);
+	count = gs_keysread_why_count((const char *)data, size);
 	if (count >= 0)
 		S_check_why((const char *)data, size, count);
 
@@ -126,10 +126,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fopen(path, "rb");
 	if (!f)
 		abort();
-	if (gs_jscan_file(f, "sheets", &scan) == 0) {
-		const gs_jscan_member *m = gs_jscan_find(&scan, 1, "pages");
+	if (gs_jsonscan_file(f, "sheets", &scan) == 0) {
+		const gs_jscan_member *m = gs_jsonscan_find(&scan, 1, "pages");
 		if (m && fseeko(f, (off_t)m->off, SEEK_SET) == 0)
-			(void)gs_keys_read_pages(f, m->len, S_page, &npages);
+			(void)gs_keysread_pages(f, m->len, S_page, &npages);
 		for (i = 0; i < scan.ninner && i < S_MAX_ENTRIES; i++)
 			S_entry(f, &scan.inner[i]);
 		if (scan.ninner) {
@@ -142,12 +142,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			for (i = 0; i < n; i++)
 				ids[i] = scan.inner[i].name;
-			(void)gs_site_read_keys(fuzz_tmpdir(), &S_ctx.cat, ids, n, rs, &err);
+			(void)gs_site_keys_read(fuzz_tmpdir(), &S_ctx.cat, ids, n, rs, &err);
 			free(ids);
 			gs_error_release(&err);
 			gs_site_results_free(rs);
 		}
-		gs_jscan_release(&scan);
+		gs_jsonscan_release(&scan);
 	}
 	fclose(f);
 	return 0;

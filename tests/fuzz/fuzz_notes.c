@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(md, data, size);
 	md[size] = '\0'; /* notes are a JSON string: no NUL inside */
-	if (gs_doc_markdown_check(md, why, sizeof(why)) == 0) {
+	if (gs_doc_bounds_check(md, why, sizeof(why)) == 0) {
 		char *a, *b;
 		gs_doc_init(&doc);
 		gs_doc_user_markdown(doc.root, md);

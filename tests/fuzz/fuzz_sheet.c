@@ -22,11 +22,11 @@ static void S_init(void)
 	size_t n;
 	char *bytes;
 
-	if (gs_run_ctx_init(&S_ctx, "fuzz", NULL, 0, GS_LANG_EN, "2026-11-29"))
+	if (gs_cmd_common_run_ctx_init(&S_ctx, "fuzz", NULL, 0, GS_LANG_EN, "2026-11-29"))
 		abort();
-	if (!gs_datapath(src, sizeof(src), "examples/lora-adapt/measurements/rtx6000ada-lora-step.json", NULL))
+	if (!gs_datadir_path(src, sizeof(src), "examples/lora-adapt/measurements/rtx6000ada-lora-step.json", NULL))
 		abort();
-	bytes = gs_read_file(src, &n);
+	bytes = gs_outfile_read(src, &n);
 	if (!bytes)
 		abort();
 	snprintf(dst, sizeof(dst), "%s/measurements", fuzz_tmpdir());
@@ -52,9 +52,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ready = 1;
 	}
 	path = fuzz_file("workload.json", data, size);
-	if (gs_job_load(path, &S_ctx.cat, &job, &d) == 0) {
+	if (gs_publish_load(path, &S_ctx.cat, &job, &d) == 0) {
 		snprintf(out, sizeof(out), "%s/out", fuzz_tmpdir());
-		(void)gs_remove_tree(out);
+		(void)gs_outfile_remove_tree(out);
 		mkdir(out, 0777);
 		a = gs_evidence_archive(out, NULL);
 		memset(&env, 0, sizeof(env));
@@ -66,12 +66,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		env.link_prefix = "";
 		env.sheet_prefix = "";
 		env.write_manifest = 1;
-		if (gs_job_publish(&job, &env, a, out, NULL, &res, &err) == 0)
+		if (gs_publish_job(&job, &env, a, out, NULL, &res, &err) == 0)
 			gs_publish_result_release(&res);
 		gs_error_release(&err);
-		gs_archive_free(a);
+		gs_evidence_archive_free(a);
 	}
-	gs_job_release(&job);
+	gs_publish_release(&job);
 	gs_diag_release(&d);
 	return 0;
 }

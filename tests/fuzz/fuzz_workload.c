@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[256];
 
 	if (gs_workload_read(path, &w, &d) == 0 && w.notes_md)
-		(void)gs_doc_markdown_check(w.notes_md, why, sizeof(why));
+		(void)gs_doc_bounds_check(w.notes_md, why, sizeof(why));
 	gs_workload_release(&w);
 	gs_diag_release(&d);
 	return 0;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # evidence-read-once: each measurement a workload cites is opened once per
-# run of that workload (gs_job_load reads it; its SHA-256 for the keys and
+# run of that workload (gs_publish_load reads it; its SHA-256 for the keys and
 # its archived copy come from those bytes, gen/publish/publish.h), so the bytes
 # archived are the bytes that decided the verdict. Counts the openat calls
 # that name each cited file of examples/ (by its base name, so that the

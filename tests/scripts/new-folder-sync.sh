@@ -2,7 +2,7 @@
 # new-folder-sync: a sheet written into folders `sheet --out` creates
 # survives a crash with those folders: the stage's commit flushes its file
 # system before the swap and syncs the parent of the folder swapped in
-# (gen/base/outfile.h, gs_stage_commit). Seen through the test seam
+# (gen/base/outfile.h, gs_outfile_stage_commit). Seen through the test seam
 # GS_TEST_SYNC_SAY, which names each folder synced; skipped when the binary
 # was built without the seams (GPUSHEET_FAULT_INJECTION=OFF).
 #

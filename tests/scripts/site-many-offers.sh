@@ -43,7 +43,7 @@ for f in "$scratch"/site/index*.html "$scratch"/site/offers*.html; do
 	[ "$size" -le "$MAX_PAGE" ] || err "$(basename "$f"): $size bytes, over $MAX_PAGE"
 done
 # The pagers (101 and 21 pages): a page links a few pages around it and at
-# each scale (gs_site_pager_pages), not every page; every link leads to a
+# each scale (gs_site_nav_pager_pages), not every page; every link leads to a
 # page of the site, every page ends whole, and every page is reached from
 # the first by following them.
 for f in "$scratch"/site/index*.html "$scratch"/site/offers*.html; do

@@ -640,17 +640,17 @@ static void test_font_table(void)
 					continue;
 				utf8(cp, b);
 				cairo_text_extents(cr, b, &e);
-				if (e.x_advance != gs_font_width(b, sizes[z], bold) && differ++ < 5)
+				if (e.x_advance != gs_fontmetrics_width(b, sizes[z], bold) && differ++ < 5)
 					fprintf(stderr, "U+%04X bold %d size %g: cairo %.6f, table %.6f\n",
 						(unsigned)cp, bold, sizes[z], e.x_advance,
-						gs_font_width(b, sizes[z], bold));
+						gs_fontmetrics_width(b, sizes[z], bold));
 			}
 			for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
 				cairo_text_extents_t e;
 				cairo_text_extents(cr, strings[i], &e);
-				if (e.x_advance != gs_font_width(strings[i], sizes[z], bold) && differ++ < 5)
+				if (e.x_advance != gs_fontmetrics_width(strings[i], sizes[z], bold) && differ++ < 5)
 					fprintf(stderr, "\"%s\": cairo %.6f, table %.6f\n", strings[i],
-						e.x_advance, gs_font_width(strings[i], sizes[z], bold));
+						e.x_advance, gs_fontmetrics_width(strings[i], sizes[z], bold));
 			}
 		}
 	}
@@ -659,11 +659,11 @@ static void test_font_table(void)
 	cairo_destroy(cr);
 	cairo_surface_destroy(sf);
 	/* by hand: "A" 1401 + "V" 1401 units in DejaVu Sans = 2802 * 12 / 2048 = 16.41796875 px */
-	CHECK_U64(gs_font_units("AV", 0), 2802);
-	CHECK(gs_font_width("AV", 12.0, 0) == 16.41796875);
+	CHECK_U64(gs_fontmetrics_units("AV", 0), 2802);
+	CHECK(gs_fontmetrics_width("AV", 12.0, 0) == 16.41796875);
 	/* a byte that is not UTF-8 is one missing glyph (1229 units) */
-	CHECK_U64(gs_font_units("\xff", 0), 1229);
-	CHECK_U64(gs_font_units("\xe4\xb8", 0), 1229 * 2);
+	CHECK_U64(gs_fontmetrics_units("\xff", 0), 1229);
+	CHECK_U64(gs_fontmetrics_units("\xe4\xb8", 0), 1229 * 2);
 }
 
 /* A noncharacter in a title (U+FDD0, U+FFFE) is drawn as '?' in both
@@ -689,7 +689,7 @@ int main(void)
 	gs_chart_out a, b;
 	int locale_ok;
 
-	CHECK(gs_chart_font_check() == 0);
+	CHECK(gs_chart_cairo_font_check() == 0);
 	test_font_table();
 	test_noncharacter_title();
 

@@ -87,15 +87,15 @@ static void test_read(void)
 	if (CHECK(o != NULL)) {
 		/* 81920 MiB x 2^20 = 85899345920 B per card */
 		CHECK_U64(o->nominal_bytes, 85899345920ull);
-		CHECK_STR(gs_offer_memory_label(o, "missing", buf, sizeof(buf)), "81920 MiB");
+		CHECK_STR(gs_catalog_offer_memory_label(o, "missing", buf, sizeof(buf)), "81920 MiB");
 		CHECK(o->memory_claim.date == NULL);
-		CHECK_STR(gs_claim_when(&o->memory_claim, "date not recorded", buf, sizeof(buf)),
+		CHECK_STR(gs_catalog_claim_when(&o->memory_claim, "date not recorded", buf, sizeof(buf)),
 			  "date not recorded, commit 1");
 		CHECK_INT(o->nregions, 2);
 		if (CHECK_INT(o->nplans, 2)) {
 			CHECK_U64(o->plans[0].billing_hours, 24);
 			CHECK_INT(o->plans[0].interruptible, 0);
-			CHECK_STR(gs_claim_when(&o->plans[0].claim, "x", buf, sizeof(buf)), "2026-11-30");
+			CHECK_STR(gs_catalog_claim_when(&o->plans[0].claim, "x", buf, sizeof(buf)), "2026-11-30");
 			CHECK_INT(o->plans[1].interruptible, 1);
 		}
 	}
@@ -103,7 +103,7 @@ static void test_read(void)
 	if (CHECK(o != NULL)) {
 		/* no memory element: missing, not 0 bytes of memory */
 		CHECK_INT(o->memory_unknown, 1);
-		CHECK_STR(gs_offer_memory_label(o, "missing", buf, sizeof(buf)), "missing");
+		CHECK_STR(gs_catalog_offer_memory_label(o, "missing", buf, sizeof(buf)), "missing");
 	}
 	gs_catalog_release(&cat);
 	gs_diag_release(&d);

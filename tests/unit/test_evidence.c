@@ -137,19 +137,19 @@ static void S_test_sha256(const char *tmp)
 	uint64_t size = 0;
 	unsigned char bytes[3] = { 0x00, 0xab, 0xff };
 
-	gs_sha256_buffer("abc", 3, hex);
+	gs_evidence_sha256_buffer("abc", 3, hex);
 	CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	S_write(p, "abc", 3);
-	CHECK(gs_sha256_file(p, hex, &size) == 0);
+	CHECK(gs_evidence_sha256_file(p, hex, &size) == 0);
 	CHECK(size == 3);
 	CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-	gs_sha256_buffer("", 0, hex);
+	gs_evidence_sha256_buffer("", 0, hex);
 	CHECK_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-	CHECK(gs_sha256_hex_valid(hex));
-	CHECK(!gs_sha256_hex_valid("abc"));
-	gs_hex_encode(bytes, 3, hex);
+	CHECK(gs_evidence_sha256_hex_valid(hex));
+	CHECK(!gs_evidence_sha256_hex_valid("abc"));
+	gs_evidence_hex_encode(bytes, 3, hex);
 	CHECK_STR(hex, "00abff");
-	CHECK(gs_sha256_file("/nonexistent/gs-test", hex, NULL) == -1);
+	CHECK(gs_evidence_sha256_file("/nonexistent/gs-test", hex, NULL) == -1);
 	free(p);
 }
 
@@ -190,15 +190,15 @@ static void S_build(const char *site, const char *src_a, const char *src_b,
 	a = gs_evidence_archive(site, &S_ae);
 	CHECK(a != NULL);
 	CHECK(!gs_error_is_set(&S_ae));
-	CHECK(gs_archive_add(a, src_a, "run-a.json", "sheets/a.html", rel_a, &S_ae) == 0);
-	CHECK(gs_archive_add(a, src_a, "run-a.json", abs_b, again, &S_ae) == 0);
+	CHECK(gs_evidence_archive_add(a, src_a, "run-a.json", "sheets/a.html", rel_a, &S_ae) == 0);
+	CHECK(gs_evidence_archive_add(a, src_a, "run-a.json", abs_b, again, &S_ae) == 0);
 	CHECK_STR(again, rel_a);
-	CHECK(gs_archive_add(a, src_b, "run-b.JSON", "./sheets/b.html", rel_b, &S_ae) == 0);
-	CHECK(gs_archive_count(a) == 2);
-	CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
+	CHECK(gs_evidence_archive_add(a, src_b, "run-b.JSON", "./sheets/b.html", rel_b, &S_ae) == 0);
+	CHECK(gs_evidence_archive_count(a) == 2);
+	CHECK(gs_evidence_archive_write_manifest(a, &S_ae) == 0);
 	CHECK(!gs_error_is_set(&S_ae));
-	*added = gs_archive_added(a);
-	gs_archive_free(a);
+	*added = gs_evidence_archive_added(a);
+	gs_evidence_archive_free(a);
 	free(abs_b);
 }
 
@@ -261,8 +261,8 @@ static void S_test_site(const char *tmp)
 	free(p);
 	S_write(src_a, content_a, strlen(content_a));
 	S_write(src_b, content_b, strlen(content_b));
-	gs_sha256_buffer(content_a, strlen(content_a), hash_a);
-	gs_sha256_buffer(content_b, strlen(content_b), hash_b);
+	gs_evidence_sha256_buffer(content_a, strlen(content_a), hash_a);
+	gs_evidence_sha256_buffer(content_b, strlen(content_b), hash_b);
 
 	/* a site without evidence/ has nothing to verify there */
 	CHECK(S_verify(site, &report) == 0);
@@ -342,14 +342,14 @@ static void S_test_site(const char *tmp)
 	/* a later build that cites only one file keeps the other entry */
 	{
 		gs_archive *a = gs_evidence_archive(site, &S_ae);
-		CHECK(gs_archive_count(a) == 2);
-		CHECK(gs_archive_add(a, src_a, "renamed.json", "sheets/c.html", NULL, &S_ae) == 0);
-		CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
-		CHECK(gs_archive_added(a) == 0);
-		gs_archive_free(a);
+		CHECK(gs_evidence_archive_count(a) == 2);
+		CHECK(gs_evidence_archive_add(a, src_a, "renamed.json", "sheets/c.html", NULL, &S_ae) == 0);
+		CHECK(gs_evidence_archive_write_manifest(a, &S_ae) == 0);
+		CHECK(gs_evidence_archive_added(a) == 0);
+		gs_evidence_archive_free(a);
 		a = gs_evidence_archive(site, &S_ae);
-		CHECK(gs_archive_count(a) == 2);
-		gs_archive_free(a);
+		CHECK(gs_evidence_archive_count(a) == 2);
+		gs_evidence_archive_free(a);
 		m2 = S_read(manifest, &n2);
 		CHECK(m2 && strstr(m2, "\"renamed.json\"") && strstr(m2, "\"run-a.json\""));
 		CHECK(m2 && strstr(m2, "\"sheets/c.html\"") && strstr(m2, hash_b));
@@ -365,7 +365,7 @@ static void S_test_site(const char *tmp)
 	CHECK(n == 1);
 	{
 		char found[GS_SHA256_HEX_SIZE];
-		gs_sha256_file(ev_a, found, NULL);
+		gs_evidence_sha256_file(ev_a, found, NULL);
 		snprintf(page, 4096, "%s: hash mismatch (expected %s, found %s)",
 			 rel_a, hash_a, found);
 		CHECK(S_has_line(report, page));
@@ -374,9 +374,9 @@ static void S_test_site(const char *tmp)
 	/* the archive refuses to overwrite it */
 	{
 		gs_archive *a = gs_evidence_archive(site, &S_ae);
-		CHECK(gs_archive_add(a, src_a, "run-a.json", "sheets/a.html", NULL, &S_ae) == -1);
+		CHECK(gs_evidence_archive_add(a, src_a, "run-a.json", "sheets/a.html", NULL, &S_ae) == -1);
 		CHECK(strstr(gs_error_message(&S_ae), "not overwritten"));
-		gs_archive_free(a);
+		gs_evidence_archive_free(a);
 		m2 = S_read(ev_a, &n2);
 		CHECK(m2 && strcmp(m2, "{\"phase\": \"warm_forwarD\"}\n") == 0);
 		free(m2);
@@ -489,12 +489,12 @@ static void S_test_archive_edges(const char *tmp)
 	CHECK(mkdir(site, 0755) == 0);
 	/* an existing file under the target name with other bytes */
 	S_write(src, "raw bytes", 9);
-	gs_sha256_buffer("raw bytes", 9, hex);
+	gs_evidence_sha256_buffer("raw bytes", 9, hex);
 	a = gs_evidence_archive(site, &S_ae);
-	CHECK(gs_archive_add(a, src, NULL, NULL, rel, &S_ae) == 0);
-	CHECK(gs_archive_count(a) == 1);
-	CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
-	gs_archive_free(a);
+	CHECK(gs_evidence_archive_add(a, src, NULL, NULL, rel, &S_ae) == 0);
+	CHECK(gs_evidence_archive_count(a) == 1);
+	CHECK(gs_evidence_archive_write_manifest(a, &S_ae) == 0);
+	gs_evidence_archive_free(a);
 	p = malloc(300);
 	snprintf(p, 300, "%s/evidence/%s", site, hex); /* no extension */
 	{
@@ -503,14 +503,14 @@ static void S_test_archive_edges(const char *tmp)
 	}
 	/* a planted file where a new hash would go: refused, kept */
 	S_write(src, "other bytes", 11);
-	gs_sha256_buffer("other bytes", 11, hex);
+	gs_evidence_sha256_buffer("other bytes", 11, hex);
 	snprintf(p, 300, "%s/evidence/%s.json", site, hex);
 	S_write(p, "planted", 7);
 	gs_error_release(&S_ae);
 	a = gs_evidence_archive(site, &S_ae);
-	CHECK(gs_archive_add(a, src, "x.json", NULL, rel, &S_ae) == -1);
+	CHECK(gs_evidence_archive_add(a, src, "x.json", NULL, rel, &S_ae) == -1);
 	CHECK(gs_error_is_set(&S_ae));
-	gs_archive_free(a);
+	gs_evidence_archive_free(a);
 	{
 		char *got = S_read(p, NULL);
 		CHECK(got && strcmp(got, "planted") == 0);
@@ -525,18 +525,18 @@ static void S_test_archive_edges(const char *tmp)
 	for (i = 0; i < bign; i++)
 		big[i] = (char)(i * 131 + (i >> 13));
 	S_write(src, big, bign);
-	gs_sha256_buffer(big, bign, hex);
+	gs_evidence_sha256_buffer(big, bign, hex);
 	a = gs_evidence_archive(site, &S_ae);
 	/* cited by no page: verify checks that a citation names a page */
-	CHECK(gs_archive_add(a, src, "big.json", NULL, rel, &S_ae) == 0);
-	CHECK(gs_archive_added(a) == 1);
-	CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
-	gs_archive_free(a);
+	CHECK(gs_evidence_archive_add(a, src, "big.json", NULL, rel, &S_ae) == 0);
+	CHECK(gs_evidence_archive_added(a) == 1);
+	CHECK(gs_evidence_archive_write_manifest(a, &S_ae) == 0);
+	gs_evidence_archive_free(a);
 	snprintf(p, 300, "%s/evidence/%s.json", site, hex);
 	{
 		char h2[GS_SHA256_HEX_SIZE];
 		uint64_t sz = 0;
-		CHECK(gs_sha256_file(p, h2, &sz) == 0);
+		CHECK(gs_evidence_sha256_file(p, h2, &sz) == 0);
 		CHECK(sz == bign && strcmp(h2, hex) == 0);
 	}
 	free(big);
@@ -547,10 +547,10 @@ static void S_test_archive_edges(const char *tmp)
 		S_write(src, cap, strlen(cap));
 	}
 	a = gs_evidence_archive(site, &S_ae);
-	CHECK(gs_archive_add(a, src, "capture.HTML", NULL, rel, &S_ae) == 0);
+	CHECK(gs_evidence_archive_add(a, src, "capture.HTML", NULL, rel, &S_ae) == 0);
 	CHECK(strlen(rel) == 9 + 64 + 5 && strcmp(rel + 73, ".html") == 0);
-	CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
-	gs_archive_free(a);
+	CHECK(gs_evidence_archive_write_manifest(a, &S_ae) == 0);
+	gs_evidence_archive_free(a);
 	/* nothing but the archived files and the manifest: no temp left */
 	{
 		char *report;
@@ -568,14 +568,14 @@ static void S_test_archive_edges(const char *tmp)
 		/* every later use fails with the same message */
 		char *load = gs_xstrdup(gs_error_message(&S_ae));
 		gs_error_release(&S_ae);
-		CHECK(gs_archive_add(a, src, NULL, NULL, rel, &S_ae) == -1);
+		CHECK(gs_evidence_archive_add(a, src, NULL, NULL, rel, &S_ae) == -1);
 		CHECK_STR(gs_error_message(&S_ae), load);
 		gs_error_release(&S_ae);
-		CHECK(gs_archive_write_manifest(a, &S_ae) == -1);
+		CHECK(gs_evidence_archive_write_manifest(a, &S_ae) == -1);
 		CHECK_STR(gs_error_message(&S_ae), load);
 		free(load);
 	}
-	gs_archive_free(a);
+	gs_evidence_archive_free(a);
 	{
 		char *got = S_read(p, NULL);
 		CHECK(got && strcmp(got, "{\"format\": 1") == 0);
@@ -587,7 +587,7 @@ static void S_test_archive_edges(const char *tmp)
 }
 
 /*
- * Worker archives (gs_archive_export / gs_archive_import): two archives of
+ * Worker archives (gs_evidence_archive_export / gs_evidence_archive_import): two archives of
  * one site, as two worker processes have, merged into a third. Expected by
  * hand: the bytes "x" cited by sheets/a.html as x.json (worker 1) and by
  * sheets/b.html as y.json (worker 2) make one entry, names [x.json, y.json],
@@ -610,29 +610,29 @@ static void S_test_export_import(const char *tmp)
 	S_write(z, "x", 1);
 	w1 = gs_evidence_archive(site, &S_ae);
 	w2 = gs_evidence_archive(site, &S_ae);
-	CHECK(gs_archive_add(w1, x, "x.json", "sheets/a.html", rel, &S_ae) == 0);
-	CHECK(gs_archive_add(w2, y, "y.json", "sheets/b.html", rel, &S_ae) == 0);
-	t1 = gs_archive_export(w1, &n1);
-	t2 = gs_archive_export(w2, &n2);
+	CHECK(gs_evidence_archive_add(w1, x, "x.json", "sheets/a.html", rel, &S_ae) == 0);
+	CHECK(gs_evidence_archive_add(w2, y, "y.json", "sheets/b.html", rel, &S_ae) == 0);
+	t1 = gs_evidence_archive_export(w1, &n1);
+	t2 = gs_evidence_archive_export(w2, &n2);
 	parent = gs_evidence_archive(site, &S_ae);
-	CHECK(gs_archive_import(parent, t1, n1, &S_ae) == 0);
-	CHECK(gs_archive_import(parent, t2, n2, &S_ae) == 0);
-	CHECK(gs_archive_count(parent) == 1);
-	merged = gs_archive_export(parent, &nm);
+	CHECK(gs_evidence_archive_import(parent, t1, n1, &S_ae) == 0);
+	CHECK(gs_evidence_archive_import(parent, t2, n2, &S_ae) == 0);
+	CHECK(gs_evidence_archive_count(parent) == 1);
+	merged = gs_evidence_archive_export(parent, &nm);
 	one = gs_evidence_archive(site, &S_ae);
-	CHECK(gs_archive_add(one, x, "x.json", "sheets/a.html", rel, &S_ae) == 0);
-	CHECK(gs_archive_add(one, y, "y.json", "sheets/b.html", rel, &S_ae) == 0);
-	single = gs_archive_export(one, &ns);
+	CHECK(gs_evidence_archive_add(one, x, "x.json", "sheets/a.html", rel, &S_ae) == 0);
+	CHECK(gs_evidence_archive_add(one, y, "y.json", "sheets/b.html", rel, &S_ae) == 0);
+	single = gs_evidence_archive_export(one, &ns);
 	CHECK(nm == ns && strcmp(merged, single) == 0);
 	CHECK(strstr(merged, "\"x.json\",\n        \"y.json\"") != NULL);
 	CHECK(strstr(merged, "\"sheets/a.html\",\n        \"sheets/b.html\"") != NULL);
-	gs_archive_free(w1);
-	gs_archive_free(w2);
+	gs_evidence_archive_free(w1);
+	gs_evidence_archive_free(w2);
 	free(t1);
 	free(t2);
 	free(merged);
 	free(single);
-	gs_archive_free(one);
+	gs_evidence_archive_free(one);
 
 	/* the same bytes under another file name: a conflict, said */
 	{
@@ -642,18 +642,18 @@ static void S_test_export_import(const char *tmp)
 		size_t n3;
 		CHECK(mkdir(sub, 0755) == 0);
 		w3 = gs_evidence_archive(sub, &S_ae);
-		CHECK(gs_archive_add(w3, z, "z.txt", "sheets/c.html", rel, &S_ae) == 0);
-		t3 = gs_archive_export(w3, &n3);
-		CHECK(gs_archive_import(parent, t3, n3, &S_ae) == 1);
+		CHECK(gs_evidence_archive_add(w3, z, "z.txt", "sheets/c.html", rel, &S_ae) == 0);
+		t3 = gs_evidence_archive_export(w3, &n3);
+		CHECK(gs_evidence_archive_import(parent, t3, n3, &S_ae) == 1);
 		CHECK(strstr(gs_error_message(&S_ae), ".txt"));
 		/* not a manifest */
-		CHECK(gs_archive_import(parent, "{\"format\": 2}", 13, &S_ae) == -1);
-		CHECK(gs_archive_import(parent, "nope", 4, &S_ae) == -1);
+		CHECK(gs_evidence_archive_import(parent, "{\"format\": 2}", 13, &S_ae) == -1);
+		CHECK(gs_evidence_archive_import(parent, "nope", 4, &S_ae) == -1);
 		free(t3);
-		gs_archive_free(w3);
+		gs_evidence_archive_free(w3);
 		free(sub);
 	}
-	gs_archive_free(parent);
+	gs_evidence_archive_free(parent);
 	free(site);
 	free(x);
 	free(y);
@@ -661,10 +661,10 @@ static void S_test_export_import(const char *tmp)
 }
 
 /*
- * gs_archive_add_bytes: the archive stores the bytes given, as they are
+ * gs_evidence_archive_add_bytes: the archive stores the bytes given, as they are
  * (a NUL byte in them too), under the SHA-256 given: a file of the same
- * name with other bytes is never read. The rules of gs_archive_add hold:
- * the name gs_archive_name said, a known hash keeps its first name, the
+ * name with other bytes is never read. The rules of gs_evidence_archive_add hold:
+ * the name gs_evidence_archive_name said, a known hash keeps its first name, the
  * size checked against the manifest, a file of the replaced site with the
  * same bytes linked (same inode), one with other bytes not, a transaction
  * shows nothing before its commit. Expected by hand: 13 bytes, one entry
@@ -687,29 +687,29 @@ static void S_test_add_bytes(const char *tmp)
 	CHECK(mkdir(next, 0755) == 0);
 	/* a file of the name given, with other bytes: not what is archived */
 	S_write(decoy, "changed since it was parsed", 27);
-	gs_sha256_buffer(bytes, sizeof(bytes), hex);
+	gs_evidence_sha256_buffer(bytes, sizeof(bytes), hex);
 	a = gs_evidence_archive(site, &S_ae);
-	gs_archive_name(a, hex, "run.json", named);
-	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", "sheets/a.html",
+	gs_evidence_archive_name(a, hex, "run.json", named);
+	CHECK(gs_evidence_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", "sheets/a.html",
 				   rel, &S_ae) == 0);
 	CHECK_STR(rel, named);
 	CHECK(strncmp(rel, "evidence/", 9) == 0 && strncmp(rel + 9, hex, 64) == 0 &&
 	      strcmp(rel + 73, ".json") == 0);
-	CHECK(gs_archive_added(a) == 1);
+	CHECK(gs_evidence_archive_added(a) == 1);
 	/* the same bytes under another name keep the first */
-	gs_archive_name(a, hex, "second.txt", named);
+	gs_evidence_archive_name(a, hex, "second.txt", named);
 	CHECK_STR(named, rel);
-	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "second.txt", "sheets/b.html",
+	CHECK(gs_evidence_archive_add_bytes(a, bytes, sizeof(bytes), hex, "second.txt", "sheets/b.html",
 				   named, &S_ae) == 0);
 	CHECK_STR(named, rel);
-	CHECK(gs_archive_added(a) == 1);
+	CHECK(gs_evidence_archive_added(a) == 1);
 	/* a SHA-256 that is not 64 lowercase hex digits, no name: refused */
-	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), "ABC", "x.json", NULL, NULL, &S_ae) == -1);
-	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "", NULL, NULL, &S_ae) == -1);
-	CHECK(gs_archive_write_manifest(a, &S_ae) == 0);
+	CHECK(gs_evidence_archive_add_bytes(a, bytes, sizeof(bytes), "ABC", "x.json", NULL, NULL, &S_ae) == -1);
+	CHECK(gs_evidence_archive_add_bytes(a, bytes, sizeof(bytes), hex, "", NULL, NULL, &S_ae) == -1);
+	CHECK(gs_evidence_archive_write_manifest(a, &S_ae) == 0);
 	/* a success leaves the message of the failure before it */
 	CHECK(strstr(gs_error_message(&S_ae), "no file name, bytes or SHA-256 given"));
-	gs_archive_free(a);
+	gs_evidence_archive_free(a);
 	p = S_path(site, rel);
 	got = S_read(p, &n);
 	CHECK(got && n == sizeof(bytes) && memcmp(got, bytes, n) == 0);
@@ -728,10 +728,10 @@ static void S_test_add_bytes(const char *tmp)
 
 	/* the replaced site holds the same bytes: linked, not written */
 	a = gs_evidence_archive(next, &S_ae);
-	gs_archive_set_previous(a, site);
-	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel, &S_ae) == 0);
-	CHECK(gs_archive_added(a) == 0);
-	gs_archive_free(a);
+	gs_evidence_archive_set_previous(a, site);
+	CHECK(gs_evidence_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel, &S_ae) == 0);
+	CHECK(gs_evidence_archive_added(a) == 0);
+	gs_evidence_archive_free(a);
 	{
 		char *q = S_path(next, rel);
 		CHECK(stat(p, &st1) == 0 && stat(q, &st2) == 0 && st1.st_ino == st2.st_ino);
@@ -741,10 +741,10 @@ static void S_test_add_bytes(const char *tmp)
 	/* ... but not when its file has other bytes: the bytes given are written */
 	S_write(p, "tampered bytes", 14);
 	a = gs_evidence_archive(next, &S_ae);
-	gs_archive_set_previous(a, site);
-	CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel, &S_ae) == 0);
-	CHECK(gs_archive_added(a) == 1);
-	gs_archive_free(a);
+	gs_evidence_archive_set_previous(a, site);
+	CHECK(gs_evidence_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel, &S_ae) == 0);
+	CHECK(gs_evidence_archive_added(a) == 1);
+	gs_evidence_archive_free(a);
 	{
 		char *q = S_path(next, rel);
 		got = S_read(q, &n);
@@ -754,9 +754,9 @@ static void S_test_add_bytes(const char *tmp)
 		/* an archived file with other bytes under the name: refused, kept */
 		S_write(q, "planted", 7);
 		a = gs_evidence_archive(next, &S_ae);
-		CHECK(gs_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel, &S_ae) == -1);
+		CHECK(gs_evidence_archive_add_bytes(a, bytes, sizeof(bytes), hex, "run.json", NULL, rel, &S_ae) == -1);
 		CHECK(strstr(gs_error_message(&S_ae), "other content"));
-		gs_archive_free(a);
+		gs_evidence_archive_free(a);
 		got = S_read(q, &n);
 		CHECK(got && n == 7);
 		free(got);
@@ -766,28 +766,28 @@ static void S_test_add_bytes(const char *tmp)
 
 	/* the manifest knows the hash with another size: refused */
 	a = gs_evidence_archive(site, &S_ae);
-	CHECK(gs_archive_add_bytes(a, bytes, 6, hex, "run.json", NULL, rel, &S_ae) == -1);
+	CHECK(gs_evidence_archive_add_bytes(a, bytes, 6, hex, "run.json", NULL, rel, &S_ae) == -1);
 	CHECK(strstr(gs_error_message(&S_ae), "manifest says 13 bytes, content has 6"));
-	gs_archive_free(a);
+	gs_evidence_archive_free(a);
 
 	/* in a transaction: nothing visible before the commit */
-	gs_sha256_buffer("other", 5, other);
+	gs_evidence_sha256_buffer("other", 5, other);
 	a = gs_evidence_archive(next, &S_ae);
-	tx = gs_outtx_new();
-	gs_archive_set_tx(a, tx);
-	CHECK(gs_archive_add_bytes(a, "other", 5, other, "o.json", NULL, rel, &S_ae) == 0);
+	tx = gs_outfile_tx_new();
+	gs_evidence_archive_set_tx(a, tx);
+	CHECK(gs_evidence_archive_add_bytes(a, "other", 5, other, "o.json", NULL, rel, &S_ae) == 0);
 	{
 		char *q = S_path(next, rel);
 		CHECK(lstat(q, &st1) != 0);
-		CHECK(gs_outtx_commit(tx, &err) == 0);
+		CHECK(gs_outfile_tx_commit(tx, &err) == 0);
 		got = S_read(q, &n);
 		CHECK(got && n == 5 && memcmp(got, "other", 5) == 0);
 		free(got);
 		free(q);
 	}
-	gs_archive_set_tx(a, NULL);
-	gs_outtx_free(tx);
-	gs_archive_free(a);
+	gs_evidence_archive_set_tx(a, NULL);
+	gs_outfile_tx_free(tx);
+	gs_evidence_archive_free(a);
 	free(p);
 	free(decoy);
 	free(site);

@@ -56,7 +56,7 @@ static void test_lambda(void)
 	char *data, *report = NULL;
 	size_t len;
 
-	data = gs_read_file(GS_TEST_SOURCE_DIR "/tests/data/import/lambda-v7-vms.csv", &len);
+	data = gs_outfile_read(GS_TEST_SOURCE_DIR "/tests/data/import/lambda-v7-vms.csv", &len);
 	if (!CHECK(data != NULL))
 		return;
 	if (!CHECK_INT(S_import(data, len, &o, &cat, &report, &d), 0)) {
@@ -393,33 +393,33 @@ static void test_gpu_names(void)
 {
 	gs_gpu_match how;
 
-	CHECK_STR(gs_gpu_canonical("A100-80GB", &how), "A100 80GB");
-	CHECK_STR(gs_gpu_canonical("A100 80GB", &how), "A100 80GB");
-	CHECK_STR(gs_gpu_canonical("NVIDIA A100-SXM4-80GB", &how), "A100 80GB");
+	CHECK_STR(gs_gpuname_canonical("A100-80GB", &how), "A100 80GB");
+	CHECK_STR(gs_gpuname_canonical("A100 80GB", &how), "A100 80GB");
+	CHECK_STR(gs_gpuname_canonical("NVIDIA A100-SXM4-80GB", &how), "A100 80GB");
 	CHECK_INT(how, GS_GPU_KNOWN);
-	CHECK(gs_gpu_canonical("A100", &how) == NULL);
+	CHECK(gs_gpuname_canonical("A100", &how) == NULL);
 	CHECK_INT(how, GS_GPU_AMBIGUOUS);
-	CHECK(gs_gpu_canonical("H100", &how) == NULL);
+	CHECK(gs_gpuname_canonical("H100", &how) == NULL);
 	CHECK_INT(how, GS_GPU_AMBIGUOUS);
-	CHECK(gs_gpu_canonical("Z80", &how) == NULL);
+	CHECK(gs_gpuname_canonical("Z80", &how) == NULL);
 	CHECK_INT(how, GS_GPU_UNKNOWN);
 	/* a measurement on an A100 80GB matches both providers' names */
-	CHECK(gs_gpu_same("A100 80GB", NULL, "NVIDIA A100-SXM4-80GB"));
-	CHECK(gs_gpu_same("A100-80GB", NULL, "NVIDIA A100-SXM4-80GB"));
+	CHECK(gs_gpuname_same("A100 80GB", NULL, "NVIDIA A100-SXM4-80GB"));
+	CHECK(gs_gpuname_same("A100-80GB", NULL, "NVIDIA A100-SXM4-80GB"));
 	/* never by a guess: "A100" alone (40 or 80 GB) matches no device */
-	CHECK(!gs_gpu_same("A100", NULL, "NVIDIA A100-SXM4-80GB"));
-	CHECK(!gs_gpu_same("A100", NULL, "NVIDIA A100-SXM4-40GB"));
-	CHECK(!gs_gpu_same("H100", NULL, "NVIDIA H100 80GB HBM3"));
+	CHECK(!gs_gpuname_same("A100", NULL, "NVIDIA A100-SXM4-80GB"));
+	CHECK(!gs_gpuname_same("A100", NULL, "NVIDIA A100-SXM4-40GB"));
+	CHECK(!gs_gpuname_same("H100", NULL, "NVIDIA H100 80GB HBM3"));
 	/* another model never matches */
-	CHECK(!gs_gpu_same("A100 80GB", NULL, "NVIDIA A100-SXM4-40GB"));
-	CHECK(gs_gpu_same("RTX 4090", NULL, "NVIDIA GeForce RTX 4090"));
-	CHECK(!gs_gpu_same("RTX 4090", NULL, "NVIDIA GeForce RTX 4090 D"));
+	CHECK(!gs_gpuname_same("A100 80GB", NULL, "NVIDIA A100-SXM4-40GB"));
+	CHECK(gs_gpuname_same("RTX 4090", NULL, "NVIDIA GeForce RTX 4090"));
+	CHECK(!gs_gpuname_same("RTX 4090", NULL, "NVIDIA GeForce RTX 4090 D"));
 	/* the vendor table: a figure with its source and date */
-	if (CHECK(gs_gpu_nominal_of("A100 80GB") != NULL)) {
-		CHECK_STR(gs_gpu_nominal_of("A100 80GB")->nominal_gb, "80");
-		CHECK_STR(gs_gpu_nominal_of("A100 80GB")->date, "2026-12-01");
+	if (CHECK(gs_gpuname_nominal_of("A100 80GB") != NULL)) {
+		CHECK_STR(gs_gpuname_nominal_of("A100 80GB")->nominal_gb, "80");
+		CHECK_STR(gs_gpuname_nominal_of("A100 80GB")->date, "2026-12-01");
 	}
-	CHECK(gs_gpu_nominal_of(NULL) == NULL);
+	CHECK(gs_gpuname_nominal_of(NULL) == NULL);
 }
 
 /* The vendor table: names, windows and the cross-check of a file's figure. */
@@ -432,18 +432,18 @@ static void test_vendor_table(void)
 	gs_gpu_match how;
 
 	/* the providers' spellings */
-	CHECK_STR(gs_gpu_canonical("A100-80G-PCIe", &how), "A100 80GB");
-	CHECK_STR(gs_gpu_canonical("H100-80G-SXM5", &how), "H100 SXM");
-	CHECK_STR(gs_gpu_canonical("H100-80G-PCIe-NVLink", &how), "H100 PCIe");
-	CHECK_STR(gs_gpu_canonical("RTXA4000", &how), "RTX A4000");
-	CHECK_STR(gs_gpu_canonical("RTX-A4000", &how), "RTX A4000");
-	CHECK_STR(gs_gpu_canonical("RTX6000Ada", &how), "RTX 6000 Ada");
-	CHECK_STR(gs_gpu_canonical("AMD Instinct MI300X", &how), "MI300X");
-	CHECK_STR(gs_gpu_canonical("RTX PRO 6000 Blackwell", &how), "RTX PRO 6000 Blackwell");
-	CHECK(gs_gpu_canonical("GH200", &how) == NULL);
+	CHECK_STR(gs_gpuname_canonical("A100-80G-PCIe", &how), "A100 80GB");
+	CHECK_STR(gs_gpuname_canonical("H100-80G-SXM5", &how), "H100 SXM");
+	CHECK_STR(gs_gpuname_canonical("H100-80G-PCIe-NVLink", &how), "H100 PCIe");
+	CHECK_STR(gs_gpuname_canonical("RTXA4000", &how), "RTX A4000");
+	CHECK_STR(gs_gpuname_canonical("RTX-A4000", &how), "RTX A4000");
+	CHECK_STR(gs_gpuname_canonical("RTX6000Ada", &how), "RTX 6000 Ada");
+	CHECK_STR(gs_gpuname_canonical("AMD Instinct MI300X", &how), "MI300X");
+	CHECK_STR(gs_gpuname_canonical("RTX PRO 6000 Blackwell", &how), "RTX PRO 6000 Blackwell");
+	CHECK(gs_gpuname_canonical("GH200", &how) == NULL);
 	CHECK_INT(how, GS_GPU_AMBIGUOUS);
 	/* every entry cites a page and a day, and its number is its text */
-	t = gs_gpu_table(&n);
+	t = gs_gpuname_table(&n);
 	CHECK(n >= 30);
 	for (i = 0; i < n; i++) {
 		char gb[16];
@@ -457,53 +457,53 @@ static void test_vendor_table(void)
 			CHECK(strcmp(t[i - 1].model, t[i].model) < 0);
 	}
 	/* the window of an 80 GB card: 74.4e9 bytes to 80 GiB */
-	gs_gpu_window(gs_gpu_nominal_of("A100 80GB"), &lo, &hi);
+	gs_gpuname_window(gs_gpuname_nominal_of("A100 80GB"), &lo, &hi);
 	CHECK_U64(lo, UINT64_C(74400000000));
 	CHECK_U64(hi, UINT64_C(85899345920));
 	/* a figure the providers write (the GB figure as GiB) agrees */
-	CHECK_INT(gs_gpu_check_memory("A100-80GB", UINT64_C(81920) << 20, &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpuname_check_memory("A100-80GB", UINT64_C(81920) << 20, &e), GS_GPU_CHECK_AGREES);
 	/* a device's reported total (79.65 GiB ~ 81562 MiB) is within the gap: kept */
-	CHECK_INT(gs_gpu_check_memory("H100-SXM", UINT64_C(81562) << 20, &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpuname_check_memory("H100-SXM", UINT64_C(81562) << 20, &e), GS_GPU_CHECK_AGREES);
 	/* ECC on a GDDR card: 15/16 of 48 GiB = 46080 MiB, kept */
-	CHECK_INT(gs_gpu_check_memory("RTXA6000", UINT64_C(46080) << 20, &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpuname_check_memory("RTXA6000", UINT64_C(46080) << 20, &e), GS_GPU_CHECK_AGREES);
 	/* the wrong unit: 80 "MiB" for an 80 GB card */
-	CHECK_INT(gs_gpu_check_memory("A100-80GB", UINT64_C(80) << 20, &e), GS_GPU_CHECK_DISAGREES);
+	CHECK_INT(gs_gpuname_check_memory("A100-80GB", UINT64_C(80) << 20, &e), GS_GPU_CHECK_DISAGREES);
 	if (CHECK(e != NULL))
 		CHECK_STR(e->model, "A100 80GB");
 	/* per lot read as per card, and a total counted twice */
-	CHECK_INT(gs_gpu_check_memory("A100-80GB", UINT64_C(655360) << 20, &e), GS_GPU_CHECK_DISAGREES);
-	CHECK_INT(gs_gpu_check_memory("H100-SXM", UINT64_C(5242880) << 20, &e), GS_GPU_CHECK_DISAGREES);
+	CHECK_INT(gs_gpuname_check_memory("A100-80GB", UINT64_C(655360) << 20, &e), GS_GPU_CHECK_DISAGREES);
+	CHECK_INT(gs_gpuname_check_memory("H100-SXM", UINT64_C(5242880) << 20, &e), GS_GPU_CHECK_DISAGREES);
 	/* 7.5 % below nominal is out */
-	CHECK_INT(gs_gpu_check_memory("L40S", UINT64_C(44400000000), &e), GS_GPU_CHECK_DISAGREES);
+	CHECK_INT(gs_gpuname_check_memory("L40S", UINT64_C(44400000000), &e), GS_GPU_CHECK_DISAGREES);
 	/* no figure: the vendor's */
-	CHECK_INT(gs_gpu_check_memory("B200", 0, &e), GS_GPU_CHECK_VENDOR);
+	CHECK_INT(gs_gpuname_check_memory("B200", 0, &e), GS_GPU_CHECK_VENDOR);
 	if (CHECK(e != NULL))
 		CHECK_STR(e->nominal_gb, "180");
 	/* a name that means two cards: only the figure tells */
-	CHECK_INT(gs_gpu_check_memory("A100", UINT64_C(40960) << 20, &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpuname_check_memory("A100", UINT64_C(40960) << 20, &e), GS_GPU_CHECK_AGREES);
 	if (CHECK(e != NULL))
 		CHECK_STR(e->model, "A100 40GB");
-	CHECK_INT(gs_gpu_check_memory("A100", UINT64_C(81920) << 20, &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpuname_check_memory("A100", UINT64_C(81920) << 20, &e), GS_GPU_CHECK_AGREES);
 	if (CHECK(e != NULL))
 		CHECK_STR(e->model, "A100 80GB");
-	CHECK_INT(gs_gpu_check_memory("A100", 0, &e), GS_GPU_CHECK_AMBIGUOUS);
+	CHECK_INT(gs_gpuname_check_memory("A100", 0, &e), GS_GPU_CHECK_AMBIGUOUS);
 	CHECK(e == NULL);
-	CHECK_INT(gs_gpu_check_memory("A100", UINT64_C(80) << 20, &e), GS_GPU_CHECK_AMBIGUOUS);
-	CHECK_INT(gs_gpu_check_memory("H100", UINT64_C(81920) << 20, &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpuname_check_memory("A100", UINT64_C(80) << 20, &e), GS_GPU_CHECK_AMBIGUOUS);
+	CHECK_INT(gs_gpuname_check_memory("H100", UINT64_C(81920) << 20, &e), GS_GPU_CHECK_AGREES);
 	if (CHECK(e != NULL))
 		CHECK_STR(e->nominal_gb, "80");
-	CHECK_INT(gs_gpu_check_memory("H100", UINT64_C(96256) << 20, &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpuname_check_memory("H100", UINT64_C(96256) << 20, &e), GS_GPU_CHECK_AGREES);
 	if (CHECK(e != NULL))
 		CHECK_STR(e->model, "H100 NVL");
-	CHECK_INT(gs_gpu_check_memory("GH200", UINT64_C(98304) << 20, &e), GS_GPU_CHECK_AGREES);
-	CHECK_INT(gs_gpu_check_memory("GH200", 0, &e), GS_GPU_CHECK_AMBIGUOUS);
-	CHECK_INT(gs_gpu_check_memory("RTX6000", UINT64_C(24576) << 20, &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpuname_check_memory("GH200", UINT64_C(98304) << 20, &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpuname_check_memory("GH200", 0, &e), GS_GPU_CHECK_AMBIGUOUS);
+	CHECK_INT(gs_gpuname_check_memory("RTX6000", UINT64_C(24576) << 20, &e), GS_GPU_CHECK_AGREES);
 	if (CHECK(e != NULL))
 		CHECK_STR(e->model, "Quadro RTX 6000");
-	CHECK_STR(gs_gpu_candidates_text("A100", buf, sizeof(buf)), "A100 40GB (40 GB) or A100 80GB (80 GB)");
+	CHECK_STR(gs_gpuname_candidates_text("A100", buf, sizeof(buf)), "A100 40GB (40 GB) or A100 80GB (80 GB)");
 	/* no cited figure: unknown, the file's figure stands unchecked */
-	CHECK_INT(gs_gpu_check_memory("RTXA5000", UINT64_C(24576) << 20, &e), GS_GPU_CHECK_UNKNOWN);
-	CHECK_INT(gs_gpu_check_memory("tpu-v4", 0, &e), GS_GPU_CHECK_UNKNOWN);
+	CHECK_INT(gs_gpuname_check_memory("RTXA5000", UINT64_C(24576) << 20, &e), GS_GPU_CHECK_UNKNOWN);
+	CHECK_INT(gs_gpuname_check_memory("tpu-v4", 0, &e), GS_GPU_CHECK_UNKNOWN);
 }
 
 int main(void)

@@ -16,13 +16,13 @@ static void test_u64(void)
 	json_t *o = json_object();
 	char *s;
 
-	json_object_set_new(o, "max", gs_jo_u64(UINT64_MAX));
-	json_object_set_new(o, "two63", gs_jo_u64(UINT64_C(9223372036854775808)));
-	json_object_set_new(o, "small", gs_jo_u64(42));
-	json_object_set_new(o, "neg", gs_jo_i64(-5));
+	json_object_set_new(o, "max", gs_jw_new_u64(UINT64_MAX));
+	json_object_set_new(o, "two63", gs_jw_new_u64(UINT64_C(9223372036854775808)));
+	json_object_set_new(o, "small", gs_jw_new_u64(42));
+	json_object_set_new(o, "neg", gs_jw_new_i64(-5));
 	/* what a hostile title could hold: the marker's public part */
 	json_object_set_new(o, "title", json_string("\001u64:123"));
-	s = gs_jo_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
+	s = gs_jw_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
 	CHECK_STR(s, "{\"max\":18446744073709551615,\"neg\":-5,\"small\":42,"
 		     "\"title\":\"\\u0001u64:123\",\"two63\":9223372036854775808}\n");
 	free(s);
@@ -99,7 +99,7 @@ static json_t *S_tree(int depth)
 }
 
 /*
- * gs_jo_dumps writes its own bytes for speed: they must be json_dumps's
+ * gs_jw_dumps writes its own bytes for speed: they must be json_dumps's
  * bytes and a newline, for every flag set gpusheet uses, on documents that
  * hold every kind of value, escape and nesting.
  */
@@ -121,7 +121,7 @@ static void test_same_as_jansson(void)
 		json_object_set_new(root, "doc", S_tree(0));
 		json_object_set_new(root, "more", S_tree(0));
 		for (f = 0; f < (int)(sizeof(flags) / sizeof(flags[0])); f++) {
-			char *want = json_dumps(root, flags[f]), *got = gs_jo_dumps(root, flags[f]);
+			char *want = json_dumps(root, flags[f]), *got = gs_jw_dumps(root, flags[f]);
 			if (!want || !got || strlen(got) != strlen(want) + 1 ||
 			    strncmp(got, want, strlen(want)) != 0 || got[strlen(want)] != '\n') {
 				if (differ++ < 3)
@@ -193,7 +193,7 @@ static int S_emit(gs_jw *w, json_t *v)
 
 /*
  * The streaming writer (gs_jw, the decision JSON's) writes what
- * gs_jo_dumps(JSON_SORT_KEYS | JSON_INDENT(2)) writes for the same
+ * gs_jw_dumps(JSON_SORT_KEYS | JSON_INDENT(2)) writes for the same
  * document: on the generated documents without reals or NULs in strings,
  * and on u64 and i64 extremes.
  */
@@ -212,7 +212,7 @@ static void test_writer(void)
 		if (S_emit(&w, root) == 0) {
 			written++;
 			got = gs_jw_finish(&w);
-			want = gs_jo_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2));
+			want = gs_jw_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2));
 			if ((!got || !want || strcmp(got, want) != 0) && differ++ < 3)
 				fprintf(stderr, "want %s\ngot  %s\n", want ? want : "(null)", got ? got : "(null)");
 			free(got);
@@ -330,7 +330,7 @@ static void test_invalid_utf8(void)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "bad", json_string_nocheck("\xC0\xAF"));
-	CHECK(gs_jo_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2)) == NULL);
+	CHECK(gs_jw_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2)) == NULL);
 	CHECK(json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2)) == NULL);
 	json_decref(o);
 }

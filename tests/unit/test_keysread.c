@@ -1,6 +1,6 @@
 /*
  * test_keysread: the "why" array of a keys file's sheet entry as a build
- * writes it (gs_keys_why_count, gs_keys_why_at): each text once, later
+ * writes it (gs_keysread_why_count, gs_keysread_why_at): each text once, later
  * offers pointing at the first with its index; anything else refused.
  */
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 static long S_count(const char *s)
 {
-	return gs_keys_why_count(s, strlen(s));
+	return gs_keysread_why_count(s, strlen(s));
 }
 
 int main(void)
@@ -49,18 +49,18 @@ int main(void)
 		for (i = 0; i < 3000; i++)
 			len += (size_t)sprintf(big + len, "%s\"t%05zu\"", i ? "," : "", i);
 		big[len] = ']';
-		CHECK(gs_keys_why_count(big, len + 1) == 3000);
+		CHECK(gs_keysread_why_count(big, len + 1) == 3000);
 		len += (size_t)sprintf(big + len, ",\"t%05d\"]", 1233);
-		CHECK(gs_keys_why_count(big, len) == -1);
+		CHECK(gs_keysread_why_count(big, len) == -1);
 		free(big);
 	}
 
 	/* where "why" starts in an entry, and the entry's length without it */
-	at = gs_keys_why_at(entry, strlen(entry), 3, &why_len);
+	at = gs_keysread_why_at(entry, strlen(entry), 3, &why_len);
 	if (CHECK(at > 0)) {
 		CHECK(strncmp(entry + at, "[\"a\",null,0]", why_len) == 0 && why_len == 12);
 		CHECK(entry[at - (long)(sizeof(GS_KEYS_WHY_MEMBER) - 1)] == ',');
 	}
-	CHECK(gs_keys_why_at(entry, strlen(entry), 2, &why_len) == -1);
+	CHECK(gs_keysread_why_at(entry, strlen(entry), 2, &why_len) == -1);
 	return gs_check_exit("test_keysread");
 }

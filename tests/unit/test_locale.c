@@ -25,18 +25,18 @@ static void S_write_all(char out[][GS_FMT_MAX * 2])
 	size_t i;
 
 	for (i = 0; i < sizeof(bytes) / sizeof(bytes[0]); i++) {
-		snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_fmt_gib(b1, bytes[i], GS_LANG_EN),
-			 gs_fmt_gib(b2, bytes[i], GS_LANG_ES));
-		snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_fmt_gb(b1, bytes[i], GS_LANG_EN),
-			 gs_fmt_gb(b2, bytes[i], GS_LANG_ES));
+		snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_qty_fmt_gib(b1, bytes[i], GS_LANG_EN),
+			 gs_qty_fmt_gib(b2, bytes[i], GS_LANG_ES));
+		snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_qty_fmt_gb(b1, bytes[i], GS_LANG_EN),
+			 gs_qty_fmt_gb(b2, bytes[i], GS_LANG_ES));
 	}
-	snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_fmt_money(b1, 473314, GS_LANG_EN),
-		 gs_fmt_money(b2, 473314, GS_LANG_ES));
-	snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_fmt_micro(b1, 1234500, GS_LANG_EN),
-		 gs_fmt_micro(b2, 1234567, GS_LANG_ES));
-	snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_fmt_fixed2(b1, 955, 10, GS_LANG_EN),
-		 gs_fmt_millibits(b2, 4125));
-	snprintf(out[k++], GS_FMT_MAX * 2, "%s", gs_fmt_int(b1, 14000000000ull, GS_LANG_ES));
+	snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_qty_fmt_money(b1, 473314, GS_LANG_EN),
+		 gs_qty_fmt_money(b2, 473314, GS_LANG_ES));
+	snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_qty_fmt_micro(b1, 1234500, GS_LANG_EN),
+		 gs_qty_fmt_micro(b2, 1234567, GS_LANG_ES));
+	snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_qty_fmt_fixed2(b1, 955, 10, GS_LANG_EN),
+		 gs_qty_fmt_millibits(b2, 4125));
+	snprintf(out[k++], GS_FMT_MAX * 2, "%s", gs_qty_fmt_int(b1, 14000000000ull, GS_LANG_ES));
 }
 
 int main(void)
@@ -56,10 +56,10 @@ int main(void)
 	for (i = 0; i < N_OUT; i++)
 		CHECK_STR(de[i], c[i]);
 	/* the parsers read "." whatever the locale, and refuse "," */
-	CHECK(gs_parse_decimal("95.5", 2, &v) == 0);
+	CHECK(gs_qty_parse_decimal("95.5", 2, &v) == 0);
 	CHECK_U64(v, 9550);
-	CHECK(gs_parse_decimal("95,5", 2, &v) == -1);
-	CHECK(gs_parse_size("1.5", GS_GIB, &v) == 0);
+	CHECK(gs_qty_parse_decimal("95,5", 2, &v) == -1);
+	CHECK(gs_qty_parse_size("1.5", GS_GIB, &v) == 0);
 	CHECK_U64(v, 1610612736);
 	setlocale(LC_ALL, "C");
 	return gs_check_exit("test_locale");

@@ -55,16 +55,16 @@ static void test_decimal(void)
 	int64_t v = 0;
 	const char *why = NULL;
 
-	CHECK(gs_log_decimal_bytes("79.32", 5, GIB, &v, &why) == 0);
+	CHECK(gs_logimport_decimal_bytes("79.32", 5, GIB, &v, &why) == 0);
 	CHECK_INT(v, 85169201480ll);   /* 85169201479.68 */
-	CHECK(gs_log_decimal_bytes("0.5", 3, 1, &v, &why) == 0);
+	CHECK(gs_logimport_decimal_bytes("0.5", 3, 1, &v, &why) == 0);
 	CHECK_INT(v, 1);               /* halves away from zero */
-	CHECK(gs_log_decimal_bytes("-0.5", 4, 1, &v, &why) == 0);
+	CHECK(gs_logimport_decimal_bytes("-0.5", 4, 1, &v, &why) == 0);
 	CHECK_INT(v, -1);
-	CHECK(gs_log_decimal_bytes("14.9888", 7, GIB, &v, &why) == 0);
+	CHECK(gs_logimport_decimal_bytes("14.9888", 7, GIB, &v, &why) == 0);
 	CHECK_INT(v, 16094101452ll);   /* 16094101451.9 */
-	CHECK(gs_log_decimal_bytes("1234567890123456789012345678901234567890", 40, 1, &v, &why) != 0);
-	CHECK(gs_log_decimal_bytes("17179869184.00", 14, GIB, &v, &why) != 0);  /* 2^64 */
+	CHECK(gs_logimport_decimal_bytes("1234567890123456789012345678901234567890", 40, 1, &v, &why) != 0);
+	CHECK(gs_logimport_decimal_bytes("17179869184.00", 14, GIB, &v, &why) != 0);  /* 2^64 */
 	CHECK_STR(why, "beyond 2^63 - 1");
 }
 
@@ -377,7 +377,7 @@ static char *S_excerpt(const char *name, size_t *len)
 	size_t n;
 
 	snprintf(path, sizeof(path), "%s/tests/data/evidence-logs/%s", GS_TEST_SOURCE_DIR, name);
-	all = gs_read_file(path, &n);
+	all = gs_outfile_read(path, &n);
 	if (!all)
 		return NULL;
 	p = all;

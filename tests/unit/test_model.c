@@ -453,16 +453,16 @@ static void test_ggml_table(void)
 	uint64_t b, s;
 
 	/* Q4_K: d, dmin (2 x 2 B) + 12 B of scales + 128 B of 4-bit values = 144 */
-	CHECK(gs_ggml_type(12, &n, &b, &s) == 0 && b == 256 && s == 144);
+	CHECK(gs_model_ggml_type(12, &n, &b, &s) == 0 && b == 256 && s == 144);
 	/* Q4_0: one fp16 scale + 16 B = 18 per 32 values: 4.5 bits */
-	CHECK(gs_ggml_type(2, &n, &b, &s) == 0 && b == 32 && s == 18);
+	CHECK(gs_model_ggml_type(2, &n, &b, &s) == 0 && b == 32 && s == 18);
 	/* Q6_K: 128 + 64 + 16 + 2 = 210 */
-	CHECK(gs_ggml_type(14, &n, &b, &s) == 0 && s == 210);
-	CHECK(gs_ggml_type(30, &n, &b, &s) == 0 && STREQ(n, "BF16") && s == 2);
-	CHECK(gs_ggml_type(4, &n, &b, &s) == -1);   /* Q4_2, removed */
-	CHECK(gs_ggml_type(31, &n, &b, &s) == -1);  /* Q4_0_4_4, removed */
-	CHECK(gs_safetensors_dtype_bits("BF16") == 16 && gs_safetensors_dtype_bits("F8_E4M3") == 8);
-	CHECK(gs_safetensors_dtype_bits("F7") == 0);
+	CHECK(gs_model_ggml_type(14, &n, &b, &s) == 0 && s == 210);
+	CHECK(gs_model_ggml_type(30, &n, &b, &s) == 0 && STREQ(n, "BF16") && s == 2);
+	CHECK(gs_model_ggml_type(4, &n, &b, &s) == -1);   /* Q4_2, removed */
+	CHECK(gs_model_ggml_type(31, &n, &b, &s) == -1);  /* Q4_0_4_4, removed */
+	CHECK(gs_model_safetensors_dtype_bits("BF16") == 16 && gs_model_safetensors_dtype_bits("F8_E4M3") == 8);
+	CHECK(gs_model_safetensors_dtype_bits("F7") == 0);
 }
 
 /* Reads a hostile file; checks the message holds `want` (file and offset). */
@@ -658,7 +658,7 @@ static void test_workload_from(void)
 		CHECK_STR(w.geometry_source, "tiny-llama/config.json");
 		CHECK_STR(w.weights_source, "tiny-llama/model-00001-of-00002.safetensors, "
 			  "tiny-llama/model-00002-of-00002.safetensors");
-		if (CHECK(gs_size_workload(&w, &sz, NULL) == 0)) {
+		if (CHECK(gs_sizing_workload(&w, &sz, NULL) == 0)) {
 			/* the checkpoint's bytes, not 682 x 16 / 8 = 1,364 */
 			CHECK_U64(sz.weights.bytes, 1416);
 			CHECK_INT(sz.weights.prov, GS_PROV_CALCULATED);
@@ -721,7 +721,7 @@ static void test_workload_fractional_bits(void)
 			    "storage_bits %s: read returned %d", cases[i].bits, rc);
 		if (rc == 0) {
 			CHECK_U64(w.storage_millibits, cases[i].milli);
-			if (cases[i].milli == 4500 && CHECK(gs_size_workload(&w, &sz, NULL) == 0)) {
+			if (cases[i].milli == 4500 && CHECK(gs_sizing_workload(&w, &sz, NULL) == 0)) {
 				/* 7,000,000,001 x 4.5 / 8 = 3,937,500,000.5625 -> rounded up */
 				CHECK_U64(sz.weights.bytes, 3937500001ULL);
 				CHECK(sz.rounded && sz.theoretical);
@@ -774,7 +774,7 @@ static void test_replicated(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!CHECK_INT(gs_tensor_replicated(names[i].name), names[i].rep))
+		if (!CHECK_INT(gs_model_tensor_replicated(names[i].name), names[i].rep))
 			fprintf(stderr, "  tensor %s\n", names[i].name);
 	p = at("tiny-llama");
 	if (CHECK(gs_model_read(p, &m, &d) == 0)) {

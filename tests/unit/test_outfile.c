@@ -19,7 +19,7 @@
 
 static char *S_read(const char *path)
 {
-	return gs_read_file(path, NULL);
+	return gs_outfile_read(path, NULL);
 }
 
 static void S_put(const char *path, const char *text)
@@ -43,13 +43,13 @@ static void S_test_planted_symlinks(const char *tmp)
 	S_put(outside, "precious\n");
 	/* the temporary name earlier versions used, predictable from the pid */
 	CHECK(symlink(outside, planted) == 0);
-	CHECK_INT(gs_write_atomic(dir, "x.json", "new\n", 4, &err), 0);
+	CHECK_INT(gs_outfile_write_atomic(dir, "x.json", "new\n", 4, &err), 0);
 	p = S_read(outside);
 	CHECK_STR(p, "precious\n");
 	free(p);
 	/* a symlink at the final name is replaced, not followed */
 	CHECK(symlink(outside, final) == 0);
-	CHECK_INT(gs_write_atomic(dir, "y.json", "y\n", 2, &err), 0);
+	CHECK_INT(gs_outfile_write_atomic(dir, "y.json", "y\n", 2, &err), 0);
 	p = S_read(outside);
 	CHECK_STR(p, "precious\n");
 	free(p);
@@ -66,7 +66,7 @@ static void S_test_planted_symlinks(const char *tmp)
 static void S_test_temp_names(const char *tmp)
 {
 	char *a = NULL, *b = NULL;
-	int fa = gs_temp_open(tmp, &a), fb = gs_temp_open(tmp, &b);
+	int fa = gs_outfile_temp_open(tmp, &a), fb = gs_outfile_temp_open(tmp, &b);
 	const char *na, *nb;
 
 	CHECK(fa >= 0 && fb >= 0);
@@ -76,16 +76,16 @@ static void S_test_temp_names(const char *tmp)
 		/* ".gs-tmp-" + 16 hex digits: 64 random bits, two draws differ */
 		CHECK_INT((long)strlen(na), 8 + 16);
 		CHECK(strcmp(na, nb) != 0);
-		CHECK(gs_is_temp_name(na));
+		CHECK(gs_outfile_is_temp_name(na));
 		close(fa);
 		close(fb);
 		unlink(a);
 		unlink(b);
 	}
-	CHECK(gs_is_temp_name(".x.json.tmp-123"));
-	CHECK(gs_is_temp_name(".tmp-AbC123"));
-	CHECK(!gs_is_temp_name("x.json"));
-	CHECK(!gs_is_temp_name(".nojekyll"));
+	CHECK(gs_outfile_is_temp_name(".x.json.tmp-123"));
+	CHECK(gs_outfile_is_temp_name(".tmp-AbC123"));
+	CHECK(!gs_outfile_is_temp_name("x.json"));
+	CHECK(!gs_outfile_is_temp_name(".nojekyll"));
 	free(a);
 	free(b);
 }
@@ -99,22 +99,22 @@ static void S_test_tx(const char *tmp)
 
 	mkdir(dir, 0777);
 	S_put(f1, "old a\n");
-	tx = gs_outtx_new();
-	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "new a\n", 6, &err), 0);
-	CHECK_INT(gs_outtx_add(tx, dir, "b.txt", "new b\n", 6, &err), 0);
-	CHECK_INT(gs_outtx_add(tx, dir, "../c.txt", "c", 1, &err), -1);
+	tx = gs_outfile_tx_new();
+	CHECK_INT(gs_outfile_tx_add(tx, dir, "a.txt", "new a\n", 6, &err), 0);
+	CHECK_INT(gs_outfile_tx_add(tx, dir, "b.txt", "new b\n", 6, &err), 0);
+	CHECK_INT(gs_outfile_tx_add(tx, dir, "../c.txt", "c", 1, &err), -1);
 	/* before the commit: the old a, no b */
 	p = S_read(f1);
 	CHECK_STR(p, "old a\n");
 	free(p);
 	CHECK(access(f2, F_OK) != 0);
-	gs_outtx_free(tx); /* not committed: its temporary files go */
+	gs_outfile_tx_free(tx); /* not committed: its temporary files go */
 	CHECK_INT(gs_check_entries(dir), 1);
-	tx = gs_outtx_new();
-	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "new a\n", 6, &err), 0);
-	CHECK_INT(gs_outtx_add(tx, dir, "b.txt", "new b\n", 6, &err), 0);
-	CHECK_INT(gs_outtx_commit(tx, &err), 0);
-	gs_outtx_free(tx);
+	tx = gs_outfile_tx_new();
+	CHECK_INT(gs_outfile_tx_add(tx, dir, "a.txt", "new a\n", 6, &err), 0);
+	CHECK_INT(gs_outfile_tx_add(tx, dir, "b.txt", "new b\n", 6, &err), 0);
+	CHECK_INT(gs_outfile_tx_commit(tx, &err), 0);
+	gs_outfile_tx_free(tx);
 	p = S_read(f1);
 	CHECK_STR(p, "new a\n");
 	free(p);
@@ -147,16 +147,16 @@ static void S_test_tx_many(const char *tmp)
 
 	mkdir(dir, 0777);
 	for (round = 0; round < 2; round++) {
-		tx = gs_outtx_new();
+		tx = gs_outfile_tx_new();
 		for (i = 0; i < 40; i++) {
 			snprintf(name, sizeof(name), "f%02d.txt", i);
 			snprintf(text, sizeof(text), "file %d, round %d\n", i, round);
-			CHECK_INT(gs_outtx_add(tx, dir, name, text, strlen(text), &err), 0);
+			CHECK_INT(gs_outfile_tx_add(tx, dir, name, text, strlen(text), &err), 0);
 		}
 		CHECK_INT(S_open_fds(), fds + 32);   /* the first 32 wait for the commit */
 		if (round == 1)
-			CHECK_INT(gs_outtx_commit(tx, &err), 0);
-		gs_outtx_free(tx);
+			CHECK_INT(gs_outfile_tx_commit(tx, &err), 0);
+		gs_outfile_tx_free(tx);
 		CHECK_INT(S_open_fds(), fds);
 		CHECK_INT(gs_check_entries(dir), round == 0 ? 0 : 40);
 	}
@@ -168,7 +168,7 @@ static void S_test_tx_many(const char *tmp)
 		free(p);
 		free(path);
 	}
-	gs_remove_tree(dir);
+	gs_outfile_remove_tree(dir);
 	free(dir);
 	gs_error_release(&err);
 }
@@ -184,27 +184,27 @@ static void S_test_tx_direct(const char *tmp)
 
 	mkdir(dir, 0777);
 	CHECK(symlink(f1, lnk) == 0);
-	tx = gs_outtx_new_direct();
-	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "a\n", 2, &err), 0);
+	tx = gs_outfile_tx_new_direct();
+	CHECK_INT(gs_outfile_tx_add(tx, dir, "a.txt", "a\n", 2, &err), 0);
 	p = S_read(f1);   /* visible at once: the stage hides it */
 	CHECK_STR(p, "a\n");
 	free(p);
-	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "again\n", 6, &err), -1);
+	CHECK_INT(gs_outfile_tx_add(tx, dir, "a.txt", "again\n", 6, &err), -1);
 	CHECK(strstr(gs_error_message(&err), "cannot create") != NULL);
-	CHECK_INT(gs_outtx_add(tx, dir, "l.txt", "via link\n", 9, &err), -1);
-	CHECK_INT(gs_outtx_add(tx, dir, "../x.txt", "x", 1, &err), -1);
-	gs_outtx_free(tx);   /* not committed: a.txt goes, the link stays */
+	CHECK_INT(gs_outfile_tx_add(tx, dir, "l.txt", "via link\n", 9, &err), -1);
+	CHECK_INT(gs_outfile_tx_add(tx, dir, "../x.txt", "x", 1, &err), -1);
+	gs_outfile_tx_free(tx);   /* not committed: a.txt goes, the link stays */
 	CHECK(access(f1, F_OK) != 0);
 	CHECK_INT(gs_check_entries(dir), 1);
-	tx = gs_outtx_new_direct();
-	CHECK_INT(gs_outtx_add(tx, dir, "a.txt", "kept\n", 5, &err), 0);
-	CHECK_INT(gs_outtx_commit(tx, &err), 0);
-	gs_outtx_free(tx);
+	tx = gs_outfile_tx_new_direct();
+	CHECK_INT(gs_outfile_tx_add(tx, dir, "a.txt", "kept\n", 5, &err), 0);
+	CHECK_INT(gs_outfile_tx_commit(tx, &err), 0);
+	gs_outfile_tx_free(tx);
 	p = S_read(f1);
 	CHECK_STR(p, "kept\n");
 	free(p);
 	CHECK_INT(gs_check_entries(dir), 2);
-	gs_remove_tree(dir);
+	gs_outfile_remove_tree(dir);
 	free(dir);
 	free(f1);
 	free(lnk);
@@ -221,35 +221,35 @@ static void S_test_stage(const char *tmp)
 	gs_stage *st;
 
 	/* no OUT yet: created by the commit */
-	st = gs_stage_begin(out, marks, &err);
+	st = gs_outfile_stage_begin(out, marks, &err);
 	if (CHECK(st != NULL)) {
-		CHECK(gs_stage_previous(st) == NULL);
-		f = gs_xasprintf("%s/index.html", gs_stage_dir(st));
+		CHECK(gs_outfile_stage_previous(st) == NULL);
+		f = gs_xasprintf("%s/index.html", gs_outfile_stage_dir(st));
 		S_put(f, "one\n");
 		free(f);
 		CHECK(access(out, F_OK) != 0);
-		CHECK_INT(gs_stage_commit(st, &err), 0);
-		gs_stage_free(st);
+		CHECK_INT(gs_outfile_stage_commit(st, &err), 0);
+		gs_outfile_stage_free(st);
 	}
 	p = S_read(idx);
 	CHECK_STR(p, "one\n");
 	free(p);
 	/* an existing site: swapped whole; an abandoned stage changes nothing */
-	st = gs_stage_begin(out, marks, &err);
+	st = gs_outfile_stage_begin(out, marks, &err);
 	if (CHECK(st != NULL)) {
-		CHECK_STR(gs_stage_previous(st), out);
-		gs_stage_free(st);
+		CHECK_STR(gs_outfile_stage_previous(st), out);
+		gs_outfile_stage_free(st);
 	}
 	p = S_read(idx);
 	CHECK_STR(p, "one\n");
 	free(p);
-	st = gs_stage_begin(out, marks, &err);
+	st = gs_outfile_stage_begin(out, marks, &err);
 	if (CHECK(st != NULL)) {
-		f = gs_xasprintf("%s/index.html", gs_stage_dir(st));
+		f = gs_xasprintf("%s/index.html", gs_outfile_stage_dir(st));
 		S_put(f, "two\n");
 		free(f);
-		CHECK_INT(gs_stage_commit(st, &err), 0);
-		gs_stage_free(st);
+		CHECK_INT(gs_outfile_stage_commit(st, &err), 0);
+		gs_outfile_stage_free(st);
 	}
 	p = S_read(idx);
 	CHECK_STR(p, "two\n");
@@ -260,17 +260,17 @@ static void S_test_stage(const char *tmp)
 	mkdir(other, 0777);
 	f = gs_xasprintf("%s/thesis.tex", other);
 	S_put(f, "mine\n");
-	st = gs_stage_begin(other, marks, &err);
+	st = gs_outfile_stage_begin(other, marks, &err);
 	CHECK(st == NULL && strstr(gs_error_message(&err), "not replaced") != NULL);
-	gs_stage_free(st);
+	gs_outfile_stage_free(st);
 	p = S_read(f);
 	CHECK_STR(p, "mine\n");
 	free(p);
 	free(f);
 	CHECK(symlink(out, link) == 0);
-	st = gs_stage_begin(link, marks, &err);
+	st = gs_outfile_stage_begin(link, marks, &err);
 	CHECK(st == NULL && strstr(gs_error_message(&err), "symbolic link") != NULL);
-	gs_stage_free(st);
+	gs_outfile_stage_free(st);
 	free(out);
 	free(idx);
 	free(other);
@@ -291,6 +291,6 @@ int main(void)
 	S_test_tx_many(tmp);
 	S_test_tx_direct(tmp);
 	S_test_stage(tmp);
-	gs_remove_tree(tmp);
+	gs_outfile_remove_tree(tmp);
 	return gs_check_exit("test_outfile");
 }

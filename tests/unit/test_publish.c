@@ -1,7 +1,7 @@
 /*
- * test_publish: a cited file is read once, by gs_job_load, and what the
+ * test_publish: a cited file is read once, by gs_publish_load, and what the
  * job does later takes its bytes from the job: the SHA-256 kept, the
- * archive (gs_job_archive) and the published sheet's evidence hold the
+ * archive (gs_publish_archive) and the published sheet's evidence hold the
  * bytes that were parsed, even when the file changes on disk after the
  * load (the file is not read again). The same file cited twice is read
  * once (its bytes shared, freed once: the sanitizers check it).
@@ -50,7 +50,7 @@ static void S_write(const char *path, const char *text, size_t n)
 static int S_holds(const char *path, const char *bytes, size_t n)
 {
 	size_t got = 0;
-	char *b = gs_read_file(path, &got);
+	char *b = gs_outfile_read(path, &got);
 	int same = b && got == n && memcmp(b, bytes, n) == 0;
 
 	free(b);
@@ -72,7 +72,7 @@ static char *S_copy_example(const char *dir, int twice, char **orig, size_t *ori
 	size_t n;
 
 	CHECK(mkdir(dir, 0755) == 0 && mkdir(md, 0755) == 0);
-	*orig = gs_read_file(src_m, orig_len);
+	*orig = gs_outfile_read(src_m, orig_len);
 	if (!*orig)
 		abort();
 	S_write(mp, *orig, *orig_len);
@@ -110,8 +110,8 @@ static void S_test(const char *tmp, const gs_catalog *cat, const gs_strings *t,
 
 	wp = S_copy_example(wdir, 1, &orig, &orig_len);
 	mp = S_cat(wdir, "measurements/h200-probe-dense.json");
-	gs_sha256_buffer(orig, orig_len, hex);
-	if (!CHECK(gs_job_load(wp, cat, &job, &d) == 0)) {
+	gs_evidence_sha256_buffer(orig, orig_len, hex);
+	if (!CHECK(gs_publish_load(wp, cat, &job, &d) == 0)) {
 		gs_diag_print(&d, stderr);
 		abort();
 	}
@@ -127,11 +127,11 @@ static void S_test(const char *tmp, const gs_catalog *cat, const gs_strings *t,
 	S_write(mp, changed, sizeof(changed) - 1);
 	CHECK(mkdir(site, 0755) == 0);
 	a = gs_evidence_archive(site, &err);
-	CHECK(gs_job_archive(&job, a, "sheets/w.html", &err) == 0);
+	CHECK(gs_publish_archive(&job, a, "sheets/w.html", &err) == 0);
 	snprintf(rel, sizeof(rel), "evidence/%s.json", hex);
 	CHECK_STR(job.files[0].rel, rel);
 	CHECK_STR(job.files[1].rel, rel);
-	CHECK(gs_archive_added(a) == 1);
+	CHECK(gs_evidence_archive_added(a) == 1);
 	p = S_cat(site, rel);
 	CHECK(S_holds(p, orig, orig_len));
 	/* archived once: publishing keeps the links (and writes the sheet) */
@@ -145,20 +145,20 @@ static void S_test(const char *tmp, const gs_catalog *cat, const gs_strings *t,
 	env.sheet_prefix = "";
 	env.accept_synthetic = 1;
 	env.write_manifest = 1;
-	CHECK(gs_job_publish(&job, &env, a, site, NULL, &res, &err) == 0);
+	CHECK(gs_publish_job(&job, &env, a, site, NULL, &res, &err) == 0);
 	CHECK(!gs_error_is_set(&err));
-	CHECK(gs_archive_added(a) == 1);
+	CHECK(gs_evidence_archive_added(a) == 1);
 	CHECK(S_holds(p, orig, orig_len));
 	free(p);
 	p = S_cat(site, "probe-dense.html");
-	html = gs_read_file(p, &n);
+	html = gs_outfile_read(p, &n);
 	CHECK(html && strstr(html, rel));
 	free(html);
 	free(p);
 	gs_publish_result_release(&res);
-	gs_archive_free(a);
+	gs_evidence_archive_free(a);
 	gs_error_release(&err);
-	gs_job_release(&job);
+	gs_publish_release(&job);
 	gs_diag_release(&d);
 
 	free(mp);
@@ -187,15 +187,15 @@ int main(void)
 	setenv("GPUSHEET_DATADIR", GS_TEST_SOURCE_DIR, 1);
 	cp = S_cat(GS_TEST_SOURCE_DIR, "catalog/offers.xml");
 	rng = S_cat(GS_TEST_SOURCE_DIR, "catalog/catalog.rng");
-	if (gs_catalog_read(cp, rng, &cat, &d) || gs_strings_load(GS_LANG_EN, &t, &d) ||
-	    gs_templates_load(&tp, &terr)) {
+	if (gs_catalog_read(cp, rng, &cat, &d) || gs_tr_load(GS_LANG_EN, &t, &d) ||
+	    gs_render_templates_load(&tp, &terr)) {
 		gs_diag_print(&d, stderr);
 		fprintf(stderr, "%s%s\n", err, gs_error_message(&terr));
 		return 2;
 	}
 	S_test(tmp, &cat, &t, &tp);
-	gs_templates_release(&tp);
-	gs_strings_release(&t);
+	gs_render_templates_release(&tp);
+	gs_tr_release(&t);
 	gs_catalog_release(&cat);
 	gs_diag_release(&d);
 	if (asprintf(&cmd, "rm -rf '%s'", tmp) < 0)

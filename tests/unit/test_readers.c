@@ -349,7 +349,7 @@ static void test_measurement_ok(void)
 	f = gs_measurement_failure(&m);
 	CHECK(f && STREQ(f->name, "warm_forward"));
 	CHECK(gs_measurement_ok(&m) == 0);
-	CHECK_STR(gs_phase_status_id(GS_PHASE_NOT_RUN), "not_run");
+	CHECK_STR(gs_measurement_phase_status_id(GS_PHASE_NOT_RUN), "not_run");
 	gs_measurement_release(&m);
 	gs_measurement_release(&m);
 	gs_diag_release(&d);
@@ -359,8 +359,8 @@ static void test_helpers(void)
 {
 	char *s;
 
-	CHECK_STR(gs_task_id(GS_TASK_TRAINING), "training");
-	CHECK_STR(gs_cache_id(GS_CACHE_STATIC), "static");
+	CHECK_STR(gs_workload_task_id(GS_TASK_TRAINING), "training");
+	CHECK_STR(gs_workload_cache_id(GS_CACHE_STATIC), "static");
 	CHECK(gs_jr_is_date("2024-02-29") && !gs_jr_is_date("2023-02-29"));
 	CHECK(gs_jr_is_date("2000-02-29") && !gs_jr_is_date("1900-02-29"));
 	CHECK(!gs_jr_is_date("2024-13-01") && !gs_jr_is_date("2024-1-01") && !gs_jr_is_date("2024-04-31"));

@@ -83,8 +83,8 @@ static void S_sample(gs_shard *s)
 	s->n = 3;
 	s->workloads = 6;
 	s->from = 2;    /* 6*1/3 */
-	gs_strvec_push_dup(&s->ids, "c");
-	gs_strvec_push_dup(&s->ids, "d");
+	gs_util_strvec_push_dup(&s->ids, "c");
+	gs_util_strvec_push_dup(&s->ids, "d");
 	memcpy(s->workloads_sha256, S_HEX_A, 65);
 	memcpy(s->inputs_sha256, S_HEX_B, 65);
 	memcpy(s->catalog_sha256, S_HEX_B, 65);

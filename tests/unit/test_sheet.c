@@ -36,7 +36,7 @@ static char *S_path(const char *rel)
 }
 
 /* 1: the sheets below borrow the catalog's masked notes
- * (gs_sheet_notes_masked), as a site's do; 0: each sheet makes its own. */
+ * (gs_sheet_sources_notes_masked), as a site's do; 0: each sheet makes its own. */
 static int S_notes_cache;
 
 /* The Markdown sheet of the workload at wp against the catalog at cp
@@ -57,12 +57,12 @@ static char *S_sheet_md_cat(const char *wp, const char *cat_path, int accept_syn
 	char **notes = NULL;
 	size_t i;
 
-	if (gs_catalog_read(cp, sp, &cat, &d) || gs_strings_load(GS_LANG_EN, &t, &d) ||
-	    gs_job_load(wp, &cat, &job, &d)) {
+	if (gs_catalog_read(cp, sp, &cat, &d) || gs_tr_load(GS_LANG_EN, &t, &d) ||
+	    gs_publish_load(wp, &cat, &job, &d)) {
 		gs_diag_print(&d, stderr);
 		abort();
 	}
-	gs_classify(&job.w, &job.s, job.ev, job.nev, &cat, accept_synthetic, &dec);
+	gs_verdict_classify(&job.w, &job.s, job.ev, job.nev, &cat, accept_synthetic, &dec);
 	links = calloc(job.nev + 1, sizeof(*links));
 	for (i = 0; i < job.nev; i++)
 		links[i] = "evidence/x.json";
@@ -77,7 +77,7 @@ static char *S_sheet_md_cat(const char *wp, const char *cat_path, int accept_syn
 	in.t = &t;
 	in.catalog_name = "offers.xml";
 	if (S_notes_cache) {
-		notes = gs_sheet_notes_masked(&cat);
+		notes = gs_sheet_sources_notes_masked(&cat);
 		in.notes_masked = (const char *const *)notes;
 	}
 	if (gs_sheet_build(&in, &sheet))
@@ -86,11 +86,11 @@ static char *S_sheet_md_cat(const char *wp, const char *cat_path, int accept_syn
 	if (html)
 		*html = gs_doc_render_html(&sheet.doc);
 	gs_sheet_release(&sheet);
-	gs_sheet_notes_masked_free(notes, cat.noffers);
+	gs_sheet_sources_notes_masked_free(notes, cat.noffers);
 	free(links);
-	gs_decision_release(&dec);
-	gs_job_release(&job);
-	gs_strings_release(&t);
+	gs_verdict_release(&dec);
+	gs_publish_release(&job);
+	gs_tr_release(&t);
 	gs_catalog_release(&cat);
 	gs_diag_release(&d);
 	free(cp);
@@ -285,7 +285,7 @@ static void test_reason_set(void)
 	memset(&in, 0, sizeof(in));
 	in.d = &dec;
 	in.reasons = texts;
-	gs_sheet_reasonset_build(&in, &rs);
+	gs_sheet_reasons_set_build(&in, &rs);
 	if (CHECK_U64(rs.n, 8)) {
 		CHECK(rs.r[0].req == GS_REQ_MEMORY && rs.r[0].v == &cands[2].v[GS_REQ_MEMORY]);
 		CHECK_STR(rs.r[0].text, "A");
@@ -302,7 +302,7 @@ static void test_reason_set(void)
 	CHECK_U64(rs.of[1 * GS_REQ_COUNT + GS_REQ_BUDGET], 7);
 	CHECK_U64(rs.of[0 * GS_REQ_COUNT + GS_REQ_BUDGET], 3);
 	CHECK_U64(rs.of[1 * GS_REQ_COUNT + GS_REQ_HOST], 5);
-	gs_sheet_reasonset_release(&rs);
+	gs_sheet_reasons_set_release(&rs);
 }
 
 /*
@@ -344,14 +344,14 @@ static void test_reasons_memo(void)
 	memset(&dec, 0, sizeof(dec));
 	dec.cands = cands;
 	dec.ncands = 5;
-	if (!CHECK(gs_strings_load(GS_LANG_EN, &t, &dg) == 0)) {
+	if (!CHECK(gs_tr_load(GS_LANG_EN, &t, &dg) == 0)) {
 		gs_diag_release(&dg);
 		return;
 	}
 	r = gs_sheet_reasons(&t, &dec);
 	for (c = 0; c < 5; c++)
 		for (q = 0; q < GS_REQ_COUNT; q++) {
-			char *alone = gs_sheet_reason_text(&t, &cands[c].v[q]);
+			char *alone = gs_sheet_words_reason_text(&t, &cands[c].v[q]);
 			CHECK_STR(r[c * GS_REQ_COUNT + (size_t)q], alone);
 			free(alone);
 		}
@@ -362,7 +362,7 @@ static void test_reasons_memo(void)
 	CHECK(strcmp(r[GS_REQ_BUDGET], r[4 * GS_REQ_COUNT + GS_REQ_BUDGET]) == 0);
 	CHECK(strcmp(r[GS_REQ_BUDGET], r[1 * GS_REQ_COUNT + GS_REQ_BUDGET]) != 0);
 	gs_sheet_reasons_free(r, dec.ncands);
-	gs_strings_release(&t);
+	gs_tr_release(&t);
 	gs_diag_release(&dg);
 }
 
@@ -537,7 +537,7 @@ static void test_grouping(void)
 }
 
 /*
- * The masked notes of a catalog (gs_sheet_notes_masked): the longest tail
+ * The masked notes of a catalog (gs_sheet_sources_notes_masked): the longest tail
  * of the id that the note holds, in any case, every occurrence one byte
  * \1; NULL without a note, or when only a tail under 4 bytes is named.
  */
@@ -584,14 +584,14 @@ static void test_notes_masked(void)
 	}
 	unlink(cp);
 	CHECK_INT((int)cat.noffers, (int)n);
-	m = gs_sheet_notes_masked(&cat);
+	m = gs_sheet_sources_notes_masked(&cat);
 	for (i = 0; i < n; i++) {
 		if (want[i])
 			CHECK_STR(m[i], want[i]);
 		else
 			CHECK(m[i] == NULL);
 	}
-	gs_sheet_notes_masked_free(m, cat.noffers);
+	gs_sheet_sources_notes_masked_free(m, cat.noffers);
 	gs_catalog_release(&cat);
 	gs_diag_release(&d);
 	free(sp);
@@ -630,31 +630,31 @@ static void test_line_sources(void)
 	size_t i;
 
 	/* the mask and the lines' words */
-	m = gs_sheet_line_mask("Cudo, file c.csv, line 113: GpuInfo 81920 (undated)", &spec);
+	m = gs_sheet_sources_line_mask("Cudo, file c.csv, line 113: GpuInfo 81920 (undated)", &spec);
 	CHECK(m && strcmp(m, "Cudo, file c.csv, \2: GpuInfo 81920 (undated)") == 0);
 	CHECK(spec && strcmp(spec, "113") == 0);
 	free(m);
 	free(spec);
-	m = gs_sheet_line_mask("Lambda, file l.csv, lines 189-205", &spec);
+	m = gs_sheet_sources_line_mask("Lambda, file l.csv, lines 189-205", &spec);
 	CHECK(m && strcmp(m, "Lambda, file l.csv, \2") == 0 && spec && strcmp(spec, "189-205") == 0);
 	free(m);
 	free(spec);
-	CHECK(gs_sheet_line_mask("an online sheet, guideline 3", &spec) == NULL && spec == NULL);
-	if (!CHECK(gs_strings_load(GS_LANG_EN, &t, &d) == 0))
+	CHECK(gs_sheet_sources_line_mask("an online sheet, guideline 3", &spec) == NULL && spec == NULL);
+	if (!CHECK(gs_tr_load(GS_LANG_EN, &t, &d) == 0))
 		return;
 	specs[0] = "113", specs[1] = "8", specs[2] = "2", specs[3] = "9", specs[4] = "40", specs[5] = "8";
-	lines = gs_sheet_lines_text(&t, specs, 6);
+	lines = gs_sheet_sources_lines_text(&t, specs, 6);
 	CHECK(strcmp(lines, "lines 2, 8, 9, 40 and 1 more") == 0);
 	free(lines);
 	specs[0] = "5, 6", specs[1] = "5, 6";
-	lines = gs_sheet_lines_text(&t, specs, 2);
+	lines = gs_sheet_sources_lines_text(&t, specs, 2);
 	CHECK(strcmp(lines, "lines 5, 6") == 0);
 	free(lines);
 	specs[0] = "113";
-	lines = gs_sheet_lines_text(&t, specs, 1);
+	lines = gs_sheet_sources_lines_text(&t, specs, 1);
 	CHECK(strcmp(lines, "line 113") == 0);
 	free(lines);
-	gs_strings_release(&t);
+	gs_tr_release(&t);
 	gs_diag_release(&d);
 
 	if (!CHECK(f != NULL && w != NULL && wfd >= 0))

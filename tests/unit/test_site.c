@@ -1,6 +1,6 @@
 /*
  * test_site: what the site's matrix shows of each workload: the offer to
- * take (gs_publish_result_from_decision over gs_decision_best), the total
+ * take (gs_publish_result_from_decision over gs_verdict_best), the total
  * cost per offer, the per-offer counts of the footer rows and the column
  * order by memory per card. Decisions are built by hand here, so that every
  * expectation below follows from the case alone.
@@ -88,7 +88,7 @@ static void S_pager(size_t n)
 	for (cur = 0; cur < n; cur += step) {
 		int ok = 1, has_first = 0, has_last = 0;
 		size_t near = 0;
-		np = gs_site_pager_pages(cur, n, pages);
+		np = gs_site_nav_pager_pages(cur, n, pages);
 		for (i = 0; i < np; i++) {
 			ok &= pages[i] < n && (i == 0 || pages[i] > pages[i - 1]);
 			has_first |= pages[i] == 0;
@@ -108,7 +108,7 @@ static void S_pager(size_t n)
 	queue[tail++] = 0;
 	while (head < tail) {
 		size_t u = queue[head++];
-		np = gs_site_pager_pages(u, n, pages);
+		np = gs_site_nav_pager_pages(u, n, pages);
 		for (i = 0; i < np; i++)
 			if (dist[pages[i]] == SIZE_MAX) {
 				dist[pages[i]] = dist[u] + 1;
@@ -199,7 +199,7 @@ int main(void)
 	{
 		gs_strings t;
 		gs_diag dg = GS_DIAG_INIT;
-		if (CHECK(gs_strings_load(GS_LANG_EN, &t, &dg) == 0)) {
+		if (CHECK(gs_tr_load(GS_LANG_EN, &t, &dg) == 0)) {
 			gs_candidate x;
 			gs_decision dx;
 			gs_publish_result rx;
@@ -246,7 +246,7 @@ int main(void)
 				  "exceeds the most this card can hold, and no offloading is declared. "
 				  "Budget: The total cost is above the budget of 50.00 USD.");
 			gs_publish_result_release(&rx);
-			gs_strings_release(&t);
+			gs_tr_release(&t);
 		}
 		gs_diag_release(&dg);
 	}
@@ -273,7 +273,7 @@ int main(void)
 	 *   c: compared by none ("not compared" not counted)-> 0 0 0
 	 *   d: w1 excluded, w2 pre-selected                 -> 0 1 1
 	 */
-	gs_site_offer_counts(res, 3, 4, counts);
+	gs_site_figures_offer_counts(res, 3, 4, counts);
 	CHECK(counts[0][0] == 1 && counts[0][1] == 1 && counts[0][2] == 1);
 	CHECK(counts[1][0] == 1 && counts[1][1] == 0 && counts[1][2] == 1);
 	CHECK(counts[2][0] == 0 && counts[2][1] == 0 && counts[2][2] == 0);
@@ -295,24 +295,24 @@ int main(void)
 		CHECK(rr.status[0] == 4 && rr.best == GS_PUBLISH_NO_BEST);
 		{
 			size_t c1[4][3];
-			gs_site_offer_counts(&rr, 1, 4, c1);
+			gs_site_figures_offer_counts(&rr, 1, 4, c1);
 			CHECK(c1[0][0] == 0 && c1[0][1] == 0 && c1[0][2] == 0);
 		}
 		gs_publish_result_release(&rr);
 	}
 	/* Only the first workload: a and b retained once, d excluded once. */
-	gs_site_offer_counts(res, 1, 4, counts);
+	gs_site_figures_offer_counts(res, 1, 4, counts);
 	CHECK(counts[0][0] == 1 && counts[1][0] == 1 && counts[3][2] == 1 && counts[0][2] == 0);
 
 	/*
 	 * Columns by memory per card: b 24e9 B < d 42 949 672 960 B (declared
 	 * wins over its 40e9 nominal) < a 80e9 B < c unknown (last).
 	 */
-	gs_site_offer_order(&cat, cols);
+	gs_site_figures_offer_order(&cat, cols);
 	CHECK(cols[0] == 1 && cols[1] == 3 && cols[2] == 0 && cols[3] == 2);
 	/* Ties keep catalog order: with d declared at exactly 80e9 B, a (0) comes before d (3). */
 	o[3].declared_bytes = 80 * GB;
-	gs_site_offer_order(&cat, cols);
+	gs_site_figures_offer_order(&cat, cols);
 	CHECK(cols[0] == 1 && cols[1] == 0 && cols[2] == 3 && cols[3] == 2);
 
 	/*
@@ -324,11 +324,11 @@ int main(void)
 	o[1].provider = "p1", o[1].gpu_model = "L4";
 	o[2].provider = NULL, o[2].gpu_model = "A10";
 	o[3].provider = "p1", o[3].gpu_model = "A10";
-	gs_site_offer_groups(&cat, cols);
+	gs_site_figures_offer_groups(&cat, cols);
 	CHECK(cols[0] == 3 && cols[1] == 1 && cols[2] == 0 && cols[3] == 2);
 	/* same provider and model: catalog order (b before d) */
 	o[3].gpu_model = "L4";
-	gs_site_offer_groups(&cat, cols);
+	gs_site_figures_offer_groups(&cat, cols);
 	CHECK(cols[0] == 1 && cols[1] == 3 && cols[2] == 0 && cols[3] == 2);
 
 	gs_publish_result_release(&res[0]);
@@ -341,11 +341,11 @@ int main(void)
 		static const size_t want[] = { 0, 9, 19, 29, 39, 47, 48, 49, 50, 51,
 					       59, 69, 79, 89, 99 };
 		size_t sizes[] = { 2, 15, 16, 99, 100, 101, 1000, 1001, 12345 };
-		np = gs_site_pager_pages(49, 100, pages);   /* page 50 of 100 */
+		np = gs_site_nav_pager_pages(49, 100, pages);   /* page 50 of 100 */
 		if (CHECK(np == sizeof(want) / sizeof(want[0])))
 			for (i = 0; i < np; i++)
 				CHECK(pages[i] == want[i]);
-		np = gs_site_pager_pages(3, 15, pages);
+		np = gs_site_nav_pager_pages(3, 15, pages);
 		CHECK(np == 15 && pages[14] == 14);
 		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 			S_pager(sizes[i]);

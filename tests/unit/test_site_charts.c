@@ -1,7 +1,7 @@
 /*
  * test_site_charts: the figures of the offers page's charts, from the
- * catalog and the results alone (gs_site_gib_day_data,
- * gs_site_campaign_data): the cost per GiB-day of each plan, the reference
+ * catalog and the results alone (gs_site_figures_gib_day_data,
+ * gs_site_figures_campaign_data): the cost per GiB-day of each plan, the reference
  * workload's total cost per offer with its verdict, the cheapest hourly
  * price per offer without a reference, one series per currency, and the
  * offers not drawn with why. Every expectation is worked out by hand below.
@@ -89,14 +89,14 @@ int main(void)
 	 * Two currencies, two series, in byte order: EUR [e], USD by value
 	 * [b 72 h, a, b 1 h].
 	 */
-	CHECK(gs_site_gib_day(&S_pa[0], 24 * GB, 1, &q) == 0 && q == 7030);
-	CHECK(gs_site_gib_day(&S_pe[0], 80 * GB, 1, &q) == 0 && q == 9664);
+	CHECK(gs_site_figures_gib_day(&S_pa[0], 24 * GB, 1, &q) == 0 && q == 7030);
+	CHECK(gs_site_figures_gib_day(&S_pe[0], 80 * GB, 1, &q) == 0 && q == 9664);
 	S_plan(&zero, 0, 100, "USD");
-	CHECK(gs_site_gib_day(&zero, 24 * GB, 1, &q) == -1);     /* no hours: no figure */
-	CHECK(gs_site_gib_day(&S_pa[0], 0, 1, &q) == -1);        /* no bytes: no figure */
+	CHECK(gs_site_figures_gib_day(&zero, 24 * GB, 1, &q) == -1);     /* no hours: no figure */
+	CHECK(gs_site_figures_gib_day(&S_pa[0], 0, 1, &q) == -1);        /* no bytes: no figure */
 	S_plan(&zero, 1, INT64_MAX, "USD");
-	CHECK(gs_site_gib_day(&zero, 1, 1, &q) == -1);           /* beyond 64 bits: refused */
-	gs_site_gib_day_data(&cat, page, 5, &d);
+	CHECK(gs_site_figures_gib_day(&zero, 1, 1, &q) == -1);           /* beyond 64 bits: refused */
+	gs_site_figures_gib_day_data(&cat, page, 5, &d);
 	if (CHECK(d.nseries == 2)) {
 		CHECK_STR(d.series[0].currency, "EUR");
 		CHECK(d.series[0].n == 1 && S_pt(&d.series[0].pts[0], 4, 0, 9664, 3));
@@ -111,7 +111,7 @@ int main(void)
 		CHECK(d.missing[0] == 2 && d.why[0] == GS_SITE_NO_PRICE);
 		CHECK(d.missing[1] == 3 && d.why[1] == GS_SITE_NO_MEMORY);
 	}
-	gs_site_chart_data_release(&d);
+	gs_site_figures_chart_data_release(&d);
 
 	/*
 	 * A page of a, c and e only: the same figures for the offers it holds,
@@ -119,11 +119,11 @@ int main(void)
 	 */
 	{
 		size_t some[3] = { 0, 2, 4 };
-		gs_site_gib_day_data(&cat, some, 3, &d);
+		gs_site_figures_gib_day_data(&cat, some, 3, &d);
 		CHECK(d.nseries == 2 && d.series[0].n == 1 && d.series[1].n == 1 &&
 		      S_pt(&d.series[1].pts[0], 0, 0, 7030, 3));
 		CHECK(d.nmissing == 1 && d.missing[0] == 2);
-		gs_site_chart_data_release(&d);
+		gs_site_figures_chart_data_release(&d);
 	}
 
 	/*
@@ -135,7 +135,7 @@ int main(void)
 	 * By memory per card, unknown last: EUR [e (80e9 B), d (unknown)],
 	 * USD [a (24e9 B), b (40 GiB)]; c listed: no price known.
 	 */
-	gs_site_campaign_data(&cat, page, 5, NULL, &d);
+	gs_site_figures_campaign_data(&cat, page, 5, NULL, &d);
 	if (CHECK(d.nseries == 2)) {
 		CHECK(d.series[0].n == 2 && S_pt(&d.series[0].pts[0], 4, 0, 30000, 3) &&
 		      S_pt(&d.series[0].pts[1], 3, 0, 10000, 3));
@@ -143,7 +143,7 @@ int main(void)
 		      S_pt(&d.series[1].pts[1], 1, 1, 20833, 3));
 	}
 	CHECK(d.nmissing == 1 && d.missing[0] == 2 && d.why[0] == GS_SITE_NO_PRICE);
-	gs_site_chart_data_release(&d);
+	gs_site_figures_chart_data_release(&d);
 
 	/*
 	 * With a reference workload: its total cost on each offer it compares
@@ -166,7 +166,7 @@ int main(void)
 		ref.noffers = 5;
 		ref.cost = cost;
 		ref.currency = cur;
-		gs_site_campaign_data(&cat, page, 5, &ref, &d);
+		gs_site_figures_campaign_data(&cat, page, 5, &ref, &d);
 		if (CHECK(d.nseries == 2)) {
 			CHECK_STR(d.series[0].currency, "EUR");
 			CHECK(d.series[0].n == 1 && S_pt(&d.series[0].pts[0], 4, 0, 500, 1));
@@ -177,17 +177,17 @@ int main(void)
 			CHECK(d.missing[0] == 2 && d.why[0] == GS_SITE_NOT_COMPARED);
 			CHECK(d.missing[1] == 3 && d.why[1] == GS_SITE_NO_COST);
 		}
-		gs_site_chart_data_release(&d);
+		gs_site_figures_chart_data_release(&d);
 	}
 
 	/* An empty page: nothing drawn, nothing listed. */
-	gs_site_gib_day_data(&cat, page, 0, &d);
+	gs_site_figures_gib_day_data(&cat, page, 0, &d);
 	CHECK(d.nseries == 0 && d.nmissing == 0);
-	gs_site_chart_data_release(&d);
+	gs_site_figures_chart_data_release(&d);
 
 	/* Memory per card: declared beats nominal; unknown is UINT64_MAX. */
-	CHECK(gs_site_offer_memory(&S_o[1]) == 40 * GIB);
-	CHECK(gs_site_offer_memory(&S_o[0]) == 24 * GB);
-	CHECK(gs_site_offer_memory(&S_o[3]) == UINT64_MAX);
+	CHECK(gs_site_figures_offer_memory(&S_o[1]) == 40 * GIB);
+	CHECK(gs_site_figures_offer_memory(&S_o[0]) == 24 * GB);
+	CHECK(gs_site_figures_offer_memory(&S_o[3]) == UINT64_MAX);
 	return gs_check_exit("test_site_charts");
 }

@@ -32,9 +32,9 @@ static void S_input(size_t i, gs_site_input *in)
 	in->title = i % 11 == 5 ? gs_xstrdup("") : gs_xasprintf("title %zu \"é\"\n", i);
 	snprintf(in->sha256, sizeof(in->sha256), "%064zx", i * 2654435761u);
 	for (k = 0; k < i % 4; k++) {
-		gs_strvec_push(&in->ev_path, gs_xasprintf("dir %zu/m%zu.json", i, k));
-		gs_strvec_push(&in->ev_file, gs_xasprintf("m%zu.json", k));
-		gs_strvec_push(&in->ev_sha256, gs_xasprintf("%064zx", i * 31 + k));
+		gs_util_strvec_push(&in->ev_path, gs_xasprintf("dir %zu/m%zu.json", i, k));
+		gs_util_strvec_push(&in->ev_file, gs_xasprintf("m%zu.json", k));
+		gs_util_strvec_push(&in->ev_sha256, gs_xasprintf("%064zx", i * 31 + k));
 	}
 }
 
@@ -48,7 +48,7 @@ static int S_same(size_t i, const gs_site_learnt_item *it)
 	S_input(i, &in);
 	if (!in.id) {
 		ok = CHECK(it->id == NULL) && CHECK_STR(it->sha256, "") && CHECK_INT(it->nev, 0);
-		gs_site_input_release(&in);
+		gs_site_learnt_input_release(&in);
 		return ok;
 	}
 	ok = CHECK_STR(it->id, in.id) && CHECK_STR(it->title, in.title) &&
@@ -57,7 +57,7 @@ static int S_same(size_t i, const gs_site_learnt_item *it)
 		ok = CHECK_STR(gs_site_learnt_ev_path(it, k), in.ev_path.v[k]) &&
 		     CHECK_STR(gs_site_learnt_ev_file(it, k), in.ev_file.v[k]) &&
 		     CHECK_STR(gs_site_learnt_ev_sha256(it, k), in.ev_sha256.v[k]);
-	gs_site_input_release(&in);
+	gs_site_learnt_input_release(&in);
 	return ok;
 }
 
@@ -76,7 +76,7 @@ static gs_site_learnt *S_fill(const char *dir, const size_t *order)
 		size_t i = order ? order[j] : j;
 		S_input(i, &in);
 		CHECK_INT(gs_site_learnt_put(l, i, &in, &err), 0);
-		gs_site_input_release(&in);
+		gs_site_learnt_input_release(&in);
 	}
 	return l;
 }

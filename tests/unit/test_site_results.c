@@ -75,7 +75,7 @@ static void S_result(const gs_catalog *cat, size_t i, gs_publish_result *r, char
 	r->best = i % 4 == 0 ? GS_PUBLISH_NO_BEST : i % S_OFFERS;
 	r->best_missing = (unsigned)(i % 32);
 	for (k = 0; k < i % 4; k++)
-		gs_strvec_push(&r->files, gs_xasprintf("%s-%zu.svg", r->id, k));
+		gs_util_strvec_push(&r->files, gs_xasprintf("%s-%zu.svg", r->id, k));
 	if (i % 5 != 1) {
 		r->reason = gs_xcalloc(S_OFFERS + 1, sizeof(*r->reason));
 		r->reason[0] = gs_xasprintf("need\t%zu\tlong reason", i);
@@ -187,7 +187,7 @@ static void S_test(const char *dir)
 			gs_publish_result_release(&want);
 		}
 		sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
-		gs_hex_encode(dig, SHA256_DIGEST_SIZE, want_rows);
+		gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, want_rows);
 		gs_site_results_rows(rs, g, rows);
 		CHECK_STR(rows, want_rows);
 	}

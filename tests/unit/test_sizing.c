@@ -14,32 +14,32 @@ static void test_weights(void)
 	char buf[GS_FMT_MAX];
 
 	/* 7e9 parameters x 16 bits = 14,000,000,000 B = 14 GB ~ 13.04 GiB */
-	CHECK(gs_weights_bytes(7000000000ULL, 16, &w) == 0);
+	CHECK(gs_sizing_weights_bytes(7000000000ULL, 16, &w) == 0);
 	CHECK_U64(w, 14000000000ULL);
-	CHECK_STR(gs_fmt_gib(buf, w, GS_LANG_EN), "13.04 GiB");
-	CHECK_STR(gs_fmt_gb(buf, w, GS_LANG_EN), "14.00 GB");
-	CHECK_STR(gs_fmt_gib(buf, w, GS_LANG_ES), "13,04 GiB");
-	CHECK_STR(gs_fmt_int(buf, w, GS_LANG_EN), "14,000,000,000");
-	CHECK_STR(gs_fmt_int(buf, w, GS_LANG_ES), "14\xc2\xa0" "000\xc2\xa0" "000\xc2\xa0" "000");
+	CHECK_STR(gs_qty_fmt_gib(buf, w, GS_LANG_EN), "13.04 GiB");
+	CHECK_STR(gs_qty_fmt_gb(buf, w, GS_LANG_EN), "14.00 GB");
+	CHECK_STR(gs_qty_fmt_gib(buf, w, GS_LANG_ES), "13,04 GiB");
+	CHECK_STR(gs_qty_fmt_int(buf, w, GS_LANG_EN), "14,000,000,000");
+	CHECK_STR(gs_qty_fmt_int(buf, w, GS_LANG_ES), "14\xc2\xa0" "000\xc2\xa0" "000\xc2\xa0" "000");
 
 	/* + 4 GiB -> 17.04 GiB; + 6 GiB -> 19.04 GiB */
-	CHECK(gs_parse_size("4", GS_GIB, &r) == 0 && r == 4 * GS_GIB);
-	CHECK(gs_add_u64(w, r, &e) == 0);
-	CHECK_STR(gs_fmt_gib(buf, e, GS_LANG_EN), "17.04 GiB");
-	CHECK(gs_parse_size("6", GS_GIB, &r) == 0 && r == 6 * GS_GIB);
-	CHECK(gs_add_u64(w, r, &e) == 0);
-	CHECK_STR(gs_fmt_gib(buf, e, GS_LANG_EN), "19.04 GiB");
-	CHECK_STR(gs_fmt_gib(buf, e, GS_LANG_ES), "19,04 GiB");
+	CHECK(gs_qty_parse_size("4", GS_GIB, &r) == 0 && r == 4 * GS_GIB);
+	CHECK(gs_qty_add_u64(w, r, &e) == 0);
+	CHECK_STR(gs_qty_fmt_gib(buf, e, GS_LANG_EN), "17.04 GiB");
+	CHECK(gs_qty_parse_size("6", GS_GIB, &r) == 0 && r == 6 * GS_GIB);
+	CHECK(gs_qty_add_u64(w, r, &e) == 0);
+	CHECK_STR(gs_qty_fmt_gib(buf, e, GS_LANG_EN), "19.04 GiB");
+	CHECK_STR(gs_qty_fmt_gib(buf, e, GS_LANG_ES), "19,04 GiB");
 
 	/* sub-byte and odd widths round up and are theoretical */
-	CHECK(gs_weights_bytes(3, 4, &w) == 0 && w == 2);
-	CHECK(gs_bits_theoretical(4) && !gs_bits_theoretical(8) && !gs_bits_theoretical(16));
-	CHECK(gs_weights_bytes(1, 0, &w) == -1 && gs_weights_bytes(1, 65, &w) == -1);
+	CHECK(gs_sizing_weights_bytes(3, 4, &w) == 0 && w == 2);
+	CHECK(gs_sizing_bits_theoretical(4) && !gs_sizing_bits_theoretical(8) && !gs_sizing_bits_theoretical(16));
+	CHECK(gs_sizing_weights_bytes(1, 0, &w) == -1 && gs_sizing_weights_bytes(1, 65, &w) == -1);
 	/* overflow is detected, not wrapped */
-	CHECK(gs_weights_bytes(UINT64_MAX, 64, &w) == -1);
-	CHECK(gs_weights_bytes(UINT64_MAX, 8, &w) == 0 && w == UINT64_MAX);
-	CHECK(gs_add_u64(UINT64_MAX, 1, &w) == -1);
-	CHECK(gs_mul_u64(UINT64_MAX / 2 + 1, 2, &w) == -1);
+	CHECK(gs_sizing_weights_bytes(UINT64_MAX, 64, &w) == -1);
+	CHECK(gs_sizing_weights_bytes(UINT64_MAX, 8, &w) == 0 && w == UINT64_MAX);
+	CHECK(gs_qty_add_u64(UINT64_MAX, 1, &w) == -1);
+	CHECK(gs_qty_mul_u64(UINT64_MAX / 2 + 1, 2, &w) == -1);
 }
 
 static void test_format_table(void)
@@ -49,10 +49,10 @@ static void test_format_table(void)
 	char buf[GS_FMT_MAX];
 
 	/* same 6 GiB reserve: 16 -> 19.04, 8 -> 12.52, 4 -> 9.26 GiB */
-	CHECK(gs_format_table(7000000000ULL, 6 * GS_GIB, bits, 3, rows) == 0);
-	CHECK_STR(gs_fmt_gib(buf, rows[0].envelope, GS_LANG_EN), "19.04 GiB");
-	CHECK_STR(gs_fmt_gib(buf, rows[1].envelope, GS_LANG_EN), "12.52 GiB");
-	CHECK_STR(gs_fmt_gib(buf, rows[2].envelope, GS_LANG_EN), "9.26 GiB");
+	CHECK(gs_sizing_format_table(7000000000ULL, 6 * GS_GIB, bits, 3, rows) == 0);
+	CHECK_STR(gs_qty_fmt_gib(buf, rows[0].envelope, GS_LANG_EN), "19.04 GiB");
+	CHECK_STR(gs_qty_fmt_gib(buf, rows[1].envelope, GS_LANG_EN), "12.52 GiB");
+	CHECK_STR(gs_qty_fmt_gib(buf, rows[2].envelope, GS_LANG_EN), "9.26 GiB");
 	CHECK(rows[2].theoretical && !rows[0].theoretical);
 }
 
@@ -62,27 +62,27 @@ static void test_units(void)
 	uint64_t v;
 
 	/* a catalog's 24 GB is 24e9 B ~ 22.35 GiB; 48 GB ~ 44.70 GiB */
-	CHECK(gs_parse_size("24", GS_GB, &v) == 0 && v == 24000000000ULL);
-	CHECK_STR(gs_fmt_gib(buf, v, GS_LANG_EN), "22.35 GiB");
-	CHECK_STR(gs_fmt_gib(buf, v, GS_LANG_ES), "22,35 GiB");
-	CHECK(gs_parse_size("48", GS_GB, &v) == 0);
-	CHECK_STR(gs_fmt_gib(buf, v, GS_LANG_EN), "44.70 GiB");
-	CHECK(gs_parse_size("1.5", GS_GIB, &v) == 0 && v == 1610612736ULL);
+	CHECK(gs_qty_parse_size("24", GS_GB, &v) == 0 && v == 24000000000ULL);
+	CHECK_STR(gs_qty_fmt_gib(buf, v, GS_LANG_EN), "22.35 GiB");
+	CHECK_STR(gs_qty_fmt_gib(buf, v, GS_LANG_ES), "22,35 GiB");
+	CHECK(gs_qty_parse_size("48", GS_GB, &v) == 0);
+	CHECK_STR(gs_qty_fmt_gib(buf, v, GS_LANG_EN), "44.70 GiB");
+	CHECK(gs_qty_parse_size("1.5", GS_GIB, &v) == 0 && v == 1610612736ULL);
 	/* not a whole number of bytes, malformed, signed, exponent */
-	CHECK(gs_parse_size("0.0000000001", GS_GIB, &v) == -1);
-	CHECK(gs_parse_size("1e3", GS_GIB, &v) == -1);
-	CHECK(gs_parse_size("-1", GS_GIB, &v) == -1);
-	CHECK(gs_parse_size("", GS_GIB, &v) == -1);
-	CHECK(gs_parse_size("1.", GS_GIB, &v) == -1);
-	CHECK(gs_parse_size("99999999999999999999", GS_GIB, &v) == -1);
-	CHECK(gs_parse_size("0.5", 1, &v) == -1);
+	CHECK(gs_qty_parse_size("0.0000000001", GS_GIB, &v) == -1);
+	CHECK(gs_qty_parse_size("1e3", GS_GIB, &v) == -1);
+	CHECK(gs_qty_parse_size("-1", GS_GIB, &v) == -1);
+	CHECK(gs_qty_parse_size("", GS_GIB, &v) == -1);
+	CHECK(gs_qty_parse_size("1.", GS_GIB, &v) == -1);
+	CHECK(gs_qty_parse_size("99999999999999999999", GS_GIB, &v) == -1);
+	CHECK(gs_qty_parse_size("0.5", 1, &v) == -1);
 	/* half-up rounding at two decimals */
-	CHECK_STR(gs_fmt_fixed2(buf, 5, 1000, GS_LANG_EN), "0.01");
-	CHECK_STR(gs_fmt_fixed2(buf, 4, 1000, GS_LANG_EN), "0.00");
-	CHECK_STR(gs_fmt_money(buf, 4714, GS_LANG_EN), "47.14");
-	CHECK_STR(gs_fmt_money(buf, 5571, GS_LANG_ES), "55,71");
-	CHECK_STR(gs_fmt_int(buf, 8192, GS_LANG_ES), "8\xc2\xa0" "192");
-	CHECK_STR(gs_fmt_int(buf, 999, GS_LANG_ES), "999");
+	CHECK_STR(gs_qty_fmt_fixed2(buf, 5, 1000, GS_LANG_EN), "0.01");
+	CHECK_STR(gs_qty_fmt_fixed2(buf, 4, 1000, GS_LANG_EN), "0.00");
+	CHECK_STR(gs_qty_fmt_money(buf, 4714, GS_LANG_EN), "47.14");
+	CHECK_STR(gs_qty_fmt_money(buf, 5571, GS_LANG_ES), "55,71");
+	CHECK_STR(gs_qty_fmt_int(buf, 8192, GS_LANG_ES), "8\xc2\xa0" "192");
+	CHECK_STR(gs_qty_fmt_int(buf, 999, GS_LANG_ES), "999");
 }
 
 static void test_kv(void)
@@ -91,15 +91,15 @@ static void test_kv(void)
 	uint64_t v;
 
 	/* 2 x 32 x 8 x 128 x 8192 x 2 B x 1 = 1 GiB; four sequences = 4 GiB */
-	CHECK(gs_kv_bytes(&g, &v) == 0 && v == GS_GIB);
+	CHECK(gs_sizing_kv_bytes(&g, &v) == 0 && v == GS_GIB);
 	g.sequences = 4;
-	CHECK(gs_kv_bytes(&g, &v) == 0 && v == 4 * GS_GIB);
+	CHECK(gs_sizing_kv_bytes(&g, &v) == 0 && v == 4 * GS_GIB);
 	/* a sliding window keeps at most `window` tokens */
-	CHECK(gs_kv_tokens_kept(8192, 4096) == 4096);
-	CHECK(gs_kv_tokens_kept(2048, 4096) == 2048);
-	CHECK(gs_kv_tokens_kept(8192, 0) == 8192);
+	CHECK(gs_sizing_kv_tokens_kept(8192, 4096) == 4096);
+	CHECK(gs_sizing_kv_tokens_kept(2048, 4096) == 2048);
+	CHECK(gs_sizing_kv_tokens_kept(8192, 0) == 8192);
 	g.layers = UINT64_MAX;
-	CHECK(gs_kv_bytes(&g, &v) == -1);
+	CHECK(gs_sizing_kv_bytes(&g, &v) == -1);
 }
 
 static void test_provenance(void)
@@ -108,8 +108,8 @@ static void test_provenance(void)
 
 	CHECK(gs_qty_add(a, b, &s) == 0 && s.bytes == 3 && s.prov == GS_PROV_ASSUMED);
 	CHECK(gs_qty_add(a, gs_qty_missing(), &s) == 0 && !s.present);
-	CHECK(gs_prov_weakest(GS_PROV_OBSERVED, GS_PROV_CALCULATED) == GS_PROV_CALCULATED);
-	CHECK_STR(gs_prov_id(GS_PROV_OBSERVED), "observed");
+	CHECK(gs_qty_prov_weakest(GS_PROV_OBSERVED, GS_PROV_CALCULATED) == GS_PROV_CALCULATED);
+	CHECK_STR(gs_qty_prov_id(GS_PROV_OBSERVED), "observed");
 }
 
 /*
@@ -139,18 +139,18 @@ static void test_kv_batch(void)
 	w.cache_bytes_per_value = 2;
 	w.dims = d8;
 	w.ndims = 2;
-	CHECK(gs_size_workload(&w, &s, NULL) == 0);
+	CHECK(gs_sizing_workload(&w, &s, NULL) == 0);
 	CHECK(s.kv_per_sequence.bytes == UINT64_C(1879048192));
 	CHECK(s.kv_sequences == 8 && s.kv.bytes == UINT64_C(14) * 1073741824);
 	/* counter-case: neither batch nor sequences: one sequence */
 	w.dims = d1;
 	w.ndims = 1;
-	CHECK(gs_size_workload(&w, &s, NULL) == 0);
+	CHECK(gs_sizing_workload(&w, &s, NULL) == 0);
 	CHECK(s.kv_sequences == 1 && s.kv.bytes == UINT64_C(1879048192));
 	/* sequences (16 kept at once, 8 per step) counts over batch: 28 GiB */
 	w.dims = ds;
 	w.ndims = 3;
-	CHECK(gs_size_workload(&w, &s, NULL) == 0);
+	CHECK(gs_sizing_workload(&w, &s, NULL) == 0);
 	CHECK(s.kv_sequences == 16 && s.kv.bytes == UINT64_C(28) * 1073741824);
 }
 
@@ -162,26 +162,26 @@ static void test_fractional_bits(void)
 	char buf[GS_FMT_MAX];
 
 	/* 7,000,000,001 x 4.5 / 8 = 3,937,500,000.5625 -> 3,937,500,001, rounded */
-	CHECK(gs_weights_bytes_milli(7000000001ULL, 4500, &w, &rounded) == 0);
+	CHECK(gs_sizing_weights_bytes_milli(7000000001ULL, 4500, &w, &rounded) == 0);
 	CHECK_U64(w, 3937500001ULL);
 	CHECK_INT(rounded, 1);
 	/* 16 x 4.5 / 8 = 9 exactly */
-	CHECK(gs_weights_bytes_milli(16, 4500, &w, &rounded) == 0 && w == 9 && rounded == 0);
+	CHECK(gs_sizing_weights_bytes_milli(16, 4500, &w, &rounded) == 0 && w == 9 && rounded == 0);
 	/* 1,000 x 4.125 / 8 = 515.625 -> 516 */
-	CHECK(gs_weights_bytes_milli(1000, 4125, &w, &rounded) == 0 && w == 516 && rounded == 1);
-	/* whole widths agree with gs_weights_bytes */
-	CHECK(gs_weights_bytes_milli(7000000000ULL, 16000, &w, NULL) == 0 && w == 14000000000ULL);
-	CHECK(gs_weights_bytes_milli(1, 999, &w, NULL) == -1);
-	CHECK(gs_weights_bytes_milli(1, 64001, &w, NULL) == -1);
+	CHECK(gs_sizing_weights_bytes_milli(1000, 4125, &w, &rounded) == 0 && w == 516 && rounded == 1);
+	/* whole widths agree with gs_sizing_weights_bytes */
+	CHECK(gs_sizing_weights_bytes_milli(7000000000ULL, 16000, &w, NULL) == 0 && w == 14000000000ULL);
+	CHECK(gs_sizing_weights_bytes_milli(1, 999, &w, NULL) == -1);
+	CHECK(gs_sizing_weights_bytes_milli(1, 64001, &w, NULL) == -1);
 	/* UINT64_MAX x 64 / 8 overflows; x 8 / 8 does not */
-	CHECK(gs_weights_bytes_milli(UINT64_MAX, 64000, &w, NULL) == -1);
-	CHECK(gs_weights_bytes_milli(UINT64_MAX, 8000, &w, NULL) == 0 && w == UINT64_MAX);
-	CHECK(gs_millibits_theoretical(4500) && !gs_millibits_theoretical(8000) &&
-	      gs_millibits_theoretical(4000) && !gs_millibits_theoretical(16000));
-	CHECK_STR(gs_fmt_millibits(buf, 4500), "4.5");
-	CHECK_STR(gs_fmt_millibits(buf, 4125), "4.125");
-	CHECK_STR(gs_fmt_millibits(buf, 4050), "4.05");
-	CHECK_STR(gs_fmt_millibits(buf, 16000), "16");
+	CHECK(gs_sizing_weights_bytes_milli(UINT64_MAX, 64000, &w, NULL) == -1);
+	CHECK(gs_sizing_weights_bytes_milli(UINT64_MAX, 8000, &w, NULL) == 0 && w == UINT64_MAX);
+	CHECK(gs_sizing_millibits_theoretical(4500) && !gs_sizing_millibits_theoretical(8000) &&
+	      gs_sizing_millibits_theoretical(4000) && !gs_sizing_millibits_theoretical(16000));
+	CHECK_STR(gs_qty_fmt_millibits(buf, 4500), "4.5");
+	CHECK_STR(gs_qty_fmt_millibits(buf, 4125), "4.125");
+	CHECK_STR(gs_qty_fmt_millibits(buf, 4050), "4.05");
+	CHECK_STR(gs_qty_fmt_millibits(buf, 16000), "16");
 }
 
 int main(void)

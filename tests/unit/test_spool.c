@@ -116,7 +116,7 @@ static void S_test_jscan(void)
 
 	if (!CHECK(f != NULL))
 		return;
-	if (CHECK_INT(gs_jscan_file(f, "sheets", &s), 0)) {
+	if (CHECK_INT(gs_jsonscan_file(f, "sheets", &s), 0)) {
 		CHECK_INT(s.ntop, 3);
 		CHECK_INT(s.ninner, 4);
 		/* sorted by name: "e", "m", "q\"é/", "z" */
@@ -124,46 +124,46 @@ static void S_test_jscan(void)
 		CHECK_STR(s.inner[1].name, "m");
 		CHECK_STR(s.inner[2].name, "q\"\xc3\xa9/");
 		CHECK_STR(s.inner[3].name, "z");
-		r = S_range(text, gs_jscan_find(&s, 0, "z"));
+		r = S_range(text, gs_jsonscan_find(&s, 0, "z"));
 		CHECK_STR(r, "{\"a\": [1, {\"b\": \"}]\"}]}");
 		free(r);
-		r = S_range(text, gs_jscan_find(&s, 0, "m"));
+		r = S_range(text, gs_jsonscan_find(&s, 0, "m"));
 		CHECK_STR(r, "-1.5e3");
 		free(r);
-		r = S_range(text, gs_jscan_find(&s, 0, "e"));
+		r = S_range(text, gs_jsonscan_find(&s, 0, "e"));
 		CHECK_STR(r, "{}");
 		free(r);
-		r = S_range(text, gs_jscan_find(&s, 1, "format"));
+		r = S_range(text, gs_jsonscan_find(&s, 1, "format"));
 		CHECK_STR(r, "\"k/1\"");
 		free(r);
-		r = S_range(text, gs_jscan_find(&s, 1, "n"));
+		r = S_range(text, gs_jsonscan_find(&s, 1, "n"));
 		CHECK_STR(r, "[true, false]");
 		free(r);
-		CHECK(gs_jscan_find(&s, 0, "absent") == NULL);
-		CHECK(gs_jscan_find(&s, 0, "format") == NULL);  /* a top member, not inner */
-		v = gs_jscan_load(fileno(f), gs_jscan_find(&s, 0, "z"), 0);
+		CHECK(gs_jsonscan_find(&s, 0, "absent") == NULL);
+		CHECK(gs_jsonscan_find(&s, 0, "format") == NULL);  /* a top member, not inner */
+		v = gs_jsonscan_load(fileno(f), gs_jsonscan_find(&s, 0, "z"), 0);
 		CHECK(json_is_object(v) && json_is_array(json_object_get(v, "a")));
 		json_decref(v);
-		v = gs_jscan_load(fileno(f), gs_jscan_find(&s, 0, "q\"\xc3\xa9/"), 0);
+		v = gs_jsonscan_load(fileno(f), gs_jsonscan_find(&s, 0, "q\"\xc3\xa9/"), 0);
 		CHECK(json_is_null(v));
 		json_decref(v);
-		gs_jscan_release(&s);
+		gs_jsonscan_release(&s);
 	}
 	fclose(f);
 
 	/* inner absent, or not an object: inner is NULL */
 	f = S_file("{\"sheets\": [1]}");
-	if (f && CHECK_INT(gs_jscan_file(f, "sheets", &s), 0)) {
+	if (f && CHECK_INT(gs_jsonscan_file(f, "sheets", &s), 0)) {
 		CHECK(s.inner == NULL && s.ntop == 1);
-		gs_jscan_release(&s);
+		gs_jsonscan_release(&s);
 	}
 	if (f)
 		fclose(f);
 	/* an empty inner object is not NULL */
 	f = S_file("{\"sheets\": {}}");
-	if (f && CHECK_INT(gs_jscan_file(f, "sheets", &s), 0)) {
+	if (f && CHECK_INT(gs_jsonscan_file(f, "sheets", &s), 0)) {
 		CHECK(s.inner != NULL && s.ninner == 0);
-		gs_jscan_release(&s);
+		gs_jsonscan_release(&s);
 	}
 	if (f)
 		fclose(f);
@@ -191,9 +191,9 @@ static void S_test_jscan(void)
 			f = S_file(bad[i]);
 			if (!f)
 				continue;
-			if (!gs_check_at(gs_jscan_file(f, "sheets", &s) == -1, __FILE__, __LINE__,
+			if (!gs_check_at(gs_jsonscan_file(f, "sheets", &s) == -1, __FILE__, __LINE__,
 					 "accepted: %s", bad[i]))
-				gs_jscan_release(&s);
+				gs_jsonscan_release(&s);
 			CHECK(s.top == NULL && s.inner == NULL);
 			fclose(f);
 		}

@@ -3,7 +3,7 @@
  * same name but for case or '-' / '_', a prefix, an abbreviation, a few
  * letters changed), a tie won by the first candidate, nothing suggested
  * when nothing is close or the name is too long; and hfcache's repo ids and
- * commits (gs_hf_is_repo_id, gs_hf_is_commit, gs_hf_split_ref).
+ * commits (gs_hfcache_is_repo_id, gs_hfcache_is_commit, gs_hfcache_split_ref).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,33 +49,33 @@ static void S_test_hf_names(void)
 {
 	char *repo, *rev;
 
-	CHECK(gs_hf_is_repo_id("mistralai/Mistral-7B-v0.1"));
-	CHECK(gs_hf_is_repo_id("a/b"));
-	CHECK(!gs_hf_is_repo_id("gpt2"));                  /* ORG/NAME only */
-	CHECK(!gs_hf_is_repo_id("a/b/c"));
-	CHECK(!gs_hf_is_repo_id("../x"));
-	CHECK(!gs_hf_is_repo_id("a/.."));
-	CHECK(!gs_hf_is_repo_id("a/b..c"));
-	CHECK(!gs_hf_is_repo_id("a--b/c"));                /* would read as another folder */
-	CHECK(!gs_hf_is_repo_id("-a/b"));
-	CHECK(!gs_hf_is_repo_id("a/b c"));
-	CHECK(!gs_hf_is_repo_id("/a/b"));
-	CHECK(gs_hf_is_commit("26bca36bde8333b5d7f72e9ed20ccda6a618af24"));
-	CHECK(!gs_hf_is_commit("26BCA36bde8333b5d7f72e9ed20ccda6a618af24"));
-	CHECK(!gs_hf_is_commit("26bca36bde8333b5d7f72e9ed20ccda6a618af2"));
-	CHECK(!gs_hf_is_commit("26bca36bde8333b5d7f72e9ed20ccda6a618af245"));
-	if (CHECK(gs_hf_split_ref("org/name@v1.0", &repo, &rev) == 0)) {
+	CHECK(gs_hfcache_is_repo_id("mistralai/Mistral-7B-v0.1"));
+	CHECK(gs_hfcache_is_repo_id("a/b"));
+	CHECK(!gs_hfcache_is_repo_id("gpt2"));                  /* ORG/NAME only */
+	CHECK(!gs_hfcache_is_repo_id("a/b/c"));
+	CHECK(!gs_hfcache_is_repo_id("../x"));
+	CHECK(!gs_hfcache_is_repo_id("a/.."));
+	CHECK(!gs_hfcache_is_repo_id("a/b..c"));
+	CHECK(!gs_hfcache_is_repo_id("a--b/c"));                /* would read as another folder */
+	CHECK(!gs_hfcache_is_repo_id("-a/b"));
+	CHECK(!gs_hfcache_is_repo_id("a/b c"));
+	CHECK(!gs_hfcache_is_repo_id("/a/b"));
+	CHECK(gs_hfcache_is_commit("26bca36bde8333b5d7f72e9ed20ccda6a618af24"));
+	CHECK(!gs_hfcache_is_commit("26BCA36bde8333b5d7f72e9ed20ccda6a618af24"));
+	CHECK(!gs_hfcache_is_commit("26bca36bde8333b5d7f72e9ed20ccda6a618af2"));
+	CHECK(!gs_hfcache_is_commit("26bca36bde8333b5d7f72e9ed20ccda6a618af245"));
+	if (CHECK(gs_hfcache_split_ref("org/name@v1.0", &repo, &rev) == 0)) {
 		CHECK_STR(repo, "org/name");
 		CHECK_STR(rev, "v1.0");
 		free(repo);
 		free(rev);
 	}
-	if (CHECK(gs_hf_split_ref("org/name", &repo, &rev) == 0)) {
+	if (CHECK(gs_hfcache_split_ref("org/name", &repo, &rev) == 0)) {
 		CHECK(rev == NULL);
 		free(repo);
 	}
-	CHECK(gs_hf_split_ref("org/name@", &repo, &rev) == -1);
-	CHECK(gs_hf_split_ref("tests/data/models/x", &repo, &rev) == -1);
+	CHECK(gs_hfcache_split_ref("org/name@", &repo, &rev) == -1);
+	CHECK(gs_hfcache_split_ref("tests/data/models/x", &repo, &rev) == -1);
 }
 
 int main(void)

@@ -1,10 +1,10 @@
 /*
- * util tests: gs_xasprintf, gs_strcmp_ptr, and gs_strvec (push, push_dup,
+ * util tests: gs_xasprintf, gs_util_strcmp_ptr, and gs_strvec (push, push_dup,
  * sort, sort_unique, release); the labels' lookup (gs_tr_opt) with its
  * memory of where a key was found; the labels' own reader
- * (gs_strings_parse_flat) against jansson: by hand, on both bundled files,
+ * (gs_tr_parse_flat) against jansson: by hand, on both bundled files,
  * and on generated documents; the eight-bytes-at-once tests (gs_swar_*)
- * against a byte-by-byte loop; gs_vfmt against vsnprintf.
+ * against a byte-by-byte loop; gs_util_vfmt against vsnprintf.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -57,7 +57,7 @@ static void S_test_labels(void)
 	char key[32];
 	int i;
 
-	if (!CHECK(gs_strings_load(GS_LANG_EN, &en, &d) == 0 && gs_strings_load(GS_LANG_ES, &es, &d) == 0))
+	if (!CHECK(gs_tr_load(GS_LANG_EN, &en, &d) == 0 && gs_tr_load(GS_LANG_ES, &es, &d) == 0))
 		return;
 	for (i = 0; i < 3; i++) {
 		CHECK_STR(gs_tr_opt(&en, "sheet.title"), "Decision sheet");
@@ -70,8 +70,8 @@ static void S_test_labels(void)
 	snprintf(key, sizeof(key), "%s", "no.such.key");
 	CHECK(gs_tr_opt(&en, key) == NULL);
 	CHECK(gs_tr_opt(&es, key) == NULL);
-	gs_strings_release(&en);
-	gs_strings_release(&es);
+	gs_tr_release(&en);
+	gs_tr_release(&es);
 	gs_diag_release(&d);
 }
 
@@ -92,12 +92,12 @@ static void S_test_cmp(void)
 	const char *a[] = { "b", "B", "a", "ab", "" };
 	const char *k = "ab";
 
-	qsort(a, 5, sizeof(*a), gs_strcmp_ptr);
+	qsort(a, 5, sizeof(*a), gs_util_strcmp_ptr);
 	CHECK(STREQ(a[0], "") && STREQ(a[1], "B") && STREQ(a[2], "a") &&
 	      STREQ(a[3], "ab") && STREQ(a[4], "b"));
-	CHECK(bsearch(&k, a, 5, sizeof(*a), gs_strcmp_ptr) == &a[3]);
-	CHECK(gs_strcmp_ptr(&a[2], &a[2]) == 0);
-	CHECK(gs_strcmp_ptr(&a[2], &a[3]) < 0 && gs_strcmp_ptr(&a[4], &a[3]) > 0);
+	CHECK(bsearch(&k, a, 5, sizeof(*a), gs_util_strcmp_ptr) == &a[3]);
+	CHECK(gs_util_strcmp_ptr(&a[2], &a[2]) == 0);
+	CHECK(gs_util_strcmp_ptr(&a[2], &a[3]) < 0 && gs_util_strcmp_ptr(&a[4], &a[3]) > 0);
 }
 
 static void S_test_strvec(void)
@@ -105,30 +105,30 @@ static void S_test_strvec(void)
 	gs_strvec v = GS_STRVEC_INIT;
 	size_t i;
 
-	gs_strvec_sort_unique(&v); /* empty: nothing to do */
+	gs_util_strvec_sort_unique(&v); /* empty: nothing to do */
 	CHECK(v.n == 0);
 	for (i = 0; i < 40; i++)
-		gs_strvec_push(&v, gs_xasprintf("k%02zu", (40 - i) % 7));
-	gs_strvec_push_dup(&v, "z");
-	gs_strvec_push_dup(&v, "a");
-	gs_strvec_push_dup(&v, "z");
+		gs_util_strvec_push(&v, gs_xasprintf("k%02zu", (40 - i) % 7));
+	gs_util_strvec_push_dup(&v, "z");
+	gs_util_strvec_push_dup(&v, "a");
+	gs_util_strvec_push_dup(&v, "z");
 	CHECK(v.n == 43 && v.cap >= 43);
-	gs_strvec_sort_unique(&v);
+	gs_util_strvec_sort_unique(&v);
 	CHECK(v.n == 9);
 	CHECK(STREQ(v.v[0], "a") && STREQ(v.v[1], "k00") && STREQ(v.v[7], "k06") &&
 	      STREQ(v.v[8], "z"));
 	for (i = 1; i < v.n; i++)
 		CHECK(strcmp(v.v[i - 1], v.v[i]) < 0);
-	gs_strvec_release(&v);
+	gs_util_strvec_release(&v);
 	CHECK(v.v == NULL && v.n == 0 && v.cap == 0);
 
 	/* sort keeps repeats; the vector is reusable after release */
-	gs_strvec_push_dup(&v, "y");
-	gs_strvec_push_dup(&v, "x");
-	gs_strvec_push_dup(&v, "y");
-	gs_strvec_sort(&v);
+	gs_util_strvec_push_dup(&v, "y");
+	gs_util_strvec_push_dup(&v, "x");
+	gs_util_strvec_push_dup(&v, "y");
+	gs_util_strvec_sort(&v);
 	CHECK(v.n == 3 && STREQ(v.v[0], "x") && STREQ(v.v[1], "y") && STREQ(v.v[2], "y"));
-	gs_strvec_release(&v);
+	gs_util_strvec_release(&v);
 }
 
 /* 1 when parse_flat and jansson agree on text: both refuse it (or jansson
@@ -140,7 +140,7 @@ static int S_flat_agrees(const char *text, size_t len)
 	json_error_t e;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e), *v;
 	const char *key;
-	int flat = gs_strings_parse_flat(text, len, &s), ok = 1;
+	int flat = gs_tr_parse_flat(text, len, &s), ok = 1;
 	size_t i, n = 0;
 
 	if (root && json_is_object(root)) {
@@ -168,7 +168,7 @@ static int S_flat_agrees(const char *text, size_t len)
 		fprintf(stderr, "parse_flat %d, jansson %s on: %.*s\n", flat,
 			root ? "reads it" : "refuses it", (int)len, text);
 	if (flat == 0)
-		gs_strings_release(&s);
+		gs_tr_release(&s);
 	json_decref(root);
 	return ok;
 }
@@ -197,19 +197,19 @@ static void S_test_parse_flat(void)
 	unsigned seed = 12345;
 	size_t i, k;
 
-	if (CHECK(gs_strings_parse_flat(good, sizeof(good) - 1, &s) == 0) && CHECK(s.count == 2)) {
+	if (CHECK(gs_tr_parse_flat(good, sizeof(good) - 1, &s) == 0) && CHECK(s.count == 2)) {
 		CHECK_STR(s.items[0].key, "a");
 		CHECK_STR(s.items[0].text, "x\xC3\xA9\xF0\x9F\x98\x80\n\"\\/");
 		CHECK_STR(s.items[1].key, "b");
 		CHECK_STR(s.items[1].text, "\xC3\xA9");
 		CHECK(s.items[2].key == NULL);
-		gs_strings_release(&s);
+		gs_tr_release(&s);
 	}
-	CHECK(gs_strings_parse_flat(" {} ", 4, &s) == 0 && s.count == 0);
-	gs_strings_release(&s);
+	CHECK(gs_tr_parse_flat(" {} ", 4, &s) == 0 && s.count == 0);
+	gs_tr_release(&s);
 	CHECK(S_flat_agrees(good, sizeof(good) - 1));
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		CHECK(gs_strings_parse_flat(refused[i], strlen(refused[i]), &s) == -1);
+		CHECK(gs_tr_parse_flat(refused[i], strlen(refused[i]), &s) == -1);
 		CHECK(S_flat_agrees(refused[i], strlen(refused[i])));
 	}
 	/* the bundled files: every member the same as jansson's */
@@ -218,7 +218,7 @@ static void S_test_parse_flat(void)
 		char *text;
 
 		snprintf(path, sizeof(path), "%s/%s", GS_TEST_SOURCE_DIR, paths[i]);
-		text = gs_read_file(path, &len);
+		text = gs_outfile_read(path, &len);
 		if (CHECK(text != NULL))
 			CHECK(S_flat_agrees(text, len));
 		free(text);
@@ -290,7 +290,7 @@ static void S_test_swar(void)
 	CHECK(bad == 0);
 }
 
-/* gs_vfmt and vsnprintf on the same arguments: the same bytes and count. */
+/* gs_util_vfmt and vsnprintf on the same arguments: the same bytes and count. */
 static int S_fmt_same(size_t cap, const char *fmt, ...)
 {
 	char a[64], b[64];
@@ -300,7 +300,7 @@ static int S_fmt_same(size_t cap, const char *fmt, ...)
 	memset(a, 'x', sizeof(a));
 	memset(b, 'x', sizeof(b));
 	va_start(ap, fmt);
-	na = gs_vfmt(a, cap, fmt, ap);
+	na = gs_util_vfmt(a, cap, fmt, ap);
 	va_end(ap);
 	va_start(ap, fmt);
 	nb = vsnprintf(b, cap, fmt, ap);
@@ -315,7 +315,7 @@ static int S_fmt_refused(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = gs_vfmt(a, sizeof(a), fmt, ap);
+	n = gs_util_vfmt(a, sizeof(a), fmt, ap);
 	va_end(ap);
 	return n == -2;
 }

@@ -2,8 +2,8 @@
  * Classification tests: one case per rule of DESIGN.md "Classification".
  * Workloads, offers and measurements are built in code (zeroed structs, the
  * needed fields set, strings pointing to literals; no release function is
- * called on them), sized with gs_size_workload and classified with
- * gs_classify. Each case checks the verdict kind AND its reason key.
+ * called on them), sized with gs_sizing_workload and classified with
+ * gs_verdict_classify. Each case checks the verdict kind AND its reason key.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,7 +35,7 @@ static void S_verdict(const gs_candidate *c, gs_req req, gs_verdict_kind k, cons
 	const gs_verdict *v = &c->v[req];
 
 	gs_check_at(v->kind == k && STREQ(v->why, key), file, line,
-		    "%s/%s: got %s '%s', expected %s '%s'", c->offer->id, gs_req_id(req),
+		    "%s/%s: got %s '%s', expected %s '%s'", c->offer->id, gs_verdict_req_id(req),
 		    gs_verdict_id(v->kind), v->why ? v->why : "(null)", gs_verdict_id(k), key);
 }
 
@@ -282,7 +282,7 @@ static void S_classify(const gs_workload *w, gs_offer *offers, size_t noffers,
 	gs_error err = GS_ERROR_INIT;
 	size_t i;
 
-	if (gs_size_workload(w, &s, &err)) {
+	if (gs_sizing_workload(w, &s, &err)) {
 		fprintf(stderr, "sizing failed: %s\n", gs_error_message(&err));
 		abort();
 	}
@@ -294,7 +294,7 @@ static void S_classify(const gs_workload *w, gs_offer *offers, size_t noffers,
 		ev[i].m = &ms[i]->m;
 		ev[i].ref = &ms[i]->ref;
 	}
-	gs_classify(w, &s, ev, nms, &cat, S_accept_synthetic, d);
+	gs_verdict_classify(w, &s, ev, nms, &cat, S_accept_synthetic, d);
 	gs_error_release(&err);
 }
 
@@ -323,7 +323,7 @@ static void S_classify_verdict(const gs_workload *w, gs_offer *offers, size_t no
 
 	S_classify(w, offers, noffers, ms, nms, &d);
 	S_verdict(S_cand(&d, id), req, k, key, file, line);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /* Position of an offer in the ranking. */
@@ -372,7 +372,7 @@ static void test_memory_observed_fits(void)
 	/* nothing else is required: retained */
 	CHECK(c->retained && !c->excluded);
 	CHECK(d.nretained == 1 && d.npreselected == 0);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /* A successful run below the required dimensions gives no observed need. */
@@ -392,7 +392,7 @@ static void test_memory_observed_not_covering(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK(c->need_from == NULL);
 	CHECK(c->need.prov != GS_PROV_OBSERVED);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 static void test_memory_calculated_only(void)
@@ -422,7 +422,7 @@ static void test_memory_calculated_only(void)
 	 * so this one is excluded by arithmetic; see test_memory_weights_exceed) */
 	c = S_cand(&d, "small-1x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_card");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* need above capacity but weights below: to confirm, negative margin */
 	{
@@ -442,7 +442,7 @@ static void test_memory_calculated_only(void)
 		      c->v[GS_REQ_MEMORY].margin == -(int64_t)(2 * GB));
 		CHECK(c->need.prov == GS_PROV_ASSUMED);   /* reserve is assumed */
 		CHECK(!c->excluded);
-		gs_decision_release(&d);
+		gs_verdict_release(&d);
 	}
 }
 
@@ -486,7 +486,7 @@ static void test_memory_observed_failure(void)
 	CHECK(d.npreselected == 2 && d.nretained == 0);
 	/* excluded ones are ranked last */
 	CHECK(S_rank(&d, "rtx4090-1x") == 2);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* 24.5e9 B free at the start, at least the L4's 24e9 B: excluded;
 	 * counter-case: 23.9e9 B free is not enough. */
@@ -499,13 +499,13 @@ static void test_memory_observed_failure(void)
 	CHECK_STR(c->v[GS_REQ_MEMORY].orientation, "orient.generation");
 	CHECK(c->v[GS_REQ_MEMORY].a.bytes == UINT64_C(24500000000));
 	VERDICT(S_cand(&d, "ada-1x"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	m.dev[0].free_bytes.v = UINT64_C(23900000000);
 	S_classify(&w, o, 3, ms, 1, &d);
 	c = S_cand(&d, "l4-1x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_other_gpu");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* at exactly the required dimensions: excludes as well */
 	S_meas_oom(&m, "oom.json", S_4090, T4090, 8192);
@@ -531,7 +531,7 @@ static void test_memory_failure_larger_dims(void)
 	CHECK(!c->excluded);
 	/* the device's total still serves as capacity */
 	CHECK(c->cap_source == GS_CAP_OBSERVED && c->capacity.bytes == T4090);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* a failure that is not out of memory does not exclude either */
 	S_meas_oom(&m, "crash.json", S_4090, T4090, 8192);
@@ -575,7 +575,7 @@ static void test_memory_weights_exceed(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_lot");
 	CHECK(c->v[GS_REQ_MEMORY].a.bytes == 70 * GB && c->v[GS_REQ_MEMORY].split == 2);
 	CHECK(c->excluded);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* with a documented placement */
 	w.placement = "tensor parallel over 2 cards";
@@ -584,7 +584,7 @@ static void test_memory_weights_exceed(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_placement");
 	CHECK_STR(c->v[GS_REQ_MEMORY].missing, "missing.measurement");
 	VERDICT(S_cand(&d, "h100-1x"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_card");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /* A two-device run on a two-card lot. */
@@ -618,7 +618,7 @@ static void test_memory_multi_card(void)
 	/* a two-device run says nothing of a one-card lot */
 	c = S_cand(&d, "h100-1x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	w.placement = "tensor parallel over the 2 cards";
 	S_classify(&w, o, 2, ms, 1, &d);
@@ -626,7 +626,7 @@ static void test_memory_multi_card(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.observed_fits");
 	CHECK(c->need.bytes == 41 * GIB && c->capacity.bytes == total);
 	CHECK(c->retained);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 static void test_memory_capacity_sources(void)
@@ -649,7 +649,7 @@ static void test_memory_capacity_sources(void)
 	CHECK(c->margin == (int64_t)(T4090 - 14 * GB));
 	c = S_cand(&d, "nom-1x");
 	CHECK(c->cap_source == GS_CAP_NOMINAL && c->capacity.bytes == 32 * GB);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* observed total bytes beat declared (even below the declared figure) */
 	S_meas_ok(&m, "run.json", S_4090, UINT64_C(25000000000), 4096, 10 * GIB);
@@ -660,7 +660,7 @@ static void test_memory_capacity_sources(void)
 	/* a device of another model does not give this offer its capacity */
 	c = S_cand(&d, "nom-1x");
 	CHECK(c->cap_source == GS_CAP_NOMINAL);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /*** software ***/
@@ -715,7 +715,7 @@ static void test_software(void)
 	CHECK(!c->retained);
 	/* not listed */
 	VERDICT(S_cand(&d, "l40s-1x"), GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.undocumented");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* a failed run is not a run in the environment */
 	S_meas_oom(&m, "oom.json", S_6000, T6000, 16384);
@@ -731,7 +731,7 @@ static void test_software(void)
 	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
 	CHECK_STR(c->v[GS_REQ_SOFTWARE].note, "note.software_version_below");
 	CHECK_STR(c->v[GS_REQ_SOFTWARE].n3, "2.4.1");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* counter-case: 2.10 is above 2.5 (numbers, not text) */
 	m.fw[0].value = "2.10.0";
 	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "ada-1x",
@@ -742,7 +742,7 @@ static void test_software(void)
 	c = S_cand(&d, "ada-1x");
 	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
 	CHECK_STR(c->v[GS_REQ_SOFTWARE].note, "note.software_version_missing");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* the runtime and the driver are structured too */
 	{
 		gs_sw_req rq[] = { { "runtime", "12.4" }, { "driver", "560" } };
@@ -767,20 +767,20 @@ static void test_software(void)
 	c = S_cand(&d, "ada-1x");
 	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
 	CHECK_STR(c->v[GS_REQ_SOFTWARE].missing, "missing.software_structured");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 static void test_versions(void)
 {
-	CHECK(gs_version_valid("2.5") && gs_version_valid("12") && gs_version_valid("550.54.15"));
-	CHECK(!gs_version_valid("2.5.") && !gs_version_valid("v2") && !gs_version_valid("") &&
-	      !gs_version_valid("2..5"));
-	CHECK(gs_version_at_least("2.5.1+cu124", "2.5") == 1);
-	CHECK(gs_version_at_least("2.5", "2.5.0") == 1);     /* a missing part is 0 */
-	CHECK(gs_version_at_least("2.5", "2.5.1") == 0);
-	CHECK(gs_version_at_least("2.10", "2.9") == 1);      /* numbers, not text */
-	CHECK(gs_version_at_least("12.4", "13") == 0);
-	CHECK(gs_version_at_least("dev", "1") == -1);
+	CHECK(gs_workload_version_valid("2.5") && gs_workload_version_valid("12") && gs_workload_version_valid("550.54.15"));
+	CHECK(!gs_workload_version_valid("2.5.") && !gs_workload_version_valid("v2") && !gs_workload_version_valid("") &&
+	      !gs_workload_version_valid("2..5"));
+	CHECK(gs_workload_version_at_least("2.5.1+cu124", "2.5") == 1);
+	CHECK(gs_workload_version_at_least("2.5", "2.5.0") == 1);     /* a missing part is 0 */
+	CHECK(gs_workload_version_at_least("2.5", "2.5.1") == 0);
+	CHECK(gs_workload_version_at_least("2.10", "2.9") == 1);      /* numbers, not text */
+	CHECK(gs_workload_version_at_least("12.4", "13") == 0);
+	CHECK(gs_workload_version_at_least("dev", "1") == -1);
 }
 
 /*** calendar ***/
@@ -814,7 +814,7 @@ static void test_calendar(void)
 	S_classify(&w, o, 6, NULL, 0, &d);
 	VERDICT(S_cand(&d, "gone"), GS_REQ_CALENDAR, GS_V_NOT_REQUIRED, "why.not_required");
 	CHECK(!S_cand(&d, "gone")->excluded);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	S_campaign(&w, "2026-12-01", 3);
 	S_classify(&w, o, 6, NULL, 0, &d);
@@ -827,7 +827,7 @@ static void test_calendar(void)
 	VERDICT(S_cand(&d, "gone"), GS_REQ_CALENDAR, GS_V_EXCLUDE, "why.calendar.unavailable");
 	CHECK(S_cand(&d, "gone")->excluded);
 	VERDICT(S_cand(&d, "unknown"), GS_REQ_CALENDAR, GS_V_TO_CONFIRM, "why.calendar.unknown");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* a window across a month and a leap day: 2028-02-28 + 3 days ends 03-01 */
 	w.campaign_start = "2028-02-28";
@@ -836,7 +836,7 @@ static void test_calendar(void)
 	S_classify(&w, o, 3, NULL, 0, &d);
 	VERDICT(S_cand(&d, "edge"), GS_REQ_CALENDAR, GS_V_ADMISSIBLE, "why.calendar.window_covers");
 	VERDICT(S_cand(&d, "miss"), GS_REQ_CALENDAR, GS_V_TO_CONFIRM, "why.calendar.window_misses");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /*** budget ***/
@@ -873,7 +873,7 @@ static void test_budget(void)
 	c = S_cand(&d, "rtx4090-1x");
 	VERDICT(c, GS_REQ_BUDGET, GS_V_NOT_REQUIRED, "why.not_required");
 	CHECK(c->plan == &p4090[0] && c->plan_units == 1 && c->cost == 4714);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	S_budget(&w, 5000, "USD");
 	S_classify(&w, o, 5, NULL, 0, &d);
@@ -894,7 +894,7 @@ static void test_budget(void)
 	c = S_cand(&d, "mix-1x");
 	VERDICT(c, GS_REQ_BUDGET, GS_V_ADMISSIBLE, "why.budget.within");
 	CHECK(c->plan == &pmix[1] && c->cost == 5000);   /* equal to the budget: within */
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* a budget without a campaign */
 	S_campaign(&w, NULL, 0);
@@ -911,7 +911,7 @@ static void test_budget(void)
 	c = S_cand(&d, "rtx6000ada-1x");
 	CHECK(c->plan_units == 2 && c->cost == 11142);
 	VERDICT(c, GS_REQ_BUDGET, GS_V_EXCLUDE, "why.budget.over");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* the cheapest covering plan: one 168 h plan beats two 72 h plans */
 	S_plan(&plong[0], 72, 6000, "USD");
@@ -921,13 +921,13 @@ static void test_budget(void)
 	c = S_cand(&d, "rtx4090-1x");
 	CHECK(c->plan == &plong[1] && c->plan_units == 1 && c->cost == 10000);
 	VERDICT(c, GS_REQ_BUDGET, GS_V_ADMISSIBLE, "why.budget.within");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* and two 72 h plans beat one 168 h plan when cheaper */
 	plong[0].price_hundredths = 4000;
 	S_classify(&w, o, 1, NULL, 0, &d);
 	c = S_cand(&d, "rtx4090-1x");
 	CHECK(c->plan == &plong[0] && c->plan_units == 2 && c->cost == 8000);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /*** quality ***/
@@ -952,7 +952,7 @@ static void test_quality(void)
 	c = S_cand(&d, "ada-1x");
 	VERDICT(c, GS_REQ_QUALITY, GS_V_TO_CONFIRM, "why.quality.same_format_unverified");
 	CHECK_STR(c->v[GS_REQ_QUALITY].missing, "missing.quality");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	w.storage_bits = 8;
 	w.storage_format = "int8";
@@ -962,7 +962,7 @@ static void test_quality(void)
 	VERDICT(c, GS_REQ_QUALITY, GS_V_TO_CONFIRM, "why.quality.format_changed");
 	CHECK(STREQ(c->v[GS_REQ_QUALITY].s1, "int8") && STREQ(c->v[GS_REQ_QUALITY].s2, "bf16"));
 	CHECK_STR(c->v[GS_REQ_QUALITY].missing, "missing.quality");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* a cited evaluation with its date and scope */
 	w.quality_evidence = "eval/int8-perplexity.md";
@@ -975,7 +975,7 @@ static void test_quality(void)
 	CHECK_STR(c->v[GS_REQ_QUALITY].evidence, "eval/int8-perplexity.md");
 	CHECK_STR(c->v[GS_REQ_QUALITY].evidence_date, "2026-11-12");
 	CHECK_STR(c->v[GS_REQ_QUALITY].s2, "perplexity on the three protocol inputs");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	w.quality_evidence = NULL;
 	w.reference_format = NULL;
@@ -1021,7 +1021,7 @@ static void test_host(void)
 	VERDICT(c, GS_REQ_HOST, GS_V_TO_CONFIRM, "why.host.ram_unknown");
 	CHECK_STR(c->v[GS_REQ_HOST].missing, "missing.host");
 	CHECK(!c->excluded);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	w.host_interconnect = "NVLink";
 	S_classify(&w, o, 5, NULL, 0, &d);
@@ -1031,7 +1031,7 @@ static void test_host(void)
 	VERDICT(S_cand(&d, "short"), GS_REQ_HOST, GS_V_EXCLUDE, "why.host.ram_short");
 	/* RAM fine, interconnect unknown */
 	VERDICT(S_cand(&d, "enough"), GS_REQ_HOST, GS_V_TO_CONFIRM, "why.host.interconnect_unknown");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /*** retained, ranking, exclusions ***/
@@ -1139,8 +1139,8 @@ static void test_retained_and_ranking(void)
 	CHECK(S_rank(&d, "nosw") == 3);
 	CHECK(S_rank(&d, "gone") == 4);
 	/* the offer to take: the first retained */
-	CHECK(gs_decision_best(&d) == S_cand(&d, "cheap-large"));
-	gs_decision_release(&d);
+	CHECK(gs_verdict_best(&d) == S_cand(&d, "cheap-large"));
+	gs_verdict_release(&d);
 
 	/* the order does not depend on the catalog order */
 	{
@@ -1154,7 +1154,7 @@ static void test_retained_and_ranking(void)
 		CHECK(S_rank(&d, "dear") == 2);
 		CHECK(S_rank(&d, "nosw") == 3);
 		CHECK(S_rank(&d, "gone") == 4);
-		gs_decision_release(&d);
+		gs_verdict_release(&d);
 	}
 }
 
@@ -1167,13 +1167,13 @@ static void test_empty_catalog(void)
 	S_workload(&w);
 	S_classify(&w, NULL, 0, NULL, 0, &d);
 	CHECK(d.ncands == 0 && d.nretained == 0 && d.npreselected == 0);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /* Helpers exported by verdict.h. */
 /*
  * The margin's provenance (the sheet, the decision JSON and the per-offer
- * pages' rows all take it from gs_margin_prov): every pair of the three
+ * pages' rows all take it from gs_verdict_margin_prov): every pair of the three
  * provenances, a synthetic figure on either side, a figure missing on
  * either side or both.
  */
@@ -1192,25 +1192,25 @@ static void test_margin_prov(void)
 
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < 3; j++) {
-			q = gs_margin_prov(gs_qty_make(20 * GIB, P[i]), gs_qty_make(48 * GIB, P[j]));
+			q = gs_verdict_margin_prov(gs_qty_make(20 * GIB, P[i]), gs_qty_make(48 * GIB, P[j]));
 			gs_check_at(q.present && q.prov == want[i][j] && !q.synthetic, __FILE__,
 				    __LINE__, "need %s, capacity %s: got %s (present %d, synthetic %d)",
-				    gs_prov_id(P[i]), gs_prov_id(P[j]), gs_prov_id(q.prov), q.present,
+				    gs_qty_prov_id(P[i]), gs_qty_prov_id(P[j]), gs_qty_prov_id(q.prov), q.present,
 				    q.synthetic);
 		}
 	/* a synthetic measurement's figure is assumed: so is the margin, and synthetic */
-	q = gs_margin_prov(gs_qty_synthetic(20 * GIB), calc);
+	q = gs_verdict_margin_prov(gs_qty_synthetic(20 * GIB), calc);
 	CHECK(q.present && q.prov == GS_PROV_ASSUMED && q.synthetic);
-	q = gs_margin_prov(obs, gs_qty_synthetic(48 * GIB));
+	q = gs_verdict_margin_prov(obs, gs_qty_synthetic(48 * GIB));
 	CHECK(q.present && q.prov == GS_PROV_ASSUMED && q.synthetic);
 	/* a figure missing: no provenance to give (null in the JSON), assumed in words */
-	q = gs_margin_prov(gs_qty_missing(), obs);
+	q = gs_verdict_margin_prov(gs_qty_missing(), obs);
 	CHECK(!q.present && q.prov == GS_PROV_ASSUMED && !q.synthetic);
-	q = gs_margin_prov(calc, gs_qty_missing());
+	q = gs_verdict_margin_prov(calc, gs_qty_missing());
 	CHECK(!q.present && q.prov == GS_PROV_ASSUMED && !q.synthetic);
-	q = gs_margin_prov(gs_qty_missing(), gs_qty_missing());
+	q = gs_verdict_margin_prov(gs_qty_missing(), gs_qty_missing());
 	CHECK(!q.present && q.prov == GS_PROV_ASSUMED);
-	q = gs_margin_prov(gs_qty_missing(), gs_qty_synthetic(48 * GIB));
+	q = gs_verdict_margin_prov(gs_qty_missing(), gs_qty_synthetic(48 * GIB));
 	CHECK(!q.present && q.prov == GS_PROV_ASSUMED && q.synthetic);
 }
 
@@ -1222,24 +1222,24 @@ static void test_helpers(void)
 
 	S_workload(&w);
 	S_offer(&o, "x", "RTX 4090", NULL, 1, 24);
-	CHECK(gs_offer_matches_device(&o, "NVIDIA GeForce RTX 4090"));
-	CHECK(gs_offer_matches_device(&o, "nvidia geforce rtx 4090"));
-	CHECK(!gs_offer_matches_device(&o, "NVIDIA GeForce RTX 4080"));
-	CHECK(!gs_offer_matches_device(&o, NULL));
+	CHECK(gs_verdict_offer_matches_device(&o, "NVIDIA GeForce RTX 4090"));
+	CHECK(gs_verdict_offer_matches_device(&o, "nvidia geforce rtx 4090"));
+	CHECK(!gs_verdict_offer_matches_device(&o, "NVIDIA GeForce RTX 4080"));
+	CHECK(!gs_verdict_offer_matches_device(&o, NULL));
 	o.device_name = "NVIDIA GeForce RTX 4090";
-	CHECK(gs_offer_matches_device(&o, "NVIDIA GeForce RTX 4090"));
+	CHECK(gs_verdict_offer_matches_device(&o, "NVIDIA GeForce RTX 4090"));
 	/* with a device name, only that exact name (without case) matches */
-	CHECK(!gs_offer_matches_device(&o, "NVIDIA GeForce RTX 4090 D"));
+	CHECK(!gs_verdict_offer_matches_device(&o, "NVIDIA GeForce RTX 4090 D"));
 
 	S_meas_ok(&m, "f", S_4090, T4090, 8192, GIB);
-	CHECK(gs_measurement_covers(&w, &m.m));   /* bfloat16 == bf16 */
+	CHECK(gs_verdict_measurement_covers(&w, &m.m));   /* bfloat16 == bf16 */
 	m.dims[1].value = "float16";
-	CHECK(!gs_measurement_covers(&w, &m.m));
+	CHECK(!gs_verdict_measurement_covers(&w, &m.m));
 	m.dims[1].value = "bfloat16";
 	m.dims[2].number = 8191;
-	CHECK(!gs_measurement_covers(&w, &m.m));
+	CHECK(!gs_verdict_measurement_covers(&w, &m.m));
 	m.m.ndims = 1;   /* input_tokens not recorded: does not cover */
-	CHECK(!gs_measurement_covers(&w, &m.m));
+	CHECK(!gs_verdict_measurement_covers(&w, &m.m));
 
 	/* observed need: peak reserved + (used - reserved) at the same checkpoint */
 	S_meas_ok(&m, "f", S_4090, T4090, 8192, 10 * GIB);
@@ -1247,16 +1247,16 @@ static void test_helpers(void)
 	m.ph[1].reserved_end.has = 1;
 	m.ph[1].used_end.v = 9 * GIB + 500000000;
 	m.ph[1].used_end.has = 1;
-	CHECK(gs_measurement_need(&m.m, NULL).bytes == 10 * GIB + 500000000);
+	CHECK(gs_verdict_measurement_need(&m.m, NULL).bytes == 10 * GIB + 500000000);
 	m.m.nphases = 0;
-	CHECK(!gs_measurement_need(&m.m, NULL).present);
+	CHECK(!gs_verdict_measurement_need(&m.m, NULL).present);
 
 	S_meas_oom(&m, "f", S_4090, T4090, 8192);
 	{
 		const char *what;
-		CHECK(gs_failure_comparable(&w, &m.m, &what) == GS_CMP_COMPARABLE);
+		CHECK(gs_verdict_failure_comparable(&w, &m.m, &what) == GS_CMP_COMPARABLE);
 		m.dims[2].number = 8193;
-		CHECK(gs_failure_comparable(&w, &m.m, &what) == GS_CMP_DIM_LARGER);
+		CHECK(gs_verdict_failure_comparable(&w, &m.m, &what) == GS_CMP_DIM_LARGER);
 		CHECK_STR(what, "input_tokens");
 	}
 }
@@ -1282,7 +1282,7 @@ static void test_failure_on_one_card_keeps_placed_lot(void)
 	S_meas_oom(&m, "oom-1card.json", dev, UINT64_C(85520809984), 8192);
 	S_classify(&w, o, 1, ms, 1, &d);
 	CHECK(!S_cand(&d, "h100-2x")->excluded);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 
@@ -1325,7 +1325,7 @@ static void test_synthetic_never_decides(void)
 	CHECK(c->cap_source == GS_CAP_NOMINAL && c->capacity.bytes == 48 * GB);
 	VERDICT(c, GS_REQ_SOFTWARE, GS_V_TO_CONFIRM, "why.software.listed_only");
 	CHECK(!c->retained && !c->synthetic && !d.demonstration && d.synthetic);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* a synthetic out-of-memory run excludes nothing */
 	S_meas_oom(&f, "synthetic-oom.json", S_4090, T4090, 4096);
@@ -1335,7 +1335,7 @@ static void test_synthetic_never_decides(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.synthetic_only");
 	CHECK(!c->excluded);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* accepted for a demonstration: it decides, marked, figures assumed */
 	S_accept_synthetic = 1;
@@ -1347,12 +1347,12 @@ static void test_synthetic_never_decides(void)
 	CHECK(c->capacity.prov == GS_PROV_ASSUMED && c->capacity.synthetic);
 	VERDICT(c, GS_REQ_SOFTWARE, GS_V_ADMISSIBLE, "why.software.installed_and_ran");
 	CHECK(c->retained);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	S_classify(&w, o + 1, 1, fs, 1, &d);
 	c = S_cand(&d, "rtx4090-1x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
 	CHECK(c->v[GS_REQ_MEMORY].synthetic && c->excluded);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	S_accept_synthetic = 0;
 }
 
@@ -1387,7 +1387,7 @@ static void test_failure_comparability(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_dim_unknown");
 	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "sequences");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* counter-case: the workload states sequences 16: comparable, excluded */
 	w.dims = wd;
 	w.ndims = 3;
@@ -1408,7 +1408,7 @@ static void test_failure_comparability(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_condition");
 	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "extra_bytes");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* counter-case: the workload runs under the same condition */
 	wc[0].name = "extra_bytes";
 	wc[0].value = "21474836480";
@@ -1434,14 +1434,14 @@ static void test_failure_comparability(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_condition");
 	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "PYTORCH_CUDA_ALLOC_CONF");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* another dtype */
 	S_meas_oom(&m, "fp32.json", S_4090, T4090, 4096);
 	m.dims[1].value = "float32";
 	S_classify(&w, o, 1, ms, 1, &d);
 	CHECK_STR(S_cand(&d, "rtx4090-1x")->v[GS_REQ_MEMORY].note, "note.failure_dtype");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* a failure that is not out of memory */
 	S_meas_oom(&m, "crash.json", S_4090, T4090, 4096);
@@ -1450,13 +1450,13 @@ static void test_failure_comparability(void)
 	c = S_cand(&d, "rtx4090-1x");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.failure_not_oom");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* what a failure points to, by phase */
-	CHECK_STR(gs_phase_orientation("model_load"), "orient.loading");
-	CHECK_STR(gs_phase_orientation("cold_forward"), "orient.generation");
-	CHECK_STR(gs_phase_orientation("backward"), "orient.backward");
-	CHECK_STR(gs_phase_orientation("something"), "orient.unknown");
+	CHECK_STR(gs_verdict_phase_orientation("model_load"), "orient.loading");
+	CHECK_STR(gs_verdict_phase_orientation("cold_forward"), "orient.generation");
+	CHECK_STR(gs_verdict_phase_orientation("backward"), "orient.backward");
+	CHECK_STR(gs_verdict_phase_orientation("something"), "orient.unknown");
 }
 
 /*
@@ -1482,7 +1482,7 @@ static void test_need_lower_bound(void)
 	m.ph[1].reserved_end.v = 14 * GIB;
 	m.ph[1].reserved_end.has = 1;
 	m.ph[1].used_end.v = 14 * GIB;
-	gs_measurement_need_of(&m.m, &n);
+	gs_verdict_measurement_need_of(&m.m, &n);
 	CHECK(n.q.present && n.q.bytes == 14 * GIB && n.q.prov == GS_PROV_OBSERVED);
 	CHECK(n.lower_bound);
 	CHECK_STR(n.missing_counter, "reserved.peak");
@@ -1492,20 +1492,20 @@ static void test_need_lower_bound(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.observed_lower_bound");
 	CHECK(c->v[GS_REQ_MEMORY].lower_bound && c->need.bytes == 14 * GIB);
 	CHECK_STR(c->v[GS_REQ_MEMORY].missing, "missing.counters");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* counter-case: every counter read: 14 GiB + 0.5 GB outside, admissible */
 	m.ph[1].reserved_peak.v = 14 * GIB;
 	m.ph[1].reserved_peak.has = 1;
 	m.ph[1].used_end.v = 14 * GIB + 500000000;
-	gs_measurement_need_of(&m.m, &n);
+	gs_verdict_measurement_need_of(&m.m, &n);
 	CHECK(!n.lower_bound && n.q.bytes == 14 * GIB + 500000000);
 	CLASSIFY_VERDICT(&w, o, 1, ms, 1, "rtx4090-1x",
 			 GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.observed_fits");
 
 	/* no device_used: the outside term is missing, not 0 */
 	m.ph[0].used_end.has = 0;
-	gs_measurement_need_of(&m.m, &n);
+	gs_verdict_measurement_need_of(&m.m, &n);
 	CHECK(n.lower_bound);
 	CHECK_STR(n.missing_counter, "device_used");
 	CHECK_STR(n.missing_phase, "model_load");
@@ -1543,11 +1543,11 @@ static void test_ranking_mixed_currencies(void)
 			o[i] = base[perm[k][i]];
 		S_classify(&w, o, 3, NULL, 0, &d);
 		/* none retained: the pre-selected offer closest to retained */
-		CHECK(gs_decision_best(&d) == S_cand(&d, "usd-20"));
+		CHECK(gs_verdict_best(&d) == S_cand(&d, "usd-20"));
 		CHECK(S_rank(&d, "usd-20") == 0);
 		CHECK(S_rank(&d, "eur-5") == 1);
 		CHECK(S_rank(&d, "usd-10") == 2);
-		gs_decision_release(&d);
+		gs_verdict_release(&d);
 	}
 	/* counter-case: one currency, cost ranks first */
 	S_plan(&p[1], 72, 500, "USD");
@@ -1555,7 +1555,7 @@ static void test_ranking_mixed_currencies(void)
 	CHECK(S_rank(&d, "eur-5") == 0);
 	CHECK(S_rank(&d, "usd-10") == 1);
 	CHECK(S_rank(&d, "usd-20") == 2);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /* The arithmetic exclusion is a calculated certainty, kept apart. */
@@ -1574,8 +1574,8 @@ static void test_exclusion_basis(void)
 	CHECK(c->v[GS_REQ_MEMORY].basis == GS_BASIS_CALCULATED_CERTAINTY);
 	CHECK(c->v[GS_REQ_MEMORY].evidence == NULL);
 	/* every offer excluded: no offer to take */
-	CHECK(gs_decision_best(&d) == NULL);
-	gs_decision_release(&d);
+	CHECK(gs_verdict_best(&d) == NULL);
+	gs_verdict_release(&d);
 }
 
 
@@ -1663,7 +1663,7 @@ static void test_classes_and_order(void)
 	CHECK(S_rank(&d, "cheap-unknown") == 3);
 	CHECK(S_rank(&d, "rtx4090") == 4);
 	CHECK(S_rank(&d, "vendor-b200") == 5);
-	CHECK(gs_decision_best(&d) == S_cand(&d, "a100"));
+	CHECK(gs_verdict_best(&d) == S_cand(&d, "a100"));
 	/* headroom on the A100 (80e9 B): 80e9 - 14,483,464,192 B of weights =
 	 * 65,516,535,808 B for the cache, 131,072 B a token of a sequence:
 	 * 62,481 tokens at 8 sequences, 15 sequences at 32,768 tokens; the
@@ -1676,7 +1676,7 @@ static void test_classes_and_order(void)
 	      d.nclass[GS_CLASS_UNKNOWN] == 1 && d.nclass[GS_CLASS_EXCLUDED] == 1 &&
 	      d.nclass[GS_CLASS_REFERENCE] == 1);
 	CHECK(d.npreselected == 4 && d.nretained == 0);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* a reserve of 4 GiB on top: the A100 (74.51 GiB) still holds the
 	 * whole need; alone, an L40S-like 48 GiB... card of 50 GB (46.57 GiB)
@@ -1698,19 +1698,19 @@ static void test_classes_and_order(void)
 	CHECK(S_cand(&d, "a100")->cls == GS_CLASS_FITS);
 	/* dearer, but known to hold the whole need: first */
 	CHECK(S_rank(&d, "a100") == 0 && S_rank(&d, "fifty") == 1 && S_rank(&d, "cheap-unknown") == 2);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* only the lower-bound fit and the unknown: the lower-bound fit is the
 	 * offer to take; only the unknown and a reference: none */
 	S_classify(&w, o + 1, 1, NULL, 0, &d);
-	CHECK(gs_decision_best(&d) == S_cand(&d, "fifty"));
-	gs_decision_release(&d);
+	CHECK(gs_verdict_best(&d) == S_cand(&d, "fifty"));
+	gs_verdict_release(&d);
 	o[4] = o[5];
 	S_classify(&w, o, 1, NULL, 0, &d);
-	CHECK(gs_decision_best(&d) == NULL);
-	gs_decision_release(&d);
+	CHECK(gs_verdict_best(&d) == NULL);
+	gs_verdict_release(&d);
 	S_classify(&w, o + 4, 1, NULL, 0, &d);
-	CHECK(gs_decision_best(&d) == NULL);
-	gs_decision_release(&d);
+	CHECK(gs_verdict_best(&d) == NULL);
+	gs_verdict_release(&d);
 }
 
 /*
@@ -1744,8 +1744,8 @@ static void test_observed_fit_first_in_class(void)
 	VERDICT(S_cand(&d, "h100-dear"), GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.observed_fits");
 	CHECK(S_cand(&d, "h100-dear")->cls == GS_CLASS_FITS && S_cand(&d, "a100-cheap")->cls == GS_CLASS_FITS);
 	CHECK(S_rank(&d, "h100-dear") == 0 && S_rank(&d, "a100-cheap") == 1);
-	CHECK(gs_decision_best(&d) == S_cand(&d, "h100-dear"));
-	gs_decision_release(&d);
+	CHECK(gs_verdict_best(&d) == S_cand(&d, "h100-dear"));
+	gs_verdict_release(&d);
 }
 
 /* A reference card that an observation would retain is never proposed. */
@@ -1769,13 +1769,13 @@ static void test_reference_never_proposed(void)
 	VERDICT(&d.cands[0], GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.observed_fits");
 	CHECK(d.cands[0].cls == GS_CLASS_REFERENCE && !d.cands[0].retained);
 	CHECK(d.nretained == 0 && d.npreselected == 0);
-	CHECK(gs_decision_best(&d) == NULL);
+	CHECK(gs_verdict_best(&d) == NULL);
 	/* the upper bound is the observed total */
 	CHECK(d.cands[0].upper.bytes == UINT64_C(85520809984) && d.cands[0].upper.prov == GS_PROV_OBSERVED);
 	/* and the capacity names the measurement it was read in */
 	CHECK(d.cands[0].cap_source == GS_CAP_OBSERVED && d.cands[0].cap_from &&
 	      STREQ(d.cands[0].cap_from->ref->file, "run.json"));
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /*
@@ -1801,7 +1801,7 @@ static void test_tensor_parallel(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_split");
 	CHECK(c->v[GS_REQ_MEMORY].kv.bytes == 16 * GIB && c->v[GS_REQ_MEMORY].split == 2);
 	CHECK(c->cls == GS_CLASS_FITS);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* 7 KV heads do not divide by 2: the cache is replicated */
 	w.kv_heads = 7;
@@ -1809,7 +1809,7 @@ static void test_tensor_parallel(void)
 	c = &d.cands[0];
 	CHECK(c->lower.bytes == UINT64_C(7241732096) + 28 * GIB);
 	CHECK(c->v[GS_REQ_MEMORY].kv.bytes == 28 * GIB);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* a 70B in fp16 (140e9 B), no placement declared: 70e9 B per card at
 	 * best, above 24 GiB: excluded; 2 x 80 GB: to confirm */
@@ -1821,7 +1821,7 @@ static void test_tensor_parallel(void)
 	VERDICT(S_cand(&d, "a5000-2x"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_lot");
 	CHECK(S_cand(&d, "a5000-2x")->v[GS_REQ_MEMORY].a.bytes == 70 * GB);
 	CHECK(S_cand(&d, "h100-2x")->cls == GS_CLASS_UNSURE);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /*
@@ -1862,7 +1862,7 @@ static void test_tensor_parallel_replicated(void)
 	CHECK(v->r.present && v->r.bytes == 532480 && v->r.prov == GS_PROV_CALCULATED);
 	CHECK_U64(v->kv.bytes, 16 * GIB);
 	CHECK_U64(v->split, 2);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* N = 4 over a lot of 4 */
 	w.tensor_parallel = 4;
@@ -1872,7 +1872,7 @@ static void test_tensor_parallel_replicated(void)
 	CHECK_U64(c->lower.bytes, UINT64_C(12211200000));
 	CHECK_U64(c->v[GS_REQ_MEMORY].w.bytes, UINT64_C(3621265408));
 	CHECK_U64(c->v[GS_REQ_MEMORY].kv.bytes, 8 * GIB);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* 7 KV heads do not divide by 2: the cache is whole on each card */
 	w.tensor_parallel = 2;
@@ -1881,14 +1881,14 @@ static void test_tensor_parallel_replicated(void)
 	S_classify(&w, o, 1, NULL, 0, &d);
 	CHECK_U64(d.cands[0].lower.bytes, UINT64_C(37306769408));
 	CHECK_U64(d.cands[0].v[GS_REQ_MEMORY].kv.bytes, 28 * GIB);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	w.kv_heads = 8;
 
 	/* rounded up: W one byte more, W - R odd: 7,241,465,857 + 532,480 */
 	w.weights_bytes = UINT64_C(14483464193);
 	S_classify(&w, o, 1, NULL, 0, &d);
 	CHECK_U64(d.cands[0].v[GS_REQ_MEMORY].w.bytes, UINT64_C(7241998337));
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	w.weights_bytes = UINT64_C(14483464192);
 
 	/* a calculated certainty with R: 2 x 16 GB (upper 16 GiB =
@@ -1899,7 +1899,7 @@ static void test_tensor_parallel_replicated(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_split_replicated");
 	CHECK_U64(c->v[GS_REQ_MEMORY].a.bytes, UINT64_C(24421867520));
 	CHECK_U64(c->v[GS_REQ_MEMORY].r.bytes, 532480);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* declared: the need counts it (assumed), the lower bound does not */
 	w.tp_replicated_calculated = 0;
@@ -1913,14 +1913,14 @@ static void test_tensor_parallel_replicated(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_split_replicated_declared");
 	CHECK(v->r.present && v->r.prov == GS_PROV_ASSUMED);
 	CHECK(v->w.prov == GS_PROV_ASSUMED);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* and a certainty rests on the calculated figures only */
 	S_offer(&o[0], "v100-2x", "V100", NULL, 2, 16);
 	S_classify(&w, o, 1, NULL, 0, &d);
 	VERDICT(&d.cands[0], GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.lower_exceeds_split");
 	CHECK_U64(d.cands[0].v[GS_REQ_MEMORY].a.bytes, UINT64_C(7241732096) + 16 * GIB);
 	CHECK(!d.cands[0].v[GS_REQ_MEMORY].r.present);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* no tensor parallelism declared: R changes nothing */
 	w.tensor_parallel = 0;
@@ -1929,7 +1929,7 @@ static void test_tensor_parallel_replicated(void)
 	S_classify(&w, o, 1, NULL, 0, &d);
 	CHECK_U64(d.cands[0].lower.bytes, UINT64_C(14483464192) + 32 * GIB);
 	CHECK(!d.cands[0].v[GS_REQ_MEMORY].r.present);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /* Prices per hour, exact to the millionth, with and without a campaign. */
@@ -1964,7 +1964,7 @@ static void test_prices_per_hour(void)
 	CHECK(c->interruptible.plan == &p[2] && c->interruptible.micro_per_hour == 3990000);
 	/* without a campaign the price per hour ranks: 0.65 before 5.98 */
 	CHECK(S_rank(&d, "rtx4090-1x") == 0);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* a lot priced interruptible only, even cheaper, comes after one rented
 	 * on demand: the provider may stop it at any time */
@@ -1974,10 +1974,10 @@ static void test_prices_per_hour(void)
 	      S_cand(&d, "h100-2x")->interruptible.micro_per_hour == 3990000);
 	CHECK(S_cand(&d, "rtx4090-1x")->cls == S_cand(&d, "h100-2x")->cls);
 	p[2].price_hundredths = 1;          /* 0.01 USD/h */
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	S_classify(&w, o, 2, NULL, 0, &d);
 	CHECK(S_rank(&d, "rtx4090-1x") == 0 && S_rank(&d, "h100-2x") == 1);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	p[2].price_hundredths = 399;
 	S_plans(&o[1], &p[1], 2);
 
@@ -1988,7 +1988,7 @@ static void test_prices_per_hour(void)
 	CHECK(c->plan == &p[1] && c->cost == 72 * 598);
 	CHECK(S_cand(&d, "rtx4090-1x")->cost == 4714);
 	CHECK(S_rank(&d, "rtx4090-1x") == 0);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /*** imported evidence: what each kind decides (docs/formats.md §4.1) ***/
@@ -2122,7 +2122,7 @@ static void S_classify_imp(const gs_workload *w, gs_offer *offers, size_t noffer
 	gs_error err = GS_ERROR_INIT;
 	size_t i;
 
-	if (gs_size_workload(w, &s, &err)) {
+	if (gs_sizing_workload(w, &s, &err)) {
 		fprintf(stderr, "sizing failed: %s\n", gs_error_message(&err));
 		abort();
 	}
@@ -2134,7 +2134,7 @@ static void S_classify_imp(const gs_workload *w, gs_offer *offers, size_t noffer
 		ev[i].m = &ms[i]->m;
 		ev[i].ref = &ms[i]->ref;
 	}
-	gs_classify(w, &s, ev, nms, &cat, 0, d);
+	gs_verdict_classify(w, &s, ev, nms, &cat, 0, d);
 	gs_error_release(&err);
 }
 
@@ -2172,7 +2172,7 @@ static void test_kvcap_fits(void)
 	CHECK_U64(c->upper.bytes, S_3090_TOTAL);
 	/* nothing else required: retained on observed evidence */
 	CHECK(c->retained && c->cls == GS_CLASS_RETAINED);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* 20,001 tokens kept, above max_model_len 20,000: the capacity does
 	 * not speak for a longer sequence */
@@ -2180,7 +2180,7 @@ static void test_kvcap_fits(void)
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.kvcap_context");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /* Below the need, enough at 1.0: 2 x 20,000 = 40,000 tokens > 31,232. At
@@ -2213,7 +2213,7 @@ static void test_kvcap_above(void)
 	CHECK_U64(v->b.bytes, UINT64_C(6622839570));
 	CHECK(v->b.prov == GS_PROV_CALCULATED);
 	CHECK_STR(v->missing, "missing.kv_capacity");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	S_llama8b(&w, 16000, 4000, 3);
 	S_classify_imp(&w, o, 1, ms, 1, &d);
@@ -2223,7 +2223,7 @@ static void test_kvcap_above(void)
 	CHECK_U64(v->t1, 60000);
 	CHECK_U64(v->t3, 50528);
 	CHECK_U64(S_cand(&d, "3090")->lower.bytes, UINT64_C(23924842496));
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* At the far end of the printed precision 1.0 gives 50,573 tokens, at
 	 * its centre 50,528 (the run's max_model_len set to 30,000 so that
@@ -2236,14 +2236,14 @@ static void test_kvcap_above(void)
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	CHECK_U64(S_cand(&d, "3090")->v[GS_REQ_MEMORY].t1, 50592);
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.kv_capacity_short_at_full");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* 2 x 25,280 (1,580 blocks) = 50,560: above the centre, within the far
 	 * end: to confirm, never a certainty */
 	S_llama8b(&w, 21280, 4000, 2);
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	CHECK_U64(S_cand(&d, "3090")->v[GS_REQ_MEMORY].t1, 50560);
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.kv_capacity_above");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* without the KV memory the log printed, 1.0 cannot be calculated */
 	S_vllm04(&m, S_3090);
@@ -2253,7 +2253,7 @@ static void test_kvcap_above(void)
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM,
 		"why.memory.kv_capacity_above_full_unknown");
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].n3, "kv_cache_memory");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /* What does not compare: another KV dtype (the workload's fp8 cache, 1 B
@@ -2280,13 +2280,13 @@ static void test_kvcap_not_comparable(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.kvcap_kv_dtype");
 	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "kv_cache_dtype");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* the log's own fp8 cache against a bf16 workload */
 	m.set[3].value = "fp8_e5m2";
 	S_llama8b(&w, 16000, 4000, 1);
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.kvcap_kv_dtype");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	m.set[3].value = "auto";
 
 	/* tensor parallelism of 2 over two cards: the log ran at 1 */
@@ -2297,7 +2297,7 @@ static void test_kvcap_not_comparable(void)
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_split");
 	CHECK_STR(c->v[GS_REQ_MEMORY].note, "note.kvcap_parallel");
 	CHECK_STR(c->v[GS_REQ_MEMORY].n2, "tensor_parallel_size");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* another GPU model: the capacity is the 3090's, not the 4090's */
 	S_llama8b(&w, 16000, 4000, 1);
@@ -2307,13 +2307,13 @@ static void test_kvcap_not_comparable(void)
 	CHECK(c->cap_source == GS_CAP_NOMINAL);
 	CHECK(c->v[GS_REQ_MEMORY].note == NULL);
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.kv_capacity_fits");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* another model */
 	w.model_name = "mistralai/Mistral-7B-v0.1";
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.kvcap_model");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* the utilization unknown: the capacity holds at a setting nobody said */
 	S_llama8b(&w, 16000, 4000, 1);
@@ -2321,7 +2321,7 @@ static void test_kvcap_not_comparable(void)
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.kvcap_setting_unknown");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /* An estimate never decides: the same capacity flagged as the engine's
@@ -2341,7 +2341,7 @@ static void test_kvcap_estimate(void)
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note == NULL);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /*
@@ -2386,18 +2386,18 @@ static void test_imported_failures(void)
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.reported_by");
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].n1,
 		  "https://github.com/vllm-project/vllm/issues/10517");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* another model */
 	m.set[0].value = "Qwen/Qwen2.5-7B";
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.failure_model");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* no model named */
 	m.m.nimport_settings = 0;
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.failure_model");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 
 	/* vLLM: the second start of vllm-04 */
 	S_imported(&m, "vllm-04-start2.json", "vllm", S_3090);
@@ -2424,25 +2424,25 @@ static void test_imported_failures(void)
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	CHECK(S_cand(&d, "3090")->v[GS_REQ_MEMORY].kind != GS_V_EXCLUDE);
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.failure_condition");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	cond[0].name = "gpu_memory_utilization";
 	cond[0].value = "0.9";
 	w.conditions = cond;
 	w.nconditions = 1;
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.observed_failure");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* at 0.95 the failure at 0.90 says nothing */
 	cond[0].value = "0.95";
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	CHECK(S_cand(&d, "3090")->v[GS_REQ_MEMORY].kind != GS_V_EXCLUDE);
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 	/* a workload at max_model_len 20,000: the run at 29,000 was larger */
 	cond[0].value = "0.90";
 	dims4[3].value = 20000;
 	S_classify_imp(&w, o, 1, ms, 1, &d);
 	CHECK_STR(S_cand(&d, "3090")->v[GS_REQ_MEMORY].note, "note.failure_dim_larger");
-	gs_decision_release(&d);
+	gs_verdict_release(&d);
 }
 
 /* The helpers, by hand. */
@@ -2450,30 +2450,30 @@ static void test_kvcap_helpers(void)
 {
 	gs_workload w;
 
-	CHECK(gs_kv_dtype_bytes("auto", "bfloat16") == 2);
-	CHECK(gs_kv_dtype_bytes("auto", "float32") == 4);
-	CHECK(gs_kv_dtype_bytes("auto", NULL) == 0);
-	CHECK(gs_kv_dtype_bytes("fp8", "bfloat16") == 1);
-	CHECK(gs_kv_dtype_bytes("fp8_e4m3", "bfloat16") == 1);
-	CHECK(gs_kv_dtype_bytes("int3", "bfloat16") == 0);
-	CHECK(gs_kv_dtype_bytes(NULL, "bfloat16") == 0);
+	CHECK(gs_verdict_kv_dtype_bytes("auto", "bfloat16") == 2);
+	CHECK(gs_verdict_kv_dtype_bytes("auto", "float32") == 4);
+	CHECK(gs_verdict_kv_dtype_bytes("auto", NULL) == 0);
+	CHECK(gs_verdict_kv_dtype_bytes("fp8", "bfloat16") == 1);
+	CHECK(gs_verdict_kv_dtype_bytes("fp8_e4m3", "bfloat16") == 1);
+	CHECK(gs_verdict_kv_dtype_bytes("int3", "bfloat16") == 0);
+	CHECK(gs_verdict_kv_dtype_bytes(NULL, "bfloat16") == 0);
 	S_workload(&w);
 	w.model_name = "Llama-3.1-8B-Instruct";
-	CHECK(gs_model_same(&w, "meta-llama/Llama-3.1-8B-Instruct"));
-	CHECK(gs_model_same(&w, "llama-3.1-8b-instruct"));
-	CHECK(!gs_model_same(&w, "meta-llama/Llama-3.1-70B-Instruct"));
-	CHECK(!gs_model_same(&w, NULL));
+	CHECK(gs_verdict_model_same(&w, "meta-llama/Llama-3.1-8B-Instruct"));
+	CHECK(gs_verdict_model_same(&w, "llama-3.1-8b-instruct"));
+	CHECK(!gs_verdict_model_same(&w, "meta-llama/Llama-3.1-70B-Instruct"));
+	CHECK(!gs_verdict_model_same(&w, NULL));
 	w.model_repo = "meta-llama/Llama-2-70b-hf";
-	CHECK(gs_model_same(&w, "Llama-2-70b-hf"));
+	CHECK(gs_verdict_model_same(&w, "Llama-2-70b-hf"));
 	{
 		gs_sizing sz;
 		memset(&sz, 0, sizeof(sz));
 		sz.kv_tokens_kept = 20001;
 		sz.kv_sequences = 2;
-		CHECK_U64(gs_kv_need_tokens(&sz, 16), 40032);  /* 1,251 blocks x 16, twice */
-		CHECK_U64(gs_kv_need_tokens(&sz, 0), 40002);   /* no block size: not rounded */
+		CHECK_U64(gs_verdict_kv_need_tokens(&sz, 16), 40032);  /* 1,251 blocks x 16, twice */
+		CHECK_U64(gs_verdict_kv_need_tokens(&sz, 0), 40002);   /* no block size: not rounded */
 		sz.kv_tokens_kept = 20000;
-		CHECK_U64(gs_kv_need_tokens(&sz, 16), 40000);
+		CHECK_U64(gs_verdict_kv_need_tokens(&sz, 16), 40000);
 	}
 }
 

@@ -450,7 +450,7 @@ int gs_chart_png_render(const gs_chart_list *l, gs_buf *out)
 
 /* ------------------------------------------------------------ font check */
 
-int gs_chart_font_check(void)
+int gs_chart_cairo_font_check(void)
 {
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
 	cairo_t *cr = cairo_create(s);

@@ -268,7 +268,7 @@ static void S_font(S_pen *pn, double size, int bold)
 
 static double S_width(S_pen *pn, const char *s)
 {
-	return gs_font_width(s, pn->fs, pn->bold);
+	return gs_fontmetrics_width(s, pn->fs, pn->bold);
 }
 
 /* Clean s and shorten it with an ellipsis to at most maxw px (maxw <= 0:
@@ -561,9 +561,9 @@ static void S_axis_draw(S_pen *pn, const S_axis *ax, double x0, double x1,
 		S_line(pn, x1, ys);
 		S_stroke(pn);
 		if (ax->step_h % 100 == 0)  /* one format for the whole axis */
-			gs_fmt_int(buf, v / 100, t->lang);
+			gs_qty_fmt_int(buf, v / 100, t->lang);
 		else
-			gs_fmt_fixed2(buf, v, 100, t->lang);
+			gs_qty_fmt_fixed2(buf, v, 100, t->lang);
 		S_set(pn, S_ink);
 		S_text(pn, x0 - 6, y + 4, buf, 1.0, 0);  /* numbers are never shortened */
 	}
@@ -702,7 +702,7 @@ static void S_value_words(char *buf, size_t cap, const gs_chart_text *t, gs_qty 
 		snprintf(buf, cap, "%s", S_w(t->missing, "missing"));
 		return;
 	}
-	gs_fmt_gib(v, q.bytes, t->lang);
+	gs_qty_fmt_gib(v, q.bytes, t->lang);
 	snprintf(buf, cap, "%s \xC2\xB7 %s", v, S_prov_word(t, q.prov));
 }
 
@@ -778,14 +778,14 @@ static void S_budget_annotations(S_pen *pn, const S_budget *b)
 
 			snprintf(buf, sizeof(buf), "%s %s \xC2\xB7 %s",
 				 S_w(t->peak, "peak"),
-				 gs_fmt_gib(v, l->value.bytes, t->lang),
+				 gs_qty_fmt_gib(v, l->value.bytes, t->lang),
 				 S_prov_word(t, l->value.prov));
 		} else {
 			char v[GS_FMT_MAX];
 
 			snprintf(buf, sizeof(buf), "%s %s \xC2\xB7 %s",
 				 S_w(t->capacity, "capacity"),
-				 gs_fmt_gib(v, l->value.bytes, t->lang),
+				 gs_qty_fmt_gib(v, l->value.bytes, t->lang),
 				 S_prov_word(t, l->value.prov));
 		}
 		S_text(pn, B_ANN_X + 22, y + 15, buf, 0, B_ANN_W - 22);
@@ -824,7 +824,7 @@ static void S_budget_legend(S_pen *pn, const S_budget *b)
 
 			S_set(pn, S_grey);
 			vw = S_text(pn, B_LEG_X + B_LEG_W, y, s->value.present ?
-				    gs_fmt_gib(v, s->value.bytes, t->lang) :
+				    gs_qty_fmt_gib(v, s->value.bytes, t->lang) :
 				    S_w(t->missing, "missing"), 1.0, 0);
 			S_set(pn, S_ink);
 			S_text(pn, B_LEG_X + 20, y, s->label ? s->label : "", 0,
@@ -842,7 +842,7 @@ static void S_budget_legend(S_pen *pn, const S_budget *b)
 	S_font(pn, S_FS, 1);
 	S_set(pn, S_ink);
 	snprintf(buf, sizeof(buf), "%s: %s", S_w(t->total, "total"),
-		 gs_fmt_gib(v, b->total, t->lang));
+		 gs_qty_fmt_gib(v, b->total, t->lang));
 	S_text(pn, B_LEG_X, y, buf, 0, B_LEG_W);
 	y += 26;
 
@@ -907,7 +907,7 @@ static void S_budget_desc(S_pen *pn, const S_budget *b)
 		S_value_words(buf, sizeof(buf), t, b->segs[i].value);
 		S_desc2(pn, b->segs[i].label, buf);
 	}
-	S_desc2(pn, S_w(t->total, "total"), gs_fmt_gib(v, b->total, t->lang));
+	S_desc2(pn, S_w(t->total, "total"), gs_qty_fmt_gib(v, b->total, t->lang));
 	for (i = 0; i < b->ncaps + b->npeaks; i++) {
 		const gs_chart_line *l = i < b->ncaps ? &b->caps[i] : &b->peaks[i - b->ncaps];
 		char w[S_LABEL_MAX];
@@ -949,7 +949,7 @@ static void S_budget_draw(S_pen *pn, const void *arg)
 	S_set(pn, S_ink);
 	if (npresent)
 		S_text(pn, (B_BAR0 + B_BAR1) / 2, S_y(&b->ax, b->total) - 6,
-		       gs_fmt_gib(v, b->total, t->lang), 0.5, 0);
+		       gs_qty_fmt_gib(v, b->total, t->lang), 0.5, 0);
 	else
 		S_note_center(pn, (B_BAR0 + B_BAR1) / 2, B_Y1 - 8, S_w(t->missing, "missing"));
 
@@ -1002,7 +1002,7 @@ int gs_chart_budget(const gs_chart_text *t,
 	b.total = 0;
 	for (i = 0; i < nsegs; i++)
 		if (segs[i].value.present &&
-		    gs_add_u64(b.total, segs[i].value.bytes, &b.total))
+		    gs_qty_add_u64(b.total, segs[i].value.bytes, &b.total))
 			return -1;
 	max = b.total;
 	for (i = 0; i < ncaps; i++)
@@ -1125,7 +1125,7 @@ static void S_phases_desc(S_pen *pn, const S_phases *p, const char *const *words
 				gs_qty q = k ? ph->reserved[c] : ph->allocated[c];
 
 				o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s %s %s", c ? "," : "",
-						      words[c], q.present ? gs_fmt_gib(v, q.bytes, t->lang) :
+						      words[c], q.present ? gs_qty_fmt_gib(v, q.bytes, t->lang) :
 						      S_w(t->missing, "missing"));
 			}
 		}
@@ -1418,7 +1418,7 @@ static void S_sweep_desc(S_pen *pn, const S_sweep *s)
 		S_value_words(w, sizeof(w), t, pt->peak);
 		snprintf(buf, sizeof(buf), "%s %s%s%s", S_w(t->peak, "peak"), w,
 			 pt->failed ? ", " : "", pt->failed ? S_w(t->failed, "failed") : "");
-		S_desc2(pn, gs_fmt_int(x, pt->x, t->lang), buf);
+		S_desc2(pn, gs_qty_fmt_int(x, pt->x, t->lang), buf);
 	}
 	for (i = 0; i < s->ncaps; i++) {
 		S_value_words(w, sizeof(w), t, s->caps[i].value);
@@ -1453,7 +1453,7 @@ static void S_sweep_draw(S_pen *pn, const void *arg)
 
 	/* category labels, thinned so that they never overlap */
 	for (i = 0; i < s->n; i++) {
-		double w = S_width(pn, gs_fmt_int(buf, s->order[i].x, t->lang));
+		double w = S_width(pn, gs_qty_fmt_int(buf, s->order[i].x, t->lang));
 
 		if (w > maxw)
 			maxw = w;
@@ -1470,7 +1470,7 @@ static void S_sweep_draw(S_pen *pn, const void *arg)
 		S_move(pn, (double)(long)x + 0.5, W_Y1);
 		S_line(pn, (double)(long)x + 0.5, W_Y1 + 5);
 		S_stroke(pn);
-		S_text(pn, x, W_Y1 + 19, gs_fmt_int(buf, s->order[i].x, t->lang), 0.5, 0);
+		S_text(pn, x, W_Y1 + 19, gs_qty_fmt_int(buf, s->order[i].x, t->lang), 0.5, 0);
 	}
 
 	/* successful points joined in order */
@@ -1546,7 +1546,7 @@ caps:
 		char v[GS_FMT_MAX];
 
 		snprintf(buf, sizeof(buf), "%s \xC2\xB7 %s \xC2\xB7 %s",
-			 l->label ? l->label : "", gs_fmt_gib(v, l->value.bytes, t->lang),
+			 l->label ? l->label : "", gs_qty_fmt_gib(v, l->value.bytes, t->lang),
 			 S_prov_word(t, l->value.prov));
 		S_text_halo(pn, W_X1 - 4, ly[i], buf, 1.0, W_X1 - W_X0 - 8, S_ink);
 	}
@@ -1647,7 +1647,7 @@ static char *S_fmt_dec(char *buf, uint64_t v, unsigned d, gs_lang lang)
 
 	for (i = 0; i < d; i++)
 		p *= 10;
-	gs_fmt_int(buf, v / p, lang);
+	gs_qty_fmt_int(buf, v / p, lang);
 	if (!d)
 		return buf;
 	n = strlen(buf);  /* at most 20 digits and 6 two-byte separators: room for 8 more */

@@ -189,7 +189,7 @@ int gs_chart_bars(const gs_chart_text *t, const gs_chart_bar *bars, size_t nbars
  * on this machine, -1 otherwise (Cairo falls back silently, and the PNG
  * would then be drawn in another font than the layout was measured for).
  */
-int gs_chart_font_check(void);
+int gs_chart_cairo_font_check(void);
 
 /*
  * 1 when charts can be rendered as PNG: the PNG part loads (pngpart.h), or

@@ -78,7 +78,7 @@ static char *S_slurp(const char *path, size_t *len)
 		gs_error why = GS_ERROR_INIT;
 		const char *m;
 
-		data = gs_read_input(path, GS_IMPORT_MAX_BYTES, len, &why);
+		data = gs_infile_read(path, GS_IMPORT_MAX_BYTES, len, &why);
 		m = gs_error_message(&why);
 		if (!data)
 			fprintf(stderr, "%s: error: cannot read '%s': %s\n", path, path,
@@ -120,7 +120,7 @@ static int S_import(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'h': fputs(S_usage, stdout); return GS_EXIT_OK;
 		default:
-			gs_cli_bad_option("catalog import", opts, argv, optind);
+			gs_suggest_bad_option("catalog import", opts, argv, optind);
 			fputs(S_usage, stderr);
 			return GS_EXIT_USAGE;
 		}
@@ -148,7 +148,7 @@ static int S_import(int argc, char **argv)
 		fputs("gpusheet catalog import: --source-ref must not be empty\n", stderr);
 		return GS_EXIT_USAGE;
 	}
-	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng", NULL)) {
+	if (!gs_datadir_path(rng, sizeof(rng), "catalog/catalog.rng", NULL)) {
 		fputs("gpusheet catalog import: data folder not found (set GPUSHEET_DATADIR)\n", stderr);
 		return GS_EXIT_INVALID;
 	}
@@ -177,7 +177,7 @@ static int S_import(int argc, char **argv)
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
-	if (gs_write_atomic(slash ? (*dir ? dir : "/") : ".", slash ? slash + 1 : out, xml, xml_len,
+	if (gs_outfile_write_atomic(slash ? (*dir ? dir : "/") : ".", slash ? slash + 1 : out, xml, xml_len,
 			    &werr) != 0) {
 		fprintf(stderr, "gpusheet catalog import: %s\n", gs_error_message(&werr));
 		gs_error_release(&werr);

@@ -87,7 +87,7 @@ static int S_load_catalogs(gs_run_ctx *rc, const char *const *catalogs, size_t n
 	return 0;
 }
 
-int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs,
+int gs_cmd_common_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs,
 		    size_t ncatalogs, gs_lang lang, const char *date_flag)
 {
 	char rng[4096], bundled[4096];
@@ -121,58 +121,58 @@ int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs
 			return GS_EXIT_USAGE;
 		}
 	}
-	if (!gs_datapath(rng, sizeof(rng), "catalog/catalog.rng", &e) ||
-	    !gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml", &e)) {
-		gs_error_print(cmd, "%s", gs_error_message(&e));
+	if (!gs_datadir_path(rng, sizeof(rng), "catalog/catalog.rng", &e) ||
+	    !gs_datadir_path(bundled, sizeof(bundled), "catalog/offers.xml", &e)) {
+		gs_diag_error_print(cmd, "%s", gs_error_message(&e));
 		gs_error_release(&e);
 		return GS_EXIT_INVALID;
 	}
-	if (gs_strings_load(lang, &rc->t, &d) || S_load_catalogs(rc, catalogs, ncatalogs, bundled, rng, &d)) {
+	if (gs_tr_load(lang, &rc->t, &d) || S_load_catalogs(rc, catalogs, ncatalogs, bundled, rng, &d)) {
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
-		gs_run_ctx_release(rc);
+		gs_cmd_common_run_ctx_release(rc);
 		return GS_EXIT_INVALID;
 	}
-	if (gs_templates_load(&rc->tp, &e)) {
-		gs_error_print(cmd, "%s", gs_error_message(&e));
+	if (gs_render_templates_load(&rc->tp, &e)) {
+		gs_diag_error_print(cmd, "%s", gs_error_message(&e));
 		gs_error_release(&e);
-		gs_run_ctx_release(rc);
+		gs_cmd_common_run_ctx_release(rc);
 		return GS_EXIT_INVALID;
 	}
 	{
 		/* shown in every output: valid UTF-8 without control characters,
 		 * whatever bytes the paths have (the JSON field would be lost) */
-		char *shown = gs_show(rc->catalog_name, GS_SHOW_MAX);
+		char *shown = gs_diag_show(rc->catalog_name, GS_SHOW_MAX);
 		free(rc->catalog_name);
 		rc->catalog_name = shown;
 	}
 	return 0;
 }
 
-void gs_run_ctx_release(gs_run_ctx *rc)
+void gs_cmd_common_run_ctx_release(gs_run_ctx *rc)
 {
 	gs_catalog_release(&rc->cat);
-	gs_strings_release(&rc->t);
-	gs_templates_release(&rc->tp);
+	gs_tr_release(&rc->t);
+	gs_render_templates_release(&rc->tp);
 	free(rc->catalog_name);
 	memset(rc, 0, sizeof(*rc));
 }
 
-/* gs_catalog_key: see cmd_common.h */
-int gs_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
+/* gs_cmd_common_catalog_key: see cmd_common.h */
+int gs_cmd_common_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
 		   char hex[GS_SHA256_HEX_SIZE])
 {
 	gs_error err = GS_ERROR_INIT;
 
-	if (gs_catalog_key_err(catalogs, n, hex, &err)) {
-		gs_error_print(cmd, "%s", gs_error_message(&err));
+	if (gs_cmd_common_catalog_key_err(catalogs, n, hex, &err)) {
+		gs_diag_error_print(cmd, "%s", gs_error_message(&err));
 		gs_error_release(&err);
 		return -1;
 	}
 	return 0;
 }
 
-int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE],
+int gs_cmd_common_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE],
 		       gs_error *err)
 {
 	char bundled[4096];
@@ -182,7 +182,7 @@ int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256
 	size_t i;
 
 	if (!n) {
-		if (!gs_datapath(bundled, sizeof(bundled), "catalog/offers.xml", err))
+		if (!gs_datadir_path(bundled, sizeof(bundled), "catalog/offers.xml", err))
 			return -1;
 		one[0] = bundled;
 		catalogs = one;
@@ -190,17 +190,17 @@ int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256
 	}
 	for (i = 0; i < n; i++) {
 		char h[GS_SHA256_HEX_SIZE];
-		if (gs_sha256_file(catalogs[i], h, NULL)) {
+		if (gs_evidence_sha256_file(catalogs[i], h, NULL)) {
 			gs_error_set(err, "%s: cannot read: %s", catalogs[i], strerror(errno));
-			gs_strvec_release(&parts);
+			gs_util_strvec_release(&parts);
 			return -1;
 		}
-		gs_strvec_push(&parts, gs_xasprintf("%s\n", h));
+		gs_util_strvec_push(&parts, gs_xasprintf("%s\n", h));
 	}
 	for (i = 0; i < parts.n; i++)
 		gs_buf_puts(&joined, parts.v[i]);
-	gs_sha256_buffer(joined.data, joined.len, hex);
+	gs_evidence_sha256_buffer(joined.data, joined.len, hex);
 	gs_buf_release(&joined);
-	gs_strvec_release(&parts);
+	gs_util_strvec_release(&parts);
 	return 0;
 }

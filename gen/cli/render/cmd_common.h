@@ -27,12 +27,12 @@ typedef struct {
  * error naming both. Returns 0, or the exit code after printing why
  * (1 invalid input, 2 usage).
  */
-int gs_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs,
+int gs_cmd_common_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *const *catalogs,
 		    size_t ncatalogs, gs_lang lang, const char *date_flag);
 
 /* The most --catalog options one run takes. */
 #define GS_MAX_CATALOGS 16
-void gs_run_ctx_release(gs_run_ctx *rc);
+void gs_cmd_common_run_ctx_release(gs_run_ctx *rc);
 
 /*
  * The SHA-256 of the catalogs' bytes (each file's hex SHA-256 and a
@@ -40,10 +40,10 @@ void gs_run_ctx_release(gs_run_ctx *rc);
  * (site.h) and the shards' identity (shard.h); not of their paths, which
  * the site does not depend on. 0, or -1 after an error message for cmd.
  */
-int gs_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
+int gs_cmd_common_catalog_key(const char *cmd, const char *const *catalogs, size_t n,
 		   char hex[GS_SHA256_HEX_SIZE]);
-/* The same, the error message (what gs_catalog_key prints) in err instead. */
-int gs_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE],
+/* The same, the error message (what gs_cmd_common_catalog_key prints) in err instead. */
+int gs_cmd_common_catalog_key_err(const char *const *catalogs, size_t n, char hex[GS_SHA256_HEX_SIZE],
 		       gs_error *err);
 
 #endif

@@ -134,22 +134,22 @@ static int S_write_new(const char *path, const char *data, size_t len)
 
 	if (slash)
 		*slash = '\0';
-	fd = gs_temp_open(slash ? (*dir ? dir : "/") : ".", &tmp);
+	fd = gs_outfile_temp_open(slash ? (*dir ? dir : "/") : ".", &tmp);
 	if (fd < 0) {
-		gs_error_print("evidence import", "cannot create a file beside %s: %s", path,
+		gs_diag_error_print("evidence import", "cannot create a file beside %s: %s", path,
 			       strerror(errno));
 		free(dir);
 		return -1;
 	}
-	if (gs_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
-		gs_error_print("evidence import", "cannot write %s: %s", path, strerror(errno));
+	if (gs_outfile_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+		gs_diag_error_print("evidence import", "cannot write %s: %s", path, strerror(errno));
 		close(fd);
 		unlink(tmp);
 		goto done;
 	}
 	close(fd);
 	if (link(tmp, path) != 0) {
-		gs_error_print("evidence import", "%s: %s%s", path, strerror(errno),
+		gs_diag_error_print("evidence import", "%s: %s%s", path, strerror(errno),
 			       errno == EEXIST ? " (an existing file is never replaced)" : "");
 		unlink(tmp);
 		goto done;
@@ -225,18 +225,18 @@ static int S_import(int argc, char **argv)
 				okname = (optarg[k] >= 'a' && optarg[k] <= 'z') ||
 					 (optarg[k] >= '0' && optarg[k] <= '9') || optarg[k] == '_';
 			if (!okname || !eq[1]) {
-				gs_error_print("evidence import", "--setting takes NAME=VALUE, a name "
+				gs_diag_error_print("evidence import", "--setting takes NAME=VALUE, a name "
 					       "of a-z, 0-9 and _ (got '%s')", optarg);
 				return GS_EXIT_USAGE;
 			}
 			for (k = 0; k < nstated; k++)
 				if (strlen(stated[k].name) == n && memcmp(stated[k].name, optarg, n) == 0) {
-					gs_error_print("evidence import", "--setting %.*s given twice",
+					gs_diag_error_print("evidence import", "--setting %.*s given twice",
 						       (int)n, optarg);
 					return GS_EXIT_USAGE;
 				}
 			if (nstated == S_MAX_SETTINGS || (n == 5 && memcmp(optarg, "model", 5) == 0)) {
-				gs_error_print("evidence import", nstated == S_MAX_SETTINGS
+				gs_diag_error_print("evidence import", nstated == S_MAX_SETTINGS
 					       ? "--setting given more than 16 times"
 					       : "--setting model=: give the model with --model NAME");
 				return GS_EXIT_USAGE;
@@ -252,7 +252,7 @@ static int S_import(int argc, char **argv)
 			const char *eq = strchr(optarg, '=');
 			uint64_t k = 0;
 			if (ngpus == S_MAX_GPUS) {
-				gs_error_print("evidence import", "--gpu given more than %d times", S_MAX_GPUS);
+				gs_diag_error_print("evidence import", "--gpu given more than %d times", S_MAX_GPUS);
 				return GS_EXIT_USAGE;
 			}
 			gpus[ngpus].index = -1;
@@ -270,7 +270,7 @@ static int S_import(int argc, char **argv)
 				}
 			}
 			if (!*gpus[ngpus].name) {
-				gs_error_print("evidence import", "--gpu needs a name");
+				gs_diag_error_print("evidence import", "--gpu needs a name");
 				return GS_EXIT_USAGE;
 			}
 			ngpus++;
@@ -278,14 +278,14 @@ static int S_import(int argc, char **argv)
 		}
 		case 'S':
 			if (S_posint(optarg, &u) != 0 || u > 100000) {
-				gs_error_print("evidence import", "--start takes a positive number");
+				gs_diag_error_print("evidence import", "--start takes a positive number");
 				return GS_EXIT_USAGE;
 			}
 			lo.run = (int)u;
 			break;
 		case 'b':
 			if (S_posint(optarg, &u) != 0 || u > 1048576) {
-				gs_error_print("evidence import", "--block-size takes a positive number of tokens");
+				gs_diag_error_print("evidence import", "--block-size takes a positive number of tokens");
 				return GS_EXIT_USAGE;
 			}
 			lo.block_size = u;
@@ -296,7 +296,7 @@ static int S_import(int argc, char **argv)
 			} else if (S_posint(optarg, &u) == 0 && u < 1000000) {
 				lo.device = (int64_t)u;
 			} else {
-				gs_error_print("evidence import", "--device takes a device number");
+				gs_diag_error_print("evidence import", "--device takes a device number");
 				return GS_EXIT_USAGE;
 			}
 			break;
@@ -312,20 +312,20 @@ static int S_import(int argc, char **argv)
 			"required\n%s", S_usage);
 		return GS_EXIT_USAGE;
 	}
-	kind = gs_log_kind_parse(from);
+	kind = gs_logimport_kind_parse(from);
 	if (kind < 0) {
-		gs_error_print("evidence import", "--from takes vllm, torch-oom, torch-stats or "
+		gs_diag_error_print("evidence import", "--from takes vllm, torch-oom, torch-stats or "
 			       "llama.cpp (got '%s')", from);
 		return GS_EXIT_USAGE;
 	}
 	if (kind == GS_LOG_TORCH_STATS && !lo.phase) {
-		gs_error_print("evidence import", "--from torch-stats needs --phase NAME: a dump "
+		gs_diag_error_print("evidence import", "--from torch-stats needs --phase NAME: a dump "
 			       "does not say which phase it closes");
 		return GS_EXIT_USAGE;
 	}
 	log = argv[optind];
 	if (lstat(out, &st) == 0) {
-		gs_error_print("evidence import", "%s exists: an existing file is never replaced",
+		gs_diag_error_print("evidence import", "%s exists: an existing file is never replaced",
 			       out);
 		return GS_EXIT_INVALID;
 	}
@@ -335,18 +335,18 @@ static int S_import(int argc, char **argv)
 		int fd = open(log, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 		size_t got = 0;
 		if (fd < 0 || fstat(fd, &st) != 0) {
-			gs_error_print("evidence import", "cannot open %s: %s", log, strerror(errno));
+			gs_diag_error_print("evidence import", "cannot open %s: %s", log, strerror(errno));
 			if (fd >= 0)
 				close(fd);
 			return GS_EXIT_INVALID;
 		}
 		if (!S_ISREG(st.st_mode)) {
-			gs_error_print("evidence import", "%s: not a regular file", log);
+			gs_diag_error_print("evidence import", "%s: not a regular file", log);
 			close(fd);
 			return GS_EXIT_INVALID;
 		}
 		if ((uint64_t)st.st_size > GS_LOG_MAX_BYTES) {
-			gs_error_print("evidence import", "%s is %lld bytes, more than the bound of %u "
+			gs_diag_error_print("evidence import", "%s is %lld bytes, more than the bound of %u "
 				       "bytes (64 MiB)", log, (long long)st.st_size, GS_LOG_MAX_BYTES);
 			close(fd);
 			return GS_EXIT_INVALID;
@@ -399,8 +399,8 @@ static int S_import(int argc, char **argv)
 		for (j = 0; j < ngpus; j++) {
 			if (gpus[j].index >= 0 && gpus[j].index != dv->index)
 				continue;
-			if (dv->name && !gs_gpu_same(gpus[j].name, NULL, dv->name) &&
-			    !gs_gpu_same(dv->name, NULL, gpus[j].name) &&
+			if (dv->name && !gs_gpuname_same(gpus[j].name, NULL, dv->name) &&
+			    !gs_gpuname_same(dv->name, NULL, gpus[j].name) &&
 			    strcmp(dv->name, gpus[j].name) != 0) {
 				S_refuse(log, dv->name_line, "--gpu %s contradicts the log, which names the "
 					 "device %s", gpus[j].name, dv->name, dv->name);
@@ -416,7 +416,7 @@ static int S_import(int argc, char **argv)
 				if (gpus[j].index == dv->index)
 					name = gpus[j].name;
 			if (!name) {
-				gs_error_print("evidence import", "%s: the log does not name the GPU of "
+				gs_diag_error_print("evidence import", "%s: the log does not name the GPU of "
 					       "device %" PRId64 ": give --gpu NAME (or --gpu %" PRId64
 					       "=NAME)", log, dv->index, dv->index);
 				goto done;
@@ -456,7 +456,7 @@ static int S_import(int argc, char **argv)
 				okname = (tok[k] >= 'a' && tok[k] <= 'z') || (tok[k] >= '0' && tok[k] <= '9') ||
 					 tok[k] == '_';
 			if (!okname || S_posint(eq + 1, &u) != 0) {
-				gs_error_print("evidence import", "--dims takes NAME=N,... with positive "
+				gs_diag_error_print("evidence import", "--dims takes NAME=N,... with positive "
 					       "whole numbers (got '%s')", dims);
 				json_decref(jdims);
 				rc = GS_EXIT_USAGE;
@@ -474,14 +474,14 @@ static int S_import(int argc, char **argv)
 		}
 	}
 	/* the archive's name for the log */
-	gs_sha256_buffer(data, len, sha);
+	gs_evidence_sha256_buffer(data, len, sha);
 	dir = gs_xstrdup(out);
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
 	/* a damaged archive says so at its first use, below */
 	arch = gs_evidence_archive(slash ? (*dir ? dir : "/") : ".", NULL);
-	gs_archive_name(arch, sha, S_base(log), rel);
+	gs_evidence_archive_name(arch, sha, S_base(log), rel);
 
 	/* the measurement */
 	produced = li.version ? gs_xasprintf("%s %s", li.engine, li.version) : gs_xstrdup(li.engine);
@@ -552,7 +552,7 @@ static int S_import(int argc, char **argv)
 	}
 	json_object_set_new(root, "phases", phs);
 	imp = json_object();
-	json_object_set_new(imp, "from", json_string(gs_log_kind_id((gs_log_kind)kind)));
+	json_object_set_new(imp, "from", json_string(gs_logimport_kind_id((gs_log_kind)kind)));
 	json_object_set_new(imp, "source", json_string(source));
 	jlog = json_pack("{s:s,s:s,s:I,s:I,s:s}", "name", S_base(log), "sha256", sha, "bytes",
 			 (json_int_t)len, "lines", (json_int_t)li.nlines, "archived_as", rel);
@@ -589,7 +589,7 @@ static int S_import(int argc, char **argv)
 							       : json_null());
 		json_object_set_new(o, "value", f->is_int ? json_integer((json_int_t)f->value)
 							  : json_string(f->decimal));
-		json_object_set_new(o, "unit", json_string(gs_log_unit_id(f->unit)));
+		json_object_set_new(o, "unit", json_string(gs_logimport_unit_id(f->unit)));
 		json_object_set_new(o, "as_written", json_string(f->as_written));
 		json_object_set_new(o, "note", f->note ? json_string(f->note) : json_null());
 		json_object_set_new(o, "estimate", json_boolean(f->estimate));
@@ -606,7 +606,7 @@ static int S_import(int argc, char **argv)
 		char *t = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 		if (!t) {
 			/* a string that is not UTF-8: the log's bytes are kept in the archive */
-			gs_error_print("evidence import", "%s: a cited line is not valid UTF-8", log);
+			gs_diag_error_print("evidence import", "%s: a cited line is not valid UTF-8", log);
 			goto done;
 		}
 		text = gs_xasprintf("%s\n", t);
@@ -620,9 +620,9 @@ static int S_import(int argc, char **argv)
 		goto done;
 	}
 	gs_measurement_release(&check);
-	if (gs_archive_add_bytes(arch, data, len, sha, S_base(log), S_base(out), rel, &aerr) != 0 ||
-	    gs_archive_write_manifest(arch, &aerr) != 0) {
-		gs_error_print("evidence import", "%s", gs_error_message(&aerr));
+	if (gs_evidence_archive_add_bytes(arch, data, len, sha, S_base(log), S_base(out), rel, &aerr) != 0 ||
+	    gs_evidence_archive_write_manifest(arch, &aerr) != 0) {
+		gs_diag_error_print("evidence import", "%s", gs_error_message(&aerr));
 		gs_error_release(&aerr);
 		goto done;
 	}
@@ -638,7 +638,7 @@ done:
 		gs_logimport_release(&li);
 	gs_diag_release(&d);
 	json_decref(root);
-	gs_archive_free(arch);
+	gs_evidence_archive_free(arch);
 	free(data);
 	free(text);
 	free(dir);

@@ -51,7 +51,7 @@ int gs_cmd_merge(int argc, char **argv)
 		case 'm': md = 1; break;
 		case 'r': reference = optarg; break;
 		case 'l':
-			if (gs_lang_parse(optarg, &lang)) {
+			if (gs_tr_lang_parse(optarg, &lang)) {
 				fputs("gpusheet merge: --lang takes en or es\n", stderr);
 				return GS_EXIT_USAGE;
 			}
@@ -68,7 +68,7 @@ int gs_cmd_merge(int argc, char **argv)
 			     "  campaign cost per offer the offers page charts");
 			return GS_EXIT_OK;
 		default:
-			gs_cli_bad_option("merge", opts, argv, optind);
+			gs_suggest_bad_option("merge", opts, argv, optind);
 			return GS_EXIT_USAGE;
 		}
 	}
@@ -78,10 +78,10 @@ int gs_cmd_merge(int argc, char **argv)
 		return GS_EXIT_USAGE;
 	}
 	nshards = (size_t)(argc - optind - 1);
-	rc = gs_run_ctx_init(&ctx, "merge", catalogs, ncatalogs, lang, date);
+	rc = gs_cmd_common_run_ctx_init(&ctx, "merge", catalogs, ncatalogs, lang, date);
 	if (rc)
 		return rc;
-	if (gs_catalog_key("merge", catalogs, ncatalogs, catalog_key)) {
+	if (gs_cmd_common_catalog_key("merge", catalogs, ncatalogs, catalog_key)) {
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
@@ -97,7 +97,7 @@ int gs_cmd_merge(int argc, char **argv)
 	env.reference = reference;
 	if (gs_merge_build(argv[optind], (const char *const *)argv + optind + 1, nshards, &env,
 			   catalog_key, &err)) {
-		gs_error_print("merge", "%s", gs_error_message(&err));
+		gs_diag_error_print("merge", "%s", gs_error_message(&err));
 		gs_error_release(&err);
 		rc = GS_EXIT_INVALID;
 		goto out;
@@ -105,6 +105,6 @@ int gs_cmd_merge(int argc, char **argv)
 	printf("%s/index.html (%zu shard%s)\n", argv[optind], nshards, nshards == 1 ? "" : "s");
 	rc = GS_EXIT_OK;
 out:
-	gs_run_ctx_release(&ctx);
+	gs_cmd_common_run_ctx_release(&ctx);
 	return rc;
 }

@@ -49,7 +49,7 @@ static int S_link_dir(const char *from, const char *to, int top, gs_error *err)
 	while (rc == 0 && (e = readdir(dp)) != NULL) {
 		struct stat st;
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		    gs_is_temp_name(e->d_name))
+		    gs_outfile_is_temp_name(e->d_name))
 			continue;
 		if (fstatat(ffd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 			gs_error_set(err, "%s/%s: %s", from, e->d_name, strerror(errno));
@@ -130,7 +130,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		case 'a': accept_synthetic = 1; break;
 		case 'p': png = 1; break;
 		case 'l':
-			if (gs_lang_parse(optarg, &lang)) {
+			if (gs_tr_lang_parse(optarg, &lang)) {
 				fputs("gpusheet sheet: --lang takes en or es\n", stderr);
 				return GS_EXIT_USAGE;
 			}
@@ -141,7 +141,7 @@ int gs_cmd_sheet(int argc, char **argv)
 			     "[--date YYYY-MM-DD] [--png]");
 			return GS_EXIT_OK;
 		default:
-			gs_cli_bad_option("sheet", opts, argv, optind);
+			gs_suggest_bad_option("sheet", opts, argv, optind);
 			return GS_EXIT_USAGE;
 		}
 	}
@@ -151,28 +151,28 @@ int gs_cmd_sheet(int argc, char **argv)
 	}
 	if (png && !gs_chart_png_ready())
 		return GS_EXIT_INVALID;   /* said why; nothing written */
-	rc = gs_run_ctx_init(&ctx, "sheet", catalogs, ncatalogs, lang, date);
+	rc = gs_cmd_common_run_ctx_init(&ctx, "sheet", catalogs, ncatalogs, lang, date);
 	if (rc)
 		return rc;
 	/* a model gone since a sheet was written in OUT: the files it archived */
-	gs_job_models_from(out);
+	gs_publish_models_from(out);
 	/* Read and validate everything before writing anything. */
-	if (gs_job_load(argv[optind], &ctx.cat, &job, &d)) {
+	if (gs_publish_load(argv[optind], &ctx.cat, &job, &d)) {
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
-		gs_job_release(&job);
-		gs_run_ctx_release(&ctx);
+		gs_publish_release(&job);
+		gs_cmd_common_run_ctx_release(&ctx);
 		return GS_EXIT_INVALID;
 	}
 	/* The new folder in a stage next to OUT, holding what OUT holds. */
-	st = gs_stage_begin(out, NULL, &err);
-	if (!st || (gs_stage_previous(st) &&
-		    S_link_dir(gs_stage_previous(st), gs_stage_dir(st), 1, &err))) {
-		gs_error_print("sheet", "%s", gs_error_message(&err));
+	st = gs_outfile_stage_begin(out, NULL, &err);
+	if (!st || (gs_outfile_stage_previous(st) &&
+		    S_link_dir(gs_outfile_stage_previous(st), gs_outfile_stage_dir(st), 1, &err))) {
+		gs_diag_error_print("sheet", "%s", gs_error_message(&err));
 		gs_error_release(&err);
-		gs_stage_free(st);
-		gs_job_release(&job);
-		gs_run_ctx_release(&ctx);
+		gs_outfile_stage_free(st);
+		gs_publish_release(&job);
+		gs_cmd_common_run_ctx_release(&ctx);
 		return GS_EXIT_INVALID;
 	}
 	if (summary) {
@@ -181,21 +181,21 @@ int gs_cmd_sheet(int argc, char **argv)
 		while (ol > 1 && out[ol - 1] == '/')
 			ol--;
 		if (strncmp(summary, out, ol) == 0 && summary[ol] == '/') {
-			stage_summary = gs_xasprintf("%s%s", gs_stage_dir(st), summary + ol);
+			stage_summary = gs_xasprintf("%s%s", gs_outfile_stage_dir(st), summary + ol);
 			summary = stage_summary;
 		}
 	}
 	/* A damaged archive is found before anything is written. */
-	archive = gs_evidence_archive(gs_stage_dir(st), &aerr);
+	archive = gs_evidence_archive(gs_outfile_stage_dir(st), &aerr);
 	if (!archive || gs_error_is_set(&aerr)) {
-		gs_error_print("sheet", "%s", gs_error_message(&aerr));
+		gs_diag_error_print("sheet", "%s", gs_error_message(&aerr));
 		gs_error_release(&aerr);
 		if (archive)
-			gs_archive_free(archive);
-		gs_stage_free(st);
+			gs_evidence_archive_free(archive);
+		gs_outfile_stage_free(st);
 		free(stage_summary);
-		gs_job_release(&job);
-		gs_run_ctx_release(&ctx);
+		gs_publish_release(&job);
+		gs_cmd_common_run_ctx_release(&ctx);
 		return GS_EXIT_INVALID;
 	}
 	memset(&env, 0, sizeof(env));
@@ -211,12 +211,12 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.png = png;
 	env.md = 1;
 	rc = GS_EXIT_OK;
-	if (gs_job_publish(&job, &env, archive, gs_stage_dir(st), summary, &res, &err)) {
-		gs_error_print("sheet", "%s", gs_error_message(&err));
+	if (gs_publish_job(&job, &env, archive, gs_outfile_stage_dir(st), summary, &res, &err)) {
+		gs_diag_error_print("sheet", "%s", gs_error_message(&err));
 		rc = GS_EXIT_INVALID;
-	} else if (gs_stage_commit(st, &err)) {
+	} else if (gs_outfile_stage_commit(st, &err)) {
 		/* the swap: OUT is still the old folder (unless err says otherwise) */
-		gs_error_print("sheet", "%s", gs_error_message(&err));
+		gs_diag_error_print("sheet", "%s", gs_error_message(&err));
 		gs_publish_result_release(&res);
 		rc = GS_EXIT_INVALID;
 	} else {
@@ -232,11 +232,11 @@ int gs_cmd_sheet(int argc, char **argv)
 		gs_publish_result_release(&res);
 	}
 	if (archive)
-		gs_archive_free(archive);
-	gs_stage_free(st);
+		gs_evidence_archive_free(archive);
+	gs_outfile_stage_free(st);
 	free(stage_summary);
 	gs_error_release(&err);
-	gs_job_release(&job);
-	gs_run_ctx_release(&ctx);
+	gs_publish_release(&job);
+	gs_cmd_common_run_ctx_release(&ctx);
 	return rc;
 }

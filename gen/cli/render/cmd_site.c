@@ -133,7 +133,7 @@ static int S_validated(void *arg, gs_site_learnt *learnt)
 		free(same[i].id);
 	free(same);
 	if (x->reference && !found && !gs_diag_count(x->d)) {
-		gs_error_print("site", "--reference '%s': no workload under --workloads has this id",
+		gs_diag_error_print("site", "--reference '%s': no workload under --workloads has this id",
 			       x->reference);
 		return -1;
 	}
@@ -147,7 +147,7 @@ lost:
 		free(same[i].id);
 	free(same);
 	free(ids);
-	gs_error_print("site", "%s", gs_error_message(&err));
+	gs_diag_error_print("site", "%s", gs_error_message(&err));
 	gs_error_release(&err);
 	return -1;
 }
@@ -236,7 +236,7 @@ int gs_cmd_site(int argc, char **argv)
 			break;
 		}
 		case 'l':
-			if (gs_lang_parse(optarg, &lang)) {
+			if (gs_tr_lang_parse(optarg, &lang)) {
 				fputs("gpusheet site: --lang takes en or es\n", stderr);
 				free(dirs);
 				return GS_EXIT_USAGE;
@@ -267,7 +267,7 @@ int gs_cmd_site(int argc, char **argv)
 			free(dirs);
 			return GS_EXIT_OK;
 		default:
-			gs_cli_bad_option("site", opts, argv, optind);
+			gs_suggest_bad_option("site", opts, argv, optind);
 			free(dirs);
 			return GS_EXIT_USAGE;
 		}
@@ -284,13 +284,13 @@ int gs_cmd_site(int argc, char **argv)
 		free(dirs);
 		return GS_EXIT_INVALID;   /* said why; nothing written */
 	}
-	rc = gs_run_ctx_init(&ctx, "site", catalogs, ncatalogs, lang, date);
+	rc = gs_cmd_common_run_ctx_init(&ctx, "site", catalogs, ncatalogs, lang, date);
 	if (rc) {
 		free(dirs);
 		return rc;
 	}
 	/* a model gone since the site in OUT was built: the files it archived */
-	gs_job_models_from(out);
+	gs_publish_models_from(out);
 	/*
 	 * Every workload is read, validated, hashed and (when the build goes on)
 	 * rendered in one pass, in the build's workers; nothing is kept unless
@@ -299,15 +299,15 @@ int gs_cmd_site(int argc, char **argv)
 	 */
 	gs_site_find_workloads(dirs, ndirs, &paths, &npaths, &skipped, &d);
 	for (k = 0; k < skipped.n; k++)
-		gs_error_print("site", "skipped %s", skipped.v[k]);
+		gs_diag_error_print("site", "skipped %s", skipped.v[k]);
 	if (npaths == 0 && skipped.n > 0 && gs_diag_count(&d) == 0) {
-		gs_error_print("site", "no workload.json under the folders given (the files above "
+		gs_diag_error_print("site", "no workload.json under the folders given (the files above "
 			       "were skipped): nothing built");
-		gs_strvec_release(&skipped);
+		gs_util_strvec_release(&skipped);
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
-	gs_strvec_release(&skipped);
+	gs_util_strvec_release(&skipped);
 	memset(&env, 0, sizeof(env));
 	env.cat = &ctx.cat;
 	env.catalog_name = ctx.catalog_name;
@@ -320,7 +320,7 @@ int gs_cmd_site(int argc, char **argv)
 	env.in_stage = 1;   /* gs_site_build renders every sheet into its stage */
 	env.reference = reference;
 	/* (a catalog that cannot be read again is said after the workloads' errors) */
-	key_ok = gs_catalog_key_err(catalogs, ncatalogs, catalog_key, &key_err) == 0;
+	key_ok = gs_cmd_common_catalog_key_err(catalogs, ncatalogs, catalog_key, &key_err) == 0;
 	memset(&checks, 0, sizeof(checks));
 	checks.paths = paths;
 	checks.npaths = npaths;
@@ -351,12 +351,12 @@ int gs_cmd_site(int argc, char **argv)
 		goto out;
 	}
 	if (brc) {
-		gs_error_print("site", "%s", gs_error_message(&err));
+		gs_diag_error_print("site", "%s", gs_error_message(&err));
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
 	if (!key_ok) {
-		gs_error_print("site", "%s", gs_error_message(&key_err));
+		gs_diag_error_print("site", "%s", gs_error_message(&key_err));
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
@@ -387,8 +387,8 @@ out:
 	gs_error_release(&err);
 	gs_error_release(&key_err);
 	gs_diag_release(&d);
-	gs_site_free_paths(paths, npaths);
-	gs_run_ctx_release(&ctx);
+	gs_site_find_free_paths(paths, npaths);
+	gs_cmd_common_run_ctx_release(&ctx);
 	free(dirs);
 	return rc;
 }

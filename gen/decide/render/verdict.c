@@ -21,7 +21,7 @@ const char *gs_verdict_id(gs_verdict_kind k)
 	return "not_required";
 }
 
-const char *gs_req_id(gs_req r)
+const char *gs_verdict_req_id(gs_req r)
 {
 	static const char *const ids[GS_REQ_COUNT] = {
 		"memory", "software", "calendar", "budget", "quality", "host"
@@ -54,9 +54,9 @@ static int S_eq_ci(const char *a, const char *b)
 	return *a == *b;
 }
 
-int gs_offer_matches_device(const gs_offer *o, const char *device_name)
+int gs_verdict_offer_matches_device(const gs_offer *o, const char *device_name)
 {
-	return gs_gpu_same(o->gpu_model, o->device_name, device_name);
+	return gs_gpuname_same(o->gpu_model, o->device_name, device_name);
 }
 
 /* One name per numeric format: bf16 and bfloat16 are the same dtype. */
@@ -75,7 +75,7 @@ static const char *S_dtype_canon(const char *s)
 	return s;
 }
 
-int gs_measurement_covers(const gs_workload *w, const gs_measurement *m)
+int gs_verdict_measurement_covers(const gs_workload *w, const gs_measurement *m)
 {
 	const gs_kv *dt;
 	size_t i;
@@ -114,7 +114,7 @@ static const char *S_last(const char *s)
 	return p ? p + 1 : s;
 }
 
-int gs_model_same(const gs_workload *w, const char *name)
+int gs_verdict_model_same(const gs_workload *w, const char *name)
 {
 	const char *mine[2];
 	size_t i;
@@ -152,7 +152,7 @@ static uint64_t S_count(const char *s)
 {
 	uint64_t v;
 
-	return gs_parse_u64(s, &v) == 0 ? v : 0;
+	return gs_qty_parse_u64(s, &v) == 0 ? v : 0;
 }
 
 /* A decimal without leading zeros in its whole part and trailing zeros in
@@ -204,7 +204,7 @@ static int S_device_selection(const char *name)
 	       strcmp(name, "ROCR_VISIBLE_DEVICES") == 0;
 }
 
-gs_comparable gs_failure_comparable(const gs_workload *w, const gs_measurement *m,
+gs_comparable gs_verdict_failure_comparable(const gs_workload *w, const gs_measurement *m,
 				    const char **what)
 {
 	const gs_phase *f = gs_measurement_failure(m);
@@ -217,7 +217,7 @@ gs_comparable gs_failure_comparable(const gs_workload *w, const gs_measurement *
 	/* An imported log speaks for the model it names, and only for it. */
 	if (m->import_from) {
 		const char *name = S_setting(m, "model", NULL);
-		if (!gs_model_same(w, name)) {
+		if (!gs_verdict_model_same(w, name)) {
 			*what = name ? name : "model";
 			return GS_CMP_MODEL;
 		}
@@ -305,7 +305,7 @@ static uint64_t S_largest_reading(const gs_phase *p, int *any)
 	return best;
 }
 
-void gs_measurement_need_of(const gs_measurement *m, gs_need *out)
+void gs_verdict_measurement_need_of(const gs_measurement *m, gs_need *out)
 {
 	size_t i;
 	int have = 0;
@@ -339,7 +339,7 @@ void gs_measurement_need_of(const gs_measurement *m, gs_need *out)
 		 * not read is missing, never 0. */
 		if (p->used_end.has && p->reserved_end.has) {
 			if (p->used_end.v > p->reserved_end.v &&
-			    gs_add_u64(v, p->used_end.v - p->reserved_end.v, &v))
+			    gs_qty_add_u64(v, p->used_end.v - p->reserved_end.v, &v))
 				v = UINT64_MAX;
 		} else if (!missing) {
 			missing = p->used_end.has ? "reserved.end" : "device_used";
@@ -364,17 +364,17 @@ void gs_measurement_need_of(const gs_measurement *m, gs_need *out)
 	out->q = m->synthetic ? gs_qty_synthetic(best) : gs_qty_make(best, GS_PROV_OBSERVED);
 }
 
-gs_qty gs_measurement_need(const gs_measurement *m, uint64_t *device)
+gs_qty gs_verdict_measurement_need(const gs_measurement *m, uint64_t *device)
 {
 	gs_need n;
 
-	gs_measurement_need_of(m, &n);
+	gs_verdict_measurement_need_of(m, &n);
 	if (device)
 		*device = n.device;
 	return n.q;
 }
 
-const char *gs_phase_orientation(const char *phase)
+const char *gs_verdict_phase_orientation(const char *phase)
 {
 	static const char *const loading[] = { "model_load", "load", "loading", "weights", NULL };
 	static const char *const generation[] = {
@@ -423,7 +423,7 @@ static int S_same_model(const gs_offer *o, const gs_measurement *m)
 	size_t k;
 
 	for (k = 0; k < m->ndevices; k++)
-		if (gs_offer_matches_device(o, m->devices[k].name))
+		if (gs_verdict_offer_matches_device(o, m->devices[k].name))
 			return 1;
 	return 0;
 }
@@ -481,9 +481,9 @@ static void S_note_synthetic(const S_in *in, const gs_offer *o, gs_verdict *v)
 
 /*** memory ***/
 
-gs_qty gs_margin_prov(gs_qty need, gs_qty capacity)
+gs_qty gs_verdict_margin_prov(gs_qty need, gs_qty capacity)
 {
-	gs_qty q = gs_qty_make(0, gs_prov_weakest(need.present ? need.prov : GS_PROV_ASSUMED,
+	gs_qty q = gs_qty_make(0, gs_qty_prov_weakest(need.present ? need.prov : GS_PROV_ASSUMED,
 						  capacity.present ? capacity.prov : GS_PROV_ASSUMED));
 
 	q.synthetic = need.synthetic || capacity.synthetic;
@@ -523,7 +523,7 @@ static void S_capacity(const S_in *in, gs_candidate *c)
 			continue;
 		for (k = 0; k < m->ndevices; k++)
 			if (m->devices[k].total_bytes.has &&
-			    gs_offer_matches_device(o, m->devices[k].name)) {
+			    gs_verdict_offer_matches_device(o, m->devices[k].name)) {
 				uint64_t t = m->devices[k].total_bytes.v;
 				c->capacity = m->synthetic ? gs_qty_synthetic(t)
 							   : gs_qty_make(t, GS_PROV_OBSERVED);
@@ -571,13 +571,13 @@ static int S_failures(const S_in *in, gs_candidate *c, gs_verdict *note)
 		dev = S_device(m, f->device);
 		if (!dev)
 			continue;
-		same = gs_offer_matches_device(o, dev->name);
+		same = gs_verdict_offer_matches_device(o, dev->name);
 		roomy = dev->free_bytes.has && dev->free_bytes.v >= c->capacity.bytes;
 		/* Notes only where the failure could speak for this offer: the
 		 * same GPU model, or a card at least as large. */
 		relevant = same || roomy ||
 			   (dev->total_bytes.has && dev->total_bytes.v >= c->capacity.bytes);
-		cmp = gs_failure_comparable(in->w, m, &what);
+		cmp = gs_verdict_failure_comparable(in->w, m, &what);
 		if (cmp != GS_CMP_COMPARABLE) {
 			if (!note->note && relevant) {
 				note->note = S_cmp_notes[cmp];
@@ -622,7 +622,7 @@ static int S_failures(const S_in *in, gs_candidate *c, gs_verdict *note)
 			v.b = c->capacity;
 			v.evidence = in->ev[i].ref->file;
 			v.evidence_date = m->date;
-			v.orientation = gs_phase_orientation(f->name);
+			v.orientation = gs_verdict_phase_orientation(f->name);
 			v.synthetic = m->synthetic;
 			S_reported_by(m, &v);
 			c->v[GS_REQ_MEMORY] = v;
@@ -728,7 +728,7 @@ static void S_terms_r(const S_in *in, uint64_t n, int calc_only, gs_qty *w, gs_q
 	if (r.present) {
 		/* (W - r) / n + r <= W: no overflow */
 		w->bytes = S_ceil_div(s->weights.bytes - r.bytes, n) + r.bytes;
-		w->prov = gs_prov_weakest(w->prov, r.prov);
+		w->prov = gs_qty_prov_weakest(w->prov, r.prov);
 	} else {
 		w->bytes = S_ceil_div(s->weights.bytes, n);
 	}
@@ -751,7 +751,7 @@ static void S_lower(const S_in *in, gs_candidate *c)
 	c->split = S_split(in, c->offer);
 	S_terms(in, c->split, &w, &kv);
 	c->lower = w;
-	if (kv.present && gs_add_u64(c->lower.bytes, kv.bytes, &c->lower.bytes))
+	if (kv.present && gs_qty_add_u64(c->lower.bytes, kv.bytes, &c->lower.bytes))
 		c->lower.bytes = UINT64_MAX;
 }
 
@@ -771,7 +771,7 @@ static int S_certainty(const S_in *in, gs_candidate *c)
 
 	if (o->cards > 1 && n == 1) {
 		uint64_t total = in->s->weights.bytes;
-		if (in->s->kv.present && gs_add_u64(total, in->s->kv.bytes, &total))
+		if (in->s->kv.present && gs_qty_add_u64(total, in->s->kv.bytes, &total))
 			total = UINT64_MAX;
 		n = o->cards;
 		bound = S_ceil_div(total, n);
@@ -822,7 +822,7 @@ static unsigned S_dtype_bytes(const char *d)
 	return 0;
 }
 
-unsigned gs_kv_dtype_bytes(const char *kv_cache_dtype, const char *model_dtype)
+unsigned gs_verdict_kv_dtype_bytes(const char *kv_cache_dtype, const char *model_dtype)
 {
 	if (!kv_cache_dtype)
 		return 0;
@@ -832,7 +832,7 @@ unsigned gs_kv_dtype_bytes(const char *kv_cache_dtype, const char *model_dtype)
 	return S_dtype_bytes(kv_cache_dtype);
 }
 
-gs_kvcap_cmp gs_kv_capacity_comparable(const gs_workload *w, const gs_sizing *s,
+gs_kvcap_cmp gs_verdict_kv_capacity_comparable(const gs_workload *w, const gs_sizing *s,
 				       const gs_measurement *m, const char **what)
 {
 	const char *dt, *q;
@@ -840,12 +840,12 @@ gs_kvcap_cmp gs_kv_capacity_comparable(const gs_workload *w, const gs_sizing *s,
 
 	*what = NULL;
 	if (!m->import_from || strcmp(m->import_from, "vllm") != 0 ||
-	    gs_kv_capacity_of(m, NULL, NULL) != 0)
+	    gs_verdict_kv_capacity_of(m, NULL, NULL) != 0)
 		return GS_KVC_NO_CAPACITY;
 	if (!s->kv.present || !s->kv_tokens_kept || !s->kv_sequences)
 		return GS_KVC_NO_CACHE;
 	*what = "model";
-	if (!gs_model_same(w, S_setting(m, "model", NULL)))
+	if (!gs_verdict_model_same(w, S_setting(m, "model", NULL)))
 		return GS_KVC_MODEL;
 	*what = "dtype";
 	dt = S_setting(m, "dtype", NULL);
@@ -862,7 +862,7 @@ gs_kvcap_cmp gs_kv_capacity_comparable(const gs_workload *w, const gs_sizing *s,
 		return GS_KVC_FORMAT;
 	}
 	*what = "kv_cache_dtype";
-	if (gs_kv_dtype_bytes(S_setting(m, "kv_cache_dtype", NULL), dt) !=
+	if (gs_verdict_kv_dtype_bytes(S_setting(m, "kv_cache_dtype", NULL), dt) !=
 	    w->cache_bytes_per_value)
 		return GS_KVC_KV_DTYPE;
 	*what = "tensor_parallel_size";
@@ -897,7 +897,7 @@ static const gs_device *S_device_exact(const gs_measurement *m, int64_t index)
 	return NULL;
 }
 
-int gs_kv_capacity_of(const gs_measurement *m, const gs_offer *o, gs_kvcap *out)
+int gs_verdict_kv_capacity_of(const gs_measurement *m, const gs_offer *o, gs_kvcap *out)
 {
 	const gs_mfigure *best = NULL;
 	size_t i;
@@ -910,7 +910,7 @@ int gs_kv_capacity_of(const gs_measurement *m, const gs_offer *o, gs_kvcap *out)
 		    f->value <= 0 || f->device < 0)
 			continue;
 		d = S_device_exact(m, f->device);
-		if (!d || (o && !gs_offer_matches_device(o, d->name)))
+		if (!d || (o && !gs_verdict_offer_matches_device(o, d->name)))
 			continue;
 		if (!best || f->value < best->value)
 			best = f;
@@ -968,7 +968,7 @@ static const gs_mfigure *S_size_fig(const gs_measurement *m, const char *name, i
 		       strcmp(f->unit, "bytes") == 0 ? f : NULL;
 }
 
-void gs_kv_capacity_full(const gs_measurement *m, uint64_t bytes_per_token, gs_kvcap *cap)
+void gs_verdict_kv_capacity_full(const gs_measurement *m, uint64_t bytes_per_token, gs_kvcap *cap)
 {
 	const gs_mfigure *kv = S_size_fig(m, "kv_cache_memory", cap->device);
 	const gs_mfigure *tf = S_size_fig(m, "total_gpu_memory", cap->device);
@@ -998,7 +998,7 @@ void gs_kv_capacity_full(const gs_measurement *m, uint64_t bytes_per_token, gs_k
 	}
 	/* u = num / 10^18 exactly (more decimals, or beyond 1: not a utilization) */
 	den = UINT64_C(1000000000000000000);
-	if (gs_parse_decimal(u, 18, &num) != 0 || num > den) {
+	if (gs_qty_parse_decimal(u, 18, &num) != 0 || num > den) {
 		cap->full_missing = "gpu_memory_utilization";
 		return;
 	}
@@ -1022,13 +1022,13 @@ void gs_kv_capacity_full(const gs_measurement *m, uint64_t bytes_per_token, gs_k
 	cap->has_full = 1;
 }
 
-uint64_t gs_kv_need_tokens(const gs_sizing *s, uint64_t block_size)
+uint64_t gs_verdict_kv_need_tokens(const gs_sizing *s, uint64_t block_size)
 {
 	uint64_t per = s->kv_tokens_kept, n;
 
 	if (block_size && per % block_size)
 		per += block_size - per % block_size;
-	return gs_mul_u64(per, s->kv_sequences, &n) ? UINT64_MAX : n;
+	return gs_qty_mul_u64(per, s->kv_sequences, &n) ? UINT64_MAX : n;
 }
 
 static const char *const S_kvc_notes[] = {
@@ -1073,9 +1073,9 @@ static int S_kv_capacity(const S_in *in, gs_candidate *c, gs_verdict *note)
 		const char *what;
 		gs_kvcap_cmp cmp;
 
-		if (!S_usable(in, m) || gs_kv_capacity_of(m, c->offer, &cap) != 0)
+		if (!S_usable(in, m) || gs_verdict_kv_capacity_of(m, c->offer, &cap) != 0)
 			continue;
-		cmp = gs_kv_capacity_comparable(in->w, in->s, m, &what);
+		cmp = gs_verdict_kv_capacity_comparable(in->w, in->s, m, &what);
 		if (cmp == GS_KVC_COMPARABLE && c->offer->cards < tp) {
 			cmp = GS_KVC_PARALLEL;
 			what = "tensor_parallel_size";
@@ -1095,7 +1095,7 @@ static int S_kv_capacity(const S_in *in, gs_candidate *c, gs_verdict *note)
 	}
 	if (!best)
 		return 0;
-	need = gs_kv_need_tokens(in->s, S_count(S_setting(best->m, "block_size", NULL)));
+	need = gs_verdict_kv_need_tokens(in->s, S_count(S_setting(best->m, "block_size", NULL)));
 	c->need = S_need_per_card(in, c);
 	c->margin = S_margin(c->capacity.bytes, c->need.bytes);
 	c->has_margin = 1;
@@ -1106,7 +1106,7 @@ static int S_kv_capacity(const S_in *in, gs_candidate *c, gs_verdict *note)
 		per_token = in->s->kv.bytes / in->s->kv_tokens_kept / in->s->kv_sequences;
 		if (tp > 1 && in->w->kv_heads && in->w->kv_heads % tp == 0)
 			per_token = S_ceil_div(per_token, tp);
-		gs_kv_capacity_full(best->m, per_token, &bc);
+		gs_verdict_kv_capacity_full(best->m, per_token, &bc);
 		if (!bc.has_full) {
 			v = S_v(GS_V_TO_CONFIRM, "why.memory.kv_capacity_above_full_unknown");
 			v.n3 = bc.full_missing;
@@ -1158,11 +1158,11 @@ static int S_observed(const S_in *in, gs_candidate *c)
 	for (i = 0; i < in->nev; i++) {
 		const gs_measurement *m = in->ev[i].m;
 
-		if (!S_usable(in, m) || !gs_measurement_ok(m) || !gs_measurement_covers(in->w, m))
+		if (!S_usable(in, m) || !gs_measurement_ok(m) || !gs_verdict_measurement_covers(in->w, m))
 			continue;
 		if (!S_same_model(o, m) || S_devices_used(m) > o->cards)
 			continue;
-		gs_measurement_need_of(m, &n);
+		gs_verdict_measurement_need_of(m, &n);
 		if (n.q.present && (!obs.q.present || n.q.bytes > obs.q.bytes)) {
 			obs = n;
 			best = &in->ev[i];
@@ -1222,10 +1222,10 @@ static gs_qty S_need_per_card(const S_in *in, const gs_candidate *c)
 	S_terms_r(in, c->split, 0, &w, &kv, NULL);
 	need = s->need;
 	need.bytes = w.bytes;
-	need.prov = gs_prov_weakest(need.prov, w.prov);
-	if ((kv.present && gs_add_u64(need.bytes, kv.bytes, &need.bytes)) ||
-	    gs_add_u64(need.bytes, s->reserve.bytes, &need.bytes) ||
-	    (s->training.present && gs_add_u64(need.bytes, s->training.bytes, &need.bytes)))
+	need.prov = gs_qty_prov_weakest(need.prov, w.prov);
+	if ((kv.present && gs_qty_add_u64(need.bytes, kv.bytes, &need.bytes)) ||
+	    gs_qty_add_u64(need.bytes, s->reserve.bytes, &need.bytes) ||
+	    (s->training.present && gs_qty_add_u64(need.bytes, s->training.bytes, &need.bytes)))
 		need.bytes = UINT64_MAX;
 	return need;
 }
@@ -1407,7 +1407,7 @@ static void S_software(const S_in *in, gs_candidate *c)
 			continue;
 		for (k = 0; k < w->nreq_sw && ok; k++) {
 			const char *have = S_measurement_version(m, w->req_sw[k].name);
-			if (!have || gs_version_at_least(have, w->req_sw[k].min_version) != 1) {
+			if (!have || gs_workload_version_at_least(have, w->req_sw[k].min_version) != 1) {
 				ok = 0;
 				if (!note.note) {
 					note.note = have ? "note.software_version_below"
@@ -1526,7 +1526,7 @@ static void S_cost(const gs_workload *w, gs_candidate *c)
 	uint64_t hours;
 	size_t i;
 
-	if (!w->has_campaign || gs_mul_u64(w->campaign_days, 24, &hours))
+	if (!w->has_campaign || gs_qty_mul_u64(w->campaign_days, 24, &hours))
 		return;
 	for (i = 0; i < o->nplans; i++) {
 		const gs_plan *p = &o->plans[i];
@@ -1698,12 +1698,12 @@ static int S_rate_of(const gs_plan *p, const gs_candidate *c, gs_rate *r)
 
 	memset(r, 0, sizeof(*r));
 	if (!p->currency || p->hours == 0 ||
-	    S_micro(gs_plan_micro(p), 1, p->hours, &r->micro_per_hour) ||
-	    S_micro(gs_plan_micro(p), 1, (unsigned __int128)p->hours * cards,
+	    S_micro(gs_catalog_plan_micro(p), 1, p->hours, &r->micro_per_hour) ||
+	    S_micro(gs_catalog_plan_micro(p), 1, (unsigned __int128)p->hours * cards,
 		    &r->micro_per_card_hour))
 		return -1;
 	if (c->capacity.present && c->capacity.bytes > 0 &&
-	    S_micro(gs_plan_micro(p), (unsigned __int128)1 << 30,
+	    S_micro(gs_catalog_plan_micro(p), (unsigned __int128)1 << 30,
 		    (unsigned __int128)p->hours * cards * c->capacity.bytes,
 		    &r->micro_per_gib_hour) == 0)
 		r->has_per_gib = 1;
@@ -1775,15 +1775,15 @@ static int S_room(const S_in *in, gs_qty capacity, uint64_t split, int without_r
 	if (!per_token)
 		return -1;
 	fixed = w.bytes;
-	*prov = gs_prov_weakest(capacity.prov, w.prov);
+	*prov = gs_qty_prov_weakest(capacity.prov, w.prov);
 	if (!without_reserve) {
-		if (gs_add_u64(fixed, s->reserve.bytes, &fixed))
+		if (gs_qty_add_u64(fixed, s->reserve.bytes, &fixed))
 			return -1;
-		*prov = gs_prov_weakest(*prov, s->reserve.prov);
+		*prov = gs_qty_prov_weakest(*prov, s->reserve.prov);
 		if (s->training.present) {
-			if (gs_add_u64(fixed, s->training.bytes, &fixed))
+			if (gs_qty_add_u64(fixed, s->training.bytes, &fixed))
 				return -1;
-			*prov = gs_prov_weakest(*prov, s->training.prov);
+			*prov = gs_qty_prov_weakest(*prov, s->training.prov);
 		}
 	}
 	if (fixed >= capacity.bytes)
@@ -1806,7 +1806,7 @@ static void S_headroom(const S_in *in, gs_candidate *c)
 	c->has_headroom = 1;
 }
 
-int gs_candidate_room(const gs_workload *w, const gs_sizing *s, const gs_candidate *c,
+int gs_verdict_candidate_room(const gs_workload *w, const gs_sizing *s, const gs_candidate *c,
 		      uint64_t *tokens, uint64_t *seqs)
 {
 	S_in in;
@@ -1818,7 +1818,7 @@ int gs_candidate_room(const gs_workload *w, const gs_sizing *s, const gs_candida
 	return S_room(&in, c->capacity, c->split ? c->split : 1, 1, tokens, seqs, &prov);
 }
 
-uint64_t gs_candidate_lower_with_weights(const gs_workload *w, const gs_sizing *s,
+uint64_t gs_verdict_candidate_lower_with_weights(const gs_workload *w, const gs_sizing *s,
 					 const gs_candidate *c, uint64_t weights)
 {
 	uint64_t sp = c->split ? c->split : 1, now, other, lower;
@@ -1832,12 +1832,12 @@ uint64_t gs_candidate_lower_with_weights(const gs_workload *w, const gs_sizing *
 	now = wq.bytes;
 	other = S_ceil_div(weights, sp);
 	lower = c->lower.present && c->lower.bytes >= now ? c->lower.bytes - now : 0;
-	return gs_add_u64(lower, other, &lower) ? UINT64_MAX : lower;
+	return gs_qty_add_u64(lower, other, &lower) ? UINT64_MAX : lower;
 }
 
 /*** classes and ranking ***/
 
-const char *gs_class_id(gs_class k)
+const char *gs_verdict_class_id(gs_class k)
 {
 	static const char *const ids[GS_CLASS_COUNT] = {
 		"retained", "fits", "lower_bound_fits", "only_a_measurement", "capacity_unknown",
@@ -1855,7 +1855,7 @@ static gs_class S_class(const S_in *in, const gs_candidate *c)
 {
 	const gs_verdict *m = &c->v[GS_REQ_MEMORY];
 
-	if (gs_offer_is_reference(c->offer))
+	if (gs_catalog_offer_is_reference(c->offer))
 		return GS_CLASS_REFERENCE;
 	if (c->excluded)
 		return GS_CLASS_EXCLUDED;
@@ -1999,7 +1999,7 @@ static int S_listed(const gs_workload *w, const char *id)
 	return 0;
 }
 
-int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d)
+int gs_verdict_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d)
 {
 	size_t i;
 	int bad = 0;
@@ -2016,7 +2016,7 @@ int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d)
 	return bad ? -1 : 0;
 }
 
-void gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
+void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 		 size_t nev, const gs_catalog *cat, int accept_synthetic, gs_decision *out)
 {
 	S_in in;
@@ -2080,7 +2080,7 @@ void gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev
 	S_rank_all(w, out);
 }
 
-const gs_candidate *gs_decision_best(const gs_decision *d)
+const gs_candidate *gs_verdict_best(const gs_decision *d)
 {
 	size_t i;
 
@@ -2095,7 +2095,7 @@ const gs_candidate *gs_decision_best(const gs_decision *d)
 	return NULL;
 }
 
-const gs_candidate *gs_decision_first_of(const gs_decision *d, gs_class k)
+const gs_candidate *gs_verdict_first_of(const gs_decision *d, gs_class k)
 {
 	size_t i;
 
@@ -2107,7 +2107,7 @@ const gs_candidate *gs_decision_first_of(const gs_decision *d, gs_class k)
 	return NULL;
 }
 
-void gs_decision_release(gs_decision *d)
+void gs_verdict_release(gs_decision *d)
 {
 	free(d->cands);
 	free(d->order);
@@ -2138,7 +2138,7 @@ static uint64_t S_lot_str(uint64_t h, const char *s)
 	return S_lot_mix(h, v);
 }
 
-uint64_t gs_offer_lot_hash(const gs_catalog *cat, const gs_offer *o)
+uint64_t gs_verdict_offer_lot_hash(const gs_catalog *cat, const gs_offer *o)
 {
 	uint64_t h = S_lot_str(S_lot_str(0, o->provider), o->gpu_model);
 
@@ -2150,7 +2150,7 @@ uint64_t gs_offer_lot_hash(const gs_catalog *cat, const gs_offer *o)
 	return h;
 }
 
-int gs_offer_same_lot(const gs_catalog *cat, const gs_offer *x, const gs_offer *y)
+int gs_verdict_offer_same_lot(const gs_catalog *cat, const gs_offer *x, const gs_offer *y)
 {
 	if (!S_lot_same_str(x->provider, y->provider) || !S_lot_same_str(x->gpu_model, y->gpu_model) ||
 	    x->cards != y->cards || x->memory_unknown != y->memory_unknown ||

@@ -218,7 +218,7 @@ typedef enum {
 } gs_kvcap_cmp;
 
 /* The KV capacity of a vLLM start on one rank, and what it would be at a
- * utilization of 1.0 (gs_kv_capacity_full). */
+ * utilization of 1.0 (gs_verdict_kv_capacity_full). */
 typedef struct {
 	uint64_t tokens;            /* observed capacity in tokens (the smallest rank's) */
 	int64_t device;             /* the rank it was read on */
@@ -231,11 +231,11 @@ typedef struct {
 	const char *full_missing;   /* the term missing for it: "total_gpu_memory", ... */
 } gs_kvcap;
 
-gs_kvcap_cmp gs_kv_capacity_comparable(const gs_workload *w, const gs_sizing *s,
+gs_kvcap_cmp gs_verdict_kv_capacity_comparable(const gs_workload *w, const gs_sizing *s,
 				       const gs_measurement *m, const char **what);
-/* The observed capacity on the ranks of this GPU model (gs_offer_matches_device
+/* The observed capacity on the ranks of this GPU model (gs_verdict_offer_matches_device
  * of o; o NULL: any rank): 0 with *out filled, -1 when none. */
-int gs_kv_capacity_of(const gs_measurement *m, const gs_offer *o, gs_kvcap *out);
+int gs_verdict_kv_capacity_of(const gs_measurement *m, const gs_offer *o, gs_kvcap *out);
 /*
  * The capacity a utilization of 1.0 would give: the log's KV memory plus
  * (1 - u) x the device's total (its non-KV terms, u x total - KV memory,
@@ -244,26 +244,26 @@ int gs_kv_capacity_of(const gs_measurement *m, const gs_offer *o, gs_kvcap *out)
  * printed size at the far end of its precision (half a unit of its last
  * digit). Sets has_full, or full_missing naming the missing term.
  */
-void gs_kv_capacity_full(const gs_measurement *m, uint64_t bytes_per_token, gs_kvcap *cap);
+void gs_verdict_kv_capacity_full(const gs_measurement *m, uint64_t bytes_per_token, gs_kvcap *cap);
 /* The workload's KV need in tokens: sequences x tokens kept, each sequence
  * rounded up to whole blocks of block_size (0: not stated, not rounded). */
-uint64_t gs_kv_need_tokens(const gs_sizing *s, uint64_t block_size);
+uint64_t gs_verdict_kv_need_tokens(const gs_sizing *s, uint64_t block_size);
 /* Bytes per value of a vLLM kv_cache_dtype ("auto": the model's dtype), 0: unknown. */
-unsigned gs_kv_dtype_bytes(const char *kv_cache_dtype, const char *model_dtype);
+unsigned gs_verdict_kv_dtype_bytes(const char *kv_cache_dtype, const char *model_dtype);
 /* Does the log (or the import) name the workload's model? */
-int gs_model_same(const gs_workload *w, const char *name);
+int gs_verdict_model_same(const gs_workload *w, const char *name);
 
 /* Every offer id the workload lists must be in the catalog; -1 with d otherwise. */
-int gs_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d);
+int gs_verdict_check_candidates(const gs_workload *w, const gs_catalog *cat, gs_diag *d);
 /*
  * Only the offers listed in w->candidates when there are any, in catalog
  * order. A synthetic measurement decides nothing unless accept_synthetic;
  * then every verdict resting on one is marked. Never fails (out of memory
  * aborts, util.h).
  */
-void gs_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
+void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evidence *ev,
 		 size_t nev, const gs_catalog *c, int accept_synthetic, gs_decision *out);
-void gs_decision_release(gs_decision *d);
+void gs_verdict_release(gs_decision *d);
 /*
  * The offer to take: the first retained offer of the ranking; with none
  * retained, the first of the pre-selection whose capacity is known to hold
@@ -271,7 +271,7 @@ void gs_decision_release(gs_decision *d);
  * otherwise: an offer of unknown memory, a reference card or an excluded
  * offer is never proposed.
  */
-const gs_candidate *gs_decision_best(const gs_decision *d);
+const gs_candidate *gs_verdict_best(const gs_decision *d);
 
 /*
  * The provenance of a margin (capacity - need, has_margin) as a figure
@@ -281,7 +281,7 @@ const gs_candidate *gs_decision_best(const gs_decision *d);
  * margin_provenance is null otherwise). The sheet, the decision JSON and
  * the per-offer pages' rows take it from here.
  */
-gs_qty gs_margin_prov(gs_qty need, gs_qty capacity);
+gs_qty gs_verdict_margin_prov(gs_qty need, gs_qty capacity);
 
 /*
  * What a candidate's capacity per card leaves for the KV cache beyond the
@@ -290,21 +290,21 @@ gs_qty gs_margin_prov(gs_qty need, gs_qty capacity);
  * whole sequences at the required context: 0, or -1 when not calculated
  * (no dense cache, no capacity, no room). The headroom's own arithmetic.
  */
-int gs_candidate_room(const gs_workload *w, const gs_sizing *s, const gs_candidate *c,
+int gs_verdict_candidate_room(const gs_workload *w, const gs_sizing *s, const gs_candidate *c,
 		      uint64_t *tokens, uint64_t *seqs);
 /* The candidate's calculated lower bound per card were its weights these
  * bytes instead (another storage format), the other terms as calculated. */
-uint64_t gs_candidate_lower_with_weights(const gs_workload *w, const gs_sizing *s,
+uint64_t gs_verdict_candidate_lower_with_weights(const gs_workload *w, const gs_sizing *s,
 					 const gs_candidate *c, uint64_t weights);
 /* The first candidate of a class in the order, or NULL. */
-const gs_candidate *gs_decision_first_of(const gs_decision *d, gs_class k);
-const char *gs_class_id(gs_class k);            /* "retained", "fits", ... */
+const gs_candidate *gs_verdict_first_of(const gs_decision *d, gs_class k);
+const char *gs_verdict_class_id(gs_class k);            /* "retained", "fits", ... */
 const char *gs_verdict_id(gs_verdict_kind k);   /* "admissible", ... */
-const char *gs_req_id(gs_req r);                /* "memory", ... */
+const char *gs_verdict_req_id(gs_req r);                /* "memory", ... */
 /* Case-insensitive: does the measurement's device belong to this offer's GPU model? */
-int gs_offer_matches_device(const gs_offer *o, const char *device_name);
+int gs_verdict_offer_matches_device(const gs_offer *o, const char *device_name);
 /* Does the measurement cover at least every required dimension? */
-int gs_measurement_covers(const gs_workload *w, const gs_measurement *m);
+int gs_verdict_measurement_covers(const gs_workload *w, const gs_measurement *m);
 /*
  * Is a failed run comparable with the workload? Every dimension it recorded
  * is stated by the workload and no larger, its dtype is the workload's
@@ -312,23 +312,23 @@ int gs_measurement_covers(const gs_workload *w, const gs_measurement *m);
  * is one of the workload's conditions with the same value. *what receives
  * the dimension, dtype or condition at fault (borrowed), or NULL.
  */
-gs_comparable gs_failure_comparable(const gs_workload *w, const gs_measurement *m,
+gs_comparable gs_verdict_failure_comparable(const gs_workload *w, const gs_measurement *m,
 				    const char **what);
 /* See gs_need. Missing (q.present == 0) when no counter was read at all. */
-void gs_measurement_need_of(const gs_measurement *m, gs_need *out);
+void gs_verdict_measurement_need_of(const gs_measurement *m, gs_need *out);
 /* The need's figure alone. */
-gs_qty gs_measurement_need(const gs_measurement *m, uint64_t *device);
+gs_qty gs_verdict_measurement_need(const gs_measurement *m, uint64_t *device);
 /* Label key of what a failure in this phase points to (DESIGN.md, "Phases"). */
-const char *gs_phase_orientation(const char *phase);
+const char *gs_verdict_phase_orientation(const char *phase);
 
 /*
  * The lot of an offer, as the sheet's rows and the site's matrix group
  * equivalent offers: one provider (or none: reference cards), the same GPU
  * model, cards per lot and memory figure (its words, the capacity per card
  * and where it comes from, the catalog it came from when the catalogs
- * were merged). gs_offer_lot_hash gives equal lots the same hash.
+ * were merged). gs_verdict_offer_lot_hash gives equal lots the same hash.
  */
-uint64_t gs_offer_lot_hash(const gs_catalog *cat, const gs_offer *o);
-int gs_offer_same_lot(const gs_catalog *cat, const gs_offer *x, const gs_offer *y);
+uint64_t gs_verdict_offer_lot_hash(const gs_catalog *cat, const gs_offer *o);
+int gs_verdict_offer_same_lot(const gs_catalog *cat, const gs_offer *x, const gs_offer *y);
 
 #endif

@@ -331,7 +331,7 @@ void gs_doc_textf(cmark_node *inl, const char *fmt, ...)
 
 	/* formatted on the stack when short (most are): no allocation */
 	va_start(ap, fmt);
-	gs_doc_text(inl, gs_vfmt_small(small, sizeof(small), &heap, fmt, ap));
+	gs_doc_text(inl, gs_util_vfmt_small(small, sizeof(small), &heap, fmt, ap));
 	va_end(ap);
 	free(heap);
 }

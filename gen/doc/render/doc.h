@@ -116,7 +116,7 @@ void gs_doc_user_markdown(cmark_node *parent, const char *md);
 #define GS_DOC_MD_MAX_BYTES 16384
 #define GS_DOC_MD_MAX_NESTING 16
 #define GS_DOC_MD_MAX_RUN 32
-int gs_doc_markdown_check(const char *md, char *why, size_t whylen);
+int gs_doc_bounds_check(const char *md, char *why, size_t whylen);
 
 char *gs_doc_render_markdown(const gs_doc *d);
 /*
@@ -150,6 +150,6 @@ char *gs_doc_html_body_direct(const gs_doc *d);
  * would drop it), appended to b. A text node's HTML is gs_html_escape's
  * (html.h: & < > " escaped).
  */
-void gs_html_url(gs_buf *b, const char *url);
+void gs_doc_html_url(gs_buf *b, const char *url);
 
 #endif

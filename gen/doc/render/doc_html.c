@@ -511,7 +511,7 @@ char *gs_doc_html_body_direct(const gs_doc *d)
 	return S_write(d, d->root);
 }
 
-void gs_html_url(gs_buf *b, const char *url)
+void gs_doc_html_url(gs_buf *b, const char *url)
 {
 	S_html h;
 

@@ -164,7 +164,7 @@ static void S_out(S_md *m, const char *str, S_esc escape, bool pipe)
 
 		if (m->begin_line)
 			S_put(m, m->pre.data, m->pre.len);
-		len = gs_utf8_decode(s + i, n - i, &cp);
+		len = gs_util_utf8_decode(s + i, n - i, &cp);
 		if (!len)
 			return;
 		c = s[i];

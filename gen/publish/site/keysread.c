@@ -65,7 +65,7 @@ static int S_rd_string(S_rd *r, char *buf, size_t len)
 	return ok;
 }
 
-int gs_keys_read_pages(FILE *f, uint64_t len, gs_keys_page_fn fn, void *arg)
+int gs_keysread_pages(FILE *f, uint64_t len, gs_keys_page_fn fn, void *arg)
 {
 	S_rd r;
 	int ch;
@@ -127,7 +127,7 @@ static size_t S_string_end(const char *p, size_t i, size_t end)
 			return 0;
 		} else if (u[i] >= 0x80) {
 			uint32_t cp;
-			size_t l = gs_utf8_decode(u + i, end - i, &cp);
+			size_t l = gs_util_utf8_decode(u + i, end - i, &cp);
 			if (!l)
 				return 0;
 			i += l;
@@ -167,7 +167,7 @@ static int S_text_cmp(const void *a, const void *b)
 	return memcmp(x->s, y->s, x->len);
 }
 
-long gs_keys_why_count(const char *p, size_t n)
+long gs_keysread_why_count(const char *p, size_t n)
 {
 	size_t i = 1, k, ntext = 0;
 	long count = 0, ret = -1;
@@ -219,7 +219,7 @@ out:
 	return ret;
 }
 
-long gs_keys_why_at(const char *buf, size_t n, size_t noffers, size_t *why_len)
+long gs_keysread_why_at(const char *buf, size_t n, size_t noffers, size_t *why_len)
 {
 	const size_t wl = sizeof(GS_KEYS_WHY_MEMBER) - 1;
 	const char *w, *at;
@@ -232,7 +232,7 @@ long gs_keys_why_at(const char *buf, size_t n, size_t noffers, size_t *why_len)
 	if (!w || buf[n - 1] != '}')
 		return -1;
 	len = n - 1 - (size_t)(w - buf) - wl;
-	if (gs_keys_why_count(w + wl, len) != (long)noffers)
+	if (gs_keysread_why_count(w + wl, len) != (long)noffers)
 		return -1;
 	*why_len = len;
 	return (long)(w - buf + (long)wl);

@@ -13,7 +13,7 @@
  *
  * Invariants: a reader never reads outside the bytes it is given, keeps
  * nothing beyond a name and a value of bounded size, and accepts only what
- * jansson parses to the same thing (a "why" that gs_keys_why_count accepts
+ * jansson parses to the same thing (a "why" that gs_keysread_why_count accepts
  * is one json_loadb loads, an array of that many strings, nulls and
  * indexes of earlier strings).
  */
@@ -41,7 +41,7 @@ typedef void (*gs_keys_page_fn)(void *arg, const char *name, const char *value);
  * others are skipped. 0 when the bytes are an object of names and strings,
  * else -1: the caller then forgets what fn was given.
  */
-int gs_keys_read_pages(FILE *f, uint64_t len, gs_keys_page_fn fn, void *arg);
+int gs_keysread_pages(FILE *f, uint64_t len, gs_keys_page_fn fn, void *arg);
 
 /*
  * The number of elements of a "why" array as a build writes it (p, n
@@ -50,17 +50,17 @@ int gs_keys_read_pages(FILE *f, uint64_t len, gs_keys_page_fn fn, void *arg);
  * valid UTF-8 with only the escapes JSON allows, none of \u0000 or a lone
  * surrogate), or -1.
  */
-long gs_keys_why_count(const char *p, size_t n);
+long gs_keysread_why_count(const char *p, size_t n);
 
 /*
  * In a sheet's entry as a build writes it (buf, n bytes, {"files", "key",
  * "result", "why"} compact, "why" last), where "why"'s value starts: its
  * offset, with *why_len its length (up to the entry's closing brace), or
  * -1 when the entry does not end with a "why" of noffers elements
- * (gs_keys_why_count). buf[n] must be readable and NUL (the search stops at
+ * (gs_keysread_why_count). buf[n] must be readable and NUL (the search stops at
  * a NUL byte, which JSON text never holds). The entry without its reasons
  * is then buf[0, offset - (sizeof(GS_KEYS_WHY_MEMBER) - 1)) followed by '}'.
  */
-long gs_keys_why_at(const char *buf, size_t n, size_t noffers, size_t *why_len);
+long gs_keysread_why_at(const char *buf, size_t n, size_t noffers, size_t *why_len);
 
 #endif

@@ -27,10 +27,10 @@ gs_archive *gs_site_archive(const char *dir, gs_error *err)
 		gs_error_set(err, "%s", gs_error_message(&e));
 		gs_error_release(&e);
 		if (a)
-			gs_archive_free(a);
+			gs_evidence_archive_free(a);
 		return NULL;
 	}
-	gs_archive_always_manifest(a);
+	gs_evidence_archive_always_manifest(a);
 	return a;
 }
 
@@ -45,13 +45,13 @@ static int S_site_pages(const gs_publish_env *env, const char *dir, gs_site_page
 
 	gs_site_pagekeys_setup(pp, env->cat, old);
 	/* the style sheet every page of the site links (GS_SITE_CSS), once */
-	if (gs_write_atomic(dir, GS_SITE_CSS, env->tp->css, strlen(env->tp->css), err))
+	if (gs_outfile_write_atomic(dir, GS_SITE_CSS, env->tp->css, strlen(env->tp->css), err))
 		goto out;
 	if (gs_site_index_pages(env, pp->rs, n, dir, nav_root, demonstration, pp, err) ||
 	    gs_site_offers_pages(env, pp->rs, n, dir, nav_root, demonstration, err) ||
 	    gs_site_offer_detail_pages(env, n, dir, demonstration, pp, err))
 		goto out;
-	if (pp->keyed && gs_site_write_keys(pp->rs, pp->old_fd, pp, dir, err))
+	if (pp->keyed && gs_site_keys_write(pp->rs, pp->old_fd, pp, dir, err))
 		goto out;
 	rc = 0;
 out:
@@ -63,7 +63,7 @@ static void S_pages_release(gs_site_pagekeys *pp)
 {
 	free(pp->order);
 	free(pp->reuse);
-	gs_site_why_page_free(pp);
+	gs_site_pagekeys_why_page_free(pp);
 }
 
 int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *dir, gs_error *err)
@@ -95,13 +95,13 @@ static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, si
 	s.workloads = npaths;
 	s.from = from;
 	for (i = 0; i < gs_site_results_count(rs); i++)
-		gs_strvec_push_dup(&s.ids, gs_site_results_id(rs, i));
+		gs_util_strvec_push_dup(&s.ids, gs_site_results_id(rs, i));
 	snprintf(s.workloads_sha256, sizeof(s.workloads_sha256), "%s", opts->workloads_key);
 	snprintf(s.inputs_sha256, sizeof(s.inputs_sha256), "%s", opts->inputs_key);
 	snprintf(s.catalog_sha256, sizeof(s.catalog_sha256), "%s", opts->catalog_key);
 	snprintf(s.site_key, sizeof(s.site_key), "%s", site_key);
 	s.generator = gs_xstrdup("gpusheet " GS_VERSION);
-	s.lang = gs_xstrdup(gs_lang_id(env->t->lang));
+	s.lang = gs_xstrdup(gs_tr_lang_id(env->t->lang));
 	s.date = gs_xstrdup_or_null(env->date);
 	s.png = env->png;
 	s.md = env->md;
@@ -141,7 +141,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	n = to - from;
 	memset(&c, 0, sizeof(c));
 	c.prev_sheets_fd = c.sheets_fd = -1;
-	if (gs_mkdirs(sheets)) {
+	if (gs_outfile_mkdirs(sheets)) {
 		gs_error_set(err, "cannot create %s", sheets);
 		goto out;
 	}
@@ -160,14 +160,14 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	c.out = gs_site_results_new(dir, env.cat, GS_SITE_PAGE_ROWS, err);
 	if (!c.out)
 		goto out;
-	gs_archive_set_previous(archive, prev);
+	gs_evidence_archive_set_previous(archive, prev);
 	env.nav_html = nav_sheet;
 	env.link_prefix = "../";
 	env.sheet_prefix = "sheets/";
 	if (!env.notes_masked) {
 		/* the catalog's notes masked once, before the workers fork, not
 		 * for every offer of every sheet */
-		notes = gs_sheet_notes_masked(env.cat);
+		notes = gs_sheet_sources_notes_masked(env.cat);
 		env.notes_masked = (const char *const *)notes;
 	}
 	c.paths = paths + from;
@@ -179,12 +179,12 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	c.sheets = sheets;
 	c.err = err;
 	if (opts->catalog_key) {
-		gs_site_key(&env, opts->catalog_key, site_key);
+		gs_site_keys_of(&env, opts->catalog_key, site_key);
 		c.site_key = site_key;
 		if (prev)
 			gs_site_keys_open(prev, &c.old); /* none usable: a full build */
 		if (prev && c.old.f && !opts->rehash)
-			c.statcache = statcache = gs_site_statcache_open(prev);
+			c.statcache = statcache = gs_site_stat_open(prev);
 		c.prev_sheets = prev ? gs_xasprintf("%s/sheets", prev) : NULL;
 		if (c.prev_sheets)
 			c.prev_sheets_fd = open(c.prev_sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -211,7 +211,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	if (gs_site_results_count(c.out) != n)
 		GS_BUG("%zu workloads but %zu results", n, gs_site_results_count(c.out));
 	if (opts->shard_n) {
-		if (gs_site_write_keys(c.out, c.old.f ? fileno(c.old.f) : -1, NULL, dir, err) ||
+		if (gs_site_keys_write(c.out, c.old.f ? fileno(c.old.f) : -1, NULL, dir, err) ||
 		    S_write_shard(&env, opts, npaths, from, c.out, site_key, dir, err))
 			goto out;
 	} else {
@@ -222,7 +222,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		pp.old_fd = c.old.f ? fileno(c.old.f) : -1;
 		pp.prev = prev;
 		if (c.old.f)
-			pp.old_pages = gs_jscan_find(&c.old.scan, 1, "pages");
+			pp.old_pages = gs_jsonscan_find(&c.old.scan, 1, "pages");
 		rc = S_site_pages(&env, dir, &pp, c.old.f, err);
 		if (opts->pages_reused)
 			*opts->pages_reused = pp.pages_reused;
@@ -241,7 +241,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		*opts->unread = c.unread;
 	rc = 0;
 out:
-	gs_site_statcache_free(statcache);
+	gs_site_stat_free(statcache);
 	/* (a build that failed may have left one) */
 	gs_publish_result_release(&c.cur);
 	free(sheets);
@@ -254,8 +254,8 @@ out:
 	gs_site_keys_close(&c.old);
 	gs_site_results_free(c.out);
 	if (archive)
-		gs_archive_free(archive);
-	gs_sheet_notes_masked_free(notes, env.cat->noffers);
+		gs_evidence_archive_free(archive);
+	gs_sheet_sources_notes_masked_free(notes, env.cat->noffers);
 	return rc;
 }
 
@@ -292,7 +292,7 @@ static int S_learn_only(char *const *paths, size_t npaths, const gs_publish_env 
 	return gs_site_learn_pass(&c, jobs, &done, opts->validated, opts->validated_arg);
 }
 
-/* Whether out's parent folder exists (gs_stage_begin would create it). */
+/* Whether out's parent folder exists (gs_outfile_stage_begin would create it). */
 static int S_parent_exists(const char *out)
 {
 	char *p = gs_xstrdup(out), *slash;
@@ -324,13 +324,13 @@ static int S_untouched(char *const *paths, size_t npaths, const gs_publish_env *
 	size_t pages = 0;
 	int same;
 
-	gs_site_key(env, opts->catalog_key, site_key);
-	gs_site_signature(site_key, env->reference, paths, npaths, signature);
+	gs_site_keys_of(env, opts->catalog_key, site_key);
+	gs_site_keys_signature(site_key, env->reference, paths, npaths, signature);
 	if (opts->rehash)
 		return 0;
-	s = gs_site_statcache_open(out);
-	same = s && gs_site_statcache_unchanged(s, out, paths, npaths, signature, &pages);
-	gs_site_statcache_free(s);
+	s = gs_site_stat_open(out);
+	same = s && gs_site_stat_unchanged(s, out, paths, npaths, signature, &pages);
+	gs_site_stat_free(s);
 	if (!same)
 		return 0;
 	if (opts->rendered)
@@ -379,7 +379,7 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 	if (opts.shard_n && (!opts.catalog_key || !opts.workloads_key || !opts.inputs_key))
 		GS_BUG("a shard needs the catalog's and the workloads' keys");
 	for (;;) {
-		gs_stage *st = gs_stage_begin(out_dir, opts.shard_n ? S_shard_marks : S_site_marks,
+		gs_stage *st = gs_outfile_stage_begin(out_dir, opts.shard_n ? S_shard_marks : S_site_marks,
 					      err);
 
 		if (!st) {
@@ -396,16 +396,16 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 			rc = -1;
 			goto out;
 		}
-		rc = S_build_into(paths, npaths, env, &opts, &learnt, jobs, gs_stage_dir(st),
-				  gs_stage_previous(st), err);
+		rc = S_build_into(paths, npaths, env, &opts, &learnt, jobs, gs_outfile_stage_dir(st),
+				  gs_outfile_stage_previous(st), err);
 		if (rc == 0)
-			rc = gs_stage_commit(st, err);
-		gs_stage_free(st);
+			rc = gs_outfile_stage_commit(st, err);
+		gs_outfile_stage_free(st);
 		if (rc == 0 && opts.catalog_key) {
 			size_t from = 0, to = npaths;
 			if (opts.shard_n)
 				gs_shard_range(npaths, opts.shard_k, opts.shard_n, &from, &to);
-			gs_site_statcache_write(out_dir, paths, from, to - from, learnt,
+			gs_site_stat_write(out_dir, paths, from, to - from, learnt,
 						opts.shard_n ? NULL : signature,
 						*opts.pages_reused + *opts.pages_rendered);
 		}

@@ -57,7 +57,7 @@ typedef struct {
 	size_t n, npages, ncols, noffers, ntuples;  /* ntuples: pages with a key */
 	int demonstration;
 	const size_t (*counts)[3];  /* gs_site_results_counts */
-	size_t *order;            /* the matrix's offers, column by column (gs_site_matrix_columns) */
+	size_t *order;            /* the matrix's offers, column by column (gs_site_figures_matrix_columns) */
 	size_t *start;            /* column c: order[start[c]] to order[start[c + 1] - 1] (in order's block) */
 	size_t ncolumns;          /* the matrix's columns (groups of equivalent offers) */
 	unsigned char *reuse;     /* bit t: page t has the same key in the replaced keys file */
@@ -75,7 +75,7 @@ typedef struct {
 /*
  * The index, offers and per-offer pages are written here as HTML, the
  * bytes their document tree gave (gs_doc, then doc_html.c) with the same
- * escaping (gs_html_escape, gs_html_url): building a tree for
+ * escaping (gs_html_escape, gs_doc_html_url): building a tree for
  * each page and walking it took about a tenth of a 200 x 50 site's CPU.
  * The layout is the one doc_html.c writes (a block ends with a newline,
  * a table's rows and cells each start on a new line), but for the rows of
@@ -110,7 +110,7 @@ typedef struct {
 	gs_archive *archive;
 	const char *dir;           /* the stage: the workers' reports go there */
 	const char *sheets;
-	gs_publish_result cur;     /* the result of the workload being done (gs_site_finish takes it) */
+	gs_publish_result cur;     /* the result of the workload being done (gs_site_render_finish takes it) */
 	gs_error *err;
 	/* incremental builds (NULL site_key: none) */
 	const char *site_key;      /* hex SHA-256 of what every sheet depends on */
@@ -127,7 +127,7 @@ typedef struct {
 	struct timespec since;
 	int since_set;
 	size_t unread;             /* workloads reused unread (their stat fields unchanged) */
-	/* Where a finished result goes (gs_site_finish): in a worker, its report;
+	/* Where a finished result goes (gs_site_render_finish): in a worker, its report;
 	 * else the results' spools (site_results.h; item i: workload i's). */
 	FILE *report;
 	gs_site_results *out;
@@ -146,66 +146,66 @@ typedef struct {
 	 * is only read, so that the errors come without rendering the site
 	 * first; shared between the workers (mapped before they fork). */
 	volatile int *invalid;
-	json_t *pending;           /* in a worker: the result of the item being done (gs_site_finish) */
-	char *pending_why;         /* and its reasons (gs_site_why_block), or NULL */
+	json_t *pending;           /* in a worker: the result of the item being done (gs_site_render_finish) */
+	char *pending_why;         /* and its reasons (gs_site_render_why_block), or NULL */
 	size_t pending_whylen;
 } gs_site_ctx;
 
 /* site_nav.c: page names, the navigation and the pager's pages */
 char *gs_site_nav(const gs_strings *t, const char *prefix);
-const char *gs_site_status_key(unsigned char s);
-const char *gs_site_status_symbol(unsigned char s);
-void gs_site_page_name(char *buf, size_t len, size_t page, size_t col);
-void gs_site_offers_name(char *buf, size_t len, size_t page);
-void gs_site_row_page(char *buf, size_t len, size_t i, size_t col, const char *id);
-void gs_site_col_page(char *buf, size_t len, size_t i, size_t row, const char *id);
-void gs_site_offer_page(char *buf, size_t len, size_t i, size_t other, const char *id);
+const char *gs_site_nav_status_key(unsigned char s);
+const char *gs_site_nav_status_symbol(unsigned char s);
+void gs_site_nav_page_name(char *buf, size_t len, size_t page, size_t col);
+void gs_site_nav_offers_name(char *buf, size_t len, size_t page);
+void gs_site_nav_row_page(char *buf, size_t len, size_t i, size_t col, const char *id);
+void gs_site_nav_col_page(char *buf, size_t len, size_t i, size_t row, const char *id);
+void gs_site_nav_offer_page(char *buf, size_t len, size_t i, size_t other, const char *id);
 
 /* site_html.c: the HTML writer of the site's pages (gs_site_w) */
-void gs_site_w_raw(gs_site_w *w, const char *s);
-void gs_site_w_text(gs_site_w *w, const char *s);
-void gs_site_w_textf(gs_site_w *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void gs_site_w_num(gs_site_w *w, uint64_t v);
-void gs_site_w_code(gs_site_w *w, const char *s);
-void gs_site_w_a(gs_site_w *w, const char *url);
-void gs_site_w_para(gs_site_w *w, const char *text);
-void gs_site_w_h1(gs_site_w *w, const char *text);
-void gs_site_w_table(gs_site_w *w, const char *caption, const char *const *heads, size_t ncols);
-void gs_site_w_row(gs_site_w *w, size_t *rows);
-void gs_site_w_td(gs_site_w *w);
-void gs_site_w_table_end(gs_site_w *w, size_t rows);
-void gs_site_w_pager(gs_site_w *w, const char *label, size_t cur, size_t n,
+void gs_site_html_raw(gs_site_w *w, const char *s);
+void gs_site_html_text(gs_site_w *w, const char *s);
+void gs_site_html_textf(gs_site_w *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gs_site_html_num(gs_site_w *w, uint64_t v);
+void gs_site_html_code(gs_site_w *w, const char *s);
+void gs_site_html_a(gs_site_w *w, const char *url);
+void gs_site_html_para(gs_site_w *w, const char *text);
+void gs_site_html_h1(gs_site_w *w, const char *text);
+void gs_site_html_table(gs_site_w *w, const char *caption, const char *const *heads, size_t ncols);
+void gs_site_html_row(gs_site_w *w, size_t *rows);
+void gs_site_html_td(gs_site_w *w);
+void gs_site_html_table_end(gs_site_w *w, size_t rows);
+void gs_site_html_pager(gs_site_w *w, const char *label, size_t cur, size_t n,
 		     void (*name_of)(char *, size_t, size_t, size_t, const char *), size_t other,
 		     const char *id);
-void gs_site_w_demo(gs_site_w *w, const gs_strings *t, int demonstration);
-int gs_site_w_page(const gs_publish_env *env, const char *dir, const char *name, gs_site_w *body,
+void gs_site_html_demo(gs_site_w *w, const gs_strings *t, int demonstration);
+int gs_site_html_page(const gs_publish_env *env, const char *dir, const char *name, gs_site_w *body,
 		   const char *title, const char *nav, const char *root, const char *script,
 		   gs_error *err);
 
 /* site_figures.c: the figures of the offers: memory, order, groups, cost per GiB-day, the charts' data */
-char *gs_site_fmt_q4(char *buf, size_t len, uint64_t v, gs_lang lang);
-void gs_site_cost_per_gib_day(char *buf, size_t len, const gs_plan *p, uint64_t bytes,
+char *gs_site_figures_fmt_q4(char *buf, size_t len, uint64_t v, gs_lang lang);
+void gs_site_figures_cost_per_gib_day(char *buf, size_t len, const gs_plan *p, uint64_t bytes,
 			      uint64_t cards, gs_lang lang);
-int gs_site_same_group(const gs_offer *a, const gs_offer *b);
+int gs_site_figures_same_group(const gs_offer *a, const gs_offer *b);
 
 /* site_pagekeys.c: the pages' keys, and what the pages take from the site they replace */
-void gs_site_tuple_name(const gs_site_pagekeys *pp, size_t t, char *name, size_t len);
-void gs_site_tuple_key(const gs_site_pagekeys *pp, size_t t, char hex[GS_SHA256_HEX_SIZE]);
-int gs_site_by_id(const void *a, const void *b);
+void gs_site_pagekeys_tuple_name(const gs_site_pagekeys *pp, size_t t, char *name, size_t len);
+void gs_site_pagekeys_tuple_key(const gs_site_pagekeys *pp, size_t t, char hex[GS_SHA256_HEX_SIZE]);
+int gs_site_pagekeys_by_id(const void *a, const void *b);
 void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *old);
-int gs_site_page_reuse(gs_site_pagekeys *pp, const char *dir, const char *name, size_t t);
-int gs_site_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, gs_error *err);
-const char *gs_site_reason(const gs_site_pagekeys *pp, size_t i, size_t k);
-void gs_site_why_page_free(gs_site_pagekeys *pp);
+int gs_site_pagekeys_page_reuse(gs_site_pagekeys *pp, const char *dir, const char *name, size_t t);
+int gs_site_pagekeys_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, gs_error *err);
+const char *gs_site_pagekeys_reason(const gs_site_pagekeys *pp, size_t i, size_t k);
+void gs_site_pagekeys_why_page_free(gs_site_pagekeys *pp);
 
 /* site_index.c: the index pages: the workload x offer matrix */
-char *gs_site_short_title(const char *title, int *cut);
+char *gs_site_index_short_title(const char *title, int *cut);
 int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n,
 			const char *dir, const char *nav, int demonstration, gs_site_pagekeys *pp,
 			gs_error *err);
 
 /* site_offers.c: the offers pages and their charts */
-char *gs_site_mem_group(const gs_strings *t, uint64_t mem);
+char *gs_site_offers_mem_group(const gs_strings *t, uint64_t mem);
 int gs_site_offers_pages(const gs_publish_env *env, gs_site_results *rs, size_t nres,
 			 const char *dir, const char *nav, int demonstration, gs_error *err);
 
@@ -217,29 +217,29 @@ int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *
 /* site_keys.c: incremental builds: the keys file, the sheets' keys, reuse */
 void gs_site_keys_close(gs_site_keys *k);
 int gs_site_keys_open(const char *dir, gs_site_keys *k);
-void gs_site_hash_str(struct sha256_ctx *h, const char *s);
-int gs_site_job_key(gs_site_ctx *c, size_t i, gs_job *job, const char *wsha,
+void gs_site_keys_hash_str(struct sha256_ctx *h, const char *s);
+int gs_site_keys_job_key(gs_site_ctx *c, size_t i, gs_job *job, const char *wsha,
 		    char hex[GS_SHA256_HEX_SIZE]);
-void gs_site_input_key(const gs_site_ctx *c, const gs_site_learnt_item *in,
+void gs_site_keys_input_key(const gs_site_ctx *c, const gs_site_learnt_item *in,
 		       char (*rels)[GS_EVIDENCE_REL_SIZE], char hex[GS_SHA256_HEX_SIZE]);
-int gs_site_input_archive(gs_site_ctx *c, size_t i, const gs_site_learnt_item *in,
+int gs_site_keys_input_archive(gs_site_ctx *c, size_t i, const gs_site_learnt_item *in,
 			  char (*rels)[GS_EVIDENCE_REL_SIZE]);
-int gs_site_same_input(const gs_job *job, const char *wsha, const gs_site_learnt_item *in);
-int gs_site_reuse(gs_site_ctx *c, size_t i, const char *id, const char *title, const char *key);
-int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *pages, const char *dir,
+int gs_site_keys_same_input(const gs_job *job, const char *wsha, const gs_site_learnt_item *in);
+int gs_site_keys_reuse(gs_site_ctx *c, size_t i, const char *id, const char *title, const char *key);
+int gs_site_keys_write(gs_site_results *rs, int old_fd, const gs_site_pagekeys *pages, const char *dir,
 		       gs_error *err);
 
 /* site_render.c: the render pass: sheets rendered in one process or in workers, their results packed */
-int gs_site_finish(gs_site_ctx *c, size_t i);
-int gs_site_publish_one(gs_site_ctx *c, size_t i, gs_job *job, size_t *done);
-json_t *gs_site_result_pack(const gs_publish_result *r);
-json_t *gs_site_why_pack(const gs_site_results *rs, size_t i, size_t noffers);
-int gs_site_why_strings(json_t *why, size_t n, char **out);
-int gs_site_why_unpack(json_t *why, gs_publish_result *r);
-char *gs_site_why_block(const gs_publish_result *r, size_t *len);
-json_t *gs_site_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *whylen);
-int gs_site_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r);
-int gs_site_take_result(gs_site_ctx *c, size_t i, json_t *o, FILE *f, size_t *done);
+int gs_site_render_finish(gs_site_ctx *c, size_t i);
+int gs_site_render_publish_one(gs_site_ctx *c, size_t i, gs_job *job, size_t *done);
+json_t *gs_site_render_result_pack(const gs_publish_result *r);
+json_t *gs_site_render_why_pack(const gs_site_results *rs, size_t i, size_t noffers);
+int gs_site_render_why_strings(json_t *why, size_t n, char **out);
+int gs_site_render_why_unpack(json_t *why, gs_publish_result *r);
+char *gs_site_render_why_block(const gs_publish_result *r, size_t *len);
+json_t *gs_site_render_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *whylen);
+int gs_site_render_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r);
+int gs_site_render_take_result(gs_site_ctx *c, size_t i, json_t *o, FILE *f, size_t *done);
 int gs_site_render_parallel(gs_site_ctx *c, size_t npaths, unsigned jobs, size_t *done);
 int gs_site_render_sheets(gs_site_ctx *c, size_t n, unsigned jobs, size_t *done,
 			  const gs_site_opts *opts);
@@ -253,15 +253,15 @@ int gs_site_learn_pass(gs_site_ctx *c, unsigned jobs, size_t *done,
 /* site_stat.c: the stat cache, inputs trusted unread */
 char *gs_site_stat_text(const struct stat *wst, const gs_strvec *ev_path,
 			const struct timespec *since, struct timespec *newest, uint64_t *sizes);
-gs_site_statcache *gs_site_statcache_open(const char *dir);
-int gs_site_statcache_get(const gs_site_statcache *s, const char *path, gs_site_input *in,
+gs_site_statcache *gs_site_stat_open(const char *dir);
+int gs_site_stat_get(const gs_site_statcache *s, const char *path, gs_site_input *in,
 			  uint64_t **sizes);
-void gs_site_statcache_free(gs_site_statcache *s);
-void gs_site_statcache_write(const char *dir, char *const *paths, size_t from, size_t n,
+void gs_site_stat_free(gs_site_statcache *s);
+void gs_site_stat_write(const char *dir, char *const *paths, size_t from, size_t n,
 			     gs_site_learnt *learnt, const char *signature, size_t pages);
-int gs_site_statcache_unchanged(const gs_site_statcache *s, const char *dir, char *const *paths,
+int gs_site_stat_unchanged(const gs_site_statcache *s, const char *dir, char *const *paths,
 				size_t npaths, const char *signature, size_t *pages);
-int gs_site_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint64_t *sizes,
+int gs_site_keys_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint64_t *sizes,
 		    size_t *done);
 
 #endif

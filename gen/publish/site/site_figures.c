@@ -15,7 +15,7 @@
 
 /*** the matrix ***/
 
-void gs_site_offer_counts(const gs_publish_result *res, size_t n, size_t noffers,
+void gs_site_figures_offer_counts(const gs_publish_result *res, size_t n, size_t noffers,
 			  size_t (*counts)[3])
 {
 	size_t i, k;
@@ -28,7 +28,7 @@ void gs_site_offer_counts(const gs_publish_result *res, size_t n, size_t noffers
 }
 
 /* Capacity per card the matrix groups offers by: declared, else nominal; unknown last. */
-uint64_t gs_site_offer_memory(const gs_offer *o)
+uint64_t gs_site_figures_offer_memory(const gs_offer *o)
 {
 	return o->has_declared_bytes ? o->declared_bytes : !o->memory_unknown ? o->nominal_bytes
 										 : UINT64_MAX;
@@ -48,13 +48,13 @@ static int S_by_memory(const void *a, const void *b)
 	return x->k < y->k ? -1 : x->k > y->k;
 }
 
-void gs_site_offer_order(const gs_catalog *cat, size_t *order)
+void gs_site_figures_offer_order(const gs_catalog *cat, size_t *order)
 {
 	S_memkey *keys = gs_xcalloc(cat->noffers + 1, sizeof(*keys));
 	size_t k;
 
 	for (k = 0; k < cat->noffers; k++) {
-		keys[k].mem = gs_site_offer_memory(&cat->offers[k]);
+		keys[k].mem = gs_site_figures_offer_memory(&cat->offers[k]);
 		keys[k].k = k;
 	}
 	qsort(keys, cat->noffers, sizeof(*keys), S_by_memory);
@@ -63,12 +63,12 @@ void gs_site_offer_order(const gs_catalog *cat, size_t *order)
 	free(keys);
 }
 
-int gs_site_gib_day(const gs_plan *p, uint64_t bytes_per_card, uint64_t cards, uint64_t *q)
+int gs_site_figures_gib_day(const gs_plan *p, uint64_t bytes_per_card, uint64_t cards, uint64_t *q)
 {
 	/* price x 2^30 x 24 / (bytes x cards x hours), in ten-thousandths:
 	 * millionths x 2^30 x 24 / (bytes x cards x hours x 100), half up */
 	unsigned __int128 num, den, r;
-	int64_t micro = gs_plan_micro(p);
+	int64_t micro = gs_catalog_plan_micro(p);
 
 	if (micro < 0)
 		return -1;
@@ -84,27 +84,27 @@ int gs_site_gib_day(const gs_plan *p, uint64_t bytes_per_card, uint64_t cards, u
 }
 
 /* v ten-thousandths with four decimals: "0.7030", "0,7030". */
-char *gs_site_fmt_q4(char *buf, size_t len, uint64_t v, gs_lang lang)
+char *gs_site_figures_fmt_q4(char *buf, size_t len, uint64_t v, gs_lang lang)
 {
 	char whole[GS_FMT_MAX];
 
-	gs_fmt_int(whole, v / 10000u, lang);
+	gs_qty_fmt_int(whole, v / 10000u, lang);
 	if (snprintf(buf, len, "%s%c%04u", whole, lang == GS_LANG_ES ? ',' : '.',
 		     (unsigned)(v % 10000u)) >= (int)len)
 		snprintf(buf, len, "?");
 	return buf;
 }
 
-/* price per GiB and day, four decimals (gs_site_gib_day), or "?". */
-void gs_site_cost_per_gib_day(char *buf, size_t len, const gs_plan *p, uint64_t bytes,
+/* price per GiB and day, four decimals (gs_site_figures_gib_day), or "?". */
+void gs_site_figures_cost_per_gib_day(char *buf, size_t len, const gs_plan *p, uint64_t bytes,
 			      uint64_t cards, gs_lang lang)
 {
 	uint64_t q;
 
-	if (gs_site_gib_day(p, bytes, cards, &q))
+	if (gs_site_figures_gib_day(p, bytes, cards, &q))
 		snprintf(buf, len, "?");
 	else
-		gs_site_fmt_q4(buf, len, q, lang);
+		gs_site_figures_fmt_q4(buf, len, q, lang);
 }
 
 typedef struct {
@@ -127,7 +127,7 @@ static int S_by_group(const void *a, const void *b)
 	return x->k < y->k ? -1 : x->k > y->k;
 }
 
-void gs_site_offer_groups(const gs_catalog *cat, size_t *order)
+void gs_site_figures_offer_groups(const gs_catalog *cat, size_t *order)
 {
 	S_groupkey *keys = gs_xcalloc(cat->noffers + 1, sizeof(*keys));
 	size_t k;
@@ -143,7 +143,7 @@ void gs_site_offer_groups(const gs_catalog *cat, size_t *order)
 }
 
 /* Same provider (both NULL counts as same) and same GPU model. */
-int gs_site_same_group(const gs_offer *a, const gs_offer *b)
+int gs_site_figures_same_group(const gs_offer *a, const gs_offer *b)
 {
 	if (!a->provider != !b->provider)
 		return 0;
@@ -154,7 +154,7 @@ int gs_site_same_group(const gs_offer *a, const gs_offer *b)
 
 /*** the offers page's charts ***/
 
-void gs_site_chart_data_release(gs_site_chart_data *d)
+void gs_site_figures_chart_data_release(gs_site_chart_data *d)
 {
 	size_t i;
 
@@ -225,7 +225,7 @@ static void S_series_sort(gs_site_chart_data *d, const gs_catalog *cat, int by_m
 		S_sortpt *v = gs_xcalloc(s->n + 1, sizeof(*v));
 		for (j = 0; j < s->n; j++) {
 			v[j].p = s->pts[j];
-			v[j].mem = by_memory ? gs_site_offer_memory(&cat->offers[s->pts[j].offer]) : 0;
+			v[j].mem = by_memory ? gs_site_figures_offer_memory(&cat->offers[s->pts[j].offer]) : 0;
 			v[j].pos = j;
 		}
 		qsort(v, s->n, sizeof(*v), S_by_mem_value);
@@ -235,7 +235,7 @@ static void S_series_sort(gs_site_chart_data *d, const gs_catalog *cat, int by_m
 	}
 }
 
-void gs_site_gib_day_data(const gs_catalog *cat, const size_t *offers, size_t n,
+void gs_site_figures_gib_day_data(const gs_catalog *cat, const size_t *offers, size_t n,
 			  gs_site_chart_data *out)
 {
 	size_t i, p, nplans = 0;
@@ -245,7 +245,7 @@ void gs_site_gib_day_data(const gs_catalog *cat, const size_t *offers, size_t n,
 		nplans += cat->offers[offers[i]].nplans;
 	for (i = 0; i < n; i++) {
 		const gs_offer *o = &cat->offers[offers[i]];
-		uint64_t mem = gs_site_offer_memory(o);
+		uint64_t mem = gs_site_figures_offer_memory(o);
 		if (!o->nplans) {
 			S_missing(out, offers[i], GS_SITE_NO_PRICE, n);
 			continue;
@@ -257,7 +257,7 @@ void gs_site_gib_day_data(const gs_catalog *cat, const size_t *offers, size_t n,
 		for (p = 0; p < o->nplans; p++) {
 			gs_site_series *s;
 			uint64_t q;
-			if (gs_site_gib_day(&o->plans[p], mem, o->cards, &q))
+			if (gs_site_figures_gib_day(&o->plans[p], mem, o->cards, &q))
 				continue;  /* zero hours or cards: refused by the catalog reader */
 			s = S_series(out, o->plans[p].currency, nplans);
 			s->pts[s->n].offer = offers[i];
@@ -269,7 +269,7 @@ void gs_site_gib_day_data(const gs_catalog *cat, const size_t *offers, size_t n,
 	S_series_sort(out, cat, 0);
 }
 
-void gs_site_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n,
+void gs_site_figures_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n,
 			   const gs_publish_result *ref, gs_site_chart_data *out)
 {
 	size_t i, p, nplans = 0;
@@ -313,10 +313,10 @@ void gs_site_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n
 			unsigned __int128 r;
 			uint64_t v;
 			size_t j;
-			if (!pl->hours || gs_plan_micro(pl) < 0)
+			if (!pl->hours || gs_catalog_plan_micro(pl) < 0)
 				continue;
 			/* ten-thousandths per hour: millionths / 100 / hours, half up */
-			r = ((unsigned __int128)(uint64_t)gs_plan_micro(pl) + (unsigned __int128)pl->hours * 50u) /
+			r = ((unsigned __int128)(uint64_t)gs_catalog_plan_micro(pl) + (unsigned __int128)pl->hours * 50u) /
 			    ((unsigned __int128)pl->hours * 100u);
 			if (r > UINT64_MAX / 4)
 				continue;  /* beyond what a chart draws; the table still gives the plan */
@@ -340,14 +340,14 @@ void gs_site_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n
 	S_series_sort(out, cat, 1);
 }
 
-size_t gs_site_matrix_columns(const gs_catalog *cat, const size_t *group, size_t ngroups,
+size_t gs_site_figures_matrix_columns(const gs_catalog *cat, const size_t *group, size_t ngroups,
 			      size_t *order, size_t *start)
 {
 	size_t n = cat->noffers, k, c, nc = 0;
 	size_t *mem = gs_xcalloc(n + 1, sizeof(*mem));
 	size_t *col = gs_xcalloc(ngroups + 1, sizeof(*col));
 
-	gs_site_offer_order(cat, mem);
+	gs_site_figures_offer_order(cat, mem);
 	for (k = 0; k < ngroups; k++)
 		col[k] = SIZE_MAX;
 	for (c = 0; c <= ngroups; c++)

@@ -16,29 +16,29 @@
  * overall status s (0 retained, 1 pre-selected, 2 excluded); "not compared"
  * is not counted. counts has noffers rows.
  */
-void gs_site_offer_counts(const gs_publish_result *res, size_t n, size_t noffers,
+void gs_site_figures_offer_counts(const gs_publish_result *res, size_t n, size_t noffers,
 			  size_t (*counts)[3]);
 /*
  * The matrix's column order: catalog indexes sorted by memory per card
  * (device-declared, else nominal; unknown last), ties in catalog order.
  * order has cat->noffers entries.
  */
-void gs_site_offer_order(const gs_catalog *cat, size_t *order);
+void gs_site_figures_offer_order(const gs_catalog *cat, size_t *order);
 /*
  * The matrix's columns: a column per group of offers (group[k] of offer
  * k, numbers below ngroups: gs_site_results_groups), in the order of their
- * first offer in gs_site_offer_order. Column c is offers order[start[c]]
+ * first offer in gs_site_figures_offer_order. Column c is offers order[start[c]]
  * to order[start[c + 1] - 1], in that order. order has cat->noffers
  * entries, start ngroups + 1; returns the number of columns.
  */
-size_t gs_site_matrix_columns(const gs_catalog *cat, const size_t *group, size_t ngroups,
+size_t gs_site_figures_matrix_columns(const gs_catalog *cat, const size_t *group, size_t ngroups,
 			      size_t *order, size_t *start);
 /*
  * The offers page's order: grouped by provider (byte order; offers without
  * one last), then GPU model, ties in catalog order. order has cat->noffers
  * entries.
  */
-void gs_site_offer_groups(const gs_catalog *cat, size_t *order);
+void gs_site_figures_offer_groups(const gs_catalog *cat, size_t *order);
 
 /*
  * The offers page's charts (S_offers_page), computed from the catalog and
@@ -87,17 +87,17 @@ typedef struct {
 /* Cost per GiB-day of plan p on bytes_per_card x cards: 0 and *q in
  * ten-thousandths of the plan's currency; -1 when bytes, cards or hours is 0
  * or the figure exceeds 64 bits. */
-int gs_site_gib_day(const gs_plan *p, uint64_t bytes_per_card, uint64_t cards, uint64_t *q);
+int gs_site_figures_gib_day(const gs_plan *p, uint64_t bytes_per_card, uint64_t cards, uint64_t *q);
 /* Memory per card the site groups and divides by: device-declared, else
  * nominal; UINT64_MAX when unknown. */
-uint64_t gs_site_offer_memory(const gs_offer *o);
+uint64_t gs_site_figures_offer_memory(const gs_offer *o);
 /* The offers offers[0..n) (catalog indexes, page order); out is filled, the
  * caller releases it. */
-void gs_site_gib_day_data(const gs_catalog *cat, const size_t *offers, size_t n,
+void gs_site_figures_gib_day_data(const gs_catalog *cat, const size_t *offers, size_t n,
 			  gs_site_chart_data *out);
 /* ref: the reference workload's result, or NULL (hourly prices). */
-void gs_site_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n,
+void gs_site_figures_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n,
 			   const gs_publish_result *ref, gs_site_chart_data *out);
-void gs_site_chart_data_release(gs_site_chart_data *d);
+void gs_site_figures_chart_data_release(gs_site_chart_data *d);
 
 #endif

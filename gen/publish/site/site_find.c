@@ -68,11 +68,11 @@ static void S_skipped(gs_strvec *skipped, const char *dir, const char *path, con
 	if (!skipped)
 		return;
 	if (strcmp(name, "workload.json") == 0 && kind != 'f' && kind != 'd')
-		gs_strvec_push(skipped, gs_xasprintf("%s: not a regular file (a link is not "
+		gs_util_strvec_push(skipped, gs_xasprintf("%s: not a regular file (a link is not "
 						     "followed)", path));
 	else if (!in_workload && kind == 'f' && n > 5 && strcmp(name + n - 5, ".json") == 0 &&
 		 strcmp(name, "workload.json") != 0 && S_looks_like_workload(path))
-		gs_strvec_push(skipped, gs_xasprintf("%s: a workload sheet not named "
+		gs_util_strvec_push(skipped, gs_xasprintf("%s: a workload sheet not named "
 						     "workload.json (the site reads one "
 						     "workload.json a folder: move it to "
 						     "%s/%.*s/workload.json)", path, dir,
@@ -113,11 +113,11 @@ static int S_walk(const char *dir, gs_strvec *out, gs_strvec *skipped, gs_diag *
 		name = gs_xmalloc(n + 2);
 		memcpy(name, e->d_name, n + 1);
 		name[n + 1] = (char)e->d_type;
-		gs_strvec_push(&names, name);
+		gs_util_strvec_push(&names, name);
 	}
 	closedir(dp);
 	/* Sorted, so that the site does not depend on the file system's order. */
-	gs_strvec_sort(&names);
+	gs_util_strvec_sort(&names);
 	for (i = 0; i < names.n && !in_workload; i++)
 		in_workload = strcmp(names.v[i], "workload.json") == 0;
 	for (i = 0; i < names.n; i++) {
@@ -128,13 +128,13 @@ static int S_walk(const char *dir, gs_strvec *out, gs_strvec *skipped, gs_diag *
 			S_walk(p, out, skipped, d, depth + 1, in_workload);
 			free(p);
 		} else if (kind == 'f' && strcmp(name, "workload.json") == 0) {
-			gs_strvec_push(out, p);
+			gs_util_strvec_push(out, p);
 		} else {
 			S_skipped(skipped, dir, p, name, kind, in_workload);
 			free(p);
 		}
 	}
-	gs_strvec_release(&names);
+	gs_util_strvec_release(&names);
 	return 0;
 }
 
@@ -153,7 +153,7 @@ int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 		S_walk(dir, &v, skipped, d, 0, 0);
 		free(dir);
 	}
-	/* end to end in one block, paths[0] at its start (gs_site_free_paths) */
+	/* end to end in one block, paths[0] at its start (gs_site_find_free_paths) */
 	for (i = 0; i < v.n; i++)
 		len += strlen(v.v[i]) + 1;
 	*paths = gs_xcalloc(v.n + 1, sizeof(**paths));
@@ -165,12 +165,12 @@ int gs_site_find_workloads(const char *const *dirs, size_t ndirs, char ***paths,
 	}
 	if (!v.n)
 		free(block);
-	gs_strvec_release(&v);
+	gs_util_strvec_release(&v);
 	*npaths = i;
 	return gs_diag_count(d) > before ? -1 : 0;
 }
 
-void gs_site_free_paths(char **paths, size_t n)
+void gs_site_find_free_paths(char **paths, size_t n)
 {
 	if (paths && n)
 		free(paths[0]);

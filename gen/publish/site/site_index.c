@@ -15,7 +15,7 @@
 #include "util.h"
 
 /* A short title: at most GS_SITE_SHORT_TITLE bytes, cut on a character boundary. */
-char *gs_site_short_title(const char *title, int *cut)
+char *gs_site_index_short_title(const char *title, int *cut)
 {
 	size_t n = strlen(title), k;
 
@@ -41,7 +41,7 @@ static void S_cost_html(gs_buf *o, const gs_strings *t, const gs_publish_result 
 	if (!pr->currency[k])
 		return;
 	S_LIT(o, "<span class=\"cost\">");
-	gs_html_escape_str(o, gs_fmt_money(m, pr->cost[k], t->lang));
+	gs_html_escape_str(o, gs_qty_fmt_money(m, pr->cost[k], t->lang));
 	S_LIT(o, " ");
 	gs_html_escape_str(o, pr->currency[k]);
 	S_LIT(o, "</span>");
@@ -66,9 +66,9 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 	gs_buf_puts(o, "\"><code>");
 	gs_html_escape_str(o, id);
 	gs_buf_puts(o, "</code></a> ");
-	gs_html_escape_str(o, gs_site_status_symbol(pr->status[pr->best]));
+	gs_html_escape_str(o, gs_site_nav_status_symbol(pr->status[pr->best]));
 	gs_buf_puts(o, " ");
-	gs_html_escape_str(o, gs_tr(t, gs_site_status_key(pr->status[pr->best])));
+	gs_html_escape_str(o, gs_tr(t, gs_site_nav_status_key(pr->status[pr->best])));
 	gs_buf_puts(o, "<br>");
 	gs_html_escape_str(o, gs_tr(t, "col.total_cost"));
 	gs_buf_puts(o, ": ");
@@ -89,7 +89,7 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 		if (pr->best_missing & (1u << q)) {
 			if (k++)
 				gs_buf_puts(o, ", ");
-			gs_html_escape_str(o, gs_sheet_req_label(t, (gs_req)q));
+			gs_html_escape_str(o, gs_sheet_words_req_label(t, (gs_req)q));
 		}
 }
 
@@ -138,7 +138,7 @@ static void S_td_open(gs_buf *o, int best, unsigned st, const gs_publish_result 
  * column, a best-offer column and a footer row per verdict with how many
  * workloads each offer gets.
  */
-/* The matrix's columns shown: columns [c0, c1) of order and start (gs_site_matrix_columns). */
+/* The matrix's columns shown: columns [c0, c1) of order and start (gs_site_figures_matrix_columns). */
 typedef struct {
 	const size_t *order, *start;
 	size_t c0, c1;
@@ -163,7 +163,7 @@ static void S_group_prices(gs_buf *o, const gs_strings *t,
 		const gs_offer *of = &cat->offers[cl->order[i]];
 		for (p = 0; p < of->nplans; p++) {
 			const gs_plan *pl = &of->plans[p];
-			int64_t m = gs_plan_micro(pl), v;
+			int64_t m = gs_catalog_plan_micro(pl), v;
 			if (!pl->hours || m < 0 || !pl->currency)
 				return;
 			if (cur && strcmp(cur, pl->currency) != 0)
@@ -179,10 +179,10 @@ static void S_group_prices(gs_buf *o, const gs_strings *t,
 	if (!cur)
 		return;
 	S_LIT(o, " · ");
-	gs_html_escape_str(o, gs_fmt_micro(a, lo, t->lang));
+	gs_html_escape_str(o, gs_qty_fmt_micro(a, lo, t->lang));
 	if (hi != lo) {
 		S_LIT(o, "–");
-		gs_html_escape_str(o, gs_fmt_micro(b, hi, t->lang));
+		gs_html_escape_str(o, gs_qty_fmt_micro(b, hi, t->lang));
 	}
 	S_LIT(o, " ");
 	gs_html_escape_str(o, cur);
@@ -220,8 +220,8 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 	H("<colgroup span=\"2\"></colgroup>");
 	for (j = 0; j < ncols; j = g) {
 		char b[64];
-		for (g = j + 1; g < ncols && gs_site_offer_memory(&cat->offers[S_FIRST(cl, g)]) ==
-					      gs_site_offer_memory(&cat->offers[S_FIRST(cl, j)]); g++)
+		for (g = j + 1; g < ncols && gs_site_figures_offer_memory(&cat->offers[S_FIRST(cl, g)]) ==
+					      gs_site_figures_offer_memory(&cat->offers[S_FIRST(cl, j)]); g++)
 			;
 		snprintf(b, sizeof(b), "<colgroup span=\"%zu\"></colgroup>", g - j);
 		H(b);
@@ -233,13 +233,13 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 	H("</th>");
 	for (j = 0; j < ncols; j = g) {
 		char b[96], *label;
-		for (g = j + 1; g < ncols && gs_site_offer_memory(&cat->offers[S_FIRST(cl, g)]) ==
-					      gs_site_offer_memory(&cat->offers[S_FIRST(cl, j)]); g++)
+		for (g = j + 1; g < ncols && gs_site_figures_offer_memory(&cat->offers[S_FIRST(cl, g)]) ==
+					      gs_site_figures_offer_memory(&cat->offers[S_FIRST(cl, j)]); g++)
 			;
 		snprintf(b, sizeof(b), "<th scope=\"colgroup\" colspan=\"%zu\" class=\"group\">",
 			 g - j);
 		H(b);
-		label = gs_site_mem_group(t, gs_site_offer_memory(&cat->offers[S_FIRST(cl, j)]));
+		label = gs_site_offers_mem_group(t, gs_site_figures_offer_memory(&cat->offers[S_FIRST(cl, j)]));
 		E(label);
 		free(label);
 		H("</th>");
@@ -250,9 +250,9 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 		size_t nof = S_NOF(cl, j), i, k;
 		char mem[GS_FMT_MAX];
 		H("<th scope=\"col\"");
-		if (gs_site_offer_memory(o) != UINT64_MAX) {
+		if (gs_site_figures_offer_memory(o) != UINT64_MAX) {
 			char b[48];
-			snprintf(b, sizeof(b), " data-mem=\"%llu\"", (unsigned long long)gs_site_offer_memory(o));
+			snprintf(b, sizeof(b), " data-mem=\"%llu\"", (unsigned long long)gs_site_figures_offer_memory(o));
 			H(b);
 		}
 		if (nof == 1) {
@@ -263,7 +263,7 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 			H("</code></a><br><span class=\"sub\">");
 			E(o->gpu_model);
 			H(", ");
-			E(gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+			E(gs_catalog_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
 			H("</span></th>");
 			continue;
 		}
@@ -280,10 +280,10 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 		}
 		E(o->gpu_model);
 		H(" · ");
-		E(gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+		E(gs_catalog_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
 		S_group_prices(w, t, cat, cl, j);
 		H("<span class=\"sub\">");
-		E(gs_fmt_int(mem, nof, t->lang));
+		E(gs_qty_fmt_int(mem, nof, t->lang));
 		H(" ");
 		E(gs_tr(t, "cand.offers"));
 		H(" (");
@@ -304,7 +304,7 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 			H(" <a href=\"offers.html\">");
 			E(gs_tr(t, "cand.and"));
 			H(" ");
-			E(gs_fmt_int(mem, nof - k, t->lang));
+			E(gs_qty_fmt_int(mem, nof - k, t->lang));
 			H(" ");
 			E(gs_tr(t, "cand.more"));
 			H("</a>");
@@ -321,7 +321,7 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 	size_t j, ncols = cl->c1 - cl->c0;
 	char *link = gs_xasprintf("sheets/%s.html", pr->id);
 	int cut;
-	char *shrt = gs_site_short_title(pr->title, &cut);
+	char *shrt = gs_site_index_short_title(pr->title, &cut);
 
 	H("<tr data-decision=\"");
 	H(pr->nretained ? "0" : pr->npreselected ? "1" : "2");
@@ -373,9 +373,9 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 		}
 		S_td_open(w, 0, st, pr, lo);
 		if (st == 3) {
-			E(gs_site_status_symbol(3));
+			E(gs_site_nav_status_symbol(3));
 			H(" ");
-			E(gs_tr(t, gs_site_status_key(3)));
+			E(gs_tr(t, gs_site_nav_status_key(3)));
 			H("</td>");
 			continue;
 		}
@@ -384,9 +384,9 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 		H("#offer-");
 		E(cat->offers[k].id);
 		H("\">");
-		E(gs_site_status_symbol(st));
+		E(gs_site_nav_status_symbol(st));
 		H(" ");
-		E(gs_tr(t, gs_site_status_key(st)));
+		E(gs_tr(t, gs_site_nav_status_key(st)));
 		H("</a>");
 		if (k < pr->noffers && pr->currency[k]) {
 			H("<br>");
@@ -395,9 +395,9 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 			} else {
 				char m[GS_FMT_MAX];
 				H("<span class=\"cost\">");
-				E(gs_fmt_money(m, pr->cost[lo], t->lang));
+				E(gs_qty_fmt_money(m, pr->cost[lo], t->lang));
 				H("–");
-				E(gs_fmt_money(m, pr->cost[hi], t->lang));
+				E(gs_qty_fmt_money(m, pr->cost[hi], t->lang));
 				H(" ");
 				E(pr->currency[k]);
 				H("</span>");
@@ -422,14 +422,14 @@ static void S_matrix_foot(gs_site_w *w, const gs_strings *t, const S_cols *cl,
 	H("</tbody>\n<tfoot>\n");
 	for (s = 0; s < 3; s++) {
 		H("<tr><th scope=\"row\" colspan=\"2\" class=\"wl\">");
-		E(gs_site_status_symbol((unsigned char)s));
+		E(gs_site_nav_status_symbol((unsigned char)s));
 		H(" ");
 		E(gs_tr(t, foot[s]));
 		H("</th>");
 		for (j = 0; j < ncols; j++) {
 			char num[GS_FMT_MAX];
 			H("<td>");
-			E(gs_fmt_int(num, counts[S_FIRST(cl, j)][s], t->lang));
+			E(gs_qty_fmt_int(num, counts[S_FIRST(cl, j)][s], t->lang));
 			H("</td>");
 		}
 		H("</tr>\n");
@@ -471,11 +471,11 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 		to = n;
 	if (cl.c1 > pp->ncolumns)
 		cl.c1 = pp->ncolumns;
-	gs_site_w_h1(&w, gs_tr(t, "site.title"));
-	gs_site_w_demo(&w, t, demonstration);
-	gs_site_w_para(&w, gs_tr(t, "site.intro"));
+	gs_site_html_h1(&w, gs_tr(t, "site.title"));
+	gs_site_html_demo(&w, t, demonstration);
+	gs_site_html_para(&w, gs_tr(t, "site.intro"));
 	S_LIT(&w, "<p>");
-	gs_site_w_text(&w, gs_tr(t, "site.legend"));
+	gs_site_html_text(&w, gs_tr(t, "site.legend"));
 	{
 		/* each status in order: its symbol and word */
 		unsigned char st;
@@ -484,21 +484,21 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 				S_LIT(&w, ", ");
 			else
 				S_LIT(&w, " ");
-			gs_site_w_text(&w, gs_site_status_symbol(st));
+			gs_site_html_text(&w, gs_site_nav_status_symbol(st));
 			S_LIT(&w, " ");
-			gs_site_w_text(&w, gs_tr(t, gs_site_status_key(st)));
+			gs_site_html_text(&w, gs_tr(t, gs_site_nav_status_key(st)));
 		}
 	}
 	S_LIT(&w, ".</p>\n");
-	gs_site_w_para(&w, gs_tr(t, "site.matrix_help"));
-	gs_site_w_pager(&w, gs_tr(t, "site.page"), page, npages, gs_site_row_page, col, NULL);
-	gs_site_w_pager(&w, gs_tr(t, "site.offers"), col, ncols, gs_site_col_page, page, NULL);
+	gs_site_html_para(&w, gs_tr(t, "site.matrix_help"));
+	gs_site_html_pager(&w, gs_tr(t, "site.page"), page, npages, gs_site_nav_row_page, col, NULL);
+	gs_site_html_pager(&w, gs_tr(t, "site.offers"), col, ncols, gs_site_nav_col_page, page, NULL);
 	if (!n)
-		gs_site_w_para(&w, gs_tr(t, "site.empty"));
+		gs_site_html_para(&w, gs_tr(t, "site.empty"));
 	else
 		S_matrix_html(&w, env, rs, from, to, &cl, counts);
-	gs_site_page_name(name, sizeof(name), page, col);
-	return gs_site_w_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, "", n ? "matrix.js" : NULL,
+	gs_site_nav_page_name(name, sizeof(name), page, col);
+	return gs_site_html_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, "", n ? "matrix.js" : NULL,
 			err);
 }
 
@@ -506,12 +506,12 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
  * The workload x offer matrix, paginated both ways: GS_SITE_PAGE_ROWS
  * workloads by GS_SITE_PAGE_COLS columns a page, so that no page grows
  * with the catalog or the number of workloads. A column is an offer, or a
- * group of equivalent offers: one lot (gs_offer_same_lot) to which every
+ * group of equivalent offers: one lot (gs_verdict_offer_same_lot) to which every
  * workload of the site gives the same status (gs_site_results_groups,
  * summed as the results came); its head names the lot, the range of its
  * hourly prices and its offers (their pages), its cells link to the
  * sheet's row of its first offer (the sheet keeps an anchor for every
- * offer). Columns go in order of memory per card (gs_site_offer_order),
+ * offer). Columns go in order of memory per card (gs_site_figures_offer_order),
  * so that a page groups like cards. The results are read back a page of
  * workloads at a time; the footers' counts were summed as they came
  * (site_results.h).
@@ -527,17 +527,17 @@ int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n
 	int rc = 0;
 
 	/* Sorting and filters (templates/matrix.js), optional: the pages are complete without. */
-	if (gs_write_atomic(dir, "matrix.js", env->tp->script, strlen(env->tp->script), err))
+	if (gs_outfile_write_atomic(dir, "matrix.js", env->tp->script, strlen(env->tp->script), err))
 		return -1;
 	for (page = 0; page < npages && !rc; page++) {
 		size_t from = page * GS_SITE_PAGE_ROWS < n ? page * GS_SITE_PAGE_ROWS : n;
 		size_t to = (page + 1) * GS_SITE_PAGE_ROWS < n ? (page + 1) * GS_SITE_PAGE_ROWS : n;
 		for (col = 0; col < ncols && !rc; col++) {
 			if (pp->keyed && from < to) {
-				/* its key: gs_site_tuple_key */
+				/* its key: gs_site_pagekeys_tuple_key */
 				char name[64];
-				gs_site_page_name(name, sizeof(name), page, col);
-				if (gs_site_page_reuse(pp, dir, name, page * ncols + col))
+				gs_site_nav_page_name(name, sizeof(name), page, col);
+				if (gs_site_pagekeys_page_reuse(pp, dir, name, page * ncols + col))
 					continue;
 			}
 			/* the page's results read back, once for its columns */

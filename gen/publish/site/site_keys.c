@@ -24,7 +24,7 @@ void gs_site_keys_close(gs_site_keys *k)
 {
 	if (k->f)
 		fclose(k->f);
-	gs_jscan_release(&k->scan);
+	gs_jsonscan_release(&k->scan);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -40,9 +40,9 @@ int gs_site_keys_open(const char *dir, gs_site_keys *k)
 	free(path);
 	if (!k->f)
 		return -1;
-	if (gs_jscan_file(k->f, "sheets", &k->scan) || !k->scan.inner)
+	if (gs_jsonscan_file(k->f, "sheets", &k->scan) || !k->scan.inner)
 		goto no;
-	fmt = gs_jscan_load(fileno(k->f), gs_jscan_find(&k->scan, 1, "format"), 0);
+	fmt = gs_jsonscan_load(fileno(k->f), gs_jsonscan_find(&k->scan, 1, "format"), 0);
 	fs = json_string_value(fmt);
 	if (!fs || strcmp(fs, GS_SITE_KEYS_FORMAT) != 0) {
 		json_decref(fmt);
@@ -58,14 +58,14 @@ no:
 /* The entry of sheet id ({"files", "key", "result"}, unchecked), or NULL. */
 static json_t *S_keys_entry(const gs_site_keys *k, const char *id)
 {
-	const gs_jscan_member *m = k->f ? gs_jscan_find(&k->scan, 0, id) : NULL;
+	const gs_jscan_member *m = k->f ? gs_jsonscan_find(&k->scan, 0, id) : NULL;
 
-	return m ? gs_jscan_load(fileno(k->f), m, JSON_REJECT_DUPLICATES) : NULL;
+	return m ? gs_jsonscan_load(fileno(k->f), m, JSON_REJECT_DUPLICATES) : NULL;
 }
 
 /*** incremental builds ***/
 
-void gs_site_hash_str(struct sha256_ctx *h, const char *s)
+void gs_site_keys_hash_str(struct sha256_ctx *h, const char *s)
 {
 	sha256_update(h, strlen(s) + 1, (const uint8_t *)s); /* with its NUL: a separator */
 }
@@ -78,7 +78,7 @@ void gs_site_hash_str(struct sha256_ctx *h, const char *s)
  * version and render revision, the options that change a sheet, the labels, the templates and
  * the catalogs' bytes (catalog_key, from the caller).
  */
-void gs_site_key(const gs_publish_env *env, const char *catalog_key,
+void gs_site_keys_of(const gs_publish_env *env, const char *catalog_key,
 		 char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
@@ -86,27 +86,27 @@ void gs_site_key(const gs_publish_env *env, const char *catalog_key,
 	size_t i;
 
 	sha256_init(&h);
-	gs_site_hash_str(&h, GS_SITE_KEYS_FORMAT);
-	gs_site_hash_str(&h, "gpusheet " GS_VERSION);
-	gs_site_hash_str(&h, "render " S_STR(GS_SITE_RENDER_REVISION));
-	gs_site_hash_str(&h, gs_lang_id(env->t->lang));
-	gs_site_hash_str(&h, env->date ? env->date : "");
-	gs_site_hash_str(&h, env->png ? "png" : "");
-	gs_site_hash_str(&h, env->md ? "md" : "");
-	gs_site_hash_str(&h, env->accept_synthetic ? "accept-synthetic" : "");
-	gs_site_hash_str(&h, env->catalog_name ? env->catalog_name : "");
-	gs_site_hash_str(&h, catalog_key);
-	gs_site_hash_str(&h, env->tp->page ? env->tp->page : "");
-	gs_site_hash_str(&h, env->tp->css ? env->tp->css : "");
+	gs_site_keys_hash_str(&h, GS_SITE_KEYS_FORMAT);
+	gs_site_keys_hash_str(&h, "gpusheet " GS_VERSION);
+	gs_site_keys_hash_str(&h, "render " S_STR(GS_SITE_RENDER_REVISION));
+	gs_site_keys_hash_str(&h, gs_tr_lang_id(env->t->lang));
+	gs_site_keys_hash_str(&h, env->date ? env->date : "");
+	gs_site_keys_hash_str(&h, env->png ? "png" : "");
+	gs_site_keys_hash_str(&h, env->md ? "md" : "");
+	gs_site_keys_hash_str(&h, env->accept_synthetic ? "accept-synthetic" : "");
+	gs_site_keys_hash_str(&h, env->catalog_name ? env->catalog_name : "");
+	gs_site_keys_hash_str(&h, catalog_key);
+	gs_site_keys_hash_str(&h, env->tp->page ? env->tp->page : "");
+	gs_site_keys_hash_str(&h, env->tp->css ? env->tp->css : "");
 	for (i = 0; i < env->t->count; i++) {
-		gs_site_hash_str(&h, env->t->items[i].key);
-		gs_site_hash_str(&h, env->t->items[i].text);
+		gs_site_keys_hash_str(&h, env->t->items[i].key);
+		gs_site_keys_hash_str(&h, env->t->items[i].text);
 	}
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
 
-void gs_site_signature(const char *site_key, const char *reference, char *const *paths,
+void gs_site_keys_signature(const char *site_key, const char *reference, char *const *paths,
 		       size_t npaths, char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
@@ -115,16 +115,16 @@ void gs_site_signature(const char *site_key, const char *reference, char *const 
 	size_t i;
 
 	sha256_init(&h);
-	gs_site_hash_str(&h, "signature");
-	gs_site_hash_str(&h, site_key);
-	gs_site_hash_str(&h, reference ? "reference" : "");
-	gs_site_hash_str(&h, reference ? reference : "");
+	gs_site_keys_hash_str(&h, "signature");
+	gs_site_keys_hash_str(&h, site_key);
+	gs_site_keys_hash_str(&h, reference ? "reference" : "");
+	gs_site_keys_hash_str(&h, reference ? reference : "");
 	snprintf(n, sizeof(n), "%zu", npaths);
-	gs_site_hash_str(&h, n);
+	gs_site_keys_hash_str(&h, n);
 	for (i = 0; i < npaths; i++)
-		gs_site_hash_str(&h, paths[i]);
+		gs_site_keys_hash_str(&h, paths[i]);
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
 
 /*
@@ -138,14 +138,14 @@ void gs_site_signature(const char *site_key, const char *reference, char *const 
 static void S_key_begin(const gs_site_ctx *c, const char *wsha, struct sha256_ctx *h)
 {
 	sha256_init(h);
-	gs_site_hash_str(h, c->site_key);
-	gs_site_hash_str(h, wsha);
+	gs_site_keys_hash_str(h, c->site_key);
+	gs_site_keys_hash_str(h, wsha);
 }
 
 static void S_key_file(struct sha256_ctx *h, const char *file, const char *rel)
 {
-	gs_site_hash_str(h, file);
-	gs_site_hash_str(h, rel);
+	gs_site_keys_hash_str(h, file);
+	gs_site_keys_hash_str(h, rel);
 }
 
 static void S_key_end(struct sha256_ctx *h, char hex[GS_SHA256_HEX_SIZE])
@@ -153,22 +153,22 @@ static void S_key_end(struct sha256_ctx *h, char hex[GS_SHA256_HEX_SIZE])
 	uint8_t dig[SHA256_DIGEST_SIZE];
 
 	sha256_digest(h, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
 
 /*
  * The key of loaded workload i, whose bytes hash to wsha: its cited files
- * are archived here, from the bytes the job read (gs_job_archive), so that
+ * are archived here, from the bytes the job read (gs_publish_archive), so that
  * their links are known; the publishing keeps them (the archive is not
  * asked twice).
  */
-int gs_site_job_key(gs_site_ctx *c, size_t i, gs_job *job, const char *wsha,
+int gs_site_keys_job_key(gs_site_ctx *c, size_t i, gs_job *job, const char *wsha,
 		    char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
 	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, job->w.id);
 	size_t k;
-	int rc = gs_job_archive(job, c->archive, sheet_rel, c->err);
+	int rc = gs_publish_archive(job, c->archive, sheet_rel, c->err);
 
 	free(sheet_rel);
 	if (rc)
@@ -186,10 +186,10 @@ int gs_site_job_key(gs_site_ctx *c, size_t i, gs_job *job, const char *wsha,
 /*
  * The key of workload i from what its validation learnt (in), before its
  * cited files are at hand: their links are the archive's names for the
- * SHA-256 of the bytes validated (gs_archive_name), into rels (in->nev
- * of them), which the archiving must then give (gs_site_input_archive).
+ * SHA-256 of the bytes validated (gs_evidence_archive_name), into rels (in->nev
+ * of them), which the archiving must then give (gs_site_keys_input_archive).
  */
-void gs_site_input_key(const gs_site_ctx *c, const gs_site_learnt_item *in,
+void gs_site_keys_input_key(const gs_site_ctx *c, const gs_site_learnt_item *in,
 		       char (*rels)[GS_EVIDENCE_REL_SIZE], char hex[GS_SHA256_HEX_SIZE])
 {
 	struct sha256_ctx h;
@@ -197,7 +197,7 @@ void gs_site_input_key(const gs_site_ctx *c, const gs_site_learnt_item *in,
 
 	S_key_begin(c, in->sha256, &h);
 	for (k = 0; k < in->nev; k++) {
-		gs_archive_name(c->archive, gs_site_learnt_ev_sha256(in, k),
+		gs_evidence_archive_name(c->archive, gs_site_learnt_ev_sha256(in, k),
 				gs_site_learnt_ev_file(in, k), rels[k]);
 		S_key_file(&h, gs_site_learnt_ev_file(in, k), rels[k]);
 	}
@@ -209,10 +209,10 @@ void gs_site_input_key(const gs_site_ctx *c, const gs_site_learnt_item *in,
  * cache recorded of it, sizes: its cited files'): its sheet reused when its
  * key is the one it had, its cited files archived by their recorded
  * hashes, linked unread from the replaced site (else read:
- * gs_archive_add, which must find the same bytes). 1 reused, 0 not (the
+ * gs_evidence_archive_add, which must find the same bytes). 1 reused, 0 not (the
  * caller reads the workload), -1 with err.
  */
-int gs_site_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint64_t *sizes,
+int gs_site_keys_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint64_t *sizes,
 		    size_t *done)
 {
 	size_t k, nev = in->ev_path.n;
@@ -223,21 +223,21 @@ int gs_site_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint64_t 
 
 	S_key_begin(c, in->sha256, &h);
 	for (k = 0; k < nev; k++) {
-		gs_archive_name(c->archive, in->ev_sha256.v[k], in->ev_file.v[k], rels[k]);
+		gs_evidence_archive_name(c->archive, in->ev_sha256.v[k], in->ev_file.v[k], rels[k]);
 		S_key_file(&h, in->ev_file.v[k], rels[k]);
 	}
 	S_key_end(&h, c->key);
-	if (!gs_site_reuse(c, i, in->id, in->title, c->key)) {
+	if (!gs_site_keys_reuse(c, i, in->id, in->title, c->key)) {
 		free(rels);
 		return 0;
 	}
 	sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, in->id);
 	for (k = 0; k < nev && rc == 0; k++) {
 		gs_error ae = GS_ERROR_INIT;
-		int r = gs_archive_add_known(c->archive, in->ev_sha256.v[k], sizes[k],
+		int r = gs_evidence_archive_add_known(c->archive, in->ev_sha256.v[k], sizes[k],
 					     in->ev_file.v[k], sheet_rel, rel, &ae);
 		if (r == 1)
-			r = gs_archive_add(c->archive, in->ev_path.v[k], in->ev_file.v[k], sheet_rel,
+			r = gs_evidence_archive_add(c->archive, in->ev_path.v[k], in->ev_file.v[k], sheet_rel,
 					   rel, &ae);
 		if (r) {
 			gs_error_set(c->err, "%s: %s: %s", c->paths[i], in->ev_path.v[k],
@@ -256,16 +256,16 @@ int gs_site_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint64_t 
 		return -1;
 	(*done)++;
 	c->unread++;
-	return gs_site_finish(c, i) ? -1 : 1;
+	return gs_site_render_finish(c, i) ? -1 : 1;
 }
 
 /*
- * Sheet i reused unread (gs_site_input_key): its cited files archived from their
+ * Sheet i reused unread (gs_site_keys_input_key): its cited files archived from their
  * paths, each read once, which must give the links of its key (the bytes
  * validated), else the file changed since. 0, or -1 with err.
  */
 /* An imported measurement's log, archived with it as a loaded job does
- * (gs_job_archive): the measurement read again for its import record, the
+ * (gs_publish_archive): the measurement read again for its import record, the
  * log checked against the SHA-256 it records. 0, or -1 with err. */
 static int S_input_archive_log(gs_site_ctx *c, size_t i, const char *path,
 			       const char *sheet_rel)
@@ -282,8 +282,8 @@ static int S_input_archive_log(gs_site_ctx *c, size_t i, const char *path,
 		return -1;
 	}
 	gs_diag_release(&d);
-	if (gs_job_read_log(path, &m, &bytes, &len, c->err) != 0 ||
-	    (bytes && gs_archive_add_bytes(c->archive, bytes, len, m.import_log_sha256,
+	if (gs_publish_read_log(path, &m, &bytes, &len, c->err) != 0 ||
+	    (bytes && gs_evidence_archive_add_bytes(c->archive, bytes, len, m.import_log_sha256,
 					   m.import_log_name, sheet_rel, rel, c->err))) {
 		gs_error_prefix(c->err, "%s: %s: ", c->paths[i], path);
 		rc = -1;
@@ -293,7 +293,7 @@ static int S_input_archive_log(gs_site_ctx *c, size_t i, const char *path,
 	return rc;
 }
 
-int gs_site_input_archive(gs_site_ctx *c, size_t i, const gs_site_learnt_item *in,
+int gs_site_keys_input_archive(gs_site_ctx *c, size_t i, const gs_site_learnt_item *in,
 			  char (*rels)[GS_EVIDENCE_REL_SIZE])
 {
 	char *sheet_rel = gs_xasprintf("%s%s.html", c->env->sheet_prefix, in->id);
@@ -317,7 +317,7 @@ int gs_site_input_archive(gs_site_ctx *c, size_t i, const gs_site_learnt_item *i
 			path = from = gs_xasprintf("%.*s%s", (int)pl, c->prev_sheets, rels[k]);
 		}
 		rc = -1;
-		if (gs_archive_add(c->archive, path, name, sheet_rel, rel, c->err))
+		if (gs_evidence_archive_add(c->archive, path, name, sheet_rel, rel, c->err))
 			gs_error_prefix(c->err, "%s: %s: ", c->paths[i], path);
 		else if (strcmp(rel, rels[k]) != 0)
 			gs_error_set(c->err, "%s changed while the site was built", path);
@@ -330,7 +330,7 @@ int gs_site_input_archive(gs_site_ctx *c, size_t i, const gs_site_learnt_item *i
 }
 
 /* 1 if loaded job read the bytes in was validated with (its workload's: wsha). */
-int gs_site_same_input(const gs_job *job, const char *wsha, const gs_site_learnt_item *in)
+int gs_site_keys_same_input(const gs_job *job, const char *wsha, const gs_site_learnt_item *in)
 {
 	size_t k;
 
@@ -353,9 +353,9 @@ static int S_link_or_copy(const char *src, const char *dir, const char *name)
 
 	if (rc != 0) {
 		size_t n;
-		char *bytes = gs_read_file(src, &n);
+		char *bytes = gs_outfile_read(src, &n);
 		/* (the caller says what failed) */
-		rc = bytes ? gs_write_atomic(dir, name, bytes, n, NULL) : -1;
+		rc = bytes ? gs_outfile_write_atomic(dir, name, bytes, n, NULL) : -1;
 		free(bytes);
 	}
 	free(dst);
@@ -385,9 +385,9 @@ static int S_link_at(int from_fd, int to_fd, const char *name, const char *from,
  * the old keys file: c->span), else 0. The entry is parsed without its
  * reasons (most of its bytes).
  */
-int gs_site_reuse(gs_site_ctx *c, size_t i, const char *id, const char *title, const char *key)
+int gs_site_keys_reuse(gs_site_ctx *c, size_t i, const char *id, const char *title, const char *key)
 {
-	const gs_jscan_member *m = c->old.f ? gs_jscan_find(&c->old.scan, 0, id) : NULL;
+	const gs_jscan_member *m = c->old.f ? gs_jsonscan_find(&c->old.scan, 0, id) : NULL;
 	const size_t wl = sizeof(GS_KEYS_WHY_MEMBER) - 1;
 	json_t *o = NULL, *files, *f;
 	const char *old_key;
@@ -409,7 +409,7 @@ int gs_site_reuse(gs_site_ctx *c, size_t i, const char *id, const char *title, c
 		got += (size_t)r;
 	}
 	buf[n] = '\0';
-	why = gs_keys_why_at(buf, n, c->env->cat->noffers, &why_len);
+	why = gs_keysread_why_at(buf, n, c->env->cat->noffers, &why_len);
 	if (why < 0)
 		goto none;
 	/* the entry without its reasons: up to ,"why": and a closing brace */
@@ -418,7 +418,7 @@ int gs_site_reuse(gs_site_ctx *c, size_t i, const char *id, const char *title, c
 	files = json_object_get(o, "files");
 	old_key = json_string_value(json_object_get(o, "key"));
 	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
-	    gs_site_result_unpack(json_object_get(o, "result"), c->env->cat, &c->cur))
+	    gs_site_render_result_unpack(json_object_get(o, "result"), c->env->cat, &c->cur))
 		goto none;
 	/* a keys file edited by hand must not change the index */
 	if (strcmp(c->cur.id, id) != 0 || strcmp(c->cur.title, title) != 0 ||
@@ -430,7 +430,7 @@ int gs_site_reuse(gs_site_ctx *c, size_t i, const char *id, const char *title, c
 			goto no;
 		if (S_link_at(c->prev_sheets_fd, c->sheets_fd, name, c->prev_sheets, c->sheets))
 			goto no;
-		gs_strvec_push_dup(&c->cur.files, name);
+		gs_util_strvec_push_dup(&c->cur.files, name);
 	}
 	c->span.off = m->off + (uint64_t)why;
 	c->span.len = why_len;
@@ -472,15 +472,15 @@ static int S_copy_range(int fd, uint64_t off, uint64_t n, FILE *f)
  * sorted by id with strcmp (as jansson sorts keys), each entry the compact
  * dump of {"files", "key", "result"} (JSON_SORT_KEYS) with "why" appended
  * last: its reasons dumped from the spool, or for a reused sheet (its
- * span) the bytes of the replaced keys file (old_fd), which gs_site_reuse
+ * span) the bytes of the replaced keys file (old_fd), which gs_site_keys_reuse
  * checked to be what a dump writes. Each sheet's result is read back from
  * rs as it is written. pages: the pages' keys (gs_site_pagekeys, computed again
  * here, sorted by name), or NULL.
  */
-int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *pages, const char *dir,
+int gs_site_keys_write(gs_site_results *rs, int old_fd, const gs_site_pagekeys *pages, const char *dir,
 		       gs_error *err)
 {
-	gs_outstream *os = gs_outstream_open(dir, GS_SITE_KEYS_FILE, err);
+	gs_outstream *os = gs_outfile_stream_open(dir, GS_SITE_KEYS_FILE, err);
 	size_t n = gs_site_results_count(rs);
 	gs_site_idref *order;
 	FILE *f;
@@ -488,7 +488,7 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 
 	if (!os)
 		return -1;
-	f = gs_outstream_file(os);
+	f = gs_outfile_stream_file(os);
 	fputs("{\"format\":\"" GS_SITE_KEYS_FORMAT "\",\"pages\":{", f);
 	if (pages && pages->ntuples) {
 		/* the pages' names, made for the sort and dropped (a few bytes a page) */
@@ -498,7 +498,7 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 		gs_site_idref *by = gs_xcalloc(nt + 1, sizeof(*by));
 		for (j = 0; j < nt; j++) {
 			char name[160];
-			gs_site_tuple_name(pages, j, name, sizeof(name));
+			gs_site_pagekeys_tuple_name(pages, j, name, sizeof(name));
 			at[j] = names.len;
 			gs_buf_put(&names, name, strlen(name) + 1);
 		}
@@ -507,13 +507,13 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 			by[j].i = j;
 		}
 		free(at);
-		qsort(by, nt, sizeof(*by), gs_site_by_id);
+		qsort(by, nt, sizeof(*by), gs_site_pagekeys_by_id);
 		for (j = 0; j < nt; j++) {
 			json_t *name = json_string(by[j].id);
 			char *tname = json_dumps(name, JSON_ENCODE_ANY), key[GS_SHA256_HEX_SIZE];
 			if (!tname)
 				GS_BUG("json_dumps of a page's name failed (out of memory)");
-			gs_site_tuple_key(pages, by[j].i, key);
+			gs_site_pagekeys_tuple_key(pages, by[j].i, key);
 			fprintf(f, "\n%s:\"%s\"%s", tname, key, j + 1 < nt ? "," : "\n");
 			free(tname);
 			json_decref(name);
@@ -528,7 +528,7 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 		order[i].id = gs_site_results_id(rs, i);
 		order[i].i = i;
 	}
-	qsort(order, n, sizeof(*order), gs_site_by_id);
+	qsort(order, n, sizeof(*order), gs_site_pagekeys_by_id);
 	for (j = 0; j < n; j++) {
 		json_t *o, *files, *name;
 		const gs_publish_result *r;
@@ -547,11 +547,11 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 			json_array_append_new(files, json_string(r->files.v[k]));
 		json_object_set_new(o, "key", json_string(gs_site_results_key(rs, i)));
 		json_object_set_new(o, "files", files);
-		json_object_set_new(o, "result", gs_site_result_pack(r));
+		json_object_set_new(o, "result", gs_site_render_result_pack(r));
 		name = json_string(r->id);
 		tname = json_dumps(name, JSON_ENCODE_ANY);
-		/* gs_jo_dumps: json_dumps's bytes, several times faster, and a newline */
-		text = gs_jo_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
+		/* gs_jw_dumps: json_dumps's bytes, several times faster, and a newline */
+		text = gs_jw_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
 		json_decref(name);
 		json_decref(o);
 		if (!tname || !text)
@@ -574,26 +574,26 @@ int gs_site_write_keys(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 			json_t *w;
 			if (gs_site_results_load(rs, i, i + 1, 1, err))
 				goto fail;
-			w = gs_site_why_pack(rs, i, r->noffers);
-			text = gs_jo_dumps(w, JSON_COMPACT);
+			w = gs_site_render_why_pack(rs, i, r->noffers);
+			text = gs_jw_dumps(w, JSON_COMPACT);
 			json_decref(w);
 			if (!text)
 				GS_BUG("json_dumps of a sheet's reasons failed (out of memory)");
-			fwrite(text, 1, strlen(text) - 1, f);   /* without gs_jo_dumps's newline */
+			fwrite(text, 1, strlen(text) - 1, f);   /* without gs_jw_dumps's newline */
 			free(text);
 		}
 		fputs(j + 1 < n ? "}," : "}\n", f);
 	}
 	fputs("}}\n", f);
 	free(order);
-	return gs_outstream_commit(os, err);
+	return gs_outfile_stream_commit(os, err);
 fail:
 	free(order);
-	gs_outstream_abort(os);
+	gs_outfile_stream_abort(os);
 	return -1;
 }
 
-int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
+int gs_site_keys_read(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
 		      gs_site_results *rs, gs_error *err)
 {
 	gs_site_keys kf;
@@ -612,14 +612,14 @@ int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, 
 		gs_publish_result r;
 
 		memset(&r, 0, sizeof(r));
-		if (!key || !gs_sha256_hex_valid(key) || !json_is_array(files) ||
-		    gs_site_result_unpack(json_object_get(o, "result"), cat, &r)) {
+		if (!key || !gs_evidence_sha256_hex_valid(key) || !json_is_array(files) ||
+		    gs_site_render_result_unpack(json_object_get(o, "result"), cat, &r)) {
 			gs_error_set(err, "%s: $.sheets.%s: missing, or not a sheet's key, files "
 				 "and result for this catalog", GS_SITE_KEYS_FILE, ids[i]);
 			json_decref(o);
 			goto out;
 		}
-		if (gs_site_why_unpack(json_object_get(o, "why"), &r)) {
+		if (gs_site_render_why_unpack(json_object_get(o, "why"), &r)) {
 			gs_error_set(err, "%s: $.sheets.%s.why: expected a reason (or null) per offer",
 				 GS_SITE_KEYS_FILE, ids[i]);
 			gs_publish_result_release(&r);
@@ -642,7 +642,7 @@ int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, 
 				json_decref(o);
 				goto out;
 			}
-			gs_strvec_push_dup(&r.files, name);
+			gs_util_strvec_push_dup(&r.files, name);
 		}
 		/* (its key copied out before the entry goes) */
 		{

@@ -36,15 +36,15 @@
  * format, the generator's version, lang, date, --png, --md, --accept-synthetic,
  * the catalogs' names and bytes (catalog_key), the templates and labels.
  */
-void gs_site_key(const gs_publish_env *env, const char *catalog_key,
+void gs_site_keys_of(const gs_publish_env *env, const char *catalog_key,
 		 char hex[GS_SHA256_HEX_SIZE]);
 
 /*
  * What a whole build was asked, for the stat cache's unchanged site
- * (site_stat.c): the site key (gs_site_key), the reference workload, the
+ * (site_stat.c): the site key (gs_site_keys_of), the reference workload, the
  * paths in their order.
  */
-void gs_site_signature(const char *site_key, const char *reference, char *const *paths,
+void gs_site_keys_signature(const char *site_key, const char *reference, char *const *paths,
 		       size_t npaths, char hex[GS_SHA256_HEX_SIZE]);
 
 /*
@@ -54,7 +54,7 @@ void gs_site_signature(const char *site_key, const char *reference, char *const 
  * loaded, jsonscan.h). 0, or -1 with a message in err naming the file and
  * the JSON path.
  */
-int gs_site_read_keys(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
+int gs_site_keys_read(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
 		      gs_site_results *rs, gs_error *err);
 
 #endif

@@ -33,24 +33,24 @@ static int S_learn_one(const char *path, const gs_catalog *cat, gs_job *job, gs_
 	memset(in, 0, sizeof(*in));
 	/* the workload's stat fields before it is read (site_stat.c) */
 	stat_ok = since && stat(path, &wst) == 0;
-	if (gs_job_load_sha(path, cat, job, d, in->sha256)) {
+	if (gs_publish_load_sha(path, cat, job, d, in->sha256)) {
 		in->sha256[0] = '\0';
 		return -1;
 	}
 	in->id = gs_xstrdup(job->w.id);
 	in->title = gs_xstrdup(job->w.title);
 	for (k = 0; k < job->nev; k++) {
-		gs_strvec_push_dup(&in->ev_path, job->ev[k].ref->path);
-		gs_strvec_push_dup(&in->ev_file, job->ev[k].ref->file);
+		gs_util_strvec_push_dup(&in->ev_path, job->ev[k].ref->path);
+		gs_util_strvec_push_dup(&in->ev_file, job->ev[k].ref->file);
 		/* hashed as they were read (gs_job_file), not read again */
-		gs_strvec_push_dup(&in->ev_sha256, job->files[k].sha256);
+		gs_util_strvec_push_dup(&in->ev_sha256, job->files[k].sha256);
 	}
 	/* then the model's files, by their archive names ("model:..."): read
 	 * from the replaced site's archive when the sheet is reused unread */
 	for (k = 0; k < job->nm; k++) {
-		gs_strvec_push_dup(&in->ev_path, "");
-		gs_strvec_push_dup(&in->ev_file, job->mnames.v[k]);
-		gs_strvec_push_dup(&in->ev_sha256, job->mfiles[k].sha256);
+		gs_util_strvec_push_dup(&in->ev_path, "");
+		gs_util_strvec_push_dup(&in->ev_file, job->mnames.v[k]);
+		gs_util_strvec_push_dup(&in->ev_sha256, job->mfiles[k].sha256);
 	}
 	/* (a model's files or an imported log: read every time) */
 	for (k = 0; k < job->nev; k++)
@@ -125,9 +125,9 @@ static int S_learn_unpack(json_t *o, const char *path, gs_site_input *in, gs_dia
 			const char *sha = json_string_value(json_array_get(e, 1));
 			if (!name || !sha)
 				return -1;
-			gs_strvec_push(&in->ev_path, gs_xasprintf("%.*s%s", dl, path, name));
-			gs_strvec_push_dup(&in->ev_file, name);
-			gs_strvec_push_dup(&in->ev_sha256, sha);
+			gs_util_strvec_push(&in->ev_path, gs_xasprintf("%.*s%s", dl, path, name));
+			gs_util_strvec_push_dup(&in->ev_file, name);
+			gs_util_strvec_push_dup(&in->ev_sha256, sha);
 		}
 	}
 	return 0;
@@ -148,14 +148,14 @@ static int S_sheet_job(gs_site_ctx *c, size_t i, gs_job *job, const gs_site_inpu
 		       size_t *done)
 {
 	if (c->site_key) {
-		if (gs_site_job_key(c, i, job, in->sha256, c->key))
+		if (gs_site_keys_job_key(c, i, job, in->sha256, c->key))
 			return -1;
-		if (gs_site_reuse(c, i, in->id, in->title, c->key)) {
+		if (gs_site_keys_reuse(c, i, in->id, in->title, c->key)) {
 			(*done)++;
-			return gs_site_finish(c, i);
+			return gs_site_render_finish(c, i);
 		}
 	}
-	return gs_site_publish_one(c, i, job, done);
+	return gs_site_render_publish_one(c, i, job, done);
 }
 
 /*
@@ -164,7 +164,7 @@ static int S_sheet_job(gs_site_ctx *c, size_t i, gs_job *job, const gs_site_inpu
  * unless a sheet failed already (a workload's error comes before a
  * sheet's) or a workload has an error (c->invalid): the rest is then only
  * read, for its errors. In a worker, one line to out: S_learn_pack's
- * object, with "r": the result (gs_site_result_pack_all) when there is one;
+ * object, with "r": the result (gs_site_render_result_pack_all) when there is one;
  * else into c->learn (path a's record) and c->diag. 0, or -1 when out cannot be written.
  */
 int gs_site_learn_item(gs_site_ctx *c, size_t a, FILE *out, size_t *done)
@@ -178,14 +178,14 @@ int gs_site_learn_item(gs_site_ctx *c, size_t a, FILE *out, size_t *done)
 	/* unchanged since the site replaced was built (its stat fields): trusted unread */
 	if (c->statcache && !c->failed && !(c->invalid && *c->invalid) && c->archive &&
 	    c->site_key && a >= c->from && a - c->from < c->n &&
-	    gs_site_statcache_get(c->statcache, c->all[a], &in, &sizes)) {
-		t = gs_site_trusted(c, a - c->from, &in, sizes, done);
+	    gs_site_stat_get(c->statcache, c->all[a], &in, &sizes)) {
+		t = gs_site_keys_trusted(c, a - c->from, &in, sizes, done);
 		free(sizes);
 		if (t < 0) {
 			c->failed = 1;
 			gs_publish_result_release(&c->cur);
 		} else if (t == 0) {
-			gs_site_input_release(&in);
+			gs_site_learnt_input_release(&in);
 		}
 	}
 	memset(&job, 0, sizeof(job));
@@ -201,7 +201,7 @@ int gs_site_learn_item(gs_site_ctx *c, size_t a, FILE *out, size_t *done)
 		c->failed = 1;
 		gs_publish_result_release(&c->cur);
 	}
-	gs_job_release(&job);
+	gs_publish_release(&job);
 	if (out) {
 		json_t *o = S_learn_pack(&in, &d);
 		if (c->pending)
@@ -219,7 +219,7 @@ int gs_site_learn_item(gs_site_ctx *c, size_t a, FILE *out, size_t *done)
 			c->lost = 1;
 		S_diag_append(c->diag, &d);
 	}
-	gs_site_input_release(&in);
+	gs_site_learnt_input_release(&in);
 	gs_diag_release(&d);
 	return rc;
 }
@@ -271,7 +271,7 @@ static int S_learn_worker(size_t from, size_t to, void *ctx, FILE *out)
 		fputs(gs_error_message(c->err), out);
 		return 0;
 	}
-	man = c->archive ? gs_archive_export(c->archive, &n) : NULL;
+	man = c->archive ? gs_evidence_archive_export(c->archive, &n) : NULL;
 	root = json_object();
 	json_object_set_new(root, "rendered", json_integer((json_int_t)c->rendered));
 	json_object_set_new(root, "unread", json_integer((json_int_t)c->unread));
@@ -349,14 +349,14 @@ static int S_learn_parallel(gs_site_ctx *c, unsigned jobs, size_t *done)
 				gs_error_set(c->err, "the report of a worker cannot be read");
 				rc = -1;
 			} else if (r && !c->failed && (a < c->from || a - c->from >= c->n ||
-						       gs_site_take_result(c, a - c->from, r, f, done))) {
+						       gs_site_render_take_result(c, a - c->from, r, f, done))) {
 				gs_error_set(c->err, "the report of a worker cannot be read");
 				rc = -1;
 			} else if (r && c->failed && S_skip_why(f, r)) {
 				gs_error_set(c->err, "the report of a worker cannot be read");
 				rc = -1;
 			}
-			gs_site_input_release(&in);
+			gs_site_learnt_input_release(&in);
 			json_decref(o);
 		}
 		if (rc < 0)
@@ -383,7 +383,7 @@ static int S_learn_parallel(gs_site_ctx *c, unsigned jobs, size_t *done)
 			c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
 			c->unread += (size_t)json_integer_value(json_object_get(root, "unread"));
 			/* (1, two names for the same bytes: built again, no message) */
-			ir = gs_archive_import(c->archive, man, strlen(man), &ie);
+			ir = gs_evidence_archive_import(c->archive, man, strlen(man), &ie);
 			if (ir < 0) {
 				gs_error_set(c->err, "%s", gs_error_message(&ie));
 				c->failed = 1;
@@ -395,7 +395,7 @@ static int S_learn_parallel(gs_site_ctx *c, unsigned jobs, size_t *done)
 		json_decref(root);
 	}
 	free(line);
-	gs_worker_reports_release(&rep);
+	gs_workers_reports_release(&rep);
 	return rc;
 }
 

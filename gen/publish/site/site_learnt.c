@@ -25,14 +25,14 @@ struct gs_site_learnt {
  */
 enum { S_ID, S_TITLE, S_SHA, S_STAT, S_EV };
 
-void gs_site_input_release(gs_site_input *in)
+void gs_site_learnt_input_release(gs_site_input *in)
 {
 	free(in->id);
 	free(in->title);
 	free(in->stat);
-	gs_strvec_release(&in->ev_path);
-	gs_strvec_release(&in->ev_file);
-	gs_strvec_release(&in->ev_sha256);
+	gs_util_strvec_release(&in->ev_path);
+	gs_util_strvec_release(&in->ev_file);
+	gs_util_strvec_release(&in->ev_sha256);
 	memset(in, 0, sizeof(*in));
 }
 

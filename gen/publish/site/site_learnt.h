@@ -38,7 +38,7 @@
 
 /*
  * What the validation of one workload learnt of it, as it is read (the
- * record put; gs_site_input_release frees it).
+ * record put; gs_site_learnt_input_release frees it).
  */
 typedef struct {
 	char *id, *title;                  /* NULL: the workload could not be read */
@@ -50,7 +50,7 @@ typedef struct {
 	char *stat;
 } gs_site_input;
 
-void gs_site_input_release(gs_site_input *in);
+void gs_site_learnt_input_release(gs_site_input *in);
 
 typedef struct gs_site_learnt gs_site_learnt;
 

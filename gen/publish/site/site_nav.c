@@ -31,20 +31,20 @@ char *gs_site_nav(const gs_strings *t, const char *prefix)
 	return gs_buf_detach(&out, NULL);
 }
 
-const char *gs_site_status_key(unsigned char s)
+const char *gs_site_nav_status_key(unsigned char s)
 {
 	return s == 0 ? "overall.retained" : s == 1 ? "overall.preselected"
 	       : s == 2 ? "overall.excluded" : s == 4 ? "overall.reference" : "overall.not_compared";
 }
 
-const char *gs_site_status_symbol(unsigned char s)
+const char *gs_site_nav_status_symbol(unsigned char s)
 {
-	return gs_sheet_verdict_symbol(s == 0 ? GS_V_ADMISSIBLE : s == 1 ? GS_V_TO_CONFIRM
+	return gs_sheet_words_verdict_symbol(s == 0 ? GS_V_ADMISSIBLE : s == 1 ? GS_V_TO_CONFIRM
 				       : s == 2 ? GS_V_EXCLUDE : GS_V_NOT_REQUIRED);
 }
 
 /* index.html, index-2.html (workload page 2), index-1-2.html (offer page 2), ... */
-void gs_site_page_name(char *buf, size_t len, size_t page, size_t col)
+void gs_site_nav_page_name(char *buf, size_t len, size_t page, size_t col)
 {
 	if (page == 0 && col == 0)
 		snprintf(buf, len, "index.html");
@@ -55,7 +55,7 @@ void gs_site_page_name(char *buf, size_t len, size_t page, size_t col)
 }
 
 /* offers.html, offers-2.html, ... */
-void gs_site_offers_name(char *buf, size_t len, size_t page)
+void gs_site_nav_offers_name(char *buf, size_t len, size_t page)
 {
 	if (page == 0)
 		snprintf(buf, len, "offers.html");
@@ -64,27 +64,27 @@ void gs_site_offers_name(char *buf, size_t len, size_t page)
 }
 
 /*
- * name_of for gs_site_w_pager, the name of page i: index pages whose rows vary
+ * name_of for gs_site_html_pager, the name of page i: index pages whose rows vary
  * (other = the column page) or whose columns vary, offers pages, and (see
  * S_detail_page) the pages of one offer (id).
  */
-void gs_site_row_page(char *buf, size_t len, size_t i, size_t col, const char *id)
+void gs_site_nav_row_page(char *buf, size_t len, size_t i, size_t col, const char *id)
 {
 	(void)id;
-	gs_site_page_name(buf, len, i, col);
+	gs_site_nav_page_name(buf, len, i, col);
 }
 
-void gs_site_col_page(char *buf, size_t len, size_t i, size_t row, const char *id)
+void gs_site_nav_col_page(char *buf, size_t len, size_t i, size_t row, const char *id)
 {
 	(void)id;
-	gs_site_page_name(buf, len, row, i);
+	gs_site_nav_page_name(buf, len, row, i);
 }
 
-void gs_site_offer_page(char *buf, size_t len, size_t i, size_t other, const char *id)
+void gs_site_nav_offer_page(char *buf, size_t len, size_t i, size_t other, const char *id)
 {
 	(void)other;
 	(void)id;
-	gs_site_offers_name(buf, len, i);
+	gs_site_nav_offers_name(buf, len, i);
 }
 
 static int S_cmp_size(const void *a, const void *b)
@@ -94,7 +94,7 @@ static int S_cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-size_t gs_site_pager_pages(size_t cur, size_t n, size_t *pages)
+size_t gs_site_nav_pager_pages(size_t cur, size_t n, size_t *pages)
 {
 	size_t k = 0, i, m, p, lo, hi;
 

@@ -16,6 +16,6 @@
  */
 #define GS_SITE_PAGER_ALL 15
 #define GS_SITE_PAGER_MAX 200
-size_t gs_site_pager_pages(size_t cur, size_t n, size_t *pages);
+size_t gs_site_nav_pager_pages(size_t cur, size_t n, size_t *pages);
 
 #endif

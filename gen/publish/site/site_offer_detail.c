@@ -21,7 +21,7 @@ void gs_site_offer_detail_name(char *buf, size_t len, const char *id, size_t pag
 		snprintf(buf, len, "%s~%zu.html", id, page + 1);
 }
 
-/* name_of for gs_site_w_pager: page i of the offer id. */
+/* name_of for gs_site_html_pager: page i of the offer id. */
 static void S_detail_page(char *buf, size_t len, size_t i, size_t other, const char *id)
 {
 	(void)other;
@@ -46,7 +46,7 @@ static void S_w_reason_cells(gs_site_w *w, const char *why)
 			char small[128], *part = n < sizeof(small) ? small : gs_xmalloc(n + 1);
 			memcpy(part, why, n);
 			part[n] = '\0';
-			gs_site_w_text(w, part);
+			gs_site_html_text(w, part);
 			if (part != small)
 				free(part);
 			why = tab + 1;
@@ -54,7 +54,7 @@ static void S_w_reason_cells(gs_site_w *w, const char *why)
 		S_LIT(w, "</td><td>");
 	}
 	if (why)
-		gs_site_w_text(w, why);
+		gs_site_html_text(w, why);
 }
 
 /* The page's opening paragraph: the offer, and what every row's margin is against. */
@@ -63,33 +63,33 @@ static void S_detail_intro(gs_site_w *w, const gs_strings *t, const gs_offer *o)
 	char mem[GS_FMT_MAX];
 
 	S_LIT(w, "<p>");
-	gs_site_w_code(w, o->id);
+	gs_site_html_code(w, o->id);
 	S_LIT(w, " ");
-	gs_site_w_text(w, o->gpu_model);
+	gs_site_html_text(w, o->gpu_model);
 	S_LIT(w, ", ");
-	gs_site_w_num(w, o->cards);
+	gs_site_html_num(w, o->cards);
 	S_LIT(w, " x ");
-	gs_site_w_text(w, gs_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+	gs_site_html_text(w, gs_catalog_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
 	if (o->provider) {
 		S_LIT(w, " — ");
-		gs_site_w_text(w, o->provider);
+		gs_site_html_text(w, o->provider);
 	}
 	/* what every row's margin is against, once for the page */
 	S_LIT(w, ". ");
-	gs_site_w_text(w, gs_tr(t, "site.offer_capacity"));
+	gs_site_html_text(w, gs_tr(t, "site.offer_capacity"));
 	S_LIT(w, ": ");
 	if (o->memory_unknown && !o->has_declared_bytes) {
-		gs_site_w_text(w, gs_tr(t, "word.missing"));
+		gs_site_html_text(w, gs_tr(t, "word.missing"));
 	} else {
-		gs_site_w_text(w, gs_fmt_gib(mem, o->has_declared_bytes ? o->declared_bytes
+		gs_site_html_text(w, gs_qty_fmt_gib(mem, o->has_declared_bytes ? o->declared_bytes
 					: o->nominal_bytes, t->lang));
 		S_LIT(w, " (");
-		gs_site_w_text(w, gs_tr(t, o->has_declared_bytes ? "site.cap_src_declared"
+		gs_site_html_text(w, gs_tr(t, o->has_declared_bytes ? "site.cap_src_declared"
 				   : "site.cap_src_nominal"));
 		S_LIT(w, ")");
 	}
 	S_LIT(w, ". ");
-	gs_site_w_text(w, gs_tr(t, "site.offer_intro"));
+	gs_site_html_text(w, gs_tr(t, "site.offer_intro"));
 	S_LIT(w, "</p>\n");
 }
 
@@ -104,7 +104,7 @@ static void S_detail_table(gs_site_w *w, const gs_strings *t)
 	h[3] = gs_tr(t, "site.col_need");
 	h[4] = gs_tr(t, "site.col_margin");
 	h[5] = gs_tr(t, "site.col_remains");
-	gs_site_w_table(w, gs_tr(t, "site.cap_offer"), h, 6);
+	gs_site_html_table(w, gs_tr(t, "site.cap_offer"), h, 6);
 }
 
 /*
@@ -117,26 +117,26 @@ static void S_detail_verdict(gs_site_w *w, const gs_offer *o, const gs_publish_r
 			     const gs_strings *t, unsigned st, gs_site_w *link, gs_site_w *sfx)
 {
 	if (st == 3) {
-		gs_site_w_text(w, gs_site_status_symbol(3));
+		gs_site_html_text(w, gs_site_nav_status_symbol(3));
 		S_LIT(w, " ");
-		gs_site_w_text(w, gs_tr(t, gs_site_status_key(3)));
+		gs_site_html_text(w, gs_tr(t, gs_site_nav_status_key(3)));
 		return;
 	}
 	if (!sfx->len) {   /* not yet written: it ends with "> */
 		char *rest = gs_xasprintf(".html#offer-%s", o->id);
-		gs_html_url(sfx, rest);
+		gs_doc_html_url(sfx, rest);
 		S_LIT(sfx, "\">");
 		free(rest);
 	}
 	gs_buf_truncate(link, 0);
 	S_LIT(link, "../sheets/");
-	gs_site_w_raw(link, pr->id);
+	gs_site_html_raw(link, pr->id);
 	S_LIT(w, "<a href=\"");
-	gs_html_url(w, link->data);
+	gs_doc_html_url(w, link->data);
 	gs_buf_put(w, sfx->data, sfx->len);
-	gs_site_w_text(w, gs_site_status_symbol((unsigned char)st));
+	gs_site_html_text(w, gs_site_nav_status_symbol((unsigned char)st));
 	S_LIT(w, " ");
-	gs_site_w_text(w, gs_tr(t, gs_site_status_key((unsigned char)st)));
+	gs_site_html_text(w, gs_tr(t, gs_site_nav_status_key((unsigned char)st)));
 	S_LIT(w, "</a>");
 }
 
@@ -147,14 +147,14 @@ static void S_detail_cost(gs_site_w *w, const gs_publish_result *pr, const gs_st
 	char m[GS_FMT_MAX];
 
 	if (st != 3 && pr->currency[k]) {
-		gs_site_w_text(w, gs_fmt_money(m, pr->cost[k], t->lang));
+		gs_site_html_text(w, gs_qty_fmt_money(m, pr->cost[k], t->lang));
 		S_LIT(w, " ");
-		gs_site_w_text(w, pr->currency[k]);
+		gs_site_html_text(w, pr->currency[k]);
 		S_LIT(w, " (");
-		gs_site_w_text(w, gs_tr(t, "prov.assumed"));
+		gs_site_html_text(w, gs_tr(t, "prov.assumed"));
 		S_LIT(w, ")");
 	} else if (st != 3) {
-		gs_site_w_text(w, gs_tr(t, "word.missing"));
+		gs_site_html_text(w, gs_tr(t, "word.missing"));
 	}
 }
 
@@ -168,14 +168,14 @@ static void S_detail_row(gs_site_w *w, const gs_site_pagekeys *pp, const gs_stri
 {
 	const gs_publish_result *pr = gs_site_results_get(pp->rs, i);
 	unsigned st = k < pr->noffers ? pr->status[k] : 3;
-	const char *why_k = st != 3 ? gs_site_reason(pp, i, k) : NULL;
+	const char *why_k = st != 3 ? gs_site_pagekeys_reason(pp, i, k) : NULL;
 	int cut;
-	char *shrt = gs_site_short_title(pr->title, &cut);
+	char *shrt = gs_site_index_short_title(pr->title, &cut);
 
 	S_LIT(w, "<tr><td>");
-	gs_site_w_code(w, pr->id);
+	gs_site_html_code(w, pr->id);
 	S_LIT(w, " ");
-	gs_site_w_text(w, shrt);
+	gs_site_html_text(w, shrt);
 	free(shrt);
 	S_LIT(w, "</td><td>");
 	S_detail_verdict(w, o, pr, t, st, link, sfx);
@@ -204,10 +204,10 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 
 	if (to > n)
 		to = n;
-	gs_site_w_h1(&w, title);
-	gs_site_w_demo(&w, t, demonstration);
+	gs_site_html_h1(&w, title);
+	gs_site_html_demo(&w, t, demonstration);
 	S_detail_intro(&w, t, o);
-	gs_site_w_pager(&w, gs_tr(t, "site.page"), page, npages, S_detail_page, 0, o->id);
+	gs_site_html_pager(&w, gs_tr(t, "site.page"), page, npages, S_detail_page, 0, o->id);
 	S_detail_table(&w, t);
 	if (from < to)
 		S_LIT(&w, "\n<tbody>\n");
@@ -218,9 +218,9 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 	else
 		S_LIT(&w, "\n</table>\n");
 	if (!n)
-		gs_site_w_para(&w, gs_tr(t, "site.empty"));
+		gs_site_html_para(&w, gs_tr(t, "site.empty"));
 	gs_site_offer_detail_name(name, sizeof(name), o->id, page);
-	rc = gs_site_w_page(env, dir, name, &w, title, nav, "../", NULL, err);
+	rc = gs_site_html_page(env, dir, name, &w, title, nav, "../", NULL, err);
 	gs_buf_release(&link);
 	gs_buf_release(&sfx);
 	free(title);
@@ -242,7 +242,7 @@ int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *
 	unsigned char *todo = gs_xcalloc(noff + 1, 1);
 	int rc = 0;
 
-	if (gs_mkdirs(sub)) {
+	if (gs_outfile_mkdirs(sub)) {
 		gs_error_set(err, "cannot create %s", sub);
 		rc = -1;
 	}
@@ -253,11 +253,11 @@ int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *
 		for (k = 0; k < noff; k++) {
 			todo[k] = 1;
 			if (pp->keyed && from < to) {
-				/* its key: gs_site_tuple_key */
+				/* its key: gs_site_pagekeys_tuple_key */
 				char dn[128], name[160];
 				gs_site_offer_detail_name(dn, sizeof(dn), env->cat->offers[k].id, page);
 				snprintf(name, sizeof(name), "offers/%s", dn);
-				todo[k] = !gs_site_page_reuse(pp, dir, name,
+				todo[k] = !gs_site_pagekeys_page_reuse(pp, dir, name,
 							npages * pp->ncols + page * noff + k);
 			}
 			ntodo += todo[k];
@@ -266,13 +266,13 @@ int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *
 			continue;
 		rc = gs_site_results_load(pp->rs, from, to, 1, err);
 		if (!rc)
-			rc = gs_site_why_page_load(pp, from, to, err);
+			rc = gs_site_pagekeys_why_page_load(pp, from, to, err);
 		for (k = 0; k < noff && !rc; k++)
 			if (todo[k])
 				rc = S_offer_detail_page(env, n, pp, k, page, npages, sub, nav,
 							 demonstration, err);
 	}
-	gs_site_why_page_free(pp);
+	gs_site_pagekeys_why_page_free(pp);
 	free(todo);
 	free(sub);
 	free(nav);

@@ -17,13 +17,13 @@
 #include "util.h"
 
 /* "74.51 GiB per card", or "memory per card unknown". */
-char *gs_site_mem_group(const gs_strings *t, uint64_t mem)
+char *gs_site_offers_mem_group(const gs_strings *t, uint64_t mem)
 {
 	char g[GS_FMT_MAX];
 
 	if (mem == UINT64_MAX)
 		return gs_xstrdup(gs_tr(t, "site.mem_unknown"));
-	return gs_xasprintf("%s %s", gs_fmt_gib(g, mem, t->lang), gs_tr(t, "site.per_card"));
+	return gs_xasprintf("%s %s", gs_qty_fmt_gib(g, mem, t->lang), gs_tr(t, "site.per_card"));
 }
 
 static const char *S_why_key(unsigned char why)
@@ -61,12 +61,12 @@ static void S_missing_para(gs_site_w *w, const gs_strings *t, const gs_catalog *
 				continue;
 			if (!open++) {
 				S_LIT(w, "<p>");
-				gs_site_w_text(w, gs_tr(t, S_why_list_key(y)));
+				gs_site_html_text(w, gs_tr(t, S_why_list_key(y)));
 				S_LIT(w, ": ");
 			} else {
 				S_LIT(w, ", ");
 			}
-			gs_site_w_code(w, cat->offers[d->missing[i]].id);
+			gs_site_html_code(w, cat->offers[d->missing[i]].id);
 		}
 		if (open)
 			S_LIT(w, ".</p>\n");
@@ -83,20 +83,20 @@ static int S_offers_chart_files(const gs_publish_env *env, gs_site_w *w, const c
 	char *svg = gs_xasprintf("%s.svg", stem), *png = gs_xasprintf("%s.png", stem);
 	int rc;
 
-	rc = gs_write_atomic(dir, svg, o->svg.data, o->svg.len, err);
+	rc = gs_outfile_write_atomic(dir, svg, o->svg.data, o->svg.len, err);
 	if (!rc && env->png)
-		rc = gs_write_atomic(dir, png, o->png.data, o->png.len, err);
+		rc = gs_outfile_write_atomic(dir, png, o->png.data, o->png.len, err);
 	S_LIT(w, "<p><img src=\"");
-	gs_html_url(w, svg);
+	gs_doc_html_url(w, svg);
 	S_LIT(w, "\" alt=\"");
-	gs_site_w_text(w, title);
+	gs_site_html_text(w, title);
 	S_LIT(w, "\" /></p>\n");
 	if (env->png) {
 		S_LIT(w, "<p>");
-		gs_site_w_text(w, gs_tr(env->t, "chart.png_version"));
+		gs_site_html_text(w, gs_tr(env->t, "chart.png_version"));
 		S_LIT(w, " ");
-		gs_site_w_a(w, png);
-		gs_site_w_text(w, png);
+		gs_site_html_a(w, png);
+		gs_site_html_text(w, png);
 		S_LIT(w, "</a></p>\n");
 	}
 	free(svg);
@@ -162,12 +162,12 @@ static void S_series_bars(const gs_strings *t, const gs_catalog *cat, const S_ch
 		else
 			bars[j].label = o->id;
 		if (k->kind != S_GIB_DAY)
-			bars[j].group = own[(*no)++] = gs_site_mem_group(t, gs_site_offer_memory(o));
+			bars[j].group = own[(*no)++] = gs_site_offers_mem_group(t, gs_site_figures_offer_memory(o));
 		if (k->kind == S_CAMPAIGN && pt->status < 3) {
 			bars[j].mark = pt->status == 0 ? GS_BAR_RETAINED : pt->status == 1
 				       ? GS_BAR_PRESELECTED : GS_BAR_EXCLUDED;
-			bars[j].words = own[(*no)++] = gs_xasprintf("%s %s", gs_site_status_symbol(pt->status),
-								    gs_tr(t, gs_site_status_key(pt->status)));
+			bars[j].words = own[(*no)++] = gs_xasprintf("%s %s", gs_site_nav_status_symbol(pt->status),
+								    gs_tr(t, gs_site_nav_status_key(pt->status)));
 		} else if (pl->interruptible) {
 			bars[j].words = gs_tr(t, "site.interruptible");
 		}
@@ -177,12 +177,12 @@ static void S_series_bars(const gs_strings *t, const gs_catalog *cat, const S_ch
 /* Memory per card in GiB, two decimals (the unit is in the header), or "missing". */
 static void S_mem_cell(gs_site_w *w, const gs_strings *t, const gs_offer *o)
 {
-	uint64_t mem = gs_site_offer_memory(o);
+	uint64_t mem = gs_site_figures_offer_memory(o);
 	char g[GS_FMT_MAX];
 
-	gs_site_w_td(w);
-	gs_site_w_text(w, mem == UINT64_MAX ? gs_tr(t, "word.missing")
-		 : gs_fmt_fixed2(g, mem, GS_GIB, t->lang));
+	gs_site_html_td(w);
+	gs_site_html_text(w, mem == UINT64_MAX ? gs_tr(t, "word.missing")
+		 : gs_qty_fmt_fixed2(g, mem, GS_GIB, t->lang));
 	S_LIT(w, "</td>");
 }
 
@@ -209,67 +209,67 @@ static void S_series_table(const gs_strings *t, const gs_catalog *cat, gs_site_w
 	for (j = 0; j < 6; j++)
 		hc[j] = h[j];
 	capt = gs_xasprintf("%s: %s", gs_tr(t, "site.cap_chart_data"), title);
-	gs_site_w_table(w, capt, hc, 6);
+	gs_site_html_table(w, capt, hc, 6);
 	for (j = 0; j < s->n; j++) {
 		const gs_site_point *pt = &s->pts[j];
 		const gs_offer *o = &cat->offers[pt->offer];
 		const gs_plan *pl = &o->plans[pt->plan];
 		char v[GS_FMT_MAX], w1[256];
-		gs_site_w_row(w, &rows);
-		gs_site_w_td(w);
-		gs_site_w_code(w, o->id);
+		gs_site_html_row(w, &rows);
+		gs_site_html_td(w);
+		gs_site_html_code(w, o->id);
 		S_LIT(w, "</td>");
 		S_mem_cell(w, t, o);
 		if (k->kind == S_CAMPAIGN)
-			gs_fmt_money(v, (int64_t)pt->value, t->lang);
+			gs_qty_fmt_money(v, (int64_t)pt->value, t->lang);
 		else
-			gs_site_fmt_q4(v, sizeof(v), pt->value, t->lang);
-		gs_site_w_td(w);
-		gs_site_w_text(w, v);
+			gs_site_figures_fmt_q4(v, sizeof(v), pt->value, t->lang);
+		gs_site_html_td(w);
+		gs_site_html_text(w, v);
 		S_LIT(w, "</td>");
-		gs_site_w_td(w);
+		gs_site_html_td(w);
 		if (k->kind == S_CAMPAIGN && pt->status < 3) {
-			gs_site_w_text(w, gs_site_status_symbol(pt->status));
+			gs_site_html_text(w, gs_site_nav_status_symbol(pt->status));
 			S_LIT(w, " ");
-			gs_site_w_text(w, gs_tr(t, gs_site_status_key(pt->status)));
+			gs_site_html_text(w, gs_tr(t, gs_site_nav_status_key(pt->status)));
 		} else {
-			gs_site_w_num(w, pl->hours);
+			gs_site_html_num(w, pl->hours);
 			S_LIT(w, " h");
 			if (pl->interruptible) {
 				S_LIT(w, ", ");
-				gs_site_w_text(w, gs_tr(t, "site.interruptible"));
+				gs_site_html_text(w, gs_tr(t, "site.interruptible"));
 			}
 		}
 		S_LIT(w, "</td>");
-		gs_site_w_td(w);
-		gs_site_w_text(w, gs_tr(t, k->kind == S_HOURLY ? "site.prov_catalog"
+		gs_site_html_td(w);
+		gs_site_html_text(w, gs_tr(t, k->kind == S_HOURLY ? "site.prov_catalog"
 				  : "site.prov_from_catalog"));
 		S_LIT(w, "</td>");
-		gs_site_w_td(w);
+		gs_site_html_td(w);
 		if (k->kind == S_CAMPAIGN) {
-			gs_site_w_text(w, gs_tr(t, "site.sheet_of"));
+			gs_site_html_text(w, gs_tr(t, "site.sheet_of"));
 			S_LIT(w, ": ");
-			gs_site_w_text(w, ref ? ref->id : "");
+			gs_site_html_text(w, ref ? ref->id : "");
 		} else {
-			gs_site_w_text(w, pl->claim.source);
+			gs_site_html_text(w, pl->claim.source);
 			S_LIT(w, " (");
-			gs_site_w_text(w, gs_claim_when(&pl->claim, und, w1, sizeof(w1)));
+			gs_site_html_text(w, gs_catalog_claim_when(&pl->claim, und, w1, sizeof(w1)));
 			S_LIT(w, ")");
 		}
 		S_LIT(w, "</td>");
 	}
 	for (j = 0; j < d->nmissing; j++) {
 		const gs_offer *o = &cat->offers[d->missing[j]];
-		gs_site_w_row(w, &rows);
-		gs_site_w_td(w);
-		gs_site_w_code(w, o->id);
+		gs_site_html_row(w, &rows);
+		gs_site_html_td(w);
+		gs_site_html_code(w, o->id);
 		S_LIT(w, "</td>");
 		S_mem_cell(w, t, o);
-		gs_site_w_td(w);
-		gs_site_w_text(w, gs_tr(t, S_why_key(d->why[j])));
+		gs_site_html_td(w);
+		gs_site_html_text(w, gs_tr(t, S_why_key(d->why[j])));
 		S_LIT(w, "</td>\n<td></td>\n<td></td>\n<td></td>");
 	}
-	gs_site_w_table_end(w, rows);
+	gs_site_html_table_end(w, rows);
 	for (j = 0; j < 6; j++)
 		free(h[j]);
 	free(capt);
@@ -280,18 +280,18 @@ static void S_chart_intro(const gs_strings *t, gs_site_w *w, const S_chart_kind 
 			  const gs_publish_result *ref)
 {
 	S_LIT(w, "<h3>");
-	gs_site_w_text(w, gs_tr(t, k->heading));
+	gs_site_html_text(w, gs_tr(t, k->heading));
 	S_LIT(w, "</h3>\n<p>");
-	gs_site_w_text(w, gs_tr(t, k->note));
+	gs_site_html_text(w, gs_tr(t, k->note));
 	if (ref) {
 		char *link = gs_xasprintf("sheets/%s.html", ref->id);
 		S_LIT(w, " ");
-		gs_site_w_text(w, gs_tr(t, "site.chart_reference"));
+		gs_site_html_text(w, gs_tr(t, "site.chart_reference"));
 		S_LIT(w, " ");
-		gs_site_w_a(w, link);
-		gs_site_w_text(w, ref->id);
+		gs_site_html_a(w, link);
+		gs_site_html_text(w, ref->id);
 		S_LIT(w, "</a> (");
-		gs_site_w_text(w, ref->title);
+		gs_site_html_text(w, ref->title);
 		S_LIT(w, ").");
 		free(link);
 	}
@@ -313,7 +313,7 @@ static int S_offers_chart(const gs_publish_env *env, gs_site_w *w,
 
 	S_chart_intro(t, w, k, ref);
 	if (!d->nseries)
-		gs_site_w_para(w, gs_tr(t, "site.chart_none"));
+		gs_site_html_para(w, gs_tr(t, "site.chart_none"));
 	for (i = 0; i < d->nseries && !rc; i++) {
 		const gs_site_series *s = &d->series[i];
 		size_t nb = s->n < GS_CHART_MAX_BARS ? s->n : GS_CHART_MAX_BARS, no = 0;
@@ -371,17 +371,17 @@ static int S_offers_charts(const gs_publish_env *env, gs_site_w *w, const char *
 	else
 		snprintf(prefix, sizeof(prefix), "offers-%zu", page + 1);
 	S_LIT(w, "<h2>");
-	gs_site_w_text(w, gs_tr(env->t, "site.charts"));
+	gs_site_html_text(w, gs_tr(env->t, "site.charts"));
 	S_LIT(w, "</h2>\n");
-	gs_site_gib_day_data(env->cat, offers, n, &d);
+	gs_site_figures_gib_day_data(env->cat, offers, n, &d);
 	rc = S_offers_chart(env, w, dir, prefix, S_GIB_DAY, &d, NULL, err);
-	gs_site_chart_data_release(&d);
+	gs_site_figures_chart_data_release(&d);
 	if (rc)
 		return rc;
-	gs_site_campaign_data(env->cat, offers, n, ref, &d);
+	gs_site_figures_campaign_data(env->cat, offers, n, ref, &d);
 	rc = S_offers_chart(env, w, dir, prefix, ref ? S_CAMPAIGN : S_HOURLY, &d, ref,
 			    err);
-	gs_site_chart_data_release(&d);
+	gs_site_figures_chart_data_release(&d);
 	return rc;
 }
 
@@ -391,23 +391,23 @@ static void S_offer_cell_name(gs_site_w *w, const gs_publish_env *env, const gs_
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
 
-	gs_site_w_td(w);
-	gs_site_w_code(w, o->id);
-	gs_site_w_textf(w, " %s", o->gpu_model);
+	gs_site_html_td(w);
+	gs_site_html_code(w, o->id);
+	gs_site_html_textf(w, " %s", o->gpu_model);
 	{
 		char *link = gs_xasprintf("offers/%s.html", o->id);
 		S_LIT(w, " (");
-		gs_site_w_a(w, link);
-		gs_site_w_text(w, gs_tr(t, "site.offer_link"));
+		gs_site_html_a(w, link);
+		gs_site_html_text(w, gs_tr(t, "site.offer_link"));
 		S_LIT(w, "</a>)");
 		free(link);
 	}
 	if (o->provider)
-		gs_site_w_textf(w, " — %s", o->provider);
+		gs_site_html_textf(w, " — %s", o->provider);
 	if (cat->origins)
-		gs_site_w_textf(w, " (%s: %s)", gs_tr(t, "site.catalog"), gs_catalog_origin(cat, o));
+		gs_site_html_textf(w, " (%s: %s)", gs_tr(t, "site.catalog"), gs_catalog_origin(cat, o));
 	if (o->nregions)
-		gs_site_w_textf(w, "; %s: %zu", gs_tr(t, "site.regions"), o->nregions);
+		gs_site_html_textf(w, "; %s: %zu", gs_tr(t, "site.regions"), o->nregions);
 	S_LIT(w, "</td>");
 }
 
@@ -417,8 +417,8 @@ static void S_offer_cell_cards(gs_site_w *w, const gs_publish_env *env, const gs
 	const gs_lang lang = env->t->lang;
 	char g1[GS_FMT_MAX];
 
-	gs_site_w_td(w);
-	gs_site_w_text(w, gs_fmt_int(g1, o->cards, lang));
+	gs_site_html_td(w);
+	gs_site_html_text(w, gs_qty_fmt_int(g1, o->cards, lang));
 	S_LIT(w, "</td>");
 }
 
@@ -429,12 +429,12 @@ static void S_offer_cell_nominal(gs_site_w *w, const gs_publish_env *env, const 
 	const gs_lang lang = t->lang;
 	char g2[GS_FMT_MAX], mem[GS_FMT_MAX];
 
-	gs_site_w_td(w);
+	gs_site_html_td(w);
 	if (!o->memory_unknown)
-		gs_site_w_textf(w, "%s = %s (%s)", gs_offer_memory_label(o, "", mem, sizeof(mem)),
-			     gs_fmt_gib(g2, o->nominal_bytes, lang), gs_tr(t, "prov.assumed"));
+		gs_site_html_textf(w, "%s = %s (%s)", gs_catalog_offer_memory_label(o, "", mem, sizeof(mem)),
+			     gs_qty_fmt_gib(g2, o->nominal_bytes, lang), gs_tr(t, "prov.assumed"));
 	else
-		gs_site_w_text(w, gs_tr(t, "word.missing"));
+		gs_site_html_text(w, gs_tr(t, "word.missing"));
 	S_LIT(w, "</td>");
 }
 
@@ -446,13 +446,13 @@ static void S_offer_cell_declared(gs_site_w *w, const gs_publish_env *env, const
 	char g1[GS_FMT_MAX], g2[GS_FMT_MAX], w1[256];
 	const char *und = gs_tr(t, "claim.undated");
 
-	gs_site_w_td(w);
+	gs_site_html_td(w);
 	if (o->has_declared_bytes)
-		gs_site_w_textf(w, "%s B = %s (%s, %s)", gs_fmt_int(g1, o->declared_bytes, lang),
-			     gs_fmt_gib(g2, o->declared_bytes, lang), o->declared_claim.source,
-			     gs_claim_when(&o->declared_claim, und, w1, sizeof(w1)));
+		gs_site_html_textf(w, "%s B = %s (%s, %s)", gs_qty_fmt_int(g1, o->declared_bytes, lang),
+			     gs_qty_fmt_gib(g2, o->declared_bytes, lang), o->declared_claim.source,
+			     gs_catalog_claim_when(&o->declared_claim, und, w1, sizeof(w1)));
 	else
-		gs_site_w_text(w, gs_tr(t, "word.missing"));
+		gs_site_html_text(w, gs_tr(t, "word.missing"));
 	S_LIT(w, "</td>");
 }
 
@@ -467,19 +467,19 @@ static void S_offer_cell_plans(gs_site_w *w, const gs_publish_env *env, const gs
 		       : !o->memory_unknown ? o->nominal_bytes : 0;
 	size_t k;
 
-	gs_site_w_td(w);
+	gs_site_html_td(w);
 	if (!o->nplans)
-		gs_site_w_text(w, gs_tr(t, "site.no_price"));
+		gs_site_html_text(w, gs_tr(t, "site.no_price"));
 	for (k = 0; k < o->nplans; k++) {
 		const gs_plan *pl = &o->plans[k];
 		char m[GS_FMT_MAX], c[GS_FMT_MAX];
-		gs_site_cost_per_gib_day(c, sizeof(c), pl, cap, o->cards, lang);
-		gs_site_w_textf(w, "%s%llu h: %s %s (%s %s %s; %s%s%s, %s)", k ? "; " : "",
-			     (unsigned long long)pl->hours, gs_fmt_micro(m, gs_plan_micro(pl), lang),
+		gs_site_figures_cost_per_gib_day(c, sizeof(c), pl, cap, o->cards, lang);
+		gs_site_html_textf(w, "%s%llu h: %s %s (%s %s %s; %s%s%s, %s)", k ? "; " : "",
+			     (unsigned long long)pl->hours, gs_qty_fmt_micro(m, gs_catalog_plan_micro(pl), lang),
 			     pl->currency, c, pl->currency, gs_tr(t, "site.per_gib_day"),
 			     pl->interruptible ? gs_tr(t, "site.interruptible") : "",
 			     pl->interruptible ? "; " : "",
-			     pl->claim.source, gs_claim_when(&pl->claim, und, w1, sizeof(w1)));
+			     pl->claim.source, gs_catalog_claim_when(&pl->claim, und, w1, sizeof(w1)));
 	}
 	S_LIT(w, "</td>");
 }
@@ -493,26 +493,26 @@ static void S_offer_cell_calendar(gs_site_w *w, const gs_publish_env *env, const
 	const gs_availability *a = &o->availability;
 	size_t k;
 
-	gs_site_w_td(w);
+	gs_site_html_td(w);
 	switch (a->kind) {
 	case GS_AVAIL_WINDOW:
-		gs_site_w_textf(w, "%s → %s (%s, %s)", a->from, a->to, a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+		gs_site_html_textf(w, "%s → %s (%s, %s)", a->from, a->to, a->claim.source, gs_catalog_claim_when(&a->claim, und, w1, sizeof(w1)));
 		break;
 	case GS_AVAIL_STOCK:
-		gs_site_w_textf(w, "%s (%s, %s)", gs_tr(t, "site.stock"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+		gs_site_html_textf(w, "%s (%s, %s)", gs_tr(t, "site.stock"), a->claim.source, gs_catalog_claim_when(&a->claim, und, w1, sizeof(w1)));
 		break;
 	case GS_AVAIL_ON_REQUEST:
-		gs_site_w_textf(w, "%s (%s, %s)", gs_tr(t, "site.on_request"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+		gs_site_html_textf(w, "%s (%s, %s)", gs_tr(t, "site.on_request"), a->claim.source, gs_catalog_claim_when(&a->claim, und, w1, sizeof(w1)));
 		break;
 	case GS_AVAIL_UNAVAILABLE:
-		gs_site_w_textf(w, "%s (%s, %s)", gs_tr(t, "site.unavailable"), a->claim.source, gs_claim_when(&a->claim, und, w1, sizeof(w1)));
+		gs_site_html_textf(w, "%s (%s, %s)", gs_tr(t, "site.unavailable"), a->claim.source, gs_catalog_claim_when(&a->claim, und, w1, sizeof(w1)));
 		break;
 	default:
-		gs_site_w_text(w, gs_tr(t, "word.missing"));
+		gs_site_html_text(w, gs_tr(t, "word.missing"));
 	}
 	for (k = 0; k < o->nplans; k++)
 		if (o->plans[k].interruptible) {
-			gs_site_w_textf(w, "; %s", gs_tr(t, "site.spot_calendar"));
+			gs_site_html_textf(w, "; %s", gs_tr(t, "site.spot_calendar"));
 			break;
 		}
 	S_LIT(w, "</td>");
@@ -527,25 +527,25 @@ static void S_offer_cell_sources(gs_site_w *w, const gs_publish_env *env, const 
 	const char *und = gs_tr(t, "claim.undated");
 	size_t k;
 
-	gs_site_w_td(w);
+	gs_site_html_td(w);
 	if (!o->memory_unknown)
-		gs_site_w_textf(w, "%s: %s (%s)", gs_tr(t, "site.memory_claim"), o->memory_claim.source,
-			     gs_claim_when(&o->memory_claim, und, w1, sizeof(w1)));
+		gs_site_html_textf(w, "%s: %s (%s)", gs_tr(t, "site.memory_claim"), o->memory_claim.source,
+			     gs_catalog_claim_when(&o->memory_claim, und, w1, sizeof(w1)));
 	else
-		gs_site_w_textf(w, "%s: %s", gs_tr(t, "site.memory_claim"), gs_tr(t, "word.missing"));
+		gs_site_html_textf(w, "%s: %s", gs_tr(t, "site.memory_claim"), gs_tr(t, "word.missing"));
 	if (o->nregions)
-		gs_site_w_textf(w, "; %s: %s (%s)", gs_tr(t, "site.regions"), o->regions_claim.source,
-			     gs_claim_when(&o->regions_claim, und, w1, sizeof(w1)));
+		gs_site_html_textf(w, "; %s: %s (%s)", gs_tr(t, "site.regions"), o->regions_claim.source,
+			     gs_catalog_claim_when(&o->regions_claim, und, w1, sizeof(w1)));
 	for (k = 0; k < o->nsoftware; k++)
-		gs_site_w_textf(w, "; %s: %s (%s, %s)", gs_tr(t, "req.software"), o->software[k].name,
+		gs_site_html_textf(w, "; %s: %s (%s, %s)", gs_tr(t, "req.software"), o->software[k].name,
 			     o->software[k].claim.source,
-			     gs_claim_when(&o->software[k].claim, und, w1, sizeof(w1)));
+			     gs_catalog_claim_when(&o->software[k].claim, und, w1, sizeof(w1)));
 	if (o->has_host_ram)
-		gs_site_w_textf(w, "; RAM %s (%s, %s)", gs_fmt_gib(g1, o->host_ram_bytes, lang),
-			     o->host_ram_claim.source, gs_claim_when(&o->host_ram_claim, und, w1, sizeof(w1)));
+		gs_site_html_textf(w, "; RAM %s (%s, %s)", gs_qty_fmt_gib(g1, o->host_ram_bytes, lang),
+			     o->host_ram_claim.source, gs_catalog_claim_when(&o->host_ram_claim, und, w1, sizeof(w1)));
 	if (o->interconnect)
-		gs_site_w_textf(w, "; %s (%s, %s)", o->interconnect, o->interconnect_claim.source,
-			     gs_claim_when(&o->interconnect_claim, und, w1, sizeof(w1)));
+		gs_site_html_textf(w, "; %s (%s, %s)", o->interconnect, o->interconnect_claim.source,
+			     gs_catalog_claim_when(&o->interconnect_claim, und, w1, sizeof(w1)));
 	S_LIT(w, "</td>");
 }
 
@@ -558,14 +558,14 @@ static int S_offers_page_top(gs_site_w *w, const gs_publish_env *env, const char
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
 
-	gs_site_w_h1(w, gs_tr(t, "site.offers"));
-	gs_site_w_demo(w, t, demonstration);
+	gs_site_html_h1(w, gs_tr(t, "site.offers"));
+	gs_site_html_demo(w, t, demonstration);
 	S_LIT(w, "<p>");
-	gs_site_w_text(w, gs_tr(t, "site.offers_intro"));
+	gs_site_html_text(w, gs_tr(t, "site.offers_intro"));
 	S_LIT(w, " ");
-	gs_site_w_code(w, env->catalog_name);
+	gs_site_html_code(w, env->catalog_name);
 	S_LIT(w, "</p>\n");
-	gs_site_w_pager(w, gs_tr(t, "site.page"), page, npages, gs_site_offer_page, 0, NULL);
+	gs_site_html_pager(w, gs_tr(t, "site.page"), page, npages, gs_site_nav_offer_page, 0, NULL);
 	{
 		size_t from = page * GS_SITE_PAGE_OFFERS, to = from + GS_SITE_PAGE_OFFERS;
 		if (to > cat->noffers)
@@ -603,22 +603,22 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 		const gs_offer *o = &cat->offers[order[i]];
 
 		/* A heading and a table per provider and GPU model. */
-		if (!tb || !gs_site_same_group(o, &cat->offers[order[i - 1]])) {
+		if (!tb || !gs_site_figures_same_group(o, &cat->offers[order[i - 1]])) {
 			char *head = gs_xasprintf("%s — %s", o->provider ? o->provider
 						  : gs_tr(t, "site.no_provider"), o->gpu_model);
 			char *capt = gs_xasprintf("%s: %s", gs_tr(t, "site.cap_offers"), head);
 			if (tb)
-				gs_site_w_table_end(&w, rows);
+				gs_site_html_table_end(&w, rows);
 			S_LIT(&w, "<h2>");
-			gs_site_w_text(&w, head);
+			gs_site_html_text(&w, head);
 			S_LIT(&w, "</h2>\n");
-			gs_site_w_table(&w, capt, h, 7);
+			gs_site_html_table(&w, capt, h, 7);
 			tb = 1;
 			rows = 0;
 			free(head);
 			free(capt);
 		}
-		gs_site_w_row(&w, &rows);
+		gs_site_html_row(&w, &rows);
 		S_offer_cell_name(&w, env, o);
 		S_offer_cell_cards(&w, env, o);
 		S_offer_cell_nominal(&w, env, o);
@@ -628,12 +628,12 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 		S_offer_cell_sources(&w, env, o);
 	}
 	if (tb)
-		gs_site_w_table_end(&w, rows);
-	gs_site_w_para(&w, gs_tr(t, "site.offers_note"));
+		gs_site_html_table_end(&w, rows);
+	gs_site_html_para(&w, gs_tr(t, "site.offers_note"));
 	{
 		char name[64];
-		gs_site_offers_name(name, sizeof(name), page);
-		return gs_site_w_page(env, dir, name, &w, gs_tr(t, "site.offers"), nav, "", NULL, err);
+		gs_site_nav_offers_name(name, sizeof(name), page);
+		return gs_site_html_page(env, dir, name, &w, gs_tr(t, "site.offers"), nav, "", NULL, err);
 	}
 }
 
@@ -667,7 +667,7 @@ int gs_site_offers_pages(const gs_publish_env *env, gs_site_results *rs, size_t 
 		ref = gs_site_results_get(rs, i);
 	}
 	order = gs_xcalloc(n + 1, sizeof(*order));
-	gs_site_offer_groups(env->cat, order);
+	gs_site_figures_offer_groups(env->cat, order);
 	for (page = 0; page < npages && !rc; page++)
 		rc = S_offers_page(env, dir, nav, demonstration, order, page, npages, ref, err);
 	free(order);

@@ -39,25 +39,25 @@ static void S_page_key(const char *name, const size_t *nums, size_t nn, const ch
 	size_t i;
 
 	sha256_init(&h);
-	gs_site_hash_str(&h, GS_SITE_KEYS_FORMAT);
-	gs_site_hash_str(&h, name);
+	gs_site_keys_hash_str(&h, GS_SITE_KEYS_FORMAT);
+	gs_site_keys_hash_str(&h, name);
 	for (i = 0; i < nn; i++) {
 		char num[32];
 		snprintf(num, sizeof(num), "%zu", nums[i]);
-		gs_site_hash_str(&h, num);
+		gs_site_keys_hash_str(&h, num);
 	}
-	gs_site_hash_str(&h, rows);
+	gs_site_keys_hash_str(&h, rows);
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
-	gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
 
 /* Page t's name in the site (offers/ for a per-offer page). */
-void gs_site_tuple_name(const gs_site_pagekeys *pp, size_t t, char *name, size_t len)
+void gs_site_pagekeys_tuple_name(const gs_site_pagekeys *pp, size_t t, char *name, size_t len)
 {
 	size_t u = pp->npages * pp->ncols;
 
 	if (t < u) {
-		gs_site_page_name(name, len, t / pp->ncols, t % pp->ncols);
+		gs_site_nav_page_name(name, len, t / pp->ncols, t % pp->ncols);
 	} else {
 		char dn[128];
 		u = t - u;
@@ -72,12 +72,12 @@ void gs_site_tuple_name(const gs_site_pagekeys *pp, size_t t, char *name, size_t
  * page the number of workloads; both the page numbers and the
  * demonstration flag.
  */
-void gs_site_tuple_key(const gs_site_pagekeys *pp, size_t t, char hex[GS_SHA256_HEX_SIZE])
+void gs_site_pagekeys_tuple_key(const gs_site_pagekeys *pp, size_t t, char hex[GS_SHA256_HEX_SIZE])
 {
 	size_t u = pp->npages * pp->ncols, page, c;
 	char name[160], rows[GS_SHA256_HEX_SIZE];
 
-	gs_site_tuple_name(pp, t, name, sizeof(name));
+	gs_site_pagekeys_tuple_name(pp, t, name, sizeof(name));
 	if (t < u) {
 		size_t col = t % pp->ncols, c0 = col * GS_SITE_PAGE_COLS, c1 = c0 + GS_SITE_PAGE_COLS;
 		size_t *nums, nn = 6, k;
@@ -128,7 +128,7 @@ static int S_dec(const char **p, size_t *v)
 	return 0;
 }
 
-int gs_site_by_id(const void *a, const void *b)
+int gs_site_pagekeys_by_id(const void *a, const void *b)
 {
 	return strcmp(((const gs_site_idref *)a)->id, ((const gs_site_idref *)b)->id);
 }
@@ -188,7 +188,7 @@ static size_t S_tuple_of(const gs_site_pagekeys *pp, const gs_site_idref *byid, 
 	}
 	if (t == (size_t)-1)
 		return t;
-	gs_site_tuple_name(pp, t, again, sizeof(again));
+	gs_site_pagekeys_tuple_name(pp, t, again, sizeof(again));
 	return strcmp(again, name) == 0 ? t : (size_t)-1;
 }
 
@@ -206,14 +206,14 @@ static void S_old_page(void *arg, const char *name, const char *value)
 
 	if (t == (size_t)-1)
 		return;
-	gs_site_tuple_key(a->pp, t, key);
+	gs_site_pagekeys_tuple_key(a->pp, t, key);
 	if (strcmp(key, value) == 0)
 		a->pp->reuse[t / 8] |= (unsigned char)(1u << (t % 8));
 }
 
 /*
  * The replaced keys file's "pages" object, read once in order, a member at
- * a time by gs_keys_read_pages (it is not loaded as a tree: its size grows
+ * a time by gs_keysread_pages (it is not loaded as a tree: its size grows
  * with the site): bit t of pp->reuse set for each page t of this build it
  * names with the key this build gives it. Anything that is not an object of names and strings
  * leaves every bit clear (every page rendered).
@@ -228,11 +228,11 @@ static void S_old_pages(gs_site_pagekeys *pp, FILE *f)
 		byid[k].id = pp->cat->offers[k].id;
 		byid[k].i = k;
 	}
-	qsort(byid, pp->noffers, sizeof(*byid), gs_site_by_id);
+	qsort(byid, pp->noffers, sizeof(*byid), gs_site_pagekeys_by_id);
 	arg.pp = pp;
 	arg.byid = byid;
 	if (fseeko(f, (off_t)pp->old_pages->off, SEEK_SET) != 0 ||
-	    gs_keys_read_pages(f, pp->old_pages->len, S_old_page, &arg) != 0)
+	    gs_keysread_pages(f, pp->old_pages->len, S_old_page, &arg) != 0)
 		memset(pp->reuse, 0, pp->ntuples / 8 + 1);
 	free(byid);
 }
@@ -252,7 +252,7 @@ void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *o
 		const size_t *group = gs_site_results_groups(pp->rs, &ng);
 		pp->order = gs_xcalloc(pp->noffers + ng + 2, sizeof(*pp->order));
 		pp->start = pp->order + pp->noffers + 1;
-		pp->ncolumns = gs_site_matrix_columns(cat, group, ng, pp->order, pp->start);
+		pp->ncolumns = gs_site_figures_matrix_columns(cat, group, ng, pp->order, pp->start);
 	}
 	pp->ncols = pp->ncolumns ? (pp->ncolumns + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
 	/* every page has a key when there is a workload, none without */
@@ -266,7 +266,7 @@ void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *o
  * Page t (named name): 1 when the replaced site has it under the key this
  * build gives it and it is linked from there into dir, else 0 (render it).
  */
-int gs_site_page_reuse(gs_site_pagekeys *pp, const char *dir, const char *name, size_t t)
+int gs_site_pagekeys_page_reuse(gs_site_pagekeys *pp, const char *dir, const char *name, size_t t)
 {
 	int rc = 0;
 
@@ -288,13 +288,13 @@ int gs_site_page_reuse(gs_site_pagekeys *pp, const char *dir, const char *name, 
 
 /*
  * The reasons of the reused sheets of [from, to) (loaded) from the replaced
- * keys file, for a page rendered again (gs_site_reason); 0 or -1 with err.
+ * keys file, for a page rendered again (gs_site_pagekeys_reason); 0 or -1 with err.
  */
-int gs_site_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, gs_error *err)
+int gs_site_pagekeys_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, gs_error *err)
 {
 	size_t i, k;
 
-	gs_site_why_page_free(pp);
+	gs_site_pagekeys_why_page_free(pp);
 	if (pp->old_fd < 0)
 		return 0;
 	pp->why_page = gs_xcalloc(to - from + 1, sizeof(*pp->why_page));
@@ -319,7 +319,7 @@ int gs_site_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, gs_error
 		a = got == n ? json_loadb(buf, n, 0, NULL) : NULL;
 		free(buf);
 		pp->why_page[i - from] = gs_xcalloc(pp->noffers + 1, sizeof(char *));
-		k = (size_t)gs_site_why_strings(a, pp->noffers, pp->why_page[i - from]);
+		k = (size_t)gs_site_render_why_strings(a, pp->noffers, pp->why_page[i - from]);
 		json_decref(a);
 		if (k) {
 			gs_error_set(err, "%s: cannot read the replaced keys file back",
@@ -331,14 +331,14 @@ int gs_site_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, gs_error
 }
 
 /* Offer k's reason for sheet i (its rows loaded): from the replaced keys file or the spool. */
-const char *gs_site_reason(const gs_site_pagekeys *pp, size_t i, size_t k)
+const char *gs_site_pagekeys_reason(const gs_site_pagekeys *pp, size_t i, size_t k)
 {
 	if (pp->why_page && i >= pp->why_from && i < pp->why_to && pp->why_page[i - pp->why_from])
 		return pp->why_page[i - pp->why_from][k];
 	return gs_site_results_reason(pp->rs, i, k);
 }
 
-void gs_site_why_page_free(gs_site_pagekeys *pp)
+void gs_site_pagekeys_why_page_free(gs_site_pagekeys *pp)
 {
 	size_t i, k;
 

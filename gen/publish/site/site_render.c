@@ -21,13 +21,13 @@
  * range; one process (or the parent) spools it (site_results.h: memory
  * stays flat whatever the number of workloads).
  */
-int gs_site_finish(gs_site_ctx *c, size_t i)
+int gs_site_render_finish(gs_site_ctx *c, size_t i)
 {
 	int rc;
 
 	if (c->report && c->learn) {
 		/* goes into the line of its workload (gs_site_learn_item) */
-		c->pending = gs_site_result_pack_all(c, i, &c->pending_why, &c->pending_whylen);
+		c->pending = gs_site_render_result_pack_all(c, i, &c->pending_why, &c->pending_whylen);
 		gs_publish_result_release(&c->cur);
 		memset(&c->span, 0, sizeof(c->span));
 		return 0;
@@ -35,7 +35,7 @@ int gs_site_finish(gs_site_ctx *c, size_t i)
 	if (c->report) {
 		char *why;
 		size_t wl;
-		json_t *o = gs_site_result_pack_all(c, i, &why, &wl);
+		json_t *o = gs_site_render_result_pack_all(c, i, &why, &wl);
 
 		rc = json_dumpf(o, c->report, JSON_COMPACT);
 		json_decref(o);
@@ -58,12 +58,12 @@ int gs_site_finish(gs_site_ctx *c, size_t i)
 }
 
 /* Renders loaded workload i into c->cur; 0, or -1 with err naming the workload. */
-int gs_site_publish_one(gs_site_ctx *c, size_t i, gs_job *job, size_t *done)
+int gs_site_render_publish_one(gs_site_ctx *c, size_t i, gs_job *job, size_t *done)
 {
 	gs_error e = GS_ERROR_INIT;
 	int jrc;
 
-	jrc = gs_job_publish(job, c->env, c->archive, c->sheets, NULL, &c->cur, &e);
+	jrc = gs_publish_job(job, c->env, c->archive, c->sheets, NULL, &c->cur, &e);
 	c->rendered++;
 	if (jrc) {
 		/* the message names the workload, once */
@@ -75,10 +75,10 @@ int gs_site_publish_one(gs_site_ctx *c, size_t i, gs_job *job, size_t *done)
 		return -1;
 	}
 	(*done)++;
-	return gs_site_finish(c, i);
+	return gs_site_render_finish(c, i);
 }
 
-/* Renders workloads [from, to), each finished (gs_site_finish); 0, or -1 with err naming the workload. */
+/* Renders workloads [from, to), each finished (gs_site_render_finish); 0, or -1 with err naming the workload. */
 static int S_render_range(gs_site_ctx *c, size_t from, size_t to, size_t *done)
 {
 	size_t i;
@@ -101,41 +101,41 @@ static int S_render_range(gs_site_ctx *c, size_t from, size_t to, size_t *done)
 		}
 		if (in && c->site_key && c->old.f) {
 			rels = gs_xcalloc(in->nev + 1, sizeof(*rels));
-			gs_site_input_key(c, in, rels, c->key);
+			gs_site_keys_input_key(c, in, rels, c->key);
 			keyed = 1;
-			if (gs_site_reuse(c, i, in->id, in->title, c->key)) {
-				jrc = gs_site_input_archive(c, i, in, rels);
+			if (gs_site_keys_reuse(c, i, in->id, in->title, c->key)) {
+				jrc = gs_site_keys_input_archive(c, i, in, rels);
 				free(rels);
 				(*done)++;
-				if (jrc || gs_site_finish(c, i))
+				if (jrc || gs_site_render_finish(c, i))
 					return -1;
 				continue;
 			}
 			free(rels);
 		}
 		/* Validated already; a file that changed since is an error. */
-		if (gs_job_load_sha(c->paths[i], c->env->cat, &job, &d, wsha) ||
-		    (in && !gs_site_same_input(&job, wsha, in))) {
+		if (gs_publish_load_sha(c->paths[i], c->env->cat, &job, &d, wsha) ||
+		    (in && !gs_site_keys_same_input(&job, wsha, in))) {
 			gs_error_set(c->err, "%s changed while the site was built", c->paths[i]);
 			gs_diag_release(&d);
-			gs_job_release(&job);
+			gs_publish_release(&job);
 			return -1;
 		}
 		if (c->site_key && !keyed) {
-			if (gs_site_job_key(c, i, &job, wsha, c->key)) {
-				gs_job_release(&job);
+			if (gs_site_keys_job_key(c, i, &job, wsha, c->key)) {
+				gs_publish_release(&job);
 				return -1;
 			}
-			if (gs_site_reuse(c, i, job.w.id, job.w.title, c->key)) {
-				gs_job_release(&job);
+			if (gs_site_keys_reuse(c, i, job.w.id, job.w.title, c->key)) {
+				gs_publish_release(&job);
 				(*done)++;
-				if (gs_site_finish(c, i))
+				if (gs_site_render_finish(c, i))
 					return -1;
 				continue;
 			}
 		}
-		jrc = gs_site_publish_one(c, i, &job, done);
-		gs_job_release(&job);
+		jrc = gs_site_render_publish_one(c, i, &job, done);
+		gs_publish_release(&job);
 		if (jrc)
 			return -1;
 	}
@@ -146,15 +146,15 @@ static int S_render_range(gs_site_ctx *c, size_t from, size_t to, size_t *done)
  * A worker's report, one compact JSON object a line (JSON escapes the
  * newlines of strings): per workload of its range in order, every field of
  * its gs_publish_result with its "files" and "key" (written as each is
- * done, gs_site_finish), and its reasons: "why": the length of the block of
- * them (gs_site_why_block) that follows the line, for a sheet rendered, or
+ * done, gs_site_render_finish), and its reasons: "why": the length of the block of
+ * them (gs_site_render_why_block) that follows the line, for a sheet rendered, or
  * "span" ([offset, length] of its "why" in the replaced site's keys
  * file) for a sheet reused; then {"manifest": its evidence
- * entries (see gs_archive_export), "rendered": N}. The parent reads a line
+ * entries (see gs_evidence_archive_export), "rendered": N}. The parent reads a line
  * at a time. A field added to gs_publish_result must be added to
- * gs_site_result_pack and gs_site_result_unpack, or -j N would lose it.
+ * gs_site_render_result_pack and gs_site_render_result_unpack, or -j N would lose it.
  */
-json_t *gs_site_result_pack(const gs_publish_result *r)
+json_t *gs_site_render_result_pack(const gs_publish_result *r)
 {
 	json_t *o = json_object();
 	char *st = gs_xmalloc(r->noffers + 1);
@@ -194,7 +194,7 @@ json_t *gs_site_result_pack(const gs_publish_result *r)
  * share most of theirs: a third of the bytes). Of result i of rs (loaded
  * with its reasons), noffers of them.
  */
-json_t *gs_site_why_pack(const gs_site_results *rs, size_t i, size_t noffers)
+json_t *gs_site_render_why_pack(const gs_site_results *rs, size_t i, size_t noffers)
 {
 	json_t *why = json_array();
 	size_t k, j;
@@ -215,8 +215,8 @@ json_t *gs_site_why_pack(const gs_site_results *rs, size_t i, size_t noffers)
 	return why;
 }
 
-/* out[0, n) from a "why" array of n (gs_site_why_pack); 0, or -1 (out untouched). */
-int gs_site_why_strings(json_t *why, size_t n, char **out)
+/* out[0, n) from a "why" array of n (gs_site_render_why_pack); 0, or -1 (out untouched). */
+int gs_site_render_why_strings(json_t *why, size_t n, char **out)
 {
 	size_t k;
 
@@ -240,11 +240,11 @@ int gs_site_why_strings(json_t *why, size_t n, char **out)
 }
 
 /* r->reason from a "why" array of r->noffers; 0 or -1. */
-int gs_site_why_unpack(json_t *why, gs_publish_result *r)
+int gs_site_render_why_unpack(json_t *why, gs_publish_result *r)
 {
 	char **v = gs_xcalloc(r->noffers + 1, sizeof(*v));
 
-	if (gs_site_why_strings(why, r->noffers, v)) {
+	if (gs_site_render_why_strings(why, r->noffers, v)) {
 		free(v);
 		return -1;
 	}
@@ -259,7 +259,7 @@ int gs_site_why_unpack(json_t *why, gs_publish_result *r)
  * they are most of its bytes, and a JSON parser costs ~150 instructions a
  * byte (a site of 200 x 50 with -j 2: 6% of its instructions).
  */
-char *gs_site_why_block(const gs_publish_result *r, size_t *len)
+char *gs_site_render_why_block(const gs_publish_result *r, size_t *len)
 {
 	size_t k, n = 0, at = 0;
 	char *b;
@@ -281,7 +281,7 @@ char *gs_site_why_block(const gs_publish_result *r, size_t *len)
 	return b;
 }
 
-/* r->reason, r->noffers of them, from the n bytes of f that gs_site_why_block wrote; 0 or -1. */
+/* r->reason, r->noffers of them, from the n bytes of f that gs_site_render_why_block wrote; 0 or -1. */
 static int S_why_read(FILE *f, size_t n, gs_publish_result *r)
 {
 	char *b, **v;
@@ -328,9 +328,9 @@ bad:
  * reasons lie, or their block's length ("why"; *why: the block, to write
  * after the line; NULL when reused).
  */
-json_t *gs_site_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *whylen)
+json_t *gs_site_render_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *whylen)
 {
-	json_t *o = gs_site_result_pack(&c->cur), *files = json_array();
+	json_t *o = gs_site_render_result_pack(&c->cur), *files = json_array();
 	size_t k;
 
 	(void)i;
@@ -344,7 +344,7 @@ json_t *gs_site_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size
 		json_object_set_new(o, "span", json_pack("[II]", (json_int_t)c->span.off,
 							 (json_int_t)c->span.len));
 	} else {
-		*why = gs_site_why_block(&c->cur, whylen);
+		*why = gs_site_render_why_block(&c->cur, whylen);
 		json_object_set_new(o, "why", json_integer((json_int_t)*whylen));
 	}
 	return o;
@@ -362,7 +362,7 @@ static const char *S_currency(const gs_catalog *cat, size_t k, const char *cur)
 	return NULL;
 }
 
-int gs_site_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r)
+int gs_site_render_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r)
 {
 	json_t *cost = json_object_get(o, "cost"), *cur = json_object_get(o, "currency");
 	json_t *best = json_object_get(o, "best");
@@ -432,7 +432,7 @@ static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
 		fputs(gs_error_message(c->err), out);
 		return -1;
 	}
-	man = gs_archive_export(c->archive, &n);
+	man = gs_evidence_archive_export(c->archive, &n);
 	root = json_object();
 	json_object_set_new(root, "rendered", json_integer((json_int_t)c->rendered));
 	json_object_set_new(root, "manifest", json_stringn(man, n));
@@ -444,17 +444,17 @@ static int S_worker(size_t from, size_t to, void *ctx, FILE *out)
 }
 
 /*
- * Result i from its line in a worker's report (gs_site_result_pack_all): with
- * its key and span, spooled as in one process (gs_site_finish). 0, or -1 with err.
+ * Result i from its line in a worker's report (gs_site_render_result_pack_all): with
+ * its key and span, spooled as in one process (gs_site_render_finish). 0, or -1 with err.
  */
-int gs_site_take_result(gs_site_ctx *c, size_t i, json_t *o, FILE *f, size_t *done)
+int gs_site_render_take_result(gs_site_ctx *c, size_t i, json_t *o, FILE *f, size_t *done)
 {
 	json_t *why = json_object_get(o, "why");
 	const char *key = json_string_value(json_object_get(o, "key"));
 	json_t *fl;
 	size_t m;
 
-	if (gs_site_result_unpack(o, c->env->cat, &c->cur) || !key ||
+	if (gs_site_render_result_unpack(o, c->env->cat, &c->cur) || !key ||
 	    strlen(key) >= GS_SHA256_HEX_SIZE)
 		goto bad;
 	(*done)++;
@@ -470,10 +470,10 @@ int gs_site_take_result(gs_site_ctx *c, size_t i, json_t *o, FILE *f, size_t *do
 		goto bad;
 	}
 	json_array_foreach(json_object_get(o, "files"), m, fl)
-		gs_strvec_push_dup(&c->cur.files, json_string_value(fl));
+		gs_util_strvec_push_dup(&c->cur.files, json_string_value(fl));
 	if (c->site_key)
 		snprintf(c->key, GS_SHA256_HEX_SIZE, "%s", key);
-	return gs_site_finish(c, i);
+	return gs_site_render_finish(c, i);
 bad:
 	gs_publish_result_release(&c->cur);
 	memset(&c->span, 0, sizeof(c->span));
@@ -512,7 +512,7 @@ int gs_site_render_parallel(gs_site_ctx *c, size_t npaths, unsigned jobs, size_t
 			if (!o) {
 				gs_error_set(c->err, "the report of a worker cannot be read");
 				rc = -1;
-			} else if (gs_site_take_result(c, i, o, f, done)) {
+			} else if (gs_site_render_take_result(c, i, o, f, done)) {
 				rc = -1;
 			}
 			json_decref(o);
@@ -529,7 +529,7 @@ int gs_site_render_parallel(gs_site_ctx *c, size_t npaths, unsigned jobs, size_t
 			c->rendered += (size_t)json_integer_value(json_object_get(root, "rendered"));
 			gs_error ie = GS_ERROR_INIT;
 			/* (1, two names for the same bytes: built again, no message) */
-			rc = gs_archive_import(c->archive, man, strlen(man), &ie);
+			rc = gs_evidence_archive_import(c->archive, man, strlen(man), &ie);
 			if (rc < 0)
 				gs_error_set(c->err, "%s", gs_error_message(&ie));
 			gs_error_release(&ie);
@@ -537,7 +537,7 @@ int gs_site_render_parallel(gs_site_ctx *c, size_t npaths, unsigned jobs, size_t
 		json_decref(root);
 	}
 	free(line);
-	gs_worker_reports_release(&rep);
+	gs_workers_reports_release(&rep);
 	return rc;
 }
 
@@ -564,7 +564,7 @@ int gs_site_render_sheets(gs_site_ctx *c, size_t n, unsigned jobs, size_t *done,
 	} else if (S_render_range(c, 0, n, done)) {
 		return -1;
 	}
-	if (gs_archive_write_manifest(c->archive, c->err))
+	if (gs_evidence_archive_write_manifest(c->archive, c->err))
 		return -1;
 	return 0;
 }

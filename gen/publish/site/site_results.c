@@ -69,7 +69,7 @@ static size_t S_plan_of(const gs_catalog *cat, size_t k, const char *cur)
 }
 
 /*
- * The matrix's groups: offers of one lot (gs_offer_same_lot) that every
+ * The matrix's groups: offers of one lot (gs_verdict_offer_same_lot) that every
  * result so far gives the same status and the same currency of cost (or
  * none). At the start, one group per lot (a hash of the lot, exact
  * comparison); each result then splits the groups, in one pass over the
@@ -100,11 +100,11 @@ static void S_groups_new(gs_site_results *rs)
 	rs->g_seen = gs_xcalloc(n + 1, sizeof(*rs->g_seen));
 	rs->g_map = gs_xcalloc(2 * n + 1, sizeof(*rs->g_map));
 	for (k = 0; k < n; k++) {
-		uint64_t h = gs_offer_lot_hash(cat, &cat->offers[k]);
+		uint64_t h = gs_verdict_offer_lot_hash(cat, &cat->offers[k]);
 		size_t g = SIZE_MAX;
 		for (j = (size_t)h & (nslot - 1); slot[j]; j = (j + 1) & (nslot - 1)) {
 			size_t o = slot[j] - 1;
-			if (hash[o] == h && gs_offer_same_lot(cat, &cat->offers[o], &cat->offers[k])) {
+			if (hash[o] == h && gs_verdict_offer_same_lot(cat, &cat->offers[o], &cat->offers[k])) {
 				g = rs->group[o];
 				break;
 			}
@@ -251,7 +251,7 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 				rs->rows = gs_xrealloc(rs->rows, rs->rows_cap * sizeof(*rs->rows));
 			}
 			sha256_digest(&rs->rows_h, SHA256_DIGEST_SIZE, dig); /* (and starts again) */
-			gs_hex_encode(dig, SHA256_DIGEST_SIZE, rs->rows[rs->nrows++]);
+			gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, rs->rows[rs->nrows++]);
 		}
 	}
 	free(v);
@@ -293,7 +293,7 @@ void gs_site_results_rows(const gs_site_results *rs, size_t g, char hex[GS_SHA25
 		struct sha256_ctx h = rs->rows_h;
 		uint8_t dig[SHA256_DIGEST_SIZE];
 		sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
-		gs_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
+		gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 	} else {
 		GS_BUG("group %zu of %zu results by %zu", g, rs->n, rs->page_rows);
 	}
@@ -409,7 +409,7 @@ static int S_decode(const gs_site_results *rs, size_t i, S_loaded *l)
 		const char *f = gs_spool_get(rs->res, i, k);
 		if (!f)
 			goto bad;
-		gs_strvec_push_dup(&r->files, f);
+		gs_util_strvec_push_dup(&r->files, f);
 	}
 	return 0;
 bad:

@@ -17,13 +17,13 @@
  *   ["gpusheet-stat/2","<the keys file's stat>","SIGNATURE","<the folders' stat>",PAGES]
  *   ["PATH","<stat>","SHA-256","ID","TITLE",[["NAME","SHA-256"],...]]
  *
- * SIGNATURE is what the build was asked (gs_site_signature: the site key,
+ * SIGNATURE is what the build was asked (gs_site_keys_signature: the site key,
  * the reference workload, the paths in their order); the folders' stat,
  * that of OUT and of each folder under it, recursively, by name; PAGES, the
  * keyed pages it had. When the signature is the one of this build, every
  * folder of OUT has the stat fields recorded, and every path is trusted
  * unread, OUT is what the build would write, byte for byte: it is left
- * untouched (gs_site_statcache_unchanged), as git leaves an unchanged
+ * untouched (gs_site_stat_unchanged), as git leaves an unchanged
  * index alone. A file added to OUT, removed or renamed there changes its
  * folder's times, and the build runs.
  *
@@ -172,12 +172,12 @@ static int S_tree_put(gs_buf *text, const char *dir, int depth, struct timespec 
 		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
 			continue;
 		if (e->d_type == DT_DIR)
-			gs_strvec_push(&sub, gs_xasprintf("%s/%s", dir, e->d_name));
+			gs_util_strvec_push(&sub, gs_xasprintf("%s/%s", dir, e->d_name));
 		else if (e->d_type == DT_UNKNOWN) {
 			char *p = gs_xasprintf("%s/%s", dir, e->d_name);
 			struct stat sb;
 			if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
-				gs_strvec_push(&sub, p);
+				gs_util_strvec_push(&sub, p);
 			else
 				free(p);
 		}
@@ -190,7 +190,7 @@ static int S_tree_put(gs_buf *text, const char *dir, int depth, struct timespec 
 			goto out;
 	rc = 0;
 out:
-	gs_strvec_release(&sub);
+	gs_util_strvec_release(&sub);
 	return rc;
 }
 
@@ -225,7 +225,7 @@ static int S_ref_cmp(const void *a, const void *b)
 	return strcmp(((const S_ref *)a)->path, ((const S_ref *)b)->path);
 }
 
-void gs_site_statcache_free(gs_site_statcache *s)
+void gs_site_stat_free(gs_site_statcache *s)
 {
 	size_t i;
 
@@ -241,7 +241,7 @@ void gs_site_statcache_free(gs_site_statcache *s)
 	free(s);
 }
 
-gs_site_statcache *gs_site_statcache_open(const char *dir)
+gs_site_statcache *gs_site_stat_open(const char *dir)
 {
 	char *path = S_cache_path(dir), *keys = S_keys_stat(dir), *line = NULL;
 	gs_site_statcache *s = NULL;
@@ -300,7 +300,7 @@ out:
  * none is as new as the cache (the racy rule): 1, sizes (of the cited
  * files, in->ev_path.n of them, caller frees) set; else 0, in empty.
  */
-int gs_site_statcache_get(const gs_site_statcache *s, const char *path, gs_site_input *in,
+int gs_site_stat_get(const gs_site_statcache *s, const char *path, gs_site_input *in,
 			  uint64_t **sizes)
 {
 	S_ref key, *r;
@@ -327,16 +327,16 @@ int gs_site_statcache_get(const gs_site_statcache *s, const char *path, gs_site_
 	id = json_string_value(json_array_get(e, 3));
 	title = json_string_value(json_array_get(e, 4));
 	ev = json_array_get(e, 5);
-	if (!stat_rec || !sha || !gs_sha256_hex_valid(sha) || !id || !title || !json_is_array(ev))
+	if (!stat_rec || !sha || !gs_evidence_sha256_hex_valid(sha) || !id || !title || !json_is_array(ev))
 		return 0;
 	json_array_foreach(ev, k, x) {
 		const char *name = json_string_value(json_array_get(x, 0));
 		const char *fsha = json_string_value(json_array_get(x, 1));
-		if (!name || !*name || !fsha || !gs_sha256_hex_valid(fsha))
+		if (!name || !*name || !fsha || !gs_evidence_sha256_hex_valid(fsha))
 			goto no;
-		gs_strvec_push(&in->ev_path, gs_xasprintf("%.*s%s", dl, path, name));
-		gs_strvec_push_dup(&in->ev_file, name);
-		gs_strvec_push_dup(&in->ev_sha256, fsha);
+		gs_util_strvec_push(&in->ev_path, gs_xasprintf("%.*s%s", dl, path, name));
+		gs_util_strvec_push_dup(&in->ev_file, name);
+		gs_util_strvec_push_dup(&in->ev_sha256, fsha);
 	}
 	if (stat(path, &wst) != 0)
 		goto no;
@@ -353,7 +353,7 @@ no:
 	free(now);
 	free(*sizes);
 	*sizes = NULL;
-	gs_site_input_release(in);
+	gs_site_learnt_input_release(in);
 	return 0;
 }
 
@@ -364,7 +364,7 @@ no:
  * trusted unread and no other recorded; *pages, the keyed pages it has.
  * Else 0: the build runs.
  */
-int gs_site_statcache_unchanged(const gs_site_statcache *s, const char *dir, char *const *paths,
+int gs_site_stat_unchanged(const gs_site_statcache *s, const char *dir, char *const *paths,
 				size_t npaths, const char *signature, size_t *pages)
 {
 	struct timespec newest;
@@ -380,10 +380,10 @@ int gs_site_statcache_unchanged(const gs_site_statcache *s, const char *dir, cha
 	for (i = 0; same && i < npaths; i++) {
 		gs_site_input in;
 		uint64_t *sizes;
-		same = gs_site_statcache_get(s, paths[i], &in, &sizes);
+		same = gs_site_stat_get(s, paths[i], &in, &sizes);
 		if (same) {
 			free(sizes);
-			gs_site_input_release(&in);
+			gs_site_learnt_input_release(&in);
 		}
 	}
 	if (same)
@@ -401,7 +401,7 @@ static int S_path_cmp(const void *a, const void *b)
  * paths [from, from + n) of learnt; what it cannot write, it removes (the
  * next build reads everything). Never an error of the build.
  */
-void gs_site_statcache_write(const char *dir, char *const *paths, size_t from, size_t n,
+void gs_site_stat_write(const char *dir, char *const *paths, size_t from, size_t n,
 			     gs_site_learnt *learnt, const char *signature, size_t pages)
 {
 	char *path = S_cache_path(dir), *tmp = gs_xasprintf("%s.tmp", path);

@@ -621,7 +621,7 @@ static int S_positive(S_reader *r, const xmlNode *n, const char *elem,
 
 	if (!v)
 		return 0;
-	ok = gs_parse_u64(v, &x) == 0 && x > 0;
+	ok = gs_qty_parse_u64(v, &x) == 0 && x > 0;
 	if (!ok)
 		S_err(r, n, "element '%s', attribute '%s': expected %s, found '%s'",
 		      elem, attr, what, v);
@@ -640,7 +640,7 @@ static int S_gb(S_reader *r, const xmlNode *n, const char *elem,
 
 	if (!v)
 		return 0;
-	if (gs_parse_decimal(v, 9, &x) != 0 || x == 0) {
+	if (gs_qty_parse_decimal(v, 9, &x) != 0 || x == 0) {
 		S_err(r, n, "element '%s', attribute '%s': expected a positive decimal number of GB (at most 9 decimals, no sign), found '%s'",
 		      elem, attr, v);
 		free(v);
@@ -684,7 +684,7 @@ static void S_read_plan(S_reader *r, const xmlNode *n, gs_plan *p)
 	v = S_attr(n, "price");
 	if (v) {
 		uint64_t x = 0;
-		if (gs_parse_decimal(v, 6, &x) != 0 || x == 0 || x > INT64_MAX)
+		if (gs_qty_parse_decimal(v, 6, &x) != 0 || x == 0 || x > INT64_MAX)
 			S_err(r, n, "element 'plan', attribute 'price': expected a positive amount with at most 6 decimals, found '%s'",
 			      v);
 		else {
@@ -783,7 +783,7 @@ static void S_read_memory(S_reader *r, const xmlNode *n, gs_offer *o)
 		S_gb(r, n, "memory", "nominal-gb", &o->nominal_gb_text, &o->nominal_bytes);
 	} else if (mib) {
 		uint64_t x = 0;
-		if (gs_parse_u64(mib, &x) != 0 || x == 0 || x > (UINT64_MAX >> 20))
+		if (gs_qty_parse_u64(mib, &x) != 0 || x == 0 || x > (UINT64_MAX >> 20))
 			S_err(r, n, "element 'memory', attribute 'mib': expected a positive whole number of MiB, at most 17592186044415, found '%s'",
 			      mib);
 		else {
@@ -795,7 +795,7 @@ static void S_read_memory(S_reader *r, const xmlNode *n, gs_offer *o)
 	o->memory_origin = origin && strcmp(origin, "vendor") == 0 ? GS_MEMORY_FROM_VENDOR : GS_MEMORY_FROM_CATALOG;
 	if (rej) {
 		uint64_t x = 0;
-		if (gs_parse_u64(rej, &x) != 0 || x == 0 || x > (UINT64_MAX >> 20))
+		if (gs_qty_parse_u64(rej, &x) != 0 || x == 0 || x > (UINT64_MAX >> 20))
 			S_err(r, n, "element 'memory', attribute 'rejected-mib': expected a positive whole number of MiB, found '%s'",
 			      rej);
 		else if (o->memory_origin != GS_MEMORY_FROM_VENDOR)
@@ -899,7 +899,7 @@ static void S_read_offer(S_reader *r, const xmlNode *on, gs_offer *o)
 	o->memory_unknown = !seen_mem;
 	if (o->memory_unknown)
 		o->memory_origin = GS_MEMORY_FROM_NONE;
-	if (reference_false && gs_offer_is_reference(o))
+	if (reference_false && gs_catalog_offer_is_reference(o))
 		S_err(r, on, "element 'offer', attribute 'reference': 'false', but the offer has no %s: it is a reference card (give a provider and a priced plan, or leave the attribute out)",
 		      !o->provider ? "provider" : "priced plan");
 }
@@ -1070,7 +1070,7 @@ static int S_read(const char *path, const char *data, size_t len,
 	if (!data) {
 		/* a regular file (a FIFO is refused, not waited on) */
 		gs_error why = GS_ERROR_INIT;
-		int fd = gs_open_regular(path, 0, &why);
+		int fd = gs_infile_open_regular(path, 0, &why);
 
 		f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 		if (fd >= 0 && !f)
@@ -1156,7 +1156,7 @@ static int S_read(const char *path, const char *data, size_t len,
 	return 0;
 }
 
-const char *gs_memory_origin_word(gs_memory_origin o)
+const char *gs_catalog_memory_origin_word(gs_memory_origin o)
 {
 	return o == GS_MEMORY_FROM_CATALOG ? "catalog" : o == GS_MEMORY_FROM_VENDOR ? "vendor" : NULL;
 }
@@ -1243,14 +1243,14 @@ const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id)
 	return NULL;
 }
 
-int64_t gs_plan_micro(const gs_plan *p)
+int64_t gs_catalog_plan_micro(const gs_plan *p)
 {
 	if (p->price_micro > 0)
 		return p->price_micro;
 	return p->price_hundredths > INT64_MAX / 10000 ? -1 : p->price_hundredths * 10000;
 }
 
-int gs_offer_is_reference(const gs_offer *o)
+int gs_catalog_offer_is_reference(const gs_offer *o)
 {
 	size_t i;
 
@@ -1342,7 +1342,7 @@ int gs_catalog_merge(gs_catalog *dst, gs_catalog *src, gs_diag *d)
 	return 0;
 }
 
-const char *gs_offer_memory_label(const gs_offer *o, const char *missing_word,
+const char *gs_catalog_offer_memory_label(const gs_offer *o, const char *missing_word,
 				  char *buf, size_t n)
 {
 	if (o->memory_unknown)
@@ -1354,7 +1354,7 @@ const char *gs_offer_memory_label(const gs_offer *o, const char *missing_word,
 	return buf;
 }
 
-const char *gs_claim_when(const gs_claim *c, const char *undated_word, char *buf, size_t n)
+const char *gs_catalog_claim_when(const gs_claim *c, const char *undated_word, char *buf, size_t n)
 {
 	if (c->date)
 		snprintf(buf, n, "%s", c->date);

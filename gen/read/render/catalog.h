@@ -127,9 +127,9 @@ const gs_offer *gs_catalog_find(const gs_catalog *c, const char *id);
  * provider, or no priced plan. It is shown apart and never proposed
  * (DESIGN.md, "The order is the recommendation").
  */
-int gs_offer_is_reference(const gs_offer *o);
+int gs_catalog_offer_is_reference(const gs_offer *o);
 /* A plan's price in millionths of its currency, exactly (-1: out of range). */
-int64_t gs_plan_micro(const gs_plan *p);
+int64_t gs_catalog_plan_micro(const gs_plan *p);
 
 /*
  * Moves every offer of src to the end of dst (src is left empty) and
@@ -144,14 +144,14 @@ const char *gs_catalog_origin(const gs_catalog *c, const gs_offer *o);
  * The memory per card as the catalog writes it: "24 GB", "40960 MiB", or
  * missing_word when no figure is known. Writes into buf; returns buf.
  */
-const char *gs_offer_memory_label(const gs_offer *o, const char *missing_word,
+const char *gs_catalog_offer_memory_label(const gs_offer *o, const char *missing_word,
 				  char *buf, size_t n);
 /*
  * When a claim was read: its date, or "<undated_word>, <ref>" when the
  * date is not known. Writes into buf; returns buf.
  */
-const char *gs_claim_when(const gs_claim *c, const char *undated_word, char *buf, size_t n);
+const char *gs_catalog_claim_when(const gs_claim *c, const char *undated_word, char *buf, size_t n);
 /* "catalog", "vendor" or NULL (no figure): the word the XML and the JSON use. */
-const char *gs_memory_origin_word(gs_memory_origin o);
+const char *gs_catalog_memory_origin_word(gs_memory_origin o);
 
 #endif

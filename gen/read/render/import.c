@@ -297,7 +297,7 @@ static int S_whole(const char *s, uint64_t *out)
 	}
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	return gs_parse_u64(buf, out) == 0 ? 0 : -1;
+	return gs_qty_parse_u64(buf, out) == 0 ? 0 : -1;
 }
 
 /* A price in millionths of the currency: up to 6 decimals, exactly. */
@@ -316,7 +316,7 @@ static int S_price(const char *s, uint64_t *micro)
 			buf[--n] = '\0';
 	if (n > 0 && buf[n - 1] == '.')
 		buf[--n] = '\0';
-	if (gs_parse_decimal(buf, 6, micro) != 0)
+	if (gs_qty_parse_decimal(buf, 6, micro) != 0)
 		return -1;
 	return *micro > 0 && *micro <= INT64_MAX ? 0 : -1;
 }
@@ -339,7 +339,7 @@ static int S_price_rounded(const char *s, uint64_t *micro)
 	memcpy(buf, s, whole + 7);   /* the whole part, the point, six decimals */
 	buf[whole + 7] = '\0';
 	up = dot[7] >= '5';
-	if (gs_parse_decimal(buf, 6, micro) != 0 || *micro > INT64_MAX - 1)
+	if (gs_qty_parse_decimal(buf, 6, micro) != 0 || *micro > INT64_MAX - 1)
 		return -1;
 	*micro += (uint64_t)up;
 	return *micro > 0 ? 0 : -1;
@@ -793,7 +793,7 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 	if (!*accel) {
 		/* no GPU: not an offer for this tool */
 		im->ncpu++;
-		gs_strvec_push_dup(&im->cpu_types, type);
+		gs_util_strvec_push_dup(&im->cpu_types, type);
 		return;
 	}
 	rc = S_whole(count, &cards);
@@ -846,7 +846,7 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 	}
 	/* MemoryGiB: GiB x 2^30 bytes, exactly, or refused (host RAM in
 	 * version 8, the lot's GPU memory in version 7; decided per file) */
-	if (*ramtext && (gs_parse_size(ramtext, GS_GIB, &ram) != 0 || ram == 0)) {
+	if (*ramtext && (gs_qty_parse_size(ramtext, GS_GIB, &ram) != 0 || ram == 0)) {
 		S_err(im, line, "column 'MemoryGiB': expected a positive number of GiB that is a whole number of bytes, found '%s'",
 		      ramtext);
 		bad = 1;
@@ -1088,7 +1088,7 @@ static void S_missing(S_counts *k, const S_offer *o, const char *reason)
 static void S_memory_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, const char *src, S_counts *k)
 {
 	const gs_gpu_nominal *e = NULL;
-	gs_gpu_check chk = gs_gpu_check_memory(o->accel, o->bytes, &e);
+	gs_gpu_check chk = gs_gpuname_check_memory(o->accel, o->bytes, &e);
 	char buf[64], cand[256];
 	char *text;
 
@@ -1114,7 +1114,7 @@ static void S_memory_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, con
 	}
 	if (e && (chk == GS_GPU_CHECK_DISAGREES || chk == GS_GPU_CHECK_VENDOR)) {
 		uint64_t lo, hi;
-		gs_gpu_window(e, &lo, &hi);
+		gs_gpuname_window(e, &lo, &hi);
 		xmlTextWriterStartElement(w, BAD_CAST "memory");
 		xmlTextWriterWriteAttribute(w, BAD_CAST "nominal-gb", BAD_CAST e->nominal_gb);
 		xmlTextWriterWriteAttribute(w, BAD_CAST "origin", BAD_CAST "vendor");
@@ -1139,7 +1139,7 @@ static void S_memory_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, con
 		return;
 	}
 	if (chk == GS_GPU_CHECK_AMBIGUOUS) {
-		gs_gpu_candidates_text(o->accel, cand, sizeof(cand));
+		gs_gpuname_candidates_text(o->accel, cand, sizeof(cand));
 		if (o->bytes) {
 			text = gs_xasprintf("the name means %s and the file's %llu MiB per card agrees with none of them, or with two of different sizes",
 					    cand, (unsigned long long)(o->bytes >> 20));
@@ -1174,8 +1174,8 @@ static void S_offer_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, S_co
 	xmlTextWriterEndElement(w);
 	S_memory_xml(w, im, o, src, k);
 	for (i = 0; i < o->nrows; i++)
-		gs_strvec_push_dup(&regions, o->rows[i].region);
-	gs_strvec_sort_unique(&regions);
+		gs_util_strvec_push_dup(&regions, o->rows[i].region);
+	gs_util_strvec_sort_unique(&regions);
 	for (i = 0; i < regions.n; i++)
 		len += strlen(regions.v[i]) + 1;
 	names = gs_xcalloc(len + 1, 1);
@@ -1238,7 +1238,7 @@ static void S_offer_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, S_co
 	xmlTextWriterEndElement(w);
 	free(names);
 	free(src);
-	gs_strvec_release(&regions);
+	gs_util_strvec_release(&regions);
 }
 
 static char *S_write(S_import *im, size_t *xml_len, S_counts *k)
@@ -1337,7 +1337,7 @@ static char *S_report(S_import *im, const S_counts *k)
 			strcat(offers, ", ");
 		strcat(offers, o->id);
 	}
-	gs_strvec_sort_unique(&im->cpu_types);
+	gs_util_strvec_sort_unique(&im->cpu_types);
 	for (i = 0, len = 1; i < im->cpu_types.n; i++)
 		len += strlen(im->cpu_types.v[i]) + 2;
 	cpu = gs_xcalloc(len, 1);
@@ -1401,7 +1401,7 @@ static void S_release(S_import *im)
 	}
 	free(im->notes);
 	free(im->offers);
-	gs_strvec_release(&im->cpu_types);
+	gs_util_strvec_release(&im->cpu_types);
 	S_map_release(&im->by_type);
 	S_map_release(&im->by_place);
 }
