@@ -12,7 +12,7 @@
  *    ones), so that `verify` can report a stray one;
  *  - names given to gs_outfile_write_atomic are confined to their folder (no '/',
  *    no "..");
- *  - a stage (gs_stage_*) is a folder next to OUT, named
+ *  - a stage (gs_outfile_stage_*) is a folder next to OUT, named
  *    ".BASE" GS_STAGE_INFIX "XXXXXX", where a whole output tree is built
  *    and then swapped in with one rename: renameat2(RENAME_EXCHANGE) where
  *    the kernel and file system have it, else OUT moves aside and the stage
@@ -25,7 +25,7 @@
  *  - test builds (GS_FAULT_INJECTION) read GS_TEST_WRITE_BUDGET=N from the
  *    environment: once N bytes have gone through gs_outfile_write_all in this
  *    process, every further write fails with ENOSPC, as on a full disk;
- *    GS_TEST_SYNC_FAIL=N: in each transaction (gs_outtx_*), the sync of
+ *    GS_TEST_SYNC_FAIL=N: in each transaction (gs_outfile_tx_*), the sync of
  *    the N-th file added (from 1) fails with EIO, as on a failing disk
  *    (in a stage, whose files are flushed at its commit, the transaction's
  *    commit fails as that flush would);

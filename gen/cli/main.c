@@ -55,10 +55,10 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*run)(int, char **);
 	} cmds[] = {
-		{ "estimate", gs_cmd_size_estimate }, { "kv", gs_cmd_size_kv },
-		{ "check", gs_cmd_check },       { "sheet", gs_renderpart_sheet },
+		{ "estimate", gs_cmd_size_estimate },  { "kv", gs_cmd_size_kv },
+		{ "check", gs_cmd_check },             { "sheet", gs_renderpart_sheet },
 		{ "site", gs_renderpart_site },        { "verify", gs_renderpart_verify },
-		{ "model", gs_cmd_model },       { "init", gs_cmd_init },
+		{ "model", gs_cmd_model },             { "init", gs_cmd_init },
 		{ "catalog", gs_renderpart_catalog },  { "merge", gs_renderpart_merge },
 		{ "evidence", gs_renderpart_evidence },
 	};

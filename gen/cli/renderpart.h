@@ -24,7 +24,7 @@
  *    system libraries it pulls in that are not linked -z now themselves
  *    (libstdc++ under ICU under libxml2: over 1,000) are bound only if
  *    called; the same for the PNG part (pngpart.h);
- *  - when it cannot be loaded, each gs_part_* prints why on stderr and
+ *  - when it cannot be loaded, each gs_renderpart_* prints why on stderr and
  *    returns GS_EXIT_INVALID (1); nothing has been written;
  *  - built with -DGPUSHEET_LAZY_RENDER=OFF, everything is linked into the
  *    executable and these functions call the commands directly.

@@ -85,7 +85,7 @@ int gs_evidence_sha256_file(const char *path, char hex[GS_SHA256_HEX_SIZE],
  * or empty (err: "cannot open the evidence archive"). Free with
  * gs_evidence_archive_free.
  *
- * Every fallible gs_archive_* below takes a gs_error *err (error.h), which
+ * Every fallible gs_evidence_archive_* below takes a gs_error *err (error.h), which
  * it fills on failure only.
  */
 gs_archive *gs_evidence_archive(const char *site_dir, gs_error *err);

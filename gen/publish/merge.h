@@ -11,7 +11,7 @@
  *    --accept-synthetic), catalogs (their bytes) and templates and labels
  *    (the site key, site.h). A refusal names the shard folder and what
  *    differs, and leaves OUT as it was;
- *  - OUT is built in a stage and swapped in whole (gs_stage_*, outfile.h);
+ *  - OUT is built in a stage and swapped in whole (gs_outfile_stage_*, outfile.h);
  *    an existing OUT must be empty or a site;
  *  - the sheets' files are hard-linked from the shards (copied where a
  *    link fails: another file system), which is safe because no file of a

@@ -20,7 +20,7 @@ synced() { # synced DIR: was DIR named as synced?
 }
 
 # A lone sheet's folder is built in a stage beside it and swapped in whole
-# (gen/base/outfile.h, gs_stage_*): the commit flushes the stage's file system
+# (gen/base/outfile.h, gs_outfile_stage_*): the commit flushes the stage's file system
 # (syncfs: the stage's files, their names, and every folder made for the
 # stage, new/ and new/a below) before the swap, then syncs the folder the
 # swap renamed in, the parent of --out.

@@ -144,7 +144,7 @@ int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *di
 /*
  * Builds the site from the workloads (already validated by the caller, or
  * read in the build: opts->learn) into a stage next to
- * out_dir and swaps it in whole (see gs_stage_* in outfile.h): out_dir is
+ * out_dir and swaps it in whole (see gs_outfile_stage_* in outfile.h): out_dir is
  * the complete old site or the complete new one, whatever the failure or
  * the kill. An existing out_dir must be empty or a site (index.html and
  * sheets/); it is replaced, not merged: sheets and evidence of workloads no
