@@ -277,7 +277,7 @@ static cairo_status_t read_png(void *arg, unsigned char *data, unsigned int n)
 	return CAIRO_STATUS_SUCCESS;
 }
 
-/* gpusheet writes its PNG chunks itself (chart_png.c): a reader takes it,
+/* gpusheet writes its PNG chunks itself (chart_cairo.c): a reader takes it,
  * at the chart's width, white in its corner, with more than a few colours
  * (antialiased text), and nothing after IEND. */
 static void check_png_reads(const gs_buf *png)

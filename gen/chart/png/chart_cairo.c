@@ -1,4 +1,8 @@
-/* chart_png: a chart's display list rasterised by Cairo, encoded by libpng. */
+/*
+ * chart_cairo: a chart's display list rasterised by Cairo, encoded with
+ * libdeflate: the PNG part (pngpart.h), reached through gs_chart_png_render
+ * (chart_png.c) and the part's table.
+ */
 #include "chart.h"
 #include "chart_list.h"
 
@@ -423,7 +427,7 @@ static void S_cache_put(const gs_chart_list *l, uint64_t hash, const gs_buf *png
 	e->len = png->len;
 }
 
-int gs_chart_png_render(const gs_chart_list *l, gs_buf *out)
+int gs_chart_cairo_render(const gs_chart_list *l, gs_buf *out)
 {
 	gs_buf png;
 	uint64_t hash = S_list_hash(l);
@@ -471,9 +475,4 @@ int gs_chart_cairo_font_check(void)
 	cairo_destroy(cr);
 	cairo_surface_destroy(s);
 	return rc;
-}
-
-int gs_chart_png_ready(void)
-{
-	return 1;   /* linked in */
 }

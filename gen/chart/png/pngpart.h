@@ -1,5 +1,5 @@
 /*
- * pngpart: the PNG back end of the charts (chart_png.c: Cairo, pixman,
+ * pngpart: the PNG back end of the charts (chart_cairo.c: Cairo, pixman,
  * FreeType, fontconfig, libpng and the X11 libraries Debian's Cairo brings)
  * is a part of its own, gpusheet-png.so, loaded by the rendering part only
  * when a chart is asked as PNG (--png). A sheet without --png loads none of
@@ -13,8 +13,14 @@
  *  - a part from another version or layout is refused;
  *  - when it cannot be loaded, gs_chart_png_render says why on stderr and
  *    fails (the sheet then fails: nothing is written);
- *  - built with -DGPUSHEET_LAZY_RENDER=OFF, and in the tests, chart_png.c
- *    is linked in and this loader is not built.
+ *  - the part's one entry is its table, gs_png_part_table
+ *    (pngpart_table.c), whose render is the part's gs_chart_cairo_render;
+ *    the rest of gpusheet calls gs_chart_png_render and gs_chart_png_ready
+ *    (chart_png.c), defined once, by the loader;
+ *  - built with -DGPUSHEET_LAZY_RENDER=OFF, and in the tests, the part is
+ *    linked in: the loader is built with GS_PNG_LINKED and takes the table
+ *    directly (CMakeLists.txt: gspnglinked), as renderpart.c does the
+ *    rendering part's.
  */
 #ifndef GS_PNGPART_H
 #define GS_PNGPART_H
@@ -29,6 +35,7 @@ typedef struct {
 } gs_png_part;
 
 #define GS_PNG_PART_SYMBOL "gs_png_part_table"
+extern const gs_png_part gs_png_part_table;  /* defined in the part only */
 #define GS_PNG_PART_NAME "gpusheet-png.so"
 
 #endif

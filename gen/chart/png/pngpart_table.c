@@ -2,8 +2,6 @@
 #include "chart_list.h"
 #include "pngpart.h"
 
-extern const gs_png_part gs_png_part_table;
-
 const gs_png_part gs_png_part_table = {
-	GS_VERSION, sizeof(gs_png_part), gs_chart_png_render,
+	GS_VERSION, sizeof(gs_png_part), gs_chart_cairo_render,
 };

@@ -1,8 +1,9 @@
 /*
  * chart_list: the display list a chart is described by, once, and the two
  * back ends that render it (chart_svg.c: SVG text written directly;
- * chart_png.c: Cairo rasterising plus libpng). Private to the chart module:
- * only chart*.c include this header; the rest of the generator sees chart.h.
+ * chart_cairo.c: Cairo rasterising, libdeflate encoding). Private to the
+ * chart module: only chart*.c include this header; the rest of the
+ * generator sees chart.h.
  *
  * Invariants:
  *  - a list holds marks in painting order; every coordinate is in page
@@ -102,7 +103,7 @@ size_t gs_chart_list_str(gs_chart_list *l, const char *s);
 void gs_chart_list_desc(gs_chart_list *l, const char *s);
 
 /* The list's page height in px (its height, or GS_CHART_HEIGHT). Inline:
- * the PNG part (chart_png.c) calls nothing of the render part's files. */
+ * the PNG part (chart_cairo.c) calls nothing of the render part's files. */
 static inline unsigned gs_chart_list_height(const gs_chart_list *l)
 {
 	return l->height ? l->height : GS_CHART_HEIGHT;
@@ -113,13 +114,17 @@ static inline unsigned gs_chart_list_height(const gs_chart_list *l)
  * <g> (no <style>, no classes); deterministic. *out (an initialised
  * gs_buf, buf.h) is released and then holds the text, NUL-terminated. */
 int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out);
-/* PNG through Cairo and libpng; deterministic. *out as above; on failure
- * it is left empty. */
+/* PNG through Cairo and libdeflate; deterministic. *out as above; on failure
+ * it is left empty. The entry point (chart_png.c): the PNG part loaded on
+ * first use, or linked in (pngpart.h). */
 int gs_chart_png_render(const gs_chart_list *l, gs_buf *out);
+/* The same, drawn: the PNG part's own function (chart_cairo.c), called
+ * through the part's table only. */
+int gs_chart_cairo_render(const gs_chart_list *l, gs_buf *out);
 
 /*
  * The font options every Cairo context of the module uses, for measuring
- * (chart.c) and for drawing (chart_png.c): no hinting, no hinted metrics,
+ * (chart.c) and for drawing (chart_cairo.c): no hinting, no hinted metrics,
  * grey antialiasing. Without them two identical runs were seen to differ,
  * and hinted metrics would make measured widths depend on the size.
  */

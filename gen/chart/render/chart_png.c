@@ -1,6 +1,7 @@
 /*
- * pngpart: gs_chart_png_render of the rendering part, which loads the PNG
- * part on first use and calls it. See pngpart.h.
+ * chart_png: gs_chart_png_render and gs_chart_png_ready, the entry points
+ * of the PNG part, which the rendering part loads on first use (or finds
+ * linked in, GS_PNG_LINKED) and calls through its table. See pngpart.h.
  */
 #define _GNU_SOURCE
 #include "chart_list.h"
@@ -15,6 +16,15 @@
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
+
+#ifdef GS_PNG_LINKED
+
+static const gs_png_part *S_load(void)
+{
+	return &gs_png_part_table;
+}
+
+#else
 
 static const gs_png_part *S_load(void)
 {
@@ -59,6 +69,8 @@ static const gs_png_part *S_load(void)
 		GS_PNG_PART_NAME, why);
 	return NULL;
 }
+
+#endif
 
 int gs_chart_png_ready(void)
 {
