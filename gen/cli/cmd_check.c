@@ -66,11 +66,12 @@ static int S_check_one(const char *path, const char *rng, gs_diag *d)
 		kind = S_json_kind(path, d, &text, &len);
 		if (kind && strcmp(kind, "workload") == 0) {
 			gs_workload w;
-			char why[256];
+			gs_error why = GS_ERROR_INIT;
 			/* the notes' Markdown bounds, as `sheet` checks them */
 			if (gs_workload_parse(path, text, len, &w, d) == 0 && w.notes_md &&
-			    gs_doc_bounds_check(w.notes_md, why, sizeof(why)))
-				gs_diag_add(d, path, 0, 0, "$.notes", "%s", why);
+			    gs_doc_bounds_check(w.notes_md, &why))
+				gs_diag_add(d, path, 0, 0, "$.notes", "%s", gs_error_message(&why));
+			gs_error_release(&why);
 			gs_workload_release(&w);
 		} else if (kind) {
 			gs_measurement m;

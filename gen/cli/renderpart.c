@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "error.h"
 
 #ifdef GS_RENDER_LINKED
 
@@ -46,12 +47,12 @@ static int S_exe_dir(char *dir, size_t cap)
  * RTLD_LAZY: the part itself is linked with -z now (CMakeLists.txt), so its
  * own references are all bound here and a symbol missing from a library it
  * needs makes dlopen fail, with the loader's "undefined symbol: NAME" in
- * why. What the lazy mode defers are the function references between the
+ * err. What the lazy mode defers are the function references between the
  * system libraries loaded under it that are not linked with -z now
  * themselves (libstdc++, pulled in by ICU under libxml2, has over 1,000),
  * most of which a run never calls.
  */
-static const gs_render_part *S_open(const char *path, char *why, size_t whylen)
+static const gs_render_part *S_open(const char *path, gs_error *err)
 {
 	void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 	const gs_render_part *p;
@@ -59,12 +60,12 @@ static const gs_render_part *S_open(const char *path, char *why, size_t whylen)
 	if (!h) {
 		const char *e = dlerror();
 
-		snprintf(why, whylen, "%s", e ? e : "dlopen failed");
+		gs_error_set(err, "%s", e ? e : "dlopen failed");
 		return NULL;
 	}
 	p = (const gs_render_part *)dlsym(h, GS_RENDER_PART_SYMBOL);
 	if (!p || p->size != sizeof(*p) || !p->version || strcmp(p->version, GS_VERSION) != 0) {
-		snprintf(why, whylen, "'%s' is not the rendering part of gpusheet %s", path, GS_VERSION);
+		gs_error_set(err, "'%s' is not the rendering part of gpusheet %s", path, GS_VERSION);
 		dlclose(h);
 		return NULL;
 	}
@@ -74,7 +75,8 @@ static const gs_render_part *S_open(const char *path, char *why, size_t whylen)
 static const gs_render_part *S_part(void)
 {
 	static const gs_render_part *part;
-	char dir[PATH_MAX], path[PATH_MAX], why[PATH_MAX + 128] = "not found";
+	char dir[PATH_MAX], path[PATH_MAX];
+	gs_error why = GS_ERROR_INIT;
 	int n;
 
 	if (part)
@@ -82,14 +84,16 @@ static const gs_render_part *S_part(void)
 	if (S_exe_dir(dir, sizeof(dir)) == 0) {
 		n = snprintf(path, sizeof(path), "%s/%s", dir, S_NAME);
 		if (n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0)
-			part = S_open(path, why, sizeof(why));
+			part = S_open(path, &why);
 		n = snprintf(path, sizeof(path), "%s/../%s/%s", dir, GS_INSTALL_PART_REL, S_NAME);
 		if (!part && n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0)
-			part = S_open(path, why, sizeof(why));
+			part = S_open(path, &why);
 	}
 	if (!part)
 		fprintf(stderr, "gpusheet: cannot load the rendering part %s (next to the "
-			"executable or in ../%s): %s\n", S_NAME, GS_INSTALL_PART_REL, why);
+			"executable or in ../%s): %s\n", S_NAME, GS_INSTALL_PART_REL,
+			gs_error_is_set(&why) ? gs_error_message(&why) : "not found");
+	gs_error_release(&why);
 	return part;
 }
 

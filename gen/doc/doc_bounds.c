@@ -5,18 +5,18 @@
  */
 #include "doc.h"
 
-#include <stdio.h>
 #include <string.h>
 
-int gs_doc_bounds_check(const char *md, char *why, size_t whylen)
+#include "error.h"
+
+int gs_doc_bounds_check(const char *md, gs_error *err)
 {
 	size_t len = strlen(md), line = 1;
 	const char *p = md;
 
 	if (len > GS_DOC_MD_MAX_BYTES) {
-		snprintf(why, whylen, "Markdown of %zu bytes, more than the bound of %d bytes",
-			 len, GS_DOC_MD_MAX_BYTES);
-		return -1;
+		return gs_error_set(err, "Markdown of %zu bytes, more than the bound of %d bytes",
+				    len, GS_DOC_MD_MAX_BYTES);
 	}
 	while (*p) {
 		/* Containers opened at the start of a line: '>' and list markers
@@ -55,9 +55,9 @@ int gs_doc_bounds_check(const char *md, char *why, size_t whylen)
 		}
 		/* every 2 columns of leading indentation may open a nested list */
 		if (depth + indent / 2 > GS_DOC_MD_MAX_NESTING) {
-			snprintf(why, whylen, "Markdown nested %d levels deep on line %zu, more than "
-				 "the bound of %d", depth + indent / 2, line, GS_DOC_MD_MAX_NESTING);
-			return -1;
+			return gs_error_set(err, "Markdown nested %d levels deep on line %zu, more "
+					    "than the bound of %d", depth + indent / 2, line,
+					    GS_DOC_MD_MAX_NESTING);
 		}
 		/* runs of one delimiter character: emphasis, links, code spans */
 		for (; *q && *q != '\n'; q++) {
@@ -67,9 +67,8 @@ int gs_doc_bounds_check(const char *md, char *why, size_t whylen)
 				run = 1;
 			prev = *q;
 			if (run > GS_DOC_MD_MAX_RUN) {
-				snprintf(why, whylen, "a run of more than %d '%c' on line %zu",
-					 GS_DOC_MD_MAX_RUN, *q, line);
-				return -1;
+				return gs_error_set(err, "a run of more than %d '%c' on line %zu",
+						    GS_DOC_MD_MAX_RUN, *q, line);
 			}
 		}
 		p = *q ? q + 1 : q;

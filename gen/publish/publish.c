@@ -220,9 +220,11 @@ int gs_publish_load_sha(const char *workload_path, const gs_catalog *cat, gs_job
 		if (S_read_cited(job, i, d) == -2)
 			break;
 	if (job->w.notes_md) {
-		char why[256];
-		if (gs_doc_bounds_check(job->w.notes_md, why, sizeof(why)))
-			gs_diag_add(d, workload_path, 0, 0, "$.notes", "%s", why);
+		gs_error why = GS_ERROR_INIT;
+
+		if (gs_doc_bounds_check(job->w.notes_md, &why))
+			gs_diag_add(d, workload_path, 0, 0, "$.notes", "%s", gs_error_message(&why));
+		gs_error_release(&why);
 	}
 	gs_verdict_check_candidates(&job->w, cat, d);
 	if (gs_diag_count(d) > before)

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "chart_list.h"
 #include "pngpart.h"
+#include "error.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -30,7 +31,8 @@ static const gs_png_part *S_load(void)
 {
 	static const gs_png_part *part;
 	static int tried;
-	char path[PATH_MAX], why[PATH_MAX + 128];
+	char path[PATH_MAX];
+	gs_error why = GS_ERROR_INIT;
 	const char *slash;
 	Dl_info info;
 	void *h;
@@ -54,7 +56,7 @@ static const gs_png_part *S_load(void)
 	h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);   /* the part is linked -z now: see renderpart.c */
 	if (!h) {
 		const char *e = dlerror();
-		snprintf(why, sizeof(why), "%s", e ? e : "dlopen failed");
+		gs_error_set(&why, "%s", e ? e : "dlopen failed");
 	} else {
 		const gs_png_part *p = (const gs_png_part *)dlsym(h, GS_PNG_PART_SYMBOL);
 		if (p && p->size == sizeof(*p) && p->version && strcmp(p->version, GS_VERSION) == 0 &&
@@ -62,11 +64,12 @@ static const gs_png_part *S_load(void)
 			part = p;   /* never unloaded */
 			return part;
 		}
-		snprintf(why, sizeof(why), "'%s' is not the PNG part of gpusheet %s", path, GS_VERSION);
+		gs_error_set(&why, "'%s' is not the PNG part of gpusheet %s", path, GS_VERSION);
 		dlclose(h);
 	}
 	fprintf(stderr, "gpusheet: cannot load the PNG part %s (needed by --png): %s\n",
-		GS_PNG_PART_NAME, why);
+		GS_PNG_PART_NAME, gs_error_message(&why));
+	gs_error_release(&why);
 	return NULL;
 }
 

@@ -148,7 +148,7 @@ typedef struct {
 	volatile int *invalid;
 	json_t *pending;           /* in a worker: the result of the item being done (gs_site_render_finish) */
 	char *pending_why;         /* and its reasons (gs_site_render_why_block), or NULL */
-	size_t pending_whylen;
+	size_t pending_why_len;
 } gs_site_ctx;
 
 /* site_nav.c: page names, the navigation and the pager's pages */
@@ -237,7 +237,7 @@ json_t *gs_site_render_why_pack(const gs_site_results *rs, size_t i, size_t noff
 int gs_site_render_why_strings(json_t *why, size_t n, char **out);
 int gs_site_render_why_unpack(json_t *why, gs_publish_result *r);
 char *gs_site_render_why_block(const gs_publish_result *r, size_t *len);
-json_t *gs_site_render_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *whylen);
+json_t *gs_site_render_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *why_len);
 int gs_site_render_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r);
 int gs_site_render_take_result(gs_site_ctx *c, size_t i, json_t *o, FILE *f, size_t *done);
 int gs_site_render_parallel(gs_site_ctx *c, size_t npaths, unsigned jobs, size_t *done);

@@ -209,7 +209,7 @@ int gs_site_learn_item(gs_site_ctx *c, size_t a, FILE *out, size_t *done)
 		c->pending = NULL;
 		rc = json_dumpf(o, out, JSON_COMPACT) == 0 && fputc('\n', out) != EOF ? 0 : -1;
 		if (!rc && c->pending_why &&
-		    fwrite(c->pending_why, 1, c->pending_whylen, out) != c->pending_whylen)
+		    fwrite(c->pending_why, 1, c->pending_why_len, out) != c->pending_why_len)
 			rc = -1;
 		free(c->pending_why);
 		c->pending_why = NULL;

@@ -27,7 +27,7 @@ int gs_site_render_finish(gs_site_ctx *c, size_t i)
 
 	if (c->report && c->learn) {
 		/* goes into the line of its workload (gs_site_learn_item) */
-		c->pending = gs_site_render_result_pack_all(c, i, &c->pending_why, &c->pending_whylen);
+		c->pending = gs_site_render_result_pack_all(c, i, &c->pending_why, &c->pending_why_len);
 		gs_publish_result_release(&c->cur);
 		memset(&c->span, 0, sizeof(c->span));
 		return 0;
@@ -328,7 +328,7 @@ bad:
  * reasons lie, or their block's length ("why"; *why: the block, to write
  * after the line; NULL when reused).
  */
-json_t *gs_site_render_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *whylen)
+json_t *gs_site_render_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *why_len)
 {
 	json_t *o = gs_site_render_result_pack(&c->cur), *files = json_array();
 	size_t k;
@@ -339,13 +339,13 @@ json_t *gs_site_render_result_pack_all(const gs_site_ctx *c, size_t i, char **wh
 	json_object_set_new(o, "files", files);
 	json_object_set_new(o, "key", json_string(c->site_key ? c->key : ""));
 	*why = NULL;
-	*whylen = 0;
+	*why_len = 0;
 	if (c->span.len) {
 		json_object_set_new(o, "span", json_pack("[II]", (json_int_t)c->span.off,
 							 (json_int_t)c->span.len));
 	} else {
-		*why = gs_site_render_why_block(&c->cur, whylen);
-		json_object_set_new(o, "why", json_integer((json_int_t)*whylen));
+		*why = gs_site_render_why_block(&c->cur, why_len);
+		json_object_set_new(o, "why", json_integer((json_int_t)*why_len));
 	}
 	return o;
 }
