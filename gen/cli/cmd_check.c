@@ -6,7 +6,7 @@
 
 #include "commands.h"
 #include "datadir.h"
-#include "doc.h"
+#include "doc_bounds.h"
 #include "jsonread.h"
 #include "measurement.h"
 #include "renderpart.h"

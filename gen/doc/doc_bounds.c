@@ -1,13 +1,7 @@
-/*
- * doc_bounds: the bounds on user Markdown (doc.h), checked before parsing.
- * Pure C, no cmark-gfm: kept apart from doc.c so that `check` of a workload
- * applies them without loading the rendering part (renderpart.h).
- */
-#include "doc.h"
+/* doc_bounds: the bounds on user Markdown, checked before parsing. See doc_bounds.h. */
+#include "doc_bounds.h"
 
 #include <string.h>
-
-#include "error.h"
 
 int gs_doc_bounds_check(const char *md, gs_error *err)
 {

@@ -1,5 +1,5 @@
 /*
- * sitelearnt tests: what a site's validation learnt of each workload,
+ * site_learnt tests: what a site's validation learnt of each workload,
  * spooled (site_learnt.h), comes back string by string as it was put, in
  * the paths' order or another (a shard's workers), a record at a time and
  * across the ranges a get loads; a workload not read comes back without
@@ -148,12 +148,12 @@ static void S_test(const char *dir)
 
 int main(void)
 {
-	char tmpl[] = "/tmp/gs-sitelearnt-XXXXXX";
+	char tmpl[] = "/tmp/gs-site-learnt-XXXXXX";
 	char *tmp = mkdtemp(tmpl);
 
 	if (!CHECK(tmp != NULL))
-		return gs_check_exit("test_sitelearnt");
+		return gs_check_exit("test_site_learnt");
 	S_test(tmp);
 	rmdir(tmp);
-	return gs_check_exit("test_sitelearnt");
+	return gs_check_exit("test_site_learnt");
 }

@@ -1,5 +1,5 @@
 /*
- * siteresults tests: a site's results spooled (site_results.h) come back
+ * site_results tests: a site's results spooled (site_results.h) come back
  * field by field as they were put, a page or a result at a time, with or
  * without their reasons; the sums (counts per offer and status, the
  * demonstration flag) and each page's hash of keys are those of the
@@ -214,12 +214,12 @@ static void S_test(const char *dir)
 
 int main(void)
 {
-	char tmpl[] = "/tmp/gs-siteresults-XXXXXX";
+	char tmpl[] = "/tmp/gs-site-results-XXXXXX";
 	char *tmp = mkdtemp(tmpl);
 
 	if (!CHECK(tmp != NULL))
-		return gs_check_exit("test_siteresults");
+		return gs_check_exit("test_site_results");
 	S_test(tmp);
 	rmdir(tmp);
-	return gs_check_exit("test_siteresults");
+	return gs_check_exit("test_site_results");
 }

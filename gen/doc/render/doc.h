@@ -11,7 +11,7 @@
 #define GS_DOC_H
 
 #include "buf.h"
-#include "error.h"
+#include "doc_bounds.h"
 
 #define CMARK_NO_SHORT_NAMES
 #include <cmark-gfm.h>
@@ -105,19 +105,6 @@ cmark_node *gs_doc_cell_text(cmark_node *row, const char *text);
  * nothing in it can run, load or point anywhere. Appended to parent.
  */
 void gs_doc_user_markdown(cmark_node *parent, const char *md);
-
-/*
- * Bounds of user-written Markdown, checked before cmark-gfm sees it
- * (docs/formats.md): its size, the containers opened at the start of one
- * line (block quotes, list markers, and one level per 2 columns of
- * indentation), and the longest run of one delimiter character (* _ ~ `
- * [ ] ! < > \). Within them no input known to be slow in cmark-gfm 0.29
- * reaches it. 0, or -1 with the reason (and its line) in err.
- */
-#define GS_DOC_MD_MAX_BYTES 16384
-#define GS_DOC_MD_MAX_NESTING 16
-#define GS_DOC_MD_MAX_RUN 32
-int gs_doc_bounds_check(const char *md, gs_error *err);
 
 char *gs_doc_render_markdown(const gs_doc *d);
 /*

@@ -1,4 +1,4 @@
-/* sitelearnt: what a site's validation learnt of each workload, spooled. */
+/* site_learnt: what a site's validation learnt of each workload, spooled. */
 #include "site_learnt.h"
 
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * sitelearnt: what a site's validation learnt of each workload (its id,
+ * site_learnt: what a site's validation learnt of each workload (its id,
  * title, the SHA-256 of its bytes and, per cited file, its path, name and
  * SHA-256) kept in a spool (spool.h) instead of in memory, read back a
  * range of workloads at a time.

@@ -1,4 +1,4 @@
-/* siteresults: a site's results spooled, read back a range at a time. */
+/* site_results: a site's results spooled, read back a range at a time. */
 #include "site_results.h"
 
 #include <errno.h>

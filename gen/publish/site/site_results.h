@@ -1,5 +1,5 @@
 /*
- * siteresults: the results of a site's sheets (gs_publish_result, with
+ * site_results: the results of a site's sheets (gs_publish_result, with
  * each sheet's key and where a reused sheet's reasons lie) kept in two
  * spools (spool.h) instead of in memory, read back a range at a time.
  *
