@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util.h"
+
 /*
  * Normalised alias -> canonical model. NULL model: ambiguous (S_ambiguous
- * lists what it may mean). Keep in step with docs/formats.md, section 2.2.
+ * lists what it may mean), in strcmp order of the alias (gs_gpu_canonical
+ * halves it). Keep in step with docs/formats.md, section 2.2.
  */
 static const struct {
 	const char *alias;
@@ -16,15 +19,15 @@ static const struct {
 	{ "a10", "A10" },
 	{ "a100", NULL },
 	{ "a10040gb", "A100 40GB" },
-	{ "a100pcie40gb", "A100 40GB" },
-	{ "a100sxm440gb", "A100 40GB" },
 	{ "a10080gb", "A100 80GB" },
 	{ "a10080gbpcie", "A100 80GB" },
 	{ "a10080gbsxm", "A100 80GB" },
 	{ "a10080gbsxm4", "A100 80GB" },
 	{ "a10080gpcie", "A100 80GB" },
 	{ "a10080gpcienvlink", "A100 80GB" },
+	{ "a100pcie40gb", "A100 40GB" },
 	{ "a100pcie80gb", "A100 80GB" },
+	{ "a100sxm440gb", "A100 40GB" },
 	{ "a100sxm480gb", "A100 80GB" },
 	{ "a10g", "A10G" },
 	{ "a40", "A40" },
@@ -33,8 +36,8 @@ static const struct {
 	{ "a6000", "RTX A6000" },
 	{ "a800", NULL },
 	{ "a80040gb", "A800 40GB" },
-	{ "a800pcie40gb", "A800 40GB" },
 	{ "a80080gb", "A800 80GB" },
+	{ "a800pcie40gb", "A800 40GB" },
 	{ "amdinstinctmi300x", "MI300X" },
 	{ "amdinstinctmi325x", "MI325X" },
 	{ "b200", "B200" },
@@ -80,10 +83,10 @@ static const struct {
 	{ "t4g", "T4G" },
 	{ "v100", NULL },
 	{ "v10016gb", "V100 16GB" },
-	{ "v100pcie16gb", "V100 16GB" },
-	{ "v100sxm216gb", "V100 16GB" },
 	{ "v10032gb", "V100 32GB" },
+	{ "v100pcie16gb", "V100 16GB" },
 	{ "v100pcie32gb", "V100 32GB" },
+	{ "v100sxm216gb", "V100 16GB" },
 	{ "v100sxm232gb", "V100 32GB" },
 };
 
@@ -234,14 +237,33 @@ const char *gs_gpuname_canonical(const char *name, gs_gpu_match *how)
 
 	if (how)
 		*how = GS_GPU_UNKNOWN;
+	size_t lo = 0, hi = S_N(S_aliases);
+	static int sorted;
+
+	if (!sorted) {
+		/* the aliases are kept in strcmp order: found by halves (a
+		 * sheet asks for every offer) */
+		for (i = 1; i < S_N(S_aliases); i++)
+			if (strcmp(S_aliases[i - 1].alias, S_aliases[i].alias) >= 0)
+				GS_BUG("gpuname: alias \"%s\" out of order", S_aliases[i].alias);
+		sorted = 1;
+	}
 	if (!name || !(k = S_key(name, key)))
 		return NULL;
-	for (i = 0; i < S_N(S_aliases); i++)
-		if (strcmp(S_aliases[i].alias, k) == 0) {
+	while (lo < hi) {
+		int c;
+		i = lo + (hi - lo) / 2;
+		c = strcmp(S_aliases[i].alias, k);
+		if (c == 0) {
 			if (how)
 				*how = S_aliases[i].model ? GS_GPU_KNOWN : GS_GPU_AMBIGUOUS;
 			return S_aliases[i].model;
 		}
+		if (c < 0)
+			lo = i + 1;
+		else
+			hi = i;
+	}
 	return NULL;
 }
 
