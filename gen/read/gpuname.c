@@ -9,7 +9,7 @@
 
 /*
  * Normalised alias -> canonical model. NULL model: ambiguous (S_ambiguous
- * lists what it may mean), in strcmp order of the alias (gs_gpu_canonical
+ * lists what it may mean), in strcmp order of the alias (gs_gpuname_canonical
  * halves it). Keep in step with docs/formats.md, section 2.2.
  */
 static const struct {
