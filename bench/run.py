@@ -208,9 +208,10 @@ def bench_loop(gs, runs, scratch, out):
     out.append("(site of 101 copies − site of 1) / 100, CPU ms: %s\n" % stats(per))
 
 
-def bench_site(gs, py, runs, py_runs, scratch, out):
+def bench_site(gs, py, runs, py_runs, scratch, out, before=None):
     """The 200 × 50 site, SVG only then with --png, gpusheet and the Python
-    peer alternated in one run; every run's output is counted."""
+    peer (and with --before, the other build) alternated in one run; every
+    run's output is counted."""
     n = 200
     inputs = gen(scratch, "w200", n, 50, False)
     pysheet = os.path.join(HERE, "python", "pysheet.py")
@@ -218,7 +219,15 @@ def bench_site(gs, py, runs, py_runs, scratch, out):
     for png in (False, True):
         extra = ("--png",) if png else ()
         g_cpu, g_wall, g_rss, p_cpu, p_wall, p_rss = [], [], [], [], [], []
+        b_cpu, b_wall, b_rss = [], [], []
         for i in range(max(runs, py_runs)):
+            if i < runs and before:
+                d = fresh(os.path.join(scratch, "site-b"))
+                c, w, r = site(before, inputs, d, extra=("-j", "1") + extra)
+                expect_sheets(d, n, png)
+                b_cpu.append(c / n)
+                b_wall.append(w)
+                b_rss.append(r)
             if i < runs:
                 d = fresh(os.path.join(scratch, "site-c"))
                 c, w, r = site(gs, inputs, d, extra=("-j", "1") + extra)
@@ -242,6 +251,9 @@ def bench_site(gs, py, runs, py_runs, scratch, out):
         out.append("| --- | --- | --- | --- | --- |")
         out.append("| gpusheet site -j 1 | %s | %s | %.1f | %d |" % (
             stats(g_cpu), stats(g_wall, 1.0), statistics.median(g_rss) / 1024, len(g_cpu)))
+        if b_cpu:
+            out.append("| before: site -j 1 | %s | %s | %.1f | %d |" % (
+                stats(b_cpu), stats(b_wall, 1.0), statistics.median(b_rss) / 1024, len(b_cpu)))
         if p_cpu:
             out.append("| Python (jinja2 + matplotlib) | %s | %s | %.1f | %d |" % (
                 stats(p_cpu), stats(p_wall, 1.0), statistics.median(p_rss) / 1024, len(p_cpu)))
@@ -249,6 +261,9 @@ def bench_site(gs, py, runs, py_runs, scratch, out):
         if p_cpu:
             ratios.append((what, statistics.median(p_cpu) / statistics.median(g_cpu),
                            min(p_cpu) / max(g_cpu), max(p_cpu) / min(g_cpu)))
+            if b_cpu:
+                ratios.append((what + ", before", statistics.median(p_cpu) / statistics.median(b_cpu),
+                               min(p_cpu) / max(b_cpu), max(p_cpu) / min(b_cpu)))
     for what, med, lo, hi in ratios:
         out.append("CPU ratio, Python / gpusheet, %s: **%.1f×** (medians; %.1f× to %.1f× "
                    "from the worst to the best pairing)\n" % (what, med, lo, hi))
@@ -687,7 +702,7 @@ def main():
     if "loop" in only:
         bench_loop(gs, a.runs, scratch, out)
     if "site" in only:
-        bench_site(gs, a.python, a.runs, a.py_runs, scratch, out)
+        bench_site(gs, a.python, a.runs, a.py_runs, scratch, out, before)
     if "jobs" in only:
         bench_jobs(gs, a.runs, scratch, out)
     if "shards" in only:
