@@ -1,6 +1,5 @@
 /* util: allocate-or-abort wrappers, printf to a string, a string vector. */
 #include "util.h"
-#include "buf.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -51,8 +51,6 @@
 #include "buf.h"
 #include "quantity.h"
 
-#define GS_CHART_WIDTH  800
-#define GS_CHART_HEIGHT 450
 
 typedef struct {
 	gs_buf svg, png;        /* the SVG text (NUL-terminated), the PNG bytes */

@@ -25,7 +25,11 @@
 #include <cairo.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "chart.h"
+#include "buf.h"
+
+/* The page of a chart, in px (a list may grow its height). */
+#define GS_CHART_WIDTH  800
+#define GS_CHART_HEIGHT 450
 
 #define GS_CHART_FONT "DejaVu Sans"
 

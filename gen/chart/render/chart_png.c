@@ -4,6 +4,7 @@
  * linked in, GS_PNG_LINKED) and calls through its table. See pngpart.h.
  */
 #define _GNU_SOURCE
+#include "chart.h"
 #include "chart_list.h"
 #include "pngpart.h"
 #include "error.h"
