@@ -179,10 +179,11 @@ int gs_csv_next(gs_csv *c, gs_csv_record *rec, gs_diag *d)
 	if (c->first_nfields == 0) {
 		c->first_nfields = nf;
 	} else if (nf != c->first_nfields) {
-		char msg[128];
-		snprintf(msg, sizeof(msg), "record has %zu fields, the first record has %zu",
-			 nf, c->first_nfields);
-		return S_fail(c, d, rec_line, 0, msg);
+		char *msg = gs_xasprintf("record has %zu fields, the first record has %zu", nf,
+					 c->first_nfields);
+		int rc = S_fail(c, d, rec_line, 0, msg);
+		free(msg);
+		return rc;
 	}
 	for (i = 0; i < nf; i++)
 		c->fields[i] = c->rec.data + c->starts[i];

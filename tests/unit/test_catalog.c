@@ -275,6 +275,13 @@ static void test_bad_files(void)
 	    { 9, 11, "malformed XML: opening and ending tag mismatch: offer line 3 and catalog" },
 	    { 10, 1, "malformed XML: premature end of data in tag catalog line 2" });
 	BAD("unknown-element.xml", { 7, 0, "element 'speed' is not allowed here" });
+	/* a name longer than the explained message's word (255 bytes): the
+	 * message whole, never cut */
+#define X10 "xxxxxxxxxx"
+#define X100 X10 X10 X10 X10 X10 X10 X10 X10 X10 X10
+	BAD("long-element.xml", { 7, 0, "did not expect element speed" X100 X100 X100 " there" });
+#undef X100
+#undef X10
 	BAD("missing-attribute.xml",
 	    { 6, 0, "element 'memory': missing required attribute 'date'" });
 	BAD("duplicate-id.xml",

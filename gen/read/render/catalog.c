@@ -45,7 +45,7 @@ typedef struct {
 	const xmlNode **explained; /* elements whose attributes were explained */
 	size_t nexplained, explained_alloc;
 	size_t validate_first;  /* d->count when validation started */
-	char pending[1024];     /* a schema error that named no element */
+	char *pending;          /* a schema error that named no element, or NULL */
 } S_reader;
 
 /*** memory ***/
@@ -90,29 +90,32 @@ static void S_err(S_reader *r, const xmlNode *n, const char *fmt, ...)
 
 static void S_err(S_reader *r, const xmlNode *n, const char *fmt, ...)
 {
-	char buf[1024];
+	char *buf;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	buf = gs_xvasprintf(fmt, ap);
 	va_end(ap);
 	S_one_line(buf);
 	gs_diag_add(r->d, r->path, S_line(n), 0, NULL, "%s", buf);
+	free(buf);
 	r->nerrors++;
 }
 
-/* libxml2 messages end with a newline and start with a capital. */
-static void S_clean_message(const char *in, char *out, size_t size)
+/* libxml2 messages end with a newline and start with a capital: the
+ * message whole (the caller frees it), on one line, in lower case. */
+static char *S_clean_message(const char *in)
 {
+	char *out = gs_xstrdup(in ? in : "unknown error");
 	size_t n;
 
-	snprintf(out, size, "%s", in ? in : "unknown error");
 	n = strlen(out);
 	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' '))
 		out[--n] = '\0';
 	S_one_line(out);
 	if (out[0] >= 'A' && out[0] <= 'Z' && out[1] >= 'a' && out[1] <= 'z')
 		out[0] = (char)(out[0] - 'A' + 'a');
+	return out;
 }
 
 /*
@@ -124,16 +127,17 @@ static void S_on_parse_error(void *ctx, xmlErrorPtr e)
 {
 	xmlParserCtxtPtr ctxt = ctx;
 	S_reader *r = ctxt ? ctxt->_private : NULL;
-	char msg[1024];
+	char *msg;
 
 	if (!r || !e || e->level < XML_ERR_ERROR)
 		return;
 	/* The parser stopped on a DOCTYPE: that error is reported once. */
 	if (r->saw_dtd)
 		return;
-	S_clean_message(e->message, msg, sizeof(msg));
+	msg = S_clean_message(e->message);
 	gs_diag_add(r->d, r->path, e->line, e->int2, NULL,
 		    "malformed XML: %s", msg);
+	free(msg);
 	r->nerrors++;
 }
 
@@ -340,6 +344,9 @@ static int S_word_after(const char *msg, const char *prefix, char *out, size_t s
 	for (p = msg + n; *p && *p != ' ' && *p != ',' && i + 1 < size; p++)
 		out[i++] = *p;
 	out[i] = '\0';
+	/* a word longer than out: libxml2's message is kept whole instead */
+	if (*p && *p != ' ' && *p != ',')
+		return 0;
 	return i > 0;
 }
 
@@ -360,28 +367,39 @@ static int S_explained(S_reader *r, const xmlNode *n)
  * RelaxNG validity errors. libxml2's words are kept when nothing better is
  * known; the usual ones are rewritten to name the element and attribute.
  */
+static void S_schema_error(S_reader *r, xmlErrorPtr e, const char *msg);
+
 static void S_on_schema_error(void *ctx, xmlErrorPtr e)
 {
 	S_reader *r = ctx;
-	const xmlNode *n;
-	const char *parent;
-	char msg[1024], w[256];
-	int line, ours;
-	size_t i, first;
+	char *msg;
 
 	if (!r || !e || e->level < XML_ERR_ERROR)
 		return;
+	msg = S_clean_message(e->message);
+	S_schema_error(r, e, msg);
+	free(msg);
+}
+
+/* S_on_schema_error's work, for libxml2's message msg. */
+static void S_schema_error(S_reader *r, xmlErrorPtr e, const char *msg)
+{
+	const xmlNode *n;
+	const char *parent;
+	char w[256];
+	int line, ours;
+	size_t i, first;
+
 	first = r->validate_first;
 	n = e->node;
-	S_clean_message(e->message, msg, sizeof(msg));
 	if (!n || n->type != XML_ELEMENT_NODE) {
 		/*
 		 * libxml2 does not always say which element failed (an offer
 		 * without id, for one): S_validate walks the tree afterwards.
 		 */
 		if (strstr(msg, " failed to validate ")) {
-			if (!r->pending[0])
-				snprintf(r->pending, sizeof(r->pending), "%s", msg);
+			if (!r->pending)
+				r->pending = gs_xstrdup(msg);
 			return;
 		}
 		gs_diag_add(r->d, r->path, e->line, 0, NULL, "schema: %s", msg);
@@ -465,13 +483,14 @@ static void S_explain_all(S_reader *r, const xmlNode *n)
 static void S_on_schema_parse_error(void *ctx, xmlErrorPtr e)
 {
 	S_reader *r = ctx;
-	char msg[1024];
+	char *msg;
 
 	if (!r || !e || e->level < XML_ERR_ERROR)
 		return;
-	S_clean_message(e->message, msg, sizeof(msg));
+	msg = S_clean_message(e->message);
 	gs_diag_add(r->d, r->schema, e->line, 0, NULL,
 		    "cannot load the catalog schema: %s", msg);
+	free(msg);
 	r->nerrors++;
 }
 
@@ -511,7 +530,7 @@ static void S_validate(S_reader *r, xmlDocPtr doc)
 		S_explain_all(r, xmlDocGetRootElement(doc));
 	if (rc != 0 && r->nerrors == before) {
 		gs_diag_add(r->d, r->path, 0, 0, NULL, "schema: %s",
-			    r->pending[0] ? r->pending :
+			    r->pending ? r->pending :
 			    "the document does not match catalog.rng");
 		r->nerrors++;
 	}
@@ -1141,6 +1160,7 @@ static int S_read(const char *path, const char *data, size_t len,
 	S_allow_main = S_allow_schema = NULL;
 	S_loading = NULL;
 	free(r.explained);
+	free(r.pending);
 	S_sort_by_line(d, first);
 
 	if (r.nerrors > 0) {
