@@ -220,30 +220,26 @@ def bench_site(gs, py, runs, py_runs, scratch, out, before=None):
         extra = ("--png",) if png else ()
         g_cpu, g_wall, g_rss, p_cpu, p_wall, p_rss = [], [], [], [], [], []
         b_cpu, b_wall, b_rss = [], [], []
+
+        def one(cmd, name, cpu, wall, rss):
+            d = fresh(os.path.join(scratch, name))
+            c, w, r = cmd(d)
+            expect_sheets(d, n, png)
+            cpu.append(c / n)
+            wall.append(w)
+            rss.append(r)
+
         for i in range(max(runs, py_runs)):
             if i < runs and before:
-                d = fresh(os.path.join(scratch, "site-b"))
-                c, w, r = site(before, inputs, d, extra=("-j", "1") + extra)
-                expect_sheets(d, n, png)
-                b_cpu.append(c / n)
-                b_wall.append(w)
-                b_rss.append(r)
+                one(lambda d: site(before, inputs, d, extra=("-j", "1") + extra), "site-b",
+                    b_cpu, b_wall, b_rss)
             if i < runs:
-                d = fresh(os.path.join(scratch, "site-c"))
-                c, w, r = site(gs, inputs, d, extra=("-j", "1") + extra)
-                expect_sheets(d, n, png)
-                g_cpu.append(c / n)
-                g_wall.append(w)
-                g_rss.append(r)
+                one(lambda d: site(gs, inputs, d, extra=("-j", "1") + extra), "site-c",
+                    g_cpu, g_wall, g_rss)
             if i < py_runs:
-                d = fresh(os.path.join(scratch, "site-py"))
-                c, w, r = run([py, pysheet, "--workloads",
-                               os.path.join(inputs, "workloads"), "--catalog",
-                               os.path.join(inputs, "offers.xml"), "--out", d] + list(extra))
-                expect_sheets(d, n, png)
-                p_cpu.append(c / n)
-                p_wall.append(w)
-                p_rss.append(r)
+                one(lambda d: run([py, pysheet, "--workloads", os.path.join(inputs, "workloads"),
+                                   "--catalog", os.path.join(inputs, "offers.xml"), "--out", d]
+                                  + list(extra)), "site-py", p_cpu, p_wall, p_rss)
         what = "with --png (SVG and PNG)" if png else "SVG only (the default)"
         out.append("## %d workloads × 50 offers, side by side, %s\n" % (n, what))
         out.append("Load average (1 / 5 / 15 min) after: %s.\n" % load())
