@@ -216,7 +216,7 @@ static void S_be32(unsigned char *p, uint32_t v)
 	p[3] = (unsigned char)v;
 }
 
-/* A chunk of type and len bytes of data (which may lie in out) appended to out. */
+/* A chunk of type and len bytes of data (never inside out) appended to out. */
 static void S_chunk(gs_buf *out, const char type[4], const unsigned char *data, size_t len)
 {
 	unsigned char b[8];
