@@ -195,17 +195,14 @@ static void S_replay(cairo_t *cr, const gs_chart_list *l)
 static struct libdeflate_compressor *S_deflater;
 /* the filtered pixels and their deflated bytes, kept from chart to chart
  * (a megabyte each: allocated anew, every page of them faulted in again) */
-static unsigned char *S_raw, *S_z;
-static size_t S_raw_cap, S_z_cap;
+static gs_buf S_raw = GS_BUF_INIT, S_z = GS_BUF_INIT;
 
-static unsigned char *S_grow(unsigned char **p, size_t *cap, size_t n)
+/* b emptied, with room for n bytes: its data. */
+static unsigned char *S_room(gs_buf *b, size_t n)
 {
-	if (*cap < n) {
-		free(*p);
-		*p = gs_xmalloc(n);
-		*cap = n;
-	}
-	return *p;
+	gs_buf_truncate(b, 0);
+	gs_buf_grow(b, n);
+	return (unsigned char *)b->data;
 }
 
 static void S_be32(unsigned char *p, uint32_t v)
@@ -257,7 +254,7 @@ static int S_png_encode(cairo_surface_t *s, gs_buf *out)
 	}
 	rowlen = 1 + 3 * (size_t)w;
 	rawlen = rowlen * (size_t)h;
-	raw = S_grow(&S_raw, &S_raw_cap, rawlen);
+	raw = S_room(&S_raw, rawlen);
 	for (y = 0; y < h; y++) {
 		const uint32_t *src = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
 		unsigned char *row = raw + (size_t)y * rowlen;
@@ -274,7 +271,7 @@ static int S_png_encode(cairo_surface_t *s, gs_buf *out)
 		}
 	}
 	zcap = libdeflate_zlib_compress_bound(S_deflater, rawlen);
-	z = S_grow(&S_z, &S_z_cap, zcap);
+	z = S_room(&S_z, zcap);
 	zlen = libdeflate_zlib_compress(S_deflater, raw, rawlen, z, zcap);
 	if (zlen == 0 || zlen > 0x7fffffffu)
 		return -1;
