@@ -57,16 +57,27 @@ static int S_ts_before(const struct timespec *a, const struct timespec *b)
 	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
+/* *newest, the latest of itself and st's times. */
+static void S_newest(struct timespec *newest, const struct stat *st)
+{
+	if (S_ts_before(newest, &st->st_mtim))
+		*newest = st->st_mtim;
+	if (S_ts_before(newest, &st->st_ctim))
+		*newest = st->st_ctim;
+}
+
 /*
- * The stat fields of st appended to *text (then ';'); 0, or -1 when a time
- * is not before since (NULL: no bound).
+ * The stat fields of st, a regular file (folder 0) or a folder (1),
+ * appended to *text (then ';'); 0, or -1 when it is not of that type or a
+ * time is not before since (NULL: no bound).
  */
-static int S_stat_put(gs_buf *text, const struct stat *st, const struct timespec *since)
+static int S_stat_put(gs_buf *text, const struct stat *st, int folder,
+		      const struct timespec *since)
 {
 	char buf[160];
 	int l;
 
-	if (!S_ISREG(st->st_mode))
+	if (folder ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode))
 		return -1;
 	if (since && (!S_ts_before(&st->st_mtim, since) || !S_ts_before(&st->st_ctim, since)))
 		return -1;
@@ -85,18 +96,18 @@ char *gs_site_stat_text(const struct stat *wst, const gs_strvec *ev_path,
 	size_t k;
 	struct stat st;
 
-	if (S_stat_put(&text, wst, since))
+	if (S_stat_put(&text, wst, 0, since))
 		goto no;
-	if (newest)
-		*newest = S_ts_before(&wst->st_mtim, &wst->st_ctim) ? wst->st_ctim : wst->st_mtim;
+	if (newest) {
+		memset(newest, 0, sizeof(*newest));
+		S_newest(newest, wst);
+	}
 	for (k = 0; k < ev_path->n; k++) {
 		if (!*ev_path->v[k] || stat(ev_path->v[k], &st) != 0 ||
-		    S_stat_put(&text, &st, since))
+		    S_stat_put(&text, &st, 0, since))
 			goto no;
-		if (newest && S_ts_before(newest, &st.st_mtim))
-			*newest = st.st_mtim;
-		if (newest && S_ts_before(newest, &st.st_ctim))
-			*newest = st.st_ctim;
+		if (newest)
+			S_newest(newest, &st);
 		if (sizes)
 			sizes[k] = (uint64_t)st.st_size;
 	}
@@ -151,20 +162,12 @@ static int S_tree_put(gs_buf *text, const char *dir, int depth, struct timespec 
 	DIR *d;
 	struct dirent *e;
 	gs_strvec sub = GS_STRVEC_INIT;
-	char buf[160];
 	size_t i;
-	int l, rc = -1;
+	int rc = -1;
 
-	if (depth > S_TREE_DEPTH || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+	if (depth > S_TREE_DEPTH || lstat(dir, &st) != 0 || S_stat_put(text, &st, 1, NULL))
 		return -1;
-	l = snprintf(buf, sizeof(buf), "%s%llu %lld.%09ld %lld.%09ld", text->len ? ";" : "",
-		     (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-		     (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
-	gs_buf_put(text, buf, (size_t)l);
-	if (S_ts_before(newest, &st.st_mtim))
-		*newest = st.st_mtim;
-	if (S_ts_before(newest, &st.st_ctim))
-		*newest = st.st_ctim;
+	S_newest(newest, &st);
 	d = opendir(dir);
 	if (!d)
 		return -1;
@@ -407,7 +410,8 @@ void gs_site_stat_write(const char *dir, char *const *paths, size_t from, size_t
 	char *path = S_cache_path(dir), *tmp = gs_xasprintf("%s.tmp", path);
 	char *keys = S_keys_stat(dir);
 	struct timespec newest;
-	char *tree = S_tree_stat(dir, &newest);
+	/* (a shard, without a signature, is never left untouched: no folders) */
+	char *tree = signature ? S_tree_stat(dir, &newest) : NULL;
 	gs_site_idref *order = gs_xcalloc(n + 1, sizeof(*order));
 	json_t *h;
 	FILE *f = NULL;
