@@ -116,22 +116,22 @@ static int S_write_shard(const gs_publish_env *env, const gs_site_opts *opts, si
  * fresh stage): phase 1 renders the sheets (gs_site_render_sheets), phase 2 builds
  * the pages from their results (gs_site_pages), or for a shard writes the
  * results and the shard's identity for `merge`. prev: the site or shard it
- * replaces, or NULL. With opts->learn, what the pass learns is spooled in
+ * replaces, or NULL; site_key (gs_site_keys_of), or NULL without keys;
+ * statcache: prev's stat cache, or NULL (the caller's). With opts->learn, what the pass learns is spooled in
  * dir, into *learnt (the caller frees it); else *learnt is what was
  * learnt before, or NULL. 0, -1 with err, or 1 (see gs_site_render_parallel).
  */
 static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env *env0,
 			const gs_site_opts *opts, gs_site_learnt **learnt, unsigned jobs,
-			const char *dir, const char *prev, gs_error *err)
+			const char *dir, const char *prev, const char *site_key,
+			const gs_site_statcache *statcache, gs_error *err)
 {
 	gs_publish_env env = *env0;
 	size_t from = 0, to = npaths, n;
 	char *sheets = gs_xasprintf("%s/sheets", dir);
 	char *nav_sheet = gs_site_nav(env.t, "../");
-	char site_key[GS_SHA256_HEX_SIZE];
 	gs_archive *archive = NULL;
 	gs_site_ctx c;
-	gs_site_statcache *statcache = NULL;
 	size_t done = 0;
 	char **notes = NULL;
 	int rc = -1;
@@ -178,13 +178,12 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	c.dir = dir;
 	c.sheets = sheets;
 	c.err = err;
-	if (opts->catalog_key) {
-		gs_site_keys_of(&env, opts->catalog_key, site_key);
+	if (site_key) {
 		c.site_key = site_key;
 		if (prev)
 			gs_site_keys_open(prev, &c.old); /* none usable: a full build */
-		if (prev && c.old.f && !opts->rehash)
-			c.statcache = statcache = gs_site_stat_open(prev);
+		if (prev && c.old.f)
+			c.statcache = statcache;
 		c.prev_sheets = prev ? gs_xasprintf("%s/sheets", prev) : NULL;
 		if (c.prev_sheets)
 			c.prev_sheets_fd = open(c.prev_sheets, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -241,7 +240,6 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		*opts->unread = c.unread;
 	rc = 0;
 out:
-	gs_site_stat_free(statcache);
 	/* (a build that failed may have left one) */
 	gs_publish_result_release(&c.cur);
 	free(sheets);
@@ -316,22 +314,12 @@ static int S_parent_exists(const char *out)
  * stat cache's unchanged site, site_stat.c): then nothing is read,
  * rendered or written, and opts's counts say so. 1 or 0.
  */
-static int S_untouched(char *const *paths, size_t npaths, const gs_publish_env *env,
-		       const gs_site_opts *opts, const char *out, char signature[GS_SHA256_HEX_SIZE])
+static int S_untouched(const gs_site_statcache *cache, char *const *paths, size_t npaths,
+		       const gs_site_opts *opts, const char *out, const char *signature)
 {
-	char site_key[GS_SHA256_HEX_SIZE];
-	gs_site_statcache *s;
 	size_t pages = 0;
-	int same;
 
-	gs_site_keys_of(env, opts->catalog_key, site_key);
-	gs_site_keys_signature(site_key, env->reference, paths, npaths, signature);
-	if (opts->rehash)
-		return 0;
-	s = gs_site_stat_open(out);
-	same = s && gs_site_stat_unchanged(s, out, paths, npaths, signature, &pages);
-	gs_site_stat_free(s);
-	if (!same)
+	if (!gs_site_stat_unchanged(cache, out, paths, npaths, signature, &pages))
 		return 0;
 	if (opts->rendered)
 		*opts->rendered = 0;
@@ -352,16 +340,27 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 	unsigned jobs = opts0->jobs ? opts0->jobs : 1;
 	gs_site_opts opts = *opts0;
 	gs_site_learnt *learnt = NULL;   /* what the validation learnt, once it did */
-	char signature[GS_SHA256_HEX_SIZE] = "";
+	/* with keys: what every sheet depends on, what this build is asked,
+	 * and the stat cache beside OUT (--rehash: none) */
+	char site_key[GS_SHA256_HEX_SIZE], signature[GS_SHA256_HEX_SIZE] = "";
+	gs_site_statcache *cache = NULL;
 	size_t pages_reused = 0, pages_rendered = 0;
 	int rc;
 
 	if (opts.untouched)
 		*opts.untouched = 0;
+	if (opts.catalog_key) {
+		gs_site_keys_of(env, opts.catalog_key, site_key);
+		if (!opts.shard_n)
+			gs_site_keys_signature(site_key, env->reference, paths, npaths, signature);
+		if (out_dir && !opts.rehash)
+			cache = gs_site_stat_open(out_dir);
+	}
 	/* a whole site with keys, every input as it was: left as it is */
-	if (out_dir && opts.catalog_key && !opts.shard_n &&
-	    S_untouched(paths, npaths, env, &opts, out_dir, signature))
+	if (cache && !opts.shard_n && S_untouched(cache, paths, npaths, &opts, out_dir, signature)) {
+		gs_site_stat_free(cache);
 		return 0;
+	}
 	if (!opts.pages_reused)
 		opts.pages_reused = &pages_reused;
 	if (!opts.pages_rendered)
@@ -397,7 +396,8 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 			goto out;
 		}
 		rc = S_build_into(paths, npaths, env, &opts, &learnt, jobs, gs_outfile_stage_dir(st),
-				  gs_outfile_stage_previous(st), err);
+				  gs_outfile_stage_previous(st), opts.catalog_key ? site_key : NULL,
+				  cache, err);
 		if (rc == 0)
 			rc = gs_outfile_stage_commit(st, err);
 		gs_outfile_stage_free(st);
@@ -416,6 +416,7 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 		opts.learn = 0;
 	}
 out:
+	gs_site_stat_free(cache);
 	gs_site_learnt_free(learnt);
 	return rc;
 }
