@@ -229,6 +229,35 @@ int gs_util_strcmp_ptr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int S_lower(int ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch;
+}
+
+int gs_util_eq_ci(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (S_lower((unsigned char)*a) != S_lower((unsigned char)*b))
+			return 0;
+	return *a == *b;
+}
+
+int gs_util_contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	if (!n)
+		return 1;
+	for (; *hay; hay++) {
+		for (i = 0; i < n && hay[i]; i++)
+			if (S_lower((unsigned char)hay[i]) != S_lower((unsigned char)needle[i]))
+				break;
+		if (i == n)
+			return 1;
+	}
+	return 0;
+}
+
 void gs_util_strvec_push(gs_strvec *v, char *s)
 {
 	if (v->n == v->cap) {

@@ -87,6 +87,11 @@ void gs_util_bug(const char *file, int line, const char *fmt, ...)
 
 /* qsort / bsearch comparator over an array of char * (strcmp order). */
 int gs_util_strcmp_ptr(const void *a, const void *b);
+/* ASCII case-insensitive equality (the same in every locale). */
+int gs_util_eq_ci(const char *a, const char *b);
+/* Whether hay holds needle, ASCII case-insensitively; an empty needle is
+ * in every hay (1). */
+int gs_util_contains_ci(const char *hay, const char *needle);
 
 typedef struct {
 	char **v;

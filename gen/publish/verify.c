@@ -188,22 +188,6 @@ static char *S_decode(const char *s, size_t n)
 	return r;
 }
 
-/* ASCII case-insensitive equality (not strcasecmp: <strings.h> is
- * shadowed by gen/strings.h on the include path). */
-static int S_eq_ci(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		char x = *a, y = *b;
-		if (x >= 'A' && x <= 'Z')
-			x = (char)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'Z')
-			y = (char)(y - 'A' + 'a');
-		if (x != y)
-			return 0;
-		if (!x)
-			return 1;
-	}
-}
 
 static int S_has_suffix_ci(const char *s, const char *suf)
 {
@@ -539,7 +523,7 @@ static int S_has_id(const gs_strvec *ids, const char *frag)
 
 static int S_frag_trivial(const char *frag)
 {
-	return frag[0] == '\0' || S_eq_ci(frag, "top");
+	return frag[0] == '\0' || gs_util_eq_ci(frag, "top");
 }
 
 /* Browsers drop tab/LF/CR anywhere and C0/space at both ends. */
@@ -931,7 +915,7 @@ static void S_check_page_links(S_site *s, xmlDocPtr doc)
 		}
 		if (strcmp(en, "meta") == 0) {
 			xmlChar *he = xmlGetProp(n, (const xmlChar *)"http-equiv");
-			refresh = he && S_eq_ci((const char *)he, "refresh");
+			refresh = he && gs_util_eq_ci((const char *)he, "refresh");
 			xmlFree(he);
 		}
 		for (at = n->properties; at; at = at->next) {

@@ -371,34 +371,6 @@ const gs_gpu_nominal *gs_gpuname_nominal_of(const char *model)
 	return NULL;
 }
 
-static int S_lower(int ch)
-{
-	return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch;
-}
-
-static int S_eq_ci(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (S_lower((unsigned char)*a) != S_lower((unsigned char)*b))
-			return 0;
-	return *a == *b;
-}
-
-static int S_contains_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle), i;
-
-	if (!n)
-		return 0;
-	for (; *hay; hay++) {
-		for (i = 0; i < n && hay[i]; i++)
-			if (S_lower((unsigned char)hay[i]) != S_lower((unsigned char)needle[i]))
-				break;
-		if (i == n)
-			return 1;
-	}
-	return 0;
-}
 
 int gs_gpuname_same(const char *offer_model, const char *offer_device, const char *device_name)
 {
@@ -407,7 +379,7 @@ int gs_gpuname_same(const char *offer_model, const char *offer_device, const cha
 
 	if (!device_name)
 		return 0;
-	if (offer_device && S_eq_ci(offer_device, device_name))
+	if (offer_device && gs_util_eq_ci(offer_device, device_name))
 		return 1;
 	cd = gs_gpuname_canonical(device_name, &hd);
 	if (offer_device)
@@ -420,5 +392,6 @@ int gs_gpuname_same(const char *offer_model, const char *offer_device, const cha
 		return strcmp(cd, co) == 0;
 	if (hd == GS_GPU_KNOWN || ho == GS_GPU_KNOWN)
 		return 0;
-	return !offer_device && offer_model && S_contains_ci(device_name, offer_model);
+	return !offer_device && offer_model && *offer_model &&
+	       gs_util_contains_ci(device_name, offer_model);
 }

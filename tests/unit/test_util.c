@@ -1,6 +1,6 @@
 /*
- * util tests: gs_xasprintf, gs_util_strcmp_ptr, and gs_strvec (push, push_dup,
- * sort, sort_unique, release); the labels' lookup (gs_tr_opt) with its
+ * util tests: gs_xasprintf, gs_util_strcmp_ptr, gs_util_eq_ci,
+ * gs_util_contains_ci, and gs_strvec (push, push_dup, sort, sort_unique, release); the labels' lookup (gs_tr_opt) with its
  * memory of where a key was found; the labels' own reader
  * (gs_tr_parse_flat) against jansson: by hand, on both bundled files,
  * and on generated documents; the eight-bytes-at-once tests (gs_swar_*)
@@ -98,6 +98,22 @@ static void S_test_cmp(void)
 	CHECK(bsearch(&k, a, 5, sizeof(*a), gs_util_strcmp_ptr) == &a[3]);
 	CHECK(gs_util_strcmp_ptr(&a[2], &a[2]) == 0);
 	CHECK(gs_util_strcmp_ptr(&a[2], &a[3]) < 0 && gs_util_strcmp_ptr(&a[4], &a[3]) > 0);
+}
+
+/* The one case-insensitive comparison of gen/ (ASCII, any locale). */
+static void S_test_ci(void)
+{
+	CHECK(gs_util_eq_ci("RTX 4090", "rtx 4090"));
+	CHECK(!gs_util_eq_ci("RTX 4090", "rtx 409"));
+	CHECK(!gs_util_eq_ci("rtx", "rtx 4090"));
+	CHECK(gs_util_eq_ci("", ""));
+	CHECK(!gs_util_eq_ci("\xc3\x89", "\xc3\xa9"));   /* not ASCII: as bytes */
+	CHECK(gs_util_contains_ci("NVIDIA GeForce RTX 4090", "rtx 4090"));
+	CHECK(gs_util_contains_ci("PyTorch 2.4", "pytorch"));
+	CHECK(!gs_util_contains_ci("rtx 409", "rtx 4090"));
+	CHECK(!gs_util_contains_ci("", "a"));
+	CHECK(gs_util_contains_ci("anything", ""));   /* an empty needle is in every hay */
+	CHECK(gs_util_contains_ci("", ""));
 }
 
 static void S_test_strvec(void)
@@ -374,6 +390,7 @@ int main(void)
 	S_test_asprintf();
 	S_test_strdup();
 	S_test_cmp();
+	S_test_ci();
 	S_test_strvec();
 	S_test_labels();
 	S_test_parse_flat();

@@ -3,7 +3,6 @@
 #include "cost.h"
 #include "gpuname.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,31 +28,6 @@ const char *gs_verdict_req_id(gs_req r)
 	return r < GS_REQ_COUNT ? ids[r] : "?";
 }
 
-/* Case-insensitive substring search. */
-static int S_contains_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle), i;
-
-	if (!n)
-		return 1;
-	for (; *hay; hay++) {
-		for (i = 0; i < n && hay[i]; i++)
-			if (tolower((unsigned char)hay[i]) != tolower((unsigned char)needle[i]))
-				break;
-		if (i == n)
-			return 1;
-	}
-	return 0;
-}
-
-static int S_eq_ci(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-			return 0;
-	return *a == *b;
-}
-
 int gs_verdict_offer_matches_device(const gs_offer *o, const char *device_name)
 {
 	return gs_gpuname_same(o->gpu_model, o->device_name, device_name);
@@ -70,7 +44,7 @@ static const char *S_dtype_canon(const char *s)
 	size_t i;
 
 	for (i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
-		if (S_eq_ci(s, alias[i][0]))
+		if (gs_util_eq_ci(s, alias[i][0]))
 			return alias[i][1];
 	return s;
 }
@@ -87,7 +61,7 @@ int gs_verdict_measurement_covers(const gs_workload *w, const gs_measurement *m)
 	}
 	dt = gs_measurement_dim(m, "dtype");
 	if (dt && !dt->is_number &&
-	    !S_eq_ci(S_dtype_canon(dt->value), S_dtype_canon(w->compute_format)))
+	    !gs_util_eq_ci(S_dtype_canon(dt->value), S_dtype_canon(w->compute_format)))
 		return 0;
 	return 1;
 }
@@ -99,12 +73,12 @@ int gs_verdict_measurement_covers(const gs_workload *w, const gs_measurement *m)
  */
 static int S_is_oom(const char *err)
 {
-	return err && (S_contains_ci(err, "out of memory") ||
-		       S_contains_ci(err, "cudaErrorMemoryAllocation") ||
-		       S_contains_ci(err, "hipErrorOutOfMemory") ||
-		       S_contains_ci(err, "that can be stored in KV cache") ||
-		       S_contains_ci(err, "KV cache is needed, which is larger than") ||
-		       S_contains_ci(err, "No available memory for the cache blocks"));
+	return err && (gs_util_contains_ci(err, "out of memory") ||
+		       gs_util_contains_ci(err, "cudaErrorMemoryAllocation") ||
+		       gs_util_contains_ci(err, "hipErrorOutOfMemory") ||
+		       gs_util_contains_ci(err, "that can be stored in KV cache") ||
+		       gs_util_contains_ci(err, "KV cache is needed, which is larger than") ||
+		       gs_util_contains_ci(err, "No available memory for the cache blocks"));
 }
 
 static const char *S_last(const char *s)
@@ -124,7 +98,7 @@ int gs_verdict_model_same(const gs_workload *w, const char *name)
 	mine[0] = w->model_repo;
 	mine[1] = w->model_name;
 	for (i = 0; i < 2; i++)
-		if (mine[i] && (S_eq_ci(mine[i], name) || S_eq_ci(S_last(mine[i]), S_last(name))))
+		if (mine[i] && (gs_util_eq_ci(mine[i], name) || gs_util_eq_ci(S_last(mine[i]), S_last(name))))
 			return 1;
 	return 0;
 }
@@ -238,7 +212,7 @@ gs_comparable gs_verdict_failure_comparable(const gs_workload *w, const gs_measu
 		uint64_t wv;
 		*what = kv->name;
 		if (!kv->is_number && strcmp(kv->name, "dtype") == 0) {
-			if (!S_eq_ci(S_dtype_canon(kv->value), S_dtype_canon(w->compute_format)))
+			if (!gs_util_eq_ci(S_dtype_canon(kv->value), S_dtype_canon(w->compute_format)))
 				return GS_CMP_DTYPE;
 			continue;
 		}
@@ -274,7 +248,7 @@ gs_comparable gs_verdict_failure_comparable(const gs_workload *w, const gs_measu
 			return GS_CMP_CONDITION;
 	}
 	wc = gs_workload_condition(w, "allocator_backend");
-	if (wc && (!m->allocator_backend || !S_eq_ci(wc, m->allocator_backend))) {
+	if (wc && (!m->allocator_backend || !gs_util_eq_ci(wc, m->allocator_backend))) {
 		*what = "allocator_backend";
 		return GS_CMP_CONDITION;
 	}
@@ -390,13 +364,13 @@ const char *gs_verdict_phase_orientation(const char *phase)
 	if (!phase)
 		return NULL;
 	for (i = 0; loading[i]; i++)
-		if (S_eq_ci(phase, loading[i]))
+		if (gs_util_eq_ci(phase, loading[i]))
 			return "orient.loading";
 	for (i = 0; generation[i]; i++)
-		if (S_eq_ci(phase, generation[i]))
+		if (gs_util_eq_ci(phase, generation[i]))
 			return "orient.generation";
 	for (i = 0; backward[i]; i++)
-		if (S_eq_ci(phase, backward[i]))
+		if (gs_util_eq_ci(phase, backward[i]))
 			return "orient.backward";
 	return "orient.unknown";
 }
@@ -815,9 +789,9 @@ static unsigned S_dtype_bytes(const char *d)
 	if (strncmp(d, "fp8", 3) == 0 || strncmp(d, "float8", 6) == 0)
 		return 1;
 	c = S_dtype_canon(d);
-	if (S_eq_ci(c, "bfloat16") || S_eq_ci(c, "float16"))
+	if (gs_util_eq_ci(c, "bfloat16") || gs_util_eq_ci(c, "float16"))
 		return 2;
-	if (S_eq_ci(c, "float32"))
+	if (gs_util_eq_ci(c, "float32"))
 		return 4;
 	return 0;
 }
@@ -827,7 +801,7 @@ unsigned gs_verdict_kv_dtype_bytes(const char *kv_cache_dtype, const char *model
 	if (!kv_cache_dtype)
 		return 0;
 	/* vLLM's "auto": the cache in the model's dtype */
-	if (S_eq_ci(kv_cache_dtype, "auto"))
+	if (gs_util_eq_ci(kv_cache_dtype, "auto"))
 		return S_dtype_bytes(model_dtype);
 	return S_dtype_bytes(kv_cache_dtype);
 }
@@ -849,16 +823,16 @@ gs_kvcap_cmp gs_verdict_kv_capacity_comparable(const gs_workload *w, const gs_si
 		return GS_KVC_MODEL;
 	*what = "dtype";
 	dt = S_setting(m, "dtype", NULL);
-	if (!dt || !S_eq_ci(S_dtype_canon(dt), S_dtype_canon(w->compute_format)))
+	if (!dt || !gs_util_eq_ci(S_dtype_canon(dt), S_dtype_canon(w->compute_format)))
 		return GS_KVC_FORMAT;
 	/* the weights' storage: the quantization the log names, else the
 	 * dtype itself (an unquantized checkpoint) */
 	*what = "quantization";
 	q = S_setting(m, "quantization", NULL);
-	if (q && !S_eq_ci(q, "none")) {
-		if (!S_contains_ci(w->storage_format, q))
+	if (q && !gs_util_eq_ci(q, "none")) {
+		if (!gs_util_contains_ci(w->storage_format, q))
 			return GS_KVC_FORMAT;
-	} else if (!S_eq_ci(S_dtype_canon(w->storage_format), S_dtype_canon(dt))) {
+	} else if (!gs_util_eq_ci(S_dtype_canon(w->storage_format), S_dtype_canon(dt))) {
 		return GS_KVC_FORMAT;
 	}
 	*what = "kv_cache_dtype";
@@ -1331,11 +1305,11 @@ static int S_sw_name_eq(const char *a, const char *b)
 	};
 	size_t i;
 
-	if (S_eq_ci(a, b))
+	if (gs_util_eq_ci(a, b))
 		return 1;
 	for (i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
-		if ((S_eq_ci(a, alias[i][0]) && S_eq_ci(b, alias[i][1])) ||
-		    (S_eq_ci(a, alias[i][1]) && S_eq_ci(b, alias[i][0])))
+		if ((gs_util_eq_ci(a, alias[i][0]) && gs_util_eq_ci(b, alias[i][1])) ||
+		    (gs_util_eq_ci(a, alias[i][1]) && gs_util_eq_ci(b, alias[i][0])))
 			return 1;
 	return 0;
 }
@@ -1347,7 +1321,7 @@ static const char *S_measurement_version(const gs_measurement *m, const char *na
 
 	if (S_sw_name_eq(name, "runtime"))
 		return m->runtime;
-	if (S_eq_ci(name, "driver"))
+	if (gs_util_eq_ci(name, "driver"))
 		return m->driver;
 	for (i = 0; i < m->nframeworks; i++)
 		if (S_sw_name_eq(m->frameworks[i].name, name))
@@ -1366,16 +1340,16 @@ static const gs_software *S_sw_offered(const gs_workload *w, const gs_offer *o)
 		if (!sw->installed)
 			continue;
 		if (!w->has_req_software) {
-			if (S_contains_ci(sw->name, w->req_software))
+			if (gs_util_contains_ci(sw->name, w->req_software))
 				return sw;
 			continue;
 		}
 		for (k = 0; k < w->nreq_sw && all; k++) {
 			const char *n = w->req_sw[k].name;
-			all = S_contains_ci(sw->name, n) ||
-			      (S_eq_ci(n, "torch") && S_contains_ci(sw->name, "pytorch")) ||
-			      ((S_eq_ci(n, "runtime") || S_eq_ci(n, "cuda_runtime")) &&
-			       S_contains_ci(sw->name, "cuda"));
+			all = gs_util_contains_ci(sw->name, n) ||
+			      (gs_util_eq_ci(n, "torch") && gs_util_contains_ci(sw->name, "pytorch")) ||
+			      ((gs_util_eq_ci(n, "runtime") || gs_util_eq_ci(n, "cuda_runtime")) &&
+			       gs_util_contains_ci(sw->name, "cuda"));
 		}
 		if (all)
 			return sw;
@@ -1610,7 +1584,7 @@ static void S_quality(const gs_workload *w, gs_candidate *c)
 	} else {
 		v = S_v(GS_V_TO_CONFIRM,
 			!w->reference_format ? "why.quality.no_reference"
-			: S_eq_ci(S_dtype_canon(w->reference_format), S_dtype_canon(w->storage_format))
+			: gs_util_eq_ci(S_dtype_canon(w->reference_format), S_dtype_canon(w->storage_format))
 				? "why.quality.same_format_unverified" : "why.quality.format_changed");
 		v.s1 = w->storage_format;
 		v.s2 = w->reference_format;
@@ -1657,7 +1631,7 @@ static void S_host(const gs_workload *w, gs_candidate *c)
 				v = S_v(GS_V_TO_CONFIRM, "why.host.interconnect_unknown");
 				v.missing = "missing.host";
 			}
-		} else if (!S_contains_ci(o->interconnect, w->host_interconnect)) {
+		} else if (!gs_util_contains_ci(o->interconnect, w->host_interconnect)) {
 			v = S_v(GS_V_EXCLUDE, "why.host.interconnect_other");
 			v.basis = GS_BASIS_CATALOG;
 			v.evidence = o->interconnect_claim.source;

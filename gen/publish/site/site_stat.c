@@ -146,11 +146,6 @@ static char *S_keys_stat(const char *dir)
 	return t;
 }
 
-static int S_name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * The stat fields of folder dir, then of each folder under it by name,
  * recursively, appended to *text; newest, the latest of their times. 0,
@@ -187,7 +182,7 @@ static int S_tree_put(gs_buf *text, const char *dir, int depth, struct timespec 
 	}
 	closedir(d);
 	if (sub.n)
-		qsort(sub.v, sub.n, sizeof(*sub.v), S_name_cmp);
+		qsort(sub.v, sub.n, sizeof(*sub.v), gs_util_strcmp_ptr);
 	for (i = 0; i < sub.n; i++)
 		if (S_tree_put(text, sub.v[i], depth + 1, newest))
 			goto out;
