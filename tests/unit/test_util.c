@@ -1,7 +1,8 @@
 /*
  * util tests: gs_xasprintf, gs_util_strcmp_ptr, gs_util_eq_ci,
- * gs_util_contains_ci, and gs_strvec (push, push_dup, sort, sort_unique, release); the labels' lookup (gs_tr_opt) with its
- * memory of where a key was found; the labels' own reader
+ * gs_util_contains_ci, and gs_strvec (push, push_dup, sort, sort_unique,
+ * release); the labels' lookup (gs_tr_opt) with its memory of where a key
+ * was found; the labels' own reader
  * (gs_tr_parse_flat) against jansson: by hand, on both bundled files,
  * and on generated documents; the eight-bytes-at-once tests (gs_swar_*)
  * against a byte-by-byte loop; gs_util_vfmt against vsnprintf.
