@@ -99,27 +99,90 @@ static void S_path(cairo_t *cr, const gs_chart_list *l, const gs_chart_mark *m)
 
 /* Hatching over the rectangle's fill: lines x + y = 7k (and x - y = 7k),
  * in page coordinates like the SVG pattern. */
+/*
+ * Hatching is the SVG's 7 x 7 tile (chart_svg.c), repeated from the page's
+ * origin: the lines x + y = 7k (and x - y = 7k for cross hatching), 2 px
+ * wide, drawn once into a transparent tile per ink and kind, then laid over
+ * the rectangle's fill. Stroking every line of a rectangle, clipped, as one
+ * path cost Cairo's stroker a third of a --png site; the tile gives the
+ * same pixels but where rounding the tile's premultiplied ink first moves
+ * a channel by one. The tiles live until the process ends (S_TILES of them;
+ * a chart has a few inks: more are drawn for the chart and freed).
+ */
+#define S_TILES 16
+
+typedef struct {
+	gs_chart_rgba ink;
+	uint8_t hatch;
+	cairo_pattern_t *pat;
+} S_tile;
+
+static S_tile S_tiles[S_TILES];
+static size_t S_ntiles;
+
+static cairo_pattern_t *S_tile_draw(gs_chart_rgba ink, uint8_t hatch)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 7, 7);
+	cairo_pattern_t *pat;
+	cairo_t *cr = cairo_create(s);
+
+	S_src(cr, ink);
+	cairo_set_line_width(cr, 2.0);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+	/* the lines of this tile and the corners of its neighbours' */
+	cairo_move_to(cr, -1, 1);
+	cairo_line_to(cr, 1, -1);
+	cairo_move_to(cr, 0, 7);
+	cairo_line_to(cr, 7, 0);
+	cairo_move_to(cr, 6, 8);
+	cairo_line_to(cr, 8, 6);
+	if (hatch == GS_HATCH_CROSS) {
+		cairo_move_to(cr, -1, 6);
+		cairo_line_to(cr, 1, 8);
+		cairo_move_to(cr, 0, 0);
+		cairo_line_to(cr, 7, 7);
+		cairo_move_to(cr, 6, -1);
+		cairo_line_to(cr, 8, 1);
+	}
+	cairo_stroke(cr);
+	cairo_destroy(cr);
+	pat = cairo_pattern_create_for_surface(s);
+	cairo_surface_destroy(s);
+	cairo_pattern_set_extend(pat, CAIRO_EXTEND_REPEAT);
+	cairo_pattern_set_filter(pat, CAIRO_FILTER_NEAREST);
+	return pat;
+}
+
+/* The tile of ink and kind: kept (the caller must not destroy it), or,
+ * when S_TILES are kept, a new one the caller destroys (*own set). */
+static cairo_pattern_t *S_tile_get(gs_chart_rgba ink, uint8_t hatch, int *own)
+{
+	size_t i;
+
+	*own = 0;
+	for (i = 0; i < S_ntiles; i++)
+		if (S_tiles[i].hatch == hatch && memcmp(&S_tiles[i].ink, &ink, sizeof(ink)) == 0)
+			return S_tiles[i].pat;
+	if (S_ntiles == S_TILES) {
+		*own = 1;
+		return S_tile_draw(ink, hatch);
+	}
+	S_tiles[S_ntiles].ink = ink;
+	S_tiles[S_ntiles].hatch = hatch;
+	S_tiles[S_ntiles].pat = S_tile_draw(ink, hatch);
+	return S_tiles[S_ntiles++].pat;
+}
+
 static void S_hatch(cairo_t *cr, const gs_chart_mark *m)
 {
-	double x = m->x, y = m->y, w = m->w, h = m->h, k;
+	int own;
+	cairo_pattern_t *pat = S_tile_get(m->hatch_ink, m->hatch, &own);
 
-	cairo_save(cr);
-	cairo_rectangle(cr, x, y, w, h);
-	cairo_clip(cr);
-	S_src(cr, m->hatch_ink);
-	cairo_set_line_width(cr, 2.0);
-	cairo_set_dash(cr, NULL, 0, 0);
-	for (k = 7.0 * (double)(long)((x + y) / 7.0 - 1); k <= x + w + y + h + 7; k += 7.0) {
-		cairo_move_to(cr, k - (y + h), y + h);
-		cairo_line_to(cr, k - y, y);
-	}
-	if (m->hatch == GS_HATCH_CROSS)
-		for (k = 7.0 * (double)(long)((x - y - h) / 7.0 - 1); k <= x + w - y + 7; k += 7.0) {
-			cairo_move_to(cr, k + y, y);
-			cairo_line_to(cr, k + y + h, y + h);
-		}
-	cairo_stroke(cr);
-	cairo_restore(cr);
+	cairo_rectangle(cr, m->x, m->y, m->w, m->h);
+	cairo_set_source(cr, pat);
+	cairo_fill(cr);
+	if (own)
+		cairo_pattern_destroy(pat);
 }
 
 static void S_text(cairo_t *cr, const gs_chart_list *l, const gs_chart_mark *m)
