@@ -106,8 +106,8 @@ static void S_path(cairo_t *cr, const gs_chart_list *l, const gs_chart_mark *m)
  * for rounding (the tile's premultiplied ink, a channel by at most 3 in 97 %
  * of the pixels that move) and at a bar's partial edge pixels, where the
  * clip's coverage is now multiplied by the tile's rather than intersected
- * with the line. The tiles live until the process ends (S_TILES of them; a
- * chart has a few inks: any more are drawn for the mark and freed).
+ * with the line. The tiles live until the process ends (S_TILES of them;
+ * a site's charts hatch with a few inks).
  */
 #define S_TILES 16
 
@@ -118,7 +118,7 @@ typedef struct {
 } S_tile;
 
 static S_tile S_tiles[S_TILES];
-static size_t S_ntiles;
+static size_t S_ntiles, S_tile_next;
 
 static cairo_pattern_t *S_tile_draw(gs_chart_rgba ink, uint8_t hatch)
 {
@@ -153,36 +153,34 @@ static cairo_pattern_t *S_tile_draw(gs_chart_rgba ink, uint8_t hatch)
 	return pat;
 }
 
-/* The tile of ink and kind: kept (the caller must not destroy it), or,
- * when S_TILES are kept, a new one the caller destroys (*own set). */
-static cairo_pattern_t *S_tile_get(gs_chart_rgba ink, uint8_t hatch, int *own)
+/* The tile of ink and kind, kept: the S_TILES slots are replaced in turn
+ * (a replaced tile that is still a chart's source lives on in Cairo's
+ * reference until the source changes). */
+static cairo_pattern_t *S_tile_get(gs_chart_rgba ink, uint8_t hatch)
 {
+	S_tile *t;
 	size_t i;
 
-	*own = 0;
 	for (i = 0; i < S_ntiles; i++)
 		if (S_tiles[i].hatch == hatch && memcmp(&S_tiles[i].ink, &ink, sizeof(ink)) == 0)
 			return S_tiles[i].pat;
-	if (S_ntiles == S_TILES) {
-		*own = 1;
-		return S_tile_draw(ink, hatch);
-	}
-	S_tiles[S_ntiles].ink = ink;
-	S_tiles[S_ntiles].hatch = hatch;
-	S_tiles[S_ntiles].pat = S_tile_draw(ink, hatch);
-	return S_tiles[S_ntiles++].pat;
+	t = &S_tiles[S_tile_next];
+	S_tile_next = (S_tile_next + 1) % S_TILES;
+	if (S_ntiles < S_TILES)
+		S_ntiles++;
+	else
+		cairo_pattern_destroy(t->pat);
+	t->ink = ink;
+	t->hatch = hatch;
+	t->pat = S_tile_draw(ink, hatch);
+	return t->pat;
 }
 
 static void S_hatch(cairo_t *cr, const gs_chart_mark *m)
 {
-	int own;
-	cairo_pattern_t *pat = S_tile_get(m->hatch_ink, m->hatch, &own);
-
 	cairo_rectangle(cr, m->x, m->y, m->w, m->h);
-	cairo_set_source(cr, pat);
+	cairo_set_source(cr, S_tile_get(m->hatch_ink, m->hatch));
 	cairo_fill(cr);
-	if (own)
-		cairo_pattern_destroy(pat);
 }
 
 static void S_text(cairo_t *cr, const gs_chart_list *l, const gs_chart_mark *m)
