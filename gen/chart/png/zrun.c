@@ -1,0 +1,515 @@
+/*
+ * zrun: a chart's rows as a zlib stream (zrun.h). Three steps: the input
+ * read once into tokens (literals and matches), their symbols counted;
+ * Huffman codes built for those counts (RFC 1951, 3.2.2 and 3.2.7); the
+ * tokens written with them. libdeflate gives the Adler-32.
+ */
+#include "zrun.h"
+
+#include <libdeflate.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define S_WINDOW 32768u        /* deflate's farthest distance */
+#define S_MIN_MATCH 3u
+#define S_MAX_MATCH 258u
+#define S_HASH_BITS 15
+#define S_NLIT 286             /* literals, end of block, 29 lengths */
+#define S_NDIST 30
+#define S_NCLEN 19
+#define S_MAXSYM S_NLIT
+#define S_MATCH_BIT 0x80000000u
+
+/* ------------------------------------------------------------ tables */
+
+static const uint16_t S_len_base[29] = {
+	3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+	35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258
+};
+static const uint8_t S_len_extra[29] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+	3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0
+};
+static const uint16_t S_dist_base[30] = {
+	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
+	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577
+};
+static const uint8_t S_dist_extra[30] = {
+	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
+	7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13
+};
+/* the code-length code's lengths go out in this order (3.2.7) */
+static const uint8_t S_clen_order[S_NCLEN] = {
+	16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15
+};
+
+/* length - 3 -> its length code - 257; distance - 1 -> its distance code:
+ * below 256 directly, else by (distance - 1) >> 7 in the second half
+ * (every code from 16 on covers whole multiples of 128) */
+static uint8_t S_len_code[256], S_dist_code[512];
+static int S_tables_ready;
+
+static void S_tables(void)
+{
+	unsigned c, v;
+
+	for (c = 0; c < 28; c++)
+		for (v = 0; v < (1u << S_len_extra[c]); v++)
+			S_len_code[S_len_base[c] - 3 + v] = (uint8_t)c;
+	S_len_code[258 - 3] = 28;   /* 258 has a code of its own, not 284 + 31 */
+	for (c = 0; c < 16; c++)
+		for (v = 0; v < (1u << S_dist_extra[c]); v++)
+			S_dist_code[S_dist_base[c] - 1 + v] = (uint8_t)c;
+	for (c = 16; c < 30; c++)
+		for (v = 0; v < (1u << (S_dist_extra[c] - 7)); v++)
+			S_dist_code[256 + ((S_dist_base[c] - 1) >> 7) + v] = (uint8_t)c;
+	S_tables_ready = 1;
+}
+
+static unsigned S_dcode(unsigned d1)
+{
+	return d1 < 256 ? S_dist_code[d1] : S_dist_code[256 + (d1 >> 7)];
+}
+
+/* ------------------------------------------------------------ matching */
+
+/* How many bytes a and b have in common from the start, at most max. */
+static size_t S_common(const unsigned char *a, const unsigned char *b, size_t max)
+{
+	size_t k = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (k + 8 <= max) {
+		uint64_t x, y;
+		memcpy(&x, a + k, 8);
+		memcpy(&y, b + k, 8);
+		if (x != y)
+			return k + ((size_t)__builtin_ctzll(x ^ y) >> 3);
+		k += 8;
+	}
+#endif
+	while (k < max && a[k] == b[k])
+		k++;
+	return k;
+}
+
+static uint32_t S_hash4(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return (v * 2654435761u) >> (32 - S_HASH_BITS);
+}
+
+typedef struct {
+	uint32_t lit[S_NLIT], dist[S_NDIST];
+	uint64_t extra;   /* the bits of the lengths' and distances' extra fields */
+} S_counts;
+
+static void S_tok_room(gs_zrun *z, size_t ntok)
+{
+	if (ntok < z->tokcap)
+		return;
+	z->tokcap = z->tokcap ? 2 * z->tokcap : 65536;
+	if (z->tokcap <= ntok)
+		z->tokcap = ntok + 1;
+	z->tok = gs_xrealloc(z->tok, z->tokcap * sizeof(*z->tok));
+}
+
+/*
+ * The tokens of in, greedy: at each byte, the longest match among the
+ * fixed distances and the hash's, taken whole (as matches of at most 258
+ * bytes at that distance) when it is three bytes or more, else a literal.
+ * Only the bytes where a token starts enter the hash: a run is never
+ * looked inside. Returns the number of tokens.
+ */
+static size_t S_tokens(gs_zrun *z, const unsigned char *in, size_t n, size_t rowlen,
+		       size_t bpp, S_counts *c)
+{
+	size_t fixed[6], nfixed = 0, p = 0, ntok = 0, i;
+
+	fixed[nfixed++] = 1;
+	if (bpp > 1)
+		fixed[nfixed++] = bpp;
+	if (rowlen <= S_WINDOW) {
+		fixed[nfixed++] = rowlen;
+		if (rowlen > bpp)
+			fixed[nfixed++] = rowlen - bpp;
+		if (rowlen + bpp <= S_WINDOW)
+			fixed[nfixed++] = rowlen + bpp;
+	}
+	memset(z->hash, 0, sizeof(*z->hash) << S_HASH_BITS);
+	while (p < n) {
+		size_t lim = n - p, best = 0, bd = 0, len;
+
+		for (i = 0; i < nfixed; i++) {
+			size_t d = fixed[i];
+			/* (the byte that would make it longer than the best first) */
+			if (d > p || best >= lim || in[p + best] != in[p + best - d])
+				continue;
+			len = S_common(in + p, in + p - d, lim);
+			if (len > best) {
+				best = len;
+				bd = d;
+			}
+		}
+		if (lim >= 4) {
+			uint32_t h = S_hash4(in + p), q = z->hash[h];
+			z->hash[h] = (uint32_t)p + 1;
+			if (q != 0 && p - (q - 1) <= S_WINDOW) {
+				size_t d = p - (q - 1);
+				len = best < lim && in[p + best] == in[p + best - d] ? S_common(in + p, in + p - d, lim) : 0;
+				if (len > best) {
+					best = len;
+					bd = d;
+				}
+			}
+		}
+		if (best < S_MIN_MATCH) {
+			S_tok_room(z, ntok);
+			z->tok[ntok++] = in[p];
+			c->lit[in[p]]++;
+			p++;
+			continue;
+		}
+		p += best;
+		while (best > 0) {
+			/* 258 at a time; never a last piece of one or two bytes */
+			size_t piece = best;
+			unsigned lc, dc;
+			if (piece > S_MAX_MATCH)
+				piece = best - S_MAX_MATCH < S_MIN_MATCH ? best - S_MIN_MATCH : S_MAX_MATCH;
+			S_tok_room(z, ntok);
+			z->tok[ntok++] = S_MATCH_BIT | (uint32_t)((piece - S_MIN_MATCH) << 16) | (uint32_t)(bd - 1);
+			lc = S_len_code[piece - S_MIN_MATCH];
+			dc = S_dcode((unsigned)(bd - 1));
+			c->lit[257 + lc]++;
+			c->dist[dc]++;
+			c->extra += S_len_extra[lc] + S_dist_extra[dc];
+			best -= piece;
+		}
+	}
+	c->lit[256]++;   /* the end of the block */
+	return ntok;
+}
+
+/* ------------------------------------------------------------ codes */
+
+/*
+ * Huffman code lengths of at most maxbits for the n counts of freq, into
+ * len (0: no code). Built with two queues over the symbols sorted by
+ * count (then by symbol: the same lengths for the same counts); when the
+ * tree is deeper than maxbits, every count is halved (never to zero) and
+ * the tree built again (all counts 1 gives a balanced tree: 9 bits at most
+ * for 286 symbols, 5 for 19). At least two symbols get a code, as zlib's
+ * trees.c does: a lone symbol would otherwise have a code of no bits.
+ */
+static void S_lengths(const uint32_t *freq_in, int n, int maxbits, uint8_t *len)
+{
+	uint32_t freq[S_MAXSYM];
+	uint64_t w[2 * S_MAXSYM];
+	int sym[S_MAXSYM], parent[2 * S_MAXSYM];
+	uint8_t depth[2 * S_MAXSYM];
+	int m = 0, i, k;
+
+	for (i = 0; i < n; i++) {
+		freq[i] = freq_in[i];
+		m += freq[i] != 0;
+	}
+	for (i = 0; m < 2 && i < n; i++)
+		if (freq[i] == 0) {
+			freq[i] = 1;
+			m++;
+		}
+	for (;;) {
+		int leaf = 0, inner, next, maxd = 0;
+
+		m = 0;
+		for (i = 0; i < n; i++) {
+			if (!freq[i])
+				continue;
+			/* insertion by (count, symbol): at most 286 symbols */
+			for (k = m++; k > 0 && freq[sym[k - 1]] > freq[i]; k--)
+				sym[k] = sym[k - 1];
+			sym[k] = i;
+		}
+		if (m < 2)
+			GS_BUG("a Huffman code of %d symbols", m);   /* two are always given counts above */
+		for (k = 0; k < m; k++)
+			w[k] = freq[sym[k]];
+		inner = next = m;
+		while (next < 2 * m - 1) {
+			int pick[2], j;
+			for (j = 0; j < 2; j++) {
+				if (leaf < m && (inner >= next || w[leaf] <= w[inner]))
+					pick[j] = leaf++;
+				else
+					pick[j] = inner++;
+			}
+			w[next] = w[pick[0]] + w[pick[1]];
+			parent[pick[0]] = parent[pick[1]] = next;
+			next++;
+		}
+		depth[2 * m - 2] = 0;
+		for (k = 2 * m - 3; k >= 0; k--) {
+			depth[k] = (uint8_t)(depth[parent[k]] + 1);
+			if (k < m && depth[k] > maxd)
+				maxd = depth[k];
+		}
+		if (maxd <= maxbits)
+			break;
+		for (i = 0; i < n; i++)
+			if (freq[i])
+				freq[i] = (freq[i] >> 1) | 1;
+	}
+	memset(len, 0, (size_t)n);
+	for (k = 0; k < m; k++)
+		len[sym[k]] = depth[k];
+}
+
+/* The canonical codes of len (3.2.2), bit-reversed: the writer sends a
+ * value's low bit first, a Huffman code its high bit first. */
+static void S_codes(const uint8_t *len, int n, uint16_t *code)
+{
+	unsigned count[16] = { 0 }, next[16];
+	unsigned b, c = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		count[len[i]]++;
+	count[0] = 0;
+	for (b = 1; b < 16; b++) {
+		c = (c + count[b - 1]) << 1;
+		next[b] = c;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned v, r = 0, j;
+		if (!len[i]) {
+			code[i] = 0;
+			continue;
+		}
+		v = next[len[i]]++;
+		for (j = 0; j < len[i]; j++)
+			r |= ((v >> j) & 1u) << (len[i] - 1 - j);
+		code[i] = (uint16_t)r;
+	}
+}
+
+/* ------------------------------------------------------------ writing */
+
+typedef struct {
+	unsigned char *p;   /* the next byte; room checked before */
+	uint64_t acc;
+	unsigned bits;
+} S_bits;
+
+static void S_put(S_bits *w, uint32_t v, unsigned nbits)
+{
+	w->acc |= (uint64_t)v << w->bits;
+	w->bits += nbits;
+	if (w->bits >= 32) {
+		w->p[0] = (unsigned char)w->acc;
+		w->p[1] = (unsigned char)(w->acc >> 8);
+		w->p[2] = (unsigned char)(w->acc >> 16);
+		w->p[3] = (unsigned char)(w->acc >> 24);
+		w->p += 4;
+		w->acc >>= 32;
+		w->bits -= 32;
+	}
+}
+
+static void S_flush(S_bits *w)
+{
+	while (w->bits > 0) {
+		*w->p++ = (unsigned char)w->acc;
+		w->acc >>= 8;
+		w->bits = w->bits > 8 ? w->bits - 8 : 0;
+	}
+}
+
+/* The code lengths of the two codes, run-length coded (3.2.7): symbols
+ * 0-18 with their extra bits as (extra << 5) | symbol. Returns how many. */
+static size_t S_clen_rle(const uint8_t *lens, size_t n, uint16_t *out)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n) {
+		size_t run = 1;
+		uint8_t v = lens[i];
+		while (i + run < n && lens[i + run] == v)
+			run++;
+		i += run;
+		if (v == 0) {
+			while (run >= 11) {
+				size_t r = run > 138 ? 138 : run;
+				out[k++] = (uint16_t)(((r - 11) << 5) | 18);
+				run -= r;
+			}
+			if (run >= 3) {
+				out[k++] = (uint16_t)(((run - 3) << 5) | 17);
+				run = 0;
+			}
+		} else {
+			out[k++] = v;
+			run--;
+			while (run >= 3) {
+				size_t r = run > 6 ? 6 : run;
+				out[k++] = (uint16_t)(((r - 3) << 5) | 16);
+				run -= r;
+			}
+		}
+		while (run-- > 0)
+			out[k++] = v;
+	}
+	return k;
+}
+
+static const uint8_t S_clen_extra[S_NCLEN] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 7
+};
+
+static void S_stored(const unsigned char *in, size_t n, unsigned char *o)
+{
+	do {
+		size_t len = n > 65535 ? 65535 : n;
+		*o++ = n == len;   /* BFINAL on the last, BTYPE 00 */
+		o[0] = (unsigned char)len;
+		o[1] = (unsigned char)(len >> 8);
+		o[2] = (unsigned char)~len;
+		o[3] = (unsigned char)(~len >> 8);
+		memcpy(o + 4, in, len);
+		o += 4 + len;
+		in += len;
+		n -= len;
+	} while (n > 0);
+}
+
+int gs_zrun_compress(gs_zrun *z, const unsigned char *in, size_t n, size_t rowlen,
+		     size_t bpp, gs_buf *out)
+{
+	S_counts c;
+	uint8_t litlen[S_NLIT], distlen[S_NDIST], lens[S_NLIT + S_NDIST], clenlen[S_NCLEN];
+	uint16_t litcode[S_NLIT], distcode[S_NDIST], clencode[S_NCLEN];
+	uint16_t rle[S_NLIT + S_NDIST];
+	uint32_t clenfreq[S_NCLEN] = { 0 }, adler;
+	size_t ntok, nrle, nlit, ndist, nclen, i, stored, dyn, start, end;
+	uint64_t bits;
+	unsigned char *o;
+	S_bits w;
+
+	if (n >= 0x80000000u)
+		return -1;
+	if (!S_tables_ready)
+		S_tables();
+	if (!z->hash)
+		z->hash = gs_xmalloc(sizeof(*z->hash) << S_HASH_BITS);
+	if (rowlen == 0)
+		rowlen = 1;
+	if (bpp == 0)
+		bpp = 1;
+	memset(&c, 0, sizeof(c));
+	ntok = S_tokens(z, in, n, rowlen, bpp, &c);
+
+	S_lengths(c.lit, S_NLIT, 15, litlen);
+	S_lengths(c.dist, S_NDIST, 15, distlen);
+	S_codes(litlen, S_NLIT, litcode);
+	S_codes(distlen, S_NDIST, distcode);
+	for (nlit = S_NLIT; nlit > 257 && !litlen[nlit - 1]; nlit--)
+		;
+	for (ndist = S_NDIST; ndist > 1 && !distlen[ndist - 1]; ndist--)
+		;
+	memcpy(lens, litlen, nlit);
+	memcpy(lens + nlit, distlen, ndist);
+	nrle = S_clen_rle(lens, nlit + ndist, rle);
+	for (i = 0; i < nrle; i++)
+		clenfreq[rle[i] & 31]++;
+	S_lengths(clenfreq, S_NCLEN, 7, clenlen);
+	S_codes(clenlen, S_NCLEN, clencode);
+	for (nclen = S_NCLEN; nclen > 4 && !clenlen[S_clen_order[nclen - 1]]; nclen--)
+		;
+
+	/* the block's size in bits, exactly: the header, the tokens, the end */
+	bits = 3 + 5 + 5 + 4 + 3 * (uint64_t)nclen + c.extra;
+	for (i = 0; i < nrle; i++)
+		bits += clenlen[rle[i] & 31] + S_clen_extra[rle[i] & 31];
+	for (i = 0; i < S_NLIT; i++)
+		bits += (uint64_t)c.lit[i] * litlen[i];
+	for (i = 0; i < S_NDIST; i++)
+		bits += (uint64_t)c.dist[i] * distlen[i];
+	dyn = (size_t)((bits + 7) / 8);
+	/* stored blocks of 65,535 bytes at most, one (empty) for no input */
+	stored = n + 5 * (n ? (n + 65534) / 65535 : 1);
+
+	start = out->len;
+	gs_buf_grow(out, 2 + (dyn < stored ? dyn : stored) + 8 + 4);
+	o = (unsigned char *)out->data + start;
+	o[0] = 0x78;   /* deflate, a 32 KiB window */
+	o[1] = 0x01;   /* no dictionary, the fastest level: (0x7801 % 31) == 0 */
+	o += 2;
+	if (stored <= dyn) {
+		S_stored(in, n, o);
+		o += stored;
+	} else {
+		w.p = o;
+		w.acc = 0;
+		w.bits = 0;
+		S_put(&w, 1, 1);   /* BFINAL */
+		S_put(&w, 2, 2);   /* dynamic Huffman codes */
+		S_put(&w, (uint32_t)(nlit - 257), 5);
+		S_put(&w, (uint32_t)(ndist - 1), 5);
+		S_put(&w, (uint32_t)(nclen - 4), 4);
+		for (i = 0; i < nclen; i++)
+			S_put(&w, clenlen[S_clen_order[i]], 3);
+		for (i = 0; i < nrle; i++) {
+			unsigned s = rle[i] & 31;
+			S_put(&w, clencode[s], clenlen[s]);
+			if (S_clen_extra[s])
+				S_put(&w, (uint32_t)(rle[i] >> 5), S_clen_extra[s]);
+		}
+		for (i = 0; i < ntok; i++) {
+			uint32_t t = z->tok[i];
+			unsigned len3, d1, lc, dc;
+			if (!(t & S_MATCH_BIT)) {
+				S_put(&w, litcode[t], litlen[t]);
+				continue;
+			}
+			len3 = (t >> 16) & 0xffu;
+			d1 = t & 0xffffu;
+			lc = S_len_code[len3];
+			dc = S_dcode(d1);
+			S_put(&w, litcode[257 + lc], litlen[257 + lc]);
+			if (S_len_extra[lc])
+				S_put(&w, len3 + 3 - S_len_base[lc], S_len_extra[lc]);
+			S_put(&w, distcode[dc], distlen[dc]);
+			if (S_dist_extra[dc])
+				S_put(&w, d1 + 1 - S_dist_base[dc], S_dist_extra[dc]);
+		}
+		S_put(&w, litcode[256], litlen[256]);
+		S_flush(&w);
+		if ((size_t)(w.p - o) != dyn)
+			GS_BUG("zrun wrote %zu bytes of a block reckoned at %zu", (size_t)(w.p - o), dyn);
+		o = w.p;
+	}
+	adler = libdeflate_adler32(1, in, n);
+	o[0] = (unsigned char)(adler >> 24);
+	o[1] = (unsigned char)(adler >> 16);
+	o[2] = (unsigned char)(adler >> 8);
+	o[3] = (unsigned char)adler;
+	o += 4;
+	/* inside the room gs_buf_grow made above, its NUL included */
+	end = (size_t)(o - (unsigned char *)out->data);
+	out->len = end;
+	out->data[end] = '\0';
+	return 0;
+}
+
+void gs_zrun_free(gs_zrun *z)
+{
+	free(z->tok);
+	free(z->hash);
+	z->tok = NULL;
+	z->hash = NULL;
+	z->tokcap = 0;
+}
