@@ -311,6 +311,11 @@ static int S_png_encode(cairo_surface_t *s, gs_buf *out)
 		const uint32_t *src = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
 		unsigned char *row = raw + (size_t)y * rowlen;
 		row[0] = 0;   /* None: the pixels as they are */
+		if (y > 0 && memcmp(src, px + (size_t)(y - 1) * (size_t)stride, 4 * (size_t)w) == 0) {
+			/* the row above again: its bytes copied, not converted */
+			memcpy(row, row - rowlen, rowlen);
+			continue;
+		}
 		for (x = 0; x < w; x++) {
 			row[1 + 3 * x] = (unsigned char)(src[x] >> 16);
 			row[2 + 3 * x] = (unsigned char)(src[x] >> 8);

@@ -214,6 +214,13 @@ static size_t S_tokens(gs_zrun *z, const unsigned char *in, size_t n, size_t row
 
 /* ------------------------------------------------------------ codes */
 
+static int S_key_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /*
  * Huffman code lengths of at most maxbits for the n counts of freq, into
  * len (0: no code). Built with two queues over the symbols sorted by
@@ -241,17 +248,17 @@ static void S_lengths(const uint32_t *freq_in, int n, int maxbits, uint8_t *len)
 			m++;
 		}
 	for (;;) {
+		uint64_t key[S_MAXSYM];
 		int leaf = 0, inner, next, maxd = 0;
 
+		/* by (count, symbol): the same lengths for the same counts */
 		m = 0;
-		for (i = 0; i < n; i++) {
-			if (!freq[i])
-				continue;
-			/* insertion by (count, symbol): at most 286 symbols */
-			for (k = m++; k > 0 && freq[sym[k - 1]] > freq[i]; k--)
-				sym[k] = sym[k - 1];
-			sym[k] = i;
-		}
+		for (i = 0; i < n; i++)
+			if (freq[i])
+				key[m++] = (uint64_t)freq[i] << 16 | (uint64_t)i;
+		qsort(key, (size_t)m, sizeof(key[0]), S_key_cmp);
+		for (k = 0; k < m; k++)
+			sym[k] = (int)(key[k] & 0xffffu);
 		if (m < 2)
 			GS_BUG("a Huffman code of %d symbols", m);   /* two are always given counts above */
 		for (k = 0; k < m; k++)
@@ -404,13 +411,13 @@ static void S_stored(const unsigned char *in, size_t n, unsigned char *o)
 }
 
 /* A block's codes, for the counts of its tokens, and its size in bits. */
-typedef struct {
+typedef struct gs_zrun_block {
 	uint8_t litlen[S_NLIT], distlen[S_NDIST], clenlen[S_NCLEN];
 	uint16_t litcode[S_NLIT], distcode[S_NDIST], clencode[S_NCLEN];
 	uint16_t rle[S_NLIT + S_NDIST];
 	size_t nrle, nlit, ndist, nclen;
 	uint64_t bits;   /* exactly: the header, the codes, the tokens, the end */
-} S_block;
+} S_block;   /* (struct gs_zrun_block of zrun.h) */
 
 static void S_plan(S_block *b, const uint32_t *tok, size_t ntok)
 {
@@ -501,9 +508,8 @@ static void S_write(S_bits *w, const S_block *b, const uint32_t *tok, size_t nto
 int gs_zrun_compress(gs_zrun *z, const unsigned char *in, size_t n, size_t rowlen,
 		     size_t bpp, gs_buf *out)
 {
-	S_block b;
 	uint32_t adler;
-	size_t ntok, i, stored, dyn, start, end;
+	size_t ntok, nblock, i, j, stored, dyn, start, end;
 	uint64_t bits = 0;
 	unsigned char *o;
 	S_bits w;
@@ -521,13 +527,16 @@ int gs_zrun_compress(gs_zrun *z, const unsigned char *in, size_t n, size_t rowle
 	ntok = S_tokens(z, in, n, rowlen, bpp);
 
 	/* blocks of S_BLOCK tokens (the last one the rest), each its codes */
-	i = 0;
-	do {
-		size_t k = ntok - i < S_BLOCK ? ntok - i : S_BLOCK;
-		S_plan(&b, z->tok + i, k);
-		bits += b.bits;
-		i += k;
-	} while (i < ntok);
+	nblock = ntok ? (ntok + S_BLOCK - 1) / S_BLOCK : 1;
+	if (nblock > z->blockcap) {
+		z->blockcap = nblock > 2 * z->blockcap ? nblock : 2 * z->blockcap;
+		z->block = gs_xrealloc(z->block, z->blockcap * sizeof(*z->block));
+	}
+	for (j = 0; j < nblock; j++) {
+		i = j * S_BLOCK;
+		S_plan(&z->block[j], z->tok + i, ntok - i < S_BLOCK ? ntok - i : S_BLOCK);
+		bits += z->block[j].bits;
+	}
 	dyn = (size_t)((bits + 7) / 8);
 	/* stored blocks of 65,535 bytes at most, one (empty) for no input */
 	stored = n + 5 * (n ? (n + 65534) / 65535 : 1);
@@ -545,13 +554,11 @@ int gs_zrun_compress(gs_zrun *z, const unsigned char *in, size_t n, size_t rowle
 		w.p = o;
 		w.acc = 0;
 		w.bits = 0;
-		i = 0;
-		do {
-			size_t k = ntok - i < S_BLOCK ? ntok - i : S_BLOCK;
-			S_plan(&b, z->tok + i, k);
-			S_write(&w, &b, z->tok + i, k, i + k == ntok);
-			i += k;
-		} while (i < ntok);
+		for (j = 0; j < nblock; j++) {
+			i = j * S_BLOCK;
+			S_write(&w, &z->block[j], z->tok + i, ntok - i < S_BLOCK ? ntok - i : S_BLOCK,
+				j + 1 == nblock);
+		}
 		S_flush(&w);
 		if ((size_t)(w.p - o) != dyn)
 			GS_BUG("zrun wrote %zu bytes of a stream reckoned at %zu", (size_t)(w.p - o), dyn);
@@ -574,7 +581,9 @@ void gs_zrun_free(gs_zrun *z)
 {
 	free(z->tok);
 	free(z->hash);
+	free(z->block);
 	z->tok = NULL;
 	z->hash = NULL;
-	z->tokcap = 0;
+	z->block = NULL;
+	z->tokcap = z->blockcap = 0;
 }

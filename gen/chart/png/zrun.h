@@ -29,13 +29,17 @@
 
 #include "buf.h"
 
+struct gs_zrun_block;       /* a block's codes (zrun.c) */
+
 typedef struct gs_zrun {
 	uint32_t *tok;      /* the tokens of the last call: literals and matches */
 	size_t tokcap;
 	uint32_t *hash;     /* 1 + the last position of a hash of four bytes */
+	struct gs_zrun_block *block;   /* the codes of the last call's blocks */
+	size_t blockcap;
 } gs_zrun;
 
-#define GS_ZRUN_INIT { NULL, 0, NULL }
+#define GS_ZRUN_INIT { NULL, 0, NULL, NULL, 0 }
 
 /*
  * The zlib stream of the n bytes at in, rows of rowlen bytes each (the
