@@ -153,6 +153,8 @@ typedef struct {
 	const unsigned char *p, *end;
 	int depth;
 	gs_buf scratch;   /* a string with escapes, decoded */
+	size_t max_str;   /* the longest string or key read, bytes */
+	size_t max_items; /* the most members or elements of one container */
 } S_fast;
 
 static void S_fast_ws(S_fast *f)
@@ -253,6 +255,8 @@ static int S_fast_string(S_fast *f, const char **s, size_t *n)
 		*s = (const char *)f->p + 1;
 		*n = (size_t)(p - (f->p + 1));
 	}
+	if (*n > f->max_str)
+		f->max_str = *n;
 	f->p = p + 1;
 	return 0;
 }
@@ -273,6 +277,7 @@ static json_t *S_fast_value(S_fast *f);
 static json_t *S_fast_object(S_fast *f)
 {
 	json_t *o = json_object();
+	size_t items = 0;
 
 	if (!o)
 		return NULL;
@@ -315,6 +320,7 @@ static json_t *S_fast_object(S_fast *f)
 			goto fail;
 		}
 		free(own);
+		items++;
 		S_fast_ws(f);
 		if (f->p < f->end && *f->p == ',') {
 			f->p++;
@@ -323,6 +329,8 @@ static json_t *S_fast_object(S_fast *f)
 		}
 		if (f->p < f->end && *f->p == '}') {
 			f->p++;
+			if (items > f->max_items)
+				f->max_items = items;
 			return o;
 		}
 		goto fail;
@@ -335,6 +343,7 @@ fail:
 static json_t *S_fast_array(S_fast *f)
 {
 	json_t *a = json_array();
+	size_t items = 0;
 
 	if (!a)
 		return NULL;
@@ -349,6 +358,7 @@ static json_t *S_fast_array(S_fast *f)
 
 		if (!v || json_array_append_new(a, v))
 			goto fail;
+		items++;
 		S_fast_ws(f);
 		if (f->p < f->end && *f->p == ',') {
 			f->p++;
@@ -357,6 +367,8 @@ static json_t *S_fast_array(S_fast *f)
 		}
 		if (f->p < f->end && *f->p == ']') {
 			f->p++;
+			if (items > f->max_items)
+				f->max_items = items;
 			return a;
 		}
 		goto fail;
@@ -423,7 +435,9 @@ static json_t *S_fast_value(S_fast *f)
 	}
 }
 
-json_t *gs_jr_parse_fast(const char *text, size_t len)
+/* The tree, or NULL; *within: 1 when no string, key or container of it
+ * crosses gs_jr_load's bounds (S_check_bounds would find nothing). */
+static json_t *S_parse_fast(const char *text, size_t len, int *within)
 {
 	S_fast f;
 	json_t *root = NULL;
@@ -431,6 +445,8 @@ json_t *gs_jr_parse_fast(const char *text, size_t len)
 	f.p = (const unsigned char *)text;
 	f.end = f.p + len;
 	f.depth = 0;
+	f.max_str = 0;
+	f.max_items = 0;
 	gs_buf_init(&f.scratch, 0);
 	S_fast_ws(&f);
 	if (f.p < f.end && (*f.p == '{' || *f.p == '['))
@@ -443,7 +459,15 @@ json_t *gs_jr_parse_fast(const char *text, size_t len)
 		}
 	}
 	gs_buf_release(&f.scratch);
+	*within = root && f.max_str <= GS_JR_MAX_STRING && f.max_items <= GS_JR_MAX_ITEMS;
 	return root;
+}
+
+json_t *gs_jr_parse_fast(const char *text, size_t len)
+{
+	int within;
+
+	return S_parse_fast(text, len, &within);
 }
 
 json_t *gs_jr_loadb(const char *text, size_t len, size_t flags, json_error_t *e)
@@ -513,6 +537,7 @@ json_t *gs_jr_load(gs_jr *r)
 	char *own = NULL;
 	const char *text = r->text;
 	size_t len = r->len;
+	int within = 0;
 
 	if (!text) {
 		text = own = gs_jr_read(r, &len);
@@ -523,7 +548,12 @@ json_t *gs_jr_load(gs_jr *r)
 		r->on_bytes(r->on_bytes_arg, text, len);
 	/* Without JSON_DECODE_ANY the top level must be an object or array;
 	 * without JSON_DISABLE_EOF_CHECK trailing text is an error. */
-	root = gs_jr_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	/* the one-pass reader measures what S_check_bounds would walk the
+	 * tree for (a path made for every container and string, 0.8 % of a
+	 * site's CPU): within the bounds, the walk is not needed */
+	root = S_parse_fast(text, len, &within);
+	if (!root)
+		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
 	free(own);
 	if (!root) {
 		gs_diag_add(r->diag, r->file, err.line > 0 ? err.line : 0,
@@ -541,7 +571,7 @@ json_t *gs_jr_load(gs_jr *r)
 		json_decref(root);
 		return NULL;
 	}
-	if (S_check_bounds(r, root) != 0) {
+	if (!within && S_check_bounds(r, root) != 0) {
 		json_decref(root);
 		return NULL;
 	}

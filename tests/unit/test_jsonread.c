@@ -5,7 +5,9 @@
  * (what a reader iterates), for every JSON file of the source tree, for
  * cases at the edges of what it reads (escapes, UTF-8 jansson refuses,
  * numbers, words, duplicates, trailing bytes), and for 20,000 texts with
- * bytes changed at random; what jansson refuses it never accepts.
+ * bytes changed at random; what jansson refuses it never accepts. And
+ * gs_jr_load's bounds, which it skips walking for when the one-pass reader
+ * measured the text within them.
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "buf.h"
 #include "jsonread.h"
 #include "outfile.h"
 
@@ -106,6 +109,90 @@ static int S_file(const char *path, const struct stat *st, int type, struct FTW 
 	return 0;
 }
 
+/* gs_jr_load of text: 0 when it loads, else -1 with an error at path. */
+static int load_text(const char *text, const char *path)
+{
+	gs_diag d = GS_DIAG_INIT;
+	gs_jr r;
+	json_t *root;
+	int rc;
+
+	gs_jr_init(&r, "t.json", &d);
+	r.text = text;
+	r.len = strlen(text);
+	root = gs_jr_load(&r);
+	rc = root ? 0 : -1;
+	if (root)
+		CHECK(d.count == 0);
+	else
+		gs_check_at(d.count == 1 && STREQ(d.items[0].path, path), __FILE__, __LINE__,
+			    "bound at %s: %zu messages, the first at %s", path, d.count,
+			    d.count && d.items[0].path ? d.items[0].path : "(none)");
+	json_decref(root);
+	gs_diag_release(&d);
+	return rc;
+}
+
+/* A text of n copies of item between open and close, comma-separated. */
+static char *repeat(const char *open, const char *item, size_t n, const char *sep,
+		    const char *close)
+{
+	size_t li = strlen(item), ls = strlen(sep), i;
+	char *t = malloc(strlen(open) + n * (li + ls) + strlen(close) + 1), *p = t;
+
+	if (!t)
+		abort();
+	p += sprintf(p, "%s", open);
+	for (i = 0; i < n; i++) {
+		if (i)
+			p += sprintf(p, "%s", sep);
+		memcpy(p, item, li);
+		p += li;
+	}
+	sprintf(p, "%s", close);
+	return t;
+}
+
+/*
+ * gs_jr_load's bounds (a string, a key, an array, an object) hold whichever
+ * reader read the text: at the bound it loads, one past it is refused at
+ * the value's path; a string's bound is on its decoded bytes.
+ */
+static void check_bounds(void)
+{
+	char item[32], *t;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		t = repeat("{\"s\": \"", "x", GS_JR_MAX_STRING + (size_t)k, "", "\"}");
+		CHECK(load_text(t, "$.s") == -k);
+		free(t);
+		t = repeat("{\"s\": \"", "\\n", GS_JR_MAX_STRING + (size_t)k, "", "\"}");
+		CHECK(load_text(t, "$.s") == -k);
+		free(t);
+		t = repeat("{\"a\": [", "1", GS_JR_MAX_ITEMS + (size_t)k, ", ", "]}");
+		CHECK(load_text(t, "$.a") == -k);
+		free(t);
+		t = repeat("{\"", "k", GS_JR_MAX_STRING + (size_t)k, "", "\": 1}");
+		CHECK(load_text(t, "$") == -k);
+		free(t);
+	}
+	/* an object of 1,001 members (distinct names) */
+	{
+		gs_buf b = GS_BUF_INIT;
+		size_t i;
+
+		gs_buf_puts(&b, "{\"o\": {");
+		for (i = 0; i <= GS_JR_MAX_ITEMS; i++) {
+			snprintf(item, sizeof(item), "%s\"m%zu\": %zu", i ? ", " : "", i, i);
+			gs_buf_puts(&b, item);
+		}
+		gs_buf_puts(&b, "}}");
+		CHECK(load_text(b.data, "$.o") == -1);
+		gs_buf_release(&b);
+	}
+}
+
 static uint64_t S_seed = 0x2545f4914f6cdd1dull;
 
 static unsigned rnd(unsigned n)
@@ -185,6 +272,8 @@ int main(void)
 		CHECK(check_text("NUL in key", nul2, sizeof(nul2) - 1) == 0);
 	}
 	CHECK(check_text("sample", sample, sizeof(sample) - 1) == 1);
+
+	check_bounds();
 
 	/* the source tree's JSON files */
 	CHECK(nftw(GS_TEST_SOURCE_DIR, S_file, 16, FTW_PHYS) == 0);
