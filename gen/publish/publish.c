@@ -65,10 +65,10 @@ int gs_publish_read_log(const char *mpath, const gs_measurement *m, char **bytes
 
 /*
  * Measurements parsed before, by the SHA-256 of their bytes, the bytes
- * compared in full on a hit: a site cites the same measurement files from
- * many workloads (the 200-workload benchmark: 160 citations, 5 distinct
- * files), and parsing one (jansson, then the strict reader) was 6 % of a
- * site's CPU. A hit is a copy of the measurement parsed (gs_measurement_copy),
+ * compared in full on a hit: a site cites the same measurements from many
+ * workloads, each a copy in its own folder (the 200-workload benchmark:
+ * 160 cited files, 5 distinct contents), and parsing them (jansson, then
+ * the strict reader) was 6 % of a site's CPU. A hit is a copy of the measurement parsed (gs_measurement_copy),
  * named by the citing path, which is what parsing it there gives; a file
  * that did not parse is not kept, so its messages are given every time,
  * under each path. S_MCACHE entries replaced in turn, files of at most
