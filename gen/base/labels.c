@@ -308,11 +308,13 @@ int gs_tr_load(gs_lang lang, gs_strings *s, gs_diag *d)
  * search of strcmp. Checked before use (the key at that place is the key
  * asked for; a table's keys are unique), so a stale or shared entry only
  * costs the search. Per process: the site's workers are processes.
+ * 4,096 places: with 256, the 200-workload site missed 25,455 of its
+ * 239,253 lookups (907 now; 0.5 % of its user-space instructions).
  */
 static struct {
 	const char *key;
 	size_t at;
-} S_seen[256];
+} S_seen[4096];
 
 const char *gs_tr_opt(const gs_strings *s, const char *key)
 {

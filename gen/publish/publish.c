@@ -63,6 +63,63 @@ int gs_publish_read_log(const char *mpath, const gs_measurement *m, char **bytes
 	return 0;
 }
 
+/*
+ * Measurements parsed before, by the SHA-256 of their bytes, the bytes
+ * compared in full on a hit: a site cites the same measurements from many
+ * workloads, each a copy in its own folder (the 200-workload benchmark:
+ * 160 cited files, 5 distinct contents), and parsing them (jansson, then
+ * the strict reader) was 6 % of a site's CPU. A hit is a copy of the measurement parsed (gs_measurement_copy),
+ * named by the citing path, which is what parsing it there gives; a file
+ * that did not parse is not kept, so its messages are given every time,
+ * under each path. S_MCACHE entries replaced in turn, files of at most
+ * S_MCACHE_FILE bytes: at most 16 MiB held, until the process ends (each
+ * -j worker has its own).
+ */
+#define S_MCACHE 64
+#define S_MCACHE_FILE (256u * 1024u)
+
+typedef struct {
+	char sha256[GS_SHA256_HEX_SIZE];
+	char *bytes;
+	size_t len;
+	gs_measurement m;
+} S_mentry;
+
+static S_mentry S_mcache[S_MCACHE];
+static size_t S_mcache_used, S_mcache_next;
+
+static int S_parse_cached(const char *path, const gs_job_file *f, gs_measurement *m, gs_diag *d)
+{
+	S_mentry *e;
+	size_t k;
+
+	for (k = 0; k < S_mcache_used; k++) {
+		e = &S_mcache[k];
+		if (e->len == f->len && memcmp(e->sha256, f->sha256, sizeof(e->sha256)) == 0 &&
+		    memcmp(e->bytes, f->bytes, f->len) == 0) {
+			gs_measurement_copy(m, &e->m, path);
+			return 0;
+		}
+	}
+	if (gs_measurement_parse(path, f->bytes, f->len, m, d) != 0)
+		return -1;
+	if (f->len > S_MCACHE_FILE)
+		return 0;
+	e = &S_mcache[S_mcache_next];
+	S_mcache_next = (S_mcache_next + 1) % S_MCACHE;
+	if (S_mcache_used < S_MCACHE)
+		S_mcache_used++;
+	free(e->bytes);
+	gs_measurement_release(&e->m);
+	memcpy(e->sha256, f->sha256, sizeof(e->sha256));
+	e->bytes = gs_xmalloc(f->len + 1);
+	memcpy(e->bytes, f->bytes, f->len);
+	e->bytes[f->len] = '\0';
+	e->len = f->len;
+	gs_measurement_copy(&e->m, m, path);
+	return 0;
+}
+
 static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 {
 	const gs_evidence_ref *e = &job->w.evidence[i];
@@ -112,7 +169,7 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 		gs_evidence_sha256_buffer(f.bytes, f.len, f.sha256);
 	}
 	f.rel[0] = '\0';
-	if (gs_measurement_parse(e->path, f.bytes, f.len, &job->ms[i], d) != 0) {
+	if (S_parse_cached(e->path, &f, &job->ms[i], d) != 0) {
 		if (!f.shared)
 			free(f.bytes);
 		return -1;

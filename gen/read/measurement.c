@@ -623,6 +623,86 @@ static void S_check_provenance(gs_jr *r, const gs_measurement *m, json_t *root)
 			    "its name)");
 }
 
+/* A copy of array a of n elements of size sz: NULL stays NULL (a reader
+ * may tell an absent array from an empty one), n + 1 zeroed otherwise (the
+ * readers' arrays have a zeroed element past the last, some of them). */
+static void *S_dup_array(const void *a, size_t n, size_t sz)
+{
+	void *c;
+
+	if (!a)
+		return NULL;
+	c = gs_xcalloc(n + 1, sz);
+	if (n)
+		memcpy(c, a, n * sz);
+	return c;
+}
+
+static gs_kv *S_copy_kvs(const gs_kv *kv, size_t n)
+{
+	gs_kv *c = S_dup_array(kv, n, sizeof(*kv));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		c[i].name = gs_xstrdup_or_null(kv[i].name);
+		c[i].value = gs_xstrdup_or_null(kv[i].value);
+	}
+	return c;
+}
+
+void gs_measurement_copy(gs_measurement *dst, const gs_measurement *src, const char *path)
+{
+	size_t i;
+
+	*dst = *src;   /* the scalars; every pointer is replaced below */
+	dst->path = gs_xstrdup_or_null(path);
+	dst->schema = gs_xstrdup_or_null(src->schema);
+	dst->synthetic_note = gs_xstrdup_or_null(src->synthetic_note);
+	dst->produced_by = gs_xstrdup_or_null(src->produced_by);
+	dst->date = gs_xstrdup_or_null(src->date);
+	dst->code = gs_xstrdup_or_null(src->code);
+	dst->revision = gs_xstrdup_or_null(src->revision);
+	dst->input_set = gs_xstrdup_or_null(src->input_set);
+	dst->dims = S_copy_kvs(src->dims, src->ndims);
+	dst->conditions = S_copy_kvs(src->conditions, src->nconditions);
+	dst->devices = S_dup_array(src->devices, src->ndevices, sizeof(*src->devices));
+	for (i = 0; i < src->ndevices; i++) {
+		dst->devices[i].name = gs_xstrdup_or_null(src->devices[i].name);
+		dst->devices[i].compute_capability = gs_xstrdup_or_null(src->devices[i].compute_capability);
+	}
+	dst->driver = gs_xstrdup_or_null(src->driver);
+	dst->runtime = gs_xstrdup_or_null(src->runtime);
+	dst->backend = gs_xstrdup_or_null(src->backend);
+	dst->allocator_backend = gs_xstrdup_or_null(src->allocator_backend);
+	dst->allocator_settings = S_copy_kvs(src->allocator_settings, src->nallocator_settings);
+	dst->frameworks = S_copy_kvs(src->frameworks, src->nframeworks);
+	dst->process = gs_xstrdup_or_null(src->process);
+	dst->phases = S_dup_array(src->phases, src->nphases, sizeof(*src->phases));
+	for (i = 0; i < src->nphases; i++) {
+		dst->phases[i].name = gs_xstrdup_or_null(src->phases[i].name);
+		dst->phases[i].error = gs_xstrdup_or_null(src->phases[i].error);
+	}
+	dst->import_from = gs_xstrdup_or_null(src->import_from);
+	dst->import_source = gs_xstrdup_or_null(src->import_source);
+	dst->import_log_sha256 = gs_xstrdup_or_null(src->import_log_sha256);
+	dst->import_log_name = gs_xstrdup_or_null(src->import_log_name);
+	dst->import_log_archived_as = gs_xstrdup_or_null(src->import_log_archived_as);
+	dst->import_settings = S_dup_array(src->import_settings, src->nimport_settings,
+					   sizeof(*src->import_settings));
+	for (i = 0; i < src->nimport_settings; i++) {
+		dst->import_settings[i].name = gs_xstrdup_or_null(src->import_settings[i].name);
+		dst->import_settings[i].value = gs_xstrdup_or_null(src->import_settings[i].value);
+	}
+	dst->import_figures = S_dup_array(src->import_figures, src->nimport_figures,
+					  sizeof(*src->import_figures));
+	for (i = 0; i < src->nimport_figures; i++) {
+		dst->import_figures[i].name = gs_xstrdup_or_null(src->import_figures[i].name);
+		dst->import_figures[i].decimal = gs_xstrdup_or_null(src->import_figures[i].decimal);
+		dst->import_figures[i].as_written = gs_xstrdup_or_null(src->import_figures[i].as_written);
+		dst->import_figures[i].unit = gs_xstrdup_or_null(src->import_figures[i].unit);
+	}
+}
+
 int gs_measurement_read(const char *path, gs_measurement *m, gs_diag *d)
 {
 	return gs_measurement_parse(path, NULL, 0, m, d);

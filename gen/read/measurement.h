@@ -136,6 +136,14 @@ int gs_measurement_read(const char *path, gs_measurement *m, gs_diag *d);
 int gs_measurement_parse(const char *path, const char *text, size_t len, gs_measurement *m,
 			 gs_diag *d);
 void gs_measurement_release(gs_measurement *m);
+/*
+ * dst: a deep copy of src, named path (m->path) instead of src's: what
+ * parsing the same bytes under that path gives. Every pointer of
+ * gs_measurement is copied here and freed by gs_measurement_release: a
+ * field added to one is added to both (a unit test compares a copy with a
+ * parse).
+ */
+void gs_measurement_copy(gs_measurement *dst, const gs_measurement *src, const char *path);
 
 /* 1 when every phase that ran succeeded and none was left not run. */
 int gs_measurement_ok(const gs_measurement *m);

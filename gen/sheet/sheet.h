@@ -107,8 +107,9 @@ char *gs_sheet_sources_line_mask(const char *text, char **spec);
 char *gs_sheet_sources_lines_text(const gs_strings *t, char **spec, size_t n);
 /*
  * The reasons of every verdict of d: element c * GS_REQ_COUNT + q is the
- * reason of requirement q of d->cands[c] (gs_sheet_words_reason_text). Free with
- * gs_sheet_reasons_free(r, d->ncands).
+ * reason of requirement q of d->cands[c] (gs_sheet_words_reason_text);
+ * elements of the same sentence may share its bytes (never free or change
+ * one alone). Free with gs_sheet_reasons_free(r, d->ncands).
  */
 char **gs_sheet_reasons(const gs_strings *t, const gs_decision *d);
 void gs_sheet_reasons_free(char **r, size_t ncands);

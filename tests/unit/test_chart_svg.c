@@ -8,6 +8,8 @@
  * presentation attribute it depends on as the element inherits it from
  * its <g> and the <svg> element (or SVG's initial value). No <style>, no
  * class attribute, groups one deep, the title and description first.
+ * The cache of rendered lists: lists one detail apart get their own SVG,
+ * and a list rendered again gets the same bytes (check_cache).
  */
 #include "chart_list.h"
 #include "check.h"
@@ -558,6 +560,73 @@ static void list_random(gs_chart_list *l, size_t n)
 	}
 }
 
+/* l rendered, its bytes into *out (released first). */
+static void render_into(const gs_chart_list *l, gs_buf *out)
+{
+	gs_buf_release(out);
+	gs_buf_init(out, 0);
+	CHECK(gs_chart_svg_render(l, out) == 0);
+}
+
+static int same_buf(const gs_buf *a, const gs_buf *b)
+{
+	return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
+}
+
+/*
+ * The cache of rendered lists (chart_svg.c): lists that differ in one
+ * thing only (a point by a hundredth, a text byte, a colour, the title,
+ * the description, the height) each get their own SVG, before and after
+ * one another, and a list rendered again gives the same bytes, from the
+ * cache and after the cache has replaced it (70 other lists rendered).
+ */
+static void check_cache(void)
+{
+	enum { NV = 7 };
+	gs_chart_list v[NV], other;
+	gs_buf first[NV], again = GS_BUF_INIT;
+	char *s;
+	int i, j;
+
+	for (i = 0; i < NV; i++) {
+		gs_chart_list_init(&v[i]);
+		list_budget(&v[i]);
+		gs_buf_init(&first[i], 0);
+	}
+	v[1].pt[2].x += 0.01;
+	s = v[2].str + v[2].m[v[2].n - 1].s0;
+	s[0] = s[0] == 'M' ? 'N' : 'M';
+	v[3].m[0].stroke.r ^= 1;
+	v[4].title[0] = 'b';
+	v[5].desc[0] = 'C';
+	v[6].height = 451;
+	for (i = 0; i < NV; i++)
+		render_into(&v[i], &first[i]);
+	for (i = 0; i < NV; i++)
+		for (j = i + 1; j < NV; j++)
+			gs_check_at(!same_buf(&first[i], &first[j]), __FILE__, __LINE__,
+				    "cache: variants %d and %d gave the same SVG", i, j);
+	for (i = NV - 1; i >= 0; i--) {
+		render_into(&v[i], &again);
+		gs_check_at(same_buf(&first[i], &again), __FILE__, __LINE__,
+			    "cache: variant %d rendered again differs", i);
+	}
+	for (i = 0; i < 70; i++) {
+		gs_chart_list_init(&other);
+		list_random(&other, 1 + rnd(40));
+		render_into(&other, &again);
+		gs_chart_list_release(&other);
+	}
+	for (i = 0; i < NV; i++) {
+		render_into(&v[i], &again);
+		gs_check_at(same_buf(&first[i], &again), __FILE__, __LINE__,
+			    "cache: variant %d rendered after 70 others differs", i);
+		gs_buf_release(&first[i]);
+		gs_chart_list_release(&v[i]);
+	}
+	gs_buf_release(&again);
+}
+
 int main(void)
 {
 	gs_chart_list l;
@@ -582,5 +651,6 @@ int main(void)
 		check_list(what, &l);
 		gs_chart_list_release(&l);
 	}
+	check_cache();
 	return gs_check_exit("test_chart_svg");
 }

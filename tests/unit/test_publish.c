@@ -168,6 +168,99 @@ static void S_test(const char *tmp, const gs_catalog *cat, const gs_strings *t,
 	free(site);
 }
 
+/* orig with its first "from" replaced by "to", written to dir's measurement. */
+static void S_rewrite(const char *dir, const char *orig, const char *from, const char *to)
+{
+	char *mp = S_cat(dir, "measurements/h200-probe-dense.json");
+	const char *at = strstr(orig, from);
+	char *text;
+
+	if (!at || asprintf(&text, "%.*s%s%s", (int)(at - orig), orig, to, at + strlen(from)) < 0)
+		abort();
+	S_write(mp, text, strlen(text));
+	free(text);
+	free(mp);
+}
+
+/* 1 when some message of d is about a file under dir. */
+static int S_diag_names(const gs_diag *d, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < d->count; i++)
+		if (d->items[i].file && strstr(d->items[i].file, dir))
+			return 1;
+	return 0;
+}
+
+/*
+ * Parsed measurements are kept by their bytes (publish.c's cache): the same
+ * bytes cited from another workload give the same measurement under that
+ * workload's path, in memory of its own (each job frees its own: the
+ * sanitizers check it); bytes that differ by one character (the seed, 1234
+ * and 1235) give their own figures, whichever was parsed first; bytes that
+ * do not parse are refused again, under each path that cites them.
+ */
+static void S_test_cache(const char *tmp, const gs_catalog *cat)
+{
+	const char *names[5] = { "c1", "c2", "c3", "c4", "c5" };
+	char *dirs[5], *wps[5], *orig = NULL, *o;
+	gs_diag d[5] = { GS_DIAG_INIT, GS_DIAG_INIT, GS_DIAG_INIT, GS_DIAG_INIT, GS_DIAG_INIT };
+	gs_job jobs[5];
+	int rc[5], i;
+	size_t len, k;
+
+	for (i = 0; i < 5; i++) {
+		dirs[i] = S_cat(tmp, names[i]);
+		wps[i] = S_copy_example(dirs[i], 0, &o, &len);
+		if (i == 0)
+			orig = o;
+		else
+			free(o);
+	}
+	S_rewrite(dirs[2], orig, "\"seed\": 1234", "\"seed\": 1235");
+	S_rewrite(dirs[3], orig, "\"schema_version\": 1", "\"schema_version\": 2");
+	S_rewrite(dirs[4], orig, "\"schema_version\": 1", "\"schema_version\": 2");
+	for (i = 0; i < 5; i++)
+		rc[i] = gs_publish_load(wps[i], cat, &jobs[i], &d[i]);
+	CHECK(rc[0] == 0 && rc[1] == 0 && rc[2] == 0);
+	if (rc[0] == 0 && rc[1] == 0) {
+		const gs_measurement *a = &jobs[0].ms[0], *b = &jobs[1].ms[0];
+
+		CHECK(strstr(a->path, "/c1/") != NULL);
+		CHECK(strstr(b->path, "/c2/") != NULL);
+		CHECK_STR(b->code, a->code);
+		CHECK_STR(b->synthetic_note, a->synthetic_note);
+		CHECK(b->seed.has && b->seed.v == 1234 && a->seed.v == 1234);
+		CHECK(b->ndims == a->ndims && b->ndims > 0 && b->dims != a->dims);
+		for (k = 0; k < a->ndims && k < b->ndims; k++) {
+			CHECK_STR(b->dims[k].name, a->dims[k].name);
+			CHECK_STR(b->dims[k].value, a->dims[k].value);
+		}
+		CHECK(b->nphases == a->nphases && b->nphases > 0 && b->phases != a->phases);
+		for (k = 0; k < a->nphases && k < b->nphases; k++) {
+			CHECK_STR(b->phases[k].name, a->phases[k].name);
+			CHECK(b->phases[k].name != a->phases[k].name);
+			CHECK(b->phases[k].alloc_peak.has == a->phases[k].alloc_peak.has &&
+			      b->phases[k].alloc_peak.v == a->phases[k].alloc_peak.v);
+		}
+		CHECK(b->ndevices == a->ndevices && b->ndevices > 0);
+		if (b->ndevices && a->ndevices)
+			CHECK_STR(b->devices[0].name, a->devices[0].name);
+	}
+	if (rc[2] == 0)
+		CHECK(jobs[2].ms[0].seed.v == 1235);
+	CHECK(rc[3] != 0 && S_diag_names(&d[3], "/c4/"));
+	CHECK(rc[4] != 0 && S_diag_names(&d[4], "/c5/") && !S_diag_names(&d[4], "/c4/"));
+	for (i = 0; i < 5; i++) {
+		gs_publish_release(&jobs[i]);
+		gs_diag_release(&d[i]);
+		free(wps[i]);
+		free(dirs[i]);
+	}
+	free(orig);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/gs-test-publish-XXXXXX";
@@ -194,6 +287,7 @@ int main(void)
 		return 2;
 	}
 	S_test(tmp, &cat, &t, &tp);
+	S_test_cache(tmp, &cat);
 	gs_render_templates_release(&tp);
 	gs_tr_release(&t);
 	gs_catalog_release(&cat);
