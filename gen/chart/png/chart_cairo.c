@@ -4,6 +4,7 @@
  * (chart_png.c) and the part's table.
  */
 #include "chart.h"
+#include "chart_cache.h"
 #include "chart_list.h"
 
 #include <cairo-ft.h>
@@ -362,133 +363,30 @@ static int S_render(const gs_chart_list *l, gs_buf *png)
 /* ------------------------------------------------------------- the cache */
 
 /*
- * The PNG of a list drawn before, by the list's content: what S_replay
- * reads (the marks, their points and text bytes, the page height), compared
- * in full, never by its hash alone, so a hit gives the bytes rendering
- * would. A site draws the same chart many times (a measurement cited by
- * several workloads, two workloads of the same sizes): in the 200-workload
- * benchmark 131 distinct PNGs of 402. S_CACHE entries, replaced in turn;
- * they live until the process ends (each -j worker has its own).
+ * The PNG of a list drawn before (chart_cache.h): what S_replay reads (the
+ * marks, their points and text bytes, the page height) is the key; the
+ * title and description are not drawn. In the 200-workload benchmark 131
+ * distinct PNGs of 402.
  */
-#define S_CACHE 64
-
-typedef struct {
-	uint64_t hash;
-	gs_chart_list key;        /* m, pt and str copied; n, npt, nstr, height */
-	uint8_t *png;
-	size_t len;
-} S_entry;
-
-static S_entry S_cache[S_CACHE];
-static size_t S_cache_used, S_cache_next;
-
-static uint64_t S_fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	while (n--)
-		h = (h ^ *b++) * 1099511628211u;
-	return h;
-}
-
-/* Marks are zeroed before they are filled (no stray padding); points are
- * hashed and compared by their fields. */
-static uint64_t S_list_hash(const gs_chart_list *l)
-{
-	uint64_t h = 14695981039346656037u;
-	unsigned height = gs_chart_list_height(l);
-	size_t i;
-
-	h = S_fnv(h, &height, sizeof(height));
-	h = S_fnv(h, &l->n, sizeof(l->n));
-	h = S_fnv(h, l->m, l->n * sizeof(*l->m));
-	for (i = 0; i < l->npt; i++) {
-		h = S_fnv(h, &l->pt[i].x, sizeof(double));
-		h = S_fnv(h, &l->pt[i].y, sizeof(double));
-		h = S_fnv(h, &l->pt[i].op, 1);
-	}
-	return S_fnv(h, l->str, l->nstr);
-}
-
-static int S_list_same(const gs_chart_list *a, const gs_chart_list *b)
-{
-	size_t i;
-
-	if (gs_chart_list_height(a) != gs_chart_list_height(b) || a->n != b->n ||
-	    a->npt != b->npt || a->nstr != b->nstr)
-		return 0;
-	if ((a->n && memcmp(a->m, b->m, a->n * sizeof(*a->m))) ||
-	    (a->nstr && memcmp(a->str, b->str, a->nstr)))
-		return 0;
-	for (i = 0; i < a->npt; i++)
-		if (memcmp(&a->pt[i].x, &b->pt[i].x, sizeof(double)) ||
-		    memcmp(&a->pt[i].y, &b->pt[i].y, sizeof(double)) || a->pt[i].op != b->pt[i].op)
-			return 0;
-	return 1;
-}
-
-static void *S_dup(const void *p, size_t n)
-{
-	void *d;
-
-	if (!n)
-		return NULL;
-	d = gs_xmalloc(n);
-	memcpy(d, p, n);
-	return d;
-}
-
-static void S_entry_free(S_entry *e)
-{
-	free(e->key.m);
-	free(e->key.pt);
-	free(e->key.str);
-	free(e->png);
-	memset(e, 0, sizeof(*e));
-}
-
-/* Keeps a copy of l and its PNG. */
-static void S_cache_put(const gs_chart_list *l, uint64_t hash, const gs_buf *png)
-{
-	S_entry *e = &S_cache[S_cache_next];
-
-	S_cache_next = (S_cache_next + 1) % S_CACHE;
-	if (S_cache_used < S_CACHE)
-		S_cache_used++;
-	S_entry_free(e);
-	e->hash = hash;
-	e->key.n = l->n;
-	e->key.npt = l->npt;
-	e->key.nstr = l->nstr;
-	e->key.height = gs_chart_list_height(l);
-	e->key.m = S_dup(l->m, l->n * sizeof(*l->m));
-	e->key.pt = S_dup(l->pt, l->npt * sizeof(*l->pt));
-	e->key.str = S_dup(l->str, l->nstr);
-	e->png = S_dup(png->data, png->len);
-	e->len = png->len;
-}
+static gs_chart_cache S_cache;
 
 int gs_chart_cairo_render(const gs_chart_list *l, gs_buf *out)
 {
 	gs_buf png;
-	uint64_t hash = S_list_hash(l);
-	size_t i;
+	uint64_t hash = gs_chart_cache_hash(&S_cache, l);
+	const gs_chart_cache_entry *e = gs_chart_cache_get(&S_cache, l, hash);
 
 	gs_buf_release(out);
-	for (i = 0; i < S_cache_used; i++) {
-		const S_entry *e = &S_cache[i];
-
-		if (e->png && e->hash == hash && S_list_same(&e->key, l)) {
-			gs_buf_put(out, e->png, e->len);
-			return 0;
-		}
+	if (e) {
+		gs_buf_put(out, e->bytes, e->len);
+		return 0;
 	}
 	gs_buf_init(&png, S_PNG_START);
 	if (S_render(l, &png)) {
 		gs_buf_release(&png);
 		return -1;
 	}
-	S_cache_put(l, hash, &png);
+	gs_chart_cache_put(&S_cache, l, hash, png.data, png.len);
 	*out = png;
 	return 0;
 }

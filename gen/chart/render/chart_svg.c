@@ -17,6 +17,7 @@
  * every SVG reader understands. What each element ends up with, inherited
  * or its own, is what the display list says (test_chart_svg reads it back).
  */
+#include "chart_cache.h"
 #include "chart_list.h"
 
 #include <stdlib.h>
@@ -747,166 +748,29 @@ static void S_render(const gs_chart_list *l, gs_buf *out)
 /* ------------------------------------------------------------- the cache */
 
 /*
- * The SVG of a list rendered before, by the list's content: everything
- * S_render reads (the page height, the marks, their points and text bytes,
- * the title and the description), compared in full on a hash hit, never by
- * the hash alone, so a hit gives the bytes rendering would. A site renders
- * the same chart many times, as the PNG part's cache found (chart_cairo.c):
- * in the 200-workload benchmark 129 distinct SVGs of 402 (5 distinct
- * phases charts of 160, 1 sweep of 40, 123 budgets of 200), and rendering
- * them was 5.6 % of a site's CPU. S_CACHE entries replaced in turn, lists
- * of at most S_CACHE_LIST bytes: at most 64 x (1 MiB + its SVG), held until
- * the process ends (each -j worker has its own).
+ * The SVG of a list rendered before (chart_cache.h), its title and
+ * description part of the key: rendering the charts was 5.6 % of a site's
+ * CPU, and the 200-workload benchmark renders 129 distinct SVGs of 402 (5
+ * distinct phases charts of 160, 1 sweep of 40, 123 budgets of 200). Lists
+ * of at most S_CACHE_LIST bytes: at most 64 x (1 MiB + its SVG).
  */
-#define S_CACHE 64
 #define S_CACHE_LIST (1024u * 1024u)
 
-typedef struct {
-	uint64_t hash;
-	gs_chart_list key;        /* m, pt, str, title, desc copied; n, npt, nstr, ndesc, height */
-	char *svg;
-	size_t len;
-} S_entry;
-
-static S_entry S_cache[S_CACHE];
-static size_t S_cache_used, S_cache_next;
-
-/* A word at a time (FNV a byte at a time cost as much as rendering a
- * cached chart saves): deterministic, not for an adversary; a collision
- * only costs the full comparison. */
-static uint64_t S_mix(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	uint64_t w;
-
-	for (; n >= 8; n -= 8, b += 8) {
-		memcpy(&w, b, 8);
-		h = (h ^ w) * 0x100000001b3u;
-		h ^= h >> 29;
-	}
-	w = 0;
-	if (n)
-		memcpy(&w, b, n);   /* the tail (under 8 bytes), and its length */
-	h = (h ^ w ^ ((uint64_t)n << 56)) * 0x100000001b3u;
-	return h ^ h >> 29;
-}
-
-static const char *S_str0(const char *s)
-{
-	return s ? s : "";
-}
-
-/* Marks are zeroed before they are filled (gs_chart_list_add: no stray
- * padding); points are hashed and compared by their fields. */
-static uint64_t S_list_hash(const gs_chart_list *l)
-{
-	uint64_t h = 14695981039346656037u;
-	unsigned height = gs_chart_list_height(l);
-	size_t i;
-
-	h = S_mix(h, &height, sizeof(height));
-	h = S_mix(h, &l->n, sizeof(l->n));
-	h = S_mix(h, l->m, l->n * sizeof(*l->m));
-	for (i = 0; i < l->npt; i++) {
-		double xy[2];
-
-		xy[0] = l->pt[i].x;
-		xy[1] = l->pt[i].y;
-		h = S_mix(h, xy, sizeof(xy));
-		h = S_mix(h, &l->pt[i].op, 1);
-	}
-	h = S_mix(h, l->str, l->nstr);
-	h = S_mix(h, S_str0(l->title), strlen(S_str0(l->title)) + 1);
-	return S_mix(h, S_str0(l->desc), strlen(S_str0(l->desc)));
-}
-
-static int S_list_same(const gs_chart_list *a, const gs_chart_list *b)
-{
-	size_t i;
-
-	if (gs_chart_list_height(a) != gs_chart_list_height(b) || a->n != b->n ||
-	    a->npt != b->npt || a->nstr != b->nstr ||
-	    strcmp(S_str0(a->title), S_str0(b->title)) != 0 ||
-	    strcmp(S_str0(a->desc), S_str0(b->desc)) != 0)
-		return 0;
-	if ((a->n && memcmp(a->m, b->m, a->n * sizeof(*a->m))) ||
-	    (a->nstr && memcmp(a->str, b->str, a->nstr)))
-		return 0;
-	for (i = 0; i < a->npt; i++)
-		if (memcmp(&a->pt[i].x, &b->pt[i].x, sizeof(double)) ||
-		    memcmp(&a->pt[i].y, &b->pt[i].y, sizeof(double)) || a->pt[i].op != b->pt[i].op)
-			return 0;
-	return 1;
-}
-
-static size_t S_list_bytes(const gs_chart_list *l)
-{
-	return l->n * sizeof(*l->m) + l->npt * sizeof(*l->pt) + l->nstr +
-	       strlen(S_str0(l->title)) + strlen(S_str0(l->desc));
-}
-
-static void *S_dup(const void *p, size_t n)
-{
-	void *d;
-
-	if (!n)
-		return NULL;
-	d = gs_xmalloc(n);
-	memcpy(d, p, n);
-	return d;
-}
-
-static void S_entry_free(S_entry *e)
-{
-	free(e->key.m);
-	free(e->key.pt);
-	free(e->key.str);
-	free(e->key.title);
-	free(e->key.desc);
-	free(e->svg);
-	memset(e, 0, sizeof(*e));
-}
-
-/* Keeps a copy of l and its SVG. */
-static void S_cache_put(const gs_chart_list *l, uint64_t hash, const gs_buf *svg)
-{
-	S_entry *e = &S_cache[S_cache_next];
-
-	S_cache_next = (S_cache_next + 1) % S_CACHE;
-	if (S_cache_used < S_CACHE)
-		S_cache_used++;
-	S_entry_free(e);
-	e->hash = hash;
-	e->key.n = l->n;
-	e->key.npt = l->npt;
-	e->key.nstr = l->nstr;
-	e->key.height = gs_chart_list_height(l);
-	e->key.m = S_dup(l->m, l->n * sizeof(*l->m));
-	e->key.pt = S_dup(l->pt, l->npt * sizeof(*l->pt));
-	e->key.str = S_dup(l->str, l->nstr);
-	e->key.title = gs_xstrdup(S_str0(l->title));
-	e->key.desc = gs_xstrdup(S_str0(l->desc));
-	e->svg = S_dup(svg->data, svg->len);
-	e->len = svg->len;
-}
+static gs_chart_cache S_cache = { .with_text = 1 };
 
 int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out)
 {
-	uint64_t hash = S_list_hash(l);
-	size_t i;
+	uint64_t hash = gs_chart_cache_hash(&S_cache, l);
+	const gs_chart_cache_entry *e = gs_chart_cache_get(&S_cache, l, hash);
 
-	for (i = 0; i < S_cache_used; i++) {
-		const S_entry *e = &S_cache[i];
-
-		if (e->svg && e->hash == hash && S_list_same(&e->key, l)) {
-			gs_buf_release(out);
-			gs_buf_init(out, e->len + 1);
-			gs_buf_put(out, e->svg, e->len);
-			return 0;
-		}
+	if (e) {
+		gs_buf_release(out);
+		gs_buf_init(out, e->len + 1);
+		gs_buf_put(out, e->bytes, e->len);
+		return 0;
 	}
 	S_render(l, out);
-	if (out->len && S_list_bytes(l) <= S_CACHE_LIST)
-		S_cache_put(l, hash, out);
+	if (out->len && gs_chart_cache_list_bytes(l) <= S_CACHE_LIST)
+		gs_chart_cache_put(&S_cache, l, hash, out->data, out->len);
 	return 0;
 }
