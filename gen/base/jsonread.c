@@ -274,6 +274,25 @@ static int S_fast_word(S_fast *f, const char *w, size_t n)
 
 static json_t *S_fast_value(S_fast *f);
 
+/* After a member or an element: a comma (1: another follows), close (0:
+ * the container ends, its items counted), or anything else (-1). */
+static int S_fast_after(S_fast *f, char close, size_t items)
+{
+	S_fast_ws(f);
+	if (f->p < f->end && *f->p == ',') {
+		f->p++;
+		S_fast_ws(f);
+		return 1;
+	}
+	if (f->p < f->end && *f->p == (unsigned char)close) {
+		f->p++;
+		if (items > f->max_items)
+			f->max_items = items;
+		return 0;
+	}
+	return -1;
+}
+
 static json_t *S_fast_object(S_fast *f)
 {
 	json_t *o = json_object();
@@ -320,20 +339,14 @@ static json_t *S_fast_object(S_fast *f)
 			goto fail;
 		}
 		free(own);
-		items++;
-		S_fast_ws(f);
-		if (f->p < f->end && *f->p == ',') {
-			f->p++;
-			S_fast_ws(f);
+		switch (S_fast_after(f, '}', ++items)) {
+		case 1:
 			continue;
-		}
-		if (f->p < f->end && *f->p == '}') {
-			f->p++;
-			if (items > f->max_items)
-				f->max_items = items;
+		case 0:
 			return o;
+		default:
+			goto fail;
 		}
-		goto fail;
 	}
 fail:
 	json_decref(o);
@@ -358,20 +371,14 @@ static json_t *S_fast_array(S_fast *f)
 
 		if (!v || json_array_append_new(a, v))
 			goto fail;
-		items++;
-		S_fast_ws(f);
-		if (f->p < f->end && *f->p == ',') {
-			f->p++;
-			S_fast_ws(f);
+		switch (S_fast_after(f, ']', ++items)) {
+		case 1:
 			continue;
-		}
-		if (f->p < f->end && *f->p == ']') {
-			f->p++;
-			if (items > f->max_items)
-				f->max_items = items;
+		case 0:
 			return a;
+		default:
+			goto fail;
 		}
-		goto fail;
 	}
 fail:
 	json_decref(a);
