@@ -1,8 +1,9 @@
 /*
  * zrun: a chart's rows as a zlib stream (zrun.h). Three steps: the input
- * read once into tokens (literals and matches), their symbols counted;
- * Huffman codes built for those counts (RFC 1951, 3.2.2 and 3.2.7); the
- * tokens written with them. libdeflate gives the Adler-32.
+ * read once into tokens (literals and matches); for each block of tokens,
+ * its symbols counted and Huffman codes built for those counts (RFC 1951,
+ * 3.2.2 and 3.2.7), the stream's exact size with them; the tokens written
+ * with their block's codes. libdeflate gives the Adler-32.
  */
 #include "zrun.h"
 

@@ -11,14 +11,15 @@
  * and skips the run it covers without looking inside it.
  *
  * Invariants:
- *  - the stream is one final dynamic-Huffman block (or, when that would be
- *    larger, stored blocks), every match within 32 KiB and 3-258 bytes long:
+ *  - the stream is dynamic-Huffman blocks (or, when they would be larger,
+ *    stored blocks), every match within 32 KiB and 3-258 bytes long:
  *    any inflate (zlib, libdeflate, a browser's) reads it;
  *  - the same input gives the same bytes (no clock, no address, no table
  *    left over from an earlier call decides a match);
  *  - the bytes are appended to out; nothing else of out changes;
- *  - a gs_zrun keeps its work space (a token a byte at most, a hash table)
- *    from call to call; it is one caller's at a time;
+ *  - a gs_zrun keeps its work space (a token a byte at most, a hash table,
+ *    the codes of a block every 8,192 tokens) from call to call; it is one
+ *    caller's at a time;
  *  - out of memory aborts (util.h).
  */
 #ifndef GS_ZRUN_H
