@@ -404,9 +404,11 @@ static void S_stored(const unsigned char *in, size_t n, unsigned char *o)
 		o[1] = (unsigned char)(len >> 8);
 		o[2] = (unsigned char)~len;
 		o[3] = (unsigned char)(~len >> 8);
-		memcpy(o + 4, in, len);
+		if (len) {   /* (no input: in may be NULL, and no pointer moves) */
+			memcpy(o + 4, in, len);
+			in += len;
+		}
 		o += 4 + len;
-		in += len;
 		n -= len;
 	} while (n > 0);
 }
@@ -525,6 +527,7 @@ int gs_zrun_compress(gs_zrun *z, const unsigned char *in, size_t n, size_t rowle
 		rowlen = 1;
 	if (bpp == 0)
 		bpp = 1;
+	S_tok_room(z, 0);   /* z->tok never NULL below, even for no tokens */
 	ntok = S_tokens(z, in, n, rowlen, bpp);
 
 	/* blocks of S_BLOCK tokens (the last one the rest), each its codes */
