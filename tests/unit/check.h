@@ -45,6 +45,16 @@ static inline int gs_check_at(int ok, const char *file, int line, const char *fm
 }
 
 /* 1 when both strings are there and equal. */
+/* One xorshift64 step of *s (never 0): the tests' random inputs, the same
+ * on every run and every machine. */
+static inline uint64_t gs_check_xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
 static inline int gs_streq(const char *a, const char *b)
 {
 	return a && b && strcmp(a, b) == 0;

@@ -26,10 +26,7 @@ static uint64_t S_seed = 0x9e3779b97f4a7c15ull;
 
 static unsigned rnd(unsigned n)
 {
-	S_seed ^= S_seed << 13;
-	S_seed ^= S_seed >> 7;
-	S_seed ^= S_seed << 17;
-	return (unsigned)(S_seed % n);
+	return (unsigned)(gs_check_xorshift(&S_seed) % n);
 }
 
 /* ------------------------------------------------------------ reading */

@@ -197,10 +197,7 @@ static uint64_t S_seed = 0x2545f4914f6cdd1dull;
 
 static unsigned rnd(unsigned n)
 {
-	S_seed ^= S_seed << 13;
-	S_seed ^= S_seed >> 7;
-	S_seed ^= S_seed << 17;
-	return (unsigned)(S_seed % n);
+	return (unsigned)(gs_check_xorshift(&S_seed) % n);
 }
 
 int main(void)

@@ -20,10 +20,7 @@ static uint64_t S_rng = 88172645463325252ull;
 
 static uint32_t rnd(void)
 {
-	S_rng ^= S_rng << 13;
-	S_rng ^= S_rng >> 7;
-	S_rng ^= S_rng << 17;
-	return (uint32_t)(S_rng >> 11);
+	return (uint32_t)(gs_check_xorshift(&S_rng) >> 11);
 }
 
 static gs_zrun Z = GS_ZRUN_INIT;
