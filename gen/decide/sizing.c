@@ -1,5 +1,6 @@
 /* sizing: the arithmetic of the sizing guide, in bytes, exactly. */
 #include "sizing.h"
+#include "runtime.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -137,6 +138,12 @@ int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 			tokens = w->cache_max_tokens;
 		else if (w->cache == GS_CACHE_SLIDING && w->has_sliding_window)
 			tokens = gs_sizing_kv_tokens_kept(tokens, w->sliding_window);
+		/* vLLM keeps every sequence's cache in whole blocks */
+		if (w->runtime.engine == GS_ENGINE_VLLM && tokens > 0) {
+			gs_runtime_settings rs;
+			if (gs_runtime_settings_of(w, &rs) == 0)
+				tokens = gs_runtime_round_blocks(tokens, rs.block_size);
+		}
 		g.layers = w->layers;
 		g.kv_heads = w->kv_heads;
 		g.head_dim = w->head_dim;
@@ -147,6 +154,10 @@ int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 			if (gs_sizing_kv_bytes(&g, &v))
 				return S_fail(err, "the KV cache");
 			s->kv_per_sequence = gs_qty_make(v, GS_PROV_CALCULATED);
+			g.tokens_kept = 1;
+			if (gs_sizing_kv_bytes(&g, &s->kv_per_token))
+				return S_fail(err, "the KV cache");
+			g.tokens_kept = tokens;
 			/* Every sequence whose cache is kept at once: `sequences`,
 			 * else the batch processed together, else one
 			 * (docs/formats.md; the reader refuses sequences < batch). */

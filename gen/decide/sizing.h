@@ -66,7 +66,8 @@ typedef struct {
 	gs_qty reserve;          /* sum of the itemized reserve; assumed */
 	gs_qty envelope;         /* weights + reserve: the seeds' envelope */
 	gs_qty kv;               /* calculated; missing without a cache */
-	uint64_t kv_tokens_kept;
+	uint64_t kv_tokens_kept;     /* per sequence; under vLLM, whole blocks */
+	uint64_t kv_per_token;       /* KV bytes of one token, every layer (0: no cache) */
 	uint64_t kv_sequences;
 	gs_qty kv_per_sequence;
 	/*

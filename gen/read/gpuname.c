@@ -108,6 +108,9 @@ static const struct {
 	{ "v100", { "V100 16GB", "V100 32GB", NULL } },
 };
 
+/* A figure printed in hundredths of a GiB, in bytes, as printed. */
+#define S_CGIB(h) ((uint64_t)(h) * UINT64_C(1073741824) / 100u)
+
 /* The day every figure below was read and checked. */
 #define S_READ "2026-12-01"
 
@@ -119,79 +122,97 @@ static const struct {
  */
 static const gs_gpu_nominal S_nominal[] = {
 	{ "A10", "24", "NVIDIA A10 Tensor Core GPU datasheet (24 GB GDDR6)", S_READ, 24,
-	  "https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/", NULL, NULL },
+	  "https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/", NULL, NULL, 0, 86, "NVIDIA" },
 	{ "A100 40GB", "40", "NVIDIA A100 Tensor Core GPU datasheet, nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (A100 40GB: 40 GB HBM2)", S_READ, 40,
 	  "https://glennklockwood.com/garden/processors/A100",
 	  "42405855232 bytes (CUDA deviceQuery, total amount of global memory)",
-	  "https://upb-pc2.atlassian.net/wiki/spaces/PC2DOK/pages/1900609/NVIDIA+A100+40GB+with+NVLINK" },
+	  "https://upb-pc2.atlassian.net/wiki/spaces/PC2DOK/pages/1900609/NVIDIA+A100+40GB+with+NVLINK", UINT64_C(42405855232), 80, "NVIDIA" },
 	{ "A100 80GB", "80", "NVIDIA A100 Tensor Core GPU datasheet, nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf (A100 80GB: 80 GB HBM2e)", S_READ, 80,
 	  "https://glennklockwood.com/garden/processors/A100",
-	  "79.32 GiB total capacity (PyTorch out-of-memory message)",
-	  "https://github.com/hiyouga/LlamaFactory/issues/257" },
+	  "79.25 GiB total capacity (PyTorch out-of-memory message; 79.32 GiB in hiyouga/LlamaFactory#257)",
+	  "https://github.com/levihsu/OOTDiffusion/issues/235", S_CGIB(7925), 80, "NVIDIA" },
 	{ "A10G", "24", "Amazon EC2 G5 instances, NVIDIA A10G (24 GB GDDR6; 24 GiB per GPU in the AWS Batch user guide)", S_READ, 24,
-	  "https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/", NULL, NULL },
+	  "https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/", NULL, NULL, 0, 86, "NVIDIA" },
 	{ "A40", "48", "NVIDIA A40 GPU Accelerator product brief PB-09976-001_v04, January 2021 (48 GB GDDR6 with ECC)", S_READ, 48,
-	  "http://www.relationship-nepal.org/900-2g133-0000-000.html", NULL, NULL },
+	  "http://www.relationship-nepal.org/900-2g133-0000-000.html",
+	  "44.35 GiB total capacity (PyTorch out-of-memory message, TensorRT-LLM benchmark)",
+	  "https://github.com/NVIDIA/TensorRT-LLM/issues/67", S_CGIB(4435), 86, "NVIDIA" },
 	{ "A800 40GB", "40", "NVIDIA A800 PCIe 40 GB (40 GB HBM2e)", S_READ, 40,
-	  "https://siliconcat.net/gpu/nvidia-a800-pcie-40-gb", NULL, NULL },
+	  "https://siliconcat.net/gpu/nvidia-a800-pcie-40-gb", NULL, NULL, 0, 80, "NVIDIA" },
 	{ "A800 80GB", "80", "NVIDIA A800 80GB (80 GB HBM2e)", S_READ, 80,
-	  "https://hmc-tech.com/gpu/nvidia-a800-vs-nvidia-t40", NULL, NULL },
+	  "https://hmc-tech.com/gpu/nvidia-a800-vs-nvidia-t40", NULL, NULL, 0, 80, "NVIDIA" },
 	{ "B200", "180", "NVIDIA DGX B200 datasheet, https://www.nvidia.com/en-us/data-center/dgx-b200/ (1,440 GB HBM3e for 8 GPUs: 180 GB per GPU; the 192 GB of early announcements is not the system's figure)", S_READ, 180,
-	  "https://www.server-parts.eu/post/nvidia-b200-gb200-blackwell-gpu-server-comparison", NULL, NULL },
+	  "https://www.server-parts.eu/post/nvidia-b200-gb200-blackwell-gpu-server-comparison", NULL, NULL, 0, 100, "NVIDIA" },
 	{ "GH200 96GB", "96", "NVIDIA GH200 Grace Hopper Superchip (96 GB HBM3 on the GPU)", S_READ, 96,
-	  "https://spheron.network/blog/nvidia-gh200-guide", NULL, NULL },
+	  "https://spheron.network/blog/nvidia-gh200-guide", NULL, NULL, 0, 90, "NVIDIA" },
 	{ "H100 NVL", "94", "NVIDIA H100 NVL (94 GB HBM3 per GPU)", S_READ, 94,
-	  "https://gpu.blog/gpus/nvidia-h100-nvl", NULL, NULL },
+	  "https://gpu.blog/gpus/nvidia-h100-nvl",
+	  "93.00 GiB total capacity (PyTorch out-of-memory message, H100 NVL 94GB)",
+	  "https://github.com/ali-vilab/VACE/issues/56", S_CGIB(9300), 90, "NVIDIA" },
 	{ "H100 PCIe", "80", "NVIDIA H100 PCIe product brief PB-11133-001_v02, November 2022; NVIDIA LaunchPad H100 MIG guide (80 GB HBM2e)", S_READ, 80,
-	  "https://docs.nvidia.com/launchpad/ai/h100-mig/latest/h100-mig-gpu.html", NULL, NULL },
+	  "https://docs.nvidia.com/launchpad/ai/h100-mig/latest/h100-mig-gpu.html", NULL, NULL, 0, 90, "NVIDIA" },
 	{ "H100 SXM", "80", "NVIDIA H100 Tensor Core GPU datasheet (H100 SXM: 80 GB HBM3)", S_READ, 80,
 	  "https://hawkvelt.id.au/post/2024-08-04-nvidia-h100",
 	  "79.22 GiB total GPU memory (vLLM memory profile, H100-80G)",
-	  "https://github.com/vllm-project/vllm/pull/12126" },
+	  "https://github.com/vllm-project/vllm/pull/12126", S_CGIB(7922), 90, "NVIDIA" },
 	{ "H200", "141", "NVIDIA H200 Tensor Core GPU datasheet (H200 SXM and H200 NVL: 141 GB HBM3e)", S_READ, 141,
-	  "https://hwcooling.net/en/nvidias-new-fastest-ai-gpu-h200-with-141gb-of-hbm3e-memory", NULL, NULL },
+	  "https://hwcooling.net/en/nvidias-new-fastest-ai-gpu-h200-with-141gb-of-hbm3e-memory", NULL, NULL, 0, 90, "NVIDIA" },
 	{ "L4", "24", "NVIDIA L4 Tensor Core GPU datasheet (24 GB GDDR6)", S_READ, 24,
-	  "https://grokipedia.com/page/NVIDIA_L4_vs_L40S", NULL, NULL },
+	  "https://grokipedia.com/page/NVIDIA_L4_vs_L40S", NULL, NULL, 0, 89, "NVIDIA" },
 	{ "L40", "48", "NVIDIA L40 GPU datasheet (48 GB GDDR6 with ECC)", S_READ, 48,
-	  "https://www.mullet.se/product.html?product_id=355414", NULL, NULL },
+	  "https://www.mullet.se/product.html?product_id=355414",
+	  "44.40 GiB total capacity (PyTorch out-of-memory message, one L40)",
+	  "https://github.com/QwenLM/Qwen3-VL/issues/2097", S_CGIB(4440), 89, "NVIDIA" },
 	{ "L40S", "48", "NVIDIA L40S GPU datasheet (48 GB GDDR6 with ECC)", S_READ, 48,
-	  "https://www.mullet.se/product.html?product_id=355414", NULL, NULL },
+	  "https://www.mullet.se/product.html?product_id=355414",
+	  "44.42 GiB total capacity (PyTorch out-of-memory message, 8 x L40S)",
+	  "https://github.com/stepfun-ai/Step-Video-T2V/issues/8", S_CGIB(4442), 89, "NVIDIA" },
 	{ "MI300X", "192", "AMD Instinct MI300X accelerator data sheet (192 GB HBM3)", S_READ, 192,
-	  "https://gpu.blog/gpus/instinct-mi300x-mi300x", NULL, NULL },
+	  "https://gpu.blog/gpus/instinct-mi300x-mi300x", NULL, NULL, 0, 0, "AMD" },
 	{ "MI325X", "256", "AMD Instinct MI325X accelerator (256 GB HBM3E)", S_READ, 256,
-	  "https://yobitel.com/knowledge-base/amd-mi325x", NULL, NULL },
+	  "https://yobitel.com/knowledge-base/amd-mi325x", NULL, NULL, 0, 0, "AMD" },
 	{ "Quadro RTX 6000", "24", "NVIDIA Quadro RTX 6000 (Turing, 24 GB GDDR6)", S_READ, 24,
-	  "https://chip.pl/2018/10/bestia-dla-profesjonalistow-quadro-rtx-6000", NULL, NULL },
+	  "https://chip.pl/2018/10/bestia-dla-profesjonalistow-quadro-rtx-6000", NULL, NULL, 0, 75, "NVIDIA" },
 	{ "RTX 3090", "24", "NVIDIA GeForce RTX 3090 specifications (24 GB GDDR6X)", S_READ, 24,
-	  "https://www.hardwaredb.net/geforce-rtx-3090-benchmark", NULL, NULL },
+	  "https://www.hardwaredb.net/geforce-rtx-3090-benchmark",
+	  "23.58 GiB total_gpu_memory (vLLM 0.6.4 memory profile, RTX 3090)",
+	  "https://github.com/vllm-project/vllm/issues/10517", S_CGIB(2358), 86, "NVIDIA" },
 	{ "RTX 4000 Ada", "20", "NVIDIA RTX 4000 Ada Generation (20 GB GDDR6 with ECC)", S_READ, 20,
-	  "https://store.sourcecode.com/en-us/bg-bucket-compare/125/9820", NULL, NULL },
+	  "https://store.sourcecode.com/en-us/bg-bucket-compare/125/9820", NULL, NULL, 0, 89, "NVIDIA" },
 	{ "RTX 4090", "24", "NVIDIA GeForce RTX 4090 specifications (24 GB GDDR6X)", S_READ, 24,
 	  "https://pcspecchart.com/pc_parts/gpu/25",
-	  "24564 MiB (nvidia-smi, Memory-Usage total)",
-	  "https://github.com/vllm-project/vllm/issues/7553" },
+	  "23.64 GiB total capacity (PyTorch out-of-memory message, RTX 4090; 23.68 GiB in zai-org/CogVideo#36)",
+	  "https://github.com/3DTopia/Phidias-Diffusion/issues/8", S_CGIB(2364), 89, "NVIDIA" },
 	{ "RTX 5090", "32", "NVIDIA GeForce RTX 5090 specifications (32 GB GDDR7)", S_READ, 32,
-	  "https://fpsbench.com/compare/gpu/nvidia-geforce-rtx-4090-d-vs-nvidia-geforce-rtx-5090", NULL, NULL },
+	  "https://fpsbench.com/compare/gpu/nvidia-geforce-rtx-4090-d-vs-nvidia-geforce-rtx-5090",
+	  "31.37 GiB total capacity (PyTorch out-of-memory message, RTX 5090)",
+	  "https://github.com/Wan-Video/Wan2.1/issues/465", S_CGIB(3137), 120, "NVIDIA" },
 	{ "RTX 6000 Ada", "48", "NVIDIA RTX 6000 Ada Generation datasheet (48 GB GDDR6 with ECC)", S_READ, 48,
-	  "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026", NULL, NULL },
+	  "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026", NULL, NULL, 0, 89, "NVIDIA" },
 	{ "RTX A4000", "16", "NVIDIA RTX A4000 (16 GB GDDR6)", S_READ, 16,
-	  "https://clickthis.blog/de/nvidia-rtx-a4000-kompaktnaya-plata-s-graficheskim-proczessorom-ga104-i-pamyatyu-gddr6-obemom-16-gb", NULL, NULL },
+	  "https://clickthis.blog/de/nvidia-rtx-a4000-kompaktnaya-plata-s-graficheskim-proczessorom-ga104-i-pamyatyu-gddr6-obemom-16-gb",
+	  "15.61 GiB total capacity (PyTorch out-of-memory message, RTX A4000)",
+	  "https://github.com/DengKaiCQ/VGGT-Long/issues/6", S_CGIB(1561), 86, "NVIDIA" },
 	{ "RTX A4500", "20", "NVIDIA RTX A4500 (20 GB GDDR6)", S_READ, 20,
-	  "https://cputronic.com/gpu/compare/nvidia-rtx-a4500-vs-nvidia-rtx-pro-2000-blackwell", NULL, NULL },
+	  "https://cputronic.com/gpu/compare/nvidia-rtx-a4500-vs-nvidia-rtx-pro-2000-blackwell", NULL, NULL, 0, 86, "NVIDIA" },
 	{ "RTX A6000", "48", "NVIDIA RTX A6000 datasheet (48 GB GDDR6 with ECC)", S_READ, 48,
-	  "https://pt.techbriefly.com/rtx-a6000-e-rtx-a40-sao-as-novas-placas-graficas-profissionais-da-nvidia-tech-14900", NULL, NULL },
+	  "https://pt.techbriefly.com/rtx-a6000-e-rtx-a40-sao-as-novas-placas-graficas-profissionais-da-nvidia-tech-14900", NULL, NULL, 0, 86, "NVIDIA" },
 	{ "RTX PRO 6000 Blackwell", "96", "NVIDIA RTX PRO 6000 Blackwell datasheet (workstation, Max-Q and server editions: 96 GB GDDR7 with ECC)", S_READ, 96,
-	  "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026", NULL, NULL },
+	  "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026", NULL, NULL, 0, 120, "NVIDIA" },
 	{ "T4", "16", "NVIDIA T4 Tensor Core GPU datasheet (16 GB GDDR6)", S_READ, 16,
-	  "https://sysrqmts.com/gpus/compare/nvidia-a100-sxm4-40-gb-vs-nvidia-tesla-t4", NULL, NULL },
+	  "https://sysrqmts.com/gpus/compare/nvidia-a100-sxm4-40-gb-vs-nvidia-tesla-t4",
+	  "14.75 GiB total capacity (PyTorch out-of-memory message, Colab T4)",
+	  "https://github.com/hpcaitech/Open-Sora/issues/697", S_CGIB(1475), 75, "NVIDIA" },
 	{ "T4G", "16", "Amazon EC2 G5g instances, NVIDIA T4G (16 GB per GPU in the AWS Batch user guide)", S_READ, 16,
-	  "https://docs---aws.amazon.com.rproxy.govskope.ca/pt_br/batch/latest/userguide/gpu-jobs.html", NULL, NULL },
+	  "https://docs---aws.amazon.com.rproxy.govskope.ca/pt_br/batch/latest/userguide/gpu-jobs.html", NULL, NULL, 0, 75, "NVIDIA" },
 	{ "V100 16GB", "16", "NVIDIA V100 Tensor Core GPU datasheet (16 GB HBM2)", S_READ, 16,
-	  "https://www.prodisknetwork.com/blog/nvidia-datacenter-gpu-comparison", NULL, NULL },
+	  "https://www.prodisknetwork.com/blog/nvidia-datacenter-gpu-comparison",
+	  "15.78 GiB total capacity (PyTorch out-of-memory message, 16 GB V100)",
+	  "https://github.com/kchengiva/Shift-GCN/issues/34", S_CGIB(1578), 70, "NVIDIA" },
 	{ "V100 32GB", "32", "NVIDIA V100 Tensor Core GPU datasheet (32 GB HBM2)", S_READ, 32,
 	  "https://www.prodisknetwork.com/blog/nvidia-datacenter-gpu-comparison",
 	  "31.72 GiB total capacity (PyTorch out-of-memory message)",
-	  "https://github.com/pytorch/pytorch/issues/32101" },
+	  "https://github.com/pytorch/pytorch/issues/32101", S_CGIB(3172), 70, "NVIDIA" },
 };
 
 #define S_N(a) (sizeof(a) / sizeof((a)[0]))
@@ -394,4 +415,76 @@ int gs_gpuname_same(const char *offer_model, const char *offer_device, const cha
 		return 0;
 	return !offer_device && offer_model && *offer_model &&
 	       gs_util_contains_ci(device_name, offer_model);
+}
+
+/* How many of an ambiguous name's models the figure agrees with. */
+static size_t S_agreeing(const char *name, uint64_t bytes)
+{
+	const char *const *cand = S_candidates(name);
+	size_t i, n = 0;
+
+	for (i = 0; cand && i < 3 && cand[i]; i++) {
+		const gs_gpu_nominal *e = gs_gpuname_nominal_of(cand[i]);
+		if (e && S_agrees(e, bytes))
+			n++;
+	}
+	return n;
+}
+
+const gs_gpu_nominal *gs_gpuname_resolve(const char *model, const char *device, uint64_t bytes)
+{
+	const gs_gpu_nominal *e = NULL;
+	gs_gpu_check k;
+	gs_gpu_match how;
+
+	if (device) {
+		k = gs_gpuname_check_memory(device, bytes, &e);
+		if (k == GS_GPU_CHECK_AGREES || k == GS_GPU_CHECK_VENDOR)
+			return e;
+		if (k == GS_GPU_CHECK_DISAGREES)
+			return NULL;
+	}
+	if (!model)
+		return NULL;
+	/* "H100" with 80 GB may be SXM or PCIe: not one model, whose reported
+	 * total could be taken */
+	if (!gs_gpuname_canonical(model, &how) && how == GS_GPU_AMBIGUOUS &&
+	    S_agreeing(model, bytes) != 1)
+		return NULL;
+	k = gs_gpuname_check_memory(model, bytes, &e);
+	return k == GS_GPU_CHECK_AGREES || k == GS_GPU_CHECK_VENDOR ? e : NULL;
+}
+
+unsigned gs_gpuname_cc_for_format(const char *format)
+{
+	static const struct {
+		const char *name;
+		unsigned cc;
+	} S_fmt[] = {
+		{ "bf16", 80 }, { "bfloat16", 80 },
+		{ "fp8", 89 }, { "float8", 89 }, { "fp8_e4m3", 89 }, { "fp8_e5m2", 89 },
+		{ "float8_e4m3fn", 89 }, { "float8_e5m2", 89 }, { "e4m3", 89 }, { "e5m2", 89 },
+	};
+	size_t i;
+
+	if (!format)
+		return 0;
+	for (i = 0; i < S_N(S_fmt); i++)
+		if (gs_util_eq_ci(format, S_fmt[i].name))
+			return S_fmt[i].cc;
+	return 0;
+}
+
+const char *gs_gpuname_cc_text(unsigned cc)
+{
+	static const char *const S_cc[] = {
+		"7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0",
+	};
+	static const unsigned S_v[] = { 70, 75, 80, 86, 89, 90, 100, 120 };
+	size_t i;
+
+	for (i = 0; i < S_N(S_v); i++)
+		if (S_v[i] == cc)
+			return S_cc[i];
+	return "?";
 }

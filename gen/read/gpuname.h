@@ -48,9 +48,44 @@ typedef struct {
 	const char *date;        /* YYYY-MM-DD the figure was read */
 	unsigned gb;             /* nominal_gb as a number */
 	const char *checked;     /* public page the figure was checked against (URL) */
-	const char *reported;    /* a device total a public source reports, or NULL */
+	const char *reported;    /* a device total a public source reports, in its words, or NULL */
 	const char *reported_source;   /* where (URL), or NULL */
+	/*
+	 * That total in bytes, as the CUDA runtime reports it (cudaMemGetInfo's
+	 * total, PyTorch's "total capacity", vLLM's total_gpu_memory): the
+	 * smallest figure found in public logs of this model, a printed GiB
+	 * figure taken as printed (x 2^30, to its last digit); 0: none found.
+	 * Never an nvidia-smi figure, which counts memory the runtime cannot
+	 * allocate.
+	 */
+	uint64_t reported_bytes;
+	/* NVIDIA compute capability x 10 (7.0 -> 70; GS_GPUNAME_CC_SOURCE); 0: not
+	 * an NVIDIA card, or not known */
+	unsigned cc;
+	const char *vendor;      /* "NVIDIA" or "AMD" (ROCm, not CUDA); NULL: not stated */
 } gs_gpu_nominal;
+
+/* Where the compute capabilities and the formats each one computes come from. */
+#define GS_GPUNAME_CC_SOURCE "NVIDIA, CUDA GPUs compute capability table, https://developer.nvidia.com/cuda-gpus"
+#define GS_GPUNAME_FORMAT_SOURCE "NVIDIA, CUDA C++ Programming Guide, \"Compute Capabilities\" (bf16 tensor cores from 8.0, fp8 from 8.9)"
+
+/*
+ * The vendor entry of an offer's GPU: by its device name, else its model
+ * name; a name several cards share (V100: 16 or 32 GB) resolved by the
+ * offer's figure per card (bytes; 0: none) when it agrees with exactly one
+ * of them (gs_gpuname_check_memory). NULL: unknown, still ambiguous, or a
+ * figure that disagrees with the name's entry.
+ */
+const gs_gpu_nominal *gs_gpuname_resolve(const char *model, const char *device, uint64_t bytes);
+
+/*
+ * The lowest compute capability (x 10) that computes a numeric format on
+ * NVIDIA tensor cores: 80 for bf16, 89 for fp8 (e4m3/e5m2), 0 for a format
+ * every CUDA card computes or one this table does not know.
+ */
+unsigned gs_gpuname_cc_for_format(const char *format);
+/* A compute capability x 10 as NVIDIA writes it ("7.0"), a static string. */
+const char *gs_gpuname_cc_text(unsigned cc);
 
 /* The vendor's nominal memory of a canonical model, or NULL. */
 const gs_gpu_nominal *gs_gpuname_nominal_of(const char *model);

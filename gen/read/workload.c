@@ -218,6 +218,7 @@ void gs_workload_release(gs_workload *w)
 		free(w->candidates[i]);
 	free(w->candidates);
 	free(w->notes_md);
+	free(w->runtime.version);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -909,6 +910,61 @@ static void S_read_budget(gs_jr *r, gs_workload *w, json_t *req, const char *rp)
 }
 
 /*
+ * "runtime": {"engine": "vllm", "version": "0.8", "settings": {...}}:
+ * gpu_memory_utilization a decimal string of at most 3 decimals in (0, 1],
+ * block_size and max_num_batched_tokens whole numbers. What is not stated
+ * takes the engine's default (gen/decide/runtime.c).
+ */
+static void S_read_runtime(gs_jr *r, gs_workload *w, json_t *root)
+{
+	static const char *allowed[] = { "engine", "version", "settings", NULL };
+	static const char *settings_keys[] = {
+		"gpu_memory_utilization", "block_size", "max_num_batched_tokens", NULL
+	};
+	static const char *engines[] = { "vllm", NULL };
+	json_t *o, *st;
+	char *op, *sp, *u = NULL;
+	int engine = -1;
+
+	if (gs_jr_object(r, root, "$", "runtime", GS_JR_OPTIONAL, allowed, &o, &op) != 1)
+		return;
+	if (gs_jr_enum(r, o, op, "engine", GS_JR_REQUIRED, engines, &engine) == 1)
+		w->runtime.engine = (gs_engine)(engine + 1);
+	if (gs_jr_string(r, o, op, "version", GS_JR_OPTIONAL, &w->runtime.version) == 1 &&
+	    !gs_workload_version_valid(w->runtime.version)) {
+		char *vp = gs_jr_path_key(op, "version");
+		gs_jr_error(r, vp, "expected a version such as \"0.8\" or \"0.10.1\", found \"%s\"",
+			    w->runtime.version);
+		free(vp);
+	}
+	if (gs_jr_object(r, o, op, "settings", GS_JR_OPTIONAL, settings_keys, &st, &sp) == 1) {
+		if (gs_jr_string(r, st, sp, "gpu_memory_utilization", GS_JR_OPTIONAL, &u) == 1) {
+			char *up = gs_jr_path_key(sp, "gpu_memory_utilization");
+			unsigned decimals;
+			uint64_t v;
+			if (!gs_jr_is_decimal(u, &decimals) || decimals > 3 ||
+			    gs_qty_parse_decimal(u, 3, &v) != 0 || v == 0 || v > 1000)
+				gs_jr_error(r, up, "expected a fraction above 0 and at most 1 with at most "
+					    "3 decimals, such as \"0.90\", found \"%s\"", u);
+			else {
+				w->runtime.util_permille = v;
+				w->runtime.has_util = 1;
+			}
+			free(up);
+		}
+		if (gs_jr_uint(r, st, sp, "block_size", GS_JR_OPTIONAL, 1, 1u << 20,
+			       &w->runtime.block_size) == 1)
+			w->runtime.has_block_size = 1;
+		if (gs_jr_uint(r, st, sp, "max_num_batched_tokens", GS_JR_OPTIONAL, 1, 1u << 30,
+			       &w->runtime.max_num_batched_tokens) == 1)
+			w->runtime.has_max_num_batched_tokens = 1;
+		free(sp);
+	}
+	free(u);
+	free(op);
+}
+
+/*
  * requirements.software: a description (text: a commercial listing can
  * match it, no run can confirm it), or
  * {"description": text?, "requires": [{"name": ..., "min_version": ...}]}
@@ -1317,7 +1373,7 @@ static int S_read(const char *path, const char *text, size_t len, gs_workload *w
 	static const char *allowed[] = {
 		"schema", "schema_version", "id", "title", "model", "task", "weights",
 		"dimensions", "cache", "reserve", "training", "requirements", "inputs",
-		"evidence", "candidates", "conditions", "notes", NULL
+		"evidence", "candidates", "conditions", "notes", "runtime", NULL
 	};
 	static const char *const schema_names[] = { "gpusheet-workload", NULL };
 	gs_jr r;
@@ -1376,6 +1432,7 @@ static int S_read(const char *path, const char *text, size_t len, gs_workload *w
 	S_read_evidence(&r, w, root);
 	S_read_candidates(&r, w, root);
 	S_read_conditions(&r, w, root);
+	S_read_runtime(&r, w, root);
 	gs_jr_string(&r, root, "$", "notes", GS_JR_OPTIONAL, &w->notes_md);
 	json_decref(root);
 	if (r.errors > 0) {

@@ -69,6 +69,28 @@ typedef struct {
 	char *value;
 } gs_condition;
 
+/*
+ * The engine that will run the workload ("runtime"): its name, version and
+ * the settings the workload states; a setting not stated takes the
+ * engine's default for that version (gen/decide/runtime.h, with its
+ * source). Only vLLM has a budget of its own in this version.
+ */
+typedef enum {
+	GS_ENGINE_NONE = 0,         /* no runtime: the itemised sizing */
+	GS_ENGINE_VLLM = 1
+} gs_engine;
+
+typedef struct {
+	gs_engine engine;
+	char *version;              /* dot-separated numbers, or NULL: the newest the table knows */
+	uint64_t util_permille;     /* gpu_memory_utilization x 1000, 1..1000; has_util */
+	int has_util;
+	uint64_t block_size;        /* tokens per KV block; has_block_size */
+	int has_block_size;
+	uint64_t max_num_batched_tokens;    /* has_max_num_batched_tokens */
+	int has_max_num_batched_tokens;
+} gs_runtime;
+
 typedef struct {
 	char *path;                 /* the file it was read from */
 	char *id;                   /* [a-z0-9][a-z0-9._-]*, used for output names */
@@ -179,6 +201,8 @@ typedef struct {
 	size_t nconditions;
 
 	char *notes_md;             /* Markdown, or NULL */
+
+	gs_runtime runtime;         /* engine GS_ENGINE_NONE without "runtime" */
 } gs_workload;
 
 /* Returns 0 on success; on failure adds every error to d and returns -1. */

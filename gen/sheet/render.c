@@ -1,5 +1,6 @@
 /* render: Markdown, HTML page and decision JSON from one sheet. */
 #include "render.h"
+#include "runtime.h"
 #include "jsonout.h"
 
 #include <jansson.h>
@@ -248,6 +249,42 @@ static void S_rates(gs_jw *w, const gs_candidate *c)
 	gs_jw_end(w);
 }
 
+static void S_setting(gs_jw *w, const char *key, uint64_t v, int def, const char *src)
+{
+	gs_jw_key(w, key);
+	gs_jw_object(w);
+	gs_jw_key(w, "default");
+	gs_jw_bool(w, def);
+	S_member_str(w, "source", def ? src : NULL);
+	gs_jw_key(w, "value");
+	gs_jw_u64(w, v);
+	gs_jw_end(w);
+}
+
+/* The workload's runtime with every setting, stated or the version's default. */
+static void S_runtime(gs_jw *w, const gs_workload *wl)
+{
+	gs_runtime_settings rs;
+
+	gs_jw_key(w, "runtime");
+	if (gs_runtime_settings_of(wl, &rs) != 0) {
+		gs_jw_null(w);
+		return;
+	}
+	gs_jw_object(w);
+	S_member_str(w, "engine", "vllm");
+	gs_jw_key(w, "settings");
+	gs_jw_object(w);
+	S_setting(w, "block_size", rs.block_size, rs.block_default, rs.block_source);
+	S_setting(w, "gpu_memory_utilization_permille", rs.util_permille, rs.util_default,
+		  rs.util_source);
+	S_setting(w, "max_num_batched_tokens", rs.max_num_batched_tokens, rs.mnbt_default,
+		  rs.mnbt_source);
+	gs_jw_end(w);
+	S_member_str(w, "version", rs.version);
+	gs_jw_end(w);
+}
+
 static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 			const gs_sheet_reasonset *rs, size_t ci)
 {
@@ -263,7 +300,11 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	/* a missing figure has no source */
 	S_member_str(w, "capacity_source", !c->capacity.present ? NULL
 					    : c->cap_source == GS_CAP_OBSERVED ? "observed"
-					    : c->cap_source == GS_CAP_DECLARED ? "declared" : "nominal");
+					    : c->cap_source == GS_CAP_DECLARED ? "declared"
+					    : c->cap_source == GS_CAP_REPORTED ? "reported" : "nominal");
+	/* where a reported total was read (a public log), or null */
+	S_member_str(w, "capacity_source_url", c->capacity.present && c->cap_source == GS_CAP_REPORTED &&
+		     c->gpu ? c->gpu->reported_source : NULL);
 	gs_jw_key(w, "capacity_upper_per_card");
 	S_qty(w, c->upper);
 	gs_jw_key(w, "cards");
@@ -326,6 +367,43 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	S_requirements(w, rs, ci);
 	gs_jw_key(w, "rests_on_synthetic");
 	gs_jw_bool(w, c->synthetic);
+	/* vLLM's budget on this offer's card, or null (docs/formats.md, 7) */
+	gs_jw_key(w, "runtime");
+	if (c->has_runtime) {
+		gs_jw_object(w);
+		gs_jw_key(w, "budget_per_card");
+		S_qty(w, c->capacity);
+		gs_jw_key(w, "card_total");
+		S_qty(w, c->card_total);
+		gs_jw_key(w, "kv_blocks");
+		if (c->rt_pool_known)
+			gs_jw_u64(w, c->rt.blocks);
+		else
+			gs_jw_null(w);
+		gs_jw_key(w, "kv_pool_bytes");
+		if (c->rt_pool_known)
+			gs_jw_u64(w, c->rt.pool);
+		else
+			gs_jw_null(w);
+		gs_jw_key(w, "kv_tokens");
+		if (c->rt_pool_known)
+			gs_jw_u64(w, c->rt.tokens);
+		else
+			gs_jw_null(w);
+		gs_jw_key(w, "max_concurrency_hundredths");
+		if (c->rt_pool_known && c->rt.concurrency_hundredths)
+			gs_jw_u64(w, c->rt.concurrency_hundredths);
+		else
+			gs_jw_null(w);
+		gs_jw_key(w, "short_bytes");
+		if (c->rt_pool_known && c->rt.short_bytes)
+			gs_jw_u64(w, c->rt.short_bytes);
+		else
+			gs_jw_null(w);
+		gs_jw_end(w);
+	} else {
+		gs_jw_null(w);
+	}
 	S_member_str(w, "status", S_status(c));
 	if (!c->plan || c->plan->currency) {   /* a plan without currency: no member */
 		gs_jw_key(w, "total_cost");
@@ -449,6 +527,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	S_reasons(&w, rs);
 	if (rs == &own)
 		gs_sheet_reasons_set_release(&own);
+	S_runtime(&w, in->w);
 	S_member_str(&w, "schema", "gpusheet-decision");
 	gs_jw_key(&w, "schema_version");
 	gs_jw_i64(&w, 4);

@@ -98,6 +98,7 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 	gs_sheet_answer_summary_card(c);
 	gs_sheet_memory_identity(c);
 	gs_sheet_memory_sizing(c);
+	gs_sheet_memory_runtime(c);
 	gs_sheet_memory_budget_chart(c);
 	gs_sheet_measure_measurements(c);
 	gs_sheet_offers_candidates(c);

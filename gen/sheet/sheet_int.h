@@ -95,6 +95,8 @@ void gs_sheet_answer_decision(S_ctx *c);
 void gs_sheet_memory_identity(S_ctx *c);
 void gs_sheet_memory_sizing(S_ctx *c);
 void gs_sheet_memory_budget_chart(S_ctx *c);
+/* The workload under its runtime (vLLM): settings, budget and KV pool per offer. */
+void gs_sheet_memory_runtime(S_ctx *c);
 
 /* sheet_measure.c */
 void gs_sheet_measure_measurements(S_ctx *c);

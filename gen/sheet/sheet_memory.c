@@ -484,3 +484,87 @@ void gs_sheet_memory_budget_chart(S_ctx *c)
 	free(caps);
 	free(peaks);
 }
+
+/* At most this many offers in the runtime's table (the decision JSON has every one). */
+#define S_RUNTIME_ROWS 12
+
+/*
+ * "The workload under vLLM": the settings (stated, or the version's
+ * default with its source), then, for the first offers in the order, the
+ * budget, the KV pool in bytes and tokens and the concurrency at the
+ * workload's tokens per sequence: the figures vLLM prints at start-up.
+ */
+void gs_sheet_memory_runtime(S_ctx *c)
+{
+	const gs_decision *d = c->in->d;
+	gs_runtime_settings rs;
+	const char *h[6];
+	cmark_node *tb, *r, *p;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	size_t i, shown = 0, more = 0;
+
+	if (gs_runtime_settings_of(c->in->w, &rs) != 0)
+		return;
+	gs_doc_heading(c->root, 2, TR("sec.runtime"));
+	p = gs_doc_para(c->root);
+	gs_doc_textf(p, "%s %s %s. ", TR("rt.intro"), rs.engine, rs.version);
+	gs_doc_textf(p, "gpu_memory_utilization %llu.%03llu (%s); block_size %llu (%s); "
+		     "max_num_batched_tokens %llu (%s).",
+		     (unsigned long long)(rs.util_permille / 1000), (unsigned long long)(rs.util_permille % 1000),
+		     rs.util_default ? rs.util_source : TR("rt.stated"),
+		     (unsigned long long)rs.block_size, rs.block_default ? rs.block_source : TR("rt.stated"),
+		     (unsigned long long)rs.max_num_batched_tokens,
+		     rs.mnbt_default ? rs.mnbt_source : TR("rt.stated"));
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("rt.rule"));
+	h[0] = TR("col.offer");
+	h[1] = TR("rt.col_total");
+	h[2] = TR("rt.col_budget");
+	h[3] = TR("rt.col_pool");
+	h[4] = TR("rt.col_tokens");
+	h[5] = TR("rt.col_concurrency");
+	{
+		char *cap = gs_xasprintf("%s %s %s", TR("rt.caption"),
+					 gs_qty_fmt_int(a, c->in->s->kv_tokens_kept, c->lang), TR("rt.caption_tokens"));
+		tb = gs_doc_table(c->doc, c->root, cap, 6, h);
+		free(cap);
+	}
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		if (!cd->has_runtime || cd->cls == GS_CLASS_EXCLUDED || cd->cls == GS_CLASS_REFERENCE)
+			continue;
+		if (shown == S_RUNTIME_ROWS) {
+			more++;
+			continue;
+		}
+		shown++;
+		r = gs_doc_row(tb);
+		gs_doc_code(gs_doc_cell(r), cd->offer->id);
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s GiB (%s)", gs_qty_fmt_gib(a, cd->card_total.bytes, c->lang),
+					 gs_sheet_words_qprov(c, cd->card_total)));
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s GiB", gs_qty_fmt_gib(b, cd->capacity.bytes, c->lang)));
+		if (!cd->rt_pool_known) {
+			gs_doc_cell_text(r, TR("word.missing"));
+			gs_doc_cell_text(r, TR("word.missing"));
+			gs_doc_cell_text(r, TR("word.missing"));
+			continue;
+		}
+		if (cd->rt.short_bytes) {
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s GiB", TR("rt.short"),
+						 gs_qty_fmt_gib(a, cd->rt.short_bytes, c->lang)));
+			gs_doc_cell_text(r, "0");
+			gs_doc_cell_text(r, "0");
+			continue;
+		}
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s GiB (%s)", gs_qty_fmt_gib(a, cd->rt.pool, c->lang),
+					 gs_sheet_words_qprov(c, gs_qty_make(cd->rt.pool,
+						gs_qty_prov_weakest(cd->card_total.prov, c->in->s->need.prov)))));
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s", gs_qty_fmt_int(a, cd->rt.tokens, c->lang)));
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%llu.%02llux", (unsigned long long)(cd->rt.concurrency_hundredths / 100),
+					 (unsigned long long)(cd->rt.concurrency_hundredths % 100)));
+	}
+	if (more) {
+		p = gs_doc_para(c->root);
+		gs_doc_textf(p, "%zu %s", more, TR("rt.more"));
+	}
+}

@@ -567,10 +567,18 @@ void gs_sheet_offers_candidates(S_ctx *c)
 						 gs_sheet_words_qprov(c, cd->capacity),
 						 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
-						    : cd->offer->mib_text ? "cap.provider_mib" : "cap.nominal"),
+						    : cd->cap_source == GS_CAP_REPORTED ? "cap.reported"
+						    : cd->gpu ? "cap.nominal"
+						    : cd->offer->mib_text ? "cap.provider_mib_decimal" : "cap.nominal"),
 						 cd->cap_source != GS_CAP_OBSERVED &&
-						 cd->offer->memory_origin == GS_MEMORY_FROM_VENDOR
+						 (cd->gpu || cd->offer->memory_origin == GS_MEMORY_FROM_VENDOR)
 						 ? TR("cap.from_vendor_table") : ""));
+		/* a reported total cites the public log it was read in */
+		if (cd->cap_source == GS_CAP_REPORTED && cd->gpu && cd->gpu->reported_source) {
+			cmark_node *last = cmark_node_last_child(r);
+			gs_doc_textf(last, " — %s ", TR("cap.reported_in"));
+			gs_doc_code(last, cd->gpu->reported_source);
+		}
 		/* an observed capacity names the file, and who reported an imported log */
 		if (cd->cap_source == GS_CAP_OBSERVED && cd->cap_from && cd->cap_from->ref->file) {
 			cmark_node *last = cmark_node_last_child(r);

@@ -12,9 +12,11 @@
 #     the first sentence of the sheet;
 #   - the candidates are listed by class, never an offer of unknown memory
 #     or a reference card ahead of one known to hold the lower bound;
-#   - Llama-2-70B is never sent to a 24 GB card: every 1 x 24 GB offer, and
-#     every 2 x 24 GB lot (70B in float16 does not fit even split in two),
-#     is excluded by calculated certainty.
+#   - Llama-2-70B, served as people serve it in float16 (tensor parallelism
+#     of degree 2, declared), is never sent to a 24 GB card: every 1-card
+#     offer is excluded for that placement (it cannot run it), and every
+#     2 x 24 GB lot (70B in float16 does not fit even split in two) by
+#     calculated certainty.
 set -u
 bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
@@ -34,16 +36,18 @@ done
 cats="$cats --catalog $scratch/imported2.xml"
 
 run() {
-	# name model context sequences
+	# name model context sequences [tensor-parallel degree]
 	cp -R "$m/$2" "$scratch/$2" 2>/dev/null || true
 	"$bin" init --model "$2" --context "$3" --sequences "$4" --out "$1.json" >/dev/null 2>"$scratch/log" ||
 		{ cat "$scratch/log"; err "init $1 failed"; return; }
-	python3 - "$1.json" <<'PY' || err "$1: could not add the campaign and budget"
+	python3 - "$1.json" "${5:-}" <<'PY' || err "$1: could not add the campaign and budget"
 import json, sys
 p = sys.argv[1]
 w = json.load(open(p))
 w["requirements"]["campaign"] = {"start": "2026-12-01", "days": 3}
 w["requirements"]["budget"] = {"amount": "500.00", "currency": "USD"}
+if sys.argv[2]:
+    w["requirements"]["tensor_parallel"] = int(sys.argv[2])
 json.dump(w, open(p, "w"), indent=2)
 PY
 	# shellcheck disable=SC2086
@@ -98,8 +102,9 @@ if name == "llama2-70b":
         cap = c["capacity_per_card"]
         if cap is not None and cap["bytes"] <= 24 * 2**30 and c["cards"] <= 2 and c["class"] != "reference":
             mem = d["reasons"][c["requirements"]["memory"]]
+            want = "why.memory.tp_above_cards" if c["cards"] < 2 else "why.memory.lower_exceeds"
             if c["class"] != "excluded" or mem["verdict"] != "exclude" or \
-               not mem["reason"].startswith("why.memory.lower_exceeds"):
+               not mem["reason"].startswith(want):
                 fail("%s (%d x %d B) is not excluded by the lower bound" % (c["offer"], c["cards"], cap["bytes"]))
     if best is None:
         fail("no offer to take for Llama-2-70B, although 2 x 80 GB and larger cards are rentable")
@@ -111,5 +116,5 @@ PY
 
 run mistral-7b mistral-7b-v0.1 32768 8
 run mixtral-8x7b mixtral-8x7b 32768 1
-run llama2-70b llama-2-70b 4096 8
+run llama2-70b llama-2-70b 4096 8 2
 finish "real-models-answer: ok"

@@ -27,13 +27,15 @@ grep -q '^  - \*\*✔ admissible\*\* for `lambda-gpu_8x_a100_80gb_sxm4`, `a100-8
 	err "lambda-gpu_8x_a100_80gb_sxm4: the measurement's device does not match it"
 grep -q '^| Excluded | Budget: ✘ exclude | `lambda-gpu_8x_a100_80gb_sxm4` |$' "$md" ||
 	err "lambda-gpu_8x_a100_80gb_sxm4: not named among the excluded offers"
-# "A100" (40960 MiB x 2^20 = 40.00 GiB) and "H100" stay on the catalog's figure.
-row lambda-gpu_1x_a100 | grep -q '| 40.00 GiB (assumed, a provider.s MiB x 2^20)' ||
+# "A100" with 40960 MiB is the A100 40GB by its figure (the only one it
+# agrees with): its reported total, never the 80 GB device's. "H100" with
+# 81920 MiB may be SXM or PCIe: the claim read in decimal GB (80 GB).
+row lambda-gpu_1x_a100 | grep -q '| 39.49 GiB (assumed, total a device of this model reports to the CUDA runtime (cited)' ||
 	err "lambda-gpu_1x_a100 was matched by a guess"
-row lambda-gpu_1x_h100_sxm5 | grep -q '| 80.00 GiB (assumed, a provider.s MiB x 2^20)' ||
+row lambda-gpu_1x_h100_sxm5 | grep -q '| 74.51 GiB (assumed, a provider.s MiB figure read as nominal GB' ||
 	err "lambda-gpu_1x_h100_sxm5 was matched by a guess"
 # Each offer of the table says which catalog it comes from.
-grep -q '^| `lambda-gpu_1x_a100` A100, 1 x 40960 MiB — Lambda (catalog: lambda.xml) |' "$md" || err "origin of the Lambda offer not shown"
+grep -q '^| `lambda-gpu_1x_a100` A100, 1 x 40960 MiB (assumed: the provider.s figure) — Lambda (catalog: lambda.xml) |' "$md" || err "origin of the Lambda offer not shown"
 grep -q '^| `a100-80gb-1x` A100 80GB, 1 x 80 GB .*(catalog: offers.xml) |' "$md" || err "origin of the bundled offer not shown"
 # 72 h x 1.99 USD = 143.28 USD (the v8 snapshot's price, lambda-v8-vms.csv),
 # billed by the hour: the mark, and the sentence once below the table; the

@@ -146,7 +146,7 @@ static void test_provenance_words(void)
 	CHECK(l && strstr(l, "| 20.04 | assumed |"));
 	free(l);
 	/* the margin carries its provenance in words */
-	CHECK(strstr(md, "margin 2.31 GiB (assumed)") != NULL);
+	CHECK(strstr(md, "margin 3.60 GiB (assumed)") != NULL);
 	/* no measurement: nothing reads observed */
 	CHECK(strstr(md, "(observed)") == NULL);
 	free(md);
@@ -386,10 +386,10 @@ static void test_reasons_once(void)
 	CHECK(strstr(md, "  - **Memory**:") == NULL);
 	/* the offer's own facts are in its row: description, provider, the
 	 * cost's arithmetic, its source and note by number */
-	CHECK(strstr(md, "| `rtx4090-1x` RTX 4090, 1 x 24 GB "
+	CHECK(strstr(md, "| `rtx4090-1x` RTX 4090, 1 x 24 GB nominal (assumed) "
 		      "— IteraGPU |") != NULL);
 	{
-		const char *x = strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | 27,141 tokens; ");
+		const char *x = strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | 37,695 tokens; ");
 		char *row = x ? strndup(x, strcspn(x, "\n")) : NULL;
 		CHECK(row && strstr(row, " sequence(s) (assumed) | ") &&
 		      strstr(row, " | Capacity holds the whole calculated need | source 1; note 1 |"));
@@ -497,7 +497,7 @@ static void test_grouping(void)
 	unlink(cp);
 	unlink(wp);
 	/* p-inst-a, -b and -d: one row, the range of their campaign prices */
-	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB · 3 offers "
+	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB nominal (assumed) · 3 offers "
 		     "(`p-inst-a`, `p-inst-b`, `p-inst-d`) |");
 	CHECK(row != NULL);
 	CHECK(row && strstr(row, "| 47.14–52.00 USD for the campaign; 0.6547–0.7222 USD/h on-demand |"));
@@ -507,7 +507,7 @@ static void test_grouping(void)
 	 * its calendar): not a row, named in the excluded offers' table */
 	CHECK(strstr(md, "| `p-inst-c` RTX 4090") == NULL);
 	CHECK(strstr(md, "| Excluded | Calendar: ✘ exclude | `p-inst-c` |\n") != NULL);
-	row = S_line(md, "| `q-inst-a` RTX 4090, 1 x 24 GB — Q |");
+	row = S_line(md, "| `q-inst-a` RTX 4090, 1 x 24 GB nominal (assumed) — Q |");
 	CHECK(row != NULL);
 	free(row);
 	CHECK(strstr(md, "`p-inst-b` RTX 4090") == NULL);
@@ -680,7 +680,7 @@ static void test_line_sources(void)
 		      "`p-inst-a`, `p-inst-b`, `p-inst-d`.") != NULL);
 	CHECK(strstr(md, "line 9 (2026-11-01)") == NULL);
 	/* the grouped row cites that one item */
-	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB · 3 offers "
+	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB nominal (assumed) · 3 offers "
 		     "(`p-inst-a`, `p-inst-b`, `p-inst-d`) |");
 	CHECK(row && strstr(row, "| source 1; note 1 |") != NULL);
 	free(row);

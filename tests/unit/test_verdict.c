@@ -14,6 +14,7 @@
 #include "check.h"
 #include "measurement.h"
 #include "sizing.h"
+#include "runtime.h"
 #include "verdict.h"
 #include "workload.h"
 
@@ -434,7 +435,8 @@ static void test_memory_calculated_only(void)
 		r[0].amount = "12";
 		w.reserve = r;
 		w.nreserve = 1;
-		S_offer(&o[0], "mid-1x", "RTX 4090", NULL, 1, 24);
+		/* an L4: 24 GB nominal, no reported total in the vendor table */
+		S_offer(&o[0], "mid-1x", "L4", NULL, 1, 24);
 		S_classify(&w, o, 1, NULL, 0, &d);
 		c = S_cand(&d, "mid-1x");
 		VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_above");
@@ -640,16 +642,26 @@ static void test_memory_capacity_sources(void)
 	S_workload(&w);
 	S_offer(&o[0], "decl-1x", "RTX 4090", NULL, 1, 24);
 	S_declared(&o[0], T4090);
-	S_offer(&o[1], "nom-1x", "RTX 5090", NULL, 1, 32);
+	S_offer(&o[1], "nom-1x", "RTX 6000 Ada", NULL, 1, 48);
 	S_classify(&w, o, 2, NULL, 0, &d);
-	/* declared bytes beat nominal */
+	/* the RTX 4090's reported total (23.64 GiB, cited in the vendor table)
+	 * is the capacity: a declared figure above it does not raise it */
 	c = S_cand(&d, "decl-1x");
-	CHECK(c->cap_source == GS_CAP_DECLARED);
-	CHECK(c->capacity.bytes == T4090 && c->capacity.prov == GS_PROV_ASSUMED);
-	CHECK(c->margin == (int64_t)(T4090 - 14 * GB));
+	CHECK(c->cap_source == GS_CAP_REPORTED && c->gpu && strcmp(c->gpu->model, "RTX 4090") == 0);
+	CHECK(c->capacity.bytes == UINT64_C(25383256719) && c->capacity.prov == GS_PROV_ASSUMED);
+	CHECK(c->margin == (int64_t)(UINT64_C(25383256719) - 14 * GB));
+	/* no reported total: the nominal figure in decimal GB */
 	c = S_cand(&d, "nom-1x");
-	CHECK(c->cap_source == GS_CAP_NOMINAL && c->capacity.bytes == 32 * GB);
+	CHECK(c->cap_source == GS_CAP_NOMINAL && c->capacity.bytes == 48 * GB);
 	gs_verdict_release(&d);
+
+	/* a declared figure below it lowers it */
+	S_declared(&o[0], 23 * GIB);
+	S_classify(&w, o, 2, NULL, 0, &d);
+	c = S_cand(&d, "decl-1x");
+	CHECK(c->cap_source == GS_CAP_DECLARED && c->capacity.bytes == 23 * GIB);
+	gs_verdict_release(&d);
+	S_declared(&o[0], T4090);
 
 	/* observed total bytes beat declared (even below the declared figure) */
 	S_meas_ok(&m, "run.json", S_4090, UINT64_C(25000000000), 4096, 10 * GIB);
@@ -1118,7 +1130,8 @@ static void test_retained_and_ranking(void)
 	CHECK(S_cand(&d, "dear")->retained);
 	CHECK(S_cand(&d, "cheap-small")->retained);
 	CHECK(S_cand(&d, "cheap-large")->retained);
-	CHECK(S_cand(&d, "cheap-large")->margin > S_cand(&d, "cheap-small")->margin);
+	/* 60 GB declared on a 48 GB card: a claim never raises the capacity */
+	CHECK(S_cand(&d, "cheap-large")->margin == S_cand(&d, "cheap-small")->margin);
 
 	/* an excluded offer is never retained, whatever its other verdicts */
 	c = S_cand(&d, "gone");
@@ -1648,7 +1661,8 @@ static void test_classes_and_order(void)
 	 * neither a fit nor an exclusion */
 	c = S_cand(&d, "l40s");
 	CHECK(!c->excluded && c->cls == GS_CLASS_UNSURE);
-	CHECK(c->upper.bytes == 48 * GIB && c->capacity.bytes == 48 * GB);
+	CHECK(c->upper.bytes == 48 * GIB && c->capacity.bytes == UINT64_C(47695611822));
+	CHECK(c->cap_source == GS_CAP_REPORTED);    /* 44.42 GiB, cited */
 	CHECK(c->lower.bytes == UINT64_C(14483464192) + 32 * GIB);
 	CHECK(S_cand(&d, "a100")->cls == GS_CLASS_FITS);
 	CHECK(S_cand(&d, "h100")->cls == GS_CLASS_FITS);
@@ -1664,12 +1678,13 @@ static void test_classes_and_order(void)
 	CHECK(S_rank(&d, "rtx4090") == 4);
 	CHECK(S_rank(&d, "vendor-b200") == 5);
 	CHECK(gs_verdict_best(&d) == S_cand(&d, "a100"));
-	/* headroom on the A100 (80e9 B): 80e9 - 14,483,464,192 B of weights =
-	 * 65,516,535,808 B for the cache, 131,072 B a token of a sequence:
-	 * 62,481 tokens at 8 sequences, 15 sequences at 32,768 tokens; the
-	 * capacity is a catalog claim, so assumed */
+	/* headroom on the A100 (its reported total, 79.25 GiB = 85,094,039,552
+	 * B): minus 14,483,464,192 B of weights = 70,610,575,360 B for the
+	 * cache, 131,072 B a token of a sequence: 67,339 tokens at 8
+	 * sequences, 16 sequences at 32,768 tokens; the capacity is a cited
+	 * public figure, not an observation of ours, so assumed */
 	c = S_cand(&d, "a100");
-	CHECK(c->has_headroom && c->headroom_tokens == 62481 && c->headroom_sequences == 15);
+	CHECK(c->has_headroom && c->headroom_tokens == 67339 && c->headroom_sequences == 16);
 	CHECK(c->headroom_prov == GS_PROV_ASSUMED && !c->headroom_without_reserve);
 	CHECK(!S_cand(&d, "l40s")->has_headroom && !S_cand(&d, "cheap-unknown")->has_headroom);
 	CHECK(d.nclass[GS_CLASS_FITS] == 2 && d.nclass[GS_CLASS_UNSURE] == 1 &&
@@ -1952,11 +1967,12 @@ static void test_prices_per_hour(void)
 	S_plans(&o[1], &p[1], 2);
 	S_classify(&w, o, 2, NULL, 0, &d);
 	c = S_cand(&d, "rtx4090-1x");
-	/* 47.14 / 72 = 0.654722... USD/h; per GiB-hour of 24e9 B:
-	 * 47.14 x 2^30 / (72 x 24e9) = 0.029291... -> 29,292 millionths */
+	/* 47.14 / 72 = 0.654722... USD/h; per GiB-hour of the 4090's reported
+	 * 25,383,256,719 B: 47.14 x 2^30 / (72 x 25,383,256,719) = 0.0276955...
+	 * -> 27,696 millionths */
 	CHECK(c->on_demand.plan == &p[0] && c->on_demand.micro_per_hour == 654722);
 	CHECK(c->on_demand.micro_per_card_hour == 654722);
-	CHECK(c->on_demand.has_per_gib && c->on_demand.micro_per_gib_hour == 29292);
+	CHECK(c->on_demand.has_per_gib && c->on_demand.micro_per_gib_hour == 27696);
 	CHECK(c->interruptible.plan == NULL);
 	CHECK(c->plan == NULL);     /* no campaign: no total */
 	c = S_cand(&d, "h100-2x");
@@ -2304,7 +2320,7 @@ static void test_kvcap_not_comparable(void)
 	S_classify_imp(&w, o, 3, ms, 1, &d);
 	c = S_cand(&d, "4090");
 	VERDICT(c, GS_REQ_MEMORY, GS_V_TO_CONFIRM, "why.memory.calc_fits");
-	CHECK(c->cap_source == GS_CAP_NOMINAL);
+	CHECK(c->cap_source == GS_CAP_REPORTED);
 	CHECK(c->v[GS_REQ_MEMORY].note == NULL);
 	VERDICT(S_cand(&d, "3090"), GS_REQ_MEMORY, GS_V_ADMISSIBLE, "why.memory.kv_capacity_fits");
 	gs_verdict_release(&d);
@@ -2477,8 +2493,134 @@ static void test_kvcap_helpers(void)
 	}
 }
 
+
+/*
+ * Issue 35: the capacity is the total devices of the model report (cited
+ * in the vendor table), a name several cards share is resolved by the
+ * file's figure, a format the card cannot compute and an AMD card for a
+ * CUDA workload are excluded on the software requirement, and a lot with
+ * fewer cards than the declared tensor parallelism is not sized as if it
+ * ran it.
+ */
+static void test_real_totals_compute_tp(void)
+{
+	gs_workload w;
+	gs_offer o[6];
+	gs_item r[1];
+	gs_decision d;
+	const gs_candidate *c;
+
+	S_workload(&w);
+	/* "V100" with 16384 MiB, as SkyPilot's files write it: the V100 16GB */
+	S_offer(&o[0], "v100", "V100", NULL, 1, 16);
+	o[0].nominal_gb_text = NULL;
+	o[0].mib_text = "16384";
+	o[0].nominal_bytes = UINT64_C(16384) << 20;
+	S_offer(&o[1], "a40", "A40", NULL, 1, 48);
+	S_offer(&o[2], "mi300x", "MI300X", NULL, 1, 192);
+	S_offer(&o[3], "l4-2x", "L4", NULL, 2, 24);
+	S_offer(&o[4], "l4-4x", "L4", NULL, 4, 24);
+	/* "H100" with 81920 MiB may be SXM or PCIe: no reported total taken */
+	S_offer(&o[5], "h100", "H100", NULL, 1, 80);
+	o[5].nominal_gb_text = NULL;
+	o[5].mib_text = "81920";
+	o[5].nominal_bytes = UINT64_C(81920) << 20;
+	S_classify(&w, o, 6, NULL, 0, &d);
+	c = S_cand(&d, "v100");
+	CHECK(c->gpu && strcmp(c->gpu->model, "V100 16GB") == 0);
+	/* 15.78 GiB reported: above the claim read in GB (14.90 GiB), below it read in GiB */
+	CHECK(c->cap_source == GS_CAP_REPORTED && c->capacity.bytes == UINT64_C(1578) * GIB / 100);
+	CHECK(c->upper.bytes == 16 * GIB);
+	/* bf16 on a compute capability 7.0 card */
+	VERDICT(c, GS_REQ_SOFTWARE, GS_V_EXCLUDE, "why.software.format_unsupported");
+	CHECK_STR(c->v[GS_REQ_SOFTWARE].n1, "7.0");
+	CHECK_STR(c->v[GS_REQ_SOFTWARE].n2, "8.0");
+	CHECK(c->v[GS_REQ_SOFTWARE].basis == GS_BASIS_CATALOG && c->cls == GS_CLASS_EXCLUDED);
+	c = S_cand(&d, "a40");
+	CHECK(c->cap_source == GS_CAP_REPORTED && c->capacity.bytes == UINT64_C(4435) * GIB / 100);
+	CHECK(c->v[GS_REQ_SOFTWARE].kind == GS_V_NOT_REQUIRED);
+	/* an AMD card, for a workload that does not state CUDA: not excluded */
+	CHECK(S_cand(&d, "mi300x")->v[GS_REQ_SOFTWARE].kind == GS_V_NOT_REQUIRED);
+	/* no tensor parallelism declared: no lot excluded for it */
+	CHECK(S_cand(&d, "l4-2x")->v[GS_REQ_MEMORY].kind != GS_V_EXCLUDE);
+	c = S_cand(&d, "h100");
+	CHECK(!c->gpu && c->cap_source == GS_CAP_NOMINAL && c->capacity.bytes == 80 * GB);
+	gs_verdict_release(&d);
+
+	/* float16 computes on a V100; a reserve item named after the CUDA
+	 * context states CUDA: the AMD card is excluded; tensor parallelism
+	 * of 4 excludes the 2-card lot only */
+	w.compute_format = "float16";
+	w.storage_format = "float16";
+	memset(r, 0, sizeof(r));
+	r[0].name = "CUDA context and library workspaces";
+	r[0].bytes = GIB;
+	r[0].unit = "GiB";
+	r[0].amount = "1";
+	w.reserve = r;
+	w.nreserve = 1;
+	w.tensor_parallel = 4;
+	S_classify(&w, o, 6, NULL, 0, &d);
+	CHECK(S_cand(&d, "v100")->v[GS_REQ_SOFTWARE].kind == GS_V_NOT_REQUIRED);
+	VERDICT(S_cand(&d, "mi300x"), GS_REQ_SOFTWARE, GS_V_EXCLUDE, "why.software.amd_not_cuda");
+	c = S_cand(&d, "l4-2x");
+	VERDICT(c, GS_REQ_MEMORY, GS_V_EXCLUDE, "why.memory.tp_above_cards");
+	CHECK(c->v[GS_REQ_MEMORY].t1 == 4 && c->v[GS_REQ_MEMORY].t2 == 2 && c->cls == GS_CLASS_EXCLUDED);
+	c = S_cand(&d, "l4-4x");
+	CHECK(c->v[GS_REQ_MEMORY].kind != GS_V_EXCLUDE && c->split == 4);
+	gs_verdict_release(&d);
+}
+
+/*
+ * Under vLLM the need is compared with the budget (0.9 x the card's total),
+ * the KV cache kept in whole blocks, and the pool, its tokens and the
+ * concurrency follow; the headroom holds in whole blocks: the workload at
+ * the headroom's figures fits, one more sequence or block does not.
+ */
+static void test_vllm_budget(void)
+{
+	gs_workload w;
+	gs_offer o[2];
+	gs_decision d;
+	const gs_candidate *c;
+	gs_runtime_budget b;
+	uint64_t per_token = UINT64_C(131072);    /* 32 x 8 x 128 x 2 x 2 B */
+
+	S_workload(&w);
+	w.runtime.engine = GS_ENGINE_VLLM;
+	w.cache = GS_CACHE_DENSE;
+	w.layers = 32;
+	w.attention_heads = 32;
+	w.kv_heads = 8;
+	w.head_dim = 128;
+	w.has_kv_geometry = 1;
+	w.cache_bytes_per_value = 2;
+	S_offer(&o[0], "a40", "A40", NULL, 1, 48);
+	S_offer(&o[1], "l4", "L4", NULL, 1, 24);
+	S_classify(&w, o, 2, NULL, 0, &d);
+	c = S_cand(&d, "a40");
+	CHECK(c->has_runtime && c->card_total.bytes == UINT64_C(4435) * GIB / 100);
+	CHECK(c->capacity.bytes == c->card_total.bytes / 1000 * 900 + c->card_total.bytes % 1000 * 900 / 1000);
+	CHECK(c->upper.bytes == 48 * GIB / 1000 * 900 + 48 * GIB % 1000 * 900 / 1000);
+	CHECK(c->rt_pool_known && c->rt.budget == c->capacity.bytes);
+	/* the pool: the budget less 14e9 B of weights, in blocks of 16 tokens */
+	CHECK(gs_runtime_vllm_budget(c->card_total.bytes, 900, UINT64_C(14000000000), per_token, 16,
+				     S_wdims[0].value, &b) == 0);
+	/* the concurrency at 8,192 tokens a sequence: tokens / 8,192, half up */
+	CHECK(c->rt.concurrency_hundredths == (c->rt.tokens * 200 + 8192) / (2 * 8192));
+	CHECK(c->rt.blocks == b.blocks && c->rt.tokens == b.tokens && c->rt.pool == b.pool);
+	CHECK(c->rt.tokens % 16 == 0 && c->rt.tokens > 0);
+	/* headroom in whole blocks: one sequence, so the pool's tokens exactly;
+	 * sequences of 8,192 tokens: the pool's blocks / 512 */
+	CHECK(c->has_headroom && c->headroom_tokens == c->rt.tokens);
+	CHECK(c->headroom_sequences == c->rt.blocks / 512);
+	gs_verdict_release(&d);
+}
+
 int main(void)
 {
+	test_real_totals_compute_tp();
+	test_vllm_budget();
 	test_classes_and_order();
 	test_reference_never_proposed();
 	test_observed_fit_first_in_class();

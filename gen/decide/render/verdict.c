@@ -30,7 +30,18 @@ const char *gs_verdict_req_id(gs_req r)
 
 int gs_verdict_offer_matches_device(const gs_offer *o, const char *device_name)
 {
-	return gs_gpuname_same(o->gpu_model, o->device_name, device_name);
+	const gs_gpu_nominal *e;
+	gs_gpu_match how;
+	const char *dev;
+
+	if (gs_gpuname_same(o->gpu_model, o->device_name, device_name))
+		return 1;
+	/* "V100" with 16384 MiB per card is the V100 16GB: a device of that
+	 * model speaks for it */
+	if (!device_name || !(e = gs_verdict_offer_gpu(o)))
+		return 0;
+	dev = gs_gpuname_canonical(device_name, &how);
+	return how == GS_GPU_KNOWN && strcmp(dev, e->model) == 0;
 }
 
 /* One name per numeric format: bf16 and bfloat16 are the same dtype. */
@@ -478,16 +489,53 @@ static int64_t S_margin(uint64_t capacity, uint64_t need)
 	return d > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)d;
 }
 
-/* Capacity per card: what a device read, what the catalog says the device
- * declares, or the nominal decimal figure. */
+/*
+ * The nominal figure per card read in decimal GB: the vendor's GB x 10^9
+ * for a card the vendor table knows; else the catalog's nominal GB x 10^9,
+ * or a provider's MiB figure read as that many 1/1024 GB (49152 MiB: 48 GB,
+ * 48 x 10^9 B): a provider's claim is a nominal figure, whatever its unit.
+ */
+static uint64_t S_decimal(const gs_offer *o, const gs_gpu_nominal *e)
+{
+	if (e)
+		return (uint64_t)e->gb * UINT64_C(1000000000);
+	if (o->mib_text) {
+		/* MiB x 2^20 -> MiB / 1024 x 10^9, exactly in 128 bits, rounded down */
+		unsigned __int128 d = (unsigned __int128)(o->nominal_bytes >> 20) * 1000000000u / 1024u;
+		return d > UINT64_MAX ? UINT64_MAX : (uint64_t)d;
+	}
+	return o->nominal_bytes;
+}
+
+const gs_gpu_nominal *gs_verdict_offer_gpu(const gs_offer *o)
+{
+	return gs_gpuname_resolve(o->gpu_model, o->device_name,
+				  o->memory_unknown ? 0 : o->nominal_bytes);
+}
+
+/*
+ * Capacity per card (docs/formats.md, 2.3): the total a cited measurement
+ * read on this GPU model (observed); else the total devices of this model
+ * report to the CUDA runtime, from the vendor table (reported, cited); else
+ * the nominal figure in decimal GB. A device-declared figure of the catalog
+ * lowers it, never raises it: a provider's claim is never a capacity above
+ * the reported total or the decimal reading. Every offer of one GPU model
+ * gets the same capacity in a sheet.
+ */
 static void S_capacity(const S_in *in, gs_candidate *c)
 {
 	const gs_offer *o = c->offer;
+	const gs_gpu_nominal *e = gs_verdict_offer_gpu(o);
 	size_t i, k;
 
-	c->capacity = gs_qty_make(o->nominal_bytes, GS_PROV_ASSUMED);
+	c->gpu = e;
+	c->capacity = gs_qty_make(S_decimal(o, e), GS_PROV_ASSUMED);
 	c->cap_source = GS_CAP_NOMINAL;
-	if (o->has_declared_bytes) {
+	if (e && e->reported_bytes) {
+		c->capacity = gs_qty_make(e->reported_bytes, GS_PROV_ASSUMED);
+		c->cap_source = GS_CAP_REPORTED;
+	}
+	if (o->has_declared_bytes && o->declared_bytes < c->capacity.bytes) {
 		c->capacity = gs_qty_make(o->declared_bytes, GS_PROV_ASSUMED);
 		c->cap_source = GS_CAP_DECLARED;
 	}
@@ -627,7 +675,9 @@ static void S_upper(gs_candidate *c)
 		c->upper = c->capacity;
 		return;
 	}
-	if (o->mib_text) {
+	if (c->gpu) {
+		u = (uint64_t)c->gpu->gb << 30;
+	} else if (o->mib_text) {
 		u = o->nominal_bytes;
 	} else {
 		/* GB x 10^9 -> GB x 2^30, rounded up, exactly in 128 bits */
@@ -637,6 +687,8 @@ static void S_upper(gs_candidate *c)
 	}
 	if (o->has_declared_bytes && o->declared_bytes > u)
 		u = o->declared_bytes;
+	if (c->capacity.bytes > u)
+		u = c->capacity.bytes;
 	c->upper = gs_qty_make(u, GS_PROV_ASSUMED);
 	c->upper.synthetic = c->capacity.synthetic;
 }
@@ -1252,6 +1304,83 @@ static void S_calculated(const S_in *in, gs_candidate *c)
 	c->v[GS_REQ_MEMORY] = v;
 }
 
+/*
+ * A lot with fewer cards than the declared tensor-parallel degree cannot
+ * run that placement: it is not sized as if it did (its cards never pool
+ * memory). Excluded on the catalog's card count, with the reason.
+ */
+static int S_tp_cards(const S_in *in, gs_candidate *c)
+{
+	uint64_t tp = in->w->tensor_parallel;
+	gs_verdict v;
+
+	if (tp <= 1 || c->offer->cards >= tp)
+		return 0;
+	v = S_v(GS_V_EXCLUDE, "why.memory.tp_above_cards");
+	v.basis = GS_BASIS_CATALOG;
+	v.t1 = tp;
+	v.t2 = c->offer->cards;
+	v.has_tokens = 1;
+	v.s1 = c->offer->gpu_model;
+	c->v[GS_REQ_MEMORY] = v;
+	c->need = gs_qty_missing();
+	return 1;
+}
+
+/* x * permille / 1000, rounded down (x < 2^64, permille <= 1000) */
+static uint64_t S_share(uint64_t x, uint64_t permille)
+{
+	return (uint64_t)((unsigned __int128)x * permille / 1000u);
+}
+
+/*
+ * Under vLLM, what a card holds is vLLM's budget: gpu_memory_utilization x
+ * the card's total (vllm/v1/worker/gpu_worker.py). The capacity compared
+ * with the need becomes that budget, and the upper bound the same share
+ * of the upper bound; the card's total is kept for the sheet.
+ */
+static void S_runtime_budget(const S_in *in, gs_candidate *c)
+{
+	gs_runtime_settings rs;
+
+	if (gs_runtime_settings_of(in->w, &rs) != 0 || !c->capacity.present)
+		return;
+	c->has_runtime = 1;
+	c->card_total = c->capacity;
+	c->capacity.bytes = S_share(c->capacity.bytes, rs.util_permille);
+	if (c->upper.present)
+		c->upper.bytes = S_share(c->upper.bytes, rs.util_permille);
+}
+
+/*
+ * vLLM's KV pool on a card: the budget less the weights per card and the
+ * other terms of the calculated need (its reserve and declared items), in
+ * whole blocks; its tokens and the concurrency at the workload's tokens per
+ * sequence. Only from the calculated need (an observed need does not say
+ * which part is the cache).
+ */
+static void S_runtime_pool(const S_in *in, gs_candidate *c)
+{
+	const gs_sizing *s = in->s;
+	gs_runtime_settings rs;
+	gs_qty need, w, kv;
+	uint64_t fixed, per_token = s->kv_per_token;
+
+	if (!c->has_runtime || !s->kv.present || !per_token ||
+	    gs_runtime_settings_of(in->w, &rs) != 0)
+		return;
+	need = S_need_per_card(in, c);
+	S_terms(in, c->split, &w, &kv);
+	if (!need.present || !kv.present || kv.bytes > need.bytes)
+		return;
+	fixed = need.bytes - kv.bytes;
+	if (c->split > 1 && in->w->kv_heads % c->split == 0)
+		per_token = S_ceil_div(per_token, c->split);
+	if (gs_runtime_vllm_budget(c->card_total.bytes, rs.util_permille, fixed, per_token,
+				   rs.block_size, s->kv_tokens_kept, &c->rt) == 0)
+		c->rt_pool_known = 1;
+}
+
 /* No memory figure in the catalog: nothing to compare, to confirm. */
 static int S_memory_unknown(gs_candidate *c)
 {
@@ -1277,8 +1406,9 @@ static void S_memory(const S_in *in, gs_candidate *c)
 		return;
 	S_capacity(in, c);
 	S_upper(c);
-	if (!S_failures(in, c, &note) && !S_certainty(in, c) && !S_kv_capacity(in, c, &note) &&
-	    !S_observed(in, c))
+	S_runtime_budget(in, c);
+	if (!S_tp_cards(in, c) && !S_failures(in, c, &note) && !S_certainty(in, c) &&
+	    !S_kv_capacity(in, c, &note) && !S_observed(in, c))
 		S_calculated(in, c);
 	/* Say why a failure or a file that was shown does not decide. */
 	if (c->v[GS_REQ_MEMORY].kind != GS_V_EXCLUDE ||
@@ -1428,6 +1558,65 @@ static void S_software(const S_in *in, gs_candidate *c)
 	if (v.kind == GS_V_TO_CONFIRM && w->has_req_software)
 		S_note_synthetic(in, o, &v);
 	c->v[GS_REQ_SOFTWARE] = v;
+}
+
+/* Does the workload state that it runs on CUDA (its software requirement,
+ * or an item of its reserve named after the CUDA context)? */
+static int S_states_cuda(const gs_workload *w)
+{
+	size_t i;
+
+	if (w->req_software && gs_util_contains_ci(w->req_software, "cuda"))
+		return 1;
+	for (i = 0; i < w->nreq_sw; i++)
+		if (gs_util_contains_ci(w->req_sw[i].name, "cuda"))
+			return 1;
+	for (i = 0; i < w->nreserve; i++)
+		if (gs_util_contains_ci(w->reserve[i].name, "cuda"))
+			return 1;
+	return 0;
+}
+
+/*
+ * What the card can compute (docs/formats.md, 2.4): a compute format the
+ * GPU's tensor cores lack (bf16 below compute capability 8.0, fp8 below
+ * 8.9: the vendor table, cited) excludes the offer on the software
+ * requirement; so does an AMD card (ROCm) for a workload that states CUDA.
+ * A figure the table does not know decides nothing.
+ */
+static void S_compute(const S_in *in, gs_candidate *c)
+{
+	const gs_workload *w = in->w;
+	const gs_gpu_nominal *e = c->gpu;
+	unsigned need = gs_verdict_format_cc(w);
+	gs_verdict v;
+
+	if (!e || !e->vendor)
+		return;
+	if (strcmp(e->vendor, "NVIDIA") == 0 && need && e->cc && e->cc < need) {
+		v = S_v(GS_V_EXCLUDE, "why.software.format_unsupported");
+		v.s1 = gs_verdict_format_of(w);
+		v.s2 = e->model;
+		v.n1 = gs_gpuname_cc_text(e->cc);
+		v.n2 = gs_gpuname_cc_text(need);
+	} else if (strcmp(e->vendor, "AMD") == 0 && S_states_cuda(w)) {
+		v = S_v(GS_V_EXCLUDE, "why.software.amd_not_cuda");
+		v.s1 = e->model;
+	} else {
+		return;
+	}
+	v.basis = GS_BASIS_CATALOG;
+	c->v[GS_REQ_SOFTWARE] = v;
+}
+
+const char *gs_verdict_format_of(const gs_workload *w)
+{
+	return w->compute_format ? w->compute_format : w->storage_format;
+}
+
+unsigned gs_verdict_format_cc(const gs_workload *w)
+{
+	return gs_gpuname_cc_for_format(gs_verdict_format_of(w));
 }
 
 /*** calendar ***/
@@ -1676,9 +1865,11 @@ static int S_rate_of(const gs_plan *p, const gs_candidate *c, gs_rate *r)
 	    S_micro(gs_catalog_plan_micro(p), 1, (unsigned __int128)p->hours * cards,
 		    &r->micro_per_card_hour))
 		return -1;
+	/* per GiB-hour of the card's memory (under a runtime, its total, not its budget) */
 	if (c->capacity.present && c->capacity.bytes > 0 &&
 	    S_micro(gs_catalog_plan_micro(p), (unsigned __int128)1 << 30,
-		    (unsigned __int128)p->hours * cards * c->capacity.bytes,
+		    (unsigned __int128)p->hours * cards *
+		    (c->has_runtime ? c->card_total.bytes : c->capacity.bytes),
 		    &r->micro_per_gib_hour) == 0)
 		r->has_per_gib = 1;
 	r->plan = p;
@@ -1763,6 +1954,18 @@ static int S_room(const S_in *in, gs_qty capacity, uint64_t split, int without_r
 	if (fixed >= capacity.bytes)
 		return -1;
 	room = capacity.bytes - fixed;
+	if (in->w->runtime.engine == GS_ENGINE_VLLM) {
+		/* vLLM's pool holds whole blocks, and a sequence whole blocks
+		 * (kv_tokens_kept is a whole number of them) */
+		gs_runtime_settings rs;
+		uint64_t blocks;
+		if (gs_runtime_settings_of(in->w, &rs) != 0 || per_token > UINT64_MAX / rs.block_size)
+			return -1;
+		blocks = room / (per_token * rs.block_size);
+		*tokens = blocks / s->kv_sequences * rs.block_size;
+		*seqs = blocks / (s->kv_tokens_kept / rs.block_size);
+		return 0;
+	}
 	*tokens = room / per_token / s->kv_sequences;
 	*seqs = room / per_token / s->kv_tokens_kept;
 	return 0;
@@ -2022,8 +2225,11 @@ void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evid
 		c->lower = gs_qty_missing();
 		c->upper = gs_qty_missing();
 		c->split = 1;
+		c->gpu = gs_verdict_offer_gpu(c->offer);
 		S_memory(&in, c);
+		S_runtime_pool(&in, c);
 		S_software(&in, c);
+		S_compute(&in, c);
 		S_calendar(w, c);
 		S_budget(w, c);
 		S_quality(w, c);

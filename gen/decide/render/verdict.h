@@ -19,8 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "catalog.h"
+#include "gpuname.h"
 #include "measurement.h"
 #include "quantity.h"
+#include "runtime.h"
 #include "sizing.h"
 #include "workload.h"
 
@@ -117,9 +119,10 @@ typedef struct {
 } gs_rate;
 
 typedef enum {
-	GS_CAP_OBSERVED = 0,    /* total bytes read on the device by a measurement */
-	GS_CAP_DECLARED = 1,    /* device-declared bytes, from the catalog */
-	GS_CAP_NOMINAL = 2      /* nominal GB x 10^9, from the catalog */
+	GS_CAP_OBSERVED = 0,    /* total bytes read on the device by a measurement the workload cites */
+	GS_CAP_DECLARED = 1,    /* device-declared bytes, from the catalog, below the figures below */
+	GS_CAP_NOMINAL = 2,     /* nominal GB x 10^9 (the vendor's, or the catalog's claim read in decimal GB) */
+	GS_CAP_REPORTED = 3     /* the total devices of this model report, from the vendor table, cited */
 } gs_cap_source;
 
 typedef struct {
@@ -127,6 +130,7 @@ typedef struct {
 	gs_verdict v[GS_REQ_COUNT];
 	gs_qty capacity;        /* per card */
 	gs_cap_source cap_source;
+	const gs_gpu_nominal *gpu;      /* the vendor table's entry of the offer's GPU, or NULL */
 	const gs_evidence *cap_from;    /* the measurement whose device total is the capacity, or NULL */
 	gs_qty need;            /* per card: observed, else calculated */
 	const gs_evidence *need_from;   /* the measurement behind an observed need */
@@ -152,6 +156,16 @@ typedef struct {
 	 * provenance of the terms; without_reserve: the assumed reserve left
 	 * out (class LOWER_FITS, where it does not fit), so an upper limit.
 	 */
+	/*
+	 * Under vLLM (the workload's runtime): the card's total (capacity
+	 * then holds vLLM's budget, utilization x total, and upper the same
+	 * share of the upper bound), and the KV pool that budget leaves,
+	 * in whole blocks (gen/decide/runtime.h). has_runtime 0 otherwise.
+	 */
+	int has_runtime;
+	gs_qty card_total;
+	gs_runtime_budget rt;
+	int rt_pool_known;      /* rt computed: the calculated need per card is known */
 	int has_headroom;
 	uint64_t headroom_tokens, headroom_sequences;
 	gs_prov headroom_prov;
@@ -303,6 +317,14 @@ const char *gs_verdict_id(gs_verdict_kind k);   /* "admissible", ... */
 const char *gs_verdict_req_id(gs_req r);                /* "memory", ... */
 /* Case-insensitive: does the measurement's device belong to this offer's GPU model? */
 int gs_verdict_offer_matches_device(const gs_offer *o, const char *device_name);
+/* The vendor table's entry of an offer's GPU (gs_gpuname_resolve with its
+ * figure per card), or NULL. */
+const gs_gpu_nominal *gs_verdict_offer_gpu(const gs_offer *o);
+/* The numeric format the card must compute: the compute format, else the
+ * storage format. */
+const char *gs_verdict_format_of(const gs_workload *w);
+/* The lowest compute capability (x 10) that computes it, 0: any or unknown. */
+unsigned gs_verdict_format_cc(const gs_workload *w);
 /* Does the measurement cover at least every required dimension? */
 int gs_verdict_measurement_covers(const gs_workload *w, const gs_measurement *m);
 /*

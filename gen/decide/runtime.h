@@ -1,0 +1,64 @@
+/*
+ * runtime: the engine a workload runs under, its defaults per version
+ * (each with its source in the engine's code) and, for vLLM, the budget
+ * it sizes itself with: the KV pool, in whole blocks, that a card's
+ * memory leaves once the weights and the other terms are held.
+ *
+ * Invariants:
+ *  - pure integer arithmetic, overflow reported (-1), nothing rounded but
+ *    what the engine rounds: the budget down to a byte, the pool down to
+ *    whole blocks;
+ *  - a setting the workload does not state takes the default of the
+ *    engine's version, and says so (default = 1) with its source.
+ */
+#ifndef GS_RUNTIME_H
+#define GS_RUNTIME_H
+
+#include <stdint.h>
+#include "workload.h"
+
+typedef struct {
+	const char *engine;          /* "vLLM" */
+	const char *version;         /* the version the defaults are of, e.g. "0.8" */
+	int v1;                      /* vLLM's V1 engine (0.8 and later) */
+	uint64_t util_permille;      /* gpu_memory_utilization x 1000 */
+	int util_default;
+	const char *util_source;
+	uint64_t block_size;         /* tokens per KV block */
+	int block_default;
+	const char *block_source;
+	uint64_t max_num_batched_tokens;
+	int mnbt_default;
+	const char *mnbt_source;
+} gs_runtime_settings;
+
+/* The settings of w's runtime, defaults filled: 0, or -1 without a runtime. */
+int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out);
+
+typedef struct {
+	uint64_t budget;             /* floor(total x utilization) */
+	uint64_t pool;               /* bytes of whole blocks left for the KV cache (0: none) */
+	uint64_t blocks;
+	uint64_t tokens;             /* blocks x block_size: vLLM's "GPU KV cache size" */
+	uint64_t concurrency_hundredths;    /* tokens / tokens per sequence, x 100, half up:
+					     * vLLM's "Maximum concurrency for L tokens" */
+	uint64_t short_bytes;        /* when the fixed terms exceed the budget: by how much */
+} gs_runtime_budget;
+
+/*
+ * vLLM's budget on one card (vllm/v1/worker/gpu_worker.py,
+ * determine_available_memory; vllm/v1/core/kv_cache_utils.py): the budget
+ * is total x utilization; the KV pool is what the weights and the other
+ * terms (fixed: activation peak, non-torch memory, ...) leave of it,
+ * divided into blocks of block_size tokens of kv_per_token bytes (every
+ * layer's K and V), rounded down. tokens_per_seq 0: no concurrency.
+ * Returns 0, or -1 on a zero block size or an overflow.
+ */
+int gs_runtime_vllm_budget(uint64_t total, uint64_t util_permille, uint64_t fixed,
+			   uint64_t kv_per_token, uint64_t block_size, uint64_t tokens_per_seq,
+			   gs_runtime_budget *out);
+
+/* Tokens rounded up to whole blocks (block_size > 0). */
+uint64_t gs_runtime_round_blocks(uint64_t tokens, uint64_t block_size);
+
+#endif
