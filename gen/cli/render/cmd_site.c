@@ -252,7 +252,7 @@ int gs_cmd_site(int argc, char **argv)
 			     "  left them, DIR is left untouched;\n"
 			     "  --rehash: every file read and hashed again;\n"
 			     "  --shard K/N: only the K-th of N parts of the workloads, into a shard\n"
-			     "  folder for `gpusheet merge` (README: a CI matrix);\n"
+			     "  folder for `gpusheet merge` (docs/ci.md: a CI matrix);\n"
 			     "  --reference ID: the workload whose total campaign cost per offer the\n"
 			     "  offers page charts (default: each offer's cheapest hourly price)");
 			free(dirs);
