@@ -4,7 +4,7 @@
 #   tools/fuzz.sh [SECONDS] [HARNESS...]
 #
 # SECONDS per harness (default 60); HARNESS among workload, measurement,
-# catalog, notes, sheet, import, model, keys, logimport, zrun (default all). Builds build-fuzz/ with clang,
+# catalog, notes, sheet, import, model, keys, logimport (default all). Builds build-fuzz/ with clang,
 # GPUSHEET_FUZZ=ON and the sanitizers, then runs each harness from its seed
 # corpus (tests/fuzz/corpus/NAME, never written) into a working corpus
 # (build-fuzz/corpus/NAME, kept between runs). A crash, leak, timeout or
@@ -15,7 +15,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-harnesses=${*:-workload measurement catalog notes sheet import model keys logimport zrun}
+harnesses=${*:-workload measurement catalog notes sheet import model keys logimport}
 build=$root/build-fuzz
 jobs=$(nproc 2>/dev/null || echo 2)
 

@@ -101,7 +101,7 @@ void gs_diag_add(gs_diag *d, const char *file, int line, int column,
 		d->alloc = na;
 	}
 	it = &d->items[d->count++];
-	it->file = gs_diag_show(file ? file : "-", GS_SHOW_MAX);
+	it->file = gs_diag_show(file ? file : "-", 0);   /* a path: never cut */
 	it->line = line;
 	it->column = column;
 	it->path = path ? gs_diag_show(path, GS_SHOW_MAX) : NULL;

@@ -15,8 +15,13 @@
  * written as \xNN, so a message never drives the
  * terminal and is always valid UTF-8; a value longer than GS_SHOW_MAX bytes
  * is cut there and followed by its length: "...(N bytes)". gs_diag_add
- * applies this to the file, the JSON path and each "quoted" value of the
- * message (and cuts a whole message at GS_SHOW_MAX_MESSAGE bytes).
+ * applies this to the JSON path and each "quoted" value of the message
+ * (values read from inside a file: ids, log lines), and cuts a whole
+ * message at GS_SHOW_MAX_MESSAGE bytes. A file name is never cut, only
+ * escaped: a path cut in a message cannot be found again, and a checkout
+ * deep enough put every test's path past any small bound (issue 37).
+ * GS_SHOW_MAX_MESSAGE is above PATH_MAX (4,096) and the quoted values a
+ * message holds, so that a path in a message's own text is whole too.
  */
 #ifndef GS_DIAG_H
 #define GS_DIAG_H
@@ -39,7 +44,7 @@ typedef struct {
 #define GS_DIAG_INIT { NULL, 0, 0 }
 
 #define GS_SHOW_MAX 200
-#define GS_SHOW_MAX_MESSAGE 2000
+#define GS_SHOW_MAX_MESSAGE 8192
 
 /* s escaped and cut as above, max bytes of it kept (0: no cut); caller frees. */
 char *gs_diag_show(const char *s, size_t max);

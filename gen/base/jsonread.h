@@ -89,21 +89,6 @@ char *gs_jr_read(gs_jr *r, size_t *len);
  */
 json_t *gs_jr_load_path(const char *path, size_t flags, json_error_t *e);
 
-/*
- * json_loadb's contract, for flags JSON_REJECT_DUPLICATES read in one pass
- * by gs_jr_parse_fast (jansson's reader costs a call per byte) when it can,
- * by json_loadb otherwise; other flags: json_loadb. The same tree either
- * way, and jansson's error on failure. On success *e is zeroed.
- */
-json_t *gs_jr_loadb(const char *text, size_t len, size_t flags, json_error_t *e);
-/*
- * The one-pass reader alone: the tree json_loadb(text, len,
- * JSON_REJECT_DUPLICATES) gives, or NULL when the text holds what it does
- * not read (a \u escape, a real, an integer of more than 18 digits) or is
- * not valid: jansson then decides. For gs_jr_loadb, and its tests.
- */
-json_t *gs_jr_parse_fast(const char *text, size_t len);
-
 /* Adds an error at a JSON path (NULL: the whole file) and counts it. */
 void gs_jr_error(gs_jr *r, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

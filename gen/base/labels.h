@@ -22,24 +22,17 @@ typedef struct {
 	gs_lang lang;
 	gs_string *items;  /* sorted by key */
 	size_t count;
-	char *pool;        /* the flat reader's: holds every key and text; or NULL */
 } gs_strings;
 
 /* Loads the bundled file for lang from the data folder. 0 or -1 (with d). */
 int gs_tr_load(gs_lang lang, gs_strings *s, gs_diag *d);
 /*
- * The labels file's own reader, which gs_tr_load tries first:
- * text must be a JSON object whose members are all strings, with distinct
- * names; each name and string is decoded as jansson decodes it (escapes,
- * \u with surrogate pairs; \u0000, control characters and invalid UTF-8
- * refused). 0 with s->items sorted and s->count set, the keys and texts in
- * one block (s->pool; gs_tr_release frees it; s->lang untouched), or
- * -1 with s empty: gs_strings_load_file then parses the file with
- * jansson, whose messages it reports. Why: jansson's reader costs a
- * function call per byte; it was the largest part of a lone sheet's own
- * CPU (bench/README.md).
+ * text (len bytes) read by jansson, duplicate keys refused: it must be an
+ * object whose members are all strings. 0 with s->items sorted by key and
+ * s->count set (s->lang untouched: 0), or -1 with s empty and each error
+ * added to d as from file. gs_tr_load reads the file through it.
  */
-int gs_tr_parse_flat(const char *text, size_t len, gs_strings *s);
+int gs_tr_parse(const char *text, size_t len, const char *file, gs_strings *s, gs_diag *d);
 const char *gs_tr(const gs_strings *s, const char *key);
 /* NULL when the key is unknown (for tests). */
 const char *gs_tr_opt(const gs_strings *s, const char *key);

@@ -67,9 +67,14 @@ int main(int argc, char **argv)
 #ifdef GS_FAULT_INJECTION
 	/* Test builds: GS_TEST_SETLOCALE=1 takes the environment's locale, which
 	 * gpusheet never does, so that a test can show that no byte depends on
-	 * it (tests/scripts/sheet-determinism.sh). */
-	if (getenv("GS_TEST_SETLOCALE"))
-		setlocale(LC_ALL, "");
+	 * it (tests/scripts/sheet-determinism.sh); the decimal point then in
+	 * force goes to stderr, so that the test sees the binary used the
+	 * locale, not only that the locale exists. */
+	if (getenv("GS_TEST_SETLOCALE")) {
+		const char *l = setlocale(LC_ALL, "");
+		fprintf(stderr, "gpusheet: test locale %s, decimal point \"%s\"\n",
+			l ? l : "(refused)", localeconv()->decimal_point);
+	}
 #endif
 	if (argc < 2) {
 		fputs(S_usage, stderr);

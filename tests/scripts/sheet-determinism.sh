@@ -17,7 +17,9 @@
 # GS_TEST_SETLOCALE=1 makes it call setlocale(LC_ALL, "") first, so that the
 # whole sheet (figures, charts, JSON) is written under de_DE.UTF-8, a
 # decimal comma, and any %f or strtod on the way shows as a difference.
-# The locale is proved active first (`locale decimal_point` says ","); when
+# The locale is proved active first (`locale decimal_point` says ","), and
+# then in the binary itself: under the seam it writes the decimal point in
+# force to stderr, and every second run must say ","; when
 # it is not installed (sh tools/install-deps.sh --test generates it) the
 # test fails under CI (CI set) and ends skipped (77) elsewhere, after the
 # other checks, which still fail it.
@@ -56,6 +58,12 @@ for ex in $examples; do
 		render "$scratch/a/$lang" "$ex" "$lang" --date 2026-11-29 --png
 		renv="TZ=Pacific/Kiritimati LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8 GS_TEST_SETLOCALE=1 SOURCE_DATE_EPOCH=0"
 		render "$scratch/b/$lang" "$ex" "$lang" --date 2026-11-29 --png
+		# the binary ran under the decimal comma, not only the shell
+		if [ "$have_locale" = 1 ] &&
+		   ! grep -qF 'decimal point ","' "$scratch/stderr"; then
+			err "$ex ($lang): the second run did not use the de_DE.UTF-8 locale:"
+			cat "$scratch/stderr"
+		fi
 		renv=
 	done
 done

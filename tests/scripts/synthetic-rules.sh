@@ -8,6 +8,11 @@
 #  2. with the flag: the index, the offers page and every sheet whose
 #     decision rests on a synthetic file carry the demonstration banner,
 #     and the sheets that rest on none carry no such banner.
+# The decision JSON writes its top-level keys one a line ("key": value)
+# and the entries of its arrays compact ("key":value): every pattern below
+# allows both (a pattern with a space never matched a verdict), and the
+# demonstration sheets must show the verdicts they rest on, so that a
+# pattern that matches nothing fails the test instead of passing it.
 # Usage: synthetic-rules.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
 set -u
 bin=$1 src=$2 scratch=$3
@@ -17,8 +22,8 @@ cd "$src" || exit 1
 "$bin" site --workloads examples --out "$scratch/plain" --date "$SITE_DATE" > "$scratch/log1" 2>&1 \
 	|| { cat "$scratch/log1"; die "site without --accept-synthetic failed"; }
 for j in "$scratch/plain/sheets/"*.json; do
-	grep -q '"demonstration": false' "$j" || err "$(basename "$j"): a demonstration without the flag"
-	grep -q '"rests_on_synthetic": true' "$j" && err "$(basename "$j"): a verdict rests on a synthetic file without the flag"
+	grep -Eq '"demonstration": ?false' "$j" || err "$(basename "$j"): a demonstration without the flag"
+	grep -Eq '"rests_on_synthetic": ?true' "$j" && err "$(basename "$j"): a verdict rests on a synthetic file without the flag"
 done
 grep -l 'Demonstration' "$scratch/plain/"*.html "$scratch/plain/sheets/"*.html 2>/dev/null \
 	&& err "a page says Demonstration without the flag"
@@ -28,13 +33,16 @@ site_build "$scratch/demo" "$scratch/log2" --md
 ndemo=0
 for j in "$scratch/demo/sheets/"*.json; do
 	id=$(basename "$j" .json)
-	if grep -q '"demonstration": true' "$j"; then
+	nrest=$(grep -Eo '"rests_on_synthetic": ?true' "$j" | wc -l)
+	if grep -Eq '"demonstration": ?true' "$j"; then
 		ndemo=$((ndemo + 1))
+		[ "$nrest" -gt 0 ] || err "$id: a demonstration, but no verdict says rests_on_synthetic"
 		grep -q 'Demonstration on synthetic evidence' "$scratch/demo/sheets/$id.html" \
 			|| err "$id: rests on synthetic evidence but its page has no banner"
 		grep -q 'demonstration on synthetic evidence' "$scratch/demo/sheets/$id.md" \
 			|| err "$id: the decision line does not read as a demonstration"
 	else
+		[ "$nrest" -eq 0 ] || err "$id: $nrest verdicts rest on synthetic files, but not a demonstration"
 		grep -q 'Demonstration on synthetic evidence' "$scratch/demo/sheets/$id.html" \
 			&& err "$id: banner on a sheet that rests on no synthetic file"
 	fi

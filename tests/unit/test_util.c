@@ -2,9 +2,8 @@
  * util tests: gs_xasprintf, gs_util_strcmp_ptr, gs_util_eq_ci,
  * gs_util_contains_ci, and gs_strvec (push, push_dup, sort, sort_unique,
  * release); the labels' lookup (gs_tr_opt) with its memory of where a key
- * was found; the labels' own reader
- * (gs_tr_parse_flat) against jansson: by hand, on both bundled files,
- * and on generated documents; the eight-bytes-at-once tests (gs_swar_*)
+ * was found; the labels read by jansson (gs_tr_parse: by hand, what it
+ * refuses and where); the eight-bytes-at-once tests (gs_swar_*)
  * against a byte-by-byte loop; gs_util_vfmt against vsnprintf.
  */
 #include <limits.h>
@@ -13,12 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 
 #include "check.h"
 #include "diag.h"
 #include "labels.h"
-#include "outfile.h"
 #include "util.h"
 
 static void S_test_asprintf(void)
@@ -148,123 +145,49 @@ static void S_test_strvec(void)
 	gs_util_strvec_release(&v);
 }
 
-/* 1 when parse_flat and jansson agree on text: both refuse it (or jansson
- * reads it but not as an object of distinct string members), or both give
- * the same members. */
-static int S_flat_agrees(const char *text, size_t len)
+/* gs_tr_parse: jansson's reading of a labels file, sorted by key; what is
+ * not an object of distinct string members is refused, with the place. */
+static void S_test_parse(void)
 {
-	gs_strings s;
-	json_error_t e;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e), *v;
-	const char *key;
-	int flat = gs_tr_parse_flat(text, len, &s), ok = 1;
-	size_t i, n = 0;
-
-	if (root && json_is_object(root)) {
-		json_object_foreach(root, key, v)
-			if (json_is_string(v))
-				n++;
-		if (n != json_object_size(root)) {
-			json_decref(root);
-			root = NULL;   /* jansson's reader then reports the member */
-		}
-	} else if (root) {
-		json_decref(root);
-		root = NULL;
-	}
-	if (!root)
-		ok = flat == -1 && s.count == 0 && s.items == NULL;
-	else if (flat != 0 || s.count != n)
-		ok = 0;
-	for (i = 0; ok && root && i < s.count; i++) {
-		v = json_object_get(root, s.items[i].key);
-		ok = v && strcmp(json_string_value(v), s.items[i].text) == 0 &&
-		     (i == 0 || strcmp(s.items[i - 1].key, s.items[i].key) < 0);
-	}
-	if (!ok)
-		fprintf(stderr, "parse_flat %d, jansson %s on: %.*s\n", flat,
-			root ? "reads it" : "refuses it", (int)len, text);
-	if (flat == 0)
-		gs_tr_release(&s);
-	json_decref(root);
-	return ok;
-}
-
-static void S_test_parse_flat(void)
-{
-	/* by hand: a = "x", e-acute (C3 A9), U+1F600 from its surrogate pair
-	 * (F0 9F 98 80), then newline, quote, backslash, slash; b = raw C3 A9 */
+	/* a = "x", e-acute, U+1F600 from its surrogate pair, then newline,
+	 * quote, backslash, slash; b = raw C3 A9 */
 	static const char good[] = " {\"b\":\"\xC3\xA9\",\r\n\t\"a\" : \"x\\u00e9\\ud83d\\ude00\\n\\\"\\\\\\/\"} \n";
-	static const char *const refused[] = {
-		"{\"a\":1}", "{\"a\":\"x\",\"a\":\"y\"}", "{\"a\":\"\\u0000\"}",
-		"{\"a\":\"\\ud800\"}", "{\"a\":\"\\ud800\\u0041\"}", "{\"a\":\"\\udc00\"}",
-		"{\"a\":\"\xC0\xAF\"}", "{\"a\":\"\xE0\x80\xAF\"}", "{\"a\":\"\xF0\x80\x80\xAF\"}",
-		"{\"a\":\"\xED\xA0\x80\"}", "{\"a\":\"\xF4\x90\x80\x80\"}",
-		"{\"a\":\"\xE2\x82\"}", "{\"a\":\"x\"} x", "{\"a\":\"x\",}", "{\"a\":\"tab\there\"}",
-		"[]", "{\"a\":\"x\"", "{\"a\" \"x\"}", "{\"a\":\"\\q\"}", "{\"a\":\"\\u12\"}",
-		"", "\xEF\xBB\xBF{}", "{\"a\":null}", "{\"a\":\"x\"}{}",
-	};
-	const char *paths[2] = { "templates/strings/en.json", "templates/strings/es.json" };
-	static const char alphabet[][8] = {
-		"a", "z", " ", "\"", "\\", "\\n", "\\u00e9", "\\ud83d", "\\ude00", "\\u0000",
-		"\xC3\xA9", "\xC3", "\xA9", "\xF0\x9F\x98\x80", "\t", ":", ",", "{", "}", "\\x",
+	static const struct {
+		const char *text;
+		const char *path;   /* the error's JSON path, or NULL: a line */
+	} refused[] = {
+		{ "{\"a\":1}", "$.a" }, { "{\"a\":\"x\",\"a\":\"y\"}", NULL },
+		{ "{\"a\":\"\\u0000\"}", NULL }, { "{\"a\":\"\\ud800\"}", NULL },
+		{ "{\"a\":\"\xC0\xAF\"}", NULL }, { "{\"a\":\"x\"} x", NULL },
+		{ "[]", "$" }, { "{\"a\":null}", "$.a" }, { "", NULL },
 	};
 	gs_strings s;
-	char path[4096], doc[512];
-	unsigned seed = 12345;
-	size_t i, k;
+	size_t i;
 
-	if (CHECK(gs_tr_parse_flat(good, sizeof(good) - 1, &s) == 0) && CHECK(s.count == 2)) {
-		CHECK_STR(s.items[0].key, "a");
-		CHECK_STR(s.items[0].text, "x\xC3\xA9\xF0\x9F\x98\x80\n\"\\/");
-		CHECK_STR(s.items[1].key, "b");
-		CHECK_STR(s.items[1].text, "\xC3\xA9");
-		CHECK(s.items[2].key == NULL);
-		gs_tr_release(&s);
-	}
-	CHECK(gs_tr_parse_flat(" {} ", 4, &s) == 0 && s.count == 0);
-	gs_tr_release(&s);
-	CHECK(S_flat_agrees(good, sizeof(good) - 1));
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		CHECK(gs_tr_parse_flat(refused[i], strlen(refused[i]), &s) == -1);
-		CHECK(S_flat_agrees(refused[i], strlen(refused[i])));
-	}
-	/* the bundled files: every member the same as jansson's */
-	for (i = 0; i < 2; i++) {
-		size_t len;
-		char *text;
-
-		snprintf(path, sizeof(path), "%s/%s", GS_TEST_SOURCE_DIR, paths[i]);
-		text = gs_outfile_read(path, &len);
-		if (CHECK(text != NULL))
-			CHECK(S_flat_agrees(text, len));
-		free(text);
-	}
-	/* 3,000 generated documents of 1 to 4 members, from pieces that make
-	 * valid and invalid strings and structure */
-	for (k = 0; k < 3000; k++) {
-		size_t n = 0, m, members;
-
-		seed = seed * 1103515245u + 12345u;
-		members = 1 + (seed >> 16) % 4;
-		n += (size_t)snprintf(doc + n, sizeof(doc) - n, "{");
-		for (m = 0; m < members; m++) {
-			size_t pieces, j;
-
-			n += (size_t)snprintf(doc + n, sizeof(doc) - n, "%s\"%c\":\"", m ? "," : "",
-					      (int)('a' + (seed >> 8) % 3 + m));
-			seed = seed * 1103515245u + 12345u;
-			pieces = (seed >> 16) % 6;
-			for (j = 0; j < pieces; j++) {
-				seed = seed * 1103515245u + 12345u;
-				n += (size_t)snprintf(doc + n, sizeof(doc) - n, "%s",
-						      alphabet[(seed >> 16) % (sizeof(alphabet) / sizeof(alphabet[0]))]);
-			}
-			n += (size_t)snprintf(doc + n, sizeof(doc) - n, "\"");
+		gs_diag d = GS_DIAG_INIT;
+		CHECK(gs_tr_parse(refused[i].text, strlen(refused[i].text), "l.json", &s, &d) == -1);
+		CHECK(s.count == 0 && s.items == NULL);
+		if (CHECK(d.count == 1)) {
+			if (refused[i].path)
+				CHECK_STR(d.items[0].path, refused[i].path);
+			else
+				CHECK(d.items[0].path == NULL && d.items[0].line >= 1);
 		}
-		n += (size_t)snprintf(doc + n, sizeof(doc) - n, "}");
-		if (!CHECK(S_flat_agrees(doc, n)))
-			break;
+		gs_diag_release(&d);
+	}
+	{
+		gs_diag d = GS_DIAG_INIT;
+		if (CHECK(gs_tr_parse(good, sizeof(good) - 1, "l.json", &s, &d) == 0) &&
+		    CHECK(s.count == 2)) {
+			CHECK_STR(s.items[0].key, "a");
+			CHECK_STR(s.items[0].text, "x\xC3\xA9\xF0\x9F\x98\x80\n\"\\/");
+			CHECK_STR(s.items[1].key, "b");
+			CHECK_STR(s.items[1].text, "\xC3\xA9");
+			CHECK(s.items[2].key == NULL);
+		}
+		gs_tr_release(&s);
+		gs_diag_release(&d);
 	}
 }
 
@@ -394,7 +317,7 @@ int main(void)
 	S_test_ci();
 	S_test_strvec();
 	S_test_labels();
-	S_test_parse_flat();
+	S_test_parse();
 	S_test_swar();
 	S_test_vfmt();
 	return gs_check_exit("test_util");

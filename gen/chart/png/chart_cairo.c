@@ -1,6 +1,6 @@
 /*
- * chart_cairo: a chart's display list rasterised by Cairo, compressed by
- * zrun (zrun.h): the PNG part (pngpart.h), reached through gs_chart_png_render
+ * chart_cairo: a chart's display list rasterised by Cairo, encoded with
+ * libdeflate: the PNG part (pngpart.h), reached through gs_chart_png_render
  * (chart_png.c) and the part's table.
  */
 #include "chart.h"
@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "util.h"
-#include "zrun.h"
 
 #define S_HALF_PI 1.5707963267948966
 
@@ -235,24 +234,26 @@ static void S_replay(cairo_t *cr, const gs_chart_list *l)
 /* ------------------------------------------------------------ encoding */
 
 /*
- * The PNG written by hand (three chunks: IHDR, one IDAT, IEND), its rows
- * compressed in one call by zrun (zrun.h), rather than by a general
- * deflate: libdeflate, here until render revision 9, cost 3.8 ms of a
- * chart's 800 x 450 pixels at every level and filter measured, most of it
- * inserting into its match finder the runs a chart is made of; zrun
- * skips them (bench/README.md, issue 28). Rows as they are (filter None):
- * a row the same as the one above is one match at a row's distance. RGB24
- * pixels are 0x00RRGGBB in native order; the PNG is 8-bit RGB, no alpha,
- * no time chunk, so its bytes depend only on the pixels. libdeflate gives
- * the chunks' CRC-32.
+ * The PNG written by hand (three chunks: IHDR, one IDAT, IEND), its
+ * pixels compressed by libdeflate in one call (level S_PNG_LEVEL), rather
+ * than through libpng and zlib a row at a time, or
+ * cairo_surface_write_to_png_stream (which compresses hard and tries every
+ * filter). Charts are flat colours on white: a row the same as the one
+ * above gets the Up filter (all zeros), any other None. RGB24 pixels are
+ * 0x00RRGGBB in native order; the PNG is 8-bit RGB, no alpha, no time
+ * chunk, so its bytes depend only on the pixels and libdeflate's version.
+ * A deflate of our own that skipped runs (zrun, render revision 9) saved
+ * about 1.5 ms an image of `--png`, an optional output: not worth a
+ * compressor of our own (issue 37, bench/README.md).
  */
+#define S_PNG_LEVEL 3
 /* The PNG is written into a gs_buf (buf.h) that starts at S_PNG_START
  * bytes (a chart's PNG is 20-60 KB); out of memory aborts there. */
 #define S_PNG_START 16384
 
-/* the rows and zrun's work space, kept from chart to chart (a megabyte
- * and more: allocated anew, every page of them faulted in again) */
-static gs_zrun S_zrun = GS_ZRUN_INIT;
+static struct libdeflate_compressor *S_deflater;
+/* the filtered rows and their deflated bytes, kept from chart to chart (a
+ * megabyte each: allocated anew, every page of them faulted in again) */
 static gs_buf S_raw = GS_BUF_INIT, S_z = GS_BUF_INIT;
 
 /* b emptied, with room for n bytes: its data. */
@@ -294,8 +295,8 @@ static int S_png_encode(cairo_surface_t *s, gs_buf *out)
 {
 	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 	const unsigned char *px;
-	unsigned char *raw, ihdr[13];
-	size_t rowlen, rawlen;
+	unsigned char *raw, *z, ihdr[13];
+	size_t rowlen, rawlen, zcap, zlen;
 	int w, h, stride, y, x;
 
 	cairo_surface_flush(s);
@@ -305,26 +306,33 @@ static int S_png_encode(cairo_surface_t *s, gs_buf *out)
 	stride = cairo_image_surface_get_stride(s);
 	if (!px || w <= 0 || h <= 0 || stride < 4 * w)
 		return -1;
+	if (!S_deflater) {
+		S_deflater = libdeflate_alloc_compressor(S_PNG_LEVEL);
+		if (!S_deflater)
+			GS_OOM("libdeflate's compressor");
+	}
 	rowlen = 1 + 3 * (size_t)w;
 	rawlen = rowlen * (size_t)h;
 	raw = S_room(&S_raw, rawlen);
 	for (y = 0; y < h; y++) {
 		const uint32_t *src = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
 		unsigned char *row = raw + (size_t)y * rowlen;
-		row[0] = 0;   /* None: the pixels as they are */
 		if (y > 0 && memcmp(src, px + (size_t)(y - 1) * (size_t)stride, 4 * (size_t)w) == 0) {
-			/* the row above again: its bytes copied, not converted */
-			memcpy(row, row - rowlen, rowlen);
+			row[0] = 2;   /* Up: the row above again */
+			memset(row + 1, 0, rowlen - 1);
 			continue;
 		}
+		row[0] = 0;   /* None: the pixels as they are */
 		for (x = 0; x < w; x++) {
 			row[1 + 3 * x] = (unsigned char)(src[x] >> 16);
 			row[2 + 3 * x] = (unsigned char)(src[x] >> 8);
 			row[3 + 3 * x] = (unsigned char)src[x];
 		}
 	}
-	gs_buf_truncate(&S_z, 0);
-	if (gs_zrun_compress(&S_zrun, raw, rawlen, rowlen, 3, &S_z) != 0 || S_z.len > 0x7fffffffu)
+	zcap = libdeflate_zlib_compress_bound(S_deflater, rawlen);
+	z = S_room(&S_z, zcap);
+	zlen = libdeflate_zlib_compress(S_deflater, raw, rawlen, z, zcap);
+	if (zlen == 0 || zlen > 0x7fffffffu)
 		return -1;
 	gs_buf_put(out, sig, sizeof(sig));
 	S_be32(ihdr, (uint32_t)w);
@@ -335,7 +343,7 @@ static int S_png_encode(cairo_surface_t *s, gs_buf *out)
 	ihdr[11] = 0;   /* adaptive filters */
 	ihdr[12] = 0;   /* not interlaced */
 	S_chunk(out, "IHDR", ihdr, sizeof(ihdr));
-	S_chunk(out, "IDAT", (const unsigned char *)S_z.data, S_z.len);
+	S_chunk(out, "IDAT", z, zlen);
 	S_chunk(out, "IEND", NULL, 0);
 	return 0;
 }

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "chart_list.h"
+#include "hash.h"
 #include "util.h"
 
 #define GS_CHART_CACHE 64
@@ -51,48 +52,28 @@ static inline const char *gs_chart_cache_str0(const char *s)
 	return s ? s : "";
 }
 
-/* A word at a time (FNV a byte at a time cost as much as rendering a
- * cached chart saves): deterministic, not for an adversary; a collision
- * only costs the full comparison. */
-static inline uint64_t gs_chart_cache_mix(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	uint64_t w;
-
-	for (; n >= 8; n -= 8, b += 8) {
-		memcpy(&w, b, 8);
-		h = (h ^ w) * 0x100000001b3u;
-		h ^= h >> 29;
-	}
-	w = 0;
-	if (n)
-		memcpy(&w, b, n);   /* the tail (under 8 bytes), and its length */
-	h = (h ^ w ^ ((uint64_t)n << 56)) * 0x100000001b3u;
-	return h ^ h >> 29;
-}
-
 static inline uint64_t gs_chart_cache_hash(const gs_chart_cache *c, const gs_chart_list *l)
 {
-	uint64_t h = 14695981039346656037u;
+	uint64_t h = GS_HASH_INIT;
 	unsigned height = gs_chart_list_height(l);
 	size_t i;
 
-	h = gs_chart_cache_mix(h, &height, sizeof(height));
-	h = gs_chart_cache_mix(h, &l->n, sizeof(l->n));
-	h = gs_chart_cache_mix(h, l->m, l->n * sizeof(*l->m));
+	h = gs_hash_mix(h, &height, sizeof(height));
+	h = gs_hash_mix(h, &l->n, sizeof(l->n));
+	h = gs_hash_mix(h, l->m, l->n * sizeof(*l->m));
 	for (i = 0; i < l->npt; i++) {
 		double xy[2];
 
 		xy[0] = l->pt[i].x;
 		xy[1] = l->pt[i].y;
-		h = gs_chart_cache_mix(h, xy, sizeof(xy));
-		h = gs_chart_cache_mix(h, &l->pt[i].op, 1);
+		h = gs_hash_mix(h, xy, sizeof(xy));
+		h = gs_hash_mix(h, &l->pt[i].op, 1);
 	}
-	h = gs_chart_cache_mix(h, l->str, l->nstr);
+	h = gs_hash_mix(h, l->str, l->nstr);
 	if (c->with_text) {
 		const char *t = gs_chart_cache_str0(l->title), *d = gs_chart_cache_str0(l->desc);
-		h = gs_chart_cache_mix(h, t, strlen(t) + 1);
-		h = gs_chart_cache_mix(h, d, strlen(d));
+		h = gs_hash_mix(h, t, strlen(t) + 1);
+		h = gs_hash_mix(h, d, strlen(d));
 	}
 	return h;
 }

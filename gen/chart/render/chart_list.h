@@ -1,7 +1,7 @@
 /*
  * chart_list: the display list a chart is described by, once, and the two
  * back ends that render it (chart_svg.c: SVG text written directly;
- * chart_cairo.c: Cairo rasterising, zrun.c compressing). Private to the
+ * chart_cairo.c: Cairo rasterising, libdeflate compressing). Private to the
  * chart module: only chart*.c include this header; the rest of the
  * generator sees chart.h.
  *
@@ -118,7 +118,7 @@ static inline unsigned gs_chart_list_height(const gs_chart_list *l)
  * <g> (no <style>, no classes); deterministic. *out (an initialised
  * gs_buf, buf.h) is released and then holds the text, NUL-terminated. */
 int gs_chart_svg_render(const gs_chart_list *l, gs_buf *out);
-/* PNG through Cairo and zrun (zrun.h); deterministic. *out as above; on failure
+/* PNG through Cairo and libdeflate; deterministic. *out as above; on failure
  * it is left empty. The entry point (chart_png.c): the PNG part loaded on
  * first use, or linked in (pngpart.h). */
 int gs_chart_png_render(const gs_chart_list *l, gs_buf *out);

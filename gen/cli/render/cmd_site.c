@@ -13,6 +13,7 @@
 #include "datadir.h"
 #include "diag.h"
 #include "evidence.h"
+#include "hash.h"
 #include "outfile.h"
 #include "publish.h"
 #include "shard.h"
@@ -59,16 +60,6 @@ static int S_by_hash(const void *a, const void *b)
 	return x->h != y->h ? (x->h < y->h ? -1 : 1) : (x->i > y->i) - (x->i < y->i);
 }
 
-/* 64-bit FNV-1a of s: ids that hash alike are compared as text. */
-static uint64_t S_fnv(const char *s)
-{
-	uint64_t h = 14695981039346656037u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
 /*
  * Output names come from ids: they must be unique; --reference must name
  * one of them. Then the errors, if any, are printed: 0 when there is none,
@@ -95,7 +86,7 @@ static int S_validated(void *arg, gs_site_learnt *learnt)
 			goto lost;
 		if (!it.id)
 			continue;
-		ids[nids].h = S_fnv(it.id);
+		ids[nids].h = gs_hash_str(it.id);   /* alike: compared as text */
 		ids[nids++].i = i;
 		found |= x->reference && strcmp(it.id, x->reference) == 0;
 		gs_shard_keys_workload(&keys, it.id, it.sha256);
@@ -261,7 +252,7 @@ int gs_cmd_site(int argc, char **argv)
 			     "  left them, DIR is left untouched;\n"
 			     "  --rehash: every file read and hashed again;\n"
 			     "  --shard K/N: only the K-th of N parts of the workloads, into a shard\n"
-			     "  folder for `gpusheet merge` (README: a CI matrix);\n"
+			     "  folder for `gpusheet merge` (docs/ci.md: a CI matrix);\n"
 			     "  --reference ID: the workload whose total campaign cost per offer the\n"
 			     "  offers page charts (default: each offer's cheapest hourly price)");
 			free(dirs);
