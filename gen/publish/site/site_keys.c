@@ -283,7 +283,7 @@ static int S_input_archive_log(gs_site_ctx *c, size_t i, const char *path,
 	}
 	gs_diag_release(&d);
 	if (gs_publish_read_log(path, &m, &bytes, &len, c->err) != 0 ||
-	    (bytes && gs_evidence_archive_add_bytes(c->archive, bytes, len, m.import_log_sha256,
+	    (bytes && gs_evidence_archive_add_log_bytes(c->archive, bytes, len, m.import_log_sha256,
 					   m.import_log_name, sheet_rel, rel, c->err))) {
 		gs_error_prefix(c->err, "%s: %s: ", c->paths[i], path);
 		rc = -1;
