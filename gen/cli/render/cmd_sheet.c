@@ -71,7 +71,8 @@ static int S_link_dir(const char *from, const char *to, int top, gs_error *err)
 				 "of a sheet is replaced whole (a kill leaves the old one or the new "
 				 "one), so --out must name a folder of sheets only", from, e->d_name,
 				 S_ISDIR(st.st_mode) ? "a folder" : S_ISLNK(st.st_mode)
-				 ? "a symbolic link" : "not a regular file");
+				 ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO"
+				 : S_ISSOCK(st.st_mode) ? "a socket" : "a device or other special file");
 			rc = -1;
 		} else if (linkat(ffd, e->d_name, tfd, e->d_name, 0) != 0) {
 			gs_error_set(err, "%s/%s: cannot link it into the new folder: %s", from,
