@@ -948,7 +948,7 @@ gs_stage *gs_outfile_stage_begin_as(const char *out, const char *const *must_hol
 		if (S_mount_point(st->out, &sb, st->parent)) {
 			/* found before anything is built: the swap would fail at the end */
 			gs_error_set(err, "%s: is a mount point (a volume, a tmpfs), which cannot be "
-				     "replaced whole as a %s is; give a folder inside it as --out, "
+				     "replaced whole as a %s is; give a folder inside it instead, "
 				     "such as %s/%s", st->out, what, st->out, what[0] == 's' &&
 				     what[1] == 'h' ? "sheet" : "site");
 			goto fail;
