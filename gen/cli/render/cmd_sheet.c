@@ -204,7 +204,13 @@ int gs_cmd_sheet(int argc, char **argv)
 	/* A damaged archive is found before anything is written. */
 	archive = gs_evidence_archive(gs_outfile_stage_dir(st), &aerr);
 	if (!archive || gs_error_is_set(&aerr)) {
-		gs_diag_error_print("sheet", "%s", gs_error_message(&aerr));
+		/* named as the user knows it: OUT, not the stage that copies it */
+		const char *msg = gs_error_message(&aerr), *sd = gs_outfile_stage_dir(st);
+		size_t sl = strlen(sd);
+		if (strncmp(msg, sd, sl) == 0)
+			gs_diag_error_print("sheet", "%s%s", out, msg + sl);
+		else
+			gs_diag_error_print("sheet", "%s", msg);
 		gs_error_release(&aerr);
 		if (archive)
 			gs_evidence_archive_free(archive);
