@@ -78,16 +78,19 @@ int gs_infile_open_at(int dfd, const char *name, int follow, size_t max_bytes, g
 		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
 			if (!follow) {
 				gs_error_set(err, "is a symbolic link (not followed)");
+				errno = ELOOP;
 				return -1;
 			}
 			if (e == ENOENT && (n = readlinkat(dfd, name, target, sizeof(target) - 1)) >= 0) {
 				target[n] = '\0';
 				gs_error_set(err, "is a dangling symbolic link to '%s' (its target "
 					 "does not exist)", target);
+				errno = e;
 				return -1;
 			}
 		}
 		gs_error_set(err, "cannot read: %s", strerror(e));
+		errno = e;
 		return -1;
 	}
 	return S_check_fd(fd, max_bytes, err);
@@ -106,9 +109,8 @@ static void S_refused(int dfd, const char *rel, const char *p, size_t n, const c
 
 	if ((e == ELOOP || e == ENOTDIR) && fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISLNK(st.st_mode))
-		gs_error_set(err, "\"%.*s\" is a symbolic link (not followed: evidence "
-			 "must be a regular file inside the workload's folder)",
-			 (int)(p - rel + (ptrdiff_t)n), rel);
+		gs_error_set(err, "\"%.*s\" is a symbolic link (not followed: only a regular "
+			 "file inside the folder is read)", (int)(p - rel + (ptrdiff_t)n), rel);
 	else
 		gs_error_set(err, "cannot read: %s", strerror(e));
 }
@@ -253,6 +255,20 @@ fail:
 char *gs_infile_read(const char *path, size_t max_bytes, size_t *len, gs_error *err)
 {
 	int fd = gs_infile_open_regular(path, max_bytes, err);
+	size_t n = 0;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = gs_infile_read_fd(fd, max_bytes, &n, err);
+	if (buf && len)
+		*len = n;
+	return buf;
+}
+
+char *gs_infile_read_nofollow(const char *path, size_t max_bytes, size_t *len, gs_error *err)
+{
+	int fd = gs_infile_open_at(AT_FDCWD, path, 0, max_bytes, err);
 	size_t n = 0;
 	char *buf;
 

@@ -68,4 +68,12 @@ char *gs_infile_read_fd(int fd, size_t max_bytes, size_t *len, gs_error *err);
  */
 char *gs_infile_read(const char *path, size_t max_bytes, size_t *len, gs_error *err);
 
+/*
+ * gs_infile_read for the files gpusheet keeps itself (a site's keys file,
+ * its stat cache, an evidence manifest, a shard's files): the same checks,
+ * and a symbolic link as the last component is refused, not followed ("is
+ * a symbolic link (not followed)"), since gpusheet never writes one there.
+ */
+char *gs_infile_read_nofollow(const char *path, size_t max_bytes, size_t *len, gs_error *err);
+
 #endif

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* renameat2, syncfs; flock comes with it */
 #include "outfile.h"
 #include "infile.h"
+#include "outlock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -757,7 +758,34 @@ struct gs_stage {
 	char *previous;  /* out, when it existed */
 	int lock_fd;     /* flock'ed descriptor of the stage folder */
 	int committed;
+	int own_lock;    /* took OUT's lock (outlock.h): released when freed */
+	const char *what; /* what OUT is, in messages: "site", "sheet folder"... */
 };
+
+/*
+ * 1 when path (a folder) is a mount point: another device than its
+ * parent's, or the root of a mount of the same one (a bind mount, where
+ * statx says so). A mount point cannot be renamed: a stage could never
+ * be swapped in for it.
+ */
+static int S_mount_point(const char *path, const struct stat *sb, const char *parent)
+{
+	struct stat pb;
+	struct statx sx;
+
+	if (stat(parent, &pb) == 0 && pb.st_dev != sb->st_dev)
+		return 1;
+#ifdef STATX_ATTR_MOUNT_ROOT
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx) == 0 &&
+	    (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	    (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+		return 1;
+#else
+	(void)sx;
+	(void)path;
+#endif
+	return 0;
+}
 
 /* 1 if the folder path is empty (only "." and ".."); -1 if unreadable. */
 static int S_dir_empty(const char *path)
@@ -870,6 +898,12 @@ static void S_fsync_path(const char *dir)
 gs_stage *gs_outfile_stage_begin(const char *out, const char *const *must_hold,
 			 gs_error *err)
 {
+	return gs_outfile_stage_begin_as(out, must_hold, "site", err);
+}
+
+gs_stage *gs_outfile_stage_begin_as(const char *out, const char *const *must_hold,
+			    const char *what, gs_error *err)
+{
 	gs_stage *st;
 	struct stat sb;
 	char *slash;
@@ -882,6 +916,7 @@ gs_stage *gs_outfile_stage_begin(const char *out, const char *const *must_hold,
 	st = gs_xcalloc(1, sizeof(*st));
 	S_stages_alive++; /* until gs_outfile_stage_free */
 	st->lock_fd = -1;
+	st->what = what;
 	st->out = gs_xstrdup(out);
 	n = strlen(st->out);
 	while (n > 1 && st->out[n - 1] == '/')
@@ -910,6 +945,14 @@ gs_stage *gs_outfile_stage_begin(const char *out, const char *const *must_hold,
 			gs_error_set(err, "%s: exists and is not a folder; not replaced", st->out);
 			goto fail;
 		}
+		if (S_mount_point(st->out, &sb, st->parent)) {
+			/* found before anything is built: the swap would fail at the end */
+			gs_error_set(err, "%s: is a mount point (a volume, a tmpfs), which cannot be "
+				     "replaced whole as a %s is; give a folder inside it instead, "
+				     "such as %s/%s", st->out, what, st->out, what[0] == 's' &&
+				     what[1] == 'h' ? "sheet" : "site");
+			goto fail;
+		}
 		if (S_dir_empty(st->out) == 0) {
 			for (i = 0; must_hold && must_hold[i]; i++) {
 				char *p = gs_xasprintf("%s/%s", st->out, must_hold[i]);
@@ -917,8 +960,8 @@ gs_stage *gs_outfile_stage_begin(const char *out, const char *const *must_hold,
 				free(p);
 				if (!there) {
 					gs_error_set(err, "%s: exists, is not empty and has no %s: "
-						 "not a site made by gpusheet, so not replaced",
-						 st->out, must_hold[i]);
+						 "not a %s made by gpusheet, so not replaced",
+						 st->out, must_hold[i], what);
 					goto fail;
 				}
 			}
@@ -930,6 +973,14 @@ gs_stage *gs_outfile_stage_begin(const char *out, const char *const *must_hold,
 	} else if (gs_outfile_mkdirs(st->parent) != 0) {
 		gs_error_set(err, "%s: cannot create the folder: %s", st->parent, strerror(errno));
 		goto fail;
+	}
+	/* one run at a time into out (outlock.h): taken here unless the
+	 * caller took it for the whole run */
+	{
+		int r = gs_outlock_ensure(st->out, err);
+		if (r < 0)
+			goto fail;
+		st->own_lock = r == 1;
 	}
 	S_remove_stale(st);
 	st->dir = gs_xasprintf("%s/.%s%sXXXXXX", st->parent, st->base, GS_STAGE_INFIX);
@@ -986,8 +1037,8 @@ int gs_outfile_stage_commit(gs_stage *st, gs_error *err)
 	if (!st->previous) {
 		/* No old tree: one rename (over an empty folder made meanwhile, too). */
 		if (rename(st->dir, st->out) != 0) {
-			gs_error_set(err, "%s: cannot move the new site in place: %s", st->out,
-				 strerror(errno));
+			gs_error_set(err, "%s: cannot move the new %s in place: %s", st->out,
+				 st->what, strerror(errno));
 			return -1;
 		}
 	} else if (renameat2(AT_FDCWD, st->dir, AT_FDCWD, st->out, RENAME_EXCHANGE) == 0) {
@@ -1001,19 +1052,19 @@ int gs_outfile_stage_commit(gs_stage *st, gs_error *err)
 		}
 		old = gs_xasprintf("%s/.%s%s%.6s", st->parent, st->base, GS_STAGE_OLD_INFIX, hex);
 		if (rename(st->out, old) != 0) {
-			gs_error_set(err, "%s: cannot move the old site aside: %s", st->out,
-				 strerror(errno));
+			gs_error_set(err, "%s: cannot move the old %s aside: %s", st->out,
+				 st->what, strerror(errno));
 			free(old);
 			return -1;
 		}
 		if (rename(st->dir, st->out) != 0) {
-			gs_error_set(err, "%s: cannot move the new site in place (the old one is "
-				 "kept as %s): %s", st->out, old, strerror(errno));
+			gs_error_set(err, "%s: cannot move the new %s in place (the old one is "
+				 "kept as %s): %s", st->out, st->what, old, strerror(errno));
 			free(old);
 			return -1;
 		}
 	} else {
-		gs_error_set(err, "%s: cannot swap the new site in: %s", st->out, strerror(errno));
+		gs_error_set(err, "%s: cannot swap the new %s in: %s", st->out, st->what, strerror(errno));
 		return -1;
 	}
 	st->committed = 1;
@@ -1036,6 +1087,8 @@ void gs_outfile_stage_free(gs_stage *st)
 		S_lock_forget(st->lock_fd);
 		close(st->lock_fd);
 	}
+	if (st->own_lock)
+		gs_outlock_release();
 	free(st->out);
 	free(st->parent);
 	free(st->base);

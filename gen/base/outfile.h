@@ -148,6 +148,14 @@ typedef struct gs_stage gs_stage;
  */
 gs_stage *gs_outfile_stage_begin(const char *out, const char *const *must_hold,
 			 gs_error *err);
+/*
+ * gs_outfile_stage_begin naming what out is in its messages (what: "site",
+ * "shard", "sheet folder"; the other says "site"). Both refuse, before
+ * anything is built, an out that is a mount point (it cannot be renamed),
+ * and take out's lock (outlock.h) unless this process holds it.
+ */
+gs_stage *gs_outfile_stage_begin_as(const char *out, const char *const *must_hold,
+			    const char *what, gs_error *err);
 /* The folder to build into. */
 const char *gs_outfile_stage_dir(const gs_stage *st);
 /* out as it was when the stage began (a folder), or NULL when there was none. */

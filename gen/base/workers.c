@@ -44,6 +44,9 @@ static char *S_slurp(FILE *f, size_t *len)
 	return buf;
 }
 
+/* A worker's exit status above this is S_EXIT_ERRNO + the errno of its report's write. */
+#define S_EXIT_ERRNO 16
+
 static void S_child(size_t from, size_t to, gs_worker_fn fn, void *ctx, FILE *out,
 		    pid_t parent)
 {
@@ -53,8 +56,19 @@ static void S_child(size_t from, size_t to, gs_worker_fn fn, void *ctx, FILE *ou
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 		_exit(3);
 	rc = fn(from, to, ctx, out);
-	if (fflush(out) != 0 || ferror(out))
-		_exit(2);
+#ifdef GS_FAULT_INJECTION
+	/* test builds: the report's disk is full when it is flushed */
+	if (getenv("GS_TEST_REPORT_ENOSPC")) {
+		errno = ENOSPC;
+		_exit(S_EXIT_ERRNO + ENOSPC);
+	}
+#endif
+	if (fflush(out) != 0 || ferror(out)) {
+		/* the report is lost (a full disk): its errno says why, by the
+		 * exit status, since nothing else reaches the parent */
+		int e = errno;
+		_exit(e > 0 && e < 256 - S_EXIT_ERRNO ? S_EXIT_ERRNO + e : 2);
+	}
 	_exit(rc ? 1 : 0);
 }
 
@@ -170,6 +184,11 @@ stop:
 		} else if (WIFSIGNALED(st)) {
 			gs_error_set(err, "the worker of items %zu to %zu died of signal %d",
 				 rep->from[failed] + 1, rep->to[failed], WTERMSIG(st));
+		} else if (WIFEXITED(st) && WEXITSTATUS(st) > S_EXIT_ERRNO) {
+			gs_error_set(err, "the worker of items %zu to %zu could not write its report "
+				     "(kept %s): %s", rep->from[failed] + 1, rep->to[failed],
+				     dir ? "beside the output" : "in the temporary folder",
+				     strerror(WEXITSTATUS(st) - S_EXIT_ERRNO));
 		} else {
 			gs_error_set(err, "the worker of items %zu to %zu failed (exit %d)",
 				 rep->from[failed] + 1, rep->to[failed], WEXITSTATUS(st));

@@ -22,7 +22,12 @@
  *    leaves no process writing into its stage;
  *  - when a worker fails (non-zero return, a signal), the others are killed
  *    and gs_workers_run fails with the failed worker's report as the
- *    message (the lowest-numbered failed worker when several did).
+ *    message (the lowest-numbered failed worker when several did); a worker
+ *    whose report could not be written (a full disk) passes the errno of
+ *    that write by its exit status, and the message says it ("could not
+ *    write its report (kept beside the output): No space left on device");
+ *  - test builds (GS_FAULT_INJECTION): GS_TEST_REPORT_ENOSPC set makes
+ *    every worker's report fail so.
  */
 #ifndef GS_WORKERS_H
 #define GS_WORKERS_H

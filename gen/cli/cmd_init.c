@@ -431,6 +431,19 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
 
+	if ((m->weights == GS_WEIGHTS_NONE || m->weights == GS_WEIGHTS_INDEX) &&
+	    !m->torch_dtype_bits) {
+		/* nothing gives the bits of a weight: a plain refusal, not a workload
+		 * that the workload's checks would refuse */
+		fprintf(stderr, "gpusheet init: %s: no weight header (safetensors or GGUF) to "
+			"read the weights' types from, and config.json's torch_dtype %s%s%s gives no width gpusheet knows: the "
+			"weights' bits are missing; add the weight files, or write \"weights\" "
+			"(storage_bits, storage_format, compute_format) by hand\n", m->path,
+			m->torch_dtype ? "\"" : "", m->torch_dtype ? m->torch_dtype : "(absent)",
+			m->torch_dtype ? "\"" : "");
+		json_decref(w);
+		return NULL;
+	}
 	if (gs_model_params(m, &params)) {
 		fprintf(stderr, "gpusheet init: %s: the model files give no parameter count "
 			"(no safetensors or GGUF header, and no covered architecture in "
@@ -476,7 +489,9 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	if (p->task != 0)
 		json_object_set_new(w, "training", S_training(m, p, params));
 	req = json_object();
-	if (gs_model_replicated(m, &rep, &rep_tensors) == 0) {
+	if (gs_model_replicated(m, &rep, &rep_tensors) == 0 && rep > 0) {
+		/* (none found, as in a shard whose tensors' names gpusheet does not
+		 * place: nothing to state, and a size of 0 is not one) */
 		/* read from every header: the sheet checks it against them */
 		json_object_set_new(req, "tensor_parallel_replicated", S_size_bytes(rep));
 		replicated = gs_xasprintf(" Under tensor parallelism the norms, the biases of "

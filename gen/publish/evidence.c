@@ -230,41 +230,61 @@ static const char *S_basename(const char *p)
 	return s ? s + 1 : p;
 }
 
-/* ".ext" (lowercased) or "" from a name; dst has GS_EVIDENCE_EXT_MAX + 2. */
-static void S_extension(const char *name, char *dst)
+/* 1 if name ends in suffix (ASCII letters compared without case). */
+static int S_ends_ci(const char *name, const char *suffix)
 {
-	const char *base = S_basename(name), *dot = strrchr(base, '.');
-	size_t n, i;
+	size_t n = strlen(name), m = strlen(suffix), i;
 
-	dst[0] = '\0';
-	if (!dot || dot == base)
-		return; /* none, or a dot file such as ".json" */
-	n = strlen(dot + 1);
-	if (n == 0 || n > GS_EVIDENCE_EXT_MAX)
-		return;
-	for (i = 0; i < n; i++) {
-		char c = dot[1 + i];
+	if (n < m)
+		return 0;
+	for (i = 0; i < m; i++) {
+		char c = name[n - m + i];
 		if (c >= 'A' && c <= 'Z')
 			c = (char)(c - 'A' + 'a');
-		else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
-			return;
-		dst[1 + i] = c;
+		if (c != suffix[i])
+			return 0;
 	}
-	dst[0] = '.';
-	dst[1 + n] = '\0';
+	return 1;
 }
 
-/* A valid evidence file name for hash: "<hash>" or "<hash>.<ext>". */
+/*
+ * The extension of an archived file, by its kind, never by the name it was
+ * given (a file named "x.html" must not become a page of the site): a
+ * measurement or a model's JSON file ".json", a model file's header
+ * ("model:...header", binary) ".header", a log ".txt" when so named, else
+ * ".log". Served as data or text, none is rendered by a browser.
+ */
+static const char *S_kind_ext(int kind, const char *name)
+{
+	if (kind == GS_EVIDENCE_LOG)
+		return S_ends_ci(name, ".txt") ? ".txt" : ".log";
+	if (strncmp(name, "model:", 6) == 0 && S_ends_ci(name, ".header"))
+		return ".header";
+	return ".json";
+}
+
+int gs_evidence_ext_allowed(const char *file)
+{
+	const char *dot = strrchr(file, '.');
+	static const char *const ok[] = { ".json", ".log", ".txt", ".header", NULL };
+	size_t i;
+
+	if (!dot)
+		return 1;
+	for (i = 0; ok[i]; i++)
+		if (strcmp(dot, ok[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* A valid evidence file name for hash: "<hash>" or "<hash>.<ext>", ext one archived. */
 static int S_file_name_valid(const char *file, const char *hash)
 {
-	char ext[GS_EVIDENCE_EXT_MAX + 2];
-
 	if (strncmp(file, hash, 64) != 0)
 		return 0;
 	if (file[64] == '\0')
 		return 1;
-	S_extension(file, ext);
-	return ext[0] && strcmp(file + 64, ext) == 0;
+	return file[64] == '.' && !strchr(file + 65, '.') && gs_evidence_ext_allowed(file + 64);
 }
 
 /* ---- manifest loading ---- */
@@ -321,9 +341,14 @@ static int S_load_entries(gs_archive *a, json_t *root, const char *path, int mer
 		    !json_is_string(sha) ||
 		    strcmp(json_string_value(sha), key) != 0 ||
 		    !json_is_integer(size) || json_integer_value(size) < 0 ||
-		    !json_is_string(file) ||
-		    !S_file_name_valid(json_string_value(file), key)) {
+		    !json_is_string(file)) {
 			gs_error_set(err, "%s: malformed entry %.80s", path, key);
+			return -1;
+		}
+		if (!S_file_name_valid(json_string_value(file), key)) {
+			gs_error_set(err, "%s: entry %.80s: file \"%.100s\" is not <sha256>.json, "
+				     ".log, .txt or .header (a browser could render it as a page)",
+				     path, key, json_string_value(file));
 			return -1;
 		}
 		e = merge ? S_find(a, key) : NULL;
@@ -352,13 +377,27 @@ static int S_load_manifest(gs_archive *a, gs_error *err)
 	json_t *root;
 	int rc;
 
-	root = gs_jr_load_path(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
+	gs_error why = GS_ERROR_INIT;
+	size_t len = 0;
+	/* gpusheet's own file: never through a link, never a FIFO or a device */
+	char *text = gs_infile_read_nofollow(path, GS_FILE_MAX_BYTES, &len, &why);
+
+	if (!text) {
+		int e = errno;
 		struct stat st;
-		if (stat(path, &st) != 0 && errno == ENOENT) {
+		if (e == ENOENT && lstat(path, &st) != 0) {
+			gs_error_release(&why);
 			free(path);
 			return 0;
 		}
+		gs_error_set(err, "%s: cannot read manifest: %s", path, gs_error_message(&why));
+		gs_error_release(&why);
+		free(path);
+		return -1;
+	}
+	root = gs_jr_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!root) {
 		gs_error_set(err, "%s:%d:%d: cannot read manifest: %s", path, jerr.line,
 		      jerr.column, jerr.text);
 		free(path);
@@ -494,7 +533,7 @@ static int S_check_existing(const char *target,
 		      target);
 		return -1;
 	}
-	fd = open(target, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = gs_infile_open_at(AT_FDCWD, target, 0, 0, NULL);
 	if (fd < 0 || S_sha256_fd(fd, found, &got) != 0) {
 		gs_error_set(err, "%s: cannot read: %s", target, strerror(errno));
 		if (fd >= 0)
@@ -518,7 +557,7 @@ static int S_matches(const char *path, const char *hash, uint64_t size)
 	uint64_t got;
 	int fd, same;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = gs_infile_open_at(AT_FDCWD, path, 0, 0, NULL);   /* (a FIFO never opened) */
 	if (fd < 0)
 		return 0;
 	same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -755,30 +794,28 @@ static int S_place(gs_archive *a, S_entry *e, const char *fname, S_copy *c, gs_e
 
 /* The name in evidence/ of hash for a file named original_name: a hash
  * known keeps its first name. The entry, or NULL when the hash is new. */
-static S_entry *S_name(gs_archive *a, const char *hash, const char *original_name,
+static S_entry *S_name(gs_archive *a, const char *hash, const char *original_name, int kind,
 		       char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1])
 {
-	char ext[GS_EVIDENCE_EXT_MAX + 2];
 	S_entry *e = S_find(a, hash);
 
-	if (e) {
+	if (e)
 		snprintf(fname, GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1, "%s", e->file);
-	} else {
-		S_extension(original_name, ext);
-		snprintf(fname, GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1, "%s%s", hash, ext);
-	}
+	else
+		snprintf(fname, GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1, "%s%s", hash,
+			 S_kind_ext(kind, original_name));
 	return e;
 }
 
 /* Steps 2 to 4 of the bytes in c (read, or given), named original_name. */
-static int S_add(gs_archive *a, S_copy *c, const char *original_name,
+static int S_add(gs_archive *a, S_copy *c, const char *original_name, int kind,
 		 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
 {
 	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
 	S_entry *e;
 
 	/* Step 2: the name in evidence/; a hash known keeps its first name. */
-	e = S_name(a, c->hex, original_name, fname);
+	e = S_name(a, c->hex, original_name, kind, fname);
 	if (e && e->size != c->total) {
 		gs_error_set(err, "%s/%s: manifest says %llu bytes, content has %llu",
 		      a->evdir, fname, (unsigned long long)e->size,
@@ -814,14 +851,14 @@ int gs_evidence_archive_add(gs_archive *a, const char *src_path,
 	gs_buf_init(&c.b, 0);
 	c.tfd = -1;
 	if (S_read_source(a, src_path, &c, err) == 0)
-		rc = S_add(a, &c, original_name, citing_sheet, out_rel, err);
+		rc = S_add(a, &c, original_name, GS_EVIDENCE_DATA, citing_sheet, out_rel, err);
 	S_copy_release(&c);
 	return rc;
 }
 
-int gs_evidence_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
-			 const char *sha256_hex, const char *original_name,
-			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
+static int S_add_bytes(gs_archive *a, const void *bytes, size_t len, const char *sha256_hex,
+		       const char *original_name, int kind, const char *citing_sheet,
+		       char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
 {
 	S_copy c;
 	int rc;
@@ -842,9 +879,26 @@ int gs_evidence_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 	c.given_len = len;
 	c.total = len;
 	memcpy(c.hex, sha256_hex, GS_SHA256_HEX_SIZE);
-	rc = S_add(a, &c, original_name, citing_sheet, out_rel, err);
+	rc = S_add(a, &c, original_name, kind, citing_sheet, out_rel, err);
 	S_copy_release(&c);
 	return rc;
+}
+
+int gs_evidence_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
+			 const char *sha256_hex, const char *original_name,
+			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err)
+{
+	return S_add_bytes(a, bytes, len, sha256_hex, original_name, GS_EVIDENCE_DATA, citing_sheet,
+			   out_rel, err);
+}
+
+int gs_evidence_archive_add_log_bytes(gs_archive *a, const void *bytes, size_t len,
+			     const char *sha256_hex, const char *original_name,
+			     const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE],
+			     gs_error *err)
+{
+	return S_add_bytes(a, bytes, len, sha256_hex, original_name, GS_EVIDENCE_LOG, citing_sheet,
+			   out_rel, err);
 }
 
 int gs_evidence_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_t size,
@@ -857,7 +911,7 @@ int gs_evidence_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_
 	if (!a || S_begin(a, err) != 0 || !original_name || !*original_name || !sha256_hex ||
 	    !gs_evidence_sha256_hex_valid(sha256_hex) || S_ensure_evdir(a, err) != 0)
 		return -1;
-	e = S_name(a, sha256_hex, original_name, fname);
+	e = S_name(a, sha256_hex, original_name, GS_EVIDENCE_DATA, fname);
 	if (e && e->size != size)
 		return 1;
 	if (!e || !e->verified) {
@@ -886,7 +940,16 @@ void gs_evidence_archive_name(gs_archive *a, const char *sha256_hex, const char 
 {
 	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
 
-	(void)S_name(a, sha256_hex, original_name, fname);
+	(void)S_name(a, sha256_hex, original_name, GS_EVIDENCE_DATA, fname);
+	snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR, fname);
+}
+
+void gs_evidence_archive_name_log(gs_archive *a, const char *sha256_hex, const char *original_name,
+			 char out_rel[GS_EVIDENCE_REL_SIZE])
+{
+	char fname[GS_SHA256_HEX_SIZE + GS_EVIDENCE_EXT_MAX + 1];
+
+	(void)S_name(a, sha256_hex, original_name, GS_EVIDENCE_LOG, fname);
 	snprintf(out_rel, GS_EVIDENCE_REL_SIZE, "%s/%s", GS_EVIDENCE_DIR, fname);
 }
 
@@ -909,7 +972,8 @@ static json_t *S_json_strings(gs_strvec *v)
 /* 1 if path holds exactly bytes[0..n). */
 static int S_same_bytes(const char *path, const char *bytes, size_t n)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* (a FIFO or a device planted there is never opened for reading) */
+	int fd = gs_infile_open_at(AT_FDCWD, path, 0, n, NULL);
 	struct stat st;
 	char *buf;
 	size_t got = 0;

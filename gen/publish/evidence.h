@@ -3,11 +3,16 @@
  * site folder SITE.
  *
  * Invariants:
- *  - an archived file lives at SITE/evidence/<sha256hex>[.<ext>], where the
- *    hex is the lowercase SHA-256 of its bytes and <ext> is the extension of
- *    the original name (1..16 ASCII letters/digits, lowercased; none if the
- *    name has no such extension). A hash archived once keeps its first file
- *    name (recorded in the manifest), whatever later names say;
+ *  - an archived file lives at SITE/evidence/<sha256hex>.<ext>, where the
+ *    hex is the lowercase SHA-256 of its bytes and <ext> says its kind,
+ *    never the name it was given: "json" for a measurement or a model's
+ *    JSON file, "header" for a model file's header bytes, "log" for an
+ *    engine's log ("txt" when it was so named). None is an extension a
+ *    browser renders as a page, so no file of a workload or a log can
+ *    become a page of the site that runs script; a manifest naming another
+ *    extension is refused (so is such a file, by `verify`). A hash archived
+ *    once keeps its first file name (recorded in the manifest), whatever
+ *    later names say;
  *  - an archived file is never overwritten: if the target already exists its
  *    bytes are re-hashed and must match, otherwise gs_evidence_archive_add fails;
  *  - files appear whole or not at all: bytes go to a temporary file in
@@ -58,6 +63,17 @@
 #define GS_EVIDENCE_FORMAT "gpusheet-evidence/1"
 
 typedef struct gs_archive gs_archive;
+
+/* The kinds of archived files, which give their extension (see above). */
+enum gs_evidence_kind { GS_EVIDENCE_DATA = 0, GS_EVIDENCE_LOG = 1 };
+
+/*
+ * 1 when an archived file's extension (from its last '.', e.g. ".json";
+ * "" or NULL-free names without one count as none) is one the archive
+ * writes: ".json", ".log", ".txt", ".header" or none; 0 for any other (an
+ * ".html", ".svg", ".xhtml"... a browser may render and run).
+ */
+int gs_evidence_ext_allowed(const char *file);
 
 /* Lowercase hex of n bytes into out (2n + 1 bytes, NUL-terminated). */
 void gs_evidence_hex_encode(const unsigned char *bytes, size_t n, char *out);
@@ -110,8 +126,8 @@ void gs_evidence_archive_set_tx(gs_archive *a, gs_outtx *tx);
 void gs_evidence_archive_set_previous(gs_archive *a, const char *prev_site);
 
 /*
- * Archive src_path. original_name (NULL: the base name of src_path) is
- * recorded in "names" and gives the extension; citing_sheet (NULL: none)
+ * Archive src_path (GS_EVIDENCE_DATA). original_name (NULL: the base name
+ * of src_path) is recorded in "names"; citing_sheet (NULL: none)
  * is recorded in "cited_by": a path relative to SITE, or a path that starts
  * with site_dir + "/" (that prefix is removed); a leading "./" is dropped.
  * On success out_rel (may be NULL) receives "evidence/<file>", the link to
@@ -134,6 +150,12 @@ int gs_evidence_archive_add_bytes(gs_archive *a, const void *bytes, size_t len,
 			 const char *sha256_hex, const char *original_name,
 			 const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE], gs_error *err);
 
+/* gs_evidence_archive_add_bytes of an engine's log (GS_EVIDENCE_LOG: ".log" or ".txt"). */
+int gs_evidence_archive_add_log_bytes(gs_archive *a, const void *bytes, size_t len,
+			     const char *sha256_hex, const char *original_name,
+			     const char *citing_sheet, char out_rel[GS_EVIDENCE_REL_SIZE],
+			     gs_error *err);
+
 /*
  * gs_evidence_archive_add of bytes not read again: size bytes of that SHA-256
  * (what an earlier build read and recorded, site_keys.c), named
@@ -150,11 +172,14 @@ int gs_evidence_archive_add_known(gs_archive *a, const char *sha256_hex, uint64_
 /*
  * The link gs_evidence_archive_add would give now to bytes of that SHA-256 named
  * original_name ("evidence/<file>": the hash's first name when it is
- * known, else from original_name's extension), without adding anything:
+ * known, else by its kind), without adding anything:
  * for a key computed before the bytes are at hand (site.c).
  */
 void gs_evidence_archive_name(gs_archive *a, const char *sha256_hex, const char *original_name,
 		     char out_rel[GS_EVIDENCE_REL_SIZE]);
+/* The same for an engine's log (gs_evidence_archive_add_log_bytes). */
+void gs_evidence_archive_name_log(gs_archive *a, const char *sha256_hex, const char *original_name,
+			 char out_rel[GS_EVIDENCE_REL_SIZE]);
 
 /*
  * Write SITE/evidence/manifest.json (merged: see above). Does nothing and

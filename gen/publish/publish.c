@@ -328,7 +328,7 @@ int gs_publish_archive(gs_job *job, gs_archive *archive, const char *citing_shee
 		const gs_measurement *m = job->ev[k].m;
 		/* an imported measurement's log goes with it, like raw results */
 		if (f->log_bytes && !f->log_rel[0] &&
-		    gs_evidence_archive_add_bytes(archive, f->log_bytes, f->log_len, m->import_log_sha256,
+		    gs_evidence_archive_add_log_bytes(archive, f->log_bytes, f->log_len, m->import_log_sha256,
 					 m->import_log_name, citing_sheet, f->log_rel, err)) {
 			f->log_rel[0] = '\0';
 			return gs_error_prefix(err, "%s: %s: ", job->ev[k].ref->path,

@@ -108,7 +108,7 @@ static int S_hex(json_t *root, const char *key, char dst[65])
 static json_t *S_load(const char *path, gs_error *why, json_error_t *jerr)
 {
 	size_t len;
-	char *text = gs_infile_read(path, GS_INPUT_MAX_BYTES, &len, why);
+	char *text = gs_infile_read_nofollow(path, GS_INPUT_MAX_BYTES, &len, why);
 	json_t *root;
 
 	if (!text)

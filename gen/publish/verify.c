@@ -494,6 +494,15 @@ static void S_check_evidence(S_site *s)
 		const char *name = s->files.v[i] + plen;
 		if (strchr(name, '/') || strcmp(name, GS_EVIDENCE_MANIFEST) == 0)
 			continue;
+		/* evidence a browser would render (HTML, SVG: script on the
+		 * site's own origin): never what gpusheet archives */
+		if (!gs_evidence_ext_allowed(name)) {
+			show = S_show(strrchr(name, '.'));
+			S_problem_add(s, s->files.v[i], "archived under the extension %s, which a "
+				      "browser may render as a page running script; evidence is "
+				      "archived as .json, .log, .txt or .header", show);
+			free(show);
+		}
 		if (S_find(&listed, name) < 0)
 			S_problem_add(s, s->files.v[i], "not in manifest");
 	}

@@ -1,6 +1,7 @@
 /* logimport: engines' memory lines read into figures with their lines (logimport.h). */
 #define _GNU_SOURCE
 #include "logimport.h"
+#include "buf.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -15,6 +16,7 @@
 #define MIB (1ull << 20)
 #define KIB (1ull << 10)
 #define S_JOIN_MAX 4           /* physical lines one wrapped message may span */
+#define S_STARTS_SHOWN 20      /* starts listed with their lines in a refusal */
 
 static const char *const S_kind_ids[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", NULL };
 
@@ -112,7 +114,37 @@ typedef struct {
 	/* vLLM worker processes numbered by first appearance */
 	char **workers;
 	size_t nworkers;
+	/* the figures and phases of the current start (each bounded alone) */
+	size_t run_figs, run_phases;
+	/* past a bound: how many, and the first line, per kind (S_OVER_*) */
+	size_t over[3], over_line[3];
 } S_ctx;
+
+/* The kinds of excess: one line each in a refusal, with the count (S_over_say). */
+enum { S_OVER_FIGS, S_OVER_PHASES, S_OVER_DEVICES };
+
+static void S_over(S_ctx *c, int kind)
+{
+	if (c->over[kind]++ == 0)
+		c->over_line[kind] = c->line;
+	c->errors++;
+}
+
+/* One line per kind of excess, with its count and its first line. */
+static void S_over_say(S_ctx *c)
+{
+	static const char *const what[] = { "figures in one start of the engine",
+					    "phases in one start of the engine",
+					    "devices in one log" };
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (c->over[k])
+			gs_diag_add(c->d, c->file, (int)c->over_line[k], 0, NULL,
+				    "more than %d %s (a measurement's bound): %zu past it, the "
+				    "first here", k == S_OVER_DEVICES ? GS_LOG_MAX_DEVICES
+				    : GS_LOG_MAX_FIGURES, what[k], c->over[k]);
+}
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
@@ -140,7 +172,7 @@ static gs_logdevice *S_device(S_ctx *c, int64_t index)
 		if (li->devices[i].index == index)
 			return &li->devices[i];
 	if (li->ndevices >= GS_LOG_MAX_DEVICES) {
-		S_err(c, NULL, "more than %d devices in one log", GS_LOG_MAX_DEVICES);
+		S_over(c, S_OVER_DEVICES);
 		return NULL;
 	}
 	if (li->ndevices == c->cap_devices) {
@@ -154,10 +186,49 @@ static gs_logdevice *S_device(S_ctx *c, int64_t index)
 	return &li->devices[li->ndevices++];
 }
 
+/*
+ * What start run of the engine said, forgotten: a start that is not the
+ * one kept (--start N, else the first) is not held while the log is read,
+ * so that a log of thousands of starts is read in one pass, in the memory
+ * of two, each start within the bounds alone.
+ */
+static void S_drop_run(S_ctx *c, int run)
+{
+	gs_logimport *li = c->li;
+	size_t i, k;
+
+	for (i = k = 0; i < li->nfigs; i++)
+		if (li->figs[i].run != run) {
+			li->figs[k++] = li->figs[i];
+		} else {
+			free(li->figs[i].decimal);
+			free(li->figs[i].as_written);
+			free(li->figs[i].text);
+		}
+	li->nfigs = k;
+	for (i = k = 0; i < li->nsettings; i++)
+		if (li->settings[i].run != run) {
+			li->settings[k++] = li->settings[i];
+		} else {
+			free(li->settings[i].value);
+			free(li->settings[i].text);
+		}
+	li->nsettings = k;
+	for (i = k = 0; i < li->nphases; i++)
+		if (li->phases[i].run != run)
+			li->phases[k++] = li->phases[i];
+		else
+			free(li->phases[i].error);
+	li->nphases = k;
+}
+
 static void S_new_run(S_ctx *c)
 {
 	gs_logimport *li = c->li;
 
+	if (li->nruns > 0 && c->run != (c->o && c->o->run ? c->o->run : 1))
+		S_drop_run(c, c->run);
+	c->run_figs = c->run_phases = 0;
 	if (li->nruns == c->cap_runs) {
 		c->cap_runs = c->cap_runs ? 2 * c->cap_runs : 4;
 		li->run_lines = gs_xrealloc(li->run_lines, c->cap_runs * sizeof(*li->run_lines));
@@ -232,11 +303,11 @@ static void S_add_fig(S_ctx *c, const S_fig *f)
 		      f->name, f->device, (int)f->aw_len, f->aw, e->line, e->as_written);
 		return;
 	}
-	if (li->nfigs >= GS_LOG_MAX_FIGURES) {
-		S_err(c, NULL, "more than %d figures in one log (a measurement's bound)",
-		      GS_LOG_MAX_FIGURES);
+	if (c->run_figs >= GS_LOG_MAX_FIGURES) {
+		S_over(c, S_OVER_FIGS);
 		return;
 	}
+	c->run_figs++;
 	if (li->nfigs == c->cap_figs) {
 		c->cap_figs = c->cap_figs ? 2 * c->cap_figs : 16;
 		li->figs = gs_xrealloc(li->figs, c->cap_figs * sizeof(*li->figs));
@@ -308,10 +379,11 @@ static gs_logphase *S_add_phase(S_ctx *c, const char *name, int64_t device, int 
 		    strcmp(p->error, error) == 0)
 			return NULL;   /* the same failure printed again */
 	}
-	if (li->nphases >= GS_LOG_MAX_FIGURES) {
-		S_err(c, NULL, "more than %d phases in one log", GS_LOG_MAX_FIGURES);
+	if (c->run_phases >= GS_LOG_MAX_FIGURES) {
+		S_over(c, S_OVER_PHASES);
 		return NULL;
 	}
+	c->run_phases++;
 	if (li->nphases == c->cap_phases) {
 		c->cap_phases = c->cap_phases ? 2 * c->cap_phases : 4;
 		li->phases = gs_xrealloc(li->phases, c->cap_phases * sizeof(*li->phases));
@@ -1909,16 +1981,19 @@ static int S_finish(S_ctx *c)
 	}
 	want = c->o && c->o->run ? c->o->run : 0;
 	if (want == 0 && li->nruns > 1) {
-		char *lines = gs_xstrdup("");
-		for (i = 0; i < li->nruns; i++) {
-			char *t = gs_xasprintf("%s%s%zu", lines, i ? ", " : "", li->run_lines[i]);
-			free(lines);
-			lines = t;
+		/* the first S_STARTS_SHOWN starts with their lines, then the count */
+		gs_buf lines = GS_BUF_INIT;
+		for (i = 0; i < li->nruns && i < S_STARTS_SHOWN; i++) {
+			if (i)
+				gs_buf_puts(&lines, ", ");
+			gs_buf_u64(&lines, li->run_lines[i]);
 		}
+		if (li->nruns > S_STARTS_SHOWN)
+			gs_buf_printf(&lines, " and %zu more", li->nruns - S_STARTS_SHOWN);
 		gs_diag_add(c->d, c->file, (int)li->run_lines[1], 0, NULL,
 			    "the log holds %zu starts of the engine (at lines %s): choose one with "
-			    "--start N", li->nruns, lines);
-		free(lines);
+			    "--start N", li->nruns, lines.data);
+		gs_buf_release(&lines);
 		return -1;
 	}
 	if (want == 0)
@@ -1957,6 +2032,9 @@ static int S_finish(S_ctx *c)
 		}
 	}
 	li->nphases = k;
+	/* (the phases added below count against the kept start's bound) */
+	c->run_figs = li->nfigs;
+	c->run_phases = li->nphases;
 	/* vLLM: per device, the phases its figures show */
 	if (c->kind == GS_LOG_VLLM) {
 		size_t nd = li->ndevices;
@@ -2098,7 +2176,9 @@ int gs_logimport_parse(gs_log_kind kind, const char *file, const char *data, siz
 	}
 	if (kind == GS_LOG_TORCH_STATS) {
 		int r = S_stats(&c, data, len);
-		if (r == S_OK && S_finish(&c) == 0 && gs_diag_count(d) == before)
+		S_over_say(&c);
+		if (r == S_OK && gs_diag_count(d) == before && S_finish(&c) == 0 &&
+		    gs_diag_count(d) == before)
 			return 0;
 		gs_logimport_release(out);
 		return -1;
@@ -2166,6 +2246,7 @@ int gs_logimport_parse(gs_log_kind kind, const char *file, const char *data, siz
 	free(buf);
 	c.text = "";
 	out->nlines = lineno;
+	S_over_say(&c);
 	if (gs_diag_count(d) == before && S_finish(&c) == 0 && gs_diag_count(d) == before) {
 		free(c.prefix);
 		for (i = 0; i < c.nworkers; i++)

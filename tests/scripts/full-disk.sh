@@ -3,7 +3,8 @@
 # test seam GS_TEST_WRITE_BUDGET, see gen/base/outfile.h) at any byte leaves the
 # output folder exactly as it was: for `sheet`, no evidence without its
 # manifest entry and no sheet whose JSON is new while its HTML is old
-# (finding D8); for `site`, the old site whole. Skipped when the binary was
+# (finding D8); for `site`, the old site whole, and with -j 2 a worker's
+# report lost to the full disk said with its errno. Skipped when the binary was
 # built without the seam (GPUSHEET_FAULT_INJECTION=OFF).
 #
 #   sh full-disk.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
@@ -88,4 +89,13 @@ for b in 0 1000 50000 200000 400000 800000; do
 	[ "$left" -eq 0 ] || err "site, budget $b: a stage was left behind"
 done
 [ "$sfailed" -ge 3 ] || err "site: only $sfailed runs failed"
+
+# site -j 2: a worker whose report cannot be written (its disk full) is
+# said with its errno, not as "failed (exit 2)"; the old site whole.
+rm -rf "$scratch/s" && cp -a "$scratch/site-old" "$scratch/s"
+(cd "$src" && env GS_TEST_REPORT_ENOSPC=1 "$bin" site --workloads examples --out "$scratch/s" \
+	--lang es --date "$SITE_DATE" -j 2) >"$scratch/run.log" 2>&1 && err "site -j 2, reports on a full disk: exit 0"
+grep -q "gpusheet site: the worker of items 1 to [0-9]* could not write its report (kept beside the output): No space left on device" \
+	"$scratch/run.log" || { cat "$scratch/run.log"; err "site -j 2, reports on a full disk: the errno is not said"; }
+diff -r "$scratch/s" "$scratch/site-old" >/dev/null 2>&1 || err "site -j 2, reports on a full disk: the old site was changed"
 finish "ok: site: $sfailed failed writes left the old site whole, no stage left"

@@ -496,7 +496,7 @@ static void S_test_archive_edges(const char *tmp)
 	CHECK(gs_evidence_archive_write_manifest(a, &S_ae) == 0);
 	gs_evidence_archive_free(a);
 	p = malloc(300);
-	snprintf(p, 300, "%s/evidence/%s", site, hex); /* no extension */
+	snprintf(p, 300, "%s/evidence/%s.json", site, hex); /* data, whatever the name ("raw") */
 	{
 		struct stat st;
 		CHECK(stat(p, &st) == 0 && st.st_size == 9);
@@ -540,22 +540,57 @@ static void S_test_archive_edges(const char *tmp)
 		CHECK(sz == bign && strcmp(h2, hex) == 0);
 	}
 	free(big);
-	/* archived HTML is raw evidence, not a page: its links are not
-	 * checked */
+	/* a file named as a page is archived by its kind, never as a page: a
+	 * measurement ".json", a log ".log" (whatever the name given) */
 	{
 		const char *cap = "<script src=\"https://cdn.example/x.js\"></script>";
+		char lhex[GS_SHA256_HEX_SIZE];
 		S_write(src, cap, strlen(cap));
+		a = gs_evidence_archive(site, &S_ae);
+		CHECK(gs_evidence_archive_add(a, src, "capture.HTML", NULL, rel, &S_ae) == 0);
+		CHECK(strlen(rel) == 9 + 64 + 5 && strcmp(rel + 73, ".json") == 0);
+		gs_evidence_sha256_buffer("<svg onload=alert(1)>", 21, lhex);
+		CHECK(gs_evidence_archive_add_log_bytes(a, "<svg onload=alert(1)>", 21, lhex, "x.svg",
+						 NULL, rel, &S_ae) == 0);
+		CHECK(strcmp(rel + 73, ".log") == 0);
+		CHECK(gs_evidence_archive_write_manifest(a, &S_ae) == 0);
+		gs_evidence_archive_free(a);
 	}
-	a = gs_evidence_archive(site, &S_ae);
-	CHECK(gs_evidence_archive_add(a, src, "capture.HTML", NULL, rel, &S_ae) == 0);
-	CHECK(strlen(rel) == 9 + 64 + 5 && strcmp(rel + 73, ".html") == 0);
-	CHECK(gs_evidence_archive_write_manifest(a, &S_ae) == 0);
-	gs_evidence_archive_free(a);
 	/* nothing but the archived files and the manifest: no temp left */
 	{
 		char *report;
 		CHECK(S_verify(site, &report) == 0);
 		free(report);
+	}
+	/* a page planted in the archive (an older gpusheet kept the name's
+	 * extension): verify refuses it, and an archive whose manifest names
+	 * one is refused before anything is added */
+	{
+		char *report, *page = gs_xasprintf("%s/evidence/%064d.html", site, 0);
+		char *mpath = gs_xasprintf("%s/evidence/manifest.json", site), *mtext;
+		size_t mlen;
+		S_write(page, "<script>alert(1)</script>", 25);
+		CHECK(S_verify(site, &report) > 0);
+		CHECK(strstr(report, ".html: archived under the extension .html, which a browser may "
+				     "render as a page running script") != NULL);
+		free(report);
+		CHECK(unlink(page) == 0);
+		mtext = gs_outfile_read(mpath, &mlen);
+		CHECK(mtext && strstr(mtext, ".log\""));
+		if (mtext) {
+			char *at = strstr(mtext, ".log\"");
+			memcpy(at, ".htm", 4);
+			S_write(mpath, mtext, mlen);
+			a = gs_evidence_archive(site, &S_ae);
+			CHECK(gs_evidence_archive_add(a, src, "y.json", NULL, rel, &S_ae) == -1);
+			CHECK(strstr(gs_error_message(&S_ae), "a browser could render it as a page"));
+			gs_evidence_archive_free(a);
+			memcpy(at, ".log", 4);
+			S_write(mpath, mtext, mlen);
+		}
+		free(mtext);
+		free(mpath);
+		free(page);
 	}
 
 	/* a corrupt manifest makes the archive refuse to write */
@@ -642,7 +677,12 @@ static void S_test_export_import(const char *tmp)
 		size_t n3;
 		CHECK(mkdir(sub, 0755) == 0);
 		w3 = gs_evidence_archive(sub, &S_ae);
-		CHECK(gs_evidence_archive_add(w3, z, "z.txt", "sheets/c.html", rel, &S_ae) == 0);
+		char zhex[GS_SHA256_HEX_SIZE];
+		/* (a log's bytes: a log is archived as ".txt" or ".log", by its kind) */
+		gs_evidence_sha256_buffer("x", 1, zhex);
+		CHECK(gs_evidence_archive_add_log_bytes(w3, "x", 1, zhex, "z.txt", "sheets/c.html", rel,
+						 &S_ae) == 0);
+		CHECK(strcmp(rel + 73, ".txt") == 0);
 		t3 = gs_evidence_archive_export(w3, &n3);
 		CHECK(gs_evidence_archive_import(parent, t3, n3, &S_ae) == 1);
 		CHECK(strstr(gs_error_message(&S_ae), ".txt"));
@@ -697,9 +737,9 @@ static void S_test_add_bytes(const char *tmp)
 	      strcmp(rel + 73, ".json") == 0);
 	CHECK(gs_evidence_archive_added(a) == 1);
 	/* the same bytes under another name keep the first */
-	gs_evidence_archive_name(a, hex, "second.txt", named);
+	gs_evidence_archive_name_log(a, hex, "second.txt", named);
 	CHECK_STR(named, rel);
-	CHECK(gs_evidence_archive_add_bytes(a, bytes, sizeof(bytes), hex, "second.txt", "sheets/b.html",
+	CHECK(gs_evidence_archive_add_log_bytes(a, bytes, sizeof(bytes), hex, "second.txt", "sheets/b.html",
 				   named, &S_ae) == 0);
 	CHECK_STR(named, rel);
 	CHECK(gs_evidence_archive_added(a) == 1);

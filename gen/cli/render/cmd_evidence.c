@@ -481,7 +481,7 @@ static int S_import(int argc, char **argv)
 		*slash = '\0';
 	/* a damaged archive says so at its first use, below */
 	arch = gs_evidence_archive(slash ? (*dir ? dir : "/") : ".", NULL);
-	gs_evidence_archive_name(arch, sha, S_base(log), rel);
+	gs_evidence_archive_name_log(arch, sha, S_base(log), rel);
 
 	/* the measurement */
 	produced = li.version ? gs_xasprintf("%s %s", li.engine, li.version) : gs_xstrdup(li.engine);
@@ -620,7 +620,7 @@ static int S_import(int argc, char **argv)
 		goto done;
 	}
 	gs_measurement_release(&check);
-	if (gs_evidence_archive_add_bytes(arch, data, len, sha, S_base(log), S_base(out), rel, &aerr) != 0 ||
+	if (gs_evidence_archive_add_log_bytes(arch, data, len, sha, S_base(log), S_base(out), rel, &aerr) != 0 ||
 	    gs_evidence_archive_write_manifest(arch, &aerr) != 0) {
 		gs_diag_error_print("evidence import", "%s", gs_error_message(&aerr));
 		gs_error_release(&aerr);

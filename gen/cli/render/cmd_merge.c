@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "merge.h"
+#include "outlock.h"
 #include "publish.h"
 
 int gs_cmd_merge(int argc, char **argv)
@@ -22,12 +23,13 @@ int gs_cmd_merge(int argc, char **argv)
 		{ "png", no_argument, NULL, 'p' },
 		{ "md", no_argument, NULL, 'm' },
 		{ "reference", required_argument, NULL, 'r' },
+		{ "wait", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *catalogs[GS_MAX_CATALOGS], *date = NULL, *reference = NULL;
 	size_t ncatalogs = 0, nshards;
-	int c, rc, accept_synthetic = 0, png = 0, md = 0;
+	int c, rc, accept_synthetic = 0, png = 0, md = 0, wait = 0;
 	char catalog_key[GS_SHA256_HEX_SIZE];
 	gs_error err = GS_ERROR_INIT;
 	gs_lang lang = GS_LANG_EN;
@@ -50,6 +52,7 @@ int gs_cmd_merge(int argc, char **argv)
 		case 'p': png = 1; break;
 		case 'm': md = 1; break;
 		case 'r': reference = optarg; break;
+		case 'W': wait = 1; break;
 		case 'l':
 			if (gs_tr_lang_parse(optarg, &lang)) {
 				fputs("gpusheet merge: --lang takes en or es\n", stderr);
@@ -59,7 +62,7 @@ int gs_cmd_merge(int argc, char **argv)
 		case 'h':
 			puts("usage: gpusheet merge OUT SHARD... [--catalog FILE]... [--lang en|es]\n"
 			     "       [--date YYYY-MM-DD] [--accept-synthetic] [--png] [--md]\n"
-			     "       [--reference ID]\n"
+			     "       [--reference ID] [--wait]\n"
 			     "  builds the site OUT from the folders of `gpusheet site --shard K/N`,\n"
 			     "  all N of them, without rendering a sheet again: the same bytes as\n"
 			     "  `gpusheet site` on one machine. The catalogs and options must be the\n"
@@ -95,6 +98,13 @@ int gs_cmd_merge(int argc, char **argv)
 	env.png = png;
 	env.md = md;
 	env.reference = reference;
+	/* one run at a time into OUT */
+	if (gs_outlock_take(argv[optind], "merge", wait, &err)) {
+		gs_diag_error_print("merge", "%s", gs_error_message(&err));
+		gs_error_release(&err);
+		rc = GS_EXIT_INVALID;
+		goto out;
+	}
 	if (gs_merge_build(argv[optind], (const char *const *)argv + optind + 1, nshards, &env,
 			   catalog_key, &err)) {
 		gs_diag_error_print("merge", "%s", gs_error_message(&err));
@@ -105,6 +115,7 @@ int gs_cmd_merge(int argc, char **argv)
 	printf("%s/index.html (%zu shard%s)\n", argv[optind], nshards, nshards == 1 ? "" : "s");
 	rc = GS_EXIT_OK;
 out:
+	gs_outlock_release();
 	gs_cmd_common_run_ctx_release(&ctx);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "diag.h"
 #include "evidence.h"
 #include "outfile.h"
+#include "outlock.h"
 #include "publish.h"
 
 /*
@@ -70,7 +71,8 @@ static int S_link_dir(const char *from, const char *to, int top, gs_error *err)
 				 "of a sheet is replaced whole (a kill leaves the old one or the new "
 				 "one), so --out must name a folder of sheets only", from, e->d_name,
 				 S_ISDIR(st.st_mode) ? "a folder" : S_ISLNK(st.st_mode)
-				 ? "a symbolic link" : "not a regular file");
+				 ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO"
+				 : S_ISSOCK(st.st_mode) ? "a socket" : "a device or other special file");
 			rc = -1;
 		} else if (linkat(ffd, e->d_name, tfd, e->d_name, 0) != 0) {
 			gs_error_set(err, "%s/%s: cannot link it into the new folder: %s", from,
@@ -94,13 +96,14 @@ int gs_cmd_sheet(int argc, char **argv)
 		{ "date", required_argument, NULL, 'd' },
 		{ "accept-synthetic", no_argument, NULL, 'a' },
 		{ "png", no_argument, NULL, 'p' },
+		{ "wait", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *catalogs[GS_MAX_CATALOGS], *out = "sheet", *summary = NULL, *date = NULL;
 	gs_stage *st = NULL;
 	char *stage_summary = NULL;
-	int require = 0, accept_synthetic = 0, png = 0, c, rc;
+	int require = 0, accept_synthetic = 0, png = 0, wait = 0, c, rc;
 	size_t ncatalogs = 0;
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
@@ -129,6 +132,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		case 'd': date = optarg; break;
 		case 'a': accept_synthetic = 1; break;
 		case 'p': png = 1; break;
+		case 'W': wait = 1; break;
 		case 'l':
 			if (gs_tr_lang_parse(optarg, &lang)) {
 				fputs("gpusheet sheet: --lang takes en or es\n", stderr);
@@ -138,7 +142,9 @@ int gs_cmd_sheet(int argc, char **argv)
 		case 'h':
 			puts("usage: gpusheet sheet WORKLOAD.json [--catalog FILE]... [--out DIR (default: sheet)] "
 			     "[--lang en|es] [--require-retained] [--accept-synthetic] [--summary FILE] "
-			     "[--date YYYY-MM-DD] [--png]");
+			     "[--date YYYY-MM-DD] [--png] [--wait]\n"
+			     "  --wait: when another gpusheet run is writing DIR, wait for it to end\n"
+			     "  (default: refuse, exit 1)");
 			return GS_EXIT_OK;
 		default:
 			gs_suggest_bad_option("sheet", opts, argv, optind);
@@ -154,6 +160,14 @@ int gs_cmd_sheet(int argc, char **argv)
 	rc = gs_cmd_common_run_ctx_init(&ctx, "sheet", catalogs, ncatalogs, lang, date);
 	if (rc)
 		return rc;
+	/* one run at a time into OUT: another sheet's run would lose this one's files */
+	if (gs_outlock_take(out, "sheet", wait, &err)) {
+		gs_diag_error_print("sheet", "%s", gs_error_message(&err));
+		gs_error_release(&err);
+		gs_cmd_common_run_ctx_release(&ctx);
+		gs_outlock_release();
+		return GS_EXIT_INVALID;
+	}
 	/* a model gone since a sheet was written in OUT: the files it archived */
 	gs_publish_models_from(out);
 	/* Read and validate everything before writing anything. */
@@ -162,10 +176,11 @@ int gs_cmd_sheet(int argc, char **argv)
 		gs_diag_release(&d);
 		gs_publish_release(&job);
 		gs_cmd_common_run_ctx_release(&ctx);
+		gs_outlock_release();
 		return GS_EXIT_INVALID;
 	}
 	/* The new folder in a stage next to OUT, holding what OUT holds. */
-	st = gs_outfile_stage_begin(out, NULL, &err);
+	st = gs_outfile_stage_begin_as(out, NULL, "sheet folder", &err);
 	if (!st || (gs_outfile_stage_previous(st) &&
 		    S_link_dir(gs_outfile_stage_previous(st), gs_outfile_stage_dir(st), 1, &err))) {
 		gs_diag_error_print("sheet", "%s", gs_error_message(&err));
@@ -173,6 +188,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		gs_outfile_stage_free(st);
 		gs_publish_release(&job);
 		gs_cmd_common_run_ctx_release(&ctx);
+		gs_outlock_release();
 		return GS_EXIT_INVALID;
 	}
 	if (summary) {
@@ -188,7 +204,13 @@ int gs_cmd_sheet(int argc, char **argv)
 	/* A damaged archive is found before anything is written. */
 	archive = gs_evidence_archive(gs_outfile_stage_dir(st), &aerr);
 	if (!archive || gs_error_is_set(&aerr)) {
-		gs_diag_error_print("sheet", "%s", gs_error_message(&aerr));
+		/* named as the user knows it: OUT, not the stage that copies it */
+		const char *msg = gs_error_message(&aerr), *sd = gs_outfile_stage_dir(st);
+		size_t sl = strlen(sd);
+		if (strncmp(msg, sd, sl) == 0)
+			gs_diag_error_print("sheet", "%s%s", out, msg + sl);
+		else
+			gs_diag_error_print("sheet", "%s", msg);
 		gs_error_release(&aerr);
 		if (archive)
 			gs_evidence_archive_free(archive);
@@ -196,6 +218,7 @@ int gs_cmd_sheet(int argc, char **argv)
 		free(stage_summary);
 		gs_publish_release(&job);
 		gs_cmd_common_run_ctx_release(&ctx);
+		gs_outlock_release();
 		return GS_EXIT_INVALID;
 	}
 	memset(&env, 0, sizeof(env));
@@ -238,5 +261,6 @@ int gs_cmd_sheet(int argc, char **argv)
 	gs_error_release(&err);
 	gs_publish_release(&job);
 	gs_cmd_common_run_ctx_release(&ctx);
+	gs_outlock_release();
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include "evidence.h"
 #include "hash.h"
 #include "outfile.h"
+#include "outlock.h"
 #include "publish.h"
 #include "shard.h"
 #include "site.h"
@@ -159,6 +160,7 @@ int gs_cmd_site(int argc, char **argv)
 		{ "shard", required_argument, NULL, 'k' },
 		{ "reference", required_argument, NULL, 'r' },
 		{ "rehash", no_argument, NULL, 'R' },
+		{ "wait", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -168,7 +170,7 @@ int gs_cmd_site(int argc, char **argv)
 	char **paths = NULL;
 	int c, rc, accept_synthetic = 0, png = 0, md = 0;
 	unsigned jobs = gs_workers_default();
-	int stats = 0, rehash = 0, untouched = 0;
+	int stats = 0, rehash = 0, untouched = 0, wait = 0;
 	size_t unread = 0;
 	unsigned shard_k = 0, shard_n = 0;
 	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
@@ -207,6 +209,7 @@ int gs_cmd_site(int argc, char **argv)
 		case 's': stats = 1; break;
 		case 'r': reference = optarg; break;
 		case 'R': rehash = 1; break;
+		case 'W': wait = 1; break;
 		case 'k':
 			if (gs_shard_parse(optarg, &shard_k, &shard_n)) {
 				fprintf(stderr, "gpusheet site: --shard takes K/N, 1 <= K <= N <= %d\n",
@@ -236,7 +239,7 @@ int gs_cmd_site(int argc, char **argv)
 		case 'h':
 			puts("usage: gpusheet site --workloads DIR... [--catalog FILE]... --out DIR "
 			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [--md]\n"
-			     "       [-j N] [--stats] [--rehash] [--shard K/N] [--reference ID]\n"
+			     "       [-j N] [--stats] [--rehash] [--shard K/N] [--reference ID] [--wait]\n"
 			     "  every file named workload.json under each DIR becomes a sheet\n"
 			     "  (HTML, decision JSON and charts; --md: also its Markdown, which\n"
 			     "  no page links; --png: each chart also as PNG);\n"
@@ -254,7 +257,9 @@ int gs_cmd_site(int argc, char **argv)
 			     "  --shard K/N: only the K-th of N parts of the workloads, into a shard\n"
 			     "  folder for `gpusheet merge` (docs/ci.md: a CI matrix);\n"
 			     "  --reference ID: the workload whose total campaign cost per offer the\n"
-			     "  offers page charts (default: each offer's cheapest hourly price)");
+			     "  offers page charts (default: each offer's cheapest hourly price);\n"
+			     "  --wait: when another gpusheet run is writing DIR, wait for it to end\n"
+			     "  (default: refuse, exit 1)");
 			free(dirs);
 			return GS_EXIT_OK;
 		default:
@@ -279,6 +284,14 @@ int gs_cmd_site(int argc, char **argv)
 	if (rc) {
 		free(dirs);
 		return rc;
+	}
+	/* one run at a time into OUT, for the whole run (its stat cache too) */
+	if (gs_outlock_take(out, "site", wait, &err)) {
+		gs_diag_error_print("site", "%s", gs_error_message(&err));
+		gs_error_release(&err);
+		gs_cmd_common_run_ctx_release(&ctx);
+		free(dirs);
+		return GS_EXIT_INVALID;
 	}
 	/* a model gone since the site in OUT was built: the files it archived */
 	gs_publish_models_from(out);
@@ -375,6 +388,7 @@ int gs_cmd_site(int argc, char **argv)
 	}
 	rc = GS_EXIT_OK;
 out:
+	gs_outlock_release();
 	gs_error_release(&err);
 	gs_error_release(&key_err);
 	gs_diag_release(&d);

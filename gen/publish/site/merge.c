@@ -209,7 +209,7 @@ static int S_evidence(gs_archive *a, const char *dir, const char *out, gs_error 
 	char *dst_dir = gs_xasprintf("%s/%s", out, GS_EVIDENCE_DIR);
 	size_t n;
 	gs_error why = GS_ERROR_INIT;
-	char *text = gs_infile_read(path, GS_FILE_MAX_BYTES, &n, &why);
+	char *text = gs_infile_read_nofollow(path, GS_FILE_MAX_BYTES, &n, &why);
 	json_t *root = NULL, *v;
 	const char *hash;
 	struct stat st;

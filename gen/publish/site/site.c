@@ -181,7 +181,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 	if (site_key) {
 		c.site_key = site_key;
 		if (prev)
-			gs_site_keys_open(prev, &c.old); /* none usable: a full build */
+			gs_site_keys_open(prev, &c.old, NULL); /* none usable: a full build */
 		if (prev && c.old.f)
 			c.statcache = statcache;
 		c.prev_sheets = prev ? gs_xasprintf("%s/sheets", prev) : NULL;
@@ -378,7 +378,8 @@ int gs_site_build(char *const *paths, size_t npaths, const gs_publish_env *env,
 	if (opts.shard_n && (!opts.catalog_key || !opts.workloads_key || !opts.inputs_key))
 		GS_BUG("a shard needs the catalog's and the workloads' keys");
 	for (;;) {
-		gs_stage *st = gs_outfile_stage_begin(out_dir, opts.shard_n ? S_shard_marks : S_site_marks,
+		gs_stage *st = gs_outfile_stage_begin_as(out_dir, opts.shard_n ? S_shard_marks : S_site_marks,
+						    opts.shard_n ? "shard" : "site",
 					      err);
 
 		if (!st) {

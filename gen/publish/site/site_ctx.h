@@ -216,7 +216,13 @@ int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *
 
 /* site_keys.c: incremental builds: the keys file, the sheets' keys, reuse */
 void gs_site_keys_close(gs_site_keys *k);
-int gs_site_keys_open(const char *dir, gs_site_keys *k);
+/*
+ * dir's keys file: 0 when it is an object of this format with "sheets",
+ * else -1 (k empty) with the reason in why (may be NULL): "cannot read: No
+ * such file or directory", "is a FIFO, not a regular file", "is a symbolic
+ * link (not followed)", over GS_SITE_KEYS_MAX_BYTES, "is not a keys file".
+ */
+int gs_site_keys_open(const char *dir, gs_site_keys *k, gs_error *why);
 void gs_site_keys_hash_str(struct sha256_ctx *h, const char *s);
 int gs_site_keys_job_key(gs_site_ctx *c, size_t i, gs_job *job, const char *wsha,
 		    char hex[GS_SHA256_HEX_SIZE]);

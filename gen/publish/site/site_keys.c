@@ -3,15 +3,18 @@
 #include "site_ctx.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <nettle/sha2.h>
 
 #include "evidence.h"
+#include "infile.h"
 #include "jsonout.h"
 #include "jsonscan.h"
 #include "keysread.h"
@@ -28,18 +31,22 @@ void gs_site_keys_close(gs_site_keys *k)
 	memset(k, 0, sizeof(*k));
 }
 
-/* dir's keys file: 0 when it is an object of this format with "sheets", else -1 (k empty). */
-int gs_site_keys_open(const char *dir, gs_site_keys *k)
+int gs_site_keys_open(const char *dir, gs_site_keys *k, gs_error *why)
 {
 	char *path = gs_xasprintf("%s/%s", dir, GS_SITE_KEYS_FILE);
 	json_t *fmt;
 	const char *fs;
+	/* gpusheet's own file: a regular one within its bound, opened without
+	 * following a link and without blocking (a FIFO planted there) */
+	int fd = gs_infile_open_at(AT_FDCWD, path, 0, GS_SITE_KEYS_MAX_BYTES, why);
 
 	memset(k, 0, sizeof(*k));
-	k->f = fopen(path, "rb");
 	free(path);
-	if (!k->f)
+	if (fd < 0)
 		return -1;
+	k->f = fdopen(fd, "rb");
+	if (!k->f)
+		GS_OOM("fdopen of a keys file");
 	if (gs_jsonscan_file(k->f, "sheets", &k->scan) || !k->scan.inner)
 		goto no;
 	fmt = gs_jsonscan_load(fileno(k->f), gs_jsonscan_find(&k->scan, 1, "format"), 0);
@@ -51,8 +58,25 @@ int gs_site_keys_open(const char *dir, gs_site_keys *k)
 	json_decref(fmt);
 	return 0;
 no:
+	gs_error_set(why, "is not a keys file of format %s", GS_SITE_KEYS_FORMAT);
 	gs_site_keys_close(k);
 	return -1;
+}
+
+int gs_site_keys_check(const char *dir, gs_error *why)
+{
+	char *path = gs_xasprintf("%s/%s", dir, GS_SITE_KEYS_FILE);
+	struct stat st;
+	gs_site_keys k;
+	int absent = lstat(path, &st) != 0 && errno == ENOENT;
+
+	free(path);
+	if (absent)
+		return 0;
+	if (gs_site_keys_open(dir, &k, why))
+		return -1;
+	gs_site_keys_close(&k);
+	return 0;
 }
 
 /* The entry of sheet id ({"files", "key", "result"}, unchecked), or NULL. */
@@ -283,7 +307,7 @@ static int S_input_archive_log(gs_site_ctx *c, size_t i, const char *path,
 	}
 	gs_diag_release(&d);
 	if (gs_publish_read_log(path, &m, &bytes, &len, c->err) != 0 ||
-	    (bytes && gs_evidence_archive_add_bytes(c->archive, bytes, len, m.import_log_sha256,
+	    (bytes && gs_evidence_archive_add_log_bytes(c->archive, bytes, len, m.import_log_sha256,
 					   m.import_log_name, sheet_rel, rel, c->err))) {
 		gs_error_prefix(c->err, "%s: %s: ", c->paths[i], path);
 		rc = -1;
@@ -600,9 +624,11 @@ int gs_site_keys_read(const char *dir, const gs_catalog *cat, char *const *ids, 
 	size_t i, m;
 	int rc = -1;
 
-	if (gs_site_keys_open(dir, &kf)) {
-		gs_error_set(err, "%s: cannot be read as a keys file of format %s",
-			 GS_SITE_KEYS_FILE, GS_SITE_KEYS_FORMAT);
+	gs_error why = GS_ERROR_INIT;
+
+	if (gs_site_keys_open(dir, &kf, &why)) {
+		gs_error_set(err, "%s: %s", GS_SITE_KEYS_FILE, gs_error_message(&why));
+		gs_error_release(&why);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {

@@ -30,6 +30,12 @@
 
 #define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
 #define GS_SITE_KEYS_FORMAT "gpusheet-keys/3"
+/*
+ * The bound on a keys file, and on the stat cache beside OUT (site_stat.c):
+ * 22 MB per 1,000 workloads, so about 45,000 workloads; a larger file
+ * (a 2 GB sparse one planted there) is refused before a byte is read.
+ */
+#define GS_SITE_KEYS_MAX_BYTES ((size_t)1 << 30) /* 1 GiB */
 
 /*
  * The key of what every sheet depends on besides its own files: the keys
@@ -56,5 +62,13 @@ void gs_site_keys_signature(const char *site_key, const char *reference, char *c
  */
 int gs_site_keys_read(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
 		      gs_site_results *rs, gs_error *err);
+
+/*
+ * For `verify`: dir's keys file, when there is one (0 when there is none),
+ * opened as a build opens it (a regular file of at most
+ * GS_SITE_KEYS_MAX_BYTES, no link followed, no blocking open) and scanned as
+ * a keys file of GS_SITE_KEYS_FORMAT: 0, or -1 with the reason in why.
+ */
+int gs_site_keys_check(const char *dir, gs_error *why);
 
 #endif

@@ -37,6 +37,7 @@
 #include "site_ctx.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -46,6 +47,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "infile.h"
+#include "outfile.h"
 #include "util.h"
 
 #define S_FORMAT "gpusheet-stat/2"
@@ -141,7 +144,8 @@ static char *S_keys_stat(const char *dir)
 	gs_strvec none = GS_STRVEC_INIT;
 	struct stat st;
 
-	t = stat(path, &st) == 0 ? gs_site_stat_text(&st, &none, NULL, NULL, NULL) : NULL;
+	/* (the file itself, never a link's target) */
+	t = lstat(path, &st) == 0 ? gs_site_stat_text(&st, &none, NULL, NULL, NULL) : NULL;
 	free(path);
 	return t;
 }
@@ -239,21 +243,57 @@ void gs_site_stat_free(gs_site_statcache *s)
 	free(s);
 }
 
+/*
+ * The cache's bytes (a regular file beside OUT, opened without following a
+ * link nor blocking, at most GS_SITE_KEYS_MAX_BYTES) and its mtime, or
+ * NULL: no cache, or one that is not a file gpusheet wrote (a FIFO, a
+ * device, a link, a folder, a file over the bound), which is then
+ * ignored: the build reads everything and replaces it.
+ */
+static char *S_cache_read(const char *path, size_t *len, struct timespec *mtime)
+{
+	int fd = gs_infile_open_at(AT_FDCWD, path, 0, GS_SITE_KEYS_MAX_BYTES, NULL);
+	struct stat st;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return NULL;
+	}
+	*mtime = st.st_mtim;
+	return gs_infile_read_fd(fd, GS_SITE_KEYS_MAX_BYTES, len, NULL);
+}
+
+/* The next line of text[*at, len) (without its '\n'), its length in *n; NULL at the end. */
+static const char *S_line(const char *text, size_t len, size_t *at, size_t *n)
+{
+	const char *p = text + *at, *nl;
+
+	if (*at >= len)
+		return NULL;
+	nl = memchr(p, '\n', len - *at);
+	*n = nl ? (size_t)(nl - p) : len - *at;
+	*at += *n + (nl ? 1 : 0);
+	return p;
+}
+
 gs_site_statcache *gs_site_stat_open(const char *dir)
 {
-	char *path = S_cache_path(dir), *keys = S_keys_stat(dir), *line = NULL;
+	char *path = S_cache_path(dir), *keys = S_keys_stat(dir), *text = NULL;
 	gs_site_statcache *s = NULL;
-	size_t cap = 0, vcap = 0;
-	ssize_t len;
-	struct stat st;
+	size_t vcap = 0, len = 0, at = 0, n = 0;
+	struct timespec mtime;
+	const char *line;
 	json_t *h = NULL;
-	FILE *f = fopen(path, "rb");
 
+	if (keys)
+		text = S_cache_read(path, &len, &mtime);
 	free(path);
-	if (!f || !keys || fstat(fileno(f), &st) != 0)
+	if (!text)
 		goto out;
-	len = getline(&line, &cap, f);
-	h = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
+	line = S_line(text, len, &at, &n);
+	h = line && n ? json_loadb(line, n, 0, NULL) : NULL;
 	if (!json_is_array(h) || json_array_size(h) != 5 ||
 	    !json_string_value(json_array_get(h, 0)) ||
 	    strcmp(json_string_value(json_array_get(h, 0)), S_FORMAT) != 0 ||
@@ -263,12 +303,12 @@ gs_site_statcache *gs_site_stat_open(const char *dir)
 	    !json_is_integer(json_array_get(h, 4)) || json_integer_value(json_array_get(h, 4)) < 0)
 		goto out;
 	s = gs_xcalloc(1, sizeof(*s));
-	s->mtime = st.st_mtim;
+	s->mtime = mtime;
 	s->signature = gs_xstrdup(json_string_value(json_array_get(h, 2)));
 	s->tree = gs_xstrdup(json_string_value(json_array_get(h, 3)));
 	s->pages = (size_t)json_integer_value(json_array_get(h, 4));
-	while ((len = getline(&line, &cap, f)) > 0) {
-		json_t *e = json_loadb(line, (size_t)len, JSON_DISABLE_EOF_CHECK, NULL);
+	while ((line = S_line(text, len, &at, &n)) != NULL) {
+		json_t *e = n ? json_loadb(line, n, 0, NULL) : NULL;
 		const char *p = json_string_value(json_array_get(e, 0));
 		if (!p || json_array_size(e) != 6) {
 			json_decref(e);
@@ -285,10 +325,8 @@ gs_site_statcache *gs_site_stat_open(const char *dir)
 		qsort(s->v, s->n, sizeof(*s->v), S_ref_cmp);
 out:
 	json_decref(h);
-	free(line);
+	free(text);
 	free(keys);
-	if (f)
-		fclose(f);
 	return s;
 }
 
@@ -399,30 +437,41 @@ static int S_path_cmp(const void *a, const void *b)
  * paths [from, from + n) of learnt; what it cannot write, it removes (the
  * next build reads everything). Never an error of the build.
  */
+/* One JSON value and a newline appended to *text; 0, or -1 (not dumped). */
+static int S_put_line(gs_buf *text, json_t *v)
+{
+	char *t = v ? json_dumps(v, JSON_COMPACT) : NULL;
+
+	if (!t)
+		return -1;
+	gs_buf_puts(text, t);
+	gs_buf_putc(text, '\n');
+	free(t);
+	return 0;
+}
+
 void gs_site_stat_write(const char *dir, char *const *paths, size_t from, size_t n,
 			     gs_site_learnt *learnt, const char *signature, size_t pages)
 {
-	char *path = S_cache_path(dir), *tmp = gs_xasprintf("%s.tmp", path);
+	char *path = S_cache_path(dir), *slash = strrchr(path, '/');
 	char *keys = S_keys_stat(dir);
 	struct timespec newest;
 	/* (a shard, without a signature, is never left untouched: no folders) */
 	char *tree = signature ? S_tree_stat(dir, &newest) : NULL;
 	gs_site_idref *order = gs_xcalloc(n + 1, sizeof(*order));
+	gs_buf text = GS_BUF_INIT;
 	json_t *h;
-	FILE *f = NULL;
 	size_t i;
 	int ok = 0;
 
+	/* the old cache goes first: whatever fails below, none that lies is left */
 	(void)unlink(path);
 	if (!keys || !learnt)
-		goto out;
-	f = fopen(tmp, "wb");
-	if (!f)
 		goto out;
 	/* (no folders' stat: never unchanged, the build runs) */
 	h = json_pack("[ssssI]", S_FORMAT, keys, signature ? signature : "", tree ? tree : "",
 		      (json_int_t)pages);
-	ok = h && json_dumpf(h, f, JSON_COMPACT) == 0 && fputc('\n', f) != EOF;
+	ok = S_put_line(&text, h) == 0;
 	json_decref(h);
 	for (i = 0; i < n; i++) {
 		order[i].id = paths[from + i];
@@ -448,20 +497,25 @@ void gs_site_stat_write(const char *dir, char *const *paths, size_t from, size_t
 			json_array_append_new(ev, json_pack("[ss]", gs_site_learnt_ev_file(&it, k),
 							    gs_site_learnt_ev_sha256(&it, k)));
 		e = json_pack("[osssso]", p, it.stat, it.sha256, it.id, it.title, ev);
-		ok = e && json_dumpf(e, f, JSON_COMPACT) == 0 && fputc('\n', f) != EOF;
+		ok = S_put_line(&text, e) == 0;
 		json_decref(e);
 	}
-	if (fclose(f) != 0)
-		ok = 0;
-	f = NULL;
-	if (ok && rename(tmp, path) != 0)
-		ok = 0;
+	/* the one writer: a temporary file created O_EXCL|O_NOFOLLOW beside
+	 * it, synced, renamed over it; never a predictable name opened (a
+	 * FIFO or a link planted there) */
+	if (ok) {
+		if (slash) {
+			*slash = '\0';
+			ok = gs_outfile_write_atomic(*path ? path : "/", slash + 1, text.data, text.len,
+						     NULL) == 0;
+		} else {
+			ok = gs_outfile_write_atomic(".", path, text.data, text.len, NULL) == 0;
+		}
+	}
 out:
-	if (!ok)
-		(void)unlink(tmp);
+	gs_buf_release(&text);
 	free(order);
 	free(tree);
 	free(keys);
-	free(tmp);
 	free(path);
 }
