@@ -26,7 +26,8 @@
 
 static const char S_usage[] =
 	"usage: gpusheet catalog import --from skypilot FILE.csv --provider NAME\n"
-	"       [--source-date YYYY-MM-DD] [--source-ref TEXT] --out catalog.xml\n";
+	"       [--source-date YYYY-MM-DD] [--source-ref TEXT] [--strict] --out catalog.xml\n"
+	"  a line that cannot be read is skipped with a warning naming it; --strict refuses the file instead\n";
 
 /* The last component of a path, as claims cite the file. */
 static const char *S_base(const char *path)
@@ -96,6 +97,7 @@ static int S_import(int argc, char **argv)
 		{ "source-date", required_argument, NULL, 'd' },
 		{ "source-ref", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "strict", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -118,6 +120,7 @@ static int S_import(int argc, char **argv)
 		case 'd': io.source_date = optarg; break;
 		case 'r': io.source_ref = optarg; break;
 		case 'o': out = optarg; break;
+		case 's': io.strict = 1; break;
 		case 'h': fputs(S_usage, stdout); return GS_EXIT_OK;
 		default:
 			gs_suggest_bad_option("catalog import", opts, argv, optind);
@@ -163,6 +166,8 @@ static int S_import(int argc, char **argv)
 			free(d.items[i].file);
 			d.items[i].file = gs_xstrdup(argv[optind]);
 		}
+		if (notes)
+			fputs(notes, stderr);
 		gs_diag_print(&d, stderr);
 		goto done;
 	}
