@@ -952,10 +952,13 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 		return;
 	for (e = 0; e < sizeof(S_errata) / sizeof(S_errata[0]); e++)
 		if (strcmp(type, S_errata[e].type) == 0 && cards == S_errata[e].file_count) {
+			/* both figures, in the offer's notes and once on stderr */
+			free(count_note);
+			count_note = gs_xasprintf("AcceleratorCount %llu in the file; %llu cards per %s: %llu used",
+						  (unsigned long long)cards, (unsigned long long)S_errata[e].count,
+						  S_errata[e].source, (unsigned long long)S_errata[e].count);
 			if (!im->nerrata++)
-				S_note(im, line, "instance type '%s': AcceleratorCount %llu in the file; %llu cards per %s: %llu used",
-				       type, (unsigned long long)cards, (unsigned long long)S_errata[e].count,
-				       S_errata[e].source, (unsigned long long)S_errata[e].count);
+				S_note(im, line, "instance type '%s': %s", type, count_note);
 			cards = S_errata[e].count;
 		}
 	if (!S_place_ok(region) || !S_place_ok(zone)) {
@@ -965,7 +968,7 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 	}
 	if (S_gpuinfo(im, line, gpuinfo, &info) != 0)
 		bad = 1;
-	if (!bad && S_settle_count(im, &info, cards, line, &count_note) != 0)
+	if (!bad && !count_note && S_settle_count(im, &info, cards, line, &count_note) != 0)
 		bad = 1;
 	if (info.form == 1 && !im->first_bare)
 		im->first_bare = line;
@@ -999,6 +1002,8 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 	} else if (!o) {
 		o = S_new_offer(im, type, accel, cards, &info, ram, line);
 		o->attached = synth != NULL;
+		if (count_note && info.has_count && info.count != cards)
+			S_note(im, line, "instance type '%s': %s", type, count_note);
 		o->count_note = count_note;
 		count_note = NULL;
 	} else if (strcmp(o->accel, accel) != 0 || o->cards != cards || o->info.size != info.size ||
@@ -1770,6 +1775,9 @@ int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
 		return -1;
 	}
 	S_infer(&im);
+	if (im.unit_gb)
+		S_note(&im, 0, "column 'GpuInfo': every SizeInMiB of the file (%zu instance types) is below 1024, which no GPU's memory in MiB is: read as GB, each figure checked against the vendor's",
+		       im.nsizes);
 	for (i = 0; i < im.noffers; i++)
 		S_settle(&im, &im.offers[i]);
 	if (im.has_ram && !im.first_dict && !im.first_bare)
