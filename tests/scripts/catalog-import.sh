@@ -45,4 +45,28 @@ for f in tests/bad/import/*.csv "$scratch/garbage-50mb.csv"; do
 done
 grep -q 'the limit is 16777216 bytes' "$scratch/log" || err "the 50 MB file is not refused for its size"
 rm -f "$scratch/garbage-50mb.csv"
-finish "ok: bundled catalog reproducible; bad input writes nothing"
+
+# Re-import into a folder replaces the provider's catalog there: the same
+# file and offer ids, the new prices and the source's date.
+rm -rf "$scratch/folder" && mkdir -p "$scratch/folder"
+cp catalog/lambda.xml catalog/offers.xml "$scratch/folder/"
+sed 's/,31.92,/,30.00,/' catalog/sources/lambda-v8-vms.csv >"$scratch/lambda-v8-vms.csv"
+"$bin" catalog import --from skypilot "$scratch/lambda-v8-vms.csv" --provider Lambda \
+	--source-date 2026-12-01 --source-ref "SkyPilot catalog commit 0f40703, edited" \
+	--out "$scratch/folder" >/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "re-import into a folder failed"; }
+[ "$(ls "$scratch/folder" | tr '\n' ' ')" = "lambda.xml offers.xml " ] || err "re-import left: $(ls "$scratch/folder")"
+grep -q 'replacing .*lambda.xml (Lambda' "$scratch/log" || err "re-import does not say what it replaces"
+grep -q 'provider="Lambda" date="2026-12-01"' "$scratch/folder/lambda.xml" || err "the new snapshot's date is not recorded"
+grep -q 'price="30.00"' "$scratch/folder/lambda.xml" || err "the new price is not in the catalog"
+[ "$(grep -o 'offer id="[^"]*"' "$scratch/folder/lambda.xml")" = "$(grep -o 'offer id="[^"]*"' catalog/lambda.xml)" ] ||
+	err "re-import changed the offer ids"
+
+# Without --catalog, every bundled catalog is compared, and the answer
+# names the date (or the commit) of the price it quotes.
+"$bin" sheet tests/data/sheet/regions/workload.json --out "$scratch/all" --date 2026-12-05 >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "a sheet against every bundled catalog failed"; }
+n=$(grep -o '"offer":"' "$scratch/all/regions.json" | wc -l)
+[ "$n" -gt 800 ] || err "a sheet without --catalog compared $n offers, expected every bundled one (over 800)"
+grep -q 'prices undated, SkyPilot catalog commit\|prices of 20' "$scratch/all/regions.md" ||
+	err "the answer does not name the price's date"
+finish "ok: bundled catalog reproducible; bad input writes nothing; re-import replaces; every bundled catalog by default"

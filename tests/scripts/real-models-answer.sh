@@ -47,7 +47,7 @@ w["requirements"]["budget"] = {"amount": "500.00", "currency": "USD"}
 json.dump(w, open(p, "w"), indent=2)
 PY
 	# shellcheck disable=SC2086
-	"$bin" sheet "$1.json" $cats --out "out-$1" --date 2026-11-29 >/dev/null 2>"$scratch/log" ||
+	"$bin" sheet --catalog offers.xml "$1.json" $cats --out "out-$1" --date 2026-11-29 >/dev/null 2>"$scratch/log" ||
 		{ cat "$scratch/log"; err "sheet $1 failed"; return; }
 	python3 - "out-$1" "$1" <<'PY' || err "$1: the answer breaks a rule (above)"
 import json, sys, glob
