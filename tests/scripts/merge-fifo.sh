@@ -18,7 +18,7 @@ opts() {
 }
 # merge_fifo SHARD_DIR WHAT: the merge of SHARD_DIR fails at once, naming WHAT as a FIFO.
 merge_fifo() {
-	(cd "$src" && timeout 20 "$bin" merge --catalog offers.xml "$scratch/out-$2" "$1" $(opts)) \
+	(cd "$src" && timeout 20 "$bin" merge "$scratch/out-$2" "$1" $(opts)) \
 		>"$scratch/merge-$2.log" 2>&1
 	rc=$?
 	if [ "$rc" = 124 ]; then
@@ -35,10 +35,10 @@ merge_fifo() {
 rm -rf "$scratch"
 mkdir -p "$scratch" || die "cannot create $scratch"
 # one shard (1/1) of the examples, which cite evidence; it merges
-(cd "$src" && "$bin" site --catalog offers.xml --workloads examples $(opts) --out "$scratch/shard" --shard 1/1) \
+(cd "$src" && "$bin" site --workloads examples $(opts) --out "$scratch/shard" --shard 1/1) \
 	>"$scratch/shard.log" 2>&1 || { cat "$scratch/shard.log"; die "site --shard 1/1 failed"; }
 [ -f "$scratch/shard/evidence/manifest.json" ] || die "the shard has no evidence/manifest.json"
-(cd "$src" && timeout 120 "$bin" merge --catalog offers.xml "$scratch/merged" "$scratch/shard" $(opts)) \
+(cd "$src" && timeout 120 "$bin" merge "$scratch/merged" "$scratch/shard" $(opts)) \
 	>"$scratch/merged.log" 2>&1 || { cat "$scratch/merged.log"; die "the merge of the shard failed"; }
 
 # its identity a FIFO

@@ -24,9 +24,12 @@ cd "$scratch" || die "cd $scratch"
 "$bin" catalog import --from skypilot "$src/catalog/sources/hyperstack-v8-vms.csv" \
 	--provider Hyperstack --source-ref "test import" --out imported.xml >/dev/null 2>"$scratch/log" ||
 	{ cat "$scratch/log"; die "import of the Hyperstack file failed"; }
-# a second copy of a bundled catalog under other ids would collide; the
-# imported file is renamed by prefix so that both can be compared
-sed -e 's/offer id="hyperstack-/offer id="imported-hyperstack-/' imported.xml > imported2.xml
+# a second copy of a bundled catalog under other ids would collide, and two
+# undated snapshots of one provider are refused: the imported file's ids are
+# renamed by prefix and its snapshot named another provider's, so that both
+# can be compared
+sed -e 's/offer id="hyperstack-/offer id="imported-hyperstack-/' \
+	-e '/^<catalog /s/ provider="Hyperstack"/ provider="Hyperstack (test import)"/' imported.xml > imported2.xml
 cats="--catalog $src/catalog/offers.xml"
 for c in lambda nebius hyperstack cudo primeintellect; do
 	cats="$cats --catalog $src/catalog/$c.xml"
@@ -47,7 +50,7 @@ w["requirements"]["budget"] = {"amount": "500.00", "currency": "USD"}
 json.dump(w, open(p, "w"), indent=2)
 PY
 	# shellcheck disable=SC2086
-	"$bin" sheet --catalog offers.xml "$1.json" $cats --out "out-$1" --date 2026-11-29 >/dev/null 2>"$scratch/log" ||
+	"$bin" sheet "$1.json" $cats --out "out-$1" --date 2026-11-29 >/dev/null 2>"$scratch/log" ||
 		{ cat "$scratch/log"; err "sheet $1 failed"; return; }
 	python3 - "out-$1" "$1" <<'PY' || err "$1: the answer breaks a rule (above)"
 import json, sys, glob

@@ -83,12 +83,12 @@ run() {
 	python3 "$src/bench/gen_workloads.py" "$in" --workloads "$n" --offers 50 >/dev/null ||
 		die "gen_workloads.py failed for $n workloads"
 	set -- --workloads "$in/workloads" --catalog "$in/offers.xml" --date "$SITE_DATE" --accept-synthetic
-	shard1_kb=$(peak_kb "$scratch/shard1-$n.log" "$bin" site --catalog offers.xml "$@" --out "$scratch/s1-$n" --shard 1/2 -j 1) || exit 1
-	shard2_kb=$(peak_kb "$scratch/shard2-$n.log" "$bin" site --catalog offers.xml "$@" --out "$scratch/s2-$n" --shard 2/2 -j 2) || exit 1
+	shard1_kb=$(peak_kb "$scratch/shard1-$n.log" "$bin" site "$@" --out "$scratch/s1-$n" --shard 1/2 -j 1) || exit 1
+	shard2_kb=$(peak_kb "$scratch/shard2-$n.log" "$bin" site "$@" --out "$scratch/s2-$n" --shard 2/2 -j 2) || exit 1
 	merge_kb=$(peak_kb "$scratch/merge-$n.log" "$bin" merge "$scratch/m-$n" "$scratch/s1-$n" "$scratch/s2-$n" \
 		--catalog "$in/offers.xml" --date "$SITE_DATE" --accept-synthetic) || exit 1
 	cp -R "$scratch/m-$n" "$scratch/r-$n"
-	rebuild_kb=$(peak_kb "$scratch/rebuild-$n.log" "$bin" site --catalog offers.xml "$@" --out "$scratch/r-$n" -j 1) || exit 1
+	rebuild_kb=$(peak_kb "$scratch/rebuild-$n.log" "$bin" site "$@" --out "$scratch/r-$n" -j 1) || exit 1
 	diff -r "$scratch/m-$n" "$scratch/r-$n" >/dev/null || err "N=$n: the rebuild differs from the merged site"
 	python3 -c '
 import json, sys

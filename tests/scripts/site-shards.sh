@@ -30,7 +30,7 @@ shards() {
 	shift 3
 	s_k=$s_n
 	while [ "$s_k" -ge 1 ]; do
-		(cd "$src" && "$bin" site --catalog offers.xml --workloads "$s_dir" $(opts) --out "$s_pre-$s_k" \
+		(cd "$src" && "$bin" site --workloads "$s_dir" $(opts) --out "$s_pre-$s_k" \
 			--shard "$s_k/$s_n" "$@") >"$s_pre-$s_k.log" 2>&1 ||
 			{ cat "$s_pre-$s_k.log"; die "site --shard $s_k/$s_n of $s_dir failed"; }
 		s_k=$((s_k - 1))
@@ -41,7 +41,7 @@ shards() {
 merge() {
 	m_out=$1 m_log=$2
 	shift 2
-	(cd "$src" && "$bin" merge --catalog offers.xml "$m_out" "$@" $(opts)) >"$m_log" 2>&1
+	(cd "$src" && "$bin" merge "$m_out" "$@" $(opts)) >"$m_log" 2>&1
 }
 
 same() { # same A B WHAT
@@ -87,7 +87,7 @@ done
 
 # A shard built again from the same inputs renders nothing and is the same bytes.
 cp -R "$scratch/ex3-2" "$scratch/ex3-2.before"
-(cd "$src" && "$bin" site --catalog offers.xml --workloads examples $(opts) --out "$scratch/ex3-2" --shard 2/3 \
+(cd "$src" && "$bin" site --workloads examples $(opts) --out "$scratch/ex3-2" --shard 2/3 \
 	--stats) >"$scratch/again.log" 2>&1 || { cat "$scratch/again.log"; die "shard rebuild failed"; }
 grep -q '^stats: 0 sheets rendered, 3 reused' "$scratch/again.log" ||
 	{ cat "$scratch/again.log"; err "a shard rebuilt from the same inputs rendered sheets"; }
@@ -102,10 +102,10 @@ grep -q '^.gpusheet-shard.json: a shard of a site' "$scratch/vshard.log" &&
 
 # A site never replaces a shard, a shard never replaces a site.
 cp -R "$scratch/ex3-1" "$scratch/keep-shard"
-(cd "$src" && "$bin" site --catalog offers.xml --workloads examples $(opts) --out "$scratch/ex3-1") \
+(cd "$src" && "$bin" site --workloads examples $(opts) --out "$scratch/ex3-1") \
 	>"$scratch/over.log" 2>&1 && err "a site was written over a shard"
 diff -r "$scratch/keep-shard" "$scratch/ex3-1" >/dev/null 2>&1 || err "a refused site changed the shard"
-(cd "$src" && "$bin" site --catalog offers.xml --workloads examples $(opts) --out "$scratch/merged3" --shard 1/3) \
+(cd "$src" && "$bin" site --workloads examples $(opts) --out "$scratch/merged3" --shard 1/3) \
 	>"$scratch/over.log" 2>&1 && err "a shard was written over a site"
 same "$scratch/whole" "$scratch/merged3" "a site after a refused shard"
 
@@ -114,12 +114,12 @@ cp -R "$scratch/merged3" "$scratch/keep-site"
 merge "$scratch/merged3" "$scratch/refused.log" "$scratch/ex3-1" "$scratch/ex3-3" &&
 	err "a merge with shard 2/3 missing succeeded"
 grep -q 'shard 2/3 is missing' "$scratch/refused.log" || { cat "$scratch/refused.log"; err "missing shard not named"; }
-(cd "$src" && "$bin" merge --catalog offers.xml "$scratch/merged3" "$scratch"/ex3-1 "$scratch"/ex3-2 "$scratch"/ex3-3 \
+(cd "$src" && "$bin" merge "$scratch/merged3" "$scratch"/ex3-1 "$scratch"/ex3-2 "$scratch"/ex3-3 \
 	$(opts) --lang es) >"$scratch/refused.log" 2>&1 && err "a merge with another --lang succeeded"
 grep -q 'ex3-1: shard 1/3 was built with another --lang: en, this merge: es' "$scratch/refused.log" ||
 	{ cat "$scratch/refused.log"; err "another --lang not named"; }
 # --reference naming no workload: said, refused, OUT as it was.
-(cd "$src" && "$bin" merge --catalog offers.xml "$scratch/merged3" "$scratch"/ex3-1 "$scratch"/ex3-2 "$scratch"/ex3-3 \
+(cd "$src" && "$bin" merge "$scratch/merged3" "$scratch"/ex3-1 "$scratch"/ex3-2 "$scratch"/ex3-3 \
 	$(opts) --reference no-such-workload) >"$scratch/refused.log" 2>&1 &&
 	err "a merge with an unknown --reference succeeded"
 grep -q "reference 'no-such-workload': no workload of the site has this id" "$scratch/refused.log" ||
@@ -133,7 +133,7 @@ grep -q 'ex3-3-hole: sheets/seed-7b.html: cannot link or copy: No such file' "$s
 	{ cat "$scratch/refused.log"; err "a missing sheet file not named"; }
 # A full disk while merging (the fault-injection seam, gen/base/outfile.h; no
 # seam: the merge succeeds and this check says nothing).
-(cd "$src" && env GS_TEST_WRITE_BUDGET=0 "$bin" merge --catalog offers.xml "$scratch/merged3" "$scratch"/ex3-1 \
+(cd "$src" && env GS_TEST_WRITE_BUDGET=0 "$bin" merge "$scratch/merged3" "$scratch"/ex3-1 \
 	"$scratch"/ex3-2 "$scratch"/ex3-3 $(opts)) >"$scratch/full.log" 2>&1
 st=$?
 [ "$st" -eq 0 ] || [ "$st" -eq 1 ] && { [ "$st" -eq 0 ] || grep -q 'No space left on device' "$scratch/full.log"; } ||
@@ -153,7 +153,7 @@ while [ "$i" -le "$N" ]; do
 		>"$scratch/gen/$id/workload.json"
 	i=$((i + 1))
 done
-(cd "$src" && "$bin" site --catalog offers.xml --workloads "$scratch/gen" $(opts) --out "$scratch/gen-whole" -j 2) \
+(cd "$src" && "$bin" site --workloads "$scratch/gen" $(opts) --out "$scratch/gen-whole" -j 2) \
 	>"$scratch/gen-whole.log" 2>&1 || { cat "$scratch/gen-whole.log"; die "site of $N workloads failed"; }
 shards "$scratch/gen" 4 "$scratch/gen4"
 merge "$scratch/gen-merged" "$scratch/gen-merged.log" "$scratch"/gen4-1 "$scratch"/gen4-2 \
@@ -179,7 +179,7 @@ same "$scratch/gen-whole" "$scratch/gen-merged" "a site after a refused merge"
 
 # --shard takes K/N with 1 <= K <= N.
 for bad in 0/3 4/3 3 a/b 1/0 /3 1/ -1/3 1/3x; do
-	(cd "$src" && "$bin" site --catalog offers.xml --workloads examples --out "$scratch/bad" --shard "$bad") \
+	(cd "$src" && "$bin" site --workloads examples --out "$scratch/bad" --shard "$bad") \
 		>"$scratch/bad.log" 2>&1
 	st=$?
 	[ "$st" -eq 2 ] && grep -q -- '--shard takes K/N' "$scratch/bad.log" ||
