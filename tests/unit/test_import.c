@@ -507,6 +507,95 @@ static void test_vendor_table(void)
 	CHECK_INT(gs_gpuname_check_memory("tpu-v4", 0, &e), GS_GPU_CHECK_UNKNOWN);
 }
 
+/*
+ * The memory rule read from the file's figures, hand-worked:
+ *  - per lot: SizeInMiB 65214 for 2 cards and 130428 for 4 (it grows with
+ *    the count): 32607 MiB per card, 32607 x 2^20 = 34190917632 bytes;
+ *  - GB labelled MiB: SizeInMiB 48 and 80 (every figure below 1024): 48 GB
+ *    = 48,000,000,000 bytes per card, kept as nominal-gb;
+ *  - Yotta's Count 1 on a lot of 2, TotalGpuMemoryInMiB 65214 = 32607 x 2:
+ *    2 cards;
+ *  - a fraction of one card, a TPU slice and the placeholder 700.0: set
+ *    aside or no price; a bad line: skipped, the rest imported.
+ */
+static void test_inferred_rules(void)
+{
+	static const char per_lot[] =
+		"InstanceType,AcceleratorName,AcceleratorCount,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n"
+		"2x,RTX5090,2,64,\"{'Gpus': [{'Name': 'RTX5090', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 65214}}], 'TotalGpuMemoryInMiB': 65214}\",0.93,0.00,\"Texas, US, NA\"\n"
+		"4x,RTX5090,4,64,\"{'Gpus': [{'Name': 'RTX5090', 'Count': 4, 'MemoryInfo': {'SizeInMiB': 130428}}], 'TotalGpuMemoryInMiB': 130428}\",1.87,0.00,\"Quebec, CA, NA\"\n"
+		"frac,L4,0.25,32,\"{'Gpus': [{'Name': 'L4', 'Count': 0, 'MemoryInfo': {'SizeInMiB': 5722}}]}\",0.68,,r1\n"
+		"tpu,tpu-v6e-1,1,,tpu-v6e-1,700.0,700.0,r1\n"
+		"bad,RTX5090,x,64,,1.00,,r1\n";
+	static const char gb[] =
+		"InstanceType,AcceleratorName,AcceleratorCount,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+		"a6000x8,A6000,8.0,384,4.56,kansascity-usa-1,\"{'Gpus': [{'Name': 'A6000', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 48}, 'TotalGpuMemoryInMiB': 384}]}\",\n"
+		"a100,A100-80GB,1.0,120,2.0,culpeper-usa-1,\"{'Gpus': [{'Name': 'A100-80GB', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 80}, 'TotalGpuMemoryInMiB': 80}]}\",\n";
+	static const char yotta[] =
+		"InstanceType,AcceleratorName,AcceleratorCount,MemoryGiB,GpuInfo,Region,SpotPrice,Price\n"
+		"1x,RTX5090,1.0,119.0,\"{'Gpus': [{'Name': 'RTX5090', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 32607}}], 'TotalGpuMemoryInMiB': 32607}\",us-east-2,,0.65\n"
+		"2x,RTX5090,2.0,238.0,\"{'Gpus': [{'Name': 'RTX5090', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 32607}}], 'TotalGpuMemoryInMiB': 65214}\",us-east-2,,1.3";
+	gs_import_opts o = { "v.csv", "V", NULL, "r", 0 };
+	gs_diag d = GS_DIAG_INIT;
+	gs_catalog cat;
+	const gs_offer *of;
+	char *report = NULL;
+
+	if (CHECK_INT(S_import(per_lot, sizeof(per_lot) - 1, &o, &cat, &report, &d), 0)) {
+		CHECK_INT(cat.noffers, 2);
+		of = gs_catalog_find(&cat, "v-2x");
+		if (CHECK(of != NULL)) {
+			CHECK_STR(of->mib_text, "32607");
+			CHECK_U64(of->nominal_bytes, UINT64_C(34190917632));
+			/* the spot price 0.00 is no price: one plan, in its region */
+			CHECK_INT(of->nplans, 1);
+			CHECK_STR(of->plans[0].places[0].region, "Texas, US, NA");
+		}
+		of = gs_catalog_find(&cat, "v-4x");
+		if (CHECK(of != NULL))
+			CHECK_STR(of->mib_text, "32607");
+		CHECK(strstr(report, "SizeInMiB per lot") != NULL);
+		CHECK(strstr(report, "1 rows of a fraction of one GPU") != NULL);
+		CHECK(strstr(report, "1 rows of TPU slices") != NULL);
+		CHECK(strstr(report, "1 lines that could not be read") != NULL);
+		CHECK(strstr(report, "2 rows give a price of 0") != NULL);
+	}
+	gs_catalog_release(&cat);
+	free(report);
+	gs_diag_release(&d);
+
+	if (CHECK_INT(S_import(gb, sizeof(gb) - 1, &o, &cat, &report, &d), 0)) {
+		of = gs_catalog_find(&cat, "v-a6000x8");
+		if (CHECK(of != NULL)) {
+			CHECK(of->mib_text == NULL);
+			CHECK_STR(of->nominal_gb_text, "48");
+			CHECK_U64(of->nominal_bytes, UINT64_C(48000000000));
+			CHECK_INT(of->memory_origin, GS_MEMORY_FROM_CATALOG);
+			CHECK(strstr(of->memory_claim.source, "48 GB (labelled MiB in the file") != NULL);
+		}
+		of = gs_catalog_find(&cat, "v-a100");
+		if (CHECK(of != NULL))
+			CHECK_U64(of->nominal_bytes, UINT64_C(80000000000));
+		CHECK(strstr(report, "in GB (every SizeInMiB of the file is below 1024") != NULL);
+	}
+	gs_catalog_release(&cat);
+	free(report);
+	gs_diag_release(&d);
+
+	if (CHECK_INT(S_import(yotta, sizeof(yotta) - 1, &o, &cat, &report, &d), 0)) {
+		of = gs_catalog_find(&cat, "v-2x");
+		if (CHECK(of != NULL)) {
+			CHECK_U64(of->cards, 2);
+			CHECK_STR(of->mib_text, "32607");
+			CHECK(strstr(of->notes, "TotalGpuMemoryInMiB 65214 = SizeInMiB 32607 x 2 settles it: 2 cards") != NULL);
+		}
+		CHECK(strstr(report, "SizeInMiB per card") != NULL);
+	}
+	gs_catalog_release(&cat);
+	free(report);
+	gs_diag_release(&d);
+}
+
 int main(void)
 {
 	test_vendor_table();
@@ -514,5 +603,6 @@ int main(void)
 	test_other_provider();
 	test_bad();
 	test_gpu_names();
+	test_inferred_rules();
 	return gs_check_exit("test_import");
 }
