@@ -202,6 +202,10 @@ void gs_workload_release(gs_workload *w)
 	}
 	free(w->conditions);
 	free(w->host_interconnect);
+	for (i = 0; i < w->nregions; i++)
+		free(w->regions[i]);
+	free(w->regions);
+	free(w->regions_text);
 	free(w->placement);
 	for (i = 0; i < 3; i++) {
 		free(w->inputs[i].label);
@@ -1170,10 +1174,61 @@ static void S_read_replicated(gs_jr *r, gs_workload *w, json_t *req, const char 
 	free(kp);
 }
 
+/*
+ * requirements.regions: 1 to 64 region names or prefixes ("eu-",
+ * "us-east-1", "Finland"), each non-empty text without control characters,
+ * none twice; an offer is sold in a region when one of its regions or
+ * zones starts with one of them, letter case aside.
+ */
+static void S_read_regions(gs_jr *r, gs_workload *w, json_t *req, const char *rp)
+{
+	json_t *arr;
+	char *ap;
+	size_t i, k, len = 1;
+
+	if (gs_jr_array(r, req, rp, "regions", GS_JR_OPTIONAL, &arr, &ap) != 1)
+		return;
+	if (json_array_size(arr) == 0 || json_array_size(arr) > 64)
+		gs_jr_error(r, ap, "expected 1 to 64 region names or prefixes, found %zu", json_array_size(arr));
+	w->regions = gs_xcalloc(json_array_size(arr) + 1, sizeof(*w->regions));
+	for (i = 0; i < json_array_size(arr) && i < 64; i++) {
+		char *ip = gs_jr_path_index(ap, i);
+		char *name = NULL;
+		if (gs_jr_v_string(r, json_array_get(arr, i), ip, &name) == 0) {
+			int dup = 0, ctl = !*name;
+			const char *p;
+			for (p = name; *p; p++)
+				ctl |= (unsigned char)*p < 0x20 || *p == 0x7f;
+			for (k = 0; k < w->nregions; k++)
+				dup |= strcmp(w->regions[k], name) == 0;
+			if (ctl)
+				gs_jr_error(r, ip, "expected a region name or prefix: non-empty text without control characters");
+			else if (dup)
+				gs_jr_error(r, ip, "region \"%s\" is listed twice", name);
+			else {
+				len += strlen(name) + 2;
+				w->regions[w->nregions++] = name;
+				name = NULL;
+			}
+		}
+		free(name);
+		free(ip);
+	}
+	if (w->nregions) {
+		w->regions_text = gs_xcalloc(len, 1);
+		for (i = 0; i < w->nregions; i++) {
+			if (i)
+				strcat(w->regions_text, ", ");
+			strcat(w->regions_text, w->regions[i]);
+		}
+	}
+	free(ap);
+}
+
 static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 {
 	static const char *allowed[] = {
-		"software", "campaign", "budget", "quality", "host", "placement",
+		"software", "campaign", "budget", "quality", "host", "regions", "placement",
 		"tensor_parallel", "tensor_parallel_replicated", NULL
 	};
 	static const char *campaign_keys[] = { "start", "days", NULL };
@@ -1209,6 +1264,7 @@ static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 		gs_jr_string(r, o, op, "interconnect", GS_JR_OPTIONAL, &w->host_interconnect);
 		free(op);
 	}
+	S_read_regions(r, w, req, rp);
 	gs_jr_string(r, req, rp, "placement", GS_JR_OPTIONAL, &w->placement);
 	gs_jr_uint(r, req, rp, "tensor_parallel", GS_JR_OPTIONAL, 1, 64, &w->tensor_parallel);
 	S_read_replicated(r, w, req, rp);

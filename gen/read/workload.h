@@ -176,6 +176,9 @@ typedef struct {
 	uint64_t host_ram_bytes;
 	int has_host_ram;
 	char *host_interconnect;    /* or NULL */
+	char **regions;             /* requirements.regions: names or prefixes of the regions allowed; none: any */
+	size_t nregions;
+	char *regions_text;         /* the same, joined with ", " for the sheet, or NULL */
 	char *placement;            /* documented multi-card placement, or NULL */
 	uint64_t tensor_parallel;   /* declared tensor-parallel degree over a lot's cards, 0: none */
 	/*

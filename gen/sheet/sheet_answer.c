@@ -65,6 +65,52 @@ int gs_sheet_answer_price_text(S_ctx *c, cmark_node *p, const gs_candidate *cd)
 	return any;
 }
 
+/* Prices older than this many days on the sheet's date are flagged (docs/formats.md, 4). */
+#define S_STALE_DAYS 30
+
+/* Days since 1970-01-01 of a valid YYYY-MM-DD (proleptic Gregorian). */
+static long S_day_number(const char *d)
+{
+	long y = strtol(d, NULL, 10), m = strtol(d + 5, NULL, 10), dd = strtol(d + 8, NULL, 10);
+	long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + dd - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/*
+ * "; prices of 2026-11-29, 6 days old on 2026-12-05": the date of the
+ * price the answer quotes (the campaign's plan, else the cheapest hourly
+ * one), how old it is on the sheet's date, and a warning past
+ * S_STALE_DAYS; an undated price says so with its reference.
+ */
+static void S_price_date(S_ctx *c, cmark_node *p, const gs_candidate *cd)
+{
+	const gs_plan *pl = cd->plan ? cd->plan : cd->on_demand.plan ? cd->on_demand.plan : cd->interruptible.plan;
+	long age;
+
+	if (!pl)
+		return;
+	if (!pl->claim.date) {
+		gs_doc_textf(p, "; %s%s%s", TR("answer.prices_undated"), pl->claim.ref ? ", " : "",
+			     pl->claim.ref ? pl->claim.ref : "");
+		return;
+	}
+	gs_doc_textf(p, "; %s %s", TR("answer.prices_of"), pl->claim.date);
+	if (!c->in->date)
+		return;
+	age = S_day_number(c->in->date) - S_day_number(pl->claim.date);
+	if (age < 0)
+		return;
+	gs_doc_textf(p, ", %ld %s %s", age, TR("answer.days_old"), c->in->date);
+	if (age > S_STALE_DAYS)
+		gs_doc_textf(p, " (%s)", TR("answer.prices_stale"));
+}
+
 /* "61,440 tokens; 15 sequences (assumed)" (the required sequences and
  * context are the column's header), or "—" when the headroom is not
  * calculated. */
@@ -221,6 +267,7 @@ void gs_sheet_answer_decision_summary(S_ctx *c)
 				: best->cls == GS_CLASS_FITS ? "answer.fits" : "answer.lower_fits"),
 			     TR("answer.price"));
 		gs_sheet_answer_price_text(c, p, best);
+		S_price_date(c, p, best);
 		if (best->cls == GS_CLASS_LOWER_FITS) {
 			nw = gs_sheet_words_qty_words(c, best->lower);
 			gs_doc_textf(p, "; %s %s", TR("answer.lower"), nw);

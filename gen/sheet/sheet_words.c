@@ -10,7 +10,7 @@
 
 /* Label of each requirement, indexed by gs_req. */
 const char *const gs_sheet_words_req_keys[GS_REQ_COUNT] = {
-	"req.memory", "req.software", "req.calendar", "req.budget", "req.quality", "req.host"
+	"req.memory", "req.software", "req.calendar", "req.budget", "req.quality", "req.host", "req.regions"
 };
 
 const char *gs_sheet_words_verdict_symbol(gs_verdict_kind k)

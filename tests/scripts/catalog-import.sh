@@ -2,12 +2,12 @@
 # `gpusheet catalog import`: what it leaves on disk.
 # Usage: catalog-import.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
 #
-#  - the bundled provider catalogs (catalog/lambda.xml, nebius.xml,
-#    hyperstack.xml, cudo.xml, primeintellect.xml) are what
+#  - the bundled provider catalogs (every catalog/<name>.xml but the seed's
+#    offers.xml) are what
 #    tools/import-catalogs.sh gives from catalog/sources/, byte for byte,
 #    and each passes `gpusheet check`;
-#  - on bad input (one file per rule, a 50 MB file of garbage) the exit code
-#    is 1, an existing --out file keeps its bytes and no other file appears;
+#  - on bad input with --strict (one file per rule, a 50 MB file of
+#    garbage) the exit code is 1, an existing --out file keeps its bytes and no other file appears;
 #  - a 50 MB file is refused from its size, before it is read.
 # The golden CLI cases (tests/cli/catalog-import-*) check the messages.
 set -u
@@ -22,7 +22,7 @@ cp tools/import-catalogs.sh "$scratch/tree/tools/"
 cp -R catalog/sources "$scratch/tree/catalog/"
 "$scratch/tree/tools/import-catalogs.sh" "$bin" >"$scratch/report.txt" 2>&1 ||
 	{ cat "$scratch/report.txt"; die "tools/import-catalogs.sh failed"; }
-for x in lambda nebius hyperstack cudo primeintellect; do
+for x in $(cd catalog && ls *.xml | sed -n 's/\.xml$//p' | grep -v '^offers$'); do
 	cmp -s "$scratch/tree/catalog/$x.xml" "catalog/$x.xml" ||
 		err "catalog/$x.xml differs from a fresh import (run tools/import-catalogs.sh)"
 	"$bin" check "catalog/$x.xml" >/dev/null 2>&1 || err "catalog/$x.xml does not pass check"
@@ -35,7 +35,7 @@ head -c 50000000 /dev/urandom >"$scratch/garbage-50mb.csv"
 mkdir -p "$scratch/out"
 for f in tests/bad/import/*.csv "$scratch/garbage-50mb.csv"; do
 	printf 'earlier catalog\n' >"$scratch/out/catalog.xml"
-	"$bin" catalog import --from skypilot "$f" --provider P --source-ref r \
+	"$bin" catalog import --from skypilot "$f" --provider P --source-ref r --strict \
 		--out "$scratch/out/catalog.xml" >"$scratch/log" 2>&1
 	rc=$?
 	[ "$rc" = 1 ] || err "$f: exit code $rc, expected 1"
@@ -45,4 +45,28 @@ for f in tests/bad/import/*.csv "$scratch/garbage-50mb.csv"; do
 done
 grep -q 'the limit is 16777216 bytes' "$scratch/log" || err "the 50 MB file is not refused for its size"
 rm -f "$scratch/garbage-50mb.csv"
-finish "ok: bundled catalog reproducible; bad input writes nothing"
+
+# Re-import into a folder replaces the provider's catalog there: the same
+# file and offer ids, the new prices and the source's date.
+rm -rf "$scratch/folder" && mkdir -p "$scratch/folder"
+cp catalog/lambda.xml catalog/offers.xml "$scratch/folder/"
+sed 's/,31.92,/,30.00,/' catalog/sources/lambda-v8-vms.csv >"$scratch/lambda-v8-vms.csv"
+"$bin" catalog import --from skypilot "$scratch/lambda-v8-vms.csv" --provider Lambda \
+	--source-date 2026-12-01 --source-ref "SkyPilot catalog commit 0f40703, edited" \
+	--out "$scratch/folder" >/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "re-import into a folder failed"; }
+[ "$(ls "$scratch/folder" | tr '\n' ' ')" = "lambda.xml offers.xml " ] || err "re-import left: $(ls "$scratch/folder")"
+grep -q 'replacing .*lambda.xml (Lambda' "$scratch/log" || err "re-import does not say what it replaces"
+grep -q 'provider="Lambda" date="2026-12-01"' "$scratch/folder/lambda.xml" || err "the new snapshot's date is not recorded"
+grep -q 'price="30.00"' "$scratch/folder/lambda.xml" || err "the new price is not in the catalog"
+[ "$(grep -o 'offer id="[^"]*"' "$scratch/folder/lambda.xml")" = "$(grep -o 'offer id="[^"]*"' catalog/lambda.xml)" ] ||
+	err "re-import changed the offer ids"
+
+# Without --catalog, every bundled catalog is compared, and the answer
+# names the date (or the commit) of the price it quotes.
+"$bin" sheet tests/data/sheet/regions/workload.json --out "$scratch/all" --date 2026-12-05 >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "a sheet against every bundled catalog failed"; }
+n=$(grep -o '"offer":"' "$scratch/all/regions.json" | wc -l)
+[ "$n" -gt 800 ] || err "a sheet without --catalog compared $n offers, expected every bundled one (over 800)"
+grep -q 'prices undated, SkyPilot catalog commit\|prices of 20' "$scratch/all/regions.md" ||
+	err "the answer does not name the price's date"
+finish "ok: bundled catalog reproducible; bad input writes nothing; re-import replaces; every bundled catalog by default"

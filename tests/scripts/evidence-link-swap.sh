@@ -17,11 +17,11 @@ f=$w/measurements/h200-probe-dense.json
 cp "$f" "$scratch/outside.json" && ln -s "$scratch/outside.json" "$w/measurements/swap" || die "link"
 
 # without the swap: the sheet is made
-(cd "$src" && "$bin" sheet "$w/workload.json" --out "$scratch/ok" --date 2026-11-29) \
+(cd "$src" && "$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/ok" --date 2026-11-29) \
 	> "$scratch/log" 2>&1 || { cat "$scratch/log"; die "the sheet without the swap failed"; }
 
 (cd "$src" && GS_TEST_SWAP_BEFORE_OPEN="$w/measurements/swap:$f" \
-	"$bin" sheet "$w/workload.json" --out "$scratch/out" --date 2026-11-29) > "$scratch/log" 2>&1
+	"$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/out" --date 2026-11-29) > "$scratch/log" 2>&1
 rc=$?
 grep -q "gs-test: swapped $f in before the open" "$scratch/log" ||
 	skip "gpusheet built without the fault-injection seam"

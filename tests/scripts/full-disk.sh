@@ -16,7 +16,7 @@ STEPS=30
 sheet() { # sheet OUT LANG WORKLOAD [env...]: runs from the source root
 	s_out=$1 s_lang=$2 s_w=$3
 	shift 3
-	(cd "$src" && env "$@" "$bin" sheet "examples/$s_w/workload.json" --out "$s_out" \
+	(cd "$src" && env "$@" "$bin" sheet --catalog offers.xml "examples/$s_w/workload.json" --out "$s_out" \
 		--lang "$s_lang" --date "$SITE_DATE") >"$scratch/run.log" 2>&1
 }
 
@@ -79,7 +79,7 @@ site_build "$scratch/site-old" "$scratch/site.log"
 sfailed=0
 for b in 0 1000 50000 200000 400000 800000; do
 	rm -rf "$scratch/s" && cp -a "$scratch/site-old" "$scratch/s"
-	if (cd "$src" && env GS_TEST_WRITE_BUDGET=$b "$bin" site --workloads examples --out "$scratch/s" \
+	if (cd "$src" && env GS_TEST_WRITE_BUDGET=$b "$bin" site --catalog offers.xml --workloads examples --out "$scratch/s" \
 		--lang es --date "$SITE_DATE") >"$scratch/run.log" 2>&1; then
 		continue # the budget was enough
 	fi

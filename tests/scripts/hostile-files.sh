@@ -48,16 +48,16 @@ refused() {
 fresh fifo
 rm -f "$w/$EV" && mkfifo "$w/$EV" || skip "mkfifo failed"
 refused "FIFO evidence (sheet)" "is a FIFO, not a regular file" \
-	"$bin" sheet "$w/workload.json" --out "$scratch/out-fifo"
+	"$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/out-fifo"
 [ ! -e "$scratch/out-fifo" ] || err "FIFO evidence: an output folder was written"
 refused "FIFO evidence (site)" "is a FIFO, not a regular file" \
-	"$bin" site --workloads "$w" --out "$scratch/site-fifo"
+	"$bin" site --catalog offers.xml --workloads "$w" --out "$scratch/site-fifo"
 refused "FIFO given to check" "is a FIFO, not a regular file" "$bin" check "$w/$EV"
 
 # A folder in place of the evidence file.
 fresh dir
 rm -f "$w/$EV" && mkdir "$w/$EV"
-refused "folder as evidence" "is a folder, not a regular file" "$bin" sheet "$w/workload.json" --out "$scratch/out-dir"
+refused "folder as evidence" "is a folder, not a regular file" "$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/out-dir"
 
 # D2: symlinks out of the folder. The outside measurement is a valid one
 # with a marker in it that must never show.
@@ -66,15 +66,15 @@ sed 's/"schema": "gpusheet-measurement"/"schema": "gpusheet-measurement", "zz_ma
 	"$src/examples/lora-adapt/$EV" >"$scratch/outside/m.json"
 fresh link
 rm -f "$w/$EV" && ln -s "$scratch/outside/m.json" "$w/$EV"
-refused "symlink to a file outside" "is a symbolic link" "$bin" sheet "$w/workload.json" --out "$scratch/out-link"
+refused "symlink to a file outside" "is a symbolic link" "$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/out-link"
 fresh linkdir
 rm -rf "$w/measurements" && mkdir -p "$scratch/outside/measurements" &&
 	cp "$scratch/outside/m.json" "$scratch/outside/$EV" && ln -s "$scratch/outside/measurements" "$w/measurements"
 refused "symlinked folder on the path" "\"measurements\" is a symbolic link" \
-	"$bin" sheet "$w/workload.json" --out "$scratch/out-linkdir"
+	"$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/out-linkdir"
 fresh passwd
 rm -f "$w/$EV" && ln -s /etc/passwd "$w/$EV"
-refused "symlink to /etc/passwd" "is a symbolic link" "$bin" sheet "$w/workload.json" --out "$scratch/out-passwd"
+refused "symlink to /etc/passwd" "is a symbolic link" "$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/out-passwd"
 for o in out-link out-linkdir out-passwd; do
 	[ ! -e "$scratch/$o" ] || err "$o: an output folder was written"
 done
@@ -126,15 +126,15 @@ sed "s|\"evidence\": \[|\"evidence\": [$cites|" "$src/examples/lora-adapt/worklo
 grep -q 'big-8.json' "$w/workload.json" || die "the citations were not added"
 pat="$w/workload.json: error: at \$.evidence[8].file: evidence \"measurements/big-8.json\": the files cited up to it are 70778880 bytes together, more than the bound of 67108864 bytes for a workload"
 refused "cited files of 67.5 MiB together (sheet)" "$pat" \
-	"$bin" sheet "$w/workload.json" --out "$scratch/out-total"
+	"$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/out-total"
 [ ! -e "$scratch/out-total" ] || err "cited files over the bound: an output folder was written"
 refused "cited files of 67.5 MiB together (site)" "$pat" \
-	"$bin" site --workloads "$w" --out "$scratch/site-total"
+	"$bin" site --catalog offers.xml --workloads "$w" --out "$scratch/site-total"
 [ ! -e "$scratch/site-total" ] || err "cited files over the bound: a site was written"
 # 8 of them (60 MiB) are within it
 sed "s|, *{\"file\": \"measurements/big-8.json\"[^}]*}||" "$w/workload.json" >"$w/w8.json"
 mv "$w/w8.json" "$w/workload.json"
-timeout "$TIME_LIMIT" "$bin" sheet "$w/workload.json" --out "$scratch/out-total8" >"$scratch/out.txt" 2>&1 ||
+timeout "$TIME_LIMIT" "$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/out-total8" >"$scratch/out.txt" 2>&1 ||
 	{ cat "$scratch/out.txt"; err "cited files of 60 MiB together: refused"; }
 
 finish "ok: hostile files refused"

@@ -28,7 +28,7 @@ grep -qF 'esc.json: error: at $.id:' "$scratch/err.txt" || { cat "$scratch/err.t
 grep -qF '"a\x1b[31mred\x07"' "$scratch/err.txt" || { cat "$scratch/err.txt"; err "id with ESC: not shown escaped"; }
 
 bad="$scratch/x$(printf '\033]0;pwn\007')"
-"$bin" sheet "$bad/workload.json" --out "$scratch/o1" >"$scratch/out.txt" 2>"$scratch/err.txt" && err "sheet reads a missing file"
+"$bin" sheet --catalog offers.xml "$bad/workload.json" --out "$scratch/o1" >"$scratch/out.txt" 2>"$scratch/err.txt" && err "sheet reads a missing file"
 no_control "path with an OSC sequence" "$scratch/err.txt"
 grep -qF 'x\x1b]0;pwn\x07/workload.json: error: cannot read' "$scratch/err.txt" ||
 	{ cat "$scratch/err.txt"; err "path with an OSC sequence: not shown escaped"; }

@@ -36,7 +36,7 @@ refused() { # refused NAME ITEM COUNT PATTERN
 		if [ "$cmd" = check ]; then
 			run "$1 ($cmd)" "$bin" check "$scratch/$1.json"
 		else
-			run "$1 ($cmd)" "$bin" sheet "$scratch/$1.json" --out "$scratch/out-$1"
+			run "$1 ($cmd)" "$bin" sheet --catalog offers.xml "$scratch/$1.json" --out "$scratch/out-$1"
 		fi
 		if [ "$rc" -ne 1 ] || ! grep -qF -- "$4" "$scratch/err.txt"; then
 			cat "$scratch/err.txt"
@@ -48,7 +48,7 @@ refused() { # refused NAME ITEM COUNT PATTERN
 }
 rendered() { # rendered NAME ITEM COUNT
 	notes "$1" "$2" "$3"
-	run "$1" "$bin" sheet "$scratch/$1.json" --out "$scratch/out-$1"
+	run "$1" "$bin" sheet --catalog offers.xml "$scratch/$1.json" --out "$scratch/out-$1"
 	if [ "$rc" -ne 0 ]; then
 		cat "$scratch/err.txt"
 		err "$1: exit $rc, want 0 (within the bounds)"

@@ -30,7 +30,7 @@ cd "$w" || die "cd $w"
 cmp -s mistral.json "$m/init-mistral-7b-v0.1.json" ||
 	{ diff -u "$m/init-mistral-7b-v0.1.json" mistral.json; err "init output differs from tests/data/models/init-mistral-7b-v0.1.json"; }
 "$bin" check mistral.json >"$scratch/log" 2>&1 || { cat "$scratch/log"; err "check of the init sheet failed"; }
-"$bin" sheet mistral.json --out sheet --date 2026-11-29 >"$scratch/log" 2>&1 ||
+"$bin" sheet --catalog offers.xml mistral.json --out sheet --date 2026-11-29 >"$scratch/log" 2>&1 ||
 	{ cat "$scratch/log"; die "sheet of the init sheet failed"; }
 md=sheet/mistral-7b-v0.1.md
 grep -q '| Weights only (calculated by the checkpoint.s index from its declared shapes, read from the index (shards. headers not read): mistral-7b-v0.1/model.safetensors.index.json (metadata.total\\_size)) | 14,483,464,192 |' "$md" ||
@@ -78,7 +78,7 @@ n=$(grep -c '"reason": "[^"]*Assumed' lora.json)
 # 2,048 parameters: AdamW 2,048 x 8 = 16,384 B; master weights 2,048 x 4 = 8,192 B
 grep -q '"amount": "16384"' full.json || err "AdamW states are not 16,384 B"
 grep -q '"amount": "8192"' full.json || err "float32 master weights are not 8,192 B"
-"$bin" sheet full.json --out sheet --date 2026-11-29 >/dev/null 2>&1 || err "sheet of full.json failed"
+"$bin" sheet --catalog offers.xml full.json --out sheet --date 2026-11-29 >/dev/null 2>&1 || err "sheet of full.json failed"
 grep -q 'read from the checkpoint headers: tiny-gguf/model.gguf) | 2,354 |' sheet/tiny-gguf.md ||
 	err "the GGUF sheet does not carry the file's 2,354 bytes with its name"
 

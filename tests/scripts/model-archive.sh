@@ -37,7 +37,7 @@ cp -R "$tiny" "$wl/path/tiny-llama" || die "cp"
 site() { # site OUT [options]
 	o=$1
 	shift
-	"$bin" site --workloads "$wl" --out "$o" --date 2026-11-29 "$@" > "$scratch/log" 2>&1
+	"$bin" site --catalog offers.xml --workloads "$wl" --out "$o" --date 2026-11-29 "$@" > "$scratch/log" 2>&1
 }
 site "$scratch/site" --stats || { cat "$scratch/log"; die "the first site failed"; }
 "$bin" verify "$scratch/site" > "$scratch/v" 2>&1 || { cat "$scratch/v"; die "the first site does not verify"; }
@@ -75,7 +75,7 @@ f=$(ls "$scratch/site/evidence/"*.header | head -n 1)
 cp -R "$scratch/site" "$scratch/tampered"
 chmod u+w "$scratch/tampered/evidence/$(basename "$f")"
 printf 'x' >> "$scratch/tampered/evidence/$(basename "$f")"
-"$bin" site --workloads "$wl" --out "$scratch/tampered" --date 2026-11-29 -j 1 --lang es > "$scratch/log" 2>&1 &&
+"$bin" site --catalog offers.xml --workloads "$wl" --out "$scratch/tampered" --date 2026-11-29 -j 1 --lang es > "$scratch/log" 2>&1 &&
 	err "a site was built from an altered archive"
 grep -q "$(basename "$f"): error: .*not the .* it is archived under" "$scratch/log" ||
 	{ cat "$scratch/log"; err "the altered archived file is not named"; }
@@ -91,16 +91,16 @@ diff -r "$scratch/site" "$scratch/ref" > /dev/null || err "a refused build chang
 
 # a lone sheet, then again without its model folder
 mv "$scratch/tiny-away" "$wl/path/tiny-llama" || die "mv"
-"$bin" sheet "$wl/path/workload.json" --out "$scratch/lone" --date 2026-11-29 > "$scratch/log" 2>&1 ||
+"$bin" sheet --catalog offers.xml "$wl/path/workload.json" --out "$scratch/lone" --date 2026-11-29 > "$scratch/log" 2>&1 ||
 	{ cat "$scratch/log"; die "the lone sheet failed"; }
 cp -R "$scratch/lone" "$scratch/lone-ref"
 rm -r "$wl/path/tiny-llama"
-"$bin" sheet "$wl/path/workload.json" --out "$scratch/lone" --date 2026-11-29 > "$scratch/log" 2>&1 ||
+"$bin" sheet --catalog offers.xml "$wl/path/workload.json" --out "$scratch/lone" --date 2026-11-29 > "$scratch/log" 2>&1 ||
 	{ cat "$scratch/log"; die "the lone sheet without its model failed"; }
 diff -r "$scratch/lone" "$scratch/lone-ref" > /dev/null || err "the lone sheet without its model differs"
 "$bin" verify "$scratch/lone" > "$scratch/v" 2>&1 || { cat "$scratch/v"; err "the lone sheet does not verify"; }
 # without an archive, the model's absence is said as before
-"$bin" sheet "$wl/path/workload.json" --out "$scratch/other" --date 2026-11-29 > "$scratch/log" 2>&1 &&
+"$bin" sheet --catalog offers.xml "$wl/path/workload.json" --out "$scratch/other" --date 2026-11-29 > "$scratch/log" 2>&1 &&
 	err "a sheet without its model nor an archive was built"
 grep -q "tiny-llama: error: no such file or folder" "$scratch/log" || { cat "$scratch/log"; err "no message for the absent model"; }
 finish "a sheet carries its model's files: rebuilt without the model, byte for byte"

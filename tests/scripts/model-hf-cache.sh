@@ -137,7 +137,7 @@ grep -q '"repo": "mistralai/Mistral-7B-v0.1"' work/workload.json || err "init do
 grep -q "\"revision\": \"$C1\"" work/workload.json || err "init does not record commit C1"
 grep -q '"id": "mistral-7b-v0.1"' work/workload.json || err "init's id is not the model's name"
 "$bin" check work/workload.json > "$scratch/out" 2>&1 || { cat "$scratch/out"; err "check of the init sheet failed"; }
-"$bin" sheet work/workload.json --out work/sheet --date 2026-11-29 > "$scratch/out" 2>&1 ||
+"$bin" sheet --catalog offers.xml work/workload.json --out work/sheet --date 2026-11-29 > "$scratch/out" 2>&1 ||
 	{ cat "$scratch/out"; die "sheet of the init sheet failed"; }
 md=work/sheet/mistral-7b-v0.1.md
 grep -q "| Revision | $C1 |" "$md" || err "the sheet's revision is not commit C1"
@@ -150,7 +150,7 @@ grep -q '| Weights only (calculated by the checkpoint.s index from its declared 
 
 # a workload naming the repo without a revision: main, its commit recorded
 sed -e '/"revision":/d' -e 's/"repo": "\(.*\)",$/"repo": "\1"/' work/workload.json > work/main.json
-"$bin" sheet work/main.json --out work/sheet-main --date 2026-11-29 > "$scratch/out" 2>&1 ||
+"$bin" sheet --catalog offers.xml work/main.json --out work/sheet-main --date 2026-11-29 > "$scratch/out" 2>&1 ||
 	{ cat "$scratch/out"; die "sheet at main failed"; }
 grep -q "| Revision | $C2 |" work/sheet-main/mistral-7b-v0.1.md || err "main is not recorded as commit C2"
 # a stated commit that is not the files' one

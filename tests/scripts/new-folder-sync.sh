@@ -12,7 +12,7 @@ bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
 
 sheet() { # sheet OUT: the seed-7b sheet into OUT, folders synced on $scratch/say
-	(cd "$src" && GS_TEST_SYNC_SAY=1 "$bin" sheet examples/seed-7b/workload.json --out "$1" \
+	(cd "$src" && GS_TEST_SYNC_SAY=1 "$bin" sheet --catalog offers.xml examples/seed-7b/workload.json --out "$1" \
 		--date "$SITE_DATE") >/dev/null 2>"$scratch/say" || { cat "$scratch/say"; die "sheet $1 failed"; }
 }
 synced() { # synced DIR: was DIR named as synced?

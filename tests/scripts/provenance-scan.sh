@@ -18,7 +18,7 @@ for ex in $examples; do
 		for flag in "" --accept-synthetic; do
 			out="$scratch/$ex-$lang${flag:+-demo}"
 			# shellcheck disable=SC2086
-			"$bin" sheet "examples/$ex/workload.json" --out "$out" --lang "$lang" $flag \
+			"$bin" sheet --catalog offers.xml "examples/$ex/workload.json" --out "$out" --lang "$lang" $flag \
 				--date 2026-11-29 --summary "$out/summary.md" > /dev/null 2> "$scratch/stderr" \
 				|| { err "$ex ($lang $flag): sheet failed"; cat "$scratch/stderr"; }
 		done

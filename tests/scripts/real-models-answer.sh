@@ -26,9 +26,12 @@ cd "$scratch" || die "cd $scratch"
 "$bin" catalog import --from skypilot "$src/catalog/sources/hyperstack-v8-vms.csv" \
 	--provider Hyperstack --source-ref "test import" --out imported.xml >/dev/null 2>"$scratch/log" ||
 	{ cat "$scratch/log"; die "import of the Hyperstack file failed"; }
-# a second copy of a bundled catalog under other ids would collide; the
-# imported file is renamed by prefix so that both can be compared
-sed -e 's/offer id="hyperstack-/offer id="imported-hyperstack-/' imported.xml > imported2.xml
+# a second copy of a bundled catalog under other ids would collide, and two
+# undated snapshots of one provider are refused: the imported file's ids are
+# renamed by prefix and its snapshot named another provider's, so that both
+# can be compared
+sed -e 's/offer id="hyperstack-/offer id="imported-hyperstack-/' \
+	-e '/^<catalog /s/ provider="Hyperstack"/ provider="Hyperstack (test import)"/' imported.xml > imported2.xml
 cats="--catalog $src/catalog/offers.xml"
 for c in lambda nebius hyperstack cudo primeintellect; do
 	cats="$cats --catalog $src/catalog/$c.xml"

@@ -43,7 +43,7 @@ render() {  # render OUT_DIR EXAMPLE LANG [extra args...]; $renv: NAME=VALUE wor
 	out=$1 ex=$2 lang=$3
 	shift 3
 	# shellcheck disable=SC2086
-	env $renv "$bin" sheet "examples/$ex/workload.json" --out "$out" --lang "$lang" "$@" \
+	env $renv "$bin" sheet --catalog offers.xml "examples/$ex/workload.json" --out "$out" --lang "$lang" "$@" \
 		> "$scratch/stdout" 2> "$scratch/stderr"
 	rc=$?
 	if [ "$rc" != 0 ]; then
@@ -125,7 +125,7 @@ grep -l '\.png' "$scratch/nodate1/$ex.md" "$scratch/nodate1/$ex.html" 2>/dev/nul
 	err "without --png: a page names a PNG"
 grep -q "$ex-budget\.png" "$scratch/a/en/$ex.md" || err "with --png: the md does not link the PNG"
 # a bad SOURCE_DATE_EPOCH is a usage error and writes nothing
-SOURCE_DATE_EPOCH=yesterday "$bin" sheet "examples/$ex/workload.json" --out "$scratch/badsde" > /dev/null 2>&1
+SOURCE_DATE_EPOCH=yesterday "$bin" sheet --catalog offers.xml "examples/$ex/workload.json" --out "$scratch/badsde" > /dev/null 2>&1
 rc=$?
 [ "$rc" = 2 ] || err "SOURCE_DATE_EPOCH=yesterday: exit code $rc, expected 2"
 [ ! -e "$scratch/badsde" ] || [ -z "$(ls -A "$scratch/badsde")" ] || err "SOURCE_DATE_EPOCH=yesterday: something was written"

@@ -83,7 +83,7 @@ expect_nothing 2 "unknown option" sheet "$d/none-retained/workload.json" --out O
 
 # --out is a file: invalid, the file untouched
 printf 'a file\n' > "$scratch/file"
-"$bin" sheet "$d/none-retained/workload.json" --out "$scratch/file" > /dev/null 2>&1
+"$bin" sheet --catalog offers.xml "$d/none-retained/workload.json" --out "$scratch/file" > /dev/null 2>&1
 rc=$?
 [ "$rc" = 1 ] || err "--out naming a file: exit code $rc, expected 1"
 [ "$(cat "$scratch/file")" = "a file" ] || err "--out naming a file: the file changed"
@@ -111,7 +111,7 @@ cmp -s "$scratch/out/none-retained.md" "$scratch/out2/none-retained.md" \
 	|| err "--require-retained changes the sheet"
 # Only synthetic evidence: nothing is retained, 3 (finding 1: a CI gate
 # passed on a file no GPU produced).
-"$bin" sheet examples/probe-dense/workload.json --out "$scratch/out3" --date 2026-11-29 --require-retained \
+"$bin" sheet --catalog offers.xml examples/probe-dense/workload.json --out "$scratch/out3" --date 2026-11-29 --require-retained \
 	> /dev/null 2> "$scratch/stderr"
 rc=$?
 [ "$rc" = 3 ] || { err "--require-retained on synthetic evidence only: exit code $rc, expected 3"; cat "$scratch/stderr"; }

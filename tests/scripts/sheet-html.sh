@@ -24,7 +24,7 @@ n=0
 for ex in $examples; do
 	for lang in en es; do
 		out="$scratch/$lang"
-		if ! "$bin" sheet "examples/$ex/workload.json" --out "$out" --lang "$lang" \
+		if ! "$bin" sheet --catalog offers.xml "examples/$ex/workload.json" --out "$out" --lang "$lang" \
 			--date 2026-11-29 > "$scratch/stdout" 2> "$scratch/stderr"; then
 			err "$ex ($lang): gpusheet sheet failed"
 			cat "$scratch/stderr"

@@ -16,7 +16,7 @@ KILLS=30
 out=$scratch/out
 
 sheet() { # sheet LANG OUT WORKLOAD
-	(cd "$src" && "$bin" sheet "examples/$3/workload.json" --out "$2" --lang "$1" --date "$SITE_DATE") \
+	(cd "$src" && "$bin" sheet --catalog offers.xml "examples/$3/workload.json" --out "$2" --lang "$1" --date "$SITE_DATE") \
 		>"$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; die "sheet --lang $1 failed"; }
 }
 ms() { date +%s%3N; }
@@ -40,7 +40,7 @@ while [ "$killed" -lt "$KILLS" ] && [ "$tries" -lt $((KILLS * 4)) ]; do
 	tries=$((tries + 1))
 	r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
 	delay=$((r % (dur + dur / 4 + 1)))
-	(cd "$src" && exec "$bin" sheet examples/probe-dense/workload.json --out "$out" --lang "$lang" \
+	(cd "$src" && exec "$bin" sheet --catalog offers.xml examples/probe-dense/workload.json --out "$out" --lang "$lang" \
 		--date "$SITE_DATE") >/dev/null 2>&1 &
 	pid=$!
 	sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
@@ -77,7 +77,7 @@ diff -r "$out" "$scratch/ref-en" >/dev/null || err "the final run differs from t
 
 # a folder that is not only sheets is refused, naming what it holds, and left as it was
 mkdir -p "$scratch/mixed/notes" && cp -a "$scratch/ref-en/." "$scratch/mixed/" || die "mixed"
-(cd "$src" && "$bin" sheet examples/probe-dense/workload.json --out "$scratch/mixed" --lang es \
+(cd "$src" && "$bin" sheet --catalog offers.xml examples/probe-dense/workload.json --out "$scratch/mixed" --lang es \
 	--date "$SITE_DATE") >"$scratch/log" 2>&1 && err "a folder holding another folder was replaced"
 grep -q "mixed/notes: a folder, which a sheet does not write" "$scratch/log" ||
 	{ cat "$scratch/log"; err "the refusal does not name the folder"; }

@@ -19,7 +19,7 @@ N=12
 build() { # build OUT LOG [options]: prints the "stats:" line to LOG
 	b_out=$1 b_log=$2
 	shift 2
-	(cd "$scratch" && "$bin" site --workloads w --out "$b_out" --date "$SITE_DATE" \
+	(cd "$scratch" && "$bin" site --catalog offers.xml --workloads w --out "$b_out" --date "$SITE_DATE" \
 		--accept-synthetic --stats "$@") >"$scratch/$b_log" 2>&1 ||
 		{ cat "$scratch/$b_log"; die "gpusheet site $* failed"; }
 }

@@ -119,7 +119,7 @@ done
 
 # -j takes a positive number.
 for bad in 0 -1 x 257 ''; do
-	if (cd "$src" && "$bin" site --workloads examples --out "$scratch/bad" -j "$bad") \
+	if (cd "$src" && "$bin" site --catalog offers.xml --workloads examples --out "$scratch/bad" -j "$bad") \
 		>"$scratch/bad.log" 2>&1; then
 		err "-j '$bad' accepted"
 	elif [ $? -ne 2 ] || ! grep -q -- '-j takes' "$scratch/bad.log"; then
@@ -132,7 +132,7 @@ done
 # An error in one workload (a full disk in the worker that renders it): exit
 # 1, the message names the workload, OUT is the old site, no stage is left.
 cp -R "$scratch/gen-j1" "$scratch/old"
-(cd "$src" && env GS_TEST_WRITE_BUDGET=0 "$bin" site --workloads "$scratch/gen" \
+(cd "$src" && env GS_TEST_WRITE_BUDGET=0 "$bin" site --catalog offers.xml --workloads "$scratch/gen" \
 	--out "$scratch/old" -j 2) >"$scratch/fail.log" 2>&1
 status=$?
 [ "$status" -ne 0 ] ||

@@ -14,7 +14,7 @@ KILLS=30
 out=$scratch/site
 
 build() { # build LANG OUT
-	(cd "$src" && "$bin" site --workloads examples --out "$2" --lang "$1" --date "$SITE_DATE") \
+	(cd "$src" && "$bin" site --catalog offers.xml --workloads examples --out "$2" --lang "$1" --date "$SITE_DATE") \
 		>"$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; die "site --lang $1 failed"; }
 }
 ms() { # milliseconds since the epoch
@@ -40,7 +40,7 @@ while [ "$killed" -lt "$KILLS" ] && [ "$tries" -lt $((KILLS * 3)) ]; do
 	tries=$((tries + 1))
 	r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
 	delay=$((r % (dur + dur / 4 + 1)))
-	(cd "$src" && exec "$bin" site --workloads examples --out "$out" --lang "$lang" --date "$SITE_DATE") \
+	(cd "$src" && exec "$bin" site --catalog offers.xml --workloads examples --out "$out" --lang "$lang" --date "$SITE_DATE") \
 		>/dev/null 2>&1 &
 	pid=$!
 	sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"

@@ -60,7 +60,7 @@ build() {
 	make_set "$n" "$dir"
 	child_cpu_ms >"$scratch/cpu0.txt"
 	t0=$(now_ms)
-	"$bin" site --workloads "$dir" --out "$out" --date "$SITE_DATE" >"$scratch/build$n.log" 2>&1 ||
+	"$bin" site --catalog offers.xml --workloads "$dir" --out "$out" --date "$SITE_DATE" >"$scratch/build$n.log" 2>&1 ||
 		{ cat "$scratch/build$n.log"; die "gpusheet site failed for $n workloads"; }
 	t1=$(now_ms)
 	child_cpu_ms >"$scratch/cpu1.txt"

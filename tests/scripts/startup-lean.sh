@@ -51,7 +51,7 @@ grep -q 'gpusheet-render\.so' "$scratch/catalog" || err "check of a catalog did 
 grep -qE 'libxml2\.so' "$scratch/catalog" || err "check of a catalog did not load libxml2"
 # a sheet loads the rendering part but, without --png, none of the PNG
 # part's libraries (the charts are SVG, laid out with built-in metrics)
-loaded "$scratch/sheet" "$bin" sheet examples/seed-7b/workload.json --out "$scratch/out" ||
+loaded "$scratch/sheet" "$bin" sheet --catalog offers.xml examples/seed-7b/workload.json --out "$scratch/out" ||
 	err "sheet failed"
 # (libxml2 as the sign: cmark-gfm and nettle may be linked into the part
 # from their static archives, GPUSHEET_STATIC_SMALL_LIBS)
@@ -60,7 +60,7 @@ pngheavy='lib(cairo|fontconfig|freetype|X11|xcb|pixman-1|png16)\.so|gpusheet-png
 if grep -E "$pngheavy" "$scratch/sheet"; then
 	err "sheet without --png loads the PNG part or its libraries (above)"
 fi
-loaded "$scratch/sheet-png" "$bin" sheet examples/seed-7b/workload.json --png \
+loaded "$scratch/sheet-png" "$bin" sheet --catalog offers.xml examples/seed-7b/workload.json --png \
 	--out "$scratch/out-png" || err "sheet --png failed"
 grep -q 'gpusheet-png\.so' "$scratch/sheet-png" || err "sheet --png did not load the PNG part"
 grep -qE 'libcairo\.so' "$scratch/sheet-png" || err "sheet --png did not load Cairo"

@@ -19,7 +19,7 @@ bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
 cd "$src" || exit 1
 
-"$bin" site --workloads examples --out "$scratch/plain" --date "$SITE_DATE" > "$scratch/log1" 2>&1 \
+"$bin" site --catalog offers.xml --workloads examples --out "$scratch/plain" --date "$SITE_DATE" > "$scratch/log1" 2>&1 \
 	|| { cat "$scratch/log1"; die "site without --accept-synthetic failed"; }
 for j in "$scratch/plain/sheets/"*.json; do
 	grep -Eq '"demonstration": ?false' "$j" || err "$(basename "$j"): a demonstration without the flag"

@@ -1046,6 +1046,80 @@ static void test_host(void)
 	gs_verdict_release(&d);
 }
 
+/*** regions ***/
+
+static void test_regions(void)
+{
+	gs_workload w;
+	gs_offer o[4];
+	gs_plan eu[2], us[1], zone[1];
+	gs_place eu_places[2] = { { (char *)"us-east-1", (char *)"use1-az1" }, { (char *)"eu-west-1", NULL } };
+	gs_place us_places[1] = { { (char *)"us-west-2", NULL } };
+	gs_place zone_places[1] = { { NULL, (char *)"EU-CZ-1" } };
+	char *allowed[2] = { (char *)"eu-", (char *)"Finland" };
+	gs_decision d;
+	const gs_candidate *c;
+
+	S_workload(&w);
+	S_offer(&o[0], "eu", "H200", NULL, 1, 141);
+	S_offer(&o[1], "us", "H200", NULL, 1, 141);
+	S_offer(&o[2], "nowhere", "H200", NULL, 1, 141);
+	S_offer(&o[3], "zone", "H200", NULL, 1, 141);
+	/* eu: 1.00 USD/h in us-east-1, 2.00 USD/h in eu-west-1 */
+	S_plan(&eu[0], 1, 100, "USD");
+	S_plan(&eu[1], 1, 200, "USD");
+	eu[0].places = &eu_places[0];
+	eu[0].nplaces = 1;
+	eu[1].places = &eu_places[1];
+	eu[1].nplaces = 1;
+	S_plans(&o[0], eu, 2);
+	S_plan(&us[0], 1, 50, "USD");
+	us[0].places = us_places;
+	us[0].nplaces = 1;
+	S_plans(&o[1], us, 1);
+	S_plan(&zone[0], 1, 300, "USD");
+	zone[0].places = zone_places;
+	zone[0].nplaces = 1;
+	S_plans(&o[3], zone, 1);
+	S_campaign(&w, "2026-12-01", 1);
+
+	CLASSIFY_VERDICT(&w, o, 4, NULL, 0, "us", GS_REQ_REGIONS, GS_V_NOT_REQUIRED, "why.not_required");
+	/* without the requirement, the cheapest plan: 24 h x 1.00 USD */
+	S_classify(&w, o, 4, NULL, 0, &d);
+	CHECK_INT(S_cand(&d, "eu")->cost, 2400);
+	gs_verdict_release(&d);
+
+	w.regions = allowed;
+	w.nregions = 2;
+	w.regions_text = "eu-, Finland";
+	S_classify(&w, o, 4, NULL, 0, &d);
+	c = S_cand(&d, "eu");
+	VERDICT(c, GS_REQ_REGIONS, GS_V_ADMISSIBLE, "why.regions.sold_in");
+	CHECK_STR(c->v[GS_REQ_REGIONS].s1, "eu-west-1");
+	CHECK_STR(c->v[GS_REQ_REGIONS].s2, "eu-, Finland");
+	CHECK_STR(c->v[GS_REQ_REGIONS].evidence, "price page");
+	/* the campaign is priced on the plan sold in the EU: 24 h x 2.00 USD,
+	 * not the cheaper plan of us-east-1 */
+	CHECK(c->plan == &eu[1]);
+	CHECK_INT(c->cost, 4800);
+	CHECK_INT(c->on_demand.micro_per_hour, 2000000);
+	c = S_cand(&d, "us");
+	VERDICT(c, GS_REQ_REGIONS, GS_V_EXCLUDE, "why.regions.not_sold");
+	CHECK_STR(c->v[GS_REQ_REGIONS].s1, "us-west-2");
+	CHECK_INT(c->v[GS_REQ_REGIONS].basis, GS_BASIS_CATALOG);
+	CHECK(c->excluded);
+	CHECK(c->plan == NULL);
+	c = S_cand(&d, "nowhere");
+	VERDICT(c, GS_REQ_REGIONS, GS_V_TO_CONFIRM, "why.regions.unknown");
+	CHECK_STR(c->v[GS_REQ_REGIONS].missing, "missing.regions");
+	CHECK(!c->excluded);
+	/* a zone alone, letter case aside: "eu-" admits "EU-CZ-1" */
+	c = S_cand(&d, "zone");
+	VERDICT(c, GS_REQ_REGIONS, GS_V_ADMISSIBLE, "why.regions.sold_in");
+	CHECK_STR(c->v[GS_REQ_REGIONS].s1, "EU-CZ-1");
+	gs_verdict_release(&d);
+}
+
 /*** retained, ranking, exclusions ***/
 
 /* An offer with every requirement documented for the full workload. */
@@ -1119,7 +1193,9 @@ static void test_retained_and_ranking(void)
 	S_meas_ok(&m, "run.json", S_6000, 0, 8192, 20 * GIB);   /* no total: capacity stays the catalog's */
 	S_classify(&w, o, 5, ms, 1, &d);
 
-	for (r = 0; r < GS_REQ_COUNT; r++) {
+	/* the workload states no region: that requirement alone is not required */
+	VERDICT(S_cand(&d, "dear"), GS_REQ_REGIONS, GS_V_NOT_REQUIRED, "why.not_required");
+	for (r = 0; r < GS_REQ_REGIONS; r++) {
 		VERDICT(S_cand(&d, "dear"), (gs_req)r, GS_V_ADMISSIBLE,
 			r == GS_REQ_MEMORY ? "why.memory.observed_fits" :
 			r == GS_REQ_SOFTWARE ? "why.software.installed_and_ran" :
@@ -2640,6 +2716,7 @@ int main(void)
 	test_budget();
 	test_quality();
 	test_host();
+	test_regions();
 	test_retained_and_ranking();
 	test_empty_catalog();
 	test_helpers();

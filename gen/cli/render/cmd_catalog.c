@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "catalog.h"
+#include "cmd_common.h"
 #include "commands.h"
 #include "datadir.h"
 #include "import.h"
@@ -26,7 +27,9 @@
 
 static const char S_usage[] =
 	"usage: gpusheet catalog import --from skypilot FILE.csv --provider NAME\n"
-	"       [--source-date YYYY-MM-DD] [--source-ref TEXT] --out catalog.xml\n";
+	"       [--source-date YYYY-MM-DD] [--source-ref TEXT] [--strict] --out catalog.xml|FOLDER\n"
+	"  --out FOLDER replaces the folder's catalog of the same provider (else writes FOLDER/<provider>.xml)\n"
+	"  a line that cannot be read is skipped with a warning naming it; --strict refuses the file instead\n";
 
 /* The last component of a path, as claims cite the file. */
 static const char *S_base(const char *path)
@@ -88,6 +91,90 @@ static char *S_slurp(const char *path, size_t *len)
 	return data;
 }
 
+/* "Prime Intellect" -> "prime-intellect": a file name for a provider's catalog. */
+static char *S_slug(const char *provider)
+{
+	char *s = gs_xstrdup(provider), *p, *q;
+
+	for (p = q = s; *p; p++) {
+		char ch = *p;
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (char)(ch - 'A' + 'a');
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
+			*q++ = ch;
+		else if (q > s && q[-1] != '-')
+			*q++ = '-';
+	}
+	while (q > s && q[-1] == '-')
+		q--;
+	*q = '\0';
+	if (!*s) {
+		free(s);
+		s = gs_xstrdup("provider");
+	}
+	return s;
+}
+
+/*
+ * --out FOLDER: the catalog of that folder whose provider is this one is
+ * replaced (its name kept); none: FOLDER/<provider>.xml. Two catalogs of the
+ * provider in the folder: refused, naming both. Returns the path (malloc'd)
+ * or NULL after a message.
+ */
+static char *S_out_in_folder(const char *dir, const char *provider, const char *rng)
+{
+	gs_strvec files = GS_STRVEC_INIT, labels = GS_STRVEC_INIT;
+	const char *one[1] = { dir };
+	gs_error e = GS_ERROR_INIT;
+	char *found = NULL, *slug, *when = NULL;
+	size_t i;
+
+	if (gs_cmd_common_catalog_files(one, 1, &files, &labels, &e) == 0) {
+		for (i = 0; i < files.n; i++) {
+			gs_catalog c;
+			gs_diag d = GS_DIAG_INIT;
+			int same;
+			if (gs_catalog_read(files.v[i], rng, &c, &d) != 0) {
+				gs_diag_release(&d);
+				continue;   /* not a catalog of ours: never replaced */
+			}
+			same = c.provider && strcmp(c.provider, provider) == 0;
+			if (same && found) {
+				fprintf(stderr, "gpusheet catalog import: %s and %s are both catalogs of %s: "
+					"remove one, then import again\n", found, files.v[i], provider);
+				gs_catalog_release(&c);
+				free(found);
+				found = NULL;
+				goto refused;
+			}
+			if (same) {
+				found = gs_xstrdup(files.v[i]);
+				when = gs_xstrdup(c.date ? c.date : (c.ref ? c.ref : "no date"));
+			}
+			gs_catalog_release(&c);
+		}
+	}
+	gs_error_release(&e);
+	gs_util_strvec_release(&files);
+	gs_util_strvec_release(&labels);
+	if (found) {
+		fprintf(stderr, "gpusheet catalog import: replacing %s (%s's snapshot of %s), once this import succeeds\n",
+			found, provider, when);
+		free(when);
+		return found;
+	}
+	slug = S_slug(provider);
+	found = gs_xasprintf("%s/%s.xml", dir, slug);
+	free(slug);
+	return found;
+refused:
+	free(when);
+	gs_error_release(&e);
+	gs_util_strvec_release(&files);
+	gs_util_strvec_release(&labels);
+	return NULL;
+}
+
 static int S_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -96,6 +183,7 @@ static int S_import(int argc, char **argv)
 		{ "source-date", required_argument, NULL, 'd' },
 		{ "source-ref", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "strict", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -103,7 +191,7 @@ static int S_import(int argc, char **argv)
 	gs_import_opts io;
 	gs_diag d = GS_DIAG_INIT;
 	gs_catalog check;
-	char rng[4096], *data, *xml = NULL, *report = NULL, *notes = NULL, *dir, *slash;
+	char rng[4096], *data, *xml = NULL, *report = NULL, *notes = NULL, *dir, *slash, *out_path = NULL;
 	gs_error werr = GS_ERROR_INIT;
 	size_t len, xml_len = 0;
 	int c, rc = GS_EXIT_INVALID;
@@ -118,6 +206,7 @@ static int S_import(int argc, char **argv)
 		case 'd': io.source_date = optarg; break;
 		case 'r': io.source_ref = optarg; break;
 		case 'o': out = optarg; break;
+		case 's': io.strict = 1; break;
 		case 'h': fputs(S_usage, stdout); return GS_EXIT_OK;
 		default:
 			gs_suggest_bad_option("catalog import", opts, argv, optind);
@@ -152,10 +241,21 @@ static int S_import(int argc, char **argv)
 		fputs("gpusheet catalog import: data folder not found (set GPUSHEET_DATADIR)\n", stderr);
 		return GS_EXIT_INVALID;
 	}
+	{
+		struct stat st;
+		if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+			out_path = S_out_in_folder(out, io.provider, rng);
+			if (!out_path)
+				return GS_EXIT_INVALID;
+			out = out_path;
+		}
+	}
 	io.file = S_base(argv[optind]);
 	data = S_slurp(argv[optind], &len);
-	if (!data)
+	if (!data) {
+		free(out_path);
 		return GS_EXIT_INVALID;
+	}
 	if (gs_import_skypilot(data, len, &io, &xml, &xml_len, &report, &notes, &d) != 0) {
 		/* messages name the file as given on the command line */
 		size_t i;
@@ -163,6 +263,8 @@ static int S_import(int argc, char **argv)
 			free(d.items[i].file);
 			d.items[i].file = gs_xstrdup(argv[optind]);
 		}
+		if (notes)
+			fputs(notes, stderr);
 		gs_diag_print(&d, stderr);
 		goto done;
 	}
@@ -195,6 +297,7 @@ done:
 	free(xml);
 	free(report);
 	free(notes);
+	free(out_path);
 	return rc;
 }
 

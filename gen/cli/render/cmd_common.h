@@ -6,6 +6,7 @@
 #define GS_CMD_COMMON_H
 
 #include "error.h"
+#include "util.h"
 
 #include "catalog.h"
 #include "evidence.h"
@@ -21,8 +22,19 @@ typedef struct {
 } gs_run_ctx;
 
 /*
- * Loads the catalogs (each --catalog in order, merged into one; none: the
- * bundled offers.xml), labels and templates; resolves the date from
+ * The catalog files a run reads, with the labels pages name them by: each
+ * entry of catalogs a file, a folder (every *.xml in it, sorted by name) or
+ * the name of a bundled catalog ("offers.xml" or "offers", when no such path
+ * exists); none: every bundled catalog (every .xml file of the data folder's catalog folder).
+ * Appends to files and labels; 0, or -1 with why in err.
+ */
+int gs_cmd_common_catalog_files(const char *const *catalogs, size_t n, gs_strvec *files,
+				gs_strvec *labels, gs_error *err);
+
+/*
+ * Loads the catalogs (gs_cmd_common_catalog_files, merged into one in that
+ * order; two snapshots of one provider: the newer when both are dated,
+ * else refused naming both), labels and templates; resolves the date from
  * date_flag or SOURCE_DATE_EPOCH. An offer id found in two catalogs is an
  * error naming both. Returns 0, or the exit code after printing why
  * (1 invalid input, 2 usage).

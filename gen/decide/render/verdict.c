@@ -23,7 +23,7 @@ const char *gs_verdict_id(gs_verdict_kind k)
 const char *gs_verdict_req_id(gs_req r)
 {
 	static const char *const ids[GS_REQ_COUNT] = {
-		"memory", "software", "calendar", "budget", "quality", "host"
+		"memory", "software", "calendar", "budget", "quality", "host", "regions"
 	};
 	return r < GS_REQ_COUNT ? ids[r] : "?";
 }
@@ -1683,6 +1683,8 @@ static void S_calendar(const gs_workload *w, gs_candidate *c)
 /*** budget ***/
 
 /* Cheapest plan covering the campaign: whole plans bought back to back. */
+static int S_plan_in_regions(const gs_workload *w, const gs_plan *p);
+
 static void S_cost(const gs_workload *w, gs_candidate *c)
 {
 	const gs_offer *o = c->offer;
@@ -1697,7 +1699,7 @@ static void S_cost(const gs_workload *w, gs_candidate *c)
 		uint64_t units, cost;
 
 		/* An interruptible (spot) plan does not promise the campaign. */
-		if (p->interruptible || gs_cost_of_plan(p, hours, 1, &pc))
+		if (p->interruptible || !S_plan_in_regions(w, p) || gs_cost_of_plan(p, hours, 1, &pc))
 			continue;
 		units = pc.units;
 		cost = (uint64_t)pc.cost;
@@ -1835,6 +1837,113 @@ static void S_host(const gs_workload *w, gs_candidate *c)
 	c->v[GS_REQ_HOST] = v;
 }
 
+/*** regions ***/
+
+/* Does name start with prefix, letter case aside? */
+static int S_starts_ci(const char *name, const char *prefix)
+{
+	for (; *prefix; name++, prefix++) {
+		char a = *name, b = *prefix;
+		if (a >= 'A' && a <= 'Z')
+			a = (char)(a - 'A' + 'a');
+		if (b >= 'A' && b <= 'Z')
+			b = (char)(b - 'A' + 'a');
+		if (!a || a != b)
+			return 0;
+	}
+	return 1;
+}
+
+/* The requirement the name meets, or NULL. */
+static const char *S_region_allowed(const gs_workload *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < w->nregions; i++)
+		if (S_starts_ci(name, w->regions[i]))
+			return w->regions[i];
+	return NULL;
+}
+
+/*
+ * A plan the workload may buy: no region required, or the plan names no
+ * place (the offer's verdict says what is unknown), or one of its places
+ * is allowed. The campaign and the hourly prices count these plans only.
+ */
+static int S_plan_in_regions(const gs_workload *w, const gs_plan *p)
+{
+	size_t j;
+
+	if (!w->nregions || !p->nplaces)
+		return 1;
+	for (j = 0; j < p->nplaces; j++)
+		if (S_region_allowed(w, p->places[j].region) || S_region_allowed(w, p->places[j].zone))
+			return 1;
+	return 0;
+}
+
+/*
+ * requirements.regions: admissible when a priced plan is sold in a region
+ * or zone the workload allows (the first such place cited, with the plan's
+ * claim); excluded on the catalog's word when the offer names where it is
+ * sold and none is allowed; to confirm when it names nowhere.
+ */
+static void S_regions(const gs_workload *w, gs_candidate *c)
+{
+	const gs_offer *o = c->offer;
+	const char *first = NULL, *hit;
+	gs_verdict v;
+	size_t i, j;
+
+	if (!w->nregions) {
+		c->v[GS_REQ_REGIONS] = S_v(GS_V_NOT_REQUIRED, "why.not_required");
+		return;
+	}
+	for (i = 0; i < o->nplans; i++)
+		for (j = 0; j < o->plans[i].nplaces; j++) {
+			const gs_place *pl = &o->plans[i].places[j];
+			const char *name = pl->region ? pl->region : pl->zone;
+			first = first ? first : name;
+			hit = S_region_allowed(w, pl->region);
+			if (!hit)
+				hit = S_region_allowed(w, pl->zone);
+			if (!hit)
+				continue;
+			v = S_v(GS_V_ADMISSIBLE, "why.regions.sold_in");
+			v.s1 = S_region_allowed(w, pl->region) ? pl->region : pl->zone;
+			v.s2 = w->regions_text;
+			v.evidence = o->plans[i].claim.source;
+			v.evidence_date = o->plans[i].claim.date;
+			c->v[GS_REQ_REGIONS] = v;
+			return;
+		}
+	for (i = 0; i < o->nregions; i++) {
+		first = first ? first : o->regions[i];
+		if (S_region_allowed(w, o->regions[i])) {
+			v = S_v(GS_V_ADMISSIBLE, "why.regions.sold_in");
+			v.s1 = o->regions[i];
+			v.s2 = w->regions_text;
+			v.evidence = o->regions_claim.source;
+			v.evidence_date = o->regions_claim.date;
+			c->v[GS_REQ_REGIONS] = v;
+			return;
+		}
+	}
+	if (first) {
+		v = S_v(GS_V_EXCLUDE, "why.regions.not_sold");
+		v.basis = GS_BASIS_CATALOG;
+		v.s1 = first;
+		v.s2 = w->regions_text;
+		v.evidence = o->nplans && o->plans[0].nplaces ? o->plans[0].claim.source : o->regions_claim.source;
+		v.evidence_date = o->nplans && o->plans[0].nplaces ? o->plans[0].claim.date : o->regions_claim.date;
+	} else {
+		v = S_v(GS_V_TO_CONFIRM, "why.regions.unknown");
+		v.s2 = w->regions_text;
+		v.missing = "missing.regions";
+	}
+	c->v[GS_REQ_REGIONS] = v;
+}
+
 /*** prices ***/
 
 /* price (millionths) x mul / div, half up, exactly; -1 when it does not fit. */
@@ -1897,7 +2006,7 @@ static void S_rates(const gs_workload *w, gs_candidate *c)
 		const gs_plan *p = &o->plans[i];
 		gs_rate r, *best = p->interruptible ? &c->interruptible : &c->on_demand;
 
-		if (!p->currency || strcmp(p->currency, cur) != 0 || S_rate_of(p, c, &r))
+		if (!p->currency || strcmp(p->currency, cur) != 0 || !S_plan_in_regions(w, p) || S_rate_of(p, c, &r))
 			continue;
 		if (!best->plan || r.micro_per_hour < best->micro_per_hour)
 			*best = r;
@@ -2234,6 +2343,7 @@ void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evid
 		S_budget(w, c);
 		S_quality(w, c);
 		S_host(w, c);
+		S_regions(w, c);
 		c->retained = 1;
 		for (r = 0; r < GS_REQ_COUNT; r++) {
 			if (c->v[r].kind == GS_V_EXCLUDE)

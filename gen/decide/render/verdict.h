@@ -40,6 +40,7 @@ typedef enum {
 	GS_REQ_BUDGET,
 	GS_REQ_QUALITY,
 	GS_REQ_HOST,
+	GS_REQ_REGIONS,         /* requirements.regions: sold in a region the workload allows */
 	GS_REQ_COUNT
 } gs_req;
 

@@ -210,7 +210,8 @@ typedef struct {
 } S_elem_rule;
 
 static const S_elem_rule S_rules[] = {
-	{ "catalog", { { "title", NULL, 1 } } },
+	{ "catalog", { { "title", NULL, 1 }, { "provider", NULL, 0 }, { "date", NULL, 0 },
+		       { "ref", NULL, 0 } } },
 	{ "offer", { { "id", NULL, 1 }, { "provider", NULL, 0 },
 		     { "segment", "data-centre|workstation", 0 }, { "reference", "true|false", 0 } } },
 	{ "gpu", { { "model", NULL, 1 }, { "device-name", NULL, 0 } } },
@@ -228,6 +229,7 @@ static const S_elem_rule S_rules[] = {
 		    { "currency", NULL, 1 }, { "billing-hours", NULL, 0 },
 		    { "interruptible", "true|false", 0 }, { "source", NULL, 1 },
 		    { "date", NULL, 0 }, { "ref", NULL, 0 } } },
+	{ "in", { { "region", NULL, 0 }, { "zone", NULL, 0 } } },
 	{ "availability", { { "kind", "stock|window|on-request|unavailable", 1 },
 			    { "stock", NULL, 0 }, { "from", NULL, 0 },
 			    { "to", NULL, 0 }, { "source", NULL, 1 },
@@ -330,6 +332,8 @@ static const char *S_children(const char *element)
 		return "gpu, lot, memory (optional), declared-bytes (optional), regions (optional), plan (any number), "
 		       "availability (optional), software (any number), host (optional), "
 		       "interconnect (optional), notes (optional), in this order";
+	if (strcmp(element, "plan") == 0)
+		return "'in' (any number)";
 	return "no child elements";
 }
 
@@ -690,6 +694,72 @@ static int S_valid_id(const char *s)
 
 /*** elements ***/
 
+/* A region or zone name: non-empty, no control character. */
+static char *S_place_name(S_reader *r, const xmlNode *n, const char *attr)
+{
+	char *v = S_attr(n, attr);
+	const char *p;
+
+	if (!v)
+		return NULL;
+	for (p = v; *p && (unsigned char)*p >= 0x20 && *p != 0x7f; p++)
+		;
+	if (!*v || *p) {
+		S_err(r, n, "element 'in', attribute '%s': expected a name without control characters, found '%s'",
+		      attr, v);
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* <in region="..." zone="..."/>: where a plan's price holds (at most 4096). */
+static void S_read_places(S_reader *r, const xmlNode *pn, gs_plan *p)
+{
+	const xmlNode *n;
+	size_t alloc = 0;
+
+	for (n = pn->children; n; n = n->next) {
+		gs_place pl;
+		if (!S_is(n, "in"))
+			continue;
+		pl.region = S_place_name(r, n, "region");
+		pl.zone = S_place_name(r, n, "zone");
+		if (!pl.region && !pl.zone) {
+			S_err(r, n, "element 'in': expected a 'region', a 'zone' or both");
+			continue;
+		}
+		if (p->nplaces == 4096) {
+			S_err(r, n, "element 'plan': more than 4096 'in' elements");
+			free(pl.region);
+			free(pl.zone);
+			break;
+		}
+		p->places = S_grow(p->places, &alloc, p->nplaces, sizeof(*p->places));
+		p->places[p->nplaces++] = pl;
+	}
+}
+
+/* Without a regions element, the offer's regions are those of its plans, each once, in order. */
+static void S_regions_of_plans(gs_offer *o)
+{
+	size_t i, j, k, alloc = 0;
+
+	for (i = 0; i < o->nplans; i++)
+		for (j = 0; j < o->plans[i].nplaces; j++) {
+			const char *name = o->plans[i].places[j].region;
+			int seen = 0;
+			if (!name)
+				continue;
+			for (k = 0; k < o->nregions && !seen; k++)
+				seen = strcmp(o->regions[k], name) == 0;
+			if (seen || o->nregions == 1024)
+				continue;
+			o->regions = S_grow(o->regions, &alloc, o->nregions, sizeof(*o->regions));
+			o->regions[o->nregions++] = gs_xstrdup(name);
+		}
+}
+
 static void S_read_plan(S_reader *r, const xmlNode *n, gs_plan *p)
 {
 	char *v;
@@ -721,6 +791,7 @@ static void S_read_plan(S_reader *r, const xmlNode *n, gs_plan *p)
 		p->currency = v;
 	}
 	S_claim(r, n, "plan", &p->claim);
+	S_read_places(r, n, p);
 }
 
 static void S_read_availability(S_reader *r, const xmlNode *n,
@@ -915,6 +986,8 @@ static void S_read_offer(S_reader *r, const xmlNode *on, gs_offer *o)
 			o->notes = S_content(n);
 		}
 	}
+	if (!seen_regions)
+		S_regions_of_plans(o);
 	o->memory_unknown = !seen_mem;
 	if (o->memory_unknown)
 		o->memory_origin = GS_MEMORY_FROM_NONE;
@@ -974,6 +1047,9 @@ static void S_read_catalog(S_reader *r, const xmlNode *root, gs_catalog *c)
 	if (!S_is(root, "catalog"))
 		return; /* the schema says what the root should be */
 	c->title = S_attr(root, "title");
+	c->provider = S_attr(root, "provider");
+	c->date = S_date(r, root, "catalog", "date");
+	c->ref = S_attr(root, "ref");
 	for (n = root->children; n; n = n->next) {
 		if (!S_is(n, "offer"))
 			continue;
@@ -1223,8 +1299,14 @@ void gs_catalog_release(gs_catalog *c)
 		S_claim_release(&o->regions_claim);
 		S_claim_release(&o->declared_claim);
 		for (j = 0; j < o->nplans; j++) {
+			size_t k;
 			free(o->plans[j].currency);
 			S_claim_release(&o->plans[j].claim);
+			for (k = 0; k < o->plans[j].nplaces; k++) {
+				free(o->plans[j].places[k].region);
+				free(o->plans[j].places[k].zone);
+			}
+			free(o->plans[j].places);
 		}
 		free(o->plans);
 		free(o->availability.from);
@@ -1248,6 +1330,9 @@ void gs_catalog_release(gs_catalog *c)
 	free(c->path);
 	free(c->title);
 	free(c->label);
+	free(c->provider);
+	free(c->date);
+	free(c->ref);
 	memset(c, 0, sizeof(*c));
 }
 

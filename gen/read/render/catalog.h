@@ -22,6 +22,12 @@ typedef struct {
 	char *ref;      /* the source's revision (e.g. a commit), or NULL */
 } gs_claim;
 
+/* Where a plan is sold, as the source names it: a region, a zone, or both. */
+typedef struct {
+	char *region;              /* or NULL */
+	char *zone;                /* or NULL */
+} gs_place;
+
 typedef struct {
 	uint64_t hours;            /* duration of the plan (1: priced per hour) */
 	int64_t price_hundredths;  /* the price rounded up to the cent (price_micro exact) */
@@ -30,6 +36,8 @@ typedef struct {
 	uint64_t billing_hours;    /* the provider's billing unit, 0: not stated */
 	int interruptible;         /* 1: the provider may stop the lot (spot) */
 	gs_claim claim;
+	gs_place *places;          /* where this price holds (<in> children); none: not stated */
+	size_t nplaces;
 } gs_plan;
 
 typedef enum {
@@ -76,7 +84,8 @@ typedef struct {
 	gs_memory_origin memory_origin;   /* GS_MEMORY_FROM_NONE exactly when memory_unknown */
 	char *rejected_mib_text;   /* the provider's figure per card the vendor's replaced, or NULL */
 	int reference_flag;        /* reference="true" on the offer */
-	char **regions;            /* where it is sold, as the source names them */
+	char **regions;            /* where it is sold, as the source names them (the
+				      regions element, else every region of its plans) */
 	size_t nregions;
 	gs_claim regions_claim;
 	uint64_t declared_bytes;   /* bytes declared by the device, per card */
@@ -99,6 +108,9 @@ typedef struct {
 	char *path;
 	char *title;
 	char *label;               /* how pages name this catalog, or NULL: path */
+	char *provider;            /* the provider whose snapshot this is (an import), or NULL */
+	char *date;                /* the snapshot's date YYYY-MM-DD, or NULL: not known */
+	char *ref;                 /* the snapshot's revision (a commit), or NULL */
 	gs_offer *offers;          /* in document order */
 	size_t noffers;
 	char **origins;            /* merged catalogs: label of offers[i], or NULL */

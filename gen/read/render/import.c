@@ -429,21 +429,34 @@ static void S_map_release(S_map *m)
 
 typedef struct {
 	int line;
-	char *region, *zone;        /* zone "" when none */
-	uint64_t price, spot;       /* hundredths, 0: none */
+	char *region, *zone;        /* "" when the row gives none */
+	uint64_t price, spot;       /* millionths, 0: none */
 	char *odd_price, *odd_spot; /* a price in more than 6 decimals (rounded in the plan), as written; NULL: none */
 } S_row;
+
+typedef struct {
+	int form;                   /* 0 empty, 1 a bare name, 2 a dict */
+	uint64_t size, total;       /* MemoryInfo.SizeInMiB, TotalGpuMemoryInMiB (top level or in Gpus[0]); 0: not given */
+	uint64_t count;             /* Gpus[0].Count; 0: not given */
+	int has_count;
+	int zero;                   /* SizeInMiB or TotalGpuMemoryInMiB written as 0 (no figure) */
+} S_info;
 
 typedef struct {
 	char *type;
 	char *id;
 	char *accel;
 	uint64_t cards;
-	uint64_t bytes;             /* GPU memory per card the file states, in bytes; 0: none */
+	S_info info;                /* what GpuInfo says, as written */
+	uint64_t bytes;             /* GPU memory per card, settled once the file's rule is known; 0: none */
+	int gb;                     /* bytes came from a figure in GB (the file labels it MiB) */
+	uint64_t figure;            /* that figure per card, as the file's unit writes it */
 	char *how;                  /* where in the row that figure comes from, or NULL */
 	char *why;                  /* why the file gives no usable figure, or NULL */
-	uint64_t ram;               /* MemoryGiB x 2^30 bytes, 0: not given (host RAM in version 8) */
+	char *count_note;           /* how a count disagreement was settled, or NULL */
+	uint64_t ram;               /* MemoryGiB x 2^30 bytes, 0: not given */
 	int ram_conflict;           /* a row with another MemoryGiB (line), 0: none */
+	int attached;               /* no instance type: accelerators attached to a VM of the user's choice */
 	int line;                   /* first row */
 	S_row *rows;
 	size_t nrows, rows_alloc;
@@ -459,21 +472,22 @@ typedef struct {
 	S_map by_place;             /* type, region, zone -> index in the offer's rows */
 	size_t nrows, ncpu, nduplicates, nspot_above;
 	gs_strvec cpu_types;
-	int rule;                   /* S_RULE_*: how this provider's GpuInfo gives memory */
 	int has_gpuinfo, has_ram;   /* the header has these columns */
 	int first_bare, first_dict; /* first line of a GPU row whose GpuInfo is a bare name / a dict */
 	int single, dbl, pyconst, jsonconst;   /* GpuInfo dialect, over the file */
 	size_t nodd;                /* prices in more than 6 decimals */
 	int first_odd;
+	/* rows set aside, each kind with its count and first line */
+	size_t nbad, nfrac, ntpu, nplaceholder, nzero_price, nnoregion, nattached, ncount_settled, nerrata;
+	int first_bad, last_bad, first_frac, first_tpu, first_placeholder, first_zero_price, first_noregion;
+	/* the file's memory rule, from its own figures (S_infer) */
+	int unit_gb;                /* every SizeInMiB below 1024: the figures are GB */
+	int per_lot;                /* SizeInMiB grows with the card count: the lot's */
+	size_t votes_card, votes_lot, total_is_size, total_is_lot, nsizes;
+	int bare_gpu;               /* bare-name layout: MemoryGiB / cards agrees with the vendor (the lot's GPU memory) */
+	size_t bare_votes_gpu, bare_votes_host;
 	char *notes;                /* messages for stderr, one per line */
 } S_import;
-
-/* How a provider's GpuInfo gives the memory (docs/formats.md, 2.3). */
-enum {
-	S_RULE_STANDARD = 0,        /* SizeInMiB per card, TotalGpuMemoryInMiB = SizeInMiB x count */
-	S_RULE_TOTAL_PER_CARD = 1,  /* Lambda: TotalGpuMemoryInMiB is per card too */
-	S_RULE_SIZE_PER_LOT = 2     /* Prime Intellect: SizeInMiB per lot, TotalGpuMemoryInMiB counts it twice */
-};
 
 static void S_note(S_import *im, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -494,27 +508,6 @@ static void S_note(S_import *im, int line, const char *fmt, ...)
 	free(msg);
 }
 
-/* The provider's rule, from its name: letters and digits, lower-cased. */
-static int S_rule_of(const char *provider)
-{
-	char key[64];
-	size_t n = 0;
-
-	for (; *provider && n + 1 < sizeof(key); provider++) {
-		char ch = *provider;
-		if (ch >= 'A' && ch <= 'Z')
-			ch = (char)(ch - 'A' + 'a');
-		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
-			key[n++] = ch;
-	}
-	key[n] = '\0';
-	if (strcmp(key, "lambda") == 0)
-		return S_RULE_TOTAL_PER_CARD;
-	if (strcmp(key, "primeintellect") == 0)
-		return S_RULE_SIZE_PER_LOT;
-	return S_RULE_STANDARD;
-}
-
 static void S_err(S_import *im, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void S_err(S_import *im, int line, const char *fmt, ...)
@@ -532,7 +525,44 @@ static void S_err(S_import *im, int line, const char *fmt, ...)
 	free(msg);
 }
 
-/* id: lower-case provider and instance type, other characters as '-'. */
+static void S_bad(S_import *im, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * A row that cannot be read: an error with --strict; otherwise the line is
+ * skipped, named on stderr with why, and the rest of the file is imported.
+ */
+static void S_bad(S_import *im, int line, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg, *n;
+
+	va_start(ap, fmt);
+	msg = gs_xvasprintf(fmt, ap);
+	va_end(ap);
+	if (im->opt->strict) {
+		S_err(im, line, "%s", msg);
+		free(msg);
+		return;
+	}
+	if (line != im->last_bad) {
+		im->nbad++;
+		im->last_bad = line;
+		if (!im->first_bad)
+			im->first_bad = line;
+	}
+	n = gs_xasprintf("%s%s:%d: warning: line skipped: %s\n", im->notes ? im->notes : "",
+			 im->opt->file, line, msg);
+	free(im->notes);
+	im->notes = n;
+	free(msg);
+}
+
+/*
+ * id: lower-case provider and instance type, other characters as '-'. An
+ * id longer than 64 characters (the catalog's bound) keeps its first 55
+ * and ends in '-' and 8 hexadecimal digits of its FNV-1a hash: the same
+ * type, the same id.
+ */
 static char *S_make_id(const char *provider, const char *type)
 {
 	char *id = gs_xasprintf("%s-%s", provider, type), *p;
@@ -544,33 +574,47 @@ static char *S_make_id(const char *provider, const char *type)
 			   *p == '.' || *p == '_' || *p == '-'))
 			*p = '-';
 	}
+	if (strlen(id) > 64)
+		snprintf(id + 55, 10, "-%08x", (unsigned)(S_hash(id) & 0xffffffffu));
 	return id;
 }
 
-static int S_region_ok(const char *s)
+/* A region or zone as the file names it: any text without control characters (may be empty). */
+static int S_place_ok(const char *s)
 {
-	if (!*s)
-		return 0;
 	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			return 0;
 	return 1;
 }
 
-typedef struct {
-	int form;                   /* 0 empty, 1 a bare name, 2 a dict */
-	uint64_t size, total;       /* MemoryInfo.SizeInMiB, TotalGpuMemoryInMiB; 0: not given */
-	uint64_t count;             /* Gpus[0].Count; 0: not given */
-	int has_count;
-} S_info;
-
-/* A positive whole number given as a number or as a string ('8.0'). */
+/* A positive whole number given as a number or as a string ('8.0'); 0 is returned as 0. */
 static int S_num(const S_py *v, uint64_t *out)
 {
 	if (!v || (v->kind != 'n' && v->kind != 's'))
 		return -1;
+	if (strcmp(v->text, "0") == 0 || strcmp(v->text, "0.0") == 0) {
+		*out = 0;
+		return 0;
+	}
 	return S_whole(v->text, out) == 0 ? 0 : -1;
+}
+
+/* A figure of MiB in GpuInfo: 0 (written as 0: no figure) or positive; -1 after an error. */
+static int S_mib_field(S_import *im, int line, const S_py *v, const char *name, uint64_t *out, int *zero)
+{
+	*out = 0;
+	if (!v || v->kind == 'c')
+		return 0;
+	if (S_num(v, out) != 0 || *out > (UINT64_MAX >> 20)) {
+		S_bad(im, line, "column 'GpuInfo': %s must be a whole number of MiB, found '%s'", name,
+		      v->text ? v->text : "a container");
+		*out = 0;
+		return -1;
+	}
+	if (*out == 0)
+		*zero = 1;
+	return 0;
 }
 
 /* What GpuInfo says; 0, or -1 after an error. */
@@ -578,14 +622,14 @@ static int S_gpuinfo(S_import *im, int line, const char *text, S_info *info)
 {
 	S_pyparser ps;
 	S_py *root;
-	const S_py *gpus, *g, *mem, *size, *total, *count;
+	const S_py *gpus, *g, *count;
 	int rc = 0;
 
 	memset(info, 0, sizeof(*info));
 	if (!*text)
 		return 0;
 	if (text[0] != '{') {
-		/* a bare name: SkyPilot's version 7 layout of some providers */
+		/* a bare name: SkyPilot's version 7 layout of some providers, Azure's */
 		info->form = 1;
 		return 0;
 	}
@@ -598,7 +642,7 @@ static int S_gpuinfo(S_import *im, int line, const char *text, S_info *info)
 	if (root && ps.p != ps.end)
 		ps.err = "text after the dict";
 	if (!root || ps.err) {
-		S_err(im, line, "column 'GpuInfo': not a Python literal or JSON dict (%s at character %d)",
+		S_bad(im, line, "column 'GpuInfo': not a Python literal or JSON dict (%s at character %d)",
 		      ps.err ? ps.err : "malformed", (int)(ps.p - text) + 1);
 		S_py_free(root);
 		return -1;
@@ -608,36 +652,28 @@ static int S_gpuinfo(S_import *im, int line, const char *text, S_info *info)
 	im->pyconst += ps.pyconst;
 	im->jsonconst += ps.jsonconst;
 	gpus = S_py_get(root, "Gpus");
-	total = S_py_get(root, "TotalGpuMemoryInMiB");
-	if (total && total->kind != 'c' &&
-	    (S_num(total, &info->total) != 0 || info->total == 0 || info->total > (UINT64_MAX >> 20))) {
-		S_err(im, line, "column 'GpuInfo': TotalGpuMemoryInMiB must be a positive whole number of MiB, found '%s'",
-		      total->text ? total->text : "a container");
-		rc = -1;
-	}
+	rc |= S_mib_field(im, line, S_py_get(root, "TotalGpuMemoryInMiB"), "TotalGpuMemoryInMiB",
+			  &info->total, &info->zero);
 	if (gpus && gpus->kind == 'l' && gpus->n > 1) {
-		S_err(im, line, "column 'GpuInfo': %zu kinds of GPU in one instance type; one is supported",
+		S_bad(im, line, "column 'GpuInfo': %zu kinds of GPU in one instance type; one is supported",
 		      gpus->n);
 		rc = -1;
 	} else if (gpus && gpus->kind == 'l' && gpus->n == 1) {
 		g = gpus->kids[0];
-		mem = S_py_get(g, "MemoryInfo");
-		size = S_py_get(mem, "SizeInMiB");
+		rc |= S_mib_field(im, line, S_py_get(S_py_get(g, "MemoryInfo"), "SizeInMiB"), "MemoryInfo.SizeInMiB",
+				  &info->size, &info->zero);
+		if (!info->total)
+			/* Shadeform, Spheron, Lium: the total inside the GPU's item */
+			rc |= S_mib_field(im, line, S_py_get(g, "TotalGpuMemoryInMiB"), "TotalGpuMemoryInMiB",
+					  &info->total, &info->zero);
 		count = S_py_get(g, "Count");
-		if (size && size->kind != 'c' &&
-		    (S_num(size, &info->size) != 0 || info->size == 0 || info->size > (UINT64_MAX >> 20))) {
-			S_err(im, line, "column 'GpuInfo': MemoryInfo.SizeInMiB must be a positive whole number of MiB, found '%s'",
-			      size->text ? size->text : "a container");
-			info->size = 0;
-			rc = -1;
-		}
 		if (count && count->kind != 'c') {
-			if (S_num(count, &info->count) != 0 || info->count == 0) {
-				S_err(im, line, "column 'GpuInfo': Gpus[0].Count must be a positive whole number, found '%s'",
+			if (S_num(count, &info->count) != 0) {
+				S_bad(im, line, "column 'GpuInfo': Gpus[0].Count must be a whole number, found '%s'",
 				      count->text ? count->text : "a container");
 				rc = -1;
 			} else {
-				info->has_count = 1;
+				info->has_count = info->count > 0;
 			}
 		}
 	}
@@ -646,96 +682,19 @@ static int S_gpuinfo(S_import *im, int line, const char *text, S_info *info)
 }
 
 /*
- * The GPU memory per card the row states (docs/formats.md, 2.3), in
- * *bytes with *how; or 0 with *why when the columns do not say it.
+ * Known errors of a provider's file, each with the page that corrects it:
+ * settled with both figures shown, never silently.
  */
-static void S_memory_of_row(const S_import *im, const S_info *info, uint64_t cards, uint64_t ram,
-			    int has_ramtext, uint64_t *bytes, char **how, char **why)
-{
-	uint64_t mib = 0;
-
-	*bytes = 0;
-	*how = *why = NULL;
-	if (info->form == 1) {
-		/* version 7, bare name: MemoryGiB is the lot's GPU memory */
-		if (!has_ramtext) {
-			*why = gs_xstrdup("GpuInfo is a bare name (catalog version 7) and the row has no MemoryGiB");
-		} else if (ram % cards) {
-			*why = gs_xasprintf("column 'MemoryGiB': the lot's GPU memory of %llu bytes does not divide by %llu cards",
-					    (unsigned long long)ram, (unsigned long long)cards);
-		} else {
-			if ((ram / cards) % (UINT64_C(1) << 20)) {
-				*why = gs_xasprintf("column 'MemoryGiB': the lot's GPU memory of %llu bytes / %llu cards is not a whole number of MiB",
-						    (unsigned long long)ram, (unsigned long long)cards);
-				return;
-			}
-			*bytes = ram / cards;
-			*how = gs_xasprintf("MemoryGiB, the lot's GPU memory in a catalog version 7 file (GpuInfo a bare name), / %llu cards",
-					    (unsigned long long)cards);
-		}
-		return;
-	}
-	if (info->form != 2)
-		return;
-	switch (im->rule) {
-	case S_RULE_SIZE_PER_LOT:
-		if (info->size) {
-			if (info->size % cards) {
-				*why = gs_xasprintf("column 'GpuInfo': SizeInMiB %llu is per lot in this provider's file and does not divide by %llu cards",
-						    (unsigned long long)info->size, (unsigned long long)cards);
-				return;
-			}
-			mib = info->size / cards;
-			*how = gs_xasprintf("GpuInfo SizeInMiB %llu, per lot in this provider's file, / %llu cards",
-					    (unsigned long long)info->size, (unsigned long long)cards);
-		} else if (info->total) {
-			if (info->total % (cards * cards)) {
-				*why = gs_xasprintf("column 'GpuInfo': TotalGpuMemoryInMiB %llu counts the lot twice in this provider's file and does not divide by %llu x %llu",
-						    (unsigned long long)info->total, (unsigned long long)cards,
-						    (unsigned long long)cards);
-				return;
-			}
-			mib = info->total / cards / cards;
-			*how = gs_xasprintf("GpuInfo TotalGpuMemoryInMiB %llu, the lot counted twice in this provider's file, / %llu / %llu cards",
-					    (unsigned long long)info->total, (unsigned long long)cards,
-					    (unsigned long long)cards);
-		}
-		break;
-	case S_RULE_TOTAL_PER_CARD:
-		if (info->size || info->total) {
-			mib = info->size ? info->size : info->total;
-			*how = gs_xasprintf("GpuInfo %s %llu, per card in this provider's file",
-					    info->size ? "SizeInMiB" : "TotalGpuMemoryInMiB", (unsigned long long)mib);
-		}
-		break;
-	default:
-		if (info->size && info->total && info->total != info->size * cards) {
-			if (info->total == info->size)
-				*why = gs_xasprintf("column 'GpuInfo': TotalGpuMemoryInMiB %llu equals SizeInMiB with %llu cards: the columns do not say which one is per card",
-						    (unsigned long long)info->total, (unsigned long long)cards);
-			else
-				*why = gs_xasprintf("column 'GpuInfo': TotalGpuMemoryInMiB %llu is neither SizeInMiB %llu x %llu cards nor SizeInMiB: the columns do not say which one is per card",
-						    (unsigned long long)info->total, (unsigned long long)info->size,
-						    (unsigned long long)cards);
-			return;
-		}
-		if (info->size) {
-			mib = info->size;
-			*how = gs_xasprintf("GpuInfo SizeInMiB %llu, per card", (unsigned long long)mib);
-		} else if (info->total) {
-			if (info->total % cards) {
-				*why = gs_xasprintf("column 'GpuInfo': TotalGpuMemoryInMiB %llu does not divide by %llu cards",
-						    (unsigned long long)info->total, (unsigned long long)cards);
-				return;
-			}
-			mib = info->total / cards;
-			*how = gs_xasprintf("GpuInfo TotalGpuMemoryInMiB %llu, the lot's, / %llu cards",
-					    (unsigned long long)info->total, (unsigned long long)cards);
-		}
-		break;
-	}
-	*bytes = mib << 20;   /* mib <= UINT64_MAX >> 20, checked when read */
-}
+static const struct {
+	const char *type;
+	uint64_t file_count, count;
+	const char *source;
+} S_errata[] = {
+	{ "Standard_ND96isr_H100_v5", 12, 8,
+	  "Hugging Face, Microsoft Azure documentation, supported hardware (Standard_ND96isr_H100_v5: NVIDIA H100 80GB, 8 GPUs, 640 GB), "
+	  "https://huggingface.co/docs/microsoft-azure/azure-ai/hardware; the same 8 GPU(s) in Aspire's AKS node sizes, "
+	  "https://aspire.dev/reference/api/csharp/aspire.hosting.azure.kubernetes/standardndsh100v5.md" },
+};
 
 /* A plain positive decimal (digits, one dot), as a price may be written. */
 static int S_decimal_ok(const char *s)
@@ -754,6 +713,59 @@ static int S_decimal_ok(const char *s)
 	return dots <= 1 && digits > 0 && digits <= 30 && nonzero;
 }
 
+/* A TPU slice (Google Cloud): not a GPU, not an offer for this tool. */
+static int S_is_tpu(const char *accel)
+{
+	return (accel[0] == 't' || accel[0] == 'T') && (accel[1] == 'p' || accel[1] == 'P') &&
+	       (accel[2] == 'u' || accel[2] == 'U') && accel[3] == '-';
+}
+
+/* "0.125", "0.5": a fraction of one card (AWS g6f). */
+static int S_fraction(const char *s)
+{
+	return s[0] == '0' && s[1] == '.' && S_decimal_ok(s);
+}
+
+/* "0", "0.00": zero written as a decimal (Vast's SpotPrice: no price). */
+static int S_zero(const char *s)
+{
+	int dots = 0, digits = 0;
+
+	for (; *s; s++) {
+		if (*s == '0')
+			digits++;
+		else if (*s == '.')
+			dots++;
+		else
+			return 0;
+	}
+	return digits > 0 && dots <= 1;
+}
+
+/* A price: 0 none, 1 read into *micro (*odd set when rounded), 2 zero (no price), -1 bad. */
+static int S_read_price(const char *text, uint64_t *micro, const char **odd)
+{
+	*micro = 0;
+	*odd = NULL;
+	if (!*text)
+		return 0;
+	if (S_zero(text))
+		return 2;
+	if (S_price(text, micro) == 0)
+		return 1;
+	if (S_decimal_ok(text) && S_price_rounded(text, micro) == 0) {
+		*odd = text;
+		return 1;
+	}
+	return -1;
+}
+
+static void S_first(size_t *n, int *first, int line)
+{
+	if (!(*n)++)
+		*first = line;
+}
+
 static int S_same_text(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -766,143 +778,81 @@ static S_offer *S_offer_of(S_import *im, const char *type)
 	return i ? &im->offers[*i] : NULL;
 }
 
-static void S_read_row(S_import *im, char **f, const int *col, int line)
+/* The card count, checked; 0 after the row was set aside. */
+static uint64_t S_cards(S_import *im, const char *count, int line)
 {
-	const char *type = f[col[C_TYPE]], *accel = f[col[C_ACCEL]];
-	const char *count = f[col[C_COUNT]], *price = f[col[C_PRICE]];
-	const char *region = f[col[C_REGION]];
-	const char *spot = col[C_SPOT] >= 0 ? f[col[C_SPOT]] : "";
-	const char *zone = col[C_ZONE] >= 0 ? f[col[C_ZONE]] : "";
-	const char *gpuinfo = col[C_GPUINFO] >= 0 ? f[col[C_GPUINFO]] : "";
-	const char *ramtext = col[C_RAM] >= 0 ? f[col[C_RAM]] : "";
-	uint64_t cards = 0, p = 0, sp = 0, bytes = 0, ram = 0;
-	char *how = NULL, *why = NULL;
-	const char *odd_p = NULL, *odd_sp = NULL;
-	S_info info;
+	uint64_t cards = 0;
+	int rc = S_whole(count, &cards);
+
+	if (rc != 0 && S_fraction(count)) {
+		/* a partition of one card is no lot of whole cards */
+		S_first(&im->nfrac, &im->first_frac, line);
+		return 0;
+	}
+	if (rc == -2 || (rc == 0 && cards == 0)) {
+		S_bad(im, line, "column 'AcceleratorCount': expected a positive whole number of cards, found '%s'", count);
+		return 0;
+	}
+	if (rc != 0 || cards > 4096) {
+		S_bad(im, line, "column 'AcceleratorCount': expected a whole number of cards (at most 4096), found '%s'", count);
+		return 0;
+	}
+	return cards;
+}
+
+/*
+ * GpuInfo's Count disagreeing with AcceleratorCount (Yotta: Count 1 on a lot
+ * of 2): settled by TotalGpuMemoryInMiB when it is SizeInMiB x one of the
+ * two; the note keeps both figures. -1: not settled (the row is skipped).
+ */
+static int S_settle_count(S_import *im, const S_info *info, uint64_t cards, int line, char **note)
+{
+	*note = NULL;
+	if (!info->has_count || info->count == cards)
+		return 0;
+	if (info->size && info->total && info->total == info->size * cards) {
+		*note = gs_xasprintf("GpuInfo's Gpus[0].Count %llu disagrees with AcceleratorCount %llu; TotalGpuMemoryInMiB %llu = SizeInMiB %llu x %llu settles it: %llu cards",
+				     (unsigned long long)info->count, (unsigned long long)cards,
+				     (unsigned long long)info->total, (unsigned long long)info->size,
+				     (unsigned long long)cards, (unsigned long long)cards);
+		im->ncount_settled++;
+		return 0;
+	}
+	S_bad(im, line, "column 'GpuInfo': Gpus[0].Count %llu disagrees with AcceleratorCount %llu, and TotalGpuMemoryInMiB does not settle which is right",
+	      (unsigned long long)info->count, (unsigned long long)cards);
+	return -1;
+}
+
+static S_offer *S_new_offer(S_import *im, const char *type, const char *accel, uint64_t cards,
+			    const S_info *info, uint64_t ram, int line)
+{
 	S_offer *o;
-	S_row *r;
+
+	if (im->noffers == im->offers_alloc) {
+		im->offers_alloc = im->offers_alloc ? im->offers_alloc * 2 : 16;
+		im->offers = gs_xrealloc(im->offers, im->offers_alloc * sizeof(*im->offers));
+	}
+	S_map_put(&im->by_type, gs_xstrdup(type), im->noffers);
+	o = &im->offers[im->noffers++];
+	memset(o, 0, sizeof(*o));
+	o->type = gs_xstrdup(type);
+	o->id = S_make_id(im->opt->provider, type);
+	o->accel = gs_xstrdup(accel);
+	o->cards = cards;
+	o->info = *info;
+	o->ram = ram;
+	o->line = line;
+	return o;
+}
+
+static void S_add_row(S_import *im, S_offer *o, const char *region, const char *zone, uint64_t p,
+		      uint64_t sp, const char *odd_p, const char *odd_sp, int line)
+{
 	const size_t *at;
 	char *place;
-	int bad = 0, rc;
+	S_row *r;
 
-	im->nrows++;
-	if (!*type) {
-		S_err(im, line, "column 'InstanceType' is empty");
-		return;
-	}
-	if (!*accel) {
-		/* no GPU: not an offer for this tool */
-		im->ncpu++;
-		gs_util_strvec_push_dup(&im->cpu_types, type);
-		return;
-	}
-	rc = S_whole(count, &cards);
-	if (rc == -2 || (rc == 0 && cards == 0)) {
-		S_err(im, line, "column 'AcceleratorCount': expected a positive whole number of cards, found '%s'", count);
-		bad = 1;
-	} else if (rc != 0 || cards > 4096) {
-		S_err(im, line, "column 'AcceleratorCount': expected a whole number of cards (at most 4096), found '%s'", count);
-		bad = 1;
-	}
-	/* a positive decimal in more than six decimals is rounded half up to
-	 * the millionth, and the note keeps it as written; anything else is
-	 * refused */
-	if (*price && (rc = S_price(price, &p)) != 0) {
-		if (S_decimal_ok(price) && S_price_rounded(price, &p) == 0)
-			odd_p = price;
-		else {
-			S_err(im, line, "column 'Price': expected a positive amount, found '%s'", price);
-			bad = 1;
-		}
-	}
-	if (*spot && (rc = S_price(spot, &sp)) != 0) {
-		if (S_decimal_ok(spot) && S_price_rounded(spot, &sp) == 0)
-			odd_sp = spot;
-		else {
-			S_err(im, line, "column 'SpotPrice': expected a positive amount, found '%s'", spot);
-			bad = 1;
-		}
-	}
-	if (!S_region_ok(region) || (*zone && !S_region_ok(zone))) {
-		S_err(im, line, "column '%s': expected a name of letters, digits, '-', '_', '.', found '%s'",
-		      S_region_ok(region) ? "AvailabilityZone" : "Region", S_region_ok(region) ? zone : region);
-		bad = 1;
-	}
-	if (S_gpuinfo(im, line, gpuinfo, &info) != 0)
-		bad = 1;
-	if (info.has_count && !bad && info.count != cards) {
-		S_err(im, line, "column 'GpuInfo': Gpus[0].Count %llu disagrees with AcceleratorCount %llu",
-		      (unsigned long long)info.count, (unsigned long long)cards);
-		bad = 1;
-	}
-	if (info.form == 1 && !im->first_bare)
-		im->first_bare = line;
-	if (info.form == 2 && !im->first_dict)
-		im->first_dict = line;
-	if (info.form && im->first_bare && im->first_dict) {
-		S_err(im, line, "column 'GpuInfo': a bare name at line %d and a dict at line %d: the file mixes the layouts of catalog versions 7 and 8",
-		      im->first_bare, im->first_dict);
-		bad = 1;
-	}
-	/* MemoryGiB: GiB x 2^30 bytes, exactly, or refused (host RAM in
-	 * version 8, the lot's GPU memory in version 7; decided per file) */
-	if (*ramtext && (gs_qty_parse_size(ramtext, GS_GIB, &ram) != 0 || ram == 0)) {
-		S_err(im, line, "column 'MemoryGiB': expected a positive number of GiB that is a whole number of bytes, found '%s'",
-		      ramtext);
-		bad = 1;
-	}
-	if (bad)
-		return;
-	S_memory_of_row(im, &info, cards, ram, *ramtext != 0, &bytes, &how, &why);
-
-	o = S_offer_of(im, type);
-	if (!o && im->noffers == S_MAX_OFFERS) {
-		S_err(im, line, "more than %d instance types with a GPU in one file", S_MAX_OFFERS);
-		return;
-	}
-	if (!o) {
-		if (im->noffers == im->offers_alloc) {
-			im->offers_alloc = im->offers_alloc ? im->offers_alloc * 2 : 16;
-			im->offers = gs_xrealloc(im->offers, im->offers_alloc * sizeof(*im->offers));
-		}
-		S_map_put(&im->by_type, gs_xstrdup(type), im->noffers);
-		o = &im->offers[im->noffers++];
-		memset(o, 0, sizeof(*o));
-		o->type = gs_xstrdup(type);
-		o->id = S_make_id(im->opt->provider, type);
-		o->accel = gs_xstrdup(accel);
-		o->cards = cards;
-		o->bytes = bytes;
-		o->how = how;
-		o->why = why;
-		how = why = NULL;
-		o->ram = ram;
-		o->line = line;
-	} else if (o->ram != ram && info.form == 1) {
-		S_err(im, line, "instance type '%s' disagrees with line %d on its MemoryGiB (the lot's GPU memory in this layout)",
-		      type, o->line);
-		free(how);
-		free(why);
-		return;
-	} else if (strcmp(o->accel, accel) != 0 || o->cards != cards || o->bytes != bytes) {
-		S_err(im, line, "instance type '%s' disagrees with line %d on its GPU (%s x %llu, %llu bytes per card here; %s x %llu, %llu bytes per card there)",
-		      type, o->line, accel, (unsigned long long)cards, (unsigned long long)bytes,
-		      o->accel, (unsigned long long)o->cards, (unsigned long long)o->bytes);
-		free(how);
-		free(why);
-		return;
-	}
-	free(how);
-	free(why);
-	if (o->ram != ram && !o->ram_conflict) {
-		/* host RAM that differs between regions: not one figure of the offer */
-		o->ram_conflict = line;
-		S_note(im, line, "instance type '%s': MemoryGiB '%s' here and another figure at line %d (host RAM differing by region): no host RAM given for the offer",
-		       type, ramtext, o->line);
-	}
-	/* Names hold no control character (CSV fields may, but not these
-	 * three: the region and zone were checked, the type is the key). */
-	place = gs_xasprintf("%s\x1f%s\x1f%s", type, region, zone);
+	place = gs_xasprintf("%s\x1f%s\x1f%s", o->type, region, zone);
 	at = S_map_get(&im->by_place, place);
 	if (at) {
 		r = &o->rows[*at];
@@ -912,8 +862,8 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 			im->nduplicates++;
 			return;
 		}
-		S_err(im, line, "instance type '%s' in region '%s'%s%s: this row and line %d disagree on the price",
-		      type, region, *zone ? ", zone " : "", zone, r->line);
+		S_bad(im, line, "instance type '%s' in region '%s'%s%s: this row and line %d disagree on the price",
+		      o->type, region, *zone ? ", zone " : "", zone, r->line);
 		return;
 	}
 	S_map_put(&im->by_place, place, o->nrows);
@@ -934,8 +884,266 @@ static void S_read_row(S_import *im, char **f, const int *col, int line)
 		if (!im->first_odd)
 			im->first_odd = line;
 	}
+	if (!*region && !*zone)
+		S_first(&im->nnoregion, &im->first_noregion, line);
 	if (p && sp && sp > p)
 		im->nspot_above++;
+}
+
+/* The two prices of a row; -1 after the row was set aside. */
+static int S_row_prices(S_import *im, const char *price, const char *spot, int line, uint64_t *p,
+			uint64_t *sp, const char **odd_p, const char **odd_sp)
+{
+	int a = S_read_price(price, p, odd_p), b = S_read_price(spot, sp, odd_sp);
+
+	if (a < 0)
+		S_bad(im, line, "column 'Price': expected a positive amount, found '%s'", price);
+	if (b < 0)
+		S_bad(im, line, "column 'SpotPrice': expected a positive amount, found '%s'", spot);
+	if (a < 0 || b < 0)
+		return -1;
+	if (a == 2 || b == 2)
+		S_first(&im->nzero_price, &im->first_zero_price, line);
+	/* SkyPilot's fetchers write 700.0 for a price they could not read
+	 * (Google Cloud's TPU rows): a placeholder, not a price */
+	if (*p == UINT64_C(700000000) && (!*spot || *sp == UINT64_C(700000000))) {
+		S_first(&im->nplaceholder, &im->first_placeholder, line);
+		*p = *sp = 0;
+		*odd_p = *odd_sp = NULL;
+	}
+	return 0;
+}
+
+static void S_read_row(S_import *im, char **f, const int *col, int line)
+{
+	const char *type = f[col[C_TYPE]], *accel = f[col[C_ACCEL]];
+	const char *count = f[col[C_COUNT]], *price = f[col[C_PRICE]];
+	const char *region = f[col[C_REGION]];
+	const char *spot = col[C_SPOT] >= 0 ? f[col[C_SPOT]] : "";
+	const char *zone = col[C_ZONE] >= 0 ? f[col[C_ZONE]] : "";
+	const char *gpuinfo = col[C_GPUINFO] >= 0 ? f[col[C_GPUINFO]] : "";
+	const char *ramtext = col[C_RAM] >= 0 ? f[col[C_RAM]] : "";
+	uint64_t cards, p = 0, sp = 0, ram = 0;
+	const char *odd_p = NULL, *odd_sp = NULL;
+	char *synth = NULL, *count_note = NULL;
+	S_info info;
+	S_offer *o;
+	size_t e;
+	int bad = 0;
+
+	im->nrows++;
+	if (!*accel) {
+		/* no GPU: not an offer for this tool */
+		if (*type) {
+			im->ncpu++;
+			gs_util_strvec_push_dup(&im->cpu_types, type);
+		} else {
+			S_bad(im, line, "columns 'InstanceType' and 'AcceleratorName' are both empty");
+		}
+		return;
+	}
+	if (S_row_prices(im, price, spot, line, &p, &sp, &odd_p, &odd_sp) != 0)
+		return;
+	if (S_is_tpu(accel)) {
+		S_first(&im->ntpu, &im->first_tpu, line);
+		return;
+	}
+	if (!(cards = S_cards(im, count, line)))
+		return;
+	for (e = 0; e < sizeof(S_errata) / sizeof(S_errata[0]); e++)
+		if (strcmp(type, S_errata[e].type) == 0 && cards == S_errata[e].file_count) {
+			/* both figures, in the offer's notes and once on stderr */
+			free(count_note);
+			count_note = gs_xasprintf("AcceleratorCount %llu in the file; %llu cards per %s: %llu used",
+						  (unsigned long long)cards, (unsigned long long)S_errata[e].count,
+						  S_errata[e].source, (unsigned long long)S_errata[e].count);
+			if (!im->nerrata++)
+				S_note(im, line, "instance type '%s': %s", type, count_note);
+			cards = S_errata[e].count;
+		}
+	if (!S_place_ok(region) || !S_place_ok(zone)) {
+		S_bad(im, line, "column '%s': a control character in the name",
+		      S_place_ok(region) ? "AvailabilityZone" : "Region");
+		bad = 1;
+	}
+	if (S_gpuinfo(im, line, gpuinfo, &info) != 0)
+		bad = 1;
+	if (!bad && !count_note && S_settle_count(im, &info, cards, line, &count_note) != 0)
+		bad = 1;
+	if (info.form == 1 && !im->first_bare)
+		im->first_bare = line;
+	if (info.form == 2 && !im->first_dict)
+		im->first_dict = line;
+	if (info.form && im->first_bare && im->first_dict) {
+		S_bad(im, line, "column 'GpuInfo': a bare name at line %d and a dict at line %d: the file mixes the layouts of catalog versions 7 and 8",
+		      im->first_bare, im->first_dict);
+		bad = 1;
+	}
+	/* MemoryGiB: GiB x 2^30 bytes, exactly, or refused (host RAM in
+	 * version 8, maybe the lot's GPU memory in version 7: decided per file) */
+	if (*ramtext && (gs_qty_parse_size(ramtext, GS_GIB, &ram) != 0 || ram == 0)) {
+		S_bad(im, line, "column 'MemoryGiB': expected a positive number of GiB that is a whole number of bytes, found '%s'",
+		      ramtext);
+		bad = 1;
+	}
+	if (bad) {
+		free(count_note);
+		return;
+	}
+	if (!*type) {
+		/* Google Cloud: GPUs attached to a VM the user picks; priced alone */
+		synth = gs_xasprintf("%sx%llu", accel, (unsigned long long)cards);
+		type = synth;
+		im->nattached++;
+	}
+	o = S_offer_of(im, type);
+	if (!o && im->noffers == S_MAX_OFFERS) {
+		S_err(im, line, "more than %d instance types with a GPU in one file", S_MAX_OFFERS);
+	} else if (!o) {
+		o = S_new_offer(im, type, accel, cards, &info, ram, line);
+		o->attached = synth != NULL;
+		if (count_note && info.has_count && info.count != cards)
+			S_note(im, line, "instance type '%s': %s", type, count_note);
+		o->count_note = count_note;
+		count_note = NULL;
+	} else if (strcmp(o->accel, accel) != 0 || o->cards != cards || o->info.size != info.size ||
+		   o->info.total != info.total || o->info.form != info.form) {
+		S_bad(im, line, "instance type '%s' disagrees with line %d on its GPU (%s x %llu, SizeInMiB %llu, TotalGpuMemoryInMiB %llu here; %s x %llu, %llu, %llu there)",
+		      type, o->line, accel, (unsigned long long)cards, (unsigned long long)info.size,
+		      (unsigned long long)info.total, o->accel, (unsigned long long)o->cards,
+		      (unsigned long long)o->info.size, (unsigned long long)o->info.total);
+		o = NULL;
+	} else if (o->ram != ram && info.form == 1 && !o->ram_conflict) {
+		o->ram_conflict = line;
+		S_note(im, line, "instance type '%s': MemoryGiB '%s' here and another figure at line %d: not one figure of the offer, not used",
+		       type, ramtext, o->line);
+	} else if (o->ram != ram && !o->ram_conflict) {
+		/* host RAM that differs between regions: not one figure of the offer */
+		o->ram_conflict = line;
+		S_note(im, line, "instance type '%s': MemoryGiB '%s' here and another figure at line %d (host RAM differing by region): no host RAM given for the offer",
+		       type, ramtext, o->line);
+	}
+	if (o)
+		S_add_row(im, o, region, zone, p, sp, odd_p, odd_sp, line);
+	free(count_note);
+	free(synth);
+}
+
+/*
+ * The file's memory rule, from its own figures, never from the provider's
+ * name (docs/formats.md, 2.3):
+ *  - the unit: every SizeInMiB of the file below 1024 means GB written
+ *    under a MiB label (no GPU has less than 1 GiB; Shadeform, RunPod);
+ *  - per card or per lot: between two instance types of one GPU name with
+ *    different card counts, SizeInMiB either stays (per card) or grows with
+ *    the count (per lot: Vast, Prime Intellect); the majority of such pairs
+ *    decides, per card without any;
+ *  - a bare-name file (version 7, Azure): MemoryGiB / cards agreeing with
+ *    the vendor's figure on most rows it can be checked on is the lot's GPU
+ *    memory; otherwise it is the host's RAM.
+ */
+static void S_infer(S_import *im)
+{
+	S_map first = { 0 };
+	size_t i;
+
+	for (i = 0; i < im->noffers; i++) {
+		const S_offer *o = &im->offers[i];
+		const size_t *j;
+		if (o->info.form == 1 && o->ram && !o->ram_conflict && o->ram % o->cards == 0) {
+			const gs_gpu_nominal *e;
+			gs_gpu_check c = gs_gpuname_check_memory(o->accel, o->ram / o->cards, &e);
+			if (c == GS_GPU_CHECK_AGREES)
+				im->bare_votes_gpu++;
+			else if (c == GS_GPU_CHECK_DISAGREES)
+				im->bare_votes_host++;
+		}
+		if (o->info.form != 2 || !o->info.size)
+			continue;
+		im->nsizes++;
+		im->unit_gb += o->info.size < 1024;
+		if (o->cards > 1 && o->info.total == o->info.size)
+			im->total_is_size++;
+		if (o->cards > 1 && o->info.total == o->info.size * o->cards)
+			im->total_is_lot++;
+		j = S_map_get(&first, o->accel);
+		if (!j) {
+			S_map_put(&first, gs_xstrdup(o->accel), i);
+		} else if (im->offers[*j].cards != o->cards) {
+			const S_offer *a = &im->offers[*j];
+			if (a->info.size == o->info.size)
+				im->votes_card++;
+			else if (a->info.size * o->cards == o->info.size * a->cards)
+				im->votes_lot++;
+		}
+	}
+	im->unit_gb = im->nsizes && (size_t)im->unit_gb == im->nsizes;
+	im->per_lot = im->votes_lot > im->votes_card;
+	im->bare_gpu = im->bare_votes_gpu > im->bare_votes_host;
+	S_map_release(&first);
+}
+
+/* The memory per card of o under the file's rule: o->bytes with o->how, or o->why. */
+static void S_settle(const S_import *im, S_offer *o)
+{
+	const S_info *info = &o->info;
+	uint64_t cards = o->cards, v = 0;
+	const char *unit = im->unit_gb ? "GB (the file's unit, labelled MiB)" : "MiB";
+
+	if (info->form == 1) {
+		if (!im->bare_gpu || !o->ram || o->ram_conflict)
+			return;
+		if (o->ram % cards || (o->ram / cards) % (UINT64_C(1) << 20)) {
+			o->why = gs_xasprintf("column 'MemoryGiB': the lot's GPU memory of %llu bytes is not a whole number of MiB per card over %llu cards",
+					      (unsigned long long)o->ram, (unsigned long long)cards);
+			return;
+		}
+		o->bytes = o->ram / cards;
+		o->figure = o->bytes >> 20;
+		o->how = gs_xasprintf("MemoryGiB, the lot's GPU memory in this bare-name layout (it agrees with the vendor's figure on %zu of %zu instance types checked), / %llu cards",
+				      im->bare_votes_gpu, im->bare_votes_gpu + im->bare_votes_host,
+				      (unsigned long long)cards);
+		return;
+	}
+	if (info->form != 2)
+		return;
+	if (info->size) {
+		v = info->size;
+		if (im->per_lot) {
+			if (v % cards) {
+				o->why = gs_xasprintf("column 'GpuInfo': SizeInMiB %llu is per lot in this file and does not divide by %llu cards",
+						      (unsigned long long)v, (unsigned long long)cards);
+				return;
+			}
+			v /= cards;
+			o->how = gs_xasprintf("GpuInfo SizeInMiB %llu, per lot in this file (it grows with the card count on %zu of %zu pairs of instance types), / %llu cards: %llu %s per card",
+					      (unsigned long long)info->size, im->votes_lot, im->votes_lot + im->votes_card,
+					      (unsigned long long)cards, (unsigned long long)v, unit);
+		} else {
+			o->how = gs_xasprintf("GpuInfo SizeInMiB %llu, per card: %llu %s", (unsigned long long)v,
+					      (unsigned long long)v, unit);
+		}
+	} else if (info->total) {
+		if (info->total % cards) {
+			o->why = gs_xasprintf("column 'GpuInfo': TotalGpuMemoryInMiB %llu does not divide by %llu cards",
+					      (unsigned long long)info->total, (unsigned long long)cards);
+			return;
+		}
+		v = info->total / cards;
+		o->how = gs_xasprintf("GpuInfo TotalGpuMemoryInMiB %llu, the lot's, / %llu cards: %llu %s per card",
+				      (unsigned long long)info->total, (unsigned long long)cards,
+				      (unsigned long long)v, unit);
+	} else if (info->zero) {
+		o->why = gs_xstrdup("column 'GpuInfo': SizeInMiB 0, no figure");
+		return;
+	} else {
+		return;
+	}
+	o->figure = v;
+	o->gb = im->unit_gb;
+	o->bytes = im->unit_gb ? v * UINT64_C(1000000000) : v << 20;   /* v <= UINT64_MAX >> 20 */
+	if (im->unit_gb && v > UINT64_MAX / UINT64_C(1000000000))
+		o->bytes = 0;
 }
 
 /* Maps the header's names to columns; -1 after an error. */
@@ -1033,6 +1241,40 @@ static void S_claim(xmlTextWriterPtr w, const S_import *im, const char *source)
 		xmlTextWriterWriteAttribute(w, BAD_CAST "ref", BAD_CAST im->opt->source_ref);
 }
 
+/* The price as the file gives it: two decimals at least, six at most. */
+static void S_price_text(uint64_t p, char *price, size_t size)
+{
+	int n = snprintf(price, size, "%llu.%06llu", (unsigned long long)(p / 1000000),
+			 (unsigned long long)(p % 1000000));
+
+	while (n > 0 && price[n - 1] == '0' && price[n - 3] != '.')
+		price[--n] = '\0';
+}
+
+/* Where a plan is sold: one <in> per region and zone of its rows, in file order, each once. */
+static void S_places(xmlTextWriterPtr w, const S_offer *o, int spot, uint64_t p)
+{
+	size_t i, j;
+
+	for (i = 0; i < o->nrows; i++) {
+		const S_row *r = &o->rows[i];
+		int seen = 0;
+		if ((spot ? r->spot : r->price) != p || (!*r->region && !*r->zone))
+			continue;
+		for (j = 0; j < i && !seen; j++)
+			seen = (spot ? o->rows[j].spot : o->rows[j].price) == p &&
+			       strcmp(o->rows[j].region, r->region) == 0 && strcmp(o->rows[j].zone, r->zone) == 0;
+		if (seen)
+			continue;
+		xmlTextWriterStartElement(w, BAD_CAST "in");
+		if (*r->region)
+			xmlTextWriterWriteAttribute(w, BAD_CAST "region", BAD_CAST r->region);
+		if (*r->zone)
+			xmlTextWriterWriteAttribute(w, BAD_CAST "zone", BAD_CAST r->zone);
+		xmlTextWriterEndElement(w);
+	}
+}
+
 static void S_plans(xmlTextWriterPtr w, const S_import *im, const S_offer *o, int spot)
 {
 	uint64_t *seen = gs_xcalloc(o->nrows + 1, sizeof(*seen));
@@ -1050,13 +1292,7 @@ static void S_plans(xmlTextWriterPtr w, const S_import *im, const S_offer *o, in
 		if (dup)
 			continue;
 		seen[nseen++] = p;
-		/* the price as the file gives it: two decimals at least, six at most */
-		{
-			int n = snprintf(price, sizeof(price), "%llu.%06llu",
-					 (unsigned long long)(p / 1000000), (unsigned long long)(p % 1000000));
-			while (n > 0 && price[n - 1] == '0' && price[n - 3] != '.')
-				price[--n] = '\0';
-		}
+		S_price_text(p, price, sizeof(price));
 		src = S_source(im, o, spot ? 1 : 0, p);
 		xmlTextWriterStartElement(w, BAD_CAST "plan");
 		xmlTextWriterWriteAttribute(w, BAD_CAST "hours", BAD_CAST "1");
@@ -1064,6 +1300,7 @@ static void S_plans(xmlTextWriterPtr w, const S_import *im, const S_offer *o, in
 		xmlTextWriterWriteAttribute(w, BAD_CAST "currency", BAD_CAST "USD");
 		xmlTextWriterWriteAttribute(w, BAD_CAST "interruptible", BAD_CAST(spot ? "true" : "false"));
 		S_claim(w, im, src);
+		S_places(w, o, spot, p);
 		xmlTextWriterEndElement(w);
 		free(src);
 	}
@@ -1071,7 +1308,7 @@ static void S_plans(xmlTextWriterPtr w, const S_import *im, const S_offer *o, in
 }
 
 typedef struct {
-	size_t file, unchecked, vendor, missing, rejected;
+	size_t file, file_gb, unchecked, vendor, rejected, missing;
 	char *missing_list;         /* "NAME x N (reason); ..." */
 } S_counts;
 
@@ -1084,67 +1321,100 @@ static void S_missing(S_counts *k, const S_offer *o, const char *reason)
 	k->missing++;
 }
 
+/* "80960 MiB" or "48 GB (labelled MiB)": the file's figure per card, in its own unit. */
+static char *S_figure(const S_offer *o)
+{
+	return o->gb ? gs_xasprintf("%llu GB (labelled MiB in the file: %llu MiB would be no GPU's memory)",
+				    (unsigned long long)o->figure, (unsigned long long)o->figure)
+		     : gs_xasprintf("%llu MiB", (unsigned long long)o->figure);
+}
+
+/* The file's own figure, kept: it agrees with the vendor's, or no vendor figure is known. */
+static void S_memory_file(xmlTextWriterPtr w, S_import *im, const S_offer *o, const char *src,
+			  const gs_gpu_nominal *e, S_counts *k)
+{
+	char buf[64], *fig = S_figure(o), *text;
+
+	xmlTextWriterStartElement(w, BAD_CAST "memory");
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->figure);
+	xmlTextWriterWriteAttribute(w, BAD_CAST(o->gb ? "nominal-gb" : "mib"), BAD_CAST buf);
+	xmlTextWriterWriteAttribute(w, BAD_CAST "origin", BAD_CAST "catalog");
+	if (e)
+		text = gs_xasprintf("%s: %s; the file's %s per card is within the range of the vendor's %s GB (%s)",
+				    src, o->how, fig, e->nominal_gb, e->source);
+	else
+		text = gs_xasprintf("%s: %s; not checked: no vendor figure for '%s'", src, o->how, o->accel);
+	S_claim(w, im, text);
+	free(text);
+	free(fig);
+	xmlTextWriterEndElement(w);
+	k->file++;
+	k->file_gb += (size_t)o->gb;
+	k->unchecked += (size_t)!e;
+}
+
+/* The vendor's figure: the file has none, or one outside the vendor's range (both shown). */
+static void S_memory_vendor(xmlTextWriterPtr w, S_import *im, const S_offer *o, const char *src,
+			    const gs_gpu_nominal *e, int disagrees, S_counts *k)
+{
+	char buf[64], *text, *fig;
+	uint64_t lo, hi;
+
+	gs_gpuname_window(e, &lo, &hi);
+	xmlTextWriterStartElement(w, BAD_CAST "memory");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "nominal-gb", BAD_CAST e->nominal_gb);
+	xmlTextWriterWriteAttribute(w, BAD_CAST "origin", BAD_CAST "vendor");
+	if (disagrees) {
+		fig = S_figure(o);
+		if (!o->gb) {
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->figure);
+			xmlTextWriterWriteAttribute(w, BAD_CAST "rejected-mib", BAD_CAST buf);
+		}
+		text = gs_xasprintf("%s, checked at %s; the file's %s per card (%s; %s) is not used: %llu bytes, outside %llu-%llu bytes for a %s GB card",
+				    e->source, e->checked, fig, o->how, src, (unsigned long long)o->bytes,
+				    (unsigned long long)lo, (unsigned long long)hi, e->nominal_gb);
+		S_note(im, o->line, "instance type '%s' (%s x %llu): the file's %s per card (%s) is %llu bytes, outside %llu-%llu bytes for the vendor's %s GB (%s): the vendor's %s GB is used instead",
+		       o->type, o->accel, (unsigned long long)o->cards, fig, o->how, (unsigned long long)o->bytes,
+		       (unsigned long long)lo, (unsigned long long)hi, e->nominal_gb, e->source, e->nominal_gb);
+		free(fig);
+		k->rejected++;
+	} else {
+		text = gs_xasprintf("%s, checked at %s", e->source, e->checked);
+	}
+	xmlTextWriterWriteAttribute(w, BAD_CAST "source", BAD_CAST text);
+	xmlTextWriterWriteAttribute(w, BAD_CAST "date", BAD_CAST e->date);
+	free(text);
+	xmlTextWriterEndElement(w);
+	k->vendor++;
+}
+
 /* The memory element: the file's figure when it agrees with the vendor's (or no vendor figure is known), else the vendor's, else none. */
 static void S_memory_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, const char *src, S_counts *k)
 {
 	const gs_gpu_nominal *e = NULL;
 	gs_gpu_check chk = gs_gpuname_check_memory(o->accel, o->bytes, &e);
-	char buf[64], cand[256];
+	char cand[256];
 	char *text;
 
 	if (o->why)
 		S_note(im, o->line, "instance type '%s': %s; no GPU memory taken from the file", o->type, o->why);
 	if (o->bytes && (chk == GS_GPU_CHECK_AGREES || chk == GS_GPU_CHECK_UNKNOWN)) {
-		xmlTextWriterStartElement(w, BAD_CAST "memory");
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(o->bytes >> 20));
-		xmlTextWriterWriteAttribute(w, BAD_CAST "mib", BAD_CAST buf);
-		xmlTextWriterWriteAttribute(w, BAD_CAST "origin", BAD_CAST "catalog");
-		if (chk == GS_GPU_CHECK_AGREES)
-			text = gs_xasprintf("%s: %s; within the range of the vendor's %s GB (%s)", src, o->how,
-					    e->nominal_gb, e->source);
-		else
-			text = gs_xasprintf("%s: %s; not checked: no vendor figure for '%s'", src, o->how, o->accel);
-		S_claim(w, im, text);
-		free(text);
-		xmlTextWriterEndElement(w);
-		k->file++;
-		if (chk == GS_GPU_CHECK_UNKNOWN)
-			k->unchecked++;
+		S_memory_file(w, im, o, src, chk == GS_GPU_CHECK_AGREES ? e : NULL, k);
 		return;
 	}
 	if (e && (chk == GS_GPU_CHECK_DISAGREES || chk == GS_GPU_CHECK_VENDOR)) {
-		uint64_t lo, hi;
-		gs_gpuname_window(e, &lo, &hi);
-		xmlTextWriterStartElement(w, BAD_CAST "memory");
-		xmlTextWriterWriteAttribute(w, BAD_CAST "nominal-gb", BAD_CAST e->nominal_gb);
-		xmlTextWriterWriteAttribute(w, BAD_CAST "origin", BAD_CAST "vendor");
-		if (chk == GS_GPU_CHECK_DISAGREES) {
-			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(o->bytes >> 20));
-			xmlTextWriterWriteAttribute(w, BAD_CAST "rejected-mib", BAD_CAST buf);
-			text = gs_xasprintf("%s, checked at %s; the file's %llu MiB per card (%s; %s) is not used: outside %llu-%llu bytes for a %s GB card",
-					    e->source, e->checked, (unsigned long long)(o->bytes >> 20), o->how, src,
-					    (unsigned long long)lo, (unsigned long long)hi, e->nominal_gb);
-			S_note(im, o->line, "instance type '%s' (%s x %llu): the file's %llu MiB per card (%s) is outside %llu-%llu bytes for the vendor's %s GB (%s): not used; the vendor figure is",
-			       o->type, o->accel, (unsigned long long)o->cards, (unsigned long long)(o->bytes >> 20),
-			       o->how, (unsigned long long)lo, (unsigned long long)hi, e->nominal_gb, e->source);
-			k->rejected++;
-		} else {
-			text = gs_xasprintf("%s, checked at %s", e->source, e->checked);
-		}
-		xmlTextWriterWriteAttribute(w, BAD_CAST "source", BAD_CAST text);
-		xmlTextWriterWriteAttribute(w, BAD_CAST "date", BAD_CAST e->date);
-		free(text);
-		xmlTextWriterEndElement(w);
-		k->vendor++;
+		S_memory_vendor(w, im, o, src, e, chk == GS_GPU_CHECK_DISAGREES, k);
 		return;
 	}
 	if (chk == GS_GPU_CHECK_AMBIGUOUS) {
 		gs_gpuname_candidates_text(o->accel, cand, sizeof(cand));
 		if (o->bytes) {
-			text = gs_xasprintf("the name means %s and the file's %llu MiB per card agrees with none of them, or with two of different sizes",
-					    cand, (unsigned long long)(o->bytes >> 20));
-			S_note(im, o->line, "instance type '%s': the name '%s' means %s; the file's %llu MiB per card (%s) does not say which: memory missing",
-			       o->type, o->accel, cand, (unsigned long long)(o->bytes >> 20), o->how);
+			char *fig = S_figure(o);
+			text = gs_xasprintf("the name means %s and the file's %s per card agrees with none of them, or with two of different sizes",
+					    cand, fig);
+			S_note(im, o->line, "instance type '%s': the name '%s' means %s; the file's %s per card (%s) does not say which: memory missing",
+			       o->type, o->accel, cand, fig, o->how);
+			free(fig);
 		} else {
 			text = gs_xasprintf("the name means %s and the file gives no figure to tell them apart", cand);
 		}
@@ -1156,11 +1426,64 @@ static void S_memory_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, con
 			       : "no figure in the file and no vendor figure for this name");
 }
 
+/* host ram-gb: bytes / 10^9 with every decimal, exact, at most 9 of them. */
+static void S_host_xml(xmlTextWriterPtr w, const S_import *im, const S_offer *o, const char *src)
+{
+	char gb[48];
+	int n = snprintf(gb, sizeof(gb), "%llu.%09llu", (unsigned long long)(o->ram / 1000000000u),
+			 (unsigned long long)(o->ram % 1000000000u));
+
+	while (n > 0 && gb[n - 1] == '0')
+		gb[--n] = '\0';
+	if (n > 0 && gb[n - 1] == '.')
+		gb[--n] = '\0';
+	xmlTextWriterStartElement(w, BAD_CAST "host");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "ram-gb", BAD_CAST gb);
+	S_claim(w, im, src);
+	xmlTextWriterEndElement(w);
+}
+
+/* The offer's notes: what it is, and what of its rows is kept in words. */
+static void S_notes_xml(xmlTextWriterPtr w, const S_import *im, const S_offer *o)
+{
+	/* prices in more than six decimals: kept in words, rounded in the plans */
+	char *odd = gs_xstrdup("");
+	size_t i, nodd = 0;
+
+	for (i = 0; i < o->nrows; i++) {
+		const char *t[2] = { o->rows[i].odd_price, o->rows[i].odd_spot };
+		int j;
+		for (j = 0; j < 2; j++) {
+			char *n;
+			if (!t[j] || strstr(odd, t[j]))
+				continue;
+			if (nodd++ == 4)
+				continue;
+			n = gs_xasprintf("%s%s%s (%s, line %d)", odd, *odd ? ", " : "", t[j],
+					 j ? "spot" : "on demand", o->rows[i].line);
+			free(odd);
+			odd = n;
+		}
+	}
+	xmlTextWriterStartElement(w, BAD_CAST "notes");
+	xmlTextWriterWriteFormatString(w,
+		"%s %s of %s, imported from a SkyPilot catalog file. Prices are per hour of one lot%s; "
+		"a spot plan is interruptible. A commercial listing proves what is offered, not what runs; "
+		"the price says nothing about speed.%s%s%s%s%s",
+		o->attached ? "Accelerators" : "Instance type", o->type, im->opt->provider,
+		o->attached ? " of the accelerators alone, attached to a virtual machine of your choice priced apart (the file names no instance type)" : "",
+		o->count_note ? " " : "", o->count_note ? o->count_note : "", o->count_note ? "." : "",
+		nodd ? " Hourly prices the file gives in more than six decimals, rounded half up to the millionth in the plans: " : "",
+		odd);
+	if (nodd)
+		xmlTextWriterWriteString(w, BAD_CAST ".");
+	xmlTextWriterEndElement(w);
+	free(odd);
+}
+
 static void S_offer_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, S_counts *k)
 {
-	char buf[64], *src = S_source(im, o, -1, 0), *names;
-	gs_strvec regions = GS_STRVEC_INIT;
-	size_t i, len = 0;
+	char buf[64], *src = S_source(im, o, -1, 0);
 
 	xmlTextWriterStartElement(w, BAD_CAST "offer");
 	xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST o->id);
@@ -1173,72 +1496,16 @@ static void S_offer_xml(xmlTextWriterPtr w, S_import *im, const S_offer *o, S_co
 	xmlTextWriterWriteAttribute(w, BAD_CAST "cards", BAD_CAST buf);
 	xmlTextWriterEndElement(w);
 	S_memory_xml(w, im, o, src, k);
-	for (i = 0; i < o->nrows; i++)
-		gs_util_strvec_push_dup(&regions, o->rows[i].region);
-	gs_util_strvec_sort_unique(&regions);
-	for (i = 0; i < regions.n; i++)
-		len += strlen(regions.v[i]) + 1;
-	names = gs_xcalloc(len + 1, 1);
-	for (i = 0; i < regions.n; i++) {
-		if (i)
-			strcat(names, " ");
-		strcat(names, regions.v[i]);
-	}
-	xmlTextWriterStartElement(w, BAD_CAST "regions");
-	xmlTextWriterWriteAttribute(w, BAD_CAST "names", BAD_CAST names);
-	S_claim(w, im, src);
-	xmlTextWriterEndElement(w);
 	S_plans(w, im, o, 0);
 	S_plans(w, im, o, 1);
-	if (o->ram && !o->ram_conflict && im->first_dict && !im->first_bare) {
-		/* version 8 layout: MemoryGiB is host RAM.
-		 * bytes / 10^9 with every decimal: exact, at most 9 of them */
-		char gb[48];
-		int n = snprintf(gb, sizeof(gb), "%llu.%09llu", (unsigned long long)(o->ram / 1000000000u),
-				 (unsigned long long)(o->ram % 1000000000u));
-		while (n > 0 && gb[n - 1] == '0')
-			gb[--n] = '\0';
-		if (n > 0 && gb[n - 1] == '.')
-			gb[--n] = '\0';
-		xmlTextWriterStartElement(w, BAD_CAST "host");
-		xmlTextWriterWriteAttribute(w, BAD_CAST "ram-gb", BAD_CAST gb);
-		S_claim(w, im, src);
-		xmlTextWriterEndElement(w);
-	}
-	{
-		/* prices in more than whole cents: kept in words, not as plans */
-		char *odd = gs_xstrdup("");
-		size_t nodd = 0;
-		for (i = 0; i < o->nrows; i++) {
-			const char *t[2] = { o->rows[i].odd_price, o->rows[i].odd_spot };
-			int j;
-			for (j = 0; j < 2; j++) {
-				char *n;
-				if (!t[j] || strstr(odd, t[j]))
-					continue;
-				if (nodd++ == 4)
-					continue;
-				n = gs_xasprintf("%s%s%s (%s, line %d)", odd, *odd ? ", " : "", t[j],
-						 j ? "spot" : "on demand", o->rows[i].line);
-				free(odd);
-				odd = n;
-			}
-		}
-		xmlTextWriterStartElement(w, BAD_CAST "notes");
-		xmlTextWriterWriteFormatString(w,
-			"Instance type %s of %s, imported from a SkyPilot catalog file. Prices are per hour of one lot; "
-			"a spot plan is interruptible. A commercial listing proves what is offered, not what runs; "
-			"the price says nothing about speed.%s%s%s",
-			o->type, im->opt->provider,
-			nodd ? " Hourly prices the file gives in more than six decimals, rounded half up to the millionth in the plans: " : "",
-			odd, nodd ? "." : "");
-		xmlTextWriterEndElement(w);
-		free(odd);
-	}
+	/* MemoryGiB is host RAM in the dict layout, and in a bare-name file
+	 * where it is not the GPUs' (Azure) */
+	if (o->ram && !o->ram_conflict &&
+	    ((im->first_dict && !im->first_bare) || (im->first_bare && !im->bare_gpu && im->bare_votes_host)))
+		S_host_xml(w, im, o, src);
+	S_notes_xml(w, im, o);
 	xmlTextWriterEndElement(w);
-	free(names);
 	free(src);
-	gs_util_strvec_release(&regions);
 }
 
 static char *S_write(S_import *im, size_t *xml_len, S_counts *k)
@@ -1261,11 +1528,17 @@ static char *S_write(S_import *im, size_t *xml_len, S_counts *k)
 			     im->opt->source_ref ? ", " : "",
 			     im->opt->source_ref ? im->opt->source_ref : "");
 	xmlTextWriterWriteAttribute(w, BAD_CAST "title", BAD_CAST title);
+	/* which provider's snapshot this is, and of when: a newer import
+	 * replaces it (docs/formats.md, 2.4) */
+	xmlTextWriterWriteAttribute(w, BAD_CAST "provider", BAD_CAST im->opt->provider);
+	if (im->opt->source_date)
+		xmlTextWriterWriteAttribute(w, BAD_CAST "date", BAD_CAST im->opt->source_date);
+	if (im->opt->source_ref)
+		xmlTextWriterWriteAttribute(w, BAD_CAST "ref", BAD_CAST im->opt->source_ref);
 	free(title);
 	qsort(im->offers, im->noffers, sizeof(*im->offers), S_cmp_offer);
-	for (i = 0; i < im->noffers; i++) {
+	for (i = 0; i < im->noffers; i++)
 		S_offer_xml(w, im, &im->offers[i], k);
-	}
 	xmlTextWriterEndElement(w);
 	xmlTextWriterEndDocument(w);
 	xmlFreeTextWriter(w);
@@ -1282,8 +1555,12 @@ static char *S_write(S_import *im, size_t *xml_len, S_counts *k)
 /* The catalog version and GpuInfo dialect the file was read as, in words. */
 static const char *S_layout(const S_import *im)
 {
+	if (im->first_bare && im->bare_gpu)
+		return "a bare-name layout (GpuInfo a bare name; MemoryGiB / cards agrees with the vendor's figure: the lot's GPU memory, no host RAM given)";
+	if (im->first_bare && im->bare_votes_host)
+		return "a bare-name layout (GpuInfo a bare name; MemoryGiB / cards disagrees with the vendor's figure: host RAM, GPU memory from the vendor table)";
 	if (im->first_bare)
-		return "catalog version 7 layout (GpuInfo a bare name: MemoryGiB is the lot's GPU memory, no host RAM given)";
+		return "a bare-name layout (GpuInfo a bare name; no row tells what MemoryGiB is: not used)";
 	if (im->first_dict)
 		return "catalog version 8 layout (GpuInfo a dict: MemoryGiB is host RAM)";
 	return "layout unknown (no GpuInfo on any GPU row: MemoryGiB not used)";
@@ -1300,26 +1577,62 @@ static const char *S_dialect(const S_import *im)
 	return "JSON";
 }
 
-static const char *S_rule_text(int rule)
+/* The memory rule the file's figures gave, in words. */
+static char *S_rule_text(const S_import *im)
 {
-	switch (rule) {
-	case S_RULE_TOTAL_PER_CARD:
-		return "SizeInMiB per card, TotalGpuMemoryInMiB per card too (this provider's rule)";
-	case S_RULE_SIZE_PER_LOT:
-		return "SizeInMiB per lot, TotalGpuMemoryInMiB the lot counted twice (this provider's rule)";
-	default:
-		return "SizeInMiB per card, TotalGpuMemoryInMiB the lot's (the standard rule)";
+	if (im->first_bare)
+		return gs_xstrdup(im->bare_gpu ? "MemoryGiB / cards" : "the vendor table by GPU name");
+	if (!im->nsizes)
+		return gs_xstrdup("no SizeInMiB in the file (TotalGpuMemoryInMiB / cards where given)");
+	return gs_xasprintf("SizeInMiB %s (%s), in %s; TotalGpuMemoryInMiB equals SizeInMiB on %zu and SizeInMiB x cards on %zu instance types of several cards",
+			    im->per_lot ? "per lot" : "per card",
+			    im->votes_lot + im->votes_card
+				    ? (im->per_lot ? "it grows with the card count between instance types of one GPU name"
+						   : "it stays the same between instance types of one GPU name and different counts")
+				    : "no two instance types of one GPU name with different counts: per card assumed, each figure checked against the vendor's",
+			    im->unit_gb ? "GB (every SizeInMiB of the file is below 1024, which no GPU's MiB figure is)" : "MiB",
+			    im->total_is_size, im->total_is_lot);
+}
+
+/* "; 3 rows of fractional GPUs (first line 12)": one kind of row set aside, or "". */
+static char *S_aside(char *acc, size_t n, const char *what, int first)
+{
+	char *r;
+
+	if (!n)
+		return acc;
+	r = gs_xasprintf("%s%s%zu %s (first line %d)", acc, *acc ? "; " : "", n, what, first);
+	free(acc);
+	return r;
+}
+
+static char *S_list(const char *const *v, size_t n)
+{
+	size_t i, len = 1;
+	char *s;
+
+	for (i = 0; i < n && i < S_MAX_LISTED; i++)
+		len += strlen(v[i]) + 2;
+	s = gs_xcalloc(len, 1);
+	for (i = 0; i < n && i < S_MAX_LISTED; i++) {
+		if (i)
+			strcat(s, ", ");
+		strcat(s, v[i]);
 	}
+	if (n > S_MAX_LISTED) {
+		char *m = gs_xasprintf("%s and %zu more", s, n - S_MAX_LISTED);
+		free(s);
+		s = m;
+	}
+	return s;
 }
 
 static char *S_report(S_import *im, const S_counts *k)
 {
-	size_t i, nplans = 0, nspot = 0, noprice = 0, len;
-	char *offers, *cpu, *r;
+	size_t i, nplans = 0, nspot = 0, noprice = 0;
+	char *offers, *cpu, *r, *rule, *aside = gs_xstrdup("");
+	const char **ids = gs_xcalloc(im->noffers + 1, sizeof(*ids));
 
-	for (i = 0, len = 1; i < im->noffers; i++)
-		len += strlen(im->offers[i].id) + 2;
-	offers = gs_xcalloc(len, 1);
 	for (i = 0; i < im->noffers; i++) {
 		const S_offer *o = &im->offers[i];
 		size_t q;
@@ -1331,51 +1644,42 @@ static char *S_report(S_import *im, const S_counts *k)
 		nplans += (size_t)has_price;
 		nspot += (size_t)has_spot;
 		noprice += (size_t)(!has_price && !has_spot);
-		if (i >= S_MAX_LISTED)
-			continue;
-		if (i)
-			strcat(offers, ", ");
-		strcat(offers, o->id);
+		ids[i] = o->id;
 	}
+	offers = S_list(ids, im->noffers);
+	free(ids);
 	gs_util_strvec_sort_unique(&im->cpu_types);
-	for (i = 0, len = 1; i < im->cpu_types.n; i++)
-		len += strlen(im->cpu_types.v[i]) + 2;
-	cpu = gs_xcalloc(len, 1);
-	for (i = 0; i < im->cpu_types.n && i < S_MAX_LISTED; i++) {
-		if (i)
-			strcat(cpu, ", ");
-		strcat(cpu, im->cpu_types.v[i]);
-	}
-	if (im->noffers > S_MAX_LISTED) {
-		char *n = gs_xasprintf("%s and %zu more", offers, im->noffers - S_MAX_LISTED);
-		free(offers);
-		offers = n;
-	}
-	if (im->cpu_types.n > S_MAX_LISTED) {
-		char *n = gs_xasprintf("%s and %zu more", cpu, im->cpu_types.n - S_MAX_LISTED);
-		free(cpu);
-		cpu = n;
-	}
+	cpu = S_list((const char *const *)im->cpu_types.v, im->cpu_types.n);
+	rule = S_rule_text(im);
+	aside = S_aside(aside, im->nbad, "lines that could not be read, each named on stderr", im->first_bad);
+	aside = S_aside(aside, im->nfrac, "rows of a fraction of one GPU (AcceleratorCount below 1: no lot of whole cards)", im->first_frac);
+	aside = S_aside(aside, im->ntpu, "rows of TPU slices (not GPUs)", im->first_tpu);
 	r = gs_xasprintf(
 		"Read %zu rows of %s (%s). Made %zu offers, one per instance type: %s. "
 		"%zu have an on-demand plan and %zu a spot plan (interruptible), priced per hour; "
 		"%zu have no price and so no plan; %zu spot prices are above the on-demand one. "
 		"Read as %s; GpuInfo dialect: %s; GPU memory: %s. "
-		"Memory per card: %zu from the file (assumed; %zu of them with no vendor figure to check against), "
+		"Memory per card: %zu from the file (assumed; %zu of them a GB figure labelled MiB, %zu with no vendor figure to check against), "
 		"%zu from the vendor table (%zu of them replacing a figure of the file outside the vendor's range), %zu missing. "
-		"%zu rows give a price in more than six decimals, rounded half up to the millionth (kept as written in the notes). "
-		"Skipped %zu rows without a GPU%s%s%s; counted %zu identical duplicate rows once. "
+		"%zu rows give a price in more than six decimals, rounded half up to the millionth (kept as written in the notes); "
+		"%zu rows give a price of 0 (no price) and %zu SkyPilot's placeholder 700.0 (no price); %zu rows name no region. "
+		"%zu rows of accelerators without an instance type (priced alone); %zu counts settled by TotalGpuMemoryInMiB; %zu counts corrected from a cited page. "
+		"Set aside: %s. Skipped %zu rows without a GPU%s%s%s; counted %zu identical duplicate rows once. "
 		"Claim dates: %s; source reference: %s.\n",
 		im->nrows, im->opt->file, im->opt->provider, im->noffers,
 		im->noffers ? offers : "none", nplans, nspot, noprice, im->nspot_above,
-		S_layout(im), S_dialect(im), im->first_bare ? "MemoryGiB / cards" : S_rule_text(im->rule),
-		k->file, k->unchecked, k->vendor, k->rejected, k->missing, im->nodd,
+		S_layout(im), S_dialect(im), rule,
+		k->file, k->file_gb, k->unchecked, k->vendor, k->rejected, k->missing, im->nodd,
+		im->nzero_price, im->nplaceholder, im->nnoregion, im->nattached, im->ncount_settled, im->nerrata,
+		*aside ? aside : "none",
 		im->ncpu, im->ncpu ? " (" : "", cpu,
 		im->ncpu ? ")" : "", im->nduplicates,
 		im->opt->source_date ? im->opt->source_date : "missing (no --source-date)",
 		im->opt->source_ref ? im->opt->source_ref : "none given");
 	free(offers);
 	free(cpu);
+	free(rule);
+	free(aside);
 	return r;
 }
 
@@ -1398,12 +1702,30 @@ static void S_release(S_import *im)
 		free(im->offers[i].accel);
 		free(im->offers[i].how);
 		free(im->offers[i].why);
+		free(im->offers[i].count_note);
 	}
 	free(im->notes);
 	free(im->offers);
 	gs_util_strvec_release(&im->cpu_types);
 	S_map_release(&im->by_type);
 	S_map_release(&im->by_place);
+}
+
+/* Two instance types may give the same id once folded: the later one's rows are set aside. */
+static void S_check_ids(S_import *im)
+{
+	S_map ids = { 0 };
+	size_t i;
+
+	for (i = 0; i < im->noffers; i++) {
+		const size_t *j = S_map_get(&ids, im->offers[i].id);
+		if (!j)
+			S_map_put(&ids, gs_xstrdup(im->offers[i].id), i);
+		else
+			S_err(im, im->offers[i].line, "instance types '%s' (line %d) and '%s' give the same offer id '%s'",
+			      im->offers[*j].type, im->offers[*j].line, im->offers[i].type, im->offers[i].id);
+	}
+	S_map_release(&ids);
 }
 
 int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
@@ -1413,13 +1735,12 @@ int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
 	gs_csv *csv;
 	gs_csv_record rec;
 	int col[C_N], rc;
-	size_t i, j;
+	size_t i;
 	S_counts k;
 
 	memset(&im, 0, sizeof(im));
 	memset(&k, 0, sizeof(k));
 	im.opt = opt;
-	im.rule = S_rule_of(opt->provider);
 	im.d = d;
 	if (len > GS_IMPORT_MAX_BYTES) {
 		gs_diag_add(d, opt->file, 0, 0, NULL, "the file is %zu bytes; the limit is %u bytes (16 MiB)",
@@ -1439,26 +1760,32 @@ int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
 	gs_csv_free(csv);
 	if (rc < 0)
 		im.nerrors++;
-	/* two instance types may give the same id once folded */
-	for (i = 0; i < im.noffers; i++)
-		for (j = 0; j < i; j++)
-			if (strcmp(im.offers[i].id, im.offers[j].id) == 0)
-				S_err(&im, im.offers[i].line, "instance types '%s' (line %d) and '%s' give the same offer id '%s'",
-				      im.offers[j].type, im.offers[j].line, im.offers[i].type, im.offers[i].id);
+	S_check_ids(&im);
 	if (im.nerrors == 0 && im.noffers == 0)
-		S_err(&im, 0, "no row with a GPU: no offer to import");
+		S_err(&im, 0, "no row with a whole GPU could be read: no offer to import%s",
+		      im.nbad ? " (every line with a GPU was skipped; see the warnings)" : "");
 	if (im.nerrors > S_MAX_ERRORS)
 		gs_diag_add(d, opt->file, 0, 0, NULL, "%zu more errors not shown", im.nerrors - S_MAX_ERRORS);
 	if (im.nerrors) {
+		if (notes) {
+			*notes = im.notes;
+			im.notes = NULL;
+		}
 		S_release(&im);
 		return -1;
 	}
+	S_infer(&im);
+	if (im.unit_gb)
+		S_note(&im, 0, "column 'GpuInfo': every SizeInMiB of the file (%zu instance types) is below 1024, which no GPU's memory in MiB is: read as GB, each figure checked against the vendor's",
+		       im.nsizes);
+	for (i = 0; i < im.noffers; i++)
+		S_settle(&im, &im.offers[i]);
 	if (im.has_ram && !im.first_dict && !im.first_bare)
 		S_note(&im, 1, "column 'MemoryGiB': host RAM in catalog version 8, the lot's GPU memory in version 7 files whose GpuInfo is a bare name; no GPU row here has a GpuInfo to tell which: not used");
 	*xml = S_write(&im, xml_len, &k);
 	*report = S_report(&im, &k);
-	S_note(&im, 0, "memory per card of %zu offers: %zu from the file, %zu from the vendor table, %zu missing%s%s",
-	       im.noffers, k.file, k.vendor, k.missing, k.missing ? ": " : "",
+	S_note(&im, 0, "memory per card of %zu offers: %zu from the file (%zu of them a GB figure labelled MiB), %zu from the vendor table (%zu replacing a figure of the file), %zu missing%s%s",
+	       im.noffers, k.file, k.file_gb, k.vendor, k.rejected, k.missing, k.missing ? ": " : "",
 	       k.missing ? k.missing_list : "");
 	if (notes) {
 		*notes = im.notes;
