@@ -18,6 +18,7 @@
 #ifndef GS_KVLAYOUT_H
 #define GS_KVLAYOUT_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,13 @@ typedef struct {
 const char *gs_kvlayout_kind_id(gs_kv_kind k);
 /* The kind named id; -1 when none is. */
 int gs_kvlayout_kind_parse(const char *id, gs_kv_kind *out);
+/* The keys a group of kind k states beyond "kind" and "layers", NULL-terminated
+ * (docs/formats.md, model.cache_layout). */
+const char *const *gs_kvlayout_kind_keys(gs_kv_kind k);
+/* The field of g named key, or NULL. */
+uint64_t *gs_kvlayout_field(gs_kv_group *g, const char *key);
+/* The group as model.cache_layout writes it (a new reference). */
+json_t *gs_kvlayout_group_json(const gs_kv_group *g);
 /* 1 when the two groups are the same in every field. */
 int gs_kvlayout_group_equal(const gs_kv_group *a, const gs_kv_group *b);
 

@@ -1,7 +1,7 @@
 /* model: geometry and exact weight bytes from a model's own files (model.h). */
 #define _DEFAULT_SOURCE
 #include "model.h"
-#include "archtab.h"
+#include "model_int.h"
 #include "hfcache.h"
 #include "infile.h"
 #include "jsonread.h"
@@ -445,7 +445,7 @@ static unsigned S_torch_bits(const char *dtype)
  * instead of implied by the architecture. It replaces the architecture's
  * pattern: every layer sliding, none (no window applies), or a count of
  * the sliding layers. The kinds themselves are checked by the table
- * (archtab.c), which lays the layers out.
+ * (model_arch.c), which lays the layers out.
  */
 static void S_layer_types(gs_jr *r, json_t *root, const char *base, gs_model *m)
 {
@@ -498,9 +498,9 @@ static json_t *S_text_or_root(json_t *text, json_t *root, const char *key)
 }
 
 /* The model's identity: architecture, model_type and its table entry, name. */
-static const gs_archtab *S_identity(json_t *root, gs_model *m)
+static const gs_model_arch *S_identity(json_t *root, gs_model *m)
 {
-	const gs_archtab *a = NULL;
+	const gs_model_arch *a = NULL;
 	json_t *v = json_object_get(root, "architectures");
 
 	if (json_is_array(v) && json_array_size(v) > 0 && json_is_string(json_array_get(v, 0)))
@@ -508,10 +508,10 @@ static const gs_archtab *S_identity(json_t *root, gs_model *m)
 	v = json_object_get(root, "model_type");
 	if (json_is_string(v)) {
 		m->model_type = gs_xstrdup(json_string_value(v));
-		a = gs_archtab_find(m->model_type);
+		a = gs_model_arch_find(m->model_type);
 		if (a) {
-			m->arch = (gs_arch)gs_archtab_arch(a);
-			m->tied_default = gs_archtab_tied_default(a);
+			m->arch = (gs_arch)gs_model_arch_arch(a);
+			m->tied_default = gs_model_arch_tied_default(a);
 		}
 	}
 	v = json_object_get(root, "_name_or_path");
@@ -549,7 +549,7 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
 {
 	char *file = S_file(s, name);
 	const char *shown = name, *tpath = "$";
-	const gs_archtab *a;
+	const gs_model_arch *a;
 	gs_jr r;
 	json_t *root, *text, *v;
 	size_t i, before;
@@ -570,9 +570,9 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
 	a = S_identity(root, m);
 	/* a model with a vision tower keeps the text model's geometry apart */
 	text = root;
-	if (a && gs_archtab_text_key(a) &&
-	    json_is_object(json_object_get(root, gs_archtab_text_key(a)))) {
-		text = json_object_get(root, gs_archtab_text_key(a));
+	if (a && gs_model_arch_text_key(a) &&
+	    json_is_object(json_object_get(root, gs_model_arch_text_key(a)))) {
+		text = json_object_get(root, gs_model_arch_text_key(a));
 		tpath = "$.text_config";
 	}
 	S_cfg_uint(&r, text, tpath, "hidden_size", &m->hidden, &m->has_hidden);
@@ -608,6 +608,9 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
 		m->torch_dtype = gs_xstrdup(json_string_value(v));
 		m->torch_dtype_bits = S_torch_bits(m->torch_dtype);
 	}
+	v = json_object_get(json_object_get(root, "quantization_config"), "quant_method");
+	if (json_is_string(v) && json_string_length(v) > 0 && json_string_length(v) < 64)
+		m->quant_method = gs_xstrdup(json_string_value(v));
 	if (m->has_attention_heads && !m->has_head_dim && m->has_hidden) {
 		if (m->hidden % m->attention_heads == 0) {
 			m->head_dim = m->hidden / m->attention_heads;
@@ -637,7 +640,7 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
 		m->geometry_file = gs_xstrdup(shown);
 	/* the table's own keys, the layers' layout, the count and the cache */
 	if (a && gs_diag_count(d) == before)
-		gs_archtab_read(a, &r, root, text, tpath, m);
+		gs_model_arch_read(a, &r, root, text, tpath, m);
 	if (gs_diag_count(d) != before || m->missing_keys.n) {
 		m->has_config_params = 0;
 		m->has_active_params = 0;
@@ -1699,6 +1702,7 @@ void gs_model_release(gs_model *m)
 	free(m->model_type);
 	free(m->geometry_file);
 	free(m->torch_dtype);
+	free(m->quant_method);
 	gs_util_strvec_release(&m->found_keys);
 	gs_util_strvec_release(&m->missing_keys);
 	free(m->dtypes);

@@ -51,7 +51,7 @@ typedef enum {
 	GS_ARCH_GEMMA2,
 	GS_ARCH_MIXTRAL,
 	GS_ARCH_GPTNEOX,
-	/* the entries added with the architecture table (archtab.h) */
+	/* the entries added with the architecture table (model_int.h) */
 	GS_ARCH_QWEN3,
 	GS_ARCH_QWEN3_MOE,
 	GS_ARCH_DEEPSEEK_V3,
@@ -132,17 +132,18 @@ typedef struct gs_model_s {
 	int tied;                 /* -1 unknown, 0 no, 1 yes */
 	int tied_default;         /* 1: not in the file, the architecture's default */
 	char *torch_dtype;        /* or NULL */
+	char *quant_method;       /* quantization_config.quant_method ("fp8", "mxfp4"), or NULL */
 	unsigned torch_dtype_bits;/* 0 unknown */
 	uint64_t config_params;   /* calculated from the geometry */
 	int has_config_params;
 	/*
-	 * What the architecture table adds (archtab.h). Experts: routed
+	 * What the architecture table adds (model_int.h). Experts: routed
 	 * (experts), chosen per token (experts_active), shared (always
 	 * active), the sizes of a routed and a shared expert, the layers that
 	 * route; every expert is resident, active_params is what one token
 	 * runs through (the embeddings and the head included).
 	 */
-	const struct gs_archtab_s *entry; /* NULL: not covered */
+	const struct gs_model_arch_s *entry; /* NULL: not covered */
 	uint64_t experts_shared, moe_intermediate, shared_intermediate, moe_layers;
 	uint64_t active_params;
 	int has_active_params;

@@ -1,5 +1,6 @@
 /*
- * archtab: the architectures `model` covers, as a table: one entry per
+ * model_int: the model module's private header, for model_arch.c, the
+ * architectures `model` covers, as a table: one entry per
  * config.json model_type, saying where its geometry lies (the root, or
  * text_config for a model with a vision tower), which keys it reads, how
  * each layer is built (its attention or state kind and its feed-forward
@@ -23,8 +24,8 @@
  *    the class's own;
  *  - every product is exact in 128 bits and refused beyond 64.
  */
-#ifndef GS_ARCHTAB_H
-#define GS_ARCHTAB_H
+#ifndef GS_MODEL_INT_H
+#define GS_MODEL_INT_H
 
 #include <jansson.h>
 #include <stddef.h>
@@ -33,19 +34,19 @@
 #include "jsonread.h"
 
 struct gs_model_s;
-typedef struct gs_archtab_s gs_archtab;
+typedef struct gs_model_arch_s gs_model_arch;
 
 /* The entry of model_type, or NULL when the table has none. */
-const gs_archtab *gs_archtab_find(const char *model_type);
+const gs_model_arch *gs_model_arch_find(const char *model_type);
 /* The number of entries, and the model_type of entry i (for the docs' list). */
-size_t gs_archtab_count(void);
-const char *gs_archtab_model_type(size_t i);
+size_t gs_model_arch_count(void);
+const char *gs_model_arch_model_type(size_t i);
 /* The entry's gs_arch (model.h), as an int to keep this header light. */
-int gs_archtab_arch(const gs_archtab *a);
+int gs_model_arch_arch(const gs_model_arch *a);
 /* transformers' default for tie_word_embeddings of the entry. */
-int gs_archtab_tied_default(const gs_archtab *a);
+int gs_model_arch_tied_default(const gs_model_arch *a);
 /* "text_config" when the entry's geometry lies under that key, else NULL. */
-const char *gs_archtab_text_key(const gs_archtab *a);
+const char *gs_model_arch_text_key(const gs_model_arch *a);
 
 /*
  * Reads the geometry of the entry from config.json: root is the file's
@@ -57,7 +58,7 @@ const char *gs_archtab_text_key(const gs_archtab *a);
  * active parameters, the vision tower and the cache layout. Errors go to
  * r with their JSON path.
  */
-void gs_archtab_read(const gs_archtab *a, gs_jr *r, json_t *root, json_t *text,
+void gs_model_arch_read(const gs_model_arch *a, gs_jr *r, json_t *root, json_t *text,
 		     const char *tpath, struct gs_model_s *m);
 
 #endif

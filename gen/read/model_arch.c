@@ -1,5 +1,5 @@
-/* archtab: the covered architectures as a table (archtab.h). */
-#include "archtab.h"
+/* model_arch: the covered architectures as a table (model_int.h). */
+#include "model_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +57,7 @@ typedef enum {
 #define S_SINKS     (1u << 5)  /* a learnt sink per head (gpt-oss) */
 #define S_Q_GATE    (1u << 6)  /* q_proj gives the query and its gate (Qwen3-Next) */
 
-struct gs_archtab_s {
+struct gs_model_arch_s {
 	const char *model_type;
 	gs_arch arch;
 	const char *text;          /* the geometry's sub-object, or NULL */
@@ -71,7 +71,7 @@ struct gs_archtab_s {
 	const char *source;        /* transformers' modeling file the count follows */
 };
 
-static const gs_archtab S_table[] = {
+static const gs_model_arch S_table[] = {
 	{ "llama", GS_ARCH_LLAMA, NULL, 0, S_BIAS_ALL, 2, S_LAY_PLAIN, S_WIN_NONE, S_FFN_DENSE,
 	  S_VIS_NONE, "models/llama/modeling_llama.py" },
 	{ "mistral", GS_ARCH_MISTRAL, NULL, 0, 0, 2, S_LAY_PLAIN, S_WIN_EVERY, S_FFN_DENSE,
@@ -113,7 +113,7 @@ static const gs_archtab S_table[] = {
 
 #define S_N (sizeof(S_table) / sizeof(S_table[0]))
 
-const gs_archtab *gs_archtab_find(const char *model_type)
+const gs_model_arch *gs_model_arch_find(const char *model_type)
 {
 	size_t i;
 
@@ -123,27 +123,27 @@ const gs_archtab *gs_archtab_find(const char *model_type)
 	return NULL;
 }
 
-size_t gs_archtab_count(void)
+size_t gs_model_arch_count(void)
 {
 	return S_N;
 }
 
-const char *gs_archtab_model_type(size_t i)
+const char *gs_model_arch_model_type(size_t i)
 {
 	return i < S_N ? S_table[i].model_type : NULL;
 }
 
-int gs_archtab_arch(const gs_archtab *a)
+int gs_model_arch_arch(const gs_model_arch *a)
 {
 	return (int)a->arch;
 }
 
-int gs_archtab_tied_default(const gs_archtab *a)
+int gs_model_arch_tied_default(const gs_model_arch *a)
 {
 	return a->tied_default;
 }
 
-const char *gs_archtab_text_key(const gs_archtab *a)
+const char *gs_model_arch_text_key(const gs_model_arch *a)
 {
 	return a->text;
 }
@@ -154,7 +154,7 @@ const char *gs_archtab_text_key(const gs_archtab *a)
 enum { S_F_NONE = 0, S_F_DENSE = 1, S_F_MOE = 2 };
 
 typedef struct {
-	const gs_archtab *a;
+	const gs_model_arch *a;
 	gs_jr *r;
 	json_t *root, *text;
 	const char *tpath;
@@ -415,7 +415,7 @@ static void S_lay_out(S_ctx *c)
 static void S_read_keys(S_ctx *c)
 {
 	gs_model *m = c->m;
-	const gs_archtab *a = c->a;
+	const gs_model_arch *a = c->a;
 	json_t *v;
 
 	c->qk_norm = (a->attn & S_QK_NORM) != 0 ||
@@ -615,7 +615,8 @@ static void S_vision(S_ctx *c, u128 *out)
 	}
 	if (c->a->vision == S_VIS_UNCOUNTED) {
 		m->has_vision = 2;
-		m->params_note = "the vision tower (vision_config) is not counted";
+		m->params_note = "the vision tower (vision_config), which this table does not "
+				 "count yet";
 		return;
 	}
 	v.text = vc;
@@ -762,14 +763,14 @@ static void S_count(S_ctx *c)
 		 * norms and the projection of 2 x hidden to hidden, the head's norm */
 		u128 mtp = (u128)c->nextn * (S_mixer(c, c->kind[0]) + S_feed_forward(c, S_F_MOE) +
 					    2 * h + 2 * h * h + h + c->a->norms * h);
-		m->params_note = "the multi-token-prediction layers (num_nextn_predict_layers) are "
-				 "not counted: they are not run to generate";
+		m->params_note = "the multi-token-prediction layers (num_nextn_predict_layers), "
+				 "which generation does not run";
 		if (S_set(mtp, &m->params_note_value) == 0)
 			m->has_params_note_value = 1;
 	}
 }
 
-void gs_archtab_read(const gs_archtab *a, gs_jr *r, json_t *root, json_t *text,
+void gs_model_arch_read(const gs_model_arch *a, gs_jr *r, json_t *root, json_t *text,
 		     const char *tpath, gs_model *m)
 {
 	S_ctx c;
