@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "hfcache.h"
+#include "jsonout.h"
 #include "jsonread.h"
 #include "model.h"
 #include "outfile.h"
@@ -427,7 +428,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	uint64_t params, rep, rep_tensors = 0;
 	char *replicated = NULL;
 	char a[GS_FMT_MAX];
-	char *title, *notes, *where, *window = NULL;
+	char *title, *notes, *where, *window = NULL, *moe = NULL;
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
 
@@ -457,6 +458,17 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(model, "from", json_string(from));
 	if (m->commit)
 		json_object_set_new(model, "revision", json_string(m->commit));
+	/* what the files give and one geometry cannot say, written out so that
+	 * a reader sees it (the sheet checks it against the files) */
+	if (m->has_active_params)
+		json_object_set_new(model, "active_parameters", gs_jw_new_u64(m->active_params));
+	if (gs_model_layout_needed(m)) {
+		json_t *groups = json_array();
+		size_t i;
+		for (i = 0; i < m->nlayout; i++)
+			json_array_append_new(groups, gs_kvlayout_group_json(&m->layout[i]));
+		json_object_set_new(model, "cache_layout", groups);
+	}
 	json_object_set_new(w, "model", model);
 	json_object_set_new(w, "task", json_string(task_ids[p->task]));
 	weights = json_object();
@@ -498,6 +510,17 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 				      "the windowed figure. Set `cache.kind` to `sliding` only for a "
 				      "runtime that keeps no more than the window.",
 				      gs_qty_fmt_int(a, m->sliding_window, GS_LANG_EN));
+	if (m->has_active_params) {
+		char b[GS_FMT_MAX];
+		moe = gs_xasprintf(" A mixture of experts: every one of its %llu routed experts "
+				   "is resident, so the weights count all %s parameters; %llu "
+				   "experts run per token, %s parameters active per token "
+				   "(`model.active_parameters`, for the speed of a token, not its "
+				   "memory).", (unsigned long long)m->experts,
+				   gs_qty_fmt_int(a, params, GS_LANG_EN),
+				   (unsigned long long)m->experts_active,
+				   gs_qty_fmt_int(b, m->active_params, GS_LANG_EN));
+	}
 	if (repo)
 		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
 				     m->commit);
@@ -507,7 +530,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			     "parameter count and the weight bytes are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
-			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s",
+			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s",
 			     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
 			     (unsigned long long)p->output, (unsigned long long)p->sequences,
 			     p->value_bytes, m->weights == GS_WEIGHTS_GGUF
@@ -515,17 +538,24 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			     p->task ? " and training" : "",
 			     !kv ? " The model files give no KV geometry: the KV cache is not "
 				   "sized; add `cache` and the geometry by hand."
+			     : gs_model_layout_needed(m)
+			     ? " The model's layers do not all keep the same cache "
+			       "(`model.cache_layout`: windows, chunks, a latent or a constant "
+			       "state per layer kind): the sheet sizes it as vLLM and as Hugging "
+			       "Face transformers keep it and counts the larger, no runtime being "
+			       "declared."
 			     : m->has_sliding_window && m->sliding_pattern &&
 			       strcmp(m->sliding_pattern, "every_layer") != 0
 			     ? " The architecture keeps a sliding window on some layers only: "
 			       "the dense cache counted here, every layer keeping every token, "
 			       "is an upper bound." : "",
-			     window ? window : "", replicated ? replicated : "",
+			     window ? window : "", moe ? moe : "", replicated ? replicated : "",
 			     S_notes_fill);
 	json_object_set_new(w, "notes", json_string(notes));
 	free(notes);
 	free(where);
 	free(window);
+	free(moe);
 	free(replicated);
 	(void)main;
 	return w;

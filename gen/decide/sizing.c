@@ -96,6 +96,10 @@ int gs_sizing_cache_engine(const gs_kv_group *groups, size_t ngroups, const char
 		unsigned __int128 v;
 		/* values per token per layer of keys and values */
 		v = (unsigned __int128)g->kv_heads * ((unsigned __int128)g->head_dim + g->v_head_dim);
+		/* MLA decompressed: keys of qk_nope + qk_rope, values of v_head_dim */
+		if (g->kind == GS_KV_MLA)
+			v = (unsigned __int128)g->kv_heads * ((unsigned __int128)g->qk_nope_head_dim +
+							      g->qk_rope_head_dim + g->v_head_dim);
 		if (g->kind == GS_KV_MLA && vllm)
 			v = (unsigned __int128)g->kv_lora_rank + g->qk_rope_head_dim;
 		if (v > UINT64_MAX)

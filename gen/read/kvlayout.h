@@ -39,7 +39,8 @@ typedef struct {
 	/* FULL, SLIDING, CHUNKED: per token, per layer, keys kv_heads x head_dim
 	 * and values kv_heads x v_head_dim (v_head_dim = head_dim unless stated).
 	 * MLA: heads x (qk_nope_head_dim + qk_rope_head_dim) keys and
-	 * heads x v_head_dim values when decompressed (kv_heads = heads). */
+	 * heads x v_head_dim values when decompressed (kv_heads = heads;
+	 * head_dim 0). */
 	uint64_t kv_heads, head_dim, v_head_dim;
 	uint64_t window;          /* SLIDING */
 	uint64_t chunk;           /* CHUNKED */

@@ -1737,6 +1737,13 @@ int gs_model_replicated(const gs_model *m, uint64_t *bytes, uint64_t *tensors)
 	return 0;
 }
 
+int gs_model_layout_needed(const gs_model *m)
+{
+	return m->nlayout > 1 ||
+	       (m->nlayout == 1 && m->layout[0].kind != GS_KV_FULL &&
+		m->layout[0].kind != GS_KV_SLIDING);
+}
+
 int gs_model_params(const gs_model *m, uint64_t *out)
 {
 	if (m->has_header_params) {

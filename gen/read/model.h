@@ -194,6 +194,14 @@ typedef struct gs_model_s {
 } gs_model;
 
 /*
+ * 1 when one geometry (layers x kv_heads x head_dim, with at most one
+ * window for every layer) does not describe the model's cache: windows
+ * on some layers only, chunks, MLA, state layers. A workload then carries
+ * the layout (model.cache_layout).
+ */
+int gs_model_layout_needed(const gs_model *m);
+
+/*
  * Reads PATH (a folder, a config.json, an index, a .safetensors or a .gguf).
  * A folder of the Hugging Face cache, models--ORG--NAME (at its revision
  * main) or one of its snapshots/COMMIT, is read as the cache is (hfcache.h:

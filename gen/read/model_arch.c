@@ -694,7 +694,6 @@ static void S_layout(S_ctx *c)
 			break;
 		case GS_KV_MLA:
 			g->kv_heads = m->attention_heads;
-			g->head_dim = m->qk_nope_head_dim + m->qk_rope_head_dim;
 			g->v_head_dim = m->v_head_dim;
 			g->kv_lora_rank = m->kv_lora_rank;
 			g->qk_rope_head_dim = m->qk_rope_head_dim;

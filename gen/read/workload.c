@@ -665,22 +665,13 @@ static void S_read_layout(gs_jr *r, gs_workload *w, json_t *m, const char *mp)
 	free(ap);
 }
 
-/* A layout one geometry describes (every layer full, or every layer with
- * one window) is not carried: the simple geometry sizes it as before. */
-static int S_layout_needed(const gs_model *mf)
-{
-	return mf->nlayout > 1 ||
-	       (mf->nlayout == 1 && mf->layout[0].kind != GS_KV_FULL &&
-		mf->layout[0].kind != GS_KV_SLIDING);
-}
-
 /* The files' layout fills an absent one; a stated one must agree with them. */
 static void S_layout_from_model(gs_jr *r, gs_workload *w, const char *mp, const gs_model *mf,
 				const char *src)
 {
 	size_t i;
 
-	if (!S_layout_needed(mf))
+	if (!gs_model_layout_needed(mf))
 		return;
 	if (w->ncache_layout) {
 		int same = w->ncache_layout == mf->nlayout;
