@@ -255,6 +255,8 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 		       m->tied_default ? gs_tr(t, "model.arch_default") : "");
 	if (m->torch_dtype)
 		printf("  torch_dtype: %s\n", m->torch_dtype);
+	if (m->quant_method)
+		printf("  quantization_config.quant_method: %s\n", m->quant_method);
 	if (m->missing_keys.n) {
 		printf("  %s: ", gs_tr(t, "model.keys_found"));
 		S_print_list(&m->found_keys);
