@@ -227,6 +227,19 @@ static int S_kv_layout(const gs_workload *w, const char *engine, gs_sizing *s)
 	return 0;
 }
 
+int gs_sizing_kv_splits(const gs_workload *w, const gs_sizing *s, uint64_t n)
+{
+	size_t i;
+
+	if (n == 0 || !w->kv_heads || w->kv_heads % n != 0)
+		return 0;
+	if (s->kv_engine && strcmp(s->kv_engine, "vllm") == 0)
+		for (i = 0; i < w->ncache_layout; i++)
+			if (w->cache_layout[i].kind == GS_KV_MLA)
+				return 0;
+	return 1;
+}
+
 int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 {
 	static const unsigned defaults[] = { 16, 8, 4 };

@@ -141,6 +141,14 @@ typedef struct {
 } gs_sizing;
 
 /*
+ * 1 when tensor parallelism over n cards splits the workload's counted KV
+ * cache by heads: the KV heads divide by n, and the cache is not an MLA
+ * latent as vLLM keeps it (one latent per token, replicated on every
+ * card; vllm/v1/attention/backends/mla/common.py). 0: replicated.
+ */
+int gs_sizing_kv_splits(const gs_workload *w, const gs_sizing *s, uint64_t n);
+
+/*
  * Sizes a workload. Returns 0, or -1 with a message in err
  * when a value overflows 64 bits.
  */

@@ -288,6 +288,31 @@ static void S_test_engine_edges(void)
 	CHECK(gs_sizing_cache_engine(&g, 1, "vllm", 2, UINT64_C(1) << 30, &c) == -1);
 }
 
+/* MLA under tensor parallelism: vLLM's latent is replicated, never split. */
+static void S_test_mla_tp(void)
+{
+	gs_workload w;
+	gs_sizing s;
+	gs_kv_group g;
+
+	memset(&w, 0, sizeof(w));
+	memset(&s, 0, sizeof(s));
+	memset(&g, 0, sizeof(g));
+	g.kind = GS_KV_MLA;
+	g.layers = 61;
+	w.kv_heads = 128;
+	w.cache_layout = &g;
+	w.ncache_layout = 1;
+	s.kv_engine = "vllm";
+	CHECK_INT(gs_sizing_kv_splits(&w, &s, 8), 0);
+	s.kv_engine = "transformers";
+	CHECK_INT(gs_sizing_kv_splits(&w, &s, 8), 1);
+	CHECK_INT(gs_sizing_kv_splits(&w, &s, 3), 0);   /* 128 heads do not divide by 3 */
+	g.kind = GS_KV_FULL;
+	s.kv_engine = "vllm";
+	CHECK_INT(gs_sizing_kv_splits(&w, &s, 8), 1);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/gs-test-archs-XXXXXX";
@@ -303,6 +328,7 @@ int main(void)
 	S_test_glm4_moe(tmp);
 	S_test_missing_key(tmp);
 	S_test_engine_edges();
+	S_test_mla_tp();
 	cmd = gs_xasprintf("rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		fprintf(stderr, "test_archs: cannot remove %s\n", tmp);
