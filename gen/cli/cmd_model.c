@@ -58,6 +58,7 @@ static json_t *S_cache_json(const gs_model *m)
 {
 	json_t *o, *groups = json_array(), *eng = json_object();
 	gs_cache_cost c;
+	uint64_t bpv;
 	int assumed;
 	size_t i, e;
 
@@ -81,9 +82,10 @@ static json_t *S_cache_json(const gs_model *m)
 			json_object_set_new(x, "bytes_per_sequence_at_context", gs_jw_new_u64(c.bytes));
 		json_object_set_new(eng, n, x);
 	}
+	/* the width first: json_pack's arguments are evaluated in no set order */
+	bpv = S_cache_bpv(m, &assumed);
 	o = json_pack("{s:o,s:o,s:b,s:o}", "layout", groups, "bytes_per_value",
-		      gs_jw_new_u64(S_cache_bpv(m, &assumed)), "bytes_per_value_assumed", assumed,
-		      "engines", eng);
+		      gs_jw_new_u64(bpv), "bytes_per_value_assumed", assumed, "engines", eng);
 	return o;
 }
 
@@ -195,7 +197,7 @@ static void S_print_list(const gs_strvec *v)
 
 static void S_geometry(const gs_strings *t, const gs_model *m)
 {
-	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX], a2[GS_FMT_MAX], b2[GS_FMT_MAX];
 
 	printf("%s: %s", gs_tr(t, "model.architecture"),
 	       m->architecture ? m->architecture : gs_tr(t, "model.missing"));
@@ -222,6 +224,14 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 		       gs_qty_fmt_int(c, m->attention_heads, t->lang));
 	else
 		S_line(t, "model.head_dim", m->has_head_dim, m->head_dim);
+	if (m->kv_lora_rank)
+		printf("  MLA: q_lora_rank %s, kv_lora_rank %s, qk_nope_head_dim %s, "
+		       "qk_rope_head_dim %s, v_head_dim %s (%s)\n",
+		       gs_qty_fmt_int(a, m->q_lora_rank, t->lang),
+		       gs_qty_fmt_int(b, m->kv_lora_rank, t->lang),
+		       gs_qty_fmt_int(c, m->qk_nope_head_dim, t->lang),
+		       gs_qty_fmt_int(a2, m->qk_rope_head_dim, t->lang),
+		       gs_qty_fmt_int(b2, m->v_head_dim, t->lang), gs_tr(t, "model.mla_head_dim"));
 	S_line(t, "model.hidden", m->has_hidden, m->hidden);
 	S_line(t, "model.intermediate", m->has_intermediate, m->intermediate);
 	S_line(t, "model.vocab", m->has_vocab, m->vocab);

@@ -9,6 +9,8 @@
 #    (70,272 B x 32,768 = 2,302,672,896 B) beside it, not counted;
 #  - Nemotron-3-Nano's sheet counts transformers' 250,691,584 B (6,144 B
 #    per token x 32,768 + 49,364,992 B of state) and shows vLLM's 250,408,960;
+#  - DeepSeek-R1's layout stated by hand (tests/data/models/
+#    workload-layout-deepseek.json) is sized without the model's files;
 #  - --kv-dtype fp8 writes 1 B per value; an unknown one (q4_0) is refused
 #    with exit 2 and writes nothing.
 set -u
@@ -45,6 +47,16 @@ grep -q 'transformers (6,144 B per token.* + 49,364,992 B of constant state.*) |
 	err "Nemotron's sheet does not count its state"
 grep -q 'vllm (6,144 B per token.* + 49,082,368 B of constant state.*) | 250,408,960 |' "$md" ||
 	err "Nemotron's sheet does not show vLLM's state"
+# a layout stated by hand sizes the cache without the model's files:
+# 4 sequences of 32,768 tokens, transformers 4 x 163,745,628,160 counted,
+# vLLM 4 x 2,302,672,896 beside it
+cp "$m/workload-layout-deepseek.json" stated.json || die "copy"
+"$bin" sheet stated.json --out sheet-stated --date 2026-12-05 >"$scratch/log" 2>&1 ||
+	{ cat "$scratch/log"; err "sheet of the stated layout failed"; }
+grep -q 'transformers (4,997,120 B per token.*x 4 sequence(s).*) | 654,982,512,640 |' sheet-stated/layout-deepseek.md ||
+	err "the stated layout's sheet does not count 4 x transformers' cache"
+grep -q 'vllm (70,272 B per token.*) | 9,210,691,584 |' sheet-stated/layout-deepseek.md ||
+	err "the stated layout's sheet does not show 4 x vLLM's cache"
 "$bin" init --model deepseek-r1 --context 32768 --kv-dtype fp8 --out fp8.json >"$scratch/log" 2>&1 ||
 	{ cat "$scratch/log"; err "init --kv-dtype fp8 failed"; }
 grep -q '"bytes_per_value": 1' fp8.json || err "--kv-dtype fp8 did not write 1 B per value"
