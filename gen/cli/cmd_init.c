@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "hfcache.h"
+#include "jsonout.h"
 #include "jsonread.h"
 #include "model.h"
 #include "outfile.h"
@@ -267,6 +268,9 @@ typedef struct {
 	uint64_t context, output, sequences;
 	int task;             /* 0 inference, 1 lora, 2 full */
 	unsigned value_bytes; /* bytes per value of activations and KV: the compute width */
+	unsigned kv_bytes;    /* bytes per KV value: value_bytes, or --kv-dtype's */
+	const char *kv_dtype; /* --kv-dtype as given, or NULL */
+	const char *kv_dtype_words;
 } S_plan;
 
 /*
@@ -427,7 +431,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	uint64_t params, rep, rep_tensors = 0;
 	char *replicated = NULL;
 	char a[GS_FMT_MAX];
-	char *title, *notes, *where, *window = NULL;
+	char *title, *notes, *where, *window = NULL, *moe = NULL;
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
 
@@ -470,6 +474,17 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(model, "from", json_string(from));
 	if (m->commit)
 		json_object_set_new(model, "revision", json_string(m->commit));
+	/* what the files give and one geometry cannot say, written out so that
+	 * a reader sees it (the sheet checks it against the files) */
+	if (m->has_active_params)
+		json_object_set_new(model, "active_parameters", gs_jw_new_u64(m->active_params));
+	if (gs_model_layout_needed(m)) {
+		json_t *groups = json_array();
+		size_t i;
+		for (i = 0; i < m->nlayout; i++)
+			json_array_append_new(groups, gs_kvlayout_group_json(&m->layout[i]));
+		json_object_set_new(model, "cache_layout", groups);
+	}
 	json_object_set_new(w, "model", model);
 	json_object_set_new(w, "task", json_string(task_ids[p->task]));
 	weights = json_object();
@@ -482,7 +497,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		/* dense by default: whether a window bounds the cache depends on
 		 * the runtime (the notes say so, and the sheet shows both) */
 		cache = json_pack("{s:s,s:I}", "kind", "dense",
-				  "bytes_per_value", (json_int_t)p->value_bytes);
+				  "bytes_per_value", (json_int_t)p->kv_bytes);
 		json_object_set_new(w, "cache", cache);
 	}
 	json_object_set_new(w, "reserve", S_reserve(m, p));
@@ -513,6 +528,17 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 				      "the windowed figure. Set `cache.kind` to `sliding` only for a "
 				      "runtime that keeps no more than the window.",
 				      gs_qty_fmt_int(a, m->sliding_window, GS_LANG_EN));
+	if (m->has_active_params) {
+		char b[GS_FMT_MAX];
+		moe = gs_xasprintf(" A mixture of experts: every one of its %llu routed experts "
+				   "is resident, so the weights count all %s parameters; %llu "
+				   "experts run per token, %s parameters active per token "
+				   "(`model.active_parameters`, for the speed of a token, not its "
+				   "memory).", (unsigned long long)m->experts,
+				   gs_qty_fmt_int(a, params, GS_LANG_EN),
+				   (unsigned long long)m->experts_active,
+				   gs_qty_fmt_int(b, m->active_params, GS_LANG_EN));
+	}
 	if (repo)
 		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
 				     m->commit);
@@ -522,25 +548,33 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			     "parameter count and the weight bytes are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
-			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s",
+			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s",
 			     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
 			     (unsigned long long)p->output, (unsigned long long)p->sequences,
-			     p->value_bytes, m->weights == GS_WEIGHTS_GGUF
+			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
+			     : m->weights == GS_WEIGHTS_GGUF
 			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
 			     p->task ? " and training" : "",
 			     !kv ? " The model files give no KV geometry: the KV cache is not "
 				   "sized; add `cache` and the geometry by hand."
+			     : gs_model_layout_needed(m)
+			     ? " The model's layers do not all keep the same cache "
+			       "(`model.cache_layout`: windows, chunks, a latent or a constant "
+			       "state per layer kind): the sheet sizes it as vLLM and as Hugging "
+			       "Face transformers keep it and counts the larger, no runtime being "
+			       "declared."
 			     : m->has_sliding_window && m->sliding_pattern &&
 			       strcmp(m->sliding_pattern, "every_layer") != 0
 			     ? " The architecture keeps a sliding window on some layers only: "
 			       "the dense cache counted here, every layer keeping every token, "
 			       "is an upper bound." : "",
-			     window ? window : "", replicated ? replicated : "",
+			     window ? window : "", moe ? moe : "", replicated ? replicated : "",
 			     S_notes_fill);
 	json_object_set_new(w, "notes", json_string(notes));
 	free(notes);
 	free(where);
 	free(window);
+	free(moe);
 	free(replicated);
 	(void)main;
 	return w;
@@ -585,6 +619,36 @@ static int S_write_new(const char *out, const char *text)
 	return rc;
 }
 
+/* --kv-dtype: the KV cache's values in a runtime's cache dtype (vLLM
+ * --kv-cache-dtype fp8, llama.cpp -ctk f16). Block formats (q8_0, q4_0)
+ * are not whole bytes per value: not offered yet. */
+static int S_kv_dtype(S_plan *p)
+{
+	static const struct {
+		const char *name;
+		unsigned bytes;
+		const char *words;
+	} t[] = {
+		{ "fp8", 1, "--kv-dtype fp8: an 8-bit cache, as vLLM's --kv-cache-dtype fp8 keeps it" },
+		{ "bf16", 2, "--kv-dtype bf16" },
+		{ "fp16", 2, "--kv-dtype fp16" },
+		{ "fp32", 4, "--kv-dtype fp32" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (strcmp(t[i].name, p->kv_dtype) == 0) {
+			p->kv_bytes = t[i].bytes;
+			p->kv_dtype_words = t[i].words;
+			return 0;
+		}
+	}
+	fprintf(stderr, "gpusheet init: --kv-dtype takes fp8, bf16, fp16 or fp32, not \"%s\" "
+		"(llama.cpp's q8_0 and q4_0 are blocks, not whole bytes per value: not offered "
+		"yet)\n", p->kv_dtype);
+	return -1;
+}
+
 int gs_cmd_init(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -594,6 +658,7 @@ int gs_cmd_init(int argc, char **argv)
 		{ "sequences", required_argument, NULL, 's' },
 		{ "task", required_argument, NULL, 't' },
 		{ "id", required_argument, NULL, 'i' },
+		{ "kv-dtype", required_argument, NULL, 'k' },
 		{ "out", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -624,11 +689,13 @@ int gs_cmd_init(int argc, char **argv)
 		case 's': stext = optarg; break;
 		case 't': task = optarg; break;
 		case 'i': idtext = optarg; break;
+		case 'k': p.kv_dtype = optarg; break;
 		case 'O': out = optarg; break;
 		case 'h':
 			printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
 			       "[--output-tokens N] [--sequences N] "
-			       "[--task inference|adaptation|training] [--id ID] --out FILE\n");
+			       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
+			       "[--id ID] --out FILE\n");
 			return GS_EXIT_OK;
 		default:
 			gs_suggest_bad_option("init", opts, argv, optind);
@@ -670,6 +737,8 @@ int gs_cmd_init(int argc, char **argv)
 		}
 		p.task = c == 3 ? 1 : c == 4 ? 2 : c;
 	}
+	if (p.kv_dtype && S_kv_dtype(&p))
+		return GS_EXIT_USAGE;
 	if (idtext && !gs_jr_is_id(idtext)) {
 		fprintf(stderr, "gpusheet init: invalid --id \"%s\" (1 to 64 characters "
 			"[a-z0-9][a-z0-9._-]*)\n", idtext);
@@ -708,6 +777,8 @@ int gs_cmd_init(int argc, char **argv)
 	bits = m.weights == GS_WEIGHTS_GGUF ? 16 : m.torch_dtype_bits ? m.torch_dtype_bits
 		: main && main->block == 1 ? (unsigned)main->block_bytes * 8 : 16;
 	p.value_bytes = bits / 8;
+	if (!p.kv_dtype)
+		p.kv_bytes = p.value_bytes;
 	/* named after the model, never after a snapshot's commit */
 	id = idtext ? gs_xstrdup(idtext) : S_default_id(m.repo_id ? m.repo_id : from);
 	/* a context beyond the model's trained positions: said, not refused */

@@ -38,6 +38,57 @@ static json_t *S_strvec_json(const gs_strvec *v)
 	return a;
 }
 
+/* The cache's values are the model's dtype: its bytes, or 2 (assumed 16-bit). */
+static uint64_t S_cache_bpv(const gs_model *m, int *assumed)
+{
+	*assumed = m->torch_dtype_bits == 0;
+	return m->torch_dtype_bits ? m->torch_dtype_bits / 8 : 2;
+}
+
+/* One sequence's cache at tokens, as engine keeps it; -1 when it does not fit. */
+static int S_cost(const gs_model *m, const char *engine, uint64_t tokens, gs_cache_cost *c)
+{
+	int assumed;
+
+	return gs_sizing_cache_engine(m->layout, m->nlayout, engine, S_cache_bpv(m, &assumed),
+				      tokens, c);
+}
+
+static json_t *S_cache_json(const gs_model *m)
+{
+	json_t *o, *groups = json_array(), *eng = json_object();
+	gs_cache_cost c;
+	uint64_t bpv;
+	int assumed;
+	size_t i, e;
+
+	if (!m->nlayout) {
+		json_decref(groups);
+		json_decref(eng);
+		return json_null();
+	}
+	for (i = 0; i < m->nlayout; i++)
+		json_array_append_new(groups, gs_kvlayout_group_json(&m->layout[i]));
+	for (e = 0; gs_sizing_cache_engines[e]; e++) {
+		const char *n = gs_sizing_cache_engines[e];
+		json_t *x = json_object();
+		if (S_cost(m, n, 1, &c) == 0) {
+			json_object_set_new(x, "bytes_per_token", gs_jw_new_u64(c.per_token));
+			json_object_set_new(x, "state_bytes_per_sequence", gs_jw_new_u64(c.state));
+		}
+		if (S_cost(m, n, 32768, &c) == 0)
+			json_object_set_new(x, "bytes_per_sequence_at_32768", gs_jw_new_u64(c.bytes));
+		if (m->has_context && S_cost(m, n, m->context, &c) == 0)
+			json_object_set_new(x, "bytes_per_sequence_at_context", gs_jw_new_u64(c.bytes));
+		json_object_set_new(eng, n, x);
+	}
+	/* the width first: json_pack's arguments are evaluated in no set order */
+	bpv = S_cache_bpv(m, &assumed);
+	o = json_pack("{s:o,s:o,s:b,s:o}", "layout", groups, "bytes_per_value",
+		      gs_jw_new_u64(bpv), "bytes_per_value_assumed", assumed, "engines", eng);
+	return o;
+}
+
 static json_t *S_model_json(const gs_model *m)
 {
 	json_t *j = json_object(), *g = json_object(), *w = json_object(), *rows = json_array();
@@ -71,7 +122,19 @@ static json_t *S_model_json(const gs_model *m)
 	json_object_set_new(g, "torch_dtype", m->torch_dtype ? json_string(m->torch_dtype) : json_null());
 	json_object_set_new(g, "found_keys", S_strvec_json(&m->found_keys));
 	json_object_set_new(g, "missing_keys", S_strvec_json(&m->missing_keys));
+	json_object_set_new(g, "experts_shared", S_opt_uint(m->has_experts, m->experts_shared));
+	json_object_set_new(g, "moe_intermediate_size", S_opt_uint(m->has_experts, m->moe_intermediate));
+	json_object_set_new(g, "moe_layers", S_opt_uint(m->has_experts && m->entry, m->moe_layers));
+	json_object_set_new(g, "quant_method", m->quant_method ? json_string(m->quant_method)
+									: json_null());
 	json_object_set_new(j, "geometry", g);
+	json_object_set_new(j, "active_parameters", S_opt_uint(m->has_active_params, m->active_params));
+	json_object_set_new(j, "vision_parameters", S_opt_uint(m->has_vision == 1, m->vision_params));
+	json_object_set_new(j, "not_counted", m->params_note
+			    ? json_pack("{s:s,s:o}", "what", m->params_note, "parameters",
+					S_opt_uint(m->has_params_note_value, m->params_note_value))
+			    : json_null());
+	json_object_set_new(j, "cache", S_cache_json(m));
 	json_object_set_new(j, "parameters_from_geometry",
 			    S_opt_uint(m->has_config_params, m->config_params));
 	json_object_set_new(j, "parameters_from_headers",
@@ -134,7 +197,7 @@ static void S_print_list(const gs_strvec *v)
 
 static void S_geometry(const gs_strings *t, const gs_model *m)
 {
-	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX], a2[GS_FMT_MAX], b2[GS_FMT_MAX];
 
 	printf("%s: %s", gs_tr(t, "model.architecture"),
 	       m->architecture ? m->architecture : gs_tr(t, "model.missing"));
@@ -161,6 +224,14 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 		       gs_qty_fmt_int(c, m->attention_heads, t->lang));
 	else
 		S_line(t, "model.head_dim", m->has_head_dim, m->head_dim);
+	if (m->kv_lora_rank)
+		printf("  MLA: q_lora_rank %s, kv_lora_rank %s, qk_nope_head_dim %s, "
+		       "qk_rope_head_dim %s, v_head_dim %s (%s)\n",
+		       gs_qty_fmt_int(a, m->q_lora_rank, t->lang),
+		       gs_qty_fmt_int(b, m->kv_lora_rank, t->lang),
+		       gs_qty_fmt_int(c, m->qk_nope_head_dim, t->lang),
+		       gs_qty_fmt_int(a2, m->qk_rope_head_dim, t->lang),
+		       gs_qty_fmt_int(b2, m->v_head_dim, t->lang), gs_tr(t, "model.mla_head_dim"));
 	S_line(t, "model.hidden", m->has_hidden, m->hidden);
 	S_line(t, "model.intermediate", m->has_intermediate, m->intermediate);
 	S_line(t, "model.vocab", m->has_vocab, m->vocab);
@@ -184,12 +255,18 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 		printf("  %s: %s, %s %s\n", gs_tr(t, "model.experts"),
 		       gs_qty_fmt_int(a, m->experts, t->lang), gs_qty_fmt_int(b, m->experts_active, t->lang),
 		       gs_tr(t, "model.experts_active"));
+	if (m->has_experts && m->entry)
+		printf("  %s: %s; %s: %s\n", gs_tr(t, "model.experts_shared"),
+		       gs_qty_fmt_int(a, m->experts_shared, t->lang), gs_tr(t, "model.moe_layers"),
+		       gs_qty_fmt_int(b, m->moe_layers, t->lang));
 	if (m->tied >= 0)
 		printf("  %s: %s%s\n", gs_tr(t, "model.tied"),
 		       gs_tr(t, m->tied ? "model.yes" : "model.no"),
 		       m->tied_default ? gs_tr(t, "model.arch_default") : "");
 	if (m->torch_dtype)
 		printf("  torch_dtype: %s\n", m->torch_dtype);
+	if (m->quant_method)
+		printf("  quantization_config.quant_method: %s\n", m->quant_method);
 	if (m->missing_keys.n) {
 		printf("  %s: ", gs_tr(t, "model.keys_found"));
 		S_print_list(&m->found_keys);
@@ -312,6 +389,82 @@ static void S_compare(const gs_strings *t, const gs_model *m)
 	}
 }
 
+/* The cache per layer kind, and one sequence's bytes as each runtime keeps them. */
+static void S_cache(const gs_strings *t, const gs_model *m)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	static const char *const rows[] = { "model.cache_per_token", "model.cache_state",
+					    "model.cache_at_32k", "model.cache_at_context" };
+	uint64_t bpv, tokens[4] = { 1, 1, 32768, m->context }, v;
+	gs_cache_cost c;
+	int assumed;
+	size_t i, e, k;
+
+	if (!m->nlayout)
+		return;
+	bpv = S_cache_bpv(m, &assumed);
+	printf("\n%s (%s, %s %s; %llu B %s%s):\n", gs_tr(t, "model.cache_layout"),
+	       gs_tr(t, "prov.calculated"), gs_tr(t, "model.read_from"), m->geometry_file,
+	       (unsigned long long)bpv, gs_tr(t, "model.cache_per_value"),
+	       assumed ? gs_tr(t, "model.cache_bpv_assumed") : "");
+	for (i = 0; i < m->nlayout; i++) {
+		const gs_kv_group *g = &m->layout[i];
+		const char *const *keys = gs_kvlayout_kind_keys(g->kind);
+		gs_kv_group copy = *g;
+		printf("  %s x %s", gs_qty_fmt_int(a, g->layers, t->lang), gs_kvlayout_kind_id(g->kind));
+		for (k = 0; keys[k]; k++)
+			printf("%s %s %s", k ? "," : ":", keys[k],
+			       gs_qty_fmt_int(b, *gs_kvlayout_field(&copy, keys[k]), t->lang));
+		printf("\n");
+	}
+	printf("\n| %s |", gs_tr(t, "model.cache_col"));
+	for (e = 0; gs_sizing_cache_engines[e]; e++)
+		printf(" %s (B) |", gs_sizing_cache_engines[e]);
+	printf("\n|---|");
+	for (e = 0; gs_sizing_cache_engines[e]; e++)
+		printf("---:|");
+	printf("\n");
+	for (i = 0; i < 4; i++) {
+		if (i == 3 && !m->has_context)
+			continue;
+		printf("| %s", gs_tr(t, rows[i]));
+		if (i == 3)
+			printf(" (%s)", gs_qty_fmt_int(a, m->context, t->lang));
+		printf(" |");
+		for (e = 0; gs_sizing_cache_engines[e]; e++) {
+			if (S_cost(m, gs_sizing_cache_engines[e], tokens[i], &c)) {
+				printf(" %s |", gs_tr(t, "model.missing"));
+				continue;
+			}
+			v = i == 0 ? c.per_token : i == 1 ? c.state : c.bytes;
+			printf(" %s |", gs_qty_fmt_int(a, v, t->lang));
+		}
+		printf("\n");
+	}
+	printf("%s\n", gs_tr(t, "model.cache_how"));
+}
+
+/* Active parameters, the vision tower, what the count leaves out. */
+static void S_counts(const gs_strings *t, const gs_model *m)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+
+	if (m->has_vision == 1)
+		printf("%s (%s): %s\n", gs_tr(t, "model.vision"), gs_tr(t, "prov.calculated"),
+		       gs_qty_fmt_int(a, m->vision_params, t->lang));
+	if (m->has_active_params)
+		printf("%s (%s): %s %s %s\n", gs_tr(t, "model.active"), gs_tr(t, "prov.calculated"),
+		       gs_qty_fmt_int(a, m->active_params, t->lang), gs_tr(t, "model.active_of"),
+		       gs_qty_fmt_int(b, m->config_params, t->lang));
+	if (m->params_note) {
+		printf("%s: %s", gs_tr(t, "model.not_counted"), m->params_note);
+		if (m->has_params_note_value)
+			printf(" (%s %s)", gs_qty_fmt_int(a, m->params_note_value, t->lang),
+			       gs_tr(t, "model.parameters_word"));
+		printf("\n");
+	}
+}
+
 static void S_weights(const gs_strings *t, const gs_model *m)
 {
 	char a[GS_FMT_MAX];
@@ -331,6 +484,7 @@ static void S_weights(const gs_strings *t, const gs_model *m)
 	if (m->has_header_params && m->has_config_params)
 		printf("%s %s: %s\n", gs_tr(t, "model.params_geometry_line"), m->geometry_file,
 		       gs_qty_fmt_int(a, m->config_params, t->lang));
+	S_counts(t, m);
 
 	switch (m->weights) {
 	case GS_WEIGHTS_NONE:
@@ -428,6 +582,7 @@ int gs_cmd_model(int argc, char **argv)
 		       m.commit, gs_tr(&t, "model.hf_snapshot"), m.folder);
 	S_geometry(&t, &m);
 	S_weights(&t, &m);
+	S_cache(&t, &m);
 	gs_tr_release(&t);
 	gs_model_release(&m);
 	return GS_EXIT_OK;

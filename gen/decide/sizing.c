@@ -61,6 +61,84 @@ int gs_sizing_kv_bytes(const gs_kv_geometry *g, uint64_t *out)
 	return 0;
 }
 
+const char *const gs_sizing_cache_engines[] = { "vllm", "transformers", NULL };
+
+/* bytes of n values of b bytes x layers, added to *acc; -1 on overflow */
+static int S_acc(uint64_t *acc, uint64_t values, uint64_t b, uint64_t layers)
+{
+	uint64_t v;
+
+	if (gs_qty_mul_u64(values, b, &v) || gs_qty_mul_u64(v, layers, &v) ||
+	    gs_qty_add_u64(*acc, v, acc))
+		return -1;
+	return 0;
+}
+
+static uint64_t S_min(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+int gs_sizing_cache_engine(const gs_kv_group *groups, size_t ngroups, const char *engine,
+			   uint64_t bytes_per_value, uint64_t tokens, gs_cache_cost *out)
+{
+	int vllm;
+	size_t i;
+	uint64_t kv, kept, t;
+
+	if (!engine)
+		return -1;
+	vllm = strcmp(engine, "vllm") == 0;
+	if (!vllm && strcmp(engine, "transformers") != 0)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < ngroups; i++) {
+		const gs_kv_group *g = &groups[i];
+		unsigned __int128 v;
+		/* values per token per layer of keys and values */
+		v = (unsigned __int128)g->kv_heads * ((unsigned __int128)g->head_dim + g->v_head_dim);
+		/* MLA decompressed: keys of qk_nope + qk_rope, values of v_head_dim */
+		if (g->kind == GS_KV_MLA)
+			v = (unsigned __int128)g->kv_heads * ((unsigned __int128)g->qk_nope_head_dim +
+							      g->qk_rope_head_dim + g->v_head_dim);
+		if (g->kind == GS_KV_MLA && vllm)
+			v = (unsigned __int128)g->kv_lora_rank + g->qk_rope_head_dim;
+		if (v > UINT64_MAX)
+			return -1;
+		kv = (uint64_t)v;
+		switch (g->kind) {
+		case GS_KV_FULL:
+		case GS_KV_MLA:
+			if (S_acc(&out->per_token, kv, bytes_per_value, g->layers))
+				return -1;
+			break;
+		case GS_KV_SLIDING:
+		case GS_KV_CHUNKED:
+			kept = g->kind == GS_KV_SLIDING ? g->window : g->chunk;
+			/* transformers keeps window - 1 tokens (DynamicSlidingWindowLayer) */
+			if (!vllm && kept > 0)
+				kept--;
+			if (gs_qty_mul_u64(kv, S_min(tokens, kept), &t) ||
+			    S_acc(&out->bounded, t, bytes_per_value, g->layers))
+				return -1;
+			break;
+		case GS_KV_STATE:
+			kept = vllm && g->conv_kernel > 0 ? g->conv_kernel - 1 : g->conv_kernel;
+			if (gs_qty_mul_u64(kept, g->conv_dim, &t) ||
+			    S_acc(&out->state, t, g->conv_bytes_per_value, g->layers) ||
+			    S_acc(&out->state, g->state_values, g->state_bytes_per_value, g->layers))
+				return -1;
+			break;
+		case GS_KV_NONE:
+			break;
+		}
+	}
+	if (gs_qty_mul_u64(out->per_token, tokens, &t) || gs_qty_add_u64(t, out->bounded, &t) ||
+	    gs_qty_add_u64(t, out->state, &out->bytes))
+		return -1;
+	return 0;
+}
+
 int gs_sizing_format_table(uint64_t parameters, uint64_t reserve, const unsigned *bits,
 		    size_t nbits, gs_format_row *rows)
 {
@@ -94,6 +172,75 @@ static int S_fail(gs_error *err, const char *what)
 	return -1;
 }
 
+/*
+ * The cache of a workload with a layout: as engine keeps it, or (engine
+ * NULL, no runtime declared) as the larger of the engines keeps it, the
+ * other figure kept beside it. -1 on overflow.
+ */
+static int S_kv_layout(const gs_workload *w, const char *engine, gs_sizing *s)
+{
+	int f1, f2, fs, fb;
+	uint64_t in = gs_workload_dim(w, "input_tokens", &f1);
+	uint64_t outt = gs_workload_dim(w, "output_tokens", &f2);
+	uint64_t seq = gs_workload_dim(w, "sequences", &fs);
+	uint64_t batch = gs_workload_dim(w, "batch", &fb);
+	uint64_t tokens, v;
+	gs_cache_cost c[2];
+	const char *names[2];
+	int take;
+
+	if (gs_qty_add_u64(in, outt, &tokens))
+		return -1;
+	if (w->cache == GS_CACHE_STATIC && w->has_cache_max_tokens)
+		tokens = w->cache_max_tokens;
+	if (tokens == 0 || !(f1 || f2 || w->cache == GS_CACHE_STATIC))
+		return 0;
+	names[0] = engine ? engine : gs_sizing_cache_engines[0];
+	names[1] = engine ? NULL : gs_sizing_cache_engines[1];
+	if (gs_sizing_cache_engine(w->cache_layout, w->ncache_layout, names[0],
+				   w->cache_bytes_per_value, tokens, &c[0]))
+		return -1;
+	take = 0;
+	if (names[1]) {
+		if (gs_sizing_cache_engine(w->cache_layout, w->ncache_layout, names[1],
+					   w->cache_bytes_per_value, tokens, &c[1]))
+			return -1;
+		/* the larger is counted; at a tie, the first named */
+		take = c[1].bytes > c[0].bytes;
+	}
+	s->kv_sequences = fs ? seq : fb ? batch : 1;
+	s->kv_tokens_kept = tokens;
+	s->kv_engine = names[take];
+	s->kv_engine_declared = engine != NULL;
+	s->kv_cost = c[take];
+	s->kv_per_sequence = gs_qty_make(c[take].bytes, GS_PROV_CALCULATED);
+	if (gs_qty_mul_u64(c[take].bytes, s->kv_sequences, &v))
+		return -1;
+	s->kv = gs_qty_make(v, GS_PROV_CALCULATED);
+	if (names[1]) {
+		s->kv_other_engine = names[!take];
+		s->kv_other_cost = c[!take];
+		if (gs_qty_mul_u64(c[!take].bytes, s->kv_sequences, &v))
+			return -1;
+		s->kv_other = gs_qty_make(v, GS_PROV_CALCULATED);
+		s->kv_other_tokens = tokens;
+	}
+	return 0;
+}
+
+int gs_sizing_kv_splits(const gs_workload *w, const gs_sizing *s, uint64_t n)
+{
+	size_t i;
+
+	if (n == 0 || !w->kv_heads || w->kv_heads % n != 0)
+		return 0;
+	if (s->kv_engine && strcmp(s->kv_engine, "vllm") == 0)
+		for (i = 0; i < w->ncache_layout; i++)
+			if (w->cache_layout[i].kind == GS_KV_MLA)
+				return 0;
+	return 1;
+}
+
 int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 {
 	static const unsigned defaults[] = { 16, 8, 4 };
@@ -122,7 +269,10 @@ int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 	s->kv = gs_qty_missing();
 	s->kv_per_sequence = gs_qty_missing();
 	s->kv_other = gs_qty_missing();
-	if (w->cache != GS_CACHE_NONE && w->has_kv_geometry) {
+	if (w->cache != GS_CACHE_NONE && w->ncache_layout) {
+		if (S_kv_layout(w, NULL, s))
+			return S_fail(err, "the KV cache");
+	} else if (w->cache != GS_CACHE_NONE && w->has_kv_geometry) {
 		gs_kv_geometry g;
 		int f1, f2, fs;
 		uint64_t in = gs_workload_dim(w, "input_tokens", &f1);

@@ -46,6 +46,49 @@ int gs_sizing_kv_bytes(const gs_kv_geometry *g, uint64_t *out);
 /* tokens kept: min(tokens, window) when window != 0, else tokens. */
 uint64_t gs_sizing_kv_tokens_kept(uint64_t tokens, uint64_t window);
 
+/*
+ * The cache of one sequence as a named runtime keeps it, from the model's
+ * cache layout (kvlayout.h: groups of layers of one kind).
+ *
+ *   per_token  bytes each token adds on the layers that keep every token
+ *              (full attention, MLA), summed over those layers;
+ *   bounded    bytes of the windowed and chunked layers at `tokens`
+ *              (each keeps at most its bound, so they stop growing);
+ *   state      bytes of the constant state per sequence (Mamba2, Gated
+ *              DeltaNet), whatever the tokens;
+ *   bytes      per_token x tokens + bounded + state.
+ *
+ * engine "vllm" (its v1 KV-cache specs: vllm/v1/kv_cache_interface.py):
+ *   full: kv_heads x (head_dim + v_head_dim) values per token per layer;
+ *   sliding: min(tokens, window) tokens; chunked: min(tokens, chunk);
+ *   MLA: one latent of kv_lora_rank + qk_rope_head_dim values per token
+ *   per layer (vllm/v1/attention/backends/mla/common.py), 576 for
+ *   DeepSeek-V3: 576 x 2 B x 61 layers = 70,272 B per token in bf16;
+ *   state: (conv_kernel - 1) x conv_dim conv values + the recurrent state
+ *   (vllm/model_executor/layers/mamba/mamba_utils.py).
+ * engine "transformers" (src/transformers/cache_utils.py, DynamicCache):
+ *   full: the same; sliding and chunked: min(tokens, window - 1), as
+ *   DynamicSlidingWindowLayer keeps them; MLA: the decompressed keys and
+ *   values, heads x (qk_nope + qk_rope + v_head_dim) values per token per
+ *   layer (models/deepseek_v3/modeling_deepseek_v3.py); state:
+ *   conv_kernel x conv_dim conv values + the recurrent state.
+ * KV values take bytes_per_value (the workload's cache.bytes_per_value),
+ * a state its own widths (the layout's). Block rounding of a paged cache
+ * is not counted. Returns 0, or -1 for an engine not named here or a
+ * product beyond 64 bits.
+ */
+typedef struct {
+	uint64_t per_token;
+	uint64_t bounded;
+	uint64_t state;
+	uint64_t bytes;
+} gs_cache_cost;
+
+int gs_sizing_cache_engine(const gs_kv_group *groups, size_t ngroups, const char *engine,
+			   uint64_t bytes_per_value, uint64_t tokens, gs_cache_cost *out);
+/* The engines gs_sizing_cache_engine knows, NULL-terminated. */
+extern const char *const gs_sizing_cache_engines[];
+
 typedef struct {
 	unsigned bits;
 	uint64_t weights;
@@ -80,11 +123,31 @@ typedef struct {
 	gs_qty kv_other;
 	uint64_t kv_other_tokens;
 	int kv_other_windowed;   /* 1: kv_other keeps the window, 0: every token */
+	/*
+	 * A workload with a cache layout (model.cache_layout): kv is the cache
+	 * as kv_engine keeps it, kv_other as kv_other_engine does (both per
+	 * gs_sizing_cache_engine). Without a declared runtime (kv_engine_declared
+	 * 0) kv is the larger of the two, so the need is not understated. NULL
+	 * engines without a layout.
+	 */
+	const char *kv_engine;
+	const char *kv_other_engine;
+	int kv_engine_declared;
+	gs_cache_cost kv_cost;         /* one sequence, kv_engine */
+	gs_cache_cost kv_other_cost;   /* one sequence, kv_other_engine */
 	gs_qty training;         /* sum of declared components; missing for inference */
 	gs_qty need;             /* envelope + kv + training: the calculated need */
 	gs_format_row formats[GS_MAX_FORMATS];
 	size_t nformats;
 } gs_sizing;
+
+/*
+ * 1 when tensor parallelism over n cards splits the workload's counted KV
+ * cache by heads: the KV heads divide by n, and the cache is not an MLA
+ * latent as vLLM keeps it (one latent per token, replicated on every
+ * card; vllm/v1/attention/backends/mla/common.py). 0: replicated.
+ */
+int gs_sizing_kv_splits(const gs_workload *w, const gs_sizing *s, uint64_t n);
 
 /*
  * Sizes a workload. Returns 0, or -1 with a message in err

@@ -1,6 +1,7 @@
 /* model: geometry and exact weight bytes from a model's own files (model.h). */
 #define _DEFAULT_SOURCE
 #include "model.h"
+#include "model_int.h"
 #include "hfcache.h"
 #include "infile.h"
 #include "jsonread.h"
@@ -91,17 +92,6 @@ int gs_model_ggml_type(unsigned type, const char **name, uint64_t *block, uint64
 	}
 	return -1;
 }
-
-static const struct {
-	const char *model_type;
-	gs_arch arch;
-	int tied_default;   /* transformers' default for tie_word_embeddings */
-} S_archs[] = {
-	{ "llama", GS_ARCH_LLAMA, 0 },   { "mistral", GS_ARCH_MISTRAL, 0 },
-	{ "qwen2", GS_ARCH_QWEN2, 0 },   { "phi3", GS_ARCH_PHI3, 0 },
-	{ "gemma2", GS_ARCH_GEMMA2, 1 }, { "mixtral", GS_ARCH_MIXTRAL, 0 },
-	{ "gpt_neox", GS_ARCH_GPTNEOX, 0 },
-};
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -418,8 +408,10 @@ static json_t *S_load_json(const S_src *s, const char *name, const char *file, g
 
 /* ---------------------------------------------------------------- config.json */
 
-/* Reads a positive integer key; 1 found, 0 absent or null, -1 reported. */
-static int S_cfg_uint(gs_jr *r, json_t *root, const char *key, uint64_t *out, int *has)
+/* Reads a positive integer key of the object at base; 1 found, 0 absent or
+ * null, -1 reported. */
+static int S_cfg_uint(gs_jr *r, json_t *root, const char *base, const char *key, uint64_t *out,
+		      int *has)
 {
 	json_t *v = json_object_get(root, key);
 	char *p;
@@ -428,7 +420,7 @@ static int S_cfg_uint(gs_jr *r, json_t *root, const char *key, uint64_t *out, in
 	*has = 0;
 	if (!v || json_is_null(v))
 		return 0;
-	p = gs_jr_path_key("$", key);
+	p = gs_jr_path_key(base, key);
 	rc = gs_jr_v_uint(r, v, p, 1, S_MAX_DIM, out);
 	free(p);
 	if (rc != 0)
@@ -449,12 +441,13 @@ static unsigned S_torch_bits(const char *dtype)
 }
 
 /*
- * "layer_types" (recent configs): one "sliding_attention" or
- * "full_attention" per layer, the pattern stated instead of implied by the
- * architecture. It replaces the architecture's pattern: every layer sliding,
- * none (no window applies), or a count of the sliding layers.
+ * "layer_types" (recent configs): one kind per layer, the pattern stated
+ * instead of implied by the architecture. It replaces the architecture's
+ * pattern: every layer sliding, none (no window applies), or a count of
+ * the sliding layers. The kinds themselves are checked by the table
+ * (model_arch.c), which lays the layers out.
  */
-static void S_layer_types(gs_jr *r, json_t *root, gs_model *m)
+static void S_layer_types(gs_jr *r, json_t *root, const char *base, gs_model *m)
 {
 	json_t *lt = json_object_get(root, "layer_types"), *e;
 	size_t i, n;
@@ -464,15 +457,20 @@ static void S_layer_types(gs_jr *r, json_t *root, gs_model *m)
 		return;
 	n = json_is_array(lt) ? json_array_size(lt) : 0;
 	if (!m->has_layers || n != m->layers) {
-		gs_jr_error(r, "$.layer_types", "expected one entry per layer (num_hidden_layers)");
+		char *p = gs_jr_path_key(base, "layer_types");
+		gs_jr_error(r, p, "expected one entry per layer (num_hidden_layers)");
+		free(p);
 		return;
 	}
 	json_array_foreach(lt, i, e) {
 		const char *t = json_string_value(e);
-		if (!t || (strcmp(t, "sliding_attention") != 0 && strcmp(t, "full_attention") != 0)) {
-			char *p = gs_jr_path_index("$.layer_types", i);
-			gs_jr_error(r, p, "expected \"sliding_attention\" or \"full_attention\"");
+		if (!t) {
+			char *lp = gs_jr_path_key(base, "layer_types");
+			char *p = gs_jr_path_index(lp, i);
+			gs_jr_error(r, p, "expected a layer kind such as \"sliding_attention\" or "
+				    "\"full_attention\"");
 			free(p);
+			free(lp);
 			return;
 		}
 		sliding += strcmp(t, "sliding_attention") == 0;
@@ -491,17 +489,70 @@ static void S_key_seen(gs_model *m, const char *key, int present)
 	gs_util_strvec_push_dup(present ? &m->found_keys : &m->missing_keys, key);
 }
 
-static int S_geometry_params(const gs_model *m, uint64_t *out);
+/* A string key of the text object, else of the file's root. */
+static json_t *S_text_or_root(json_t *text, json_t *root, const char *key)
+{
+	json_t *v = json_object_get(text, key);
+
+	return v && !json_is_null(v) ? v : json_object_get(root, key);
+}
+
+/* The model's identity: architecture, model_type and its table entry, name. */
+static const gs_model_arch *S_identity(json_t *root, gs_model *m)
+{
+	const gs_model_arch *a = NULL;
+	json_t *v = json_object_get(root, "architectures");
+
+	if (json_is_array(v) && json_array_size(v) > 0 && json_is_string(json_array_get(v, 0)))
+		m->architecture = gs_xstrdup(json_string_value(json_array_get(v, 0)));
+	v = json_object_get(root, "model_type");
+	if (json_is_string(v)) {
+		m->model_type = gs_xstrdup(json_string_value(v));
+		a = gs_model_arch_find(m->model_type);
+		if (a) {
+			m->arch = (gs_arch)gs_model_arch_arch(a);
+			m->tied_default = gs_model_arch_tied_default(a);
+		}
+	}
+	v = json_object_get(root, "_name_or_path");
+	if (json_is_string(v) && json_string_length(v) > 0 && json_string_length(v) < 512 &&
+	    !m->name_or_path)
+		m->name_or_path = gs_xstrdup(json_string_value(v));
+	return a;
+}
+
+/* The window: sliding_window unless use_sliding_window is false, its pattern. */
+static void S_window(gs_jr *r, json_t *text, const char *tpath, gs_model *m)
+{
+	json_t *v = json_object_get(text, "use_sliding_window");
+	uint64_t window = 0;
+	int has_window = 0, use_window = 1;
+
+	if (json_is_boolean(v))
+		use_window = json_is_true(v);
+	S_cfg_uint(r, text, tpath, "sliding_window", &window, &has_window);
+	if (has_window && use_window && m->arch != GS_ARCH_GPTNEOX) {
+		m->sliding_window = window;
+		m->has_sliding_window = 1;
+		m->sliding_pattern = m->arch == GS_ARCH_GEMMA2 || m->arch == GS_ARCH_GPT_OSS
+				   ? "every_other_layer"
+				   : m->arch == GS_ARCH_QWEN2 || m->arch == GS_ARCH_QWEN3 ||
+				     m->arch == GS_ARCH_QWEN3_MOE || m->arch == GS_ARCH_QWEN2_5_VL
+				   ? "max_window_layers"
+				   : m->arch == GS_ARCH_GEMMA3 || m->arch == GS_ARCH_GEMMA3_TEXT
+				   ? "architecture" : "every_layer";
+		S_layer_types(r, text, tpath, m);
+	}
+}
 
 static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag *d)
 {
 	char *file = S_file(s, name);
-	const char *shown = name;
+	const char *shown = name, *tpath = "$";
+	const gs_model_arch *a;
 	gs_jr r;
-	json_t *root, *v;
+	json_t *root, *text, *v;
 	size_t i, before;
-	uint64_t experts_active = 0, window = 0;
-	int has_active = 0, has_window = 0, use_window = 1;
 	/* what each covered architecture needs from config.json */
 	static const char *const need[] = {
 		"hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
@@ -516,171 +567,86 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
 		return;
 	}
 	m->config_file = gs_xstrdup(shown);
-	v = json_object_get(root, "architectures");
-	if (json_is_array(v) && json_array_size(v) > 0 && json_is_string(json_array_get(v, 0)))
-		m->architecture = gs_xstrdup(json_string_value(json_array_get(v, 0)));
-	v = json_object_get(root, "model_type");
-	if (json_is_string(v)) {
-		m->model_type = gs_xstrdup(json_string_value(v));
-		for (i = 0; i < sizeof(S_archs) / sizeof(S_archs[0]); i++) {
-			if (strcmp(S_archs[i].model_type, m->model_type) == 0) {
-				m->arch = S_archs[i].arch;
-				m->tied_default = S_archs[i].tied_default;
-			}
-		}
+	a = S_identity(root, m);
+	/* a model with a vision tower keeps the text model's geometry apart */
+	text = root;
+	if (a && gs_model_arch_text_key(a) &&
+	    json_is_object(json_object_get(root, gs_model_arch_text_key(a)))) {
+		text = json_object_get(root, gs_model_arch_text_key(a));
+		tpath = "$.text_config";
 	}
-	v = json_object_get(root, "_name_or_path");
-	if (json_is_string(v) && json_string_length(v) > 0 && json_string_length(v) < 512 &&
-	    !m->name_or_path)
-		m->name_or_path = gs_xstrdup(json_string_value(v));
-	S_cfg_uint(&r, root, "hidden_size", &m->hidden, &m->has_hidden);
-	S_cfg_uint(&r, root, "num_hidden_layers", &m->layers, &m->has_layers);
-	S_cfg_uint(&r, root, "num_attention_heads", &m->attention_heads, &m->has_attention_heads);
-	S_cfg_uint(&r, root, "intermediate_size", &m->intermediate, &m->has_intermediate);
-	S_cfg_uint(&r, root, "vocab_size", &m->vocab, &m->has_vocab);
-	S_cfg_uint(&r, root, "max_position_embeddings", &m->context, &m->has_context);
-	S_cfg_uint(&r, root, "head_dim", &m->head_dim, &m->head_dim_explicit);
+	S_cfg_uint(&r, text, tpath, "hidden_size", &m->hidden, &m->has_hidden);
+	S_cfg_uint(&r, text, tpath, "num_hidden_layers", &m->layers, &m->has_layers);
+	S_cfg_uint(&r, text, tpath, "num_attention_heads", &m->attention_heads, &m->has_attention_heads);
+	S_cfg_uint(&r, text, tpath, "intermediate_size", &m->intermediate, &m->has_intermediate);
+	S_cfg_uint(&r, text, tpath, "vocab_size", &m->vocab, &m->has_vocab);
+	S_cfg_uint(&r, text, tpath, "max_position_embeddings", &m->context, &m->has_context);
+	S_cfg_uint(&r, text, tpath, "head_dim", &m->head_dim, &m->head_dim_explicit);
 	m->has_head_dim = m->head_dim_explicit;
 	if (m->arch == GS_ARCH_GPTNEOX) {
 		/* GPT-NeoX is multi-head: one KV head per query head, by its design */
 		m->kv_heads = m->attention_heads;
 		m->has_kv_heads = m->has_attention_heads;
 	} else {
-		S_cfg_uint(&r, root, "num_key_value_heads", &m->kv_heads, &m->has_kv_heads);
+		S_cfg_uint(&r, text, tpath, "num_key_value_heads", &m->kv_heads, &m->has_kv_heads);
 	}
-	if (m->arch == GS_ARCH_MIXTRAL) {
-		S_cfg_uint(&r, root, "num_local_experts", &m->experts, &m->has_experts);
-		S_cfg_uint(&r, root, "num_experts_per_tok", &experts_active, &has_active);
-		m->experts_active = experts_active;
-		if (m->has_experts && !has_active)
-			m->has_experts = 0;
-	}
-	v = json_object_get(root, "use_sliding_window");
-	if (json_is_boolean(v))
-		use_window = json_is_true(v);
-	S_cfg_uint(&r, root, "sliding_window", &window, &has_window);
-	if (has_window && use_window && m->arch != GS_ARCH_GPTNEOX) {
-		m->sliding_window = window;
-		m->has_sliding_window = 1;
-		m->sliding_pattern = m->arch == GS_ARCH_GEMMA2 ? "every_other_layer"
-				   : m->arch == GS_ARCH_QWEN2 ? "max_window_layers"
-				   : "every_layer";
-		S_layer_types(&r, root, m);
-	}
-	v = json_object_get(root, "tie_word_embeddings");
+	S_window(&r, text, tpath, m);
+	v = S_text_or_root(text, root, "tie_word_embeddings");
 	if (json_is_boolean(v)) {
 		m->tied = json_is_true(v);
 		m->tied_default = 0;
-	} else if (m->arch != GS_ARCH_UNKNOWN) {
+	} else if (a) {
 		m->tied = m->tied_default;
 	} else {
 		m->tied = -1;
 		m->tied_default = 0;
 	}
-	v = json_object_get(root, "torch_dtype");
+	v = S_text_or_root(root, text, "torch_dtype");
 	if (!json_is_string(v))
-		v = json_object_get(root, "dtype");
+		v = S_text_or_root(root, text, "dtype");
 	if (json_is_string(v)) {
 		m->torch_dtype = gs_xstrdup(json_string_value(v));
 		m->torch_dtype_bits = S_torch_bits(m->torch_dtype);
 	}
+	v = json_object_get(json_object_get(root, "quantization_config"), "quant_method");
+	if (json_is_string(v) && json_string_length(v) > 0 && json_string_length(v) < 64)
+		m->quant_method = gs_xstrdup(json_string_value(v));
 	if (m->has_attention_heads && !m->has_head_dim && m->has_hidden) {
 		if (m->hidden % m->attention_heads == 0) {
 			m->head_dim = m->hidden / m->attention_heads;
 			m->has_head_dim = 1;
 		} else {
-			gs_jr_error(&r, "$.hidden_size", "hidden_size %llu is not a multiple of "
+			char *p = gs_jr_path_key(tpath, "hidden_size");
+			gs_jr_error(&r, p, "hidden_size %llu is not a multiple of "
 				    "num_attention_heads %llu and there is no head_dim",
 				    (unsigned long long)m->hidden,
 				    (unsigned long long)m->attention_heads);
+			free(p);
 		}
 	}
-	if (m->has_kv_heads && m->has_attention_heads && m->kv_heads > m->attention_heads)
-		gs_jr_error(&r, "$.num_key_value_heads", "%llu KV heads is more than the %llu "
-			    "attention heads", (unsigned long long)m->kv_heads,
-			    (unsigned long long)m->attention_heads);
+	if (m->has_kv_heads && m->has_attention_heads && m->kv_heads > m->attention_heads) {
+		char *p = gs_jr_path_key(tpath, "num_key_value_heads");
+		gs_jr_error(&r, p, "%llu KV heads is more than the %llu attention heads",
+			    (unsigned long long)m->kv_heads, (unsigned long long)m->attention_heads);
+		free(p);
+	}
 	/* Which keys the geometry rests on: found and missing, never guessed. */
 	for (i = 0; need[i]; i++)
-		S_key_seen(m, need[i], json_object_get(root, need[i]) != NULL);
+		S_key_seen(m, need[i], json_object_get(text, need[i]) != NULL);
 	if (m->arch != GS_ARCH_GPTNEOX)
 		S_key_seen(m, "num_key_value_heads", m->has_kv_heads);
-	if (m->arch == GS_ARCH_MIXTRAL) {
-		S_key_seen(m, "num_local_experts", json_object_get(root, "num_local_experts") != NULL);
-		S_key_seen(m, "num_experts_per_tok", has_active);
-	}
 	S_key_seen(m, "max_position_embeddings", m->has_context);
 	if (gs_diag_count(d) == before)
 		m->geometry_file = gs_xstrdup(shown);
-	if (m->arch != GS_ARCH_UNKNOWN && m->missing_keys.n == 0 && gs_diag_count(d) == before)
-		m->has_config_params = S_geometry_params(m, &m->config_params) == 0;
+	/* the table's own keys, the layers' layout, the count and the cache */
+	if (a && gs_diag_count(d) == before)
+		gs_model_arch_read(a, &r, root, text, tpath, m);
+	if (gs_diag_count(d) != before || m->missing_keys.n) {
+		m->has_config_params = 0;
+		m->has_active_params = 0;
+	}
 	json_decref(root);
 	free(file);
-}
-
-/*
- * Parameters of the covered architectures, from their modules in Hugging
- * Face transformers (weights and biases only, no buffers):
- *   embed = vocab x hidden; lm_head = the same unless tied;
- *   Llama / Mistral / Qwen2 / Phi-3 / Mixtral, per layer:
- *     q, o: hidden x heads*head_dim each; k, v: hidden x kv*head_dim each;
- *     Qwen2 adds q, k, v biases (heads*hd + 2 kv*hd);
- *     MLP gate, up, down: 3 x hidden x intermediate (Mixtral: per expert,
- *     plus a router of hidden x experts);
- *     two RMS norms of hidden; Gemma-2 has four;
- *   final norm: hidden;
- *   GPT-NeoX, per layer: two LayerNorms (weight + bias, 4 x hidden);
- *     qkv hidden x 3 hidden + 3 hidden; dense hidden x hidden + hidden;
- *     h->4h hidden x inter + inter; 4h->h inter x hidden + hidden;
- *     final LayerNorm 2 x hidden.
- */
-/* The parameter count the geometry implies; 0 when it cannot be computed. */
-static int S_geometry_params(const gs_model *m, uint64_t *out)
-{
-	unsigned __int128 h, v, it, L, q, kv, per, total, embed;
-
-	if (!m->has_hidden || !m->has_vocab || !m->has_layers || !m->has_intermediate ||
-	    !m->has_attention_heads || !m->has_kv_heads || !m->has_head_dim)
-		return -1;
-	h = m->hidden;
-	v = m->vocab;
-	it = m->intermediate;
-	L = m->layers;
-	q = (unsigned __int128)m->attention_heads * m->head_dim;
-	kv = (unsigned __int128)m->kv_heads * m->head_dim;
-	embed = v * h;
-	switch (m->arch) {
-	case GS_ARCH_LLAMA:
-	case GS_ARCH_MISTRAL:
-	case GS_ARCH_QWEN2:
-	case GS_ARCH_PHI3:
-	case GS_ARCH_GEMMA2:
-	case GS_ARCH_MIXTRAL:
-		per = 2 * h * q + 2 * h * kv;
-		if (m->arch == GS_ARCH_QWEN2)
-			per += q + 2 * kv;
-		if (m->arch == GS_ARCH_MIXTRAL) {
-			if (!m->has_experts)
-				return -1;
-			per += (unsigned __int128)m->experts * 3 * h * it + h * m->experts;
-		} else {
-			per += 3 * h * it;
-		}
-		per += (m->arch == GS_ARCH_GEMMA2 ? 4 : 2) * h;
-		total = embed + L * per + h;
-		break;
-	case GS_ARCH_GPTNEOX:
-		per = 4 * h + (h * 3 * h + 3 * h) + (h * h + h) + (h * it + it) + (it * h + h);
-		total = embed + L * per + 2 * h;
-		break;
-	default:
-		return -1;
-	}
-	if (m->tied != 1)
-		total += embed;
-	if (total > UINT64_MAX)
-		return -1;
-	*out = (uint64_t)total;
-	return 0;
 }
 
 /* ---------------------------------------------------------------- safetensors */
@@ -1736,6 +1702,7 @@ void gs_model_release(gs_model *m)
 	free(m->model_type);
 	free(m->geometry_file);
 	free(m->torch_dtype);
+	free(m->quant_method);
 	gs_util_strvec_release(&m->found_keys);
 	gs_util_strvec_release(&m->missing_keys);
 	free(m->dtypes);
@@ -1768,6 +1735,13 @@ int gs_model_replicated(const gs_model *m, uint64_t *bytes, uint64_t *tensors)
 	if (tensors)
 		*tensors = m->replicated_tensors;
 	return 0;
+}
+
+int gs_model_layout_needed(const gs_model *m)
+{
+	return m->nlayout > 1 ||
+	       (m->nlayout == 1 && m->layout[0].kind != GS_KV_FULL &&
+		m->layout[0].kind != GS_KV_SLIDING);
 }
 
 int gs_model_params(const gs_model *m, uint64_t *out)

@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "diag.h"
+#include "kvlayout.h"
 #include "util.h"
 
 /* A safetensors header longer than this is refused (as the reference
@@ -49,7 +50,19 @@ typedef enum {
 	GS_ARCH_PHI3,
 	GS_ARCH_GEMMA2,
 	GS_ARCH_MIXTRAL,
-	GS_ARCH_GPTNEOX
+	GS_ARCH_GPTNEOX,
+	/* the entries added with the architecture table (model_int.h) */
+	GS_ARCH_QWEN3,
+	GS_ARCH_QWEN3_MOE,
+	GS_ARCH_DEEPSEEK_V3,
+	GS_ARCH_GPT_OSS,
+	GS_ARCH_GEMMA3,
+	GS_ARCH_GEMMA3_TEXT,
+	GS_ARCH_LLAMA4,
+	GS_ARCH_QWEN2_5_VL,
+	GS_ARCH_QWEN3_NEXT,
+	GS_ARCH_NEMOTRON_H,
+	GS_ARCH_GLM4_MOE
 } gs_arch;
 
 typedef enum {
@@ -119,9 +132,37 @@ typedef struct gs_model_s {
 	int tied;                 /* -1 unknown, 0 no, 1 yes */
 	int tied_default;         /* 1: not in the file, the architecture's default */
 	char *torch_dtype;        /* or NULL */
+	char *quant_method;       /* quantization_config.quant_method ("fp8", "mxfp4"), or NULL */
 	unsigned torch_dtype_bits;/* 0 unknown */
 	uint64_t config_params;   /* calculated from the geometry */
 	int has_config_params;
+	/*
+	 * What the architecture table adds (model_int.h). Experts: routed
+	 * (experts), chosen per token (experts_active), shared (always
+	 * active), the sizes of a routed and a shared expert, the layers that
+	 * route; every expert is resident, active_params is what one token
+	 * runs through (the embeddings and the head included).
+	 */
+	const struct gs_model_arch_s *entry; /* NULL: not covered */
+	uint64_t experts_shared, moe_intermediate, shared_intermediate, moe_layers;
+	uint64_t active_params;
+	int has_active_params;
+	/* multi-head latent attention (DeepSeek-V3): q_lora_rank 0 when the
+	 * queries are projected directly */
+	uint64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim;
+	uint64_t chunk;           /* chunked attention's chunk (Llama 4), or 0 */
+	/* the vision tower and its projector, counted in config_params */
+	uint64_t vision_params;
+	int has_vision;           /* 1: a vision tower counted; 2: one not counted */
+	uint64_t vision_patch, vision_merge; /* patch size and spatial merge, or 0 */
+	/* what the geometry's count leaves out, in words (static), with its
+	 * parameters when the geometry gives them (params_note_value) */
+	const char *params_note;
+	uint64_t params_note_value;
+	int has_params_note_value;
+	/* the cache per layer kind, in kind order; nlayout 0 without geometry */
+	gs_kv_group layout[GS_KV_KINDS];
+	size_t nlayout;
 	gs_strvec found_keys;     /* geometry keys found (unknown architecture) */
 	gs_strvec missing_keys;   /* geometry keys missing */
 
@@ -151,6 +192,14 @@ typedef struct gs_model_s {
 	size_t nfiles;
 	char *archived;           /* read from this evidence folder's archive, or NULL */
 } gs_model;
+
+/*
+ * 1 when one geometry (layers x kv_heads x head_dim, with at most one
+ * window for every layer) does not describe the model's cache: windows
+ * on some layers only, chunks, MLA, state layers. A workload then carries
+ * the layout (model.cache_layout).
+ */
+int gs_model_layout_needed(const gs_model *m);
 
 /*
  * Reads PATH (a folder, a config.json, an index, a .safetensors or a .gguf).

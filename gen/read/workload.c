@@ -171,6 +171,7 @@ void gs_workload_release(gs_workload *w)
 	free(w->model_revision);
 	free(w->model_from);
 	free(w->model_repo);
+	free(w->cache_layout);
 	if (w->model) {
 		gs_model_release(w->model);
 		free(w->model);
@@ -567,6 +568,134 @@ static char *S_join_files(const char *from, const gs_strvec *files)
 	return out;
 }
 
+/* The groups' layers add up to the model's. */
+static void S_check_layout(gs_jr *r, gs_workload *w, const char *mp)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	if (!w->ncache_layout)
+		return;
+	for (i = 0; i < w->ncache_layout; i++)
+		sum += w->cache_layout[i].layers;
+	if (w->has_kv_geometry && sum != w->layers) {
+		char *kp = gs_jr_path_key(mp, "cache_layout");
+		gs_jr_error(r, kp, "the groups hold %llu layers, the model %llu (model.layers)",
+			    (unsigned long long)sum, (unsigned long long)w->layers);
+		free(kp);
+	}
+	if (w->has_active_parameters && w->active_parameters > w->parameters && w->parameters) {
+		char *kp = gs_jr_path_key(mp, "active_parameters");
+		gs_jr_error(r, kp, "active_parameters (%llu) is more than parameters (%llu)",
+			    (unsigned long long)w->active_parameters,
+			    (unsigned long long)w->parameters);
+		free(kp);
+	}
+}
+
+/* One group of model.cache_layout; every key its kind uses is required
+ * but v_head_dim (head_dim unless stated). */
+static void S_read_group(gs_jr *r, json_t *o, const char *gp, gs_kv_group *g)
+{
+	static const char *const all[] = {
+		"kind", "layers", "kv_heads", "head_dim", "v_head_dim", "window", "chunk",
+		"kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "conv_dim", "conv_kernel",
+		"conv_bytes_per_value", "state_values", "state_bytes_per_value", NULL
+	};
+	static const char *const kinds[] = { "full", "sliding", "chunked", "mla", "state", "none",
+					     NULL };
+	const char *const *keys;
+	const char *key;
+	json_t *v;
+	int kind = -1;
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	if (gs_jr_v_object(r, o, gp, all) != 0)
+		return;
+	if (gs_jr_enum(r, o, gp, "kind", GS_JR_REQUIRED, kinds, &kind) != 1)
+		return;
+	g->kind = (gs_kv_kind)kind;
+	gs_jr_uint(r, o, gp, "layers", GS_JR_REQUIRED, 1, S_MAX_GEOMETRY, &g->layers);
+	keys = gs_kvlayout_kind_keys(g->kind);
+	json_object_foreach(o, key, v) {
+		int used = strcmp(key, "kind") == 0 || strcmp(key, "layers") == 0;
+		for (i = 0; keys[i]; i++)
+			used |= strcmp(keys[i], key) == 0;
+		if (!used) {
+			char *kp = gs_jr_path_key(gp, key);
+			gs_jr_error(r, kp, "a \"%s\" group has no %s", kinds[kind], key);
+			free(kp);
+		}
+	}
+	for (i = 0; keys[i]; i++) {
+		uint64_t max = strstr(keys[i], "bytes_per_value") ? S_MAX_BYTES_PER_VALUE
+			     : strcmp(keys[i], "state_values") == 0 || strcmp(keys[i], "window") == 0 ||
+			       strcmp(keys[i], "chunk") == 0 ? S_MAX : S_MAX_GEOMETRY;
+		int optional = strcmp(keys[i], "v_head_dim") == 0;
+		gs_jr_uint(r, o, gp, keys[i], optional ? GS_JR_OPTIONAL : GS_JR_REQUIRED, 1, max,
+			   gs_kvlayout_field(g, keys[i]));
+	}
+	if ((g->kind == GS_KV_FULL || g->kind == GS_KV_SLIDING || g->kind == GS_KV_CHUNKED) &&
+	    !g->v_head_dim)
+		g->v_head_dim = g->head_dim;
+}
+
+/* model.cache_layout: an array of groups, at most one per kind, in any order. */
+static void S_read_layout(gs_jr *r, gs_workload *w, json_t *m, const char *mp)
+{
+	json_t *a, *e;
+	char *ap;
+	size_t i, j;
+
+	if (gs_jr_array(r, m, mp, "cache_layout", GS_JR_OPTIONAL, &a, &ap) != 1)
+		return;
+	if (json_array_size(a) == 0 || json_array_size(a) > GS_KV_KINDS) {
+		gs_jr_error(r, ap, "expected 1 to %d groups of layers", GS_KV_KINDS);
+		free(ap);
+		return;
+	}
+	w->cache_layout = gs_xcalloc(json_array_size(a), sizeof(*w->cache_layout));
+	json_array_foreach(a, i, e) {
+		char *gp = gs_jr_path_index(ap, i);
+		S_read_group(r, e, gp, &w->cache_layout[i]);
+		for (j = 0; j < i; j++)
+			if (w->cache_layout[j].kind == w->cache_layout[i].kind &&
+			    json_object_get(e, "kind"))
+				gs_jr_error(r, gp, "a second \"%s\" group: one group per kind",
+					    gs_kvlayout_kind_id(w->cache_layout[i].kind));
+		free(gp);
+	}
+	w->ncache_layout = json_array_size(a);
+	free(ap);
+}
+
+/* The files' layout fills an absent one; a stated one must agree with them. */
+static void S_layout_from_model(gs_jr *r, gs_workload *w, const char *mp, const gs_model *mf,
+				const char *src)
+{
+	size_t i;
+
+	if (!gs_model_layout_needed(mf))
+		return;
+	if (w->ncache_layout) {
+		int same = w->ncache_layout == mf->nlayout;
+		for (i = 0; same && i < mf->nlayout; i++)
+			same = gs_kvlayout_group_equal(&w->cache_layout[i], &mf->layout[i]);
+		if (!same) {
+			char *kp = gs_jr_path_key(mp, "cache_layout");
+			gs_jr_error(r, kp, "cache_layout differs from the one %s implies: remove it "
+				    "or make them agree (`gpusheet model --json` shows it)", src);
+			free(kp);
+		}
+		return;
+	}
+	w->cache_layout = gs_xmalloc(mf->nlayout * sizeof(*w->cache_layout));
+	memcpy(w->cache_layout, mf->layout, mf->nlayout * sizeof(*w->cache_layout));
+	w->ncache_layout = mf->nlayout;
+	w->cache_layout_from_files = 1;
+}
+
 static void S_fill_from_model(gs_jr *r, gs_workload *w, json_t *m, const char *mp,
 			      const gs_model *mf, const int *stated)
 {
@@ -605,6 +734,11 @@ static void S_fill_from_model(gs_jr *r, gs_workload *w, json_t *m, const char *m
 		w->has_kv_geometry = (stated[0] || mf->has_layers) &&
 				     (stated[1] || mf->has_attention_heads) &&
 				     (stated[2] || mf->has_kv_heads) && (stated[3] || mf->has_head_dim);
+		S_layout_from_model(r, w, mp, mf, src);
+		if (mf->has_active_params)
+			S_from_value(r, mp, "active_parameters", w->has_active_parameters,
+				     &w->active_parameters, 1, mf->active_params, src);
+		w->has_active_parameters |= mf->has_active_params;
 		w->geometry_source = src;
 		src = NULL;
 	}
@@ -623,7 +757,7 @@ static void S_read_model(gs_jr *r, gs_workload *w, json_t *root, gs_model *mf, i
 {
 	static const char *allowed[] = {
 		"name", "revision", "from", "repo", "parameters", "layers", "attention_heads",
-		"kv_heads", "head_dim", "sliding_window", NULL
+		"kv_heads", "head_dim", "sliding_window", "cache_layout", "active_parameters", NULL
 	};
 	static const char *geo[] = { "layers", "attention_heads", "kv_heads", "head_dim" };
 	uint64_t *geov[4];
@@ -661,8 +795,12 @@ static void S_read_model(gs_jr *r, gs_workload *w, json_t *root, gs_model *mf, i
 	w->has_kv_geometry = have_geo[0] && have_geo[1] && have_geo[2] && have_geo[3];
 	w->has_sliding_window = gs_jr_uint(r, m, mp, "sliding_window", GS_JR_OPTIONAL,
 					   1, S_MAX, &w->sliding_window) == 1;
+	w->has_active_parameters = gs_jr_uint(r, m, mp, "active_parameters", GS_JR_OPTIONAL, 1,
+					      S_MAX, &w->active_parameters) == 1;
+	S_read_layout(r, w, m, mp);
 	if (*have)
 		S_fill_from_model(r, w, m, mp, mf, have_geo);
+	S_check_layout(r, w, mp);
 	if (!w->has_kv_geometry) {
 		w->layers = w->attention_heads = w->kv_heads = w->head_dim = 0;
 	} else if (w->kv_heads > w->attention_heads) {
@@ -682,7 +820,11 @@ static unsigned S_model_bits(const gs_model *mf)
 	const gs_model_dtype *t = gs_model_main_dtype(mf);
 	uint64_t p;
 
-	if (mf->weights == GS_WEIGHTS_GGUF && gs_model_params(mf, &p) == 0 && p > 0) {
+	/* a GGUF, or an index of a quantized checkpoint whose config states no
+	 * dtype (gpt-oss): the effective width, bytes x 8 / parameters, rounded up */
+	if ((mf->weights == GS_WEIGHTS_GGUF ||
+	     (mf->weights == GS_WEIGHTS_INDEX && !mf->torch_dtype_bits && mf->quant_method)) &&
+	    gs_model_params(mf, &p) == 0 && p > 0) {
 		unsigned __int128 b = ((unsigned __int128)mf->weight_bytes * 8 + p - 1) / p;
 		return b >= 1 && b <= 64 ? (unsigned)b : 0;
 	}
@@ -700,6 +842,8 @@ static char *S_model_format(const gs_model *mf)
 
 	if (mf->weights == GS_WEIGHTS_GGUF && t)
 		return gs_xasprintf("GGUF %s", t->name);
+	if (mf->quant_method && !t)
+		return gs_xasprintf("%s (quantization_config)", mf->quant_method);
 	if (t) {
 		s = gs_xstrdup(t->name);
 		for (i = 0; s[i]; i++)
@@ -804,7 +948,7 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 	model = json_object_get(root, "model");
 	/* a partial geometry is reported by S_read_model; here: none at all, or
 	 * model files that do not give it */
-	if (json_is_object(model) && !w->has_kv_geometry &&
+	if (json_is_object(model) && !w->has_kv_geometry && !w->ncache_layout &&
 	    (json_object_get(model, "from") || json_object_get(model, "repo") ||
 	     (!json_object_get(model, "layers") && !json_object_get(model, "attention_heads") &&
 	      !json_object_get(model, "kv_heads") && !json_object_get(model, "head_dim"))))

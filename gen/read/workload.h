@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
+#include "kvlayout.h"
 
 typedef enum {
 	GS_TASK_INFERENCE = 0,
@@ -107,6 +108,20 @@ typedef struct {
 	int has_kv_geometry;
 	uint64_t sliding_window;    /* 0 when has_sliding_window == 0 */
 	int has_sliding_window;
+	/*
+	 * model.cache_layout: what each group of layers keeps (kvlayout.h),
+	 * stated or read from the model's files where one geometry does not
+	 * describe every layer (windows on some layers, chunks, MLA, state
+	 * layers); NULL / 0 otherwise. With it the cache is sized per layer
+	 * kind as a runtime keeps it (sizing.h gs_sizing_cache_engine).
+	 */
+	gs_kv_group *cache_layout;
+	size_t ncache_layout;
+	int cache_layout_from_files; /* 1: read from the model's files */
+	/* active parameters per token of a mixture of experts (model.active_parameters,
+	 * or the model files'); every expert is resident in `parameters` */
+	uint64_t active_parameters;
+	int has_active_parameters;
 	/*
 	 * "model": {"from": "dir"} or {"repo": "ORG/NAME"}: the model's own
 	 * files (gen/read/model.h) filled what the sheet did not state; what it

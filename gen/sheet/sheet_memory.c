@@ -240,6 +240,24 @@ static void S_dominant(S_ctx *c)
 }
 
 /* The weights row's label: parameters x bits, or the checkpoint files read. */
+
+/* A cache sized by layer kind (model.cache_layout), as one runtime keeps it
+ * (sizing.h gs_sizing_cache_engine): its terms per sequence. */
+static char *S_kv_engine_label(S_ctx *c, const char *engine, const gs_cache_cost *k,
+			       const gs_sizing *s, const char *key)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], d[GS_FMT_MAX], e[GS_FMT_MAX];
+
+	return gs_xasprintf("%s %s (%s %s %s %s + %s %s + %s %s, x %llu %s; %s)", TR(key), engine,
+			    gs_qty_fmt_int(a, k->per_token, c->lang), TR("size.kv_per_token"),
+			    gs_qty_fmt_int(b, s->kv_tokens_kept, c->lang), TR("word.tokens"),
+			    gs_qty_fmt_int(d, k->bounded, c->lang), TR("size.kv_bounded"),
+			    gs_qty_fmt_int(e, k->state, c->lang), TR("size.kv_state"),
+			    (unsigned long long)s->kv_sequences, TR("size.kv_sequences"),
+			    strcmp(key, "size.kv_runtime") != 0 ? TR("size.kv_not_counted")
+			    : s->kv_engine_declared ? TR("size.kv_declared") : TR("size.kv_larger"));
+}
+
 static char *S_weights_label(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
@@ -286,7 +304,10 @@ void gs_sheet_memory_sizing(S_ctx *c)
 	gs_doc_cell_text(r, TR("size.envelope_row"));
 	gs_sheet_words_size_cells(c, r, s->envelope);
 	r = gs_doc_row(tb);
-	if (s->kv.present)
+	if (s->kv.present && s->kv_engine)
+		gs_sheet_words_cell_owned(r, S_kv_engine_label(c, s->kv_engine, &s->kv_cost, s,
+						       "size.kv_runtime"));
+	else if (s->kv.present)
 		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (2 x %llu x %llu x %llu x %s %s x %llu B x %llu)",
 					 TR("size.kv"), (unsigned long long)w->layers,
 					 (unsigned long long)w->kv_heads, (unsigned long long)w->head_dim,
@@ -296,7 +317,12 @@ void gs_sheet_memory_sizing(S_ctx *c)
 	else
 		gs_sheet_words_cell_owned(r, gs_xasprintf("%s — %s", TR("size.kv"), TR("size.kv_none")));
 	gs_sheet_words_size_cells(c, r, s->kv);
-	if (s->kv_other.present) {
+	if (s->kv_other.present && s->kv_other_engine) {
+		r = gs_doc_row(tb);
+		gs_sheet_words_cell_owned(r, S_kv_engine_label(c, s->kv_other_engine,
+						       &s->kv_other_cost, s, "size.kv_runtime_other"));
+		gs_sheet_words_size_cells(c, r, s->kv_other);
+	} else if (s->kv_other.present) {
 		/* the window bounds the cache only in a runtime that keeps it */
 		char win[GS_FMT_MAX];
 		r = gs_doc_row(tb);

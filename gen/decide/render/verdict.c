@@ -758,7 +758,7 @@ static void S_terms_r(const S_in *in, uint64_t n, int calc_only, gs_qty *w, gs_q
 	} else {
 		w->bytes = S_ceil_div(s->weights.bytes, n);
 	}
-	if (kv->present && in->w->kv_heads && in->w->kv_heads % n == 0)
+	if (kv->present && gs_sizing_kv_splits(in->w, s, n))
 		kv->bytes = S_ceil_div(s->kv.bytes, n);
 }
 
