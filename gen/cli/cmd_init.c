@@ -271,6 +271,7 @@ typedef struct {
 	unsigned kv_bytes;    /* bytes per KV value: value_bytes, or --kv-dtype's */
 	const char *kv_dtype; /* --kv-dtype as given, or NULL */
 	const char *kv_dtype_words;
+	const char *engine;   /* --engine vllm, or NULL: no runtime */
 } S_plan;
 
 /*
@@ -347,6 +348,9 @@ static json_t *S_training(const gs_model *m, const S_plan *p, uint64_t params)
 	return tr;
 }
 
+/* vLLM V1's `vllm serve` step budget (max_num_batched_tokens' default). */
+#define S_VLLM_STEP_TOKENS 2048
+
 static json_t *S_reserve(const gs_model *m, const S_plan *p)
 {
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
@@ -359,7 +363,21 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 		"Assumed: the CUDA context, cuBLAS and attention-kernel workspaces and the "
 		"allocator's rounding, outside the weights and the KV cache. Replace it by "
 		"the device reading of a measured run (gpusheet-probe)."));
-	if (m->has_intermediate && p->task == 0) {
+	if (m->has_intermediate && p->task == 0 && p->engine) {
+		/* vLLM profiles one step of max_num_batched_tokens (2,048 under V1's
+		 * `vllm serve`, gen/decide/runtime.c): chunked, never the whole input */
+		uint64_t t = S_VLLM_STEP_TOKENS;
+		unsigned __int128 v = (unsigned __int128)t * m->intermediate * 2 * p->value_bytes;
+		if (v <= UINT64_MAX)
+			json_array_append_new(res, S_item("vLLM profiling activation peak", S_size_bytes((uint64_t)v),
+				gs_xasprintf("Assumed: the largest transient of vLLM's profiling step, the MLP "
+					     "gate and up tensors of one layer over max_num_batched_tokens: "
+					     "%s tokens x %s intermediate x 2 x %u B (vLLM chunks the prefill "
+					     "to that budget). Replace it by the log's \"PyTorch activation "
+					     "peak memory\" (gpusheet evidence import).",
+					     gs_qty_fmt_int(a, t, GS_LANG_EN),
+					     gs_qty_fmt_int(b, m->intermediate, GS_LANG_EN), p->value_bytes)));
+	} else if (m->has_intermediate && p->task == 0) {
 		unsigned __int128 v = (unsigned __int128)p->sequences * in * m->intermediate * 2 *
 				      p->value_bytes;
 		if (v <= UINT64_MAX)
@@ -435,8 +453,10 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
 
-	if ((m->weights == GS_WEIGHTS_NONE || m->weights == GS_WEIGHTS_INDEX) &&
-	    !m->torch_dtype_bits) {
+	/* a quantised checkpoint's index gives the weights' bytes and its
+	 * quantization_config their format (gpt-oss: MXFP4, no torch_dtype) */
+	if ((m->weights == GS_WEIGHTS_NONE ||
+	     (m->weights == GS_WEIGHTS_INDEX && !m->quant_method)) && !m->torch_dtype_bits) {
 		/* nothing gives the bits of a weight: a plain refusal, not a workload
 		 * that the workload's checks would refuse */
 		fprintf(stderr, "gpusheet init: %s: no weight header (safetensors or GGUF) to "
@@ -501,6 +521,10 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(w, "cache", cache);
 	}
 	json_object_set_new(w, "reserve", S_reserve(m, p));
+	if (p->engine)
+		/* every setting left to the engine version's default, which the
+		 * sheet states with its source */
+		json_object_set_new(w, "runtime", json_pack("{s:s}", "engine", p->engine));
 	if (p->task != 0)
 		json_object_set_new(w, "training", S_training(m, p, params));
 	req = json_object();
@@ -659,6 +683,7 @@ int gs_cmd_init(int argc, char **argv)
 		{ "task", required_argument, NULL, 't' },
 		{ "id", required_argument, NULL, 'i' },
 		{ "kv-dtype", required_argument, NULL, 'k' },
+		{ "engine", required_argument, NULL, 'e' },
 		{ "out", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -690,6 +715,7 @@ int gs_cmd_init(int argc, char **argv)
 		case 't': task = optarg; break;
 		case 'i': idtext = optarg; break;
 		case 'k': p.kv_dtype = optarg; break;
+		case 'e': p.engine = optarg; break;
 		case 'O': out = optarg; break;
 		case 'h':
 			printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
@@ -739,6 +765,11 @@ int gs_cmd_init(int argc, char **argv)
 	}
 	if (p.kv_dtype && S_kv_dtype(&p))
 		return GS_EXIT_USAGE;
+	if (p.engine && strcmp(p.engine, "vllm") != 0) {
+		fprintf(stderr, "gpusheet init: --engine %s: only vllm has a budget of its own in "
+			"this version (docs/formats.md, 1.4)\n", p.engine);
+		return GS_EXIT_USAGE;
+	}
 	if (idtext && !gs_jr_is_id(idtext)) {
 		fprintf(stderr, "gpusheet init: invalid --id \"%s\" (1 to 64 characters "
 			"[a-z0-9][a-z0-9._-]*)\n", idtext);

@@ -19,7 +19,7 @@ static const char S_usage[] =
 	"           a repo id is read offline from the Hugging Face cache\n"
 	"  init     --model PATH|ORG/NAME[@REVISION] --context N [--output-tokens N]\n"
 	"           [--sequences N] [--task inference|adaptation|training] [--id ID]\n"
-	"           [--kv-dtype fp8|bf16|fp16|fp32] --out FILE\n"
+	"           [--kv-dtype fp8|bf16|fp16|fp32] [--engine vllm] --out FILE\n"
 	"           write a complete workload sheet for that model\n"
 	"  estimate --parameters N --bits B --reserve-gib R [--formats 16,8,4] [--json] [--lang en|es]\n"
 	"           weights, envelope and format table (calculated)\n"

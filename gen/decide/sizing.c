@@ -195,6 +195,12 @@ static int S_kv_layout(const gs_workload *w, const char *engine, gs_sizing *s)
 		tokens = w->cache_max_tokens;
 	if (tokens == 0 || !(f1 || f2 || w->cache == GS_CACHE_STATIC))
 		return 0;
+	/* vLLM keeps every sequence's cache in whole blocks */
+	if (engine && strcmp(engine, "vllm") == 0) {
+		gs_runtime_settings rs;
+		if (gs_runtime_settings_of(w, &rs) == 0)
+			tokens = gs_runtime_round_blocks(tokens, rs.block_size);
+	}
 	names[0] = engine ? engine : gs_sizing_cache_engines[0];
 	names[1] = engine ? NULL : gs_sizing_cache_engines[1];
 	if (gs_sizing_cache_engine(w->cache_layout, w->ncache_layout, names[0],
@@ -214,6 +220,9 @@ static int S_kv_layout(const gs_workload *w, const char *engine, gs_sizing *s)
 	s->kv_engine_declared = engine != NULL;
 	s->kv_cost = c[take];
 	s->kv_per_sequence = gs_qty_make(c[take].bytes, GS_PROV_CALCULATED);
+	/* the bytes a token adds on the layers that keep every token (a
+	 * window's or a state's bytes do not grow with the context) */
+	s->kv_per_token = c[take].per_token;
 	if (gs_qty_mul_u64(c[take].bytes, s->kv_sequences, &v))
 		return -1;
 	s->kv = gs_qty_make(v, GS_PROV_CALCULATED);
@@ -270,7 +279,7 @@ int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 	s->kv_per_sequence = gs_qty_missing();
 	s->kv_other = gs_qty_missing();
 	if (w->cache != GS_CACHE_NONE && w->ncache_layout) {
-		if (S_kv_layout(w, NULL, s))
+		if (S_kv_layout(w, w->runtime.engine == GS_ENGINE_VLLM ? "vllm" : NULL, s))
 			return S_fail(err, "the KV cache");
 	} else if (w->cache != GS_CACHE_NONE && w->has_kv_geometry) {
 		gs_kv_geometry g;

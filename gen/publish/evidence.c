@@ -395,7 +395,7 @@ static int S_load_manifest(gs_archive *a, gs_error *err)
 		free(path);
 		return -1;
 	}
-	root = gs_jr_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(text);
 	if (!root) {
 		gs_error_set(err, "%s:%d:%d: cannot read manifest: %s", path, jerr.line,

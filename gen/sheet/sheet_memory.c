@@ -566,9 +566,9 @@ void gs_sheet_memory_runtime(S_ctx *c)
 		shown++;
 		r = gs_doc_row(tb);
 		gs_doc_code(gs_doc_cell(r), cd->offer->id);
-		gs_sheet_words_cell_owned(r, gs_xasprintf("%s GiB (%s)", gs_qty_fmt_gib(a, cd->card_total.bytes, c->lang),
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s)", gs_qty_fmt_gib(a, cd->card_total.bytes, c->lang),
 					 gs_sheet_words_qprov(c, cd->card_total)));
-		gs_sheet_words_cell_owned(r, gs_xasprintf("%s GiB", gs_qty_fmt_gib(b, cd->capacity.bytes, c->lang)));
+		gs_sheet_words_cell_owned(r, gs_xstrdup(gs_qty_fmt_gib(b, cd->capacity.bytes, c->lang)));
 		if (!cd->rt_pool_known) {
 			gs_doc_cell_text(r, TR("word.missing"));
 			gs_doc_cell_text(r, TR("word.missing"));
@@ -576,13 +576,13 @@ void gs_sheet_memory_runtime(S_ctx *c)
 			continue;
 		}
 		if (cd->rt.short_bytes) {
-			gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s GiB", TR("rt.short"),
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s", TR("rt.short"),
 						 gs_qty_fmt_gib(a, cd->rt.short_bytes, c->lang)));
 			gs_doc_cell_text(r, "0");
 			gs_doc_cell_text(r, "0");
 			continue;
 		}
-		gs_sheet_words_cell_owned(r, gs_xasprintf("%s GiB (%s)", gs_qty_fmt_gib(a, cd->rt.pool, c->lang),
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s)", gs_qty_fmt_gib(a, cd->rt.pool, c->lang),
 					 gs_sheet_words_qprov(c, gs_qty_make(cd->rt.pool,
 						gs_qty_prov_weakest(cd->card_total.prov, c->in->s->need.prov)))));
 		gs_sheet_words_cell_owned(r, gs_xasprintf("%s", gs_qty_fmt_int(a, cd->rt.tokens, c->lang)));

@@ -50,7 +50,9 @@ reason() {
 # snap DIR: names, types and sizes of everything under DIR, and the bytes
 # of its regular files (a sparse one by its size only)
 snap() {
-	(cd "$1" 2>/dev/null && find . -printf '%p %y %s %l\n' | LC_ALL=C sort &&
+	# (a folder's own size is its file system's business: not compared)
+	(cd "$1" 2>/dev/null && find . \( -type d -printf '%p %y\n' \) -o \( ! -type d -printf '%p %y %s %l\n' \) |
+		LC_ALL=C sort &&
 		find . -type f -size -64M -print0 | LC_ALL=C sort -z | xargs -0 -r md5sum)
 }
 # run LABEL WANT_RC PATTERN CMD...: exit WANT_RC within LIMIT, peak under
