@@ -1096,3 +1096,42 @@ void gs_outfile_stage_free(gs_stage *st)
 	free(st->previous);
 	free(st);
 }
+
+/* Creates the missing folders of OUT's folder (as mkdir -p does); -1 printed. */
+int gs_outfile_make_parents(const char *out, const char *cmd)
+{
+	char *dir = gs_xstrdup(out), *p;
+	struct stat st;
+	int rc = 0;
+
+	p = strrchr(dir, '/');
+	if (!p || p == dir) {
+		free(dir);
+		return 0;
+	}
+	*p = '\0';
+	for (p = dir + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+			*p = '\0';
+			if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+				fprintf(stderr, "gpusheet %s: cannot create the folder '%s' of --out: "
+					"%s\n", cmd, dir, strerror(errno));
+				rc = -1;
+				break;
+			}
+			if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+				int bad = stat(dir, &st) != 0;
+				fprintf(stderr, "gpusheet %s: cannot use '%s' as a folder of --out: "
+					"%s\n", cmd, dir, bad ? strerror(errno) : "not a folder");
+				rc = -1;
+				break;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	free(dir);
+	return rc;
+}

@@ -169,4 +169,8 @@ int gs_outfile_stage_commit(gs_stage *st, gs_error *err);
 /* Frees the stage; a stage not committed is removed from disk. */
 void gs_outfile_stage_free(gs_stage *st);
 
+/* Creates the missing folders of the folder of out (as mkdir -p does);
+ * 0, or -1 with "gpusheet CMD: ..." printed on stderr. */
+int gs_outfile_make_parents(const char *out, const char *cmd);
+
 #endif

@@ -176,44 +176,6 @@ static char *S_from_path(const char *model, const char *out)
 	return rel;
 }
 
-/* Creates the missing folders of OUT's folder (as mkdir -p does); -1 printed. */
-static int S_make_folder(const char *out)
-{
-	char *dir = gs_xstrdup(out), *p;
-	struct stat st;
-	int rc = 0;
-
-	p = strrchr(dir, '/');
-	if (!p || p == dir) {
-		free(dir);
-		return 0;
-	}
-	*p = '\0';
-	for (p = dir + 1; ; p++) {
-		if (*p == '/' || *p == '\0') {
-			char c = *p;
-			*p = '\0';
-			if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-				fprintf(stderr, "gpusheet init: cannot create the folder '%s' of --out: "
-					"%s\n", dir, strerror(errno));
-				rc = -1;
-				break;
-			}
-			if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-				int bad = stat(dir, &st) != 0;
-				fprintf(stderr, "gpusheet init: cannot use '%s' as a folder of --out: "
-					"%s\n", dir, bad ? strerror(errno) : "not a folder");
-				rc = -1;
-				break;
-			}
-			*p = c;
-			if (!c)
-				break;
-		}
-	}
-	free(dir);
-	return rc;
-}
 
 /* An id from the model folder's name: lower case, [a-z0-9._-], at most 64. */
 static char *S_default_id(const char *from)
@@ -798,7 +760,7 @@ int gs_cmd_init(int argc, char **argv)
 		return GS_EXIT_INVALID;
 	}
 	/* the model read: the sheet's folder, created when missing, then the path to it */
-	if (S_make_folder(out) || (!repo && !(from = S_from_path(model, out)))) {
+	if (gs_outfile_make_parents(out, "init") || (!repo && !(from = S_from_path(model, out)))) {
 		free(repo);
 		gs_model_release(&m);
 		return GS_EXIT_INVALID;

@@ -55,4 +55,10 @@ mv "$scratch/v/evidence/$f" "$scratch/v/evidence/${f%.log}.html"
 	err "evidence import added to an archive naming an .html file"
 grep -q "a browser could render it as a page" "$scratch/again.txt" ||
 	{ cat "$scratch/again.txt"; err "evidence import: no reason for the refused archive"; }
+# --out in a folder that does not exist yet: created, as init does
+(cd "$scratch" && "$bin" evidence import --from torch-oom capture.html --source "a test" \
+	--out fresh/runs/run.json --gpu "NVIDIA A40") >"$scratch/fresh.txt" 2>&1 ||
+	{ cat "$scratch/fresh.txt"; err "evidence import did not create the --out folder"; }
+[ -f "$scratch/fresh/runs/run.json" ] || err "evidence import: fresh/runs/run.json not written"
+ls "$scratch/fresh/runs/evidence" | grep -q '\.log$' || err "evidence import: the new folder holds no archived log"
 finish "ok: evidence archived by kind, never as a page"

@@ -473,6 +473,11 @@ static int S_import(int argc, char **argv)
 			json_object_set_new(jdims, tok, json_integer((json_int_t)u));
 		}
 	}
+	/* the folder of --out is made as init makes it */
+	if (gs_outfile_make_parents(out, "evidence import")) {
+		rc = GS_EXIT_INVALID;
+		goto done;
+	}
 	/* the archive's name for the log */
 	gs_evidence_sha256_buffer(data, len, sha);
 	dir = gs_xstrdup(out);
