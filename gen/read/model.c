@@ -371,8 +371,9 @@ static json_t *S_load_json(const S_src *s, const char *name, const char *file, g
 	if (!f)
 		return NULL;
 	if (size > GS_MODEL_MAX_HEADER) {
-		gs_diag_add(d, file, 0, 0, NULL, "not a regular file of at most %llu bytes",
-			    (unsigned long long)GS_MODEL_MAX_HEADER);
+		gs_diag_add(d, file, 0, 0, NULL, "%llu bytes, too large: a model's JSON "
+			    "file (config, index, tokenizer settings) holds at most %llu bytes",
+			    (unsigned long long)size, (unsigned long long)GS_MODEL_MAX_HEADER);
 		fclose(f);
 		return NULL;
 	}

@@ -63,4 +63,10 @@ for m in dtype dtype-index; do
 	grep -q "torch_dtype \"float8_e4m3fn\" gives no width gpusheet knows: the weights' bits are missing" \
 		"$scratch/init.txt" || { cat "$scratch/init.txt"; err "$m: the refusal does not say what is missing"; }
 done
+# a 2 GB config.json (sparse): too large, said so with its size, not "not a regular file"
+mkdir -p "$scratch/huge" && truncate -s 2G "$scratch/huge/config.json" || die "cannot plant the sparse config"
+"$bin" model "$scratch/huge" >"$scratch/huge.txt" 2>&1 && err "model read a 2 GB config.json"
+grep -q "config.json.*2147483648 bytes, too large: a model's JSON file" "$scratch/huge.txt" ||
+	{ cat "$scratch/huge.txt"; err "a 2 GB config.json: the message does not give its size and the bound"; }
+grep -q "not a regular file" "$scratch/huge.txt" && err "a 2 GB config.json is called not a regular file"
 finish "ok: init on $n model folders: a valid workload or a plain refusal, never an internal error"
