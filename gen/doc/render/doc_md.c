@@ -346,12 +346,129 @@ static bool S_in_tight_item(cmark_node *n)
 	return n && (S_tight_item(n) || S_tight_item(cmark_node_parent(n)));
 }
 
+/* The table's nodes: a table, a row, a cell (the delimiter row after the
+ * header's last cell). */
+static void S_table_node(S_md *m, cmark_node *n, cmark_node_type t, bool entering)
+{
+	cmark_node *parent = cmark_node_parent(n);
+
+	if (t == CMARK_NODE_TABLE) {
+		m->in_table = entering;
+		S_blank(m);
+	} else if (t == CMARK_NODE_TABLE_ROW) {
+		if (entering) {
+			S_cr(m);
+			S_lit(m, "|");
+		}
+	} else if (entering) {
+		S_lit(m, " ");
+	} else {
+		S_lit(m, " |");
+		if (cmark_gfm_extensions_get_table_row_is_header(parent) && !cmark_node_next(n)) {
+			cmark_node *table = cmark_node_parent(parent);
+			uint16_t i, ncols = cmark_gfm_extensions_get_table_columns(table);
+			uint8_t *al = cmark_gfm_extensions_get_table_alignments(table);
+
+			S_cr(m);
+			S_lit(m, "|");
+			for (i = 0; i < ncols; i++)
+				S_lit(m, al[i] == 'l' ? " :-- |" : al[i] == 'c' ? " :-: |"
+					 : al[i] == 'r' ? " --: |" : " --- |");
+			S_cr(m);
+		}
+	}
+}
+
+/* A list item: its marker, then its content indented by the marker's width. */
+static void S_item(S_md *m, cmark_node *n, bool entering)
+{
+	cmark_node *parent = cmark_node_parent(n);
+	char marker[24];
+	size_t width;
+
+	if (cmark_node_get_list_type(parent) == CMARK_BULLET_LIST) {
+		snprintf(marker, sizeof(marker), "  - ");
+	} else {
+		int num = m->list_number;
+		if (entering)
+			m->list_number++;
+		snprintf(marker, sizeof(marker), "%d%s%s", num,
+			 cmark_node_get_list_delim(parent) == CMARK_PAREN_DELIM ? ")" : ".",
+			 num < 10 ? "  " : " ");
+	}
+	width = strlen(marker);
+	if (entering) {
+		char sp[24];
+
+		S_lit(m, marker);
+		m->begin_content = true;
+		memset(sp, ' ', width);
+		S_prefix_push(m, sp, width);
+	} else {
+		gs_buf_truncate(&m->pre, width < m->pre.len ? m->pre.len - width : 0);
+		S_cr(m);
+	}
+}
+
+/* Inline code: enough backticks, and spaces where the code's ends need them. */
+static void S_code(S_md *m, cmark_node *n)
+{
+	const char *code = cmark_node_get_literal(n);
+	size_t len = strlen(code);
+	int i, ticks = S_ticks(code);
+	bool spaces = len == 0 || code[0] == '`' || code[len - 1] == '`' || code[0] == ' ' ||
+		      code[len - 1] == ' ';
+	bool pipe = m->in_table;
+
+	for (i = 0; i < ticks; i++)
+		S_out(m, "`", S_LITERAL, pipe);
+	if (spaces)
+		S_out(m, " ", S_LITERAL, pipe);
+	S_out(m, code, S_LITERAL, pipe);
+	if (spaces)
+		S_out(m, " ", S_LITERAL, pipe);
+	for (i = 0; i < ticks; i++)
+		S_out(m, "`", S_LITERAL, pipe);
+}
+
+/* A link or an image (a link is written as an image without its "!"); an
+ * autolink as <url>. Returns 0 to skip the children. */
+static int S_link(S_md *m, cmark_node *n, cmark_node_type t, bool entering)
+{
+	bool pipe = m->in_table;
+	const char *title;
+
+	if (t == CMARK_NODE_LINK && S_autolink(n)) {
+		if (entering) {
+			const char *url = cmark_node_get_url(n);
+			S_out(m, "<", S_LITERAL, pipe);
+			S_out(m, strncmp(url, "mailto:", 7) == 0 ? url + 7 : url, S_LITERAL, pipe);
+			S_out(m, ">", S_LITERAL, pipe);
+			return 0;
+		}
+		return 1;
+	}
+	if (entering) {
+		S_out(m, t == CMARK_NODE_IMAGE ? "![" : "[", S_LITERAL, pipe);
+		return 1;
+	}
+	S_out(m, "](", S_LITERAL, pipe);
+	S_out(m, cmark_node_get_url(n) ? cmark_node_get_url(n) : "", S_URL, pipe);
+	title = cmark_node_get_title(n);
+	if (title && *title) {
+		S_out(m, " \"", S_LITERAL, pipe);
+		S_out(m, title, S_TITLE, pipe);
+		S_out(m, "\"", S_LITERAL, pipe);
+	}
+	S_out(m, ")", S_LITERAL, pipe);
+	return 1;
+}
+
 /* Enters (entering) or leaves node n. Returns 0 to skip n's children. */
 static int S_node(S_md *m, cmark_node *n, bool entering)
 {
 	cmark_node_type t = cmark_node_get_type(n);
 	cmark_node *parent = cmark_node_parent(n);
-	bool pipe;
 
 	/*
 	 * Tight lists, as cmark-gfm 0.29.0.gfm.6 decides for every node but the
@@ -365,39 +482,11 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 	/* an inline node's containing block is the block last entered or
 	 * left: it has the same answer, already in m->tight */
 
-	if (t == CMARK_NODE_TABLE) {
-		m->in_table = entering;
-		S_blank(m);
+	/* the table's node types are the extension's variables, not constants */
+	if (t == CMARK_NODE_TABLE || t == CMARK_NODE_TABLE_ROW || t == CMARK_NODE_TABLE_CELL) {
+		S_table_node(m, n, t, entering);
 		return 1;
 	}
-	if (t == CMARK_NODE_TABLE_ROW) {
-		if (entering) {
-			S_cr(m);
-			S_lit(m, "|");
-		}
-		return 1;
-	}
-	if (t == CMARK_NODE_TABLE_CELL) {
-		if (entering) {
-			S_lit(m, " ");
-		} else {
-			S_lit(m, " |");
-			if (cmark_gfm_extensions_get_table_row_is_header(parent) && !cmark_node_next(n)) {
-				cmark_node *table = cmark_node_parent(parent);
-				uint16_t i, ncols = cmark_gfm_extensions_get_table_columns(table);
-				uint8_t *al = cmark_gfm_extensions_get_table_alignments(table);
-
-				S_cr(m);
-				S_lit(m, "|");
-				for (i = 0; i < ncols; i++)
-					S_lit(m, al[i] == 'l' ? " :-- |" : al[i] == 'c' ? " :-: |"
-						 : al[i] == 'r' ? " --: |" : " --- |");
-				S_cr(m);
-			}
-		}
-		return 1;
-	}
-
 	switch (t) {
 	case CMARK_NODE_DOCUMENT:
 		break;
@@ -414,35 +503,9 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 	case CMARK_NODE_LIST:
 		m->list_number = cmark_node_get_list_start(n);
 		break;
-	case CMARK_NODE_ITEM: {
-		char marker[24];
-		size_t width;
-
-		if (cmark_node_get_list_type(parent) == CMARK_BULLET_LIST) {
-			snprintf(marker, sizeof(marker), "  - ");
-		} else {
-			int num = m->list_number;
-			if (entering)
-				m->list_number++;
-			snprintf(marker, sizeof(marker), "%d%s%s", num,
-				 cmark_node_get_list_delim(parent) == CMARK_PAREN_DELIM ? ")" : ".",
-				 num < 10 ? "  " : " ");
-		}
-		width = strlen(marker);
-		if (entering) {
-			S_lit(m, marker);
-			m->begin_content = true;
-			{
-				char sp[24];
-				memset(sp, ' ', width);
-				S_prefix_push(m, sp, width);
-			}
-		} else {
-			gs_buf_truncate(&m->pre, width < m->pre.len ? m->pre.len - width : 0);
-			S_cr(m);
-		}
+	case CMARK_NODE_ITEM:
+		S_item(m, n, entering);
 		break;
-	}
 	case CMARK_NODE_HEADING:
 		if (entering) {
 			int i;
@@ -478,25 +541,9 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 		else
 			S_lit(m, " ");
 		break;
-	case CMARK_NODE_CODE: {
-		const char *code = cmark_node_get_literal(n);
-		size_t len = strlen(code);
-		int i, ticks = S_ticks(code);
-		bool spaces = len == 0 || code[0] == '`' || code[len - 1] == '`' || code[0] == ' ' ||
-			      code[len - 1] == ' ';
-
-		pipe = m->in_table;
-		for (i = 0; i < ticks; i++)
-			S_out(m, "`", S_LITERAL, pipe);
-		if (spaces)
-			S_out(m, " ", S_LITERAL, pipe);
-		S_out(m, code, S_LITERAL, pipe);
-		if (spaces)
-			S_out(m, " ", S_LITERAL, pipe);
-		for (i = 0; i < ticks; i++)
-			S_out(m, "`", S_LITERAL, pipe);
+	case CMARK_NODE_CODE:
+		S_code(m, n);
 		break;
-	}
 	case CMARK_NODE_STRONG:
 		/* nested too: cmark-gfm 0.29.0.gfm.6 (Debian 12) writes both */
 		S_lit(m, "**");
@@ -506,38 +553,8 @@ static int S_node(S_md *m, cmark_node *n, bool entering)
 			 !cmark_node_next(n) && !cmark_node_previous(n) ? "_" : "*");
 		break;
 	case CMARK_NODE_LINK:
-		pipe = m->in_table;
-		if (S_autolink(n)) {
-			if (entering) {
-				const char *url = cmark_node_get_url(n);
-				S_out(m, "<", S_LITERAL, pipe);
-				S_out(m, strncmp(url, "mailto:", 7) == 0 ? url + 7 : url, S_LITERAL, pipe);
-				S_out(m, ">", S_LITERAL, pipe);
-				return 0;
-			}
-			break;
-		}
-		/* a link is written as an image without its "!" */
-		/* fall through */
-	case CMARK_NODE_IMAGE: {
-		const char *title;
-
-		pipe = m->in_table;
-		if (entering) {
-			S_out(m, t == CMARK_NODE_IMAGE ? "![" : "[", S_LITERAL, pipe);
-			break;
-		}
-		S_out(m, "](", S_LITERAL, pipe);
-		S_out(m, cmark_node_get_url(n) ? cmark_node_get_url(n) : "", S_URL, pipe);
-		title = cmark_node_get_title(n);
-		if (title && *title) {
-			S_out(m, " \"", S_LITERAL, pipe);
-			S_out(m, title, S_TITLE, pipe);
-			S_out(m, "\"", S_LITERAL, pipe);
-		}
-		S_out(m, ")", S_LITERAL, pipe);
-		break;
-	}
+	case CMARK_NODE_IMAGE:
+		return S_link(m, n, t, entering);
 	default:
 		GS_BUG("doc_md: a node type S_node_ok let through");
 	}
