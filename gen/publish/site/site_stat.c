@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "infile.h"
@@ -450,6 +451,26 @@ static int S_put_line(gs_buf *text, json_t *v)
 	return 0;
 }
 
+/*
+ * Waits, a clock tick at most, until the file clock is past t: a file
+ * written then has an mtime later than t. Without it, a cache written in
+ * the tick of OUT's last change would never be trusted (the racy rule reads
+ * a time equal to the cache's as new), and an untouched site would be
+ * rebuilt once more. The file clock is the coarse one; bounded at 0.2 s
+ * (a clock stepped back: the next build runs, as without the wait).
+ */
+static void S_wait_past(const struct timespec *t)
+{
+	struct timespec now, pause = { 0, 1000000 };
+	int k;
+
+	for (k = 0; k < 200; k++) {
+		if (clock_gettime(CLOCK_REALTIME_COARSE, &now) != 0 || S_ts_before(t, &now))
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
 void gs_site_stat_write(const char *dir, char *const *paths, size_t from, size_t n,
 			     gs_site_learnt *learnt, const char *signature, size_t pages)
 {
@@ -503,6 +524,8 @@ void gs_site_stat_write(const char *dir, char *const *paths, size_t from, size_t
 	/* the one writer: a temporary file created O_EXCL|O_NOFOLLOW beside
 	 * it, synced, renamed over it; never a predictable name opened (a
 	 * FIFO or a link planted there) */
+	if (ok && tree)
+		S_wait_past(&newest);
 	if (ok) {
 		if (slash) {
 			*slash = '\0';
