@@ -144,7 +144,44 @@ lost:
 	return -1;
 }
 
-int gs_cmd_site(int argc, char **argv)
+/* The usage text of `gpusheet site --help`. */
+static const char S_usage[] =
+	"usage: gpusheet site --workloads DIR... [--catalog FILE]... --out DIR "
+	"[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [--md]\n"
+	"       [-j N] [--stats] [--rehash] [--shard K/N] [--reference ID] [--wait]\n"
+	"  every file named workload.json under each DIR becomes a sheet\n"
+	"  (HTML, decision JSON and charts; --md: also its Markdown, which\n"
+	"  no page links; --png: each chart also as PNG);\n"
+	"  -j N, --jobs N: workloads checked and sheets rendered by N processes\n"
+	"  (default: the number of online processors); the output is the same\n"
+	"  for any N;\n"
+	"  a sheet whose inputs are unchanged since the site in DIR was built\n"
+	"  is taken from it, and so is an index or offer page whose content is\n"
+	"  unchanged (--stats: how many of each were rendered and reused);\n"
+	"  a workload whose files (it and those it cites) have the size, inode,\n"
+	"  mtime and ctime recorded by that build is not read again; when\n"
+	"  none is, with the same options, and DIR's folders are as that build\n"
+	"  left them, DIR is left untouched;\n"
+	"  --rehash: every file read and hashed again;\n"
+	"  --shard K/N: only the K-th of N parts of the workloads, into a shard\n"
+	"  folder for `gpusheet merge` (docs/ci.md: a CI matrix);\n"
+	"  --reference ID: the workload whose total campaign cost per offer the\n"
+	"  offers page charts (default: each offer's cheapest hourly price);\n"
+	"  --wait: when another gpusheet run is writing DIR, wait for it to end\n"
+	"  (default: refuse, exit 1)";
+
+/* What `gpusheet site` was asked, from its command line. */
+typedef struct {
+	const char *catalogs[GS_MAX_CATALOGS], *out, *date, *reference;
+	const char **dirs;   /* argc + 1 of them */
+	size_t ndirs, ncatalogs;
+	int accept_synthetic, png, md, stats, rehash, wait;
+	unsigned jobs, shard_k, shard_n;
+	gs_lang lang;
+} S_args;
+
+/* The command line into a (a->dirs allocated): -1 to go on, else the exit code. */
+static int S_parse(int argc, char **argv, S_args *a)
 {
 	static const struct option opts[] = {
 		{ "workloads", required_argument, NULL, 'w' },
@@ -164,57 +201,37 @@ int gs_cmd_site(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *catalogs[GS_MAX_CATALOGS], *out = NULL, *date = NULL, *reference = NULL;
-	const char **dirs = gs_xcalloc((size_t)argc + 1, sizeof(*dirs));
-	size_t ndirs = 0, npaths = 0, ncatalogs = 0;
-	char **paths = NULL;
-	int c, rc, accept_synthetic = 0, png = 0, md = 0;
-	unsigned jobs = gs_workers_default();
-	int stats = 0, rehash = 0, untouched = 0, wait = 0;
-	size_t unread = 0;
-	unsigned shard_k = 0, shard_n = 0;
-	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
-	size_t rendered = 0, pages_reused = 0, pages_rendered = 0, nbuilt;
-	size_t k;
-	gs_strvec skipped = GS_STRVEC_INIT;
-	gs_site_opts sopts;
-	char catalog_key[GS_SHA256_HEX_SIZE];
-	gs_error key_err = GS_ERROR_INIT;
-	S_checks checks;
-	int key_ok, brc;
-	gs_lang lang = GS_LANG_EN;
-	gs_run_ctx ctx;
-	gs_diag d = GS_DIAG_INIT;
-	gs_publish_env env;
-	gs_error err = GS_ERROR_INIT;
+	int c;
 
+	memset(a, 0, sizeof(*a));
+	a->dirs = gs_xcalloc((size_t)argc + 1, sizeof(*a->dirs));
+	a->jobs = gs_workers_default();
+	a->lang = GS_LANG_EN;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'w': dirs[ndirs++] = optarg; break;
+		case 'w': a->dirs[a->ndirs++] = optarg; break;
 		case 'c':
-			if (ncatalogs == GS_MAX_CATALOGS) {
+			if (a->ncatalogs == GS_MAX_CATALOGS) {
 				fputs("gpusheet site: at most 16 --catalog\n", stderr);
-				free(dirs);
 				return GS_EXIT_USAGE;
 			}
-			catalogs[ncatalogs++] = optarg;
+			a->catalogs[a->ncatalogs++] = optarg;
 			break;
-		case 'o': out = optarg; break;
-		case 'd': date = optarg; break;
-		case 'a': accept_synthetic = 1; break;
-		case 'p': png = 1; break;
-		case 'm': md = 1; break;
-		case 's': stats = 1; break;
-		case 'r': reference = optarg; break;
-		case 'R': rehash = 1; break;
-		case 'W': wait = 1; break;
+		case 'o': a->out = optarg; break;
+		case 'd': a->date = optarg; break;
+		case 'a': a->accept_synthetic = 1; break;
+		case 'p': a->png = 1; break;
+		case 'm': a->md = 1; break;
+		case 's': a->stats = 1; break;
+		case 'r': a->reference = optarg; break;
+		case 'R': a->rehash = 1; break;
+		case 'W': a->wait = 1; break;
 		case 'k':
-			if (gs_shard_parse(optarg, &shard_k, &shard_n)) {
+			if (gs_shard_parse(optarg, &a->shard_k, &a->shard_n)) {
 				fprintf(stderr, "gpusheet site: --shard takes K/N, 1 <= K <= N <= %d\n",
 					GS_SHARD_MAX);
-				free(dirs);
 				return GS_EXIT_USAGE;
 			}
 			break;
@@ -223,85 +240,117 @@ int gs_cmd_site(int argc, char **argv)
 			unsigned long v = strtoul(optarg, &end, 10);
 			if (!*optarg || *end || optarg[0] == '-' || v < 1 || v > 256) {
 				fputs("gpusheet site: -j takes a number of processes from 1 to 256\n", stderr);
-				free(dirs);
 				return GS_EXIT_USAGE;
 			}
-			jobs = (unsigned)v;
+			a->jobs = (unsigned)v;
 			break;
 		}
 		case 'l':
-			if (gs_tr_lang_parse(optarg, &lang)) {
+			if (gs_tr_lang_parse(optarg, &a->lang)) {
 				fputs("gpusheet site: --lang takes en or es\n", stderr);
-				free(dirs);
 				return GS_EXIT_USAGE;
 			}
 			break;
 		case 'h':
-			puts("usage: gpusheet site --workloads DIR... [--catalog FILE]... --out DIR "
-			     "[--lang en|es] [--date YYYY-MM-DD] [--accept-synthetic] [--png] [--md]\n"
-			     "       [-j N] [--stats] [--rehash] [--shard K/N] [--reference ID] [--wait]\n"
-			     "  every file named workload.json under each DIR becomes a sheet\n"
-			     "  (HTML, decision JSON and charts; --md: also its Markdown, which\n"
-			     "  no page links; --png: each chart also as PNG);\n"
-			     "  -j N, --jobs N: workloads checked and sheets rendered by N processes\n"
-			     "  (default: the number of online processors); the output is the same\n"
-			     "  for any N;\n"
-			     "  a sheet whose inputs are unchanged since the site in DIR was built\n"
-			     "  is taken from it, and so is an index or offer page whose content is\n"
-			     "  unchanged (--stats: how many of each were rendered and reused);\n"
-			     "  a workload whose files (it and those it cites) have the size, inode,\n"
-			     "  mtime and ctime recorded by that build is not read again; when\n"
-			     "  none is, with the same options, and DIR's folders are as that build\n"
-			     "  left them, DIR is left untouched;\n"
-			     "  --rehash: every file read and hashed again;\n"
-			     "  --shard K/N: only the K-th of N parts of the workloads, into a shard\n"
-			     "  folder for `gpusheet merge` (docs/ci.md: a CI matrix);\n"
-			     "  --reference ID: the workload whose total campaign cost per offer the\n"
-			     "  offers page charts (default: each offer's cheapest hourly price);\n"
-			     "  --wait: when another gpusheet run is writing DIR, wait for it to end\n"
-			     "  (default: refuse, exit 1)");
-			free(dirs);
+			puts(S_usage);
 			return GS_EXIT_OK;
 		default:
 			gs_suggest_bad_option("site", opts, argv, optind);
-			free(dirs);
 			return GS_EXIT_USAGE;
 		}
 	}
 	/* --workloads DIR... : folders may follow the first one. */
 	for (; optind < argc; optind++)
-		dirs[ndirs++] = argv[optind];
-	if (!ndirs || !out) {
+		a->dirs[a->ndirs++] = argv[optind];
+	if (!a->ndirs || !a->out) {
 		fputs("gpusheet site: --workloads DIR and --out DIR are required (see gpusheet --help)\n", stderr);
-		free(dirs);
 		return GS_EXIT_USAGE;
 	}
-	if (png && !gs_chart_png_ready()) {
-		free(dirs);
+	if (a->png && !gs_chart_png_ready())
 		return GS_EXIT_INVALID;   /* said why; nothing written */
+	return -1;
+}
+
+/* What a build did, counted for --stats. */
+typedef struct {
+	size_t rendered, pages_reused, pages_rendered, unread;
+	int untouched;
+} S_counts;
+
+/* The lines a finished build prints: where, and with --stats, the counts. */
+static void S_report(const S_args *a, size_t npaths, const S_counts *n)
+{
+	size_t nbuilt = npaths;
+
+	if (a->shard_n) {
+		size_t from, to;
+		gs_shard_range(npaths, a->shard_k, a->shard_n, &from, &to);
+		printf("%s: shard %u/%u (%zu of %zu workload%s)\n", a->out, a->shard_k, a->shard_n,
+		       to - from, npaths, npaths == 1 ? "" : "s");
+		nbuilt = to - from;
+	} else {
+		printf("%s/index.html (%zu workload%s)\n", a->out, npaths, npaths == 1 ? "" : "s");
 	}
-	rc = gs_cmd_common_run_ctx_init(&ctx, "site", catalogs, ncatalogs, lang, date);
+	if (!a->stats)
+		return;
+	printf("stats: %zu sheet%s rendered, %zu reused from the previous site\n", n->rendered,
+	       n->rendered == 1 ? "" : "s", nbuilt - n->rendered);
+	printf("stats: %zu workload%s read, %zu trusted unread (stat fields unchanged)\n",
+	       npaths - n->unread, npaths - n->unread == 1 ? "" : "s", n->unread);
+	if (!a->shard_n)
+		printf("stats: %zu page%s rendered, %zu reused from the previous site\n",
+		       n->pages_rendered, n->pages_rendered == 1 ? "" : "s", n->pages_reused);
+	if (n->untouched)
+		printf("stats: every input unchanged since %s was built: nothing written\n", a->out);
+}
+
+int gs_cmd_site(int argc, char **argv)
+{
+	S_args a;
+	size_t npaths = 0;
+	char **paths = NULL;
+	int rc;
+	char workloads_key[GS_SHA256_HEX_SIZE], inputs_key[GS_SHA256_HEX_SIZE];
+	S_counts n;
+	size_t k;
+	gs_strvec skipped = GS_STRVEC_INIT;
+	gs_site_opts sopts;
+	char catalog_key[GS_SHA256_HEX_SIZE];
+	gs_error key_err = GS_ERROR_INIT;
+	S_checks checks;
+	int key_ok, brc;
+	gs_run_ctx ctx;
+	gs_diag d = GS_DIAG_INIT;
+	gs_publish_env env;
+	gs_error err = GS_ERROR_INIT;
+
+	rc = S_parse(argc, argv, &a);
+	if (rc >= 0) {
+		free(a.dirs);
+		return rc;
+	}
+	rc = gs_cmd_common_run_ctx_init(&ctx, "site", a.catalogs, a.ncatalogs, a.lang, a.date);
 	if (rc) {
-		free(dirs);
+		free(a.dirs);
 		return rc;
 	}
 	/* one run at a time into OUT, for the whole run (its stat cache too) */
-	if (gs_outlock_take(out, "site", wait, &err)) {
+	if (gs_outlock_take(a.out, "site", a.wait, &err)) {
 		gs_diag_error_print("site", "%s", gs_error_message(&err));
 		gs_error_release(&err);
 		gs_cmd_common_run_ctx_release(&ctx);
-		free(dirs);
+		free(a.dirs);
 		return GS_EXIT_INVALID;
 	}
 	/* a model gone since the site in OUT was built: the files it archived */
-	gs_publish_models_from(out);
+	gs_publish_models_from(a.out);
 	/*
 	 * Every workload is read, validated, hashed and (when the build goes on)
 	 * rendered in one pass, in the build's workers; nothing is kept unless
 	 * every one of them is valid (S_validated), and nothing is written but
 	 * the stage, which is then removed.
 	 */
-	gs_site_find_workloads(dirs, ndirs, &paths, &npaths, &skipped, &d);
+	gs_site_find_workloads(a.dirs, a.ndirs, &paths, &npaths, &skipped, &d);
 	for (k = 0; k < skipped.n; k++)
 		gs_diag_error_print("site", "skipped %s", skipped.v[k]);
 	if (npaths == 0 && skipped.n > 0 && gs_diag_count(&d) == 0) {
@@ -318,38 +367,39 @@ int gs_cmd_site(int argc, char **argv)
 	env.t = &ctx.t;
 	env.tp = &ctx.tp;
 	env.date = ctx.date[0] ? ctx.date : NULL;
-	env.accept_synthetic = accept_synthetic;
-	env.png = png;
-	env.md = md;
+	env.accept_synthetic = a.accept_synthetic;
+	env.png = a.png;
+	env.md = a.md;
 	env.in_stage = 1;   /* gs_site_build renders every sheet into its stage */
-	env.reference = reference;
+	env.reference = a.reference;
 	/* (a catalog that cannot be read again is said after the workloads' errors) */
-	key_ok = gs_cmd_common_catalog_key_err(catalogs, ncatalogs, catalog_key, &key_err) == 0;
+	key_ok = gs_cmd_common_catalog_key_err(a.catalogs, a.ncatalogs, catalog_key, &key_err) == 0;
 	memset(&checks, 0, sizeof(checks));
 	checks.paths = paths;
 	checks.npaths = npaths;
 	checks.d = &d;
-	checks.reference = reference;
+	checks.reference = a.reference;
 	checks.workloads_key = workloads_key;
 	checks.inputs_key = inputs_key;
+	memset(&n, 0, sizeof(n));
 	memset(&sopts, 0, sizeof(sopts));
-	sopts.jobs = jobs;
+	sopts.jobs = a.jobs;
 	sopts.learn = 1;
 	sopts.diag = &d;
 	sopts.validated = S_validated;
 	sopts.validated_arg = &checks;
-	sopts.shard_k = shard_k;
-	sopts.shard_n = shard_n;
+	sopts.shard_k = a.shard_k;
+	sopts.shard_n = a.shard_n;
 	sopts.workloads_key = workloads_key;
 	sopts.inputs_key = inputs_key;
 	sopts.catalog_key = key_ok ? catalog_key : NULL;
-	sopts.rendered = &rendered;
-	sopts.pages_reused = &pages_reused;
-	sopts.pages_rendered = &pages_rendered;
-	sopts.unread = &unread;
-	sopts.rehash = rehash;
-	sopts.untouched = &untouched;
-	brc = gs_site_build(paths, npaths, &env, &sopts, key_ok ? out : NULL, &err);
+	sopts.rendered = &n.rendered;
+	sopts.pages_reused = &n.pages_reused;
+	sopts.pages_rendered = &n.pages_rendered;
+	sopts.unread = &n.unread;
+	sopts.rehash = a.rehash;
+	sopts.untouched = &n.untouched;
+	brc = gs_site_build(paths, npaths, &env, &sopts, key_ok ? a.out : NULL, &err);
 	if (brc == 2) {
 		rc = GS_EXIT_INVALID;   /* said why */
 		goto out;
@@ -364,28 +414,7 @@ int gs_cmd_site(int argc, char **argv)
 		rc = GS_EXIT_INVALID;
 		goto out;
 	}
-	nbuilt = npaths;
-	if (shard_n) {
-		size_t from, to;
-		gs_shard_range(npaths, shard_k, shard_n, &from, &to);
-		printf("%s: shard %u/%u (%zu of %zu workload%s)\n", out, shard_k, shard_n, to - from,
-		       npaths, npaths == 1 ? "" : "s");
-		nbuilt = to - from;
-	} else {
-		printf("%s/index.html (%zu workload%s)\n", out, npaths, npaths == 1 ? "" : "s");
-	}
-	if (stats) {
-		printf("stats: %zu sheet%s rendered, %zu reused from the previous site\n", rendered,
-		       rendered == 1 ? "" : "s", nbuilt - rendered);
-		printf("stats: %zu workload%s read, %zu trusted unread (stat fields unchanged)\n",
-		       npaths - unread, npaths - unread == 1 ? "" : "s", unread);
-		if (!shard_n)
-			printf("stats: %zu page%s rendered, %zu reused from the previous site\n",
-			       pages_rendered, pages_rendered == 1 ? "" : "s", pages_reused);
-		if (untouched)
-			printf("stats: every input unchanged since %s was built: nothing written\n",
-			       out);
-	}
+	S_report(&a, npaths, &n);
 	rc = GS_EXIT_OK;
 out:
 	gs_outlock_release();
@@ -394,6 +423,6 @@ out:
 	gs_diag_release(&d);
 	gs_site_find_free_paths(paths, npaths);
 	gs_cmd_common_run_ctx_release(&ctx);
-	free(dirs);
+	free(a.dirs);
 	return rc;
 }
