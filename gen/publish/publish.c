@@ -378,6 +378,32 @@ static void S_result_files(gs_publish_result *res, const gs_sheet *sheet, int pn
 	gs_util_strvec_push(&res->files, gs_xasprintf("%s.html", res->id));
 }
 
+/* The CI summary of the sheet html_name, added to tx at summary_path: 0, or -1 (err). */
+static int S_write_summary(gs_outtx *tx, const gs_sheet_input *in, const char *html_name,
+			   const char *summary_path, gs_error *err)
+{
+	char *sum = gs_render_summary(in, html_name);
+	char *slash, *sdir, *sname;
+	int rc;
+
+	if (!sum) {
+		gs_error_set(err, "cannot render the summary");
+		return -1;
+	}
+	sdir = gs_xstrdup(summary_path);
+	slash = strrchr(sdir, '/');
+	if (slash) {
+		*slash = '\0';
+		sname = slash + 1;
+	} else {
+		sname = sdir;
+	}
+	rc = gs_outfile_tx_add(tx, slash ? sdir : ".", sname, sum, strlen(sum), err);
+	free(sdir);
+	free(sum);
+	return rc ? -1 : 0;
+}
+
 int gs_publish_job(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		   const char *dir, const char *summary_path, gs_publish_result *res,
 		   gs_error *err)
@@ -483,28 +509,8 @@ int gs_publish_job(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	name = gs_xasprintf("%s.html", job->w.id);
 	if (S_write(tx, dir, name, html, strlen(html), err))
 		goto out_sheet;
-	if (summary_path) {
-		char *sum = gs_render_summary(&in, name);
-		char *slash, *sdir, *sname;
-		if (!sum) {
-			gs_error_set(err, "cannot render the summary");
-			goto out_sheet;
-		}
-		sdir = gs_xstrdup(summary_path);
-		slash = strrchr(sdir, '/');
-		if (slash) {
-			*slash = '\0';
-			sname = slash + 1;
-		} else {
-			sname = sdir;
-		}
-		rc = gs_outfile_tx_add(tx, slash ? sdir : ".", sname, sum, strlen(sum), err);
-		free(sdir);
-		free(sum);
-		if (rc)
-			goto out_sheet;
-		rc = -1;
-	}
+	if (summary_path && S_write_summary(tx, &in, name, summary_path, err))
+		goto out_sheet;
 	if (env->write_manifest && gs_evidence_archive_write_manifest(archive, err))
 		goto out_sheet;
 	if (gs_outfile_tx_commit(tx, err))

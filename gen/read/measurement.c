@@ -340,43 +340,14 @@ static void S_read_protocol(gs_jr *r, gs_measurement *m, json_t *root)
 	free(op);
 }
 
-/*
- * The record of an import (docs/formats.md §3.2): where the log comes
- * from, its archived copy, and every figure with the line it was read from.
- */
-static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
+/* The import's "log" object, at op: the log's name, digest and archived copy. */
+static void S_read_import_log(gs_jr *r, gs_measurement *m, json_t *o, const char *op)
 {
-	static const char *allowed[] = { "from", "source", "log", "engine", "version",
-					 "version_line", "start", "starts", "settings", "figures",
-					 NULL };
 	static const char *log_keys[] = { "name", "sha256", "bytes", "lines", "archived_as", NULL };
-	static const char *set_keys[] = { "name", "value", "line", "text", "stated", NULL };
-	static const char *fig_keys[] = { "name", "device", "value", "unit", "as_written",
-					  "note", "estimate", "line", "last_line", "text", NULL };
-	static const char *const froms[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", NULL };
-	static const char *const S_stated_by[] = { "--model", "--setting", NULL };
-	static const char *const units[] = { "bytes", "tokens", "blocks", "count", "times",
-					     "seconds", "fraction", "as_printed", NULL };
-	json_t *o, *lo, *arr;
-	char *op, *lp, *ap, *dummy = NULL;
+	json_t *lo;
+	char *lp;
 	uint64_t u;
-	size_t i;
-	int e;
 
-	if (gs_jr_object(r, root, "$", "import", GS_JR_NULLABLE, allowed, &o, &op) != 1)
-		return;
-	if (gs_jr_enum(r, o, op, "from", GS_JR_REQUIRED, froms, &e) == 1)
-		m->import_from = gs_jr_strdup(froms[e]);
-	gs_jr_string(r, o, op, "source", GS_JR_REQUIRED, &m->import_source);
-	gs_jr_string(r, o, op, "engine", GS_JR_REQUIRED, &dummy);
-	free(dummy);
-	dummy = NULL;
-	gs_jr_string(r, o, op, "version", GS_JR_NULLABLE, &dummy);
-	free(dummy);
-	dummy = NULL;
-	gs_jr_uint(r, o, op, "version_line", GS_JR_NULLABLE, 1, S_MAX, &u);
-	gs_jr_uint(r, o, op, "start", GS_JR_REQUIRED, 1, S_MAX, &u);
-	gs_jr_uint(r, o, op, "starts", GS_JR_REQUIRED, 1, S_MAX, &u);
 	if (gs_jr_object(r, o, op, "log", GS_JR_REQUIRED, log_keys, &lo, &lp) == 1) {
 		gs_jr_string(r, lo, lp, "name", GS_JR_REQUIRED, &m->import_log_name);
 		if (gs_jr_string(r, lo, lp, "sha256", GS_JR_REQUIRED, &m->import_log_sha256) == 1 &&
@@ -406,6 +377,18 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 		}
 		free(lp);
 	}
+}
+
+/* The import's "settings", at op: each with its line, or stated by a flag. */
+static void S_read_import_settings(gs_jr *r, gs_measurement *m, json_t *o, const char *op)
+{
+	static const char *set_keys[] = { "name", "value", "line", "text", "stated", NULL };
+	static const char *const S_stated_by[] = { "--model", "--setting", NULL };
+	json_t *arr;
+	char *ap, *dummy = NULL;
+	size_t i;
+	int e;
+
 	if (gs_jr_array(r, o, op, "settings", GS_JR_REQUIRED, &arr, &ap) == 1) {
 		m->import_settings = gs_xcalloc(json_array_size(arr) + 1, sizeof(*m->import_settings));
 		for (i = 0; i < json_array_size(arr); i++) {
@@ -444,6 +427,21 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 		}
 		free(ap);
 	}
+}
+
+/* The import's "figures", at op: each value with its unit and its line. */
+static void S_read_import_figures(gs_jr *r, gs_measurement *m, json_t *o, const char *op)
+{
+	static const char *fig_keys[] = { "name", "device", "value", "unit", "as_written",
+					  "note", "estimate", "line", "last_line", "text", NULL };
+	static const char *const units[] = { "bytes", "tokens", "blocks", "count", "times",
+					     "seconds", "fraction", "as_printed", NULL };
+	json_t *arr;
+	char *ap, *dummy = NULL;
+	uint64_t u;
+	size_t i;
+	int e;
+
 	if (gs_jr_array(r, o, op, "figures", GS_JR_REQUIRED, &arr, &ap) == 1) {
 		m->import_figures = gs_xcalloc(json_array_size(arr) + 1, sizeof(*m->import_figures));
 		for (i = 0; i < json_array_size(arr); i++) {
@@ -496,6 +494,40 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 		}
 		free(ap);
 	}
+}
+
+/*
+ * The record of an import (docs/formats.md §3.2): where the log comes
+ * from, its archived copy, and every figure with the line it was read from.
+ */
+static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
+{
+	static const char *allowed[] = { "from", "source", "log", "engine", "version",
+					 "version_line", "start", "starts", "settings", "figures",
+					 NULL };
+	static const char *const froms[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", NULL };
+	json_t *o;
+	char *op, *dummy = NULL;
+	uint64_t u;
+	int e;
+
+	if (gs_jr_object(r, root, "$", "import", GS_JR_NULLABLE, allowed, &o, &op) != 1)
+		return;
+	if (gs_jr_enum(r, o, op, "from", GS_JR_REQUIRED, froms, &e) == 1)
+		m->import_from = gs_jr_strdup(froms[e]);
+	gs_jr_string(r, o, op, "source", GS_JR_REQUIRED, &m->import_source);
+	gs_jr_string(r, o, op, "engine", GS_JR_REQUIRED, &dummy);
+	free(dummy);
+	dummy = NULL;
+	gs_jr_string(r, o, op, "version", GS_JR_NULLABLE, &dummy);
+	free(dummy);
+	dummy = NULL;
+	gs_jr_uint(r, o, op, "version_line", GS_JR_NULLABLE, 1, S_MAX, &u);
+	gs_jr_uint(r, o, op, "start", GS_JR_REQUIRED, 1, S_MAX, &u);
+	gs_jr_uint(r, o, op, "starts", GS_JR_REQUIRED, 1, S_MAX, &u);
+	S_read_import_log(r, m, o, op);
+	S_read_import_settings(r, m, o, op);
+	S_read_import_figures(r, m, o, op);
 	free(op);
 }
 
