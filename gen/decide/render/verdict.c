@@ -440,7 +440,8 @@ typedef struct {
 /* A documented multi-card placement: a text, or a tensor-parallel degree. */
 static int S_placed(const gs_workload *w)
 {
-	return w->placement != NULL || w->tensor_parallel > 1;
+	return w->placement != NULL || w->tensor_parallel > 1 ||
+	       (w->recipe.present && w->recipe.cards > 1);
 }
 
 /* May this measurement decide a verdict? */
@@ -1312,11 +1313,17 @@ static void S_calculated(const S_in *in, gs_candidate *c)
 static int S_tp_cards(const S_in *in, gs_candidate *c)
 {
 	uint64_t tp = in->w->tensor_parallel;
+	const char *why = "why.memory.tp_above_cards";
 	gs_verdict v;
 
+	/* a training recipe sharded over N cards: the same rule */
+	if (tp <= 1 && in->s->has_train && in->w->recipe.cards > 1) {
+		tp = in->w->recipe.cards;
+		why = "why.memory.shard_above_cards";
+	}
 	if (tp <= 1 || c->offer->cards >= tp)
 		return 0;
-	v = S_v(GS_V_EXCLUDE, "why.memory.tp_above_cards");
+	v = S_v(GS_V_EXCLUDE, why);
 	v.basis = GS_BASIS_CATALOG;
 	v.t1 = tp;
 	v.t2 = c->offer->cards;
