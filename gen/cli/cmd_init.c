@@ -229,6 +229,11 @@ static json_t *S_dims(uint64_t in, uint64_t out, uint64_t seq)
 typedef struct {
 	uint64_t context, output, sequences;
 	int task;             /* 0 inference, 1 lora, 2 full */
+	/* training: the recipe's options (gpusheet init --help) */
+	uint64_t microbatch, accumulation, lora_rank, cards;
+	unsigned targets;     /* GS_LORA_* */
+	int qlora;
+	const char *optimizer, *checkpointing, *sharding, *offload;
 	unsigned value_bytes; /* bytes per value of activations and KV: the compute width */
 	unsigned kv_bytes;    /* bytes per KV value: value_bytes, or --kv-dtype's */
 	const char *kv_dtype; /* --kv-dtype as given, or NULL */
@@ -237,77 +242,30 @@ typedef struct {
 } S_plan;
 
 /*
- * Activations kept for the backward pass, per layer and token:
- * 4 x hidden + 3 x intermediate values (attention input, Q/K/V and output
- * projections, MLP gate, up and their product), no gradient checkpointing.
+ * training.recipe from the options (docs/formats.md §1.4): the items are
+ * calculated by the sheet from it and the model's files, none typed here.
  */
-static int S_train_activations(const gs_model *m, const S_plan *p, uint64_t *out)
+static json_t *S_training(const S_plan *p)
 {
-	unsigned __int128 v;
+	json_t *rc = json_object(), *targets;
+	size_t i;
 
-	if (!m->has_layers || !m->has_hidden || !m->has_intermediate)
-		return -1;
-	v = (unsigned __int128)m->layers * p->sequences * p->context *
-	    (4 * (unsigned __int128)m->hidden + 3 * (unsigned __int128)m->intermediate) *
-	    p->value_bytes;
-	if (v > UINT64_MAX)
-		return -1;
-	*out = (uint64_t)v;
-	return 0;
-}
-
-static json_t *S_training(const gs_model *m, const S_plan *p, uint64_t params)
-{
-	json_t *tr = json_object(), *comp = json_array();
-	uint64_t trainable, act;
-	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
-
-	if (p->task == 2) {
-		trainable = params;
-		json_array_append_new(comp, S_item("gradients", S_size_bytes(params * p->value_bytes),
-			gs_xasprintf("One gradient per parameter in the compute width: %s x %u B. "
-				     "Assumed: the training code may keep them in float32.",
-				     gs_qty_fmt_int(a, params, GS_LANG_EN), p->value_bytes)));
-		json_array_append_new(comp, S_item("optimizer states (AdamW)",
-			S_size_bytes(params * 8),
-			gs_xasprintf("AdamW keeps two float32 moments per parameter: %s x 8 B. "
-				     "Assumed: another optimizer (SGD, Adafactor, 8-bit Adam) "
-				     "changes this item.", gs_qty_fmt_int(a, params, GS_LANG_EN))));
-		/* mixed precision only: float32 weights are their own master copy */
-		if (p->value_bytes < 4)
-			json_array_append_new(comp, S_item("float32 master weights",
-				S_size_bytes(params * 4),
-				gs_xasprintf("Mixed precision keeps a float32 copy of each parameter: "
-					     "%s x 4 B. Assumed: remove it for pure bf16 training.",
-					     gs_qty_fmt_int(a, params, GS_LANG_EN))));
-	} else {
-		/* LoRA on q, k, v, o of every layer: r x (in + out) per projection */
-		uint64_t q = m->attention_heads * m->head_dim, kv = m->kv_heads * m->head_dim;
-		trainable = m->layers * S_LORA_RANK *
-			    (2 * (m->hidden + q) + 2 * (m->hidden + kv));
-		json_array_append_new(comp, S_item("LoRA adapter weights, gradients and AdamW states",
-			S_size_bytes(trainable * 16),
-			gs_xasprintf("Rank %d adapters on q, k, v and o of the %llu layers: %s "
-				     "trainable parameters, each with a float32 weight, a float32 "
-				     "gradient and two float32 AdamW moments (16 B). Assumed: "
-				     "another rank or other target modules change this item.",
-				     S_LORA_RANK, (unsigned long long)m->layers,
-				     gs_qty_fmt_int(a, trainable, GS_LANG_EN))));
+	json_object_set_new(rc, "method", json_string(p->task == 2 ? "full" : p->qlora ? "qlora" : "lora"));
+	if (p->task != 2) {
+		targets = json_array();
+		for (i = 0; gs_recipe_target_names[i]; i++)
+			if (p->targets & (1u << i))
+				json_array_append_new(targets, json_string(gs_recipe_target_names[i]));
+		json_object_set_new(rc, "lora", json_pack("{s:I,s:o}", "rank", (json_int_t)p->lora_rank,
+							  "targets", targets));
 	}
-	if (S_train_activations(m, p, &act) == 0)
-		json_array_append_new(comp, S_item("activations", S_size_bytes(act),
-			gs_xasprintf("Kept for the backward pass without gradient checkpointing: "
-				     "%llu layers x %llu sequence(s) x %s tokens x (4 x %s hidden + "
-				     "3 x %s intermediate) values x %u B. Assumed: a rough count of "
-				     "the tensors each layer keeps; checkpointing divides it, "
-				     "measure it.", (unsigned long long)m->layers,
-				     (unsigned long long)p->sequences,
-				     gs_qty_fmt_int(a, p->context, GS_LANG_EN),
-				     gs_qty_fmt_int(b, m->hidden, GS_LANG_EN),
-				     gs_qty_fmt_int(c, m->intermediate, GS_LANG_EN), p->value_bytes)));
-	json_object_set_new(tr, "trainable_parameters", json_integer((json_int_t)trainable));
-	json_object_set_new(tr, "components", comp);
-	return tr;
+	json_object_set_new(rc, "optimizer", json_string(p->optimizer));
+	json_object_set_new(rc, "checkpointing", json_string(p->checkpointing));
+	json_object_set_new(rc, "accumulation", json_integer((json_int_t)p->accumulation));
+	json_object_set_new(rc, "sharding", json_string(p->sharding));
+	json_object_set_new(rc, "cards", json_integer((json_int_t)p->cards));
+	json_object_set_new(rc, "offload", json_string(p->offload));
+	return json_pack("{s:o}", "recipe", rc);
 }
 
 /* vLLM V1's `vllm serve` step budget (max_num_batched_tokens' default). */
@@ -353,6 +311,39 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 					     gs_qty_fmt_int(b, m->intermediate, GS_LANG_EN), p->value_bytes)));
 	}
 	return res;
+}
+
+static json_t *S_train_dims(uint64_t tokens, uint64_t microbatch)
+{
+	return json_pack("{s:I,s:I}", "input_tokens", (json_int_t)tokens, "microbatch",
+			 (json_int_t)microbatch);
+}
+
+static json_t *S_input(char *description, json_t *dims);
+
+/* Training's three inputs: sequences of a quarter, half and all of the
+ * length, at the microbatch. */
+static json_t *S_train_inputs(const S_plan *p)
+{
+	uint64_t lim = p->context, usual = lim / 4 ? lim / 4 : 1, lng = lim / 2 ? lim / 2 : 1;
+	char a[GS_FMT_MAX];
+	json_t *o = json_object();
+
+	json_object_set_new(o, "usual", S_input(
+		gs_xasprintf("A usual microbatch: %llu sequence(s) of %s tokens, a quarter of the "
+			     "length.", (unsigned long long)p->microbatch,
+			     gs_qty_fmt_int(a, usual, GS_LANG_EN)),
+		S_train_dims(usual, p->microbatch)));
+	json_object_set_new(o, "long", S_input(
+		gs_xasprintf("A long but expected microbatch: %llu sequence(s) of %s tokens.",
+			     (unsigned long long)p->microbatch, gs_qty_fmt_int(a, lng, GS_LANG_EN)),
+		S_train_dims(lng, p->microbatch)));
+	json_object_set_new(o, "limit", S_input(
+		gs_xasprintf("The limit: %llu sequence(s) of the whole %s tokens (longer samples "
+			     "are cut or refused by the data pipeline).",
+			     (unsigned long long)p->microbatch, gs_qty_fmt_int(a, lim, GS_LANG_EN)),
+		S_train_dims(lim, p->microbatch)));
+	return o;
 }
 
 static json_t *S_input(char *description, json_t *dims)
@@ -430,6 +421,15 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_decref(w);
 		return NULL;
 	}
+	if (p->task && (!m->has_hidden || !m->has_intermediate || !m->has_vocab)) {
+		fprintf(stderr, "gpusheet init: %s: the model files give no %s: a training recipe "
+			"needs the hidden and intermediate sizes and the vocabulary; write the "
+			"workload's training.recipe.geometry by hand (docs/formats.md 1.4)\n", m->path,
+			!m->has_hidden ? "hidden size" : !m->has_intermediate ? "intermediate size"
+			: "vocabulary size");
+		json_decref(w);
+		return NULL;
+	}
 	if (gs_model_params(m, &params)) {
 		fprintf(stderr, "gpusheet init: %s: the model files give no parameter count "
 			"(no safetensors or GGUF header, and no covered architecture in "
@@ -440,8 +440,14 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	{
 		/* the model's name, never its architecture class */
 		char *name = gs_model_display_name(m, from);
-		title = gs_xasprintf("%s, %s, context of %s tokens", name, task_words[p->task],
-				     gs_qty_fmt_int(a, p->context, GS_LANG_EN));
+		if (p->task)
+			title = gs_xasprintf("%s, %s, sequences of %s tokens, microbatch %llu", name,
+					     p->task == 1 && p->qlora ? "QLoRA adaptation" : task_words[p->task],
+					     gs_qty_fmt_int(a, p->context, GS_LANG_EN),
+					     (unsigned long long)p->microbatch);
+		else
+			title = gs_xasprintf("%s, %s, context of %s tokens", name, task_words[p->task],
+					     gs_qty_fmt_int(a, p->context, GS_LANG_EN));
 		free(name);
 	}
 	json_object_set_new(w, "schema", json_string("gpusheet-workload"));
@@ -474,8 +480,12 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(weights, "compute_format",
 				    json_string("f32 activations, GGUF blocks dequantized by the runtime"));
 	json_object_set_new(w, "weights", weights);
-	json_object_set_new(w, "dimensions", S_dims(p->context - p->output, p->output, p->sequences));
-	if (kv) {
+	if (p->task)
+		json_object_set_new(w, "dimensions", S_train_dims(p->context, p->microbatch));
+	else
+		json_object_set_new(w, "dimensions", S_dims(p->context - p->output, p->output, p->sequences));
+	/* a training step keeps no KV cache */
+	if (kv && !p->task) {
 		/* dense by default: whether a window bounds the cache depends on
 		 * the runtime (the notes say so, and the sheet shows both) */
 		cache = json_pack("{s:s,s:I}", "kind", "dense",
@@ -488,7 +498,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		 * sheet states with its source */
 		json_object_set_new(w, "runtime", json_pack("{s:s}", "engine", p->engine));
 	if (p->task != 0)
-		json_object_set_new(w, "training", S_training(m, p, params));
+		json_object_set_new(w, "training", S_training(p));
 	req = json_object();
 	if (gs_model_replicated(m, &rep, &rep_tensors) == 0 && rep > 0) {
 		/* (none found, as in a shard whose tensors' names gpusheet does not
@@ -504,7 +514,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 					  gs_qty_fmt_int(a, rep, GS_LANG_EN));
 	}
 	json_object_set_new(w, "requirements", req);
-	json_object_set_new(w, "inputs", S_inputs(p));
+	json_object_set_new(w, "inputs", p->task ? S_train_inputs(p) : S_inputs(p));
 	if (kv && m->has_sliding_window && m->sliding_pattern &&
 	    strcmp(m->sliding_pattern, "every_layer") == 0)
 		window = gs_xasprintf(" The model has a sliding window of %s tokens on every layer. "
@@ -530,6 +540,21 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 				     m->commit);
 	else
 		where = gs_xasprintf("in `%s`", from);
+	if (p->task)
+		notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry, the "
+				     "parameter count and the weight bytes are read from them, nothing "
+				     "is typed by hand but the recipe (`training.recipe`: sequences of "
+				     "%s tokens, microbatch %llu, accumulation %llu). The sheet "
+				     "calculates each item per card from it (weights, adapters, "
+				     "gradients, optimizer states, master weights, logits: calculated; "
+				     "activations: assumed, by the published formula), and counts no "
+				     "KV cache: a training step keeps none. The reserve item is "
+				     "**assumed**, with its reason. The first full step creates the "
+				     "optimizer states: measure it.%s%s",
+				     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
+				     (unsigned long long)p->microbatch,
+				     (unsigned long long)p->accumulation, moe ? moe : "", S_notes_fill);
+	else
 	notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry, the "
 			     "parameter count and the weight bytes are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
@@ -635,6 +660,92 @@ static int S_kv_dtype(S_plan *p)
 	return -1;
 }
 
+/* One of names (NULL-terminated), or a usage error naming the option. */
+static int S_one_of(const char *opt, const char *v, const char *const *names, const char *dflt,
+		    const char **out)
+{
+	size_t i;
+
+	if (!v) {
+		*out = dflt;
+		return 0;
+	}
+	for (i = 0; names[i]; i++)
+		if (strcmp(names[i], v) == 0) {
+			*out = names[i];
+			return 0;
+		}
+	fprintf(stderr, "gpusheet init: --%s takes", opt);
+	for (i = 0; names[i]; i++)
+		fprintf(stderr, "%s %s", i ? (names[i + 1] ? "," : " or") : "", names[i]);
+	fprintf(stderr, ", not \"%s\"\n", v);
+	return -1;
+}
+
+/*
+ * The recipe of a training or an adaptation from the options, with their
+ * defaults: microbatch 1, accumulation 1, LoRA rank 16 on q, k, v and o,
+ * AdamW, full activation checkpointing, no sharding (one card), no offload.
+ * The output tokens and sequences are inference's: refused here.
+ */
+static int S_train_plan(S_plan *p, const char *otext, const char *stext, const char *mb,
+			const char *acc, const char *rank, const char *tgt, const char *cards)
+{
+	static const char *const opts[] = { "adamw", "adamw8bit", "sgd", "sgd-momentum", NULL };
+	static const char *const ckpts[] = { "none", "selective", "full", NULL };
+	static const char *const shards[] = { "none", "zero1", "zero2", "zero3", "fsdp", NULL };
+	static const char *const offs[] = { "none", "optimizer", "parameters", NULL };
+	const char *bad;
+
+	if ((otext && strcmp(otext, "0") != 0) || stext) {
+		fprintf(stderr, "gpusheet init: --output-tokens and --sequences are for inference; "
+			"a training step generates nothing: give the sequence length as --context "
+			"and the sequences per step as --microbatch\n");
+		return -1;
+	}
+	p->microbatch = p->accumulation = p->cards = 1;
+	p->lora_rank = S_LORA_RANK;
+	p->targets = GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_O;
+	if ((mb && S_uint("microbatch", mb, 65536, &p->microbatch)) ||
+	    (acc && S_uint("accumulation", acc, 1048576, &p->accumulation)) ||
+	    (rank && S_uint("lora-rank", rank, 65536, &p->lora_rank)) ||
+	    (cards && S_uint("cards", cards, 4096, &p->cards)))
+		return -1;
+	if (tgt && gs_recipe_parse_targets(tgt, &p->targets, &bad)) {
+		fprintf(stderr, "gpusheet init: --lora-targets: unknown module at \"%s\" (q_proj, "
+			"k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj or all-linear, "
+			"separated by commas)\n", bad);
+		return -1;
+	}
+	if (p->task == 2 && (rank || tgt || p->qlora)) {
+		fprintf(stderr, "gpusheet init: --lora-rank, --lora-targets and --qlora are for "
+			"--task adaptation; --task training trains every parameter\n");
+		return -1;
+	}
+	if (S_one_of("optimizer", p->optimizer, opts, "adamw", &p->optimizer) ||
+	    S_one_of("checkpointing", p->checkpointing, ckpts, "full", &p->checkpointing) ||
+	    S_one_of("sharding", p->sharding, shards, "none", &p->sharding) ||
+	    S_one_of("offload", p->offload, offs, "none", &p->offload))
+		return -1;
+	if (strcmp(p->sharding, "none") == 0 && p->cards > 1) {
+		fprintf(stderr, "gpusheet init: --cards %llu needs --sharding (zero1, zero2, zero3 "
+			"or fsdp): without it every card holds everything\n",
+			(unsigned long long)p->cards);
+		return -1;
+	}
+	if (strcmp(p->offload, "none") != 0 && strcmp(p->sharding, "none") == 0) {
+		fprintf(stderr, "gpusheet init: --offload %s needs --sharding: DeepSpeed and FSDP "
+			"offload what they shard\n", p->offload);
+		return -1;
+	}
+	if (strcmp(p->offload, "parameters") == 0 && strcmp(p->sharding, "zero3") != 0 &&
+	    strcmp(p->sharding, "fsdp") != 0) {
+		fprintf(stderr, "gpusheet init: --offload parameters needs --sharding zero3 or fsdp\n");
+		return -1;
+	}
+	return 0;
+}
+
 int gs_cmd_init(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -647,6 +758,16 @@ int gs_cmd_init(int argc, char **argv)
 		{ "kv-dtype", required_argument, NULL, 'k' },
 		{ "engine", required_argument, NULL, 'e' },
 		{ "out", required_argument, NULL, 'O' },
+		{ "microbatch", required_argument, NULL, 'B' },
+		{ "accumulation", required_argument, NULL, 'A' },
+		{ "lora-rank", required_argument, NULL, 'R' },
+		{ "lora-targets", required_argument, NULL, 'T' },
+		{ "qlora", no_argument, NULL, 'Q' },
+		{ "optimizer", required_argument, NULL, 'P' },
+		{ "checkpointing", required_argument, NULL, 'C' },
+		{ "sharding", required_argument, NULL, 'S' },
+		{ "cards", required_argument, NULL, 'N' },
+		{ "offload", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -655,6 +776,9 @@ int gs_cmd_init(int argc, char **argv)
 					     "full", NULL };
 	const char *model = NULL, *ctext = NULL, *otext = NULL, *stext = NULL, *task = NULL;
 	const char *idtext = NULL, *out = NULL;
+	const char *mbtext = NULL, *acctext = NULL, *ranktext = NULL, *tgttext = NULL,
+		   *cardstext = NULL;
+	int train_opt = 0;
 	S_plan p;
 	gs_model m;
 	gs_diag d = GS_DIAG_INIT;
@@ -679,11 +803,27 @@ int gs_cmd_init(int argc, char **argv)
 		case 'k': p.kv_dtype = optarg; break;
 		case 'e': p.engine = optarg; break;
 		case 'O': out = optarg; break;
+		case 'B': mbtext = optarg; train_opt = 1; break;
+		case 'A': acctext = optarg; train_opt = 1; break;
+		case 'R': ranktext = optarg; train_opt = 1; break;
+		case 'T': tgttext = optarg; train_opt = 1; break;
+		case 'Q': p.qlora = 1; train_opt = 1; break;
+		case 'P': p.optimizer = optarg; train_opt = 1; break;
+		case 'C': p.checkpointing = optarg; train_opt = 1; break;
+		case 'S': p.sharding = optarg; train_opt = 1; break;
+		case 'N': cardstext = optarg; train_opt = 1; break;
+		case 'F': p.offload = optarg; train_opt = 1; break;
 		case 'h':
 			printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
 			       "[--output-tokens N] [--sequences N] "
 			       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
-			       "[--id ID] --out FILE\n");
+			       "[--id ID] --out FILE\n"
+			       "  training (--task adaptation|training): [--microbatch N] "
+			       "[--accumulation N] [--lora-rank N] [--lora-targets q_proj,v_proj,...|all-linear] "
+			       "[--qlora] [--optimizer adamw|adamw8bit|sgd|sgd-momentum] "
+			       "[--checkpointing none|selective|full] "
+			       "[--sharding none|zero1|zero2|zero3|fsdp] [--cards N] "
+			       "[--offload none|optimizer|parameters]\n");
 			return GS_EXIT_OK;
 		default:
 			gs_suggest_bad_option("init", opts, argv, optind);
@@ -699,16 +839,19 @@ int gs_cmd_init(int argc, char **argv)
 	    (otext && S_uint("output-tokens", otext, UINT64_C(1) << 32, &p.output)) ||
 	    (stext && S_uint("sequences", stext, 65536, &p.sequences)))
 		return GS_EXIT_INVALID;
-	/* default: 256 generated tokens, at most a quarter of the context */
+	/* default: 256 generated tokens, at most a quarter of the context;
+	 * training generates none (S_train_plan) */
+	if (task && strcmp(task, "inference") != 0)
+		otext = otext ? otext : "0";
 	if (!otext)
 		p.output = p.context / 4 < 256 ? p.context / 4 : 256;
-	if (p.output == 0) {
+	if (p.output == 0 && !(task && strcmp(task, "inference") != 0)) {
 		fprintf(stderr, "gpusheet init: --context %llu leaves no room for generated "
 			"tokens: give at least 4, or --output-tokens\n",
 			(unsigned long long)p.context);
 		return GS_EXIT_INVALID;
 	}
-	if (p.output >= p.context) {
+	if (p.output >= p.context && p.output) {
 		fprintf(stderr, "gpusheet init: --output-tokens (%llu) must be less than --context "
 			"(%llu): the context holds the input and the generated tokens\n",
 			(unsigned long long)p.output, (unsigned long long)p.context);
@@ -725,6 +868,11 @@ int gs_cmd_init(int argc, char **argv)
 		}
 		p.task = c == 3 ? 1 : c == 4 ? 2 : c;
 	}
+	if (p.task && S_train_plan(&p, otext, stext, mbtext, acctext, ranktext, tgttext, cardstext))
+		return GS_EXIT_USAGE;
+	if (!p.task && train_opt)
+		return S_usage("--microbatch, --lora-rank, --optimizer and the other training "
+			       "options need --task adaptation or --task training");
 	if (p.kv_dtype && S_kv_dtype(&p))
 		return GS_EXIT_USAGE;
 	if (p.engine && strcmp(p.engine, "vllm") != 0) {

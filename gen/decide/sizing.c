@@ -250,6 +250,39 @@ int gs_sizing_kv_splits(const gs_workload *w, const gs_sizing *s, uint64_t n)
 	return 1;
 }
 
+/*
+ * A training recipe: its items per card (training.h); the weights become
+ * the base as held (QLoRA's NF4), the training the other items per card
+ * and the declared components, the need the weights per card + the
+ * reserve + the training. No KV cache.
+ */
+static int S_recipe(const gs_workload *w, gs_sizing *s, gs_error *err)
+{
+	gs_training *t = &s->train;
+	uint64_t v, decl;
+	size_t k;
+
+	if (gs_training_size(w, s->weights.bytes, t, err))
+		return -1;
+	s->has_train = 1;
+	s->weights.bytes = t->items[GS_TI_WEIGHTS].total;
+	if (gs_qty_add(s->weights, s->reserve, &s->envelope))
+		return S_fail(err, "the envelope");
+	if (S_sum_items(w->training, w->ntraining, &decl))
+		return S_fail(err, "the training components");
+	v = decl;
+	for (k = GS_TI_WEIGHTS + 1; k < GS_TI_COUNT; k++)
+		if (gs_qty_add_u64(v, t->items[k].per_card, &v))
+			return S_fail(err, "the training items");
+	s->training = gs_qty_make(v, t->prov);
+	if (w->ntraining)
+		s->training.prov = gs_qty_prov_weakest(s->training.prov, GS_PROV_ASSUMED);
+	s->need = gs_qty_make(t->items[GS_TI_WEIGHTS].per_card, t->items[GS_TI_WEIGHTS].prov);
+	if (gs_qty_add(s->need, s->reserve, &s->need) || gs_qty_add(s->need, s->training, &s->need))
+		return S_fail(err, "the calculated need");
+	return 0;
+}
+
 int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 {
 	static const unsigned defaults[] = { 16, 8, 4 };
@@ -278,7 +311,10 @@ int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 	s->kv = gs_qty_missing();
 	s->kv_per_sequence = gs_qty_missing();
 	s->kv_other = gs_qty_missing();
-	if (w->cache != GS_CACHE_NONE && w->ncache_layout) {
+	if (w->task != GS_TASK_INFERENCE && w->recipe.present) {
+		if (S_recipe(w, s, err))
+			return -1;
+	} else if (w->cache != GS_CACHE_NONE && w->ncache_layout) {
 		if (S_kv_layout(w, w->runtime.engine == GS_ENGINE_VLLM ? "vllm" : NULL, s))
 			return S_fail(err, "the KV cache");
 	} else if (w->cache != GS_CACHE_NONE && w->has_kv_geometry) {
@@ -345,6 +381,8 @@ int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 		}
 	}
 
+	if (s->has_train)
+		goto formats;
 	s->training = gs_qty_missing();
 	if (w->task != GS_TASK_INFERENCE) {
 		if (S_sum_items(w->training, w->ntraining, &v))
@@ -363,6 +401,7 @@ int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 		s->need.prov = gs_qty_prov_weakest(s->need.prov, s->training.prov);
 	}
 
+formats:
 	/* Format table: 16, 8, 4 bits, plus the workload's own if it differs. */
 	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
 		bits[nbits++] = defaults[i];

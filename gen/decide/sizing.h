@@ -9,7 +9,10 @@
  *    (has_weights_bytes) is sized with those exact bytes, not parameters x
  *    bits, and is never "theoretical";
  *  - nothing is multiplied by a hidden factor: training memory is the sum
- *    of the declared components, nothing else;
+ *    of the declared components, and, with a training recipe, of the items
+ *    training.h calculates per card (the need is then per card: the
+ *    weights per card + the reserve + the other items per card + the
+ *    declared components, and no KV cache);
  *  - provenance: weights and KV cache are calculated; reserve items and
  *    declared training components are assumed; a sum takes the weakest.
  */
@@ -21,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "quantity.h"
+#include "training.h"
 #include "workload.h"
 
 /* weights = parameters x bits / 8, rounded up to a whole byte. */
@@ -136,7 +140,10 @@ typedef struct {
 	gs_cache_cost kv_cost;         /* one sequence, kv_engine */
 	gs_cache_cost kv_other_cost;   /* one sequence, kv_other_engine */
 	gs_qty training;         /* sum of declared components; missing for inference */
-	gs_qty need;             /* envelope + kv + training: the calculated need */
+	gs_qty need;             /* envelope + kv + training: the calculated need;
+				  * with a recipe, per card (see the top) */
+	int has_train;           /* 1: the workload's recipe, sized in train */
+	gs_training train;
 	gs_format_row formats[GS_MAX_FORMATS];
 	size_t nformats;
 } gs_sizing;

@@ -980,10 +980,63 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 	free(op);
 }
 
+/*
+ * A recipe needs the microbatch and the sequence length as dimensions, and
+ * the model's dimensions the arithmetic uses: the cache geometry, and the
+ * hidden and intermediate sizes and the vocabulary, from the recipe's
+ * geometry or the model's files (which fill what it does not state).
+ */
+static void S_recipe_check(gs_jr *r, gs_workload *w, json_t *root, const char *path)
+{
+	gs_recipe *rc = &w->recipe;
+	const gs_model *m = w->model;
+	json_t *dims = json_object_get(root, "dimensions");
+	char *gp = gs_jr_path_key(path, "geometry");
+
+	if (json_is_object(dims) && !json_object_get(dims, "microbatch"))
+		gs_jr_error(r, "$.dimensions", "a training recipe needs dimensions.microbatch "
+			    "(sequences per microbatch on one card)");
+	if (json_is_object(dims) && !json_object_get(dims, "input_tokens"))
+		gs_jr_error(r, "$.dimensions", "a training recipe needs dimensions.input_tokens "
+			    "(the sequence length)");
+	if (!w->has_kv_geometry)
+		gs_jr_error(r, "$.model", "a training recipe needs the model's layers, "
+			    "attention_heads, kv_heads and head_dim (or model.from)");
+	if (m && !rc->has_hidden && m->has_hidden) {
+		rc->hidden = m->hidden;
+		rc->has_hidden = 1;
+	}
+	if (m && !rc->has_intermediate && m->has_intermediate) {
+		rc->intermediate = m->intermediate;
+		rc->has_intermediate = 1;
+	}
+	if (m && !rc->has_vocab && m->has_vocab) {
+		rc->vocab = m->vocab;
+		rc->has_vocab = 1;
+	}
+	if (m && !rc->experts && m->has_experts && m->experts > 1) {
+		rc->experts = m->experts;
+		rc->experts_active = m->experts_active;
+		rc->expert_intermediate = m->moe_intermediate;
+		rc->tied = m->tied == 1;
+	}
+	if (!rc->has_hidden)
+		gs_jr_error(r, gp, "missing hidden_size (state it, or read the model with model.from)");
+	if (!rc->has_intermediate)
+		gs_jr_error(r, gp, "missing intermediate_size (state it, or read the model with "
+			    "model.from)");
+	if (!rc->has_vocab)
+		gs_jr_error(r, gp, "missing vocab_size (state it, or read the model with model.from)");
+	if (rc->sharding == GS_SHARD_NONE && rc->cards > 1)
+		gs_jr_error(r, path, "cards %llu without a sharding stage: name sharding (zero1, "
+			    "zero2, zero3 or fsdp), or cards 1", (unsigned long long)rc->cards);
+	free(gp);
+}
+
 static void S_read_training(gs_jr *r, gs_workload *w, json_t *root, int task_ok)
 {
-	static const char *allowed[] = { "trainable_parameters", "components", NULL };
-	json_t *o, *arr;
+	static const char *allowed[] = { "trainable_parameters", "components", "recipe", NULL };
+	json_t *o, *arr, *ro;
 	char *op, *ap;
 	int rc;
 
@@ -1004,6 +1057,12 @@ static void S_read_training(gs_jr *r, gs_workload *w, json_t *root, int task_ok)
 						 &w->trainable_parameters) == 1;
 	if (gs_jr_array(r, o, op, "components", GS_JR_OPTIONAL, &arr, &ap) == 1) {
 		S_read_items(r, arr, ap, &w->training, &w->ntraining);
+		free(ap);
+	}
+	ro = gs_jr_member(r, o, op, "recipe", GS_JR_OPTIONAL, &ap);
+	if (ro) {
+		if (gs_recipe_read(r, ro, ap, &w->recipe) == 0)
+			S_recipe_check(r, w, root, ap);
 		free(ap);
 	}
 	free(op);

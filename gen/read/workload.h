@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include "diag.h"
 #include "kvlayout.h"
+#include "recipe.h"
 
 typedef enum {
 	GS_TASK_INFERENCE = 0,
@@ -171,6 +172,9 @@ typedef struct {
 	int has_trainable_parameters;
 	gs_item *training;
 	size_t ntraining;
+	/* training.recipe: how it is run (recipe.h); present 0 without one.
+	 * With it, decide/training.h calculates the items per card. */
+	gs_recipe recipe;
 
 	/* requirements */
 	char *req_software;         /* description of the software environment, or NULL */

@@ -115,6 +115,71 @@ char *gs_render_page(const gs_templates *tp, gs_lang lang, const char *title,
 	return gs_buf_detach(&out, NULL);
 }
 
+static void S_qty(gs_jw *w, gs_qty q);
+
+/* sizing.training_recipe: the recipe, its items per card and its phases */
+static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training *t)
+{
+	/* the keys sorted: the items' and the phases' ids in that order */
+	static const gs_train_kind items[GS_TI_COUNT] = {
+		GS_TI_ACTIVATIONS, GS_TI_ADAPTERS, GS_TI_GRADIENTS, GS_TI_LOGITS, GS_TI_MASTER,
+		GS_TI_OPTIMIZER, GS_TI_WEIGHTS
+	};
+	static const gs_train_phase phases[GS_TP_COUNT] = {
+		GS_TP_EVAL, GS_TP_EXPORT, GS_TP_FIRST_STEP, GS_TP_LOAD, GS_TP_STEADY
+	};
+	const gs_recipe *rc = &wl->recipe;
+	size_t k;
+
+	gs_jw_key(w, "training_recipe");
+	gs_jw_object(w);
+	gs_jw_key(w, "cards");
+	gs_jw_u64(w, t->cards);
+	gs_jw_key(w, "checkpointing");
+	gs_jw_str(w, gs_recipe_ckpt_id(rc->checkpointing));
+	gs_jw_key(w, "host_memory");
+	S_qty(w, gs_qty_make(t->host, GS_PROV_CALCULATED));
+	gs_jw_key(w, "items");
+	gs_jw_object(w);
+	for (k = 0; k < GS_TI_COUNT; k++) {
+		const gs_train_item *it = &t->items[items[k]];
+		gs_jw_key(w, it->id);
+		gs_jw_object(w);
+		gs_jw_key(w, "divided");
+		gs_jw_bool(w, it->divided);
+		gs_jw_key(w, "host");
+		gs_jw_u64(w, it->host);
+		gs_jw_key(w, "per_card");
+		gs_jw_u64(w, it->per_card);
+		gs_jw_key(w, "provenance");
+		gs_jw_str(w, gs_qty_prov_id(it->prov));
+		gs_jw_key(w, "total");
+		gs_jw_u64(w, it->total);
+		gs_jw_end(w);
+	}
+	gs_jw_end(w);
+	gs_jw_key(w, "method");
+	gs_jw_str(w, gs_recipe_method_id(rc->method));
+	gs_jw_key(w, "offload");
+	gs_jw_str(w, gs_recipe_offload_id(rc->offload));
+	gs_jw_key(w, "optimizer");
+	gs_jw_str(w, gs_recipe_optimizer_id(rc->optimizer));
+	gs_jw_key(w, "peak_phase");
+	gs_jw_str(w, gs_training_phase_id(t->peak));
+	gs_jw_key(w, "phases");
+	gs_jw_object(w);
+	for (k = 0; k < GS_TP_COUNT; k++) {
+		gs_jw_key(w, gs_training_phase_id(phases[k]));
+		gs_jw_u64(w, t->phases[phases[k]]);
+	}
+	gs_jw_end(w);
+	gs_jw_key(w, "sharding");
+	gs_jw_str(w, gs_recipe_shard_id(rc->sharding));
+	gs_jw_key(w, "trainable_parameters");
+	gs_jw_u64(w, t->trainable);
+	gs_jw_end(w);
+}
+
 static void S_qty(gs_jw *w, gs_qty q)
 {
 	if (!q.present) {
@@ -543,6 +608,8 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	S_qty(&w, s->reserve);
 	gs_jw_key(&w, "training");
 	S_qty(&w, s->training);
+	if (s->has_train)
+		S_training_recipe(&w, wl, &s->train);
 	gs_jw_key(&w, "weights");
 	S_qty(&w, s->weights);
 	if (wl->weights_source) {

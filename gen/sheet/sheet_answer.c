@@ -183,7 +183,9 @@ static void S_levers(S_ctx *c)
 	p = gs_doc_para(c->root);
 	gs_doc_strong(p, TR("lever.label"));
 	gs_doc_text(p, " ");
-	if (w->task != GS_TASK_INFERENCE && train >= s->weights.bytes && train >= kv) {
+	if (s->has_train) {
+		gs_sheet_training_lever(c, p);
+	} else if (w->task != GS_TASK_INFERENCE && train >= s->weights.bytes && train >= kv) {
 		v.a = s->training;
 		t = gs_sheet_words_expand(c, TR("lever.training"), &v);
 		gs_doc_text(p, t);

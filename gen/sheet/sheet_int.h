@@ -98,6 +98,13 @@ void gs_sheet_memory_budget_chart(S_ctx *c);
 /* The workload under its runtime (vLLM): settings, budget and KV pool per offer. */
 void gs_sheet_memory_runtime(S_ctx *c);
 
+/* sheet_training.c: a workload with a training recipe */
+void gs_sheet_training_sizing(S_ctx *c);
+void gs_sheet_training_lever(S_ctx *c, cmark_node *p);
+/* The budget chart's segments of the recipe's items per card (at most
+ * GS_TI_COUNT, the empty left out); returns how many. */
+size_t gs_sheet_training_segments(S_ctx *c, gs_chart_segment *segs);
+
 /* sheet_measure.c */
 void gs_sheet_measure_measurements(S_ctx *c);
 

@@ -281,6 +281,10 @@ void gs_sheet_memory_sizing(S_ctx *c)
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 	size_t i;
 
+	if (s->has_train) {
+		gs_sheet_training_sizing(c);
+		return;
+	}
 	h[0] = TR("col.item");
 	h[1] = TR("col.bytes");
 	h[2] = TR("col.gb");
@@ -408,7 +412,7 @@ void gs_sheet_memory_budget_chart(S_ctx *c)
 	const gs_workload *w = c->in->w;
 	const gs_sizing *s = c->in->s;
 	const gs_decision *d = c->in->d;
-	gs_chart_segment *segs = gs_xcalloc(4 + w->nreserve + w->ntraining, sizeof(*segs));
+	gs_chart_segment *segs = gs_xcalloc(4 + GS_TI_COUNT + w->nreserve + w->ntraining, sizeof(*segs));
 	gs_chart_line *caps = gs_xcalloc(d->ncands + 1, sizeof(*caps));
 	gs_chart_line *peaks = gs_xcalloc(c->in->nev + 1, sizeof(*peaks));
 	char **labels = gs_xcalloc(d->ncands + c->in->nev + 1, sizeof(*labels));
@@ -418,8 +422,13 @@ void gs_sheet_memory_budget_chart(S_ctx *c)
 	const char *h[5];
 	cmark_node *tb;
 
-	segs[ns].label = TR("size.weights");
-	segs[ns++].value = s->weights;
+	if (s->has_train) {
+		/* a recipe: its items per card */
+		ns = gs_sheet_training_segments(c, segs);
+	} else {
+		segs[ns].label = TR("size.weights");
+		segs[ns++].value = s->weights;
+	}
 	if (s->kv.present) {
 		segs[ns].label = TR("size.kv");
 		segs[ns++].value = s->kv;

@@ -11,7 +11,8 @@
 #    4,294,967,296 B (init's default), with the windowed 4,096-token figure
 #    (536,870,912 B) beside it, not counted;
 #  - the tiny sharded checkpoint with --task lora and the tiny GGUF with
-#    --task full write training items, each assumed, and pass check;
+#    --task full write a training recipe and pass check; every training
+#    option is written, and the options that contradict the task refused;
 #  - a model outside the sheet's folder is named by a path up from it, a
 #    folder link inside it as typed;
 #  - init refuses to overwrite (exit 1, the file untouched) and refuses a
@@ -52,12 +53,12 @@ grep -q "warning: the context of 65,536 tokens exceeds the model's max_position_
 "$bin" init --model mistral-7b-v0.1 --context 32768 --out ok.json >/dev/null 2>"$scratch/log"
 grep -q warning "$scratch/log" && err "init warned at the model's own context"
 
-# training items, each assumed
-"$bin" init --model tiny-llama --context 64 --output-tokens 16 --task lora --id tiny-lora \
+# training: the recipe, its items calculated by the sheet (docs/formats.md §1.4)
+"$bin" init --model tiny-llama --context 64 --task lora --id tiny-lora \
 	--out lora.json >/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "init lora failed"; }
 "$bin" check lora.json >/dev/null 2>&1 || err "check lora.json failed"
 # the workload's word for it, the same sheet
-"$bin" init --model tiny-llama --context 64 --output-tokens 16 --task adaptation --id tiny-lora \
+"$bin" init --model tiny-llama --context 64 --task adaptation --id tiny-lora \
 	--out lora2.json >/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "init --task adaptation failed"; }
 cmp -s lora.json lora2.json || err "--task adaptation and --task lora write different sheets"
 grep -q '"task": "adaptation"' lora.json || err "lora.json's task is not adaptation"
@@ -66,19 +67,50 @@ grep -A2 '"tensor_parallel_replicated"' lora.json | grep -q '"amount": "96"' ||
 	err "init did not write the 96 replicated bytes of tiny-llama's headers"
 grep -q tensor_parallel_replicated mistral.json &&
 	err "init wrote replicated bytes from an index alone (its shards' headers not read)"
-# rank 16 on q, k, v, o: 16 x (2 x (8 + 8) + 2 x (8 + 4)) = 896 trainable, x 16 B = 14,336 B
-grep -q '"trainable_parameters": 896' lora.json || err "LoRA trainable parameters are not 896"
-grep -q '"amount": "14336"' lora.json || err "LoRA adapter item is not 14,336 B"
-# three items: the runtime reserve, the adapters with their states, the activations
-n=$(grep -c '"reason": "[^"]*Assumed' lora.json)
-[ "$n" = 3 ] || err "lora.json: expected 3 items that say Assumed, found $n"
-"$bin" init --model tiny-gguf --context 64 --task full --out full.json >/dev/null 2>"$scratch/log" ||
-	{ cat "$scratch/log"; err "init full on a GGUF failed"; }
+# the defaults: LoRA rank 16 on q, k, v, o, AdamW, full checkpointing, microbatch 1,
+# no generated tokens, no KV cache
+grep -q '"method": "lora"' lora.json || err "lora.json: the method is not lora"
+grep -q '"rank": 16' lora.json || err "lora.json: the rank is not 16"
+grep -q '"checkpointing": "full"' lora.json || err "lora.json: checkpointing is not full"
+grep -q '"microbatch": 1' lora.json || err "lora.json: microbatch is not 1"
+grep -q 'output_tokens\|"cache"\|"sequences"' lora.json && err "lora.json: generated tokens, sequences or a cache in a training workload"
+"$bin" sheet --catalog offers.xml lora.json --out lsheet --date 2026-11-29 >/dev/null 2>&1 || err "sheet of lora.json failed"
+# rank 16 on q, k, v, o of its one layer: 16 x (2 x (8 + 8) + 2 x (8 + 4)) = 896
+grep -q 'Trainable parameters: 896\.' lsheet/tiny-lora.md || err "LoRA trainable parameters are not 896"
+grep -q '"kv_cache": null' lsheet/tiny-lora.json || err "the training sheet counts a KV cache"
+grep -q '"training_recipe": {' lsheet/tiny-lora.json || err "no sizing.training_recipe in the decision JSON"
+# the options: QLoRA, 8-bit AdamW, ZeRO-2 over 2 cards with the optimizer offloaded
+"$bin" init --model tiny-llama --context 64 --task adaptation --qlora --microbatch 2 --accumulation 8 \
+	--lora-rank 4 --lora-targets q_proj,v_proj --optimizer adamw8bit --checkpointing selective \
+	--sharding zero2 --cards 2 --offload optimizer --id tiny-qlora --out qlora.json >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "init with every training option failed"; }
+"$bin" check qlora.json >/dev/null 2>&1 || err "check qlora.json failed"
+for k in '"method": "qlora"' '"rank": 4' '"optimizer": "adamw8bit"' '"checkpointing": "selective"' \
+	'"sharding": "zero2"' '"cards": 2' '"offload": "optimizer"' '"accumulation": 8' '"microbatch": 2'; do
+	grep -q "$k" qlora.json || err "qlora.json lacks $k"
+done
+# refused: inference's options for a training, a training option for inference, cards without sharding
+for bad in "--task training --output-tokens 16" "--task adaptation --sequences 2" "--microbatch 2" \
+	"--task adaptation --cards 2" "--task adaptation --lora-targets q_proj,x_proj" \
+	"--task training --lora-rank 8" "--task adaptation --optimizer adam"; do
+	# shellcheck disable=SC2086
+	"$bin" init --model tiny-llama --context 64 $bad --out refused.json >/dev/null 2>"$scratch/log" &&
+		err "init $bad was accepted"
+	[ -e refused.json ] && err "init $bad wrote a file"
+	[ -s "$scratch/log" ] || err "init $bad: no message"
+done
+# a GGUF whose header gives no intermediate size: a training recipe cannot be sized, refused plainly
+"$bin" init --model tiny-gguf --context 64 --task full --out full.json >/dev/null 2>"$scratch/log" &&
+	err "init full on a GGUF without an intermediate size was accepted"
+grep -q 'intermediate' "$scratch/log" || { cat "$scratch/log"; err "the refusal does not name the intermediate size"; }
+[ -e full.json ] && err "a refused init wrote full.json"
+"$bin" init --model tiny-llama --context 64 --task training --sharding fsdp --cards 2 --out full.json \
+	>/dev/null 2>"$scratch/log" || { cat "$scratch/log"; err "init full failed"; }
 "$bin" check full.json >/dev/null 2>&1 || err "check full.json failed"
-# 2,048 parameters: AdamW 2,048 x 8 = 16,384 B; master weights 2,048 x 4 = 8,192 B
-grep -q '"amount": "16384"' full.json || err "AdamW states are not 16,384 B"
-grep -q '"amount": "8192"' full.json || err "float32 master weights are not 8,192 B"
-"$bin" sheet --catalog offers.xml full.json --out sheet --date 2026-11-29 >/dev/null 2>&1 || err "sheet of full.json failed"
+grep -q '"method": "full"' full.json || err "full.json: the method is not full"
+"$bin" init --model tiny-gguf --context 64 --out gguf.json >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "init on a GGUF failed"; }
+"$bin" sheet --catalog offers.xml gguf.json --out sheet --date 2026-11-29 >/dev/null 2>&1 || err "sheet of gguf.json failed"
 grep -q 'read from the checkpoint headers: tiny-gguf/model.gguf) | 2,354 |' sheet/tiny-gguf.md ||
 	err "the GGUF sheet does not carry the file's 2,354 bytes with its name"
 

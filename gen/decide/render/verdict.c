@@ -440,7 +440,8 @@ typedef struct {
 /* A documented multi-card placement: a text, or a tensor-parallel degree. */
 static int S_placed(const gs_workload *w)
 {
-	return w->placement != NULL || w->tensor_parallel > 1;
+	return w->placement != NULL || w->tensor_parallel > 1 ||
+	       (w->recipe.present && w->recipe.cards > 1);
 }
 
 /* May this measurement decide a verdict? */
@@ -775,6 +776,18 @@ static void S_lower(const S_in *in, gs_candidate *c)
 	gs_qty w, kv;
 
 	c->split = S_split(in, c->offer);
+	if (in->s->has_train) {
+		/* a training recipe: its calculated items per card (training.h) */
+		const gs_training *t = &in->s->train;
+		uint64_t sum = 0;
+		size_t k;
+		for (k = 0; k < GS_TI_COUNT; k++)
+			if (t->items[k].prov == GS_PROV_CALCULATED &&
+			    gs_qty_add_u64(sum, t->items[k].per_card, &sum))
+				sum = UINT64_MAX;
+		c->lower = gs_qty_make(sum, GS_PROV_CALCULATED);
+		return;
+	}
 	S_terms(in, c->split, &w, &kv);
 	c->lower = w;
 	if (kv.present && gs_qty_add_u64(c->lower.bytes, kv.bytes, &c->lower.bytes))
@@ -795,7 +808,7 @@ static int S_certainty(const S_in *in, gs_candidate *c)
 	gs_qty w, kv, r = gs_qty_missing();
 	gs_verdict v;
 
-	if (o->cards > 1 && n == 1) {
+	if (o->cards > 1 && n == 1 && !in->s->has_train) {
 		uint64_t total = in->s->weights.bytes;
 		if (in->s->kv.present && gs_qty_add_u64(total, in->s->kv.bytes, &total))
 			total = UINT64_MAX;
@@ -807,7 +820,8 @@ static int S_certainty(const S_in *in, gs_candidate *c)
 	} else {
 		bound = c->lower.bytes;
 		S_terms_r(in, n, 1, &w, &kv, &r);
-		why = n <= 1 ? "why.memory.lower_exceeds_card"
+		why = in->s->has_train ? "why.memory.lower_exceeds_recipe"
+		      : n <= 1 ? "why.memory.lower_exceeds_card"
 		      : r.present ? "why.memory.lower_exceeds_split_replicated"
 				  : "why.memory.lower_exceeds_split";
 	}
@@ -1312,11 +1326,17 @@ static void S_calculated(const S_in *in, gs_candidate *c)
 static int S_tp_cards(const S_in *in, gs_candidate *c)
 {
 	uint64_t tp = in->w->tensor_parallel;
+	const char *why = "why.memory.tp_above_cards";
 	gs_verdict v;
 
+	/* a training recipe sharded over N cards: the same rule */
+	if (tp <= 1 && in->s->has_train && in->w->recipe.cards > 1) {
+		tp = in->w->recipe.cards;
+		why = "why.memory.shard_above_cards";
+	}
 	if (tp <= 1 || c->offer->cards >= tp)
 		return 0;
-	v = S_v(GS_V_EXCLUDE, "why.memory.tp_above_cards");
+	v = S_v(GS_V_EXCLUDE, why);
 	v.basis = GS_BASIS_CATALOG;
 	v.t1 = tp;
 	v.t2 = c->offer->cards;

@@ -1,0 +1,289 @@
+/* training: a recipe's memory per item and per card (training.h). */
+#include "training.h"
+
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+static const char *const S_ids[GS_TI_COUNT] = { "weights", "adapters", "gradients", "master",
+						"optimizer", "activations", "logits" };
+static const char *const S_phase_ids[GS_TP_COUNT] = { "load", "first_step", "steady",
+						   "evaluation", "export" };
+
+const char *gs_training_phase_id(gs_train_phase p)
+{
+	return S_phase_ids[p];
+}
+
+static int S_fit(u128 v, uint64_t *out)
+{
+	if (v > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static uint64_t S_ceil_div(uint64_t a, uint64_t n)
+{
+	return a / n + (a % n != 0);
+}
+
+/* the expert's intermediate size: its own, else the dense one */
+static uint64_t S_expert_inter(const gs_recipe *rc)
+{
+	return rc->expert_intermediate ? rc->expert_intermediate : rc->intermediate;
+}
+
+int gs_training_linear_params(const gs_workload *w, uint64_t *out)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
+	     kv = (u128)w->kv_heads * w->head_dim, attn, mlp;
+
+	attn = h * q * 2 + h * kv * 2;
+	mlp = rc->experts ? (u128)rc->experts * 3 * h * S_expert_inter(rc) : 3 * h * rc->intermediate;
+	return S_fit((attn + mlp) * w->layers, out);
+}
+
+int gs_training_lora_params(const gs_workload *w, uint64_t *out)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
+	     kv = (u128)w->kv_heads * w->head_dim, r = rc->lora_rank, sum = 0, e = 1,
+	     inter = rc->intermediate;
+
+	if (rc->experts) {
+		e = rc->experts;
+		inter = S_expert_inter(rc);
+	}
+	if (rc->targets & GS_LORA_Q)
+		sum += r * (h + q);
+	if (rc->targets & GS_LORA_K)
+		sum += r * (h + kv);
+	if (rc->targets & GS_LORA_V)
+		sum += r * (h + kv);
+	if (rc->targets & GS_LORA_O)
+		sum += r * (q + h);
+	if (rc->targets & GS_LORA_GATE)
+		sum += e * r * (h + inter);
+	if (rc->targets & GS_LORA_UP)
+		sum += e * r * (h + inter);
+	if (rc->targets & GS_LORA_DOWN)
+		sum += e * r * (inter + h);
+	return S_fit(sum * w->layers, out);
+}
+
+/*
+ * Korthikanti et al. 2022 eq. 1 per layer, without the attention core's
+ * 5as²b: attention 11sbh, MLP 19sbh (x the experts per token of an MoE),
+ * the two norms 4sbh.
+ */
+static u128 S_layer(const gs_workload *w, u128 sb)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 h = rc->hidden, k = rc->experts ? rc->experts_active : 1;
+
+	return sb * h * 11 + sb * h * 19 * k + sb * h * 4;
+}
+
+int gs_training_activations(const gs_workload *w, uint64_t microbatch, uint64_t tokens,
+			    int ckpt, uint64_t *out)
+{
+	u128 sb = (u128)tokens * microbatch, core = sb * tokens * w->attention_heads * 5;
+	u128 layer = S_layer(w, sb), v;
+
+	switch ((gs_recipe_ckpt)ckpt) {
+	case GS_CKPT_NONE:
+		v = (layer + core) * w->layers;
+		break;
+	case GS_CKPT_SELECTIVE:
+		v = layer * w->layers;
+		break;
+	case GS_CKPT_FULL:
+	default:
+		/* the recomputed layer's attention core is the kernel's own */
+		v = sb * w->recipe.hidden * 2 * w->layers + layer;
+		break;
+	}
+	return S_fit(v, out);
+}
+
+/* bytes of the optimizer's states for n trainable values */
+static u128 S_optimizer(gs_recipe_optimizer o, uint64_t n)
+{
+	switch (o) {
+	case GS_OPT_ADAMW:
+		return (u128)n * 8;
+	case GS_OPT_ADAMW8BIT:
+		/* two 8-bit states, one fp32 absmax per block of 2,048 each */
+		return (u128)n * 2 + (u128)8 * S_ceil_div(n, 2048);
+	case GS_OPT_SGD_MOMENTUM:
+		return (u128)n * 4;
+	case GS_OPT_SGD:
+	default:
+		return 0;
+	}
+}
+
+/* QLoRA's base: the linear layers in NF4 with double quantization, the
+ * rest (embeddings, head, norms, router) at 2 B */
+static int S_qlora_base(const gs_workload *w, uint64_t *q, uint64_t *out)
+{
+	u128 v;
+
+	if (gs_training_linear_params(w, q) || *q > w->parameters)
+		return -1;
+	v = (u128)S_ceil_div(*q, 2) + S_ceil_div(*q, 64) + (u128)4 * S_ceil_div(*q, 16384) +
+	    (u128)(w->parameters - *q) * 2;
+	return S_fit(v, out);
+}
+
+/* the value bytes of the weights: their storage width, whole bytes (2 for bf16) */
+static uint64_t S_value_bytes(const gs_workload *w)
+{
+	uint64_t mb = gs_workload_millibits(w);
+
+	return mb >= 8000 ? (mb + 7999) / 8000 : 1;
+}
+
+static int S_set(gs_training *t, gs_train_kind k, u128 total, int divided, gs_prov prov)
+{
+	gs_train_item *it = &t->items[k];
+
+	it->id = S_ids[k];
+	it->prov = prov;
+	it->divided = divided;
+	if (S_fit(total, &it->total))
+		return -1;
+	it->per_card = divided ? S_ceil_div(it->total, t->cards) : it->total;
+	return 0;
+}
+
+/* offload: the item to host memory, none on the card */
+static void S_offload(gs_train_item *it)
+{
+	it->host = it->total;
+	it->per_card = 0;
+}
+
+static int S_fail(gs_error *err, const char *what)
+{
+	gs_error_set(err, "the training recipe's %s does not fit in 64 bits", what);
+	return -1;
+}
+
+/* the phases per card from the items */
+static int S_phases(const gs_workload *w, gs_training *t)
+{
+	const gs_recipe *rc = &w->recipe;
+	const gs_train_item *it = t->items;
+	uint64_t load, step, eval, exp, v;
+	int f;
+	u128 sb = (u128)gs_workload_dim(w, "microbatch", &f) * gs_workload_dim(w, "input_tokens", &f);
+	size_t p;
+
+	load = it[GS_TI_WEIGHTS].per_card + it[GS_TI_ADAPTERS].per_card;
+	step = t->per_card;
+	/* evaluation: no gradients, no states kept for a backward pass; one
+	 * layer's activations and the logits */
+	if (S_fit(S_layer(w, sb), &v))
+		return -1;
+	eval = load;
+	if (gs_qty_add_u64(eval, v, &eval) || gs_qty_add_u64(eval, it[GS_TI_LOGITS].per_card, &eval))
+		return -1;
+	/* the optimizer states stay allocated after the first step */
+	if (gs_qty_add_u64(eval, it[GS_TI_OPTIMIZER].per_card, &eval) ||
+	    gs_qty_add_u64(eval, it[GS_TI_MASTER].per_card, &eval))
+		return -1;
+	exp = load;
+	if (gs_qty_add_u64(exp, it[GS_TI_OPTIMIZER].per_card, &exp) ||
+	    gs_qty_add_u64(exp, it[GS_TI_MASTER].per_card, &exp))
+		return -1;
+	if (rc->method != GS_METHOD_FULL) {
+		/* a 16-bit copy of the adapters */
+		if (gs_qty_mul_u64(t->trainable, 2, &v) || gs_qty_add_u64(exp, v, &exp))
+			return -1;
+	} else if (it[GS_TI_WEIGHTS].divided) {
+		/* the 16-bit weights gathered whole on the card that saves */
+		if (gs_qty_add_u64(exp, it[GS_TI_WEIGHTS].total - it[GS_TI_WEIGHTS].per_card, &exp))
+			return -1;
+	}
+	t->phases[GS_TP_LOAD] = load;
+	t->phases[GS_TP_FIRST_STEP] = step;
+	t->phases[GS_TP_STEADY] = step;
+	t->phases[GS_TP_EVAL] = eval;
+	t->phases[GS_TP_EXPORT] = exp;
+	t->peak = GS_TP_LOAD;
+	for (p = 1; p < GS_TP_COUNT; p++)
+		if (t->phases[p] > t->phases[t->peak])
+			t->peak = (gs_train_phase)p;
+	return 0;
+}
+
+int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *t,
+		     gs_error *err)
+{
+	const gs_recipe *rc = &w->recipe;
+	int full = rc->method == GS_METHOD_FULL, f1, f2;
+	int s1 = rc->sharding != GS_SHARD_NONE, s2 = rc->sharding >= GS_SHARD_ZERO2,
+	    s3 = rc->sharding >= GS_SHARD_ZERO3;
+	uint64_t base = weights_bytes, mb = gs_workload_dim(w, "microbatch", &f1),
+		 tokens = gs_workload_dim(w, "input_tokens", &f2), act;
+	size_t k;
+
+	memset(t, 0, sizeof(*t));
+	t->cards = rc->cards ? rc->cards : 1;
+	if (!rc->present || !f1 || !f2)
+		return S_fail(err, "dimensions (no recipe, microbatch or input_tokens)");
+	if (full) {
+		t->trainable = w->parameters;
+	} else if (gs_training_lora_params(w, &t->trainable)) {
+		return S_fail(err, "LoRA parameters");
+	}
+	if (rc->method == GS_METHOD_QLORA) {
+		if (gs_training_linear_params(w, &t->quantized))
+			return S_fail(err, "linear layers");
+		if (t->quantized > w->parameters) {
+			gs_error_set(err, "the geometry's linear layers (%llu parameters) exceed "
+				     "model.parameters (%llu): the recipe's geometry does not describe "
+				     "this model", (unsigned long long)t->quantized,
+				     (unsigned long long)w->parameters);
+			return -1;
+		}
+		if (S_qlora_base(w, &t->quantized, &base))
+			return S_fail(err, "4-bit base");
+	}
+	if (S_set(t, GS_TI_WEIGHTS, base, s3, GS_PROV_CALCULATED) ||
+	    S_set(t, GS_TI_ADAPTERS, full ? 0 : (u128)t->trainable * 4, s3, GS_PROV_CALCULATED) ||
+	    S_set(t, GS_TI_GRADIENTS,
+		  (u128)t->trainable * (full ? S_value_bytes(w) : 4), s2, GS_PROV_CALCULATED) ||
+	    S_set(t, GS_TI_MASTER, full && gs_workload_millibits(w) < 32000
+				       ? (u128)w->parameters * 4 : 0, s1, GS_PROV_CALCULATED) ||
+	    S_set(t, GS_TI_OPTIMIZER, S_optimizer(rc->optimizer, t->trainable), s1,
+		  GS_PROV_CALCULATED))
+		return S_fail(err, "model states");
+	if (gs_training_activations(w, mb, tokens, (int)rc->checkpointing, &act) ||
+	    S_set(t, GS_TI_ACTIVATIONS, act, 0, GS_PROV_ASSUMED) ||
+	    S_set(t, GS_TI_LOGITS, (u128)mb * tokens * rc->vocab * 4, 0, GS_PROV_CALCULATED))
+		return S_fail(err, "activations");
+	if (rc->offload != GS_OFFLOAD_NONE) {
+		S_offload(&t->items[GS_TI_OPTIMIZER]);
+		S_offload(&t->items[GS_TI_MASTER]);
+	}
+	if (rc->offload == GS_OFFLOAD_PARAMETERS) {
+		gs_train_item *it = &t->items[GS_TI_WEIGHTS];
+		it->host = it->total;
+		it->per_card = S_ceil_div(it->total, w->layers);
+		it->prov = GS_PROV_ASSUMED;
+	}
+	t->prov = GS_PROV_CALCULATED;
+	for (k = 0; k < GS_TI_COUNT; k++) {
+		if (gs_qty_add_u64(t->per_card, t->items[k].per_card, &t->per_card) ||
+		    gs_qty_add_u64(t->host, t->items[k].host, &t->host))
+			return S_fail(err, "sum");
+		t->prov = gs_qty_prov_weakest(t->prov, t->items[k].prov);
+	}
+	if (S_phases(w, t))
+		return S_fail(err, "phases");
+	return 0;
+}

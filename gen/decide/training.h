@@ -1,0 +1,113 @@
+/*
+ * training: the memory of a training or an adaptation run as its recipe
+ * says (workload training.recipe, read/recipe.h), per item and per card,
+ * in bytes, exactly.
+ *
+ * Items (P parameters, T trainable, N cards; docs/formats.md §1.4):
+ *   weights     the base model as held: its checkpoint bytes (full, LoRA),
+ *               or QLoRA's NF4: ceil(Q/2) + ceil(Q/64) 8-bit constants +
+ *               4 x ceil(Q/16384) fp32 constants for the Q parameters of
+ *               the linear layers, the rest at 2 B (Dettmers et al. 2023,
+ *               arXiv 2305.14314 §3, double quantization); calculated;
+ *   adapters    LoRA: T x 4 B (fp32 adapters, PEFT's default); calculated;
+ *   gradients   full: T x the weights' bytes per value; LoRA: T x 4 B;
+ *               calculated;
+ *   master      full in a width below 32 bits: fp32 copy, P x 4 B
+ *               (mixed precision, Rajbhandari et al. 2020, arXiv 1910.02054
+ *               §3.1: 2 + 2 + 12 = 16 B per parameter with Adam); calculated;
+ *   optimizer   AdamW T x 8 B; 8-bit AdamW T x 2 B + 2 x 4 B x ceil(T/2048)
+ *               (Dettmers et al. 2022, arXiv 2110.02861, blocks of 2,048);
+ *               SGD 0; SGD with momentum T x 4 B; calculated;
+ *   activations per microbatch b of s tokens, hidden h, a heads, L layers,
+ *               16-bit, by Korthikanti et al. 2022 (arXiv 2205.05198) eq. 1:
+ *               per layer sbh(34 + 5as/h); selective recomputation drops the
+ *               5as²b of the attention core (34sbh); full checkpointing
+ *               keeps 2sbh per layer and one layer's 34sbh for the recomputation
+ *               (its attention core recomputed by the kernel); an MoE's MLP part (19sbh) counts once per
+ *               chosen expert; assumed: a model of what a library keeps;
+ *   logits      b x s x vocabulary x 4 B (fp32 logits of the loss);
+ *               calculated.
+ * No KV cache: a training step keeps none.
+ *
+ * Sharding over N cards (Rajbhandari et al. 2020 §5): ZeRO-1 divides the
+ * optimizer states and the master weights by N, ZeRO-2 the gradients too,
+ * ZeRO-3 and FSDP (full shard) the weights and adapters too; the rest is
+ * replicated. Each divided item is ceil(total / N) per card. Offload of
+ * the optimizer moves the optimizer states and master weights to host
+ * memory; offload of the parameters also the weights, of which one
+ * layer's, ceil(weights / L), is gathered on the card at a time (assumed).
+ */
+#ifndef GS_TRAINING_H
+#define GS_TRAINING_H
+
+#include <stdint.h>
+#include "error.h"
+#include "quantity.h"
+#include "workload.h"
+
+typedef enum {
+	GS_TI_WEIGHTS = 0,
+	GS_TI_ADAPTERS,
+	GS_TI_GRADIENTS,
+	GS_TI_MASTER,
+	GS_TI_OPTIMIZER,
+	GS_TI_ACTIVATIONS,
+	GS_TI_LOGITS,
+	GS_TI_COUNT
+} gs_train_kind;
+
+typedef struct {
+	const char *id;       /* "weights", "adapters", ... (label keys train.ID) */
+	uint64_t total;       /* the whole item, every card's share together */
+	uint64_t per_card;    /* what one card holds */
+	uint64_t host;        /* what offload moves to host memory */
+	int divided;          /* 1: divided over the cards by the stage */
+	gs_prov prov;         /* calculated, or assumed (activations) */
+} gs_train_item;
+
+/* The phases of a run, in their order: what each holds on one card. */
+typedef enum {
+	GS_TP_LOAD = 0,       /* the model and adapters loaded */
+	GS_TP_FIRST_STEP,     /* forward, backward, first optimizer step: the states created */
+	GS_TP_STEADY,         /* the steps after it */
+	GS_TP_EVAL,           /* evaluation: forward only, no gradients */
+	GS_TP_EXPORT,         /* saving: the adapters' 16-bit copy, or the weights gathered */
+	GS_TP_COUNT
+} gs_train_phase;
+
+typedef struct {
+	uint64_t trainable;   /* T */
+	uint64_t quantized;   /* QLoRA: parameters of the linear layers in NF4; else 0 */
+	uint64_t cards;       /* N */
+	gs_train_item items[GS_TI_COUNT];
+	uint64_t per_card;    /* sum of the items per card */
+	uint64_t host;        /* host memory offload needs (sum of the items' host) */
+	gs_prov prov;         /* the weakest of the items */
+	uint64_t phases[GS_TP_COUNT];   /* per card, the reserve not included */
+	gs_train_phase peak;  /* the phase that sets the largest (the first at a tie) */
+} gs_training;
+
+/* The parameters of the linear layers one transformer layer holds
+ * (attention projections and the MLP, every expert), exact in 64 bits;
+ * -1 on overflow. */
+int gs_training_linear_params(const gs_workload *w, uint64_t *out);
+/* LoRA's trainable parameters: layers x sum over the targets of
+ * rank x (in + out), every expert's for gate, up and down. -1 on overflow. */
+int gs_training_lora_params(const gs_workload *w, uint64_t *out);
+/* Activations per card for the microbatch and tokens given (see above). */
+int gs_training_activations(const gs_workload *w, uint64_t microbatch, uint64_t tokens,
+			    int ckpt, uint64_t *out);
+
+/*
+ * Sizes w's recipe (w->recipe.present) with the base weights' bytes as the
+ * sizing reads them (checkpoint or parameters x bits). Returns 0, or -1
+ * with err set (overflow, a geometry whose linear layers exceed the
+ * parameters).
+ */
+int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *t,
+		     gs_error *err);
+
+/* "load", "first_step", "steady", "evaluation", "export" */
+const char *gs_training_phase_id(gs_train_phase p);
+
+#endif

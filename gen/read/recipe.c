@@ -1,0 +1,176 @@
+/* recipe: training.recipe of a workload, read strictly (recipe.h). */
+#include "recipe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define S_MAX ((uint64_t)INT64_MAX)
+#define S_MAX_DIM UINT64_C(16777216)     /* hidden, intermediate, vocabulary */
+#define S_MAX_RANK UINT64_C(65536)
+#define S_MAX_CARDS UINT64_C(4096)
+
+static const char *const S_methods[] = { "full", "lora", "qlora", NULL };
+static const char *const S_optimizers[] = { "adamw", "adamw8bit", "sgd", "sgd-momentum", NULL };
+static const char *const S_ckpts[] = { "none", "selective", "full", NULL };
+static const char *const S_shards[] = { "none", "zero1", "zero2", "zero3", "fsdp", NULL };
+static const char *const S_offloads[] = { "none", "optimizer", "parameters", NULL };
+
+const char *const gs_recipe_target_names[] = { "q_proj", "k_proj", "v_proj", "o_proj",
+					       "gate_proj", "up_proj", "down_proj", NULL };
+
+const char *gs_recipe_method_id(gs_recipe_method m) { return S_methods[m]; }
+const char *gs_recipe_optimizer_id(gs_recipe_optimizer o) { return S_optimizers[o]; }
+const char *gs_recipe_ckpt_id(gs_recipe_ckpt c) { return S_ckpts[c]; }
+const char *gs_recipe_shard_id(gs_recipe_shard s) { return S_shards[s]; }
+const char *gs_recipe_offload_id(gs_recipe_offload o) { return S_offloads[o]; }
+
+/* The bit of one target name, 0 when unknown. */
+static unsigned S_target(const char *name, size_t len)
+{
+	size_t i;
+
+	if (len == strlen("all-linear") && strncmp(name, "all-linear", len) == 0)
+		return GS_LORA_ALL;
+	for (i = 0; gs_recipe_target_names[i]; i++)
+		if (strlen(gs_recipe_target_names[i]) == len &&
+		    strncmp(name, gs_recipe_target_names[i], len) == 0)
+			return 1u << i;
+	return 0;
+}
+
+int gs_recipe_parse_targets(const char *list, unsigned *mask, const char **bad)
+{
+	const char *p = list, *e;
+	unsigned m = 0, b;
+
+	*bad = list;
+	for (;;) {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		b = S_target(p, (size_t)(e - p));
+		if (!b) {
+			*bad = p;
+			return -1;
+		}
+		m |= b;
+		if (!*e)
+			break;
+		p = e + 1;
+	}
+	*mask = m;
+	return 0;
+}
+
+static void S_read_lora(gs_jr *r, json_t *o, const char *path, gs_recipe *rc)
+{
+	static const char *const allowed[] = { "rank", "targets", NULL };
+	json_t *lo, *arr, *v;
+	char *lp, *ap, *ip;
+	size_t i;
+
+	if (gs_jr_object(r, o, path, "lora", GS_JR_REQUIRED, allowed, &lo, &lp) != 1)
+		return;
+	gs_jr_uint(r, lo, lp, "rank", GS_JR_REQUIRED, 1, S_MAX_RANK, &rc->lora_rank);
+	if (gs_jr_array(r, lo, lp, "targets", GS_JR_REQUIRED, &arr, &ap) == 1) {
+		if (json_array_size(arr) == 0)
+			gs_jr_error(r, ap, "expected at least one target module "
+				    "(q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj, all-linear)");
+		json_array_foreach(arr, i, v) {
+			char *s;
+			unsigned b;
+			ip = gs_jr_path_index(ap, i);
+			if (gs_jr_v_string(r, v, ip, &s) == 0) {
+				b = S_target(s, strlen(s));
+				if (!b)
+					gs_jr_error(r, ip, "unknown target module \"%s\": expected q_proj, "
+						    "k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj "
+						    "or all-linear", s);
+				else if (rc->targets & b)
+					gs_jr_error(r, ip, "target module \"%s\" named twice", s);
+				rc->targets |= b;
+				free(s);
+			}
+			free(ip);
+		}
+		free(ap);
+	}
+	free(lp);
+}
+
+static void S_read_geometry(gs_jr *r, json_t *o, const char *path, gs_recipe *rc)
+{
+	static const char *const allowed[] = { "hidden_size", "intermediate_size", "vocab_size",
+					       "experts", "experts_per_token",
+					       "expert_intermediate_size", "tied_embeddings", NULL };
+	json_t *g;
+	char *gp;
+
+	if (gs_jr_object(r, o, path, "geometry", GS_JR_OPTIONAL, allowed, &g, &gp) != 1)
+		return;
+	rc->has_hidden = gs_jr_uint(r, g, gp, "hidden_size", GS_JR_OPTIONAL, 1, S_MAX_DIM,
+				    &rc->hidden) == 1;
+	rc->has_intermediate = gs_jr_uint(r, g, gp, "intermediate_size", GS_JR_OPTIONAL, 1,
+					  S_MAX_DIM, &rc->intermediate) == 1;
+	rc->has_vocab = gs_jr_uint(r, g, gp, "vocab_size", GS_JR_OPTIONAL, 1, S_MAX_DIM,
+				   &rc->vocab) == 1;
+	gs_jr_uint(r, g, gp, "experts", GS_JR_OPTIONAL, 1, 65536, &rc->experts);
+	gs_jr_uint(r, g, gp, "experts_per_token", GS_JR_OPTIONAL, 1, 65536, &rc->experts_active);
+	gs_jr_uint(r, g, gp, "expert_intermediate_size", GS_JR_OPTIONAL, 1, S_MAX_DIM,
+		   &rc->expert_intermediate);
+	gs_jr_bool(r, g, gp, "tied_embeddings", GS_JR_OPTIONAL, &rc->tied);
+	if ((rc->experts != 0) != (rc->experts_active != 0))
+		gs_jr_error(r, gp, "experts and experts_per_token go together");
+	else if (rc->experts_active > rc->experts)
+		gs_jr_error(r, gp, "experts_per_token (%llu) is above experts (%llu)",
+			    (unsigned long long)rc->experts_active, (unsigned long long)rc->experts);
+	if (rc->expert_intermediate && !rc->experts)
+		gs_jr_error(r, gp, "expert_intermediate_size needs experts");
+	free(gp);
+}
+
+int gs_recipe_read(gs_jr *r, json_t *o, const char *path, gs_recipe *rc)
+{
+	static const char *const allowed[] = { "method", "lora", "optimizer", "checkpointing",
+					       "accumulation", "sharding", "cards", "offload",
+					       "geometry", NULL };
+	size_t before = r->errors;
+	int v;
+
+	memset(rc, 0, sizeof(*rc));
+	rc->present = 1;
+	rc->cards = 1;
+	rc->accumulation = 1;
+	if (gs_jr_v_object(r, o, path, allowed) != 0)
+		return -1;
+	if (gs_jr_enum(r, o, path, "method", GS_JR_REQUIRED, S_methods, &v) == 1)
+		rc->method = (gs_recipe_method)v;
+	if (rc->method != GS_METHOD_FULL)
+		S_read_lora(r, o, path, rc);
+	else if (json_object_get(o, "lora")) {
+		char *kp = gs_jr_path_key(path, "lora");
+		gs_jr_error(r, kp, "lora is only for the methods \"lora\" and \"qlora\"");
+		free(kp);
+	}
+	if (gs_jr_enum(r, o, path, "optimizer", GS_JR_REQUIRED, S_optimizers, &v) == 1)
+		rc->optimizer = (gs_recipe_optimizer)v;
+	if (gs_jr_enum(r, o, path, "checkpointing", GS_JR_REQUIRED, S_ckpts, &v) == 1)
+		rc->checkpointing = (gs_recipe_ckpt)v;
+	gs_jr_uint(r, o, path, "accumulation", GS_JR_OPTIONAL, 1, 1048576, &rc->accumulation);
+	if (gs_jr_enum(r, o, path, "sharding", GS_JR_OPTIONAL, S_shards, &v) == 1)
+		rc->sharding = (gs_recipe_shard)v;
+	gs_jr_uint(r, o, path, "cards", GS_JR_OPTIONAL, 1, S_MAX_CARDS, &rc->cards);
+	if (gs_jr_enum(r, o, path, "offload", GS_JR_OPTIONAL, S_offloads, &v) == 1)
+		rc->offload = (gs_recipe_offload)v;
+	if (rc->sharding == GS_SHARD_NONE && rc->offload != GS_OFFLOAD_NONE)
+		gs_jr_error(r, path, "offload \"%s\" needs a sharding stage (zero1, zero2, zero3 or "
+			    "fsdp): DeepSpeed and FSDP offload what they shard",
+			    S_offloads[rc->offload]);
+	if (rc->offload == GS_OFFLOAD_PARAMETERS && rc->sharding != GS_SHARD_ZERO3 &&
+	    rc->sharding != GS_SHARD_FSDP)
+		gs_jr_error(r, path, "offload \"parameters\" needs sharding zero3 or fsdp (the "
+			    "parameters are offloaded only where they are sharded)");
+	S_read_geometry(r, o, path, rc);
+	(void)S_MAX;
+	return r->errors == before ? 0 : -1;
+}

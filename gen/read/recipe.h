@@ -1,0 +1,85 @@
+/*
+ * recipe: how a training or an adaptation is run (training.recipe of a
+ * workload, docs/formats.md §1.4), read strictly from JSON.
+ *
+ * The recipe names what the arithmetic of decide/training.h needs: the
+ * method (full, LoRA, QLoRA), the LoRA rank and target modules, the
+ * optimizer, activation checkpointing, the sharding over a lot's cards
+ * and what is offloaded to host memory, and the model's dimensions that
+ * the cache geometry does not give (hidden and intermediate sizes,
+ * vocabulary, experts). The microbatch and the sequence length are the
+ * workload's dimensions `microbatch` and `input_tokens`.
+ */
+#ifndef GS_RECIPE_H
+#define GS_RECIPE_H
+
+#include <stdint.h>
+#include <jansson.h>
+#include "jsonread.h"
+
+typedef enum { GS_METHOD_FULL = 0, GS_METHOD_LORA = 1, GS_METHOD_QLORA = 2 } gs_recipe_method;
+typedef enum {
+	GS_OPT_ADAMW = 0,
+	GS_OPT_ADAMW8BIT = 1,
+	GS_OPT_SGD = 2,
+	GS_OPT_SGD_MOMENTUM = 3
+} gs_recipe_optimizer;
+typedef enum { GS_CKPT_NONE = 0, GS_CKPT_SELECTIVE = 1, GS_CKPT_FULL = 2 } gs_recipe_ckpt;
+typedef enum {
+	GS_SHARD_NONE = 0,
+	GS_SHARD_ZERO1 = 1,
+	GS_SHARD_ZERO2 = 2,
+	GS_SHARD_ZERO3 = 3,
+	GS_SHARD_FSDP = 4   /* full shard: divides as ZeRO-3 */
+} gs_recipe_shard;
+typedef enum {
+	GS_OFFLOAD_NONE = 0,
+	GS_OFFLOAD_OPTIMIZER = 1,
+	GS_OFFLOAD_PARAMETERS = 2   /* the optimizer's too */
+} gs_recipe_offload;
+
+/* LoRA target modules, by role (bit masks of gs_recipe.targets) */
+enum {
+	GS_LORA_Q = 1, GS_LORA_K = 2, GS_LORA_V = 4, GS_LORA_O = 8,
+	GS_LORA_GATE = 16, GS_LORA_UP = 32, GS_LORA_DOWN = 64,
+	GS_LORA_ALL = 127
+};
+/* The names of the targets in bit order ("q_proj", ..., "down_proj"). */
+extern const char *const gs_recipe_target_names[];
+
+typedef struct {
+	int present;
+	gs_recipe_method method;
+	uint64_t lora_rank;          /* LoRA and QLoRA */
+	unsigned targets;            /* GS_LORA_* */
+	gs_recipe_optimizer optimizer;
+	gs_recipe_ckpt checkpointing;
+	gs_recipe_shard sharding;
+	uint64_t cards;              /* cards the sharding runs over, >= 1 */
+	gs_recipe_offload offload;
+	uint64_t accumulation;       /* microbatches per optimizer step, >= 1 */
+	/* geometry: from training.recipe.geometry or the model's files */
+	uint64_t hidden, intermediate, vocab;
+	uint64_t experts, experts_active, expert_intermediate; /* 0: dense */
+	int tied;                    /* one matrix for the embeddings and the head */
+	int has_hidden, has_intermediate, has_vocab;
+} gs_recipe;
+
+const char *gs_recipe_method_id(gs_recipe_method m);
+const char *gs_recipe_optimizer_id(gs_recipe_optimizer o);
+const char *gs_recipe_ckpt_id(gs_recipe_ckpt c);
+const char *gs_recipe_shard_id(gs_recipe_shard s);
+const char *gs_recipe_offload_id(gs_recipe_offload o);
+
+/*
+ * Reads the recipe object o at path into *rc (present set). Every error is
+ * reported through r with its JSON path. Returns 0, or -1 when an error
+ * was reported.
+ */
+int gs_recipe_read(gs_jr *r, json_t *o, const char *path, gs_recipe *rc);
+
+/* Parses a comma-separated list of target names ("q_proj,v_proj", or
+ * "all-linear") into *mask; -1 with the bad name in *bad otherwise. */
+int gs_recipe_parse_targets(const char *list, unsigned *mask, const char **bad);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * sheet_training: the sizing of a workload run by a training recipe
+ * (decide/training.h): the items per card with their rule, the need per
+ * card, host memory, the phases and the lever for the dominant item.
+ */
+#include "sheet_int.h"
+
+#include "training.h"
+
+static const char *const S_item_keys[GS_TI_COUNT] = {
+	"train.weights", "train.adapters", "train.gradients", "train.master",
+	"train.optimizer", "train.activations", "train.logits"
+};
+static const char *const S_phase_keys[GS_TP_COUNT] = {
+	"train.phase.load", "train.phase.first_step", "train.phase.steady",
+	"train.phase.evaluation", "train.phase.export"
+};
+
+/* The recipe in words: method, rank and targets, optimizer, checkpointing,
+ * sharding over N cards, offload, microbatch, tokens, accumulation. */
+static void S_recipe_para(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_recipe *rc = &w->recipe;
+	const gs_training *t = &c->in->s->train;
+	cmark_node *p = gs_doc_para(c->root);
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], d[GS_FMT_MAX];
+	int f;
+	size_t i;
+
+	gs_doc_strong(p, TR("train.recipe"));
+	gs_doc_textf(p, " %s", gs_recipe_method_id(rc->method));
+	if (rc->method != GS_METHOD_FULL) {
+		gs_doc_textf(p, ", %s %llu (", TR("train.rank"), (unsigned long long)rc->lora_rank);
+		for (i = 0; gs_recipe_target_names[i]; i++)
+			if (rc->targets & (1u << i))
+				gs_doc_textf(p, "%s%s", (rc->targets & ((1u << i) - 1)) ? ", " : "",
+					     gs_recipe_target_names[i]);
+		gs_doc_text(p, ")");
+	}
+	gs_doc_textf(p, "; %s %s; %s %s; %s %s, %llu %s; %s %s. ", TR("train.optimizer_word"),
+		     gs_recipe_optimizer_id(rc->optimizer), TR("train.checkpointing_word"),
+		     gs_recipe_ckpt_id(rc->checkpointing), TR("train.sharding_word"),
+		     gs_recipe_shard_id(rc->sharding), (unsigned long long)t->cards,
+		     TR("train.cards_word"), TR("train.offload_word"), gs_recipe_offload_id(rc->offload));
+	gs_doc_textf(p, "%s %s x %s %s; %s %llu (%s). %s %s. %s",
+		     TR("train.microbatch_word"),
+		     gs_qty_fmt_int(a, gs_workload_dim(w, "microbatch", &f), c->lang),
+		     gs_qty_fmt_int(b, gs_workload_dim(w, "input_tokens", &f), c->lang),
+		     TR("word.tokens"), TR("train.accumulation_word"),
+		     (unsigned long long)rc->accumulation, TR("train.accumulation_note"),
+		     TR("sizing.trainable"), gs_qty_fmt_int(d, t->trainable, c->lang),
+		     TR("train.no_kv"));
+}
+
+/* The rule of one item in words: divided over N, on every card, offloaded. */
+static char *S_rule(S_ctx *c, const gs_train_item *it, uint64_t cards)
+{
+	char a[GS_FMT_MAX];
+
+	if (it->host && it->per_card == 0)
+		return gs_xasprintf("%s", TR("train.offloaded"));
+	if (it->host)
+		return gs_xasprintf("%s", TR("train.offloaded_layer"));
+	if (it->divided && cards > 1)
+		return gs_xasprintf("%s / %llu %s (%s %s B)", TR("train.divided"),
+				    (unsigned long long)cards, TR("train.cards_word"),
+				    TR("train.whole"), gs_qty_fmt_int(a, it->total, c->lang));
+	return gs_xasprintf("%s", TR("train.replicated"));
+}
+
+static void S_items_table(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_sizing *s = c->in->s;
+	const gs_training *t = &s->train;
+	const char *h[5];
+	cmark_node *tb, *r;
+	size_t k;
+
+	h[0] = TR("col.item");
+	h[1] = TR("col.bytes");
+	h[2] = TR("col.gb");
+	h[3] = TR("col.gib");
+	h[4] = TR("col.provenance");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.training_items"), 5, h);
+	for (k = 0; k < GS_TI_COUNT; k++) {
+		const gs_train_item *it = &t->items[k];
+		if (it->total == 0)
+			continue;
+		char *rule = S_rule(c, it, t->cards);
+		r = gs_doc_row(tb);
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s — %s; %s", TR(S_item_keys[k]), rule,
+							  TR(it->prov == GS_PROV_ASSUMED
+							     ? "train.why_assumed" : "train.why_calculated")));
+		free(rule);
+		gs_sheet_words_size_cells(c, r, gs_qty_make(it->per_card, it->prov));
+	}
+	for (k = 0; k < w->nreserve; k++) {
+		r = gs_doc_row(tb);
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.reserve_item"),
+					 w->reserve[k].name, w->reserve[k].amount, w->reserve[k].unit,
+					 w->reserve[k].reason ? w->reserve[k].reason : ""));
+		gs_sheet_words_size_cells(c, r, gs_qty_make(w->reserve[k].bytes, GS_PROV_ASSUMED));
+	}
+	for (k = 0; k < w->ntraining; k++) {
+		r = gs_doc_row(tb);
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s (%s %s) — %s", TR("size.training_item"),
+					 w->training[k].name, w->training[k].amount, w->training[k].unit,
+					 w->training[k].reason ? w->training[k].reason : ""));
+		gs_sheet_words_size_cells(c, r, gs_qty_make(w->training[k].bytes, GS_PROV_ASSUMED));
+	}
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("train.need_row"));
+	gs_sheet_words_size_cells(c, r, s->need);
+}
+
+static void S_phases_table(S_ctx *c)
+{
+	const gs_sizing *s = c->in->s;
+	const gs_training *t = &s->train;
+	const char *h[4];
+	cmark_node *tb, *r, *p;
+	char a[GS_FMT_MAX];
+	size_t k;
+
+	h[0] = TR("col.phase");
+	h[1] = TR("col.bytes");
+	h[2] = TR("col.gib");
+	h[3] = TR("col.note");
+	gs_doc_heading(c->root, 3, TR("sec.training_phases"));
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("train.phases_intro"));
+	tb = gs_doc_table(c->doc, c->root, TR("cap.training_phases"), 4, h);
+	for (k = 0; k < GS_TP_COUNT; k++) {
+		char *note = gs_xasprintf("%s%s", k == (size_t)t->peak ? TR("train.peak") : "",
+					  TR(k == GS_TP_FIRST_STEP ? "train.note.first_step"
+					     : k == GS_TP_STEADY ? "train.note.steady"
+					     : k == GS_TP_EVAL ? "train.note.evaluation"
+					     : k == GS_TP_EXPORT ? "train.note.export"
+								 : "train.note.load"));
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, TR(S_phase_keys[k]));
+		gs_doc_cell_text(r, gs_qty_fmt_int(a, t->phases[k], c->lang));
+		gs_doc_cell_text(r, gs_qty_fmt_fixed2(a, t->phases[k], GS_GIB, c->lang));
+		gs_sheet_words_cell_owned(r, note);
+	}
+	p = gs_doc_para(c->root);
+	gs_doc_textf(p, "%s %s.", TR("train.peak_is"), TR(S_phase_keys[t->peak]));
+}
+
+void gs_sheet_training_sizing(S_ctx *c)
+{
+	const gs_sizing *s = c->in->s;
+	const gs_training *t = &s->train;
+	cmark_node *p;
+	char g[GS_FMT_MAX];
+
+	gs_doc_heading(c->root, 2, TR("sec.sizing"));
+	S_recipe_para(c);
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("train.intro"));
+	S_items_table(c);
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("train.formulas"));
+	if (t->host) {
+		p = gs_doc_para(c->root);
+		gs_doc_textf(p, "%s %s (%s B). %s", TR("train.host"),
+			     gs_qty_fmt_gib(g, t->host, c->lang), gs_qty_fmt_int(g, t->host, c->lang),
+			     TR(c->in->w->has_host_ram ? "train.host_declared" : "train.host_checked"));
+	}
+	S_phases_table(c);
+}
+
+/* The recipe with one change, sized again: its need per card, or 0. */
+static uint64_t S_need_with(S_ctx *c, const gs_recipe *rc)
+{
+	gs_workload w = *c->in->w;
+	gs_training t;
+	gs_error err = { 0 };
+	uint64_t v;
+	size_t k;
+
+	w.recipe = *rc;
+	if (gs_training_size(&w, c->in->s->train.items[GS_TI_WEIGHTS].total, &t, &err)) {
+		gs_error_release(&err);
+		return 0;
+	}
+	/* QLoRA sizes its base from the parameters, the others keep the base as read */
+	v = t.per_card;
+	if (gs_qty_add_u64(v, c->in->s->reserve.bytes, &v))
+		return 0;
+	for (k = 0; k < c->in->w->ntraining; k++)
+		if (gs_qty_add_u64(v, c->in->w->training[k].bytes, &v))
+			return 0;
+	return v;
+}
+
+/*
+ * The lever for the dominant item, one change at a time: checkpointing for
+ * the activations, the next sharding stage or offload for the states,
+ * QLoRA for the base weights; with the need per card it gives and the
+ * offers that would then hold it, calculated.
+ */
+void gs_sheet_training_lever(S_ctx *c, cmark_node *p)
+{
+	const gs_sizing *s = c->in->s;
+	const gs_training *t = &s->train;
+	const gs_decision *d = c->in->d;
+	gs_recipe rc = c->in->w->recipe;
+	const char *what = NULL;
+	size_t k, best = GS_TI_WEIGHTS, n = 0;
+	uint64_t need;
+	char g[GS_FMT_MAX];
+
+	for (k = 0; k < GS_TI_COUNT; k++)
+		if (t->items[k].per_card > t->items[best].per_card)
+			best = k;
+	if (best == GS_TI_ACTIVATIONS || best == GS_TI_LOGITS) {
+		if (rc.checkpointing != GS_CKPT_FULL) {
+			rc.checkpointing = GS_CKPT_FULL;
+			what = "train.lever.checkpointing";
+		} else {
+			what = "train.lever.microbatch";
+		}
+	} else if (best == GS_TI_WEIGHTS) {
+		if (rc.method == GS_METHOD_LORA) {
+			rc.method = GS_METHOD_QLORA;
+			what = "train.lever.qlora";
+		} else if (rc.cards > 1 && rc.sharding < GS_SHARD_ZERO3) {
+			rc.sharding = GS_SHARD_ZERO3;
+			what = "train.lever.zero3";
+		}
+	} else if (rc.cards > 1 && rc.sharding < GS_SHARD_ZERO3) {
+		rc.sharding = (gs_recipe_shard)(rc.sharding + 1);
+		what = "train.lever.stage";
+	} else if (rc.offload == GS_OFFLOAD_NONE) {
+		if (rc.sharding == GS_SHARD_NONE)
+			rc.sharding = GS_SHARD_ZERO2;
+		rc.offload = GS_OFFLOAD_OPTIMIZER;
+		what = "train.lever.offload";
+	}
+	gs_doc_textf(p, "%s %s. ", TR(S_item_keys[best]), TR("train.lever.dominates"));
+	if (!what) {
+		gs_doc_text(p, TR("train.lever.none"));
+		return;
+	}
+	gs_doc_text(p, TR(what));
+	need = what && strcmp(what, "train.lever.microbatch") != 0 ? S_need_with(c, &rc) : 0;
+	if (!need)
+		return;
+	for (k = 0; k < d->ncands; k++) {
+		const gs_candidate *cd = &d->cands[k];
+		if (cd->cls != GS_CLASS_REFERENCE && cd->capacity.present &&
+		    cd->capacity.bytes >= need && cd->offer->cards >= rc.cards)
+			n++;
+	}
+	gs_doc_textf(p, " %s %s (%s, %s %s); %s %zu.", TR("train.lever.need"),
+		     gs_qty_fmt_gib(g, need, c->lang), gs_recipe_shard_id(rc.sharding),
+		     TR("train.checkpointing_word"), gs_recipe_ckpt_id(rc.checkpointing),
+		     TR("train.lever.offers"), n);
+}
+
+size_t gs_sheet_training_segments(S_ctx *c, gs_chart_segment *segs)
+{
+	const gs_training *t = &c->in->s->train;
+	size_t k, n = 0;
+
+	for (k = 0; k < GS_TI_COUNT; k++) {
+		if (t->items[k].per_card == 0)
+			continue;
+		segs[n].label = TR(S_item_keys[k]);
+		segs[n++].value = gs_qty_make(t->items[k].per_card, t->items[k].prov);
+	}
+	return n;
+}

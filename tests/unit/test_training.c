@@ -1,0 +1,386 @@
+/*
+ * The training recipe's arithmetic (decide/training.h) against published
+ * figures and hand-worked items. Each figure is worked in its comment.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "training.h"
+
+static gs_dim S_dims[2] = { { "microbatch", 1 }, { "input_tokens", 2048 } };
+
+/* A workload of the given geometry with a recipe; dims: microbatch, tokens. */
+static void S_model(gs_workload *w, uint64_t P, uint64_t L, uint64_t heads, uint64_t kv,
+		    uint64_t h, uint64_t inter, uint64_t vocab, uint64_t mb, uint64_t tokens)
+{
+	memset(w, 0, sizeof(*w));
+	w->task = GS_TASK_TRAINING;
+	w->parameters = P;
+	w->layers = L;
+	w->attention_heads = heads;
+	w->kv_heads = kv;
+	w->head_dim = h / heads;
+	w->has_kv_geometry = 1;
+	w->storage_bits = 16;
+	w->storage_millibits = 16000;
+	S_dims[0].value = mb;
+	S_dims[1].value = tokens;
+	w->dims = S_dims;
+	w->ndims = 2;
+	w->recipe.present = 1;
+	w->recipe.hidden = h;
+	w->recipe.intermediate = inter;
+	w->recipe.vocab = vocab;
+	w->recipe.has_hidden = w->recipe.has_intermediate = w->recipe.has_vocab = 1;
+	w->recipe.cards = 1;
+	w->recipe.accumulation = 1;
+}
+
+/* Llama-2-7B: 6,738,415,616 parameters, 32 layers, 32 heads (MHA), h 4,096,
+ * intermediate 11,008, vocabulary 32,000 (its config.json). */
+static void S_llama7b(gs_workload *w, uint64_t mb, uint64_t tokens)
+{
+	S_model(w, 6738415616ULL, 32, 32, 32, 4096, 11008, 32000, mb, tokens);
+}
+
+static uint64_t S_states(const gs_training *t)
+{
+	return t->items[GS_TI_WEIGHTS].per_card + t->items[GS_TI_ADAPTERS].per_card +
+	       t->items[GS_TI_GRADIENTS].per_card + t->items[GS_TI_MASTER].per_card +
+	       t->items[GS_TI_OPTIMIZER].per_card;
+}
+
+/*
+ * ZeRO (Rajbhandari et al. 2020, arXiv 1910.02054, §3.1 and Figure 1):
+ * mixed-precision Adam keeps 2Ψ + 2Ψ + KΨ bytes, K = 12 (fp32 master,
+ * momentum, variance): 16 B per parameter; for Ψ = 7.5 B on Nd = 64 cards
+ * the figure's 120 GB (baseline), 31.4 GB (P_os), 16.6 GB (P_os+g) and
+ * 1.9 GB (P_os+g+p):
+ *   baseline  16 x 7.5e9                   = 120,000,000,000
+ *   ZeRO-1    (2 + 2) x 7.5e9 + 12 x 7.5e9 / 64 = 30e9 + 1,406,250,000 = 31,406,250,000
+ *   ZeRO-2    2 x 7.5e9 + 14 x 7.5e9 / 64 = 15e9 + 1,640,625,000 = 16,640,625,000
+ *   ZeRO-3    16 x 7.5e9 / 64             = 1,875,000,000
+ */
+static void test_zero_paper(void)
+{
+	static const uint64_t want[4] = { 120000000000ULL, 31406250000ULL, 16640625000ULL,
+					  1875000000ULL };
+	static const gs_recipe_shard st[4] = { GS_SHARD_NONE, GS_SHARD_ZERO1, GS_SHARD_ZERO2,
+					       GS_SHARD_ZERO3 };
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	uint64_t wb = 15000000000ULL;   /* 7.5e9 x 2 B */
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		S_llama7b(&w, 1, 2048);
+		w.parameters = 7500000000ULL;
+		w.recipe.method = GS_METHOD_FULL;
+		w.recipe.optimizer = GS_OPT_ADAMW;
+		w.recipe.sharding = st[i];
+		w.recipe.cards = i ? 64 : 1;
+		CHECK(gs_training_size(&w, wb, &t, &err) == 0);
+		CHECK_U64(S_states(&t), want[i]);
+	}
+	/* FSDP full shard divides as ZeRO-3 */
+	w.recipe.sharding = GS_SHARD_FSDP;
+	CHECK(gs_training_size(&w, wb, &t, &err) == 0);
+	CHECK_U64(S_states(&t), 1875000000ULL);
+}
+
+/*
+ * A 7B LoRA: rank 8 on q_proj and v_proj of Llama-2-7B, PEFT's
+ * "trainable params: 4,194,304": per layer 8 x (4,096 + 4,096) x 2 =
+ * 131,072, x 32 layers. Items: adapters and gradients 4 B each = 16,777,216;
+ * AdamW 8 B = 33,554,432; no master (fp32 adapters); weights the
+ * checkpoint's 13,476,831,232 B. Activations at microbatch 1 x 2,048, full
+ * checkpointing: 2sbhL = 2 x 2,048 x 4,096 x 32 = 536,870,912 plus one
+ * layer's 34sbh = 34 x 2,048 x 4,096 = 285,212,672: 822,083,584.
+ * Logits: 2,048 x 32,000 x 4 = 262,144,000.
+ */
+static void test_lora_7b(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	uint64_t v;
+
+	S_llama7b(&w, 1, 2048);
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 8;
+	w.recipe.targets = GS_LORA_Q | GS_LORA_V;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 4194304);
+	CHECK(gs_training_size(&w, 13476831232ULL, &t, &err) == 0);
+	CHECK_U64(t.trainable, 4194304);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].per_card, 13476831232ULL);
+	CHECK_U64(t.items[GS_TI_ADAPTERS].per_card, 16777216);
+	CHECK_U64(t.items[GS_TI_GRADIENTS].per_card, 16777216);
+	CHECK_U64(t.items[GS_TI_MASTER].per_card, 0);
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].per_card, 33554432);
+	CHECK_U64(t.items[GS_TI_ACTIVATIONS].per_card, 822083584);
+	CHECK_INT(t.items[GS_TI_ACTIVATIONS].prov, GS_PROV_ASSUMED);
+	CHECK_U64(t.items[GS_TI_LOGITS].per_card, 262144000);
+	CHECK_INT(t.items[GS_TI_LOGITS].prov, GS_PROV_CALCULATED);
+	/* 13,476,831,232 + 16,777,216 x 2 + 33,554,432 + 822,083,584 + 262,144,000 */
+	CHECK_U64(t.per_card, 14628167680ULL);
+	CHECK_INT(t.prov, GS_PROV_ASSUMED);
+	CHECK_U64(t.host, 0);
+	/* the step is the peak, the load its weights and adapters */
+	CHECK_INT(t.peak, GS_TP_FIRST_STEP);
+	CHECK_U64(t.phases[GS_TP_LOAD], 13476831232ULL + 16777216);
+
+	/* rank 16 on every projection of Llama-3.1-8B: 41,943,040, the figure
+	 * of examples/lora-adapt (h 4,096, 8 KV heads, intermediate 14,336):
+	 * per layer 16 x (8,192 + 5,120 + 5,120 + 8,192 + 3 x 18,432) =
+	 * 1,310,720, x 32 */
+	S_model(&w, 8030261248ULL, 32, 32, 8, 4096, 14336, 128256, 2, 2048);
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = GS_LORA_ALL;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 41943040);
+}
+
+/*
+ * Activations (Korthikanti et al. 2022, eq. 1) for s = 2,048, b = 1,
+ * h = 4,096, a = 32, L = 32:
+ *   per layer 34sbh = 285,212,672 and 5as²b = 5 x 32 x 2,048² = 671,088,640;
+ *   none      (285,212,672 + 671,088,640) x 32 = 30,601,641,984
+ *   selective 285,212,672 x 32 = 9,126,805,504
+ *   full      2sbh x 32 + 34sbh = 536,870,912 + 285,212,672 = 822,083,584
+ */
+static void test_activations(void)
+{
+	gs_workload w;
+	uint64_t v;
+
+	S_llama7b(&w, 1, 2048);
+	CHECK(gs_training_activations(&w, 1, 2048, GS_CKPT_NONE, &v) == 0);
+	CHECK_U64(v, 30601641984ULL);
+	CHECK(gs_training_activations(&w, 1, 2048, GS_CKPT_SELECTIVE, &v) == 0);
+	CHECK_U64(v, 9126805504ULL);
+	CHECK(gs_training_activations(&w, 1, 2048, GS_CKPT_FULL, &v) == 0);
+	CHECK_U64(v, 822083584);
+	/* linear in the microbatch */
+	CHECK(gs_training_activations(&w, 4, 2048, GS_CKPT_SELECTIVE, &v) == 0);
+	CHECK_U64(v, 4 * 9126805504ULL);
+	/* beyond 64 bits: refused, not wrapped */
+	CHECK(gs_training_activations(&w, UINT64_MAX / 2, 1ULL << 40, GS_CKPT_NONE, &v) == -1);
+}
+
+/*
+ * A 7B full fine-tune, bf16, AdamW, ZeRO-2 over 4 cards:
+ *   weights   2P = 13,476,831,232, replicated;
+ *   gradients 2P / 4 = 3,369,207,808;
+ *   master    4P / 4 = 6,738,415,616;
+ *   AdamW     8P / 4 = 13,476,831,232;
+ *   states per card (2 + 14 / 4) P = 37,061,285,888.
+ * Over 1, 2, 4 and 8 cards under each stage, the states per card are
+ * (P divides by 8, so every share is exact):
+ *   none 16P = 107,814,649,856 on every card (replicated);
+ *   ZeRO-1 4P + 12P/N: 67,384,156,160 / 47,168,909,312 / 37,061,285,888 at 2/4/8;
+ *   ZeRO-2 2P + 14P/N: 60,645,740,544 / 37,061,285,888 / 25,269,058,560;
+ *   ZeRO-3 and FSDP 16P/N: 53,907,324,928 / 26,953,662,464 / 13,476,831,232.
+ */
+static void test_sharding(void)
+{
+	static const uint64_t ns[4] = { 1, 2, 4, 8 };
+	const uint64_t P = 6738415616ULL;
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	size_t i;
+	int st;
+
+	S_llama7b(&w, 1, 2048);
+	w.recipe.method = GS_METHOD_FULL;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.sharding = GS_SHARD_ZERO2;
+	w.recipe.cards = 4;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	CHECK(gs_training_size(&w, 2 * P, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].per_card, 13476831232ULL);
+	CHECK(!t.items[GS_TI_WEIGHTS].divided);
+	CHECK_U64(t.items[GS_TI_GRADIENTS].per_card, 3369207808ULL);
+	CHECK_U64(t.items[GS_TI_MASTER].per_card, 6738415616ULL);
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].per_card, 13476831232ULL);
+	CHECK_U64(S_states(&t), 37061285888ULL);
+	CHECK_U64(4 * P + 12 * P / 2, 67384156160ULL);
+	CHECK_U64(2 * P + 14 * P / 8, 25269058560ULL);
+	CHECK_U64(16 * P / 4, 26953662464ULL);
+	for (st = GS_SHARD_NONE; st <= GS_SHARD_FSDP; st++)
+		for (i = 0; i < 4; i++) {
+			uint64_t n = st == GS_SHARD_NONE ? 1 : ns[i], want;
+			w.recipe.sharding = (gs_recipe_shard)st;
+			w.recipe.cards = n;
+			CHECK(gs_training_size(&w, 2 * P, &t, &err) == 0);
+			want = st == GS_SHARD_NONE ? 16 * P
+			       : st == GS_SHARD_ZERO1 ? 4 * P + 12 * P / n
+			       : st == GS_SHARD_ZERO2 ? 2 * P + 14 * P / n
+						      : 16 * P / n;
+			CHECK_U64(S_states(&t), want);
+			/* activations and logits are every card's own */
+			CHECK_U64(t.items[GS_TI_ACTIVATIONS].per_card, 822083584);
+			CHECK(!t.items[GS_TI_ACTIVATIONS].divided && !t.items[GS_TI_LOGITS].divided);
+		}
+	/* a share that does not divide is rounded up per card: 3 cards */
+	w.recipe.sharding = GS_SHARD_ZERO3;
+	w.recipe.cards = 3;
+	CHECK(gs_training_size(&w, 2 * P, &t, &err) == 0);
+	/* 2P = 13,476,831,232 = 3 x 4,492,277,077 + 1 */
+	CHECK_U64(t.items[GS_TI_WEIGHTS].per_card, 4492277078ULL);
+
+	/* offload of the optimizer: states and master weights to host memory */
+	w.recipe.cards = 4;
+	w.recipe.sharding = GS_SHARD_ZERO2;
+	w.recipe.offload = GS_OFFLOAD_OPTIMIZER;
+	CHECK(gs_training_size(&w, 2 * P, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].per_card, 0);
+	CHECK_U64(t.items[GS_TI_MASTER].per_card, 0);
+	/* host: 12P = 80,860,987,392 */
+	CHECK_U64(t.host, 80860987392ULL);
+	CHECK_U64(S_states(&t), 2 * P + 2 * P / 4);
+}
+
+/*
+ * A 70B QLoRA on one card: Llama-2-70B (68,976,648,192 parameters, 80
+ * layers, h 8,192, 64 heads, 8 KV heads, intermediate 28,672, vocabulary
+ * 32,000). Linear layers per layer: attention 8,192 x 8,192 x 2 + 8,192 x
+ * 1,024 x 2 = 150,994,944; MLP 3 x 8,192 x 28,672 = 704,643,072; x 80 =
+ * Q = 68,451,041,280. The rest, 525,606,912, is the embeddings and the
+ * head (2 x 32,000 x 8,192 = 524,288,000) and the norms (161 x 8,192 =
+ * 1,318,912): exact. NF4 with double quantization:
+ *   Q / 2 = 34,225,520,640; Q / 64 = 1,069,547,520 8-bit constants;
+ *   4 x Q / 16,384 = 16,711,680; rest x 2 = 1,051,213,824;
+ *   base = 36,362,993,664 B (33.87 GiB): 4.127 bits per quantized value as
+ *   the QLoRA paper's §3 (4 + 8/64 + 32/(64 x 256)).
+ * LoRA rank 64 on every projection (the paper's setting): per layer
+ * 64 x (16,384 + 9,216 + 9,216 + 16,384 + 3 x 36,864) = 10,354,688, x 80 =
+ * 828,375,040 trainable; paged 8-bit AdamW: 2 x 828,375,040 + 8 x
+ * 404,480 = 1,659,985,920.
+ */
+static void test_qlora_70b(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+
+	S_model(&w, 68976648192ULL, 80, 64, 8, 8192, 28672, 32000, 1, 512);
+	w.recipe.method = GS_METHOD_QLORA;
+	w.recipe.lora_rank = 64;
+	w.recipe.targets = GS_LORA_ALL;
+	w.recipe.optimizer = GS_OPT_ADAMW8BIT;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	CHECK(gs_training_size(&w, 137953296384ULL, &t, &err) == 0);
+	CHECK_U64(t.quantized, 68451041280ULL);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].per_card, 36362993664ULL);
+	CHECK_U64(t.trainable, 828375040ULL);
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].per_card, 1659985920ULL);
+	CHECK_U64(t.items[GS_TI_ADAPTERS].per_card, 4ULL * 828375040ULL);
+	/* a geometry larger than the parameters is refused, with the reason */
+	w.parameters = 1000;
+	CHECK(gs_training_size(&w, 2000, &t, &err) == -1);
+	CHECK(strstr(gs_error_message(&err), "exceed") != NULL);
+	gs_error_release(&err);
+}
+
+/*
+ * An MoE LoRA: Mixtral-8x7B (46,702,792,704 parameters; 32 layers, h
+ * 4,096, 32 heads, 8 KV heads, 8 experts of 14,336, 2 per token,
+ * vocabulary 32,000). Linear layers: (8,192 x 4,096... ) attention
+ * 4,096 x 4,096 x 2 + 4,096 x 1,024 x 2 = 41,943,040, experts 8 x 3 x
+ * 4,096 x 14,336 = 1,409,286,144, x 32 = 46,439,333,888; the rest
+ * 263,458,816 = embeddings and head 262,144,000 + routers 32 x 4,096 x 8 =
+ * 1,048,576 + norms 65 x 4,096 = 266,240: exact.
+ * LoRA rank 16 on q, k, v, o: 16 x (8,192 + 5,120 + 5,120 + 8,192) x 32 =
+ * 13,631,488; on every projection, each expert's too: + 8 x 3 x 16 x
+ * 18,432 x 32 = 226,492,416, 240,123,904 in all.
+ * Activations at microbatch 4 x 4,096, full checkpointing: 2sbhL = 2 x
+ * 16,384 x 4,096 x 32 = 4,294,967,296; one layer with 2 experts per token
+ * sbh(11 + 2 x 19 + 4) = 16,384 x 4,096 x 53 = 3,556,769,792; sum
+ * 7,851,737,088. Logits 16,384 x 32,000 x 4 = 2,097,152,000.
+ * ZeRO-3 over 4 cards: weights 93,405,585,408 / 4 = 23,351,396,352.
+ */
+static void test_moe_lora(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	uint64_t v;
+
+	S_model(&w, 46702792704ULL, 32, 32, 8, 4096, 14336, 32000, 4, 4096);
+	w.recipe.experts = 8;
+	w.recipe.experts_active = 2;
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_O;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	w.recipe.sharding = GS_SHARD_ZERO3;
+	w.recipe.cards = 4;
+	CHECK(gs_training_linear_params(&w, &v) == 0);
+	CHECK_U64(v, 46439333888ULL);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 13631488);
+	w.recipe.targets = GS_LORA_ALL;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 240123904);
+	w.recipe.targets = GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_O;
+	CHECK(gs_training_size(&w, 93405585408ULL, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].per_card, 23351396352ULL);
+	CHECK_U64(t.items[GS_TI_ACTIVATIONS].per_card, 7851737088ULL);
+	CHECK_U64(t.items[GS_TI_LOGITS].per_card, 2097152000ULL);
+	/* adapters 4T / 4 = 13,631,488; gradients 4T (ZeRO-2+) / 4 =
+	 * 13,631,488; AdamW 8T / 4 = 27,262,976 */
+	CHECK_U64(t.items[GS_TI_ADAPTERS].per_card, 13631488);
+	CHECK_U64(t.items[GS_TI_GRADIENTS].per_card, 13631488);
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].per_card, 27262976);
+	/* 23,351,396,352 + 13,631,488 x 2 + 27,262,976 + 7,851,737,088 +
+	 * 2,097,152,000 = 33,354,811,392 */
+	CHECK_U64(t.per_card, 33354811392ULL);
+}
+
+/* 8-bit AdamW, SGD and SGD with momentum on 1,000,000 trainable values. */
+static void test_optimizers(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+
+	S_llama7b(&w, 1, 16);
+	w.parameters = 1000000;
+	w.recipe.method = GS_METHOD_FULL;
+	w.recipe.optimizer = GS_OPT_ADAMW8BIT;
+	CHECK(gs_training_size(&w, 2000000, &t, &err) == 0);
+	/* 2 x 1,000,000 + 8 x ceil(1,000,000 / 2,048) = 2,000,000 + 8 x 489 */
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].total, 2003912);
+	w.recipe.optimizer = GS_OPT_SGD;
+	CHECK(gs_training_size(&w, 2000000, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].total, 0);
+	w.recipe.optimizer = GS_OPT_SGD_MOMENTUM;
+	CHECK(gs_training_size(&w, 2000000, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].total, 4000000);
+	/* fp32 training keeps no master copy; its gradients are 4 B */
+	w.storage_bits = 32;
+	w.storage_millibits = 32000;
+	CHECK(gs_training_size(&w, 4000000, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_MASTER].total, 0);
+	CHECK_U64(t.items[GS_TI_GRADIENTS].total, 4000000);
+}
+
+int main(void)
+{
+	test_zero_paper();
+	test_lora_7b();
+	test_activations();
+	test_sharding();
+	test_qlora_70b();
+	test_moe_lora();
+	test_optimizers();
+	return gs_check_exit("test_training");
+}
