@@ -353,7 +353,7 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 	static const char *set_keys[] = { "name", "value", "line", "text", "stated", NULL };
 	static const char *fig_keys[] = { "name", "device", "value", "unit", "as_written",
 					  "note", "estimate", "line", "last_line", "text", NULL };
-	static const char *const froms[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", NULL };
+	static const char *const froms[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", "sglang", NULL };
 	static const char *const S_stated_by[] = { "--model", "--setting", NULL };
 	static const char *const units[] = { "bytes", "tokens", "blocks", "count", "times",
 					     "seconds", "fraction", "as_printed", NULL };

@@ -1,5 +1,5 @@
 /*
- * cmd_evidence: `gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp
+ * cmd_evidence: `gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp|sglang
  * LOG --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]
  * [--dims NAME=N,...] [--dtype NAME] [--setting NAME=VALUE]... [--start N]
  * [--block-size N] [--phase NAME] [--device N]`.
@@ -34,8 +34,9 @@
 #include "util.h"
 
 static const char S_usage[] =
-	"usage: gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp LOG\n"
-	"       --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]\n"
+	"usage: gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp|sglang\n"
+	"       LOG"
+	" --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]\n"
 	"       [--dims NAME=N,...] [--dtype NAME] [--setting NAME=VALUE]...\n"
 	"       [--start N] [--block-size N] [--phase NAME] [--device N]\n";
 
@@ -314,8 +315,8 @@ static int S_import(int argc, char **argv)
 	}
 	kind = gs_logimport_kind_parse(from);
 	if (kind < 0) {
-		gs_diag_error_print("evidence import", "--from takes vllm, torch-oom, torch-stats or "
-			       "llama.cpp (got '%s')", from);
+		gs_diag_error_print("evidence import", "--from takes vllm, torch-oom, torch-stats, "
+			       "llama.cpp or sglang (got '%s')", from);
 		return GS_EXIT_USAGE;
 	}
 	if (kind == GS_LOG_TORCH_STATS && !lo.phase) {
@@ -498,6 +499,7 @@ static int S_import(int argc, char **argv)
 	{
 		const gs_logsetting *s = gs_logimport_setting(&li, "model");
 		const char *what = kind == GS_LOG_VLLM        ? "vLLM start-up log"
+				   : kind == GS_LOG_SGLANG    ? "SGLang start-up log"
 				   : kind == GS_LOG_LLAMACPP  ? "llama.cpp load log"
 				   : kind == GS_LOG_TORCH_OOM ? "PyTorch out-of-memory message"
 							      : "torch.cuda.memory_stats() dump";
@@ -523,14 +525,17 @@ static int S_import(int argc, char **argv)
 	}
 	json_object_set_new(env, "devices", devs);
 	json_object_set_new(env, "backend", json_string("cuda"));
-	if (kind == GS_LOG_VLLM && li.version) {
+	if ((kind == GS_LOG_VLLM || kind == GS_LOG_SGLANG) && li.version) {
 		const char *v = li.version[0] == 'v' ? li.version + 1 : li.version;
-		json_object_set_new(env, "frameworks", json_pack("{s:s}", "vllm", v));
+		json_object_set_new(env, "frameworks",
+				    json_pack("{s:s}", kind == GS_LOG_VLLM ? "vllm" : "sglang", v));
 	}
 	json_object_set_new(root, "environment", env);
 	json_object_set_new(root, "protocol",
 			    json_pack("{s:s,s:n}", "process",
-				      kind == GS_LOG_VLLM || kind == GS_LOG_LLAMACPP ? "fresh" : "unknown",
+				      kind == GS_LOG_VLLM || kind == GS_LOG_LLAMACPP || kind == GS_LOG_SGLANG
+					      ? "fresh"
+					      : "unknown",
 				      "empty_cache"));
 	phs = json_array();
 	for (i = 0; i < li.nphases; i++) {
