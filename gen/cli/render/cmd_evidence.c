@@ -2,7 +2,8 @@
  * cmd_evidence: `gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp|sglang
  * LOG --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]
  * [--dims NAME=N,...] [--dtype NAME] [--setting NAME=VALUE]... [--start N]
- * [--block-size N] [--phase NAME] [--device N] [--into WORKLOAD.json]`.
+ * [--block-size N] [--phase NAME] [--device N] [--into WORKLOAD.json]
+ * [--predict WORKLOAD.json]`.
  *
  * Reads the log once (bounded), reads its figures (logimport.h), adds what
  * the flags give and the log does not say (a flag that contradicts the log
@@ -35,6 +36,9 @@
 #include "outfile.h"
 #include "util.h"
 #include "workload.h"
+#include "predict.h"
+#include "quantity.h"
+#include "sizing.h"
 
 static const char S_usage[] =
 	"usage: gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp|sglang\n"
@@ -42,7 +46,7 @@ static const char S_usage[] =
 	" --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]\n"
 	"       [--dims NAME=N,...] [--dtype NAME] [--setting NAME=VALUE]...\n"
 	"       [--start N] [--block-size N] [--phase NAME] [--device N]\n"
-	"       [--into WORKLOAD.json]\n";
+	"       [--into WORKLOAD.json] [--predict WORKLOAD.json]\n";
 
 #define S_MAX_GPUS 64
 #define S_MAX_SETTINGS 16
@@ -321,6 +325,75 @@ static int S_into_commit(const char *wpath, S_into *t)
 	return 0;
 }
 
+/* --predict WORKLOAD.json: gpusheet's prediction for the start the log
+ * records, beside the log's figures (predict.h); printed after the import. */
+static int S_predict(const char *wpath, const gs_logimport *li)
+{
+	gs_workload w;
+	gs_sizing s;
+	gs_prediction p;
+	gs_diag d = GS_DIAG_INIT;
+	gs_error err = GS_ERROR_INIT;
+	const char *why;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], t[GS_FMT_MAX];
+	size_t i;
+	int rc = -1;
+
+	if (gs_workload_read(wpath, &w, &d) != 0) {
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		return -1;
+	}
+	if (gs_sizing_workload(&w, &s, &err) != 0) {
+		gs_diag_error_print("evidence import", "--predict %s: %s", wpath, gs_error_message(&err));
+		gs_error_release(&err);
+		goto done;
+	}
+	if (gs_predict_vllm(&w, &s, li, &p, &why) != 0) {
+		gs_diag_error_print("evidence import", "--predict %s: %s", wpath, why);
+		goto done;
+	}
+	printf("prediction for %s, device %" PRId64 " (%s), total %s (%s), "
+	       "gpu_memory_utilization %" PRIu64 ".%03" PRIu64 " (%s), budget %s; block %" PRIu64
+	       " (%s), tensor parallel %" PRIu64 " (%s):\n",
+	       wpath, p.device, p.gpu ? p.gpu : "unnamed", gs_qty_fmt_gib(t, p.total, GS_LANG_EN),
+	       p.total_from,
+	       p.util_permille / 1000, p.util_permille % 1000, p.util_from,
+	       gs_qty_fmt_gib(a, p.budget, GS_LANG_EN), p.block_size, p.block_from, p.tp, p.tp_from);
+	for (i = 0; i < GS_PT_N; i++) {
+		const gs_predict_term *x = &p.t[i];
+		if (x->tokens) {
+			gs_qty_fmt_int(a, x->pred, GS_LANG_EN);
+			if (x->has_obs)
+				gs_qty_fmt_int(b, x->obs, GS_LANG_EN);
+		} else {
+			gs_qty_fmt_gib(a, x->pred, GS_LANG_EN);
+			if (x->has_obs)
+				gs_qty_fmt_gib(b, x->obs, GS_LANG_EN);
+		}
+		printf("  %s: predicted %s%s (%s), ", x->name, a, x->tokens ? " tokens" : "", x->basis);
+		if (!x->has_obs)
+			printf("not in the log\n");
+		else if (x->obs_line)
+			printf("observed %s%s (line %zu%s%s)", b, x->tokens ? " tokens" : "", x->obs_line,
+			       strcmp(x->obs_how, "read") ? ", " : "",
+			       strcmp(x->obs_how, "read") ? x->obs_how : "");
+		else
+			printf("observed %s%s (%s)", b, x->tokens ? " tokens" : "", x->obs_how);
+		if (x->has_obs && x->has_diff)
+			printf(", %s%" PRId64 ".%" PRId64 " %%\n", x->diff_tenths < 0 ? "-" : "+",
+			       (x->diff_tenths < 0 ? -x->diff_tenths : x->diff_tenths) / 10,
+			       (x->diff_tenths < 0 ? -x->diff_tenths : x->diff_tenths) % 10);
+		else if (x->has_obs)
+			printf("\n");
+	}
+	rc = 0;
+done:
+	gs_workload_release(&w);
+	gs_diag_release(&d);
+	return rc;
+}
+
 static int S_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -337,11 +410,12 @@ static int S_import(int argc, char **argv)
 		{ "phase", required_argument, NULL, 'p' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "into", required_argument, NULL, 'I' },
+		{ "predict", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *from = NULL, *source = NULL, *out = NULL, *model = NULL, *dims = NULL;
-	const char *dtype = NULL, *log, *into = NULL;
+	const char *dtype = NULL, *log, *into = NULL, *predict = NULL;
 	S_into it = { NULL, NULL, NULL };
 	char *covers = NULL;
 	S_gpu gpus[S_MAX_GPUS];
@@ -374,6 +448,7 @@ static int S_import(int argc, char **argv)
 		case 't': dtype = optarg; break;
 		case 'p': lo.phase = optarg; break;
 		case 'I': into = optarg; break;
+		case 'P': predict = optarg; break;
 		case 'V': {
 			const char *eq = strchr(optarg, '=');
 			size_t n = eq ? (size_t)(eq - optarg) : 0, k;
@@ -630,6 +705,11 @@ static int S_import(int argc, char **argv)
 			}
 			json_object_set_new(jdims, tok, json_integer((json_int_t)u));
 		}
+	}
+	/* --predict: the prediction beside the log's figures, before anything is written */
+	if (predict && S_predict(predict, &li) != 0) {
+		json_decref(jdims);
+		goto done;
 	}
 	/* --into: the workload read and its new text made before anything is written */
 	if (into) {
