@@ -41,7 +41,7 @@ static const char S_usage[] =
 	"  evidence import --from vllm|sglang|torch-oom|torch-stats|llama.cpp LOG --source TEXT\n"
 	"           --out FILE.json [--gpu [K=]NAME]... [--model NAME] [--dims NAME=N,...]\n"
 	"           [--dtype NAME] [--start N] [--block-size N] [--phase NAME] [--device N]\n"
-	"           [--into WORKLOAD.json]\n"
+	"           [--into WORKLOAD.json] [--predict WORKLOAD.json]\n"
 	"           a measurement from an engine's log, every figure citing its line\n"
 	"\n"
 	"  gpusheet --help | --version\n"
