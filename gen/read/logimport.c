@@ -1,6 +1,7 @@
 /* logimport: engines' memory lines read into figures with their lines (logimport.h). */
 #define _GNU_SOURCE
 #include "logimport.h"
+#include "logsniff.h"
 #include "buf.h"
 #include "util.h"
 
@@ -18,7 +19,8 @@
 #define S_JOIN_MAX 4           /* physical lines one wrapped message may span */
 #define S_STARTS_SHOWN 20      /* starts listed with their lines in a refusal */
 
-static const char *const S_kind_ids[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", NULL };
+static const char *const S_kind_ids[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp",
+					   "sglang", NULL };
 
 int gs_logimport_kind_parse(const char *s)
 {
@@ -32,7 +34,7 @@ int gs_logimport_kind_parse(const char *s)
 
 const char *gs_logimport_kind_id(gs_log_kind k)
 {
-	return (unsigned)k < 4 ? S_kind_ids[k] : "unknown";
+	return (unsigned)k < 5 ? S_kind_ids[k] : "unknown";
 }
 
 const char *gs_logimport_unit_id(gs_log_unit u)
@@ -99,6 +101,8 @@ int gs_logimport_decimal_bytes(const char *text, size_t n, uint64_t mult, int64_
 
 typedef struct {
 	const char *file;
+	const char *data;      /* the whole log, for naming what it is (logsniff.h) */
+	size_t len;
 	gs_diag *d;
 	gs_log_kind kind;
 	const gs_logimport_opts *o;
@@ -295,7 +299,7 @@ static void S_add_fig(S_ctx *c, const S_fig *f)
 			return;
 		if (f->nosplit)
 			continue;
-		if (c->kind == GS_LOG_VLLM) {
+		if (c->kind == GS_LOG_VLLM || c->kind == GS_LOG_SGLANG) {
 			S_new_run(c);
 			break;
 		}
@@ -1778,6 +1782,143 @@ static int S_line_llama(S_ctx *c)
 	return any ? S_OK : S_NO;
 }
 
+/* ---- SGLang ---- */
+
+/* SGLang divides by 1 << 30 and prints "GB" (srt/utils.py get_available_gpu_memory,
+ * srt/mem_cache/memory_pool.py GB = 1024 * 1024 * 1024) */
+static const char S_note_sgl[] =
+	"SGLang prints GB for GiB (it divides by 2^30), with 2 decimals: within 0.005 GiB";
+
+/* "[2025-07-29 18:14:43 TP0] " or "[... DP0 TP3 EP3] ": the rank; text after it. */
+static const char *S_sglang_prefix(S_ctx *c, const char *t)
+{
+	const char *p = t, *close, *tp;
+
+	c->device = 0;
+	S_blanks(&p);
+	if (*p != '[')
+		return t;
+	close = strchr(p, ']');
+	if (!close || close - p > 120)
+		return t;
+	tp = memmem(p, (size_t)(close - p), " TP", 3);
+	if (tp && isdigit((unsigned char)tp[3]))
+		c->device = strtol(tp + 3, NULL, 10);
+	p = close + 1;
+	S_blanks(&p);
+	return p;
+}
+
+/* "KEY=X GB" after lit in t: the figure name, SGLang's GiB. */
+static int S_sglang_size(S_ctx *c, const char *t, const char *lit, const char *name)
+{
+	return S_vllm_size_after(c, t, lit, name, S_gb_as_gib, S_note_sgl);
+}
+
+/* "key=N" (an integer) after lit; a setting when set is 1, else a figure of unit u. */
+static int S_sglang_int(S_ctx *c, const char *t, const char *lit, const char *name, int set,
+			gs_log_unit u)
+{
+	const char *p = strstr(t, lit);
+	int64_t v;
+	S_num x;
+	int r;
+
+	if (!p)
+		return S_NO;
+	p += strlen(lit);
+	if ((r = S_number(c, &p, 0, &x)) != S_OK)
+		return r;
+	if (S_int(c, &x, &v) != S_OK)
+		return S_FAIL;
+	if (set)
+		S_add_setting(c, name, x.s, x.n);
+	else
+		S_fig_int(c, name, c->device, u, v, x.s, x.n, 0);
+	return S_OK;
+}
+
+/* "key=word" (up to ',' or ' ', quotes dropped) after lit: a setting. */
+static void S_sglang_word(S_ctx *c, const char *t, const char *lit, const char *name)
+{
+	const char *p = strstr(t, lit), *e;
+
+	if (!p)
+		return;
+	p += strlen(lit);
+	if (*p == '\'')
+		p++;
+	for (e = p; *e && *e != ',' && *e != ' ' && *e != '\'' && *e != ')'; e++)
+		;
+	/* None and auto state nothing: the engine decides, and a later line says what */
+	if (e > p && !(e - p == 4 && (memcmp(p, "None", 4) == 0 || memcmp(p, "auto", 4) == 0)))
+		S_add_setting(c, name, p, (size_t)(e - p));
+}
+
+/*
+ * SGLang's start-up lines (srt/model_executor/model_runner.py,
+ * srt/mem_cache/memory_pool.py, srt/managers/scheduler.py, the
+ * server_args line). Each "GB" is SGLang's GiB.
+ */
+static int S_line_sglang(S_ctx *c)
+{
+	const char *t = S_sglang_prefix(c, c->text), *p;
+	int any = 0, r = S_NO;
+
+#define S_SGL(call)                         \
+	do {                                \
+		int r_ = (call);            \
+		if (r_ == S_FAIL)           \
+			return S_FAIL;      \
+		any |= r_ == S_OK;          \
+	} while (0)
+	if (strstr(t, "ServerArgs(") || strstr(t, "server_args=")) {
+		S_sglang_word(c, t, "model_path=", "model");
+		S_sglang_word(c, t, " dtype=", "dtype");
+		S_sglang_word(c, t, "kv_cache_dtype=", "kv_cache_dtype");
+		S_sglang_word(c, t, "quantization=", "quantization");
+		S_sglang_word(c, t, "mem_fraction_static=", "mem_fraction_static");
+		S_sglang_word(c, t, "tp_size=", "tensor_parallel_size");
+		S_sglang_word(c, t, "context_length=", "context_length");
+		return S_OK;
+	}
+	if ((p = strstr(t, "Load weight begin.")))
+		S_SGL(S_sglang_size(c, p, "avail mem=", "available_before_weights"));
+	if ((p = strstr(t, "Load weight end."))) {
+		S_sglang_word(c, p, "type=", "architecture");
+		S_sglang_word(c, p, "dtype=", "dtype");
+		S_SGL(S_sglang_size(c, p, "avail mem=", "available_after_weights"));
+		S_SGL(S_sglang_size(c, p, "mem usage=", "weights"));
+	}
+	if ((p = strstr(t, "KV Cache is allocated."))) {
+		S_sglang_word(c, p, "dtype: ", "kv_cache_dtype");
+		S_SGL(S_sglang_int(c, p, "#tokens: ", "kv_cache_tokens", 0, GS_LU_TOKENS));
+		S_SGL(S_sglang_size(c, p, " K size: ", "kv_cache_k"));
+		S_SGL(S_sglang_size(c, p, " V size: ", "kv_cache_v"));
+		S_SGL(S_sglang_size(c, p, "KV size: ", "kv_cache_memory"));
+	}
+	if ((p = strstr(t, "Memory pool end.")))
+		S_SGL(S_sglang_size(c, p, "avail mem=", "available_after_kv_cache"));
+	if ((p = strstr(t, "Capture cuda graph begin.")))
+		S_SGL(S_sglang_size(c, p, "avail mem=", "available_before_cuda_graphs"));
+	if ((p = strstr(t, "Capture cuda graph end."))) {
+		S_SGL(S_sglang_size(c, p, "mem usage=", "cuda_graphs"));
+		S_SGL(S_sglang_size(c, p, "avail mem=", "available_after_cuda_graphs"));
+	}
+	if ((p = strstr(t, "max_total_num_tokens="))) {
+		S_SGL(S_sglang_int(c, p, "max_total_num_tokens=", "max_total_num_tokens", 0,
+				   GS_LU_TOKENS));
+		S_SGL(S_sglang_int(c, p, "chunked_prefill_size=", "chunked_prefill_size", 1, 0));
+		S_SGL(S_sglang_int(c, p, "max_prefill_tokens=", "max_prefill_tokens", 1, 0));
+		S_SGL(S_sglang_int(c, p, "max_running_requests=", "max_running_requests", 1, 0));
+		S_SGL(S_sglang_int(c, p, "context_len=", "max_model_len", 1, 0));
+		S_SGL(S_sglang_size(c, p, "available_gpu_mem=", "available_after_start"));
+	}
+#undef S_SGL
+	(void)r;
+	return any ? S_OK : S_NO;
+}
+
 /* ---- torch.cuda.memory_stats() as JSON ---- */
 
 /* Line and column of "key" in the text (the dump has it once: duplicates are refused). */
@@ -1953,6 +2094,8 @@ static int S_dispatch(S_ctx *c)
 		return S_line_oom(c);
 	case GS_LOG_LLAMACPP:
 		return S_line_llama(c);
+	case GS_LOG_SGLANG:
+		return S_line_sglang(c);
 	default:
 		return S_NO;
 	}
@@ -1967,6 +2110,31 @@ static int S_cmp_fig(const void *a, const void *b)
 	return 0;
 }
 
+/* What each reader reads, as logsniff names it. */
+static const gs_sniff_kind S_sniff_of[] = { GS_SNIFF_VLLM, GS_SNIFF_TORCH_OOM, GS_SNIFF_TORCH_STATS,
+					    GS_SNIFF_LLAMACPP, GS_SNIFF_SGLANG };
+static const char *const S_reader_name[] = { "a vLLM start-up log", "a PyTorch out-of-memory message",
+					     "a torch.cuda.memory_stats() dump", "a llama.cpp load log",
+					     "an SGLang start-up log" };
+
+/*
+ * A log that is of another kind than the reader's is refused by its name,
+ * at the line that shows it (document: only a Markdown document, before
+ * reading). 1 when refused so.
+ */
+static int S_named(S_ctx *c, int document)
+{
+	gs_logsniff s;
+
+	if (!gs_logsniff_text(c->data, c->len, &s) || s.kind == S_sniff_of[c->kind])
+		return 0;
+	if (document && s.kind != GS_SNIFF_MARKDOWN)
+		return 0;
+	gs_diag_add(c->d, c->file, (int)s.line, 0, NULL, "this is %s, not %s: %s", s.name,
+		    S_reader_name[c->kind], s.why);
+	return 1;
+}
+
 /* After the pass: keep one run, derive what the kept lines give together. */
 static int S_finish(S_ctx *c)
 {
@@ -1975,6 +2143,8 @@ static int S_finish(S_ctx *c)
 	int want;
 
 	if (li->nruns == 0) {
+		if (S_named(c, 0))
+			return -1;
 		gs_diag_add(c->d, c->file, 0, 0, NULL, "no line of a %s log that this reader knows: "
 			    "nothing to import", gs_logimport_kind_id(c->kind));
 		return -1;
@@ -2137,6 +2307,8 @@ static int S_finish(S_ctx *c)
 	}
 	li->ndevices = k;
 	if (li->nphases == 0 && li->ndevices == 0) {
+		if (S_named(c, 0))
+			return -1;
 		gs_diag_add(c->d, c->file, 0, 0, NULL, "the log names no device and no phase: "
 			    "nothing to import");
 		return -1;
@@ -2165,17 +2337,31 @@ int gs_logimport_parse(gs_log_kind kind, const char *file, const char *data, siz
 	c.file = file;
 	c.d = d;
 	c.kind = kind;
+	c.data = data;
+	c.len = len;
 	c.o = o;
 	c.li = out;
 	out->kind = kind;
-	out->engine = kind == GS_LOG_VLLM ? "vLLM" : kind == GS_LOG_LLAMACPP ? "llama.cpp" : "PyTorch";
+	out->engine = kind == GS_LOG_VLLM       ? "vLLM"
+		      : kind == GS_LOG_LLAMACPP ? "llama.cpp"
+		      : kind == GS_LOG_SGLANG   ? "SGLang"
+						: "PyTorch";
 	if (len > GS_LOG_MAX_BYTES) {
 		gs_diag_add(d, file, 0, 0, NULL, "the log is %zu bytes, more than the bound of %u "
 			    "bytes (64 MiB)", len, GS_LOG_MAX_BYTES);
 		return -1;
 	}
+	if (S_named(&c, 1))
+		return -1;
 	if (kind == GS_LOG_TORCH_STATS) {
-		int r = S_stats(&c, data, len);
+		int r;
+		/* text that is no JSON and another kind's is refused by that kind's name */
+		for (i = 0; i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' ||
+					data[i] == '\r'); i++)
+			;
+		if (i < len && data[i] != '{' && data[i] != '[' && S_named(&c, 0))
+			return -1;
+		r = S_stats(&c, data, len);
 		S_over_say(&c);
 		if (r == S_OK && gs_diag_count(d) == before && S_finish(&c) == 0 &&
 		    gs_diag_count(d) == before)

@@ -41,10 +41,11 @@ typedef enum {
 	GS_LOG_VLLM = 0,
 	GS_LOG_TORCH_OOM = 1,
 	GS_LOG_TORCH_STATS = 2,
-	GS_LOG_LLAMACPP = 3
+	GS_LOG_LLAMACPP = 3,
+	GS_LOG_SGLANG = 4
 } gs_log_kind;
 
-/* "vllm", "torch-oom", "torch-stats", "llama.cpp"; -1 for another name. */
+/* "vllm", "torch-oom", "torch-stats", "llama.cpp", "sglang"; -1 for another name. */
 int gs_logimport_kind_parse(const char *s);
 const char *gs_logimport_kind_id(gs_log_kind k);
 

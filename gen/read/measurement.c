@@ -505,7 +505,7 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 	static const char *allowed[] = { "from", "source", "log", "engine", "version",
 					 "version_line", "start", "starts", "settings", "figures",
 					 NULL };
-	static const char *const froms[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", NULL };
+	static const char *const froms[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", "sglang", NULL };
 	json_t *o;
 	char *op, *dummy = NULL;
 	uint64_t u;

@@ -552,6 +552,9 @@ void gs_sheet_memory_runtime(S_ctx *c)
 		     rs.mnbt_default ? rs.mnbt_source : TR("rt.stated"));
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("rt.rule"));
+	/* how far the assumed terms were off on the real logs (bench/predict-logs.sh) */
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("rt.assumed_check"));
 	h[0] = TR("col.offer");
 	h[1] = TR("rt.col_total");
 	h[2] = TR("rt.col_budget");

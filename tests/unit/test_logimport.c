@@ -370,7 +370,7 @@ static void test_llama_and_stats(void)
 	gs_diag_release(&d);
 }
 
-/* An excerpt of tests/data/evidence-logs/ without its attribution header. */
+/* An excerpt of tests/data/evidence-logs/ without its attribution header (a .md file whole). */
 static char *S_excerpt(const char *name, size_t *len)
 {
 	char path[512], *all, *p;
@@ -381,7 +381,8 @@ static char *S_excerpt(const char *name, size_t *len)
 	if (!all)
 		return NULL;
 	p = all;
-	while (strncmp(p, "# ", 2) == 0 && strchr(p, '\n'))
+	/* a Markdown file's headings are its own, not our attribution */
+	while (!strstr(name, ".md") && strncmp(p, "# ", 2) == 0 && strchr(p, '\n'))
 		p = strchr(p, '\n') + 1;
 	*len = n - (size_t)(p - all);
 	memmove(all, p, *len);
@@ -408,6 +409,26 @@ static int S_real(gs_log_kind k, const char *name, int run, gs_logimport *li)
 	return rc;
 }
 
+/* A real excerpt that a reader refuses by the name of what it is. */
+static void S_named_real(gs_log_kind k, const char *name, const char *want)
+{
+	gs_diag d = GS_DIAG_INIT;
+	gs_logimport li;
+	gs_logimport_opts o = { 0 };
+	size_t len;
+	char *t = S_excerpt(name, &len);
+
+	if (!CHECK(t != NULL))
+		return;
+	if (CHECK(gs_logimport_parse(k, name, t, len, &o, &li, &d) != 0) && CHECK(d.count > 0) &&
+	    !CHECK(strstr(d.items[0].message, want) != NULL))
+		fprintf(stderr, "  %s as %s: %s\n", name, gs_logimport_kind_id(k), d.items[0].message);
+	if (d.count == 0)
+		gs_logimport_release(&li);
+	gs_diag_release(&d);
+	free(t);
+}
+
 static void test_real(void)
 {
 	gs_logimport li;
@@ -416,7 +437,12 @@ static void test_real(void)
 		"sglang-01_kv-alloc_vs-vllm_issue21348.log",
 		"nvsmi-01_vllm0.5.4_yi34b-4x4090-tp4_vllm-issue7553.txt",
 		"torch-summary-01_mistral7b_pytorch-issue116928.txt",
-		"torch-summary-03_multi-gpu-nonreleasable_fairseq-issue2442.txt", NULL
+		"torch-summary-03_multi-gpu-nonreleasable_fairseq-issue2442.txt", "README.md", NULL
+	};
+	static const char *const named[] = {
+		"this is an Ollama server log", "this is an SGLang start-up log",
+		"this is nvidia-smi output", "this is torch.cuda.memory_summary() output",
+		"this is torch.cuda.memory_summary() output", "this is a Markdown document"
 	};
 	size_t i;
 	int k;
@@ -528,11 +554,79 @@ static void test_real(void)
 		CHECK_INT(S_val(&li, "compute_buffer", 1), 548 * MIB);
 		gs_logimport_release(&li);
 	}
-	/* what is no engine log of ours (an estimate, a device reading, a summary table) is refused */
+	/* what is no engine log of ours is refused by its name, whichever reader is asked */
 	for (i = 0; not_ours[i]; i++)
-		for (k = 0; k < 4; k++)
-			if (k != GS_LOG_TORCH_STATS && !CHECK(S_real((gs_log_kind)k, not_ours[i], 0, &li) != 0))
-				gs_logimport_release(&li);
+		for (k = 0; k <= GS_LOG_SGLANG; k++)
+			if (k != GS_LOG_SGLANG || strncmp(not_ours[i], "sglang", 6) != 0)
+				S_named_real((gs_log_kind)k, not_ours[i], named[i]);
+}
+
+/* SGLang: each "GB" is GiB (x 1073741824), rounded to the nearest byte. */
+static void test_sglang(void)
+{
+	gs_logimport li;
+	gs_diag d = GS_DIAG_INIT;
+	int64_t dev;
+
+	if (CHECK(S_real(GS_LOG_SGLANG, "sglang-02_gemma3-load-kv-pool_pr4826.log", 0, &li) == 0)) {
+		CHECK_STR(li.engine, "SGLang");
+		CHECK_INT(S_val(&li, "weights", 0), 8729521029ll);        /* 8.13 GiB = ...029.12 */
+		CHECK_INT(S_val(&li, "kv_cache_tokens", 0), 834615);
+		CHECK_INT(S_val(&li, "kv_cache_k", 0), 58110907515ll);    /* 54.12 GiB = ...514.88 */
+		CHECK_INT(S_val(&li, "kv_cache_v", 0), 58110907515ll);
+		CHECK_INT(S_val(&li, "available_after_kv_cache", 0), 15687368049ll); /* 14.61: ...048.64 */
+		CHECK_STR(S_set(&li, "architecture"), "Gemma3ForConditionalGeneration");
+		CHECK_STR(S_set(&li, "dtype"), "torch.bfloat16");
+		CHECK_STR(gs_logimport_fig(&li, "weights", 0)->note != NULL ? "noted" : "", "noted");
+		gs_logimport_release(&li);
+	}
+	if (CHECK(S_real(GS_LOG_SGLANG, "sglang-03_max-total-num-tokens_issue29575.log", 0, &li) == 0)) {
+		CHECK_INT(S_val(&li, "max_total_num_tokens", 0), 2086558);
+		CHECK_STR(S_set(&li, "max_model_len"), "256000");
+		CHECK_STR(S_set(&li, "max_running_requests"), "33");
+		CHECK_STR(S_set(&li, "chunked_prefill_size"), "8192");
+		CHECK_INT(S_val(&li, "available_after_start", 0), 18489834209ll); /* 17.22: ...209.28 */
+		gs_logimport_release(&li);
+	}
+	if (CHECK(S_real(GS_LOG_SGLANG, "sglang-04_tp8-load-begin_pr11716.log", 0, &li) == 0)) {
+		CHECK_INT(li.ndevices, 8);
+		for (dev = 1; dev <= 6; dev++)   /* 137.29 GiB = 147414015016.96 */
+			CHECK_INT(S_val(&li, "available_before_weights", dev), 147414015017ll);
+		CHECK_INT(S_val(&li, "available_before_weights", 0), 147467702108ll); /* ...108.16 */
+		CHECK_INT(S_val(&li, "available_before_weights", 7), 147660975636ll); /* ...636.48 */
+		gs_logimport_release(&li);
+	}
+	if (CHECK(S_real(GS_LOG_SGLANG, "sglang-05_kv-dtype-form-rocm_pr18263.log", 0, &li) == 0)) {
+		CHECK_STR(S_set(&li, "kv_cache_dtype"), "torch.bfloat16");
+		CHECK_INT(S_val(&li, "kv_cache_tokens", 0), 1669816);
+		CHECK_INT(S_val(&li, "weights", 0), 61181809132ll);       /* 56.98 GiB = ...131.52 */
+		gs_logimport_release(&li);
+	}
+	if (CHECK(S_real(GS_LOG_SGLANG, "sglang-01_kv-alloc_vs-vllm_issue21348.log", 0, &li) == 0)) {
+		CHECK_INT(S_val(&li, "kv_cache_tokens", 0), 367404);
+		CHECK_INT(S_val(&li, "cuda_graphs", 0), 6646461891ll);    /* 6.19 GiB = ...890.56 */
+		gs_logimport_release(&li);
+	}
+	/* the MLA form (one "KV size"), a rank among DP/TP/EP, the server's arguments */
+	if (CHECK(S_parse(GS_LOG_SGLANG, "[2025-11-04 05:27:13 DP0 TP3 EP3] KV Cache is allocated. "
+			  "#tokens: 524288, KV size: 17.16 GB\n", NULL, &li, &d) == 0)) {
+		CHECK_INT(S_val(&li, "kv_cache_memory", 3), 18425409700ll);  /* 17.16: ...699.84 */
+		CHECK_INT(S_val(&li, "kv_cache_tokens", 3), 524288);
+		gs_logimport_release(&li);
+	}
+	if (CHECK(S_parse(GS_LOG_SGLANG, "server_args=ServerArgs(model_path='meta-llama/Meta-Llama-3.1-"
+			  "8B-Instruct', dtype='auto', quantization=None, kv_cache_dtype='auto', "
+			  "mem_fraction_static=0.851, tp_size=1)\n"
+			  "[TP0] Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, "
+			  "avail mem=63.42 GB, mem usage=14.99 GB.\n", NULL, &li, &d) == 0)) {
+		CHECK_STR(S_set(&li, "model"), "meta-llama/Meta-Llama-3.1-8B-Instruct");
+		CHECK_STR(S_set(&li, "mem_fraction_static"), "0.851");
+		CHECK_STR(S_set(&li, "tensor_parallel_size"), "1");
+		CHECK(gs_logimport_setting(&li, "quantization") == NULL);   /* None: not stated */
+		gs_logimport_release(&li);
+	}
+	S_refused(GS_LOG_SGLANG, "[TP0] KV Cache is allocated. #tokens: 10, K size: nan GB\n", "nan", 1);
+	gs_diag_release(&d);
 }
 
 int main(void)
@@ -543,5 +637,6 @@ int main(void)
 	test_vllm();
 	test_llama_and_stats();
 	test_real();
+	test_sglang();
 	return gs_check_exit("test_logimport");
 }

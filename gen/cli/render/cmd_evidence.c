@@ -1,18 +1,21 @@
 /*
- * cmd_evidence: `gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp
+ * cmd_evidence: `gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp|sglang
  * LOG --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]
  * [--dims NAME=N,...] [--dtype NAME] [--setting NAME=VALUE]... [--start N]
- * [--block-size N] [--phase NAME] [--device N]`.
+ * [--block-size N] [--phase NAME] [--device N] [--into WORKLOAD.json]
+ * [--predict WORKLOAD.json]`.
  *
  * Reads the log once (bounded), reads its figures (logimport.h), adds what
  * the flags give and the log does not say (a flag that contradicts the log
  * is refused with the log's line; a setting or a model that only a flag
  * gives is written as stated at import, with no line), checks that the measurement reads back,
  * archives the log under its SHA-256 in evidence/ beside FILE.json and
- * only then creates FILE.json, never replacing a file there. Any error:
+ * only then creates FILE.json, never replacing a file there. --into
+ * WORKLOAD.json then adds FILE.json to the workload's evidence, the
+ * workload rewritten atomically (checked before anything is written). Any error:
  * the message with its line, exit 1, no FILE.json.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -32,12 +35,18 @@
 #include "measurement.h"
 #include "outfile.h"
 #include "util.h"
+#include "workload.h"
+#include "predict.h"
+#include "quantity.h"
+#include "sizing.h"
 
 static const char S_usage[] =
-	"usage: gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp LOG\n"
-	"       --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]\n"
+	"usage: gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp|sglang\n"
+	"       LOG"
+	" --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]\n"
 	"       [--dims NAME=N,...] [--dtype NAME] [--setting NAME=VALUE]...\n"
-	"       [--start N] [--block-size N] [--phase NAME] [--device N]\n";
+	"       [--start N] [--block-size N] [--phase NAME] [--device N]\n"
+	"       [--into WORKLOAD.json] [--predict WORKLOAD.json]\n";
 
 #define S_MAX_GPUS 64
 #define S_MAX_SETTINGS 16
@@ -167,6 +176,224 @@ done:
 	return rc;
 }
 
+/*
+ * --into WORKLOAD.json: the workload's evidence gains {"file": OUT relative
+ * to the workload's folder, "covers": ...}. Prepared before anything is
+ * written (the workload read, OUT inside its folder, the new text valid);
+ * written atomically after the measurement. 0, or -1 (said).
+ */
+typedef struct {
+	char *dir;      /* the workload's folder */
+	char *name;     /* its file name */
+	char *text;     /* the new workload */
+} S_into;
+
+static void S_into_free(S_into *t)
+{
+	free(t->dir);
+	free(t->name);
+	free(t->text);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The real path of a folder that may not exist yet: its nearest existing
+ * ancestor resolved, the rest appended (no "." or ".." among them); NULL if
+ * none resolves. */
+static char *S_resolved(const char *dir)
+{
+	char *d = gs_xstrdup(dir), *r = NULL, *cut, *out;
+	const char *rest = "";
+	size_t k;
+
+	while (!(r = realpath(d, NULL))) {
+		cut = strrchr(d, '/');
+		if (!cut || cut == d) {
+			free(d);
+			return NULL;
+		}
+		*cut = '\0';
+		rest = dir + (cut - d);
+	}
+	for (k = 0; rest[k]; k++)
+		if (rest[k] == '.' && (k == 0 || rest[k - 1] == '/') &&
+		    (!rest[k + 1] || rest[k + 1] == '/' || (rest[k + 1] == '.' && (!rest[k + 2] || rest[k + 2] == '/')))) {
+			free(r);
+			free(d);
+			return NULL;
+		}
+	out = gs_xasprintf("%s%s", strcmp(r, "/") == 0 && *rest ? "" : r, rest);
+	free(r);
+	free(d);
+	return out;
+}
+
+static int S_into_prepare(const char *wpath, const char *out, const char *covers, S_into *t)
+{
+	char *wd = gs_xstrdup(wpath), *od = gs_xstrdup(out), *slash, *wr = NULL, *orr = NULL;
+	char *rel = NULL, *dumped = NULL;
+	json_t *root = NULL, *ev;
+	json_error_t je;
+	gs_workload w;
+	gs_diag d = GS_DIAG_INIT;
+	size_t n, i;
+	int rc = -1;
+
+	memset(t, 0, sizeof(*t));
+	slash = strrchr(wd, '/');
+	t->name = gs_xstrdup(slash ? slash + 1 : wd);
+	if (slash)
+		slash[slash == wd ? 1 : 0] = '\0';
+	t->dir = gs_xstrdup(slash ? wd : ".");
+	slash = strrchr(od, '/');
+	if (slash)
+		slash[slash == od ? 1 : 0] = '\0';
+	wr = realpath(t->dir, NULL);
+	orr = S_resolved(slash ? od : ".");
+	n = wr ? strlen(wr) : 0;
+	if (!wr || !orr ||
+	    !(strcmp(wr, orr) == 0 || (strncmp(orr, wr, n) == 0 && (orr[n] == '/' || n == 1)))) {
+		gs_diag_error_print("evidence import", "--into %s: --out %s is not in the workload's "
+			       "folder or beneath it (evidence is a path relative to the workload)",
+			       wpath, out);
+		goto done;
+	}
+	rel = strcmp(wr, orr) == 0 ? gs_xstrdup(strrchr(out, '/') ? strrchr(out, '/') + 1 : out)
+				   : gs_xasprintf("%s/%s", orr + n + (n == 1 ? 0 : 1),
+						  strrchr(out, '/') + 1);
+	root = json_load_file(wpath, JSON_REJECT_DUPLICATES, &je);
+	if (!root || !json_is_object(root)) {
+		gs_diag_error_print("evidence import", "--into %s:%d:%d: %s", wpath, je.line, je.column,
+			       root ? "expected a JSON object" : je.text);
+		goto done;
+	}
+	ev = json_object_get(root, "evidence");
+	if (!ev) {
+		ev = json_array();
+		json_object_set_new(root, "evidence", ev);
+	}
+	if (!json_is_array(ev)) {
+		gs_diag_error_print("evidence import", "--into %s: $.evidence: expected an array", wpath);
+		goto done;
+	}
+	for (i = 0; i < json_array_size(ev); i++) {
+		const char *f = json_string_value(json_object_get(json_array_get(ev, i), "file"));
+		if (f && strcmp(f, rel) == 0) {
+			gs_diag_error_print("evidence import", "--into %s: $.evidence[%zu] already cites "
+				       "%s", wpath, i, rel);
+			goto done;
+		}
+	}
+	json_array_append_new(ev, json_pack("{s:s,s:s}", "file", rel, "covers", covers));
+	dumped = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+	if (!dumped)
+		goto done;
+	t->text = gs_xasprintf("%s\n", dumped);
+	/* the new workload must read back (the measurement is not there yet:
+	 * only the shape is checked here) */
+	if (gs_workload_parse(wpath, t->text, strlen(t->text), &w, &d) != 0) {
+		fprintf(stderr, "gpusheet evidence import: --into %s: the workload does not read "
+			"(nothing is written):\n", wpath);
+		gs_diag_print(&d, stderr);
+		goto done;
+	}
+	gs_workload_release(&w);
+	rc = 0;
+done:
+	if (rc != 0)
+		S_into_free(t);
+	gs_diag_release(&d);
+	json_decref(root);
+	free(dumped);
+	free(rel);
+	free(wr);
+	free(orr);
+	free(wd);
+	free(od);
+	return rc;
+}
+
+static int S_into_commit(const char *wpath, S_into *t)
+{
+	gs_error err = GS_ERROR_INIT;
+
+	if (gs_outfile_write_atomic(t->dir, t->name, t->text, strlen(t->text), &err) != 0) {
+		gs_diag_error_print("evidence import", "--into %s: %s (the measurement is written; "
+			       "add it to the workload's evidence by hand)", wpath, gs_error_message(&err));
+		gs_error_release(&err);
+		return -1;
+	}
+	return 0;
+}
+
+/* --predict WORKLOAD.json: gpusheet's prediction for the start the log
+ * records, beside the log's figures (predict.h); printed after the import. */
+static int S_predict(const char *wpath, const gs_logimport *li)
+{
+	gs_workload w;
+	gs_sizing s;
+	gs_prediction p;
+	gs_diag d = GS_DIAG_INIT;
+	gs_error err = GS_ERROR_INIT;
+	const char *why;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], t[GS_FMT_MAX];
+	size_t i;
+	int rc = -1;
+
+	if (gs_workload_read(wpath, &w, &d) != 0) {
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		return -1;
+	}
+	if (gs_sizing_workload(&w, &s, &err) != 0) {
+		gs_diag_error_print("evidence import", "--predict %s: %s", wpath, gs_error_message(&err));
+		gs_error_release(&err);
+		goto done;
+	}
+	if (gs_predict_vllm(&w, &s, li, &p, &why) != 0) {
+		gs_diag_error_print("evidence import", "--predict %s: %s", wpath, why);
+		goto done;
+	}
+	printf("prediction for %s, device %" PRId64 " (%s), total %s (%s), "
+	       "gpu_memory_utilization %" PRIu64 ".%03" PRIu64 " (%s), budget %s; block %" PRIu64
+	       " (%s), tensor parallel %" PRIu64 " (%s):\n",
+	       wpath, p.device, p.gpu ? p.gpu : "unnamed", gs_qty_fmt_gib(t, p.total, GS_LANG_EN),
+	       p.total_from,
+	       p.util_permille / 1000, p.util_permille % 1000, p.util_from,
+	       gs_qty_fmt_gib(a, p.budget, GS_LANG_EN), p.block_size, p.block_from, p.tp, p.tp_from);
+	for (i = 0; i < GS_PT_N; i++) {
+		const gs_predict_term *x = &p.t[i];
+		if (x->tokens) {
+			gs_qty_fmt_int(a, x->pred, GS_LANG_EN);
+			if (x->has_obs)
+				gs_qty_fmt_int(b, x->obs, GS_LANG_EN);
+		} else {
+			gs_qty_fmt_gib(a, x->pred, GS_LANG_EN);
+			if (x->has_obs)
+				gs_qty_fmt_gib(b, x->obs, GS_LANG_EN);
+		}
+		printf("  %s: predicted %s%s (%s), ", x->name, a, x->tokens ? " tokens" : "", x->basis);
+		if (!x->has_obs)
+			printf("not in the log\n");
+		else if (x->obs_line)
+			printf("observed %s%s (line %zu%s%s)", b, x->tokens ? " tokens" : "", x->obs_line,
+			       strcmp(x->obs_how, "read") ? ", " : "",
+			       strcmp(x->obs_how, "read") ? x->obs_how : "");
+		else
+			printf("observed %s%s (%s)", b, x->tokens ? " tokens" : "", x->obs_how);
+		if (x->has_obs && x->has_diff)
+			printf(", %s%" PRId64 ".%" PRId64 " %%\n", x->diff_tenths < 0 ? "-" : "+",
+			       (x->diff_tenths < 0 ? -x->diff_tenths : x->diff_tenths) / 10,
+			       (x->diff_tenths < 0 ? -x->diff_tenths : x->diff_tenths) % 10);
+		else if (x->has_obs)
+			printf("\n");
+	}
+	rc = 0;
+done:
+	gs_workload_release(&w);
+	gs_diag_release(&d);
+	return rc;
+}
+
 static int S_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -182,11 +409,15 @@ static int S_import(int argc, char **argv)
 		{ "block-size", required_argument, NULL, 'b' },
 		{ "phase", required_argument, NULL, 'p' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "into", required_argument, NULL, 'I' },
+		{ "predict", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *from = NULL, *source = NULL, *out = NULL, *model = NULL, *dims = NULL;
-	const char *dtype = NULL, *log;
+	const char *dtype = NULL, *log, *into = NULL, *predict = NULL;
+	S_into it = { NULL, NULL, NULL };
+	char *covers = NULL;
 	S_gpu gpus[S_MAX_GPUS];
 	S_stated stated[S_MAX_SETTINGS];
 	size_t nstated = 0;
@@ -216,6 +447,8 @@ static int S_import(int argc, char **argv)
 		case 'D': dims = optarg; break;
 		case 't': dtype = optarg; break;
 		case 'p': lo.phase = optarg; break;
+		case 'I': into = optarg; break;
+		case 'P': predict = optarg; break;
 		case 'V': {
 			const char *eq = strchr(optarg, '=');
 			size_t n = eq ? (size_t)(eq - optarg) : 0, k;
@@ -314,8 +547,8 @@ static int S_import(int argc, char **argv)
 	}
 	kind = gs_logimport_kind_parse(from);
 	if (kind < 0) {
-		gs_diag_error_print("evidence import", "--from takes vllm, torch-oom, torch-stats or "
-			       "llama.cpp (got '%s')", from);
+		gs_diag_error_print("evidence import", "--from takes vllm, torch-oom, torch-stats, "
+			       "llama.cpp or sglang (got '%s')", from);
 		return GS_EXIT_USAGE;
 	}
 	if (kind == GS_LOG_TORCH_STATS && !lo.phase) {
@@ -473,8 +706,25 @@ static int S_import(int argc, char **argv)
 			json_object_set_new(jdims, tok, json_integer((json_int_t)u));
 		}
 	}
+	/* --predict: the prediction beside the log's figures, before anything is written */
+	if (predict && S_predict(predict, &li) != 0) {
+		json_decref(jdims);
+		goto done;
+	}
+	/* --into: the workload read and its new text made before anything is written */
+	if (into) {
+		const gs_logsetting *ms = gs_logimport_setting(&li, "model");
+		covers = gs_xasprintf("%s log%s%s, imported from %s (reported by %s)",
+				      li.engine, ms || model ? " of " : "",
+				      ms ? ms->value : model ? model : "", S_base(log), source);
+		if (S_into_prepare(into, out, covers, &it) != 0) {
+			json_decref(jdims);
+			goto done;
+		}
+	}
 	/* the folder of --out is made as init makes it */
 	if (gs_outfile_make_parents(out, "evidence import")) {
+		json_decref(jdims);
 		rc = GS_EXIT_INVALID;
 		goto done;
 	}
@@ -498,12 +748,14 @@ static int S_import(int argc, char **argv)
 	{
 		const gs_logsetting *s = gs_logimport_setting(&li, "model");
 		const char *what = kind == GS_LOG_VLLM        ? "vLLM start-up log"
+				   : kind == GS_LOG_SGLANG    ? "SGLang start-up log"
 				   : kind == GS_LOG_LLAMACPP  ? "llama.cpp load log"
 				   : kind == GS_LOG_TORCH_OOM ? "PyTorch out-of-memory message"
 							      : "torch.cuda.memory_stats() dump";
 		const char *mn = s ? s->value : model;
 		code = mn ? gs_xasprintf("%s: %s", what, mn) : gs_xstrdup(what);
 	}
+
 	root = json_object();
 	json_object_set_new(root, "schema", json_string("gpusheet-measurement"));
 	json_object_set_new(root, "schema_version", json_integer(1));
@@ -523,14 +775,17 @@ static int S_import(int argc, char **argv)
 	}
 	json_object_set_new(env, "devices", devs);
 	json_object_set_new(env, "backend", json_string("cuda"));
-	if (kind == GS_LOG_VLLM && li.version) {
+	if ((kind == GS_LOG_VLLM || kind == GS_LOG_SGLANG) && li.version) {
 		const char *v = li.version[0] == 'v' ? li.version + 1 : li.version;
-		json_object_set_new(env, "frameworks", json_pack("{s:s}", "vllm", v));
+		json_object_set_new(env, "frameworks",
+				    json_pack("{s:s}", kind == GS_LOG_VLLM ? "vllm" : "sglang", v));
 	}
 	json_object_set_new(root, "environment", env);
 	json_object_set_new(root, "protocol",
 			    json_pack("{s:s,s:n}", "process",
-				      kind == GS_LOG_VLLM || kind == GS_LOG_LLAMACPP ? "fresh" : "unknown",
+				      kind == GS_LOG_VLLM || kind == GS_LOG_LLAMACPP || kind == GS_LOG_SGLANG
+					      ? "fresh"
+					      : "unknown",
 				      "empty_cache"));
 	phs = json_array();
 	for (i = 0; i < li.nphases; i++) {
@@ -638,6 +893,12 @@ static int S_import(int argc, char **argv)
 	       li.ndevices == 1 ? "" : "s", log, li.engine, li.version ? " " : "",
 	       li.version ? li.version : "", rel);
 	rc = GS_EXIT_OK;
+	if (into) {
+		if (S_into_commit(into, &it) != 0)
+			rc = GS_EXIT_INVALID;
+		else
+			printf("%s: its evidence cites %s\n", into, out);
+	}
 done:
 	if (parsed)
 		gs_logimport_release(&li);
@@ -650,6 +911,8 @@ done:
 	free(dims_copy);
 	free(produced);
 	free(code);
+	free(covers);
+	S_into_free(&it);
 	return rc;
 }
 

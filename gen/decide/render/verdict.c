@@ -2,6 +2,7 @@
 #include "verdict.h"
 #include "cost.h"
 #include "gpuname.h"
+#include "quantname.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -896,7 +897,10 @@ gs_kvcap_cmp gs_verdict_kv_capacity_comparable(const gs_workload *w, const gs_si
 	*what = "quantization";
 	q = S_setting(m, "quantization", NULL);
 	if (q && !gs_util_eq_ci(q, "none")) {
-		if (!gs_util_contains_ci(w->storage_format, q))
+		/* awq_marlin is AWQ, fp8 is FP8 (quantname.h): the family and bits
+		 * agree, or the workload's format names the engine's word itself */
+		int same = gs_quantname_matches(q, w->storage_format);
+		if (same == 0 || (same < 0 && !gs_util_contains_ci(w->storage_format, q)))
 			return GS_KVC_FORMAT;
 	} else if (!gs_util_eq_ci(S_dtype_canon(w->storage_format), S_dtype_canon(dt))) {
 		return GS_KVC_FORMAT;

@@ -1,0 +1,212 @@
+/* predict: gpusheet's prediction beside a log's figures (predict.h). */
+#include "predict.h"
+
+#include <string.h>
+
+#include "gpuname.h"
+#include "runtime.h"
+
+int64_t gs_predict_diff_tenths(uint64_t pred, uint64_t obs)
+{
+	unsigned __int128 d = pred >= obs ? pred - obs : obs - pred;
+	unsigned __int128 q = (d * 2000u + obs) / (2u * (unsigned __int128)obs);
+
+	if (q > INT64_MAX)
+		q = INT64_MAX;
+	return pred >= obs ? (int64_t)q : -(int64_t)q;
+}
+
+/* "0.9", "0.90", "0.925" as thousandths; 0 when not such a decimal in (0, 1]. */
+static uint64_t S_permille(const char *s)
+{
+	uint64_t v = 0, scale = 100;
+
+	if (!s)
+		return 0;
+	if (s[0] == '1' && (!s[1] || (s[1] == '.' && strspn(s + 2, "0") == strlen(s + 2))))
+		return 1000;
+	if (s[0] != '0' || s[1] != '.')
+		return 0;
+	for (s += 2; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return 0;
+		if (scale == 0) {
+			if (*s != '0')
+				return 0;   /* more than 3 decimals that matter */
+			continue;
+		}
+		v += (uint64_t)(*s - '0') * scale;
+		scale /= 10;
+	}
+	return v;
+}
+
+static uint64_t S_count(const char *s)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > UINT64_MAX / 10 - 9)
+			return 0;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	return v;
+}
+
+static void S_obs(gs_predict_term *t, const gs_logfig *f)
+{
+	if (!f || !f->is_int || f->value < 0)
+		return;
+	t->has_obs = 1;
+	t->obs = (uint64_t)f->value;
+	t->obs_line = f->line;
+	t->obs_how = "read";
+}
+
+static void S_diff(gs_predict_term *t)
+{
+	if (t->has_pred && t->has_obs && t->obs > 0) {
+		t->has_diff = 1;
+		t->diff_tenths = gs_predict_diff_tenths(t->pred, t->obs);
+	}
+}
+
+/* The settings: the log's, else the workload's runtime, else vLLM's default. */
+static void S_settings(const gs_workload *w, const gs_logimport *li, gs_prediction *p)
+{
+	const gs_logsetting *u = gs_logimport_setting(li, "gpu_memory_utilization");
+	const gs_logsetting *b = gs_logimport_setting(li, "block_size");
+	const gs_logsetting *t = gs_logimport_setting(li, "tensor_parallel_size");
+	gs_runtime_settings rs;
+	int has_rt = gs_runtime_settings_of(w, &rs) == 0;
+
+	p->util_permille = u ? S_permille(u->value) : 0;
+	p->util_from = "the log";
+	if (!p->util_permille) {
+		p->util_permille = has_rt ? rs.util_permille : 900;
+		p->util_from = has_rt && !rs.util_default ? "the workload" : "default of vLLM";
+	}
+	p->block_size = b ? S_count(b->value) : 0;
+	p->block_from = "the log";
+	if (!p->block_size) {
+		p->block_size = has_rt ? rs.block_size : 16;
+		p->block_from = has_rt && !rs.block_default ? "the workload" : "default of vLLM";
+	}
+	p->tp = t ? S_count(t->value) : 0;
+	p->tp_from = "the log";
+	if (!p->tp) {
+		p->tp = w->tensor_parallel ? w->tensor_parallel : 1;
+		p->tp_from = w->tensor_parallel ? "the workload" : "default of vLLM";
+	}
+}
+
+int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport *li,
+		    gs_prediction *p, const char **why)
+{
+	static const char *const names[GS_PT_N] = { "weights per card", "other terms",
+						    "KV pool", "KV pool tokens" };
+	const gs_logdevice *dv = NULL;
+	const gs_logfig *f;
+	gs_runtime_budget b;
+	uint64_t per_token, weights, fixed;
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	*why = NULL;
+	if (li->kind != GS_LOG_VLLM) {
+		*why = "a prediction is made for a vLLM start-up log only";
+		return -1;
+	}
+	for (i = 0; i < li->ndevices && !dv; i++)
+		if (li->devices[i].has_total)
+			dv = &li->devices[i];
+	p->total_from = "observed";
+	if (dv) {
+		p->total = dv->total;
+	} else {
+		/* the total devices of that GPU report (gpuname.h), cited */
+		for (i = 0; i < li->ndevices && !dv; i++) {
+			const gs_gpu_nominal *e = li->devices[i].name
+							  ? gs_gpuname_resolve(li->devices[i].name,
+									       li->devices[i].name, 0)
+							  : NULL;
+			if (e && e->reported_bytes) {
+				dv = &li->devices[i];
+				p->total = e->reported_bytes;
+				p->total_from = "reported, cited";
+				p->total_source = e->reported_source;
+			}
+		}
+	}
+	if (!dv) {
+		*why = "the log reports no device's total, and the table of reported totals has "
+		       "none for its GPU: nothing to predict the budget of";
+		return -1;
+	}
+	if (!s->weights.present || !s->kv.present || !s->kv_per_token) {
+		*why = "the workload has no weights or no KV cache to predict";
+		return -1;
+	}
+	p->device = dv->index;
+	p->gpu = dv->name;
+	S_settings(w, li, p);
+	for (i = 0; i < GS_PT_N; i++)
+		p->t[i].name = names[i];
+	/* the weights per card: split over the tensor-parallel ranks */
+	weights = s->weights.bytes / p->tp + (s->weights.bytes % p->tp != 0);
+	per_token = s->kv_per_token;
+	if (p->tp > 1 && gs_sizing_kv_splits(w, s, p->tp))
+		per_token = per_token / p->tp + (per_token % p->tp != 0);
+	fixed = s->reserve.present ? s->reserve.bytes : 0;
+	p->t[GS_PT_WEIGHTS].basis = "calculated";
+	p->t[GS_PT_WEIGHTS].has_pred = 1;
+	p->t[GS_PT_WEIGHTS].pred = weights;
+	p->t[GS_PT_OTHER].basis = "assumed";
+	p->t[GS_PT_OTHER].has_pred = 1;
+	p->t[GS_PT_OTHER].pred = fixed;
+	if (weights > UINT64_MAX - fixed ||
+	    gs_runtime_vllm_budget(p->total, p->util_permille, weights + fixed, per_token,
+				   p->block_size, 0, &b) != 0) {
+		*why = "the prediction overflows 64 bits";
+		return -1;
+	}
+	p->budget = b.budget;
+	p->t[GS_PT_POOL].basis = "calculated on assumed terms";
+	p->t[GS_PT_POOL].has_pred = 1;
+	p->t[GS_PT_POOL].pred = b.pool;
+	p->t[GS_PT_TOKENS].basis = "calculated on assumed terms";
+	p->t[GS_PT_TOKENS].tokens = 1;
+	p->t[GS_PT_TOKENS].has_pred = 1;
+	p->t[GS_PT_TOKENS].pred = b.tokens;
+	/* what the log observed, on that device */
+	S_obs(&p->t[GS_PT_WEIGHTS], gs_logimport_fig(li, "weights", p->device));
+	S_obs(&p->t[GS_PT_POOL], gs_logimport_fig(li, "kv_cache_memory", p->device));
+	S_obs(&p->t[GS_PT_TOKENS], gs_logimport_fig(li, "kv_cache_tokens", p->device));
+	f = gs_logimport_fig(li, "kv_cache_blocks", p->device);
+	if (!p->t[GS_PT_TOKENS].has_obs && f && f->is_int && f->value >= 0 &&
+	    (uint64_t)f->value <= UINT64_MAX / p->block_size) {
+		p->t[GS_PT_TOKENS].has_obs = 1;
+		p->t[GS_PT_TOKENS].obs = (uint64_t)f->value * p->block_size;
+		p->t[GS_PT_TOKENS].obs_line = f->line;
+		p->t[GS_PT_TOKENS].obs_how = "blocks x block size";
+	}
+	/* a pool the log gives in tokens only: those tokens' bytes */
+	if (!p->t[GS_PT_POOL].has_obs && p->t[GS_PT_TOKENS].has_obs &&
+	    p->t[GS_PT_TOKENS].obs <= UINT64_MAX / per_token) {
+		p->t[GS_PT_POOL].has_obs = 1;
+		p->t[GS_PT_POOL].obs = p->t[GS_PT_TOKENS].obs * per_token;
+		p->t[GS_PT_POOL].obs_how = "its tokens x the KV bytes of a token";
+	}
+	/* the other terms the log implies: its budget less its weights and its pool */
+	if (p->t[GS_PT_WEIGHTS].has_obs && p->t[GS_PT_POOL].has_obs &&
+	    p->t[GS_PT_WEIGHTS].obs + p->t[GS_PT_POOL].obs <= b.budget) {
+		p->t[GS_PT_OTHER].has_obs = 1;
+		p->t[GS_PT_OTHER].obs = b.budget - p->t[GS_PT_WEIGHTS].obs - p->t[GS_PT_POOL].obs;
+		p->t[GS_PT_OTHER].obs_how = "the budget less the log's weights and pool";
+	}
+	for (i = 0; i < GS_PT_N; i++)
+		S_diff(&p->t[i]);
+	return 0;
+}

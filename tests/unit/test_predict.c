@@ -1,0 +1,97 @@
+/*
+ * Unit tests of the prediction beside a log (gen/decide/predict.h), worked
+ * by hand. The workload is tests/data/models/workload-vllm-mistral-8k.json
+ * (what `init --engine vllm` writes for Mistral-7B-v0.1): weights
+ * 14,483,464,192 B (the index's total_size), KV 32 layers x 8 heads x 128 x
+ * 2 (K, V) x 2 B = 131,072 B a token, the reserve 1 GiB + 117,440,512 B =
+ * 1,191,182,336 B (assumed). The log is a fixture in vLLM 0.7's sentence
+ * form (its wording, these figures chosen for the arithmetic, not a run):
+ *
+ *   total 23.58 GiB = 25,318,832,209.92 -> 25,318,832,210 B
+ *   budget = floor(25,318,832,210 x 900 / 1000) = 22,786,948,989
+ *   pool   = 22,786,948,989 - 14,483,464,192 - 1,191,182,336 = 7,112,302,461
+ *            / (131,072 x 16 = 2,097,152 a block) = 3,391 blocks
+ *            = 7,111,442,432 B, 54,256 tokens
+ *   observed: weights 13.50 GiB = 14,495,514,624; pool 6.32 GiB =
+ *   6,786,048,327.68 -> 6,786,048,328; 3,235 blocks = 51,760 tokens;
+ *   other terms = 22,786,948,989 - 14,495,514,624 - 6,786,048,328
+ *               = 1,505,386,037
+ *   differences: weights -12,050,432 / 14,495,514,624 = -0.083 % -> -0.1 %;
+ *   other -314,203,701 / 1,505,386,037 = -20.87 % -> -20.9 %;
+ *   pool +325,394,104 / 6,786,048,328 = +4.795 % -> +4.8 %;
+ *   tokens +2,496 / 51,760 = +4.822 % -> +4.8 %.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "logimport.h"
+#include "predict.h"
+
+static const char S_log[] =
+	"INFO 01-16 09:40:00 worker.py:238] the current vLLM instance can use total_gpu_memory "
+	"(23.58GiB) x gpu_memory_utilization (0.90) = 21.22GiB\n"
+	"INFO 01-16 09:40:00 worker.py:238] model weights take 13.50GiB; non_torch_memory takes "
+	"0.17GiB; PyTorch activation peak memory takes 1.23GiB; the rest of the memory reserved "
+	"for KV Cache is 6.32GiB.\n"
+	"INFO 01-16 09:40:00 executor_base.py:95] # CUDA blocks: 3235, # CPU blocks: 2048\n";
+
+int main(void)
+{
+	gs_workload w;
+	gs_sizing s;
+	gs_logimport li;
+	gs_logimport_opts o = { 0 };
+	gs_prediction p;
+	gs_diag d = GS_DIAG_INIT;
+	gs_error err = GS_ERROR_INIT;
+	const char *why = NULL;
+
+	CHECK_INT(gs_predict_diff_tenths(1000, 1000), 0);
+	CHECK_INT(gs_predict_diff_tenths(10005, 10000), 1);    /* 0.05 %: half away from zero */
+	CHECK_INT(gs_predict_diff_tenths(9995, 10000), -1);
+	CHECK_INT(gs_predict_diff_tenths(0, 10), -1000);
+
+	if (!CHECK(gs_workload_read(GS_TEST_SOURCE_DIR "/tests/data/models/workload-vllm-mistral-8k.json",
+				    &w, &d) == 0)) {
+		gs_diag_print(&d, stderr);
+		return gs_check_exit("test_predict");
+	}
+	CHECK(gs_sizing_workload(&w, &s, &err) == 0);
+	if (CHECK(gs_logimport_parse(GS_LOG_VLLM, "t.log", S_log, strlen(S_log), &o, &li, &d) == 0)) {
+		if (CHECK(gs_predict_vllm(&w, &s, &li, &p, &why) == 0)) {
+			CHECK_INT(p.total, 25318832210ll);
+			CHECK_STR(p.total_from, "observed");
+			CHECK_INT(p.util_permille, 900);
+			CHECK_STR(p.util_from, "the log");
+			CHECK_STR(p.block_from, "default of vLLM");
+			CHECK_INT(p.budget, 22786948989ll);
+			CHECK_INT(p.t[GS_PT_WEIGHTS].pred, 14483464192ll);
+			CHECK_INT(p.t[GS_PT_WEIGHTS].obs, 14495514624ll);
+			CHECK_INT(p.t[GS_PT_WEIGHTS].diff_tenths, -1);
+			CHECK_INT(p.t[GS_PT_OTHER].pred, 1191182336ll);
+			CHECK_INT(p.t[GS_PT_OTHER].obs, 1505386037ll);
+			CHECK_INT(p.t[GS_PT_OTHER].diff_tenths, -209);
+			CHECK_INT(p.t[GS_PT_POOL].pred, 7111442432ll);
+			CHECK_INT(p.t[GS_PT_POOL].obs, 6786048328ll);
+			CHECK_INT(p.t[GS_PT_POOL].diff_tenths, 48);
+			CHECK_INT(p.t[GS_PT_TOKENS].pred, 54256);
+			CHECK_INT(p.t[GS_PT_TOKENS].obs, 51760);
+			CHECK_STR(p.t[GS_PT_TOKENS].obs_how, "blocks x block size");
+			CHECK_INT(p.t[GS_PT_TOKENS].diff_tenths, 48);
+		} else {
+			fprintf(stderr, "  %s\n", why);
+		}
+		gs_logimport_release(&li);
+	}
+	/* a log with no total and an unnamed device: nothing to predict against */
+	if (CHECK(gs_logimport_parse(GS_LOG_VLLM, "t.log",
+				     "INFO x] GPU KV cache size: 158,656 tokens\n", 41, &o, &li, &d) == 0)) {
+		CHECK(gs_predict_vllm(&w, &s, &li, &p, &why) != 0);
+		CHECK(why && strstr(why, "no device's total") != NULL);
+		gs_logimport_release(&li);
+	}
+	gs_workload_release(&w);
+	gs_diag_release(&d);
+	return gs_check_exit("test_predict");
+}
