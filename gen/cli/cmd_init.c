@@ -25,6 +25,7 @@
 #include "quantity.h"
 #include "suggest.h"
 #include "util.h"
+#include "wformat.h"
 #include "workload.h"
 
 /* Assumed runtime overhead outside the weights: CUDA context and library
@@ -234,6 +235,8 @@ typedef struct {
 	const char *kv_dtype; /* --kv-dtype as given, or NULL */
 	const char *kv_dtype_words;
 	const char *engine;   /* --engine vllm, or NULL: no runtime */
+	const char *format;   /* --format (wformat.h), or NULL: the checkpoint's own */
+	uint64_t tp;          /* --tensor-parallel, or 0 */
 } S_plan;
 
 /*
@@ -396,6 +399,32 @@ static const char S_notes_fill[] =
 	"and `host` or `placement` where they matter. Replace the assumed reserve items by "
 	"a measurement as soon as one exists (`gpusheet-probe`), and list it under `evidence`.";
 
+/* The notes' sentence on --format: the rule and its figures. */
+static char *S_format_note(const gs_model *m, const char *format)
+{
+	gs_wformat_result r;
+	char *why = NULL;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX], d[GS_FMT_MAX], e[GS_FMT_MAX];
+
+	if (gs_wformat_bytes(m, (gs_wformat_id)gs_wformat_find(format), &r, &why)) {
+		free(why);
+		return NULL;
+	}
+	return gs_xasprintf(" The weights are written in **%s** (`weights.format`), not in the "
+			    "checkpoint's own format: %s parameters of the layers' matrices%s "
+			    "stored as %s, %s B; the other %s parameters (embeddings, head, "
+			    "norms, biases, routers) kept in bf16, %s B; %s B in all, "
+			    "calculated from the geometry by the format's rule and "
+			    "**theoretical** until a checkpoint in that format is read.",
+			    format, gs_qty_fmt_int(a, r.quant_params, GS_LANG_EN),
+			    r.experts_only ? " (the routed experts only, as gpt-oss ships MXFP4)"
+					   : "",
+			    gs_wformat_rule(r.id), gs_qty_fmt_int(b, r.quant_bytes, GS_LANG_EN),
+			    gs_qty_fmt_int(c, r.kept_params, GS_LANG_EN),
+			    gs_qty_fmt_int(d, r.kept_bytes, GS_LANG_EN),
+			    gs_qty_fmt_int(e, r.bytes, GS_LANG_EN));
+}
+
 /*
  * The workload as a JSON tree; NULL with a message when the model cannot be
  * sized. The model is named by repo (a repo id of the Hugging Face cache,
@@ -411,14 +440,15 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	uint64_t params, rep, rep_tensors = 0;
 	char *replicated = NULL;
 	char a[GS_FMT_MAX];
-	char *title, *notes, *where, *window = NULL, *moe = NULL;
+	char *title, *notes, *where, *window = NULL, *moe = NULL, *fmt = NULL;
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
 
 	/* a quantised checkpoint's index gives the weights' bytes and its
 	 * quantization_config their format (gpt-oss: MXFP4, no torch_dtype) */
 	if ((m->weights == GS_WEIGHTS_NONE ||
-	     (m->weights == GS_WEIGHTS_INDEX && !m->quant_method)) && !m->torch_dtype_bits) {
+	     (m->weights == GS_WEIGHTS_INDEX && !m->quant_method)) && !m->torch_dtype_bits &&
+	    !p->format) {
 		/* nothing gives the bits of a weight: a plain refusal, not a workload
 		 * that the workload's checks would refuse */
 		fprintf(stderr, "gpusheet init: %s: no weight header (safetensors or GGUF) to "
@@ -470,7 +500,9 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	json_object_set_new(w, "model", model);
 	json_object_set_new(w, "task", json_string(task_ids[p->task]));
 	weights = json_object();
-	if (m->weights == GS_WEIGHTS_GGUF)
+	if (p->format)
+		json_object_set_new(weights, "format", json_string(p->format));
+	else if (m->weights == GS_WEIGHTS_GGUF)
 		json_object_set_new(weights, "compute_format",
 				    json_string("f32 activations, GGUF blocks dequantized by the runtime"));
 	json_object_set_new(w, "weights", weights);
@@ -503,6 +535,8 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 					  (unsigned long long)rep_tensors,
 					  gs_qty_fmt_int(a, rep, GS_LANG_EN));
 	}
+	if (p->tp)
+		json_object_set_new(req, "tensor_parallel", json_integer((json_int_t)p->tp));
 	json_object_set_new(w, "requirements", req);
 	json_object_set_new(w, "inputs", S_inputs(p));
 	if (kv && m->has_sliding_window && m->sliding_pattern &&
@@ -525,6 +559,8 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 				   (unsigned long long)m->experts_active,
 				   gs_qty_fmt_int(b, m->active_params, GS_LANG_EN));
 	}
+	if (p->format)
+		fmt = S_format_note(m, p->format);
 	if (repo)
 		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
 				     m->commit);
@@ -534,7 +570,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			     "parameter count and the weight bytes are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
-			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s",
+			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s%s",
 			     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
 			     (unsigned long long)p->output, (unsigned long long)p->sequences,
 			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
@@ -555,13 +591,14 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			       "the dense cache counted here, every layer keeping every token, "
 			       "is an upper bound." : "",
 			     window ? window : "", moe ? moe : "", replicated ? replicated : "",
-			     S_notes_fill);
+			     fmt ? fmt : "", S_notes_fill);
 	json_object_set_new(w, "notes", json_string(notes));
 	free(notes);
 	free(where);
 	free(window);
 	free(moe);
 	free(replicated);
+	free(fmt);
 	(void)main;
 	return w;
 }
@@ -646,6 +683,8 @@ int gs_cmd_init(int argc, char **argv)
 		{ "id", required_argument, NULL, 'i' },
 		{ "kv-dtype", required_argument, NULL, 'k' },
 		{ "engine", required_argument, NULL, 'e' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "tensor-parallel", required_argument, NULL, 'T' },
 		{ "out", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -654,7 +693,7 @@ int gs_cmd_init(int argc, char **argv)
 	static const char *const tasks[] = { "inference", "adaptation", "training", "lora",
 					     "full", NULL };
 	const char *model = NULL, *ctext = NULL, *otext = NULL, *stext = NULL, *task = NULL;
-	const char *idtext = NULL, *out = NULL;
+	const char *idtext = NULL, *out = NULL, *tptext = NULL;
 	S_plan p;
 	gs_model m;
 	gs_diag d = GS_DIAG_INIT;
@@ -678,12 +717,16 @@ int gs_cmd_init(int argc, char **argv)
 		case 'i': idtext = optarg; break;
 		case 'k': p.kv_dtype = optarg; break;
 		case 'e': p.engine = optarg; break;
+		case 'f': p.format = optarg; break;
+		case 'T': tptext = optarg; break;
 		case 'O': out = optarg; break;
 		case 'h':
 			printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
 			       "[--output-tokens N] [--sequences N] "
 			       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
-			       "[--id ID] --out FILE\n");
+			       "[--engine vllm] [--format FORMAT] [--tensor-parallel N] "
+			       "[--id ID] --out FILE\n"
+			       "FORMAT: %s\n", gs_wformat_names());
 			return GS_EXIT_OK;
 		default:
 			gs_suggest_bad_option("init", opts, argv, optind);
@@ -697,8 +740,14 @@ int gs_cmd_init(int argc, char **argv)
 	p.sequences = 1;
 	if (S_uint("context", ctext, UINT64_C(1) << 32, &p.context) ||
 	    (otext && S_uint("output-tokens", otext, UINT64_C(1) << 32, &p.output)) ||
-	    (stext && S_uint("sequences", stext, 65536, &p.sequences)))
+	    (stext && S_uint("sequences", stext, 65536, &p.sequences)) ||
+	    (tptext && S_uint("tensor-parallel", tptext, 64, &p.tp)))
 		return GS_EXIT_INVALID;
+	if (p.format && gs_wformat_find(p.format) < 0) {
+		fprintf(stderr, "gpusheet init: --format takes %s, not \"%s\"\n",
+			gs_wformat_names(), p.format);
+		return GS_EXIT_USAGE;
+	}
 	/* default: 256 generated tokens, at most a quarter of the context */
 	if (!otext)
 		p.output = p.context / 4 < 256 ? p.context / 4 : 256;
@@ -758,6 +807,17 @@ int gs_cmd_init(int argc, char **argv)
 		gs_diag_release(&d);
 		free(repo);
 		return GS_EXIT_INVALID;
+	}
+	if (p.format) {
+		gs_wformat_result fr;
+		char *why = NULL;
+		if (gs_wformat_bytes(&m, (gs_wformat_id)gs_wformat_find(p.format), &fr, &why)) {
+			fprintf(stderr, "gpusheet init: --format %s: %s\n", p.format, why);
+			free(why);
+			free(repo);
+			gs_model_release(&m);
+			return GS_EXIT_INVALID;
+		}
 	}
 	/* the model read: the sheet's folder, created when missing, then the path to it */
 	if (gs_outfile_make_parents(out, "init") || (!repo && !(from = S_from_path(model, out)))) {

@@ -263,6 +263,11 @@ static char *S_weights_label(S_ctx *c)
 	const gs_workload *w = c->in->w;
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 
+	if (w->weights_format)
+		return gs_xasprintf("%s (%s %s%s)", TR("size.weights"), w->storage_format,
+				    TR("size.weights_format"),
+				    w->weights_format_experts_only ? TR("size.weights_format_experts")
+								   : "");
 	if (w->has_weights_bytes)
 		return gs_xasprintf("%s (%s: %s)", TR("size.weights"),
 				    TR(w->weights_from_index ? "size.weights_index" : "size.weights_read"),
