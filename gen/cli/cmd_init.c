@@ -25,6 +25,7 @@
 #include "quantity.h"
 #include "suggest.h"
 #include "util.h"
+#include "vision.h"
 #include "wformat.h"
 #include "workload.h"
 
@@ -237,7 +238,27 @@ typedef struct {
 	const char *engine;   /* --engine vllm, or NULL: no runtime */
 	const char *format;   /* --format (wformat.h), or NULL: the checkpoint's own */
 	uint64_t tp;          /* --tensor-parallel, or 0 */
+	/* --images WxH[xN]: each image's tokens by the processor (vision.h),
+	 * all of them added to the input of every request */
+	gs_vision_image img;
+	uint64_t img_n, img_tokens;
+	char *img_words;      /* where the rules came from, or NULL */
 } S_plan;
+
+/* The images of --images in a dimensions object: their tokens added to the
+ * input, their size and count as the workload's dimensions. */
+static json_t *S_img(json_t *dims, const S_plan *p)
+{
+	json_t *in = json_object_get(dims, "input_tokens");
+
+	if (!p->img_n)
+		return dims;
+	json_integer_set(in, json_integer_value(in) + (json_int_t)p->img_tokens);
+	json_object_set_new(dims, "image_width", json_integer((json_int_t)p->img.width));
+	json_object_set_new(dims, "image_height", json_integer((json_int_t)p->img.height));
+	json_object_set_new(dims, "images", json_integer((json_int_t)p->img_n));
+	return dims;
+}
 
 /*
  * Activations kept for the backward pass, per layer and token:
@@ -320,7 +341,7 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 {
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 	json_t *res = json_array();
-	uint64_t in = p->context - p->output;
+	uint64_t in = p->context - p->output + p->img_tokens;
 
 	json_array_append_new(res, json_pack("{s:s,s:{s:s,s:s},s:s}", "name",
 		"CUDA context and library workspaces", "size", "amount", S_RUNTIME_GIB,
@@ -373,22 +394,27 @@ static json_t *S_inputs(const S_plan *p)
 	uint64_t usual = lim / 4 ? lim / 4 : 1, lng = lim / 2 ? lim / 2 : 1;
 	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
 	json_t *o = json_object();
+	char *img = p->img_n ? gs_xasprintf(" With the %llu image(s), %s tokens more in the input.",
+					   (unsigned long long)p->img_n,
+					   gs_qty_fmt_int(a, p->img_tokens, GS_LANG_EN))
+			     : gs_xstrdup("");
 
 	json_object_set_new(o, "usual", S_input(
 		gs_xasprintf("A usual request, a quarter of the input length: %s input tokens and "
-			     "%s generated, %llu sequence(s) at once.", gs_qty_fmt_int(a, usual, GS_LANG_EN),
-			     gs_qty_fmt_int(b, out, GS_LANG_EN), (unsigned long long)p->sequences),
-		S_dims(usual, out, p->sequences)));
+			     "%s generated, %llu sequence(s) at once.%s", gs_qty_fmt_int(a, usual, GS_LANG_EN),
+			     gs_qty_fmt_int(b, out, GS_LANG_EN), (unsigned long long)p->sequences, img),
+		S_img(S_dims(usual, out, p->sequences), p)));
 	json_object_set_new(o, "long", S_input(
 		gs_xasprintf("A long but expected request, half of the input length: %s input "
-			     "tokens and %s generated.", gs_qty_fmt_int(a, lng, GS_LANG_EN),
-			     gs_qty_fmt_int(b, out, GS_LANG_EN)),
-		S_dims(lng, out, p->sequences)));
+			     "tokens and %s generated.%s", gs_qty_fmt_int(a, lng, GS_LANG_EN),
+			     gs_qty_fmt_int(b, out, GS_LANG_EN), img),
+		S_img(S_dims(lng, out, p->sequences), p)));
 	json_object_set_new(o, "limit", S_input(
 		gs_xasprintf("The functional limit, the whole context of %s tokens: %s input "
-			     "tokens and %s generated.", gs_qty_fmt_int(c, p->context, GS_LANG_EN),
-			     gs_qty_fmt_int(a, lim, GS_LANG_EN), gs_qty_fmt_int(b, out, GS_LANG_EN)),
-		S_dims(lim, out, p->sequences)));
+			     "tokens and %s generated.%s", gs_qty_fmt_int(c, p->context, GS_LANG_EN),
+			     gs_qty_fmt_int(a, lim, GS_LANG_EN), gs_qty_fmt_int(b, out, GS_LANG_EN), img),
+		S_img(S_dims(lim, out, p->sequences), p)));
+	free(img);
 	return o;
 }
 
@@ -398,6 +424,37 @@ static const char S_notes_fill[] =
 	"(amount and currency), `quality` (the criterion and the evaluation that shows it), "
 	"and `host` or `placement` where they matter. Replace the assumed reserve items by "
 	"a measurement as soon as one exists (`gpusheet-probe`), and list it under `evidence`.";
+
+/* The notes' sentence on images: the processor's rule and its figures, or
+ * a model that takes images and a workload that gives none. */
+static char *S_vision_note(const gs_model *m, const S_plan *p)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
+
+	if (m->has_vision != 1)
+		return NULL;
+	if (!p->img_n)
+		return gs_xasprintf(" The model takes images: its vision tower, %s parameters "
+				    "(calculated from `vision_config`), is in the weights; this "
+				    "workload gives none (`gpusheet init --images WxH[xN]` adds "
+				    "their tokens).", gs_qty_fmt_int(a, m->vision_params, GS_LANG_EN));
+	return gs_xasprintf(" Every request carries %llu image(s) of %llu x %llu pixels: the "
+			    "processor (%s) resizes each to %llu x %llu, a side a multiple of "
+			    "%llu, then (%llu / %llu) x (%llu / %llu) / %llu = %s tokens after "
+			    "the merger; %s image tokens in all, added to the input. The vision "
+			    "tower, %s parameters (calculated from `vision_config`), is in the "
+			    "weights; its activations while it encodes are not itemised.",
+			    (unsigned long long)p->img_n, (unsigned long long)p->img.width,
+			    (unsigned long long)p->img.height, p->img_words,
+			    (unsigned long long)p->img.rwidth, (unsigned long long)p->img.rheight,
+			    (unsigned long long)(m->vision_patch * m->vision_merge),
+			    (unsigned long long)p->img.rheight, (unsigned long long)m->vision_patch,
+			    (unsigned long long)p->img.rwidth, (unsigned long long)m->vision_patch,
+			    (unsigned long long)(m->vision_merge * m->vision_merge),
+			    gs_qty_fmt_int(a, p->img.tokens, GS_LANG_EN),
+			    gs_qty_fmt_int(b, p->img_tokens, GS_LANG_EN),
+			    gs_qty_fmt_int(c, m->vision_params, GS_LANG_EN));
+}
 
 /* The notes' sentence on --format: the rule and its figures. */
 static char *S_format_note(const gs_model *m, const char *format)
@@ -440,7 +497,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	uint64_t params, rep, rep_tensors = 0;
 	char *replicated = NULL;
 	char a[GS_FMT_MAX];
-	char *title, *notes, *where, *window = NULL, *moe = NULL, *fmt = NULL;
+	char *title, *notes, *where, *window = NULL, *moe = NULL, *fmt = NULL, *vis = NULL;
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
 
@@ -506,7 +563,8 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(weights, "compute_format",
 				    json_string("f32 activations, GGUF blocks dequantized by the runtime"));
 	json_object_set_new(w, "weights", weights);
-	json_object_set_new(w, "dimensions", S_dims(p->context - p->output, p->output, p->sequences));
+	json_object_set_new(w, "dimensions", S_img(S_dims(p->context - p->output, p->output,
+							  p->sequences), p));
 	if (kv) {
 		/* dense by default: whether a window bounds the cache depends on
 		 * the runtime (the notes say so, and the sheet shows both) */
@@ -561,6 +619,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	}
 	if (p->format)
 		fmt = S_format_note(m, p->format);
+	vis = S_vision_note(m, p);
 	if (repo)
 		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
 				     m->commit);
@@ -570,7 +629,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			     "parameter count and the weight bytes are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
-			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s%s",
+			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s%s%s",
 			     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
 			     (unsigned long long)p->output, (unsigned long long)p->sequences,
 			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
@@ -591,7 +650,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			       "the dense cache counted here, every layer keeping every token, "
 			       "is an upper bound." : "",
 			     window ? window : "", moe ? moe : "", replicated ? replicated : "",
-			     fmt ? fmt : "", S_notes_fill);
+			     fmt ? fmt : "", vis ? vis : "", S_notes_fill);
 	json_object_set_new(w, "notes", json_string(notes));
 	free(notes);
 	free(where);
@@ -599,6 +658,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	free(moe);
 	free(replicated);
 	free(fmt);
+	free(vis);
 	(void)main;
 	return w;
 }
@@ -672,6 +732,59 @@ static int S_kv_dtype(S_plan *p)
 	return -1;
 }
 
+/* --images WxH[xN]: width, height and count (1 by default, at most 1,024). */
+static int S_images_parse(const char *text, S_plan *p)
+{
+	char *dup = gs_xstrdup(text), *parts[4] = { NULL }, *save = NULL, *t;
+	uint64_t v[3] = { 0, 0, 1 };
+	int n = 0, bad = 0;
+
+	for (t = strtok_r(dup, "x", &save); t && n < 4; t = strtok_r(NULL, "x", &save))
+		parts[n++] = t;
+	if (n < 2 || n > 3 || text[0] == 'x' || text[strlen(text) - 1] == 'x' || strstr(text, "xx"))
+		bad = 1;
+	for (int i = 0; !bad && i < n; i++)
+		if (gs_qty_parse_u64(parts[i], &v[i]) || v[i] < 1 ||
+		    v[i] > (i == 2 ? 1024 : 1000000))
+			bad = 1;
+	free(dup);
+	if (bad) {
+		fprintf(stderr, "gpusheet init: invalid value for --images: \"%s\" (expected "
+			"WIDTHxHEIGHT or WIDTHxHEIGHTxCOUNT in pixels, such as 1280x720x4; "
+			"sides from 1 to 1000000, at most 1024 images)\n", text);
+		return -1;
+	}
+	p->img.width = v[0];
+	p->img.height = v[1];
+	p->img_n = v[2];
+	return 0;
+}
+
+/* The images' tokens by the model's processor; -1 with a message. */
+static int S_images_tokens(const gs_model *m, S_plan *p)
+{
+	gs_vision_rules r;
+	uint64_t w = p->img.width, h = p->img.height;
+	char *why = NULL;
+
+	if (gs_vision_rules_read(m, &r, &why) ||
+	    gs_vision_image_tokens(&r, w, h, &p->img, &why)) {
+		fprintf(stderr, "gpusheet init: --images: %s: %s\n", m->path, why);
+		free(why);
+		gs_vision_rules_release(&r);
+		return -1;
+	}
+	p->img_tokens = p->img.tokens * p->img_n;
+	p->img_words = r.from_file
+		? gs_xasprintf("preprocessor_config.json: min_pixels %llu, max_pixels %llu",
+			       (unsigned long long)r.min_pixels, (unsigned long long)r.max_pixels)
+		: gs_xasprintf("no preprocessor_config.json: the processor class's defaults, "
+			       "assumed, min_pixels %llu, max_pixels %llu",
+			       (unsigned long long)r.min_pixels, (unsigned long long)r.max_pixels);
+	gs_vision_rules_release(&r);
+	return 0;
+}
+
 int gs_cmd_init(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -685,6 +798,7 @@ int gs_cmd_init(int argc, char **argv)
 		{ "engine", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "tensor-parallel", required_argument, NULL, 'T' },
+		{ "images", required_argument, NULL, 'I' },
 		{ "out", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -693,7 +807,7 @@ int gs_cmd_init(int argc, char **argv)
 	static const char *const tasks[] = { "inference", "adaptation", "training", "lora",
 					     "full", NULL };
 	const char *model = NULL, *ctext = NULL, *otext = NULL, *stext = NULL, *task = NULL;
-	const char *idtext = NULL, *out = NULL, *tptext = NULL;
+	const char *idtext = NULL, *out = NULL, *tptext = NULL, *imgtext = NULL;
 	S_plan p;
 	gs_model m;
 	gs_diag d = GS_DIAG_INIT;
@@ -719,12 +833,14 @@ int gs_cmd_init(int argc, char **argv)
 		case 'e': p.engine = optarg; break;
 		case 'f': p.format = optarg; break;
 		case 'T': tptext = optarg; break;
+		case 'I': imgtext = optarg; break;
 		case 'O': out = optarg; break;
 		case 'h':
 			printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
 			       "[--output-tokens N] [--sequences N] "
 			       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
 			       "[--engine vllm] [--format FORMAT] [--tensor-parallel N] "
+			       "[--images WxH[xN]] "
 			       "[--id ID] --out FILE\n"
 			       "FORMAT: %s\n", gs_wformat_names());
 			return GS_EXIT_OK;
@@ -742,6 +858,8 @@ int gs_cmd_init(int argc, char **argv)
 	    (otext && S_uint("output-tokens", otext, UINT64_C(1) << 32, &p.output)) ||
 	    (stext && S_uint("sequences", stext, 65536, &p.sequences)) ||
 	    (tptext && S_uint("tensor-parallel", tptext, 64, &p.tp)))
+		return GS_EXIT_INVALID;
+	if (imgtext && S_images_parse(imgtext, &p))
 		return GS_EXIT_INVALID;
 	if (p.format && gs_wformat_find(p.format) < 0) {
 		fprintf(stderr, "gpusheet init: --format takes %s, not \"%s\"\n",
@@ -819,6 +937,11 @@ int gs_cmd_init(int argc, char **argv)
 			return GS_EXIT_INVALID;
 		}
 	}
+	if (imgtext && S_images_tokens(&m, &p)) {
+		free(repo);
+		gs_model_release(&m);
+		return GS_EXIT_INVALID;
+	}
 	/* the model read: the sheet's folder, created when missing, then the path to it */
 	if (gs_outfile_make_parents(out, "init") || (!repo && !(from = S_from_path(model, out)))) {
 		free(repo);
@@ -863,6 +986,7 @@ int gs_cmd_init(int argc, char **argv)
 	free(id);
 	free(from);
 	free(repo);
+	free(p.img_words);
 	gs_model_release(&m);
 	return rc;
 }
