@@ -87,4 +87,15 @@ run deepseek-r1 deepseek-r1 673150582112 2302672896 8 -- \
 run gpt-oss-20b gpt-oss-20b 13761264768 3224371200 1 -- --context 131072 --engine vllm
 run qwen2.5-vl qwen2.5-vl-7b-instruct 16584333312 2153381888 1 -- \
 	--context 32768 --images 1280x720x4 --engine vllm
+# DeepSeek-R1 as its config.json's torch_dtype says (bf16, 1,342,052,838,400 B), no
+# placement: no offer holds it, and the lever names the real formats with
+# their bytes: fp8 673,150,582,112 B = 626.92 GiB, awq-int4 351,522,112,256 B
+# = 327.38 GiB (tests/data/models/README.md)
+cp -R "$m/deepseek-r1" "$scratch/ds16" || die "copy"
+"$bin" init --model ds16 --context 32768 --out ds16.json >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "init ds16 failed"; }
+"$bin" sheet ds16.json --out out-ds16 --date 2026-11-29 >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "sheet ds16 failed"; }
+grep -q '^\*\*What to change:\*\* the weights dominate.* fp8: 626.92 GiB, .* awq-int4: 327.38 GiB, .*by its format.s rule' \
+	out-ds16/ds16.md || err "the lever does not name the real formats with their bytes"
 finish "modern-answers: an offer to take for DeepSeek-R1, gpt-oss-20b and Qwen2.5-VL-7B"
