@@ -80,7 +80,8 @@ void gs_sheet_memory_identity(S_ctx *c)
 		gs_doc_textf(cell, "%s, %s bits", w->storage_format, a);
 		if (c->in->s->theoretical) {
 			gs_doc_text(cell, " — ");
-			gs_doc_text(cell, TR("note.theoretical"));
+			gs_doc_text(cell, TR(w->weights_format ? "note.theoretical_format"
+							 : "note.theoretical"));
 		}
 	}
 	ROW(TR("id.compute"), w->compute_format);
