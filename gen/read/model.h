@@ -151,6 +151,12 @@ typedef struct gs_model_s {
 	int tied_default;         /* 1: not in the file, the architecture's default */
 	char *torch_dtype;        /* or NULL */
 	char *quant_method;       /* quantization_config.quant_method ("fp8", "mxfp4"), or NULL */
+	/* the rest of quantization_config, where stated (0 / empty otherwise):
+	 * bits (bits, w_bit, num_bits), group size (group_size, q_group_size),
+	 * weight_block_size, and the modules kept in another format
+	 * (modules_to_not_convert, ignore) */
+	uint64_t quant_bits, quant_group, quant_block_rows, quant_block_cols;
+	gs_strvec quant_kept;
 	unsigned torch_dtype_bits;/* 0 unknown */
 	uint64_t config_params;   /* calculated from the geometry */
 	int has_config_params;

@@ -125,6 +125,33 @@ static void S_test_qwen3_8b(void)
 	gs_model_release(&m);
 }
 
+/*
+ * DeepSeek-R1 in fp8, its checkpoint's own rule (config.json's
+ * quantization_config: fp8, weight_block_size 128 x 128), worked by hand
+ * in tests/data/models/README.md: 669,065,609,216 values in 40,838,232
+ * tiles, 1,960,809,984 parameters in bf16: 673,150,582,112 B.
+ */
+static void S_test_deepseek(void)
+{
+	gs_model m;
+	gs_wformat_result r;
+	char *why = NULL;
+
+	if (!CHECK(S_read("deepseek-r1", &m) == 0))
+		return;
+	CHECK_STR(m.quant_method, "fp8");
+	CHECK_U64(m.quant_block_rows, 128);
+	CHECK_U64(m.quant_block_cols, 128);
+	CHECK_U64(m.mat_linear.params + m.mat_experts.params, 669065609216);
+	CHECK_U64(m.mat_linear.tiles128 + m.mat_experts.tiles128, 40838232);
+	if (CHECK(gs_wformat_bytes(&m, GS_WF_FP8, &r, &why) == 0)) {
+		CHECK_U64(r.kept_params, 1960809984);
+		CHECK_U64(r.bytes, 673150582112);
+	}
+	free(why);
+	gs_model_release(&m);
+}
+
 /* A model without a covered geometry: no format can be calculated. */
 static void S_test_no_geometry(void)
 {
@@ -142,6 +169,7 @@ int main(void)
 {
 	S_test_gpt_oss();
 	S_test_qwen3_8b();
+	S_test_deepseek();
 	S_test_no_geometry();
 	return gs_check_exit("test_wformat");
 }
