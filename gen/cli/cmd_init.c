@@ -620,6 +620,22 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	if (p->format)
 		fmt = S_format_note(m, p->format);
 	vis = S_vision_note(m, p);
+	if (m->has_active_params && m->has_matrices && m->mat_experts.params && p->tp > 1) {
+		char b[GS_FMT_MAX], c2[GS_FMT_MAX];
+		char *ep = gs_xasprintf("%s Under expert parallelism over the %llu cards (vLLM's "
+					"--enable-expert-parallel) each card would hold %llu of the %llu "
+					"routed experts%s: their matrices, %s of the %s parameters "
+					"(calculated from the geometry), divide by %llu, the rest "
+					"follows the tensor-parallel rule; the sheet counts tensor "
+					"parallelism only.", moe ? moe : "", (unsigned long long)p->tp,
+					(unsigned long long)((m->experts + p->tp - 1) / p->tp),
+					(unsigned long long)m->experts,
+					m->experts % p->tp ? " at most (they do not divide evenly)" : "",
+					gs_qty_fmt_int(b, m->mat_experts.params, GS_LANG_EN),
+					gs_qty_fmt_int(c2, params, GS_LANG_EN), (unsigned long long)p->tp);
+		free(moe);
+		moe = ep;
+	}
 	if (repo)
 		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
 				     m->commit);

@@ -8,7 +8,9 @@
 #  - gpt-oss-20b in awq-int4 is refused (2,880 input features are not whole
 #    groups of 128), exit 1, nothing written; an unknown format exit 2;
 #  - a hand-written weights.format beside storage_bits is refused;
-#  - --tensor-parallel 4 writes requirements.tensor_parallel 4.
+#  - --tensor-parallel 4 writes requirements.tensor_parallel 4, and on a
+#    mixture of experts the notes state the experts a card under expert
+#    parallelism.
 set -u
 bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
@@ -59,4 +61,11 @@ grep -q 'weights.format.*remove storage_bits' "$scratch/log" || err "the refusal
 grep -q '"tensor_parallel": 4' tp.json || err "--tensor-parallel 4 not written"
 "$bin" init --model qwen3-8b --context 32768 --tensor-parallel 65 --out tp65.json >/dev/null 2>&1
 [ $? -eq 1 ] || err "--tensor-parallel 65 was not refused"
+# expert parallelism, in the notes: Qwen3-30B-A3B's 48 layers x 128 experts x
+# 3 x 2,048 x 768 = 28,991,029,248 parameters of routed experts, 32 a card of 4
+cp -R "$m/qwen3-30b-a3b" "$w/" || die "copy"
+"$bin" init --model qwen3-30b-a3b --context 32768 --tensor-parallel 4 --out ep.json >"$scratch/log" 2>&1 ||
+	{ cat "$scratch/log"; err "init qwen3-30b-a3b --tensor-parallel 4 failed"; }
+grep -q 'each card would hold 32 of the 128 routed experts: their matrices, 28,991,029,248 of the 30,532,122,624 parameters' ep.json ||
+	err "the notes do not state the experts under expert parallelism"
 finish "init --format and --tensor-parallel"
