@@ -641,12 +641,14 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 				     m->commit);
 	else
 		where = gs_xasprintf("in `%s`", from);
-	notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry, the "
-			     "parameter count and the weight bytes are read from them, nothing "
+	notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry%s"
+			     "parameter count%s are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
 			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s%s%s",
-			     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
+			     where, p->format ? " and the " : ", the ",
+			     p->format ? "" : " and the weight bytes",
+			     gs_qty_fmt_int(a, p->context, GS_LANG_EN),
 			     (unsigned long long)p->output, (unsigned long long)p->sequences,
 			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
 			     : m->weights == GS_WEIGHTS_GGUF
