@@ -482,6 +482,93 @@ static char *S_format_note(const gs_model *m, const char *format)
 			    gs_qty_fmt_int(e, r.bytes, GS_LANG_EN));
 }
 
+/* The workload's notes: where each figure comes from, in words. */
+static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const char *from,
+		     uint64_t params, int kv, const char *replicated)
+{
+	char a[GS_FMT_MAX];
+	char *notes, *where, *window = NULL, *moe = NULL, *fmt = NULL, *vis = NULL;
+
+	if (kv && m->has_sliding_window && m->sliding_pattern &&
+	    strcmp(m->sliding_pattern, "every_layer") == 0)
+		window = gs_xasprintf(" The model has a sliding window of %s tokens on every layer. "
+				      "Whether it bounds the KV cache depends on the runtime: the "
+				      "default cache of Hugging Face transformers keeps every token, "
+				      "so the cache is counted dense here, and the sheet also shows "
+				      "the windowed figure. Set `cache.kind` to `sliding` only for a "
+				      "runtime that keeps no more than the window.",
+				      gs_qty_fmt_int(a, m->sliding_window, GS_LANG_EN));
+	if (m->has_active_params) {
+		char b[GS_FMT_MAX];
+		moe = gs_xasprintf(" A mixture of experts: every one of its %llu routed experts "
+				   "is resident, so the weights count all %s parameters; %llu "
+				   "experts run per token, %s parameters active per token "
+				   "(`model.active_parameters`, for the speed of a token, not its "
+				   "memory).", (unsigned long long)m->experts,
+				   gs_qty_fmt_int(a, params, GS_LANG_EN),
+				   (unsigned long long)m->experts_active,
+				   gs_qty_fmt_int(b, m->active_params, GS_LANG_EN));
+	}
+	if (p->format)
+		fmt = S_format_note(m, p->format);
+	vis = S_vision_note(m, p);
+	if (m->has_active_params && m->has_matrices && m->mat_experts.params && p->tp > 1) {
+		char b[GS_FMT_MAX], c2[GS_FMT_MAX];
+		char *ep = gs_xasprintf("%s Under expert parallelism over the %llu cards (vLLM's "
+					"--enable-expert-parallel) each card would hold %llu of the %llu "
+					"routed experts%s: their matrices, %s of the %s parameters "
+					"(calculated from the geometry), divide by %llu, the rest "
+					"follows the tensor-parallel rule; the sheet counts tensor "
+					"parallelism only.", moe ? moe : "", (unsigned long long)p->tp,
+					(unsigned long long)((m->experts + p->tp - 1) / p->tp),
+					(unsigned long long)m->experts,
+					m->experts % p->tp ? " at most (they do not divide evenly)" : "",
+					gs_qty_fmt_int(b, m->mat_experts.params, GS_LANG_EN),
+					gs_qty_fmt_int(c2, params, GS_LANG_EN), (unsigned long long)p->tp);
+		free(moe);
+		moe = ep;
+	}
+	if (repo)
+		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
+				     m->commit);
+	else
+		where = gs_xasprintf("in `%s`", from);
+	notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry%s"
+			     "parameter count%s are read from them, nothing "
+			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
+			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
+			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s%s%s",
+			     where, p->format ? " and the " : ", the ",
+			     p->format ? "" : " and the weight bytes",
+			     gs_qty_fmt_int(a, p->context, GS_LANG_EN),
+			     (unsigned long long)p->output, (unsigned long long)p->sequences,
+			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
+			     : m->weights == GS_WEIGHTS_GGUF
+			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
+			     p->task ? " and training" : "",
+			     !kv ? " The model files give no KV geometry: the KV cache is not "
+				   "sized; add `cache` and the geometry by hand."
+			     : gs_model_layout_needed(m)
+			     ? " The model's layers do not all keep the same cache "
+			       "(`model.cache_layout`: windows, chunks, a latent or a constant "
+			       "state per layer kind): the sheet sizes it as vLLM and as Hugging "
+			       "Face transformers keep it and counts the larger, no runtime being "
+			       "declared."
+			     : m->has_sliding_window && m->sliding_pattern &&
+			       strcmp(m->sliding_pattern, "every_layer") != 0
+			     ? " The architecture keeps a sliding window on some layers only: "
+			       "the dense cache counted here, every layer keeping every token, "
+			       "is an upper bound." : "",
+			     window ? window : "", moe ? moe : "", replicated ? replicated : "",
+			     fmt ? fmt : "", vis ? vis : "", S_notes_fill);
+	free(where);
+	free(window);
+	free(moe);
+	free(fmt);
+	free(vis);
+	return notes;
+}
+
 /*
  * The workload as a JSON tree; NULL with a message when the model cannot be
  * sized. The model is named by repo (a repo id of the Hugging Face cache,
@@ -497,7 +584,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	uint64_t params, rep, rep_tensors = 0;
 	char *replicated = NULL;
 	char a[GS_FMT_MAX];
-	char *title, *notes, *where, *window = NULL, *moe = NULL, *fmt = NULL, *vis = NULL;
+	char *title, *notes;
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
 
@@ -597,86 +684,10 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(req, "tensor_parallel", json_integer((json_int_t)p->tp));
 	json_object_set_new(w, "requirements", req);
 	json_object_set_new(w, "inputs", S_inputs(p));
-	if (kv && m->has_sliding_window && m->sliding_pattern &&
-	    strcmp(m->sliding_pattern, "every_layer") == 0)
-		window = gs_xasprintf(" The model has a sliding window of %s tokens on every layer. "
-				      "Whether it bounds the KV cache depends on the runtime: the "
-				      "default cache of Hugging Face transformers keeps every token, "
-				      "so the cache is counted dense here, and the sheet also shows "
-				      "the windowed figure. Set `cache.kind` to `sliding` only for a "
-				      "runtime that keeps no more than the window.",
-				      gs_qty_fmt_int(a, m->sliding_window, GS_LANG_EN));
-	if (m->has_active_params) {
-		char b[GS_FMT_MAX];
-		moe = gs_xasprintf(" A mixture of experts: every one of its %llu routed experts "
-				   "is resident, so the weights count all %s parameters; %llu "
-				   "experts run per token, %s parameters active per token "
-				   "(`model.active_parameters`, for the speed of a token, not its "
-				   "memory).", (unsigned long long)m->experts,
-				   gs_qty_fmt_int(a, params, GS_LANG_EN),
-				   (unsigned long long)m->experts_active,
-				   gs_qty_fmt_int(b, m->active_params, GS_LANG_EN));
-	}
-	if (p->format)
-		fmt = S_format_note(m, p->format);
-	vis = S_vision_note(m, p);
-	if (m->has_active_params && m->has_matrices && m->mat_experts.params && p->tp > 1) {
-		char b[GS_FMT_MAX], c2[GS_FMT_MAX];
-		char *ep = gs_xasprintf("%s Under expert parallelism over the %llu cards (vLLM's "
-					"--enable-expert-parallel) each card would hold %llu of the %llu "
-					"routed experts%s: their matrices, %s of the %s parameters "
-					"(calculated from the geometry), divide by %llu, the rest "
-					"follows the tensor-parallel rule; the sheet counts tensor "
-					"parallelism only.", moe ? moe : "", (unsigned long long)p->tp,
-					(unsigned long long)((m->experts + p->tp - 1) / p->tp),
-					(unsigned long long)m->experts,
-					m->experts % p->tp ? " at most (they do not divide evenly)" : "",
-					gs_qty_fmt_int(b, m->mat_experts.params, GS_LANG_EN),
-					gs_qty_fmt_int(c2, params, GS_LANG_EN), (unsigned long long)p->tp);
-		free(moe);
-		moe = ep;
-	}
-	if (repo)
-		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
-				     m->commit);
-	else
-		where = gs_xasprintf("in `%s`", from);
-	notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry%s"
-			     "parameter count%s are read from them, nothing "
-			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
-			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
-			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s%s%s",
-			     where, p->format ? " and the " : ", the ",
-			     p->format ? "" : " and the weight bytes",
-			     gs_qty_fmt_int(a, p->context, GS_LANG_EN),
-			     (unsigned long long)p->output, (unsigned long long)p->sequences,
-			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
-			     : m->weights == GS_WEIGHTS_GGUF
-			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
-			     p->task ? " and training" : "",
-			     !kv ? " The model files give no KV geometry: the KV cache is not "
-				   "sized; add `cache` and the geometry by hand."
-			     : gs_model_layout_needed(m)
-			     ? " The model's layers do not all keep the same cache "
-			       "(`model.cache_layout`: windows, chunks, a latent or a constant "
-			       "state per layer kind): the sheet sizes it as vLLM and as Hugging "
-			       "Face transformers keep it and counts the larger, no runtime being "
-			       "declared."
-			     : m->has_sliding_window && m->sliding_pattern &&
-			       strcmp(m->sliding_pattern, "every_layer") != 0
-			     ? " The architecture keeps a sliding window on some layers only: "
-			       "the dense cache counted here, every layer keeping every token, "
-			       "is an upper bound." : "",
-			     window ? window : "", moe ? moe : "", replicated ? replicated : "",
-			     fmt ? fmt : "", vis ? vis : "", S_notes_fill);
+	notes = S_notes(m, p, repo, from, params, kv, replicated);
 	json_object_set_new(w, "notes", json_string(notes));
 	free(notes);
-	free(where);
-	free(window);
-	free(moe);
 	free(replicated);
-	free(fmt);
-	free(vis);
 	(void)main;
 	return w;
 }
@@ -803,6 +814,76 @@ static int S_images_tokens(const gs_model *m, S_plan *p)
 	return 0;
 }
 
+/* The plan from the options' texts: 0, or the exit code (message printed). */
+static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const char *stext,
+		       const char *tptext, const char *imgtext, const char *task)
+{
+	/* the workload's words, and the older ones of this option */
+	static const char *const tasks[] = { "inference", "adaptation", "training", "lora",
+					     "full", NULL };
+	int c;
+
+	p->sequences = 1;
+	if (S_uint("context", ctext, UINT64_C(1) << 32, &p->context) ||
+	    (otext && S_uint("output-tokens", otext, UINT64_C(1) << 32, &p->output)) ||
+	    (stext && S_uint("sequences", stext, 65536, &p->sequences)) ||
+	    (tptext && S_uint("tensor-parallel", tptext, 64, &p->tp)))
+		return GS_EXIT_INVALID;
+	if (imgtext && S_images_parse(imgtext, p))
+		return GS_EXIT_INVALID;
+	if (p->format && gs_wformat_find(p->format) < 0) {
+		fprintf(stderr, "gpusheet init: --format takes %s, not \"%s\"\n",
+			gs_wformat_names(), p->format);
+		return GS_EXIT_USAGE;
+	}
+	/* default: 256 generated tokens, at most a quarter of the context */
+	if (!otext)
+		p->output = p->context / 4 < 256 ? p->context / 4 : 256;
+	if (p->output == 0) {
+		fprintf(stderr, "gpusheet init: --context %llu leaves no room for generated "
+			"tokens: give at least 4, or --output-tokens\n",
+			(unsigned long long)p->context);
+		return GS_EXIT_INVALID;
+	}
+	if (p->output >= p->context) {
+		fprintf(stderr, "gpusheet init: --output-tokens (%llu) must be less than --context "
+			"(%llu): the context holds the input and the generated tokens\n",
+			(unsigned long long)p->output, (unsigned long long)p->context);
+		return GS_EXIT_INVALID;
+	}
+	if (task) {
+		for (c = 0; tasks[c] && strcmp(tasks[c], task) != 0; c++)
+			;
+		if (!tasks[c]) {
+			fprintf(stderr, "gpusheet init: --task takes inference, adaptation (LoRA) "
+				"or training (full fine-tuning), not \"%s\" (see gpusheet --help)\n",
+				task);
+			return GS_EXIT_USAGE;
+		}
+		p->task = c == 3 ? 1 : c == 4 ? 2 : c;
+	}
+	if (p->kv_dtype && S_kv_dtype(p))
+		return GS_EXIT_USAGE;
+	if (p->engine && strcmp(p->engine, "vllm") != 0) {
+		fprintf(stderr, "gpusheet init: --engine %s: only vllm has a budget of its own in "
+			"this version (docs/formats.md, 1.4)\n", p->engine);
+		return GS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int S_help(void)
+{
+	printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
+	       "[--output-tokens N] [--sequences N] "
+	       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
+	       "[--engine vllm] [--format FORMAT] [--tensor-parallel N] "
+	       "[--images WxH[xN]] "
+	       "[--id ID] --out FILE\n"
+	       "FORMAT: %s\n", gs_wformat_names());
+	return GS_EXIT_OK;
+}
+
 int gs_cmd_init(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -821,9 +902,6 @@ int gs_cmd_init(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	/* the workload's words, and the older ones of this option */
-	static const char *const tasks[] = { "inference", "adaptation", "training", "lora",
-					     "full", NULL };
 	const char *model = NULL, *ctext = NULL, *otext = NULL, *stext = NULL, *task = NULL;
 	const char *idtext = NULL, *out = NULL, *tptext = NULL, *imgtext = NULL;
 	S_plan p;
@@ -854,14 +932,7 @@ int gs_cmd_init(int argc, char **argv)
 		case 'I': imgtext = optarg; break;
 		case 'O': out = optarg; break;
 		case 'h':
-			printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
-			       "[--output-tokens N] [--sequences N] "
-			       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
-			       "[--engine vllm] [--format FORMAT] [--tensor-parallel N] "
-			       "[--images WxH[xN]] "
-			       "[--id ID] --out FILE\n"
-			       "FORMAT: %s\n", gs_wformat_names());
-			return GS_EXIT_OK;
+			return S_help();
 		default:
 			gs_suggest_bad_option("init", opts, argv, optind);
 			return GS_EXIT_USAGE;
@@ -871,52 +942,9 @@ int gs_cmd_init(int argc, char **argv)
 		return S_usage("unexpected argument");
 	if (!model || !ctext || !out)
 		return S_usage("--model, --context and --out are required");
-	p.sequences = 1;
-	if (S_uint("context", ctext, UINT64_C(1) << 32, &p.context) ||
-	    (otext && S_uint("output-tokens", otext, UINT64_C(1) << 32, &p.output)) ||
-	    (stext && S_uint("sequences", stext, 65536, &p.sequences)) ||
-	    (tptext && S_uint("tensor-parallel", tptext, 64, &p.tp)))
-		return GS_EXIT_INVALID;
-	if (imgtext && S_images_parse(imgtext, &p))
-		return GS_EXIT_INVALID;
-	if (p.format && gs_wformat_find(p.format) < 0) {
-		fprintf(stderr, "gpusheet init: --format takes %s, not \"%s\"\n",
-			gs_wformat_names(), p.format);
-		return GS_EXIT_USAGE;
-	}
-	/* default: 256 generated tokens, at most a quarter of the context */
-	if (!otext)
-		p.output = p.context / 4 < 256 ? p.context / 4 : 256;
-	if (p.output == 0) {
-		fprintf(stderr, "gpusheet init: --context %llu leaves no room for generated "
-			"tokens: give at least 4, or --output-tokens\n",
-			(unsigned long long)p.context);
-		return GS_EXIT_INVALID;
-	}
-	if (p.output >= p.context) {
-		fprintf(stderr, "gpusheet init: --output-tokens (%llu) must be less than --context "
-			"(%llu): the context holds the input and the generated tokens\n",
-			(unsigned long long)p.output, (unsigned long long)p.context);
-		return GS_EXIT_INVALID;
-	}
-	if (task) {
-		for (c = 0; tasks[c] && strcmp(tasks[c], task) != 0; c++)
-			;
-		if (!tasks[c]) {
-			fprintf(stderr, "gpusheet init: --task takes inference, adaptation (LoRA) "
-				"or training (full fine-tuning), not \"%s\" (see gpusheet --help)\n",
-				task);
-			return GS_EXIT_USAGE;
-		}
-		p.task = c == 3 ? 1 : c == 4 ? 2 : c;
-	}
-	if (p.kv_dtype && S_kv_dtype(&p))
-		return GS_EXIT_USAGE;
-	if (p.engine && strcmp(p.engine, "vllm") != 0) {
-		fprintf(stderr, "gpusheet init: --engine %s: only vllm has a budget of its own in "
-			"this version (docs/formats.md, 1.4)\n", p.engine);
-		return GS_EXIT_USAGE;
-	}
+	rc = S_plan_make(&p, ctext, otext, stext, tptext, imgtext, task);
+	if (rc)
+		return rc;
 	if (idtext && !gs_jr_is_id(idtext)) {
 		fprintf(stderr, "gpusheet init: invalid --id \"%s\" (1 to 64 characters "
 			"[a-z0-9][a-z0-9._-]*)\n", idtext);
