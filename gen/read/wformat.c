@@ -107,7 +107,7 @@ int gs_wformat_bytes(const gs_model *m, gs_wformat_id id, gs_wformat_result *out
 	if (!m->has_config_params || !m->has_matrices) {
 		*why = gs_xasprintf("the weights in %s are calculated from the geometry of a "
 				    "covered architecture (gpusheet model lists them), and "
-				    "config.json gives none here", S_fmt[id].name);
+				    "the model's files give none here", S_fmt[id].name);
 		return -1;
 	}
 	if (id != GS_WF_BF16) {

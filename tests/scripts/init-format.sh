@@ -56,6 +56,27 @@ PY
 "$bin" check bad.json >"$scratch/log" 2>&1
 [ $? -eq 1 ] || err "weights.format beside storage_bits was not refused"
 grep -q 'weights.format.*remove storage_bits' "$scratch/log" || err "the refusal does not name weights.format"
+# weights.format by hand: on a model without a covered geometry (a GGUF),
+# without model.from, and an unknown format: each refused at $.weights.format
+python3 - q-awq-int4.json "$m/tiny-gguf" <<'PY' || die "cannot write the bad workloads"
+import json, sys
+base = json.load(open(sys.argv[1]))
+for name, model, fmt in (("bad-gguf", {"from": sys.argv[2]}, "nvfp4"),
+                         ("bad-nofrom", {"name": "x", "parameters": 1000}, "nvfp4"),
+                         ("bad-unknown", base["model"], "int3")):
+    w = json.loads(json.dumps(base))
+    w["model"] = model
+    w["weights"] = {"format": fmt}
+    if name != "bad-unknown":
+        w.pop("cache", None)
+    json.dump(w, open(name + ".json", "w"))
+PY
+for b in bad-gguf:covered.architecture bad-nofrom:needs.model.from bad-unknown:expected.one.of; do
+	f=${b%%:*} msg=${b#*:}
+	"$bin" check "$f.json" >"$scratch/log" 2>&1
+	[ $? -eq 1 ] || err "$f was not refused with exit 1"
+	grep -q "at \$.weights.format: .*$msg" "$scratch/log" || { cat "$scratch/log"; err "$f: no error at \$.weights.format"; }
+done
 "$bin" init --model qwen3-8b --context 32768 --tensor-parallel 4 --out tp.json >"$scratch/log" 2>&1 ||
 	{ cat "$scratch/log"; err "init --tensor-parallel failed"; }
 grep -q '"tensor_parallel": 4' tp.json || err "--tensor-parallel 4 not written"
