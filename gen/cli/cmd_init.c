@@ -25,6 +25,8 @@
 #include "quantity.h"
 #include "suggest.h"
 #include "util.h"
+#include "vision.h"
+#include "wformat.h"
 #include "workload.h"
 
 /* Assumed runtime overhead outside the weights: CUDA context and library
@@ -239,7 +241,29 @@ typedef struct {
 	const char *kv_dtype; /* --kv-dtype as given, or NULL */
 	const char *kv_dtype_words;
 	const char *engine;   /* --engine vllm, or NULL: no runtime */
+	const char *format;   /* --format (wformat.h), or NULL: the checkpoint's own */
+	uint64_t tp;          /* --tensor-parallel, or 0 */
+	/* --images WxH[xN]: each image's tokens by the processor (vision.h),
+	 * all of them added to the input of every request */
+	gs_vision_image img;
+	uint64_t img_n, img_tokens;
+	char *img_words;      /* where the rules came from, or NULL */
 } S_plan;
+
+/* The images of --images in a dimensions object: their tokens added to the
+ * input, their size and count as the workload's dimensions. */
+static json_t *S_img(json_t *dims, const S_plan *p)
+{
+	json_t *in = json_object_get(dims, "input_tokens");
+
+	if (!p->img_n)
+		return dims;
+	json_integer_set(in, json_integer_value(in) + (json_int_t)p->img_tokens);
+	json_object_set_new(dims, "image_width", json_integer((json_int_t)p->img.width));
+	json_object_set_new(dims, "image_height", json_integer((json_int_t)p->img.height));
+	json_object_set_new(dims, "images", json_integer((json_int_t)p->img_n));
+	return dims;
+}
 
 /*
  * training.recipe from the options (docs/formats.md §1.4): the items are
@@ -275,7 +299,7 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 {
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 	json_t *res = json_array();
-	uint64_t in = p->context - p->output;
+	uint64_t in = p->context - p->output + p->img_tokens;
 
 	json_array_append_new(res, json_pack("{s:s,s:{s:s,s:s},s:s}", "name",
 		"CUDA context and library workspaces", "size", "amount", S_RUNTIME_GIB,
@@ -361,22 +385,27 @@ static json_t *S_inputs(const S_plan *p)
 	uint64_t usual = lim / 4 ? lim / 4 : 1, lng = lim / 2 ? lim / 2 : 1;
 	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
 	json_t *o = json_object();
+	char *img = p->img_n ? gs_xasprintf(" With the %llu image(s), %s tokens more in the input.",
+					   (unsigned long long)p->img_n,
+					   gs_qty_fmt_int(a, p->img_tokens, GS_LANG_EN))
+			     : gs_xstrdup("");
 
 	json_object_set_new(o, "usual", S_input(
 		gs_xasprintf("A usual request, a quarter of the input length: %s input tokens and "
-			     "%s generated, %llu sequence(s) at once.", gs_qty_fmt_int(a, usual, GS_LANG_EN),
-			     gs_qty_fmt_int(b, out, GS_LANG_EN), (unsigned long long)p->sequences),
-		S_dims(usual, out, p->sequences)));
+			     "%s generated, %llu sequence(s) at once.%s", gs_qty_fmt_int(a, usual, GS_LANG_EN),
+			     gs_qty_fmt_int(b, out, GS_LANG_EN), (unsigned long long)p->sequences, img),
+		S_img(S_dims(usual, out, p->sequences), p)));
 	json_object_set_new(o, "long", S_input(
 		gs_xasprintf("A long but expected request, half of the input length: %s input "
-			     "tokens and %s generated.", gs_qty_fmt_int(a, lng, GS_LANG_EN),
-			     gs_qty_fmt_int(b, out, GS_LANG_EN)),
-		S_dims(lng, out, p->sequences)));
+			     "tokens and %s generated.%s", gs_qty_fmt_int(a, lng, GS_LANG_EN),
+			     gs_qty_fmt_int(b, out, GS_LANG_EN), img),
+		S_img(S_dims(lng, out, p->sequences), p)));
 	json_object_set_new(o, "limit", S_input(
 		gs_xasprintf("The functional limit, the whole context of %s tokens: %s input "
-			     "tokens and %s generated.", gs_qty_fmt_int(c, p->context, GS_LANG_EN),
-			     gs_qty_fmt_int(a, lim, GS_LANG_EN), gs_qty_fmt_int(b, out, GS_LANG_EN)),
-		S_dims(lim, out, p->sequences)));
+			     "tokens and %s generated.%s", gs_qty_fmt_int(c, p->context, GS_LANG_EN),
+			     gs_qty_fmt_int(a, lim, GS_LANG_EN), gs_qty_fmt_int(b, out, GS_LANG_EN), img),
+		S_img(S_dims(lim, out, p->sequences), p)));
+	free(img);
 	return o;
 }
 
@@ -386,6 +415,165 @@ static const char S_notes_fill[] =
 	"(amount and currency), `quality` (the criterion and the evaluation that shows it), "
 	"and `host` or `placement` where they matter. Replace the assumed reserve items by "
 	"a measurement as soon as one exists (`gpusheet-probe`), and list it under `evidence`.";
+
+/* The notes' sentence on images: the processor's rule and its figures, or
+ * a model that takes images and a workload that gives none. */
+static char *S_vision_note(const gs_model *m, const S_plan *p)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
+
+	if (m->has_vision != 1)
+		return NULL;
+	if (!p->img_n)
+		return gs_xasprintf(" The model takes images: its vision tower, %s parameters "
+				    "(calculated from `vision_config`), is in the weights; this "
+				    "workload gives none (`gpusheet init --images WxH[xN]` adds "
+				    "their tokens).", gs_qty_fmt_int(a, m->vision_params, GS_LANG_EN));
+	return gs_xasprintf(" Every request carries %llu image(s) of %llu x %llu pixels: the "
+			    "processor (%s) resizes each to %llu x %llu, a side a multiple of "
+			    "%llu, then (%llu / %llu) x (%llu / %llu) / %llu = %s tokens after "
+			    "the merger; %s image tokens in all, added to the input. The vision "
+			    "tower, %s parameters (calculated from `vision_config`), is in the "
+			    "weights; its activations while it encodes are not itemised.",
+			    (unsigned long long)p->img_n, (unsigned long long)p->img.width,
+			    (unsigned long long)p->img.height, p->img_words,
+			    (unsigned long long)p->img.rwidth, (unsigned long long)p->img.rheight,
+			    (unsigned long long)(m->vision_patch * m->vision_merge),
+			    (unsigned long long)p->img.rheight, (unsigned long long)m->vision_patch,
+			    (unsigned long long)p->img.rwidth, (unsigned long long)m->vision_patch,
+			    (unsigned long long)(m->vision_merge * m->vision_merge),
+			    gs_qty_fmt_int(a, p->img.tokens, GS_LANG_EN),
+			    gs_qty_fmt_int(b, p->img_tokens, GS_LANG_EN),
+			    gs_qty_fmt_int(c, m->vision_params, GS_LANG_EN));
+}
+
+/* The notes' sentence on --format: the rule and its figures. */
+static char *S_format_note(const gs_model *m, const char *format)
+{
+	gs_wformat_result r;
+	char *why = NULL;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX], d[GS_FMT_MAX], e[GS_FMT_MAX];
+
+	if (gs_wformat_bytes(m, (gs_wformat_id)gs_wformat_find(format), &r, &why)) {
+		free(why);
+		return NULL;
+	}
+	return gs_xasprintf(" The weights are written in **%s** (`weights.format`), not in the "
+			    "checkpoint's own format: %s parameters of the layers' matrices%s "
+			    "stored as %s, %s B; the other %s parameters (embeddings, head, "
+			    "norms, biases, routers) kept in bf16, %s B; %s B in all, "
+			    "calculated from the geometry by the format's rule and "
+			    "**theoretical** until a checkpoint in that format is read.",
+			    format, gs_qty_fmt_int(a, r.quant_params, GS_LANG_EN),
+			    r.experts_only ? " (the routed experts only, as gpt-oss ships MXFP4)"
+					   : "",
+			    gs_wformat_rule(r.id), gs_qty_fmt_int(b, r.quant_bytes, GS_LANG_EN),
+			    gs_qty_fmt_int(c, r.kept_params, GS_LANG_EN),
+			    gs_qty_fmt_int(d, r.kept_bytes, GS_LANG_EN),
+			    gs_qty_fmt_int(e, r.bytes, GS_LANG_EN));
+}
+
+/* The workload's notes: where each figure comes from, in words. */
+static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const char *from,
+		     uint64_t params, int kv, const char *replicated)
+{
+	char a[GS_FMT_MAX];
+	char *notes, *where, *window = NULL, *moe = NULL, *fmt = NULL, *vis = NULL;
+
+	if (kv && m->has_sliding_window && m->sliding_pattern &&
+	    strcmp(m->sliding_pattern, "every_layer") == 0)
+		window = gs_xasprintf(" The model has a sliding window of %s tokens on every layer. "
+				      "Whether it bounds the KV cache depends on the runtime: the "
+				      "default cache of Hugging Face transformers keeps every token, "
+				      "so the cache is counted dense here, and the sheet also shows "
+				      "the windowed figure. Set `cache.kind` to `sliding` only for a "
+				      "runtime that keeps no more than the window.",
+				      gs_qty_fmt_int(a, m->sliding_window, GS_LANG_EN));
+	if (m->has_active_params) {
+		char b[GS_FMT_MAX];
+		moe = gs_xasprintf(" A mixture of experts: every one of its %llu routed experts "
+				   "is resident, so the weights count all %s parameters; %llu "
+				   "experts run per token, %s parameters active per token "
+				   "(`model.active_parameters`, for the speed of a token, not its "
+				   "memory).", (unsigned long long)m->experts,
+				   gs_qty_fmt_int(a, params, GS_LANG_EN),
+				   (unsigned long long)m->experts_active,
+				   gs_qty_fmt_int(b, m->active_params, GS_LANG_EN));
+	}
+	if (p->format)
+		fmt = S_format_note(m, p->format);
+	vis = S_vision_note(m, p);
+	if (m->has_active_params && m->has_matrices && m->mat_experts.params && p->tp > 1) {
+		char b[GS_FMT_MAX], c2[GS_FMT_MAX];
+		char *ep = gs_xasprintf("%s Under expert parallelism over the %llu cards (vLLM's "
+					"--enable-expert-parallel) each card would hold %llu of the %llu "
+					"routed experts%s: their matrices, %s of the %s parameters "
+					"(calculated from the geometry), divide by %llu, the rest "
+					"follows the tensor-parallel rule; the sheet counts tensor "
+					"parallelism only.", moe ? moe : "", (unsigned long long)p->tp,
+					(unsigned long long)((m->experts + p->tp - 1) / p->tp),
+					(unsigned long long)m->experts,
+					m->experts % p->tp ? " at most (they do not divide evenly)" : "",
+					gs_qty_fmt_int(b, m->mat_experts.params, GS_LANG_EN),
+					gs_qty_fmt_int(c2, params, GS_LANG_EN), (unsigned long long)p->tp);
+		free(moe);
+		moe = ep;
+	}
+	if (repo)
+		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
+				     m->commit);
+	else
+		where = gs_xasprintf("in `%s`", from);
+	if (p->task)
+		notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry, the "
+				     "parameter count and the weight bytes are read from them, nothing "
+				     "is typed by hand but the recipe (`training.recipe`: sequences of "
+				     "%s tokens, microbatch %llu, accumulation %llu). The sheet "
+				     "calculates each item per card from it (weights, adapters, "
+				     "gradients, optimizer states, master weights, logits: calculated; "
+				     "activations: assumed, by the published formula), and counts no "
+				     "KV cache: a training step keeps none. The reserve item is "
+				     "**assumed**, with its reason. The first full step creates the "
+				     "optimizer states: measure it.%s%s",
+				     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
+				     (unsigned long long)p->microbatch,
+				     (unsigned long long)p->accumulation, moe ? moe : "", S_notes_fill);
+	else
+	notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry%s"
+			     "parameter count%s are read from them, nothing "
+			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
+			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
+			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s%s%s",
+			     where, p->format ? " and the " : ", the ",
+			     p->format ? "" : " and the weight bytes",
+			     gs_qty_fmt_int(a, p->context, GS_LANG_EN),
+			     (unsigned long long)p->output, (unsigned long long)p->sequences,
+			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
+			     : m->weights == GS_WEIGHTS_GGUF
+			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
+			     p->task ? " and training" : "",
+			     !kv ? " The model files give no KV geometry: the KV cache is not "
+				   "sized; add `cache` and the geometry by hand."
+			     : gs_model_layout_needed(m)
+			     ? " The model's layers do not all keep the same cache "
+			       "(`model.cache_layout`: windows, chunks, a latent or a constant "
+			       "state per layer kind): the sheet sizes it as vLLM and as Hugging "
+			       "Face transformers keep it and counts the larger, no runtime being "
+			       "declared."
+			     : m->has_sliding_window && m->sliding_pattern &&
+			       strcmp(m->sliding_pattern, "every_layer") != 0
+			     ? " The architecture keeps a sliding window on some layers only: "
+			       "the dense cache counted here, every layer keeping every token, "
+			       "is an upper bound." : "",
+			     window ? window : "", moe ? moe : "", replicated ? replicated : "",
+			     fmt ? fmt : "", vis ? vis : "", S_notes_fill);
+	free(where);
+	free(window);
+	free(moe);
+	free(fmt);
+	free(vis);
+	return notes;
+}
 
 /*
  * The workload as a JSON tree; NULL with a message when the model cannot be
@@ -402,14 +590,15 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	uint64_t params, rep, rep_tensors = 0;
 	char *replicated = NULL;
 	char a[GS_FMT_MAX];
-	char *title, *notes, *where, *window = NULL, *moe = NULL;
+	char *title, *notes;
 	const gs_model_dtype *main = gs_model_main_dtype(m);
 	int kv = m->has_layers && m->has_attention_heads && m->has_kv_heads && m->has_head_dim;
 
 	/* a quantised checkpoint's index gives the weights' bytes and its
 	 * quantization_config their format (gpt-oss: MXFP4, no torch_dtype) */
 	if ((m->weights == GS_WEIGHTS_NONE ||
-	     (m->weights == GS_WEIGHTS_INDEX && !m->quant_method)) && !m->torch_dtype_bits) {
+	     (m->weights == GS_WEIGHTS_INDEX && !m->quant_method)) && !m->torch_dtype_bits &&
+	    !p->format) {
 		/* nothing gives the bits of a weight: a plain refusal, not a workload
 		 * that the workload's checks would refuse */
 		fprintf(stderr, "gpusheet init: %s: no weight header (safetensors or GGUF) to "
@@ -476,14 +665,17 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	json_object_set_new(w, "model", model);
 	json_object_set_new(w, "task", json_string(task_ids[p->task]));
 	weights = json_object();
-	if (m->weights == GS_WEIGHTS_GGUF)
+	if (p->format)
+		json_object_set_new(weights, "format", json_string(p->format));
+	else if (m->weights == GS_WEIGHTS_GGUF)
 		json_object_set_new(weights, "compute_format",
 				    json_string("f32 activations, GGUF blocks dequantized by the runtime"));
 	json_object_set_new(w, "weights", weights);
 	if (p->task)
 		json_object_set_new(w, "dimensions", S_train_dims(p->context, p->microbatch));
 	else
-		json_object_set_new(w, "dimensions", S_dims(p->context - p->output, p->output, p->sequences));
+		json_object_set_new(w, "dimensions", S_img(S_dims(p->context - p->output, p->output,
+								  p->sequences), p));
 	/* a training step keeps no KV cache */
 	if (kv && !p->task) {
 		/* dense by default: whether a window bounds the cache depends on
@@ -513,79 +705,13 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 					  (unsigned long long)rep_tensors,
 					  gs_qty_fmt_int(a, rep, GS_LANG_EN));
 	}
+	if (p->tp)
+		json_object_set_new(req, "tensor_parallel", json_integer((json_int_t)p->tp));
 	json_object_set_new(w, "requirements", req);
 	json_object_set_new(w, "inputs", p->task ? S_train_inputs(p) : S_inputs(p));
-	if (kv && m->has_sliding_window && m->sliding_pattern &&
-	    strcmp(m->sliding_pattern, "every_layer") == 0)
-		window = gs_xasprintf(" The model has a sliding window of %s tokens on every layer. "
-				      "Whether it bounds the KV cache depends on the runtime: the "
-				      "default cache of Hugging Face transformers keeps every token, "
-				      "so the cache is counted dense here, and the sheet also shows "
-				      "the windowed figure. Set `cache.kind` to `sliding` only for a "
-				      "runtime that keeps no more than the window.",
-				      gs_qty_fmt_int(a, m->sliding_window, GS_LANG_EN));
-	if (m->has_active_params) {
-		char b[GS_FMT_MAX];
-		moe = gs_xasprintf(" A mixture of experts: every one of its %llu routed experts "
-				   "is resident, so the weights count all %s parameters; %llu "
-				   "experts run per token, %s parameters active per token "
-				   "(`model.active_parameters`, for the speed of a token, not its "
-				   "memory).", (unsigned long long)m->experts,
-				   gs_qty_fmt_int(a, params, GS_LANG_EN),
-				   (unsigned long long)m->experts_active,
-				   gs_qty_fmt_int(b, m->active_params, GS_LANG_EN));
-	}
-	if (repo)
-		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
-				     m->commit);
-	else
-		where = gs_xasprintf("in `%s`", from);
-	if (p->task)
-		notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry, the "
-				     "parameter count and the weight bytes are read from them, nothing "
-				     "is typed by hand but the recipe (`training.recipe`: sequences of "
-				     "%s tokens, microbatch %llu, accumulation %llu). The sheet "
-				     "calculates each item per card from it (weights, adapters, "
-				     "gradients, optimizer states, master weights, logits: calculated; "
-				     "activations: assumed, by the published formula), and counts no "
-				     "KV cache: a training step keeps none. The reserve item is "
-				     "**assumed**, with its reason. The first full step creates the "
-				     "optimizer states: measure it.%s%s",
-				     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
-				     (unsigned long long)p->microbatch,
-				     (unsigned long long)p->accumulation, moe ? moe : "", S_notes_fill);
-	else
-	notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry, the "
-			     "parameter count and the weight bytes are read from them, nothing "
-			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
-			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
-			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s",
-			     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
-			     (unsigned long long)p->output, (unsigned long long)p->sequences,
-			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
-			     : m->weights == GS_WEIGHTS_GGUF
-			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
-			     p->task ? " and training" : "",
-			     !kv ? " The model files give no KV geometry: the KV cache is not "
-				   "sized; add `cache` and the geometry by hand."
-			     : gs_model_layout_needed(m)
-			     ? " The model's layers do not all keep the same cache "
-			       "(`model.cache_layout`: windows, chunks, a latent or a constant "
-			       "state per layer kind): the sheet sizes it as vLLM and as Hugging "
-			       "Face transformers keep it and counts the larger, no runtime being "
-			       "declared."
-			     : m->has_sliding_window && m->sliding_pattern &&
-			       strcmp(m->sliding_pattern, "every_layer") != 0
-			     ? " The architecture keeps a sliding window on some layers only: "
-			       "the dense cache counted here, every layer keeping every token, "
-			       "is an upper bound." : "",
-			     window ? window : "", moe ? moe : "", replicated ? replicated : "",
-			     S_notes_fill);
+	notes = S_notes(m, p, repo, from, params, kv, replicated);
 	json_object_set_new(w, "notes", json_string(notes));
 	free(notes);
-	free(where);
-	free(window);
-	free(moe);
 	free(replicated);
 	(void)main;
 	return w;
@@ -746,6 +872,150 @@ static int S_train_plan(S_plan *p, const char *otext, const char *stext, const c
 	return 0;
 }
 
+/* --images WxH[xN]: width, height and count (1 by default, at most 1,024). */
+static int S_images_parse(const char *text, S_plan *p)
+{
+	char *dup = gs_xstrdup(text), *parts[4] = { NULL }, *save = NULL, *t;
+	uint64_t v[3] = { 0, 0, 1 };
+	int n = 0, bad = 0;
+
+	for (t = strtok_r(dup, "x", &save); t && n < 4; t = strtok_r(NULL, "x", &save))
+		parts[n++] = t;
+	if (n < 2 || n > 3 || text[0] == 'x' || text[strlen(text) - 1] == 'x' || strstr(text, "xx"))
+		bad = 1;
+	for (int i = 0; !bad && i < n; i++)
+		if (gs_qty_parse_u64(parts[i], &v[i]) || v[i] < 1 ||
+		    v[i] > (i == 2 ? 1024 : 1000000))
+			bad = 1;
+	free(dup);
+	if (bad) {
+		fprintf(stderr, "gpusheet init: invalid value for --images: \"%s\" (expected "
+			"WIDTHxHEIGHT or WIDTHxHEIGHTxCOUNT in pixels, such as 1280x720x4; "
+			"sides from 1 to 1000000, at most 1024 images)\n", text);
+		return -1;
+	}
+	p->img.width = v[0];
+	p->img.height = v[1];
+	p->img_n = v[2];
+	return 0;
+}
+
+/* The images' tokens by the model's processor; -1 with a message. */
+static int S_images_tokens(const gs_model *m, S_plan *p)
+{
+	gs_vision_rules r;
+	uint64_t w = p->img.width, h = p->img.height;
+	char *why = NULL;
+
+	if (gs_vision_rules_read(m, &r, &why) ||
+	    gs_vision_image_tokens(&r, w, h, &p->img, &why)) {
+		fprintf(stderr, "gpusheet init: --images: %s: %s\n", m->path, why);
+		free(why);
+		gs_vision_rules_release(&r);
+		return -1;
+	}
+	p->img_tokens = p->img.tokens * p->img_n;
+	p->img_words = r.from_file
+		? gs_xasprintf("preprocessor_config.json: min_pixels %llu, max_pixels %llu",
+			       (unsigned long long)r.min_pixels, (unsigned long long)r.max_pixels)
+		: gs_xasprintf("no preprocessor_config.json: the processor class's defaults, "
+			       "assumed, min_pixels %llu, max_pixels %llu",
+			       (unsigned long long)r.min_pixels, (unsigned long long)r.max_pixels);
+	gs_vision_rules_release(&r);
+	return 0;
+}
+
+/* The training options' texts (NULL: not given); any: one of them was. */
+typedef struct {
+	const char *mb, *acc, *rank, *tgt, *cards;
+	int any;
+} S_train_texts;
+
+/* The plan from the options' texts: 0, or the exit code (message printed). */
+static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const char *stext,
+		       const char *tptext, const char *imgtext, const char *task,
+		       const S_train_texts *tt)
+{
+	/* the workload's words, and the older ones of this option */
+	static const char *const tasks[] = { "inference", "adaptation", "training", "lora",
+					     "full", NULL };
+	int c, train = task && strcmp(task, "inference") != 0;
+
+	p->sequences = 1;
+	if (S_uint("context", ctext, UINT64_C(1) << 32, &p->context) ||
+	    (otext && S_uint("output-tokens", otext, UINT64_C(1) << 32, &p->output)) ||
+	    (stext && S_uint("sequences", stext, 65536, &p->sequences)) ||
+	    (tptext && S_uint("tensor-parallel", tptext, 64, &p->tp)))
+		return GS_EXIT_INVALID;
+	if (imgtext && S_images_parse(imgtext, p))
+		return GS_EXIT_INVALID;
+	if (p->format && gs_wformat_find(p->format) < 0) {
+		fprintf(stderr, "gpusheet init: --format takes %s, not \"%s\"\n",
+			gs_wformat_names(), p->format);
+		return GS_EXIT_USAGE;
+	}
+	/* default: 256 generated tokens, at most a quarter of the context;
+	 * training generates none (S_train_plan) */
+	if (train)
+		otext = otext ? otext : "0";
+	if (!otext)
+		p->output = p->context / 4 < 256 ? p->context / 4 : 256;
+	if (p->output == 0 && !train) {
+		fprintf(stderr, "gpusheet init: --context %llu leaves no room for generated "
+			"tokens: give at least 4, or --output-tokens\n",
+			(unsigned long long)p->context);
+		return GS_EXIT_INVALID;
+	}
+	if (p->output >= p->context && p->output) {
+		fprintf(stderr, "gpusheet init: --output-tokens (%llu) must be less than --context "
+			"(%llu): the context holds the input and the generated tokens\n",
+			(unsigned long long)p->output, (unsigned long long)p->context);
+		return GS_EXIT_INVALID;
+	}
+	if (task) {
+		for (c = 0; tasks[c] && strcmp(tasks[c], task) != 0; c++)
+			;
+		if (!tasks[c]) {
+			fprintf(stderr, "gpusheet init: --task takes inference, adaptation (LoRA) "
+				"or training (full fine-tuning), not \"%s\" (see gpusheet --help)\n",
+				task);
+			return GS_EXIT_USAGE;
+		}
+		p->task = c == 3 ? 1 : c == 4 ? 2 : c;
+	}
+	if (p->task && S_train_plan(p, otext, stext, tt->mb, tt->acc, tt->rank, tt->tgt, tt->cards))
+		return GS_EXIT_USAGE;
+	if (!p->task && tt->any)
+		return S_usage("--microbatch, --lora-rank, --optimizer and the other training "
+			       "options need --task adaptation or --task training");
+	if (p->kv_dtype && S_kv_dtype(p))
+		return GS_EXIT_USAGE;
+	if (p->engine && strcmp(p->engine, "vllm") != 0) {
+		fprintf(stderr, "gpusheet init: --engine %s: only vllm has a budget of its own in "
+			"this version (docs/formats.md, 1.4)\n", p->engine);
+		return GS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int S_help(void)
+{
+	printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
+	       "[--output-tokens N] [--sequences N] "
+	       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
+	       "[--engine vllm] [--format FORMAT] [--tensor-parallel N] "
+	       "[--images WxH[xN]] "
+	       "[--id ID] --out FILE\n"
+	       "  training (--task adaptation|training): [--microbatch N] "
+	       "[--accumulation N] [--lora-rank N] [--lora-targets q_proj,v_proj,...|all-linear] "
+	       "[--qlora] [--optimizer adamw|adamw8bit|sgd|sgd-momentum] "
+	       "[--checkpointing none|selective|full] "
+	       "[--sharding none|zero1|zero2|zero3|fsdp] [--cards N] "
+	       "[--offload none|optimizer|parameters]\n"
+	       "FORMAT: %s\n", gs_wformat_names());
+	return GS_EXIT_OK;
+}
+
 int gs_cmd_init(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -757,6 +1027,9 @@ int gs_cmd_init(int argc, char **argv)
 		{ "id", required_argument, NULL, 'i' },
 		{ "kv-dtype", required_argument, NULL, 'k' },
 		{ "engine", required_argument, NULL, 'e' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "tensor-parallel", required_argument, NULL, 'X' },
+		{ "images", required_argument, NULL, 'I' },
 		{ "out", required_argument, NULL, 'O' },
 		{ "microbatch", required_argument, NULL, 'B' },
 		{ "accumulation", required_argument, NULL, 'A' },
@@ -771,14 +1044,9 @@ int gs_cmd_init(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	/* the workload's words, and the older ones of this option */
-	static const char *const tasks[] = { "inference", "adaptation", "training", "lora",
-					     "full", NULL };
 	const char *model = NULL, *ctext = NULL, *otext = NULL, *stext = NULL, *task = NULL;
-	const char *idtext = NULL, *out = NULL;
-	const char *mbtext = NULL, *acctext = NULL, *ranktext = NULL, *tgttext = NULL,
-		   *cardstext = NULL;
-	int train_opt = 0;
+	const char *idtext = NULL, *out = NULL, *tptext = NULL, *imgtext = NULL;
+	S_train_texts tt;
 	S_plan p;
 	gs_model m;
 	gs_diag d = GS_DIAG_INIT;
@@ -790,6 +1058,7 @@ int gs_cmd_init(int argc, char **argv)
 	const gs_model_dtype *main;
 
 	memset(&p, 0, sizeof(p));
+	memset(&tt, 0, sizeof(tt));
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -802,29 +1071,22 @@ int gs_cmd_init(int argc, char **argv)
 		case 'i': idtext = optarg; break;
 		case 'k': p.kv_dtype = optarg; break;
 		case 'e': p.engine = optarg; break;
+		case 'f': p.format = optarg; break;
+		case 'X': tptext = optarg; break;
+		case 'I': imgtext = optarg; break;
 		case 'O': out = optarg; break;
-		case 'B': mbtext = optarg; train_opt = 1; break;
-		case 'A': acctext = optarg; train_opt = 1; break;
-		case 'R': ranktext = optarg; train_opt = 1; break;
-		case 'T': tgttext = optarg; train_opt = 1; break;
-		case 'Q': p.qlora = 1; train_opt = 1; break;
-		case 'P': p.optimizer = optarg; train_opt = 1; break;
-		case 'C': p.checkpointing = optarg; train_opt = 1; break;
-		case 'S': p.sharding = optarg; train_opt = 1; break;
-		case 'N': cardstext = optarg; train_opt = 1; break;
-		case 'F': p.offload = optarg; train_opt = 1; break;
+		case 'B': tt.mb = optarg; tt.any = 1; break;
+		case 'A': tt.acc = optarg; tt.any = 1; break;
+		case 'R': tt.rank = optarg; tt.any = 1; break;
+		case 'T': tt.tgt = optarg; tt.any = 1; break;
+		case 'Q': p.qlora = 1; tt.any = 1; break;
+		case 'P': p.optimizer = optarg; tt.any = 1; break;
+		case 'C': p.checkpointing = optarg; tt.any = 1; break;
+		case 'S': p.sharding = optarg; tt.any = 1; break;
+		case 'N': tt.cards = optarg; tt.any = 1; break;
+		case 'F': p.offload = optarg; tt.any = 1; break;
 		case 'h':
-			printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
-			       "[--output-tokens N] [--sequences N] "
-			       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
-			       "[--id ID] --out FILE\n"
-			       "  training (--task adaptation|training): [--microbatch N] "
-			       "[--accumulation N] [--lora-rank N] [--lora-targets q_proj,v_proj,...|all-linear] "
-			       "[--qlora] [--optimizer adamw|adamw8bit|sgd|sgd-momentum] "
-			       "[--checkpointing none|selective|full] "
-			       "[--sharding none|zero1|zero2|zero3|fsdp] [--cards N] "
-			       "[--offload none|optimizer|parameters]\n");
-			return GS_EXIT_OK;
+			return S_help();
 		default:
 			gs_suggest_bad_option("init", opts, argv, optind);
 			return GS_EXIT_USAGE;
@@ -834,52 +1096,9 @@ int gs_cmd_init(int argc, char **argv)
 		return S_usage("unexpected argument");
 	if (!model || !ctext || !out)
 		return S_usage("--model, --context and --out are required");
-	p.sequences = 1;
-	if (S_uint("context", ctext, UINT64_C(1) << 32, &p.context) ||
-	    (otext && S_uint("output-tokens", otext, UINT64_C(1) << 32, &p.output)) ||
-	    (stext && S_uint("sequences", stext, 65536, &p.sequences)))
-		return GS_EXIT_INVALID;
-	/* default: 256 generated tokens, at most a quarter of the context;
-	 * training generates none (S_train_plan) */
-	if (task && strcmp(task, "inference") != 0)
-		otext = otext ? otext : "0";
-	if (!otext)
-		p.output = p.context / 4 < 256 ? p.context / 4 : 256;
-	if (p.output == 0 && !(task && strcmp(task, "inference") != 0)) {
-		fprintf(stderr, "gpusheet init: --context %llu leaves no room for generated "
-			"tokens: give at least 4, or --output-tokens\n",
-			(unsigned long long)p.context);
-		return GS_EXIT_INVALID;
-	}
-	if (p.output >= p.context && p.output) {
-		fprintf(stderr, "gpusheet init: --output-tokens (%llu) must be less than --context "
-			"(%llu): the context holds the input and the generated tokens\n",
-			(unsigned long long)p.output, (unsigned long long)p.context);
-		return GS_EXIT_INVALID;
-	}
-	if (task) {
-		for (c = 0; tasks[c] && strcmp(tasks[c], task) != 0; c++)
-			;
-		if (!tasks[c]) {
-			fprintf(stderr, "gpusheet init: --task takes inference, adaptation (LoRA) "
-				"or training (full fine-tuning), not \"%s\" (see gpusheet --help)\n",
-				task);
-			return GS_EXIT_USAGE;
-		}
-		p.task = c == 3 ? 1 : c == 4 ? 2 : c;
-	}
-	if (p.task && S_train_plan(&p, otext, stext, mbtext, acctext, ranktext, tgttext, cardstext))
-		return GS_EXIT_USAGE;
-	if (!p.task && train_opt)
-		return S_usage("--microbatch, --lora-rank, --optimizer and the other training "
-			       "options need --task adaptation or --task training");
-	if (p.kv_dtype && S_kv_dtype(&p))
-		return GS_EXIT_USAGE;
-	if (p.engine && strcmp(p.engine, "vllm") != 0) {
-		fprintf(stderr, "gpusheet init: --engine %s: only vllm has a budget of its own in "
-			"this version (docs/formats.md, 1.4)\n", p.engine);
-		return GS_EXIT_USAGE;
-	}
+	rc = S_plan_make(&p, ctext, otext, stext, tptext, imgtext, task, &tt);
+	if (rc)
+		return rc;
 	if (idtext && !gs_jr_is_id(idtext)) {
 		fprintf(stderr, "gpusheet init: invalid --id \"%s\" (1 to 64 characters "
 			"[a-z0-9][a-z0-9._-]*)\n", idtext);
@@ -905,6 +1124,22 @@ int gs_cmd_init(int argc, char **argv)
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
 		free(repo);
+		return GS_EXIT_INVALID;
+	}
+	if (p.format) {
+		gs_wformat_result fr;
+		char *why = NULL;
+		if (gs_wformat_bytes(&m, (gs_wformat_id)gs_wformat_find(p.format), &fr, &why)) {
+			fprintf(stderr, "gpusheet init: --format %s: %s\n", p.format, why);
+			free(why);
+			free(repo);
+			gs_model_release(&m);
+			return GS_EXIT_INVALID;
+		}
+	}
+	if (imgtext && S_images_tokens(&m, &p)) {
+		free(repo);
+		gs_model_release(&m);
 		return GS_EXIT_INVALID;
 	}
 	/* the model read: the sheet's folder, created when missing, then the path to it */
@@ -951,6 +1186,7 @@ int gs_cmd_init(int argc, char **argv)
 	free(id);
 	free(from);
 	free(repo);
+	free(p.img_words);
 	gs_model_release(&m);
 	return rc;
 }

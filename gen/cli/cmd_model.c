@@ -267,6 +267,19 @@ static void S_geometry(const gs_strings *t, const gs_model *m)
 		printf("  torch_dtype: %s\n", m->torch_dtype);
 	if (m->quant_method)
 		printf("  quantization_config.quant_method: %s\n", m->quant_method);
+	if (m->quant_bits)
+		printf("  quantization_config bits: %llu\n", (unsigned long long)m->quant_bits);
+	if (m->quant_group)
+		printf("  quantization_config group size: %llu\n",
+		       (unsigned long long)m->quant_group);
+	if (m->quant_block_rows)
+		printf("  quantization_config weight blocks: %llu x %llu\n",
+		       (unsigned long long)m->quant_block_rows,
+		       (unsigned long long)m->quant_block_cols);
+	if (m->quant_kept.n) {
+		printf("  quantization_config modules kept in another format: ");
+		S_print_list(&m->quant_kept);
+	}
 	if (m->missing_keys.n) {
 		printf("  %s: ", gs_tr(t, "model.keys_found"));
 		S_print_list(&m->found_keys);

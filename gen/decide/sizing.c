@@ -292,9 +292,11 @@ int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 
 	memset(s, 0, sizeof(*s));
 	if (w->has_weights_bytes) {
-		/* exact bytes of the checkpoint's declared shapes: real, not theoretical */
+		/* exact bytes of the checkpoint's declared shapes: real, not
+		 * theoretical; or its geometry in another format (weights.format),
+		 * theoretical until a checkpoint in that format is read */
 		s->weights = gs_qty_make(w->weights_bytes, GS_PROV_CALCULATED);
-		s->theoretical = 0;
+		s->theoretical = w->weights_format != 0;
 	} else {
 		if (gs_sizing_weights_bytes_milli(w->parameters, gs_workload_millibits(w), &v, &s->rounded))
 			return S_fail(err, "weights (parameters x bits / 8)");

@@ -546,6 +546,48 @@ static void S_window(gs_jr *r, json_t *text, const char *tpath, gs_model *m)
 	}
 }
 
+/* A positive integer of a JSON object's first key present, or 0. */
+static uint64_t S_qint(json_t *o, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		json_t *v = json_object_get(o, *keys);
+		if (json_is_integer(v) && json_integer_value(v) > 0 &&
+		    json_integer_value(v) <= 1048576)
+			return (uint64_t)json_integer_value(v);
+	}
+	return 0;
+}
+
+/* quantization_config beyond its method (model.h): what `model` shows.
+ * Anything of another type, or out of bounds, is left unstated. */
+static void S_quant_details(json_t *q, gs_model *m)
+{
+	static const char *const bits[] = { "bits", "w_bit", "num_bits", NULL };
+	static const char *const group[] = { "group_size", "q_group_size", NULL };
+	static const char *const kept[] = { "modules_to_not_convert", "ignore", NULL };
+	json_t *b, *e;
+	size_t i, k;
+
+	if (!json_is_object(q))
+		return;
+	m->quant_bits = S_qint(q, bits);
+	m->quant_group = S_qint(q, group);
+	b = json_object_get(q, "weight_block_size");
+	if (json_is_array(b) && json_array_size(b) == 2 &&
+	    json_is_integer(json_array_get(b, 0)) && json_is_integer(json_array_get(b, 1)) &&
+	    json_integer_value(json_array_get(b, 0)) > 0 &&
+	    json_integer_value(json_array_get(b, 1)) > 0) {
+		m->quant_block_rows = (uint64_t)json_integer_value(json_array_get(b, 0));
+		m->quant_block_cols = (uint64_t)json_integer_value(json_array_get(b, 1));
+	}
+	for (k = 0; kept[k]; k++) {
+		json_array_foreach(json_object_get(q, kept[k]), i, e)
+			if (json_is_string(e) && json_string_length(e) > 0 &&
+			    json_string_length(e) < 256 && m->quant_kept.n < 256)
+				gs_util_strvec_push_dup(&m->quant_kept, json_string_value(e));
+	}
+}
+
 static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag *d)
 {
 	char *file = S_file(s, name);
@@ -612,6 +654,7 @@ static void S_read_config(const S_src *s, const char *name, gs_model *m, gs_diag
 	v = json_object_get(json_object_get(root, "quantization_config"), "quant_method");
 	if (json_is_string(v) && json_string_length(v) > 0 && json_string_length(v) < 64)
 		m->quant_method = gs_xstrdup(json_string_value(v));
+	S_quant_details(json_object_get(root, "quantization_config"), m);
 	if (m->has_attention_heads && !m->has_head_dim && m->has_hidden) {
 		if (m->hidden % m->attention_heads == 0) {
 			m->head_dim = m->hidden / m->attention_heads;
@@ -1704,6 +1747,7 @@ void gs_model_release(gs_model *m)
 	free(m->geometry_file);
 	free(m->torch_dtype);
 	free(m->quant_method);
+	gs_util_strvec_release(&m->quant_kept);
 	gs_util_strvec_release(&m->found_keys);
 	gs_util_strvec_release(&m->missing_keys);
 	free(m->dtypes);

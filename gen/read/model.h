@@ -98,6 +98,24 @@ typedef struct {
 	char sha256[65];          /* "" until computed (gs_model_archive_use gives the hash) */
 } gs_model_file;
 
+/*
+ * The layers' weight matrices a quantised format stores in fewer bits
+ * (wformat.h), in two classes: the routed experts, and the other linear
+ * layers of the decoder (attention projections, dense and shared
+ * feed-forward). Rows are output features, columns input features. Not in
+ * them (kept in 16 bits by every format): the routers, the state mixers,
+ * the embeddings and the head, norms, biases, sinks, the vision tower, and
+ * the multi-token-prediction layers the parameter count leaves out.
+ */
+typedef struct {
+	uint64_t params;          /* sum of rows x cols */
+	uint64_t matrices;
+	uint64_t rows, cols;      /* sums over the matrices */
+	uint64_t groups16, groups32, groups128; /* sum of rows x ceil(cols / g) */
+	uint64_t tiles128;        /* sum of ceil(rows / 128) x ceil(cols / 128) */
+	uint64_t gcd_rows, gcd_cols; /* 0 without matrices */
+} gs_model_matrices;
+
 typedef struct gs_model_s {
 	char *path;               /* as given */
 	char *folder;             /* the folder read (a cache's snapshot), as a path */
@@ -133,6 +151,12 @@ typedef struct gs_model_s {
 	int tied_default;         /* 1: not in the file, the architecture's default */
 	char *torch_dtype;        /* or NULL */
 	char *quant_method;       /* quantization_config.quant_method ("fp8", "mxfp4"), or NULL */
+	/* the rest of quantization_config, where stated (0 / empty otherwise):
+	 * bits (bits, w_bit, num_bits), group size (group_size, q_group_size),
+	 * weight_block_size, and the modules kept in another format
+	 * (modules_to_not_convert, ignore) */
+	uint64_t quant_bits, quant_group, quant_block_rows, quant_block_cols;
+	gs_strvec quant_kept;
 	unsigned torch_dtype_bits;/* 0 unknown */
 	uint64_t config_params;   /* calculated from the geometry */
 	int has_config_params;
@@ -160,6 +184,9 @@ typedef struct gs_model_s {
 	const char *params_note;
 	uint64_t params_note_value;
 	int has_params_note_value;
+	/* the quantisable matrices (gs_model_matrices), with config_params */
+	gs_model_matrices mat_experts, mat_linear;
+	int has_matrices;
 	/* the cache per layer kind, in kind order; nlayout 0 without geometry */
 	gs_kv_group layout[GS_KV_KINDS];
 	size_t nlayout;

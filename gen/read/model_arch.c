@@ -11,6 +11,8 @@
 
 typedef unsigned __int128 u128;
 
+static int S_set(u128 v, uint64_t *out);
+
 /* How the layers are laid out: which attention or state each keeps. */
 typedef enum {
 	S_LAY_PLAIN,      /* every layer attends; a window from layer_types or the window rule */
@@ -595,6 +597,108 @@ static u128 S_feed_forward(const S_ctx *c, int ffn)
 	return p;
 }
 
+/* ---------------------------------------------------------------- the matrices a format quantises */
+
+typedef struct {
+	u128 params, matrices, rows, cols, g16, g32, g128, t128;
+	uint64_t gr, gc;
+} S_mats;
+
+static uint64_t S_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static u128 S_ceil(u128 a, u128 b)
+{
+	return (a + b - 1) / b;
+}
+
+/* n matrices of rows (output features) x cols (input features). */
+static void S_mat(S_mats *q, uint64_t rows, uint64_t cols, u128 n)
+{
+	if (!n || !rows || !cols)
+		return;
+	q->params += n * rows * cols;
+	q->matrices += n;
+	q->rows += n * rows;
+	q->cols += n * cols;
+	q->g16 += n * rows * S_ceil(cols, 16);
+	q->g32 += n * rows * S_ceil(cols, 32);
+	q->g128 += n * rows * S_ceil(cols, 128);
+	q->t128 += n * S_ceil(rows, 128) * S_ceil(cols, 128);
+	q->gr = S_gcd(q->gr, rows);
+	q->gc = S_gcd(q->gc, cols);
+}
+
+/* The linear matrices of one layer, as S_mixer and S_feed_forward count
+ * them (the state mixers' are left to 16 bits). */
+static void S_layer_mats(const S_ctx *c, gs_kv_kind kind, int ffn, S_mats *lin, S_mats *ex)
+{
+	const gs_model *m = c->m;
+	uint64_t h = m->hidden, H = m->attention_heads;
+	uint64_t q = H * m->head_dim, kv = m->kv_heads * m->head_dim;
+	uint64_t qk = m->qk_nope_head_dim + m->qk_rope_head_dim;
+	int two = c->a->ffn == S_FFN_NEMOTRON || c->a->ffn == S_FFN_NEOX;
+
+	switch (kind) {
+	case GS_KV_FULL: case GS_KV_SLIDING: case GS_KV_CHUNKED:
+		S_mat(lin, q * ((c->a->attn & S_Q_GATE) ? 2 : 1), h, 1);
+		S_mat(lin, kv, h, 2);
+		S_mat(lin, h, q, 1);
+		break;
+	case GS_KV_MLA:
+		if (m->q_lora_rank) {
+			S_mat(lin, m->q_lora_rank, h, 1);
+			S_mat(lin, H * qk, m->q_lora_rank, 1);
+		} else {
+			S_mat(lin, H * qk, h, 1);
+		}
+		S_mat(lin, m->kv_lora_rank + m->qk_rope_head_dim, h, 1);
+		S_mat(lin, H * (m->qk_nope_head_dim + m->v_head_dim), m->kv_lora_rank, 1);
+		S_mat(lin, h, H * m->v_head_dim, 1);
+		break;
+	case GS_KV_STATE: case GS_KV_NONE:
+		break;
+	}
+	if (ffn == S_F_DENSE) {
+		S_mat(lin, c->dense_it, h, two ? 1 : 2);
+		S_mat(lin, h, c->dense_it, 1);
+	} else if (ffn == S_F_MOE) {
+		/* gpt-oss fuses gate and up: one matrix of 2 x intermediate rows */
+		if (c->a->ffn == S_FFN_GPT_OSS)
+			S_mat(ex, 2 * c->moe_it, h, c->E);
+		else
+			S_mat(ex, c->moe_it, h, (u128)c->E * (c->a->ffn == S_FFN_NEMOTRON ? 1 : 2));
+		S_mat(ex, h, c->moe_it, c->E);
+		if (c->shared_n) {
+			S_mat(lin, c->shared_it, h, c->a->ffn == S_FFN_NEMOTRON ? 1 : 2);
+			S_mat(lin, h, c->shared_it, 1);
+		}
+	}
+}
+
+static int S_mats_set(const S_mats *q, gs_model_matrices *out)
+{
+	const u128 *v[] = { &q->params, &q->matrices, &q->rows, &q->cols, &q->g16, &q->g32,
+			    &q->g128, &q->t128 };
+	uint64_t *o[] = { &out->params, &out->matrices, &out->rows, &out->cols, &out->groups16,
+			  &out->groups32, &out->groups128, &out->tiles128 };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (S_set(*v[i], o[i]))
+			return -1;
+	out->gcd_rows = q->gr;
+	out->gcd_cols = q->gc;
+	return 0;
+}
+
 /* ---------------------------------------------------------------- vision towers */
 
 static void S_vision(S_ctx *c, u128 *out)
@@ -733,11 +837,16 @@ static void S_count(S_ctx *c)
 	u128 h = m->hidden, embed = (u128)m->vocab * m->hidden, total, vis, inactive;
 	uint64_t i;
 
+	S_mats lin, ex;
+
+	memset(&lin, 0, sizeof(lin));
+	memset(&ex, 0, sizeof(ex));
 	total = embed + h;           /* the embeddings and the final norm */
 	if (c->a->ffn == S_FFN_NEOX)
 		total += h;          /* the final LayerNorm's bias */
 	for (i = 0; i < m->layers; i++) {
 		total += S_mixer(c, (gs_kv_kind)c->kind[i]) + S_feed_forward(c, c->ffn[i]);
+		S_layer_mats(c, (gs_kv_kind)c->kind[i], c->ffn[i], &lin, &ex);
 		/* GPT-NeoX: two LayerNorms with biases, biases on qkv and dense */
 		total += c->a->ffn == S_FFN_NEOX ? 4 * h + 3 * h + h : c->a->norms * h;
 		m->moe_layers += c->ffn[i] == S_F_MOE;
@@ -751,6 +860,9 @@ static void S_count(S_ctx *c)
 	total += vis;
 	if (S_set(total, &m->config_params) == 0)
 		m->has_config_params = 1;
+	if (m->has_config_params && lin.params + ex.params <= total &&
+	    S_mats_set(&lin, &m->mat_linear) == 0 && S_mats_set(&ex, &m->mat_experts) == 0)
+		m->has_matrices = 1;
 	if (m->has_experts && m->has_config_params && c->k <= c->E) {
 		inactive = (u128)m->moe_layers * (c->E - c->k) * S_expert(c);
 		if (S_set(total - inactive, &m->active_params) == 0)

@@ -6,6 +6,7 @@
 #include "quantity.h"
 #include "hfcache.h"
 #include "model.h"
+#include "wformat.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -886,11 +887,65 @@ static int S_read_millibits(gs_jr *r, json_t *o, const char *op, int mode, uint6
 	return 1;
 }
 
+/*
+ * weights.format: the checkpoint's geometry in another format (wformat.h),
+ * with model.from or model.repo; the bytes by the format's rule, the width
+ * they imply (bytes x 8 / parameters, rounded up to a thousandth) and the
+ * format's name as storage_format. storage_bits and storage_format are
+ * the format's to say: refused beside it.
+ */
+static void S_read_format(gs_jr *r, gs_workload *w, json_t *o, const gs_model *mf, int have)
+{
+	const char *name = json_string_value(json_object_get(o, "format"));
+	gs_wformat_result res;
+	char *why = NULL;
+	int id = gs_wformat_find(name);
+
+	if (id < 0) {
+		gs_jr_error(r, "$.weights.format", "expected one of %s", gs_wformat_names());
+		return;
+	}
+	if (json_object_get(o, "storage_bits") || json_object_get(o, "storage_format")) {
+		gs_jr_error(r, "$.weights.format", "format gives the storage bits and format: "
+			    "remove storage_bits and storage_format");
+		return;
+	}
+	if (!have) {
+		gs_jr_error(r, "$.weights.format", "a format is calculated from the model's own "
+			    "geometry: it needs model.from or model.repo");
+		return;
+	}
+	if (gs_wformat_bytes(mf, (gs_wformat_id)id, &res, &why)) {
+		gs_jr_error(r, "$.weights.format", "%s", why);
+		free(why);
+		return;
+	}
+	w->weights_format = id + 1;
+	w->weights_format_kept = res.kept_params;
+	w->weights_format_experts_only = res.experts_only;
+	w->weights_bytes = res.bytes;
+	w->has_weights_bytes = 1;
+	w->weights_from_index = 0;
+	free(w->weights_source);
+	w->weights_source = NULL;
+	if (w->parameters > 0) {
+		unsigned __int128 m = ((unsigned __int128)res.bytes * 8000 + w->parameters - 1) /
+				      w->parameters;
+		w->storage_millibits = m < 1000 ? 1000 : m > 64000 ? 64000 : (uint64_t)m;
+		w->storage_bits = (unsigned)((w->storage_millibits + 999) / 1000);
+	}
+	w->storage_format = gs_xstrdup(res.name);
+	gs_jr_string(r, o, "$.weights", "compute_format", GS_JR_OPTIONAL, &w->compute_format);
+	if (!w->compute_format)
+		w->compute_format = gs_xstrdup("bf16");
+}
+
 static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root, const gs_model *mf,
 			   int have)
 {
 	static const char *allowed[] = {
-		"storage_bits", "storage_format", "compute_format", "reference_format", NULL
+		"storage_bits", "storage_format", "compute_format", "reference_format", "format",
+		NULL
 	};
 	uint64_t bits = 0, milli = 0;
 	char mb[GS_FMT_MAX];
@@ -903,6 +958,12 @@ static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root, const gs_mode
 
 	if (gs_jr_object(r, root, "$", "weights", GS_JR_REQUIRED, allowed, &o, &op) != 1)
 		return;
+	if (json_object_get(o, "format")) {
+		S_read_format(r, w, o, mf, have);
+		gs_jr_string(r, o, op, "reference_format", GS_JR_OPTIONAL, &w->reference_format);
+		free(op);
+		return;
+	}
 	if (S_read_millibits(r, o, op, mode, &milli) == 1 && file_bits &&
 	    milli != (uint64_t)file_bits * 1000)
 		gs_jr_error(r, "$.weights.storage_bits", "storage_bits is %s here but the "

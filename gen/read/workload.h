@@ -136,6 +136,12 @@ typedef struct {
 	uint64_t weights_bytes;     /* exact bytes from the checkpoint headers (or index) */
 	int has_weights_bytes;
 	int weights_from_index;     /* 1: the index's metadata.total_size, shards not read */
+	/* weights.format: the checkpoint's geometry in another format
+	 * (wformat.h), its bytes calculated by the format's rule, theoretical;
+	 * weights_bytes holds them. gs_wformat_id + 1, or 0 when not stated. */
+	int weights_format;
+	uint64_t weights_format_kept; /* parameters the format keeps in 16 bits */
+	int weights_format_experts_only;
 	/*
 	 * The model as read (model.h; owned, or NULL without "from"/"repo"):
 	 * its files' bytes, which a sheet archives with its evidence, and

@@ -5,6 +5,8 @@
  */
 #define _DEFAULT_SOURCE
 #include "sheet_int.h"
+#include "model.h"
+#include "wformat.h"
 
 void gs_sheet_answer_warning_synthetic(S_ctx *c)
 {
@@ -160,6 +162,36 @@ static size_t S_count_holding(const S_ctx *c, uint64_t w_bytes)
 }
 
 /*
+ * The weights lever on a model read from its files: the real formats
+ * (wformat.h) smaller than the weights counted, each with its bytes by the
+ * format's rule and the offers that would hold the lower bound. Returns
+ * how many were named.
+ */
+static int S_real_formats(const S_ctx *c, cmark_node *p, uint64_t counted)
+{
+	const gs_workload *w = c->in->w;
+	int id, any = 0;
+
+	for (id = GS_WF_INT8; id < GS_WF_COUNT; id++) {
+		gs_wformat_result r;
+		char *why = NULL;
+		char g[GS_FMT_MAX], n[GS_FMT_MAX];
+
+		if (gs_wformat_bytes(w->model, (gs_wformat_id)id, &r, &why) || r.bytes >= counted) {
+			free(why);
+			continue;
+		}
+		gs_doc_textf(p, "%s%s: %s, %s %s", any++ ? "; " : " ", r.name,
+			     gs_qty_fmt_gib(g, r.bytes, c->lang),
+			     gs_qty_fmt_int(n, S_count_holding(c, r.bytes), c->lang),
+			     TR("lever.offers_hold"));
+	}
+	if (any)
+		gs_doc_textf(p, " (%s%s)", TR("prov.calculated"), TR("lever.format_rule"));
+	return any;
+}
+
+/*
  * When no offer holds the whole calculated need: what to change, one lever
  * for the largest item (the seeds name one per item), one thing at a time.
  */
@@ -217,12 +249,14 @@ static void S_levers(S_ctx *c)
 			free(t);
 		}
 	} else {
-		int any = 0;
+		int any = 0, real = 0;
 		v.a = s->weights;
 		t = gs_sheet_words_expand(c, TR("lever.weights"), &v);
 		gs_doc_text(p, t);
 		free(t);
-		for (i = 0; i < s->nformats; i++) {
+		if (w->model && w->model->has_matrices && !w->weights_format)
+			any = real = S_real_formats(c, p, s->weights.bytes);
+		for (i = 0; !real && i < s->nformats; i++) {
 			const gs_format_row *fr = &s->formats[i];
 			char n[GS_FMT_MAX];
 			if (fr->weights >= s->weights.bytes)

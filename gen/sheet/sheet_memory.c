@@ -80,7 +80,8 @@ void gs_sheet_memory_identity(S_ctx *c)
 		gs_doc_textf(cell, "%s, %s bits", w->storage_format, a);
 		if (c->in->s->theoretical) {
 			gs_doc_text(cell, " — ");
-			gs_doc_text(cell, TR("note.theoretical"));
+			gs_doc_text(cell, TR(w->weights_format ? "note.theoretical_format"
+							 : "note.theoretical"));
 		}
 	}
 	ROW(TR("id.compute"), w->compute_format);
@@ -263,6 +264,11 @@ static char *S_weights_label(S_ctx *c)
 	const gs_workload *w = c->in->w;
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 
+	if (w->weights_format)
+		return gs_xasprintf("%s (%s %s%s)", TR("size.weights"), w->storage_format,
+				    TR("size.weights_format"),
+				    w->weights_format_experts_only ? TR("size.weights_format_experts")
+								   : "");
 	if (w->has_weights_bytes)
 		return gs_xasprintf("%s (%s: %s)", TR("size.weights"),
 				    TR(w->weights_from_index ? "size.weights_index" : "size.weights_read"),
