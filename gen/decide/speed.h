@@ -6,9 +6,9 @@
  *   decode: each step reads the active weights once and each sequence's
  *   KV cache; so per sequence, tokens/s <= bandwidth / (active weight
  *   bytes + sequences x KV bytes of one sequence), and in total that times
- *   the sequences. Over a lot whose need is split by tensor parallelism
- *   (cards), each card reads its share at the same time: the bandwidth is
- *   cards x the card's. The interconnect's time is not counted (it only
+ *   the sequences. Over a lot of several cards, each byte is read at
+ *   least once by one of them, all at the same time: the bandwidth is
+ *   cards x the card's (the best layout; a real one reads more). The interconnect's time is not counted (it only
  *   slows a real run), nor speculative decoding (it would raise the bound
  *   by an assumed factor, so a bound with it is no longer certain).
  *
