@@ -1489,10 +1489,72 @@ static void S_read_regions(gs_jr *r, gs_workload *w, json_t *req, const char *rp
 	free(ap);
 }
 
+/* A positive figure in thousandths: a whole number, or a decimal string of
+ * at most 3 decimals ("2.5"); 1 when read, 0 when absent, -1 in error. */
+static int S_read_milli(gs_jr *r, json_t *o, const char *op, const char *key, uint64_t *out)
+{
+	char *kp = NULL;
+	json_t *v = gs_jr_member(r, o, op, key, GS_JR_OPTIONAL, &kp);
+	int rc = -1;
+
+	if (!v) {
+		free(kp);
+		return 0;
+	}
+	if (json_is_integer(v) && json_integer_value(v) > 0 &&
+	    json_integer_value(v) <= 1000000000) {
+		*out = (uint64_t)json_integer_value(v) * 1000u;
+		rc = 1;
+	} else if (json_is_string(v)) {
+		unsigned decimals;
+		const char *t = json_string_value(v);
+		if (gs_jr_is_decimal(t, &decimals) && decimals <= 3 &&
+		    gs_qty_parse_decimal(t, 3, out) == 0 && *out > 0 && *out <= UINT64_C(1000000000000))
+			rc = 1;
+	}
+	if (rc < 0) {
+		char *found = gs_jr_describe(v);
+		gs_jr_error(r, kp, "expected a figure above 0: a whole number up to 1,000,000,000 "
+			    "or a decimal string with at most 3 decimals such as \"2.5\", found %s", found);
+		free(found);
+	}
+	free(kp);
+	return rc;
+}
+
+/*
+ * requirements.speed: {"decode_tokens_per_second_per_sequence",
+ * "decode_tokens_per_second", "time_to_first_token_seconds"}, at least one;
+ * requirements.rank_by: "cost_per_token" or "cost_of_lot" (the default).
+ */
+static void S_read_speed(gs_jr *r, gs_workload *w, json_t *req, const char *rp)
+{
+	static const char *keys[] = {
+		"decode_tokens_per_second_per_sequence", "decode_tokens_per_second",
+		"time_to_first_token_seconds", NULL
+	};
+	static const char *ranks[] = { "cost_of_lot", "cost_per_token", NULL };
+	json_t *o;
+	char *op;
+	int k = -1;
+
+	if (gs_jr_enum(r, req, rp, "rank_by", GS_JR_OPTIONAL, ranks, &k) == 1)
+		w->rank_by_cost_per_token = k == 1;
+	if (gs_jr_object(r, req, rp, "speed", GS_JR_OPTIONAL, keys, &o, &op) != 1)
+		return;
+	w->has_req_decode_seq = S_read_milli(r, o, op, keys[0], &w->req_decode_seq_milli) == 1;
+	w->has_req_decode_total = S_read_milli(r, o, op, keys[1], &w->req_decode_total_milli) == 1;
+	w->has_req_ttft = S_read_milli(r, o, op, keys[2], &w->req_ttft_milli) == 1;
+	if (json_object_size(o) == 0)
+		gs_jr_error(r, op, "expected at least one of \"%s\", \"%s\", \"%s\"",
+			    keys[0], keys[1], keys[2]);
+	free(op);
+}
+
 static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 {
 	static const char *allowed[] = {
-		"software", "campaign", "budget", "quality", "host", "regions", "placement",
+		"software", "campaign", "budget", "quality", "host", "regions", "speed", "rank_by", "placement",
 		"tensor_parallel", "tensor_parallel_replicated", NULL
 	};
 	static const char *campaign_keys[] = { "start", "days", NULL };
@@ -1529,6 +1591,7 @@ static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 		free(op);
 	}
 	S_read_regions(r, w, req, rp);
+	S_read_speed(r, w, req, rp);
 	gs_jr_string(r, req, rp, "placement", GS_JR_OPTIONAL, &w->placement);
 	gs_jr_uint(r, req, rp, "tensor_parallel", GS_JR_OPTIONAL, 1, 64, &w->tensor_parallel);
 	S_read_replicated(r, w, req, rp);

@@ -205,6 +205,17 @@ typedef struct {
 	size_t nregions;
 	char *regions_text;         /* the same, joined with ", " for the sheet, or NULL */
 	char *placement;            /* documented multi-card placement, or NULL */
+	/*
+	 * requirements.speed: output tokens per second per sequence (at the
+	 * workload's sequences) and in total, in thousandths, and the time to
+	 * the first token of the limit input, in thousandths of a second;
+	 * each has_* 0 when not required. requirements.rank_by
+	 * "cost_per_token": candidates of a class ordered by the cost of a
+	 * million output tokens at the bound, not by the lot's price.
+	 */
+	uint64_t req_decode_seq_milli, req_decode_total_milli, req_ttft_milli;
+	int has_req_decode_seq, has_req_decode_total, has_req_ttft;
+	int rank_by_cost_per_token;
 	uint64_t tensor_parallel;   /* declared tensor-parallel degree over a lot's cards, 0: none */
 	/*
 	 * The bytes of the weights that tensor parallelism replicates on every

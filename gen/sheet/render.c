@@ -350,6 +350,71 @@ static void S_runtime(gs_jw *w, const gs_workload *wl)
 	gs_jw_end(w);
 }
 
+static void S_opt_u64(gs_jw *w, const char *key, int has, uint64_t v)
+{
+	gs_jw_key(w, key);
+	if (has)
+		gs_jw_u64(w, v);
+	else
+		gs_jw_null(w);
+}
+
+static void S_mtok(gs_jw *w, const char *key, int has, int64_t micro, const gs_rate *r)
+{
+	gs_jw_key(w, key);
+	if (!has) {
+		gs_jw_null(w);
+		return;
+	}
+	gs_jw_object(w);
+	S_member_str(w, "currency", r->plan->currency);
+	gs_jw_key(w, "micro");
+	gs_jw_i64(w, micro);
+	gs_jw_end(w);
+}
+
+/*
+ * The calculated upper bounds of speed on the lot (docs/formats.md, 4.1),
+ * speeds in thousandths of a token per second (rounded up), the first
+ * token's time in microseconds (rounded down), a million output tokens at
+ * the bound in millionths of the currency (rounded down: a lower bound);
+ * null without a bound.
+ */
+static void S_speed(gs_jw *w, const gs_candidate *c)
+{
+	const gs_speed *sp = &c->speed;
+
+	if (!sp->known) {
+		gs_jw_null(w);
+		return;
+	}
+	gs_jw_object(w);
+	gs_jw_key(w, "bandwidth_bytes_per_second");
+	gs_jw_u64(w, sp->bw);
+	gs_jw_key(w, "bytes_per_step");
+	gs_jw_u64(w, sp->bytes_per_step);
+	gs_jw_key(w, "cards");
+	gs_jw_u64(w, sp->load.cards);
+	gs_jw_key(w, "cost_per_million_output_tokens");
+	gs_jw_object(w);
+	S_mtok(w, "interruptible", c->has_mtok_interruptible, c->mtok_interruptible, &c->interruptible);
+	S_mtok(w, "on_demand", c->has_mtok_on_demand, c->mtok_on_demand, &c->on_demand);
+	S_member_str(w, "provenance", "calculated");
+	gs_jw_end(w);
+	S_opt_u64(w, "decode_milli_per_sequence", 1, sp->decode_seq_milli);
+	S_opt_u64(w, "decode_milli_per_sequence_weights_only", 1, sp->decode_weights_milli);
+	S_opt_u64(w, "decode_milli_total", 1, sp->decode_total_milli);
+	S_opt_u64(w, "prefill_milli", sp->has_prefill, sp->prefill_milli);
+	S_member_str(w, "provenance", "calculated");
+	gs_jw_key(w, "sequences");
+	gs_jw_u64(w, sp->load.sequences);
+	S_member_str(w, "source", sp->gpu->source);
+	S_opt_u64(w, "time_to_first_token_micro", sp->has_ttft, sp->ttft_micro);
+	gs_jw_key(w, "upper_bound");
+	gs_jw_bool(w, 1);
+	gs_jw_end(w);
+}
+
 static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 			const gs_sheet_reasonset *rs, size_t ci)
 {
@@ -469,6 +534,8 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	} else {
 		gs_jw_null(w);
 	}
+	gs_jw_key(w, "speed");
+	S_speed(w, c);
 	S_member_str(w, "status", S_status(c));
 	if (!c->plan || c->plan->currency) {   /* a plan without currency: no member */
 		gs_jw_key(w, "total_cost");

@@ -91,6 +91,14 @@ void gs_sheet_answer_decision_summary(S_ctx *c);
 void gs_sheet_answer_summary_card(S_ctx *c);
 void gs_sheet_answer_decision(S_ctx *c);
 
+/* sheet_speed.c: the speed columns of the candidates table and their paragraph */
+int gs_sheet_speed_any(const gs_decision *d);
+/* Adds the two headers at h[*ncols] (GS_BUG past max); *owned is the first's text, to free. */
+void gs_sheet_speed_header(S_ctx *c, const char **h, int *ncols, int max, char **owned);
+/* The two cells of the row whose offers are first, next[first], ... (positions in d->order). */
+void gs_sheet_speed_cells(S_ctx *c, cmark_node *row, const size_t *next, size_t first);
+void gs_sheet_speed_para(S_ctx *c);
+
 /* sheet_memory.c */
 void gs_sheet_memory_identity(S_ctx *c);
 void gs_sheet_memory_sizing(S_ctx *c);

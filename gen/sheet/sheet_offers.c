@@ -76,6 +76,7 @@ static uint64_t S_row_hash(const S_ctx *c, const gs_sheet_reasonset *rs, size_t 
 
 	h = S_mix(h, (uint64_t)a->cls);
 	h = S_mix(h, a->capacity.present ? a->capacity.bytes : 0);
+	h = S_mix(h, a->speed.known ? a->speed.decode_seq_milli : 0);
 	for (q = 0; q < GS_REQ_COUNT; q++)
 		h = S_mix(h, q == GS_REQ_BUDGET ? (uint64_t)a->v[q].kind
 			  : (uint64_t)rs->of[ci * GS_REQ_COUNT + (size_t)q]);
@@ -95,6 +96,15 @@ static int S_same_row(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ca, s
 	if (!a->plan != !b->plan || !gs_sheet_words_same_str(S_cur(a->plan), S_cur(b->plan)) ||
 	    !gs_sheet_words_same_str(S_cur(a->on_demand.plan), S_cur(b->on_demand.plan)) ||
 	    !gs_sheet_words_same_str(S_cur(a->interruptible.plan), S_cur(b->interruptible.plan)))
+		return 0;
+	/* the speed columns: the same bounds, the same kinds of price per token */
+	if (a->speed.known != b->speed.known ||
+	    (a->speed.known && (a->speed.decode_seq_milli != b->speed.decode_seq_milli ||
+				a->speed.decode_total_milli != b->speed.decode_total_milli ||
+				a->speed.has_prefill != b->speed.has_prefill ||
+				a->speed.prefill_milli != b->speed.prefill_milli)) ||
+	    a->has_mtok_on_demand != b->has_mtok_on_demand ||
+	    a->has_mtok_interruptible != b->has_mtok_interruptible)
 		return 0;
 	if (a->has_headroom != b->has_headroom ||
 	    (a->has_headroom && (a->headroom_tokens != b->headroom_tokens ||
@@ -381,9 +391,9 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 void gs_sheet_offers_candidates(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
-	const char *h[GS_REQ_COUNT + 6];
-	char *vtext[4][2], *hroom;
-	int same[GS_REQ_COUNT], ncols, unstated = 0, any_room = 0;
+	const char *h[GS_REQ_COUNT + 8];
+	char *vtext[4][2], *hroom, *hspeed = NULL;
+	int same[GS_REQ_COUNT], ncols, unstated = 0, any_room = 0, any_speed = gs_sheet_speed_any(d);
 	size_t ntab = 0, f0;
 	const char *w_missing, *w_source, *w_note, *w_status[GS_CLASS_COUNT];
 	const char *const *rk = gs_sheet_words_req_keys;
@@ -497,6 +507,8 @@ void gs_sheet_offers_candidates(S_ctx *c)
 			if (!same[q])
 				h[ncols++] = TR(rk[q]);
 		h[ncols++] = TR("col.price");
+		if (any_speed)
+			gs_sheet_speed_header(c, h, &ncols, (int)(sizeof(h) / sizeof(h[0])) - 3, &hspeed);
 		if (any_room)
 			h[ncols++] = hroom;
 		h[ncols++] = TR("col.overall");
@@ -620,6 +632,8 @@ void gs_sheet_offers_candidates(S_ctx *c)
 		} else {
 			gs_doc_cell_text(r, w_missing);
 		}
+		if (any_speed)
+			gs_sheet_speed_cells(c, r, rw.next, first);
 		if (any_room) {
 			cell = gs_doc_cell(r);
 			gs_sheet_answer_headroom_text(c, cell, cd);
@@ -661,10 +675,13 @@ void gs_sheet_offers_candidates(S_ctx *c)
 		}
 	}
 	free(hroom);
+	free(hspeed);
 	if (unstated) {
 		p = gs_doc_para(c->root);
 		gs_doc_textf(p, "† %s", TR("cand.billing_mark"));
 	}
+	if (ntab)
+		gs_sheet_speed_para(c);
 	S_compact_table(c, rs, rep, vtext);
 	for (q = 0; q < 4; q++) {
 		free(vtext[q][0]);

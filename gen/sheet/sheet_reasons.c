@@ -214,7 +214,8 @@ static int S_same_text(const gs_verdict *a, const gs_verdict *b)
 	       gs_sheet_words_same_str(a->s1, b->s1) && gs_sheet_words_same_str(a->s2, b->s2) &&
 	       gs_sheet_words_same_str(a->note, b->note) && gs_sheet_words_same_str(a->n1, b->n1) &&
 	       gs_sheet_words_same_str(a->n2, b->n2) && gs_sheet_words_same_str(a->n3, b->n3) &&
-	       gs_sheet_words_same_str(a->orientation, b->orientation);
+	       gs_sheet_words_same_str(a->orientation, b->orientation) &&
+	       a->has_milli == b->has_milli && (!a->has_milli || (a->m1 == b->m1 && a->m2 == b->m2));
 }
 
 /*

@@ -10,7 +10,8 @@
 
 /* Label of each requirement, indexed by gs_req. */
 const char *const gs_sheet_words_req_keys[GS_REQ_COUNT] = {
-	"req.memory", "req.software", "req.calendar", "req.budget", "req.quality", "req.host", "req.regions"
+	"req.memory", "req.software", "req.calendar", "req.budget", "req.quality", "req.host", "req.regions",
+	"req.speed"
 };
 
 const char *gs_sheet_words_verdict_symbol(gs_verdict_kind k)
@@ -66,7 +67,8 @@ char *gs_sheet_words_signed_gib(S_ctx *c, int64_t v, gs_qty need, gs_qty capacit
 }
 
 /* Expands {a} {b} {w} {kv} {r} {split} {margin} {cost} {budget} {s1} {s2} {n1} {n2} {n3}
- * {t1} {t2} {t3} (token counts) in a label. Caller frees. */
+ * {t1} {t2} {t3} (token counts) {m1} {m2} (speeds, or times of a "ttft" reason) in a
+ * label. Caller frees. */
 char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 {
 	const char *p;
@@ -118,6 +120,15 @@ char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			char t[GS_FMT_MAX];
 			uint64_t n = p[2] == '1' ? v->t1 : p[2] == '2' ? v->t2 : v->t3;
 			piece = gs_xstrdup(v->has_tokens ? gs_qty_fmt_int(t, n, c->lang) : TR("word.missing"));
+			skip = 4;
+		} else if (p[0] == '{' && p[1] == 'm' && (p[2] == '1' || p[2] == '2') && p[3] == '}') {
+			/* a speed or a time in thousandths, one decimal rounded up (a
+			 * bound), or three decimals for a time */
+			char t[GS_FMT_MAX];
+			uint64_t n = p[2] == '1' ? v->m1 : v->m2;
+			piece = gs_xstrdup(!v->has_milli ? TR("word.missing")
+					   : strstr(v->why, "ttft") ? gs_speed_fmt_seconds(t, n * 1000u, c->lang)
+					   : gs_speed_fmt(t, n, c->lang));
 			skip = 4;
 		} else if (strncmp(p, "{split}", 7) == 0) {
 			piece = gs_xasprintf("%llu", (unsigned long long)v->split);

@@ -11,12 +11,12 @@ Usage: decision_reasons.py FILE... ; exit 1 and one line per fault.
   - the reasons are distinct (no two equal objects) and each is used;
   - they are numbered in first-appearance order over the candidates (in
     their order) and the requirements (memory, software, calendar, budget,
-    quality, host, regions).
+    quality, host, regions, speed).
 """
 import json
 import sys
 
-REQS = ["memory", "software", "calendar", "budget", "quality", "host", "regions"]
+REQS = ["memory", "software", "calendar", "budget", "quality", "host", "regions", "speed"]
 bad = 0
 
 

@@ -286,22 +286,24 @@ static void test_reason_set(void)
 	in.d = &dec;
 	in.reasons = texts;
 	gs_sheet_reasons_set_build(&in, &rs);
-	/* the regions requirement, not required, is a reason of its own (6) */
-	if (CHECK_U64(rs.n, 9)) {
+	/* the regions and speed requirements, not required, are reasons of
+	 * their own (6, 7) */
+	if (CHECK_U64(rs.n, 10)) {
 		CHECK(rs.r[0].req == GS_REQ_MEMORY && rs.r[0].v == &cands[2].v[GS_REQ_MEMORY]);
 		CHECK_STR(rs.r[0].text, "A");
 		CHECK(rs.r[0].npos == 2 && rs.r[0].pos[0] == 0 && rs.r[0].pos[1] == 1);
 		CHECK(rs.r[1].req == GS_REQ_SOFTWARE && rs.r[1].npos == 3 && rs.r[1].pos[2] == 2);
 		CHECK(rs.r[6].req == GS_REQ_REGIONS && rs.r[6].npos == 3);
-		CHECK(rs.r[7].req == GS_REQ_MEMORY && rs.r[7].npos == 1 && rs.r[7].pos[0] == 2);
-		CHECK_STR(rs.r[7].v->evidence, "m.json");
-		CHECK(rs.r[8].req == GS_REQ_BUDGET && rs.r[8].v->kind == GS_V_EXCLUDE &&
-		      rs.r[8].npos == 1);
+		CHECK(rs.r[7].req == GS_REQ_SPEED && rs.r[7].npos == 3);
+		CHECK(rs.r[8].req == GS_REQ_MEMORY && rs.r[8].npos == 1 && rs.r[8].pos[0] == 2);
+		CHECK_STR(rs.r[8].v->evidence, "m.json");
+		CHECK(rs.r[9].req == GS_REQ_BUDGET && rs.r[9].v->kind == GS_V_EXCLUDE &&
+		      rs.r[9].npos == 1);
 	}
 	CHECK_U64(rs.of[0 * GS_REQ_COUNT + GS_REQ_MEMORY], 0);
 	CHECK_U64(rs.of[2 * GS_REQ_COUNT + GS_REQ_MEMORY], 0);
-	CHECK_U64(rs.of[1 * GS_REQ_COUNT + GS_REQ_MEMORY], 7);
-	CHECK_U64(rs.of[1 * GS_REQ_COUNT + GS_REQ_BUDGET], 8);
+	CHECK_U64(rs.of[1 * GS_REQ_COUNT + GS_REQ_MEMORY], 8);
+	CHECK_U64(rs.of[1 * GS_REQ_COUNT + GS_REQ_BUDGET], 9);
 	CHECK_U64(rs.of[0 * GS_REQ_COUNT + GS_REQ_BUDGET], 3);
 	CHECK_U64(rs.of[1 * GS_REQ_COUNT + GS_REQ_HOST], 5);
 	gs_sheet_reasons_set_release(&rs);
@@ -391,7 +393,7 @@ static void test_reasons_once(void)
 	CHECK(strstr(md, "| `rtx4090-1x` RTX 4090, 1 x 24 GB nominal (assumed) "
 		      "— IteraGPU |") != NULL);
 	{
-		const char *x = strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | 37,695 tokens; ");
+		const char *x = strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | ≤ 66.9 / ≤ 66.9; ≤ 23,592.9 | ≥ 2.7196 USD | 37,695 tokens; ");
 		char *row = x ? strndup(x, strcspn(x, "\n")) : NULL;
 		CHECK(row && strstr(row, " sequence(s) (assumed) | ") &&
 		      strstr(row, " | Capacity holds the whole calculated need | source 1; note 1 |"));
@@ -402,7 +404,8 @@ static void test_reasons_once(void)
 	CHECK(strstr(md, "at 1 sequence(s); the most sequences at 8,192 tokens |") != NULL);
 	CHECK(strstr(md, "The same verdict for every offer of the table, so not a column (its "
 		      "reason below, under its requirement): Software: ? to confirm; Calendar: ? to "
-		      "confirm; Quality: ? to confirm; Host: — not required; Regions: — not required.") != NULL);
+		      "confirm; Quality: ? to confirm; Host: — not required; Regions: — not required; "
+		      "Speed: — not required.") != NULL);
 	CHECK(strstr(md, "| Offer | Capacity per card (GiB) | Memory | Budget | Price") != NULL);
 	CHECK(strstr(md, "### rtx4090-1x") == NULL);
 	/* each source and note once, numbered; a source of both the memory

@@ -3,6 +3,7 @@
 #include "cost.h"
 #include "gpuname.h"
 #include "quantname.h"
+#include "speed_offer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ const char *gs_verdict_id(gs_verdict_kind k)
 const char *gs_verdict_req_id(gs_req r)
 {
 	static const char *const ids[GS_REQ_COUNT] = {
-		"memory", "software", "calendar", "budget", "quality", "host", "regions"
+		"memory", "software", "calendar", "budget", "quality", "host", "regions", "speed"
 	};
 	return r < GS_REQ_COUNT ? ids[r] : "?";
 }
@@ -1968,6 +1969,69 @@ static void S_regions(const gs_workload *w, gs_candidate *c)
 	c->v[GS_REQ_REGIONS] = v;
 }
 
+/*
+ * requirements.speed: excluded by calculated certainty when the bound is
+ * below a requirement (per sequence: on the weights alone, so at any
+ * context; in total: at the context; the first token: above the time);
+ * else to confirm, the bound reached by calculation but no run observed;
+ * to confirm as well when the bound is missing (a card or a format the
+ * table lacks). Not required without requirements.speed.
+ */
+static void S_speed(const gs_workload *w, gs_candidate *c)
+{
+	const gs_speed *sp = &c->speed;
+	gs_verdict v;
+
+	if (!w->has_req_decode_seq && !w->has_req_decode_total && !w->has_req_ttft) {
+		c->v[GS_REQ_SPEED] = S_v(GS_V_NOT_REQUIRED, "why.not_required");
+		return;
+	}
+	v = S_v(GS_V_TO_CONFIRM, "why.speed.unknown");
+	v.missing = "missing.speed";
+	if (!sp->known || (w->has_req_ttft && !sp->has_ttft)) {
+		c->v[GS_REQ_SPEED] = v;
+		return;
+	}
+	v.has_milli = 1;
+	v.evidence = sp->gpu->source;
+	if (w->has_req_decode_seq && gs_speed_below(sp, 0, w->req_decode_seq_milli)) {
+		v.kind = GS_V_EXCLUDE;
+		v.why = "why.speed.below_seq";
+		v.m1 = sp->decode_weights_milli;
+		v.m2 = w->req_decode_seq_milli;
+	} else if (w->has_req_decode_total && gs_speed_below(sp, 1, w->req_decode_total_milli)) {
+		v.kind = GS_V_EXCLUDE;
+		v.why = "why.speed.below_total";
+		v.m1 = sp->decode_total_milli;
+		v.m2 = w->req_decode_total_milli;
+	} else if (w->has_req_ttft && gs_speed_ttft_above(sp, w->req_ttft_milli)) {
+		v.kind = GS_V_EXCLUDE;
+		v.why = "why.speed.ttft_above";
+		v.m1 = sp->ttft_micro / 1000u;
+		v.m2 = w->req_ttft_milli;
+	} else {
+		v.why = "why.speed.bound_reaches";
+		v.m1 = w->has_req_decode_seq ? sp->decode_weights_milli
+		       : w->has_req_decode_total ? sp->decode_total_milli : sp->ttft_micro / 1000u;
+		v.m2 = w->has_req_decode_seq ? w->req_decode_seq_milli
+		       : w->has_req_decode_total ? w->req_decode_total_milli : w->req_ttft_milli;
+	}
+	if (v.kind == GS_V_EXCLUDE) {
+		v.basis = GS_BASIS_CALCULATED_CERTAINTY;
+		v.missing = NULL;
+	}
+	c->v[GS_REQ_SPEED] = v;
+}
+
+/* The cost of a million output tokens at the bound, per kind of plan. */
+static void S_mtok(gs_candidate *c)
+{
+	c->has_mtok_on_demand = c->on_demand.plan &&
+		gs_speed_cost_per_mtok(&c->speed, c->on_demand.micro_per_hour, &c->mtok_on_demand) == 0;
+	c->has_mtok_interruptible = c->interruptible.plan &&
+		gs_speed_cost_per_mtok(&c->speed, c->interruptible.micro_per_hour, &c->mtok_interruptible) == 0;
+}
+
 /*** prices ***/
 
 /* price (millionths) x mul / div, half up, exactly; -1 when it does not fit. */
@@ -2243,6 +2307,14 @@ static int S_rank_cmp(const void *pa, const void *pb)
  * interruptible); its currency, or NULL when there is no price. */
 static const char *S_rank_cost(const gs_workload *w, const gs_candidate *c, int64_t *cost)
 {
+	/* requirements.rank_by "cost_per_token": a million output tokens at the
+	 * bound, on-demand else interruptible; none: unpriced */
+	if (w->rank_by_cost_per_token) {
+		*cost = c->has_mtok_on_demand ? c->mtok_on_demand
+			: c->has_mtok_interruptible ? c->mtok_interruptible : 0;
+		return c->has_mtok_on_demand ? c->on_demand.plan->currency
+		       : c->has_mtok_interruptible ? c->interruptible.plan->currency : NULL;
+	}
 	if (w->has_campaign) {
 		*cost = c->plan ? c->cost : 0;
 		return c->plan ? c->plan->currency : NULL;
@@ -2368,6 +2440,9 @@ void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evid
 		S_quality(w, c);
 		S_host(w, c);
 		S_regions(w, c);
+		if (gs_speed_offer(w, s, c->gpu ? c->gpu->model : NULL, c->offer->cards, &c->speed) != 0)
+			memset(&c->speed, 0, sizeof(c->speed));
+		S_speed(w, c);
 		c->retained = 1;
 		for (r = 0; r < GS_REQ_COUNT; r++) {
 			if (c->v[r].kind == GS_V_EXCLUDE)
@@ -2380,6 +2455,7 @@ void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evid
 				c->synthetic = 1;
 		}
 		S_rates(w, c);
+		S_mtok(c);
 		c->cls = S_class(&in, c);
 		S_headroom(&in, c);
 		if (c->cls == GS_CLASS_REFERENCE)

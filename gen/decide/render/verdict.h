@@ -24,6 +24,7 @@
 #include "quantity.h"
 #include "runtime.h"
 #include "sizing.h"
+#include "speed.h"
 #include "workload.h"
 
 typedef enum {
@@ -41,6 +42,7 @@ typedef enum {
 	GS_REQ_QUALITY,
 	GS_REQ_HOST,
 	GS_REQ_REGIONS,         /* requirements.regions: sold in a region the workload allows */
+	GS_REQ_SPEED,           /* requirements.speed: the calculated bound reaches it */
 	GS_REQ_COUNT
 } gs_req;
 
@@ -90,6 +92,11 @@ typedef struct {
 	 * observed capacity), when has_tokens. */
 	uint64_t t1, t2, t3;    /* {t3}: the capacity a utilization of 1.0 would give */
 	int has_tokens;
+	/* Speeds cited by a speed reason ({m1} the bound, {m2} the requirement),
+	 * in thousandths (tokens per second, or seconds for the first token),
+	 * when has_milli. */
+	uint64_t m1, m2;
+	int has_milli;
 } gs_verdict;
 
 /*
@@ -172,6 +179,15 @@ typedef struct {
 	gs_prov headroom_prov;
 	int headroom_synthetic;
 	int headroom_without_reserve;
+	/*
+	 * The calculated upper bounds of speed on this lot (speed_offer.h;
+	 * speed.known 0: missing), and the cost of a million output tokens at
+	 * the bound for the cheapest plan of each kind, in millionths of its
+	 * currency (a lower bound on the cost; has_* 0: missing).
+	 */
+	gs_speed speed;
+	int64_t mtok_on_demand, mtok_interruptible;
+	int has_mtok_on_demand, has_mtok_interruptible;
 } gs_candidate;
 
 typedef struct {

@@ -1,0 +1,225 @@
+/* speed: the datasheet table of bandwidth and dense peaks, the bounds of a
+ * step, and the cost of a million output tokens at the bound. */
+#include "speed.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+#define S_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The vendors' datasheet figures, by canonical model (gpuname.h). Where a
+ * datasheet prints only the figure with sparsity, the dense peak is half of
+ * it (NVIDIA's footnote: "with sparsity"; shown here as printed, then
+ * halved). Where one canonical model covers variants (A100 80GB: SXM4 at
+ * 2,039 GB/s, PCIe at 1,935 GB/s; V100: SXM2 125, PCIe 112 TFLOPS), the
+ * higher figure is kept, so the bound holds for both. GeForce cards: the
+ * 16-bit figure with fp16 accumulation, their highest. checked is NULL for
+ * every row of this version: the figures are the documents' as named, not
+ * re-read against the page for this table (docs/formats.md, 2.2).
+ */
+static const gs_speed_gpu S_table[] = {
+	{ "A10", 600, 125000, 0,
+	  "NVIDIA A10 Tensor Core GPU datasheet: 600 GB/s GDDR6; BF16 Tensor Core 125 TFLOPS (250 with sparsity)", NULL },
+	{ "A100 40GB", 1555, 312000, 0,
+	  "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): A100 40GB 1,555 GB/s; BF16 Tensor Core 312 TFLOPS (624 with sparsity)", NULL },
+	{ "A100 80GB", 2039, 312000, 0,
+	  "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): A100 80GB SXM 2,039 GB/s (PCIe 1,935 GB/s); BF16 Tensor Core 312 TFLOPS (624 with sparsity)", NULL },
+	{ "A40", 696, 149700, 0,
+	  "NVIDIA A40 datasheet: 696 GB/s GDDR6; BF16 Tensor Core 149.7 TFLOPS (299.4 with sparsity)", NULL },
+	{ "B200", 8000, 2250000, 4500000,
+	  "NVIDIA HGX B200 specifications: 8 TB/s HBM3e per GPU; FP16/BF16 Tensor Core 4.5 PFLOPS and FP8 9 PFLOPS per GPU with sparsity (2.25 and 4.5 dense)", NULL },
+	{ "GH200 96GB", 4000, 989500, 1979000,
+	  "NVIDIA GH200 Grace Hopper Superchip datasheet: 96 GB HBM3 at 4 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
+	{ "H100 NVL", 3900, 835500, 1670500,
+	  "NVIDIA H100 Tensor Core GPU datasheet, H100 NVL: 3.9 TB/s; BF16 1,671 TFLOPS and FP8 3,341 TFLOPS with sparsity", NULL },
+	{ "H100 PCIe", 2000, 756500, 1513000,
+	  "NVIDIA H100 Tensor Core GPU datasheet, H100 PCIe: 2 TB/s; BF16 1,513 TFLOPS and FP8 3,026 TFLOPS with sparsity", NULL },
+	{ "H100 SXM", 3350, 989500, 1979000,
+	  "NVIDIA H100 Tensor Core GPU datasheet, H100 SXM: 3.35 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
+	{ "H200", 4800, 989500, 1979000,
+	  "NVIDIA H200 Tensor Core GPU datasheet, H200 SXM: 4.8 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
+	{ "L4", 300, 121000, 242500,
+	  "NVIDIA L4 Tensor Core GPU datasheet: 300 GB/s GDDR6; BF16 242 TFLOPS and FP8 485 TFLOPS with sparsity", NULL },
+	{ "L40", 864, 181050, 362000,
+	  "NVIDIA L40 GPU datasheet: 864 GB/s GDDR6; BF16 181.05 TFLOPS (362.1 with sparsity); FP8 362 TFLOPS (724 with sparsity)", NULL },
+	{ "L40S", 864, 362050, 733000,
+	  "NVIDIA L40S GPU datasheet: 864 GB/s GDDR6; BF16 362.05 TFLOPS (733 with sparsity); FP8 733 TFLOPS (1,466 with sparsity)", NULL },
+	{ "MI300X", 5300, 1307400, 2614900,
+	  "AMD Instinct MI300X accelerator data sheet: 5.3 TB/s HBM3; BF16 1,307.4 TFLOPS, FP8 2,614.9 TFLOPS (dense)", NULL },
+	{ "RTX 3090", 936, 142000, 0,
+	  "NVIDIA Ampere GA102 GPU architecture whitepaper, GeForce RTX 3090: 936 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 142 TFLOPS (284 with sparsity)", NULL },
+	{ "RTX 4090", 1008, 330300, 660600,
+	  "NVIDIA Ada GPU architecture whitepaper, GeForce RTX 4090: 1,008 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 330.3 TFLOPS, FP8 660.6 TFLOPS (twice with sparsity)", NULL },
+	{ "RTX 6000 Ada", 960, 364250, 728500,
+	  "NVIDIA RTX 6000 Ada Generation datasheet: 960 GB/s GDDR6; FP8 Tensor 1,457 TFLOPS with sparsity (728.5 dense; 16-bit half of that)", NULL },
+	{ "RTX A6000", 768, 154850, 0,
+	  "NVIDIA RTX A6000 datasheet: 768 GB/s GDDR6; Tensor 309.7 TFLOPS with sparsity", NULL },
+	{ "T4", 320, 65000, 0,
+	  "NVIDIA T4 Tensor Core GPU datasheet: 320 GB/s GDDR6; mixed precision FP16/FP32 65 TFLOPS", NULL },
+	{ "V100 16GB", 900, 125000, 0,
+	  "NVIDIA V100 Tensor Core GPU datasheet: 900 GB/s HBM2; Tensor 125 TFLOPS (SXM2; PCIe 112)", NULL },
+	{ "V100 32GB", 900, 125000, 0,
+	  "NVIDIA V100 Tensor Core GPU datasheet: 900 GB/s HBM2; Tensor 125 TFLOPS (SXM2; PCIe 112)", NULL },
+};
+
+const gs_speed_gpu *gs_speed_table(size_t *n)
+{
+	*n = S_N(S_table);
+	return S_table;
+}
+
+const gs_speed_gpu *gs_speed_gpu_of(const char *model)
+{
+	size_t i;
+
+	if (!model)
+		return NULL;
+	for (i = 0; i < S_N(S_table); i++)
+		if (strcmp(S_table[i].model, model) == 0)
+			return &S_table[i];
+	return NULL;
+}
+
+uint64_t gs_speed_peak_gflops(const gs_speed_gpu *g, const char *format)
+{
+	static const char *const f16[] = { "bf16", "bfloat16", "fp16", "float16", "half", NULL };
+	static const char *const f8[] = {
+		"fp8", "float8", "fp8_e4m3", "fp8_e5m2", "float8_e4m3fn", "float8_e5m2",
+		"e4m3", "e5m2", NULL
+	};
+	size_t i;
+
+	if (!g || !format)
+		return 0;
+	for (i = 0; f16[i]; i++)
+		if (gs_util_eq_ci(format, f16[i]))
+			return g->f16_gflops;
+	for (i = 0; f8[i]; i++)
+		if (gs_util_eq_ci(format, f8[i]))
+			return g->fp8_gflops;
+	return 0;
+}
+
+typedef unsigned __int128 S_u128;
+
+uint64_t gs_speed_active_bytes(uint64_t weights, uint64_t parameters, uint64_t active)
+{
+	if (!parameters || !active || active >= parameters)
+		return weights;
+	return (uint64_t)((S_u128)weights * active / parameters);
+}
+
+/* ceil(num x 1000 / den), or UINT64_MAX beyond 64 bits. */
+static uint64_t S_milli_up(S_u128 num, S_u128 den)
+{
+	S_u128 q = (num * 1000u + den - 1) / den;
+
+	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+int gs_speed_bound(const gs_speed_gpu *g, const gs_speed_load *l, const char *format, gs_speed *out)
+{
+	uint64_t kv_all, seqs, cards;
+
+	memset(out, 0, sizeof(*out));
+	out->gpu = g;
+	out->load = *l;
+	if (!g || !l->weights_read)
+		return 0;
+	seqs = l->sequences ? l->sequences : 1;
+	cards = l->cards ? l->cards : 1;
+	out->load.sequences = seqs;
+	out->load.cards = cards;
+	if (gs_qty_mul_u64(seqs, l->kv_read, &kv_all) ||
+	    (l->kv_replicated && gs_qty_mul_u64(kv_all, cards, &kv_all)) ||
+	    gs_qty_add_u64(l->weights_read, kv_all, &out->bytes_per_step) ||
+	    gs_qty_mul_u64(g->bandwidth_gbs, GS_GB, &out->bw) ||
+	    gs_qty_mul_u64(out->bw, cards, &out->bw))
+		return -1;
+	out->known = 1;
+	out->decode_seq_milli = S_milli_up(out->bw, out->bytes_per_step);
+	out->decode_total_milli = S_milli_up((S_u128)out->bw * seqs, out->bytes_per_step);
+	out->decode_weights_milli = S_milli_up(out->bw, l->weights_read);
+	out->peak_gflops = gs_speed_peak_gflops(g, format);
+	if (out->peak_gflops && l->active_parameters) {
+		S_u128 flops = (S_u128)out->peak_gflops * GS_GB * cards;     /* FLOP/s of the lot */
+		S_u128 per_token = (S_u128)l->active_parameters * 2u;
+		out->peak_gflops *= cards;
+		out->has_prefill = 1;
+		out->prefill_milli = S_milli_up(flops, per_token);
+		if (l->input_tokens) {
+			/* N x 2P / F seconds, in microseconds, rounded down */
+			S_u128 t = per_token * l->input_tokens * 1000000u / flops;
+			out->has_ttft = 1;
+			out->ttft_micro = t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+		}
+	}
+	return 0;
+}
+
+int gs_speed_below(const gs_speed *s, int which, uint64_t req_milli)
+{
+	if (!s->known)
+		return 0;
+	/* bw / bytes < req / 1000  <=>  bw x 1000 < req x bytes */
+	if (which == 0)
+		return (S_u128)s->bw * 1000u < (S_u128)req_milli * s->load.weights_read;
+	return (S_u128)s->bw * s->load.sequences * 1000u < (S_u128)req_milli * s->bytes_per_step;
+}
+
+int gs_speed_ttft_above(const gs_speed *s, uint64_t req_milli)
+{
+	S_u128 lhs, rhs;
+
+	if (!s->has_ttft)
+		return 0;
+	/* N x 2P / F > req / 1000  <=>  N x 2P x 1000 > req x F (F in FLOP/s) */
+	lhs = (S_u128)s->load.input_tokens * s->load.active_parameters * 2u * 1000u;
+	rhs = (S_u128)req_milli * s->peak_gflops * GS_GB;
+	return lhs > rhs;
+}
+
+int gs_speed_cost_per_mtok(const gs_speed *s, int64_t micro_per_hour, int64_t *out)
+{
+	S_u128 num, den, m;
+
+	if (!s->known || micro_per_hour < 0)
+		return -1;
+	num = (S_u128)1000000u * s->bytes_per_step;     /* < 2^84 */
+	den = (S_u128)3600u * s->bw * s->load.sequences;
+	m = (S_u128)(uint64_t)micro_per_hour;
+	if (!den || (num && m > ~(S_u128)0 / num))
+		return -1;
+	num = m * num / den;
+	if (num > (S_u128)INT64_MAX)
+		return -1;
+	*out = (int64_t)num;
+	return 0;
+}
+
+char *gs_speed_fmt(char *buf, uint64_t milli, gs_lang lang)
+{
+	uint64_t tenths = milli / 100u + (milli % 100u != 0);
+	size_t o;
+
+	gs_qty_fmt_int(buf, tenths / 10u, lang);
+	o = strlen(buf);
+	buf[o++] = lang == GS_LANG_ES ? ',' : '.';
+	buf[o++] = (char)('0' + tenths % 10u);
+	buf[o] = '\0';
+	return buf;
+}
+
+char *gs_speed_fmt_seconds(char *buf, uint64_t micro, gs_lang lang)
+{
+	uint64_t ms = micro / 1000u;
+	size_t o;
+
+	gs_qty_fmt_int(buf, ms / 1000u, lang);
+	o = strlen(buf);
+	snprintf(buf + o, GS_FMT_MAX - o, "%c%03u", lang == GS_LANG_ES ? ',' : '.', (unsigned)(ms % 1000u));
+	return buf;
+}

@@ -1,0 +1,126 @@
+/*
+ * sheet_speed: the candidates' speed columns (the decode and prefill
+ * bounds, the cost of a million output tokens at the bound) and the
+ * paragraph that says how they are calculated.
+ */
+#include "sheet_int.h"
+
+/* Millionths of a currency as a lower bound: four decimals, rounded down. */
+static char *S_money_down(char *buf, int64_t micro, gs_lang lang)
+{
+	uint64_t m = micro < 0 ? 0 : (uint64_t)micro / 100u;   /* ten-thousandths */
+	size_t o;
+
+	gs_qty_fmt_int(buf, m / 10000u, lang);
+	o = strlen(buf);
+	snprintf(buf + o, GS_FMT_MAX - o, "%c%04u", lang == GS_LANG_ES ? ',' : '.', (unsigned)(m % 10000u));
+	return buf;
+}
+
+int gs_sheet_speed_any(const gs_decision *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->ncands; i++)
+		if (d->cands[i].speed.known)
+			return 1;
+	return 0;
+}
+
+void gs_sheet_speed_header(S_ctx *c, const char **h, int *ncols, int max, char **owned)
+{
+	gs_verdict hv;
+	char a[GS_FMT_MAX];
+
+	if (*ncols + 2 > max)
+		GS_BUG("sheet: %d columns, more than the table's %d", *ncols + 2, max);
+	memset(&hv, 0, sizeof(hv));
+	hv.n1 = gs_qty_fmt_int(a, c->in->s->kv_sequences ? c->in->s->kv_sequences : 1, c->lang);
+	*owned = gs_sheet_words_expand(c, TR("col.speed"), &hv);
+	h[(*ncols)++] = *owned;
+	h[(*ncols)++] = TR("col.mtok");
+}
+
+/* The lowest and highest of one kind over a row's offers: 0 when none has it. */
+static int S_range(const gs_decision *d, const size_t *next, size_t first, int interruptible,
+		   int64_t *lo, int64_t *hi, const char **cur)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = first; i != SIZE_MAX; i = next[i]) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		int has = interruptible ? cd->has_mtok_interruptible : cd->has_mtok_on_demand;
+		int64_t v = interruptible ? cd->mtok_interruptible : cd->mtok_on_demand;
+		if (!has)
+			continue;
+		if (!any || v < *lo)
+			*lo = v;
+		if (!any || v > *hi)
+			*hi = v;
+		*cur = interruptible ? cd->interruptible.plan->currency : cd->on_demand.plan->currency;
+		any = 1;
+	}
+	return any;
+}
+
+void gs_sheet_speed_cells(S_ctx *c, cmark_node *row, const size_t *next, size_t first)
+{
+	const gs_decision *d = c->in->d;
+	const gs_candidate *cd = &d->cands[d->order[first]];
+	const gs_speed *sp = &cd->speed;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	cmark_node *cell;
+	int k, any = 0;
+
+	if (!sp->known) {
+		gs_doc_cell_text(row, TR("word.missing"));
+		gs_doc_cell_text(row, TR("word.missing"));
+		return;
+	}
+	cell = gs_doc_cell(row);
+	gs_doc_textf(cell, "≤ %s / ≤ %s", gs_speed_fmt(a, sp->decode_seq_milli, c->lang),
+		     gs_speed_fmt(b, sp->decode_total_milli, c->lang));
+	if (sp->has_prefill)
+		gs_doc_textf(cell, "; ≤ %s", gs_speed_fmt(a, sp->prefill_milli, c->lang));
+	cell = gs_doc_cell(row);
+	for (k = 0; k < 2; k++) {
+		int64_t lo = 0, hi = 0;
+		const char *cur = NULL;
+		if (!S_range(d, next, first, k, &lo, &hi, &cur))
+			continue;
+		gs_doc_textf(cell, "%s≥ %s", any ? "; " : "", S_money_down(a, lo, c->lang));
+		if (hi != lo)
+			gs_doc_textf(cell, "–%s", S_money_down(b, hi, c->lang));
+		gs_doc_textf(cell, " %s%s%s", cur, k ? ", " : "", k ? TR("speed.interruptible") : "");
+		any = 1;
+	}
+	if (!any)
+		gs_doc_text(cell, TR("word.missing"));
+}
+
+void gs_sheet_speed_para(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_sizing *s = c->in->s;
+	gs_verdict hv;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], n[GS_FMT_MAX];
+	uint64_t wr;
+	char *text;
+	cmark_node *p;
+
+	if (!gs_sheet_speed_any(c->in->d))
+		return;
+	memset(&hv, 0, sizeof(hv));
+	wr = gs_speed_active_bytes(s->weights.bytes, w->parameters,
+				   w->has_active_parameters ? w->active_parameters : 0);
+	hv.n1 = gs_qty_fmt_gb(a, wr, c->lang);
+	hv.n2 = s->kv_per_sequence.present ? gs_qty_fmt_gb(b, s->kv_per_sequence.bytes, c->lang)
+					   : TR("word.missing");
+	hv.n3 = gs_qty_fmt_int(n, w->has_active_parameters ? w->active_parameters : w->parameters, c->lang);
+	hv.s1 = w->compute_format ? w->compute_format : w->storage_format;
+	text = gs_sheet_words_expand(c, TR("speed.para"), &hv);
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, text);
+	free(text);
+}

@@ -1,0 +1,234 @@
+/*
+ * Unit tests of the speed bounds (gen/decide/speed.h), worked by hand.
+ *
+ * Decode, per sequence: bandwidth / (active weight bytes + sequences x KV
+ * bytes of one sequence), in thousandths of a token per second, rounded up.
+ * The figures (weights as the checkpoints' bytes or parameters x 2 B in
+ * bf16; KV per token 2 x layers x kv_heads x head_dim x 2 B):
+ *
+ *  - Llama-3.1-8B, bf16: 8,030,261,248 parameters, 16,060,522,496 B;
+ *    KV 2 x 32 x 8 x 128 x 2 = 131,072 B per token.
+ *    L4 (300 GB/s), weights alone: 300e9 / 16,060,522,496 = 18.6793...
+ *    -> 18,680 (the issue's "at most 18.7 tokens per second").
+ *    H100 SXM (3,350 GB/s), one sequence at 8,192 tokens: KV 1 GiB,
+ *    3.35e12 / 17,134,264,320 = 195.5147... -> 195,515; at 32,768 tokens
+ *    (KV 4 GiB): 3.35e12 / 20,355,489,792 = 164.5748... -> 164,575.
+ *    Four sequences at 8,192: per sequence 3.35e12 / 20,355,489,792 =
+ *    164,575 again (4 GiB of KV), in total x 4 = 658.299... -> 658,300.
+ *    Prefill, bf16 (989.5 TFLOPS dense): 989.5e12 / (2 x 8,030,261,248)
+ *    = 61,610.697... -> 61,610,698; the first token of 8,192 input tokens
+ *    8,192 x 16,060,522,496 / 989.5e12 = 0.132963... s -> 132,963 us.
+ *  - Mixtral-8x7B, bf16 (an MoE): 46,702,792,704 parameters, 12,879,925,248
+ *    active; weights 93,405,585,408 B, active bytes 93,405,585,408 x
+ *    12,879,925,248 / 46,702,792,704 = 25,759,850,496. A100 80GB (2,039
+ *    GB/s) at 4,096 tokens (KV 536,870,912 B): 2.039e12 / 26,296,721,408 =
+ *    77.538... -> 77,539; at 32,768 (KV 4 GiB): 2.039e12 / 30,054,817,792
+ *    = 67.842... -> 67,843. Prefill (312 TFLOPS): 312e12 / 25,759,850,496
+ *    = 12,111.871... -> 12,111,872.
+ *  - DeepSeek-R1 (MLA) at 1 B per weight: 671,026,419,200 parameters,
+ *    37,552,297,472 active (bytes alike); the vLLM latent 70,272 B per token,
+ *    replicated on each of 8 H200 (4.8 TB/s): 8 x 4.8e12 / (37,552,297,472
+ *    + 8 x 70,272 x 4,096) = 963.493... -> 963,494 at 4,096 tokens;
+ *    at 32,768: / (37,552,297,472 + 8 x 2,302,672,896) = 686.036... -> 686,037.
+ *  - Mistral-7B-v0.1 (a 4,096-token window), bf16: 14,483,464,192 B;
+ *    L40S (864 GB/s) at 2,048 tokens (KV kept 2,048: 268,435,456 B):
+ *    864e9 / 14,751,899,648 = 58.568... -> 58,569; at 32,768 tokens the
+ *    window keeps 4,096 (536,870,912 B): 864e9 / 15,020,335,104 = 57.522...
+ *    -> 57,523; the same on H100 SXM: 3.35e12 / 15,020,335,104 -> 223,031,
+ *    on L4: 300e9 / 15,020,335,104 -> 19,973.
+ *
+ * Cost of a million output tokens: micro per hour x 10^6 x bytes per step /
+ * (3,600 x bandwidth x sequences), rounded down:
+ *  - L4 at 0.80 per hour, Llama-3.1-8B weights alone: 800,000 x 10^6 x
+ *    16,060,522,496 / (3,600 x 300e9) = 11,896,683.3 -> 11,896,683
+ *    millionths (11.8966 per million tokens);
+ *  - H100 SXM at 2.99 per hour, four sequences at 8,192: 2,990,000 x 10^6
+ *    x 20,355,489,792 / (3,600 x 3.35e12 x 4) = 1,261,669.6 -> 1,261,669;
+ *  - interruptible at 1.20 per hour, the same lot: 506,355.5 -> 506,355.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "check.h"
+#include "gpuname.h"
+#include "speed.h"
+
+static gs_speed_load S_load(uint64_t w, uint64_t kv, uint64_t seqs, uint64_t cards)
+{
+	gs_speed_load l;
+
+	memset(&l, 0, sizeof(l));
+	l.weights_read = w;
+	l.kv_read = kv;
+	l.sequences = seqs;
+	l.cards = cards;
+	return l;
+}
+
+#define S_LLAMA_W UINT64_C(16060522496)
+#define S_LLAMA_P UINT64_C(8030261248)
+
+static void test_dense(void)
+{
+	const gs_speed_gpu *l4 = gs_speed_gpu_of("L4"), *h100 = gs_speed_gpu_of("H100 SXM");
+	gs_speed_load l;
+	gs_speed s;
+	char b[GS_FMT_MAX];
+
+	if (!CHECK(l4 && h100))
+		return;
+	l = S_load(S_LLAMA_W, 0, 1, 1);
+	if (CHECK_INT(gs_speed_bound(l4, &l, "bf16", &s), 0) && CHECK(s.known)) {
+		CHECK_U64(s.decode_weights_milli, 18680);
+		CHECK_U64(s.decode_seq_milli, 18680);
+		CHECK_STR(gs_speed_fmt(b, s.decode_seq_milli, GS_LANG_EN), "18.7");
+		CHECK_STR(gs_speed_fmt(b, s.decode_seq_milli, GS_LANG_ES), "18,7");
+		/* the case: 30 tokens/s per sequence is out of reach */
+		CHECK(gs_speed_below(&s, 0, 30000));
+		CHECK(!gs_speed_below(&s, 0, 18000));
+		/* exact at the edge: 18.679 is below the bound, 18.680 above it */
+		CHECK(!gs_speed_below(&s, 0, 18679));
+		CHECK(gs_speed_below(&s, 0, 18680));
+	}
+	l = S_load(S_LLAMA_W, 131072u * 8192u, 1, 1);
+	l.active_parameters = S_LLAMA_P;
+	l.input_tokens = 8192;
+	if (CHECK_INT(gs_speed_bound(h100, &l, "bf16", &s), 0)) {
+		CHECK_U64(s.decode_seq_milli, 195515);
+		CHECK(s.has_prefill);
+		CHECK_U64(s.prefill_milli, 61610698);
+		CHECK(s.has_ttft);
+		CHECK_U64(s.ttft_micro, 132963);
+		CHECK_STR(gs_speed_fmt_seconds(b, s.ttft_micro, GS_LANG_EN), "0.132");
+		CHECK(gs_speed_ttft_above(&s, 132));
+		CHECK(!gs_speed_ttft_above(&s, 133));
+	}
+	l = S_load(S_LLAMA_W, UINT64_C(4294967296), 1, 1);
+	if (CHECK_INT(gs_speed_bound(h100, &l, "bf16", &s), 0))
+		CHECK_U64(s.decode_seq_milli, 164575);
+	l = S_load(S_LLAMA_W, 131072u * 8192u, 4, 1);
+	if (CHECK_INT(gs_speed_bound(h100, &l, "bf16", &s), 0)) {
+		CHECK_U64(s.decode_seq_milli, 164575);
+		CHECK_U64(s.decode_total_milli, 658300);
+		/* in total: 658.3 holds 600, not 700 */
+		CHECK(!gs_speed_below(&s, 1, 600000));
+		CHECK(gs_speed_below(&s, 1, 700000));
+	}
+	/* fp32 has no dense tensor figure: no prefill bound, decode still */
+	l = S_load(S_LLAMA_W, 0, 1, 1);
+	l.active_parameters = S_LLAMA_P;
+	if (CHECK_INT(gs_speed_bound(h100, &l, "float32", &s), 0)) {
+		CHECK(s.known);
+		CHECK(!s.has_prefill);
+	}
+	/* a card without an fp8 figure: none */
+	CHECK_U64(gs_speed_peak_gflops(gs_speed_gpu_of("A100 80GB"), "fp8"), 0);
+	CHECK_U64(gs_speed_peak_gflops(h100, "FP8"), 1979000);
+}
+
+static void test_moe_mla_window(void)
+{
+	const gs_speed_gpu *a100 = gs_speed_gpu_of("A100 80GB"), *h200 = gs_speed_gpu_of("H200");
+	const gs_speed_gpu *l40s = gs_speed_gpu_of("L40S"), *h100 = gs_speed_gpu_of("H100 SXM");
+	const gs_speed_gpu *l4 = gs_speed_gpu_of("L4");
+	uint64_t wa;
+	gs_speed_load l;
+	gs_speed s;
+
+	if (!CHECK(a100 && h200 && l40s && h100 && l4))
+		return;
+	/* Mixtral-8x7B */
+	wa = gs_speed_active_bytes(UINT64_C(93405585408), UINT64_C(46702792704), UINT64_C(12879925248));
+	CHECK_U64(wa, UINT64_C(25759850496));
+	l = S_load(wa, 131072u * 4096u, 1, 1);
+	l.active_parameters = UINT64_C(12879925248);
+	if (CHECK_INT(gs_speed_bound(a100, &l, "bf16", &s), 0)) {
+		CHECK_U64(s.decode_seq_milli, 77539);
+		CHECK_U64(s.prefill_milli, 12111872);
+	}
+	l = S_load(wa, UINT64_C(4294967296), 1, 1);
+	if (CHECK_INT(gs_speed_bound(a100, &l, "bf16", &s), 0))
+		CHECK_U64(s.decode_seq_milli, 67843);
+	/* a dense model: the weights themselves */
+	CHECK_U64(gs_speed_active_bytes(100, 0, 0), 100);
+	CHECK_U64(gs_speed_active_bytes(100, 10, 10), 100);
+
+	/* DeepSeek-R1 over 8 H200, the latent replicated */
+	l = S_load(UINT64_C(37552297472), 70272u * 4096u, 1, 8);
+	l.kv_replicated = 1;
+	if (CHECK_INT(gs_speed_bound(h200, &l, "fp8", &s), 0))
+		CHECK_U64(s.decode_seq_milli, 963494);
+	l = S_load(UINT64_C(37552297472), UINT64_C(2302672896), 1, 8);
+	l.kv_replicated = 1;
+	if (CHECK_INT(gs_speed_bound(h200, &l, "fp8", &s), 0))
+		CHECK_U64(s.decode_seq_milli, 686037);
+
+	/* Mistral-7B-v0.1: the window keeps 4,096 tokens */
+	l = S_load(UINT64_C(14483464192), 131072u * 2048u, 1, 1);
+	if (CHECK_INT(gs_speed_bound(l40s, &l, "bf16", &s), 0))
+		CHECK_U64(s.decode_seq_milli, 58569);
+	l = S_load(UINT64_C(14483464192), 131072u * 4096u, 1, 1);
+	if (CHECK_INT(gs_speed_bound(l40s, &l, "bf16", &s), 0))
+		CHECK_U64(s.decode_seq_milli, 57523);
+	if (CHECK_INT(gs_speed_bound(h100, &l, "bf16", &s), 0))
+		CHECK_U64(s.decode_seq_milli, 223031);
+	if (CHECK_INT(gs_speed_bound(l4, &l, "bf16", &s), 0))
+		CHECK_U64(s.decode_seq_milli, 19973);
+}
+
+static void test_cost(void)
+{
+	gs_speed_load l;
+	gs_speed s;
+	int64_t c;
+
+	l = S_load(S_LLAMA_W, 0, 1, 1);
+	if (CHECK_INT(gs_speed_bound(gs_speed_gpu_of("L4"), &l, "bf16", &s), 0) &&
+	    CHECK_INT(gs_speed_cost_per_mtok(&s, 800000, &c), 0))
+		CHECK_INT(c, 11896683);
+	l = S_load(S_LLAMA_W, 131072u * 8192u, 4, 1);
+	if (CHECK_INT(gs_speed_bound(gs_speed_gpu_of("H100 SXM"), &l, "bf16", &s), 0)) {
+		if (CHECK_INT(gs_speed_cost_per_mtok(&s, 2990000, &c), 0))
+			CHECK_INT(c, 1261669);
+		if (CHECK_INT(gs_speed_cost_per_mtok(&s, 1200000, &c), 0))
+			CHECK_INT(c, 506355);
+		/* a negative price is not a price */
+		CHECK_INT(gs_speed_cost_per_mtok(&s, -1, &c), -1);
+	}
+	/* unknown: no figure, never 0 */
+	memset(&s, 0, sizeof(s));
+	CHECK_INT(gs_speed_cost_per_mtok(&s, 800000, &c), -1);
+	CHECK(!gs_speed_below(&s, 0, 1));
+}
+
+static void test_table(void)
+{
+	size_t n, i;
+	const gs_speed_gpu *t = gs_speed_table(&n);
+
+	CHECK(n >= 17);
+	for (i = 0; i < n; i++) {
+		/* every row is a card the vendor table names, with its source */
+		CHECK(gs_gpuname_nominal_of(t[i].model) != NULL);
+		CHECK(t[i].bandwidth_gbs > 0 && t[i].f16_gflops > 0 && t[i].source && *t[i].source);
+		if (i)
+			CHECK(strcmp(t[i - 1].model, t[i].model) < 0);
+	}
+	CHECK(gs_speed_gpu_of("RTX 5090") == NULL);
+	/* no card: unknown */
+	{
+		gs_speed_load l = S_load(1, 0, 1, 1);
+		gs_speed s;
+		CHECK_INT(gs_speed_bound(NULL, &l, "bf16", &s), 0);
+		CHECK(!s.known);
+	}
+}
+
+int main(void)
+{
+	test_dense();
+	test_moe_mla_window();
+	test_cost();
+	test_table();
+	return gs_check_exit("test_speed");
+}
