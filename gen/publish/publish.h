@@ -96,7 +96,15 @@ typedef struct {
 	 * gs_sheet_sources_notes_masked of cat), borrowed by every sheet; a site
 	 * makes it once, before its workers fork. */
 	const char *const *notes_masked;
+	/* The answer for the terminal (gs_publish_result.brief): 0 none,
+	 * GS_PUBLISH_BRIEF_TEXT or GS_PUBLISH_BRIEF_JSON; brief_dir is how
+	 * the sheet's folder is named in its paths. */
+	int brief;
+	const char *brief_dir;
 } gs_publish_env;
+
+#define GS_PUBLISH_BRIEF_TEXT 1
+#define GS_PUBLISH_BRIEF_JSON 2
 
 /* What the site needs to know of a published sheet. */
 typedef struct {
@@ -127,6 +135,9 @@ typedef struct {
 	 * stays small). */
 	char **reason;
 	gs_strvec files;           /* names of the files written into the sheets' folder, in order */
+	/* env->brief: the answer, then the paths of the HTML, Markdown and
+	 * JSON sheets, one a line (text), or the summary as JSON; else NULL */
+	char *brief;
 } gs_publish_result;
 
 #define GS_PUBLISH_NO_BEST ((size_t)-1)
