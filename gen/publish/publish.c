@@ -605,6 +605,17 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 	res->npreselected = d->npreselected;
 	res->best = best ? (size_t)(best->offer - cat->offers) : GS_PUBLISH_NO_BEST;
 	res->best_missing = 0;
+	res->best_hour = 0;
+	res->best_hour_currency = NULL;
+	res->best_hour_interruptible = 0;
+	if (best) {
+		const gs_rate *r = best->on_demand.plan ? &best->on_demand : &best->interruptible;
+		if (r->plan) {
+			res->best_hour = r->micro_per_hour;
+			res->best_hour_currency = r->plan->currency;
+			res->best_hour_interruptible = r == &best->interruptible;
+		}
+	}
 	if (best)
 		for (q = 0; q < GS_REQ_COUNT; q++)
 			if (best->v[q].kind == GS_V_TO_CONFIRM)

@@ -125,6 +125,12 @@ typedef struct {
 	 * (gs_req) is still to confirm on it. */
 	size_t best;
 	unsigned best_missing;
+	/* The offer to take's price per hour of its lot, in millionths
+	 * (on-demand, else interruptible: best_hour_interruptible), with the
+	 * plan's currency (borrowed from the catalog); NULL currency: none. */
+	int64_t best_hour;
+	const char *best_hour_currency;
+	int best_hour_interruptible;
 	/* Per offer in catalog order: the last three cells of the offer
 	 * page's row, tab-separated: the need per card and the margin (GiB,
 	 * two decimals, provenance in words, or "missing"), then a capacity
