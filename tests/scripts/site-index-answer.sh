@@ -26,5 +26,9 @@ html = open(sys.argv[1], encoding="utf-8").read()
 cells = re.findall(r'<td class="best"[^>]*>(.*?)</td>', html, re.S)
 assert cells, "no best-offer cell"
 assert all("/h</span>" in c for c in cells), cells
+probe = [c for c in cells if "sheets/probe-dense.html" in c]
+assert probe and "Total cost" not in probe[0], probe
+seed = [c for c in cells if "sheets/seed-7b.html" in c]
+assert seed and "Total cost: <span" in seed[0], seed
 PY
 echo "ok"

@@ -490,6 +490,13 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 		cl.c1 = pp->ncolumns;
 	gs_site_html_h1(&w, gs_tr(t, "site.title"));
 	gs_site_html_demo(&w, t, demonstration);
+	gs_site_html_pager(&w, gs_tr(t, "site.page"), page, npages, gs_site_nav_row_page, col, NULL);
+	gs_site_html_pager(&w, gs_tr(t, "site.offers"), col, ncols, gs_site_nav_col_page, page, NULL);
+	if (!n)
+		gs_site_html_para(&w, gs_tr(t, "site.empty"));
+	else
+		S_matrix_html(&w, env, rs, from, to, &cl, counts);
+	/* The first screen is the table; what it says and how to read it below. */
 	gs_site_html_para(&w, gs_tr(t, "site.intro"));
 	S_LIT(&w, "<p>");
 	gs_site_html_text(&w, gs_tr(t, "site.legend"));
@@ -508,12 +515,6 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 	}
 	S_LIT(&w, ".</p>\n");
 	gs_site_html_para(&w, gs_tr(t, "site.matrix_help"));
-	gs_site_html_pager(&w, gs_tr(t, "site.page"), page, npages, gs_site_nav_row_page, col, NULL);
-	gs_site_html_pager(&w, gs_tr(t, "site.offers"), col, ncols, gs_site_nav_col_page, page, NULL);
-	if (!n)
-		gs_site_html_para(&w, gs_tr(t, "site.empty"));
-	else
-		S_matrix_html(&w, env, rs, from, to, &cl, counts);
 	gs_site_nav_page_name(name, sizeof(name), page, col);
 	return gs_site_html_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, "", n ? "matrix.js" : NULL,
 			err);
