@@ -86,16 +86,19 @@ static void S_brief_release(S_brief *b)
 
 /* "  Fits the whole need (12): `id` 2 x H100 — 3.99 USD/h on-demand — still
  * needs: Quality": one body row of the class table as one line. */
-static void S_row_line(gs_buf *o, cmark_node *row, const char *needs)
+static void S_row_line(gs_buf *o, cmark_node *row, const char *needs, const char *lacks)
 {
 	cmark_node *cell = cmark_node_first_child(row);
 	char *t[5] = { NULL };
-	int k;
+	int k, lack;
 
 	for (k = 0; k < 5 && cell; k++, cell = cmark_node_next(cell))
 		t[k] = S_inline_text(cell);
-	gs_buf_printf(o, "  %s (%s): %s — %s — %s: %s\n", t[0] ? t[0] : "", t[1] ? t[1] : "",
-		      t[2] ? t[2] : "", t[3] ? t[3] : "", needs, t[4] ? t[4] : "");
+	/* (the offers of unknown capacity say what they lack, not what they need) */
+	lack = t[4] && strcmp(t[4], lacks) == 0;
+	gs_buf_printf(o, "  %s (%s): %s — %s — %s%s%s\n", t[0] ? t[0] : "", t[1] ? t[1] : "",
+		      t[2] ? t[2] : "", t[3] ? t[3] : "", lack ? "" : needs, lack ? "" : ": ",
+		      t[4] ? t[4] : "");
 	for (k = 0; k < 5; k++)
 		free(t[k]);
 }
@@ -116,7 +119,8 @@ char *gs_sheet_brief_text(const gs_sheet_input *in)
 		cmark_node *row = cmark_node_first_child(b.table);
 		/* the header row is not a line: each line names its class */
 		for (row = row ? cmark_node_next(row) : NULL; row; row = cmark_node_next(row))
-			S_row_line(&o, row, gs_tr(in->t, "answer.col_needs"));
+			S_row_line(&o, row, gs_tr(in->t, "answer.col_needs"),
+				   gs_tr(in->t, "answer.unknown_lacks"));
 	}
 	if (b.counts) {
 		s = S_inline_text(b.counts);
