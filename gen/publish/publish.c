@@ -404,6 +404,37 @@ static int S_write_summary(gs_outtx *tx, const gs_sheet_input *in, const char *h
 	return rc ? -1 : 0;
 }
 
+/* The answer for the terminal (env->brief): the sheet's HTML, Markdown
+ * (when written) and decision JSON named under env->brief_dir. */
+static char *S_brief(const gs_sheet_input *in, const gs_publish_env *env,
+		     const gs_publish_result *res)
+{
+	const char *dir = env->brief_dir ? env->brief_dir : ".";
+	char *paths[3], *text, *out;
+	size_t n = 0, i;
+
+	paths[n++] = gs_xasprintf("%s/%s.html", dir, res->id);
+	if (env->md)
+		paths[n++] = gs_xasprintf("%s/%s.md", dir, res->id);
+	paths[n++] = gs_xasprintf("%s/%s.json", dir, res->id);
+	if (env->brief == GS_PUBLISH_BRIEF_JSON) {
+		out = gs_sheet_brief_json(in, (const char *const *)paths, n);
+	} else {
+		gs_buf b;
+		text = gs_sheet_brief_text(in);
+		gs_buf_init(&b, 512);
+		gs_buf_puts(&b, text);
+		gs_buf_putc(&b, '\n');
+		for (i = 0; i < n; i++)
+			gs_buf_printf(&b, "%s\n", paths[i]);
+		free(text);
+		out = gs_buf_detach(&b, NULL);
+	}
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	return out;
+}
+
 int gs_publish_job(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		   const char *dir, const char *summary_path, gs_publish_result *res,
 		   gs_error *err)
@@ -520,6 +551,8 @@ int gs_publish_job(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 	gs_publish_result_from_decision(&d, env->cat, res);
 	gs_publish_result_reasons(&d, env->cat, env->t, reasons, res);
 	S_result_files(res, &sheet, env->png, env->md);
+	if (env->brief)
+		res->brief = S_brief(&in, env, res);
 	rc = 0;
 out_sheet:
 	gs_sheet_release(&sheet);
@@ -578,6 +611,17 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 	res->npreselected = d->npreselected;
 	res->best = best ? (size_t)(best->offer - cat->offers) : GS_PUBLISH_NO_BEST;
 	res->best_missing = 0;
+	res->best_hour = 0;
+	res->best_hour_currency = NULL;
+	res->best_hour_interruptible = 0;
+	if (best) {
+		const gs_rate *r = best->on_demand.plan ? &best->on_demand : &best->interruptible;
+		if (r->plan) {
+			res->best_hour = r->micro_per_hour;
+			res->best_hour_currency = r->plan->currency;
+			res->best_hour_interruptible = r == &best->interruptible;
+		}
+	}
 	if (best)
 		for (q = 0; q < GS_REQ_COUNT; q++)
 			if (best->v[q].kind == GS_V_TO_CONFIRM)
@@ -717,5 +761,6 @@ void gs_publish_result_release(gs_publish_result *r)
 	free(r->cost);
 	free(r->currency);
 	gs_util_strvec_release(&r->files);
+	free(r->brief);
 	memset(r, 0, sizeof(*r));
 }

@@ -96,7 +96,15 @@ typedef struct {
 	 * gs_sheet_sources_notes_masked of cat), borrowed by every sheet; a site
 	 * makes it once, before its workers fork. */
 	const char *const *notes_masked;
+	/* The answer for the terminal (gs_publish_result.brief): 0 none,
+	 * GS_PUBLISH_BRIEF_TEXT or GS_PUBLISH_BRIEF_JSON; brief_dir is how
+	 * the sheet's folder is named in its paths. */
+	int brief;
+	const char *brief_dir;
 } gs_publish_env;
+
+#define GS_PUBLISH_BRIEF_TEXT 1
+#define GS_PUBLISH_BRIEF_JSON 2
 
 /* What the site needs to know of a published sheet. */
 typedef struct {
@@ -117,6 +125,12 @@ typedef struct {
 	 * (gs_req) is still to confirm on it. */
 	size_t best;
 	unsigned best_missing;
+	/* The offer to take's price per hour of its lot, in millionths
+	 * (on-demand, else interruptible: best_hour_interruptible), with the
+	 * plan's currency (borrowed from the catalog); NULL currency: none. */
+	int64_t best_hour;
+	const char *best_hour_currency;
+	int best_hour_interruptible;
 	/* Per offer in catalog order: the last three cells of the offer
 	 * page's row, tab-separated: the need per card and the margin (GiB,
 	 * two decimals, provenance in words, or "missing"), then a capacity
@@ -127,6 +141,9 @@ typedef struct {
 	 * stays small). */
 	char **reason;
 	gs_strvec files;           /* names of the files written into the sheets' folder, in order */
+	/* env->brief: the answer, then the paths of the HTML, Markdown and
+	 * JSON sheets, one a line (text), or the summary as JSON; else NULL */
+	char *brief;
 } gs_publish_result;
 
 #define GS_PUBLISH_NO_BEST ((size_t)-1)

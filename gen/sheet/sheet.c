@@ -91,14 +91,17 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 	title = gs_xasprintf("%s: %s", TR("sheet.title"), in->w->title);
 	gs_doc_heading(c->root, 1, title);
 	free(title);
+	/* The first screen answers once: the sentence, then the class table;
+	 * the synthetic warning (when there is one) and the legend after them,
+	 * the summary card beside the budget chart. */
+	gs_sheet_answer_decision_summary(c);
 	gs_sheet_answer_warning_synthetic(c);
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("sheet.legend"));
-	gs_sheet_answer_decision_summary(c);
-	gs_sheet_answer_summary_card(c);
 	gs_sheet_memory_identity(c);
 	gs_sheet_memory_sizing(c);
 	gs_sheet_memory_runtime(c);
+	gs_sheet_answer_summary_card(c);
 	gs_sheet_memory_budget_chart(c);
 	gs_sheet_measure_measurements(c);
 	gs_sheet_offers_candidates(c);

@@ -148,6 +148,20 @@ typedef struct gs_sheet_reasonset {
 void gs_sheet_reasons_set_build(const gs_sheet_input *in, gs_sheet_reasonset *rs);
 void gs_sheet_reasons_set_release(gs_sheet_reasonset *rs);
 
+/*
+ * The answer for a terminal (sheet_brief.c): the sheet's answer sentence,
+ * then at most six lines: the best offer of each class with its count,
+ * price and what it still needs, and the counts of the excluded and the
+ * reference cards; plain text, one final newline. Caller frees.
+ */
+char *gs_sheet_brief_text(const gs_sheet_input *in);
+/*
+ * The decision's summary for scripts ("gpusheet-brief", docs/formats.md):
+ * the answer sentence, the offer to take, the best offer and count of
+ * each class, and paths (the files written, as given). Caller frees.
+ */
+char *gs_sheet_brief_json(const gs_sheet_input *in, const char *const *paths, size_t npaths);
+
 /* Sweep: when measurements vary exactly one numeric dimension. */
 typedef struct {
 	const char *dim;              /* the varied dimension */

@@ -438,7 +438,7 @@ void gs_sheet_measure_measurements(S_ctx *c)
 	const gs_workload *w = c->in->w;
 	cmark_node *p;
 	size_t i;
-	const gs_measurement *largest = NULL;
+	const gs_measurement *largest = NULL, *any_ok = NULL;
 
 	gs_doc_heading(c->root, 2, TR("sec.measurements"));
 	if (!c->in->nev) {
@@ -446,16 +446,25 @@ void gs_sheet_measure_measurements(S_ctx *c)
 		gs_doc_text(p, TR("meas.none"));
 		return;
 	}
-	/* Largest load tested: the successful run with the largest dimensions. */
+	/* Largest load tested: the successful run with the largest need; a
+	 * successful run without a need figure (no peak counter) still counts
+	 * when none has one: the first such run is named, never "none". */
 	for (i = 0; i < c->in->nev; i++) {
 		const gs_measurement *m = c->in->ev[i].m;
 		gs_qty n = gs_verdict_measurement_need(m, NULL), best;
-		if (!gs_measurement_ok(m) || !n.present)
+		if (!gs_measurement_ok(m))
 			continue;
+		if (!n.present) {
+			if (!any_ok)
+				any_ok = m;
+			continue;
+		}
 		best = largest ? gs_verdict_measurement_need(largest, NULL) : gs_qty_missing();
 		if (!largest || n.bytes > best.bytes)
 			largest = m;
 	}
+	if (!largest)
+		largest = any_ok;
 	p = gs_doc_para(c->root);
 	gs_doc_strong(p, TR("meas.largest"));
 	gs_doc_text(p, " ");

@@ -413,6 +413,44 @@ static void S_data_row(S_ctx *c, cmark_node *tb, const char *label, const char *
 	gs_doc_cell_text(r, gs_sheet_words_qprov(c, q));
 }
 
+/*
+ * A capacity line of the budget chart for cd, unless one of its capacity
+ * is drawn already (then that line names cd's model too) or six are:
+ * "H100 80GB (80 GB)", or with tag ("offer to take: H100 80GB (80 GB)").
+ * labels[] keeps the strings made, to free.
+ */
+static void S_cap_add(S_ctx *c, const gs_candidate *cd, const char *tag, gs_chart_line *caps,
+		      size_t *nc, char **labels, size_t *nl)
+{
+	char mem[GS_FMT_MAX];
+	size_t k;
+
+	if (!cd->capacity.present || *nc >= 6)
+		return;
+	for (k = 0; k < *nc; k++) {
+		char *merged;
+		size_t li;
+		if (caps[k].value.bytes != cd->capacity.bytes)
+			continue;
+		/* Same capacity: one line, both models named. */
+		if (strstr(caps[k].label, cd->offer->gpu_model))
+			return;
+		merged = gs_xasprintf("%s / %s", caps[k].label, cd->offer->gpu_model);
+		for (li = 0; li < *nl; li++)
+			if (labels[li] == caps[k].label) {
+				free(labels[li]);
+				labels[li] = merged;
+			}
+		caps[k].label = merged;
+		return;
+	}
+	labels[*nl] = gs_xasprintf("%s%s%s (%s)", tag ? tag : "", tag ? ": " : "", cd->offer->gpu_model,
+				   gs_catalog_offer_memory_label(cd->offer, TR("word.missing"), mem,
+								 sizeof(mem)));
+	caps[*nc].label = labels[(*nl)++];
+	caps[(*nc)++].value = cd->capacity;
+}
+
 void gs_sheet_memory_budget_chart(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
@@ -448,45 +486,27 @@ void gs_sheet_memory_budget_chart(S_ctx *c)
 		segs[ns++].value = gs_qty_make(w->reserve[i].bytes, GS_PROV_ASSUMED);
 	}
 	/* One capacity line per distinct capacity (models of equal capacity
-	 * share it), at most six: first the
-	 * offers whose memory verdict rests on a measurement (admissible or
-	 * excluded), then the others in ranking order. */
+	 * share it), at most six: first the offer to take and the best offer
+	 * of each class, each labelled so, then the offers whose memory
+	 * verdict rests on a measurement (admissible or excluded), then the
+	 * others in ranking order. */
 	{
-		int pass;
+		const gs_candidate *best = gs_verdict_best(d);
+		int pass, k;
+		if (best)
+			S_cap_add(c, best, TR("chart.cap_take"), caps, &nc, labels, &nl);
+		for (k = GS_CLASS_RETAINED; k <= GS_CLASS_UNSURE; k++) {
+			const gs_candidate *cd = gs_verdict_first_of(d, (gs_class)k);
+			if (cd && cd != best)
+				S_cap_add(c, cd, TR("chart.cap_best"), caps, &nc, labels, &nl);
+		}
 		for (pass = 0; pass < 2; pass++) {
 			for (i = 0; i < d->ncands && nc < 6; i++) {
 				const gs_candidate *cd = &d->cands[d->order[i]];
 				int decided = cd->v[GS_REQ_MEMORY].kind == GS_V_ADMISSIBLE ||
 					      cd->v[GS_REQ_MEMORY].kind == GS_V_EXCLUDE;
-				size_t k;
-				int dup = 0;
-				if (!cd->capacity.present || decided != (pass == 0))
-					continue;
-				for (k = 0; k < nc && !dup; k++) {
-					if (caps[k].value.bytes != cd->capacity.bytes)
-						continue;
-					dup = 1;
-					/* Same capacity: one line, both models named. */
-					if (!strstr(caps[k].label, cd->offer->gpu_model)) {
-						char *merged = gs_xasprintf("%s / %s", caps[k].label,
-									cd->offer->gpu_model);
-						size_t li;
-						for (li = 0; li < nl; li++)
-							if (labels[li] == caps[k].label) {
-								free(labels[li]);
-								labels[li] = merged;
-							}
-						caps[k].label = merged;
-					}
-				}
-				if (dup)
-					continue;
-				char mem[GS_FMT_MAX];
-				labels[nl] = gs_xasprintf("%s (%s)", cd->offer->gpu_model,
-						      gs_catalog_offer_memory_label(cd->offer, TR("word.missing"),
-									    mem, sizeof(mem)));
-				caps[nc].label = labels[nl++];
-				caps[nc++].value = cd->capacity;
+				if (decided == (pass == 0))
+					S_cap_add(c, cd, NULL, caps, &nc, labels, &nl);
 			}
 		}
 	}

@@ -5,8 +5,8 @@
 //
 // PAGE is a path relative to SITE_DIR (default: index.html, offers.html,
 // sheets/hostile.html, sheets/seed-7b.html, sheets/context-sweep.html).
-// Each page is opened at 1280 and 390 px wide, in light and dark colour
-// schemes. Each time: no console message of type error, no uncaught page
+// Each page is opened at 1280 x 800 and 390 x 844 px, in light and dark
+// colour schemes. Each time: no console message of type error, no uncaught page
 // error, no request whose URL is not a file:// URL inside SITE_DIR,
 // window.__pwned never defined, no inline script and no script from outside
 // the site, no javascript: link, every <img> loaded (naturalWidth > 0), the
@@ -31,9 +31,10 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const axeSource = fs.readFileSync(path.join(here, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+// A laptop's first screen (1280 x 800) and a phone's (390 x 844).
 const views = [
-  { width: 1280, scheme: 'light' }, { width: 1280, scheme: 'dark' },
-  { width: 390, scheme: 'light' }, { width: 390, scheme: 'dark' },
+  { width: 1280, height: 800, scheme: 'light' }, { width: 1280, height: 800, scheme: 'dark' },
+  { width: 390, height: 844, scheme: 'light' }, { width: 390, height: 844, scheme: 'dark' },
 ];
 
 const [siteArg, shotArg, ...pageArgs] = process.argv.slice(2);
@@ -68,6 +69,68 @@ async function printChecks(page, own) {
   if (r.clipped) own.push(`print: ${r.clipped} box(es) clip their content vertically`);
   if (r.rows) own.push(`print: ${r.rows} matrix row(s) not printed`);
   await page.emulateMedia({ media: 'screen' });
+}
+
+// The first screen answers, and no table hides its first two columns:
+// on a sheet, the answer sentence (the first paragraph outside the synthetic
+// warning) and its price ("/h" or "no offer") lie inside the first viewport,
+// without scrolling; on the index, the first workload's offer to take with
+// its price per hour (inside the first screen at 1280 x 800), and never
+// "Total cost: missing". In every table, at
+// its box's scroll 0, the first two cells of each row lie inside the box
+// (a table wider than the screen scrolls inside its box, its first column
+// sticky), and the box inside the window.
+async function firstScreenChecks(page, rel, tag, own) {
+  const r = await page.evaluate(() => {
+    const h = window.innerHeight, w = window.innerWidth;
+    const out = { answer: null, price: null, best: null, missing: document.body.innerText.includes('Total cost: missing'), clipped: [] };
+    const ps = Array.from(document.querySelectorAll('body p')).filter((p) => !p.closest('blockquote, nav, .filters, .pager, td, th'));
+    const ans = ps.find((p) => p.firstElementChild && p.firstElementChild.tagName === 'STRONG' && /:$/.test(p.firstElementChild.textContent.trim()));
+    if (ans) {
+      out.answer = ans.getBoundingClientRect().top;
+      const walker = document.createTreeWalker(ans, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const i = n.data.search(/\/h|no offer|ninguna oferta/);
+        if (i < 0) continue;
+        const range = document.createRange();
+        range.setStart(n, i);
+        range.setEnd(n, Math.min(n.data.length, i + 2));
+        out.price = range.getBoundingClientRect().bottom;
+        break;
+      }
+    }
+    const best = document.querySelector('#matrix td.best');
+    if (best) out.best = { top: best.getBoundingClientRect().top, hour: /\/h/.test(best.textContent) };
+    for (const t of document.querySelectorAll('table')) {
+      if (t.closest('.matrix-box')) continue;   // the matrix: its own checks
+      const box = t.getBoundingClientRect();
+      if (box.right > w + 1) out.clipped.push(`table "${(t.caption ? t.caption.textContent : '').slice(0, 40)}" is wider than the window`);
+      for (const tr of t.rows) {
+        for (const cell of Array.from(tr.cells).slice(0, 2)) {
+          const c = cell.getBoundingClientRect();
+          if (c.right > box.right + 1 || c.left < box.left - 1) {
+            out.clipped.push(`table "${(t.caption ? t.caption.textContent : '').slice(0, 40)}": cell "${cell.textContent.slice(0, 30)}" clipped`);
+            break;
+          }
+        }
+      }
+    }
+    out.height = h;
+    return out;
+  });
+  if (r.missing) own.push(`"Total cost: missing" on the page at ${tag}`);
+  for (const c of r.clipped.slice(0, 5)) own.push(`${tag}: ${c}`);
+  if (rel.startsWith('sheets/')) {
+    if (r.answer === null) own.push('no answer sentence');
+    else if (r.answer >= r.height) own.push(`the answer starts at ${Math.round(r.answer)} px, below the first screen (${r.height} px) at ${tag}`);
+    if (r.price === null) own.push('the answer gives no price per hour nor says there is no offer');
+    else if (r.price > r.height) own.push(`the answer's price ends at ${Math.round(r.price)} px, below the first screen (${r.height} px) at ${tag}`);
+  }
+  if (rel === 'index.html' && r.best) {
+    if (!r.best.hour) own.push('the offer to take gives no price per hour');
+    // (at 390 px the matrix's header rows alone fill most of the screen)
+    if (r.best.top >= r.height && tag.startsWith('1280')) own.push(`the first offer to take starts at ${Math.round(r.best.top)} px, below the first screen at ${tag}`);
+  }
 }
 
 // Keyboard: Tab from the top reaches every link, button, field and focusable
@@ -185,7 +248,7 @@ try {
     }
     const url = pathToFileURL(file).href;
     for (const view of views) {
-    const context = await browser.newContext({ viewport: { width: view.width, height: 900 }, colorScheme: view.scheme });
+    const context = await browser.newContext({ viewport: { width: view.width, height: view.height }, colorScheme: view.scheme });
     const page = await context.newPage();
     const tag = `${view.width}px ${view.scheme}`;
     const own = [];
@@ -252,6 +315,7 @@ try {
     }
     if (rel.startsWith('sheets/') && state.images.length === 0)
       own.push('no chart image in the sheet');
+    await firstScreenChecks(page, rel, tag, own);
     // The offers page: its charts, each followed by its data table (units in the headers).
     if (/^offers(-[0-9]+)?\.html$/.test(rel)) {
       const charts = await page.evaluate(() => Array.from(document.querySelectorAll('img[src$=".svg"]')).map((img) => {
@@ -284,7 +348,8 @@ try {
     }
 
     const shot = path.join(shots, rel.replace(/[\/\\]/g, '_').replace(/\.html?$/, '') + `-${view.width}-${view.scheme}.png`);
-    await page.screenshot({ path: shot, fullPage: true });
+    // (a long page on a busy machine takes more than the default 30 s)
+    await page.screenshot({ path: shot, fullPage: true, timeout: 180000 });
     const loaded = state.images.filter((i) => i.complete && i.naturalWidth > 0).length;
     console.log(`${rel} (${tag}): ${own.length ? own.length + ' problem(s)' : 'ok'}; ` +
       `${loaded}/${state.images.length} images loaded; screenshot ${shot}`);

@@ -97,6 +97,8 @@ int gs_cmd_sheet(int argc, char **argv)
 		{ "accept-synthetic", no_argument, NULL, 'a' },
 		{ "png", no_argument, NULL, 'p' },
 		{ "wait", no_argument, NULL, 'W' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -104,6 +106,8 @@ int gs_cmd_sheet(int argc, char **argv)
 	gs_stage *st = NULL;
 	char *stage_summary = NULL;
 	int require = 0, accept_synthetic = 0, png = 0, wait = 0, c, rc;
+	int brief = GS_PUBLISH_BRIEF_TEXT;   /* --quiet: 0; --format json */
+	int quiet = 0;
 	size_t ncatalogs = 0;
 	gs_lang lang = GS_LANG_EN;
 	gs_run_ctx ctx;
@@ -133,6 +137,17 @@ int gs_cmd_sheet(int argc, char **argv)
 		case 'a': accept_synthetic = 1; break;
 		case 'p': png = 1; break;
 		case 'W': wait = 1; break;
+		case 'q': quiet = 1; break;
+		case 'f':
+			if (strcmp(optarg, "text") == 0) {
+				brief = GS_PUBLISH_BRIEF_TEXT;
+			} else if (strcmp(optarg, "json") == 0) {
+				brief = GS_PUBLISH_BRIEF_JSON;
+			} else {
+				fputs("gpusheet sheet: --format takes text or json\n", stderr);
+				return GS_EXIT_USAGE;
+			}
+			break;
 		case 'l':
 			if (gs_tr_lang_parse(optarg, &lang)) {
 				fputs("gpusheet sheet: --lang takes en or es\n", stderr);
@@ -142,7 +157,9 @@ int gs_cmd_sheet(int argc, char **argv)
 		case 'h':
 			puts("usage: gpusheet sheet WORKLOAD.json [--catalog FILE]... [--out DIR (default: sheet)] "
 			     "[--lang en|es] [--require-retained] [--accept-synthetic] [--summary FILE] "
-			     "[--date YYYY-MM-DD] [--png] [--wait]\n"
+			     "[--date YYYY-MM-DD] [--png] [--wait] [--quiet] [--format text|json]\n"
+			     "  prints the answer, the best offer of each class and the paths written;\n"
+			     "  --quiet: nothing; --format json: the decision's summary as JSON\n"
 			     "  --wait: when another gpusheet run is writing DIR, wait for it to end\n"
 			     "  (default: refuse, exit 1)");
 			return GS_EXIT_OK;
@@ -233,6 +250,8 @@ int gs_cmd_sheet(int argc, char **argv)
 	env.write_manifest = 1;
 	env.png = png;
 	env.md = 1;
+	env.brief = quiet ? 0 : brief;
+	env.brief_dir = out;
 	rc = GS_EXIT_OK;
 	if (gs_publish_job(&job, &env, archive, gs_outfile_stage_dir(st), summary, &res, &err)) {
 		gs_diag_error_print("sheet", "%s", gs_error_message(&err));
@@ -243,7 +262,8 @@ int gs_cmd_sheet(int argc, char **argv)
 		gs_publish_result_release(&res);
 		rc = GS_EXIT_INVALID;
 	} else {
-		printf("%s/%s.html\n", out, res.id);
+		if (res.brief)
+			fputs(res.brief, stdout);
 		/* A gate passes on evidence only: a retained offer
 		 * resting on a synthetic file fails it too. */
 		if (require && (res.nretained == 0 || res.nretained_synthetic > 0))

@@ -69,16 +69,33 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 	gs_html_escape_str(o, gs_site_nav_status_symbol(pr->status[pr->best]));
 	gs_buf_puts(o, " ");
 	gs_html_escape_str(o, gs_tr(t, gs_site_nav_status_key(pr->status[pr->best])));
+	/* provider, lot and price per hour: what a reader compares */
 	gs_buf_puts(o, "<br>");
-	gs_html_escape_str(o, gs_tr(t, "col.total_cost"));
-	gs_buf_puts(o, ": ");
+	gs_html_escape_str(o, cat->offers[pr->best].provider ? cat->offers[pr->best].provider : "");
+	gs_buf_printf(o, ", %llu \xc3\x97 ", (unsigned long long)cat->offers[pr->best].cards);
+	gs_html_escape_str(o, cat->offers[pr->best].gpu_model);
+	if (pr->best_hour_currency) {
+		char m[GS_FMT_MAX];
+		gs_buf_puts(o, " \xe2\x80\x94 <span class=\"hour\">");
+		gs_html_escape_str(o, gs_qty_fmt_micro(m, pr->best_hour, t->lang));
+		gs_buf_puts(o, " ");
+		gs_html_escape_str(o, pr->best_hour_currency);
+		gs_buf_puts(o, "/h</span> ");
+		gs_html_escape_str(o, gs_tr(t, pr->best_hour_interruptible ? "price.interruptible"
+							      : "price.on_demand"));
+		gs_buf_puts(o, " (");
+		gs_html_escape_str(o, gs_tr(t, "prov.calculated"));
+		gs_buf_puts(o, ")");
+	}
+	/* the campaign's total only where the workload states a campaign */
 	if (pr->currency[pr->best]) {
+		gs_buf_puts(o, "<br>");
+		gs_html_escape_str(o, gs_tr(t, "col.total_cost"));
+		gs_buf_puts(o, ": ");
 		S_cost_html(o, t, pr, pr->best);
 		gs_buf_puts(o, " (");
 		gs_html_escape_str(o, gs_tr(t, "prov.assumed"));
 		gs_buf_puts(o, ")");
-	} else {
-		gs_html_escape_str(o, gs_tr(t, "word.missing"));
 	}
 	if (!pr->best_missing)
 		return;
@@ -473,6 +490,13 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 		cl.c1 = pp->ncolumns;
 	gs_site_html_h1(&w, gs_tr(t, "site.title"));
 	gs_site_html_demo(&w, t, demonstration);
+	gs_site_html_pager(&w, gs_tr(t, "site.page"), page, npages, gs_site_nav_row_page, col, NULL);
+	gs_site_html_pager(&w, gs_tr(t, "site.offers"), col, ncols, gs_site_nav_col_page, page, NULL);
+	if (!n)
+		gs_site_html_para(&w, gs_tr(t, "site.empty"));
+	else
+		S_matrix_html(&w, env, rs, from, to, &cl, counts);
+	/* The first screen is the table; what it says and how to read it below. */
 	gs_site_html_para(&w, gs_tr(t, "site.intro"));
 	S_LIT(&w, "<p>");
 	gs_site_html_text(&w, gs_tr(t, "site.legend"));
@@ -491,12 +515,6 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 	}
 	S_LIT(&w, ".</p>\n");
 	gs_site_html_para(&w, gs_tr(t, "site.matrix_help"));
-	gs_site_html_pager(&w, gs_tr(t, "site.page"), page, npages, gs_site_nav_row_page, col, NULL);
-	gs_site_html_pager(&w, gs_tr(t, "site.offers"), col, ncols, gs_site_nav_col_page, page, NULL);
-	if (!n)
-		gs_site_html_para(&w, gs_tr(t, "site.empty"));
-	else
-		S_matrix_html(&w, env, rs, from, to, &cl, counts);
 	gs_site_nav_page_name(name, sizeof(name), page, col);
 	return gs_site_html_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, "", n ? "matrix.js" : NULL,
 			err);

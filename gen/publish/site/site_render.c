@@ -184,6 +184,11 @@ json_t *gs_site_render_result_pack(const gs_publish_result *r)
 	json_object_set_new(o, "best", r->best == GS_PUBLISH_NO_BEST ? json_null()
 				: json_integer((json_int_t)r->best));
 	json_object_set_new(o, "best_missing", json_integer((json_int_t)r->best_missing));
+	/* [micro per hour, currency, interruptible], or null */
+	json_object_set_new(o, "best_hour", r->best_hour_currency
+			    ? json_pack("[Isi]", (json_int_t)r->best_hour, r->best_hour_currency,
+					r->best_hour_interruptible)
+			    : json_null());
 	free(st);
 	return o;
 }
@@ -413,6 +418,18 @@ int gs_site_render_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_re
 		return -1;
 	}
 	r->best_missing = (unsigned)json_integer_value(json_object_get(o, "best_missing"));
+	{
+		json_t *bh = json_object_get(o, "best_hour");
+		const char *c = json_string_value(json_array_get(bh, 1));
+		if (bh && !json_is_null(bh) &&
+		    (!json_is_integer(json_array_get(bh, 0)) || !c || r->best == GS_PUBLISH_NO_BEST ||
+		     !(r->best_hour_currency = S_currency(cat, r->best, c)))) {
+			gs_publish_result_release(r);
+			return -1;
+		}
+		r->best_hour = (int64_t)json_integer_value(json_array_get(bh, 0));
+		r->best_hour_interruptible = (int)json_integer_value(json_array_get(bh, 2));
+	}
 	return 0;
 }
 

@@ -47,7 +47,9 @@ struct gs_site_results {
  * A result's item in the res spool, strings:
  *   0 id, 1 title, 2 status (a digit per offer), 3 key (NULL: none),
  *   4 "synthetic demonstration nretained npreselected nretained_synthetic
- *      best|- best_missing span_off span_len" (decimal),
+ *      best|- best_missing span_off span_len best_hour best_hour_plan|-
+ *      best_hour_interruptible" (decimal; best_hour_plan: the index in the
+ *      best offer of the first plan with the hour's currency),
  *   5 per offer "cost" or "cost:P" (P: the index in the offer of the
  *      first plan with its currency), space-separated,
  *   6... its files.
@@ -202,11 +204,15 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 	for (k = 0; k < r->noffers; k++)
 		status[k] = (char)('0' + r->status[k]);
 	status[k] = '\0';
-	snprintf(meta, sizeof(meta), "%d %d %zu %zu %zu %s%zu %u %" PRIu64 " %" PRIu64,
+	snprintf(meta, sizeof(meta), "%d %d %zu %zu %zu %s%zu %u %" PRIu64 " %" PRIu64
+		 " %" PRId64 " %s%zu %d",
 		 r->synthetic, r->demonstration, r->nretained, r->npreselected,
 		 r->nretained_synthetic, r->best == GS_PUBLISH_NO_BEST ? "-" : "",
 		 r->best == GS_PUBLISH_NO_BEST ? (size_t)0 : r->best, r->best_missing,
-		 span ? span->off : 0, span ? span->len : 0);
+		 span ? span->off : 0, span ? span->len : 0, r->best_hour,
+		 r->best_hour_currency ? "" : "-",
+		 r->best_hour_currency ? S_plan_of(rs->cat, r->best, r->best_hour_currency) : (size_t)0,
+		 r->best_hour_interruptible);
 	for (k = 0; k < r->noffers; k++) {
 		int64_t c = r->cost ? r->cost[k] : 0;
 		const char *cur = r->currency ? r->currency[k] : NULL;
@@ -353,9 +359,9 @@ static int S_decode(const gs_site_results *rs, size_t i, S_loaded *l)
 	const char *st = gs_spool_get(rs->res, i, S_STATUS), *key = gs_spool_get(rs->res, i, S_KEY);
 	const char *p = gs_spool_get(rs->res, i, S_META);
 	size_t nv = gs_spool_size(rs->res, i), k;
-	uint64_t v[9];
-	int64_t sv[2];
-	int best_none;
+	uint64_t v[9], hour_plan, hour_int;
+	int64_t sv[2], hour;
+	int best_none, hour_none;
 
 	memset(l, 0, sizeof(*l));
 	if (!id || !title || !st || !p || nv < S_FILES || (key && strlen(key) >= sizeof(l->key)))
@@ -371,7 +377,16 @@ static int S_decode(const gs_site_results *rs, size_t i, S_loaded *l)
 	for (k = 5; k < 9; k++)
 		if (S_num(&p, &v[k]))
 			return -1;
-	if (*p)
+	/* the offer to take's price per hour: micro, plan|-, interruptible */
+	if (S_snum(&p, &hour))
+		return -1;
+	hour_none = *p == '-';
+	if (hour_none)
+		p++;
+	if (S_num(&p, &hour_plan) || S_num(&p, &hour_int) || *p)
+		return -1;
+	if (!hour_none && (best_none || v[5] >= rs->cat->noffers ||
+			   hour_plan >= rs->cat->offers[v[5]].nplans))
 		return -1;
 	r->id = gs_xstrdup(id);
 	r->title = gs_xstrdup(title);
@@ -387,6 +402,9 @@ static int S_decode(const gs_site_results *rs, size_t i, S_loaded *l)
 	r->nretained_synthetic = (size_t)v[4];
 	r->best = best_none ? GS_PUBLISH_NO_BEST : (size_t)v[5];
 	r->best_missing = (unsigned)v[6];
+	r->best_hour = hour;
+	r->best_hour_currency = hour_none ? NULL : rs->cat->offers[v[5]].plans[hour_plan].currency;
+	r->best_hour_interruptible = hour_int != 0;
 	l->span.off = v[7];
 	l->span.len = v[8];
 	snprintf(l->key, sizeof(l->key), "%s", key ? key : "");
