@@ -592,3 +592,21 @@ char *gs_jw_finish(gs_jw *w)
 	gs_buf_init(&w->b, 0);
 	return out;
 }
+
+void gs_jw_qty(gs_jw *w, gs_qty q)
+{
+	if (!q.present) {
+		gs_jw_null(w);
+		return;
+	}
+	gs_jw_object(w);
+	gs_jw_key(w, "bytes");
+	gs_jw_u64(w, q.bytes);
+	gs_jw_key(w, "provenance");
+	gs_jw_str(w, gs_qty_prov_id(q.prov));
+	if (q.synthetic) {
+		gs_jw_key(w, "synthetic");
+		gs_jw_bool(w, 1);
+	}
+	gs_jw_end(w);
+}

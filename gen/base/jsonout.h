@@ -11,6 +11,7 @@
 #define GS_JSONOUT_H
 
 #include "buf.h"
+#include "quantity.h"
 
 #include <stdint.h>
 #include <jansson.h>
@@ -58,6 +59,9 @@ void gs_jw_u64(gs_jw *w, uint64_t v);
 void gs_jw_i64(gs_jw *w, int64_t v);
 void gs_jw_bool(gs_jw *w, int v);
 void gs_jw_null(gs_jw *w);
+/* A quantity as the decision JSON writes one: {bytes, provenance[,
+ * synthetic: true]}, or null when it is missing (never 0). */
+void gs_jw_qty(gs_jw *w, gs_qty q);
 /* The document with a final newline (caller frees); NULL, freed, when a string was not UTF-8. */
 char *gs_jw_finish(gs_jw *w);
 

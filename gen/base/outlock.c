@@ -162,6 +162,17 @@ static long S_holder(int dfd, gs_error *err)
 	}
 	if (fd >= 0)
 		text = gs_infile_read_fd(fd, S_MAX_BYTES, &len, &why);
+	/* A lock is created and written under the folder's flock, which we
+	 * hold: a beginning of a lock's text without its newline (empty too)
+	 * is what a run killed between the two left. Stale: removed. */
+	if (text && !memchr(text, '\n', len) &&
+	    strncmp(text, S_MAGIC, len < sizeof(S_MAGIC) - 1 ? len : sizeof(S_MAGIC) - 1) == 0) {
+		free(text);
+		if (unlinkat(dfd, S_lk.name, 0) != 0 && errno != ENOENT)
+			return gs_error_set(err, "%s: cannot remove the lock a killed run left: %s",
+					    S_lk.path, strerror(errno));
+		return 0;
+	}
 	if (text && (sscanf(text, S_MAGIC " %ld %llu\n%n", &pid, &start, &k) != 2 ||
 		     (size_t)k != len || pid <= 0))
 		gs_error_set(&why, "holds other text");

@@ -115,7 +115,6 @@ char *gs_render_page(const gs_templates *tp, gs_lang lang, const char *title,
 	return gs_buf_detach(&out, NULL);
 }
 
-static void S_qty(gs_jw *w, gs_qty q);
 
 /* sizing.training_recipe: the recipe, its items per card and its phases */
 static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training *t)
@@ -138,7 +137,7 @@ static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training
 	gs_jw_key(w, "checkpointing");
 	gs_jw_str(w, gs_recipe_ckpt_id(rc->checkpointing));
 	gs_jw_key(w, "host_memory");
-	S_qty(w, gs_qty_make(t->host, GS_PROV_CALCULATED));
+	gs_jw_qty(w, gs_qty_make(t->host, GS_PROV_CALCULATED));
 	gs_jw_key(w, "items");
 	gs_jw_object(w);
 	for (k = 0; k < GS_TI_COUNT; k++) {
@@ -177,24 +176,6 @@ static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training
 	gs_jw_str(w, gs_recipe_shard_id(rc->sharding));
 	gs_jw_key(w, "trainable_parameters");
 	gs_jw_u64(w, t->trainable);
-	gs_jw_end(w);
-}
-
-static void S_qty(gs_jw *w, gs_qty q)
-{
-	if (!q.present) {
-		gs_jw_null(w);
-		return;
-	}
-	gs_jw_object(w);
-	gs_jw_key(w, "bytes");
-	gs_jw_u64(w, q.bytes);
-	gs_jw_key(w, "provenance");
-	gs_jw_str(w, gs_qty_prov_id(q.prov));
-	if (q.synthetic) {
-		gs_jw_key(w, "synthetic");
-		gs_jw_bool(w, 1);
-	}
 	gs_jw_end(w);
 }
 
@@ -426,7 +407,7 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	S_member_str(w, "capacity_from", c->cap_source == GS_CAP_OBSERVED && c->cap_from
 		     ? c->cap_from->ref->file : NULL);
 	gs_jw_key(w, "capacity_per_card");
-	S_qty(w, c->capacity);
+	gs_jw_qty(w, c->capacity);
 	/* a missing figure has no source */
 	S_member_str(w, "capacity_source", !c->capacity.present ? NULL
 					    : c->cap_source == GS_CAP_OBSERVED ? "observed"
@@ -436,7 +417,7 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	S_member_str(w, "capacity_source_url", c->capacity.present && c->cap_source == GS_CAP_REPORTED &&
 		     c->gpu ? c->gpu->reported_source : NULL);
 	gs_jw_key(w, "capacity_upper_per_card");
-	S_qty(w, c->upper);
+	gs_jw_qty(w, c->upper);
 	gs_jw_key(w, "cards");
 	gs_jw_u64(w, c->offer->cards);
 	S_member_str(w, "class", gs_verdict_class_id(c->cls));
@@ -460,7 +441,7 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 		gs_jw_null(w);
 	}
 	gs_jw_key(w, "lower_bound_per_card");
-	S_qty(w, c->lower);
+	gs_jw_qty(w, c->lower);
 	gs_jw_key(w, "margin_bytes");
 	if (c->has_margin)
 		gs_jw_i64(w, (int64_t)c->margin);
@@ -484,7 +465,7 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 		     ? "vendor_table" : c->offer->memory_origin == GS_MEMORY_FROM_CATALOG
 		     ? "catalog_claim" : NULL);
 	gs_jw_key(w, "need_per_card");
-	S_qty(w, c->need);
+	gs_jw_qty(w, c->need);
 	gs_jw_key(w, "nominal_bytes");
 	if (c->offer->memory_unknown)
 		gs_jw_null(w);
@@ -502,9 +483,9 @@ static void S_candidate(gs_jw *w, const gs_sheet_input *in,
 	if (c->has_runtime) {
 		gs_jw_object(w);
 		gs_jw_key(w, "budget_per_card");
-		S_qty(w, c->capacity);
+		gs_jw_qty(w, c->capacity);
 		gs_jw_key(w, "card_total");
-		S_qty(w, c->card_total);
+		gs_jw_qty(w, c->card_total);
 		gs_jw_key(w, "kv_blocks");
 		if (c->rt_pool_known)
 			gs_jw_u64(w, c->rt.blocks);
@@ -666,19 +647,19 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	gs_jw_key(&w, "sizing");
 	gs_jw_object(&w);
 	gs_jw_key(&w, "envelope");
-	S_qty(&w, s->envelope);
+	gs_jw_qty(&w, s->envelope);
 	gs_jw_key(&w, "kv_cache");
-	S_qty(&w, s->kv);
+	gs_jw_qty(&w, s->kv);
 	gs_jw_key(&w, "need");
-	S_qty(&w, s->need);
+	gs_jw_qty(&w, s->need);
 	gs_jw_key(&w, "reserve");
-	S_qty(&w, s->reserve);
+	gs_jw_qty(&w, s->reserve);
 	gs_jw_key(&w, "training");
-	S_qty(&w, s->training);
+	gs_jw_qty(&w, s->training);
 	if (s->has_train)
 		S_training_recipe(&w, wl, &s->train);
 	gs_jw_key(&w, "weights");
-	S_qty(&w, s->weights);
+	gs_jw_qty(&w, s->weights);
 	if (wl->weights_source) {
 		/* the files the weights were read from ("model": {"from": ...}) */
 		gs_jw_key(&w, "weights_source");

@@ -149,24 +149,11 @@ static void S_rate(gs_jw *w, const gs_rate *r)
 	gs_jw_end(w);
 }
 
-/* A quantity as the decision JSON writes one: {bytes, provenance[, synthetic]}, or null. */
+/* A quantity under key, as the decision JSON writes one (gs_jw_qty). */
 static void S_qty(gs_jw *w, const char *key, gs_qty q)
 {
 	gs_jw_key(w, key);
-	if (!q.present) {
-		gs_jw_null(w);
-		return;
-	}
-	gs_jw_object(w);
-	gs_jw_key(w, "bytes");
-	gs_jw_u64(w, q.bytes);
-	gs_jw_key(w, "provenance");
-	gs_jw_str(w, gs_qty_prov_id(q.prov));
-	if (q.synthetic) {
-		gs_jw_key(w, "synthetic");
-		gs_jw_bool(w, 1);
-	}
-	gs_jw_end(w);
+	gs_jw_qty(w, q);
 }
 
 /* One offer as the summary names it: the best of a class or the one to take. */

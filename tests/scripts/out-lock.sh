@@ -114,6 +114,21 @@ printf 'gpusheet-lock %s 1\n' "$dead" >"$scratch/.stale.gpusheet-lock"
 "$bin" sheet "$ex/seed-7b/workload.json" --out "$o" $common >"$scratch/a.txt" 2>&1 ||
 	{ cat "$scratch/a.txt"; err "a stale lock was not taken over"; }
 [ ! -e "$scratch/.stale.gpusheet-lock" ] || err "the stale lock is still there"
+# what a run killed between creating its lock and writing it leaves: empty,
+# or the lock's text cut before its newline; taken over (both are written
+# under the folder's flock, so no live run is ever seen half-way)
+for cut in '' 'gpusheet-lock' "gpusheet-lock $dead"; do
+	printf '%s' "$cut" >"$scratch/.stale.gpusheet-lock"
+	"$bin" sheet "$ex/seed-7b/workload.json" --out "$o" $common >"$scratch/a.txt" 2>&1 ||
+		{ cat "$scratch/a.txt"; err "a lock cut to '$cut' was not taken over"; }
+	[ ! -e "$scratch/.stale.gpusheet-lock" ] || err "the cut lock '$cut' is still there"
+done
+# other text: refused, kept
+printf 'not a lock\n' >"$scratch/.stale.gpusheet-lock"
+"$bin" sheet "$ex/seed-7b/workload.json" --out "$o" $common >"$scratch/a.txt" 2>&1
+[ $? -eq 1 ] && grep -q "not a lock gpusheet wrote" "$scratch/a.txt" ||
+	{ cat "$scratch/a.txt"; err "a lock of other text: not refused"; }
+rm -f "$scratch/.stale.gpusheet-lock"
 # a live holder: refused, or waited for with --wait
 sleep 30 &
 live=$!
