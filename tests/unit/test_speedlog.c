@@ -29,6 +29,18 @@
  *    Bound in total at 256 sequences (vLLM's default max_num_seqs at the
  *    time: assumed; the cache left out): 768e9 x 256 / 16,060,522,496 =
  *    12,241.693... -> 12,241,694. Ratio 0.1767.
+ *  - vLLM benchmark_serving, Qwen3-14B-AWQ on "1x A100 80GB" at one
+ *    request at a time, 16,000 input tokens: bytes a step at least
+ *    (lower bytes, higher bound): the 40 layers' linear weights at 4 bits
+ *    (scales left out): 40 x (2 x 5,120^2 + 2 x 5,120 x 1,024 + 3 x 5,120
+ *    x 17,408) = 13,212,057,600 parameters -> 6,606,028,800 B; the output
+ *    head in 16 bits, 151,936 x 5,120 x 2 = 1,555,824,640 B (the embedding
+ *    is read a row at a time: left out); the KV cache of 16,000 tokens
+ *    (the least a step reads), 2 x 40 x 8 x 128 x 2 x 16,000 =
+ *    2,621,440,000 B; in all 10,783,293,440 B. A100 80GB at its higher
+ *    figure (SXM, 2,039 GB/s): 2.039e12 / 10,783,293,440 = 189.088... ->
+ *    189,089. Published output token throughput 26.84 (its duration also
+ *    counts the prefills): ratio 0.1419.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -194,6 +206,15 @@ static void test_vllm(void)
 			CHECK_U64(b, 12241694);
 			S_below("RTX A6000, Llama-3-8B bf16, vLLM output at <= 256 sequences",
 				l.recs[1].milli / 2, b, 176);
+		}
+		gs_speedlog_free(&l);
+	}
+	if (S_parse("vllm-serving-a100-qwen3-14b-awq.txt", &l)) {
+		if (CHECK_U64(l.n, 3) && CHECK_INT(l.recs[1].metric, GS_SPEEDLOG_OUTPUT_TOKENS)) {
+			CHECK_U64(l.recs[1].milli, 26840);
+			b = S_bound("A100 80GB", UINT64_C(6606028800) + UINT64_C(1555824640) + UINT64_C(2621440000), 1, 0);
+			CHECK_U64(b, 189089);
+			S_below("A100 80GB, Qwen3-14B-AWQ, vLLM output at one request", l.recs[1].milli, b, 141);
 		}
 		gs_speedlog_free(&l);
 	}
