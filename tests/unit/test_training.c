@@ -377,7 +377,7 @@ static void test_optimizers(void)
  * Published: Qwen-7B LoRA on one A100-SXM4-80G (QwenLM/Qwen README,
  * "Profiling of Memory and Speed"): batch 1, bf16, flash attention 2,
  * gradient checkpointing, AdamW, rank 64 (finetune.py's defaults);
- * 20.1 G at 256 tokens, 36.6 G at 8,192 (tests/data/training/README.md).
+ * 20.1 G at 256 tokens to 36.6 G at 8,192 (tests/data/training/README.md).
  * Qwen-7B (its config.json): 32 layers, 32 heads, h 4,096, w1 and w2 of
  * 11,008 each, vocabulary 151,936, untied head: 7,721,324,544 parameters,
  * 15,442,649,088 B in bf16. LoRA on every projection: 64 x (4 x 8,192 +
@@ -389,17 +389,22 @@ static void test_optimizers(void)
  *   8,192: activations 2,147,483,648 + 1,140,850,688 = 3,288,334,336;
  *          logits 8,192 x 151,936 x 4 = 4,978,638,848;
  *          per card 26,268,147,712.
+ * The lengths between (published 20.4, 21.5, 23.8 and 29.7 G): the states
+ * 18,001,174,528 + 2sbhL + 34sbh + s x 607,744 (logits) =
+ *   512: 18,517,860,352; 1,024: 19,034,546,176; 2,048: 20,067,917,824;
+ *   4,096: 22,134,661,120.
  */
 static void test_qwen7b_published(void)
 {
-	static const uint64_t tokens[2] = { 256, 8192 };
-	static const uint64_t want[2] = { 18259517440ULL, 26268147712ULL };
+	static const uint64_t tokens[6] = { 256, 512, 1024, 2048, 4096, 8192 };
+	static const uint64_t want[6] = { 18259517440ULL, 18517860352ULL, 19034546176ULL,
+					  20067917824ULL, 22134661120ULL, 26268147712ULL };
 	gs_workload w;
 	gs_training t;
 	gs_error err = { 0 };
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 6; i++) {
 		S_model(&w, 7721324544ULL, 32, 32, 32, 4096, 11008, 151936, 1, tokens[i]);
 		w.recipe.method = GS_METHOD_LORA;
 		w.recipe.lora_rank = 64;
