@@ -300,7 +300,8 @@ void gs_sheet_answer_decision_summary(S_ctx *c)
 		gs_doc_textf(p, " (%s, %llu x %s) — %s; %s ", best->offer->provider,
 			     (unsigned long long)best->offer->cards, best->offer->gpu_model,
 			     TR(best->cls == GS_CLASS_RETAINED ? "answer.retained"
-				: best->cls == GS_CLASS_FITS ? "answer.fits" : "answer.lower_fits"),
+				: best->cls == GS_CLASS_FITS ? "answer.fits"
+				: c->in->s->has_train ? "answer.lower_fits_recipe" : "answer.lower_fits"),
 			     TR("answer.price"));
 		gs_sheet_answer_price_text(c, p, best);
 		S_price_date(c, p, best);

@@ -373,6 +373,53 @@ static void test_optimizers(void)
 	CHECK_U64(t.items[GS_TI_GRADIENTS].total, 4000000);
 }
 
+/*
+ * Published: Qwen-7B LoRA on one A100-SXM4-80G (QwenLM/Qwen README,
+ * "Profiling of Memory and Speed"): batch 1, bf16, flash attention 2,
+ * gradient checkpointing, AdamW, rank 64 (finetune.py's defaults);
+ * 20.1 G at 256 tokens to 36.6 G at 8,192 (tests/data/training/README.md).
+ * Qwen-7B (its config.json): 32 layers, 32 heads, h 4,096, w1 and w2 of
+ * 11,008 each, vocabulary 151,936, untied head: 7,721,324,544 parameters,
+ * 15,442,649,088 B in bf16. LoRA on every projection: 64 x (4 x 8,192 +
+ * 3 x 15,104) x 32 = 159,907,840; adapters and gradients x 4 B =
+ * 639,631,360 each; AdamW x 8 B = 1,279,262,720.
+ *   256:   activations 2 x 256 x 4,096 x 32 + 34 x 256 x 4,096 =
+ *          102,760,448; logits 256 x 151,936 x 4 = 155,582,464;
+ *          per card 18,259,517,440 (calculated items 18,156,756,992).
+ *   8,192: activations 2,147,483,648 + 1,140,850,688 = 3,288,334,336;
+ *          logits 8,192 x 151,936 x 4 = 4,978,638,848;
+ *          per card 26,268,147,712.
+ * The lengths between (published 20.4, 21.5, 23.8 and 29.7 G): the states
+ * 18,001,174,528 + 2sbhL + 34sbh + s x 607,744 (logits) =
+ *   512: 18,517,860,352; 1,024: 19,034,546,176; 2,048: 20,067,917,824;
+ *   4,096: 22,134,661,120.
+ */
+static void test_qwen7b_published(void)
+{
+	static const uint64_t tokens[6] = { 256, 512, 1024, 2048, 4096, 8192 };
+	static const uint64_t want[6] = { 18259517440ULL, 18517860352ULL, 19034546176ULL,
+					  20067917824ULL, 22134661120ULL, 26268147712ULL };
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		S_model(&w, 7721324544ULL, 32, 32, 32, 4096, 11008, 151936, 1, tokens[i]);
+		w.recipe.method = GS_METHOD_LORA;
+		w.recipe.lora_rank = 64;
+		w.recipe.targets = GS_LORA_ALL;
+		w.recipe.optimizer = GS_OPT_ADAMW;
+		w.recipe.checkpointing = GS_CKPT_FULL;
+		CHECK(gs_training_size(&w, 15442649088ULL, &t, &err) == 0);
+		CHECK_U64(t.trainable, 159907840ULL);
+		CHECK_U64(t.items[GS_TI_OPTIMIZER].per_card, 1279262720ULL);
+		CHECK_U64(t.per_card, want[i]);
+	}
+	CHECK_U64(t.items[GS_TI_ACTIVATIONS].per_card, 3288334336ULL);
+	CHECK_U64(t.items[GS_TI_LOGITS].per_card, 4978638848ULL);
+}
+
 int main(void)
 {
 	test_zero_paper();
@@ -382,5 +429,6 @@ int main(void)
 	test_qlora_70b();
 	test_moe_lora();
 	test_optimizers();
+	test_qwen7b_published();
 	return gs_check_exit("test_training");
 }
