@@ -487,6 +487,9 @@ typedef struct {
 	int bare_gpu;               /* bare-name layout: MemoryGiB / cards agrees with the vendor (the lot's GPU memory) */
 	size_t bare_votes_gpu, bare_votes_host;
 	char *notes;                /* messages for stderr, one per line */
+	const struct S_price_rule *price_rule;  /* the provider's fetcher writes prices its own way, or NULL */
+	size_t nfloor;              /* rows whose one price was read as an auction's floor */
+	int first_floor;
 } S_import;
 
 static void S_note(S_import *im, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -695,6 +698,43 @@ static const struct {
 	  "https://huggingface.co/docs/microsoft-azure/azure-ai/hardware; the same 8 GPU(s) in Aspire's AKS node sizes, "
 	  "https://aspire.dev/reference/api/csharp/aspire.hosting.azure.kubernetes/standardndsh100v5.md" },
 };
+
+/*
+ * Providers whose fetcher writes the two price columns its own way, each
+ * with the page that says so. Chosen by the provider's name read loosely
+ * (case and punctuation aside), and applied to a row only when its figures
+ * agree with the rule; the import summary says how many rows it read so.
+ */
+struct S_price_rule {
+	const char *provider;       /* lower-case letters and digits only */
+	const char *meaning;        /* what the one figure is, in words */
+	const char *source;
+};
+static const struct S_price_rule S_price_rules[] = {
+	{ "mithril",
+	  "the minimum price of Mithril's spot auction, written by SkyPilot's fetcher in both Price and SpotPrice: "
+	  "a floor for an interruptible lot, not an on-demand price; the price paid may be higher",
+	  "SkyPilot, sky/catalog/data_fetchers/fetch_mithril.py (the pricing API's minimum_price_cents written as Price and SpotPrice), "
+	  "https://github.com/skypilot-org/skypilot/blob/master/sky/catalog/data_fetchers/fetch_mithril.py" },
+};
+
+/* The rule of a provider named loosely ("Mithril", "mithril.ai" → mithril). */
+static const struct S_price_rule *S_price_rule_of(const char *provider)
+{
+	char key[64];
+	size_t n = 0, i;
+
+	for (; *provider && *provider != '.' && n + 1 < sizeof(key); provider++)
+		if ((*provider >= 'a' && *provider <= 'z') || (*provider >= '0' && *provider <= '9'))
+			key[n++] = *provider;
+		else if (*provider >= 'A' && *provider <= 'Z')
+			key[n++] = (char)(*provider - 'A' + 'a');
+	key[n] = '\0';
+	for (i = 0; i < sizeof(S_price_rules) / sizeof(S_price_rules[0]); i++)
+		if (strcmp(key, S_price_rules[i].provider) == 0)
+			return &S_price_rules[i];
+	return NULL;
+}
 
 /* A plain positive decimal (digits, one dot), as a price may be written. */
 static int S_decimal_ok(const char *s)
@@ -910,6 +950,12 @@ static int S_row_prices(S_import *im, const char *price, const char *spot, int l
 		S_first(&im->nplaceholder, &im->first_placeholder, line);
 		*p = *sp = 0;
 		*odd_p = *odd_sp = NULL;
+	}
+	/* an auction's floor in both columns: no on-demand price at all */
+	if (im->price_rule && *p && *p == *sp) {
+		S_first(&im->nfloor, &im->first_floor, line);
+		*p = 0;
+		*odd_p = NULL;
 	}
 	return 0;
 }
@@ -1275,6 +1321,28 @@ static void S_places(xmlTextWriterPtr w, const S_offer *o, int spot, uint64_t p)
 	}
 }
 
+/* Every row of this spot price gave no on-demand price: an auction's floor. */
+static int S_floor_only(const S_offer *o, uint64_t spot)
+{
+	size_t i;
+
+	for (i = 0; i < o->nrows; i++)
+		if (o->rows[i].spot == spot && o->rows[i].price)
+			return 0;
+	return 1;
+}
+
+/* A row of the offer gave its spot price alone under a price rule. */
+static int S_has_floor(const S_offer *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nrows; i++)
+		if (o->rows[i].spot && !o->rows[i].price)
+			return 1;
+	return 0;
+}
+
 static void S_plans(xmlTextWriterPtr w, const S_import *im, const S_offer *o, int spot)
 {
 	uint64_t *seen = gs_xcalloc(o->nrows + 1, sizeof(*seen));
@@ -1294,6 +1362,11 @@ static void S_plans(xmlTextWriterPtr w, const S_import *im, const S_offer *o, in
 		seen[nseen++] = p;
 		S_price_text(p, price, sizeof(price));
 		src = S_source(im, o, spot ? 1 : 0, p);
+		if (spot && im->price_rule && S_floor_only(o, p)) {
+			char *n = gs_xasprintf("%s: %s (%s)", src, im->price_rule->meaning, im->price_rule->source);
+			free(src);
+			src = n;
+		}
 		xmlTextWriterStartElement(w, BAD_CAST "plan");
 		xmlTextWriterWriteAttribute(w, BAD_CAST "hours", BAD_CAST "1");
 		xmlTextWriterWriteAttribute(w, BAD_CAST "price", BAD_CAST price);
@@ -1477,6 +1550,8 @@ static void S_notes_xml(xmlTextWriterPtr w, const S_import *im, const S_offer *o
 		odd);
 	if (nodd)
 		xmlTextWriterWriteString(w, BAD_CAST ".");
+	if (im->price_rule && S_has_floor(o))
+		xmlTextWriterWriteFormatString(w, " Its spot price is %s.", im->price_rule->meaning);
 	xmlTextWriterEndElement(w);
 	free(odd);
 }
@@ -1676,6 +1751,13 @@ static char *S_report(S_import *im, const S_counts *k)
 		im->ncpu ? ")" : "", im->nduplicates,
 		im->opt->source_date ? im->opt->source_date : "missing (no --source-date)",
 		im->opt->source_ref ? im->opt->source_ref : "none given");
+	if (im->nfloor) {
+		char *n = gs_xasprintf("%sPrices: %zu rows give one figure in both columns, read as %s (%s): "
+				       "a spot plan only, no on-demand plan (first at line %d).\n",
+				       r, im->nfloor, im->price_rule->meaning, im->price_rule->source, im->first_floor);
+		free(r);
+		r = n;
+	}
 	free(offers);
 	free(cpu);
 	free(rule);
@@ -1742,6 +1824,7 @@ int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
 	memset(&k, 0, sizeof(k));
 	im.opt = opt;
 	im.d = d;
+	im.price_rule = S_price_rule_of(opt->provider);
 	if (len > GS_IMPORT_MAX_BYTES) {
 		gs_diag_add(d, opt->file, 0, 0, NULL, "the file is %zu bytes; the limit is %u bytes (16 MiB)",
 			    len, GS_IMPORT_MAX_BYTES);
