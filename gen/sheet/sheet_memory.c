@@ -169,6 +169,12 @@ void gs_sheet_memory_identity(S_ctx *c)
 		ROW(TR("req.host"), hp);
 		free(hp);
 		free(ram);
+	} else if (c->in->s->has_train && c->in->s->train.host) {
+		char g[GS_FMT_MAX];
+		char *hp = gs_xasprintf("≥ %s (%s)", gs_qty_fmt_gib(g, c->in->s->train.host, c->lang),
+					TR("req.host_offload"));
+		ROW(TR("req.host"), hp);
+		free(hp);
 	} else {
 		ROW(TR("req.host"), TR("word.not_stated"));
 	}

@@ -154,7 +154,7 @@ void gs_sheet_training_sizing(S_ctx *c)
 	const gs_sizing *s = c->in->s;
 	const gs_training *t = &s->train;
 	cmark_node *p;
-	char g[GS_FMT_MAX];
+	char g[GS_FMT_MAX], g2[GS_FMT_MAX];
 
 	gs_doc_heading(c->root, 2, TR("sec.sizing"));
 	S_recipe_para(c);
@@ -166,7 +166,7 @@ void gs_sheet_training_sizing(S_ctx *c)
 	if (t->host) {
 		p = gs_doc_para(c->root);
 		gs_doc_textf(p, "%s %s (%s B). %s", TR("train.host"),
-			     gs_qty_fmt_gib(g, t->host, c->lang), gs_qty_fmt_int(g, t->host, c->lang),
+			     gs_qty_fmt_gib(g, t->host, c->lang), gs_qty_fmt_int(g2, t->host, c->lang),
 			     TR(c->in->w->has_host_ram ? "train.host_declared" : "train.host_checked"));
 	}
 	S_phases_table(c);

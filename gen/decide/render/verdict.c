@@ -1811,24 +1811,41 @@ static void S_quality(const gs_workload *w, gs_candidate *c)
 
 /*** host ***/
 
-static void S_host(const gs_workload *w, gs_candidate *c)
+/* The host memory the workload needs: the declared requirements.host.ram,
+ * or the bytes a training recipe's offload moves there when they are more
+ * (calculated: a floor, the process and its buffers come on top). */
+static int S_host_need(const gs_workload *w, const gs_sizing *s, uint64_t *need, gs_prov *prov,
+		       int *offload)
+{
+	uint64_t off = s->has_train ? s->train.host : 0;
+
+	*offload = off && (!w->has_host_ram || off > w->host_ram_bytes);
+	*need = *offload ? off : w->host_ram_bytes;
+	*prov = *offload ? GS_PROV_CALCULATED : GS_PROV_ASSUMED;
+	return w->has_host_ram || off;
+}
+
+static void S_host(const gs_workload *w, const gs_sizing *s, gs_candidate *c)
 {
 	const gs_offer *o = c->offer;
 	gs_verdict v;
-	int worst = -1;
+	int worst = -1, offload;
+	uint64_t need;
+	gs_prov prov;
+	int has_need = S_host_need(w, s, &need, &prov, &offload);
 
-	if (!w->has_host_ram && !w->host_interconnect) {
+	if (!has_need && !w->host_interconnect) {
 		c->v[GS_REQ_HOST] = S_v(GS_V_NOT_REQUIRED, "why.not_required");
 		return;
 	}
-	v = S_v(GS_V_ADMISSIBLE, "why.host.documented");
-	if (w->has_host_ram) {
+	v = S_v(GS_V_ADMISSIBLE, offload ? "why.host.offload_held" : "why.host.documented");
+	if (has_need) {
 		if (!o->has_host_ram) {
-			v = S_v(GS_V_TO_CONFIRM, "why.host.ram_unknown");
+			v = S_v(GS_V_TO_CONFIRM, offload ? "why.host.offload_unknown" : "why.host.ram_unknown");
 			v.missing = "missing.host";
 			worst = GS_V_TO_CONFIRM;
-		} else if (o->host_ram_bytes < w->host_ram_bytes) {
-			v = S_v(GS_V_EXCLUDE, "why.host.ram_short");
+		} else if (o->host_ram_bytes < need) {
+			v = S_v(GS_V_EXCLUDE, offload ? "why.host.offload_short" : "why.host.ram_short");
 			v.basis = GS_BASIS_CATALOG;
 			v.evidence = o->host_ram_claim.source;
 			v.evidence_date = o->host_ram_claim.date;
@@ -1837,7 +1854,7 @@ static void S_host(const gs_workload *w, gs_candidate *c)
 			v.evidence = o->host_ram_claim.source;
 			v.evidence_date = o->host_ram_claim.date;
 		}
-		v.a = gs_qty_make(w->host_ram_bytes, GS_PROV_ASSUMED);
+		v.a = gs_qty_make(need, prov);
 		if (o->has_host_ram)
 			v.b = gs_qty_make(o->host_ram_bytes, GS_PROV_ASSUMED);
 	}
@@ -2438,7 +2455,7 @@ void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evid
 		S_calendar(w, c);
 		S_budget(w, c);
 		S_quality(w, c);
-		S_host(w, c);
+		S_host(w, s, c);
 		S_regions(w, c);
 		if (gs_speed_offer(w, s, c->gpu ? c->gpu->model : NULL, c->offer->cards, &c->speed) != 0)
 			memset(&c->speed, 0, sizeof(c->speed));
