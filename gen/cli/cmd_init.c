@@ -429,6 +429,22 @@ static char *S_vision_note(const gs_model *m, const S_plan *p)
 				    "(calculated from `vision_config`), is in the weights; this "
 				    "workload gives none (`gpusheet init --images WxH[xN]` adds "
 				    "their tokens).", gs_qty_fmt_int(a, m->vision_params, GS_LANG_EN));
+	if (m->vision_image_tokens)
+		return gs_xasprintf(" Every request carries %llu image(s) of %llu x %llu pixels: the "
+				    "processor (%s) resizes each to %llu x %llu and pools it into %llu "
+				    "tokens (`mm_tokens_per_image`), set between a start and an end "
+				    "marker with a line break on each side: at most %s tokens an image "
+				    "(a line break can merge with the text's); %s image tokens in all, "
+				    "added to the input. The vision tower, %s parameters (calculated "
+				    "from `vision_config`), is in the weights; its activations while it "
+				    "encodes are not itemised.",
+				    (unsigned long long)p->img_n, (unsigned long long)p->img.width,
+				    (unsigned long long)p->img.height, p->img_words,
+				    (unsigned long long)p->img.rwidth, (unsigned long long)p->img.rheight,
+				    (unsigned long long)m->vision_image_tokens,
+				    gs_qty_fmt_int(a, p->img.tokens, GS_LANG_EN),
+				    gs_qty_fmt_int(b, p->img_tokens, GS_LANG_EN),
+				    gs_qty_fmt_int(c, m->vision_params, GS_LANG_EN));
 	return gs_xasprintf(" Every request carries %llu image(s) of %llu x %llu pixels: the "
 			    "processor (%s) resizes each to %llu x %llu, a side a multiple of "
 			    "%llu, then (%llu / %llu) x (%llu / %llu) / %llu = %s tokens after "
@@ -915,7 +931,11 @@ static int S_images_tokens(const gs_model *m, S_plan *p)
 		return -1;
 	}
 	p->img_tokens = p->img.tokens * p->img_n;
-	p->img_words = r.from_file
+	p->img_words = r.fixed
+		? gs_xstrdup(r.from_file ? "preprocessor_config.json: no pan and scan"
+					   : "no preprocessor_config.json: the processor class's default, "
+					     "assumed, no pan and scan")
+		: r.from_file
 		? gs_xasprintf("preprocessor_config.json: min_pixels %llu, max_pixels %llu",
 			       (unsigned long long)r.min_pixels, (unsigned long long)r.max_pixels)
 		: gs_xasprintf("no preprocessor_config.json: the processor class's defaults, "

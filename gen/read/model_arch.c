@@ -763,6 +763,10 @@ static void S_vision(S_ctx *c, u128 *out)
 		*out = (u128)ch * p * p * H + H + n * H +
 		       depth * (4 * H + 4 * (H * H + H) + H * I + I + I * H + H) + 2 * H +
 		       H + H * m->hidden;
+		/* every image is resized to image_size and pooled into
+		 * mm_tokens_per_image tokens (Gemma3Processor) */
+		m->vision_image_size = img;
+		S_u(c, c->root, "$", "mm_tokens_per_image", 0, &m->vision_image_tokens);
 	}
 	m->vision_patch = p;
 	m->has_vision = 1;

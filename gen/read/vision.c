@@ -37,6 +37,64 @@ static int S_key(json_t *o, const char *key, const char *size_key, uint64_t *out
 	return 1;
 }
 
+/* The file's object, NULL when the folder has none; -1 with *why. */
+static int S_load(const gs_model *m, json_t **root, char **path, char **why)
+{
+	struct stat st;
+	json_error_t e;
+
+	*root = NULL;
+	*path = NULL;
+	if (!m->folder)
+		return 0;
+	*path = gs_xasprintf("%s/preprocessor_config.json", m->folder);
+	if (stat(*path, &st) != 0) {
+		free(*path);
+		*path = NULL;
+		return 0;
+	}
+	*root = gs_jr_load_path(*path, JSON_REJECT_DUPLICATES, &e);
+	if (!json_is_object(*root)) {
+		*why = gs_xasprintf("%s: %s", *path, *root ? "expected a JSON object" : e.text);
+		json_decref(*root);
+		*root = NULL;
+		free(*path);
+		*path = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Gemma 3: a fixed count per image (vision.h); pan and scan refused. */
+static int S_gemma3_rules(const gs_model *m, gs_vision_rules *r, char **why)
+{
+	json_t *root, *pas;
+	char *path;
+
+	if (S_load(m, &root, &path, why))
+		return -1;
+	r->fixed = m->vision_image_tokens + 4;
+	r->square = m->vision_image_size;
+	if (!root)
+		return 0;
+	pas = json_object_get(root, "do_pan_and_scan");
+	if (pas && !json_is_boolean(pas)) {
+		*why = gs_xasprintf("%s: $.do_pan_and_scan: expected true or false", path);
+	} else if (json_is_true(pas)) {
+		*why = gs_xasprintf("%s: do_pan_and_scan is true: the crops add a sentence whose "
+				    "tokens need the tokenizer, which gpusheet does not read; "
+				    "state the input tokens by hand", path);
+	}
+	json_decref(root);
+	if (*why) {
+		free(path);
+		return -1;
+	}
+	r->from_file = 1;
+	r->file = path;
+	return 0;
+}
+
 int gs_vision_rules_read(const gs_model *m, gs_vision_rules *r, char **why)
 {
 	static const struct {
@@ -45,16 +103,16 @@ int gs_vision_rules_read(const gs_model *m, gs_vision_rules *r, char **why)
 		     { "patch_size", NULL }, { "merge_size", NULL } };
 	uint64_t *outs[4];
 	char *path;
-	struct stat st;
 	json_t *root;
-	json_error_t e;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
 	*why = NULL;
+	if (m->has_vision == 1 && m->vision_image_tokens && m->vision_image_size)
+		return S_gemma3_rules(m, r, why);
 	if (m->has_vision != 1 || !m->vision_merge || !m->vision_patch) {
 		*why = gs_xstrdup(m->has_vision ? "the model takes images, but gpusheet knows "
-					"the image rules of Qwen2.5-VL's processor only"
+					"the image rules of Qwen2.5-VL's and Gemma 3's processors only"
 					: "the model has no vision tower (vision_config)");
 		return -1;
 	}
@@ -62,20 +120,10 @@ int gs_vision_rules_read(const gs_model *m, gs_vision_rules *r, char **why)
 	r->merge = m->vision_merge;
 	r->min_pixels = S_MIN_PIXELS;
 	r->max_pixels = S_MAX_PIXELS;
-	if (!m->folder)
-		return 0;
-	path = gs_xasprintf("%s/preprocessor_config.json", m->folder);
-	if (stat(path, &st) != 0) {
-		free(path);
-		return 0;
-	}
-	root = gs_jr_load_path(path, JSON_REJECT_DUPLICATES, &e);
-	if (!json_is_object(root)) {
-		*why = gs_xasprintf("%s: %s", path, root ? "expected a JSON object" : e.text);
-		json_decref(root);
-		free(path);
+	if (S_load(m, &root, &path, why))
 		return -1;
-	}
+	if (!root)
+		return 0;
 	outs[0] = &r->min_pixels;
 	outs[1] = &r->max_pixels;
 	outs[2] = &r->patch;
@@ -134,6 +182,13 @@ int gs_vision_image_tokens(const gs_vision_rules *r, uint64_t width, uint64_t he
 				    "%llu", (unsigned long long)width, (unsigned long long)height,
 				    (unsigned long long)S_MAX_SIDE);
 		return -1;
+	}
+	if (r->fixed) {
+		out->width = width;
+		out->height = height;
+		out->rwidth = out->rheight = r->square;
+		out->tokens = r->fixed;
+		return 0;
 	}
 	if ((h > w ? h : w) > 200 * (h > w ? w : h)) {
 		/* the processor: max / min > 200 is refused (exactly 200 passes) */

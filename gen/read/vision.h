@@ -12,6 +12,15 @@
  * (H'/14) x (W'/14) / 4 tokens. A side ratio above 200 is refused, as
  * the processor refuses it.
  *
+ * Gemma 3 (transformers' Gemma3Processor; vLLM's gemma3_mm.py): every image
+ * is resized to the SigLIP tower's square (vision_config.image_size, 896)
+ * and pooled into mm_tokens_per_image tokens (256), whatever its size; in
+ * the prompt they sit between a start and an end marker, each side a line
+ * break token: mm_tokens_per_image + 4 tokens at most (a line break can
+ * merge with the text's). Pan and scan (preprocessor_config.json's
+ * do_pan_and_scan true) adds crops and a sentence whose tokens need the
+ * tokenizer: refused, said so.
+ *
  * The rules come from preprocessor_config.json beside config.json
  * (min_pixels, max_pixels, patch_size, merge_size); without it, the
  * processor class's defaults (min 56 x 56, max 28 x 28 x 1,280 pixels),
@@ -27,6 +36,8 @@
 typedef struct {
 	uint64_t patch, merge;          /* 14, 2 */
 	uint64_t min_pixels, max_pixels;
+	uint64_t fixed;                 /* Gemma 3: tokens per image, markers included; 0: resized */
+	uint64_t square;                /* Gemma 3: the side each image is resized to */
 	int from_file;                  /* 1: preprocessor_config.json; 0: defaults */
 	char *file;                     /* the file read (caller frees via release), or NULL */
 } gs_vision_rules;
@@ -39,7 +50,7 @@ typedef struct {
 
 /*
  * The rules of m's processor: 0, or -1 with *why (caller frees) when the
- * model has no image rules gpusheet knows (not Qwen2.5-VL), or its
+ * model has no image rules gpusheet knows (not Qwen2.5-VL or Gemma 3), or its
  * preprocessor_config.json is unreadable or wrong (the file and key named).
  */
 int gs_vision_rules_read(const gs_model *m, gs_vision_rules *r, char **why);

@@ -13,7 +13,11 @@
 #    3,224,371,200 B;
 #  - Qwen2.5-VL-7B with 4 images of 1,280 x 720 (4 x 1,196 tokens) at
 #    32,768 tokens, vLLM: weights 16,584,333,312 B (the index), KV cache
-#    57,344 B x 37,552 tokens = 2,153,381,888 B.
+#    57,344 B x 37,552 tokens = 2,153,381,888 B;
+#  - MedGemma-27B (Gemma 3) with 2 images of 1,280 x 720 (2 x 260 tokens)
+#    at 8,192 tokens, vLLM: weights 54,864,813,280 B (the index), KV cache
+#    81,920 B x 8,720 tokens on the 10 full layers + 436,207,616 B on the
+#    52 windowed ones = 1,150,550,016 B.
 # Each sheet names an offer to take, of class fits or lower_bound_fits,
 # rentable and priced, first among the candidates and in the first sentence.
 set -u
@@ -87,6 +91,19 @@ run deepseek-r1 deepseek-r1 673150582112 2302672896 8 -- \
 run gpt-oss-20b gpt-oss-20b 13761264768 3224371200 1 -- --context 131072 --engine vllm
 run qwen2.5-vl qwen2.5-vl-7b-instruct 16584333312 2153381888 1 -- \
 	--context 32768 --images 1280x720x4 --engine vllm
+run medgemma medgemma-27b-it 54864813280 1150550016 1 -- \
+	--context 8192 --images 1280x720x2 --engine vllm
+grep -q 'pools it into 256 tokens.*at most 260 tokens an image.*520 image tokens in all' \
+	medgemma.json || err "medgemma: the notes do not give Gemma 3's image rule"
+# pan and scan on: its crops' sentence needs the tokenizer, refused by name
+cp -R "$m/medgemma-27b-it" "$scratch/mg-pas" || die "copy"
+echo '{"do_pan_and_scan": true}' >"$scratch/mg-pas/preprocessor_config.json"
+if "$bin" init --model mg-pas --context 8192 --images 1280x720 --out pas.json >/dev/null 2>"$scratch/log"; then
+	err "init with pan and scan on succeeded"
+else
+	grep -q 'do_pan_and_scan is true' "$scratch/log" || { cat "$scratch/log"; err "pan and scan not named"; }
+	[ ! -e pas.json ] || err "init with pan and scan on wrote its workload"
+fi
 # DeepSeek-R1 as its config.json's torch_dtype says (bf16, 1,342,052,838,400 B), no
 # placement: no offer holds it, and the lever names the real formats with
 # their bytes: fp8 673,150,582,112 B = 626.92 GiB, awq-int4 351,522,112,256 B
@@ -98,4 +115,4 @@ cp -R "$m/deepseek-r1" "$scratch/ds16" || die "copy"
 	{ cat "$scratch/log"; err "sheet ds16 failed"; }
 grep -q '^\*\*What to change:\*\* the weights dominate.* fp8: 626.92 GiB, .* awq-int4: 327.38 GiB, .*by its format.s rule' \
 	out-ds16/ds16.md || err "the lever does not name the real formats with their bytes"
-finish "modern-answers: an offer to take for DeepSeek-R1, gpt-oss-20b and Qwen2.5-VL-7B"
+finish "modern-answers: an offer to take for DeepSeek-R1, gpt-oss-20b, Qwen2.5-VL-7B and MedGemma-27B"

@@ -1,5 +1,5 @@
 /*
- * test_vision: an image's tokens by Qwen2.5-VL's processor rules
+ * test_vision: an image's tokens by Qwen2.5-VL's and Gemma 3's processor rules
  * (gen/read/vision.c), on the real files of tests/data/models/
  * qwen2.5-vl-7b-instruct (patch 14, merge 2 in config.json's
  * vision_config; min_pixels 3,136 and max_pixels 12,845,056 in
@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "model.h"
@@ -127,9 +128,80 @@ static void S_test_none(void)
 	free(p);
 }
 
+/*
+ * Gemma 3 (tests/data/models/medgemma-27b-it, config.json only): every image
+ * is resized to vision_config.image_size 896 and pooled into
+ * mm_tokens_per_image 256 tokens, between a start and an end marker with a
+ * line break each side: 256 + 4 = 260 tokens at most, whatever its size.
+ * Pan and scan on (a preprocessor_config.json saying so) is refused.
+ */
+static void S_test_gemma3(void)
+{
+	static const uint64_t sides[][2] = { { 1280, 720 }, { 896, 896 }, { 1, 1000 }, { 8000, 6000 } };
+	char *p = gs_xasprintf("%s/tests/data/models/medgemma-27b-it", GS_TEST_SOURCE_DIR);
+	char *dir = NULL, *cfg = NULL, *why = NULL;
+	gs_model m;
+	gs_diag d = GS_DIAG_INIT;
+	gs_vision_rules r;
+	gs_vision_image im;
+	size_t i;
+	FILE *f;
+
+	if (CHECK(gs_model_read(p, &m, &d) == 0)) {
+		CHECK_U64(m.vision_image_size, 896);
+		CHECK_U64(m.vision_image_tokens, 256);
+		if (CHECK(gs_vision_rules_read(&m, &r, &why) == 0)) {
+			CHECK_INT(r.from_file, 0);
+			CHECK_U64(r.fixed, 260);
+			for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++)
+				if (CHECK(gs_vision_image_tokens(&r, sides[i][0], sides[i][1], &im, &why) == 0)) {
+					CHECK_U64(im.rwidth, 896);
+					CHECK_U64(im.rheight, 896);
+					CHECK_U64(im.tokens, 260);
+				}
+			gs_vision_rules_release(&r);
+		}
+		/* pan and scan on: refused, the file named */
+		dir = gs_xstrdup("/tmp/gs-test-vision-XXXXXX");
+		if (CHECK(mkdtemp(dir) != NULL)) {
+			cfg = gs_xasprintf("%s/preprocessor_config.json", dir);
+			f = fopen(cfg, "w");
+			if (CHECK(f != NULL)) {
+				fputs("{\"do_pan_and_scan\": true}\n", f);
+				fclose(f);
+			}
+			free(m.folder);
+			m.folder = gs_xstrdup(dir);
+			CHECK(gs_vision_rules_read(&m, &r, &why) == -1);
+			CHECK(why && strstr(why, "do_pan_and_scan is true") != NULL);
+			free(why);
+			why = NULL;
+			f = fopen(cfg, "w");
+			if (CHECK(f != NULL)) {
+				fputs("{\"do_pan_and_scan\": false}\n", f);
+				fclose(f);
+			}
+			if (CHECK(gs_vision_rules_read(&m, &r, &why) == 0)) {
+				CHECK_INT(r.from_file, 1);
+				CHECK_U64(r.fixed, 260);
+				gs_vision_rules_release(&r);
+			}
+			remove(cfg);
+			rmdir(dir);
+		}
+		free(why);
+		free(cfg);
+		free(dir);
+		gs_model_release(&m);
+	}
+	gs_diag_release(&d);
+	free(p);
+}
+
 int main(void)
 {
 	S_test_qwen();
+	S_test_gemma3();
 	S_test_none();
 	return gs_check_exit("test_vision");
 }
