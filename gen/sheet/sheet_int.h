@@ -93,10 +93,10 @@ void gs_sheet_answer_decision(S_ctx *c);
 
 /* sheet_speed.c: the speed columns of the candidates table and their paragraph */
 int gs_sheet_speed_any(const gs_decision *d);
-/* Adds the two headers at h[*ncols] (GS_BUG past max); *owned is the first's text, to free. */
-void gs_sheet_speed_header(S_ctx *c, const char **h, int *ncols, int max, char **owned);
-/* The two cells of the row whose offers are first, next[first], ... (positions in d->order). */
-void gs_sheet_speed_cells(S_ctx *c, cmark_node *row, const size_t *next, size_t first);
+/* The bound's cell of an offer; the cost of a million tokens over the row
+ * whose offers are first, next[first], ... (positions in d->order). */
+void gs_sheet_speed_bound_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd);
+void gs_sheet_speed_mtok_cell(S_ctx *c, cmark_node *row, const size_t *next, size_t first);
 void gs_sheet_speed_para(S_ctx *c);
 
 /* sheet_memory.c */
@@ -133,6 +133,55 @@ size_t gs_sheet_sources_source_number(const gs_sheet_sharedset *sources, const c
 void gs_sheet_reasons_budget_merge(S_ctx *c, const gs_sheet_reasonset *rs, size_t *rep, size_t *next);
 void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_sheet_sharedset *sources,
 		      const size_t *rep, const size_t *next);
+
+/* sheet_columns.c: the candidates table's columns, one descriptor each. */
+typedef struct {
+	S_ctx *c;
+	const gs_sheet_reasonset *rs;
+	const size_t *rep;             /* rep[reason]: its reason, the budget's merged */
+	const size_t *next;            /* next[pos]: the next offer of pos's row, SIZE_MAX after the last */
+	const size_t *src_of;          /* [2 pos], [2 pos + 1]: the memory figure's and the price's source number */
+	const size_t *note_of;         /* [pos]: the catalog note's number (SIZE_MAX: none) */
+	size_t *nums;                  /* room for 3 numbers per offer */
+	int same[GS_REQ_COUNT];        /* the same verdict and reason on every row: a sentence, no column */
+	int any_speed, any_room;
+	char *vtext[4][2];             /* a verdict's cell by kind, then synthetic */
+	const char *w_status[GS_CLASS_COUNT];
+	int unstated;                  /* a cost cell carries the billing mark */
+} gs_sheet_cands;
+
+/* How a column takes part in the identity of a row of equivalent offers. */
+typedef enum {
+	GS_COL_KEY,    /* the row's offers give the same cell: same() (and hash(), if any) */
+	GS_COL_RANGE,  /* same() compares what the cell's range needs alike (kinds, currencies);
+			* the cell gives the range over the row's offers */
+	GS_COL_EACH    /* not compared (same and hash NULL): the cell names every offer's value */
+} gs_sheet_col_ident;
+
+typedef struct {
+	const char *key;               /* header words, a strings key (NULL: the requirement's) */
+	int arg;                       /* the requirement of a requirement's column */
+	/* NULL: always shown (whether shown or not, the identity holds) */
+	int (*shown)(const gs_sheet_cands *t, int arg);
+	/* NULL: the header is the words; else the words expanded */
+	char *(*header)(S_ctx *c, const char *words);
+	/* appends the cell(s) of the row whose first offer is at first, nof offers */
+	void (*cell)(gs_sheet_cands *t, int arg, cmark_node *row, size_t first, size_t nof);
+	gs_sheet_col_ident ident;
+	/* ca, cb, ci: indices in d->cands */
+	int (*same)(const S_ctx *c, const gs_sheet_reasonset *rs, int arg, size_t ca, size_t cb);
+	uint64_t (*hash)(const S_ctx *c, const gs_sheet_reasonset *rs, int arg, size_t ci);
+} gs_sheet_column;
+
+extern const gs_sheet_column gs_sheet_columns[];
+extern const size_t gs_sheet_ncolumns;
+/* The row identity, from the table: offers of one row are same_row, and
+ * then of the same row_hash. */
+uint64_t gs_sheet_columns_row_hash(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ci);
+int gs_sheet_columns_same_row(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ca, size_t cb);
+int gs_sheet_columns_shown(const gs_sheet_cands *t, size_t k);
+/* Column k's header, to free. */
+char *gs_sheet_columns_header(S_ctx *c, size_t k);
 
 /* sheet_offers.c */
 void gs_sheet_offers_candidates(S_ctx *c);

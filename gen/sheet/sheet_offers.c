@@ -7,42 +7,14 @@
 #include "sheet_int.h"
 
 /*
- * The total cost cell: the total, then how it is made (units x plan hours
- * x the plan's price), interruptible, and how a per-hour plan's hours are
- * billed.
- */
-static void S_cost_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd, int *unstated)
-{
-	char m[GS_FMT_MAX], pm[GS_FMT_MAX];
-	cmark_node *cell = gs_doc_cell(row);
-
-	gs_doc_textf(cell, "%s %s = %llu x %llu h x %s %s%s%s",
-		     gs_qty_fmt_money(m, cd->cost, c->lang), cd->plan->currency,
-		     (unsigned long long)cd->plan_units, (unsigned long long)cd->plan->hours,
-		     gs_qty_fmt_micro(pm, gs_catalog_plan_micro(cd->plan), c->lang), cd->plan->currency,
-		     cd->plan->interruptible ? ", " : "",
-		     cd->plan->interruptible ? TR("site.interruptible") : "");
-	/* A per-hour price: say how the campaign's hours are billed. */
-	if (cd->plan->billing_hours)
-		gs_doc_textf(cell, ". %s %llu h.", TR("cost.billing_unit"),
-			     (unsigned long long)cd->plan->billing_hours);
-	else if (cd->plan->hours == 1) {
-		/* the same sentence on most rows: a mark here, the sentence
-		 * once below the table */
-		gs_doc_text(cell, " †");
-		*unstated = 1;
-	}
-}
-
-/*
- * Equivalent offers, one row: offers of one provider (or reference cards,
- * of none) with the same GPU model, cards per lot, memory figure (its words, the capacity per card
- * and where it comes from), class, headroom, the same kinds of plan in the
- * same currencies, the same reason for every requirement but the budget
- * and the same budget verdict. Their prices, and so their budget reasons,
- * may differ: the row gives the range. Grouped by a hash of that key, in
- * one pass over the offers in table order: a row stands where its first
- * (best ranked) offer stands, its offers in table order.
+ * Equivalent offers, one row: offers alike in every column that takes part
+ * in the row identity (sheet_columns.c: the lot, its capacity, class,
+ * headroom, speed, the kinds of plan and their currencies, the same reason
+ * for every requirement but the budget and the same budget verdict). Their
+ * prices, and so their budget reasons, may differ: the row gives the range.
+ * Grouped by the columns' hash, in one pass over the offers in table
+ * order: a row stands where its first (best ranked) offer stands, its
+ * offers in table order.
  */
 typedef struct {
 	size_t first;      /* position in d->order of its first offer */
@@ -56,74 +28,6 @@ typedef struct {
 	size_t nrow;
 	size_t *next;      /* next[pos]: the next offer of pos's row, SIZE_MAX after the last */
 } S_rows;
-
-static uint64_t S_mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 1099511628211ULL;
-}
-
-static const char *S_cur(const gs_plan *p)
-{
-	return p ? p->currency : NULL;
-}
-
-static uint64_t S_row_hash(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ci)
-{
-	const gs_candidate *a = &c->in->d->cands[ci];
-	uint64_t h = gs_verdict_offer_lot_hash(c->in->cat, a->offer);
-	int q;
-
-	h = S_mix(h, (uint64_t)a->cls);
-	h = S_mix(h, a->capacity.present ? a->capacity.bytes : 0);
-	h = S_mix(h, a->speed.known ? a->speed.decode_seq_milli : 0);
-	for (q = 0; q < GS_REQ_COUNT; q++)
-		h = S_mix(h, q == GS_REQ_BUDGET ? (uint64_t)a->v[q].kind
-			  : (uint64_t)rs->of[ci * GS_REQ_COUNT + (size_t)q]);
-	return h;
-}
-
-static int S_same_row(const S_ctx *c, const gs_sheet_reasonset *rs, size_t ca, size_t cb)
-{
-	const gs_candidate *a = &c->in->d->cands[ca], *b = &c->in->d->cands[cb];
-	const gs_offer *x = a->offer, *y = b->offer;
-	int q;
-
-	/* the lot (the index matrix's columns group by the same rule), then the verdicts */
-	if (!gs_verdict_offer_same_lot(c->in->cat, x, y) || a->cls != b->cls ||
-	    !gs_sheet_words_same_qty(a->capacity, b->capacity) || a->cap_source != b->cap_source)
-		return 0;
-	if (!a->plan != !b->plan || !gs_sheet_words_same_str(S_cur(a->plan), S_cur(b->plan)) ||
-	    !gs_sheet_words_same_str(S_cur(a->on_demand.plan), S_cur(b->on_demand.plan)) ||
-	    !gs_sheet_words_same_str(S_cur(a->interruptible.plan), S_cur(b->interruptible.plan)))
-		return 0;
-	/* the speed columns: the same bounds, the same kinds of price per token */
-	if (a->speed.known != b->speed.known ||
-	    (a->speed.known && (a->speed.decode_seq_milli != b->speed.decode_seq_milli ||
-				a->speed.decode_total_milli != b->speed.decode_total_milli ||
-				a->speed.has_prefill != b->speed.has_prefill ||
-				a->speed.prefill_milli != b->speed.prefill_milli)) ||
-	    a->has_mtok_on_demand != b->has_mtok_on_demand ||
-	    a->has_mtok_interruptible != b->has_mtok_interruptible)
-		return 0;
-	if (a->has_headroom != b->has_headroom ||
-	    (a->has_headroom && (a->headroom_tokens != b->headroom_tokens ||
-				 a->headroom_sequences != b->headroom_sequences ||
-				 a->headroom_prov != b->headroom_prov ||
-				 !a->headroom_synthetic != !b->headroom_synthetic ||
-				 !a->headroom_without_reserve != !b->headroom_without_reserve)))
-		return 0;
-	for (q = 0; q < GS_REQ_COUNT; q++) {
-		const gs_verdict *u = &a->v[q], *v = &b->v[q];
-		if (q == GS_REQ_BUDGET) {
-			if (u->kind != v->kind || !u->synthetic != !v->synthetic)
-				return 0;
-		} else if (rs->of[ca * GS_REQ_COUNT + (size_t)q] != rs->of[cb * GS_REQ_COUNT + (size_t)q]) {
-			return 0;
-		}
-	}
-	return 1;
-}
 
 static void S_rows_build(const S_ctx *c, const gs_sheet_reasonset *rs, S_rows *rw)
 {
@@ -143,10 +47,10 @@ static void S_rows_build(const S_ctx *c, const gs_sheet_reasonset *rs, S_rows *r
 
 		rw->next[i] = SIZE_MAX;
 		{
-			h = S_row_hash(c, rs, ci);
+			h = gs_sheet_columns_row_hash(c, rs, ci);
 			for (k = (size_t)h & (nslot - 1); slot[k]; k = (k + 1) & (nslot - 1)) {
 				const S_row *o = &rw->row[slot[k] - 1];
-				if (o->hash == h && S_same_row(c, rs, d->order[o->first], ci)) {
+				if (o->hash == h && gs_sheet_columns_same_row(c, rs, d->order[o->first], ci)) {
 					g = slot[k] - 1;
 					break;
 				}
@@ -171,89 +75,6 @@ static void S_rows_release(S_rows *rw)
 {
 	free(rw->row);
 	free(rw->next);
-}
-
-/* "26.63–33.76 USD for the campaign; 0.3698–0.4689 USD/h on-demand, 0.30
- * interruptible": the range of a row's prices (one figure when they are
- * the same), in gs_sheet_answer_price_text's words. */
-static void S_range_text(S_ctx *c, cmark_node *p, const S_rows *rw, size_t g)
-{
-	const gs_decision *d = c->in->d;
-	const gs_candidate *f = &d->cands[d->order[rw->row[g].first]];
-	int64_t lo[3], hi[3];
-	const gs_plan *pl[3];
-	const char *word[3];
-	size_t i;
-	int k, any = 0;
-
-	pl[0] = f->plan;
-	pl[1] = f->on_demand.plan;
-	pl[2] = f->interruptible.plan;
-	word[0] = TR("answer.campaign");
-	word[1] = TR("price.on_demand");
-	word[2] = TR("price.interruptible");
-	for (k = 0; k < 3; k++)
-		lo[k] = INT64_MAX, hi[k] = INT64_MIN;
-	for (i = rw->row[g].first; i != SIZE_MAX; i = rw->next[i]) {
-		const gs_candidate *cd = &d->cands[d->order[i]];
-		int64_t v[3];
-		v[0] = cd->plan ? cd->cost : 0;
-		v[1] = cd->on_demand.plan ? cd->on_demand.micro_per_hour : 0;
-		v[2] = cd->interruptible.plan ? cd->interruptible.micro_per_hour : 0;
-		for (k = 0; k < 3; k++) {
-			if (v[k] < lo[k])
-				lo[k] = v[k];
-			if (v[k] > hi[k])
-				hi[k] = v[k];
-		}
-	}
-	for (k = 0; k < 3; k++) {
-		char a[GS_FMT_MAX], b[GS_FMT_MAX];
-		if (!pl[k])
-			continue;
-		if (k == 0) {
-			gs_qty_fmt_money(a, lo[k], c->lang);
-			gs_qty_fmt_money(b, hi[k], c->lang);
-		} else {
-			gs_qty_fmt_micro(a, lo[k], c->lang);
-			gs_qty_fmt_micro(b, hi[k], c->lang);
-		}
-		gs_doc_textf(p, "%s%s%s%s %s%s %s",
-			     !any ? "" : k == 2 && !pl[0] ? ", " : "; ",
-			     a, lo[k] != hi[k] ? "–" : "", lo[k] != hi[k] ? b : "",
-			     pl[k]->currency, k ? "/h" : "", word[k]);
-		any = 1;
-	}
-	if (!any)
-		gs_doc_text(p, TR("word.missing"));
-}
-
-/* "sources 1–4, 7" or "source 3": numbers (from 0, SIZE_MAX left out),
- * sorted, each once, consecutive ones as a range. Returns 1 if any. */
-static int S_numbers(cmark_node *p, const char *one, const char *many, size_t *num, size_t n,
-		     const char *sep)
-{
-	size_t i, k = 0, j;
-
-	for (i = 0; i < n; i++)
-		if (num[i] != SIZE_MAX)
-			num[k++] = num[i];
-	if (!k)
-		return 0;
-	qsort(num, k, sizeof(*num), gs_sheet_words_cmp_size);
-	for (i = 1, j = 1; i < k; i++)
-		if (num[i] != num[j - 1])
-			num[j++] = num[i];
-	gs_doc_textf(p, "%s%s ", sep, j > 1 ? many : one);
-	for (i = 0; i < j; i = k) {
-		for (k = i + 1; k < j && num[k] == num[k - 1] + 1; k++)
-			;
-		if (k - i > 1)
-			gs_doc_textf(p, "%s%zu–%zu", i ? ", " : "", num[i] + 1, num[k - 1] + 1);
-		else
-			gs_doc_textf(p, "%s%zu", i ? ", " : "", num[i] + 1);
-	}
-	return 1;
 }
 
 /* Excluded offers and those of unknown capacity are not rows of the table:
@@ -388,21 +209,138 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 	free(named);
 }
 
+/* The sources and catalog notes the offers share, numbered once in table
+ * order, the offers of a row one after the other (SIZE_MAX: none). */
+static void S_share(S_ctx *c, const S_rows *rw, size_t *src_of, size_t *note_of,
+		    gs_sheet_sharedset *sources, gs_sheet_sharedset *notes)
+{
+	const gs_decision *d = c->in->d;
+	size_t g, i;
+
+	for (g = 0; g < rw->nrow; g++)
+		for (i = rw->row[g].first; i != SIZE_MAX; i = rw->next[i]) {
+			const gs_candidate *cd = &d->cands[d->order[i]];
+			char w1[256];
+
+			src_of[2 * i] = src_of[2 * i + 1] = note_of[i] = SIZE_MAX;
+			if (S_compact(cd))
+				continue;
+			if (!cd->offer->memory_unknown)
+				src_of[2 * i] = gs_sheet_sources_share_source(sources, gs_xasprintf("%s (%s)",
+					cd->offer->memory_claim.source,
+					gs_catalog_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1))), 0, i);
+			if (cd->plan)
+				src_of[2 * i + 1] = gs_sheet_sources_share_source(sources, gs_xasprintf("%s (%s)",
+					cd->plan->claim.source,
+					gs_catalog_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
+			if (cd->offer->notes) {
+				char *masked = gs_sheet_sources_offer_note_masked(c, cd->offer);
+				note_of[i] = masked
+					? gs_sheet_sources_share_shown(notes, masked, gs_xstrdup(cd->offer->notes), 0, i)
+					: gs_sheet_sources_share(notes, gs_xstrdup(cd->offer->notes), 0, i);
+			}
+		}
+}
+
+/* A requirement whose verdict and reason are the same for every offer of
+ * the table is one sentence above it, not a column (t->same); whether any
+ * row has a headroom. Returns the table's rows; *f0, the first's offer. */
+static size_t S_same(gs_sheet_cands *t, const S_rows *rw, size_t *f0)
+{
+	const gs_decision *d = t->c->in->d;
+	const size_t *of = t->rs->of, *rep = t->rep;
+	size_t g, i, ntab = 0;
+	int q;
+
+	for (q = 0; q < GS_REQ_COUNT; q++)
+		t->same[q] = 1;
+	for (g = 0; g < rw->nrow && S_compact(&d->cands[d->order[rw->row[g].first]]); g++)
+		;
+	*f0 = g < rw->nrow ? d->order[rw->row[g].first] : 0;
+	for (g = 0; g < rw->nrow; g++) {
+		size_t first = rw->row[g].first;
+		if (S_compact(&d->cands[d->order[first]]))
+			continue;
+		for (i = first; i != SIZE_MAX; i = rw->next[i])
+			for (q = 0; q < GS_REQ_COUNT; q++)
+				if (rep[of[d->order[i] * GS_REQ_COUNT + (size_t)q]] !=
+				    rep[of[*f0 * GS_REQ_COUNT + (size_t)q]])
+					t->same[q] = 0;
+		t->any_room |= d->cands[d->order[first]].has_headroom;
+		ntab++;
+	}
+	return ntab;
+}
+
+/* The sentence of what every row shares, then the table with the shown
+ * columns' headers. */
+static cmark_node *S_table(gs_sheet_cands *t, size_t f0)
+{
+	S_ctx *c = t->c;
+	const gs_decision *d = c->in->d;
+	const char **h = gs_xmalloc(gs_sheet_ncolumns * sizeof(*h));
+	char **owned = gs_xmalloc(gs_sheet_ncolumns * sizeof(*owned));
+	size_t ncols = 0, k;
+	cmark_node *tb, *p = NULL;
+	int q, n = 0;
+
+	for (q = 0; q < GS_REQ_COUNT; q++) {
+		const gs_verdict *v = &d->cands[f0].v[q];
+		if (!t->same[q])
+			continue;
+		if (!n++) {
+			p = gs_doc_para(c->root);
+			gs_doc_text(p, TR("cand.same_all"));
+		}
+		gs_doc_textf(p, "%s %s: %s", n > 1 ? ";" : "", TR(gs_sheet_words_req_keys[q]),
+			     t->vtext[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
+	}
+	if (n)
+		gs_doc_text(p, ".");
+	for (k = 0; k < gs_sheet_ncolumns; k++)
+		if (gs_sheet_columns_shown(t, k))
+			h[ncols] = owned[ncols] = gs_sheet_columns_header(c, k), ncols++;
+	tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), ncols, h);
+	for (k = 0; k < ncols; k++)
+		free(owned[k]);
+	free(owned);
+	free(h);
+	return tb;
+}
+
+/* A row per group of equivalent offers (the compact ones left out), its
+ * shown columns' cells; sheets/ID.html#offer-OFFER: the site's matrix and
+ * offer pages link to the offer's row. */
+static void S_rows_write(gs_sheet_cands *t, cmark_node *tb, const S_rows *rw)
+{
+	const gs_decision *d = t->c->in->d;
+	size_t g, k;
+
+	for (g = 0; g < rw->nrow; g++) {
+		size_t first = rw->row[g].first;
+		const gs_candidate *cd = &d->cands[d->order[first]];
+		cmark_node *r;
+
+		if (S_compact(cd))
+			continue;
+		r = gs_doc_row(tb);
+		gs_sheet_words_anchor(t->c->doc, r, "offer-", cd->offer->id, gs_doc_row_id);
+		for (k = 0; k < gs_sheet_ncolumns; k++)
+			if (gs_sheet_columns_shown(t, k))
+				gs_sheet_columns[k].cell(t, gs_sheet_columns[k].arg, r, first, rw->row[g].n);
+	}
+}
+
 void gs_sheet_offers_candidates(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
-	const char *h[GS_REQ_COUNT + 8];
-	char *vtext[4][2], *hroom, *hspeed = NULL;
-	int same[GS_REQ_COUNT], ncols, unstated = 0, any_room = 0, any_speed = gs_sheet_speed_any(d);
-	size_t ntab = 0, f0;
-	const char *w_missing, *w_source, *w_note, *w_status[GS_CLASS_COUNT];
-	const char *const *rk = gs_sheet_words_req_keys;
-	cmark_node *tb, *r, *p;
+	gs_sheet_cands t;
 	gs_sheet_reasonset own;
 	const gs_sheet_reasonset *rs = c->in->rs;
 	gs_sheet_sharedset sources = { 0 }, notes = { 0 };
 	S_rows rw;
-	size_t i, g, *src_of, *note_of, *nums, *rep, *rnext;
+	size_t *src_of, *note_of, *rep, *rnext, ntab, f0;
+	cmark_node *tb = NULL, *p;
 	int q;
 
 	if (!rs) {
@@ -413,279 +351,45 @@ void gs_sheet_offers_candidates(S_ctx *c)
 	rep = gs_xmalloc((rs->n + 1) * sizeof(*rep));
 	rnext = gs_xmalloc((rs->n + 1) * sizeof(*rnext));
 	gs_sheet_reasons_budget_merge(c, rs, rep, rnext);
-	/* The sources and catalog notes the offers share, numbered once in
-	 * table order, the offers of a row one after the other (SIZE_MAX:
-	 * none). */
 	src_of = gs_xmalloc((2 * d->ncands + 1) * sizeof(*src_of));
 	note_of = gs_xmalloc((d->ncands + 1) * sizeof(*note_of));
-	nums = gs_xmalloc((3 * d->ncands + 1) * sizeof(*nums));
-	for (g = 0; g < rw.nrow; g++)
-		for (i = rw.row[g].first; i != SIZE_MAX; i = rw.next[i]) {
-			const gs_candidate *cd = &d->cands[d->order[i]];
-			char w1[256];
+	S_share(c, &rw, src_of, note_of, &sources, &notes);
 
-			src_of[2 * i] = src_of[2 * i + 1] = note_of[i] = SIZE_MAX;
-			if (S_compact(cd))
-				continue;
-			if (!cd->offer->memory_unknown)
-				src_of[2 * i] = gs_sheet_sources_share_source(&sources, gs_xasprintf("%s (%s)",
-					cd->offer->memory_claim.source,
-					gs_catalog_claim_when(&cd->offer->memory_claim, TR("claim.undated"), w1, sizeof(w1))), 0, i);
-			if (cd->plan)
-				src_of[2 * i + 1] = gs_sheet_sources_share_source(&sources, gs_xasprintf("%s (%s)",
-					cd->plan->claim.source,
-					gs_catalog_claim_when(&cd->plan->claim, TR("claim.undated"), w1, sizeof(w1))), 1, i);
-			if (cd->offer->notes) {
-				char *masked = gs_sheet_sources_offer_note_masked(c, cd->offer);
-				note_of[i] = masked
-					? gs_sheet_sources_share_shown(&notes, masked, gs_xstrdup(cd->offer->notes), 0, i)
-					: gs_sheet_sources_share(&notes, gs_xstrdup(cd->offer->notes), 0, i);
-			}
-		}
-
-	/* A requirement whose verdict and reason are the same for every offer
-	 * of the table is one sentence above it, not a column. */
-	for (q = 0; q < GS_REQ_COUNT; q++)
-		same[q] = 1;
-	for (g = 0; g < rw.nrow && S_compact(&d->cands[d->order[rw.row[g].first]]); g++)
-		;
-	f0 = g < rw.nrow ? d->order[rw.row[g].first] : 0;
-	for (g = 0; g < rw.nrow; g++) {
-		size_t first = rw.row[g].first;
-		if (S_compact(&d->cands[d->order[first]]))
-			continue;
-		for (i = first; i != SIZE_MAX; i = rw.next[i])
-			for (q = 0; q < GS_REQ_COUNT; q++)
-				if (rep[rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q]] !=
-				    rep[rs->of[f0 * GS_REQ_COUNT + (size_t)q]])
-					same[q] = 0;
-		/* no headroom calculated for any row (a training, a cache that
-		 * is not dense): no headroom column */
-		any_room |= d->cands[d->order[first]].has_headroom;
-		ntab++;
-	}
+	memset(&t, 0, sizeof(t));
+	t.c = c;
+	t.rs = rs;
+	t.rep = rep;
+	t.next = rw.next;
+	t.src_of = src_of;
+	t.note_of = note_of;
+	t.nums = gs_xmalloc((3 * d->ncands + 1) * sizeof(*t.nums));
+	t.any_speed = gs_sheet_speed_any(d);
+	ntab = S_same(&t, &rw, &f0);
 	/* What every row repeats, looked up and formatted once: the verdict
-	 * cells' texts (by kind, then synthetic), the words of the last
-	 * columns. */
+	 * cells' texts (by kind, then synthetic), the classes' words. */
 	for (q = 0; q < 4; q++) {
-		vtext[q][0] = gs_xasprintf("%s %s", gs_sheet_words_verdict_symbol((gs_verdict_kind)q),
-					   gs_sheet_words_verdict_word(c, (gs_verdict_kind)q));
-		vtext[q][1] = gs_xasprintf("%s%s", vtext[q][0], TR("verdict.synthetic_suffix"));
+		t.vtext[q][0] = gs_xasprintf("%s %s", gs_sheet_words_verdict_symbol((gs_verdict_kind)q),
+					     gs_sheet_words_verdict_word(c, (gs_verdict_kind)q));
+		t.vtext[q][1] = gs_xasprintf("%s%s", t.vtext[q][0], TR("verdict.synthetic_suffix"));
 	}
+	for (q = 0; q < GS_CLASS_COUNT; q++)
+		t.w_status[q] = gs_sheet_words_class_words(c, (gs_class)q);
 	gs_doc_heading(c->root, 2, TR("sec.candidates"));
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("cand.intro"));
-	tb = NULL;
-	hroom = NULL;
-	if (ntab) {
-		int k = 0;
-		for (q = 0; q < GS_REQ_COUNT; q++) {
-			const gs_verdict *v = &d->cands[f0].v[q];
-			if (!same[q])
-				continue;
-			if (!k++) {
-				p = gs_doc_para(c->root);
-				gs_doc_text(p, TR("cand.same_all"));
-			}
-			gs_doc_textf(p, "%s %s: %s", k > 1 ? ";" : "", TR(rk[q]),
-				     vtext[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
-		}
-		if (k)
-			gs_doc_text(p, ".");
-		if (any_room) {
-			gs_verdict hv;
-			char a[GS_FMT_MAX], b[GS_FMT_MAX];
-			memset(&hv, 0, sizeof(hv));
-			hv.n1 = gs_qty_fmt_int(a, c->in->s->kv_sequences, c->lang);
-			hv.n2 = gs_qty_fmt_int(b, c->in->s->kv_tokens_kept, c->lang);
-			hroom = gs_sheet_words_expand(c, TR("col.headroom"), &hv);
-		}
-		ncols = 0;
-		h[ncols++] = TR("col.offer");
-		h[ncols++] = TR("col.capacity");
-		for (q = 0; q < GS_REQ_COUNT; q++)
-			if (!same[q])
-				h[ncols++] = TR(rk[q]);
-		h[ncols++] = TR("col.price");
-		if (any_speed)
-			gs_sheet_speed_header(c, h, &ncols, (int)(sizeof(h) / sizeof(h[0])) - 3, &hspeed);
-		if (any_room)
-			h[ncols++] = hroom;
-		h[ncols++] = TR("col.overall");
-		h[ncols++] = TR("col.sources_notes");
-		tb = gs_doc_table(c->doc, c->root, TR("cap.candidates"), (size_t)ncols, h);
-	}
-	w_missing = TR("word.missing");
-	w_source = TR("cand.source");
-	w_note = TR("cand.note");
-	for (q = 0; q < GS_CLASS_COUNT; q++)
-		w_status[q] = gs_sheet_words_class_words(c, (gs_class)q);
-	for (g = 0; g < rw.nrow; g++) {
-		size_t first = rw.row[g].first, nof = rw.row[g].n;
-		const gs_candidate *cd = &d->cands[d->order[first]];
-		char gb[GS_FMT_MAX];
-		cmark_node *cell;
-		char mem[GS_FMT_MAX];
-		/* the figure's words, unless the capacity cell says them */
-		const char *mem_words = cd->offer->memory_unknown ||
-			(cd->capacity.present && cd->cap_source == GS_CAP_NOMINAL) ? ""
-			: TR(cd->offer->mib_text ? "cand.provider_assumed" : "cand.nominal_assumed");
-
-		if (S_compact(cd))
-			continue;
-		r = gs_doc_row(tb);
-		/* sheets/ID.html#offer-OFFER: the site's matrix and offer pages
-		 * link to the offer's row; the other offers of a row are
-		 * anchors in its first cell */
-		gs_sheet_words_anchor(c->doc, r, "offer-", cd->offer->id, gs_doc_row_id);
-		cell = gs_doc_cell(r);
-		gs_catalog_offer_memory_label(cd->offer, w_missing, mem, sizeof(mem));
-		if (nof == 1) {
-			gs_doc_code(cell, cd->offer->id);
-			gs_doc_textf(cell, " %s, %llu x %s%s%s", cd->offer->gpu_model,
-				     (unsigned long long)cd->offer->cards, mem,
-				     *mem_words ? " " : "", mem_words);
-			if (cd->offer->provider)
-				gs_doc_textf(cell, " — %s", cd->offer->provider);
-		} else {
-			/* "Cudo · 1 x A40 · 49152 MiB (assumed: ...) · 13 offers (`a`, ...)" */
-			size_t *pos = nums, k = 0;
-			for (i = first; i != SIZE_MAX; i = rw.next[i]) {
-				if (i != first)
-					gs_sheet_words_anchor(c->doc, cell, "offer-", d->cands[d->order[i]].offer->id,
-						 gs_doc_cell_id);
-				if (k < GS_SHEET_FEW_OFFERS)
-					pos[k++] = i;
-			}
-			/* reference cards (no provider) share rows among themselves */
-			if (cd->offer->provider)
-				gs_doc_textf(cell, "%s · ", cd->offer->provider);
-			gs_doc_textf(cell, "%llu x %s · %s%s%s · ",
-				     (unsigned long long)cd->offer->cards, cd->offer->gpu_model, mem,
-				     *mem_words ? " " : "", mem_words);
-			gs_doc_textf(cell, "%zu %s (", nof, TR("cand.offers"));
-			gs_sheet_sources_offer_list(c, cell, pos, k);
-			if (nof > k)
-				gs_doc_textf(cell, " %s %zu %s", TR("cand.and"), nof - k, TR("cand.more"));
-			gs_doc_text(cell, ")");
-		}
-		if (c->in->cat->origins)
-			gs_doc_textf(cell, " (%s: %s)", TR("site.catalog"),
-				     gs_catalog_origin(c->in->cat, cd->offer));
-		if (!cd->capacity.present)
-			gs_doc_cell_text(r, w_missing);
-		else
-			gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s, %s%s)", gs_qty_fmt_gib(gb, cd->capacity.bytes, c->lang),
-						 gs_sheet_words_qprov(c, cd->capacity),
-						 TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
-						    : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
-						    : cd->cap_source == GS_CAP_REPORTED ? "cap.reported"
-						    : cd->gpu ? "cap.nominal"
-						    : cd->offer->mib_text ? "cap.provider_mib_decimal" : "cap.nominal"),
-						 cd->cap_source != GS_CAP_OBSERVED &&
-						 (cd->gpu || cd->offer->memory_origin == GS_MEMORY_FROM_VENDOR)
-						 ? TR("cap.from_vendor_table") : ""));
-		/* a reported total cites the public log it was read in */
-		if (cd->cap_source == GS_CAP_REPORTED && cd->gpu && cd->gpu->reported_source) {
-			cmark_node *last = cmark_node_last_child(r);
-			gs_doc_textf(last, " — %s ", TR("cap.reported_in"));
-			gs_doc_code(last, cd->gpu->reported_source);
-		}
-		/* an observed capacity names the file, and who reported an imported log */
-		if (cd->cap_source == GS_CAP_OBSERVED && cd->cap_from && cd->cap_from->ref->file) {
-			cmark_node *last = cmark_node_last_child(r);
-			gs_doc_textf(last, " — %s ", TR("cap.observed_in"));
-			gs_doc_code(last, cd->cap_from->ref->file);
-			if (cd->cap_from->m->import_source)
-				gs_doc_textf(last, ", %s %s", TR("cap.reported_by"),
-					     cd->cap_from->m->import_source);
-		}
-		for (q = 0; q < GS_REQ_COUNT; q++) {
-			const gs_verdict *v = &cd->v[q];
-			size_t why = rep[rs->of[d->order[first] * GS_REQ_COUNT + (size_t)q]];
-			if (same[q])
-				continue;
-			cell = gs_doc_cell_text(r, vtext[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
-			/* In the HTML, the verdict links to its reason (listed below
-			 * unless not required); a row whose offers have several
-			 * budget reasons, to the budget's reasons */
-			if (v->kind != GS_V_NOT_REQUIRED) {
-				char n[GS_DEC_MAX + 1];
-				for (i = rw.next[first]; i != SIZE_MAX; i = rw.next[i])
-					if (rep[rs->of[d->order[i] * GS_REQ_COUNT + (size_t)q]] != why)
-						break;
-				n[GS_DEC_MAX] = '\0';
-				if (i == SIZE_MAX)
-					gs_sheet_words_anchor(c->doc, cell, "why-", gs_dec(n, why, 0), gs_doc_cell_link);
-				else
-					gs_sheet_words_anchor(c->doc, cell, "reasons-", gs_verdict_req_id((gs_req)q), gs_doc_cell_link);
-			}
-		}
-		if (nof > 1) {
-			cell = gs_doc_cell(r);
-			S_range_text(c, cell, &rw, g);
-		} else if (cd->plan) {
-			S_cost_cell(c, r, cd, &unstated);
-		} else if (cd->on_demand.plan || cd->interruptible.plan) {
-			cell = gs_doc_cell(r);
-			gs_sheet_answer_price_text(c, cell, cd);
-		} else {
-			gs_doc_cell_text(r, w_missing);
-		}
-		if (any_speed)
-			gs_sheet_speed_cells(c, r, rw.next, first);
-		if (any_room) {
-			cell = gs_doc_cell(r);
-			gs_sheet_answer_headroom_text(c, cell, cd);
-		}
-		gs_doc_cell_text(r, w_status[cd->cls]);
-		/* its sources (the memory figure's, the price's) and note, by number */
-		cell = gs_doc_cell(r);
-		if (nof == 1) {
-			size_t m = src_of[2 * first], pr = src_of[2 * first + 1];
-			int any = 0;
-			if (m != SIZE_MAX) {
-				gs_doc_textf(cell, "%s %zu", w_source, m + 1);
-				any = 1;
-			}
-			if (pr != SIZE_MAX && pr != m) {
-				gs_doc_textf(cell, "%s%s %zu", any ? ", " : "", w_source, pr + 1);
-				any = 1;
-			}
-			if (note_of[first] != SIZE_MAX) {
-				gs_doc_textf(cell, "%s%s %zu", any ? "; " : "", w_note, note_of[first] + 1);
-				any = 1;
-			}
-			if (!any)
-				gs_doc_text(cell, "—");
-		} else {
-			size_t k = 0;
-			int any;
-			for (i = first; i != SIZE_MAX; i = rw.next[i]) {
-				nums[k++] = src_of[2 * i];
-				nums[k++] = src_of[2 * i + 1];
-			}
-			any = S_numbers(cell, w_source, TR("cand.sources_short"), nums, k, "");
-			k = 0;
-			for (i = first; i != SIZE_MAX; i = rw.next[i])
-				nums[k++] = note_of[i];
-			any |= S_numbers(cell, w_note, TR("cand.notes_short"), nums, k, any ? "; " : "");
-			if (!any)
-				gs_doc_text(cell, "—");
-		}
-	}
-	free(hroom);
-	free(hspeed);
-	if (unstated) {
+	if (ntab)
+		tb = S_table(&t, f0);
+	S_rows_write(&t, tb, &rw);
+	if (t.unstated) {
 		p = gs_doc_para(c->root);
 		gs_doc_textf(p, "† %s", TR("cand.billing_mark"));
 	}
 	if (ntab)
 		gs_sheet_speed_para(c);
-	S_compact_table(c, rs, rep, vtext);
+	S_compact_table(c, rs, rep, t.vtext);
 	for (q = 0; q < 4; q++) {
-		free(vtext[q][0]);
-		free(vtext[q][1]);
+		free(t.vtext[q][0]);
+		free(t.vtext[q][1]);
 	}
 
 	gs_sheet_reasons_section(c, rs, &sources, rep, rnext);
@@ -700,5 +404,5 @@ void gs_sheet_offers_candidates(S_ctx *c)
 	S_rows_release(&rw);
 	free(src_of);
 	free(note_of);
-	free(nums);
+	free(t.nums);
 }

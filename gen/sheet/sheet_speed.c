@@ -27,20 +27,6 @@ int gs_sheet_speed_any(const gs_decision *d)
 	return 0;
 }
 
-void gs_sheet_speed_header(S_ctx *c, const char **h, int *ncols, int max, char **owned)
-{
-	gs_verdict hv;
-	char a[GS_FMT_MAX];
-
-	if (*ncols + 2 > max)
-		GS_BUG("sheet: %d columns, more than the table's %d", *ncols + 2, max);
-	memset(&hv, 0, sizeof(hv));
-	hv.n1 = gs_qty_fmt_int(a, c->in->s->kv_sequences ? c->in->s->kv_sequences : 1, c->lang);
-	*owned = gs_sheet_words_expand(c, TR("col.speed"), &hv);
-	h[(*ncols)++] = *owned;
-	h[(*ncols)++] = TR("col.mtok");
-}
-
 /* The lowest and highest of one kind over a row's offers: 0 when none has it. */
 static int S_range(const gs_decision *d, const size_t *next, size_t first, int interruptible,
 		   int64_t *lo, int64_t *hi, const char **cur)
@@ -64,17 +50,13 @@ static int S_range(const gs_decision *d, const size_t *next, size_t first, int i
 	return any;
 }
 
-void gs_sheet_speed_cells(S_ctx *c, cmark_node *row, const size_t *next, size_t first)
+void gs_sheet_speed_bound_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd)
 {
-	const gs_decision *d = c->in->d;
-	const gs_candidate *cd = &d->cands[d->order[first]];
 	const gs_speed *sp = &cd->speed;
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 	cmark_node *cell;
-	int k, any = 0;
 
 	if (!sp->known) {
-		gs_doc_cell_text(row, TR("word.missing"));
 		gs_doc_cell_text(row, TR("word.missing"));
 		return;
 	}
@@ -83,6 +65,19 @@ void gs_sheet_speed_cells(S_ctx *c, cmark_node *row, const size_t *next, size_t 
 		     gs_speed_fmt(b, sp->decode_total_milli, c->lang));
 	if (sp->has_prefill)
 		gs_doc_textf(cell, "; ≤ %s", gs_speed_fmt(a, sp->prefill_milli, c->lang));
+}
+
+void gs_sheet_speed_mtok_cell(S_ctx *c, cmark_node *row, const size_t *next, size_t first)
+{
+	const gs_decision *d = c->in->d;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	cmark_node *cell;
+	int k, any = 0;
+
+	if (!d->cands[d->order[first]].speed.known) {
+		gs_doc_cell_text(row, TR("word.missing"));
+		return;
+	}
 	cell = gs_doc_cell(row);
 	for (k = 0; k < 2; k++) {
 		int64_t lo = 0, hi = 0;
