@@ -45,9 +45,37 @@ typedef enum {
 	GS_LOG_SGLANG = 4
 } gs_log_kind;
 
-/* "vllm", "torch-oom", "torch-stats", "llama.cpp", "sglang"; -1 for another name. */
+/* The kind whose --from name is s (gs_logformat's id); -1 for another name. */
 int gs_logimport_kind_parse(const char *s);
 const char *gs_logimport_kind_id(gs_log_kind k);
+
+struct gs_logctx;
+
+/*
+ * One format of `evidence import --from` (logformat.c holds the table,
+ * written once): what it is called, how a text of it is recognised and
+ * refused, its reader, and what its measurement says of the run.
+ */
+typedef struct {
+	gs_log_kind kind;
+	const char *id;            /* as typed after --from: "vllm" */
+	const char *engine;        /* the program that prints it: "vLLM" */
+	const char *what;          /* the measurement's identity: "vLLM start-up log" */
+	const char *name;          /* in a refusal: "a vLLM start-up log" (logsniff's name) */
+	int sniff;                 /* logsniff's gs_sniff_kind of such a text */
+	const char *needs_phase;   /* why --phase is required, or NULL */
+	const char *process;       /* protocol.process: "fresh" (an engine's own start) or "unknown" */
+	const char *framework;     /* environment.frameworks' key for the version, or NULL */
+	const char *version_from;  /* how the version is told when not printed, or NULL */
+	/* one of line or whole: a (joined) line at a time, or the whole text */
+	int (*line)(struct gs_logctx *c);
+	int (*whole)(struct gs_logctx *c, const char *data, size_t len);
+	int (*finish)(struct gs_logctx *c);  /* after the kept start is chosen, or NULL */
+} gs_logformat;
+
+size_t gs_logformat_count(void);
+const gs_logformat *gs_logformat_at(size_t i);     /* in --from's order; NULL past the end */
+const gs_logformat *gs_logformat_of(gs_log_kind k); /* NULL for none */
 
 typedef enum {
 	GS_LU_BYTES = 0,

@@ -75,6 +75,23 @@ static const S_kind S_kinds[] = {
 #define S_NKINDS (sizeof(S_kinds) / sizeof(S_kinds[0]))
 #define S_MD (S_NKINDS - 1) /* GS_SNIFF_MARKDOWN's row */
 
+int gs_logsniff_describe(gs_sniff_kind kind, gs_logsniff *out)
+{
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < S_NKINDS; k++)
+		if (S_kinds[k].kind == kind) {
+			out->kind = kind;
+			out->id = S_kinds[k].id;
+			out->name = S_kinds[k].name;
+			out->why = S_kinds[k].why;
+			out->from = S_kinds[k].from;
+			return 1;
+		}
+	return 0;
+}
+
 static int S_has(const char *s, size_t n, const char *lit)
 {
 	return memmem(s, n, lit, strlen(lit)) != NULL;

@@ -45,6 +45,9 @@ typedef struct {
 	size_t line;        /* 1-based line that shows it */
 } gs_logsniff;
 
+/* The kind's row (line 0), for checking the readers' table against it: 1, or 0 for none. */
+int gs_logsniff_describe(gs_sniff_kind kind, gs_logsniff *out);
+
 /* 1 with *out filled when a kind is recognised, else 0 (*out kind NONE). */
 int gs_logsniff_text(const char *data, size_t len, gs_logsniff *out);
 

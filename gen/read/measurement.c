@@ -1,5 +1,6 @@
 /* measurement: raw memory measurements, read strictly from JSON (docs/formats.md §3). */
 #include "measurement.h"
+#include "logimport.h"
 #include "jsonread.h"
 #include "util.h"
 
@@ -505,12 +506,16 @@ static void S_read_import(gs_jr *r, gs_measurement *m, json_t *root)
 	static const char *allowed[] = { "from", "source", "log", "engine", "version",
 					 "version_line", "start", "starts", "settings", "figures",
 					 NULL };
-	static const char *const froms[] = { "vllm", "torch-oom", "torch-stats", "llama.cpp", "sglang", NULL };
+	const char *froms[32];   /* the formats of evidence import (logformat.c) */
 	json_t *o;
 	char *op, *dummy = NULL;
 	uint64_t u;
+	size_t i;
 	int e;
 
+	for (i = 0; i < gs_logformat_count() && i + 1 < sizeof(froms) / sizeof(froms[0]); i++)
+		froms[i] = gs_logformat_at(i)->id;
+	froms[i] = NULL;
 	if (gs_jr_object(r, root, "$", "import", GS_JR_NULLABLE, allowed, &o, &op) != 1)
 		return;
 	if (gs_jr_enum(r, o, op, "from", GS_JR_REQUIRED, froms, &e) == 1)

@@ -52,6 +52,9 @@ gpus_of() {
 	esac
 }
 
+# every format of --from, as the table gives them (log-formats.sh checks the other lists)
+formats=$("$bin" evidence import --help | sed -n '1s/^usage: gpusheet evidence import --from \([^ ]*\)$/\1/p' | tr '|' ' ')
+[ -n "$formats" ] || die "no --from list in evidence import --help"
 n=0 imported=0 named=0 asked=0
 one() { # one FILE
 	f=$1 b=$(basename "$1")
@@ -60,7 +63,7 @@ one() { # one FILE
 	if [ "$from" = none ]; then
 		want=$(name_of "$b")
 		[ -n "$want" ] || { err "$b: no reader and no name for it in this test"; return; }
-		for k in vllm sglang torch-oom torch-stats llama.cpp; do
+		for k in $formats; do
 			rm -rf "$scratch/o"
 			"$bin" evidence import --from "$k" "$f" --source "a test" --phase p \
 				--out "$scratch/o/m.json" >"$scratch/out.txt" 2>"$scratch/err.txt"

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "logimport.h"
+#include "logsniff.h"
 #include "outfile.h"
 #include "util.h"
 
@@ -629,8 +630,36 @@ static void test_sglang(void)
 	gs_diag_release(&d);
 }
 
+/* The table of formats: each row is its kind's, its --from name parses
+ * back to it, and logsniff names the same text the same way (its refusal
+ * "read it with --from ID" and the reader's "not NAME" agree). */
+static void test_formats(void)
+{
+	size_t i, j;
+
+	CHECK(gs_logformat_count() >= 5);
+	for (i = 0; i < gs_logformat_count(); i++) {
+		const gs_logformat *f = gs_logformat_at(i);
+		gs_logsniff s;
+		CHECK(gs_logformat_of(f->kind) == f);
+		CHECK_INT(gs_logimport_kind_parse(f->id), (int64_t)f->kind);
+		CHECK_STR(gs_logimport_kind_id(f->kind), f->id);
+		CHECK((f->line != NULL) != (f->whole != NULL));
+		CHECK(f->engine && f->what && f->name && f->process);
+		if (CHECK(gs_logsniff_describe((gs_sniff_kind)f->sniff, &s) == 1)) {
+			CHECK_STR(s.from, f->id);
+			CHECK_STR(s.name, f->name);
+		}
+		for (j = 0; j < i; j++)
+			CHECK(strcmp(gs_logformat_at(j)->id, f->id) != 0);
+	}
+	CHECK(gs_logformat_at(gs_logformat_count()) == NULL);
+	CHECK(gs_logimport_kind_parse("vLLM") == -1);
+}
+
 int main(void)
 {
+	test_formats();
 	test_decimal();
 	test_oom_wordings();
 	test_hostile();

@@ -1,5 +1,5 @@
 /*
- * cmd_evidence: `gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp|sglang
+ * cmd_evidence: `gpusheet evidence import --from FORMAT (logformat.c)
  * LOG --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]
  * [--dims NAME=N,...] [--dtype NAME] [--setting NAME=VALUE]... [--start N]
  * [--block-size N] [--phase NAME] [--device N] [--into WORKLOAD.json]
@@ -32,6 +32,8 @@
 #include "evidence.h"
 #include "gpuname.h"
 #include "logimport.h"
+#include "logmeasure.h"
+#include "buf.h"
 #include "measurement.h"
 #include "outfile.h"
 #include "util.h"
@@ -40,8 +42,9 @@
 #include "quantity.h"
 #include "sizing.h"
 
+/* %s: the formats of --from, from their table (logformat.c) */
 static const char S_usage[] =
-	"usage: gpusheet evidence import --from vllm|torch-oom|torch-stats|llama.cpp|sglang\n"
+	"usage: gpusheet evidence import --from %s\n"
 	"       LOG"
 	" --source TEXT --out FILE.json [--gpu [K=]NAME]... [--model NAME]\n"
 	"       [--dims NAME=N,...] [--dtype NAME] [--setting NAME=VALUE]...\n"
@@ -50,32 +53,6 @@ static const char S_usage[] =
 
 #define S_MAX_GPUS 64
 #define S_MAX_SETTINGS 16
-
-/* A setting the log does not print, as the user states it (--setting). */
-typedef struct {
-	char name[64];
-	const char *value;
-	const char *flag;
-} S_stated;
-
-/* Two values of one setting agree: the same text, or the same decimal
- * ("0.9" and "0.90"). */
-static int S_same_value(const char *a, const char *b)
-{
-	char *ea, *eb;
-	double x, y;
-
-	if (strcmp(a, b) == 0)
-		return 1;
-	x = strtod(a, &ea);
-	y = strtod(b, &eb);
-	return ea != a && eb != b && !*ea && !*eb && x == y;
-}
-
-typedef struct {
-	int64_t index;   /* -1: every device */
-	const char *name;
-} S_gpu;
 
 static const char *S_base(const char *path)
 {
@@ -97,42 +74,6 @@ static int S_posint(const char *s, uint64_t *out)
 		return -1;
 	*out = v;
 	return 0;
-}
-
-/* bf16 and bfloat16 are one dtype, as are fp16, half and float16. */
-static const char *S_dtype_norm(const char *s)
-{
-	static const char *const al[][2] = {
-		{ "bf16", "bfloat16" }, { "fp16", "float16" }, { "half", "float16" },
-		{ "f16", "float16" },   { "fp32", "float32" }, { "float", "float32" },
-		{ "f32", "float32" },   { NULL, NULL }
-	};
-	size_t i;
-
-	if (strncmp(s, "torch.", 6) == 0)
-		s += 6;
-	for (i = 0; al[i][0]; i++)
-		if (strcmp(s, al[i][0]) == 0)
-			return al[i][1];
-	return s;
-}
-
-/* "FILE:LINE: error: MSG" for a flag the log contradicts. */
-#define S_refuse(log, line, fmt, a, b, text) S_refuse_msg((log), (line), gs_xasprintf(fmt, a, b), (text))
-
-static void S_refuse_msg(const char *log, size_t line, char *msg, const char *text)
-{
-	gs_diag d = GS_DIAG_INIT;
-
-	gs_diag_add(&d, log, (int)line, 0, NULL, "%s: \"%s\"", msg, text);
-	gs_diag_print(&d, stderr);
-	gs_diag_release(&d);
-	free(msg);
-}
-
-static json_t *S_opt_u64(int has, uint64_t v)
-{
-	return has ? json_integer((json_int_t)v) : json_null();
 }
 
 /* Creates dir/name with the bytes, never replacing a file there. */
@@ -394,7 +335,136 @@ done:
 	return rc;
 }
 
-static int S_import(int argc, char **argv)
+/* What the command line asks. */
+typedef struct {
+	const char *from, *out, *log, *into, *predict;
+	const gs_logformat *fmt;
+	gs_logimport_opts lo;
+	gs_logmeasure_flags fl;
+	gs_logmeasure_gpu gpus[S_MAX_GPUS];
+	gs_logmeasure_stated stated[S_MAX_SETTINGS];
+} S_args;
+
+/* --setting NAME=VALUE. 0, or an exit code (said). */
+static int S_arg_setting(S_args *a, const char *arg)
+{
+	gs_logmeasure_stated *st = a->stated;
+	const char *eq = strchr(arg, '=');
+	size_t n = eq ? (size_t)(eq - arg) : 0, k, ns = a->fl.nstated;
+	int okname = n > 0 && n < sizeof(st[0].name) && arg[0] >= 'a' && arg[0] <= 'z';
+
+	for (k = 0; okname && k < n; k++)
+		okname = (arg[k] >= 'a' && arg[k] <= 'z') || (arg[k] >= '0' && arg[k] <= '9') ||
+			 arg[k] == '_';
+	if (!okname || !eq[1]) {
+		gs_diag_error_print("evidence import", "--setting takes NAME=VALUE, a name "
+			       "of a-z, 0-9 and _ (got '%s')", arg);
+		return GS_EXIT_USAGE;
+	}
+	for (k = 0; k < ns; k++)
+		if (strlen(st[k].name) == n && memcmp(st[k].name, arg, n) == 0) {
+			gs_diag_error_print("evidence import", "--setting %.*s given twice", (int)n, arg);
+			return GS_EXIT_USAGE;
+		}
+	if (ns == S_MAX_SETTINGS || (n == 5 && memcmp(arg, "model", 5) == 0)) {
+		gs_diag_error_print("evidence import", ns == S_MAX_SETTINGS
+			       ? "--setting given more than 16 times"
+			       : "--setting model=: give the model with --model NAME");
+		return GS_EXIT_USAGE;
+	}
+	memcpy(st[ns].name, arg, n);
+	st[ns].name[n] = '\0';
+	st[ns].value = eq + 1;
+	st[ns].flag = arg;
+	a->fl.nstated++;
+	return 0;
+}
+
+/* --gpu [K=]NAME. 0, or an exit code (said). */
+static int S_arg_gpu(S_args *a, const char *arg)
+{
+	gs_logmeasure_gpu *g = &a->gpus[a->fl.ngpus];
+	const char *eq = strchr(arg, '=');
+	uint64_t k = 0;
+
+	if (a->fl.ngpus == S_MAX_GPUS) {
+		gs_diag_error_print("evidence import", "--gpu given more than %d times", S_MAX_GPUS);
+		return GS_EXIT_USAGE;
+	}
+	g->index = -1;
+	g->name = arg;
+	if (eq) {
+		char num[24];
+		size_t n = (size_t)(eq - arg);
+		if (n < sizeof(num)) {
+			memcpy(num, arg, n);
+			num[n] = '\0';
+			if (strcmp(num, "0") == 0 || S_posint(num, &k) == 0) {
+				g->index = (int64_t)k;
+				g->name = eq + 1;
+			}
+		}
+	}
+	if (!*g->name) {
+		gs_diag_error_print("evidence import", "--gpu needs a name");
+		return GS_EXIT_USAGE;
+	}
+	a->fl.ngpus++;
+	return 0;
+}
+
+/* --start, --block-size, --device: a number. 0, or an exit code (said). */
+static int S_arg_number(S_args *a, int c, const char *arg)
+{
+	uint64_t u;
+
+	if (c == 'S') {
+		if (S_posint(arg, &u) != 0 || u > 100000) {
+			gs_diag_error_print("evidence import", "--start takes a positive number");
+			return GS_EXIT_USAGE;
+		}
+		a->lo.run = (int)u;
+	} else if (c == 'b') {
+		if (S_posint(arg, &u) != 0 || u > 1048576) {
+			gs_diag_error_print("evidence import", "--block-size takes a positive number of tokens");
+			return GS_EXIT_USAGE;
+		}
+		a->lo.block_size = u;
+	} else if (strcmp(arg, "0") == 0) {
+		a->lo.device = 0;
+	} else if (S_posint(arg, &u) == 0 && u < 1000000) {
+		a->lo.device = (int64_t)u;
+	} else {
+		gs_diag_error_print("evidence import", "--device takes a device number");
+		return GS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* "a, b, c or d": the formats --from takes, in the table's order. */
+static char *S_from_list(const char *sep, const char *last)
+{
+	gs_buf b = GS_BUF_INIT;
+	size_t i, n = gs_logformat_count();
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			gs_buf_puts(&b, i + 1 == n ? last : sep);
+		gs_buf_puts(&b, gs_logformat_at(i)->id);
+	}
+	return b.data ? b.data : gs_xstrdup("");
+}
+
+static void S_usage_print(FILE *to)
+{
+	char *ids = S_from_list("|", "|");
+
+	fprintf(to, S_usage, ids);
+	free(ids);
+}
+
+/* The command line into a; -1 to go on, or an exit code (said). */
+static int S_args_parse(int argc, char **argv, S_args *a)
 {
 	static const struct option opts[] = {
 		{ "from", required_argument, NULL, 'f' },
@@ -414,503 +484,236 @@ static int S_import(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *from = NULL, *source = NULL, *out = NULL, *model = NULL, *dims = NULL;
-	const char *dtype = NULL, *log, *into = NULL, *predict = NULL;
-	S_into it = { NULL, NULL, NULL };
-	char *covers = NULL;
-	S_gpu gpus[S_MAX_GPUS];
-	S_stated stated[S_MAX_SETTINGS];
-	size_t nstated = 0;
-	size_t ngpus = 0, len = 0, i, j;
-	gs_logimport_opts lo;
-	gs_logimport li;
-	gs_diag d = GS_DIAG_INIT;
-	gs_measurement check;
-	gs_archive *arch = NULL;
-	gs_error aerr = GS_ERROR_INIT;
-	char sha[GS_SHA256_HEX_SIZE], rel[GS_EVIDENCE_REL_SIZE], *data = NULL, *text = NULL;
-	char *dir = NULL, *slash, *dims_copy = NULL, *produced = NULL, *code = NULL;
-	json_t *root = NULL, *jdims, *env, *devs, *phs, *imp, *figs, *sets, *jlog;
-	struct stat st;
-	uint64_t u;
-	int c, kind, rc = GS_EXIT_INVALID, parsed = 0;
+	int c, rc, kind;
 
-	memset(&lo, 0, sizeof(lo));
+	memset(a, 0, sizeof(*a));
+	a->fl.gpus = a->gpus;
+	a->fl.stated = a->stated;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		rc = 0;
 		switch (c) {
-		case 'f': from = optarg; break;
-		case 's': source = optarg; break;
-		case 'o': out = optarg; break;
-		case 'm': model = optarg; break;
-		case 'D': dims = optarg; break;
-		case 't': dtype = optarg; break;
-		case 'p': lo.phase = optarg; break;
-		case 'I': into = optarg; break;
-		case 'P': predict = optarg; break;
-		case 'V': {
-			const char *eq = strchr(optarg, '=');
-			size_t n = eq ? (size_t)(eq - optarg) : 0, k;
-			int okname = n > 0 && n < sizeof(stated[0].name) && optarg[0] >= 'a' &&
-				     optarg[0] <= 'z';
-			for (k = 0; okname && k < n; k++)
-				okname = (optarg[k] >= 'a' && optarg[k] <= 'z') ||
-					 (optarg[k] >= '0' && optarg[k] <= '9') || optarg[k] == '_';
-			if (!okname || !eq[1]) {
-				gs_diag_error_print("evidence import", "--setting takes NAME=VALUE, a name "
-					       "of a-z, 0-9 and _ (got '%s')", optarg);
-				return GS_EXIT_USAGE;
-			}
-			for (k = 0; k < nstated; k++)
-				if (strlen(stated[k].name) == n && memcmp(stated[k].name, optarg, n) == 0) {
-					gs_diag_error_print("evidence import", "--setting %.*s given twice",
-						       (int)n, optarg);
-					return GS_EXIT_USAGE;
-				}
-			if (nstated == S_MAX_SETTINGS || (n == 5 && memcmp(optarg, "model", 5) == 0)) {
-				gs_diag_error_print("evidence import", nstated == S_MAX_SETTINGS
-					       ? "--setting given more than 16 times"
-					       : "--setting model=: give the model with --model NAME");
-				return GS_EXIT_USAGE;
-			}
-			memcpy(stated[nstated].name, optarg, n);
-			stated[nstated].name[n] = '\0';
-			stated[nstated].value = eq + 1;
-			stated[nstated].flag = optarg;
-			nstated++;
-			break;
-		}
-		case 'g': {
-			const char *eq = strchr(optarg, '=');
-			uint64_t k = 0;
-			if (ngpus == S_MAX_GPUS) {
-				gs_diag_error_print("evidence import", "--gpu given more than %d times", S_MAX_GPUS);
-				return GS_EXIT_USAGE;
-			}
-			gpus[ngpus].index = -1;
-			gpus[ngpus].name = optarg;
-			if (eq) {
-				char num[24];
-				size_t n = (size_t)(eq - optarg);
-				if (n < sizeof(num)) {
-					memcpy(num, optarg, n);
-					num[n] = '\0';
-					if (strcmp(num, "0") == 0 || S_posint(num, &k) == 0) {
-						gpus[ngpus].index = (int64_t)k;
-						gpus[ngpus].name = eq + 1;
-					}
-				}
-			}
-			if (!*gpus[ngpus].name) {
-				gs_diag_error_print("evidence import", "--gpu needs a name");
-				return GS_EXIT_USAGE;
-			}
-			ngpus++;
-			break;
-		}
-		case 'S':
-			if (S_posint(optarg, &u) != 0 || u > 100000) {
-				gs_diag_error_print("evidence import", "--start takes a positive number");
-				return GS_EXIT_USAGE;
-			}
-			lo.run = (int)u;
-			break;
-		case 'b':
-			if (S_posint(optarg, &u) != 0 || u > 1048576) {
-				gs_diag_error_print("evidence import", "--block-size takes a positive number of tokens");
-				return GS_EXIT_USAGE;
-			}
-			lo.block_size = u;
-			break;
-		case 'd':
-			if (strcmp(optarg, "0") == 0) {
-				lo.device = 0;
-			} else if (S_posint(optarg, &u) == 0 && u < 1000000) {
-				lo.device = (int64_t)u;
-			} else {
-				gs_diag_error_print("evidence import", "--device takes a device number");
-				return GS_EXIT_USAGE;
-			}
-			break;
-		case 'h': fputs(S_usage, stdout); return GS_EXIT_OK;
+		case 'f': a->from = optarg; break;
+		case 's': a->fl.source = optarg; break;
+		case 'o': a->out = optarg; break;
+		case 'm': a->fl.model = optarg; break;
+		case 'D': a->fl.dims = optarg; break;
+		case 't': a->fl.dtype = optarg; break;
+		case 'p': a->lo.phase = optarg; break;
+		case 'I': a->into = optarg; break;
+		case 'P': a->predict = optarg; break;
+		case 'V': rc = S_arg_setting(a, optarg); break;
+		case 'g': rc = S_arg_gpu(a, optarg); break;
+		case 'S': case 'b': case 'd': rc = S_arg_number(a, c, optarg); break;
+		case 'h': S_usage_print(stdout); return GS_EXIT_OK;
 		default:
-			fprintf(stderr, "gpusheet evidence import: unknown option or missing value\n%s",
-				S_usage);
+			fprintf(stderr, "gpusheet evidence import: unknown option or missing value\n");
+			S_usage_print(stderr);
 			return GS_EXIT_USAGE;
 		}
+		if (rc)
+			return rc;
 	}
-	if (argc - optind != 1 || !from || !source || !*source || !out || !*out) {
+	if (argc - optind != 1 || !a->from || !a->fl.source || !*a->fl.source || !a->out || !*a->out) {
 		fprintf(stderr, "gpusheet evidence import: one LOG, --from, --source and --out are "
-			"required\n%s", S_usage);
+			"required\n");
+		S_usage_print(stderr);
 		return GS_EXIT_USAGE;
 	}
-	kind = gs_logimport_kind_parse(from);
+	kind = gs_logimport_kind_parse(a->from);
 	if (kind < 0) {
-		gs_diag_error_print("evidence import", "--from takes vllm, torch-oom, torch-stats, "
-			       "llama.cpp or sglang (got '%s')", from);
+		char *ids = S_from_list(", ", " or ");
+		gs_diag_error_print("evidence import", "--from takes %s (got '%s')", ids, a->from);
+		free(ids);
 		return GS_EXIT_USAGE;
 	}
-	if (kind == GS_LOG_TORCH_STATS && !lo.phase) {
-		gs_diag_error_print("evidence import", "--from torch-stats needs --phase NAME: a dump "
-			       "does not say which phase it closes");
+	a->fmt = gs_logformat_of((gs_log_kind)kind);
+	if (a->fmt->needs_phase && !a->lo.phase) {
+		gs_diag_error_print("evidence import", "--from %s needs --phase NAME: %s", a->fmt->id,
+			       a->fmt->needs_phase);
 		return GS_EXIT_USAGE;
 	}
-	log = argv[optind];
-	if (lstat(out, &st) == 0) {
-		gs_diag_error_print("evidence import", "%s exists: an existing file is never replaced",
-			       out);
+	a->log = a->fl.log = argv[optind];
+	return -1;
+}
+
+/* The log, once, bounded: *data (NUL-ended) and *len. 0, or an exit code (said). */
+static int S_read_log(const char *log, char **data, size_t *len)
+{
+	/* O_NONBLOCK: a FIFO is refused below, not waited on */
+	int fd = open(log, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	size_t got = 0;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		gs_diag_error_print("evidence import", "cannot open %s: %s", log, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return GS_EXIT_INVALID;
 	}
-	/* the log, once */
-	{
-		/* O_NONBLOCK: a FIFO is refused below, not waited on */
-		int fd = open(log, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-		size_t got = 0;
-		if (fd < 0 || fstat(fd, &st) != 0) {
-			gs_diag_error_print("evidence import", "cannot open %s: %s", log, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return GS_EXIT_INVALID;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			gs_diag_error_print("evidence import", "%s: not a regular file", log);
-			close(fd);
-			return GS_EXIT_INVALID;
-		}
-		if ((uint64_t)st.st_size > GS_LOG_MAX_BYTES) {
-			gs_diag_error_print("evidence import", "%s is %lld bytes, more than the bound of %u "
-				       "bytes (64 MiB)", log, (long long)st.st_size, GS_LOG_MAX_BYTES);
-			close(fd);
-			return GS_EXIT_INVALID;
-		}
-		data = gs_xmalloc((size_t)st.st_size + 1);
-		while (got < (size_t)st.st_size) {
-			ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			got += (size_t)n;
-		}
+	if (!S_ISREG(st.st_mode)) {
+		gs_diag_error_print("evidence import", "%s: not a regular file", log);
 		close(fd);
-		len = got;
-		data[len] = '\0';
+		return GS_EXIT_INVALID;
 	}
-	if (gs_logimport_parse((gs_log_kind)kind, log, data, len, &lo, &li, &d) != 0) {
+	if ((uint64_t)st.st_size > GS_LOG_MAX_BYTES) {
+		gs_diag_error_print("evidence import", "%s is %lld bytes, more than the bound of %u "
+			       "bytes (64 MiB)", log, (long long)st.st_size, GS_LOG_MAX_BYTES);
+		close(fd);
+		return GS_EXIT_INVALID;
+	}
+	*data = gs_xmalloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, *data + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	*len = got;
+	(*data)[got] = '\0';
+	return 0;
+}
+
+/* The measurement's text, checked to read back. NULL (said) when it cannot be made. */
+static char *S_measurement(const S_args *a, const gs_logimport *li, json_t *jdims,
+			   const gs_logmeasure_archive *ar)
+{
+	gs_diag d = GS_DIAG_INIT;
+	gs_measurement check;
+	char *text = gs_logmeasure_text(li, &a->fl, jdims, ar);
+
+	if (!text) {
+		/* a string that is not UTF-8: the log's bytes are kept in the archive */
+		gs_diag_error_print("evidence import", "%s: a cited line is not valid UTF-8", a->log);
+		return NULL;
+	}
+	if (gs_measurement_parse(a->out, text, strlen(text), &check, &d) != 0) {
+		fputs("gpusheet evidence import: the measurement made from this log does not "
+		      "validate:\n", stderr);
 		gs_diag_print(&d, stderr);
-		goto done;
+		gs_diag_release(&d);
+		free(text);
+		return NULL;
 	}
-	parsed = 1;
-	/* what the flags give, what the log says wins */
-	if (model) {
-		const gs_logsetting *s = gs_logimport_setting(&li, "model");
-		if (s && strcmp(s->value, model) != 0 && strcmp(S_base(s->value), S_base(model)) != 0) {
-			S_refuse(log, s->line, "--model %s contradicts the log, which names the model %s",
-				 model, s->value, s->text);
-			goto done;
-		}
-	}
-	if (dtype) {
-		const gs_logsetting *s = gs_logimport_setting(&li, "dtype");
-		if (s && strcmp(S_dtype_norm(s->value), S_dtype_norm(dtype)) != 0) {
-			S_refuse(log, s->line, "--dtype %s contradicts the log, which says dtype=%s",
-				 dtype, s->value, s->text);
-			goto done;
-		}
-	}
-	for (i = 0; i < nstated; i++) {
-		const gs_logsetting *s = gs_logimport_setting(&li, stated[i].name);
-		if (s && !S_same_value(s->value, stated[i].value)) {
-			S_refuse(log, s->line, "--setting %s contradicts the log, which says %s",
-				 stated[i].flag, s->value, s->text);
-			goto done;
-		}
-	}
-	for (i = 0; i < li.ndevices; i++) {
-		gs_logdevice *dv = &li.devices[i];
-		for (j = 0; j < ngpus; j++) {
-			if (gpus[j].index >= 0 && gpus[j].index != dv->index)
-				continue;
-			if (dv->name && !gs_gpuname_same(gpus[j].name, NULL, dv->name) &&
-			    !gs_gpuname_same(dv->name, NULL, gpus[j].name) &&
-			    strcmp(dv->name, gpus[j].name) != 0) {
-				S_refuse(log, dv->name_line, "--gpu %s contradicts the log, which names the "
-					 "device %s", gpus[j].name, dv->name, dv->name);
-				goto done;
-			}
-		}
-		if (!dv->name) {
-			const char *name = NULL;
-			for (j = 0; j < ngpus; j++)
-				if (gpus[j].index == dv->index || (gpus[j].index < 0 && !name))
-					name = gpus[j].name;
-			for (j = 0; j < ngpus; j++)
-				if (gpus[j].index == dv->index)
-					name = gpus[j].name;
-			if (!name) {
-				gs_diag_error_print("evidence import", "%s: the log does not name the GPU of "
-					       "device %" PRId64 ": give --gpu NAME (or --gpu %" PRId64
-					       "=NAME)", log, dv->index, dv->index);
-				goto done;
-			}
-			dv->name = gs_xstrdup(name);
-		}
-	}
-	/* dimensions: the log's, then the flags' (a contradiction refused) */
-	jdims = json_object();
-	{
-		static const char *const logdims[] = { "max_model_len", "tensor_parallel_size",
-						       "pipeline_parallel_size", "n_ctx", "n_seq_max",
-						       NULL };
-		for (i = 0; logdims[i]; i++) {
-			const gs_logsetting *s = gs_logimport_setting(&li, logdims[i]);
-			if (s && S_posint(s->value, &u) == 0)
-				json_object_set_new(jdims, logdims[i], json_integer((json_int_t)u));
-		}
-		if (gs_logimport_setting(&li, "dtype"))
-			json_object_set_new(jdims, "dtype",
-					    json_string(S_dtype_norm(gs_logimport_setting(&li, "dtype")->value)));
-		else if (dtype)
-			json_object_set_new(jdims, "dtype", json_string(S_dtype_norm(dtype)));
-	}
-	if (dims) {
-		char *tok, *save = NULL;
-		dims_copy = gs_xstrdup(dims);
-		for (tok = strtok_r(dims_copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			char *eq = strchr(tok, '=');
-			const gs_logsetting *s;
-			json_t *have;
-			size_t k;
-			int okname = eq && eq > tok && *tok >= 'a' && *tok <= 'z';
-			if (eq)
-				*eq = '\0';
-			for (k = 0; okname && tok[k]; k++)
-				okname = (tok[k] >= 'a' && tok[k] <= 'z') || (tok[k] >= '0' && tok[k] <= '9') ||
-					 tok[k] == '_';
-			if (!okname || S_posint(eq + 1, &u) != 0) {
-				gs_diag_error_print("evidence import", "--dims takes NAME=N,... with positive "
-					       "whole numbers (got '%s')", dims);
-				json_decref(jdims);
-				rc = GS_EXIT_USAGE;
-				goto done;
-			}
-			have = json_object_get(jdims, tok);
-			if (have && json_is_integer(have) && (uint64_t)json_integer_value(have) != u) {
-				s = gs_logimport_setting(&li, tok);
-				S_refuse(log, s ? s->line : 0, "--dims %s contradicts the log, which says %s",
-					 tok, s ? s->value : "", s ? s->text : "");
-				json_decref(jdims);
-				goto done;
-			}
-			json_object_set_new(jdims, tok, json_integer((json_int_t)u));
-		}
-	}
-	/* --predict: the prediction beside the log's figures, before anything is written */
-	if (predict && S_predict(predict, &li) != 0) {
-		json_decref(jdims);
-		goto done;
-	}
-	/* --into: the workload read and its new text made before anything is written */
-	if (into) {
-		const gs_logsetting *ms = gs_logimport_setting(&li, "model");
-		covers = gs_xasprintf("%s log%s%s, imported from %s (reported by %s)",
-				      li.engine, ms || model ? " of " : "",
-				      ms ? ms->value : model ? model : "", S_base(log), source);
-		if (S_into_prepare(into, out, covers, &it) != 0) {
-			json_decref(jdims);
-			goto done;
-		}
-	}
-	/* the folder of --out is made as init makes it */
-	if (gs_outfile_make_parents(out, "evidence import")) {
-		json_decref(jdims);
-		rc = GS_EXIT_INVALID;
-		goto done;
-	}
+	gs_measurement_release(&check);
+	gs_diag_release(&d);
+	return text;
+}
+
+/* The log archived beside OUT, then OUT written, then --into. An exit code. */
+static int S_write(const S_args *a, const gs_logimport *li, const char *data, size_t len,
+		   json_t *jdims, S_into *it)
+{
+	char sha[GS_SHA256_HEX_SIZE], rel[GS_EVIDENCE_REL_SIZE], *dir, *slash, *text = NULL;
+	const char *base = strrchr(a->log, '/') ? strrchr(a->log, '/') + 1 : a->log;
+	gs_logmeasure_archive ar;
+	gs_error aerr = GS_ERROR_INIT;
+	gs_archive *arch;
+	int rc = GS_EXIT_INVALID;
+
 	/* the archive's name for the log */
 	gs_evidence_sha256_buffer(data, len, sha);
-	dir = gs_xstrdup(out);
+	dir = gs_xstrdup(a->out);
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
 	/* a damaged archive says so at its first use, below */
 	arch = gs_evidence_archive(slash ? (*dir ? dir : "/") : ".", NULL);
-	gs_evidence_archive_name_log(arch, sha, S_base(log), rel);
-
-	/* the measurement */
-	produced = li.version ? gs_xasprintf("%s %s", li.engine, li.version) : gs_xstrdup(li.engine);
-	if (kind == GS_LOG_TORCH_OOM && li.version) {
-		free(produced);
-		produced = gs_xasprintf("PyTorch %s (from the wording of its out-of-memory message)",
-					li.version);
-	}
-	{
-		const gs_logsetting *s = gs_logimport_setting(&li, "model");
-		const char *what = kind == GS_LOG_VLLM        ? "vLLM start-up log"
-				   : kind == GS_LOG_SGLANG    ? "SGLang start-up log"
-				   : kind == GS_LOG_LLAMACPP  ? "llama.cpp load log"
-				   : kind == GS_LOG_TORCH_OOM ? "PyTorch out-of-memory message"
-							      : "torch.cuda.memory_stats() dump";
-		const char *mn = s ? s->value : model;
-		code = mn ? gs_xasprintf("%s: %s", what, mn) : gs_xstrdup(what);
-	}
-
-	root = json_object();
-	json_object_set_new(root, "schema", json_string("gpusheet-measurement"));
-	json_object_set_new(root, "schema_version", json_integer(1));
-	json_object_set_new(root, "synthetic", json_false());
-	json_object_set_new(root, "synthetic_note", json_null());
-	json_object_set_new(root, "produced_by", json_string(produced));
-	json_object_set_new(root, "identity", json_pack("{s:s}", "code", code));
-	json_object_set_new(root, "dimensions", jdims);
-	env = json_object();
-	devs = json_array();
-	for (i = 0; i < li.ndevices; i++) {
-		const gs_logdevice *dv = &li.devices[i];
-		json_array_append_new(devs, json_pack("{s:I,s:s,s:o,s:o}", "index", (json_int_t)dv->index,
-						      "name", dv->name,
-						      "total_bytes", S_opt_u64(dv->has_total, dv->total),
-						      "free_bytes", S_opt_u64(dv->has_free, dv->free_bytes)));
-	}
-	json_object_set_new(env, "devices", devs);
-	json_object_set_new(env, "backend", json_string("cuda"));
-	if ((kind == GS_LOG_VLLM || kind == GS_LOG_SGLANG) && li.version) {
-		const char *v = li.version[0] == 'v' ? li.version + 1 : li.version;
-		json_object_set_new(env, "frameworks",
-				    json_pack("{s:s}", kind == GS_LOG_VLLM ? "vllm" : "sglang", v));
-	}
-	json_object_set_new(root, "environment", env);
-	json_object_set_new(root, "protocol",
-			    json_pack("{s:s,s:n}", "process",
-				      kind == GS_LOG_VLLM || kind == GS_LOG_LLAMACPP || kind == GS_LOG_SGLANG
-					      ? "fresh"
-					      : "unknown",
-				      "empty_cache"));
-	phs = json_array();
-	for (i = 0; i < li.nphases; i++) {
-		const gs_logphase *p = &li.phases[i];
-		json_t *ph = json_object();
-		json_object_set_new(ph, "name", json_string(p->name));
-		json_object_set_new(ph, "device", json_integer((json_int_t)p->device));
-		json_object_set_new(ph, "status", json_string(p->failed ? "failed" : "ok"));
-		json_object_set_new(ph, "error", p->error ? json_string(p->error) : json_null());
-		if (p->alloc_peak.has || p->alloc_end.has)
-			json_object_set_new(ph, "allocated",
-					    json_pack("{s:n,s:o,s:o}", "start", "peak",
-						      S_opt_u64(p->alloc_peak.has, p->alloc_peak.v), "end",
-						      S_opt_u64(p->alloc_end.has, p->alloc_end.v)));
-		if (p->reserved_peak.has || p->reserved_end.has)
-			json_object_set_new(ph, "reserved",
-					    json_pack("{s:n,s:o,s:o}", "start", "peak",
-						      S_opt_u64(p->reserved_peak.has, p->reserved_peak.v),
-						      "end", S_opt_u64(p->reserved_end.has, p->reserved_end.v)));
-		if (p->used_end.has)
-			json_object_set_new(ph, "device_used",
-					    json_pack("{s:n,s:I}", "start", "end", (json_int_t)p->used_end.v));
-		json_array_append_new(phs, ph);
-	}
-	json_object_set_new(root, "phases", phs);
-	imp = json_object();
-	json_object_set_new(imp, "from", json_string(gs_logimport_kind_id((gs_log_kind)kind)));
-	json_object_set_new(imp, "source", json_string(source));
-	jlog = json_pack("{s:s,s:s,s:I,s:I,s:s}", "name", S_base(log), "sha256", sha, "bytes",
-			 (json_int_t)len, "lines", (json_int_t)li.nlines, "archived_as", rel);
-	json_object_set_new(imp, "log", jlog);
-	json_object_set_new(imp, "engine", json_string(li.engine));
-	json_object_set_new(imp, "version", li.version ? json_string(li.version) : json_null());
-	json_object_set_new(imp, "version_line",
-			    li.version_line ? json_integer((json_int_t)li.version_line) : json_null());
-	json_object_set_new(imp, "start", json_integer(li.run));
-	json_object_set_new(imp, "starts", json_integer((json_int_t)li.nruns));
-	sets = json_array();
-	for (i = 0; i < li.nsettings; i++)
-		json_array_append_new(sets, json_pack("{s:s,s:s,s:I,s:s}", "name", li.settings[i].name,
-						      "value", li.settings[i].value, "line",
-						      (json_int_t)li.settings[i].line, "text",
-						      li.settings[i].text));
-	/* what only a flag gives: stated at import, no line of the log */
-	if (model && !gs_logimport_setting(&li, "model"))
-		json_array_append_new(sets, json_pack("{s:s,s:s,s:n,s:n,s:s}", "name", "model",
-						      "value", model, "line", "text", "stated",
-						      "--model"));
-	for (i = 0; i < nstated; i++)
-		if (!gs_logimport_setting(&li, stated[i].name))
-			json_array_append_new(sets, json_pack("{s:s,s:s,s:n,s:n,s:s}", "name",
-							      stated[i].name, "value", stated[i].value,
-							      "line", "text", "stated", "--setting"));
-	json_object_set_new(imp, "settings", sets);
-	figs = json_array();
-	for (i = 0; i < li.nfigs; i++) {
-		const gs_logfig *f = &li.figs[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "name", json_string(f->name));
-		json_object_set_new(o, "device", f->device >= 0 ? json_integer((json_int_t)f->device)
-							       : json_null());
-		json_object_set_new(o, "value", f->is_int ? json_integer((json_int_t)f->value)
-							  : json_string(f->decimal));
-		json_object_set_new(o, "unit", json_string(gs_logimport_unit_id(f->unit)));
-		json_object_set_new(o, "as_written", json_string(f->as_written));
-		json_object_set_new(o, "note", f->note ? json_string(f->note) : json_null());
-		json_object_set_new(o, "estimate", json_boolean(f->estimate));
-		json_object_set_new(o, "line", json_integer((json_int_t)f->line));
-		json_object_set_new(o, "last_line", f->last_line > f->line
-							    ? json_integer((json_int_t)f->last_line)
-							    : json_null());
-		json_object_set_new(o, "text", json_string(f->text));
-		json_array_append_new(figs, o);
-	}
-	json_object_set_new(imp, "figures", figs);
-	json_object_set_new(root, "import", imp);
-	{
-		char *t = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-		if (!t) {
-			/* a string that is not UTF-8: the log's bytes are kept in the archive */
-			gs_diag_error_print("evidence import", "%s: a cited line is not valid UTF-8", log);
-			goto done;
-		}
-		text = gs_xasprintf("%s\n", t);
-		free(t);
-	}
-	/* what we write must read back */
-	if (gs_measurement_parse(out, text, strlen(text), &check, &d) != 0) {
-		fputs("gpusheet evidence import: the measurement made from this log does not "
-		      "validate:\n", stderr);
-		gs_diag_print(&d, stderr);
+	gs_evidence_archive_name_log(arch, sha, base, rel);
+	ar.sha256 = sha;
+	ar.bytes = len;
+	ar.archived_as = rel;
+	text = S_measurement(a, li, jdims, &ar);
+	if (!text)
 		goto done;
-	}
-	gs_measurement_release(&check);
-	if (gs_evidence_archive_add_log_bytes(arch, data, len, sha, S_base(log), S_base(out), rel, &aerr) != 0 ||
+	if (gs_evidence_archive_add_log_bytes(arch, data, len, sha, base, S_base(a->out), rel, &aerr) != 0 ||
 	    gs_evidence_archive_write_manifest(arch, &aerr) != 0) {
 		gs_diag_error_print("evidence import", "%s", gs_error_message(&aerr));
 		gs_error_release(&aerr);
 		goto done;
 	}
-	if (S_write_new(out, text, strlen(text)) != 0)
+	if (S_write_new(a->out, text, strlen(text)) != 0)
 		goto done;
 	printf("%s: %zu figures, %zu phase%s on %zu device%s from %s (%s%s%s); the log is %s\n",
-	       out, li.nfigs, li.nphases, li.nphases == 1 ? "" : "s", li.ndevices,
-	       li.ndevices == 1 ? "" : "s", log, li.engine, li.version ? " " : "",
-	       li.version ? li.version : "", rel);
+	       a->out, li->nfigs, li->nphases, li->nphases == 1 ? "" : "s", li->ndevices,
+	       li->ndevices == 1 ? "" : "s", a->log, li->engine, li->version ? " " : "",
+	       li->version ? li->version : "", rel);
 	rc = GS_EXIT_OK;
-	if (into) {
-		if (S_into_commit(into, &it) != 0)
+	if (a->into) {
+		if (S_into_commit(a->into, it) != 0)
 			rc = GS_EXIT_INVALID;
 		else
-			printf("%s: its evidence cites %s\n", into, out);
+			printf("%s: its evidence cites %s\n", a->into, a->out);
 	}
+done:
+	gs_evidence_archive_free(arch);
+	free(text);
+	free(dir);
+	return rc;
+}
+
+static int S_import(int argc, char **argv)
+{
+	S_args a;
+	S_into it = { NULL, NULL, NULL };
+	gs_logimport li;
+	gs_logmeasure_error me;
+	gs_diag d = GS_DIAG_INIT;
+	json_t *jdims = NULL;
+	char *data = NULL, *covers = NULL;
+	size_t len = 0;
+	struct stat st;
+	int rc = GS_EXIT_INVALID, r, parsed = 0;
+
+	memset(&me, 0, sizeof(me));
+	if ((r = S_args_parse(argc, argv, &a)) >= 0)
+		return r;
+	if (lstat(a.out, &st) == 0) {
+		gs_diag_error_print("evidence import", "%s exists: an existing file is never replaced",
+			       a.out);
+		return GS_EXIT_INVALID;
+	}
+	if ((r = S_read_log(a.log, &data, &len)) != 0)
+		return r;
+	if (gs_logimport_parse(a.fmt->kind, a.log, data, len, &a.lo, &li, &d) != 0) {
+		gs_diag_print(&d, stderr);
+		goto done;
+	}
+	parsed = 1;
+	/* what the flags give, what the log says wins */
+	if (gs_logmeasure_check(&li, &a.fl, &jdims, &me) != 0) {
+		if (me.msg)
+			gs_diag_error_print("evidence import", "%s", me.msg);
+		gs_diag_print(&me.d, stderr);
+		if (me.usage)
+			rc = GS_EXIT_USAGE;
+		goto done;
+	}
+	/* --predict: the prediction beside the log's figures, before anything is written */
+	if (a.predict && S_predict(a.predict, &li) != 0)
+		goto done;
+	/* --into: the workload read and its new text made before anything is written */
+	if (a.into) {
+		covers = gs_logmeasure_covers(&li, &a.fl);
+		if (S_into_prepare(a.into, a.out, covers, &it) != 0)
+			goto done;
+	}
+	/* the folder of --out is made as init makes it */
+	if (gs_outfile_make_parents(a.out, "evidence import"))
+		goto done;
+	rc = S_write(&a, &li, data, len, jdims, &it);
+	jdims = NULL;
 done:
 	if (parsed)
 		gs_logimport_release(&li);
+	gs_logmeasure_error_release(&me);
 	gs_diag_release(&d);
-	json_decref(root);
-	gs_evidence_archive_free(arch);
+	json_decref(jdims);
 	free(data);
-	free(text);
-	free(dir);
-	free(dims_copy);
-	free(produced);
-	free(code);
 	free(covers);
 	S_into_free(&it);
 	return rc;
@@ -921,9 +724,10 @@ int gs_cmd_evidence(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "import") == 0)
 		return S_import(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		fputs(S_usage, stdout);
+		S_usage_print(stdout);
 		return GS_EXIT_OK;
 	}
-	fprintf(stderr, "gpusheet evidence: expected the subcommand 'import'\n%s", S_usage);
+	fprintf(stderr, "gpusheet evidence: expected the subcommand 'import'\n");
+	S_usage_print(stderr);
 	return GS_EXIT_USAGE;
 }
