@@ -9,6 +9,7 @@
 #include "import.h"
 #include "csv.h"
 #include "gpuname.h"
+#include "hash.h"
 #include "quantity.h"
 #include "util.h"
 
@@ -362,21 +363,10 @@ typedef struct {
 	size_t cap, n;              /* cap: 0 or a power of two */
 } S_map;
 
-static size_t S_hash(const char *s)
-{
-	uint64_t h = UINT64_C(14695981039346656037);
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= UINT64_C(1099511628211);
-	}
-	return (size_t)h;
-}
-
 /* The slot of key: its own, or the empty one where it would go. */
 static size_t S_map_slot(const S_map *m, const char *key)
 {
-	size_t i = S_hash(key) & (m->cap - 1);
+	size_t i = (size_t)gs_hash_str(key) & (m->cap - 1);
 
 	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
 		i = (i + 1) & (m->cap - 1);
@@ -560,6 +550,19 @@ static void S_bad(S_import *im, int line, const char *fmt, ...)
 	free(msg);
 }
 
+/* FNV-1a, 64 bits: part of a long id's format (docs/formats.md), so it
+ * is written here once and never changes; tables use gs_hash (hash.h). */
+static uint64_t S_fnv1a(const char *s)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= UINT64_C(1099511628211);
+	}
+	return h;
+}
+
 /*
  * id: lower-case provider and instance type, other characters as '-'. An
  * id longer than 64 characters (the catalog's bound) keeps its first 55
@@ -578,7 +581,7 @@ static char *S_make_id(const char *provider, const char *type)
 			*p = '-';
 	}
 	if (strlen(id) > 64)
-		snprintf(id + 55, 10, "-%08x", (unsigned)(S_hash(id) & 0xffffffffu));
+		snprintf(id + 55, 10, "-%08x", (unsigned)(S_fnv1a(id) & 0xffffffffu));
 	return id;
 }
 
