@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libxml/xmlwriter.h>
 
@@ -722,7 +723,7 @@ static const struct S_price_rule S_price_rules[] = {
 };
 
 /* The rule of a provider named loosely ("Mithril", "mithril.ai" → mithril). */
-static const struct S_price_rule *S_price_rule_of(const char *provider)
+static const struct S_price_rule *S_price_rule_named(const char *provider)
 {
 	char key[64];
 	size_t n = 0, i;
@@ -737,6 +738,26 @@ static const struct S_price_rule *S_price_rule_of(const char *provider)
 		if (strcmp(key, S_price_rules[i].provider) == 0)
 			return &S_price_rules[i];
 	return NULL;
+}
+
+/* The rule of the provider typed, else of the one the file's path names
+ * (SkyPilot's catalogs/v8/mithril/vms.csv, a copy named mithril-v8-vms.csv). */
+static const struct S_price_rule *S_price_rule_of(const char *provider, const char *file)
+{
+	const struct S_price_rule *r = S_price_rule_named(provider);
+	size_t i, k, n = strlen(file);
+
+	for (i = 0; !r && i < sizeof(S_price_rules) / sizeof(S_price_rules[0]); i++) {
+		size_t len = strlen(S_price_rules[i].provider);
+		for (k = 0; k + len <= n; k++)
+			if (strncasecmp(file + k, S_price_rules[i].provider, len) == 0 &&
+			    (k == 0 || file[k - 1] == '/') &&
+			    (file[k + len] == '/' || file[k + len] == '-' || file[k + len] == '_')) {
+				r = &S_price_rules[i];
+				break;
+			}
+	}
+	return r;
 }
 
 /* A plain positive decimal (digits, one dot), as a price may be written. */
@@ -1827,7 +1848,7 @@ int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
 	memset(&k, 0, sizeof(k));
 	im.opt = opt;
 	im.d = d;
-	im.price_rule = S_price_rule_of(opt->provider);
+	im.price_rule = S_price_rule_of(opt->provider, opt->file);
 	if (len > GS_IMPORT_MAX_BYTES) {
 		gs_diag_add(d, opt->file, 0, 0, NULL, "the file is %zu bytes; the limit is %u bytes (16 MiB)",
 			    len, GS_IMPORT_MAX_BYTES);
