@@ -330,30 +330,29 @@ static void S_reasons(gs_jw *w, const gs_sheet_reasonset *rs, const gs_sheet_rea
 	gs_jw_end(w);
 }
 
+/* The members of a row of "requirements", in order ("requirement_fields"):
+ * each requirement but the budget, in gs_req order. */
+static const char *const S_req_fields[] = {
+	"memory", "software", "calendar", "quality", "host", "regions", "speed"
+};
+
 /*
- * A candidate's requirements but the budget: an object of one member per
- * requirement, keys sorted, each the index of its reason, as an index of
- * the "requirements" table.
+ * A candidate's requirements but the budget, each the index of its reason,
+ * as an index of the "requirements" table.
  */
 static size_t S_requirements(S_tables *tb, const gs_sheet_reasonset *rs, size_t ci)
 {
-	int order[GS_REQ_COUNT], r, k;
 	gs_jw sub;
+	int q;
 
-	/* the requirements by their ids' order (insertion sort of a handful) */
-	for (r = 0; r < GS_REQ_COUNT; r++) {
-		for (k = r; k > 0 && strcmp(gs_verdict_req_id((gs_req)order[k - 1]), gs_verdict_req_id((gs_req)r)) > 0; k--)
-			order[k] = order[k - 1];
-		order[k] = r;
-	}
+	if (sizeof(S_req_fields) / sizeof(S_req_fields[0]) != GS_REQ_COUNT - 1)
+		GS_BUG("decision JSON: %d requirements, %zu named", GS_REQ_COUNT - 1,
+		       sizeof(S_req_fields) / sizeof(S_req_fields[0]));
 	S_sub_begin(&sub);
-	gs_jw_object(&sub);
-	for (k = 0; k < GS_REQ_COUNT; k++) {
-		if (order[k] == GS_REQ_BUDGET)
-			continue;
-		gs_jw_key(&sub, gs_verdict_req_id((gs_req)order[k]));
-		gs_jw_u64(&sub, tb->m.rep[rs->of[ci * GS_REQ_COUNT + (size_t)order[k]]]);
-	}
+	gs_jw_array(&sub);
+	for (q = 0; q < GS_REQ_COUNT; q++)
+		if (q != GS_REQ_BUDGET)
+			gs_jw_u64(&sub, tb->m.rep[rs->of[ci * GS_REQ_COUNT + (size_t)q]]);
 	gs_jw_end(&sub);
 	return S_table_add(&tb->requirements, &sub);
 }
@@ -826,6 +825,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	gs_sheet_reasons_merge_release(&tb.m);
 	if (rs == &own)
 		gs_sheet_reasons_set_release(&own);
+	S_FIELDS(&w, "requirement_fields", S_req_fields);
 	S_table_write(&w, "requirements", &tb.requirements);
 	S_runtime(&w, in->w);
 	S_member_str(&w, "schema", "gpusheet-decision");

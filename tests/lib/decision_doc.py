@@ -58,7 +58,7 @@ def candidates(doc):
         c = dict(zip(doc["candidate_fields"], row))
         lot = lots[c["lot"]]
         gpu = gpus[lot["gpu"]]
-        req = dict(doc["requirements"][lot["requirements"]])
+        req = dict(zip(doc["requirement_fields"], doc["requirements"][lot["requirements"]]))
         req["budget"] = c["budget"]
         od = _price(doc, c["on_demand"], c["line"])
         it = _price(doc, c["interruptible"], c["line"])
