@@ -8,7 +8,9 @@
 #       hyperstack.xml (24), and the first 20 offers of cudo.xml and the
 #       first 15 of primeintellect.xml in their files' order (the two cut
 #       files are written under the scratch folder);
-#   (a') the same against every bundled offer (catalog/*.xml, merged);
+#   (a') the same against every bundled offer (no --catalog: every
+#       catalog/*.xml); each cell also gives the sheet's CPU (user +
+#       system, one run);
 #   (b) the HTML bytes of one sheet (seed-7b) against a generated catalog
 #       of 2,000 offers (bench/gen_workloads.py); target <= 250 KB;
 #   (c) a site of 1,000 workloads x 2,000 offers with -j 2: wall, CPU
@@ -35,8 +37,9 @@ nw=${SITE_WORKLOADS:-1000}
 date=2026-12-01
 builds="after=$after"
 [ -n "${BEFORE:-}" ] && builds="before=$(cd "$BEFORE" && pwd) $builds"
+# every bundled catalog: what `sheet` reads without --catalog (more files
+# than --catalog may name)
 cats=""
-for f in "$src"/catalog/*.xml; do cats="$cats --catalog $f"; done
 noffers=$(cat "$src"/catalog/*.xml | grep -c '<offer ')
 
 # the inputs, once; cut FILE N OUT: the first N offers of a catalog file
@@ -82,9 +85,11 @@ sheets() { # TITLE CATALOG_ARGS
 		for b in $builds; do
 			out="$scratch/a-${b%%=*}"; rm -rf "$out"
 			# shellcheck disable=SC2086
-			(cd "$(dirname "$w")" && "${b#*=}/gpusheet" sheet "$w" $2 --out "$out" --date "$date") >/dev/null
-			h=$(ls "$out"/*.html); printf ' %s (md %s, json %s) |' "$(kb "$(wc -c <"$h")")" \
-				"$(kb "$(wc -c <"${h%.html}.md")")" "$(kb "$(wc -c <"${h%.html}.json")")"
+			(cd "$(dirname "$w")" && /usr/bin/time -f '%U %S' -o "$scratch/sheet-cpu" \
+				"${b#*=}/gpusheet" sheet "$w" $2 --out "$out" --date "$date") >/dev/null
+			h=$(ls "$out"/*.html); printf ' %s (md %s, json %s; CPU %s s) |' "$(kb "$(wc -c <"$h")")" \
+				"$(kb "$(wc -c <"${h%.html}.md")")" "$(kb "$(wc -c <"${h%.html}.json")")" \
+				"$(awk '{ printf "%.2f", $1 + $2 }' "$scratch/sheet-cpu")"
 		done
 		echo
 	done

@@ -446,8 +446,8 @@ void gs_jw_init(gs_jw *w)
 
 void gs_jw_init_flat(gs_jw *w, size_t flat)
 {
-	if (flat < 2)
-		GS_BUG("gs_jw: flat from depth %zu (2 at least)", flat);
+	if (flat < 1)
+		GS_BUG("gs_jw: flat from depth %zu (1 at least)", flat);
 	gs_jw_init(w);
 	w->flat = flat;
 }
@@ -572,6 +572,17 @@ void gs_jw_null(gs_jw *w)
 {
 	S_jw_value(w);
 	S_jw_put(w, "null", 4);
+}
+
+void gs_jw_raw(gs_jw *w, const char *json)
+{
+	if (!json) {
+		w->bad = 1;
+		gs_jw_null(w);
+		return;
+	}
+	S_jw_value(w);
+	S_jw_put(w, json, strlen(json));
 }
 
 char *gs_jw_finish(gs_jw *w)

@@ -46,7 +46,8 @@ void gs_jw_init(gs_jw *w);
  * The same, but the members of a container opened at depth flat - 1 or
  * deeper (the document is depth 0) are written on the container's line,
  * compact: flat 3 puts each element of a top-level array on a line of its
- * own, which keeps a line-oriented diff readable at a fraction of the size.
+ * own, which keeps a line-oriented diff readable at a fraction of the size;
+ * flat 1 writes the whole document on one line.
  */
 void gs_jw_init_flat(gs_jw *w, size_t flat);
 void gs_jw_object(gs_jw *w);     /* { */
@@ -62,6 +63,10 @@ void gs_jw_null(gs_jw *w);
 /* A quantity as the decision JSON writes one: {bytes, provenance[,
  * synthetic: true]}, or null when it is missing (never 0). */
 void gs_jw_qty(gs_jw *w, gs_qty q);
+/* A value already written as JSON on one line (a document of
+ * gs_jw_init_flat(w, 1) without its final newline); NULL: a
+ * value that was not UTF-8, which makes the document's gs_jw_finish NULL. */
+void gs_jw_raw(gs_jw *w, const char *json);
 /* The document with a final newline (caller frees); NULL, freed, when a string was not UTF-8. */
 char *gs_jw_finish(gs_jw *w);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "hash.h"
 #include "datadir.h"
 #include "html.h"
 #include "util.h"
@@ -190,12 +191,6 @@ static const char *S_basis_id(gs_basis b)
 	return NULL;
 }
 
-static const char *S_status(const gs_candidate *c)
-{
-	return c->cls == GS_CLASS_REFERENCE ? "reference" : c->retained ? "retained"
-	       : c->excluded ? "excluded" : "preselected";
-}
-
 /* A member whose value is a string, or null. */
 static void S_member_str(gs_jw *w, const char *key, const char *v)
 {
@@ -204,30 +199,108 @@ static void S_member_str(gs_jw *w, const char *key, const char *v)
 }
 
 /*
- * A candidate's requirements: one member per requirement, keys sorted, each
- * the index of its reason in the "reasons" array, which holds the verdict
- * with everything else it says (schema 3: the verdict is not repeated).
+ * A table of the decision JSON (schema 5): what many candidates share,
+ * each distinct value written once (compared by its bytes) and named by
+ * its index. A value is written apart (S_sub_begin, one line) and added;
+ * the table is written as an array, a value a line.
  */
-static void S_requirements(gs_jw *w, const gs_sheet_reasonset *rs, size_t ci)
-{
-	int order[GS_REQ_COUNT], r, k;
+typedef struct {
+	char **v;
+	uint64_t *h;
+	size_t n, cap;
+	size_t *slot;          /* open addressing: index + 1, 0 empty */
+	size_t nslot;          /* a power of two, at least twice n */
+	int bad;               /* a value was not UTF-8 */
+} S_table;
 
-	/* the requirements by their ids' order (insertion sort of a handful) */
-	for (r = 0; r < GS_REQ_COUNT; r++) {
-		for (k = r; k > 0 && strcmp(gs_verdict_req_id((gs_req)order[k - 1]), gs_verdict_req_id((gs_req)r)) > 0; k--)
-			order[k] = order[k - 1];
-		order[k] = r;
-	}
-	gs_jw_object(w);
-	for (k = 0; k < GS_REQ_COUNT; k++) {
-		gs_jw_key(w, gs_verdict_req_id((gs_req)order[k]));
-		gs_jw_u64(w, rs->of[ci * GS_REQ_COUNT + (size_t)order[k]]);
-	}
-	gs_jw_end(w);
+static void S_sub_begin(gs_jw *sub)
+{
+	gs_jw_init_flat(sub, 1);
 }
 
-/* The distinct reasons (gs_sheet_reasonset), each once, keys sorted. */
-static void S_reasons(gs_jw *w, const gs_sheet_reasonset *rs)
+/* The value written in sub, as the index of its copy in t. */
+static size_t S_table_add(S_table *t, gs_jw *sub)
+{
+	char *v = gs_jw_finish(sub);
+	uint64_t h;
+	size_t k, i, n;
+
+	if (!v) {
+		v = gs_xstrdup("null");
+		t->bad = 1;
+	}
+	n = strlen(v);
+	if (n && v[n - 1] == '\n')
+		v[n - 1] = '\0';
+	h = gs_hash_str(v);
+	if (2 * (t->n + 1) > t->nslot) {
+		size_t ns = t->nslot ? 2 * t->nslot : 64;
+		free(t->slot);
+		t->slot = gs_xcalloc(ns, sizeof(*t->slot));
+		t->nslot = ns;
+		for (i = 0; i < t->n; i++) {
+			for (k = (size_t)t->h[i] & (ns - 1); t->slot[k]; k = (k + 1) & (ns - 1))
+				;
+			t->slot[k] = i + 1;
+		}
+	}
+	for (k = (size_t)h & (t->nslot - 1); t->slot[k]; k = (k + 1) & (t->nslot - 1)) {
+		i = t->slot[k] - 1;
+		if (t->h[i] == h && strcmp(t->v[i], v) == 0) {
+			free(v);
+			return i;
+		}
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->v = gs_xrealloc(t->v, t->cap * sizeof(*t->v));
+		t->h = gs_xrealloc(t->h, t->cap * sizeof(*t->h));
+	}
+	t->v[t->n] = v;
+	t->h[t->n] = h;
+	t->slot[k] = t->n + 1;
+	return t->n++;
+}
+
+static void S_table_write(gs_jw *w, const char *key, S_table *t)
+{
+	size_t i;
+
+	gs_jw_key(w, key);
+	gs_jw_array(w);
+	if (t->bad)
+		gs_jw_raw(w, NULL);   /* the document fails, as a string not UTF-8 does */
+	for (i = 0; i < t->n; i++) {
+		gs_jw_raw(w, t->v[i]);
+		free(t->v[i]);
+	}
+	gs_jw_end(w);
+	free(t->v);
+	free(t->h);
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The tables of one decision JSON. */
+typedef struct {
+	S_table gpus, lots, plans, requirements, speeds;
+	gs_sheet_reasonmerge m;
+} S_tables;
+
+/* The members of a reason, in order ("reason_fields"). */
+static const char *const S_reason_fields[] = {
+	"requirement", "verdict", "reason", "text", "evidence", "evidence_date", "exclusion",
+	"missing", "note", "orientation", "lower_bound", "rests_on_synthetic"
+};
+
+/*
+ * The distinct reasons (gs_sheet_reasonset), each once, a row of
+ * S_reason_fields; a budget reason merged into an earlier one (they differ
+ * by the cost alone: gs_sheet_reasons_merge) is null, so that reasons[N]
+ * stays the sheet's #why-N, and the earlier one says the range of the
+ * costs and lists the evidence's lines.
+ */
+static void S_reasons(gs_jw *w, const gs_sheet_reasonset *rs, const gs_sheet_reasonmerge *m)
 {
 	size_t i;
 
@@ -235,64 +308,120 @@ static void S_reasons(gs_jw *w, const gs_sheet_reasonset *rs)
 	for (i = 0; i < rs->n; i++) {
 		const gs_verdict *v = rs->r[i].v;
 
-		gs_jw_object(w);
-		S_member_str(w, "evidence", v->evidence);
-		S_member_str(w, "evidence_date", v->evidence_date);
-		S_member_str(w, "exclusion", v->kind == GS_V_EXCLUDE ? S_basis_id(v->basis) : NULL);
-		gs_jw_key(w, "lower_bound");
+		if (m->rep[i] != i) {
+			gs_jw_null(w);
+			continue;
+		}
+		gs_jw_array(w);
+		gs_jw_str(w, gs_verdict_req_id(rs->r[i].req));
+		gs_jw_str(w, gs_verdict_id(v->kind));
+		gs_jw_str(w, v->why);
+		gs_jw_str(w, m->text[i] ? m->text[i] : rs->r[i].text);
+		gs_jw_str(w, m->evidence[i] ? m->evidence[i] : v->evidence);
+		gs_jw_str(w, v->evidence_date);
+		gs_jw_str(w, v->kind == GS_V_EXCLUDE ? S_basis_id(v->basis) : NULL);
+		gs_jw_str(w, v->missing);
+		gs_jw_str(w, v->note);
+		gs_jw_str(w, v->orientation);
 		gs_jw_bool(w, v->lower_bound);
-		S_member_str(w, "missing", v->missing);
-		S_member_str(w, "note", v->note);
-		S_member_str(w, "orientation", v->orientation);
-		if (v->why)   /* a string, never null */
-			S_member_str(w, "reason", v->why);
-		S_member_str(w, "requirement", gs_verdict_req_id(rs->r[i].req));
-		gs_jw_key(w, "rests_on_synthetic");
 		gs_jw_bool(w, v->synthetic && v->kind != GS_V_TO_CONFIRM);
-		if (rs->r[i].text)
-			S_member_str(w, "text", rs->r[i].text);
-		S_member_str(w, "verdict", gs_verdict_id(v->kind));
 		gs_jw_end(w);
 	}
 	gs_jw_end(w);
 }
 
-/* One rate: {currency, micro_per_hour, micro_per_card_hour, micro_per_gib_hour,
- * plan_hours, interruptible, provenance, source, date}, or null. */
-static void S_rate(gs_jw *w, const gs_rate *r)
+/* The members of a row of "requirements", in order ("requirement_fields"):
+ * each requirement but the budget, in gs_req order. */
+static const char *const S_req_fields[] = {
+	"memory", "software", "calendar", "quality", "host", "regions", "speed"
+};
+
+/*
+ * A candidate's requirements but the budget, each the index of its reason,
+ * as an index of the "requirements" table.
+ */
+static size_t S_requirements(S_tables *tb, const gs_sheet_reasonset *rs, size_t ci)
 {
-	if (!r->plan) {
+	gs_jw sub;
+	int q;
+
+	if (sizeof(S_req_fields) / sizeof(S_req_fields[0]) != GS_REQ_COUNT - 1)
+		GS_BUG("decision JSON: %d requirements, %zu named", GS_REQ_COUNT - 1,
+		       sizeof(S_req_fields) / sizeof(S_req_fields[0]));
+	S_sub_begin(&sub);
+	gs_jw_array(&sub);
+	for (q = 0; q < GS_REQ_COUNT; q++)
+		if (q != GS_REQ_BUDGET)
+			gs_jw_u64(&sub, tb->m.rep[rs->of[ci * GS_REQ_COUNT + (size_t)q]]);
+	gs_jw_end(&sub);
+	return S_table_add(&tb->requirements, &sub);
+}
+
+/*
+ * A price's plan {currency, date, hours, interruptible, source} as an index
+ * of the "plans" table, its source's line(s) written "{line}" there; *line
+ * the words cut out ("line 2", "lines 2, 4"; NULL when the source cites
+ * none; caller frees).
+ */
+static size_t S_plan(S_tables *tb, const gs_plan *pl, char **line)
+{
+	char *spec = NULL, *masked = gs_sheet_sources_line_mask(pl->claim.source ? pl->claim.source : "", &spec);
+	gs_jw sub;
+	size_t k;
+
+	free(spec);
+	spec = NULL;
+	*line = NULL;
+	if (masked) {
+		/* the words cut out: between the mask's place and the rest */
+		const char *src = pl->claim.source;
+		char *at = strchr(masked, '\2');
+		size_t pre = (size_t)(at - masked), post = strlen(at + 1);
+		*line = gs_xasprintf("%.*s", (int)(strlen(src) - pre - post), src + pre);
+		*at = '\0';
+		spec = gs_xasprintf("%s{line}%s", masked, at + 1);
+	}
+	S_sub_begin(&sub);
+	gs_jw_object(&sub);
+	S_member_str(&sub, "currency", pl->currency);
+	S_member_str(&sub, "date", pl->claim.date);
+	gs_jw_key(&sub, "hours");
+	gs_jw_u64(&sub, pl->hours);
+	gs_jw_key(&sub, "interruptible");
+	gs_jw_bool(&sub, pl->interruptible);
+	S_member_str(&sub, "source", spec ? spec : pl->claim.source);
+	gs_jw_end(&sub);
+	k = S_table_add(&tb->plans, &sub);
+	free(masked);
+	free(spec);
+	return k;
+}
+
+/*
+ * A price: [amount, plan], [hundredths, plan units, plan] for the
+ * campaign's cost, or null; its source's line(s) last when they are not
+ * the candidate's "line" (row_line).
+ */
+static void S_price(gs_jw *w, S_tables *tb, int64_t amount, const uint64_t *units, const gs_plan *pl,
+		    const char *row_line)
+{
+	char *line;
+	size_t k;
+
+	if (!pl) {
 		gs_jw_null(w);
 		return;
 	}
-	gs_jw_object(w);
-	S_member_str(w, "currency", r->plan->currency);
-	S_member_str(w, "date", r->plan->claim.date);
-	gs_jw_key(w, "micro_per_card_hour");
-	gs_jw_i64(w, r->micro_per_card_hour);
-	gs_jw_key(w, "micro_per_gib_hour");
-	if (r->has_per_gib)
-		gs_jw_i64(w, r->micro_per_gib_hour);
-	else
-		gs_jw_null(w);
-	gs_jw_key(w, "micro_per_hour");
-	gs_jw_i64(w, r->micro_per_hour);
-	gs_jw_key(w, "plan_hours");
-	gs_jw_u64(w, r->plan->hours);
-	S_member_str(w, "provenance", "calculated");
-	S_member_str(w, "source", r->plan->claim.source);
+	k = S_plan(tb, pl, &line);
+	gs_jw_array(w);
+	gs_jw_i64(w, amount);
+	if (units)
+		gs_jw_u64(w, *units);
+	gs_jw_u64(w, k);
+	if (!(line == row_line || (line && row_line && strcmp(line, row_line) == 0)))
+		gs_jw_str(w, line);
 	gs_jw_end(w);
-}
-
-/* The cheapest price per hour of each kind: {interruptible, on_demand}. */
-static void S_rates(gs_jw *w, const gs_candidate *c)
-{
-	gs_jw_object(w);
-	gs_jw_key(w, "interruptible");
-	S_rate(w, &c->interruptible);
-	gs_jw_key(w, "on_demand");
-	S_rate(w, &c->on_demand);
-	gs_jw_end(w);
+	free(line);
 }
 
 static void S_setting(gs_jw *w, const char *key, uint64_t v, int def, const char *src)
@@ -340,203 +469,253 @@ static void S_opt_u64(gs_jw *w, const char *key, int has, uint64_t v)
 		gs_jw_null(w);
 }
 
-static void S_mtok(gs_jw *w, const char *key, int has, int64_t micro, const gs_rate *r)
+/* A quantity in a table's row: [bytes, provenance], [bytes, provenance,
+ * true] when it rests on synthetic evidence, or null when missing. */
+static void S_qty_cell(gs_jw *w, gs_qty q)
 {
-	gs_jw_key(w, key);
-	if (!has) {
+	if (!q.present) {
 		gs_jw_null(w);
 		return;
 	}
-	gs_jw_object(w);
-	S_member_str(w, "currency", r->plan->currency);
-	gs_jw_key(w, "micro");
-	gs_jw_i64(w, micro);
+	gs_jw_array(w);
+	gs_jw_u64(w, q.bytes);
+	gs_jw_str(w, gs_qty_prov_id(q.prov));
+	if (q.synthetic)
+		gs_jw_bool(w, 1);
 	gs_jw_end(w);
 }
+
+/* The members of a row of "speeds", in order ("speed_fields"). */
+static const char *const S_speed_fields[] = {
+	"cards", "sequences", "bandwidth_bytes_per_second", "bytes_per_step",
+	"decode_milli_per_sequence", "decode_milli_per_sequence_weights_only", "decode_milli_total",
+	"prefill_milli", "time_to_first_token_micro", "source"
+};
 
 /*
  * The calculated upper bounds of speed on the lot (docs/formats.md, 4.1),
  * speeds in thousandths of a token per second (rounded up), the first
- * token's time in microseconds (rounded down), a million output tokens at
- * the bound in millionths of the currency (rounded down: a lower bound);
- * null without a bound.
+ * token's time in microseconds (rounded down), as an index of the
+ * "speeds" table; null without a bound. The cost of a million output
+ * tokens at the bound is the candidate's.
  */
-static void S_speed(gs_jw *w, const gs_candidate *c)
+static void S_speed(gs_jw *w, S_tables *tb, const gs_candidate *c)
 {
 	const gs_speed *sp = &c->speed;
+	gs_jw sub;
 
 	if (!sp->known) {
 		gs_jw_null(w);
 		return;
 	}
+	S_sub_begin(&sub);
+	gs_jw_array(&sub);
+	gs_jw_u64(&sub, sp->load.cards);
+	gs_jw_u64(&sub, sp->load.sequences);
+	gs_jw_u64(&sub, sp->bw);
+	gs_jw_u64(&sub, sp->bytes_per_step);
+	gs_jw_u64(&sub, sp->decode_seq_milli);
+	gs_jw_u64(&sub, sp->decode_weights_milli);
+	gs_jw_u64(&sub, sp->decode_total_milli);
+	if (sp->has_prefill)
+		gs_jw_u64(&sub, sp->prefill_milli);
+	else
+		gs_jw_null(&sub);
+	if (sp->has_ttft)
+		gs_jw_u64(&sub, sp->ttft_micro);
+	else
+		gs_jw_null(&sub);
+	gs_jw_str(&sub, sp->gpu->source);
+	gs_jw_end(&sub);
+	gs_jw_u64(w, S_table_add(&tb->speeds, &sub));
+}
+
+/* vLLM's budget on this offer's card, or null (docs/formats.md, 7) */
+static void S_lot_runtime(gs_jw *w, const gs_candidate *c)
+{
+	if (!c->has_runtime) {
+		gs_jw_null(w);
+		return;
+	}
 	gs_jw_object(w);
-	gs_jw_key(w, "bandwidth_bytes_per_second");
-	gs_jw_u64(w, sp->bw);
-	gs_jw_key(w, "bytes_per_step");
-	gs_jw_u64(w, sp->bytes_per_step);
-	gs_jw_key(w, "cards");
-	gs_jw_u64(w, sp->load.cards);
-	gs_jw_key(w, "cost_per_million_output_tokens");
-	gs_jw_object(w);
-	S_mtok(w, "interruptible", c->has_mtok_interruptible, c->mtok_interruptible, &c->interruptible);
-	S_mtok(w, "on_demand", c->has_mtok_on_demand, c->mtok_on_demand, &c->on_demand);
-	S_member_str(w, "provenance", "calculated");
-	gs_jw_end(w);
-	S_opt_u64(w, "decode_milli_per_sequence", 1, sp->decode_seq_milli);
-	S_opt_u64(w, "decode_milli_per_sequence_weights_only", 1, sp->decode_weights_milli);
-	S_opt_u64(w, "decode_milli_total", 1, sp->decode_total_milli);
-	S_opt_u64(w, "prefill_milli", sp->has_prefill, sp->prefill_milli);
-	S_member_str(w, "provenance", "calculated");
-	gs_jw_key(w, "sequences");
-	gs_jw_u64(w, sp->load.sequences);
-	S_member_str(w, "source", sp->gpu->source);
-	S_opt_u64(w, "time_to_first_token_micro", sp->has_ttft, sp->ttft_micro);
-	gs_jw_key(w, "upper_bound");
-	gs_jw_bool(w, 1);
+	gs_jw_key(w, "budget_per_card");
+	gs_jw_qty(w, c->capacity);
+	gs_jw_key(w, "card_total");
+	gs_jw_qty(w, c->card_total);
+	S_opt_u64(w, "kv_blocks", c->rt_pool_known, c->rt.blocks);
+	S_opt_u64(w, "kv_pool_bytes", c->rt_pool_known, c->rt.pool);
+	S_opt_u64(w, "kv_tokens", c->rt_pool_known, c->rt.tokens);
+	S_opt_u64(w, "max_concurrency_hundredths", c->rt_pool_known && c->rt.concurrency_hundredths,
+		  c->rt.concurrency_hundredths);
+	S_opt_u64(w, "short_bytes", c->rt_pool_known && c->rt.short_bytes, c->rt.short_bytes);
 	gs_jw_end(w);
 }
 
-static void S_candidate(gs_jw *w, const gs_sheet_input *in,
-			const gs_sheet_reasonset *rs, size_t ci)
-{
-	const gs_candidate *c = &in->d->cands[ci];
-	gs_qty mq;
+/* The members of a row of "gpus", in order ("gpu_fields"). */
+static const char *const S_gpu_fields[] = {
+	"gpu_model", "memory_figure_from", "nominal_bytes", "capacity_per_card", "capacity_source",
+	"capacity_source_url", "capacity_from", "capacity_upper_per_card"
+};
 
-	gs_jw_object(w);
-	/* the measurement whose device total is the capacity (observed), or null */
-	S_member_str(w, "capacity_from", c->cap_source == GS_CAP_OBSERVED && c->cap_from
-		     ? c->cap_from->ref->file : NULL);
-	gs_jw_key(w, "capacity_per_card");
-	gs_jw_qty(w, c->capacity);
-	/* a missing figure has no source */
-	S_member_str(w, "capacity_source", !c->capacity.present ? NULL
-					    : c->cap_source == GS_CAP_OBSERVED ? "observed"
-					    : c->cap_source == GS_CAP_DECLARED ? "declared"
-					    : c->cap_source == GS_CAP_REPORTED ? "reported" : "nominal");
-	/* where a reported total was read (a public log), or null */
-	S_member_str(w, "capacity_source_url", c->capacity.present && c->cap_source == GS_CAP_REPORTED &&
-		     c->gpu ? c->gpu->reported_source : NULL);
-	gs_jw_key(w, "capacity_upper_per_card");
-	gs_jw_qty(w, c->upper);
-	gs_jw_key(w, "cards");
-	gs_jw_u64(w, c->offer->cards);
-	S_member_str(w, "class", gs_verdict_class_id(c->cls));
-	S_member_str(w, "gpu_model", c->offer->gpu_model);
-	gs_jw_key(w, "headroom");
-	if (c->has_headroom) {
-		gs_jw_object(w);
-		gs_jw_key(w, "max_sequences_at_context");
-		gs_jw_u64(w, c->headroom_sequences);
-		gs_jw_key(w, "max_tokens_at_sequences");
-		gs_jw_u64(w, c->headroom_tokens);
-		S_member_str(w, "provenance", gs_qty_prov_id(c->headroom_prov));
-		if (c->headroom_synthetic) {
-			gs_jw_key(w, "synthetic");
-			gs_jw_bool(w, 1);
-		}
-		gs_jw_key(w, "without_reserve");
-		gs_jw_bool(w, c->headroom_without_reserve);
-		gs_jw_end(w);
-	} else {
-		gs_jw_null(w);
-	}
-	gs_jw_key(w, "lower_bound_per_card");
-	gs_jw_qty(w, c->lower);
-	gs_jw_key(w, "margin_bytes");
-	if (c->has_margin)
-		gs_jw_i64(w, (int64_t)c->margin);
-	else
-		gs_jw_null(w);
-	/* The margin's provenance: the weaker of the capacity and the need. */
-	gs_jw_key(w, "margin_provenance");
-	mq = gs_verdict_margin_prov(c->need, c->capacity);
-	if (c->has_margin && mq.present) {
-		gs_jw_str(w, gs_qty_prov_id(mq.prov));
-		if (mq.synthetic) {
-			gs_jw_key(w, "margin_synthetic");
-			gs_jw_bool(w, 1);
-		}
-	} else {
-		gs_jw_null(w);
-	}
+/* The card of a candidate and its memory figure, as an index of "gpus". */
+static size_t S_gpu(S_tables *tb, const gs_candidate *c)
+{
+	gs_jw sub, *w = &sub;
+
+	S_sub_begin(&sub);
+	gs_jw_array(w);
+	gs_jw_str(w, c->offer->gpu_model);
 	/* where the catalog's memory figure comes from: a claim of the
 	 * provider's file or page, or the vendor table; null without one */
-	S_member_str(w, "memory_figure_from", c->offer->memory_origin == GS_MEMORY_FROM_VENDOR
-		     ? "vendor_table" : c->offer->memory_origin == GS_MEMORY_FROM_CATALOG
-		     ? "catalog_claim" : NULL);
-	gs_jw_key(w, "need_per_card");
-	gs_jw_qty(w, c->need);
-	gs_jw_key(w, "nominal_bytes");
+	gs_jw_str(w, c->offer->memory_origin == GS_MEMORY_FROM_VENDOR ? "vendor_table"
+		  : c->offer->memory_origin == GS_MEMORY_FROM_CATALOG ? "catalog_claim" : NULL);
 	if (c->offer->memory_unknown)
 		gs_jw_null(w);
 	else
 		gs_jw_u64(w, c->offer->nominal_bytes);
-	S_member_str(w, "offer", c->offer->id);
-	gs_jw_key(w, "price_per_hour");
-	S_rates(w, c);
-	gs_jw_key(w, "requirements");
-	S_requirements(w, rs, ci);
-	gs_jw_key(w, "rests_on_synthetic");
-	gs_jw_bool(w, c->synthetic);
-	/* vLLM's budget on this offer's card, or null (docs/formats.md, 7) */
-	gs_jw_key(w, "runtime");
-	if (c->has_runtime) {
-		gs_jw_object(w);
-		gs_jw_key(w, "budget_per_card");
-		gs_jw_qty(w, c->capacity);
-		gs_jw_key(w, "card_total");
-		gs_jw_qty(w, c->card_total);
-		gs_jw_key(w, "kv_blocks");
-		if (c->rt_pool_known)
-			gs_jw_u64(w, c->rt.blocks);
-		else
-			gs_jw_null(w);
-		gs_jw_key(w, "kv_pool_bytes");
-		if (c->rt_pool_known)
-			gs_jw_u64(w, c->rt.pool);
-		else
-			gs_jw_null(w);
-		gs_jw_key(w, "kv_tokens");
-		if (c->rt_pool_known)
-			gs_jw_u64(w, c->rt.tokens);
-		else
-			gs_jw_null(w);
-		gs_jw_key(w, "max_concurrency_hundredths");
-		if (c->rt_pool_known && c->rt.concurrency_hundredths)
-			gs_jw_u64(w, c->rt.concurrency_hundredths);
-		else
-			gs_jw_null(w);
-		gs_jw_key(w, "short_bytes");
-		if (c->rt_pool_known && c->rt.short_bytes)
-			gs_jw_u64(w, c->rt.short_bytes);
-		else
-			gs_jw_null(w);
+	S_qty_cell(w, c->capacity);
+	/* a missing figure has no source */
+	gs_jw_str(w, !c->capacity.present ? NULL
+		  : c->cap_source == GS_CAP_OBSERVED ? "observed"
+		  : c->cap_source == GS_CAP_DECLARED ? "declared"
+		  : c->cap_source == GS_CAP_REPORTED ? "reported" : "nominal");
+	/* where a reported total was read (a public log), or null */
+	gs_jw_str(w, c->capacity.present && c->cap_source == GS_CAP_REPORTED && c->gpu
+		  ? c->gpu->reported_source : NULL);
+	/* the measurement whose device total is the capacity (observed), or null */
+	gs_jw_str(w, c->cap_source == GS_CAP_OBSERVED && c->cap_from ? c->cap_from->ref->file : NULL);
+	S_qty_cell(w, c->upper);
+	gs_jw_end(w);
+	return S_table_add(&tb->gpus, &sub);
+}
+
+/* The members of a row of "lots", in order ("lot_fields"). */
+static const char *const S_lot_fields[] = {
+	"gpu", "cards", "requirements", "need_per_card", "lower_bound_per_card", "margin", "headroom",
+	"runtime", "speed"
+};
+
+/*
+ * What a candidate shares with its equivalent offers (its card, their
+ * number, the reasons of its requirements but the budget, the need
+ * against its memory, its speed), as an index of the "lots" table.
+ */
+static size_t S_lot(S_tables *tb, const gs_sheet_reasonset *rs, const gs_candidate *c, size_t ci)
+{
+	gs_jw sub, *w = &sub;
+	gs_qty mq;
+
+	S_sub_begin(&sub);
+	gs_jw_array(w);
+	gs_jw_u64(w, S_gpu(tb, c));
+	gs_jw_u64(w, c->offer->cards);
+	gs_jw_u64(w, S_requirements(tb, rs, ci));
+	S_qty_cell(w, c->need);
+	S_qty_cell(w, c->lower);
+	/* the margin (capacity - need, signed), its provenance the weaker of
+	 * the capacity's and the need's */
+	mq = gs_verdict_margin_prov(c->need, c->capacity);
+	if (c->has_margin) {
+		gs_jw_array(w);
+		gs_jw_i64(w, (int64_t)c->margin);
+		gs_jw_str(w, mq.present ? gs_qty_prov_id(mq.prov) : NULL);
+		if (mq.present && mq.synthetic)
+			gs_jw_bool(w, 1);
 		gs_jw_end(w);
 	} else {
 		gs_jw_null(w);
 	}
-	gs_jw_key(w, "speed");
-	S_speed(w, c);
-	S_member_str(w, "status", S_status(c));
-	if (!c->plan || c->plan->currency) {   /* a plan without currency: no member */
-		gs_jw_key(w, "total_cost");
-		if (c->plan) {
-			gs_jw_object(w);
-			S_member_str(w, "currency", c->plan->currency);
-			gs_jw_key(w, "hundredths");
-			gs_jw_i64(w, c->cost);
-			gs_jw_key(w, "plan_hours");
-			gs_jw_u64(w, c->plan->hours);
-			gs_jw_key(w, "plan_units");
-			gs_jw_u64(w, c->plan_units);
-			S_member_str(w, "provenance", "assumed");
-			gs_jw_end(w);
-		} else {
-			gs_jw_null(w);
-		}
+	if (c->has_headroom) {
+		gs_jw_array(w);
+		gs_jw_u64(w, c->headroom_sequences);
+		gs_jw_u64(w, c->headroom_tokens);
+		gs_jw_str(w, gs_qty_prov_id(c->headroom_prov));
+		gs_jw_bool(w, c->headroom_without_reserve);
+		if (c->headroom_synthetic)
+			gs_jw_bool(w, 1);
+		gs_jw_end(w);
+	} else {
+		gs_jw_null(w);
 	}
+	S_lot_runtime(w, c);
+	S_speed(w, tb, c);
+	gs_jw_end(w);
+	return S_table_add(&tb->lots, &sub);
+}
+
+/* The members of a candidate's row, in order ("candidate_fields"). */
+static const char *const S_fields[] = {
+	"offer", "class", "lot", "budget", "total_cost", "on_demand", "interruptible",
+	"cost_per_million_output_tokens", "line"
+};
+
+static void S_mtok(gs_jw *w, int has, int64_t micro)
+{
+	if (has)
+		gs_jw_i64(w, micro);
+	else
+		gs_jw_null(w);
+}
+
+/* The line(s) of the source of a candidate's first price (the campaign's,
+ * else on demand, else interruptible), or NULL; caller frees. */
+static char *S_row_line(S_tables *tb, const gs_candidate *c)
+{
+	const gs_plan *pl = c->plan && c->plan->currency ? c->plan
+			    : c->on_demand.plan ? c->on_demand.plan : c->interruptible.plan;
+	char *line = NULL;
+
+	if (pl)
+		S_plan(tb, pl, &line);
+	return line;
+}
+
+/* A candidate: a row of S_fields, on one line. */
+static void S_candidate(gs_jw *w, S_tables *tb, const gs_sheet_input *in,
+			const gs_sheet_reasonset *rs, size_t ci)
+{
+	const gs_candidate *c = &in->d->cands[ci];
+	char *line = S_row_line(tb, c);
+
+	gs_jw_array(w);
+	gs_jw_str(w, c->offer->id);
+	gs_jw_str(w, gs_verdict_class_id(c->cls));
+	gs_jw_u64(w, S_lot(tb, rs, c, ci));
+	gs_jw_u64(w, tb->m.rep[rs->of[ci * GS_REQ_COUNT + GS_REQ_BUDGET]]);
+	if (c->plan && c->plan->currency) {
+		uint64_t units = c->plan_units;
+		S_price(w, tb, c->cost, &units, c->plan, line);
+	} else {
+		gs_jw_null(w);
+	}
+	S_price(w, tb, c->on_demand.micro_per_hour, NULL, c->on_demand.plan, line);
+	S_price(w, tb, c->interruptible.micro_per_hour, NULL, c->interruptible.plan, line);
+	if (c->speed.known) {
+		gs_jw_array(w);
+		S_mtok(w, c->has_mtok_on_demand, c->mtok_on_demand);
+		S_mtok(w, c->has_mtok_interruptible, c->mtok_interruptible);
+		gs_jw_end(w);
+	} else {
+		gs_jw_null(w);
+	}
+	gs_jw_str(w, line);
+	gs_jw_end(w);
+	free(line);
+}
+
+/* A row's member names: key, then the array of names. */
+static void S_fields_write(gs_jw *w, const char *key, const char *const *f, size_t n)
+{
+	size_t i;
+
+	gs_jw_key(w, key);
+	gs_jw_array(w);
+	for (i = 0; i < n; i++)
+		gs_jw_str(w, f[i]);
 	gs_jw_end(w);
 }
+
+#define S_FIELDS(w, key, f) S_fields_write(w, key, f, sizeof(f) / sizeof(f[0]))
 
 /*
  * The decision JSON, written as it goes (gs_jw), every object's keys in
@@ -552,6 +731,7 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	gs_sheet_reasonset own;
 	const gs_sheet_reasonset *rs = in->rs;
 	gs_jw w;
+	S_tables tb;
 	size_t i;
 
 	/* each distinct reason once ("reasons"), each verdict with its index */
@@ -559,17 +739,20 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 		gs_sheet_reasons_set_build(in, &own);
 		rs = &own;
 	}
-	/* each candidate, reason and quantity on one line (docs/formats.md) */
+	memset(&tb, 0, sizeof(tb));
+	gs_sheet_reasons_merge(in, rs, &tb.m);
+	/* each candidate, reason and table entry on one line (docs/formats.md) */
 	gs_jw_init_flat(&w, 3);
 	gs_jw_object(&w);
 	gs_jw_key(&w, "accept_synthetic");
 	gs_jw_bool(&w, d->accept_synthetic);
+	S_FIELDS(&w, "candidate_fields", S_fields);
 	gs_jw_key(&w, "candidates");
 	gs_jw_array(&w);
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[d->order[i]];
 		if (c->offer->id && c->offer->gpu_model)
-			S_candidate(&w, in, rs, d->order[i]);
+			S_candidate(&w, &tb, in, rs, d->order[i]);
 	}
 	gs_jw_end(&w);
 	if (in->catalog_name)
@@ -600,14 +783,9 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 			const gs_candidate *b = gs_verdict_best(d);
 			S_member_str(&w, "offer_to_take", b ? b->offer->id : NULL);
 		}
-		gs_jw_key(&w, "preselected");
-		gs_jw_array(&w);
-		for (i = 0; i < d->ncands && !d->nretained; i++) {
-			const gs_candidate *c = &d->cands[d->order[i]];
-			if (!c->retained && !c->excluded && c->cls != GS_CLASS_REFERENCE && c->offer->id)
-				gs_jw_str(&w, c->offer->id);
-		}
-		gs_jw_end(&w);
+		/* the preselected offers are the candidates of no class but
+		 * excluded, reference and retained, in order (schema 5: not
+		 * listed again here) */
 		gs_jw_key(&w, "retained");
 		gs_jw_array(&w);
 		for (i = 0; i < d->ncands; i++) {
@@ -635,15 +813,24 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	}
 	gs_jw_end(&w);
 	S_member_str(&w, "generator", "gpusheet " GS_VERSION);
+	S_FIELDS(&w, "gpu_fields", S_gpu_fields);
+	S_table_write(&w, "gpus", &tb.gpus);
 	S_member_str(&w, "lang", gs_tr_lang_id(in->t->lang));
+	S_FIELDS(&w, "lot_fields", S_lot_fields);
+	S_table_write(&w, "lots", &tb.lots);
+	S_table_write(&w, "plans", &tb.plans);
+	S_FIELDS(&w, "reason_fields", S_reason_fields);
 	gs_jw_key(&w, "reasons");
-	S_reasons(&w, rs);
+	S_reasons(&w, rs, &tb.m);
+	gs_sheet_reasons_merge_release(&tb.m);
 	if (rs == &own)
 		gs_sheet_reasons_set_release(&own);
+	S_FIELDS(&w, "requirement_fields", S_req_fields);
+	S_table_write(&w, "requirements", &tb.requirements);
 	S_runtime(&w, in->w);
 	S_member_str(&w, "schema", "gpusheet-decision");
 	gs_jw_key(&w, "schema_version");
-	gs_jw_i64(&w, 4);
+	gs_jw_i64(&w, 5);
 	gs_jw_key(&w, "sizing");
 	gs_jw_object(&w);
 	gs_jw_key(&w, "envelope");
@@ -672,6 +859,8 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	gs_jw_key(&w, "weights_theoretical");
 	gs_jw_bool(&w, s->theoretical);
 	gs_jw_end(&w);
+	S_FIELDS(&w, "speed_fields", S_speed_fields);
+	S_table_write(&w, "speeds", &tb.speeds);
 	gs_jw_key(&w, "synthetic_evidence");
 	gs_jw_bool(&w, d->synthetic);
 	if (wl->id && wl->title && wl->model_name) {

@@ -144,6 +144,24 @@ typedef struct gs_sheet_reasonset {
 	size_t *of;
 } gs_sheet_reasonset;
 
+/*
+ * Budget reasons that differ by the cost alone, merged as the sheet lists
+ * them (one reason, the range of the costs): rep[i] is the reason that
+ * reason i is merged into (i itself when it is not); for a reason with
+ * others merged into it, text[i] says the range and evidence[i] lists the
+ * evidence's lines (NULL: its own text or evidence). Release with
+ * gs_sheet_reasons_merge_release.
+ */
+typedef struct {
+	size_t n;
+	size_t *rep;
+	char **text;
+	char **evidence;
+} gs_sheet_reasonmerge;
+void gs_sheet_reasons_merge(const gs_sheet_input *in, const struct gs_sheet_reasonset *rs,
+			    gs_sheet_reasonmerge *m);
+void gs_sheet_reasons_merge_release(gs_sheet_reasonmerge *m);
+
 /* Groups every verdict of in->d. Release with gs_sheet_reasons_set_release. */
 void gs_sheet_reasons_set_build(const gs_sheet_input *in, gs_sheet_reasonset *rs);
 void gs_sheet_reasons_set_release(gs_sheet_reasonset *rs);

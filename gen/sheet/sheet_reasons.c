@@ -66,6 +66,105 @@ void gs_sheet_reasons_budget_merge(S_ctx *c, const gs_sheet_reasonset *rs, size_
 }
 
 /*
+ * Budget reason i and those merged into it (next[i], ...): the range of
+ * their costs in *text, their evidence with its lines listed in *evidence
+ * (NULL: they cite the same evidence), their offers' positions, sorted, in
+ * *pos and *npos (caller frees the three).
+ */
+static void S_merged(S_ctx *c, const gs_sheet_reasonset *rs, const size_t *next, size_t i,
+		     char **text, char **evidence, size_t **ppos, size_t *pnpos)
+{
+	const gs_verdict *v = rs->r[i].v;
+	gs_verdict range;
+	char **spec = NULL;
+	size_t nspec = 0, cap = 0, npos = 0, j, *pos;
+	int same_ev = 1;
+
+	range = *v;
+	c->cost_hi = v->cost;
+	for (j = i; j != SIZE_MAX; j = next[j]) {
+		const gs_verdict *u = rs->r[j].v;
+		if (u->cost < range.cost)
+			range.cost = u->cost;
+		if (u->cost > c->cost_hi)
+			c->cost_hi = u->cost;
+		npos += rs->r[j].npos;
+		same_ev &= gs_sheet_words_same_str(u->evidence, v->evidence);
+	}
+	pos = gs_xmalloc((npos + 1) * sizeof(*pos));
+	npos = 0;
+	for (j = i; j != SIZE_MAX; j = next[j]) {
+		memcpy(pos + npos, rs->r[j].pos, rs->r[j].npos * sizeof(*pos));
+		npos += rs->r[j].npos;
+		if (!same_ev) {
+			char *sp = NULL;
+			free(gs_sheet_sources_line_mask(rs->r[j].v->evidence, &sp));
+			if (sp) {
+				if (nspec == cap) {
+					cap = cap ? 2 * cap : 8;
+					spec = gs_xrealloc(spec, cap * sizeof(*spec));
+				}
+				spec[nspec++] = sp;
+			}
+		}
+	}
+	*evidence = NULL;
+	if (nspec) {
+		char *sp, *masked = gs_sheet_sources_line_mask(v->evidence, &sp);
+		char *lines = gs_sheet_sources_lines_text(c->t, spec, nspec);
+		*evidence = gs_sheet_sources_unmask(masked, lines);
+		free(masked);
+		free(sp);
+		free(lines);
+		for (j = 0; j < nspec; j++)
+			free(spec[j]);
+	}
+	free(spec);
+	qsort(pos, npos, sizeof(*pos), gs_sheet_words_cmp_size);
+	c->cost_range = 1;
+	*text = gs_sheet_words_reason(c, &range);
+	c->cost_range = 0;
+	*ppos = pos;
+	*pnpos = npos;
+}
+
+void gs_sheet_reasons_merge(const gs_sheet_input *in, const gs_sheet_reasonset *rs, gs_sheet_reasonmerge *m)
+{
+	S_ctx c;
+	size_t *next = gs_xmalloc((rs->n + 1) * sizeof(*next)), i, *pos, npos;
+
+	memset(&c, 0, sizeof(c));
+	c.in = in;
+	c.t = in->t;
+	c.lang = in->t->lang;
+	m->n = rs->n;
+	m->rep = gs_xmalloc((rs->n + 1) * sizeof(*m->rep));
+	m->text = gs_xcalloc(rs->n + 1, sizeof(*m->text));
+	m->evidence = gs_xcalloc(rs->n + 1, sizeof(*m->evidence));
+	gs_sheet_reasons_budget_merge(&c, rs, m->rep, next);
+	for (i = 0; i < rs->n; i++)
+		if (m->rep[i] == i && next[i] != SIZE_MAX) {
+			S_merged(&c, rs, next, i, &m->text[i], &m->evidence[i], &pos, &npos);
+			free(pos);
+		}
+	free(next);
+}
+
+void gs_sheet_reasons_merge_release(gs_sheet_reasonmerge *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		free(m->text[i]);
+		free(m->evidence[i]);
+	}
+	free(m->text);
+	free(m->evidence);
+	free(m->rep);
+	memset(m, 0, sizeof(*m));
+}
+
+/*
  * The reasons, each written once: a subsection per requirement, an item
  * per distinct reason with its verdict and the offers it applies to (in
  * table order), then its sentence, evidence and what would confirm it.
@@ -89,64 +188,12 @@ void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_s
 		for (i = 0; i < rs->n; i++) {
 			const gs_sheet_reason *r = &rs->r[i];
 			const gs_verdict *v = r->v;
-			gs_verdict range;
-			size_t *pos = r->pos, npos = r->npos, j;
+			size_t *pos = r->pos, npos = r->npos;
 			char *text = NULL, *evidence = NULL;
 			if (r->req != (gs_req)q || v->kind == GS_V_NOT_REQUIRED || rep[i] != i)
 				continue;
-			if (next[i] != SIZE_MAX) {
-				/* budget reasons that differ by the cost: the range of
-				 * the costs, over all their offers (in table order), the
-				 * evidence's lines listed */
-				char **spec = NULL;
-				size_t nspec = 0, cap = 0;
-				int same_ev = 1;
-				range = *v;
-				c->cost_hi = v->cost;
-				npos = 0;
-				for (j = i; j != SIZE_MAX; j = next[j]) {
-					const gs_verdict *u = rs->r[j].v;
-					if (u->cost < range.cost)
-						range.cost = u->cost;
-					if (u->cost > c->cost_hi)
-						c->cost_hi = u->cost;
-					npos += rs->r[j].npos;
-					same_ev &= gs_sheet_words_same_str(u->evidence, v->evidence);
-				}
-				pos = gs_xmalloc(npos * sizeof(*pos));
-				npos = 0;
-				for (j = i; j != SIZE_MAX; j = next[j]) {
-					memcpy(pos + npos, rs->r[j].pos, rs->r[j].npos * sizeof(*pos));
-					npos += rs->r[j].npos;
-					if (!same_ev) {
-						char *sp = NULL;
-						free(gs_sheet_sources_line_mask(rs->r[j].v->evidence, &sp));
-						if (sp) {
-							if (nspec == cap) {
-								cap = cap ? 2 * cap : 8;
-								spec = gs_xrealloc(spec, cap * sizeof(*spec));
-							}
-							spec[nspec++] = sp;
-						}
-					}
-				}
-				if (nspec) {
-					char *sp, *masked = gs_sheet_sources_line_mask(v->evidence, &sp);
-					char *lines = gs_sheet_sources_lines_text(c->t, spec, nspec);
-					evidence = gs_sheet_sources_unmask(masked, lines);
-					free(masked);
-					free(sp);
-					free(lines);
-					for (j = 0; j < nspec; j++)
-						free(spec[j]);
-				}
-				free(spec);
-				qsort(pos, npos, sizeof(*pos), gs_sheet_words_cmp_size);
-				c->cost_range = 1;
-				text = gs_sheet_words_reason(c, &range);
-				c->cost_range = 0;
-				v = &range;
-			}
+			if (next[i] != SIZE_MAX)
+				S_merged(c, rs, next, i, &text, &evidence, &pos, &npos);
 			if (!list) {
 				/* sheets/ID.html#reasons-memory: stable, one per requirement */
 				char *anchor = gs_xasprintf("reasons-%s", gs_verdict_req_id((gs_req)q));

@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
-"""Checks what the decision schema cannot say about "reasons" (schemas 3 and 4).
+"""Checks what the decision schema cannot say about "reasons" (schema 5).
 
 Usage: decision_reasons.py FILE... ; exit 1 and one line per fault.
-  - every candidate's requirements.NAME indexes a reason of the same
-    requirement (the reason holds the verdict), and the candidate's status
-    agrees with its reasons' verdicts (excluded: one exclude at least;
-    retained: every one admissible or not required; a reference card's
-    status is "reference", and only an excluded candidate is of class
-    "excluded");
-  - the reasons are distinct (no two equal objects) and each is used;
+  - every candidate's requirements (its lot's, and its budget) index a
+    reason (not null: a merged budget reason is named by the one it is
+    merged into) of the same requirement, and the candidate's class agrees
+    with its reasons' verdicts (excluded: one exclude at least; retained:
+    every one admissible or not required; a reference card is neither);
+  - the reasons are distinct (no two equal rows) and each is used;
   - they are numbered in first-appearance order over the candidates (in
     their order) and the requirements (memory, software, calendar, budget,
-    quality, host, regions, speed).
+    quality, host, regions, speed), merged budget reasons (null) left out.
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import decision_doc  # noqa: E402
 
 REQS = ["memory", "software", "calendar", "budget", "quality", "host", "regions", "speed"]
 bad = 0
@@ -28,37 +31,36 @@ def fail(path, text):
 
 for path in sys.argv[1:]:
     doc = json.load(open(path, encoding="utf-8"))
-    reasons = doc["reasons"]
+    reasons = decision_doc.reasons(doc)
+    live = [i for i, r in enumerate(reasons) if r is not None]
     seen = []
-    for ci, cand in enumerate(doc["candidates"]):
+    for ci, cand in enumerate(decision_doc.candidates(doc)):
         for name in REQS:
             i = cand["requirements"][name]
             where = f"candidates[{ci}].requirements.{name}"
-            if i >= len(reasons):
-                fail(path, f"{where} = {i}: only {len(reasons)} reasons")
+            if i >= len(reasons) or reasons[i] is None:
+                fail(path, f"{where} = {i}: no such reason")
                 continue
             if reasons[i]["requirement"] != name:
                 fail(path, f"{where}: reasons[{i}] is of {reasons[i]['requirement']}, not {name}")
             if i not in seen:
-                if i != len(seen):
-                    fail(path, f"{where} = {i}: expected {len(seen)} (first-appearance order)")
+                if i != live[len(seen)]:
+                    fail(path, f"{where} = {i}: expected {live[len(seen)]} (first-appearance order)")
                 seen.append(i)
         verdicts = [reasons[cand["requirements"][n]]["verdict"] for n in REQS
-                    if cand["requirements"][n] < len(reasons)]
+                    if cand["requirements"][n] < len(reasons) and reasons[cand["requirements"][n]]]
         excluded = "exclude" in verdicts
         retained = all(v in ("admissible", "not_required") for v in verdicts)
-        want = "excluded" if excluded else "retained" if retained else "preselected"
         # A reference card (no provider or no priced plan) is never retained
         # nor pre-selected, whatever its verdicts (schema 4).
-        if cand.get("class") == "reference":
-            want = "reference"
-        elif cand.get("class") is not None and (cand["class"] == "excluded") != excluded:
-            fail(path, f"candidates[{ci}]: class {cand['class']}, its reasons say {want}")
-        if cand["status"] != want:
-            fail(path, f"candidates[{ci}]: status {cand['status']}, its reasons say {want}")
-    if len(seen) != len(reasons):
-        fail(path, f"{len(reasons) - len(seen)} reasons used by no verdict")
-    keys = [json.dumps(r, sort_keys=True) for r in reasons]
+        if cand["class"] != "reference":
+            if (cand["class"] == "excluded") != excluded:
+                fail(path, f"candidates[{ci}]: class {cand['class']}, its reasons say excluded: {excluded}")
+            elif not excluded and (cand["class"] == "retained") != retained:
+                fail(path, f"candidates[{ci}]: class {cand['class']}, its reasons say retained: {retained}")
+    if len(seen) != len(live):
+        fail(path, f"{len(live) - len(seen)} reasons used by no verdict")
+    keys = [json.dumps(reasons[i], sort_keys=True) for i in live]
     if len(set(keys)) != len(keys):
         fail(path, "two reasons are the same")
 sys.exit(bad)

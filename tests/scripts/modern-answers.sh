@@ -44,11 +44,16 @@ json.dump(w, open(p, "w"), indent=2)
 PY
 	"$bin" sheet "$name.json" --out "out-$name" --date 2026-11-29 >/dev/null 2>"$scratch/log" ||
 		{ cat "$scratch/log"; err "sheet $name failed"; return; }
-	python3 - "out-$name" "$name" "$wb" "$kv" "$cards" <<'PY' || err "$name: the answer breaks a rule (above)"
+	GS_LIB="$src/tests/lib" python3 - "out-$name" "$name" "$wb" "$kv" "$cards" <<'PY' || err "$name: the answer breaks a rule (above)"
 import json, sys, glob
 out, name, wb, kv, cards = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 j = [f for f in glob.glob(out + "/*.json") if not f.endswith("manifest.json")]
 d = json.load(open(j[0]))
+# schema 5: rows and tables read back into one object per candidate and reason
+import os
+sys.path.insert(0, os.environ["GS_LIB"])
+import decision_doc
+d["candidates"], d["reasons"] = decision_doc.candidates(d), decision_doc.reasons(d)
 md = open(j[0][:-5] + ".md", encoding="utf-8").read()
 bad = 0
 def fail(t):

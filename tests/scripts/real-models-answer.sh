@@ -56,12 +56,17 @@ PY
 	# shellcheck disable=SC2086
 	"$bin" sheet "$1.json" $cats --out "out-$1" --date 2026-11-29 >/dev/null 2>"$scratch/log" ||
 		{ cat "$scratch/log"; err "sheet $1 failed"; return; }
-	python3 - "out-$1" "$1" <<'PY' || err "$1: the answer breaks a rule (above)"
+	GS_LIB="$src/tests/lib" python3 - "out-$1" "$1" <<'PY' || err "$1: the answer breaks a rule (above)"
 import json, sys, glob
 out, name = sys.argv[1], sys.argv[2]
 j = glob.glob(out + "/*.json")
 j = [f for f in j if not f.endswith("manifest.json")]
 d = json.load(open(j[0]))
+# schema 5: rows and tables read back into one object per candidate and reason
+import os
+sys.path.insert(0, os.environ["GS_LIB"])
+import decision_doc
+d["candidates"], d["reasons"] = decision_doc.candidates(d), decision_doc.reasons(d)
 md = open(j[0][:-5] + ".md", encoding="utf-8").read()
 bad = 0
 def fail(t):

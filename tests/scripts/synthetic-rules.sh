@@ -8,22 +8,28 @@
 #  2. with the flag: the index, the offers page and every sheet whose
 #     decision rests on a synthetic file carry the demonstration banner,
 #     and the sheets that rest on none carry no such banner.
-# The decision JSON writes its top-level keys one a line ("key": value)
-# and the entries of its arrays compact ("key":value): every pattern below
-# allows both (a pattern with a space never matched a verdict), and the
+# The decision JSON writes its top-level keys one a line ("key": value):
+# every pattern below allows "key":value too; its reasons are rows of
+# reason_fields (schema 5), counted by reading them (nrest), and the
 # demonstration sheets must show the verdicts they rest on, so that a
-# pattern that matches nothing fails the test instead of passing it.
+# count that finds nothing fails the test instead of passing it.
 # Usage: synthetic-rules.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
 set -u
 bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
 cd "$src" || exit 1
+# the reasons of a decision JSON that rest on a synthetic file
+nrest() {
+	python3 -c 'import json, sys; sys.path.insert(0, sys.argv[2]); import decision_doc
+print(sum(1 for r in decision_doc.reasons(json.load(open(sys.argv[1]))) if r and r["rests_on_synthetic"]))' \
+		"$1" "$src/tests/lib"
+}
 
 "$bin" site --catalog offers.xml --workloads examples --out "$scratch/plain" --date "$SITE_DATE" > "$scratch/log1" 2>&1 \
 	|| { cat "$scratch/log1"; die "site without --accept-synthetic failed"; }
 for j in "$scratch/plain/sheets/"*.json; do
 	grep -Eq '"demonstration": ?false' "$j" || err "$(basename "$j"): a demonstration without the flag"
-	grep -Eq '"rests_on_synthetic": ?true' "$j" && err "$(basename "$j"): a verdict rests on a synthetic file without the flag"
+	[ "$(nrest "$j")" -eq 0 ] || err "$(basename "$j"): a verdict rests on a synthetic file without the flag"
 done
 grep -l 'Demonstration' "$scratch/plain/"*.html "$scratch/plain/sheets/"*.html 2>/dev/null \
 	&& err "a page says Demonstration without the flag"
@@ -33,7 +39,7 @@ site_build "$scratch/demo" "$scratch/log2" --md
 ndemo=0
 for j in "$scratch/demo/sheets/"*.json; do
 	id=$(basename "$j" .json)
-	nrest=$(grep -Eo '"rests_on_synthetic": ?true' "$j" | wc -l)
+	nrest=$(nrest "$j")
 	if grep -Eq '"demonstration": ?true' "$j"; then
 		ndemo=$((ndemo + 1))
 		[ "$nrest" -gt 0 ] || err "$id: a demonstration, but no verdict says rests_on_synthetic"
