@@ -83,6 +83,16 @@ typedef struct {
 	uint64_t prefill_milli;    /* tokens/s x 1000, rounded up */
 	int has_ttft;
 	uint64_t ttft_micro;       /* the limit input's first token, microseconds, rounded down */
+	/*
+	 * Observed: a benchmark of the workload's own evidence on a card of
+	 * this GPU model (evidence import --from llama-bench | vllm-bench),
+	 * tokens/s x 1000 as printed: per sequence (llama-bench's tgN, one
+	 * sequence) and in total (vLLM's output tokens/s). 0: none.
+	 */
+	int has_obs_seq, has_obs_total;
+	uint64_t obs_seq_milli, obs_total_milli;
+	const char *obs_seq_text, *obs_total_text;  /* as printed ("61.03"), borrowed */
+	const char *obs_file;      /* the evidence file it is read from (borrowed) */
 } gs_speed;
 
 /* The weights one token reads: weights x active / parameters, rounded down

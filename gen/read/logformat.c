@@ -23,6 +23,12 @@ static const gs_logformat S_formats[] = {
 	  GS_SNIFF_LLAMACPP, NULL, "fresh", NULL, NULL, gs_logllama_line, NULL, NULL },
 	{ GS_LOG_SGLANG, "sglang", "SGLang", "SGLang start-up log", "an SGLang start-up log",
 	  GS_SNIFF_SGLANG, NULL, "fresh", "sglang", NULL, gs_logsglang_line, NULL, NULL },
+	/* speeds: a benchmark's figures, observed on the GPU the paste names */
+	{ GS_LOG_LLAMA_BENCH, "llama-bench", "llama-bench", "llama-bench table", "a llama-bench table",
+	  GS_SNIFF_LLAMA_BENCH, NULL, "unknown", NULL, NULL, NULL, gs_logspeed_llama_bench, NULL },
+	{ GS_LOG_VLLM_BENCH, "vllm-bench", "vLLM benchmark", "vLLM benchmark summary",
+	  "a vLLM benchmark summary", GS_SNIFF_VLLM_BENCH, NULL, "unknown", NULL, NULL, NULL,
+	  gs_logspeed_vllm_bench, NULL },
 };
 
 #define S_N (sizeof(S_formats) / sizeof(S_formats[0]))

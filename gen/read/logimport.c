@@ -33,8 +33,9 @@ const char *gs_logimport_kind_id(gs_log_kind k)
 const char *gs_logimport_unit_id(gs_log_unit u)
 {
 	static const char *const ids[] = { "bytes", "tokens", "blocks", "count", "times",
-					   "seconds", "fraction", "as_printed" };
-	return (unsigned)u < sizeof(ids) / sizeof(ids[0]) ? ids[u] : "unknown";
+					   "seconds", "fraction", "as_printed", "tokens_per_second",
+					   "requests_per_second" };
+	return (unsigned)u < sizeof(ids) / sizeof(ids[0]) ? ids[u] : NULL;
 }
 
 /* ---- the pass over the lines ---- */

@@ -42,7 +42,9 @@ typedef enum {
 	GS_LOG_TORCH_OOM = 1,
 	GS_LOG_TORCH_STATS = 2,
 	GS_LOG_LLAMACPP = 3,
-	GS_LOG_SGLANG = 4
+	GS_LOG_SGLANG = 4,
+	GS_LOG_LLAMA_BENCH = 5,   /* speeds: llama-bench's table */
+	GS_LOG_VLLM_BENCH = 6     /* speeds: vLLM's benchmark summaries */
 } gs_log_kind;
 
 /* The kind whose --from name is s (gs_logformat's id); -1 for another name. */
@@ -85,10 +87,12 @@ typedef enum {
 	GS_LU_TIMES,      /* a ratio (vLLM's maximum concurrency) */
 	GS_LU_SECONDS,
 	GS_LU_FRACTION,   /* a share, 0..1 */
-	GS_LU_AS_PRINTED  /* a size beyond range, kept as its decimal in as_written's unit */
+	GS_LU_AS_PRINTED, /* a size beyond range, kept as its decimal in as_written's unit */
+	GS_LU_TOKENS_PER_SECOND,   /* a benchmark's rate, as printed */
+	GS_LU_REQUESTS_PER_SECOND
 } gs_log_unit;
 
-const char *gs_logimport_unit_id(gs_log_unit u);  /* "bytes", "tokens", ... */
+const char *gs_logimport_unit_id(gs_log_unit u);  /* "bytes", "tokens", ...; NULL past the last */
 
 typedef struct {
 	const char *name;      /* static: "weights", "kv_cache_tokens", ... */

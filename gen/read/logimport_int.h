@@ -2,7 +2,7 @@
  * logimport_int: what the readers of engine logs share and no other module
  * uses: the reading context, the scanning helpers (logline.c, named
  * gs_logline_*), and each format's reader (logvllm.c, logsglang.c,
- * logllama.c, logtorch.c), which the table of formats (logformat.c) names.
+ * logllama.c, logtorch.c, logspeed.c), which the table of formats (logformat.c) names.
  * The driver (logimport.c) walks the lines and hands each to the reader of
  * the format the table gives; a new format is a reader file and one row of
  * that table.
@@ -124,5 +124,8 @@ int gs_logsglang_line(gs_logctx *c);               /* logsglang.c */
 int gs_logllama_line(gs_logctx *c);                /* logllama.c */
 int gs_logtorch_line(gs_logctx *c);                /* logtorch.c: an out-of-memory message */
 int gs_logtorch_stats(gs_logctx *c, const char *data, size_t len); /* the whole dump */
+/* logspeed.c: a benchmark's speeds, the whole paste */
+int gs_logspeed_llama_bench(gs_logctx *c, const char *data, size_t len);
+int gs_logspeed_vllm_bench(gs_logctx *c, const char *data, size_t len);
 
 #endif

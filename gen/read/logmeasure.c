@@ -236,7 +236,11 @@ static json_t *S_environment(const gs_logimport *li, const gs_logformat *fmt)
 						      "free_bytes", S_opt_u64(dv->has_free, dv->free_bytes)));
 	}
 	json_object_set_new(env, "devices", devs);
-	json_object_set_new(env, "backend", json_string("cuda"));
+	{
+		const gs_logsetting *b = gs_logimport_setting(li, "backend");
+		json_object_set_new(env, "backend",
+				    json_string(b && strcmp(b->value, "ROCm") == 0 ? "hip" : "cuda"));
+	}
 	if (fmt->framework && li->version) {
 		const char *v = li->version[0] == 'v' ? li->version + 1 : li->version;
 		json_object_set_new(env, "frameworks", json_pack("{s:s}", fmt->framework, v));

@@ -47,6 +47,11 @@ static const char *const S_oom[] = { "CUDA out of memory", "OutOfMemoryError", N
 /* torch.cuda.memory_stats() dumped as JSON: its keys */
 static const char *const S_stats[] = { "\"allocated_bytes.all.", "\"reserved_bytes.all.", NULL };
 
+/* llama-bench: its table's speed column; vLLM's benchmarks: their summary lines */
+static const char *const S_lbench[] = { " t/s |", NULL };
+static const char *const S_vbench[] = { "Serving Benchmark Result", "Output token throughput (tok/s):",
+					"Request throughput (req/s):", NULL };
+
 static const S_kind S_kinds[] = {
 	{ GS_SNIFF_NVSMI, "nvidia-smi", "nvidia-smi output",
 	  "a reading of the device's memory at one instant, by every process together: not a "
@@ -67,6 +72,10 @@ static const S_kind S_kinds[] = {
 	  "read it with --from torch-oom", "torch-oom", S_oom },
 	{ GS_SNIFF_TORCH_STATS, "torch-stats", "a torch.cuda.memory_stats() dump",
 	  "read it with --from torch-stats", "torch-stats", S_stats },
+	{ GS_SNIFF_LLAMA_BENCH, "llama-bench", "a llama-bench table",
+	  "read it with --from llama-bench", "llama-bench", S_lbench },
+	{ GS_SNIFF_VLLM_BENCH, "vllm-bench", "a vLLM benchmark summary",
+	  "read it with --from vllm-bench", "vllm-bench", S_vbench },
 	/* last: a paste of an engine's lines may hold a table or a fence */
 	{ GS_SNIFF_MARKDOWN, "markdown", "a Markdown document",
 	  "headings and tables about logs, not an engine's output; import each log it quotes "

@@ -33,7 +33,9 @@ typedef enum {
 	GS_SNIFF_VLLM,
 	GS_SNIFF_LLAMACPP,
 	GS_SNIFF_TORCH_OOM,
-	GS_SNIFF_TORCH_STATS
+	GS_SNIFF_TORCH_STATS,
+	GS_SNIFF_LLAMA_BENCH,    /* llama-bench's Markdown table of speeds */
+	GS_SNIFF_VLLM_BENCH      /* vLLM's benchmark summaries (throughput, serving) */
 } gs_sniff_kind;
 
 typedef struct {

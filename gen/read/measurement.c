@@ -435,14 +435,17 @@ static void S_read_import_figures(gs_jr *r, gs_measurement *m, json_t *o, const 
 {
 	static const char *fig_keys[] = { "name", "device", "value", "unit", "as_written",
 					  "note", "estimate", "line", "last_line", "text", NULL };
-	static const char *const units[] = { "bytes", "tokens", "blocks", "count", "times",
-					     "seconds", "fraction", "as_printed", NULL };
+	const char *units[32];   /* gs_logimport_unit_id's */
 	json_t *arr;
 	char *ap, *dummy = NULL;
 	uint64_t u;
 	size_t i;
 	int e;
 
+	for (i = 0; i + 1 < sizeof(units) / sizeof(units[0]) &&
+		    gs_logimport_unit_id((gs_log_unit)i); i++)
+		units[i] = gs_logimport_unit_id((gs_log_unit)i);
+	units[i] = NULL;
 	if (gs_jr_array(r, o, op, "figures", GS_JR_REQUIRED, &arr, &ap) == 1) {
 		m->import_figures = gs_xcalloc(json_array_size(arr) + 1, sizeof(*m->import_figures));
 		for (i = 0; i < json_array_size(arr); i++) {

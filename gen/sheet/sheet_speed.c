@@ -65,6 +65,11 @@ void gs_sheet_speed_bound_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd
 		     gs_speed_fmt(b, sp->decode_total_milli, c->lang));
 	if (sp->has_prefill)
 		gs_doc_textf(cell, "; ≤ %s", gs_speed_fmt(a, sp->prefill_milli, c->lang));
+	/* the user's own run on this GPU model, beside the bound */
+	if (sp->has_obs_seq || sp->has_obs_total)
+		gs_doc_textf(cell, "; %s %s / %s", TR("speed.observed"),
+			     sp->has_obs_seq ? sp->obs_seq_text : TR("word.missing"),
+			     sp->has_obs_total ? sp->obs_total_text : TR("word.missing"));
 }
 
 void gs_sheet_speed_mtok_cell(S_ctx *c, cmark_node *row, const size_t *next, size_t first)
@@ -103,6 +108,7 @@ void gs_sheet_speed_para(S_ctx *c)
 	uint64_t wr;
 	char *text;
 	cmark_node *p;
+	size_t i;
 
 	if (!gs_sheet_speed_any(c->in->d))
 		return;
@@ -118,4 +124,9 @@ void gs_sheet_speed_para(S_ctx *c)
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, text);
 	free(text);
+	for (i = 0; i < c->in->d->ncands; i++)
+		if (c->in->d->cands[i].speed.has_obs_seq || c->in->d->cands[i].speed.has_obs_total) {
+			gs_doc_text(gs_doc_para(c->root), TR("speed.para_observed"));
+			break;
+		}
 }

@@ -6,12 +6,13 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	gs_logimport_opts o = { 0, 16, "fuzz", 0 };
-	int k;
+	size_t k;
 
-	for (k = 0; k < 4; k++) {
+	/* every format of the table (logformat.c) */
+	for (k = 0; k < gs_logformat_count(); k++) {
 		gs_diag d = GS_DIAG_INIT;
 		gs_logimport li;
-		if (gs_logimport_parse((gs_log_kind)k, "fuzz.log", (const char *)data, size, &o, &li,
+		if (gs_logimport_parse(gs_logformat_at(k)->kind, "fuzz.log", (const char *)data, size, &o, &li,
 				       &d) == 0)
 			gs_logimport_release(&li);
 		gs_diag_release(&d);

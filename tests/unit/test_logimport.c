@@ -657,8 +657,63 @@ static void test_formats(void)
 	CHECK(gs_logimport_kind_parse("vLLM") == -1);
 }
 
+/* Speeds: the published llama-bench table (tests/data/speedlog/README.md
+ * gives its source) read row by row, each figure as printed with its line. */
+static void test_speed(void)
+{
+	char path[512], *t;
+	size_t n;
+	gs_logimport li;
+	gs_diag d = GS_DIAG_INIT;
+	gs_logimport_opts o = { 0 };
+	const gs_logfig *f;
+
+	snprintf(path, sizeof(path), "%s/tests/data/speedlog/llama-bench-rtx4090-cuda.md",
+		 GS_TEST_SOURCE_DIR);
+	t = gs_outfile_read(path, &n);
+	if (!CHECK(t != NULL))
+		return;
+	/* three models: three runs, one chosen */
+	CHECK(gs_logimport_parse(GS_LOG_LLAMA_BENCH, "b.md", t, n, &o, &li, &d) == -1);
+	gs_diag_release(&d);
+	o.run = 2;
+	if (CHECK(gs_logimport_parse(GS_LOG_LLAMA_BENCH, "b.md", t, n, &o, &li, &d) == 0)) {
+		CHECK_INT((int64_t)li.nruns, 3);
+		f = gs_logimport_fig(&li, "decode_tokens_per_second", 0);
+		if (CHECK(f != NULL)) {
+			CHECK_STR(f->decimal, "98.13");     /* | llama 7B Q8_0 | ... | tg 128 | 98.13 ± 0.07 | */
+			CHECK_INT((int64_t)f->line, 7);
+			CHECK(f->unit == GS_LU_TOKENS_PER_SECOND);
+		}
+		f = gs_logimport_fig(&li, "prefill_tokens_per_second", 0);
+		if (CHECK(f != NULL))
+			CHECK_STR(f->decimal, "7664.00");
+		CHECK_STR(S_set(&li, "model"), "llama 7B Q8_0");
+		CHECK_STR(S_set(&li, "output_tokens"), "128");
+		CHECK_STR(S_set(&li, "prompt_tokens"), "512");
+		if (CHECK(li.ndevices == 1 && li.devices[0].name))
+			CHECK_STR(li.devices[0].name, "NVIDIA GeForce RTX 4090");
+		gs_logimport_release(&li);
+	}
+	gs_diag_release(&d);
+	free(t);
+	/* a Vulkan run: not a CUDA or HIP measurement */
+	snprintf(path, sizeof(path), "%s/tests/data/speedlog/llama-bench-rtx4090-vulkan.md",
+		 GS_TEST_SOURCE_DIR);
+	t = gs_outfile_read(path, &n);
+	o.run = 0;
+	if (CHECK(t != NULL))
+		CHECK(gs_logimport_parse(GS_LOG_LLAMA_BENCH, "v.md", t, n, &o, &li, &d) == -1);
+	gs_diag_release(&d);
+	free(t);
+	/* a vLLM start-up log is not a benchmark: refused by its name */
+	S_refused(GS_LOG_VLLM_BENCH, "INFO 05-01 10:00:00 gpu_model_runner.py:1 Model loading took "
+		  "14.99 GiB and 5.1 seconds\nINFO # GPU blocks: 100\n", "a vLLM start-up log", 1);
+}
+
 int main(void)
 {
+	test_speed();
 	test_formats();
 	test_decimal();
 	test_oom_wordings();

@@ -1986,6 +1986,99 @@ static void S_regions(const gs_workload *w, gs_candidate *c)
 	c->v[GS_REQ_REGIONS] = v;
 }
 
+/* "61.03" as thousandths (at most three decimals: speedlog's rule); -1 for another text. */
+static int S_milli(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	int d = -1;
+
+	if (!s || !*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s == '.' && d < 0) {
+			d = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || d == 3 || v > UINT64_MAX / 10 - 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (d >= 0)
+			d++;
+	}
+	for (d = d < 0 ? 0 : d; d < 3; d++) {
+		if (v > UINT64_MAX / 10)
+			return -1;
+		v *= 10;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * The observed speeds of the workload's evidence on this offer's GPU model:
+ * a benchmark imported from its printed lines (llama-bench's tgN: one
+ * sequence; vLLM's output tokens/s: every sequence together). The first
+ * such file in the evidence's order gives each.
+ */
+static void S_speed_observed(const S_in *in, gs_candidate *c)
+{
+	size_t i, k;
+
+	for (i = 0; i < in->nev; i++) {
+		const gs_measurement *m = in->ev[i].m;
+		if (!S_usable(in, m) || !m->import_from || !S_same_model(c->offer, m) ||
+		    (strcmp(m->import_from, "llama-bench") != 0 && strcmp(m->import_from, "vllm-bench") != 0))
+			continue;
+		for (k = 0; k < m->nimport_figures; k++) {
+			const gs_mfigure *f = &m->import_figures[k];
+			uint64_t v;
+			if (S_milli(f->decimal, &v) != 0)
+				continue;
+			if (!c->speed.has_obs_seq && strcmp(f->name, "decode_tokens_per_second") == 0) {
+				c->speed.has_obs_seq = 1;
+				c->speed.obs_seq_milli = v;
+				c->speed.obs_seq_text = f->decimal;
+				c->speed.obs_file = in->ev[i].ref->file;
+			} else if (!c->speed.has_obs_total && strcmp(f->name, "output_tokens_per_second") == 0) {
+				c->speed.has_obs_total = 1;
+				c->speed.obs_total_milli = v;
+				c->speed.obs_total_text = f->decimal;
+				if (!c->speed.has_obs_seq)
+					c->speed.obs_file = in->ev[i].ref->file;
+			}
+		}
+	}
+}
+
+/* The requirement decided on an observed figure, when one is there: 1 (v set), else 0. */
+static int S_speed_by_observed(const gs_workload *w, const gs_speed *sp, gs_verdict *v)
+{
+	uint64_t obs, req;
+	const char *text;
+
+	if (w->has_req_decode_seq && sp->has_obs_seq) {
+		obs = sp->obs_seq_milli;
+		req = w->req_decode_seq_milli;
+		text = sp->obs_seq_text;
+	} else if (w->has_req_decode_total && sp->has_obs_total) {
+		obs = sp->obs_total_milli;
+		req = w->req_decode_total_milli;
+		text = sp->obs_total_text;
+	} else {
+		return 0;
+	}
+	*v = S_v(obs >= req ? GS_V_ADMISSIBLE : GS_V_EXCLUDE,
+		 obs >= req ? "why.speed.observed_reaches" : "why.speed.observed_below");
+	v->has_milli = 1;
+	v->m1 = obs;
+	v->m2 = req;
+	v->s1 = sp->obs_file;
+	v->s2 = text;
+	if (v->kind == GS_V_EXCLUDE)
+		v->basis = GS_BASIS_OBSERVED_FAILURE;
+	return 1;
+}
+
 /*
  * requirements.speed: excluded by calculated certainty when the bound is
  * below a requirement (per sequence: on the weights alone, so at any
@@ -2006,6 +2099,7 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 	v = S_v(GS_V_TO_CONFIRM, "why.speed.unknown");
 	v.missing = "missing.speed";
 	if (!sp->known || (w->has_req_ttft && !sp->has_ttft)) {
+		S_speed_by_observed(w, sp, &v);
 		c->v[GS_REQ_SPEED] = v;
 		return;
 	}
@@ -2036,6 +2130,8 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 	if (v.kind == GS_V_EXCLUDE) {
 		v.basis = GS_BASIS_CALCULATED_CERTAINTY;
 		v.missing = NULL;
+	} else if (S_speed_by_observed(w, sp, &v)) {
+		v.evidence = NULL;   /* the run, named in the reason, not the datasheet */
 	}
 	c->v[GS_REQ_SPEED] = v;
 }
@@ -2459,6 +2555,7 @@ void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evid
 		S_regions(w, c);
 		if (gs_speed_offer(w, s, c->gpu ? c->gpu->model : NULL, c->offer->cards, &c->speed) != 0)
 			memset(&c->speed, 0, sizeof(c->speed));
+		S_speed_observed(&in, c);
 		S_speed(w, c);
 		c->retained = 1;
 		for (r = 0; r < GS_REQ_COUNT; r++) {
