@@ -163,7 +163,10 @@ int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport
 	p->t[GS_PT_WEIGHTS].basis = "calculated";
 	p->t[GS_PT_WEIGHTS].has_pred = 1;
 	p->t[GS_PT_WEIGHTS].pred = weights;
-	p->t[GS_PT_OTHER].basis = "assumed";
+	/* init --engine vllm writes vLLM's own terms: calculated from the
+	 * geometry on an assumed shape, and assumed (runtime.c) */
+	p->t[GS_PT_OTHER].basis = w->runtime.engine == GS_ENGINE_VLLM ? "calculated and assumed"
+								       : "assumed";
 	p->t[GS_PT_OTHER].has_pred = 1;
 	p->t[GS_PT_OTHER].pred = fixed;
 	if (weights > UINT64_MAX - fixed ||
