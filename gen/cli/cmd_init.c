@@ -595,7 +595,7 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 			     "parameter count%s are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
-			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s%s%s",
+			     "%s%s%s%s%s%s%s%s",
 			     where, p->format ? " and the " : ", the ",
 			     p->format ? "" : " and the weight bytes",
 			     gs_qty_fmt_int(a, p->context, GS_LANG_EN),
@@ -603,7 +603,12 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
 			     : m->weights == GS_WEIGHTS_GGUF
 			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
-			     p->task ? " and training" : "",
+			     p->engine && !p->task
+			     ? "The reserve holds vLLM's own terms for its version, each with its "
+			       "reason: the profiling step's, **calculated** from the geometry on an "
+			       "assumed shape, and the non-torch memory, **assumed**."
+			     : p->task ? "Every reserve and training item is **assumed**, with its reason."
+			     : "Every reserve item is **assumed**, with its reason.",
 			     !kv ? " The model files give no KV geometry: the KV cache is not "
 				   "sized; add `cache` and the geometry by hand."
 			     : gs_model_layout_needed(m)
