@@ -332,14 +332,18 @@ static void S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 		gs_xasprintf("Calculated from the geometry, on an assumed shape: vLLM %s profiles one "
 			     "step of max_num_batched_tokens (%s tokens, %s); its peak is taken at the "
 			     "MLP: (3 x %s intermediate%s + 3 x %s hidden) x %u B = %s B a token "
-			     "(gen/decide/runtime.c). Replace it by the log's activation peak "
+			     "(gen/decide/runtime.c).%s Replace it by the log's activation peak "
 			     "(gpusheet evidence import).", rs.version,
 			     gs_qty_fmt_int(a, t.tokens, GS_LANG_EN),
 			     rs.mnbt_default ? rs.mnbt_source : "the workload's setting",
 			     gs_qty_fmt_int(b, g.intermediate, GS_LANG_EN),
 			     g.tp > 1 ? " / tensor parallelism" : "",
 			     gs_qty_fmt_int(c, g.hidden, GS_LANG_EN), p->value_bytes,
-			     gs_qty_fmt_int(d, t.act_per_token, GS_LANG_EN))));
+			     gs_qty_fmt_int(d, t.act_per_token, GS_LANG_EN),
+			     rs.mnbt_large_card
+			     ? " On a card of 70 GiB or more other than an A100 this version plans "
+			       "8,192 tokens a step (vllm/engine/arg_utils.py), four times this term "
+			       "and the logits: give --max-num-batched-tokens 8192 for such a card." : "")));
 	if (t.logit_rows)
 		json_array_append_new(res, S_item("vLLM profiling logits", S_size_bytes(t.logits),
 			gs_xasprintf("Assumed shape, sized from the geometry: vLLM V1's profiling step "

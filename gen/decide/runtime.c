@@ -82,6 +82,10 @@ int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
 	}
 	out->logits_every_token = out->v1;
 	if (gs_workload_version_at_least(out->version, "0.9") == 1) {
+		/* vllm/engine/arg_utils.py: `vllm serve` plans 8,192 tokens a
+		 * step on a card of 70 GiB or more whose name has no "a100" */
+		if (out->mnbt_default)
+			out->mnbt_large_card = 8192;
 		out->accounting_source = S_ACC_V09;
 		out->non_torch = S_CGIB(13);
 		out->non_torch_tp = S_CGIB(55);

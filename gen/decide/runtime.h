@@ -30,6 +30,8 @@ typedef struct {
 	uint64_t max_num_batched_tokens;
 	int mnbt_default;
 	const char *mnbt_source;
+	uint64_t mnbt_large_card;    /* the default on a card of 70 GiB or more, not an A100
+				      * (0.9 and later, `vllm serve`), else 0 */
 	/* how the version accounts for memory outside the weights (runtime.c) */
 	int logits_every_token;      /* V1 0.8 on: the profiling step's logits of every token */
 	int context_counted;         /* the CUDA context inside its non-torch figure (<= 0.6, 0.8) */

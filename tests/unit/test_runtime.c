@@ -184,9 +184,16 @@ static void test_terms(void)
 	CHECK(t.activation == UINT64_C(905969664) && t.logit_rows == 8192);
 	CHECK(t.logits == UINT64_C(4202692608));
 	CHECK(t.activation + t.logits == UINT64_C(5108662272));
+	CHECK(rs.mnbt_large_card == 0);
 	/* from 0.9 the non-torch increase only; 0.7 (V0) likewise */
 	w.runtime.version = "0.10";
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && !rs.context_counted);
+	CHECK(rs.mnbt_large_card == 0);    /* the step budget is the workload's */
+	w.runtime.has_max_num_batched_tokens = 0;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(rs.max_num_batched_tokens == 2048 && rs.mnbt_large_card == 8192);
+	w.runtime.has_max_num_batched_tokens = 1;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
 	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == 0 && t.non_torch == UINT64_C(139586437));
 	w.runtime.version = "0.7.3";
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && !rs.context_counted && !rs.logits_every_token);
