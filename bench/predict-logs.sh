@@ -65,7 +65,7 @@ one "vllm-11 (Qwen3-235B-A22B-FP8, 4 x H100, TP 4)" vllm-11_v1_moe-tp4_issue2134
 echo
 echo "term | predictions with the term observed | median |difference| | worst |difference|"
 echo "--- | --- | --- | ---"
-for term in "weights per card" "other terms" "KV pool" "KV pool tokens"; do
+for term in "weights per card" "other terms" "KV pool" "KV pool tokens" "maximum concurrency"; do
 	grep "^$term|" "$tmp/all.txt" | cut -d'|' -f2 | tr -d '+-' | sort -n >"$tmp/t.txt"
 	k=$(wc -l <"$tmp/t.txt")
 	if [ "$k" -eq 0 ]; then

@@ -23,6 +23,10 @@
  *   other -640,939,983 / 1,505,386,037 = -42.58 % -> -42.6 %;
  *   pool +652,549,816 / 6,786,048,328 = +9.616 % -> +9.6 %;
  *   tokens +4,992 / 51,760 = +9.645 % -> +9.6 %.
+ *   concurrency: the log prints none; L is the workload's 7,936 + 256 =
+ *   8,192 tokens: 56,752 / 8,192 = 6.9277 -> 6.93x. With the line
+ *   "Maximum concurrency for 8,192 tokens per request: 6.32x" added, L is
+ *   the log's, observed 6.32x: +61 / 632 = +9.652 % -> +9.7 %.
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +34,9 @@
 #include "check.h"
 #include "logimport.h"
 #include "predict.h"
+
+static const char S_conc[] =
+	"Maximum concurrency for 8,192 tokens per request: 6.32x\n";
 
 static const char S_log[] =
 	"INFO 01-16 09:40:00 worker.py:238] the current vLLM instance can use total_gpu_memory "
@@ -83,10 +90,31 @@ int main(void)
 			CHECK_INT(p.t[GS_PT_TOKENS].obs, 51760);
 			CHECK_STR(p.t[GS_PT_TOKENS].obs_how, "blocks x block size");
 			CHECK_INT(p.t[GS_PT_TOKENS].diff_tenths, 96);
+			CHECK(p.has_conc && !p.has_conc_obs);
+			CHECK_INT(p.conc_len, 8192);
+			CHECK_STR(p.conc_len_from, "the workload");
+			CHECK_INT(p.conc_pred, 693);
 		} else {
 			fprintf(stderr, "  %s\n", why);
 		}
 		gs_logimport_release(&li);
+	}
+	/* the same start with vLLM's concurrency line */
+	{
+		char both[sizeof(S_log) + sizeof(S_conc)];
+		snprintf(both, sizeof(both), "%s%s", S_log, S_conc);
+		if (CHECK(gs_logimport_parse(GS_LOG_VLLM, "t.log", both, strlen(both), &o, &li, &d) == 0)) {
+			if (CHECK(gs_predict_vllm(&w, &s, &li, &p, &why) == 0)) {
+				CHECK(p.has_conc && p.has_conc_obs && p.has_conc_diff);
+				CHECK_STR(p.conc_len_from, "the log");
+				CHECK_INT(p.conc_len, 8192);
+				CHECK_INT(p.conc_pred, 693);
+				CHECK_INT(p.conc_obs, 632);
+				CHECK_INT(p.conc_obs_line, 4);
+				CHECK_INT(p.conc_diff_tenths, 97);
+			}
+			gs_logimport_release(&li);
+		}
 	}
 	/* a log with no total and an unnamed device: nothing to predict against */
 	if (CHECK(gs_logimport_parse(GS_LOG_VLLM, "t.log",
