@@ -300,7 +300,14 @@ static json_t *S_training(const S_plan *p)
  * source in vLLM's code): the profiling step's activation peak and logits
  * (calculated from the geometry, on an assumed shape) and the non-torch
  * memory (assumed, cited). */
-static void S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
+/* The geometry vLLM's terms are sized from (S_vllm_reserve). */
+static int S_vllm_geometry(const gs_model *m)
+{
+	return m->has_hidden && m->hidden && m->has_intermediate && m->intermediate &&
+	       m->has_vocab && m->vocab;
+}
+
+static int S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 {
 	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX], d[GS_FMT_MAX];
 	gs_workload w;
@@ -327,7 +334,7 @@ static void S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 	g.value_bytes = p->value_bytes;
 	g.tp = p->tp;
 	if (gs_runtime_settings_of(&w, &rs) != 0 || gs_runtime_vllm_terms_of(&rs, &g, &t) != 0)
-		return;
+		return -1;    /* a geometry figure missing: the generic items, said so */
 	json_array_append_new(res, S_item("vLLM profiling activation peak", S_size_bytes(t.activation),
 		gs_xasprintf("Calculated from the geometry, on an assumed shape: vLLM %s profiles one "
 			     "step of max_num_batched_tokens (%s tokens, %s); its peak is taken at the "
@@ -359,6 +366,7 @@ static void S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 			     "after the KV cache is sized, outside the budget, in the share "
 			     "gpu_memory_utilization leaves.", rs.non_torch_source, rs.version,
 			     rs.accounting_source)));
+	return 0;
 }
 
 static json_t *S_reserve(const gs_model *m, const S_plan *p)
@@ -367,10 +375,10 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 	json_t *res = json_array();
 	uint64_t in = p->context - p->output + p->img_tokens;
 
-	if (p->engine && p->task == 0) {
-		S_vllm_reserve(res, m, p);
+	/* vLLM's own terms need the hidden, intermediate and vocabulary sizes;
+	 * without them the generic items below */
+	if (p->engine && p->task == 0 && S_vllm_geometry(m) && S_vllm_reserve(res, m, p) == 0)
 		return res;
-	}
 	json_array_append_new(res, json_pack("{s:s,s:{s:s,s:s},s:s}", "name",
 		"CUDA context and library workspaces", "size", "amount", S_RUNTIME_GIB,
 		"unit", "GiB", "reason",
@@ -607,7 +615,7 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
 			     : m->weights == GS_WEIGHTS_GGUF
 			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
-			     p->engine && !p->task
+			     p->engine && !p->task && S_vllm_geometry(m)
 			     ? "The reserve holds vLLM's own terms for its version, each with its "
 			       "reason: the profiling step's, **calculated** from the geometry on an "
 			       "assumed shape, and the non-torch memory, **assumed**."
