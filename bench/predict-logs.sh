@@ -8,26 +8,39 @@
 #   sh bench/predict-logs.sh [GPUSHEET_BIN]     (from the source root)
 #
 # The workloads are written by `gpusheet init --engine vllm` from the model's
-# files at the context each log ran (its max_model_len), so the terms that
-# are assumed are init's: the CUDA context and workspaces (1 GiB) and the
-# profiling activation peak. Each log and the GPU its header names:
-#   vllm-04, start 1 and 2   Llama-3.1-8B   RTX 3090   max_model_len 20000, 29000
-#   vllm-10                  Llama-3.1-8B   L40S       max_model_len 32768
-#   vllm-11                  Qwen3-235B-A22B-FP8, 4 x H100, tensor parallel 4
-#                            (examples/qwen3-235b-fp8-tp4-h100/workload.json)
+# files at the context each log ran (its max_model_len) and at the vLLM
+# version its attribution header names (`--engine-version`): the terms
+# outside the weights and the KV cache are then vLLM's own for that version
+# (gen/decide/runtime.c): the profiling step's activation peak and, under
+# V1, its logits (calculated from the geometry, on an assumed shape) and the
+# non-torch memory (assumed, cited). Each log and the GPU its header names:
+#   vllm-04, start 1 and 2   Llama-3.1-8B   RTX 3090   max_model_len 20000, 29000, vLLM 0.6.4
+#   vllm-10                  Llama-3.1-8B   L40S       max_model_len 32768, vLLM 0.8.4
+#   vllm-11                  Qwen3-235B-A22B-FP8, 4 x H100, tensor parallel 4, vLLM 0.10
+#                            (max_num_batched_tokens 8192: vLLM's default for
+#                            `vllm serve` on a card of 70 GiB or more)
+# vllm-10 does not say whether it ran `vllm serve` (2,048 tokens a step) or
+# the LLM class (8,192): the table takes the default, `vllm serve`; the LLM
+# class's prediction is printed after it, outside the table.
 set -u
 bin=${1:-build/gpusheet}
 logs=tests/data/evidence-logs
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-wl() { # wl NAME MODEL CONTEXT
-	"$bin" init --model "$2" --context "$3" --output-tokens 1 --engine vllm --out "$tmp/$1.json" \
-		>/dev/null || { echo "init $1 failed" >&2; exit 1; }
+wl() { # wl NAME MODEL CONTEXT VERSION [INIT OPTIONS...]
+	name=$1 model=$2 ctx=$3 ver=$4
+	shift 4
+	"$bin" init --model "$model" --context "$ctx" --output-tokens 1 --engine vllm \
+		--engine-version "$ver" "$@" --out "$tmp/$name.json" >/dev/null ||
+		{ echo "init $name failed" >&2; exit 1; }
 }
-wl l8b-20000 tests/data/models/llama-3.1-8b 20000
-wl l8b-29000 tests/data/models/llama-3.1-8b 29000
-wl l8b-32768 tests/data/models/llama-3.1-8b 32768
+wl l8b-20000 tests/data/models/llama-3.1-8b 20000 0.6.4
+wl l8b-29000 tests/data/models/llama-3.1-8b 29000 0.6.4
+wl l8b-32768 tests/data/models/llama-3.1-8b 32768 0.8.4
+wl l8b-32768-llm tests/data/models/llama-3.1-8b 32768 0.8.4 --max-num-batched-tokens 8192
+wl q235 tests/data/models/qwen3-235b-a22b 16384 0.10 --format fp8 --tensor-parallel 4 \
+	--max-num-batched-tokens 8192
 
 n=0
 one() { # one LABEL LOG WORKLOAD GPU [START]
@@ -47,12 +60,12 @@ one "vllm-04 start 2 (Llama-3.1-8B, RTX 3090, 29000)" vllm-04_v0.6.4_profiling-r
 	"$tmp/l8b-29000.json" "RTX 3090" 2
 one "vllm-10 (Llama-3.1-8B, L40S, 32768)" vllm-10_v1_l40s_pr17122.log "$tmp/l8b-32768.json" "L40S"
 one "vllm-11 (Qwen3-235B-A22B-FP8, 4 x H100, TP 4)" vllm-11_v1_moe-tp4_issue21348.log \
-	examples/qwen3-235b-fp8-tp4-h100/workload.json "H100 SXM"
+	"$tmp/q235.json" "H100 SXM"
 
 echo
 echo "term | predictions with the term observed | median |difference| | worst |difference|"
 echo "--- | --- | --- | ---"
-for term in "weights per card" "other terms" "KV pool" "KV pool tokens"; do
+for term in "weights per card" "other terms" "KV pool" "KV pool tokens" "maximum concurrency"; do
 	grep "^$term|" "$tmp/all.txt" | cut -d'|' -f2 | tr -d '+-' | sort -n >"$tmp/t.txt"
 	k=$(wc -l <"$tmp/t.txt")
 	if [ "$k" -eq 0 ]; then
@@ -65,3 +78,8 @@ for term in "weights per card" "other terms" "KV pool" "KV pool tokens"; do
 	worst=$(tail -n 1 "$tmp/t.txt")
 	echo "$term | $k | $med % | $worst %"
 done
+
+echo
+echo "outside the table: vllm-10 as the LLM class would run it (8,192 tokens a step)"
+mv "$tmp/all.txt" "$tmp/all-table.txt"
+one "vllm-10 (Llama-3.1-8B, L40S, 32768, LLM class)" vllm-10_v1_l40s_pr17122.log "$tmp/l8b-32768-llm.json" "L40S"

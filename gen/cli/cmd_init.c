@@ -22,6 +22,7 @@
 #include "jsonread.h"
 #include "model.h"
 #include "outfile.h"
+#include "runtime.h"
 #include "quantity.h"
 #include "suggest.h"
 #include "util.h"
@@ -241,6 +242,8 @@ typedef struct {
 	const char *kv_dtype; /* --kv-dtype as given, or NULL */
 	const char *kv_dtype_words;
 	const char *engine;   /* --engine vllm, or NULL: no runtime */
+	const char *engine_version; /* --engine-version, or NULL: the table's newest */
+	uint64_t mnbt;        /* --max-num-batched-tokens, or 0: the version's default */
 	const char *format;   /* --format (wformat.h), or NULL: the checkpoint's own */
 	uint64_t tp;          /* --tensor-parallel, or 0 */
 	/* --images WxH[xN]: each image's tokens by the processor (vision.h),
@@ -292,8 +295,79 @@ static json_t *S_training(const S_plan *p)
 	return json_pack("{s:o}", "recipe", rc);
 }
 
-/* vLLM V1's `vllm serve` step budget (max_num_batched_tokens' default). */
-#define S_VLLM_STEP_TOKENS 2048
+/* vLLM's own terms outside the weights and the KV cache, for the version
+ * and step budget of the plan (gen/decide/runtime.c, each rule with its
+ * source in vLLM's code): the profiling step's activation peak and logits
+ * (calculated from the geometry, on an assumed shape) and the non-torch
+ * memory (assumed, cited). */
+/* The geometry vLLM's terms are sized from (S_vllm_reserve). */
+static int S_vllm_geometry(const gs_model *m)
+{
+	return m->has_hidden && m->hidden && m->has_intermediate && m->intermediate &&
+	       m->has_vocab && m->vocab;
+}
+
+static int S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX], d[GS_FMT_MAX];
+	gs_workload w;
+	gs_runtime_settings rs;
+	gs_runtime_geometry g;
+	gs_runtime_vllm_terms t;
+	gs_dim dims[2] = { { "input_tokens", p->context - p->output }, { "output_tokens", p->output } };
+	char ver[64];
+
+	snprintf(ver, sizeof(ver), "%s", p->engine_version ? p->engine_version : "");
+	memset(&w, 0, sizeof(w));
+	w.dims = dims;
+	w.ndims = 2;
+	w.runtime.engine = GS_ENGINE_VLLM;
+	w.runtime.version = p->engine_version ? ver : NULL;
+	w.runtime.max_num_batched_tokens = p->mnbt;
+	w.runtime.has_max_num_batched_tokens = p->mnbt != 0;
+	memset(&g, 0, sizeof(g));
+	g.hidden = m->has_hidden ? m->hidden : 0;
+	g.intermediate = m->has_intermediate ? m->intermediate : 0;
+	if (m->has_experts && m->moe_intermediate && m->experts_active)
+		g.intermediate = m->moe_intermediate * m->experts_active + m->shared_intermediate;
+	g.vocab = m->has_vocab ? m->vocab : 0;
+	g.value_bytes = p->value_bytes;
+	g.tp = p->tp;
+	if (gs_runtime_settings_of(&w, &rs) != 0 || gs_runtime_vllm_terms_of(&rs, &g, &t) != 0)
+		return -1;    /* a geometry figure missing: the generic items, said so */
+	json_array_append_new(res, S_item("vLLM profiling activation peak", S_size_bytes(t.activation),
+		gs_xasprintf("Calculated from the geometry, on an assumed shape: vLLM %s profiles one "
+			     "step of max_num_batched_tokens (%s tokens, %s); its peak is taken at the "
+			     "MLP: (3 x %s intermediate%s + 3 x %s hidden) x %u B = %s B a token "
+			     "(gen/decide/runtime.c).%s Replace it by the log's activation peak "
+			     "(gpusheet evidence import).", rs.version,
+			     gs_qty_fmt_int(a, t.tokens, GS_LANG_EN),
+			     rs.mnbt_default ? rs.mnbt_source : "the workload's setting",
+			     gs_qty_fmt_int(b, g.intermediate, GS_LANG_EN),
+			     g.tp > 1 ? " / tensor parallelism" : "",
+			     gs_qty_fmt_int(c, g.hidden, GS_LANG_EN), p->value_bytes,
+			     gs_qty_fmt_int(d, t.act_per_token, GS_LANG_EN),
+			     rs.mnbt_large_card
+			     ? " On a card of 70 GiB or more other than an A100 this version plans "
+			       "8,192 tokens a step (vllm/engine/arg_utils.py), four times this term "
+			       "and the logits: give --max-num-batched-tokens 8192 for such a card." : "")));
+	if (t.logit_rows)
+		json_array_append_new(res, S_item("vLLM profiling logits", S_size_bytes(t.logits),
+			gs_xasprintf("Assumed shape, sized from the geometry: vLLM V1's profiling step "
+				     "holds float32 logits of each of its %s tokens: %s x %s vocabulary x "
+				     "4 B, as llm-d's H100 measurements of vLLM V1 show (llm-d-benchmark, "
+				     "config_explorer/empirical-vllm-memory-results.md: Llama-3.1-8B, "
+				     "4.76 GiB peak activation at 8,192 tokens).",
+				     gs_qty_fmt_int(a, t.tokens, GS_LANG_EN),
+				     gs_qty_fmt_int(b, t.logit_rows, GS_LANG_EN),
+				     gs_qty_fmt_int(c, g.vocab, GS_LANG_EN))));
+	json_array_append_new(res, S_item("vLLM non-torch memory", S_size_bytes(t.non_torch),
+		gs_xasprintf("Assumed: %s. How vLLM %s counts it: %s. CUDA graphs are captured "
+			     "after the KV cache is sized, outside the budget, in the share "
+			     "gpu_memory_utilization leaves.", rs.non_torch_source, rs.version,
+			     rs.accounting_source)));
+	return 0;
+}
 
 static json_t *S_reserve(const gs_model *m, const S_plan *p)
 {
@@ -301,27 +375,17 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 	json_t *res = json_array();
 	uint64_t in = p->context - p->output + p->img_tokens;
 
+	/* vLLM's own terms need the hidden, intermediate and vocabulary sizes;
+	 * without them the generic items below */
+	if (p->engine && p->task == 0 && S_vllm_geometry(m) && S_vllm_reserve(res, m, p) == 0)
+		return res;
 	json_array_append_new(res, json_pack("{s:s,s:{s:s,s:s},s:s}", "name",
 		"CUDA context and library workspaces", "size", "amount", S_RUNTIME_GIB,
 		"unit", "GiB", "reason",
 		"Assumed: the CUDA context, cuBLAS and attention-kernel workspaces and the "
 		"allocator's rounding, outside the weights and the KV cache. Replace it by "
 		"the device reading of a measured run (gpusheet-probe)."));
-	if (m->has_intermediate && p->task == 0 && p->engine) {
-		/* vLLM profiles one step of max_num_batched_tokens (2,048 under V1's
-		 * `vllm serve`, gen/decide/runtime.c): chunked, never the whole input */
-		uint64_t t = S_VLLM_STEP_TOKENS;
-		unsigned __int128 v = (unsigned __int128)t * m->intermediate * 2 * p->value_bytes;
-		if (v <= UINT64_MAX)
-			json_array_append_new(res, S_item("vLLM profiling activation peak", S_size_bytes((uint64_t)v),
-				gs_xasprintf("Assumed: the largest transient of vLLM's profiling step, the MLP "
-					     "gate and up tensors of one layer over max_num_batched_tokens: "
-					     "%s tokens x %s intermediate x 2 x %u B (vLLM chunks the prefill "
-					     "to that budget). Replace it by the log's \"PyTorch activation "
-					     "peak memory\" (gpusheet evidence import).",
-					     gs_qty_fmt_int(a, t, GS_LANG_EN),
-					     gs_qty_fmt_int(b, m->intermediate, GS_LANG_EN), p->value_bytes)));
-	} else if (m->has_intermediate && p->task == 0) {
+	if (m->has_intermediate && p->task == 0) {
 		unsigned __int128 v = (unsigned __int128)p->sequences * in * m->intermediate * 2 *
 				      p->value_bytes;
 		if (v <= UINT64_MAX)
@@ -559,7 +623,7 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 			     "parameter count%s are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
 			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
-			     "Every reserve%s item is **assumed**, with its reason.%s%s%s%s%s%s%s",
+			     "%s%s%s%s%s%s%s%s",
 			     where, p->format ? " and the " : ", the ",
 			     p->format ? "" : " and the weight bytes",
 			     gs_qty_fmt_int(a, p->context, GS_LANG_EN),
@@ -567,7 +631,12 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
 			     : m->weights == GS_WEIGHTS_GGUF
 			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
-			     p->task ? " and training" : "",
+			     p->engine && !p->task && S_vllm_geometry(m)
+			     ? "The reserve holds vLLM's own terms for its version, each with its "
+			       "reason: the profiling step's, **calculated** from the geometry on an "
+			       "assumed shape, and the non-torch memory, **assumed**."
+			     : p->task ? "Every reserve and training item is **assumed**, with its reason."
+			     : "Every reserve item is **assumed**, with its reason.",
 			     !kv ? " The model files give no KV geometry: the KV cache is not "
 				   "sized; add `cache` and the geometry by hand."
 			     : gs_model_layout_needed(m)
@@ -701,10 +770,17 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(w, "cache", cache);
 	}
 	json_object_set_new(w, "reserve", S_reserve(m, p));
-	if (p->engine)
-		/* every setting left to the engine version's default, which the
-		 * sheet states with its source */
-		json_object_set_new(w, "runtime", json_pack("{s:s}", "engine", p->engine));
+	if (p->engine) {
+		/* every setting not given left to the engine version's default,
+		 * which the sheet states with its source */
+		json_t *rt = json_pack("{s:s}", "engine", p->engine);
+		if (p->engine_version)
+			json_object_set_new(rt, "version", json_string(p->engine_version));
+		if (p->mnbt)
+			json_object_set_new(rt, "settings", json_pack("{s:I}", "max_num_batched_tokens",
+								   (json_int_t)p->mnbt));
+		json_object_set_new(w, "runtime", rt);
+	}
 	if (p->task != 0)
 		json_object_set_new(w, "training", S_training(p));
 	req = json_object();
@@ -1010,6 +1086,13 @@ static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const ch
 			       "options need --task adaptation or --task training");
 	if (p->kv_dtype && S_kv_dtype(p))
 		return GS_EXIT_USAGE;
+	if ((p->engine_version || p->mnbt) && !p->engine)
+		return S_usage("--engine-version and --max-num-batched-tokens need --engine vllm");
+	if (p->engine_version && !gs_workload_version_valid(p->engine_version)) {
+		fprintf(stderr, "gpusheet init: invalid value for --engine-version: \"%s\" (expected "
+			"a version such as \"0.8\" or \"0.10.1\")\n", p->engine_version);
+		return GS_EXIT_USAGE;
+	}
 	if (p->engine && strcmp(p->engine, "vllm") != 0) {
 		fprintf(stderr, "gpusheet init: --engine %s: only vllm has a budget of its own in "
 			"this version (docs/formats.md, 1.4)\n", p->engine);
@@ -1023,7 +1106,7 @@ static int S_help(void)
 	printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
 	       "[--output-tokens N] [--sequences N] "
 	       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
-	       "[--engine vllm] [--format FORMAT] [--tensor-parallel N] "
+	       "[--engine vllm [--engine-version V] [--max-num-batched-tokens N]] [--format FORMAT] [--tensor-parallel N] "
 	       "[--images WxH[xN]] "
 	       "[--id ID] --out FILE\n"
 	       "  training (--task adaptation|training): [--microbatch N] "
@@ -1047,6 +1130,8 @@ int gs_cmd_init(int argc, char **argv)
 		{ "id", required_argument, NULL, 'i' },
 		{ "kv-dtype", required_argument, NULL, 'k' },
 		{ "engine", required_argument, NULL, 'e' },
+		{ "engine-version", required_argument, NULL, 'V' },
+		{ "max-num-batched-tokens", required_argument, NULL, 'M' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "tensor-parallel", required_argument, NULL, 'X' },
 		{ "images", required_argument, NULL, 'I' },
@@ -1091,6 +1176,11 @@ int gs_cmd_init(int argc, char **argv)
 		case 'i': idtext = optarg; break;
 		case 'k': p.kv_dtype = optarg; break;
 		case 'e': p.engine = optarg; break;
+		case 'V': p.engine_version = optarg; break;
+		case 'M':
+			if (S_uint("max-num-batched-tokens", optarg, UINT64_C(1) << 30, &p.mnbt))
+				return GS_EXIT_USAGE;
+			break;
 		case 'f': p.format = optarg; break;
 		case 'X': tptext = optarg; break;
 		case 'I': imgtext = optarg; break;

@@ -55,6 +55,67 @@ static uint64_t S_count(const char *s)
 	return v;
 }
 
+/* "4.84" as hundredths; 0 when not a decimal of at most 2 decimals. */
+static uint64_t S_hundredths(const char *s)
+{
+	uint64_t v = 0;
+	int dec = -1;
+
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s == '.' && dec < 0) {
+			dec = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || dec == 2 || v > UINT64_MAX / 10 - 9)
+			return 0;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (dec >= 0)
+			dec++;
+	}
+	for (dec = dec < 0 ? 0 : dec; dec < 2; dec++) {
+		if (v > UINT64_MAX / 10)
+			return 0;
+		v *= 10;
+	}
+	return v;
+}
+
+/* The concurrency vLLM prints: the predicted tokens over L, beside the log's. */
+static void S_concurrency(const gs_workload *w, const gs_logimport *li, gs_prediction *p)
+{
+	const gs_logsetting *ml = gs_logimport_setting(li, "max_model_len");
+	const gs_logfig *f;
+	unsigned __int128 c;
+	int found;
+	uint64_t in, out;
+
+	p->conc_len = ml ? S_count(ml->value) : 0;
+	p->conc_len_from = "the log";
+	if (!p->conc_len) {
+		in = gs_workload_dim(w, "input_tokens", &found);
+		out = found ? gs_workload_dim(w, "output_tokens", &found) : 0;
+		if (!found || in > UINT64_MAX - out || !(in + out))
+			return;
+		p->conc_len = in + out;
+		p->conc_len_from = "the workload";
+	}
+	c = ((unsigned __int128)p->t[GS_PT_TOKENS].pred * 200u + p->conc_len) /
+	    (2u * (unsigned __int128)p->conc_len);
+	if (c > UINT64_MAX)
+		return;
+	p->has_conc = 1;
+	p->conc_pred = (uint64_t)c;
+	f = gs_logimport_fig(li, "max_concurrency", p->device);
+	if (f && !f->is_int && (p->conc_obs = S_hundredths(f->decimal)) > 0) {
+		p->has_conc_obs = 1;
+		p->conc_obs_line = f->line;
+		p->has_conc_diff = 1;
+		p->conc_diff_tenths = gs_predict_diff_tenths(p->conc_pred, p->conc_obs);
+	}
+}
+
 static void S_obs(gs_predict_term *t, const gs_logfig *f)
 {
 	if (!f || !f->is_int || f->value < 0)
@@ -163,7 +224,10 @@ int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport
 	p->t[GS_PT_WEIGHTS].basis = "calculated";
 	p->t[GS_PT_WEIGHTS].has_pred = 1;
 	p->t[GS_PT_WEIGHTS].pred = weights;
-	p->t[GS_PT_OTHER].basis = "assumed";
+	/* init --engine vllm writes vLLM's own terms: calculated from the
+	 * geometry on an assumed shape, and assumed (runtime.c) */
+	p->t[GS_PT_OTHER].basis = w->runtime.engine == GS_ENGINE_VLLM ? "calculated and assumed"
+								       : "assumed";
 	p->t[GS_PT_OTHER].has_pred = 1;
 	p->t[GS_PT_OTHER].pred = fixed;
 	if (weights > UINT64_MAX - fixed ||
@@ -208,5 +272,6 @@ int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport
 	}
 	for (i = 0; i < GS_PT_N; i++)
 		S_diff(&p->t[i]);
+	S_concurrency(w, li, p);
 	return 0;
 }

@@ -54,6 +54,15 @@ typedef struct {
 	const char *tp_from;
 	uint64_t budget;
 	gs_predict_term t[GS_PT_N];
+	/* vLLM's "Maximum concurrency for L tokens per request: X": the
+	 * predicted pool's tokens / L, in hundredths, half up; L is the log's
+	 * max_model_len, else the workload's tokens per sequence */
+	int has_conc, has_conc_obs, has_conc_diff;
+	uint64_t conc_len;
+	const char *conc_len_from;      /* "the log", "the workload" */
+	uint64_t conc_pred, conc_obs;   /* hundredths */
+	size_t conc_obs_line;
+	int64_t conc_diff_tenths;
 } gs_prediction;
 
 /*

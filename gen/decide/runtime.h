@@ -30,6 +30,15 @@ typedef struct {
 	uint64_t max_num_batched_tokens;
 	int mnbt_default;
 	const char *mnbt_source;
+	uint64_t mnbt_large_card;    /* the default on a card of 70 GiB or more, not an A100
+				      * (0.9 and later, `vllm serve`), else 0 */
+	/* how the version accounts for memory outside the weights (runtime.c) */
+	int logits_every_token;      /* V1 0.8 on: the profiling step's logits of every token */
+	int context_counted;         /* the CUDA context inside its non-torch figure (<= 0.6, 0.8) */
+	uint64_t non_torch;          /* assumed non-torch memory, one card, no tensor parallelism */
+	uint64_t non_torch_tp;       /* the same under tensor parallelism (NCCL, all-reduce buffers) */
+	const char *non_torch_source;
+	const char *accounting_source;   /* where the version's rule is, in vLLM's code */
 } gs_runtime_settings;
 
 /* The settings of w's runtime, defaults filled: 0, or -1 without a runtime. */
@@ -57,6 +66,34 @@ typedef struct {
 int gs_runtime_vllm_budget(uint64_t total, uint64_t util_permille, uint64_t fixed,
 			   uint64_t kv_per_token, uint64_t block_size, uint64_t tokens_per_seq,
 			   gs_runtime_budget *out);
+
+/*
+ * The geometry vLLM's profiling step depends on, per card: hidden size,
+ * MLP intermediate size (for a mixture of experts: the active experts'
+ * intermediate sizes summed, plus a shared expert's), vocabulary, bytes
+ * per activation value, tensor-parallel degree (0 or 1: none).
+ */
+typedef struct {
+	uint64_t hidden, intermediate, vocab, value_bytes, tp;
+} gs_runtime_geometry;
+
+/* vLLM's terms outside the weights and the KV cache, in bytes. */
+typedef struct {
+	uint64_t tokens;             /* the profiling step's tokens (max_num_batched_tokens) */
+	uint64_t act_per_token;      /* (3 x intermediate / tp + 3 x hidden) x value bytes */
+	uint64_t activation;         /* calculated: tokens x act_per_token */
+	uint64_t logit_rows;         /* rows of float32 logits the step holds (0: none counted) */
+	uint64_t logits;             /* calculated: logit_rows x vocab x 4 */
+	uint64_t non_torch;          /* assumed, cited (settings.non_torch_source) */
+} gs_runtime_vllm_terms;
+
+/*
+ * The terms vLLM's start-up profile reserves before the KV cache, for the
+ * version of rs (runtime.c gives each rule with its source). 0, or -1 on a
+ * missing geometry figure or an overflow.
+ */
+int gs_runtime_vllm_terms_of(const gs_runtime_settings *rs, const gs_runtime_geometry *g,
+			     gs_runtime_vllm_terms *out);
 
 /* Tokens rounded up to whole blocks (block_size > 0). */
 uint64_t gs_runtime_round_blocks(uint64_t tokens, uint64_t block_size);

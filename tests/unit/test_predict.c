@@ -3,23 +3,30 @@
  * by hand. The workload is tests/data/models/workload-vllm-mistral-8k.json
  * (what `init --engine vllm` writes for Mistral-7B-v0.1): weights
  * 14,483,464,192 B (the index's total_size), KV 32 layers x 8 heads x 128 x
- * 2 (K, V) x 2 B = 131,072 B a token, the reserve 1 GiB + 117,440,512 B =
- * 1,191,182,336 B (assumed). The log is a fixture in vLLM 0.7's sentence
+ * 2 (K, V) x 2 B = 131,072 B a token, the reserve vLLM 0.8's terms
+ * (gen/decide/runtime.c): activation 2,048 x (3 x 14,336 + 3 x 4,096) x 2 B
+ * = 226,492,416, logits 2,048 x 32,000 x 4 B = 262,144,000, non-torch
+ * 0.35 GiB = 375,809,638.4 -> 375,809,638 B, together 864,446,054 B. The
+ * log is a fixture in vLLM 0.7's sentence
  * form (its wording, these figures chosen for the arithmetic, not a run):
  *
  *   total 23.58 GiB = 25,318,832,209.92 -> 25,318,832,210 B
  *   budget = floor(25,318,832,210 x 900 / 1000) = 22,786,948,989
- *   pool   = 22,786,948,989 - 14,483,464,192 - 1,191,182,336 = 7,112,302,461
- *            / (131,072 x 16 = 2,097,152 a block) = 3,391 blocks
- *            = 7,111,442,432 B, 54,256 tokens
+ *   pool   = 22,786,948,989 - 14,483,464,192 - 864,446,054 = 7,439,038,743
+ *            / (131,072 x 16 = 2,097,152 a block) = 3,547 blocks
+ *            = 7,438,598,144 B, 56,752 tokens
  *   observed: weights 13.50 GiB = 14,495,514,624; pool 6.32 GiB =
  *   6,786,048,327.68 -> 6,786,048,328; 3,235 blocks = 51,760 tokens;
  *   other terms = 22,786,948,989 - 14,495,514,624 - 6,786,048,328
  *               = 1,505,386,037
  *   differences: weights -12,050,432 / 14,495,514,624 = -0.083 % -> -0.1 %;
- *   other -314,203,701 / 1,505,386,037 = -20.87 % -> -20.9 %;
- *   pool +325,394,104 / 6,786,048,328 = +4.795 % -> +4.8 %;
- *   tokens +2,496 / 51,760 = +4.822 % -> +4.8 %.
+ *   other -640,939,983 / 1,505,386,037 = -42.58 % -> -42.6 %;
+ *   pool +652,549,816 / 6,786,048,328 = +9.616 % -> +9.6 %;
+ *   tokens +4,992 / 51,760 = +9.645 % -> +9.6 %.
+ *   concurrency: the log prints none; L is the workload's 7,936 + 256 =
+ *   8,192 tokens: 56,752 / 8,192 = 6.9277 -> 6.93x. With the line
+ *   "Maximum concurrency for 8,192 tokens per request: 6.32x" added, L is
+ *   the log's, observed 6.32x: +61 / 632 = +9.652 % -> +9.7 %.
  */
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +34,9 @@
 #include "check.h"
 #include "logimport.h"
 #include "predict.h"
+
+static const char S_conc[] =
+	"Maximum concurrency for 8,192 tokens per request: 6.32x\n";
 
 static const char S_log[] =
 	"INFO 01-16 09:40:00 worker.py:238] the current vLLM instance can use total_gpu_memory "
@@ -69,20 +79,42 @@ int main(void)
 			CHECK_INT(p.t[GS_PT_WEIGHTS].pred, 14483464192ll);
 			CHECK_INT(p.t[GS_PT_WEIGHTS].obs, 14495514624ll);
 			CHECK_INT(p.t[GS_PT_WEIGHTS].diff_tenths, -1);
-			CHECK_INT(p.t[GS_PT_OTHER].pred, 1191182336ll);
+			CHECK_INT(p.t[GS_PT_OTHER].pred, 864446054ll);
 			CHECK_INT(p.t[GS_PT_OTHER].obs, 1505386037ll);
-			CHECK_INT(p.t[GS_PT_OTHER].diff_tenths, -209);
-			CHECK_INT(p.t[GS_PT_POOL].pred, 7111442432ll);
+			CHECK_INT(p.t[GS_PT_OTHER].diff_tenths, -426);
+			CHECK_STR(p.t[GS_PT_OTHER].basis, "calculated and assumed");
+			CHECK_INT(p.t[GS_PT_POOL].pred, 7438598144ll);
 			CHECK_INT(p.t[GS_PT_POOL].obs, 6786048328ll);
-			CHECK_INT(p.t[GS_PT_POOL].diff_tenths, 48);
-			CHECK_INT(p.t[GS_PT_TOKENS].pred, 54256);
+			CHECK_INT(p.t[GS_PT_POOL].diff_tenths, 96);
+			CHECK_INT(p.t[GS_PT_TOKENS].pred, 56752);
 			CHECK_INT(p.t[GS_PT_TOKENS].obs, 51760);
 			CHECK_STR(p.t[GS_PT_TOKENS].obs_how, "blocks x block size");
-			CHECK_INT(p.t[GS_PT_TOKENS].diff_tenths, 48);
+			CHECK_INT(p.t[GS_PT_TOKENS].diff_tenths, 96);
+			CHECK(p.has_conc && !p.has_conc_obs);
+			CHECK_INT(p.conc_len, 8192);
+			CHECK_STR(p.conc_len_from, "the workload");
+			CHECK_INT(p.conc_pred, 693);
 		} else {
 			fprintf(stderr, "  %s\n", why);
 		}
 		gs_logimport_release(&li);
+	}
+	/* the same start with vLLM's concurrency line */
+	{
+		char both[sizeof(S_log) + sizeof(S_conc)];
+		snprintf(both, sizeof(both), "%s%s", S_log, S_conc);
+		if (CHECK(gs_logimport_parse(GS_LOG_VLLM, "t.log", both, strlen(both), &o, &li, &d) == 0)) {
+			if (CHECK(gs_predict_vllm(&w, &s, &li, &p, &why) == 0)) {
+				CHECK(p.has_conc && p.has_conc_obs && p.has_conc_diff);
+				CHECK_STR(p.conc_len_from, "the log");
+				CHECK_INT(p.conc_len, 8192);
+				CHECK_INT(p.conc_pred, 693);
+				CHECK_INT(p.conc_obs, 632);
+				CHECK_INT(p.conc_obs_line, 4);
+				CHECK_INT(p.conc_diff_tenths, 97);
+			}
+			gs_logimport_release(&li);
+		}
 	}
 	/* a log with no total and an unnamed device: nothing to predict against */
 	if (CHECK(gs_logimport_parse(GS_LOG_VLLM, "t.log",

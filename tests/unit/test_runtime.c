@@ -111,11 +111,119 @@ static void test_defaults(void)
 	CHECK(rs.util_permille == 950 && !rs.util_default && rs.block_size == 32 && !rs.block_default);
 }
 
+/*
+ * vLLM's terms outside the weights and the KV cache (runtime.h
+ * gs_runtime_vllm_terms_of), worked by hand.
+ *
+ * Llama-3.1-8B (hidden 4,096, intermediate 14,336, vocabulary 128,256,
+ * bf16): the MLP peak a token is (3 x 14,336 + 3 x 4,096) x 2 B = 110,592 B.
+ *  - vLLM 0.6.4 (V0), vllm-04_v0.6.4_profiling-results_issue10517.log,
+ *    max_model_len 20,000: the step is max(20,000, 2,048) = 20,000 tokens,
+ *    20,000 x 110,592 = 2,211,840,000 B = 2.060 GiB; the log's
+ *    peak_torch_memory less its weights, 17.06 - 14.9888 = 2.071 GiB. At
+ *    29,000: 3,207,168,000 B = 2.987 GiB; the log: 17.98 - 14.9888 = 2.991.
+ *    V0 counts no logits; non-torch 0.35 GiB = 375,809,638 B (that log's
+ *    own figure: the one term of the pair not predicted independently).
+ *    Budget: total 23.58 GiB = 25,318,832,209 B x 0.9 = 22,786,948,988;
+ *    weights 14.9888 GiB = 16,094,101,451; pool 22,786,948,988 -
+ *    16,094,101,451 - 2,211,840,000 - 375,809,638 = 4,105,197,899 B =
+ *    1,957 blocks of 2 MiB; the log: 1,952. At 29,000: 3,109,869,899 B =
+ *    1,482 blocks; the log: 1,478. The five printed figures (0.005 GiB each
+ *    at most, the total's x 0.9) allow 5 blocks either way.
+ *  - vLLM V1 at 8,192 tokens: 905,969,664 B of MLP and 8,192 x 128,256 x 4
+ *    = 4,202,692,608 B of float32 logits, 5,108,662,272 B = 4.758 GiB
+ *    together; llm-d's H100 measurement of vLLM V1 (llm-d-benchmark,
+ *    config_explorer/empirical-vllm-memory-results.md): 4.76 GiB.
+ *
+ * Qwen3-235B-A22B under tensor parallelism 4 (hidden 4,096, 8 active
+ * experts of 1,536, vocabulary 151,936): intermediate 8 x 1,536 = 12,288,
+ * a quarter a card: (3 x 3,072 + 3 x 4,096) x 2 B = 43,008 B a token,
+ * x 8,192 = 352,321,536 B; logits 8,192 x 151,936 x 4 = 4,978,638,848 B;
+ * non-torch under tensor parallelism 0.55 GiB = 590,558,003 B.
+ */
+static void test_terms(void)
+{
+	gs_workload w;
+	gs_runtime_settings rs;
+	gs_runtime_geometry g = { 4096, 14336, 128256, 2, 0 };
+	gs_runtime_vllm_terms t;
+	gs_runtime_budget b;
+	gs_dim dims[2] = { { "input_tokens", 19999 }, { "output_tokens", 1 } };
+	uint64_t total = CGIB(2358), weights = 149888 * GIB / 10000, d;
+
+	memset(&w, 0, sizeof(w));
+	w.dims = dims;
+	w.ndims = 2;
+	w.runtime.engine = GS_ENGINE_VLLM;
+	w.runtime.version = "0.6.4";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(rs.context_counted && !rs.logits_every_token && rs.non_torch_source);
+	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == 0);
+	CHECK(t.tokens == 20000 && t.act_per_token == 110592);
+	CHECK(t.activation == UINT64_C(2211840000) && t.logits == 0 && t.logit_rows == 0);
+	CHECK(t.non_torch == UINT64_C(375809638));
+	CHECK(total == UINT64_C(25318832209) && weights == UINT64_C(16094101451));
+	CHECK(gs_runtime_vllm_budget(total, 900, weights + t.activation + t.non_torch, 131072, 16,
+				     20000, &b) == 0);
+	CHECK(b.budget == UINT64_C(22786948988) && b.blocks == 1957);
+	d = b.blocks > 1952 ? b.blocks - 1952 : 1952 - b.blocks;
+	CHECK(d <= 5);
+	dims[0].value = 28999;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && gs_runtime_vllm_terms_of(&rs, &g, &t) == 0);
+	CHECK(t.activation == UINT64_C(3207168000));
+	CHECK(gs_runtime_vllm_budget(total, 900, weights + t.activation + t.non_torch, 131072, 16,
+				     29000, &b) == 0);
+	CHECK(b.blocks == 1482);
+	/* V1 0.8, the LLM class's 8,192 tokens: MLP and logits */
+	w.runtime.version = "0.8.4";
+	w.runtime.max_num_batched_tokens = 8192;
+	w.runtime.has_max_num_batched_tokens = 1;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(rs.context_counted && rs.logits_every_token);
+	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == 0);
+	CHECK(t.activation == UINT64_C(905969664) && t.logit_rows == 8192);
+	CHECK(t.logits == UINT64_C(4202692608));
+	CHECK(t.activation + t.logits == UINT64_C(5108662272));
+	CHECK(rs.mnbt_large_card == 0);
+	/* from 0.9 the non-torch increase only; 0.7 (V0) likewise */
+	w.runtime.version = "0.10";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && !rs.context_counted);
+	CHECK(rs.mnbt_large_card == 0);    /* the step budget is the workload's */
+	w.runtime.has_max_num_batched_tokens = 0;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(rs.max_num_batched_tokens == 2048 && rs.mnbt_large_card == 8192);
+	w.runtime.has_max_num_batched_tokens = 1;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == 0 && t.non_torch == UINT64_C(139586437));
+	w.runtime.version = "0.7.3";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && !rs.context_counted && !rs.logits_every_token);
+	CHECK(rs.non_torch == UINT64_C(171798691));
+	/* Qwen3-235B-A22B under tensor parallelism 4, vLLM 0.10 at 8,192 tokens */
+	w.runtime.version = "0.10";
+	g.hidden = 4096;
+	g.intermediate = 8 * 1536;
+	g.vocab = 151936;
+	g.tp = 4;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && gs_runtime_vllm_terms_of(&rs, &g, &t) == 0);
+	CHECK(t.act_per_token == 43008 && t.activation == UINT64_C(352321536));
+	CHECK(t.logits == UINT64_C(4978638848) && t.non_torch == UINT64_C(590558003));
+	/* a missing figure: refused, never a zero term */
+	g.vocab = 0;
+	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == -1);
+	g.vocab = 151936;
+	g.hidden = 0;
+	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == -1);
+	/* overflow reported */
+	g.hidden = UINT64_MAX / 2;
+	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == -1);
+}
+
 int main(void)
 {
 	test_v1_concurrency();
 	test_v0_profile();
 	test_short_and_bounds();
 	test_defaults();
+	test_terms();
 	return gs_check_exit("test_runtime");
 }

@@ -328,6 +328,19 @@ static int S_predict(const char *wpath, const gs_logimport *li)
 		else if (x->has_obs)
 			printf("\n");
 	}
+	if (p.has_conc) {
+		printf("  maximum concurrency: predicted %" PRIu64 ".%02" PRIu64 "x for %s tokens a request "
+		       "(%s), ", p.conc_pred / 100, p.conc_pred % 100,
+		       gs_qty_fmt_int(a, p.conc_len, GS_LANG_EN), p.conc_len_from);
+		if (!p.has_conc_obs)
+			printf("not in the log\n");
+		else
+			printf("observed %" PRIu64 ".%02" PRIu64 "x (line %zu), %s%" PRId64 ".%" PRId64 " %%\n",
+			       p.conc_obs / 100, p.conc_obs % 100, p.conc_obs_line,
+			       p.conc_diff_tenths < 0 ? "-" : "+",
+			       (p.conc_diff_tenths < 0 ? -p.conc_diff_tenths : p.conc_diff_tenths) / 10,
+			       (p.conc_diff_tenths < 0 ? -p.conc_diff_tenths : p.conc_diff_tenths) % 10);
+	}
 	rc = 0;
 done:
 	gs_workload_release(&w);
