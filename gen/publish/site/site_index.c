@@ -59,18 +59,7 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 		return;
 	}
 	id = cat->offers[pr->best].id;
-	gs_buf_puts(o, "<a href=\"");
-	gs_html_escape_str(o, link);
-	gs_buf_puts(o, "#offer-");
-	gs_html_escape_str(o, id);
-	gs_buf_puts(o, "\"><code>");
-	gs_site_index_id_html(o, id);
-	gs_buf_puts(o, "</code></a> ");
-	gs_html_escape_str(o, gs_site_nav_status_symbol(pr->status[pr->best]));
-	gs_buf_puts(o, " ");
-	gs_html_escape_str(o, gs_tr(t, gs_site_nav_status_key(pr->status[pr->best])));
-	/* provider, lot and price per hour: what a reader compares */
-	gs_buf_puts(o, "<br>");
+	/* provider, lot and price per hour first: what a reader compares */
 	gs_html_escape_str(o, cat->offers[pr->best].provider ? cat->offers[pr->best].provider : "");
 	gs_buf_printf(o, ", %llu \xc3\x97 ", (unsigned long long)cat->offers[pr->best].cards);
 	gs_html_escape_str(o, cat->offers[pr->best].gpu_model);
@@ -87,6 +76,18 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 		gs_html_escape_str(o, gs_tr(t, "prov.calculated"));
 		gs_buf_puts(o, ")");
 	}
+	/* then its verdict and the offer, linked to its row of the sheet */
+	gs_buf_puts(o, "<br>");
+	gs_html_escape_str(o, gs_site_nav_status_symbol(pr->status[pr->best]));
+	gs_buf_puts(o, " ");
+	gs_html_escape_str(o, gs_tr(t, gs_site_nav_status_key(pr->status[pr->best])));
+	gs_buf_puts(o, ": <a href=\"");
+	gs_html_escape_str(o, link);
+	gs_buf_puts(o, "#offer-");
+	gs_html_escape_str(o, id);
+	gs_buf_puts(o, "\"><code>");
+	gs_site_index_id_html(o, id);
+	gs_buf_puts(o, "</code></a>");
 	/* the campaign's total only where the workload states a campaign */
 	if (pr->currency[pr->best]) {
 		gs_buf_puts(o, "<br>");
@@ -515,7 +516,7 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 	gs_site_html_h1(&w, gs_tr(t, "site.title"));
 	gs_site_html_demo(&w, t, demonstration);
 	gs_site_html_pager(&w, gs_tr(t, "site.page"), page, npages, gs_site_nav_row_page, col, NULL);
-	gs_site_html_pager(&w, gs_tr(t, "site.offers"), col, ncols, gs_site_nav_col_page, page, NULL);
+	gs_site_html_pager(&w, gs_tr(t, "site.gpu_columns"), col, ncols, gs_site_nav_col_page, page, NULL);
 	if (!n)
 		gs_site_html_para(&w, gs_tr(t, "site.empty"));
 	else
