@@ -203,8 +203,8 @@ static void S_offers_table(gs_site_w *w, const gs_publish_env *env, const gs_sit
 	const gs_strings *t = env->t;
 	const gs_catalog *cat = env->cat;
 	static const char *const heads[] = {
-		"site.col_provider", "site.offer_title", "site.col_regions", "site.col_cards",
-		"site.col_mem", "site.col_hour_on_demand", "site.col_hour_interruptible",
+		"site.col_provider", "site.col_hour_on_demand", "site.col_hour_interruptible",
+		"site.offer_title", "site.col_cards", "site.col_mem", "site.col_regions",
 		"site.col_capacity", "site.col_workloads",
 	};
 	const char *h[sizeof(heads) / sizeof(heads[0])];
@@ -228,11 +228,20 @@ static void S_offers_table(gs_site_w *w, const gs_publish_env *env, const gs_sit
 		char g[GS_FMT_MAX], mem[GS_FMT_MAX];
 		S_LIT(w, "<tr><th scope=\"row\">");
 		gs_site_html_text(w, o->provider ? o->provider : gs_tr(t, "site.no_provider"));
-		S_LIT(w, "</th><td><a href=\"../offers/");
+		S_LIT(w, "</th>");
+		/* the prices next to the provider: the first two columns, never clipped */
+		S_hour_cell(w, t, o, 0);
+		S_hour_cell(w, t, o, 1);
+		S_LIT(w, "<td><a href=\"../offers/");
 		gs_html_escape_str(w, o->id);
-		S_LIT(w, ".html\"><code>");
+		S_LIT(w, ".html\"><code class=\"id\">");
 		gs_site_index_id_html(w, o->id);
 		S_LIT(w, "</code></a></td><td>");
+		gs_site_html_text(w, gs_qty_fmt_int(g, o->cards, t->lang));
+		S_LIT(w, "</td><td>");
+		gs_site_html_text(w, gs_catalog_offer_memory_label(o, gs_tr(t, "word.missing"), mem,
+								   sizeof(mem)));
+		S_LIT(w, "</td><td>");
 		for (i = 0; i < o->nregions; i++) {
 			if (i)
 				S_LIT(w, ", ");
@@ -240,14 +249,7 @@ static void S_offers_table(gs_site_w *w, const gs_publish_env *env, const gs_sit
 		}
 		if (!o->nregions)
 			gs_site_html_text(w, gs_tr(t, "word.missing"));
-		S_LIT(w, "</td><td>");
-		gs_site_html_text(w, gs_qty_fmt_int(g, o->cards, t->lang));
-		S_LIT(w, "</td><td>");
-		gs_site_html_text(w, gs_catalog_offer_memory_label(o, gs_tr(t, "word.missing"), mem,
-								   sizeof(mem)));
 		S_LIT(w, "</td>");
-		S_hour_cell(w, t, o, 0);
-		S_hour_cell(w, t, o, 1);
 		S_capacity_cell(w, env, o);
 		S_workloads_cell(w, t, o, pp->counts[rows[r].k]);
 		S_LIT(w, "</tr>\n");
@@ -287,7 +289,7 @@ static void S_workloads_table(gs_site_w *w, const gs_publish_env *env, const gs_
 		const gs_publish_result *pr = gs_site_results_get(pp->rs, i);
 		S_LIT(w, "<tr><th scope=\"row\" class=\"wl\"><a href=\"../sheets/");
 		gs_html_escape_str(w, pr->id);
-		S_LIT(w, ".html\"><code>");
+		S_LIT(w, ".html\"><code class=\"id\">");
 		gs_site_index_id_html(w, pr->id);
 		S_LIT(w, "</code></a></th>");
 		for (c = 0; c < pp->ncolumns; c++)

@@ -85,7 +85,7 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 	gs_html_escape_str(o, link);
 	gs_buf_puts(o, "#offer-");
 	gs_html_escape_str(o, id);
-	gs_buf_puts(o, "\"><code>");
+	gs_buf_puts(o, "\"><code class=\"id\">");
 	gs_site_index_id_html(o, id);
 	gs_buf_puts(o, "</code></a>");
 	/* the campaign's total only where the workload states a campaign */
@@ -441,7 +441,7 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 	E(pr->id);
 	H("\"><th scope=\"row\" class=\"wl\"><a href=\"");
 	E(link);
-	H("\"><code>");
+	H("\"><code class=\"id\">");
 	gs_site_index_id_html(w, pr->id);
 	H("</code> ");
 	E(shrt);
