@@ -12,7 +12,8 @@
 # The test catalog (tests/data/site-grouping/lots.xml): grp-a, grp-b, grp-c
 # are 1 × RTX 4090 24 GB at 10.00, 12.00 and 11.00 USD for 72 hours, that is
 # 0.138889, 0.166667 and 0.152778 USD/h (price / hours, half up to the
-# millionth); solo is 1 × RTX 6000 Ada 48 GB at 20.00 USD for 72 hours.
+# millionth); solo is 1 × RTX 6000 Ada 48 GB at 20.00 USD for 72 hours;
+# grp-a reports a stock of 12 lots.
 #
 #   sh site-matrix-groups.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
@@ -53,7 +54,7 @@ done
 gpu=$scratch/same/gpus/rtx-4090.html
 [ -f "$gpu" ] || die "no GPU page for the RTX 4090"
 # the GPU page: each offer by price per hour, linked to its page
-order=$(grep -o '<a href="../offers/[^"]*.html"><code>' "$gpu" | sed 's|.*offers/||; s|.html.*||' | tr '\n' ' ')
+order=$(grep -o '<td><a href="../offers/[^"]*.html"><code' "$gpu" | sed 's|.*offers/||; s|.html.*||' | tr '\n' ' ')
 [ "$order" = "grp-a grp-c grp-b " ] || err "the GPU page's offers by price: got '$order'"
 grep -q '<td data-cost="152778">0.1528 USD/h</td>' "$gpu" || err "the GPU page does not give grp-c's price per hour"
 for o in grp-a grp-b grp-c; do
@@ -61,6 +62,12 @@ for o in grp-a grp-b grp-c; do
 	grep -q "id=\"offer-$o\"" "$scratch/same/sheets/seed-7b.html" || err "the sheet has no fragment for $o"
 done
 grep -q 'href="../sheets/seed-7b.html#offer-grp-a"' "$gpu" || err "the GPU page's workload cell does not link grp-a's fragment"
+# capacity: the stock the catalog reports for grp-a, with its source and date
+grep -q '<td>12 lots reported (test stock page, 2026-11-02)</td>' "$gpu" ||
+	err "the GPU page does not give grp-a's reported stock with its source"
+# the workloads column: the one workload pre-selects each offer
+grep -q '<td>✔ 0 retained, ? 1 pre-selected, ✘ 0 excluded<br><a href="../offers/grp-a.html">' "$gpu" ||
+	err "the GPU page does not count grp-a's workloads by verdict"
 grep -q 'href="gpus/rtx-6000-ada.html">1 × RTX 6000 Ada 48 GB</a>' "$idx" || err "solo's head does not link its GPU's page"
 
 # another memory figure: its own column
@@ -82,6 +89,6 @@ grep -q 'href="sheets/seed-7b.html#offer-grp-b"' "$scratch/budget/index.html" &&
 	err "grp-b, excluded, is the lot's cell although grp-a is pre-selected"
 grep -q 'href="sheets/seed-7b.html#offer-grp-a" title="P · grp-a">? pre-selected' "$scratch/budget/index.html" ||
 	err "grp-b over budget: the lot's cell is not grp-a, pre-selected"
-order=$(grep -o '<a href="../offers/[^"]*.html"><code>' "$scratch/budget/gpus/rtx-4090.html" | sed 's|.*offers/||; s|.html.*||' | tr '\n' ' ')
+order=$(grep -o '<td><a href="../offers/[^"]*.html"><code' "$scratch/budget/gpus/rtx-4090.html" | sed 's|.*offers/||; s|.html.*||' | tr '\n' ' ')
 [ "$order" = "grp-b grp-a grp-c " ] || err "grp-b at 0.125 USD/h: the GPU page's offers by price: got '$order'"
 finish "a column per lot of a GPU model, its best offer in each cell, the GPU's page by price"
