@@ -57,9 +57,9 @@ typedef struct {
 	size_t n, npages, ncols, noffers, ntuples;  /* ntuples: pages with a key */
 	int demonstration;
 	const size_t (*counts)[3];  /* gs_site_results_counts */
-	size_t *order;            /* the matrix's offers, column by column (gs_site_figures_matrix_columns) */
+	size_t *order;            /* the matrix's offers, column by column (gs_site_figures_gpu_columns) */
 	size_t *start;            /* column c: order[start[c]] to order[start[c + 1] - 1] (in order's block) */
-	size_t ncolumns;          /* the matrix's columns (groups of equivalent offers) */
+	size_t ncolumns;          /* the matrix's columns (lots of a GPU model) */
 	unsigned char *reuse;     /* bit t: page t has the same key in the replaced keys file */
 	size_t pages_reused, pages_rendered;  /* of those with a key */
 	char ***why_page;         /* reasons of the reused sheets of the rows loaded: [i - why_from][k] */

@@ -340,40 +340,6 @@ void gs_site_figures_campaign_data(const gs_catalog *cat, const size_t *offers, 
 	S_series_sort(out, cat, 1);
 }
 
-size_t gs_site_figures_matrix_columns(const gs_catalog *cat, const size_t *group, size_t ngroups,
-			      size_t *order, size_t *start)
-{
-	size_t n = cat->noffers, k, c, nc = 0;
-	size_t *mem = gs_xcalloc(n + 1, sizeof(*mem));
-	size_t *col = gs_xcalloc(ngroups + 1, sizeof(*col));
-
-	gs_site_figures_offer_order(cat, mem);
-	for (k = 0; k < ngroups; k++)
-		col[k] = SIZE_MAX;
-	for (c = 0; c <= ngroups; c++)
-		start[c] = 0;
-	/* a column per group, in order of its first offer; its size counted in start[c + 1] */
-	for (k = 0; k < n; k++) {
-		size_t g = group[mem[k]];
-		if (g >= ngroups)
-			GS_BUG("group %zu of %zu", g, ngroups);
-		if (col[g] == SIZE_MAX)
-			col[g] = nc++;
-		start[col[g] + 1]++;
-	}
-	for (c = 0; c < nc; c++)
-		start[c + 1] += start[c];
-	/* each offer placed at its column's next place (start[c] moves on, then back) */
-	for (k = 0; k < n; k++)
-		order[start[col[group[mem[k]]]]++] = mem[k];
-	for (c = nc; c > 0; c--)
-		start[c] = start[c - 1];
-	start[0] = 0;
-	free(col);
-	free(mem);
-	return nc;
-}
-
 /*** the matrix's GPU columns ***/
 
 uint64_t gs_site_figures_lot_memory(const gs_offer *o)

@@ -25,15 +25,6 @@ void gs_site_figures_offer_counts(const gs_publish_result *res, size_t n, size_t
  */
 void gs_site_figures_offer_order(const gs_catalog *cat, size_t *order);
 /*
- * The matrix's columns: a column per group of offers (group[k] of offer
- * k, numbers below ngroups: gs_site_results_groups), in the order of their
- * first offer in gs_site_figures_offer_order. Column c is offers order[start[c]]
- * to order[start[c + 1] - 1], in that order. order has cat->noffers
- * entries, start ngroups + 1; returns the number of columns.
- */
-size_t gs_site_figures_matrix_columns(const gs_catalog *cat, const size_t *group, size_t ngroups,
-			      size_t *order, size_t *start);
-/*
  * The offers page's order: grouped by provider (byte order; offers without
  * one last), then GPU model, ties in catalog order. order has cat->noffers
  * entries.
