@@ -4,7 +4,8 @@
 //   node browser-test.mjs SITE_DIR SCREENSHOT_DIR [PAGE...]
 //
 // PAGE is a path relative to SITE_DIR (default: index.html, offers.html,
-// sheets/hostile.html, sheets/seed-7b.html, sheets/context-sweep.html).
+// gpus/rtx-4090.html, sheets/hostile.html, sheets/seed-7b.html,
+// sheets/context-sweep.html).
 // Each page is opened at 1280 x 800 and 390 x 844 px, in light and dark
 // colour schemes. Each time: no console message of type error, no uncaught page
 // error, no request whose URL is not a file:// URL inside SITE_DIR,
@@ -13,6 +14,8 @@
 // page itself never scrolls sideways, and axe-core (injected through the
 // DevTools protocol, not the page) finds no WCAG 2.1 A or AA violation.
 // A full-page screenshot of each goes to SCREENSHOT_DIR/<name>-<width>-<scheme>.png.
+// The matrix's groups are by memory per lot and its columns lots of a GPU
+// model, each head linking its GPU page (gpus/).
 // On a page with the matrix (#matrix): the header row and the first column
 // stay in view when its box is scrolled; matrix.js sorts (by id, both ways;
 // by an offer's verdict) and filters (decision, text, minimum memory) the
@@ -47,7 +50,7 @@ const shots = path.resolve(shotArg);
 fs.mkdirSync(shots, { recursive: true });
 const pages = pageArgs.length
   ? pageArgs
-  : ['index.html', 'offers.html', 'sheets/hostile.html', 'sheets/seed-7b.html', 'sheets/context-sweep.html'];
+  : ['index.html', 'offers.html', 'gpus/rtx-4090.html', 'sheets/hostile.html', 'sheets/seed-7b.html', 'sheets/context-sweep.html'];
 // Every request must stay inside the site folder.
 const sitePrefix = pathToFileURL(site).href.replace(/\/?$/, '/');
 
@@ -76,10 +79,12 @@ async function printChecks(page, own) {
 // warning) and its price ("/h" or "no offer") lie inside the first viewport,
 // without scrolling; on the index, the first workload's offer to take with
 // its price per hour (inside the first screen at 1280 x 800), and never
-// "Total cost: missing". In every table, at
-// its box's scroll 0, the first two cells of each row lie inside the box
-// (a table wider than the screen scrolls inside its box, its first column
-// sticky), and the box inside the window.
+// "Total cost: missing". On the index and a GPU page (gpus/), the first
+// table's header and the first price per hour of its rows end inside the
+// first viewport, at 1280 x 800 and 390 x 844. In every table, at
+// its box's scroll 0, the first two cells of each row (of each body row in
+// a matrix) lie inside the box (a table wider than the screen scrolls
+// inside its box, its first column sticky), and the box inside the window.
 async function firstScreenChecks(page, rel, tag, own) {
   const r = await page.evaluate(() => {
     const h = window.innerHeight, w = window.innerWidth;
@@ -101,11 +106,32 @@ async function firstScreenChecks(page, rel, tag, own) {
     }
     const best = document.querySelector('#matrix td.best');
     if (best) out.best = { top: best.getBoundingClientRect().top, hour: /\/h/.test(best.textContent) };
+    // The first table of the page (the index's matrix, a GPU page's offers):
+    // where its header ends, and where the first price per hour of its
+    // first row with one ends.
+    const first = document.querySelector('main table');
+    if (first && first.tHead && first.tBodies.length) {
+      out.first = { head: first.tHead.getBoundingClientRect().bottom, price: null };
+      for (const tr of first.tBodies[0].rows) {
+        const walker = document.createTreeWalker(tr, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n && out.first.price === null; n = walker.nextNode()) {
+          const i = n.data.search(/\/h/);
+          if (i < 0) continue;
+          const range = document.createRange();
+          range.setStart(n, i);
+          range.setEnd(n, i + 2);
+          out.first.price = range.getBoundingClientRect().bottom;
+        }
+        if (out.first.price !== null) break;
+      }
+    }
     for (const t of document.querySelectorAll('table')) {
-      if (t.closest('.matrix-box')) continue;   // the matrix: its own checks
-      const box = t.getBoundingClientRect();
+      // a matrix scrolls inside its box: its body rows' first two cells
+      // (the workload and the offer to take) must lie inside that box
+      const inBox = t.closest('.matrix-box');
+      const box = (inBox || t).getBoundingClientRect();
       if (box.right > w + 1) out.clipped.push(`table "${(t.caption ? t.caption.textContent : '').slice(0, 40)}" is wider than the window`);
-      for (const tr of t.rows) {
+      for (const tr of inBox ? Array.from(t.tBodies).flatMap((b) => Array.from(b.rows)) : t.rows) {
         for (const cell of Array.from(tr.cells).slice(0, 2)) {
           const c = cell.getBoundingClientRect();
           if (c.right > box.right + 1 || c.left < box.left - 1) {
@@ -125,6 +151,13 @@ async function firstScreenChecks(page, rel, tag, own) {
     else if (r.answer >= r.height) own.push(`the answer starts at ${Math.round(r.answer)} px, below the first screen (${r.height} px) at ${tag}`);
     if (r.price === null) own.push('the answer gives no price per hour nor says there is no offer');
     else if (r.price > r.height) own.push(`the answer's price ends at ${Math.round(r.price)} px, below the first screen (${r.height} px) at ${tag}`);
+  }
+  if ((rel === 'index.html' || rel.startsWith('gpus/')) && r.first) {
+    if (r.first.head > r.height) own.push(`the table's header ends at ${Math.round(r.first.head)} px, below the first screen (${r.height} px) at ${tag}`);
+    if (r.first.price === null) own.push('the first table has no price per hour');
+    else if (r.first.price > r.height) own.push(`the first price per hour ends at ${Math.round(r.first.price)} px, below the first screen (${r.height} px) at ${tag}`);
+  } else if (rel === 'index.html' || rel.startsWith('gpus/')) {
+    own.push('no table with a header and a body');
   }
   if (rel === 'index.html' && r.best) {
     if (!r.best.hour) own.push('the offer to take gives no price per hour');

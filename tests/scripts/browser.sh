@@ -3,7 +3,7 @@
 # playwright-core, offline, over file://). Builds examples/ plus a hostile
 # workload (tests/data/browser/hostile: script tags, an onerror image and a
 # javascript: link in its title and notes) and runs tests/browser/browser-test.mjs
-# on index.html, offers.html, one offer's page and three sheets, each at 1280 and 390 px wide in
+# on index.html, offers.html, one offer's page, one GPU's page and three sheets, each at 1280 and 390 px wide in
 # light and dark colour schemes: no console error, no page error, no request
 # outside the site folder, no injected script run (window.__pwned), no inline
 # script, chart images loaded, no sideways page scroll, zero WCAG 2.1 A/AA
@@ -38,7 +38,7 @@ site_build "$out" "$scratch/build.log" tests/data/browser
 [ -f "$out/sheets/hostile.html" ] || die "the hostile workload gave no sheet"
 
 node "$test_js" "$out" "$scratch/screenshots" \
-	index.html offers.html offers/rtx4090-1x.html sheets/hostile.html sheets/seed-7b.html \
+	index.html offers.html offers/rtx4090-1x.html gpus/rtx-4090.html sheets/hostile.html sheets/seed-7b.html \
 	sheets/context-sweep.html ||
 	die "the browser found problems (above)"
 

@@ -4,7 +4,8 @@
 # hour of the lot, calculated from the catalog; never "Total cost: missing"
 # (a workload without a campaign has no total, and says nothing of one).
 # The seed catalog's rtx4090-1x is 0.6547 USD/h on-demand (catalog/offers.xml),
-# the seed-7b sheet's offer to take.
+# the seed-7b sheet's offer to take; it is the only offer of the
+# "1 × RTX 4090 24 GB" lot, whose column links the GPU's page.
 #
 #   sh site-index-answer.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
@@ -30,5 +31,23 @@ probe = [c for c in cells if "sheets/probe-dense.html" in c]
 assert probe and "Total cost" not in probe[0], probe
 seed = [c for c in cells if "sheets/seed-7b.html" in c]
 assert seed and "Total cost: <span" in seed[0], seed
+PY
+# a lot's cell: its verdict, its price per hour, its provider on hover and
+# for screen readers; the explanations after the table, behind a disclosure
+python3 - "$idx" "$out" <<'PY' || die "the index's lots or its first screen are not as expected"
+import os, re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+cell = ('<td class="v1" data-cost="654722"><a href="sheets/seed-7b.html#offer-rtx4090-1x" '
+        'title="IteraGPU · rtx4090-1x">? pre-selected</a><br><span class="cost">0.6547 USD/h</span>'
+        '<span class="sr">, IteraGPU</span></td>')
+assert cell in html, "seed-7b's RTX 4090 cell"
+heads = re.findall(r'<th scope="col" class="lot"[^>]*><a href="(gpus/[^"]+)">([^<]+)</a>', html)
+assert ("gpus/rtx-4090.html", "1 × RTX 4090 24 GB") in heads, heads
+for link, _ in heads:
+    assert os.path.isfile(os.path.join(sys.argv[2], link)), link
+table_end = html.index("</table>")
+details = html.index('<details class="help">')
+assert details > table_end, "the explanations come before the table"
+assert html.index("Legend") > details, "the legend is not behind the disclosure"
 PY
 echo "ok"

@@ -2,7 +2,7 @@
 # site-many-offers: a catalog of 2,012 offers (the 12 of catalog/offers.xml
 # and 2,000 copies of one) does not make any page of the site grow with it
 # (finding D6: 10,000 offers gave an index of 10,002 columns): the index is
-# paginated by 20 offers (index-1-2.html, ...) and the offers page by 100
+# paginated by 20 lots (index-1-2.html, ...) and the offers page by 100
 # (offers-2.html, ...); every page stays under 400 kB and the site verifies;
 # the pagers link a few pages each, and lead to every page.
 #
@@ -21,7 +21,7 @@ awk -v n="$EXTRA" '
 		for (i = 1; i <= n; i++) {
 			b = block
 			sub(/id="h100-nvl-1x"/, sprintf("id=\"extra-%04d\"", i), b)
-			# a memory figure of its own: not a group of equivalent offers (one column)
+			# a memory figure of its own: a lot of its own (one column)
 			sub(/nominal-gb="94"/, sprintf("nominal-gb=\"%d\"", 94 + i), b)
 			printf "%s", b
 		}
@@ -54,7 +54,7 @@ for f in "$scratch"/site/index*.html "$scratch"/site/offers*.html; do
 	done
 done >"$scratch/links.txt"
 [ -s "$scratch/links.txt" ] && { head -n 5 "$scratch/links.txt"; err "pager links lead nowhere"; }
-n_links=$(grep -o '<p>Offers 50 / 101: .*</p>' "$scratch/site/index-1-50.html" | grep -o '<a href' | wc -l)
+n_links=$(grep -o '<p>GPU columns 50 / 101: .*</p>' "$scratch/site/index-1-50.html" | grep -o '<a href' | wc -l)
 [ "$n_links" -ge 10 ] && [ "$n_links" -le 30 ] || err "index-1-50.html's pager has $n_links links, want 10 to 30"
 grep -q '<strong>50</strong>' "$scratch/site/index-1-50.html" || err "index-1-50.html's pager does not show its page"
 for first in index.html offers.html; do
@@ -62,7 +62,7 @@ for first in index.html offers.html; do
 	while :; do
 		before=$(wc -l <"$scratch/reached")
 		while read -r f; do
-			grep -o '<p>\(Page\|Offers\) [0-9]* / [0-9]*: .*</p>' "$scratch/site/$f" |
+			grep -o '<p>\(Page\|Offers\|GPU columns\) [0-9]* / [0-9]*: .*</p>' "$scratch/site/$f" |
 				grep -o 'href="[^"]*"' | sed 's/^href="//; s/"$//'
 		done <"$scratch/reached" >"$scratch/next"
 		sort -u "$scratch/reached" "$scratch/next" >"$scratch/reached.new"

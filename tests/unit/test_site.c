@@ -331,6 +331,86 @@ int main(void)
 	gs_site_figures_offer_groups(&cat, cols);
 	CHECK(cols[0] == 1 && cols[1] == 3 && cols[2] == 0 && cols[3] == 2);
 
+	/*
+	 * The index's columns by GPU lot (gs_site_figures_gpu_columns): model,
+	 * cards per lot and memory per card, by memory per lot. a: 1 x H100
+	 * 80e9 B = 80e9 B a lot; b: 8 x L4 24e9 B = 192e9 B; c: 1 x L4, memory
+	 * unknown (last); d: 2 x L4 at 24e9 B nominal = 48e9 B. Then b's lot
+	 * like d's (2 x L4, 24e9 B): one column of b and d, in catalog order.
+	 */
+	{
+		size_t lots[4], start[5], nc;
+		o[3].declared_bytes = 0;
+		o[3].has_declared_bytes = 0;
+		o[3].nominal_bytes = 24 * GB;
+		o[0].gpu_model = "H100", o[0].cards = 1;
+		o[1].gpu_model = "L4", o[1].cards = 8;
+		o[2].gpu_model = "L4", o[2].cards = 1;
+		o[3].gpu_model = "L4", o[3].cards = 2;
+		CHECK_U64(gs_site_figures_lot_memory(&o[1]), 192 * GB);
+		CHECK_U64(gs_site_figures_lot_memory(&o[2]), UINT64_MAX);
+		nc = gs_site_figures_gpu_columns(&cat, lots, start);
+		CHECK_INT(nc, 4);
+		CHECK(lots[0] == 3 && lots[1] == 0 && lots[2] == 1 && lots[3] == 2);
+		CHECK(start[0] == 0 && start[1] == 1 && start[2] == 2 && start[3] == 3 && start[4] == 4);
+		o[1].cards = 2;
+		nc = gs_site_figures_gpu_columns(&cat, lots, start);
+		CHECK_INT(nc, 3);
+		/* 48e9 B a lot: b and d (catalog order); then a at 80e9 B; then c */
+		CHECK(lots[0] == 1 && lots[1] == 3 && lots[2] == 0 && lots[3] == 2);
+		CHECK(start[0] == 0 && start[1] == 2 && start[2] == 3 && start[3] == 4);
+		/* same memory per lot, another model: model order (byte order), not one column */
+		o[0].nominal_bytes = 48 * GB;
+		o[0].gpu_model = "A10";
+		nc = gs_site_figures_gpu_columns(&cat, lots, start);
+		CHECK_INT(nc, 3);
+		CHECK(lots[0] == 0 && lots[1] == 1 && lots[2] == 3 && lots[3] == 2);
+		o[0].nominal_bytes = 80 * GB;
+	}
+	/*
+	 * An offer's price per hour of the lot (gs_site_figures_offer_hour):
+	 * its cheapest plan's price / hours, millionths, half up. 10.00 USD
+	 * for 72 h = 0.1388888... -> 138 889; 0.50 USD for 3 h = 0.1666666...
+	 * -> 166 667; an interruptible 0.05 USD for 1 h apart; a plan in EUR
+	 * comes before USD (byte order) whatever its price.
+	 */
+	{
+		gs_plan pl[4];
+		gs_offer x;
+		int64_t micro = 0;
+		const char *cur = NULL;
+		memset(pl, 0, sizeof(pl));
+		memset(&x, 0, sizeof(x));
+		pl[0].hours = 72, pl[0].price_micro = 10000000, pl[0].price_hundredths = 1000, pl[0].currency = "USD";
+		pl[1].hours = 3, pl[1].price_micro = 500000, pl[1].price_hundredths = 50, pl[1].currency = "USD";
+		pl[2].hours = 1, pl[2].price_micro = 50000, pl[2].price_hundredths = 5, pl[2].currency = "USD";
+		pl[2].interruptible = 1;
+		pl[3].hours = 1, pl[3].price_micro = 9000000, pl[3].price_hundredths = 900, pl[3].currency = "EUR";
+		x.plans = pl;
+		x.nplans = 2;
+		CHECK_INT(gs_site_figures_offer_hour(&x, 0, &micro, &cur), 0);
+		CHECK_INT(micro, 138889);
+		CHECK_STR(cur, "USD");
+		CHECK_INT(gs_site_figures_offer_hour(&x, 1, &micro, &cur), -1);
+		x.nplans = 3;
+		CHECK_INT(gs_site_figures_offer_hour(&x, 1, &micro, &cur), 0);
+		CHECK_INT(micro, 50000);
+		x.nplans = 4;
+		CHECK_INT(gs_site_figures_offer_hour(&x, 0, &micro, &cur), 0);
+		CHECK_INT(micro, 9000000);
+		CHECK_STR(cur, "EUR");
+		pl[0].hours = 3, pl[0].price_micro = 500001;   /* 166 667.0 exactly: no rounding up */
+		x.nplans = 1;
+		CHECK_INT(gs_site_figures_offer_hour(&x, 0, &micro, &cur), 0);
+		CHECK_INT(micro, 166667);
+		pl[0].price_micro = 500000;   /* 166 666.67 -> 166 667 */
+		CHECK_INT(gs_site_figures_offer_hour(&x, 0, &micro, &cur), 0);
+		CHECK_INT(micro, 166667);
+		pl[0].price_micro = 499999;   /* 166 666.33 -> 166 666 */
+		CHECK_INT(gs_site_figures_offer_hour(&x, 0, &micro, &cur), 0);
+		CHECK_INT(micro, 166666);
+	}
+
 	gs_publish_result_release(&res[0]);
 	gs_publish_result_release(&res[1]);
 	gs_publish_result_release(&res[2]);

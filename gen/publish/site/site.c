@@ -49,7 +49,8 @@ static int S_site_pages(const gs_publish_env *env, const char *dir, gs_site_page
 		goto out;
 	if (gs_site_index_pages(env, pp->rs, n, dir, nav_root, demonstration, pp, err) ||
 	    gs_site_offers_pages(env, pp->rs, n, dir, nav_root, demonstration, err) ||
-	    gs_site_offer_detail_pages(env, n, dir, demonstration, pp, err))
+	    gs_site_offer_detail_pages(env, n, dir, demonstration, pp, err) ||
+	    gs_site_gpus_pages(env, pp, n, dir, demonstration, err))
 		goto out;
 	if (pp->keyed && gs_site_keys_write(pp->rs, pp->old_fd, pp, dir, err))
 		goto out;
@@ -63,6 +64,7 @@ static void S_pages_release(gs_site_pagekeys *pp)
 {
 	free(pp->order);
 	free(pp->reuse);
+	gs_site_gpus_free(pp);
 	gs_site_pagekeys_why_page_free(pp);
 }
 

@@ -2,11 +2,16 @@
  * site: the comparison site of many workloads against the catalog.
  *
  * Layout of the output folder:
- *   index.html, index-2.html, ...  workload x offer matrix, 100 workloads by
- *   index-1-2.html, ...             20 offers a page (index-R-C: workload page R,
- *                                   offer page C; C = 1 is index-R.html), offers
- *                                   in order of memory per card; each cell links
- *                                   to sheets/ID.html#offer-OFFER
+ *   index.html, index-2.html, ...  workload x GPU matrix, 100 workloads by
+ *   index-1-2.html, ...             20 columns a page (index-R-C: workload page R,
+ *                                   column page C; C = 1 is index-R.html), a
+ *                                   column per lot of a GPU model in order of
+ *                                   memory per lot; each cell gives the lot's
+ *                                   best offer for the workload, its verdict and
+ *                                   price per hour, linked to
+ *                                   sheets/ID.html#offer-OFFER
+ *   gpus/MODEL.html                 one page per GPU model: its offers by price
+ *                                   per hour, capacity, workloads (site_gpus.c)
  *   offers.html, offers-2.html, ... the catalog, 100 offers a page, grouped by
  *                                   provider and GPU model: capacity, plans,
  *                                   cost per GiB-day, sources

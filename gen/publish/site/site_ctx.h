@@ -57,13 +57,19 @@ typedef struct {
 	size_t n, npages, ncols, noffers, ntuples;  /* ntuples: pages with a key */
 	int demonstration;
 	const size_t (*counts)[3];  /* gs_site_results_counts */
-	size_t *order;            /* the matrix's offers, column by column (gs_site_figures_matrix_columns) */
+	size_t *order;            /* the matrix's offers, column by column (gs_site_figures_gpu_columns) */
 	size_t *start;            /* column c: order[start[c]] to order[start[c + 1] - 1] (in order's block) */
-	size_t ncolumns;          /* the matrix's columns (groups of equivalent offers) */
+	size_t ncolumns;          /* the matrix's columns (lots of a GPU model) */
 	unsigned char *reuse;     /* bit t: page t has the same key in the replaced keys file */
 	size_t pages_reused, pages_rendered;  /* of those with a key */
 	char ***why_page;         /* reasons of the reused sheets of the rows loaded: [i - why_from][k] */
 	size_t why_from, why_to;
+	/* The GPU pages (site_gpus.c): the models in byte order, each page's
+	 * name ("gpus/SLUG.html", unique) and per offer its model's number */
+	const char **gpu_model;
+	char **gpu_page;
+	size_t ngpus;
+	size_t *gpu_of;
 } gs_site_pagekeys;
 
 /* An id (a sheet's, an offer's) and its index, to sort by id (strcmp, as jansson sorts keys). */
@@ -204,7 +210,27 @@ int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n
 			const char *dir, const char *nav, int demonstration, gs_site_pagekeys *pp,
 			gs_error *err);
 
+/*
+ * site_index.c: a cell of a GPU lot for workload pr: the best of offers
+ * order[from, to) for it (its status, then its price per hour), with its
+ * status and price per hour, linked to the sheet's row (root: the site's
+ * root seen from the page), the provider in its title and for screen
+ * readers.
+ */
+void gs_site_index_lot_cell(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
+			    const gs_publish_result *pr, const size_t *order, size_t from, size_t to,
+			    const char *root);
+/* An id as HTML: escaped, a line break allowed after each separator (- _ . /). */
+void gs_site_index_id_html(gs_site_w *w, const char *id);
+
+/* site_gpus.c: the GPU pages, one per GPU model of the catalog */
+void gs_site_gpus_setup(gs_site_pagekeys *pp, const gs_catalog *cat);
+void gs_site_gpus_free(gs_site_pagekeys *pp);
+int gs_site_gpus_pages(const gs_publish_env *env, gs_site_pagekeys *pp, size_t n, const char *dir,
+		       int demonstration, gs_error *err);
+
 /* site_offers.c: the offers pages and their charts */
+void gs_site_offers_calendar_cell(gs_site_w *w, const gs_publish_env *env, const gs_offer *o);
 char *gs_site_offers_mem_group(const gs_strings *t, uint64_t mem);
 int gs_site_offers_pages(const gs_publish_env *env, gs_site_results *rs, size_t nres,
 			 const char *dir, const char *nav, int demonstration, gs_error *err);

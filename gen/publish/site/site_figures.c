@@ -340,36 +340,98 @@ void gs_site_figures_campaign_data(const gs_catalog *cat, const size_t *offers, 
 	S_series_sort(out, cat, 1);
 }
 
-size_t gs_site_figures_matrix_columns(const gs_catalog *cat, const size_t *group, size_t ngroups,
-			      size_t *order, size_t *start)
-{
-	size_t n = cat->noffers, k, c, nc = 0;
-	size_t *mem = gs_xcalloc(n + 1, sizeof(*mem));
-	size_t *col = gs_xcalloc(ngroups + 1, sizeof(*col));
+/*** the matrix's GPU columns ***/
 
-	gs_site_figures_offer_order(cat, mem);
-	for (k = 0; k < ngroups; k++)
-		col[k] = SIZE_MAX;
-	for (c = 0; c <= ngroups; c++)
-		start[c] = 0;
-	/* a column per group, in order of its first offer; its size counted in start[c + 1] */
-	for (k = 0; k < n; k++) {
-		size_t g = group[mem[k]];
-		if (g >= ngroups)
-			GS_BUG("group %zu of %zu", g, ngroups);
-		if (col[g] == SIZE_MAX)
-			col[g] = nc++;
-		start[col[g] + 1]++;
+uint64_t gs_site_figures_lot_memory(const gs_offer *o)
+{
+	uint64_t m = gs_site_figures_offer_memory(o);
+
+	if (m == UINT64_MAX || !o->cards || m > (UINT64_MAX - 1) / o->cards)
+		return UINT64_MAX;
+	return m * o->cards;
+}
+
+typedef struct {
+	uint64_t lot, card, cards;
+	const char *model;
+	size_t k;
+} S_lotkey;
+
+static int S_lot_cmp(const S_lotkey *x, const S_lotkey *y)
+{
+	int c;
+
+	if (x->lot != y->lot)
+		return x->lot < y->lot ? -1 : 1;
+	if ((c = strcmp(x->model, y->model)) != 0)
+		return c;
+	if (x->cards != y->cards)
+		return x->cards < y->cards ? -1 : 1;
+	if (x->card != y->card)
+		return x->card < y->card ? -1 : 1;
+	return 0;
+}
+
+static int S_by_lot(const void *a, const void *b)
+{
+	const S_lotkey *x = a, *y = b;
+	int c = S_lot_cmp(x, y);
+
+	if (c)
+		return c;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+size_t gs_site_figures_gpu_columns(const gs_catalog *cat, size_t *order, size_t *start)
+{
+	S_lotkey *keys = gs_xcalloc(cat->noffers + 1, sizeof(*keys));
+	size_t k, nc = 0;
+
+	for (k = 0; k < cat->noffers; k++) {
+		const gs_offer *o = &cat->offers[k];
+		keys[k].lot = gs_site_figures_lot_memory(o);
+		keys[k].card = gs_site_figures_offer_memory(o);
+		keys[k].cards = o->cards;
+		keys[k].model = o->gpu_model ? o->gpu_model : "";
+		keys[k].k = k;
 	}
-	for (c = 0; c < nc; c++)
-		start[c + 1] += start[c];
-	/* each offer placed at its column's next place (start[c] moves on, then back) */
-	for (k = 0; k < n; k++)
-		order[start[col[group[mem[k]]]]++] = mem[k];
-	for (c = nc; c > 0; c--)
-		start[c] = start[c - 1];
-	start[0] = 0;
-	free(col);
-	free(mem);
+	qsort(keys, cat->noffers, sizeof(*keys), S_by_lot);
+	for (k = 0; k < cat->noffers; k++) {
+		if (!k || S_lot_cmp(&keys[k - 1], &keys[k]) != 0)
+			start[nc++] = k;
+		order[k] = keys[k].k;
+	}
+	start[nc] = cat->noffers;
+	free(keys);
 	return nc;
+}
+
+int gs_site_figures_offer_hour(const gs_offer *o, int interruptible, int64_t *micro, const char **cur)
+{
+	const char *best_cur = NULL;
+	uint64_t best = 0;
+	size_t p;
+
+	for (p = 0; p < o->nplans; p++) {
+		const gs_plan *pl = &o->plans[p];
+		int64_t m = gs_catalog_plan_micro(pl);
+		unsigned __int128 v;
+		int c;
+		if (!pl->hours || m < 0 || !pl->currency || !pl->interruptible != !interruptible)
+			continue;
+		/* millionths per hour of the lot, rounded half up */
+		v = ((unsigned __int128)(uint64_t)m + pl->hours / 2) / pl->hours;
+		if (v > INT64_MAX)
+			continue;
+		c = best_cur ? strcmp(pl->currency, best_cur) : -1;
+		if (c < 0 || (c == 0 && (uint64_t)v < best)) {
+			best_cur = pl->currency;
+			best = (uint64_t)v;
+		}
+	}
+	if (!best_cur)
+		return -1;
+	*micro = (int64_t)best;
+	*cur = best_cur;
+	return 0;
 }

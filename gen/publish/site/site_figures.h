@@ -25,15 +25,6 @@ void gs_site_figures_offer_counts(const gs_publish_result *res, size_t n, size_t
  */
 void gs_site_figures_offer_order(const gs_catalog *cat, size_t *order);
 /*
- * The matrix's columns: a column per group of offers (group[k] of offer
- * k, numbers below ngroups: gs_site_results_groups), in the order of their
- * first offer in gs_site_figures_offer_order. Column c is offers order[start[c]]
- * to order[start[c + 1] - 1], in that order. order has cat->noffers
- * entries, start ngroups + 1; returns the number of columns.
- */
-size_t gs_site_figures_matrix_columns(const gs_catalog *cat, const size_t *group, size_t ngroups,
-			      size_t *order, size_t *start);
-/*
  * The offers page's order: grouped by provider (byte order; offers without
  * one last), then GPU model, ties in catalog order. order has cat->noffers
  * entries.
@@ -99,5 +90,24 @@ void gs_site_figures_gib_day_data(const gs_catalog *cat, const size_t *offers, s
 void gs_site_figures_campaign_data(const gs_catalog *cat, const size_t *offers, size_t n,
 			   const gs_publish_result *ref, gs_site_chart_data *out);
 void gs_site_figures_chart_data_release(gs_site_chart_data *d);
+
+/* Memory per lot: memory per card (gs_site_figures_offer_memory) x cards;
+ * UINT64_MAX when unknown or beyond 64 bits. */
+uint64_t gs_site_figures_lot_memory(const gs_offer *o);
+/*
+ * The index matrix's columns by GPU: a column per lot of one GPU model
+ * (same model, cards per lot and memory per card), in order of memory per
+ * lot (unknown last), then model (byte order), cards and memory per card;
+ * a column's offers in catalog order. Column c is offers order[start[c]]
+ * to order[start[c + 1] - 1]. order has cat->noffers entries, start
+ * cat->noffers + 1; returns the number of columns.
+ */
+size_t gs_site_figures_gpu_columns(const gs_catalog *cat, size_t *order, size_t *start);
+/*
+ * An offer's price per hour of the lot: its cheapest plan (interruptible,
+ * or not) price / hours in millionths, rounded half up, in the first
+ * currency (byte order) of such plans. 0, or -1 when it has no such plan.
+ */
+int gs_site_figures_offer_hour(const gs_offer *o, int interruptible, int64_t *micro, const char **cur);
 
 #endif

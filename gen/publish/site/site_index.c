@@ -59,18 +59,7 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 		return;
 	}
 	id = cat->offers[pr->best].id;
-	gs_buf_puts(o, "<a href=\"");
-	gs_html_escape_str(o, link);
-	gs_buf_puts(o, "#offer-");
-	gs_html_escape_str(o, id);
-	gs_buf_puts(o, "\"><code>");
-	gs_html_escape_str(o, id);
-	gs_buf_puts(o, "</code></a> ");
-	gs_html_escape_str(o, gs_site_nav_status_symbol(pr->status[pr->best]));
-	gs_buf_puts(o, " ");
-	gs_html_escape_str(o, gs_tr(t, gs_site_nav_status_key(pr->status[pr->best])));
-	/* provider, lot and price per hour: what a reader compares */
-	gs_buf_puts(o, "<br>");
+	/* provider, lot and price per hour first: what a reader compares */
 	gs_html_escape_str(o, cat->offers[pr->best].provider ? cat->offers[pr->best].provider : "");
 	gs_buf_printf(o, ", %llu \xc3\x97 ", (unsigned long long)cat->offers[pr->best].cards);
 	gs_html_escape_str(o, cat->offers[pr->best].gpu_model);
@@ -87,6 +76,18 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 		gs_html_escape_str(o, gs_tr(t, "prov.calculated"));
 		gs_buf_puts(o, ")");
 	}
+	/* then its verdict and the offer, linked to its row of the sheet */
+	gs_buf_puts(o, "<br>");
+	gs_html_escape_str(o, gs_site_nav_status_symbol(pr->status[pr->best]));
+	gs_buf_puts(o, " ");
+	gs_html_escape_str(o, gs_tr(t, gs_site_nav_status_key(pr->status[pr->best])));
+	gs_buf_puts(o, ": <a href=\"");
+	gs_html_escape_str(o, link);
+	gs_buf_puts(o, "#offer-");
+	gs_html_escape_str(o, id);
+	gs_buf_puts(o, "\"><code class=\"id\">");
+	gs_site_index_id_html(o, id);
+	gs_buf_puts(o, "</code></a>");
 	/* the campaign's total only where the workload states a campaign */
 	if (pr->currency[pr->best]) {
 		gs_buf_puts(o, "<br>");
@@ -120,29 +121,23 @@ static const char *const S_js_labels[][2] = {
 };
 
 /*
- * What matrix.js sorts by: an offer's cell <td class="vS"> (the verdict,
- * also its colour: no other attribute repeats it on every cell), the best
- * offer's <td class="best" data-v="S">; data-cost="HUNDREDTHS" when known.
+ * What matrix.js sorts by: a lot's cell <td class="vS" data-cost="MILLIONTHS">
+ * (the verdict, also its colour, then the price per hour:
+ * gs_site_index_lot_cell), the offer to take's <td class="best" data-v="S"
+ * data-cost="MILLIONTHS">: its price per hour of the lot, when known.
  */
-static void S_td_open(gs_buf *o, int best, unsigned st, const gs_publish_result *pr, size_t k)
+static void S_best_td_open(gs_buf *o, unsigned st, const gs_publish_result *pr)
 {
 	char d[GS_DEC_MAX], *p;
 
-	if (best) {
-		S_LIT(o, "<td class=\"best\" data-v=\"");
-		p = gs_dec(d, st, 0);
-		gs_buf_put(o, p, (size_t)(d + GS_DEC_MAX - p));
-		S_LIT(o, "\"");
-	} else {
-		char v[14] = "<td class=\"vS\"";
-		v[12] = (char)('0' + (st <= 4 ? st : 3));
-		gs_buf_put(o, v, 14);
-	}
-	if (k < pr->noffers && pr->currency[k]) {
-		int64_t v = pr->cost[k];
-		uint64_t mag = gs_i64_mag(v);
+	S_LIT(o, "<td class=\"best\" data-v=\"");
+	p = gs_dec(d, st, 0);
+	gs_buf_put(o, p, (size_t)(d + GS_DEC_MAX - p));
+	S_LIT(o, "\"");
+	if (pr->best_hour_currency) {
+		uint64_t mag = gs_i64_mag(pr->best_hour);
 		S_LIT(o, " data-cost=\"");
-		p = gs_dec(d, mag, v < 0);
+		p = gs_dec(d, mag, pr->best_hour < 0);
 		gs_buf_put(o, p, (size_t)(d + GS_DEC_MAX - p));
 		S_LIT(o, "\"");
 	}
@@ -151,21 +146,34 @@ static void S_td_open(gs_buf *o, int best, unsigned st, const gs_publish_result 
 
 /*
  * The matrix of one index page as HTML built here (every user string
- * escaped): a table in its own scrolling box, sticky header row and first
- * column, a best-offer column and a footer row per verdict with how many
- * workloads each offer gets.
+ * escaped): a table in its own scrolling box, sticky header rows and first
+ * column, the offer to take, then a column per lot of a GPU model.
  */
-/* The matrix's columns shown: columns [c0, c1) of order and start (gs_site_figures_matrix_columns). */
+/* The matrix's columns shown: columns [c0, c1) of order and start (gs_site_figures_gpu_columns). */
 typedef struct {
 	const size_t *order, *start;
 	size_t c0, c1;
+	const gs_site_pagekeys *pp;
 } S_cols;
 
 /* The first offer of column j (of those shown) and its number of offers. */
 #define S_FIRST(cl, j) ((cl)->order[(cl)->start[(cl)->c0 + (j)]])
 #define S_NOF(cl, j) ((cl)->start[(cl)->c0 + (j) + 1] - (cl)->start[(cl)->c0 + (j)])
 
-/* "0.3698–0.4689 USD/h": the range of a group's hourly prices (each plan's
+void gs_site_index_id_html(gs_site_w *w, const char *id)
+{
+	const char *p = id, *q;
+
+	for (q = id; *q; q++)
+		if (*q == '-' || *q == '_' || *q == '.' || *q == '/') {
+			gs_html_escape(w, p, (size_t)(q + 1 - p));
+			S_LIT(w, "<wbr>");
+			p = q + 1;
+		}
+	gs_html_escape(w, p, (size_t)(q - p));
+}
+
+/* "0.3698–0.4689 USD/h": the range of a column's hourly prices (each plan's
  * price / its hours, millionths, rounded half up), when all its plans are
  * in one currency; nothing otherwise. */
 static void S_group_prices(gs_buf *o, const gs_strings *t,
@@ -206,11 +214,55 @@ static void S_group_prices(gs_buf *o, const gs_strings *t,
 	S_LIT(o, "/h");
 }
 
-/* How many of a group's offers its head links to their pages; the others through the offers page. */
-#define S_FEW_OFFERS 3
+/* The heading of the memory-per-lot group starting at column j; its end in *end. */
+static char *S_lot_group(const gs_strings *t, const gs_catalog *cat, const S_cols *cl, size_t j,
+			 size_t *end)
+{
+	size_t ncols = cl->c1 - cl->c0, g;
+	uint64_t mem = gs_site_figures_lot_memory(&cat->offers[S_FIRST(cl, j)]);
+	char m[GS_FMT_MAX];
 
-/* The matrix's box, its caption, and its heading rows: the memory groups
- * above the columns (an offer, or a group of equivalent offers). */
+	for (g = j + 1; g < ncols && gs_site_figures_lot_memory(&cat->offers[S_FIRST(cl, g)]) == mem; g++)
+		;
+	*end = g;
+	if (mem == UINT64_MAX)
+		return gs_xstrdup(gs_tr(t, "site.mem_unknown"));
+	return gs_xasprintf("%s %s", gs_qty_fmt_gib(m, mem, t->lang), gs_tr(t, "site.per_lot"));
+}
+
+/* The heading of column j: "1 × H100 80 GB" linked to the GPU's page, then
+ * its offers and the range of their hourly prices. */
+static void S_lot_head(gs_site_w *w, const gs_strings *t, const gs_catalog *cat, const S_cols *cl,
+		       size_t j)
+{
+	const gs_offer *o = &cat->offers[S_FIRST(cl, j)];
+	size_t nof = S_NOF(cl, j);
+	char mem[GS_FMT_MAX], b[48];
+
+	H("<th scope=\"col\" class=\"lot\"");
+	if (gs_site_figures_offer_memory(o) != UINT64_MAX) {
+		snprintf(b, sizeof(b), " data-mem=\"%llu\"",
+			 (unsigned long long)gs_site_figures_offer_memory(o));
+		H(b);
+	}
+	H("><a href=\"");
+	E(cl->pp->gpu_page[cl->pp->gpu_of[S_FIRST(cl, j)]]);
+	H("\">");
+	E(gs_qty_fmt_int(mem, o->cards, t->lang));
+	H(" × ");
+	E(o->gpu_model);
+	H(" ");
+	E(gs_catalog_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
+	H("</a><span class=\"sub\">");
+	E(gs_qty_fmt_int(mem, nof, t->lang));
+	H(" ");
+	E(gs_tr(t, nof == 1 ? "site.offer_one" : "cand.offers"));
+	S_group_prices(w, t, cat, cl, j);
+	H("</span></th>");
+}
+
+/* The matrix's box, its caption, and its heading rows: the groups by memory
+ * per lot above the columns (a lot of a GPU model each). */
 static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
 			  const S_cols *cl)
 {
@@ -230,16 +282,14 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 	E(gs_tr(t, "site.cap_matrix"));
 	H("</caption>\n");
 	/*
-	 * Columns grouped by memory per card (they come in that order): a
+	 * Columns grouped by memory per lot (they come in that order): a
 	 * <colgroup> and a heading cell (scope="colgroup") per group above the
 	 * columns' row; the workload and best-offer headings span both rows.
 	 */
 	H("<colgroup span=\"2\"></colgroup>");
 	for (j = 0; j < ncols; j = g) {
 		char b[64];
-		for (g = j + 1; g < ncols && gs_site_figures_offer_memory(&cat->offers[S_FIRST(cl, g)]) ==
-					      gs_site_figures_offer_memory(&cat->offers[S_FIRST(cl, j)]); g++)
-			;
+		free(S_lot_group(t, cat, cl, j, &g));
 		snprintf(b, sizeof(b), "<colgroup span=\"%zu\"></colgroup>", g - j);
 		H(b);
 	}
@@ -249,89 +299,134 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 	E(gs_tr(t, "site.col_best"));
 	H("</th>");
 	for (j = 0; j < ncols; j = g) {
-		char b[96], *label;
-		for (g = j + 1; g < ncols && gs_site_figures_offer_memory(&cat->offers[S_FIRST(cl, g)]) ==
-					      gs_site_figures_offer_memory(&cat->offers[S_FIRST(cl, j)]); g++)
-			;
+		char b[96], *label = S_lot_group(t, cat, cl, j, &g);
 		snprintf(b, sizeof(b), "<th scope=\"colgroup\" colspan=\"%zu\" class=\"group\">",
 			 g - j);
 		H(b);
-		label = gs_site_offers_mem_group(t, gs_site_figures_offer_memory(&cat->offers[S_FIRST(cl, j)]));
 		E(label);
 		free(label);
 		H("</th>");
 	}
 	H("</tr>\n<tr>");
-	for (j = 0; j < ncols; j++) {
-		const gs_offer *o = &cat->offers[S_FIRST(cl, j)];
-		size_t nof = S_NOF(cl, j), i, k;
-		char mem[GS_FMT_MAX];
-		H("<th scope=\"col\"");
-		if (gs_site_figures_offer_memory(o) != UINT64_MAX) {
-			char b[48];
-			snprintf(b, sizeof(b), " data-mem=\"%llu\"", (unsigned long long)gs_site_figures_offer_memory(o));
-			H(b);
-		}
-		if (nof == 1) {
-			H("><a href=\"offers/");
-			E(o->id);
-			H(".html\"><code>");
-			E(o->id);
-			H("</code></a><br><span class=\"sub\">");
-			E(o->gpu_model);
-			H(", ");
-			E(gs_catalog_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
-			H("</span></th>");
-			continue;
-		}
-		/* "RunPod · 1 x H200 · 141 GB · 3.59–3.99 USD/h", then "13 offers (a, b, c and 10 more)" */
-		H(" class=\"lot\">");
-		if (o->provider) {
-			E(o->provider);
-			H(" · ");
-		}
-		{
-			char b[32];
-			snprintf(b, sizeof(b), "%llu x ", (unsigned long long)o->cards);
-			H(b);
-		}
-		E(o->gpu_model);
-		H(" · ");
-		E(gs_catalog_offer_memory_label(o, gs_tr(t, "word.missing"), mem, sizeof(mem)));
-		S_group_prices(w, t, cat, cl, j);
-		H("<span class=\"sub\">");
-		E(gs_qty_fmt_int(mem, nof, t->lang));
-		H(" ");
-		E(gs_tr(t, "cand.offers"));
-		H(" (");
-		for (i = cl->start[cl->c0 + j], k = 0; k < S_FEW_OFFERS && k < nof; i++, k++) {
-			if (k)
-				H(k + 1 == nof ? " " : ", ");
-			if (k && k + 1 == nof) {
-				E(gs_tr(t, "cand.and"));
-				H(" ");
-			}
-			H("<a href=\"offers/");
-			E(cat->offers[cl->order[i]].id);
-			H(".html\"><code>");
-			E(cat->offers[cl->order[i]].id);
-			H("</code></a>");
-		}
-		if (nof > k) {
-			H(" <a href=\"offers.html\">");
-			E(gs_tr(t, "cand.and"));
-			H(" ");
-			E(gs_qty_fmt_int(mem, nof - k, t->lang));
-			H(" ");
-			E(gs_tr(t, "cand.more"));
-			H("</a>");
-		}
-		H(")</span></th>");
-	}
+	for (j = 0; j < ncols; j++)
+		S_lot_head(w, t, cat, cl, j);
 	H("</tr>\n</thead>\n<tbody>\n");
 }
 
-/* The row of workload pr: its heading cell, its best offer, then a cell per offer. */
+/* The rank of a status in a column: retained, pre-selected, excluded, reference card, not compared. */
+static unsigned S_rank(unsigned char st)
+{
+	static const unsigned char rank[5] = { 0, 1, 2, 4, 3 };
+
+	return st <= 4 ? rank[st] : 4;
+}
+
+/* An offer's price per hour of the lot: on-demand, else interruptible (*intr 1); -1 when none. */
+static int S_hour(const gs_offer *o, int64_t *micro, const char **cur, int *intr)
+{
+	*intr = 0;
+	if (!gs_site_figures_offer_hour(o, 0, micro, cur))
+		return 0;
+	*intr = 1;
+	return gs_site_figures_offer_hour(o, 1, micro, cur);
+}
+
+/* Whether offer a is a better pick than b for pr: status, then price per hour (known first,
+ * currencies in byte order), then catalog order (a < b is left to the caller's scan). */
+static int S_better(const gs_catalog *cat, const gs_publish_result *pr, size_t a, size_t b)
+{
+	unsigned ra = S_rank(a < pr->noffers ? pr->status[a] : 3);
+	unsigned rb = S_rank(b < pr->noffers ? pr->status[b] : 3);
+	int64_t ma, mb;
+	const char *ca, *cb;
+	int ia, ib, ha, hb, c;
+
+	if (ra != rb)
+		return ra < rb;
+	ha = !S_hour(&cat->offers[a], &ma, &ca, &ia);
+	hb = !S_hour(&cat->offers[b], &mb, &cb, &ib);
+	if (ha != hb)
+		return ha;
+	if (!ha)
+		return 0;
+	if (ia != ib)
+		return ia < ib;
+	if ((c = strcmp(ca, cb)) != 0)
+		return c < 0;
+	return ma < mb;
+}
+
+void gs_site_index_lot_cell(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
+			    const gs_publish_result *pr, const size_t *order, size_t from, size_t to,
+			    const char *root)
+{
+	size_t k = order[from], i;
+	unsigned char st;
+	int64_t micro = 0;
+	const char *cur = NULL;
+	int intr = 0, priced;
+	char d[GS_DEC_MAX], *p, m[GS_FMT_MAX];
+	const gs_offer *o;
+
+	for (i = from + 1; i < to; i++)
+		if (S_better(cat, pr, order[i], k))
+			k = order[i];
+	o = &cat->offers[k];
+	st = k < pr->noffers ? pr->status[k] : 3;
+	priced = !S_hour(o, &micro, &cur, &intr);
+	{
+		char v[14] = "<td class=\"vS\"";
+		v[12] = (char)('0' + (st <= 4 ? st : 3));
+		gs_buf_put(w, v, 14);
+	}
+	if (priced) {
+		/* matrix.js sorts by status, then this: the price per hour in millionths */
+		S_LIT(w, " data-cost=\"");
+		p = gs_dec(d, (uint64_t)micro, 0);
+		gs_buf_put(w, p, (size_t)(d + GS_DEC_MAX - p));
+		S_LIT(w, "\"");
+	}
+	S_LIT(w, ">");
+	if (st == 3) {
+		E(gs_site_nav_status_symbol(3));
+		H(" ");
+		E(gs_tr(t, gs_site_nav_status_key(3)));
+		H("</td>");
+		return;
+	}
+	H("<a href=\"");
+	E(root);
+	H("sheets/");
+	E(pr->id);
+	H(".html#offer-");
+	E(o->id);
+	H("\" title=\"");
+	E(o->provider ? o->provider : gs_tr(t, "site.no_provider"));
+	H(" · ");
+	E(o->id);
+	H("\">");
+	E(gs_site_nav_status_symbol(st));
+	H(" ");
+	E(gs_tr(t, gs_site_nav_status_key(st)));
+	H("</a>");
+	if (priced) {
+		H("<br><span class=\"cost\">");
+		E(gs_qty_fmt_micro(m, micro, t->lang));
+		H(" ");
+		E(cur);
+		H("/h</span>");
+		if (intr) {
+			H(" ");
+			E(gs_tr(t, "price.interruptible"));
+		}
+	}
+	/* the provider, for screen readers (sighted readers have the title) */
+	H("<span class=\"sr\">, ");
+	E(o->provider ? o->provider : gs_tr(t, "site.no_provider"));
+	H("</span></td>");
+}
+
+/* The row of workload pr: its heading cell, its best offer, then a cell per lot. */
 static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
 			 const gs_publish_result *pr, const S_cols *cl)
 {
@@ -346,8 +441,8 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 	E(pr->id);
 	H("\"><th scope=\"row\" class=\"wl\"><a href=\"");
 	E(link);
-	H("\"><code>");
-	E(pr->id);
+	H("\"><code class=\"id\">");
+	gs_site_index_id_html(w, pr->id);
 	H("</code> ");
 	E(shrt);
 	H("</a>");
@@ -371,87 +466,15 @@ static void S_matrix_row(gs_site_w *w, const gs_strings *t, const gs_catalog *ca
 		H(")");
 	}
 	H("</span></th>");
-	S_td_open(w, 1, pr->best < pr->noffers ? pr->status[pr->best] : 3,
-		  pr, pr->best);
+	S_best_td_open(w, pr->best < pr->noffers ? pr->status[pr->best] : 3, pr);
 	S_best_html(w, t, cat, pr, link);
 	H("</td>");
-	for (j = 0; j < ncols; j++) {
-		/* a group's offers have the same status and currency here: its cheapest cost */
-		size_t k = S_FIRST(cl, j), i, lo = k, hi = k;
-		unsigned st = k < pr->noffers ? pr->status[k] : 3;
-		for (i = cl->start[cl->c0 + j] + 1; i < cl->start[cl->c0 + j + 1]; i++) {
-			size_t m = cl->order[i];
-			if (m >= pr->noffers || !pr->currency[m])
-				continue;
-			if (pr->cost[m] < pr->cost[lo])
-				lo = m;
-			if (pr->cost[m] > pr->cost[hi])
-				hi = m;
-		}
-		S_td_open(w, 0, st, pr, lo);
-		if (st == 3) {
-			E(gs_site_nav_status_symbol(3));
-			H(" ");
-			E(gs_tr(t, gs_site_nav_status_key(3)));
-			H("</td>");
-			continue;
-		}
-		H("<a href=\"");
-		E(link);
-		H("#offer-");
-		E(cat->offers[k].id);
-		H("\">");
-		E(gs_site_nav_status_symbol(st));
-		H(" ");
-		E(gs_tr(t, gs_site_nav_status_key(st)));
-		H("</a>");
-		if (k < pr->noffers && pr->currency[k]) {
-			H("<br>");
-			if (pr->cost[lo] == pr->cost[hi]) {
-				S_cost_html(w, t, pr, k);
-			} else {
-				char m[GS_FMT_MAX];
-				H("<span class=\"cost\">");
-				E(gs_qty_fmt_money(m, pr->cost[lo], t->lang));
-				H("–");
-				E(gs_qty_fmt_money(m, pr->cost[hi], t->lang));
-				H(" ");
-				E(pr->currency[k]);
-				H("</span>");
-			}
-		}
-		H("</td>");
-	}
+	for (j = 0; j < ncols; j++)
+		gs_site_index_lot_cell(w, t, cat, pr, cl->order, cl->start[cl->c0 + j],
+				       cl->start[cl->c0 + j + 1], "");
 	H("</tr>\n");
 	free(shrt);
 	free(link);
-}
-
-/* The footer rows: per status, how many workloads give each offer that status. */
-static void S_matrix_foot(gs_site_w *w, const gs_strings *t, const S_cols *cl,
-			  const size_t (*counts)[3])
-{
-	size_t j, ncols = cl->c1 - cl->c0;
-	int s;
-	static const char *const foot[3] = { "site.foot_retained", "site.foot_preselected",
-					     "site.foot_excluded" };
-
-	H("</tbody>\n<tfoot>\n");
-	for (s = 0; s < 3; s++) {
-		H("<tr><th scope=\"row\" colspan=\"2\" class=\"wl\">");
-		E(gs_site_nav_status_symbol((unsigned char)s));
-		H(" ");
-		E(gs_tr(t, foot[s]));
-		H("</th>");
-		for (j = 0; j < ncols; j++) {
-			char num[GS_FMT_MAX];
-			H("<td>");
-			E(gs_qty_fmt_int(num, counts[S_FIRST(cl, j)][s], t->lang));
-			H("</td>");
-		}
-		H("</tr>\n");
-	}
-	H("</tfoot>\n</table>\n</div>\n");
 }
 
 static void S_matrix_html(gs_site_w *w, const gs_publish_env *env, const gs_site_results *rs,
@@ -460,9 +483,10 @@ static void S_matrix_html(gs_site_w *w, const gs_publish_env *env, const gs_site
 	size_t i;
 
 	S_matrix_head(w, env->t, env->cat, cl);
+	(void)counts;
 	for (i = from; i < to; i++)
 		S_matrix_row(w, env->t, env->cat, gs_site_results_get(rs, i), cl);
-	S_matrix_foot(w, env->t, cl, counts);
+	H("</tbody>\n</table>\n</div>\n");
 }
 
 #undef H
@@ -482,6 +506,7 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 
 	cl.order = pp->order;
 	cl.start = pp->start;
+	cl.pp = pp;
 	cl.c0 = col * GS_SITE_PAGE_COLS;
 	cl.c1 = cl.c0 + GS_SITE_PAGE_COLS;
 	if (to > n)
@@ -491,12 +516,15 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 	gs_site_html_h1(&w, gs_tr(t, "site.title"));
 	gs_site_html_demo(&w, t, demonstration);
 	gs_site_html_pager(&w, gs_tr(t, "site.page"), page, npages, gs_site_nav_row_page, col, NULL);
-	gs_site_html_pager(&w, gs_tr(t, "site.offers"), col, ncols, gs_site_nav_col_page, page, NULL);
+	gs_site_html_pager(&w, gs_tr(t, "site.gpu_columns"), col, ncols, gs_site_nav_col_page, page, NULL);
 	if (!n)
 		gs_site_html_para(&w, gs_tr(t, "site.empty"));
 	else
 		S_matrix_html(&w, env, rs, from, to, &cl, counts);
-	/* The first screen is the table; what it says and how to read it below. */
+	/* The first screen is the table; what it says and how to read it below, behind a disclosure. */
+	S_LIT(&w, "<details class=\"help\"><summary>");
+	gs_site_html_text(&w, gs_tr(t, "site.how_to_read"));
+	S_LIT(&w, "</summary>\n");
 	gs_site_html_para(&w, gs_tr(t, "site.intro"));
 	S_LIT(&w, "<p>");
 	gs_site_html_text(&w, gs_tr(t, "site.legend"));
@@ -515,24 +543,24 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 	}
 	S_LIT(&w, ".</p>\n");
 	gs_site_html_para(&w, gs_tr(t, "site.matrix_help"));
+	S_LIT(&w, "</details>\n");
 	gs_site_nav_page_name(name, sizeof(name), page, col);
 	return gs_site_html_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, "", n ? "matrix.js" : NULL,
 			err);
 }
 
 /*
- * The workload x offer matrix, paginated both ways: GS_SITE_PAGE_ROWS
+ * The workload x GPU matrix, paginated both ways: GS_SITE_PAGE_ROWS
  * workloads by GS_SITE_PAGE_COLS columns a page, so that no page grows
- * with the catalog or the number of workloads. A column is an offer, or a
- * group of equivalent offers: one lot (gs_verdict_offer_same_lot) to which every
- * workload of the site gives the same status (gs_site_results_groups,
- * summed as the results came); its head names the lot, the range of its
- * hourly prices and its offers (their pages), its cells link to the
- * sheet's row of its first offer (the sheet keeps an anchor for every
- * offer). Columns go in order of memory per card (gs_site_figures_offer_order),
- * so that a page groups like cards. The results are read back a page of
- * workloads at a time; the footers' counts were summed as they came
- * (site_results.h).
+ * with the catalog or the number of workloads. A column is a lot of one
+ * GPU model (gs_site_figures_gpu_columns: model, cards per lot, memory per
+ * card), in order of memory per lot; its head names the lot, links to the
+ * GPU's page (site_gpus.c: every offer of it, each with its own page) and
+ * gives the number of its offers and the range of their hourly prices. Its
+ * cell for a workload is the lot's best offer for it (its verdict, then
+ * its price per hour) linked to the sheet's row of that offer (the sheet
+ * keeps an anchor for every offer). The results are read back a page of
+ * workloads at a time.
  */
 int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n,
 			const char *dir, const char *nav, int demonstration, gs_site_pagekeys *pp,

@@ -485,7 +485,7 @@ static void S_offer_cell_plans(gs_site_w *w, const gs_publish_env *env, const gs
 }
 
 /* The offers table's cell of the availability, with its source. */
-static void S_offer_cell_calendar(gs_site_w *w, const gs_publish_env *env, const gs_offer *o)
+void gs_site_offers_calendar_cell(gs_site_w *w, const gs_publish_env *env, const gs_offer *o)
 {
 	const gs_strings *t = env->t;
 	char w1[256];
@@ -624,7 +624,7 @@ static int S_offers_page(const gs_publish_env *env, const char *dir, const char 
 		S_offer_cell_nominal(&w, env, o);
 		S_offer_cell_declared(&w, env, o);
 		S_offer_cell_plans(&w, env, o);
-		S_offer_cell_calendar(&w, env, o);
+		gs_site_offers_calendar_cell(&w, env, o);
 		S_offer_cell_sources(&w, env, o);
 	}
 	if (tb)

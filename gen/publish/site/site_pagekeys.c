@@ -246,14 +246,11 @@ void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *o
 	pp->counts = gs_site_results_counts(pp->rs);
 	pp->noffers = cat->noffers;
 	pp->npages = pp->n ? (pp->n + GS_SITE_PAGE_ROWS - 1) / GS_SITE_PAGE_ROWS : 1;
-	{
-		/* the matrix's columns: one per group of equivalent offers (site_results.h) */
-		size_t ng;
-		const size_t *group = gs_site_results_groups(pp->rs, &ng);
-		pp->order = gs_xcalloc(pp->noffers + ng + 2, sizeof(*pp->order));
-		pp->start = pp->order + pp->noffers + 1;
-		pp->ncolumns = gs_site_figures_matrix_columns(cat, group, ng, pp->order, pp->start);
-	}
+	/* the matrix's columns: one per lot of a GPU model (gs_site_figures_gpu_columns) */
+	pp->order = gs_xcalloc(2 * pp->noffers + 2, sizeof(*pp->order));
+	pp->start = pp->order + pp->noffers + 1;
+	pp->ncolumns = gs_site_figures_gpu_columns(cat, pp->order, pp->start);
+	gs_site_gpus_setup(pp, cat);
 	pp->ncols = pp->ncolumns ? (pp->ncolumns + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
 	/* every page has a key when there is a workload, none without */
 	pp->ntuples = pp->n ? pp->npages * (pp->ncols + pp->noffers) : 0;

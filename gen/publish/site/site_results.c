@@ -28,11 +28,6 @@ struct gs_site_results {
 	size_t n, cap;
 	size_t (*counts)[3];         /* cat->noffers rows */
 	int demonstration;
-	/* the matrix's groups (gs_site_results_groups): group[k] of offer k, refined as results come */
-	size_t *group, ngroups;
-	size_t *g_target, *g_rep;    /* per (group, S_GKEYS key): its new group, its first offer */
-	uint32_t *g_stamp, *g_seen;  /* the result that set it (1 + its number) */
-	size_t *g_map;               /* renumbering after a split */
 	/* the keys of each group of page_rows results hashed (gs_site_results_rows) */
 	size_t page_rows;
 	struct sha256_ctx rows_h;    /* of the group being put */
@@ -70,105 +65,6 @@ static size_t S_plan_of(const gs_catalog *cat, size_t k, const char *cur)
 	GS_BUG("a result's currency %s is none of offer %zu's plans", cur, k);
 }
 
-/*
- * The matrix's groups: offers of one lot (gs_verdict_offer_same_lot) that every
- * result so far gives the same status and the same currency of cost (or
- * none). At the start, one group per lot (a hash of the lot, exact
- * comparison); each result then splits the groups, in one pass over the
- * offers: the first offer of a group keeps its number for its (status,
- * currency or not), every other (status, currency or not) of the group
- * gets a new one, and the groups are numbered again in order of their
- * first offer; an offer whose currency differs from the first of its
- * (group, key) in this result gets a group of its own. O(offers) per
- * result, O(offers) of memory.
- */
-#define S_GKEYS 10  /* status 0-4, with a currency or not */
-
-static void S_groups_new(gs_site_results *rs)
-{
-	const gs_catalog *cat = rs->cat;
-	size_t n = cat->noffers, nslot = 16, k, j;
-	size_t *slot;
-	uint64_t *hash;
-
-	while (nslot < 2 * n)
-		nslot *= 2;
-	slot = gs_xcalloc(nslot, sizeof(*slot));
-	hash = gs_xcalloc(n + 1, sizeof(*hash));
-	rs->group = gs_xcalloc(n + 1, sizeof(*rs->group));
-	rs->g_target = gs_xcalloc(n * S_GKEYS + 1, sizeof(*rs->g_target));
-	rs->g_rep = gs_xcalloc(n * S_GKEYS + 1, sizeof(*rs->g_rep));
-	rs->g_stamp = gs_xcalloc(n * S_GKEYS + 1, sizeof(*rs->g_stamp));
-	rs->g_seen = gs_xcalloc(n + 1, sizeof(*rs->g_seen));
-	rs->g_map = gs_xcalloc(2 * n + 1, sizeof(*rs->g_map));
-	for (k = 0; k < n; k++) {
-		uint64_t h = gs_verdict_offer_lot_hash(cat, &cat->offers[k]);
-		size_t g = SIZE_MAX;
-		for (j = (size_t)h & (nslot - 1); slot[j]; j = (j + 1) & (nslot - 1)) {
-			size_t o = slot[j] - 1;
-			if (hash[o] == h && gs_verdict_offer_same_lot(cat, &cat->offers[o], &cat->offers[k])) {
-				g = rs->group[o];
-				break;
-			}
-		}
-		if (g == SIZE_MAX) {
-			g = rs->ngroups++;
-			slot[j] = k + 1;
-		}
-		hash[k] = h;
-		rs->group[k] = g;
-	}
-	free(slot);
-	free(hash);
-}
-
-static void S_groups_split(gs_site_results *rs, const gs_publish_result *r)
-{
-	size_t n = rs->cat->noffers < r->noffers ? rs->cat->noffers : r->noffers, k;
-	uint32_t st = (uint32_t)rs->n + 1;
-
-	for (k = 0; k < n; k++) {
-		size_t g = rs->group[k], ng;
-		const char *cur = r->currency ? r->currency[k] : NULL;
-		size_t x = g * S_GKEYS + (size_t)(r->status[k] <= 4 ? r->status[k] : 4) * 2 + !!cur;
-		if (rs->g_stamp[x] != st) {
-			rs->g_stamp[x] = st;
-			rs->g_rep[x] = k;
-			if (rs->g_seen[g] != st) {
-				rs->g_seen[g] = st;
-				ng = g;
-			} else {
-				ng = rs->ngroups++;
-			}
-			rs->g_target[x] = ng;
-		} else {
-			const char *rc = r->currency[rs->g_rep[x]];
-			ng = rs->g_target[x];
-			if (cur && rc != cur && strcmp(rc, cur) != 0)
-				ng = rs->ngroups++;
-		}
-		rs->group[k] = ng;
-	}
-	for (; k < rs->cat->noffers; k++)
-		rs->group[k] = rs->ngroups++;  /* (a result always has every offer) */
-	/* renumbered in order of their first offer: numbers below the offers' count again */
-	for (k = 0; k < rs->ngroups; k++)
-		rs->g_map[k] = SIZE_MAX;
-	rs->ngroups = 0;
-	for (k = 0; k < rs->cat->noffers; k++) {
-		size_t *m = &rs->g_map[rs->group[k]];
-		if (*m == SIZE_MAX)
-			*m = rs->ngroups++;
-		rs->group[k] = *m;
-	}
-}
-
-const size_t *gs_site_results_groups(const gs_site_results *rs, size_t *ngroups)
-{
-	*ngroups = rs->ngroups;
-	return rs->group;
-}
-
 gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, size_t page_rows,
 				     gs_error *err)
 {
@@ -187,7 +83,6 @@ gs_site_results *gs_site_results_new(const char *dir, const gs_catalog *cat, siz
 		return NULL;
 	}
 	rs->counts = gs_xcalloc(cat->noffers + 1, sizeof(*rs->counts));
-	S_groups_new(rs);
 	return rs;
 }
 
@@ -238,7 +133,6 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 		for (k = 0; k < r->noffers && k < rs->cat->noffers; k++)
 			if (r->status[k] < 3)
 				rs->counts[k][r->status[k]]++;
-		S_groups_split(rs, r);
 		rs->demonstration |= r->demonstration;
 		if (rs->n == rs->cap) {
 			rs->cap = rs->cap ? rs->cap * 2 : 256;
@@ -507,12 +401,6 @@ void gs_site_results_free(gs_site_results *rs)
 	gs_buf_release(&rs->ids);
 	free(rs->id_at);
 	free(rs->counts);
-	free(rs->group);
-	free(rs->g_target);
-	free(rs->g_rep);
-	free(rs->g_stamp);
-	free(rs->g_seen);
-	free(rs->g_map);
 	free(rs->rows);
 	free(rs);
 }

@@ -62,13 +62,6 @@ const char *gs_site_results_id(const gs_site_results *rs, size_t i);
 /* Of the results put so far: per offer (catalog order) the number of
  * workloads that give it status s (0, 1, 2), as gs_site_figures_offer_counts. */
 const size_t (*gs_site_results_counts(const gs_site_results *rs))[3];
-/*
- * The index matrix's groups of offers, of the results put so far:
- * group[k] of offer k (catalog order), numbers below *ngroups (not every
- * number used): offers of one lot (gs_verdict_offer_same_lot) to which every
- * result gives the same status, and a cost in the same currency or none.
- */
-const size_t *gs_site_results_groups(const gs_site_results *rs, size_t *ngroups);
 /* Whether any result put so far is a demonstration. */
 int gs_site_results_demonstration(const gs_site_results *rs);
 /*
