@@ -696,6 +696,15 @@ static void S_buf_id_tag(gs_buf *out, const char *start, size_t n, const char *i
 	gs_buf_putc(out, '>');
 }
 
+/* Inside an image: its alt text, where cmark-gfm writes no <code>. */
+static int S_in_image(cmark_node *n)
+{
+	for (n = cmark_node_parent(n); n; n = cmark_node_parent(n))
+		if (cmark_node_get_type(n) == CMARK_NODE_IMAGE)
+			return 1;
+	return 0;
+}
+
 char *gs_doc_render_html_cmark(const gs_doc *d)
 {
 	char *html = cmark_render_html(d->root, CMARK_OPT_DEFAULT, NULL);
@@ -736,7 +745,7 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 		} else if (ty == CMARK_NODE_ITEM && d->nitems) {
 			li_ids = gs_xrealloc(li_ids, (nlis + 1) * sizeof(*li_ids));
 			li_ids[nlis++] = ji < d->nitems && d->id_items[ji] == n ? d->item_ids[ji++] : NULL;
-		} else if (ty == CMARK_NODE_CODE && d->ncodeids) {
+		} else if (ty == CMARK_NODE_CODE && d->ncodeids && !S_in_image(n)) {
 			code_ids = gs_xrealloc(code_ids, (ncodes + 1) * sizeof(*code_ids));
 			code_ids[ncodes++] = jk < d->ncodeids && d->id_codes[jk] == n ? d->code_ids[jk++] : NULL;
 		} else if (ty == CMARK_NODE_TABLE_ROW && d->nrows) {
