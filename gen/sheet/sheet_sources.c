@@ -375,7 +375,9 @@ static char *S_item_text(S_ctx *c, const gs_sheet_shared *e)
  * ..." and marked "[s1]" where they stood: a sentence is what ends with
  * ". " or ". " at the end of the text, from its start or the end of the
  * sentence before; only those of S_SHARED_MIN bytes or more, in two notes
- * or more, numbered in the order they first appear.
+ * or more, numbered in the order they first appear. Sources share
+ * parentheses instead, marked "[p1]": "(date not recorded, SkyPilot
+ * catalog commit ...)".
  */
 #define S_SHARED_MIN 40
 
@@ -398,9 +400,22 @@ static int S_sent_cmp(const void *a, const void *b)
 	return x->item != y->item ? (x->item < y->item ? -1 : 1) : (x->off > y->off) - (x->off < y->off);
 }
 
-/* The sentences of texts (ns of them), those shared numbered; returns
- * how many are shared. */
-static size_t S_shared_sentences(char **texts, size_t n, S_sent **out, size_t *ns)
+static void S_sent_add(S_sent **v, size_t *nv, size_t *av, const char *t, size_t i, size_t st, size_t n)
+{
+	if (n < S_SHARED_MIN)
+		return;
+	if (*nv == *av) {
+		*av = *av ? 2 * *av : 64;
+		*v = gs_xrealloc(*v, *av * sizeof(**v));
+	}
+	(*v)[*nv].item = i, (*v)[*nv].off = st, (*v)[*nv].n = n;
+	(*v)[*nv].num = 0, (*v)[*nv].p = t + st;
+	(*nv)++;
+}
+
+/* The sentences of texts (parens: their outermost parentheses instead),
+ * ns of them, those shared numbered; returns how many are shared. */
+static size_t S_shared_sentences(char **texts, size_t n, int parens, S_sent **out, size_t *ns)
 {
 	S_sent *v = NULL, **by;
 	size_t nv = 0, av = 0, i, j, k, nshared = 0;
@@ -408,19 +423,18 @@ static size_t S_shared_sentences(char **texts, size_t n, S_sent **out, size_t *n
 
 	for (i = 0; i < n; i++) {
 		const char *t = texts[i];
-		size_t st = 0, q;
+		size_t st = 0, q, depth = 0;
 		for (q = 0; t[q]; q++) {
+			if (parens) {
+				if (t[q] == '(' && !depth++)
+					st = q;
+				else if (t[q] == ')' && depth && !--depth)
+					S_sent_add(&v, &nv, &av, t, i, st, q + 1 - st);
+				continue;
+			}
 			if (t[q] != '.' || (t[q + 1] != ' ' && t[q + 1] != '\0'))
 				continue;
-			if (q + 1 - st >= S_SHARED_MIN) {
-				if (nv == av) {
-					av = av ? 2 * av : 64;
-					v = gs_xrealloc(v, av * sizeof(*v));
-				}
-				v[nv].item = i, v[nv].off = st, v[nv].n = q + 1 - st;
-				v[nv].num = 0, v[nv].p = t + st;
-				nv++;
-			}
+			S_sent_add(&v, &nv, &av, t, i, st, q + 1 - st);
 			st = t[q + 1] ? q + 2 : q + 1;
 		}
 	}
@@ -465,7 +479,8 @@ static size_t S_shared_sentences(char **texts, size_t n, S_sent **out, size_t *n
 }
 
 /* text with its shared sentences (v[*k..], of item i) as their marks */
-static void S_text_marked(cmark_node *p, const char *t, const S_sent *v, size_t nv, size_t *k, size_t i)
+static void S_text_marked(cmark_node *p, const char *t, const S_sent *v, size_t nv, size_t *k, size_t i,
+			  const char *mark)
 {
 	size_t at = 0;
 
@@ -473,7 +488,7 @@ static void S_text_marked(cmark_node *p, const char *t, const S_sent *v, size_t 
 		char *part;
 		if (!v[*k].num)
 			continue;
-		part = gs_xasprintf("%.*s[s%zu]", (int)(v[*k].off - at), t + at, v[*k].num);
+		part = gs_xasprintf("%.*s[%s%zu]", (int)(v[*k].off - at), t + at, mark, v[*k].num);
 		gs_doc_text(p, part);
 		free(part);
 		at = v[*k].off + v[*k].n;
@@ -487,7 +502,8 @@ static void S_text_marked(cmark_node *p, const char *t, const S_sent *v, size_t 
  * figure of a, b; price of c" (or "memory figure and price of" when both
  * are of the same offers); a note: "a, b: " then its text, as the catalog
  * wrote it, its sentences that several notes share written once above the
- * list (S_shared_sentences). Beyond GS_SHEET_FEW_OFFERS offers, their
+ * list (S_shared_sentences), as a source's parentheses that several
+ * sources share (their dates and commits, the vendor's documents). Beyond GS_SHEET_FEW_OFFERS offers, their
  * number instead of their ids.
  */
 void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const char *heading_key,
@@ -497,6 +513,7 @@ void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const
 	char **texts;
 	S_sent *v = NULL;
 	size_t i, nv = 0, k = 0, nshared = 0;
+	const char *mark = sources ? "p" : "s";
 
 	if (!set->n)
 		return;
@@ -504,15 +521,14 @@ void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const
 	texts = gs_xmalloc(set->n * sizeof(*texts));
 	for (i = 0; i < set->n; i++)
 		texts[i] = S_item_text(c, &set->s[i]);
-	if (!sources)
-		nshared = S_shared_sentences(texts, set->n, &v, &nv);
+	nshared = S_shared_sentences(texts, set->n, sources, &v, &nv);
 	if (nshared) {
 		size_t num = 1;
 		p = gs_doc_para(c->root);
-		gs_doc_text(p, TR("cand.notes_shared"));
+		gs_doc_text(p, TR(sources ? "cand.sources_shared" : "cand.notes_shared"));
 		for (i = 0; i < nv; i++)
 			if (v[i].num == num) {
-				char *one = gs_xasprintf(" [s%zu] %.*s", num, (int)v[i].n, v[i].p);
+				char *one = gs_xasprintf(" [%s%zu] %.*s", mark, num, (int)v[i].n, v[i].p);
 				gs_doc_text(p, one);
 				free(one);
 				num++;
@@ -537,7 +553,7 @@ void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const
 			}
 			gs_doc_text(p, ": ");
 		}
-		S_text_marked(p, texts[i], v, nv, &k, i);
+		S_text_marked(p, texts[i], v, nv, &k, i, mark);
 		if (sources) {
 			gs_doc_text(p, ": ");
 			if (e->npos[0] && e->npos[0] == e->npos[1] &&
