@@ -25,17 +25,39 @@ static const char *S_cur(const gs_plan *p)
 
 #define S_CAND(i) (&c->in->d->cands[i])
 
-/* the lot: the index matrix's columns group by the same rule */
+/* the lot: one GPU model of the vendor table, as many cards, whoever the
+ * provider and whatever its memory figure (the cell counts the providers,
+ * the capacity column's identity keeps the capacity used); an offer whose GPU the vendor table does not know groups by its
+ * lot (the index matrix's rule: gs_verdict_offer_same_lot) */
 static int S_offer_same(const S_ctx *c, const gs_sheet_reasonset *rs, int arg, size_t ca, size_t cb)
 {
+	const gs_candidate *a = S_CAND(ca), *b = S_CAND(cb);
+	const gs_offer *x = a->offer, *y = b->offer;
+
 	(void)rs, (void)arg;
-	return gs_verdict_offer_same_lot(c->in->cat, S_CAND(ca)->offer, S_CAND(cb)->offer);
+	if (!a->gpu || !b->gpu)
+		return !a->gpu && !b->gpu && gs_verdict_offer_same_lot(c->in->cat, x, y);
+	return gs_sheet_words_same_str(a->gpu->model, b->gpu->model) && x->cards == y->cards &&
+	       x->memory_unknown == y->memory_unknown;
+}
+
+static uint64_t S_str_hash(uint64_t h, const char *s)
+{
+	uint64_t v = 1469598103934665603ULL;
+
+	for (; s && *s; s++)
+		v = (v ^ (unsigned char)*s) * 1099511628211ULL;
+	return S_mix(h, v);
 }
 
 static uint64_t S_offer_hash(const S_ctx *c, const gs_sheet_reasonset *rs, int arg, size_t ci)
 {
+	const gs_candidate *a = S_CAND(ci);
+
 	(void)rs, (void)arg;
-	return gs_verdict_offer_lot_hash(c->in->cat, S_CAND(ci)->offer);
+	if (!a->gpu)
+		return gs_verdict_offer_lot_hash(c->in->cat, a->offer);
+	return S_mix(S_mix(S_str_hash(1, a->gpu->model), a->offer->cards), a->offer->memory_unknown);
 }
 
 /* the capacity, where it comes from, and the file or log it was read in */
@@ -65,22 +87,21 @@ static uint64_t S_capacity_hash(const S_ctx *c, const gs_sheet_reasonset *rs, in
 	return S_mix(a->capacity.present ? a->capacity.bytes : 0, (uint64_t)a->cap_source);
 }
 
-/* a requirement: the same reason; the budget, the same kind of verdict
- * (the prices, and so the budget's reasons, may differ: the cell links to
- * the budget's reasons then) */
+/* a requirement: the same kind of verdict (the reasons may differ, the
+ * prices' and the providers' figures: the cell links to the requirement's
+ * reasons then) */
 static int S_req_same(const S_ctx *c, const gs_sheet_reasonset *rs, int q, size_t ca, size_t cb)
 {
 	const gs_verdict *u = &S_CAND(ca)->v[q], *v = &S_CAND(cb)->v[q];
 
-	if (q == GS_REQ_BUDGET)
-		return u->kind == v->kind && !u->synthetic == !v->synthetic;
-	return rs->of[ca * GS_REQ_COUNT + (size_t)q] == rs->of[cb * GS_REQ_COUNT + (size_t)q];
+	(void)rs;
+	return u->kind == v->kind && !u->synthetic == !v->synthetic;
 }
 
 static uint64_t S_req_hash(const S_ctx *c, const gs_sheet_reasonset *rs, int q, size_t ci)
 {
-	return q == GS_REQ_BUDGET ? (uint64_t)S_CAND(ci)->v[q].kind
-				  : (uint64_t)rs->of[ci * GS_REQ_COUNT + (size_t)q];
+	(void)rs;
+	return (uint64_t)S_CAND(ci)->v[q].kind;
 }
 
 /* the price: the same kinds of plan in the same currencies (the cell
@@ -219,24 +240,44 @@ static void S_offer_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t first
 		if (cd->offer->provider)
 			gs_doc_textf(cell, " — %s", cd->offer->provider);
 	} else {
-		size_t *pos = t->nums, k = 0;
+		size_t *pos = t->nums, k = 0, nprov = 0, j;
+		int one_model = 1, one_mem = 1, one_origin = 1;
+		char other[GS_FMT_MAX];
 		for (i = first; i != SIZE_MAX; i = t->next[i]) {
+			const gs_offer *o = d->cands[d->order[i]].offer;
 			if (i != first)
-				gs_sheet_words_anchor(c->doc, cell, "offer-", d->cands[d->order[i]].offer->id,
-						      gs_doc_cell_id);
+				gs_sheet_words_anchor(c->doc, cell, "offer-", o->id, gs_doc_cell_id);
 			if (k < GS_SHEET_FEW_OFFERS)
 				pos[k++] = i;
+			for (j = first; j != i; j = t->next[j])
+				if (gs_sheet_words_same_str(d->cands[d->order[j]].offer->provider, o->provider))
+					break;
+			nprov += j == i;
+			one_model &= gs_sheet_words_same_str(o->gpu_model, cd->offer->gpu_model);
+			gs_catalog_offer_memory_label(o, TR("word.missing"), other, sizeof(other));
+			one_mem &= strcmp(other, mem) == 0 && !o->mib_text == !cd->offer->mib_text;
+			one_origin &= !c->in->cat->origins ||
+				gs_sheet_words_same_str(gs_catalog_origin(c->in->cat, o),
+							gs_catalog_origin(c->in->cat, cd->offer));
 		}
 		/* reference cards (no provider) share rows among themselves */
-		if (cd->offer->provider)
+		if (nprov > 1)
+			gs_doc_textf(cell, "%zu %s · ", nprov, TR("cand.providers"));
+		else if (cd->offer->provider)
 			gs_doc_textf(cell, "%s · ", cd->offer->provider);
-		gs_doc_textf(cell, "%llu x %s · %s%s%s · ", (unsigned long long)cd->offer->cards,
-			     cd->offer->gpu_model, mem, *mem_words ? " " : "", mem_words);
+		gs_doc_textf(cell, "%llu x %s · ", (unsigned long long)cd->offer->cards,
+			     one_model || !cd->gpu ? cd->offer->gpu_model : cd->gpu->model);
+		/* the providers' figures, where they differ: the capacity cell
+		 * gives the one used */
+		if (one_mem)
+			gs_doc_textf(cell, "%s%s%s · ", mem, *mem_words ? " " : "", mem_words);
 		gs_doc_textf(cell, "%zu %s (", nof, TR("cand.offers"));
 		gs_sheet_sources_offer_list(c, cell, pos, k);
 		if (nof > k)
 			gs_doc_textf(cell, " %s %zu %s", TR("cand.and"), nof - k, TR("cand.more"));
 		gs_doc_text(cell, ")");
+		if (!one_origin)
+			return;
 	}
 	if (c->in->cat->origins)
 		gs_doc_textf(cell, " (%s: %s)", TR("site.catalog"), gs_catalog_origin(c->in->cat, cd->offer));

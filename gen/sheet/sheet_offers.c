@@ -77,6 +77,21 @@ static void S_rows_release(S_rows *rw)
 	free(rw->next);
 }
 
+/* `ID` whose HTML element is the fragment #offer-ID */
+static void S_code_anchor(S_ctx *c, cmark_node *cell, const char *id)
+{
+	char buf[256];
+
+	if (strlen(id) + 6 < sizeof(buf)) {
+		snprintf(buf, sizeof(buf), "offer-%s", id);
+		gs_doc_code_id(c->doc, cell, id, buf);
+	} else {
+		char *a = gs_xasprintf("offer-%s", id);
+		gs_doc_code_id(c->doc, cell, id, a);
+		free(a);
+	}
+}
+
 /* Excluded offers and those of unknown capacity are not rows of the table:
  * their verdict that decides, and the offers it decides, in a short table. */
 static int S_compact(const gs_candidate *cd)
@@ -184,19 +199,20 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 		else
 			gs_sheet_words_anchor(c->doc, cell, "why-", gs_dec(num, gwhy[g], 0), gs_doc_cell_link);
 		cell = gs_doc_cell(r);
-		/* sheets/ID.html#offer-OFFER: the site's pages link to each offer */
-		for (k = gfirst[g]; k != SIZE_MAX; k = gnext[k])
-			if (!named[k / GS_REQ_COUNT]) {
-				named[k / GS_REQ_COUNT] = 1;
-				gs_sheet_words_anchor(c->doc, cell, "offer-", d->cands[d->order[k / GS_REQ_COUNT]].offer->id,
-					 gs_doc_cell_id);
-			}
 		if (cnt > 1)
 			gs_doc_textf(cell, "%zu %s: ", cnt, TR("cand.offers"));
+		/* sheets/ID.html#offer-OFFER: the site's pages link to each
+		 * offer, whose id (in its first group) carries the fragment */
 		for (k = gfirst[g], j = 0; k != SIZE_MAX; k = gnext[k], j++) {
+			const char *id = d->cands[d->order[k / GS_REQ_COUNT]].offer->id;
 			if (j)
 				gs_doc_text(cell, ", ");
-			gs_doc_code(cell, d->cands[d->order[k / GS_REQ_COUNT]].offer->id);
+			if (named[k / GS_REQ_COUNT]) {
+				gs_doc_code(cell, id);
+				continue;
+			}
+			named[k / GS_REQ_COUNT] = 1;
+			S_code_anchor(c, cell, id);
 		}
 	}
 	free(gcls);

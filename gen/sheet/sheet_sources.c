@@ -353,22 +353,187 @@ void gs_sheet_sources_offer_list_or_count(S_ctx *c, cmark_node *p, const size_t 
 		gs_doc_textf(p, "%zu %s", n, TR("cand.offers"));
 }
 
+/* The text of an item as written: its lines put back, else as shown. */
+static char *S_item_text(S_ctx *c, const gs_sheet_shared *e)
+{
+	char **tmp, *lines, *t;
+
+	if (!e->nspec)
+		return gs_xstrdup(e->shown ? e->shown : e->text);
+	tmp = gs_xmalloc(e->nspec * sizeof(*tmp));
+	memcpy(tmp, e->spec, e->nspec * sizeof(*tmp));
+	lines = gs_sheet_sources_lines_text(c->t, tmp, e->nspec);
+	t = gs_sheet_sources_unmask(e->text, lines);
+	free(lines);
+	free(tmp);
+	return t;
+}
+
+/*
+ * Sentences that several notes share ("Prices are per hour of one lot; a
+ * spot plan is interruptible."), written once above the list as "[s1]
+ * ..." and marked "[s1]" where they stood: a sentence is what ends with
+ * ". " or ". " at the end of the text, from its start or the end of the
+ * sentence before; only those of S_SHARED_MIN bytes or more, in two notes
+ * or more, numbered in the order they first appear. Sources share
+ * parentheses instead, marked "[p1]": "(date not recorded, SkyPilot
+ * catalog commit ...)".
+ */
+#define S_SHARED_MIN 40
+
+typedef struct {
+	size_t item, off, n;   /* the note, the sentence's offset and length */
+	size_t num;            /* its number (from 1), 0: not shared */
+	const char *p;
+} S_sent;
+
+static int S_sent_cmp(const void *a, const void *b)
+{
+	const S_sent *x = *(const S_sent *const *)a, *y = *(const S_sent *const *)b;
+	int r;
+
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	r = memcmp(x->p, y->p, x->n);
+	if (r)
+		return r;
+	return x->item != y->item ? (x->item < y->item ? -1 : 1) : (x->off > y->off) - (x->off < y->off);
+}
+
+static void S_sent_add(S_sent **v, size_t *nv, size_t *av, const char *t, size_t i, size_t st, size_t n)
+{
+	if (n < S_SHARED_MIN)
+		return;
+	if (*nv == *av) {
+		*av = *av ? 2 * *av : 64;
+		*v = gs_xrealloc(*v, *av * sizeof(**v));
+	}
+	(*v)[*nv].item = i, (*v)[*nv].off = st, (*v)[*nv].n = n;
+	(*v)[*nv].num = 0, (*v)[*nv].p = t + st;
+	(*nv)++;
+}
+
+/* The sentences of texts (parens: their outermost parentheses instead),
+ * ns of them, those shared numbered; returns how many are shared. */
+static size_t S_shared_sentences(char **texts, size_t n, int parens, S_sent **out, size_t *ns)
+{
+	S_sent *v = NULL, **by;
+	size_t nv = 0, av = 0, i, j, k, nshared = 0;
+	size_t *first;
+
+	for (i = 0; i < n; i++) {
+		const char *t = texts[i];
+		size_t st = 0, q, depth = 0;
+		for (q = 0; t[q]; q++) {
+			if (parens) {
+				if (t[q] == '(' && !depth++)
+					st = q;
+				else if (t[q] == ')' && depth && !--depth)
+					S_sent_add(&v, &nv, &av, t, i, st, q + 1 - st);
+				continue;
+			}
+			if (t[q] != '.' || (t[q + 1] != ' ' && t[q + 1] != '\0'))
+				continue;
+			S_sent_add(&v, &nv, &av, t, i, st, q + 1 - st);
+			st = t[q + 1] ? q + 2 : q + 1;
+		}
+	}
+	by = gs_xmalloc((nv + 1) * sizeof(*by));
+	first = gs_xmalloc((nv + 1) * sizeof(*first));
+	for (i = 0; i < nv; i++)
+		by[i] = &v[i];
+	qsort(by, nv, sizeof(*by), S_sent_cmp);
+	/* a group of equal sentences in two notes or more: numbered by its
+	 * first place in the list (v is in that order) */
+	for (i = 0; i < nv; i = j) {
+		for (j = i + 1; j < nv && by[j]->n == by[i]->n && memcmp(by[j]->p, by[i]->p, by[i]->n) == 0; j++)
+			;
+		if (by[j - 1]->item != by[i]->item) {
+			size_t lo = SIZE_MAX;
+			for (k = i; k < j; k++)
+				if ((size_t)(by[k] - v) < lo)
+					lo = (size_t)(by[k] - v);
+			first[nshared++] = lo;
+			for (k = i; k < j; k++)
+				by[k]->num = SIZE_MAX - lo;   /* renumbered below */
+		}
+	}
+	qsort(first, nshared, sizeof(*first), gs_sheet_words_cmp_size);
+	for (i = 0; i < nv; i++)
+		if (v[i].num) {
+			size_t lo = SIZE_MAX - v[i].num, a = 0, b = nshared;
+			while (a < b) {   /* its place among the first places */
+				size_t m = (a + b) / 2;
+				if (first[m] < lo)
+					a = m + 1;
+				else
+					b = m;
+			}
+			v[i].num = a + 1;
+		}
+	free(first);
+	free(by);
+	*out = v;
+	*ns = nv;
+	return nshared;
+}
+
+/* text with its shared sentences (v[*k..], of item i) as their marks */
+static void S_text_marked(cmark_node *p, const char *t, const S_sent *v, size_t nv, size_t *k, size_t i,
+			  const char *mark)
+{
+	size_t at = 0;
+
+	for (; *k < nv && v[*k].item == i; (*k)++) {
+		char *part;
+		if (!v[*k].num)
+			continue;
+		part = gs_xasprintf("%.*s[%s%zu]", (int)(v[*k].off - at), t + at, mark, v[*k].num);
+		gs_doc_text(p, part);
+		free(part);
+		at = v[*k].off + v[*k].n;
+	}
+	gs_doc_text(p, t + at);
+}
+
 /*
  * The numbered list of a shared set under its heading (id heading_id):
  * each item's id (HTML) is PREFIX-N. A source: its text, then "memory
  * figure of a, b; price of c" (or "memory figure and price of" when both
  * are of the same offers); a note: "a, b: " then its text, as the catalog
- * wrote it. Beyond GS_SHEET_FEW_OFFERS offers, their number instead of their ids.
+ * wrote it, its sentences that several notes share written once above the
+ * list (S_shared_sentences), as a source's parentheses that several
+ * sources share (their dates and commits, the vendor's documents). Beyond GS_SHEET_FEW_OFFERS offers, their
+ * number instead of their ids.
  */
 void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const char *heading_key,
 			  const char *heading_id, const char *prefix, int sources)
 {
 	cmark_node *list, *p;
-	size_t i;
+	char **texts;
+	S_sent *v = NULL;
+	size_t i, nv = 0, k = 0, nshared = 0;
+	const char *mark = sources ? "p" : "s";
 
 	if (!set->n)
 		return;
 	gs_doc_heading_id(c->doc, c->root, 3, TR(heading_key), heading_id);
+	texts = gs_xmalloc(set->n * sizeof(*texts));
+	for (i = 0; i < set->n; i++)
+		texts[i] = S_item_text(c, &set->s[i]);
+	nshared = S_shared_sentences(texts, set->n, sources, &v, &nv);
+	if (nshared) {
+		size_t num = 1;
+		p = gs_doc_para(c->root);
+		gs_doc_text(p, TR(sources ? "cand.sources_shared" : "cand.notes_shared"));
+		for (i = 0; i < nv; i++)
+			if (v[i].num == num) {
+				char *one = gs_xasprintf(" [%s%zu] %.*s", mark, num, (int)v[i].n, v[i].p);
+				gs_doc_text(p, one);
+				free(one);
+				num++;
+			}
+	}
 	list = gs_doc_list(c->root, 1);
 	for (i = 0; i < set->n; i++) {
 		const gs_sheet_shared *e = &set->s[i];
@@ -388,19 +553,7 @@ void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const
 			}
 			gs_doc_text(p, ": ");
 		}
-		if (e->nspec) {
-			char **tmp = gs_xmalloc(e->nspec * sizeof(*tmp));
-			char *lines, *t;
-			memcpy(tmp, e->spec, e->nspec * sizeof(*tmp));
-			lines = gs_sheet_sources_lines_text(c->t, tmp, e->nspec);
-			t = gs_sheet_sources_unmask(e->text, lines);
-			gs_doc_text(p, t);
-			free(t);
-			free(lines);
-			free(tmp);
-		} else {
-			gs_doc_text(p, e->shown ? e->shown : e->text);
-		}
+		S_text_marked(p, texts[i], v, nv, &k, i, mark);
 		if (sources) {
 			gs_doc_text(p, ": ");
 			if (e->npos[0] && e->npos[0] == e->npos[1] &&
@@ -420,6 +573,10 @@ void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const
 			gs_doc_text(p, ".");
 		}
 	}
+	for (i = 0; i < set->n; i++)
+		free(texts[i]);
+	free(texts);
+	free(v);
 }
 
 /*

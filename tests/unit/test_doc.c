@@ -303,6 +303,11 @@ static void S_blocks(gs_doc *d, cmark_node *parent, int depth)
 						cell = gs_doc_cell(row);
 						S_inlines(cell);
 					}
+					if (S_rand(6) == 0) {   /* an id that carries its fragment */
+						char id[32];
+						snprintf(id, sizeof(id), "offer-y%u", S_rand(100));
+						gs_doc_code_id(d, cell, S_text(a, sizeof(a)), id);
+					}
 					if (S_rand(5) == 0) {   /* HTML only: anchors of a grouped row */
 						unsigned m, nm = 1 + S_rand(2);
 						for (m = 0; m < nm; m++) {
@@ -550,13 +555,20 @@ static void test_html_links(void)
 	gs_doc_cell_id(&d, cell, "offer-c");
 	gs_doc_cell_id(&d, cell, "offer-d");
 	gs_doc_cell_link(&d, cell, "why-1");
+	row = gs_doc_row(t);
+	cell = gs_doc_cell(row);
+	gs_doc_code_id(&d, cell, "e", "offer-e");
+	gs_doc_text(cell, ", ");
+	gs_doc_code(cell, "f");
+	gs_doc_cell_text(row, "-");
 	list = gs_doc_list(d.root, 0);
 	gs_doc_text(gs_doc_item(list), "first");
 	item = gs_doc_item(list);
 	gs_doc_code(item, "b");
 	gs_doc_item_id(&d, item, "why-1");
 	md = gs_doc_render_markdown(&d);
-	CHECK_STR(md, "| Offer | Memory |\n| --- | --- |\n| a | ? to confirm |\n| b | x \\< y |\n\n"
+	CHECK_STR(md, "| Offer | Memory |\n| --- | --- |\n| a | ? to confirm |\n| b | x \\< y |\n"
+		      "| `e`, `f` | - |\n\n"
 		      "  - first\n  - `b`\n");
 	html = gs_doc_render_html(&d);
 	CHECK(strstr(html, "<td>? to confirm</td>") != NULL);
@@ -568,6 +580,8 @@ static void test_html_links(void)
 		CHECK_STR(via_cmark, html);
 		free(via_cmark);
 	}
+	/* an id written once: its code element is the fragment */
+	CHECK(strstr(html, "<td><code id=\"offer-e\">e</code>, <code>f</code></td>") != NULL);
 	CHECK(strstr(html, "<tr>\n<td>a</td>") != NULL);
 	CHECK(strstr(html, "<tr id=\"offer-b\">\n<td>b</td>") != NULL);
 	CHECK(strstr(html, "<li>first</li>\n<li id=\"why-1\"><code>b</code></li>") != NULL);

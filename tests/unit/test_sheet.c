@@ -451,10 +451,11 @@ static void S_offer_xml(FILE *f, const char *prov, const char *id, const char *p
 }
 
 /*
- * Equivalent offers, one row (issue 25, item 6): p-inst-a, -b and -d
- * differ only in price and are one row with the range; p-inst-c is the same
- * offer declared unavailable (its calendar verdict differs): its own row;
- * q-inst-a is p-inst-a from another provider: its own row. Every offer
+ * Equivalent offers, one row (issue 25, item 6; issue 42, item 6): p-inst-a,
+ * -b and -d differ only in price, q-inst-a is p-inst-a from another
+ * provider: one row of the GPU model and cards, with the range and the
+ * count of providers; p-inst-c is the same offer declared unavailable (its
+ * calendar verdict differs): excluded, not a row. Every offer
  * keeps its fragment in the HTML; the calendar reason of 4 offers is said
  * once with the count; the notes that differ by the offer's name alone
  * are one.
@@ -501,20 +502,19 @@ static void test_grouping(void)
 	}
 	unlink(cp);
 	unlink(wp);
-	/* p-inst-a, -b and -d: one row, the range of their campaign prices */
-	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB nominal (assumed) · 3 offers "
-		     "(`p-inst-a`, `p-inst-b`, `p-inst-d`) |");
+	/* p-inst-a, -b, -d and q-inst-a: one row, the range of their
+	 * campaign prices, the number of providers, the first ids */
+	row = S_line(md, "| 2 providers · 1 x RTX 4090 · 24 GB nominal (assumed) · 4 offers "
+		     "(`p-inst-a`, `q-inst-a`, `p-inst-b` and 1 more) |");
 	CHECK(row != NULL);
 	CHECK(row && strstr(row, "| 47.14–52.00 USD for the campaign; 0.6547–0.7222 USD/h on-demand |"));
-	CHECK(row && strstr(row, "| sources 1–3; note 1 |") != NULL);
+	CHECK(row && strstr(row, "| sources 1–4; notes 1–2 |") != NULL);
 	free(row);
-	/* q-inst-a (another provider): a row of its own; p-inst-c (excluded by
-	 * its calendar): not a row, named in the excluded offers' table */
+	/* p-inst-c (excluded by its calendar): not a row, named in the
+	 * excluded offers' table */
 	CHECK(strstr(md, "| `p-inst-c` RTX 4090") == NULL);
 	CHECK(strstr(md, "| Excluded | Calendar: ✘ exclude | `p-inst-c` |\n") != NULL);
-	row = S_line(md, "| `q-inst-a` RTX 4090, 1 x 24 GB nominal (assumed) — Q |");
-	CHECK(row != NULL);
-	free(row);
+	CHECK(strstr(md, "| `q-inst-a` RTX 4090") == NULL);
 	CHECK(strstr(md, "`p-inst-b` RTX 4090") == NULL);
 	/* a reason over many offers: once, with the count (the verdict cells
 	 * link to it) */
@@ -529,12 +529,13 @@ static void test_grouping(void)
 		      "(2026-11-01).") != NULL);
 	CHECK(strstr(md, "Instance type inst-b of P.") == NULL);
 	CHECK(strstr(md, "2.  `q-inst-a`: Instance type inst-a of Q.") != NULL);
-	/* every offer keeps its fragment: the row's id, then anchors */
-	CHECK(html && strstr(html, "<tr id=\"offer-p-inst-a\">\n<td><a id=\"offer-p-inst-b\"></a>"
-			     "<a id=\"offer-p-inst-d\"></a>P · 1 x") != NULL);
+	/* every offer keeps its fragment: the row's id, then anchors; an
+	 * excluded offer's id carries its own */
+	CHECK(html && strstr(html, "<tr id=\"offer-p-inst-a\">\n<td><a id=\"offer-q-inst-a\"></a>"
+			     "<a id=\"offer-p-inst-b\"></a><a id=\"offer-p-inst-d\"></a>2 providers · 1 x") != NULL);
 	CHECK(html && strstr(html, "\">Calendar: ✘ exclude</a></td>\n"
-			     "<td><a id=\"offer-p-inst-c\"></a><code>p-inst-c</code></td>") != NULL);
-	CHECK(html && strstr(html, "<tr id=\"offer-q-inst-a\">") != NULL);
+			     "<td><code id=\"offer-p-inst-c\">p-inst-c</code></td>") != NULL);
+	CHECK(html && strstr(html, "<tr id=\"offer-q-inst-a\">") == NULL);
 	/* the row's budget verdicts say three things: the link leads to them all */
 	CHECK(html && strstr(html, "<a href=\"#reasons-budget\">✔ admissible</a>") != NULL);
 	free(md);
@@ -684,10 +685,10 @@ static void test_line_sources(void)
 	CHECK(strstr(md, "1.  P, file P.csv, lines 3, 5, 9 (2026-11-01): memory figure and price of "
 		      "`p-inst-a`, `p-inst-b`, `p-inst-d`.") != NULL);
 	CHECK(strstr(md, "line 9 (2026-11-01)") == NULL);
-	/* the grouped row cites that one item */
-	row = S_line(md, "| P · 1 x RTX 4090 · 24 GB nominal (assumed) · 3 offers "
-		     "(`p-inst-a`, `p-inst-b`, `p-inst-d`) |");
-	CHECK(row && strstr(row, "| source 1; note 1 |") != NULL);
+	/* the grouped row (Q's offer too) cites that item and Q's */
+	row = S_line(md, "| 2 providers · 1 x RTX 4090 · 24 GB nominal (assumed) · 4 offers "
+		     "(`p-inst-a`, `q-inst-a`, `p-inst-b` and 1 more) |");
+	CHECK(row && strstr(row, "| sources 1–2; notes 1–2 |") != NULL);
 	free(row);
 	/* one budget reason for P's costs, with the range and the count; its
 	 * evidence by the source's number; Q's its own */
@@ -696,8 +697,9 @@ static void test_line_sources(void)
 	CHECK(strstr(md, "costs 50.00 USD") == NULL);
 	CHECK(strstr(md, "  - **✔ admissible** for `q-inst-a`. The cheapest plan covering the campaign "
 		      "costs 48.00 USD") != NULL);
-	/* the row's budget verdicts now say one thing: the link leads to it */
-	CHECK(html && strstr(html, "<a href=\"#reasons-budget\">") == NULL);
+	/* the row's budget verdicts say two things (P's, Q's): the link
+	 * leads to the budget's reasons */
+	CHECK(html && strstr(html, "<a href=\"#reasons-budget\">") != NULL);
 	for (i = 0; html && i < 1; i++)
 		CHECK(strstr(html, "id=\"source-1\"") != NULL);
 	free(md);

@@ -306,6 +306,7 @@ void gs_doc_release(gs_doc *d)
 	S_free_ids(d->id_items, d->item_ids, d->nitems);
 	S_free_ids(d->id_rows, d->row_ids, d->nrows);
 	S_free_ids(d->id_cells, d->cell_ids, d->ncellids);
+	S_free_ids(d->id_codes, d->code_ids, d->ncodeids);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -391,6 +392,12 @@ void gs_doc_row_id(gs_doc *d, cmark_node *row, const char *id)
 void gs_doc_cell_id(gs_doc *d, cmark_node *cell, const char *id)
 {
 	S_note(&d->id_cells, &d->cell_ids, &d->ncellids, &d->acellids, cell, id);
+}
+
+void gs_doc_code_id(gs_doc *d, cmark_node *inl, const char *text, const char *id)
+{
+	gs_doc_code(inl, text);
+	S_note(&d->id_codes, &d->code_ids, &d->ncodeids, &d->acodeids, cmark_node_last_child(inl), id);
 }
 
 cmark_node *gs_doc_heading_id(gs_doc *d, cmark_node *parent, int level, const char *text,
@@ -689,6 +696,15 @@ static void S_buf_id_tag(gs_buf *out, const char *start, size_t n, const char *i
 	gs_buf_putc(out, '>');
 }
 
+/* Inside an image: its alt text, where cmark-gfm writes no <code>. */
+static int S_in_image(cmark_node *n)
+{
+	for (n = cmark_node_parent(n); n; n = cmark_node_parent(n))
+		if (cmark_node_get_type(n) == CMARK_NODE_IMAGE)
+			return 1;
+	return 0;
+}
+
 char *gs_doc_render_html_cmark(const gs_doc *d)
 {
 	char *html = cmark_render_html(d->root, CMARK_OPT_DEFAULT, NULL);
@@ -698,6 +714,8 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	size_t jc = 0, *td_ids = NULL;  /* per <td>: its first extra id (gs_doc_cell_id), then the next's */
 	const char *p = html;
 	const char **head_ids = NULL, **td_links = NULL, **li_ids = NULL, **tr_ids = NULL;
+	const char **code_ids = NULL;   /* per inline <code>: its id (gs_doc_code_id) or NULL */
+	size_t ncode = 0, ncodes = 0, jk = 0;
 	int close_link = 0;
 	cmark_iter *it = cmark_iter_new(d->root);
 	cmark_event_type ev;
@@ -727,6 +745,9 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 		} else if (ty == CMARK_NODE_ITEM && d->nitems) {
 			li_ids = gs_xrealloc(li_ids, (nlis + 1) * sizeof(*li_ids));
 			li_ids[nlis++] = ji < d->nitems && d->id_items[ji] == n ? d->item_ids[ji++] : NULL;
+		} else if (ty == CMARK_NODE_CODE && d->ncodeids && !S_in_image(n)) {
+			code_ids = gs_xrealloc(code_ids, (ncodes + 1) * sizeof(*code_ids));
+			code_ids[ncodes++] = jk < d->ncodeids && d->id_codes[jk] == n ? d->code_ids[jk++] : NULL;
 		} else if (ty == CMARK_NODE_TABLE_ROW && d->nrows) {
 			/* every row is a <tr>, the header row's too */
 			tr_ids = gs_xrealloc(tr_ids, (ntrs + 1) * sizeof(*tr_ids));
@@ -735,7 +756,7 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	}
 	cmark_iter_free(it);
 	if (j != d->nanchors || jl != d->nlinks || ji != d->nitems || jr != d->nrows ||
-	    jc != d->ncellids)
+	    jc != d->ncellids || jk != d->ncodeids)
 		GS_BUG("a heading id, cell link, item id, row id or cell id was registered out of document order");
 
 	/* One linear pass: <table> gets its caption and a tab stop, <th> its scope. */
@@ -793,6 +814,14 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 			S_buf_id_tag(&out, lt, 3, ntr < ntrs ? tr_ids[ntr] : NULL);
 			ntr++;
 			p = lt + 4;
+		} else if (ncodes && strncmp(lt, "<pre><code", 10) == 0) {
+			/* a code block: not an inline code node */
+			gs_buf_put(&out, lt, 10);
+			p = lt + 10;
+		} else if (ncodes && strncmp(lt, "<code>", 6) == 0) {
+			S_buf_id_tag(&out, lt, 5, ncode < ncodes ? code_ids[ncode] : NULL);
+			ncode++;
+			p = lt + 6;
 		} else if (nlis && strncmp(lt, "<li>", 4) == 0) {
 			S_buf_id_tag(&out, lt, 3, nli < nlis ? li_ids[nli] : NULL);
 			nli++;
@@ -808,5 +837,6 @@ char *gs_doc_render_html_cmark(const gs_doc *d)
 	free(td_ids);
 	free(li_ids);
 	free(tr_ids);
+	free(code_ids);
 	return gs_buf_detach(&out, NULL);
 }

@@ -40,6 +40,9 @@ typedef struct {
 	cmark_node **id_cells;     /* body cells holding extra ids (gs_doc_cell_id) */
 	char **cell_ids;
 	size_t ncellids, acellids;
+	cmark_node **id_codes;     /* inline code given an id (gs_doc_code_id) */
+	char **code_ids;
+	size_t ncodeids, acodeids;
 } gs_doc;
 
 int gs_doc_init(gs_doc *d);
@@ -69,6 +72,12 @@ void gs_doc_row_id(gs_doc *d, cmark_node *row, const char *id);
  * may hold several, written in the order given; as above.
  */
 void gs_doc_cell_id(gs_doc *d, cmark_node *cell, const char *id);
+/*
+ * Appends inline code (as gs_doc_code) whose HTML element carries id="ID":
+ * <code id="ID">text</code>, a fragment target that names what it marks
+ * once. The Markdown stays `text`; registered in document order, as above.
+ */
+void gs_doc_code_id(gs_doc *d, cmark_node *inl, const char *text, const char *id);
 cmark_node *gs_doc_para(cmark_node *parent);
 /*
  * A node of type (with the extension ext, or NULL), not yet attached, made

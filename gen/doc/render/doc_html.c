@@ -48,6 +48,7 @@ typedef struct {
 	size_t ntable, nanchor;
 	size_t nlink, nitem, nrow; /* the next gs_doc_cell_link, gs_doc_item_id, gs_doc_row_id */
 	size_t ncellid;            /* the next gs_doc_cell_id */
+	size_t ncodeid;            /* the next gs_doc_code_id */
 	bool link_open;            /* a cell's link to close with the cell */
 	cmark_node *plain;         /* an image whose children are its alt text */
 	size_t col;                /* the place of the next cell in its row */
@@ -377,7 +378,14 @@ static int S_node(S_html *h, cmark_node *n, bool entering)
 		S_put(h, "\n", 1);
 		break;
 	case CMARK_NODE_CODE:
-		S_PUTS(h, "<code>");
+		if (h->d && h->ncodeid < h->d->ncodeids && h->d->id_codes[h->ncodeid] == n) {
+			/* the ids are ours: letters, digits, - . _ (gs_doc_code_id) */
+			S_PUTS(h, "<code id=\"");
+			S_text(h, h->d->code_ids[h->ncodeid++]);
+			S_PUTS(h, "\">");
+		} else {
+			S_PUTS(h, "<code>");
+		}
 		S_text(h, cmark_node_get_literal(n));
 		S_PUTS(h, "</code>");
 		break;
@@ -492,7 +500,8 @@ static char *S_write(const gs_doc *d, cmark_node *root)
 	}
 	cmark_iter_free(it);
 	if (rc == 0 && d && (h.nanchor != d->nanchors || h.nlink != d->nlinks ||
-			     h.nitem != d->nitems || h.nrow != d->nrows || h.ncellid != d->ncellids))
+			     h.nitem != d->nitems || h.nrow != d->nrows || h.ncellid != d->ncellids ||
+			     h.ncodeid != d->ncodeids))
 		GS_BUG("a heading id, cell link, item id, row id or cell id was registered out of document order");
 	if (rc) {
 		gs_buf_release(&h.b);
