@@ -5,12 +5,13 @@
 // sends nothing. Without it the pages are complete: every row and column is
 // there, in the order gpusheet wrote them. With it:
 //  - each column header gets a button that sorts the workloads by that
-//    column (workload id; or verdict, then total cost, unknown cost last);
-//    a second press reverses the order; the headings of the groups of
-//    offers by memory per card get none, and follow the filters' columns;
+//    column (workload id; or verdict, then price per hour of the lot,
+//    unknown price last); a second press reverses the order; the headings
+//    of the groups of lots by memory per lot get none, and follow the
+//    filters' columns;
 //  - a filter bar shows only the workloads with a given decision, whose id
 //    or title contains a text, and (minimum memory per card, in GiB = 2^30
-//    bytes) hides the offers with less memory per card or none known, then
+//    bytes) hides the lots with less memory per card or none known, then
 //    the workloads left with no retained or pre-selected offer on the page.
 // Labels come from the table's data-l-* attributes (written in the page's
 // language by gpusheet).
@@ -20,8 +21,8 @@
   if (!table || !table.tHead || !table.tBodies.length) return;
   var body = table.tBodies[0];
   // Column headings: with two header rows, the first row's cells that span
-  // both (workload, offer to take) then the last row's (the offers); the
-  // first row's other cells head groups of offers (scope="colgroup").
+  // both (workload, offer to take) then the last row's (the lots); the
+  // first row's other cells head groups of lots (scope="colgroup").
   var hrows = table.tHead.rows, head = [], groups = [];
   Array.prototype.forEach.call(hrows[0].cells, function (th) {
     if (hrows.length === 1 || th.rowSpan >= hrows.length) head.push(th);
@@ -36,8 +37,9 @@
 
   rows.forEach(function (r, i) { r.dataset.pos = String(i); });
 
-  // An offer's cell gives its verdict by its class (v0 to v4, also its
-  // colour), the offer-to-take cell by data-v.
+  // A lot's cell gives its verdict by its class (v0 to v4, also its
+  // colour), the offer-to-take cell by data-v; both their price per hour
+  // of the lot in millionths by data-cost.
   function verdictOf(cell) {
     if (cell.dataset.v !== undefined) return Number(cell.dataset.v);
     var m = /\bv([0-4])\b/.exec(cell.className);
