@@ -1,6 +1,7 @@
 /* util: allocate-or-abort wrappers, printf to a string, a string vector. */
 #include "util.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -334,4 +335,26 @@ size_t gs_util_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 		return 0;
 	*cp = c;
 	return k;
+}
+
+const char *gs_util_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+int gs_util_posint(const char *s, uint64_t *out)
+{
+	char *e;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &e, 10);
+	if (errno || *e || v == 0 || v > (unsigned long long)INT64_MAX)
+		return -1;
+	*out = v;
+	return 0;
 }

@@ -86,6 +86,13 @@ void gs_util_bug(const char *file, int line, const char *fmt, ...)
 #define GS_BUG(...) gs_util_bug(__FILE__, __LINE__, __VA_ARGS__)
 
 /* qsort / bsearch comparator over an array of char * (strcmp order). */
+/* The last part of a path (after its last '/'), inside path. */
+const char *gs_util_basename(const char *path);
+
+/* s as a positive decimal integer up to INT64_MAX, digits only (no sign,
+ * no space): 0, else -1 with *out untouched. */
+int gs_util_posint(const char *s, uint64_t *out);
+
 int gs_util_strcmp_ptr(const void *a, const void *b);
 /* ASCII case-insensitive equality (the same in every locale). */
 int gs_util_eq_ci(const char *a, const char *b);

@@ -484,7 +484,7 @@ static const char S_notes_fill[] =
  * a model that takes images and a workload that gives none. */
 static char *S_vision_note(const gs_model *m, const S_plan *p)
 {
-	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX];
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX], *rule, *s;
 
 	if (m->has_vision != 1)
 		return NULL;
@@ -493,38 +493,33 @@ static char *S_vision_note(const gs_model *m, const S_plan *p)
 				    "(calculated from `vision_config`), is in the weights; this "
 				    "workload gives none (`gpusheet init --images WxH[xN]` adds "
 				    "their tokens).", gs_qty_fmt_int(a, m->vision_params, GS_LANG_EN));
+	/* how one image becomes tokens: a fixed count (Gemma 3) or a resize */
 	if (m->vision_image_tokens)
-		return gs_xasprintf(" Every request carries %llu image(s) of %llu x %llu pixels: the "
-				    "processor (%s) resizes each to %llu x %llu and pools it into %llu "
-				    "tokens (`mm_tokens_per_image`), set between a start and an end "
-				    "marker with a line break on each side: at most %s tokens an image "
-				    "(a line break can merge with the text's); %s image tokens in all, "
-				    "added to the input. The vision tower, %s parameters (calculated "
-				    "from `vision_config`), is in the weights; its activations while it "
-				    "encodes are not itemised.",
-				    (unsigned long long)p->img_n, (unsigned long long)p->img.width,
-				    (unsigned long long)p->img.height, p->img_words,
-				    (unsigned long long)p->img.rwidth, (unsigned long long)p->img.rheight,
+		rule = gs_xasprintf(" and pools it into %llu tokens (`mm_tokens_per_image`), set "
+				    "between a start and an end marker with a line break on each side: "
+				    "at most %s tokens an image (a line break can merge with the text's)",
 				    (unsigned long long)m->vision_image_tokens,
-				    gs_qty_fmt_int(a, p->img.tokens, GS_LANG_EN),
-				    gs_qty_fmt_int(b, p->img_tokens, GS_LANG_EN),
-				    gs_qty_fmt_int(c, m->vision_params, GS_LANG_EN));
-	return gs_xasprintf(" Every request carries %llu image(s) of %llu x %llu pixels: the "
-			    "processor (%s) resizes each to %llu x %llu, a side a multiple of "
-			    "%llu, then (%llu / %llu) x (%llu / %llu) / %llu = %s tokens after "
-			    "the merger; %s image tokens in all, added to the input. The vision "
-			    "tower, %s parameters (calculated from `vision_config`), is in the "
-			    "weights; its activations while it encodes are not itemised.",
-			    (unsigned long long)p->img_n, (unsigned long long)p->img.width,
-			    (unsigned long long)p->img.height, p->img_words,
-			    (unsigned long long)p->img.rwidth, (unsigned long long)p->img.rheight,
-			    (unsigned long long)(m->vision_patch * m->vision_merge),
-			    (unsigned long long)p->img.rheight, (unsigned long long)m->vision_patch,
-			    (unsigned long long)p->img.rwidth, (unsigned long long)m->vision_patch,
-			    (unsigned long long)(m->vision_merge * m->vision_merge),
-			    gs_qty_fmt_int(a, p->img.tokens, GS_LANG_EN),
-			    gs_qty_fmt_int(b, p->img_tokens, GS_LANG_EN),
-			    gs_qty_fmt_int(c, m->vision_params, GS_LANG_EN));
+				    gs_qty_fmt_int(a, p->img.tokens, GS_LANG_EN));
+	else
+		rule = gs_xasprintf(", a side a multiple of %llu, then (%llu / %llu) x (%llu / %llu) "
+				    "/ %llu = %s tokens after the merger",
+				    (unsigned long long)(m->vision_patch * m->vision_merge),
+				    (unsigned long long)p->img.rheight, (unsigned long long)m->vision_patch,
+				    (unsigned long long)p->img.rwidth, (unsigned long long)m->vision_patch,
+				    (unsigned long long)(m->vision_merge * m->vision_merge),
+				    gs_qty_fmt_int(a, p->img.tokens, GS_LANG_EN));
+	s = gs_xasprintf(" Every request carries %llu image(s) of %llu x %llu pixels: the "
+			 "processor (%s) resizes each to %llu x %llu%s; %s image tokens in all, "
+			 "added to the input. The vision tower, %s parameters (calculated from "
+			 "`vision_config`), is in the weights; its activations while it encodes "
+			 "are not itemised.",
+			 (unsigned long long)p->img_n, (unsigned long long)p->img.width,
+			 (unsigned long long)p->img.height, p->img_words,
+			 (unsigned long long)p->img.rwidth, (unsigned long long)p->img.rheight, rule,
+			 gs_qty_fmt_int(b, p->img_tokens, GS_LANG_EN),
+			 gs_qty_fmt_int(c, m->vision_params, GS_LANG_EN));
+	free(rule);
+	return s;
 }
 
 /* The notes' sentence on --format: the rule and its figures. */

@@ -10,28 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *S_base(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-static int S_posint(const char *s, uint64_t *out)
-{
-	char *e;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &e, 10);
-	if (errno || *e || v == 0 || v > (unsigned long long)INT64_MAX)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* Two values of one setting agree: the same text, or the same decimal
  * ("0.9" and "0.90"). */
 static int S_same_value(const char *a, const char *b)
@@ -88,7 +66,7 @@ static int S_check_settings(const gs_logimport *li, const gs_logmeasure_flags *f
 	size_t i;
 
 	if (f->model && (s = gs_logimport_setting(li, "model")) && strcmp(s->value, f->model) != 0 &&
-	    strcmp(S_base(s->value), S_base(f->model)) != 0)
+	    strcmp(gs_util_basename(s->value), gs_util_basename(f->model)) != 0)
 		return S_refuse(e, f->log, s->line, gs_xasprintf("--model %s contradicts the log, "
 			"which names the model %s", f->model, s->value), s->text);
 	if (f->dtype && (s = gs_logimport_setting(li, "dtype")) &&
@@ -153,7 +131,7 @@ static int S_dims(const gs_logimport *li, const gs_logmeasure_flags *f, json_t *
 	int rc = 0;
 
 	for (i = 0; logdims[i]; i++)
-		if ((s = gs_logimport_setting(li, logdims[i])) && S_posint(s->value, &u) == 0)
+		if ((s = gs_logimport_setting(li, logdims[i])) && gs_util_posint(s->value, &u) == 0)
 			json_object_set_new(jdims, logdims[i], json_integer((json_int_t)u));
 	if ((s = gs_logimport_setting(li, "dtype")))
 		json_object_set_new(jdims, "dtype", json_string(S_dtype_norm(s->value)));
@@ -172,7 +150,7 @@ static int S_dims(const gs_logimport *li, const gs_logmeasure_flags *f, json_t *
 		for (k = 0; okname && tok[k]; k++)
 			okname = (tok[k] >= 'a' && tok[k] <= 'z') || (tok[k] >= '0' && tok[k] <= '9') ||
 				 tok[k] == '_';
-		if (!okname || S_posint(eq + 1, &u) != 0) {
+		if (!okname || gs_util_posint(eq + 1, &u) != 0) {
 			e->msg = gs_xasprintf("--dims takes NAME=N,... with positive whole numbers "
 					      "(got '%s')", f->dims);
 			e->usage = 1;
@@ -214,7 +192,7 @@ char *gs_logmeasure_covers(const gs_logimport *li, const gs_logmeasure_flags *f)
 
 	return gs_xasprintf("%s log%s%s, imported from %s (reported by %s)", li->engine,
 			    ms || f->model ? " of " : "", ms ? ms->value : f->model ? f->model : "",
-			    S_base(f->log), f->source);
+			    gs_util_basename(f->log), f->source);
 }
 
 static json_t *S_opt_u64(int has, uint64_t v)
@@ -337,7 +315,7 @@ static json_t *S_import(const gs_logimport *li, const gs_logmeasure_flags *f,
 
 	json_object_set_new(imp, "from", json_string(fmt->id));
 	json_object_set_new(imp, "source", json_string(f->source));
-	json_object_set_new(imp, "log", json_pack("{s:s,s:s,s:I,s:I,s:s}", "name", S_base(f->log),
+	json_object_set_new(imp, "log", json_pack("{s:s,s:s,s:I,s:I,s:s}", "name", gs_util_basename(f->log),
 						  "sha256", a->sha256, "bytes", (json_int_t)a->bytes,
 						  "lines", (json_int_t)li->nlines, "archived_as",
 						  a->archived_as));

@@ -24,8 +24,8 @@ python3 - "$src/gen" >"$scratch/report.txt" 2>&1 <<'PY'
 import os, re, sys, collections
 S_KNOWN = [
     ['doc', 'doc_html', 'doc_md'],
-    ['site_index', 'site_keys', 'site_learn', 'site_offer_detail', 'site_pagekeys',
-     'site_render'],
+    ['site_gpus', 'site_index', 'site_keys', 'site_learn', 'site_offer_detail',
+     'site_pagekeys', 'site_render'],
 ]
 gen = sys.argv[1]
 order = ['base', 'read', 'decide', 'doc', 'chart', 'sheet', 'publish', 'publish/site', 'cli']

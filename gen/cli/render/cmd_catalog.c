@@ -32,13 +32,6 @@ static const char S_usage[] =
 	"  a line that cannot be read is skipped with a warning naming it; --strict refuses the file instead\n";
 
 /* The last component of a path, as claims cite the file. */
-static const char *S_base(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 /* YYYY-MM-DD, a day that exists. */
 static int S_date_ok(const char *s)
 {
@@ -250,7 +243,7 @@ static int S_import(int argc, char **argv)
 			out = out_path;
 		}
 	}
-	io.file = S_base(argv[optind]);
+	io.file = gs_util_basename(argv[optind]);
 	data = S_slurp(argv[optind], &len);
 	if (!data) {
 		free(out_path);

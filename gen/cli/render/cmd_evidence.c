@@ -54,28 +54,6 @@ static const char S_usage[] =
 #define S_MAX_GPUS 64
 #define S_MAX_SETTINGS 16
 
-static const char *S_base(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-static int S_posint(const char *s, uint64_t *out)
-{
-	char *e;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &e, 10);
-	if (errno || *e || v == 0 || v > (unsigned long long)INT64_MAX)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* Creates dir/name with the bytes, never replacing a file there. */
 static int S_write_new(const char *path, const char *data, size_t len)
 {
@@ -412,7 +390,7 @@ static int S_arg_gpu(S_args *a, const char *arg)
 		if (n < sizeof(num)) {
 			memcpy(num, arg, n);
 			num[n] = '\0';
-			if (strcmp(num, "0") == 0 || S_posint(num, &k) == 0) {
+			if (strcmp(num, "0") == 0 || gs_util_posint(num, &k) == 0) {
 				g->index = (int64_t)k;
 				g->name = eq + 1;
 			}
@@ -432,20 +410,20 @@ static int S_arg_number(S_args *a, int c, const char *arg)
 	uint64_t u;
 
 	if (c == 'S') {
-		if (S_posint(arg, &u) != 0 || u > 100000) {
+		if (gs_util_posint(arg, &u) != 0 || u > 100000) {
 			gs_diag_error_print("evidence import", "--start takes a positive number");
 			return GS_EXIT_USAGE;
 		}
 		a->lo.run = (int)u;
 	} else if (c == 'b') {
-		if (S_posint(arg, &u) != 0 || u > 1048576) {
+		if (gs_util_posint(arg, &u) != 0 || u > 1048576) {
 			gs_diag_error_print("evidence import", "--block-size takes a positive number of tokens");
 			return GS_EXIT_USAGE;
 		}
 		a->lo.block_size = u;
 	} else if (strcmp(arg, "0") == 0) {
 		a->lo.device = 0;
-	} else if (S_posint(arg, &u) == 0 && u < 1000000) {
+	} else if (gs_util_posint(arg, &u) == 0 && u < 1000000) {
 		a->lo.device = (int64_t)u;
 	} else {
 		gs_diag_error_print("evidence import", "--device takes a device number");
@@ -643,7 +621,7 @@ static int S_write(const S_args *a, const gs_logimport *li, const char *data, si
 	text = S_measurement(a, li, jdims, &ar);
 	if (!text)
 		goto done;
-	if (gs_evidence_archive_add_log_bytes(arch, data, len, sha, base, S_base(a->out), rel, &aerr) != 0 ||
+	if (gs_evidence_archive_add_log_bytes(arch, data, len, sha, base, gs_util_basename(a->out), rel, &aerr) != 0 ||
 	    gs_evidence_archive_write_manifest(arch, &aerr) != 0) {
 		gs_diag_error_print("evidence import", "%s", gs_error_message(&aerr));
 		gs_error_release(&aerr);
