@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gs_diag d = GS_DIAG_INIT;
 	gs_csv *c = gs_csv_new((const char *)data, size, "fuzz.csv");
 	gs_csv_record rec;
-	gs_import_opts opt = { "fuzz.csv", "Fuzz", "2026-11-29", "fuzz", 0 };
+	gs_import_opts opt = { "fuzz.csv", "Fuzz", "2026-11-29", "fuzz", 0, NULL };
 	char *xml = NULL, *report = NULL;
 	size_t xml_len = 0;
 

@@ -62,6 +62,20 @@ grep -q 'price="30.00"' "$scratch/folder/lambda.xml" || err "the new price is no
 [ "$(grep -o 'offer id="[^"]*"' "$scratch/folder/lambda.xml")" = "$(grep -o 'offer id="[^"]*"' catalog/lambda.xml)" ] ||
 	err "re-import changed the offer ids"
 
+# Mithril's one price is its auction's floor: found by the provider typed,
+# or by the file's own name or folder (SkyPilot's mithril/vms.csv), never
+# by a folder that merely starts with the name
+mkdir -p "$scratch/mithril" "$scratch/mithril-user"
+cp catalog/sources/mithril-v8-vms.csv "$scratch/mithril/vms.csv"
+cp catalog/sources/mithril-v8-vms.csv "$scratch/mithril-user/other.csv"
+"$bin" catalog import --from skypilot "$scratch/mithril/vms.csv" --provider Other --source-ref r \
+	--out "$scratch/m1.xml" 2>/dev/null | grep -q '^Prices: 4 rows give one figure in both columns' ||
+	err "mithril/vms.csv: the auction's floor rule was not applied"
+"$bin" catalog import --from skypilot "$scratch/mithril-user/other.csv" --provider Other --source-ref r \
+	--out "$scratch/m2.xml" 2>/dev/null | grep -q '^Prices:' &&
+	err "mithril-user/other.csv: the auction's floor rule applied to a folder that is not the provider's"
+grep -c 'interruptible="false"' "$scratch/m1.xml" | grep -qx 0 || err "mithril/vms.csv kept an on-demand plan"
+
 # Without --catalog, every bundled catalog is compared, and the answer
 # names the date (or the commit) of the price it quotes.
 "$bin" sheet tests/data/sheet/regions/workload.json --out "$scratch/all" --date 2026-12-05 >/dev/null 2>"$scratch/log" ||

@@ -49,7 +49,7 @@ static const gs_plan *S_plan(const gs_offer *o, int interruptible)
 
 static void test_lambda(void)
 {
-	gs_import_opts o = { "lambda-vms.csv", "Lambda", NULL, "commit 1158013", 0 };
+	gs_import_opts o = { "lambda-vms.csv", "Lambda", NULL, "commit 1158013", 0, NULL };
 	gs_diag d = GS_DIAG_INIT;
 	gs_catalog cat;
 	const gs_offer *of;
@@ -225,7 +225,7 @@ static const char S_other[] =
 
 static void test_other_provider(void)
 {
-	gs_import_opts o = { "other.csv", "Other Cloud", "2026-11-30", NULL, 0 };
+	gs_import_opts o = { "other.csv", "Other Cloud", "2026-11-30", NULL, 0, NULL };
 	gs_diag d = GS_DIAG_INIT;
 	gs_catalog cat;
 	const gs_offer *of;
@@ -292,7 +292,7 @@ static void test_other_provider(void)
 /* One bad input per rule: refused, nothing returned, the line named. */
 static void S_bad(const char *csv, int want_line, const char *want, int line)
 {
-	gs_import_opts o = { "bad.csv", "P", NULL, "r1", 1 };
+	gs_import_opts o = { "bad.csv", "P", NULL, "r1", 1, NULL };
 	gs_diag d = GS_DIAG_INIT;
 	char *xml = NULL, *report = NULL;
 	size_t n = 0;
@@ -378,7 +378,7 @@ static void test_bad(void)
 		/* too large: refused before any parsing */
 		size_t n = GS_IMPORT_MAX_BYTES + 1;
 		char *big = calloc(n, 1), *xml = NULL, *report = NULL;
-		gs_import_opts o = { "big.csv", "P", NULL, "r", 0 };
+		gs_import_opts o = { "big.csv", "P", NULL, "r", 0, NULL };
 		gs_diag d = GS_DIAG_INIT;
 		size_t xl;
 		CHECK_INT(gs_import_skypilot(big, n, &o, &xml, &xl, &report, NULL, &d), -1);
@@ -535,7 +535,7 @@ static void test_inferred_rules(void)
 		"InstanceType,AcceleratorName,AcceleratorCount,MemoryGiB,GpuInfo,Region,SpotPrice,Price\n"
 		"1x,RTX5090,1.0,119.0,\"{'Gpus': [{'Name': 'RTX5090', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 32607}}], 'TotalGpuMemoryInMiB': 32607}\",us-east-2,,0.65\n"
 		"2x,RTX5090,2.0,238.0,\"{'Gpus': [{'Name': 'RTX5090', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 32607}}], 'TotalGpuMemoryInMiB': 65214}\",us-east-2,,1.3";
-	gs_import_opts o = { "v.csv", "V", NULL, "r", 0 };
+	gs_import_opts o = { "v.csv", "V", NULL, "r", 0, NULL };
 	gs_diag d = GS_DIAG_INIT;
 	gs_catalog cat;
 	const gs_offer *of;

@@ -244,6 +244,7 @@ static int S_import(int argc, char **argv)
 		}
 	}
 	io.file = gs_util_basename(argv[optind]);
+	io.path = argv[optind];
 	data = S_slurp(argv[optind], &len);
 	if (!data) {
 		free(out_path);

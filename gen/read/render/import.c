@@ -745,17 +745,22 @@ static const struct S_price_rule *S_price_rule_named(const char *provider)
 static const struct S_price_rule *S_price_rule_of(const char *provider, const char *file)
 {
 	const struct S_price_rule *r = S_price_rule_named(provider);
-	size_t i, k, n = strlen(file);
+	const char *base = strrchr(file, '/'), *dir = file;
+	size_t i, len, dlen;
 
+	/* the file's name (mithril-v8-vms.csv) or its folder's (mithril/vms.csv) */
+	base = base ? base + 1 : file;
+	dlen = base > file ? (size_t)(base - 1 - file) : 0;
+	for (i = dlen; i > 0 && file[i - 1] != '/'; i--)
+		;
+	dir = file + i;
+	dlen -= i;
 	for (i = 0; !r && i < sizeof(S_price_rules) / sizeof(S_price_rules[0]); i++) {
-		size_t len = strlen(S_price_rules[i].provider);
-		for (k = 0; k + len <= n; k++)
-			if (strncasecmp(file + k, S_price_rules[i].provider, len) == 0 &&
-			    (k == 0 || file[k - 1] == '/') &&
-			    (file[k + len] == '/' || file[k + len] == '-' || file[k + len] == '_')) {
-				r = &S_price_rules[i];
-				break;
-			}
+		len = strlen(S_price_rules[i].provider);
+		if ((strncasecmp(base, S_price_rules[i].provider, len) == 0 &&
+		     (base[len] == '-' || base[len] == '_' || base[len] == '.')) ||
+		    (dlen == len && strncasecmp(dir, S_price_rules[i].provider, len) == 0))
+			r = &S_price_rules[i];
 	}
 	return r;
 }
@@ -1848,7 +1853,7 @@ int gs_import_skypilot(const char *data, size_t len, const gs_import_opts *opt,
 	memset(&k, 0, sizeof(k));
 	im.opt = opt;
 	im.d = d;
-	im.price_rule = S_price_rule_of(opt->provider, opt->file);
+	im.price_rule = S_price_rule_of(opt->provider, opt->path ? opt->path : opt->file);
 	if (len > GS_IMPORT_MAX_BYTES) {
 		gs_diag_add(d, opt->file, 0, 0, NULL, "the file is %zu bytes; the limit is %u bytes (16 MiB)",
 			    len, GS_IMPORT_MAX_BYTES);

@@ -49,6 +49,7 @@ typedef struct {
 	const char *source_date;  /* YYYY-MM-DD, or NULL: not known */
 	const char *source_ref;   /* e.g. "commit 1158013", or NULL */
 	int strict;               /* 1: a row that cannot be read refuses the file */
+	const char *path;         /* the path as given (a provider's folder names it), or NULL */
 } gs_import_opts;
 
 /*
