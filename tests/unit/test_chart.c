@@ -232,7 +232,7 @@ static int same_buf(const gs_buf *a, const gs_buf *b)
 static void dump(const char *name, const gs_chart_out *o)
 {
 	const char *dir = getenv("GS_CHART_DUMP");
-	char path[1024];
+	char path[4096];
 	FILE *f;
 
 	if (!dir || !*dir)

@@ -374,7 +374,7 @@ static void test_llama_and_stats(void)
 /* An excerpt of tests/data/evidence-logs/ without its attribution header (a .md file whole). */
 static char *S_excerpt(const char *name, size_t *len)
 {
-	char path[512], *all, *p;
+	char path[4096], *all, *p;
 	size_t n;
 
 	snprintf(path, sizeof(path), "%s/tests/data/evidence-logs/%s", GS_TEST_SOURCE_DIR, name);
@@ -661,7 +661,7 @@ static void test_formats(void)
  * gives its source) read row by row, each figure as printed with its line. */
 static void test_speed(void)
 {
-	char path[512], *t;
+	char path[4096], *t;
 	size_t n;
 	gs_logimport li;
 	gs_diag d = GS_DIAG_INIT;

@@ -98,7 +98,7 @@ static void S_sample(gs_shard *s)
 
 static void S_put(const char *dir, const char *text)
 {
-	char path[512];
+	char path[4096];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, GS_SHARD_FILE);
@@ -113,7 +113,7 @@ static void S_test_file(const char *tmp)
 {
 	gs_error err = GS_ERROR_INIT;
 	gs_shard s, r;
-	char path[512];
+	char path[4096];
 	/* a valid file but for one thing each */
 	static const char *const bad[][2] = {
 		{ "{\"format\": \"gpusheet-shard/2\"}", "$.format" },

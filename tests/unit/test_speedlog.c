@@ -58,7 +58,7 @@
 /* The file's bytes, or NULL. */
 static char *S_read(const char *name, size_t *len)
 {
-	char path[512];
+	char path[4096];
 	FILE *f;
 	char *buf;
 	long n;
