@@ -4,7 +4,7 @@
  * Why processes and not threads: each item (a sheet) goes through cmark-gfm,
  * libxml2, Cairo and fontconfig, and through our own modules, none of which
  * is audited for concurrent use (libxml2's catalog is documented as not
- * thread-safe, gen/read/render/catalog.h; fontconfig's and Cairo's caches are process
+ * thread-safe, gen/read/catalog.h; fontconfig's and Cairo's caches are process
  * wide). A forked worker shares nothing writable with the others: no lock,
  * no race, no library to trust, and a crash in one worker is an error of the
  * build, not a corrupted parent. The price is a fork per worker (copy on

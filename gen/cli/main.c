@@ -7,7 +7,6 @@
 #endif
 
 #include "commands.h"
-#include "renderpart.h"
 
 static const char S_usage[] =
 	"usage: gpusheet <command> [options]\n"
@@ -61,11 +60,11 @@ int main(int argc, char **argv)
 		int (*run)(int, char **);
 	} cmds[] = {
 		{ "estimate", gs_cmd_size_estimate },  { "kv", gs_cmd_size_kv },
-		{ "check", gs_cmd_check },             { "sheet", gs_renderpart_sheet },
-		{ "site", gs_renderpart_site },        { "verify", gs_renderpart_verify },
+		{ "check", gs_cmd_check },             { "sheet", gs_cmd_sheet },
+		{ "site", gs_cmd_site },               { "verify", gs_cmd_verify },
 		{ "model", gs_cmd_model },             { "init", gs_cmd_init },
-		{ "catalog", gs_renderpart_catalog },  { "merge", gs_renderpart_merge },
-		{ "evidence", gs_renderpart_evidence },
+		{ "catalog", gs_cmd_catalog },         { "merge", gs_cmd_merge },
+		{ "evidence", gs_cmd_evidence },
 	};
 	size_t i;
 

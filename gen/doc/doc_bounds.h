@@ -1,8 +1,8 @@
 /*
  * doc_bounds: the bounds on user Markdown, checked before parsing. Pure C,
- * no cmark-gfm: a module of the core apart from doc.c, so that `check` of
- * a workload applies them without loading the rendering part
- * (renderpart.h); doc.h includes it for the writers that parse notes.
+ * no cmark-gfm: a module apart from doc.c, so that `check` of a workload
+ * applies them without building a document; doc.h includes it for the
+ * writers that parse notes.
  */
 #ifndef GS_DOC_BOUNDS_H
 #define GS_DOC_BOUNDS_H

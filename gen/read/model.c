@@ -276,7 +276,7 @@ static int S_has(const S_src *s, const char *name)
 	return fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
-/* SHA-256 (the rendering part's, gs_model_archive_use); NULL: none yet. */
+/* SHA-256 (publish's, given by gs_model_archive_use); NULL: none yet. */
 static gs_model_sha_fn S_sha;
 
 /* Keeps what was read of file NAME (see gs_model_file). */

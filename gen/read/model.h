@@ -268,8 +268,9 @@ void gs_model_release(gs_model *m);
  * default) or "path:ID:FROM" (the workload's id and its model.from).
  *
  * gs_model_archive_use adds an evidence folder (SITE/evidence) to look in,
- * and the SHA-256 function (the rendering part's: this file links without
- * it) that hashes the files read from then on and checks archived ones;
+ * and the SHA-256 function (publish's, passed in: read/ comes before
+ * publish/ in the flow) that hashes the files read from then on and
+ * checks archived ones;
  * a model that cannot be read where the workload names it is then read
  * from the files archived there under its key (each checked against its
  * SHA-256), and a model read from the Hugging Face cache at the commit an

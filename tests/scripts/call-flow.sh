@@ -34,7 +34,7 @@ for d, _, fs in os.walk(gen):
     for f in fs:
         if f.endswith(('.c', '.h')):
             rel = os.path.relpath(d, gen)
-            parts = [x for x in rel.split('/') if x not in ('render', 'png', '.')]
+            parts = [x for x in rel.split('/') if x not in ('png', '.')]
             files[f] = ('/'.join(parts), d, os.path.join(d, f))
 base = lambda f: f.rsplit('.', 1)[0]
 def strip(t):

@@ -30,7 +30,11 @@ cmake --install "$build" --prefix "$out/inst" >"$out/install.log" 2>&1 ||
 "$out/inst/bin/gpusheet" check "$w" >"$scratch/out.txt" 2>&1 || { cat "$scratch/out.txt"; err "the installed binary fails"; }
 (cd "$scratch" && "$out/inst/bin/gpusheet" sheet "$w" --out "$scratch/o1") >"$scratch/out.txt" 2>&1 ||
 	{ cat "$scratch/out.txt"; err "the installed binary cannot make a sheet"; }
-echo "ok: the installed binary finds its data next to itself"
+# the PNG part, from the install's LIBDIR/gpusheet (gen/chart/png/pngpart.h)
+(cd "$scratch" && "$out/inst/bin/gpusheet" sheet "$w" --png --out "$scratch/o2") >"$scratch/out.txt" 2>&1 ||
+	{ cat "$scratch/out.txt"; err "the installed binary cannot load its PNG part"; }
+ls "$scratch/o2"/*.png >/dev/null 2>&1 || err "the installed binary wrote no PNG"
+echo "ok: the installed binary finds its data and its PNG part next to itself"
 
 if GPUSHEET_DATADIR="$scratch/nope" "$bin" check "$w" >"$scratch/out.txt" 2>"$scratch/err.txt"; then
 	err "a bad GPUSHEET_DATADIR was passed over in silence"

@@ -2,8 +2,8 @@
 # include-flow: the includes of gen/ point down the stages of
 # docs/architecture.md ("The flow"): a module (X.c with its X.h) includes
 # only headers of its own stage or of the stages before it (base, read,
-# decide, doc, chart, sheet, publish, publish/site, cli; a render/ or png/
-# subfolder is its stage's), and no two modules include each other,
+# decide, doc, chart, sheet, publish, publish/site, cli; the png/
+# subfolder of chart/ is its stage's), and no two modules include each other,
 # directly or through others. A private header without a .c of its name
 # (sheet_int.h, site_ctx.h) and the files of its folder that include it
 # are one module cut by job.
@@ -22,7 +22,7 @@ for d, _, fs in os.walk(gen):
     for f in fs:
         if f.endswith(('.c', '.h')):
             rel = os.path.relpath(d, gen)
-            parts = [x for x in rel.split('/') if x not in ('render', 'png', '.')]
+            parts = [x for x in rel.split('/') if x not in ('png', '.')]
             stage = '/'.join(parts)
             if stage not in order:
                 print('unknown stage %s for %s' % (stage, os.path.join(rel, f)))

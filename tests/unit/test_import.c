@@ -1,5 +1,5 @@
 /*
- * Unit tests of the SkyPilot import (gen/read/render/import.h): the real Lambda file,
+ * Unit tests of the SkyPilot import (gen/read/import.h): the real Lambda file,
  * checked offer by offer against its rows; a second provider's file with
  * its columns in another order and GpuInfo as a plain name; one bad input
  * per rule, each refused with its line.

@@ -6,8 +6,8 @@
  * 200-workload benchmark 129 distinct SVGs of 402, 131 distinct PNGs.
  *
  * Header only, private to the chart module as chart_list.h is: the PNG
- * part calls nothing of the rendering part's files (chart_list.h), so each
- * back end compiles its own copy of these functions.
+ * part calls nothing of the executable's chart files (chart_list.h), so
+ * each back end compiles its own copy of these functions.
  *
  * Invariants:
  *  - the key is everything a back end reads of a list: the page height,
