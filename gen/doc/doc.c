@@ -670,20 +670,6 @@ int gs_doc_is_user_block(cmark_node *n)
 	return cmark_node_get_user_data(n) == (void *)&S_user_mark;
 }
 
-char *gs_doc_render_markdown(const gs_doc *d)
-{
-	char *md = gs_doc_md_direct(d->root);
-
-	return md ? md : cmark_render_commonmark(d->root, CMARK_OPT_DEFAULT, 0);
-}
-
-char *gs_doc_render_html(const gs_doc *d)
-{
-	char *html = gs_doc_html_body_direct(d);
-
-	return html ? html : gs_doc_render_html_cmark(d);
-}
-
 /* The n bytes of a tag's start ("<li", "<h2"), id="ID" when id, then ">". */
 static void S_buf_id_tag(gs_buf *out, const char *start, size_t n, const char *id)
 {

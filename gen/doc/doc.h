@@ -115,7 +115,9 @@ cmark_node *gs_doc_cell_text(cmark_node *row, const char *text);
  */
 void gs_doc_user_markdown(cmark_node *parent, const char *md);
 
-char *gs_doc_render_markdown(const gs_doc *d);
+/* The document as Markdown (doc_md.c: the writers call into doc.c, never
+ * the other way). */
+char *gs_doc_md_render(const gs_doc *d);
 /*
  * The Markdown of the tree at root written directly (doc_md.c): the bytes
  * cmark_render_commonmark(root, CMARK_OPT_DEFAULT, 0) gives, several times
@@ -123,13 +125,14 @@ char *gs_doc_render_markdown(const gs_doc *d);
  * (gs_doc_user_markdown: any Markdown, with all the corner cases of
  * cmark-gfm's writer) are written by cmark-gfm, each whole. NULL when the
  * tree holds a node it does not write (or notes below the top level);
- * gs_doc_render_markdown then asks cmark-gfm.
+ * gs_doc_md_render then asks cmark-gfm.
  */
 char *gs_doc_md_direct(cmark_node *root);
 /* 1 when n is a top-level block appended by gs_doc_user_markdown. */
 int gs_doc_is_user_block(cmark_node *n);
-/* HTML body, with table captions, header scopes and heading ids added. */
-char *gs_doc_render_html(const gs_doc *d);
+/* HTML body, with table captions, header scopes and heading ids added
+ * (doc_html.c). */
+char *gs_doc_html_render(const gs_doc *d);
 /* The same, always through cmark-gfm's HTML renderer (for the tests). */
 char *gs_doc_render_html_cmark(const gs_doc *d);
 /*
@@ -139,7 +142,7 @@ char *gs_doc_render_html_cmark(const gs_doc *d);
  * cmark-gfm, each whole. NULL when the tree holds a node it does not write.
  */
 char *gs_doc_html_direct(cmark_node *root);
-/* gs_doc_render_html's bytes written directly; NULL as gs_doc_html_direct. */
+/* gs_doc_html_render's bytes written directly; NULL as gs_doc_html_direct. */
 char *gs_doc_html_body_direct(const gs_doc *d);
 /*
  * For pages written as HTML directly (the site's own pages), the same bytes

@@ -435,7 +435,7 @@ static int S_node(S_html *h, cmark_node *n, bool entering)
  * every block starts with a new line (added here, as cmark-gfm's renderer
  * adds it), and no state of that renderer crosses from one block to the
  * next (a table's, reset when a table starts; an image's alt text, inline
- * only; footnotes, not enabled). Decorated as gs_doc_render_html's pass
+ * only; footnotes, not enabled). Decorated as gs_doc_html_render's pass
  * does: a table takes the next caption, a header cell its scope; a heading
  * of the notes has no id.
  */
@@ -518,6 +518,13 @@ char *gs_doc_html_direct(cmark_node *root)
 char *gs_doc_html_body_direct(const gs_doc *d)
 {
 	return S_write(d, d->root);
+}
+
+char *gs_doc_html_render(const gs_doc *d)
+{
+	char *html = gs_doc_html_body_direct(d);
+
+	return html ? html : gs_doc_render_html_cmark(d);
 }
 
 void gs_doc_html_url(gs_buf *b, const char *url)

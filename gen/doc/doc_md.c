@@ -677,3 +677,10 @@ char *gs_doc_md_direct(cmark_node *root)
 	gs_buf_release(&m.pre);
 	return gs_buf_detach(&m.b, NULL);
 }
+
+char *gs_doc_md_render(const gs_doc *d)
+{
+	char *md = gs_doc_md_direct(d->root);
+
+	return md ? md : cmark_render_commonmark(d->root, CMARK_OPT_DEFAULT, 0);
+}

@@ -46,13 +46,13 @@ void gs_render_templates_release(gs_templates *tp)
 
 char *gs_render_markdown(const gs_doc *doc)
 {
-	return gs_doc_render_markdown(doc);
+	return gs_doc_md_render(doc);
 }
 
 char *gs_render_html(const gs_templates *tp, const gs_doc *doc, gs_lang lang,
 		     const char *title, const char *nav_html, const char *site_root)
 {
-	char *body = gs_doc_render_html(doc), *out;
+	char *body = gs_doc_html_render(doc), *out;
 
 	if (!body)
 		return NULL;
@@ -966,7 +966,7 @@ char *gs_render_summary(const gs_sheet_input *in, const char *sheet_link)
 		gs_doc_code(p, link);
 		free(link);
 	}
-	out = gs_doc_render_markdown(&doc);
+	out = gs_doc_md_render(&doc);
 	gs_doc_release(&doc);
 	return out;
 }

@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *a, *b;
 		gs_doc_init(&doc);
 		gs_doc_user_markdown(doc.root, md);
-		a = gs_doc_render_markdown(&doc);
-		b = gs_doc_render_html(&doc);
+		a = gs_doc_md_render(&doc);
+		b = gs_doc_html_render(&doc);
 		free(a);
 		free(b);
 		a = gs_doc_md_direct(doc.root);

@@ -23,7 +23,6 @@ need python3 "apt-get install python3"
 python3 - "$src/gen" >"$scratch/report.txt" 2>&1 <<'PY'
 import os, re, sys, collections
 S_KNOWN = [
-    ['doc', 'doc_html', 'doc_md'],
     ['site_gpus', 'site_index', 'site_keys', 'site_learn', 'site_offer_detail',
      'site_pagekeys', 'site_render'],
 ]

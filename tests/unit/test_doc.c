@@ -13,7 +13,7 @@
  * notes in it written by cmark-gfm alone), on the same documents and on richer
  * ones (emphasis, breaks, thematic breaks, loose lists and lists starting
  * elsewhere than 1, link titles, table alignments, URLs cmark-gfm drops),
- * both bare and with the captions, ids and scopes gs_doc_render_html adds.
+ * both bare and with the captions, ids and scopes gs_doc_html_render adds.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -375,7 +375,7 @@ static void test_same_as_cmark(void)
 
 /*
  * HTML: the direct writer against cmark-gfm's renderer, bare (cmark-gfm's
- * bytes) and decorated (gs_doc_render_html against the same through
+ * bytes) and decorated (gs_doc_html_render against the same through
  * cmark-gfm and the pass that adds captions, ids and scopes).
  */
 static void test_html_same_as_cmark(void)
@@ -415,7 +415,7 @@ static void test_html_same_as_cmark(void)
 	CHECK_INT(direct, 6000);
 }
 
-/* By hand: what cmark-gfm 0.29 writes, and what gs_doc_render_html adds. */
+/* By hand: what cmark-gfm 0.29 writes, and what gs_doc_html_render adds. */
 static void test_html_by_hand(void)
 {
 	gs_doc d;
@@ -438,7 +438,7 @@ static void test_html_by_hand(void)
 	list = gs_doc_list(d.root, 1);
 	gs_doc_text(gs_doc_item(list), "first");
 	gs_doc_text(gs_doc_item(list), "second");
-	html = gs_doc_render_html(&d);
+	html = gs_doc_html_render(&d);
 	CHECK_STR(html, "<h2 id=\"sizing\">Sizing &amp; fit</h2>\n"
 			"<p><strong>Decision:</strong> a&lt;b &quot;c&quot; 'd' é"
 			"<a href=\"a%20b&amp;c&#x27;d\">x</a><a href=\"\">y</a>"
@@ -452,7 +452,7 @@ static void test_html_by_hand(void)
 	 * caption (none left here), then ours again */
 	gs_doc_user_markdown(d.root, "- *x*\n\n| a |\n| --- |\n| <b> |\n");
 	gs_doc_table(&d, d.root, "Cap 2", 2, h);
-	html = gs_doc_render_html(&d);
+	html = gs_doc_html_render(&d);
 	CHECK(strstr(html, "</ol>\n<ul>\n<li><em>x</em></li>\n</ul>\n<table tabindex=\"0\">\n"
 			   "<caption>Cap 2</caption>\n<thead>\n<tr>\n<th scope=\"col\">a</th>\n"
 			   "</tr>\n</thead>\n<tbody>\n<tr>\n<td>&lt;b&gt;</td>\n</tr>\n</tbody>\n"
@@ -498,7 +498,7 @@ static void test_fallback(void)
 	gs_doc_text(gs_doc_item(cmark_node_last_child(d.root)), "z");
 	gs_doc_user_markdown(d.root, "- w\n");
 	CHECK(gs_doc_md_direct(d.root) == NULL);
-	md = gs_doc_render_markdown(&d);
+	md = gs_doc_md_render(&d);
 	CHECK(strstr(md, "  - z\n\n<!-- end list -->\n\n  - w\n") != NULL);
 	free(md);
 	gs_doc_release(&d);
@@ -522,7 +522,7 @@ static void test_by_hand(void)
 	gs_doc_cell_text(row, "a|b");
 	gs_doc_code(gs_doc_cell(row), "x|y");
 	gs_doc_text(gs_doc_item(gs_doc_list(d.root, 1)), "2) first");
-	md = gs_doc_render_markdown(&d);
+	md = gs_doc_md_render(&d);
 	CHECK_STR(md, "## Sizing\n\n**Decision:** 1. input\\_tokens \\[x\\] a|b\n\n"
 		      "| Item | Value |\n| --- | --- |\n| a\\|b | `x\\|y` |\n\n"
 		      "1.  2\\) first\n");
@@ -566,11 +566,11 @@ static void test_html_links(void)
 	item = gs_doc_item(list);
 	gs_doc_code(item, "b");
 	gs_doc_item_id(&d, item, "why-1");
-	md = gs_doc_render_markdown(&d);
+	md = gs_doc_md_render(&d);
 	CHECK_STR(md, "| Offer | Memory |\n| --- | --- |\n| a | ? to confirm |\n| b | x \\< y |\n"
 		      "| `e`, `f` | - |\n\n"
 		      "  - first\n  - `b`\n");
-	html = gs_doc_render_html(&d);
+	html = gs_doc_html_render(&d);
 	CHECK(strstr(html, "<td>? to confirm</td>") != NULL);
 	/* the other offers of a grouped row: empty anchors, before the link */
 	CHECK(strstr(html, "<td><a id=\"offer-c\"></a><a id=\"offer-d\"></a>"

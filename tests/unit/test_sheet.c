@@ -84,7 +84,7 @@ static char *S_sheet_md_cat(const char *wp, const char *cat_path, int accept_syn
 		abort();
 	md = gs_render_markdown(&sheet.doc);
 	if (html)
-		*html = gs_doc_render_html(&sheet.doc);
+		*html = gs_doc_html_render(&sheet.doc);
 	gs_sheet_release(&sheet);
 	gs_sheet_sources_notes_masked_free(notes, cat.noffers);
 	free(links);
