@@ -11,9 +11,10 @@
 # body or an initialiser: a declaration or definition starts at column 0),
 # from the file that uses it to the file that defines it.
 #
-# Two circles are known (issue 37, "two circles remain inside folders"),
-# listed in S_KNOWN below: a circle among other files fails, and a known
-# circle that is gone must leave the list, so the list only shrinks.
+# One circle is known (issue 37, "two circles remain inside folders": the
+# other, doc and its writers, is gone), listed in S_KNOWN below: a circle
+# among other files fails, and a known circle that is gone must leave the
+# list, so the list only shrinks.
 #
 #   sh call-flow.sh GPUSHEET_BIN SOURCE_DIR SCRATCH_DIR
 set -u
