@@ -60,14 +60,6 @@ out:
 	return rc;
 }
 
-static void S_pages_release(gs_site_pagekeys *pp)
-{
-	free(pp->order);
-	free(pp->reuse);
-	gs_site_gpus_free(pp);
-	gs_site_pagekeys_why_page_free(pp);
-}
-
 int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *dir, gs_error *err)
 {
 	gs_site_pagekeys pp;
@@ -78,7 +70,7 @@ int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *di
 	pp.keyed = 1;
 	pp.old_fd = -1;
 	rc = S_site_pages(env, dir, &pp, NULL, err);
-	S_pages_release(&pp);
+	gs_site_pagekeys_release(&pp);
 	return rc;
 }
 
@@ -229,7 +221,7 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 			*opts->pages_reused = pp.pages_reused;
 		if (opts->pages_rendered)
 			*opts->pages_rendered = pp.pages_rendered;
-		S_pages_release(&pp);
+		gs_site_pagekeys_release(&pp);
 		if (rc) {
 			rc = -1;
 			goto out;

@@ -116,7 +116,7 @@ typedef struct {
 	gs_archive *archive;
 	const char *dir;           /* the stage: the workers' reports go there */
 	const char *sheets;
-	gs_publish_result cur;     /* the result of the workload being done (gs_site_render_finish takes it) */
+	gs_publish_result cur;     /* the result of the workload being done (gs_site_one_finish takes it) */
 	gs_error *err;
 	/* incremental builds (NULL site_key: none) */
 	const char *site_key;      /* hex SHA-256 of what every sheet depends on */
@@ -133,7 +133,7 @@ typedef struct {
 	struct timespec since;
 	int since_set;
 	size_t unread;             /* workloads reused unread (their stat fields unchanged) */
-	/* Where a finished result goes (gs_site_render_finish): in a worker, its report;
+	/* Where a finished result goes (gs_site_one_finish): in a worker, its report;
 	 * else the results' spools (site_results.h; item i: workload i's). */
 	FILE *report;
 	gs_site_results *out;
@@ -152,8 +152,8 @@ typedef struct {
 	 * is only read, so that the errors come without rendering the site
 	 * first; shared between the workers (mapped before they fork). */
 	volatile int *invalid;
-	json_t *pending;           /* in a worker: the result of the item being done (gs_site_render_finish) */
-	char *pending_why;         /* and its reasons (gs_site_render_why_block), or NULL */
+	json_t *pending;           /* in a worker: the result of the item being done (gs_site_one_finish) */
+	char *pending_why;         /* and its reasons (gs_site_one_why_block), or NULL */
 	size_t pending_why_len;
 } gs_site_ctx;
 
@@ -166,6 +166,7 @@ void gs_site_nav_offers_name(char *buf, size_t len, size_t page);
 void gs_site_nav_row_page(char *buf, size_t len, size_t i, size_t col, const char *id);
 void gs_site_nav_col_page(char *buf, size_t len, size_t i, size_t row, const char *id);
 void gs_site_nav_offer_page(char *buf, size_t len, size_t i, size_t other, const char *id);
+void gs_site_nav_detail_name(char *buf, size_t len, const char *id, size_t page);
 
 /* site_html.c: the HTML writer of the site's pages (gs_site_w) */
 void gs_site_html_raw(gs_site_w *w, const char *s);
@@ -203,6 +204,10 @@ int gs_site_pagekeys_page_reuse(gs_site_pagekeys *pp, const char *dir, const cha
 int gs_site_pagekeys_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, gs_error *err);
 const char *gs_site_pagekeys_reason(const gs_site_pagekeys *pp, size_t i, size_t k);
 void gs_site_pagekeys_why_page_free(gs_site_pagekeys *pp);
+/* Frees what gs_site_pagekeys_setup made. */
+void gs_site_pagekeys_release(gs_site_pagekeys *pp);
+/* s with its NUL (a separator) into a key's hash. */
+void gs_site_pagekeys_hash_str(struct sha256_ctx *h, const char *s);
 
 /* site_index.c: the index pages: the workload x offer matrix */
 char *gs_site_index_short_title(const char *title, int *cut);
@@ -224,8 +229,6 @@ void gs_site_index_lot_cell(gs_site_w *w, const gs_strings *t, const gs_catalog 
 void gs_site_index_id_html(gs_site_w *w, const char *id);
 
 /* site_gpus.c: the GPU pages, one per GPU model of the catalog */
-void gs_site_gpus_setup(gs_site_pagekeys *pp, const gs_catalog *cat);
-void gs_site_gpus_free(gs_site_pagekeys *pp);
 int gs_site_gpus_pages(const gs_publish_env *env, gs_site_pagekeys *pp, size_t n, const char *dir,
 		       int demonstration, gs_error *err);
 
@@ -236,7 +239,6 @@ int gs_site_offers_pages(const gs_publish_env *env, gs_site_results *rs, size_t 
 			 const char *dir, const char *nav, int demonstration, gs_error *err);
 
 /* site_offer_detail.c: the per-offer pages */
-void gs_site_offer_detail_name(char *buf, size_t len, const char *id, size_t page);
 int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *dir,
 			       int demonstration, gs_site_pagekeys *pp, gs_error *err);
 
@@ -249,7 +251,6 @@ void gs_site_keys_close(gs_site_keys *k);
  * link (not followed)", over GS_SITE_KEYS_MAX_BYTES, "is not a keys file".
  */
 int gs_site_keys_open(const char *dir, gs_site_keys *k, gs_error *why);
-void gs_site_keys_hash_str(struct sha256_ctx *h, const char *s);
 int gs_site_keys_job_key(gs_site_ctx *c, size_t i, gs_job *job, const char *wsha,
 		    char hex[GS_SHA256_HEX_SIZE]);
 void gs_site_keys_input_key(const gs_site_ctx *c, const gs_site_learnt_item *in,
@@ -261,17 +262,20 @@ int gs_site_keys_reuse(gs_site_ctx *c, size_t i, const char *id, const char *tit
 int gs_site_keys_write(gs_site_results *rs, int old_fd, const gs_site_pagekeys *pages, const char *dir,
 		       gs_error *err);
 
-/* site_render.c: the render pass: sheets rendered in one process or in workers, their results packed */
-int gs_site_render_finish(gs_site_ctx *c, size_t i);
-int gs_site_render_publish_one(gs_site_ctx *c, size_t i, gs_job *job, size_t *done);
-json_t *gs_site_render_result_pack(const gs_publish_result *r);
-json_t *gs_site_render_why_pack(const gs_site_results *rs, size_t i, size_t noffers);
-int gs_site_render_why_strings(json_t *why, size_t n, char **out);
-int gs_site_render_why_unpack(json_t *why, gs_publish_result *r);
-char *gs_site_render_why_block(const gs_publish_result *r, size_t *len);
-json_t *gs_site_render_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *why_len);
-int gs_site_render_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r);
-int gs_site_render_take_result(gs_site_ctx *c, size_t i, json_t *o, FILE *f, size_t *done);
+/* site_one.c: one workload's result: rendered, finished, packed into a
+ * worker's report and taken back */
+int gs_site_one_finish(gs_site_ctx *c, size_t i);
+int gs_site_one_publish(gs_site_ctx *c, size_t i, gs_job *job, size_t *done);
+json_t *gs_site_one_result_pack(const gs_publish_result *r);
+json_t *gs_site_one_why_pack(const gs_site_results *rs, size_t i, size_t noffers);
+int gs_site_one_why_strings(json_t *why, size_t n, char **out);
+int gs_site_one_why_unpack(json_t *why, gs_publish_result *r);
+char *gs_site_one_why_block(const gs_publish_result *r, size_t *len);
+json_t *gs_site_one_result_pack_all(const gs_site_ctx *c, size_t i, char **why, size_t *why_len);
+int gs_site_one_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r);
+int gs_site_one_take_result(gs_site_ctx *c, size_t i, json_t *o, FILE *f, size_t *done);
+
+/* site_render.c: the render pass: sheets rendered in one process or in workers */
 int gs_site_render_parallel(gs_site_ctx *c, size_t npaths, unsigned jobs, size_t *done);
 int gs_site_render_sheets(gs_site_ctx *c, size_t n, unsigned jobs, size_t *done,
 			  const gs_site_opts *opts);

@@ -5,11 +5,7 @@
  * reports it with its source, and how many workloads retain, pre-select
  * or exclude it (its own page lists them); then the first page of
  * workloads against each lot of the model, as the index's cells.
- *
- * A page's name is the model's name in lower case, every run of bytes
- * other than ASCII letters and digits one "-"; a name taken by an
- * earlier model (byte order) gets "-2", "-3", ...: the same catalog gives
- * the same names.
+ * The pages' names are site_pagekeys.c's (gs_site_pagekeys_setup).
  */
 #define _DEFAULT_SOURCE
 #include "site_ctx.h"
@@ -23,95 +19,6 @@
 #include "outfile.h"
 #include "render.h"
 #include "util.h"
-
-static int S_by_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* "gpus/SLUG" of model name, without ".html". */
-static char *S_slug(const char *name)
-{
-	size_t n = strlen(name), k = 0;
-	char *s = gs_xmalloc(n + 6 + 4), *out;
-	int dash = 0;
-
-	for (; *name; name++) {
-		unsigned char c = (unsigned char)*name;
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-			s[k++] = (char)c;
-			dash = 0;
-		} else if (c >= 'A' && c <= 'Z') {
-			s[k++] = (char)(c - 'A' + 'a');
-			dash = 0;
-		} else if (!dash && k) {
-			s[k++] = '-';
-			dash = 1;
-		}
-	}
-	if (k && s[k - 1] == '-')
-		k--;
-	if (!k) {
-		memcpy(s, "gpu", 3);
-		k = 3;
-	}
-	s[k] = '\0';
-	out = gs_xasprintf("gpus/%s", s);
-	free(s);
-	return out;
-}
-
-void gs_site_gpus_setup(gs_site_pagekeys *pp, const gs_catalog *cat)
-{
-	const char **all = gs_xcalloc(cat->noffers + 1, sizeof(*all));
-	size_t k, m, n = 0;
-
-	for (k = 0; k < cat->noffers; k++)
-		all[k] = cat->offers[k].gpu_model ? cat->offers[k].gpu_model : "";
-	qsort(all, cat->noffers, sizeof(*all), S_by_str);
-	for (k = 0; k < cat->noffers; k++)
-		if (!n || strcmp(all[n - 1], all[k]) != 0)
-			all[n++] = all[k];
-	pp->gpu_model = all;
-	pp->ngpus = n;
-	pp->gpu_page = gs_xcalloc(n + 1, sizeof(*pp->gpu_page));
-	for (m = 0; m < n; m++) {
-		char *base = S_slug(all[m]), *name = gs_xasprintf("%s.html", base);
-		unsigned long dup = 1;
-		size_t j;
-		for (j = 0; j < m; j++)
-			if (strcmp(pp->gpu_page[j], name) == 0) {
-				free(name);
-				name = gs_xasprintf("%s-%lu.html", base, ++dup);
-				j = (size_t)-1;  /* from the first again */
-			}
-		pp->gpu_page[m] = name;
-		free(base);
-	}
-	pp->gpu_of = gs_xcalloc(cat->noffers + 1, sizeof(*pp->gpu_of));
-	for (k = 0; k < cat->noffers; k++) {
-		const char *g = cat->offers[k].gpu_model ? cat->offers[k].gpu_model : "";
-		const char **hit = bsearch(&g, all, n, sizeof(*all), S_by_str);
-		if (!hit)
-			GS_BUG("GPU model %s not found", g);
-		pp->gpu_of[k] = (size_t)(hit - all);
-	}
-}
-
-void gs_site_gpus_free(gs_site_pagekeys *pp)
-{
-	size_t m;
-
-	for (m = 0; m < pp->ngpus; m++)
-		free(pp->gpu_page[m]);
-	free(pp->gpu_page);
-	free(pp->gpu_model);
-	free(pp->gpu_of);
-	pp->gpu_page = NULL;
-	pp->gpu_model = NULL;
-	pp->gpu_of = NULL;
-	pp->ngpus = 0;
-}
 
 /* An offer's key on its GPU page: price per hour on-demand (known first, currencies in byte order), then catalog order. */
 typedef struct {

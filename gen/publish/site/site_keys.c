@@ -89,11 +89,6 @@ static json_t *S_keys_entry(const gs_site_keys *k, const char *id)
 
 /*** incremental builds ***/
 
-void gs_site_keys_hash_str(struct sha256_ctx *h, const char *s)
-{
-	sha256_update(h, strlen(s) + 1, (const uint8_t *)s); /* with its NUL: a separator */
-}
-
 #define S_STR_(x) #x
 #define S_STR(x) S_STR_(x)
 
@@ -110,21 +105,21 @@ void gs_site_keys_of(const gs_publish_env *env, const char *catalog_key,
 	size_t i;
 
 	sha256_init(&h);
-	gs_site_keys_hash_str(&h, GS_SITE_KEYS_FORMAT);
-	gs_site_keys_hash_str(&h, "gpusheet " GS_VERSION);
-	gs_site_keys_hash_str(&h, "render " S_STR(GS_SITE_RENDER_REVISION));
-	gs_site_keys_hash_str(&h, gs_tr_lang_id(env->t->lang));
-	gs_site_keys_hash_str(&h, env->date ? env->date : "");
-	gs_site_keys_hash_str(&h, env->png ? "png" : "");
-	gs_site_keys_hash_str(&h, env->md ? "md" : "");
-	gs_site_keys_hash_str(&h, env->accept_synthetic ? "accept-synthetic" : "");
-	gs_site_keys_hash_str(&h, env->catalog_name ? env->catalog_name : "");
-	gs_site_keys_hash_str(&h, catalog_key);
-	gs_site_keys_hash_str(&h, env->tp->page ? env->tp->page : "");
-	gs_site_keys_hash_str(&h, env->tp->css ? env->tp->css : "");
+	gs_site_pagekeys_hash_str(&h, GS_SITE_KEYS_FORMAT);
+	gs_site_pagekeys_hash_str(&h, "gpusheet " GS_VERSION);
+	gs_site_pagekeys_hash_str(&h, "render " S_STR(GS_SITE_RENDER_REVISION));
+	gs_site_pagekeys_hash_str(&h, gs_tr_lang_id(env->t->lang));
+	gs_site_pagekeys_hash_str(&h, env->date ? env->date : "");
+	gs_site_pagekeys_hash_str(&h, env->png ? "png" : "");
+	gs_site_pagekeys_hash_str(&h, env->md ? "md" : "");
+	gs_site_pagekeys_hash_str(&h, env->accept_synthetic ? "accept-synthetic" : "");
+	gs_site_pagekeys_hash_str(&h, env->catalog_name ? env->catalog_name : "");
+	gs_site_pagekeys_hash_str(&h, catalog_key);
+	gs_site_pagekeys_hash_str(&h, env->tp->page ? env->tp->page : "");
+	gs_site_pagekeys_hash_str(&h, env->tp->css ? env->tp->css : "");
 	for (i = 0; i < env->t->count; i++) {
-		gs_site_keys_hash_str(&h, env->t->items[i].key);
-		gs_site_keys_hash_str(&h, env->t->items[i].text);
+		gs_site_pagekeys_hash_str(&h, env->t->items[i].key);
+		gs_site_pagekeys_hash_str(&h, env->t->items[i].text);
 	}
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
 	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
@@ -139,14 +134,14 @@ void gs_site_keys_signature(const char *site_key, const char *reference, char *c
 	size_t i;
 
 	sha256_init(&h);
-	gs_site_keys_hash_str(&h, "signature");
-	gs_site_keys_hash_str(&h, site_key);
-	gs_site_keys_hash_str(&h, reference ? "reference" : "");
-	gs_site_keys_hash_str(&h, reference ? reference : "");
+	gs_site_pagekeys_hash_str(&h, "signature");
+	gs_site_pagekeys_hash_str(&h, site_key);
+	gs_site_pagekeys_hash_str(&h, reference ? "reference" : "");
+	gs_site_pagekeys_hash_str(&h, reference ? reference : "");
 	snprintf(n, sizeof(n), "%zu", npaths);
-	gs_site_keys_hash_str(&h, n);
+	gs_site_pagekeys_hash_str(&h, n);
 	for (i = 0; i < npaths; i++)
-		gs_site_keys_hash_str(&h, paths[i]);
+		gs_site_pagekeys_hash_str(&h, paths[i]);
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
 	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
@@ -162,14 +157,14 @@ void gs_site_keys_signature(const char *site_key, const char *reference, char *c
 static void S_key_begin(const gs_site_ctx *c, const char *wsha, struct sha256_ctx *h)
 {
 	sha256_init(h);
-	gs_site_keys_hash_str(h, c->site_key);
-	gs_site_keys_hash_str(h, wsha);
+	gs_site_pagekeys_hash_str(h, c->site_key);
+	gs_site_pagekeys_hash_str(h, wsha);
 }
 
 static void S_key_file(struct sha256_ctx *h, const char *file, const char *rel)
 {
-	gs_site_keys_hash_str(h, file);
-	gs_site_keys_hash_str(h, rel);
+	gs_site_pagekeys_hash_str(h, file);
+	gs_site_pagekeys_hash_str(h, rel);
 }
 
 static void S_key_end(struct sha256_ctx *h, char hex[GS_SHA256_HEX_SIZE])
@@ -280,7 +275,7 @@ int gs_site_keys_trusted(gs_site_ctx *c, size_t i, gs_site_input *in, const uint
 		return -1;
 	(*done)++;
 	c->unread++;
-	return gs_site_render_finish(c, i) ? -1 : 1;
+	return gs_site_one_finish(c, i) ? -1 : 1;
 }
 
 /*
@@ -442,7 +437,7 @@ int gs_site_keys_reuse(gs_site_ctx *c, size_t i, const char *id, const char *tit
 	files = json_object_get(o, "files");
 	old_key = json_string_value(json_object_get(o, "key"));
 	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
-	    gs_site_render_result_unpack(json_object_get(o, "result"), c->env->cat, &c->cur))
+	    gs_site_one_result_unpack(json_object_get(o, "result"), c->env->cat, &c->cur))
 		goto none;
 	/* a keys file edited by hand must not change the index */
 	if (strcmp(c->cur.id, id) != 0 || strcmp(c->cur.title, title) != 0 ||
@@ -571,7 +566,7 @@ int gs_site_keys_write(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 			json_array_append_new(files, json_string(r->files.v[k]));
 		json_object_set_new(o, "key", json_string(gs_site_results_key(rs, i)));
 		json_object_set_new(o, "files", files);
-		json_object_set_new(o, "result", gs_site_render_result_pack(r));
+		json_object_set_new(o, "result", gs_site_one_result_pack(r));
 		name = json_string(r->id);
 		tname = json_dumps(name, JSON_ENCODE_ANY);
 		/* gs_jw_dumps: json_dumps's bytes, several times faster, and a newline */
@@ -598,7 +593,7 @@ int gs_site_keys_write(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 			json_t *w;
 			if (gs_site_results_load(rs, i, i + 1, 1, err))
 				goto fail;
-			w = gs_site_render_why_pack(rs, i, r->noffers);
+			w = gs_site_one_why_pack(rs, i, r->noffers);
 			text = gs_jw_dumps(w, JSON_COMPACT);
 			json_decref(w);
 			if (!text)
@@ -639,13 +634,13 @@ int gs_site_keys_read(const char *dir, const gs_catalog *cat, char *const *ids, 
 
 		memset(&r, 0, sizeof(r));
 		if (!key || !gs_evidence_sha256_hex_valid(key) || !json_is_array(files) ||
-		    gs_site_render_result_unpack(json_object_get(o, "result"), cat, &r)) {
+		    gs_site_one_result_unpack(json_object_get(o, "result"), cat, &r)) {
 			gs_error_set(err, "%s: $.sheets.%s: missing, or not a sheet's key, files "
 				 "and result for this catalog", GS_SITE_KEYS_FILE, ids[i]);
 			json_decref(o);
 			goto out;
 		}
-		if (gs_site_render_why_unpack(json_object_get(o, "why"), &r)) {
+		if (gs_site_one_why_unpack(json_object_get(o, "why"), &r)) {
 			gs_error_set(err, "%s: $.sheets.%s.why: expected a reason (or null) per offer",
 				 GS_SITE_KEYS_FILE, ids[i]);
 			gs_publish_result_release(&r);

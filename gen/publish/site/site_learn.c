@@ -152,10 +152,10 @@ static int S_sheet_job(gs_site_ctx *c, size_t i, gs_job *job, const gs_site_inpu
 			return -1;
 		if (gs_site_keys_reuse(c, i, in->id, in->title, c->key)) {
 			(*done)++;
-			return gs_site_render_finish(c, i);
+			return gs_site_one_finish(c, i);
 		}
 	}
-	return gs_site_render_publish_one(c, i, job, done);
+	return gs_site_one_publish(c, i, job, done);
 }
 
 /*
@@ -164,7 +164,7 @@ static int S_sheet_job(gs_site_ctx *c, size_t i, gs_job *job, const gs_site_inpu
  * unless a sheet failed already (a workload's error comes before a
  * sheet's) or a workload has an error (c->invalid): the rest is then only
  * read, for its errors. In a worker, one line to out: S_learn_pack's
- * object, with "r": the result (gs_site_render_result_pack_all) when there is one;
+ * object, with "r": the result (gs_site_one_result_pack_all) when there is one;
  * else into c->learn (path a's record) and c->diag. 0, or -1 when out cannot be written.
  */
 int gs_site_learn_item(gs_site_ctx *c, size_t a, FILE *out, size_t *done)
@@ -349,7 +349,7 @@ static int S_learn_parallel(gs_site_ctx *c, unsigned jobs, size_t *done)
 				gs_error_set(c->err, "the report of a worker cannot be read");
 				rc = -1;
 			} else if (r && !c->failed && (a < c->from || a - c->from >= c->n ||
-						       gs_site_render_take_result(c, a - c->from, r, f, done))) {
+						       gs_site_one_take_result(c, a - c->from, r, f, done))) {
 				gs_error_set(c->err, "the report of a worker cannot be read");
 				rc = -1;
 			} else if (r && c->failed && S_skip_why(f, r)) {

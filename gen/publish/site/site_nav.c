@@ -124,3 +124,12 @@ size_t gs_site_nav_pager_pages(size_t cur, size_t n, size_t *pages)
 			pages[m++] = pages[i];
 	return m;
 }
+
+/* offers/ID.html, offers/ID~2.html, ... ('~' is never in an offer id). */
+void gs_site_nav_detail_name(char *buf, size_t len, const char *id, size_t page)
+{
+	if (page == 0)
+		snprintf(buf, len, "%s.html", id);
+	else
+		snprintf(buf, len, "%s~%zu.html", id, page + 1);
+}

@@ -12,20 +12,11 @@
 #include "site_results.h"
 #include "util.h"
 
-/* offers/ID.html, offers/ID~2.html, ... ('~' is never in an offer id). */
-void gs_site_offer_detail_name(char *buf, size_t len, const char *id, size_t page)
-{
-	if (page == 0)
-		snprintf(buf, len, "%s.html", id);
-	else
-		snprintf(buf, len, "%s~%zu.html", id, page + 1);
-}
-
 /* name_of for gs_site_html_pager: page i of the offer id. */
 static void S_detail_page(char *buf, size_t len, size_t i, size_t other, const char *id)
 {
 	(void)other;
-	gs_site_offer_detail_name(buf, len, id, i);
+	gs_site_nav_detail_name(buf, len, id, i);
 }
 
 /*
@@ -219,7 +210,7 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 		S_LIT(&w, "\n</table>\n");
 	if (!n)
 		gs_site_html_para(&w, gs_tr(t, "site.empty"));
-	gs_site_offer_detail_name(name, sizeof(name), o->id, page);
+	gs_site_nav_detail_name(name, sizeof(name), o->id, page);
 	rc = gs_site_html_page(env, dir, name, &w, title, nav, "../", NULL, err);
 	gs_buf_release(&link);
 	gs_buf_release(&sfx);
@@ -255,7 +246,7 @@ int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *
 			if (pp->keyed && from < to) {
 				/* its key: gs_site_pagekeys_tuple_key */
 				char dn[128], name[160];
-				gs_site_offer_detail_name(dn, sizeof(dn), env->cat->offers[k].id, page);
+				gs_site_nav_detail_name(dn, sizeof(dn), env->cat->offers[k].id, page);
 				snprintf(name, sizeof(name), "offers/%s", dn);
 				todo[k] = !gs_site_pagekeys_page_reuse(pp, dir, name,
 							npages * pp->ncols + page * noff + k);

@@ -19,6 +19,94 @@
 
 /*** pages ***/
 
+void gs_site_pagekeys_hash_str(struct sha256_ctx *h, const char *s)
+{
+	sha256_update(h, strlen(s) + 1, (const uint8_t *)s); /* with its NUL: a separator */
+}
+
+static int S_by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "gpus/SLUG" of model name, without ".html". */
+static char *S_slug(const char *name)
+{
+	size_t n = strlen(name), k = 0;
+	char *s = gs_xmalloc(n + 6 + 4), *out;
+	int dash = 0;
+
+	for (; *name; name++) {
+		unsigned char c = (unsigned char)*name;
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+			s[k++] = (char)c;
+			dash = 0;
+		} else if (c >= 'A' && c <= 'Z') {
+			s[k++] = (char)(c - 'A' + 'a');
+			dash = 0;
+		} else if (!dash && k) {
+			s[k++] = '-';
+			dash = 1;
+		}
+	}
+	if (k && s[k - 1] == '-')
+		k--;
+	if (!k) {
+		memcpy(s, "gpu", 3);
+		k = 3;
+	}
+	s[k] = '\0';
+	out = gs_xasprintf("gpus/%s", s);
+	free(s);
+	return out;
+}
+
+/*
+ * The GPU pages: one per GPU model of the catalog (pp->gpu_model, in byte
+ * order), the page of each offer's model (pp->gpu_of) and each page's
+ * name (pp->gpu_page): the model's name in lower case, every run of bytes
+ * other than ASCII letters and digits one "-"; a name taken by an earlier
+ * model (byte order) gets "-2", "-3", ...: the same catalog gives the same
+ * names.
+ */
+static void S_gpus_setup(gs_site_pagekeys *pp, const gs_catalog *cat)
+{
+	const char **all = gs_xcalloc(cat->noffers + 1, sizeof(*all));
+	size_t k, m, n = 0;
+
+	for (k = 0; k < cat->noffers; k++)
+		all[k] = cat->offers[k].gpu_model ? cat->offers[k].gpu_model : "";
+	qsort(all, cat->noffers, sizeof(*all), S_by_str);
+	for (k = 0; k < cat->noffers; k++)
+		if (!n || strcmp(all[n - 1], all[k]) != 0)
+			all[n++] = all[k];
+	pp->gpu_model = all;
+	pp->ngpus = n;
+	pp->gpu_page = gs_xcalloc(n + 1, sizeof(*pp->gpu_page));
+	for (m = 0; m < n; m++) {
+		char *base = S_slug(all[m]), *name = gs_xasprintf("%s.html", base);
+		unsigned long dup = 1;
+		size_t j;
+		for (j = 0; j < m; j++)
+			if (strcmp(pp->gpu_page[j], name) == 0) {
+				free(name);
+				name = gs_xasprintf("%s-%lu.html", base, ++dup);
+				j = (size_t)-1;  /* from the first again */
+			}
+		pp->gpu_page[m] = name;
+		free(base);
+	}
+	pp->gpu_of = gs_xcalloc(cat->noffers + 1, sizeof(*pp->gpu_of));
+	for (k = 0; k < cat->noffers; k++) {
+		const char *g = cat->offers[k].gpu_model ? cat->offers[k].gpu_model : "";
+		const char **hit = bsearch(&g, all, n, sizeof(*all), S_by_str);
+		if (!hit)
+			GS_BUG("GPU model %s not found", g);
+		pp->gpu_of[k] = (size_t)(hit - all);
+	}
+}
+
+
 /*
  * A reused sheet's reasons lie in the replaced site's keys file
  * (gs_site_span): they are copied into the new keys file as they are, and
@@ -39,14 +127,14 @@ static void S_page_key(const char *name, const size_t *nums, size_t nn, const ch
 	size_t i;
 
 	sha256_init(&h);
-	gs_site_keys_hash_str(&h, GS_SITE_KEYS_FORMAT);
-	gs_site_keys_hash_str(&h, name);
+	gs_site_pagekeys_hash_str(&h, GS_SITE_KEYS_FORMAT);
+	gs_site_pagekeys_hash_str(&h, name);
 	for (i = 0; i < nn; i++) {
 		char num[32];
 		snprintf(num, sizeof(num), "%zu", nums[i]);
-		gs_site_keys_hash_str(&h, num);
+		gs_site_pagekeys_hash_str(&h, num);
 	}
-	gs_site_keys_hash_str(&h, rows);
+	gs_site_pagekeys_hash_str(&h, rows);
 	sha256_digest(&h, SHA256_DIGEST_SIZE, dig);
 	gs_evidence_hex_encode(dig, SHA256_DIGEST_SIZE, hex);
 }
@@ -61,7 +149,7 @@ void gs_site_pagekeys_tuple_name(const gs_site_pagekeys *pp, size_t t, char *nam
 	} else {
 		char dn[128];
 		u = t - u;
-		gs_site_offer_detail_name(dn, sizeof(dn), pp->cat->offers[u % pp->noffers].id,
+		gs_site_nav_detail_name(dn, sizeof(dn), pp->cat->offers[u % pp->noffers].id,
 				    u / pp->noffers);
 		snprintf(name, len, "offers/%s", dn);
 	}
@@ -250,7 +338,7 @@ void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *o
 	pp->order = gs_xcalloc(2 * pp->noffers + 2, sizeof(*pp->order));
 	pp->start = pp->order + pp->noffers + 1;
 	pp->ncolumns = gs_site_figures_gpu_columns(cat, pp->order, pp->start);
-	gs_site_gpus_setup(pp, cat);
+	S_gpus_setup(pp, cat);
 	pp->ncols = pp->ncolumns ? (pp->ncolumns + GS_SITE_PAGE_COLS - 1) / GS_SITE_PAGE_COLS : 1;
 	/* every page has a key when there is a workload, none without */
 	pp->ntuples = pp->n ? pp->npages * (pp->ncols + pp->noffers) : 0;
@@ -316,7 +404,7 @@ int gs_site_pagekeys_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to,
 		a = got == n ? json_loadb(buf, n, 0, NULL) : NULL;
 		free(buf);
 		pp->why_page[i - from] = gs_xcalloc(pp->noffers + 1, sizeof(char *));
-		k = (size_t)gs_site_render_why_strings(a, pp->noffers, pp->why_page[i - from]);
+		k = (size_t)gs_site_one_why_strings(a, pp->noffers, pp->why_page[i - from]);
 		json_decref(a);
 		if (k) {
 			gs_error_set(err, "%s: cannot read the replaced keys file back",
@@ -347,4 +435,24 @@ void gs_site_pagekeys_why_page_free(gs_site_pagekeys *pp)
 	free(pp->why_page);
 	pp->why_page = NULL;
 	pp->why_from = pp->why_to = 0;
+}
+
+void gs_site_pagekeys_release(gs_site_pagekeys *pp)
+{
+	size_t m;
+
+	free(pp->order);
+	free(pp->reuse);
+	pp->order = NULL;
+	pp->reuse = NULL;
+	for (m = 0; m < pp->ngpus; m++)
+		free(pp->gpu_page[m]);
+	free(pp->gpu_page);
+	free(pp->gpu_model);
+	free(pp->gpu_of);
+	pp->gpu_page = NULL;
+	pp->gpu_model = NULL;
+	pp->gpu_of = NULL;
+	pp->ngpus = 0;
+	gs_site_pagekeys_why_page_free(pp);
 }
