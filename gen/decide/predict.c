@@ -141,7 +141,7 @@ static void S_settings(const gs_workload *w, const gs_logimport *li, gs_predicti
 	const gs_logsetting *b = gs_logimport_setting(li, "block_size");
 	const gs_logsetting *t = gs_logimport_setting(li, "tensor_parallel_size");
 	gs_runtime_settings rs;
-	int has_rt = gs_runtime_settings_of(w, &rs) == 0;
+	int has_rt = gs_runtime_settings_of(w, &rs) == 0 && rs.id == GS_ENGINE_VLLM;
 
 	p->util_permille = u ? S_permille(u->value) : 0;
 	p->util_from = "the log";
