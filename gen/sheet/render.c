@@ -560,7 +560,6 @@ static void S_lot_runtime(gs_jw *w, const gs_candidate *c)
 	S_opt_u64(w, "kv_tokens", c->rt_pool_known, c->rt.tokens);
 	S_opt_u64(w, "max_concurrency_hundredths", c->rt_pool_known && c->rt.concurrency_hundredths,
 		  c->rt.concurrency_hundredths);
-	S_opt_u64(w, "short_bytes", c->rt_pool_known && c->rt.short_bytes, c->rt.short_bytes);
 	if (c->rt_engine == GS_ENGINE_SGLANG) {
 		/* SGLang's mem_fraction_static on this card (0: the card is too
 		 * small for its reserve), and the rule's figures when by the rule */
@@ -569,6 +568,7 @@ static void S_lot_runtime(gs_jw *w, const gs_candidate *c)
 		S_opt_u64(w, "reserved_half_mib", c->rt_share.reserved_half_mib != 0,
 			  c->rt_share.reserved_half_mib);
 	}
+	S_opt_u64(w, "short_bytes", c->rt_pool_known && c->rt.short_bytes, c->rt.short_bytes);
 	gs_jw_end(w);
 }
 
