@@ -18,6 +18,7 @@ v=tests/lib/validate_schema.py
 python3 "$v" schemas/workload.schema.json examples/*/workload.json tests/data/workload-*.json \
 	tests/data/models/workload-from-tiny.json tests/data/models/init-mistral-7b-v0.1.json \
 	tests/data/models/workload-vllm-mistral-8k.json tests/data/models/workload-sglang-mistral-8k.json \
+	tests/data/models/workload-sglang-qwen3-30b-a3b.json \
 	$(find tests/data/sheet/rules -name workload.json) || err "workloads do not match their schema"
 # shellcheck disable=SC2046
 python3 "$v" schemas/measurement.schema.json $(find examples -path '*/measurements/*.json' ! -path '*/evidence/*') \
