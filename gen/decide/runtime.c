@@ -53,9 +53,12 @@
  * code; the rules are written here, not copied). mem_fraction_static is the
  * share of the card that holds the weights and the KV pool; activations and
  * CUDA graphs live in the rest.
- *  - 0.4 to 0.4.6 (ServerArgs.__post_init__): by tensor parallelism only.
- *    PR 7054 (June 2025) replaced it; the first release with that change
- *    is assumed to be 0.4.7, and its rule is not in this table.
+ *  - 0.4 to 0.4.6 (ServerArgs.__post_init__): by tensor parallelism only,
+ *    as the 0.4 code that reads the card's memory for chunked_prefill_size
+ *    has it (an older form without that read gives 0.83 at tp 8, not 0.81:
+ *    the release between is not pinned here, an assumption). PR 7054 (June
+ *    2025) replaced the rule; the first release with that change is
+ *    assumed to be 0.4.7, and its rule is not in this table.
  *  - 0.5.3 and later (_handle_gpu_memory_settings, PR 10975 and PR 11076,
  *    September 2025; the first release with both assumed to be 0.5.3):
  *    chunked_prefill_size and cuda_graph_max_bs by the card's memory
