@@ -91,7 +91,8 @@ echo "SGLang, its own rule (docs/formats.md 1.4), outside the vLLM table"
 mv "$tmp/all.txt" "$tmp/all-llm.txt" 2>/dev/null
 # sglang-05: Qwen3-30B-A3B's geometry, mem_fraction_static 0.911 as the log
 # prints it (tests/data/models/workload-sglang-qwen3-30b-a3b.json)
-from=sglang one "sglang-05 (Qwen3MoE, an AMD Instinct card, ROCm)" \
+from=sglang
+one "sglang-05 (Qwen3MoE, an AMD Instinct card, ROCm)" \
 	sglang-05_kv-dtype-form-rocm_pr18263.log tests/data/models/workload-sglang-qwen3-30b-a3b.json \
 	"AMD Instinct, not named"
 

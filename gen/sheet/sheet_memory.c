@@ -642,9 +642,10 @@ void gs_sheet_memory_runtime(S_ctx *c)
 		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s)", gs_qty_fmt_gib(a, cd->card_total.bytes, c->lang),
 					 gs_sheet_words_qprov(c, cd->card_total)));
 		if (sgl)
-			gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%llu.%03llu, %s)",
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%llu%c%03llu, %s)",
 				gs_qty_fmt_gib(b, cd->capacity.bytes, c->lang),
 				(unsigned long long)(cd->rt_share.permille / 1000),
+				c->lang == GS_LANG_ES ? ',' : '.',
 				(unsigned long long)(cd->rt_share.permille % 1000),
 				gs_sheet_words_qprov(c, gs_qty_make(cd->capacity.bytes, cd->card_total.prov))));
 		else
