@@ -21,7 +21,9 @@
 #                            `vllm serve` on a card of 70 GiB or more)
 # vllm-10 does not say whether it ran `vllm serve` (2,048 tokens a step) or
 # the LLM class (8,192): the table takes the default, `vllm serve`; the LLM
-# class's prediction is printed after it, outside the table.
+# class's prediction is printed after it, outside the table. The one SGLang
+# log whose budget can be predicted (sglang-05, with Qwen3-30B-A3B's
+# geometry) comes last, outside the table too.
 set -u
 bin=${1:-build/gpusheet}
 logs=tests/data/evidence-logs
@@ -47,7 +49,7 @@ one() { # one LABEL LOG WORKLOAD GPU [START]
 	n=$((n + 1))
 	set -- "$1" "$2" "$3" "$4" "${5:-1}"
 	echo "== $1"
-	"$bin" evidence import --from vllm "$logs/$2" --source "bench" --gpu "$4" --start "$5" \
+	"$bin" evidence import --from "${from:-vllm}" "$logs/$2" --source "bench" --gpu "$4" --start "$5" \
 		--out "$tmp/m$n/m.json" --predict "$3" >"$tmp/p$n.txt" 2>&1 ||
 		{ cat "$tmp/p$n.txt"; echo "(no prediction)"; return; }
 	grep -v '^/' "$tmp/p$n.txt" | grep -v "figures, .* from " | sed 's/^/  /'
@@ -83,3 +85,14 @@ echo
 echo "outside the table: vllm-10 as the LLM class would run it (8,192 tokens a step)"
 mv "$tmp/all.txt" "$tmp/all-table.txt"
 one "vllm-10 (Llama-3.1-8B, L40S, 32768, LLM class)" vllm-10_v1_l40s_pr17122.log "$tmp/l8b-32768-llm.json" "L40S"
+
+echo
+echo "SGLang, its own rule (docs/formats.md 1.4), outside the vLLM table"
+mv "$tmp/all.txt" "$tmp/all-llm.txt" 2>/dev/null
+# sglang-05: Qwen3-30B-A3B's geometry, mem_fraction_static 0.911 as the log
+# prints it (tests/data/models/workload-sglang-qwen3-30b-a3b.json)
+from=sglang
+one "sglang-05 (Qwen3MoE, an AMD Instinct card, ROCm)" \
+	sglang-05_kv-dtype-form-rocm_pr18263.log tests/data/models/workload-sglang-qwen3-30b-a3b.json \
+	"AMD Instinct, not named"
+

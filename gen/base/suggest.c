@@ -28,6 +28,15 @@ static const struct {
 	{ "micro_batch_size", "microbatch", NULL },
 	{ "num_sequences", "sequences", NULL },
 	{ "concurrency", "sequences", "sequences whose KV cache is kept at once" },
+	/* one engine's setting under the other (docs/formats.md, 1.4) */
+	{ "gpu_memory_utilization", "mem_fraction_static",
+	  "SGLang's share of the card is mem_fraction_static; gpu_memory_utilization is vLLM's" },
+	{ "mem_fraction_static", "gpu_memory_utilization",
+	  "vLLM's share of the card is gpu_memory_utilization; mem_fraction_static is SGLang's" },
+	{ "max_num_batched_tokens", "chunked_prefill_size",
+	  "SGLang plans a step by chunked_prefill_size; max_num_batched_tokens is vLLM's" },
+	{ "chunked_prefill_size", "max_num_batched_tokens",
+	  "vLLM plans a step by max_num_batched_tokens; chunked_prefill_size is SGLang's" },
 };
 
 static char S_fold(char c)

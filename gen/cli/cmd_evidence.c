@@ -268,15 +268,16 @@ static int S_predict(const char *wpath, const gs_logimport *li)
 		gs_error_release(&err);
 		goto done;
 	}
-	if (gs_predict_vllm(&w, &s, li, &p, &why) != 0) {
+	if ((li->kind == GS_LOG_SGLANG ? gs_predict_sglang(&w, &s, li, &p, &why)
+				       : gs_predict_vllm(&w, &s, li, &p, &why)) != 0) {
 		gs_diag_error_print("evidence import", "--predict %s: %s", wpath, why);
 		goto done;
 	}
 	printf("prediction for %s, device %" PRId64 " (%s), total %s (%s), "
-	       "gpu_memory_utilization %" PRIu64 ".%03" PRIu64 " (%s), budget %s; block %" PRIu64
+	       "%s %" PRIu64 ".%03" PRIu64 " (%s), budget %s; block %" PRIu64
 	       " (%s), tensor parallel %" PRIu64 " (%s):\n",
 	       wpath, p.device, p.gpu ? p.gpu : "unnamed", gs_qty_fmt_gib(t, p.total, GS_LANG_EN),
-	       p.total_from,
+	       p.total_from, p.share_name,
 	       p.util_permille / 1000, p.util_permille % 1000, p.util_from,
 	       gs_qty_fmt_gib(a, p.budget, GS_LANG_EN), p.block_size, p.block_from, p.tp, p.tp_from);
 	for (i = 0; i < GS_PT_N; i++) {

@@ -375,6 +375,11 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 	json_t *res = json_array();
 	uint64_t in = p->context - p->output + p->img_tokens;
 
+	/* SGLang's static budget holds the weights and the KV pool only: its
+	 * activations and CUDA graphs live in the share mem_fraction_static
+	 * leaves (gen/decide/runtime.c), so no reserve item inside it */
+	if (p->engine && p->task == 0 && strcmp(p->engine, "sglang") == 0)
+		return res;
 	/* vLLM's own terms need the hidden, intermediate and vocabulary sizes;
 	 * without them the generic items below */
 	if (p->engine && p->task == 0 && S_vllm_geometry(m) && S_vllm_reserve(res, m, p) == 0)
@@ -626,7 +631,12 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
 			     : m->weights == GS_WEIGHTS_GGUF
 			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
-			     p->engine && !p->task && S_vllm_geometry(m)
+			     p->engine && !p->task && strcmp(p->engine, "sglang") == 0
+			     ? "The reserve is empty: SGLang's static budget, mem_fraction_static x the "
+			       "card's total, holds the weights and the KV pool only; its activations "
+			       "and CUDA graphs live in the rest, and its mem_fraction_static follows "
+			       "the version's rule from each card's memory (docs/formats.md, 1.4)."
+			     : p->engine && !p->task && S_vllm_geometry(m)
 			     ? "The reserve holds vLLM's own terms for its version, each with its "
 			       "reason: the profiling step's, **calculated** from the geometry on an "
 			       "assumed shape, and the non-torch memory, **assumed**."
@@ -1088,10 +1098,23 @@ static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const ch
 			"a version such as \"0.8\" or \"0.10.1\")\n", p->engine_version);
 		return GS_EXIT_USAGE;
 	}
-	if (p->engine && strcmp(p->engine, "vllm") != 0) {
-		fprintf(stderr, "gpusheet init: --engine %s: only vllm has a budget of its own in "
-			"this version (docs/formats.md, 1.4)\n", p->engine);
+	if (p->engine && strcmp(p->engine, "vllm") != 0 && strcmp(p->engine, "sglang") != 0) {
+		fprintf(stderr, "gpusheet init: --engine %s: only vllm and sglang have a budget of "
+			"their own in this version (docs/formats.md, 1.4)\n", p->engine);
 		return GS_EXIT_USAGE;
+	}
+	if (p->engine && strcmp(p->engine, "sglang") == 0) {
+		if (p->mnbt)
+			return S_usage("--max-num-batched-tokens is vLLM's: SGLang plans its "
+				       "steps with chunked_prefill_size");
+		if (p->engine_version && !gs_workload_sglang_version_known(p->engine_version)) {
+			fprintf(stderr, "gpusheet init: --engine-version %s: SGLang's default "
+				"mem_fraction_static for that version is not in the table (it knows "
+				"0.4 to 0.4.6 and 0.5.3 and later, docs/formats.md 1.4); state "
+				"runtime.settings.mem_fraction_static in the workload instead\n",
+				p->engine_version);
+			return GS_EXIT_USAGE;
+		}
 	}
 	return 0;
 }
@@ -1101,7 +1124,7 @@ static int S_help(void)
 	printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
 	       "[--output-tokens N] [--sequences N] "
 	       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
-	       "[--engine vllm [--engine-version V] [--max-num-batched-tokens N]] [--format FORMAT] [--tensor-parallel N] "
+	       "[--engine vllm|sglang [--engine-version V] [--max-num-batched-tokens N (vllm)]] [--format FORMAT] [--tensor-parallel N] "
 	       "[--images WxH[xN]] "
 	       "[--id ID] --out FILE\n"
 	       "  training (--task adaptation|training): [--microbatch N] "

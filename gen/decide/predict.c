@@ -141,7 +141,7 @@ static void S_settings(const gs_workload *w, const gs_logimport *li, gs_predicti
 	const gs_logsetting *b = gs_logimport_setting(li, "block_size");
 	const gs_logsetting *t = gs_logimport_setting(li, "tensor_parallel_size");
 	gs_runtime_settings rs;
-	int has_rt = gs_runtime_settings_of(w, &rs) == 0;
+	int has_rt = gs_runtime_settings_of(w, &rs) == 0 && rs.id == GS_ENGINE_VLLM;
 
 	p->util_permille = u ? S_permille(u->value) : 0;
 	p->util_from = "the log";
@@ -212,6 +212,7 @@ int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport
 	}
 	p->device = dv->index;
 	p->gpu = dv->name;
+	p->share_name = "gpu_memory_utilization";
 	S_settings(w, li, p);
 	for (i = 0; i < GS_PT_N; i++)
 		p->t[i].name = names[i];
@@ -273,5 +274,158 @@ int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport
 	for (i = 0; i < GS_PT_N; i++)
 		S_diff(&p->t[i]);
 	S_concurrency(w, li, p);
+	return 0;
+}
+
+/* SGLang's total: the free memory before the weights, as its log shows it. */
+static int S_sglang_total(const gs_logimport *li, gs_prediction *p)
+{
+	const gs_logfig *b = NULL, *a, *wt;
+	size_t i;
+
+	for (i = 0; i < li->ndevices; i++) {
+		int64_t d = li->devices[i].index;
+		if ((b = gs_logimport_fig(li, "available_before_weights", d)) && b->is_int && b->value > 0) {
+			p->device = d;
+			p->total = (uint64_t)b->value;
+			p->total_from = "observed: SGLang's total, the free memory before the weights";
+			return 0;
+		}
+		a = gs_logimport_fig(li, "available_after_weights", d);
+		wt = gs_logimport_fig(li, "weights", d);
+		if (a && wt && a->is_int && wt->is_int && a->value > 0 && wt->value > 0 &&
+		    (uint64_t)a->value <= UINT64_MAX - (uint64_t)wt->value) {
+			p->device = d;
+			p->total = (uint64_t)a->value + (uint64_t)wt->value;
+			p->total_from = "observed: SGLang's total, the free memory after the weights plus "
+					"their size";
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* mem_fraction_static: the log's, else the workload's, else the version's
+ * rule on the card's reported total (the card named in the log). */
+static int S_sglang_share(const gs_workload *w, const gs_logimport *li, gs_prediction *p,
+			  const char **why)
+{
+	const gs_logsetting *m = gs_logimport_setting(li, "mem_fraction_static");
+	const gs_gpu_nominal *e = NULL;
+	gs_runtime_settings rs;
+	gs_runtime_share sh;
+	size_t i;
+
+	p->util_permille = m ? S_permille(m->value) : 0;
+	p->util_from = "the log";
+	if (p->util_permille)
+		return 0;
+	if (gs_runtime_settings_of(w, &rs) != 0 || rs.id != GS_ENGINE_SGLANG) {
+		*why = "the log states no mem_fraction_static and the workload declares no SGLang "
+		       "runtime: nothing to take it from";
+		return -1;
+	}
+	if (rs.mfs_permille) {
+		p->util_permille = rs.mfs_permille;
+		p->util_from = "the workload";
+		return 0;
+	}
+	for (i = 0; i < li->ndevices && !e; i++)
+		if (li->devices[i].index == p->device && li->devices[i].name)
+			e = gs_gpuname_resolve(li->devices[i].name, li->devices[i].name, 0);
+	if (!e || !e->reported_bytes || gs_runtime_share_of(&rs, e->reported_bytes, p->tp, &sh) != 0) {
+		*why = "the log states no mem_fraction_static and names no card whose reported total "
+		       "the rule needs: state runtime.settings.mem_fraction_static in the workload";
+		return -1;
+	}
+	p->util_permille = sh.permille;
+	p->util_from = "default of SGLang, its version's rule on the card's reported total";
+	return 0;
+}
+
+int gs_predict_sglang(const gs_workload *w, const gs_sizing *s, const gs_logimport *li,
+		      gs_prediction *p, const char **why)
+{
+	static const char *const names[GS_PT_N] = { "weights per card", "other terms",
+						    "KV pool", "max_total_num_tokens" };
+	const gs_logsetting *t = gs_logimport_setting(li, "tensor_parallel_size");
+	const gs_logfig *k, *v;
+	gs_runtime_budget b;
+	uint64_t per_token, weights, fixed;
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	*why = NULL;
+	if (li->kind != GS_LOG_SGLANG) {
+		*why = "an SGLang prediction is made for an SGLang start-up log only";
+		return -1;
+	}
+	if (S_sglang_total(li, p) != 0) {
+		*why = "the log shows no free memory before or after the weights: nothing to predict "
+		       "SGLang's budget of";
+		return -1;
+	}
+	for (i = 0; i < li->ndevices; i++)
+		if (li->devices[i].index == p->device)
+			p->gpu = li->devices[i].name;
+	if (!s->weights.present || !s->kv.present || !s->kv_per_token) {
+		*why = "the workload has no weights or no KV cache to predict";
+		return -1;
+	}
+	p->share_name = "mem_fraction_static";
+	p->tp = t ? S_count(t->value) : 0;
+	p->tp_from = "the log";
+	if (!p->tp) {
+		p->tp = w->tensor_parallel ? w->tensor_parallel : 1;
+		p->tp_from = w->tensor_parallel ? "the workload" : "default of SGLang";
+	}
+	if (S_sglang_share(w, li, p, why) != 0)
+		return -1;
+	p->block_size = 1;
+	p->block_from = "SGLang's page_size";
+	for (i = 0; i < GS_PT_N; i++)
+		p->t[i].name = names[i];
+	weights = s->weights.bytes / p->tp + (s->weights.bytes % p->tp != 0);
+	per_token = s->kv_per_token;
+	if (p->tp > 1 && gs_sizing_kv_splits(w, s, p->tp))
+		per_token = per_token / p->tp + (per_token % p->tp != 0);
+	fixed = s->reserve.present ? s->reserve.bytes : 0;
+	p->t[GS_PT_WEIGHTS].basis = "calculated";
+	p->t[GS_PT_WEIGHTS].has_pred = 1;
+	p->t[GS_PT_WEIGHTS].pred = weights;
+	p->t[GS_PT_OTHER].basis = "the workload's reserve, none from init --engine sglang";
+	p->t[GS_PT_OTHER].has_pred = 1;
+	p->t[GS_PT_OTHER].pred = fixed;
+	if (weights > UINT64_MAX - fixed ||
+	    gs_runtime_vllm_budget(p->total, p->util_permille, weights + fixed, per_token, 1, 0,
+				   &b) != 0) {
+		*why = "the prediction overflows 64 bits";
+		return -1;
+	}
+	p->budget = b.budget;
+	p->t[GS_PT_POOL].basis = "calculated on the log's total";
+	p->t[GS_PT_POOL].has_pred = 1;
+	p->t[GS_PT_POOL].pred = b.pool;
+	p->t[GS_PT_TOKENS].basis = "calculated on the log's total";
+	p->t[GS_PT_TOKENS].tokens = 1;
+	p->t[GS_PT_TOKENS].has_pred = 1;
+	p->t[GS_PT_TOKENS].pred = b.tokens;
+	S_obs(&p->t[GS_PT_WEIGHTS], gs_logimport_fig(li, "weights", p->device));
+	/* the pool: K size + V size, else the KV size SGLang prints */
+	k = gs_logimport_fig(li, "kv_cache_k", p->device);
+	v = gs_logimport_fig(li, "kv_cache_v", p->device);
+	if (k && v && k->is_int && v->is_int && k->value > 0 && v->value > 0) {
+		p->t[GS_PT_POOL].has_obs = 1;
+		p->t[GS_PT_POOL].obs = (uint64_t)k->value + (uint64_t)v->value;
+		p->t[GS_PT_POOL].obs_line = k->line;
+		p->t[GS_PT_POOL].obs_how = "K size + V size";
+	} else {
+		S_obs(&p->t[GS_PT_POOL], gs_logimport_fig(li, "kv_cache_memory", p->device));
+	}
+	S_obs(&p->t[GS_PT_TOKENS], gs_logimport_fig(li, "max_total_num_tokens", p->device));
+	if (!p->t[GS_PT_TOKENS].has_obs)
+		S_obs(&p->t[GS_PT_TOKENS], gs_logimport_fig(li, "kv_cache_tokens", p->device));
+	for (i = 0; i < GS_PT_N; i++)
+		S_diff(&p->t[i]);
 	return 0;
 }

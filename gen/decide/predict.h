@@ -46,7 +46,8 @@ typedef struct {
 					 * devices of its GPU report it (gpuname.h) */
 	const char *total_from;         /* "observed" or "reported, cited" */
 	const char *total_source;       /* the citation of a reported total, or NULL */
-	uint64_t util_permille;
+	const char *share_name;         /* "gpu_memory_utilization" (vLLM), "mem_fraction_static" (SGLang) */
+	uint64_t util_permille;         /* the budget's share of the total, x 1000 */
 	const char *util_from;          /* "the log", "the workload", "default of vLLM" */
 	uint64_t block_size;
 	const char *block_from;
@@ -72,6 +73,18 @@ typedef struct {
  */
 int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport *li,
 		    gs_prediction *out, const char **why);
+
+/*
+ * Predicts the SGLang start li records for workload w (sized as s): SGLang's
+ * total is the free memory before the weights, observed (the "Load weight
+ * begin" line, else the free memory after the weights plus their size);
+ * mem_fraction_static the log's, else the workload's, else the rule of the
+ * workload's SGLang version on the card's reported total (its name in the
+ * log, gpuname.h); the pool is total x mem_fraction_static less the weights
+ * and the reserve, in whole tokens (runtime.c). 0, or -1 with why set.
+ */
+int gs_predict_sglang(const gs_workload *w, const gs_sizing *s, const gs_logimport *li,
+		      gs_prediction *out, const char **why);
 
 /* (pred - obs) / obs in tenths of a per cent, half away from zero; obs > 0. */
 int64_t gs_predict_diff_tenths(uint64_t pred, uint64_t obs);

@@ -48,6 +48,127 @@
 #define S_NT_INC07 "0.16 GiB on one card (vLLM PR 12126, H100), 0.20 GiB under tensor parallelism (vLLM PR 14447, 24 GB cards): \"non_torch_memory takes\" of vLLM V0 0.7 and 0.8"
 #define S_CGIB(h) ((uint64_t)(h) * (UINT64_C(1) << 30) / 100u)
 
+/*
+ * SGLang's defaults (python/sglang/srt/server_args.py, read in SGLang's
+ * code; the rules are written here, not copied). mem_fraction_static is the
+ * share of the card that holds the weights and the KV pool; activations and
+ * CUDA graphs live in the rest.
+ *  - 0.4 to 0.4.6 (ServerArgs.__post_init__): by tensor parallelism only,
+ *    as the 0.4 code that reads the card's memory for chunked_prefill_size
+ *    has it (an older form without that read gives 0.83 at tp 8, not 0.81:
+ *    the release between is not pinned here, an assumption). PR 7054 (June
+ *    2025) replaced the rule; the first release with that change is
+ *    assumed to be 0.4.7, and its rule is not in this table.
+ *  - 0.5.3 and later (_handle_gpu_memory_settings, PR 10975 and PR 11076,
+ *    September 2025; the first release with both assumed to be 0.5.3):
+ *    chunked_prefill_size and cuda_graph_max_bs by the card's memory
+ *    (gpu_mem, MiB), then a reserve in MiB and
+ *    mem_fraction_static = round((gpu_mem - reserved) / gpu_mem, 3).
+ *    Not counted: the reserve of DP attention, of speculative decoding, of
+ *    piecewise CUDA graphs, and the lower fraction of a multimodal model
+ *    (adjust_mem_fraction_for_vlm): none is a default of a text model.
+ * The pool (python/sglang/srt/model_executor/model_runner.py,
+ * profile_max_num_token): the free memory after the weights less
+ * total x (1 - mem_fraction_static), in cells of the KV bytes of one token
+ * of every layer, rounded down; "total" is the free memory SGLang measured
+ * before loading the weights, taken here as the card's total (an
+ * assumption: it overstates the pool by mem_fraction_static x what the
+ * CUDA context and NCCL hold before the weights load, 1.77 to 2.01 GiB a
+ * rank under tensor parallelism 8 in tests/data/evidence-logs/sglang-04).
+ */
+#define S_SGL_V04_SRC "SGLang 0.4 to 0.4.6, python/sglang/srt/server_args.py, ServerArgs.__post_init__: 0.88 on one card, 0.87 at tp 2, 0.85 at tp 4, 0.81 at tp 8, 0.79 at tp 16"
+#define S_SGL_V053_SRC "SGLang 0.5.3 and later, python/sglang/srt/server_args.py, _handle_gpu_memory_settings (PR 10975, PR 11076): round((gpu_mem - reserved) / gpu_mem, 3), reserved = 512 + 1.5 x max(chunked_prefill_size, 2048) + 2 x cuda_graph_max_bs + 1024 x tp / 8 MiB, at least 10,240 MiB on a card above 60 GiB"
+#define S_SGL_PAGE_SRC "SGLang, python/sglang/srt/server_args.py: page_size 1"
+#define S_SGL_POOL_SRC "SGLang, python/sglang/srt/model_executor/model_runner.py, profile_max_num_token: (free memory after the weights - total x (1 - mem_fraction_static)) / KV bytes a token, rounded down; total taken as the card's (assumed: SGLang measures it before the weights load)"
+#define S_SGL_NEWEST "0.5.3"
+
+static int S_sglang_settings_of(const gs_runtime *rt, gs_runtime_settings *out)
+{
+	out->id = GS_ENGINE_SGLANG;
+	out->engine = "SGLang";
+	out->version = rt->version ? rt->version : S_SGL_NEWEST;
+	out->block_size = 1;
+	out->block_default = 1;
+	out->block_source = S_SGL_PAGE_SRC;
+	out->pool_source = S_SGL_POOL_SRC;
+	out->chunked_prefill_size = rt->has_chunked_prefill_size ? rt->chunked_prefill_size : 0;
+	out->cuda_graph_max_bs = rt->has_cuda_graph_max_bs ? rt->cuda_graph_max_bs : 0;
+	if (rt->has_mfs) {
+		out->mfs_permille = rt->mfs_permille;
+		return 0;
+	}
+	if (!gs_workload_sglang_version_known(out->version))
+		return -1;
+	out->mfs_rule = gs_workload_version_at_least(out->version, "0.5.3") == 1
+			? GS_SGLANG_RULE_RESERVE : GS_SGLANG_RULE_TP;
+	out->mfs_source = out->mfs_rule == GS_SGLANG_RULE_RESERVE ? S_SGL_V053_SRC : S_SGL_V04_SRC;
+	return 0;
+}
+
+/* SGLang 0.5.3's defaults by the card's memory in MiB (its buckets). */
+static void S_sglang_buckets(uint64_t mib, uint64_t tp, uint64_t *cps, uint64_t *bs)
+{
+	if (mib < 20u * 1024) {           /* "T4, 4080" */
+		*cps = 2048;
+		*bs = 8;
+	} else if (mib < 35u * 1024) {    /* "A10, 4090, 5090" */
+		*cps = 2048;
+		*bs = tp < 4 ? 24 : 80;
+	} else if (mib < 60u * 1024) {    /* "A100 (40GB), L40" */
+		*cps = 4096;
+		*bs = tp < 4 ? 32 : 160;
+	} else if (mib < 160u * 1024) {   /* "H100, A100", "H20, H200" */
+		*cps = 8192;
+		*bs = tp < 4 ? 256 : 512;
+	} else {                          /* "B200, MI300" */
+		*cps = 16384;
+		*bs = 512;
+	}
+}
+
+int gs_runtime_share_of(const gs_runtime_settings *rs, uint64_t total, uint64_t tp,
+			gs_runtime_share *out)
+{
+	uint64_t cps, bs, r2, g2;
+
+	memset(out, 0, sizeof(*out));
+	tp = tp > 1 ? tp : 1;
+	if (rs->id != GS_ENGINE_SGLANG) {
+		out->permille = rs->util_permille;
+		return 0;
+	}
+	if (rs->mfs_permille) {
+		out->permille = rs->mfs_permille;
+		return 0;
+	}
+	out->by_rule = 1;
+	if (rs->mfs_rule == GS_SGLANG_RULE_TP) {
+		out->permille = tp >= 16 ? 790 : tp >= 8 ? 810 : tp >= 4 ? 850 : tp >= 2 ? 870 : 880;
+		return 0;
+	}
+	/* SGLang reads the card's memory in MiB (nvidia-smi's memory.total);
+	 * taken here as the card's total, rounded down */
+	out->gpu_mem_mib = total >> 20;
+	S_sglang_buckets(out->gpu_mem_mib, tp, &cps, &bs);
+	out->chunked_prefill_size = rs->chunked_prefill_size ? rs->chunked_prefill_size : cps;
+	out->cuda_graph_max_bs = rs->cuda_graph_max_bs ? rs->cuda_graph_max_bs : bs;
+	if (tp > (UINT64_C(1) << 20) || out->chunked_prefill_size > (UINT64_C(1) << 40) ||
+	    out->cuda_graph_max_bs > (UINT64_C(1) << 40))
+		return -1;
+	/* twice the reserve: 2 x 512 + 3 x max(cps, 2048) + 4 x bs + 256 x tp */
+	r2 = 1024u + 3u * (out->chunked_prefill_size > 2048 ? out->chunked_prefill_size : 2048) +
+	     4u * out->cuda_graph_max_bs + 256u * tp;
+	if (out->gpu_mem_mib > 60u * 1024 && r2 < 2u * 10240)
+		r2 = 2u * 10240;
+	out->reserved_half_mib = r2;
+	g2 = 2u * out->gpu_mem_mib;
+	if (g2 <= r2)
+		return -1;
+	/* round((g - r) / g, 3), half up: Python's round differs on an exact tie only */
+	out->permille = (uint64_t)(((unsigned __int128)(g2 - r2) * 2000u + g2) / (2u * (unsigned __int128)g2));
+	return out->permille ? 0 : -1;
+}
+
 int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
 {
 	const gs_runtime *rt = &w->runtime;
@@ -55,8 +176,11 @@ int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
 	int found;
 
 	memset(out, 0, sizeof(*out));
+	if (rt->engine == GS_ENGINE_SGLANG)
+		return S_sglang_settings_of(rt, out);
 	if (rt->engine != GS_ENGINE_VLLM)
 		return -1;
+	out->id = GS_ENGINE_VLLM;
 	out->engine = "vLLM";
 	out->version = rt->version ? rt->version : S_NEWEST;
 	out->v1 = gs_workload_version_at_least(out->version, "0.8") == 1;

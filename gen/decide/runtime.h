@@ -1,8 +1,10 @@
 /*
  * runtime: the engine a workload runs under, its defaults per version
- * (each with its source in the engine's code) and, for vLLM, the budget
- * it sizes itself with: the KV pool, in whole blocks, that a card's
- * memory leaves once the weights and the other terms are held.
+ * (each with its source in the engine's code) and the budget it sizes
+ * itself with: the KV pool, in whole blocks, that a card's memory leaves
+ * once the weights and the other terms are held. vLLM's budget is
+ * gpu_memory_utilization x total; SGLang's is mem_fraction_static x total,
+ * the fraction by the version's rule from the card's memory.
  *
  * Invariants:
  *  - pure integer arithmetic, overflow reported (-1), nothing rounded but
@@ -17,8 +19,15 @@
 #include <stdint.h>
 #include "workload.h"
 
+/* SGLang's rules for its default mem_fraction_static (runtime.c). */
+typedef enum {
+	GS_SGLANG_RULE_TP = 1,       /* 0.4 to 0.4.6: by tensor parallelism */
+	GS_SGLANG_RULE_RESERVE = 2   /* 0.5.3 on: a reserve in MiB from the card's memory */
+} gs_sglang_rule;
+
 typedef struct {
-	const char *engine;          /* "vLLM" */
+	gs_engine id;                /* GS_ENGINE_VLLM or GS_ENGINE_SGLANG */
+	const char *engine;          /* "vLLM", "SGLang" */
 	const char *version;         /* the version the defaults are of, e.g. "0.8" */
 	int v1;                      /* vLLM's V1 engine (0.8 and later) */
 	uint64_t util_permille;      /* gpu_memory_utilization x 1000 */
@@ -39,10 +48,38 @@ typedef struct {
 	uint64_t non_torch_tp;       /* the same under tensor parallelism (NCCL, all-reduce buffers) */
 	const char *non_torch_source;
 	const char *accounting_source;   /* where the version's rule is, in vLLM's code */
+	/* SGLang (block_size is its page_size, 1) */
+	gs_sglang_rule mfs_rule;
+	uint64_t mfs_permille;       /* stated mem_fraction_static x 1000, or 0: by the rule */
+	const char *mfs_source;      /* the rule's source, or NULL when stated */
+	uint64_t chunked_prefill_size;   /* stated, or 0: by the card's memory */
+	uint64_t cuda_graph_max_bs;      /* stated, or 0: by the card's memory */
+	const char *pool_source;     /* how SGLang sizes its pool, in its code */
 } gs_runtime_settings;
 
-/* The settings of w's runtime, defaults filled: 0, or -1 without a runtime. */
+/* The settings of w's runtime, defaults filled: 0, or -1 without a runtime
+ * (or an SGLang version whose default the table does not know). */
 int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out);
+
+/* The share of a card's total the engine's budget is, for one card of a lot. */
+typedef struct {
+	uint64_t permille;           /* vLLM: gpu_memory_utilization; SGLang: mem_fraction_static */
+	int by_rule;                 /* SGLang's fraction from its version's rule (not stated) */
+	/* SGLang's reserve rule (GS_SGLANG_RULE_RESERVE), else 0 */
+	uint64_t gpu_mem_mib;        /* the card's memory in MiB, as SGLang reads it */
+	uint64_t chunked_prefill_size;
+	uint64_t cuda_graph_max_bs;
+	uint64_t reserved_half_mib;  /* the reserve, in halves of a MiB (it is a multiple of 0.5) */
+} gs_runtime_share;
+
+/*
+ * The budget's share of a card of total bytes in a lot of tp cards (0 or
+ * 1: one): vLLM's utilization, or SGLang's mem_fraction_static (stated, or
+ * by the version's rule, runtime.c). 0, or -1 on a card too small for
+ * SGLang's reserve (the fraction would be 0 or less).
+ */
+int gs_runtime_share_of(const gs_runtime_settings *rs, uint64_t total, uint64_t tp,
+			gs_runtime_share *out);
 
 typedef struct {
 	uint64_t budget;             /* floor(total x utilization) */
@@ -55,6 +92,8 @@ typedef struct {
 } gs_runtime_budget;
 
 /*
+ * The budget on one card, vLLM's and SGLang's (the share of
+ * gs_runtime_share_of; SGLang with block_size 1, its page_size).
  * vLLM's budget on one card (vllm/v1/worker/gpu_worker.py,
  * determine_available_memory; vllm/v1/core/kv_cache_utils.py): the budget
  * is total x utilization; the KV pool is what the weights and the other

@@ -1359,10 +1359,13 @@ static uint64_t S_share(uint64_t x, uint64_t permille)
 }
 
 /*
- * Under vLLM, what a card holds is vLLM's budget: gpu_memory_utilization x
- * the card's total (vllm/v1/worker/gpu_worker.py). The capacity compared
- * with the need becomes that budget, and the upper bound the same share
- * of the upper bound; the card's total is kept for the sheet.
+ * Under a runtime, what a card holds is the engine's budget: vLLM's
+ * gpu_memory_utilization x the card's total (vllm/v1/worker/gpu_worker.py),
+ * SGLang's mem_fraction_static x the card's total, the fraction by its
+ * version's rule from this card's memory (gen/decide/runtime.c). The
+ * capacity compared with the need becomes that budget, and the upper bound
+ * the same share of the upper bound; the card's total is kept for the
+ * sheet. A card too small for SGLang's own reserve holds no budget.
  */
 static void S_runtime_budget(const S_in *in, gs_candidate *c)
 {
@@ -1370,11 +1373,14 @@ static void S_runtime_budget(const S_in *in, gs_candidate *c)
 
 	if (gs_runtime_settings_of(in->w, &rs) != 0 || !c->capacity.present)
 		return;
+	if (gs_runtime_share_of(&rs, c->capacity.bytes, c->split, &c->rt_share) != 0)
+		c->rt_share.permille = 0;
 	c->has_runtime = 1;
+	c->rt_engine = rs.id;
 	c->card_total = c->capacity;
-	c->capacity.bytes = S_share(c->capacity.bytes, rs.util_permille);
+	c->capacity.bytes = S_share(c->capacity.bytes, c->rt_share.permille);
 	if (c->upper.present)
-		c->upper.bytes = S_share(c->upper.bytes, rs.util_permille);
+		c->upper.bytes = S_share(c->upper.bytes, c->rt_share.permille);
 }
 
 /*
@@ -1401,7 +1407,7 @@ static void S_runtime_pool(const S_in *in, gs_candidate *c)
 	fixed = need.bytes - kv.bytes;
 	if (c->split > 1 && in->w->kv_heads % c->split == 0)
 		per_token = S_ceil_div(per_token, c->split);
-	if (gs_runtime_vllm_budget(c->card_total.bytes, rs.util_permille, fixed, per_token,
+	if (gs_runtime_vllm_budget(c->card_total.bytes, c->rt_share.permille, fixed, per_token,
 				   rs.block_size, s->kv_tokens_kept, &c->rt) == 0)
 		c->rt_pool_known = 1;
 }
@@ -2264,9 +2270,10 @@ static int S_room(const S_in *in, gs_qty capacity, uint64_t split, int without_r
 	if (fixed >= capacity.bytes)
 		return -1;
 	room = capacity.bytes - fixed;
-	if (in->w->runtime.engine == GS_ENGINE_VLLM) {
+	if (in->w->runtime.engine != GS_ENGINE_NONE) {
 		/* vLLM's pool holds whole blocks, and a sequence whole blocks
-		 * (kv_tokens_kept is a whole number of them) */
+		 * (kv_tokens_kept is a whole number of them); SGLang's pages
+		 * are of one token */
 		gs_runtime_settings rs;
 		uint64_t blocks;
 		if (gs_runtime_settings_of(in->w, &rs) != 0 || per_token > UINT64_MAX / rs.block_size)

@@ -165,13 +165,16 @@ typedef struct {
 	 * out (class LOWER_FITS, where it does not fit), so an upper limit.
 	 */
 	/*
-	 * Under vLLM (the workload's runtime): the card's total (capacity
-	 * then holds vLLM's budget, utilization x total, and upper the same
+	 * Under a runtime (vLLM, SGLang): the card's total (capacity then
+	 * holds the engine's budget, share x total: vLLM's utilization,
+	 * SGLang's mem_fraction_static for this card, and upper the same
 	 * share of the upper bound), and the KV pool that budget leaves,
 	 * in whole blocks (gen/decide/runtime.h). has_runtime 0 otherwise.
 	 */
 	int has_runtime;
+	gs_engine rt_engine;
 	gs_qty card_total;
+	gs_runtime_share rt_share;
 	gs_runtime_budget rt;
 	int rt_pool_known;      /* rt computed: the calculated need per card is known */
 	int has_headroom;

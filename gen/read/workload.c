@@ -1177,21 +1177,97 @@ static void S_read_budget(gs_jr *r, gs_workload *w, json_t *req, const char *rp)
 	free(op);
 }
 
+/* A fraction in (0, 1] of at most 3 decimals, as a string ("0.90"): its
+ * thousandths in *out and 1, or 0 after an error at key's path. */
+static int S_read_fraction(gs_jr *r, json_t *st, const char *sp, const char *key, uint64_t *out)
+{
+	char *u = NULL, *up;
+	unsigned decimals;
+	uint64_t v;
+	int ok = 0;
+
+	if (gs_jr_string(r, st, sp, key, GS_JR_OPTIONAL, &u) != 1)
+		return 0;
+	up = gs_jr_path_key(sp, key);
+	if (!gs_jr_is_decimal(u, &decimals) || decimals > 3 || gs_qty_parse_decimal(u, 3, &v) != 0 ||
+	    v == 0 || v > 1000)
+		gs_jr_error(r, up, "expected a fraction above 0 and at most 1 with at most "
+			    "3 decimals, such as \"0.90\", found \"%s\"", u);
+	else {
+		*out = v;
+		ok = 1;
+	}
+	free(up);
+	free(u);
+	return ok;
+}
+
+/* vLLM's settings (docs/formats.md, 1.4). */
+static void S_read_vllm_settings(gs_jr *r, gs_workload *w, json_t *o, const char *op)
+{
+	static const char *keys[] = {
+		"gpu_memory_utilization", "block_size", "max_num_batched_tokens", NULL
+	};
+	json_t *st;
+	char *sp;
+
+	if (gs_jr_object(r, o, op, "settings", GS_JR_OPTIONAL, keys, &st, &sp) != 1)
+		return;
+	w->runtime.has_util = S_read_fraction(r, st, sp, "gpu_memory_utilization",
+					      &w->runtime.util_permille);
+	if (gs_jr_uint(r, st, sp, "block_size", GS_JR_OPTIONAL, 1, 1u << 20,
+		       &w->runtime.block_size) == 1)
+		w->runtime.has_block_size = 1;
+	if (gs_jr_uint(r, st, sp, "max_num_batched_tokens", GS_JR_OPTIONAL, 1, 1u << 30,
+		       &w->runtime.max_num_batched_tokens) == 1)
+		w->runtime.has_max_num_batched_tokens = 1;
+	free(sp);
+}
+
+/* SGLang's settings (docs/formats.md, 1.4): the version's rule for
+ * mem_fraction_static must be in the table unless the workload states it. */
+static void S_read_sglang_settings(gs_jr *r, gs_workload *w, json_t *o, const char *op)
+{
+	static const char *keys[] = {
+		"mem_fraction_static", "chunked_prefill_size", "cuda_graph_max_bs", NULL
+	};
+	gs_runtime *rt = &w->runtime;
+	json_t *st;
+	char *sp;
+
+	if (gs_jr_object(r, o, op, "settings", GS_JR_OPTIONAL, keys, &st, &sp) == 1) {
+		rt->has_mfs = S_read_fraction(r, st, sp, "mem_fraction_static", &rt->mfs_permille);
+		if (gs_jr_uint(r, st, sp, "chunked_prefill_size", GS_JR_OPTIONAL, 1, 1u << 30,
+			       &rt->chunked_prefill_size) == 1)
+			rt->has_chunked_prefill_size = 1;
+		if (gs_jr_uint(r, st, sp, "cuda_graph_max_bs", GS_JR_OPTIONAL, 1, 1u << 20,
+			       &rt->cuda_graph_max_bs) == 1)
+			rt->has_cuda_graph_max_bs = 1;
+		free(sp);
+	}
+	if (!rt->has_mfs && rt->version && gs_workload_version_valid(rt->version) &&
+	    !gs_workload_sglang_version_known(rt->version)) {
+		char *vp = gs_jr_path_key(op, "version");
+		gs_jr_error(r, vp, "SGLang %s: its default mem_fraction_static is not in the table "
+			    "(it knows 0.4 to 0.4.6 and 0.5.3 and later, docs/formats.md 1.4); "
+			    "state settings.mem_fraction_static", rt->version);
+		free(vp);
+	}
+}
+
 /*
- * "runtime": {"engine": "vllm", "version": "0.8", "settings": {...}}:
- * gpu_memory_utilization a decimal string of at most 3 decimals in (0, 1],
- * block_size and max_num_batched_tokens whole numbers. What is not stated
- * takes the engine's default (gen/decide/runtime.c).
+ * "runtime": {"engine": "vllm" | "sglang", "version": "0.8", "settings": {...}}:
+ * fractions (gpu_memory_utilization, mem_fraction_static) decimal strings
+ * of at most 3 decimals in (0, 1], the other settings whole numbers; each
+ * engine takes its own settings only. What is not stated takes the
+ * engine's default (gen/decide/runtime.c).
  */
 static void S_read_runtime(gs_jr *r, gs_workload *w, json_t *root)
 {
 	static const char *allowed[] = { "engine", "version", "settings", NULL };
-	static const char *settings_keys[] = {
-		"gpu_memory_utilization", "block_size", "max_num_batched_tokens", NULL
-	};
-	static const char *engines[] = { "vllm", NULL };
-	json_t *o, *st;
-	char *op, *sp, *u = NULL;
+	static const char *engines[] = { "vllm", "sglang", NULL };
+	json_t *o;
+	char *op;
 	int engine = -1;
 
 	if (gs_jr_object(r, root, "$", "runtime", GS_JR_OPTIONAL, allowed, &o, &op) != 1)
@@ -1205,31 +1281,21 @@ static void S_read_runtime(gs_jr *r, gs_workload *w, json_t *root)
 			    w->runtime.version);
 		free(vp);
 	}
-	if (gs_jr_object(r, o, op, "settings", GS_JR_OPTIONAL, settings_keys, &st, &sp) == 1) {
-		if (gs_jr_string(r, st, sp, "gpu_memory_utilization", GS_JR_OPTIONAL, &u) == 1) {
-			char *up = gs_jr_path_key(sp, "gpu_memory_utilization");
-			unsigned decimals;
-			uint64_t v;
-			if (!gs_jr_is_decimal(u, &decimals) || decimals > 3 ||
-			    gs_qty_parse_decimal(u, 3, &v) != 0 || v == 0 || v > 1000)
-				gs_jr_error(r, up, "expected a fraction above 0 and at most 1 with at most "
-					    "3 decimals, such as \"0.90\", found \"%s\"", u);
-			else {
-				w->runtime.util_permille = v;
-				w->runtime.has_util = 1;
-			}
-			free(up);
-		}
-		if (gs_jr_uint(r, st, sp, "block_size", GS_JR_OPTIONAL, 1, 1u << 20,
-			       &w->runtime.block_size) == 1)
-			w->runtime.has_block_size = 1;
-		if (gs_jr_uint(r, st, sp, "max_num_batched_tokens", GS_JR_OPTIONAL, 1, 1u << 30,
-			       &w->runtime.max_num_batched_tokens) == 1)
-			w->runtime.has_max_num_batched_tokens = 1;
-		free(sp);
-	}
-	free(u);
+	if (w->runtime.engine == GS_ENGINE_SGLANG)
+		S_read_sglang_settings(r, w, o, op);
+	else if (w->runtime.engine == GS_ENGINE_VLLM)
+		S_read_vllm_settings(r, w, o, op);
 	free(op);
+}
+
+int gs_workload_sglang_version_known(const char *v)
+{
+	/* 0.4 to 0.4.6: the tensor-parallel rule; 0.5.3 on: the reserve rule
+	 * (gen/decide/runtime.c); between, PR 7054's rule, not in the table */
+	if (gs_workload_version_at_least(v, "0.5.3") == 1)
+		return 1;
+	return gs_workload_version_at_least(v, "0.4") == 1 &&
+	       gs_workload_version_at_least(v, "0.4.7") == 0;
 }
 
 /*

@@ -75,11 +75,12 @@ typedef struct {
  * The engine that will run the workload ("runtime"): its name, version and
  * the settings the workload states; a setting not stated takes the
  * engine's default for that version (gen/decide/runtime.h, with its
- * source). Only vLLM has a budget of its own in this version.
+ * source). vLLM and SGLang have a budget of their own in this version.
  */
 typedef enum {
 	GS_ENGINE_NONE = 0,         /* no runtime: the itemised sizing */
-	GS_ENGINE_VLLM = 1
+	GS_ENGINE_VLLM = 1,
+	GS_ENGINE_SGLANG = 2
 } gs_engine;
 
 typedef struct {
@@ -91,6 +92,13 @@ typedef struct {
 	int has_block_size;
 	uint64_t max_num_batched_tokens;    /* has_max_num_batched_tokens */
 	int has_max_num_batched_tokens;
+	/* SGLang's settings */
+	uint64_t mfs_permille;      /* mem_fraction_static x 1000, 1..1000; has_mfs */
+	int has_mfs;
+	uint64_t chunked_prefill_size;      /* has_chunked_prefill_size */
+	int has_chunked_prefill_size;
+	uint64_t cuda_graph_max_bs;         /* has_cuda_graph_max_bs */
+	int has_cuda_graph_max_bs;
 } gs_runtime;
 
 typedef struct {
@@ -272,5 +280,9 @@ const char *gs_workload_condition(const gs_workload *w, const char *name);
  */
 int gs_workload_version_valid(const char *v);
 int gs_workload_version_at_least(const char *have, const char *need);
+
+/* 1 when SGLang version v's default mem_fraction_static rule is in the
+ * table (gen/decide/runtime.c), else 0. */
+int gs_workload_sglang_version_known(const char *v);
 
 #endif

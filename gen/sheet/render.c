@@ -447,14 +447,27 @@ static void S_runtime(gs_jw *w, const gs_workload *wl)
 		return;
 	}
 	gs_jw_object(w);
-	S_member_str(w, "engine", "vllm");
+	S_member_str(w, "engine", rs.id == GS_ENGINE_SGLANG ? "sglang" : "vllm");
 	gs_jw_key(w, "settings");
 	gs_jw_object(w);
-	S_setting(w, "block_size", rs.block_size, rs.block_default, rs.block_source);
-	S_setting(w, "gpu_memory_utilization_permille", rs.util_permille, rs.util_default,
-		  rs.util_source);
-	S_setting(w, "max_num_batched_tokens", rs.max_num_batched_tokens, rs.mnbt_default,
-		  rs.mnbt_source);
+	if (rs.id == GS_ENGINE_SGLANG) {
+		/* chunked_prefill_size and cuda_graph_max_bs: 0 when by the card's
+		 * memory, mem_fraction_static 0 when by the version's rule: each
+		 * lot's runtime gives the card's figures */
+		S_setting(w, "chunked_prefill_size", rs.chunked_prefill_size,
+			  !rs.chunked_prefill_size, rs.mfs_source);
+		S_setting(w, "cuda_graph_max_bs", rs.cuda_graph_max_bs, !rs.cuda_graph_max_bs,
+			  rs.mfs_source);
+		S_setting(w, "mem_fraction_static_permille", rs.mfs_permille, !rs.mfs_permille,
+			  rs.mfs_source);
+		S_setting(w, "page_size", rs.block_size, rs.block_default, rs.block_source);
+	} else {
+		S_setting(w, "block_size", rs.block_size, rs.block_default, rs.block_source);
+		S_setting(w, "gpu_memory_utilization_permille", rs.util_permille, rs.util_default,
+			  rs.util_source);
+		S_setting(w, "max_num_batched_tokens", rs.max_num_batched_tokens, rs.mnbt_default,
+			  rs.mnbt_source);
+	}
 	gs_jw_end(w);
 	S_member_str(w, "version", rs.version);
 	gs_jw_end(w);
@@ -530,7 +543,7 @@ static void S_speed(gs_jw *w, S_tables *tb, const gs_candidate *c)
 	gs_jw_u64(w, S_table_add(&tb->speeds, &sub));
 }
 
-/* vLLM's budget on this offer's card, or null (docs/formats.md, 7) */
+/* The engine's budget on this offer's card, or null (docs/formats.md, 7) */
 static void S_lot_runtime(gs_jw *w, const gs_candidate *c)
 {
 	if (!c->has_runtime) {
@@ -547,6 +560,14 @@ static void S_lot_runtime(gs_jw *w, const gs_candidate *c)
 	S_opt_u64(w, "kv_tokens", c->rt_pool_known, c->rt.tokens);
 	S_opt_u64(w, "max_concurrency_hundredths", c->rt_pool_known && c->rt.concurrency_hundredths,
 		  c->rt.concurrency_hundredths);
+	if (c->rt_engine == GS_ENGINE_SGLANG) {
+		/* SGLang's mem_fraction_static on this card (0: the card is too
+		 * small for its reserve), and the rule's figures when by the rule */
+		gs_jw_key(w, "mem_fraction_static_permille");
+		gs_jw_u64(w, c->rt_share.permille);
+		S_opt_u64(w, "reserved_half_mib", c->rt_share.reserved_half_mib != 0,
+			  c->rt_share.reserved_half_mib);
+	}
 	S_opt_u64(w, "short_bytes", c->rt_pool_known && c->rt.short_bytes, c->rt.short_bytes);
 	gs_jw_end(w);
 }

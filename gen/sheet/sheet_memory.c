@@ -555,11 +555,46 @@ void gs_sheet_memory_budget_chart(S_ctx *c)
 /* At most this many offers in the runtime's table (the decision JSON has every one). */
 #define S_RUNTIME_ROWS 12
 
+/* The engine's settings, each stated or its version's default with the source. */
+static void S_runtime_settings_para(S_ctx *c, const gs_runtime_settings *rs)
+{
+	cmark_node *p = gs_doc_para(c->root);
+
+	gs_doc_textf(p, "%s %s %s. ", TR("rt.intro"), rs->engine, rs->version);
+	if (rs->id == GS_ENGINE_SGLANG) {
+		if (rs->mfs_permille)
+			gs_doc_textf(p, "mem_fraction_static %llu.%03llu (%s)",
+				     (unsigned long long)(rs->mfs_permille / 1000),
+				     (unsigned long long)(rs->mfs_permille % 1000), TR("rt.stated"));
+		else
+			gs_doc_textf(p, "mem_fraction_static %s (%s)", TR("rt.sglang_by_rule"),
+				     rs->mfs_source);
+		if (rs->chunked_prefill_size)
+			gs_doc_textf(p, "; chunked_prefill_size %llu (%s)",
+				     (unsigned long long)rs->chunked_prefill_size, TR("rt.stated"));
+		if (rs->cuda_graph_max_bs)
+			gs_doc_textf(p, "; cuda_graph_max_bs %llu (%s)",
+				     (unsigned long long)rs->cuda_graph_max_bs, TR("rt.stated"));
+		gs_doc_textf(p, "; page_size %llu (%s). %s.", (unsigned long long)rs->block_size,
+			     rs->block_source, rs->pool_source);
+		return;
+	}
+	gs_doc_textf(p, "gpu_memory_utilization %llu.%03llu (%s); block_size %llu (%s); "
+		     "max_num_batched_tokens %llu (%s).",
+		     (unsigned long long)(rs->util_permille / 1000), (unsigned long long)(rs->util_permille % 1000),
+		     rs->util_default ? rs->util_source : TR("rt.stated"),
+		     (unsigned long long)rs->block_size, rs->block_default ? rs->block_source : TR("rt.stated"),
+		     (unsigned long long)rs->max_num_batched_tokens,
+		     rs->mnbt_default ? rs->mnbt_source : TR("rt.stated"));
+}
+
 /*
- * "The workload under vLLM": the settings (stated, or the version's
+ * "The workload under its runtime": the settings (stated, or the version's
  * default with its source), then, for the first offers in the order, the
  * budget, the KV pool in bytes and tokens and the concurrency at the
- * workload's tokens per sequence: the figures vLLM prints at start-up.
+ * workload's tokens per sequence: the figures vLLM prints at start-up
+ * (SGLang: its mem_fraction_static on the card beside the budget, and
+ * max_total_num_tokens).
  */
 void gs_sheet_memory_runtime(S_ctx *c)
 {
@@ -569,32 +604,26 @@ void gs_sheet_memory_runtime(S_ctx *c)
 	cmark_node *tb, *r, *p;
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 	size_t i, shown = 0, more = 0;
+	int sgl;
 
 	if (gs_runtime_settings_of(c->in->w, &rs) != 0)
 		return;
+	sgl = rs.id == GS_ENGINE_SGLANG;
 	gs_doc_heading(c->root, 2, TR("sec.runtime"));
+	S_runtime_settings_para(c, &rs);
 	p = gs_doc_para(c->root);
-	gs_doc_textf(p, "%s %s %s. ", TR("rt.intro"), rs.engine, rs.version);
-	gs_doc_textf(p, "gpu_memory_utilization %llu.%03llu (%s); block_size %llu (%s); "
-		     "max_num_batched_tokens %llu (%s).",
-		     (unsigned long long)(rs.util_permille / 1000), (unsigned long long)(rs.util_permille % 1000),
-		     rs.util_default ? rs.util_source : TR("rt.stated"),
-		     (unsigned long long)rs.block_size, rs.block_default ? rs.block_source : TR("rt.stated"),
-		     (unsigned long long)rs.max_num_batched_tokens,
-		     rs.mnbt_default ? rs.mnbt_source : TR("rt.stated"));
-	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR("rt.rule"));
+	gs_doc_text(p, sgl ? TR("rt.rule_sglang") : TR("rt.rule"));
 	/* how far the assumed terms were off on the real logs (bench/predict-logs.sh) */
 	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR("rt.assumed_check"));
+	gs_doc_text(p, sgl ? TR("rt.assumed_check_sglang") : TR("rt.assumed_check"));
 	h[0] = TR("col.offer");
 	h[1] = TR("rt.col_total");
-	h[2] = TR("rt.col_budget");
-	h[3] = TR("rt.col_pool");
-	h[4] = TR("rt.col_tokens");
-	h[5] = TR("rt.col_concurrency");
+	h[2] = sgl ? TR("rt.col_budget_sglang") : TR("rt.col_budget");
+	h[3] = sgl ? TR("rt.col_pool_sglang") : TR("rt.col_pool");
+	h[4] = sgl ? TR("rt.col_tokens_sglang") : TR("rt.col_tokens");
+	h[5] = sgl ? TR("rt.col_concurrency_sglang") : TR("rt.col_concurrency");
 	{
-		char *cap = gs_xasprintf("%s %s %s", TR("rt.caption"),
+		char *cap = gs_xasprintf("%s %s %s", sgl ? TR("rt.caption_sglang") : TR("rt.caption"),
 					 gs_qty_fmt_int(a, c->in->s->kv_tokens_kept, c->lang), TR("rt.caption_tokens"));
 		tb = gs_doc_table(c->doc, c->root, cap, 6, h);
 		free(cap);
@@ -612,7 +641,15 @@ void gs_sheet_memory_runtime(S_ctx *c)
 		gs_doc_code(gs_doc_cell(r), cd->offer->id);
 		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s)", gs_qty_fmt_gib(a, cd->card_total.bytes, c->lang),
 					 gs_sheet_words_qprov(c, cd->card_total)));
-		gs_sheet_words_cell_owned(r, gs_xstrdup(gs_qty_fmt_gib(b, cd->capacity.bytes, c->lang)));
+		if (sgl)
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%llu%c%03llu, %s)",
+				gs_qty_fmt_gib(b, cd->capacity.bytes, c->lang),
+				(unsigned long long)(cd->rt_share.permille / 1000),
+				c->lang == GS_LANG_ES ? ',' : '.',
+				(unsigned long long)(cd->rt_share.permille % 1000),
+				gs_sheet_words_qprov(c, gs_qty_make(cd->capacity.bytes, cd->card_total.prov))));
+		else
+			gs_sheet_words_cell_owned(r, gs_xstrdup(gs_qty_fmt_gib(b, cd->capacity.bytes, c->lang)));
 		if (!cd->rt_pool_known) {
 			gs_doc_cell_text(r, TR("word.missing"));
 			gs_doc_cell_text(r, TR("word.missing"));

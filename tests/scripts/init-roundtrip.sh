@@ -9,7 +9,8 @@
 #    weights of the index (14,483,464,192 B, named with its file) and the
 #    dense KV cache 2 x 32 layers x 8 KV heads x 128 x 32,768 tokens x 2 B =
 #    4,294,967,296 B (init's default), with the windowed 4,096-token figure
-#    (536,870,912 B) beside it, not counted;
+#    (536,870,912 B) beside it, not counted; with --engine sglang at 8,192
+#    tokens it equals tests/data/models/workload-sglang-mistral-8k.json;
 #  - the tiny sharded checkpoint with --task lora and the tiny GGUF with
 #    --task full write a training recipe and pass check; every training
 #    option is written, and the options that contradict the task refused;
@@ -31,6 +32,13 @@ cd "$w" || die "cd $w"
 cmp -s mistral.json "$m/init-mistral-7b-v0.1.json" ||
 	{ diff -u "$m/init-mistral-7b-v0.1.json" mistral.json; err "init output differs from tests/data/models/init-mistral-7b-v0.1.json"; }
 "$bin" check mistral.json >"$scratch/log" 2>&1 || { cat "$scratch/log"; err "check of the init sheet failed"; }
+# --engine sglang: the runtime declared, an empty reserve (SGLang's static
+# budget holds the weights and the KV pool only), as read by hand in
+# tests/data/models/workload-sglang-mistral-8k.json
+"$bin" init --model mistral-7b-v0.1 --context 8192 --engine sglang --id sglang-mistral-8k \
+	--out sglang.json >"$scratch/log" 2>&1 || { cat "$scratch/log"; die "init --engine sglang failed"; }
+cmp -s sglang.json "$m/workload-sglang-mistral-8k.json" ||
+	{ diff -u "$m/workload-sglang-mistral-8k.json" sglang.json; err "init --engine sglang differs from tests/data/models/workload-sglang-mistral-8k.json"; }
 "$bin" sheet --catalog offers.xml mistral.json --out sheet --date 2026-11-29 >"$scratch/log" 2>&1 ||
 	{ cat "$scratch/log"; die "sheet of the init sheet failed"; }
 md=sheet/mistral-7b-v0.1.md

@@ -1,8 +1,8 @@
 /*
- * test_runtime: vLLM's budget (gen/decide/runtime.h) worked by hand on the
- * figures real vLLM logs print (tests/data/evidence-logs/, each named
- * below): the log's own terms in, its KV blocks, tokens and concurrency
- * out, block rounding included.
+ * test_runtime: vLLM's and SGLang's budgets (gen/decide/runtime.h) worked
+ * by hand on the figures real engine logs print (tests/data/evidence-logs/,
+ * each named below): the log's own terms in, its KV blocks, tokens and
+ * concurrency out, block rounding included.
  */
 #include <stdint.h>
 #include <string.h>
@@ -218,6 +218,123 @@ static void test_terms(void)
 	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == -1);
 }
 
+/*
+ * SGLang's default mem_fraction_static (runtime.c), worked by hand.
+ * 0.5.3 and later: reserved = 512 + 1.5 x max(chunked_prefill_size, 2048)
+ * + 2 x cuda_graph_max_bs + 1024 x tp / 8 MiB, at least 10,240 MiB on a
+ * card above 60 GiB; mem_fraction_static = round((gpu_mem - reserved) /
+ * gpu_mem, 3).
+ *  - H100 SXM, 79.18 GiB = 81,080 MiB: chunked_prefill_size 8,192,
+ *    cuda_graph_max_bs 256 (tp < 4): 512 + 12,288 + 512 + 128 = 13,440 MiB,
+ *    67,640 / 81,080 = 0.8342 -> 0.834. Under tp 4: cuda_graph_max_bs 512,
+ *    512 + 12,288 + 1,024 + 512 = 14,336, 66,744 / 81,080 = 0.8232 -> 0.823.
+ *  - RTX 3090, 23.58 GiB = 24,145 MiB: 2,048 and 24: 512 + 3,072 + 48 + 128
+ *    = 3,760, 20,385 / 24,145 = 0.8443 -> 0.844.
+ *  - 64 GiB with chunked_prefill_size 2,048 and cuda_graph_max_bs 8 stated:
+ *    3,728 MiB, raised to 10,240 above 60 GiB: 55,296 / 65,536 = 0.84375
+ *    -> 0.844 (half up).
+ * 0.4 to 0.4.6: by tensor parallelism only.
+ */
+static void test_sglang_rule(void)
+{
+	gs_workload w;
+	gs_runtime_settings rs;
+	gs_runtime_share sh;
+
+	memset(&w, 0, sizeof(w));
+	w.runtime.engine = GS_ENGINE_SGLANG;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(rs.id == GS_ENGINE_SGLANG && rs.mfs_rule == GS_SGLANG_RULE_RESERVE);
+	CHECK(rs.block_size == 1 && rs.mfs_permille == 0 && rs.mfs_source && rs.pool_source);
+	CHECK_STR(rs.version, "0.5.3");
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 1, &sh) == 0);
+	CHECK(sh.by_rule && sh.gpu_mem_mib == 81080 && sh.chunked_prefill_size == 8192);
+	CHECK(sh.cuda_graph_max_bs == 256 && sh.reserved_half_mib == 2 * 13440);
+	CHECK(sh.permille == 834);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 4, &sh) == 0);
+	CHECK(sh.cuda_graph_max_bs == 512 && sh.reserved_half_mib == 2 * 14336 && sh.permille == 823);
+	CHECK(gs_runtime_share_of(&rs, CGIB(2358), 1, &sh) == 0);
+	CHECK(sh.gpu_mem_mib == 24145 && sh.reserved_half_mib == 2 * 3760 && sh.permille == 844);
+	/* a card smaller than the reserve has no budget */
+	CHECK(gs_runtime_share_of(&rs, 2 * GIB, 1, &sh) == -1);
+	w.runtime.chunked_prefill_size = 2048;
+	w.runtime.has_chunked_prefill_size = 1;
+	w.runtime.cuda_graph_max_bs = 8;
+	w.runtime.has_cuda_graph_max_bs = 1;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(gs_runtime_share_of(&rs, 64 * GIB, 1, &sh) == 0);
+	CHECK(sh.reserved_half_mib == 2 * 10240 && sh.permille == 844);
+	/* 0.4 to 0.4.6: by tensor parallelism */
+	w.runtime.version = "0.4.6";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.mfs_rule == GS_SGLANG_RULE_TP);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 1, &sh) == 0 && sh.permille == 880);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 2, &sh) == 0 && sh.permille == 870);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 4, &sh) == 0 && sh.permille == 850);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 8, &sh) == 0 && sh.permille == 810);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 16, &sh) == 0 && sh.permille == 790);
+	/* a version between the two rules: not in the table, unless stated */
+	w.runtime.version = "0.5.0";
+	CHECK(gs_runtime_settings_of(&w, &rs) == -1);
+	w.runtime.version = "0.3";
+	CHECK(gs_runtime_settings_of(&w, &rs) == -1);
+	w.runtime.mfs_permille = 930;
+	w.runtime.has_mfs = 1;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 4, &sh) == 0 && sh.permille == 930 && !sh.by_rule);
+	CHECK(gs_workload_sglang_version_known("0.4") && gs_workload_sglang_version_known("0.5.3"));
+	CHECK(gs_workload_sglang_version_known("0.5.10") && !gs_workload_sglang_version_known("0.4.7"));
+}
+
+/*
+ * SGLang's pool on the figures of a real log:
+ * sglang-05_kv-dtype-form-rocm_pr18263.log (Qwen3MoeForCausalLM, one rank,
+ * an AMD Instinct card not named). Its KV bytes a token: "K size: 76.44 GB"
+ * for "#tokens: 1669816" is 49,152 B of keys, 98,304 B with the values:
+ * 48 layers x 4 KV heads x 128 x 2 x 2 B (Qwen3-30B-A3B's geometry; its
+ * 56.98 GiB of weights are that model's in bf16).
+ *  - mem_fraction_static: the log prints 0.911. The rule of 0.5.3 gives it
+ *    on a card of 288 GiB = 294,912 MiB (chunked_prefill_size 16,384,
+ *    cuda_graph_max_bs 512: 512 + 24,576 + 1,024 + 128 = 26,240 MiB,
+ *    268,672 / 294,912 = 0.91102), and on any card from 293,185 to
+ *    296,497 MiB; the log does not name its card.
+ *  - The pool: total (the free memory before the weights: "avail
+ *    mem=230.20 GB" after them plus "mem usage=56.98 GB") 287.18 GiB x
+ *    0.911 less the weights = 204.641 GiB; the log prints "initial
+ *    available_bytes 219721119039" (204.631 GiB). Three printed figures,
+ *    0.005 GiB each at most: 0.015 GiB either way.
+ *  - max_total_num_tokens: the log's budget after its ROCm attention
+ *    backend's own adjustment ("candidate_kv_budget 164149629787", not in
+ *    the table) over 98,304 B, rounded down: "#tokens: 1669816", exactly.
+ */
+static void test_sglang_log(void)
+{
+	gs_workload w;
+	gs_runtime_settings rs;
+	gs_runtime_share sh;
+	gs_runtime_budget b;
+	uint64_t obs = UINT64_C(219721119039), d;
+
+	memset(&w, 0, sizeof(w));
+	w.runtime.engine = GS_ENGINE_SGLANG;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(gs_runtime_share_of(&rs, 288 * GIB, 1, &sh) == 0);
+	CHECK(sh.reserved_half_mib == 2 * 26240 && sh.permille == 911);
+	CHECK(gs_runtime_share_of(&rs, UINT64_C(293185) * MIB, 1, &sh) == 0 && sh.permille == 911);
+	CHECK(gs_runtime_share_of(&rs, UINT64_C(296497) * MIB, 1, &sh) == 0 && sh.permille == 911);
+	CHECK(gs_runtime_share_of(&rs, UINT64_C(296498) * MIB, 1, &sh) == 0 && sh.permille == 912);
+	CHECK(gs_runtime_share_of(&rs, UINT64_C(293184) * MIB, 1, &sh) == 0 && sh.permille == 910);
+	CHECK(gs_runtime_vllm_budget(CGIB(28718), 911, CGIB(5698), 98304, rs.block_size, 0, &b) == 0);
+	d = b.pool > obs ? b.pool - obs : obs - b.pool;
+	CHECK(d <= CGIB(1) + CGIB(1) / 2);
+	/* 308,357,177,016 x 0.911 = 280,913,388,261 less 61,181,809,131 =
+	 * 219,731,579,130 B: 2,235,225 tokens of 98,304 B (the pool in whole
+	 * tokens, 219,731,558,400 B) */
+	CHECK(b.budget == UINT64_C(280913388261) && b.tokens == 2235225 &&
+	      b.pool == UINT64_C(219731558400));
+	CHECK(gs_runtime_vllm_budget(UINT64_C(164149629787), 1000, 0, 98304, 1, 0, &b) == 0);
+	CHECK(b.tokens == 1669816 && b.blocks == 1669816);
+}
+
 int main(void)
 {
 	test_v1_concurrency();
@@ -225,5 +342,7 @@ int main(void)
 	test_short_and_bounds();
 	test_defaults();
 	test_terms();
+	test_sglang_rule();
+	test_sglang_log();
 	return gs_check_exit("test_runtime");
 }
