@@ -370,6 +370,60 @@ static int S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 	return 0;
 }
 
+/*
+ * The vision tower's activations while it encodes the images (--images):
+ * its largest transient, the MLP tensors of one block over every patch of
+ * the images encoded at once, as the text's prefill item counts the gate
+ * and up tensors. The tower sees each image as (H' / patch) x (W' / patch)
+ * patches before any merger (Qwen2.5-VL: one temporal patch per image,
+ * the image repeated temporal_patch_size times; Gemma 3: the SigLIP
+ * square, (896 / 14)^2 = 4,096), and transformers encodes all the images
+ * of a batch in one call (get_image_features: Qwen2_5_VLMLP's gate_proj
+ * and up_proj in modeling_qwen2_5_vl.py, SiglipMLP's fc1 and its
+ * activation in modeling_siglip.py): sequences x images x patches x
+ * vision_config.intermediate_size x 2 x the compute width. Assumed; the
+ * attention's scores (none with flash or memory-efficient SDPA kernels) and
+ * vLLM's encoder budget are not counted. Qwen2.5-VL-7B, 4 images of 1,280 x
+ * 720 (1,288 x 728: 52 x 92 = 4,784 patches): 4 x 4,784 x 3,420 x 2 x 2 B
+ * = 261,780,480 B.
+ */
+static void S_vision_reserve(json_t *res, const gs_model *m, const S_plan *p)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	uint64_t ph, pw, patches;
+	unsigned __int128 v;
+
+	if (!p->img_n || m->has_vision != 1 || !m->vision_intermediate || !m->vision_patch)
+		return;
+	ph = p->img.rheight / m->vision_patch;
+	pw = p->img.rwidth / m->vision_patch;
+	v = (unsigned __int128)ph * pw;
+	if (v > UINT64_MAX)
+		return;
+	patches = (uint64_t)v;
+	v = (unsigned __int128)p->sequences * p->img_n * patches;
+	if (v > UINT64_MAX)
+		return;
+	v = v * m->vision_intermediate * 2 * p->value_bytes;
+	if (v > UINT64_MAX)
+		return;
+	json_array_append_new(res, S_item("vision tower activations", S_size_bytes((uint64_t)v),
+		gs_xasprintf("Assumed: the largest transient of the vision tower, the MLP "
+			     "tensors of one block (%s) over every patch of the images encoded at "
+			     "once, as transformers encodes them: %llu sequence(s) x %llu image(s) "
+			     "x %s patches (%llu x %llu of %llu pixels, before %s) x %s "
+			     "intermediate (`vision_config.intermediate_size`) x 2 x %u B. The "
+			     "attention's scores are not counted (flash and memory-efficient SDPA "
+			     "kernels keep none; eager attention keeps heads x patches^2 of them), "
+			     "nor vLLM's encoder budget.",
+			     m->vision_merge ? "gate and up, Qwen2_5_VLMLP" : "fc1 and its activation, "
+			     "SiglipMLP", (unsigned long long)p->sequences, (unsigned long long)p->img_n,
+			     gs_qty_fmt_int(a, patches, GS_LANG_EN), (unsigned long long)ph,
+			     (unsigned long long)pw, (unsigned long long)m->vision_patch,
+			     m->vision_merge ? "the merger" : "the pooling into `mm_tokens_per_image`",
+			     gs_qty_fmt_int(b, m->vision_intermediate, GS_LANG_EN), p->value_bytes)));
+}
+
 static json_t *S_reserve(const gs_model *m, const S_plan *p)
 {
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
@@ -399,6 +453,8 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 					     (unsigned long long)p->sequences, gs_qty_fmt_int(a, in, GS_LANG_EN),
 					     gs_qty_fmt_int(b, m->intermediate, GS_LANG_EN), p->value_bytes)));
 	}
+	if (p->task == 0)
+		S_vision_reserve(res, m, p);
 	return res;
 }
 
@@ -513,7 +569,8 @@ static char *S_vision_note(const gs_model *m, const S_plan *p)
 			 "processor (%s) resizes each to %llu x %llu%s; %s image tokens in all, "
 			 "added to the input. The vision tower, %s parameters (calculated from "
 			 "`vision_config`), is in the weights; its activations while it encodes "
-			 "are not itemised.",
+			 "are the reserve item `vision tower activations` (**assumed**, with its "
+			 "formula), under `--engine vllm` left to vLLM's own terms.",
 			 (unsigned long long)p->img_n, (unsigned long long)p->img.width,
 			 (unsigned long long)p->img.height, p->img_words,
 			 (unsigned long long)p->img.rwidth, (unsigned long long)p->img.rheight, rule,
