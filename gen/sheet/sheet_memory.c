@@ -52,6 +52,33 @@ static void S_model_source_row(S_ctx *c, cmark_node *tb)
 	}
 }
 
+/* The identity's cache row: its kind, its dtype and width, a static
+ * cache's maximum. The caller frees it. */
+static char *S_cache_words(const S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	char key[32], a[GS_FMT_MAX], *cv;
+
+	snprintf(key, sizeof(key), "cache.%s", gs_workload_cache_id(w->cache));
+	if (w->cache_dtype && gs_kvdtype_is_block(w->cache_dtype))
+		cv = gs_xasprintf("%s, %s, %llu B %s %llu %s", TR(key), w->cache_dtype->name,
+				  (unsigned long long)w->cache_block_bytes, TR("word.block_of"),
+				  (unsigned long long)w->cache_block_values, TR("word.values"));
+	else if (w->cache_dtype)
+		cv = gs_xasprintf("%s, %s, %llu B/%s", TR(key), w->cache_dtype->name,
+				  (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
+	else
+		cv = gs_xasprintf("%s, %llu B/%s", TR(key),
+				  (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
+	if (w->has_cache_max_tokens) {
+		char *more = gs_xasprintf("%s, %s %s", cv, gs_qty_fmt_int(a, w->cache_max_tokens, c->lang),
+					  TR("word.tokens"));
+		free(cv);
+		cv = more;
+	}
+	return cv;
+}
+
 void gs_sheet_memory_identity(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
@@ -101,24 +128,7 @@ void gs_sheet_memory_identity(S_ctx *c)
 		free(label);
 	}
 	if (w->cache != GS_CACHE_NONE) {
-		char key[32], *cv;
-		snprintf(key, sizeof(key), "cache.%s", gs_workload_cache_id(w->cache));
-		if (w->cache_dtype && gs_kvdtype_is_block(w->cache_dtype))
-			cv = gs_xasprintf("%s, %s, %llu B %s %llu %s", TR(key), w->cache_dtype->name,
-					  (unsigned long long)w->cache_block_bytes, TR("word.block_of"),
-					  (unsigned long long)w->cache_block_values, TR("word.values"));
-		else if (w->cache_dtype)
-			cv = gs_xasprintf("%s, %s, %llu B/%s", TR(key), w->cache_dtype->name,
-					  (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
-		else
-			cv = gs_xasprintf("%s, %llu B/%s", TR(key),
-					  (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
-		if (w->has_cache_max_tokens) {
-			char *more = gs_xasprintf("%s, %s %s", cv, gs_qty_fmt_int(a, w->cache_max_tokens, c->lang),
-					      TR("word.tokens"));
-			free(cv);
-			cv = more;
-		}
+		char *cv = S_cache_words(c);
 		ROW(TR("id.cache"), cv);
 		free(cv);
 	}
