@@ -12,7 +12,8 @@
 #    65,536 B per token; fp16 131,072;
 #  - refused, nothing written: q8_0 under --engine vllm (exit 2), an
 #    unknown dtype (exit 2, the accepted ones named), q8_0 on a model whose
-#    layers keep different caches (Gemma 2's windows, exit 1).
+#    layers keep different caches (Gemma 2's windows, exit 1), q8_0 on a
+#    head of 80 values (exit 1; fp8 is kept).
 set -u
 bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
@@ -59,7 +60,17 @@ grep -q 'fp16, bf16, fp32, fp8, q8_0 or q4_0' "$scratch/log" || err "an unknown 
 "$bin" init --model gemma-2-9b --context 8192 --kv-dtype q4_0 --out r3.json >/dev/null 2>"$scratch/log"
 [ $? -eq 1 ] || err "q4_0 on Gemma 2's layout was not refused with exit 1"
 grep -q "do not all keep the same cache" "$scratch/log" || err "q4_0 on a layout: no reason given"
-for f in r1.json r2.json r3.json; do
+# a head of 80 values (Llama-3.1-8B's config with a head_dim key of 80): not whole blocks
+mkdir -p odd-head || die "mkdir odd-head"
+sed 's/"model_type": "llama",/"model_type": "llama",\n  "head_dim": 80,/' llama-3.1-8b/config.json >odd-head/config.json
+grep -q '"head_dim": 80' odd-head/config.json || die "odd-head: no head_dim written"
+"$bin" init --model odd-head --context 8192 --kv-dtype q8_0 --out r4.json >/dev/null 2>"$scratch/log"
+[ $? -eq 1 ] || err "q8_0 on a head of 80 values was not refused with exit 1"
+grep -q 'the head dimension 80 is not a multiple of 32' "$scratch/log" ||
+	{ cat "$scratch/log"; err "q8_0 on a head of 80: no reason given"; }
+"$bin" init --model odd-head --context 8192 --kv-dtype fp8 --out ok80.json >/dev/null 2>"$scratch/log" ||
+	{ cat "$scratch/log"; err "fp8 on a head of 80 values was refused"; }
+for f in r1.json r2.json r3.json r4.json; do
 	[ ! -e "$f" ] || err "a refused init wrote $f"
 done
 ls | grep -q '\.tmp-' && err "a temporary file was left behind"
