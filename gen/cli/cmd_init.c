@@ -20,6 +20,7 @@
 #include "hfcache.h"
 #include "jsonout.h"
 #include "jsonread.h"
+#include "kvdtype.h"
 #include "model.h"
 #include "outfile.h"
 #include "runtime.h"
@@ -238,9 +239,9 @@ typedef struct {
 	int qlora;
 	const char *optimizer, *checkpointing, *sharding, *offload;
 	unsigned value_bytes; /* bytes per value of activations and KV: the compute width */
-	unsigned kv_bytes;    /* bytes per KV value: value_bytes, or --kv-dtype's */
+	unsigned kv_bytes;    /* bytes per KV value: value_bytes, or --kv-dtype's (0: a block type) */
 	const char *kv_dtype; /* --kv-dtype as given, or NULL */
-	const char *kv_dtype_words;
+	const gs_kvdtype *kvt; /* --kv-dtype's width (kvdtype.h), or NULL */
 	const char *engine;   /* --engine vllm, or NULL: no runtime */
 	const char *engine_version; /* --engine-version, or NULL: the table's newest */
 	uint64_t mnbt;        /* --max-num-batched-tokens, or 0: the version's default */
@@ -369,6 +370,60 @@ static int S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 	return 0;
 }
 
+/*
+ * The vision tower's activations while it encodes the images (--images):
+ * its largest transient, the MLP tensors of one block over every patch of
+ * the images encoded at once, as the text's prefill item counts the gate
+ * and up tensors. The tower sees each image as (H' / patch) x (W' / patch)
+ * patches before any merger (Qwen2.5-VL: one temporal patch per image,
+ * the image repeated temporal_patch_size times; Gemma 3: the SigLIP
+ * square, (896 / 14)^2 = 4,096), and transformers encodes all the images
+ * of a batch in one call (get_image_features: Qwen2_5_VLMLP's gate_proj
+ * and up_proj in modeling_qwen2_5_vl.py, SiglipMLP's fc1 and its
+ * activation in modeling_siglip.py): sequences x images x patches x
+ * vision_config.intermediate_size x 2 x the compute width. Assumed; the
+ * attention's scores (none with flash or memory-efficient SDPA kernels) and
+ * vLLM's encoder budget are not counted. Qwen2.5-VL-7B, 4 images of 1,280 x
+ * 720 (1,288 x 728: 52 x 92 = 4,784 patches): 4 x 4,784 x 3,420 x 2 x 2 B
+ * = 261,780,480 B.
+ */
+static void S_vision_reserve(json_t *res, const gs_model *m, const S_plan *p)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	uint64_t ph, pw, patches;
+	unsigned __int128 v;
+
+	if (!p->img_n || m->has_vision != 1 || !m->vision_intermediate || !m->vision_patch)
+		return;
+	ph = p->img.rheight / m->vision_patch;
+	pw = p->img.rwidth / m->vision_patch;
+	v = (unsigned __int128)ph * pw;
+	if (v > UINT64_MAX)
+		return;
+	patches = (uint64_t)v;
+	v = (unsigned __int128)p->sequences * p->img_n * patches;
+	if (v > UINT64_MAX)
+		return;
+	v = v * m->vision_intermediate * 2 * p->value_bytes;
+	if (v > UINT64_MAX)
+		return;
+	json_array_append_new(res, S_item("vision tower activations", S_size_bytes((uint64_t)v),
+		gs_xasprintf("Assumed: the largest transient of the vision tower, the MLP "
+			     "tensors of one block (%s) over every patch of the images encoded at "
+			     "once, as transformers encodes them: %llu sequence(s) x %llu image(s) "
+			     "x %s patches (%llu x %llu of %llu pixels, before %s) x %s "
+			     "intermediate (`vision_config.intermediate_size`) x 2 x %u B. The "
+			     "attention's scores are not counted (flash and memory-efficient SDPA "
+			     "kernels keep none; eager attention keeps heads x patches^2 of them), "
+			     "nor vLLM's encoder budget.",
+			     m->vision_merge ? "gate and up, Qwen2_5_VLMLP" : "fc1 and its activation, "
+			     "SiglipMLP", (unsigned long long)p->sequences, (unsigned long long)p->img_n,
+			     gs_qty_fmt_int(a, patches, GS_LANG_EN), (unsigned long long)ph,
+			     (unsigned long long)pw, (unsigned long long)m->vision_patch,
+			     m->vision_merge ? "the merger" : "the pooling into `mm_tokens_per_image`",
+			     gs_qty_fmt_int(b, m->vision_intermediate, GS_LANG_EN), p->value_bytes)));
+}
+
 static json_t *S_reserve(const gs_model *m, const S_plan *p)
 {
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
@@ -403,6 +458,8 @@ static json_t *S_reserve(const gs_model *m, const S_plan *p)
 					     (unsigned long long)p->sequences, gs_qty_fmt_int(a, in, GS_LANG_EN),
 					     gs_qty_fmt_int(b, m->intermediate, GS_LANG_EN), p->value_bytes)));
 	}
+	if (p->task == 0)
+		S_vision_reserve(res, m, p);
 	return res;
 }
 
@@ -517,7 +574,8 @@ static char *S_vision_note(const gs_model *m, const S_plan *p)
 			 "processor (%s) resizes each to %llu x %llu%s; %s image tokens in all, "
 			 "added to the input. The vision tower, %s parameters (calculated from "
 			 "`vision_config`), is in the weights; its activations while it encodes "
-			 "are not itemised.",
+			 "are the reserve item `vision tower activations` (**assumed**, with its "
+			 "formula), under `--engine vllm` left to vLLM's own terms.",
 			 (unsigned long long)p->img_n, (unsigned long long)p->img.width,
 			 (unsigned long long)p->img.height, p->img_words,
 			 (unsigned long long)p->img.rwidth, (unsigned long long)p->img.rheight, rule,
@@ -553,12 +611,32 @@ static char *S_format_note(const gs_model *m, const char *format)
 			    gs_qty_fmt_int(e, r.bytes, GS_LANG_EN));
 }
 
+/* The notes' sentence on the KV cache's width. */
+static char *S_kv_words(const gs_model *m, const S_plan *p)
+{
+	const gs_kvdtype *t = p->kvt;
+
+	if (t && gs_kvdtype_is_block(t))
+		return gs_xasprintf("The KV cache counts %llu B per block of %llu values along each "
+				    "head (`--kv-dtype %s`: %s), llama.cpp's `-ctk %s -ctv %s`; "
+				    "llama.cpp quantises the values' cache only with flash "
+				    "attention (`-fa`).", (unsigned long long)t->block_bytes,
+				    (unsigned long long)t->block_values, t->name, t->source, t->name,
+				    t->name);
+	if (t)
+		return gs_xasprintf("The KV cache counts %u B per value (`--kv-dtype %s`: %s).",
+				    p->kv_bytes, t->name, t->source);
+	return gs_xasprintf("The KV cache counts %u B per value (%s).", p->kv_bytes,
+			    m->weights == GS_WEIGHTS_GGUF ? "llama.cpp's default f16 cache"
+			    : "the checkpoint's compute width");
+}
+
 /* The workload's notes: where each figure comes from, in words. */
 static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const char *from,
 		     uint64_t params, int kv, const char *replicated)
 {
 	char a[GS_FMT_MAX];
-	char *notes, *where, *window = NULL, *moe = NULL, *fmt = NULL, *vis = NULL;
+	char *notes, *where, *window = NULL, *moe = NULL, *fmt = NULL, *vis = NULL, *kvw;
 
 	if (kv && m->has_sliding_window && m->sliding_pattern &&
 	    strcmp(m->sliding_pattern, "every_layer") == 0)
@@ -599,6 +677,7 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 		free(moe);
 		moe = ep;
 	}
+	kvw = S_kv_words(m, p);
 	if (repo)
 		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
 				     m->commit);
@@ -622,15 +701,13 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 	notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry%s"
 			     "parameter count%s are read from them, nothing "
 			     "is typed by hand but the context (%s tokens, %llu generated, %llu "
-			     "sequence(s) at once). The KV cache counts %u B per value (%s). "
+			     "sequence(s) at once). %s "
 			     "%s%s%s%s%s%s%s%s",
 			     where, p->format ? " and the " : ", the ",
 			     p->format ? "" : " and the weight bytes",
 			     gs_qty_fmt_int(a, p->context, GS_LANG_EN),
 			     (unsigned long long)p->output, (unsigned long long)p->sequences,
-			     p->kv_bytes, p->kv_dtype ? p->kv_dtype_words
-			     : m->weights == GS_WEIGHTS_GGUF
-			     ? "llama.cpp's default f16 cache" : "the checkpoint's compute width",
+			     kvw,
 			     p->engine && !p->task && strcmp(p->engine, "sglang") == 0
 			     ? "The reserve is empty: SGLang's static budget, mem_fraction_static x the "
 			       "card's total, holds the weights and the KV pool only; its activations "
@@ -662,6 +739,7 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 	free(moe);
 	free(fmt);
 	free(vis);
+	free(kvw);
 	return notes;
 }
 
@@ -770,8 +848,12 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	if (kv && !p->task) {
 		/* dense by default: whether a window bounds the cache depends on
 		 * the runtime (the notes say so, and the sheet shows both) */
-		cache = json_pack("{s:s,s:I}", "kind", "dense",
-				  "bytes_per_value", (json_int_t)p->kv_bytes);
+		cache = json_pack("{s:s}", "kind", "dense");
+		if (p->kvt)
+			json_object_set_new(cache, "dtype", json_string(p->kvt->name));
+		/* a block type has no whole bytes per value: its dtype says it all */
+		if (!p->kvt || !gs_kvdtype_is_block(p->kvt))
+			json_object_set_new(cache, "bytes_per_value", json_integer((json_int_t)p->kv_bytes));
 		json_object_set_new(w, "cache", cache);
 	}
 	json_object_set_new(w, "reserve", S_reserve(m, p));
@@ -854,33 +936,51 @@ static int S_write_new(const char *out, const char *text)
 }
 
 /* --kv-dtype: the KV cache's values in a runtime's cache dtype (vLLM
- * --kv-cache-dtype fp8, llama.cpp -ctk f16). Block formats (q8_0, q4_0)
- * are not whole bytes per value: not offered yet. */
+ * --kv-cache-dtype fp8, llama.cpp -ctk q8_0): kvdtype.h. */
 static int S_kv_dtype(S_plan *p)
 {
-	static const struct {
-		const char *name;
-		unsigned bytes;
-		const char *words;
-	} t[] = {
-		{ "fp8", 1, "--kv-dtype fp8: an 8-bit cache, as vLLM's --kv-cache-dtype fp8 keeps it" },
-		{ "bf16", 2, "--kv-dtype bf16" },
-		{ "fp16", 2, "--kv-dtype fp16" },
-		{ "fp32", 4, "--kv-dtype fp32" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		if (strcmp(t[i].name, p->kv_dtype) == 0) {
-			p->kv_bytes = t[i].bytes;
-			p->kv_dtype_words = t[i].words;
-			return 0;
-		}
+	p->kvt = gs_kvdtype_find(p->kv_dtype);
+	if (!p->kvt) {
+		fprintf(stderr, "gpusheet init: --kv-dtype takes %s, not \"%s\"\n",
+			gs_kvdtype_names(), p->kv_dtype);
+		return -1;
 	}
-	fprintf(stderr, "gpusheet init: --kv-dtype takes fp8, bf16, fp16 or fp32, not \"%s\" "
-		"(llama.cpp's q8_0 and q4_0 are blocks, not whole bytes per value: not offered "
-		"yet)\n", p->kv_dtype);
-	return -1;
+	p->kv_bytes = gs_kvdtype_is_block(p->kvt) ? 0 : (unsigned)p->kvt->block_bytes;
+	return 0;
+}
+
+/*
+ * A block type (q8_0, q4_0) on the model read: llama.cpp refuses a head
+ * that is not whole blocks ("K cache type q8_0 with block size 32 does not
+ * divide n_embd_head_k", src/llama-context.cpp), and a model whose layers
+ * keep different caches is sized as vLLM and transformers keep it, neither
+ * of which keeps these types. -1 with the reason.
+ */
+static int S_kv_block_check(const gs_model *m, const S_plan *p)
+{
+	const gs_kvdtype *t = p->kvt;
+
+	if (!t || !gs_kvdtype_is_block(t) || p->task)
+		return 0;
+	if (gs_model_layout_needed(m)) {
+		fprintf(stderr, "gpusheet init: %s: --kv-dtype %s is llama.cpp's block type, and the "
+			"model's layers do not all keep the same cache (windows, chunks, a latent or "
+			"a state per layer kind): the sheet sizes such a cache as vLLM and "
+			"transformers keep it, and neither keeps %s; use --kv-dtype fp8, bf16 or "
+			"fp16\n", m->path, t->name, t->name);
+		return -1;
+	}
+	if (m->has_head_dim && m->head_dim % t->block_values != 0) {
+		fprintf(stderr, "gpusheet init: %s: --kv-dtype %s keeps blocks of %llu values along "
+			"each head, and the head dimension %llu is not a multiple of %llu: llama.cpp "
+			"refuses it (\"K cache type %s with block size %llu does not divide "
+			"n_embd_head_k=%llu\"); use --kv-dtype fp8, bf16 or fp16\n", m->path, t->name,
+			(unsigned long long)t->block_values, (unsigned long long)m->head_dim,
+			(unsigned long long)t->block_values, t->name,
+			(unsigned long long)t->block_values, (unsigned long long)m->head_dim);
+		return -1;
+	}
+	return 0;
 }
 
 /* One of names (NULL-terminated), or a usage error naming the option. */
@@ -1116,6 +1216,13 @@ static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const ch
 			return GS_EXIT_USAGE;
 		}
 	}
+	if (p->engine && p->kvt && gs_kvdtype_is_block(p->kvt)) {
+		fprintf(stderr, "gpusheet init: --kv-dtype %s is llama.cpp's block type: %s keeps "
+			"no such cache (its KV cache dtype is auto or fp8); use --kv-dtype fp8, or "
+			"leave --engine out\n", p->kvt->name,
+			strcmp(p->engine, "sglang") == 0 ? "SGLang" : "vLLM");
+		return GS_EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -1123,7 +1230,7 @@ static int S_help(void)
 {
 	printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
 	       "[--output-tokens N] [--sequences N] "
-	       "[--task inference|adaptation|training] [--kv-dtype fp8|bf16|fp16|fp32] "
+	       "[--task inference|adaptation|training] [--kv-dtype fp16|bf16|fp32|fp8|q8_0|q4_0] "
 	       "[--engine vllm|sglang [--engine-version V] [--max-num-batched-tokens N (vllm)]] [--format FORMAT] [--tensor-parallel N] "
 	       "[--images WxH[xN]] "
 	       "[--id ID] --out FILE\n"
@@ -1265,7 +1372,7 @@ int gs_cmd_init(int argc, char **argv)
 			return GS_EXIT_INVALID;
 		}
 	}
-	if (imgtext && S_images_tokens(&m, &p)) {
+	if (S_kv_block_check(&m, &p) || (imgtext && S_images_tokens(&m, &p))) {
 		free(repo);
 		gs_model_release(&m);
 		return GS_EXIT_INVALID;

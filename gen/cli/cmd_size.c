@@ -255,7 +255,7 @@ int gs_cmd_size_kv(int argc, char **argv)
 	uint64_t v[7] = { 0 };
 	int json = 0, c, k;
 	gs_lang lang = GS_LANG_EN;
-	gs_kv_geometry g;
+	gs_kv_geometry g = { 0 };
 	uint64_t total, per_seq;
 	gs_strings t;
 

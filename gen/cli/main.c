@@ -18,7 +18,7 @@ static const char S_usage[] =
 	"           a repo id is read offline from the Hugging Face cache\n"
 	"  init     --model PATH|ORG/NAME[@REVISION] --context N [--output-tokens N]\n"
 	"           [--sequences N] [--task inference|adaptation|training] [--id ID]\n"
-	"           [--kv-dtype fp8|bf16|fp16|fp32] [--engine vllm] [--engine-version V]\n"
+	"           [--kv-dtype fp16|bf16|fp32|fp8|q8_0|q4_0] [--engine vllm] [--engine-version V]\n"
 	"           [--max-num-batched-tokens N] [--tensor-parallel N]\n"
 	"           [--format bf16|int8|fp8|awq-int4|gptq-int4|mxfp4|nvfp4]\n"
 	"           [--images WxH[xN]] --out FILE\n"

@@ -49,13 +49,26 @@ uint64_t gs_sizing_kv_tokens_kept(uint64_t tokens, uint64_t window)
 	return window && window < tokens ? window : tokens;
 }
 
+int gs_sizing_kv_row_bytes(const gs_kv_geometry *g, uint64_t *out)
+{
+	if (g->block_values > 1) {
+		/* whole blocks only: llama.cpp refuses a head that is not */
+		if (g->head_dim % g->block_values != 0)
+			return -1;
+		return gs_qty_mul_u64(g->head_dim / g->block_values, g->block_bytes, out);
+	}
+	return gs_qty_mul_u64(g->head_dim, g->bytes_per_value, out);
+}
+
 int gs_sizing_kv_bytes(const gs_kv_geometry *g, uint64_t *out)
 {
-	uint64_t v = 2;
+	uint64_t v = 2, row;
 
+	if (gs_sizing_kv_row_bytes(g, &row))
+		return -1;
 	if (gs_qty_mul_u64(v, g->layers, &v) || gs_qty_mul_u64(v, g->kv_heads, &v) ||
-	    gs_qty_mul_u64(v, g->head_dim, &v) || gs_qty_mul_u64(v, g->tokens_kept, &v) ||
-	    gs_qty_mul_u64(v, g->bytes_per_value, &v) || gs_qty_mul_u64(v, g->sequences, &v))
+	    gs_qty_mul_u64(v, row, &v) || gs_qty_mul_u64(v, g->tokens_kept, &v) ||
+	    gs_qty_mul_u64(v, g->sequences, &v))
 		return -1;
 	*out = v;
 	return 0;
@@ -195,6 +208,9 @@ static int S_kv_layout(const gs_workload *w, const char *engine, gs_sizing *s)
 		tokens = w->cache_max_tokens;
 	if (tokens == 0 || !(f1 || f2 || w->cache == GS_CACHE_STATIC))
 		return 0;
+	/* the engines of a layout keep no block type (the reader refuses it) */
+	if (w->cache_block_values > 1)
+		return -1;
 	/* vLLM keeps every sequence's cache in whole blocks */
 	if (engine && strcmp(engine, "vllm") == 0) {
 		gs_runtime_settings rs;
@@ -235,6 +251,36 @@ static int S_kv_layout(const gs_workload *w, const char *engine, gs_sizing *s)
 		s->kv_other_tokens = tokens;
 	}
 	return 0;
+}
+
+int gs_sizing_kv_with_dtype(const gs_workload *w, const gs_sizing *s, const gs_kvdtype *t,
+			    uint64_t *out)
+{
+	gs_kv_geometry g = { 0 };
+	gs_cache_cost c;
+	int block = gs_kvdtype_is_block(t);
+
+	if (!t || !s->kv.present || !s->kv_sequences)
+		return -1;
+	if (w->ncache_layout) {
+		/* vLLM and transformers keep no llama.cpp block type */
+		if (block || !s->kv_engine ||
+		    gs_sizing_cache_engine(w->cache_layout, w->ncache_layout, s->kv_engine,
+					   t->block_bytes, s->kv_tokens_kept, &c))
+			return -1;
+		return gs_qty_mul_u64(c.bytes, s->kv_sequences, out);
+	}
+	if (!w->has_kv_geometry || (block && w->runtime.engine == GS_ENGINE_VLLM))
+		return -1;
+	g.layers = w->layers;
+	g.kv_heads = w->kv_heads;
+	g.head_dim = w->head_dim;
+	g.tokens_kept = s->kv_tokens_kept;
+	g.bytes_per_value = block ? 0 : t->block_bytes;
+	g.block_values = t->block_values;
+	g.block_bytes = t->block_bytes;
+	g.sequences = s->kv_sequences;
+	return gs_sizing_kv_bytes(&g, out);
 }
 
 int gs_sizing_kv_splits(const gs_workload *w, const gs_sizing *s, uint64_t n)
@@ -320,7 +366,7 @@ int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 		if (S_kv_layout(w, w->runtime.engine == GS_ENGINE_VLLM ? "vllm" : NULL, s))
 			return S_fail(err, "the KV cache");
 	} else if (w->cache != GS_CACHE_NONE && w->has_kv_geometry) {
-		gs_kv_geometry g;
+		gs_kv_geometry g = { 0 };
 		int f1, f2, fs;
 		uint64_t in = gs_workload_dim(w, "input_tokens", &f1);
 		uint64_t outt = gs_workload_dim(w, "output_tokens", &f2);
@@ -346,6 +392,8 @@ int gs_sizing_workload(const gs_workload *w, gs_sizing *s, gs_error *err)
 		g.head_dim = w->head_dim;
 		g.tokens_kept = tokens;
 		g.bytes_per_value = w->cache_bytes_per_value;
+		g.block_values = w->cache_block_values;
+		g.block_bytes = w->cache_block_bytes;
 		g.sequences = 1;
 		if (tokens > 0 && (f1 || f2 || w->cache == GS_CACHE_STATIC)) {
 			if (gs_sizing_kv_bytes(&g, &v))

@@ -43,10 +43,22 @@ int gs_sizing_millibits_theoretical(uint64_t millibits);
 
 typedef struct {
 	uint64_t layers, kv_heads, head_dim, tokens_kept, bytes_per_value, sequences;
+	/* a block type (kvdtype.h: llama.cpp's q8_0, q4_0): block_bytes per
+	 * block_values values along each head; 0 or 1: bytes_per_value each */
+	uint64_t block_values, block_bytes;
 } gs_kv_geometry;
 
-/* 2 x layers x kv_heads x head_dim x tokens_kept x bytes_per_value x sequences */
+/*
+ * 2 x layers x kv_heads x head_dim x tokens_kept x bytes_per_value x sequences;
+ * with a block type, head_dim x bytes_per_value becomes a head's row of
+ * head_dim / block_values blocks of block_bytes: 2 x 32 x 8 x (128 / 32 x
+ * 34) = 69,632 B per token for Llama-3.1-8B in q8_0. -1 on overflow, or
+ * when head_dim is not a multiple of block_values.
+ */
 int gs_sizing_kv_bytes(const gs_kv_geometry *g, uint64_t *out);
+/* The bytes of one head's row of keys (or values) for one token: head_dim x
+ * bytes_per_value, or head_dim / block_values x block_bytes. -1 as above. */
+int gs_sizing_kv_row_bytes(const gs_kv_geometry *g, uint64_t *out);
 /* tokens kept: min(tokens, window) when window != 0, else tokens. */
 uint64_t gs_sizing_kv_tokens_kept(uint64_t tokens, uint64_t window);
 
@@ -155,6 +167,15 @@ typedef struct {
  * card; vllm/v1/attention/backends/mla/common.py). 0: replicated.
  */
 int gs_sizing_kv_splits(const gs_workload *w, const gs_sizing *s, uint64_t n);
+/*
+ * The KV cache counted (s->kv: its tokens, sequences and runtime) were its
+ * values kept in dtype t: the "what to change" lever's figure. -1 when the
+ * workload cannot keep t (a block type on a cache_layout or under a vLLM
+ * runtime, or a head not whole blocks), when s counts no KV cache, or on
+ * overflow.
+ */
+int gs_sizing_kv_with_dtype(const gs_workload *w, const gs_sizing *s, const gs_kvdtype *t,
+			    uint64_t *out);
 
 /*
  * Sizes a workload. Returns 0, or -1 with a message in err

@@ -907,7 +907,9 @@ gs_kvcap_cmp gs_verdict_kv_capacity_comparable(const gs_workload *w, const gs_si
 		return GS_KVC_FORMAT;
 	}
 	*what = "kv_cache_dtype";
-	if (gs_verdict_kv_dtype_bytes(S_setting(m, "kv_cache_dtype", NULL), dt) !=
+	/* a block type (q8_0, q4_0: 0 B per value here) is no vLLM cache */
+	if (w->cache_block_values > 1 ||
+	    gs_verdict_kv_dtype_bytes(S_setting(m, "kv_cache_dtype", NULL), dt) !=
 	    w->cache_bytes_per_value)
 		return GS_KVC_KV_DTYPE;
 	*what = "tensor_parallel_size";
@@ -2325,6 +2327,23 @@ uint64_t gs_verdict_candidate_lower_with_weights(const gs_workload *w, const gs_
 	S_terms(&in, sp, &wq, &kv);
 	now = wq.bytes;
 	other = S_ceil_div(weights, sp);
+	lower = c->lower.present && c->lower.bytes >= now ? c->lower.bytes - now : 0;
+	return gs_qty_add_u64(lower, other, &lower) ? UINT64_MAX : lower;
+}
+
+uint64_t gs_verdict_candidate_lower_with_kv(const gs_workload *w, const gs_sizing *s,
+				    const gs_candidate *c, uint64_t kv)
+{
+	uint64_t sp = c->split ? c->split : 1, now, other, lower;
+	S_in in;
+	gs_qty wq, kq;
+
+	memset(&in, 0, sizeof(in));
+	in.w = w;
+	in.s = s;
+	S_terms(&in, sp, &wq, &kq);
+	now = kq.present ? kq.bytes : 0;
+	other = sp > 1 && s->kv.present && gs_sizing_kv_splits(w, s, sp) ? S_ceil_div(kv, sp) : kv;
 	lower = c->lower.present && c->lower.bytes >= now ? c->lower.bytes - now : 0;
 	return gs_qty_add_u64(lower, other, &lower) ? UINT64_MAX : lower;
 }

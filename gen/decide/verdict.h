@@ -330,6 +330,10 @@ int gs_verdict_candidate_room(const gs_workload *w, const gs_sizing *s, const gs
  * bytes instead (another storage format), the other terms as calculated. */
 uint64_t gs_verdict_candidate_lower_with_weights(const gs_workload *w, const gs_sizing *s,
 					 const gs_candidate *c, uint64_t weights);
+/* The candidate's calculated lower bound per card were its KV cache these
+ * bytes instead (another cache dtype), split as the counted one is. */
+uint64_t gs_verdict_candidate_lower_with_kv(const gs_workload *w, const gs_sizing *s,
+				    const gs_candidate *c, uint64_t kv);
 /* The first candidate of a class in the order, or NULL. */
 const gs_candidate *gs_verdict_first_of(const gs_decision *d, gs_class k);
 const char *gs_verdict_class_id(gs_class k);            /* "retained", "fits", ... */

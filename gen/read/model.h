@@ -179,6 +179,7 @@ typedef struct gs_model_s {
 	uint64_t vision_params;
 	int has_vision;           /* 1: a vision tower counted; 2: one not counted */
 	uint64_t vision_patch, vision_merge; /* patch size and spatial merge, or 0 */
+	uint64_t vision_intermediate; /* vision_config.intermediate_size (the tower's MLP), or 0 */
 	uint64_t vision_image_size;  /* SigLIP (Gemma 3): the side every image is resized to, or 0 */
 	uint64_t vision_image_tokens; /* Gemma 3: mm_tokens_per_image, or 0 */
 	/* what the geometry's count leaves out, in words (static), with its

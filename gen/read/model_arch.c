@@ -769,6 +769,7 @@ static void S_vision(S_ctx *c, u128 *out)
 		S_u(c, c->root, "$", "mm_tokens_per_image", 0, &m->vision_image_tokens);
 	}
 	m->vision_patch = p;
+	m->vision_intermediate = iv;
 	m->has_vision = 1;
 }
 

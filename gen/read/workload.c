@@ -991,9 +991,86 @@ static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root, const gs_mode
 	free(op);
 }
 
+/*
+ * cache.dtype and cache.bytes_per_value: one of them at least; a plain
+ * dtype's width and bytes_per_value agree; a block type (q8_0, q4_0) has
+ * no whole bytes per value, so bytes_per_value is left out.
+ */
+static void S_read_cache_width(gs_jr *r, gs_workload *w, json_t *o, const char *op)
+{
+	const gs_kvdtype *t = NULL;
+	int id = -1, has_bpv = json_object_get(o, "bytes_per_value") != NULL;
+	char *kp;
+
+	if (gs_jr_enum(r, o, op, "dtype", GS_JR_OPTIONAL, gs_kvdtype_ids, &id) == 1)
+		t = gs_kvdtype_find(gs_kvdtype_ids[id]);
+	if (!t) {
+		if (id < 0 && json_object_get(o, "dtype"))
+			return; /* the enum said what it takes */
+		gs_jr_uint(r, o, op, "bytes_per_value", GS_JR_REQUIRED, 1, S_MAX_BYTES_PER_VALUE,
+			   &w->cache_bytes_per_value);
+		w->cache_block_values = 1;
+		w->cache_block_bytes = w->cache_bytes_per_value;
+		return;
+	}
+	w->cache_dtype = t;
+	w->cache_block_values = t->block_values;
+	w->cache_block_bytes = t->block_bytes;
+	kp = gs_jr_path_key(op, "bytes_per_value");
+	if (gs_kvdtype_is_block(t)) {
+		if (has_bpv)
+			gs_jr_error(r, kp, "cache.dtype \"%s\" keeps %llu B per block of %llu "
+				    "values, not whole bytes per value: leave bytes_per_value out",
+				    t->name, (unsigned long long)t->block_bytes,
+				    (unsigned long long)t->block_values);
+	} else if (gs_jr_uint(r, o, op, "bytes_per_value", GS_JR_OPTIONAL, 1,
+			      S_MAX_BYTES_PER_VALUE, &w->cache_bytes_per_value) == 1 &&
+		   w->cache_bytes_per_value != t->block_bytes) {
+		gs_jr_error(r, kp, "bytes_per_value %llu disagrees with cache.dtype \"%s\" "
+			    "(%llu B per value)", (unsigned long long)w->cache_bytes_per_value,
+			    t->name, (unsigned long long)t->block_bytes);
+	} else {
+		w->cache_bytes_per_value = t->block_bytes;
+	}
+	free(kp);
+}
+
+/*
+ * A block type (q8_0, q4_0) is llama.cpp's: it needs every head a whole
+ * number of blocks (llama_init_from_model refuses "K cache type q8_0 with
+ * block size 32 does not divide n_embd_head_k"), a uniform geometry (a
+ * cache_layout is sized as vLLM and transformers keep it, and neither
+ * keeps these types), and no vLLM runtime (its --kv-cache-dtype is auto or
+ * fp8). Runs after the model, the cache and the runtime are read.
+ */
+static void S_check_cache_dtype(gs_jr *r, gs_workload *w)
+{
+	const gs_kvdtype *t = w->cache_dtype;
+
+	if (!gs_kvdtype_is_block(t) || w->cache == GS_CACHE_NONE)
+		return;
+	if (w->ncache_layout)
+		gs_jr_error(r, "$.cache.dtype", "\"%s\" is llama.cpp's block type, and the model's "
+			    "layers do not all keep the same cache (model.cache_layout), which is "
+			    "sized as vLLM and transformers keep it: neither keeps \"%s\"; use "
+			    "fp16, bf16 or fp8", t->name, t->name);
+	else if (w->has_kv_geometry && w->head_dim % t->block_values != 0)
+		gs_jr_error(r, "$.cache.dtype", "\"%s\" keeps blocks of %llu values along a "
+			    "head, and model.head_dim %llu is not a multiple of %llu: llama.cpp "
+			    "refuses it (\"K cache type %s with block size %llu does not divide "
+			    "n_embd_head_k=%llu\")", t->name, (unsigned long long)t->block_values,
+			    (unsigned long long)w->head_dim, (unsigned long long)t->block_values,
+			    t->name, (unsigned long long)t->block_values,
+			    (unsigned long long)w->head_dim);
+	if (w->runtime.engine == GS_ENGINE_VLLM)
+		gs_jr_error(r, "$.cache.dtype", "\"%s\" is llama.cpp's block type: vLLM keeps no "
+			    "such cache (its --kv-cache-dtype is auto or fp8); use fp8 or leave "
+			    "the runtime out", t->name);
+}
+
 static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 {
-	static const char *allowed[] = { "kind", "bytes_per_value", "max_tokens", NULL };
+	static const char *allowed[] = { "kind", "dtype", "bytes_per_value", "max_tokens", NULL };
 	json_t *o, *model;
 	char *op;
 	int kind = -1;
@@ -1002,8 +1079,7 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 		return;
 	if (gs_jr_enum(r, o, op, "kind", GS_JR_REQUIRED, S_cache_names, &kind) == 1)
 		w->cache = (gs_cache_kind)(kind + 1);
-	gs_jr_uint(r, o, op, "bytes_per_value", GS_JR_REQUIRED, 1, S_MAX_BYTES_PER_VALUE,
-		   &w->cache_bytes_per_value);
+	S_read_cache_width(r, w, o, op);
 	w->has_cache_max_tokens = gs_jr_uint(r, o, op, "max_tokens", GS_JR_OPTIONAL, 1, S_MAX,
 					     &w->cache_max_tokens) == 1;
 	model = json_object_get(root, "model");
@@ -1035,6 +1111,8 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 			    S_cache_names[kind]);
 	if (w->cache == GS_CACHE_NONE) {
 		w->cache_bytes_per_value = 0;
+		w->cache_block_values = w->cache_block_bytes = 0;
+		w->cache_dtype = NULL;
 		w->has_cache_max_tokens = 0;
 		w->cache_max_tokens = 0;
 	}
@@ -1882,6 +1960,7 @@ static int S_read(const char *path, const char *text, size_t len, gs_workload *w
 	S_read_candidates(&r, w, root);
 	S_read_conditions(&r, w, root);
 	S_read_runtime(&r, w, root);
+	S_check_cache_dtype(&r, w);
 	gs_jr_string(&r, root, "$", "notes", GS_JR_OPTIONAL, &w->notes_md);
 	json_decref(root);
 	if (r.errors > 0) {

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
+#include "kvdtype.h"
 #include "kvlayout.h"
 #include "recipe.h"
 
@@ -174,7 +175,13 @@ typedef struct {
 
 	/* cache */
 	gs_cache_kind cache;
+	/* cache.dtype (kvdtype.h), or NULL: cache.bytes_per_value alone */
+	const gs_kvdtype *cache_dtype;
+	/* bytes per value of a plain width; 0 for a block type (q8_0, q4_0),
+	 * whose bytes are cache_block_bytes per cache_block_values values */
 	uint64_t cache_bytes_per_value;
+	uint64_t cache_block_values;  /* 1 for a plain width, 32 for q8_0 and q4_0 */
+	uint64_t cache_block_bytes;   /* cache_bytes_per_value, or 34 (q8_0), 18 (q4_0) */
 	uint64_t cache_max_tokens;  /* static cache: declared maximum; else 0 */
 	int has_cache_max_tokens;
 

@@ -192,6 +192,47 @@ static int S_real_formats(const S_ctx *c, cmark_node *p, uint64_t counted)
 }
 
 /*
+ * The KV lever: the cache dtypes narrower than the one counted (kvdtype.h),
+ * each with the KV cache it would keep and the offers that would hold the
+ * lower bound with it; llama.cpp's block types only where the workload
+ * could keep them (sizing.h gs_sizing_kv_with_dtype). Returns how many
+ * were named.
+ */
+static int S_kv_dtypes(const S_ctx *c, cmark_node *p)
+{
+	const gs_workload *w = c->in->w;
+	const gs_sizing *s = c->in->s;
+	const gs_decision *d = c->in->d;
+	size_t k, i;
+	int any = 0;
+
+	for (k = 0; gs_kvdtype_ids[k]; k++) {
+		const gs_kvdtype *t = gs_kvdtype_find(gs_kvdtype_ids[k]);
+		uint64_t kv, n = 0;
+		char g[GS_FMT_MAX], m[GS_FMT_MAX];
+
+		if (gs_sizing_kv_with_dtype(w, s, t, &kv) || kv >= s->kv.bytes)
+			continue;
+		for (i = 0; i < d->ncands; i++) {
+			const gs_candidate *cd = &d->cands[i];
+			if (cd->cls == GS_CLASS_REFERENCE || !cd->capacity.present)
+				continue;
+			if (gs_verdict_candidate_lower_with_kv(w, s, cd, kv) <= cd->capacity.bytes)
+				n++;
+		}
+		if (!any)
+			gs_doc_textf(p, " %s", TR("lever.kv_dtypes"));
+		gs_doc_textf(p, "%s%s%s: %s, %s %s", any++ ? "; " : " ", t->name,
+			     gs_kvdtype_is_block(t) ? TR("lever.kv_block") : "",
+			     gs_qty_fmt_gib(g, kv, c->lang), gs_qty_fmt_int(m, n, c->lang),
+			     TR("lever.offers_hold"));
+	}
+	if (any)
+		gs_doc_textf(p, " (%s).", TR("prov.calculated"));
+	return any;
+}
+
+/*
  * When no offer holds the whole calculated need: what to change, one lever
  * for the largest item (the seeds name one per item), one thing at a time.
  */
@@ -248,6 +289,8 @@ static void S_levers(S_ctx *c)
 			gs_doc_textf(p, " %s", t);
 			free(t);
 		}
+		if (S_kv_dtypes(c, p))
+			gs_doc_textf(p, " %s", TR("lever.quality"));
 	} else {
 		int any = 0, real = 0;
 		v.a = s->weights;

@@ -52,6 +52,33 @@ static void S_model_source_row(S_ctx *c, cmark_node *tb)
 	}
 }
 
+/* The identity's cache row: its kind, its dtype and width, a static
+ * cache's maximum. The caller frees it. */
+static char *S_cache_words(const S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	char key[32], a[GS_FMT_MAX], *cv;
+
+	snprintf(key, sizeof(key), "cache.%s", gs_workload_cache_id(w->cache));
+	if (w->cache_dtype && gs_kvdtype_is_block(w->cache_dtype))
+		cv = gs_xasprintf("%s, %s, %llu B %s %llu %s", TR(key), w->cache_dtype->name,
+				  (unsigned long long)w->cache_block_bytes, TR("word.block_of"),
+				  (unsigned long long)w->cache_block_values, TR("word.values"));
+	else if (w->cache_dtype)
+		cv = gs_xasprintf("%s, %s, %llu B/%s", TR(key), w->cache_dtype->name,
+				  (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
+	else
+		cv = gs_xasprintf("%s, %llu B/%s", TR(key),
+				  (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
+	if (w->has_cache_max_tokens) {
+		char *more = gs_xasprintf("%s, %s %s", cv, gs_qty_fmt_int(a, w->cache_max_tokens, c->lang),
+					  TR("word.tokens"));
+		free(cv);
+		cv = more;
+	}
+	return cv;
+}
+
 void gs_sheet_memory_identity(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
@@ -101,16 +128,7 @@ void gs_sheet_memory_identity(S_ctx *c)
 		free(label);
 	}
 	if (w->cache != GS_CACHE_NONE) {
-		char key[32], *cv;
-		snprintf(key, sizeof(key), "cache.%s", gs_workload_cache_id(w->cache));
-		cv = gs_xasprintf("%s, %llu B/%s", TR(key),
-			      (unsigned long long)w->cache_bytes_per_value, TR("word.value"));
-		if (w->has_cache_max_tokens) {
-			char *more = gs_xasprintf("%s, %s %s", cv, gs_qty_fmt_int(a, w->cache_max_tokens, c->lang),
-					      TR("word.tokens"));
-			free(cv);
-			cv = more;
-		}
+		char *cv = S_cache_words(c);
 		ROW(TR("id.cache"), cv);
 		free(cv);
 	}
@@ -265,6 +283,33 @@ static char *S_kv_engine_label(S_ctx *c, const char *engine, const gs_cache_cost
 			    : s->kv_engine_declared ? TR("size.kv_declared") : TR("size.kv_larger"));
 }
 
+/*
+ * The KV cache row of a workload that names its cache dtype: the bytes per
+ * token with their derivation, then the tokens and the sequences. A block
+ * type (q8_0, q4_0) takes block_bytes per block_values values along each
+ * head: 2 x layers x kv_heads x head_dim / 32 x 34 B for q8_0.
+ */
+static char *S_kv_dtype_label(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_sizing *s = c->in->s;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], width[96];
+
+	if (gs_kvdtype_is_block(w->cache_dtype))
+		snprintf(width, sizeof(width), "%llu / %llu x %llu B",
+			 (unsigned long long)w->head_dim, (unsigned long long)w->cache_block_values,
+			 (unsigned long long)w->cache_block_bytes);
+	else
+		snprintf(width, sizeof(width), "%llu x %llu B", (unsigned long long)w->head_dim,
+			 (unsigned long long)w->cache_bytes_per_value);
+	return gs_xasprintf("%s, %s (2 x %llu x %llu x %s = %s %s; x %s %s x %llu)", TR("size.kv"),
+			    w->cache_dtype->name, (unsigned long long)w->layers,
+			    (unsigned long long)w->kv_heads, width,
+			    gs_qty_fmt_int(a, s->kv_per_token, c->lang), TR("size.kv_token"),
+			    gs_qty_fmt_int(b, s->kv_tokens_kept, c->lang), TR("word.tokens"),
+			    (unsigned long long)s->kv_sequences);
+}
+
 static char *S_weights_label(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
@@ -323,6 +368,8 @@ void gs_sheet_memory_sizing(S_ctx *c)
 	if (s->kv.present && s->kv_engine)
 		gs_sheet_words_cell_owned(r, S_kv_engine_label(c, s->kv_engine, &s->kv_cost, s,
 						       "size.kv_runtime"));
+	else if (s->kv.present && w->cache_dtype)
+		gs_sheet_words_cell_owned(r, S_kv_dtype_label(c));
 	else if (s->kv.present)
 		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (2 x %llu x %llu x %llu x %s %s x %llu B x %llu)",
 					 TR("size.kv"), (unsigned long long)w->layers,

@@ -11,8 +11,10 @@
 #    per token x 32,768 + 49,364,992 B of state) and shows vLLM's 250,408,960;
 #  - DeepSeek-R1's layout stated by hand (tests/data/models/
 #    workload-layout-deepseek.json) is sized without the model's files;
-#  - --kv-dtype fp8 writes 1 B per value; an unknown one (q4_0) is refused
-#    with exit 2 and writes nothing.
+#  - --kv-dtype fp8 writes 1 B per value; llama.cpp's q4_0 on DeepSeek-R1's
+#    MLA layout (sized as vLLM and transformers keep it, neither keeping
+#    q4_0) is refused with exit 1 and writes nothing; an unknown dtype (q5_0)
+#    with exit 2.
 set -u
 bin=$1 src=$2 scratch=$3
 . "$src/tests/lib/common.sh"
@@ -61,6 +63,10 @@ grep -q 'vllm (70,272 B per token.*) | 9,210,691,584 |' sheet-stated/layout-deep
 	{ cat "$scratch/log"; err "init --kv-dtype fp8 failed"; }
 grep -q '"bytes_per_value": 1' fp8.json || err "--kv-dtype fp8 did not write 1 B per value"
 "$bin" init --model deepseek-r1 --context 32768 --kv-dtype q4_0 --out q4.json >"$scratch/log" 2>&1
-[ $? -eq 2 ] || err "--kv-dtype q4_0 was not refused with exit 2"
+[ $? -eq 1 ] || err "--kv-dtype q4_0 on an MLA layout was not refused with exit 1"
+grep -q "llama.cpp's block type" "$scratch/log" || err "--kv-dtype q4_0 on a layout: no reason given"
 [ ! -e q4.json ] || err "--kv-dtype q4_0 wrote a file"
+"$bin" init --model deepseek-r1 --context 32768 --kv-dtype q5_0 --out q5.json >"$scratch/log" 2>&1
+[ $? -eq 2 ] || err "--kv-dtype q5_0 was not refused with exit 2"
+[ ! -e q5.json ] || err "--kv-dtype q5_0 wrote a file"
 finish "init on the real configs of the architecture table; --kv-dtype"

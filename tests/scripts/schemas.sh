@@ -19,6 +19,7 @@ python3 "$v" schemas/workload.schema.json examples/*/workload.json tests/data/wo
 	tests/data/models/workload-from-tiny.json tests/data/models/init-mistral-7b-v0.1.json \
 	tests/data/models/workload-vllm-mistral-8k.json tests/data/models/workload-sglang-mistral-8k.json \
 	tests/data/models/workload-sglang-qwen3-30b-a3b.json \
+	tests/data/models/init-llama-3.1-8b-q8_0.json tests/data/models/workload-llama-3.1-8b-kv-lever.json \
 	$(find tests/data/sheet/rules -name workload.json) || err "workloads do not match their schema"
 # shellcheck disable=SC2046
 python3 "$v" schemas/measurement.schema.json $(find examples -path '*/measurements/*.json' ! -path '*/evidence/*') \
@@ -34,7 +35,7 @@ python3 tests/lib/decision_reasons.py $(find tests/cli -path '*/expected-out/*.j
 	|| err "decision JSON: a verdict's why does not name its reason"
 # the schema refuses what the reader refuses, for these rules
 for f in quality-evidence-string quality-evidence-no-date software-bad-version condition-bad-name \
-	sglang-vllm-setting sglang-fraction-bad; do
+	sglang-vllm-setting sglang-fraction-bad kv-dtype-unknown kv-dtype-bytes-per-value kv-dtype-disagree; do
 	python3 "$v" schemas/workload.schema.json "tests/bad/workload/$f.json" > /dev/null \
 		&& err "schema accepts tests/bad/workload/$f.json"
 done

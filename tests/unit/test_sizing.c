@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "kvdtype.h"
+#include "model.h"
+#include "util.h"
 #include "quantity.h"
 #include "sizing.h"
 #include "workload.h"
@@ -87,7 +90,7 @@ static void test_units(void)
 
 static void test_kv(void)
 {
-	gs_kv_geometry g = { 32, 8, 128, 8192, 2, 1 };
+	gs_kv_geometry g = { 32, 8, 128, 8192, 2, 1, 0, 0 };
 	uint64_t v;
 
 	/* 2 x 32 x 8 x 128 x 8192 x 2 B x 1 = 1 GiB; four sequences = 4 GiB */
@@ -100,6 +103,82 @@ static void test_kv(void)
 	CHECK(gs_sizing_kv_tokens_kept(8192, 0) == 8192);
 	g.layers = UINT64_MAX;
 	CHECK(gs_sizing_kv_bytes(&g, &v) == -1);
+}
+
+/*
+ * The KV cache dtypes on Llama-3.1-8B's geometry, read from its real
+ * config.json (32 layers, 8 KV heads, head_dim 4,096 / 32 = 128), by hand:
+ *   fp16  2 x 32 x 8 x 128 x 2 B           = 131,072 B per token;
+ *   fp8   2 x 32 x 8 x 128 x 1 B           =  65,536 B per token;
+ *   q8_0  2 x 32 x 8 x (128 / 32 x 34 B)   =  69,632 B per token
+ *         (4 blocks of block_q8_0 per head: 136 B);
+ *   q4_0  2 x 32 x 8 x (128 / 32 x 18 B)   =  36,864 B per token
+ *         (4 blocks of block_q4_0 per head: 72 B);
+ * at 8,192 tokens, q8_0: 69,632 x 8,192 = 570,425,344 B.
+ */
+static void test_kv_dtype(void)
+{
+	static const struct {
+		const char *name;
+		uint64_t per_token;
+	} want[] = { { "fp16", 131072 }, { "bf16", 131072 }, { "fp32", 262144 },
+		     { "fp8", 65536 }, { "q8_0", 69632 }, { "q4_0", 36864 } };
+	char *p = gs_xasprintf("%s/tests/data/models/llama-3.1-8b", GS_TEST_SOURCE_DIR);
+	gs_model m;
+	gs_diag d = GS_DIAG_INIT;
+	gs_kv_geometry g = { 0 };
+	uint64_t v;
+	size_t i;
+
+	if (!CHECK(gs_model_read(p, &m, &d) == 0)) {
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		free(p);
+		return;
+	}
+	CHECK_U64(m.layers, 32);
+	CHECK_U64(m.kv_heads, 8);
+	CHECK_U64(m.head_dim, 128);
+	g.layers = m.layers;
+	g.kv_heads = m.kv_heads;
+	g.head_dim = m.head_dim;
+	g.sequences = 1;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const gs_kvdtype *t = gs_kvdtype_find(want[i].name);
+		if (!CHECK(t != NULL))
+			continue;
+		g.tokens_kept = 1;
+		g.bytes_per_value = gs_kvdtype_is_block(t) ? 0 : t->block_bytes;
+		g.block_values = t->block_values;
+		g.block_bytes = t->block_bytes;
+		CHECK(gs_sizing_kv_bytes(&g, &v) == 0);
+		CHECK_U64(v, want[i].per_token);
+	}
+	/* the blocks of ggml-common.h: 34 and 18 B per 32 values */
+	CHECK_U64(gs_kvdtype_find("q8_0")->block_bytes, 34);
+	CHECK_U64(gs_kvdtype_find("q4_0")->block_bytes, 18);
+	CHECK_U64(gs_kvdtype_find("q4_0")->block_values, 32);
+	g.tokens_kept = 8192;
+	g.block_values = 32;
+	g.block_bytes = 34;
+	CHECK(gs_sizing_kv_bytes(&g, &v) == 0);
+	CHECK_U64(v, 570425344);
+	CHECK(gs_sizing_kv_row_bytes(&g, &v) == 0);
+	CHECK_U64(v, 136);
+	/* a head of 80 values is not whole blocks: llama.cpp refuses it */
+	g.head_dim = 80;
+	CHECK(gs_sizing_kv_bytes(&g, &v) == -1);
+	CHECK(gs_kvdtype_row_bytes(gs_kvdtype_find("q4_0"), 80, &v) == -1);
+	CHECK(gs_kvdtype_row_bytes(gs_kvdtype_find("q4_0"), 96, &v) == 0 && v == 54);
+	CHECK(gs_kvdtype_row_bytes(gs_kvdtype_find("fp8"), 80, &v) == 0 && v == 80);
+	/* overflow is reported, not wrapped */
+	g.head_dim = 128;
+	g.layers = UINT64_MAX / 4;
+	CHECK(gs_sizing_kv_bytes(&g, &v) == -1);
+	CHECK(gs_kvdtype_row_bytes(gs_kvdtype_find("q8_0"), UINT64_MAX - 31, &v) == -1);
+	CHECK(gs_kvdtype_find("q5_0") == NULL && gs_kvdtype_find(NULL) == NULL);
+	gs_model_release(&m);
+	free(p);
 }
 
 static void test_provenance(void)
@@ -191,6 +270,7 @@ int main(void)
 	test_format_table();
 	test_units();
 	test_kv();
+	test_kv_dtype();
 	test_provenance();
 	test_kv_batch();
 	return gs_check_exit("test_sizing");
