@@ -1218,7 +1218,7 @@ static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const ch
 	}
 	if (p->engine && p->kvt && gs_kvdtype_is_block(p->kvt)) {
 		fprintf(stderr, "gpusheet init: --kv-dtype %s is llama.cpp's block type: %s keeps "
-			"no such cache (its KV cache dtype is auto or fp8); use --kv-dtype fp8, or "
+			"no such cache (its --kv-cache-dtype is auto or fp8); use --kv-dtype fp8, or "
 			"leave --engine out\n", p->kvt->name,
 			strcmp(p->engine, "sglang") == 0 ? "SGLang" : "vLLM");
 		return GS_EXIT_USAGE;
