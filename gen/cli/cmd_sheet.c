@@ -85,7 +85,18 @@ static int S_link_dir(const char *from, const char *to, int top, gs_error *err)
 	return rc;
 }
 
-int gs_cmd_sheet(int argc, char **argv)
+/* What the command line asks. */
+typedef struct {
+	const char *catalogs[GS_MAX_CATALOGS];
+	size_t ncatalogs;
+	const char *workload, *out, *summary, *date;
+	int require, accept_synthetic, png, wait, quiet;
+	int brief;   /* GS_PUBLISH_BRIEF_TEXT, or --format json */
+	gs_lang lang;
+} S_opts;
+
+/* The options into o; -1 to go on, else the exit code (help, usage). */
+static int S_options(int argc, char **argv, S_opts *o)
 {
 	static const struct option opts[] = {
 		{ "catalog", required_argument, NULL, 'c' },
@@ -102,54 +113,43 @@ int gs_cmd_sheet(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *catalogs[GS_MAX_CATALOGS], *out = "sheet", *summary = NULL, *date = NULL;
-	gs_stage *st = NULL;
-	char *stage_summary = NULL;
-	int require = 0, accept_synthetic = 0, png = 0, wait = 0, c, rc;
-	int brief = GS_PUBLISH_BRIEF_TEXT;   /* --quiet: 0; --format json */
-	int quiet = 0;
-	size_t ncatalogs = 0;
-	gs_lang lang = GS_LANG_EN;
-	gs_run_ctx ctx;
-	gs_job job;
-	gs_diag d = GS_DIAG_INIT;
-	gs_archive *archive;
-	gs_error aerr = GS_ERROR_INIT;
-	gs_publish_env env;
-	gs_publish_result res;
-	gs_error err = GS_ERROR_INIT;
+	int c;
 
+	memset(o, 0, sizeof(*o));
+	o->out = "sheet";
+	o->brief = GS_PUBLISH_BRIEF_TEXT;
+	o->lang = GS_LANG_EN;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			if (ncatalogs == GS_MAX_CATALOGS) {
+			if (o->ncatalogs == GS_MAX_CATALOGS) {
 				fputs("gpusheet sheet: at most 16 --catalog\n", stderr);
 				return GS_EXIT_USAGE;
 			}
-			catalogs[ncatalogs++] = optarg;
+			o->catalogs[o->ncatalogs++] = optarg;
 			break;
-		case 'o': out = optarg; break;
-		case 'r': require = 1; break;
-		case 's': summary = optarg; break;
-		case 'd': date = optarg; break;
-		case 'a': accept_synthetic = 1; break;
-		case 'p': png = 1; break;
-		case 'W': wait = 1; break;
-		case 'q': quiet = 1; break;
+		case 'o': o->out = optarg; break;
+		case 'r': o->require = 1; break;
+		case 's': o->summary = optarg; break;
+		case 'd': o->date = optarg; break;
+		case 'a': o->accept_synthetic = 1; break;
+		case 'p': o->png = 1; break;
+		case 'W': o->wait = 1; break;
+		case 'q': o->quiet = 1; break;
 		case 'f':
 			if (strcmp(optarg, "text") == 0) {
-				brief = GS_PUBLISH_BRIEF_TEXT;
+				o->brief = GS_PUBLISH_BRIEF_TEXT;
 			} else if (strcmp(optarg, "json") == 0) {
-				brief = GS_PUBLISH_BRIEF_JSON;
+				o->brief = GS_PUBLISH_BRIEF_JSON;
 			} else {
 				fputs("gpusheet sheet: --format takes text or json\n", stderr);
 				return GS_EXIT_USAGE;
 			}
 			break;
 		case 'l':
-			if (gs_tr_lang_parse(optarg, &lang)) {
+			if (gs_tr_lang_parse(optarg, &o->lang)) {
 				fputs("gpusheet sheet: --lang takes en or es\n", stderr);
 				return GS_EXIT_USAGE;
 			}
@@ -172,50 +172,39 @@ int gs_cmd_sheet(int argc, char **argv)
 		fputs("gpusheet sheet: exactly one WORKLOAD.json is required (see gpusheet --help)\n", stderr);
 		return GS_EXIT_USAGE;
 	}
-	if (png && !gs_chart_png_ready())
-		return GS_EXIT_INVALID;   /* said why; nothing written */
-	rc = gs_cmd_common_run_ctx_init(&ctx, "sheet", catalogs, ncatalogs, lang, date);
-	if (rc)
-		return rc;
-	/* one run at a time into OUT: another sheet's run would lose this one's files */
-	if (gs_outlock_take(out, "sheet", wait, &err)) {
-		gs_diag_error_print("sheet", "%s", gs_error_message(&err));
-		gs_error_release(&err);
-		gs_cmd_common_run_ctx_release(&ctx);
-		gs_outlock_release();
-		return GS_EXIT_INVALID;
-	}
-	/* a model gone since a sheet was written in OUT: the files it archived */
-	gs_publish_models_from(out);
-	/* Read and validate everything before writing anything. */
-	if (gs_publish_load(argv[optind], &ctx.cat, &job, &d)) {
-		gs_diag_print(&d, stderr);
-		gs_diag_release(&d);
-		gs_publish_release(&job);
-		gs_cmd_common_run_ctx_release(&ctx);
-		gs_outlock_release();
-		return GS_EXIT_INVALID;
-	}
-	/* The new folder in a stage next to OUT, holding what OUT holds. */
-	st = gs_outfile_stage_begin_as(out, NULL, "sheet folder", &err);
+	o->workload = argv[optind];
+	return -1;
+}
+
+/*
+ * The stage next to OUT, holding what OUT holds, and its evidence archive,
+ * both found sound before anything is written; *stage_summary: --summary
+ * moved into the stage when it lies inside OUT. 0, or -1 said on stderr
+ * (nothing of theirs left).
+ */
+static int S_stage(S_opts *o, gs_stage **stp, gs_archive **archivep, char **stage_summary)
+{
+	gs_error err = GS_ERROR_INIT, aerr = GS_ERROR_INIT;
+	gs_stage *st;
+	gs_archive *archive;
+
+	*stage_summary = NULL;
+	st = gs_outfile_stage_begin_as(o->out, NULL, "sheet folder", &err);
 	if (!st || (gs_outfile_stage_previous(st) &&
 		    S_link_dir(gs_outfile_stage_previous(st), gs_outfile_stage_dir(st), 1, &err))) {
 		gs_diag_error_print("sheet", "%s", gs_error_message(&err));
 		gs_error_release(&err);
 		gs_outfile_stage_free(st);
-		gs_publish_release(&job);
-		gs_cmd_common_run_ctx_release(&ctx);
-		gs_outlock_release();
-		return GS_EXIT_INVALID;
+		return -1;
 	}
-	if (summary) {
+	if (o->summary) {
 		/* a summary inside OUT goes with the sheet, into the stage */
-		size_t ol = strlen(out);
-		while (ol > 1 && out[ol - 1] == '/')
+		size_t ol = strlen(o->out);
+		while (ol > 1 && o->out[ol - 1] == '/')
 			ol--;
-		if (strncmp(summary, out, ol) == 0 && summary[ol] == '/') {
-			stage_summary = gs_xasprintf("%s%s", gs_outfile_stage_dir(st), summary + ol);
-			summary = stage_summary;
+		if (strncmp(o->summary, o->out, ol) == 0 && o->summary[ol] == '/') {
+			*stage_summary = gs_xasprintf("%s%s", gs_outfile_stage_dir(st), o->summary + ol);
+			o->summary = *stage_summary;
 		}
 	}
 	/* A damaged archive is found before anything is written. */
@@ -225,35 +214,47 @@ int gs_cmd_sheet(int argc, char **argv)
 		const char *msg = gs_error_message(&aerr), *sd = gs_outfile_stage_dir(st);
 		size_t sl = strlen(sd);
 		if (strncmp(msg, sd, sl) == 0)
-			gs_diag_error_print("sheet", "%s%s", out, msg + sl);
+			gs_diag_error_print("sheet", "%s%s", o->out, msg + sl);
 		else
 			gs_diag_error_print("sheet", "%s", msg);
 		gs_error_release(&aerr);
 		if (archive)
 			gs_evidence_archive_free(archive);
 		gs_outfile_stage_free(st);
-		free(stage_summary);
-		gs_publish_release(&job);
-		gs_cmd_common_run_ctx_release(&ctx);
-		gs_outlock_release();
-		return GS_EXIT_INVALID;
+		free(*stage_summary);
+		*stage_summary = NULL;
+		return -1;
 	}
+	*stp = st;
+	*archivep = archive;
+	return 0;
+}
+
+/* The sheet written into the stage, the stage swapped in, the answer
+ * printed; the exit code. */
+static int S_write(const S_opts *o, gs_run_ctx *ctx, gs_job *job, gs_archive *archive,
+		   gs_stage *st)
+{
+	gs_publish_env env;
+	gs_publish_result res;
+	gs_error err = GS_ERROR_INIT;
+	int rc = GS_EXIT_OK;
+
 	memset(&env, 0, sizeof(env));
-	env.cat = &ctx.cat;
-	env.catalog_name = ctx.catalog_name;
-	env.t = &ctx.t;
-	env.tp = &ctx.tp;
-	env.date = ctx.date[0] ? ctx.date : NULL;
+	env.cat = &ctx->cat;
+	env.catalog_name = ctx->catalog_name;
+	env.t = &ctx->t;
+	env.tp = &ctx->tp;
+	env.date = ctx->date[0] ? ctx->date : NULL;
 	env.link_prefix = "";
 	env.sheet_prefix = "";
-	env.accept_synthetic = accept_synthetic;
+	env.accept_synthetic = o->accept_synthetic;
 	env.write_manifest = 1;
-	env.png = png;
+	env.png = o->png;
 	env.md = 1;
-	env.brief = quiet ? 0 : brief;
-	env.brief_dir = out;
-	rc = GS_EXIT_OK;
-	if (gs_publish_job(&job, &env, archive, gs_outfile_stage_dir(st), summary, &res, &err)) {
+	env.brief = o->quiet ? 0 : o->brief;
+	env.brief_dir = o->out;
+	if (gs_publish_job(job, &env, archive, gs_outfile_stage_dir(st), o->summary, &res, &err)) {
 		gs_diag_error_print("sheet", "%s", gs_error_message(&err));
 		rc = GS_EXIT_INVALID;
 	} else if (gs_outfile_stage_commit(st, &err)) {
@@ -266,19 +267,60 @@ int gs_cmd_sheet(int argc, char **argv)
 			fputs(res.brief, stdout);
 		/* A gate passes on evidence only: a retained offer
 		 * resting on a synthetic file fails it too. */
-		if (require && (res.nretained == 0 || res.nretained_synthetic > 0))
+		if (o->require && (res.nretained == 0 || res.nretained_synthetic > 0))
 			rc = GS_EXIT_NOT_RETAINED;
-		if (require && res.nretained_synthetic > 0)
+		if (o->require && res.nretained_synthetic > 0)
 			fprintf(stderr, "gpusheet sheet: --require-retained: %zu retained "
 				"offer(s) rest on synthetic evidence (a demonstration, "
 				"not a measurement)\n", res.nretained_synthetic);
 		gs_publish_result_release(&res);
 	}
-	if (archive)
-		gs_evidence_archive_free(archive);
-	gs_outfile_stage_free(st);
-	free(stage_summary);
 	gs_error_release(&err);
+	return rc;
+}
+
+int gs_cmd_sheet(int argc, char **argv)
+{
+	S_opts o;
+	gs_stage *st = NULL;
+	gs_archive *archive = NULL;
+	char *stage_summary = NULL;
+	gs_run_ctx ctx;
+	gs_job job;
+	gs_diag d = GS_DIAG_INIT;
+	gs_error err = GS_ERROR_INIT;
+	int rc = S_options(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	if (o.png && !gs_chart_png_ready())
+		return GS_EXIT_INVALID;   /* said why; nothing written */
+	rc = gs_cmd_common_run_ctx_init(&ctx, "sheet", o.catalogs, o.ncatalogs, o.lang, o.date);
+	if (rc)
+		return rc;
+	/* one run at a time into OUT: another sheet's run would lose this one's files */
+	if (gs_outlock_take(o.out, "sheet", o.wait, &err)) {
+		gs_diag_error_print("sheet", "%s", gs_error_message(&err));
+		gs_error_release(&err);
+		gs_cmd_common_run_ctx_release(&ctx);
+		gs_outlock_release();
+		return GS_EXIT_INVALID;
+	}
+	/* a model gone since a sheet was written in OUT: the files it archived */
+	gs_publish_models_from(o.out);
+	/* Read and validate everything before writing anything. */
+	if (gs_publish_load(o.workload, &ctx.cat, &job, &d)) {
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		rc = GS_EXIT_INVALID;
+	} else if (S_stage(&o, &st, &archive, &stage_summary)) {
+		rc = GS_EXIT_INVALID;
+	} else {
+		rc = S_write(&o, &ctx, &job, archive, st);
+		gs_evidence_archive_free(archive);
+		gs_outfile_stage_free(st);
+		free(stage_summary);
+	}
 	gs_publish_release(&job);
 	gs_cmd_common_run_ctx_release(&ctx);
 	gs_outlock_release();
