@@ -1314,7 +1314,7 @@ static void S_calculated(const S_in *in, gs_candidate *c)
 	v.b = c->capacity;
 	v.margin = c->margin;
 	v.has_margin = 1;
-	v.s1 = o->gpu_model;
+	v.s1 = c->gpu ? c->gpu->model : o->gpu_model;
 	v.synthetic = c->capacity.synthetic;
 	if (c->split > 1) {
 		S_terms_r(in, c->split, 0, &v.w, &v.kv, &v.r);
@@ -1348,7 +1348,7 @@ static int S_tp_cards(const S_in *in, gs_candidate *c)
 	v.t1 = tp;
 	v.t2 = c->offer->cards;
 	v.has_tokens = 1;
-	v.s1 = c->offer->gpu_model;
+	v.s1 = c->gpu ? c->gpu->model : c->offer->gpu_model;
 	c->v[GS_REQ_MEMORY] = v;
 	c->need = gs_qty_missing();
 	return 1;

@@ -79,6 +79,7 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 	char *title;
 
 	memset(out, 0, sizeof(*out));
+	memset(&ctx, 0, sizeof(ctx));
 	if (gs_doc_init(&out->doc))
 		return -1;
 	ctx.in = in;
@@ -118,6 +119,7 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 	if (in->date)
 		gs_doc_textf(p, "; %s %s", TR("sheet.date"), in->date);
 	gs_doc_text(p, ".");
+	free(ctx.row_n);
 	return 0;
 }
 

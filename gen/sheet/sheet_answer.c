@@ -504,7 +504,9 @@ static unsigned S_to_confirm_set(const gs_candidate *cd)
  * The pre-selection: the offers without exclusion, grouped by the
  * requirements they still have to confirm, a group per distinct set in
  * order of its first offer in the table, its offers in the table's order.
- * Fifty offers often share two or three sets: each set is written once.
+ * Fifty offers often share two or three sets: each set is written once,
+ * and each row of the candidates table once, by its first offer (the
+ * table names the others: a row's offers share their verdicts).
  * (Without a retained offer, an offer not excluded has one at least.)
  */
 static void S_preselection(S_ctx *c)
@@ -530,11 +532,14 @@ static void S_preselection(S_ctx *c)
 		gs_doc_text(p, ": ");
 		for (j = i, k = 0; j < d->ncands; j++) {
 			const gs_candidate *cj = &d->cands[d->order[j]];
-			if (cj->excluded || cj->cls == GS_CLASS_REFERENCE || S_to_confirm_set(cj) != set)
+			size_t n = c->row_n ? c->row_n[j] : 1;
+			if (cj->excluded || cj->cls == GS_CLASS_REFERENCE || S_to_confirm_set(cj) != set || !n)
 				continue;
 			if (k++)
 				gs_doc_text(p, ", ");
 			gs_doc_code(p, cj->offer->id);
+			if (n > 1)
+				gs_doc_textf(p, " (+%zu)", n - 1);
 		}
 		gs_doc_text(p, ".");
 	}

@@ -240,15 +240,11 @@ static void S_offer_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t first
 		if (cd->offer->provider)
 			gs_doc_textf(cell, " — %s", cd->offer->provider);
 	} else {
-		size_t *pos = t->nums, k = 0, nprov = 0, j;
+		size_t k = 0, nprov = 0, j;
 		int one_model = 1, one_mem = 1, one_origin = 1;
 		char other[GS_FMT_MAX];
 		for (i = first; i != SIZE_MAX; i = t->next[i]) {
 			const gs_offer *o = d->cands[d->order[i]].offer;
-			if (i != first)
-				gs_sheet_words_anchor(c->doc, cell, "offer-", o->id, gs_doc_cell_id);
-			if (k < GS_SHEET_FEW_OFFERS)
-				pos[k++] = i;
 			for (j = first; j != i; j = t->next[j])
 				if (gs_sheet_words_same_str(d->cands[d->order[j]].offer->provider, o->provider))
 					break;
@@ -271,10 +267,22 @@ static void S_offer_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t first
 		 * gives the one used */
 		if (one_mem)
 			gs_doc_textf(cell, "%s%s%s · ", mem, *mem_words ? " " : "", mem_words);
+		/* every offer named (the decision section names the row by its
+		 * first), each but the first with its fragment #offer-ID (the
+		 * row carries the first's) */
 		gs_doc_textf(cell, "%zu %s (", nof, TR("cand.offers"));
-		gs_sheet_sources_offer_list(c, cell, pos, k);
-		if (nof > k)
-			gs_doc_textf(cell, " %s %zu %s", TR("cand.and"), nof - k, TR("cand.more"));
+		for (i = first; i != SIZE_MAX; i = t->next[i], k++) {
+			const char *id = d->cands[d->order[i]].offer->id;
+			if (k)
+				gs_doc_text(cell, ", ");
+			if (i == first)
+				gs_doc_code(cell, id);
+			else {
+				char *a = gs_xasprintf("offer-%s", id);
+				gs_doc_code_id(c->doc, cell, id, a);
+				free(a);
+			}
+		}
 		gs_doc_text(cell, ")");
 		if (!one_origin)
 			return;
@@ -283,20 +291,40 @@ static void S_offer_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t first
 		gs_doc_textf(cell, " (%s: %s)", TR("site.catalog"), gs_catalog_origin(c->in->cat, cd->offer));
 }
 
+/* The number (from 1) of a capacity basis below the table; the words are
+ * kept (or freed when already there). */
+static size_t S_cap_mark(gs_sheet_cands *t, char *basis, const char *log)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncap; i++)
+		if (strcmp(t->cap_basis[i], basis) == 0 && gs_sheet_words_same_str(t->cap_log[i], log)) {
+			free(basis);
+			return i + 1;
+		}
+	t->cap_basis = gs_xrealloc(t->cap_basis, (t->ncap + 1) * sizeof(*t->cap_basis));
+	t->cap_log = gs_xrealloc(t->cap_log, (t->ncap + 1) * sizeof(*t->cap_log));
+	t->cap_basis[t->ncap] = basis;
+	t->cap_log[t->ncap] = log;
+	return ++t->ncap;
+}
+
 static void S_capacity_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t first, size_t nof)
 {
 	S_ctx *c = t->c;
 	const gs_candidate *cd = S_FIRST(t, first);
 	char gb[GS_FMT_MAX];
 	cmark_node *last;
+	char *basis;
+	/* a reported total cites the public log it was read in */
+	const char *log = cd->cap_source == GS_CAP_REPORTED && cd->gpu ? cd->gpu->reported_source : NULL;
 
 	(void)arg, (void)nof;
 	if (!cd->capacity.present) {
 		gs_doc_cell_text(r, TR("word.missing"));
 		return;
 	}
-	gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s, %s%s)", gs_qty_fmt_gib(gb, cd->capacity.bytes, c->lang),
-		gs_sheet_words_qprov(c, cd->capacity),
+	basis = gs_xasprintf("%s%s",
 		TR(cd->cap_source == GS_CAP_OBSERVED ? "cap.observed"
 		   : cd->cap_source == GS_CAP_DECLARED ? "cap.declared"
 		   : cd->cap_source == GS_CAP_REPORTED ? "cap.reported"
@@ -304,12 +332,21 @@ static void S_capacity_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t fi
 		   : cd->offer->mib_text ? "cap.provider_mib_decimal" : "cap.nominal"),
 		cd->cap_source != GS_CAP_OBSERVED &&
 		(cd->gpu || cd->offer->memory_origin == GS_MEMORY_FROM_VENDOR)
-		? TR("cap.from_vendor_table") : ""));
+		? TR("cap.from_vendor_table") : "");
+	/* an observed capacity names its own file: in its cell */
+	if (t->cap_marks && cd->cap_source != GS_CAP_OBSERVED) {
+		/* the figure's label stays in its cell */
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s) [c%zu]", gs_qty_fmt_gib(gb, cd->capacity.bytes, c->lang),
+							  gs_sheet_words_qprov(c, cd->capacity), S_cap_mark(t, basis, log)));
+		return;
+	}
+	gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_qty_fmt_gib(gb, cd->capacity.bytes, c->lang),
+						  gs_sheet_words_qprov(c, cd->capacity), basis));
+	free(basis);
 	last = cmark_node_last_child(r);
-	/* a reported total cites the public log it was read in */
-	if (cd->cap_source == GS_CAP_REPORTED && cd->gpu && cd->gpu->reported_source) {
+	if (log) {
 		gs_doc_textf(last, " — %s ", TR("cap.reported_in"));
-		gs_doc_code(last, cd->gpu->reported_source);
+		gs_doc_code(last, log);
 	}
 	/* an observed capacity names the file, and who reported an imported log */
 	if (cd->cap_source == GS_CAP_OBSERVED && cd->cap_from && cd->cap_from->ref->file) {
@@ -320,9 +357,33 @@ static void S_capacity_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t fi
 	}
 }
 
-/* The verdict; in the HTML it links to its reason (listed below unless not
- * required), or, for a row whose offers have several budget reasons, to
- * the budget's reasons. */
+void gs_sheet_columns_cap_bases(gs_sheet_cands *t)
+{
+	S_ctx *c = t->c;
+	cmark_node *p;
+	size_t i;
+
+	if (t->ncap) {
+		p = gs_doc_para(c->root);
+		gs_doc_text(p, TR("cand.cap_bases"));
+		for (i = 0; i < t->ncap; i++) {
+			gs_doc_textf(p, " [c%zu] %s", i + 1, t->cap_basis[i]);
+			if (t->cap_log[i]) {
+				gs_doc_textf(p, " — %s ", TR("cap.reported_in"));
+				gs_doc_code(p, t->cap_log[i]);
+			}
+			gs_doc_text(p, ".");
+		}
+	}
+	for (i = 0; i < t->ncap; i++)
+		free(t->cap_basis[i]);
+	free(t->cap_basis);
+	free(t->cap_log);
+	t->cap_basis = NULL;
+	t->cap_log = NULL;
+	t->ncap = 0;
+}
+
 static void S_req_cell(gs_sheet_cands *t, int q, cmark_node *r, size_t first, size_t nof)
 {
 	S_ctx *c = t->c;

@@ -27,6 +27,10 @@ typedef struct {
 	/* {cost} of a budget reason: as "\3" (mask), or as "COST–cost_hi" */
 	int cost_mask, cost_range;
 	int64_t cost_hi;
+	/* after the candidates table: row_n[pos], the offers of the table row
+	 * whose first offer stands at pos in d->order (1 for each offer of the
+	 * compact table, 0 for a row's other offers); NULL before */
+	size_t *row_n;
 } S_ctx;
 
 #define TR(key) gs_tr(c->t, key)
@@ -148,6 +152,13 @@ typedef struct {
 	char *vtext[4][2];             /* a verdict's cell by kind, then synthetic */
 	const char *w_status[GS_CLASS_COUNT];
 	int unstated;                  /* a cost cell carries the billing mark */
+	/* a table of more than GS_SHEET_FEW_OFFERS rows: each capacity basis
+	 * (the figure's words, and the public log of a reported total) once
+	 * below the table, marked [cN] in its cells, in first-use order */
+	int cap_marks;
+	char **cap_basis;
+	const char **cap_log;
+	size_t ncap;
 } gs_sheet_cands;
 
 /* How a column takes part in the identity of a row of equivalent offers. */
@@ -182,6 +193,8 @@ int gs_sheet_columns_same_row(const S_ctx *c, const gs_sheet_reasonset *rs, size
 int gs_sheet_columns_shown(const gs_sheet_cands *t, size_t k);
 /* Column k's header, to free. */
 char *gs_sheet_columns_header(S_ctx *c, size_t k);
+/* The capacity bases marked [cN] in the table, once, below it (and freed). */
+void gs_sheet_columns_cap_bases(gs_sheet_cands *t);
 
 /* sheet_offers.c */
 void gs_sheet_offers_candidates(S_ctx *c);

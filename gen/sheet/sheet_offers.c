@@ -71,6 +71,24 @@ static void S_rows_build(const S_ctx *c, const gs_sheet_reasonset *rs, S_rows *r
 	free(slot);
 }
 
+static int S_compact(const gs_candidate *cd);
+
+/* The rows, for the decision section that names them (c->row_n). */
+static void S_rows_keep(S_ctx *c, const S_rows *rw)
+{
+	const gs_decision *d = c->in->d;
+	size_t g, i;
+
+	free(c->row_n);
+	c->row_n = gs_xcalloc(d->ncands + 1, sizeof(*c->row_n));
+	for (g = 0; g < rw->nrow; g++)
+		for (i = rw->row[g].first; i != SIZE_MAX; i = rw->next[i])
+			if (S_compact(&d->cands[d->order[i]]))
+				c->row_n[i] = 1;
+			else if (i == rw->row[g].first)
+				c->row_n[i] = rw->row[g].n;
+}
+
 static void S_rows_release(S_rows *rw)
 {
 	free(rw->row);
@@ -395,7 +413,9 @@ void gs_sheet_offers_candidates(S_ctx *c)
 	gs_doc_text(p, TR("cand.intro"));
 	if (ntab)
 		tb = S_table(&t, f0);
+	t.cap_marks = ntab > GS_SHEET_FEW_OFFERS;
 	S_rows_write(&t, tb, &rw);
+	gs_sheet_columns_cap_bases(&t);
 	if (t.unstated) {
 		p = gs_doc_para(c->root);
 		gs_doc_textf(p, "† %s", TR("cand.billing_mark"));
@@ -417,6 +437,7 @@ void gs_sheet_offers_candidates(S_ctx *c)
 	gs_sheet_sources_shared_list(c, &notes, "cand.notes", "catalog-notes", "note", 0);
 	gs_sheet_sources_shared_release(&sources);
 	gs_sheet_sources_shared_release(&notes);
+	S_rows_keep(c, &rw);
 	S_rows_release(&rw);
 	free(src_of);
 	free(note_of);

@@ -30,9 +30,24 @@ grep -q '^| Excluded | Budget: ✘ exclude | `lambda-gpu_8x_a100_80gb_sxm4` |$' 
 # "A100" with 40960 MiB is the A100 40GB by its figure (the only one it
 # agrees with): its reported total, never the 80 GB device's. "H100" with
 # 81920 MiB may be SXM or PCIe: the claim read in decimal GB (80 GB).
-row lambda-gpu_1x_a100 | grep -q '| 39.49 GiB (assumed, total a device of this model reports to the CUDA runtime (cited)' ||
+# (A table of several rows says how each capacity was obtained once, below
+# it, marked [cN] in the cells.)
+basis() { # OFFER FIGURE: the words of the row's capacity mark
+	awk -v id="$1" -v fig="$2" '
+	index($0, "| `" id "`") == 1 {
+		p = "| " fig " GiB (assumed) \\[c"; k = index($0, p)
+		if (k) { s = substr($0, k + length(p)); n = substr(s, 1, index(s, "\\]") - 1) }
+	}
+	/^Capacity per card, how each figure was obtained/ { line = $0 }
+	END {
+		q = "\\[c" n "\\] "; k = index(line, q)
+		if (n == "" || !k) exit 1
+		print substr(line, k + length(q))
+	}' "$md"
+}
+basis lambda-gpu_1x_a100 39.49 | grep -q '^total a device of this model reports to the CUDA runtime (cited)' ||
 	err "lambda-gpu_1x_a100 was matched by a guess"
-row lambda-gpu_1x_h100_sxm5 | grep -q '| 74.51 GiB (assumed, a provider.s MiB figure read as nominal GB' ||
+basis lambda-gpu_1x_h100_sxm5 74.51 | grep -q "^a provider.s MiB figure read as nominal GB" ||
 	err "lambda-gpu_1x_h100_sxm5 was matched by a guess"
 # Each offer of the table says which catalog it comes from.
 grep -q '^| `lambda-gpu_1x_a100` A100, 1 x 40960 MiB (assumed: the provider.s figure) — Lambda (catalog: lambda.xml) |' "$md" || err "origin of the Lambda offer not shown"

@@ -503,9 +503,9 @@ static void test_grouping(void)
 	unlink(cp);
 	unlink(wp);
 	/* p-inst-a, -b, -d and q-inst-a: one row, the range of their
-	 * campaign prices, the number of providers, the first ids */
+	 * campaign prices, the number of providers, every id */
 	row = S_line(md, "| 2 providers · 1 x RTX 4090 · 24 GB nominal (assumed) · 4 offers "
-		     "(`p-inst-a`, `q-inst-a`, `p-inst-b` and 1 more) |");
+		     "(`p-inst-a`, `q-inst-a`, `p-inst-b`, `p-inst-d`) |");
 	CHECK(row != NULL);
 	CHECK(row && strstr(row, "| 47.14–52.00 USD for the campaign; 0.6547–0.7222 USD/h on-demand |"));
 	CHECK(row && strstr(row, "| sources 1–4; notes 1–2 |") != NULL);
@@ -529,10 +529,12 @@ static void test_grouping(void)
 		      "(2026-11-01).") != NULL);
 	CHECK(strstr(md, "Instance type inst-b of P.") == NULL);
 	CHECK(strstr(md, "2.  `q-inst-a`: Instance type inst-a of Q.") != NULL);
-	/* every offer keeps its fragment: the row's id, then anchors; an
-	 * excluded offer's id carries its own */
-	CHECK(html && strstr(html, "<tr id=\"offer-p-inst-a\">\n<td><a id=\"offer-q-inst-a\"></a>"
-			     "<a id=\"offer-p-inst-b\"></a><a id=\"offer-p-inst-d\"></a>2 providers · 1 x") != NULL);
+	/* every offer keeps its fragment: the row's id, then each other
+	 * offer's on its named id; an excluded offer's id carries its own */
+	CHECK(html && strstr(html, "<tr id=\"offer-p-inst-a\">\n<td>2 providers · 1 x") != NULL);
+	CHECK(html && strstr(html, "(<code>p-inst-a</code>, <code id=\"offer-q-inst-a\">q-inst-a</code>, "
+			     "<code id=\"offer-p-inst-b\">p-inst-b</code>, "
+			     "<code id=\"offer-p-inst-d\">p-inst-d</code>)</td>") != NULL);
 	CHECK(html && strstr(html, "\">Calendar: ✘ exclude</a></td>\n"
 			     "<td><code id=\"offer-p-inst-c\">p-inst-c</code></td>") != NULL);
 	CHECK(html && strstr(html, "<tr id=\"offer-q-inst-a\">") == NULL);
@@ -687,7 +689,7 @@ static void test_line_sources(void)
 	CHECK(strstr(md, "line 9 (2026-11-01)") == NULL);
 	/* the grouped row (Q's offer too) cites that item and Q's */
 	row = S_line(md, "| 2 providers · 1 x RTX 4090 · 24 GB nominal (assumed) · 4 offers "
-		     "(`p-inst-a`, `q-inst-a`, `p-inst-b` and 1 more) |");
+		     "(`p-inst-a`, `q-inst-a`, `p-inst-b`, `p-inst-d`) |");
 	CHECK(row && strstr(row, "| sources 1–2; notes 1–2 |") != NULL);
 	free(row);
 	/* one budget reason for P's costs, with the range and the count; its
