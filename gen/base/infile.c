@@ -109,7 +109,7 @@ static void S_refused(int dfd, const char *rel, const char *p, size_t n, const c
 
 	if ((e == ELOOP || e == ENOTDIR) && fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISLNK(st.st_mode))
-		gs_error_set(err, "\"%.*s\" is a symbolic link (not followed: only a regular "
+		gs_error_set(err, "'%.*s' is a symbolic link (not followed: only a regular "
 			 "file inside the folder is read)", (int)(p - rel + (ptrdiff_t)n), rel);
 	else
 		gs_error_set(err, "cannot read: %s", strerror(e));
