@@ -94,7 +94,7 @@ static const char *S_datadir(gs_error *err)
 	if (S_dir[0])
 		return S_dir;
 	if (env && *env)
-		gs_error_set(err, "GPUSHEET_DATADIR is \"%s\", which holds no catalog/catalog.rng", env);
+		gs_error_set(err, "GPUSHEET_DATADIR is '%s', which holds no catalog/catalog.rng", env);
 	else
 		gs_error_set(err, "no data folder next to the binary (../%s with catalog/, schemas/ "
 			     "and templates/); set GPUSHEET_DATADIR to one", GS_INSTALL_DATA_REL);

@@ -19,9 +19,11 @@
  * (values read from inside a file: ids, log lines), and cuts a whole
  * message at GS_SHOW_MAX_MESSAGE bytes. A file name is never cut, only
  * escaped: a path cut in a message cannot be found again, and a checkout
- * deep enough put every test's path past any small bound (issue 37).
- * GS_SHOW_MAX_MESSAGE is above PATH_MAX (4,096) and the quoted values a
- * message holds, so that a path in a message's own text is whole too.
+ * deep enough put every test's path past any small bound (issue 37). So
+ * a path in a message's text is written bare ("FILE: ...") or in single
+ * quotes ('PATH'), never in double quotes, which are for values read from
+ * inside a file; GS_SHOW_MAX_MESSAGE is above PATH_MAX (4,096) and the
+ * quoted values a message holds, so that such a path is whole too.
  */
 #ifndef GS_DIAG_H
 #define GS_DIAG_H

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,7 @@ int gs_infile_open_at(int dfd, const char *name, int follow, size_t max_bytes, g
 	if (fd < 0) {
 		int e = errno;
 		struct stat st;
-		char target[512];
+		char target[PATH_MAX];   /* a link's target, whole (a path is never cut) */
 		ssize_t n;
 
 		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
@@ -109,7 +110,7 @@ static void S_refused(int dfd, const char *rel, const char *p, size_t n, const c
 
 	if ((e == ELOOP || e == ENOTDIR) && fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISLNK(st.st_mode))
-		gs_error_set(err, "\"%.*s\" is a symbolic link (not followed: only a regular "
+		gs_error_set(err, "'%.*s' is a symbolic link (not followed: only a regular "
 			 "file inside the folder is read)", (int)(p - rel + (ptrdiff_t)n), rel);
 	else
 		gs_error_set(err, "cannot read: %s", strerror(e));

@@ -139,12 +139,11 @@ json_t *gs_jr_load_path(const char *path, size_t flags, json_error_t *e)
 
 	if (!text) {
 		int saved = errno;
-		const char *r = strncmp(gs_error_message(&why), "cannot read: ", 13) == 0 ? gs_error_message(&why) + 13 : gs_error_message(&why);
 		e->line = -1;
 		e->column = -1;
 		e->position = 0;
 		snprintf(e->source, sizeof(e->source), "%s", "<path>");
-		snprintf(e->text, sizeof(e->text), "unable to open %s: %.100s", path, r);
+		snprintf(e->text, sizeof(e->text), "%s", gs_error_message(&why));
 		gs_error_release(&why);
 		errno = saved;
 		return NULL;

@@ -79,12 +79,13 @@ json_t *gs_jr_load(gs_jr *r);
 char *gs_jr_read(gs_jr *r, size_t *len);
 
 /*
- * json_load_file's contract (the same value, the same error text for a file
- * that cannot be opened: "unable to open PATH: ...", line and column -1),
- * but the file is read at once through gs_infile_read (a regular file of at
- * most GS_FILE_MAX_BYTES: "unable to open PATH: is a FIFO, not a regular
- * file") and parsed from memory: jansson's stream
- * reader costs a library call per byte. For our own files (labels,
+ * json_load_file's contract (the same value; line and column -1 for a file
+ * that cannot be opened), but the file is read at once through
+ * gs_infile_read (a regular file of at most GS_FILE_MAX_BYTES) and parsed
+ * from memory: jansson's stream reader costs a library call per byte. The
+ * text of a file that cannot be opened is gs_infile_read's reason ("cannot
+ * read: ...", "is a FIFO, not a regular file"), without the path: the
+ * caller names it whole (e->text is 160 bytes, shorter than a deep path). For our own files (labels,
  * manifests, shard identities), which gs_jr_load's bounds are not for.
  */
 json_t *gs_jr_load_path(const char *path, size_t flags, json_error_t *e);

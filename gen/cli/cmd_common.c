@@ -258,8 +258,9 @@ int gs_cmd_common_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *cons
 	}
 	{
 		/* shown in every output: valid UTF-8 without control characters,
-		 * whatever bytes the paths have (the JSON field would be lost) */
-		char *shown = gs_diag_show(rc->catalog_name, GS_SHOW_MAX);
+		 * whatever bytes the paths have (the JSON field would be lost),
+		 * and whole (diag.h: a path is never cut) */
+		char *shown = gs_diag_show(rc->catalog_name, 0);
 		free(rc->catalog_name);
 		rc->catalog_name = shown;
 	}

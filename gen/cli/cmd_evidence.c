@@ -31,6 +31,8 @@
 #include "diag.h"
 #include "evidence.h"
 #include "gpuname.h"
+#include "infile.h"
+#include "jsonread.h"
 #include "logimport.h"
 #include "logmeasure.h"
 #include "buf.h"
@@ -179,7 +181,7 @@ static int S_into_prepare(const char *wpath, const char *out, const char *covers
 	rel = strcmp(wr, orr) == 0 ? gs_xstrdup(strrchr(out, '/') ? strrchr(out, '/') + 1 : out)
 				   : gs_xasprintf("%s/%s", orr + n + (n == 1 ? 0 : 1),
 						  strrchr(out, '/') + 1);
-	root = json_load_file(wpath, JSON_REJECT_DUPLICATES, &je);
+	root = gs_jr_load_path(wpath, JSON_REJECT_DUPLICATES, &je);
 	if (!root || !json_is_object(root)) {
 		gs_diag_error_print("evidence import", "--into %s:%d:%d: %s", wpath, je.line, je.column,
 			       root ? "expected a JSON object" : je.text);
@@ -530,43 +532,22 @@ static int S_args_parse(int argc, char **argv, S_args *a)
 	return -1;
 }
 
-/* The log, once, bounded: *data (NUL-ended) and *len. 0, or an exit code (said). */
+/*
+ * The log, once, bounded: *data (NUL-ended) and *len. 0, or an exit code
+ * (said). Through the one opener of the files gpusheet keeps (infile.h): a
+ * FIFO or a device is refused without a byte read, a symbolic link is not
+ * followed, the size is bounded before the read.
+ */
 static int S_read_log(const char *log, char **data, size_t *len)
 {
-	/* O_NONBLOCK: a FIFO is refused below, not waited on */
-	int fd = open(log, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	size_t got = 0;
-	struct stat st;
+	gs_error e = GS_ERROR_INIT;
 
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		gs_diag_error_print("evidence import", "cannot open %s: %s", log, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	*data = gs_infile_read_nofollow(log, GS_LOG_MAX_BYTES, len, &e);
+	if (!*data) {
+		gs_diag_error_print("evidence import", "%s: %s", log, gs_error_message(&e));
+		gs_error_release(&e);
 		return GS_EXIT_INVALID;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		gs_diag_error_print("evidence import", "%s: not a regular file", log);
-		close(fd);
-		return GS_EXIT_INVALID;
-	}
-	if ((uint64_t)st.st_size > GS_LOG_MAX_BYTES) {
-		gs_diag_error_print("evidence import", "%s is %lld bytes, more than the bound of %u "
-			       "bytes (64 MiB)", log, (long long)st.st_size, GS_LOG_MAX_BYTES);
-		close(fd);
-		return GS_EXIT_INVALID;
-	}
-	*data = gs_xmalloc((size_t)st.st_size + 1);
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, *data + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	*len = got;
-	(*data)[got] = '\0';
 	return 0;
 }
 

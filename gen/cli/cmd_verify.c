@@ -50,12 +50,12 @@ int gs_cmd_verify(int argc, char **argv)
 	}
 	problems = gs_verify_site(argv[1], stdout);
 	if (problems < 0) {
-		gs_diag_error_print("verify", "cannot read \"%s\"", argv[1]);
+		gs_diag_error_print("verify", "cannot read '%s'", argv[1]);
 		return GS_EXIT_INVALID;
 	}
 	problems += S_keys_file(argv[1]);
 	if (problems > 0) {
-		gs_diag_error_print("verify", "%d problem%s in \"%s\"", problems,
+		gs_diag_error_print("verify", "%d problem%s in '%s'", problems,
 			       problems == 1 ? "" : "s", argv[1]);
 		return GS_EXIT_INVALID;
 	}

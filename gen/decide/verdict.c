@@ -2,6 +2,7 @@
 #include "verdict.h"
 #include "cost.h"
 #include "gpuname.h"
+#include "hash.h"
 #include "quantname.h"
 #include "speed_offer.h"
 
@@ -2651,21 +2652,17 @@ static int S_lot_same_str(const char *a, const char *b)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
+/* the one hash (hash.h): a number, a string (NULL hashed apart from "") */
 static uint64_t S_lot_mix(uint64_t h, uint64_t v)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 1099511628211ULL;
+	return gs_hash_mix(h, &v, sizeof(v));
 }
 
 static uint64_t S_lot_str(uint64_t h, const char *s)
 {
-	uint64_t v = 1469598103934665603ULL;
-
 	if (!s)
 		return S_lot_mix(h, 0);
-	for (; *s; s++)
-		v = (v ^ (unsigned char)*s) * 1099511628211ULL;
-	return S_lot_mix(h, v);
+	return gs_hash_mix(S_lot_mix(h, 1), s, strlen(s));
 }
 
 uint64_t gs_verdict_offer_lot_hash(const gs_catalog *cat, const gs_offer *o)

@@ -346,7 +346,7 @@ static int S_load_entries(gs_archive *a, json_t *root, const char *path, int mer
 			return -1;
 		}
 		if (!S_file_name_valid(json_string_value(file), key)) {
-			gs_error_set(err, "%s: entry %.80s: file \"%.100s\" is not <sha256>.json, "
+			gs_error_set(err, "%s: entry %.80s: file \"%s\" is not <sha256>.json, "
 				     ".log, .txt or .header (a browser could render it as a page)",
 				     path, key, json_string_value(file));
 			return -1;

@@ -143,7 +143,7 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 		free(dir);
 		if (fd < 0) {
 			char *jp = gs_xasprintf("$.evidence[%zu].file", i);
-			gs_diag_add(d, job->w.path, 0, 0, jp, "evidence \"%s\": %s", e->file,
+			gs_diag_add(d, job->w.path, 0, 0, jp, "evidence '%s': %s", e->file,
 				    gs_error_message(&why));
 			gs_error_release(&why);
 			free(jp);
@@ -159,7 +159,7 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 		if (f.len > GS_JOB_EVIDENCE_MAX_BYTES - job->held) {
 			char *jp = gs_xasprintf("$.evidence[%zu].file", i);
 			gs_diag_add(d, job->w.path, 0, 0, jp,
-				    "evidence \"%s\": the files cited up to it are %zu bytes "
+				    "evidence '%s': the files cited up to it are %zu bytes "
 				    "together, more than the bound of %zu bytes for a workload",
 				    e->file, job->held + f.len, GS_JOB_EVIDENCE_MAX_BYTES);
 			free(jp);
@@ -188,7 +188,7 @@ static int S_read_cited(gs_job *job, size_t i, gs_diag *d)
 		if (f.log_len > GS_JOB_EVIDENCE_MAX_BYTES - job->held - f.len) {
 			char *jp = gs_xasprintf("$.evidence[%zu].file", i);
 			gs_diag_add(d, job->w.path, 0, 0, jp,
-				    "evidence \"%s\": the files cited up to it and its log are "
+				    "evidence '%s': the files cited up to it and its log are "
 				    "more than the bound of %zu bytes for a workload", e->file,
 				    GS_JOB_EVIDENCE_MAX_BYTES);
 			free(jp);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1644,7 +1645,7 @@ int gs_model_read(const char *path, gs_model *m, gs_diag *d)
 	if (lstat(path, &lst) != 0) {
 		gs_diag_add(d, path, 0, 0, NULL, "no such file or folder");
 	} else if (stat(path, &st) != 0) {
-		char target[1024];
+		char target[PATH_MAX];   /* a link's target, whole (a path is never cut) */
 		ssize_t n = readlink(path, target, sizeof(target) - 1);
 		target[n > 0 ? n : 0] = '\0';
 		gs_diag_add(d, path, 0, 0, NULL, "is a dangling symbolic link to '%s' (its target "

@@ -511,7 +511,7 @@ static int S_read_model_from(gs_jr *r, gs_workload *w, json_t *m, const char *mp
 	w->model_key = gs_model_key_path(w->id, w->model_from);
 	ok = S_model_read(r, w, mf, path, NULL) == 0;
 	if (!ok)
-		gs_jr_error(r, fp, "cannot read the model from \"%s\" (errors above)", path);
+		gs_jr_error(r, fp, "cannot read the model from '%s' (errors above)", path);
 	if (ok && mf->repo_id)
 		w->model_repo = gs_xstrdup(mf->repo_id);
 	free(path);
@@ -967,7 +967,7 @@ static void S_read_weights(gs_jr *r, gs_workload *w, json_t *root, const gs_mode
 	if (S_read_millibits(r, o, op, mode, &milli) == 1 && file_bits &&
 	    milli != (uint64_t)file_bits * 1000)
 		gs_jr_error(r, "$.weights.storage_bits", "storage_bits is %s here but the "
-			    "checkpoint in \"%s\" stores %u bits per parameter: remove it or "
+			    "checkpoint in '%s' stores %u bits per parameter: remove it or "
 			    "make them agree", gs_qty_fmt_millibits(mb, milli), w->model_from, file_bits);
 	else if (milli == 0 && file_bits)
 		milli = (uint64_t)file_bits * 1000;

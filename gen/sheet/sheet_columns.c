@@ -12,10 +12,10 @@
 
 /* ---- the row identity ---------------------------------------------- */
 
+/* v mixed into h with the one hash (hash.h) */
 static uint64_t S_mix(uint64_t h, uint64_t v)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 1099511628211ULL;
+	return gs_hash_mix(h, &v, sizeof(v));
 }
 
 static const char *S_cur(const gs_plan *p)
@@ -43,11 +43,7 @@ static int S_offer_same(const S_ctx *c, const gs_sheet_reasonset *rs, int arg, s
 
 static uint64_t S_str_hash(uint64_t h, const char *s)
 {
-	uint64_t v = 1469598103934665603ULL;
-
-	for (; s && *s; s++)
-		v = (v ^ (unsigned char)*s) * 1099511628211ULL;
-	return S_mix(h, v);
+	return gs_hash_mix(h, s, s ? strlen(s) : 0);
 }
 
 static uint64_t S_offer_hash(const S_ctx *c, const gs_sheet_reasonset *rs, int arg, size_t ci)

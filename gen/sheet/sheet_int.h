@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "measurement.h"
 #include "sheet.h"
 #include "util.h"
@@ -85,7 +86,6 @@ void gs_sheet_words_anchor(gs_doc *doc, cmark_node *node, const char *prefix, co
 int gs_sheet_words_cmp_size(const void *a, const void *b);
 int gs_sheet_words_same_qty(gs_qty a, gs_qty b);
 int gs_sheet_words_same_str(const char *a, const char *b);
-uint64_t gs_sheet_words_hash(const char *s);
 
 /* sheet_answer.c */
 void gs_sheet_answer_warning_synthetic(S_ctx *c);

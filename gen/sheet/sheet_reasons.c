@@ -41,7 +41,7 @@ void gs_sheet_reasons_budget_merge(S_ctx *c, const gs_sheet_reasonset *rs, size_
 		free(text);
 		free(ev);
 		free(spec);
-		hash[i] = gs_sheet_words_hash(key[i]);
+		hash[i] = gs_hash_str(key[i]);
 		for (k = (size_t)hash[i] & (nslot - 1); slot[k]; k = (k + 1) & (nslot - 1)) {
 			size_t o = slot[k] - 1;
 			if (hash[o] == hash[i] && strcmp(key[o], key[i]) == 0)
@@ -373,7 +373,7 @@ void gs_sheet_reasons_set_build(const gs_sheet_input *in, gs_sheet_reasonset *rs
 			/* borrowed from in->reasons when there, else made */
 			char *text = in->reasons ? in->reasons[c * GS_REQ_COUNT + (size_t)q]
 					     : gs_sheet_reasons_of(in, c, q);
-			uint64_t h = gs_sheet_words_hash(text);
+			uint64_t h = gs_hash_str(text);
 			gs_sheet_reason *r = NULL;
 
 			for (k = (size_t)(h ^ ((uint64_t)q * 0x9e3779b97f4a7c15ULL)) & (nslot - 1); slot[k];

@@ -30,7 +30,7 @@ static const gs_sheet_shared *S_shared_find(const gs_sheet_sharedset *set, const
 
 	if (!set->n)
 		return NULL;
-	sl = S_shared_slot(set, text, gs_sheet_words_hash(text));
+	sl = S_shared_slot(set, text, gs_hash_str(text));
 	return *sl ? &set->s[*sl - 1] : NULL;
 }
 
@@ -41,7 +41,7 @@ static const gs_sheet_shared *S_shared_find(const gs_sheet_sharedset *set, const
  */
 size_t gs_sheet_sources_share_shown(gs_sheet_sharedset *set, char *text, char *shown, int k, size_t pos)
 {
-	uint64_t h = gs_sheet_words_hash(text);
+	uint64_t h = gs_hash_str(text);
 	gs_sheet_shared *e = NULL;
 	size_t *sl;
 

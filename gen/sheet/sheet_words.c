@@ -361,31 +361,3 @@ int gs_sheet_words_same_str(const char *a, const char *b)
 {
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
-
-/*
- * A 64-bit hash of s for the in-memory indexes of reasons and sources
- * (never written, never ordering anything): eight bytes a step, each
- * step xor then multiply (FNV's prime), the length and a final mix so
- * that the low bits, the slot, depend on every byte. A sheet hashes some
- * 60 KB of reasons; FNV-1a a byte at a time was 3% of a sheet.
- */
-uint64_t gs_sheet_words_hash(const char *s)
-{
-	size_t n = strlen(s), i;
-	uint64_t h = 14695981039346656037ULL ^ (uint64_t)n, w;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 1099511628211ULL;
-		h ^= h >> 29;
-	}
-	if (i < n) {
-		w = 0;
-		memcpy(&w, s + i, n - i);
-		h = (h ^ w) * 1099511628211ULL;
-	}
-	h ^= h >> 32;
-	h *= 0x9e3779b97f4a7c15ULL;
-	h ^= h >> 29;
-	return h;
-}

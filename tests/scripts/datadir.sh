@@ -39,7 +39,7 @@ echo "ok: the installed binary finds its data and its PNG part next to itself"
 if GPUSHEET_DATADIR="$scratch/nope" "$bin" check "$w" >"$scratch/out.txt" 2>"$scratch/err.txt"; then
 	err "a bad GPUSHEET_DATADIR was passed over in silence"
 else
-	grep -qF "GPUSHEET_DATADIR is \"$scratch/nope\", which holds no catalog/catalog.rng" "$scratch/err.txt" ||
+	grep -qF "GPUSHEET_DATADIR is '$scratch/nope', which holds no catalog/catalog.rng" "$scratch/err.txt" ||
 		{ cat "$scratch/err.txt"; err "the message does not name GPUSHEET_DATADIR"; }
 fi
 GPUSHEET_DATADIR="$out/inst/share/gpusheet" "$out/lone/gpusheet" check "$w" >"$scratch/out.txt" 2>&1 ||

@@ -27,7 +27,7 @@ grep -q "gs-test: swapped $f in before the open" "$scratch/log" ||
 	skip "gpusheet built without the fault-injection seam"
 [ -L "$f" ] || die "the seam did not put the link in place"
 [ "$rc" -eq 1 ] || { cat "$scratch/log"; err "a link swapped in before the open: exit $rc, expected 1"; }
-grep -q 'evidence "measurements/h200-probe-dense.json": "measurements/h200-probe-dense.json" is a symbolic link (not followed' \
+grep -qF "evidence 'measurements/h200-probe-dense.json': 'measurements/h200-probe-dense.json' is a symbolic link (not followed" \
 	"$scratch/log" || { cat "$scratch/log"; err "the swapped link is not named as a symbolic link"; }
 [ ! -e "$scratch/out/probe-dense.html" ] || err "a sheet was written from a swapped link"
 finish "a link swapped in before the open of a cited file is not followed"

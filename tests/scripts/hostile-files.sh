@@ -70,7 +70,7 @@ refused "symlink to a file outside" "is a symbolic link" "$bin" sheet --catalog 
 fresh linkdir
 rm -rf "$w/measurements" && mkdir -p "$scratch/outside/measurements" &&
 	cp "$scratch/outside/m.json" "$scratch/outside/$EV" && ln -s "$scratch/outside/measurements" "$w/measurements"
-refused "symlinked folder on the path" "\"measurements\" is a symbolic link" \
+refused "symlinked folder on the path" "'measurements' is a symbolic link" \
 	"$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/out-linkdir"
 fresh passwd
 rm -f "$w/$EV" && ln -s /etc/passwd "$w/$EV"
@@ -124,7 +124,7 @@ for i in 0 1 2 3 4 5 6 7 8; do
 done
 sed "s|\"evidence\": \[|\"evidence\": [$cites|" "$src/examples/lora-adapt/workload.json" >"$w/workload.json"
 grep -q 'big-8.json' "$w/workload.json" || die "the citations were not added"
-pat="$w/workload.json: error: at \$.evidence[8].file: evidence \"measurements/big-8.json\": the files cited up to it are 70778880 bytes together, more than the bound of 67108864 bytes for a workload"
+pat="$w/workload.json: error: at \$.evidence[8].file: evidence 'measurements/big-8.json': the files cited up to it are 70778880 bytes together, more than the bound of 67108864 bytes for a workload"
 refused "cited files of 67.5 MiB together (sheet)" "$pat" \
 	"$bin" sheet --catalog offers.xml "$w/workload.json" --out "$scratch/out-total"
 [ ! -e "$scratch/out-total" ] || err "cited files over the bound: an output folder was written"

@@ -3,7 +3,10 @@
 #  - an id holding ESC and BEL, a path holding an OSC title sequence: the
 #    message has the file and the location, shows the bytes as \x1b / \x07,
 #    and holds no control byte at all;
-#  - an id of 5,000 bytes is quoted cut at 200 bytes with its length;
+#  - an id of 5,000 bytes is quoted cut at 200 bytes with its length (the
+#    message under 600 bytes);
+#  - a path is never cut: a missing file named by a path of some 5,000
+#    bytes is named whole;
 #  - a --catalog path with invalid UTF-8: the decision JSON keeps its
 #    "catalog" field, and the JSON, Markdown and HTML are valid UTF-8.
 #
@@ -35,9 +38,21 @@ grep -qF 'x\x1b]0;pwn\x07/workload.json: error: cannot read' "$scratch/err.txt" 
 
 long=$(head -c 5000 /dev/zero | tr '\0' a)
 sed "s/\"id\": \"seed-7b\"/\"id\": \"$long\"/" "$w" >"$scratch/long.json"
-"$bin" check "$scratch/long.json" >"$scratch/out.txt" 2>"$scratch/err.txt" && err "check accepts a 5,000-byte id"
+# from the scratch folder: the message names long.json, so that its length
+# is the cut id's (and the message's words), wherever the checkout lies
+(cd "$scratch" && "$bin" check long.json) >"$scratch/out.txt" 2>"$scratch/err.txt" && err "check accepts a 5,000-byte id"
 grep -q "found \"a\{200\}\.\.\.(5000 bytes)\"" "$scratch/err.txt" || { cut -c1-300 "$scratch/err.txt"; err "long id: not cut at 200 bytes with its length"; }
 [ "$(wc -c <"$scratch/err.txt")" -lt 600 ] || err "long id: a message of $(wc -c <"$scratch/err.txt") bytes"
+
+# a path of some 5,000 bytes (20 folders of 250), missing: named whole as
+# the file of a message and in a message's words (verify's 'DIR')
+seg=$(head -c 250 /dev/zero | tr '\0' b)
+lp=$scratch
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do lp=$lp/$seg; done
+"$bin" check "$lp/workload.json" >"$scratch/out.txt" 2>"$scratch/err.txt" && err "check reads a missing file"
+grep -qF "$lp/workload.json: error: " "$scratch/err.txt" || { cut -c1-300 "$scratch/err.txt"; err "long path: the file is not named whole"; }
+"$bin" verify "$lp" >"$scratch/out.txt" 2>"$scratch/err.txt" && err "verify passes a missing folder"
+grep -qF "cannot read '$lp'" "$scratch/err.txt" || { cut -c1-300 "$scratch/err.txt"; err "long path: verify's message does not name it whole"; }
 
 cat="$scratch/cat$(printf '\377').xml"
 cp "$src/catalog/offers.xml" "$cat" || die "cannot copy the catalog"

@@ -131,9 +131,14 @@ done
 
 # An error in one workload (a full disk in the worker that renders it): exit
 # 1, the message names the workload, OUT is the old site, no stage is left.
+# Run from the scratch folder with relative paths: the budget of 0 bytes
+# fails the first write, which must be a worker's. What the parent learns
+# of each workload (its evidence paths among it) is spooled through a 64 KB
+# buffer (base/spool.c) that these 60 workloads fill, and write, first,
+# when their paths are absolute in a checkout some 30 folders deep.
 cp -R "$scratch/gen-j1" "$scratch/old"
-(cd "$src" && env GS_TEST_WRITE_BUDGET=0 "$bin" site --catalog offers.xml --workloads "$scratch/gen" \
-	--out "$scratch/old" -j 2) >"$scratch/fail.log" 2>&1
+(cd "$scratch" && env GS_TEST_WRITE_BUDGET=0 "$bin" site --catalog offers.xml --workloads gen \
+	--out old -j 2) >"$scratch/fail.log" 2>&1
 status=$?
 [ "$status" -ne 0 ] ||
 	finish "ok: -j 1, 2 and 4 give the same bytes (examples and $N workloads); error case skipped (no fault-injection seam)"

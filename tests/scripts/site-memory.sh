@@ -28,7 +28,14 @@
 # learnt kept in an array (main at 1fa68dd, which fails it), by 2.3-2.5 MiB
 # with it spooled. These runs are made from the scratch folder, so that
 # the paths kept (a workload's path stays in memory) are as long wherever
-# it lies.
+# it lies. The four steps of run() take absolute paths, whose length is
+# the checkout's: a site keeps each workload's path once (end to end in one
+# block, site_find.c), by design, so their margin is MARGIN_KB plus one
+# path per workload added (LARGE - SMALL of them, at the length of this
+# run's paths): from a checkout 30 folders deep (paths of ~600 bytes) that
+# is ~350 KiB more. Any other copy kept per workload still fails it: the
+# stat cache built in memory and the list of paths found, copied into the
+# block at the end, grew the rebuild's peak by 2,072 KiB there; 668 now.
 # Not a timed test: the margins are in bytes.
 # Under AddressSanitizer freed memory sits in a quarantine that grows with
 # every allocation made, live or not, so the quarantine is turned off for
@@ -108,6 +115,11 @@ sys.exit(0 if raw == again else 1)
 ' "$scratch/m-$n/.gpusheet-keys.json" || err "N=$n: the keys file is not its own sorted compact dump, a line per page and sheet"
 	echo "N=$n: peak RSS, KiB: shard 1/2 -j 1 $shard1_kb, shard 2/2 -j 2 $shard2_kb, merge $merge_kb, rebuild $rebuild_kb"
 }
+
+# the margin of run()'s steps: MARGIN_KB and one path per workload added
+plen=$(printf '%s' "$scratch/in$LARGE/workloads/w00000/workload.json" | wc -c)
+MARGIN_KB=$((MARGIN_KB + (LARGE - SMALL) * plen / 1024))
+echo "margin of the four steps: $MARGIN_KB KiB (paths of $plen bytes)"
 
 # check STEP SMALL_KB LARGE_KB
 check() {

@@ -36,12 +36,12 @@ grep -l 'Demonstration' "$scratch/plain/"*.html "$scratch/plain/sheets/"*.html 2
 
 # --md: the Markdown sheets too, whose decision line is checked below
 site_build "$scratch/demo" "$scratch/log2" --md
-ndemo=0
+ndemo=0 nrests=0
 for j in "$scratch/demo/sheets/"*.json; do
 	id=$(basename "$j" .json)
 	nrest=$(nrest "$j")
 	if grep -Eq '"demonstration": ?true' "$j"; then
-		ndemo=$((ndemo + 1))
+		ndemo=$((ndemo + 1)) nrests=$((nrests + nrest))
 		[ "$nrest" -gt 0 ] || err "$id: a demonstration, but no verdict says rests_on_synthetic"
 		grep -q 'Demonstration on synthetic evidence' "$scratch/demo/sheets/$id.html" \
 			|| err "$id: rests on synthetic evidence but its page has no banner"
@@ -59,4 +59,4 @@ for page in index.html offers.html; do
 done
 # without --md a site writes no Markdown sheet (no page links one)
 ls "$scratch/plain/sheets/"*.md >/dev/null 2>&1 && err "a site without --md wrote Markdown sheets"
-finish "synthetic-rules: ok ($ndemo demonstration sheets)"
+finish "synthetic-rules: ok ($ndemo demonstration sheets, $nrests verdicts resting on a synthetic file)"
