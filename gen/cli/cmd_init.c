@@ -236,6 +236,7 @@ typedef struct {
 	/* training: the recipe's options (gpusheet init --help) */
 	uint64_t microbatch, accumulation, lora_rank, cards;
 	unsigned targets;     /* GS_LORA_* */
+	int targets_given;    /* 1: --lora-targets */
 	int qlora;
 	const char *optimizer, *checkpointing, *sharding, *offload;
 	unsigned value_bytes; /* bytes per value of activations and KV: the compute width */
@@ -744,6 +745,36 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 }
 
 /*
+ * A training recipe that cannot be sized honestly for this model, refused
+ * with the reason (docs/formats.md 1.4, layer kinds): 1 when refused.
+ */
+static int S_train_refused(const gs_model *m, const S_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < m->nlayout; i++)
+		if (m->layout[i].kind == GS_KV_STATE) {
+			fprintf(stderr, "gpusheet init: %s: %llu of the model's layers keep a state "
+				"(Mamba2 or Gated DeltaNet): a training recipe has no published "
+				"per-layer activation formula for them (Korthikanti et al. 2022's is "
+				"for attention layers), so it is not sized\n", m->path,
+				(unsigned long long)m->layout[i].layers);
+			return 1;
+		}
+	if (p->task == 1 && m->kv_lora_rank &&
+	    (p->targets & (GS_LORA_Q | GS_LORA_K | GS_LORA_V))) {
+		fprintf(stderr, "gpusheet init: %s: the model's multi-head latent attention has no "
+			"q_proj, k_proj or v_proj (its projections are q_a_proj, q_b_proj, "
+			"kv_a_proj_with_mqa and kv_b_proj), which %s names; give "
+			"--lora-targets among o_proj, gate_proj, up_proj, down_proj\n", m->path,
+			p->targets_given ? "--lora-targets"
+			: "the default --lora-targets (q_proj, k_proj, v_proj, o_proj)");
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * The workload as a JSON tree; NULL with a message when the model cannot be
  * sized. The model is named by repo (a repo id of the Hugging Face cache,
  * at its commit) or by from (a path).
@@ -784,6 +815,10 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 			"workload's training.recipe.geometry by hand (docs/formats.md 1.4)\n", m->path,
 			!m->has_hidden ? "hidden size" : !m->has_intermediate ? "intermediate size"
 			: "vocabulary size");
+		json_decref(w);
+		return NULL;
+	}
+	if (p->task && S_train_refused(m, p)) {
 		json_decref(w);
 		return NULL;
 	}
@@ -1029,6 +1064,7 @@ static int S_train_plan(S_plan *p, const char *otext, const char *stext, const c
 	p->microbatch = p->accumulation = p->cards = 1;
 	p->lora_rank = S_LORA_RANK;
 	p->targets = GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_O;
+	p->targets_given = tgt != NULL;
 	if ((mb && S_uint("microbatch", mb, 65536, &p->microbatch)) ||
 	    (acc && S_uint("accumulation", acc, 1048576, &p->accumulation)) ||
 	    (rank && S_uint("lora-rank", rank, 65536, &p->lora_rank)) ||

@@ -34,75 +34,156 @@ static uint64_t S_expert_inter(const gs_recipe *rc)
 	return rc->expert_intermediate ? rc->expert_intermediate : rc->intermediate;
 }
 
+/* the layers that route to experts (every layer of an MoE but its dense
+ * ones), and those with the dense MLP */
+static uint64_t S_moe_layers(const gs_workload *w)
+{
+	return w->recipe.experts ? w->layers - w->recipe.dense_layers : 0;
+}
+
+static uint64_t S_dense_layers(const gs_workload *w)
+{
+	return w->layers - S_moe_layers(w);
+}
+
+/* the parameters of one layer's attention projections: q, k, v, o; or
+ * MLA's (DeepSeek-V3, modeling_deepseek_v3.py): q_a (h x q_rank) and q_b
+ * (q_rank x H(nope + rope)), or q (h x H(nope + rope)); kv_a_proj_with_mqa
+ * (h x (kv_rank + rope)), kv_b (kv_rank x H(nope + v)), o (Hv x h) */
+static u128 S_attn_params(const gs_workload *w)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 h = rc->hidden, H = w->attention_heads, q = H * w->head_dim,
+	     kv = (u128)w->kv_heads * w->head_dim, qk, p;
+
+	if (!rc->mla)
+		return h * q * 2 + h * kv * 2;
+	qk = (u128)rc->mla_qk_nope + rc->mla_qk_rope;
+	p = rc->mla_q_rank ? h * rc->mla_q_rank + (u128)rc->mla_q_rank * H * qk : h * H * qk;
+	p += h * ((u128)rc->mla_kv_rank + rc->mla_qk_rope) +
+	     (u128)rc->mla_kv_rank * H * ((u128)rc->mla_qk_nope + rc->mla_v);
+	return p + H * rc->mla_v * h;
+}
+
 int gs_training_linear_params(const gs_workload *w, uint64_t *out)
 {
 	const gs_recipe *rc = &w->recipe;
-	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
-	     kv = (u128)w->kv_heads * w->head_dim, attn, mlp;
+	u128 h = rc->hidden, moe;
 
-	attn = h * q * 2 + h * kv * 2;
-	mlp = rc->experts ? (u128)rc->experts * 3 * h * S_expert_inter(rc) : 3 * h * rc->intermediate;
-	return S_fit((attn + mlp) * w->layers, out);
+	moe = (u128)rc->experts * 3 * h * S_expert_inter(rc) + 3 * h * rc->shared_intermediate;
+	return S_fit(S_attn_params(w) * w->layers + 3 * h * rc->intermediate * S_dense_layers(w) +
+		     moe * S_moe_layers(w), out);
+}
+
+/* LoRA on an MLP of width inter: rank x (in + out) per target */
+static u128 S_lora_mlp(const gs_recipe *rc, u128 inter)
+{
+	u128 r = rc->lora_rank, h = rc->hidden, sum = 0;
+
+	if (rc->targets & GS_LORA_GATE)
+		sum += r * (h + inter);
+	if (rc->targets & GS_LORA_UP)
+		sum += r * (h + inter);
+	if (rc->targets & GS_LORA_DOWN)
+		sum += r * (inter + h);
+	return sum;
 }
 
 int gs_training_lora_params(const gs_workload *w, uint64_t *out)
 {
 	const gs_recipe *rc = &w->recipe;
 	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
-	     kv = (u128)w->kv_heads * w->head_dim, r = rc->lora_rank, sum = 0, e = 1,
-	     inter = rc->intermediate;
+	     kv = (u128)w->kv_heads * w->head_dim, r = rc->lora_rank, attn = 0, moe;
 
-	if (rc->experts) {
-		e = rc->experts;
-		inter = S_expert_inter(rc);
-	}
+	/* MLA: only o_proj (H x v_head_dim in) among the attention's targets
+	 * (the recipe refuses q, k and v there) */
+	if (rc->mla)
+		q = (u128)w->attention_heads * rc->mla_v;
 	if (rc->targets & GS_LORA_Q)
-		sum += r * (h + q);
+		attn += r * (h + q);
 	if (rc->targets & GS_LORA_K)
-		sum += r * (h + kv);
+		attn += r * (h + kv);
 	if (rc->targets & GS_LORA_V)
-		sum += r * (h + kv);
+		attn += r * (h + kv);
 	if (rc->targets & GS_LORA_O)
-		sum += r * (q + h);
-	if (rc->targets & GS_LORA_GATE)
-		sum += e * r * (h + inter);
-	if (rc->targets & GS_LORA_UP)
-		sum += e * r * (h + inter);
-	if (rc->targets & GS_LORA_DOWN)
-		sum += e * r * (inter + h);
-	return S_fit(sum * w->layers, out);
+		attn += r * (q + h);
+	/* every routed expert's gate, up and down, and the shared experts' */
+	moe = (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc));
+	if (rc->shared_intermediate)
+		moe += S_lora_mlp(rc, rc->shared_intermediate);
+	return S_fit(attn * w->layers + S_lora_mlp(rc, rc->intermediate) * S_dense_layers(w) +
+		     moe * S_moe_layers(w), out);
 }
 
 /*
  * Korthikanti et al. 2022 eq. 1 per layer, without the attention core's
- * 5as²b: attention 11sbh, MLP 19sbh (x the experts per token of an MoE),
- * the two norms 4sbh.
+ * 5as²b. Attention 11sbh: the projections' input 2sbh, Q and K 4sbh, V
+ * 2sbh, the output projection's input 2sbh, the dropout mask sbh; for MLA
+ * the same terms at its widths: 3sbh + 4sb·H(nope + rope) (Q, K) +
+ * 4sb·H·v (V, the output's input) + 4sb(q_rank + kv_rank) (the latents,
+ * into their norms and up-projections). The two norms 4sbh. The dense
+ * MLP 19sbh (the paper's, 4h wide: 2sbh + 8sbh + 8sbh + sbh); an expert
+ * of width I (routed or shared) the same terms at its width, 3sbh + 4sbI,
+ * once per expert a token is routed to (num_experts_per_tok) and for the
+ * shared experts together.
  */
-static u128 S_layer(const gs_workload *w, u128 sb)
+static u128 S_attn_act(const gs_workload *w, u128 sb)
 {
 	const gs_recipe *rc = &w->recipe;
-	u128 h = rc->hidden, k = rc->experts ? rc->experts_active : 1;
+	u128 H = w->attention_heads;
 
-	return sb * h * 11 + sb * h * 19 * k + sb * h * 4;
+	if (!rc->mla)
+		return sb * rc->hidden * 11;
+	return sb * rc->hidden * 3 + sb * 4 * H * ((u128)rc->mla_qk_nope + rc->mla_qk_rope) +
+	       sb * 4 * H * rc->mla_v + sb * 4 * ((u128)rc->mla_q_rank + rc->mla_kv_rank);
+}
+
+static u128 S_expert_act(const gs_recipe *rc, u128 sb, u128 inter)
+{
+	return sb * rc->hidden * 3 + sb * 4 * inter;
+}
+
+/* one layer of each kind: moe 0 the dense MLP, 1 the experts */
+static u128 S_layer_kind(const gs_workload *w, u128 sb, int moe)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 mlp = sb * rc->hidden * 19;
+
+	if (moe) {
+		mlp = S_expert_act(rc, sb, S_expert_inter(rc)) * rc->experts_active;
+		if (rc->shared_intermediate)
+			mlp += S_expert_act(rc, sb, rc->shared_intermediate);
+	}
+	return S_attn_act(w, sb) + mlp + sb * rc->hidden * 4;
+}
+
+/* the largest layer kind's (the one recomputed, or evaluated, at a time) */
+static u128 S_layer(const gs_workload *w, u128 sb)
+{
+	u128 d = S_dense_layers(w) ? S_layer_kind(w, sb, 0) : 0,
+	     m = S_moe_layers(w) ? S_layer_kind(w, sb, 1) : 0;
+
+	return d > m ? d : m;
 }
 
 int gs_training_activations(const gs_workload *w, uint64_t microbatch, uint64_t tokens,
 			    int ckpt, uint64_t *out)
 {
 	u128 sb = (u128)tokens * microbatch, core = sb * tokens * w->attention_heads * 5;
-	u128 layer = S_layer(w, sb), v;
+	u128 kept = S_layer_kind(w, sb, 0) * S_dense_layers(w) +
+		    S_layer_kind(w, sb, 1) * S_moe_layers(w), v;
 
 	switch ((gs_recipe_ckpt)ckpt) {
 	case GS_CKPT_NONE:
-		v = (layer + core) * w->layers;
+		v = kept + core * w->layers;
 		break;
 	case GS_CKPT_SELECTIVE:
-		v = layer * w->layers;
+		v = kept;
 		break;
 	case GS_CKPT_FULL:
 	default:
 		/* the recomputed layer's attention core is the kernel's own */
-		v = sb * w->recipe.hidden * 2 * w->layers + layer;
+		v = sb * w->recipe.hidden * 2 * w->layers + S_layer(w, sb);
 		break;
 	}
 	return S_fit(v, out);
@@ -220,6 +301,26 @@ static int S_phases(const gs_workload *w, gs_training *t)
 	return 0;
 }
 
+/* each layer kind's count, linear parameters and activations */
+static int S_kinds(const gs_workload *w, uint64_t mb, uint64_t tokens, gs_training *t)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 sb = (u128)mb * tokens, core = sb * tokens * w->attention_heads * 5,
+	     h = rc->hidden, moe;
+	int k;
+
+	t->kind_layers[0] = S_dense_layers(w);
+	t->kind_layers[1] = S_moe_layers(w);
+	moe = (u128)rc->experts * 3 * h * S_expert_inter(rc) + 3 * h * rc->shared_intermediate;
+	if (S_fit(S_attn_params(w) + 3 * h * rc->intermediate, &t->kind_linear[0]) ||
+	    S_fit(S_attn_params(w) + moe, &t->kind_linear[1]))
+		return -1;
+	for (k = 0; k < 2; k++)
+		if (S_fit(S_layer_kind(w, sb, k) + core, &t->kind_act[k]))
+			return -1;
+	return 0;
+}
+
 int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *t,
 		     gs_error *err)
 {
@@ -283,7 +384,7 @@ int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *
 			return S_fail(err, "sum");
 		t->prov = gs_qty_prov_weakest(t->prov, t->items[k].prov);
 	}
-	if (S_phases(w, t))
+	if (S_phases(w, t) || S_kinds(w, mb, tokens, t))
 		return S_fail(err, "phases");
 	return 0;
 }

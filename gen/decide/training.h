@@ -22,9 +22,20 @@
  *               16-bit, by Korthikanti et al. 2022 (arXiv 2205.05198) eq. 1:
  *               per layer sbh(34 + 5as/h); selective recomputation drops the
  *               5as²b of the attention core (34sbh); full checkpointing
- *               keeps 2sbh per layer and one layer's 34sbh for the recomputation
- *               (its attention core recomputed by the kernel); an MoE's MLP part (19sbh) counts once per
- *               chosen expert; assumed: a model of what a library keeps;
+ *               keeps 2sbh per layer and one layer's for the recomputation,
+ *               the largest kind's (its attention core recomputed by the
+ *               kernel); assumed: a model of what a library keeps.
+ *               Layer kinds: the paper's 34sbh is attention 11sbh, MLP
+ *               19sbh (4h wide), norms 4sbh. An MoE's layers route to
+ *               experts but its dense_layers (DeepSeek-V3's first three),
+ *               which keep the 19sbh MLP; a routed or shared expert of
+ *               width I keeps the paper's MLP terms at that width,
+ *               2sbh + 2sbI + 2sbI + sbh = 3sbh + 4sbI, once per expert a
+ *               token is routed to (experts_per_token), the shared ones
+ *               once; multi-head latent attention (H heads, q and kv
+ *               ranks, nope, rope and v head widths) keeps the paper's
+ *               attention terms at its widths: 3sbh + 4sb·H(nope + rope)
+ *               + 4sb·H·v + 4sb(q_rank + kv_rank);
  *   logits      b x s x vocabulary x 4 B (fp32 logits of the loss);
  *               calculated.
  * No KV cache: a training step keeps none.
@@ -85,6 +96,12 @@ typedef struct {
 	gs_prov prov;         /* the weakest of the items */
 	uint64_t phases[GS_TP_COUNT];   /* per card, the reserve not included */
 	gs_train_phase peak;  /* the phase that sets the largest (the first at a tie) */
+	/* per layer kind, 0 the dense MLP and 1 the experts (0 layers: none
+	 * of that kind): the layers, one layer's linear parameters (attention
+	 * projections and MLP, every expert), and the activations one layer
+	 * keeps per microbatch without checkpointing (attention core included;
+	 * assumed) */
+	uint64_t kind_layers[2], kind_linear[2], kind_act[2];
 } gs_training;
 
 /* The parameters of the linear layers one transformer layer holds

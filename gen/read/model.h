@@ -169,6 +169,7 @@ typedef struct gs_model_s {
 	 */
 	const struct gs_model_arch_s *entry; /* NULL: not covered */
 	uint64_t experts_shared, moe_intermediate, shared_intermediate, moe_layers;
+	uint64_t dense_intermediate; /* the MLP of the layers that do not route, or 0 */
 	uint64_t active_params;
 	int has_active_params;
 	/* multi-head latent attention (DeepSeek-V3): q_lora_rank 0 when the

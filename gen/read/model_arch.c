@@ -510,6 +510,7 @@ static void S_read_keys(S_ctx *c)
 		m->experts_shared = c->shared_n;
 		m->moe_intermediate = c->moe_it;
 		m->shared_intermediate = c->shared_it;
+		m->dense_intermediate = c->dense_it;
 	}
 }
 

@@ -102,7 +102,8 @@ static void S_read_geometry(gs_jr *r, json_t *o, const char *path, gs_recipe *rc
 {
 	static const char *const allowed[] = { "hidden_size", "intermediate_size", "vocab_size",
 					       "experts", "experts_per_token",
-					       "expert_intermediate_size", "tied_embeddings", NULL };
+					       "expert_intermediate_size", "tied_embeddings",
+					       "dense_layers", "shared_expert_intermediate_size", NULL };
 	json_t *g;
 	char *gp;
 
@@ -119,6 +120,12 @@ static void S_read_geometry(gs_jr *r, json_t *o, const char *path, gs_recipe *rc
 	gs_jr_uint(r, g, gp, "expert_intermediate_size", GS_JR_OPTIONAL, 1, S_MAX_DIM,
 		   &rc->expert_intermediate);
 	gs_jr_bool(r, g, gp, "tied_embeddings", GS_JR_OPTIONAL, &rc->tied);
+	gs_jr_uint(r, g, gp, "dense_layers", GS_JR_OPTIONAL, 0, 1048576, &rc->dense_layers);
+	gs_jr_uint(r, g, gp, "shared_expert_intermediate_size", GS_JR_OPTIONAL, 1, S_MAX_DIM,
+		   &rc->shared_intermediate);
+	if ((rc->dense_layers || rc->shared_intermediate) && !rc->experts)
+		gs_jr_error(r, gp, "dense_layers and shared_expert_intermediate_size describe a "
+			    "mixture of experts: they need experts");
 	if ((rc->experts != 0) != (rc->experts_active != 0))
 		gs_jr_error(r, gp, "experts and experts_per_token go together");
 	else if (rc->experts_active > rc->experts)

@@ -63,6 +63,18 @@ typedef struct {
 	uint64_t experts, experts_active, expert_intermediate; /* 0: dense */
 	int tied;                    /* one matrix for the embeddings and the head */
 	int has_hidden, has_intermediate, has_vocab;
+	/*
+	 * Layer kinds (decide/training.h). An MoE's first or chosen layers
+	 * may keep a dense MLP of intermediate size (DeepSeek-V3's
+	 * first_k_dense_replace, Qwen3-MoE's mlp_only_layers): dense_layers
+	 * of the model's layers, the rest route. Shared experts run for every
+	 * token: shared_intermediate is their width together (0: none).
+	 */
+	uint64_t dense_layers, shared_intermediate;
+	/* multi-head latent attention (DeepSeek-V2/V3), from the model's
+	 * files: mla 1, q_rank 0 when the queries are projected directly */
+	int mla;
+	uint64_t mla_q_rank, mla_kv_rank, mla_qk_nope, mla_qk_rope, mla_v;
 } gs_recipe;
 
 const char *gs_recipe_method_id(gs_recipe_method m);

@@ -1120,6 +1120,61 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 }
 
 /*
+ * The layer kinds a recipe sizes (decide/training.h): multi-head latent
+ * attention from the model's files; layers that keep a state (Mamba2,
+ * Gated DeltaNet) refused, their activations having no published
+ * per-layer formula here; LoRA's q_proj, k_proj, v_proj refused where the
+ * attention has no such modules.
+ */
+static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
+{
+	gs_recipe *rc = &w->recipe;
+	const gs_model *m = w->model;
+	size_t i;
+
+	for (i = 0; i < w->ncache_layout; i++) {
+		if (w->cache_layout[i].kind == GS_KV_STATE) {
+			gs_jr_error(r, "$.model", "a training recipe cannot size this model: %llu of "
+				    "its layers keep a state (Mamba2 or Gated DeltaNet), whose "
+				    "activations have no published per-layer formula here (the "
+				    "recipe's is Korthikanti et al. 2022's for attention layers)",
+				    (unsigned long long)w->cache_layout[i].layers);
+			return;
+		}
+		if (w->cache_layout[i].kind == GS_KV_MLA && !(m && m->kv_lora_rank)) {
+			gs_jr_error(r, "$.model", "a training recipe for multi-head latent attention "
+				    "needs the model's files (model.from or model.repo): its "
+				    "q_lora_rank and projections are not in model.cache_layout");
+			return;
+		}
+	}
+	if (m && m->kv_lora_rank) {
+		rc->mla = 1;
+		rc->mla_q_rank = m->q_lora_rank;
+		rc->mla_kv_rank = m->kv_lora_rank;
+		rc->mla_qk_nope = m->qk_nope_head_dim;
+		rc->mla_qk_rope = m->qk_rope_head_dim;
+		rc->mla_v = m->v_head_dim;
+		if (rc->targets & (GS_LORA_Q | GS_LORA_K | GS_LORA_V)) {
+			char *lp = gs_jr_path_key(path, "lora"), *tp = gs_jr_path_key(lp, "targets");
+			gs_jr_error(r, tp, "LoRA targets q_proj, k_proj and v_proj do not exist in "
+				    "multi-head latent attention (its projections are q_a_proj, "
+				    "q_b_proj, kv_a_proj_with_mqa and kv_b_proj): target o_proj, "
+				    "gate_proj, up_proj or down_proj");
+			free(tp);
+			free(lp);
+		}
+	}
+	if (rc->experts && w->layers && rc->dense_layers >= w->layers) {
+		char *gp = gs_jr_path_key(path, "geometry");
+		gs_jr_error(r, gp, "dense_layers (%llu) leaves no layer of the model's %llu to "
+			    "route to the experts", (unsigned long long)rc->dense_layers,
+			    (unsigned long long)w->layers);
+		free(gp);
+	}
+}
+
+/*
  * A recipe needs the microbatch and the sequence length as dimensions, and
  * the model's dimensions the arithmetic uses: the cache geometry, and the
  * hidden and intermediate sizes and the vocabulary, from the recipe's
@@ -1131,6 +1186,7 @@ static void S_recipe_check(gs_jr *r, gs_workload *w, json_t *root, const char *p
 	const gs_model *m = w->model;
 	json_t *dims = json_object_get(root, "dimensions");
 	char *gp = gs_jr_path_key(path, "geometry");
+	int inter_stated = rc->has_intermediate;
 
 	if (json_is_object(dims) && !json_object_get(dims, "microbatch"))
 		gs_jr_error(r, "$.dimensions", "a training recipe needs dimensions.microbatch "
@@ -1158,7 +1214,16 @@ static void S_recipe_check(gs_jr *r, gs_workload *w, json_t *root, const char *p
 		rc->experts_active = m->experts_active;
 		rc->expert_intermediate = m->moe_intermediate;
 		rc->tied = m->tied == 1;
+		/* the layers that do not route keep the dense MLP (Llama 4:
+		 * intermediate_size_mlp, not the experts' intermediate_size) */
+		rc->shared_intermediate = m->shared_intermediate;
+		if (m->moe_layers && m->moe_layers < m->layers) {
+			rc->dense_layers = m->layers - m->moe_layers;
+			if (m->dense_intermediate && !inter_stated)
+				rc->intermediate = m->dense_intermediate;
+		}
 	}
+	S_recipe_kinds(r, w, path);
 	if (!rc->has_hidden)
 		gs_jr_error(r, gp, "missing hidden_size (state it, or read the model with model.from)");
 	if (!rc->has_intermediate)

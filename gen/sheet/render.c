@@ -117,6 +117,33 @@ char *gs_render_page(const gs_templates *tp, gs_lang lang, const char *title,
 }
 
 
+/* sizing.training_recipe.layer_kinds: each kind of layer with its count,
+ * one layer's linear parameters and activations without checkpointing */
+static void S_training_kinds(gs_jw *w, const gs_recipe *rc, const gs_training *t)
+{
+	int k;
+
+	gs_jw_key(w, "layer_kinds");
+	gs_jw_array(w);
+	for (k = 0; k < 2; k++) {
+		if (!t->kind_layers[k])
+			continue;
+		gs_jw_object(w);
+		gs_jw_key(w, "activations_per_layer");
+		gs_jw_qty(w, gs_qty_make(t->kind_act[k], GS_PROV_ASSUMED));
+		gs_jw_key(w, "attention");
+		gs_jw_str(w, rc->mla ? "mla" : "heads");
+		gs_jw_key(w, "layers");
+		gs_jw_u64(w, t->kind_layers[k]);
+		gs_jw_key(w, "linear_parameters_per_layer");
+		gs_jw_u64(w, t->kind_linear[k]);
+		gs_jw_key(w, "mlp");
+		gs_jw_str(w, k ? "experts" : "dense");
+		gs_jw_end(w);
+	}
+	gs_jw_end(w);
+}
+
 /* sizing.training_recipe: the recipe, its items per card and its phases */
 static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training *t)
 {
@@ -158,6 +185,8 @@ static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training
 		gs_jw_end(w);
 	}
 	gs_jw_end(w);
+	if (rc->experts || rc->mla)
+		S_training_kinds(w, rc, t);
 	gs_jw_key(w, "method");
 	gs_jw_str(w, gs_recipe_method_id(rc->method));
 	gs_jw_key(w, "offload");

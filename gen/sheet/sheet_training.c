@@ -149,6 +149,44 @@ static void S_phases_table(S_ctx *c)
 	gs_doc_textf(p, "%s %s.", TR("train.peak_is"), TR(S_phase_keys[t->peak]));
 }
 
+/* The layer kinds of an MoE with dense layers or of MLA: each kind's
+ * layers, linear parameters and activations per layer. */
+static void S_kinds_table(S_ctx *c)
+{
+	const gs_recipe *rc = &c->in->w->recipe;
+	const gs_training *t = &c->in->s->train;
+	const char *h[4];
+	cmark_node *tb, *r;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	int k;
+
+	if (!rc->experts && !rc->mla)
+		return;
+	gs_doc_text(gs_doc_para(c->root), TR("train.kinds_intro"));
+	h[0] = TR("train.kind");
+	h[1] = TR("train.kind_layers");
+	h[2] = TR("train.kind_params");
+	h[3] = TR("train.kind_act");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.training_kinds"), 4, h);
+	for (k = 0; k < 2; k++) {
+		if (!t->kind_layers[k])
+			continue;
+		r = gs_doc_row(tb);
+		if (k == 0)
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s%s", TR("train.kind.dense"),
+				rc->mla ? TR("train.kind.mla") : ""));
+		else
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %llu / %s %s%s%s",
+				TR("train.kind.moe"), (unsigned long long)rc->experts_active,
+				gs_qty_fmt_int(a, rc->experts, c->lang), TR("train.kind.per_token"),
+				rc->shared_intermediate ? TR("train.kind.shared") : "",
+				rc->mla ? TR("train.kind.mla") : ""));
+		gs_doc_cell_text(r, gs_qty_fmt_int(b, t->kind_layers[k], c->lang));
+		gs_doc_cell_text(r, gs_qty_fmt_int(a, t->kind_linear[k], c->lang));
+		gs_doc_cell_text(r, gs_qty_fmt_int(b, t->kind_act[k], c->lang));
+	}
+}
+
 void gs_sheet_training_sizing(S_ctx *c)
 {
 	const gs_sizing *s = c->in->s;
@@ -163,6 +201,7 @@ void gs_sheet_training_sizing(S_ctx *c)
 	S_items_table(c);
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("train.formulas"));
+	S_kinds_table(c);
 	if (t->host) {
 		p = gs_doc_para(c->root);
 		gs_doc_textf(p, "%s %s (%s B). %s", TR("train.host"),

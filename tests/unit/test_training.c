@@ -302,8 +302,10 @@ static void test_qlora_70b(void)
  * 18,432 x 32 = 226,492,416, 240,123,904 in all.
  * Activations at microbatch 4 x 4,096, full checkpointing: 2sbhL = 2 x
  * 16,384 x 4,096 x 32 = 4,294,967,296; one layer with 2 experts per token
- * sbh(11 + 2 x 19 + 4) = 16,384 x 4,096 x 53 = 3,556,769,792; sum
- * 7,851,737,088. Logits 16,384 x 32,000 x 4 = 2,097,152,000.
+ * of width 14,336: attention and norms 15sbh = 1,006,632,960, each expert
+ * 3sbh + 4sb x 14,336 = 201,326,592 + 939,524,096 = 1,140,850,688, two of
+ * them 2,281,701,376; layer 3,288,334,336; sum 7,583,301,632. Logits
+ * 16,384 x 32,000 x 4 = 2,097,152,000.
  * ZeRO-3 over 4 cards: weights 93,405,585,408 / 4 = 23,351,396,352.
  */
 static void test_moe_lora(void)
@@ -333,16 +335,19 @@ static void test_moe_lora(void)
 	w.recipe.targets = GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_O;
 	CHECK(gs_training_size(&w, 93405585408ULL, &t, &err) == 0);
 	CHECK_U64(t.items[GS_TI_WEIGHTS].per_card, 23351396352ULL);
-	CHECK_U64(t.items[GS_TI_ACTIVATIONS].per_card, 7851737088ULL);
+	CHECK_U64(t.items[GS_TI_ACTIVATIONS].per_card, 7583301632ULL);
 	CHECK_U64(t.items[GS_TI_LOGITS].per_card, 2097152000ULL);
 	/* adapters 4T / 4 = 13,631,488; gradients 4T (ZeRO-2+) / 4 =
 	 * 13,631,488; AdamW 8T / 4 = 27,262,976 */
 	CHECK_U64(t.items[GS_TI_ADAPTERS].per_card, 13631488);
 	CHECK_U64(t.items[GS_TI_GRADIENTS].per_card, 13631488);
 	CHECK_U64(t.items[GS_TI_OPTIMIZER].per_card, 27262976);
-	/* 23,351,396,352 + 13,631,488 x 2 + 27,262,976 + 7,851,737,088 +
-	 * 2,097,152,000 = 33,354,811,392 */
-	CHECK_U64(t.per_card, 33354811392ULL);
+	/* 23,351,396,352 + 13,631,488 x 2 + 27,262,976 + 7,583,301,632 +
+	 * 2,097,152,000 = 33,086,375,936 */
+	CHECK_U64(t.per_card, 33086375936ULL);
+	/* one kind: 32 layers routing, none dense */
+	CHECK_U64(t.kind_layers[0], 0);
+	CHECK_U64(t.kind_layers[1], 32);
 }
 
 /* 8-bit AdamW, SGD and SGD with momentum on 1,000,000 trainable values. */
@@ -420,6 +425,164 @@ static void test_qwen7b_published(void)
 	CHECK_U64(t.items[GS_TI_LOGITS].per_card, 4978638848ULL);
 }
 
+/*
+ * Layer kinds: DeepSeek-R1 (DeepSeek-V3's geometry, its config.json): 61
+ * layers, h 7,168, 128 heads; MLA with q_lora_rank 1,536, kv_lora_rank
+ * 512, qk_nope 128, qk_rope 64, v 128; first_k_dense_replace 3 dense
+ * layers of intermediate 18,432, then 58 layers of 256 routed experts of
+ * 2,048 (8 per token) and one shared expert of 2,048.
+ * Attention per layer: q_a 7,168 x 1,536 = 11,010,048; q_b 1,536 x 128 x
+ * 192 = 37,748,736; kv_a 7,168 x 576 = 4,128,768; kv_b 512 x 128 x 256 =
+ * 16,777,216; o 16,384 x 7,168 = 117,440,512; sum 187,105,280.
+ * Dense MLP 3 x 7,168 x 18,432 = 396,361,728: a dense layer 583,467,008.
+ * Experts 256 x 3 x 7,168 x 2,048 = 11,274,289,152 + shared 44,040,192:
+ * an MoE layer 11,505,434,624.
+ * Linear: 187,105,280 x 61 + 396,361,728 x 3 + 11,318,329,344 x 58 =
+ * 11,413,422,080 + 1,189,085,184 + 656,463,101,952 = 669,065,609,216,
+ * below the 671,026,419,200 parameters (embeddings, head, routers, norms).
+ * LoRA rank 16 on o_proj, gate, up, down: o 16 x (16,384 + 7,168) x 61 =
+ * 22,986,752; dense 3 x 16 x (7,168 + 18,432) x 3 = 3,686,400; experts
+ * (256 + 1) x 3 x 16 x (7,168 + 2,048) x 58 = 6,593,937,408; sum
+ * 6,620,610,560.
+ * Activations, microbatch 1 of 4,096 tokens (sb = 4,096): MLA's attention
+ * 3sbh 88,080,384 + 4sb x 128 x 192 402,653,184 + 4sb x 128 x 128
+ * 268,435,456 + 4sb x 2,048 33,554,432 = 792,723,456; norms 4sbh
+ * 117,440,512; dense MLP 19sbh 557,842,432: a dense layer 1,468,006,400;
+ * an expert 3sbh + 4sb x 2,048 = 121,634,816, nine of them (8 routed + the
+ * shared) 1,094,713,344: an MoE layer 2,004,877,312. Attention core 5as²b
+ * = 5 x 128 x 4,096² = 10,737,418,240 per layer.
+ *   none:      1,468,006,400 x 3 + 2,004,877,312 x 58 + 10,737,418,240 x 61
+ *              = 775,669,415,936
+ *   selective: 4,404,019,200 + 116,282,884,096 = 120,686,903,296
+ *   full:      2sbh x 61 = 3,581,935,616 + the MoE layer 2,004,877,312
+ *              = 5,586,812,928
+ */
+static void test_kinds_deepseek(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	uint64_t v;
+
+	S_model(&w, 671026419200ULL, 61, 128, 128, 16384, 18432, 129280, 1, 4096);
+	w.head_dim = 192;
+	w.recipe.experts = 256;
+	w.recipe.experts_active = 8;
+	w.recipe.expert_intermediate = 2048;
+	w.recipe.shared_intermediate = 2048;
+	w.recipe.dense_layers = 3;
+	w.recipe.hidden = 7168;
+	w.recipe.mla = 1;
+	w.recipe.mla_q_rank = 1536;
+	w.recipe.mla_kv_rank = 512;
+	w.recipe.mla_qk_nope = 128;
+	w.recipe.mla_qk_rope = 64;
+	w.recipe.mla_v = 128;
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = GS_LORA_O | GS_LORA_GATE | GS_LORA_UP | GS_LORA_DOWN;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	CHECK(gs_training_linear_params(&w, &v) == 0);
+	CHECK_U64(v, 669065609216ULL);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 6620610560ULL);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_NONE, &v) == 0);
+	CHECK_U64(v, 775669415936ULL);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_SELECTIVE, &v) == 0);
+	CHECK_U64(v, 120686903296ULL);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_FULL, &v) == 0);
+	CHECK_U64(v, 5586812928ULL);
+	CHECK(gs_training_size(&w, 1342052838400ULL, &t, &err) == 0);
+	CHECK_U64(t.kind_layers[0], 3);
+	CHECK_U64(t.kind_layers[1], 58);
+	CHECK_U64(t.kind_linear[0], 583467008ULL);
+	CHECK_U64(t.kind_linear[1], 11505434624ULL);
+	/* no checkpointing, one layer: its kept terms + the core */
+	CHECK_U64(t.kind_act[0], 1468006400ULL + 10737418240ULL);
+	CHECK_U64(t.kind_act[1], 2004877312ULL + 10737418240ULL);
+	CHECK_U64(t.items[GS_TI_ACTIVATIONS].per_card, 5586812928ULL);
+	CHECK_U64(t.trainable, 6620610560ULL);
+	/* evaluation holds the largest layer kind's activations: the MoE layer */
+	CHECK_U64(t.phases[GS_TP_EVAL], 1342052838400ULL + 4ULL * 6620610560ULL +
+		  2004877312ULL + 4096ULL * 129280 * 4 + 8ULL * 6620610560ULL);
+}
+
+/*
+ * Qwen3-30B-A3B (its config.json): 48 layers, all routing (decoder_sparse_step
+ * 1, no mlp_only_layers), h 2,048, 32 heads, 4 KV heads of 128, 128 experts
+ * of 768, 8 per token, no shared expert.
+ * Attention 2,048 x 4,096 x 2 + 2,048 x 512 x 2 = 18,874,368; experts 128 x
+ * 3 x 2,048 x 768 = 603,979,776; layer 622,854,144; x 48 = 29,896,998,912.
+ * Activations at 1 x 4,096 (sbh = 8,388,608): attention 11sbh 92,274,688 +
+ * norms 4sbh 33,554,432 + 8 experts x (3sbh + 4sb x 768 = 25,165,824 +
+ * 12,582,912) 301,989,888 = 427,819,008 per layer (19sbh per expert, the
+ * paper's MLP 4h = 8,192 wide, gave 167sbh = 1,400,897,536, 3.3 times as
+ * much, for experts 768 wide);
+ * full checkpointing 2sbh x 48 = 805,306,368 + 427,819,008 = 1,233,125,376.
+ */
+static void test_kinds_qwen3moe(void)
+{
+	gs_workload w;
+	uint64_t v;
+
+	S_model(&w, 30532122624ULL, 48, 32, 4, 4096, 6144, 151936, 1, 4096);
+	w.head_dim = 128;
+	w.recipe.hidden = 2048;
+	w.recipe.experts = 128;
+	w.recipe.experts_active = 8;
+	w.recipe.expert_intermediate = 768;
+	CHECK(gs_training_linear_params(&w, &v) == 0);
+	CHECK_U64(v, 29896998912ULL);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_SELECTIVE, &v) == 0);
+	CHECK_U64(v, 427819008ULL * 48);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_FULL, &v) == 0);
+	CHECK_U64(v, 1233125376ULL);
+}
+
+/*
+ * LoRA on bf16 weights against QLoRA on NF4 weights, one recipe:
+ * Llama-3.1-8B (its config.json: 8,030,261,248 parameters, 32 layers, h
+ * 4,096, 32 heads, 8 KV heads of 128, intermediate 14,336, vocabulary
+ * 128,256), rank 64 on every projection, AdamW, full checkpointing,
+ * microbatch 1 of 2,048 tokens (tests/data/training/README.md).
+ * Linear layers Q: (4,096 x 4,096 x 2 + 4,096 x 1,024 x 2 + 3 x 4,096 x
+ * 14,336) x 32 = 218,103,808 x 32 = 6,979,321,856.
+ * bf16 base: 2 x 8,030,261,248 = 16,060,522,496.
+ * NF4 base (bitsandbytes quantize_4bit, blocksize 64, compress_statistics):
+ * Q / 2 = 3,489,660,928 packed + Q / 64 = 109,051,904 8-bit absmax + 4 x
+ * Q / 16,384 = 1,703,936 fp32 second-level absmax + (8,030,261,248 -
+ * Q) x 2 = 2,101,878,784 for the rest in bf16 = 5,702,295,552.
+ * LoRA T = 64 x (8,192 + 5,120 + 5,120 + 8,192 + 3 x 18,432) x 32 =
+ * 167,772,160: adapters 4T = gradients 671,088,640, AdamW 8T
+ * 1,342,177,280. Activations 2sbh x 32 + 34sbh = 536,870,912 +
+ * 285,212,672 = 822,083,584; logits 2,048 x 128,256 x 4 = 1,050,673,152.
+ * Per card: LoRA 20,617,633,792; QLoRA 10,259,406,848.
+ */
+static void test_qlora_llama8b(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+
+	S_model(&w, 8030261248ULL, 32, 32, 8, 4096, 14336, 128256, 1, 2048);
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 64;
+	w.recipe.targets = GS_LORA_ALL;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	CHECK(gs_training_size(&w, 16060522496ULL, &t, &err) == 0);
+	CHECK_U64(t.trainable, 167772160ULL);
+	CHECK_U64(t.items[GS_TI_ACTIVATIONS].per_card, 822083584ULL);
+	CHECK_U64(t.items[GS_TI_LOGITS].per_card, 1050673152ULL);
+	CHECK_U64(t.per_card, 20617633792ULL);
+	w.recipe.method = GS_METHOD_QLORA;
+	CHECK(gs_training_size(&w, 16060522496ULL, &t, &err) == 0);
+	CHECK_U64(t.quantized, 6979321856ULL);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].per_card, 5702295552ULL);
+	CHECK_U64(t.per_card, 10259406848ULL);
+}
+
 int main(void)
 {
 	test_zero_paper();
@@ -430,5 +593,8 @@ int main(void)
 	test_moe_lora();
 	test_optimizers();
 	test_qwen7b_published();
+	test_kinds_deepseek();
+	test_kinds_qwen3moe();
+	test_qlora_llama8b();
 	return gs_check_exit("test_training");
 }
