@@ -170,6 +170,32 @@ int gs_speed_below(const gs_speed *s, int which, uint64_t req_milli)
 	return (S_u128)s->bw * s->load.sequences * 1000u < (S_u128)req_milli * s->bytes_per_step;
 }
 
+/* One observed figure (thousandths) against bw x seqs / weights, exactly. */
+static void S_check_one(const gs_speed *s, uint64_t seqs, uint64_t obs, uint64_t *bound,
+			uint64_t *ratio, int *above)
+{
+	S_u128 num = (S_u128)s->bw * seqs * 1000u, b;
+
+	b = (num + s->load.weights_read - 1u) / s->load.weights_read;   /* rounded up: a bound */
+	*bound = b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
+	/* obs / 1000 > bw x seqs / weights  <=>  obs x weights > bw x seqs x 1000 */
+	*above = (S_u128)obs * s->load.weights_read > num;
+	*ratio = *bound ? (uint64_t)((S_u128)obs * 1000u / *bound) : 0;
+}
+
+int gs_speed_check_observed(gs_speed *s)
+{
+	if (!s->known || !s->load.weights_read)
+		return 0;
+	if (s->has_obs_seq)
+		S_check_one(s, 1, s->obs_seq_milli, &s->obs_seq_bound_milli, &s->obs_seq_ratio_milli,
+			    &s->obs_seq_above);
+	if (s->has_obs_total)
+		S_check_one(s, s->load.sequences ? s->load.sequences : 1, s->obs_total_milli,
+			    &s->obs_total_bound_milli, &s->obs_total_ratio_milli, &s->obs_total_above);
+	return s->obs_seq_above || s->obs_total_above;
+}
+
 int gs_speed_ttft_above(const gs_speed *s, uint64_t req_milli)
 {
 	S_u128 lhs, rhs;

@@ -92,7 +92,22 @@ typedef struct {
 	int has_obs_seq, has_obs_total;
 	uint64_t obs_seq_milli, obs_total_milli;
 	const char *obs_seq_text, *obs_total_text;  /* as printed ("61.03"), borrowed */
-	const char *obs_file;      /* the evidence file it is read from (borrowed) */
+	const char *obs_seq_file, *obs_total_file;  /* the evidence file each is read from (borrowed) */
+	const char *obs_seq_source, *obs_total_source;  /* where its log comes from (import.source) */
+	uint64_t obs_seq_line, obs_total_line;      /* the log's line that printed it */
+	/*
+	 * Never above the bound (gs_speed_check_observed): each observed
+	 * figure against the calculated bound it can never beat, whatever the
+	 * run's context: per sequence, the bound on the weights alone
+	 * (decode_weights_milli); in total, that times the workload's
+	 * sequences (the run stands for the workload's concurrency). The
+	 * ratio observed / bound in thousandths, rounded down; above: the
+	 * figure exceeds the bound, so the bound or its inputs are wrong, and
+	 * the figure decides nothing.
+	 */
+	uint64_t obs_seq_bound_milli, obs_total_bound_milli;
+	uint64_t obs_seq_ratio_milli, obs_total_ratio_milli;
+	int obs_seq_above, obs_total_above;
 } gs_speed;
 
 /* The weights one token reads: weights x active / parameters, rounded down
@@ -124,6 +139,13 @@ int gs_speed_ttft_above(const gs_speed *s, uint64_t req_milli);
  * 0 with *out set, -1 when unknown or beyond 63 bits.
  */
 int gs_speed_cost_per_mtok(const gs_speed *s, int64_t micro_per_hour, int64_t *out);
+
+/*
+ * Each observed figure of s against its bound: sets obs_*_bound_milli,
+ * obs_*_ratio_milli and obs_*_above. Nothing when the bound is unknown.
+ * Returns 1 when a figure is above its bound, else 0.
+ */
+int gs_speed_check_observed(gs_speed *s);
 
 /* A speed in thousandths as "18.7" / "18,7" (one decimal, rounded up: a
  * bound; thousands grouped as gs_qty_fmt_int), in buf[GS_FMT_MAX]. */

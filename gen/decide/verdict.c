@@ -2047,23 +2047,48 @@ static void S_speed_observed(const S_in *in, gs_candidate *c)
 				c->speed.has_obs_seq = 1;
 				c->speed.obs_seq_milli = v;
 				c->speed.obs_seq_text = f->decimal;
-				c->speed.obs_file = in->ev[i].ref->file;
+				c->speed.obs_seq_file = in->ev[i].ref->file;
+				c->speed.obs_seq_source = m->import_source;
+				c->speed.obs_seq_line = f->line;
 			} else if (!c->speed.has_obs_total && strcmp(f->name, "output_tokens_per_second") == 0) {
 				c->speed.has_obs_total = 1;
 				c->speed.obs_total_milli = v;
 				c->speed.obs_total_text = f->decimal;
-				if (!c->speed.has_obs_seq)
-					c->speed.obs_file = in->ev[i].ref->file;
+				c->speed.obs_total_file = in->ev[i].ref->file;
+				c->speed.obs_total_source = m->import_source;
+				c->speed.obs_total_line = f->line;
 			}
 		}
 	}
+	gs_speed_check_observed(&c->speed);
+}
+
+/*
+ * An observed figure above its calculated bound (speed.h): the bound or its
+ * inputs are wrong, so neither the figure nor the bound decides; to
+ * confirm, naming both figures and the ratio. 1 (v set), else 0.
+ */
+static int S_speed_above(const gs_speed *sp, gs_verdict *v)
+{
+	int seq = sp->has_obs_seq && sp->obs_seq_above;
+
+	if (!seq && !(sp->has_obs_total && sp->obs_total_above))
+		return 0;
+	*v = S_v(GS_V_TO_CONFIRM, "why.speed.observed_above");
+	v->missing = "missing.speed_above";
+	v->has_milli = 1;
+	v->m1 = seq ? sp->obs_seq_bound_milli : sp->obs_total_bound_milli;
+	v->m2 = seq ? sp->obs_seq_ratio_milli : sp->obs_total_ratio_milli;
+	v->s1 = seq ? sp->obs_seq_file : sp->obs_total_file;
+	v->s2 = seq ? sp->obs_seq_text : sp->obs_total_text;
+	return 1;
 }
 
 /* The requirement decided on an observed figure, when one is there: 1 (v set), else 0. */
 static int S_speed_by_observed(const gs_workload *w, const gs_speed *sp, gs_verdict *v)
 {
 	uint64_t obs, req;
-	const char *text;
+	const char *text, *file;
 
 	if (w->has_req_decode_seq && sp->has_obs_seq) {
 		obs = sp->obs_seq_milli;
@@ -2076,12 +2101,13 @@ static int S_speed_by_observed(const gs_workload *w, const gs_speed *sp, gs_verd
 	} else {
 		return 0;
 	}
+	file = w->has_req_decode_seq && sp->has_obs_seq ? sp->obs_seq_file : sp->obs_total_file;
 	*v = S_v(obs >= req ? GS_V_ADMISSIBLE : GS_V_EXCLUDE,
 		 obs >= req ? "why.speed.observed_reaches" : "why.speed.observed_below");
 	v->has_milli = 1;
 	v->m1 = obs;
 	v->m2 = req;
-	v->s1 = sp->obs_file;
+	v->s1 = file;
 	v->s2 = text;
 	if (v->kind == GS_V_EXCLUDE)
 		v->basis = GS_BASIS_OBSERVED_FAILURE;
@@ -2103,6 +2129,11 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 
 	if (!w->has_req_decode_seq && !w->has_req_decode_total && !w->has_req_ttft) {
 		c->v[GS_REQ_SPEED] = S_v(GS_V_NOT_REQUIRED, "why.not_required");
+		return;
+	}
+	if (S_speed_above(sp, &v)) {
+		v.evidence = sp->gpu->source;
+		c->v[GS_REQ_SPEED] = v;
 		return;
 	}
 	v = S_v(GS_V_TO_CONFIRM, "why.speed.unknown");

@@ -531,8 +531,42 @@ static void S_qty_cell(gs_jw *w, gs_qty q)
 static const char *const S_speed_fields[] = {
 	"cards", "sequences", "bandwidth_bytes_per_second", "bytes_per_step",
 	"decode_milli_per_sequence", "decode_milli_per_sequence_weights_only", "decode_milli_total",
-	"prefill_milli", "time_to_first_token_micro", "source"
+	"prefill_milli", "time_to_first_token_micro", "source",
+	"observed_per_sequence", "observed_total"
 };
+
+/* An observed speed of the workload's evidence and its bound, or null. */
+static void S_speed_obs(gs_jw *w, int has, uint64_t milli, const char *text, const char *file,
+			const char *source, uint64_t line, uint64_t bound, uint64_t ratio, int above)
+{
+	if (!has) {
+		gs_jw_null(w);
+		return;
+	}
+	gs_jw_object(w);
+	gs_jw_key(w, "above_bound");
+	gs_jw_bool(w, above);
+	gs_jw_key(w, "as_printed");
+	gs_jw_str(w, text);
+	gs_jw_key(w, "bound_milli");
+	gs_jw_u64(w, bound);
+	gs_jw_key(w, "evidence");
+	gs_jw_str(w, file);
+	gs_jw_key(w, "line");
+	gs_jw_u64(w, line);
+	gs_jw_key(w, "milli");
+	gs_jw_u64(w, milli);
+	gs_jw_key(w, "provenance");
+	gs_jw_str(w, "observed");
+	gs_jw_key(w, "ratio_milli");
+	gs_jw_u64(w, ratio);
+	gs_jw_key(w, "source");
+	if (source)
+		gs_jw_str(w, source);
+	else
+		gs_jw_null(w);
+	gs_jw_end(w);
+}
 
 /*
  * The calculated upper bounds of speed on the lot (docs/formats.md, 4.1),
@@ -568,6 +602,12 @@ static void S_speed(gs_jw *w, S_tables *tb, const gs_candidate *c)
 	else
 		gs_jw_null(&sub);
 	gs_jw_str(&sub, sp->gpu->source);
+	S_speed_obs(&sub, sp->has_obs_seq, sp->obs_seq_milli, sp->obs_seq_text, sp->obs_seq_file,
+		    sp->obs_seq_source, sp->obs_seq_line, sp->obs_seq_bound_milli,
+		    sp->obs_seq_ratio_milli, sp->obs_seq_above);
+	S_speed_obs(&sub, sp->has_obs_total, sp->obs_total_milli, sp->obs_total_text,
+		    sp->obs_total_file, sp->obs_total_source, sp->obs_total_line,
+		    sp->obs_total_bound_milli, sp->obs_total_ratio_milli, sp->obs_total_above);
 	gs_jw_end(&sub);
 	gs_jw_u64(w, S_table_add(&tb->speeds, &sub));
 }

@@ -50,6 +50,23 @@ static int S_range(const gs_decision *d, const size_t *next, size_t first, int i
 	return any;
 }
 
+/* "observed X tokens/s is above the calculated bound of B (ratio R): ..." */
+static void S_above(S_ctx *c, cmark_node *cell, const char *text, uint64_t bound, uint64_t ratio)
+{
+	gs_verdict hv;
+	char *s;
+
+	memset(&hv, 0, sizeof(hv));
+	hv.why = "why.speed.observed_above";   /* {m2} as a ratio */
+	hv.s2 = text;
+	hv.has_milli = 1;
+	hv.m1 = bound;
+	hv.m2 = ratio;
+	s = gs_sheet_words_expand(c, TR("speed.above"), &hv);
+	gs_doc_textf(cell, " (%s)", s);
+	free(s);
+}
+
 void gs_sheet_speed_bound_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd)
 {
 	const gs_speed *sp = &cd->speed;
@@ -70,6 +87,11 @@ void gs_sheet_speed_bound_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd
 		gs_doc_textf(cell, "; %s %s / %s", TR("speed.observed"),
 			     sp->has_obs_seq ? sp->obs_seq_text : TR("word.missing"),
 			     sp->has_obs_total ? sp->obs_total_text : TR("word.missing"));
+	/* never above the bound: say so beside the figure */
+	if (sp->has_obs_seq && sp->obs_seq_above)
+		S_above(c, cell, sp->obs_seq_text, sp->obs_seq_bound_milli, sp->obs_seq_ratio_milli);
+	if (sp->has_obs_total && sp->obs_total_above)
+		S_above(c, cell, sp->obs_total_text, sp->obs_total_bound_milli, sp->obs_total_ratio_milli);
 }
 
 void gs_sheet_speed_mtok_cell(S_ctx *c, cmark_node *row, const size_t *next, size_t first)
@@ -127,6 +149,11 @@ void gs_sheet_speed_para(S_ctx *c)
 	for (i = 0; i < c->in->d->ncands; i++)
 		if (c->in->d->cands[i].speed.has_obs_seq || c->in->d->cands[i].speed.has_obs_total) {
 			gs_doc_text(gs_doc_para(c->root), TR("speed.para_observed"));
+			break;
+		}
+	for (i = 0; i < c->in->d->ncands; i++)
+		if (c->in->d->cands[i].speed.obs_seq_above || c->in->d->cands[i].speed.obs_total_above) {
+			gs_doc_text(gs_doc_para(c->root), TR("speed.para_above"));
 			break;
 		}
 }

@@ -128,6 +128,9 @@ char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 			uint64_t n = p[2] == '1' ? v->m1 : v->m2;
 			piece = gs_xstrdup(!v->has_milli ? TR("word.missing")
 					   : strstr(v->why, "ttft") ? gs_speed_fmt_seconds(t, n * 1000u, c->lang)
+					   /* a ratio in thousandths: three decimals, rounded down */
+					   : p[2] == '2' && strstr(v->why, "observed_above")
+					   ? gs_speed_fmt_seconds(t, n * 1000u, c->lang)
 					   : gs_speed_fmt(t, n, c->lang));
 			skip = 4;
 		} else if (strncmp(p, "{split}", 7) == 0) {
