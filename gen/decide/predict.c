@@ -163,6 +163,46 @@ static void S_settings(const gs_workload *w, const gs_logimport *li, gs_predicti
 	}
 }
 
+/* The weights, the KV bytes a token and the fixed terms, per card: split
+ * over the tensor-parallel ranks; the weights predicted (calculated). */
+static void S_per_card(const gs_workload *w, const gs_sizing *s, gs_prediction *p,
+		       uint64_t *weights, uint64_t *per_token, uint64_t *fixed)
+{
+	*weights = s->weights.bytes / p->tp + (s->weights.bytes % p->tp != 0);
+	*per_token = s->kv_per_token;
+	if (p->tp > 1 && gs_sizing_kv_splits(w, s, p->tp))
+		*per_token = *per_token / p->tp + (*per_token % p->tp != 0);
+	*fixed = s->reserve.present ? s->reserve.bytes : 0;
+	p->t[GS_PT_WEIGHTS].basis = "calculated";
+	p->t[GS_PT_WEIGHTS].has_pred = 1;
+	p->t[GS_PT_WEIGHTS].pred = *weights;
+}
+
+/* The budget, the pool in whole blocks and its tokens predicted from the
+ * share of p->total (gs_runtime_vllm_budget), each with basis; 0, or -1
+ * with why. */
+static int S_pool(gs_prediction *p, uint64_t weights, uint64_t fixed, uint64_t per_token,
+		  uint64_t block, const char *basis, const char **why)
+{
+	gs_runtime_budget b;
+
+	if (weights > UINT64_MAX - fixed ||
+	    gs_runtime_vllm_budget(p->total, p->util_permille, weights + fixed, per_token,
+				   block, 0, &b) != 0) {
+		*why = "the prediction overflows 64 bits";
+		return -1;
+	}
+	p->budget = b.budget;
+	p->t[GS_PT_POOL].basis = basis;
+	p->t[GS_PT_POOL].has_pred = 1;
+	p->t[GS_PT_POOL].pred = b.pool;
+	p->t[GS_PT_TOKENS].basis = basis;
+	p->t[GS_PT_TOKENS].tokens = 1;
+	p->t[GS_PT_TOKENS].has_pred = 1;
+	p->t[GS_PT_TOKENS].pred = b.tokens;
+	return 0;
+}
+
 int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport *li,
 		    gs_prediction *p, const char **why)
 {
@@ -170,7 +210,6 @@ int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport
 						    "KV pool", "KV pool tokens" };
 	const gs_logdevice *dv = NULL;
 	const gs_logfig *f;
-	gs_runtime_budget b;
 	uint64_t per_token, weights, fixed;
 	size_t i;
 
@@ -216,35 +255,15 @@ int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport
 	S_settings(w, li, p);
 	for (i = 0; i < GS_PT_N; i++)
 		p->t[i].name = names[i];
-	/* the weights per card: split over the tensor-parallel ranks */
-	weights = s->weights.bytes / p->tp + (s->weights.bytes % p->tp != 0);
-	per_token = s->kv_per_token;
-	if (p->tp > 1 && gs_sizing_kv_splits(w, s, p->tp))
-		per_token = per_token / p->tp + (per_token % p->tp != 0);
-	fixed = s->reserve.present ? s->reserve.bytes : 0;
-	p->t[GS_PT_WEIGHTS].basis = "calculated";
-	p->t[GS_PT_WEIGHTS].has_pred = 1;
-	p->t[GS_PT_WEIGHTS].pred = weights;
+	S_per_card(w, s, p, &weights, &per_token, &fixed);
 	/* init --engine vllm writes vLLM's own terms: calculated from the
 	 * geometry on an assumed shape, and assumed (runtime.c) */
 	p->t[GS_PT_OTHER].basis = w->runtime.engine == GS_ENGINE_VLLM ? "calculated and assumed"
 								       : "assumed";
 	p->t[GS_PT_OTHER].has_pred = 1;
 	p->t[GS_PT_OTHER].pred = fixed;
-	if (weights > UINT64_MAX - fixed ||
-	    gs_runtime_vllm_budget(p->total, p->util_permille, weights + fixed, per_token,
-				   p->block_size, 0, &b) != 0) {
-		*why = "the prediction overflows 64 bits";
+	if (S_pool(p, weights, fixed, per_token, p->block_size, "calculated on assumed terms", why))
 		return -1;
-	}
-	p->budget = b.budget;
-	p->t[GS_PT_POOL].basis = "calculated on assumed terms";
-	p->t[GS_PT_POOL].has_pred = 1;
-	p->t[GS_PT_POOL].pred = b.pool;
-	p->t[GS_PT_TOKENS].basis = "calculated on assumed terms";
-	p->t[GS_PT_TOKENS].tokens = 1;
-	p->t[GS_PT_TOKENS].has_pred = 1;
-	p->t[GS_PT_TOKENS].pred = b.tokens;
 	/* what the log observed, on that device */
 	S_obs(&p->t[GS_PT_WEIGHTS], gs_logimport_fig(li, "weights", p->device));
 	S_obs(&p->t[GS_PT_POOL], gs_logimport_fig(li, "kv_cache_memory", p->device));
@@ -266,9 +285,9 @@ int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport
 	}
 	/* the other terms the log implies: its budget less its weights and its pool */
 	if (p->t[GS_PT_WEIGHTS].has_obs && p->t[GS_PT_POOL].has_obs &&
-	    p->t[GS_PT_WEIGHTS].obs + p->t[GS_PT_POOL].obs <= b.budget) {
+	    p->t[GS_PT_WEIGHTS].obs + p->t[GS_PT_POOL].obs <= p->budget) {
 		p->t[GS_PT_OTHER].has_obs = 1;
-		p->t[GS_PT_OTHER].obs = b.budget - p->t[GS_PT_WEIGHTS].obs - p->t[GS_PT_POOL].obs;
+		p->t[GS_PT_OTHER].obs = p->budget - p->t[GS_PT_WEIGHTS].obs - p->t[GS_PT_POOL].obs;
 		p->t[GS_PT_OTHER].obs_how = "the budget less the log's weights and pool";
 	}
 	for (i = 0; i < GS_PT_N; i++)
@@ -350,7 +369,6 @@ int gs_predict_sglang(const gs_workload *w, const gs_sizing *s, const gs_logimpo
 						    "KV pool", "max_total_num_tokens" };
 	const gs_logsetting *t = gs_logimport_setting(li, "tensor_parallel_size");
 	const gs_logfig *k, *v;
-	gs_runtime_budget b;
 	uint64_t per_token, weights, fixed;
 	size_t i;
 
@@ -385,31 +403,12 @@ int gs_predict_sglang(const gs_workload *w, const gs_sizing *s, const gs_logimpo
 	p->block_from = "SGLang's page_size";
 	for (i = 0; i < GS_PT_N; i++)
 		p->t[i].name = names[i];
-	weights = s->weights.bytes / p->tp + (s->weights.bytes % p->tp != 0);
-	per_token = s->kv_per_token;
-	if (p->tp > 1 && gs_sizing_kv_splits(w, s, p->tp))
-		per_token = per_token / p->tp + (per_token % p->tp != 0);
-	fixed = s->reserve.present ? s->reserve.bytes : 0;
-	p->t[GS_PT_WEIGHTS].basis = "calculated";
-	p->t[GS_PT_WEIGHTS].has_pred = 1;
-	p->t[GS_PT_WEIGHTS].pred = weights;
+	S_per_card(w, s, p, &weights, &per_token, &fixed);
 	p->t[GS_PT_OTHER].basis = "the workload's reserve, none from init --engine sglang";
 	p->t[GS_PT_OTHER].has_pred = 1;
 	p->t[GS_PT_OTHER].pred = fixed;
-	if (weights > UINT64_MAX - fixed ||
-	    gs_runtime_vllm_budget(p->total, p->util_permille, weights + fixed, per_token, 1, 0,
-				   &b) != 0) {
-		*why = "the prediction overflows 64 bits";
+	if (S_pool(p, weights, fixed, per_token, 1, "calculated on the log's total", why))
 		return -1;
-	}
-	p->budget = b.budget;
-	p->t[GS_PT_POOL].basis = "calculated on the log's total";
-	p->t[GS_PT_POOL].has_pred = 1;
-	p->t[GS_PT_POOL].pred = b.pool;
-	p->t[GS_PT_TOKENS].basis = "calculated on the log's total";
-	p->t[GS_PT_TOKENS].tokens = 1;
-	p->t[GS_PT_TOKENS].has_pred = 1;
-	p->t[GS_PT_TOKENS].pred = b.tokens;
 	S_obs(&p->t[GS_PT_WEIGHTS], gs_logimport_fig(li, "weights", p->device));
 	/* the pool: K size + V size, else the KV size SGLang prints */
 	k = gs_logimport_fig(li, "kv_cache_k", p->device);
