@@ -1280,7 +1280,15 @@ static int S_help(void)
 	return GS_EXIT_OK;
 }
 
-int gs_cmd_init(int argc, char **argv)
+/* What the command line names: the texts, read into the plan by S_plan_make. */
+typedef struct {
+	const char *model, *ctext, *otext, *stext, *task;
+	const char *idtext, *out, *tptext, *imgtext;
+	S_train_texts tt;
+} S_opts;
+
+/* The options into o and p; -1 to go on, else the exit code (help, usage, a bad value). */
+static int S_options(int argc, char **argv, S_opts *o, S_plan *p)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
@@ -1310,52 +1318,41 @@ int gs_cmd_init(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *model = NULL, *ctext = NULL, *otext = NULL, *stext = NULL, *task = NULL;
-	const char *idtext = NULL, *out = NULL, *tptext = NULL, *imgtext = NULL;
-	S_train_texts tt;
-	S_plan p;
-	gs_model m;
-	gs_diag d = GS_DIAG_INIT;
-	char *from, *id, *text, *repo = NULL, *rev = NULL;
-	json_t *w;
 	struct stat st;
 	int c, rc;
-	unsigned bits;
-	const gs_model_dtype *main;
 
-	memset(&p, 0, sizeof(p));
-	memset(&tt, 0, sizeof(tt));
+	memset(o, 0, sizeof(*o));
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'm': model = optarg; break;
-		case 'c': ctext = optarg; break;
-		case 'o': otext = optarg; break;
-		case 's': stext = optarg; break;
-		case 't': task = optarg; break;
-		case 'i': idtext = optarg; break;
-		case 'k': p.kv_dtype = optarg; break;
-		case 'e': p.engine = optarg; break;
-		case 'V': p.engine_version = optarg; break;
+		case 'm': o->model = optarg; break;
+		case 'c': o->ctext = optarg; break;
+		case 'o': o->otext = optarg; break;
+		case 's': o->stext = optarg; break;
+		case 't': o->task = optarg; break;
+		case 'i': o->idtext = optarg; break;
+		case 'k': p->kv_dtype = optarg; break;
+		case 'e': p->engine = optarg; break;
+		case 'V': p->engine_version = optarg; break;
 		case 'M':
-			if (S_uint("max-num-batched-tokens", optarg, UINT64_C(1) << 30, &p.mnbt))
+			if (S_uint("max-num-batched-tokens", optarg, UINT64_C(1) << 30, &p->mnbt))
 				return GS_EXIT_USAGE;
 			break;
-		case 'f': p.format = optarg; break;
-		case 'X': tptext = optarg; break;
-		case 'I': imgtext = optarg; break;
-		case 'O': out = optarg; break;
-		case 'B': tt.mb = optarg; tt.any = 1; break;
-		case 'A': tt.acc = optarg; tt.any = 1; break;
-		case 'R': tt.rank = optarg; tt.any = 1; break;
-		case 'T': tt.tgt = optarg; tt.any = 1; break;
-		case 'Q': p.qlora = 1; tt.any = 1; break;
-		case 'P': p.optimizer = optarg; tt.any = 1; break;
-		case 'C': p.checkpointing = optarg; tt.any = 1; break;
-		case 'S': p.sharding = optarg; tt.any = 1; break;
-		case 'N': tt.cards = optarg; tt.any = 1; break;
-		case 'F': p.offload = optarg; tt.any = 1; break;
+		case 'f': p->format = optarg; break;
+		case 'X': o->tptext = optarg; break;
+		case 'I': o->imgtext = optarg; break;
+		case 'O': o->out = optarg; break;
+		case 'B': o->tt.mb = optarg; o->tt.any = 1; break;
+		case 'A': o->tt.acc = optarg; o->tt.any = 1; break;
+		case 'R': o->tt.rank = optarg; o->tt.any = 1; break;
+		case 'T': o->tt.tgt = optarg; o->tt.any = 1; break;
+		case 'Q': p->qlora = 1; o->tt.any = 1; break;
+		case 'P': p->optimizer = optarg; o->tt.any = 1; break;
+		case 'C': p->checkpointing = optarg; o->tt.any = 1; break;
+		case 'S': p->sharding = optarg; o->tt.any = 1; break;
+		case 'N': o->tt.cards = optarg; o->tt.any = 1; break;
+		case 'F': p->offload = optarg; o->tt.any = 1; break;
 		case 'h':
 			return S_help();
 		default:
@@ -1365,31 +1362,44 @@ int gs_cmd_init(int argc, char **argv)
 	}
 	if (optind != argc)
 		return S_usage("unexpected argument");
-	if (!model || !ctext || !out)
+	if (!o->model || !o->ctext || !o->out)
 		return S_usage("--model, --context and --out are required");
-	rc = S_plan_make(&p, ctext, otext, stext, tptext, imgtext, task, &tt);
+	rc = S_plan_make(p, o->ctext, o->otext, o->stext, o->tptext, o->imgtext, o->task, &o->tt);
 	if (rc)
 		return rc;
-	if (idtext && !gs_jr_is_id(idtext)) {
+	if (o->idtext && !gs_jr_is_id(o->idtext)) {
 		fprintf(stderr, "gpusheet init: invalid --id \"%s\" (1 to 64 characters "
-			"[a-z0-9][a-z0-9._-]*)\n", idtext);
+			"[a-z0-9][a-z0-9._-]*)\n", o->idtext);
 		return GS_EXIT_INVALID;
 	}
-	if (lstat(out, &st) == 0) {
+	if (lstat(o->out, &st) == 0) {
 		fprintf(stderr, "gpusheet init: '%s' already exists (init never overwrites a file)\n",
-			out);
+			o->out);
 		return GS_EXIT_INVALID;
 	}
-	from = NULL;
-	if (lstat(model, &st) != 0 && gs_hfcache_split_ref(model, &repo, &rev) == 0) {
+	return -1;
+}
+
+/* The model read (a file, a folder or a repo id of the Hugging Face cache), checked
+ * against the plan, and the sheet's folder made: 0, or the exit code (message printed;
+ * nothing held). repo: the repo id, or NULL; from: the path to the model, or NULL. */
+static int S_model(const S_opts *o, S_plan *p, gs_model *m, char **repop, char **fromp)
+{
+	gs_diag d = GS_DIAG_INIT;
+	char *repo = NULL, *rev = NULL;
+	struct stat st;
+	int rc;
+
+	*fromp = NULL;
+	if (lstat(o->model, &st) != 0 && gs_hfcache_split_ref(o->model, &repo, &rev) == 0) {
 		/* a repo id of the Hugging Face cache: named so in the sheet */
-		rc = gs_model_read_repo(repo, rev, &m, &d);
+		rc = gs_model_read_repo(repo, rev, m, &d);
 		free(rev);
-	} else if (stat(model, &st) != 0) {
-		fprintf(stderr, "gpusheet init: cannot read '%s': %s\n", model, strerror(errno));
+	} else if (stat(o->model, &st) != 0) {
+		fprintf(stderr, "gpusheet init: cannot read '%s': %s\n", o->model, strerror(errno));
 		return GS_EXIT_INVALID;
 	} else {
-		rc = gs_model_read(model, &m, &d);
+		rc = gs_model_read(o->model, m, &d);
 	}
 	if (rc) {
 		gs_diag_print(&d, stderr);
@@ -1397,47 +1407,41 @@ int gs_cmd_init(int argc, char **argv)
 		free(repo);
 		return GS_EXIT_INVALID;
 	}
-	if (p.format) {
+	if (p->format) {
 		gs_wformat_result fr;
 		char *why = NULL;
-		if (gs_wformat_bytes(&m, (gs_wformat_id)gs_wformat_find(p.format), &fr, &why)) {
-			fprintf(stderr, "gpusheet init: --format %s: %s\n", p.format, why);
+		if (gs_wformat_bytes(m, (gs_wformat_id)gs_wformat_find(p->format), &fr, &why)) {
+			fprintf(stderr, "gpusheet init: --format %s: %s\n", p->format, why);
 			free(why);
 			free(repo);
-			gs_model_release(&m);
+			gs_model_release(m);
 			return GS_EXIT_INVALID;
 		}
 	}
-	if (S_kv_block_check(&m, &p) || (imgtext && S_images_tokens(&m, &p))) {
+	if (S_kv_block_check(m, p) || (o->imgtext && S_images_tokens(m, p))) {
 		free(repo);
-		gs_model_release(&m);
+		gs_model_release(m);
 		return GS_EXIT_INVALID;
 	}
 	/* the model read: the sheet's folder, created when missing, then the path to it */
-	if (gs_outfile_make_parents(out, "init") || (!repo && !(from = S_from_path(model, out)))) {
+	if (gs_outfile_make_parents(o->out, "init")
+	    || (!repo && !(*fromp = S_from_path(o->model, o->out)))) {
 		free(repo);
-		gs_model_release(&m);
+		gs_model_release(m);
 		return GS_EXIT_INVALID;
 	}
-	/* activations and KV values in the checkpoint's compute width; GGUF: f16 */
-	main = gs_model_main_dtype(&m);
-	bits = m.weights == GS_WEIGHTS_GGUF ? 16 : m.torch_dtype_bits ? m.torch_dtype_bits
-		: main && main->block == 1 ? (unsigned)main->block_bytes * 8 : 16;
-	p.value_bytes = bits / 8;
-	if (!p.kv_dtype)
-		p.kv_bytes = p.value_bytes;
-	/* named after the model, never after a snapshot's commit */
-	id = idtext ? gs_xstrdup(idtext) : S_default_id(m.repo_id ? m.repo_id : from);
-	/* a context beyond the model's trained positions: said, not refused */
-	if (m.has_context && p.context > m.context) {
-		char a[GS_FMT_MAX], b[GS_FMT_MAX];
-		fprintf(stderr, "gpusheet init: warning: the context of %s tokens exceeds the model's "
-			"max_position_embeddings (%s): the sheet sizes it, but the model may not "
-			"serve it\n", gs_qty_fmt_int(a, p.context, GS_LANG_EN),
-			gs_qty_fmt_int(b, m.context, GS_LANG_EN));
-	}
-	w = S_workload(&m, repo, from, id, &p);
-	rc = GS_EXIT_INVALID;
+	*repop = repo;
+	return 0;
+}
+
+/* The workload written to out as new, its path said: the exit code. */
+static int S_emit(const gs_model *m, const char *repo, const char *from, const char *id,
+		  const S_plan *p, const char *out)
+{
+	json_t *w = S_workload(m, repo, from, id, p);
+	char *text;
+	int rc = GS_EXIT_INVALID;
+
 	if (w) {
 		text = json_dumps(w, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		if (!text)
@@ -1454,6 +1458,44 @@ int gs_cmd_init(int argc, char **argv)
 		free(text);
 		json_decref(w);
 	}
+	return rc;
+}
+
+int gs_cmd_init(int argc, char **argv)
+{
+	S_opts o;
+	S_plan p;
+	gs_model m;
+	char *from, *id, *repo = NULL;
+	int rc;
+	unsigned bits;
+	const gs_model_dtype *main;
+
+	memset(&p, 0, sizeof(p));
+	rc = S_options(argc, argv, &o, &p);
+	if (rc >= 0)
+		return rc;
+	rc = S_model(&o, &p, &m, &repo, &from);
+	if (rc)
+		return rc;
+	/* activations and KV values in the checkpoint's compute width; GGUF: f16 */
+	main = gs_model_main_dtype(&m);
+	bits = m.weights == GS_WEIGHTS_GGUF ? 16 : m.torch_dtype_bits ? m.torch_dtype_bits
+		: main && main->block == 1 ? (unsigned)main->block_bytes * 8 : 16;
+	p.value_bytes = bits / 8;
+	if (!p.kv_dtype)
+		p.kv_bytes = p.value_bytes;
+	/* named after the model, never after a snapshot's commit */
+	id = o.idtext ? gs_xstrdup(o.idtext) : S_default_id(m.repo_id ? m.repo_id : from);
+	/* a context beyond the model's trained positions: said, not refused */
+	if (m.has_context && p.context > m.context) {
+		char a[GS_FMT_MAX], b[GS_FMT_MAX];
+		fprintf(stderr, "gpusheet init: warning: the context of %s tokens exceeds the model's "
+			"max_position_embeddings (%s): the sheet sizes it, but the model may not "
+			"serve it\n", gs_qty_fmt_int(a, p.context, GS_LANG_EN),
+			gs_qty_fmt_int(b, m.context, GS_LANG_EN));
+	}
+	rc = S_emit(&m, repo, from, id, &p, o.out);
 	free(id);
 	free(from);
 	free(repo);

@@ -273,29 +273,21 @@ static int S_table_node(S_html *h, cmark_node *n, cmark_node_type t, bool enteri
 	return 0;
 }
 
-/* Enters (entering) or leaves node n; -1: a node this writer does not write. */
-static int S_node(S_html *h, cmark_node *n, bool entering)
+/* The alt text of an image: text only; -1: a node it cannot hold. */
+static int S_alt_node(S_html *h, cmark_node *n, cmark_node_type t)
 {
-	cmark_node_type t = cmark_node_get_type(n);
-
-	if (h->plain == n)
-		h->plain = NULL;
-	if (h->plain) {
-		/* the alt text of an image: text only */
-		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
-			S_text(h, cmark_node_get_literal(n));
-		else if (t == CMARK_NODE_LINEBREAK || t == CMARK_NODE_SOFTBREAK)
-			S_put(h, " ", 1);
-		else if (t == CMARK_NODE_HTML_INLINE)
-			return -1;
-		return 0;
-	}
-	if (t == CMARK_NODE_TABLE || t == CMARK_NODE_TABLE_ROW || t == CMARK_NODE_TABLE_CELL)
-		return S_table_node(h, n, t, entering);
-	/* nodes of the core types carrying an extension render through it */
-	if (cmark_node_get_syntax_extension(n))
+	if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
+		S_text(h, cmark_node_get_literal(n));
+	else if (t == CMARK_NODE_LINEBREAK || t == CMARK_NODE_SOFTBREAK)
+		S_put(h, " ", 1);
+	else if (t == CMARK_NODE_HTML_INLINE)
 		return -1;
+	return 0;
+}
 
+/* Enters (entering) or leaves block n; -1: a block this writer does not write. */
+static int S_block_node(S_html *h, cmark_node *n, cmark_node_type t, bool entering)
+{
 	switch (t) {
 	case CMARK_NODE_DOCUMENT:
 		break;
@@ -368,6 +360,16 @@ static int S_node(S_html *h, cmark_node *n, bool entering)
 			S_PUTS(h, "</p>\n");
 		}
 		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* Enters (entering) or leaves inline n; -1: an inline this writer does not write. */
+static int S_inline_node(S_html *h, cmark_node *n, cmark_node_type t, bool entering)
+{
+	switch (t) {
 	case CMARK_NODE_TEXT:
 		S_text(h, cmark_node_get_literal(n));
 		break;
@@ -426,6 +428,25 @@ static int S_node(S_html *h, cmark_node *n, bool entering)
 		return -1;
 	}
 	return 0;
+}
+
+/* Enters (entering) or leaves node n; -1: a node this writer does not write. */
+static int S_node(S_html *h, cmark_node *n, bool entering)
+{
+	cmark_node_type t = cmark_node_get_type(n);
+
+	if (h->plain == n)
+		h->plain = NULL;
+	if (h->plain)
+		return S_alt_node(h, n, t);
+	if (t == CMARK_NODE_TABLE || t == CMARK_NODE_TABLE_ROW || t == CMARK_NODE_TABLE_CELL)
+		return S_table_node(h, n, t, entering);
+	/* nodes of the core types carrying an extension render through it */
+	if (cmark_node_get_syntax_extension(n))
+		return -1;
+	if ((t & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE)
+		return S_inline_node(h, n, t, entering);
+	return S_block_node(h, n, t, entering);
 }
 
 /*

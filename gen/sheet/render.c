@@ -807,6 +807,115 @@ static void S_fields_write(gs_jw *w, const char *key, const char *const *f, size
 
 #define S_FIELDS(w, key, f) S_fields_write(w, key, f, sizeof(f) / sizeof(f[0]))
 
+/* "decision": the choice, the count of each class, the offer to take, the retained. */
+static void S_decision(gs_jw *w, const gs_decision *d)
+{
+	size_t i;
+
+	gs_jw_key(w, "decision");
+	gs_jw_object(w);
+	S_member_str(w, "choice", d->nretained ? d->cands[d->order[0]].offer->id : NULL);
+	gs_jw_key(w, "classes");
+	gs_jw_object(w);
+	{
+		/* the class ids in sorted order */
+		static const gs_class sorted[GS_CLASS_COUNT] = {
+			GS_CLASS_UNKNOWN, GS_CLASS_EXCLUDED, GS_CLASS_FITS,
+			GS_CLASS_LOWER_FITS, GS_CLASS_UNSURE, GS_CLASS_REFERENCE,
+			GS_CLASS_RETAINED
+		};
+		int k;
+		for (k = 0; k < GS_CLASS_COUNT; k++) {
+			gs_jw_key(w, gs_verdict_class_id(sorted[k]));
+			gs_jw_u64(w, d->nclass[sorted[k]]);
+		}
+	}
+	gs_jw_end(w);
+	S_member_str(w, "kind", d->nretained ? "retained" : d->npreselected ? "preselection" : "none");
+	{
+		const gs_candidate *b = gs_verdict_best(d);
+		S_member_str(w, "offer_to_take", b ? b->offer->id : NULL);
+	}
+	/* the preselected offers are the candidates of no class but
+	 * excluded, reference and retained, in order (schema 5: not
+	 * listed again here) */
+	gs_jw_key(w, "retained");
+	gs_jw_array(w);
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *c = &d->cands[d->order[i]];
+		if (c->retained && c->offer->id)
+			gs_jw_str(w, c->offer->id);
+	}
+	gs_jw_end(w);
+	gs_jw_end(w);
+}
+
+/* "evidence": each file of evidence linked from the sheet. */
+static void S_evidence(gs_jw *w, const gs_sheet_input *in)
+{
+	size_t i;
+
+	gs_jw_key(w, "evidence");
+	gs_jw_array(w);
+	for (i = 0; i < in->nev; i++) {
+		if (!in->ev[i].ref->file || !in->ev_links[i])
+			continue;
+		gs_jw_object(w);
+		S_member_str(w, "covers", in->ev[i].ref->covers);
+		S_member_str(w, "file", in->ev[i].ref->file);
+		S_member_str(w, "link", in->ev_links[i]);
+		gs_jw_key(w, "synthetic");
+		gs_jw_bool(w, in->ev[i].m->synthetic);
+		gs_jw_end(w);
+	}
+	gs_jw_end(w);
+}
+
+/* "sizing": the memory figures, the training recipe, where the weights were read. */
+static void S_sizing(gs_jw *w, const gs_sizing *s, const gs_workload *wl)
+{
+	gs_jw_key(w, "sizing");
+	gs_jw_object(w);
+	gs_jw_key(w, "envelope");
+	gs_jw_qty(w, s->envelope);
+	gs_jw_key(w, "kv_cache");
+	gs_jw_qty(w, s->kv);
+	gs_jw_key(w, "need");
+	gs_jw_qty(w, s->need);
+	gs_jw_key(w, "reserve");
+	gs_jw_qty(w, s->reserve);
+	gs_jw_key(w, "training");
+	gs_jw_qty(w, s->training);
+	if (s->has_train)
+		S_training_recipe(w, wl, &s->train);
+	gs_jw_key(w, "weights");
+	gs_jw_qty(w, s->weights);
+	if (wl->weights_source) {
+		/* the files the weights were read from ("model": {"from": ...}) */
+		gs_jw_key(w, "weights_source");
+		gs_jw_object(w);
+		S_member_str(w, "files", wl->weights_source);
+		S_member_str(w, "read_from", wl->weights_from_index ? "index metadata.total_size"
+								   : "checkpoint headers");
+		gs_jw_end(w);
+	}
+	gs_jw_key(w, "weights_theoretical");
+	gs_jw_bool(w, s->theoretical);
+	gs_jw_end(w);
+}
+
+/* "workload": what the sheet sizes, by its id, model, task and title. */
+static void S_workload(gs_jw *w, const gs_workload *wl)
+{
+	gs_jw_key(w, "workload");
+	gs_jw_object(w);
+	S_member_str(w, "id", wl->id);
+	S_member_str(w, "model", wl->model_name);
+	S_member_str(w, "task", gs_workload_task_id(wl->task));
+	S_member_str(w, "title", wl->title);
+	gs_jw_end(w);
+}
+
 /*
  * The decision JSON, written as it goes (gs_jw), every object's keys in
  * sorted order (docs/formats.md lists them). What a NULL string would do
@@ -848,60 +957,11 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	if (in->catalog_name)
 		S_member_str(&w, "catalog", in->catalog_name);
 	S_member_str(&w, "date", in->date);
-	if (!d->nretained || d->cands[d->order[0]].offer->id) {
-		gs_jw_key(&w, "decision");
-		gs_jw_object(&w);
-		S_member_str(&w, "choice", d->nretained ? d->cands[d->order[0]].offer->id : NULL);
-		gs_jw_key(&w, "classes");
-		gs_jw_object(&w);
-		{
-			/* the class ids in sorted order */
-			static const gs_class sorted[GS_CLASS_COUNT] = {
-				GS_CLASS_UNKNOWN, GS_CLASS_EXCLUDED, GS_CLASS_FITS,
-				GS_CLASS_LOWER_FITS, GS_CLASS_UNSURE, GS_CLASS_REFERENCE,
-				GS_CLASS_RETAINED
-			};
-			int k;
-			for (k = 0; k < GS_CLASS_COUNT; k++) {
-				gs_jw_key(&w, gs_verdict_class_id(sorted[k]));
-				gs_jw_u64(&w, d->nclass[sorted[k]]);
-			}
-		}
-		gs_jw_end(&w);
-		S_member_str(&w, "kind", d->nretained ? "retained" : d->npreselected ? "preselection" : "none");
-		{
-			const gs_candidate *b = gs_verdict_best(d);
-			S_member_str(&w, "offer_to_take", b ? b->offer->id : NULL);
-		}
-		/* the preselected offers are the candidates of no class but
-		 * excluded, reference and retained, in order (schema 5: not
-		 * listed again here) */
-		gs_jw_key(&w, "retained");
-		gs_jw_array(&w);
-		for (i = 0; i < d->ncands; i++) {
-			const gs_candidate *c = &d->cands[d->order[i]];
-			if (c->retained && c->offer->id)
-				gs_jw_str(&w, c->offer->id);
-		}
-		gs_jw_end(&w);
-		gs_jw_end(&w);
-	}
+	if (!d->nretained || d->cands[d->order[0]].offer->id)
+		S_decision(&w, d);
 	gs_jw_key(&w, "demonstration");
 	gs_jw_bool(&w, d->demonstration);
-	gs_jw_key(&w, "evidence");
-	gs_jw_array(&w);
-	for (i = 0; i < in->nev; i++) {
-		if (!in->ev[i].ref->file || !in->ev_links[i])
-			continue;
-		gs_jw_object(&w);
-		S_member_str(&w, "covers", in->ev[i].ref->covers);
-		S_member_str(&w, "file", in->ev[i].ref->file);
-		S_member_str(&w, "link", in->ev_links[i]);
-		gs_jw_key(&w, "synthetic");
-		gs_jw_bool(&w, in->ev[i].m->synthetic);
-		gs_jw_end(&w);
-	}
-	gs_jw_end(&w);
+	S_evidence(&w, in);
 	S_member_str(&w, "generator", "gpusheet " GS_VERSION);
 	S_FIELDS(&w, "gpu_fields", S_gpu_fields);
 	S_table_write(&w, "gpus", &tb.gpus);
@@ -921,47 +981,13 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	S_member_str(&w, "schema", "gpusheet-decision");
 	gs_jw_key(&w, "schema_version");
 	gs_jw_i64(&w, 5);
-	gs_jw_key(&w, "sizing");
-	gs_jw_object(&w);
-	gs_jw_key(&w, "envelope");
-	gs_jw_qty(&w, s->envelope);
-	gs_jw_key(&w, "kv_cache");
-	gs_jw_qty(&w, s->kv);
-	gs_jw_key(&w, "need");
-	gs_jw_qty(&w, s->need);
-	gs_jw_key(&w, "reserve");
-	gs_jw_qty(&w, s->reserve);
-	gs_jw_key(&w, "training");
-	gs_jw_qty(&w, s->training);
-	if (s->has_train)
-		S_training_recipe(&w, wl, &s->train);
-	gs_jw_key(&w, "weights");
-	gs_jw_qty(&w, s->weights);
-	if (wl->weights_source) {
-		/* the files the weights were read from ("model": {"from": ...}) */
-		gs_jw_key(&w, "weights_source");
-		gs_jw_object(&w);
-		S_member_str(&w, "files", wl->weights_source);
-		S_member_str(&w, "read_from", wl->weights_from_index ? "index metadata.total_size"
-								    : "checkpoint headers");
-		gs_jw_end(&w);
-	}
-	gs_jw_key(&w, "weights_theoretical");
-	gs_jw_bool(&w, s->theoretical);
-	gs_jw_end(&w);
+	S_sizing(&w, s, wl);
 	S_FIELDS(&w, "speed_fields", S_speed_fields);
 	S_table_write(&w, "speeds", &tb.speeds);
 	gs_jw_key(&w, "synthetic_evidence");
 	gs_jw_bool(&w, d->synthetic);
-	if (wl->id && wl->title && wl->model_name) {
-		gs_jw_key(&w, "workload");
-		gs_jw_object(&w);
-		S_member_str(&w, "id", wl->id);
-		S_member_str(&w, "model", wl->model_name);
-		S_member_str(&w, "task", gs_workload_task_id(wl->task));
-		S_member_str(&w, "title", wl->title);
-		gs_jw_end(&w);
-	}
+	if (wl->id && wl->title && wl->model_name)
+		S_workload(&w, wl);
 	gs_jw_end(&w);
 	return gs_jw_finish(&w);
 }
