@@ -2346,38 +2346,47 @@ int gs_verdict_candidate_room(const gs_workload *w, const gs_sizing *s, const gs
 	return S_room(&in, c->capacity, c->split ? c->split : 1, 1, tokens, seqs, &prov);
 }
 
-uint64_t gs_verdict_candidate_lower_with_weights(const gs_workload *w, const gs_sizing *s,
-					 const gs_candidate *c, uint64_t weights)
+/* c's calculated lower bound per card with the term `now` taken out and
+ * `other` put in its place; UINT64_MAX on overflow. */
+static uint64_t S_lower_swap(const gs_candidate *c, uint64_t now, uint64_t other)
 {
-	uint64_t sp = c->split ? c->split : 1, now, other, lower;
+	uint64_t lower = c->lower.present && c->lower.bytes >= now ? c->lower.bytes - now : 0;
+
+	return gs_qty_add_u64(lower, other, &lower) ? UINT64_MAX : lower;
+}
+
+/* The workload's weights and KV cache per card on c's split (S_terms). */
+static void S_terms_of(const gs_workload *w, const gs_sizing *s, uint64_t sp, gs_qty *wq,
+		       gs_qty *kq)
+{
 	S_in in;
-	gs_qty wq, kv;
 
 	memset(&in, 0, sizeof(in));
 	in.w = w;
 	in.s = s;
-	S_terms(&in, sp, &wq, &kv);
-	now = wq.bytes;
-	other = S_ceil_div(weights, sp);
-	lower = c->lower.present && c->lower.bytes >= now ? c->lower.bytes - now : 0;
-	return gs_qty_add_u64(lower, other, &lower) ? UINT64_MAX : lower;
+	S_terms(&in, sp, wq, kq);
+}
+
+uint64_t gs_verdict_candidate_lower_with_weights(const gs_workload *w, const gs_sizing *s,
+					 const gs_candidate *c, uint64_t weights)
+{
+	uint64_t sp = c->split ? c->split : 1;
+	gs_qty wq, kq;
+
+	S_terms_of(w, s, sp, &wq, &kq);
+	return S_lower_swap(c, wq.bytes, S_ceil_div(weights, sp));
 }
 
 uint64_t gs_verdict_candidate_lower_with_kv(const gs_workload *w, const gs_sizing *s,
 				    const gs_candidate *c, uint64_t kv)
 {
-	uint64_t sp = c->split ? c->split : 1, now, other, lower;
-	S_in in;
+	uint64_t sp = c->split ? c->split : 1;
 	gs_qty wq, kq;
 
-	memset(&in, 0, sizeof(in));
-	in.w = w;
-	in.s = s;
-	S_terms(&in, sp, &wq, &kq);
-	now = kq.present ? kq.bytes : 0;
-	other = sp > 1 && s->kv.present && gs_sizing_kv_splits(w, s, sp) ? S_ceil_div(kv, sp) : kv;
-	lower = c->lower.present && c->lower.bytes >= now ? c->lower.bytes - now : 0;
-	return gs_qty_add_u64(lower, other, &lower) ? UINT64_MAX : lower;
+	S_terms_of(w, s, sp, &wq, &kq);
+	return S_lower_swap(c, kq.present ? kq.bytes : 0,
+			    sp > 1 && s->kv.present && gs_sizing_kv_splits(w, s, sp)
+			    ? S_ceil_div(kv, sp) : kv);
 }
 
 /*** classes and ranking ***/
