@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Exported by libcmark-gfm-extensions but declared in no installed header. */
-extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
 
 static cmark_syntax_extension *S_table_ext(void)
 {
@@ -29,251 +27,28 @@ static cmark_syntax_extension *S_table_ext(void)
 }
 
 /*
- * The nodes of a document live in an arena of its own: cmark-gfm allocates
- * and frees every node, literal and URL one by one (calloc, then free in
- * gs_doc_release), which was a sixth of a sheet's CPU in the site. A node
- * is made with cmark_node_new_with_mem and the arena's allocator; its
- * children, literals and URLs go to the arena of the node they are added
- * to (S_new, S_literal, S_url; gs_doc_new for callers), and gs_doc_release
- * returns the arena's chunks whole. cmark-gfm attaches a node only to a
- * node of the same allocator, so a user's notes are parsed into the arena
- * too; the buffers its parser left to the C library are freed by
- * cmark_node_free's walk, whose frees of the arena's pieces do nothing.
- *
- * cmark_mem's functions take no context: S_cur names the arena the next
- * allocation goes to, set around each call of cmark-gfm that allocates for
- * an arena's node. With none set (an iterator, a renderer's buffer over the
- * arena's nodes) the allocator is the C library's; freeing tells the two
- * apart by address. Chunks of released arenas are kept for the next
- * document (a few: memory stays flat).
+ * Nodes, literals and URLs are allocated by cmark-gfm's own allocator, one
+ * by one, and freed by cmark_node_free's walk in gs_doc_release. An arena
+ * of our own under it saved 4 % of a sheet's CPU against 883 offers and
+ * 1 % of a site's (issue 37, measured side by side): not the fifth that
+ * would keep a copy of what the library does.
  */
-/* Under AddressSanitizer a kept chunk is poisoned until it is taken again,
- * so that a node used after its document's release is still caught. */
-#if defined(__SANITIZE_ADDRESS__)
-#define S_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define S_ASAN 1
-#endif
-#endif
-#ifdef S_ASAN
-#include <sanitizer/asan_interface.h>
-#define S_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define S_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
-#else
-#define S_POISON(p, n) ((void)(p), (void)(n))
-#define S_UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
-
-#define S_CHUNK_BYTES (256u * 1024u)
-#define S_SPARE_MAX 16
-
-typedef struct S_chunk {
-	struct S_chunk *next;
-	size_t size, used;            /* bytes of data after this header */
-	max_align_t align[];          /* the data */
-} S_chunk;
-
-typedef struct S_arena {
-	cmark_mem mem;                /* what the nodes point to */
-	S_chunk *chunks;              /* the one being filled first */
-	struct S_arena *next;         /* the arenas of documents not released */
-} S_arena;
-
-static S_arena *S_live, *S_cur;
-static S_chunk *S_spare;          /* chunks of released arenas, S_CHUNK_BYTES each */
-static size_t S_nspare;
-static const S_chunk *S_hit_chunk;   /* the chunk S_owner found last, and its arena */
-static S_arena *S_hit_arena;
-
-static int S_in_chunk(const S_chunk *c, const void *p)
-{
-	uintptr_t a = (uintptr_t)c->align, q = (uintptr_t)p;
-
-	return q >= a && q - a < c->size;
-}
-
-/* The arena holding p; NULL when p came from the C library. */
-static S_arena *S_owner(const void *p)
-{
-	S_arena *a;
-	S_chunk *c;
-
-	if (S_hit_chunk && S_in_chunk(S_hit_chunk, p))
-		return S_hit_arena;
-	for (a = S_live; a; a = a->next)
-		for (c = a->chunks; c; c = c->next)
-			if (S_in_chunk(c, p)) {
-				S_hit_chunk = c;
-				S_hit_arena = a;
-				return a;
-			}
-	return NULL;
-}
-
-static void *S_take(S_arena *a, size_t n)
-{
-	S_chunk *c = a->chunks;
-	void *p;
-
-	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-	if (!c || c->size - c->used < n) {
-		if (n > S_CHUNK_BYTES / 4) {
-			/* a large piece: a chunk of its own, behind the one being filled */
-			c = gs_xmalloc(sizeof(*c) + n);
-			c->size = n;
-			c->used = 0;
-			if (a->chunks) {
-				c->next = a->chunks->next;
-				a->chunks->next = c;
-			} else {
-				c->next = NULL;
-				a->chunks = c;
-			}
-		} else {
-			if (S_spare) {
-				c = S_spare;
-				S_spare = c->next;
-				S_nspare--;
-				S_UNPOISON(c->align, c->size);
-			} else {
-				c = gs_xmalloc(sizeof(*c) + S_CHUNK_BYTES);
-				c->size = S_CHUNK_BYTES;
-			}
-			c->used = 0;
-			c->next = a->chunks;
-			a->chunks = c;
-		}
-	}
-	p = (char *)c->align + c->used;
-	c->used += n;
-	return p;
-}
-
-static void *S_calloc(size_t count, size_t size)
-{
-	void *p;
-
-	if (!S_cur)
-		return gs_xcalloc(count, size);
-	if (size && count > SIZE_MAX / 2 / size)
-		GS_OOM("cmark-gfm's calloc: too many bytes");
-	p = S_take(S_cur, count * size);
-	memset(p, 0, count * size);
-	return p;
-}
-
-static void *S_realloc(void *p, size_t size)
-{
-	S_arena *a = p ? S_owner(p) : NULL;
-	const S_chunk *c = S_hit_chunk;
-	void *q;
-	size_t keep;
-
-	if (!a)
-		return gs_xrealloc(p, size);
-	/* not done by cmark-gfm 0.29 for what it allocated with calloc; the
-	 * old size is unknown, but no more than what its chunk holds after it */
-	q = gs_xmalloc(size ? size : 1);
-	keep = (size_t)((uintptr_t)c->align + c->size - (uintptr_t)p);
-	memcpy(q, p, keep < size ? keep : size);
-	return q;
-}
-
-static void S_free(void *p)
-{
-	if (p && !S_owner(p))
-		free(p);
-}
-
-/* A node of type (with the extension ext) in the arena of parent, if any. */
-static cmark_node *S_new_ext(cmark_node *parent, cmark_node_type type,
-			     cmark_syntax_extension *ext)
-{
-	S_arena *a = S_owner(parent), *saved = S_cur;
-	cmark_node *n;
-
-	if (!a)
-		return ext ? cmark_node_new_with_ext(type, ext) : cmark_node_new(type);
-	S_cur = a;
-	n = cmark_node_new_with_mem_and_ext(type, &a->mem, ext);
-	S_cur = saved;
-	return n;
-}
-
-static cmark_node *S_new(cmark_node *parent, cmark_node_type type)
-{
-	return S_new_ext(parent, type, NULL);
-}
-
-cmark_node *gs_doc_new(cmark_node *parent, cmark_node_type type, cmark_syntax_extension *ext)
-{
-	return S_new_ext(parent, type, ext);
-}
-
 static void S_literal(cmark_node *n, const char *text)
 {
-	S_arena *saved = S_cur;
-
-	S_cur = S_owner(n);
 	cmark_node_set_literal(n, text ? text : "");
-	S_cur = saved;
 }
 
 static void S_url(cmark_node *n, const char *url)
 {
-	S_arena *saved = S_cur;
-
-	S_cur = S_owner(n);
 	cmark_node_set_url(n, url);
-	S_cur = saved;
-}
-
-static void S_arena_free(S_arena *a)
-{
-	S_arena **pp;
-	S_chunk *c, *next;
-
-	for (pp = &S_live; *pp; pp = &(*pp)->next)
-		if (*pp == a) {
-			*pp = a->next;
-			break;
-		}
-	for (c = a->chunks; c; c = next) {
-		next = c->next;
-		if (c->size == S_CHUNK_BYTES && S_nspare < S_SPARE_MAX) {
-			S_POISON(c->align, c->size);
-			c->next = S_spare;
-			S_spare = c;
-			S_nspare++;
-		} else {
-			free(c);
-		}
-	}
-	S_hit_chunk = NULL;
-	S_hit_arena = NULL;
-	free(a);
 }
 
 int gs_doc_init(gs_doc *d)
 {
-	S_arena *a = gs_xcalloc(1, sizeof(*a)), *saved = S_cur;
-
 	memset(d, 0, sizeof(*d));
 	S_table_ext();
-	a->mem.calloc = S_calloc;
-	a->mem.realloc = S_realloc;
-	a->mem.free = S_free;
-	a->next = S_live;
-	S_live = a;
-	S_cur = a;
-	d->root = cmark_node_new_with_mem(CMARK_NODE_DOCUMENT, &a->mem);
-	S_cur = saved;
-	if (!d->root) {
-		S_arena_free(a);
-		return -1;
-	}
-	return 0;
+	d->root = cmark_node_new(CMARK_NODE_DOCUMENT);
+	return d->root ? 0 : -1;
 }
 
 /* A list of (node, id) pairs: the ids and both arrays. */
@@ -289,15 +64,10 @@ static void S_free_ids(cmark_node **nodes, char **ids, size_t n)
 
 void gs_doc_release(gs_doc *d)
 {
-	S_arena *a = d->root ? S_owner(d->root) : NULL;
 	size_t i;
 
-	/* the walk frees what the C library holds (the buffers of a user's
-	 * notes); the arena's pieces are returned with its chunks */
 	if (d->root)
 		cmark_node_free(d->root);
-	if (a)
-		S_arena_free(a);
 	for (i = 0; i < d->ncaptions; i++)
 		free(d->captions[i]);
 	free(d->captions);
@@ -319,7 +89,7 @@ static cmark_node *S_append(cmark_node *parent, cmark_node *child)
 
 void gs_doc_text(cmark_node *inl, const char *text)
 {
-	cmark_node *t = S_new(inl, CMARK_NODE_TEXT);
+	cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
 
 	S_literal(t, text);
 	S_append(inl, t);
@@ -339,7 +109,7 @@ void gs_doc_textf(cmark_node *inl, const char *fmt, ...)
 
 cmark_node *gs_doc_heading(cmark_node *parent, int level, const char *text)
 {
-	cmark_node *h = S_append(parent, S_new(parent, CMARK_NODE_HEADING));
+	cmark_node *h = S_append(parent, cmark_node_new(CMARK_NODE_HEADING));
 
 	cmark_node_set_heading_level(h, level);
 	gs_doc_text(h, text);
@@ -419,24 +189,24 @@ cmark_node *gs_doc_heading_id(gs_doc *d, cmark_node *parent, int level, const ch
 
 cmark_node *gs_doc_para(cmark_node *parent)
 {
-	return S_append(parent, S_new(parent, CMARK_NODE_PARAGRAPH));
+	return S_append(parent, cmark_node_new(CMARK_NODE_PARAGRAPH));
 }
 
 void gs_doc_strong(cmark_node *inl, const char *text)
 {
-	gs_doc_text(S_append(inl, S_new(inl, CMARK_NODE_STRONG)), text);
+	gs_doc_text(S_append(inl, cmark_node_new(CMARK_NODE_STRONG)), text);
 }
 
 void gs_doc_code(cmark_node *inl, const char *text)
 {
-	cmark_node *c = S_append(inl, S_new(inl, CMARK_NODE_CODE));
+	cmark_node *c = S_append(inl, cmark_node_new(CMARK_NODE_CODE));
 
 	S_literal(c, text);
 }
 
 void gs_doc_link(cmark_node *inl, const char *url, const char *text)
 {
-	cmark_node *l = S_append(inl, S_new(inl, CMARK_NODE_LINK));
+	cmark_node *l = S_append(inl, cmark_node_new(CMARK_NODE_LINK));
 
 	S_url(l, url);
 	gs_doc_text(l, text);
@@ -444,7 +214,7 @@ void gs_doc_link(cmark_node *inl, const char *url, const char *text)
 
 void gs_doc_image(cmark_node *inl, const char *url, const char *alt)
 {
-	cmark_node *l = S_append(inl, S_new(inl, CMARK_NODE_IMAGE));
+	cmark_node *l = S_append(inl, cmark_node_new(CMARK_NODE_IMAGE));
 
 	S_url(l, url);
 	gs_doc_text(l, alt);
@@ -452,7 +222,7 @@ void gs_doc_image(cmark_node *inl, const char *url, const char *alt)
 
 cmark_node *gs_doc_list(cmark_node *parent, int ordered)
 {
-	cmark_node *l = S_append(parent, S_new(parent, CMARK_NODE_LIST));
+	cmark_node *l = S_append(parent, cmark_node_new(CMARK_NODE_LIST));
 
 	cmark_node_set_list_type(l, ordered ? CMARK_ORDERED_LIST : CMARK_BULLET_LIST);
 	cmark_node_set_list_tight(l, 1);
@@ -463,34 +233,30 @@ cmark_node *gs_doc_list(cmark_node *parent, int ordered)
 
 cmark_node *gs_doc_item(cmark_node *list)
 {
-	cmark_node *it = S_append(list, S_new(list, CMARK_NODE_ITEM));
+	cmark_node *it = S_append(list, cmark_node_new(CMARK_NODE_ITEM));
 
 	return gs_doc_para(it);
 }
 
 cmark_node *gs_doc_quote(cmark_node *parent)
 {
-	return S_append(parent, S_new(parent, CMARK_NODE_BLOCK_QUOTE));
+	return S_append(parent, cmark_node_new(CMARK_NODE_BLOCK_QUOTE));
 }
 
 cmark_node *gs_doc_table(gs_doc *d, cmark_node *parent, const char *caption,
 			 size_t ncols, const char *const *headers)
 {
 	cmark_syntax_extension *ext = S_table_ext();
-	cmark_node *table = S_new_ext(parent, CMARK_NODE_TABLE, ext);
+	cmark_node *table = cmark_node_new_with_ext(CMARK_NODE_TABLE, ext);
 	uint8_t *align = gs_xcalloc(ncols, 1);
-	S_arena *saved;
 	cmark_node *row;
 	size_t i;
 
 	if (!table)
 		GS_BUG("cmark-gfm could not make a table node");
 	S_append(parent, table);
-	saved = S_cur;
-	S_cur = S_owner(table);   /* the alignments go to the table's arena */
 	cmark_gfm_extensions_set_table_columns(table, (uint16_t)ncols);
 	cmark_gfm_extensions_set_table_alignments(table, (uint16_t)ncols, align);
-	S_cur = saved;
 	free(align);
 	row = gs_doc_row(table);
 	cmark_gfm_extensions_set_table_row_is_header(row, 1);
@@ -506,7 +272,7 @@ cmark_node *gs_doc_table(gs_doc *d, cmark_node *parent, const char *caption,
 
 cmark_node *gs_doc_row(cmark_node *table)
 {
-	return S_append(table, S_new_ext(table, CMARK_NODE_TABLE_ROW, S_table_ext()));
+	return S_append(table, cmark_node_new_with_ext(CMARK_NODE_TABLE_ROW, S_table_ext()));
 }
 
 cmark_node *gs_doc_cell(cmark_node *row)
@@ -514,7 +280,7 @@ cmark_node *gs_doc_cell(cmark_node *row)
 	/* Not cmark_node_new_with_ext: in cmark-gfm 0.29 the table extension
 	 * allocates 24 bytes per cell made that way and never frees them
 	 * (LIBRARIES.md); a plain cell given the extension renders the same. */
-	cmark_node *c = S_new(row, CMARK_NODE_TABLE_CELL);
+	cmark_node *c = cmark_node_new(CMARK_NODE_TABLE_CELL);
 
 	if (!c || !cmark_node_set_syntax_extension(c, S_table_ext()))
 		GS_BUG("cmark-gfm could not make a table cell");
@@ -532,7 +298,7 @@ cmark_node *gs_doc_cell_text(cmark_node *row, const char *text)
 /* Replaces node by a text node holding `text`; returns the new node. */
 static cmark_node *S_replace_with_text(cmark_node *node, const char *text)
 {
-	cmark_node *t = S_new(node, CMARK_NODE_TEXT);
+	cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
 
 	S_literal(t, text);
 	cmark_node_replace(node, t);
@@ -565,14 +331,14 @@ static char *S_plain(cmark_node *n)
 /* An HTML block shown as text, line by line, with soft breaks between. */
 static void S_defuse_html_block(cmark_node *c)
 {
-	cmark_node *p = S_new(c, CMARK_NODE_PARAGRAPH);
+	cmark_node *p = cmark_node_new(CMARK_NODE_PARAGRAPH);
 	const char *lit = cmark_node_get_literal(c);
 	char *copy = gs_xstrdup(lit ? lit : ""), *line, *save = NULL;
 	int first = 1;
 
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!first)
-			S_append(p, S_new(p, CMARK_NODE_SOFTBREAK));
+			S_append(p, cmark_node_new(CMARK_NODE_SOFTBREAK));
 		gs_doc_text(p, line);
 		first = 0;
 	}
@@ -638,15 +404,9 @@ static char S_user_mark;
 
 void gs_doc_user_markdown(cmark_node *parent, const char *md)
 {
-	/* parsed into parent's arena (the parser's own pieces too, returned
-	 * with it): cmark-gfm attaches nodes of one allocator only */
-	S_arena *a = S_owner(parent), *saved = S_cur;
-	cmark_parser *parser;
+	cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
 	cmark_node *doc, *c;
 
-	S_cur = a;
-	parser = a ? cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, &a->mem)
-		   : cmark_parser_new(CMARK_OPT_DEFAULT);
 	/* GFM tables in notes render as tables in both formats. */
 	if (!parser || !cmark_parser_attach_syntax_extension(parser, S_table_ext()))
 		GS_BUG("cmark-gfm could not make a parser with tables");
@@ -662,7 +422,6 @@ void gs_doc_user_markdown(cmark_node *parent, const char *md)
 		S_append(parent, c);
 	}
 	cmark_node_free(doc);
-	S_cur = saved;
 }
 
 int gs_doc_is_user_block(cmark_node *n)

@@ -17,6 +17,13 @@
 #include <cmark-gfm.h>
 #include <stddef.h>
 
+/*
+ * The table extension's node types: exported by libcmark-gfm-extensions,
+ * declared in none of its installed headers (cmark-gfm 0.29), so here,
+ * once, for the document's builder and its writers.
+ */
+extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
+
 typedef struct {
 	cmark_node *root;
 	/* Caption of every table, in document order, for the HTML <caption>. */
@@ -79,14 +86,6 @@ void gs_doc_cell_id(gs_doc *d, cmark_node *cell, const char *id);
  */
 void gs_doc_code_id(gs_doc *d, cmark_node *inl, const char *text, const char *id);
 cmark_node *gs_doc_para(cmark_node *parent);
-/*
- * A node of type (with the extension ext, or NULL), not yet attached, made
- * in the document of parent, for what the builders here do not make.
- * A document's nodes share one allocator (an arena, see doc.c), and
- * cmark-gfm attaches a node only to a node of the same allocator: a node of
- * cmark_node_new cannot join the tree.
- */
-cmark_node *gs_doc_new(cmark_node *parent, cmark_node_type type, cmark_syntax_extension *ext);
 /* Appends inline content to a paragraph, heading or cell. */
 void gs_doc_text(cmark_node *inl, const char *text);
 void gs_doc_textf(cmark_node *inl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -40,7 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
 
 typedef struct {
 	gs_buf b;                  /* the HTML */

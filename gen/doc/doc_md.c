@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
 
 typedef enum { S_LITERAL, S_NORMAL, S_URL, S_TITLE } S_esc;
 

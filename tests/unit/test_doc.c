@@ -26,8 +26,6 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
 
-/* Exported by libcmark-gfm-extensions but declared in no installed header. */
-extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
 
 /* 1: the generator also makes what the builders of doc.h do not (the HTML test). */
 static int S_rich;
@@ -84,7 +82,7 @@ static const char *S_url(char *buf, size_t cap)
 
 static cmark_node *S_add(cmark_node *parent, cmark_node_type t)
 {
-	cmark_node *n = gs_doc_new(parent, t, NULL);
+	cmark_node *n = cmark_node_new(t);
 
 	if (!n || !cmark_node_append_child(parent, n))
 		abort();
@@ -94,7 +92,7 @@ static cmark_node *S_add(cmark_node *parent, cmark_node_type t)
 /* A break, where its parent may hold one (a table cell may not). */
 static void S_add_break(cmark_node *parent, cmark_node_type t)
 {
-	cmark_node *n = gs_doc_new(parent, t, NULL);
+	cmark_node *n = cmark_node_new(t);
 
 	if (!n)
 		abort();
@@ -226,7 +224,7 @@ static void S_rich_block(gs_doc *d, cmark_node *parent, int depth)
 		cmark_syntax_extension *ext = cmark_find_syntax_extension("table");
 		uint8_t align[3];
 		unsigned k, c, cols = 1 + S_rand(3), rows = S_rand(4);
-		cmark_node *t = gs_doc_new(parent, CMARK_NODE_TABLE, ext), *row;
+		cmark_node *t = cmark_node_new_with_ext(CMARK_NODE_TABLE, ext), *row;
 		if (!t || !cmark_node_append_child(parent, t))
 			abort();
 		for (c = 0; c < cols; c++)
