@@ -215,8 +215,11 @@ int gs_site_learn_item(gs_site_ctx *c, size_t a, FILE *out, size_t *done)
 		c->pending_why = NULL;
 		json_decref(o);
 	} else {
-		if (!c->lost && gs_site_learnt_put(c->learn, a, &in, c->err))
+		if (!c->lost && gs_site_learnt_put(c->learn, a, &in, c->err)) {
+			/* the spool's write failed while this one was recorded */
+			gs_error_prefix(c->err, "%s: ", c->all[a]);
 			c->lost = 1;
+		}
 		S_diag_append(c->diag, &d);
 	}
 	gs_site_learnt_input_release(&in);
@@ -344,6 +347,7 @@ static int S_learn_parallel(gs_site_ctx *c, unsigned jobs, size_t *done)
 			bad = !o || S_learn_unpack(o, c->all[a], &in,
 						   c->item_diag ? &c->item_diag[a] : c->diag);
 			if (!bad && gs_site_learnt_put(c->learn, a, &in, c->err)) {
+				gs_error_prefix(c->err, "%s: ", c->all[a]);
 				rc = -1;   /* said why */
 			} else if (bad) {
 				gs_error_set(c->err, "the report of a worker cannot be read");
