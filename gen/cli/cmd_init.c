@@ -364,10 +364,17 @@ static int S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 				     gs_qty_fmt_int(b, t.logit_rows, GS_LANG_EN),
 				     gs_qty_fmt_int(c, g.vocab, GS_LANG_EN))));
 	json_array_append_new(res, S_item("vLLM non-torch memory", S_size_bytes(t.non_torch),
-		gs_xasprintf("Assumed: %s. How vLLM %s counts it: %s. CUDA graphs are captured "
-			     "after the KV cache is sized, outside the budget, in the share "
-			     "gpu_memory_utilization leaves.", rs.non_torch_source, rs.version,
-			     rs.accounting_source)));
+		gs_xasprintf("Assumed: %s. How vLLM %s counts it: %s.%s", rs.non_torch_source,
+			     rs.version, rs.accounting_source, t.cuda_graphs ? "" :
+			     " CUDA graphs are captured after the KV cache is sized, outside the "
+			     "budget, in the share gpu_memory_utilization leaves.")));
+	if (t.cuda_graphs)
+		json_array_append_new(res, S_item("vLLM CUDA graphs", S_size_bytes(t.cuda_graphs),
+			gs_xasprintf("Assumed: %s. vLLM %s captures its CUDA graphs once while "
+				     "profiling and counts them inside the budget, before the KV "
+				     "cache (gen/decide/runtime.c). Replace it by the figure your "
+				     "own start-up prints as \"Estimated CUDA graph memory\".",
+				     rs.cuda_graphs_source, rs.version)));
 	return 0;
 }
 

@@ -10,6 +10,7 @@
  * prefill), V0 as many as the longest sequence, at least 2,048.
  */
 #define S_UTIL_SRC "vLLM, vllm/engine/arg_utils.py, EngineArgs.gpu_memory_utilization = 0.9"
+#define S_UTIL21_SRC "vLLM 0.21, vllm/config/cache.py, CacheConfig.gpu_memory_utilization = 0.92 (PR 38284, with CUDA graph memory counted in the budget)"
 #define S_BLOCK_SRC "vLLM, vllm/config.py, CacheConfig: block_size 16 on CUDA"
 #define S_MNBT_V1_SRC "vLLM 0.8, vllm/engine/arg_utils.py, EngineArgs._set_default_args_v1: 2048 for `vllm serve` (8192 for the LLM class)"
 #define S_MNBT_V0_SRC "vLLM 0.7, vllm/config.py, SchedulerConfig: max(max_model_len, 2048) without chunked prefill"
@@ -34,9 +35,9 @@
  *    current allocation: the CUDA context inside again.
  *  - V1 from 0.9 (the same file, memory_profiling as in V0 0.7): the
  *    increase only. CUDA graphs are captured after the KV cache is sized,
- *    outside the budget, in every version the table knows (vLLM counts an
- *    estimate of them in the budget from 0.21, which this table does not
- *    reach).
+ *    outside the budget, up to 0.20.
+ *  - V1 from 0.21: the same, and the profiled CUDA graph memory inside the
+ *    budget (below), with gpu_memory_utilization 0.92.
  * Non-torch memory: assumed, from published start-up lines.
  */
 #define S_ACC_V06 "vLLM 0.6, vllm/worker/worker.py, determine_num_available_blocks: used memory less torch's allocation, CUDA context included"
@@ -47,6 +48,23 @@
 #define S_NT_INC "0.13 GiB on one card, 0.55 GiB under tensor parallelism 2: non-torch memory of vLLM V1 on an H100 (llm-d-benchmark, config_explorer/empirical-vllm-memory-results.md, Llama-3.1-8B and Llama-3.3-70B-FP8)"
 #define S_NT_INC07 "0.16 GiB on one card (vLLM PR 12126, H100), 0.20 GiB under tensor parallelism (vLLM PR 14447, 24 GB cards): \"non_torch_memory takes\" of vLLM V0 0.7 and 0.8"
 #define S_CGIB(h) ((uint64_t)(h) * (UINT64_C(1) << 30) / 100u)
+
+/*
+ * CUDA graphs inside the budget (vLLM 0.21). PR 30515 (March 2026) added a
+ * profiling capture of the CUDA graphs before the KV cache is sized
+ * (vllm/v1/worker/gpu_model_runner.py, profile_cudagraph_memory: a few
+ * graphs of each mode captured on a small dummy KV cache, the rest
+ * extrapolated), subtracted from the requested memory in
+ * vllm/v1/worker/gpu_worker.py, determine_available_memory, only with
+ * VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 (off by default). PR 38284
+ * (April 2026) made it the default "as of v0.21.0" (vllm/envs.py) and
+ * raised gpu_memory_utilization to 0.92 to keep the pool about as large.
+ * The estimate is a measurement at start-up, not a formula: assumed here
+ * from a published start-up of the same version. On ROCm the estimate is
+ * 0 in 0.21 (gpu_worker.py skips it there).
+ */
+#define S_ACC_V21 "vLLM 0.21 and later, vllm/v1/worker/gpu_worker.py, determine_available_memory (PR 30515, default from PR 38284): the increase since the worker started, CUDA context outside the budget; the profiled CUDA graph memory subtracted from the budget before the KV cache"
+#define S_CG_V21 "0.52 GiB: \"Estimated CUDA graph memory\" of vLLM 0.21.0 for Qwen3-8B on one RTX A5000, the default capture sizes (PIECEWISE 51, FULL 35) (LMCache issue 3430); profiled at start-up by vllm/v1/worker/gpu_model_runner.py, profile_cudagraph_memory; none on an AMD card"
 
 /*
  * SGLang's defaults (python/sglang/srt/server_args.py, read in SGLang's
@@ -310,9 +328,11 @@ int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
 	out->engine = "vLLM";
 	out->version = rt->version ? rt->version : S_NEWEST;
 	out->v1 = gs_workload_version_at_least(out->version, "0.8") == 1;
-	out->util_permille = rt->has_util ? rt->util_permille : 900;
+	out->util_permille = rt->has_util ? rt->util_permille
+			   : gs_workload_version_at_least(out->version, "0.21") == 1 ? 920 : 900;
 	out->util_default = !rt->has_util;
-	out->util_source = S_UTIL_SRC;
+	out->util_source = gs_workload_version_at_least(out->version, "0.21") == 1
+			   ? S_UTIL21_SRC : S_UTIL_SRC;
 	out->block_size = rt->has_block_size ? rt->block_size : 16;
 	out->block_default = !rt->has_block_size;
 	out->block_source = S_BLOCK_SRC;
@@ -340,6 +360,11 @@ int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
 		out->non_torch = S_CGIB(13);
 		out->non_torch_tp = S_CGIB(55);
 		out->non_torch_source = S_NT_INC;
+		if (gs_workload_version_at_least(out->version, "0.21") == 1) {
+			out->accounting_source = S_ACC_V21;
+			out->cuda_graphs = S_CGIB(52);
+			out->cuda_graphs_source = S_CG_V21;
+		}
 	} else if (out->v1) {
 		out->context_counted = 1;
 		out->accounting_source = S_ACC_V08;
@@ -405,6 +430,7 @@ int gs_runtime_vllm_terms_of(const gs_runtime_settings *rs, const gs_runtime_geo
 		out->logits = (uint64_t)v;
 	}
 	out->non_torch = tp > 1 ? rs->non_torch_tp : rs->non_torch;
+	out->cuda_graphs = rs->cuda_graphs;
 	return 0;
 }
 

@@ -56,6 +56,9 @@ typedef struct {
 	uint64_t non_torch_tp;       /* the same under tensor parallelism (NCCL, all-reduce buffers) */
 	const char *non_torch_source;
 	const char *accounting_source;   /* where the version's rule is, in vLLM's code */
+	uint64_t cuda_graphs;        /* 0.21 on: assumed CUDA graph memory vLLM profiles into
+				      * the budget (on an NVIDIA card), else 0: outside it */
+	const char *cuda_graphs_source;
 	/* SGLang (block_size is its page_size, 1) */
 	gs_sglang_rule mfs_rule;
 	uint64_t mfs_permille;       /* stated mem_fraction_static x 1000, or 0: by the rule */
@@ -150,6 +153,7 @@ typedef struct {
 	uint64_t logit_rows;         /* rows of float32 logits the step holds (0: none counted) */
 	uint64_t logits;             /* calculated: logit_rows x vocab x 4 */
 	uint64_t non_torch;          /* assumed, cited (settings.non_torch_source) */
+	uint64_t cuda_graphs;        /* assumed, cited (settings.cuda_graphs_source); 0 before 0.21 */
 } gs_runtime_vllm_terms;
 
 /*

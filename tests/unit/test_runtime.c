@@ -195,6 +195,21 @@ static void test_terms(void)
 	w.runtime.has_max_num_batched_tokens = 1;
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
 	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == 0 && t.non_torch == UINT64_C(139586437));
+	CHECK(t.cuda_graphs == 0 && rs.cuda_graphs_source == NULL && rs.util_permille == 900);
+	/* 0.21: the profiled CUDA graphs inside the budget, assumed 0.52 GiB =
+	 * 52 x 2^30 / 100 = 558,345,748.48 -> 558,345,748 B (LMCache issue
+	 * 3430), and gpu_memory_utilization 0.92 (PR 38284); 0.20 neither */
+	w.runtime.version = "0.21";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.util_permille == 920 && rs.util_default);
+	CHECK(rs.cuda_graphs == UINT64_C(558345748) && rs.cuda_graphs_source && !rs.context_counted);
+	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == 0 && t.cuda_graphs == UINT64_C(558345748));
+	CHECK(t.non_torch == UINT64_C(139586437));
+	w.runtime.util_permille = 900;
+	w.runtime.has_util = 1;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.util_permille == 900 && !rs.util_default);
+	w.runtime.has_util = 0;
+	w.runtime.version = "0.20.2";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.util_permille == 900 && rs.cuda_graphs == 0);
 	w.runtime.version = "0.7.3";
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && !rs.context_counted && !rs.logits_every_token);
 	CHECK(rs.non_torch == UINT64_C(171798691));
