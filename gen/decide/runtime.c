@@ -95,8 +95,10 @@
  *    a reserve in MiB and round((gpu_mem - reserved) / gpu_mem, 3).
  * Not counted, in any version: the reserve of DP attention, of speculative
  * decoding, of piecewise CUDA graphs, and the lower fraction of a
- * multimodal model: none is a default of a text model. Versions below 0.4
- * are not in the table.
+ * multimodal model: none is a default of a text model; nor the x 0.85 of
+ * the aiter attention backend (ROCm) above 8,192 tokens of context
+ * (model_runner.py, PR 6564, from 0.4.7). Versions below 0.4 are not in
+ * the table.
  * The pool (python/sglang/srt/model_executor/model_runner.py,
  * profile_max_num_token, the same form in every version above): the free
  * memory after the weights less total x (1 - mem_fraction_static), in
