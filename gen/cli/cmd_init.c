@@ -364,10 +364,17 @@ static int S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 				     gs_qty_fmt_int(b, t.logit_rows, GS_LANG_EN),
 				     gs_qty_fmt_int(c, g.vocab, GS_LANG_EN))));
 	json_array_append_new(res, S_item("vLLM non-torch memory", S_size_bytes(t.non_torch),
-		gs_xasprintf("Assumed: %s. How vLLM %s counts it: %s. CUDA graphs are captured "
-			     "after the KV cache is sized, outside the budget, in the share "
-			     "gpu_memory_utilization leaves.", rs.non_torch_source, rs.version,
-			     rs.accounting_source)));
+		gs_xasprintf("Assumed: %s. How vLLM %s counts it: %s.%s", rs.non_torch_source,
+			     rs.version, rs.accounting_source, t.cuda_graphs ? "" :
+			     " CUDA graphs are captured after the KV cache is sized, outside the "
+			     "budget, in the share gpu_memory_utilization leaves.")));
+	if (t.cuda_graphs)
+		json_array_append_new(res, S_item("vLLM CUDA graphs", S_size_bytes(t.cuda_graphs),
+			gs_xasprintf("Assumed: %s. vLLM %s captures its CUDA graphs once while "
+				     "profiling and counts them inside the budget, before the KV "
+				     "cache (gen/decide/runtime.c). Replace it by the figure your "
+				     "own start-up prints as \"Estimated CUDA graph memory\".",
+				     rs.cuda_graphs_source, rs.version)));
 	return 0;
 }
 
@@ -1229,9 +1236,9 @@ static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const ch
 		return GS_EXIT_USAGE;
 	if ((p->engine_version || p->mnbt) && !p->engine)
 		return S_usage("--engine-version and --max-num-batched-tokens need --engine vllm");
-	if (p->engine_version && !gs_workload_version_valid(p->engine_version)) {
+	if (p->engine_version && !gs_workload_release_valid(p->engine_version)) {
 		fprintf(stderr, "gpusheet init: invalid value for --engine-version: \"%s\" (expected "
-			"a version such as \"0.8\" or \"0.10.1\")\n", p->engine_version);
+			"a version such as \"0.8\", \"0.10.1\" or \"0.4.7.post1\")\n", p->engine_version);
 		return GS_EXIT_USAGE;
 	}
 	if (p->engine && strcmp(p->engine, "vllm") != 0 && strcmp(p->engine, "sglang") != 0) {
@@ -1246,7 +1253,7 @@ static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const ch
 		if (p->engine_version && !gs_workload_sglang_version_known(p->engine_version)) {
 			fprintf(stderr, "gpusheet init: --engine-version %s: SGLang's default "
 				"mem_fraction_static for that version is not in the table (it knows "
-				"0.4 to 0.4.6 and 0.5.3 and later, docs/formats.md 1.4); state "
+				"0.4 and later, docs/formats.md 1.4); state "
 				"runtime.settings.mem_fraction_static in the workload instead\n",
 				p->engine_version);
 			return GS_EXIT_USAGE;

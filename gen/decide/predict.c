@@ -187,7 +187,8 @@ static int S_pool(gs_prediction *p, uint64_t weights, uint64_t fixed, uint64_t p
 	gs_runtime_budget b;
 
 	if (weights > UINT64_MAX - fixed ||
-	    gs_runtime_vllm_budget(p->total, p->util_permille, weights + fixed, per_token,
+	    gs_runtime_budget_frac(p->total, p->share_den ? p->share_num : p->util_permille,
+				   p->share_den ? p->share_den : 1000, weights + fixed, per_token,
 				   block, 0, &b) != 0) {
 		*why = "the prediction overflows 64 bits";
 		return -1;
@@ -352,13 +353,22 @@ static int S_sglang_share(const gs_workload *w, const gs_logimport *li, gs_predi
 	for (i = 0; i < li->ndevices && !e; i++)
 		if (li->devices[i].index == p->device && li->devices[i].name)
 			e = gs_gpuname_resolve(li->devices[i].name, li->devices[i].name, 0);
-	if (!e || !e->reported_bytes || gs_runtime_share_of(&rs, e->reported_bytes, p->tp, &sh) != 0) {
+	if (!e || !e->reported_bytes ||
+	    gs_runtime_share_of(&rs, e->reported_bytes, p->tp,
+				e->vendor && strcmp(e->vendor, "AMD") == 0, &sh) != 0) {
 		*why = "the log states no mem_fraction_static and names no card whose reported total "
 		       "the rule needs: state runtime.settings.mem_fraction_static in the workload";
 		return -1;
 	}
 	p->util_permille = sh.permille;
-	p->util_from = "default of SGLang, its version's rule on the card's reported total";
+	if (sh.unrounded) {
+		p->share_num = sh.num;
+		p->share_den = sh.den;
+	}
+	p->util_from = sh.unrounded
+		? "default of SGLang, its version's rule on the card's reported total (unrounded; "
+		  "shown to 3 decimals)"
+		: "default of SGLang, its version's rule on the card's reported total";
 	return 0;
 }
 

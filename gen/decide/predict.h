@@ -48,6 +48,9 @@ typedef struct {
 	const char *total_source;       /* the citation of a reported total, or NULL */
 	const char *share_name;         /* "gpu_memory_utilization" (vLLM), "mem_fraction_static" (SGLang) */
 	uint64_t util_permille;         /* the budget's share of the total, x 1000 */
+	uint64_t share_num, share_den;  /* the share exactly where it is not a whole
+					 * permille (SGLang 0.4.5.post3 to 0.4.7 on a card
+					 * above 80 GiB), else 0 */
 	const char *util_from;          /* "the log", "the workload", "default of vLLM" */
 	uint64_t block_size;
 	const char *block_from;

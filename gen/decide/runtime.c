@@ -10,6 +10,7 @@
  * prefill), V0 as many as the longest sequence, at least 2,048.
  */
 #define S_UTIL_SRC "vLLM, vllm/engine/arg_utils.py, EngineArgs.gpu_memory_utilization = 0.9"
+#define S_UTIL21_SRC "vLLM 0.21, vllm/config/cache.py, CacheConfig.gpu_memory_utilization = 0.92 (PR 38284, with CUDA graph memory counted in the budget)"
 #define S_BLOCK_SRC "vLLM, vllm/config.py, CacheConfig: block_size 16 on CUDA"
 #define S_MNBT_V1_SRC "vLLM 0.8, vllm/engine/arg_utils.py, EngineArgs._set_default_args_v1: 2048 for `vllm serve` (8192 for the LLM class)"
 #define S_MNBT_V0_SRC "vLLM 0.7, vllm/config.py, SchedulerConfig: max(max_model_len, 2048) without chunked prefill"
@@ -34,9 +35,9 @@
  *    current allocation: the CUDA context inside again.
  *  - V1 from 0.9 (the same file, memory_profiling as in V0 0.7): the
  *    increase only. CUDA graphs are captured after the KV cache is sized,
- *    outside the budget, in every version the table knows (vLLM counts an
- *    estimate of them in the budget from 0.21, which this table does not
- *    reach).
+ *    outside the budget, up to 0.20.
+ *  - V1 from 0.21: the same, and the profiled CUDA graph memory inside the
+ *    budget (below), with gpu_memory_utilization 0.92.
  * Non-torch memory: assumed, from published start-up lines.
  */
 #define S_ACC_V06 "vLLM 0.6, vllm/worker/worker.py, determine_num_available_blocks: used memory less torch's allocation, CUDA context included"
@@ -49,38 +50,108 @@
 #define S_CGIB(h) ((uint64_t)(h) * (UINT64_C(1) << 30) / 100u)
 
 /*
- * SGLang's defaults (python/sglang/srt/server_args.py, read in SGLang's
- * code; the rules are written here, not copied). mem_fraction_static is the
- * share of the card that holds the weights and the KV pool; activations and
- * CUDA graphs live in the rest.
- *  - 0.4 to 0.4.6 (ServerArgs.__post_init__): by tensor parallelism only,
- *    as the 0.4 code that reads the card's memory for chunked_prefill_size
- *    has it (an older form without that read gives 0.83 at tp 8, not 0.81:
- *    the release between is not pinned here, an assumption). PR 7054 (June
- *    2025) replaced the rule; the first release with that change is
- *    assumed to be 0.4.7, and its rule is not in this table.
- *  - 0.5.3 and later (_handle_gpu_memory_settings, PR 10975 and PR 11076,
- *    September 2025; the first release with both assumed to be 0.5.3):
- *    chunked_prefill_size and cuda_graph_max_bs by the card's memory
- *    (gpu_mem, MiB), then a reserve in MiB and
- *    mem_fraction_static = round((gpu_mem - reserved) / gpu_mem, 3).
- *    Not counted: the reserve of DP attention, of speculative decoding, of
- *    piecewise CUDA graphs, and the lower fraction of a multimodal model
- *    (adjust_mem_fraction_for_vlm): none is a default of a text model.
- * The pool (python/sglang/srt/model_executor/model_runner.py,
- * profile_max_num_token): the free memory after the weights less
- * total x (1 - mem_fraction_static), in cells of the KV bytes of one token
- * of every layer, rounded down; "total" is the free memory SGLang measured
- * before loading the weights, taken here as the card's total (an
- * assumption: it overstates the pool by mem_fraction_static x what the
- * CUDA context and NCCL hold before the weights load, 1.77 to 2.01 GiB a
- * rank under tensor parallelism 8 in tests/data/evidence-logs/sglang-04).
+ * CUDA graphs inside the budget (vLLM 0.21). PR 30515 (March 2026) added a
+ * profiling capture of the CUDA graphs before the KV cache is sized
+ * (vllm/v1/worker/gpu_model_runner.py, profile_cudagraph_memory: a few
+ * graphs of each mode captured on a small dummy KV cache, the rest
+ * extrapolated), subtracted from the requested memory in
+ * vllm/v1/worker/gpu_worker.py, determine_available_memory, only with
+ * VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 (off by default). PR 38284
+ * (April 2026) made it the default "as of v0.21.0" (vllm/envs.py) and
+ * raised gpu_memory_utilization to 0.92 to keep the pool about as large.
+ * The estimate is a measurement at start-up, not a formula: assumed here
+ * from a published start-up of the same version. On ROCm the estimate is
+ * 0 in 0.21 (gpu_worker.py skips it there).
  */
-#define S_SGL_V04_SRC "SGLang 0.4 to 0.4.6, python/sglang/srt/server_args.py, ServerArgs.__post_init__: 0.88 on one card, 0.87 at tp 2, 0.85 at tp 4, 0.81 at tp 8, 0.79 at tp 16"
+#define S_ACC_V21 "vLLM 0.21 and later, vllm/v1/worker/gpu_worker.py, determine_available_memory (PR 30515, default from PR 38284): the increase since the worker started, CUDA context outside the budget; the profiled CUDA graph memory subtracted from the budget before the KV cache"
+#define S_CG_V21 "0.52 GiB: \"Estimated CUDA graph memory\" of vLLM 0.21.0 for Qwen3-8B on one RTX A5000, the default capture sizes (PIECEWISE 51, FULL 35) (LMCache issue 3430); profiled at start-up by vllm/v1/worker/gpu_model_runner.py, profile_cudagraph_memory; none on an AMD card"
+
+/*
+ * SGLang's defaults (python/sglang/srt/server_args.py, read in SGLang's
+ * code at each release, the commit that sets the release's version in
+ * python/pyproject.toml; the rules are written here, not copied).
+ * mem_fraction_static is the share of the card that holds the weights and
+ * the KV pool; activations and CUDA graphs live in the rest. gpu_mem is the
+ * card's memory in MiB as SGLang reads it (nvidia-smi's memory.total), taken
+ * here as the card's total rounded down to a MiB; "tp" is SGLang's
+ * tp_size x pp_size from 0.4.6.post2 (PR 5724), pipeline parallelism 1 here.
+ *  - 0.4 to 0.4.5.post2 (ServerArgs.__post_init__): by tensor parallelism
+ *    only: 0.88, 0.87 at 2, 0.85 at 4, 0.81 at 8, 0.79 at 16 (0.81 at 8
+ *    since PR 2325, merged before 0.4.0; 0.83 before).
+ *  - 0.4.5.post3 to 0.4.6.post1 (PR 5604): the same table on a card of at
+ *    most 81,920 MiB; above, (gpu_mem - 13,312) / gpu_mem, unrounded.
+ *  - 0.4.6.post2 to 0.4.6.post5 (PR 5893, PR 5724): the table on a card of
+ *    at most 81,920 MiB, else 0.88; then, above 98,304 MiB, the lesser of
+ *    f + 49,152 x (1 - f) / gpu_mem and (gpu_mem - 18,432) / gpu_mem,
+ *    unrounded.
+ *  - 0.4.7 (PR 6718): the same, but 0.79 on a CUDA card above 180,000 MiB
+ *    (an AMD card keeps the rule above).
+ *  - 0.4.7.post1 to 0.5.2 (PR 7054; 0.5.0 had release candidates only):
+ *    a reserve in MiB by the card's memory, (2.8 + tp / 10) x 1,024 below
+ *    35 GiB, (9.5 + tp / 2) x 1,024 below 90 GiB, (12 + tp / 2) x 1,024
+ *    below 160 GiB, else 32,768, and round((gpu_mem - reserved) / gpu_mem, 3).
+ *  - 0.5.3 and later (_handle_gpu_memory_settings, PR 10975 and PR 11076):
+ *    chunked_prefill_size and cuda_graph_max_bs by the card's memory, then
+ *    a reserve in MiB and round((gpu_mem - reserved) / gpu_mem, 3).
+ * Not counted, in any version: the reserve of DP attention, of speculative
+ * decoding, of piecewise CUDA graphs, and the lower fraction of a
+ * multimodal model: none is a default of a text model; nor the x 0.85 of
+ * the aiter attention backend (ROCm) above 8,192 tokens of context
+ * (model_runner.py, PR 6564, from 0.4.7). Versions below 0.4 are not in
+ * the table.
+ * The pool (python/sglang/srt/model_executor/model_runner.py,
+ * profile_max_num_token, the same form in every version above): the free
+ * memory after the weights less total x (1 - mem_fraction_static), in
+ * cells of the KV bytes of one token of every layer, rounded down; "total"
+ * is the free memory SGLang measured before loading the weights, taken
+ * here as the card's total (an assumption: it overstates the pool by
+ * mem_fraction_static x what the CUDA context and NCCL hold then, 1.77 to
+ * 2.01 GiB a rank under tensor parallelism 8 in
+ * tests/data/evidence-logs/sglang-04).
+ */
+#define S_SGL_V04_SRC "SGLang 0.4 to 0.4.5.post2, python/sglang/srt/server_args.py, ServerArgs.__post_init__: 0.88 on one card, 0.87 at tp 2, 0.85 at tp 4, 0.81 at tp 8, 0.79 at tp 16"
+#define S_SGL_13G_SRC "SGLang 0.4.5.post3 to 0.4.6.post1, python/sglang/srt/server_args.py, ServerArgs.__post_init__ (PR 5604): the tensor-parallel table (0.88 to 0.79) on a card of at most 81,920 MiB, above it (gpu_mem - 13,312) / gpu_mem, unrounded"
+#define S_SGL_18G_SRC "SGLang 0.4.6.post2 to 0.4.6.post5, python/sglang/srt/server_args.py, ServerArgs.__post_init__ (PR 5893, PR 5724): the tensor-parallel table on a card of at most 81,920 MiB, else 0.88; above 98,304 MiB the lesser of f + 49,152 x (1 - f) / gpu_mem and (gpu_mem - 18,432) / gpu_mem, unrounded"
+#define S_SGL_B200_SRC "SGLang 0.4.7, python/sglang/srt/server_args.py, ServerArgs.__post_init__ (PR 6718): as 0.4.6.post2, but 0.79 on a CUDA card above 180,000 MiB"
+#define S_SGL_BKT_SRC "SGLang 0.4.7.post1 to 0.5.2, python/sglang/srt/server_args.py, ServerArgs.__post_init__ (PR 7054): round((gpu_mem - reserved) / gpu_mem, 3), reserved = (2.8 + tp / 10) x 1024 MiB below 35 GiB, (9.5 + tp / 2) x 1024 below 90 GiB, (12 + tp / 2) x 1024 below 160 GiB, else 32,768"
 #define S_SGL_V053_SRC "SGLang 0.5.3 and later, python/sglang/srt/server_args.py, _handle_gpu_memory_settings (PR 10975, PR 11076): round((gpu_mem - reserved) / gpu_mem, 3), reserved = 512 + 1.5 x max(chunked_prefill_size, 2048) + 2 x cuda_graph_max_bs + 1024 x tp / 8 MiB, at least 10,240 MiB on a card above 60 GiB"
 #define S_SGL_PAGE_SRC "SGLang, python/sglang/srt/server_args.py: page_size 1"
 #define S_SGL_POOL_SRC "SGLang, python/sglang/srt/model_executor/model_runner.py, profile_max_num_token: (free memory after the weights - total x (1 - mem_fraction_static)) / KV bytes a token, rounded down; total taken as the card's (assumed: SGLang measures it before the weights load)"
 #define S_SGL_NEWEST "0.5.3"
+
+/* The rule of an SGLang release (gs_workload_sglang_version_known holds). */
+static gs_sglang_rule S_sglang_rule(const char *v, const char **src)
+{
+	uint64_t post = gs_workload_version_post(v);
+
+	if (gs_workload_version_at_least(v, "0.5.3") == 1) {
+		*src = S_SGL_V053_SRC;
+		return GS_SGLANG_RULE_RESERVE;
+	}
+	if (gs_workload_version_at_least(v, "0.4.8") == 1 ||
+	    (gs_workload_version_at_least(v, "0.4.7") == 1 && post)) {
+		*src = S_SGL_BKT_SRC;
+		return GS_SGLANG_RULE_BUCKETS;
+	}
+	if (gs_workload_version_at_least(v, "0.4.7") == 1) {
+		*src = S_SGL_B200_SRC;
+		return GS_SGLANG_RULE_TP_B200;
+	}
+	if (gs_workload_version_at_least(v, "0.4.6") == 1 && post >= 2) {
+		*src = S_SGL_18G_SRC;
+		return GS_SGLANG_RULE_TP_18G;
+	}
+	if (gs_workload_version_at_least(v, "0.4.6") == 1) {
+		*src = S_SGL_13G_SRC;
+		return GS_SGLANG_RULE_TP_13G;
+	}
+	if (gs_workload_version_at_least(v, "0.4.5") == 1 && post >= 3) {
+		*src = S_SGL_13G_SRC;
+		return GS_SGLANG_RULE_TP_13G;
+	}
+	*src = S_SGL_V04_SRC;
+	return GS_SGLANG_RULE_TP;
+}
 
 static int S_sglang_settings_of(const gs_runtime *rt, gs_runtime_settings *out)
 {
@@ -99,9 +170,7 @@ static int S_sglang_settings_of(const gs_runtime *rt, gs_runtime_settings *out)
 	}
 	if (!gs_workload_sglang_version_known(out->version))
 		return -1;
-	out->mfs_rule = gs_workload_version_at_least(out->version, "0.5.3") == 1
-			? GS_SGLANG_RULE_RESERVE : GS_SGLANG_RULE_TP;
-	out->mfs_source = out->mfs_rule == GS_SGLANG_RULE_RESERVE ? S_SGL_V053_SRC : S_SGL_V04_SRC;
+	out->mfs_rule = S_sglang_rule(out->version, &out->mfs_source);
 	return 0;
 }
 
@@ -126,33 +195,104 @@ static void S_sglang_buckets(uint64_t mib, uint64_t tp, uint64_t *cps, uint64_t 
 	}
 }
 
-int gs_runtime_share_of(const gs_runtime_settings *rs, uint64_t total, uint64_t tp,
+/* round(num / den, 3) x 1000, half up (den > 0, num <= den) */
+static uint64_t S_permille_of(uint64_t num, uint64_t den)
+{
+	return (uint64_t)(((unsigned __int128)num * 2000u + den) / (2u * (unsigned __int128)den));
+}
+
+/* The share as a permille (num = permille, den = 1000). */
+static int S_share_permille(gs_runtime_share *out, uint64_t permille)
+{
+	out->permille = permille;
+	out->num = permille;
+	out->den = 1000;
+	return permille ? 0 : -1;
+}
+
+/* The 0.4 table by tensor parallelism, in permille. */
+static uint64_t S_sglang_tp_permille(uint64_t tp)
+{
+	return tp >= 16 ? 790 : tp >= 8 ? 810 : tp >= 4 ? 850 : tp >= 2 ? 870 : 880;
+}
+
+/* SGLang 0.4.5.post3 to 0.4.7 (runtime.c's list): exact fractions. */
+static int S_sglang_share_04(gs_sglang_rule rule, uint64_t g, uint64_t tp, int rocm,
+			     gs_runtime_share *out)
+{
+	uint64_t f, a, b;
+
+	out->gpu_mem_mib = g;
+	if (rule == GS_SGLANG_RULE_TP_13G) {
+		if (g <= 81920)
+			return S_share_permille(out, S_sglang_tp_permille(tp));
+		out->num = g - 13312;
+		out->den = g;
+	} else {
+		if (rule == GS_SGLANG_RULE_TP_B200 && g > 180000 && !rocm)
+			return S_share_permille(out, 790);
+		f = g <= 81920 ? S_sglang_tp_permille(tp) : 880;
+		if (g <= 98304)
+			return S_share_permille(out, f);
+		/* over 1000 x g: f x g + 49,152 x (1000 - f), and 1000 x (g - 18,432) */
+		a = f * g + 49152u * (1000u - f);
+		b = 1000u * (g - 18432u);
+		out->num = a < b ? a : b;
+		out->den = 1000u * g;
+	}
+	out->unrounded = 1;
+	out->permille = S_permille_of(out->num, out->den);
+	return 0;
+}
+
+/* SGLang 0.4.7.post1 to 0.5.2: the reserve by bucket, in tenths of a MiB. */
+static int S_sglang_share_buckets(uint64_t g, uint64_t tp, gs_runtime_share *out)
+{
+	uint64_t r10, g10 = 10u * g;
+
+	out->gpu_mem_mib = g;
+	if (g < 35u * 1024)
+		r10 = 28672u + 1024u * tp;          /* (2.8 + tp / 10) x 1024 */
+	else if (g < 90u * 1024)
+		r10 = 97280u + 5120u * tp;          /* (9.5 + tp / 2) x 1024 */
+	else if (g < 160u * 1024)
+		r10 = 122880u + 5120u * tp;         /* (12 + tp / 2) x 1024 */
+	else
+		r10 = 327680u;                      /* 32 x 1024 */
+	out->reserved_tenth_mib = r10;
+	if (g10 <= r10)
+		return -1;
+	return S_share_permille(out, S_permille_of(g10 - r10, g10));
+}
+
+int gs_runtime_share_of(const gs_runtime_settings *rs, uint64_t total, uint64_t tp, int rocm,
 			gs_runtime_share *out)
 {
 	uint64_t cps, bs, r2, g2;
 
 	memset(out, 0, sizeof(*out));
 	tp = tp > 1 ? tp : 1;
-	if (rs->id != GS_ENGINE_SGLANG) {
-		out->permille = rs->util_permille;
-		return 0;
-	}
-	if (rs->mfs_permille) {
-		out->permille = rs->mfs_permille;
-		return 0;
-	}
+	if (rs->id != GS_ENGINE_SGLANG)
+		return S_share_permille(out, rs->util_permille);
+	if (rs->mfs_permille)
+		return S_share_permille(out, rs->mfs_permille);
 	out->by_rule = 1;
-	if (rs->mfs_rule == GS_SGLANG_RULE_TP) {
-		out->permille = tp >= 16 ? 790 : tp >= 8 ? 810 : tp >= 4 ? 850 : tp >= 2 ? 870 : 880;
-		return 0;
-	}
+	if (tp > (UINT64_C(1) << 20))
+		return -1;
+	if (rs->mfs_rule == GS_SGLANG_RULE_TP)
+		return S_share_permille(out, S_sglang_tp_permille(tp));
+	if (rs->mfs_rule == GS_SGLANG_RULE_TP_13G || rs->mfs_rule == GS_SGLANG_RULE_TP_18G ||
+	    rs->mfs_rule == GS_SGLANG_RULE_TP_B200)
+		return S_sglang_share_04(rs->mfs_rule, total >> 20, tp, rocm, out);
+	if (rs->mfs_rule == GS_SGLANG_RULE_BUCKETS)
+		return S_sglang_share_buckets(total >> 20, tp, out);
 	/* SGLang reads the card's memory in MiB (nvidia-smi's memory.total);
 	 * taken here as the card's total, rounded down */
 	out->gpu_mem_mib = total >> 20;
 	S_sglang_buckets(out->gpu_mem_mib, tp, &cps, &bs);
 	out->chunked_prefill_size = rs->chunked_prefill_size ? rs->chunked_prefill_size : cps;
 	out->cuda_graph_max_bs = rs->cuda_graph_max_bs ? rs->cuda_graph_max_bs : bs;
-	if (tp > (UINT64_C(1) << 20) || out->chunked_prefill_size > (UINT64_C(1) << 40) ||
+	if (out->chunked_prefill_size > (UINT64_C(1) << 40) ||
 	    out->cuda_graph_max_bs > (UINT64_C(1) << 40))
 		return -1;
 	/* twice the reserve: 2 x 512 + 3 x max(cps, 2048) + 4 x bs + 256 x tp */
@@ -165,8 +305,14 @@ int gs_runtime_share_of(const gs_runtime_settings *rs, uint64_t total, uint64_t 
 	if (g2 <= r2)
 		return -1;
 	/* round((g - r) / g, 3), half up: Python's round differs on an exact tie only */
-	out->permille = (uint64_t)(((unsigned __int128)(g2 - r2) * 2000u + g2) / (2u * (unsigned __int128)g2));
-	return out->permille ? 0 : -1;
+	return S_share_permille(out, S_permille_of(g2 - r2, g2));
+}
+
+uint64_t gs_runtime_share_apply(const gs_runtime_share *sh, uint64_t x)
+{
+	if (!sh->den)
+		return (uint64_t)((unsigned __int128)x * sh->permille / 1000u);
+	return (uint64_t)((unsigned __int128)x * sh->num / sh->den);
 }
 
 int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
@@ -184,9 +330,11 @@ int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
 	out->engine = "vLLM";
 	out->version = rt->version ? rt->version : S_NEWEST;
 	out->v1 = gs_workload_version_at_least(out->version, "0.8") == 1;
-	out->util_permille = rt->has_util ? rt->util_permille : 900;
+	out->util_permille = rt->has_util ? rt->util_permille
+			   : gs_workload_version_at_least(out->version, "0.21") == 1 ? 920 : 900;
 	out->util_default = !rt->has_util;
-	out->util_source = S_UTIL_SRC;
+	out->util_source = gs_workload_version_at_least(out->version, "0.21") == 1
+			   ? S_UTIL21_SRC : S_UTIL_SRC;
 	out->block_size = rt->has_block_size ? rt->block_size : 16;
 	out->block_default = !rt->has_block_size;
 	out->block_source = S_BLOCK_SRC;
@@ -214,6 +362,11 @@ int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
 		out->non_torch = S_CGIB(13);
 		out->non_torch_tp = S_CGIB(55);
 		out->non_torch_source = S_NT_INC;
+		if (gs_workload_version_at_least(out->version, "0.21") == 1) {
+			out->accounting_source = S_ACC_V21;
+			out->cuda_graphs = S_CGIB(52);
+			out->cuda_graphs_source = S_CG_V21;
+		}
 	} else if (out->v1) {
 		out->context_counted = 1;
 		out->accounting_source = S_ACC_V08;
@@ -279,6 +432,7 @@ int gs_runtime_vllm_terms_of(const gs_runtime_settings *rs, const gs_runtime_geo
 		out->logits = (uint64_t)v;
 	}
 	out->non_torch = tp > 1 ? rs->non_torch_tp : rs->non_torch;
+	out->cuda_graphs = rs->cuda_graphs;
 	return 0;
 }
 
@@ -293,12 +447,20 @@ int gs_runtime_vllm_budget(uint64_t total, uint64_t util_permille, uint64_t fixe
 			   uint64_t kv_per_token, uint64_t block_size, uint64_t tokens_per_seq,
 			   gs_runtime_budget *out)
 {
+	return gs_runtime_budget_frac(total, util_permille, 1000, fixed, kv_per_token, block_size,
+				      tokens_per_seq, out);
+}
+
+int gs_runtime_budget_frac(uint64_t total, uint64_t num, uint64_t den, uint64_t fixed,
+			   uint64_t kv_per_token, uint64_t block_size, uint64_t tokens_per_seq,
+			   gs_runtime_budget *out)
+{
 	unsigned __int128 b, per_block;
 
 	memset(out, 0, sizeof(*out));
-	if (!block_size || !kv_per_token || util_permille > 1000)
+	if (!block_size || !kv_per_token || !den || num > den)
 		return -1;
-	b = (unsigned __int128)total * util_permille / 1000u;
+	b = (unsigned __int128)total * num / den;
 	out->budget = (uint64_t)b;    /* <= total */
 	if (fixed > out->budget) {
 		out->short_bytes = fixed - out->budget;

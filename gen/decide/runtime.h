@@ -19,10 +19,18 @@
 #include <stdint.h>
 #include "workload.h"
 
-/* SGLang's rules for its default mem_fraction_static (runtime.c). */
+/* SGLang's rules for its default mem_fraction_static, by release (runtime.c). */
 typedef enum {
-	GS_SGLANG_RULE_TP = 1,       /* 0.4 to 0.4.6: by tensor parallelism */
-	GS_SGLANG_RULE_RESERVE = 2   /* 0.5.3 on: a reserve in MiB from the card's memory */
+	GS_SGLANG_RULE_TP = 1,       /* 0.4 to 0.4.5.post2: by tensor parallelism */
+	GS_SGLANG_RULE_RESERVE = 2,  /* 0.5.3 on: a reserve from chunked_prefill_size and
+				      * cuda_graph_max_bs by the card's memory */
+	GS_SGLANG_RULE_TP_13G = 3,   /* 0.4.5.post3 to 0.4.6.post1: by tensor parallelism up
+				      * to 81,920 MiB, 13 GiB left above */
+	GS_SGLANG_RULE_TP_18G = 4,   /* 0.4.6.post2 to 0.4.6.post5: the same, 0.88 above,
+				      * raised above 96 GiB, at least 18 GiB left */
+	GS_SGLANG_RULE_TP_B200 = 5,  /* 0.4.7: the same, 0.79 on a CUDA card above 180,000 MiB */
+	GS_SGLANG_RULE_BUCKETS = 6   /* 0.4.7.post1 to 0.5.2: a reserve by the card's memory
+				      * bucket and tensor parallelism */
 } gs_sglang_rule;
 
 typedef struct {
@@ -48,6 +56,9 @@ typedef struct {
 	uint64_t non_torch_tp;       /* the same under tensor parallelism (NCCL, all-reduce buffers) */
 	const char *non_torch_source;
 	const char *accounting_source;   /* where the version's rule is, in vLLM's code */
+	uint64_t cuda_graphs;        /* 0.21 on: assumed CUDA graph memory vLLM profiles into
+				      * the budget (on an NVIDIA card), else 0: outside it */
+	const char *cuda_graphs_source;
 	/* SGLang (block_size is its page_size, 1) */
 	gs_sglang_rule mfs_rule;
 	uint64_t mfs_permille;       /* stated mem_fraction_static x 1000, or 0: by the rule */
@@ -70,16 +81,28 @@ typedef struct {
 	uint64_t chunked_prefill_size;
 	uint64_t cuda_graph_max_bs;
 	uint64_t reserved_half_mib;  /* the reserve, in halves of a MiB (it is a multiple of 0.5) */
+	/* SGLang 0.4.7.post1 to 0.5.2 (GS_SGLANG_RULE_BUCKETS), else 0 */
+	uint64_t reserved_tenth_mib; /* the reserve, in tenths of a MiB (a multiple of 0.1) */
+	/* the share exactly, num / den (den > 0, num <= den): permille / 1000
+	 * where the rule rounds to 3 decimals; SGLang 0.4.5.post3 to 0.4.7 keep
+	 * an unrounded fraction on a card above 80 GiB, and permille is then
+	 * that fraction rounded half up, for display only (unrounded = 1) */
+	uint64_t num, den;
+	int unrounded;
 } gs_runtime_share;
 
 /*
  * The budget's share of a card of total bytes in a lot of tp cards (0 or
  * 1: one): vLLM's utilization, or SGLang's mem_fraction_static (stated, or
- * by the version's rule, runtime.c). 0, or -1 on a card too small for
+ * by the version's rule, runtime.c). rocm: the card is AMD's (SGLang 0.4.7
+ * treats a large CUDA card apart). 0, or -1 on a card too small for
  * SGLang's reserve (the fraction would be 0 or less).
  */
-int gs_runtime_share_of(const gs_runtime_settings *rs, uint64_t total, uint64_t tp,
+int gs_runtime_share_of(const gs_runtime_settings *rs, uint64_t total, uint64_t tp, int rocm,
 			gs_runtime_share *out);
+
+/* x x the share, rounded down (x x num / den). */
+uint64_t gs_runtime_share_apply(const gs_runtime_share *sh, uint64_t x);
 
 typedef struct {
 	uint64_t budget;             /* floor(total x utilization) */
@@ -106,6 +129,12 @@ int gs_runtime_vllm_budget(uint64_t total, uint64_t util_permille, uint64_t fixe
 			   uint64_t kv_per_token, uint64_t block_size, uint64_t tokens_per_seq,
 			   gs_runtime_budget *out);
 
+/* The same with the share as a fraction num / den (0 < den, num <= den):
+ * the budget is floor(total x num / den). */
+int gs_runtime_budget_frac(uint64_t total, uint64_t num, uint64_t den, uint64_t fixed,
+			   uint64_t kv_per_token, uint64_t block_size, uint64_t tokens_per_seq,
+			   gs_runtime_budget *out);
+
 /*
  * The geometry vLLM's profiling step depends on, per card: hidden size,
  * MLP intermediate size (for a mixture of experts: the active experts'
@@ -124,6 +153,7 @@ typedef struct {
 	uint64_t logit_rows;         /* rows of float32 logits the step holds (0: none counted) */
 	uint64_t logits;             /* calculated: logit_rows x vocab x 4 */
 	uint64_t non_torch;          /* assumed, cited (settings.non_torch_source) */
+	uint64_t cuda_graphs;        /* assumed, cited (settings.cuda_graphs_source); 0 before 0.21 */
 } gs_runtime_vllm_terms;
 
 /*

@@ -1355,12 +1355,6 @@ static int S_tp_cards(const S_in *in, gs_candidate *c)
 	return 1;
 }
 
-/* x * permille / 1000, rounded down (x < 2^64, permille <= 1000) */
-static uint64_t S_share(uint64_t x, uint64_t permille)
-{
-	return (uint64_t)((unsigned __int128)x * permille / 1000u);
-}
-
 /*
  * Under a runtime, what a card holds is the engine's budget: vLLM's
  * gpu_memory_utilization x the card's total (vllm/v1/worker/gpu_worker.py),
@@ -1373,17 +1367,19 @@ static uint64_t S_share(uint64_t x, uint64_t permille)
 static void S_runtime_budget(const S_in *in, gs_candidate *c)
 {
 	gs_runtime_settings rs;
+	int rocm;
 
 	if (gs_runtime_settings_of(in->w, &rs) != 0 || !c->capacity.present)
 		return;
-	if (gs_runtime_share_of(&rs, c->capacity.bytes, c->split, &c->rt_share) != 0)
-		c->rt_share.permille = 0;
+	rocm = c->gpu && c->gpu->vendor && strcmp(c->gpu->vendor, "AMD") == 0;
+	if (gs_runtime_share_of(&rs, c->capacity.bytes, c->split, rocm, &c->rt_share) != 0)
+		memset(&c->rt_share, 0, sizeof(c->rt_share));
 	c->has_runtime = 1;
 	c->rt_engine = rs.id;
 	c->card_total = c->capacity;
-	c->capacity.bytes = S_share(c->capacity.bytes, c->rt_share.permille);
+	c->capacity.bytes = gs_runtime_share_apply(&c->rt_share, c->capacity.bytes);
 	if (c->upper.present)
-		c->upper.bytes = S_share(c->upper.bytes, c->rt_share.permille);
+		c->upper.bytes = gs_runtime_share_apply(&c->rt_share, c->upper.bytes);
 }
 
 /*
@@ -1410,7 +1406,9 @@ static void S_runtime_pool(const S_in *in, gs_candidate *c)
 	fixed = need.bytes - kv.bytes;
 	if (c->split > 1 && in->w->kv_heads % c->split == 0)
 		per_token = S_ceil_div(per_token, c->split);
-	if (gs_runtime_vllm_budget(c->card_total.bytes, c->rt_share.permille, fixed, per_token,
+	/* a card without a share (too small for SGLang's reserve): a budget of 0 */
+	if (gs_runtime_budget_frac(c->card_total.bytes, c->rt_share.den ? c->rt_share.num : 0,
+				   c->rt_share.den ? c->rt_share.den : 1000, fixed, per_token,
 				   rs.block_size, s->kv_tokens_kept, &c->rt) == 0)
 		c->rt_pool_known = 1;
 }

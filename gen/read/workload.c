@@ -78,6 +78,50 @@ int gs_workload_version_valid(const char *v)
 	}
 }
 
+/* the ".postN" that ends v, or NULL */
+static const char *S_post_suffix(const char *v)
+{
+	const char *p = strstr(v, ".post");
+	const char *q;
+
+	if (!p || p == v)
+		return NULL;
+	q = p + 5;
+	if (!(*q >= '0' && *q <= '9'))
+		return NULL;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	return *q == '\0' ? p : NULL;
+}
+
+int gs_workload_release_valid(const char *v)
+{
+	const char *p = S_post_suffix(v);
+	char buf[64];
+	size_t n;
+
+	if (!p)
+		return gs_workload_version_valid(v);
+	n = (size_t)(p - v);
+	if (n >= sizeof(buf))
+		return 0;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	return gs_workload_version_valid(buf);
+}
+
+uint64_t gs_workload_version_post(const char *v)
+{
+	const char *p = S_post_suffix(v);
+	uint64_t x = 0;
+
+	if (!p)
+		return 0;
+	for (p += 5; *p; p++)
+		x = x < UINT64_MAX / 10 ? x * 10 + (uint64_t)(*p - '0') : UINT64_MAX;
+	return x;
+}
+
 /*
  * The leading dotted numbers of a version ("2.5.1+cu124" -> 2, 5, 1), at
  * most 8 parts, each saturated; returns the count (0: no leading number).
@@ -1388,11 +1432,11 @@ static void S_read_sglang_settings(gs_jr *r, gs_workload *w, json_t *o, const ch
 			rt->has_cuda_graph_max_bs = 1;
 		free(sp);
 	}
-	if (!rt->has_mfs && rt->version && gs_workload_version_valid(rt->version) &&
+	if (!rt->has_mfs && rt->version && gs_workload_release_valid(rt->version) &&
 	    !gs_workload_sglang_version_known(rt->version)) {
 		char *vp = gs_jr_path_key(op, "version");
 		gs_jr_error(r, vp, "SGLang %s: its default mem_fraction_static is not in the table "
-			    "(it knows 0.4 to 0.4.6 and 0.5.3 and later, docs/formats.md 1.4); "
+			    "(it knows 0.4 and later, docs/formats.md 1.4); "
 			    "state settings.mem_fraction_static", rt->version);
 		free(vp);
 	}
@@ -1418,9 +1462,10 @@ static void S_read_runtime(gs_jr *r, gs_workload *w, json_t *root)
 	if (gs_jr_enum(r, o, op, "engine", GS_JR_REQUIRED, engines, &engine) == 1)
 		w->runtime.engine = (gs_engine)(engine + 1);
 	if (gs_jr_string(r, o, op, "version", GS_JR_OPTIONAL, &w->runtime.version) == 1 &&
-	    !gs_workload_version_valid(w->runtime.version)) {
+	    !gs_workload_release_valid(w->runtime.version)) {
 		char *vp = gs_jr_path_key(op, "version");
-		gs_jr_error(r, vp, "expected a version such as \"0.8\" or \"0.10.1\", found \"%s\"",
+		gs_jr_error(r, vp, "expected a version such as \"0.8\", \"0.10.1\" or "
+			    "\"0.4.7.post1\", found \"%s\"",
 			    w->runtime.version);
 		free(vp);
 	}
@@ -1433,12 +1478,8 @@ static void S_read_runtime(gs_jr *r, gs_workload *w, json_t *root)
 
 int gs_workload_sglang_version_known(const char *v)
 {
-	/* 0.4 to 0.4.6: the tensor-parallel rule; 0.5.3 on: the reserve rule
-	 * (gen/decide/runtime.c); between, PR 7054's rule, not in the table */
-	if (gs_workload_version_at_least(v, "0.5.3") == 1)
-		return 1;
-	return gs_workload_version_at_least(v, "0.4") == 1 &&
-	       gs_workload_version_at_least(v, "0.4.7") == 0;
+	/* every release from 0.4 has its rule (gen/decide/runtime.c) */
+	return gs_workload_version_at_least(v, "0.4") == 1;
 }
 
 /*

@@ -288,6 +288,14 @@ const char *gs_workload_condition(const gs_workload *w, const char *name);
 int gs_workload_version_valid(const char *v);
 int gs_workload_version_at_least(const char *have, const char *need);
 
+/*
+ * An engine's release: dot-separated numbers, then at most a post-release
+ * suffix ".postN" as the engines publish them ("0.4.7.post1", PEP 440).
+ * gs_workload_version_post: N of that suffix, 0 without one.
+ */
+int gs_workload_release_valid(const char *v);
+uint64_t gs_workload_version_post(const char *v);
+
 /* 1 when SGLang version v's default mem_fraction_static rule is in the
  * table (gen/decide/runtime.c), else 0. */
 int gs_workload_sglang_version_known(const char *v);

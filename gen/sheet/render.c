@@ -634,8 +634,19 @@ static void S_lot_runtime(gs_jw *w, const gs_candidate *c)
 		 * small for its reserve), and the rule's figures when by the rule */
 		gs_jw_key(w, "mem_fraction_static_permille");
 		gs_jw_u64(w, c->rt_share.permille);
+		gs_jw_key(w, "mem_fraction_static_unrounded");
+		if (c->rt_share.unrounded) {
+			gs_jw_array(w);
+			gs_jw_u64(w, c->rt_share.num);
+			gs_jw_u64(w, c->rt_share.den);
+			gs_jw_end(w);
+		} else {
+			gs_jw_null(w);
+		}
 		S_opt_u64(w, "reserved_half_mib", c->rt_share.reserved_half_mib != 0,
 			  c->rt_share.reserved_half_mib);
+		S_opt_u64(w, "reserved_tenth_mib", c->rt_share.reserved_tenth_mib != 0,
+			  c->rt_share.reserved_tenth_mib);
 	}
 	S_opt_u64(w, "short_bytes", c->rt_pool_known && c->rt.short_bytes, c->rt.short_bytes);
 	gs_jw_end(w);

@@ -195,6 +195,21 @@ static void test_terms(void)
 	w.runtime.has_max_num_batched_tokens = 1;
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
 	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == 0 && t.non_torch == UINT64_C(139586437));
+	CHECK(t.cuda_graphs == 0 && rs.cuda_graphs_source == NULL && rs.util_permille == 900);
+	/* 0.21: the profiled CUDA graphs inside the budget, assumed 0.52 GiB =
+	 * 52 x 2^30 / 100 = 558,345,748.48 -> 558,345,748 B (LMCache issue
+	 * 3430), and gpu_memory_utilization 0.92 (PR 38284); 0.20 neither */
+	w.runtime.version = "0.21";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.util_permille == 920 && rs.util_default);
+	CHECK(rs.cuda_graphs == UINT64_C(558345748) && rs.cuda_graphs_source && !rs.context_counted);
+	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == 0 && t.cuda_graphs == UINT64_C(558345748));
+	CHECK(t.non_torch == UINT64_C(139586437));
+	w.runtime.util_permille = 900;
+	w.runtime.has_util = 1;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.util_permille == 900 && !rs.util_default);
+	w.runtime.has_util = 0;
+	w.runtime.version = "0.20.2";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.util_permille == 900 && rs.cuda_graphs == 0);
 	w.runtime.version = "0.7.3";
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && !rs.context_counted && !rs.logits_every_token);
 	CHECK(rs.non_torch == UINT64_C(171798691));
@@ -219,6 +234,73 @@ static void test_terms(void)
 }
 
 /*
+ * SGLang 0.4.5.post3 to 0.5.2 (runtime.c's list, read in SGLang's
+ * server_args.py at each release), worked by hand; gpu_mem is the card's
+ * total in MiB, rounded down.
+ *  - 0.4.6 (PR 5604): an H100, 81,080 MiB <= 81,920: the table, 0.88. A
+ *    card of 140 GiB, 143,360 MiB: (143,360 - 13,312) / 143,360 = 130,048 /
+ *    143,360 = 0.90714..., unrounded.
+ *  - 0.4.6.post2 (PR 5893): 140 GiB: f = 0.88 (above 81,920); the lesser of
+ *    0.88 + 49,152 x 0.12 / 143,360 = 0.92114... and (143,360 - 18,432) /
+ *    143,360 = 0.87142...: over 1000 x 143,360, 132,055,040 and 124,928,000:
+ *    124,928,000 / 143,360,000. 90 GiB (92,160 MiB, between 81,920 and
+ *    98,304): 0.88 even at tp 8; an H100 at tp 8: 0.81.
+ *  - 0.4.7 (PR 6718): 180 GiB (184,320 MiB > 180,000): 0.79 on a CUDA card;
+ *    an AMD card the rule above: 165,888,000 / 184,320,000 = 0.9 exactly.
+ *  - 0.4.7.post1 to 0.5.2 (PR 7054): an H100, 81,080 MiB (below 90 GiB):
+ *    (9.5 + 1 / 2) x 1,024 = 10,240, 70,840 / 81,080 = 0.8737 -> 0.874; at
+ *    tp 4, 11,776: 0.8548 -> 0.855. An RTX 3090, 24,145 MiB: (2.8 + 0.1) x
+ *    1,024 = 2,969.6, 21,175.4 / 24,145 = 0.8770 -> 0.877. 140 GiB at tp 8:
+ *    (12 + 4) x 1,024 = 16,384, 126,976 / 143,360 = 0.8857 -> 0.886. 180
+ *    GiB: 32,768, 151,552 / 184,320 = 0.8222 -> 0.822.
+ */
+static void test_sglang_rule_04(gs_workload *w)
+{
+	gs_runtime_settings rs;
+	gs_runtime_share sh;
+
+	w->runtime.version = "0.4.6";
+	CHECK(gs_runtime_settings_of(w, &rs) == 0 && rs.mfs_rule == GS_SGLANG_RULE_TP_13G);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 1, 0, &sh) == 0 && sh.permille == 880);
+	CHECK(!sh.unrounded && sh.den == 1000);
+	CHECK(gs_runtime_share_of(&rs, 140 * GIB, 1, 0, &sh) == 0 && sh.unrounded);
+	CHECK(sh.num == 130048 && sh.den == 143360 && sh.permille == 907);
+	CHECK_U64(gs_runtime_share_apply(&sh, 140 * GIB), 130048ULL * MIB);
+	w->runtime.version = "0.4.5.post3";
+	CHECK(gs_runtime_settings_of(w, &rs) == 0 && rs.mfs_rule == GS_SGLANG_RULE_TP_13G);
+	w->runtime.version = "0.4.6.post2";
+	CHECK(gs_runtime_settings_of(w, &rs) == 0 && rs.mfs_rule == GS_SGLANG_RULE_TP_18G);
+	CHECK(gs_runtime_share_of(&rs, 140 * GIB, 1, 0, &sh) == 0 && sh.unrounded);
+	CHECK(sh.num == 124928000ULL && sh.den == 143360000ULL && sh.permille == 871);
+	CHECK(gs_runtime_share_of(&rs, 90 * GIB, 8, 0, &sh) == 0 && sh.permille == 880);
+	CHECK(!sh.unrounded);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 8, 0, &sh) == 0 && sh.permille == 810);
+	w->runtime.version = "0.4.7";
+	CHECK(gs_runtime_settings_of(w, &rs) == 0 && rs.mfs_rule == GS_SGLANG_RULE_TP_B200);
+	CHECK(gs_runtime_share_of(&rs, 180 * GIB, 1, 0, &sh) == 0 && sh.permille == 790);
+	CHECK(gs_runtime_share_of(&rs, 180 * GIB, 1, 1, &sh) == 0 && sh.unrounded);
+	CHECK(sh.num == 165888000ULL && sh.den == 184320000ULL && sh.permille == 900);
+	w->runtime.version = "0.4.7.post1";
+	CHECK(gs_runtime_settings_of(w, &rs) == 0 && rs.mfs_rule == GS_SGLANG_RULE_BUCKETS);
+	w->runtime.version = "0.5.2";
+	CHECK(gs_runtime_settings_of(w, &rs) == 0 && rs.mfs_rule == GS_SGLANG_RULE_BUCKETS);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 1, 0, &sh) == 0 && sh.permille == 874);
+	CHECK(sh.reserved_tenth_mib == 102400 && sh.gpu_mem_mib == 81080);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 4, 0, &sh) == 0 && sh.permille == 855);
+	CHECK(gs_runtime_share_of(&rs, CGIB(2358), 1, 0, &sh) == 0 && sh.permille == 877);
+	CHECK(sh.reserved_tenth_mib == 29696);
+	CHECK(gs_runtime_share_of(&rs, 140 * GIB, 8, 0, &sh) == 0 && sh.permille == 886);
+	CHECK(gs_runtime_share_of(&rs, 180 * GIB, 1, 0, &sh) == 0 && sh.permille == 822);
+	CHECK(gs_runtime_share_of(&rs, 2 * GIB, 1, 0, &sh) == -1);
+	w->runtime.version = "0.5.3";
+	CHECK(gs_runtime_settings_of(w, &rs) == 0 && rs.mfs_rule == GS_SGLANG_RULE_RESERVE);
+	CHECK(gs_workload_release_valid("0.4.7.post1") && !gs_workload_release_valid("0.4.7.post"));
+	CHECK(!gs_workload_release_valid("0.5.3rc0") && !gs_workload_release_valid(".post1"));
+	CHECK_U64(gs_workload_version_post("0.4.6.post12"), 12);
+	CHECK_U64(gs_workload_version_post("0.4.6"), 0);
+}
+
+/*
  * SGLang's default mem_fraction_static (runtime.c), worked by hand.
  * 0.5.3 and later: reserved = 512 + 1.5 x max(chunked_prefill_size, 2048)
  * + 2 x cuda_graph_max_bs + 1024 x tp / 8 MiB, at least 10,240 MiB on a
@@ -233,7 +315,7 @@ static void test_terms(void)
  *  - 64 GiB with chunked_prefill_size 2,048 and cuda_graph_max_bs 8 stated:
  *    3,728 MiB, raised to 10,240 above 60 GiB: 55,296 / 65,536 = 0.84375
  *    -> 0.844 (half up).
- * 0.4 to 0.4.6: by tensor parallelism only.
+ * 0.4 to 0.4.5.post2: by tensor parallelism only.
  */
 static void test_sglang_rule(void)
 {
@@ -247,42 +329,43 @@ static void test_sglang_rule(void)
 	CHECK(rs.id == GS_ENGINE_SGLANG && rs.mfs_rule == GS_SGLANG_RULE_RESERVE);
 	CHECK(rs.block_size == 1 && rs.mfs_permille == 0 && rs.mfs_source && rs.pool_source);
 	CHECK_STR(rs.version, "0.5.3");
-	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 1, &sh) == 0);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 1, 0, &sh) == 0);
 	CHECK(sh.by_rule && sh.gpu_mem_mib == 81080 && sh.chunked_prefill_size == 8192);
 	CHECK(sh.cuda_graph_max_bs == 256 && sh.reserved_half_mib == 2 * 13440);
 	CHECK(sh.permille == 834);
-	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 4, &sh) == 0);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 4, 0, &sh) == 0);
 	CHECK(sh.cuda_graph_max_bs == 512 && sh.reserved_half_mib == 2 * 14336 && sh.permille == 823);
-	CHECK(gs_runtime_share_of(&rs, CGIB(2358), 1, &sh) == 0);
+	CHECK(gs_runtime_share_of(&rs, CGIB(2358), 1, 0, &sh) == 0);
 	CHECK(sh.gpu_mem_mib == 24145 && sh.reserved_half_mib == 2 * 3760 && sh.permille == 844);
 	/* a card smaller than the reserve has no budget */
-	CHECK(gs_runtime_share_of(&rs, 2 * GIB, 1, &sh) == -1);
+	CHECK(gs_runtime_share_of(&rs, 2 * GIB, 1, 0, &sh) == -1);
 	w.runtime.chunked_prefill_size = 2048;
 	w.runtime.has_chunked_prefill_size = 1;
 	w.runtime.cuda_graph_max_bs = 8;
 	w.runtime.has_cuda_graph_max_bs = 1;
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
-	CHECK(gs_runtime_share_of(&rs, 64 * GIB, 1, &sh) == 0);
+	CHECK(gs_runtime_share_of(&rs, 64 * GIB, 1, 0, &sh) == 0);
 	CHECK(sh.reserved_half_mib == 2 * 10240 && sh.permille == 844);
-	/* 0.4 to 0.4.6: by tensor parallelism */
-	w.runtime.version = "0.4.6";
+	/* 0.4 to 0.4.5.post2: by tensor parallelism */
+	w.runtime.version = "0.4.5.post2";
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.mfs_rule == GS_SGLANG_RULE_TP);
-	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 1, &sh) == 0 && sh.permille == 880);
-	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 2, &sh) == 0 && sh.permille == 870);
-	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 4, &sh) == 0 && sh.permille == 850);
-	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 8, &sh) == 0 && sh.permille == 810);
-	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 16, &sh) == 0 && sh.permille == 790);
-	/* a version between the two rules: not in the table, unless stated */
-	w.runtime.version = "0.5.0";
-	CHECK(gs_runtime_settings_of(&w, &rs) == -1);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 1, 0, &sh) == 0 && sh.permille == 880);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 2, 0, &sh) == 0 && sh.permille == 870);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 4, 0, &sh) == 0 && sh.permille == 850);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 8, 0, &sh) == 0 && sh.permille == 810);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 16, 0, &sh) == 0 && sh.permille == 790);
+	CHECK(gs_runtime_share_of(&rs, 140 * GIB, 1, 0, &sh) == 0 && sh.permille == 880);
+	CHECK(sh.num == 880 && sh.den == 1000 && !sh.unrounded);
+	test_sglang_rule_04(&w);
 	w.runtime.version = "0.3";
 	CHECK(gs_runtime_settings_of(&w, &rs) == -1);
 	w.runtime.mfs_permille = 930;
 	w.runtime.has_mfs = 1;
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
-	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 4, &sh) == 0 && sh.permille == 930 && !sh.by_rule);
+	CHECK(gs_runtime_share_of(&rs, CGIB(7918), 4, 0, &sh) == 0 && sh.permille == 930 && !sh.by_rule);
 	CHECK(gs_workload_sglang_version_known("0.4") && gs_workload_sglang_version_known("0.5.3"));
-	CHECK(gs_workload_sglang_version_known("0.5.10") && !gs_workload_sglang_version_known("0.4.7"));
+	CHECK(gs_workload_sglang_version_known("0.5.10") && gs_workload_sglang_version_known("0.4.7"));
+	CHECK(gs_workload_sglang_version_known("0.5.0") && !gs_workload_sglang_version_known("0.3.6"));
 }
 
 /*
@@ -317,12 +400,12 @@ static void test_sglang_log(void)
 	memset(&w, 0, sizeof(w));
 	w.runtime.engine = GS_ENGINE_SGLANG;
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
-	CHECK(gs_runtime_share_of(&rs, 288 * GIB, 1, &sh) == 0);
+	CHECK(gs_runtime_share_of(&rs, 288 * GIB, 1, 0, &sh) == 0);
 	CHECK(sh.reserved_half_mib == 2 * 26240 && sh.permille == 911);
-	CHECK(gs_runtime_share_of(&rs, UINT64_C(293185) * MIB, 1, &sh) == 0 && sh.permille == 911);
-	CHECK(gs_runtime_share_of(&rs, UINT64_C(296497) * MIB, 1, &sh) == 0 && sh.permille == 911);
-	CHECK(gs_runtime_share_of(&rs, UINT64_C(296498) * MIB, 1, &sh) == 0 && sh.permille == 912);
-	CHECK(gs_runtime_share_of(&rs, UINT64_C(293184) * MIB, 1, &sh) == 0 && sh.permille == 910);
+	CHECK(gs_runtime_share_of(&rs, UINT64_C(293185) * MIB, 1, 0, &sh) == 0 && sh.permille == 911);
+	CHECK(gs_runtime_share_of(&rs, UINT64_C(296497) * MIB, 1, 0, &sh) == 0 && sh.permille == 911);
+	CHECK(gs_runtime_share_of(&rs, UINT64_C(296498) * MIB, 1, 0, &sh) == 0 && sh.permille == 912);
+	CHECK(gs_runtime_share_of(&rs, UINT64_C(293184) * MIB, 1, 0, &sh) == 0 && sh.permille == 910);
 	CHECK(gs_runtime_vllm_budget(CGIB(28718), 911, CGIB(5698), 98304, rs.block_size, 0, &b) == 0);
 	d = b.pool > obs ? b.pool - obs : obs - b.pool;
 	CHECK(d <= CGIB(1) + CGIB(1) / 2);
