@@ -26,6 +26,7 @@ static const char S_usage[] =
 	"  estimate --parameters N --bits B --reserve-gib R [--formats 16,8,4] [--json] [--lang en|es]\n"
 	"           weights, envelope and format table (calculated)\n"
 	"  kv       --layers L --kv-heads H --head-dim D --tokens T --bytes-per-value B\n"
+	"           | --kv-dtype fp16|bf16|fp32|fp8|q8_0|q4_0\n"
 	"           --sequences S [--window W] [--json] [--lang en|es]\n"
 	"           KV cache of a dense (or sliding-window) cache (calculated)\n"
 	"  check    FILE...   validate workload sheets, catalogs and measurements\n"
