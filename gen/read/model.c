@@ -2250,6 +2250,12 @@ int gs_model_read_archived(const char *key, gs_model *m, int *rc, gs_diag *d)
 		if (m->commit && !gs_hfcache_is_commit(m->commit)) {
 			gs_diag_add(d, dir->evdir, 0, 0, NULL, "the record of %s names \"%s\", not "
 				    "a commit", key, m->commit);
+		} else if (gs_ollama_is_ref(key) && arc.n == 1) {
+			/* Ollama's model layer: a GGUF file named by its digest */
+			m->folder = gs_xstrdup(dir->evdir);
+			m->archived = gs_xstrdup(dir->evdir);
+			m->ollama = gs_xstrdup(key + strlen(GS_OLLAMA_PREFIX));
+			S_read_gguf(&src, arc.files[0].name, m, d);
 		} else {
 			m->folder = gs_xstrdup(dir->evdir);
 			m->archived = gs_xstrdup(dir->evdir);
