@@ -9,7 +9,9 @@
  *  - the headers of *.safetensors files: the 8-byte little-endian length,
  *    then the JSON header (dtype, shape, data_offsets of each tensor);
  *  - the header of one *.gguf file (version 2 or 3): metadata key-values
- *    and tensor infos, sized with the ggml type table.
+ *    and tensor infos, sized with the ggml type table; such a file found
+ *    by name in Ollama's store (ollama.h) is hashed whole once, to check
+ *    it against its manifest's digest, and only its header is parsed.
  *
  * Invariants:
  *  - tensor data is never read: only the header region of each file, and
