@@ -7,6 +7,7 @@
 #
 # A copy of tests/data/ollama (README.md there):
 #  - the default store is HOME/.ollama/models when OLLAMA_MODELS is unset;
+#  - init --model ollama:tiny writes tests/data/workload-ollama-tiny.json;
 #  - a manifest that is a symbolic link (to the real one) is refused, and
 #    so is a blobs/ folder that is one, and a blob that is one: exit 1, the
 #    path named;
@@ -50,6 +51,14 @@ OLLAMA_MODELS=$store "$bin" model ollama:tiny >/dev/null 2>"$scratch/log"
 [ $? -eq 1 ] || err "a blobs folder that is a symbolic link was not refused with exit 1"
 grep -q "symbolic link is not followed" "$scratch/log" || { cat "$scratch/log"; err "the linked blobs folder: no reason"; }
 rm "$store/blobs" && mv "$scratch/blobs-real" "$store/blobs" || die "restore blobs"
+
+# init writes tests/data/workload-ollama-tiny.json (read by hand: model.ollama
+# tiny:latest, the q8_0 cache without bytes per value), which passes check
+OLLAMA_MODELS=$store "$bin" init --model ollama:tiny --context 2048 --kv-dtype q8_0 \
+	--out "$scratch/init.json" >"$scratch/log" 2>&1 || { cat "$scratch/log"; err "init failed"; }
+cmp -s "$scratch/init.json" "$src/tests/data/workload-ollama-tiny.json" ||
+	{ diff -u "$src/tests/data/workload-ollama-tiny.json" "$scratch/init.json"; err "init output differs from tests/data/workload-ollama-tiny.json"; }
+grep -q '"ollama": "tiny:latest"' "$scratch/init.json" || err "init: no model.ollama"
 
 # a site rebuilds without the store
 mkdir -p "$scratch/w/tiny" || die "mkdir w"
