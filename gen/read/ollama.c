@@ -41,6 +41,16 @@ int gs_ollama_is_ref(const char *s)
 	return s && strncmp(s, GS_OLLAMA_PREFIX, strlen(GS_OLLAMA_PREFIX)) == 0;
 }
 
+int gs_ollama_name_valid(const char *s)
+{
+	const char *colon = strchr(s, ':');
+	char *name = colon ? gs_xasprintf("%.*s", (int)(colon - s), s) : gs_xstrdup(s);
+	int ok = S_part_ok(name) && (!colon || S_part_ok(colon + 1));
+
+	free(name);
+	return ok;
+}
+
 /* NAME[:TAG] into o->name and o->tag; -1 with a message in d. */
 static int S_split(const char *ref, gs_ollama_model *o, gs_diag *d)
 {

@@ -53,6 +53,8 @@ typedef struct {
 
 /* 1 when s starts with "ollama:", 0 otherwise. */
 int gs_ollama_is_ref(const char *s);
+/* 1 when s (without the prefix) is NAME or NAME:TAG as the invariants say. */
+int gs_ollama_name_valid(const char *s);
 
 /*
  * Opens "ollama:NAME[:TAG]" (or "NAME[:TAG]" without the prefix) in the

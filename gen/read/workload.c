@@ -475,6 +475,14 @@ static int S_read_model_ollama(gs_jr *r, gs_workload *w, json_t *m, const char *
 		free(fp);
 		return 0;
 	}
+	if (!gs_ollama_name_valid(name)) {
+		gs_jr_error(r, fp, "expected NAME[:TAG] of Ollama's library, each 1 to 128 of "
+			    "letters, digits, '.', '_' and '-' (no '/', no \"..\"), found \"%s\"",
+			    name);
+		free(name);
+		free(fp);
+		return 0;
+	}
 	w->model_ollama = gs_xasprintf("%s%s%s", GS_OLLAMA_PREFIX, name,
 				       strchr(name, ':') ? "" : ":latest");
 	w->model_key = gs_xstrdup(w->model_ollama);
