@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "hfcache.h"
+#include "ollama.h"
 #include "jsonout.h"
 #include "jsonread.h"
 #include "kvdtype.h"
@@ -689,6 +690,10 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 	if (repo)
 		where = gs_xasprintf("of `%s` at commit %s in the Hugging Face cache", repo,
 				     m->commit);
+	else if (m->ollama)
+		where = gs_xasprintf("of `ollama:%s` in Ollama's store (the model layer %s of its "
+				     "manifest, its size and SHA-256 checked)", m->ollama,
+				     m->weight_files.n ? m->weight_files.v[0] : "");
 	else
 		where = gs_xasprintf("in `%s`", from);
 	if (p->task)
@@ -838,7 +843,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	}
 	{
 		/* the model's name, never its architecture class */
-		char *name = gs_model_display_name(m, from);
+		char *name = gs_model_display_name(m, from ? from : m->ollama);
 		if (p->task)
 			title = gs_xasprintf("%s, %s, sequences of %s tokens, microbatch %llu", name,
 					     p->task == 1 && p->qlora ? "QLoRA adaptation" : task_words[p->task],
@@ -857,6 +862,8 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	model = json_object();
 	if (repo)
 		json_object_set_new(model, "repo", json_string(repo));
+	else if (m->ollama)
+		json_object_set_new(model, "ollama", json_string(m->ollama));
 	else
 		json_object_set_new(model, "from", json_string(from));
 	if (m->commit)
@@ -1271,7 +1278,7 @@ static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const ch
 
 static int S_help(void)
 {
-	printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION] --context N "
+	printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION]|ollama:NAME[:TAG] --context N "
 	       "[--output-tokens N] [--sequences N] "
 	       "[--task inference|adaptation|training] [--kv-dtype fp16|bf16|fp32|fp8|q8_0|q4_0] "
 	       "[--engine vllm|sglang [--engine-version V] [--max-num-batched-tokens N (vllm)]] [--format FORMAT] [--tensor-parallel N] "
@@ -1398,7 +1405,10 @@ static int S_model(const S_opts *o, S_plan *p, gs_model *m, char **repop, char *
 	int rc;
 
 	*fromp = NULL;
-	if (lstat(o->model, &st) != 0 && gs_hfcache_split_ref(o->model, &repo, &rev) == 0) {
+	if (lstat(o->model, &st) != 0 && gs_ollama_is_ref(o->model)) {
+		/* Ollama's store: named so in the sheet (model.ollama) */
+		rc = gs_model_read_ollama(o->model, m, &d);
+	} else if (lstat(o->model, &st) != 0 && gs_hfcache_split_ref(o->model, &repo, &rev) == 0) {
 		/* a repo id of the Hugging Face cache: named so in the sheet */
 		rc = gs_model_read_repo(repo, rev, m, &d);
 		free(rev);
@@ -1432,7 +1442,7 @@ static int S_model(const S_opts *o, S_plan *p, gs_model *m, char **repop, char *
 	}
 	/* the model read: the sheet's folder, created when missing, then the path to it */
 	if (gs_outfile_make_parents(o->out, "init")
-	    || (!repo && !(*fromp = S_from_path(o->model, o->out)))) {
+	    || (!repo && !m->ollama && !(*fromp = S_from_path(o->model, o->out)))) {
 		free(repo);
 		gs_model_release(m);
 		return GS_EXIT_INVALID;
@@ -1493,7 +1503,8 @@ int gs_cmd_init(int argc, char **argv)
 	if (!p.kv_dtype)
 		p.kv_bytes = p.value_bytes;
 	/* named after the model, never after a snapshot's commit */
-	id = o.idtext ? gs_xstrdup(o.idtext) : S_default_id(m.repo_id ? m.repo_id : from);
+	id = o.idtext ? gs_xstrdup(o.idtext) : S_default_id(m.repo_id ? m.repo_id
+							     : m.ollama ? m.ollama : from);
 	/* a context beyond the model's trained positions: said, not refused */
 	if (m.has_context && p.context > m.context) {
 		char a[GS_FMT_MAX], b[GS_FMT_MAX];

@@ -100,6 +100,11 @@ static json_t *S_model_json(const gs_model *m)
 	json_object_set_new(j, "hub", m->repo_id ? json_pack("{s:s,s:s,s:s,s:s}", "repo_id",
 			    m->repo_id, "revision", m->revision, "commit", m->commit, "snapshot",
 			    m->folder) : json_null());
+	if (m->ollama)
+		/* Ollama's store: the manifest, and the blob checked against it */
+		json_object_set_new(j, "ollama", json_pack("{s:s,s:s,s:s,s:b}", "name", m->ollama,
+				    "manifest", m->ollama_manifest, "blobs", m->folder,
+				    "sha256_checked", 1));
 	json_object_set_new(j, "architecture", m->architecture ? json_string(m->architecture) : json_null());
 	json_object_set_new(j, "covered", json_boolean(m->arch != GS_ARCH_UNKNOWN));
 	json_object_set_new(g, "source", m->geometry_file ? json_string(m->geometry_file) : json_null());
@@ -554,7 +559,7 @@ int gs_cmd_model(int argc, char **argv)
 				return S_usage("--lang takes en or es");
 			break;
 		case 'h':
-			printf("usage: gpusheet model PATH|ORG/NAME[@REVISION] [--json] "
+			printf("usage: gpusheet model PATH|ORG/NAME[@REVISION]|ollama:NAME[:TAG] [--json] "
 			       "[--lang en|es]\n");
 			return GS_EXIT_OK;
 		default:
@@ -564,7 +569,8 @@ int gs_cmd_model(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return S_usage("expected one PATH (a folder, config.json, index, .safetensors or "
-			       ".gguf) or a repo id ORG/NAME[@REVISION] of the Hugging Face cache");
+			       ".gguf), a repo id ORG/NAME[@REVISION] of the Hugging Face cache or "
+			       "ollama:NAME[:TAG] of Ollama's store");
 	if (gs_model_read_ref(argv[optind], &m, &d)) {
 		gs_diag_print(&d, stderr);
 		gs_diag_release(&d);
@@ -589,6 +595,11 @@ int gs_cmd_model(int argc, char **argv)
 		return GS_EXIT_INVALID;
 	}
 	printf("%s: %s\n", gs_tr(&t, "model.path"), m.path);
+	if (m.ollama)
+		printf("%s: %s\n  %s: %s\n  %s: %s/%s (%s)\n", gs_tr(&t, "model.ollama"), m.ollama,
+		       gs_tr(&t, "model.ollama_manifest"), m.ollama_manifest,
+		       gs_tr(&t, "model.ollama_blob"), m.folder, m.weight_files.n ? m.weight_files.v[0]
+		       : "", gs_tr(&t, "model.ollama_checked"));
 	if (m.repo_id)
 		printf("%s: %s, %s %s = %s %s\n  %s: %s\n", gs_tr(&t, "model.hf_cache"), m.repo_id,
 		       gs_tr(&t, "model.hf_revision"), m.revision, gs_tr(&t, "model.hf_commit"),

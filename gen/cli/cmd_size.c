@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "jsonout.h"
+#include "kvdtype.h"
 #include "quantity.h"
 #include "sizing.h"
 #include "labels.h"
@@ -234,7 +235,29 @@ int gs_cmd_size_estimate(int argc, char **argv)
 	return GS_EXIT_OK;
 }
 
-int gs_cmd_size_kv(int argc, char **argv)
+/* What `gpusheet kv` was given: the texts, then the numbers and the dtype. */
+typedef struct {
+	const char *text[7];   /* layers, kv-heads, head-dim, tokens, bytes-per-value, sequences, window */
+	uint64_t v[7];
+	const char *dtype;     /* --kv-dtype as given, or NULL */
+	const gs_kvdtype *t;   /* its width (kvdtype.h), or NULL */
+	int json;
+	gs_lang lang;
+} S_kv_args;
+
+static const char *const S_kv_names[] = { "layers", "kv-heads", "head-dim", "tokens",
+					  "bytes-per-value", "sequences", "window" };
+
+static int S_kv_help(void)
+{
+	printf("usage: gpusheet kv --layers L --kv-heads H --head-dim D --tokens T "
+	       "--bytes-per-value B|--kv-dtype %s --sequences S [--window W] [--json] "
+	       "[--lang en|es]\n", "fp16|bf16|fp32|fp8|q8_0|q4_0");
+	return GS_EXIT_OK;
+}
+
+/* The options into a; -1 to go on, else the exit code (help, usage, a bad option). */
+static int S_kv_options(int argc, char **argv, S_kv_args *a)
 {
 	static const struct option opts[] = {
 		{ "layers", required_argument, NULL, 'L' },
@@ -244,41 +267,32 @@ int gs_cmd_size_kv(int argc, char **argv)
 		{ "bytes-per-value", required_argument, NULL, 'B' },
 		{ "sequences", required_argument, NULL, 'S' },
 		{ "window", required_argument, NULL, 'W' },
+		{ "kv-dtype", required_argument, NULL, 'K' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "lang", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const names[] = { "layers", "kv-heads", "head-dim", "tokens",
-					     "bytes-per-value", "sequences", "window" };
-	const char *text[7] = { NULL };
-	uint64_t v[7] = { 0 };
-	int json = 0, c, k;
-	gs_lang lang = GS_LANG_EN;
-	gs_kv_geometry g = { 0 };
-	uint64_t total, per_seq;
-	gs_strings t;
+	static const char letters[] = "LHDTBSW";
+	const char *at;
+	int c;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c && (at = strchr(letters, c)) != NULL) {
+			a->text[at - letters] = optarg;
+			continue;
+		}
 		switch (c) {
-		case 'L': text[0] = optarg; break;
-		case 'H': text[1] = optarg; break;
-		case 'D': text[2] = optarg; break;
-		case 'T': text[3] = optarg; break;
-		case 'B': text[4] = optarg; break;
-		case 'S': text[5] = optarg; break;
-		case 'W': text[6] = optarg; break;
-		case 'j': json = 1; break;
+		case 'K': a->dtype = optarg; break;
+		case 'j': a->json = 1; break;
 		case 'l':
-			if (gs_tr_lang_parse(optarg, &lang))
+			if (gs_tr_lang_parse(optarg, &a->lang))
 				return S_usage("kv", "--lang takes en or es");
 			break;
 		case 'h':
-			printf("usage: gpusheet kv --layers L --kv-heads H --head-dim D --tokens T "
-			       "--bytes-per-value B --sequences S [--window W] [--json] [--lang en|es]\n");
-			return GS_EXIT_OK;
+			return S_kv_help();
 		default:
 			gs_suggest_bad_option("kv", opts, argv, optind);
 			return GS_EXIT_USAGE;
@@ -286,56 +300,152 @@ int gs_cmd_size_kv(int argc, char **argv)
 	}
 	if (optind != argc)
 		return S_usage("kv", "unexpected argument");
+	return -1;
+}
+
+/*
+ * The values checked: every number whole and positive, the width given
+ * once (--bytes-per-value or --kv-dtype), a block type only on a head of
+ * whole blocks, as llama.cpp creates its cache (kvdtype.h). -1 to go on,
+ * else the exit code.
+ */
+static int S_kv_values(S_kv_args *a)
+{
+	int k;
+
 	for (k = 0; k < 6; k++)
-		if (!text[k])
+		if (!a->text[k] && (k != 4 || !a->dtype))
 			return S_usage("kv", "--layers, --kv-heads, --head-dim, --tokens, "
-				       "--bytes-per-value and --sequences are required");
+				       "--bytes-per-value (or --kv-dtype) and --sequences are required");
+	if (a->text[4] && a->dtype)
+		return S_usage("kv", "give --bytes-per-value or --kv-dtype, not both");
+	if (a->dtype && !(a->t = gs_kvdtype_find(a->dtype))) {
+		fprintf(stderr, "gpusheet kv: --kv-dtype takes %s, not \"%s\"\n", gs_kvdtype_names(),
+			a->dtype);
+		return GS_EXIT_USAGE;
+	}
 	for (k = 0; k < 7; k++)
-		if (text[k] && S_uint("kv", names[k], text[k], 1, UINT64_MAX, &v[k]))
+		if (a->text[k] && S_uint("kv", S_kv_names[k], a->text[k], 1, UINT64_MAX, &a->v[k]))
 			return GS_EXIT_INVALID;
-	g.layers = v[0];
-	g.kv_heads = v[1];
-	g.head_dim = v[2];
-	g.tokens_kept = gs_sizing_kv_tokens_kept(v[3], v[6]);
-	g.bytes_per_value = v[4];
-	g.sequences = 1;
-	if (gs_sizing_kv_bytes(&g, &per_seq) || gs_qty_mul_u64(per_seq, v[5], &total)) {
-		fprintf(stderr, "gpusheet kv: the KV cache does not fit in 64 bits\n");
+	if (gs_kvdtype_is_block(a->t) && a->v[2] % a->t->block_values != 0) {
+		fprintf(stderr, "gpusheet kv: --kv-dtype %s keeps blocks of %llu values along each "
+			"head, and --head-dim %llu is not a multiple of %llu: llama.cpp refuses it "
+			"(\"K cache type %s with block size %llu does not divide n_embd_head_k=%llu\"); "
+			"use --kv-dtype fp8, bf16 or fp16\n", a->t->name,
+			(unsigned long long)a->t->block_values, (unsigned long long)a->v[2],
+			(unsigned long long)a->t->block_values, a->t->name,
+			(unsigned long long)a->t->block_values, (unsigned long long)a->v[2]);
 		return GS_EXIT_INVALID;
 	}
-	if (json) {
-		json_t *j = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-			"command", "kv", "layers", gs_jw_new_u64(v[0]), "kv_heads", gs_jw_new_u64(v[1]),
-			"head_dim", gs_jw_new_u64(v[2]), "tokens", gs_jw_new_u64(v[3]),
-			"tokens_kept", gs_jw_new_u64(g.tokens_kept),
-			"bytes_per_value", gs_jw_new_u64(v[4]), "sequences", gs_jw_new_u64(v[5]),
-			"per_sequence", S_qty_json(per_seq, GS_PROV_CALCULATED),
-			"kv_cache", S_qty_json(total, GS_PROV_CALCULATED));
-		json_object_set_new(j, "window", text[6] ? gs_jw_new_u64(v[6]) : json_null());
-		S_json_print(j);
+	if (a->t && !gs_kvdtype_is_block(a->t))
+		a->v[4] = a->t->block_bytes;
+	return -1;
+}
+
+/* The JSON of `gpusheet kv --json`: the inputs and the figures, calculated. */
+static void S_kv_json(const S_kv_args *a, const gs_kv_geometry *g, uint64_t per_token,
+		      uint64_t per_seq, uint64_t total)
+{
+	const uint64_t *v = a->v;
+	json_t *j = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+		"command", "kv", "layers", gs_jw_new_u64(v[0]), "kv_heads", gs_jw_new_u64(v[1]),
+		"head_dim", gs_jw_new_u64(v[2]), "tokens", gs_jw_new_u64(v[3]),
+		"tokens_kept", gs_jw_new_u64(g->tokens_kept), "sequences", gs_jw_new_u64(v[5]),
+		"per_token", S_qty_json(per_token, GS_PROV_CALCULATED),
+		"per_sequence", S_qty_json(per_seq, GS_PROV_CALCULATED),
+		"kv_cache", S_qty_json(total, GS_PROV_CALCULATED));
+
+	/* a block type keeps no whole bytes per value: its block says it */
+	json_object_set_new(j, "bytes_per_value", v[4] ? gs_jw_new_u64(v[4]) : json_null());
+	json_object_set_new(j, "kv_dtype", a->t ? json_pack("{s:o,s:o,s:s,s:s}",
+		"block_bytes", gs_jw_new_u64(a->t->block_bytes),
+		"block_values", gs_jw_new_u64(a->t->block_values),
+		"dtype", a->t->name, "source", a->t->source) : json_null());
+	json_object_set_new(j, "window", a->text[6] ? gs_jw_new_u64(v[6]) : json_null());
+	S_json_print(j);
+}
+
+/* The text of `gpusheet kv`: the formula with its figures, then each size. */
+static void S_kv_text(const S_kv_args *a, const gs_strings *t, const gs_kv_geometry *g,
+		      uint64_t per_token, uint64_t per_seq, uint64_t total)
+{
+	char n[7][GS_FMT_MAX], kept[GS_FMT_MAX];
+	gs_lang lang = a->lang;
+	int k, block = gs_kvdtype_is_block(a->t);
+
+	for (k = 0; k < 7; k++)
+		gs_qty_fmt_int(n[k], a->v[k], lang);
+	gs_qty_fmt_int(kept, g->tokens_kept, lang);
+	if (block)
+		printf("%s\n  2 x %s x %s x (%s / %llu x %llu B) x %s x %s\n",
+		       gs_tr(t, "kv.formula_block"), n[0], n[1], n[2],
+		       (unsigned long long)a->t->block_values,
+		       (unsigned long long)a->t->block_bytes, kept, n[5]);
+	else
+		printf("%s\n  2 x %s x %s x %s x %s x %s B x %s\n", gs_tr(t, "kv.formula"), n[0],
+		       n[1], n[2], kept, n[4], n[5]);
+	if (block)
+		printf("%s: %s, %llu B %s (%s)\n", gs_tr(t, "kv.dtype"), a->t->name,
+		       (unsigned long long)a->t->block_bytes, gs_tr(t, "kv.dtype_block"),
+		       a->t->source);
+	else if (a->t)
+		printf("%s: %s, %s B %s (%s)\n", gs_tr(t, "kv.dtype"), a->t->name, n[4],
+		       gs_tr(t, "kv.dtype_value"), a->t->source);
+	if (a->text[6])
+		printf("%s: min(%s, %s) = %s\n", gs_tr(t, "kv.tokens_kept"), n[3], n[6], kept);
+	if (a->t) {
+		char b[GS_FMT_MAX];
+
+		printf("%s (%s): %s %s\n", gs_tr(t, "kv.per_token"), gs_tr(t, "prov.calculated"),
+		       gs_qty_fmt_int(b, per_token, lang), gs_tr(t, "unit.bytes"));
+	}
+	printf("%s (%s): ", gs_tr(t, "kv.per_sequence"), gs_tr(t, "prov.calculated"));
+	S_print_size(t, per_seq);
+	printf("%s, %s %s (%s): ", gs_tr(t, "size.kv"), n[5], gs_tr(t, "kv.sequences"),
+	       gs_tr(t, "prov.calculated"));
+	S_print_size(t, total);
+	if (block)
+		printf("%s\n", gs_tr(t, "kv.block_note"));
+	printf("%s\n", gs_tr(t, "kv.note"));
+}
+
+int gs_cmd_size_kv(int argc, char **argv)
+{
+	S_kv_args a;
+	gs_kv_geometry g = { 0 };
+	uint64_t total, per_seq, per_token;
+	gs_strings t;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.lang = GS_LANG_EN;
+	if ((rc = S_kv_options(argc, argv, &a)) >= 0 || (rc = S_kv_values(&a)) >= 0)
+		return rc;
+	g.layers = a.v[0];
+	g.kv_heads = a.v[1];
+	g.head_dim = a.v[2];
+	g.bytes_per_value = a.v[4];
+	if (gs_kvdtype_is_block(a.t)) {
+		g.block_values = a.t->block_values;
+		g.block_bytes = a.t->block_bytes;
+	}
+	g.sequences = 1;
+	g.tokens_kept = 1;
+	if (gs_sizing_kv_bytes(&g, &per_token))
+		goto overflow;
+	g.tokens_kept = gs_sizing_kv_tokens_kept(a.v[3], a.v[6]);
+	if (gs_sizing_kv_bytes(&g, &per_seq) || gs_qty_mul_u64(per_seq, a.v[5], &total))
+		goto overflow;
+	if (a.json) {
+		S_kv_json(&a, &g, per_token, per_seq, total);
 		return GS_EXIT_OK;
 	}
-	if (S_load_strings("kv", lang, &t))
+	if (S_load_strings("kv", a.lang, &t))
 		return GS_EXIT_INVALID;
-	{
-		char a[GS_FMT_MAX], b[GS_FMT_MAX], d[GS_FMT_MAX], e[GS_FMT_MAX], f[GS_FMT_MAX];
-		char s6[GS_FMT_MAX];
-
-		printf("%s\n  2 x %s x %s x %s x %s x %s B x %s\n", gs_tr(&t, "kv.formula"),
-		       gs_qty_fmt_int(a, v[0], lang), gs_qty_fmt_int(b, v[1], lang), gs_qty_fmt_int(d, v[2], lang),
-		       gs_qty_fmt_int(e, g.tokens_kept, lang), gs_qty_fmt_int(f, v[4], lang),
-		       gs_qty_fmt_int(s6, v[5], lang));
-		if (text[6])
-			printf("%s: min(%s, %s) = %s\n", gs_tr(&t, "kv.tokens_kept"),
-			       gs_qty_fmt_int(a, v[3], lang), gs_qty_fmt_int(b, v[6], lang),
-			       gs_qty_fmt_int(d, g.tokens_kept, lang));
-		printf("%s (%s): ", gs_tr(&t, "kv.per_sequence"), gs_tr(&t, "prov.calculated"));
-		S_print_size(&t, per_seq);
-		printf("%s, %s %s (%s): ", gs_tr(&t, "size.kv"), gs_qty_fmt_int(a, v[5], lang),
-		       gs_tr(&t, "kv.sequences"), gs_tr(&t, "prov.calculated"));
-		S_print_size(&t, total);
-		printf("%s\n", gs_tr(&t, "kv.note"));
-	}
+	S_kv_text(&a, &t, &g, per_token, per_seq, total);
 	gs_tr_release(&t);
 	return GS_EXIT_OK;
+overflow:
+	fprintf(stderr, "gpusheet kv: the KV cache does not fit in 64 bits\n");
+	return GS_EXIT_INVALID;
 }

@@ -3,6 +3,7 @@
 #include "model.h"
 #include "model_int.h"
 #include "hfcache.h"
+#include "ollama.h"
 #include "infile.h"
 #include "jsonread.h"
 #include "quantity.h"
@@ -249,6 +250,7 @@ typedef struct {
 	int dfd;
 	const gs_hf_model *hf;    /* NULL: a plain folder */
 	const S_arc *arc;         /* not NULL: the archived files, not a folder */
+	const gs_ollama_model *ol;/* not NULL: Ollama's blobs/, the blob checked (ollama.h) */
 } S_src;
 
 /* A file's path as shown: dir/name. */
@@ -332,7 +334,18 @@ static FILE *S_open(const S_src *s, const char *name, uint64_t *size, gs_diag *d
 		return f;
 	}
 	fd = s->hf ? gs_hfcache_open_file(s->hf, name, 0, &err)
-		   : gs_infile_open_at(s->dfd, name, 1, 0, &err);
+		   : gs_infile_open_at(s->dfd, name, !s->ol, 0, &err);
+	if (fd < 0 && s->ol && errno == ENOENT) {
+		gs_error_release(&err);
+		gs_error_set(&err, "the model layer's blob is missing: the manifest %s names it, "
+			     "and the store does not hold it (`ollama pull %s:%s` fetches it)",
+			     s->ol->manifest, s->ol->name, s->ol->tag);
+	}
+	/* the bytes parsed are the bytes hashed: the same descriptor */
+	if (fd >= 0 && s->ol && gs_ollama_check_blob(s->ol, fd, &err)) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0) {
 		char *file = S_file(s, name);
 		const char *m = gs_error_message(&err);
@@ -1611,6 +1624,7 @@ static void S_read_hf(const gs_hf_model *h, gs_model *m, gs_diag *d)
 	src.dfd = h->snap_fd;
 	src.hf = h;
 	src.arc = NULL;
+	src.ol = NULL;
 	m->repo_id = gs_xstrdup(h->repo_id);
 	m->revision = gs_xstrdup(h->revision);
 	m->commit = gs_xstrdup(h->commit);
@@ -1660,6 +1674,7 @@ int gs_model_read(const char *path, gs_model *m, gs_diag *d)
 			src.dir = path;
 			src.hf = NULL;
 			src.arc = NULL;
+			src.ol = NULL;
 			src.dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (src.dfd < 0) {
 				gs_diag_add(d, path, 0, 0, NULL, "cannot open folder: %s",
@@ -1684,6 +1699,7 @@ int gs_model_read(const char *path, gs_model *m, gs_diag *d)
 		src.dir = dir;
 		src.hf = NULL;
 		src.arc = NULL;
+		src.ol = NULL;
 		src.dfd = open(dir[0] ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (src.dfd < 0) {
 			gs_diag_add(d, path, 0, 0, NULL, "cannot open its folder: %s",
@@ -1713,12 +1729,35 @@ int gs_model_read_repo(const char *repo_id, const char *revision, gs_model *m, g
 	return S_end(m, d, before);
 }
 
+int gs_model_read_ollama(const char *ref, gs_model *m, gs_diag *d)
+{
+	size_t before = gs_diag_count(d);
+	gs_ollama_model o;
+	S_src src;
+
+	S_begin(m, ref);
+	if (gs_ollama_open(ref, &o, d) == 0) {
+		memset(&src, 0, sizeof(src));
+		src.dir = o.blobs;
+		src.dfd = o.blobs_fd;
+		src.ol = &o;
+		m->ollama = gs_xasprintf("%s:%s", o.name, o.tag);
+		m->ollama_manifest = gs_xstrdup(o.manifest);
+		m->folder = gs_xstrdup(o.blobs);
+		S_read_gguf(&src, o.blob_name, m, d);
+		gs_ollama_release(&o);
+	}
+	return S_end(m, d, before);
+}
+
 int gs_model_read_ref(const char *ref, gs_model *m, gs_diag *d)
 {
 	struct stat st;
 	char *repo, *rev;
 	int rc;
 
+	if (lstat(ref, &st) != 0 && gs_ollama_is_ref(ref))
+		return gs_model_read_ollama(ref, m, d);
 	if (lstat(ref, &st) == 0 || gs_hfcache_split_ref(ref, &repo, &rev) != 0)
 		return gs_model_read(ref, m, d);
 	rc = gs_model_read_repo(repo, rev, m, d);
@@ -1737,6 +1776,8 @@ void gs_model_release(gs_model *m)
 	free(m->repo_id);
 	free(m->revision);
 	free(m->commit);
+	free(m->ollama);
+	free(m->ollama_manifest);
 	free(m->folder);
 	free(m->config_file);
 	free(m->index_file);
@@ -2202,12 +2243,19 @@ int gs_model_read_archived(const char *key, gs_model *m, int *rc, gs_diag *d)
 		src.dfd = -1;
 		src.hf = NULL;
 		src.arc = &arc;
+		src.ol = NULL;
 		m->repo_id = S_rec_str(rec, "repo");
 		m->revision = S_rec_str(rec, "revision");
 		m->commit = S_rec_str(rec, "commit");
 		if (m->commit && !gs_hfcache_is_commit(m->commit)) {
 			gs_diag_add(d, dir->evdir, 0, 0, NULL, "the record of %s names \"%s\", not "
 				    "a commit", key, m->commit);
+		} else if (gs_ollama_is_ref(key) && arc.n == 1) {
+			/* Ollama's model layer: a GGUF file named by its digest */
+			m->folder = gs_xstrdup(dir->evdir);
+			m->archived = gs_xstrdup(dir->evdir);
+			m->ollama = gs_xstrdup(key + strlen(GS_OLLAMA_PREFIX));
+			S_read_gguf(&src, arc.files[0].name, m, d);
 		} else {
 			m->folder = gs_xstrdup(dir->evdir);
 			m->archived = gs_xstrdup(dir->evdir);

@@ -9,7 +9,9 @@
  *  - the headers of *.safetensors files: the 8-byte little-endian length,
  *    then the JSON header (dtype, shape, data_offsets of each tensor);
  *  - the header of one *.gguf file (version 2 or 3): metadata key-values
- *    and tensor infos, sized with the ggml type table.
+ *    and tensor infos, sized with the ggml type table; such a file found
+ *    by name in Ollama's store (ollama.h) is hashed whole once, to check
+ *    it against its manifest's digest, and only its header is parsed.
  *
  * Invariants:
  *  - tensor data is never read: only the header region of each file, and
@@ -122,6 +124,8 @@ typedef struct gs_model_s {
 	char *repo_id;            /* "ORG/NAME" when read from the Hugging Face cache, or NULL */
 	char *revision;           /* the revision asked there ("main", a tag, a commit) */
 	char *commit;             /* the commit it names (40 hex digits) */
+	char *ollama;             /* "NAME:TAG" when read from Ollama's store (ollama.h), or NULL */
+	char *ollama_manifest;    /* that model's manifest, as a path */
 	int bin_index;            /* 1: the index is pytorch_model.bin.index.json */
 	char *config_file;        /* file names as shown (relative to path), or NULL */
 	char *index_file;
@@ -254,8 +258,16 @@ int gs_model_read_repo(const char *repo_id, const char *revision, gs_model *m, g
  */
 char *gs_model_display_name(const gs_model *m, const char *from);
 /*
+ * Reads "ollama:NAME[:TAG]" from Ollama's local store (ollama.h): the
+ * manifest's model layer, a GGUF file, its size and SHA-256 checked
+ * against the manifest, then its header read as any GGUF file's. Sets
+ * ollama and ollama_manifest; folder is the store's blobs/. The same return.
+ */
+int gs_model_read_ollama(const char *ref, gs_model *m, gs_diag *d);
+/*
  * REF as a user types it: a path when one exists by that name, else
- * ORG/NAME[@REVISION] from the cache, else "no such file or folder".
+ * ollama:NAME[:TAG] from Ollama's store, else ORG/NAME[@REVISION] from the
+ * cache, else "no such file or folder".
  */
 int gs_model_read_ref(const char *ref, gs_model *m, gs_diag *d);
 void gs_model_release(gs_model *m);

@@ -5,6 +5,7 @@
 #include "util.h"
 #include "quantity.h"
 #include "hfcache.h"
+#include "ollama.h"
 #include "model.h"
 #include "wformat.h"
 
@@ -215,6 +216,7 @@ void gs_workload_release(gs_workload *w)
 	free(w->model_name);
 	free(w->model_revision);
 	free(w->model_from);
+	free(w->model_ollama);
 	free(w->model_repo);
 	free(w->cache_layout);
 	if (w->model) {
@@ -465,7 +467,12 @@ static int S_model_read(gs_jr *r, gs_workload *w, gs_model *mf, const char *path
 	int absent, rc;
 	size_t i;
 
-	if (path) {
+	if (w->model_ollama) {
+		gs_ollama_model o;
+		absent = gs_ollama_open(w->model_ollama, &o, &quiet) != 0;
+		if (!absent)
+			gs_ollama_release(&o);
+	} else if (path) {
 		absent = lstat(path, &st) != 0 && errno == ENOENT;
 	} else {
 		gs_hf_model h;
@@ -478,7 +485,7 @@ static int S_model_read(gs_jr *r, gs_workload *w, gs_model *mf, const char *path
 		return rc;
 	}
 	if (absent && !path) {
-		/* the cache's own message: where it looked, what fetches it */
+		/* the store's or the cache's own message: where it looked, what fetches it */
 		for (i = 0; i < quiet.count; i++)
 			gs_diag_add_shown(r->diag, quiet.items[i].file, quiet.items[i].line,
 					  quiet.items[i].column, quiet.items[i].path,
@@ -487,13 +494,52 @@ static int S_model_read(gs_jr *r, gs_workload *w, gs_model *mf, const char *path
 		return -1;
 	}
 	gs_diag_release(&quiet);
-	rc = path ? gs_model_read(path, mf, r->diag) : gs_model_read_repo(w->model_repo, rev, mf,
-									 r->diag);
+	rc = w->model_ollama ? gs_model_read_ollama(w->model_ollama, mf, r->diag)
+	   : path ? gs_model_read(path, mf, r->diag)
+	   : gs_model_read_repo(w->model_repo, rev, mf, r->diag);
 	if (rc == 0 && gs_model_check_archived(w->model_key, mf, r->diag) != 0) {
 		gs_model_release(mf);
 		rc = -1;
 	}
 	return rc;
+}
+
+/*
+ * "model.ollama": NAME[:TAG] of Ollama's local store (ollama.h), read as
+ * `gpusheet model ollama:NAME[:TAG]` reads it; archived under the key
+ * "ollama:NAME:TAG". 1 when the model was read.
+ */
+static int S_read_model_ollama(gs_jr *r, gs_workload *w, json_t *m, const char *mp,
+			       gs_model *mf)
+{
+	char *fp = gs_jr_path_key(mp, "ollama"), *name = NULL;
+	int ok = 0;
+
+	if (gs_jr_string(r, m, mp, "ollama", GS_JR_REQUIRED, &name) != 1) {
+		free(fp);
+		return 0;
+	}
+	if (!gs_ollama_name_valid(name)) {
+		gs_jr_error(r, fp, "expected NAME[:TAG] of Ollama's library, each 1 to 128 of "
+			    "letters, digits, '.', '_' and '-' (no '/', no \"..\"), found \"%s\"",
+			    name);
+		free(name);
+		free(fp);
+		return 0;
+	}
+	w->model_ollama = gs_xasprintf("%s%s%s", GS_OLLAMA_PREFIX, name,
+				       strchr(name, ':') ? "" : ":latest");
+	w->model_key = gs_xstrdup(w->model_ollama);
+	ok = S_model_read(r, w, mf, NULL, NULL) == 0;
+	if (!ok)
+		gs_jr_error(r, fp, "cannot read the model \"%s\" from Ollama's store (errors "
+			    "above)", name);
+	else
+		/* what the sheet shows its files under: the name at its manifest */
+		w->model_from = gs_xstrdup(w->model_ollama);
+	free(name);
+	free(fp);
+	return ok;
 }
 
 /*
@@ -508,14 +554,18 @@ static int S_read_model_from(gs_jr *r, gs_workload *w, json_t *m, const char *mp
 {
 	char *fp, *path;
 	size_t dl;
-	int ok, has_from, has_repo;
+	int ok, has_from, has_repo, has_ollama;
 
 	has_from = gs_jr_string(r, m, mp, "from", GS_JR_OPTIONAL, &w->model_from) == 1;
 	has_repo = gs_jr_string(r, m, mp, "repo", GS_JR_OPTIONAL, &w->model_repo) == 1;
-	if (has_from && has_repo) {
-		gs_jr_error(r, mp, "\"from\" and \"repo\" both name the model: keep one");
+	has_ollama = json_object_get(m, "ollama") != NULL;
+	if (has_from + has_repo + has_ollama > 1) {
+		gs_jr_error(r, mp, "\"from\", \"repo\" and \"ollama\": one names the model, "
+			    "keep one");
 		return 0;
 	}
+	if (has_ollama)
+		return S_read_model_ollama(r, w, m, mp, mf);
 	if (has_repo) {
 		json_t *rv = json_object_get(m, "revision");
 		const char *rev = json_is_string(rv) ? json_string_value(rv) : NULL;
@@ -801,7 +851,7 @@ static void S_fill_from_model(gs_jr *r, gs_workload *w, json_t *m, const char *m
 static void S_read_model(gs_jr *r, gs_workload *w, json_t *root, gs_model *mf, int *have)
 {
 	static const char *allowed[] = {
-		"name", "revision", "from", "repo", "parameters", "layers", "attention_heads",
+		"name", "revision", "from", "repo", "ollama", "parameters", "layers", "attention_heads",
 		"kv_heads", "head_dim", "sliding_window", "cache_layout", "active_parameters", NULL
 	};
 	static const char *geo[] = { "layers", "attention_heads", "kv_heads", "head_dim" };
@@ -812,7 +862,8 @@ static void S_read_model(gs_jr *r, gs_workload *w, json_t *root, gs_model *mf, i
 
 	if (gs_jr_object(r, root, "$", "model", GS_JR_REQUIRED, allowed, &m, &mp) != 1)
 		return;
-	from = json_object_get(m, "from") != NULL || json_object_get(m, "repo") != NULL;
+	from = json_object_get(m, "from") != NULL || json_object_get(m, "repo") != NULL ||
+	       json_object_get(m, "ollama") != NULL;
 	*have = S_read_model_from(r, w, m, mp, mf);
 	gs_jr_string(r, m, mp, "name", from ? GS_JR_OPTIONAL : GS_JR_REQUIRED, &w->model_name);
 	gs_jr_string(r, m, mp, "revision", GS_JR_OPTIONAL, &w->model_revision);
@@ -1131,7 +1182,7 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 	 * model files that do not give it */
 	if (json_is_object(model) && !w->has_kv_geometry && !w->ncache_layout &&
 	    (json_object_get(model, "from") || json_object_get(model, "repo") ||
-	     (!json_object_get(model, "layers") && !json_object_get(model, "attention_heads") &&
+	     json_object_get(model, "ollama") || (!json_object_get(model, "layers") && !json_object_get(model, "attention_heads") &&
 	      !json_object_get(model, "kv_heads") && !json_object_get(model, "head_dim"))))
 		gs_jr_error(r, op, "a KV cache needs model.layers, model.attention_heads, "
 			    "model.kv_heads and model.head_dim");

@@ -139,6 +139,7 @@ typedef struct {
 	 */
 	char *model_from;           /* the path as written (absolute, or relative to the
 				     * sheet); for "repo", REPO@COMMIT; or NULL */
+	char *model_ollama;         /* "ollama:NAME:TAG" (model.ollama), or NULL */
 	char *model_repo;           /* the Hugging Face repo id the files were read at, or NULL */
 	char *geometry_source;      /* "dir/config.json" the geometry came from, or NULL */
 	char *weights_source;       /* "dir/shard1, dir/shard2" the weights were read from, or NULL */

@@ -882,6 +882,29 @@ static void S_evidence(gs_jw *w, const gs_sheet_input *in)
 	gs_jw_end(w);
 }
 
+/*
+ * sizing.kv_dtype: the cache dtype the workload names (cache.dtype,
+ * kvdtype.h), its width as blocks (a plain dtype: 1 value of its bytes)
+ * and the bytes one token adds to a sequence's cache on the layers that
+ * keep every token (all of them for a uniform cache), calculated.
+ */
+static void S_kv_dtype(gs_jw *w, const gs_sizing *s, const gs_workload *wl)
+{
+	const gs_kvdtype *t = wl->cache_dtype;
+
+	gs_jw_key(w, "kv_dtype");
+	gs_jw_object(w);
+	gs_jw_key(w, "block_bytes");
+	gs_jw_u64(w, t->block_bytes);
+	gs_jw_key(w, "block_values");
+	gs_jw_u64(w, t->block_values);
+	gs_jw_key(w, "bytes_per_token");
+	gs_jw_qty(w, gs_qty_make(s->kv_per_token, GS_PROV_CALCULATED));
+	S_member_str(w, "dtype", t->name);
+	S_member_str(w, "source", t->source);
+	gs_jw_end(w);
+}
+
 /* "sizing": the memory figures, the training recipe, where the weights were read. */
 static void S_sizing(gs_jw *w, const gs_sizing *s, const gs_workload *wl)
 {
@@ -891,6 +914,8 @@ static void S_sizing(gs_jw *w, const gs_sizing *s, const gs_workload *wl)
 	gs_jw_qty(w, s->envelope);
 	gs_jw_key(w, "kv_cache");
 	gs_jw_qty(w, s->kv);
+	if (wl->cache_dtype && s->kv.present && s->kv_per_token)
+		S_kv_dtype(w, s, wl);
 	gs_jw_key(w, "need");
 	gs_jw_qty(w, s->need);
 	gs_jw_key(w, "reserve");

@@ -9,7 +9,10 @@
 #    69,632 x 8,192 = 570,425,344 B at its context;
 #  - q4_0: 2 x 32 x 8 x (128 / 32 x 18 B) = 36,864 B per token,
 #    301,989,888 B at 8,192 tokens; fp8 writes 1 B per value and counts
-#    65,536 B per token; fp16 131,072;
+#    65,536 B per token; fp16 131,072; each sheet's decision JSON gives
+#    sizing.kv_dtype with the dtype, its block (34 B per 32 values for
+#    q8_0, 18 for q4_0, 1 and 2 B per value for fp8 and fp16) and those
+#    bytes per token, calculated;
 #  - refused, nothing written: q8_0 under --engine vllm (exit 2), an
 #    unknown dtype (exit 2, the accepted ones named), q8_0 on a model whose
 #    layers keep different caches (Gemma 2's windows, exit 1), q8_0 on a
@@ -40,11 +43,14 @@ kv_row() {
 		{ cat "$scratch/log"; err "sheet of --kv-dtype $1 failed"; return; }
 	grep -q "^| KV cache, $4 (2 x 32 x 8 x $5 = $2 B per token; x 8,192 tokens x 1) | $3 |" "s-$1/kv-$1.md" ||
 		{ grep 'KV cache' "s-$1/kv-$1.md"; err "--kv-dtype $1: the KV row is not $2 B per token, $3 B"; }
+	# the decision JSON: the dtype, its block and the bytes per token
+	grep -q "^    \"kv_dtype\": {\"block_bytes\":$6,\"block_values\":$7,\"bytes_per_token\":{\"bytes\":$(echo "$2" | tr -d ,),\"provenance\":\"calculated\"},\"dtype\":\"$1\"," "s-$1/kv-$1.json" ||
+		{ grep kv_dtype "s-$1/kv-$1.json"; err "--kv-dtype $1: the decision JSON's sizing.kv_dtype is not $6 B per $7 values, $2 B per token"; }
 }
-kv_row q8_0 69,632 570,425,344 'q8\\_0' '128 / 32 x 34 B'
-kv_row q4_0 36,864 301,989,888 'q4\\_0' '128 / 32 x 18 B'
-kv_row fp8 65,536 536,870,912 fp8 '128 x 1 B'
-kv_row fp16 131,072 1,073,741,824 fp16 '128 x 2 B'
+kv_row q8_0 69,632 570,425,344 'q8\\_0' '128 / 32 x 34 B' 34 32
+kv_row q4_0 36,864 301,989,888 'q4\\_0' '128 / 32 x 18 B' 18 32
+kv_row fp8 65,536 536,870,912 fp8 '128 x 1 B' 1 1
+kv_row fp16 131,072 1,073,741,824 fp16 '128 x 2 B' 2 1
 grep -q '"bytes_per_value": 1' fp8.json || err "--kv-dtype fp8 did not write 1 B per value"
 grep -q '| KV cache | dense, q4\\_0, 18 B per block of 32 values |' s-q4_0/kv-q4_0.md ||
 	err "the q4_0 sheet does not name the dtype and its block"
