@@ -331,9 +331,13 @@ static void S_capacity_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t fi
 		? TR("cap.from_vendor_table") : "");
 	/* an observed capacity names its own file: in its cell */
 	if (t->cap_marks && cd->cap_source != GS_CAP_OBSERVED) {
-		/* the figure's label stays in its cell */
-		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s) [c%zu]", gs_qty_fmt_gib(gb, cd->capacity.bytes, c->lang),
-							  gs_sheet_words_qprov(c, cd->capacity), S_cap_mark(t, basis, log)));
+		/* the figure in the header's unit, its label with its basis
+		 * below the table */
+		char *marked = gs_xasprintf("%s, %s", gs_sheet_words_qprov(c, cd->capacity), basis);
+		free(basis);
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s [c%zu]",
+							  gs_qty_fmt_fixed2(gb, cd->capacity.bytes, GS_GIB, c->lang),
+							  S_cap_mark(t, marked, log)));
 		return;
 	}
 	gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_qty_fmt_gib(gb, cd->capacity.bytes, c->lang),
@@ -386,7 +390,7 @@ static void S_req_cell(gs_sheet_cands *t, int q, cmark_node *r, size_t first, si
 	const gs_decision *d = c->in->d;
 	const gs_verdict *v = &S_FIRST(t, first)->v[q];
 	size_t why = t->rep[t->rs->of[d->order[first] * GS_REQ_COUNT + (size_t)q]], i;
-	cmark_node *cell = gs_doc_cell_text(r, t->vtext[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
+	cmark_node *cell = gs_doc_cell_text(r, t->vshort[v->kind][v->synthetic && v->kind != GS_V_TO_CONFIRM]);
 	char n[GS_DEC_MAX + 1];
 
 	(void)nof;
@@ -430,9 +434,10 @@ static void S_cost_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd, int *
 	}
 }
 
-/* "26.63–33.76 USD for the campaign; 0.3698–0.4689 USD/h on-demand, 0.30
- * interruptible": the range of a row's prices (one figure when they are
- * the same), in gs_sheet_answer_price_text's words. */
+/* "26.63–33.76 USD; 0.3698–0.4689 USD/h on-demand, 0.30 interruptible":
+ * the range of a row's prices (one figure when they are the same), the
+ * campaign's total first (the header says it), in
+ * gs_sheet_answer_price_text's words. */
 static void S_range_text(S_ctx *c, cmark_node *p, const size_t *next, size_t first)
 {
 	const gs_decision *d = c->in->d;
@@ -446,7 +451,7 @@ static void S_range_text(S_ctx *c, cmark_node *p, const size_t *next, size_t fir
 	pl[0] = f->plan;
 	pl[1] = f->on_demand.plan;
 	pl[2] = f->interruptible.plan;
-	word[0] = TR("answer.campaign");
+	word[0] = NULL;   /* the campaign's total: the header says it */
 	word[1] = TR("price.on_demand");
 	word[2] = TR("price.interruptible");
 	for (k = 0; k < 3; k++)
@@ -475,10 +480,10 @@ static void S_range_text(S_ctx *c, cmark_node *p, const size_t *next, size_t fir
 			gs_qty_fmt_micro(a, lo[k], c->lang);
 			gs_qty_fmt_micro(b, hi[k], c->lang);
 		}
-		gs_doc_textf(p, "%s%s%s%s %s%s %s",
+		gs_doc_textf(p, "%s%s%s%s %s%s%s%s",
 			     !any ? "" : k == 2 && !pl[0] ? ", " : "; ",
 			     a, lo[k] != hi[k] ? "–" : "", lo[k] != hi[k] ? b : "",
-			     pl[k]->currency, k ? "/h" : "", word[k]);
+			     pl[k]->currency, k ? "/h" : "", word[k] ? " " : "", word[k] ? word[k] : "");
 		any = 1;
 	}
 	if (!any)
@@ -513,10 +518,22 @@ static void S_mtok_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t first,
 	gs_sheet_speed_mtok_cell(t->c, r, t->next, first);
 }
 
+/* "11,246; 5 (assumed)": the header names the tokens and the sequences */
 static void S_room_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t first, size_t nof)
 {
+	S_ctx *c = t->c;
+	const gs_candidate *cd = S_FIRST(t, first);
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+
 	(void)arg, (void)nof;
-	gs_sheet_answer_headroom_text(t->c, gs_doc_cell(r), S_FIRST(t, first));
+	if (!cd->has_headroom) {
+		gs_doc_cell_text(r, "—");
+		return;
+	}
+	gs_doc_textf(gs_doc_cell(r), "%s; %s (%s%s)", gs_qty_fmt_int(a, cd->headroom_tokens, c->lang),
+		     gs_qty_fmt_int(b, cd->headroom_sequences, c->lang),
+		     gs_sheet_words_prov(c->t, cd->headroom_prov, cd->headroom_synthetic),
+		     cd->headroom_without_reserve ? TR("headroom.without_reserve") : "");
 }
 
 static void S_class_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t first, size_t nof)

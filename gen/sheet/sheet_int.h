@@ -32,6 +32,10 @@ typedef struct {
 	 * whose first offer stands at pos in d->order (1 for each offer of the
 	 * compact table, 0 for a row's other offers); NULL before */
 	size_t *row_n;
+	/* a table of more than GS_SHEET_FEW_OFFERS rows: a source or a note
+	 * gives the number of its offers, not their ids (each row names its
+	 * sources and notes by number) */
+	int count_offers;
 } S_ctx;
 
 #define TR(key) gs_tr(c->t, key)
@@ -80,6 +84,7 @@ void gs_sheet_words_add_chart(S_ctx *c, const char *suffix, const char *title, g
 void gs_sheet_words_chart_text(S_ctx *c, gs_chart_text *ct, const char *title);
 const char *gs_sheet_words_basis_key(gs_basis b);
 const char *gs_sheet_words_class_words(S_ctx *c, gs_class k);
+const char *gs_sheet_words_class_short_key(gs_class k);
 void gs_sheet_words_pos_push(size_t **a, size_t *n, size_t pos);
 void gs_sheet_words_anchor(gs_doc *doc, cmark_node *node, const char *prefix, const char *name,
 		     void (*set)(gs_doc *, cmark_node *, const char *));
@@ -149,8 +154,10 @@ typedef struct {
 	size_t *nums;                  /* room for 3 numbers per offer */
 	int same[GS_REQ_COUNT];        /* the same verdict and reason on every row: a sentence, no column */
 	int any_speed, any_room;
-	char *vtext[4][2];             /* a verdict's cell by kind, then synthetic */
-	const char *w_status[GS_CLASS_COUNT];
+	char *vtext[4][2];             /* a verdict's words by kind, then synthetic */
+	char *vshort[4][2];            /* a verdict's cell: its symbol (the legend above the table) */
+	const char *w_status[GS_CLASS_COUNT];  /* a class's cell: its short words */
+	int cls_shown[GS_CLASS_COUNT]; /* the classes of the table's rows (their legend) */
 	int unstated;                  /* a cost cell carries the billing mark */
 	/* a table of more than GS_SHEET_FEW_OFFERS rows: each capacity basis
 	 * (the figure's words, and the public log of a reported total) once

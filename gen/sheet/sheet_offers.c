@@ -132,7 +132,10 @@ static int S_deciding(const gs_candidate *cd, int q)
  * fragment (#offer-ID) in its first group's cell; the verdict links to the
  * reason (budget reasons merged, rep), or to the requirement's reasons when
  * the group's offers have several. An offer excluded by two requirements
- * is in two groups.
+ * is in two groups: named in both, or, beside a table of more than
+ * GS_SHEET_FEW_OFFERS rows (c->count_offers), when more than
+ * GS_SHEET_FEW_OFFERS offers of a group are named above, named in the
+ * first and counted in the other.
  */
 static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t *rep,
 			    char *vtext[4][2])
@@ -194,7 +197,8 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 	h[1] = TR("col.deciding");
 	h[2] = TR("col.offers");
 	for (g = 0; g < ng; g++) {
-		size_t cnt = 0, k;
+		size_t cnt = 0, k, again;
+		int count;
 		gs_verdict_kind kind;
 		int syn;
 		char num[GS_DEC_MAX + 1];
@@ -220,10 +224,17 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 		if (cnt > 1)
 			gs_doc_textf(cell, "%zu %s: ", cnt, TR("cand.offers"));
 		/* sheets/ID.html#offer-OFFER: the site's pages link to each
-		 * offer, whose id (in its first group) carries the fragment */
-		for (k = gfirst[g], j = 0; k != SIZE_MAX; k = gnext[k], j++) {
+		 * offer, whose id (in its first group) carries the fragment;
+		 * beside a long table, the offers named in a group above are
+		 * counted, not named again, when they are more than a few */
+		for (k = gfirst[g], again = 0; k != SIZE_MAX; k = gnext[k])
+			again += named[k / GS_REQ_COUNT];
+		count = c->count_offers && again > GS_SHEET_FEW_OFFERS;
+		for (k = gfirst[g], j = 0; k != SIZE_MAX; k = gnext[k]) {
 			const char *id = d->cands[d->order[k / GS_REQ_COUNT]].offer->id;
-			if (j)
+			if (named[k / GS_REQ_COUNT] && count)
+				continue;
+			if (j++)
 				gs_doc_text(cell, ", ");
 			if (named[k / GS_REQ_COUNT]) {
 				gs_doc_code(cell, id);
@@ -232,6 +243,8 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 			named[k / GS_REQ_COUNT] = 1;
 			S_code_anchor(c, cell, id);
 		}
+		if (count)
+			gs_doc_textf(cell, "%s%zu %s", j ? "; " : "", again, TR("cand.named_above"));
 	}
 	free(gcls);
 	free(gq);
@@ -301,13 +314,33 @@ static size_t S_same(gs_sheet_cands *t, const S_rows *rw, size_t *f0)
 				    rep[of[*f0 * GS_REQ_COUNT + (size_t)q]])
 					t->same[q] = 0;
 		t->any_room |= d->cands[d->order[first]].has_headroom;
+		t->cls_shown[d->cands[d->order[first]].cls] = 1;
 		ntab++;
 	}
 	return ntab;
 }
 
-/* The sentence of what every row shares, then the table with the shown
- * columns' headers. */
+/* What the table's cells write short, once above it: a verdict is its
+ * symbol (linked to its reason), a class its short words. */
+static void S_legend(gs_sheet_cands *t)
+{
+	S_ctx *c = t->c;
+	cmark_node *p = gs_doc_para(c->root);
+	int q, n = 0;
+
+	gs_doc_text(p, TR("cand.legend_verdicts"));
+	for (q = 0; q < 4; q++)
+		gs_doc_textf(p, "%s %s", q ? "," : "", t->vtext[q][0]);
+	gs_doc_textf(p, ". %s", TR("cand.legend_classes"));
+	for (q = 0; q < GS_CLASS_COUNT; q++)
+		if (t->cls_shown[q])
+			gs_doc_textf(p, "%s %s: %s", n++ ? ";" : "", t->w_status[q],
+				     gs_sheet_words_class_words(c, (gs_class)q));
+	gs_doc_text(p, ".");
+}
+
+/* The sentence of what every row shares, the legend, then the table with
+ * the shown columns' headers. */
 static cmark_node *S_table(gs_sheet_cands *t, size_t f0)
 {
 	S_ctx *c = t->c;
@@ -331,6 +364,7 @@ static cmark_node *S_table(gs_sheet_cands *t, size_t f0)
 	}
 	if (n)
 		gs_doc_text(p, ".");
+	S_legend(t);
 	for (k = 0; k < gs_sheet_ncolumns; k++)
 		if (gs_sheet_columns_shown(t, k))
 			h[ncols] = owned[ncols] = gs_sheet_columns_header(c, k), ncols++;
@@ -405,15 +439,17 @@ void gs_sheet_offers_candidates(S_ctx *c)
 		t.vtext[q][0] = gs_xasprintf("%s %s", gs_sheet_words_verdict_symbol((gs_verdict_kind)q),
 					     gs_sheet_words_verdict_word(c, (gs_verdict_kind)q));
 		t.vtext[q][1] = gs_xasprintf("%s%s", t.vtext[q][0], TR("verdict.synthetic_suffix"));
+		t.vshort[q][0] = gs_xstrdup(gs_sheet_words_verdict_symbol((gs_verdict_kind)q));
+		t.vshort[q][1] = gs_xasprintf("%s%s", t.vshort[q][0], TR("verdict.synthetic_suffix"));
 	}
 	for (q = 0; q < GS_CLASS_COUNT; q++)
-		t.w_status[q] = gs_sheet_words_class_words(c, (gs_class)q);
+		t.w_status[q] = TR(gs_sheet_words_class_short_key((gs_class)q));
 	gs_doc_heading(c->root, 2, TR("sec.candidates"));
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("cand.intro"));
 	if (ntab)
 		tb = S_table(&t, f0);
-	t.cap_marks = ntab > GS_SHEET_FEW_OFFERS;
+	t.cap_marks = c->count_offers = ntab > GS_SHEET_FEW_OFFERS;
 	S_rows_write(&t, tb, &rw);
 	gs_sheet_columns_cap_bases(&t);
 	if (t.unstated) {
@@ -426,6 +462,8 @@ void gs_sheet_offers_candidates(S_ctx *c)
 	for (q = 0; q < 4; q++) {
 		free(t.vtext[q][0]);
 		free(t.vtext[q][1]);
+		free(t.vshort[q][0]);
+		free(t.vshort[q][1]);
 	}
 
 	gs_sheet_reasons_section(c, rs, &sources, rep, rnext);

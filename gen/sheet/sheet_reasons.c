@@ -164,10 +164,41 @@ void gs_sheet_reasons_merge_release(gs_sheet_reasonmerge *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* What would confirm the reasons of requirement q that are to confirm
+ * (merged budget reasons left out): the words most of them say, when two
+ * or more say them (written once, above the reasons; the others say
+ * theirs), else NULL. */
+#define S_MISSING_MAX 8
+static const char *S_same_missing(const gs_sheet_reasonset *rs, const size_t *rep, int q)
+{
+	const char *m[S_MISSING_MAX];
+	size_t cnt[S_MISSING_MAX], i, k, nm = 0, best = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		const gs_verdict *v = rs->r[i].v;
+		if (rs->r[i].req != (gs_req)q || v->kind != GS_V_TO_CONFIRM || rep[i] != i || !v->missing)
+			continue;
+		for (k = 0; k < nm && strcmp(m[k], v->missing) != 0; k++)
+			;
+		if (k == nm) {
+			if (nm == S_MISSING_MAX)
+				continue;
+			m[nm] = v->missing;
+			cnt[nm++] = 0;
+		}
+		cnt[k]++;
+	}
+	for (k = 1; k < nm; k++)
+		if (cnt[k] > cnt[best])
+			best = k;
+	return nm && cnt[best] > 1 ? m[best] : NULL;
+}
+
 /*
  * The reasons, each written once: a subsection per requirement, an item
  * per distinct reason with its verdict and the offers it applies to (in
- * table order), then its sentence, evidence and what would confirm it.
+ * table order), then its sentence, evidence and what would confirm it
+ * (once above the items when they all say the same).
  */
 void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_sheet_sharedset *sources,
 		      const size_t *rep, const size_t *next)
@@ -184,6 +215,7 @@ void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_s
 		gs_doc_text(p, TR("cand.reasons_intro"));
 	}
 	for (q = 0; q < GS_REQ_COUNT; q++) {
+		const char *missing = S_same_missing(rs, rep, q);
 		list = NULL;
 		for (i = 0; i < rs->n; i++) {
 			const gs_sheet_reason *r = &rs->r[i];
@@ -199,6 +231,13 @@ void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_s
 				char *anchor = gs_xasprintf("reasons-%s", gs_verdict_req_id((gs_req)q));
 				gs_doc_heading_id(c->doc, c->root, 3, TR(gs_sheet_words_req_keys[q]), anchor);
 				free(anchor);
+				if (missing) {
+					p = gs_doc_para(c->root);
+					gs_doc_textf(p, "%s %s %s %s %s", TR("cand.to_confirm_each"),
+						     gs_sheet_words_verdict_symbol(GS_V_TO_CONFIRM),
+						     gs_sheet_words_verdict_word(c, GS_V_TO_CONFIRM),
+						     TR("cand.to_confirm_lacks"), TR(missing));
+				}
 				list = gs_doc_list(c->root, 0);
 			}
 			p = gs_doc_item(list);
@@ -241,7 +280,7 @@ void gs_sheet_reasons_section(S_ctx *c, const gs_sheet_reasonset *rs, const gs_s
 				}
 				gs_doc_text(p, ".");
 			}
-			if (v->missing)
+			if (v->missing && (!missing || v->kind != GS_V_TO_CONFIRM || strcmp(v->missing, missing) != 0))
 				gs_doc_textf(p, " %s %s", TR("cand.to_confirm"), TR(v->missing));
 			if (pos != r->pos)
 				free(pos);

@@ -353,6 +353,19 @@ void gs_sheet_sources_offer_list_or_count(S_ctx *c, cmark_node *p, const size_t 
 		gs_doc_textf(p, "%zu %s", n, TR("cand.offers"));
 }
 
+/* The offers of a source or a note: their ids when the table is short
+ * (and they are few), else their number: the table's last column gives
+ * each offer's numbers, so that the ids would only repeat them. */
+static void S_offer_count(S_ctx *c, cmark_node *p, const size_t *pos, size_t n)
+{
+	if (!c->count_offers)
+		gs_sheet_sources_offer_list_or_count(c, p, pos, n);
+	else if (n == 1)
+		gs_doc_text(p, TR("cand.one_offer"));
+	else
+		gs_doc_textf(p, "%zu %s", n, TR("cand.offers"));
+}
+
 /* The text of an item as written: its lines put back, else as shown. */
 static char *S_item_text(S_ctx *c, const gs_sheet_shared *e)
 {
@@ -500,11 +513,12 @@ static void S_text_marked(cmark_node *p, const char *t, const S_sent *v, size_t 
  * The numbered list of a shared set under its heading (id heading_id):
  * each item's id (HTML) is PREFIX-N. A source: its text, then "memory
  * figure of a, b; price of c" (or "memory figure and price of" when both
- * are of the same offers); a note: "a, b: " then its text, as the catalog
+ * are of the same offers; in a long table, "of 2 offers", "of one offer":
+ * the table's last column names each offer's); a note: "a, b: " (in a
+ * long table "2 offers: ", nothing for one) then its text, as the catalog
  * wrote it, its sentences that several notes share written once above the
  * list (S_shared_sentences), as a source's parentheses that several
- * sources share (their dates and commits, the vendor's documents). Beyond GS_SHEET_FEW_OFFERS offers, their
- * number instead of their ids.
+ * sources share (their dates and commits, the vendor's documents).
  */
 void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const char *heading_key,
 			  const char *heading_id, const char *prefix, int sources)
@@ -546,12 +560,14 @@ void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const
 			/* a note: the offers it is written for, then the note;
 			 * notes that differ by their offers' names alone are
 			 * one, written as the first offer's */
-			gs_sheet_sources_offer_list_or_count(c, p, e->pos[0], e->npos[0]);
-			if (e->names_differ) {
-				gs_doc_textf(p, ", %s ", TR("cand.group_note"));
-				gs_sheet_sources_offer_list(c, p, e->pos[0], 1);
+			if (!c->count_offers || e->npos[0] > 1 || e->names_differ) {
+				S_offer_count(c, p, e->pos[0], e->npos[0]);
+				if (e->names_differ) {
+					gs_doc_textf(p, ", %s ", TR("cand.group_note"));
+					gs_sheet_sources_offer_list(c, p, e->pos[0], 1);
+				}
+				gs_doc_text(p, ": ");
 			}
-			gs_doc_text(p, ": ");
 		}
 		S_text_marked(p, texts[i], v, nv, &k, i, mark);
 		if (sources) {
@@ -559,15 +575,15 @@ void gs_sheet_sources_shared_list(S_ctx *c, const gs_sheet_sharedset *set, const
 			if (e->npos[0] && e->npos[0] == e->npos[1] &&
 			    memcmp(e->pos[0], e->pos[1], e->npos[0] * sizeof(*e->pos[0])) == 0) {
 				gs_doc_textf(p, "%s ", TR("cand.memory_price_of"));
-				gs_sheet_sources_offer_list_or_count(c, p, e->pos[0], e->npos[0]);
+				S_offer_count(c, p, e->pos[0], e->npos[0]);
 			} else {
 				if (e->npos[0]) {
 					gs_doc_textf(p, "%s ", TR("cand.memory_figure_of"));
-					gs_sheet_sources_offer_list_or_count(c, p, e->pos[0], e->npos[0]);
+					S_offer_count(c, p, e->pos[0], e->npos[0]);
 				}
 				if (e->npos[1]) {
 					gs_doc_textf(p, "%s%s ", e->npos[0] ? "; " : "", TR("cand.price_of"));
-					gs_sheet_sources_offer_list_or_count(c, p, e->pos[1], e->npos[1]);
+					S_offer_count(c, p, e->pos[1], e->npos[1]);
 				}
 			}
 			gs_doc_text(p, ".");

@@ -296,6 +296,17 @@ const char *gs_sheet_words_class_key(gs_class k)
 	return (unsigned)k < GS_CLASS_COUNT ? keys[k] : "class.excluded";
 }
 
+/* The class's short words, for a table's cells (the legend gives the words). */
+const char *gs_sheet_words_class_short_key(gs_class k)
+{
+	static const char *const keys[GS_CLASS_COUNT] = {
+		"class_short.retained", "class_short.fits", "class_short.lower_bound_fits",
+		"class_short.only_a_measurement", "class_short.capacity_unknown", "class_short.excluded",
+		"class_short.reference"
+	};
+	return (unsigned)k < GS_CLASS_COUNT ? keys[k] : "class_short.excluded";
+}
+
 /* The class's words. */
 const char *gs_sheet_words_class_words(S_ctx *c, gs_class k)
 {

@@ -393,10 +393,12 @@ static void test_reasons_once(void)
 	CHECK(strstr(md, "| `rtx4090-1x` RTX 4090, 1 x 24 GB nominal (assumed) "
 		      "— IteraGPU |") != NULL);
 	{
-		const char *x = strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | ≤ 66.9 / ≤ 66.9; ≤ 23,592.9 | ≥ 2.7196 USD | 37,695 tokens; ");
+		const char *x = strstr(md, "| 47.14 USD = 1 x 72 h x 47.14 USD | ≤ 66.9 / ≤ 66.9; ≤ 23,592.9 | ≥ 2.7196 USD | 37,695; ");
 		char *row = x ? strndup(x, strcspn(x, "\n")) : NULL;
-		CHECK(row && strstr(row, " sequence(s) (assumed) | ") &&
-		      strstr(row, " | Capacity holds the whole calculated need | source 1; note 1 |"));
+		/* the tokens, the sequences and the class in short: the header
+		 * and the legend above the table say them */
+		CHECK(row && strstr(row, " (assumed) | ") &&
+		      strstr(row, " | fits | source 1; note 1 |"));
 		free(row);
 	}
 	/* the required dimensions in the headroom's header, not in every cell;
@@ -507,7 +509,7 @@ static void test_grouping(void)
 	row = S_line(md, "| 2 providers · 1 x RTX 4090 · 24 GB nominal (assumed) · 4 offers "
 		     "(`p-inst-a`, `q-inst-a`, `p-inst-b`, `p-inst-d`) |");
 	CHECK(row != NULL);
-	CHECK(row && strstr(row, "| 47.14–52.00 USD for the campaign; 0.6547–0.7222 USD/h on-demand |"));
+	CHECK(row && strstr(row, "| 47.14–52.00 USD; 0.6547–0.7222 USD/h on-demand |"));
 	CHECK(row && strstr(row, "| sources 1–4; notes 1–2 |") != NULL);
 	free(row);
 	/* p-inst-c (excluded by its calendar): not a row, named in the
@@ -539,7 +541,7 @@ static void test_grouping(void)
 			     "<td><code id=\"offer-p-inst-c\">p-inst-c</code></td>") != NULL);
 	CHECK(html && strstr(html, "<tr id=\"offer-q-inst-a\">") == NULL);
 	/* the row's budget verdicts say three things: the link leads to them all */
-	CHECK(html && strstr(html, "<a href=\"#reasons-budget\">✔ admissible</a>") != NULL);
+	CHECK(html && strstr(html, "<a href=\"#reasons-budget\">✔</a>") != NULL);
 	free(md);
 	free(html);
 }
