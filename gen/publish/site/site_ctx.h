@@ -161,6 +161,10 @@ typedef struct {
 char *gs_site_nav(const gs_strings *t, const char *prefix);
 const char *gs_site_nav_status_key(unsigned char s);
 const char *gs_site_nav_status_symbol(unsigned char s);
+/* A class (gs_class; GS_CLASS_COUNT: not compared): its status (0 to 4, as
+ * gs_publish_result's), and its short name's label key ("site.class.fits"). */
+unsigned char gs_site_nav_class_status(unsigned char cls);
+const char *gs_site_nav_class_key(unsigned char cls);
 void gs_site_nav_page_name(char *buf, size_t len, size_t page, size_t col);
 void gs_site_nav_offers_name(char *buf, size_t len, size_t page);
 void gs_site_nav_row_page(char *buf, size_t len, size_t i, size_t col, const char *id);
