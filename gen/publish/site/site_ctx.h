@@ -221,10 +221,11 @@ int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n
 
 /*
  * site_index.c: a cell of a GPU lot for workload pr: the best of offers
- * order[from, to) for it (its status, then its price per hour), with its
- * status and price per hour, linked to the sheet's row (root: the site's
- * root seen from the page), the provider in its title and for screen
- * readers.
+ * order[from, to) for it (its class, then its price per hour), with its
+ * class (its status's symbol and colour), price per hour and cost of a
+ * million tokens at the speed bound, linked to the sheet's row (root: the
+ * site's root seen from the page), the provider in its title and for
+ * screen readers.
  */
 void gs_site_index_lot_cell(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
 			    const gs_publish_result *pr, const size_t *order, size_t from, size_t to,

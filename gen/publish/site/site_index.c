@@ -616,9 +616,10 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
  * card), in order of memory per lot; its head names the lot, links to the
  * GPU's page (site_gpus.c: every offer of it, each with its own page) and
  * gives the number of its offers and the range of their hourly prices. Its
- * cell for a workload is the lot's best offer for it (its verdict, then
- * its price per hour) linked to the sheet's row of that offer (the sheet
- * keeps an anchor for every offer). The results are read back a page of
+ * cell for a workload is the lot's best offer for it (its class, then its
+ * price per hour: named by its class, price per hour and cost of a million
+ * tokens at the speed bound) linked to the sheet's row of that offer (the
+ * sheet keeps an anchor for every offer). The results are read back a page of
  * workloads at a time.
  */
 int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n,
