@@ -5,10 +5,11 @@
 // sends nothing. Without it the pages are complete: every row and column is
 // there, in the order gpusheet wrote them. With it:
 //  - each column header gets a button that sorts the workloads by that
-//    column (workload id; or verdict, then price per hour of the lot,
-//    unknown price last); a second press reverses the order; the headings
-//    of the groups of lots by memory per lot get none, and follow the
-//    filters' columns;
+//    column (workload id; or class, in the sheet's order, then price per
+//    hour of the lot, or the cost of a million tokens at the speed bound
+//    as "Within a class, sort by" says, unknown figures last); a second
+//    press reverses the order; the headings of the groups of lots by
+//    memory per lot get none, and follow the filters' columns;
 //  - a filter bar shows only the workloads with a given decision, whose id
 //    or title contains a text, and (minimum memory per card, in GiB = 2^30
 //    bytes) hides the lots with less memory per card or none known, then
@@ -38,19 +39,31 @@
   rows.forEach(function (r, i) { r.dataset.pos = String(i); });
 
   // A lot's cell gives its verdict by its class (v0 to v4, also its
-  // colour), the offer-to-take cell by data-v; both their price per hour
-  // of the lot in millionths by data-cost.
+  // colour), the offer-to-take cell by data-v; both the class of their
+  // offer by data-c (the sheet's classes, 0 retained to 5 excluded, 6 a
+  // reference card; none: not compared), their price per hour of the lot
+  // by data-cost and their cost of a million tokens at the bound by
+  // data-mtok, in millionths.
   function verdictOf(cell) {
     if (cell.dataset.v !== undefined) return Number(cell.dataset.v);
     var m = /\bv([0-4])\b/.exec(cell.className);
     return m ? Number(m[1]) : 3;
   }
 
+  // The sheet's order, then not compared, then a reference card.
+  function classOf(cell) {
+    if (cell.dataset.c === undefined) return 6;
+    var c = Number(cell.dataset.c);
+    return c === 6 ? 7 : c;
+  }
+
+  var byMtok = false;
+
   function key(row, col) {
     if (col === 0) return [row.dataset.id || ''];
     var c = row.cells[col];
-    var cost = c.dataset.cost !== undefined ? Number(c.dataset.cost) : Infinity;
-    return [verdictOf(c), cost];
+    var f = byMtok ? c.dataset.mtok : c.dataset.cost;
+    return [classOf(c), f !== undefined ? Number(f) : Infinity];
   }
 
   function compare(a, b) {
@@ -65,6 +78,12 @@
   function sortBy(col) {
     sortDir = col === sortCol ? -sortDir : 1;
     sortCol = col;
+    resort();
+  }
+
+  function resort() {
+    var col = sortCol;
+    if (col < 0) return;
     rows.slice().sort(compare).forEach(function (r) { body.appendChild(r); });
     Array.prototype.forEach.call(head, function (th, i) {
       if (i === col) th.setAttribute('aria-sort', sortDir > 0 ? 'ascending' : 'descending');
@@ -119,6 +138,19 @@
   mem.step = '1';
   mem.inputMode = 'numeric';
   field(L.lMem || '', mem, 'filter-mem');
+  // Within a class: the price per hour, or the cost of a million tokens.
+  var order = document.createElement('select');
+  [['hour', L.lHour], ['mtok', L.lMtok]].forEach(function (o) {
+    var opt = document.createElement('option');
+    opt.value = o[0];
+    opt.textContent = o[1] || o[0];
+    order.appendChild(opt);
+  });
+  field(L.lOrder || '', order, 'sort-order');
+  order.addEventListener('change', function () {
+    byMtok = order.value === 'mtok';
+    resort();
+  });
   var shown = document.createElement('output');
   shown.setAttribute('aria-live', 'polite');
   shown.id = 'filter-shown';

@@ -184,6 +184,21 @@ char *gs_qty_fmt_gb(char *buf, uint64_t bytes, gs_lang lang)
 	return S_with_unit(gs_qty_fmt_fixed2(buf, bytes, GS_GB, lang), "GB");
 }
 
+char *gs_qty_fmt_micro_down(char *buf, int64_t micro, gs_lang lang)
+{
+	uint64_t q = micro < 0 ? 0 : (uint64_t)micro / 100;   /* ten-thousandths, down */
+	unsigned frac = (unsigned)(q % 10000);
+	size_t o = S_group(buf, q / 10000, lang);
+
+	buf[o++] = lang == GS_LANG_ES ? ',' : '.';
+	buf[o++] = (char)('0' + frac / 1000);
+	buf[o++] = (char)('0' + frac / 100 % 10);
+	buf[o++] = (char)('0' + frac / 10 % 10);
+	buf[o++] = (char)('0' + frac % 10);
+	buf[o] = '\0';
+	return buf;
+}
+
 char *gs_qty_fmt_money(char *buf, int64_t hundredths, gs_lang lang)
 {
 	uint64_t mag;

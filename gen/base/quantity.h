@@ -66,6 +66,8 @@ char *gs_qty_fmt_fixed2(char *buf, uint64_t value, uint64_t divisor, gs_lang lan
 /* A price in millionths of its currency: two decimals when that is exact
  * to the cent, else four (half up); no unit. */
 char *gs_qty_fmt_micro(char *buf, int64_t micro, gs_lang lang);
+/* The same as a lower bound: four decimals, rounded down (below 0: 0). */
+char *gs_qty_fmt_micro_down(char *buf, int64_t micro, gs_lang lang);
 char *gs_qty_fmt_gib(char *buf, uint64_t bytes, gs_lang lang);
 char *gs_qty_fmt_gb(char *buf, uint64_t bytes, gs_lang lang);
 /* A width in thousandths of a bit: "4.5", "16", "4.125" (shortest decimal). */

@@ -593,11 +593,26 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 	memset(res->status, 3, res->noffers + 1);
 	res->cost = gs_xcalloc(res->noffers + 1, sizeof(*res->cost));
 	res->currency = gs_xcalloc(res->noffers + 1, sizeof(*res->currency));
+	res->cls = gs_xmalloc(res->noffers + 1);
+	memset(res->cls, GS_CLASS_COUNT, res->noffers + 1);
+	res->mtok = gs_xcalloc(res->noffers + 1, sizeof(*res->mtok));
+	res->mtok_currency = gs_xcalloc(res->noffers + 1, sizeof(*res->mtok_currency));
+	res->mtok_intr = gs_xcalloc(res->noffers + 1, 1);
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[i];
 		size_t k = (size_t)(c->offer - cat->offers);
 		/* a reference card is neither pre-selected nor excluded: 4 */
 		res->status[k] = c->cls == GS_CLASS_REFERENCE ? 4 : c->retained ? 0 : c->excluded ? 2 : 1;
+		res->cls[k] = (unsigned char)c->cls;
+		/* a million tokens at the bound: on-demand, else interruptible */
+		if (c->has_mtok_on_demand) {
+			res->mtok[k] = c->mtok_on_demand;
+			res->mtok_currency[k] = c->on_demand.plan->currency;
+		} else if (c->has_mtok_interruptible) {
+			res->mtok[k] = c->mtok_interruptible;
+			res->mtok_currency[k] = c->interruptible.plan->currency;
+			res->mtok_intr[k] = 1;
+		}
 		if (c->plan) {
 			res->cost[k] = c->cost;
 			res->currency[k] = c->plan->currency;
@@ -760,6 +775,10 @@ void gs_publish_result_release(gs_publish_result *r)
 	free(r->status);
 	free(r->cost);
 	free(r->currency);
+	free(r->cls);
+	free(r->mtok);
+	free(r->mtok_currency);
+	free(r->mtok_intr);
 	gs_util_strvec_release(&r->files);
 	free(r->brief);
 	memset(r, 0, sizeof(*r));

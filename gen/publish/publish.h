@@ -131,6 +131,16 @@ typedef struct {
 	int64_t best_hour;
 	const char *best_hour_currency;
 	int best_hour_interruptible;
+	/* Per offer in catalog order: its class (gs_class: what the sheet's
+	 * class table names; GS_CLASS_COUNT: not compared), and the cost of a
+	 * million output tokens at the speed bound (a lower bound on the
+	 * cost, calculated), in millionths of mtok_currency (borrowed from
+	 * the catalog; NULL: none), for the cheapest on-demand plan, else the
+	 * cheapest interruptible one (mtok_intr 1). */
+	unsigned char *cls;
+	int64_t *mtok;
+	const char **mtok_currency;
+	unsigned char *mtok_intr;
 	/* Per offer in catalog order: the last three cells of the offer
 	 * page's row, tab-separated: the need per card and the margin (GiB,
 	 * two decimals, provenance in words, or "missing"), then a capacity

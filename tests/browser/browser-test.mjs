@@ -18,7 +18,8 @@
 // model, each head linking its GPU page (gpus/).
 // On a page with the matrix (#matrix): the header row and the first column
 // stay in view when its box is scrolled; matrix.js sorts (by id, both ways;
-// by an offer's verdict) and filters (decision, text, minimum memory) the
+// by an offer's class, then its price per hour or its cost of a million
+// tokens at the bound) and filters (decision, text, minimum memory) the
 // visible rows as the data says; with scripts disabled every row is shown.
 // The offers page has its charts (SVG), each followed by its data table
 // with units in the headers; the matrix has two header rows (groups of
@@ -230,6 +231,18 @@ async function matrixChecks(page, own) {
   await sortButtons[2].click();
   const verdicts = await page.$$eval('#matrix tbody tr', (rs) => rs.map((r) => Number((/\bv([0-3])\b/.exec(r.cells[2].className) || [0, 3])[1])));
   if (verdicts.some((v, i) => i && v < verdicts[i - 1])) own.push(`matrix: sorting by the first offer gave verdicts ${verdicts.join()}`);
+  // Within a class, by the cost of a million tokens at the bound (data-mtok, unknown last):
+  // the offer to take's column, then back to the price per hour.
+  await page.selectOption('#sort-order', 'mtok');
+  await sortButtons[1].click();
+  const bymtok = await page.$$eval('#matrix tbody tr', (rs) => rs.map((r) => {
+    const c = r.cells[1].dataset;
+    const k = c.c === undefined ? 6 : Number(c.c) === 6 ? 7 : Number(c.c);
+    return [k, c.mtok === undefined ? Infinity : Number(c.mtok)];
+  }));
+  if (bymtok.some((v, i) => i && (v[0] < bymtok[i - 1][0] || (v[0] === bymtok[i - 1][0] && v[1] < bymtok[i - 1][1]))))
+    own.push(`matrix: sorting the offer to take by class, then cost per million tokens gave ${bymtok.map((v) => v.join(':')).join()}`);
+  await page.selectOption('#sort-order', 'hour');
 
   for (const d of ['0', '1', '2']) {
     await page.selectOption('#filter-decision', d);

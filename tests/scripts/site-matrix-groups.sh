@@ -5,9 +5,11 @@
 # ("1 × RTX 4090 24 GB"), its number of offers and the range of their
 # hourly prices, and links to the GPU's page, which lists each offer by
 # price per hour and links its page. A cell gives the lot's best offer for
-# the workload: the best status first (retained, pre-selected, excluded),
-# then the cheapest price per hour of the lot, linked to that offer's
-# fragment of the sheet, its provider in the title and for screen readers.
+# the workload: the best class first, in the sheet's order (retained, fits
+# the whole need, ..., excluded), then the cheapest price per hour of the
+# lot, named by its class, its price per hour and its cost of a million
+# tokens at the speed bound, linked to that offer's fragment of the sheet,
+# its provider in the title and for screen readers.
 # An offer with another memory figure is a column of its own.
 # The test catalog (tests/data/site-grouping/lots.xml): grp-a, grp-b, grp-c
 # are 1 × RTX 4090 24 GB at 10.00, 12.00 and 11.00 USD for 72 hours, that is
@@ -46,7 +48,7 @@ grep -q '<th scope="col" class="lot" data-mem="24000000000"><a href="gpus/rtx-40
 	err "the lot's head: got '$(grep -o '<th scope="col" class="lot"[^<]*<a[^<]*</a><span[^<]*' "$idx" | head -1)'"
 [ "$(heads "$scratch/same")" = 2 ] || err "expected 2 columns (the RTX 4090 lot and solo), got $(heads "$scratch/same")"
 # every offer of a lot the same status: the cheapest per hour, grp-a
-grep -q '<td class="v1" data-cost="138889"><a href="sheets/seed-7b.html#offer-grp-a" title="P · grp-a">? pre-selected</a><br><span class="cost">0.1389 USD/h</span><span class="sr">, P</span></td>' "$idx" ||
+grep -q '<td class="v1" data-c="1" data-cost="138889" data-mtok="576933"><a href="sheets/seed-7b.html#offer-grp-a" title="P · grp-a">? fits the whole need</a><br><span class="cost">0.1389 USD/h</span><br><span class="cost">≥ 0.5769 USD</span> per million tokens (bound)<span class="sr">, P</span></td>' "$idx" ||
 	err "the lot's cell is not its cheapest offer, grp-a, with its price per hour and provider"
 for o in grp-b grp-c; do
 	grep -q "href=\"sheets/seed-7b.html#offer-$o\"" "$idx" && err "$o has a cell although grp-a is cheaper"
@@ -87,7 +89,7 @@ build "$scratch/budget.xml" "$scratch/budget"
 [ "$(heads "$scratch/budget")" = 2 ] || err "grp-b over budget: expected 2 columns, got $(heads "$scratch/budget")"
 grep -q 'href="sheets/seed-7b.html#offer-grp-b"' "$scratch/budget/index.html" &&
 	err "grp-b, excluded, is the lot's cell although grp-a is pre-selected"
-grep -q 'href="sheets/seed-7b.html#offer-grp-a" title="P · grp-a">? pre-selected' "$scratch/budget/index.html" ||
+grep -q 'href="sheets/seed-7b.html#offer-grp-a" title="P · grp-a">? fits the whole need' "$scratch/budget/index.html" ||
 	err "grp-b over budget: the lot's cell is not grp-a, pre-selected"
 order=$(grep -o '<td><a href="../offers/[^"]*.html"><code' "$scratch/budget/gpus/rtx-4090.html" | sed 's|.*offers/||; s|.html.*||' | tr '\n' ' ')
 [ "$order" = "grp-b grp-a grp-c " ] || err "grp-b at 0.125 USD/h: the GPU page's offers by price: got '$order'"

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define N_OUT 12
+#define N_OUT 13
 
 /* Every writer over a few values, in both languages, into out[]. */
 static void S_write_all(char out[][GS_FMT_MAX * 2])
@@ -37,6 +37,8 @@ static void S_write_all(char out[][GS_FMT_MAX * 2])
 	snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_qty_fmt_fixed2(b1, 955, 10, GS_LANG_EN),
 		 gs_qty_fmt_millibits(b2, 4125));
 	snprintf(out[k++], GS_FMT_MAX * 2, "%s", gs_qty_fmt_int(b1, 14000000000ull, GS_LANG_ES));
+	snprintf(out[k++], GS_FMT_MAX * 2, "%s|%s", gs_qty_fmt_micro_down(b1, 2719662, GS_LANG_EN),
+		 gs_qty_fmt_micro_down(b2, 12345678999, GS_LANG_ES));
 }
 
 int main(void)
@@ -50,6 +52,14 @@ int main(void)
 	S_write_all(c);
 	/* the fixture as the sheets show it */
 	CHECK_STR(c[6], "19.04 GiB|19,04 GiB");
+	/* a lower bound: rounded down, never up, four decimals */
+	CHECK_STR(c[12], "2.7196|12\xc2\xa0" "345,6789");   /* es: a no-break space */
+	{
+		char b[GS_FMT_MAX];
+		CHECK_STR(gs_qty_fmt_micro_down(b, 99, GS_LANG_EN), "0.0000");
+		CHECK_STR(gs_qty_fmt_micro_down(b, -5, GS_LANG_EN), "0.0000");
+		CHECK_STR(gs_qty_fmt_micro_down(b, 1000000, GS_LANG_EN), "1.0000");
+	}
 	if (!gs_check_decimal_comma())
 		return gs_check_locale_missing("test_locale", gs_check_exit("test_locale"));
 	S_write_all(de);

@@ -147,10 +147,23 @@ int main(void)
 	S_cand(&cands[0], &o[0], 0, &usd, 12000);
 	S_cand(&cands[1], &o[1], 0, &usd, 5000);
 	S_cand(&cands[2], &o[3], 2, NULL, 0);
+	/* a million tokens at the bound: a on-demand, b interruptible only, d none */
+	cands[0].on_demand.plan = &usd;
+	cands[0].has_mtok_on_demand = 1;
+	cands[0].mtok_on_demand = 2719662;
+	cands[1].interruptible.plan = &usd;
+	cands[1].has_mtok_interruptible = 1;
+	cands[1].mtok_interruptible = 1150;
 	order[0] = 1, order[1] = 0, order[2] = 2;
 	memset(&d, 0, sizeof(d));
 	d.cands = cands, d.ncands = 3, d.order = order, d.nretained = 2;
 	gs_publish_result_from_decision(&d, &cat, &res[0]);
+	/* the classes, c not compared (GS_CLASS_COUNT), and the costs of a million tokens */
+	CHECK(res[0].cls[0] == GS_CLASS_RETAINED && res[0].cls[1] == GS_CLASS_RETAINED &&
+	      res[0].cls[2] == GS_CLASS_COUNT && res[0].cls[3] == GS_CLASS_EXCLUDED);
+	CHECK(res[0].mtok[0] == 2719662 && STREQ(res[0].mtok_currency[0], "USD") && !res[0].mtok_intr[0]);
+	CHECK(res[0].mtok[1] == 1150 && STREQ(res[0].mtok_currency[1], "USD") && res[0].mtok_intr[1]);
+	CHECK(res[0].mtok_currency[2] == NULL && res[0].mtok_currency[3] == NULL);
 	CHECK(res[0].best == 1);
 	CHECK(res[0].best_missing == 0);
 	CHECK(res[0].status[0] == 0 && res[0].status[1] == 0 && res[0].status[2] == 3 &&

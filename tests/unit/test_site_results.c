@@ -60,13 +60,25 @@ static void S_result(const gs_catalog *cat, size_t i, gs_publish_result *r, char
 	r->status = gs_xcalloc(S_OFFERS + 1, 1);
 	r->cost = gs_xcalloc(S_OFFERS + 1, sizeof(*r->cost));
 	r->currency = gs_xcalloc(S_OFFERS + 1, sizeof(*r->currency));
+	r->cls = gs_xcalloc(S_OFFERS + 1, 1);
+	r->mtok = gs_xcalloc(S_OFFERS + 1, sizeof(*r->mtok));
+	r->mtok_currency = gs_xcalloc(S_OFFERS + 1, sizeof(*r->mtok_currency));
+	r->mtok_intr = gs_xcalloc(S_OFFERS + 1, 1);
 	for (k = 0; k < S_OFFERS; k++) {
 		r->status[k] = (unsigned char)((i + k) % 4);
+		r->cls[k] = (unsigned char)((i + 2 * k) % (GS_CLASS_COUNT + 1));
 		r->cost[k] = i == 3 ? INT64_MIN : i == 4 ? INT64_MAX : (int64_t)(i * 1000 + k) - 5000;
 	}
 	/* offer 1's currency: its third plan's pointer (USD), read back as its second's */
 	r->currency[0] = i % 3 ? cat->offers[0].plans[0].currency : NULL;
 	r->currency[1] = i % 2 ? cat->offers[1].plans[2].currency : cat->offers[1].plans[0].currency;
+	/* a million tokens: none, on-demand or interruptible, any sign */
+	r->mtok_currency[0] = i % 3 == 1 ? cat->offers[0].plans[0].currency : NULL;
+	r->mtok[0] = r->mtok_currency[0] ? (int64_t)i * 12345 : 0;
+	r->mtok_intr[0] = i % 2;
+	r->mtok_currency[1] = cat->offers[1].plans[i % 3].currency;
+	r->mtok[1] = i == 5 ? INT64_MIN : i == 6 ? INT64_MAX : (int64_t)i - 40;
+	r->mtok_intr[1] = i % 4 == 0;
 	r->synthetic = (int)(i % 2);
 	r->demonstration = i == 137;
 	r->nretained = i % 5;
@@ -98,6 +110,13 @@ static void S_same(const gs_publish_result *got, const gs_publish_result *want, 
 		return;
 	for (k = 0; k < want->noffers; k++) {
 		CHECK_INT(got->status[k], want->status[k]);
+		CHECK_INT(got->cls[k], want->cls[k]);
+		CHECK((got->mtok_currency[k] == NULL) == (want->mtok_currency[k] == NULL));
+		if (got->mtok_currency[k] && want->mtok_currency[k]) {
+			CHECK_STR(got->mtok_currency[k], want->mtok_currency[k]);
+			CHECK_INT(got->mtok[k], want->mtok[k]);
+			CHECK_INT(got->mtok_intr[k], want->mtok_intr[k]);
+		}
 		CHECK_INT(got->cost[k], want->cost[k]);
 		CHECK((got->currency[k] == NULL) == (want->currency[k] == NULL));
 		if (got->currency[k] && want->currency[k])

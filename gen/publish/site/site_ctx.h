@@ -161,6 +161,10 @@ typedef struct {
 char *gs_site_nav(const gs_strings *t, const char *prefix);
 const char *gs_site_nav_status_key(unsigned char s);
 const char *gs_site_nav_status_symbol(unsigned char s);
+/* A class (gs_class; GS_CLASS_COUNT: not compared): its status (0 to 4, as
+ * gs_publish_result's), and its short name's label key ("site.class.fits"). */
+unsigned char gs_site_nav_class_status(unsigned char cls);
+const char *gs_site_nav_class_key(unsigned char cls);
 void gs_site_nav_page_name(char *buf, size_t len, size_t page, size_t col);
 void gs_site_nav_offers_name(char *buf, size_t len, size_t page);
 void gs_site_nav_row_page(char *buf, size_t len, size_t i, size_t col, const char *id);
@@ -217,10 +221,11 @@ int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n
 
 /*
  * site_index.c: a cell of a GPU lot for workload pr: the best of offers
- * order[from, to) for it (its status, then its price per hour), with its
- * status and price per hour, linked to the sheet's row (root: the site's
- * root seen from the page), the provider in its title and for screen
- * readers.
+ * order[from, to) for it (its class, then its price per hour), with its
+ * class (its status's symbol and colour), price per hour and cost of a
+ * million tokens at the speed bound, linked to the sheet's row (root: the
+ * site's root seen from the page), the provider in its title and for
+ * screen readers.
  */
 void gs_site_index_lot_cell(gs_site_w *w, const gs_strings *t, const gs_catalog *cat,
 			    const gs_publish_result *pr, const size_t *order, size_t from, size_t to,

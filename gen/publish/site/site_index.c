@@ -47,6 +47,42 @@ static void S_cost_html(gs_buf *o, const gs_strings *t, const gs_publish_result 
 	S_LIT(o, "</span>");
 }
 
+/* A decimal attribute: ' NAME="V"'. */
+static void S_attr_num(gs_buf *o, const char *name, int64_t v)
+{
+	char d[GS_DEC_MAX], *p = gs_dec(d, gs_i64_mag(v), v < 0);
+
+	gs_buf_puts(o, " ");
+	gs_buf_puts(o, name);
+	gs_buf_puts(o, "=\"");
+	gs_buf_put(o, p, (size_t)(d + GS_DEC_MAX - p));
+	gs_buf_puts(o, "\"");
+}
+
+/*
+ * Offer k's cost of a million output tokens at the speed bound, a lower
+ * bound on the cost: "<br>≥ 0.0123 USD per million tokens (bound)", and
+ * "interruptible" when the on-demand plan has none; nothing when no bound
+ * is known.
+ */
+static void S_mtok_html(gs_buf *o, const gs_strings *t, const gs_publish_result *pr, size_t k)
+{
+	char m[GS_FMT_MAX];
+
+	if (!pr->mtok_currency || !pr->mtok_currency[k])
+		return;
+	gs_buf_puts(o, "<br><span class=\"cost\">\xe2\x89\xa5 ");
+	gs_html_escape_str(o, gs_qty_fmt_micro_down(m, pr->mtok[k], t->lang));
+	gs_buf_puts(o, " ");
+	gs_html_escape_str(o, pr->mtok_currency[k]);
+	gs_buf_puts(o, "</span> ");
+	gs_html_escape_str(o, gs_tr(t, "site.mtok_unit"));
+	if (pr->mtok_intr[k]) {
+		gs_buf_puts(o, " ");
+		gs_html_escape_str(o, gs_tr(t, "price.interruptible"));
+	}
+}
+
 /* The best-offer cell: the first retained and its cost, else the closest pre-selected and what it needs. */
 static void S_best_html(gs_buf *o, const gs_strings *t,
 			const gs_catalog *cat, const gs_publish_result *pr, const char *link)
@@ -76,11 +112,12 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 		gs_html_escape_str(o, gs_tr(t, "prov.calculated"));
 		gs_buf_puts(o, ")");
 	}
-	/* then its verdict and the offer, linked to its row of the sheet */
+	S_mtok_html(o, t, pr, pr->best);
+	/* then its class (its verdict's symbol) and the offer, linked to its row of the sheet */
 	gs_buf_puts(o, "<br>");
 	gs_html_escape_str(o, gs_site_nav_status_symbol(pr->status[pr->best]));
 	gs_buf_puts(o, " ");
-	gs_html_escape_str(o, gs_tr(t, gs_site_nav_status_key(pr->status[pr->best])));
+	gs_html_escape_str(o, gs_tr(t, gs_site_nav_class_key(pr->cls[pr->best])));
 	gs_buf_puts(o, ": <a href=\"");
 	gs_html_escape_str(o, link);
 	gs_buf_puts(o, "#offer-");
@@ -114,33 +151,32 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 /* For matrix.js: data-l-NAME (attribute) = label key. */
 static const char *const S_js_labels[][2] = {
 	{ "all", "site.js_all" }, { "decision", "site.col_decision" },
-	{ "filter", "site.js_filter" }, { "mem", "site.js_min_mem" },
-	{ "none", "site.none" }, { "preselected", "site.preselection" },
+	{ "filter", "site.js_filter" }, { "hour", "site.js_by_hour" },
+	{ "mem", "site.js_min_mem" }, { "mtok", "site.js_by_mtok" },
+	{ "none", "site.none" }, { "order", "site.js_order" },
+	{ "preselected", "site.preselection" },
 	{ "retained", "site.retained" }, { "shown", "site.js_shown" },
 	{ "sort", "site.js_sort" }, { "text", "site.js_text" },
 };
 
 /*
- * What matrix.js sorts by: a lot's cell <td class="vS" data-cost="MILLIONTHS">
- * (the verdict, also its colour, then the price per hour:
- * gs_site_index_lot_cell), the offer to take's <td class="best" data-v="S"
- * data-cost="MILLIONTHS">: its price per hour of the lot, when known.
+ * What matrix.js sorts by: a lot's cell <td class="vS" data-c="C"
+ * data-cost="MILLIONTHS" data-mtok="MILLIONTHS"> (the verdict, its colour;
+ * the class, gs_class; the price per hour; the cost of a million tokens at
+ * the bound: gs_site_index_lot_cell), the offer to take's <td class="best"
+ * data-v="S" data-c="C" data-cost="MILLIONTHS" data-mtok="MILLIONTHS">, each
+ * figure when known.
  */
 static void S_best_td_open(gs_buf *o, unsigned st, const gs_publish_result *pr)
 {
-	char d[GS_DEC_MAX], *p;
-
-	S_LIT(o, "<td class=\"best\" data-v=\"");
-	p = gs_dec(d, st, 0);
-	gs_buf_put(o, p, (size_t)(d + GS_DEC_MAX - p));
-	S_LIT(o, "\"");
-	if (pr->best_hour_currency) {
-		uint64_t mag = gs_i64_mag(pr->best_hour);
-		S_LIT(o, " data-cost=\"");
-		p = gs_dec(d, mag, pr->best_hour < 0);
-		gs_buf_put(o, p, (size_t)(d + GS_DEC_MAX - p));
-		S_LIT(o, "\"");
-	}
+	S_LIT(o, "<td class=\"best\"");
+	S_attr_num(o, "data-v", st);
+	if (pr->best < pr->noffers)
+		S_attr_num(o, "data-c", pr->cls[pr->best]);
+	if (pr->best_hour_currency)
+		S_attr_num(o, "data-cost", pr->best_hour);
+	if (pr->best < pr->noffers && pr->mtok_currency[pr->best])
+		S_attr_num(o, "data-mtok", pr->mtok[pr->best]);
 	S_LIT(o, ">");
 }
 
@@ -313,12 +349,12 @@ static void S_matrix_head(gs_site_w *w, const gs_strings *t, const gs_catalog *c
 	H("</tr>\n</thead>\n<tbody>\n");
 }
 
-/* The rank of a status in a column: retained, pre-selected, excluded, reference card, not compared. */
-static unsigned S_rank(unsigned char st)
+/* The rank of a class in a column: the sheet's order (retained, fits, ...,
+ * excluded), then not compared, then a reference card. */
+static unsigned S_rank(unsigned char cls)
 {
-	static const unsigned char rank[5] = { 0, 1, 2, 4, 3 };
-
-	return st <= 4 ? rank[st] : 4;
+	return cls < GS_CLASS_REFERENCE ? cls : cls == GS_CLASS_REFERENCE ? GS_CLASS_COUNT + 1
+										: GS_CLASS_COUNT;
 }
 
 /* An offer's price per hour of the lot: on-demand, else interruptible (*intr 1); -1 when none. */
@@ -331,12 +367,12 @@ static int S_hour(const gs_offer *o, int64_t *micro, const char **cur, int *intr
 	return gs_site_figures_offer_hour(o, 1, micro, cur);
 }
 
-/* Whether offer a is a better pick than b for pr: status, then price per hour (known first,
+/* Whether offer a is a better pick than b for pr: class, then price per hour (known first,
  * currencies in byte order), then catalog order (a < b is left to the caller's scan). */
 static int S_better(const gs_catalog *cat, const gs_publish_result *pr, size_t a, size_t b)
 {
-	unsigned ra = S_rank(a < pr->noffers ? pr->status[a] : 3);
-	unsigned rb = S_rank(b < pr->noffers ? pr->status[b] : 3);
+	unsigned ra = S_rank(a < pr->noffers ? pr->cls[a] : GS_CLASS_COUNT);
+	unsigned rb = S_rank(b < pr->noffers ? pr->cls[b] : GS_CLASS_COUNT);
 	int64_t ma, mb;
 	const char *ca, *cb;
 	int ia, ib, ha, hb, c;
@@ -361,11 +397,11 @@ void gs_site_index_lot_cell(gs_site_w *w, const gs_strings *t, const gs_catalog 
 			    const char *root)
 {
 	size_t k = order[from], i;
-	unsigned char st;
+	unsigned char st, cls;
 	int64_t micro = 0;
 	const char *cur = NULL;
 	int intr = 0, priced;
-	char d[GS_DEC_MAX], *p, m[GS_FMT_MAX];
+	char m[GS_FMT_MAX];
 	const gs_offer *o;
 
 	for (i = from + 1; i < to; i++)
@@ -373,19 +409,21 @@ void gs_site_index_lot_cell(gs_site_w *w, const gs_strings *t, const gs_catalog 
 			k = order[i];
 	o = &cat->offers[k];
 	st = k < pr->noffers ? pr->status[k] : 3;
+	cls = k < pr->noffers ? pr->cls[k] : GS_CLASS_COUNT;
 	priced = !S_hour(o, &micro, &cur, &intr);
 	{
 		char v[14] = "<td class=\"vS\"";
 		v[12] = (char)('0' + (st <= 4 ? st : 3));
 		gs_buf_put(w, v, 14);
 	}
-	if (priced) {
-		/* matrix.js sorts by status, then this: the price per hour in millionths */
-		S_LIT(w, " data-cost=\"");
-		p = gs_dec(d, (uint64_t)micro, 0);
-		gs_buf_put(w, p, (size_t)(d + GS_DEC_MAX - p));
-		S_LIT(w, "\"");
-	}
+	/* matrix.js sorts by class, then the price per hour or the cost of a
+	 * million tokens, in millionths (S_best_td_open) */
+	if (cls < GS_CLASS_COUNT)
+		S_attr_num(w, "data-c", cls);
+	if (priced)
+		S_attr_num(w, "data-cost", micro);
+	if (st != 3 && pr->mtok_currency[k])
+		S_attr_num(w, "data-mtok", pr->mtok[k]);
 	S_LIT(w, ">");
 	if (st == 3) {
 		E(gs_site_nav_status_symbol(3));
@@ -407,7 +445,7 @@ void gs_site_index_lot_cell(gs_site_w *w, const gs_strings *t, const gs_catalog 
 	H("\">");
 	E(gs_site_nav_status_symbol(st));
 	H(" ");
-	E(gs_tr(t, gs_site_nav_status_key(st)));
+	E(gs_tr(t, gs_site_nav_class_key(cls)));
 	H("</a>");
 	if (priced) {
 		H("<br><span class=\"cost\">");
@@ -420,6 +458,7 @@ void gs_site_index_lot_cell(gs_site_w *w, const gs_strings *t, const gs_catalog 
 			E(gs_tr(t, "price.interruptible"));
 		}
 	}
+	S_mtok_html(w, t, pr, k);
 	/* the provider, for screen readers (sighted readers have the title) */
 	H("<span class=\"sr\">, ");
 	E(o->provider ? o->provider : gs_tr(t, "site.no_provider"));
@@ -492,6 +531,24 @@ static void S_matrix_html(gs_site_w *w, const gs_publish_env *env, const gs_site
 #undef H
 #undef E
 
+/* The classes a cell names, each with the sheet's name of it (its class table's). */
+static void S_legend_classes(gs_site_w *w, const gs_strings *t)
+{
+	unsigned char k;
+
+	S_LIT(w, "<p>");
+	gs_site_html_text(w, gs_tr(t, "site.legend_classes"));
+	for (k = 0; k < GS_CLASS_COUNT; k++) {
+		gs_buf_puts(w, k ? "; " : " ");
+		gs_site_html_text(w, gs_site_nav_status_symbol(gs_site_nav_class_status(k)));
+		S_LIT(w, " ");
+		gs_site_html_text(w, gs_tr(t, gs_site_nav_class_key(k)));
+		S_LIT(w, ": ");
+		gs_site_html_text(w, gs_tr(t, gs_sheet_words_class_key((gs_class)k)));
+	}
+	S_LIT(w, ".</p>\n");
+}
+
 /* One page of the matrix: workloads [from, to) (loaded) x columns [c0, c1) (memory order). */
 static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, size_t n,
 			const gs_site_pagekeys *pp, const size_t (*counts)[3],
@@ -542,7 +599,9 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
 		}
 	}
 	S_LIT(&w, ".</p>\n");
+	S_legend_classes(&w, t);
 	gs_site_html_para(&w, gs_tr(t, "site.matrix_help"));
+	gs_site_html_para(&w, gs_tr(t, "site.mtok_help"));
 	S_LIT(&w, "</details>\n");
 	gs_site_nav_page_name(name, sizeof(name), page, col);
 	return gs_site_html_page(env, dir, name, &w, gs_tr(t, "site.title"), nav, "", n ? "matrix.js" : NULL,
@@ -557,9 +616,10 @@ static int S_index_page(const gs_publish_env *env, const gs_site_results *rs, si
  * card), in order of memory per lot; its head names the lot, links to the
  * GPU's page (site_gpus.c: every offer of it, each with its own page) and
  * gives the number of its offers and the range of their hourly prices. Its
- * cell for a workload is the lot's best offer for it (its verdict, then
- * its price per hour) linked to the sheet's row of that offer (the sheet
- * keeps an anchor for every offer). The results are read back a page of
+ * cell for a workload is the lot's best offer for it (its class, then its
+ * price per hour: named by its class, price per hour and cost of a million
+ * tokens at the speed bound) linked to the sheet's row of that offer (the
+ * sheet keeps an anchor for every offer). The results are read back a page of
  * workloads at a time.
  */
 int gs_site_index_pages(const gs_publish_env *env, gs_site_results *rs, size_t n,

@@ -43,6 +43,35 @@ const char *gs_site_nav_status_symbol(unsigned char s)
 				       : s == 2 ? GS_V_EXCLUDE : GS_V_NOT_REQUIRED);
 }
 
+unsigned char gs_site_nav_class_status(unsigned char cls)
+{
+	switch (cls) {
+	case GS_CLASS_RETAINED:
+		return 0;
+	case GS_CLASS_FITS:
+	case GS_CLASS_LOWER_FITS:
+	case GS_CLASS_UNSURE:
+	case GS_CLASS_UNKNOWN:
+		return 1;
+	case GS_CLASS_EXCLUDED:
+		return 2;
+	case GS_CLASS_REFERENCE:
+		return 4;
+	default:
+		return 3;
+	}
+}
+
+const char *gs_site_nav_class_key(unsigned char cls)
+{
+	static const char *const keys[GS_CLASS_COUNT + 1] = {
+		"site.class.retained", "site.class.fits", "site.class.lower_bound_fits",
+		"site.class.only_a_measurement", "site.class.capacity_unknown",
+		"site.class.excluded", "site.class.reference", "overall.not_compared"
+	};
+	return keys[cls <= GS_CLASS_COUNT ? cls : GS_CLASS_COUNT];
+}
+
 /* index.html, index-2.html (workload page 2), index-1-2.html (offer page 2), ... */
 void gs_site_nav_page_name(char *buf, size_t len, size_t page, size_t col)
 {

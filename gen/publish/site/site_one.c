@@ -130,6 +130,20 @@ json_t *gs_site_one_result_pack(const gs_publish_result *r)
 			    ? json_pack("[Isi]", (json_int_t)r->best_hour, r->best_hour_currency,
 					r->best_hour_interruptible)
 			    : json_null());
+	/* per offer: its class, a digit (7: not compared), and the cost of a
+	 * million tokens at the bound, [micro, currency, interruptible] or null */
+	for (k = 0; k < r->noffers; k++)
+		st[k] = (char)('0' + (r->cls ? r->cls[k] : GS_CLASS_COUNT));
+	json_object_set_new(o, "class", json_string(st));
+	{
+		json_t *mt = json_array();
+		for (k = 0; k < r->noffers; k++)
+			json_array_append_new(mt, r->mtok_currency && r->mtok_currency[k]
+					      ? json_pack("[Isi]", (json_int_t)r->mtok[k],
+							  r->mtok_currency[k], r->mtok_intr[k])
+					      : json_null());
+		json_object_set_new(o, "mtok", mt);
+	}
 	free(st);
 	return o;
 }
@@ -308,6 +322,41 @@ static const char *S_currency(const gs_catalog *cat, size_t k, const char *cur)
 	return NULL;
 }
 
+/* r's classes and costs of a million tokens from o's "class" and "mtok"
+ * (gs_site_one_result_pack); 0, or -1 (what was allocated is r's). */
+static int S_unpack_classes(json_t *o, const gs_catalog *cat, gs_publish_result *r)
+{
+	const char *cl = json_string_value(json_object_get(o, "class"));
+	json_t *mt = json_object_get(o, "mtok");
+	size_t k;
+
+	if (!cl || strlen(cl) != r->noffers || json_array_size(mt) != r->noffers)
+		return -1;
+	r->cls = gs_xmalloc(r->noffers + 1);
+	memset(r->cls, GS_CLASS_COUNT, r->noffers + 1);
+	r->mtok = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok));
+	r->mtok_currency = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok_currency));
+	r->mtok_intr = gs_xcalloc(r->noffers + 1, 1);
+	for (k = 0; k < r->noffers; k++) {
+		json_t *m = json_array_get(mt, k);
+		const char *c = json_string_value(json_array_get(m, 1));
+		if (cl[k] < '0' || cl[k] > '0' + GS_CLASS_COUNT)
+			return -1;
+		r->cls[k] = (unsigned char)(cl[k] - '0');
+		/* the class says the status (gs_publish_result_from_decision) */
+		if (r->status[k] != gs_site_nav_class_status(r->cls[k]))
+			return -1;
+		if (json_is_null(m))
+			continue;
+		if (!json_is_integer(json_array_get(m, 0)) || !c ||
+		    !(r->mtok_currency[k] = S_currency(cat, k, c)))
+			return -1;
+		r->mtok[k] = (int64_t)json_integer_value(json_array_get(m, 0));
+		r->mtok_intr[k] = json_integer_value(json_array_get(m, 2)) != 0;
+	}
+	return 0;
+}
+
 int gs_site_one_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_result *r)
 {
 	json_t *cost = json_object_get(o, "cost"), *cur = json_object_get(o, "currency");
@@ -370,6 +419,10 @@ int gs_site_one_result_unpack(json_t *o, const gs_catalog *cat, gs_publish_resul
 		}
 		r->best_hour = (int64_t)json_integer_value(json_array_get(bh, 0));
 		r->best_hour_interruptible = (int)json_integer_value(json_array_get(bh, 2));
+	}
+	if (S_unpack_classes(o, cat, r)) {
+		gs_publish_result_release(r);
+		return -1;
 	}
 	return 0;
 }

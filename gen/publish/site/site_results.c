@@ -47,11 +47,14 @@ struct gs_site_results {
  *      best offer of the first plan with the hour's currency),
  *   5 per offer "cost" or "cost:P" (P: the index in the offer of the
  *      first plan with its currency), space-separated,
- *   6... its files.
+ *   6 per offer its class, a digit (gs_class; 7: not compared),
+ *   7 per offer the cost of a million tokens at the bound: "-" (none),
+ *     "micro:P" (P as in 5) or "micro:Pi" (interruptible), space-separated,
+ *   8... its files.
  * Text, not bytes: the spool holds strings, and this is a small part of
  * the CPU of a result.
  */
-enum { S_ID, S_TITLE, S_STATUS, S_KEY, S_META, S_COST, S_FILES };
+enum { S_ID, S_TITLE, S_STATUS, S_KEY, S_META, S_COST, S_CLASS, S_MTOK, S_FILES };
 
 /* The index of offer k's first plan in currency cur (a read back gives its string). */
 static size_t S_plan_of(const gs_catalog *cat, size_t k, const char *cur)
@@ -91,14 +94,27 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 {
 	size_t nv = S_FILES + r->files.n, k, idl;
 	char **v = gs_xcalloc(nv + 1, sizeof(*v));
-	char *status = gs_xmalloc(r->noffers + 1), meta[256], num[48];
-	gs_buf cost = GS_BUF_INIT;
+	char *status = gs_xmalloc(r->noffers + 1), *cls = gs_xmalloc(r->noffers + 1);
+	char meta[256], num[48];
+	gs_buf cost = GS_BUF_INIT, mtok = GS_BUF_INIT;
 	char *kcopy = key ? gs_xstrdup(key) : NULL;   /* (the spool takes char *const *) */
 	int rc;
 
 	for (k = 0; k < r->noffers; k++)
 		status[k] = (char)('0' + r->status[k]);
 	status[k] = '\0';
+	for (k = 0; k < r->noffers; k++)
+		cls[k] = (char)('0' + (r->cls ? r->cls[k] : GS_CLASS_COUNT));
+	cls[k] = '\0';
+	for (k = 0; k < r->noffers; k++) {
+		const char *cur = r->mtok_currency ? r->mtok_currency[k] : NULL;
+		if (cur)
+			snprintf(num, sizeof(num), "%s%" PRId64 ":%zu%s", k ? " " : "", r->mtok[k],
+				 S_plan_of(rs->cat, k, cur), r->mtok_intr[k] ? "i" : "");
+		else
+			snprintf(num, sizeof(num), "%s-", k ? " " : "");
+		gs_buf_puts(&mtok, num);
+	}
 	snprintf(meta, sizeof(meta), "%d %d %zu %zu %zu %s%zu %u %" PRIu64 " %" PRIu64
 		 " %" PRId64 " %s%zu %d",
 		 r->synthetic, r->demonstration, r->nretained, r->npreselected,
@@ -124,6 +140,8 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 	v[S_KEY] = kcopy;
 	v[S_META] = meta;
 	v[S_COST] = cost.data;
+	v[S_CLASS] = cls;
+	v[S_MTOK] = mtok.data;
 	for (k = 0; k < r->files.n; k++)
 		v[S_FILES + k] = r->files.v[k];
 	rc = gs_spool_put(rs->res, v, nv, err);
@@ -156,7 +174,9 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 	}
 	free(v);
 	free(status);
+	free(cls);
 	gs_buf_release(&cost);
+	gs_buf_release(&mtok);
 	free(kcopy);
 	gs_publish_result_release(r);
 	return rc;
@@ -245,6 +265,42 @@ static int S_snum(const char **p, int64_t *v)
 	return 0;
 }
 
+/* Item i's classes and costs of a million tokens into r (noffers set); 0 or -1. */
+static int S_decode_classes(const gs_site_results *rs, size_t i, gs_publish_result *r)
+{
+	const char *cl = gs_spool_get(rs->res, i, S_CLASS), *p = gs_spool_get(rs->res, i, S_MTOK);
+	size_t k;
+
+	if (!cl || !p || strlen(cl) != r->noffers)
+		return -1;
+	r->cls = gs_xmalloc(r->noffers + 1);
+	memset(r->cls, GS_CLASS_COUNT, r->noffers + 1);
+	r->mtok = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok));
+	r->mtok_currency = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok_currency));
+	r->mtok_intr = gs_xcalloc(r->noffers + 1, 1);
+	for (k = 0; k < r->noffers; k++) {
+		uint64_t plan;
+		r->cls[k] = (unsigned char)(cl[k] - '0');
+		if (p[0] == '-' && (p[1] == ' ' || p[1] == '\0')) {   /* none (a sign has digits) */
+			p++;
+			if (*p == ' ')
+				p++;
+			continue;
+		}
+		if (S_snum(&p, &r->mtok[k]) || *p++ != ':' || S_num(&p, &plan) ||
+		    k >= rs->cat->noffers || plan >= rs->cat->offers[k].nplans)
+			return -1;
+		r->mtok_currency[k] = rs->cat->offers[k].plans[plan].currency;
+		/* "i", then the separator (S_num stopped at it) */
+		if (*p == 'i') {
+			r->mtok_intr[k] = 1;
+			if (*++p == ' ')
+				p++;
+		}
+	}
+	return 0;
+}
+
 /* Item i of the res spool (loaded) into l; 0 or -1 (l released). */
 static int S_decode(const gs_site_results *rs, size_t i, S_loaded *l)
 {
@@ -317,6 +373,8 @@ static int S_decode(const gs_site_results *rs, size_t i, S_loaded *l)
 			r->currency[k] = rs->cat->offers[k].plans[plan].currency;
 		}
 	}
+	if (S_decode_classes(rs, i, r))
+		goto bad;
 	for (k = S_FILES; k < nv; k++) {
 		const char *f = gs_spool_get(rs->res, i, k);
 		if (!f)
