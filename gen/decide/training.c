@@ -89,24 +89,53 @@ static u128 S_lora_mlp(const gs_recipe *rc, u128 inter)
 	return sum;
 }
 
+/*
+ * LoRA on multi-head latent attention's projections, rank x (in + out)
+ * each, at the shapes of transformers' modeling_deepseek_v3.py
+ * (DeepseekV3Attention.__init__): q_proj h -> H(nope + rope) (q_lora_rank
+ * null), q_a_proj h -> q_rank, q_b_proj q_rank -> H(nope + rope),
+ * kv_a_proj_with_mqa h -> kv_rank + rope, kv_b_proj kv_rank -> H(nope + v),
+ * o_proj H·v -> h.
+ */
+static u128 S_lora_mla(const gs_workload *w)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 r = rc->lora_rank, h = rc->hidden, H = w->attention_heads,
+	     qk = H * ((u128)rc->mla_qk_nope + rc->mla_qk_rope), sum = 0;
+
+	if (rc->targets & GS_LORA_Q)
+		sum += r * (h + qk);
+	if (rc->targets & GS_LORA_Q_A)
+		sum += r * (h + rc->mla_q_rank);
+	if (rc->targets & GS_LORA_Q_B)
+		sum += r * (rc->mla_q_rank + qk);
+	if (rc->targets & GS_LORA_KV_A)
+		sum += r * (h + rc->mla_kv_rank + rc->mla_qk_rope);
+	if (rc->targets & GS_LORA_KV_B)
+		sum += r * (rc->mla_kv_rank + H * ((u128)rc->mla_qk_nope + rc->mla_v));
+	if (rc->targets & GS_LORA_O)
+		sum += r * (H * rc->mla_v + h);
+	return sum;
+}
+
 int gs_training_lora_params(const gs_workload *w, uint64_t *out)
 {
 	const gs_recipe *rc = &w->recipe;
 	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
 	     kv = (u128)w->kv_heads * w->head_dim, r = rc->lora_rank, attn = 0, moe;
 
-	/* MLA: only o_proj (H x v_head_dim in) among the attention's targets
-	 * (the recipe refuses q, k and v there) */
-	if (rc->mla)
-		q = (u128)w->attention_heads * rc->mla_v;
-	if (rc->targets & GS_LORA_Q)
-		attn += r * (h + q);
-	if (rc->targets & GS_LORA_K)
-		attn += r * (h + kv);
-	if (rc->targets & GS_LORA_V)
-		attn += r * (h + kv);
-	if (rc->targets & GS_LORA_O)
-		attn += r * (q + h);
+	if (rc->mla) {
+		attn = S_lora_mla(w);
+	} else {
+		if (rc->targets & GS_LORA_Q)
+			attn += r * (h + q);
+		if (rc->targets & GS_LORA_K)
+			attn += r * (h + kv);
+		if (rc->targets & GS_LORA_V)
+			attn += r * (h + kv);
+		if (rc->targets & GS_LORA_O)
+			attn += r * (q + h);
+	}
 	/* every routed expert's gate, up and down, and the shared experts' */
 	moe = (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc));
 	if (rc->shared_intermediate)

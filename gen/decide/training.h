@@ -109,7 +109,9 @@ typedef struct {
  * -1 on overflow. */
 int gs_training_linear_params(const gs_workload *w, uint64_t *out);
 /* LoRA's trainable parameters: layers x sum over the targets of
- * rank x (in + out), every expert's for gate, up and down. -1 on overflow. */
+ * rank x (in + out), every expert's for gate, up and down; multi-head
+ * latent attention's projections at their shapes (q_a, q_b or q, kv_a,
+ * kv_b, o: training.c). -1 on overflow. */
 int gs_training_lora_params(const gs_workload *w, uint64_t *out);
 /* Activations per card for the microbatch and tokens given (see above). */
 int gs_training_activations(const gs_workload *w, uint64_t microbatch, uint64_t tokens,
