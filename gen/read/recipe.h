@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <jansson.h>
 #include "jsonread.h"
+#include "model.h"
 
 typedef enum { GS_METHOD_FULL = 0, GS_METHOD_LORA = 1, GS_METHOD_QLORA = 2 } gs_recipe_method;
 typedef enum {
@@ -88,6 +89,13 @@ typedef struct {
 	 * files: mla 1, q_rank 0 when the queries are projected directly */
 	int mla;
 	uint64_t mla_q_rank, mla_kv_rank, mla_qk_nope, mla_qk_rope, mla_v;
+	/* the parameters per kind calculated from the checkpoint's safetensors
+	 * headers (model.h), has_ck 1 when the model's files gave them: the
+	 * training items then count from them, the geometry's figures kept as
+	 * a cross-check (decide/training.h) */
+	int has_ck;
+	gs_model_pkinds ck;
+	uint64_t ck_config_params;   /* the geometry's parameter count, or 0 */
 } gs_recipe;
 
 const char *gs_recipe_method_id(gs_recipe_method m);
