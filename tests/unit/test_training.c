@@ -663,6 +663,57 @@ static void test_qlora_llama8b(void)
 	CHECK_U64(t.per_card, 10259406848ULL);
 }
 
+/*
+ * The trainable parameters from the checkpoint (recipe has_ck): LoRA rank
+ * x the rows + columns each target's matrices hold, the geometry's figure
+ * kept beside; full training every kind within the layers, the layer
+ * beyond (MTP) and the quantisation scales left out; QLoRA's Q the
+ * checkpoint's linear layers. The roles of the checkpoint are the
+ * recipe's target names, in the same order.
+ */
+static void test_from_checkpoint(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	size_t i;
+
+	for (i = 0; i <= GS_MODEL_LORA_ROLES; i++)
+		CHECK_STR(gs_model_lora_roles[i] ? gs_model_lora_roles[i] : "(end)",
+			  gs_recipe_target_names[i] ? gs_recipe_target_names[i] : "(end)");
+	S_llama7b(&w, 1, 2048);
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 8;
+	w.recipe.targets = GS_LORA_Q | GS_LORA_V;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	w.recipe.has_ck = 1;
+	/* a checkpoint whose q_proj matrices hold 100 rows + columns in all,
+	 * v_proj 60 (the geometry would give 8 x 8,192 x 32 each) */
+	w.recipe.ck.lora_io[0] = 100;
+	w.recipe.ck.lora_io[4] = 60;
+	CHECK(gs_training_size(&w, 13476839424ULL, &t, &err) == 0);
+	CHECK_INT(t.from_ck, 1);
+	CHECK_U64(t.trainable, 8 * 160);
+	CHECK_U64(t.trainable_config, 2ULL * 8 * 8192 * 32);
+	CHECK_U64(t.items[GS_TI_ADAPTERS].total, 4 * 8 * 160);
+	w.recipe.method = GS_METHOD_FULL;
+	w.recipe.ck.total = 7000000000ULL;
+	w.recipe.ck.params[GS_PK_BEYOND] = 300000000ULL;
+	w.recipe.ck.params[GS_PK_SCALE] = 1000000ULL;
+	w.recipe.ck_config_params = 6738415616ULL;
+	CHECK(gs_training_size(&w, 13476839424ULL, &t, &err) == 0);
+	CHECK_U64(t.trainable, 6699000000ULL);
+	CHECK_U64(t.trainable_config, 6738415616ULL);
+	CHECK_U64(t.items[GS_TI_MASTER].total, 4ULL * 6699000000ULL);
+	w.recipe.method = GS_METHOD_QLORA;
+	w.recipe.ck.linear = 6000000000ULL;
+	CHECK(gs_training_size(&w, 13476839424ULL, &t, &err) == 0);
+	CHECK_U64(t.quantized, 6000000000ULL);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 3000000000ULL + 93750000ULL +
+		  4ULL * 366211 + 2ULL * (6738415616ULL - 6000000000ULL));
+}
+
 int main(void)
 {
 	test_zero_paper();
@@ -675,6 +726,7 @@ int main(void)
 	test_qwen7b_published();
 	test_kinds_deepseek();
 	test_lora_mla_targets();
+	test_from_checkpoint();
 	test_kinds_qwen3moe();
 	test_qlora_llama8b();
 	return gs_check_exit("test_training");
