@@ -257,10 +257,9 @@ int gs_training_lora_ck(const gs_recipe *rc, uint64_t *out)
 }
 
 /* the trainable parameters: the checkpoint's where its headers were read
- * (full: every kind's within the model's layers, quantisation scales
- * left out; LoRA: rank x the rows +
- * columns of the matrices the targets name), the geometry's otherwise;
- * the geometry's kept in trainable_config */
+ * (full: every kind's within the model's layers, quantisation scales left
+ * out; LoRA: rank x the rows + columns of the matrices the targets name),
+ * the geometry's otherwise; the geometry's kept in trainable_config */
 static int S_trainable(const gs_workload *w, gs_training *t)
 {
 	const gs_recipe *rc = &w->recipe;

@@ -169,14 +169,6 @@ static int S_dtype_add(gs_model *m, const char *name, uint64_t block, uint64_t b
 	return 0;
 }
 
-/* Tensors that hold buffers, not parameters, in published checkpoints. */
-int gs_model_tensor_buffer(const char *name)
-{
-	return S_has_suffix(name, "inv_freq") || S_has_suffix(name, ".attention.bias") ||
-	       S_has_suffix(name, ".attention.masked_bias") || S_has_suffix(name, ".attn.bias") ||
-	       S_has_suffix(name, ".attn.masked_bias");
-}
-
 int gs_model_tensor_replicated(const char *name)
 {
 	static const char *const whole[] = {

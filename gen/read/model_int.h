@@ -36,7 +36,7 @@
 struct gs_model_s;
 typedef struct gs_model_arch_s gs_model_arch;
 
-/* model.c: 1 when a tensor holds a buffer, not parameters (inv_freq, masks) */
+/* model_kinds.c: 1 when a tensor holds a buffer, not parameters (inv_freq, masks) */
 int gs_model_tensor_buffer(const char *name);
 /* model_kinds.c: one tensor of a safetensors header, noted for
  * gs_model_param_kinds (shape: its ndim dimensions when ndim is 2) */

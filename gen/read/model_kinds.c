@@ -36,6 +36,14 @@ static int S_ends(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* Tensors that hold buffers, not parameters, in published checkpoints. */
+int gs_model_tensor_buffer(const char *name)
+{
+	return S_ends(name, "inv_freq") || S_ends(name, ".attention.bias") ||
+	       S_ends(name, ".attention.masked_bias") || S_ends(name, ".attn.bias") ||
+	       S_ends(name, ".attn.masked_bias");
+}
+
 /* 1 when the dotted name holds the component c */
 static int S_comp(const char *name, const char *c)
 {
