@@ -10,6 +10,10 @@
 #   expected-out/    each file in it is compared with the same name in @OUT@;
 #                    files in @OUT@ that are not listed there are ignored
 #   env              optional lines NAME=VALUE exported before the run
+#   setup            optional: a sh script run first, in SOURCE_DIR, with a
+#                    fresh folder @IN@ as $1 (inputs too large for the tree,
+#                    made there: a sparse checkpoint); @IN@ in args names it,
+#                    and its path in stdout and stderr reads @IN@
 # The command runs in SOURCE_DIR, so paths in messages are stable.
 # With GS_UPDATE_GOLDEN=1 the expectations (stdout, stderr, expected-out/)
 # are rewritten from the run, but never expected-rc: an exit code other than
@@ -19,10 +23,13 @@ set -u
 bin=$1 case=$2 src=$3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/out"
+mkdir "$tmp/out" "$tmp/in"
+if [ -f "$case/setup" ]; then
+	(cd "$src" && sh "$case/setup" "$tmp/in") || { echo "the case's setup failed"; exit 1; }
+fi
 set --
 while IFS= read -r line || [ -n "$line" ]; do
-	line=$(printf '%s' "$line" | sed -e "s|@SRC@|$src|g" -e "s|@OUT@|$tmp/out|g" -e "s|@CASE@|$case|g")
+	line=$(printf '%s' "$line" | sed -e "s|@SRC@|$src|g" -e "s|@OUT@|$tmp/out|g" -e "s|@CASE@|$case|g" -e "s|@IN@|$tmp/in|g")
 	set -- "$@" "$line"
 done < "$case/args"
 if [ -f "$case/env" ]; then
@@ -38,7 +45,7 @@ else
 fi
 rc=$?
 # Paths of the scratch folder are not part of the expectation.
-sed -i "s|$tmp/out|@OUT@|g" "$tmp/stdout" "$tmp/stderr"
+sed -i -e "s|$tmp/out|@OUT@|g" -e "s|$tmp/in|@IN@|g" "$tmp/stdout" "$tmp/stderr"
 want_rc=0
 [ -f "$case/expected-rc" ] && want_rc=$(cat "$case/expected-rc")
 if [ "${GS_UPDATE_GOLDEN:-0}" = 1 ]; then

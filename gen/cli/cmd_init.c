@@ -275,7 +275,7 @@ static json_t *S_img(json_t *dims, const S_plan *p)
  * training.recipe from the options (docs/formats.md §1.4): the items are
  * calculated by the sheet from it and the model's files, none typed here.
  */
-static json_t *S_training(const S_plan *p)
+static json_t *S_training(const S_plan *p, unsigned lora_targets)
 {
 	json_t *rc = json_object(), *targets;
 	size_t i;
@@ -284,7 +284,7 @@ static json_t *S_training(const S_plan *p)
 	if (p->task != 2) {
 		targets = json_array();
 		for (i = 0; gs_recipe_target_names[i]; i++)
-			if (p->targets & (1u << i))
+			if (lora_targets & (1u << i))
 				json_array_append_new(targets, json_string(gs_recipe_target_names[i]));
 		json_object_set_new(rc, "lora", json_pack("{s:I,s:o}", "rank", (json_int_t)p->lora_rank,
 							  "targets", targets));
@@ -757,10 +757,47 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 }
 
 /*
+ * LoRA's targets for the model's attention (gs_recipe_resolve_targets):
+ * the default, its projections (q_proj, k_proj, v_proj, o_proj; or
+ * multi-head latent attention's q_a_proj, q_b_proj or q_proj,
+ * kv_a_proj_with_mqa, kv_b_proj, o_proj); a module it lacks refused.
+ */
+static int S_train_targets(const gs_model *m, const S_plan *p, unsigned *targets)
+{
+	int mla = m->kv_lora_rank != 0;
+	unsigned want = p->targets, bad, has, i;
+	const char *sep = "";
+
+	if (!p->targets_given && mla)
+		want = GS_LORA_ALL_LINEAR;
+	*targets = gs_recipe_resolve_targets(want, mla, m->q_lora_rank, &bad);
+	if (!p->targets_given && mla)
+		*targets &= ~(unsigned)GS_LORA_MLP;
+	if (!bad)
+		return 0;
+	has = gs_recipe_resolve_targets(GS_LORA_ALL_LINEAR, mla, m->q_lora_rank, &i);
+	fprintf(stderr, "gpusheet init: %s: --lora-targets names ", m->path);
+	for (i = 0; gs_recipe_target_names[i]; i++)
+		if (bad & (1u << i)) {
+			fprintf(stderr, "%s%s", sep, gs_recipe_target_names[i]);
+			sep = ", ";
+		}
+	fprintf(stderr, ", which the model's %s does not have; its linear projections are ",
+		mla ? "multi-head latent attention" : "attention");
+	for (sep = "", i = 0; gs_recipe_target_names[i]; i++)
+		if (has & (1u << i)) {
+			fprintf(stderr, "%s%s", sep, gs_recipe_target_names[i]);
+			sep = ", ";
+		}
+	fprintf(stderr, "\n");
+	return 1;
+}
+
+/*
  * A training recipe that cannot be sized honestly for this model, refused
  * with the reason (docs/formats.md 1.4, layer kinds): 1 when refused.
  */
-static int S_train_refused(const gs_model *m, const S_plan *p)
+static int S_train_refused(const gs_model *m, const S_plan *p, unsigned *targets)
 {
 	size_t i;
 
@@ -773,16 +810,8 @@ static int S_train_refused(const gs_model *m, const S_plan *p)
 				(unsigned long long)m->layout[i].layers);
 			return 1;
 		}
-	if (p->task == 1 && m->kv_lora_rank &&
-	    (p->targets & (GS_LORA_Q | GS_LORA_K | GS_LORA_V))) {
-		fprintf(stderr, "gpusheet init: %s: the model's multi-head latent attention has no "
-			"q_proj, k_proj or v_proj (its projections are q_a_proj, q_b_proj, "
-			"kv_a_proj_with_mqa and kv_b_proj), which %s names; give "
-			"--lora-targets among o_proj, gate_proj, up_proj, down_proj\n", m->path,
-			p->targets_given ? "--lora-targets"
-			: "the default --lora-targets (q_proj, k_proj, v_proj, o_proj)");
-		return 1;
-	}
+	if (p->task == 1)
+		return S_train_targets(m, p, targets);
 	return 0;
 }
 
@@ -799,6 +828,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 						  "full fine-tuning" };
 	json_t *w = json_object(), *model, *weights, *cache, *req;
 	uint64_t params, rep, rep_tensors = 0;
+	unsigned targets = p->targets;
 	char *replicated = NULL;
 	char a[GS_FMT_MAX];
 	char *title, *notes;
@@ -830,7 +860,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_decref(w);
 		return NULL;
 	}
-	if (p->task && S_train_refused(m, p)) {
+	if (p->task && S_train_refused(m, p, &targets)) {
 		json_decref(w);
 		return NULL;
 	}
@@ -918,7 +948,7 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(w, "runtime", rt);
 	}
 	if (p->task != 0)
-		json_object_set_new(w, "training", S_training(p));
+		json_object_set_new(w, "training", S_training(p, targets));
 	req = json_object();
 	if (gs_model_replicated(m, &rep, &rep_tensors) == 0 && rep > 0) {
 		/* (none found, as in a shard whose tensors' names gpusheet does not
@@ -1086,8 +1116,9 @@ static int S_train_plan(S_plan *p, const char *otext, const char *stext, const c
 		return -1;
 	if (tgt && gs_recipe_parse_targets(tgt, &p->targets, &bad)) {
 		fprintf(stderr, "gpusheet init: --lora-targets: unknown module at \"%s\" (q_proj, "
-			"k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj or all-linear, "
-			"separated by commas)\n", bad);
+			"k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj; for multi-head "
+			"latent attention q_a_proj, q_b_proj, kv_a_proj_with_mqa, kv_b_proj; or "
+			"all-linear, separated by commas)\n", bad);
 		return -1;
 	}
 	if (p->task == 2 && (rank || tgt || p->qlora)) {

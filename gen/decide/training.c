@@ -89,24 +89,53 @@ static u128 S_lora_mlp(const gs_recipe *rc, u128 inter)
 	return sum;
 }
 
+/*
+ * LoRA on multi-head latent attention's projections, rank x (in + out)
+ * each, at the shapes of transformers' modeling_deepseek_v3.py
+ * (DeepseekV3Attention.__init__): q_proj h -> H(nope + rope) (q_lora_rank
+ * null), q_a_proj h -> q_rank, q_b_proj q_rank -> H(nope + rope),
+ * kv_a_proj_with_mqa h -> kv_rank + rope, kv_b_proj kv_rank -> H(nope + v),
+ * o_proj H·v -> h.
+ */
+static u128 S_lora_mla(const gs_workload *w)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 r = rc->lora_rank, h = rc->hidden, H = w->attention_heads,
+	     qk = H * ((u128)rc->mla_qk_nope + rc->mla_qk_rope), sum = 0;
+
+	if (rc->targets & GS_LORA_Q)
+		sum += r * (h + qk);
+	if (rc->targets & GS_LORA_Q_A)
+		sum += r * (h + rc->mla_q_rank);
+	if (rc->targets & GS_LORA_Q_B)
+		sum += r * (rc->mla_q_rank + qk);
+	if (rc->targets & GS_LORA_KV_A)
+		sum += r * (h + rc->mla_kv_rank + rc->mla_qk_rope);
+	if (rc->targets & GS_LORA_KV_B)
+		sum += r * (rc->mla_kv_rank + H * ((u128)rc->mla_qk_nope + rc->mla_v));
+	if (rc->targets & GS_LORA_O)
+		sum += r * (H * rc->mla_v + h);
+	return sum;
+}
+
 int gs_training_lora_params(const gs_workload *w, uint64_t *out)
 {
 	const gs_recipe *rc = &w->recipe;
 	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
 	     kv = (u128)w->kv_heads * w->head_dim, r = rc->lora_rank, attn = 0, moe;
 
-	/* MLA: only o_proj (H x v_head_dim in) among the attention's targets
-	 * (the recipe refuses q, k and v there) */
-	if (rc->mla)
-		q = (u128)w->attention_heads * rc->mla_v;
-	if (rc->targets & GS_LORA_Q)
-		attn += r * (h + q);
-	if (rc->targets & GS_LORA_K)
-		attn += r * (h + kv);
-	if (rc->targets & GS_LORA_V)
-		attn += r * (h + kv);
-	if (rc->targets & GS_LORA_O)
-		attn += r * (q + h);
+	if (rc->mla) {
+		attn = S_lora_mla(w);
+	} else {
+		if (rc->targets & GS_LORA_Q)
+			attn += r * (h + q);
+		if (rc->targets & GS_LORA_K)
+			attn += r * (h + kv);
+		if (rc->targets & GS_LORA_V)
+			attn += r * (h + kv);
+		if (rc->targets & GS_LORA_O)
+			attn += r * (q + h);
+	}
 	/* every routed expert's gate, up and down, and the shared experts' */
 	moe = (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc));
 	if (rc->shared_intermediate)
@@ -206,17 +235,49 @@ static u128 S_optimizer(gs_recipe_optimizer o, uint64_t n)
 	}
 }
 
-/* QLoRA's base: the linear layers in NF4 with double quantization, the
- * rest (embeddings, head, norms, router) at 2 B */
-static int S_qlora_base(const gs_workload *w, uint64_t *q, uint64_t *out)
+/* QLoRA's base: the q parameters of the linear layers in NF4 with double
+ * quantization, the rest (embeddings, head, norms, router) at 2 B */
+static int S_qlora_base(const gs_workload *w, uint64_t q, uint64_t *out)
 {
-	u128 v;
+	u128 v = (u128)S_ceil_div(q, 2) + S_ceil_div(q, 64) + (u128)4 * S_ceil_div(q, 16384) +
+		 (u128)(w->parameters - q) * 2;
 
-	if (gs_training_linear_params(w, q) || *q > w->parameters)
-		return -1;
-	v = (u128)S_ceil_div(*q, 2) + S_ceil_div(*q, 64) + (u128)4 * S_ceil_div(*q, 16384) +
-	    (u128)(w->parameters - *q) * 2;
 	return S_fit(v, out);
+}
+
+int gs_training_lora_ck(const gs_recipe *rc, uint64_t *out)
+{
+	u128 io = 0;
+	size_t i;
+
+	for (i = 0; i < GS_MODEL_LORA_ROLES; i++)
+		if (rc->targets & (1u << i))
+			io += rc->ck.lora_io[i];
+	return S_fit(io * rc->lora_rank, out);
+}
+
+/* the trainable parameters: the checkpoint's where its headers were read
+ * (full: every kind's within the model's layers, quantisation scales left
+ * out; LoRA: rank x the rows + columns of the matrices the targets name),
+ * the geometry's otherwise; the geometry's kept in trainable_config */
+static int S_trainable(const gs_workload *w, gs_training *t)
+{
+	const gs_recipe *rc = &w->recipe;
+
+	t->from_ck = rc->has_ck;
+	if (rc->method == GS_METHOD_FULL)
+		t->trainable_config = rc->has_ck && rc->ck_config_params ? rc->ck_config_params
+									  : w->parameters;
+	else if (gs_training_lora_params(w, &t->trainable_config))
+		return -1;
+	t->trainable = t->trainable_config;
+	if (!rc->has_ck)
+		return 0;
+	if (rc->method == GS_METHOD_FULL)
+		t->trainable = rc->ck.total - rc->ck.params[GS_PK_BEYOND] - rc->ck.params[GS_PK_SCALE];
+	else if (gs_training_lora_ck(rc, &t->trainable))
+		return -1;
+	return 0;
 }
 
 /* the value bytes of the weights: their storage width, whole bytes (2 for bf16) */
@@ -336,22 +397,21 @@ int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *
 	t->cards = rc->cards ? rc->cards : 1;
 	if (!rc->present || !f1 || !f2)
 		return S_fail(err, "dimensions (no recipe, microbatch or input_tokens)");
-	if (full) {
-		t->trainable = w->parameters;
-	} else if (gs_training_lora_params(w, &t->trainable)) {
+	if (S_trainable(w, t))
 		return S_fail(err, "LoRA parameters");
-	}
 	if (rc->method == GS_METHOD_QLORA) {
-		if (gs_training_linear_params(w, &t->quantized))
+		if (gs_training_linear_params(w, &t->quantized_config))
 			return S_fail(err, "linear layers");
+		t->quantized = rc->has_ck ? rc->ck.linear : t->quantized_config;
 		if (t->quantized > w->parameters) {
-			gs_error_set(err, "the geometry's linear layers (%llu parameters) exceed "
+			gs_error_set(err, "the %s linear layers (%llu parameters) exceed "
 				     "model.parameters (%llu): the recipe's geometry does not describe "
-				     "this model", (unsigned long long)t->quantized,
+				     "this model", rc->has_ck ? "checkpoint's" : "geometry's",
+				     (unsigned long long)t->quantized,
 				     (unsigned long long)w->parameters);
 			return -1;
 		}
-		if (S_qlora_base(w, &t->quantized, &base))
+		if (S_qlora_base(w, t->quantized, &base))
 			return S_fail(err, "4-bit base");
 	}
 	if (S_set(t, GS_TI_WEIGHTS, base, s3, GS_PROV_CALCULATED) ||
@@ -359,7 +419,7 @@ int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *
 	    S_set(t, GS_TI_GRADIENTS,
 		  (u128)t->trainable * (full ? S_value_bytes(w) : 4), s2, GS_PROV_CALCULATED) ||
 	    S_set(t, GS_TI_MASTER, full && gs_workload_millibits(w) < 32000
-				       ? (u128)w->parameters * 4 : 0, s1, GS_PROV_CALCULATED) ||
+				       ? (u128)t->trainable * 4 : 0, s1, GS_PROV_CALCULATED) ||
 	    S_set(t, GS_TI_OPTIMIZER, S_optimizer(rc->optimizer, t->trainable), s1,
 		  GS_PROV_CALCULATED))
 		return S_fail(err, "model states");

@@ -40,6 +40,16 @@
  *               calculated.
  * No KV cache: a training step keeps none.
  *
+ * From the checkpoint: where the model's safetensors headers were read
+ * (model.h gs_model_param_kinds), T is calculated from its tensors, not
+ * from the geometry: full training every parameter within the layers the
+ * model runs (a multi-token-prediction layer transformers does not load
+ * left out, and the quantisation scales); LoRA rank x (rows + columns) of each matrix a target names
+ * (PEFT matches the module's name); QLoRA's Q the parameters of the
+ * attention's, MLP's and experts' matrices. The geometry's T and Q stay
+ * beside them (trainable_config, quantized_config) as a cross-check; the
+ * master weights are T x 4 B.
+ *
  * Sharding over N cards (Rajbhandari et al. 2020 §5): ZeRO-1 divides the
  * optimizer states and the master weights by N, ZeRO-2 the gradients too,
  * ZeRO-3 and FSDP (full shard) the weights and adapters too; the rest is
@@ -89,6 +99,11 @@ typedef enum {
 typedef struct {
 	uint64_t trainable;   /* T */
 	uint64_t quantized;   /* QLoRA: parameters of the linear layers in NF4; else 0 */
+	/* 1: T and the QLoRA's linear layers are calculated from the
+	 * checkpoint's headers (recipe has_ck); the geometry's figures are
+	 * kept beside them as a cross-check (equal when not from_ck) */
+	int from_ck;
+	uint64_t trainable_config, quantized_config;
 	uint64_t cards;       /* N */
 	gs_train_item items[GS_TI_COUNT];
 	uint64_t per_card;    /* sum of the items per card */
@@ -109,8 +124,14 @@ typedef struct {
  * -1 on overflow. */
 int gs_training_linear_params(const gs_workload *w, uint64_t *out);
 /* LoRA's trainable parameters: layers x sum over the targets of
- * rank x (in + out), every expert's for gate, up and down. -1 on overflow. */
+ * rank x (in + out), every expert's for gate, up and down; multi-head
+ * latent attention's projections at their shapes (q_a, q_b or q, kv_a,
+ * kv_b, o: training.c). -1 on overflow. */
 int gs_training_lora_params(const gs_workload *w, uint64_t *out);
+/* LoRA's trainable parameters from the checkpoint's headers: rank x the
+ * sum over the targets of rows + columns of the matrices each names
+ * (rc->ck.lora_io). -1 on overflow. */
+int gs_training_lora_ck(const gs_recipe *rc, uint64_t *out);
 /* Activations per card for the microbatch and tokens given (see above). */
 int gs_training_activations(const gs_workload *w, uint64_t microbatch, uint64_t tokens,
 			    int ckpt, uint64_t *out);

@@ -170,14 +170,6 @@ static int S_dtype_add(gs_model *m, const char *name, uint64_t block, uint64_t b
 	return 0;
 }
 
-/* Tensors that hold buffers, not parameters, in published checkpoints. */
-static int S_is_buffer(const char *name)
-{
-	return S_has_suffix(name, "inv_freq") || S_has_suffix(name, ".attention.bias") ||
-	       S_has_suffix(name, ".attention.masked_bias") || S_has_suffix(name, ".attn.bias") ||
-	       S_has_suffix(name, ".attn.masked_bias");
-}
-
 int gs_model_tensor_replicated(const char *name)
 {
 	static const char *const whole[] = {
@@ -191,7 +183,7 @@ int gs_model_tensor_replicated(const char *name)
 	const char *p = name;
 	size_t i;
 
-	if (S_is_buffer(name))
+	if (gs_model_tensor_buffer(name))
 		return 0;
 	/* the norms: a name component holding "norm", or starting "ln_" (ln_f,
 	 * ln_attn, ln_1): LayerNorm and RMSNorm are never split */
@@ -225,7 +217,7 @@ static void S_note_replicated(gs_model *m, const char *name, uint64_t bytes)
 
 static void S_note_buffer(gs_model *m, const char *name, uint64_t params)
 {
-	if (!S_is_buffer(name))
+	if (!gs_model_tensor_buffer(name))
 		return;
 	gs_util_strvec_push_dup(&m->buffers, name);
 	if (gs_qty_add_u64(m->buffer_params, params, &m->buffer_params))
@@ -810,6 +802,13 @@ static int S_st_tensor(const char *file, uint64_t data_start, uint64_t data_len,
 	}
 	S_note_buffer(m, name, count);
 	S_note_replicated(m, name, bytes);
+	if (json_array_size(sh) == 2) {
+		uint64_t dims[2] = { (uint64_t)json_integer_value(json_array_get(sh, 0)),
+				     (uint64_t)json_integer_value(json_array_get(sh, 1)) };
+		gs_model_kinds_note(m, name, dims, 2, count);
+	} else {
+		gs_model_kinds_note(m, name, NULL, json_array_size(sh), count);
+	}
 	return 0;
 }
 
@@ -1793,6 +1792,7 @@ void gs_model_release(gs_model *m)
 	gs_util_strvec_release(&m->found_keys);
 	gs_util_strvec_release(&m->missing_keys);
 	free(m->dtypes);
+	free(m->pt);
 	gs_util_strvec_release(&m->buffers);
 	for (i = 0; i < m->nfiles; i++) {
 		free(m->files[i].name);

@@ -219,6 +219,9 @@ typedef struct gs_model_s {
 	 * (gs_model_replicated) */
 	uint64_t replicated_bytes;
 	uint64_t replicated_tensors;
+	/* the tensors of the safetensors headers, noted for gs_model_param_kinds */
+	struct gs_model_pt_s *pt;
+	size_t npt, pt_cap;
 	unsigned gguf_version;    /* 0 when not GGUF */
 	uint64_t gguf_alignment;
 
@@ -227,6 +230,53 @@ typedef struct gs_model_s {
 	size_t nfiles;
 	char *archived;           /* read from this evidence folder's archive, or NULL */
 } gs_model;
+
+/*
+ * The parameters per kind of a checkpoint, calculated from its safetensors
+ * headers: each tensor's kind from its name, its parameters from its shape
+ * (model_kinds.c). Kinds: the embeddings (embed_tokens, wte, embed_in), the
+ * head (lm_head, embed_out), the attention (self_attn, attention, attn:
+ * MLA's projections included), the dense MLP (mlp, feed_forward), the
+ * routed experts (experts), the shared experts (shared_experts,
+ * shared_expert), the routers (gate, router, shared_expert_gate,
+ * e_score_correction_bias), the norms (a name component holding "norm" or
+ * starting "ln_"), the quantisation scales (a name holding "scale": FP8's
+ * weight_scale_inv), the rest (names not placed, packed blocks); and the tensors of layers numbered from config.json's layer
+ * count on (DeepSeek-V3's multi-token-prediction layer 61, which
+ * transformers does not load: _keys_to_ignore_on_load_unexpected), counted
+ * apart. Buffers (inv_freq, masks) are no kind.
+ */
+typedef enum {
+	GS_PK_EMBED = 0, GS_PK_HEAD, GS_PK_ATTENTION, GS_PK_DENSE, GS_PK_ROUTED, GS_PK_SHARED,
+	GS_PK_ROUTER, GS_PK_NORM, GS_PK_SCALE, GS_PK_OTHER, GS_PK_BEYOND, GS_PK_COUNT
+} gs_model_pkind;
+
+/* The LoRA roles a matrix's module name gives, in the order of
+ * recipe.h's gs_recipe_target_names (Mixtral's experts' w1, w3, w2 are
+ * gate_proj, up_proj, down_proj). */
+#define GS_MODEL_LORA_ROLES 11
+extern const char *const gs_model_lora_roles[GS_MODEL_LORA_ROLES + 1];
+
+typedef struct {
+	uint64_t params[GS_PK_COUNT];
+	uint64_t total;           /* every kind's, BEYOND included */
+	/* within the layers the model runs: the parameters of the linear
+	 * layers' matrices (2-D .weight of the attention, the dense MLP, the
+	 * experts), and per LoRA role the sum of rows + columns of its
+	 * matrices (LoRA of rank r adds r x that) */
+	uint64_t linear;
+	uint64_t lora_io[GS_MODEL_LORA_ROLES];
+} gs_model_pkinds;
+
+/*
+ * The kinds of m's checkpoint; 0, or -1 when m has no complete set of
+ * safetensors headers (an index alone, a GGUF file, a shard missing), no
+ * layer count, or the sums overflow.
+ */
+int gs_model_param_kinds(const gs_model *m, gs_model_pkinds *k);
+/* The kind of one tensor by its name (GS_PK_COUNT: a buffer), and its LoRA
+ * role (an index of gs_model_lora_roles, or -1) when it is a .weight. */
+gs_model_pkind gs_model_tensor_kind(const char *name, int *role);
 
 /*
  * 1 when one geometry (layers x kv_heads x head_dim, with at most one

@@ -36,6 +36,13 @@
 struct gs_model_s;
 typedef struct gs_model_arch_s gs_model_arch;
 
+/* model_kinds.c: 1 when a tensor holds a buffer, not parameters (inv_freq, masks) */
+int gs_model_tensor_buffer(const char *name);
+/* model_kinds.c: one tensor of a safetensors header, noted for
+ * gs_model_param_kinds (shape: its ndim dimensions when ndim is 2) */
+void gs_model_kinds_note(struct gs_model_s *m, const char *name, const uint64_t *shape,
+			 size_t ndim, uint64_t params);
+
 /* The entry of model_type, or NULL when the table has none. */
 const gs_model_arch *gs_model_arch_find(const char *model_type);
 /* The number of entries, and the model_type of entry i (for the docs' list). */

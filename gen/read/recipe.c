@@ -15,8 +15,12 @@ static const char *const S_ckpts[] = { "none", "selective", "full", NULL };
 static const char *const S_shards[] = { "none", "zero1", "zero2", "zero3", "fsdp", NULL };
 static const char *const S_offloads[] = { "none", "optimizer", "parameters", NULL };
 
-const char *const gs_recipe_target_names[] = { "q_proj", "k_proj", "v_proj", "o_proj",
-					       "gate_proj", "up_proj", "down_proj", NULL };
+const char *const gs_recipe_target_names[] = { "q_proj", "q_a_proj", "q_b_proj", "k_proj",
+					       "v_proj", "kv_a_proj_with_mqa", "kv_b_proj",
+					       "o_proj", "gate_proj", "up_proj", "down_proj", NULL };
+
+#define S_TARGET_LIST "q_proj, q_a_proj, q_b_proj, k_proj, v_proj, kv_a_proj_with_mqa, " \
+	"kv_b_proj, o_proj, gate_proj, up_proj, down_proj"
 
 const char *gs_recipe_method_id(gs_recipe_method m) { return S_methods[m]; }
 const char *gs_recipe_optimizer_id(gs_recipe_optimizer o) { return S_optimizers[o]; }
@@ -30,7 +34,7 @@ static unsigned S_target(const char *name, size_t len)
 	size_t i;
 
 	if (len == strlen("all-linear") && strncmp(name, "all-linear", len) == 0)
-		return GS_LORA_ALL;
+		return GS_LORA_ALL_LINEAR;
 	for (i = 0; gs_recipe_target_names[i]; i++)
 		if (strlen(gs_recipe_target_names[i]) == len &&
 		    strncmp(name, gs_recipe_target_names[i], len) == 0)
@@ -62,6 +66,22 @@ int gs_recipe_parse_targets(const char *list, unsigned *mask, const char **bad)
 	return 0;
 }
 
+unsigned gs_recipe_resolve_targets(unsigned mask, int mla, uint64_t q_rank, unsigned *bad)
+{
+	unsigned has = GS_LORA_O | GS_LORA_MLP;
+
+	if (!mla)
+		has |= GS_LORA_Q | GS_LORA_K | GS_LORA_V;
+	else if (q_rank)
+		has |= GS_LORA_Q_A | GS_LORA_Q_B | GS_LORA_KV_A | GS_LORA_KV_B;
+	else
+		has |= GS_LORA_Q | GS_LORA_KV_A | GS_LORA_KV_B;
+	if (mask & GS_LORA_ALL_LINEAR)
+		mask = (mask & ~(unsigned)GS_LORA_ALL_LINEAR) | has;
+	*bad = mask & ~has;
+	return mask & has;
+}
+
 static void S_read_lora(gs_jr *r, json_t *o, const char *path, gs_recipe *rc)
 {
 	static const char *const allowed[] = { "rank", "targets", NULL };
@@ -75,7 +95,7 @@ static void S_read_lora(gs_jr *r, json_t *o, const char *path, gs_recipe *rc)
 	if (gs_jr_array(r, lo, lp, "targets", GS_JR_REQUIRED, &arr, &ap) == 1) {
 		if (json_array_size(arr) == 0)
 			gs_jr_error(r, ap, "expected at least one target module "
-				    "(q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj, all-linear)");
+				    "(" S_TARGET_LIST ", all-linear)");
 		json_array_foreach(arr, i, v) {
 			char *s;
 			unsigned b;
@@ -83,9 +103,8 @@ static void S_read_lora(gs_jr *r, json_t *o, const char *path, gs_recipe *rc)
 			if (gs_jr_v_string(r, v, ip, &s) == 0) {
 				b = S_target(s, strlen(s));
 				if (!b)
-					gs_jr_error(r, ip, "unknown target module \"%s\": expected q_proj, "
-						    "k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj "
-						    "or all-linear", s);
+					gs_jr_error(r, ip, "unknown target module \"%s\": expected "
+						    S_TARGET_LIST " or all-linear", s);
 				else if (rc->targets & b)
 					gs_jr_error(r, ip, "target module \"%s\" named twice", s);
 				rc->targets |= b;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <jansson.h>
 #include "jsonread.h"
+#include "model.h"
 
 typedef enum { GS_METHOD_FULL = 0, GS_METHOD_LORA = 1, GS_METHOD_QLORA = 2 } gs_recipe_method;
 typedef enum {
@@ -38,13 +39,26 @@ typedef enum {
 	GS_OFFLOAD_PARAMETERS = 2   /* the optimizer's too */
 } gs_recipe_offload;
 
-/* LoRA target modules, by role (bit masks of gs_recipe.targets) */
+/*
+ * LoRA target modules, by role (bit masks of gs_recipe.targets). The
+ * attention's projections: q, k, v, o; or multi-head latent attention's
+ * (DeepSeek-V2/V3, transformers' modeling_deepseek_v3.py,
+ * DeepseekV3Attention): q_a_proj and q_b_proj (q_proj when q_lora_rank is
+ * null), kv_a_proj_with_mqa, kv_b_proj, o_proj. GS_LORA_ALL_LINEAR is
+ * "all-linear" as given, before the model says which projections it has
+ * (gs_recipe_resolve_targets).
+ */
 enum {
-	GS_LORA_Q = 1, GS_LORA_K = 2, GS_LORA_V = 4, GS_LORA_O = 8,
-	GS_LORA_GATE = 16, GS_LORA_UP = 32, GS_LORA_DOWN = 64,
-	GS_LORA_ALL = 127
+	GS_LORA_Q = 1, GS_LORA_Q_A = 2, GS_LORA_Q_B = 4, GS_LORA_K = 8, GS_LORA_V = 16,
+	GS_LORA_KV_A = 32, GS_LORA_KV_B = 64, GS_LORA_O = 128,
+	GS_LORA_GATE = 256, GS_LORA_UP = 512, GS_LORA_DOWN = 1024,
+	GS_LORA_ALL_LINEAR = 2048,
+	GS_LORA_MLP = 256 | 512 | 1024,
+	GS_LORA_ALL = 1 | 8 | 16 | 128 | GS_LORA_MLP   /* q, k, v, o and the MLP's */
 };
-/* The names of the targets in bit order ("q_proj", ..., "down_proj"). */
+/* The names of the targets in bit order, the order of a layer's modules
+ * ("q_proj", "q_a_proj", ..., "o_proj", "gate_proj", "up_proj",
+ * "down_proj"). */
 extern const char *const gs_recipe_target_names[];
 
 typedef struct {
@@ -75,6 +89,13 @@ typedef struct {
 	 * files: mla 1, q_rank 0 when the queries are projected directly */
 	int mla;
 	uint64_t mla_q_rank, mla_kv_rank, mla_qk_nope, mla_qk_rope, mla_v;
+	/* the parameters per kind calculated from the checkpoint's safetensors
+	 * headers (model.h), has_ck 1 when the model's files gave them: the
+	 * training items then count from them, the geometry's figures kept as
+	 * a cross-check (decide/training.h) */
+	int has_ck;
+	gs_model_pkinds ck;
+	uint64_t ck_config_params;   /* the geometry's parameter count, or 0 */
 } gs_recipe;
 
 const char *gs_recipe_method_id(gs_recipe_method m);
@@ -93,5 +114,13 @@ int gs_recipe_read(gs_jr *r, json_t *o, const char *path, gs_recipe *rc);
 /* Parses a comma-separated list of target names ("q_proj,v_proj", or
  * "all-linear") into *mask; -1 with the bad name in *bad otherwise. */
 int gs_recipe_parse_targets(const char *list, unsigned *mask, const char **bad);
+
+/*
+ * The targets for the model's attention: mla 0 (q, k, v, o) or 1 (with
+ * q_rank 0 when the queries are projected directly). "all-linear" becomes
+ * every linear projection the model has. Returns the mask, and in *bad
+ * the targets the model has no module of (0: none).
+ */
+unsigned gs_recipe_resolve_targets(unsigned mask, int mla, uint64_t q_rank, unsigned *bad);
 
 #endif

@@ -1215,11 +1215,49 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 }
 
 /*
+ * LoRA's targets against the model's attention: "all-linear" made every
+ * projection it has; a module it does not have refused, with those it has
+ * (multi-head latent attention: q_a_proj, q_b_proj or q_proj,
+ * kv_a_proj_with_mqa, kv_b_proj, o_proj; other attention: q_proj, k_proj,
+ * v_proj, o_proj).
+ */
+static void S_recipe_targets(gs_jr *r, gs_recipe *rc, const char *path)
+{
+	unsigned bad;
+	size_t i;
+
+	rc->targets = gs_recipe_resolve_targets(rc->targets, rc->mla, rc->mla_q_rank, &bad);
+	for (i = 0; bad && gs_recipe_target_names[i]; i++) {
+		char *lp, *tp;
+		if (!(bad & (1u << i)))
+			continue;
+		lp = gs_jr_path_key(path, "lora");
+		tp = gs_jr_path_key(lp, "targets");
+		if (!rc->mla)
+			gs_jr_error(r, tp, "LoRA target %s is a projection of multi-head latent "
+				    "attention, which this model does not have: its attention's are "
+				    "q_proj, k_proj, v_proj and o_proj", gs_recipe_target_names[i]);
+		else if (rc->mla_q_rank)
+			gs_jr_error(r, tp, "LoRA target %s does not exist in this model's multi-head "
+				    "latent attention: its projections are q_a_proj, q_b_proj, "
+				    "kv_a_proj_with_mqa, kv_b_proj and o_proj",
+				    gs_recipe_target_names[i]);
+		else
+			gs_jr_error(r, tp, "LoRA target %s does not exist in this model's multi-head "
+				    "latent attention (q_lora_rank null: the queries are projected "
+				    "directly): its projections are q_proj, kv_a_proj_with_mqa, "
+				    "kv_b_proj and o_proj", gs_recipe_target_names[i]);
+		free(tp);
+		free(lp);
+	}
+}
+
+/*
  * The layer kinds a recipe sizes (decide/training.h): multi-head latent
  * attention from the model's files; layers that keep a state (Mamba2,
  * Gated DeltaNet) refused, their activations having no published
- * per-layer formula here; LoRA's q_proj, k_proj, v_proj refused where the
- * attention has no such modules.
+ * per-layer formula here; LoRA's targets checked against the attention's
+ * projections (S_recipe_targets).
  */
 static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 {
@@ -1250,16 +1288,8 @@ static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 		rc->mla_qk_nope = m->qk_nope_head_dim;
 		rc->mla_qk_rope = m->qk_rope_head_dim;
 		rc->mla_v = m->v_head_dim;
-		if (rc->targets & (GS_LORA_Q | GS_LORA_K | GS_LORA_V)) {
-			char *lp = gs_jr_path_key(path, "lora"), *tp = gs_jr_path_key(lp, "targets");
-			gs_jr_error(r, tp, "LoRA targets q_proj, k_proj and v_proj do not exist in "
-				    "multi-head latent attention (its projections are q_a_proj, "
-				    "q_b_proj, kv_a_proj_with_mqa and kv_b_proj): target o_proj, "
-				    "gate_proj, up_proj or down_proj");
-			free(tp);
-			free(lp);
-		}
 	}
+	S_recipe_targets(r, rc, path);
 	if (rc->experts && w->layers && rc->dense_layers >= w->layers) {
 		char *gp = gs_jr_path_key(path, "geometry");
 		gs_jr_error(r, gp, "dense_layers (%llu) leaves no layer of the model's %llu to "
@@ -1319,6 +1349,9 @@ static void S_recipe_check(gs_jr *r, gs_workload *w, json_t *root, const char *p
 		}
 	}
 	S_recipe_kinds(r, w, path);
+	/* the checkpoint's own parameters per kind, where its headers were read */
+	rc->has_ck = m && gs_model_param_kinds(m, &rc->ck) == 0;
+	rc->ck_config_params = m && m->has_config_params ? m->config_params : 0;
 	if (!rc->has_hidden)
 		gs_jr_error(r, gp, "missing hidden_size (state it, or read the model with model.from)");
 	if (!rc->has_intermediate)

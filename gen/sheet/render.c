@@ -144,6 +144,44 @@ static void S_training_kinds(gs_jw *w, const gs_recipe *rc, const gs_training *t
 	gs_jw_end(w);
 }
 
+/* sizing.training_recipe.checkpoint: the parameters per kind calculated
+ * from the checkpoint's headers, and the geometry's figures beside the
+ * trainable (and QLoRA's 4-bit) parameters counted from them */
+static void S_training_ck(gs_jw *w, const gs_recipe *rc, const gs_training *t)
+{
+	static const char *const ids[GS_PK_COUNT] = {
+		"embeddings", "head", "attention", "dense_mlp", "routed_experts",
+		"shared_experts", "routers", "norms", "scales", "other", "beyond_layers"
+	};
+	/* the ids sorted */
+	static const gs_model_pkind order[GS_PK_COUNT] = {
+		GS_PK_ATTENTION, GS_PK_BEYOND, GS_PK_DENSE, GS_PK_EMBED, GS_PK_HEAD, GS_PK_NORM,
+		GS_PK_OTHER, GS_PK_ROUTED, GS_PK_ROUTER, GS_PK_SCALE, GS_PK_SHARED
+	};
+	int k;
+
+	gs_jw_key(w, "checkpoint");
+	gs_jw_object(w);
+	gs_jw_key(w, "linear_parameters");
+	gs_jw_u64(w, rc->ck.linear);
+	gs_jw_key(w, "parameters_per_kind");
+	gs_jw_object(w);
+	for (k = 0; k < GS_PK_COUNT; k++) {
+		gs_jw_key(w, ids[order[k]]);
+		gs_jw_u64(w, rc->ck.params[order[k]]);
+	}
+	gs_jw_end(w);
+	if (rc->method == GS_METHOD_QLORA) {
+		gs_jw_key(w, "quantized_parameters_config");
+		gs_jw_u64(w, t->quantized_config);
+	}
+	gs_jw_key(w, "total");
+	gs_jw_u64(w, rc->ck.total);
+	gs_jw_key(w, "trainable_parameters_config");
+	gs_jw_u64(w, t->trainable_config);
+	gs_jw_end(w);
+}
+
 /* sizing.training_recipe: the recipe, its items per card and its phases */
 static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training *t)
 {
@@ -162,6 +200,8 @@ static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training
 	gs_jw_object(w);
 	gs_jw_key(w, "cards");
 	gs_jw_u64(w, t->cards);
+	if (t->from_ck)
+		S_training_ck(w, rc, t);
 	gs_jw_key(w, "checkpointing");
 	gs_jw_str(w, gs_recipe_ckpt_id(rc->checkpointing));
 	gs_jw_key(w, "host_memory");

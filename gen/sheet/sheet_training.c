@@ -187,6 +187,66 @@ static void S_kinds_table(S_ctx *c)
 	}
 }
 
+static const char *const S_pk_keys[GS_PK_COUNT] = {
+	"train.pk.embed", "train.pk.head", "train.pk.attention", "train.pk.dense",
+	"train.pk.routed", "train.pk.shared", "train.pk.router", "train.pk.norm",
+	"train.pk.scale", "train.pk.other", "train.pk.beyond"
+};
+
+/* figure (from the checkpoint) against the geometry's: "the same", or the
+ * geometry's figure and the difference */
+static void S_cross(S_ctx *c, cmark_node *p, const char *what, uint64_t ck, uint64_t cfg)
+{
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], d[GS_FMT_MAX];
+
+	if (ck == cfg) {
+		gs_doc_textf(p, " %s %s, %s.", what, gs_qty_fmt_int(a, ck, c->lang),
+			     TR("train.ck.same"));
+		return;
+	}
+	gs_doc_textf(p, " %s %s; %s %s, %s %s%s.", what, gs_qty_fmt_int(a, ck, c->lang),
+		     TR("train.ck.config"), gs_qty_fmt_int(b, cfg, c->lang),
+		     TR("model.params_differ"), ck > cfg ? "+" : "−",
+		     gs_qty_fmt_int(d, ck > cfg ? ck - cfg : cfg - ck, c->lang));
+}
+
+/* The parameters per kind calculated from the checkpoint's headers, and
+ * the trainable parameters (and QLoRA's 4-bit ones) against the
+ * geometry's. */
+static void S_ck_table(S_ctx *c)
+{
+	const gs_recipe *rc = &c->in->w->recipe;
+	const gs_training *t = &c->in->s->train;
+	const char *h[2];
+	cmark_node *tb, *r, *p;
+	char a[GS_FMT_MAX];
+	int k;
+
+	if (!t->from_ck)
+		return;
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("train.ck.intro"));
+	h[0] = TR("train.ck.kind");
+	h[1] = TR("train.ck.params");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.training_ck"), 2, h);
+	for (k = 0; k < GS_PK_COUNT; k++) {
+		if (!rc->ck.params[k])
+			continue;
+		r = gs_doc_row(tb);
+		gs_doc_cell_text(r, TR(S_pk_keys[k]));
+		gs_doc_cell_text(r, gs_qty_fmt_int(a, rc->ck.params[k], c->lang));
+	}
+	r = gs_doc_row(tb);
+	gs_doc_cell_text(r, TR("train.ck.total"));
+	gs_doc_cell_text(r, gs_qty_fmt_int(a, rc->ck.total, c->lang));
+	p = gs_doc_para(c->root);
+	gs_doc_text(p, TR("train.ck.cross"));
+	S_cross(c, p, TR(rc->method == GS_METHOD_FULL ? "train.ck.trainable_full"
+			 : "train.ck.trainable_lora"), t->trainable, t->trainable_config);
+	if (rc->method == GS_METHOD_QLORA)
+		S_cross(c, p, TR("train.ck.quantized"), t->quantized, t->quantized_config);
+}
+
 void gs_sheet_training_sizing(S_ctx *c)
 {
 	const gs_sizing *s = c->in->s;
@@ -201,6 +261,7 @@ void gs_sheet_training_sizing(S_ctx *c)
 	S_items_table(c);
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("train.formulas"));
+	S_ck_table(c);
 	S_kinds_table(c);
 	if (t->host) {
 		p = gs_doc_para(c->root);

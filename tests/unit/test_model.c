@@ -799,6 +799,91 @@ static void test_replicated(void)
 	gs_diag_release(&d);
 }
 
+/*
+ * Parameters per kind from the headers (gs_model_param_kinds). tiny-llama's
+ * real shards: embeddings 10 x 8 = 80 (tied: no head); attention q 8 x 8,
+ * k 4 x 8, v 4 x 8, o 8 x 8 = 192; MLP gate, up 16 x 8 and down 8 x 16 =
+ * 384; norms 8 + 8 + 8 = 24; the inv_freq buffer no kind: 680, the
+ * geometry's count. LoRA's rows + columns per role: q 16, k 12, v 12, o
+ * 16, gate 24, up 24, down 24 (rank 4 on all: 4 x 128 = 512). Linear 576.
+ * Names of the published checkpoints (Mixtral, DeepSeek-V3, Qwen2-MoE,
+ * GPT-NeoX) each to its kind and role.
+ */
+static void test_param_kinds(void)
+{
+	static const struct { const char *name; int kind; const char *role; } names[] = {
+		{ "model.embed_tokens.weight", GS_PK_EMBED, NULL },
+		{ "lm_head.weight", GS_PK_HEAD, NULL },
+		{ "gpt_neox.embed_in.weight", GS_PK_EMBED, NULL },
+		{ "embed_out.weight", GS_PK_HEAD, NULL },
+		{ "model.layers.0.self_attn.q_proj.weight", GS_PK_ATTENTION, "q_proj" },
+		{ "model.layers.0.self_attn.q_proj.bias", GS_PK_ATTENTION, NULL },
+		{ "model.layers.3.self_attn.q_a_proj.weight", GS_PK_ATTENTION, "q_a_proj" },
+		{ "model.layers.3.self_attn.q_a_layernorm.weight", GS_PK_NORM, NULL },
+		{ "model.layers.3.self_attn.kv_a_proj_with_mqa.weight", GS_PK_ATTENTION,
+		  "kv_a_proj_with_mqa" },
+		{ "model.layers.3.self_attn.kv_b_proj.weight_scale_inv", GS_PK_SCALE, NULL },
+		{ "gpt_neox.layers.0.attention.query_key_value.weight", GS_PK_ATTENTION, NULL },
+		{ "model.layers.0.mlp.down_proj.weight", GS_PK_DENSE, "down_proj" },
+		{ "model.layers.3.mlp.experts.255.up_proj.weight", GS_PK_ROUTED, "up_proj" },
+		{ "model.layers.3.mlp.shared_experts.gate_proj.weight", GS_PK_SHARED, "gate_proj" },
+		{ "model.layers.0.mlp.shared_expert.down_proj.weight", GS_PK_SHARED, "down_proj" },
+		{ "model.layers.0.mlp.shared_expert_gate.weight", GS_PK_ROUTER, NULL },
+		{ "model.layers.3.mlp.gate.weight", GS_PK_ROUTER, NULL },
+		{ "model.layers.3.mlp.gate.e_score_correction_bias", GS_PK_ROUTER, NULL },
+		{ "model.layers.0.block_sparse_moe.gate.weight", GS_PK_ROUTER, NULL },
+		{ "model.layers.0.block_sparse_moe.experts.7.w1.weight", GS_PK_ROUTED, "gate_proj" },
+		{ "model.layers.0.block_sparse_moe.experts.7.w3.weight", GS_PK_ROUTED, "up_proj" },
+		{ "model.layers.0.block_sparse_moe.experts.7.w2.weight", GS_PK_ROUTED, "down_proj" },
+		{ "model.layers.0.input_layernorm.weight", GS_PK_NORM, NULL },
+		{ "model.norm.weight", GS_PK_NORM, NULL },
+		{ "model.layers.61.eh_proj.weight", GS_PK_OTHER, NULL },
+		{ "model.layers.0.self_attn.rotary_emb.inv_freq", GS_PK_COUNT, NULL },
+	};
+	gs_model m;
+	gs_model_pkinds k;
+	gs_diag d = GS_DIAG_INIT;
+	char *p;
+	size_t i;
+	int role;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int kind = (int)gs_model_tensor_kind(names[i].name, &role);
+		if (!CHECK_INT(kind, names[i].kind) ||
+		    !CHECK_STR(role >= 0 ? gs_model_lora_roles[role] : "(none)",
+			       names[i].role ? names[i].role : "(none)"))
+			fprintf(stderr, "  tensor %s\n", names[i].name);
+	}
+	p = at("tiny-llama");
+	if (CHECK(gs_model_read(p, &m, &d) == 0)) {
+		CHECK(gs_model_param_kinds(&m, &k) == 0);
+		CHECK_U64(k.params[GS_PK_EMBED], 80);
+		CHECK_U64(k.params[GS_PK_HEAD], 0);
+		CHECK_U64(k.params[GS_PK_ATTENTION], 192);
+		CHECK_U64(k.params[GS_PK_DENSE], 384);
+		CHECK_U64(k.params[GS_PK_NORM], 24);
+		CHECK_U64(k.params[GS_PK_OTHER], 0);
+		CHECK_U64(k.params[GS_PK_BEYOND], 0);
+		CHECK_U64(k.total, 680);
+		CHECK_U64(k.linear, 576);
+		CHECK_U64(k.lora_io[0], 16);    /* q_proj */
+		CHECK_U64(k.lora_io[3], 12);    /* k_proj */
+		CHECK_U64(k.lora_io[4], 12);    /* v_proj */
+		CHECK_U64(k.lora_io[7], 16);    /* o_proj */
+		CHECK_U64(k.lora_io[8] + k.lora_io[9] + k.lora_io[10], 72);
+		gs_model_release(&m);
+	}
+	free(p);
+	/* no headers: no kinds */
+	p = at("tiny-llama/config.json");
+	if (CHECK(gs_model_read(p, &m, &d) == 0)) {
+		CHECK(gs_model_param_kinds(&m, &k) == -1);
+		gs_model_release(&m);
+	}
+	free(p);
+	gs_diag_release(&d);
+}
+
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/gs-test-model-XXXXXX";
@@ -825,6 +910,7 @@ int main(int argc, char **argv)
 	test_workload_from();
 	test_workload_fractional_bits();
 	test_replicated();
+	test_param_kinds();
 	{
 		char *cmd = gs_xasprintf("rm -rf '%s'", S_dir);
 		if (system(cmd) != 0)

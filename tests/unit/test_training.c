@@ -509,6 +509,86 @@ static void test_kinds_deepseek(void)
 }
 
 /*
+ * LoRA on multi-head latent attention's own projections, DeepSeek-V3's
+ * geometry (h 7,168, 128 heads, q_lora_rank 1,536, kv_lora_rank 512, nope
+ * 128, rope 64, v 128), rank 16, each adapter r x (in + out) at the shapes
+ * of transformers' modeling_deepseek_v3.py (DeepseekV3Attention):
+ *   q_a_proj            7,168 -> 1,536               16 x 8,704  = 139,264
+ *   q_b_proj            1,536 -> 128 x 192 = 24,576  16 x 26,112 = 417,792
+ *   kv_a_proj_with_mqa  7,168 -> 512 + 64 = 576      16 x 7,744  = 123,904
+ *   kv_b_proj           512 -> 128 x 256 = 32,768    16 x 33,280 = 532,480
+ *   o_proj              128 x 128 = 16,384 -> 7,168  16 x 23,552 = 376,832
+ * one layer 1,590,272; x 61 = 97,006,592. With q_lora_rank null, q_proj
+ * 7,168 -> 24,576: 16 x 31,744 = 507,904 a layer.
+ */
+static void test_lora_mla_targets(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	uint64_t v;
+	unsigned bad;
+
+	S_model(&w, 671026419200ULL, 61, 128, 128, 16384, 18432, 129280, 1, 4096);
+	w.head_dim = 192;
+	w.recipe.experts = 256;
+	w.recipe.experts_active = 8;
+	w.recipe.expert_intermediate = 2048;
+	w.recipe.shared_intermediate = 2048;
+	w.recipe.dense_layers = 3;
+	w.recipe.hidden = 7168;
+	w.recipe.mla = 1;
+	w.recipe.mla_q_rank = 1536;
+	w.recipe.mla_kv_rank = 512;
+	w.recipe.mla_qk_nope = 128;
+	w.recipe.mla_qk_rope = 64;
+	w.recipe.mla_v = 128;
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 16;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	w.recipe.targets = GS_LORA_Q_A;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 139264ULL * 61);
+	w.recipe.targets = GS_LORA_Q_B;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 417792ULL * 61);
+	w.recipe.targets = GS_LORA_KV_A;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 123904ULL * 61);
+	w.recipe.targets = GS_LORA_KV_B;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 532480ULL * 61);
+	w.recipe.targets = GS_LORA_O;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 376832ULL * 61);
+	/* "all-linear" on this model: the five projections and every MLP */
+	w.recipe.targets = gs_recipe_resolve_targets(GS_LORA_ALL_LINEAR, 1, 1536, &bad);
+	CHECK(bad == 0);
+	CHECK(w.recipe.targets == (GS_LORA_Q_A | GS_LORA_Q_B | GS_LORA_KV_A | GS_LORA_KV_B |
+				   GS_LORA_O | GS_LORA_MLP));
+	w.recipe.targets &= ~(unsigned)GS_LORA_MLP;
+	CHECK(gs_training_size(&w, 1342052838400ULL, &t, &err) == 0);
+	CHECK_U64(t.trainable, 97006592ULL);
+	CHECK_U64(t.items[GS_TI_ADAPTERS].total, 4ULL * 97006592);
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].total, 8ULL * 97006592);
+	/* q_lora_rank null: q_proj h -> H(nope + rope); q_a and q_b refused */
+	w.recipe.mla_q_rank = 0;
+	w.recipe.targets = GS_LORA_Q;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 507904ULL * 61);
+	CHECK(gs_recipe_resolve_targets(GS_LORA_Q_A | GS_LORA_O, 1, 0, &bad) == GS_LORA_O);
+	CHECK(bad == GS_LORA_Q_A);
+	CHECK(gs_recipe_resolve_targets(GS_LORA_Q | GS_LORA_K, 1, 1536, &bad) == 0);
+	CHECK(bad == (GS_LORA_Q | GS_LORA_K));
+	/* other attention: q, k, v, o; "all-linear" as before */
+	CHECK(gs_recipe_resolve_targets(GS_LORA_ALL_LINEAR, 0, 0, &bad) == GS_LORA_ALL);
+	CHECK(bad == 0);
+	CHECK(gs_recipe_resolve_targets(GS_LORA_KV_B | GS_LORA_V, 0, 0, &bad) == GS_LORA_V);
+	CHECK(bad == GS_LORA_KV_B);
+}
+
+/*
  * Qwen3-30B-A3B (its config.json): 48 layers, all routing (decoder_sparse_step
  * 1, no mlp_only_layers), h 2,048, 32 heads, 4 KV heads of 128, 128 experts
  * of 768, 8 per token, no shared expert.
@@ -583,6 +663,57 @@ static void test_qlora_llama8b(void)
 	CHECK_U64(t.per_card, 10259406848ULL);
 }
 
+/*
+ * The trainable parameters from the checkpoint (recipe has_ck): LoRA rank
+ * x the rows + columns each target's matrices hold, the geometry's figure
+ * kept beside; full training every kind within the layers, the layer
+ * beyond (MTP) and the quantisation scales left out; QLoRA's Q the
+ * checkpoint's linear layers. The roles of the checkpoint are the
+ * recipe's target names, in the same order.
+ */
+static void test_from_checkpoint(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	size_t i;
+
+	for (i = 0; i <= GS_MODEL_LORA_ROLES; i++)
+		CHECK_STR(gs_model_lora_roles[i] ? gs_model_lora_roles[i] : "(end)",
+			  gs_recipe_target_names[i] ? gs_recipe_target_names[i] : "(end)");
+	S_llama7b(&w, 1, 2048);
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 8;
+	w.recipe.targets = GS_LORA_Q | GS_LORA_V;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	w.recipe.has_ck = 1;
+	/* a checkpoint whose q_proj matrices hold 100 rows + columns in all,
+	 * v_proj 60 (the geometry would give 8 x 8,192 x 32 each) */
+	w.recipe.ck.lora_io[0] = 100;
+	w.recipe.ck.lora_io[4] = 60;
+	CHECK(gs_training_size(&w, 13476839424ULL, &t, &err) == 0);
+	CHECK_INT(t.from_ck, 1);
+	CHECK_U64(t.trainable, 8 * 160);
+	CHECK_U64(t.trainable_config, 2ULL * 8 * 8192 * 32);
+	CHECK_U64(t.items[GS_TI_ADAPTERS].total, 4 * 8 * 160);
+	w.recipe.method = GS_METHOD_FULL;
+	w.recipe.ck.total = 7000000000ULL;
+	w.recipe.ck.params[GS_PK_BEYOND] = 300000000ULL;
+	w.recipe.ck.params[GS_PK_SCALE] = 1000000ULL;
+	w.recipe.ck_config_params = 6738415616ULL;
+	CHECK(gs_training_size(&w, 13476839424ULL, &t, &err) == 0);
+	CHECK_U64(t.trainable, 6699000000ULL);
+	CHECK_U64(t.trainable_config, 6738415616ULL);
+	CHECK_U64(t.items[GS_TI_MASTER].total, 4ULL * 6699000000ULL);
+	w.recipe.method = GS_METHOD_QLORA;
+	w.recipe.ck.linear = 6000000000ULL;
+	CHECK(gs_training_size(&w, 13476839424ULL, &t, &err) == 0);
+	CHECK_U64(t.quantized, 6000000000ULL);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 3000000000ULL + 93750000ULL +
+		  4ULL * 366211 + 2ULL * (6738415616ULL - 6000000000ULL));
+}
+
 int main(void)
 {
 	test_zero_paper();
@@ -594,6 +725,8 @@ int main(void)
 	test_optimizers();
 	test_qwen7b_published();
 	test_kinds_deepseek();
+	test_lora_mla_targets();
+	test_from_checkpoint();
 	test_kinds_qwen3moe();
 	test_qlora_llama8b();
 	return gs_check_exit("test_training");

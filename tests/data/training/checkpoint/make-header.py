@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Writes a test checkpoint: config.json and one model.safetensors whose
+header names every tensor of the model with its dtype and shape, and whose
+data region is a hole (a sparse file: the tensors' bytes are never read).
+
+    make-header.py CONFIG.json OUT_FOLDER
+
+The names are those of the published checkpoints, the module tree of
+transformers' modeling_mixtral.py and modeling_deepseek_v3.py (see
+README.md beside this script); every shape is computed from CONFIG.json.
+"""
+import json
+import os
+import struct
+import sys
+
+
+def mixtral(c):
+    h, H, kv = c["hidden_size"], c["num_attention_heads"], c["num_key_value_heads"]
+    d = c.get("head_dim") or h // H
+    I, E, V = c["intermediate_size"], c["num_local_experts"], c["vocab_size"]
+    t = [("model.embed_tokens.weight", "BF16", [V, h])]
+    for i in range(c["num_hidden_layers"]):
+        p = f"model.layers.{i}."
+        t += [(p + "input_layernorm.weight", "BF16", [h]),
+              (p + "post_attention_layernorm.weight", "BF16", [h]),
+              (p + "self_attn.q_proj.weight", "BF16", [H * d, h]),
+              (p + "self_attn.k_proj.weight", "BF16", [kv * d, h]),
+              (p + "self_attn.v_proj.weight", "BF16", [kv * d, h]),
+              (p + "self_attn.o_proj.weight", "BF16", [h, H * d]),
+              (p + "block_sparse_moe.gate.weight", "BF16", [E, h])]
+        for e in range(E):
+            q = f"{p}block_sparse_moe.experts.{e}."
+            t += [(q + "w1.weight", "BF16", [I, h]), (q + "w2.weight", "BF16", [h, I]),
+                  (q + "w3.weight", "BF16", [I, h])]
+    t += [("model.norm.weight", "BF16", [h]), ("lm_head.weight", "BF16", [V, h])]
+    return t
+
+
+def fp8(name, out, inp):
+    """An FP8 matrix with its 128 x 128 block scales (weight_scale_inv)."""
+    return [(name + ".weight", "F8_E4M3", [out, inp]),
+            (name + ".weight_scale_inv", "F32", [-(-out // 128), -(-inp // 128)])]
+
+
+def mlp(p, h, inter):
+    return (fp8(p + "gate_proj", inter, h) + fp8(p + "up_proj", inter, h) +
+            fp8(p + "down_proj", h, inter))
+
+
+def deepseek_v3(c):
+    h, H, V = c["hidden_size"], c["num_attention_heads"], c["vocab_size"]
+    qr, kvr = c["q_lora_rank"], c["kv_lora_rank"]
+    nope, rope, v = c["qk_nope_head_dim"], c["qk_rope_head_dim"], c["v_head_dim"]
+    E, mi = c["n_routed_experts"], c["moe_intermediate_size"]
+    L, mtp = c["num_hidden_layers"], c.get("num_nextn_predict_layers", 0)
+    t = [("model.embed_tokens.weight", "BF16", [V, h])]
+    for i in range(L + mtp):
+        p = f"model.layers.{i}."
+        t += [(p + "input_layernorm.weight", "BF16", [h]),
+              (p + "post_attention_layernorm.weight", "BF16", [h])]
+        a = p + "self_attn."
+        if qr:
+            t += fp8(a + "q_a_proj", qr, h) + [(a + "q_a_layernorm.weight", "BF16", [qr])]
+            t += fp8(a + "q_b_proj", H * (nope + rope), qr)
+        else:
+            t += fp8(a + "q_proj", H * (nope + rope), h)
+        t += fp8(a + "kv_a_proj_with_mqa", kvr + rope, h)
+        t += [(a + "kv_a_layernorm.weight", "BF16", [kvr])]
+        t += fp8(a + "kv_b_proj", H * (nope + v), kvr) + fp8(a + "o_proj", h, H * v)
+        if i < c["first_k_dense_replace"]:
+            t += mlp(p + "mlp.", h, c["intermediate_size"])
+        else:
+            t += [(p + "mlp.gate.weight", "BF16", [E, h]),
+                  (p + "mlp.gate.e_score_correction_bias", "F32", [E])]
+            for e in range(E):
+                t += mlp(f"{p}mlp.experts.{e}.", h, mi)
+            t += mlp(p + "mlp.shared_experts.", h, c["n_shared_experts"] * mi)
+        if i >= L:  # the multi-token-prediction module
+            t += [(p + "embed_tokens.weight", "BF16", [V, h]), (p + "enorm.weight", "BF16", [h]),
+                  (p + "hnorm.weight", "BF16", [h]), (p + "eh_proj.weight", "BF16", [h, 2 * h]),
+                  (p + "shared_head.norm.weight", "BF16", [h]),
+                  (p + "shared_head.head.weight", "BF16", [V, h])]
+    t += [("model.norm.weight", "BF16", [h]), ("lm_head.weight", "BF16", [V, h])]
+    return t
+
+
+WIDTH = {"BF16": 2, "F32": 4, "F8_E4M3": 1}
+
+
+def main():
+    cfg_path, out = sys.argv[1], sys.argv[2]
+    c = json.load(open(cfg_path))
+    tensors = {"mixtral": mixtral, "deepseek_v3": deepseek_v3}[c["model_type"]](c)
+    hdr, pos = {}, 0
+    for name, dt, shape in tensors:
+        n = WIDTH[dt]
+        for s in shape:
+            n *= s
+        hdr[name] = {"dtype": dt, "shape": shape, "data_offsets": [pos, pos + n]}
+        pos += n
+    text = json.dumps(hdr, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "config.json"), "wb") as f:
+        f.write(open(cfg_path, "rb").read())
+    with open(os.path.join(out, "model.safetensors"), "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text)
+        f.truncate(8 + len(text) + pos)
+
+
+main()
