@@ -593,11 +593,7 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 	memset(res->status, 3, res->noffers + 1);
 	res->cost = gs_xcalloc(res->noffers + 1, sizeof(*res->cost));
 	res->currency = gs_xcalloc(res->noffers + 1, sizeof(*res->currency));
-	res->cls = gs_xmalloc(res->noffers + 1);
-	memset(res->cls, GS_CLASS_COUNT, res->noffers + 1);
-	res->mtok = gs_xcalloc(res->noffers + 1, sizeof(*res->mtok));
-	res->mtok_currency = gs_xcalloc(res->noffers + 1, sizeof(*res->mtok_currency));
-	res->mtok_intr = gs_xcalloc(res->noffers + 1, 1);
+	gs_publish_result_classes_alloc(res);
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[i];
 		size_t k = (size_t)(c->offer - cat->offers);
@@ -760,6 +756,15 @@ void gs_publish_result_reasons(const gs_decision *d, const gs_catalog *cat,
 		s = gs_buf_detach(&out, &len);
 		res->reason[k] = gs_xrealloc(s, len + 1);
 	}
+}
+
+void gs_publish_result_classes_alloc(gs_publish_result *r)
+{
+	r->cls = gs_xmalloc(r->noffers + 1);
+	memset(r->cls, GS_CLASS_COUNT, r->noffers + 1);
+	r->mtok = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok));
+	r->mtok_currency = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok_currency));
+	r->mtok_intr = gs_xcalloc(r->noffers + 1, 1);
 }
 
 void gs_publish_result_release(gs_publish_result *r)

@@ -206,6 +206,9 @@ int gs_publish_archive(gs_job *job, gs_archive *archive, const char *citing_shee
 int gs_publish_job(gs_job *job, const gs_publish_env *env, gs_archive *archive,
 		   const char *dir, const char *summary_path, gs_publish_result *res,
 		   gs_error *err);
+/* r's per-offer classes (all GS_CLASS_COUNT) and costs of a million tokens
+ * (none), for r->noffers offers. */
+void gs_publish_result_classes_alloc(gs_publish_result *r);
 void gs_publish_result_release(gs_publish_result *r);
 
 /*

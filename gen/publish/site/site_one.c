@@ -332,11 +332,7 @@ static int S_unpack_classes(json_t *o, const gs_catalog *cat, gs_publish_result 
 
 	if (!cl || strlen(cl) != r->noffers || json_array_size(mt) != r->noffers)
 		return -1;
-	r->cls = gs_xmalloc(r->noffers + 1);
-	memset(r->cls, GS_CLASS_COUNT, r->noffers + 1);
-	r->mtok = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok));
-	r->mtok_currency = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok_currency));
-	r->mtok_intr = gs_xcalloc(r->noffers + 1, 1);
+	gs_publish_result_classes_alloc(r);
 	for (k = 0; k < r->noffers; k++) {
 		json_t *m = json_array_get(mt, k);
 		const char *c = json_string_value(json_array_get(m, 1));

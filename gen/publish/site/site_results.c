@@ -273,11 +273,7 @@ static int S_decode_classes(const gs_site_results *rs, size_t i, gs_publish_resu
 
 	if (!cl || !p || strlen(cl) != r->noffers)
 		return -1;
-	r->cls = gs_xmalloc(r->noffers + 1);
-	memset(r->cls, GS_CLASS_COUNT, r->noffers + 1);
-	r->mtok = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok));
-	r->mtok_currency = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok_currency));
-	r->mtok_intr = gs_xcalloc(r->noffers + 1, 1);
+	gs_publish_result_classes_alloc(r);
 	for (k = 0; k < r->noffers; k++) {
 		uint64_t plan;
 		r->cls[k] = (unsigned char)(cl[k] - '0');
