@@ -19,49 +19,60 @@
  * 16-bit figure with fp16 accumulation, their highest. checked is NULL for
  * every row of this version: the figures are the documents' as named, not
  * re-read against the page for this table (docs/formats.md, 2.2).
+ *
+ * fp32 and fp4 peaks are given only where a vendor page was read for them
+ * (the page named in the row's source); 0 elsewhere: missing, so a
+ * workload computing in that format has no prefill bound on that card.
+ * Read: MI300X fp32 (AMD's ROCm documentation, a dense figure: AMD prints
+ * no sparse fp32). Not found on a vendor page in this version: fp32 of
+ * every NVIDIA card, fp4 of B200 (and of B300, RTX PRO 6000 Blackwell,
+ * RTX 5090, MI355X, which have no row yet).
  */
 static const gs_speed_gpu S_table[] = {
-	{ "A10", 600, 125000, 0,
+	{ "A10", 600, 125000, 0, 0, 0,
 	  "NVIDIA A10 Tensor Core GPU datasheet: 600 GB/s GDDR6; BF16 Tensor Core 125 TFLOPS (250 with sparsity)", NULL },
-	{ "A100 40GB", 1555, 312000, 0,
+	{ "A100 40GB", 1555, 312000, 0, 0, 0,
 	  "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): A100 40GB 1,555 GB/s; BF16 Tensor Core 312 TFLOPS (624 with sparsity)", NULL },
-	{ "A100 80GB", 2039, 312000, 0,
+	{ "A100 80GB", 2039, 312000, 0, 0, 0,
 	  "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): A100 80GB SXM 2,039 GB/s (PCIe 1,935 GB/s); BF16 Tensor Core 312 TFLOPS (624 with sparsity)", NULL },
-	{ "A40", 696, 149700, 0,
+	{ "A40", 696, 149700, 0, 0, 0,
 	  "NVIDIA A40 datasheet: 696 GB/s GDDR6; BF16 Tensor Core 149.7 TFLOPS (299.4 with sparsity)", NULL },
-	{ "B200", 8000, 2250000, 4500000,
+	{ "B200", 8000, 2250000, 4500000, 0, 0,
 	  "NVIDIA HGX B200 specifications: 8 TB/s HBM3e per GPU; FP16/BF16 Tensor Core 4.5 PFLOPS and FP8 9 PFLOPS per GPU with sparsity (2.25 and 4.5 dense)", NULL },
-	{ "GH200 96GB", 4000, 989500, 1979000,
+	{ "GH200 96GB", 4000, 989500, 1979000, 0, 0,
 	  "NVIDIA GH200 Grace Hopper Superchip datasheet: 96 GB HBM3 at 4 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
-	{ "H100 NVL", 3900, 835500, 1670500,
+	{ "H100 NVL", 3900, 835500, 1670500, 0, 0,
 	  "NVIDIA H100 Tensor Core GPU datasheet, H100 NVL: 3.9 TB/s; BF16 1,671 TFLOPS and FP8 3,341 TFLOPS with sparsity", NULL },
-	{ "H100 PCIe", 2000, 756500, 1513000,
+	{ "H100 PCIe", 2000, 756500, 1513000, 0, 0,
 	  "NVIDIA H100 Tensor Core GPU datasheet, H100 PCIe: 2 TB/s; BF16 1,513 TFLOPS and FP8 3,026 TFLOPS with sparsity", NULL },
-	{ "H100 SXM", 3350, 989500, 1979000,
+	{ "H100 SXM", 3350, 989500, 1979000, 0, 0,
 	  "NVIDIA H100 Tensor Core GPU datasheet, H100 SXM: 3.35 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
-	{ "H200", 4800, 989500, 1979000,
+	{ "H200", 4800, 989500, 1979000, 0, 0,
 	  "NVIDIA H200 Tensor Core GPU datasheet, H200 SXM: 4.8 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
-	{ "L4", 300, 121000, 242500,
+	{ "L4", 300, 121000, 242500, 0, 0,
 	  "NVIDIA L4 Tensor Core GPU datasheet: 300 GB/s GDDR6; BF16 242 TFLOPS and FP8 485 TFLOPS with sparsity", NULL },
-	{ "L40", 864, 181050, 362000,
+	{ "L40", 864, 181050, 362000, 0, 0,
 	  "NVIDIA L40 GPU datasheet: 864 GB/s GDDR6; BF16 181.05 TFLOPS (362.1 with sparsity); FP8 362 TFLOPS (724 with sparsity)", NULL },
-	{ "L40S", 864, 362050, 733000,
+	{ "L40S", 864, 362050, 733000, 0, 0,
 	  "NVIDIA L40S GPU datasheet: 864 GB/s GDDR6; BF16 362.05 TFLOPS (733 with sparsity); FP8 733 TFLOPS (1,466 with sparsity)", NULL },
-	{ "MI300X", 5300, 1307400, 2614900,
-	  "AMD Instinct MI300X accelerator data sheet: 5.3 TB/s HBM3; BF16 1,307.4 TFLOPS, FP8 2,614.9 TFLOPS (dense)", NULL },
-	{ "RTX 3090", 936, 142000, 0,
+	{ "MI300X", 5300, 1307400, 2614900, 163400, 0,
+	  "AMD Instinct MI300X accelerator data sheet: 5.3 TB/s HBM3; BF16 1,307.4 TFLOPS, FP8 2,614.9 TFLOPS (dense); "
+	  "FP32 163.4 TFLOPS (vector and matrix alike): AMD ROCm documentation, \"AMD Instinct MI300 series "
+	  "microarchitecture\", table \"Peak-performance capabilities of the MI300X for different data types\", "
+	  "https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html", NULL },
+	{ "RTX 3090", 936, 142000, 0, 0, 0,
 	  "NVIDIA Ampere GA102 GPU architecture whitepaper, GeForce RTX 3090: 936 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 142 TFLOPS (284 with sparsity)", NULL },
-	{ "RTX 4090", 1008, 330300, 660600,
+	{ "RTX 4090", 1008, 330300, 660600, 0, 0,
 	  "NVIDIA Ada GPU architecture whitepaper, GeForce RTX 4090: 1,008 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 330.3 TFLOPS, FP8 660.6 TFLOPS (twice with sparsity)", NULL },
-	{ "RTX 6000 Ada", 960, 364250, 728500,
+	{ "RTX 6000 Ada", 960, 364250, 728500, 0, 0,
 	  "NVIDIA RTX 6000 Ada Generation datasheet: 960 GB/s GDDR6; FP8 Tensor 1,457 TFLOPS with sparsity (728.5 dense; 16-bit half of that)", NULL },
-	{ "RTX A6000", 768, 154850, 0,
+	{ "RTX A6000", 768, 154850, 0, 0, 0,
 	  "NVIDIA RTX A6000 datasheet: 768 GB/s GDDR6; Tensor 309.7 TFLOPS with sparsity", NULL },
-	{ "T4", 320, 65000, 0,
+	{ "T4", 320, 65000, 0, 0, 0,
 	  "NVIDIA T4 Tensor Core GPU datasheet: 320 GB/s GDDR6; mixed precision FP16/FP32 65 TFLOPS", NULL },
-	{ "V100 16GB", 900, 125000, 0,
+	{ "V100 16GB", 900, 125000, 0, 0, 0,
 	  "NVIDIA V100 Tensor Core GPU datasheet: 900 GB/s HBM2; Tensor 125 TFLOPS (SXM2; PCIe 112)", NULL },
-	{ "V100 32GB", 900, 125000, 0,
+	{ "V100 32GB", 900, 125000, 0, 0, 0,
 	  "NVIDIA V100 Tensor Core GPU datasheet: 900 GB/s HBM2; Tensor 125 TFLOPS (SXM2; PCIe 112)", NULL },
 };
 
@@ -90,6 +101,10 @@ uint64_t gs_speed_peak_gflops(const gs_speed_gpu *g, const char *format)
 		"fp8", "float8", "fp8_e4m3", "fp8_e5m2", "float8_e4m3fn", "float8_e5m2",
 		"e4m3", "e5m2", NULL
 	};
+	static const char *const f32[] = { "fp32", "float32", "f32", NULL };
+	static const char *const f4[] = {
+		"fp4", "float4", "nvfp4", "mxfp4", "fp4_e2m1", "float4_e2m1fn_x2", "e2m1", NULL
+	};
 	size_t i;
 
 	if (!g || !format)
@@ -100,6 +115,12 @@ uint64_t gs_speed_peak_gflops(const gs_speed_gpu *g, const char *format)
 	for (i = 0; f8[i]; i++)
 		if (gs_util_eq_ci(format, f8[i]))
 			return g->fp8_gflops;
+	for (i = 0; f32[i]; i++)
+		if (gs_util_eq_ci(format, f32[i]))
+			return g->fp32_gflops;
+	for (i = 0; f4[i]; i++)
+		if (gs_util_eq_ci(format, f4[i]))
+			return g->fp4_gflops;
 	return 0;
 }
 

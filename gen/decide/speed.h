@@ -13,7 +13,8 @@
  *   by an assumed factor, so a bound with it is no longer certain).
  *
  *   prefill: about 2 x active parameters FLOPs per token against the lot's
- *   dense tensor peak for the compute format: tokens/s <= cards x peak /
+ *   dense peak for the compute format (the workload's compute_format, else
+ *   its storage format: bf16, fp8, fp32 or fp4): tokens/s <= cards x peak /
  *   (2 x active parameters); the first token of an input of N tokens comes
  *   no sooner than N / that.
  *
@@ -42,6 +43,10 @@ typedef struct {
 	uint64_t bandwidth_gbs;    /* memory bandwidth, 10^9 bytes per second */
 	uint64_t f16_gflops;       /* dense 16-bit tensor peak (bf16 or fp16), 10^9 FLOP/s */
 	uint64_t fp8_gflops;       /* dense fp8 tensor peak; 0: the card computes none */
+	uint64_t fp32_gflops;      /* fp32 peak (non-tensor, or the vendor's one fp32 figure);
+				    * 0: no vendor page cited for it */
+	uint64_t fp4_gflops;       /* dense fp4 tensor peak (nvfp4, mxfp4); 0: the card computes
+				    * none, or no vendor page cited for it */
 	const char *source;        /* the vendor document and its figures */
 	const char *checked;       /* public page the figures were checked against, or NULL:
 				    * not re-read for this table (the sheet says so) */
@@ -52,8 +57,10 @@ const gs_speed_gpu *gs_speed_gpu_of(const char *model);
 /* Every entry, in model order. */
 const gs_speed_gpu *gs_speed_table(size_t *n);
 /* The dense peak (GFLOP/s) of a card for a compute format: bf16/fp16 the
- * 16-bit figure, fp8 (e4m3, e5m2) the fp8 one; 0: none (fp32, unknown, a
- * card without fp8). */
+ * 16-bit figure, fp8 (e4m3, e5m2) the fp8 one, fp32 (float32, f32) the
+ * fp32 one, fp4 (nvfp4, mxfp4, e2m1) the fp4 one; 0: none (a format this
+ * table does not know, a card without the format, or a figure no vendor
+ * page was cited for). */
 uint64_t gs_speed_peak_gflops(const gs_speed_gpu *g, const char *format);
 
 /* What a step reads and computes. */

@@ -114,13 +114,15 @@ static void test_dense(void)
 		CHECK(!gs_speed_below(&s, 1, 600000));
 		CHECK(gs_speed_below(&s, 1, 700000));
 	}
-	/* fp32 has no dense tensor figure: no prefill bound, decode still */
+	/* no vendor page cited for an NVIDIA fp32 peak: no prefill bound, decode still */
 	l = S_load(S_LLAMA_W, 0, 1, 1);
 	l.active_parameters = S_LLAMA_P;
 	if (CHECK_INT(gs_speed_bound(h100, &l, "float32", &s), 0)) {
 		CHECK(s.known);
 		CHECK(!s.has_prefill);
 	}
+	/* tf32 is not fp32: the table gives no tf32 figure */
+	CHECK_U64(gs_speed_peak_gflops(gs_speed_gpu_of("MI300X"), "tf32"), 0);
 	/* a card without an fp8 figure: none */
 	CHECK_U64(gs_speed_peak_gflops(gs_speed_gpu_of("A100 80GB"), "fp8"), 0);
 	CHECK_U64(gs_speed_peak_gflops(h100, "FP8"), 1979000);
@@ -176,6 +178,73 @@ static void test_moe_mla_window(void)
 		CHECK_U64(s.decode_seq_milli, 19973);
 }
 
+/*
+ * fp32 and fp4 compute formats.
+ *  - Llama-3.1-8B in fp32 on one MI300X (AMD's ROCm documentation: FP32
+ *    163.4 TFLOPS; 5.3 TB/s): weights 8,030,261,248 x 4 = 32,121,044,992 B;
+ *    decode 5.3e12 / 32,121,044,992 = 165.0008... -> 165,001; prefill
+ *    163.4e12 / (2 x 8,030,261,248) = 163.4e12 / 16,060,522,496 =
+ *    10,174.0152... -> 10,174,016; the first token of 8,192 input tokens
+ *    8,192 x 16,060,522,496 / 163.4e12 = 0.805188... s -> 805,188 us.
+ *  - fp4: no vendor page cited for any card yet, so B200's row gives none
+ *    (no prefill bound). The dispatch is worked on a test card whose fp4
+ *    peak is set here, 1 PFLOP/s (a fixture, no card's figure): prefill
+ *    1e15 / 16,060,522,496 = 62,264.474... -> 62,264,475; over two cards
+ *    124,528,950; 8,192 input tokens 131,567,800,287,232 / 1e15 =
+ *    0.131567... s -> 131,567 us.
+ */
+static void test_fp32_fp4(void)
+{
+	const gs_speed_gpu *mi = gs_speed_gpu_of("MI300X"), *b200 = gs_speed_gpu_of("B200");
+	const gs_speed_gpu fx = { "fixture", 1000, 2000000, 4000000, 100000, 1000000,
+				  "test card: figures set by the test", NULL };
+	static const char *const fp4[] = { "fp4", "NVFP4", "mxfp4", "e2m1", NULL };
+	gs_speed_load l;
+	gs_speed s;
+	size_t i;
+
+	if (!CHECK(mi && b200))
+		return;
+	CHECK_U64(mi->fp32_gflops, 163400);
+	CHECK_U64(gs_speed_peak_gflops(mi, "fp32"), 163400);
+	CHECK_U64(gs_speed_peak_gflops(mi, "F32"), 163400);
+	l = S_load(S_LLAMA_P * 4u, 0, 1, 1);
+	l.active_parameters = S_LLAMA_P;
+	l.input_tokens = 8192;
+	if (CHECK_INT(gs_speed_bound(mi, &l, "float32", &s), 0) && CHECK(s.known)) {
+		CHECK_U64(s.decode_seq_milli, 165001);
+		CHECK(s.has_prefill);
+		CHECK_U64(s.peak_gflops, 163400);
+		CHECK_U64(s.prefill_milli, 10174016);
+		CHECK(s.has_ttft);
+		CHECK_U64(s.ttft_micro, 805188);
+		CHECK(gs_speed_ttft_above(&s, 805));
+		CHECK(!gs_speed_ttft_above(&s, 806));
+	}
+	/* fp4 on B200: not cited, so missing, never 0 tokens/s */
+	CHECK_U64(gs_speed_peak_gflops(b200, "nvfp4"), 0);
+	l = S_load(S_LLAMA_W / 4u, 0, 1, 1);
+	l.active_parameters = S_LLAMA_P;
+	l.input_tokens = 8192;
+	if (CHECK_INT(gs_speed_bound(b200, &l, "nvfp4", &s), 0)) {
+		CHECK(s.known);
+		CHECK(!s.has_prefill);
+		CHECK(!s.has_ttft);
+	}
+	for (i = 0; fp4[i]; i++)
+		CHECK_U64(gs_speed_peak_gflops(&fx, fp4[i]), 1000000);
+	CHECK_U64(gs_speed_peak_gflops(&fx, "fp32"), 100000);
+	if (CHECK_INT(gs_speed_bound(&fx, &l, "nvfp4", &s), 0)) {
+		CHECK_U64(s.prefill_milli, 62264475);
+		CHECK_U64(s.ttft_micro, 131567);
+	}
+	l.cards = 2;
+	if (CHECK_INT(gs_speed_bound(&fx, &l, "mxfp4", &s), 0)) {
+		CHECK_U64(s.peak_gflops, 2000000);
+		CHECK_U64(s.prefill_milli, 124528950);
+	}
+}
+
 static void test_cost(void)
 {
 	gs_speed_load l;
@@ -228,6 +297,7 @@ int main(void)
 {
 	test_dense();
 	test_moe_mla_window();
+	test_fp32_fp4();
 	test_cost();
 	test_table();
 	return gs_check_exit("test_speed");
