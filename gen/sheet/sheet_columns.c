@@ -331,13 +331,12 @@ static void S_capacity_cell(gs_sheet_cands *t, int arg, cmark_node *r, size_t fi
 		? TR("cap.from_vendor_table") : "");
 	/* an observed capacity names its own file: in its cell */
 	if (t->cap_marks && cd->cap_source != GS_CAP_OBSERVED) {
-		/* the figure in the header's unit, its label with its basis
-		 * below the table */
-		char *marked = gs_xasprintf("%s, %s", gs_sheet_words_qprov(c, cd->capacity), basis);
-		free(basis);
-		gs_sheet_words_cell_owned(r, gs_xasprintf("%s [c%zu]",
+		/* the figure in the header's unit with its label (every figure
+		 * says how it is known, in its cell), its basis below the table */
+		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s) [c%zu]",
 							  gs_qty_fmt_fixed2(gb, cd->capacity.bytes, GS_GIB, c->lang),
-							  S_cap_mark(t, marked, log)));
+							  gs_sheet_words_qprov(c, cd->capacity),
+							  S_cap_mark(t, basis, log)));
 		return;
 	}
 	gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s, %s)", gs_qty_fmt_gib(gb, cd->capacity.bytes, c->lang),

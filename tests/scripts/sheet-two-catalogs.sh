@@ -31,11 +31,11 @@ grep -q '^| Excluded | Budget: ✘ exclude | `lambda-gpu_8x_a100_80gb_sxm4` |$' 
 # agrees with): its reported total, never the 80 GB device's. "H100" with
 # 81920 MiB may be SXM or PCIe: the claim read in decimal GB (80 GB).
 # (A table of several rows says how each capacity was obtained once, below
-# it, marked [cN] in the cells.)
+# it, marked [cN] in the cells; each cell keeps its own provenance word.)
 basis() { # OFFER FIGURE: the words of the row's capacity mark
 	awk -v id="$1" -v fig="$2" '
 	index($0, "| `" id "`") == 1 {
-		p = "| " fig " \\[c"; k = index($0, p)
+		p = "| " fig " (assumed) \\[c"; k = index($0, p)
 		if (k) { s = substr($0, k + length(p)); n = substr(s, 1, index(s, "\\]") - 1) }
 	}
 	/^Capacity per card, how each figure was obtained/ { line = $0 }
@@ -45,9 +45,9 @@ basis() { # OFFER FIGURE: the words of the row's capacity mark
 		print substr(line, k + length(q))
 	}' "$md"
 }
-basis lambda-gpu_1x_a100 39.49 | grep -q '^assumed, total a device of this model reports to the CUDA runtime (cited)' ||
+basis lambda-gpu_1x_a100 39.49 | grep -q '^total a device of this model reports to the CUDA runtime (cited)' ||
 	err "lambda-gpu_1x_a100 was matched by a guess"
-basis lambda-gpu_1x_h100_sxm5 74.51 | grep -q "^assumed, a provider.s MiB figure read as nominal GB" ||
+basis lambda-gpu_1x_h100_sxm5 74.51 | grep -q "^a provider.s MiB figure read as nominal GB" ||
 	err "lambda-gpu_1x_h100_sxm5 was matched by a guess"
 # Each offer of the table says which catalog it comes from.
 grep -q '^| `lambda-gpu_1x_a100` A100, 1 x 40960 MiB (assumed: the provider.s figure) — Lambda (catalog: lambda.xml) |' "$md" || err "origin of the Lambda offer not shown"
