@@ -137,31 +137,34 @@ char *gs_qty_fmt_fixed2(char *buf, uint64_t value, uint64_t divisor, gs_lang lan
 	return buf;
 }
 
-char *gs_qty_fmt_micro(char *buf, int64_t micro, gs_lang lang)
+/* The decimal mark and four decimals of frac (< 10,000) at p + o, ended. */
+static void S_frac4(char *p, size_t o, unsigned frac, gs_lang lang)
 {
-	uint64_t mag = micro < 0 ? gs_i64_mag(micro) : (uint64_t)micro;
-	char *p = buf;
-	uint64_t q, whole;
-	unsigned frac;
-	size_t o;
-
-	if (micro < 0)
-		*p++ = '-';
-	if (mag % 10000 == 0)
-		{
-		gs_qty_fmt_fixed2(p, mag, 1000000, lang);
-		return buf;
-	}
-	q = mag / 100 + (mag % 100 >= 50);   /* ten-thousandths, half up */
-	whole = q / 10000;
-	frac = (unsigned)(q % 10000);
-	o = S_group(p, whole, lang);
 	p[o++] = lang == GS_LANG_ES ? ',' : '.';
 	p[o++] = (char)('0' + frac / 1000);
 	p[o++] = (char)('0' + frac / 100 % 10);
 	p[o++] = (char)('0' + frac / 10 % 10);
 	p[o++] = (char)('0' + frac % 10);
 	p[o] = '\0';
+}
+
+char *gs_qty_fmt_micro(char *buf, int64_t micro, gs_lang lang)
+{
+	uint64_t mag = micro < 0 ? gs_i64_mag(micro) : (uint64_t)micro;
+	char *p = buf;
+	uint64_t q, whole;
+	unsigned frac;
+
+	if (micro < 0)
+		*p++ = '-';
+	if (mag % 10000 == 0) {
+		gs_qty_fmt_fixed2(p, mag, 1000000, lang);
+		return buf;
+	}
+	q = mag / 100 + (mag % 100 >= 50);   /* ten-thousandths, half up */
+	whole = q / 10000;
+	frac = (unsigned)(q % 10000);
+	S_frac4(p, S_group(p, whole, lang), frac, lang);
 	return buf;
 }
 
@@ -188,14 +191,8 @@ char *gs_qty_fmt_micro_down(char *buf, int64_t micro, gs_lang lang)
 {
 	uint64_t q = micro < 0 ? 0 : (uint64_t)micro / 100;   /* ten-thousandths, down */
 	unsigned frac = (unsigned)(q % 10000);
-	size_t o = S_group(buf, q / 10000, lang);
 
-	buf[o++] = lang == GS_LANG_ES ? ',' : '.';
-	buf[o++] = (char)('0' + frac / 1000);
-	buf[o++] = (char)('0' + frac / 100 % 10);
-	buf[o++] = (char)('0' + frac / 10 % 10);
-	buf[o++] = (char)('0' + frac % 10);
-	buf[o] = '\0';
+	S_frac4(buf, S_group(buf, q / 10000, lang), frac, lang);
 	return buf;
 }
 

@@ -5,18 +5,6 @@
  */
 #include "sheet_int.h"
 
-/* Millionths of a currency as a lower bound: four decimals, rounded down. */
-static char *S_money_down(char *buf, int64_t micro, gs_lang lang)
-{
-	uint64_t m = micro < 0 ? 0 : (uint64_t)micro / 100u;   /* ten-thousandths */
-	size_t o;
-
-	gs_qty_fmt_int(buf, m / 10000u, lang);
-	o = strlen(buf);
-	snprintf(buf + o, GS_FMT_MAX - o, "%c%04u", lang == GS_LANG_ES ? ',' : '.', (unsigned)(m % 10000u));
-	return buf;
-}
-
 int gs_sheet_speed_any(const gs_decision *d)
 {
 	size_t i;
@@ -111,9 +99,9 @@ void gs_sheet_speed_mtok_cell(S_ctx *c, cmark_node *row, const size_t *next, siz
 		const char *cur = NULL;
 		if (!S_range(d, next, first, k, &lo, &hi, &cur))
 			continue;
-		gs_doc_textf(cell, "%s≥ %s", any ? "; " : "", S_money_down(a, lo, c->lang));
+		gs_doc_textf(cell, "%s≥ %s", any ? "; " : "", gs_qty_fmt_micro_down(a, lo, c->lang));
 		if (hi != lo)
-			gs_doc_textf(cell, "–%s", S_money_down(b, hi, c->lang));
+			gs_doc_textf(cell, "–%s", gs_qty_fmt_micro_down(b, hi, c->lang));
 		gs_doc_textf(cell, " %s%s%s", cur, k ? ", " : "", k ? TR("speed.interruptible") : "");
 		any = 1;
 	}
