@@ -425,6 +425,26 @@ static void test_qwen7b_published(void)
 	CHECK_U64(t.items[GS_TI_LOGITS].per_card, 4978638848ULL);
 }
 
+/* DeepSeek-V3's geometry (R1's config.json): 61 layers, 3 of them dense,
+ * 256 routed experts (8 active) and a shared one, MLA. */
+static void S_deepseek_v3(gs_workload *w)
+{
+	S_model(w, 671026419200ULL, 61, 128, 128, 16384, 18432, 129280, 1, 4096);
+	w->head_dim = 192;
+	w->recipe.experts = 256;
+	w->recipe.experts_active = 8;
+	w->recipe.expert_intermediate = 2048;
+	w->recipe.shared_intermediate = 2048;
+	w->recipe.dense_layers = 3;
+	w->recipe.hidden = 7168;
+	w->recipe.mla = 1;
+	w->recipe.mla_q_rank = 1536;
+	w->recipe.mla_kv_rank = 512;
+	w->recipe.mla_qk_nope = 128;
+	w->recipe.mla_qk_rope = 64;
+	w->recipe.mla_v = 128;
+}
+
 /*
  * Layer kinds: DeepSeek-R1 (DeepSeek-V3's geometry, its config.json): 61
  * layers, h 7,168, 128 heads; MLA with q_lora_rank 1,536, kv_lora_rank
@@ -464,20 +484,7 @@ static void test_kinds_deepseek(void)
 	gs_error err = { 0 };
 	uint64_t v;
 
-	S_model(&w, 671026419200ULL, 61, 128, 128, 16384, 18432, 129280, 1, 4096);
-	w.head_dim = 192;
-	w.recipe.experts = 256;
-	w.recipe.experts_active = 8;
-	w.recipe.expert_intermediate = 2048;
-	w.recipe.shared_intermediate = 2048;
-	w.recipe.dense_layers = 3;
-	w.recipe.hidden = 7168;
-	w.recipe.mla = 1;
-	w.recipe.mla_q_rank = 1536;
-	w.recipe.mla_kv_rank = 512;
-	w.recipe.mla_qk_nope = 128;
-	w.recipe.mla_qk_rope = 64;
-	w.recipe.mla_v = 128;
+	S_deepseek_v3(&w);
 	w.recipe.method = GS_METHOD_LORA;
 	w.recipe.lora_rank = 16;
 	w.recipe.targets = GS_LORA_O | GS_LORA_GATE | GS_LORA_UP | GS_LORA_DOWN;
@@ -529,20 +536,7 @@ static void test_lora_mla_targets(void)
 	uint64_t v;
 	unsigned bad;
 
-	S_model(&w, 671026419200ULL, 61, 128, 128, 16384, 18432, 129280, 1, 4096);
-	w.head_dim = 192;
-	w.recipe.experts = 256;
-	w.recipe.experts_active = 8;
-	w.recipe.expert_intermediate = 2048;
-	w.recipe.shared_intermediate = 2048;
-	w.recipe.dense_layers = 3;
-	w.recipe.hidden = 7168;
-	w.recipe.mla = 1;
-	w.recipe.mla_q_rank = 1536;
-	w.recipe.mla_kv_rank = 512;
-	w.recipe.mla_qk_nope = 128;
-	w.recipe.mla_qk_rope = 64;
-	w.recipe.mla_v = 128;
+	S_deepseek_v3(&w);
 	w.recipe.method = GS_METHOD_LORA;
 	w.recipe.lora_rank = 16;
 	w.recipe.optimizer = GS_OPT_ADAMW;
