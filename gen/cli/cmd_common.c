@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "datadir.h"
 #include "evidence.h"
+#include "heap.h"
 #include "util.h"
 
 static int S_valid_date(const char *s)
@@ -213,6 +214,9 @@ int gs_cmd_common_run_ctx_init(gs_run_ctx *rc, const char *cmd, const char *cons
 	gs_diag d = GS_DIAG_INIT;
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 
+	/* sheet, site and merge read every catalog and render: their heap is
+	 * touched once and in bulk (heap.h) */
+	gs_heap_prefer_huge_pages();
 	memset(rc, 0, sizeof(*rc));
 	if (date_flag) {
 		if (!S_valid_date(date_flag)) {
