@@ -600,9 +600,21 @@ static int S_is(const xmlNode *n, const char *name)
 /* The attribute as a malloc'd string, or NULL when absent. */
 static char *S_attr(const xmlNode *n, const char *name)
 {
-	xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
+	const xmlAttr *a;
+	xmlChar *v;
 	char *r;
 
+	/* The common case, an attribute whose value is one text node: that
+	 * text, copied once (xmlGetNoNsProp copies it, to be copied again, as
+	 * it does in this case). Anything else, xmlGetNoNsProp's own way. */
+	for (a = n->properties; a; a = a->next)
+		if (!a->ns && xmlStrEqual(a->name, (const xmlChar *)name)) {
+			const xmlNode *t = a->children;
+			if (t && t->type == XML_TEXT_NODE && !t->next && t->content)
+				return gs_xstrdup((const char *)t->content);
+			break;
+		}
+	v = xmlGetNoNsProp(n, (const xmlChar *)name);
 	if (!v)
 		return NULL;
 	r = gs_xstrdup((const char *)v);
