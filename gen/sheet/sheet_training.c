@@ -25,6 +25,7 @@ static void S_recipe_para(S_ctx *c)
 	const gs_training *t = &c->in->s->train;
 	cmark_node *p = gs_doc_para(c->root);
 	char a[GS_FMT_MAX], b[GS_FMT_MAX], d[GS_FMT_MAX];
+	const char *sep = "";
 	int f;
 	size_t i;
 
@@ -32,10 +33,12 @@ static void S_recipe_para(S_ctx *c)
 	gs_doc_textf(p, " %s", gs_recipe_method_id(rc->method));
 	if (rc->method != GS_METHOD_FULL) {
 		gs_doc_textf(p, ", %s %llu (", TR("train.rank"), (unsigned long long)rc->lora_rank);
-		for (i = 0; gs_recipe_target_names[i]; i++)
-			if (rc->targets & (1u << i))
-				gs_doc_textf(p, "%s%s", (rc->targets & ((1u << i) - 1)) ? ", " : "",
-					     gs_recipe_target_names[i]);
+		for (i = 0; i < GS_RECIPE_TARGETS; i++)
+			if (rc->targets & (1u << gs_recipe_target_order[i])) {
+				gs_doc_textf(p, "%s%s", sep,
+					     gs_recipe_target_names[gs_recipe_target_order[i]]);
+				sep = ", ";
+			}
 		gs_doc_text(p, ")");
 	}
 	gs_doc_textf(p, "; %s %s; %s %s; %s %s, %llu %s; %s %s. ", TR("train.optimizer_word"),
@@ -225,7 +228,8 @@ static void S_ck_table(S_ctx *c)
 	if (!t->from_ck)
 		return;
 	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR("train.ck.intro"));
+	gs_doc_text(p, TR(c->in->w->model && c->in->w->model->weights == GS_WEIGHTS_GGUF
+			  ? "train.ck.intro_gguf" : "train.ck.intro"));
 	h[0] = TR("train.ck.kind");
 	h[1] = TR("train.ck.params");
 	tb = gs_doc_table(c->doc, c->root, TR("cap.training_ck"), 2, h);
