@@ -146,8 +146,9 @@ int gs_training_lora_params(const gs_workload *w, uint64_t *out)
 		if (rc->targets & (GS_LORA_QKV | GS_LORA_NEOX_QKV))
 			attn += r * (h + q + 2 * kv);
 	}
-	/* every routed expert's gate, up and down, and the shared experts' */
-	moe = (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc));
+	/* every routed expert's gate, up and down (none where the experts are
+	 * 3-D parameters, not linear modules), and the shared experts' */
+	moe = rc->experts_param ? 0 : (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc));
 	if (rc->shared_intermediate)
 		moe += S_lora_mlp(rc, rc->shared_intermediate);
 	return S_fit(attn * w->layers + S_lora_mlp(rc, rc->intermediate) * S_dense_layers(w) +

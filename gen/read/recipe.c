@@ -79,7 +79,14 @@ gs_lora_names gs_recipe_lora_names(int arch)
 		return GS_LORA_NAMES_PHI3;
 	if (arch == GS_ARCH_GPTNEOX)
 		return GS_LORA_NAMES_NEOX;
+	if (arch == GS_ARCH_GPT_OSS)
+		return GS_LORA_NAMES_GPT_OSS;
 	return GS_LORA_NAMES_SEPARATE;
+}
+
+int gs_recipe_experts_param(int arch)
+{
+	return arch == GS_ARCH_GPT_OSS || arch == GS_ARCH_LLAMA4;
 }
 
 unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank)
@@ -88,6 +95,8 @@ unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank)
 		return GS_LORA_ALL_FUSED;
 	if (names == GS_LORA_NAMES_NEOX)
 		return GS_LORA_ALL_NEOX;
+	if (names == GS_LORA_NAMES_GPT_OSS)
+		return GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_O;
 	if (!mla)
 		return GS_LORA_ALL;
 	if (q_rank)
@@ -154,7 +163,12 @@ char *gs_recipe_bad_target(unsigned bit, gs_lora_names names, int mla, uint64_t 
 			list = t;
 			sep = ", ";
 		}
-	if (into)
+	if (names == GS_LORA_NAMES_GPT_OSS && (bit & (GS_LORA_MLP | GS_LORA_GATE_UP)))
+		msg = gs_xasprintf("LoRA target %s is no module of this model: its MLP is its "
+				   "experts, 3-D parameters (GptOssExperts' gate_up_proj and "
+				   "down_proj), no linear module that PEFT's target_modules match; "
+				   "its linear modules are %s", name, list);
+	else if (into)
 		msg = gs_xasprintf("LoRA target %s is no module of this model: its checkpoint "
 				   "fuses it into %s, one linear whose adapter trains the fused "
 				   "projections together (name %s); its linear modules are %s",

@@ -85,11 +85,15 @@ extern const char *const gs_recipe_target_names[];
 extern const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS];
 
 /* How a model's checkpoint names its linear modules: q, k, v, o and
- * gate, up, down apart (Llama and most), Phi-3's fused ones, GPT-NeoX's. */
+ * gate, up, down apart (Llama and most), Phi-3's fused ones, GPT-NeoX's;
+ * gpt-oss's q, k, v, o only: its experts, its only MLP, are 3-D
+ * parameters (transformers' GptOssExperts.gate_up_proj and down_proj), no
+ * nn.Linear that PEFT's target_modules can match. */
 typedef enum {
 	GS_LORA_NAMES_SEPARATE = 0,
 	GS_LORA_NAMES_PHI3 = 1,
-	GS_LORA_NAMES_NEOX = 2
+	GS_LORA_NAMES_NEOX = 2,
+	GS_LORA_NAMES_GPT_OSS = 3
 } gs_lora_names;
 
 typedef struct {
@@ -120,8 +124,12 @@ typedef struct {
 	 * files: mla 1, q_rank 0 when the queries are projected directly */
 	int mla;
 	uint64_t mla_q_rank, mla_kv_rank, mla_qk_nope, mla_qk_rope, mla_v;
-	/* the module names of the model's checkpoint (its architecture) */
+	/* the module names of the model's checkpoint (its architecture), and
+	 * 1 when its routed experts are 3-D parameters, not one nn.Linear
+	 * per expert (gpt-oss, Llama 4's Llama4TextExperts): LoRA's MLP
+	 * targets then adapt the shared expert and the dense layers only */
 	gs_lora_names names;
+	int experts_param;
 	/* the parameters per kind calculated from the checkpoint's safetensors
 	 * headers (model.h), has_ck 1 when the model's files gave them: the
 	 * training items then count from them, the geometry's figures kept as
@@ -148,8 +156,10 @@ int gs_recipe_read(gs_jr *r, json_t *o, const char *path, gs_recipe *rc);
  * "all-linear") into *mask; -1 with the bad name in *bad otherwise. */
 int gs_recipe_parse_targets(const char *list, unsigned *mask, const char **bad);
 
-/* The names of the linear modules of an architecture (model.h gs_arch). */
+/* The names of the linear modules of an architecture (model.h gs_arch),
+ * and whether its routed experts are 3-D parameters (1: gpt-oss, Llama 4). */
 gs_lora_names gs_recipe_lora_names(int arch);
+int gs_recipe_experts_param(int arch);
 /* The linear modules a model has: by its names, its attention (mla 1 for
  * multi-head latent attention, q_rank 0 when its queries are projected
  * directly) and its MLP. */

@@ -1275,8 +1275,10 @@ static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 			return;
 		}
 	}
-	if (m)
+	if (m) {
 		rc->names = gs_recipe_lora_names((int)m->arch);
+		rc->experts_param = gs_recipe_experts_param((int)m->arch);
+	}
 	if (m && m->kv_lora_rank) {
 		rc->mla = 1;
 		rc->mla_q_rank = m->q_lora_rank;

@@ -13,7 +13,9 @@
 #    tensor): LoRA rank 16 on all-linear 240,123,904, the figure of its
 #    safetensors checkpoint (checkpoint/README.md);
 #  - Phi-3-mini-4k (config.json only): all-linear 25,165,824 from the
-#    geometry; Pythia-1B (GPT-NeoX): query_key_value and dense by default.
+#    geometry; Pythia-1B (GPT-NeoX): query_key_value and dense by default;
+#  - gpt-oss-20b: all-linear is q, k, v, o (its experts are no linear
+#    module): 7,962,624 at rank 16.
 # A script, not a golden case: each workload names its model folder
 # relative to the file init writes, so both are written in a scratch folder.
 # Usage: init-training-fused.sh GPUSHEET SOURCE_DIR SCRATCH_DIR
@@ -78,4 +80,14 @@ targets phi-3-mini-4k qkv_proj,o_proj,gate_up_proj,down_proj --lora-targets all-
 trainable phi-3-mini-4k 25,165,824
 targets pythia-1b query_key_value,dense
 targets pythia-1b query_key_value,dense,dense_h_to_4h,dense_4h_to_h --lora-targets all-linear
+
+# gpt-oss: its experts are 3-D parameters, no linear module: all-linear is
+# q, k, v, o (7,962,624 at rank 16), an MLP target refused with the reason
+cp -R "$m/gpt-oss-20b" . || die "copy"
+targets gpt-oss-20b q_proj,k_proj,v_proj,o_proj --lora-targets all-linear
+trainable gpt-oss-20b 7,962,624
+"$bin" init --model gpt-oss-20b --task adaptation --context 4096 --lora-targets up_proj \
+	--out bad.json >"$scratch/log" 2>&1 && err "gpt-oss: up_proj accepted"
+grep -q "its MLP is its experts, 3-D parameters" "$scratch/log" ||
+	{ cat "$scratch/log"; err "gpt-oss: up_proj's refusal does not say why"; }
 finish "ok: LoRA on fused modules and from GGUF headers, as worked by hand"

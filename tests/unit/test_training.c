@@ -775,6 +775,39 @@ static void test_lora_fused(void)
 	CHECK_U64(v, 4194304);
 	CHECK(gs_training_linear_params(&w, &v) == 0);
 	CHECK_U64(v, 50331648ULL * 16);
+	/* gpt-oss-20b (tests/data/models/gpt-oss-20b: h 2,880, 64 heads and 8
+	 * KV heads of 64, 24 layers, 32 experts of 2,880), rank 16: its
+	 * experts are 3-D parameters, so all-linear is q, k, v, o: q 16 x
+	 * (2,880 + 4,096) = 111,616, k and v 16 x (2,880 + 512) = 54,272
+	 * each, o 111,616; 331,776 a layer, x 24 = 7,962,624 */
+	S_model(&w, 20914757184ULL, 24, 64, 8, 2880, 2880, 201088, 1, 4096);
+	w.head_dim = 64;
+	w.recipe.names = GS_LORA_NAMES_GPT_OSS;
+	w.recipe.experts_param = 1;
+	w.recipe.experts = 32;
+	w.recipe.experts_active = 4;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR,
+					     gs_recipe_modules(GS_LORA_NAMES_GPT_OSS, 0, 0), &bad);
+	CHECK_U64(w.recipe.targets, GS_LORA_ALL & ~(unsigned)GS_LORA_MLP);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 7962624);
+	gs_recipe_resolve(GS_LORA_GATE, gs_recipe_modules(GS_LORA_NAMES_GPT_OSS, 0, 0), &bad);
+	CHECK_U64(bad, GS_LORA_GATE);
+	/* Llama 4's routed experts are 3-D parameters too; its shared expert
+	 * (gate_proj, up_proj, down_proj) is linear: with experts_param an
+	 * MLP target adapts the shared expert only. h 5,120, shared 8,192,
+	 * rank 8, down_proj: 8 x (8,192 + 5,120) = 106,496 a layer, x 48 */
+	S_model(&w, 1, 48, 40, 8, 5120, 16384, 202048, 1, 4096);
+	w.recipe.experts = 16;
+	w.recipe.experts_active = 1;
+	w.recipe.expert_intermediate = 8192;
+	w.recipe.shared_intermediate = 8192;
+	w.recipe.experts_param = 1;
+	w.recipe.lora_rank = 8;
+	w.recipe.targets = GS_LORA_DOWN;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 106496ULL * 48);
 }
 
 int main(void)
