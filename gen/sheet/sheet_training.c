@@ -5,6 +5,8 @@
  */
 #include "sheet_int.h"
 
+#include <string.h>
+
 #include "training.h"
 
 static const char *const S_item_keys[GS_TI_COUNT] = {
@@ -220,6 +222,7 @@ static void S_ck_table(S_ctx *c)
 {
 	const gs_recipe *rc = &c->in->w->recipe;
 	const gs_training *t = &c->in->s->train;
+	const gs_model *m = c->in->w->model;
 	const char *h[2];
 	cmark_node *tb, *r, *p;
 	char a[GS_FMT_MAX];
@@ -228,8 +231,8 @@ static void S_ck_table(S_ctx *c)
 	if (!t->from_ck)
 		return;
 	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR(c->in->w->model && c->in->w->model->weights == GS_WEIGHTS_GGUF
-			  ? "train.ck.intro_gguf" : "train.ck.intro"));
+	gs_doc_text(p, TR(m && m->weights == GS_WEIGHTS_GGUF ? "train.ck.intro_gguf"
+			  : "train.ck.intro"));
 	h[0] = TR("train.ck.kind");
 	h[1] = TR("train.ck.params");
 	tb = gs_doc_table(c->doc, c->root, TR("cap.training_ck"), 2, h);
@@ -244,7 +247,9 @@ static void S_ck_table(S_ctx *c)
 	gs_doc_cell_text(r, TR("train.ck.total"));
 	gs_doc_cell_text(r, gs_qty_fmt_int(a, rc->ck.total, c->lang));
 	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR("train.ck.cross"));
+	gs_doc_text(p, TR(m && m->weights == GS_WEIGHTS_GGUF && m->geometry_file &&
+			  strcmp(m->geometry_file, m->weight_files.n ? m->weight_files.v[0] : "") == 0
+			  ? "train.ck.cross_gguf" : "train.ck.cross"));
 	S_cross(c, p, TR(rc->method == GS_METHOD_FULL ? "train.ck.trainable_full"
 			 : "train.ck.trainable_lora"), t->trainable, t->trainable_config);
 	if (rc->method == GS_METHOD_QLORA)
