@@ -283,9 +283,10 @@ static json_t *S_training(const S_plan *p, unsigned lora_targets)
 	json_object_set_new(rc, "method", json_string(p->task == 2 ? "full" : p->qlora ? "qlora" : "lora"));
 	if (p->task != 2) {
 		targets = json_array();
-		for (i = 0; gs_recipe_target_names[i]; i++)
-			if (lora_targets & (1u << i))
-				json_array_append_new(targets, json_string(gs_recipe_target_names[i]));
+		for (i = 0; i < GS_RECIPE_TARGETS; i++)
+			if (lora_targets & (1u << gs_recipe_target_order[i]))
+				json_array_append_new(targets, json_string(
+					gs_recipe_target_names[gs_recipe_target_order[i]]));
 		json_object_set_new(rc, "lora", json_pack("{s:I,s:o}", "rank", (json_int_t)p->lora_rank,
 							  "targets", targets));
 	}
@@ -757,25 +758,42 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 }
 
 /*
- * LoRA's targets for the model's attention (gs_recipe_resolve_targets):
- * the default, its projections (q_proj, k_proj, v_proj, o_proj; or
- * multi-head latent attention's q_a_proj, q_b_proj or q_proj,
- * kv_a_proj_with_mqa, kv_b_proj, o_proj); a module it lacks refused.
+ * LoRA's targets for the model's modules, as its checkpoint names them
+ * (recipe.h gs_recipe_modules): the default, the attention's projections
+ * (q_proj, k_proj, v_proj, o_proj; multi-head latent attention's
+ * q_a_proj, q_b_proj or q_proj, kv_a_proj_with_mqa, kv_b_proj, o_proj;
+ * Phi-3's qkv_proj, o_proj; GPT-NeoX's query_key_value, dense); a module
+ * it lacks refused, naming the fused module that holds it.
  */
 static int S_train_targets(const gs_model *m, const S_plan *p, unsigned *targets)
 {
 	int mla = m->kv_lora_rank != 0;
-	unsigned want = p->targets, bad, has, i;
+	gs_lora_names names = gs_recipe_lora_names((int)m->arch);
+	unsigned want = p->targets, bad, has = gs_recipe_modules(names, mla, m->q_lora_rank), i;
 	const char *sep = "";
 
 	if (!p->targets_given && mla)
 		want = GS_LORA_ALL_LINEAR;
-	*targets = gs_recipe_resolve_targets(want, mla, m->q_lora_rank, &bad);
+	else if (!p->targets_given && names == GS_LORA_NAMES_PHI3)
+		want = GS_LORA_QKV | GS_LORA_O;
+	else if (!p->targets_given && names == GS_LORA_NAMES_NEOX)
+		want = GS_LORA_NEOX_QKV | GS_LORA_NEOX_DENSE;
+	*targets = gs_recipe_resolve(want, has, &bad);
 	if (!p->targets_given && mla)
 		*targets &= ~(unsigned)GS_LORA_MLP;
 	if (!bad)
 		return 0;
-	has = gs_recipe_resolve_targets(GS_LORA_ALL_LINEAR, mla, m->q_lora_rank, &i);
+	if (names != GS_LORA_NAMES_SEPARATE || bad >= GS_LORA_QKV) {
+		/* fused modules: the first name refused, in words (recipe.h) */
+		for (i = 0; !(bad & (1u << i)); i++)
+			;
+		{
+			char *msg = gs_recipe_bad_target(1u << i, names, mla, m->q_lora_rank);
+			fprintf(stderr, "gpusheet init: %s: --lora-targets: %s\n", m->path, msg);
+			free(msg);
+		}
+		return 1;
+	}
 	fprintf(stderr, "gpusheet init: %s: --lora-targets names ", m->path);
 	for (i = 0; gs_recipe_target_names[i]; i++)
 		if (bad & (1u << i)) {
@@ -784,9 +802,9 @@ static int S_train_targets(const gs_model *m, const S_plan *p, unsigned *targets
 		}
 	fprintf(stderr, ", which the model's %s does not have; its linear projections are ",
 		mla ? "multi-head latent attention" : "attention");
-	for (sep = "", i = 0; gs_recipe_target_names[i]; i++)
-		if (has & (1u << i)) {
-			fprintf(stderr, "%s%s", sep, gs_recipe_target_names[i]);
+	for (sep = "", i = 0; i < GS_RECIPE_TARGETS; i++)
+		if (has & (1u << gs_recipe_target_order[i])) {
+			fprintf(stderr, "%s%s", sep, gs_recipe_target_names[gs_recipe_target_order[i]]);
 			sep = ", ";
 		}
 	fprintf(stderr, "\n");
@@ -1117,8 +1135,9 @@ static int S_train_plan(S_plan *p, const char *otext, const char *stext, const c
 	if (tgt && gs_recipe_parse_targets(tgt, &p->targets, &bad)) {
 		fprintf(stderr, "gpusheet init: --lora-targets: unknown module at \"%s\" (q_proj, "
 			"k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj; for multi-head "
-			"latent attention q_a_proj, q_b_proj, kv_a_proj_with_mqa, kv_b_proj; or "
-			"all-linear, separated by commas)\n", bad);
+			"latent attention q_a_proj, q_b_proj, kv_a_proj_with_mqa, kv_b_proj; "
+			"Phi-3's qkv_proj, gate_up_proj; GPT-NeoX's query_key_value, dense, "
+			"dense_h_to_4h, dense_4h_to_h; or all-linear, separated by commas)\n", bad);
 		return -1;
 	}
 	if (p->task == 2 && (rank || tgt || p->qlora)) {

@@ -69,23 +69,29 @@ int gs_training_linear_params(const gs_workload *w, uint64_t *out)
 {
 	const gs_recipe *rc = &w->recipe;
 	u128 h = rc->hidden, moe;
+	/* GPT-NeoX's MLP has no gate: dense_h_to_4h and dense_4h_to_h */
+	u128 mats = rc->names == GS_LORA_NAMES_NEOX ? 2 : 3;
 
 	moe = (u128)rc->experts * 3 * h * S_expert_inter(rc) + 3 * h * rc->shared_intermediate;
-	return S_fit(S_attn_params(w) * w->layers + 3 * h * rc->intermediate * S_dense_layers(w) +
+	return S_fit(S_attn_params(w) * w->layers + mats * h * rc->intermediate * S_dense_layers(w) +
 		     moe * S_moe_layers(w), out);
 }
 
-/* LoRA on an MLP of width inter: rank x (in + out) per target */
+/* LoRA on an MLP of width inter: rank x (in + out) per target; Phi-3's
+ * gate_up_proj one linear h -> 2 x inter, GPT-NeoX's dense_h_to_4h
+ * h -> inter and dense_4h_to_h inter -> h */
 static u128 S_lora_mlp(const gs_recipe *rc, u128 inter)
 {
 	u128 r = rc->lora_rank, h = rc->hidden, sum = 0;
 
 	if (rc->targets & GS_LORA_GATE)
 		sum += r * (h + inter);
-	if (rc->targets & GS_LORA_UP)
+	if (rc->targets & (GS_LORA_UP | GS_LORA_NEOX_UP))
 		sum += r * (h + inter);
-	if (rc->targets & GS_LORA_DOWN)
+	if (rc->targets & (GS_LORA_DOWN | GS_LORA_NEOX_DOWN))
 		sum += r * (inter + h);
+	if (rc->targets & GS_LORA_GATE_UP)
+		sum += r * (h + 2 * inter);
 	return sum;
 }
 
@@ -133,11 +139,16 @@ int gs_training_lora_params(const gs_workload *w, uint64_t *out)
 			attn += r * (h + kv);
 		if (rc->targets & GS_LORA_V)
 			attn += r * (h + kv);
-		if (rc->targets & GS_LORA_O)
+		if (rc->targets & (GS_LORA_O | GS_LORA_NEOX_DENSE))
 			attn += r * (q + h);
+		/* one linear h -> q + 2kv (Phi-3's qkv_proj, GPT-NeoX's
+		 * query_key_value): one adapter over the fused width */
+		if (rc->targets & (GS_LORA_QKV | GS_LORA_NEOX_QKV))
+			attn += r * (h + q + 2 * kv);
 	}
-	/* every routed expert's gate, up and down, and the shared experts' */
-	moe = (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc));
+	/* every routed expert's gate, up and down (none where the experts are
+	 * 3-D parameters, not linear modules), and the shared experts' */
+	moe = rc->experts_param ? 0 : (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc));
 	if (rc->shared_intermediate)
 		moe += S_lora_mlp(rc, rc->shared_intermediate);
 	return S_fit(attn * w->layers + S_lora_mlp(rc, rc->intermediate) * S_dense_layers(w) +

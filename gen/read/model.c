@@ -1246,6 +1246,8 @@ static int S_gguf_kv(S_rd *r, S_gguf_meta *gm)
 typedef struct {
 	char *name;
 	uint64_t offset, bytes, params;
+	uint64_t ne[S_GGUF_MAX_DIMS];
+	uint32_t nd;
 	unsigned type;
 } S_gtensor;
 
@@ -1281,6 +1283,7 @@ static int S_gguf_tensor(S_rd *r, S_gtensor *t)
 			return -1;
 		if (i == 0)
 			ne0 = v;
+		t->ne[i] = v;
 		if (v == 0 || gs_qty_mul_u64(ne, v, &ne)) {
 			S_err(r->d, r->file, at, "tensor \"%s\": dimension %u is 0 or the element "
 			      "count overflows 64 bits", t->name, i);
@@ -1288,6 +1291,7 @@ static int S_gguf_tensor(S_rd *r, S_gtensor *t)
 			return -1;
 		}
 	}
+	t->nd = nd;
 	t->type = S_rd_u32(r, "tensor type");
 	t->offset = S_rd_u64(r, "tensor offset");
 	if (r->failed)
@@ -1488,6 +1492,9 @@ static void S_read_gguf(const S_src *src, const char *shown, gs_model *m, gs_dia
 		S_record(m, shown, 1, r.keep, (size_t)r.pos, r.size);
 		if (!m->geometry_file)
 			S_gguf_geometry(m, &gm, shown);
+		/* the kinds, once the architecture names the modules */
+		for (i = 0; i < nt; i++)
+			gs_model_kinds_note_gguf(m, ts[i].name, ts[i].ne, ts[i].nd, ts[i].params);
 	}
 	for (i = 0; ts && i < nt; i++)
 		free(ts[i].name);

@@ -233,8 +233,13 @@ typedef struct gs_model_s {
 
 /*
  * The parameters per kind of a checkpoint, calculated from its safetensors
- * headers: each tensor's kind from its name, its parameters from its shape
- * (model_kinds.c). Kinds: the embeddings (embed_tokens, wte, embed_in), the
+ * headers or its GGUF header: each tensor's kind from its name, its
+ * parameters from its shape, whatever its type (a GGUF tensor's elements
+ * are the product of its dimensions, quantised or not) (model_kinds.c).
+ * GGUF names are llama.cpp's (token_embd, output, blk.N.attn_q, attn_qkv,
+ * ffn_up, ffn_gate_exps, ffn_gate_inp, ffn_up_shexp, *_norm, ...), placed
+ * in the same kinds; a fused tensor of experts is routed experts, and a
+ * LoRA role adds each expert's rows + columns. Kinds: the embeddings (embed_tokens, wte, embed_in), the
  * head (lm_head, embed_out), the attention (self_attn, attention, attn:
  * MLA's projections included), the dense MLP (mlp, feed_forward), the
  * routed experts (experts), the shared experts (shared_experts,
@@ -253,8 +258,10 @@ typedef enum {
 
 /* The LoRA roles a matrix's module name gives, in the order of
  * recipe.h's gs_recipe_target_names (Mixtral's experts' w1, w3, w2 are
- * gate_proj, up_proj, down_proj). */
-#define GS_MODEL_LORA_ROLES 11
+ * gate_proj, up_proj, down_proj; Phi-3's fused qkv_proj and gate_up_proj,
+ * GPT-NeoX's query_key_value, dense, dense_h_to_4h and dense_4h_to_h are
+ * roles of their own: PEFT adapts the module the checkpoint has). */
+#define GS_MODEL_LORA_ROLES 17
 extern const char *const gs_model_lora_roles[GS_MODEL_LORA_ROLES + 1];
 
 typedef struct {
@@ -270,8 +277,8 @@ typedef struct {
 
 /*
  * The kinds of m's checkpoint; 0, or -1 when m has no complete set of
- * safetensors headers (an index alone, a GGUF file, a shard missing), no
- * layer count, or the sums overflow.
+ * safetensors headers nor a GGUF header (an index alone, a shard missing),
+ * no layer count, or the sums overflow.
  */
 int gs_model_param_kinds(const gs_model *m, gs_model_pkinds *k);
 /* The kind of one tensor by its name (GS_PK_COUNT: a buffer), and its LoRA

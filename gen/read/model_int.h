@@ -42,6 +42,11 @@ int gs_model_tensor_buffer(const char *name);
  * gs_model_param_kinds (shape: its ndim dimensions when ndim is 2) */
 void gs_model_kinds_note(struct gs_model_s *m, const char *name, const uint64_t *shape,
 			 size_t ndim, uint64_t params);
+/* model_kinds.c: one tensor of a GGUF header (ne: its nd dimensions in
+ * ggml's order), noted once the architecture is known (m->arch names the
+ * checkpoint's modules) */
+void gs_model_kinds_note_gguf(struct gs_model_s *m, const char *name, const uint64_t *ne,
+			      size_t nd, uint64_t params);
 
 /* The entry of model_type, or NULL when the table has none. */
 const gs_model_arch *gs_model_arch_find(const char *model_type);

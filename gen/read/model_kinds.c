@@ -1,7 +1,7 @@
 /*
  * model_kinds: the parameters per kind of a checkpoint, from its
- * safetensors headers' tensor names and shapes (model.h,
- * gs_model_param_kinds). Each tensor is noted as its header is read
+ * safetensors headers' or its GGUF header's tensor names and shapes
+ * (model.h, gs_model_param_kinds). Each tensor is noted as its header is read
  * (gs_model_kinds_note, model_int.h); the sums wait for config.json's
  * layer count, which says which layers the model runs.
  */
@@ -26,7 +26,8 @@ struct gs_model_pt_s {
 
 const char *const gs_model_lora_roles[GS_MODEL_LORA_ROLES + 1] = {
 	"q_proj", "q_a_proj", "q_b_proj", "k_proj", "v_proj", "kv_a_proj_with_mqa",
-	"kv_b_proj", "o_proj", "gate_proj", "up_proj", "down_proj", NULL
+	"kv_b_proj", "o_proj", "gate_proj", "up_proj", "down_proj", "qkv_proj",
+	"gate_up_proj", "query_key_value", "dense", "dense_h_to_4h", "dense_4h_to_h", NULL
 };
 
 static int S_ends(const char *s, const char *suffix)
@@ -137,28 +138,162 @@ gs_model_pkind gs_model_tensor_kind(const char *name, int *role)
 	return GS_PK_OTHER;
 }
 
-void gs_model_kinds_note(struct gs_model_s *m, const char *name, const uint64_t *shape,
-			 size_t ndim, uint64_t params)
+/* a new slot for one tensor */
+static struct gs_model_pt_s *S_slot(struct gs_model_s *m)
 {
-	struct gs_model_pt_s *t;
-	int role;
-
 	if (m->npt == m->pt_cap) {
 		m->pt_cap = m->pt_cap ? 2 * m->pt_cap : 256;
 		m->pt = gs_xrealloc(m->pt, m->pt_cap * sizeof(*m->pt));
 	}
-	t = &m->pt[m->npt];
+	return &m->pt[m->npt];
+}
+
+static int S_matrix_kind(int kind)
+{
+	return kind == GS_PK_ATTENTION || kind == GS_PK_DENSE || kind == GS_PK_ROUTED ||
+	       kind == GS_PK_SHARED;
+}
+
+void gs_model_kinds_note(struct gs_model_s *m, const char *name, const uint64_t *shape,
+			 size_t ndim, uint64_t params)
+{
+	struct gs_model_pt_s *t = S_slot(m);
+	int role;
+
 	t->kind = (int)gs_model_tensor_kind(name, &role);
 	if (t->kind == GS_PK_COUNT)
 		return;   /* a buffer: no parameter of any kind */
 	m->npt++;
 	t->layer = S_layer(name);
 	t->params = params;
-	t->linear = ndim == 2 && S_ends(name, ".weight") &&
-		    (t->kind == GS_PK_ATTENTION || t->kind == GS_PK_DENSE ||
-		     t->kind == GS_PK_ROUTED || t->kind == GS_PK_SHARED);
+	t->linear = ndim == 2 && S_ends(name, ".weight") && S_matrix_kind(t->kind);
 	t->role = ndim == 2 ? role : -1;
 	t->io = ndim == 2 ? shape[0] + shape[1] : 0;
+}
+
+/*
+ * GGUF tensors, by llama.cpp's names (ggml-org/llama.cpp,
+ * gguf-py/gguf/constants.py TENSOR_NAMES and tensor_mapping.py, which
+ * maps each checkpoint's module to them): token_embd, position_embd,
+ * output (the head), output_norm, rope_freqs (rope factors: a table, no
+ * parameter); per layer "blk.N." then attn_q, attn_k, attn_v, attn_output,
+ * attn_qkv (one tensor for q, k and v: GPT-NeoX's
+ * attention.query_key_value, Phi-3's self_attn.qkv_proj), attn_q_a,
+ * attn_q_b, attn_kv_a_mqa, attn_kv_b (MLA), attn_sinks, ffn_gate, ffn_up
+ * (Phi-3's mlp.gate_up_proj too: gate and up in one tensor, 2 x
+ * intermediate wide), ffn_down; the routed experts fused, every expert's
+ * matrix in one tensor (ffn_gate_exps, ffn_up_exps, ffn_down_exps,
+ * ffn_gate_up_exps), the shared experts' ffn_gate_shexp, ffn_up_shexp,
+ * ffn_down_shexp, the routers ffn_gate_inp and ffn_gate_inp_shexp and the
+ * routing bias exp_probs_b; norms are the names holding "norm". The
+ * dimensions are ggml's: ne[0] the input features, ne[1] the output
+ * features, ne[2] the experts of a fused tensor.
+ */
+static const char *const S_gguf_roles[][2] = {
+	{ "attn_q", "q_proj" }, { "attn_k", "k_proj" }, { "attn_v", "v_proj" },
+	{ "attn_output", "o_proj" }, { "attn_qkv", "qkv_proj" }, { "attn_q_a", "q_a_proj" },
+	{ "attn_q_b", "q_b_proj" }, { "attn_kv_a_mqa", "kv_a_proj_with_mqa" },
+	{ "attn_kv_b", "kv_b_proj" }, { "ffn_gate", "gate_proj" }, { "ffn_up", "up_proj" },
+	{ "ffn_down", "down_proj" }
+};
+
+/* The checkpoint's module a GGUF tensor holds (base: its name without
+ * "blk.N.", ".weight" and "_exps" / "_shexp"), by the module names of the
+ * architecture in transformers: GPT-NeoX's attention.query_key_value,
+ * attention.dense, mlp.dense_h_to_4h, mlp.dense_4h_to_h; Phi-3's qkv_proj,
+ * gate_up_proj. -1: no LoRA role. */
+static int S_gguf_role(const char *base, size_t n, int arch)
+{
+	const char *role = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(S_gguf_roles) / sizeof(S_gguf_roles[0]) && !role; i++)
+		if (strlen(S_gguf_roles[i][0]) == n && strncmp(base, S_gguf_roles[i][0], n) == 0)
+			role = S_gguf_roles[i][1];
+	if (!role)
+		return -1;
+	if (arch == GS_ARCH_GPTNEOX) {
+		static const char *const neox[][2] = {
+			{ "qkv_proj", "query_key_value" }, { "o_proj", "dense" },
+			{ "up_proj", "dense_h_to_4h" }, { "down_proj", "dense_4h_to_h" }
+		};
+		for (i = 0; i < sizeof(neox) / sizeof(neox[0]); i++)
+			if (strcmp(role, neox[i][0]) == 0)
+				role = neox[i][1];
+	} else if (arch == GS_ARCH_PHI3 && strcmp(role, "up_proj") == 0) {
+		role = "gate_up_proj";
+	}
+	for (i = 0; i < GS_MODEL_LORA_ROLES; i++)
+		if (strcmp(role, gs_model_lora_roles[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+static gs_model_pkind S_gguf_kind(const char *name, const char *base)
+{
+	if (S_ends(name, "rope_freqs.weight") || strstr(name, "rope_factors"))
+		return GS_PK_COUNT;
+	if (strstr(base, "norm"))
+		return GS_PK_NORM;
+	if (strstr(base, "scale"))
+		return GS_PK_SCALE;
+	if (base == name && (strncmp(name, "token_embd.", 11) == 0 ||
+			     strncmp(name, "position_embd.", 14) == 0))
+		return GS_PK_EMBED;
+	if (base == name && strcmp(name, "output.weight") == 0)
+		return GS_PK_HEAD;
+	if (strncmp(base, "ffn_gate_inp", 12) == 0 || strncmp(base, "exp_probs_b", 11) == 0)
+		return GS_PK_ROUTER;
+	if (strstr(base, "_exps."))
+		return GS_PK_ROUTED;
+	if (strstr(base, "_shexp."))
+		return GS_PK_SHARED;
+	if (strncmp(base, "attn_", 5) == 0)
+		return GS_PK_ATTENTION;
+	if (strncmp(base, "ffn_", 4) == 0)
+		return GS_PK_DENSE;
+	return GS_PK_OTHER;
+}
+
+void gs_model_kinds_note_gguf(struct gs_model_s *m, const char *name, const uint64_t *ne,
+			      size_t nd, uint64_t params)
+{
+	struct gs_model_pt_s *t = S_slot(m);
+	const char *base = name, *end;
+	int64_t layer = -1;
+	unsigned __int128 io = 0;
+	size_t n;
+
+	if (strncmp(name, "blk.", 4) == 0 && name[4] >= '0' && name[4] <= '9') {
+		const char *p = name + 4;
+		for (layer = 0; *p >= '0' && *p <= '9' && layer < INT64_C(1) << 40; p++)
+			layer = layer * 10 + (*p - '0');
+		base = *p == '.' ? p + 1 : name;
+		if (base == name)
+			layer = -1;
+	}
+	t->kind = (int)S_gguf_kind(name, base);
+	if (t->kind == GS_PK_COUNT)
+		return;
+	m->npt++;
+	t->layer = layer;
+	t->params = params;
+	t->linear = nd >= 2 && S_ends(name, ".weight") && S_matrix_kind(t->kind);
+	t->role = -1;
+	t->io = 0;
+	if (!t->linear || nd > 3)
+		return;
+	/* base ends ".weight": the module's name is before its first dot */
+	end = strchr(base, '.');
+	n = (size_t)(end - base);
+	if (n > 5 && strncmp(end - 5, "_exps", 5) == 0)
+		n -= 5;
+	else if (n > 6 && strncmp(end - 6, "_shexp", 6) == 0)
+		n -= 6;
+	t->role = S_gguf_role(base, n, (int)m->arch);
+	/* one adapter per expert's matrix, as on the checkpoint's modules */
+	io = (unsigned __int128)(nd == 3 ? ne[2] : 1) * ((unsigned __int128)ne[0] + ne[1]);
+	t->io = io > UINT64_MAX ? UINT64_MAX : (uint64_t)io;
 }
 
 int gs_model_param_kinds(const gs_model *m, gs_model_pkinds *k)
@@ -166,7 +301,8 @@ int gs_model_param_kinds(const gs_model *m, gs_model_pkinds *k)
 	size_t i;
 
 	memset(k, 0, sizeof(*k));
-	if (m->weights != GS_WEIGHTS_SAFETENSORS || m->missing_shards.n || !m->npt ||
+	if ((m->weights != GS_WEIGHTS_SAFETENSORS && m->weights != GS_WEIGHTS_GGUF) ||
+	    m->missing_shards.n || !m->npt ||
 	    !m->has_layers)
 		return -1;
 	for (i = 0; i < m->npt; i++) {

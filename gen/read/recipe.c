@@ -17,10 +17,17 @@ static const char *const S_offloads[] = { "none", "optimizer", "parameters", NUL
 
 const char *const gs_recipe_target_names[] = { "q_proj", "q_a_proj", "q_b_proj", "k_proj",
 					       "v_proj", "kv_a_proj_with_mqa", "kv_b_proj",
-					       "o_proj", "gate_proj", "up_proj", "down_proj", NULL };
+					       "o_proj", "gate_proj", "up_proj", "down_proj",
+					       "qkv_proj", "gate_up_proj", "query_key_value",
+					       "dense", "dense_h_to_4h", "dense_4h_to_h", NULL };
+
+const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS] = {
+	0, 1, 2, 3, 4, 5, 6, 11, 13, 7, 14, 8, 9, 12, 15, 10, 16
+};
 
 #define S_TARGET_LIST "q_proj, q_a_proj, q_b_proj, k_proj, v_proj, kv_a_proj_with_mqa, " \
-	"kv_b_proj, o_proj, gate_proj, up_proj, down_proj"
+	"kv_b_proj, o_proj, gate_proj, up_proj, down_proj, qkv_proj, gate_up_proj, " \
+	"query_key_value, dense, dense_h_to_4h, dense_4h_to_h"
 
 const char *gs_recipe_method_id(gs_recipe_method m) { return S_methods[m]; }
 const char *gs_recipe_optimizer_id(gs_recipe_optimizer o) { return S_optimizers[o]; }
@@ -66,20 +73,111 @@ int gs_recipe_parse_targets(const char *list, unsigned *mask, const char **bad)
 	return 0;
 }
 
-unsigned gs_recipe_resolve_targets(unsigned mask, int mla, uint64_t q_rank, unsigned *bad)
+gs_lora_names gs_recipe_lora_names(int arch)
 {
-	unsigned has = GS_LORA_O | GS_LORA_MLP;
+	if (arch == GS_ARCH_PHI3)
+		return GS_LORA_NAMES_PHI3;
+	if (arch == GS_ARCH_GPTNEOX)
+		return GS_LORA_NAMES_NEOX;
+	if (arch == GS_ARCH_GPT_OSS)
+		return GS_LORA_NAMES_GPT_OSS;
+	return GS_LORA_NAMES_SEPARATE;
+}
 
+int gs_recipe_experts_param(int arch)
+{
+	return arch == GS_ARCH_GPT_OSS || arch == GS_ARCH_LLAMA4;
+}
+
+unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank)
+{
+	if (names == GS_LORA_NAMES_PHI3)
+		return GS_LORA_ALL_FUSED;
+	if (names == GS_LORA_NAMES_NEOX)
+		return GS_LORA_ALL_NEOX;
+	if (names == GS_LORA_NAMES_GPT_OSS)
+		return GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_O;
 	if (!mla)
-		has |= GS_LORA_Q | GS_LORA_K | GS_LORA_V;
-	else if (q_rank)
-		has |= GS_LORA_Q_A | GS_LORA_Q_B | GS_LORA_KV_A | GS_LORA_KV_B;
-	else
-		has |= GS_LORA_Q | GS_LORA_KV_A | GS_LORA_KV_B;
+		return GS_LORA_ALL;
+	if (q_rank)
+		return GS_LORA_Q_A | GS_LORA_Q_B | GS_LORA_KV_A | GS_LORA_KV_B | GS_LORA_O |
+		       GS_LORA_MLP;
+	return GS_LORA_Q | GS_LORA_KV_A | GS_LORA_KV_B | GS_LORA_O | GS_LORA_MLP;
+}
+
+unsigned gs_recipe_resolve(unsigned mask, unsigned has, unsigned *bad)
+{
 	if (mask & GS_LORA_ALL_LINEAR)
 		mask = (mask & ~(unsigned)GS_LORA_ALL_LINEAR) | has;
 	*bad = mask & ~has;
 	return mask & has;
+}
+
+unsigned gs_recipe_resolve_targets(unsigned mask, int mla, uint64_t q_rank, unsigned *bad)
+{
+	return gs_recipe_resolve(mask, gs_recipe_modules(GS_LORA_NAMES_SEPARATE, mla, q_rank), bad);
+}
+
+/* the module of a fused checkpoint that holds the target of bit b, or NULL */
+static const char *S_fused_into(unsigned b, gs_lora_names names)
+{
+	if (names == GS_LORA_NAMES_PHI3)
+		return b & (GS_LORA_Q | GS_LORA_K | GS_LORA_V) ? "qkv_proj"
+		       : b & (GS_LORA_GATE | GS_LORA_UP) ? "gate_up_proj" : NULL;
+	if (names == GS_LORA_NAMES_NEOX)
+		return b & (GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_QKV) ? "query_key_value"
+		       : b & GS_LORA_O ? "dense" : b & (GS_LORA_UP | GS_LORA_GATE_UP) ? "dense_h_to_4h"
+		       : b & GS_LORA_DOWN ? "dense_4h_to_h" : NULL;
+	return NULL;
+}
+
+char *gs_recipe_bad_target(unsigned bit, gs_lora_names names, int mla, uint64_t q_rank)
+{
+	const char *name = "?", *into = S_fused_into(bit, names), *sep = "";
+	unsigned has = gs_recipe_modules(names, mla, q_rank);
+	size_t i;
+	char *list, *t, *msg;
+
+	for (i = 0; gs_recipe_target_names[i]; i++)
+		if (bit & (1u << i))
+			name = gs_recipe_target_names[i];
+	if (names == GS_LORA_NAMES_SEPARATE && mla && q_rank)
+		return gs_xasprintf("LoRA target %s does not exist in this model's multi-head "
+				    "latent attention: its projections are q_a_proj, q_b_proj, "
+				    "kv_a_proj_with_mqa, kv_b_proj and o_proj", name);
+	if (names == GS_LORA_NAMES_SEPARATE && mla)
+		return gs_xasprintf("LoRA target %s does not exist in this model's multi-head "
+				    "latent attention (q_lora_rank null: the queries are projected "
+				    "directly): its projections are q_proj, kv_a_proj_with_mqa, "
+				    "kv_b_proj and o_proj", name);
+	if (names == GS_LORA_NAMES_SEPARATE && bit < GS_LORA_QKV)
+		return gs_xasprintf("LoRA target %s is a projection of multi-head latent "
+				    "attention, which this model does not have: its attention's "
+				    "are q_proj, k_proj, v_proj and o_proj", name);
+	list = gs_xstrdup("");
+	for (i = 0; i < GS_RECIPE_TARGETS; i++)
+		if (has & (1u << gs_recipe_target_order[i])) {
+			t = gs_xasprintf("%s%s%s", list, sep,
+					 gs_recipe_target_names[gs_recipe_target_order[i]]);
+			free(list);
+			list = t;
+			sep = ", ";
+		}
+	if (names == GS_LORA_NAMES_GPT_OSS && (bit & (GS_LORA_MLP | GS_LORA_GATE_UP)))
+		msg = gs_xasprintf("LoRA target %s is no module of this model: its MLP is its "
+				   "experts, 3-D parameters (GptOssExperts' gate_up_proj and "
+				   "down_proj), no linear module that PEFT's target_modules match; "
+				   "its linear modules are %s", name, list);
+	else if (into)
+		msg = gs_xasprintf("LoRA target %s is no module of this model: its checkpoint "
+				   "fuses it into %s, one linear whose adapter trains the fused "
+				   "projections together (name %s); its linear modules are %s",
+				   name, into, into, list);
+	else
+		msg = gs_xasprintf("LoRA target %s is no module of this model: its linear "
+				   "modules are %s", name, list);
+	free(list);
+	return msg;
 }
 
 static void S_read_lora(gs_jr *r, json_t *o, const char *path, gs_recipe *rc)

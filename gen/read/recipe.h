@@ -40,26 +40,61 @@ typedef enum {
 } gs_recipe_offload;
 
 /*
- * LoRA target modules, by role (bit masks of gs_recipe.targets). The
- * attention's projections: q, k, v, o; or multi-head latent attention's
+ * LoRA target modules, by role (bit masks of gs_recipe.targets), named as
+ * the checkpoint's modules are: PEFT puts one adapter on each nn.Linear
+ * whose name a target matches (peft/tuners/tuners_utils.py,
+ * BaseTuner.inject_adapter), and refuses targets that match no module
+ * ("Target modules ... not found in the base model"). The attention's
+ * projections: q, k, v, o; or multi-head latent attention's
  * (DeepSeek-V2/V3, transformers' modeling_deepseek_v3.py,
  * DeepseekV3Attention): q_a_proj and q_b_proj (q_proj when q_lora_rank is
- * null), kv_a_proj_with_mqa, kv_b_proj, o_proj. GS_LORA_ALL_LINEAR is
- * "all-linear" as given, before the model says which projections it has
+ * null), kv_a_proj_with_mqa, kv_b_proj, o_proj; or fused modules: Phi-3's
+ * qkv_proj (q, k and v in one linear) and gate_up_proj (modeling_phi3.py,
+ * Phi3Attention and Phi3MLP), GPT-NeoX's query_key_value, dense,
+ * dense_h_to_4h and dense_4h_to_h (modeling_gpt_neox.py). A LoRA of rank r
+ * on a fused linear of in inputs and out outputs holds r x (in + out): its
+ * A is in x r, its B r x out, out the fused width (peft/tuners/lora/
+ * layer.py, LoraLayer.update_layer). GS_LORA_ALL_LINEAR is "all-linear" as
+ * given, before the model says which modules it has
  * (gs_recipe_resolve_targets).
  */
 enum {
 	GS_LORA_Q = 1, GS_LORA_Q_A = 2, GS_LORA_Q_B = 4, GS_LORA_K = 8, GS_LORA_V = 16,
 	GS_LORA_KV_A = 32, GS_LORA_KV_B = 64, GS_LORA_O = 128,
 	GS_LORA_GATE = 256, GS_LORA_UP = 512, GS_LORA_DOWN = 1024,
-	GS_LORA_ALL_LINEAR = 2048,
+	GS_LORA_QKV = 1 << 11, GS_LORA_GATE_UP = 1 << 12,
+	GS_LORA_NEOX_QKV = 1 << 13, GS_LORA_NEOX_DENSE = 1 << 14,
+	GS_LORA_NEOX_UP = 1 << 15, GS_LORA_NEOX_DOWN = 1 << 16,
+	GS_LORA_ALL_LINEAR = 1 << 20,
 	GS_LORA_MLP = 256 | 512 | 1024,
-	GS_LORA_ALL = 1 | 8 | 16 | 128 | GS_LORA_MLP   /* q, k, v, o and the MLP's */
+	GS_LORA_ALL = 1 | 8 | 16 | 128 | GS_LORA_MLP,   /* q, k, v, o and the MLP's */
+	/* Phi-3's and GPT-NeoX's every linear module */
+	GS_LORA_ALL_FUSED = GS_LORA_QKV | GS_LORA_O | GS_LORA_GATE_UP | GS_LORA_DOWN,
+	GS_LORA_ALL_NEOX = GS_LORA_NEOX_QKV | GS_LORA_NEOX_DENSE | GS_LORA_NEOX_UP |
+			   GS_LORA_NEOX_DOWN
 };
-/* The names of the targets in bit order, the order of a layer's modules
- * ("q_proj", "q_a_proj", ..., "o_proj", "gate_proj", "up_proj",
- * "down_proj"). */
+/* The names of the targets in bit order ("q_proj", "q_a_proj", ...,
+ * "o_proj", "gate_proj", "up_proj", "down_proj", "qkv_proj",
+ * "gate_up_proj", "query_key_value", "dense", "dense_h_to_4h",
+ * "dense_4h_to_h"), model.h's gs_model_lora_roles. */
 extern const char *const gs_recipe_target_names[];
+/* The targets' bit numbers in the order of a layer's modules (the
+ * attention's, then the MLP's), GS_RECIPE_TARGETS of them: how lists of
+ * targets are written. */
+#define GS_RECIPE_TARGETS 17
+extern const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS];
+
+/* How a model's checkpoint names its linear modules: q, k, v, o and
+ * gate, up, down apart (Llama and most), Phi-3's fused ones, GPT-NeoX's;
+ * gpt-oss's q, k, v, o only: its experts, its only MLP, are 3-D
+ * parameters (transformers' GptOssExperts.gate_up_proj and down_proj), no
+ * nn.Linear that PEFT's target_modules can match. */
+typedef enum {
+	GS_LORA_NAMES_SEPARATE = 0,
+	GS_LORA_NAMES_PHI3 = 1,
+	GS_LORA_NAMES_NEOX = 2,
+	GS_LORA_NAMES_GPT_OSS = 3
+} gs_lora_names;
 
 typedef struct {
 	int present;
@@ -89,6 +124,12 @@ typedef struct {
 	 * files: mla 1, q_rank 0 when the queries are projected directly */
 	int mla;
 	uint64_t mla_q_rank, mla_kv_rank, mla_qk_nope, mla_qk_rope, mla_v;
+	/* the module names of the model's checkpoint (its architecture), and
+	 * 1 when its routed experts are 3-D parameters, not one nn.Linear
+	 * per expert (gpt-oss, Llama 4's Llama4TextExperts): LoRA's MLP
+	 * targets then adapt the shared expert and the dense layers only */
+	gs_lora_names names;
+	int experts_param;
 	/* the parameters per kind calculated from the checkpoint's safetensors
 	 * headers (model.h), has_ck 1 when the model's files gave them: the
 	 * training items then count from them, the geometry's figures kept as
@@ -115,12 +156,29 @@ int gs_recipe_read(gs_jr *r, json_t *o, const char *path, gs_recipe *rc);
  * "all-linear") into *mask; -1 with the bad name in *bad otherwise. */
 int gs_recipe_parse_targets(const char *list, unsigned *mask, const char **bad);
 
+/* The names of the linear modules of an architecture (model.h gs_arch),
+ * and whether its routed experts are 3-D parameters (1: gpt-oss, Llama 4). */
+gs_lora_names gs_recipe_lora_names(int arch);
+int gs_recipe_experts_param(int arch);
+/* The linear modules a model has: by its names, its attention (mla 1 for
+ * multi-head latent attention, q_rank 0 when its queries are projected
+ * directly) and its MLP. */
+unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank);
+
 /*
- * The targets for the model's attention: mla 0 (q, k, v, o) or 1 (with
- * q_rank 0 when the queries are projected directly). "all-linear" becomes
- * every linear projection the model has. Returns the mask, and in *bad
+ * The targets against the modules the model has (gs_recipe_modules):
+ * "all-linear" becomes every one of them. Returns the mask, and in *bad
  * the targets the model has no module of (0: none).
  */
+unsigned gs_recipe_resolve(unsigned mask, unsigned has, unsigned *bad);
+/* The same for separate names (gs_recipe_modules(SEPARATE, mla, q_rank)). */
 unsigned gs_recipe_resolve_targets(unsigned mask, int mla, uint64_t q_rank, unsigned *bad);
+/*
+ * Why the target of bit `bit` is not a module of a model whose modules are
+ * `has` (names and MLA as gs_recipe_modules), in words: the module that
+ * holds it when the checkpoint fuses it (q_proj in Phi-3's qkv_proj), and
+ * the modules the model has. Caller frees.
+ */
+char *gs_recipe_bad_target(unsigned bit, gs_lora_names names, int mla, uint64_t q_rank);
 
 #endif

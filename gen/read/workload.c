@@ -1215,38 +1215,32 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
 }
 
 /*
- * LoRA's targets against the model's attention: "all-linear" made every
- * projection it has; a module it does not have refused, with those it has
- * (multi-head latent attention: q_a_proj, q_b_proj or q_proj,
- * kv_a_proj_with_mqa, kv_b_proj, o_proj; other attention: q_proj, k_proj,
- * v_proj, o_proj).
+ * LoRA's targets against the model's modules, named as its checkpoint
+ * names them (recipe.h): "all-linear" made every linear module it has; a
+ * module it does not have refused, with those it has (multi-head latent
+ * attention: q_a_proj, q_b_proj or q_proj, kv_a_proj_with_mqa, kv_b_proj,
+ * o_proj; Phi-3's fused qkv_proj and gate_up_proj, GPT-NeoX's
+ * query_key_value, dense, dense_h_to_4h, dense_4h_to_h; other attention:
+ * q_proj, k_proj, v_proj, o_proj). A projection that the checkpoint fuses
+ * (q_proj on Phi-3) is refused naming the fused module: PEFT would find no
+ * module of that name, and mapping it to the fused one would size an
+ * adapter over q, k and v that the recipe did not ask for.
  */
 static void S_recipe_targets(gs_jr *r, gs_recipe *rc, const char *path)
 {
-	unsigned bad;
+	unsigned bad, has = gs_recipe_modules(rc->names, rc->mla, rc->mla_q_rank);
 	size_t i;
 
-	rc->targets = gs_recipe_resolve_targets(rc->targets, rc->mla, rc->mla_q_rank, &bad);
+	rc->targets = gs_recipe_resolve(rc->targets, has, &bad);
 	for (i = 0; bad && gs_recipe_target_names[i]; i++) {
-		char *lp, *tp;
+		char *lp, *tp, *msg;
 		if (!(bad & (1u << i)))
 			continue;
 		lp = gs_jr_path_key(path, "lora");
 		tp = gs_jr_path_key(lp, "targets");
-		if (!rc->mla)
-			gs_jr_error(r, tp, "LoRA target %s is a projection of multi-head latent "
-				    "attention, which this model does not have: its attention's are "
-				    "q_proj, k_proj, v_proj and o_proj", gs_recipe_target_names[i]);
-		else if (rc->mla_q_rank)
-			gs_jr_error(r, tp, "LoRA target %s does not exist in this model's multi-head "
-				    "latent attention: its projections are q_a_proj, q_b_proj, "
-				    "kv_a_proj_with_mqa, kv_b_proj and o_proj",
-				    gs_recipe_target_names[i]);
-		else
-			gs_jr_error(r, tp, "LoRA target %s does not exist in this model's multi-head "
-				    "latent attention (q_lora_rank null: the queries are projected "
-				    "directly): its projections are q_proj, kv_a_proj_with_mqa, "
-				    "kv_b_proj and o_proj", gs_recipe_target_names[i]);
+		msg = gs_recipe_bad_target(1u << i, rc->names, rc->mla, rc->mla_q_rank);
+		gs_jr_error(r, tp, "%s", msg);
+		free(msg);
 		free(tp);
 		free(lp);
 	}
@@ -1280,6 +1274,10 @@ static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 				    "q_lora_rank and projections are not in model.cache_layout");
 			return;
 		}
+	}
+	if (m) {
+		rc->names = gs_recipe_lora_names((int)m->arch);
+		rc->experts_param = gs_recipe_experts_param((int)m->arch);
 	}
 	if (m && m->kv_lora_rank) {
 		rc->mla = 1;

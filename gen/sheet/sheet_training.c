@@ -5,6 +5,8 @@
  */
 #include "sheet_int.h"
 
+#include <string.h>
+
 #include "training.h"
 
 static const char *const S_item_keys[GS_TI_COUNT] = {
@@ -25,6 +27,7 @@ static void S_recipe_para(S_ctx *c)
 	const gs_training *t = &c->in->s->train;
 	cmark_node *p = gs_doc_para(c->root);
 	char a[GS_FMT_MAX], b[GS_FMT_MAX], d[GS_FMT_MAX];
+	const char *sep = "";
 	int f;
 	size_t i;
 
@@ -32,10 +35,12 @@ static void S_recipe_para(S_ctx *c)
 	gs_doc_textf(p, " %s", gs_recipe_method_id(rc->method));
 	if (rc->method != GS_METHOD_FULL) {
 		gs_doc_textf(p, ", %s %llu (", TR("train.rank"), (unsigned long long)rc->lora_rank);
-		for (i = 0; gs_recipe_target_names[i]; i++)
-			if (rc->targets & (1u << i))
-				gs_doc_textf(p, "%s%s", (rc->targets & ((1u << i) - 1)) ? ", " : "",
-					     gs_recipe_target_names[i]);
+		for (i = 0; i < GS_RECIPE_TARGETS; i++)
+			if (rc->targets & (1u << gs_recipe_target_order[i])) {
+				gs_doc_textf(p, "%s%s", sep,
+					     gs_recipe_target_names[gs_recipe_target_order[i]]);
+				sep = ", ";
+			}
 		gs_doc_text(p, ")");
 	}
 	gs_doc_textf(p, "; %s %s; %s %s; %s %s, %llu %s; %s %s. ", TR("train.optimizer_word"),
@@ -217,6 +222,7 @@ static void S_ck_table(S_ctx *c)
 {
 	const gs_recipe *rc = &c->in->w->recipe;
 	const gs_training *t = &c->in->s->train;
+	const gs_model *m = c->in->w->model;
 	const char *h[2];
 	cmark_node *tb, *r, *p;
 	char a[GS_FMT_MAX];
@@ -225,7 +231,8 @@ static void S_ck_table(S_ctx *c)
 	if (!t->from_ck)
 		return;
 	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR("train.ck.intro"));
+	gs_doc_text(p, TR(m && m->weights == GS_WEIGHTS_GGUF ? "train.ck.intro_gguf"
+			  : "train.ck.intro"));
 	h[0] = TR("train.ck.kind");
 	h[1] = TR("train.ck.params");
 	tb = gs_doc_table(c->doc, c->root, TR("cap.training_ck"), 2, h);
@@ -240,7 +247,9 @@ static void S_ck_table(S_ctx *c)
 	gs_doc_cell_text(r, TR("train.ck.total"));
 	gs_doc_cell_text(r, gs_qty_fmt_int(a, rc->ck.total, c->lang));
 	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR("train.ck.cross"));
+	gs_doc_text(p, TR(m && m->weights == GS_WEIGHTS_GGUF && m->geometry_file &&
+			  strcmp(m->geometry_file, m->weight_files.n ? m->weight_files.v[0] : "") == 0
+			  ? "train.ck.cross_gguf" : "train.ck.cross"));
 	S_cross(c, p, TR(rc->method == GS_METHOD_FULL ? "train.ck.trainable_full"
 			 : "train.ck.trainable_lora"), t->trainable, t->trainable_config);
 	if (rc->method == GS_METHOD_QLORA)

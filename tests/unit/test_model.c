@@ -823,7 +823,13 @@ static void test_param_kinds(void)
 		{ "model.layers.3.self_attn.kv_a_proj_with_mqa.weight", GS_PK_ATTENTION,
 		  "kv_a_proj_with_mqa" },
 		{ "model.layers.3.self_attn.kv_b_proj.weight_scale_inv", GS_PK_SCALE, NULL },
-		{ "gpt_neox.layers.0.attention.query_key_value.weight", GS_PK_ATTENTION, NULL },
+		{ "gpt_neox.layers.0.attention.query_key_value.weight", GS_PK_ATTENTION,
+		  "query_key_value" },
+		{ "gpt_neox.layers.0.attention.dense.weight", GS_PK_ATTENTION, "dense" },
+		{ "gpt_neox.layers.0.mlp.dense_h_to_4h.weight", GS_PK_DENSE, "dense_h_to_4h" },
+		{ "gpt_neox.layers.0.mlp.dense_4h_to_h.weight", GS_PK_DENSE, "dense_4h_to_h" },
+		{ "model.layers.0.self_attn.qkv_proj.weight", GS_PK_ATTENTION, "qkv_proj" },
+		{ "model.layers.0.mlp.gate_up_proj.weight", GS_PK_DENSE, "gate_up_proj" },
 		{ "model.layers.0.mlp.down_proj.weight", GS_PK_DENSE, "down_proj" },
 		{ "model.layers.3.mlp.experts.255.up_proj.weight", GS_PK_ROUTED, "up_proj" },
 		{ "model.layers.3.mlp.shared_experts.gate_proj.weight", GS_PK_SHARED, "gate_proj" },
@@ -871,6 +877,28 @@ static void test_param_kinds(void)
 		CHECK_U64(k.lora_io[4], 12);    /* v_proj */
 		CHECK_U64(k.lora_io[7], 16);    /* o_proj */
 		CHECK_U64(k.lora_io[8] + k.lora_io[9] + k.lora_io[10], 72);
+		gs_model_release(&m);
+	}
+	free(p);
+	/* tiny-gguf's header, by llama.cpp's names: token_embd [256, 4] 1,024
+	 * embeddings; blk.0.attn_q [256, 2] 512 attention, q_proj's rows +
+	 * columns 256 + 2 = 258; blk.0.ffn_down [256] 256 dense MLP, one
+	 * dimension: no matrix, no role; output_norm 256 norms. Whatever the
+	 * quantised type (Q4_K, Q8_0, Q6_K), the elements are the product of
+	 * the dimensions: 2,048, the header's count. */
+	p = at("tiny-gguf");
+	if (CHECK(gs_model_read(p, &m, &d) == 0)) {
+		CHECK(gs_model_param_kinds(&m, &k) == 0);
+		CHECK_U64(k.params[GS_PK_EMBED], 1024);
+		CHECK_U64(k.params[GS_PK_ATTENTION], 512);
+		CHECK_U64(k.params[GS_PK_DENSE], 256);
+		CHECK_U64(k.params[GS_PK_NORM], 256);
+		CHECK_U64(k.params[GS_PK_HEAD], 0);
+		CHECK_U64(k.params[GS_PK_OTHER], 0);
+		CHECK_U64(k.total, 2048);
+		CHECK_U64(k.linear, 512);
+		CHECK_U64(k.lora_io[0], 258);   /* q_proj */
+		CHECK_U64(k.lora_io[10], 0);    /* down_proj: a vector, no matrix */
 		gs_model_release(&m);
 	}
 	free(p);

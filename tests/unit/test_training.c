@@ -3,6 +3,7 @@
  * figures and hand-worked items. Each figure is worked in its comment.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -708,6 +709,107 @@ static void test_from_checkpoint(void)
 		  4ULL * 366211 + 2ULL * (6738415616ULL - 6000000000ULL));
 }
 
+/*
+ * LoRA on fused linear modules (tests/data/training/README.md, "Fused
+ * projections"): PEFT puts one adapter on each nn.Linear, r x (in + out),
+ * out the fused width. Phi-3-mini-4k (tests/data/models/phi-3-mini-4k:
+ * h 3,072, 32 heads and 32 KV heads of 96, intermediate 8,192, 32 layers),
+ * rank 16:
+ *   qkv_proj     3,072 -> (32 + 2 x 32) x 96 = 9,216: 16 x 12,288 = 196,608
+ *   o_proj       3,072 -> 3,072:               16 x 6,144  =  98,304
+ *   gate_up_proj 3,072 -> 2 x 8,192 = 16,384:  16 x 19,456 = 311,296
+ *   down_proj    8,192 -> 3,072:               16 x 11,264 = 180,224
+ * a layer 786,432, x 32 = 25,165,824; init's default (qkv_proj, o_proj)
+ * 294,912 x 32 = 9,437,184. Phi-4 (h 5,120, 40 heads, 10 KV heads of 128,
+ * intermediate 17,920, 40 layers): qkv 16 x (5,120 + 7,680) = 204,800, o
+ * 163,840, gate_up 16 x (5,120 + 35,840) = 655,360, down 16 x 23,040 =
+ * 368,640; a layer 1,392,640, x 40 = 55,705,600. GPT-NeoX (Pythia-1B:
+ * h 2,048, 8 heads of 256, intermediate 8,192, 16 layers), rank 8:
+ * query_key_value 8 x (2,048 + 6,144) = 65,536, dense 8 x 4,096 = 32,768,
+ * dense_h_to_4h and dense_4h_to_h 8 x 10,240 = 81,920 each: 262,144 a
+ * layer, x 16 = 4,194,304; its linear layers 4 x 2,048² + 2 x 2,048 x
+ * 8,192 = 50,331,648 a layer (no gate).
+ */
+static void test_lora_fused(void)
+{
+	gs_workload w;
+	uint64_t v = 0;
+	unsigned bad;
+
+	S_model(&w, 3821079552ULL, 32, 32, 32, 3072, 8192, 32064, 1, 4096);
+	w.recipe.names = GS_LORA_NAMES_PHI3;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR,
+					     gs_recipe_modules(GS_LORA_NAMES_PHI3, 0, 0), &bad);
+	CHECK_U64(bad, 0);
+	CHECK_U64(w.recipe.targets, GS_LORA_QKV | GS_LORA_O | GS_LORA_GATE_UP | GS_LORA_DOWN);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 25165824);
+	w.recipe.targets = GS_LORA_QKV | GS_LORA_O;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 9437184);
+	/* q_proj on Phi-3: no module of that name, refused naming qkv_proj */
+	gs_recipe_resolve(GS_LORA_Q | GS_LORA_O, gs_recipe_modules(GS_LORA_NAMES_PHI3, 0, 0), &bad);
+	CHECK_U64(bad, GS_LORA_Q);
+	{
+		char *msg = gs_recipe_bad_target(GS_LORA_Q, GS_LORA_NAMES_PHI3, 0, 0);
+		CHECK(strstr(msg, "fuses it into qkv_proj") != NULL);
+		free(msg);
+	}
+	/* Phi-4 */
+	S_model(&w, 14659507200ULL, 40, 40, 10, 5120, 17920, 100352, 1, 4096);
+	w.head_dim = 128;
+	w.recipe.names = GS_LORA_NAMES_PHI3;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = GS_LORA_ALL_FUSED;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 55705600);
+	/* Pythia-1B */
+	S_model(&w, 1011781632ULL, 16, 8, 8, 2048, 8192, 50304, 1, 2048);
+	w.recipe.names = GS_LORA_NAMES_NEOX;
+	w.recipe.lora_rank = 8;
+	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR,
+					     gs_recipe_modules(GS_LORA_NAMES_NEOX, 0, 0), &bad);
+	CHECK_U64(w.recipe.targets, GS_LORA_ALL_NEOX);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 4194304);
+	CHECK(gs_training_linear_params(&w, &v) == 0);
+	CHECK_U64(v, 50331648ULL * 16);
+	/* gpt-oss-20b (tests/data/models/gpt-oss-20b: h 2,880, 64 heads and 8
+	 * KV heads of 64, 24 layers, 32 experts of 2,880), rank 16: its
+	 * experts are 3-D parameters, so all-linear is q, k, v, o: q 16 x
+	 * (2,880 + 4,096) = 111,616, k and v 16 x (2,880 + 512) = 54,272
+	 * each, o 111,616; 331,776 a layer, x 24 = 7,962,624 */
+	S_model(&w, 20914757184ULL, 24, 64, 8, 2880, 2880, 201088, 1, 4096);
+	w.head_dim = 64;
+	w.recipe.names = GS_LORA_NAMES_GPT_OSS;
+	w.recipe.experts_param = 1;
+	w.recipe.experts = 32;
+	w.recipe.experts_active = 4;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR,
+					     gs_recipe_modules(GS_LORA_NAMES_GPT_OSS, 0, 0), &bad);
+	CHECK_U64(w.recipe.targets, GS_LORA_ALL & ~(unsigned)GS_LORA_MLP);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 7962624);
+	gs_recipe_resolve(GS_LORA_GATE, gs_recipe_modules(GS_LORA_NAMES_GPT_OSS, 0, 0), &bad);
+	CHECK_U64(bad, GS_LORA_GATE);
+	/* Llama 4's routed experts are 3-D parameters too; its shared expert
+	 * (gate_proj, up_proj, down_proj) is linear: with experts_param an
+	 * MLP target adapts the shared expert only. h 5,120, shared 8,192,
+	 * rank 8, down_proj: 8 x (8,192 + 5,120) = 106,496 a layer, x 48 */
+	S_model(&w, 1, 48, 40, 8, 5120, 16384, 202048, 1, 4096);
+	w.recipe.experts = 16;
+	w.recipe.experts_active = 1;
+	w.recipe.expert_intermediate = 8192;
+	w.recipe.shared_intermediate = 8192;
+	w.recipe.experts_param = 1;
+	w.recipe.lora_rank = 8;
+	w.recipe.targets = GS_LORA_DOWN;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 106496ULL * 48);
+}
+
 int main(void)
 {
 	test_zero_paper();
@@ -723,5 +825,6 @@ int main(void)
 	test_from_checkpoint();
 	test_kinds_qwen3moe();
 	test_qlora_llama8b();
+	test_lora_fused();
 	return gs_check_exit("test_training");
 }

@@ -3,10 +3,14 @@
 header names every tensor of the model with its dtype and shape, and whose
 data region is a hole (a sparse file: the tensors' bytes are never read).
 
-    make-header.py CONFIG.json OUT_FOLDER
+    make-header.py CONFIG.json OUT_FOLDER [INDEX.json]
+
+With INDEX.json (a published model.safetensors.index.json), the names
+written must be exactly the index's.
 
 The names are those of the published checkpoints, the module tree of
-transformers' modeling_mixtral.py and modeling_deepseek_v3.py (see
+transformers' modeling_mixtral.py, modeling_deepseek_v3.py and
+modeling_phi3.py (see
 README.md beside this script); every shape is computed from CONFIG.json.
 """
 import json
@@ -34,6 +38,28 @@ def mixtral(c):
             t += [(q + "w1.weight", "BF16", [I, h]), (q + "w2.weight", "BF16", [h, I]),
                   (q + "w3.weight", "BF16", [I, h])]
     t += [("model.norm.weight", "BF16", [h]), ("lm_head.weight", "BF16", [V, h])]
+    return t
+
+
+def phi3(c):
+    """Phi-3 (Phi-4): q, k and v fused in self_attn.qkv_proj, gate and up in
+    mlp.gate_up_proj (transformers' modeling_phi3.py), as the published index
+    names them."""
+    h, H, kv = c["hidden_size"], c["num_attention_heads"], c["num_key_value_heads"]
+    d = c.get("head_dim") or h // H
+    I, V = c["intermediate_size"], c["vocab_size"]
+    t = [("model.embed_tokens.weight", "BF16", [V, h])]
+    for i in range(c["num_hidden_layers"]):
+        p = f"model.layers.{i}."
+        t += [(p + "input_layernorm.weight", "BF16", [h]),
+              (p + "post_attention_layernorm.weight", "BF16", [h]),
+              (p + "self_attn.qkv_proj.weight", "BF16", [(H + 2 * kv) * d, h]),
+              (p + "self_attn.o_proj.weight", "BF16", [h, H * d]),
+              (p + "mlp.gate_up_proj.weight", "BF16", [2 * I, h]),
+              (p + "mlp.down_proj.weight", "BF16", [h, I])]
+    t += [("model.norm.weight", "BF16", [h])]
+    if not c.get("tie_word_embeddings"):
+        t += [("lm_head.weight", "BF16", [V, h])]
     return t
 
 
@@ -91,7 +117,11 @@ WIDTH = {"BF16": 2, "F32": 4, "F8_E4M3": 1}
 def main():
     cfg_path, out = sys.argv[1], sys.argv[2]
     c = json.load(open(cfg_path))
-    tensors = {"mixtral": mixtral, "deepseek_v3": deepseek_v3}[c["model_type"]](c)
+    tensors = {"mixtral": mixtral, "deepseek_v3": deepseek_v3, "phi3": phi3}[c["model_type"]](c)
+    if len(sys.argv) > 3:  # the published index: its tensors must be these
+        names = set(json.load(open(sys.argv[3]))["weight_map"])
+        if names != {t[0] for t in tensors}:
+            sys.exit("make-header.py: the tensors differ from the index's")
     hdr, pos = {}, 0
     for name, dt, shape in tensors:
         n = WIDTH[dt]
