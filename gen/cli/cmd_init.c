@@ -833,6 +833,26 @@ static int S_train_refused(const gs_model *m, const S_plan *p, unsigned *targets
  * sized. The model is named by repo (a repo id of the Hugging Face cache,
  * at its commit) or by from (a path).
  */
+/* The runtime object: every setting not given left to the engine version's
+ * default, which the sheet states with its source (no version: the newest
+ * the table knows, said so there). */
+static json_t *S_runtime_json(const S_plan *p)
+{
+	json_t *rt = json_pack("{s:s}", "engine", p->engine);
+
+	if (p->engine_version)
+		json_object_set_new(rt, "version", json_string(p->engine_version));
+	if (p->mnbt || p->entry) {
+		json_t *st = json_object();
+		if (p->entry)
+			json_object_set_new(st, "entry_point", json_string(p->entry));
+		if (p->mnbt)
+			json_object_set_new(st, "max_num_batched_tokens", json_integer((json_int_t)p->mnbt));
+		json_object_set_new(rt, "settings", st);
+	}
+	return rt;
+}
+
 static json_t *S_workload(const gs_model *m, const char *repo, const char *from, const char *id,
 			  const S_plan *p)
 {
@@ -949,23 +969,8 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(w, "cache", cache);
 	}
 	json_object_set_new(w, "reserve", S_reserve(m, p));
-	if (p->engine) {
-		/* every setting not given left to the engine version's default,
-		 * which the sheet states with its source */
-		json_t *rt = json_pack("{s:s}", "engine", p->engine);
-		if (p->engine_version)
-			json_object_set_new(rt, "version", json_string(p->engine_version));
-		if (p->mnbt || p->entry) {
-			json_t *st = json_object();
-			if (p->entry)
-				json_object_set_new(st, "entry_point", json_string(p->entry));
-			if (p->mnbt)
-				json_object_set_new(st, "max_num_batched_tokens",
-						    json_integer((json_int_t)p->mnbt));
-			json_object_set_new(rt, "settings", st);
-		}
-		json_object_set_new(w, "runtime", rt);
-	}
+	if (p->engine)
+		json_object_set_new(w, "runtime", S_runtime_json(p));
 	if (p->task != 0)
 		json_object_set_new(w, "training", S_training(p, targets));
 	req = json_object();
