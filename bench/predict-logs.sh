@@ -18,10 +18,13 @@
 #   vllm-10                  Llama-3.1-8B   L40S       max_model_len 32768, vLLM 0.8.4
 #   vllm-11                  Qwen3-235B-A22B-FP8, 4 x H100, tensor parallel 4, vLLM 0.10
 #                            (max_num_batched_tokens 8192: vLLM's default for
-#                            `vllm serve` on a card of 70 GiB or more)
+#                            `vllm serve` on a card of 70 GiB or more whose name
+#                            has no "a100", which the prediction takes from the
+#                            log's card, gen/decide/runtime.c)
 # vllm-10 does not say whether it ran `vllm serve` (2,048 tokens a step) or
-# the LLM class (8,192): the table takes the default, `vllm serve`; the LLM
-# class's prediction is printed after it, outside the table. The one SGLang
+# the LLM class (8,192, `init --entry-point llm`): the table takes the
+# default, `vllm serve`; the LLM class's prediction is printed after it,
+# outside the table. The one SGLang
 # log whose budget can be predicted (sglang-05, with Qwen3-30B-A3B's
 # geometry) comes last, outside the table too.
 set -u
@@ -40,9 +43,8 @@ wl() { # wl NAME MODEL CONTEXT VERSION [INIT OPTIONS...]
 wl l8b-20000 tests/data/models/llama-3.1-8b 20000 0.6.4
 wl l8b-29000 tests/data/models/llama-3.1-8b 29000 0.6.4
 wl l8b-32768 tests/data/models/llama-3.1-8b 32768 0.8.4
-wl l8b-32768-llm tests/data/models/llama-3.1-8b 32768 0.8.4 --max-num-batched-tokens 8192
-wl q235 tests/data/models/qwen3-235b-a22b 16384 0.10 --format fp8 --tensor-parallel 4 \
-	--max-num-batched-tokens 8192
+wl l8b-32768-llm tests/data/models/llama-3.1-8b 32768 0.8.4 --entry-point llm
+wl q235 tests/data/models/qwen3-235b-a22b 16384 0.10 --format fp8 --tensor-parallel 4
 
 n=0
 one() { # one LABEL LOG WORKLOAD GPU [START]

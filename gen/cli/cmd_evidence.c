@@ -277,11 +277,15 @@ static int S_predict(const char *wpath, const gs_logimport *li)
 	}
 	printf("prediction for %s, device %" PRId64 " (%s), total %s (%s), "
 	       "%s %" PRIu64 ".%03" PRIu64 " (%s), budget %s; block %" PRIu64
-	       " (%s), tensor parallel %" PRIu64 " (%s):\n",
+	       " (%s), tensor parallel %" PRIu64 " (%s)",
 	       wpath, p.device, p.gpu ? p.gpu : "unnamed", gs_qty_fmt_gib(t, p.total, GS_LANG_EN),
 	       p.total_from, p.share_name,
 	       p.util_permille / 1000, p.util_permille % 1000, p.util_from,
 	       gs_qty_fmt_gib(a, p.budget, GS_LANG_EN), p.block_size, p.block_from, p.tp, p.tp_from);
+	if (p.step_tokens)
+		printf("; max_num_batched_tokens %" PRIu64 " (default of vLLM on this card, "
+		       "the profiling step's terms counted at it)", p.step_tokens);
+	printf(":\n");
 	for (i = 0; i < GS_PT_N; i++) {
 		const gs_predict_term *x = &p.t[i];
 		if (x->tokens) {

@@ -247,6 +247,7 @@ typedef struct {
 	const char *engine;   /* --engine vllm, or NULL: no runtime */
 	const char *engine_version; /* --engine-version, or NULL: the table's newest */
 	uint64_t mnbt;        /* --max-num-batched-tokens, or 0: the version's default */
+	const char *entry;    /* --entry-point serve|llm (vLLM), or NULL: `vllm serve` */
 	const char *format;   /* --format (wformat.h), or NULL: the checkpoint's own */
 	uint64_t tp;          /* --tensor-parallel, or 0 */
 	/* --images WxH[xN]: each image's tokens by the processor (vision.h),
@@ -311,6 +312,19 @@ static int S_vllm_geometry(const gs_model *m)
 	       m->has_vocab && m->vocab;
 }
 
+/* The step budget's rule by the card, in the item's reason ("" without one). */
+static const char *S_vllm_step_note(const gs_runtime_settings *rs)
+{
+	static char buf[1024];
+	const char *rule = gs_runtime_mnbt_rule_text(rs);
+
+	if (!rule)
+		return "";
+	snprintf(buf, sizeof(buf), " This version plans %s: the sheet scales this term and the "
+		 "logits to the step budget vLLM picks on each offer's card, and says which.", rule);
+	return buf;
+}
+
 static int S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 {
 	char a[GS_FMT_MAX], b[GS_FMT_MAX], c[GS_FMT_MAX], d[GS_FMT_MAX];
@@ -329,6 +343,8 @@ static int S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 	w.runtime.version = p->engine_version ? ver : NULL;
 	w.runtime.max_num_batched_tokens = p->mnbt;
 	w.runtime.has_max_num_batched_tokens = p->mnbt != 0;
+	w.runtime.has_entry_point = p->entry != NULL;
+	w.runtime.entry_llm = p->entry && strcmp(p->entry, "llm") == 0;
 	memset(&g, 0, sizeof(g));
 	g.hidden = m->has_hidden ? m->hidden : 0;
 	g.intermediate = m->has_intermediate ? m->intermediate : 0;
@@ -351,10 +367,7 @@ static int S_vllm_reserve(json_t *res, const gs_model *m, const S_plan *p)
 			     g.tp > 1 ? " / tensor parallelism" : "",
 			     gs_qty_fmt_int(c, g.hidden, GS_LANG_EN), p->value_bytes,
 			     gs_qty_fmt_int(d, t.act_per_token, GS_LANG_EN),
-			     rs.mnbt_large_card
-			     ? " On a card of 70 GiB or more other than an A100 this version plans "
-			       "8,192 tokens a step (vllm/engine/arg_utils.py), four times this term "
-			       "and the logits: give --max-num-batched-tokens 8192 for such a card." : "")));
+			     S_vllm_step_note(&rs))));
 	if (t.logit_rows)
 		json_array_append_new(res, S_item("vLLM profiling logits", S_size_bytes(t.logits),
 			gs_xasprintf("Assumed shape, sized from the geometry: vLLM V1's profiling step "
@@ -838,6 +851,26 @@ static int S_train_refused(const gs_model *m, const S_plan *p, unsigned *targets
  * sized. The model is named by repo (a repo id of the Hugging Face cache,
  * at its commit) or by from (a path).
  */
+/* The runtime object: every setting not given left to the engine version's
+ * default, which the sheet states with its source (no version: the newest
+ * the table knows, said so there). */
+static json_t *S_runtime_json(const S_plan *p)
+{
+	json_t *rt = json_pack("{s:s}", "engine", p->engine);
+
+	if (p->engine_version)
+		json_object_set_new(rt, "version", json_string(p->engine_version));
+	if (p->mnbt || p->entry) {
+		json_t *st = json_object();
+		if (p->entry)
+			json_object_set_new(st, "entry_point", json_string(p->entry));
+		if (p->mnbt)
+			json_object_set_new(st, "max_num_batched_tokens", json_integer((json_int_t)p->mnbt));
+		json_object_set_new(rt, "settings", st);
+	}
+	return rt;
+}
+
 static json_t *S_workload(const gs_model *m, const char *repo, const char *from, const char *id,
 			  const S_plan *p)
 {
@@ -954,17 +987,8 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 		json_object_set_new(w, "cache", cache);
 	}
 	json_object_set_new(w, "reserve", S_reserve(m, p));
-	if (p->engine) {
-		/* every setting not given left to the engine version's default,
-		 * which the sheet states with its source */
-		json_t *rt = json_pack("{s:s}", "engine", p->engine);
-		if (p->engine_version)
-			json_object_set_new(rt, "version", json_string(p->engine_version));
-		if (p->mnbt)
-			json_object_set_new(rt, "settings", json_pack("{s:I}", "max_num_batched_tokens",
-								   (json_int_t)p->mnbt));
-		json_object_set_new(w, "runtime", rt);
-	}
+	if (p->engine)
+		json_object_set_new(w, "runtime", S_runtime_json(p));
 	if (p->task != 0)
 		json_object_set_new(w, "training", S_training(p, targets));
 	req = json_object();
@@ -1291,8 +1315,14 @@ static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const ch
 			       "options need --task adaptation or --task training");
 	if (p->kv_dtype && S_kv_dtype(p))
 		return GS_EXIT_USAGE;
-	if ((p->engine_version || p->mnbt) && !p->engine)
-		return S_usage("--engine-version and --max-num-batched-tokens need --engine vllm");
+	if ((p->engine_version || p->mnbt || p->entry) && !p->engine)
+		return S_usage("--engine-version, --max-num-batched-tokens and --entry-point need "
+			       "--engine vllm");
+	if (p->entry && strcmp(p->entry, "serve") != 0 && strcmp(p->entry, "llm") != 0) {
+		fprintf(stderr, "gpusheet init: invalid value for --entry-point: \"%s\" (expected "
+			"serve, `vllm serve`, or llm, vLLM's LLM class)\n", p->entry);
+		return GS_EXIT_USAGE;
+	}
 	if (p->engine_version && !gs_workload_release_valid(p->engine_version)) {
 		fprintf(stderr, "gpusheet init: invalid value for --engine-version: \"%s\" (expected "
 			"a version such as \"0.8\", \"0.10.1\" or \"0.4.7.post1\")\n", p->engine_version);
@@ -1307,6 +1337,8 @@ static int S_plan_make(S_plan *p, const char *ctext, const char *otext, const ch
 		if (p->mnbt)
 			return S_usage("--max-num-batched-tokens is vLLM's: SGLang plans its "
 				       "steps with chunked_prefill_size");
+		if (p->entry)
+			return S_usage("--entry-point is vLLM's (serve or llm)");
 		if (p->engine_version && !gs_workload_sglang_version_known(p->engine_version)) {
 			fprintf(stderr, "gpusheet init: --engine-version %s: SGLang's default "
 				"mem_fraction_static for that version is not in the table (it knows "
@@ -1331,7 +1363,7 @@ static int S_help(void)
 	printf("usage: gpusheet init --model PATH|ORG/NAME[@REVISION]|ollama:NAME[:TAG] --context N "
 	       "[--output-tokens N] [--sequences N] "
 	       "[--task inference|adaptation|training] [--kv-dtype fp16|bf16|fp32|fp8|q8_0|q4_0] "
-	       "[--engine vllm|sglang [--engine-version V] [--max-num-batched-tokens N (vllm)]] [--format FORMAT] [--tensor-parallel N] "
+	       "[--engine vllm|sglang [--engine-version V] [--max-num-batched-tokens N (vllm)] [--entry-point serve|llm (vllm)]] [--format FORMAT] [--tensor-parallel N] "
 	       "[--images WxH[xN]] "
 	       "[--id ID] --out FILE\n"
 	       "  training (--task adaptation|training): [--microbatch N] "
@@ -1365,6 +1397,7 @@ static int S_options(int argc, char **argv, S_opts *o, S_plan *p)
 		{ "engine", required_argument, NULL, 'e' },
 		{ "engine-version", required_argument, NULL, 'V' },
 		{ "max-num-batched-tokens", required_argument, NULL, 'M' },
+		{ "entry-point", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "tensor-parallel", required_argument, NULL, 'X' },
 		{ "images", required_argument, NULL, 'I' },
@@ -1403,6 +1436,7 @@ static int S_options(int argc, char **argv, S_opts *o, S_plan *p)
 			if (S_uint("max-num-batched-tokens", optarg, UINT64_C(1) << 30, &p->mnbt))
 				return GS_EXIT_USAGE;
 			break;
+		case 'E': p->entry = optarg; break;
 		case 'f': p->format = optarg; break;
 		case 'X': o->tptext = optarg; break;
 		case 'I': o->imgtext = optarg; break;

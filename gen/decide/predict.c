@@ -178,6 +178,25 @@ static void S_per_card(const gs_workload *w, const gs_sizing *s, gs_prediction *
 	p->t[GS_PT_WEIGHTS].pred = *weights;
 }
 
+/* vLLM's step budget on the log's card, by the workload's version and
+ * entry point (its total and its name as the log gives them): the
+ * reserve's profiling-step terms counted at it (runtime.h). */
+static void S_step(const gs_workload *w, gs_prediction *p, uint64_t *fixed)
+{
+	gs_runtime_settings rs;
+	uint64_t t, now, then;
+
+	if (gs_runtime_settings_of(w, &rs) != 0 || rs.id != GS_ENGINE_VLLM)
+		return;
+	t = gs_runtime_mnbt_on_card(&rs, p->total, p->gpu, NULL);
+	if (t == rs.max_num_batched_tokens ||
+	    gs_runtime_step_terms(w, &rs, t, &now, &then) != 0 || *fixed < now)
+		return;
+	p->step_tokens = t;
+	*fixed = *fixed - now;
+	*fixed = then > UINT64_MAX - *fixed ? UINT64_MAX : *fixed + then;
+}
+
 /* The budget, the pool in whole blocks and its tokens predicted from the
  * share of p->total (gs_runtime_vllm_budget), each with basis; 0, or -1
  * with why. */
@@ -257,6 +276,7 @@ int gs_predict_vllm(const gs_workload *w, const gs_sizing *s, const gs_logimport
 	for (i = 0; i < GS_PT_N; i++)
 		p->t[i].name = names[i];
 	S_per_card(w, s, p, &weights, &per_token, &fixed);
+	S_step(w, p, &fixed);
 	/* init --engine vllm writes vLLM's own terms: calculated from the
 	 * geometry on an assumed shape, and assumed (runtime.c) */
 	p->t[GS_PT_OTHER].basis = w->runtime.engine == GS_ENGINE_VLLM ? "calculated and assumed"

@@ -56,6 +56,11 @@ typedef struct {
 	const char *block_from;
 	uint64_t tp;
 	const char *tp_from;
+	/* vLLM: the step budget on the log's card where the version's default
+	 * there differs from the workload-wide one (runtime.h
+	 * gs_runtime_mnbt_on_card; the reserve's profiling-step terms counted
+	 * at it), else 0 */
+	uint64_t step_tokens;
 	uint64_t budget;
 	gs_predict_term t[GS_PT_N];
 	/* vLLM's "Maximum concurrency for L tokens per request: X": the

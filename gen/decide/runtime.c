@@ -5,18 +5,44 @@
 
 /*
  * vLLM's defaults. gpu_memory_utilization 0.9 and block_size 16 hold from
- * 0.1 to today; the scheduler's token budget changed with the V1 engine
- * (the default from 0.8): `vllm serve` plans 2,048 tokens a step (chunked
- * prefill), V0 as many as the longest sequence, at least 2,048.
+ * 0.1 to 0.20; the scheduler's token budget changed with the V1 engine
+ * (the default from 0.8): V0 plans as many tokens as the longest sequence,
+ * at least 2,048; V1 chunks its prefill and plans max_num_batched_tokens a
+ * step by the entry point (vLLM's UsageContext: OPENAI_API_SERVER for
+ * `vllm serve`, LLM_CLASS for the LLM class) and by the card
+ * (vllm/engine/arg_utils.py, read at each version; the rules are written
+ * here, not copied): 2,048 for `vllm serve` and 8,192 for the LLM class,
+ * 8,192 and 16,384 on a card the version's rule enlarges:
+ *  - 0.8.0 to 0.8.4 (EngineArgs._set_default_args_v1, PR 12369): a card
+ *    whose name (CUDA's, lower-cased) has "h100" or "h200";
+ *  - 0.8.5 (the same function, PR 17073, merged 2025-04-24, four days
+ *    before 0.8.5 was released): a card whose total memory is 70 GiB or
+ *    more (current_platform.get_device_total_memory());
+ *  - 0.9 and later (PR 17885): 70 GiB or more and a name without "a100";
+ *    the function is _set_default_args_v1 to 0.10, _set_default_args in
+ *    0.11 (PR 25409), get_batch_defaults from 0.12 (PR 28665), the same
+ *    rule to 0.21. (A card whose total is not read keeps the smaller one;
+ *    TPUs and CPUs have tables of their own, not sized here.)
  */
 #define S_UTIL_SRC "vLLM, vllm/engine/arg_utils.py, EngineArgs.gpu_memory_utilization = 0.9"
 #define S_UTIL21_SRC "vLLM 0.21, vllm/config/cache.py, CacheConfig.gpu_memory_utilization = 0.92 (PR 38284, with CUDA graph memory counted in the budget)"
 #define S_BLOCK_SRC "vLLM, vllm/config.py, CacheConfig: block_size 16 on CUDA"
-#define S_MNBT_V1_SRC "vLLM 0.8, vllm/engine/arg_utils.py, EngineArgs._set_default_args_v1: 2048 for `vllm serve` (8192 for the LLM class)"
 #define S_MNBT_V0_SRC "vLLM 0.7, vllm/config.py, SchedulerConfig: max(max_model_len, 2048) without chunked prefill"
+#define S_MNBT_SERVE ": 2048 for `vllm serve` (UsageContext.OPENAI_API_SERVER; 8192 for the LLM class)"
+#define S_MNBT_LLM ": 8192 for the LLM class (UsageContext.LLM_CLASS; 2048 for `vllm serve`)"
+#define S_MNBT_V08 "vLLM 0.8 to 0.8.4, vllm/engine/arg_utils.py, EngineArgs._set_default_args_v1 (PR 12369)"
+#define S_MNBT_V085 "vLLM 0.8.5, vllm/engine/arg_utils.py, EngineArgs._set_default_args_v1 (PR 17073)"
+#define S_MNBT_V09 "vLLM 0.9 to 0.10, vllm/engine/arg_utils.py, EngineArgs._set_default_args_v1 (PR 17885)"
+#define S_MNBT_V011 "vLLM 0.11, vllm/engine/arg_utils.py, EngineArgs._set_default_args (PR 25409)"
+#define S_MNBT_V012 "vLLM 0.12 and later, vllm/engine/arg_utils.py, EngineArgs.get_batch_defaults (PR 28665)"
+#define S_MNBT_RULE_H100 "16384 for the LLM class and 8192 for `vllm serve` on a card whose name has \"h100\" or \"h200\" (vLLM 0.8 to 0.8.4, vllm/engine/arg_utils.py, EngineArgs._set_default_args_v1, PR 12369)"
+#define S_MNBT_RULE_70 "16384 for the LLM class and 8192 for `vllm serve` on a card of 70 GiB or more (vLLM 0.8.5, vllm/engine/arg_utils.py, EngineArgs._set_default_args_v1, PR 17073)"
+#define S_MNBT_RULE_70A "16384 for the LLM class and 8192 for `vllm serve` on a card of 70 GiB or more whose name has no \"a100\" (vLLM 0.9 and later, vllm/engine/arg_utils.py: EngineArgs._set_default_args_v1 of 0.9 and 0.10, PR 17885; _set_default_args of 0.11; get_batch_defaults from 0.12)"
 
-/* The newest version the table knows; a workload that names none gets it. */
-#define S_NEWEST "0.8"
+/* The newest version the table knows; a workload that names none gets it
+ * (vLLM's current releases are 0.21 and later: a user who names no
+ * version runs the newest). */
+#define S_NEWEST "0.21"
 
 /*
  * How each version accounts for the memory outside the weights and the KV
@@ -158,6 +184,7 @@ static int S_sglang_settings_of(const gs_runtime *rt, gs_runtime_settings *out)
 	out->id = GS_ENGINE_SGLANG;
 	out->engine = "SGLang";
 	out->version = rt->version ? rt->version : S_SGL_NEWEST;
+	out->version_assumed = !rt->version;
 	out->block_size = 1;
 	out->block_default = 1;
 	out->block_source = S_SGL_PAGE_SRC;
@@ -315,49 +342,43 @@ uint64_t gs_runtime_share_apply(const gs_runtime_share *sh, uint64_t x)
 	return (uint64_t)((unsigned __int128)x * sh->num / sh->den);
 }
 
-int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
+/* vLLM's default max_num_batched_tokens and its rule by the card (the list above). */
+static void S_vllm_mnbt(const gs_workload *w, gs_runtime_settings *out)
 {
-	const gs_runtime *rt = &w->runtime;
-	uint64_t len = 0;
+	const char *v = out->version;
 	int found;
 
-	memset(out, 0, sizeof(*out));
-	if (rt->engine == GS_ENGINE_SGLANG)
-		return S_sglang_settings_of(rt, out);
-	if (rt->engine != GS_ENGINE_VLLM)
-		return -1;
-	out->id = GS_ENGINE_VLLM;
-	out->engine = "vLLM";
-	out->version = rt->version ? rt->version : S_NEWEST;
-	out->v1 = gs_workload_version_at_least(out->version, "0.8") == 1;
-	out->util_permille = rt->has_util ? rt->util_permille
-			   : gs_workload_version_at_least(out->version, "0.21") == 1 ? 920 : 900;
-	out->util_default = !rt->has_util;
-	out->util_source = gs_workload_version_at_least(out->version, "0.21") == 1
-			   ? S_UTIL21_SRC : S_UTIL_SRC;
-	out->block_size = rt->has_block_size ? rt->block_size : 16;
-	out->block_default = !rt->has_block_size;
-	out->block_source = S_BLOCK_SRC;
-	if (rt->has_max_num_batched_tokens) {
-		out->max_num_batched_tokens = rt->max_num_batched_tokens;
-	} else if (out->v1) {
-		out->max_num_batched_tokens = 2048;
-		out->mnbt_default = 1;
-		out->mnbt_source = S_MNBT_V1_SRC;
-	} else {
+	out->mnbt_default = 1;
+	if (!out->v1) {
 		uint64_t in = gs_workload_dim(w, "input_tokens", &found);
 		uint64_t o = found ? gs_workload_dim(w, "output_tokens", &found) : 0;
-		len = in + o;
+		uint64_t len = in + o;
 		out->max_num_batched_tokens = len > 2048 ? len : 2048;
-		out->mnbt_default = 1;
 		out->mnbt_source = S_MNBT_V0_SRC;
+		return;
 	}
+	out->max_num_batched_tokens = out->entry_llm ? 8192 : 2048;
+	out->mnbt_large = out->entry_llm ? 16384 : 8192;
+	if (gs_workload_version_at_least(v, "0.12") == 1)
+		out->mnbt_source = out->entry_llm ? S_MNBT_V012 S_MNBT_LLM : S_MNBT_V012 S_MNBT_SERVE;
+	else if (gs_workload_version_at_least(v, "0.11") == 1)
+		out->mnbt_source = out->entry_llm ? S_MNBT_V011 S_MNBT_LLM : S_MNBT_V011 S_MNBT_SERVE;
+	else if (gs_workload_version_at_least(v, "0.9") == 1)
+		out->mnbt_source = out->entry_llm ? S_MNBT_V09 S_MNBT_LLM : S_MNBT_V09 S_MNBT_SERVE;
+	else if (gs_workload_version_at_least(v, "0.8.5") == 1)
+		out->mnbt_source = out->entry_llm ? S_MNBT_V085 S_MNBT_LLM : S_MNBT_V085 S_MNBT_SERVE;
+	else
+		out->mnbt_source = out->entry_llm ? S_MNBT_V08 S_MNBT_LLM : S_MNBT_V08 S_MNBT_SERVE;
+	out->mnbt_rule = gs_workload_version_at_least(v, "0.9") == 1 ? GS_MNBT_70GIB_NOT_A100
+		       : gs_workload_version_at_least(v, "0.8.5") == 1 ? GS_MNBT_70GIB
+		       : GS_MNBT_NAME_H100;
+}
+
+/* The accounting of the memory outside the weights and the KV cache (the list above). */
+static void S_vllm_accounting(gs_runtime_settings *out)
+{
 	out->logits_every_token = out->v1;
 	if (gs_workload_version_at_least(out->version, "0.9") == 1) {
-		/* vllm/engine/arg_utils.py: `vllm serve` plans 8,192 tokens a
-		 * step on a card of 70 GiB or more whose name has no "a100" */
-		if (out->mnbt_default)
-			out->mnbt_large_card = 8192;
 		out->accounting_source = S_ACC_V09;
 		out->non_torch = S_CGIB(13);
 		out->non_torch_tp = S_CGIB(55);
@@ -383,6 +404,114 @@ int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
 		out->non_torch = out->non_torch_tp = S_CGIB(35);
 		out->non_torch_source = S_NT_CTX;
 	}
+}
+
+int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
+{
+	const gs_runtime *rt = &w->runtime;
+
+	memset(out, 0, sizeof(*out));
+	if (rt->engine == GS_ENGINE_SGLANG)
+		return S_sglang_settings_of(rt, out);
+	if (rt->engine != GS_ENGINE_VLLM)
+		return -1;
+	out->id = GS_ENGINE_VLLM;
+	out->engine = "vLLM";
+	out->version = rt->version ? rt->version : S_NEWEST;
+	out->version_assumed = !rt->version;
+	out->v1 = gs_workload_version_at_least(out->version, "0.8") == 1;
+	out->util_permille = rt->has_util ? rt->util_permille
+			   : gs_workload_version_at_least(out->version, "0.21") == 1 ? 920 : 900;
+	out->util_default = !rt->has_util;
+	out->util_source = gs_workload_version_at_least(out->version, "0.21") == 1
+			   ? S_UTIL21_SRC : S_UTIL_SRC;
+	out->block_size = rt->has_block_size ? rt->block_size : 16;
+	out->block_default = !rt->has_block_size;
+	out->block_source = S_BLOCK_SRC;
+	out->entry_llm = rt->has_entry_point && rt->entry_llm;
+	out->entry_default = !rt->has_entry_point;
+	if (rt->has_max_num_batched_tokens)
+		out->max_num_batched_tokens = rt->max_num_batched_tokens;
+	else
+		S_vllm_mnbt(w, out);
+	S_vllm_accounting(out);
+	return 0;
+}
+
+/* Does s hold word, ASCII letters compared without case? */
+static int S_has_ci(const char *s, const char *word)
+{
+	size_t n = strlen(word), i;
+
+	for (; s && *s; s++) {
+		for (i = 0; i < n && s[i]; i++)
+			if ((s[i] | 0x20) != word[i])
+				break;
+		if (i == n)
+			return 1;
+	}
+	return 0;
+}
+
+uint64_t gs_runtime_mnbt_on_card(const gs_runtime_settings *rs, uint64_t total, const char *gpu,
+				 int *large)
+{
+	int big = 0;
+	uint64_t gib70 = UINT64_C(70) << 30;
+
+	if (rs->id == GS_ENGINE_VLLM && rs->mnbt_default && rs->mnbt_large) {
+		if (rs->mnbt_rule == GS_MNBT_NAME_H100)
+			big = S_has_ci(gpu, "h100") || S_has_ci(gpu, "h200");
+		else if (rs->mnbt_rule == GS_MNBT_70GIB)
+			big = total >= gib70;
+		else if (rs->mnbt_rule == GS_MNBT_70GIB_NOT_A100)
+			big = total >= gib70 && !S_has_ci(gpu, "a100");
+	}
+	if (large)
+		*large = big;
+	return big ? rs->mnbt_large : rs->max_num_batched_tokens;
+}
+
+const char *gs_runtime_mnbt_rule_text(const gs_runtime_settings *rs)
+{
+	if (!rs->mnbt_default || !rs->mnbt_large)
+		return NULL;
+	switch (rs->mnbt_rule) {
+	case GS_MNBT_NAME_H100:
+		return S_MNBT_RULE_H100;
+	case GS_MNBT_70GIB:
+		return S_MNBT_RULE_70;
+	case GS_MNBT_70GIB_NOT_A100:
+		return S_MNBT_RULE_70A;
+	default:
+		return NULL;
+	}
+}
+
+int gs_runtime_step_terms(const gs_workload *w, const gs_runtime_settings *rs, uint64_t tokens,
+			  uint64_t *now, uint64_t *then)
+{
+	uint64_t t0 = rs->max_num_batched_tokens, a = 0, b = 0;
+	unsigned __int128 v;
+	size_t i;
+
+	*now = *then = 0;
+	if (rs->id != GS_ENGINE_VLLM || !t0)
+		return 0;
+	for (i = 0; i < w->nreserve; i++) {
+		const gs_item *it = &w->reserve[i];
+		if (!it->name || (strcmp(it->name, "vLLM profiling activation peak") != 0 &&
+				  strcmp(it->name, "vLLM profiling logits") != 0) ||
+		    it->bytes % t0 != 0)
+			continue;
+		v = (unsigned __int128)(it->bytes / t0) * tokens;
+		if (v > UINT64_MAX || a > UINT64_MAX - it->bytes || b > UINT64_MAX - (uint64_t)v)
+			return -1;
+		a += it->bytes;
+		b += (uint64_t)v;
+	}
+	*now = a;
+	*then = b;
 	return 0;
 }
 

@@ -33,10 +33,26 @@ typedef enum {
 				      * bucket and tensor parallelism */
 } gs_sglang_rule;
 
+/*
+ * vLLM's default max_num_batched_tokens on a card (vllm/engine/arg_utils.py,
+ * runtime.c gives each with its source): the larger default applies on
+ *  - 0.8.0 to 0.8.4: a card whose name has "h100" or "h200";
+ *  - 0.8.5: a card of 70 GiB or more (the total CUDA reports);
+ *  - 0.9 and later: a card of 70 GiB or more whose name has no "a100".
+ */
+typedef enum {
+	GS_MNBT_FIXED = 0,           /* stated, V0, or no rule by the card */
+	GS_MNBT_NAME_H100 = 1,
+	GS_MNBT_70GIB = 2,
+	GS_MNBT_70GIB_NOT_A100 = 3
+} gs_mnbt_rule;
+
 typedef struct {
 	gs_engine id;                /* GS_ENGINE_VLLM or GS_ENGINE_SGLANG */
 	const char *engine;          /* "vLLM", "SGLang" */
 	const char *version;         /* the version the defaults are of, e.g. "0.8" */
+	int version_assumed;         /* the workload names no version: the newest the table
+				      * knows (version) is assumed */
 	int v1;                      /* vLLM's V1 engine (0.8 and later) */
 	uint64_t util_permille;      /* gpu_memory_utilization x 1000 */
 	int util_default;
@@ -44,11 +60,14 @@ typedef struct {
 	uint64_t block_size;         /* tokens per KV block */
 	int block_default;
 	const char *block_source;
-	uint64_t max_num_batched_tokens;
+	int entry_llm;               /* vLLM's LLM class, else `vllm serve` */
+	int entry_default;           /* the entry point not stated: `vllm serve` */
+	uint64_t max_num_batched_tokens;    /* stated, or the default on a card the rule
+					     * does not enlarge: the workload-wide figure */
 	int mnbt_default;
 	const char *mnbt_source;
-	uint64_t mnbt_large_card;    /* the default on a card of 70 GiB or more, not an A100
-				      * (0.9 and later, `vllm serve`), else 0 */
+	gs_mnbt_rule mnbt_rule;      /* the default by the card (mnbt_default), else FIXED */
+	uint64_t mnbt_large;         /* the default on a card the rule enlarges, else 0 */
 	/* how the version accounts for memory outside the weights (runtime.c) */
 	int logits_every_token;      /* V1 0.8 on: the profiling step's logits of every token */
 	int context_counted;         /* the CUDA context inside its non-torch figure (<= 0.6, 0.8) */
@@ -71,6 +90,32 @@ typedef struct {
 /* The settings of w's runtime, defaults filled: 0, or -1 without a runtime
  * (or an SGLang version whose default the table does not know). */
 int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out);
+
+/*
+ * vLLM's max_num_batched_tokens on a card of total bytes (the total CUDA
+ * reports, taken as the capacity the sheet gives the card) named gpu (the
+ * GPU model as the sheet names it, e.g. "A100 80GB": vLLM reads the name
+ * CUDA gives, e.g. "NVIDIA A100-SXM4-80GB"; NULL: no name): the stated
+ * figure, or the version's default for the entry point on that card.
+ * *large (may be NULL) is 1 where the card takes the larger default.
+ */
+uint64_t gs_runtime_mnbt_on_card(const gs_runtime_settings *rs, uint64_t total, const char *gpu,
+				 int *large);
+
+/* The rule of the larger default in words with its source (rs->mnbt_rule), or NULL. */
+const char *gs_runtime_mnbt_rule_text(const gs_runtime_settings *rs);
+
+/*
+ * The profiling step's terms that `init --engine vllm` writes in the
+ * reserve ("vLLM profiling activation peak", "vLLM profiling logits"),
+ * both linear in the step's tokens: their bytes at the workload-wide
+ * max_num_batched_tokens (*now) and at tokens (*then). An item of that
+ * name whose bytes are not a whole multiple of the workload-wide tokens
+ * (a figure replaced by hand, or from a log) is not scaled: left out of
+ * both. 0, or -1 on overflow.
+ */
+int gs_runtime_step_terms(const gs_workload *w, const gs_runtime_settings *rs, uint64_t tokens,
+			  uint64_t *now, uint64_t *then);
 
 /* The share of a card's total the engine's budget is, for one card of a lot. */
 typedef struct {

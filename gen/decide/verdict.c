@@ -845,6 +845,7 @@ static int S_certainty(const S_in *in, gs_candidate *c)
 }
 
 static gs_qty S_need_per_card(const S_in *in, const gs_candidate *c);
+static uint64_t S_step_adjust(const gs_candidate *c, uint64_t bytes);
 
 /*** an imported vLLM KV capacity (docs/formats.md §4.1) ***/
 
@@ -1264,8 +1265,12 @@ static gs_qty S_need_per_card(const S_in *in, const gs_candidate *c)
 	const gs_sizing *s = in->s;
 	gs_qty need, w, kv;
 
-	if (c->split <= 1)
-		return s->need;
+	if (c->split <= 1) {
+		need = s->need;
+		if (need.present)
+			need.bytes = S_step_adjust(c, need.bytes);
+		return need;
+	}
 	/* the weights per card with a declared replicated part too */
 	S_terms_r(in, c->split, 0, &w, &kv, NULL);
 	need = s->need;
@@ -1275,6 +1280,7 @@ static gs_qty S_need_per_card(const S_in *in, const gs_candidate *c)
 	    gs_qty_add_u64(need.bytes, s->reserve.bytes, &need.bytes) ||
 	    (s->training.present && gs_qty_add_u64(need.bytes, s->training.bytes, &need.bytes)))
 		need.bytes = UINT64_MAX;
+	need.bytes = S_step_adjust(c, need.bytes);
 	return need;
 }
 
@@ -1380,6 +1386,28 @@ static void S_runtime_budget(const S_in *in, gs_candidate *c)
 	c->capacity.bytes = gs_runtime_share_apply(&c->rt_share, c->capacity.bytes);
 	if (c->upper.present)
 		c->upper.bytes = gs_runtime_share_apply(&c->rt_share, c->upper.bytes);
+	if (rs.id != GS_ENGINE_VLLM)
+		return;
+	/* vLLM's step budget on this card: the profiling step's terms of the
+	 * reserve scaled to it (the card's total as CUDA reports it is taken
+	 * as the capacity the sheet gives the card) */
+	c->rt_mnbt = gs_runtime_mnbt_on_card(&rs, c->card_total.bytes,
+					     c->gpu ? c->gpu->model : c->offer->gpu_model,
+					     &c->rt_mnbt_large);
+	if (gs_runtime_step_terms(in->w, &rs, c->rt_mnbt, &c->rt_step_now, &c->rt_step_then) != 0)
+		c->rt_step_now = c->rt_step_then = 0;
+}
+
+/* The need per card's bytes with this card's profiling-step terms (vLLM's
+ * step budget on the card) in place of the workload-wide ones. */
+static uint64_t S_step_adjust(const gs_candidate *c, uint64_t bytes)
+{
+	uint64_t v;
+
+	if (!c->has_runtime || c->rt_step_now == c->rt_step_then || bytes < c->rt_step_now)
+		return bytes;
+	v = bytes - c->rt_step_now;
+	return gs_qty_add_u64(v, c->rt_step_then, &v) ? UINT64_MAX : v;
 }
 
 /*
@@ -1593,7 +1621,9 @@ static void S_software(const S_in *in, gs_candidate *c)
 }
 
 /* Does the workload state that it runs on CUDA (its software requirement,
- * or an item of its reserve named after the CUDA context)? */
+ * or an item of its reserve named after the CUDA context)? vLLM's own
+ * terms that `init --engine vllm` writes ("vLLM CUDA graphs") do not: vLLM
+ * runs on ROCm too (its graph estimate is 0 there, gen/decide/runtime.c). */
 static int S_states_cuda(const gs_workload *w)
 {
 	size_t i;
@@ -1604,7 +1634,8 @@ static int S_states_cuda(const gs_workload *w)
 		if (gs_util_contains_ci(w->req_sw[i].name, "cuda"))
 			return 1;
 	for (i = 0; i < w->nreserve; i++)
-		if (gs_util_contains_ci(w->reserve[i].name, "cuda"))
+		if (gs_util_contains_ci(w->reserve[i].name, "cuda") &&
+		    strncmp(w->reserve[i].name, "vLLM ", 5) != 0)
 			return 1;
 	return 0;
 }
@@ -2268,8 +2299,8 @@ static void S_rates(const gs_workload *w, gs_candidate *c)
  * context; 0 with the weakest provenance of the fixed terms in *prov, or
  * -1 when it is not calculated (no dense cache, no room).
  */
-static int S_room(const S_in *in, gs_qty capacity, uint64_t split, int without_reserve,
-		  uint64_t *tokens, uint64_t *seqs, gs_prov *prov)
+static int S_room(const S_in *in, const gs_candidate *c, gs_qty capacity, uint64_t split,
+		  int without_reserve, uint64_t *tokens, uint64_t *seqs, gs_prov *prov)
 {
 	const gs_sizing *s = in->s;
 	uint64_t fixed, per_token, room;
@@ -2292,6 +2323,8 @@ static int S_room(const S_in *in, gs_qty capacity, uint64_t split, int without_r
 	if (!without_reserve) {
 		if (gs_qty_add_u64(fixed, s->reserve.bytes, &fixed))
 			return -1;
+		/* vLLM's profiling-step terms at this card's step budget */
+		fixed = S_step_adjust(c, fixed);
 		*prov = gs_qty_prov_weakest(*prov, s->reserve.prov);
 		if (s->training.present) {
 			if (gs_qty_add_u64(fixed, s->training.bytes, &fixed))
@@ -2325,7 +2358,7 @@ static void S_headroom(const S_in *in, gs_candidate *c)
 	if (c->cls != GS_CLASS_FITS && c->cls != GS_CLASS_LOWER_FITS)
 		return;
 	c->headroom_without_reserve = c->cls == GS_CLASS_LOWER_FITS;
-	if (S_room(in, c->capacity, c->split, c->headroom_without_reserve, &c->headroom_tokens,
+	if (S_room(in, c, c->capacity, c->split, c->headroom_without_reserve, &c->headroom_tokens,
 		   &c->headroom_sequences, &c->headroom_prov))
 		return;
 	c->headroom_synthetic = c->capacity.synthetic;
@@ -2341,7 +2374,7 @@ int gs_verdict_candidate_room(const gs_workload *w, const gs_sizing *s, const gs
 	memset(&in, 0, sizeof(in));
 	in.w = w;
 	in.s = s;
-	return S_room(&in, c->capacity, c->split ? c->split : 1, 1, tokens, seqs, &prov);
+	return S_room(&in, c, c->capacity, c->split ? c->split : 1, 1, tokens, seqs, &prov);
 }
 
 /* c's calculated lower bound per card with the term `now` taken out and

@@ -177,6 +177,15 @@ typedef struct {
 	gs_runtime_share rt_share;
 	gs_runtime_budget rt;
 	int rt_pool_known;      /* rt computed: the calculated need per card is known */
+	/*
+	 * vLLM: the max_num_batched_tokens of this card (stated, or the
+	 * version's default on it, gen/decide/runtime.h), and the reserve's
+	 * profiling-step terms at the workload-wide figure (rt_step_now) and
+	 * at this card's (rt_step_then): the need per card counts the latter.
+	 */
+	uint64_t rt_mnbt;
+	int rt_mnbt_large;      /* the card takes the version's larger default */
+	uint64_t rt_step_now, rt_step_then;
 	int has_headroom;
 	uint64_t headroom_tokens, headroom_sequences;
 	gs_prov headroom_prov;

@@ -1475,10 +1475,12 @@ static int S_read_fraction(gs_jr *r, json_t *st, const char *sp, const char *key
 static void S_read_vllm_settings(gs_jr *r, gs_workload *w, json_t *o, const char *op)
 {
 	static const char *keys[] = {
-		"gpu_memory_utilization", "block_size", "max_num_batched_tokens", NULL
+		"gpu_memory_utilization", "block_size", "max_num_batched_tokens", "entry_point", NULL
 	};
+	static const char *entries[] = { "serve", "llm", NULL };
 	json_t *st;
 	char *sp;
+	int entry = -1;
 
 	if (gs_jr_object(r, o, op, "settings", GS_JR_OPTIONAL, keys, &st, &sp) != 1)
 		return;
@@ -1490,6 +1492,10 @@ static void S_read_vllm_settings(gs_jr *r, gs_workload *w, json_t *o, const char
 	if (gs_jr_uint(r, st, sp, "max_num_batched_tokens", GS_JR_OPTIONAL, 1, 1u << 30,
 		       &w->runtime.max_num_batched_tokens) == 1)
 		w->runtime.has_max_num_batched_tokens = 1;
+	if (gs_jr_enum(r, st, sp, "entry_point", GS_JR_OPTIONAL, entries, &entry) == 1) {
+		w->runtime.entry_llm = entry == 1;
+		w->runtime.has_entry_point = 1;
+	}
 	free(sp);
 }
 

@@ -93,6 +93,9 @@ typedef struct {
 	int has_block_size;
 	uint64_t max_num_batched_tokens;    /* has_max_num_batched_tokens */
 	int has_max_num_batched_tokens;
+	int entry_llm;              /* settings.entry_point "llm" (vLLM's LLM class), else 0:
+				     * "serve" (`vllm serve`, the OpenAI API server); has_entry_point */
+	int has_entry_point;
 	/* SGLang's settings */
 	uint64_t mfs_permille;      /* mem_fraction_static x 1000, 1..1000; has_mfs */
 	int has_mfs;

@@ -517,6 +517,18 @@ static void S_runtime(gs_jw *w, const gs_workload *wl)
 	}
 	gs_jw_object(w);
 	S_member_str(w, "engine", rs.id == GS_ENGINE_SGLANG ? "sglang" : "vllm");
+	if (rs.id == GS_ENGINE_VLLM) {
+		/* `vllm serve` or the LLM class; the larger step budget's rule by
+		 * the card (each lot's runtime gives its card's figure) */
+		gs_jw_key(w, "entry_point");
+		gs_jw_object(w);
+		gs_jw_key(w, "default");
+		gs_jw_bool(w, rs.entry_default);
+		gs_jw_key(w, "value");
+		gs_jw_str(w, rs.entry_llm ? "llm" : "serve");
+		gs_jw_end(w);
+		S_member_str(w, "max_num_batched_tokens_by_card", gs_runtime_mnbt_rule_text(&rs));
+	}
 	gs_jw_key(w, "settings");
 	gs_jw_object(w);
 	if (rs.id == GS_ENGINE_SGLANG) {
@@ -539,6 +551,8 @@ static void S_runtime(gs_jw *w, const gs_workload *wl)
 	}
 	gs_jw_end(w);
 	S_member_str(w, "version", rs.version);
+	gs_jw_key(w, "version_given");
+	gs_jw_bool(w, !rs.version_assumed);
 	gs_jw_end(w);
 }
 
@@ -669,6 +683,14 @@ static void S_lot_runtime(gs_jw *w, const gs_candidate *c)
 	S_opt_u64(w, "kv_tokens", c->rt_pool_known, c->rt.tokens);
 	S_opt_u64(w, "max_concurrency_hundredths", c->rt_pool_known && c->rt.concurrency_hundredths,
 		  c->rt.concurrency_hundredths);
+	if (c->rt_engine == GS_ENGINE_VLLM) {
+		/* the step budget on this card, and the profiling-step terms the
+		 * need per card counts at it */
+		gs_jw_key(w, "max_num_batched_tokens");
+		gs_jw_u64(w, c->rt_mnbt);
+		gs_jw_key(w, "profiling_step_bytes");
+		gs_jw_u64(w, c->rt_step_then);
+	}
 	if (c->rt_engine == GS_ENGINE_SGLANG) {
 		/* SGLang's mem_fraction_static on this card (0: the card is too
 		 * small for its reserve), and the rule's figures when by the rule */

@@ -607,7 +607,11 @@ static void S_runtime_settings_para(S_ctx *c, const gs_runtime_settings *rs)
 {
 	cmark_node *p = gs_doc_para(c->root);
 
-	gs_doc_textf(p, "%s %s %s. ", TR("rt.intro"), rs->engine, rs->version);
+	gs_doc_textf(p, "%s %s %s", TR("rt.intro"), rs->engine, rs->version);
+	if (rs->version_assumed)
+		gs_doc_textf(p, " (%s %s %s%s)", TR("rt.version_assumed"), rs->engine, rs->version,
+			     TR("rt.version_assumed_tail"));
+	gs_doc_text(p, ". ");
 	if (rs->id == GS_ENGINE_SGLANG) {
 		if (rs->mfs_permille)
 			gs_doc_textf(p, "mem_fraction_static %llu.%03llu (%s)",
@@ -627,12 +631,54 @@ static void S_runtime_settings_para(S_ctx *c, const gs_runtime_settings *rs)
 		return;
 	}
 	gs_doc_textf(p, "gpu_memory_utilization %llu.%03llu (%s); block_size %llu (%s); "
-		     "max_num_batched_tokens %llu (%s).",
+		     "entry_point %s (%s); max_num_batched_tokens %llu (%s).",
 		     (unsigned long long)(rs->util_permille / 1000), (unsigned long long)(rs->util_permille % 1000),
 		     rs->util_default ? rs->util_source : TR("rt.stated"),
 		     (unsigned long long)rs->block_size, rs->block_default ? rs->block_source : TR("rt.stated"),
+		     rs->entry_llm ? "llm" : "serve",
+		     rs->entry_default ? TR("rt.entry_default") : TR("rt.stated"),
 		     (unsigned long long)rs->max_num_batched_tokens,
 		     rs->mnbt_default ? rs->mnbt_source : TR("rt.stated"));
+	if (gs_runtime_mnbt_rule_text(rs)) {
+		p = gs_doc_para(c->root);
+		gs_doc_textf(p, "%s %s. %s", TR("rt.step_rule"), gs_runtime_mnbt_rule_text(rs),
+			     TR("rt.step_rule_tail"));
+	}
+}
+
+/* An offer gs_sheet_memory_runtime shows (in the order, the first S_RUNTIME_ROWS). */
+static int S_runtime_row(const gs_candidate *cd)
+{
+	return cd->has_runtime && cd->cls != GS_CLASS_EXCLUDED && cd->cls != GS_CLASS_REFERENCE;
+}
+
+/* Does a shown vLLM row's step budget differ from the workload-wide one? */
+static int S_runtime_step_differs(const gs_decision *d, const gs_runtime_settings *rs)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < d->ncands && shown < S_RUNTIME_ROWS; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		if (!S_runtime_row(cd))
+			continue;
+		shown++;
+		if (cd->rt_engine == GS_ENGINE_VLLM && cd->rt_mnbt != rs->max_num_batched_tokens)
+			return 1;
+	}
+	return 0;
+}
+
+/* A row's pool in bytes and tokens and its concurrency. */
+static void S_runtime_pool_cells(S_ctx *c, cmark_node *r, const gs_candidate *cd)
+{
+	char a[GS_FMT_MAX];
+
+	gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s)", gs_qty_fmt_gib(a, cd->rt.pool, c->lang),
+				 gs_sheet_words_qprov(c, gs_qty_make(cd->rt.pool,
+					gs_qty_prov_weakest(cd->card_total.prov, c->in->s->need.prov)))));
+	gs_sheet_words_cell_owned(r, gs_xasprintf("%s", gs_qty_fmt_int(a, cd->rt.tokens, c->lang)));
+	gs_sheet_words_cell_owned(r, gs_xasprintf("%llu.%02llux", (unsigned long long)(cd->rt.concurrency_hundredths / 100),
+				 (unsigned long long)(cd->rt.concurrency_hundredths % 100)));
 }
 
 /*
@@ -647,11 +693,11 @@ void gs_sheet_memory_runtime(S_ctx *c)
 {
 	const gs_decision *d = c->in->d;
 	gs_runtime_settings rs;
-	const char *h[6];
+	const char *h[7];
 	cmark_node *tb, *r, *p;
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 	size_t i, shown = 0, more = 0;
-	int sgl;
+	int sgl, step;
 
 	if (gs_runtime_settings_of(c->in->w, &rs) != 0)
 		return;
@@ -669,15 +715,18 @@ void gs_sheet_memory_runtime(S_ctx *c)
 	h[3] = sgl ? TR("rt.col_pool_sglang") : TR("rt.col_pool");
 	h[4] = sgl ? TR("rt.col_tokens_sglang") : TR("rt.col_tokens");
 	h[5] = sgl ? TR("rt.col_concurrency_sglang") : TR("rt.col_concurrency");
+	h[6] = TR("rt.col_step");
+	/* the step budget per offer, where one differs from the workload-wide one */
+	step = !sgl && S_runtime_step_differs(d, &rs);
 	{
 		char *cap = gs_xasprintf("%s %s %s", sgl ? TR("rt.caption_sglang") : TR("rt.caption"),
 					 gs_qty_fmt_int(a, c->in->s->kv_tokens_kept, c->lang), TR("rt.caption_tokens"));
-		tb = gs_doc_table(c->doc, c->root, cap, 6, h);
+		tb = gs_doc_table(c->doc, c->root, cap, step ? 7 : 6, h);
 		free(cap);
 	}
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[d->order[i]];
-		if (!cd->has_runtime || cd->cls == GS_CLASS_EXCLUDED || cd->cls == GS_CLASS_REFERENCE)
+		if (!S_runtime_row(cd))
 			continue;
 		if (shown == S_RUNTIME_ROWS) {
 			more++;
@@ -701,21 +750,18 @@ void gs_sheet_memory_runtime(S_ctx *c)
 			gs_doc_cell_text(r, TR("word.missing"));
 			gs_doc_cell_text(r, TR("word.missing"));
 			gs_doc_cell_text(r, TR("word.missing"));
-			continue;
-		}
-		if (cd->rt.short_bytes) {
+		} else if (cd->rt.short_bytes) {
 			gs_sheet_words_cell_owned(r, gs_xasprintf("%s: %s", TR("rt.short"),
 						 gs_qty_fmt_gib(a, cd->rt.short_bytes, c->lang)));
 			gs_doc_cell_text(r, "0");
 			gs_doc_cell_text(r, "0");
-			continue;
+		} else {
+			S_runtime_pool_cells(c, r, cd);
 		}
-		gs_sheet_words_cell_owned(r, gs_xasprintf("%s (%s)", gs_qty_fmt_gib(a, cd->rt.pool, c->lang),
-					 gs_sheet_words_qprov(c, gs_qty_make(cd->rt.pool,
-						gs_qty_prov_weakest(cd->card_total.prov, c->in->s->need.prov)))));
-		gs_sheet_words_cell_owned(r, gs_xasprintf("%s", gs_qty_fmt_int(a, cd->rt.tokens, c->lang)));
-		gs_sheet_words_cell_owned(r, gs_xasprintf("%llu.%02llux", (unsigned long long)(cd->rt.concurrency_hundredths / 100),
-					 (unsigned long long)(cd->rt.concurrency_hundredths % 100)));
+		if (step)
+			gs_sheet_words_cell_owned(r, cd->rt_mnbt_large
+				? gs_xasprintf("%s (%s)", gs_qty_fmt_int(a, cd->rt_mnbt, c->lang), TR("rt.step_large"))
+				: gs_xstrdup(gs_qty_fmt_int(a, cd->rt_mnbt, c->lang)));
 	}
 	if (more) {
 		p = gs_doc_para(c->root);

@@ -94,10 +94,17 @@ static void test_defaults(void)
 	CHECK(gs_runtime_settings_of(&w, &rs) == -1);
 	w.runtime.engine = GS_ENGINE_VLLM;
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
-	CHECK(rs.util_permille == 900 && rs.util_default && rs.util_source);
+	CHECK(rs.util_permille == 920 && rs.util_default && rs.util_source);
 	CHECK(rs.block_size == 16 && rs.block_default);
 	CHECK(rs.v1 && rs.max_num_batched_tokens == 2048 && rs.mnbt_default);
-	CHECK_STR(rs.version, "0.8");
+	/* no version named: the newest the table knows, said so (0.21:
+	 * gpu_memory_utilization 0.92) */
+	CHECK_STR(rs.version, "0.21");
+	CHECK(rs.version_assumed && rs.util_permille == 920);
+	w.runtime.version = "0.21";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && !rs.version_assumed);
+	w.runtime.version = "0.8";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.util_permille == 900);
 	/* V0: the longest sequence, at least 2,048 */
 	w.runtime.version = "0.6.4";
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
@@ -184,14 +191,15 @@ static void test_terms(void)
 	CHECK(t.activation == UINT64_C(905969664) && t.logit_rows == 8192);
 	CHECK(t.logits == UINT64_C(4202692608));
 	CHECK(t.activation + t.logits == UINT64_C(5108662272));
-	CHECK(rs.mnbt_large_card == 0);
+	CHECK(rs.mnbt_large == 0 && rs.mnbt_rule == GS_MNBT_FIXED);
 	/* from 0.9 the non-torch increase only; 0.7 (V0) likewise */
 	w.runtime.version = "0.10";
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && !rs.context_counted);
-	CHECK(rs.mnbt_large_card == 0);    /* the step budget is the workload's */
+	CHECK(rs.mnbt_large == 0);    /* the step budget is the workload's */
+	CHECK(gs_runtime_mnbt_on_card(&rs, CGIB(7922), "H100 SXM", NULL) == 8192);
 	w.runtime.has_max_num_batched_tokens = 0;
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
-	CHECK(rs.max_num_batched_tokens == 2048 && rs.mnbt_large_card == 8192);
+	CHECK(rs.max_num_batched_tokens == 2048 && rs.mnbt_large == 8192);
 	w.runtime.has_max_num_batched_tokens = 1;
 	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
 	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == 0 && t.non_torch == UINT64_C(139586437));
@@ -231,6 +239,118 @@ static void test_terms(void)
 	/* overflow reported */
 	g.hidden = UINT64_MAX / 2;
 	CHECK(gs_runtime_vllm_terms_of(&rs, &g, &t) == -1);
+}
+
+/*
+ * vLLM's default max_num_batched_tokens by the card and the entry point
+ * (runtime.c, vllm/engine/arg_utils.py at each version), the card's total
+ * as the sheet takes it (the reported totals of the vendor table):
+ *  - 0.9 and later: 70 GiB = 75,161,927,680 B or more, and a name without
+ *    "a100". An H100 SXM, 79.22 GiB = 85,061,827,297 B: `vllm serve`
+ *    8,192, the LLM class 16,384. An A100 80GB, 79.25 GiB: 2,048 and 8,192
+ *    (the name). An RTX 3090, 23.58 GiB: 2,048 and 8,192 (the memory). A
+ *    card of exactly 70 GiB takes the larger, one byte less the smaller.
+ *  - 0.8.5: 70 GiB or more, whatever the name: the A100 80GB 8,192.
+ *  - 0.8 to 0.8.4: by the name, "h100" or "h200": the H100 SXM and a
+ *    GH200 8,192, the A100 80GB and an MI300X 2,048 whatever their memory.
+ *  - stated, or V0 (0.7): the one figure on every card.
+ * The reserve's profiling-step terms scale with the step: Mistral-7B's
+ * (hidden 4,096, intermediate 14,336, vocabulary 32,000, bf16) activation
+ * peak 2,048 x 110,592 = 226,492,416 B and logits 2,048 x 32,000 x 4 =
+ * 262,144,000 B, 488,636,416 B together at 2,048 tokens; on the H100
+ * under `vllm serve`, 8,192 tokens: 905,969,664 + 1,048,576,000 =
+ * 1,954,545,664 B. Under the LLM class (8,192 workload-wide, written so by
+ * init), the H100's 16,384: 3,909,091,328 B. An item of the name whose
+ * bytes are not a multiple of the workload's step (a figure from a log)
+ * is not scaled.
+ */
+static void test_step_by_card(void)
+{
+	gs_workload w;
+	gs_runtime_settings rs;
+	gs_item items[3];
+	uint64_t h100 = CGIB(7922), a100 = CGIB(7925), r3090 = CGIB(2358), now, then;
+	uint64_t gib70 = UINT64_C(70) * GIB;
+	int large;
+
+	memset(&w, 0, sizeof(w));
+	memset(items, 0, sizeof(items));
+	w.runtime.engine = GS_ENGINE_VLLM;
+	w.runtime.version = "0.21";
+	CHECK(h100 == UINT64_C(85061827297) && gib70 == UINT64_C(75161927680));
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.entry_default && !rs.entry_llm);
+	CHECK(rs.mnbt_rule == GS_MNBT_70GIB_NOT_A100 && rs.mnbt_large == 8192);
+	CHECK(strstr(rs.mnbt_source, "get_batch_defaults") != NULL);
+	CHECK(gs_runtime_mnbt_on_card(&rs, h100, "H100 SXM", &large) == 8192 && large);
+	CHECK(gs_runtime_mnbt_on_card(&rs, a100, "A100 80GB", &large) == 2048 && !large);
+	CHECK(gs_runtime_mnbt_on_card(&rs, r3090, "RTX 3090", &large) == 2048 && !large);
+	CHECK(gs_runtime_mnbt_on_card(&rs, gib70, "X", NULL) == 8192);
+	CHECK(gs_runtime_mnbt_on_card(&rs, gib70 - 1, "X", NULL) == 2048);
+	CHECK(gs_runtime_mnbt_on_card(&rs, h100, NULL, NULL) == 8192);
+	CHECK(gs_runtime_mnbt_rule_text(&rs) != NULL);
+	/* the LLM class */
+	w.runtime.entry_llm = 1;
+	w.runtime.has_entry_point = 1;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && !rs.entry_default && rs.entry_llm);
+	CHECK(rs.max_num_batched_tokens == 8192 && rs.mnbt_large == 16384);
+	CHECK(gs_runtime_mnbt_on_card(&rs, h100, "H100 SXM", NULL) == 16384);
+	CHECK(gs_runtime_mnbt_on_card(&rs, a100, "A100 80GB", NULL) == 8192);
+	CHECK(gs_runtime_mnbt_on_card(&rs, r3090, "RTX 3090", NULL) == 8192);
+	/* the function by version, the rule the same from 0.9 */
+	w.runtime.has_entry_point = 0;
+	w.runtime.version = "0.11.0";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && strstr(rs.mnbt_source, "_set_default_args (") != NULL);
+	w.runtime.version = "0.9";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && strstr(rs.mnbt_source, "_set_default_args_v1") != NULL);
+	CHECK(gs_runtime_mnbt_on_card(&rs, a100, "A100 80GB", NULL) == 2048);
+	/* 0.8.5: the memory alone */
+	w.runtime.version = "0.8.5";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.mnbt_rule == GS_MNBT_70GIB);
+	CHECK(gs_runtime_mnbt_on_card(&rs, a100, "A100 80GB", NULL) == 8192);
+	CHECK(gs_runtime_mnbt_on_card(&rs, r3090, "RTX 3090", NULL) == 2048);
+	/* 0.8 to 0.8.4: the name alone */
+	w.runtime.version = "0.8.4";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.mnbt_rule == GS_MNBT_NAME_H100);
+	CHECK(gs_runtime_mnbt_on_card(&rs, h100, "H100 SXM", NULL) == 8192);
+	CHECK(gs_runtime_mnbt_on_card(&rs, CGIB(9500), "GH200 96GB", NULL) == 8192);
+	CHECK(gs_runtime_mnbt_on_card(&rs, a100, "A100 80GB", NULL) == 2048);
+	CHECK(gs_runtime_mnbt_on_card(&rs, CGIB(19200), "MI300X", NULL) == 2048);
+	/* stated: the one figure; V0: no rule by the card */
+	w.runtime.max_num_batched_tokens = 4096;
+	w.runtime.has_max_num_batched_tokens = 1;
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && gs_runtime_mnbt_rule_text(&rs) == NULL);
+	CHECK(gs_runtime_mnbt_on_card(&rs, h100, "H100 SXM", &large) == 4096 && !large);
+	w.runtime.has_max_num_batched_tokens = 0;
+	w.runtime.version = "0.7";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0 && rs.mnbt_rule == GS_MNBT_FIXED);
+	CHECK(gs_runtime_mnbt_on_card(&rs, h100, "H100 SXM", NULL) == 2048);
+	/* the reserve's step terms scaled */
+	items[0].name = "vLLM profiling activation peak";
+	items[0].bytes = UINT64_C(226492416);
+	items[1].name = "vLLM profiling logits";
+	items[1].bytes = UINT64_C(262144000);
+	items[2].name = "vLLM non-torch memory";
+	items[2].bytes = UINT64_C(139586437);
+	w.reserve = items;
+	w.nreserve = 3;
+	w.runtime.version = "0.21";
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(gs_runtime_step_terms(&w, &rs, gs_runtime_mnbt_on_card(&rs, h100, "H100 SXM", NULL),
+				    &now, &then) == 0);
+	CHECK(now == UINT64_C(488636416) && then == UINT64_C(1954545664));
+	CHECK(gs_runtime_step_terms(&w, &rs, 2048, &now, &then) == 0 && now == then);
+	w.runtime.entry_llm = 1;
+	w.runtime.has_entry_point = 1;
+	items[0].bytes = UINT64_C(905969664);
+	items[1].bytes = UINT64_C(1048576000);
+	CHECK(gs_runtime_settings_of(&w, &rs) == 0);
+	CHECK(gs_runtime_step_terms(&w, &rs, gs_runtime_mnbt_on_card(&rs, h100, "H100 SXM", NULL),
+				    &now, &then) == 0);
+	CHECK(now == UINT64_C(1954545664) && then == UINT64_C(3909091328));
+	/* a figure not a multiple of the step: kept as it is, in both */
+	items[0].bytes = UINT64_C(2222615757);
+	CHECK(gs_runtime_step_terms(&w, &rs, 16384, &now, &then) == 0);
+	CHECK(now == UINT64_C(1048576000) && then == UINT64_C(2097152000));
 }
 
 /*
@@ -425,6 +545,7 @@ int main(void)
 	test_short_and_bounds();
 	test_defaults();
 	test_terms();
+	test_step_by_card();
 	test_sglang_rule();
 	test_sglang_log();
 	return gs_check_exit("test_runtime");

@@ -2648,7 +2648,8 @@ static void test_real_totals_compute_tp(void)
 }
 
 /*
- * Under vLLM the need is compared with the budget (0.9 x the card's total),
+ * Under vLLM the need is compared with the budget (0.92 x the card's total:
+ * no version named, vLLM 0.21's default),
  * the KV cache kept in whole blocks, and the pool, its tokens and the
  * concurrency follow; the headroom holds in whole blocks: the workload at
  * the headroom's figures fits, one more sequence or block does not.
@@ -2676,11 +2677,11 @@ static void test_vllm_budget(void)
 	S_classify(&w, o, 2, NULL, 0, &d);
 	c = S_cand(&d, "a40");
 	CHECK(c->has_runtime && c->card_total.bytes == UINT64_C(4435) * GIB / 100);
-	CHECK(c->capacity.bytes == c->card_total.bytes / 1000 * 900 + c->card_total.bytes % 1000 * 900 / 1000);
-	CHECK(c->upper.bytes == 48 * GIB / 1000 * 900 + 48 * GIB % 1000 * 900 / 1000);
+	CHECK(c->capacity.bytes == c->card_total.bytes / 1000 * 920 + c->card_total.bytes % 1000 * 920 / 1000);
+	CHECK(c->upper.bytes == 48 * GIB / 1000 * 920 + 48 * GIB % 1000 * 920 / 1000);
 	CHECK(c->rt_pool_known && c->rt.budget == c->capacity.bytes);
 	/* the pool: the budget less 14e9 B of weights, in blocks of 16 tokens */
-	CHECK(gs_runtime_vllm_budget(c->card_total.bytes, 900, UINT64_C(14000000000), per_token, 16,
+	CHECK(gs_runtime_vllm_budget(c->card_total.bytes, 920, UINT64_C(14000000000), per_token, 16,
 				     S_wdims[0].value, &b) == 0);
 	/* the concurrency at 8,192 tokens a sequence: tokens / 8,192, half up */
 	CHECK(c->rt.concurrency_hundredths == (c->rt.tokens * 200 + 8192) / (2 * 8192));
@@ -2690,6 +2691,49 @@ static void test_vllm_budget(void)
 	 * sequences of 8,192 tokens: the pool's blocks / 512 */
 	CHECK(c->has_headroom && c->headroom_tokens == c->rt.tokens);
 	CHECK(c->headroom_sequences == c->rt.blocks / 512);
+	CHECK(c->rt_mnbt == 2048 && !c->rt_mnbt_large);
+	gs_verdict_release(&d);
+}
+
+/*
+ * vLLM's step budget by the card (0.21, `vllm serve`): 8,192 tokens on an
+ * H100 SXM (79.22 GiB reported, 70 GiB or more, no "a100"), 2,048 on an
+ * A100 80GB (the name). The reserve's profiling-step items, written at
+ * 2,048 tokens (Mistral-7B: 226,492,416 B of activation, 262,144,000 B of
+ * logits), count four times on the H100: 1,954,545,664 B, the need per
+ * card 1,465,909,248 B more than the A100's; the other item is not scaled.
+ */
+static void test_vllm_step_by_card(void)
+{
+	gs_workload w;
+	gs_offer o[2];
+	gs_decision d;
+	const gs_candidate *h, *a;
+	gs_item r[3];
+
+	S_workload(&w);
+	w.runtime.engine = GS_ENGINE_VLLM;
+	w.runtime.version = "0.21";
+	memset(r, 0, sizeof(r));
+	r[0].name = "vLLM profiling activation peak";
+	r[0].bytes = UINT64_C(226492416);
+	r[1].name = "vLLM profiling logits";
+	r[1].bytes = UINT64_C(262144000);
+	r[2].name = "vLLM non-torch memory";
+	r[2].bytes = UINT64_C(139586437);
+	w.reserve = r;
+	w.nreserve = 3;
+	S_offer(&o[0], "h100", "H100 SXM", NULL, 1, 80);
+	S_offer(&o[1], "a100", "A100 80GB", NULL, 1, 80);
+	S_classify(&w, o, 2, NULL, 0, &d);
+	h = S_cand(&d, "h100");
+	a = S_cand(&d, "a100");
+	CHECK(h->has_runtime && h->rt_mnbt == 8192 && h->rt_mnbt_large);
+	CHECK(h->rt_step_now == UINT64_C(488636416) && h->rt_step_then == UINT64_C(1954545664));
+	CHECK(a->has_runtime && a->rt_mnbt == 2048 && !a->rt_mnbt_large);
+	CHECK(a->rt_step_then == a->rt_step_now);
+	CHECK(h->need.present && a->need.present);
+	CHECK(h->need.bytes - a->need.bytes == UINT64_C(1465909248));
 	gs_verdict_release(&d);
 }
 
@@ -2697,6 +2741,7 @@ int main(void)
 {
 	test_real_totals_compute_tp();
 	test_vllm_budget();
+	test_vllm_step_by_card();
 	test_classes_and_order();
 	test_reference_never_proposed();
 	test_observed_fit_first_in_class();
