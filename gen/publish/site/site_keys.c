@@ -14,7 +14,6 @@
 #include <nettle/sha2.h>
 
 #include "evidence.h"
-#include "infile.h"
 #include "jsonout.h"
 #include "outfile.h"
 #include "sheet.h"
