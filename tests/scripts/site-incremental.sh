@@ -87,6 +87,15 @@ printf 'not json' >"$scratch/out/.gpusheet-keys.json"
 build out b6.log --lang es
 expect_stats "$scratch/b6.log" $((N - 1)) 0
 same "$scratch/clean5" "$scratch/out" "a build over an unreadable keys file differs from a clean build"
+# A keys file of the earlier format (gpusheet-keys/3, one JSON object):
+# verify names it and says to build again; a build over it is a full build.
+printf '{"format":"gpusheet-keys/3","pages":{\n},"sheets":{\n}}\n' >"$scratch/out/.gpusheet-keys.json"
+"$bin" verify "$scratch/out" >"$scratch/verify3.log" 2>&1 && err "verify accepts a keys file of format 3"
+grep -q 'is of format gpusheet-keys/3, written by an earlier gpusheet.*from scratch' "$scratch/verify3.log" ||
+	{ cat "$scratch/verify3.log"; err "verify does not say the keys file is of an earlier format"; }
+build out b6b.log --lang es
+expect_stats "$scratch/b6b.log" $((N - 1)) 0
+same "$scratch/clean5" "$scratch/out" "a build over a keys file of format 3 differs from a clean build"
 # A keys file edited by hand (a title, a status digit out of range): those
 # sheets are rendered, the index is a clean build's.
 sed -i -e '0,/"title":"/s//"title":"Edited /' -e '0,/"status":"[0-3]/s//"status":"9/' \

@@ -331,34 +331,71 @@ static int S_link_at(int from_fd, int to_fd, const char *name, const char *from,
 	return rc;
 }
 
+/* qsort's: two JSON strings by length, then bytes. */
+static int S_by_text(const void *a, const void *b)
+{
+	const json_t *x = *(const json_t *const *)a, *y = *(const json_t *const *)b;
+	size_t lx = json_string_length(x), ly = json_string_length(y);
+
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return memcmp(json_string_value(x), json_string_value(y), lx);
+}
+
 /*
- * 1 when a sheet's line o (parsed from bytes, l->len of them, its newline
+ * 1 when why is the reasons of n offers as gs_site_one_why_pack writes
+ * them: per offer a string, null or the index of an earlier string, no
+ * text twice (sorted, equal texts are neighbours: no comparison of each
+ * pair).
+ */
+static int S_why_as_written(json_t *why, size_t n)
+{
+	json_t **s;
+	size_t k, ns = 0;
+	int ok = json_is_array(why) && json_array_size(why) == n;
+
+	if (!ok)
+		return 0;
+	s = gs_xcalloc(n + 1, sizeof(*s));
+	for (k = 0; ok && k < n; k++) {
+		json_t *e = json_array_get(why, k);
+		json_int_t j = json_integer_value(e);
+		if (json_is_string(e))
+			s[ns++] = e;
+		else if (!json_is_null(e) &&
+			 !(json_is_integer(e) && j >= 0 && (size_t)j < k &&
+			   json_is_string(json_array_get(why, (size_t)j))))
+			ok = 0;
+	}
+	if (ok && ns > 1)
+		qsort(s, ns, sizeof(*s), S_by_text);
+	for (k = 1; ok && k < ns; k++)
+		if (S_by_text(&s[k - 1], &s[k]) == 0)
+			ok = 0;
+	free(s);
+	return ok;
+}
+
+/*
+ * 1 when a sheet's line o (parsed from bytes, len of them, its newline
  * included), whose result is r, is the line a build writes of r: its
- * reasons one string, null or index of an earlier string per offer, no
- * text twice (gs_site_one_why_pack); nothing but its files, key, result
- * and reasons; its result the one r packs again; its bytes the compact
- * dump with sorted keys. Only then are its bytes copied into the new keys
- * file as they are.
+ * reasons as written (S_why_as_written); nothing but its files, key,
+ * result and reasons; its result the one r packs again; its bytes the
+ * compact dump with sorted keys. Only then are its bytes copied into the
+ * new keys file as they are.
  */
 static int S_as_written(json_t *o, const char *bytes, uint64_t len, const gs_publish_result *r)
 {
-	json_t *why = json_object_get(o, "why"), *again;
+	json_t *again;
 	const size_t pl = sizeof("{\"sheet\":\"\",") - 1 + strlen(r->id);
-	size_t k, j, tl;
-	char *text, **v = gs_xcalloc(r->noffers + 1, sizeof(*v));
-	int ok = gs_site_one_why_strings(why, r->noffers, v) == 0;
+	size_t tl;
+	char *text;
+	int ok;
 
-	for (k = 0; k < r->noffers; k++)
-		free(v[k]);
-	free(v);
-	if (!ok)
+	if (json_object_size(o) != 5 || !S_why_as_written(json_object_get(o, "why"), r->noffers))
 		return 0;
-	for (k = 0; k < json_array_size(why); k++)
-		for (j = 0; j < k && json_is_string(json_array_get(why, k)); j++)
-			if (json_equal(json_array_get(why, j), json_array_get(why, k)))
-				return 0;
 	again = gs_site_one_result_pack(r);
-	ok = json_object_size(o) == 5 && json_equal(again, json_object_get(o, "result"));
+	ok = json_equal(again, json_object_get(o, "result"));
 	json_decref(again);
 	if (!ok)
 		return 0;

@@ -68,6 +68,14 @@ int gs_site_keys_read(const char *dir, const gs_catalog *cat, char *const *ids, 
 		      gs_site_results *rs, gs_error *err);
 
 /*
+ * 0 when dir's keys file is of GS_SITE_KEYS_FORMAT (its first line; a file
+ * absent or unreadable is 0 too: the caller says what else it lacks), else
+ * -1 with the reason in why ("is of format gpusheet-keys/3, written by an
+ * earlier gpusheet ...").
+ */
+int gs_site_keys_format(const char *dir, gs_error *why);
+
+/*
  * For `verify`: dir's keys file, when there is one (0 when there is none),
  * opened as a build opens it (a regular file of at most
  * GS_SITE_KEYS_MAX_BYTES, no link followed, no blocking open) and read as

@@ -370,3 +370,27 @@ int gs_site_keys_check(const char *dir, gs_error *why)
 	gs_site_keys_close(&k);
 	return rc;
 }
+
+int gs_site_keys_format(const char *dir, gs_error *why)
+{
+	char *path = gs_xasprintf("%s/%s", dir, GS_SITE_KEYS_FILE);
+	int fd = gs_infile_open_at(AT_FDCWD, path, 0, GS_SITE_KEYS_MAX_BYTES, NULL), rc = 0;
+	S_rd *r;
+	char *head;
+	size_t hlen;
+	uint64_t off, len;
+
+	free(path);
+	if (fd < 0)
+		return 0;
+	r = gs_xcalloc(1, sizeof(*r));
+	head = gs_xmalloc(S_HEAD_MAX);
+	r->fd = fd;
+	if (S_line(r, head, &hlen, &off, &len) == 1 && S_header(head, hlen, len, NULL) != 0 &&
+	    hlen > sizeof(S_FORMAT) && memcmp(head, S_FORMAT, sizeof(S_FORMAT) - 1) == 0)
+		rc = S_header(head, hlen, len, why);
+	free(head);
+	free(r);
+	close(fd);
+	return rc;
+}
