@@ -89,13 +89,13 @@ static int S_header(const char *head, size_t hlen, uint64_t len, gs_error *why)
 {
 	json_t *o = len == hlen ? json_loadb(head, hlen - 1, JSON_REJECT_DUPLICATES, NULL) : NULL;
 	const char *fs = json_string_value(json_object_get(o, "format"));
-	int ok = fs && json_object_size(o) == 1 && strcmp(fs, GS_SITE_KEYS_FORMAT) == 0;
+	int ours = fs && strcmp(fs, GS_SITE_KEYS_FORMAT) == 0;
+	int ok = ours && json_object_size(o) == 1;
 
-	json_decref(o);
+	json_decref(o);   /* (fs goes with it) */
 	if (ok)
 		return 0;
-	if (hlen > sizeof(S_FORMAT) && memcmp(head, S_FORMAT, sizeof(S_FORMAT) - 1) == 0 &&
-	    !(fs && strcmp(fs, GS_SITE_KEYS_FORMAT) == 0)) {
+	if (hlen > sizeof(S_FORMAT) && memcmp(head, S_FORMAT, sizeof(S_FORMAT) - 1) == 0 && !ours) {
 		/* an earlier gpusheet's (gpusheet-keys/3 was one JSON object) */
 		size_t n = sizeof(S_FORMAT) - 1;
 		while (n < hlen && n < 40 && head[n] >= '0' && head[n] <= '9')
