@@ -3,7 +3,7 @@
 
     python3 bench/run.py --gpusheet build-release/gpusheet [--runs 5] [--py-runs 3]
                          [--before OTHER/build-release/gpusheet]
-                         [--only startup,sheet,loop,site,jobs,shards,scale,rebuild,unchanged,memory,bytes] [--scratch DIR]
+                         [--only startup,sheet,loop,site,jobs,shards,scale,rebuild,unchanged,memory,keys,bytes] [--scratch DIR]
                          [--python /usr/bin/python3] [--shards-workloads 1000] [--scale-sizes 1000,10000]
                          [--bytes-workloads 1000]
 
@@ -497,6 +497,68 @@ def bench_unchanged(gs, runs, scratch, out, sizes, before=None):
     out.append("Load average (1 min) at the start and after each size: %s.\n" % ", ".join(loads))
 
 
+def bench_keys(gs, runs, scratch, out, sizes, before=None):
+    """What reads the keys file (issue 37): at each size × 50 offers, -j 2,
+    each run a full build into a fresh folder, then rebuilds of it after one
+    workload changed (new bytes: 1 sheet rendered, the others reused through
+    the keys file), with none changed, and with none changed but --rehash
+    (every input read again, every sheet reused through the keys file);
+    wall, CPU and peak RSS (the process and its workers) of each, and the
+    keys file's bytes. With --before, the other build's runs alternated
+    with them (same moments of a shared machine)."""
+    progs = [("gpusheet", gs)] + ([("before", before)] if before else [])
+    steps = ["full build", "one changed", "none changed", "none changed, --rehash"]
+    out.append("## The keys file: builds and rebuilds, workloads × 50 offers, -j 2\n")
+    out.append("Scratch on %s.\n" % fs_type(scratch))
+    out.append("| workloads | program | step | wall, s | CPU, s | peak RSS, MiB | runs |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- |")
+    loads = ["%.1f" % os.getloadavg()[0]]
+    for n in sizes:
+        inputs = gen(scratch, "w%d" % n, n, 50, False)
+        wdir = os.path.join(inputs, "workloads")
+        first = sorted(x for x in os.listdir(wdir) if os.path.isdir(os.path.join(wdir, x)))[0]
+        victim = os.path.join(wdir, first, "workload.json")
+        with open(victim, "rb") as f:
+            original = f.read()
+        rows = {(name, st): [] for name, _ in progs for st in steps}
+        kbytes = {}
+        try:
+            for i in range(runs):
+                for name, prog in progs:
+                    d = os.path.join(scratch, "keys-%s-%d" % (name, n))
+                    shutil.rmtree(d, ignore_errors=True)
+                    stat_cache = os.path.join(scratch, ".keys-%s-%d.gpusheet-stat" % (name, n))
+                    if os.path.exists(stat_cache):
+                        os.unlink(stat_cache)
+                    with open(victim, "wb") as f:
+                        f.write(original)
+                    rows[(name, steps[0])].append(site(prog, inputs, d, extra=("-j", "2")))
+                    expect_sheets(d, n)
+                    kbytes[name] = os.path.getsize(os.path.join(d, ".gpusheet-keys.json"))
+                    time.sleep(0.05)   # (past the clock's grain: not racy)
+                    with open(victim, "wb") as f:   # new bytes (trailing blanks): a new key
+                        f.write(original + b" " * (i + 1))
+                    rows[(name, steps[1])].append(site(prog, inputs, d, extra=("-j", "2")))
+                    time.sleep(0.05)
+                    rows[(name, steps[2])].append(site(prog, inputs, d, extra=("-j", "2")))
+                    rows[(name, steps[3])].append(site(prog, inputs, d, extra=("-j", "2", "--rehash")))
+                    shutil.rmtree(d, ignore_errors=True)
+        finally:
+            with open(victim, "wb") as f:
+                f.write(original)
+        for name, _ in progs:
+            for st in steps:
+                r = rows[(name, st)]
+                out.append("| %d | %s | %s | %s | %s | %s | %d |" % (
+                    n, name, st, stats([x[1] for x in r], 1.0), stats([x[0] for x in r], 1.0),
+                    stats([x[2] for x in r], 1 / 1024.0, "%.1f"), len(r)))
+        out.append("")
+        out.append("Keys file at %d workloads: %s.\n" % (n, ", ".join(
+            "%s %d bytes" % (name, kbytes[name]) for name, _ in progs)))
+        loads.append("%.1f" % os.getloadavg()[0])
+    out.append("Load average (1 min) at the start and after each size: %s.\n" % ", ".join(loads))
+
+
 def fs_type(path):
     """The file system type of path (tmpfs, ext4...), as stat -f says."""
     try:
@@ -708,6 +770,8 @@ def main():
     if "unchanged" in only:
         bench_unchanged(gs, a.runs, scratch, out, [int(x) for x in a.unchanged_sizes.split(",")],
                         before)
+    if "keys" in only:
+        bench_keys(gs, a.runs, scratch, out, [int(x) for x in a.scale_sizes.split(",")], before)
     if "scale" in only:
         bench_scale(gs, a.runs, scratch, out, [int(x) for x in a.scale_sizes.split(",")])
     if "memory" in only:

@@ -87,6 +87,15 @@ printf 'not json' >"$scratch/out/.gpusheet-keys.json"
 build out b6.log --lang es
 expect_stats "$scratch/b6.log" $((N - 1)) 0
 same "$scratch/clean5" "$scratch/out" "a build over an unreadable keys file differs from a clean build"
+# A keys file of the earlier format (gpusheet-keys/3, one JSON object):
+# verify names it and says to build again; a build over it is a full build.
+printf '{"format":"gpusheet-keys/3","pages":{\n},"sheets":{\n}}\n' >"$scratch/out/.gpusheet-keys.json"
+"$bin" verify "$scratch/out" >"$scratch/verify3.log" 2>&1 && err "verify accepts a keys file of format 3"
+grep -q 'is of format gpusheet-keys/3, written by an earlier gpusheet.*from scratch' "$scratch/verify3.log" ||
+	{ cat "$scratch/verify3.log"; err "verify does not say the keys file is of an earlier format"; }
+build out b6b.log --lang es
+expect_stats "$scratch/b6b.log" $((N - 1)) 0
+same "$scratch/clean5" "$scratch/out" "a build over a keys file of format 3 differs from a clean build"
 # A keys file edited by hand (a title, a status digit out of range): those
 # sheets are rendered, the index is a clean build's.
 sed -i -e '0,/"title":"/s//"title":"Edited /' -e '0,/"status":"[0-3]/s//"status":"9/' \
@@ -97,58 +106,68 @@ build out b7.log --lang es
 grep -q '^stats: [12] sheets\{0,1\} rendered' "$scratch/b7.log" ||
 	{ cat "$scratch/b7.log"; err "an edited keys entry was reused"; }
 same "$scratch/clean5" "$scratch/out" "a build over an edited keys file differs from a clean build"
-# The keys file is scanned, then read a sheet at a time (gen/base/jsonscan.h):
-# its layout does not matter (newlines removed: every sheet reused); an
-# entry that jansson refuses (a bad escape) is that sheet rendered, the
-# others reused; a file cut short is not one object: a full build.
+# The keys file is read a line at a time, each sheet's line found by its
+# prefix and parsed by jansson when used (gen/publish/site/site_keysfile.c):
+# a file whose newlines are removed is one line, not this format: a full
+# build; a sheet's line that jansson refuses (a bad escape) is that sheet
+# rendered, the others reused; a file cut short (its last line without
+# its newline) is refused: a full build.
 keys=$scratch/out/.gpusheet-keys.json
 tr -d '\n' <"$keys" >"$scratch/keys.tmp" && mv "$scratch/keys.tmp" "$keys"
 build out b8.log --lang es
-expect_stats "$scratch/b8.log" 0 $((N - 1))
-same "$scratch/clean5" "$scratch/out" "a build over a reformatted keys file differs from a clean build"
-sed -i '0,/"key":"/s//"key":"\\x/' "$keys"
-grep -q '"key":"\\x' "$keys" || die "cannot break a keys entry"
+expect_stats "$scratch/b8.log" $((N - 1)) 0
+same "$scratch/clean5" "$scratch/out" "a build over a keys file of one line differs from a clean build"
+grep -q '^{"sheet":"' "$keys" && [ "$(grep -c '^{"page":"' "$keys")" -gt 1 ] ||
+	die "the keys file is not a line per page and per sheet"
+sed -i '0,/\],"key":"/s//],"key":"\\x/' "$keys"
+grep -q '^{"sheet":".*\],"key":"\\x' "$keys" || die "cannot break a sheet's line"
 build out b9.log --lang es
 expect_stats "$scratch/b9.log" 1 $((N - 2))
-same "$scratch/clean5" "$scratch/out" "a build over a broken keys entry differs from a clean build"
-# A reused sheet's reasons are copied into the new keys file as they are:
-# an array not written the way a build writes it (a blank after '[') is
-# that sheet rendered, the keys file a clean build's.
+same "$scratch/clean5" "$scratch/out" "a build over a broken sheet's line differs from a clean build"
+# A reused sheet's line is copied into the new keys file as it is: a line
+# not written the way a build writes it (a blank after "why":[) is that
+# sheet rendered, the keys file a clean build's.
 sed -i '0,/"why":\[/s//"why":[ /' "$keys"
 grep -q '"why":\[ ' "$keys" || die "cannot reformat a sheet's reasons"
 build out b9b.log --lang es
 expect_stats "$scratch/b9b.log" 1 $((N - 2))
 same "$scratch/clean5" "$scratch/out" "a build over reformatted reasons differs from a clean build"
-# Reasons as a build writes them but for a string that jansson refuses (an
-# escape \u not followed by four hex digits; likewise a byte that is not
-# UTF-8, \u0000, a lone surrogate: gen/publish/site/keysread.h): that sheet rendered,
-# not its bytes copied into the new keys file, where no reader could parse
-# them again.
+# Reasons with a string that jansson refuses (an escape \u not followed by
+# four hex digits): that sheet rendered, not its bytes copied into the new
+# keys file, where no reader could parse them again.
 sed -i '0,/"why":\["/s//"why":["\\uZZZZ/' "$keys"
 grep -q '"why":\["\\uZZZZ' "$keys" || die "cannot break a sheet's reasons"
 build out b9c.log --lang es
 expect_stats "$scratch/b9c.log" 1 $((N - 2))
 same "$scratch/clean5" "$scratch/out" "a build over reasons jansson refuses differs from a clean build"
+# A sheet's line without its prefix ({"sheet": "ID", with a blank): the
+# file is refused, a full build.
+sed -i '0,/^{"sheet":"/s//{"sheet": "/' "$keys"
+grep -q '^{"sheet": "' "$keys" || die "cannot break a sheet's prefix"
+build out b9d.log --lang es
+expect_stats "$scratch/b9d.log" $((N - 1)) 0
+same "$scratch/clean5" "$scratch/out" "a build over a line without its prefix differs from a clean build"
+"$bin" verify "$scratch/out" >"$scratch/verify2.log" 2>&1 || { cat "$scratch/verify2.log"; err "verify refuses a rebuilt keys file"; }
 head -c 3000 "$keys" >"$scratch/keys.tmp" && mv "$scratch/keys.tmp" "$keys"
 build out b10.log --lang es
 expect_stats "$scratch/b10.log" $((N - 1)) 0
 same "$scratch/clean5" "$scratch/out" "a build over a truncated keys file differs from a clean build"
-# The "pages" object is read by its own strict reader, a member at a time
-# (gen/publish/site/keysread.h): a page's key that is not a string is no page
-# reused; a name written with a \u escape is that page rendered, the others
-# reused; the same bytes each time.
+# The pages' lines are read once, in order, each parsed by jansson: a
+# page's key that is not a string is no page reused; a name written with a
+# \u escape is the same name (jansson decodes it): every page reused; the
+# same bytes each time.
 build out b10b.log --lang es
 total=$(sed -n 's/^stats: 0 pages\{0,1\} rendered, \([0-9]*\) reused from the previous site$/\1/p' "$scratch/b10b.log")
 [ -n "$total" ] && [ "$total" -gt 1 ] || { cat "$scratch/b10b.log"; die "no pages reused to start from"; }
-sed -E -i '0,/"index.html":"[0-9a-f]{64}"/s//"index.html":7/' "$keys"
-grep -q '"index.html":7' "$keys" || die "cannot break a page's key"
+sed -E -i '0,/"page":"index.html","key":"[0-9a-f]{64}"/s//"page":"index.html","key":7/' "$keys"
+grep -q '"page":"index.html","key":7' "$keys" || die "cannot break a page's key"
 build out b10c.log --lang es
 expect_pages "$scratch/b10c.log" "$total" 0
 same "$scratch/clean5" "$scratch/out" "a build over a page key that is not a string differs from a clean build"
-sed -i '0,/"index.html":"/s//"index\\u002ehtml":"/' "$keys"
-grep -q '"index\\u002ehtml":"' "$keys" || die "cannot escape a page's name"
+sed -i '0,/"page":"index.html"/s//"page":"index\\u002ehtml"/' "$keys"
+grep -q '"page":"index\\u002ehtml"' "$keys" || die "cannot escape a page's name"
 build out b10d.log --lang es
-expect_pages "$scratch/b10d.log" 1 $((total - 1))
+expect_pages "$scratch/b10d.log" 0 "$total"
 same "$scratch/clean5" "$scratch/out" "a build over an escaped page name differs from a clean build"
 # Pages: 150 generated workloads x 3 offers are two index pages and two
 # pages per offer (100 workloads a page). A new title for a workload of the

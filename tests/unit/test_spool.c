@@ -1,8 +1,8 @@
 /*
- * spool and jsonscan tests: what a site keeps out of memory comes back
- * byte for byte (spool.h), and the members of a keys-like file are found
- * with their exact byte ranges, without a tree, and malformed files are
- * refused (jsonscan.h).
+ * spool and keys file tests: what a site keeps out of memory comes back
+ * byte for byte (spool.h), and a keys file's lines are found by their
+ * prefix, parsed by jansson one at a time, and a malformed file is refused
+ * naming its line (site_keysfile.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "jsonscan.h"
+#include "site_ctx.h"
 #include "spool.h"
 #include "util.h"
 
@@ -85,118 +85,121 @@ static void S_test_spool(const char *dir)
 	gs_error_release(&err);
 }
 
-/* f holding text, rewound. */
-static FILE *S_file(const char *text)
+/* dir's keys file holding text. */
+static void S_keys(const char *dir, const char *text)
 {
-	FILE *f = tmpfile();
+	char *path = gs_xasprintf("%s/%s", dir, GS_SITE_KEYS_FILE);
+	FILE *f = fopen(path, "wb");
 
-	if (f) {
+	if (CHECK(f != NULL)) {
 		fputs(text, f);
-		fflush(f);
+		fclose(f);
 	}
-	return f;
+	free(path);
 }
 
-/* The bytes of m's range in text. */
-static char *S_range(const char *text, const gs_jscan_member *m)
+static void S_count_page(void *arg, const char *name, const char *key)
 {
-	return m ? gs_xasprintf("%.*s", (int)m->len, text + m->off) : NULL;
+	size_t *n = arg;
+
+	(*n)++;
+	CHECK(strcmp(name, "index.html") == 0 || strcmp(name, "offers/a.b.html") == 0);
+	CHECK_STR(key, "k");
 }
 
-static void S_test_jscan(void)
+/* The keys file read by lines (site_keysfile.c): found by prefix, parsed by jansson. */
+static void S_test_keys(const char *dir)
 {
-	/* names with escapes (a quote, \u00e9 = é, a slash), nested values with
-	 * brackets inside strings, members not in order */
-	const char *text = "{\n \"format\": \"k/1\",\n \"sheets\": {\n  \"z\": {\"a\": [1, {\"b\": \"}]\"}]},"
-			   "\n  \"q\\\"\\u00e9/\": null, \"m\":-1.5e3 ,\"e\":{}\n },\n \"n\": [true, false]\n}\n";
-	FILE *f = S_file(text);
-	gs_jscan s;
-	char *r;
-	json_t *v;
+	const char *text = "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n"
+			   "{\"page\":\"index.html\",\"key\":\"k\"}\n"
+			   "{\"page\":\"offers\\/a.b.html\",\"key\":\"k\"}\n"
+			   "{\"sheet\":\"a-1\",\"n\":[1,\"x\\\"\"]}\n"
+			   "{\"sheet\":\"b.2\",\"n\":{}}\n";
+	gs_error why = GS_ERROR_INIT;
+	gs_site_keys k;
+	const gs_site_keys_line *l;
+	size_t npages = 0;
+	char *bytes;
+	json_t *o;
 
-	if (!CHECK(f != NULL))
+	S_keys(dir, text);
+	if (!CHECK_INT(gs_site_keys_open(dir, &k, &why), 0)) {
+		fprintf(stderr, "  %s\n", gs_error_message(&why));
+		gs_error_release(&why);
 		return;
-	if (CHECK_INT(gs_jsonscan_file(f, "sheets", &s), 0)) {
-		CHECK_INT(s.ntop, 3);
-		CHECK_INT(s.ninner, 4);
-		/* sorted by name: "e", "m", "q\"é/", "z" */
-		CHECK_STR(s.inner[0].name, "e");
-		CHECK_STR(s.inner[1].name, "m");
-		CHECK_STR(s.inner[2].name, "q\"\xc3\xa9/");
-		CHECK_STR(s.inner[3].name, "z");
-		r = S_range(text, gs_jsonscan_find(&s, 0, "z"));
-		CHECK_STR(r, "{\"a\": [1, {\"b\": \"}]\"}]}");
-		free(r);
-		r = S_range(text, gs_jsonscan_find(&s, 0, "m"));
-		CHECK_STR(r, "-1.5e3");
-		free(r);
-		r = S_range(text, gs_jsonscan_find(&s, 0, "e"));
-		CHECK_STR(r, "{}");
-		free(r);
-		r = S_range(text, gs_jsonscan_find(&s, 1, "format"));
-		CHECK_STR(r, "\"k/1\"");
-		free(r);
-		r = S_range(text, gs_jsonscan_find(&s, 1, "n"));
-		CHECK_STR(r, "[true, false]");
-		free(r);
-		CHECK(gs_jsonscan_find(&s, 0, "absent") == NULL);
-		CHECK(gs_jsonscan_find(&s, 0, "format") == NULL);  /* a top member, not inner */
-		v = gs_jsonscan_load(fileno(f), gs_jsonscan_find(&s, 0, "z"), 0);
-		CHECK(json_is_object(v) && json_is_array(json_object_get(v, "a")));
-		json_decref(v);
-		v = gs_jsonscan_load(fileno(f), gs_jsonscan_find(&s, 0, "q\"\xc3\xa9/"), 0);
-		CHECK(json_is_null(v));
-		json_decref(v);
-		gs_jsonscan_release(&s);
 	}
-	fclose(f);
+	CHECK_INT(k.nsheets, 2);
+	CHECK_INT(gs_site_keys_pages(&k, S_count_page, &npages, NULL), 0);
+	CHECK_INT(npages, 2);
+	l = gs_site_keys_find(&k, "b.2");
+	if (CHECK(l != NULL)) {
+		CHECK_STR(gs_site_keys_line_id(&k, l), "b.2");
+		CHECK_INT(gs_site_keys_lineno(&k, l), 5);
+		o = gs_site_keys_load(&k, l, &bytes, NULL);
+		CHECK(json_is_object(json_object_get(o, "n")));
+		CHECK_STR(bytes, "{\"sheet\":\"b.2\",\"n\":{}}\n");
+		json_decref(o);
+		free(bytes);
+	}
+	CHECK(gs_site_keys_find(&k, "a-1") != NULL);
+	CHECK(gs_site_keys_find(&k, "c") == NULL);
+	gs_site_keys_close(&k);
+	CHECK_INT(gs_site_keys_check(dir, NULL), 0);
 
-	/* inner absent, or not an object: inner is NULL */
-	f = S_file("{\"sheets\": [1]}");
-	if (f && CHECK_INT(gs_jsonscan_file(f, "sheets", &s), 0)) {
-		CHECK(s.inner == NULL && s.ntop == 1);
-		gs_jsonscan_release(&s);
+	/* a sheet's line that jansson refuses: found, its load names its line */
+	S_keys(dir, "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n{\"sheet\":\"a\",\"n\":[1,]}\n");
+	if (CHECK_INT(gs_site_keys_open(dir, &k, NULL), 0)) {
+		l = gs_site_keys_find(&k, "a");
+		CHECK(l != NULL && gs_site_keys_load(&k, l, NULL, &why) == NULL);
+		CHECK(strncmp(gs_error_message(&why), "line 2, column ", 15) == 0);
+		gs_error_release(&why);
+		gs_site_keys_close(&k);
 	}
-	if (f)
-		fclose(f);
-	/* an empty inner object is not NULL */
-	f = S_file("{\"sheets\": {}}");
-	if (f && CHECK_INT(gs_jsonscan_file(f, "sheets", &s), 0)) {
-		CHECK(s.inner != NULL && s.ninner == 0);
-		gs_jsonscan_release(&s);
-	}
-	if (f)
-		fclose(f);
+	CHECK_INT(gs_site_keys_check(dir, NULL), -1);
 
-	/* refused: each breaks the structure (or names a member twice) */
+	/* refused at the opening, with the line named */
 	{
-		static const char *const bad[] = {
-			"",                                       /* nothing */
-			"[1]",                                    /* not an object */
-			"{\"a\": 1",                              /* not closed */
-			"{\"a\": 1} x",                           /* something after */
-			"{\"a\" 1}",                              /* no ':' */
-			"{\"a\": 1 \"b\": 2}",                    /* no ',' */
-			"{\"a\": [1}",                            /* brackets crossed */
-			"{\"a\": \"x}",                           /* string not closed */
-			"{\"a\": 1, \"a\": 2}",                   /* a top name twice */
-			"{\"sheets\": {\"x\": 1, \"x\": 2}}",     /* an inner name twice */
-			"{\"sheets\": {\"x\": 1,}}",              /* a trailing ',' */
-			"{a: 1}",                                 /* a name not quoted */
-			"{\"a\": }",                              /* no value */
-			"{\"a\": \"tab\there\"}",                 /* a raw control byte */
+		static const char *const bad[][2] = {
+			{ "", "is empty" },
+			{ "{\"format\":\"gpusheet-keys/3\",\"pages\":{\n}}\n", "is of format gpusheet-keys/3," },
+			{ "{\"format\":\"x\"}\n", "line 1:" },
+			{ "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}", "line 1: cut short" },
+			{ "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n{\"sheet\":\"a\",\"n\":1}", "line 2: cut short" },
+			{ "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n\n", "line 2: expected" },
+			{ "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n{\"sheet\": \"a\",\"n\":1}\n", "line 2: expected" },
+			{ "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n{\"sheet\":\"A\",\"n\":1}\n", "line 2: a sheet's id" },
+			{ "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n{\"sheet\":\"a\"}\n", "line 2: expected" },
+			{ "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n{\"sheet\":\"b\",\"n\":1}\n{\"sheet\":\"a\",\"n\":1}\n", "line 3: sheet a after b" },
+			{ "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n{\"sheet\":\"a\",\"n\":1}\n{\"sheet\":\"a\",\"n\":1}\n", "line 3: sheet a after a" },
+			{ "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n{\"sheet\":\"a\",\"n\":1}\n{\"page\":\"x\",\"key\":\"k\"}\n", "line 3: expected" },
 		};
 		size_t i;
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-			f = S_file(bad[i]);
-			if (!f)
+			S_keys(dir, bad[i][0]);
+			if (!gs_check_at(gs_site_keys_open(dir, &k, &why) == -1, __FILE__, __LINE__,
+					 "accepted: %s", bad[i][0])) {
+				gs_site_keys_close(&k);
 				continue;
-			if (!gs_check_at(gs_jsonscan_file(f, "sheets", &s) == -1, __FILE__, __LINE__,
-					 "accepted: %s", bad[i]))
-				gs_jsonscan_release(&s);
-			CHECK(s.top == NULL && s.inner == NULL);
-			fclose(f);
+			}
+			gs_check_at(strstr(gs_error_message(&why), bad[i][1]) != NULL, __FILE__,
+				    __LINE__, "%s: said \"%s\"", bad[i][1], gs_error_message(&why));
+			gs_error_release(&why);
+			CHECK(k.f == NULL && k.sheets == NULL);
 		}
+	}
+	/* a page's line that is not a name and a key: the pages refused, line named */
+	S_keys(dir, "{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n{\"page\":\"x\",\"key\":7}\n");
+	if (CHECK_INT(gs_site_keys_open(dir, &k, NULL), 0)) {
+		CHECK_INT(gs_site_keys_pages(&k, S_count_page, &npages, &why), -1);
+		CHECK(strncmp(gs_error_message(&why), "line 2:", 7) == 0);
+		gs_error_release(&why);
+		gs_site_keys_close(&k);
+	}
+	S_keys(dir, "");
+	{
+		char *path = gs_xasprintf("%s/%s", dir, GS_SITE_KEYS_FILE);
+		unlink(path);
+		free(path);
 	}
 }
 
@@ -208,7 +211,7 @@ int main(void)
 	if (!CHECK(tmp != NULL))
 		return gs_check_exit("test_spool");
 	S_test_spool(tmp);
-	S_test_jscan();
+	S_test_keys(tmp);
 	rmdir(tmp);
 	return gs_check_exit("test_spool");
 }

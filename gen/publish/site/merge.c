@@ -182,6 +182,12 @@ static int S_check(const char *const *shards, size_t nshards, gs_shard *sh, size
 			what = "generator", theirs = s->generator, ours = "gpusheet " GS_VERSION;
 		else if (strcmp(s->site_key, site_key) != 0)
 			what = "templates or labels than this merge's (the site key differs)";
+		if (what && strcmp(s->site_key, site_key) != 0 &&
+		    gs_site_keys_format(shards[i], err) != 0) {
+			/* (the keys format is in the site key: say which, not "templates") */
+			gs_error_prefix(err, "%s: %s: ", shards[i], GS_SITE_KEYS_FILE);
+			goto out;
+		}
 		if (what && theirs) {
 			gs_error_set(err, "%s: shard %u/%u was built with another %s: %s, this "
 				 "merge: %s", shards[i], s->k, s->n, what, theirs, ours);

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "evidence.h"
-#include "jsonscan.h"
 #include "outfile.h"
 #include "render.h"
 #include "shard.h"
@@ -35,7 +34,7 @@ gs_archive *gs_site_archive(const char *dir, gs_error *err)
 }
 
 /* gs_site_pages, taking from the replaced site what pp allows (gs_site_pagekeys). */
-static int S_site_pages(const gs_publish_env *env, const char *dir, gs_site_pagekeys *pp, FILE *old,
+static int S_site_pages(const gs_publish_env *env, const char *dir, gs_site_pagekeys *pp,
 			gs_error *err)
 {
 	size_t n = gs_site_results_count(pp->rs);
@@ -43,7 +42,7 @@ static int S_site_pages(const gs_publish_env *env, const char *dir, gs_site_page
 	char *nav_root = gs_site_nav(env->t, "");
 	int rc = -1;
 
-	gs_site_pagekeys_setup(pp, env->cat, old);
+	gs_site_pagekeys_setup(pp, env->cat);
 	/* the style sheet every page of the site links (GS_SITE_CSS), once */
 	if (gs_outfile_write_atomic(dir, GS_SITE_CSS, env->tp->css, strlen(env->tp->css), err))
 		goto out;
@@ -69,7 +68,7 @@ int gs_site_pages(const gs_publish_env *env, gs_site_results *rs, const char *di
 	pp.rs = rs;
 	pp.keyed = 1;
 	pp.old_fd = -1;
-	rc = S_site_pages(env, dir, &pp, NULL, err);
+	rc = S_site_pages(env, dir, &pp, err);
 	gs_site_pagekeys_release(&pp);
 	return rc;
 }
@@ -214,9 +213,8 @@ static int S_build_into(char *const *paths, size_t npaths, const gs_publish_env 
 		pp.keyed = opts->catalog_key != NULL;
 		pp.old_fd = c.old.f ? fileno(c.old.f) : -1;
 		pp.prev = prev;
-		if (c.old.f)
-			pp.old_pages = gs_jsonscan_find(&c.old.scan, 1, "pages");
-		rc = S_site_pages(&env, dir, &pp, c.old.f, err);
+		pp.old = c.old.f ? &c.old : NULL;
+		rc = S_site_pages(&env, dir, &pp, err);
 		if (opts->pages_reused)
 			*opts->pages_reused = pp.pages_reused;
 		if (opts->pages_rendered)

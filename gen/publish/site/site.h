@@ -42,8 +42,8 @@
  * from it. What stays in memory per workload is its path (the caller's
  * list, end to end in one block), its id (the keys file is sorted by id)
  * and an offset per spool: about 0.11 KB. The keys file is written a
- * sheet at a time and read by a scan that parses only the entries used
- * (jsonscan.h); a worker writes its report a result a line as it goes, and
+ * sheet at a time and read a line at a time, parsing only the lines used
+ * (site_keys.h); a worker writes its report a result a line as it goes, and
  * the parent reads it a line at a time (tests/scripts/site-memory.sh
  * checks the peak, bench/README.md gives figures).
  */

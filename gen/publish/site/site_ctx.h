@@ -17,7 +17,6 @@
 
 #include "buf.h"
 #include "evidence.h"
-#include "jsonscan.h"
 #include "publish.h"
 #include "site.h"
 #include "site_figures.h"
@@ -31,6 +30,28 @@
 
 /* Longest short title in the matrix's first column, in bytes (then "…"). */
 #define GS_SITE_SHORT_TITLE 48
+
+/*
+ * A keys file open for reading (site_keys.h: a JSON text a line), read
+ * once line by line at its opening, by each line's fixed prefix only: a
+ * sheet's line is parsed (jansson) only when asked for, the pages' lines
+ * once, in order (gs_site_keys_pages), so that reading the keys of a large
+ * site costs an id and two offsets per sheet, never the whole file as a
+ * tree. Workers share the descriptor (pread only).
+ */
+typedef struct {
+	size_t id;                 /* its id's offset in gs_site_keys.ids */
+	uint64_t off, len;         /* its bytes in the file, its newline included */
+} gs_site_keys_line;
+
+typedef struct {
+	FILE *f;                   /* NULL: no keys file usable */
+	gs_buf ids;                /* the sheets' ids, each with its NUL */
+	gs_site_keys_line *sheets; /* the sheets' lines, in the file's order (by id) */
+	size_t nsheets;
+	uint64_t pages_off, pages_len;  /* the pages' lines */
+	size_t sheets_lineno;      /* the number of the first sheet's line (from 1) */
+} gs_site_keys;
 
 /*
  * What phase 2 (the pages) may take from the site it replaces. A page whose
@@ -51,7 +72,7 @@ typedef struct {
 	gs_site_results *rs;      /* the sheets' results, keys and spans (site_results.h) */
 	int keyed;                /* 0: no page keys, render all */
 	int old_fd;               /* the replaced keys file (the spans' bytes), or -1 */
-	const gs_jscan_member *old_pages;  /* its "pages" object's bytes, or NULL */
+	const gs_site_keys *old;  /* the replaced keys file (its pages' lines), or NULL */
 	const char *prev;         /* the replaced site, or NULL */
 	const gs_catalog *cat;
 	size_t n, npages, ncols, noffers, ntuples;  /* ntuples: pages with a key */
@@ -90,17 +111,6 @@ typedef struct {
 typedef gs_buf gs_site_w;   /* a page's bytes; GS_BUF_INIT to start one */
 
 #define S_LIT(w, lit) gs_buf_put((w), (lit), sizeof(lit) - 1)
-
-/*
- * A keys file open for reading (site.h), scanned once (jsonscan.h): each
- * sheet's entry is parsed only when asked for, so that reading the keys of
- * a large site costs an id and two offsets per sheet, not the whole file as
- * a tree. Workers share the descriptor (pread only).
- */
-typedef struct {
-	FILE *f;                   /* NULL: no keys file usable */
-	gs_jscan scan;             /* its members and those of "sheets" */
-} gs_site_keys;
 
 /* The stat cache of the site replaced (site_stat.c). */
 typedef struct gs_site_statcache gs_site_statcache;
@@ -203,7 +213,7 @@ int gs_site_figures_same_group(const gs_offer *a, const gs_offer *b);
 void gs_site_pagekeys_tuple_name(const gs_site_pagekeys *pp, size_t t, char *name, size_t len);
 void gs_site_pagekeys_tuple_key(const gs_site_pagekeys *pp, size_t t, char hex[GS_SHA256_HEX_SIZE]);
 int gs_site_pagekeys_by_id(const void *a, const void *b);
-void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *old);
+void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat);
 int gs_site_pagekeys_page_reuse(gs_site_pagekeys *pp, const char *dir, const char *name, size_t t);
 int gs_site_pagekeys_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to, gs_error *err);
 const char *gs_site_pagekeys_reason(const gs_site_pagekeys *pp, size_t i, size_t k);
@@ -247,15 +257,41 @@ int gs_site_offers_pages(const gs_publish_env *env, gs_site_results *rs, size_t 
 int gs_site_offer_detail_pages(const gs_publish_env *env, size_t n, const char *dir,
 			       int demonstration, gs_site_pagekeys *pp, gs_error *err);
 
-/* site_keys.c: incremental builds: the keys file, the sheets' keys, reuse */
+/* site_keysfile.c: the keys file read a line at a time */
 void gs_site_keys_close(gs_site_keys *k);
 /*
- * dir's keys file: 0 when it is an object of this format with "sheets",
- * else -1 (k empty) with the reason in why (may be NULL): "cannot read: No
- * such file or directory", "is a FIFO, not a regular file", "is a symbolic
- * link (not followed)", over GS_SITE_KEYS_MAX_BYTES, "is not a keys file".
+ * dir's keys file, its lines indexed (gs_site_keys): 0 when its first line
+ * is this format's and every other line a page's or a sheet's (its prefix,
+ * the sheets sorted by id, each line ended by a newline), else -1 (k
+ * empty) with the reason in why (may be NULL), naming the line: "cannot
+ * read: No such file or directory", "is a FIFO, not a regular file", "is
+ * a symbolic link (not followed)", over GS_SITE_KEYS_MAX_BYTES, "is of
+ * format gpusheet-keys/3 ...", "line N: ...".
  */
 int gs_site_keys_open(const char *dir, gs_site_keys *k, gs_error *why);
+/* The line of sheet id, or NULL. */
+const gs_site_keys_line *gs_site_keys_find(const gs_site_keys *k, const char *id);
+/* Its id, and its line's number in the file (from 1). */
+const char *gs_site_keys_line_id(const gs_site_keys *k, const gs_site_keys_line *l);
+size_t gs_site_keys_lineno(const gs_site_keys *k, const gs_site_keys_line *l);
+/*
+ * Sheet line l parsed (jansson, duplicate names refused): an object whose
+ * "sheet" is its id (new reference), with its bytes in *bytes when bytes
+ * is not NULL (l->len of them, the newline included, and a NUL; the
+ * caller frees them); NULL with why (may be NULL): "line N, column C: ...".
+ */
+json_t *gs_site_keys_load(const gs_site_keys *k, const gs_site_keys_line *l, char **bytes,
+			  gs_error *why);
+/*
+ * The pages' lines, in order, each parsed: fn(arg, name, key) for each
+ * {"page": name, "key": key} of two strings. 0, or -1 at the first line
+ * that is not one, with why (may be NULL) naming it.
+ */
+int gs_site_keys_pages(const gs_site_keys *k, void (*fn)(void *arg, const char *name,
+							 const char *key),
+		       void *arg, gs_error *why);
+
+/* site_keys.c: incremental builds: the sheets' keys, reuse, the keys file written */
 int gs_site_keys_job_key(gs_site_ctx *c, size_t i, gs_job *job, const char *wsha,
 		    char hex[GS_SHA256_HEX_SIZE]);
 void gs_site_keys_input_key(const gs_site_ctx *c, const gs_site_learnt_item *in,

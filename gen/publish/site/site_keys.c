@@ -14,78 +14,11 @@
 #include <nettle/sha2.h>
 
 #include "evidence.h"
-#include "infile.h"
 #include "jsonout.h"
-#include "jsonscan.h"
-#include "keysread.h"
 #include "outfile.h"
 #include "sheet.h"
 #include "site_results.h"
 #include "util.h"
-
-void gs_site_keys_close(gs_site_keys *k)
-{
-	if (k->f)
-		fclose(k->f);
-	gs_jsonscan_release(&k->scan);
-	memset(k, 0, sizeof(*k));
-}
-
-int gs_site_keys_open(const char *dir, gs_site_keys *k, gs_error *why)
-{
-	char *path = gs_xasprintf("%s/%s", dir, GS_SITE_KEYS_FILE);
-	json_t *fmt;
-	const char *fs;
-	/* gpusheet's own file: a regular one within its bound, opened without
-	 * following a link and without blocking (a FIFO planted there) */
-	int fd = gs_infile_open_at(AT_FDCWD, path, 0, GS_SITE_KEYS_MAX_BYTES, why);
-
-	memset(k, 0, sizeof(*k));
-	free(path);
-	if (fd < 0)
-		return -1;
-	k->f = fdopen(fd, "rb");
-	if (!k->f)
-		GS_OOM("fdopen of a keys file");
-	if (gs_jsonscan_file(k->f, "sheets", &k->scan) || !k->scan.inner)
-		goto no;
-	fmt = gs_jsonscan_load(fileno(k->f), gs_jsonscan_find(&k->scan, 1, "format"), 0);
-	fs = json_string_value(fmt);
-	if (!fs || strcmp(fs, GS_SITE_KEYS_FORMAT) != 0) {
-		json_decref(fmt);
-		goto no;
-	}
-	json_decref(fmt);
-	return 0;
-no:
-	gs_error_set(why, "is not a keys file of format %s", GS_SITE_KEYS_FORMAT);
-	gs_site_keys_close(k);
-	return -1;
-}
-
-int gs_site_keys_check(const char *dir, gs_error *why)
-{
-	char *path = gs_xasprintf("%s/%s", dir, GS_SITE_KEYS_FILE);
-	struct stat st;
-	gs_site_keys k;
-	int absent = lstat(path, &st) != 0 && errno == ENOENT;
-
-	free(path);
-	if (absent)
-		return 0;
-	if (gs_site_keys_open(dir, &k, why))
-		return -1;
-	gs_site_keys_close(&k);
-	return 0;
-}
-
-/* The entry of sheet id ({"files", "key", "result"}, unchecked), or NULL. */
-static json_t *S_keys_entry(const gs_site_keys *k, const char *id)
-{
-	const gs_jscan_member *m = k->f ? gs_jsonscan_find(&k->scan, 0, id) : NULL;
-
-	return m ? gs_jsonscan_load(fileno(k->f), m, JSON_REJECT_DUPLICATES) : NULL;
-}
 
 /*** incremental builds ***/
 
@@ -398,42 +331,101 @@ static int S_link_at(int from_fd, int to_fd, const char *name, const char *from,
 	return rc;
 }
 
+/* qsort's: two JSON strings by length, then bytes. */
+static int S_by_text(const void *a, const void *b)
+{
+	const json_t *x = *(const json_t *const *)a, *y = *(const json_t *const *)b;
+	size_t lx = json_string_length(x), ly = json_string_length(y);
+
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return memcmp(json_string_value(x), json_string_value(y), lx);
+}
+
+/*
+ * 1 when why is the reasons of n offers as gs_site_one_why_pack writes
+ * them: per offer a string, null or the index of an earlier string, no
+ * text twice (sorted, equal texts are neighbours: no comparison of each
+ * pair).
+ */
+static int S_why_as_written(json_t *why, size_t n)
+{
+	json_t **s;
+	size_t k, ns = 0;
+	int ok = json_is_array(why) && json_array_size(why) == n;
+
+	if (!ok)
+		return 0;
+	s = gs_xcalloc(n + 1, sizeof(*s));
+	for (k = 0; ok && k < n; k++) {
+		json_t *e = json_array_get(why, k);
+		json_int_t j = json_integer_value(e);
+		if (json_is_string(e))
+			s[ns++] = e;
+		else if (!json_is_null(e) &&
+			 !(json_is_integer(e) && j >= 0 && (size_t)j < k &&
+			   json_is_string(json_array_get(why, (size_t)j))))
+			ok = 0;
+	}
+	if (ok && ns > 1)
+		qsort(s, ns, sizeof(*s), S_by_text);
+	for (k = 1; ok && k < ns; k++)
+		if (S_by_text(&s[k - 1], &s[k]) == 0)
+			ok = 0;
+	free(s);
+	return ok;
+}
+
+/*
+ * 1 when a sheet's line o (parsed from bytes, len of them, its newline
+ * included), whose result is r, is the line a build writes of r: its
+ * reasons as written (S_why_as_written); nothing but its files, key,
+ * result and reasons; its result the one r packs again; its bytes the
+ * compact dump with sorted keys. Only then are its bytes copied into the
+ * new keys file as they are.
+ */
+static int S_as_written(json_t *o, const char *bytes, uint64_t len, const gs_publish_result *r)
+{
+	json_t *again;
+	const size_t pl = sizeof("{\"sheet\":\"\",") - 1 + strlen(r->id);
+	size_t tl;
+	char *text;
+	int ok;
+
+	if (json_object_size(o) != 5 || !S_why_as_written(json_object_get(o, "why"), r->noffers))
+		return 0;
+	again = gs_site_one_result_pack(r);
+	ok = json_equal(again, json_object_get(o, "result"));
+	json_decref(again);
+	if (!ok)
+		return 0;
+	/* the bytes after {"sheet":"ID", against a dump of the rest */
+	json_object_del(o, "sheet");
+	text = gs_jw_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
+	if (!text)
+		GS_BUG("json_dumps of a sheet's keys failed (out of memory)");
+	tl = strlen(text);
+	ok = len > pl && tl - 1 == len - pl && memcmp(bytes + pl, text + 1, tl - 1) == 0;
+	free(text);
+	return ok;
+}
+
 /*
  * Workload i's sheet from the replaced site, when its key is the one it had
- * there and its files are all there: 1 (c->cur filled, its reasons left in
- * the old keys file: c->span), else 0. The entry is parsed without its
- * reasons (most of its bytes).
+ * there and its files are all there: 1 (c->cur filled, its line left in
+ * the old keys file: c->span), else 0.
  */
 int gs_site_keys_reuse(gs_site_ctx *c, size_t i, const char *id, const char *title, const char *key)
 {
-	const gs_jscan_member *m = c->old.f ? gs_jsonscan_find(&c->old.scan, 0, id) : NULL;
-	const size_t wl = sizeof(GS_KEYS_WHY_MEMBER) - 1;
+	const gs_site_keys_line *l = c->old.f ? gs_site_keys_find(&c->old, id) : NULL;
 	json_t *o = NULL, *files, *f;
 	const char *old_key;
-	char *buf = NULL;
-	size_t k, n, got = 0, why_len;
-	long why;
+	char *bytes = NULL;
+	size_t k;
 
 	(void)i;
-	if (!m || m->len < wl + 4 || m->len > (1u << 26))
+	if (!l || !(o = gs_site_keys_load(&c->old, l, &bytes, NULL)))
 		return 0;
-	n = (size_t)m->len;
-	buf = gs_xmalloc(n + 1);
-	while (got < n) {
-		ssize_t r = pread(fileno(c->old.f), buf + got, n - got, (off_t)(m->off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			goto none;
-		got += (size_t)r;
-	}
-	buf[n] = '\0';
-	why = gs_keysread_why_at(buf, n, c->env->cat->noffers, &why_len);
-	if (why < 0)
-		goto none;
-	/* the entry without its reasons: up to ,"why": and a closing brace */
-	buf[(size_t)why - wl] = '}';
-	o = json_loadb(buf, (size_t)why - wl + 1, JSON_REJECT_DUPLICATES, NULL);
 	files = json_object_get(o, "files");
 	old_key = json_string_value(json_object_get(o, "key"));
 	if (!old_key || strcmp(old_key, key) != 0 || !json_is_array(files) ||
@@ -443,6 +435,8 @@ int gs_site_keys_reuse(gs_site_ctx *c, size_t i, const char *id, const char *tit
 	if (strcmp(c->cur.id, id) != 0 || strcmp(c->cur.title, title) != 0 ||
 	    c->cur.noffers != c->env->cat->noffers)
 		goto no;
+	if (!S_as_written(o, bytes, l->len, &c->cur))
+		goto no;
 	json_array_foreach(files, k, f) {
 		const char *name = json_string_value(f);
 		if (!name || !*name || strchr(name, '/') || name[0] == '.')
@@ -451,10 +445,10 @@ int gs_site_keys_reuse(gs_site_ctx *c, size_t i, const char *id, const char *tit
 			goto no;
 		gs_util_strvec_push_dup(&c->cur.files, name);
 	}
-	c->span.off = m->off + (uint64_t)why;
-	c->span.len = why_len;
+	c->span.off = l->off;
+	c->span.len = l->len;
 	json_decref(o);
-	free(buf);
+	free(bytes);
 	return 1;
 no:
 	/* the rendering creates its files anew (never over a name) */
@@ -463,7 +457,7 @@ no:
 	gs_publish_result_release(&c->cur);
 none:
 	json_decref(o);
-	free(buf);
+	free(bytes);
 	return 0;
 }
 
@@ -485,16 +479,79 @@ static int S_copy_range(int fd, uint64_t off, uint64_t n, FILE *f)
 	return 0;
 }
 
+/* The pages' lines (gs_site_pagekeys, keys computed again here), sorted by name. */
+static void S_write_pages(const gs_site_pagekeys *pages, FILE *f)
+{
+	/* the pages' names, made for the sort and dropped (a few bytes a page) */
+	gs_buf names = GS_BUF_INIT;
+	size_t nt = pages->ntuples, j;
+	size_t *at = gs_xcalloc(nt + 1, sizeof(*at));
+	gs_site_idref *by = gs_xcalloc(nt + 1, sizeof(*by));
+
+	for (j = 0; j < nt; j++) {
+		char name[160];
+		gs_site_pagekeys_tuple_name(pages, j, name, sizeof(name));
+		at[j] = names.len;
+		gs_buf_put(&names, name, strlen(name) + 1);
+	}
+	for (j = 0; j < nt; j++) {
+		by[j].id = names.data + at[j];
+		by[j].i = j;
+	}
+	free(at);
+	qsort(by, nt, sizeof(*by), gs_site_pagekeys_by_id);
+	for (j = 0; j < nt; j++) {
+		json_t *name = json_string(by[j].id);
+		char *tname = json_dumps(name, JSON_ENCODE_ANY), key[GS_SHA256_HEX_SIZE];
+		if (!tname)
+			GS_BUG("json_dumps of a page's name failed (out of memory)");
+		gs_site_pagekeys_tuple_key(pages, by[j].i, key);
+		fprintf(f, "{\"page\":%s,\"key\":\"%s\"}\n", tname, key);
+		free(tname);
+		json_decref(name);
+	}
+	free(by);
+	gs_buf_release(&names);
+}
+
+/* Sheet i's line, from its result, files, key and reasons in rs; 0 or -1 with err. */
+static int S_write_sheet(gs_site_results *rs, size_t i, FILE *f, gs_error *err)
+{
+	const gs_publish_result *r;
+	json_t *o, *files;
+	char *text;
+	size_t k;
+
+	if (gs_site_results_load(rs, i, i + 1, 1, err))
+		return -1;
+	r = gs_site_results_get(rs, i);
+	o = json_object();
+	files = json_array();
+	for (k = 0; k < r->files.n; k++)
+		json_array_append_new(files, json_string(r->files.v[k]));
+	json_object_set_new(o, "key", json_string(gs_site_results_key(rs, i)));
+	json_object_set_new(o, "files", files);
+	json_object_set_new(o, "result", gs_site_one_result_pack(r));
+	json_object_set_new(o, "why", gs_site_one_why_pack(rs, i, r->noffers));
+	/* gs_jw_dumps: json_dumps's bytes, several times faster, and a newline */
+	text = gs_jw_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
+	json_decref(o);
+	if (!text)
+		GS_BUG("json_dumps of a sheet's keys failed (out of memory)");
+	/* {"sheet":"ID", first, so that a reader finds the line by its prefix
+	 * (an id needs no escape: gs_jr_is_id), then the sorted members */
+	fprintf(f, "{\"sheet\":\"%s\",%s", r->id, text + 1);
+	free(text);
+	return 0;
+}
+
 /*
- * DIR/.gpusheet-keys.json (site.h), a line per page key and a line per
- * sheet, written a sheet at a time, never built as one tree: the sheets
- * sorted by id with strcmp (as jansson sorts keys), each entry the compact
- * dump of {"files", "key", "result"} (JSON_SORT_KEYS) with "why" appended
- * last: its reasons dumped from the spool, or for a reused sheet (its
- * span) the bytes of the replaced keys file (old_fd), which gs_site_keys_reuse
- * checked to be what a dump writes. Each sheet's result is read back from
- * rs as it is written. pages: the pages' keys (gs_site_pagekeys, computed again
- * here, sorted by name), or NULL.
+ * DIR/.gpusheet-keys.json (site_keys.h), a line at a time, never built as
+ * one tree: the format's line, the pages' lines (pages: gs_site_pagekeys,
+ * or NULL), then a line per sheet, sorted by id with strcmp, each dumped
+ * from rs or, for a reused sheet (its span), the bytes of its line in the
+ * replaced keys file (old_fd), which gs_site_keys_reuse checked to be what
+ * a dump writes.
  */
 int gs_site_keys_write(gs_site_results *rs, int old_fd, const gs_site_pagekeys *pages, const char *dir,
 		       gs_error *err)
@@ -503,44 +560,14 @@ int gs_site_keys_write(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 	size_t n = gs_site_results_count(rs);
 	gs_site_idref *order;
 	FILE *f;
-	size_t i, j, k;
+	size_t i, j;
 
 	if (!os)
 		return -1;
 	f = gs_outfile_stream_file(os);
-	fputs("{\"format\":\"" GS_SITE_KEYS_FORMAT "\",\"pages\":{", f);
-	if (pages && pages->ntuples) {
-		/* the pages' names, made for the sort and dropped (a few bytes a page) */
-		gs_buf names = GS_BUF_INIT;
-		size_t nt = pages->ntuples;
-		size_t *at = gs_xcalloc(nt + 1, sizeof(*at));
-		gs_site_idref *by = gs_xcalloc(nt + 1, sizeof(*by));
-		for (j = 0; j < nt; j++) {
-			char name[160];
-			gs_site_pagekeys_tuple_name(pages, j, name, sizeof(name));
-			at[j] = names.len;
-			gs_buf_put(&names, name, strlen(name) + 1);
-		}
-		for (j = 0; j < nt; j++) {
-			by[j].id = names.data + at[j];
-			by[j].i = j;
-		}
-		free(at);
-		qsort(by, nt, sizeof(*by), gs_site_pagekeys_by_id);
-		for (j = 0; j < nt; j++) {
-			json_t *name = json_string(by[j].id);
-			char *tname = json_dumps(name, JSON_ENCODE_ANY), key[GS_SHA256_HEX_SIZE];
-			if (!tname)
-				GS_BUG("json_dumps of a page's name failed (out of memory)");
-			gs_site_pagekeys_tuple_key(pages, by[j].i, key);
-			fprintf(f, "\n%s:\"%s\"%s", tname, key, j + 1 < nt ? "," : "\n");
-			free(tname);
-			json_decref(name);
-		}
-		free(by);
-		gs_buf_release(&names);
-	}
-	fputs("},\"sheets\":{", f);
+	fputs("{\"format\":\"" GS_SITE_KEYS_FORMAT "\"}\n", f);
+	if (pages && pages->ntuples)
+		S_write_pages(pages, f);
 	/* (the ids stay in memory, site_results.h: an id and an index a sheet here) */
 	order = gs_xcalloc(n + 1, sizeof(*order));
 	for (i = 0; i < n; i++) {
@@ -549,61 +576,19 @@ int gs_site_keys_write(gs_site_results *rs, int old_fd, const gs_site_pagekeys *
 	}
 	qsort(order, n, sizeof(*order), gs_site_pagekeys_by_id);
 	for (j = 0; j < n; j++) {
-		json_t *o, *files, *name;
-		const gs_publish_result *r;
 		gs_site_span sp;
-		char *tname, *text;
-		size_t tl;
-
-		i = order[j].i;
-		if (gs_site_results_load(rs, i, i + 1, 0, err))
+		/* (without its reasons: a reused sheet's line is copied as it is) */
+		if (gs_site_results_load(rs, order[j].i, order[j].i + 1, 0, err))
 			goto fail;
-		r = gs_site_results_get(rs, i);
-		sp = gs_site_results_span(rs, i);
-		o = json_object();
-		files = json_array();
-		for (k = 0; k < r->files.n; k++)
-			json_array_append_new(files, json_string(r->files.v[k]));
-		json_object_set_new(o, "key", json_string(gs_site_results_key(rs, i)));
-		json_object_set_new(o, "files", files);
-		json_object_set_new(o, "result", gs_site_one_result_pack(r));
-		name = json_string(r->id);
-		tname = json_dumps(name, JSON_ENCODE_ANY);
-		/* gs_jw_dumps: json_dumps's bytes, several times faster, and a newline */
-		text = gs_jw_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
-		json_decref(name);
-		json_decref(o);
-		if (!tname || !text)
-			GS_BUG("json_dumps of a sheet's keys failed (out of memory)");
-		tl = strlen(text);
-		fputc('\n', f);
-		fputs(tname, f);
-		fputc(':', f);
-		fwrite(text, 1, tl - 2, f); /* without its final "}\n" */
-		fputs(GS_KEYS_WHY_MEMBER, f);
-		free(tname);
-		free(text);
-		if (sp.len) {
-			if (S_copy_range(old_fd, sp.off, sp.len, f)) {
-				gs_error_set(err, "%s: cannot read the replaced keys file: %s",
-					 GS_SITE_KEYS_FILE, strerror(errno));
-				goto fail;
-			}
-		} else {
-			json_t *w;
-			if (gs_site_results_load(rs, i, i + 1, 1, err))
-				goto fail;
-			w = gs_site_one_why_pack(rs, i, r->noffers);
-			text = gs_jw_dumps(w, JSON_COMPACT);
-			json_decref(w);
-			if (!text)
-				GS_BUG("json_dumps of a sheet's reasons failed (out of memory)");
-			fwrite(text, 1, strlen(text) - 1, f);   /* without gs_jw_dumps's newline */
-			free(text);
+		sp = gs_site_results_span(rs, order[j].i);
+		if (sp.len && S_copy_range(old_fd, sp.off, sp.len, f)) {
+			gs_error_set(err, "%s: cannot read the replaced keys file: %s",
+				     GS_SITE_KEYS_FILE, strerror(errno));
+			goto fail;
 		}
-		fputs(j + 1 < n ? "}," : "}\n", f);
+		if (!sp.len && S_write_sheet(rs, order[j].i, f, err))
+			goto fail;
 	}
-	fputs("}}\n", f);
 	free(order);
 	return gs_outfile_stream_commit(os, err);
 fail:
@@ -612,14 +597,57 @@ fail:
 	return -1;
 }
 
+/* Sheet id's line l of kf, parsed into r; 0, or -1 with err naming the line. */
+static int S_read_sheet(const gs_site_keys *kf, const gs_site_keys_line *l, const char *id,
+			const gs_catalog *cat, gs_publish_result *r, char key[GS_SHA256_HEX_SIZE],
+			gs_error *err)
+{
+	size_t lineno = gs_site_keys_lineno(kf, l), m;
+	gs_error why = GS_ERROR_INIT;
+	json_t *o = gs_site_keys_load(kf, l, NULL, &why), *files, *f;
+	const char *k, *bad = NULL;
+
+	if (!o) {
+		gs_error_set(err, "%s: %s", GS_SITE_KEYS_FILE, gs_error_message(&why));
+		gs_error_release(&why);
+		return -1;
+	}
+	files = json_object_get(o, "files");
+	k = json_string_value(json_object_get(o, "key"));
+	memset(r, 0, sizeof(*r));
+	if (!k || !gs_evidence_sha256_hex_valid(k) || !json_is_array(files) ||
+	    gs_site_one_result_unpack(json_object_get(o, "result"), cat, r))
+		bad = "not a sheet's key, files and result for this catalog";
+	else if (gs_site_one_why_unpack(json_object_get(o, "why"), r))
+		bad = "\"why\": expected a reason (or null) per offer";
+	else if (strcmp(r->id, id) != 0)
+		bad = "\"result\".\"id\": another id";
+	json_array_foreach(files, m, f) {
+		const char *name = json_string_value(f);
+		if (bad)
+			break;
+		if (!name || !*name || strchr(name, '/') || name[0] == '.')
+			bad = "\"files\": expected file names";
+		else
+			gs_util_strvec_push_dup(&r->files, name);
+	}
+	if (!bad)
+		snprintf(key, GS_SHA256_HEX_SIZE, "%s", k);
+	json_decref(o);
+	if (!bad)
+		return 0;
+	gs_error_set(err, "%s: line %zu: sheet %s: %s", GS_SITE_KEYS_FILE, lineno, id, bad);
+	gs_publish_result_release(r);
+	return -1;
+}
+
 int gs_site_keys_read(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
 		      gs_site_results *rs, gs_error *err)
 {
 	gs_site_keys kf;
-	size_t i, m;
-	int rc = -1;
-
 	gs_error why = GS_ERROR_INIT;
+	size_t i;
+	int rc = -1;
 
 	if (gs_site_keys_open(dir, &kf, &why)) {
 		gs_error_set(err, "%s: %s", GS_SITE_KEYS_FILE, gs_error_message(&why));
@@ -627,52 +655,16 @@ int gs_site_keys_read(const char *dir, const gs_catalog *cat, char *const *ids, 
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		json_t *o = S_keys_entry(&kf, ids[i]), *f;
-		json_t *files = json_object_get(o, "files");
-		const char *key = json_string_value(json_object_get(o, "key"));
+		const gs_site_keys_line *l = gs_site_keys_find(&kf, ids[i]);
 		gs_publish_result r;
-
-		memset(&r, 0, sizeof(r));
-		if (!key || !gs_evidence_sha256_hex_valid(key) || !json_is_array(files) ||
-		    gs_site_one_result_unpack(json_object_get(o, "result"), cat, &r)) {
-			gs_error_set(err, "%s: $.sheets.%s: missing, or not a sheet's key, files "
-				 "and result for this catalog", GS_SITE_KEYS_FILE, ids[i]);
-			json_decref(o);
+		char key[GS_SHA256_HEX_SIZE];
+		if (!l) {
+			gs_error_set(err, "%s: no line for sheet %s", GS_SITE_KEYS_FILE, ids[i]);
 			goto out;
 		}
-		if (gs_site_one_why_unpack(json_object_get(o, "why"), &r)) {
-			gs_error_set(err, "%s: $.sheets.%s.why: expected a reason (or null) per offer",
-				 GS_SITE_KEYS_FILE, ids[i]);
-			gs_publish_result_release(&r);
-			json_decref(o);
+		if (S_read_sheet(&kf, l, ids[i], cat, &r, key, err) ||
+		    gs_site_results_put(rs, &r, key, NULL, err))
 			goto out;
-		}
-		if (strcmp(r.id, ids[i]) != 0) {
-			gs_error_set(err, "%s: $.sheets.%s.result.id: another id", GS_SITE_KEYS_FILE,
-				 ids[i]);
-			gs_publish_result_release(&r);
-			json_decref(o);
-			goto out;
-		}
-		json_array_foreach(files, m, f) {
-			const char *name = json_string_value(f);
-			if (!name || !*name || strchr(name, '/') || name[0] == '.') {
-				gs_error_set(err, "%s: $.sheets.%s.files[%zu]: expected a file name",
-					 GS_SITE_KEYS_FILE, ids[i], m);
-				gs_publish_result_release(&r);
-				json_decref(o);
-				goto out;
-			}
-			gs_util_strvec_push_dup(&r.files, name);
-		}
-		/* (its key copied out before the entry goes) */
-		{
-			char k[GS_SHA256_HEX_SIZE];
-			snprintf(k, sizeof(k), "%s", key);
-			json_decref(o);
-			if (gs_site_results_put(rs, &r, k, NULL, err))
-				goto out;
-		}
 	}
 	rc = 0;
 out:

@@ -10,15 +10,19 @@
  * others (counts). A rebuild links a sheet's files from the old site when
  * its key is unchanged, and renders it otherwise; it links a page whose key
  * is unchanged; the offers pages, manifest and keys are always written.
- * Compact, keys sorted, a line per page and per sheet (docs/formats.md 6):
- *   {"format":"gpusheet-keys/3","pages":{
- *   "index.html":"<sha256hex>",
- *   ...},"sheets":{
- *   "ID":{"files":["ID-budget.svg",...,"ID.html"],"key":"<sha256hex>","result":{...},"why":[...]},
- *   ...}}
- * A reused sheet's entry is parsed without its "why" (most of its bytes),
- * which is copied into the new file as it is and parsed only for a page
- * rendered again.
+ * A JSON text a line (docs/formats.md 6): the format's line, a line per
+ * page (sorted by name), a line per sheet (sorted by id), each sheet's
+ * line starting with a fixed prefix, so that it is found by its prefix
+ * without being parsed:
+ *   {"format":"gpusheet-keys/4"}
+ *   {"page":"index.html","key":"<sha256hex>"}
+ *   ...
+ *   {"sheet":"ID","files":["ID-budget.svg",...,"ID.html"],"key":"<sha256hex>","result":{...},"why":[...]}
+ *   ...
+ * An id needs no escape ([a-z0-9][a-z0-9._-]*). The file is read a line at
+ * a time (site_keysfile.c), a sheet's line parsed by jansson only when
+ * that sheet may be reused, and a reused sheet's line copied into the new
+ * file as it is, byte for byte.
  */
 #ifndef GS_SITE_KEYS_H
 #define GS_SITE_KEYS_H
@@ -29,7 +33,7 @@
 #include "site_results.h"
 
 #define GS_SITE_KEYS_FILE ".gpusheet-keys.json"
-#define GS_SITE_KEYS_FORMAT "gpusheet-keys/3"
+#define GS_SITE_KEYS_FORMAT "gpusheet-keys/4"
 /*
  * The bound on a keys file, and on the stat cache beside OUT (site_stat.c):
  * 22 MB per 1,000 workloads, so about 45,000 workloads; a larger file
@@ -56,18 +60,27 @@ void gs_site_keys_signature(const char *site_key, const char *reference, char *c
 /*
  * Reads dir's keys file (a site's or a shard's): for each of the n ids,
  * in order, its result with its files, reasons and key appended to rs.
- * Only the entries of those ids are parsed (the file is scanned, not
- * loaded, jsonscan.h). 0, or -1 with a message in err naming the file and
- * the JSON path.
+ * Only the lines of those ids are parsed (the file is read a line at a
+ * time, never loaded whole). 0, or -1 with a message in err naming the
+ * file and the line.
  */
 int gs_site_keys_read(const char *dir, const gs_catalog *cat, char *const *ids, size_t n,
 		      gs_site_results *rs, gs_error *err);
 
 /*
+ * 0 when dir's keys file is of GS_SITE_KEYS_FORMAT (its first line; a file
+ * absent or unreadable is 0 too: the caller says what else it lacks), else
+ * -1 with the reason in why ("is of format gpusheet-keys/3, written by an
+ * earlier gpusheet ...").
+ */
+int gs_site_keys_format(const char *dir, gs_error *why);
+
+/*
  * For `verify`: dir's keys file, when there is one (0 when there is none),
  * opened as a build opens it (a regular file of at most
- * GS_SITE_KEYS_MAX_BYTES, no link followed, no blocking open) and scanned as
- * a keys file of GS_SITE_KEYS_FORMAT: 0, or -1 with the reason in why.
+ * GS_SITE_KEYS_MAX_BYTES, no link followed, no blocking open) and read as
+ * a keys file of GS_SITE_KEYS_FORMAT, every line parsed, one at a time: 0,
+ * or -1 with the reason in why, naming the line.
  */
 int gs_site_keys_check(const char *dir, gs_error *why);
 

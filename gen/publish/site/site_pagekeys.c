@@ -12,7 +12,6 @@
 #include <nettle/sha2.h>
 
 #include "evidence.h"
-#include "keysread.h"
 #include "sheet.h"
 #include "site_results.h"
 #include "util.h"
@@ -108,9 +107,10 @@ static void S_gpus_setup(gs_site_pagekeys *pp, const gs_catalog *cat)
 
 
 /*
- * A reused sheet's reasons lie in the replaced site's keys file
- * (gs_site_span): they are copied into the new keys file as they are, and
- * parsed only for a page that shows them and is rendered again.
+ * A reused sheet's line lies in the replaced site's keys file
+ * (gs_site_span): it is copied into the new keys file as it is, and its
+ * reasons parsed again only for a page that shows them and is rendered
+ * again.
  */
 
 /*
@@ -300,13 +300,13 @@ static void S_old_page(void *arg, const char *name, const char *value)
 }
 
 /*
- * The replaced keys file's "pages" object, read once in order, a member at
- * a time by gs_keysread_pages (it is not loaded as a tree: its size grows
- * with the site): bit t of pp->reuse set for each page t of this build it
- * names with the key this build gives it. Anything that is not an object of names and strings
- * leaves every bit clear (every page rendered).
+ * The replaced keys file's pages' lines, read once in order, a line at a
+ * time (gs_site_keys_pages: never loaded as a tree, their number grows with
+ * the site): bit t of pp->reuse set for each page t of this build a line
+ * names with the key this build gives it. A line that is not a page's
+ * name and key leaves every bit clear (every page rendered).
  */
-static void S_old_pages(gs_site_pagekeys *pp, FILE *f)
+static void S_old_pages(gs_site_pagekeys *pp)
 {
 	gs_site_idref *byid = gs_xcalloc(pp->noffers + 1, sizeof(*byid));
 	S_old_page_arg arg;
@@ -319,14 +319,13 @@ static void S_old_pages(gs_site_pagekeys *pp, FILE *f)
 	qsort(byid, pp->noffers, sizeof(*byid), gs_site_pagekeys_by_id);
 	arg.pp = pp;
 	arg.byid = byid;
-	if (fseeko(f, (off_t)pp->old_pages->off, SEEK_SET) != 0 ||
-	    gs_keysread_pages(f, pp->old_pages->len, S_old_page, &arg) != 0)
+	if (gs_site_keys_pages(pp->old, S_old_page, &arg, NULL) != 0)
 		memset(pp->reuse, 0, pp->ntuples / 8 + 1);
 	free(byid);
 }
 
 /* What the pages' keys need (gs_site_pagekeys), once the results are all in. */
-void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *old)
+void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat)
 {
 	pp->cat = cat;
 	pp->n = gs_site_results_count(pp->rs);
@@ -343,8 +342,8 @@ void gs_site_pagekeys_setup(gs_site_pagekeys *pp, const gs_catalog *cat, FILE *o
 	/* every page has a key when there is a workload, none without */
 	pp->ntuples = pp->n ? pp->npages * (pp->ncols + pp->noffers) : 0;
 	pp->reuse = gs_xcalloc(pp->ntuples / 8 + 1, 1);
-	if (pp->keyed && pp->ntuples && pp->prev && pp->old_pages && old)
-		S_old_pages(pp, old);
+	if (pp->keyed && pp->ntuples && pp->prev && pp->old && pp->old->f)
+		S_old_pages(pp);
 }
 
 /*
@@ -401,10 +400,12 @@ int gs_site_pagekeys_why_page_load(gs_site_pagekeys *pp, size_t from, size_t to,
 				break;
 			got += (size_t)r;
 		}
-		a = got == n ? json_loadb(buf, n, 0, NULL) : NULL;
+		/* (the sheet's line, without its newline) */
+		a = got == n && n > 1 ? json_loadb(buf, n - 1, 0, NULL) : NULL;
 		free(buf);
 		pp->why_page[i - from] = gs_xcalloc(pp->noffers + 1, sizeof(char *));
-		k = (size_t)gs_site_one_why_strings(a, pp->noffers, pp->why_page[i - from]);
+		k = (size_t)gs_site_one_why_strings(json_object_get(a, "why"), pp->noffers,
+						    pp->why_page[i - from]);
 		json_decref(a);
 		if (k) {
 			gs_error_set(err, "%s: cannot read the replaced keys file back",
