@@ -2174,6 +2174,33 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 	c->v[GS_REQ_SPEED] = v;
 }
 
+/*
+ * The speed bounds on the offer's lot (speed_offer.h): on its GPU model's
+ * datasheet row; for a name several variants share (H100 with 80 GB: SXM
+ * or PCIe), on the fastest variant its memory figure allows, when one row
+ * is the highest in every figure: a decode bound is an upper bound, so the
+ * fastest variant's holds for each (speed.h gs_speed_fastest).
+ */
+static void S_speed_bound(const gs_workload *w, const gs_sizing *s, gs_candidate *c)
+{
+	const gs_offer *o = c->offer;
+	const gs_speed_gpu *g = NULL;
+	const char *models[3];
+	size_t n = 0;
+
+	if (c->gpu)
+		g = gs_speed_gpu_of(c->gpu->model);
+	else if (!o->memory_unknown &&
+		 (n = gs_gpuname_allowed(o->gpu_model, o->device_name, o->nominal_bytes, models)) > 1)
+		g = gs_speed_fastest(models, n);
+	if (gs_speed_offer(w, s, g, o->cards, &c->speed) != 0)
+		memset(&c->speed, 0, sizeof(c->speed));
+	else if (g && !c->gpu)
+		c->speed.variant_of = o->device_name && gs_gpuname_allowed(NULL, o->device_name,
+									 o->nominal_bytes, models)
+				      ? o->device_name : o->gpu_model;
+}
+
 /* The cost of a million output tokens at the bound, per kind of plan. */
 static void S_mtok(gs_candidate *c)
 {
@@ -2618,8 +2645,7 @@ void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evid
 		S_quality(w, c);
 		S_host(w, s, c);
 		S_regions(w, c);
-		if (gs_speed_offer(w, s, c->gpu ? c->gpu->model : NULL, c->offer->cards, &c->speed) != 0)
-			memset(&c->speed, 0, sizeof(c->speed));
+		S_speed_bound(w, s, c);
 		S_speed_observed(&in, c);
 		S_speed(w, c);
 		c->retained = 1;
