@@ -2175,6 +2175,24 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 }
 
 /*
+ * The canonical model an offer names (its device name, else its model
+ * name) when the vendor table gives it no memory figure (B300: offers list
+ * 262.5 to 288 GiB per card, no one figure is cited for all), or NULL.
+ * Its memory is checked against nothing, as before; its speed row holds.
+ */
+static const char *S_model_without_nominal(const gs_offer *o)
+{
+	gs_gpu_match how = GS_GPU_UNKNOWN;
+	const char *m = NULL;
+
+	if (o->device_name)
+		m = gs_gpuname_canonical(o->device_name, &how);
+	if (how == GS_GPU_UNKNOWN && o->gpu_model)
+		m = gs_gpuname_canonical(o->gpu_model, &how);
+	return m && !gs_gpuname_nominal_of(m) ? m : NULL;
+}
+
+/*
  * The speed bounds on the offer's lot (speed_offer.h): on its GPU model's
  * datasheet row; for a name several variants share (H100 with 80 GB: SXM
  * or PCIe), on the fastest variant its memory figure allows, when one row
@@ -2185,11 +2203,13 @@ static void S_speed_bound(const gs_workload *w, const gs_sizing *s, gs_candidate
 {
 	const gs_offer *o = c->offer;
 	const gs_speed_gpu *g = NULL;
-	const char *models[3];
+	const char *models[3], *model;
 	size_t n = 0;
 
 	if (c->gpu)
 		g = gs_speed_gpu_of(c->gpu->model);
+	else if ((model = S_model_without_nominal(o)))
+		g = gs_speed_gpu_of(model);
 	else if (!o->memory_unknown &&
 		 (n = gs_gpuname_allowed(o->gpu_model, o->device_name, o->nominal_bytes, models)) > 1)
 		g = gs_speed_fastest(models, n);

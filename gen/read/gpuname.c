@@ -170,8 +170,6 @@ static const gs_gpu_nominal S_nominal[] = {
 	  "https://hmc-tech.com/gpu/nvidia-a800-vs-nvidia-t40", NULL, NULL, 0, 80, "NVIDIA" },
 	{ "B200", "180", "NVIDIA DGX B200 datasheet, https://www.nvidia.com/en-us/data-center/dgx-b200/ (1,440 GB HBM3e for 8 GPUs: 180 GB per GPU; the 192 GB of early announcements is not the system's figure)", S_READ, 180,
 	  "https://www.server-parts.eu/post/nvidia-b200-gb200-blackwell-gpu-server-comparison", NULL, NULL, 0, 100, "NVIDIA" },
-	{ "B300", "288", "NVIDIA NIM for LLMs support matrix, https://docs.nvidia.com/nim/large-language-models/2.0.6/day-0/support-matrix-day-0.html (NVIDIA-B300-SXM6-AC: 288 GB per GPU)", "2026-12-07", 288,
-	  "https://glennklockwood.com/garden/processors/B300", NULL, NULL, 0, 103, "NVIDIA" },
 	{ "GH200 96GB", "96", "NVIDIA GH200 Grace Hopper Superchip (96 GB HBM3 on the GPU)", S_READ, 96,
 	  "https://spheron.network/blog/nvidia-gh200-guide", NULL, NULL, 0, 90, "NVIDIA" },
 	{ "H100 NVL", "94", "NVIDIA H100 NVL (94 GB HBM3 per GPU)", S_READ, 94,
