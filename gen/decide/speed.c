@@ -28,22 +28,22 @@
  * it); where two readings differ, the higher is kept, so the bound stays
  * a bound. Read: MI300X fp32 (AMD's ROCm documentation, a dense figure:
  * AMD prints no sparse fp32); fp32 of A100, A40, A800, H100 SXM and PCIe,
- * B300, RTX A4000, RTX PRO 6000 Blackwell; fp4 of RTX 5090, RTX PRO 6000
- * Blackwell, MI355X. Not found in this version: fp32 of H200, H100 NVL,
- * GH200, B200, L4, L40, L40S, RTX 3090/4090/5090/6000 Ada/A6000, T4,
- * V100; fp4 of B200 and B300; the 16-bit peak of A16 and MI355X (their
- * rows give the decode bound only).
+ * B300, RTX 5090, RTX A4000, RTX PRO 6000 Blackwell; fp4 of RTX 5090, RTX
+ * PRO 6000 Blackwell, MI355X. Not found in this version: fp32 of H200, H100
+ * NVL, GH200, B200, L4, L40, L40S, RTX 3090/4090/6000 Ada/A6000, T4,
+ * V100; fp4 of B200 and B300; the 16-bit peak of A10G, A16 and MI355X
+ * (their rows give the decode bound only).
  *
  * An ambiguous name (H100 with 80 GB: SXM or PCIe) takes the row of the
  * fastest variant its memory figure allows, when one row is the highest
  * in every figure (gs_speed_fastest): the bound holds for each variant,
  * and the sheet says so.
  *
- * No row, so no bound (a card no page was found for, or no GPU): A10G
- * (AWS publishes no bandwidth), RTX A5000, RTX A2000, A30, Quadro RTX
- * 6000, P100, P4, M60, K80, T4G, the GeForce RTX 3060/3070/3080/4060/4070,
- * RTX 4000 Ada, GB200, GB300, Radeon Pro V520, Radeon Instinct MI25; and
- * the accelerators that are not GPUs (Inferentia, Trainium, Gaudi, FPGAs).
+ * No row, so no bound (a card no page was found for, or no GPU): RTX
+ * A5000, RTX A2000, A30, Quadro RTX 6000, P100, P4, M60, K80, T4G, the
+ * GeForce RTX 3060/3070/3080/4060/4070, RTX 4000 Ada, GB200, GB300, Radeon
+ * Pro V520, Radeon Instinct MI25; and the accelerators that are not GPUs
+ * (Inferentia, Trainium, Gaudi, FPGAs).
  * An ambiguous name without a memory figure (H100, V100, A100) stays
  * without a bound: a variant the table cannot cite may be meant.
  */
@@ -56,6 +56,10 @@ static const gs_speed_gpu S_table[] = {
 	{ "A100 80GB", 2039, 312000, 0, 19500, 0,
 	  "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): A100 80GB SXM 2,039 GB/s (PCIe 1,935 GB/s); BF16 Tensor Core 312 TFLOPS (624 with sparsity); "
 	  "FP32 19.5 TFLOPS (the datasheet's table as reproduced at https://glennklockwood.com/garden/processors/A100)", NULL },
+	{ "A10G", 600, 0, 0, 0, 0,
+	  "NVIDIA A10G (AWS's variant of the A10; AWS publishes no bandwidth): \"24 gigabytes of GDDR6 VRAM with a memory "
+	  "bandwidth of 600 gigabytes per second\", the A10's, https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/; "
+	  "no tensor peak cited", NULL },
 	{ "A16", 232, 0, 0, 0, 0,
 	  "NVIDIA A16 (per GPU of the board's four): 231.9 GB/s GDDR6, 128-bit, as listed at "
 	  "https://sysrqmts.com/tr/gpus/compare/nvidia-a16-pcie-vs-nvidia-rtx-a6000 (rounded up: a bound; NVIDIA's product brief "
@@ -111,10 +115,11 @@ static const gs_speed_gpu S_table[] = {
 	  "NVIDIA Ampere GA102 GPU architecture whitepaper, GeForce RTX 3090: 936 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 142 TFLOPS (284 with sparsity)", NULL },
 	{ "RTX 4090", 1008, 330300, 660600, 0, 0,
 	  "NVIDIA Ada GPU architecture whitepaper, GeForce RTX 4090: 1,008 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 330.3 TFLOPS, FP8 660.6 TFLOPS (twice with sparsity)", NULL },
-	{ "RTX 5090", 1792, 419200, 838400, 0, 1676000,
+	{ "RTX 5090", 1792, 419200, 838400, 104800, 1676000,
 	  "NVIDIA GeForce RTX 5090 (RTX Blackwell): 1,792 GB/s GDDR7, FP16 Tensor 838 TFLOPS with sparsity (Linux Format, May 2025, "
 	  "https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090); FP16 Tensor 838.4, FP8 1,676.8 and "
-	  "FP4 3,352 TFLOPS with sparsity (https://www.spheron.network/blog/nvidia-rtx-5090-specs/): 419.2, 838.4 and 1,676 dense", NULL },
+	  "FP4 3,352 TFLOPS with sparsity (https://www.spheron.network/blog/nvidia-rtx-5090-specs/): 419.2, 838.4 and 1,676 dense; "
+	  "FP32 104.8 TFLOPS (TechPowerUp's figure in huggingface/huggingface.js commit 34edae3; 104 in Linux Format)", NULL },
 	{ "RTX 6000 Ada", 960, 364250, 728500, 0, 0,
 	  "NVIDIA RTX 6000 Ada Generation datasheet: 960 GB/s GDDR6; FP8 Tensor 1,457 TFLOPS with sparsity (728.5 dense; 16-bit half of that)", NULL },
 	{ "RTX A4000", 448, 76700, 0, 19200, 0,

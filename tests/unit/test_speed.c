@@ -280,7 +280,8 @@ static void test_cost(void)
  *    dense): decode 1.792e12 / 16,060,522,496 = 111.5777... -> 111,578;
  *    prefill bf16 419.2e12 / (2 x 8,030,261,248) = 26,101.267... ->
  *    26,101,268, fp4 1,676e12 / 16,060,522,496 = 104,355.259... ->
- *    104,355,260; the first token of 8,192 inputs 8,192 x 16,060,522,496 /
+ *    104,355,260, fp32 104.8e12 / 16,060,522,496 = 6,525.316... -> 6,525,317;
+ *    the first token of 8,192 inputs 8,192 x 16,060,522,496 /
  *    419.2e12 = 0.313854... s; a million tokens at 0.69 per hour:
  *    690,000 x 10^6 x 16,060,522,496 / (3,600 x 1.792e12) = 1,717,782.6
  *    -> 1,717,782 millionths.
@@ -312,6 +313,9 @@ static void test_blackwell(void)
 	}
 	if (CHECK_INT(gs_speed_bound(r5, &l, "nvfp4", &s), 0))
 		CHECK_U64(s.prefill_milli, 104355260);
+	/* fp32 104.8 TFLOPS: 104.8e12 / 16,060,522,496 = 6,525.316... */
+	if (CHECK_INT(gs_speed_bound(r5, &l, "fp32", &s), 0))
+		CHECK_U64(s.prefill_milli, 6525317);
 	l = S_load(S_LLAMA_W, 131072u * 8192u, 4, 2);
 	l.active_parameters = S_LLAMA_P;
 	if (CHECK_INT(gs_speed_bound(pro, &l, "bf16", &s), 0)) {
@@ -335,7 +339,7 @@ static void test_fastest_variant(void)
 {
 	const char *m[3];
 	const char *nvl_sxm[2] = { "H100 NVL", "H100 SXM" };
-	const char *with_a10g[2] = { "H100 SXM", "A10G" };
+	const char *with_a4500[2] = { "H100 SXM", "RTX A4500" };   /* no row */
 	const gs_speed_gpu *g;
 	gs_speed_load l;
 	gs_speed s;
@@ -360,7 +364,7 @@ static void test_fastest_variant(void)
 	CHECK_U64(gs_gpuname_allowed("H100", "H100 PCIe", UINT64_C(85899345920), m), 0);
 	CHECK_U64(gs_gpuname_allowed("H100", "NVIDIA H100 80GB", UINT64_C(85899345920), m), 2);
 	CHECK(gs_speed_fastest(nvl_sxm, 2) == NULL);
-	CHECK(gs_speed_fastest(with_a10g, 2) == NULL);
+	CHECK(gs_speed_fastest(with_a4500, 2) == NULL);
 }
 
 static void test_table(void)
@@ -382,7 +386,9 @@ static void test_table(void)
 			CHECK(strcmp(t[i - 1].model, t[i].model) < 0);
 	}
 	CHECK(gs_speed_gpu_of("RTX 5090") != NULL);
-	CHECK(gs_speed_gpu_of("A10G") == NULL);   /* no vendor page cited */
+	CHECK(gs_speed_gpu_of("RTX A5000") == NULL);   /* no page cited */
+	/* A10G: the bandwidth alone, so a decode bound and no prefill bound */
+	CHECK_U64(gs_speed_peak_gflops(gs_speed_gpu_of("A10G"), "bf16"), 0);
 	/* no card: unknown */
 	{
 		gs_speed_load l = S_load(1, 0, 1, 1);
