@@ -91,6 +91,9 @@ typedef struct {
 	 * (gs_speed_fastest): the bound holds for every such variant; else
 	 * NULL (borrowed) */
 	const char *variant_of;
+	/* then the source to cite: "the fastest variant the name allows (NAME,
+	 * with the offer's memory figure): MODEL; " and gpu's source */
+	char variant_source[1024];
 	gs_speed_load load;
 	uint64_t bytes_per_step;   /* weights_read + sequences x kv_read (x cards when
 				    * replicated): the lot's bytes per step, per lot bandwidth */

@@ -2130,7 +2130,7 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 		return;
 	}
 	if (S_speed_above(sp, &v)) {
-		v.evidence = sp->gpu->source;
+		v.evidence = sp->variant_of ? sp->variant_source : sp->gpu->source;
 		c->v[GS_REQ_SPEED] = v;
 		return;
 	}
@@ -2142,7 +2142,7 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 		return;
 	}
 	v.has_milli = 1;
-	v.evidence = sp->gpu->source;
+	v.evidence = sp->variant_of ? sp->variant_source : sp->gpu->source;
 	if (w->has_req_decode_seq && gs_speed_below(sp, 0, w->req_decode_seq_milli)) {
 		v.kind = GS_V_EXCLUDE;
 		v.why = "why.speed.below_seq";
@@ -2215,10 +2215,19 @@ static void S_speed_bound(const gs_workload *w, const gs_sizing *s, gs_candidate
 		g = gs_speed_fastest(models, n);
 	if (gs_speed_offer(w, s, g, o->cards, &c->speed) != 0)
 		memset(&c->speed, 0, sizeof(c->speed));
-	else if (g && !c->gpu)
-		c->speed.variant_of = o->device_name && gs_gpuname_allowed(NULL, o->device_name,
-									 o->nominal_bytes, models)
-				      ? o->device_name : o->gpu_model;
+	else if (g && !c->gpu && n > 1) {
+		gs_speed *sp = &c->speed;
+		int k;
+
+		sp->variant_of = o->device_name && gs_gpuname_allowed(NULL, o->device_name,
+								      o->nominal_bytes, models)
+				 ? o->device_name : o->gpu_model;
+		k = snprintf(sp->variant_source, sizeof(sp->variant_source),
+			     "the fastest variant the name allows (%s, with the offer's memory "
+			     "figure): %s; %s", sp->variant_of, g->model, g->source);
+		if (k < 0 || (size_t)k >= sizeof(sp->variant_source))
+			GS_BUG("speed: the source of %s does not fit", g->model);
+	}
 }
 
 /* The cost of a million output tokens at the bound, per kind of plan. */
