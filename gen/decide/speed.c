@@ -20,33 +20,79 @@
  * every row of this version: the figures are the documents' as named, not
  * re-read against the page for this table (docs/formats.md, 2.2).
  *
- * fp32 and fp4 peaks are given only where a vendor page was read for them
- * (the page named in the row's source); 0 elsewhere: missing, so a
- * workload computing in that format has no prefill bound on that card.
- * Read: MI300X fp32 (AMD's ROCm documentation, a dense figure: AMD prints
- * no sparse fp32). Not found on a vendor page in this version: fp32 of
- * every NVIDIA card, fp4 of B200 (and of B300, RTX PRO 6000 Blackwell,
- * RTX 5090, MI355X, which have no row yet).
+ * fp32 and fp4 peaks are given only where a page was read for them (the
+ * page named in the row's source); 0 elsewhere: missing, so a workload
+ * computing in that format has no prefill bound on that card. Where no
+ * vendor page was found, a page reproducing the vendor's figures is named
+ * instead (a reseller's copy of the datasheet's table, a review quoting
+ * it); where two readings differ, the higher is kept, so the bound stays
+ * a bound. Read: MI300X fp32 (AMD's ROCm documentation, a dense figure:
+ * AMD prints no sparse fp32); fp32 of A100, A40, A800, H100 SXM and PCIe,
+ * B300, RTX 5090, RTX A4000, RTX PRO 6000 Blackwell; fp4 of RTX 5090, RTX
+ * PRO 6000 Blackwell, MI355X. Not found in this version: fp32 of H200, H100
+ * NVL, GH200, B200, L4, L40, L40S, RTX 3090/4090/6000 Ada/A6000, T4,
+ * V100; fp4 of B200 and B300; the 16-bit peak of A10G, A16 and MI355X
+ * (their rows give the decode bound only).
+ *
+ * An ambiguous name (H100 with 80 GB: SXM or PCIe) takes the row of the
+ * fastest variant its memory figure allows, when one row is the highest
+ * in every figure (gs_speed_fastest): the bound holds for each variant,
+ * and the sheet says so.
+ *
+ * No row, so no bound (a card no page was found for, or no GPU): RTX
+ * A5000, RTX A2000, A30, Quadro RTX 6000, P100, P4, M60, K80, T4G, the
+ * GeForce RTX 3060/3070/3080/4060/4070, RTX 4000 Ada, GB200, GB300, Radeon
+ * Pro V520, Radeon Instinct MI25; and the accelerators that are not GPUs
+ * (Inferentia, Trainium, Gaudi, FPGAs).
+ * An ambiguous name without a memory figure (H100, V100, A100) stays
+ * without a bound: a variant the table cannot cite may be meant.
  */
 static const gs_speed_gpu S_table[] = {
 	{ "A10", 600, 125000, 0, 0, 0,
 	  "NVIDIA A10 Tensor Core GPU datasheet: 600 GB/s GDDR6; BF16 Tensor Core 125 TFLOPS (250 with sparsity)", NULL },
-	{ "A100 40GB", 1555, 312000, 0, 0, 0,
-	  "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): A100 40GB 1,555 GB/s; BF16 Tensor Core 312 TFLOPS (624 with sparsity)", NULL },
-	{ "A100 80GB", 2039, 312000, 0, 0, 0,
-	  "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): A100 80GB SXM 2,039 GB/s (PCIe 1,935 GB/s); BF16 Tensor Core 312 TFLOPS (624 with sparsity)", NULL },
-	{ "A40", 696, 149700, 0, 0, 0,
-	  "NVIDIA A40 datasheet: 696 GB/s GDDR6; BF16 Tensor Core 149.7 TFLOPS (299.4 with sparsity)", NULL },
+	{ "A100 40GB", 1555, 312000, 0, 19500, 0,
+	  "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): A100 40GB 1,555 GB/s; BF16 Tensor Core 312 TFLOPS (624 with sparsity); "
+	  "FP32 19.5 TFLOPS (the datasheet's table as reproduced at https://glennklockwood.com/garden/processors/A100)", NULL },
+	{ "A100 80GB", 2039, 312000, 0, 19500, 0,
+	  "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): A100 80GB SXM 2,039 GB/s (PCIe 1,935 GB/s); BF16 Tensor Core 312 TFLOPS (624 with sparsity); "
+	  "FP32 19.5 TFLOPS (the datasheet's table as reproduced at https://glennklockwood.com/garden/processors/A100)", NULL },
+	{ "A10G", 600, 0, 0, 0, 0,
+	  "NVIDIA A10G (AWS's variant of the A10; AWS publishes no bandwidth): \"24 gigabytes of GDDR6 VRAM with a memory "
+	  "bandwidth of 600 gigabytes per second\", the A10's, https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/; "
+	  "no tensor peak cited", NULL },
+	{ "A16", 232, 0, 0, 0, 0,
+	  "NVIDIA A16 (per GPU of the board's four): 231.9 GB/s GDDR6, 128-bit, as listed at "
+	  "https://sysrqmts.com/tr/gpus/compare/nvidia-a16-pcie-vs-nvidia-rtx-a6000 (rounded up: a bound; NVIDIA's product brief "
+	  "PB-10518-001 not read for it); no tensor peak cited", NULL },
+	{ "A40", 696, 149700, 0, 37400, 0,
+	  "NVIDIA A40 datasheet: 696 GB/s GDDR6; BF16 Tensor Core 149.7 TFLOPS (299.4 with sparsity); Peak FP32 (non-Tensor) 37.4 TFLOPS "
+	  "(the datasheet's table as reproduced at https://www.ecer.com/corp/details-uuuedqa-p1bsay9-multi-display-setups-supported-by-48gb-gddr6-ecc-memory-nvidia-a40-gpu-and-vga-outputs.html)", NULL },
+	{ "A800 40GB", 1555, 312000, 0, 19500, 0,
+	  "NVIDIA A800 40GB: the A100's compute, memory and Tensor Cores with NVLink cut to 400 GB/s (NVIDIA's statement of "
+	  "7 November 2022, https://aiwiki.ai/wiki/nvidia_a800), so the A100 40GB figures of the NVIDIA A100 datasheet "
+	  "(nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): 1,555 GB/s; BF16 Tensor Core 312 TFLOPS (624 with sparsity); FP32 19.5 TFLOPS; "
+	  "https://hmc-tech.com/gpu/nvidia-a800-40gb-vs-nvidia-t4 lists BF16 311.87 TFLOPS Tensor, FP32 19.49 TFLOPS", NULL },
+	{ "A800 80GB", 2039, 312000, 0, 19500, 0,
+	  "NVIDIA A800 80GB: the A100's compute, memory and Tensor Cores with NVLink cut to 400 GB/s (NVIDIA's statement of "
+	  "7 November 2022, https://aiwiki.ai/wiki/nvidia_a800), so the A100 80GB figures of the NVIDIA A100 datasheet "
+	  "(nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): SXM 2,039 GB/s (PCIe 1,935 GB/s); BF16 Tensor Core 312 TFLOPS (624 with sparsity); "
+	  "FP32 19.5 TFLOPS; https://hmc-tech.com/gpu/nvidia-a800-vs-nvidia-t40 lists BF16 311.87 TFLOPS Tensor, FP32 19.49 TFLOPS", NULL },
 	{ "B200", 8000, 2250000, 4500000, 0, 0,
 	  "NVIDIA HGX B200 specifications: 8 TB/s HBM3e per GPU; FP16/BF16 Tensor Core 4.5 PFLOPS and FP8 9 PFLOPS per GPU with sparsity (2.25 and 4.5 dense)", NULL },
+	{ "B300", 8000, 2250000, 4500000, 75000, 0,
+	  "NVIDIA HGX B300 figures per GPU as reproduced at https://glennklockwood.com/garden/processors/B300: 288 GB HBM3e at 8 TB/s (max); "
+	  "FP16/BF16 2,250 TFLOPS dense (4,500 with sparsity), FP8 4,500 dense (9,000 with sparsity), FP32 75 TFLOPS; "
+	  "\"up to 8 TB/s per GPU\" also at https://acecloud.ai/blog/nvidia-hgx-b300", NULL },
 	{ "GH200 96GB", 4000, 989500, 1979000, 0, 0,
 	  "NVIDIA GH200 Grace Hopper Superchip datasheet: 96 GB HBM3 at 4 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
 	{ "H100 NVL", 3900, 835500, 1670500, 0, 0,
 	  "NVIDIA H100 Tensor Core GPU datasheet, H100 NVL: 3.9 TB/s; BF16 1,671 TFLOPS and FP8 3,341 TFLOPS with sparsity", NULL },
-	{ "H100 PCIe", 2000, 756500, 1513000, 0, 0,
-	  "NVIDIA H100 Tensor Core GPU datasheet, H100 PCIe: 2 TB/s; BF16 1,513 TFLOPS and FP8 3,026 TFLOPS with sparsity", NULL },
-	{ "H100 SXM", 3350, 989500, 1979000, 0, 0,
-	  "NVIDIA H100 Tensor Core GPU datasheet, H100 SXM: 3.35 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
+	{ "H100 PCIe", 2000, 756500, 1513000, 51000, 0,
+	  "NVIDIA H100 Tensor Core GPU datasheet, H100 PCIe: 2 TB/s; BF16 1,513 TFLOPS and FP8 3,026 TFLOPS with sparsity; FP32 51 TFLOPS "
+	  "(NVIDIA's H100 table as reproduced at https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html)", NULL },
+	{ "H100 SXM", 3350, 989500, 1979000, 67000, 0,
+	  "NVIDIA H100 Tensor Core GPU datasheet, H100 SXM: 3.35 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity; FP32 67 TFLOPS "
+	  "(NVIDIA's H100 table as reproduced at https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html)", NULL },
 	{ "H200", 4800, 989500, 1979000, 0, 0,
 	  "NVIDIA H200 Tensor Core GPU datasheet, H200 SXM: 4.8 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
 	{ "L4", 300, 121000, 242500, 0, 0,
@@ -60,14 +106,33 @@ static const gs_speed_gpu S_table[] = {
 	  "FP32 163.4 TFLOPS (vector and matrix alike): AMD ROCm documentation, \"AMD Instinct MI300 series "
 	  "microarchitecture\", table \"Peak-performance capabilities of the MI300X for different data types\", "
 	  "https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html", NULL },
+	{ "MI355X", 8000, 0, 5000000, 0, 10000000,
+	  "AMD Instinct MI355X: 288 GB HBM3E at 8 TB/s (https://boston-uk-l.azurewebsites.net/blog/2025/08/14/amd-instinct-mi355x.aspx); "
+	  "FP8 5 PFLOPS as presented by AMD at ISSCC 2026 (https://www.world-today-news.com/?p=7253162; the higher reading, dense, "
+	  "kept: a bound); FP4 up to 10 PFLOPS (https://humeconsulting.co/amd-mi355x-strong-node-level-inference-but-not-yet-rack-scale); "
+	  "no 16-bit peak cited", NULL },
 	{ "RTX 3090", 936, 142000, 0, 0, 0,
 	  "NVIDIA Ampere GA102 GPU architecture whitepaper, GeForce RTX 3090: 936 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 142 TFLOPS (284 with sparsity)", NULL },
 	{ "RTX 4090", 1008, 330300, 660600, 0, 0,
 	  "NVIDIA Ada GPU architecture whitepaper, GeForce RTX 4090: 1,008 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 330.3 TFLOPS, FP8 660.6 TFLOPS (twice with sparsity)", NULL },
+	{ "RTX 5090", 1792, 419200, 838400, 104800, 1676000,
+	  "NVIDIA GeForce RTX 5090 (RTX Blackwell): 1,792 GB/s GDDR7, FP16 Tensor 838 TFLOPS with sparsity (Linux Format, May 2025, "
+	  "https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090); FP16 Tensor 838.4, FP8 1,676.8 and "
+	  "FP4 3,352 TFLOPS with sparsity (https://www.spheron.network/blog/nvidia-rtx-5090-specs/): 419.2, 838.4 and 1,676 dense; "
+	  "FP32 104.8 TFLOPS (TechPowerUp's figure in huggingface/huggingface.js commit 34edae3; 104 in Linux Format)", NULL },
 	{ "RTX 6000 Ada", 960, 364250, 728500, 0, 0,
 	  "NVIDIA RTX 6000 Ada Generation datasheet: 960 GB/s GDDR6; FP8 Tensor 1,457 TFLOPS with sparsity (728.5 dense; 16-bit half of that)", NULL },
+	{ "RTX A4000", 448, 76700, 0, 19200, 0,
+	  "NVIDIA RTX A4000 datasheet as reproduced at https://www.ecer.com/corp/details-uuuedqa-p1bsb03-pci-express-3-0-x16-nvidia-rtx-a4000-16g-graphics-card-for-professional-video-editing.html: "
+	  "448 GB/s GDDR6; Tensor 153.4 TFLOPS with sparsity (76.7 dense); single precision 19.2 TFLOPS", NULL },
 	{ "RTX A6000", 768, 154850, 0, 0, 0,
 	  "NVIDIA RTX A6000 datasheet: 768 GB/s GDDR6; Tensor 309.7 TFLOPS with sparsity", NULL },
+	{ "RTX PRO 6000 Blackwell", 1792, 503800, 1010000, 125950, 2020000,
+	  "NVIDIA RTX PRO 6000 Blackwell (workstation, Max-Q and server editions; the highest edition's figures): 1,792 GB/s GDDR7 "
+	  "(https://gpu.name/posts/nvidia-unveils-rtx-pro-6000-blackwell-gpu-with-24-064-cores-and-96gb-memory, after VideoCardz); "
+	  "NVIDIA's 125 TFLOPS FP32 and 4,000 AI TOPS (FP4 with sparsity); at 2,617 MHz BF16 Tensor 503.8 TFLOPS, FP8 1.01 PFLOPS, "
+	  "FP4 2.02 PFLOPS dense (4.03 with sparsity), FP32 125.95 TFLOPS "
+	  "(https://hmc-tech.com/gpu/nvidia-rtx-pro-6000-blackwell-vs-amd-radeon-pro-duo-polaris)", NULL },
 	{ "T4", 320, 65000, 0, 0, 0,
 	  "NVIDIA T4 Tensor Core GPU datasheet: 320 GB/s GDDR6; mixed precision FP16/FP32 65 TFLOPS", NULL },
 	{ "V100 16GB", 900, 125000, 0, 0, 0,
@@ -92,6 +157,32 @@ const gs_speed_gpu *gs_speed_gpu_of(const char *model)
 		if (strcmp(S_table[i].model, model) == 0)
 			return &S_table[i];
 	return NULL;
+}
+
+/* Is a at least b in bandwidth and every peak? */
+static int S_covers(const gs_speed_gpu *a, const gs_speed_gpu *b)
+{
+	return a->bandwidth_gbs >= b->bandwidth_gbs && a->f16_gflops >= b->f16_gflops &&
+	       a->fp8_gflops >= b->fp8_gflops && a->fp32_gflops >= b->fp32_gflops &&
+	       a->fp4_gflops >= b->fp4_gflops;
+}
+
+const gs_speed_gpu *gs_speed_fastest(const char *const *models, size_t n)
+{
+	const gs_speed_gpu *best = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const gs_speed_gpu *g = gs_speed_gpu_of(models[i]);
+		if (!g)
+			return NULL;
+		if (!best || S_covers(g, best))
+			best = g;
+	}
+	for (i = 0; best && i < n; i++)
+		if (!S_covers(best, gs_speed_gpu_of(models[i])))
+			return NULL;
+	return best;
 }
 
 uint64_t gs_speed_peak_gflops(const gs_speed_gpu *g, const char *format)

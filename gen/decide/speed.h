@@ -54,6 +54,14 @@ typedef struct {
 
 /* The datasheet figures of a canonical model, or NULL. */
 const gs_speed_gpu *gs_speed_gpu_of(const char *model);
+/*
+ * The fastest of several variants (an ambiguous name, gpuname.h
+ * gs_gpuname_allowed): the row whose bandwidth and every peak are at least
+ * every other variant's, so a bound on it holds for whichever variant the
+ * offer is. NULL when a variant has no row, or no row is the highest in
+ * every figure (then the highest of each would be figures of no card).
+ */
+const gs_speed_gpu *gs_speed_fastest(const char *const *models, size_t n);
 /* Every entry, in model order. */
 const gs_speed_gpu *gs_speed_table(size_t *n);
 /* The dense peak (GFLOP/s) of a card for a compute format: bf16/fp16 the
@@ -78,6 +86,14 @@ typedef struct {
 typedef struct {
 	int known;                 /* the decode bound was calculated */
 	const gs_speed_gpu *gpu;
+	/* the offer's GPU name when it is ambiguous and gpu is the fastest
+	 * variant the name allows with the offer's memory figure
+	 * (gs_speed_fastest): the bound holds for every such variant; else
+	 * NULL (borrowed) */
+	const char *variant_of;
+	/* then the source to cite: "the fastest variant the name allows (NAME,
+	 * with the offer's memory figure): MODEL; " and gpu's source */
+	char variant_source[1024];
 	gs_speed_load load;
 	uint64_t bytes_per_step;   /* weights_read + sequences x kv_read (x cards when
 				    * replicated): the lot's bytes per step, per lot bandwidth */

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-int gs_speed_offer(const gs_workload *w, const gs_sizing *s, const char *model, uint64_t cards,
+int gs_speed_offer(const gs_workload *w, const gs_sizing *s, const gs_speed_gpu *g, uint64_t cards,
 		   gs_speed *out)
 {
 	gs_speed_load l;
@@ -23,6 +23,6 @@ int gs_speed_offer(const gs_workload *w, const gs_sizing *s, const char *model, 
 	l.input_tokens = gs_workload_dim(w, "input_tokens", &found);
 	if (!found)
 		l.input_tokens = 0;
-	return gs_speed_bound(model ? gs_speed_gpu_of(model) : NULL, &l,
+	return gs_speed_bound(g, &l,
 			      w->compute_format ? w->compute_format : w->storage_format, out);
 }

@@ -26,11 +26,12 @@
 #include "workload.h"
 
 /*
- * The bounds of w on a lot of `cards` cards of model (canonical, gpuname.h; NULL:
- * unknown). 0 with *out set (out->known 0 for a task other than inference,
- * or when the weights or the card's figures are missing), -1 beyond 64 bits.
+ * The bounds of w on a lot of `cards` cards with the datasheet figures g
+ * (speed.h gs_speed_gpu_of, gs_speed_fastest; NULL: unknown). 0 with *out
+ * set (out->known 0 for a task other than inference, or when the weights
+ * or the card's figures are missing), -1 beyond 64 bits.
  */
-int gs_speed_offer(const gs_workload *w, const gs_sizing *s, const char *model, uint64_t cards,
+int gs_speed_offer(const gs_workload *w, const gs_sizing *s, const gs_speed_gpu *g, uint64_t cards,
 		   gs_speed *out);
 
 #endif

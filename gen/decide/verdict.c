@@ -2161,7 +2161,7 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 		return;
 	}
 	if (S_speed_above(sp, &v)) {
-		v.evidence = sp->gpu->source;
+		v.evidence = sp->variant_of ? sp->variant_source : sp->gpu->source;
 		c->v[GS_REQ_SPEED] = v;
 		return;
 	}
@@ -2173,7 +2173,7 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 		return;
 	}
 	v.has_milli = 1;
-	v.evidence = sp->gpu->source;
+	v.evidence = sp->variant_of ? sp->variant_source : sp->gpu->source;
 	if (w->has_req_decode_seq && gs_speed_below(sp, 0, w->req_decode_seq_milli)) {
 		v.kind = GS_V_EXCLUDE;
 		v.why = "why.speed.below_seq";
@@ -2203,6 +2203,62 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 		v.evidence = NULL;   /* the run, named in the reason, not the datasheet */
 	}
 	c->v[GS_REQ_SPEED] = v;
+}
+
+/*
+ * The canonical model an offer names (its device name, else its model
+ * name) when the vendor table gives it no memory figure (B300: offers list
+ * 262.5 to 288 GiB per card, no one figure is cited for all), or NULL.
+ * Its memory is checked against nothing, as before; its speed row holds.
+ */
+static const char *S_model_without_nominal(const gs_offer *o)
+{
+	gs_gpu_match how = GS_GPU_UNKNOWN;
+	const char *m = NULL;
+
+	if (o->device_name)
+		m = gs_gpuname_canonical(o->device_name, &how);
+	if (how == GS_GPU_UNKNOWN && o->gpu_model)
+		m = gs_gpuname_canonical(o->gpu_model, &how);
+	return m && !gs_gpuname_nominal_of(m) ? m : NULL;
+}
+
+/*
+ * The speed bounds on the offer's lot (speed_offer.h): on its GPU model's
+ * datasheet row; for a name several variants share (H100 with 80 GB: SXM
+ * or PCIe), on the fastest variant its memory figure allows, when one row
+ * is the highest in every figure: a decode bound is an upper bound, so the
+ * fastest variant's holds for each (speed.h gs_speed_fastest).
+ */
+static void S_speed_bound(const gs_workload *w, const gs_sizing *s, gs_candidate *c)
+{
+	const gs_offer *o = c->offer;
+	const gs_speed_gpu *g = NULL;
+	const char *models[3], *model;
+	size_t n = 0;
+
+	if (c->gpu)
+		g = gs_speed_gpu_of(c->gpu->model);
+	else if ((model = S_model_without_nominal(o)))
+		g = gs_speed_gpu_of(model);
+	else if (!o->memory_unknown &&
+		 (n = gs_gpuname_allowed(o->gpu_model, o->device_name, o->nominal_bytes, models)) > 1)
+		g = gs_speed_fastest(models, n);
+	if (gs_speed_offer(w, s, g, o->cards, &c->speed) != 0)
+		memset(&c->speed, 0, sizeof(c->speed));
+	else if (g && !c->gpu && n > 1) {
+		gs_speed *sp = &c->speed;
+		int k;
+
+		sp->variant_of = o->device_name && gs_gpuname_allowed(NULL, o->device_name,
+								      o->nominal_bytes, models)
+				 ? o->device_name : o->gpu_model;
+		k = snprintf(sp->variant_source, sizeof(sp->variant_source),
+			     "the fastest variant the name allows (%s, with the offer's memory "
+			     "figure): %s; %s", sp->variant_of, g->model, g->source);
+		if (k < 0 || (size_t)k >= sizeof(sp->variant_source))
+			GS_BUG("speed: the source of %s does not fit", g->model);
+	}
 }
 
 /* The cost of a million output tokens at the bound, per kind of plan. */
@@ -2651,8 +2707,7 @@ void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evid
 		S_quality(w, c);
 		S_host(w, s, c);
 		S_regions(w, c);
-		if (gs_speed_offer(w, s, c->gpu ? c->gpu->model : NULL, c->offer->cards, &c->speed) != 0)
-			memset(&c->speed, 0, sizeof(c->speed));
+		S_speed_bound(w, s, c);
 		S_speed_observed(&in, c);
 		S_speed(w, c);
 		c->retained = 1;

@@ -31,6 +31,8 @@ static const struct {
 	{ "a100sxm440gb", "A100 40GB" },
 	{ "a100sxm480gb", "A100 80GB" },
 	{ "a10g", "A10G" },
+	{ "a16", "A16" },
+	{ "a16pcie", "A16" },
 	{ "a40", "A40" },
 	{ "a4000", "RTX A4000" },
 	{ "a4000pcie", "RTX A4000" },
@@ -44,7 +46,10 @@ static const struct {
 	{ "a800pcie40gb", "A800 40GB" },
 	{ "amdinstinctmi300x", "MI300X" },
 	{ "amdinstinctmi325x", "MI325X" },
+	{ "amdinstinctmi355x", "MI355X" },
 	{ "b200", "B200" },
+	{ "b300", "B300" },
+	{ "b300sxm6ac", "B300" },
 	{ "gh200", NULL },
 	{ "gh20096gb", "GH200 96GB" },
 	{ "h100", NULL },
@@ -65,6 +70,7 @@ static const struct {
 	{ "h200sxm", "H200" },
 	{ "instinctmi300x", "MI300X" },
 	{ "instinctmi325x", "MI325X" },
+	{ "instinctmi355x", "MI355X" },
 	{ "l4", "L4" },
 	{ "l40", "L40" },
 	{ "l40pcie", "L40" },
@@ -74,6 +80,7 @@ static const struct {
 	{ "l4pcie", "L4" },
 	{ "mi300x", "MI300X" },
 	{ "mi325x", "MI325X" },
+	{ "mi355x", "MI355X" },
 	{ "rtx3090", "RTX 3090" },
 	{ "rtx4000ada", "RTX 4000 Ada" },
 	{ "rtx4000adageneration", "RTX 4000 Ada" },
@@ -89,6 +96,7 @@ static const struct {
 	{ "rtxa4500", "RTX A4500" },
 	{ "rtxa6000", "RTX A6000" },
 	{ "rtxpro6000", "RTX PRO 6000 Blackwell" },
+	{ "rtxpro600096gb", "RTX PRO 6000 Blackwell" },
 	{ "rtxpro6000blackwell", "RTX PRO 6000 Blackwell" },
 	{ "rtxpro6000pcie", "RTX PRO 6000 Blackwell" },
 	{ "rtxpro6000pciebaremetal", "RTX PRO 6000 Blackwell" },
@@ -150,6 +158,8 @@ static const gs_gpu_nominal S_nominal[] = {
 	  "https://github.com/levihsu/OOTDiffusion/issues/235", S_CGIB(7925), 80, "NVIDIA" },
 	{ "A10G", "24", "Amazon EC2 G5 instances, NVIDIA A10G (24 GB GDDR6; 24 GiB per GPU in the AWS Batch user guide)", S_READ, 24,
 	  "https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/", NULL, NULL, 0, 86, "NVIDIA" },
+	{ "A16", "16", "NVIDIA A16 (a board of four GPUs, each 16 GB GDDR6: 4 x 16 GB)", "2026-12-07", 16,
+	  "https://www.fluence.network/blog/nvidia-a16/", NULL, NULL, 0, 86, "NVIDIA" },
 	{ "A40", "48", "NVIDIA A40 GPU Accelerator product brief PB-09976-001_v04, January 2021 (48 GB GDDR6 with ECC)", S_READ, 48,
 	  "http://www.relationship-nepal.org/900-2g133-0000-000.html",
 	  "44.35 GiB total capacity (PyTorch out-of-memory message, TensorRT-LLM benchmark)",
@@ -188,6 +198,8 @@ static const gs_gpu_nominal S_nominal[] = {
 	  "https://gpu.blog/gpus/instinct-mi300x-mi300x", NULL, NULL, 0, 0, "AMD" },
 	{ "MI325X", "256", "AMD Instinct MI325X accelerator (256 GB HBM3E)", S_READ, 256,
 	  "https://yobitel.com/knowledge-base/amd-mi325x", NULL, NULL, 0, 0, "AMD" },
+	{ "MI355X", "288", "AMD Instinct MI355X (288 GB HBM3E; \"AMD Instinct MI355X 288GB HBM3e\" in AMD's MLPerf Inference v6.0 submission)", "2026-12-07", 288,
+	  "https://boston-uk-l.azurewebsites.net/blog/2025/08/14/amd-instinct-mi355x.aspx", NULL, NULL, 0, 0, "AMD" },
 	{ "Quadro RTX 6000", "24", "NVIDIA Quadro RTX 6000 (Turing, 24 GB GDDR6)", S_READ, 24,
 	  "https://chip.pl/2018/10/bestia-dla-profesjonalistow-quadro-rtx-6000", NULL, NULL, 0, 75, "NVIDIA" },
 	{ "RTX 3090", "24", "NVIDIA GeForce RTX 3090 specifications (24 GB GDDR6X)", S_READ, 24,
@@ -472,6 +484,36 @@ const gs_gpu_nominal *gs_gpuname_resolve(const char *model, const char *device, 
 	return k == GS_GPU_CHECK_AGREES || k == GS_GPU_CHECK_VENDOR ? e : NULL;
 }
 
+/* The variants of one ambiguous name the figure agrees with. */
+static size_t S_allowed_one(const char *name, uint64_t bytes, const char *out[3])
+{
+	const char *const *cand;
+	gs_gpu_match how;
+	size_t i, n = 0;
+
+	if (!name || gs_gpuname_canonical(name, &how) || how != GS_GPU_AMBIGUOUS ||
+	    !(cand = S_candidates(name)))
+		return 0;
+	for (i = 0; i < 3 && cand[i]; i++) {
+		const gs_gpu_nominal *e = gs_gpuname_nominal_of(cand[i]);
+		if (e && S_agrees(e, bytes))
+			out[n++] = cand[i];
+	}
+	return n;
+}
+
+size_t gs_gpuname_allowed(const char *model, const char *device, uint64_t bytes, const char *out[3])
+{
+	gs_gpu_match how;
+	size_t n;
+
+	/* a device name that names one model decides alone (gs_gpuname_resolve) */
+	if (!bytes || (device && gs_gpuname_canonical(device, &how)))
+		return 0;
+	n = S_allowed_one(device, bytes, out);
+	return n ? n : S_allowed_one(model, bytes, out);
+}
+
 unsigned gs_gpuname_cc_for_format(const char *format)
 {
 	static const struct {
@@ -495,9 +537,9 @@ unsigned gs_gpuname_cc_for_format(const char *format)
 const char *gs_gpuname_cc_text(unsigned cc)
 {
 	static const char *const S_cc[] = {
-		"7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0",
+		"7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "10.3", "12.0",
 	};
-	static const unsigned S_v[] = { 70, 75, 80, 86, 89, 90, 100, 120 };
+	static const unsigned S_v[] = { 70, 75, 80, 86, 89, 90, 100, 103, 120 };
 	size_t i;
 
 	for (i = 0; i < S_N(S_v); i++)

@@ -79,6 +79,16 @@ typedef struct {
 const gs_gpu_nominal *gs_gpuname_resolve(const char *model, const char *device, uint64_t bytes);
 
 /*
+ * The variants an ambiguous name may mean that the offer's figure per card
+ * (bytes) agrees with, in out[0..n) (at most 3), by its device name, else
+ * its model name, as gs_gpuname_resolve reads them: "H100" with 80 GB is
+ * H100 SXM or H100 PCIe. 0 when neither name is ambiguous, without a
+ * figure (a variant the table cannot cite may then be meant), or when no
+ * variant agrees. Only the variants the ambiguous-name table lists.
+ */
+size_t gs_gpuname_allowed(const char *model, const char *device, uint64_t bytes, const char *out[3]);
+
+/*
  * The lowest compute capability (x 10) that computes a numeric format on
  * NVIDIA tensor cores: 80 for bf16, 89 for fp8 (e4m3/e5m2), 0 for a format
  * every CUDA card computes or one this table does not know.

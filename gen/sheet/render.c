@@ -655,7 +655,8 @@ static void S_speed(gs_jw *w, S_tables *tb, const gs_candidate *c)
 		gs_jw_u64(&sub, sp->ttft_micro);
 	else
 		gs_jw_null(&sub);
-	gs_jw_str(&sub, sp->gpu->source);
+	/* an ambiguous name: the bound of the fastest variant it allows */
+	gs_jw_str(&sub, sp->variant_of ? sp->variant_source : sp->gpu->source);
 	S_speed_obs(&sub, sp->has_obs_seq, sp->obs_seq_milli, sp->obs_seq_text, sp->obs_seq_file,
 		    sp->obs_seq_source, sp->obs_seq_line, sp->obs_seq_bound_milli,
 		    sp->obs_seq_ratio_milli, sp->obs_seq_above);

@@ -70,6 +70,9 @@ void gs_sheet_speed_bound_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd
 		     gs_speed_fmt(b, sp->decode_total_milli, c->lang));
 	if (sp->has_prefill)
 		gs_doc_textf(cell, "; ≤ %s", gs_speed_fmt(a, sp->prefill_milli, c->lang));
+	/* an ambiguous name: the bound of the fastest variant it allows */
+	if (sp->variant_of)
+		gs_doc_textf(cell, " (%s: %s)", TR("speed.fastest_variant"), sp->gpu->model);
 	/* the user's own run on this GPU model, beside the bound */
 	if (sp->has_obs_seq || sp->has_obs_total)
 		gs_doc_textf(cell, "; %s %s / %s", TR("speed.observed"),

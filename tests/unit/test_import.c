@@ -441,6 +441,23 @@ static void test_vendor_table(void)
 	CHECK_STR(gs_gpuname_canonical("RTX6000Ada", &how), "RTX 6000 Ada");
 	CHECK_STR(gs_gpuname_canonical("AMD Instinct MI300X", &how), "MI300X");
 	CHECK_STR(gs_gpuname_canonical("RTX PRO 6000 Blackwell", &how), "RTX PRO 6000 Blackwell");
+	/* the catalogs' spellings of the cards with a datasheet row */
+	CHECK_STR(gs_gpuname_canonical("RTX PRO 6000 96GB", &how), "RTX PRO 6000 Blackwell");
+	CHECK_STR(gs_gpuname_canonical("RTX-PRO-6000", &how), "RTX PRO 6000 Blackwell");
+	CHECK_STR(gs_gpuname_canonical("RTXPro6000", &how), "RTX PRO 6000 Blackwell");
+	CHECK_STR(gs_gpuname_canonical("RTX PRO Server 6000", &how), "RTX PRO 6000 Blackwell");
+	CHECK_STR(gs_gpuname_canonical("RTXPRO6000_PCIE", &how), "RTX PRO 6000 Blackwell");
+	CHECK_STR(gs_gpuname_canonical("RTX5090_PCIE", &how), "RTX 5090");
+	CHECK_STR(gs_gpuname_canonical("A16_PCIE", &how), "A16");
+	CHECK_STR(gs_gpuname_canonical("B300", &how), "B300");
+	CHECK_STR(gs_gpuname_canonical("AMD Instinct MI355X", &how), "MI355X");
+	CHECK_STR(gs_gpuname_canonical("A4000_PCIE", &how), "RTX A4000");
+	/* B300: a model without a vendor memory figure (offers list 262.5 to
+	 * 288 GiB per card): checked against nothing */
+	CHECK_INT(gs_gpuname_check_memory("B300", UINT64_C(281857228800), &e), GS_GPU_CHECK_UNKNOWN);
+	CHECK_INT(gs_gpuname_check_memory("MI355X", UINT64_C(309237645312), &e), GS_GPU_CHECK_AGREES);
+	CHECK_INT(gs_gpuname_check_memory("A16_PCIE", UINT64_C(17179869184), &e), GS_GPU_CHECK_AGREES);
+	CHECK_STR(gs_gpuname_cc_text(103), "10.3");
 	CHECK(gs_gpuname_canonical("GH200", &how) == NULL);
 	CHECK_INT(how, GS_GPU_AMBIGUOUS);
 	/* every entry cites a page and a day, and its number is its text */

@@ -114,13 +114,16 @@ static void test_dense(void)
 		CHECK(!gs_speed_below(&s, 1, 600000));
 		CHECK(gs_speed_below(&s, 1, 700000));
 	}
-	/* no vendor page cited for an NVIDIA fp32 peak: no prefill bound, decode still */
+	/* no vendor page cited for the L4's fp32 peak: no prefill bound, decode still */
 	l = S_load(S_LLAMA_W, 0, 1, 1);
 	l.active_parameters = S_LLAMA_P;
-	if (CHECK_INT(gs_speed_bound(h100, &l, "float32", &s), 0)) {
+	if (CHECK_INT(gs_speed_bound(l4, &l, "float32", &s), 0)) {
 		CHECK(s.known);
 		CHECK(!s.has_prefill);
 	}
+	/* H100 SXM's FP32 67 TFLOPS: 67e12 / 16,060,522,496 = 4,171.719... */
+	if (CHECK_INT(gs_speed_bound(h100, &l, "float32", &s), 0) && CHECK(s.has_prefill))
+		CHECK_U64(s.prefill_milli, 4171720);
 	/* tf32 is not fp32: the table gives no tf32 figure */
 	CHECK_U64(gs_speed_peak_gflops(gs_speed_gpu_of("MI300X"), "tf32"), 0);
 	/* a card without an fp8 figure: none */
@@ -270,6 +273,100 @@ static void test_cost(void)
 	CHECK(!gs_speed_below(&s, 0, 1));
 }
 
+/*
+ * The Blackwell cards, Llama-3.1-8B in bf16 (16,060,522,496 B of weights,
+ * 8,030,261,248 parameters), worked by hand:
+ *  - RTX 5090 (1,792 GB/s; 16-bit 419.2, fp8 838.4, fp4 1,676 TFLOPS
+ *    dense): decode 1.792e12 / 16,060,522,496 = 111.5777... -> 111,578;
+ *    prefill bf16 419.2e12 / (2 x 8,030,261,248) = 26,101.267... ->
+ *    26,101,268, fp4 1,676e12 / 16,060,522,496 = 104,355.259... ->
+ *    104,355,260, fp32 104.8e12 / 16,060,522,496 = 6,525.316... -> 6,525,317;
+ *    the first token of 8,192 inputs 8,192 x 16,060,522,496 /
+ *    419.2e12 = 0.313854... s; a million tokens at 0.69 per hour:
+ *    690,000 x 10^6 x 16,060,522,496 / (3,600 x 1.792e12) = 1,717,782.6
+ *    -> 1,717,782 millionths.
+ *  - RTX PRO 6000 Blackwell (1,792 GB/s; bf16 503.8 TFLOPS), two cards,
+ *    four sequences of 8,192 tokens (KV 4 GiB in all): 2 x 1.792e12 /
+ *    20,355,489,792 = 176.0705... -> 176,071 per sequence, x 4 = 704.282...
+ *    -> 704,282 in total; prefill 2 x 503.8e12 / 16,060,522,496 =
+ *    62,737.684... -> 62,737,685.
+ */
+static void test_blackwell(void)
+{
+	const gs_speed_gpu *r5 = gs_speed_gpu_of("RTX 5090");
+	const gs_speed_gpu *pro = gs_speed_gpu_of("RTX PRO 6000 Blackwell");
+	gs_speed_load l;
+	gs_speed s;
+	int64_t m;
+
+	if (!CHECK(r5 && pro))
+		return;
+	l = S_load(S_LLAMA_W, 0, 1, 1);
+	l.active_parameters = S_LLAMA_P;
+	l.input_tokens = 8192;
+	if (CHECK_INT(gs_speed_bound(r5, &l, "bf16", &s), 0)) {
+		CHECK_U64(s.decode_seq_milli, 111578);
+		CHECK_U64(s.prefill_milli, 26101268);
+		CHECK_U64(s.ttft_micro, 313854);
+		if (CHECK_INT(gs_speed_cost_per_mtok(&s, 690000, &m), 0))
+			CHECK_U64((uint64_t)m, 1717782);
+	}
+	if (CHECK_INT(gs_speed_bound(r5, &l, "nvfp4", &s), 0))
+		CHECK_U64(s.prefill_milli, 104355260);
+	/* fp32 104.8 TFLOPS: 104.8e12 / 16,060,522,496 = 6,525.316... */
+	if (CHECK_INT(gs_speed_bound(r5, &l, "fp32", &s), 0))
+		CHECK_U64(s.prefill_milli, 6525317);
+	l = S_load(S_LLAMA_W, 131072u * 8192u, 4, 2);
+	l.active_parameters = S_LLAMA_P;
+	if (CHECK_INT(gs_speed_bound(pro, &l, "bf16", &s), 0)) {
+		CHECK_U64(s.decode_seq_milli, 176071);
+		CHECK_U64(s.decode_total_milli, 704282);
+		CHECK_U64(s.prefill_milli, 62737685);
+	}
+}
+
+/*
+ * An ambiguous name: "H100" with 80 GB per card is H100 SXM or H100 PCIe
+ * (both 80 GB; the NVL's 94 GB disagrees); the SXM's row is the highest
+ * in every figure (3,350 >= 2,000 GB/s, 989.5 >= 756.5 TFLOPS bf16, ...),
+ * so its bound holds for either: 3.35e12 / 16,060,522,496 = 208.5858... ->
+ * 208,586. With 94 GB the name is the NVL alone (resolved, not
+ * ambiguous); without a figure, no variant (one the table cannot cite may
+ * be meant). H100 NVL against H100 SXM: neither is the highest in every
+ * figure (3,900 > 3,350 GB/s, 835.5 < 989.5 TFLOPS): no row.
+ */
+static void test_fastest_variant(void)
+{
+	const char *m[3];
+	const char *nvl_sxm[2] = { "H100 NVL", "H100 SXM" };
+	const char *with_a4500[2] = { "H100 SXM", "RTX A4500" };   /* no row */
+	const gs_speed_gpu *g;
+	gs_speed_load l;
+	gs_speed s;
+
+	if (CHECK_U64(gs_gpuname_allowed("H100", NULL, UINT64_C(85899345920), m), 2)) {
+		CHECK_STR(m[0], "H100 SXM");
+		CHECK_STR(m[1], "H100 PCIe");
+		g = gs_speed_fastest(m, 2);
+		if (CHECK(g != NULL)) {
+			CHECK_STR(g->model, "H100 SXM");
+			l = S_load(S_LLAMA_W, 0, 1, 1);
+			if (CHECK_INT(gs_speed_bound(g, &l, "bf16", &s), 0))
+				CHECK_U64(s.decode_seq_milli, 208586);
+		}
+	}
+	CHECK_U64(gs_gpuname_allowed("H100", NULL, UINT64_C(80000000000), m), 2);
+	CHECK_U64(gs_gpuname_allowed("H100", NULL, 0, m), 0);
+	CHECK_U64(gs_gpuname_allowed("H100", NULL, UINT64_C(94000000000), m), 1);
+	CHECK_U64(gs_gpuname_allowed("H100 SXM", NULL, UINT64_C(85899345920), m), 0);
+	/* a device name naming one model decides alone; one the table does not
+	 * know leaves the model name to decide */
+	CHECK_U64(gs_gpuname_allowed("H100", "H100 PCIe", UINT64_C(85899345920), m), 0);
+	CHECK_U64(gs_gpuname_allowed("H100", "NVIDIA H100 80GB", UINT64_C(85899345920), m), 2);
+	CHECK(gs_speed_fastest(nvl_sxm, 2) == NULL);
+	CHECK(gs_speed_fastest(with_a4500, 2) == NULL);
+}
+
 static void test_table(void)
 {
 	size_t n, i;
@@ -277,13 +374,21 @@ static void test_table(void)
 
 	CHECK(n >= 17);
 	for (i = 0; i < n; i++) {
-		/* every row is a card the vendor table names, with its source */
-		CHECK(gs_gpuname_nominal_of(t[i].model) != NULL);
-		CHECK(t[i].bandwidth_gbs > 0 && t[i].f16_gflops > 0 && t[i].source && *t[i].source);
+		/* every row is a card the alias table names (B300: no memory
+		 * figure in the vendor table), with its source */
+		gs_gpu_match how;
+		const char *c = gs_gpuname_canonical(t[i].model, &how);
+		CHECK(gs_gpuname_nominal_of(t[i].model) != NULL || (c && strcmp(c, t[i].model) == 0));
+		/* a decode bound needs the bandwidth; a peak no page was cited
+		 * for is 0, missing (A16, MI355X have no 16-bit figure) */
+		CHECK(t[i].bandwidth_gbs > 0 && t[i].source && *t[i].source);
 		if (i)
 			CHECK(strcmp(t[i - 1].model, t[i].model) < 0);
 	}
-	CHECK(gs_speed_gpu_of("RTX 5090") == NULL);
+	CHECK(gs_speed_gpu_of("RTX 5090") != NULL);
+	CHECK(gs_speed_gpu_of("RTX A5000") == NULL);   /* no page cited */
+	/* A10G: the bandwidth alone, so a decode bound and no prefill bound */
+	CHECK_U64(gs_speed_peak_gflops(gs_speed_gpu_of("A10G"), "bf16"), 0);
 	/* no card: unknown */
 	{
 		gs_speed_load l = S_load(1, 0, 1, 1);
@@ -299,6 +404,8 @@ int main(void)
 	test_moe_mla_window();
 	test_fp32_fp4();
 	test_cost();
+	test_blackwell();
+	test_fastest_variant();
 	test_table();
 	return gs_check_exit("test_speed");
 }
