@@ -8,8 +8,8 @@
  *                                   column per lot of a GPU model in order of
  *                                   memory per lot; each cell gives the lot's
  *                                   best offer for the workload, its verdict and
- *                                   price per hour, linked to
- *                                   sheets/ID.html#offer-OFFER
+ *                                   price per hour, linked to its row or lot
+ *                                   in sheets/ID.html (gs_sheet_offers_fragment)
  *   gpus/MODEL.html                 one page per GPU model: its offers by price
  *                                   per hour, capacity, workloads (site_gpus.c)
  *   offers.html, offers-2.html, ... the catalog, 100 offers a page, grouped by
@@ -74,7 +74,7 @@
  * tests/scripts/render-revision.sh fails when the committed site/ renders
  * otherwise than at the revision recorded in tests/render-revision.txt.
  */
-#define GS_SITE_RENDER_REVISION 16
+#define GS_SITE_RENDER_REVISION 17
 
 typedef struct {
 	unsigned jobs;            /* worker processes (workers.h); 0 or 1: none */
