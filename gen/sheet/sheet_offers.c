@@ -349,7 +349,10 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 		else
 			gs_sheet_words_anchor(c->doc, cell, "why-", gs_dec(num, gwhy[g], 0), gs_doc_cell_link);
 		cell = gs_doc_cell(r);
-		gs_doc_textf(cell, "%zu %s: ", cnt, TR(cnt > 1 ? "cand.offers" : "cand.offer"));
+		/* a lot's name may hold a size ("A100 80GB"): the row says how
+		 * its figures are known, the prices calculated from claims */
+		gs_doc_textf(cell, "%zu %s (%s): ", cnt, TR(cnt > 1 ? "cand.offers" : "cand.offer"),
+			     TR("cand.lot_prices"));
 		S_lots_cell(c, cell, gfirst[g], gnext, &seen, nlotted <= GS_SHEET_TABLE_OFFERS);
 	}
 	free(gcls);

@@ -515,7 +515,7 @@ static void test_grouping(void)
 	/* p-inst-c (excluded by its calendar): not a row, counted by its lot
 	 * in the short table, with its price per hour */
 	CHECK(strstr(md, "| `p-inst-c` RTX 4090") == NULL);
-	CHECK(strstr(md, "| Excluded | Calendar: ✘ exclude | 1 offer: `1 x RTX 4090`: `p-inst-c`, ") != NULL);
+	CHECK(strstr(md, "| Excluded | Calendar: ✘ exclude | 1 offer (prices calculated): `1 x RTX 4090`: `p-inst-c`, ") != NULL);
 	CHECK(strstr(md, "| `q-inst-a` RTX 4090") == NULL);
 	CHECK(strstr(md, "`p-inst-b` RTX 4090") == NULL);
 	/* a reason over many offers: once, with the count (the verdict cells
@@ -539,7 +539,7 @@ static void test_grouping(void)
 			     "<code id=\"offer-p-inst-b\">p-inst-b</code>, "
 			     "<code id=\"offer-p-inst-d\">p-inst-d</code>)</td>") != NULL);
 	CHECK(html && strstr(html, "\">Calendar: ✘ exclude</a></td>\n"
-			     "<td>1 offer: <code id=\"lot-excluded-1x-rtx-4090\">1 x RTX 4090</code>: "
+			     "<td>1 offer (prices calculated): <code id=\"lot-excluded-1x-rtx-4090\">1 x RTX 4090</code>: "
 			     "<code>p-inst-c</code>, ") != NULL);
 	CHECK(html && strstr(html, "<tr id=\"offer-q-inst-a\">") == NULL);
 	/* the row's budget verdicts say three things: the link leads to them all */
