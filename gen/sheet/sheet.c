@@ -126,6 +126,7 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 		for (i = 0; i < in->d->ncands; i++)
 			free(ctx.lot_frag[i]);
 	free(ctx.lot_frag);
+	free(ctx.lot_of);
 	return 0;
 }
 

@@ -42,6 +42,9 @@ typedef struct {
 	 * an offer of the table; both NULL before the candidates section */
 	unsigned char *in_lot;
 	char **lot_frag;
+	/* lot_of[pos]: the lot's number (0 to nlot - 1, distinct fragments in
+	 * order of their first offer), SIZE_MAX for an offer of the table */
+	size_t *lot_of, nlot;
 } S_ctx;
 
 #define TR(key) gs_tr(c->t, key)

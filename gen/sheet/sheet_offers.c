@@ -158,16 +158,50 @@ static int S_deciding(const gs_candidate *cd, int q)
 	return cd->cls == GS_CLASS_EXCLUDED ? cd->v[q].kind == GS_V_EXCLUDE : q == GS_REQ_MEMORY;
 }
 
+/* Each offer's lot (c->lot_frag, c->lot_of, c->nlot), its fragment's
+ * number found through a table of the fragments' hashes. */
+static void S_lots_number(S_ctx *c)
+{
+	const gs_decision *d = c->in->d;
+	size_t nslot = 16, i, k;
+	size_t *slot;
+
+	while (nslot < 2 * d->ncands)
+		nslot *= 2;
+	slot = gs_xcalloc(nslot, sizeof(*slot));
+	c->lot_frag = gs_xcalloc(d->ncands + 1, sizeof(*c->lot_frag));
+	c->lot_of = gs_xmalloc((d->ncands + 1) * sizeof(*c->lot_of));
+	c->nlot = 0;
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		c->lot_of[i] = SIZE_MAX;
+		if (!c->in_lot[d->order[i]])
+			continue;
+		c->lot_frag[i] = gs_sheet_offers_fragment(cd->offer, cd->cls, 1);
+		for (k = (size_t)gs_hash_str(c->lot_frag[i]) & (nslot - 1); slot[k]; k = (k + 1) & (nslot - 1))
+			if (strcmp(c->lot_frag[slot[k] - 1], c->lot_frag[i]) == 0)
+				break;
+		if (!slot[k]) {
+			slot[k] = i + 1;
+			c->lot_of[i] = c->nlot++;
+		} else {
+			c->lot_of[i] = c->lot_of[slot[k] - 1];
+		}
+	}
+	free(slot);
+}
+
 /* The lots' fragments already given as ids (each once in the sheet). */
 typedef struct {
-	const char **frag;   /* borrowed from c->lot_frag */
-	size_t n;
+	unsigned char *given;   /* by lot number (c->lot_of) */
+	size_t *at;             /* by lot number: its index in a row's lots, SIZE_MAX: none */
 } S_seen;
 
 /* A lot of a short table's row: its offers of one GPU model and as many
  * cards (one fragment), the first in table order, and the lowest price
  * per hour in the first's currency: on-demand, else interruptible. */
 typedef struct {
+	size_t id;               /* its number (c->lot_of) */
 	const char *frag;
 	const gs_candidate *first;
 	size_t n;
@@ -190,26 +224,28 @@ static const gs_rate *S_lower(const gs_rate *low, const gs_rate *r)
  * i * GS_REQ_COUNT + q), by lot in the order of their first offer: the lot
  * ("2 x H100", its fragment as id where no row above gave it: the site's
  * pages link there, gs_sheet_offers_fragment), its offer's id (a lot of
- * one offer, when the short table counts no more than GS_SHEET_TABLE_OFFERS
- * offers) or how many offers, and the lowest price per hour. Each offer's own figures are in
- * the decision JSON.
+ * one offer, when the short table counts no more than
+ * GS_SHEET_TABLE_OFFERS offers) or how many offers, and the lowest price
+ * per hour. Each offer's own figures are in the decision JSON. seen->at
+ * is all SIZE_MAX on entry and on return.
  */
 static void S_lots_cell(S_ctx *c, cmark_node *cell, size_t k0, const size_t *next, S_seen *seen,
 			int name_ids)
 {
 	const gs_decision *d = c->in->d;
 	S_lot *lot = NULL;
-	size_t nlot = 0, k, l, s;
+	size_t nlot = 0, k, l;
 	char m[GS_FMT_MAX];
 
 	for (k = k0; k != SIZE_MAX; k = next[k]) {
 		const gs_candidate *cd = &d->cands[d->order[k / GS_REQ_COUNT]];
-		const char *f = c->lot_frag[k / GS_REQ_COUNT];
-		for (l = 0; l < nlot && strcmp(lot[l].frag, f) != 0; l++)
-			;
-		if (l == nlot) {
+		size_t id = c->lot_of[k / GS_REQ_COUNT];
+		l = seen->at[id];
+		if (l == SIZE_MAX) {
+			l = seen->at[id] = nlot;
 			lot = gs_xrealloc(lot, (nlot + 1) * sizeof(*lot));
-			lot[l].frag = f;
+			lot[l].id = id;
+			lot[l].frag = c->lot_frag[k / GS_REQ_COUNT];
 			lot[l].first = cd;
 			lot[l].n = 0;
 			lot[l].od = lot[l].intr = NULL;
@@ -226,11 +262,9 @@ static void S_lots_cell(S_ctx *c, cmark_node *cell, size_t k0, const size_t *nex
 					  lot[l].first->gpu ? lot[l].first->gpu->model : o->gpu_model);
 		if (l)
 			gs_doc_text(cell, "; ");
-		for (s = 0; s < seen->n && strcmp(seen->frag[s], lot[l].frag) != 0; s++)
-			;
-		if (s == seen->n) {
-			seen->frag = gs_xrealloc(seen->frag, (seen->n + 1) * sizeof(*seen->frag));
-			seen->frag[seen->n++] = lot[l].frag;
+		seen->at[lot[l].id] = SIZE_MAX;
+		if (!seen->given[lot[l].id]) {
+			seen->given[lot[l].id] = 1;
 			gs_doc_code_id(c->doc, cell, name, lot[l].frag);
 		} else {
 			gs_doc_code(cell, name);
@@ -269,7 +303,7 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 	size_t n = d->ncands, i, g, ng = 0, nlotted = 0;
 	size_t *gcls = NULL, *gq = NULL, *gwhy = NULL, *gnext, *glast = NULL, *gfirst = NULL;
 	unsigned char *gmixed = NULL;
-	S_seen seen = { 0 };
+	S_seen seen;
 	cmark_node *tb = NULL, *r, *cell, *p;
 	int q;
 
@@ -278,6 +312,10 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 	if (!nlotted)
 		return;
 	gnext = gs_xmalloc((n * GS_REQ_COUNT + 1) * sizeof(*gnext));
+	seen.given = gs_xcalloc(c->nlot + 1, 1);
+	seen.at = gs_xmalloc((c->nlot + 1) * sizeof(*seen.at));
+	for (i = 0; i <= c->nlot; i++)
+		seen.at[i] = SIZE_MAX;
 	for (i = 0; i < n; i++) {
 		size_t ci = d->order[i];
 		const gs_candidate *cd = &d->cands[ci];
@@ -362,7 +400,8 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 	free(glast);
 	free(gmixed);
 	free(gnext);
-	free(seen.frag);
+	free(seen.given);
+	free(seen.at);
 }
 
 /* The sources and catalog notes the offers share, numbered once in table
@@ -523,15 +562,8 @@ void gs_sheet_offers_candidates(S_ctx *c)
 	free(c->in_lot);
 	c->in_lot = gs_xmalloc(d->ncands + 1);
 	gs_sheet_offers_in_lots(d, c->in_lot);
-	if (!c->lot_frag) {
-		size_t i;
-		c->lot_frag = gs_xcalloc(d->ncands + 1, sizeof(*c->lot_frag));
-		for (i = 0; i < d->ncands; i++) {
-			const gs_candidate *cd = &d->cands[d->order[i]];
-			if (c->in_lot[d->order[i]])
-				c->lot_frag[i] = gs_sheet_offers_fragment(cd->offer, cd->cls, 1);
-		}
-	}
+	if (!c->lot_frag)
+		S_lots_number(c);
 	if (!rs) {
 		gs_sheet_reasons_set_build(c->in, &own);
 		rs = &own;
