@@ -1,7 +1,9 @@
 /*
  * sheet_offers: the candidates: equivalent offers as one row, the candidates
- * table with its sources and notes by number, the compact table of the
- * excluded offers and those of unknown capacity.
+ * table with its sources and notes by number, the short table of the
+ * offers counted by lot (past the table's first offers that fit, those
+ * only a measurement can tell, of unknown capacity, excluded), and the
+ * fragment that holds each offer, for the sheet and the site's links.
  */
 #define _DEFAULT_SOURCE
 #include "gpuname.h"
