@@ -594,6 +594,13 @@ void gs_publish_result_from_decision(const gs_decision *d, const gs_catalog *cat
 	res->cost = gs_xcalloc(res->noffers + 1, sizeof(*res->cost));
 	res->currency = gs_xcalloc(res->noffers + 1, sizeof(*res->currency));
 	gs_publish_result_classes_alloc(res);
+	{
+		unsigned char *lot = gs_xmalloc(d->ncands + 1);
+		gs_sheet_offers_in_lots(d, lot);
+		for (i = 0; i < d->ncands; i++)
+			res->in_lot[d->cands[i].offer - cat->offers] = lot[i];
+		free(lot);
+	}
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *c = &d->cands[i];
 		size_t k = (size_t)(c->offer - cat->offers);
@@ -762,6 +769,7 @@ void gs_publish_result_classes_alloc(gs_publish_result *r)
 {
 	r->cls = gs_xmalloc(r->noffers + 1);
 	memset(r->cls, GS_CLASS_COUNT, r->noffers + 1);
+	r->in_lot = gs_xcalloc(r->noffers + 1, 1);
 	r->mtok = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok));
 	r->mtok_currency = gs_xcalloc(r->noffers + 1, sizeof(*r->mtok_currency));
 	r->mtok_intr = gs_xcalloc(r->noffers + 1, 1);
@@ -781,6 +789,7 @@ void gs_publish_result_release(gs_publish_result *r)
 	free(r->cost);
 	free(r->currency);
 	free(r->cls);
+	free(r->in_lot);
 	free(r->mtok);
 	free(r->mtok_currency);
 	free(r->mtok_intr);

@@ -138,6 +138,10 @@ typedef struct {
 	 * the catalog; NULL: none), for the cheapest on-demand plan, else the
 	 * cheapest interruptible one (mtok_intr 1). */
 	unsigned char *cls;
+	/* Per offer in catalog order: 1 when its sheet counts it in a lot of
+	 * the short table (gs_sheet_offers_in_lots), which its links name
+	 * (gs_sheet_offers_fragment); 0 otherwise. */
+	unsigned char *in_lot;
 	int64_t *mtok;
 	const char **mtok_currency;
 	unsigned char *mtok_intr;

@@ -77,6 +77,7 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 	S_ctx ctx, *c = &ctx;
 	cmark_node *p;
 	char *title;
+	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	memset(&ctx, 0, sizeof(ctx));
@@ -120,6 +121,12 @@ int gs_sheet_build(const gs_sheet_input *in, gs_sheet *out)
 		gs_doc_textf(p, "; %s %s", TR("sheet.date"), in->date);
 	gs_doc_text(p, ".");
 	free(ctx.row_n);
+	free(ctx.in_lot);
+	if (ctx.lot_frag)
+		for (i = 0; i < in->d->ncands; i++)
+			free(ctx.lot_frag[i]);
+	free(ctx.lot_frag);
+	free(ctx.lot_of);
 	return 0;
 }
 

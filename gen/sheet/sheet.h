@@ -180,6 +180,32 @@ char *gs_sheet_brief_text(const gs_sheet_input *in);
  */
 char *gs_sheet_brief_json(const gs_sheet_input *in, const char *const *paths, size_t npaths);
 
+/*
+ * The offers a sheet's candidates table gives rows: every retained offer
+ * and reference card, and the offers that fit or whose capacity holds the
+ * lower bound among the first GS_SHEET_TABLE_OFFERS of them in the
+ * decision's order. The others (those beyond, those only a measurement
+ * can tell, of unknown capacity, excluded) are counted by lot in the short
+ * table: GPU model and cards per lot, how many, the lowest price per hour;
+ * the decision JSON keeps each one's figures.
+ */
+#define GS_SHEET_TABLE_OFFERS 50
+
+/* lot[i] for d->cands[i]: 1 when the short table counts it in a lot, 0
+ * when it is (in) a row of the candidates table. lot holds d->ncands. */
+void gs_sheet_offers_in_lots(const gs_decision *d, unsigned char *lot);
+/*
+ * The fragment of the sheet's HTML that holds offer o of class cls, for
+ * the site's links (sheets/ID.html#FRAGMENT) and the sheet's own ids, one
+ * function for both: "offer-ID" for an offer of the candidates table
+ * (in_lot 0: gs_sheet_offers_in_lots); else its lot's in the short table,
+ * "lot-CLASS-Nx-MODEL" (CLASS: fits, lower, measure, unknown or excluded;
+ * N its cards; MODEL the GPU model, the vendor table's where it resolves
+ * the offer's (gs_verdict_offer_gpu), in lower case, every run of
+ * characters other than letters, digits and '.' one '-'). Caller frees.
+ */
+char *gs_sheet_offers_fragment(const gs_offer *o, gs_class cls, int in_lot);
+
 /* Sweep: when measurements vary exactly one numeric dimension. */
 typedef struct {
 	const char *dim;              /* the varied dimension */

@@ -501,12 +501,53 @@ static unsigned S_to_confirm_set(const gs_candidate *cd)
 }
 
 /*
+ * For the pre-selection, the offers of the short table that are not
+ * excluded: lot[j], the position of the first offer with j's fragment
+ * (its lot) and the same set to confirm; n[j] at that first, their count
+ * (SIZE_MAX in lot: an offer of the candidates table or excluded).
+ */
+static void S_lots_by_set(S_ctx *c, size_t *lot, size_t *n)
+{
+	const gs_decision *d = c->in->d;
+	size_t nslot = 16, i, k;
+	size_t *slot;
+	const char **frag = gs_xcalloc(d->ncands + 1, sizeof(*frag));
+	unsigned *set = gs_xcalloc(d->ncands + 1, sizeof(*set));
+
+	while (nslot < 2 * d->ncands)
+		nslot *= 2;
+	slot = gs_xcalloc(nslot, sizeof(*slot));
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		uint64_t h;
+		lot[i] = SIZE_MAX;
+		n[i] = 0;
+		if (!c->lot_frag || !c->lot_frag[i] || cd->excluded)
+			continue;
+		frag[i] = c->lot_frag[i];
+		set[i] = S_to_confirm_set(cd);
+		h = gs_hash_mix(gs_hash_str(frag[i]), &set[i], sizeof(set[i]));
+		for (k = (size_t)h & (nslot - 1); slot[k]; k = (k + 1) & (nslot - 1))
+			if (set[slot[k] - 1] == set[i] && strcmp(frag[slot[k] - 1], frag[i]) == 0)
+				break;
+		if (!slot[k])
+			slot[k] = i + 1;
+		lot[i] = slot[k] - 1;
+		n[lot[i]]++;
+	}
+	free(frag);
+	free(set);
+	free(slot);
+}
+
+/*
  * The pre-selection: the offers without exclusion, grouped by the
  * requirements they still have to confirm, a group per distinct set in
  * order of its first offer in the table, its offers in the table's order.
  * Fifty offers often share two or three sets: each set is written once,
  * and each row of the candidates table once, by its first offer (the
- * table names the others: a row's offers share their verdicts).
+ * table names the others: a row's offers share their verdicts); an offer
+ * of the short table, by its lot's first offer with the same set.
  * (Without a retained offer, an offer not excluded has one at least.)
  */
 static void S_preselection(S_ctx *c)
@@ -515,9 +556,12 @@ static void S_preselection(S_ctx *c)
 	const char *const *rk = gs_sheet_words_req_keys;
 	unsigned char done[1u << GS_REQ_COUNT] = { 0 };
 	cmark_node *list = gs_doc_list(c->root, 0), *p;
+	size_t *lot = gs_xmalloc((d->ncands + 1) * sizeof(*lot));
+	size_t *nlot = gs_xmalloc((d->ncands + 1) * sizeof(*nlot));
 	size_t i, j;
 	int q, k;
 
+	S_lots_by_set(c, lot, nlot);
 	for (i = 0; i < d->ncands; i++) {
 		const gs_candidate *cd = &d->cands[d->order[i]];
 		unsigned set;
@@ -532,8 +576,9 @@ static void S_preselection(S_ctx *c)
 		gs_doc_text(p, ": ");
 		for (j = i, k = 0; j < d->ncands; j++) {
 			const gs_candidate *cj = &d->cands[d->order[j]];
-			size_t n = c->row_n ? c->row_n[j] : 1;
-			if (cj->excluded || cj->cls == GS_CLASS_REFERENCE || S_to_confirm_set(cj) != set || !n)
+			size_t n;
+			if (cj->excluded || cj->cls == GS_CLASS_REFERENCE || S_to_confirm_set(cj) != set ||
+			    !(n = lot[j] == SIZE_MAX ? (c->row_n ? c->row_n[j] : 1) : lot[j] == j ? nlot[j] : 0))
 				continue;
 			if (k++)
 				gs_doc_text(p, ", ");
@@ -543,6 +588,8 @@ static void S_preselection(S_ctx *c)
 		}
 		gs_doc_text(p, ".");
 	}
+	free(lot);
+	free(nlot);
 }
 
 void gs_sheet_answer_decision(S_ctx *c)

@@ -36,6 +36,15 @@ typedef struct {
 	 * gives the number of its offers, not their ids (each row names its
 	 * sources and notes by number) */
 	int count_offers;
+	/* in_lot[ci]: d->cands[ci] is counted in a lot of the short table
+	 * (gs_sheet_offers_in_lots); lot_frag[pos]: the fragment of the lot
+	 * of the offer at pos in d->order (gs_sheet_offers_fragment), NULL for
+	 * an offer of the table; both NULL before the candidates section */
+	unsigned char *in_lot;
+	char **lot_frag;
+	/* lot_of[pos]: the lot's number (0 to nlot - 1, distinct fragments in
+	 * order of their first offer), SIZE_MAX for an offer of the table */
+	size_t *lot_of, nlot;
 } S_ctx;
 
 #define TR(key) gs_tr(c->t, key)

@@ -1,9 +1,12 @@
 /*
  * sheet_offers: the candidates: equivalent offers as one row, the candidates
- * table with its sources and notes by number, the compact table of the
- * excluded offers and those of unknown capacity.
+ * table with its sources and notes by number, the short table of the
+ * offers counted by lot (past the table's first offers that fit, those
+ * only a measurement can tell, of unknown capacity, excluded), and the
+ * fragment that holds each offer, for the sheet and the site's links.
  */
 #define _DEFAULT_SOURCE
+#include "gpuname.h"
 #include "sheet_int.h"
 
 /*
@@ -29,6 +32,8 @@ typedef struct {
 	size_t *next;      /* next[pos]: the next offer of pos's row, SIZE_MAX after the last */
 } S_rows;
 
+static int S_compact(const S_ctx *c, const gs_candidate *cd);
+
 static void S_rows_build(const S_ctx *c, const gs_sheet_reasonset *rs, S_rows *rw)
 {
 	const gs_decision *d = c->in->d;
@@ -47,10 +52,12 @@ static void S_rows_build(const S_ctx *c, const gs_sheet_reasonset *rs, S_rows *r
 
 		rw->next[i] = SIZE_MAX;
 		{
-			h = gs_sheet_columns_row_hash(c, rs, ci);
+			/* an offer counted in a lot never shares a row with one that is not */
+			h = gs_sheet_columns_row_hash(c, rs, ci) ^ (uint64_t)c->in_lot[ci];
 			for (k = (size_t)h & (nslot - 1); slot[k]; k = (k + 1) & (nslot - 1)) {
 				const S_row *o = &rw->row[slot[k] - 1];
-				if (o->hash == h && gs_sheet_columns_same_row(c, rs, d->order[o->first], ci)) {
+				if (o->hash == h && c->in_lot[d->order[o->first]] == c->in_lot[ci] &&
+				    gs_sheet_columns_same_row(c, rs, d->order[o->first], ci)) {
 					g = slot[k] - 1;
 					break;
 				}
@@ -71,8 +78,6 @@ static void S_rows_build(const S_ctx *c, const gs_sheet_reasonset *rs, S_rows *r
 	free(slot);
 }
 
-static int S_compact(const gs_candidate *cd);
-
 /* The rows, for the decision section that names them (c->row_n). */
 static void S_rows_keep(S_ctx *c, const S_rows *rw)
 {
@@ -83,7 +88,7 @@ static void S_rows_keep(S_ctx *c, const S_rows *rw)
 	c->row_n = gs_xcalloc(d->ncands + 1, sizeof(*c->row_n));
 	for (g = 0; g < rw->nrow; g++)
 		for (i = rw->row[g].first; i != SIZE_MAX; i = rw->next[i])
-			if (S_compact(&d->cands[d->order[i]]))
+			if (S_compact(c, &d->cands[d->order[i]]))
 				c->row_n[i] = 1;
 			else if (i == rw->row[g].first)
 				c->row_n[i] = rw->row[g].n;
@@ -95,73 +100,231 @@ static void S_rows_release(S_rows *rw)
 	free(rw->next);
 }
 
-/* `ID` whose HTML element is the fragment #offer-ID */
-static void S_code_anchor(S_ctx *c, cmark_node *cell, const char *id)
+void gs_sheet_offers_in_lots(const gs_decision *d, unsigned char *lot)
 {
-	char buf[256];
+	size_t i, fit = 0;
 
-	if (strlen(id) + 6 < sizeof(buf)) {
-		snprintf(buf, sizeof(buf), "offer-%s", id);
-		gs_doc_code_id(c->doc, cell, id, buf);
-	} else {
-		char *a = gs_xasprintf("offer-%s", id);
-		gs_doc_code_id(c->doc, cell, id, a);
-		free(a);
+	for (i = 0; i < d->ncands; i++) {
+		size_t ci = d->order[i];
+		gs_class k = d->cands[ci].cls;
+		if (k == GS_CLASS_FITS || k == GS_CLASS_LOWER_FITS)
+			lot[ci] = fit++ >= GS_SHEET_TABLE_OFFERS;
+		else
+			lot[ci] = k == GS_CLASS_UNSURE || k == GS_CLASS_UNKNOWN || k == GS_CLASS_EXCLUDED;
 	}
 }
 
-/* Excluded offers and those of unknown capacity are not rows of the table:
- * their verdict that decides, and the offers it decides, in a short table. */
-static int S_compact(const gs_candidate *cd)
+/* Whether cd is not a row of the table but counted in a lot of the short
+ * table, with its verdict that decides (c->in_lot). */
+static int S_compact(const S_ctx *c, const gs_candidate *cd)
 {
-	return cd->cls == GS_CLASS_EXCLUDED || cd->cls == GS_CLASS_UNKNOWN;
+	return c->in_lot[cd - c->in->d->cands];
+}
+
+char *gs_sheet_offers_fragment(const gs_offer *o, gs_class cls, int in_lot)
+{
+	static const char *const word[GS_CLASS_COUNT] = {
+		"retained", "fits", "lower", "measure", "unknown", "excluded", "reference"
+	};
+	gs_buf b;
+	const gs_gpu_nominal *e = gs_verdict_offer_gpu(o);
+	const char *m, *name = e ? e->model : o->gpu_model ? o->gpu_model : "";
+	int dash = 0;
+
+	if (!in_lot || (unsigned)cls >= GS_CLASS_COUNT)
+		return gs_xasprintf("offer-%s", o->id);
+	gs_buf_init(&b, 48);
+	gs_buf_printf(&b, "lot-%s-%llux-", word[cls], (unsigned long long)o->cards);
+	for (m = name; *m; m++) {
+		char ch = *m;
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (char)(ch - 'A' + 'a');
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.') {
+			if (dash && b.data[b.len - 1] != '-')
+				gs_buf_putc(&b, '-');
+			gs_buf_putc(&b, ch);
+			dash = 0;
+		} else {
+			dash = 1;
+		}
+	}
+	if (b.data[b.len - 1] == '-')
+		gs_buf_putc(&b, '0');   /* a model of no letter or digit */
+	return gs_buf_detach(&b, NULL);
 }
 
 /* The verdict that decides a compact offer's class: an exclusion (each),
- * or the memory verdict of an offer of unknown capacity. */
+ * or the memory verdict of the others. */
 static int S_deciding(const gs_candidate *cd, int q)
 {
 	return cd->cls == GS_CLASS_EXCLUDED ? cd->v[q].kind == GS_V_EXCLUDE : q == GS_REQ_MEMORY;
 }
 
+/* Each offer's lot (c->lot_frag, c->lot_of, c->nlot), its fragment's
+ * number found through a table of the fragments' hashes. */
+static void S_lots_number(S_ctx *c)
+{
+	const gs_decision *d = c->in->d;
+	size_t nslot = 16, i, k;
+	size_t *slot;
+
+	while (nslot < 2 * d->ncands)
+		nslot *= 2;
+	slot = gs_xcalloc(nslot, sizeof(*slot));
+	c->lot_frag = gs_xcalloc(d->ncands + 1, sizeof(*c->lot_frag));
+	c->lot_of = gs_xmalloc((d->ncands + 1) * sizeof(*c->lot_of));
+	c->nlot = 0;
+	for (i = 0; i < d->ncands; i++) {
+		const gs_candidate *cd = &d->cands[d->order[i]];
+		c->lot_of[i] = SIZE_MAX;
+		if (!c->in_lot[d->order[i]])
+			continue;
+		c->lot_frag[i] = gs_sheet_offers_fragment(cd->offer, cd->cls, 1);
+		for (k = (size_t)gs_hash_str(c->lot_frag[i]) & (nslot - 1); slot[k]; k = (k + 1) & (nslot - 1))
+			if (strcmp(c->lot_frag[slot[k] - 1], c->lot_frag[i]) == 0)
+				break;
+		if (!slot[k]) {
+			slot[k] = i + 1;
+			c->lot_of[i] = c->nlot++;
+		} else {
+			c->lot_of[i] = c->lot_of[slot[k] - 1];
+		}
+	}
+	free(slot);
+}
+
+/* The lots' fragments already given as ids (each once in the sheet). */
+typedef struct {
+	unsigned char *given;   /* by lot number (c->lot_of) */
+	size_t *at;             /* by lot number: its index in a row's lots, SIZE_MAX: none */
+} S_seen;
+
+/* A lot of a short table's row: its offers of one GPU model and as many
+ * cards (one fragment), the first in table order, and the lowest price
+ * per hour in the first's currency: on-demand, else interruptible. */
+typedef struct {
+	size_t id;               /* its number (c->lot_of) */
+	const char *frag;
+	const gs_candidate *first;
+	size_t n;
+	const gs_rate *od, *intr;   /* the lowest of each kind, NULL: none */
+} S_lot;
+
+/* The lower of low and r (a price in low's currency only). */
+static const gs_rate *S_lower(const gs_rate *low, const gs_rate *r)
+{
+	if (!r->plan)
+		return low;
+	if (!low)
+		return r;
+	return gs_sheet_words_same_str(r->plan->currency, low->plan->currency) &&
+		r->micro_per_hour < low->micro_per_hour ? r : low;
+}
+
 /*
- * The compact offers grouped by their class, the requirement whose verdict
- * decides it and that verdict's kind of reason (its label key: "above the
- * budget", whatever the cost): a row per group in order of its first offer
- * in the table, its offers in table order, each named, and each offer's
- * fragment (#offer-ID) in its first group's cell; the verdict links to the
- * reason (budget reasons merged, rep), or to the requirement's reasons when
- * the group's offers have several. An offer excluded by two requirements
- * is in two groups: named in both, or, beside a table of more than
- * GS_SHEET_FEW_OFFERS rows (c->count_offers), when more than
- * GS_SHEET_FEW_OFFERS offers of a group are named above, named in the
- * first and counted in the other.
+ * The offers of a short table's row (its chain from k0 through next, as
+ * i * GS_REQ_COUNT + q), by lot in the order of their first offer: the lot
+ * ("2 x H100", its fragment as id where no row above gave it: the site's
+ * pages link there, gs_sheet_offers_fragment), its offer's id (a lot of
+ * one offer, when the short table counts no more than
+ * GS_SHEET_TABLE_OFFERS offers) or how many offers, and the lowest price
+ * per hour. Each offer's own figures are in the decision JSON. seen->at
+ * is all SIZE_MAX on entry and on return.
+ */
+static void S_lots_cell(S_ctx *c, cmark_node *cell, size_t k0, const size_t *next, S_seen *seen,
+			int name_ids)
+{
+	const gs_decision *d = c->in->d;
+	S_lot *lot = NULL;
+	size_t nlot = 0, k, l;
+	char m[GS_FMT_MAX];
+
+	for (k = k0; k != SIZE_MAX; k = next[k]) {
+		const gs_candidate *cd = &d->cands[d->order[k / GS_REQ_COUNT]];
+		size_t id = c->lot_of[k / GS_REQ_COUNT];
+		l = seen->at[id];
+		if (l == SIZE_MAX) {
+			l = seen->at[id] = nlot;
+			lot = gs_xrealloc(lot, (nlot + 1) * sizeof(*lot));
+			lot[l].id = id;
+			lot[l].frag = c->lot_frag[k / GS_REQ_COUNT];
+			lot[l].first = cd;
+			lot[l].n = 0;
+			lot[l].od = lot[l].intr = NULL;
+			nlot++;
+		}
+		lot[l].n++;
+		lot[l].od = S_lower(lot[l].od, &cd->on_demand);
+		lot[l].intr = S_lower(lot[l].intr, &cd->interruptible);
+	}
+	for (l = 0; l < nlot; l++) {
+		const gs_offer *o = lot[l].first->offer;
+		const gs_rate *r = lot[l].od ? lot[l].od : lot[l].intr;
+		char *name = gs_xasprintf("%llu x %s", (unsigned long long)o->cards,
+					  lot[l].first->gpu ? lot[l].first->gpu->model : o->gpu_model);
+		if (l)
+			gs_doc_text(cell, "; ");
+		seen->at[lot[l].id] = SIZE_MAX;
+		if (!seen->given[lot[l].id]) {
+			seen->given[lot[l].id] = 1;
+			gs_doc_code_id(c->doc, cell, name, lot[l].frag);
+		} else {
+			gs_doc_code(cell, name);
+		}
+		free(name);
+		if (lot[l].n == 1 && name_ids) {
+			gs_doc_text(cell, ": ");
+			gs_doc_code(cell, o->id);
+		} else {
+			gs_doc_textf(cell, ": %zu %s", lot[l].n, TR(lot[l].n > 1 ? "cand.offers" : "cand.offer"));
+		}
+		if (r)
+			gs_doc_textf(cell, "%s%s %s/h%s%s", lot[l].n == 1 ? ", " : TR("cand.lot_from"),
+				     gs_qty_fmt_micro(m, r->micro_per_hour, c->lang), r->plan->currency,
+				     lot[l].od ? "" : " ", lot[l].od ? "" : TR("price.interruptible"));
+	}
+	free(lot);
+}
+
+/*
+ * The compact offers (counted in lots: c->in_lot) grouped by their class,
+ * the requirement whose verdict decides it and that verdict's kind of
+ * reason (its label key: "above the budget", whatever the cost): a row per
+ * group in order of its first offer in the table, its offers by lot
+ * (S_lots_cell), each lot's fragment (gs_sheet_offers_fragment) in its
+ * first group's cell; the verdict links to the reason (budget reasons
+ * merged, rep), or to the requirement's reasons when the group's offers
+ * have several. An offer excluded by two requirements is counted in two
+ * groups.
  */
 static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t *rep,
 			    char *vtext[4][2])
 {
 	const gs_decision *d = c->in->d;
 	const char *h[3];
-	size_t n = d->ncands, i, j, g, ng = 0;
+	size_t n = d->ncands, i, g, ng = 0, nlotted = 0;
 	size_t *gcls = NULL, *gq = NULL, *gwhy = NULL, *gnext, *glast = NULL, *gfirst = NULL;
 	unsigned char *gmixed = NULL;
-	unsigned char *named;
+	S_seen seen;
 	cmark_node *tb = NULL, *r, *cell, *p;
 	int q;
 
-	for (i = 0; i < n && !S_compact(&d->cands[d->order[i]]); i++)
-		;
-	if (i == n)
+	for (i = 0; i < n; i++)
+		nlotted += S_compact(c, &d->cands[i]);
+	if (!nlotted)
 		return;
 	gnext = gs_xmalloc((n * GS_REQ_COUNT + 1) * sizeof(*gnext));
-	named = gs_xcalloc(n + 1, 1);
+	seen.given = gs_xcalloc(c->nlot + 1, 1);
+	seen.at = gs_xmalloc((c->nlot + 1) * sizeof(*seen.at));
+	for (i = 0; i <= c->nlot; i++)
+		seen.at[i] = SIZE_MAX;
 	for (i = 0; i < n; i++) {
 		size_t ci = d->order[i];
 		const gs_candidate *cd = &d->cands[ci];
 		for (q = 0; q < GS_REQ_COUNT; q++) {
 			size_t k = i * GS_REQ_COUNT + (size_t)q, why;
 			gnext[k] = SIZE_MAX;
-			if (!S_compact(cd) || !S_deciding(cd, q))
+			if (!S_compact(c, cd) || !S_deciding(cd, q))
 				continue;
 			why = rep[rs->of[ci * GS_REQ_COUNT + (size_t)q]];
 			for (g = 0; g < ng; g++) {
@@ -193,12 +356,17 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 	}
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("cand.compact_intro"));
+	for (i = 0; i < n && !(S_compact(c, &d->cands[i]) && (d->cands[i].cls == GS_CLASS_FITS ||
+							     d->cands[i].cls == GS_CLASS_LOWER_FITS)); i++)
+		;
+	if (i < n)
+		gs_doc_textf(p, " %s %d %s", TR("cand.compact_past"), GS_SHEET_TABLE_OFFERS,
+			     TR("cand.compact_past_end"));
 	h[0] = TR("col.overall");
 	h[1] = TR("col.deciding");
 	h[2] = TR("col.offers");
 	for (g = 0; g < ng; g++) {
-		size_t cnt = 0, k, again;
-		int count;
+		size_t cnt = 0, k;
 		gs_verdict_kind kind;
 		int syn;
 		char num[GS_DEC_MAX + 1];
@@ -221,30 +389,11 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 		else
 			gs_sheet_words_anchor(c->doc, cell, "why-", gs_dec(num, gwhy[g], 0), gs_doc_cell_link);
 		cell = gs_doc_cell(r);
-		if (cnt > 1)
-			gs_doc_textf(cell, "%zu %s: ", cnt, TR("cand.offers"));
-		/* sheets/ID.html#offer-OFFER: the site's pages link to each
-		 * offer, whose id (in its first group) carries the fragment;
-		 * beside a long table, the offers named in a group above are
-		 * counted, not named again, when they are more than a few */
-		for (k = gfirst[g], again = 0; k != SIZE_MAX; k = gnext[k])
-			again += named[k / GS_REQ_COUNT];
-		count = c->count_offers && again > GS_SHEET_FEW_OFFERS;
-		for (k = gfirst[g], j = 0; k != SIZE_MAX; k = gnext[k]) {
-			const char *id = d->cands[d->order[k / GS_REQ_COUNT]].offer->id;
-			if (named[k / GS_REQ_COUNT] && count)
-				continue;
-			if (j++)
-				gs_doc_text(cell, ", ");
-			if (named[k / GS_REQ_COUNT]) {
-				gs_doc_code(cell, id);
-				continue;
-			}
-			named[k / GS_REQ_COUNT] = 1;
-			S_code_anchor(c, cell, id);
-		}
-		if (count)
-			gs_doc_textf(cell, "%s%zu %s", j ? "; " : "", again, TR("cand.named_above"));
+		/* a lot's name may hold a size ("A100 80GB"): the row says how
+		 * its figures are known, the prices calculated from claims */
+		gs_doc_textf(cell, "%zu %s (%s): ", cnt, TR(cnt > 1 ? "cand.offers" : "cand.offer"),
+			     TR("cand.lot_prices"));
+		S_lots_cell(c, cell, gfirst[g], gnext, &seen, nlotted <= GS_SHEET_TABLE_OFFERS);
 	}
 	free(gcls);
 	free(gq);
@@ -253,7 +402,8 @@ static void S_compact_table(S_ctx *c, const gs_sheet_reasonset *rs, const size_t
 	free(glast);
 	free(gmixed);
 	free(gnext);
-	free(named);
+	free(seen.given);
+	free(seen.at);
 }
 
 /* The sources and catalog notes the offers share, numbered once in table
@@ -270,7 +420,7 @@ static void S_share(S_ctx *c, const S_rows *rw, size_t *src_of, size_t *note_of,
 			char w1[256];
 
 			src_of[2 * i] = src_of[2 * i + 1] = note_of[i] = SIZE_MAX;
-			if (S_compact(cd))
+			if (S_compact(c, cd))
 				continue;
 			if (!cd->offer->memory_unknown)
 				src_of[2 * i] = gs_sheet_sources_share_source(sources, gs_xasprintf("%s (%s)",
@@ -301,12 +451,12 @@ static size_t S_same(gs_sheet_cands *t, const S_rows *rw, size_t *f0)
 
 	for (q = 0; q < GS_REQ_COUNT; q++)
 		t->same[q] = 1;
-	for (g = 0; g < rw->nrow && S_compact(&d->cands[d->order[rw->row[g].first]]); g++)
+	for (g = 0; g < rw->nrow && S_compact(t->c, &d->cands[d->order[rw->row[g].first]]); g++)
 		;
 	*f0 = g < rw->nrow ? d->order[rw->row[g].first] : 0;
 	for (g = 0; g < rw->nrow; g++) {
 		size_t first = rw->row[g].first;
-		if (S_compact(&d->cands[d->order[first]]))
+		if (S_compact(t->c, &d->cands[d->order[first]]))
 			continue;
 		for (i = first; i != SIZE_MAX; i = rw->next[i])
 			for (q = 0; q < GS_REQ_COUNT; q++)
@@ -377,8 +527,8 @@ static cmark_node *S_table(gs_sheet_cands *t, size_t f0)
 }
 
 /* A row per group of equivalent offers (the compact ones left out), its
- * shown columns' cells; sheets/ID.html#offer-OFFER: the site's matrix and
- * offer pages link to the offer's row. */
+ * shown columns' cells; sheets/ID.html#offer-OFFER (gs_sheet_offers_fragment):
+ * the site's matrix and offer pages link to the offer's row. */
 static void S_rows_write(gs_sheet_cands *t, cmark_node *tb, const S_rows *rw)
 {
 	const gs_decision *d = t->c->in->d;
@@ -389,7 +539,7 @@ static void S_rows_write(gs_sheet_cands *t, cmark_node *tb, const S_rows *rw)
 		const gs_candidate *cd = &d->cands[d->order[first]];
 		cmark_node *r;
 
-		if (S_compact(cd))
+		if (S_compact(t->c, cd))
 			continue;
 		r = gs_doc_row(tb);
 		gs_sheet_words_anchor(t->c->doc, r, "offer-", cd->offer->id, gs_doc_row_id);
@@ -411,6 +561,11 @@ void gs_sheet_offers_candidates(S_ctx *c)
 	cmark_node *tb = NULL, *p;
 	int q;
 
+	free(c->in_lot);
+	c->in_lot = gs_xmalloc(d->ncands + 1);
+	gs_sheet_offers_in_lots(d, c->in_lot);
+	if (!c->lot_frag)
+		S_lots_number(c);
 	if (!rs) {
 		gs_sheet_reasons_set_build(c->in, &own);
 		rs = &own;

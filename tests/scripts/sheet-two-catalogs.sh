@@ -25,7 +25,7 @@ row a100-80gb-1x | grep -q '| 80.00 GiB (assumed, from a synthetic measurement, 
 	err "a100-80gb-1x: the measurement's device does not match it"
 grep -q '^  - \*\*✔ admissible\*\* for `lambda-gpu_8x_a100_80gb_sxm4`, `a100-80gb-1x`\. Observed need .* within the capacity per card 80\.00 GiB (assumed, from a synthetic measurement)' "$md" ||
 	err "lambda-gpu_8x_a100_80gb_sxm4: the measurement's device does not match it"
-grep -q '^| Excluded | Budget: ✘ exclude | `lambda-gpu_8x_a100_80gb_sxm4` |$' "$md" ||
+grep -q '^| Excluded | Budget: ✘ exclude | 1 offer (prices calculated): `8 x A100 80GB`: `lambda-gpu_8x_a100_80gb_sxm4`, 22.32 USD/h |$' "$md" ||
 	err "lambda-gpu_8x_a100_80gb_sxm4: not named among the excluded offers"
 # "A100" with 40960 MiB is the A100 40GB by its figure (the only one it
 # agrees with): its reported total, never the 80 GB device's. "H100" with

@@ -512,10 +512,10 @@ static void test_grouping(void)
 	CHECK(row && strstr(row, "| 47.14–52.00 USD; 0.6547–0.7222 USD/h on-demand |"));
 	CHECK(row && strstr(row, "| sources 1–4; notes 1–2 |") != NULL);
 	free(row);
-	/* p-inst-c (excluded by its calendar): not a row, named in the
-	 * excluded offers' table */
+	/* p-inst-c (excluded by its calendar): not a row, counted by its lot
+	 * in the short table, with its price per hour */
 	CHECK(strstr(md, "| `p-inst-c` RTX 4090") == NULL);
-	CHECK(strstr(md, "| Excluded | Calendar: ✘ exclude | `p-inst-c` |\n") != NULL);
+	CHECK(strstr(md, "| Excluded | Calendar: ✘ exclude | 1 offer (prices calculated): `1 x RTX 4090`: `p-inst-c`, ") != NULL);
 	CHECK(strstr(md, "| `q-inst-a` RTX 4090") == NULL);
 	CHECK(strstr(md, "`p-inst-b` RTX 4090") == NULL);
 	/* a reason over many offers: once, with the count (the verdict cells
@@ -532,13 +532,15 @@ static void test_grouping(void)
 	CHECK(strstr(md, "Instance type inst-b of P.") == NULL);
 	CHECK(strstr(md, "2.  `q-inst-a`: Instance type inst-a of Q.") != NULL);
 	/* every offer keeps its fragment: the row's id, then each other
-	 * offer's on its named id; an excluded offer's id carries its own */
+	 * offer's on its named id; an excluded offer's lot carries its
+	 * (gs_sheet_offers_fragment) */
 	CHECK(html && strstr(html, "<tr id=\"offer-p-inst-a\">\n<td>2 providers · 1 x") != NULL);
 	CHECK(html && strstr(html, "(<code>p-inst-a</code>, <code id=\"offer-q-inst-a\">q-inst-a</code>, "
 			     "<code id=\"offer-p-inst-b\">p-inst-b</code>, "
 			     "<code id=\"offer-p-inst-d\">p-inst-d</code>)</td>") != NULL);
 	CHECK(html && strstr(html, "\">Calendar: ✘ exclude</a></td>\n"
-			     "<td><code id=\"offer-p-inst-c\">p-inst-c</code></td>") != NULL);
+			     "<td>1 offer (prices calculated): <code id=\"lot-excluded-1x-rtx-4090\">1 x RTX 4090</code>: "
+			     "<code>p-inst-c</code>, ") != NULL);
 	CHECK(html && strstr(html, "<tr id=\"offer-q-inst-a\">") == NULL);
 	/* the row's budget verdicts say three things: the link leads to them all */
 	CHECK(html && strstr(html, "<a href=\"#reasons-budget\">✔</a>") != NULL);

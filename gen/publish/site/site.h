@@ -8,8 +8,8 @@
  *                                   column per lot of a GPU model in order of
  *                                   memory per lot; each cell gives the lot's
  *                                   best offer for the workload, its verdict and
- *                                   price per hour, linked to
- *                                   sheets/ID.html#offer-OFFER
+ *                                   price per hour, linked to its row or lot
+ *                                   in sheets/ID.html (gs_sheet_offers_fragment)
  *   gpus/MODEL.html                 one page per GPU model: its offers by price
  *                                   per hour, capacity, workloads (site_gpus.c)
  *   offers.html, offers-2.html, ... the catalog, 100 offers a page, grouped by

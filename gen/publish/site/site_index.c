@@ -120,8 +120,13 @@ static void S_best_html(gs_buf *o, const gs_strings *t,
 	gs_html_escape_str(o, gs_tr(t, gs_site_nav_class_key(pr->cls[pr->best])));
 	gs_buf_puts(o, ": <a href=\"");
 	gs_html_escape_str(o, link);
-	gs_buf_puts(o, "#offer-");
-	gs_html_escape_str(o, id);
+	gs_buf_puts(o, "#");
+	{
+		char *frag = gs_sheet_offers_fragment(&cat->offers[pr->best], (gs_class)pr->cls[pr->best],
+						      pr->in_lot && pr->in_lot[pr->best]);
+		gs_html_escape_str(o, frag);
+		free(frag);
+	}
 	gs_buf_puts(o, "\"><code class=\"id\">");
 	gs_site_index_id_html(o, id);
 	gs_buf_puts(o, "</code></a>");
@@ -436,8 +441,12 @@ void gs_site_index_lot_cell(gs_site_w *w, const gs_strings *t, const gs_catalog 
 	E(root);
 	H("sheets/");
 	E(pr->id);
-	H(".html#offer-");
-	E(o->id);
+	H(".html#");
+	{
+		char *frag = gs_sheet_offers_fragment(o, (gs_class)cls, k < pr->noffers && pr->in_lot && pr->in_lot[k]);
+		E(frag);
+		free(frag);
+	}
 	H("\" title=\"");
 	E(o->provider ? o->provider : gs_tr(t, "site.no_provider"));
 	H(" · ");

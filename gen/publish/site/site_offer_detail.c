@@ -99,14 +99,21 @@ static void S_detail_table(gs_site_w *w, const gs_strings *t)
 }
 
 /*
- * The verdict cell's link, ../sheets/ID.html#offer-OFFER: the href of the
- * whole, as the part up to ID then the rest (sfx), written once for the
- * page (the href escapes byte by byte; neither part nor the whole starts
- * with a scheme it would drop).
+ * The verdict cell's link, ../sheets/ID.html#FRAGMENT (the offer's row,
+ * or its lot's in the short table: gs_sheet_offers_fragment, by its class
+ * in that sheet): the href of the whole, as the part up to ID then the
+ * rest (sfx[class] for a lot's, sfx[GS_CLASS_COUNT] for the row's),
+ * written once for the page per fragment (the href
+ * escapes byte by byte; neither part nor the whole starts with a scheme
+ * it would drop).
  */
 static void S_detail_verdict(gs_site_w *w, const gs_offer *o, const gs_publish_result *pr,
-			     const gs_strings *t, unsigned st, gs_site_w *link, gs_site_w *sfx)
+			     const gs_strings *t, unsigned st, size_t k, gs_site_w *link, gs_site_w *sfxs)
 {
+	gs_class cls = k < pr->noffers && pr->cls[k] < GS_CLASS_COUNT ? (gs_class)pr->cls[k] : GS_CLASS_COUNT;
+	int in_lot = k < pr->noffers && pr->in_lot && pr->in_lot[k];
+	gs_site_w *sfx = &sfxs[in_lot ? cls : GS_CLASS_COUNT];
+
 	if (st == 3) {
 		gs_site_html_text(w, gs_site_nav_status_symbol(3));
 		S_LIT(w, " ");
@@ -114,7 +121,9 @@ static void S_detail_verdict(gs_site_w *w, const gs_offer *o, const gs_publish_r
 		return;
 	}
 	if (!sfx->len) {   /* not yet written: it ends with "> */
-		char *rest = gs_xasprintf(".html#offer-%s", o->id);
+		char *frag = gs_sheet_offers_fragment(o, cls, in_lot);
+		char *rest = gs_xasprintf(".html#%s", frag);
+		free(frag);
 		gs_doc_html_url(sfx, rest);
 		S_LIT(sfx, "\">");
 		free(rest);
@@ -169,7 +178,7 @@ static void S_detail_row(gs_site_w *w, const gs_site_pagekeys *pp, const gs_stri
 	gs_site_html_text(w, shrt);
 	free(shrt);
 	S_LIT(w, "</td><td>");
-	S_detail_verdict(w, o, pr, t, st, link, sfx);
+	S_detail_verdict(w, o, pr, t, st, k, link, sfx);
 	S_LIT(w, "</td><td>");
 	S_detail_cost(w, pr, t, k, st);
 	S_LIT(w, "</td><td>");
@@ -188,11 +197,14 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 	const gs_strings *t = env->t;
 	const gs_offer *o = &env->cat->offers[k];
 	size_t from = page * GS_SITE_PAGE_ROWS, to = from + GS_SITE_PAGE_ROWS, i;
-	gs_site_w w = GS_BUF_INIT, link = GS_BUF_INIT, sfx = GS_BUF_INIT;
+	gs_site_w w = GS_BUF_INIT, link = GS_BUF_INIT;
+	gs_site_w sfx[GS_CLASS_COUNT + 1];
 	char name[128];
 	char *title = gs_xasprintf("%s %s", gs_tr(t, "site.offer_title"), o->id);
 	int rc;
 
+	for (i = 0; i <= GS_CLASS_COUNT; i++)
+		gs_buf_init(&sfx[i], 0);
 	if (to > n)
 		to = n;
 	gs_site_html_h1(&w, title);
@@ -203,7 +215,7 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 	if (from < to)
 		S_LIT(&w, "\n<tbody>\n");
 	for (i = from; i < to; i++)
-		S_detail_row(&w, pp, t, o, i, k, &link, &sfx);
+		S_detail_row(&w, pp, t, o, i, k, &link, sfx);
 	if (from < to)
 		S_LIT(&w, "</tbody>\n</table>\n");
 	else
@@ -213,7 +225,8 @@ static int S_offer_detail_page(const gs_publish_env *env, size_t n,
 	gs_site_nav_detail_name(name, sizeof(name), o->id, page);
 	rc = gs_site_html_page(env, dir, name, &w, title, nav, "../", NULL, err);
 	gs_buf_release(&link);
-	gs_buf_release(&sfx);
+	for (i = 0; i <= GS_CLASS_COUNT; i++)
+		gs_buf_release(&sfx[i]);
 	free(title);
 	return rc;
 }

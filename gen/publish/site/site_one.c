@@ -130,10 +130,11 @@ json_t *gs_site_one_result_pack(const gs_publish_result *r)
 			    ? json_pack("[Isi]", (json_int_t)r->best_hour, r->best_hour_currency,
 					r->best_hour_interruptible)
 			    : json_null());
-	/* per offer: its class, a digit (7: not compared), and the cost of a
+	/* per offer: its class, a digit (7: not compared), or a letter from
+	 * 'a' when its sheet counts it in a lot (in_lot), and the cost of a
 	 * million tokens at the bound, [micro, currency, interruptible] or null */
 	for (k = 0; k < r->noffers; k++)
-		st[k] = (char)('0' + (r->cls ? r->cls[k] : GS_CLASS_COUNT));
+		st[k] = (char)((r->in_lot && r->in_lot[k] ? 'a' : '0') + (r->cls ? r->cls[k] : GS_CLASS_COUNT));
 	json_object_set_new(o, "class", json_string(st));
 	{
 		json_t *mt = json_array();
@@ -336,9 +337,11 @@ static int S_unpack_classes(json_t *o, const gs_catalog *cat, gs_publish_result 
 	for (k = 0; k < r->noffers; k++) {
 		json_t *m = json_array_get(mt, k);
 		const char *c = json_string_value(json_array_get(m, 1));
-		if (cl[k] < '0' || cl[k] > '0' + GS_CLASS_COUNT)
+		if (cl[k] >= 'a' && cl[k] < 'a' + GS_CLASS_COUNT)
+			r->in_lot[k] = 1;
+		else if (cl[k] < '0' || cl[k] > '0' + GS_CLASS_COUNT)
 			return -1;
-		r->cls[k] = (unsigned char)(cl[k] - '0');
+		r->cls[k] = (unsigned char)(cl[k] - (r->in_lot[k] ? 'a' : '0'));
 		/* the class says the status (gs_publish_result_from_decision) */
 		if (r->status[k] != gs_site_nav_class_status(r->cls[k]))
 			return -1;

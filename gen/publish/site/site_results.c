@@ -104,7 +104,7 @@ int gs_site_results_put(gs_site_results *rs, gs_publish_result *r, const char *k
 		status[k] = (char)('0' + r->status[k]);
 	status[k] = '\0';
 	for (k = 0; k < r->noffers; k++)
-		cls[k] = (char)('0' + (r->cls ? r->cls[k] : GS_CLASS_COUNT));
+		cls[k] = (char)((r->in_lot && r->in_lot[k] ? 'a' : '0') + (r->cls ? r->cls[k] : GS_CLASS_COUNT));
 	cls[k] = '\0';
 	for (k = 0; k < r->noffers; k++) {
 		const char *cur = r->mtok_currency ? r->mtok_currency[k] : NULL;
@@ -276,7 +276,8 @@ static int S_decode_classes(const gs_site_results *rs, size_t i, gs_publish_resu
 	gs_publish_result_classes_alloc(r);
 	for (k = 0; k < r->noffers; k++) {
 		uint64_t plan;
-		r->cls[k] = (unsigned char)(cl[k] - '0');
+		r->in_lot[k] = cl[k] >= 'a';
+		r->cls[k] = (unsigned char)(cl[k] - (r->in_lot[k] ? 'a' : '0'));
 		if (p[0] == '-' && (p[1] == ' ' || p[1] == '\0')) {   /* none (a sign has digits) */
 			p++;
 			if (*p == ' ')
