@@ -352,7 +352,7 @@ static void S_table_write(gs_jw *w, const char *key, S_table *t)
 
 /* The tables of one decision JSON. */
 typedef struct {
-	S_table gpus, lots, plans, requirements, speeds;
+	S_table gpus, lots, plans, requirements, speeds, speed_sources;
 	gs_sheet_reasonmerge m;
 } S_tables;
 
@@ -632,7 +632,7 @@ static void S_speed_obs(gs_jw *w, int has, uint64_t milli, const char *text, con
 static void S_speed(gs_jw *w, S_tables *tb, const gs_candidate *c)
 {
 	const gs_speed *sp = &c->speed;
-	gs_jw sub;
+	gs_jw sub, src;
 
 	if (!sp->known) {
 		gs_jw_null(w);
@@ -655,8 +655,11 @@ static void S_speed(gs_jw *w, S_tables *tb, const gs_candidate *c)
 		gs_jw_u64(&sub, sp->ttft_micro);
 	else
 		gs_jw_null(&sub);
-	/* an ambiguous name: the bound of the fastest variant it allows */
-	gs_jw_str(&sub, sp->variant_of ? sp->variant_source : sp->gpu->source);
+	/* an ambiguous name: the bound of the fastest variant it allows; the
+	 * datasheet's words once, in "speed_sources" */
+	S_sub_begin(&src);
+	gs_jw_str(&src, sp->variant_of ? sp->variant_source : sp->gpu->source);
+	gs_jw_u64(&sub, S_table_add(&tb->speed_sources, &src));
 	S_speed_obs(&sub, sp->has_obs_seq, sp->obs_seq_milli, sp->obs_seq_text, sp->obs_seq_file,
 		    sp->obs_seq_source, sp->obs_seq_line, sp->obs_seq_bound_milli,
 		    sp->obs_seq_ratio_milli, sp->obs_seq_above);
@@ -1079,9 +1082,10 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	S_runtime(&w, in->w);
 	S_member_str(&w, "schema", "gpusheet-decision");
 	gs_jw_key(&w, "schema_version");
-	gs_jw_i64(&w, 5);
+	gs_jw_i64(&w, 6);
 	S_sizing(&w, s, wl);
 	S_FIELDS(&w, "speed_fields", S_speed_fields);
+	S_table_write(&w, "speed_sources", &tb.speed_sources);
 	S_table_write(&w, "speeds", &tb.speeds);
 	gs_jw_key(&w, "synthetic_evidence");
 	gs_jw_bool(&w, d->synthetic);
