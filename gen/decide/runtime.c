@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "util.h"
+
 /*
  * vLLM's defaults. gpu_memory_utilization 0.9 and block_size 16 hold from
  * 0.1 to 0.20; the scheduler's token budget changed with the V1 engine
@@ -438,34 +440,21 @@ int gs_runtime_settings_of(const gs_workload *w, gs_runtime_settings *out)
 	return 0;
 }
 
-/* Does s hold word, ASCII letters compared without case? */
-static int S_has_ci(const char *s, const char *word)
-{
-	size_t n = strlen(word), i;
-
-	for (; s && *s; s++) {
-		for (i = 0; i < n && s[i]; i++)
-			if ((s[i] | 0x20) != word[i])
-				break;
-		if (i == n)
-			return 1;
-	}
-	return 0;
-}
-
 uint64_t gs_runtime_mnbt_on_card(const gs_runtime_settings *rs, uint64_t total, const char *gpu,
 				 int *large)
 {
 	int big = 0;
 	uint64_t gib70 = UINT64_C(70) << 30;
 
+	if (!gpu)
+		gpu = "";
 	if (rs->id == GS_ENGINE_VLLM && rs->mnbt_default && rs->mnbt_large) {
 		if (rs->mnbt_rule == GS_MNBT_NAME_H100)
-			big = S_has_ci(gpu, "h100") || S_has_ci(gpu, "h200");
+			big = gs_util_contains_ci(gpu, "h100") || gs_util_contains_ci(gpu, "h200");
 		else if (rs->mnbt_rule == GS_MNBT_70GIB)
 			big = total >= gib70;
 		else if (rs->mnbt_rule == GS_MNBT_70GIB_NOT_A100)
-			big = total >= gib70 && !S_has_ci(gpu, "a100");
+			big = total >= gib70 && !gs_util_contains_ci(gpu, "a100");
 	}
 	if (large)
 		*large = big;
