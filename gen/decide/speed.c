@@ -361,3 +361,8 @@ char *gs_speed_fmt_seconds(char *buf, uint64_t micro, gs_lang lang)
 	snprintf(buf + o, GS_FMT_MAX - o, "%c%03u", lang == GS_LANG_ES ? ',' : '.', (unsigned)(ms % 1000u));
 	return buf;
 }
+
+const char *gs_speed_source(const gs_speed *sp)
+{
+	return sp->variant_source ? sp->variant_source : sp->gpu->source;
+}

@@ -92,8 +92,9 @@ typedef struct {
 	 * NULL (borrowed) */
 	const char *variant_of;
 	/* then the source to cite: "the fastest variant the name allows (NAME,
-	 * with the offer's memory figure): MODEL; " and gpu's source */
-	char variant_source[1024];
+	 * with the offer's memory figure): MODEL; " and gpu's source (borrowed:
+	 * the decision owns it), else NULL */
+	const char *variant_source;
 	gs_speed_load load;
 	uint64_t bytes_per_step;   /* weights_read + sequences x kv_read (x cards when
 				    * replicated): the lot's bytes per step, per lot bandwidth */
@@ -175,5 +176,9 @@ int gs_speed_check_observed(gs_speed *s);
 char *gs_speed_fmt(char *buf, uint64_t milli, gs_lang lang);
 /* A time in microseconds as seconds with three decimals, rounded down. */
 char *gs_speed_fmt_seconds(char *buf, uint64_t micro, gs_lang lang);
+
+/* The source a bound cites: the fastest variant's words for an ambiguous
+ * name, else the datasheet row's. sp->gpu must be set (sp->known). */
+const char *gs_speed_source(const gs_speed *sp);
 
 #endif

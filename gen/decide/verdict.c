@@ -2161,7 +2161,7 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 		return;
 	}
 	if (S_speed_above(sp, &v)) {
-		v.evidence = sp->variant_of ? sp->variant_source : sp->gpu->source;
+		v.evidence = gs_speed_source(sp);
 		c->v[GS_REQ_SPEED] = v;
 		return;
 	}
@@ -2173,7 +2173,7 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 		return;
 	}
 	v.has_milli = 1;
-	v.evidence = sp->variant_of ? sp->variant_source : sp->gpu->source;
+	v.evidence = gs_speed_source(sp);
 	if (w->has_req_decode_seq && gs_speed_below(sp, 0, w->req_decode_seq_milli)) {
 		v.kind = GS_V_EXCLUDE;
 		v.why = "why.speed.below_seq";
@@ -2230,7 +2230,8 @@ static const char *S_model_without_nominal(const gs_offer *o)
  * is the highest in every figure: a decode bound is an upper bound, so the
  * fastest variant's holds for each (speed.h gs_speed_fastest).
  */
-static void S_speed_bound(const gs_workload *w, const gs_sizing *s, gs_candidate *c)
+static void S_speed_bound(const gs_workload *w, const gs_sizing *s, gs_candidate *c,
+			  gs_decision *d)
 {
 	const gs_offer *o = c->offer;
 	const gs_speed_gpu *g = NULL;
@@ -2248,16 +2249,15 @@ static void S_speed_bound(const gs_workload *w, const gs_sizing *s, gs_candidate
 		memset(&c->speed, 0, sizeof(c->speed));
 	else if (g && !c->gpu && n > 1) {
 		gs_speed *sp = &c->speed;
-		int k;
+		char *src;
 
 		sp->variant_of = o->device_name && gs_gpuname_allowed(NULL, o->device_name,
 								      o->nominal_bytes, models)
 				 ? o->device_name : o->gpu_model;
-		k = snprintf(sp->variant_source, sizeof(sp->variant_source),
-			     "the fastest variant the name allows (%s, with the offer's memory "
-			     "figure): %s; %s", sp->variant_of, g->model, g->source);
-		if (k < 0 || (size_t)k >= sizeof(sp->variant_source))
-			GS_BUG("speed: the source of %s does not fit", g->model);
+		src = gs_xasprintf("the fastest variant the name allows (%s, with the offer's memory "
+				   "figure): %s; %s", sp->variant_of, g->model, g->source);
+		gs_util_strvec_push(&d->variant_sources, src);
+		sp->variant_source = src;
 	}
 }
 
@@ -2707,7 +2707,7 @@ void gs_verdict_classify(const gs_workload *w, const gs_sizing *s, const gs_evid
 		S_quality(w, c);
 		S_host(w, s, c);
 		S_regions(w, c);
-		S_speed_bound(w, s, c);
+		S_speed_bound(w, s, c, out);
 		S_speed_observed(&in, c);
 		S_speed(w, c);
 		c->retained = 1;
@@ -2766,6 +2766,7 @@ const gs_candidate *gs_verdict_first_of(const gs_decision *d, gs_class k)
 
 void gs_verdict_release(gs_decision *d)
 {
+	gs_util_strvec_release(&d->variant_sources);
 	free(d->cands);
 	free(d->order);
 	memset(d, 0, sizeof(*d));

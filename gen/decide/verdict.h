@@ -25,6 +25,7 @@
 #include "runtime.h"
 #include "sizing.h"
 #include "speed.h"
+#include "util.h"
 #include "workload.h"
 
 typedef enum {
@@ -212,6 +213,8 @@ typedef struct {
 	int synthetic;          /* some cited measurement is synthetic */
 	int accept_synthetic;   /* --accept-synthetic: demonstrations may use them */
 	int demonstration;      /* some verdict rests on a synthetic measurement */
+	gs_strvec variant_sources;  /* owned: the sources of the bounds of ambiguous
+				     * names (gs_speed.variant_source) */
 } gs_decision;
 
 /*

@@ -658,7 +658,7 @@ static void S_speed(gs_jw *w, S_tables *tb, const gs_candidate *c)
 	/* an ambiguous name: the bound of the fastest variant it allows; the
 	 * datasheet's words once, in "speed_sources" */
 	S_sub_begin(&src);
-	gs_jw_str(&src, sp->variant_of ? sp->variant_source : sp->gpu->source);
+	gs_jw_str(&src, gs_speed_source(sp));
 	gs_jw_u64(&sub, S_table_add(&tb->speed_sources, &src));
 	S_speed_obs(&sub, sp->has_obs_seq, sp->obs_seq_milli, sp->obs_seq_text, sp->obs_seq_file,
 		    sp->obs_seq_source, sp->obs_seq_line, sp->obs_seq_bound_milli,
