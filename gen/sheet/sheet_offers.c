@@ -236,7 +236,7 @@ static void S_lots_cell(S_ctx *c, cmark_node *cell, size_t k0, const size_t *nex
 {
 	const gs_decision *d = c->in->d;
 	S_lot *lot = NULL;
-	size_t nlot = 0, k, l;
+	size_t nlot = 0, cap = 0, k, l;
 	char m[GS_FMT_MAX];
 
 	for (k = k0; k != SIZE_MAX; k = next[k]) {
@@ -245,7 +245,10 @@ static void S_lots_cell(S_ctx *c, cmark_node *cell, size_t k0, const size_t *nex
 		l = seen->at[id];
 		if (l == SIZE_MAX) {
 			l = seen->at[id] = nlot;
-			lot = gs_xrealloc(lot, (nlot + 1) * sizeof(*lot));
+			if (nlot == cap) {
+				cap = cap ? 2 * cap : 16;
+				lot = gs_xrealloc(lot, cap * sizeof(*lot));
+			}
 			lot[l].id = id;
 			lot[l].frag = c->lot_frag[k / GS_REQ_COUNT];
 			lot[l].first = cd;
