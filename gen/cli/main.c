@@ -43,7 +43,7 @@ static const char S_usage[] =
 	"  verify   DIR       recompute evidence hashes and follow every link\n"
 	"  catalog  import --from skypilot FILE.csv --provider NAME [--source-date YYYY-MM-DD]\n"
 	"           [--source-ref TEXT] --out catalog.xml   import a public price catalog\n"
-	"  evidence import --from vllm|sglang|torch-oom|torch-stats|llama.cpp|llama-bench|vllm-bench\n"
+	"  evidence import --from vllm|sglang|torch-oom|torch-stats|llama.cpp|llama-bench|vllm-bench|llama-timings|vllm-stats\n"
 	"           LOG --source TEXT\n"
 	"           --out FILE.json [--gpu [K=]NAME]... [--model NAME] [--dims NAME=N,...]\n"
 	"           [--dtype NAME] [--start N] [--block-size N] [--phase NAME] [--device N]\n"

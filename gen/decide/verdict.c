@@ -2052,11 +2052,38 @@ static int S_milli(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* An imported setting's value, or NULL. */
+static const char *S_msetting(const gs_measurement *m, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < m->nimport_settings; k++)
+		if (strcmp(m->import_settings[k].name, name) == 0)
+			return m->import_settings[k].value;
+	return NULL;
+}
+
+/* A speed import that can stand for this workload's decoding: a benchmark
+ * or a server's own lines, without speculative decoding (its tokens per
+ * read of the weights are not the bound's one). */
+static int S_speed_import(const gs_measurement *m)
+{
+	static const char *const from[] = { "llama-bench", "vllm-bench", "llama-timings",
+					    "vllm-stats", NULL };
+	size_t k;
+
+	for (k = 0; from[k]; k++)
+		if (strcmp(m->import_from, from[k]) == 0)
+			return !S_msetting(m, "speculative_decoding");
+	return 0;
+}
+
 /*
  * The observed speeds of the workload's evidence on this offer's GPU model:
- * a benchmark imported from its printed lines (llama-bench's tgN: one
- * sequence; vLLM's output tokens/s: every sequence together). The first
- * such file in the evidence's order gives each.
+ * a benchmark or a server's lines imported from their print (llama-bench's
+ * tgN, llama.cpp's eval time: one sequence; vLLM's output tokens/s: every
+ * sequence together, its stats lines only at the workload's sequences).
+ * The first such file in the evidence's order gives each.
  */
 static void S_speed_observed(const S_in *in, gs_candidate *c)
 {
@@ -2064,13 +2091,19 @@ static void S_speed_observed(const S_in *in, gs_candidate *c)
 
 	for (i = 0; i < in->nev; i++) {
 		const gs_measurement *m = in->ev[i].m;
+		const char *running;
 		if (!S_usable(in, m) || !m->import_from || !S_same_model(c->offer, m) ||
-		    (strcmp(m->import_from, "llama-bench") != 0 && strcmp(m->import_from, "vllm-bench") != 0))
+		    !S_speed_import(m))
 			continue;
+		running = strcmp(m->import_from, "vllm-stats") == 0 ? S_msetting(m, "running_requests")
+								    : NULL;
 		for (k = 0; k < m->nimport_figures; k++) {
 			const gs_mfigure *f = &m->import_figures[k];
 			uint64_t v;
 			if (S_milli(f->decimal, &v) != 0)
+				continue;
+			if (running && strcmp(f->name, "output_tokens_per_second") == 0 &&
+			    strtoull(running, NULL, 10) != c->speed.load.sequences)
 				continue;
 			if (!c->speed.has_obs_seq && strcmp(f->name, "decode_tokens_per_second") == 0) {
 				c->speed.has_obs_seq = 1;

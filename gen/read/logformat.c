@@ -29,6 +29,11 @@ static const gs_logformat S_formats[] = {
 	{ GS_LOG_VLLM_BENCH, "vllm-bench", "vLLM benchmark", "vLLM benchmark summary",
 	  "a vLLM benchmark summary", GS_SNIFF_VLLM_BENCH, NULL, "unknown", NULL, NULL, NULL,
 	  gs_logspeed_vllm_bench, NULL },
+	{ GS_LOG_LLAMA_TIMINGS, "llama-timings", "llama.cpp", "llama.cpp timing lines",
+	  "llama.cpp's timing lines", GS_SNIFF_LLAMA_TIMINGS, NULL, "unknown", NULL, NULL, NULL,
+	  gs_logspeed_llama_timings, NULL },
+	{ GS_LOG_VLLM_STATS, "vllm-stats", "vLLM", "vLLM stats lines", "vLLM's stats lines",
+	  GS_SNIFF_VLLM_STATS, NULL, "unknown", NULL, NULL, NULL, gs_logspeed_vllm_stats, NULL },
 };
 
 #define S_N (sizeof(S_formats) / sizeof(S_formats[0]))

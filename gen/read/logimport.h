@@ -44,7 +44,9 @@ typedef enum {
 	GS_LOG_LLAMACPP = 3,
 	GS_LOG_SGLANG = 4,
 	GS_LOG_LLAMA_BENCH = 5,   /* speeds: llama-bench's table */
-	GS_LOG_VLLM_BENCH = 6     /* speeds: vLLM's benchmark summaries */
+	GS_LOG_VLLM_BENCH = 6,    /* speeds: vLLM's benchmark summaries */
+	GS_LOG_LLAMA_TIMINGS = 7, /* speeds: llama.cpp's timing lines */
+	GS_LOG_VLLM_STATS = 8     /* speeds: vLLM's periodic stats lines */
 } gs_log_kind;
 
 /* The kind whose --from name is s (gs_logformat's id); -1 for another name. */

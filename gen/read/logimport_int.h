@@ -127,5 +127,7 @@ int gs_logtorch_stats(gs_logctx *c, const char *data, size_t len); /* the whole 
 /* logspeed.c: a benchmark's speeds, the whole paste */
 int gs_logspeed_llama_bench(gs_logctx *c, const char *data, size_t len);
 int gs_logspeed_vllm_bench(gs_logctx *c, const char *data, size_t len);
+int gs_logspeed_llama_timings(gs_logctx *c, const char *data, size_t len);
+int gs_logspeed_vllm_stats(gs_logctx *c, const char *data, size_t len);
 
 #endif

@@ -51,6 +51,10 @@ static const char *const S_stats[] = { "\"allocated_bytes.all.", "\"reserved_byt
 static const char *const S_lbench[] = { " t/s |", NULL };
 static const char *const S_vbench[] = { "Serving Benchmark Result", "Output token throughput (tok/s):",
 					"Request throughput (req/s):", NULL };
+/* llama.cpp's timings (llama_perf_context_print, llama-server's print_timing);
+ * vLLM's stats logger (metrics.py, loggers.py) */
+static const char *const S_ltimings[] = { "prompt eval time =", " eval time =", NULL };
+static const char *const S_vstats[] = { "Avg prompt throughput:", NULL };
 
 static const S_kind S_kinds[] = {
 	{ GS_SNIFF_NVSMI, "nvidia-smi", "nvidia-smi output",
@@ -76,6 +80,10 @@ static const S_kind S_kinds[] = {
 	  "read it with --from llama-bench", "llama-bench", S_lbench },
 	{ GS_SNIFF_VLLM_BENCH, "vllm-bench", "a vLLM benchmark summary",
 	  "read it with --from vllm-bench", "vllm-bench", S_vbench },
+	{ GS_SNIFF_LLAMA_TIMINGS, "llama-timings", "llama.cpp's timing lines",
+	  "read it with --from llama-timings", "llama-timings", S_ltimings },
+	{ GS_SNIFF_VLLM_STATS, "vllm-stats", "vLLM's stats lines",
+	  "read it with --from vllm-stats", "vllm-stats", S_vstats },
 	/* last: a paste of an engine's lines may hold a table or a fence */
 	{ GS_SNIFF_MARKDOWN, "markdown", "a Markdown document",
 	  "headings and tables about logs, not an engine's output; import each log it quotes "

@@ -35,7 +35,9 @@ typedef enum {
 	GS_SNIFF_TORCH_OOM,
 	GS_SNIFF_TORCH_STATS,
 	GS_SNIFF_LLAMA_BENCH,    /* llama-bench's Markdown table of speeds */
-	GS_SNIFF_VLLM_BENCH      /* vLLM's benchmark summaries (throughput, serving) */
+	GS_SNIFF_VLLM_BENCH,     /* vLLM's benchmark summaries (throughput, serving) */
+	GS_SNIFF_LLAMA_TIMINGS,  /* llama.cpp's "eval time = ..." lines */
+	GS_SNIFF_VLLM_STATS      /* vLLM's periodic "Avg prompt throughput" lines */
 } gs_sniff_kind;
 
 typedef struct {

@@ -1,5 +1,6 @@
 /*
- * speedlog: llama-bench rows and vLLM benchmark summaries (speedlog.h).
+ * speedlog: llama-bench rows, llama.cpp timings, vLLM benchmark summaries and
+ * stats lines (speedlog.h).
  */
 #include "speedlog.h"
 
@@ -422,6 +423,196 @@ static int S_vllm(s_ctx *c, size_t line, s_span s)
 	return 0;
 }
 
+/* The first occurrence of t in s (exact case), or NULL. */
+static const char *S_find(s_span s, const char *t)
+{
+	size_t n = strlen(t), i;
+
+	for (i = 0; i + n <= s.n; i++)
+		if (memcmp(s.p + i, t, n) == 0)
+			return s.p + i;
+	return NULL;
+}
+
+/* A whole count ("971"), no point: 0, or -1 with the error set. */
+static int S_count(s_ctx *c, size_t line, s_span *s, const char *what, uint64_t *out)
+{
+	unsigned d;
+
+	S_skip_ws(s);
+	if (S_decimal(s, out, &d) != 0 || d)
+		return S_fail(c, line, "expected %s as a whole number", what);
+	return 0;
+}
+
+/* "inf", "nan" or "-nan" where a rate stands: the line times nothing. */
+static int S_not_a_rate(s_span s)
+{
+	S_skip_ws(&s);
+	return S_eat(&s, "inf") || S_eat(&s, "nan") || S_eat(&s, "-nan");
+}
+
+static uint64_t S_absdiff(unsigned __int128 a, unsigned __int128 b)
+{
+	unsigned __int128 d = a > b ? a - b : b - a;
+
+	return d > UINT64_MAX ? UINT64_MAX : (uint64_t)d;
+}
+
+/*
+ * The three figures of a timing line agree to their printed rounding
+ * (two decimals: each within 5 thousandths of the true value): total =
+ * per token x n, and rate x total = n x 10^6 (ms and tokens per second,
+ * both in thousandths: rate_m x total_m = n x 10^9).
+ */
+static int S_timing_agrees(uint64_t total, uint64_t n, uint64_t per, uint64_t rate)
+{
+	unsigned __int128 t = total, r = rate;
+
+	if (S_absdiff((unsigned __int128)per * n, t) > 5 * n + 5)
+		return 0;
+	return S_absdiff(r * t, (unsigned __int128)n * 1000000000u) <= 5 * (total + rate) + 25;
+}
+
+/*
+ * llama.cpp's timing line: "[prompt |generation ]eval time = T ms / N
+ * tokens|runs ( P ms per token, R tokens per second)", then nothing, or
+ * the old server's " | tid=..." fields. 1 taken, 0 not one, -1 error.
+ */
+static int S_timing(s_ctx *c, size_t line, s_span s)
+{
+	const char *at = S_find(s, "eval time");
+	s_span k;
+	uint64_t total, n, per, rate;
+	int prompt;
+	gs_speedlog_rec *r;
+
+	if (!at)
+		return 0;
+	prompt = at - s.p >= 7 && memcmp(at - 7, "prompt ", 7) == 0;
+	k.p = at + 9;
+	k.n = s.n - (size_t)(k.p - s.p);
+	S_skip_ws(&k);
+	if (!S_eat(&k, "="))
+		return 0; /* prose about an eval time */
+	if (S_milli(c, line, &k, "the eval time in ms", &total) != 0)
+		return -1;
+	S_skip_ws(&k);
+	if (!S_eat(&k, "ms"))
+		return S_fail(c, line, "expected \"ms\" after the eval time");
+	S_skip_ws(&k);
+	if (!S_eat(&k, "/"))
+		return S_fail(c, line, "expected \"/ N tokens\" after the eval time");
+	if (S_count(c, line, &k, "the tokens timed", &n) != 0)
+		return -1;
+	S_skip_ws(&k);
+	if (!S_eat(&k, "tokens") && !S_eat(&k, "runs"))
+		return S_fail(c, line, "expected \"tokens\" or \"runs\" after the count");
+	S_skip_ws(&k);
+	if (!S_eat(&k, "("))
+		return S_fail(c, line, "expected \"(\" before the time per token");
+	if (n == 0 || S_not_a_rate(k))
+		return 1; /* times no token */
+	if (S_milli(c, line, &k, "the time per token in ms", &per) != 0)
+		return -1;
+	S_skip_ws(&k);
+	if (!S_eat(&k, "ms per token,"))
+		return S_fail(c, line, "expected \"ms per token,\" after the time per token");
+	if (S_not_a_rate(k))
+		return 1;
+	if (S_milli(c, line, &k, "tokens per second", &rate) != 0)
+		return -1;
+	S_skip_ws(&k);
+	if (!S_eat(&k, "tokens per second)"))
+		return S_fail(c, line, "expected \"tokens per second)\" after the rate");
+	S_skip_ws(&k);
+	if (k.n && k.p[0] != '|')
+		return S_fail(c, line, "unexpected text after the timing: \"%.*s\"", (int)k.n, k.p);
+	if (!S_timing_agrees(total, n, per, rate))
+		return S_fail(c, line, "the line's figures disagree (%llu tokens in the time given "
+			      "are not the time per token or the rate printed): a line edited "
+			      "by hand is not read", (unsigned long long)n);
+	r = S_push(c, GS_SPEEDLOG_LLAMA_TIMINGS, prompt ? GS_SPEEDLOG_PREFILL : GS_SPEEDLOG_DECODE,
+		   line, rate);
+	r->test_tokens = n;
+	return 1;
+}
+
+/* ", NAME: N reqs" of a vLLM stats line: 1 read into *v, 0 another name, -1 error. */
+static int S_reqs(s_ctx *c, size_t line, s_span *s, const char *name, uint64_t *v)
+{
+	s_span k = *s;
+
+	if (!S_eat(&k, ",") || (S_skip_ws(&k), !S_eat(&k, name)))
+		return 0;
+	if (S_count(c, line, &k, name, v) != 0)
+		return -1;
+	S_skip_ws(&k);
+	if (!S_eat(&k, "reqs"))
+		return S_fail(c, line, "expected \"reqs\" after the %s count", name);
+	*s = k;
+	return 1;
+}
+
+/*
+ * vLLM's periodic stats line, from "Avg prompt throughput:" on (a prefix
+ * before it, timestamps and process names, is not read). 1 taken, 0 not
+ * one, -1 error.
+ */
+static int S_stats(s_ctx *c, size_t line, s_span s)
+{
+	const char *at = S_find(s, "Avg prompt throughput:");
+	s_span k;
+	uint64_t prompt, gen, running, waiting = 0, v;
+	int got, any = 0;
+	gs_speedlog_rec *r;
+
+	if (!at)
+		return 0;
+	k.p = at + 22;
+	k.n = s.n - (size_t)(k.p - s.p);
+	if (S_milli(c, line, &k, "the prompt throughput", &prompt) != 0)
+		return -1;
+	S_skip_ws(&k);
+	if (!S_eat(&k, "tokens/s,"))
+		return S_fail(c, line, "expected \"tokens/s,\" after the prompt throughput");
+	S_skip_ws(&k);
+	if (!S_eat(&k, "Avg generation throughput:"))
+		return S_fail(c, line, "expected \"Avg generation throughput:\" after the prompt throughput");
+	if (S_milli(c, line, &k, "the generation throughput", &gen) != 0)
+		return -1;
+	S_skip_ws(&k);
+	if (!S_eat(&k, "tokens/s"))
+		return S_fail(c, line, "expected \"tokens/s\" after the generation throughput");
+	if ((got = S_reqs(c, line, &k, "Running:", &running)) <= 0)
+		return got < 0 ? -1 : S_fail(c, line, "expected \", Running: N reqs\" after the throughputs");
+	/* V0: Swapped, Pending; V1: Waiting */
+	if ((got = S_reqs(c, line, &k, "Swapped:", &v)) < 0)
+		return -1;
+	waiting += got ? v : 0;
+	while ((got = S_reqs(c, line, &k, "Pending:", &v)) != 0 ||
+	       (got = S_reqs(c, line, &k, "Waiting:", &v)) != 0) {
+		if (got < 0)
+			return -1;
+		waiting += v;
+		any = 1;
+	}
+	if (!any)
+		return S_fail(c, line, "expected \"Waiting: N reqs\" or \"Pending: N reqs\" after the "
+			      "running requests");
+	r = S_push(c, GS_SPEEDLOG_VLLM_METRICS, GS_SPEEDLOG_INTERVAL, line, gen);
+	/* V1 names the engine core: "Engine 000: Avg prompt ..." */
+	if (at - s.p >= 13 && memcmp(at - 13, "Engine ", 7) == 0 && at[-2] == ':') {
+		const char *d;
+		for (d = at - 6; d < at - 2 && *d >= '0' && *d <= '9'; d++)
+			r->engine = r->engine * 10 + (uint64_t)(*d - '0');
+	}
+	r->prompt_milli = prompt;
+	r->running = running;
+	r->waiting = waiting;
+	return 1;
+}
+
 int gs_speedlog_parse(const char *data, size_t len, gs_speedlog *out, char *err, size_t errlen)
 {
 	s_ctx c;
@@ -443,6 +634,10 @@ int gs_speedlog_parse(const char *data, size_t len, gs_speedlog *out, char *err,
 		k = S_table(&c, line, ln);
 		if (k == 0)
 			k = S_vllm(&c, line, ln);
+		if (k == 0)
+			k = S_stats(&c, line, ln);
+		if (k == 0)
+			k = S_timing(&c, line, ln);
 		if (k < 0) {
 			gs_speedlog_free(out);
 			return -1;
@@ -454,7 +649,8 @@ int gs_speedlog_parse(const char *data, size_t len, gs_speedlog *out, char *err,
 	}
 	if (!out->n) {
 		gs_speedlog_free(out);
-		return S_fail(&c, line, "no llama-bench row and no vLLM throughput line in the text");
+		return S_fail(&c, line, "no llama-bench row, llama.cpp timing line, vLLM benchmark "
+			      "summary or vLLM stats line in the text");
 	}
 	return 0;
 }
@@ -476,6 +672,7 @@ const char *gs_speedlog_metric_name(gs_speedlog_metric m)
 	case GS_SPEEDLOG_TOTAL_TOKENS: return "total tokens";
 	case GS_SPEEDLOG_OUTPUT_TOKENS: return "output tokens";
 	case GS_SPEEDLOG_INPUT_TOKENS: return "input tokens";
+	case GS_SPEEDLOG_INTERVAL: return "interval";
 	}
 	return "?";
 }

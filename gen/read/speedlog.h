@@ -1,6 +1,7 @@
 /*
  * speedlog: the speed lines people paste, read exactly: llama.cpp's
- * llama-bench Markdown table rows and vLLM's benchmark summaries.
+ * llama-bench Markdown table rows and timing lines, vLLM's benchmark
+ * summaries and its periodic stats lines.
  *
  *   llama-bench: a header row naming the columns ("| model | size |
  *   params | backend | ngl | ... | test | t/s |"), a separator row, then
@@ -13,6 +14,19 @@
  *   (req/s): 32.42", "Output token throughput (tok/s): 6582.87",
  *   "Total Token throughput (tok/s): ...", "Input token throughput:
  *   730.75 tokens/s" and the older "Throughput: 5.99 requests/s".
+ *   llama.cpp's timings (llama_print_timings, llama_perf_context_print,
+ *   llama-server's print_timing, with any prefix before them): "prompt
+ *   eval time = 8734.21 ms / 971 tokens ( 9.00 ms per token, 111.17
+ *   tokens per second)" and "eval time = ... ms / N runs|tokens (...)"
+ *   ("generation eval time" alike); the three figures of a line must
+ *   agree to their printed rounding, else the line is refused (a paste
+ *   edited by hand); a line that times no token (0 runs, "inf" or "nan")
+ *   is passed over.
+ *   vLLM's periodic stats (V0 metrics.py, V1 loggers.py): "Avg prompt
+ *   throughput: 0.0 tokens/s, Avg generation throughput: 41.7 tokens/s,
+ *   Running: 1 reqs" then ", Swapped: 0 reqs, Pending: 0 reqs" (V0) or
+ *   ", Waiting: 0 reqs" (V1), the rest of the line not read: one record
+ *   per line, an interval's averages.
  *
  * Other lines (prose, logs around the paste) are passed over; a line that
  * starts as one of these and then is not is an error naming its line.
@@ -32,7 +46,9 @@
 typedef enum {
 	GS_SPEEDLOG_LLAMA_BENCH = 1,
 	GS_SPEEDLOG_VLLM_THROUGHPUT,   /* benchmark_throughput's "Throughput:" line */
-	GS_SPEEDLOG_VLLM_SERVING       /* benchmark_serving / vllm bench serve */
+	GS_SPEEDLOG_VLLM_SERVING,      /* benchmark_serving / vllm bench serve */
+	GS_SPEEDLOG_LLAMA_TIMINGS,     /* llama.cpp's "eval time = ..." lines */
+	GS_SPEEDLOG_VLLM_METRICS       /* vLLM's periodic "Avg ... throughput" lines */
 } gs_speedlog_source;
 
 typedef enum {
@@ -42,7 +58,8 @@ typedef enum {
 	GS_SPEEDLOG_REQUESTS,          /* requests per second */
 	GS_SPEEDLOG_TOTAL_TOKENS,      /* input and output tokens per second */
 	GS_SPEEDLOG_OUTPUT_TOKENS,     /* output tokens per second, every sequence together */
-	GS_SPEEDLOG_INPUT_TOKENS       /* input tokens per second */
+	GS_SPEEDLOG_INPUT_TOKENS,      /* input tokens per second */
+	GS_SPEEDLOG_INTERVAL           /* vLLM's stats line: milli the generation throughput */
 } gs_speedlog_metric;
 
 #define GS_SPEEDLOG_TEXT 96
@@ -63,6 +80,13 @@ typedef struct {
 	uint64_t size_bytes_min;       /* the least byte count that prints as the size
 					* column ("12.55 GiB": 12.545 GiB, rounded up) */
 	int ngl;                       /* layers offloaded; -1: no column */
+	/* llama.cpp's timings: test_tokens the tokens (or runs) timed.
+	 * vLLM's stats line: the interval's prompt throughput (x 1000), the
+	 * requests running at its end, and those waiting (V1 "Waiting", V0
+	 * "Pending"; swapped ones count as waiting) */
+	uint64_t prompt_milli;
+	uint64_t running, waiting;
+	uint64_t engine;               /* V1's "Engine 001:" (data parallel); 0 without */
 } gs_speedlog_rec;
 
 typedef struct {

@@ -99,6 +99,81 @@ static int S_parse(const char *name, gs_speedlog *l)
 	return CHECK_INT(rc, 0);
 }
 
+/* llama.cpp's timing lines: every prefix, the figures and the tokens timed. */
+static void test_llama_timings(void)
+{
+	static const struct {
+		const char *file;
+		size_t n;
+		gs_speedlog_metric m[3];
+		uint64_t milli[3], tokens[3];
+		size_t line[3];
+	} cases[] = {
+		/* llama_print_timings: the sample time line is no eval */
+		{ "llama-timings-cpu.txt", 2, { GS_SPEEDLOG_PREFILL, GS_SPEEDLOG_DECODE },
+		  { 43050, 4430 }, { 271, 510 }, { 3, 4 } },
+		{ "llama-timings-server-rtx3060.txt", 2, { GS_SPEEDLOG_PREFILL, GS_SPEEDLOG_DECODE },
+		  { 111170, 17660 }, { 971, 19 }, { 1, 2 } },
+		/* the old server's "generation eval time ... | tid=" */
+		{ "llama-timings-old-server.txt", 3,
+		  { GS_SPEEDLOG_DECODE, GS_SPEEDLOG_PREFILL, GS_SPEEDLOG_DECODE },
+		  { 95690, 1675530, 95690 }, { 512, 271, 512 }, { 1, 4, 5 } },
+		/* "prompt processing, ... tokens per second" progress lines are passed over */
+		{ "llama-timings-slots-2x3090.txt", 2, { GS_SPEEDLOG_PREFILL, GS_SPEEDLOG_DECODE },
+		  { 1143450, 14630 }, { 100961, 2 }, { 3, 4 } },
+	};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		gs_speedlog l;
+		if (!S_parse(cases[i].file, &l))
+			continue;
+		if (CHECK_U64(l.n, cases[i].n))
+			for (k = 0; k < l.n; k++) {
+				CHECK_INT(l.recs[k].source, GS_SPEEDLOG_LLAMA_TIMINGS);
+				CHECK_INT(l.recs[k].metric, cases[i].m[k]);
+				CHECK_U64(l.recs[k].milli, cases[i].milli[k]);
+				CHECK_U64(l.recs[k].test_tokens, cases[i].tokens[k]);
+				CHECK_U64(l.recs[k].line, cases[i].line[k]);
+			}
+		gs_speedlog_free(&l);
+	}
+}
+
+/* vLLM's stats lines, V0 and V1: throughputs and request counts per line. */
+static void test_vllm_stats(void)
+{
+	gs_speedlog l;
+
+	if (S_parse("vllm-stats-v0-one-request.txt", &l)) {
+		CHECK_U64(l.n, 6);
+		CHECK_INT(l.recs[0].source, GS_SPEEDLOG_VLLM_METRICS);
+		CHECK_INT(l.recs[0].metric, GS_SPEEDLOG_INTERVAL);
+		CHECK_U64(l.recs[2].milli, 41500);
+		CHECK_U64(l.recs[2].prompt_milli, 0);
+		CHECK_U64(l.recs[2].running, 1);
+		CHECK_U64(l.recs[2].waiting, 0);
+		CHECK_U64(l.recs[2].engine, 0);
+		gs_speedlog_free(&l);
+	}
+	if (S_parse("vllm-stats-v1-a100.txt", &l)) {
+		CHECK_U64(l.n, 3);
+		CHECK_U64(l.recs[0].prompt_milli, 7109800);
+		CHECK_U64(l.recs[1].milli, 296400);
+		CHECK_U64(l.recs[1].running, 12);
+		CHECK_U64(l.recs[2].running, 11);
+		CHECK_U64(l.recs[2].line, 6);
+		gs_speedlog_free(&l);
+	}
+	/* the SpecDecoding lines are no stats line */
+	if (S_parse("vllm-stats-v1-mtp-2x3090.txt", &l)) {
+		CHECK_U64(l.n, 2);
+		CHECK_U64(l.recs[1].line, 4);
+		CHECK_U64(l.recs[1].milli, 72000);
+		gs_speedlog_free(&l);
+	}
+}
+
 /* published < bound, both thousandths; prints the ratio. */
 static void S_below(const char *what, uint64_t published, uint64_t bound, uint64_t ratio_milli)
 {
@@ -265,7 +340,7 @@ static void test_bad(void)
 	const char *hdr = "| model | size | test | t/s |\n| --- | ---: | --- | ---: |\n";
 	char t[512];
 
-	S_bad("nothing here\n", "line 1: no llama-bench row and no vLLM throughput line in the text");
+	S_bad("nothing here\n", "line 1: no llama-bench row, llama.cpp timing line, vLLM benchmark summary or vLLM stats line in the text");
 	snprintf(t, sizeof(t), "%s| llama 7B F16 | 12.55 GiB | tg128 | 61.0345 \xc2\xb1 0.07 |\n", hdr);
 	S_bad(t, "line 3: the t/s column has 4 decimals: at most three are read exactly");
 	snprintf(t, sizeof(t), "%s| llama 7B F16 | 12.55 GiB | tg128 | fast |\n", hdr);
@@ -282,6 +357,17 @@ static void test_bad(void)
 	      "line 1: unexpected text after the Output token throughput figure: \".1\"");
 	S_bad("Throughput: 99999999999999999999 requests/s\n",
 	      "line 1: expected requests per second as a number (digits, a point, at most three decimals)");
+	/* llama.cpp: an edited line (llama-cpp-python issue 1123's paste), a wrong unit */
+	S_bad("llama_print_timings:        eval time =      81.91 ms /     2 runs   (   40.95 ms per token,    1.02 tokens per second)\n",
+	      "line 1: the line's figures disagree (2 tokens in the time given are not the time "
+	      "per token or the rate printed): a line edited by hand is not read");
+	S_bad("eval time = 10.00 s / 5 tokens (2.00 ms per token, 500.00 tokens per second)\n",
+	      "line 1: expected \"ms\" after the eval time");
+	/* vLLM: a stats line wrapped by the paste, one without its queue */
+	S_bad("INFO metrics.py:536] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 616.1 tokens/s, Running: 32 r\neqs, Swapped: 0 reqs\n",
+	      "line 1: expected \"reqs\" after the Running: count");
+	S_bad("Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 6.1 tokens/s, Running: 3 reqs\n",
+	      "line 1: expected \"Waiting: N reqs\" or \"Pending: N reqs\" after the running requests");
 }
 
 int main(void)
@@ -289,6 +375,8 @@ int main(void)
 	test_llama_bench_cuda();
 	test_llama_bench_vulkan();
 	test_vllm();
+	test_llama_timings();
+	test_vllm_stats();
 	test_bad();
 	return gs_check_exit("test_speedlog");
 }
