@@ -252,9 +252,20 @@ int gs_speed_bound(const gs_speed_gpu *g, const gs_speed_load *l, const char *fo
 	    gs_qty_mul_u64(out->bw, cards, &out->bw))
 		return -1;
 	out->known = 1;
-	out->decode_seq_milli = S_milli_up(out->bw, out->bytes_per_step);
-	out->decode_total_milli = S_milli_up((S_u128)out->bw * seqs, out->bytes_per_step);
-	out->decode_weights_milli = S_milli_up(out->bw, l->weights_read);
+	out->spec_max = l->tokens_per_step_max > 1 ? l->tokens_per_step_max : 1;
+	out->decode_seq_milli = S_milli_up((S_u128)out->bw * out->spec_max, out->bytes_per_step);
+	out->decode_total_milli = S_milli_up((S_u128)out->bw * seqs * out->spec_max, out->bytes_per_step);
+	out->decode_weights_milli = S_milli_up((S_u128)out->bw * out->spec_max, l->weights_read);
+	if (l->efficiency_milli || l->tokens_per_step_milli) {
+		/* bw / bytes x e x a, in thousandths, rounded down */
+		S_u128 f = (S_u128)(l->efficiency_milli ? l->efficiency_milli : 1000u) *
+			   (l->tokens_per_step_milli ? l->tokens_per_step_milli : 1000u);
+		S_u128 seq = (S_u128)out->bw * f / 1000u / out->bytes_per_step;
+		out->has_expected = 1;
+		out->expected_seq_milli = seq > UINT64_MAX ? UINT64_MAX : (uint64_t)seq;
+		seq = (S_u128)out->bw * seqs * f / 1000u / out->bytes_per_step;
+		out->expected_total_milli = seq > UINT64_MAX ? UINT64_MAX : (uint64_t)seq;
+	}
 	out->peak_gflops = gs_speed_peak_gflops(g, format);
 	if (out->peak_gflops && l->active_parameters) {
 		S_u128 flops = (S_u128)out->peak_gflops * GS_GB * cards;     /* FLOP/s of the lot */
@@ -276,17 +287,18 @@ int gs_speed_below(const gs_speed *s, int which, uint64_t req_milli)
 {
 	if (!s->known)
 		return 0;
-	/* bw / bytes < req / 1000  <=>  bw x 1000 < req x bytes */
+	/* bw x t / bytes < req / 1000  <=>  bw x t x 1000 < req x bytes */
 	if (which == 0)
-		return (S_u128)s->bw * 1000u < (S_u128)req_milli * s->load.weights_read;
-	return (S_u128)s->bw * s->load.sequences * 1000u < (S_u128)req_milli * s->bytes_per_step;
+		return (S_u128)s->bw * s->spec_max * 1000u < (S_u128)req_milli * s->load.weights_read;
+	return (S_u128)s->bw * s->load.sequences * s->spec_max * 1000u <
+	       (S_u128)req_milli * s->bytes_per_step;
 }
 
 /* One observed figure (thousandths) against bw x seqs / weights, exactly. */
 static void S_check_one(const gs_speed *s, uint64_t seqs, uint64_t obs, uint64_t *bound,
 			uint64_t *ratio, int *above)
 {
-	S_u128 num = (S_u128)s->bw * seqs * 1000u, b;
+	S_u128 num = (S_u128)s->bw * seqs * s->spec_max * 1000u, b;
 
 	b = (num + s->load.weights_read - 1u) / s->load.weights_read;   /* rounded up: a bound */
 	*bound = b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
@@ -327,7 +339,7 @@ int gs_speed_cost_per_mtok(const gs_speed *s, int64_t micro_per_hour, int64_t *o
 	if (!s->known || micro_per_hour < 0)
 		return -1;
 	num = (S_u128)1000000u * s->bytes_per_step;     /* < 2^84 */
-	den = (S_u128)3600u * s->bw * s->load.sequences;
+	den = (S_u128)3600u * s->bw * s->load.sequences * s->spec_max;
 	m = (S_u128)(uint64_t)micro_per_hour;
 	if (!den || (num && m > ~(S_u128)0 / num))
 		return -1;
@@ -338,9 +350,8 @@ int gs_speed_cost_per_mtok(const gs_speed *s, int64_t micro_per_hour, int64_t *o
 	return 0;
 }
 
-char *gs_speed_fmt(char *buf, uint64_t milli, gs_lang lang)
+static char *S_fmt_tenths(char *buf, uint64_t tenths, gs_lang lang)
 {
-	uint64_t tenths = milli / 100u + (milli % 100u != 0);
 	size_t o;
 
 	gs_qty_fmt_int(buf, tenths / 10u, lang);
@@ -349,6 +360,16 @@ char *gs_speed_fmt(char *buf, uint64_t milli, gs_lang lang)
 	buf[o++] = (char)('0' + tenths % 10u);
 	buf[o] = '\0';
 	return buf;
+}
+
+char *gs_speed_fmt(char *buf, uint64_t milli, gs_lang lang)
+{
+	return S_fmt_tenths(buf, milli / 100u + (milli % 100u != 0), lang);
+}
+
+char *gs_speed_fmt_down(char *buf, uint64_t milli, gs_lang lang)
+{
+	return S_fmt_tenths(buf, milli / 100u, lang);
 }
 
 char *gs_speed_fmt_seconds(char *buf, uint64_t micro, gs_lang lang)

@@ -9,8 +9,15 @@
  *   the sequences. Over a lot of several cards, each byte is read at
  *   least once by one of them, all at the same time: the bandwidth is
  *   cards x the card's (the best layout; a real one reads more). The interconnect's time is not counted (it only
- *   slows a real run), nor speculative decoding (it would raise the bound
- *   by an assumed factor, so a bound with it is no longer certain).
+ *   slows a real run). Speculative decoding of k draft tokens (a draft
+ *   model, multi-token prediction) yields at most k + 1 tokens per step:
+ *   every decode bound times k + 1, still a certainty (the draft's own
+ *   reads are left out, which only raises the bound).
+ *
+ *   expected: where the workload gives what the engine reaches of the
+ *   bound (an efficiency, from published runs or its own) or the mean
+ *   tokens a speculative step yields, the bound of one token a step times
+ *   both: an assumed figure, never a bound, rounded down.
  *
  *   prefill: about 2 x active parameters FLOPs per token against the lot's
  *   dense peak for the compute format (the workload's compute_format, else
@@ -81,6 +88,14 @@ typedef struct {
 				    * cache: an MLA latent under vLLM (sizing.h gs_sizing_kv_splits) */
 	uint64_t active_parameters;    /* for prefill; 0: unknown */
 	uint64_t input_tokens;     /* the limit input's prompt; 0: unknown */
+	/* speculative decoding: the most tokens one step can yield (draft
+	 * tokens + 1), a certainty that multiplies every decode bound; 0 or 1
+	 * without it */
+	uint64_t tokens_per_step_max;
+	/* assumed, for an expected figure: the fraction of the bound the
+	 * engine reaches and the mean tokens a step yields, in thousandths;
+	 * 0: not given (both 0: no expected figure) */
+	uint64_t efficiency_milli, tokens_per_step_milli;
 } gs_speed_load;
 
 typedef struct {
@@ -102,6 +117,14 @@ typedef struct {
 	uint64_t decode_seq_milli;     /* per sequence, tokens/s x 1000, rounded up */
 	uint64_t decode_total_milli;   /* every sequence together */
 	uint64_t decode_weights_milli; /* per sequence on the weights alone: the bound at any context */
+	/* the decode bounds include speculative decoding's tokens_per_step_max
+	 * (1 without it): the bound is that many tokens per read of a step */
+	uint64_t spec_max;
+	/* expected (assumed), where the workload gives an efficiency or the
+	 * mean tokens a step: the bound of one token a step x efficiency x
+	 * tokens a step, per sequence and in total, rounded down */
+	int has_expected;
+	uint64_t expected_seq_milli, expected_total_milli;
 	int has_prefill;
 	uint64_t peak_gflops;      /* the lot's: cards x the card's for the format */
 	uint64_t prefill_milli;    /* tokens/s x 1000, rounded up */
@@ -174,6 +197,8 @@ int gs_speed_check_observed(gs_speed *s);
 /* A speed in thousandths as "18.7" / "18,7" (one decimal, rounded up: a
  * bound; thousands grouped as gs_qty_fmt_int), in buf[GS_FMT_MAX]. */
 char *gs_speed_fmt(char *buf, uint64_t milli, gs_lang lang);
+/* The same rounded down: an expected figure, not a bound. */
+char *gs_speed_fmt_down(char *buf, uint64_t milli, gs_lang lang);
 /* A time in microseconds as seconds with three decimals, rounded down. */
 char *gs_speed_fmt_seconds(char *buf, uint64_t micro, gs_lang lang);
 

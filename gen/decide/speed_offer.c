@@ -23,6 +23,11 @@ int gs_speed_offer(const gs_workload *w, const gs_sizing *s, const gs_speed_gpu 
 	l.input_tokens = gs_workload_dim(w, "input_tokens", &found);
 	if (!found)
 		l.input_tokens = 0;
+	/* speed_assumptions: k draft tokens, k + 1 at most a step (certain);
+	 * the efficiency and the mean a step, assumed */
+	l.tokens_per_step_max = w->spec_draft_tokens ? w->spec_draft_tokens + 1 : 0;
+	l.efficiency_milli = w->has_decode_efficiency ? w->decode_efficiency_milli : 0;
+	l.tokens_per_step_milli = w->has_spec_tokens_per_step ? w->spec_tokens_per_step_milli : 0;
 	return gs_speed_bound(g, &l,
 			      w->compute_format ? w->compute_format : w->storage_format, out);
 }

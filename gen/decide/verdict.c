@@ -2064,9 +2064,10 @@ static const char *S_msetting(const gs_measurement *m, const char *name)
 }
 
 /* A speed import that can stand for this workload's decoding: a benchmark
- * or a server's own lines, without speculative decoding (its tokens per
- * read of the weights are not the bound's one). */
-static int S_speed_import(const gs_measurement *m)
+ * or a server's own lines, with speculative decoding exactly when the
+ * workload declares it (a run that drafts tokens yields several a read of
+ * the weights; one that does not, one). */
+static int S_speed_import(const gs_workload *w, const gs_measurement *m)
 {
 	static const char *const from[] = { "llama-bench", "vllm-bench", "llama-timings",
 					    "vllm-stats", NULL };
@@ -2074,7 +2075,7 @@ static int S_speed_import(const gs_measurement *m)
 
 	for (k = 0; from[k]; k++)
 		if (strcmp(m->import_from, from[k]) == 0)
-			return !S_msetting(m, "speculative_decoding");
+			return !S_msetting(m, "speculative_decoding") == !w->spec_draft_tokens;
 	return 0;
 }
 
@@ -2093,7 +2094,7 @@ static void S_speed_observed(const S_in *in, gs_candidate *c)
 		const gs_measurement *m = in->ev[i].m;
 		const char *running;
 		if (!S_usable(in, m) || !m->import_from || !S_same_model(c->offer, m) ||
-		    !S_speed_import(m))
+		    !S_speed_import(in->w, m))
 			continue;
 		running = strcmp(m->import_from, "vllm-stats") == 0 ? S_msetting(m, "running_requests")
 								    : NULL;
@@ -2177,6 +2178,28 @@ static int S_speed_by_observed(const gs_workload *w, const gs_speed *sp, gs_verd
 }
 
 /*
+ * The bound reaches a decode requirement but the expected figure (assumed:
+ * the workload's efficiency and tokens a step) does not: still to confirm,
+ * since an assumption never excludes, and the reason says the expectation
+ * falls short (m1 the expected figure, m2 the requirement).
+ */
+static void S_speed_expected(const gs_workload *w, const gs_speed *sp, gs_verdict *v)
+{
+	if (!sp->has_expected)
+		return;
+	if (w->has_req_decode_seq && sp->expected_seq_milli < w->req_decode_seq_milli) {
+		v->why = "why.speed.expected_below_seq";
+		v->m1 = sp->expected_seq_milli;
+		v->m2 = w->req_decode_seq_milli;
+	} else if (!w->has_req_decode_seq && w->has_req_decode_total &&
+		   sp->expected_total_milli < w->req_decode_total_milli) {
+		v->why = "why.speed.expected_below_total";
+		v->m1 = sp->expected_total_milli;
+		v->m2 = w->req_decode_total_milli;
+	}
+}
+
+/*
  * requirements.speed: excluded by calculated certainty when the bound is
  * below a requirement (per sequence: on the weights alone, so at any
  * context; in total: at the context; the first token: above the time);
@@ -2228,6 +2251,7 @@ static void S_speed(const gs_workload *w, gs_candidate *c)
 		       : w->has_req_decode_total ? sp->decode_total_milli : sp->ttft_micro / 1000u;
 		v.m2 = w->has_req_decode_seq ? w->req_decode_seq_milli
 		       : w->has_req_decode_total ? w->req_decode_total_milli : w->req_ttft_milli;
+		S_speed_expected(w, sp, &v);
 	}
 	if (v.kind == GS_V_EXCLUDE) {
 		v.basis = GS_BASIS_CALCULATED_CERTAINTY;

@@ -255,6 +255,7 @@ void gs_workload_release(gs_workload *w)
 	free(w->regions);
 	free(w->regions_text);
 	free(w->placement);
+	free(w->speed_assumptions_source);
 	for (i = 0; i < 3; i++) {
 		free(w->inputs[i].label);
 		free(w->inputs[i].description);
@@ -1889,6 +1890,54 @@ static void S_read_speed(gs_jr *r, gs_workload *w, json_t *req, const char *rp)
 	free(op);
 }
 
+/*
+ * speed_assumptions: {"decode_efficiency": "0.63", "speculative":
+ * {"draft_tokens": 3, "tokens_per_step": "2.4"}, "source": "..."}: at
+ * least one of the first two, and the source always.
+ */
+static void S_read_speed_assumptions(gs_jr *r, gs_workload *w, json_t *root)
+{
+	static const char *keys[] = { "decode_efficiency", "speculative", "source", NULL };
+	static const char *spec_keys[] = { "draft_tokens", "tokens_per_step", NULL };
+	json_t *o, *so;
+	char *op, *sp, *kp;
+
+	if (gs_jr_object(r, root, "$", "speed_assumptions", GS_JR_OPTIONAL, keys, &o, &op) != 1)
+		return;
+	gs_jr_string(r, o, op, "source", GS_JR_REQUIRED, &w->speed_assumptions_source);
+	if (S_read_milli(r, o, op, "decode_efficiency", &w->decode_efficiency_milli) == 1) {
+		if (w->decode_efficiency_milli > 1000) {
+			kp = gs_jr_path_key(op, "decode_efficiency");
+			gs_jr_error(r, kp, "expected a fraction of the bound above 0 and at most 1 "
+				    "(\"0.63\"): no run goes faster than its bound");
+			free(kp);
+		} else {
+			w->has_decode_efficiency = 1;
+		}
+	}
+	if (gs_jr_object(r, o, op, "speculative", GS_JR_OPTIONAL, spec_keys, &so, &sp) == 1) {
+		gs_jr_uint(r, so, sp, "draft_tokens", GS_JR_REQUIRED, 1, 64, &w->spec_draft_tokens);
+		if (S_read_milli(r, so, sp, "tokens_per_step", &w->spec_tokens_per_step_milli) == 1) {
+			if (w->spec_tokens_per_step_milli < 1000 ||
+			    (w->spec_draft_tokens &&
+			     w->spec_tokens_per_step_milli > (w->spec_draft_tokens + 1) * 1000)) {
+				kp = gs_jr_path_key(sp, "tokens_per_step");
+				gs_jr_error(r, kp, "expected the mean tokens a step yields, from 1 to "
+					    "draft_tokens + 1 (%llu): a step yields its own token and at "
+					    "most every drafted one",
+					    (unsigned long long)(w->spec_draft_tokens + 1));
+				free(kp);
+			} else {
+				w->has_spec_tokens_per_step = 1;
+			}
+		}
+		free(sp);
+	}
+	if (!json_object_get(o, "decode_efficiency") && !json_object_get(o, "speculative"))
+		gs_jr_error(r, op, "expected \"decode_efficiency\" or \"speculative\" (or both)");
+	free(op);
+}
+
 static void S_read_requirements(gs_jr *r, gs_workload *w, json_t *root)
 {
 	static const char *allowed[] = {
@@ -2094,7 +2143,7 @@ static int S_read(const char *path, const char *text, size_t len, gs_workload *w
 	static const char *allowed[] = {
 		"schema", "schema_version", "id", "title", "model", "task", "weights",
 		"dimensions", "cache", "reserve", "training", "requirements", "inputs",
-		"evidence", "candidates", "conditions", "notes", "runtime", NULL
+		"evidence", "candidates", "conditions", "notes", "runtime", "speed_assumptions", NULL
 	};
 	static const char *const schema_names[] = { "gpusheet-workload", NULL };
 	gs_jr r;
@@ -2149,6 +2198,7 @@ static int S_read(const char *path, const char *text, size_t len, gs_workload *w
 	}
 	S_read_training(&r, w, root, task >= 0);
 	S_read_requirements(&r, w, root);
+	S_read_speed_assumptions(&r, w, root);
 	S_read_inputs(&r, w, root);
 	S_read_evidence(&r, w, root);
 	S_read_candidates(&r, w, root);

@@ -235,6 +235,17 @@ typedef struct {
 	uint64_t req_decode_seq_milli, req_decode_total_milli, req_ttft_milli;
 	int has_req_decode_seq, has_req_decode_total, has_req_ttft;
 	int rank_by_cost_per_token;
+	/*
+	 * speed_assumptions: what the engine reaches of the bound on the card
+	 * (decode_efficiency, in thousandths, (0, 1000]) and speculative
+	 * decoding (spec_draft_tokens k >= 1 tokens drafted a step: a step
+	 * then yields at most k + 1 tokens, a certainty; tokens_per_step the
+	 * mean it yields, in thousandths, [1000, (k + 1) x 1000], assumed),
+	 * with the source of the figures. has_* 0 / k 0 when not given.
+	 */
+	int has_decode_efficiency, has_spec_tokens_per_step;
+	uint64_t decode_efficiency_milli, spec_draft_tokens, spec_tokens_per_step_milli;
+	char *speed_assumptions_source;
 	uint64_t tensor_parallel;   /* declared tensor-parallel degree over a lot's cards, 0: none */
 	/*
 	 * The bytes of the weights that tensor parallelism replicates on every

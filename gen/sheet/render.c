@@ -586,7 +586,8 @@ static const char *const S_speed_fields[] = {
 	"cards", "sequences", "bandwidth_bytes_per_second", "bytes_per_step",
 	"decode_milli_per_sequence", "decode_milli_per_sequence_weights_only", "decode_milli_total",
 	"prefill_milli", "time_to_first_token_micro", "source",
-	"observed_per_sequence", "observed_total"
+	"observed_per_sequence", "observed_total",
+	"expected_milli_per_sequence", "expected_milli_total"
 };
 
 /* An observed speed of the workload's evidence and its bound, or null. */
@@ -666,8 +667,53 @@ static void S_speed(gs_jw *w, S_tables *tb, const gs_candidate *c)
 	S_speed_obs(&sub, sp->has_obs_total, sp->obs_total_milli, sp->obs_total_text,
 		    sp->obs_total_file, sp->obs_total_source, sp->obs_total_line,
 		    sp->obs_total_bound_milli, sp->obs_total_ratio_milli, sp->obs_total_above);
+	/* assumed: the workload's speed_assumptions applied to the bound */
+	if (sp->has_expected) {
+		gs_jw_u64(&sub, sp->expected_seq_milli);
+		gs_jw_u64(&sub, sp->expected_total_milli);
+	} else {
+		gs_jw_null(&sub);
+		gs_jw_null(&sub);
+	}
 	gs_jw_end(&sub);
 	gs_jw_u64(w, S_table_add(&tb->speeds, &sub));
+}
+
+/*
+ * The workload's speed_assumptions, or null: speculative decoding's most
+ * tokens a step (draft tokens + 1: calculated, in every decode bound) and
+ * the figures of the expected speeds (assumed), with their source.
+ */
+static void S_speed_assumptions(gs_jw *w, const gs_workload *wl)
+{
+	gs_jw_key(w, "speed_assumptions");
+	if (!wl->has_decode_efficiency && !wl->spec_draft_tokens) {
+		gs_jw_null(w);
+		return;
+	}
+	gs_jw_object(w);
+	gs_jw_key(w, "decode_efficiency_milli");
+	if (wl->has_decode_efficiency)
+		gs_jw_u64(w, wl->decode_efficiency_milli);
+	else
+		gs_jw_null(w);
+	gs_jw_key(w, "draft_tokens");
+	if (wl->spec_draft_tokens)
+		gs_jw_u64(w, wl->spec_draft_tokens);
+	else
+		gs_jw_null(w);
+	S_member_str(w, "source", wl->speed_assumptions_source);
+	gs_jw_key(w, "tokens_per_step_max");
+	if (wl->spec_draft_tokens)
+		gs_jw_u64(w, wl->spec_draft_tokens + 1);
+	else
+		gs_jw_null(w);
+	gs_jw_key(w, "tokens_per_step_milli");
+	if (wl->has_spec_tokens_per_step)
+		gs_jw_u64(w, wl->spec_tokens_per_step_milli);
+	else
+		gs_jw_null(w);
+	gs_jw_end(w);
 }
 
 /* The engine's budget on this offer's card, or null (docs/formats.md, 7) */
@@ -1082,8 +1128,9 @@ char *gs_render_decision_json(const gs_sheet_input *in)
 	S_runtime(&w, in->w);
 	S_member_str(&w, "schema", "gpusheet-decision");
 	gs_jw_key(&w, "schema_version");
-	gs_jw_i64(&w, 6);
+	gs_jw_i64(&w, 7);
 	S_sizing(&w, s, wl);
+	S_speed_assumptions(&w, wl);
 	S_FIELDS(&w, "speed_fields", S_speed_fields);
 	S_table_write(&w, "speed_sources", &tb.speed_sources);
 	S_table_write(&w, "speeds", &tb.speeds);

@@ -70,6 +70,10 @@ void gs_sheet_speed_bound_cell(S_ctx *c, cmark_node *row, const gs_candidate *cd
 		     gs_speed_fmt(b, sp->decode_total_milli, c->lang));
 	if (sp->has_prefill)
 		gs_doc_textf(cell, "; ≤ %s", gs_speed_fmt(a, sp->prefill_milli, c->lang));
+	/* assumed: the bound x the workload's efficiency and tokens a step */
+	if (sp->has_expected)
+		gs_doc_textf(cell, "; ≈ %s / ≈ %s %s", gs_speed_fmt_down(a, sp->expected_seq_milli, c->lang),
+			     gs_speed_fmt_down(b, sp->expected_total_milli, c->lang), TR("speed.expected"));
 	/* an ambiguous name: the bound of the fastest variant it allows */
 	if (sp->variant_of)
 		gs_doc_textf(cell, " (%s: %s)", TR("speed.fastest_variant"), sp->gpu->model);
@@ -112,6 +116,49 @@ void gs_sheet_speed_mtok_cell(S_ctx *c, cmark_node *row, const size_t *next, siz
 		gs_doc_text(cell, TR("word.missing"));
 }
 
+/* A decimal of thousandths as written ("0.63", "2.4"; "1" for 1000). */
+static char *S_fraction(char *buf, uint64_t milli, gs_lang lang)
+{
+	size_t o;
+
+	gs_qty_fmt_int(buf, milli / 1000u, lang);
+	if (milli % 1000u) {
+		o = strlen(buf);
+		snprintf(buf + o, GS_FMT_MAX - o, "%c%03u", lang == GS_LANG_ES ? ',' : '.',
+			 (unsigned)(milli % 1000u));
+		while (buf[strlen(buf) - 1] == '0')
+			buf[strlen(buf) - 1] = '\0';
+	}
+	return buf;
+}
+
+/* The workload's speed_assumptions in words: speculative decoding (a
+ * certainty on the bound) and the expected figures (assumed). */
+static void S_para_assumptions(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	gs_verdict hv;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX], k[GS_FMT_MAX];
+	char *text;
+
+	memset(&hv, 0, sizeof(hv));
+	hv.n1 = S_fraction(a, w->has_decode_efficiency ? w->decode_efficiency_milli : 1000u, c->lang);
+	hv.n2 = S_fraction(b, w->has_spec_tokens_per_step ? w->spec_tokens_per_step_milli : 1000u,
+			   c->lang);
+	hv.n3 = gs_qty_fmt_int(k, w->spec_draft_tokens, c->lang);
+	hv.s1 = w->speed_assumptions_source;
+	if (w->spec_draft_tokens) {
+		text = gs_sheet_words_expand(c, TR("speed.para_spec"), &hv);
+		gs_doc_text(gs_doc_para(c->root), text);
+		free(text);
+	}
+	if (w->has_decode_efficiency || w->has_spec_tokens_per_step) {
+		text = gs_sheet_words_expand(c, TR("speed.para_expected"), &hv);
+		gs_doc_text(gs_doc_para(c->root), text);
+		free(text);
+	}
+}
+
 void gs_sheet_speed_para(S_ctx *c)
 {
 	const gs_workload *w = c->in->w;
@@ -137,6 +184,7 @@ void gs_sheet_speed_para(S_ctx *c)
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, text);
 	free(text);
+	S_para_assumptions(c);
 	for (i = 0; i < c->in->d->ncands; i++)
 		if (c->in->d->cands[i].speed.has_obs_seq || c->in->d->cands[i].speed.has_obs_total) {
 			gs_doc_text(gs_doc_para(c->root), TR("speed.para_observed"));

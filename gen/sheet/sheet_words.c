@@ -131,6 +131,9 @@ char *gs_sheet_words_expand(S_ctx *c, const char *tpl, const gs_verdict *v)
 					   /* a ratio in thousandths: three decimals, rounded down */
 					   : p[2] == '2' && strstr(v->why, "observed_above")
 					   ? gs_speed_fmt_seconds(t, n * 1000u, c->lang)
+					   /* an expected figure: rounded down, it is no bound */
+					   : p[2] == '1' && strstr(v->why, "expected_below")
+					   ? gs_speed_fmt_down(t, n, c->lang)
 					   : gs_speed_fmt(t, n, c->lang));
 			skip = 4;
 		} else if (strncmp(p, "{split}", 7) == 0) {

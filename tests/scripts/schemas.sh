@@ -36,7 +36,7 @@ python3 tests/lib/decision_reasons.py $(find tests/cli -path '*/expected-out/*.j
 # the schema refuses what the reader refuses, for these rules
 for f in quality-evidence-string quality-evidence-no-date software-bad-version condition-bad-name \
 	sglang-vllm-setting sglang-fraction-bad kv-dtype-unknown kv-dtype-bytes-per-value kv-dtype-disagree \
-	ollama-name; do
+	ollama-name speed-assumptions-no-source; do
 	python3 "$v" schemas/workload.schema.json "tests/bad/workload/$f.json" > /dev/null \
 		&& err "schema accepts tests/bad/workload/$f.json"
 done

@@ -68,6 +68,55 @@ static gs_speed_load S_load(uint64_t w, uint64_t kv, uint64_t seqs, uint64_t car
 #define S_LLAMA_W UINT64_C(16060522496)
 #define S_LLAMA_P UINT64_C(8030261248)
 
+/*
+ * Speculative decoding and the expected figure, Llama-3.1-8B in bf16
+ * (16,060,522,496 B) on one L4 (300 GB/s), one sequence, the cache left
+ * out. One token a step: 300e9 / 16,060,522,496 = 18.6793 -> 18,680
+ * (rounded up). With 3 draft tokens a step yields at most 4: 74.7173 ->
+ * 74,718, and 30 tokens/s is no longer out of reach by calculation; 80
+ * is. Expected at an efficiency of 0.5 and 2.4 tokens a step: 18.6793 x
+ * 0.5 x 2.4 = 22.4152 -> 22,415 (rounded down: an expectation, no
+ * bound). The cost of a million tokens at 1 USD an hour: 10^6 x
+ * 16,060,522,496 / (3,600 x 300e9 x 4) = 3.7177 USD -> 3,717,713
+ * millionths, a quarter of one token a step's.
+ */
+static void test_speculative(void)
+{
+	const gs_speed_gpu *l4 = gs_speed_gpu_of("L4");
+	gs_speed_load l;
+	gs_speed s;
+	int64_t cost = 0;
+	char b[GS_FMT_MAX];
+
+	if (!CHECK(l4 != NULL))
+		return;
+	l = S_load(S_LLAMA_W, 0, 1, 1);
+	l.tokens_per_step_max = 4;
+	l.efficiency_milli = 500;
+	l.tokens_per_step_milli = 2400;
+	if (CHECK_INT(gs_speed_bound(l4, &l, "bf16", &s), 0) && CHECK(s.known)) {
+		CHECK_U64(s.spec_max, 4);
+		CHECK_U64(s.decode_weights_milli, 74718);
+		CHECK_U64(s.decode_seq_milli, 74718);
+		CHECK(!gs_speed_below(&s, 0, 30000));
+		CHECK(gs_speed_below(&s, 0, 80000));
+		CHECK(s.has_expected);
+		CHECK_U64(s.expected_seq_milli, 22415);
+		CHECK_U64(s.expected_total_milli, 22415);
+		CHECK_STR(gs_speed_fmt_down(b, s.expected_seq_milli, GS_LANG_EN), "22.4");
+		CHECK_INT(gs_speed_cost_per_mtok(&s, 1000000, &cost), 0);
+		CHECK(cost == 3717713);
+	}
+	/* neither given: no expected figure, one token a step */
+	l = S_load(S_LLAMA_W, 0, 1, 1);
+	if (CHECK_INT(gs_speed_bound(l4, &l, "bf16", &s), 0)) {
+		CHECK(!s.has_expected);
+		CHECK_U64(s.spec_max, 1);
+		CHECK_INT(gs_speed_cost_per_mtok(&s, 1000000, &cost), 0);
+		CHECK(cost == 14870854);
+	}
+}
+
 static void test_dense(void)
 {
 	const gs_speed_gpu *l4 = gs_speed_gpu_of("L4"), *h100 = gs_speed_gpu_of("H100 SXM");
@@ -401,6 +450,7 @@ static void test_table(void)
 int main(void)
 {
 	test_dense();
+	test_speculative();
 	test_moe_mla_window();
 	test_fp32_fp4();
 	test_cost();
