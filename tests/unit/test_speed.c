@@ -386,7 +386,10 @@ static void test_table(void)
 			CHECK(strcmp(t[i - 1].model, t[i].model) < 0);
 	}
 	CHECK(gs_speed_gpu_of("RTX 5090") != NULL);
-	CHECK(gs_speed_gpu_of("RTX A5000") == NULL);   /* no page cited */
+	CHECK(gs_speed_gpu_of("A30") == NULL);   /* no page cited */
+	CHECK(gs_speed_gpu_of("RTX A5000") != NULL);
+	CHECK_STR(gs_gpuname_canonical("A5000_PCIE", NULL), "RTX A5000");
+	CHECK_STR(gs_gpuname_canonical("Tesla K80", NULL), "K80");
 	/* A10G: the bandwidth alone, so a decode bound and no prefill bound */
 	CHECK_U64(gs_speed_peak_gflops(gs_speed_gpu_of("A10G"), "bf16"), 0);
 	/* no card: unknown */
