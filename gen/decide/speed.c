@@ -43,7 +43,10 @@
  * (Inferentia, Inferentia2, Trainium, Trainium2; GB200 and GB300 by the
  * GPU): one row is one unit the catalogs count as a card, the rule named
  * in the row's source; a figure given for a whole board is halved there.
- * A bandwidth given in GiB/s is converted to 10^9 bytes and rounded up.
+ * A name the catalogs give to several editions (SkyPilot's Vast.ai file
+ * writes the GeForce Ti and SUPER editions under the base name) holds the
+ * highest figure of the family. A bandwidth given in GiB/s is converted
+ * to 10^9 bytes and rounded up.
  *
  * No row, so no bound (a card no page was found for, or no GPU): A30,
  * RTX 4000 Ada, Radeon Pro V520 (no bandwidth found); the FPGAs (no
@@ -177,30 +180,42 @@ static const gs_speed_gpu S_table[] = {
 	  "NVIDIA Quadro RTX 6000 (Turing TU102, 24 GB GDDR6, 384-bit): 672.0 GB/s and FP32 16.31 TFLOPS "
 	  "(https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000; NVIDIA's 16.3 TFLOPS FP32 at "
 	  "https://chip.pl/2018/10/bestia-dla-profesjonalistow-quadro-rtx-6000); no tensor peak cited", NULL },
-	{ "RTX 3060", 360, 0, 0, 0, 0,
-	  "NVIDIA GeForce RTX 3060 12 GB (192-bit GDDR6, 15 Gbps): 360 GB/s (https://askgeek.io/ru/gpus/NVIDIA/GeForce-RTX-3060-GA104; "
-	  "https://pcpartdb.com/gpus/view/nvidia-geforce-rtx-3060-12-gb-ga104; 351 GB/s at https://www.hardwaredb.net/geforce-rtx-3060-benchmark, "
-	  "lower); no tensor or FP32 peak cited", NULL },
-	{ "RTX 3070", 448, 0, 0, 20300, 0,
-	  "NVIDIA GeForce RTX 3070 (8 GB GDDR6, 256-bit): 448 GB/s (https://winenfood.com/a-breakdown-of-all-rtx-3070-specifications); FP32 20.3 TFLOPS "
-	  "(https://www.oryoy.com/news/3070-xian-ka-suan-li-dao-di-zen-me-yang-yong-ta-lai-pao-ai-mo-xing-sheng-cheng-yi-ge-token-xu-yao-du.html); no "
-	  "tensor peak cited", NULL },
-	{ "RTX 3080", 913, 0, 0, 30640, 0,
-	  "NVIDIA GeForce RTX 3080 (10 GB: 19 Gbps GDDR6X on 320 bits, 29.8 TFLOPS FP32, "
-	  "https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official; 12 GB: 912.4 GB/s, 384-bit, FP32 30.64 "
-	  "TFLOPS, https://sysrqmts.com/tr/gpus/compare/nvidia-geforce-rtx-3080-12-gb-vs-nvidia-rtx-a4000): the 12 GB variant's, the higher, rounded "
-	  "up, so the bound holds for both; no tensor peak cited", NULL },
+	{ "RTX 3060", 608, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 3060 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
+	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "
+	  "for each edition; RTX 3060 8 GB 240 GB/s, 12 GB 360, 3060 Ti GDDR6 448, GDDR6X 608 (the table at "
+	  "https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/52379077acab0e1d450adb86345f9e705bb6cade/Nvidia_GPU_Specification.md; "
+	  "the 12 GB's 360 GB/s also at https://pcpartdb.com/gpus/view/nvidia-geforce-rtx-3060-12-gb-ga104): 608 kept; no tensor or FP32 peak cited", NULL },
+	{ "RTX 3070", 608, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 3070 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
+	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "
+	  "for each edition; RTX 3070 448 GB/s, 3070 Ti 608 (the table at "
+	  "https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/52379077acab0e1d450adb86345f9e705bb6cade/Nvidia_GPU_Specification.md; "
+	  "448 GB/s for the 3070 also at https://winenfood.com/a-breakdown-of-all-rtx-3070-specifications): 608 kept; no tensor peak cited, and the "
+	  "3070's 20.3 TFLOPS FP32 is not the Ti's, so none is given", NULL },
+	{ "RTX 3080", 913, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 3080 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
+	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "
+	  "for each edition; RTX 3080 10 GB 760 GB/s, 12 GB 912, 3080 Ti 912 (the table at "
+	  "https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/52379077acab0e1d450adb86345f9e705bb6cade/Nvidia_GPU_Specification.md); "
+	  "912.4 GB/s for the 12 GB at https://sysrqmts.com/tr/gpus/compare/nvidia-geforce-rtx-3080-12-gb-vs-nvidia-rtx-a4000: the higher, rounded up, "
+	  "kept; no tensor or FP32 peak cited for the whole family", NULL },
 	{ "RTX 3090", 936, 142000, 0, 0, 0,
 	  "NVIDIA Ampere GA102 GPU architecture whitepaper, GeForce RTX 3090: 936 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 142 TFLOPS (284 with sparsity)", NULL },
-	{ "RTX 4060", 272, 0, 0, 15110, 0,
-	  "NVIDIA GeForce RTX 4060 (8 GB GDDR6, 17 Gbps, 128-bit): 272 GB/s (NVIDIA's specification as reported at "
-	  "https://www.telepolis.pl/tech/sprzet/nvidia-geforce-rtx-4060-ti-polskie-ceny-specyfikacja; 272.0 GB/s and FP32 15.11 TFLOPS at "
-	  "https://fpsbench.com/compare/gpu/nvidia-geforce-rtx-4060-vs-nvidia-t600); no tensor peak cited", NULL },
-	{ "RTX 4070", 504, 0, 0, 29100, 0,
-	  "NVIDIA GeForce RTX 4070 (12 GB GDDR6X, 21 Gbps, 192-bit): 504 GB/s "
-	  "(https://www.thefpsreview.com/gpu-family/nvidia-geforce-rtx-4070-gpu-family-specifications; the GDDR6 edition's 480 GB/s, "
-	  "https://www.aroged.com/2024/08/05/updated-geforce-rtx-4070-to-get-20-gt-s-gddr6-chips/, is lower); peak FP32 29.1 TFLOPS (NVIDIA's slide as "
-	  "reported at https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/); no tensor peak cited", NULL },
+	{ "RTX 4060", 288, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 4060 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
+	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "
+	  "for each edition; RTX 4060 272 GB/s (8 GB GDDR6, 17 Gbps, 128-bit), 4060 Ti 8 and 16 GB 288 GB/s (NVIDIA's specifications as reported at "
+	  "https://www.telepolis.pl/tech/sprzet/nvidia-geforce-rtx-4060-ti-polskie-ceny-specyfikacja; the same in the table at "
+	  "https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/52379077acab0e1d450adb86345f9e705bb6cade/Nvidia_GPU_Specification.md): "
+	  "288 kept (the catalog's RTX4060 has 16 GB, a 4060 Ti); no tensor or FP32 peak cited for the whole family", NULL },
+	{ "RTX 4070", 672, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 4070 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
+	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "
+	  "for each edition; RTX 4070, 4070 SUPER and 4070 Ti 504 GB/s, 4070 Ti SUPER 672 GB/s, 16 GB (the table at "
+	  "https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/52379077acab0e1d450adb86345f9e705bb6cade/Nvidia_GPU_Specification.md; "
+	  "504 GB/s for the 4070 at https://www.thefpsreview.com/gpu-family/nvidia-geforce-rtx-4070-gpu-family-specifications): 672 kept (the catalog's "
+	  "RTX4070 has 16 GB per card, a 4070 Ti SUPER); no tensor or FP32 peak cited for the whole family", NULL },
 	{ "RTX 4090", 1008, 330300, 660600, 0, 0,
 	  "NVIDIA Ada GPU architecture whitepaper, GeForce RTX 4090: 1,008 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 330.3 TFLOPS, FP8 660.6 TFLOPS (twice with sparsity)", NULL },
 	{ "RTX 5090", 1792, 419200, 838400, 104800, 1676000,
