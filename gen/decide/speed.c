@@ -91,10 +91,12 @@ static const gs_speed_gpu S_table[] = {
 	  "FP16/BF16 2,250 TFLOPS dense (4,500 with sparsity), FP8 4,500 dense (9,000 with sparsity), FP32 75 TFLOPS; "
 	  "\"up to 8 TB/s per GPU\" also at https://acecloud.ai/blog/nvidia-hgx-b300", NULL },
 	{ "GB200", 8000, 2500000, 5000000, 90000, 10000000,
-	  "NVIDIA GB200 (per Blackwell GPU; the catalogs count each GPU of the superchip as a card, 192 GiB): the GB200 variant of B200 at 1,200 W as "
-	  "reproduced at https://glennklockwood.com/garden/processors/B200: 8 TB/s HBM3e (max); FP16/BF16 2,500 TFLOPS dense (5,000 sparse), FP8 5,000, "
-	  "FP4 10,000 dense, FP32 90 TFLOPS; https://verda.com/blog/gb300-nvl72-architecture gives GB200 7.7 TB/s, 2.25/4.5/9 PFLOPS dense and FP32 75 "
-	  "TFLOPS: the higher readings kept, a bound; NVLink 5, 1.8 TB/s per GPU (verda)", NULL },
+	  "NVIDIA GB200 (per Blackwell GPU; the catalogs count each GPU of the superchip as a card, 192 GiB): NVIDIA's Blackwell datasheet "
+	  "(blackwell-datasheet-3384703) as reproduced at "
+	  "https://github.com/atineoSE/coding-model-seeks-gpu/blob/e527ad937f71557ee8169ad342ad54a2509133d9/pipeline/pipeline/sources/gb200_specs.md, "
+	  "GB200 NVL72 per GPU: 186 GB HBM3E at 8 TB/s; FP4 20, FP8/FP6 10, FP16/BF16 5 PFLOPS with sparsity (10, 5 and 2.5 dense); FP32 80 TFLOPS; 5th "
+	  "Gen NVLink 1.8 TB/s; the GB200 variant of B200 at 1,200 W at https://glennklockwood.com/garden/processors/B200 gives FP32 90 TFLOPS: the "
+	  "higher kept, a bound", NULL },
 	{ "GB300", 8000, 2500000, 5000000, 80000, 15000000,
 	  "NVIDIA GB300 (per Blackwell Ultra GPU, 279 GB HBM3E; the catalogs count each GPU as a card, 278 GiB): per-GPU table at "
 	  "https://verda.com/blog/gb300-nvl72-architecture, numbers without sparsity: 8 TB/s; FP16/BF16 2.5 PFLOPS, FP8 5 PFLOPS, FP4 15 PFLOPS, FP32 "
