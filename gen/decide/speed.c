@@ -169,13 +169,14 @@ static const gs_speed_gpu S_table[] = {
 	  "no 16-bit peak cited", NULL },
 	{ "P100", 732, 21200, 0, 10600, 0,
 	  "NVIDIA Tesla P100 16 GB (SXM2 and PCIe): 732 GB/s for the 16 GB model "
-	  "(https://techwormam.pages.dev/posts/nvidia-unveils-its-powerful-pcie-hbm2-running-gp100-pascal-gpu-to-the-masses-techworm; 720 GB/s in "
-	  "NVIDIA's launch figures, https://tech4gamers.com/nvidia-tesla-p100-will-be-available-in-two-variants-of-16gb-12gb-hbm2/: the higher kept); "
-	  "half precision 21.2 TFLOPS (NVLink) and 18.7 (PCIe), single precision 10.6 and 9.3 (tech4gamers' table): the NVLink variant's, the higher; "
-	  "no tensor cores; NVLink 160 GB/s bidirectional (SXM2)", NULL },
+	  "(https://techwormam.pages.dev/posts/nvidia-unveils-its-powerful-pcie-hbm2-running-gp100-pascal-gpu-to-the-masses-techworm; 732 GB/s also in "
+	  "the table at https://github.com/lijun99/GPU-Resources/blob/0339365af3cf3eb90318ca242e9a9679638f47c3/NVIDIA_GPU_SM.md; 720 GB/s in NVIDIA's "
+	  "launch figures, https://tech4gamers.com/nvidia-tesla-p100-will-be-available-in-two-variants-of-16gb-12gb-hbm2/: the higher kept); half "
+	  "precision 21.2 TFLOPS (NVLink) and 18.7 (PCIe), single precision 10.6 and 9.3 (tech4gamers' table): the NVLink variant's, the higher; no "
+	  "tensor cores; NVLink 160 GB/s bidirectional (SXM2)", NULL },
 	{ "P4", 193, 0, 0, 5704, 0,
-	  "NVIDIA Tesla P4 (8 GB GDDR5, 256-bit): 192.3 GB/s (https://www.techpowerup.com/gpu-specs/tesla-p4.c2879, rounded up: a bound); FP32 5.704 "
-	  "TFLOPS (TechPowerUp's table as reproduced at https://gpu.spicedreamphone.com/en/gpu/nvidia/tesla-p4; NVIDIA's 5.5 TFLOPS, "
+	  "NVIDIA Tesla P4 (8 GB GDDR5, 256-bit): 192.3 GB/s (TechPowerUp, https://www.techpowerup.com/gpu-specs/tesla-p4.c2879, as reproduced at "
+	  "https://gpu.spicedreamphone.com/en/gpu/nvidia/tesla-p4; rounded up: a bound); FP32 5.704 TFLOPS (the same table; NVIDIA's 5.5 TFLOPS, "
 	  "https://www.tomshardware.com/news/nvidia-tesla-p40-p4-inference,32680.html: the higher kept); FP16 runs at 1:64 of FP32, so no 16-bit figure "
 	  "is given (an fp16 workload computed in fp32 would exceed it)", NULL },
 	{ "Quadro RTX 6000", 672, 0, 0, 16310, 0,
