@@ -28,11 +28,15 @@
  * it); where two readings differ, the higher is kept, so the bound stays
  * a bound. Read: MI300X fp32 (AMD's ROCm documentation, a dense figure:
  * AMD prints no sparse fp32); fp32 of A100, A40, A800, H100 SXM and PCIe,
- * B300, RTX 5090, RTX A4000, RTX PRO 6000 Blackwell; fp4 of RTX 5090, RTX
- * PRO 6000 Blackwell, MI355X. Not found in this version: fp32 of H200, H100
- * NVL, GH200, B200, L4, L40, L40S, RTX 3090/4090/6000 Ada/A6000, T4,
- * V100; fp4 of B200 and B300; the 16-bit peak of A10G, A16 and MI355X
- * (their rows give the decode bound only).
+ * B300, RTX 5090, RTX A4000, RTX PRO 6000 Blackwell, GB200, GB300, P100,
+ * P4, K80, M60, MI25, Quadro RTX 6000, RTX A2000, RTX A5000, Inferentia2,
+ * Trainium, Trainium2; fp4 of RTX 5090, RTX PRO 6000 Blackwell, MI355X,
+ * GB200, GB300. Not found in this version: fp32 of H200, H100 NVL, GH200,
+ * B200, L4, L40, L40S, RTX 3090/4090/6000 Ada/A6000, T4, V100, the GeForce
+ * RTX 3060 to 4070 families; fp4 of B200 and B300; the 16-bit peak of
+ * A10G, A16, MI355X, T4G, the GeForce RTX 3060 to 4070 families, Quadro
+ * RTX 6000, RTX A2000 and A5000 (no tensor figure read), and of P4, K80
+ * and M60 (their fp16 is not faster than their fp32: none is given).
  *
  * An ambiguous name (H100 with 80 GB: SXM or PCIe) takes the row of the
  * fastest variant its memory figure allows, when one row is the highest
