@@ -28,22 +28,33 @@
  * it); where two readings differ, the higher is kept, so the bound stays
  * a bound. Read: MI300X fp32 (AMD's ROCm documentation, a dense figure:
  * AMD prints no sparse fp32); fp32 of A100, A40, A800, H100 SXM and PCIe,
- * B300, RTX 5090, RTX A4000, RTX PRO 6000 Blackwell; fp4 of RTX 5090, RTX
- * PRO 6000 Blackwell, MI355X. Not found in this version: fp32 of H200, H100
- * NVL, GH200, B200, L4, L40, L40S, RTX 3090/4090/6000 Ada/A6000, T4,
- * V100; fp4 of B200 and B300; the 16-bit peak of A10G, A16 and MI355X
- * (their rows give the decode bound only).
+ * B300, RTX 5090, RTX A4000, RTX PRO 6000 Blackwell, GB200, GB300, P100,
+ * P4, K80, M60, MI25, Quadro RTX 6000, RTX A2000, RTX A5000, Inferentia2,
+ * Trainium, Trainium2; fp4 of RTX 5090, RTX PRO 6000 Blackwell, MI355X,
+ * GB200, GB300. Not found in this version: fp32 of H200, H100 NVL, GH200,
+ * B200, L4, L40, L40S, RTX 3090/4090/6000 Ada/A6000, T4, V100, the GeForce
+ * RTX 3060 to 4070 families; fp4 of B200 and B300; the 16-bit peak of
+ * A10G, A16, MI355X, T4G, the GeForce RTX 3060 to 4070 families, Quadro
+ * RTX 6000, RTX A2000 and A5000 (no tensor figure read), and of P4, K80
+ * and M60 (their fp16 is not faster than their fp32: none is given).
  *
  * An ambiguous name (H100 with 80 GB: SXM or PCIe) takes the row of the
  * fastest variant its memory figure allows, when one row is the highest
  * in every figure (gs_speed_fastest): the bound holds for each variant,
  * and the sheet says so.
  *
- * No row, so no bound (a card no page was found for, or no GPU): RTX
- * A5000, RTX A2000, A30, Quadro RTX 6000, P100, P4, M60, K80, T4G, the
- * GeForce RTX 3060/3070/3080/4060/4070, RTX 4000 Ada, GB200, GB300, Radeon
- * Pro V520, Radeon Instinct MI25; and the accelerators that are not GPUs
- * (Inferentia, Trainium, Gaudi, FPGAs).
+ * Dual-GPU boards (K80, M60) and accelerators sold by the chip
+ * (Inferentia, Inferentia2, Trainium, Trainium2; GB200 and GB300 by the
+ * GPU): one row is one unit the catalogs count as a card, the rule named
+ * in the row's source; a figure given for a whole board is halved there.
+ * A name the catalogs give to several editions (SkyPilot's Vast.ai file
+ * writes the GeForce Ti and SUPER editions under the base name) holds the
+ * highest figure of the family. A bandwidth given in GiB/s is converted
+ * to 10^9 bytes and rounded up.
+ *
+ * No row, so no bound (a card no page was found for, or no GPU): A30,
+ * RTX 4000 Ada, Radeon Pro V520 (no bandwidth found); the FPGAs (no
+ * bandwidth and no FLOPS make a bound for a programmable fabric).
  * An ambiguous name without a memory figure (H100, V100, A100) stays
  * without a bound: a variant the table cannot cite may be meant.
  */
@@ -83,8 +94,29 @@ static const gs_speed_gpu S_table[] = {
 	  "NVIDIA HGX B300 figures per GPU as reproduced at https://glennklockwood.com/garden/processors/B300: 288 GB HBM3e at 8 TB/s (max); "
 	  "FP16/BF16 2,250 TFLOPS dense (4,500 with sparsity), FP8 4,500 dense (9,000 with sparsity), FP32 75 TFLOPS; "
 	  "\"up to 8 TB/s per GPU\" also at https://acecloud.ai/blog/nvidia-hgx-b300", NULL },
+	{ "GB200", 8000, 2500000, 5000000, 90000, 10000000,
+	  "NVIDIA GB200 (per Blackwell GPU; the catalogs count each GPU of the superchip as a card, 192 GiB): NVIDIA's Blackwell datasheet "
+	  "(blackwell-datasheet-3384703) as reproduced at "
+	  "https://github.com/atineoSE/coding-model-seeks-gpu/blob/e527ad937f71557ee8169ad342ad54a2509133d9/pipeline/pipeline/sources/gb200_specs.md, "
+	  "GB200 NVL72 per GPU: 186 GB HBM3E at 8 TB/s; FP4 20, FP8/FP6 10, FP16/BF16 5 PFLOPS with sparsity (10, 5 and 2.5 dense); FP32 80 TFLOPS; 5th "
+	  "Gen NVLink 1.8 TB/s; the GB200 variant of B200 at 1,200 W at https://glennklockwood.com/garden/processors/B200 gives FP32 90 TFLOPS: the "
+	  "higher kept, a bound", NULL },
+	{ "GB300", 8000, 2500000, 5000000, 80000, 15000000,
+	  "NVIDIA GB300 (per Blackwell Ultra GPU, 279 GB HBM3E; the catalogs count each GPU as a card, 278 GiB): per-GPU table at "
+	  "https://verda.com/blog/gb300-nvl72-architecture, numbers without sparsity: 8 TB/s; FP16/BF16 2.5 PFLOPS, FP8 5 PFLOPS, FP4 15 PFLOPS, FP32 "
+	  "0.080 PFLOPS; NVLink 5, 1.8 TB/s per GPU", NULL },
 	{ "GH200 96GB", 4000, 989500, 1979000, 0, 0,
 	  "NVIDIA GH200 Grace Hopper Superchip datasheet: 96 GB HBM3 at 4 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
+	{ "Gaudi HL-205", 900, 60000, 0, 0, 0,
+	  "Intel Gaudi (first generation, the HL-205 mezzanine card of AWS DL1; one card per accelerator, 32 GB): Intel's table \"Gaudi Product "
+	  "Generations\" (R. Kaplan, Intel, \"Intel Gaudi 3 AI Accelerator: Architected for Gen AI Training and Inference\", August 2024, as reproduced "
+	  "at https://www.sgpjbg.com/baogao/465025.html): Peak HBM BW 900 GB/s, Peak Compute (BF16) 60 TFLOPs, 32 GB HBM; interconnect ten 100 GbE RoCE "
+	  "ports on the chip (https://habana.ai/gaudi-integrated-roce/); no FP32 or FP8 figure cited", NULL },
+	{ "Gaudi2", 2460, 432000, 0, 0, 0,
+	  "Intel Gaudi 2 (one accelerator per card, 96 GB HBM2E): Intel's table \"Gaudi Product Generations\" (R. Kaplan, Intel, August 2024, as "
+	  "reproduced at https://www.sgpjbg.com/baogao/465025.html): Peak HBM BW 2.46 TB/s, Peak Compute (BF16) 432 TFLOPs; "
+	  "https://www.yobitel.com/knowledge-base/intel-gaudi-2 gives 2.45 TB/s and BF16 (MME) ~432 TFLOPS: the higher kept, a bound; 24 integrated 100 "
+	  "GbE RoCE ports (yobitel); FP8 supported but no figure cited", NULL },
 	{ "H100 NVL", 3900, 835500, 1670500, 0, 0,
 	  "NVIDIA H100 Tensor Core GPU datasheet, H100 NVL: 3.9 TB/s; BF16 1,671 TFLOPS and FP8 3,341 TFLOPS with sparsity", NULL },
 	{ "H100 PCIe", 2000, 756500, 1513000, 51000, 0,
@@ -95,12 +127,40 @@ static const gs_speed_gpu S_table[] = {
 	  "(NVIDIA's H100 table as reproduced at https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html)", NULL },
 	{ "H200", 4800, 989500, 1979000, 0, 0,
 	  "NVIDIA H200 Tensor Core GPU datasheet, H200 SXM: 4.8 TB/s; BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with sparsity", NULL },
+	{ "Inferentia", 54, 64000, 0, 0, 0,
+	  "AWS Inferentia (per chip: the catalogs count each of an Inf1 instance's Inferentia chips as a card, 8 GiB each), AWS Neuron documentation, "
+	  "\"Inferentia Architecture\" (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/inferentia.html): four "
+	  "NeuronCore-v1 delivering 128 INT8 TOPS and 64 FP16/BF16 TFLOPS; 8 GiB of device DRAM with 50 GiB/sec of bandwidth (50 GB/sec in the v2.9.1 "
+	  "page: the higher, 50 GiB/s = 53.7 GB/s, rounded up: a bound); no FP32 figure cited", NULL },
+	{ "Inferentia2", 881, 190000, 190000, 47500, 0,
+	  "AWS Inferentia2 (per chip: the catalogs count each Inferentia2 chip of an Inf2 instance as a card, 32 GiB each), AWS Neuron documentation, "
+	  "\"Inferentia2 Architecture\" (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/inferentia2.html): two "
+	  "NeuronCore-v2 delivering 190 FP16/BF16/cFP8/TF32 TFLOPS and 47.5 FP32 TFLOPS; 32 GiB HBM with 820 GiB/sec of bandwidth (820 GB/sec in the "
+	  "v2.9.1 page: the higher, 820 GiB/s = 880.5 GB/s, rounded up: a bound); NeuronLink-v2 between chips", NULL },
+	{ "K80", 240, 0, 0, 4370, 0,
+	  "NVIDIA Tesla K80 (a board of two GK210 GPUs, 2 x 12 GB; the catalogs count each GPU as a card: Azure's NC12 is 2 K80 GPUs), per GPU: "
+	  "NVIDIA's 480 GB/s for the board, \"pro GPU entspricht dies 240 GB pro Sekunde\" "
+	  "(https://hardwareluxx.de/index.php/news/hardware/grafikkarten/33386-nvidia-praesentiert-die-dual-gpu-tesla-k80-mit-gk210-gpus.html; 240 GB/s "
+	  "per GPU also at https://cnews.cz/clanky/nvidia-uvadi-nove-gpu-generace-kepler-gk210-bezi-v-dualni-karte-tesla-k80/); single precision 8.74 "
+	  "TFLOPS for the board with boost (same pages): 4.37 per GPU; no 16-bit tensor unit (no 16-bit figure)", NULL },
 	{ "L4", 300, 121000, 242500, 0, 0,
 	  "NVIDIA L4 Tensor Core GPU datasheet: 300 GB/s GDDR6; BF16 242 TFLOPS and FP8 485 TFLOPS with sparsity", NULL },
 	{ "L40", 864, 181050, 362000, 0, 0,
 	  "NVIDIA L40 GPU datasheet: 864 GB/s GDDR6; BF16 181.05 TFLOPS (362.1 with sparsity); FP8 362 TFLOPS (724 with sparsity)", NULL },
 	{ "L40S", 864, 362050, 733000, 0, 0,
 	  "NVIDIA L40S GPU datasheet: 864 GB/s GDDR6; BF16 362.05 TFLOPS (733 with sparsity); FP8 733 TFLOPS (1,466 with sparsity)", NULL },
+	{ "M60", 161, 0, 0, 4833, 0,
+	  "NVIDIA Tesla M60 (a board of two GM204 GPUs, 8 GB GDDR5 each, https://www.elprocus.com/nvidia-tesla-m60; the catalogs count each GPU as a "
+	  "card: Azure's NV12 is 2 M60 GPUs), per GPU: 160.4 GB/s, 256-bit (https://fpsbench.com/compare/gpu/nvidia-tesla-m60-vs-nvidia-tesla-t4, "
+	  "rounded up: a bound); floating point \"2x 4,833 gflops\" "
+	  "(https://cpu-gpu.alldbin.com/graphics-card-comparison/Tesla-M60-and-Tesla-P40-comparison.html; 4.825 TFLOPS at fpsbench: the higher kept); "
+	  "no 16-bit figure cited", NULL },
+	{ "MI25", 484, 26400, 0, 12300, 0,
+	  "AMD Radeon Instinct MI25 (16 GB HBM2): AMD's figures as reported at https://ocaholic.ch/modules/news/article.php?lang=german&storyid=16679: "
+	  "12.3 TFLOPS FP32, 24.6 TFLOPS FP16, 484 GB/s; the Radeon Instinct table reproduced at "
+	  "http://movatter.jp/mt/?dark=on&url=http%3A%2F%2Fen.wikipedia.org%2Fwiki%2FRadeon_Instinct lists 484 GB/s and 26.4 TFLOPS FP16: the higher "
+	  "kept, a bound (436.2 GB/s at https://siliconcat.net/de/gpu/amd-instinct-mi25, lower); Azure's NVv4 sizes are fractions of one MI25, so the "
+	  "whole GPU's figures bound them", NULL },
 	{ "MI300X", 5300, 1307400, 2614900, 163400, 0,
 	  "AMD Instinct MI300X accelerator data sheet: 5.3 TB/s HBM3; BF16 1,307.4 TFLOPS, FP8 2,614.9 TFLOPS (dense); "
 	  "FP32 163.4 TFLOPS (vector and matrix alike): AMD ROCm documentation, \"AMD Instinct MI300 series "
@@ -111,8 +171,58 @@ static const gs_speed_gpu S_table[] = {
 	  "FP8 5 PFLOPS as presented by AMD at ISSCC 2026 (https://www.world-today-news.com/?p=7253162; the higher reading, dense, "
 	  "kept: a bound); FP4 up to 10 PFLOPS (https://humeconsulting.co/amd-mi355x-strong-node-level-inference-but-not-yet-rack-scale); "
 	  "no 16-bit peak cited", NULL },
+	{ "P100", 732, 21200, 0, 10600, 0,
+	  "NVIDIA Tesla P100 16 GB (SXM2 and PCIe): 732 GB/s for the 16 GB model "
+	  "(https://techwormam.pages.dev/posts/nvidia-unveils-its-powerful-pcie-hbm2-running-gp100-pascal-gpu-to-the-masses-techworm; 732 GB/s also in "
+	  "the table at https://github.com/lijun99/GPU-Resources/blob/0339365af3cf3eb90318ca242e9a9679638f47c3/NVIDIA_GPU_SM.md; 720 GB/s in NVIDIA's "
+	  "launch figures, https://tech4gamers.com/nvidia-tesla-p100-will-be-available-in-two-variants-of-16gb-12gb-hbm2/: the higher kept); half "
+	  "precision 21.2 TFLOPS (NVLink) and 18.7 (PCIe), single precision 10.6 and 9.3 (tech4gamers' table): the NVLink variant's, the higher; no "
+	  "tensor cores; NVLink 160 GB/s bidirectional (SXM2)", NULL },
+	{ "P4", 193, 0, 0, 5704, 0,
+	  "NVIDIA Tesla P4 (8 GB GDDR5, 256-bit): 192.3 GB/s (TechPowerUp, https://www.techpowerup.com/gpu-specs/tesla-p4.c2879, as reproduced at "
+	  "https://gpu.spicedreamphone.com/en/gpu/nvidia/tesla-p4; rounded up: a bound); FP32 5.704 TFLOPS (the same table; NVIDIA's 5.5 TFLOPS, "
+	  "https://www.tomshardware.com/news/nvidia-tesla-p40-p4-inference,32680.html: the higher kept); FP16 runs at 1:64 of FP32, so no 16-bit figure "
+	  "is given (an fp16 workload computed in fp32 would exceed it)", NULL },
+	{ "Quadro RTX 6000", 672, 0, 0, 16310, 0,
+	  "NVIDIA Quadro RTX 6000 (Turing TU102, 24 GB GDDR6, 384-bit): 672.0 GB/s and FP32 16.31 TFLOPS "
+	  "(https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000; NVIDIA's 16.3 TFLOPS FP32 at "
+	  "https://chip.pl/2018/10/bestia-dla-profesjonalistow-quadro-rtx-6000); no tensor peak cited", NULL },
+	{ "RTX 3060", 608, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 3060 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
+	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "
+	  "for each edition; RTX 3060 8 GB 240 GB/s, 12 GB 360, 3060 Ti GDDR6 448, GDDR6X 608 (the table at "
+	  "https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/52379077acab0e1d450adb86345f9e705bb6cade/Nvidia_GPU_Specification.md; "
+	  "the 12 GB's 360 GB/s also at https://pcpartdb.com/gpus/view/nvidia-geforce-rtx-3060-12-gb-ga104): 608 kept; no tensor or FP32 peak cited", NULL },
+	{ "RTX 3070", 608, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 3070 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
+	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "
+	  "for each edition; RTX 3070 448 GB/s, 3070 Ti 608 (the table at "
+	  "https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/52379077acab0e1d450adb86345f9e705bb6cade/Nvidia_GPU_Specification.md; "
+	  "448 GB/s for the 3070 also at https://winenfood.com/a-breakdown-of-all-rtx-3070-specifications): 608 kept; no tensor peak cited, and the "
+	  "3070's 20.3 TFLOPS FP32 is not the Ti's, so none is given", NULL },
+	{ "RTX 3080", 913, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 3080 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
+	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "
+	  "for each edition; RTX 3080 10 GB 760 GB/s, 12 GB 912, 3080 Ti 912 (the table at "
+	  "https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/52379077acab0e1d450adb86345f9e705bb6cade/Nvidia_GPU_Specification.md); "
+	  "912.4 GB/s for the 12 GB at https://sysrqmts.com/tr/gpus/compare/nvidia-geforce-rtx-3080-12-gb-vs-nvidia-rtx-a4000: the higher, rounded up, "
+	  "kept; no tensor or FP32 peak cited for the whole family", NULL },
 	{ "RTX 3090", 936, 142000, 0, 0, 0,
 	  "NVIDIA Ampere GA102 GPU architecture whitepaper, GeForce RTX 3090: 936 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 142 TFLOPS (284 with sparsity)", NULL },
+	{ "RTX 4060", 288, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 4060 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
+	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "
+	  "for each edition; RTX 4060 272 GB/s (8 GB GDDR6, 17 Gbps, 128-bit), 4060 Ti 8 and 16 GB 288 GB/s (NVIDIA's specifications as reported at "
+	  "https://www.telepolis.pl/tech/sprzet/nvidia-geforce-rtx-4060-ti-polskie-ceny-specyfikacja; the same in the table at "
+	  "https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/52379077acab0e1d450adb86345f9e705bb6cade/Nvidia_GPU_Specification.md): "
+	  "288 kept (the catalog's RTX4060 has 16 GB, a 4060 Ti); no tensor or FP32 peak cited for the whole family", NULL },
+	{ "RTX 4070", 672, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 4070 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
+	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "
+	  "for each edition; RTX 4070, 4070 SUPER and 4070 Ti 504 GB/s, 4070 Ti SUPER 672 GB/s, 16 GB (the table at "
+	  "https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/52379077acab0e1d450adb86345f9e705bb6cade/Nvidia_GPU_Specification.md; "
+	  "504 GB/s for the 4070 at https://www.thefpsreview.com/gpu-family/nvidia-geforce-rtx-4070-gpu-family-specifications): 672 kept (the catalog's "
+	  "RTX4070 has 16 GB per card, a 4070 Ti SUPER); no tensor or FP32 peak cited for the whole family", NULL },
 	{ "RTX 4090", 1008, 330300, 660600, 0, 0,
 	  "NVIDIA Ada GPU architecture whitepaper, GeForce RTX 4090: 1,008 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 330.3 TFLOPS, FP8 660.6 TFLOPS (twice with sparsity)", NULL },
 	{ "RTX 5090", 1792, 419200, 838400, 104800, 1676000,
@@ -122,9 +232,17 @@ static const gs_speed_gpu S_table[] = {
 	  "FP32 104.8 TFLOPS (TechPowerUp's figure in huggingface/huggingface.js commit 34edae3; 104 in Linux Format)", NULL },
 	{ "RTX 6000 Ada", 960, 364250, 728500, 0, 0,
 	  "NVIDIA RTX 6000 Ada Generation datasheet: 960 GB/s GDDR6; FP8 Tensor 1,457 TFLOPS with sparsity (728.5 dense; 16-bit half of that)", NULL },
+	{ "RTX A2000", 288, 0, 0, 7987, 0,
+	  "NVIDIA RTX A2000 (6 GB and 12 GB GDDR6, 192-bit, 12 Gbps): 288.0 GB/s and FP32 7.987 TFLOPS for both "
+	  "(https://sysrqmts.com/es/gpus/compare/nvidia-geforce-rtx-2060-tu104-vs-nvidia-rtx-a2000-12-gb; "
+	  "https://sysrqmts.com/ru/gpus/compare/nvidia-rtx-a2000-vs-nvidia-t600); no tensor peak cited", NULL },
 	{ "RTX A4000", 448, 76700, 0, 19200, 0,
 	  "NVIDIA RTX A4000 datasheet as reproduced at https://www.ecer.com/corp/details-uuuedqa-p1bsb03-pci-express-3-0-x16-nvidia-rtx-a4000-16g-graphics-card-for-professional-video-editing.html: "
 	  "448 GB/s GDDR6; Tensor 153.4 TFLOPS with sparsity (76.7 dense); single precision 19.2 TFLOPS", NULL },
+	{ "RTX A5000", 768, 0, 0, 27770, 0,
+	  "NVIDIA RTX A5000 (GA102, 24 GB GDDR6, 384-bit): 768.0 GB/s "
+	  "(https://cpu-gpu.alldbin.com/graphics-card-comparison/Radeon-RX-6900-XTX-and-RTX-A5000-comparison.html); FP32 27.77 TFLOPS "
+	  "(https://huggingface.co/hardware/rtx-a5000); no tensor peak cited", NULL },
 	{ "RTX A6000", 768, 154850, 0, 0, 0,
 	  "NVIDIA RTX A6000 datasheet: 768 GB/s GDDR6; Tensor 309.7 TFLOPS with sparsity", NULL },
 	{ "RTX PRO 6000 Blackwell", 1792, 503800, 1010000, 125950, 2020000,
@@ -135,6 +253,22 @@ static const gs_speed_gpu S_table[] = {
 	  "(https://hmc-tech.com/gpu/nvidia-rtx-pro-6000-blackwell-vs-amd-radeon-pro-duo-polaris)", NULL },
 	{ "T4", 320, 65000, 0, 0, 0,
 	  "NVIDIA T4 Tensor Core GPU datasheet: 320 GB/s GDDR6; mixed precision FP16/FP32 65 TFLOPS", NULL },
+	{ "T4G", 320, 0, 0, 0, 0,
+	  "NVIDIA T4G (AWS's G5g variant of the T4: TU104, 2,560 CUDA cores, 16 GB GDDR6, 256-bit): 320.0 GB/s, as listed at "
+	  "https://cpu-gpu.alldbin.com/graphics-card-comparison/Tesla-P4-and-Tesla-T4G-comparison.html (the T4 datasheet's 320 GB/s); no tensor peak "
+	  "cited for the T4G itself", NULL },
+	{ "Trainium", 881, 190000, 190000, 47500, 0,
+	  "AWS Trainium (per chip: the catalogs count each Trainium chip of a Trn1 instance as a card, 32 GiB each), AWS Neuron documentation, "
+	  "\"Trainium Architecture\" (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/trainium.html): two "
+	  "NeuronCore-v2 delivering 190 FP16/BF16/cFP8/TF32 TFLOPS and 47.5 FP32 TFLOPS; 32 GiB with 820 GiB/sec of bandwidth (820 GB/sec in the v2.9.1 "
+	  "page: the higher, 880.5 GB/s, rounded up: a bound); NeuronLink-v2 between chips", NULL },
+	{ "Trainium2", 3000, 667000, 1299000, 181000, 0,
+	  "AWS Trainium2 (per chip of eight NeuronCore-v3, 96 GiB; the catalog's 512 GiB per accelerator is not the chip's: the figures are one "
+	  "chip's), AWS Neuron documentation, \"Trainium2 Architecture\" "
+	  "(https://raw.githubusercontent.com/aws-neuron/aws-neuron-sdk/master/about-neuron/arch/neuron-hardware/trainium2.rst): 1,299 FP8 TFLOPS, 667 "
+	  "BF16/FP16/TF32 TFLOPS (2,563 sparse), 181 FP32 TFLOPS; 96 GiB with 2.9 TB/sec; \"bandwidth of 3TB/s\" in the NKI guide "
+	  "(https://awsdocs-neuron.readthedocs-hosted.com/en/v2.29.0/_sources/nki/guides/architecture/trainium2_arch.rst): the higher kept, a bound; "
+	  "NeuronLink-v3 between chips", NULL },
 	{ "V100 16GB", 900, 125000, 0, 0, 0,
 	  "NVIDIA V100 Tensor Core GPU datasheet: 900 GB/s HBM2; Tensor 125 TFLOPS (SXM2; PCIe 112)", NULL },
 	{ "V100 32GB", 900, 125000, 0, 0, 0,

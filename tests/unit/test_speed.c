@@ -435,7 +435,21 @@ static void test_table(void)
 			CHECK(strcmp(t[i - 1].model, t[i].model) < 0);
 	}
 	CHECK(gs_speed_gpu_of("RTX 5090") != NULL);
-	CHECK(gs_speed_gpu_of("RTX A5000") == NULL);   /* no page cited */
+	CHECK(gs_speed_gpu_of("A30") == NULL);   /* no page cited */
+	CHECK(gs_speed_gpu_of("RTX A5000") != NULL);
+	CHECK_STR(gs_gpuname_canonical("A5000_PCIE", NULL), "RTX A5000");
+	CHECK_STR(gs_gpuname_canonical("Tesla K80", NULL), "K80");
+	/* per unit the catalogs count: one GPU of the K80 board (480 GB/s for
+	 * two), one Inferentia2 chip (820 GiB/s, rounded up in 10^9 bytes) */
+	CHECK_U64(gs_speed_gpu_of("K80")->bandwidth_gbs, 240);
+	CHECK_U64(gs_speed_gpu_of("Inferentia2")->bandwidth_gbs, 881);
+	/* a name several editions share holds the family's highest figure
+	 * (RTX4070 at 16 GB is a 4070 Ti SUPER) and no FP32 peak */
+	CHECK_U64(gs_speed_gpu_of("RTX 4070")->bandwidth_gbs, 672);
+	CHECK_U64(gs_speed_peak_gflops(gs_speed_gpu_of("RTX 4070"), "fp32"), 0);
+	/* the P4's fp16 is slower than its fp32: no 16-bit figure */
+	CHECK_U64(gs_speed_peak_gflops(gs_speed_gpu_of("P4"), "fp16"), 0);
+	CHECK(gs_speed_gpu_of("Virtex UltraScale (VU9P)") == NULL);
 	/* A10G: the bandwidth alone, so a decode bound and no prefill bound */
 	CHECK_U64(gs_speed_peak_gflops(gs_speed_gpu_of("A10G"), "bf16"), 0);
 	/* no card: unknown */
