@@ -1456,13 +1456,42 @@ static int S_memory_unknown(gs_candidate *c)
 	return 1;
 }
 
+/*
+ * An engine on an accelerator that is no CUDA or ROCm GPU (AWS Neuron,
+ * Intel Gaudi, an FPGA): vLLM and SGLang run there, where they run at all,
+ * through builds of their own whose memory budget is not the GPU engine's
+ * (gpu_memory_utilization of what the CUDA runtime reports, its graphs and
+ * its profiling step), so the capacity under the workload's engine is
+ * missing, to confirm; never a fit read from the catalog's memory.
+ */
+static int S_engine_unmodelled(const S_in *in, gs_candidate *c)
+{
+	gs_runtime_settings rs;
+	const char *platform;
+	gs_verdict v;
+
+	if (gs_runtime_settings_of(in->w, &rs) != 0)
+		return 0;
+	platform = gs_gpuname_non_gpu(c->offer->gpu_model, c->offer->device_name);
+	if (!platform)
+		return 0;
+	v = S_v(GS_V_TO_CONFIRM, "why.memory.engine_not_modelled");
+	v.s1 = c->offer->gpu_model;
+	v.s2 = platform;
+	v.missing = "missing.capacity";
+	c->v[GS_REQ_MEMORY] = v;
+	c->capacity = gs_qty_missing();
+	c->need = gs_qty_missing();
+	return 1;
+}
+
 static void S_memory(const S_in *in, gs_candidate *c)
 {
 	gs_verdict note;
 
 	memset(&note, 0, sizeof(note));
 	S_lower(in, c);
-	if (S_memory_unknown(c))
+	if (S_memory_unknown(c) || S_engine_unmodelled(in, c))
 		return;
 	S_capacity(in, c);
 	S_upper(c);

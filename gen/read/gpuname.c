@@ -434,6 +434,38 @@ const char *gs_gpuname_candidates_text(const char *name, char *buf, size_t n)
 	return buf;
 }
 
+/* The platform of one name (see gs_gpuname_non_gpu), or NULL. */
+static const char *S_non_gpu(const char *name)
+{
+	static const struct {
+		const char *canonical, *platform;
+	} rows[] = {
+		{ "Inferentia", "AWS Neuron" }, { "Inferentia2", "AWS Neuron" },
+		{ "Trainium", "AWS Neuron" }, { "Trainium2", "AWS Neuron" },
+		{ "Gaudi2", "Intel Gaudi" }, { "Gaudi HL-205", "Intel Gaudi" },
+	};
+	gs_gpu_match how = GS_GPU_UNKNOWN;
+	const char *m;
+	size_t i;
+
+	if (!name)
+		return NULL;
+	if (gs_util_contains_ci(name, "virtex") || gs_util_contains_ci(name, "fpga"))
+		return "FPGA";
+	m = gs_gpuname_canonical(name, &how);
+	for (i = 0; m && i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (strcmp(m, rows[i].canonical) == 0)
+			return rows[i].platform;
+	return NULL;
+}
+
+const char *gs_gpuname_non_gpu(const char *offer_model, const char *offer_device)
+{
+	const char *p = S_non_gpu(offer_device);
+
+	return p ? p : S_non_gpu(offer_model);
+}
+
 const gs_gpu_nominal *gs_gpuname_nominal_of(const char *model)
 {
 	size_t i;

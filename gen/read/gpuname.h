@@ -29,6 +29,15 @@ typedef enum {
 
 /* Canonical model of name (e.g. "A100 80GB"), or NULL; *how says why. */
 const char *gs_gpuname_canonical(const char *name, gs_gpu_match *how);
+/*
+ * The platform of an accelerator that is no CUDA or ROCm GPU, by the
+ * offer's model or device name: "AWS Neuron" (Inferentia, Trainium),
+ * "Intel Gaudi" (Gaudi, Gaudi2, Gaudi HL-205), "FPGA" (Xilinx Virtex); NULL
+ * for a GPU or a name not known. An engine runs on them through builds of
+ * its own (vLLM's Neuron and Gaudi plugins) whose memory budget is not the
+ * GPU engine's.
+ */
+const char *gs_gpuname_non_gpu(const char *offer_model, const char *offer_device);
 
 /*
  * Does a device that reports device_name belong to an offer of model
