@@ -96,6 +96,15 @@ typedef enum {
 	GS_TP_COUNT
 } gs_train_phase;
 
+/* One layer kind of a hybrid (Nemotron-H, Qwen3-Next): its token mixer
+ * (model.h gs_model_mixer) and feed-forward block (0 none, 1 the dense
+ * MLP, 2 the experts), its layers, one layer's linear parameters, and the
+ * activations one layer keeps per microbatch without checkpointing. */
+typedef struct {
+	int mixer, ffn;
+	uint64_t layers, linear, act;
+} gs_train_hybrid_kind;
+
 typedef struct {
 	uint64_t trainable;   /* T */
 	uint64_t quantized;   /* QLoRA: parameters of the linear layers in NF4; else 0 */
@@ -117,6 +126,10 @@ typedef struct {
 	 * keeps per microbatch without checkpointing (attention core included;
 	 * assumed) */
 	uint64_t kind_layers[2], kind_linear[2], kind_act[2];
+	/* a hybrid's kinds instead (recipe hybrid; kind_* then 0), nhy of
+	 * them in mixer then feed-forward order */
+	gs_train_hybrid_kind hy[GS_MIXERS * 3];
+	size_t nhy;
 } gs_training;
 
 /* The parameters of the linear layers one transformer layer holds
