@@ -271,8 +271,10 @@ static u128 S_hy_ffn_params(const gs_workload *w, int ffn)
 		return mats * h * rc->intermediate;
 	if (ffn != 2)
 		return 0;
+	/* Qwen3-Next's shared_expert_gate, nn.Linear(h, 1) */
 	return (u128)rc->experts * mats * h * S_expert_inter(rc) +
-	       mats * h * rc->shared_intermediate + (rc->q_gate ? h : 0);
+	       mats * h * rc->shared_intermediate +
+	       (rc->names == GS_LORA_NAMES_QWEN3_NEXT ? h : 0);
 }
 
 /* LoRA on one layer of the kind: rank x (in + out) of each target */
