@@ -95,9 +95,12 @@ static void S_items_table(S_ctx *c)
 			continue;
 		char *rule = S_rule(c, it, t->cards);
 		r = gs_doc_row(tb);
+		/* a hybrid's activations: its state layers by their kernels */
+		const char *why = it->prov != GS_PROV_ASSUMED ? "train.why_calculated"
+				  : k == GS_TI_ACTIVATIONS && w->recipe.hybrid
+				  ? "train.why_assumed_hybrid" : "train.why_assumed";
 		gs_sheet_words_cell_owned(r, gs_xasprintf("%s — %s; %s", TR(S_item_keys[k]), rule,
-							  TR(it->prov == GS_PROV_ASSUMED
-							     ? "train.why_assumed" : "train.why_calculated")));
+							  TR(why)));
 		free(rule);
 		gs_sheet_words_size_cells(c, r, gs_qty_make(it->per_card, it->prov));
 	}
@@ -312,7 +315,7 @@ void gs_sheet_training_sizing(S_ctx *c)
 	gs_doc_text(p, TR("train.intro"));
 	S_items_table(c);
 	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR("train.formulas"));
+	gs_doc_text(p, TR(c->in->w->recipe.hybrid ? "train.formulas_hybrid" : "train.formulas"));
 	S_ck_table(c);
 	S_kinds_table(c);
 	if (t->host) {
