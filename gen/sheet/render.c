@@ -245,7 +245,7 @@ static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training
 		gs_jw_end(w);
 	}
 	gs_jw_end(w);
-	if (rc->experts || rc->mla)
+	if (rc->experts || rc->mla || rc->hybrid)
 		S_training_kinds(w, rc, t);
 	gs_jw_key(w, "method");
 	gs_jw_str(w, gs_recipe_method_id(rc->method));
