@@ -1247,9 +1247,23 @@ static void S_recipe_targets(gs_jr *r, gs_recipe *rc, const char *path)
 }
 
 /* The hybrids' layers from the model's files (recipe.h hybrid): each
- * mixer and feed-forward kind's layers, and the state mixers' widths. */
-static void S_recipe_hybrid(gs_recipe *rc, const gs_model *m)
+ * mixer and feed-forward kind's layers, and the state mixers' widths;
+ * refused when config.json did not lay every layer out. */
+static void S_recipe_hybrid(gs_jr *r, gs_recipe *rc, const gs_model *m)
 {
+	uint64_t n = 0;
+	size_t i, j;
+
+	for (i = 0; i < GS_MIXERS; i++)
+		for (j = 0; j < 3; j++)
+			n += m->layer_mix[i][j];
+	if (!m->has_layers || n != m->layers) {
+		gs_jr_error(r, "$.model", "a training recipe for this hybrid of attention and state "
+			    "layers needs each layer's kind from its config.json "
+			    "(hybrid_override_pattern, layer_types or full_attention_interval), "
+			    "which the model's files do not give");
+		return;
+	}
 	rc->hybrid = 1;
 	memcpy(rc->mix, m->layer_mix, sizeof(rc->mix));
 	rc->q_gate = m->arch == GS_ARCH_QWEN3_NEXT;
@@ -1299,7 +1313,7 @@ static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 		rc->names = gs_recipe_lora_names((int)m->arch);
 		rc->experts_param = gs_recipe_experts_param((int)m->arch);
 		if (m->arch == GS_ARCH_NEMOTRON_H || m->arch == GS_ARCH_QWEN3_NEXT)
-			S_recipe_hybrid(rc, m);
+			S_recipe_hybrid(r, rc, m);
 	}
 	if (m && m->kv_lora_rank) {
 		rc->mla = 1;
