@@ -717,13 +717,18 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 				     "%s tokens, microbatch %llu, accumulation %llu). The sheet "
 				     "calculates each item per card from it (weights, adapters, "
 				     "gradients, optimizer states, master weights, logits: calculated; "
-				     "activations: assumed, by the published formula), and counts no "
+				     "activations: assumed, %s), and counts no "
 				     "KV cache: a training step keeps none. The reserve item is "
 				     "**assumed**, with its reason. The first full step creates the "
 				     "optimizer states: measure it.%s%s",
 				     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
 				     (unsigned long long)p->microbatch,
-				     (unsigned long long)p->accumulation, moe ? moe : "", S_notes_fill);
+				     (unsigned long long)p->accumulation,
+				     m->arch == GS_ARCH_NEMOTRON_H || m->arch == GS_ARCH_QWEN3_NEXT
+				     ? "the attention layers by the published formula, the state "
+				       "layers by what their training kernels save for the backward "
+				       "pass, per layer kind"
+				     : "by the published formula", moe ? moe : "", S_notes_fill);
 	else
 	notes = gs_xasprintf("Written by `gpusheet init` from the files %s: the geometry%s"
 			     "parameter count%s are read from them, nothing "
@@ -775,8 +780,11 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
  * (recipe.h gs_recipe_modules): the default, the attention's projections
  * (q_proj, k_proj, v_proj, o_proj; multi-head latent attention's
  * q_a_proj, q_b_proj or q_proj, kv_a_proj_with_mqa, kv_b_proj, o_proj;
- * Phi-3's qkv_proj, o_proj; GPT-NeoX's query_key_value, dense); a module
- * it lacks refused, naming the fused module that holds it.
+ * Phi-3's qkv_proj, o_proj; GPT-NeoX's query_key_value, dense; a
+ * hybrid's every token mixer's: Nemotron-H's q, k, v, o_proj and Mamba2's
+ * in_proj, out_proj, Qwen3-Next's q, k, v, o_proj and Gated DeltaNet's
+ * in_proj_qkvz, in_proj_ba, out_proj); a module it lacks refused, naming
+ * the fused module that holds it, or the modules it has.
  */
 static int S_train_targets(const gs_model *m, const S_plan *p, unsigned *targets)
 {
@@ -791,6 +799,12 @@ static int S_train_targets(const gs_model *m, const S_plan *p, unsigned *targets
 		want = GS_LORA_QKV | GS_LORA_O;
 	else if (!p->targets_given && names == GS_LORA_NAMES_NEOX)
 		want = GS_LORA_NEOX_QKV | GS_LORA_NEOX_DENSE;
+	/* a hybrid: every token mixer's projections, the state layers' too */
+	else if (!p->targets_given && names == GS_LORA_NAMES_NEMOTRON_H)
+		want = GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_O | GS_LORA_IN | GS_LORA_OUT;
+	else if (!p->targets_given && names == GS_LORA_NAMES_QWEN3_NEXT)
+		want = GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_O | GS_LORA_IN_QKVZ |
+		       GS_LORA_IN_BA | GS_LORA_OUT;
 	*targets = gs_recipe_resolve(want, has, &bad);
 	if (!p->targets_given && mla)
 		*targets &= ~(unsigned)GS_LORA_MLP;
@@ -832,12 +846,15 @@ static int S_train_refused(const gs_model *m, const S_plan *p, unsigned *targets
 {
 	size_t i;
 
+	/* the layers that keep a state are sized for the hybrids the recipe
+	 * knows (Nemotron-H, Qwen3-Next: docs/formats.md §1.4), from the
+	 * model's files */
 	for (i = 0; i < m->nlayout; i++)
-		if (m->layout[i].kind == GS_KV_STATE) {
+		if (m->layout[i].kind == GS_KV_STATE && m->arch != GS_ARCH_NEMOTRON_H &&
+		    m->arch != GS_ARCH_QWEN3_NEXT) {
 			fprintf(stderr, "gpusheet init: %s: %llu of the model's layers keep a state "
-				"(Mamba2 or Gated DeltaNet): a training recipe has no published "
-				"per-layer activation formula for them (Korthikanti et al. 2022's is "
-				"for attention layers), so it is not sized\n", m->path,
+				"(Mamba2 or Gated DeltaNet) in an architecture whose state mixers "
+				"the training recipe does not know, so it is not sized\n", m->path,
 				(unsigned long long)m->layout[i].layers);
 			return 1;
 		}

@@ -34,6 +34,8 @@ static uint64_t S_expert_inter(const gs_recipe *rc)
 	return rc->expert_intermediate ? rc->expert_intermediate : rc->intermediate;
 }
 
+static u128 S_hy_sum(const gs_workload *w, int what, u128 sb);
+
 /* the layers that route to experts (every layer of an MoE but its dense
  * ones), and those with the dense MLP */
 static uint64_t S_moe_layers(const gs_workload *w)
@@ -72,6 +74,8 @@ int gs_training_linear_params(const gs_workload *w, uint64_t *out)
 	/* GPT-NeoX's MLP has no gate: dense_h_to_4h and dense_4h_to_h */
 	u128 mats = rc->names == GS_LORA_NAMES_NEOX ? 2 : 3;
 
+	if (rc->hybrid)
+		return S_fit(S_hy_sum(w, 0, 0), out);
 	moe = (u128)rc->experts * 3 * h * S_expert_inter(rc) + 3 * h * rc->shared_intermediate;
 	return S_fit(S_attn_params(w) * w->layers + mats * h * rc->intermediate * S_dense_layers(w) +
 		     moe * S_moe_layers(w), out);
@@ -130,6 +134,8 @@ int gs_training_lora_params(const gs_workload *w, uint64_t *out)
 	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
 	     kv = (u128)w->kv_heads * w->head_dim, r = rc->lora_rank, attn = 0, moe;
 
+	if (rc->hybrid)
+		return S_fit(S_hy_sum(w, 1, 0), out);
 	if (rc->mla) {
 		attn = S_lora_mla(w);
 	} else {
@@ -197,25 +203,221 @@ static u128 S_layer_kind(const gs_workload *w, u128 sb, int moe)
 	return S_attn_act(w, sb) + mlp + sb * rc->hidden * 4;
 }
 
+static u128 S_hy_max(const gs_workload *w, u128 sb);
+
 /* the largest layer kind's (the one recomputed, or evaluated, at a time) */
 static u128 S_layer(const gs_workload *w, u128 sb)
 {
 	u128 d = S_dense_layers(w) ? S_layer_kind(w, sb, 0) : 0,
 	     m = S_moe_layers(w) ? S_layer_kind(w, sb, 1) : 0;
 
+	if (w->recipe.hybrid)
+		return S_hy_max(w, sb);
 	return d > m ? d : m;
+}
+
+/* ---------------------------------------------------------------- hybrids
+ *
+ * Nemotron-H and Qwen3-Next (recipe hybrid): each layer is one token mixer
+ * (attention, Mamba2, Gated DeltaNet, or none) and one feed-forward block
+ * (the dense MLP, the experts, or none), counted per kind (rc->mix). The
+ * modules are transformers' (docs/formats.md §1.4):
+ *  - modeling_nemotron_h.py: NemotronHAttention q_proj h -> H·d, k_proj
+ *    and v_proj h -> KV·d, o_proj H·d -> h; NemotronHMamba2Mixer in_proj
+ *    h -> 2·d_inner + 2·G·N + heads (d_inner = mamba_num_heads x
+ *    mamba_head_dim, G n_groups, N ssm_state_size: the gate z, x, B, C and
+ *    dt), conv1d (depthwise, no linear), out_proj d_inner -> h;
+ *    NemotronHMLP up_proj h -> I, relu2, down_proj I -> h (no gate), the
+ *    experts and the shared expert alike (one module per expert, as the
+ *    checkpoint's own modeling file holds them); the router
+ *    (NemotronHTopkRouter) a parameter, no nn.Linear; one norm per layer;
+ *  - modeling_qwen3_next.py: Qwen3NextAttention q_proj h -> 2·H·d (the
+ *    query and its output gate), k_proj, v_proj, o_proj; q_norm and
+ *    k_norm of d; Qwen3NextGatedDeltaNet in_proj_qkvz h -> 2·Kd + 2·Vd
+ *    (Kd = key heads x key width, Vd = value heads x value width),
+ *    in_proj_ba h -> 2 x value heads, conv1d (depthwise), out_proj
+ *    Vd -> h; Qwen3NextSparseMoeBlock: experts of gate, up, down, the
+ *    shared expert, shared_expert_gate h -> 1 (nn.Linear), the router a
+ *    parameter (Qwen3NextTopKRouter); two norms per layer.
+ */
+
+/* one layer's linear parameters of the mixer, then of the feed-forward */
+static u128 S_hy_mixer_params(const gs_workload *w, int mixer)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
+	     kv = (u128)w->kv_heads * w->head_dim, in = (u128)rc->ssm_heads * rc->ssm_head_dim,
+	     gs = (u128)rc->ssm_groups * rc->ssm_state, kd = (u128)rc->lin_kh * rc->lin_kd,
+	     vd = (u128)rc->lin_vh * rc->lin_vd;
+
+	switch (mixer) {
+	case GS_MIXER_ATTENTION:
+		return h * q * (rc->q_gate ? 2 : 1) + 2 * h * kv + q * h;
+	case GS_MIXER_MAMBA2:
+		return h * (2 * in + 2 * gs + rc->ssm_heads) + in * h;
+	case GS_MIXER_GDN:
+		return h * (2 * kd + 2 * vd) + h * 2 * rc->lin_vh + vd * h;
+	default:
+		return 0;
+	}
+}
+
+static u128 S_hy_ffn_params(const gs_workload *w, int ffn)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 h = rc->hidden, mats = rc->names == GS_LORA_NAMES_NEMOTRON_H ? 2 : 3;
+
+	if (ffn == 1)
+		return mats * h * rc->intermediate;
+	if (ffn != 2)
+		return 0;
+	/* Qwen3-Next's shared_expert_gate, nn.Linear(h, 1) */
+	return (u128)rc->experts * mats * h * S_expert_inter(rc) +
+	       mats * h * rc->shared_intermediate +
+	       (rc->names == GS_LORA_NAMES_QWEN3_NEXT ? h : 0);
+}
+
+/* LoRA on one layer of the kind: rank x (in + out) of each target */
+static u128 S_hy_lora(const gs_workload *w, int mixer, int ffn)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 r = rc->lora_rank, h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
+	     kv = (u128)w->kv_heads * w->head_dim, in = (u128)rc->ssm_heads * rc->ssm_head_dim,
+	     gs = (u128)rc->ssm_groups * rc->ssm_state, kd = (u128)rc->lin_kh * rc->lin_kd,
+	     vd = (u128)rc->lin_vh * rc->lin_vd, sum = 0;
+	unsigned t = rc->targets;
+
+	if (mixer == GS_MIXER_ATTENTION) {
+		sum += t & GS_LORA_Q ? r * (h + q * (rc->q_gate ? 2 : 1)) : 0;
+		sum += t & GS_LORA_K ? r * (h + kv) : 0;
+		sum += t & GS_LORA_V ? r * (h + kv) : 0;
+		sum += t & GS_LORA_O ? r * (q + h) : 0;
+	} else if (mixer == GS_MIXER_MAMBA2) {
+		sum += t & GS_LORA_IN ? r * (h + 2 * in + 2 * gs + rc->ssm_heads) : 0;
+		sum += t & GS_LORA_OUT ? r * (in + h) : 0;
+	} else if (mixer == GS_MIXER_GDN) {
+		sum += t & GS_LORA_IN_QKVZ ? r * (h + 2 * kd + 2 * vd) : 0;
+		sum += t & GS_LORA_IN_BA ? r * (h + 2 * (u128)rc->lin_vh) : 0;
+		sum += t & GS_LORA_OUT ? r * (vd + h) : 0;
+	}
+	if (ffn == 1)
+		sum += S_lora_mlp(rc, rc->intermediate);
+	if (ffn == 2) {
+		sum += (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc)) +
+		       S_lora_mlp(rc, rc->shared_intermediate);
+		sum += t & GS_LORA_SHARED_GATE ? r * (h + 1) : 0;
+	}
+	return sum;
+}
+
+/*
+ * Activations one layer of the kind keeps per microbatch of sb tokens, in
+ * bytes, without the attention core (assumed; docs/formats.md §1.4):
+ *  - attention: the paper's 11sbh (Korthikanti et al. 2022), and for
+ *    Qwen3-Next's output gate 4sb·H·d (its sigmoid's output and the
+ *    attention output it scales);
+ *  - Mamba2, as mamba_ssm's mamba_split_conv1d_scan_combined keeps it
+ *    (ssd_combined.py, MambaSplitConv1dScanCombinedFn.forward: the fused
+ *    path transformers' NemotronHMamba2Mixer takes in training):
+ *    in_proj's input 2sbh, zxbcdt 2sb(2·d_inner + 2GN + heads), the
+ *    scan's output out_x 2sb·d_inner, the gated norm's rstd 4sb·G (fp32);
+ *    conv1d, the chunk states and out_proj's input are recomputed;
+ *  - Gated DeltaNet, as Qwen3NextGatedDeltaNet runs with
+ *    flash-linear-attention and causal-conv1d (fla's
+ *    ChunkGatedDeltaRuleFunction.forward, chunks of 64, qk l2-normed in
+ *    the kernel; FusedRMSNormGated): the projections' input 2sbh, the
+ *    convolution's input 2sb(2Kd + Vd), q and k at the value heads Hv
+ *    4sb·Hv·dk, v 2sb·Vd, the WY matrix A 2sb·Hv·64, g 4sb·Hv (fp32),
+ *    beta 2sb·Hv, q's and k's rstd 8sb·Hv (fp32), the decay's softplus
+ *    input and output 8sb·Hv (fp32), the gated norm's input and gate
+ *    4sb·Vd and rstd 4sb·Hv, out_proj's input 2sb·Vd: 2sbh + 4sb·Kd +
+ *    10sb·Vd + 4sb·Hv·dk + 128sb·Hv + 26sb·Hv;
+ *  - the dense MLP and each expert of width I the paper's MLP terms at
+ *    that width, 3sbh + 4sbI (once per routed expert a token goes to,
+ *    and the shared expert's);
+ *  - each norm of hidden 2sbh.
+ */
+static u128 S_hy_act(const gs_workload *w, u128 sb, int mixer, int ffn)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
+	     in = (u128)rc->ssm_heads * rc->ssm_head_dim, gs = (u128)rc->ssm_groups * rc->ssm_state,
+	     kd = (u128)rc->lin_kh * rc->lin_kd, vd = (u128)rc->lin_vh * rc->lin_vd,
+	     hv = rc->lin_vh, a = sb * h * 2 * rc->norms;
+
+	if (mixer == GS_MIXER_ATTENTION)
+		a += sb * h * 11 + (rc->q_gate ? sb * 4 * q : 0);
+	else if (mixer == GS_MIXER_MAMBA2)
+		a += sb * 2 * h + sb * 2 * (2 * in + 2 * gs + rc->ssm_heads) + sb * 2 * in +
+		     sb * 4 * rc->ssm_groups;
+	else if (mixer == GS_MIXER_GDN)
+		a += sb * 2 * h + sb * 4 * kd + sb * 10 * vd + sb * 4 * hv * rc->lin_kd +
+		     sb * 128 * hv + sb * 26 * hv;
+	if (ffn == 1)
+		a += S_expert_act(rc, sb, rc->intermediate);
+	else if (ffn == 2)
+		a += S_expert_act(rc, sb, S_expert_inter(rc)) * rc->experts_active +
+		     S_expert_act(rc, sb, rc->shared_intermediate);
+	return a;
+}
+
+/* the sum over the kinds of layers x what = 0 linear, 1 LoRA, 2 activations
+ * (sb tokens, the attention core left out) */
+static u128 S_hy_sum(const gs_workload *w, int what, u128 sb)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 sum = 0, v;
+	int m, f;
+
+	for (m = 0; m < GS_MIXERS; m++)
+		for (f = 0; f < 3; f++) {
+			if (!rc->mix[m][f])
+				continue;
+			v = what == 0 ? S_hy_mixer_params(w, m) + S_hy_ffn_params(w, f)
+			    : what == 1 ? S_hy_lora(w, m, f) : S_hy_act(w, sb, m, f);
+			sum += v * rc->mix[m][f];
+		}
+	return sum;
+}
+
+/* the largest kind's activations (the layer recomputed or evaluated) */
+static u128 S_hy_max(const gs_workload *w, u128 sb)
+{
+	u128 best = 0, v;
+	int m, f;
+
+	for (m = 0; m < GS_MIXERS; m++)
+		for (f = 0; f < 3; f++)
+			if (w->recipe.mix[m][f] && (v = S_hy_act(w, sb, m, f)) > best)
+				best = v;
+	return best;
+}
+
+static uint64_t S_hy_attention_layers(const gs_recipe *rc)
+{
+	return rc->mix[GS_MIXER_ATTENTION][0] + rc->mix[GS_MIXER_ATTENTION][1] +
+	       rc->mix[GS_MIXER_ATTENTION][2];
 }
 
 int gs_training_activations(const gs_workload *w, uint64_t microbatch, uint64_t tokens,
 			    int ckpt, uint64_t *out)
 {
 	u128 sb = (u128)tokens * microbatch, core = sb * tokens * w->attention_heads * 5;
-	u128 kept = S_layer_kind(w, sb, 0) * S_dense_layers(w) +
-		    S_layer_kind(w, sb, 1) * S_moe_layers(w), v;
+	u128 kept, v;
+	uint64_t cores = w->layers;
 
+	if (w->recipe.hybrid) {
+		/* a state layer keeps what its kernel saves under every setting:
+		 * selective recomputation drops the attention layers' cores only */
+		kept = S_hy_sum(w, 2, sb);
+		cores = S_hy_attention_layers(&w->recipe);
+	} else {
+		kept = S_layer_kind(w, sb, 0) * S_dense_layers(w) +
+		       S_layer_kind(w, sb, 1) * S_moe_layers(w);
+	}
 	switch ((gs_recipe_ckpt)ckpt) {
 	case GS_CKPT_NONE:
-		v = kept + core * w->layers;
+		v = kept + core * cores;
 		break;
 	case GS_CKPT_SELECTIVE:
 		v = kept;
@@ -373,6 +575,31 @@ static int S_phases(const gs_workload *w, gs_training *t)
 	return 0;
 }
 
+/* a hybrid's kinds, in mixer then feed-forward order: each one's layers,
+ * one layer's linear parameters, and its activations without
+ * checkpointing (the attention core included) */
+static int S_hy_kinds(const gs_workload *w, u128 sb, u128 core, gs_training *t)
+{
+	const gs_recipe *rc = &w->recipe;
+	int m, f;
+
+	for (m = 0; m < GS_MIXERS; m++)
+		for (f = 0; f < 3; f++) {
+			gs_train_hybrid_kind *k = &t->hy[t->nhy];
+			if (!rc->mix[m][f])
+				continue;
+			k->mixer = m;
+			k->ffn = f;
+			k->layers = rc->mix[m][f];
+			if (S_fit(S_hy_mixer_params(w, m) + S_hy_ffn_params(w, f), &k->linear) ||
+			    S_fit(S_hy_act(w, sb, m, f) + (m == GS_MIXER_ATTENTION ? core : 0),
+				  &k->act))
+				return -1;
+			t->nhy++;
+		}
+	return 0;
+}
+
 /* each layer kind's count, linear parameters and activations */
 static int S_kinds(const gs_workload *w, uint64_t mb, uint64_t tokens, gs_training *t)
 {
@@ -381,6 +608,8 @@ static int S_kinds(const gs_workload *w, uint64_t mb, uint64_t tokens, gs_traini
 	     h = rc->hidden, moe;
 	int k;
 
+	if (rc->hybrid)
+		return S_hy_kinds(w, sb, core, t);
 	t->kind_layers[0] = S_dense_layers(w);
 	t->kind_layers[1] = S_moe_layers(w);
 	moe = (u128)rc->experts * 3 * h * S_expert_inter(rc) + 3 * h * rc->shared_intermediate;

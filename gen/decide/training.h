@@ -36,6 +36,21 @@
  *               ranks, nope, rope and v head widths) keeps the paper's
  *               attention terms at its widths: 3sbh + 4sb·H(nope + rope)
  *               + 4sb·H·v + 4sb(q_rank + kv_rank);
+ *               Hybrids (recipe hybrid: Nemotron-H, Qwen3-Next): each
+ *               layer is a token mixer and a feed-forward block, sized
+ *               per kind (training.c, "hybrids"): attention 11sbh and its
+ *               core (Qwen3-Next's output gate + 4sb·H·d), an MLP or
+ *               expert of width I 3sbh + 4sbI, a norm 2sbh, and the state
+ *               layers, which have no published formula, by what their
+ *               training kernels save for the backward pass: Mamba2
+ *               mamba_ssm's mamba_split_conv1d_scan_combined (2sbh +
+ *               2sb(2·d_inner + 2GN + heads) + 2sb·d_inner + 4sb·G),
+ *               Gated DeltaNet flash-linear-attention's
+ *               chunk_gated_delta_rule with its convolution and gated
+ *               norm (2sbh + 4sb·Kd + 10sb·Vd + 4sb·Hv·dk + 128sb·Hv +
+ *               26sb·Hv); selective recomputation drops the attention
+ *               cores only, full keeps 2sbh per layer and one layer of
+ *               the largest kind; assumed;
  *   logits      b x s x vocabulary x 4 B (fp32 logits of the loss);
  *               calculated.
  * No KV cache: a training step keeps none.
@@ -96,6 +111,15 @@ typedef enum {
 	GS_TP_COUNT
 } gs_train_phase;
 
+/* One layer kind of a hybrid (Nemotron-H, Qwen3-Next): its token mixer
+ * (model.h gs_model_mixer) and feed-forward block (0 none, 1 the dense
+ * MLP, 2 the experts), its layers, one layer's linear parameters, and the
+ * activations one layer keeps per microbatch without checkpointing. */
+typedef struct {
+	int mixer, ffn;
+	uint64_t layers, linear, act;
+} gs_train_hybrid_kind;
+
 typedef struct {
 	uint64_t trainable;   /* T */
 	uint64_t quantized;   /* QLoRA: parameters of the linear layers in NF4; else 0 */
@@ -117,11 +141,16 @@ typedef struct {
 	 * keeps per microbatch without checkpointing (attention core included;
 	 * assumed) */
 	uint64_t kind_layers[2], kind_linear[2], kind_act[2];
+	/* a hybrid's kinds instead (recipe hybrid; kind_* then 0), nhy of
+	 * them in mixer then feed-forward order */
+	gs_train_hybrid_kind hy[GS_MIXERS * 3];
+	size_t nhy;
 } gs_training;
 
-/* The parameters of the linear layers one transformer layer holds
- * (attention projections and the MLP, every expert), exact in 64 bits;
- * -1 on overflow. */
+/* The parameters of the linear layers of the model's layers (attention
+ * projections and the MLP, every expert; a hybrid's per kind, its state
+ * mixers' in and out projections and Qwen3-Next's shared_expert_gate
+ * too), exact in 64 bits; -1 on overflow. */
 int gs_training_linear_params(const gs_workload *w, uint64_t *out);
 /* LoRA's trainable parameters: layers x sum over the targets of
  * rank x (in + out), every expert's for gate, up and down; multi-head
@@ -129,7 +158,11 @@ int gs_training_linear_params(const gs_workload *w, uint64_t *out);
  * kv_b, o: training.c); a fused module one adapter over its fused width
  * (Phi-3's qkv_proj h -> (H + 2 KV) d and gate_up_proj h -> 2I, GPT-NeoX's
  * query_key_value); no routed expert's where the experts are 3-D
- * parameters (recipe experts_param: gpt-oss, Llama 4). -1 on overflow. */
+ * parameters (recipe experts_param: gpt-oss, Llama 4); a hybrid's per
+ * kind (Mamba2's in_proj h -> 2·d_inner + 2GN + heads and out_proj
+ * d_inner -> h, Gated DeltaNet's in_proj_qkvz h -> 2Kd + 2Vd, in_proj_ba
+ * h -> 2Hv and out_proj Vd -> h, Qwen3-Next's q_proj h -> 2·H·d and
+ * shared_expert_gate h -> 1). -1 on overflow. */
 int gs_training_lora_params(const gs_workload *w, uint64_t *out);
 /* LoRA's trainable parameters from the checkpoint's headers: rank x the
  * sum over the targets of rows + columns of the matrices each names

@@ -67,6 +67,16 @@ typedef enum {
 	GS_ARCH_GLM4_MOE
 } gs_arch;
 
+/* A layer's token mixer: none (Nemotron-H's MLP and MoE layers), attention
+ * (any kind: full, window, chunked, MLA), Mamba2, Gated DeltaNet. */
+typedef enum {
+	GS_MIXER_NONE = 0,
+	GS_MIXER_ATTENTION,
+	GS_MIXER_MAMBA2,
+	GS_MIXER_GDN,
+	GS_MIXERS
+} gs_model_mixer;
+
 typedef enum {
 	GS_WEIGHTS_NONE = 0,      /* no weight file found: weight bytes missing */
 	GS_WEIGHTS_INDEX,         /* only the index: metadata.total_size */
@@ -195,6 +205,20 @@ typedef struct gs_model_s {
 	/* the quantisable matrices (gs_model_matrices), with config_params */
 	gs_model_matrices mat_experts, mat_linear;
 	int has_matrices;
+	/*
+	 * The hybrids' layers (Nemotron-H, Qwen3-Next; model_arch.c), for a
+	 * training recipe (decide/training.h): layer_mix[mixer][ffn] the layers
+	 * of each token mixer (gs_model_mixer) and feed-forward block (0 none,
+	 * 1 dense MLP, 2 experts), filled for every covered architecture;
+	 * Mamba2's heads, head width, state size and groups (Nemotron-H's
+	 * mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups); Gated
+	 * DeltaNet's key and value heads and widths (Qwen3-Next's
+	 * linear_num_key_heads, linear_num_value_heads, linear_key_head_dim,
+	 * linear_value_head_dim); the state mixers' convolution kernel.
+	 */
+	uint64_t layer_mix[GS_MIXERS][3];
+	uint64_t ssm_heads, ssm_head_dim, ssm_state, ssm_groups;
+	uint64_t lin_key_heads, lin_value_heads, lin_key_dim, lin_value_dim, state_conv_kernel;
 	/* the cache per layer kind, in kind order; nlayout 0 without geometry */
 	gs_kv_group layout[GS_KV_KINDS];
 	size_t nlayout;

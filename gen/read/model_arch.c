@@ -498,6 +498,15 @@ static void S_read_keys(S_ctx *c)
 		S_t(c, "n_groups", 1, &c->m_groups);
 		S_t(c, "conv_kernel", 1, &c->conv_kernel);
 	}
+	m->ssm_heads = c->m_heads;
+	m->ssm_head_dim = c->m_head_dim;
+	m->ssm_state = c->m_state;
+	m->ssm_groups = c->m_groups;
+	m->lin_key_heads = c->lin_kh;
+	m->lin_value_heads = c->lin_vh;
+	m->lin_key_dim = c->lin_kd;
+	m->lin_value_dim = c->lin_vd;
+	m->state_conv_kernel = c->conv_kernel;
 	/* the state's widths: the model's dtype, the recurrent state the
 	 * config's mamba_ssm_cache_dtype where it states one */
 	c->conv_bytes = m->torch_dtype_bits / 8;
@@ -837,6 +846,14 @@ static int S_set(u128 v, uint64_t *out)
 	return 0;
 }
 
+/* the token mixer of a layer of cache kind k (model.h gs_model_mixer) */
+static gs_model_mixer S_layer_mixer(const S_ctx *c, gs_kv_kind k)
+{
+	if (k == GS_KV_STATE)
+		return c->a->layout == S_LAY_NEXT ? GS_MIXER_GDN : GS_MIXER_MAMBA2;
+	return k == GS_KV_NONE ? GS_MIXER_NONE : GS_MIXER_ATTENTION;
+}
+
 static void S_count(S_ctx *c)
 {
 	gs_model *m = c->m;
@@ -856,6 +873,7 @@ static void S_count(S_ctx *c)
 		/* GPT-NeoX: two LayerNorms with biases, biases on qkv and dense */
 		total += c->a->ffn == S_FFN_NEOX ? 4 * h + 3 * h + h : c->a->norms * h;
 		m->moe_layers += c->ffn[i] == S_F_MOE;
+		m->layer_mix[S_layer_mixer(c, (gs_kv_kind)c->kind[i])][c->ffn[i]]++;
 	}
 	if (m->tied != 1)
 		total += embed;

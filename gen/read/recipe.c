@@ -19,15 +19,18 @@ const char *const gs_recipe_target_names[] = { "q_proj", "q_a_proj", "q_b_proj",
 					       "v_proj", "kv_a_proj_with_mqa", "kv_b_proj",
 					       "o_proj", "gate_proj", "up_proj", "down_proj",
 					       "qkv_proj", "gate_up_proj", "query_key_value",
-					       "dense", "dense_h_to_4h", "dense_4h_to_h", NULL };
+					       "dense", "dense_h_to_4h", "dense_4h_to_h", "in_proj",
+					       "out_proj", "in_proj_qkvz", "all-linear", "in_proj_ba",
+					       "shared_expert_gate", NULL };
 
 const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS] = {
-	0, 1, 2, 3, 4, 5, 6, 11, 13, 7, 14, 8, 9, 12, 15, 10, 16
+	0, 1, 2, 3, 4, 5, 6, 11, 13, 7, 14, 17, 19, 21, 18, 8, 9, 12, 15, 10, 16, 22
 };
 
 #define S_TARGET_LIST "q_proj, q_a_proj, q_b_proj, k_proj, v_proj, kv_a_proj_with_mqa, " \
 	"kv_b_proj, o_proj, gate_proj, up_proj, down_proj, qkv_proj, gate_up_proj, " \
-	"query_key_value, dense, dense_h_to_4h, dense_4h_to_h"
+	"query_key_value, dense, dense_h_to_4h, dense_4h_to_h, in_proj, out_proj, " \
+	"in_proj_qkvz, in_proj_ba, shared_expert_gate"
 
 const char *gs_recipe_method_id(gs_recipe_method m) { return S_methods[m]; }
 const char *gs_recipe_optimizer_id(gs_recipe_optimizer o) { return S_optimizers[o]; }
@@ -81,6 +84,10 @@ gs_lora_names gs_recipe_lora_names(int arch)
 		return GS_LORA_NAMES_NEOX;
 	if (arch == GS_ARCH_GPT_OSS)
 		return GS_LORA_NAMES_GPT_OSS;
+	if (arch == GS_ARCH_NEMOTRON_H)
+		return GS_LORA_NAMES_NEMOTRON_H;
+	if (arch == GS_ARCH_QWEN3_NEXT)
+		return GS_LORA_NAMES_QWEN3_NEXT;
 	return GS_LORA_NAMES_SEPARATE;
 }
 
@@ -97,6 +104,10 @@ unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank)
 		return GS_LORA_ALL_NEOX;
 	if (names == GS_LORA_NAMES_GPT_OSS)
 		return GS_LORA_Q | GS_LORA_K | GS_LORA_V | GS_LORA_O;
+	if (names == GS_LORA_NAMES_NEMOTRON_H)
+		return GS_LORA_ALL_NEMOTRON_H;
+	if (names == GS_LORA_NAMES_QWEN3_NEXT)
+		return GS_LORA_ALL_QWEN3_NEXT;
 	if (!mla)
 		return GS_LORA_ALL;
 	if (q_rank)
@@ -163,7 +174,11 @@ char *gs_recipe_bad_target(unsigned bit, gs_lora_names names, int mla, uint64_t 
 			list = t;
 			sep = ", ";
 		}
-	if (names == GS_LORA_NAMES_GPT_OSS && (bit & (GS_LORA_MLP | GS_LORA_GATE_UP)))
+	if (names == GS_LORA_NAMES_NEMOTRON_H && (bit & (GS_LORA_GATE | GS_LORA_GATE_UP)))
+		msg = gs_xasprintf("LoRA target %s is no module of this model: its MLP and "
+				   "experts have no gate (NemotronHMLP: up_proj, relu2, down_proj); "
+				   "its linear modules are %s", name, list);
+	else if (names == GS_LORA_NAMES_GPT_OSS && (bit & (GS_LORA_MLP | GS_LORA_GATE_UP)))
 		msg = gs_xasprintf("LoRA target %s is no module of this model: its MLP is its "
 				   "experts, 3-D parameters (GptOssExperts' gate_up_proj and "
 				   "down_proj), no linear module that PEFT's target_modules match; "

@@ -65,23 +65,36 @@ enum {
 	GS_LORA_QKV = 1 << 11, GS_LORA_GATE_UP = 1 << 12,
 	GS_LORA_NEOX_QKV = 1 << 13, GS_LORA_NEOX_DENSE = 1 << 14,
 	GS_LORA_NEOX_UP = 1 << 15, GS_LORA_NEOX_DOWN = 1 << 16,
+	/* the state mixers' projections: Mamba2's in_proj and out_proj
+	 * (Nemotron-H), Gated DeltaNet's in_proj_qkvz, in_proj_ba and out_proj
+	 * (Qwen3-Next); Qwen3-Next's shared_expert_gate (h -> 1) */
+	GS_LORA_IN = 1 << 17, GS_LORA_OUT = 1 << 18, GS_LORA_IN_QKVZ = 1 << 19,
 	GS_LORA_ALL_LINEAR = 1 << 20,
+	GS_LORA_IN_BA = 1 << 21, GS_LORA_SHARED_GATE = 1 << 22,
 	GS_LORA_MLP = 256 | 512 | 1024,
 	GS_LORA_ALL = 1 | 8 | 16 | 128 | GS_LORA_MLP,   /* q, k, v, o and the MLP's */
 	/* Phi-3's and GPT-NeoX's every linear module */
 	GS_LORA_ALL_FUSED = GS_LORA_QKV | GS_LORA_O | GS_LORA_GATE_UP | GS_LORA_DOWN,
 	GS_LORA_ALL_NEOX = GS_LORA_NEOX_QKV | GS_LORA_NEOX_DENSE | GS_LORA_NEOX_UP |
-			   GS_LORA_NEOX_DOWN
+			   GS_LORA_NEOX_DOWN,
+	/* every nn.Linear of Nemotron-H (no gate_proj: its MLP and experts are
+	 * up_proj, relu2, down_proj) and of Qwen3-Next */
+	GS_LORA_ALL_NEMOTRON_H = 1 | 8 | 16 | 128 | GS_LORA_IN | GS_LORA_OUT | GS_LORA_UP |
+				 GS_LORA_DOWN,
+	GS_LORA_ALL_QWEN3_NEXT = GS_LORA_ALL | GS_LORA_IN_QKVZ | GS_LORA_IN_BA | GS_LORA_OUT |
+				 GS_LORA_SHARED_GATE
 };
 /* The names of the targets in bit order ("q_proj", "q_a_proj", ...,
  * "o_proj", "gate_proj", "up_proj", "down_proj", "qkv_proj",
  * "gate_up_proj", "query_key_value", "dense", "dense_h_to_4h",
- * "dense_4h_to_h"), model.h's gs_model_lora_roles. */
+ * "dense_4h_to_h", "in_proj", "out_proj", "in_proj_qkvz", "all-linear",
+ * "in_proj_ba", "shared_expert_gate"); the first GS_MODEL_LORA_ROLES are
+ * model.h's gs_model_lora_roles. */
 extern const char *const gs_recipe_target_names[];
 /* The targets' bit numbers in the order of a layer's modules (the
- * attention's, then the MLP's), GS_RECIPE_TARGETS of them: how lists of
- * targets are written. */
-#define GS_RECIPE_TARGETS 17
+ * attention's or the state mixer's, then the MLP's), GS_RECIPE_TARGETS of
+ * them (every bit but all-linear's): how lists of targets are written. */
+#define GS_RECIPE_TARGETS 22
 extern const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS];
 
 /* How a model's checkpoint names its linear modules: q, k, v, o and
@@ -93,7 +106,9 @@ typedef enum {
 	GS_LORA_NAMES_SEPARATE = 0,
 	GS_LORA_NAMES_PHI3 = 1,
 	GS_LORA_NAMES_NEOX = 2,
-	GS_LORA_NAMES_GPT_OSS = 3
+	GS_LORA_NAMES_GPT_OSS = 3,
+	GS_LORA_NAMES_NEMOTRON_H = 4,
+	GS_LORA_NAMES_QWEN3_NEXT = 5
 } gs_lora_names;
 
 typedef struct {
@@ -130,6 +145,20 @@ typedef struct {
 	 * targets then adapt the shared expert and the dense layers only */
 	gs_lora_names names;
 	int experts_param;
+	/*
+	 * Hybrids of attention and state layers (Nemotron-H, Qwen3-Next),
+	 * from the model's files (model.h): hybrid 1, and the layers then
+	 * sized per kind, mix[mixer][ffn] (model.h gs_model_mixer; ffn 0
+	 * none, 1 the dense MLP, 2 the experts) in place of the uniform
+	 * layer. Mamba2's heads, head width, state size and groups; Gated
+	 * DeltaNet's key and value heads and widths; q_gate 1 when the
+	 * attention's q_proj also gives the output gate (Qwen3-Next, twice
+	 * wide); norms the RMS norms of hidden per layer (Nemotron-H 1).
+	 */
+	int hybrid, q_gate;
+	uint64_t mix[GS_MIXERS][3], norms;
+	uint64_t ssm_heads, ssm_head_dim, ssm_state, ssm_groups;
+	uint64_t lin_kh, lin_vh, lin_kd, lin_vd;
 	/* the parameters per kind calculated from the checkpoint's safetensors
 	 * headers (model.h), has_ck 1 when the model's files gave them: the
 	 * training items then count from them, the geometry's figures kept as

@@ -1247,12 +1247,44 @@ static void S_recipe_targets(gs_jr *r, gs_recipe *rc, const char *path)
 	}
 }
 
+/* The hybrids' layers from the model's files (recipe.h hybrid): each
+ * mixer and feed-forward kind's layers, and the state mixers' widths;
+ * refused when config.json did not lay every layer out. */
+static void S_recipe_hybrid(gs_jr *r, gs_recipe *rc, const gs_model *m)
+{
+	uint64_t n = 0;
+	size_t i, j;
+
+	for (i = 0; i < GS_MIXERS; i++)
+		for (j = 0; j < 3; j++)
+			n += m->layer_mix[i][j];
+	if (!m->has_layers || n != m->layers) {
+		gs_jr_error(r, "$.model", "a training recipe for this hybrid of attention and state "
+			    "layers needs each layer's kind from its config.json "
+			    "(hybrid_override_pattern, layer_types or full_attention_interval), "
+			    "which the model's files do not give");
+		return;
+	}
+	rc->hybrid = 1;
+	memcpy(rc->mix, m->layer_mix, sizeof(rc->mix));
+	rc->q_gate = m->arch == GS_ARCH_QWEN3_NEXT;
+	rc->norms = m->arch == GS_ARCH_NEMOTRON_H ? 1 : 2;
+	rc->ssm_heads = m->ssm_heads;
+	rc->ssm_head_dim = m->ssm_head_dim;
+	rc->ssm_state = m->ssm_state;
+	rc->ssm_groups = m->ssm_groups;
+	rc->lin_kh = m->lin_key_heads;
+	rc->lin_vh = m->lin_value_heads;
+	rc->lin_kd = m->lin_key_dim;
+	rc->lin_vd = m->lin_value_dim;
+}
+
 /*
  * The layer kinds a recipe sizes (decide/training.h): multi-head latent
- * attention from the model's files; layers that keep a state (Mamba2,
- * Gated DeltaNet) refused, their activations having no published
- * per-layer formula here; LoRA's targets checked against the attention's
- * projections (S_recipe_targets).
+ * attention from the model's files; the hybrids of attention and state
+ * layers (Mamba2, Gated DeltaNet: Nemotron-H, Qwen3-Next) per layer kind,
+ * from the model's files too; LoRA's targets checked against the modules
+ * the model has (S_recipe_targets).
  */
 static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 {
@@ -1261,11 +1293,13 @@ static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 	size_t i;
 
 	for (i = 0; i < w->ncache_layout; i++) {
-		if (w->cache_layout[i].kind == GS_KV_STATE) {
-			gs_jr_error(r, "$.model", "a training recipe cannot size this model: %llu of "
-				    "its layers keep a state (Mamba2 or Gated DeltaNet), whose "
-				    "activations have no published per-layer formula here (the "
-				    "recipe's is Korthikanti et al. 2022's for attention layers)",
+		if (w->cache_layout[i].kind == GS_KV_STATE &&
+		    !(m && (m->arch == GS_ARCH_NEMOTRON_H || m->arch == GS_ARCH_QWEN3_NEXT))) {
+			gs_jr_error(r, "$.model", "a training recipe for layers that keep a state "
+				    "(%llu here: Mamba2 or Gated DeltaNet) needs the model's files "
+				    "(model.from or model.repo) of a covered hybrid (Nemotron-H, "
+				    "Qwen3-Next): the state mixers' widths are not in "
+				    "model.cache_layout",
 				    (unsigned long long)w->cache_layout[i].layers);
 			return;
 		}
@@ -1279,6 +1313,8 @@ static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 	if (m) {
 		rc->names = gs_recipe_lora_names((int)m->arch);
 		rc->experts_param = gs_recipe_experts_param((int)m->arch);
+		if (m->arch == GS_ARCH_NEMOTRON_H || m->arch == GS_ARCH_QWEN3_NEXT)
+			S_recipe_hybrid(r, rc, m);
 	}
 	if (m && m->kv_lora_rank) {
 		rc->mla = 1;
@@ -1350,6 +1386,10 @@ static void S_recipe_check(gs_jr *r, gs_workload *w, json_t *root, const char *p
 	S_recipe_kinds(r, w, path);
 	/* the checkpoint's own parameters per kind, where its headers were read */
 	rc->has_ck = m && gs_model_param_kinds(m, &rc->ck) == 0;
+	/* a hybrid's state mixers (backbone.layers.N.mixer.in_proj, linear_attn)
+	 * are not placed by kind from their names yet: its geometry sizes it */
+	if (rc->hybrid)
+		rc->has_ck = 0;
 	rc->ck_config_params = m && m->has_config_params ? m->config_params : 0;
 	if (!rc->has_hidden)
 		gs_jr_error(r, gp, "missing hidden_size (state it, or read the model with model.from)");

@@ -123,8 +123,28 @@ static void S_training_kinds(gs_jw *w, const gs_recipe *rc, const gs_training *t
 {
 	int k;
 
+	static const char *const mixers[GS_MIXERS] = { "none", "attention", "mamba2",
+						       "gated_deltanet" };
+	static const char *const ffns[3] = { "none", "dense", "experts" };
+	size_t i;
+
 	gs_jw_key(w, "layer_kinds");
 	gs_jw_array(w);
+	/* a hybrid's kinds: its token mixer and feed-forward block */
+	for (i = 0; i < t->nhy; i++) {
+		gs_jw_object(w);
+		gs_jw_key(w, "activations_per_layer");
+		gs_jw_qty(w, gs_qty_make(t->hy[i].act, GS_PROV_ASSUMED));
+		gs_jw_key(w, "layers");
+		gs_jw_u64(w, t->hy[i].layers);
+		gs_jw_key(w, "linear_parameters_per_layer");
+		gs_jw_u64(w, t->hy[i].linear);
+		gs_jw_key(w, "mixer");
+		gs_jw_str(w, mixers[t->hy[i].mixer]);
+		gs_jw_key(w, "mlp");
+		gs_jw_str(w, ffns[t->hy[i].ffn]);
+		gs_jw_end(w);
+	}
 	for (k = 0; k < 2; k++) {
 		if (!t->kind_layers[k])
 			continue;
@@ -225,7 +245,7 @@ static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training
 		gs_jw_end(w);
 	}
 	gs_jw_end(w);
-	if (rc->experts || rc->mla)
+	if (rc->experts || rc->mla || rc->hybrid)
 		S_training_kinds(w, rc, t);
 	gs_jw_key(w, "method");
 	gs_jw_str(w, gs_recipe_method_id(rc->method));

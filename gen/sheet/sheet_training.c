@@ -95,9 +95,12 @@ static void S_items_table(S_ctx *c)
 			continue;
 		char *rule = S_rule(c, it, t->cards);
 		r = gs_doc_row(tb);
+		/* a hybrid's activations: its state layers by their kernels */
+		const char *why = it->prov != GS_PROV_ASSUMED ? "train.why_calculated"
+				  : k == GS_TI_ACTIVATIONS && w->recipe.hybrid
+				  ? "train.why_assumed_hybrid" : "train.why_assumed";
 		gs_sheet_words_cell_owned(r, gs_xasprintf("%s — %s; %s", TR(S_item_keys[k]), rule,
-							  TR(it->prov == GS_PROV_ASSUMED
-							     ? "train.why_assumed" : "train.why_calculated")));
+							  TR(why)));
 		free(rule);
 		gs_sheet_words_size_cells(c, r, gs_qty_make(it->per_card, it->prov));
 	}
@@ -154,6 +157,45 @@ static void S_phases_table(S_ctx *c)
 	gs_doc_textf(p, "%s %s.", TR("train.peak_is"), TR(S_phase_keys[t->peak]));
 }
 
+/* A hybrid's layer kinds (Nemotron-H, Qwen3-Next): each token mixer and
+ * feed-forward block with its layers, linear parameters and activations
+ * per layer, and how its state layers are modelled. */
+static void S_hybrid_table(S_ctx *c)
+{
+	static const char *const mixers[GS_MIXERS] = { "train.mixer.none", "train.mixer.attention",
+						       "train.mixer.mamba2", "train.mixer.gdn" };
+	static const char *const ffns[3] = { "train.ffn.none", "train.kind.dense", "train.kind.moe" };
+	const gs_recipe *rc = &c->in->w->recipe;
+	const gs_training *t = &c->in->s->train;
+	const char *h[4];
+	cmark_node *tb, *r;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+	size_t i;
+
+	gs_doc_text(gs_doc_para(c->root), TR("train.kinds_intro_hybrid"));
+	h[0] = TR("train.kind");
+	h[1] = TR("train.kind_layers");
+	h[2] = TR("train.kind_params");
+	h[3] = TR("train.kind_act");
+	tb = gs_doc_table(c->doc, c->root, TR("cap.training_kinds"), 4, h);
+	for (i = 0; i < t->nhy; i++) {
+		const gs_train_hybrid_kind *k = &t->hy[i];
+		r = gs_doc_row(tb);
+		if (k->ffn == 2)
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s; %s: %llu / %s %s%s",
+				TR(mixers[k->mixer]), TR(ffns[k->ffn]),
+				(unsigned long long)rc->experts_active,
+				gs_qty_fmt_int(a, rc->experts, c->lang), TR("train.kind.per_token"),
+				rc->shared_intermediate ? TR("train.kind.shared") : ""));
+		else
+			gs_sheet_words_cell_owned(r, gs_xasprintf("%s; %s", TR(mixers[k->mixer]),
+								  TR(ffns[k->ffn])));
+		gs_doc_cell_text(r, gs_qty_fmt_int(b, k->layers, c->lang));
+		gs_doc_cell_text(r, gs_qty_fmt_int(a, k->linear, c->lang));
+		gs_doc_cell_text(r, gs_qty_fmt_int(b, k->act, c->lang));
+	}
+}
+
 /* The layer kinds of an MoE with dense layers or of MLA: each kind's
  * layers, linear parameters and activations per layer. */
 static void S_kinds_table(S_ctx *c)
@@ -165,6 +207,10 @@ static void S_kinds_table(S_ctx *c)
 	char a[GS_FMT_MAX], b[GS_FMT_MAX];
 	int k;
 
+	if (rc->hybrid) {
+		S_hybrid_table(c);
+		return;
+	}
 	if (!rc->experts && !rc->mla)
 		return;
 	gs_doc_text(gs_doc_para(c->root), TR("train.kinds_intro"));
@@ -269,7 +315,7 @@ void gs_sheet_training_sizing(S_ctx *c)
 	gs_doc_text(p, TR("train.intro"));
 	S_items_table(c);
 	p = gs_doc_para(c->root);
-	gs_doc_text(p, TR("train.formulas"));
+	gs_doc_text(p, TR(c->in->w->recipe.hybrid ? "train.formulas_hybrid" : "train.formulas"));
 	S_ck_table(c);
 	S_kinds_table(c);
 	if (t->host) {

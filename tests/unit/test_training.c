@@ -673,9 +673,11 @@ static void test_from_checkpoint(void)
 	gs_error err = { 0 };
 	size_t i;
 
-	for (i = 0; i <= GS_MODEL_LORA_ROLES; i++)
-		CHECK_STR(gs_model_lora_roles[i] ? gs_model_lora_roles[i] : "(end)",
-			  gs_recipe_target_names[i] ? gs_recipe_target_names[i] : "(end)");
+	/* the checkpoint's roles are the first targets (the state mixers'
+	 * names follow them, sized from the geometry only) */
+	for (i = 0; i < GS_MODEL_LORA_ROLES; i++)
+		CHECK_STR(gs_model_lora_roles[i], gs_recipe_target_names[i]);
+	CHECK(gs_model_lora_roles[GS_MODEL_LORA_ROLES] == NULL);
 	S_llama7b(&w, 1, 2048);
 	w.recipe.method = GS_METHOD_LORA;
 	w.recipe.lora_rank = 8;
@@ -810,6 +812,239 @@ static void test_lora_fused(void)
 	CHECK_U64(v, 106496ULL * 48);
 }
 
+/*
+ * Nemotron-3-Nano-30B-A3B (tests/data/models/nemotron-3-nano-30b-a3b,
+ * config.json): 31,577,940,288 parameters, 52 layers by
+ * hybrid_override_pattern: 23 Mamba2 (M), 6 attention (*), 23 MoE (E), no
+ * dense MLP (-); h 2,688, 32 heads of 128, 2 KV heads; Mamba2 64 heads of
+ * 64 (d_inner 4,096), state 128, 8 groups; 128 routed experts of 1,856,
+ * 6 per token, one shared expert of 3,712; relu2 MLPs without gate; one
+ * norm per layer; vocabulary 131,072. Modules of transformers'
+ * modeling_nemotron_h.py (NemotronHAttention, NemotronHMamba2Mixer,
+ * NemotronHMLP, NemotronHMoE).
+ */
+static void S_nemotron_h(gs_workload *w)
+{
+	S_model(w, 31577940288ULL, 52, 32, 2, 2688, 1856, 131072, 1, 4096);
+	w->head_dim = 128;
+	w->recipe.experts = 128;
+	w->recipe.experts_active = 6;
+	w->recipe.expert_intermediate = 1856;
+	w->recipe.shared_intermediate = 3712;
+	w->recipe.names = GS_LORA_NAMES_NEMOTRON_H;
+	w->recipe.hybrid = 1;
+	w->recipe.norms = 1;
+	w->recipe.mix[GS_MIXER_MAMBA2][0] = 23;
+	w->recipe.mix[GS_MIXER_ATTENTION][0] = 6;
+	w->recipe.mix[GS_MIXER_NONE][2] = 23;
+	w->recipe.ssm_heads = 64;
+	w->recipe.ssm_head_dim = 64;
+	w->recipe.ssm_state = 128;
+	w->recipe.ssm_groups = 8;
+}
+
+/*
+ * Nemotron-H per layer kind, b = 1, s = 4,096 (sb = 4,096), every figure
+ * by hand:
+ * Linear parameters of one layer:
+ *  - attention: q 2,688 x 4,096 + k, v 2 x 2,688 x 256 + o 4,096 x 2,688
+ *    = 11,010,048 + 1,376,256 + 11,010,048 = 23,396,352;
+ *  - Mamba2: in_proj 2,688 x (2 x 4,096 + 2 x 8 x 128 + 64 = 10,304) +
+ *    out_proj 4,096 x 2,688 = 2,688 x 14,400 = 38,707,200;
+ *  - MoE: 128 x 2 x 2,688 x 1,856 + 2 x 2,688 x 3,712 = 1,277,165,568 +
+ *    19,955,712 = 1,297,121,280 (the router a parameter, not linear).
+ *  All: 6 x 23,396,352 + 23 x 38,707,200 + 23 x 1,297,121,280 =
+ *  140,378,112 + 890,265,600 + 29,833,789,440 = 30,864,433,152.
+ * LoRA rank 16 on all-linear (q, k, v, o, in_proj, out_proj, up, down):
+ *  - attention 16 x ((2,688 + 4,096) + 2 x (2,688 + 256) + (4,096 +
+ *    2,688)) = 16 x 19,456 = 311,296, x 6 = 1,867,776;
+ *  - Mamba2 16 x ((2,688 + 10,304) + (4,096 + 2,688)) = 16 x 19,776 =
+ *    316,416, x 23 = 7,277,568;
+ *  - MoE 128 x 16 x 2 x (2,688 + 1,856) + 16 x 2 x (2,688 + 3,712) =
+ *    18,612,224 + 204,800 = 18,817,024, x 23 = 432,791,552;
+ *  T = 441,936,896.
+ * Activations of one layer without checkpointing (the norm 2sbh =
+ * 22,020,096 in each):
+ *  - attention: 11sbh = 121,110,528 + core 5as²b = 5 x 32 x 4,096² =
+ *    2,684,354,560; 2,827,485,184;
+ *  - Mamba2 (mamba_split_conv1d_scan_combined's saved tensors): in_proj's
+ *    input 2sbh 22,020,096 + zxbcdt 2 x 4,096 x 10,304 = 84,410,368 +
+ *    out_x 2 x 4,096 x 4,096 = 33,554,432 + rstd 4 x 4,096 x 8 = 131,072;
+ *    162,136,064;
+ *  - MoE: 6 x (3sbh + 4sb·1,856) = 6 x (33,030,144 + 30,408,704) =
+ *    380,633,088 + shared 33,030,144 + 4 x 4,096 x 3,712 = 93,847,552;
+ *    496,500,736.
+ *  None: 6 x 2,827,485,184 + 23 x 162,136,064 + 23 x 496,500,736 =
+ *  16,964,911,104 + 3,729,129,472 + 11,419,516,928 = 32,113,557,504;
+ *  selective, the six cores dropped: - 16,106,127,360 = 16,007,430,144;
+ *  full: 2sbh x 52 = 1,145,044,992 + the largest kind recomputed (the
+ *  MoE's 496,500,736; attention's without its core 143,130,624) =
+ *  1,641,545,728.
+ */
+static void test_hybrid_nemotron_h(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	uint64_t v;
+	unsigned bad;
+	size_t i;
+
+	S_nemotron_h(&w);
+	CHECK(gs_training_linear_params(&w, &v) == 0);
+	CHECK_U64(v, 30864433152ULL);
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR,
+					     gs_recipe_modules(GS_LORA_NAMES_NEMOTRON_H, 0, 0), &bad);
+	CHECK(bad == 0);
+	CHECK(!(w.recipe.targets & GS_LORA_GATE));
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 441936896ULL);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_NONE, &v) == 0);
+	CHECK_U64(v, 32113557504ULL);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_SELECTIVE, &v) == 0);
+	CHECK_U64(v, 16007430144ULL);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_FULL, &v) == 0);
+	CHECK_U64(v, 1641545728ULL);
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	CHECK(gs_training_size(&w, 63155880576ULL, &t, &err) == 0);
+	CHECK_U64(t.trainable, 441936896ULL);
+	CHECK_U64(t.items[GS_TI_ACTIVATIONS].total, 1641545728ULL);
+	/* the kinds in mixer order: none + MoE, attention, Mamba2 */
+	CHECK(t.nhy == 3);
+	{
+		static const uint64_t layers[3] = { 23, 6, 23 },
+				      linear[3] = { 1297121280ULL, 23396352ULL, 38707200ULL },
+				      act[3] = { 496500736ULL, 2827485184ULL, 162136064ULL };
+		for (i = 0; i < 3 && i < t.nhy; i++) {
+			CHECK_U64(t.hy[i].layers, layers[i]);
+			CHECK_U64(t.hy[i].linear, linear[i]);
+			CHECK_U64(t.hy[i].act, act[i]);
+		}
+	}
+	/* gate_proj is no module of Nemotron-H: refused with the names it has */
+	gs_recipe_resolve(GS_LORA_GATE, gs_recipe_modules(GS_LORA_NAMES_NEMOTRON_H, 0, 0), &bad);
+	CHECK(bad == GS_LORA_GATE);
+	{
+		char *msg = gs_recipe_bad_target(GS_LORA_GATE, GS_LORA_NAMES_NEMOTRON_H, 0, 0);
+		CHECK(strstr(msg, "no gate") != NULL);
+		CHECK(strstr(msg, "in_proj, out_proj, up_proj, down_proj") != NULL);
+		free(msg);
+	}
+}
+
+/*
+ * Qwen3-Next-80B-A3B (tests/data/models/qwen3-next-80b-a3b-thinking,
+ * config.json): 79,674,391,296 parameters, 48 layers, full attention every
+ * 4th (12), Gated DeltaNet the others (36), each followed by the sparse MoE
+ * block; h 2,048, 16 heads of 256 (q_proj twice wide for the output gate),
+ * 2 KV heads; Gated DeltaNet 16 key heads of 128 (Kd 2,048), 32 value
+ * heads of 128 (Vd 4,096); 512 experts of 512, 10 per token, a shared
+ * expert of 512; two norms per layer; vocabulary 151,936.
+ * transformers' modeling_qwen3_next.py (Qwen3NextAttention,
+ * Qwen3NextGatedDeltaNet, Qwen3NextSparseMoeBlock).
+ */
+static void S_qwen3_next(gs_workload *w)
+{
+	S_model(w, 79674391296ULL, 48, 16, 2, 2048, 5120, 151936, 1, 4096);
+	w->head_dim = 256;
+	w->recipe.experts = 512;
+	w->recipe.experts_active = 10;
+	w->recipe.expert_intermediate = 512;
+	w->recipe.shared_intermediate = 512;
+	w->recipe.names = GS_LORA_NAMES_QWEN3_NEXT;
+	w->recipe.hybrid = 1;
+	w->recipe.q_gate = 1;
+	w->recipe.norms = 2;
+	w->recipe.mix[GS_MIXER_ATTENTION][2] = 12;
+	w->recipe.mix[GS_MIXER_GDN][2] = 36;
+	w->recipe.lin_kh = 16;
+	w->recipe.lin_kd = 128;
+	w->recipe.lin_vh = 32;
+	w->recipe.lin_vd = 128;
+}
+
+/*
+ * Qwen3-Next per layer kind, b = 1, s = 4,096, by hand:
+ * Linear parameters of one layer:
+ *  - attention: q 2,048 x 8,192 + k, v 2 x 2,048 x 512 + o 4,096 x 2,048
+ *    = 16,777,216 + 2,097,152 + 8,388,608 = 27,262,976;
+ *  - Gated DeltaNet: in_proj_qkvz 2,048 x (2 x 2,048 + 2 x 4,096) +
+ *    in_proj_ba 2,048 x 64 + out_proj 4,096 x 2,048 = 25,165,824 +
+ *    131,072 + 8,388,608 = 33,685,504;
+ *  - MoE: 512 x 3 x 2,048 x 512 + 3 x 2,048 x 512 + shared_expert_gate
+ *    2,048 = 1,610,612,736 + 3,145,728 + 2,048 = 1,613,760,512;
+ *  attention + MoE 1,641,023,488, x 12 = 19,692,281,856; Gated DeltaNet +
+ *  MoE 1,647,446,016, x 36 = 59,308,056,576; all 79,000,338,432.
+ * LoRA rank 16 on all-linear (q, k, v, o, in_proj_qkvz, in_proj_ba,
+ * out_proj, gate, up, down, shared_expert_gate):
+ *  - attention 16 x ((2,048 + 8,192) + 2 x (2,048 + 512) + (4,096 +
+ *    2,048)) = 16 x 21,504 = 344,064;
+ *  - Gated DeltaNet 16 x ((2,048 + 12,288) + (2,048 + 64) + (4,096 +
+ *    2,048)) = 16 x 22,592 = 361,472;
+ *  - MoE 512 x 16 x 3 x (2,048 + 512) + 16 x 3 x 2,560 + 16 x (2,048 + 1)
+ *    = 62,914,560 + 122,880 + 32,784 = 63,070,224;
+ *  T = 12 x 63,414,288 + 36 x 63,431,696 = 760,971,456 + 2,283,541,056 =
+ *  3,044,512,512.
+ * Activations of one layer without checkpointing (two norms 4sbh =
+ * 33,554,432 and the MoE 11 x (3sbh + 4sb·512) = 11 x 33,554,432 =
+ * 369,098,752 in each):
+ *  - attention: 11sbh 92,274,688 + the output gate 4sb·4,096 = 67,108,864
+ *    + core 5 x 16 x 4,096² = 1,342,177,280; 1,904,214,016;
+ *  - Gated DeltaNet: 2sbh 16,777,216 + 4sb·Kd 33,554,432 + 10sb·Vd
+ *    167,772,160 + 4sb·32·128 67,108,864 + 128sb·32 16,777,216 + 26sb·32
+ *    3,407,872 = 305,397,760; 708,050,944.
+ *  None: 12 x 1,904,214,016 + 36 x 708,050,944 = 22,850,568,192 +
+ *  25,489,833,984 = 48,340,402,176; selective, the twelve cores dropped:
+ *  - 16,106,127,360 = 32,234,274,816; full: 2sbh x 48 = 805,306,368 + the
+ *  Gated DeltaNet layer's 708,050,944 (attention's without its core
+ *  562,036,736) = 1,513,357,312.
+ */
+static void test_hybrid_qwen3_next(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	uint64_t v;
+	unsigned bad;
+
+	S_qwen3_next(&w);
+	CHECK(gs_training_linear_params(&w, &v) == 0);
+	CHECK_U64(v, 79000338432ULL);
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR,
+					     gs_recipe_modules(GS_LORA_NAMES_QWEN3_NEXT, 0, 0), &bad);
+	CHECK(bad == 0);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 3044512512ULL);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_NONE, &v) == 0);
+	CHECK_U64(v, 48340402176ULL);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_SELECTIVE, &v) == 0);
+	CHECK_U64(v, 32234274816ULL);
+	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_FULL, &v) == 0);
+	CHECK_U64(v, 1513357312ULL);
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	CHECK(gs_training_size(&w, 159348782592ULL, &t, &err) == 0);
+	CHECK(t.nhy == 2);
+	if (t.nhy == 2) {
+		CHECK_U64(t.hy[0].linear, 1641023488ULL);
+		CHECK_U64(t.hy[0].act, 1904214016ULL);
+		CHECK_U64(t.hy[1].linear, 1647446016ULL);
+		CHECK_U64(t.hy[1].act, 708050944ULL);
+	}
+	/* QLoRA's NF4 part: the linear layers above, 79,000,338,432 */
+	w.recipe.method = GS_METHOD_QLORA;
+	CHECK(gs_training_size(&w, 159348782592ULL, &t, &err) == 0);
+	CHECK_U64(t.quantized, 79000338432ULL);
+	/* Mamba2's in_proj is no module of Qwen3-Next */
+	gs_recipe_resolve(GS_LORA_IN, gs_recipe_modules(GS_LORA_NAMES_QWEN3_NEXT, 0, 0), &bad);
+	CHECK(bad == GS_LORA_IN);
+}
+
 int main(void)
 {
 	test_zero_paper();
@@ -826,5 +1061,7 @@ int main(void)
 	test_kinds_qwen3moe();
 	test_qlora_llama8b();
 	test_lora_fused();
+	test_hybrid_nemotron_h();
+	test_hybrid_qwen3_next();
 	return gs_check_exit("test_training");
 }
