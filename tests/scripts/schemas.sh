@@ -20,7 +20,8 @@ python3 "$v" schemas/workload.schema.json examples/*/workload.json tests/data/wo
 	tests/data/models/workload-vllm-mistral-8k.json tests/data/models/workload-sglang-mistral-8k.json \
 	tests/data/models/workload-sglang-qwen3-30b-a3b.json \
 	tests/data/models/init-llama-3.1-8b-q8_0.json tests/data/models/workload-llama-3.1-8b-kv-lever.json \
-	$(find tests/data/sheet/rules -name workload.json) || err "workloads do not match their schema"
+	$(find tests/data/sheet/rules tests/data/sheet/speed-assumed -name workload.json) \
+	tests/data/training/*.json || err "workloads do not match their schema"
 # shellcheck disable=SC2046
 python3 "$v" schemas/measurement.schema.json $(find examples -path '*/measurements/*.json' ! -path '*/evidence/*') \
 	tests/data/measurement-ok.json $(find tests/cli -path '*/evidence-import-*/expected-out/*.json') \
