@@ -47,7 +47,8 @@ static void S_recipe_para(S_ctx *c)
 		     gs_recipe_optimizer_id(rc->optimizer), TR("train.checkpointing_word"),
 		     gs_recipe_ckpt_id(rc->checkpointing), TR("train.sharding_word"),
 		     gs_recipe_shard_id(rc->sharding), (unsigned long long)t->cards,
-		     TR("train.cards_word"), TR("train.offload_word"), gs_recipe_offload_id(rc->offload));
+		     TR(t->cards == 1 ? "train.card_word" : "train.cards_word"), TR("train.offload_word"),
+		     gs_recipe_offload_id(rc->offload));
 	gs_doc_textf(p, "%s %s x %s %s; %s %llu (%s). %s %s. %s",
 		     TR("train.microbatch_word"),
 		     gs_qty_fmt_int(a, gs_workload_dim(w, "microbatch", &f), c->lang),
