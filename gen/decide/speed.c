@@ -209,6 +209,10 @@ static const gs_speed_gpu S_table[] = {
 	  "kept; no tensor or FP32 peak cited for the whole family", NULL },
 	{ "RTX 3090", 936, 142000, 0, 0, 0,
 	  "NVIDIA Ampere GA102 GPU architecture whitepaper, GeForce RTX 3090: 936 GB/s GDDR6X; FP16 Tensor with FP16 accumulate 142 TFLOPS (284 with sparsity)", NULL },
+	{ "RTX 3090 Ti", 1008, 0, 0, 0, 0,
+	  "NVIDIA GeForce RTX 3090 Ti: 24 GB GDDR6X at 21 Gbps on a 384-bit bus, 1,008 GB/s, as NVIDIA's specifications were reported at "
+	  "https://www.tweaktown.com/news/84164/nvidia-geforce-rtx-3090-ti-full-specs-price-performance-details/index.html (a third-party page); "
+	  "no tensor or FP32 peak cited", NULL },
 	{ "RTX 4060", 288, 0, 0, 0, 0,
 	  "NVIDIA GeForce RTX 4060 family: SkyPilot's Vast.ai catalog writes the Ti and SUPER editions under the base name (instance types "
 	  "2x-RTX_3060_Ti as RTX3060, 1x-RTX_4060_Ti as RTX4060, 2x-RTX_4070S_Ti as RTX4070), so the row holds the family's highest bandwidth, a bound "

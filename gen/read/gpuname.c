@@ -101,6 +101,7 @@ static const struct {
 	{ "rtx3070", "RTX 3070" },
 	{ "rtx3080", "RTX 3080" },
 	{ "rtx3090", "RTX 3090" },
+	{ "rtx3090ti", "RTX 3090 Ti" },
 	{ "rtx4000ada", "RTX 4000 Ada" },
 	{ "rtx4000adageneration", "RTX 4000 Ada" },
 	{ "rtx4060", "RTX 4060" },

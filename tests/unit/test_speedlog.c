@@ -239,6 +239,31 @@ static void test_llama_bench_cuda(void)
 	gs_speedlog_free(&l);
 }
 
+/*
+ * slaren's table (llama.cpp pull request 4812), RTX 3090 Ti (1,008 GB/s),
+ * "llama 7B Q4_0 | 3.56 GiB": 3.555 x 2^30 = 3,817,152,184.32 ->
+ * 3,817,152,185 B; bound 1.008e12 / 3,817,152,185 = 264.0714... ->
+ * 264,072. tg 128 with the cache on the card (nkvo 0): 127.43, ratio
+ * 0.4825; with the cache in host memory (nkvo 1): 59.99, ratio 0.2271.
+ */
+static void test_llama_bench_nkvo(void)
+{
+	gs_speedlog l;
+	uint64_t b;
+
+	if (!S_parse("llama-bench-rtx3090ti-nkvo.md", &l))
+		return;
+	if (CHECK_U64(l.n, 4)) {
+		CHECK_INT(l.recs[1].metric, GS_SPEEDLOG_DECODE);
+		CHECK_U64(l.recs[1].size_bytes_min, UINT64_C(3817152185));
+		b = S_bound("RTX 3090 Ti", l.recs[1].size_bytes_min, 1, 0);
+		CHECK_U64(b, 264072);
+		S_below("RTX 3090 Ti, llama 7B Q4_0, tg 128, cache on the card", l.recs[1].milli, b, 482);
+		S_below("RTX 3090 Ti, llama 7B Q4_0, tg 128, cache in host memory", l.recs[3].milli, b, 227);
+	}
+	gs_speedlog_free(&l);
+}
+
 static void test_llama_bench_vulkan(void)
 {
 	gs_speedlog l;
@@ -374,6 +399,7 @@ int main(void)
 {
 	test_llama_bench_cuda();
 	test_llama_bench_vulkan();
+	test_llama_bench_nkvo();
 	test_vllm();
 	test_llama_timings();
 	test_vllm_stats();
