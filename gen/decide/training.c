@@ -246,17 +246,17 @@ static u128 S_hy_mixer_params(const gs_workload *w, int mixer)
 {
 	const gs_recipe *rc = &w->recipe;
 	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
-	     kv = (u128)w->kv_heads * w->head_dim, in = (u128)rc->ssm_heads * rc->ssm_head_dim,
-	     gs = (u128)rc->ssm_groups * rc->ssm_state, kd = (u128)rc->lin_kh * rc->lin_kd,
-	     vd = (u128)rc->lin_vh * rc->lin_vd;
+	     kv = (u128)w->kv_heads * w->head_dim, in = (u128)rc->state.ssm_heads * rc->state.ssm_head_dim,
+	     gs = (u128)rc->state.ssm_groups * rc->state.ssm_state, kd = (u128)rc->state.lin_kh * rc->state.lin_kd,
+	     vd = (u128)rc->state.lin_vh * rc->state.lin_vd;
 
 	switch (mixer) {
 	case GS_MIXER_ATTENTION:
 		return h * q * (rc->q_gate ? 2 : 1) + 2 * h * kv + q * h;
 	case GS_MIXER_MAMBA2:
-		return h * (2 * in + 2 * gs + rc->ssm_heads) + in * h;
+		return h * (2 * in + 2 * gs + rc->state.ssm_heads) + in * h;
 	case GS_MIXER_GDN:
-		return h * (2 * kd + 2 * vd) + h * 2 * rc->lin_vh + vd * h;
+		return h * (2 * kd + 2 * vd) + h * 2 * rc->state.lin_vh + vd * h;
 	default:
 		return 0;
 	}
@@ -282,9 +282,9 @@ static u128 S_hy_lora(const gs_workload *w, int mixer, int ffn)
 {
 	const gs_recipe *rc = &w->recipe;
 	u128 r = rc->lora_rank, h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
-	     kv = (u128)w->kv_heads * w->head_dim, in = (u128)rc->ssm_heads * rc->ssm_head_dim,
-	     gs = (u128)rc->ssm_groups * rc->ssm_state, kd = (u128)rc->lin_kh * rc->lin_kd,
-	     vd = (u128)rc->lin_vh * rc->lin_vd, sum = 0;
+	     kv = (u128)w->kv_heads * w->head_dim, in = (u128)rc->state.ssm_heads * rc->state.ssm_head_dim,
+	     gs = (u128)rc->state.ssm_groups * rc->state.ssm_state, kd = (u128)rc->state.lin_kh * rc->state.lin_kd,
+	     vd = (u128)rc->state.lin_vh * rc->state.lin_vd, sum = 0;
 	unsigned t = rc->targets;
 
 	if (mixer == GS_MIXER_ATTENTION) {
@@ -293,11 +293,11 @@ static u128 S_hy_lora(const gs_workload *w, int mixer, int ffn)
 		sum += t & GS_LORA_V ? r * (h + kv) : 0;
 		sum += t & GS_LORA_O ? r * (q + h) : 0;
 	} else if (mixer == GS_MIXER_MAMBA2) {
-		sum += t & GS_LORA_IN ? r * (h + 2 * in + 2 * gs + rc->ssm_heads) : 0;
+		sum += t & GS_LORA_IN ? r * (h + 2 * in + 2 * gs + rc->state.ssm_heads) : 0;
 		sum += t & GS_LORA_OUT ? r * (in + h) : 0;
 	} else if (mixer == GS_MIXER_GDN) {
 		sum += t & GS_LORA_IN_QKVZ ? r * (h + 2 * kd + 2 * vd) : 0;
-		sum += t & GS_LORA_IN_BA ? r * (h + 2 * (u128)rc->lin_vh) : 0;
+		sum += t & GS_LORA_IN_BA ? r * (h + 2 * (u128)rc->state.lin_vh) : 0;
 		sum += t & GS_LORA_OUT ? r * (vd + h) : 0;
 	}
 	if (ffn == 1)
@@ -341,17 +341,17 @@ static u128 S_hy_act(const gs_workload *w, u128 sb, int mixer, int ffn)
 {
 	const gs_recipe *rc = &w->recipe;
 	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
-	     in = (u128)rc->ssm_heads * rc->ssm_head_dim, gs = (u128)rc->ssm_groups * rc->ssm_state,
-	     kd = (u128)rc->lin_kh * rc->lin_kd, vd = (u128)rc->lin_vh * rc->lin_vd,
-	     hv = rc->lin_vh, a = sb * h * 2 * rc->norms;
+	     in = (u128)rc->state.ssm_heads * rc->state.ssm_head_dim, gs = (u128)rc->state.ssm_groups * rc->state.ssm_state,
+	     kd = (u128)rc->state.lin_kh * rc->state.lin_kd, vd = (u128)rc->state.lin_vh * rc->state.lin_vd,
+	     hv = rc->state.lin_vh, a = sb * h * 2 * rc->norms;
 
 	if (mixer == GS_MIXER_ATTENTION)
 		a += sb * h * 11 + (rc->q_gate ? sb * 4 * q : 0);
 	else if (mixer == GS_MIXER_MAMBA2)
-		a += sb * 2 * h + sb * 2 * (2 * in + 2 * gs + rc->ssm_heads) + sb * 2 * in +
-		     sb * 4 * rc->ssm_groups;
+		a += sb * 2 * h + sb * 2 * (2 * in + 2 * gs + rc->state.ssm_heads) + sb * 2 * in +
+		     sb * 4 * rc->state.ssm_groups;
 	else if (mixer == GS_MIXER_GDN)
-		a += sb * 2 * h + sb * 4 * kd + sb * 10 * vd + sb * 4 * hv * rc->lin_kd +
+		a += sb * 2 * h + sb * 4 * kd + sb * 10 * vd + sb * 4 * hv * rc->state.lin_kd +
 		     sb * 128 * hv + sb * 26 * hv;
 	if (ffn == 1)
 		a += S_expert_act(rc, sb, rc->intermediate);

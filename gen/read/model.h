@@ -77,6 +77,17 @@ typedef enum {
 	GS_MIXERS
 } gs_model_mixer;
 
+/* The widths of the state mixers' layers (a hybrid's Mamba2 and Gated
+ * DeltaNet), as config.json gives them: Mamba2's heads, head width, state
+ * size and groups (Nemotron-H's mamba_num_heads, mamba_head_dim,
+ * ssm_state_size, n_groups); Gated DeltaNet's key and value heads and
+ * widths (Qwen3-Next's linear_num_key_heads, linear_num_value_heads,
+ * linear_key_head_dim, linear_value_head_dim). 0: not this model's. */
+typedef struct {
+	uint64_t ssm_heads, ssm_head_dim, ssm_state, ssm_groups;
+	uint64_t lin_kh, lin_vh, lin_kd, lin_vd;
+} gs_state_dims;
+
 typedef enum {
 	GS_WEIGHTS_NONE = 0,      /* no weight file found: weight bytes missing */
 	GS_WEIGHTS_INDEX,         /* only the index: metadata.total_size */
@@ -210,15 +221,11 @@ typedef struct gs_model_s {
 	 * training recipe (decide/training.h): layer_mix[mixer][ffn] the layers
 	 * of each token mixer (gs_model_mixer) and feed-forward block (0 none,
 	 * 1 dense MLP, 2 experts), filled for every covered architecture;
-	 * Mamba2's heads, head width, state size and groups (Nemotron-H's
-	 * mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups); Gated
-	 * DeltaNet's key and value heads and widths (Qwen3-Next's
-	 * linear_num_key_heads, linear_num_value_heads, linear_key_head_dim,
-	 * linear_value_head_dim); the state mixers' convolution kernel.
+	 * the state mixers' widths (gs_state_dims) and convolution kernel.
 	 */
 	uint64_t layer_mix[GS_MIXERS][3];
-	uint64_t ssm_heads, ssm_head_dim, ssm_state, ssm_groups;
-	uint64_t lin_key_heads, lin_value_heads, lin_key_dim, lin_value_dim, state_conv_kernel;
+	gs_state_dims state;
+	uint64_t state_conv_kernel;
 	/* the cache per layer kind, in kind order; nlayout 0 without geometry */
 	gs_kv_group layout[GS_KV_KINDS];
 	size_t nlayout;

@@ -498,14 +498,14 @@ static void S_read_keys(S_ctx *c)
 		S_t(c, "n_groups", 1, &c->m_groups);
 		S_t(c, "conv_kernel", 1, &c->conv_kernel);
 	}
-	m->ssm_heads = c->m_heads;
-	m->ssm_head_dim = c->m_head_dim;
-	m->ssm_state = c->m_state;
-	m->ssm_groups = c->m_groups;
-	m->lin_key_heads = c->lin_kh;
-	m->lin_value_heads = c->lin_vh;
-	m->lin_key_dim = c->lin_kd;
-	m->lin_value_dim = c->lin_vd;
+	m->state.ssm_heads = c->m_heads;
+	m->state.ssm_head_dim = c->m_head_dim;
+	m->state.ssm_state = c->m_state;
+	m->state.ssm_groups = c->m_groups;
+	m->state.lin_kh = c->lin_kh;
+	m->state.lin_vh = c->lin_vh;
+	m->state.lin_kd = c->lin_kd;
+	m->state.lin_vd = c->lin_vd;
 	m->state_conv_kernel = c->conv_kernel;
 	/* the state's widths: the model's dtype, the recurrent state the
 	 * config's mamba_ssm_cache_dtype where it states one */

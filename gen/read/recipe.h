@@ -150,15 +150,13 @@ typedef struct {
 	 * from the model's files (model.h): hybrid 1, and the layers then
 	 * sized per kind, mix[mixer][ffn] (model.h gs_model_mixer; ffn 0
 	 * none, 1 the dense MLP, 2 the experts) in place of the uniform
-	 * layer. Mamba2's heads, head width, state size and groups; Gated
-	 * DeltaNet's key and value heads and widths; q_gate 1 when the
+	 * layer; state the state mixers' widths (model.h gs_state_dims); q_gate 1 when the
 	 * attention's q_proj also gives the output gate (Qwen3-Next, twice
 	 * wide); norms the RMS norms of hidden per layer (Nemotron-H 1).
 	 */
 	int hybrid, q_gate;
 	uint64_t mix[GS_MIXERS][3], norms;
-	uint64_t ssm_heads, ssm_head_dim, ssm_state, ssm_groups;
-	uint64_t lin_kh, lin_vh, lin_kd, lin_vd;
+	gs_state_dims state;
 	/* the parameters per kind calculated from the checkpoint's safetensors
 	 * headers (model.h), has_ck 1 when the model's files gave them: the
 	 * training items then count from them, the geometry's figures kept as

@@ -1269,14 +1269,7 @@ static void S_recipe_hybrid(gs_jr *r, gs_recipe *rc, const gs_model *m)
 	memcpy(rc->mix, m->layer_mix, sizeof(rc->mix));
 	rc->q_gate = m->arch == GS_ARCH_QWEN3_NEXT;
 	rc->norms = m->arch == GS_ARCH_NEMOTRON_H ? 1 : 2;
-	rc->ssm_heads = m->ssm_heads;
-	rc->ssm_head_dim = m->ssm_head_dim;
-	rc->ssm_state = m->ssm_state;
-	rc->ssm_groups = m->ssm_groups;
-	rc->lin_kh = m->lin_key_heads;
-	rc->lin_vh = m->lin_value_heads;
-	rc->lin_kd = m->lin_key_dim;
-	rc->lin_vd = m->lin_value_dim;
+	rc->state = m->state;
 }
 
 /*

@@ -837,10 +837,10 @@ static void S_nemotron_h(gs_workload *w)
 	w->recipe.mix[GS_MIXER_MAMBA2][0] = 23;
 	w->recipe.mix[GS_MIXER_ATTENTION][0] = 6;
 	w->recipe.mix[GS_MIXER_NONE][2] = 23;
-	w->recipe.ssm_heads = 64;
-	w->recipe.ssm_head_dim = 64;
-	w->recipe.ssm_state = 128;
-	w->recipe.ssm_groups = 8;
+	w->recipe.state.ssm_heads = 64;
+	w->recipe.state.ssm_head_dim = 64;
+	w->recipe.state.ssm_state = 128;
+	w->recipe.state.ssm_groups = 8;
 }
 
 /*
@@ -960,10 +960,10 @@ static void S_qwen3_next(gs_workload *w)
 	w->recipe.norms = 2;
 	w->recipe.mix[GS_MIXER_ATTENTION][2] = 12;
 	w->recipe.mix[GS_MIXER_GDN][2] = 36;
-	w->recipe.lin_kh = 16;
-	w->recipe.lin_kd = 128;
-	w->recipe.lin_vh = 32;
-	w->recipe.lin_vd = 128;
+	w->recipe.state.lin_kh = 16;
+	w->recipe.state.lin_kd = 128;
+	w->recipe.state.lin_vh = 32;
+	w->recipe.state.lin_vd = 128;
 }
 
 /*
