@@ -782,7 +782,8 @@ static int S_train_targets(const gs_model *m, const S_plan *p, unsigned *targets
 {
 	int mla = m->kv_lora_rank != 0;
 	gs_lora_names names = gs_recipe_lora_names((int)m->arch);
-	unsigned want = p->targets, bad, has = gs_recipe_modules(names, mla, m->q_lora_rank), i;
+	unsigned want = p->targets, bad, has = gs_recipe_modules(names, mla, m->q_lora_rank) |
+		gs_recipe_extra_modules((int)m->arch, m->has_experts && m->experts > 1), i;
 	const char *sep = "";
 
 	if (!p->targets_given && mla)
@@ -1161,7 +1162,8 @@ static int S_train_plan(S_plan *p, const char *otext, const char *stext, const c
 			"k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj; for multi-head "
 			"latent attention q_a_proj, q_b_proj, kv_a_proj_with_mqa, kv_b_proj; "
 			"Phi-3's qkv_proj, gate_up_proj; GPT-NeoX's query_key_value, dense, "
-			"dense_h_to_4h, dense_4h_to_h; or all-linear, separated by commas)\n", bad);
+			"dense_h_to_4h, dense_4h_to_h; the linear routers gate, shared_expert_gate, "
+			"router; or all-linear, separated by commas)\n", bad);
 		return -1;
 	}
 	if (p->task == 2 && (rank || tgt || p->qlora)) {

@@ -151,6 +151,12 @@ int gs_training_lora_params(const gs_workload *w, uint64_t *out)
 	moe = rc->experts_param ? 0 : (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc));
 	if (rc->shared_intermediate)
 		moe += S_lora_mlp(rc, rc->shared_intermediate);
+	/* the routers that are linear modules (recipe.h): h -> experts, and
+	 * Qwen3-Next's shared_expert_gate h -> 1 */
+	if (rc->targets & (GS_LORA_ROUTER_GATE | GS_LORA_ROUTER))
+		moe += r * (h + rc->experts);
+	if (rc->targets & GS_LORA_SHARED_GATE)
+		moe += r * (h + 1);
 	return S_fit(attn * w->layers + S_lora_mlp(rc, rc->intermediate) * S_dense_layers(w) +
 		     moe * S_moe_layers(w), out);
 }

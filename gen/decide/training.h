@@ -129,7 +129,10 @@ int gs_training_linear_params(const gs_workload *w, uint64_t *out);
  * kv_b, o: training.c); a fused module one adapter over its fused width
  * (Phi-3's qkv_proj h -> (H + 2 KV) d and gate_up_proj h -> 2I, GPT-NeoX's
  * query_key_value); no routed expert's where the experts are 3-D
- * parameters (recipe experts_param: gpt-oss, Llama 4). -1 on overflow. */
+ * parameters (recipe experts_param: gpt-oss, Llama 4); a linear router's
+ * rank x (h + experts) per MoE layer and Qwen3-Next's shared_expert_gate
+ * rank x (h + 1) where the targets name them (all-linear: recipe.h
+ * gs_recipe_extra_modules). -1 on overflow. */
 int gs_training_lora_params(const gs_workload *w, uint64_t *out);
 /* LoRA's trainable parameters from the checkpoint's headers: rank x the
  * sum over the targets of rows + columns of the matrices each names

@@ -260,8 +260,10 @@ typedef enum {
  * recipe.h's gs_recipe_target_names (Mixtral's experts' w1, w3, w2 are
  * gate_proj, up_proj, down_proj; Phi-3's fused qkv_proj and gate_up_proj,
  * GPT-NeoX's query_key_value, dense, dense_h_to_4h and dense_4h_to_h are
- * roles of their own: PEFT adapts the module the checkpoint has). */
-#define GS_MODEL_LORA_ROLES 17
+ * roles of their own: PEFT adapts the module the checkpoint has; the
+ * routers' gate, shared_expert_gate and router too, whatever the
+ * architecture: recipe.h says which of them are linear modules). */
+#define GS_MODEL_LORA_ROLES 20
 extern const char *const gs_model_lora_roles[GS_MODEL_LORA_ROLES + 1];
 
 typedef struct {

@@ -19,15 +19,16 @@ const char *const gs_recipe_target_names[] = { "q_proj", "q_a_proj", "q_b_proj",
 					       "v_proj", "kv_a_proj_with_mqa", "kv_b_proj",
 					       "o_proj", "gate_proj", "up_proj", "down_proj",
 					       "qkv_proj", "gate_up_proj", "query_key_value",
-					       "dense", "dense_h_to_4h", "dense_4h_to_h", NULL };
+					       "dense", "dense_h_to_4h", "dense_4h_to_h", "gate",
+					       "shared_expert_gate", "router", NULL };
 
 const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS] = {
-	0, 1, 2, 3, 4, 5, 6, 11, 13, 7, 14, 8, 9, 12, 15, 10, 16
+	0, 1, 2, 3, 4, 5, 6, 11, 13, 7, 14, 17, 19, 18, 8, 9, 12, 15, 10, 16
 };
 
 #define S_TARGET_LIST "q_proj, q_a_proj, q_b_proj, k_proj, v_proj, kv_a_proj_with_mqa, " \
 	"kv_b_proj, o_proj, gate_proj, up_proj, down_proj, qkv_proj, gate_up_proj, " \
-	"query_key_value, dense, dense_h_to_4h, dense_4h_to_h"
+	"query_key_value, dense, dense_h_to_4h, dense_4h_to_h, gate, shared_expert_gate, router"
 
 const char *gs_recipe_method_id(gs_recipe_method m) { return S_methods[m]; }
 const char *gs_recipe_optimizer_id(gs_recipe_optimizer o) { return S_optimizers[o]; }
@@ -105,6 +106,24 @@ unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank)
 	return GS_LORA_Q | GS_LORA_KV_A | GS_LORA_KV_B | GS_LORA_O | GS_LORA_MLP;
 }
 
+unsigned gs_recipe_extra_modules(int arch, int moe)
+{
+	if (!moe)
+		return 0;
+	switch (arch) {
+	case GS_ARCH_LLAMA:   /* a GGUF "llama" with experts: llama.cpp's Mixtral */
+	case GS_ARCH_MIXTRAL:
+	case GS_ARCH_QWEN3_MOE:
+		return GS_LORA_ROUTER_GATE;
+	case GS_ARCH_QWEN3_NEXT:
+		return GS_LORA_ROUTER_GATE | GS_LORA_SHARED_GATE;
+	case GS_ARCH_LLAMA4:
+		return GS_LORA_ROUTER;
+	default:
+		return 0;
+	}
+}
+
 unsigned gs_recipe_resolve(unsigned mask, unsigned has, unsigned *bad)
 {
 	if (mask & GS_LORA_ALL_LINEAR)
@@ -141,6 +160,13 @@ char *gs_recipe_bad_target(unsigned bit, gs_lora_names names, int mla, uint64_t 
 	for (i = 0; gs_recipe_target_names[i]; i++)
 		if (bit & (1u << i))
 			name = gs_recipe_target_names[i];
+	if (bit & GS_LORA_ROUTERS)
+		return gs_xasprintf("LoRA target %s names a router that this model does not have "
+				    "as a linear module: PEFT adapts the routers that are nn.Linear "
+				    "(Mixtral's and Qwen3-MoE's gate, Qwen3-Next's gate and "
+				    "shared_expert_gate, Llama 4's router), not one that holds its "
+				    "weight as a parameter (DeepSeek-V3's DeepseekV3TopkRouter, "
+				    "gpt-oss's GptOssTopKRouter), nor a dense model's", name);
 	if (names == GS_LORA_NAMES_SEPARATE && mla && q_rank)
 		return gs_xasprintf("LoRA target %s does not exist in this model's multi-head "
 				    "latent attention: its projections are q_a_proj, q_b_proj, "

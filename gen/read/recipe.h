@@ -65,7 +65,13 @@ enum {
 	GS_LORA_QKV = 1 << 11, GS_LORA_GATE_UP = 1 << 12,
 	GS_LORA_NEOX_QKV = 1 << 13, GS_LORA_NEOX_DENSE = 1 << 14,
 	GS_LORA_NEOX_UP = 1 << 15, GS_LORA_NEOX_DOWN = 1 << 16,
-	GS_LORA_ALL_LINEAR = 1 << 20,
+	/* the routers that are nn.Linear modules (gs_recipe_extra_modules):
+	 * Mixtral's block_sparse_moe.gate and Qwen3-MoE's mlp.gate ("gate",
+	 * hidden -> experts), Qwen3-Next's mlp.shared_expert_gate (hidden -> 1),
+	 * Llama 4's feed_forward.router (Llama4Router subclasses nn.Linear) */
+	GS_LORA_ROUTER_GATE = 1 << 17, GS_LORA_SHARED_GATE = 1 << 18, GS_LORA_ROUTER = 1 << 19,
+	GS_LORA_ROUTERS = GS_LORA_ROUTER_GATE | GS_LORA_SHARED_GATE | GS_LORA_ROUTER,
+	GS_LORA_ALL_LINEAR = 1 << 30,
 	GS_LORA_MLP = 256 | 512 | 1024,
 	GS_LORA_ALL = 1 | 8 | 16 | 128 | GS_LORA_MLP,   /* q, k, v, o and the MLP's */
 	/* Phi-3's and GPT-NeoX's every linear module */
@@ -76,12 +82,15 @@ enum {
 /* The names of the targets in bit order ("q_proj", "q_a_proj", ...,
  * "o_proj", "gate_proj", "up_proj", "down_proj", "qkv_proj",
  * "gate_up_proj", "query_key_value", "dense", "dense_h_to_4h",
- * "dense_4h_to_h"), model.h's gs_model_lora_roles. */
+ * "dense_4h_to_h", "gate", "shared_expert_gate", "router"), model.h's
+ * gs_model_lora_roles. A name matches a module as PEFT matches it: the
+ * module's name is the target or ends with "." and the target (so "gate"
+ * is the router mlp.gate, never gate_proj). */
 extern const char *const gs_recipe_target_names[];
 /* The targets' bit numbers in the order of a layer's modules (the
  * attention's, then the MLP's), GS_RECIPE_TARGETS of them: how lists of
  * targets are written. */
-#define GS_RECIPE_TARGETS 17
+#define GS_RECIPE_TARGETS 20
 extern const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS];
 
 /* How a model's checkpoint names its linear modules: q, k, v, o and
@@ -130,6 +139,9 @@ typedef struct {
 	 * targets then adapt the shared expert and the dense layers only */
 	gs_lora_names names;
 	int experts_param;
+	/* the modules beside the layers' projections the model has
+	 * (gs_recipe_extra_modules: its linear routers) */
+	unsigned extra;
 	/* the parameters per kind calculated from the checkpoint's safetensors
 	 * headers (model.h), has_ck 1 when the model's files gave them: the
 	 * training items then count from them, the geometry's figures kept as
@@ -164,6 +176,18 @@ int gs_recipe_experts_param(int arch);
  * multi-head latent attention, q_rank 0 when its queries are projected
  * directly) and its MLP. */
 unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank);
+/*
+ * The linear modules an architecture has beside its layers' projections,
+ * which "all-linear" adapts as PEFT does (peft/tuners/tuners_utils.py,
+ * _maybe_include_all_linear_layers: every torch.nn.Linear and Conv1D but
+ * the output head): with moe 1, its routers where they are nn.Linear
+ * (transformers 4.x: MixtralSparseMoeBlock.gate, Qwen3MoeSparseMoeBlock.gate,
+ * Qwen3NextSparseMoeBlock.gate and shared_expert_gate, Llama4Router); none
+ * where the router holds its weight as a parameter (DeepseekV3TopkRouter,
+ * GptOssTopKRouter, NemotronHTopkRouter, Glm4MoeTopkRouter), which PEFT
+ * cannot adapt.
+ */
+unsigned gs_recipe_extra_modules(int arch, int moe);
 
 /*
  * The targets against the modules the model has (gs_recipe_modules):

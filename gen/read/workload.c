@@ -1228,7 +1228,7 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
  */
 static void S_recipe_targets(gs_jr *r, gs_recipe *rc, const char *path)
 {
-	unsigned bad, has = gs_recipe_modules(rc->names, rc->mla, rc->mla_q_rank);
+	unsigned bad, has = gs_recipe_modules(rc->names, rc->mla, rc->mla_q_rank) | rc->extra;
 	size_t i;
 
 	rc->targets = gs_recipe_resolve(rc->targets, has, &bad);
@@ -1278,6 +1278,7 @@ static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 	if (m) {
 		rc->names = gs_recipe_lora_names((int)m->arch);
 		rc->experts_param = gs_recipe_experts_param((int)m->arch);
+		rc->extra = gs_recipe_extra_modules((int)m->arch, rc->experts > 1);
 	}
 	if (m && m->kv_lora_rank) {
 		rc->mla = 1;

@@ -810,6 +810,86 @@ static void test_lora_fused(void)
 	CHECK_U64(v, 106496ULL * 48);
 }
 
+/*
+ * The routers under "all-linear" (recipe.h gs_recipe_extra_modules): PEFT
+ * adapts every nn.Linear but the head, so a router that is one gets an
+ * adapter, r x (h + experts) per MoE layer. Mixtral-8x7B (32 layers, h
+ * 4,096, 8 experts), rank 16: block_sparse_moe.gate 16 x (4,096 + 8) =
+ * 65,664 a layer, x 32 = 2,101,248, beside the 240,123,904 of q, k, v, o
+ * and every expert's gate, up, down: 242,225,152 (the checkpoint's
+ * header gives the same: gate.weight [8, 4,096] per layer). Qwen3-Next's
+ * shared_expert_gate h -> 1: 16 x (2,048 + 1) = 32,784 a layer, and its
+ * gate 16 x (2,048 + 512) = 40,960 (h 2,048, 512 experts; 48 layers, the
+ * attention and MLP not named here). Llama 4's router (Llama4Router
+ * subclasses nn.Linear): h 5,120, 16 experts, rank 8: 8 x 5,136 = 41,088
+ * a MoE layer, x 24 MoE layers of 48 = 986,112. DeepSeek-V3's router is
+ * a parameter (DeepseekV3TopkRouter.weight): none, and "gate" refused.
+ */
+static void test_lora_routers(void)
+{
+	gs_workload w;
+	uint64_t v = 0;
+	unsigned bad, has;
+	const char *name;
+
+	S_model(&w, 46702792704ULL, 32, 32, 8, 4096, 14336, 32000, 4, 4096);
+	w.recipe.experts = 8;
+	w.recipe.experts_active = 2;
+	w.recipe.lora_rank = 16;
+	has = gs_recipe_modules(GS_LORA_NAMES_SEPARATE, 0, 0) |
+	      gs_recipe_extra_modules(GS_ARCH_MIXTRAL, 1);
+	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR, has, &bad);
+	CHECK_U64(bad, 0);
+	CHECK_U64(w.recipe.targets, GS_LORA_ALL | GS_LORA_ROUTER_GATE);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 242225152ULL);
+	w.recipe.targets = GS_LORA_ROUTER_GATE;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 2101248ULL);
+	/* a dense Mixtral-named model has no router: none */
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_MIXTRAL, 0), 0);
+	/* Qwen3-Next: gate and shared_expert_gate */
+	S_model(&w, 1, 48, 16, 2, 2048, 5120, 151936, 1, 4096);
+	w.recipe.experts = 512;
+	w.recipe.experts_active = 10;
+	w.recipe.lora_rank = 16;
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_QWEN3_NEXT, 1),
+		  GS_LORA_ROUTER_GATE | GS_LORA_SHARED_GATE);
+	w.recipe.targets = GS_LORA_SHARED_GATE;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 32784ULL * 48);
+	w.recipe.targets = GS_LORA_ROUTER_GATE | GS_LORA_SHARED_GATE;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, (32784ULL + 40960ULL) * 48);
+	/* Llama 4: the router, on its 24 MoE layers only */
+	S_model(&w, 1, 48, 40, 8, 5120, 16384, 202048, 1, 4096);
+	w.recipe.experts = 16;
+	w.recipe.experts_active = 1;
+	w.recipe.dense_layers = 24;
+	w.recipe.experts_param = 1;
+	w.recipe.lora_rank = 8;
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_LLAMA4, 1), GS_LORA_ROUTER);
+	w.recipe.targets = GS_LORA_ROUTER;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 986112ULL);
+	/* DeepSeek-V3, gpt-oss, Nemotron-H: parameter routers, none */
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_DEEPSEEK_V3, 1), 0);
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_GPT_OSS, 1), 0);
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_NEMOTRON_H, 1), 0);
+	gs_recipe_resolve(GS_LORA_ROUTER_GATE, gs_recipe_modules(GS_LORA_NAMES_SEPARATE, 1, 1536),
+			  &bad);
+	CHECK_U64(bad, GS_LORA_ROUTER_GATE);
+	{
+		char *msg = gs_recipe_bad_target(GS_LORA_ROUTER_GATE, GS_LORA_NAMES_SEPARATE, 1, 1536);
+		CHECK(strstr(msg, "DeepseekV3TopkRouter") != NULL);
+		free(msg);
+	}
+	/* "gate" names the router only: PEFT's suffix match never takes it
+	 * for gate_proj */
+	CHECK(gs_recipe_parse_targets("gate", &has, &name) == 0);
+	CHECK_U64(has, GS_LORA_ROUTER_GATE);
+}
+
 int main(void)
 {
 	test_zero_paper();
@@ -826,5 +906,6 @@ int main(void)
 	test_kinds_qwen3moe();
 	test_qlora_llama8b();
 	test_lora_fused();
+	test_lora_routers();
 	return gs_check_exit("test_training");
 }
