@@ -967,8 +967,10 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	if (p->format)
 		json_object_set_new(weights, "format", json_string(p->format));
 	else if (m->weights == GS_WEIGHTS_GGUF)
-		json_object_set_new(weights, "compute_format",
-				    json_string("f32 activations, GGUF blocks dequantized by the runtime"));
+		json_object_set_new(weights, "compute_format", json_string(
+			p->task ? "float32: transformers dequantizes the GGUF blocks to train "
+				  "(bf16 for torch_dtype=torch.bfloat16)"
+				: "f32 activations, GGUF blocks dequantized by the runtime"));
 	json_object_set_new(w, "weights", weights);
 	if (p->task)
 		json_object_set_new(w, "dimensions", S_train_dims(p->context, p->microbatch));

@@ -297,11 +297,14 @@ static int S_trainable(const gs_workload *w, gs_training *t)
 	return 0;
 }
 
-/* the value bytes of the weights: their storage width, whole bytes (2 for bf16) */
+/* the value bytes of the weights: their storage width, whole bytes (2 for
+ * bf16); a GGUF base's its dequantised width */
 static uint64_t S_value_bytes(const gs_workload *w)
 {
 	uint64_t mb = gs_workload_millibits(w);
 
+	if (w->recipe.gguf_width)
+		return w->recipe.gguf_width;
 	return mb >= 8000 ? (mb + 7999) / 8000 : 1;
 }
 
@@ -416,6 +419,10 @@ int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *
 		return S_fail(err, "dimensions (no recipe, microbatch or input_tokens)");
 	if (S_trainable(w, t))
 		return S_fail(err, "LoRA parameters");
+	/* a GGUF base: its parameters dequantised to the compute width (QLoRA
+	 * quantises them to NF4 below, as any base) */
+	if (rc->gguf_width && gs_qty_mul_u64(w->parameters, rc->gguf_width, &base))
+		return S_fail(err, "dequantised GGUF base");
 	if (rc->method == GS_METHOD_QLORA) {
 		if (gs_training_linear_params(w, &t->quantized_config))
 			return S_fail(err, "linear layers");
@@ -435,7 +442,8 @@ int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *
 	    S_set(t, GS_TI_ADAPTERS, full ? 0 : (u128)t->trainable * 4, s3, GS_PROV_CALCULATED) ||
 	    S_set(t, GS_TI_GRADIENTS,
 		  (u128)t->trainable * (full ? S_value_bytes(w) : 4), s2, GS_PROV_CALCULATED) ||
-	    S_set(t, GS_TI_MASTER, full && gs_workload_millibits(w) < 32000
+	    S_set(t, GS_TI_MASTER, full && (rc->gguf_width ? rc->gguf_width < 4
+						: gs_workload_millibits(w) < 32000)
 				       ? (u128)t->trainable * 4 : 0, s1, GS_PROV_CALCULATED) ||
 	    S_set(t, GS_TI_OPTIMIZER, S_optimizer(rc->optimizer, t->trainable), s1,
 		  GS_PROV_CALCULATED))

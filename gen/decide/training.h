@@ -4,15 +4,21 @@
  * in bytes, exactly.
  *
  * Items (P parameters, T trainable, N cards; docs/formats.md §1.4):
- *   weights     the base model as held: its checkpoint bytes (full, LoRA),
+ *   weights     the base model as held: its checkpoint bytes (full, LoRA);
+ *               a GGUF checkpoint's P x its dequantised width W (recipe
+ *               gguf_width: transformers dequantises GGUF blocks to
+ *               float32 and holds them in the dtype asked, W 2 or 4; a
+ *               trainer cannot train on the blocks); calculated;
  *               or QLoRA's NF4: ceil(Q/2) + ceil(Q/64) 8-bit constants +
  *               4 x ceil(Q/16384) fp32 constants for the Q parameters of
  *               the linear layers, the rest at 2 B (Dettmers et al. 2023,
  *               arXiv 2305.14314 §3, double quantization); calculated;
  *   adapters    LoRA: T x 4 B (fp32 adapters, PEFT's default); calculated;
- *   gradients   full: T x the weights' bytes per value; LoRA: T x 4 B;
+ *   gradients   full: T x the weights' bytes per value (a GGUF base's W);
+ *               LoRA: T x 4 B;
  *               calculated;
- *   master      full in a width below 32 bits: fp32 copy, P x 4 B
+ *   master      full in a width below 32 bits (a GGUF base's W below 4):
+ *               fp32 copy, P x 4 B
  *               (mixed precision, Rajbhandari et al. 2020, arXiv 1910.02054
  *               §3.1: 2 + 2 + 12 = 16 B per parameter with Adam); calculated;
  *   optimizer   AdamW T x 8 B; 8-bit AdamW T x 2 B + 2 x 4 B x ceil(T/2048)

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define S_MAX ((uint64_t)INT64_MAX)
 #define S_MAX_DIM UINT64_C(16777216)     /* hidden, intermediate, vocabulary */
@@ -122,6 +123,24 @@ unsigned gs_recipe_extra_modules(int arch, int moe)
 	default:
 		return 0;
 	}
+}
+
+unsigned gs_recipe_gguf_width(const char *compute_format, int *stated)
+{
+	static const struct { const char *name; unsigned bytes; } widths[] = {
+		{ "bf16", 2 }, { "bfloat16", 2 }, { "fp16", 2 }, { "f16", 2 }, { "float16", 2 },
+		{ "fp32", 4 }, { "f32", 4 }, { "float32", 4 }
+	};
+	size_t n = compute_format ? strcspn(compute_format, " ,;:()") : 0, i;
+
+	*stated = 0;
+	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		if (n == strlen(widths[i].name) &&
+		    strncasecmp(compute_format, widths[i].name, n) == 0) {
+			*stated = 1;
+			return widths[i].bytes;
+		}
+	return 4;
 }
 
 unsigned gs_recipe_resolve(unsigned mask, unsigned has, unsigned *bad)

@@ -148,6 +148,11 @@ typedef struct {
 	 * a cross-check (decide/training.h) */
 	int has_ck;
 	gs_model_pkinds ck;
+	/* a GGUF base (model files in GGUF, no weights.format): the bytes per
+	 * value of its dequantised tensors (gs_recipe_gguf_width), 0 otherwise;
+	 * width_stated 1 when weights.compute_format names the width */
+	unsigned gguf_width;
+	int gguf_width_stated;
 	uint64_t ck_config_params;   /* the geometry's parameter count, or 0 */
 } gs_recipe;
 
@@ -156,6 +161,16 @@ const char *gs_recipe_optimizer_id(gs_recipe_optimizer o);
 const char *gs_recipe_ckpt_id(gs_recipe_ckpt c);
 const char *gs_recipe_shard_id(gs_recipe_shard s);
 const char *gs_recipe_offload_id(gs_recipe_offload o);
+
+/*
+ * The bytes per value a trainer holds a GGUF base in: transformers'
+ * from_pretrained(gguf_file=...) dequantises every tensor to float32
+ * (integrations/ggml.py, load_gguf_checkpoint) and keeps the dtype it is
+ * asked for, float32 when none is given. From the workload's
+ * compute_format, its first word: bf16, bfloat16, fp16, f16, float16 2;
+ * fp32, f32, float32 4 (*stated 1); any other 4, the default (*stated 0).
+ */
+unsigned gs_recipe_gguf_width(const char *compute_format, int *stated);
 
 /*
  * Reads the recipe object o at path into *rc (present set). Every error is

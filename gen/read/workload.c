@@ -1351,6 +1351,9 @@ static void S_recipe_check(gs_jr *r, gs_workload *w, json_t *root, const char *p
 	/* the checkpoint's own parameters per kind, where its headers were read */
 	rc->has_ck = m && gs_model_param_kinds(m, &rc->ck) == 0;
 	rc->ck_config_params = m && m->has_config_params ? m->config_params : 0;
+	/* a GGUF base is trained dequantised (recipe.h gs_recipe_gguf_width) */
+	if (m && m->weights == GS_WEIGHTS_GGUF && !w->weights_format)
+		rc->gguf_width = gs_recipe_gguf_width(w->compute_format, &rc->gguf_width_stated);
 	if (!rc->has_hidden)
 		gs_jr_error(r, gp, "missing hidden_size (state it, or read the model with model.from)");
 	if (!rc->has_intermediate)

@@ -256,6 +256,30 @@ static void S_ck_table(S_ctx *c)
 		S_cross(c, p, TR("train.ck.quantized"), t->quantized, t->quantized_config);
 }
 
+/* A GGUF base: why its weights are its parameters at a width, not its
+ * bytes (recipe.h gs_recipe_gguf_width), with the width's source. */
+static void S_gguf_para(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_recipe *rc = &w->recipe;
+	cmark_node *p;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+
+	if (!rc->gguf_width)
+		return;
+	p = gs_doc_para(c->root);
+	if (rc->method == GS_METHOD_QLORA) {
+		gs_doc_text(p, TR("train.gguf_qlora"));
+		return;
+	}
+	gs_doc_textf(p, "%s %s x %u B (%s, \"%s\") = %s B, %s", TR("train.gguf_base"),
+		     gs_qty_fmt_int(a, w->parameters, c->lang), rc->gguf_width,
+		     TR(rc->gguf_width_stated ? "train.gguf_stated" : "train.gguf_default"),
+		     w->compute_format ? w->compute_format : "",
+		     gs_qty_fmt_int(b, c->in->s->train.items[GS_TI_WEIGHTS].total, c->lang),
+		     TR("word.calculated_end"));
+}
+
 void gs_sheet_training_sizing(S_ctx *c)
 {
 	const gs_sizing *s = c->in->s;
@@ -268,6 +292,7 @@ void gs_sheet_training_sizing(S_ctx *c)
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("train.intro"));
 	S_items_table(c);
+	S_gguf_para(c);
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("train.formulas"));
 	S_ck_table(c);
@@ -335,7 +360,7 @@ void gs_sheet_training_lever(S_ctx *c, cmark_node *p)
 	} else if (best == GS_TI_WEIGHTS) {
 		if (rc.method == GS_METHOD_LORA) {
 			rc.method = GS_METHOD_QLORA;
-			what = "train.lever.qlora";
+			what = rc.gguf_width ? "train.lever.qlora_gguf" : "train.lever.qlora";
 		} else if (rc.cards > 1 && rc.sharding < GS_SHARD_ZERO3) {
 			rc.sharding = GS_SHARD_ZERO3;
 			what = "train.lever.zero3";

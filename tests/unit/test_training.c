@@ -890,6 +890,69 @@ static void test_lora_routers(void)
 	CHECK_U64(has, GS_LORA_ROUTER_GATE);
 }
 
+/*
+ * A GGUF base (recipe gguf_width): transformers dequantises the blocks to
+ * float32 and holds them in the dtype asked, so the base is P x W, not the
+ * GGUF's bytes. Mixtral-8x7B (P 46,702,792,704) in Q8_0 (49,625,579,520 B
+ * as read), LoRA, compute format "f32 ...": 4 x P = 186,811,170,816.
+ * Llama-2-7B (P 6,738,415,616) full training, AdamW:
+ *   bf16 (W 2): weights 2P = 13,476,831,232, gradients 2P, master 4P =
+ *   26,953,662,464, AdamW 8P = 53,907,324,928;
+ *   float32 (W 4): weights and gradients 4P = 26,953,662,464 each, no
+ *   master copy (the weights are fp32 already).
+ * QLoRA on a GGUF base: the NF4 rule of any base, the GGUF's bytes unused.
+ */
+static void test_gguf_base(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	int stated;
+
+	CHECK_U64(gs_recipe_gguf_width("f32 activations, GGUF blocks dequantized", &stated), 4);
+	CHECK_INT(stated, 1);
+	CHECK_U64(gs_recipe_gguf_width("bf16", &stated), 2);
+	CHECK_U64(gs_recipe_gguf_width("BFloat16: torch_dtype", &stated), 2);
+	CHECK_INT(stated, 1);
+	CHECK_U64(gs_recipe_gguf_width("q8_0 blocks", &stated), 4);
+	CHECK_INT(stated, 0);
+	CHECK_U64(gs_recipe_gguf_width(NULL, &stated), 4);
+
+	S_model(&w, 46702792704ULL, 32, 32, 8, 4096, 14336, 32000, 4, 4096);
+	w.recipe.experts = 8;
+	w.recipe.experts_active = 2;
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = GS_LORA_ALL;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	w.recipe.gguf_width = 4;
+	CHECK(gs_training_size(&w, 49625579520ULL, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 186811170816ULL);
+	w.recipe.method = GS_METHOD_QLORA;
+	CHECK(gs_training_size(&w, 49625579520ULL, &t, &err) == 0);
+	/* Q 46,439,333,888: 23,219,666,944 + 725,614,592 + 11,337,728 +
+	 * 263,458,816 x 2 = 24,483,536,896 (whatever W) */
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 24483536896ULL);
+
+	S_llama7b(&w, 1, 2048);
+	w.storage_millibits = 8500;   /* a Q8_0 GGUF's bits per value */
+	w.recipe.method = GS_METHOD_FULL;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	w.recipe.gguf_width = 2;
+	CHECK(gs_training_size(&w, 7159566592ULL, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 13476831232ULL);
+	CHECK_U64(t.items[GS_TI_GRADIENTS].total, 13476831232ULL);
+	CHECK_U64(t.items[GS_TI_MASTER].total, 26953662464ULL);
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].total, 53907324928ULL);
+	w.recipe.gguf_width = 4;
+	CHECK(gs_training_size(&w, 7159566592ULL, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 26953662464ULL);
+	CHECK_U64(t.items[GS_TI_GRADIENTS].total, 26953662464ULL);
+	CHECK_U64(t.items[GS_TI_MASTER].total, 0);
+}
+
 int main(void)
 {
 	test_zero_paper();
@@ -907,5 +970,6 @@ int main(void)
 	test_qlora_llama8b();
 	test_lora_fused();
 	test_lora_routers();
+	test_gguf_base();
 	return gs_check_exit("test_training");
 }
