@@ -1165,7 +1165,8 @@ static int S_train_plan(S_plan *p, const char *otext, const char *stext, const c
 			"latent attention q_a_proj, q_b_proj, kv_a_proj_with_mqa, kv_b_proj; "
 			"Phi-3's qkv_proj, gate_up_proj; GPT-NeoX's query_key_value, dense, "
 			"dense_h_to_4h, dense_4h_to_h; the linear routers gate, shared_expert_gate, "
-			"router; or all-linear, separated by commas)\n", bad);
+			"router; Qwen2.5-VL's vision tower attn.qkv, attn.proj, merger.mlp.0, "
+			"merger.mlp.2; or all-linear, separated by commas)\n", bad);
 		return -1;
 	}
 	if (p->task == 2 && (rank || tgt || p->qlora)) {

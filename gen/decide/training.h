@@ -110,6 +110,11 @@ typedef struct {
 	 * kept beside them as a cross-check (equal when not from_ck) */
 	int from_ck;
 	uint64_t trainable_config, quantized_config;
+	/* Qwen2.5-VL's vision tower (recipe vis_depth), counted as trained
+	 * (0 without one): its part of trainable_config (every parameter of
+	 * the tower under full training, its adapters under LoRA) and of
+	 * quantized_config (its linear modules' parameters, QLoRA) */
+	uint64_t vision_trainable, vision_quantized;
 	uint64_t cards;       /* N */
 	gs_train_item items[GS_TI_COUNT];
 	uint64_t per_card;    /* sum of the items per card */
@@ -140,6 +145,14 @@ int gs_training_linear_params(const gs_workload *w, uint64_t *out);
  * rank x (h + 1) where the targets name them (all-linear: recipe.h
  * gs_recipe_extra_modules). -1 on overflow. */
 int gs_training_lora_params(const gs_workload *w, uint64_t *out);
+/* Qwen2.5-VL's vision tower (recipe vis_*): LoRA's parameters on the
+ * modules the targets match (per block attn.qkv H -> 3H, attn.proj
+ * H -> H, gate_proj and up_proj H -> I, down_proj I -> H; the merger's
+ * mlp.0 M -> M and mlp.2 M -> out, M = H merge²), and the parameters of
+ * its linear modules' matrices (what QLoRA quantises: depth x (4H² + 3HI)
+ * + M² + M out); 0 without a tower. -1 on overflow. */
+int gs_training_vision_lora(const gs_recipe *rc, uint64_t *out);
+int gs_training_vision_linear(const gs_recipe *rc, uint64_t *out);
 /* LoRA's trainable parameters from the checkpoint's headers: rank x the
  * sum over the targets of rows + columns of the matrices each names
  * (rc->ck.lora_io). -1 on overflow. */

@@ -185,6 +185,9 @@ typedef struct gs_model_s {
 	int has_vision;           /* 1: a vision tower counted; 2: one not counted */
 	uint64_t vision_patch, vision_merge; /* patch size and spatial merge, or 0 */
 	uint64_t vision_intermediate; /* vision_config.intermediate_size (the tower's MLP), or 0 */
+	/* Qwen2.5-VL's tower (vision_config depth, hidden_size, out_hidden_size),
+	 * or 0: the shapes of its linear modules, which LoRA can adapt */
+	uint64_t vision_depth, vision_hidden, vision_out;
 	uint64_t vision_image_size;  /* SigLIP (Gemma 3): the side every image is resized to, or 0 */
 	uint64_t vision_image_tokens; /* Gemma 3: mm_tokens_per_image, or 0 */
 	/* what the geometry's count leaves out, in words (static), with its
@@ -262,8 +265,9 @@ typedef enum {
  * GPT-NeoX's query_key_value, dense, dense_h_to_4h and dense_4h_to_h are
  * roles of their own: PEFT adapts the module the checkpoint has; the
  * routers' gate, shared_expert_gate and router too, whatever the
- * architecture: recipe.h says which of them are linear modules). */
-#define GS_MODEL_LORA_ROLES 20
+ * architecture: recipe.h says which of them are linear modules; Qwen2.5-VL's
+ * vision tower's attn.qkv, attn.proj, merger.mlp.0 and merger.mlp.2). */
+#define GS_MODEL_LORA_ROLES 24
 extern const char *const gs_model_lora_roles[GS_MODEL_LORA_ROLES + 1];
 
 typedef struct {

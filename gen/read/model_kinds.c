@@ -29,7 +29,8 @@ const char *const gs_model_lora_roles[GS_MODEL_LORA_ROLES + 1] = {
 	"q_proj", "q_a_proj", "q_b_proj", "k_proj", "v_proj", "kv_a_proj_with_mqa",
 	"kv_b_proj", "o_proj", "gate_proj", "up_proj", "down_proj", "qkv_proj",
 	"gate_up_proj", "query_key_value", "dense", "dense_h_to_4h", "dense_4h_to_h", "gate",
-	"shared_expert_gate", "router", NULL
+	"shared_expert_gate", "router", "attn.qkv", "attn.proj", "merger.mlp.0", "merger.mlp.2",
+	NULL
 };
 
 static int S_ends(const char *s, const char *suffix)

@@ -21,15 +21,17 @@ const char *const gs_recipe_target_names[] = { "q_proj", "q_a_proj", "q_b_proj",
 					       "o_proj", "gate_proj", "up_proj", "down_proj",
 					       "qkv_proj", "gate_up_proj", "query_key_value",
 					       "dense", "dense_h_to_4h", "dense_4h_to_h", "gate",
-					       "shared_expert_gate", "router", NULL };
+					       "shared_expert_gate", "router", "attn.qkv", "attn.proj",
+					       "merger.mlp.0", "merger.mlp.2", NULL };
 
 const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS] = {
-	0, 1, 2, 3, 4, 5, 6, 11, 13, 7, 14, 17, 19, 18, 8, 9, 12, 15, 10, 16
+	0, 1, 2, 3, 4, 5, 6, 11, 13, 7, 14, 17, 19, 18, 8, 9, 12, 15, 10, 16, 20, 21, 22, 23
 };
 
 #define S_TARGET_LIST "q_proj, q_a_proj, q_b_proj, k_proj, v_proj, kv_a_proj_with_mqa, " \
 	"kv_b_proj, o_proj, gate_proj, up_proj, down_proj, qkv_proj, gate_up_proj, " \
-	"query_key_value, dense, dense_h_to_4h, dense_4h_to_h, gate, shared_expert_gate, router"
+	"query_key_value, dense, dense_h_to_4h, dense_4h_to_h, gate, shared_expert_gate, router, " \
+	"attn.qkv, attn.proj, merger.mlp.0, merger.mlp.2"
 
 const char *gs_recipe_method_id(gs_recipe_method m) { return S_methods[m]; }
 const char *gs_recipe_optimizer_id(gs_recipe_optimizer o) { return S_optimizers[o]; }
@@ -109,6 +111,8 @@ unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank)
 
 unsigned gs_recipe_extra_modules(int arch, int moe)
 {
+	if (arch == GS_ARCH_QWEN2_5_VL)
+		return GS_LORA_VISION;
 	if (!moe)
 		return 0;
 	switch (arch) {
@@ -179,6 +183,10 @@ char *gs_recipe_bad_target(unsigned bit, gs_lora_names names, int mla, uint64_t 
 	for (i = 0; gs_recipe_target_names[i]; i++)
 		if (bit & (1u << i))
 			name = gs_recipe_target_names[i];
+	if (bit & GS_LORA_VISION)
+		return gs_xasprintf("LoRA target %s names a module of Qwen2.5-VL's vision tower "
+				    "(visual.blocks.N.attn.qkv and attn.proj, visual.merger.mlp.0 "
+				    "and mlp.2), which this model does not have", name);
 	if (bit & GS_LORA_ROUTERS)
 		return gs_xasprintf("LoRA target %s names a router that this model does not have "
 				    "as a linear module: PEFT adapts the routers that are nn.Linear "

@@ -71,6 +71,13 @@ enum {
 	 * Llama 4's feed_forward.router (Llama4Router subclasses nn.Linear) */
 	GS_LORA_ROUTER_GATE = 1 << 17, GS_LORA_SHARED_GATE = 1 << 18, GS_LORA_ROUTER = 1 << 19,
 	GS_LORA_ROUTERS = GS_LORA_ROUTER_GATE | GS_LORA_SHARED_GATE | GS_LORA_ROUTER,
+	/* Qwen2.5-VL's vision tower (modeling_qwen2_5_vl.py): each block's
+	 * attn.qkv (H -> 3H) and attn.proj (H -> H), the merger's mlp.0
+	 * (H m² -> H m²) and mlp.2 (H m² -> out); its blocks' MLP is gate_proj,
+	 * up_proj, down_proj (H -> I, I -> H), which those names match too */
+	GS_LORA_VIS_QKV = 1 << 20, GS_LORA_VIS_PROJ = 1 << 21, GS_LORA_MERGER_0 = 1 << 22,
+	GS_LORA_MERGER_2 = 1 << 23,
+	GS_LORA_VISION = GS_LORA_VIS_QKV | GS_LORA_VIS_PROJ | GS_LORA_MERGER_0 | GS_LORA_MERGER_2,
 	GS_LORA_ALL_LINEAR = 1 << 30,
 	GS_LORA_MLP = 256 | 512 | 1024,
 	GS_LORA_ALL = 1 | 8 | 16 | 128 | GS_LORA_MLP,   /* q, k, v, o and the MLP's */
@@ -82,7 +89,8 @@ enum {
 /* The names of the targets in bit order ("q_proj", "q_a_proj", ...,
  * "o_proj", "gate_proj", "up_proj", "down_proj", "qkv_proj",
  * "gate_up_proj", "query_key_value", "dense", "dense_h_to_4h",
- * "dense_4h_to_h", "gate", "shared_expert_gate", "router"), model.h's
+ * "dense_4h_to_h", "gate", "shared_expert_gate", "router", "attn.qkv",
+ * "attn.proj", "merger.mlp.0", "merger.mlp.2"), model.h's
  * gs_model_lora_roles. A name matches a module as PEFT matches it: the
  * module's name is the target or ends with "." and the target (so "gate"
  * is the router mlp.gate, never gate_proj). */
@@ -90,7 +98,7 @@ extern const char *const gs_recipe_target_names[];
 /* The targets' bit numbers in the order of a layer's modules (the
  * attention's, then the MLP's), GS_RECIPE_TARGETS of them: how lists of
  * targets are written. */
-#define GS_RECIPE_TARGETS 20
+#define GS_RECIPE_TARGETS 24
 extern const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS];
 
 /* How a model's checkpoint names its linear modules: q, k, v, o and
@@ -140,8 +148,11 @@ typedef struct {
 	gs_lora_names names;
 	int experts_param;
 	/* the modules beside the layers' projections the model has
-	 * (gs_recipe_extra_modules: its linear routers) */
+	 * (gs_recipe_extra_modules: its linear routers, its vision tower's) */
 	unsigned extra;
+	/* Qwen2.5-VL's vision tower from the model's files (model.h), 0 when
+	 * none: blocks, width H, MLP width I, spatial merge m, output width */
+	uint64_t vis_depth, vis_hidden, vis_inter, vis_merge, vis_out;
 	/* the parameters per kind calculated from the checkpoint's safetensors
 	 * headers (model.h), has_ck 1 when the model's files gave them: the
 	 * training items then count from them, the geometry's figures kept as
@@ -200,7 +211,7 @@ unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank);
  * Qwen3NextSparseMoeBlock.gate and shared_expert_gate, Llama4Router); none
  * where the router holds its weight as a parameter (DeepseekV3TopkRouter,
  * GptOssTopKRouter, NemotronHTopkRouter, Glm4MoeTopkRouter), which PEFT
- * cannot adapt.
+ * cannot adapt; Qwen2.5-VL's vision tower's linear modules (GS_LORA_VISION).
  */
 unsigned gs_recipe_extra_modules(int arch, int moe);
 

@@ -1351,6 +1351,15 @@ static void S_recipe_check(gs_jr *r, gs_workload *w, json_t *root, const char *p
 	/* the checkpoint's own parameters per kind, where its headers were read */
 	rc->has_ck = m && gs_model_param_kinds(m, &rc->ck) == 0;
 	rc->ck_config_params = m && m->has_config_params ? m->config_params : 0;
+	/* Qwen2.5-VL's vision tower: the shapes of its linear modules */
+	if (m && m->vision_depth && m->vision_hidden && m->vision_intermediate && m->vision_merge &&
+	    m->vision_out) {
+		rc->vis_depth = m->vision_depth;
+		rc->vis_hidden = m->vision_hidden;
+		rc->vis_inter = m->vision_intermediate;
+		rc->vis_merge = m->vision_merge;
+		rc->vis_out = m->vision_out;
+	}
 	/* a GGUF base is trained dequantised (recipe.h gs_recipe_gguf_width) */
 	if (m && m->weights == GS_WEIGHTS_GGUF && !w->weights_format)
 		rc->gguf_width = gs_recipe_gguf_width(w->compute_format, &rc->gguf_width_stated);

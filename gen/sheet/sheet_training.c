@@ -280,6 +280,28 @@ static void S_gguf_para(S_ctx *c)
 		     TR("word.calculated_end"));
 }
 
+/* Qwen2.5-VL's vision tower, counted as trained: its part of the
+ * trainable parameters (and of QLoRA's NF4 layers), and what a recipe
+ * that freezes it would leave out. */
+static void S_vision_para(S_ctx *c)
+{
+	const gs_recipe *rc = &c->in->w->recipe;
+	const gs_training *t = &c->in->s->train;
+	cmark_node *p;
+	char a[GS_FMT_MAX];
+
+	if (!rc->vis_depth)
+		return;
+	p = gs_doc_para(c->root);
+	gs_doc_textf(p, "%s %s %s", TR("train.vision"),
+		     gs_qty_fmt_int(a, t->vision_trainable, c->lang),
+		     TR(rc->method == GS_METHOD_FULL ? "train.vision_full" : "train.vision_lora"));
+	if (rc->method == GS_METHOD_QLORA)
+		gs_doc_textf(p, " %s %s %s", TR("train.vision_qlora"),
+			     gs_qty_fmt_int(a, t->vision_quantized, c->lang), TR("train.vision_qlora_end"));
+	gs_doc_textf(p, " %s", TR("train.vision_freeze"));
+}
+
 void gs_sheet_training_sizing(S_ctx *c)
 {
 	const gs_sizing *s = c->in->s;
@@ -293,6 +315,7 @@ void gs_sheet_training_sizing(S_ctx *c)
 	gs_doc_text(p, TR("train.intro"));
 	S_items_table(c);
 	S_gguf_para(c);
+	S_vision_para(c);
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("train.formulas"));
 	S_ck_table(c);

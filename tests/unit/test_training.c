@@ -953,6 +953,73 @@ static void test_gguf_base(void)
 	CHECK_U64(t.items[GS_TI_MASTER].total, 0);
 }
 
+/*
+ * Qwen2.5-VL-7B's vision tower (vision_config: depth 32, hidden H 1,280,
+ * intermediate I 3,420, spatial merge 2, out 3,584; M = 1,280 x 4 =
+ * 5,120), counted as PEFT and bitsandbytes take it. LoRA rank 16:
+ *   attn.qkv 16 x (1,280 + 3,840) = 81,920; attn.proj 16 x 2,560 = 40,960;
+ *   gate_proj, up_proj, down_proj 16 x 4,700 = 75,200 each;
+ *   a block 348,480, x 32 = 11,151,360; merger mlp.0 16 x 10,240 =
+ *   163,840, mlp.2 16 x 8,704 = 139,264: 11,454,464 under all-linear.
+ * The language model (28 layers, h 3,584, 28 heads and 4 KV heads of 128,
+ * intermediate 18,944): 16 x (7,168 + 4,096 + 4,096 + 7,168 + 3 x 22,528)
+ * = 1,441,792 a layer, x 28 = 40,370,176: all 51,824,640. Named targets
+ * q_proj, v_proj, gate_proj, up_proj, down_proj: the language model's
+ * 16 x 78,848 x 28 = 35,323,904 and the tower's MLP 16 x 14,100 x 32 =
+ * 7,219,200 (PEFT's suffix match): 42,543,104.
+ * Its linear modules (QLoRA's NF4): 32 x (4 x 1,280² + 3 x 1,280 x 3,420)
+ * + 5,120² + 5,120 x 3,584 = 629,964,800 + 26,214,400 + 18,350,080 =
+ * 674,529,280.
+ */
+static void test_vision_tower(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	uint64_t v = 0;
+	unsigned bad;
+
+	S_model(&w, 8292166656ULL, 28, 28, 4, 3584, 18944, 152064, 1, 2048);
+	w.head_dim = 128;
+	w.recipe.lora_rank = 16;
+	w.recipe.vis_depth = 32;
+	w.recipe.vis_hidden = 1280;
+	w.recipe.vis_inter = 3420;
+	w.recipe.vis_merge = 2;
+	w.recipe.vis_out = 3584;
+	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR,
+		gs_recipe_modules(GS_LORA_NAMES_SEPARATE, 0, 0) |
+		gs_recipe_extra_modules(GS_ARCH_QWEN2_5_VL, 0), &bad);
+	CHECK_U64(bad, 0);
+	CHECK_U64(w.recipe.targets, GS_LORA_ALL | GS_LORA_VISION);
+	CHECK(gs_training_vision_lora(&w.recipe, &v) == 0);
+	CHECK_U64(v, 11454464ULL);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 51824640ULL);
+	CHECK(gs_training_vision_linear(&w.recipe, &v) == 0);
+	CHECK_U64(v, 674529280ULL);
+	w.recipe.targets = GS_LORA_Q | GS_LORA_V | GS_LORA_MLP;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 42543104ULL);
+	/* QLoRA: the language model's 6,525,288,448 and the tower's linear
+	 * parameters in NF4 */
+	w.recipe.method = GS_METHOD_QLORA;
+	w.recipe.targets = GS_LORA_ALL | GS_LORA_VISION;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	CHECK(gs_training_size(&w, 16584333312ULL, &t, &err) == 0);
+	CHECK_U64(t.quantized, 7199817728ULL);
+	CHECK_U64(t.vision_quantized, 674529280ULL);
+	CHECK_U64(t.vision_trainable, 11454464ULL);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 5898861640ULL);
+	/* a model without a tower: none, and its targets refused */
+	w.recipe.vis_depth = 0;
+	CHECK(gs_training_vision_lora(&w.recipe, &v) == 0);
+	CHECK_U64(v, 0);
+	gs_recipe_resolve(GS_LORA_VIS_QKV, gs_recipe_modules(GS_LORA_NAMES_SEPARATE, 0, 0), &bad);
+	CHECK_U64(bad, GS_LORA_VIS_QKV);
+}
+
 int main(void)
 {
 	test_zero_paper();
@@ -971,5 +1038,6 @@ int main(void)
 	test_lora_fused();
 	test_lora_routers();
 	test_gguf_base();
+	test_vision_tower();
 	return gs_check_exit("test_training");
 }
