@@ -346,6 +346,31 @@ static int S_trainable(const gs_workload *w, gs_training *t)
 	return 0;
 }
 
+/* QLoRA's NF4 parameters: the linear routers' matrices too (bitsandbytes
+ * quantises every nn.Linear but the head), h x experts per MoE layer and
+ * Qwen3-Next's shared_expert_gate h; from the checkpoint, its 2-D router
+ * weights; quantized_config holds the rest of the geometry's already */
+static int S_router_linear(const gs_workload *w, gs_training *t)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 h = rc->hidden, v = 0;
+	uint64_t r;
+
+	if (rc->extra & (GS_LORA_ROUTER_GATE | GS_LORA_ROUTER))
+		v += h * rc->experts;
+	if (rc->extra & GS_LORA_SHARED_GATE)
+		v += h;
+	if (S_fit(v * S_moe_layers(w), &r) ||
+	    gs_qty_add_u64(t->quantized_config, r, &t->quantized_config))
+		return -1;
+	t->quantized = t->quantized_config;
+	if (rc->has_ck && gs_qty_add_u64(rc->ck.linear,
+					 rc->extra & GS_LORA_ROUTERS ? rc->ck.router_linear : 0,
+					 &t->quantized))
+		return -1;
+	return 0;
+}
+
 /* the vision tower's part of the geometry's trainable parameters: all of
  * its parameters under full training (model.h vision_params), its
  * adapters under LoRA */
@@ -493,9 +518,9 @@ int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *
 		 * tower's too */
 		if (gs_training_linear_params(w, &t->quantized_config) ||
 		    gs_training_vision_linear(rc, &t->vision_quantized) ||
-		    gs_qty_add_u64(t->quantized_config, t->vision_quantized, &t->quantized_config))
+		    gs_qty_add_u64(t->quantized_config, t->vision_quantized, &t->quantized_config) ||
+		    S_router_linear(w, t))
 			return S_fail(err, "linear layers");
-		t->quantized = rc->has_ck ? rc->ck.linear : t->quantized_config;
 		if (t->quantized > w->parameters) {
 			gs_error_set(err, "the %s linear layers (%llu parameters) exceed "
 				     "model.parameters (%llu): the recipe's geometry does not describe "

@@ -279,6 +279,9 @@ typedef struct {
 	 * matrices (LoRA of rank r adds r x that) */
 	uint64_t linear;
 	uint64_t lora_io[GS_MODEL_LORA_ROLES];
+	/* the routers' matrices (gate, shared_expert_gate, router .weight),
+	 * linear where the architecture's routers are nn.Linear (recipe.h) */
+	uint64_t router_linear;
 } gs_model_pkinds;
 
 /*

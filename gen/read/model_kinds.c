@@ -367,6 +367,9 @@ int gs_model_param_kinds(const gs_model *m, gs_model_pkinds *k)
 			return -1;
 		if (t->role >= 0 && gs_qty_add_u64(k->lora_io[t->role], t->io, &k->lora_io[t->role]))
 			return -1;
+		if (kind == GS_PK_ROUTER && t->role >= 0 &&
+		    gs_qty_add_u64(k->router_linear, t->params, &k->router_linear))
+			return -1;
 	}
 	return 0;
 }

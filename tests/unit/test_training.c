@@ -846,6 +846,28 @@ static void test_lora_routers(void)
 	w.recipe.targets = GS_LORA_ROUTER_GATE;
 	CHECK(gs_training_lora_params(&w, &v) == 0);
 	CHECK_U64(v, 2101248ULL);
+	/* QLoRA: the linear routers in NF4 too, 8 x 4,096 x 32 = 1,048,576
+	 * beside the 46,439,333,888 of the attention and the experts */
+	w.recipe.method = GS_METHOD_QLORA;
+	w.recipe.extra = GS_LORA_ROUTER_GATE;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	{
+		gs_training t;
+		gs_error err = { 0 };
+		CHECK(gs_training_size(&w, 93405585408ULL, &t, &err) == 0);
+		CHECK_U64(t.quantized_config, 46440382464ULL);
+		/* from the checkpoint: its linear matrices and its routers' */
+		w.recipe.has_ck = 1;
+		w.recipe.ck.linear = 46439333888ULL;
+		w.recipe.ck.router_linear = 1048576;
+		CHECK(gs_training_size(&w, 93405585408ULL, &t, &err) == 0);
+		CHECK_U64(t.quantized, 46440382464ULL);
+		w.recipe.extra = 0;   /* a parameter router (DeepSeek-V3's): not in NF4 */
+		CHECK(gs_training_size(&w, 93405585408ULL, &t, &err) == 0);
+		CHECK_U64(t.quantized, 46439333888ULL);
+		w.recipe.has_ck = 0;
+	}
 	/* a dense Mixtral-named model has no router: none */
 	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_MIXTRAL, 0), 0);
 	/* Qwen3-Next: gate and shared_expert_gate */
