@@ -790,7 +790,8 @@ static int S_train_targets(const gs_model *m, const S_plan *p, unsigned *targets
 {
 	int mla = m->kv_lora_rank != 0;
 	gs_lora_names names = gs_recipe_lora_names((int)m->arch);
-	unsigned want = p->targets, bad, has = gs_recipe_modules(names, mla, m->q_lora_rank), i;
+	unsigned want = p->targets, bad, has = gs_recipe_modules(names, mla, m->q_lora_rank) |
+		gs_recipe_extra_modules((int)m->arch, m->has_experts && m->experts > 1), i;
 	const char *sep = "";
 
 	if (!p->targets_given && mla)
@@ -983,8 +984,10 @@ static json_t *S_workload(const gs_model *m, const char *repo, const char *from,
 	if (p->format)
 		json_object_set_new(weights, "format", json_string(p->format));
 	else if (m->weights == GS_WEIGHTS_GGUF)
-		json_object_set_new(weights, "compute_format",
-				    json_string("f32 activations, GGUF blocks dequantized by the runtime"));
+		json_object_set_new(weights, "compute_format", json_string(
+			p->task ? "float32: transformers dequantizes the GGUF blocks to train "
+				  "(bf16 for torch_dtype=torch.bfloat16)"
+				: "f32 activations, GGUF blocks dequantized by the runtime"));
 	json_object_set_new(w, "weights", weights);
 	if (p->task)
 		json_object_set_new(w, "dimensions", S_train_dims(p->context, p->microbatch));
@@ -1178,7 +1181,9 @@ static int S_train_plan(S_plan *p, const char *otext, const char *stext, const c
 			"k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj; for multi-head "
 			"latent attention q_a_proj, q_b_proj, kv_a_proj_with_mqa, kv_b_proj; "
 			"Phi-3's qkv_proj, gate_up_proj; GPT-NeoX's query_key_value, dense, "
-			"dense_h_to_4h, dense_4h_to_h; or all-linear, separated by commas)\n", bad);
+			"dense_h_to_4h, dense_4h_to_h; the linear routers gate, shared_expert_gate, "
+			"router; Qwen2.5-VL's vision tower attn.qkv, attn.proj, merger.mlp.0, "
+			"merger.mlp.2; or all-linear, separated by commas)\n", bad);
 		return -1;
 	}
 	if (p->task == 2 && (rank || tgt || p->qlora)) {

@@ -128,6 +128,55 @@ static u128 S_lora_mla(const gs_workload *w)
 	return sum;
 }
 
+/*
+ * LoRA on Qwen2.5-VL's vision tower (transformers' modeling_qwen2_5_vl.py:
+ * Qwen2_5_VLVisionAttention, Qwen2_5_VLMLP, Qwen2_5_VLPatchMerger), rank x
+ * (in + out) per module the targets match, PEFT's suffix match: per block
+ * attn.qkv H -> 3H, attn.proj H -> H, mlp.gate_proj and up_proj H -> I,
+ * down_proj I -> H (the names gate_proj, up_proj, down_proj match them as
+ * they match the language model's); the merger's mlp.0 M -> M and mlp.2
+ * M -> out, M = H x merge². Its patch embedding is a Conv3d, which
+ * all-linear does not take. 0 without a tower.
+ */
+static u128 S_lora_vision(const gs_recipe *rc)
+{
+	u128 r = rc->lora_rank, H = rc->vis_hidden, I = rc->vis_inter,
+	     M = H * rc->vis_merge * rc->vis_merge, blk = 0, sum = 0;
+
+	if (!rc->vis_depth)
+		return 0;
+	if (rc->targets & GS_LORA_VIS_QKV)
+		blk += r * (H + 3 * H);
+	if (rc->targets & GS_LORA_VIS_PROJ)
+		blk += r * (H + H);
+	if (rc->targets & GS_LORA_GATE)
+		blk += r * (H + I);
+	if (rc->targets & GS_LORA_UP)
+		blk += r * (H + I);
+	if (rc->targets & GS_LORA_DOWN)
+		blk += r * (I + H);
+	if (rc->targets & GS_LORA_MERGER_0)
+		sum += r * (M + M);
+	if (rc->targets & GS_LORA_MERGER_2)
+		sum += r * (M + rc->vis_out);
+	return blk * rc->vis_depth + sum;
+}
+
+int gs_training_vision_lora(const gs_recipe *rc, uint64_t *out)
+{
+	return S_fit(S_lora_vision(rc), out);
+}
+
+int gs_training_vision_linear(const gs_recipe *rc, uint64_t *out)
+{
+	u128 H = rc->vis_hidden, I = rc->vis_inter, M = H * rc->vis_merge * rc->vis_merge;
+
+	if (!rc->vis_depth)
+		return S_fit(0, out);
+	return S_fit((H * 3 * H + H * H + 3 * H * I) * rc->vis_depth + M * M + M * rc->vis_out,
+		     out);
+}
+
 int gs_training_lora_params(const gs_workload *w, uint64_t *out)
 {
 	const gs_recipe *rc = &w->recipe;
@@ -157,8 +206,14 @@ int gs_training_lora_params(const gs_workload *w, uint64_t *out)
 	moe = rc->experts_param ? 0 : (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc));
 	if (rc->shared_intermediate)
 		moe += S_lora_mlp(rc, rc->shared_intermediate);
+	/* the routers that are linear modules (recipe.h): h -> experts, and
+	 * Qwen3-Next's shared_expert_gate h -> 1 */
+	if (rc->targets & (GS_LORA_ROUTER_GATE | GS_LORA_ROUTER))
+		moe += r * (h + rc->experts);
+	if (rc->targets & GS_LORA_SHARED_GATE)
+		moe += r * (h + 1);
 	return S_fit(attn * w->layers + S_lora_mlp(rc, rc->intermediate) * S_dense_layers(w) +
-		     moe * S_moe_layers(w), out);
+		     moe * S_moe_layers(w) + S_lora_vision(rc), out);
 }
 
 /*
@@ -271,10 +326,11 @@ static u128 S_hy_ffn_params(const gs_workload *w, int ffn)
 		return mats * h * rc->intermediate;
 	if (ffn != 2)
 		return 0;
-	/* Qwen3-Next's shared_expert_gate, nn.Linear(h, 1) */
+	/* the routers (Qwen3-Next's gate and shared_expert_gate) are no
+	 * layer's linear matrices here: QLoRA adds the linear ones
+	 * (S_router_linear), as for every mixture of experts */
 	return (u128)rc->experts * mats * h * S_expert_inter(rc) +
-	       mats * h * rc->shared_intermediate +
-	       (rc->names == GS_LORA_NAMES_QWEN3_NEXT ? h : 0);
+	       mats * h * rc->shared_intermediate;
 }
 
 /* LoRA on one layer of the kind: rank x (in + out) of each target */
@@ -305,6 +361,9 @@ static u128 S_hy_lora(const gs_workload *w, int mixer, int ffn)
 	if (ffn == 2) {
 		sum += (u128)rc->experts * S_lora_mlp(rc, S_expert_inter(rc)) +
 		       S_lora_mlp(rc, rc->shared_intermediate);
+		/* the linear routers: Qwen3-Next's gate h -> experts and
+		 * shared_expert_gate h -> 1 */
+		sum += t & (GS_LORA_ROUTER_GATE | GS_LORA_ROUTER) ? r * (h + rc->experts) : 0;
 		sum += t & GS_LORA_SHARED_GATE ? r * (h + 1) : 0;
 	}
 	return sum;
@@ -493,11 +552,55 @@ static int S_trainable(const gs_workload *w, gs_training *t)
 	return 0;
 }
 
-/* the value bytes of the weights: their storage width, whole bytes (2 for bf16) */
+/* QLoRA's NF4 parameters: the linear routers' matrices too (bitsandbytes
+ * quantises every nn.Linear but the head), h x experts per MoE layer and
+ * Qwen3-Next's shared_expert_gate h; from the checkpoint, its 2-D router
+ * weights; quantized_config holds the rest of the geometry's already */
+static int S_router_linear(const gs_workload *w, gs_training *t)
+{
+	const gs_recipe *rc = &w->recipe;
+	u128 h = rc->hidden, v = 0;
+	uint64_t r;
+
+	if (rc->extra & (GS_LORA_ROUTER_GATE | GS_LORA_ROUTER))
+		v += h * rc->experts;
+	if (rc->extra & GS_LORA_SHARED_GATE)
+		v += h;
+	if (S_fit(v * S_moe_layers(w), &r) ||
+	    gs_qty_add_u64(t->quantized_config, r, &t->quantized_config))
+		return -1;
+	t->quantized = t->quantized_config;
+	if (rc->has_ck && gs_qty_add_u64(rc->ck.linear,
+					 rc->extra & GS_LORA_ROUTERS ? rc->ck.router_linear : 0,
+					 &t->quantized))
+		return -1;
+	return 0;
+}
+
+/* the vision tower's part of the geometry's trainable parameters: all of
+ * its parameters under full training (model.h vision_params), its
+ * adapters under LoRA */
+static int S_vision(const gs_workload *w, gs_training *t)
+{
+	const gs_recipe *rc = &w->recipe;
+
+	if (!rc->vis_depth)
+		return 0;
+	if (rc->method == GS_METHOD_FULL) {
+		t->vision_trainable = w->model ? w->model->vision_params : 0;
+		return 0;
+	}
+	return gs_training_vision_lora(rc, &t->vision_trainable);
+}
+
+/* the value bytes of the weights: their storage width, whole bytes (2 for
+ * bf16); a GGUF base's its dequantised width */
 static uint64_t S_value_bytes(const gs_workload *w)
 {
 	uint64_t mb = gs_workload_millibits(w);
 
+	if (w->recipe.gguf_width)
+		return w->recipe.gguf_width;
 	return mb >= 8000 ? (mb + 7999) / 8000 : 1;
 }
 
@@ -637,12 +740,20 @@ int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *
 	t->cards = rc->cards ? rc->cards : 1;
 	if (!rc->present || !f1 || !f2)
 		return S_fail(err, "dimensions (no recipe, microbatch or input_tokens)");
-	if (S_trainable(w, t))
+	if (S_trainable(w, t) || S_vision(w, t))
 		return S_fail(err, "LoRA parameters");
+	/* a GGUF base: its parameters dequantised to the compute width (QLoRA
+	 * quantises them to NF4 below, as any base) */
+	if (rc->gguf_width && gs_qty_mul_u64(w->parameters, rc->gguf_width, &base))
+		return S_fail(err, "dequantised GGUF base");
 	if (rc->method == GS_METHOD_QLORA) {
-		if (gs_training_linear_params(w, &t->quantized_config))
+		/* bitsandbytes quantises every nn.Linear but the head: the vision
+		 * tower's too */
+		if (gs_training_linear_params(w, &t->quantized_config) ||
+		    gs_training_vision_linear(rc, &t->vision_quantized) ||
+		    gs_qty_add_u64(t->quantized_config, t->vision_quantized, &t->quantized_config) ||
+		    S_router_linear(w, t))
 			return S_fail(err, "linear layers");
-		t->quantized = rc->has_ck ? rc->ck.linear : t->quantized_config;
 		if (t->quantized > w->parameters) {
 			gs_error_set(err, "the %s linear layers (%llu parameters) exceed "
 				     "model.parameters (%llu): the recipe's geometry does not describe "
@@ -658,7 +769,8 @@ int gs_training_size(const gs_workload *w, uint64_t weights_bytes, gs_training *
 	    S_set(t, GS_TI_ADAPTERS, full ? 0 : (u128)t->trainable * 4, s3, GS_PROV_CALCULATED) ||
 	    S_set(t, GS_TI_GRADIENTS,
 		  (u128)t->trainable * (full ? S_value_bytes(w) : 4), s2, GS_PROV_CALCULATED) ||
-	    S_set(t, GS_TI_MASTER, full && gs_workload_millibits(w) < 32000
+	    S_set(t, GS_TI_MASTER, full && (rc->gguf_width ? rc->gguf_width < 4
+						: gs_workload_millibits(w) < 32000)
 				       ? (u128)t->trainable * 4 : 0, s1, GS_PROV_CALCULATED) ||
 	    S_set(t, GS_TI_OPTIMIZER, S_optimizer(rc->optimizer, t->trainable), s1,
 		  GS_PROV_CALCULATED))

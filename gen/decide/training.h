@@ -4,15 +4,21 @@
  * in bytes, exactly.
  *
  * Items (P parameters, T trainable, N cards; docs/formats.md §1.4):
- *   weights     the base model as held: its checkpoint bytes (full, LoRA),
+ *   weights     the base model as held: its checkpoint bytes (full, LoRA);
+ *               a GGUF checkpoint's P x its dequantised width W (recipe
+ *               gguf_width: transformers dequantises GGUF blocks to
+ *               float32 and holds them in the dtype asked, W 2 or 4; a
+ *               trainer cannot train on the blocks); calculated;
  *               or QLoRA's NF4: ceil(Q/2) + ceil(Q/64) 8-bit constants +
  *               4 x ceil(Q/16384) fp32 constants for the Q parameters of
  *               the linear layers, the rest at 2 B (Dettmers et al. 2023,
  *               arXiv 2305.14314 §3, double quantization); calculated;
  *   adapters    LoRA: T x 4 B (fp32 adapters, PEFT's default); calculated;
- *   gradients   full: T x the weights' bytes per value; LoRA: T x 4 B;
+ *   gradients   full: T x the weights' bytes per value (a GGUF base's W);
+ *               LoRA: T x 4 B;
  *               calculated;
- *   master      full in a width below 32 bits: fp32 copy, P x 4 B
+ *   master      full in a width below 32 bits (a GGUF base's W below 4):
+ *               fp32 copy, P x 4 B
  *               (mixed precision, Rajbhandari et al. 2020, arXiv 1910.02054
  *               §3.1: 2 + 2 + 12 = 16 B per parameter with Adam); calculated;
  *   optimizer   AdamW T x 8 B; 8-bit AdamW T x 2 B + 2 x 4 B x ceil(T/2048)
@@ -128,6 +134,11 @@ typedef struct {
 	 * kept beside them as a cross-check (equal when not from_ck) */
 	int from_ck;
 	uint64_t trainable_config, quantized_config;
+	/* Qwen2.5-VL's vision tower (recipe vis_depth), counted as trained
+	 * (0 without one): its part of trainable_config (every parameter of
+	 * the tower under full training, its adapters under LoRA) and of
+	 * quantized_config (its linear modules' parameters, QLoRA) */
+	uint64_t vision_trainable, vision_quantized;
 	uint64_t cards;       /* N */
 	gs_train_item items[GS_TI_COUNT];
 	uint64_t per_card;    /* sum of the items per card */
@@ -162,8 +173,18 @@ int gs_training_linear_params(const gs_workload *w, uint64_t *out);
  * kind (Mamba2's in_proj h -> 2·d_inner + 2GN + heads and out_proj
  * d_inner -> h, Gated DeltaNet's in_proj_qkvz h -> 2Kd + 2Vd, in_proj_ba
  * h -> 2Hv and out_proj Vd -> h, Qwen3-Next's q_proj h -> 2·H·d and
- * shared_expert_gate h -> 1). -1 on overflow. */
+ * shared_expert_gate h -> 1); a linear router's rank x (h + experts) per
+ * MoE layer where the targets name it (all-linear: recipe.h
+ * gs_recipe_extra_modules). -1 on overflow. */
 int gs_training_lora_params(const gs_workload *w, uint64_t *out);
+/* Qwen2.5-VL's vision tower (recipe vis_*): LoRA's parameters on the
+ * modules the targets match (per block attn.qkv H -> 3H, attn.proj
+ * H -> H, gate_proj and up_proj H -> I, down_proj I -> H; the merger's
+ * mlp.0 M -> M and mlp.2 M -> out, M = H merge²), and the parameters of
+ * its linear modules' matrices (what QLoRA quantises: depth x (4H² + 3HI)
+ * + M² + M out); 0 without a tower. -1 on overflow. */
+int gs_training_vision_lora(const gs_recipe *rc, uint64_t *out);
+int gs_training_vision_linear(const gs_recipe *rc, uint64_t *out);
 /* LoRA's trainable parameters from the checkpoint's headers: rank x the
  * sum over the targets of rows + columns of the matrices each names
  * (rc->ck.lora_io). -1 on overflow. */

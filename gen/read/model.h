@@ -206,6 +206,9 @@ typedef struct gs_model_s {
 	int has_vision;           /* 1: a vision tower counted; 2: one not counted */
 	uint64_t vision_patch, vision_merge; /* patch size and spatial merge, or 0 */
 	uint64_t vision_intermediate; /* vision_config.intermediate_size (the tower's MLP), or 0 */
+	/* Qwen2.5-VL's tower (vision_config depth, hidden_size, out_hidden_size),
+	 * or 0: the shapes of its linear modules, which LoRA can adapt */
+	uint64_t vision_depth, vision_hidden, vision_out;
 	uint64_t vision_image_size;  /* SigLIP (Gemma 3): the side every image is resized to, or 0 */
 	uint64_t vision_image_tokens; /* Gemma 3: mm_tokens_per_image, or 0 */
 	/* what the geometry's count leaves out, in words (static), with its
@@ -291,8 +294,14 @@ typedef enum {
  * recipe.h's gs_recipe_target_names (Mixtral's experts' w1, w3, w2 are
  * gate_proj, up_proj, down_proj; Phi-3's fused qkv_proj and gate_up_proj,
  * GPT-NeoX's query_key_value, dense, dense_h_to_4h and dense_4h_to_h are
- * roles of their own: PEFT adapts the module the checkpoint has). */
-#define GS_MODEL_LORA_ROLES 17
+ * roles of their own: PEFT adapts the module the checkpoint has; the
+ * state mixers' in_proj, out_proj, in_proj_qkvz, in_proj_ba (a hybrid is
+ * sized from its geometry: workload.c); index 20 is all-linear's bit, no
+ * module's name; the routers' gate, shared_expert_gate and router too,
+ * whatever the architecture: recipe.h says which of them are linear
+ * modules; Qwen2.5-VL's vision tower's attn.qkv, attn.proj, merger.mlp.0
+ * and merger.mlp.2). Role i is the target of bit i. */
+#define GS_MODEL_LORA_ROLES 29
 extern const char *const gs_model_lora_roles[GS_MODEL_LORA_ROLES + 1];
 
 typedef struct {
@@ -304,6 +313,9 @@ typedef struct {
 	 * matrices (LoRA of rank r adds r x that) */
 	uint64_t linear;
 	uint64_t lora_io[GS_MODEL_LORA_ROLES];
+	/* the routers' matrices (gate, shared_expert_gate, router .weight),
+	 * linear where the architecture's routers are nn.Linear (recipe.h) */
+	uint64_t router_linear;
 } gs_model_pkinds;
 
 /*

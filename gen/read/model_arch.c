@@ -765,6 +765,9 @@ static void S_vision(S_ctx *c, u128 *out)
 		*out = (u128)ch * tp * p * p * H + depth * blk + H + (mh * mh + mh) +
 		       (mh * outh + outh);
 		m->vision_merge = merge;
+		m->vision_depth = depth;
+		m->vision_hidden = hv;
+		m->vision_out = outh;
 	} else {
 		/* SigLIP: patch embedding (Conv2d with bias), a position per patch,
 		 * per layer two LayerNorms, q k v o with biases, fc1 fc2 with

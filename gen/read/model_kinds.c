@@ -8,6 +8,7 @@
 #include "model.h"
 #include "model_int.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,9 @@ struct gs_model_pt_s {
 const char *const gs_model_lora_roles[GS_MODEL_LORA_ROLES + 1] = {
 	"q_proj", "q_a_proj", "q_b_proj", "k_proj", "v_proj", "kv_a_proj_with_mqa",
 	"kv_b_proj", "o_proj", "gate_proj", "up_proj", "down_proj", "qkv_proj",
-	"gate_up_proj", "query_key_value", "dense", "dense_h_to_4h", "dense_4h_to_h", NULL
+	"gate_up_proj", "query_key_value", "dense", "dense_h_to_4h", "dense_4h_to_h", "in_proj",
+	"out_proj", "in_proj_qkvz", "all-linear", "in_proj_ba", "shared_expert_gate", "gate",
+	"router", "attn.qkv", "attn.proj", "merger.mlp.0", "merger.mlp.2", NULL
 };
 
 static int S_ends(const char *s, const char *suffix)
@@ -79,24 +82,39 @@ static int64_t S_layer(const char *name)
 	return -1;
 }
 
-/* the LoRA role a matrix's module name gives (the component before
- * ".weight"), Mixtral's experts' w1, w3, w2 as gate, up, down; or -1 */
+/* the index of a role by its name, or -1 */
+static int S_role_named(const char *role)
+{
+	size_t i;
+
+	for (i = 0; i < GS_MODEL_LORA_ROLES; i++)
+		if (strcmp(role, gs_model_lora_roles[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* the LoRA role a matrix's module name gives (the name before ".weight"),
+ * as PEFT matches a target: the module's name is the role or ends with "."
+ * and the role (peft/tuners/tuners_utils.py, check_target_module_exists);
+ * Mixtral's experts' w1, w3, w2 as gate, up, down; or -1 */
 static int S_role(const char *name)
 {
 	static const char *const mixtral[3][2] = { { "w1", "gate_proj" }, { "w3", "up_proj" },
 						   { "w2", "down_proj" } };
 	const char *end = name + strlen(name) - strlen(".weight"), *b = end;
-	size_t n, i;
+	size_t n = (size_t)(end - name), k, i;
 
 	while (b > name && b[-1] != '.')
 		b--;
-	n = (size_t)(end - b);
 	for (i = 0; i < 3; i++)
-		if (n == 2 && strncmp(b, mixtral[i][0], 2) == 0 && S_comp(name, "experts"))
-			b = mixtral[i][1], n = strlen(b);
-	for (i = 0; i < GS_MODEL_LORA_ROLES; i++)
-		if (strlen(gs_model_lora_roles[i]) == n && strncmp(b, gs_model_lora_roles[i], n) == 0)
+		if (end - b == 2 && strncmp(b, mixtral[i][0], 2) == 0 && S_comp(name, "experts"))
+			return S_role_named(mixtral[i][1]);
+	for (i = 0; i < GS_MODEL_LORA_ROLES; i++) {
+		k = strlen(gs_model_lora_roles[i]);
+		if (k <= n && strncmp(end - k, gs_model_lora_roles[i], k) == 0 &&
+		    (k == n || end[-(ptrdiff_t)k - 1] == '.'))
 			return (int)i;
+	}
 	return -1;
 }
 
@@ -122,8 +140,13 @@ gs_model_pkind gs_model_tensor_kind(const char *name, int *role)
 		if ((p == name || p[-1] == '.') && (strncmp(p, "ln_", 3) == 0 ||
 		    (strstr(p, "norm") && strstr(p, "norm") < p + strcspn(p, "."))))
 			return GS_PK_NORM;
-	if (S_comp(name, "gate") || S_comp(name, "router") || S_comp(name, "shared_expert_gate"))
+	if (S_comp(name, "gate") || S_comp(name, "router") || S_comp(name, "shared_expert_gate")) {
+		/* its role counted only where the router is a linear module
+		 * (recipe.h gs_recipe_extra_modules) */
+		if (weight)
+			*role = S_role(name);
 		return GS_PK_ROUTER;
+	}
 	if (weight)
 		*role = S_role(name);
 	if (S_comp(name, "shared_experts") || S_comp(name, "shared_expert"))
@@ -255,6 +278,27 @@ static gs_model_pkind S_gguf_kind(const char *name, const char *base)
 	return GS_PK_OTHER;
 }
 
+static uint64_t S_sat(unsigned __int128 v)
+{
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+/* A router's LoRA role and rows + columns: ffn_gate_inp (ne hidden x
+ * experts) is the checkpoint's gate, Llama 4's router; ffn_gate_inp_shexp
+ * (a vector of hidden in llama.cpp: the linear hidden -> 1) its
+ * shared_expert_gate. exp_probs_b, a bias, has none. */
+static void S_gguf_router(struct gs_model_pt_s *t, const char *base, const uint64_t *ne,
+			  size_t nd, int arch)
+{
+	if (strcmp(base, "ffn_gate_inp_shexp.weight") == 0 && nd <= 2) {
+		t->role = S_role_named("shared_expert_gate");
+		t->io = S_sat((unsigned __int128)ne[0] + (nd == 2 ? ne[1] : 1));
+	} else if (strcmp(base, "ffn_gate_inp.weight") == 0 && nd == 2) {
+		t->role = S_role_named(arch == GS_ARCH_LLAMA4 ? "router" : "gate");
+		t->io = S_sat((unsigned __int128)ne[0] + ne[1]);
+	}
+}
+
 void gs_model_kinds_note_gguf(struct gs_model_s *m, const char *name, const uint64_t *ne,
 			      size_t nd, uint64_t params)
 {
@@ -281,6 +325,10 @@ void gs_model_kinds_note_gguf(struct gs_model_s *m, const char *name, const uint
 	t->linear = nd >= 2 && S_ends(name, ".weight") && S_matrix_kind(t->kind);
 	t->role = -1;
 	t->io = 0;
+	if (t->kind == GS_PK_ROUTER) {
+		S_gguf_router(t, base, ne, nd, (int)m->arch);
+		return;
+	}
 	if (!t->linear || nd > 3)
 		return;
 	/* base ends ".weight": the module's name is before its first dot */
@@ -318,6 +366,9 @@ int gs_model_param_kinds(const gs_model *m, gs_model_pkinds *k)
 		if (t->linear && gs_qty_add_u64(k->linear, t->params, &k->linear))
 			return -1;
 		if (t->role >= 0 && gs_qty_add_u64(k->lora_io[t->role], t->io, &k->lora_io[t->role]))
+			return -1;
+		if (kind == GS_PK_ROUTER && t->role >= 0 &&
+		    gs_qty_add_u64(k->router_linear, t->params, &k->router_linear))
 			return -1;
 	}
 	return 0;

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define S_MAX ((uint64_t)INT64_MAX)
 #define S_MAX_DIM UINT64_C(16777216)     /* hidden, intermediate, vocabulary */
@@ -21,16 +22,19 @@ const char *const gs_recipe_target_names[] = { "q_proj", "q_a_proj", "q_b_proj",
 					       "qkv_proj", "gate_up_proj", "query_key_value",
 					       "dense", "dense_h_to_4h", "dense_4h_to_h", "in_proj",
 					       "out_proj", "in_proj_qkvz", "all-linear", "in_proj_ba",
-					       "shared_expert_gate", NULL };
+					       "shared_expert_gate", "gate", "router", "attn.qkv",
+					       "attn.proj", "merger.mlp.0", "merger.mlp.2", NULL };
 
 const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS] = {
-	0, 1, 2, 3, 4, 5, 6, 11, 13, 7, 14, 17, 19, 21, 18, 8, 9, 12, 15, 10, 16, 22
+	0, 1, 2, 3, 4, 5, 6, 11, 13, 7, 14, 17, 19, 21, 18, 23, 24, 8, 9, 12, 15, 10, 16, 22,
+	25, 26, 27, 28
 };
 
 #define S_TARGET_LIST "q_proj, q_a_proj, q_b_proj, k_proj, v_proj, kv_a_proj_with_mqa, " \
 	"kv_b_proj, o_proj, gate_proj, up_proj, down_proj, qkv_proj, gate_up_proj, " \
 	"query_key_value, dense, dense_h_to_4h, dense_4h_to_h, in_proj, out_proj, " \
-	"in_proj_qkvz, in_proj_ba, shared_expert_gate"
+	"in_proj_qkvz, in_proj_ba, shared_expert_gate, gate, router, attn.qkv, attn.proj, " \
+	"merger.mlp.0, merger.mlp.2"
 
 const char *gs_recipe_method_id(gs_recipe_method m) { return S_methods[m]; }
 const char *gs_recipe_optimizer_id(gs_recipe_optimizer o) { return S_optimizers[o]; }
@@ -116,6 +120,44 @@ unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank)
 	return GS_LORA_Q | GS_LORA_KV_A | GS_LORA_KV_B | GS_LORA_O | GS_LORA_MLP;
 }
 
+unsigned gs_recipe_extra_modules(int arch, int moe)
+{
+	if (arch == GS_ARCH_QWEN2_5_VL)
+		return GS_LORA_VISION;
+	if (!moe)
+		return 0;
+	switch (arch) {
+	case GS_ARCH_LLAMA:   /* a GGUF "llama" with experts: llama.cpp's Mixtral */
+	case GS_ARCH_MIXTRAL:
+	case GS_ARCH_QWEN3_MOE:
+		return GS_LORA_ROUTER_GATE;
+	case GS_ARCH_QWEN3_NEXT:
+		return GS_LORA_ROUTER_GATE | GS_LORA_SHARED_GATE;
+	case GS_ARCH_LLAMA4:
+		return GS_LORA_ROUTER;
+	default:
+		return 0;
+	}
+}
+
+unsigned gs_recipe_gguf_width(const char *compute_format, int *stated)
+{
+	static const struct { const char *name; unsigned bytes; } widths[] = {
+		{ "bf16", 2 }, { "bfloat16", 2 }, { "fp16", 2 }, { "f16", 2 }, { "float16", 2 },
+		{ "fp32", 4 }, { "f32", 4 }, { "float32", 4 }
+	};
+	size_t n = compute_format ? strcspn(compute_format, " ,;:()") : 0, i;
+
+	*stated = 0;
+	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		if (n == strlen(widths[i].name) &&
+		    strncasecmp(compute_format, widths[i].name, n) == 0) {
+			*stated = 1;
+			return widths[i].bytes;
+		}
+	return 4;
+}
+
 unsigned gs_recipe_resolve(unsigned mask, unsigned has, unsigned *bad)
 {
 	if (mask & GS_LORA_ALL_LINEAR)
@@ -152,6 +194,17 @@ char *gs_recipe_bad_target(unsigned bit, gs_lora_names names, int mla, uint64_t 
 	for (i = 0; gs_recipe_target_names[i]; i++)
 		if (bit & (1u << i))
 			name = gs_recipe_target_names[i];
+	if (bit & GS_LORA_VISION)
+		return gs_xasprintf("LoRA target %s names a module of Qwen2.5-VL's vision tower "
+				    "(visual.blocks.N.attn.qkv and attn.proj, visual.merger.mlp.0 "
+				    "and mlp.2), which this model does not have", name);
+	if (bit & GS_LORA_ROUTERS)
+		return gs_xasprintf("LoRA target %s names a router that this model does not have "
+				    "as a linear module: PEFT adapts the routers that are nn.Linear "
+				    "(Mixtral's and Qwen3-MoE's gate, Qwen3-Next's gate and "
+				    "shared_expert_gate, Llama 4's router), not one that holds its "
+				    "weight as a parameter (DeepSeek-V3's DeepseekV3TopkRouter, "
+				    "gpt-oss's GptOssTopKRouter), nor a dense model's", name);
 	if (names == GS_LORA_NAMES_SEPARATE && mla && q_rank)
 		return gs_xasprintf("LoRA target %s does not exist in this model's multi-head "
 				    "latent attention: its projections are q_a_proj, q_b_proj, "

@@ -71,6 +71,19 @@ enum {
 	GS_LORA_IN = 1 << 17, GS_LORA_OUT = 1 << 18, GS_LORA_IN_QKVZ = 1 << 19,
 	GS_LORA_ALL_LINEAR = 1 << 20,
 	GS_LORA_IN_BA = 1 << 21, GS_LORA_SHARED_GATE = 1 << 22,
+	/* the routers that are nn.Linear modules (gs_recipe_extra_modules):
+	 * Mixtral's block_sparse_moe.gate and Qwen3-MoE's mlp.gate ("gate",
+	 * hidden -> experts), Qwen3-Next's mlp.shared_expert_gate (above),
+	 * Llama 4's feed_forward.router (Llama4Router subclasses nn.Linear) */
+	GS_LORA_ROUTER_GATE = 1 << 23, GS_LORA_ROUTER = 1 << 24,
+	GS_LORA_ROUTERS = GS_LORA_ROUTER_GATE | GS_LORA_SHARED_GATE | GS_LORA_ROUTER,
+	/* Qwen2.5-VL's vision tower (modeling_qwen2_5_vl.py): each block's
+	 * attn.qkv (H -> 3H) and attn.proj (H -> H), the merger's mlp.0
+	 * (H m² -> H m²) and mlp.2 (H m² -> out); its blocks' MLP is gate_proj,
+	 * up_proj, down_proj (H -> I, I -> H), which those names match too */
+	GS_LORA_VIS_QKV = 1 << 25, GS_LORA_VIS_PROJ = 1 << 26, GS_LORA_MERGER_0 = 1 << 27,
+	GS_LORA_MERGER_2 = 1 << 28,
+	GS_LORA_VISION = GS_LORA_VIS_QKV | GS_LORA_VIS_PROJ | GS_LORA_MERGER_0 | GS_LORA_MERGER_2,
 	GS_LORA_MLP = 256 | 512 | 1024,
 	GS_LORA_ALL = 1 | 8 | 16 | 128 | GS_LORA_MLP,   /* q, k, v, o and the MLP's */
 	/* Phi-3's and GPT-NeoX's every linear module */
@@ -88,13 +101,17 @@ enum {
  * "o_proj", "gate_proj", "up_proj", "down_proj", "qkv_proj",
  * "gate_up_proj", "query_key_value", "dense", "dense_h_to_4h",
  * "dense_4h_to_h", "in_proj", "out_proj", "in_proj_qkvz", "all-linear",
- * "in_proj_ba", "shared_expert_gate"); the first GS_MODEL_LORA_ROLES are
- * model.h's gs_model_lora_roles. */
+ * "in_proj_ba", "shared_expert_gate", "gate", "router", "attn.qkv",
+ * "attn.proj", "merger.mlp.0", "merger.mlp.2"); the first
+ * GS_MODEL_LORA_ROLES are model.h's gs_model_lora_roles. A name matches a
+ * module as PEFT matches it: the module's name is the target or ends with
+ * "." and the target (so "gate" is the router mlp.gate, never gate_proj). */
 extern const char *const gs_recipe_target_names[];
 /* The targets' bit numbers in the order of a layer's modules (the
- * attention's or the state mixer's, then the MLP's), GS_RECIPE_TARGETS of
- * them (every bit but all-linear's): how lists of targets are written. */
-#define GS_RECIPE_TARGETS 22
+ * attention's or the state mixer's, then the MLP's, the routers, the
+ * vision tower's), GS_RECIPE_TARGETS of them (every bit but all-linear's):
+ * how lists of targets are written. */
+#define GS_RECIPE_TARGETS 28
 extern const unsigned char gs_recipe_target_order[GS_RECIPE_TARGETS];
 
 /* How a model's checkpoint names its linear modules: q, k, v, o and
@@ -157,12 +174,23 @@ typedef struct {
 	int hybrid, q_gate;
 	uint64_t mix[GS_MIXERS][3], norms;
 	gs_state_dims state;
+	/* the modules beside the layers' projections the model has
+	 * (gs_recipe_extra_modules: its linear routers, its vision tower's) */
+	unsigned extra;
+	/* Qwen2.5-VL's vision tower from the model's files (model.h), 0 when
+	 * none: blocks, width H, MLP width I, spatial merge m, output width */
+	uint64_t vis_depth, vis_hidden, vis_inter, vis_merge, vis_out;
 	/* the parameters per kind calculated from the checkpoint's safetensors
 	 * headers (model.h), has_ck 1 when the model's files gave them: the
 	 * training items then count from them, the geometry's figures kept as
 	 * a cross-check (decide/training.h) */
 	int has_ck;
 	gs_model_pkinds ck;
+	/* a GGUF base (model files in GGUF, no weights.format): the bytes per
+	 * value of its dequantised tensors (gs_recipe_gguf_width), 0 otherwise;
+	 * width_stated 1 when weights.compute_format names the width */
+	unsigned gguf_width;
+	int gguf_width_stated;
 	uint64_t ck_config_params;   /* the geometry's parameter count, or 0 */
 } gs_recipe;
 
@@ -171,6 +199,16 @@ const char *gs_recipe_optimizer_id(gs_recipe_optimizer o);
 const char *gs_recipe_ckpt_id(gs_recipe_ckpt c);
 const char *gs_recipe_shard_id(gs_recipe_shard s);
 const char *gs_recipe_offload_id(gs_recipe_offload o);
+
+/*
+ * The bytes per value a trainer holds a GGUF base in: transformers'
+ * from_pretrained(gguf_file=...) dequantises every tensor to float32
+ * (integrations/ggml.py, load_gguf_checkpoint) and keeps the dtype it is
+ * asked for, float32 when none is given. From the workload's
+ * compute_format, its first word: bf16, bfloat16, fp16, f16, float16 2;
+ * fp32, f32, float32 4 (*stated 1); any other 4, the default (*stated 0).
+ */
+unsigned gs_recipe_gguf_width(const char *compute_format, int *stated);
 
 /*
  * Reads the recipe object o at path into *rc (present set). Every error is
@@ -191,6 +229,18 @@ int gs_recipe_experts_param(int arch);
  * multi-head latent attention, q_rank 0 when its queries are projected
  * directly) and its MLP. */
 unsigned gs_recipe_modules(gs_lora_names names, int mla, uint64_t q_rank);
+/*
+ * The linear modules an architecture has beside its layers' projections,
+ * which "all-linear" adapts as PEFT does (peft/tuners/tuners_utils.py,
+ * _maybe_include_all_linear_layers: every torch.nn.Linear and Conv1D but
+ * the output head): with moe 1, its routers where they are nn.Linear
+ * (transformers 4.x: MixtralSparseMoeBlock.gate, Qwen3MoeSparseMoeBlock.gate,
+ * Qwen3NextSparseMoeBlock.gate and shared_expert_gate, Llama4Router); none
+ * where the router holds its weight as a parameter (DeepseekV3TopkRouter,
+ * GptOssTopKRouter, NemotronHTopkRouter, Glm4MoeTopkRouter), which PEFT
+ * cannot adapt; Qwen2.5-VL's vision tower's linear modules (GS_LORA_VISION).
+ */
+unsigned gs_recipe_extra_modules(int arch, int moe);
 
 /*
  * The targets against the modules the model has (gs_recipe_modules):

@@ -1229,7 +1229,7 @@ static void S_read_cache(gs_jr *r, gs_workload *w, json_t *root)
  */
 static void S_recipe_targets(gs_jr *r, gs_recipe *rc, const char *path)
 {
-	unsigned bad, has = gs_recipe_modules(rc->names, rc->mla, rc->mla_q_rank);
+	unsigned bad, has = gs_recipe_modules(rc->names, rc->mla, rc->mla_q_rank) | rc->extra;
 	size_t i;
 
 	rc->targets = gs_recipe_resolve(rc->targets, has, &bad);
@@ -1306,6 +1306,7 @@ static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 	if (m) {
 		rc->names = gs_recipe_lora_names((int)m->arch);
 		rc->experts_param = gs_recipe_experts_param((int)m->arch);
+		rc->extra = gs_recipe_extra_modules((int)m->arch, rc->experts > 1);
 		if (m->arch == GS_ARCH_NEMOTRON_H || m->arch == GS_ARCH_QWEN3_NEXT)
 			S_recipe_hybrid(r, rc, m);
 	}
@@ -1384,6 +1385,18 @@ static void S_recipe_check(gs_jr *r, gs_workload *w, json_t *root, const char *p
 	if (rc->hybrid)
 		rc->has_ck = 0;
 	rc->ck_config_params = m && m->has_config_params ? m->config_params : 0;
+	/* Qwen2.5-VL's vision tower: the shapes of its linear modules */
+	if (m && m->vision_depth && m->vision_hidden && m->vision_intermediate && m->vision_merge &&
+	    m->vision_out) {
+		rc->vis_depth = m->vision_depth;
+		rc->vis_hidden = m->vision_hidden;
+		rc->vis_inter = m->vision_intermediate;
+		rc->vis_merge = m->vision_merge;
+		rc->vis_out = m->vision_out;
+	}
+	/* a GGUF base is trained dequantised (recipe.h gs_recipe_gguf_width) */
+	if (m && m->weights == GS_WEIGHTS_GGUF && !w->weights_format)
+		rc->gguf_width = gs_recipe_gguf_width(w->compute_format, &rc->gguf_width_stated);
 	if (!rc->has_hidden)
 		gs_jr_error(r, gp, "missing hidden_size (state it, or read the model with model.from)");
 	if (!rc->has_intermediate)

@@ -224,6 +224,16 @@ static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training
 		S_training_ck(w, rc, t);
 	gs_jw_key(w, "checkpointing");
 	gs_jw_str(w, gs_recipe_ckpt_id(rc->checkpointing));
+	if (rc->gguf_width) {
+		/* a GGUF base, dequantised to this width (recipe.h) */
+		gs_jw_key(w, "gguf_base");
+		gs_jw_object(w);
+		gs_jw_key(w, "bytes_per_value");
+		gs_jw_u64(w, rc->gguf_width);
+		gs_jw_key(w, "width_stated");
+		gs_jw_bool(w, rc->gguf_width_stated);
+		gs_jw_end(w);
+	}
 	gs_jw_key(w, "host_memory");
 	gs_jw_qty(w, gs_qty_make(t->host, GS_PROV_CALCULATED));
 	gs_jw_key(w, "items");
@@ -266,6 +276,18 @@ static void S_training_recipe(gs_jw *w, const gs_workload *wl, const gs_training
 	gs_jw_str(w, gs_recipe_shard_id(rc->sharding));
 	gs_jw_key(w, "trainable_parameters");
 	gs_jw_u64(w, t->trainable);
+	if (rc->vis_depth) {
+		/* Qwen2.5-VL's vision tower, counted as trained (training.h) */
+		gs_jw_key(w, "vision_tower");
+		gs_jw_object(w);
+		if (rc->method == GS_METHOD_QLORA) {
+			gs_jw_key(w, "quantized_parameters_config");
+			gs_jw_u64(w, t->vision_quantized);
+		}
+		gs_jw_key(w, "trainable_parameters_config");
+		gs_jw_u64(w, t->vision_trainable);
+		gs_jw_end(w);
+	}
 	gs_jw_end(w);
 }
 

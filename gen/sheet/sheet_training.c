@@ -303,6 +303,52 @@ static void S_ck_table(S_ctx *c)
 		S_cross(c, p, TR("train.ck.quantized"), t->quantized, t->quantized_config);
 }
 
+/* A GGUF base: why its weights are its parameters at a width, not its
+ * bytes (recipe.h gs_recipe_gguf_width), with the width's source. */
+static void S_gguf_para(S_ctx *c)
+{
+	const gs_workload *w = c->in->w;
+	const gs_recipe *rc = &w->recipe;
+	cmark_node *p;
+	char a[GS_FMT_MAX], b[GS_FMT_MAX];
+
+	if (!rc->gguf_width)
+		return;
+	p = gs_doc_para(c->root);
+	if (rc->method == GS_METHOD_QLORA) {
+		gs_doc_text(p, TR("train.gguf_qlora"));
+		return;
+	}
+	gs_doc_textf(p, "%s %s x %u B (%s, \"%s\") = %s B, %s", TR("train.gguf_base"),
+		     gs_qty_fmt_int(a, w->parameters, c->lang), rc->gguf_width,
+		     TR(rc->gguf_width_stated ? "train.gguf_stated" : "train.gguf_default"),
+		     w->compute_format ? w->compute_format : "",
+		     gs_qty_fmt_int(b, c->in->s->train.items[GS_TI_WEIGHTS].total, c->lang),
+		     TR("word.calculated_end"));
+}
+
+/* Qwen2.5-VL's vision tower, counted as trained: its part of the
+ * trainable parameters (and of QLoRA's NF4 layers), and what a recipe
+ * that freezes it would leave out. */
+static void S_vision_para(S_ctx *c)
+{
+	const gs_recipe *rc = &c->in->w->recipe;
+	const gs_training *t = &c->in->s->train;
+	cmark_node *p;
+	char a[GS_FMT_MAX];
+
+	if (!rc->vis_depth)
+		return;
+	p = gs_doc_para(c->root);
+	gs_doc_textf(p, "%s %s %s", TR("train.vision"),
+		     gs_qty_fmt_int(a, t->vision_trainable, c->lang),
+		     TR(rc->method == GS_METHOD_FULL ? "train.vision_full" : "train.vision_lora"));
+	if (rc->method == GS_METHOD_QLORA)
+		gs_doc_textf(p, " %s %s %s", TR("train.vision_qlora"),
+			     gs_qty_fmt_int(a, t->vision_quantized, c->lang), TR("train.vision_qlora_end"));
+	gs_doc_textf(p, " %s", TR("train.vision_freeze"));
+}
+
 void gs_sheet_training_sizing(S_ctx *c)
 {
 	const gs_sizing *s = c->in->s;
@@ -315,6 +361,8 @@ void gs_sheet_training_sizing(S_ctx *c)
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR("train.intro"));
 	S_items_table(c);
+	S_gguf_para(c);
+	S_vision_para(c);
 	p = gs_doc_para(c->root);
 	gs_doc_text(p, TR(c->in->w->recipe.hybrid ? "train.formulas_hybrid" : "train.formulas"));
 	S_ck_table(c);
@@ -382,7 +430,7 @@ void gs_sheet_training_lever(S_ctx *c, cmark_node *p)
 	} else if (best == GS_TI_WEIGHTS) {
 		if (rc.method == GS_METHOD_LORA) {
 			rc.method = GS_METHOD_QLORA;
-			what = "train.lever.qlora";
+			what = rc.gguf_width ? "train.lever.qlora_gguf" : "train.lever.qlora";
 		} else if (rc.cards > 1 && rc.sharding < GS_SHARD_ZERO3) {
 			rc.sharding = GS_SHARD_ZERO3;
 			what = "train.lever.zero3";

@@ -10,8 +10,11 @@
 #  - the same model as a GGUF header (attn_qkv, ffn_up 2 x intermediate
 #    wide): the same kinds and the same 55,705,600;
 #  - Mixtral-8x7B as a GGUF header (ffn_*_exps: every expert in one
-#    tensor): LoRA rank 16 on all-linear 240,123,904, the figure of its
-#    safetensors checkpoint (checkpoint/README.md);
+#    tensor): LoRA rank 16 on all-linear 242,225,152: the 240,123,904 of
+#    q, k, v, o and the experts, the figure of its safetensors checkpoint
+#    (checkpoint/README.md), and its router block_sparse_moe.gate, an
+#    nn.Linear that PEFT's all-linear adapts (ffn_gate_inp, 4,096 x 8:
+#    16 x 4,104 x 32 = 2,101,248);
 #  - Phi-3-mini-4k (config.json only): all-linear 25,165,824 from the
 #    geometry; Pythia-1B (GPT-NeoX): query_key_value and dense by default;
 #  - gpt-oss-20b: all-linear is q, k, v, o (its experts are no linear
@@ -72,9 +75,9 @@ done
 grep -qF "GGUF header placed by its llama.cpp name" out-phi4-gguf/phi4-gguf.md ||
 	err "the GGUF sheet does not say where its kinds come from"
 
-targets mixtral-gguf q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj \
+targets mixtral-gguf q_proj,k_proj,v_proj,o_proj,gate,gate_proj,up_proj,down_proj \
 	--lora-targets all-linear --microbatch 4
-trainable mixtral-gguf 240,123,904 "| routed experts | 45,097,156,608 |"
+trainable mixtral-gguf 242,225,152 "| routed experts | 45,097,156,608 |"
 
 targets phi-3-mini-4k qkv_proj,o_proj,gate_up_proj,down_proj --lora-targets all-linear
 trainable phi-3-mini-4k 25,165,824

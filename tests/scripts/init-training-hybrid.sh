@@ -10,7 +10,7 @@
 #  - Qwen3-Next-80B-A3B (Gated DeltaNet and attention layers, each with
 #    its MoE block): q_proj, k_proj, v_proj, o_proj, in_proj_qkvz,
 #    in_proj_ba, out_proj by default: 12 x 344,064 + 36 x 361,472 =
-#    17,141,760; all-linear 3,044,512,512
+#    17,141,760; all-linear 3,046,478,592 (the router gate's adapter included)
 # (each figure worked in tests/unit/test_training.c).
 # A script, not a golden case: each workload names its model folder
 # relative to the file init writes, so both are written in a scratch folder.
@@ -48,7 +48,7 @@ run nemotron-3-nano-30b-a3b adaptation nemotron-lora 9,145,344
 run nemotron-3-nano-30b-a3b adaptation nemotron-all 441,936,896 --lora-targets all-linear
 run nemotron-3-nano-30b-a3b training nemotron-full 31,577,940,288
 run qwen3-next-80b-a3b-thinking adaptation next-lora 17,141,760
-run qwen3-next-80b-a3b-thinking adaptation next-all 3,044,512,512 --lora-targets all-linear
+run qwen3-next-80b-a3b-thinking adaptation next-all 3,046,478,592 --lora-targets all-linear
 run qwen3-next-80b-a3b-thinking adaptation next-qlora 17,141,760 --qlora
 run qwen3-next-80b-a3b-thinking training next-full 79,674,391,296
 python3 - nemotron-lora.json next-lora.json <<'PY' || err "init's default targets"

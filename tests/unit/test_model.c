@@ -807,7 +807,8 @@ static void test_replicated(void)
  * geometry's count. LoRA's rows + columns per role: q 16, k 12, v 12, o
  * 16, gate 24, up 24, down 24 (rank 4 on all: 4 x 128 = 512). Linear 576.
  * Names of the published checkpoints (Mixtral, DeepSeek-V3, Qwen2-MoE,
- * GPT-NeoX) each to its kind and role.
+ * GPT-NeoX, Llama 4) each to its kind and role; a router's role whatever
+ * the architecture (the recipe counts it where the router is linear).
  */
 static void test_param_kinds(void)
 {
@@ -834,10 +835,18 @@ static void test_param_kinds(void)
 		{ "model.layers.3.mlp.experts.255.up_proj.weight", GS_PK_ROUTED, "up_proj" },
 		{ "model.layers.3.mlp.shared_experts.gate_proj.weight", GS_PK_SHARED, "gate_proj" },
 		{ "model.layers.0.mlp.shared_expert.down_proj.weight", GS_PK_SHARED, "down_proj" },
-		{ "model.layers.0.mlp.shared_expert_gate.weight", GS_PK_ROUTER, NULL },
-		{ "model.layers.3.mlp.gate.weight", GS_PK_ROUTER, NULL },
+		{ "model.layers.0.mlp.shared_expert_gate.weight", GS_PK_ROUTER, "shared_expert_gate" },
+		{ "model.layers.3.mlp.gate.weight", GS_PK_ROUTER, "gate" },
 		{ "model.layers.3.mlp.gate.e_score_correction_bias", GS_PK_ROUTER, NULL },
-		{ "model.layers.0.block_sparse_moe.gate.weight", GS_PK_ROUTER, NULL },
+		{ "model.layers.0.block_sparse_moe.gate.weight", GS_PK_ROUTER, "gate" },
+		{ "language_model.model.layers.1.feed_forward.router.weight", GS_PK_ROUTER, "router" },
+		{ "visual.blocks.0.attn.qkv.weight", GS_PK_ATTENTION, "attn.qkv" },
+		{ "visual.blocks.31.attn.proj.weight", GS_PK_ATTENTION, "attn.proj" },
+		{ "visual.blocks.0.mlp.gate_proj.weight", GS_PK_DENSE, "gate_proj" },
+		{ "visual.merger.mlp.0.weight", GS_PK_DENSE, "merger.mlp.0" },
+		{ "visual.merger.mlp.2.weight", GS_PK_DENSE, "merger.mlp.2" },
+		{ "visual.merger.ln_q.weight", GS_PK_NORM, NULL },
+		{ "model.layers.0.mlp.gate_proj.weight", GS_PK_DENSE, "gate_proj" },
 		{ "model.layers.0.block_sparse_moe.experts.7.w1.weight", GS_PK_ROUTED, "gate_proj" },
 		{ "model.layers.0.block_sparse_moe.experts.7.w3.weight", GS_PK_ROUTED, "up_proj" },
 		{ "model.layers.0.block_sparse_moe.experts.7.w2.weight", GS_PK_ROUTED, "down_proj" },

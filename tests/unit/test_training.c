@@ -974,20 +974,25 @@ static void S_qwen3_next(gs_workload *w)
  *  - Gated DeltaNet: in_proj_qkvz 2,048 x (2 x 2,048 + 2 x 4,096) +
  *    in_proj_ba 2,048 x 64 + out_proj 4,096 x 2,048 = 25,165,824 +
  *    131,072 + 8,388,608 = 33,685,504;
- *  - MoE: 512 x 3 x 2,048 x 512 + 3 x 2,048 x 512 + shared_expert_gate
- *    2,048 = 1,610,612,736 + 3,145,728 + 2,048 = 1,613,760,512;
- *  attention + MoE 1,641,023,488, x 12 = 19,692,281,856; Gated DeltaNet +
- *  MoE 1,647,446,016, x 36 = 59,308,056,576; all 79,000,338,432.
+ *  - MoE: 512 x 3 x 2,048 x 512 + 3 x 2,048 x 512 = 1,610,612,736 +
+ *    3,145,728 = 1,613,758,464 (the routers apart, below);
+ *  attention + MoE 1,641,021,440, x 12 = 19,692,257,280; Gated DeltaNet +
+ *  MoE 1,647,443,968, x 36 = 59,307,982,848; all 79,000,240,128.
+ * The linear routers (nn.Linear: mlp.gate h -> 512, shared_expert_gate
+ * h -> 1) in each of the 48 MoE layers: 48 x (2,048 x 512 + 2,048) =
+ * 50,429,952; QLoRA's NF4 part 79,000,240,128 + 50,429,952 =
+ * 79,050,670,080.
  * LoRA rank 16 on all-linear (q, k, v, o, in_proj_qkvz, in_proj_ba,
- * out_proj, gate, up, down, shared_expert_gate):
+ * out_proj, gate_proj, up, down, shared_expert_gate and the router gate):
  *  - attention 16 x ((2,048 + 8,192) + 2 x (2,048 + 512) + (4,096 +
  *    2,048)) = 16 x 21,504 = 344,064;
  *  - Gated DeltaNet 16 x ((2,048 + 12,288) + (2,048 + 64) + (4,096 +
  *    2,048)) = 16 x 22,592 = 361,472;
  *  - MoE 512 x 16 x 3 x (2,048 + 512) + 16 x 3 x 2,560 + 16 x (2,048 + 1)
- *    = 62,914,560 + 122,880 + 32,784 = 63,070,224;
- *  T = 12 x 63,414,288 + 36 x 63,431,696 = 760,971,456 + 2,283,541,056 =
- *  3,044,512,512.
+ *    + the router 16 x (2,048 + 512) = 62,914,560 + 122,880 + 32,784 +
+ *    40,960 = 63,111,184;
+ *  T = 12 x 63,455,248 + 36 x 63,472,656 = 761,462,976 + 2,285,015,616 =
+ *  3,046,478,592.
  * Activations of one layer without checkpointing (two norms 4sbh =
  * 33,554,432 and the MoE 11 x (3sbh + 4sb·512) = 11 x 33,554,432 =
  * 369,098,752 in each):
@@ -1011,15 +1016,17 @@ static void test_hybrid_qwen3_next(void)
 	unsigned bad;
 
 	S_qwen3_next(&w);
+	w.recipe.extra = gs_recipe_extra_modules(GS_ARCH_QWEN3_NEXT, 1);
 	CHECK(gs_training_linear_params(&w, &v) == 0);
-	CHECK_U64(v, 79000338432ULL);
+	CHECK_U64(v, 79000240128ULL);
 	w.recipe.method = GS_METHOD_LORA;
 	w.recipe.lora_rank = 16;
 	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR,
-					     gs_recipe_modules(GS_LORA_NAMES_QWEN3_NEXT, 0, 0), &bad);
+					     gs_recipe_modules(GS_LORA_NAMES_QWEN3_NEXT, 0, 0) |
+					     w.recipe.extra, &bad);
 	CHECK(bad == 0);
 	CHECK(gs_training_lora_params(&w, &v) == 0);
-	CHECK_U64(v, 3044512512ULL);
+	CHECK_U64(v, 3046478592ULL);
 	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_NONE, &v) == 0);
 	CHECK_U64(v, 48340402176ULL);
 	CHECK(gs_training_activations(&w, 1, 4096, GS_CKPT_SELECTIVE, &v) == 0);
@@ -1031,18 +1038,250 @@ static void test_hybrid_qwen3_next(void)
 	CHECK(gs_training_size(&w, 159348782592ULL, &t, &err) == 0);
 	CHECK(t.nhy == 2);
 	if (t.nhy == 2) {
-		CHECK_U64(t.hy[0].linear, 1641023488ULL);
+		CHECK_U64(t.hy[0].linear, 1641021440ULL);
 		CHECK_U64(t.hy[0].act, 1904214016ULL);
-		CHECK_U64(t.hy[1].linear, 1647446016ULL);
+		CHECK_U64(t.hy[1].linear, 1647443968ULL);
 		CHECK_U64(t.hy[1].act, 708050944ULL);
 	}
-	/* QLoRA's NF4 part: the linear layers above, 79,000,338,432 */
+	/* QLoRA's NF4 part: the linear layers and routers above */
 	w.recipe.method = GS_METHOD_QLORA;
 	CHECK(gs_training_size(&w, 159348782592ULL, &t, &err) == 0);
-	CHECK_U64(t.quantized, 79000338432ULL);
+	CHECK_U64(t.quantized, 79050670080ULL);
 	/* Mamba2's in_proj is no module of Qwen3-Next */
 	gs_recipe_resolve(GS_LORA_IN, gs_recipe_modules(GS_LORA_NAMES_QWEN3_NEXT, 0, 0), &bad);
 	CHECK(bad == GS_LORA_IN);
+}
+
+/*
+ * The routers under "all-linear" (recipe.h gs_recipe_extra_modules): PEFT
+ * adapts every nn.Linear but the head, so a router that is one gets an
+ * adapter, r x (h + experts) per MoE layer. Mixtral-8x7B (32 layers, h
+ * 4,096, 8 experts), rank 16: block_sparse_moe.gate 16 x (4,096 + 8) =
+ * 65,664 a layer, x 32 = 2,101,248, beside the 240,123,904 of q, k, v, o
+ * and every expert's gate, up, down: 242,225,152 (the checkpoint's
+ * header gives the same: gate.weight [8, 4,096] per layer). Qwen3-Next's
+ * shared_expert_gate h -> 1: 16 x (2,048 + 1) = 32,784 a layer, and its
+ * gate 16 x (2,048 + 512) = 40,960 (h 2,048, 512 experts; 48 layers, the
+ * attention and MLP not named here). Llama 4's router (Llama4Router
+ * subclasses nn.Linear): h 5,120, 16 experts, rank 8: 8 x 5,136 = 41,088
+ * a MoE layer, x 24 MoE layers of 48 = 986,112. DeepSeek-V3's router is
+ * a parameter (DeepseekV3TopkRouter.weight): none, and "gate" refused.
+ */
+static void test_lora_routers(void)
+{
+	gs_workload w;
+	uint64_t v = 0;
+	unsigned bad, has;
+	const char *name;
+
+	S_model(&w, 46702792704ULL, 32, 32, 8, 4096, 14336, 32000, 4, 4096);
+	w.recipe.experts = 8;
+	w.recipe.experts_active = 2;
+	w.recipe.lora_rank = 16;
+	has = gs_recipe_modules(GS_LORA_NAMES_SEPARATE, 0, 0) |
+	      gs_recipe_extra_modules(GS_ARCH_MIXTRAL, 1);
+	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR, has, &bad);
+	CHECK_U64(bad, 0);
+	CHECK_U64(w.recipe.targets, GS_LORA_ALL | GS_LORA_ROUTER_GATE);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 242225152ULL);
+	w.recipe.targets = GS_LORA_ROUTER_GATE;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 2101248ULL);
+	/* QLoRA: the linear routers in NF4 too, 8 x 4,096 x 32 = 1,048,576
+	 * beside the 46,439,333,888 of the attention and the experts */
+	w.recipe.method = GS_METHOD_QLORA;
+	w.recipe.extra = GS_LORA_ROUTER_GATE;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	{
+		gs_training t;
+		gs_error err = { 0 };
+		CHECK(gs_training_size(&w, 93405585408ULL, &t, &err) == 0);
+		CHECK_U64(t.quantized_config, 46440382464ULL);
+		/* from the checkpoint: its linear matrices and its routers' */
+		w.recipe.has_ck = 1;
+		w.recipe.ck.linear = 46439333888ULL;
+		w.recipe.ck.router_linear = 1048576;
+		CHECK(gs_training_size(&w, 93405585408ULL, &t, &err) == 0);
+		CHECK_U64(t.quantized, 46440382464ULL);
+		w.recipe.extra = 0;   /* a parameter router (DeepSeek-V3's): not in NF4 */
+		CHECK(gs_training_size(&w, 93405585408ULL, &t, &err) == 0);
+		CHECK_U64(t.quantized, 46439333888ULL);
+		w.recipe.has_ck = 0;
+	}
+	/* a dense Mixtral-named model has no router: none */
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_MIXTRAL, 0), 0);
+	/* Qwen3-Next: gate and shared_expert_gate */
+	S_model(&w, 1, 48, 16, 2, 2048, 5120, 151936, 1, 4096);
+	w.recipe.experts = 512;
+	w.recipe.experts_active = 10;
+	w.recipe.lora_rank = 16;
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_QWEN3_NEXT, 1),
+		  GS_LORA_ROUTER_GATE | GS_LORA_SHARED_GATE);
+	w.recipe.targets = GS_LORA_SHARED_GATE;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 32784ULL * 48);
+	w.recipe.targets = GS_LORA_ROUTER_GATE | GS_LORA_SHARED_GATE;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, (32784ULL + 40960ULL) * 48);
+	/* Llama 4: the router, on its 24 MoE layers only */
+	S_model(&w, 1, 48, 40, 8, 5120, 16384, 202048, 1, 4096);
+	w.recipe.experts = 16;
+	w.recipe.experts_active = 1;
+	w.recipe.dense_layers = 24;
+	w.recipe.experts_param = 1;
+	w.recipe.lora_rank = 8;
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_LLAMA4, 1), GS_LORA_ROUTER);
+	w.recipe.targets = GS_LORA_ROUTER;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 986112ULL);
+	/* DeepSeek-V3, gpt-oss, Nemotron-H: parameter routers, none */
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_DEEPSEEK_V3, 1), 0);
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_GPT_OSS, 1), 0);
+	CHECK_U64(gs_recipe_extra_modules(GS_ARCH_NEMOTRON_H, 1), 0);
+	gs_recipe_resolve(GS_LORA_ROUTER_GATE, gs_recipe_modules(GS_LORA_NAMES_SEPARATE, 1, 1536),
+			  &bad);
+	CHECK_U64(bad, GS_LORA_ROUTER_GATE);
+	{
+		char *msg = gs_recipe_bad_target(GS_LORA_ROUTER_GATE, GS_LORA_NAMES_SEPARATE, 1, 1536);
+		CHECK(strstr(msg, "DeepseekV3TopkRouter") != NULL);
+		free(msg);
+	}
+	/* "gate" names the router only: PEFT's suffix match never takes it
+	 * for gate_proj */
+	CHECK(gs_recipe_parse_targets("gate", &has, &name) == 0);
+	CHECK_U64(has, GS_LORA_ROUTER_GATE);
+}
+
+/*
+ * A GGUF base (recipe gguf_width): transformers dequantises the blocks to
+ * float32 and holds them in the dtype asked, so the base is P x W, not the
+ * GGUF's bytes. Mixtral-8x7B (P 46,702,792,704) in Q8_0 (49,625,579,520 B
+ * as read), LoRA, compute format "f32 ...": 4 x P = 186,811,170,816.
+ * Llama-2-7B (P 6,738,415,616) full training, AdamW:
+ *   bf16 (W 2): weights 2P = 13,476,831,232, gradients 2P, master 4P =
+ *   26,953,662,464, AdamW 8P = 53,907,324,928;
+ *   float32 (W 4): weights and gradients 4P = 26,953,662,464 each, no
+ *   master copy (the weights are fp32 already).
+ * QLoRA on a GGUF base: the NF4 rule of any base, the GGUF's bytes unused.
+ */
+static void test_gguf_base(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	int stated;
+
+	CHECK_U64(gs_recipe_gguf_width("f32 activations, GGUF blocks dequantized", &stated), 4);
+	CHECK_INT(stated, 1);
+	CHECK_U64(gs_recipe_gguf_width("bf16", &stated), 2);
+	CHECK_U64(gs_recipe_gguf_width("BFloat16: torch_dtype", &stated), 2);
+	CHECK_INT(stated, 1);
+	CHECK_U64(gs_recipe_gguf_width("q8_0 blocks", &stated), 4);
+	CHECK_INT(stated, 0);
+	CHECK_U64(gs_recipe_gguf_width(NULL, &stated), 4);
+
+	S_model(&w, 46702792704ULL, 32, 32, 8, 4096, 14336, 32000, 4, 4096);
+	w.recipe.experts = 8;
+	w.recipe.experts_active = 2;
+	w.recipe.method = GS_METHOD_LORA;
+	w.recipe.lora_rank = 16;
+	w.recipe.targets = GS_LORA_ALL;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	w.recipe.gguf_width = 4;
+	CHECK(gs_training_size(&w, 49625579520ULL, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 186811170816ULL);
+	w.recipe.method = GS_METHOD_QLORA;
+	CHECK(gs_training_size(&w, 49625579520ULL, &t, &err) == 0);
+	/* Q 46,439,333,888: 23,219,666,944 + 725,614,592 + 11,337,728 +
+	 * 263,458,816 x 2 = 24,483,536,896 (whatever W) */
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 24483536896ULL);
+
+	S_llama7b(&w, 1, 2048);
+	w.storage_millibits = 8500;   /* a Q8_0 GGUF's bits per value */
+	w.recipe.method = GS_METHOD_FULL;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	w.recipe.gguf_width = 2;
+	CHECK(gs_training_size(&w, 7159566592ULL, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 13476831232ULL);
+	CHECK_U64(t.items[GS_TI_GRADIENTS].total, 13476831232ULL);
+	CHECK_U64(t.items[GS_TI_MASTER].total, 26953662464ULL);
+	CHECK_U64(t.items[GS_TI_OPTIMIZER].total, 53907324928ULL);
+	w.recipe.gguf_width = 4;
+	CHECK(gs_training_size(&w, 7159566592ULL, &t, &err) == 0);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 26953662464ULL);
+	CHECK_U64(t.items[GS_TI_GRADIENTS].total, 26953662464ULL);
+	CHECK_U64(t.items[GS_TI_MASTER].total, 0);
+}
+
+/*
+ * Qwen2.5-VL-7B's vision tower (vision_config: depth 32, hidden H 1,280,
+ * intermediate I 3,420, spatial merge 2, out 3,584; M = 1,280 x 4 =
+ * 5,120), counted as PEFT and bitsandbytes take it. LoRA rank 16:
+ *   attn.qkv 16 x (1,280 + 3,840) = 81,920; attn.proj 16 x 2,560 = 40,960;
+ *   gate_proj, up_proj, down_proj 16 x 4,700 = 75,200 each;
+ *   a block 348,480, x 32 = 11,151,360; merger mlp.0 16 x 10,240 =
+ *   163,840, mlp.2 16 x 8,704 = 139,264: 11,454,464 under all-linear.
+ * The language model (28 layers, h 3,584, 28 heads and 4 KV heads of 128,
+ * intermediate 18,944): 16 x (7,168 + 4,096 + 4,096 + 7,168 + 3 x 22,528)
+ * = 1,441,792 a layer, x 28 = 40,370,176: all 51,824,640. Named targets
+ * q_proj, v_proj, gate_proj, up_proj, down_proj: the language model's
+ * 16 x 78,848 x 28 = 35,323,904 and the tower's MLP 16 x 14,100 x 32 =
+ * 7,219,200 (PEFT's suffix match): 42,543,104.
+ * Its linear modules (QLoRA's NF4): 32 x (4 x 1,280² + 3 x 1,280 x 3,420)
+ * + 5,120² + 5,120 x 3,584 = 629,964,800 + 26,214,400 + 18,350,080 =
+ * 674,529,280.
+ */
+static void test_vision_tower(void)
+{
+	gs_workload w;
+	gs_training t;
+	gs_error err = { 0 };
+	uint64_t v = 0;
+	unsigned bad;
+
+	S_model(&w, 8292166656ULL, 28, 28, 4, 3584, 18944, 152064, 1, 2048);
+	w.head_dim = 128;
+	w.recipe.lora_rank = 16;
+	w.recipe.vis_depth = 32;
+	w.recipe.vis_hidden = 1280;
+	w.recipe.vis_inter = 3420;
+	w.recipe.vis_merge = 2;
+	w.recipe.vis_out = 3584;
+	w.recipe.targets = gs_recipe_resolve(GS_LORA_ALL_LINEAR,
+		gs_recipe_modules(GS_LORA_NAMES_SEPARATE, 0, 0) |
+		gs_recipe_extra_modules(GS_ARCH_QWEN2_5_VL, 0), &bad);
+	CHECK_U64(bad, 0);
+	CHECK_U64(w.recipe.targets, GS_LORA_ALL | GS_LORA_VISION);
+	CHECK(gs_training_vision_lora(&w.recipe, &v) == 0);
+	CHECK_U64(v, 11454464ULL);
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 51824640ULL);
+	CHECK(gs_training_vision_linear(&w.recipe, &v) == 0);
+	CHECK_U64(v, 674529280ULL);
+	w.recipe.targets = GS_LORA_Q | GS_LORA_V | GS_LORA_MLP;
+	CHECK(gs_training_lora_params(&w, &v) == 0);
+	CHECK_U64(v, 42543104ULL);
+	/* QLoRA: the language model's 6,525,288,448 and the tower's linear
+	 * parameters in NF4 */
+	w.recipe.method = GS_METHOD_QLORA;
+	w.recipe.targets = GS_LORA_ALL | GS_LORA_VISION;
+	w.recipe.optimizer = GS_OPT_ADAMW;
+	w.recipe.checkpointing = GS_CKPT_FULL;
+	CHECK(gs_training_size(&w, 16584333312ULL, &t, &err) == 0);
+	CHECK_U64(t.quantized, 7199817728ULL);
+	CHECK_U64(t.vision_quantized, 674529280ULL);
+	CHECK_U64(t.vision_trainable, 11454464ULL);
+	CHECK_U64(t.items[GS_TI_WEIGHTS].total, 5898861640ULL);
+	/* a model without a tower: none, and its targets refused */
+	w.recipe.vis_depth = 0;
+	CHECK(gs_training_vision_lora(&w.recipe, &v) == 0);
+	CHECK_U64(v, 0);
+	gs_recipe_resolve(GS_LORA_VIS_QKV, gs_recipe_modules(GS_LORA_NAMES_SEPARATE, 0, 0), &bad);
+	CHECK_U64(bad, GS_LORA_VIS_QKV);
 }
 
 int main(void)
@@ -1063,5 +1302,8 @@ int main(void)
 	test_lora_fused();
 	test_hybrid_nemotron_h();
 	test_hybrid_qwen3_next();
+	test_lora_routers();
+	test_gguf_base();
+	test_vision_tower();
 	return gs_check_exit("test_training");
 }

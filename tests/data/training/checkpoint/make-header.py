@@ -9,8 +9,8 @@ With INDEX.json (a published model.safetensors.index.json), the names
 written must be exactly the index's.
 
 The names are those of the published checkpoints, the module tree of
-transformers' modeling_mixtral.py, modeling_deepseek_v3.py and
-modeling_phi3.py (see
+transformers' modeling_mixtral.py, modeling_deepseek_v3.py,
+modeling_phi3.py and modeling_qwen2_5_vl.py (see
 README.md beside this script); every shape is computed from CONFIG.json.
 """
 import json
@@ -111,13 +111,56 @@ def deepseek_v3(c):
     return t
 
 
+def qwen2_5_vl(c):
+    """Qwen2.5-VL: the language model of Qwen2 (q, k, v with biases) and the
+    vision tower `visual.` (transformers' modeling_qwen2_5_vl.py: patch_embed
+    a Conv3d; per block norm1, norm2, attn.qkv and attn.proj with biases,
+    mlp.gate_proj, up_proj, down_proj with biases; the merger's ln_q,
+    mlp.0 and mlp.2), as the published index names them."""
+    h, H, kv = c["hidden_size"], c["num_attention_heads"], c["num_key_value_heads"]
+    d = c.get("head_dim") or h // H
+    I, V, v = c["intermediate_size"], c["vocab_size"], c["vision_config"]
+    t = [("model.embed_tokens.weight", "BF16", [V, h])]
+    for i in range(c["num_hidden_layers"]):
+        p = f"model.layers.{i}."
+        t += [(p + "input_layernorm.weight", "BF16", [h]),
+              (p + "post_attention_layernorm.weight", "BF16", [h]),
+              (p + "self_attn.q_proj.weight", "BF16", [H * d, h]),
+              (p + "self_attn.q_proj.bias", "BF16", [H * d]),
+              (p + "self_attn.k_proj.weight", "BF16", [kv * d, h]),
+              (p + "self_attn.k_proj.bias", "BF16", [kv * d]),
+              (p + "self_attn.v_proj.weight", "BF16", [kv * d, h]),
+              (p + "self_attn.v_proj.bias", "BF16", [kv * d]),
+              (p + "self_attn.o_proj.weight", "BF16", [h, H * d]),
+              (p + "mlp.gate_proj.weight", "BF16", [I, h]),
+              (p + "mlp.up_proj.weight", "BF16", [I, h]),
+              (p + "mlp.down_proj.weight", "BF16", [h, I])]
+    t += [("model.norm.weight", "BF16", [h]), ("lm_head.weight", "BF16", [V, h])]
+    vh, vi, ps = v["hidden_size"], v["intermediate_size"], v["patch_size"]
+    m = vh * v["spatial_merge_size"] ** 2
+    t += [("visual.patch_embed.proj.weight", "BF16",
+           [vh, v.get("in_chans", 3), v["temporal_patch_size"], ps, ps])]
+    for i in range(v["depth"]):
+        p = f"visual.blocks.{i}."
+        t += [(p + "norm1.weight", "BF16", [vh]), (p + "norm2.weight", "BF16", [vh]),
+              (p + "attn.qkv.weight", "BF16", [3 * vh, vh]), (p + "attn.qkv.bias", "BF16", [3 * vh]),
+              (p + "attn.proj.weight", "BF16", [vh, vh]), (p + "attn.proj.bias", "BF16", [vh])]
+        for n, o, k in (("gate_proj", vi, vh), ("up_proj", vi, vh), ("down_proj", vh, vi)):
+            t += [(p + "mlp." + n + ".weight", "BF16", [o, k]), (p + "mlp." + n + ".bias", "BF16", [o])]
+    t += [("visual.merger.ln_q.weight", "BF16", [vh]),
+          ("visual.merger.mlp.0.weight", "BF16", [m, m]), ("visual.merger.mlp.0.bias", "BF16", [m]),
+          ("visual.merger.mlp.2.weight", "BF16", [h, m]), ("visual.merger.mlp.2.bias", "BF16", [h])]
+    return t
+
+
 WIDTH = {"BF16": 2, "F32": 4, "F8_E4M3": 1}
 
 
 def main():
     cfg_path, out = sys.argv[1], sys.argv[2]
     c = json.load(open(cfg_path))
-    tensors = {"mixtral": mixtral, "deepseek_v3": deepseek_v3, "phi3": phi3}[c["model_type"]](c)
+    tensors = {"mixtral": mixtral, "deepseek_v3": deepseek_v3, "phi3": phi3,
+               "qwen2_5_vl": qwen2_5_vl}[c["model_type"]](c)
     if len(sys.argv) > 3:  # the published index: its tensors must be these
         names = set(json.load(open(sys.argv[3]))["weight_map"])
         if names != {t[0] for t in tensors}:
