@@ -74,7 +74,7 @@
  * tests/scripts/render-revision.sh fails when the committed site/ renders
  * otherwise than at the revision recorded in tests/render-revision.txt.
  */
-#define GS_SITE_RENDER_REVISION 19
+#define GS_SITE_RENDER_REVISION 20
 
 typedef struct {
 	unsigned jobs;            /* worker processes (workers.h); 0 or 1: none */
