@@ -2081,17 +2081,6 @@ static int S_milli(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* An imported setting's value, or NULL. */
-static const char *S_msetting(const gs_measurement *m, const char *name)
-{
-	size_t k;
-
-	for (k = 0; k < m->nimport_settings; k++)
-		if (strcmp(m->import_settings[k].name, name) == 0)
-			return m->import_settings[k].value;
-	return NULL;
-}
-
 /* A speed import that can stand for this workload's decoding: a benchmark
  * or a server's own lines, with speculative decoding exactly when the
  * workload declares it (a run that drafts tokens yields several a read of
@@ -2104,7 +2093,7 @@ static int S_speed_import(const gs_workload *w, const gs_measurement *m)
 
 	for (k = 0; from[k]; k++)
 		if (strcmp(m->import_from, from[k]) == 0)
-			return !S_msetting(m, "speculative_decoding") == !w->spec_draft_tokens;
+			return !gs_measurement_setting(m, "speculative_decoding") == !w->spec_draft_tokens;
 	return 0;
 }
 
@@ -2121,19 +2110,19 @@ static void S_speed_observed(const S_in *in, gs_candidate *c)
 
 	for (i = 0; i < in->nev; i++) {
 		const gs_measurement *m = in->ev[i].m;
-		const char *running;
+		const gs_msetting *running;
 		if (!S_usable(in, m) || !m->import_from || !S_same_model(c->offer, m) ||
 		    !S_speed_import(in->w, m))
 			continue;
-		running = strcmp(m->import_from, "vllm-stats") == 0 ? S_msetting(m, "running_requests")
-								    : NULL;
+		running = strcmp(m->import_from, "vllm-stats") == 0
+				  ? gs_measurement_setting(m, "running_requests") : NULL;
 		for (k = 0; k < m->nimport_figures; k++) {
 			const gs_mfigure *f = &m->import_figures[k];
 			uint64_t v;
 			if (S_milli(f->decimal, &v) != 0)
 				continue;
 			if (running && strcmp(f->name, "output_tokens_per_second") == 0 &&
-			    strtoull(running, NULL, 10) != c->speed.load.sequences)
+			    strtoull(running->value, NULL, 10) != c->speed.load.sequences)
 				continue;
 			if (!c->speed.has_obs_seq && strcmp(f->name, "decode_tokens_per_second") == 0) {
 				c->speed.has_obs_seq = 1;

@@ -369,7 +369,7 @@ static int S_read(gs_logctx *c, const char *data, size_t len, gs_speedlog_source
 typedef struct {
 	uint64_t running;
 	size_t *at;          /* the intervals' records, in their order */
-	size_t n;
+	size_t n, cap;
 } S_steady;
 
 static int S_cmp_gen(const void *a, const void *b, void *ctx)
@@ -400,12 +400,13 @@ static size_t S_group(const gs_speedlog *sl, S_steady **out)
 			;
 		if (k == ng) {
 			g = gs_xrealloc(g, (ng + 1) * sizeof(*g));
-			g[ng].running = r->running;
-			g[ng].at = NULL;
-			g[ng].n = 0;
-			ng++;
+			memset(&g[ng++], 0, sizeof(*g));
+			g[k].running = r->running;
 		}
-		g[k].at = gs_xrealloc(g[k].at, (g[k].n + 1) * sizeof(size_t));
+		if (g[k].n == g[k].cap) {
+			g[k].cap = g[k].cap ? 2 * g[k].cap : 16;
+			g[k].at = gs_xrealloc(g[k].at, g[k].cap * sizeof(size_t));
+		}
 		g[k].at[g[k].n++] = i;
 	}
 	*out = g;

@@ -2,6 +2,7 @@
  * speedlog: llama-bench rows, llama.cpp timings, vLLM benchmark summaries and
  * stats lines (speedlog.h).
  */
+#define _GNU_SOURCE
 #include "speedlog.h"
 
 #include <stdarg.h>
@@ -426,12 +427,7 @@ static int S_vllm(s_ctx *c, size_t line, s_span s)
 /* The first occurrence of t in s (exact case), or NULL. */
 static const char *S_find(s_span s, const char *t)
 {
-	size_t n = strlen(t), i;
-
-	for (i = 0; i + n <= s.n; i++)
-		if (memcmp(s.p + i, t, n) == 0)
-			return s.p + i;
-	return NULL;
+	return memmem(s.p, s.n, t, strlen(t));
 }
 
 /* A whole count ("971"), no point: 0, or -1 with the error set. */
