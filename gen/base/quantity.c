@@ -265,16 +265,22 @@ int gs_qty_parse_size(const char *amount, uint64_t unit_bytes, uint64_t *out)
 	return 0;
 }
 
-char *gs_qty_fmt_millibits(char *buf, uint64_t millibits)
+char *gs_qty_fmt_milli(char *buf, uint64_t milli, gs_lang lang)
 {
-	uint64_t frac = millibits % 1000;
-	int n = snprintf(buf, GS_FMT_MAX, "%llu", (unsigned long long)(millibits / 1000));
+	uint64_t frac = milli % 1000;
+	size_t n = S_group(buf, milli / 1000, lang);
 
 	if (frac) {
-		snprintf(buf + n, (size_t)(GS_FMT_MAX - n), ".%03llu", (unsigned long long)frac);
-		n = (int)strlen(buf);
+		snprintf(buf + n, GS_FMT_MAX - n, "%c%03llu", lang == GS_LANG_ES ? ',' : '.',
+			 (unsigned long long)frac);
+		n = strlen(buf);
 		while (buf[n - 1] == '0')
 			buf[--n] = '\0';
 	}
 	return buf;
+}
+
+char *gs_qty_fmt_millibits(char *buf, uint64_t millibits)
+{
+	return gs_qty_fmt_milli(buf, millibits, GS_LANG_EN);
 }

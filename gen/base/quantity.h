@@ -70,7 +70,11 @@ char *gs_qty_fmt_micro(char *buf, int64_t micro, gs_lang lang);
 char *gs_qty_fmt_micro_down(char *buf, int64_t micro, gs_lang lang);
 char *gs_qty_fmt_gib(char *buf, uint64_t bytes, gs_lang lang);
 char *gs_qty_fmt_gb(char *buf, uint64_t bytes, gs_lang lang);
-/* A width in thousandths of a bit: "4.5", "16", "4.125" (shortest decimal). */
+/* Thousandths as the shortest decimal: "0.63", "2.4", "1" ("0,63" in
+ * Spanish; the whole part grouped as gs_qty_fmt_int). */
+char *gs_qty_fmt_milli(char *buf, uint64_t milli, gs_lang lang);
+/* A width in thousandths of a bit: "4.5", "16", "4.125" (the same, in
+ * English). */
 char *gs_qty_fmt_millibits(char *buf, uint64_t millibits);
 /* Amount in hundredths (47.14 is 4714), without currency. */
 char *gs_qty_fmt_money(char *buf, int64_t hundredths, gs_lang lang);

@@ -309,6 +309,15 @@ static void S_member_str(gs_jw *w, const char *key, const char *v)
 	gs_jw_str(w, v);
 }
 
+/* A whole number when has, else null. */
+static void S_u64_or_null(gs_jw *w, int has, uint64_t v)
+{
+	if (has)
+		gs_jw_u64(w, v);
+	else
+		gs_jw_null(w);
+}
+
 /*
  * A table of the decision JSON (schema 5): what many candidates share,
  * each distinct value written once (compared by its bytes) and named by
@@ -598,13 +607,11 @@ static void S_runtime(gs_jw *w, const gs_workload *wl)
 	gs_jw_end(w);
 }
 
+/* A member whose value is a whole number when has, else null. */
 static void S_opt_u64(gs_jw *w, const char *key, int has, uint64_t v)
 {
 	gs_jw_key(w, key);
-	if (has)
-		gs_jw_u64(w, v);
-	else
-		gs_jw_null(w);
+	S_u64_or_null(w, has, v);
 }
 
 /* A quantity in a table's row: [bytes, provenance], [bytes, provenance,
@@ -690,14 +697,8 @@ static void S_speed(gs_jw *w, S_tables *tb, const gs_candidate *c)
 	gs_jw_u64(&sub, sp->decode_seq_milli);
 	gs_jw_u64(&sub, sp->decode_weights_milli);
 	gs_jw_u64(&sub, sp->decode_total_milli);
-	if (sp->has_prefill)
-		gs_jw_u64(&sub, sp->prefill_milli);
-	else
-		gs_jw_null(&sub);
-	if (sp->has_ttft)
-		gs_jw_u64(&sub, sp->ttft_micro);
-	else
-		gs_jw_null(&sub);
+	S_u64_or_null(&sub, sp->has_prefill, sp->prefill_milli);
+	S_u64_or_null(&sub, sp->has_ttft, sp->ttft_micro);
 	/* an ambiguous name: the bound of the fastest variant it allows; the
 	 * datasheet's words once, in "speed_sources" */
 	S_sub_begin(&src);
@@ -710,13 +711,8 @@ static void S_speed(gs_jw *w, S_tables *tb, const gs_candidate *c)
 		    sp->obs_total_file, sp->obs_total_source, sp->obs_total_line,
 		    sp->obs_total_bound_milli, sp->obs_total_ratio_milli, sp->obs_total_above);
 	/* assumed: the workload's speed_assumptions applied to the bound */
-	if (sp->has_expected) {
-		gs_jw_u64(&sub, sp->expected_seq_milli);
-		gs_jw_u64(&sub, sp->expected_total_milli);
-	} else {
-		gs_jw_null(&sub);
-		gs_jw_null(&sub);
-	}
+	S_u64_or_null(&sub, sp->has_expected, sp->expected_seq_milli);
+	S_u64_or_null(&sub, sp->has_expected, sp->expected_total_milli);
 	gs_jw_end(&sub);
 	gs_jw_u64(w, S_table_add(&tb->speeds, &sub));
 }
@@ -734,27 +730,12 @@ static void S_speed_assumptions(gs_jw *w, const gs_workload *wl)
 		return;
 	}
 	gs_jw_object(w);
-	gs_jw_key(w, "decode_efficiency_milli");
-	if (wl->has_decode_efficiency)
-		gs_jw_u64(w, wl->decode_efficiency_milli);
-	else
-		gs_jw_null(w);
-	gs_jw_key(w, "draft_tokens");
-	if (wl->spec_draft_tokens)
-		gs_jw_u64(w, wl->spec_draft_tokens);
-	else
-		gs_jw_null(w);
+	S_opt_u64(w, "decode_efficiency_milli", wl->has_decode_efficiency, wl->decode_efficiency_milli);
+	S_opt_u64(w, "draft_tokens", wl->spec_draft_tokens != 0, wl->spec_draft_tokens);
 	S_member_str(w, "source", wl->speed_assumptions_source);
-	gs_jw_key(w, "tokens_per_step_max");
-	if (wl->spec_draft_tokens)
-		gs_jw_u64(w, wl->spec_draft_tokens + 1);
-	else
-		gs_jw_null(w);
-	gs_jw_key(w, "tokens_per_step_milli");
-	if (wl->has_spec_tokens_per_step)
-		gs_jw_u64(w, wl->spec_tokens_per_step_milli);
-	else
-		gs_jw_null(w);
+	S_opt_u64(w, "tokens_per_step_max", wl->spec_draft_tokens != 0, wl->spec_draft_tokens + 1);
+	S_opt_u64(w, "tokens_per_step_milli", wl->has_spec_tokens_per_step,
+		  wl->spec_tokens_per_step_milli);
 	gs_jw_end(w);
 }
 

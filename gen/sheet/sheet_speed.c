@@ -116,22 +116,6 @@ void gs_sheet_speed_mtok_cell(S_ctx *c, cmark_node *row, const size_t *next, siz
 		gs_doc_text(cell, TR("word.missing"));
 }
 
-/* A decimal of thousandths as written ("0.63", "2.4"; "1" for 1000). */
-static char *S_fraction(char *buf, uint64_t milli, gs_lang lang)
-{
-	size_t o;
-
-	gs_qty_fmt_int(buf, milli / 1000u, lang);
-	if (milli % 1000u) {
-		o = strlen(buf);
-		snprintf(buf + o, GS_FMT_MAX - o, "%c%03u", lang == GS_LANG_ES ? ',' : '.',
-			 (unsigned)(milli % 1000u));
-		while (buf[strlen(buf) - 1] == '0')
-			buf[strlen(buf) - 1] = '\0';
-	}
-	return buf;
-}
-
 /* The workload's speed_assumptions in words: speculative decoding (a
  * certainty on the bound) and the expected figures (assumed). */
 static void S_para_assumptions(S_ctx *c)
@@ -142,8 +126,8 @@ static void S_para_assumptions(S_ctx *c)
 	char *text;
 
 	memset(&hv, 0, sizeof(hv));
-	hv.n1 = S_fraction(a, w->has_decode_efficiency ? w->decode_efficiency_milli : 1000u, c->lang);
-	hv.n2 = S_fraction(b, w->has_spec_tokens_per_step ? w->spec_tokens_per_step_milli : 1000u,
+	hv.n1 = gs_qty_fmt_milli(a, w->has_decode_efficiency ? w->decode_efficiency_milli : 1000u, c->lang);
+	hv.n2 = gs_qty_fmt_milli(b, w->has_spec_tokens_per_step ? w->spec_tokens_per_step_milli : 1000u,
 			   c->lang);
 	hv.n3 = gs_qty_fmt_int(k, w->spec_draft_tokens, c->lang);
 	hv.s1 = w->speed_assumptions_source;
