@@ -263,11 +263,12 @@ static u128 S_hy_max(const gs_workload *w, u128 sb);
 /* the largest layer kind's (the one recomputed, or evaluated, at a time) */
 static u128 S_layer(const gs_workload *w, u128 sb)
 {
-	u128 d = S_dense_layers(w) ? S_layer_kind(w, sb, 0) : 0,
-	     m = S_moe_layers(w) ? S_layer_kind(w, sb, 1) : 0;
+	u128 d, m;
 
 	if (w->recipe.hybrid)
 		return S_hy_max(w, sb);
+	d = S_dense_layers(w) ? S_layer_kind(w, sb, 0) : 0;
+	m = S_moe_layers(w) ? S_layer_kind(w, sb, 1) : 0;
 	return d > m ? d : m;
 }
 
@@ -292,18 +293,36 @@ static u128 S_layer(const gs_workload *w, u128 sb)
  *    (Kd = key heads x key width, Vd = value heads x value width),
  *    in_proj_ba h -> 2 x value heads, conv1d (depthwise), out_proj
  *    Vd -> h; Qwen3NextSparseMoeBlock: experts of gate, up, down, the
- *    shared expert, shared_expert_gate h -> 1 (nn.Linear), the router a
- *    parameter (Qwen3NextTopKRouter); two norms per layer.
+ *    shared expert, and two routers that are nn.Linear in transformers
+ *    4.x, gate h -> experts and shared_expert_gate h -> 1 (recipe.h
+ *    gs_recipe_extra_modules); two norms per layer.
  */
+
+/* The state mixers' widths, once: Mamba2's d_inner (heads x head width)
+ * and G·N (groups x state size), Gated DeltaNet's Kd and Vd (heads x
+ * widths of the keys and the values). */
+typedef struct {
+	u128 in, gs, kd, vd;
+} S_hy_widths;
+
+static S_hy_widths S_hy_widths_of(const gs_recipe *rc)
+{
+	S_hy_widths x;
+
+	x.in = (u128)rc->state.ssm_heads * rc->state.ssm_head_dim;
+	x.gs = (u128)rc->state.ssm_groups * rc->state.ssm_state;
+	x.kd = (u128)rc->state.lin_kh * rc->state.lin_kd;
+	x.vd = (u128)rc->state.lin_vh * rc->state.lin_vd;
+	return x;
+}
 
 /* one layer's linear parameters of the mixer, then of the feed-forward */
 static u128 S_hy_mixer_params(const gs_workload *w, int mixer)
 {
 	const gs_recipe *rc = &w->recipe;
+	S_hy_widths x = S_hy_widths_of(rc);
 	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
-	     kv = (u128)w->kv_heads * w->head_dim, in = (u128)rc->state.ssm_heads * rc->state.ssm_head_dim,
-	     gs = (u128)rc->state.ssm_groups * rc->state.ssm_state, kd = (u128)rc->state.lin_kh * rc->state.lin_kd,
-	     vd = (u128)rc->state.lin_vh * rc->state.lin_vd;
+	     kv = (u128)w->kv_heads * w->head_dim, in = x.in, gs = x.gs, kd = x.kd, vd = x.vd;
 
 	switch (mixer) {
 	case GS_MIXER_ATTENTION:
@@ -337,10 +356,10 @@ static u128 S_hy_ffn_params(const gs_workload *w, int ffn)
 static u128 S_hy_lora(const gs_workload *w, int mixer, int ffn)
 {
 	const gs_recipe *rc = &w->recipe;
+	S_hy_widths x = S_hy_widths_of(rc);
 	u128 r = rc->lora_rank, h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
-	     kv = (u128)w->kv_heads * w->head_dim, in = (u128)rc->state.ssm_heads * rc->state.ssm_head_dim,
-	     gs = (u128)rc->state.ssm_groups * rc->state.ssm_state, kd = (u128)rc->state.lin_kh * rc->state.lin_kd,
-	     vd = (u128)rc->state.lin_vh * rc->state.lin_vd, sum = 0;
+	     kv = (u128)w->kv_heads * w->head_dim, in = x.in, gs = x.gs, kd = x.kd, vd = x.vd,
+	     sum = 0;
 	unsigned t = rc->targets;
 
 	if (mixer == GS_MIXER_ATTENTION) {
@@ -399,10 +418,9 @@ static u128 S_hy_lora(const gs_workload *w, int mixer, int ffn)
 static u128 S_hy_act(const gs_workload *w, u128 sb, int mixer, int ffn)
 {
 	const gs_recipe *rc = &w->recipe;
-	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim,
-	     in = (u128)rc->state.ssm_heads * rc->state.ssm_head_dim, gs = (u128)rc->state.ssm_groups * rc->state.ssm_state,
-	     kd = (u128)rc->state.lin_kh * rc->state.lin_kd, vd = (u128)rc->state.lin_vh * rc->state.lin_vd,
-	     hv = rc->state.lin_vh, a = sb * h * 2 * rc->norms;
+	S_hy_widths x = S_hy_widths_of(rc);
+	u128 h = rc->hidden, q = (u128)w->attention_heads * w->head_dim, in = x.in, gs = x.gs,
+	     kd = x.kd, vd = x.vd, hv = rc->state.lin_vh, a = sb * h * 2 * rc->norms;
 
 	if (mixer == GS_MIXER_ATTENTION)
 		a += sb * h * 11 + (rc->q_gate ? sb * 4 * q : 0);
