@@ -1181,7 +1181,8 @@ static int S_train_plan(S_plan *p, const char *otext, const char *stext, const c
 			"k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj; for multi-head "
 			"latent attention q_a_proj, q_b_proj, kv_a_proj_with_mqa, kv_b_proj; "
 			"Phi-3's qkv_proj, gate_up_proj; GPT-NeoX's query_key_value, dense, "
-			"dense_h_to_4h, dense_4h_to_h; the linear routers gate, shared_expert_gate, "
+			"dense_h_to_4h, dense_4h_to_h; Mamba2's in_proj, out_proj; Gated DeltaNet's "
+			"in_proj_qkvz, in_proj_ba, out_proj; the linear routers gate, shared_expert_gate, "
 			"router; Qwen2.5-VL's vision tower attn.qkv, attn.proj, merger.mlp.0, "
 			"merger.mlp.2; or all-linear, separated by commas)\n", bad);
 		return -1;
