@@ -246,10 +246,7 @@ static int S_gguf_role(const char *base, size_t n, int arch)
 	} else if (arch == GS_ARCH_PHI3 && strcmp(role, "up_proj") == 0) {
 		role = "gate_up_proj";
 	}
-	for (i = 0; i < GS_MODEL_LORA_ROLES; i++)
-		if (strcmp(role, gs_model_lora_roles[i]) == 0)
-			return (int)i;
-	return -1;
+	return S_role_named(role);
 }
 
 static gs_model_pkind S_gguf_kind(const char *name, const char *base)
