@@ -724,7 +724,7 @@ static char *S_notes(const gs_model *m, const S_plan *p, const char *repo, const
 				     where, gs_qty_fmt_int(a, p->context, GS_LANG_EN),
 				     (unsigned long long)p->microbatch,
 				     (unsigned long long)p->accumulation,
-				     m->arch == GS_ARCH_NEMOTRON_H || m->arch == GS_ARCH_QWEN3_NEXT
+				     gs_recipe_hybrid_arch((int)m->arch)
 				     ? "the attention layers by the published formula, the state "
 				       "layers by what their training kernels save for the backward "
 				       "pass, per layer kind"
@@ -851,8 +851,7 @@ static int S_train_refused(const gs_model *m, const S_plan *p, unsigned *targets
 	 * knows (Nemotron-H, Qwen3-Next: docs/formats.md §1.4), from the
 	 * model's files */
 	for (i = 0; i < m->nlayout; i++)
-		if (m->layout[i].kind == GS_KV_STATE && m->arch != GS_ARCH_NEMOTRON_H &&
-		    m->arch != GS_ARCH_QWEN3_NEXT) {
+		if (m->layout[i].kind == GS_KV_STATE && !gs_recipe_hybrid_arch((int)m->arch)) {
 			fprintf(stderr, "gpusheet init: %s: %llu of the model's layers keep a state "
 				"(Mamba2 or Gated DeltaNet) in an architecture whose state mixers "
 				"the training recipe does not know, so it is not sized\n", m->path,

@@ -95,6 +95,11 @@ gs_lora_names gs_recipe_lora_names(int arch)
 	return GS_LORA_NAMES_SEPARATE;
 }
 
+int gs_recipe_hybrid_arch(int arch)
+{
+	return arch == GS_ARCH_NEMOTRON_H || arch == GS_ARCH_QWEN3_NEXT;
+}
+
 int gs_recipe_experts_param(int arch)
 {
 	return arch == GS_ARCH_GPT_OSS || arch == GS_ARCH_LLAMA4;

@@ -225,6 +225,9 @@ int gs_recipe_parse_targets(const char *list, unsigned *mask, const char **bad);
  * and whether its routed experts are 3-D parameters (1: gpt-oss, Llama 4). */
 gs_lora_names gs_recipe_lora_names(int arch);
 int gs_recipe_experts_param(int arch);
+/* 1 for a hybrid of attention and state layers whose state mixers the
+ * recipe sizes per layer kind (Nemotron-H, Qwen3-Next), else 0. */
+int gs_recipe_hybrid_arch(int arch);
 /* The linear modules a model has: by its names, its attention (mla 1 for
  * multi-head latent attention, q_rank 0 when its queries are projected
  * directly) and its MLP. */

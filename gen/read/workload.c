@@ -1287,7 +1287,7 @@ static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 
 	for (i = 0; i < w->ncache_layout; i++) {
 		if (w->cache_layout[i].kind == GS_KV_STATE &&
-		    !(m && (m->arch == GS_ARCH_NEMOTRON_H || m->arch == GS_ARCH_QWEN3_NEXT))) {
+		    !(m && gs_recipe_hybrid_arch((int)m->arch))) {
 			gs_jr_error(r, "$.model", "a training recipe for layers that keep a state "
 				    "(%llu here: Mamba2 or Gated DeltaNet) needs the model's files "
 				    "(model.from or model.repo) of a covered hybrid (Nemotron-H, "
@@ -1307,7 +1307,7 @@ static void S_recipe_kinds(gs_jr *r, gs_workload *w, const char *path)
 		rc->names = gs_recipe_lora_names((int)m->arch);
 		rc->experts_param = gs_recipe_experts_param((int)m->arch);
 		rc->extra = gs_recipe_extra_modules((int)m->arch, rc->experts > 1);
-		if (m->arch == GS_ARCH_NEMOTRON_H || m->arch == GS_ARCH_QWEN3_NEXT)
+		if (gs_recipe_hybrid_arch((int)m->arch))
 			S_recipe_hybrid(r, rc, m);
 	}
 	if (m && m->kv_lora_rank) {
